@@ -1,0 +1,32 @@
+# Two commands for a newcomer: `make run` and `make test`. Both build .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean golden
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt "discord.py" aiosqlite pillow pytest pytest-asyncio hypothesis ruff
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python bot.py $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+golden: $(STAMP)
+	$(BIN)/python -m tests.golden --regenerate
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
