@@ -1,0 +1,141 @@
+"""Plain records the service works with; no SQL and no engine types, so both sides can change freely."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from data.elo import START_RATING
+
+
+class Status(StrEnum):
+    """Life cycle of a match: challenged -> active -> finished, or one of the dead ends."""
+
+    CHALLENGED = "challenged"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """Open matches hold their channel (the unique partial index counts exactly these)."""
+        return self in (Status.CHALLENGED, Status.ACTIVE)
+
+
+OPEN_STATUSES: tuple[Status, ...] = (Status.CHALLENGED, Status.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One row of `matches`; immutable so a stale copy can never be "fixed up" and written back.
+
+    `version` grows by one on every committed change (move, accept, cancel...): callers pass the
+    version they loaded as `expected_version` and lose cleanly with `StaleVersion` if it moved on.
+    `sides` maps a side name (the engine's, e.g. "germans") to a user id; empty until accepted.
+    `challenger_side` is what the challenger asked for ("random" or a side name).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    challenger_id: int
+    opponent_id: int
+    challenger_side: str
+    sides: dict[str, int]
+    status: Status
+    turn_player_id: int | None
+    deadline: float | None
+    reminder_at: float | None
+    reminded: bool
+    turn_seconds: int
+    version: int
+    snapshot: dict[str, Any] | None
+    winner_id: int | None
+    result_reason: str | None
+    challenge_expires_at: float | None
+    ai_player_id: int | None
+    ai_level: str | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """Both participants, challenger first."""
+        return (self.challenger_id, self.opponent_id)
+
+    def other_player(self, user_id: int) -> int:
+        """The opponent of `user_id` in this match."""
+        if user_id == self.challenger_id:
+            return self.opponent_id
+        if user_id == self.opponent_id:
+            return self.challenger_id
+        raise ValueError(f"user {user_id} does not play in match {self.id}")
+
+    def side_of(self, user_id: int) -> str | None:
+        """The side `user_id` plays, or None before sides are assigned."""
+        for side, uid in self.sides.items():
+            if uid == user_id:
+                return side
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """One engine action to append to the log (one user command may produce several)."""
+
+    notation: str
+    player_id: int | None  # None for actions nobody chose (timeouts, automatic resolutions)
+    at: float | None = None  # defaults to the commit's `now`
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One stored row of the append-only log; `seq` starts at 1 and has no gaps per match."""
+
+    match_id: int
+    seq: int
+    player_id: int | None
+    notation: str
+    interaction_id: int | None
+    at: float
+    version: int  # the match version this row's commit produced
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended; `winner_id=None` is a draw. Unrated results leave stats untouched."""
+
+    winner_id: int | None
+    reason: str
+    rated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record in one guild; a player who never finished a game gets the defaults."""
+
+    guild_id: int
+    user_id: int
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    rating: float = START_RATING
+
+    @property
+    def games(self) -> int:
+        """Finished rated games."""
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    """Per-user settings that follow the user across servers."""
+
+    user_id: int
+    dm_on_turn: bool = False
