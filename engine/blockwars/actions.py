@@ -1,0 +1,323 @@
+"""Actions as small immutable values with a short text notation that parses back.
+
+Every action is interned: the generator and the parser hand out the same object for the same
+action, so legality checks can compare by identity on the hot path. See RULES.md for the table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.blockwars.model import Layout
+from engine.errors import InvalidNotation
+from engine.geometry import FILES, SQUARE_NAMES, square
+
+_SQ = r"([a-h][1-8])"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of all actions; `meta` actions (resign, draw, timeout) can be sent by either player."""
+
+    meta: ClassVar[bool] = False
+
+    def __str__(self) -> str:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """An infantry step to a neighbouring empty square."""
+
+    src: int
+    dst: int
+
+    def __str__(self) -> str:
+        return f"{SQUARE_NAMES[self.src]}-{SQUARE_NAMES[self.dst]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """An infantry attack (after an optional step to `via`) or a machine gun firing from `src`."""
+
+    src: int
+    target: int
+    via: int | None = None
+
+    def __str__(self) -> str:
+        step = f"-{SQUARE_NAMES[self.via]}" if self.via is not None else ""
+        return f"{SQUARE_NAMES[self.src]}{step}x{SQUARE_NAMES[self.target]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TankMove(Action):
+    forward: bool
+
+    def __str__(self) -> str:
+        return "T+" if self.forward else "T-"
+
+
+@dataclass(frozen=True, slots=True)
+class TankFire(Action):
+    target: int
+
+    def __str__(self) -> str:
+        return f"Tx{SQUARE_NAMES[self.target]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce(Action):
+    """Bring a unit onto the back row: infantry on `at`, or the tank with its lower-left corner on `at`.
+
+    Used both as the two-action reinforcement and as the answer to an Ace.
+    """
+
+    at: int
+    tank: bool = False
+
+    def __str__(self) -> str:
+        return f"{'T' if self.tank else 'R'}@{SQUARE_NAMES[self.at]}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Action):
+    """Deploy a side; `layout` None means the standard deployment."""
+
+    layout: Layout | None = None
+
+    def __str__(self) -> str:
+        return f"setup {self.layout}" if self.layout else "setup std"
+
+
+@dataclass(frozen=True, slots=True)
+class Barrage(Action):
+    at: int
+    gas: bool = False
+
+    def __str__(self) -> str:
+        return f"{'gas' if self.gas else 'barrage'} {SQUARE_NAMES[self.at]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fly(Action):
+    aircraft: str
+
+    def __str__(self) -> str:
+        return f"fly {self.aircraft}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dogfight(Action):
+    aircraft: str
+
+    def __str__(self) -> str:
+        return f"dogfight {self.aircraft}"
+
+
+@dataclass(frozen=True, slots=True)
+class Strafe(Action):
+    target: int
+
+    def __str__(self) -> str:
+        return f"strafe {SQUARE_NAMES[self.target]}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseCross(Action):
+    def __str__(self) -> str:
+        return "cross"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Action):
+    """Say no to an optional choice: a dogfight, a strafe, spending the Cross."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    meta: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(Action):
+    """Recorded by the match service when a player's turn deadline passes."""
+
+    meta: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer(Action):
+    meta: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "offer draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAccept(Action):
+    meta: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "accept draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDecline(Action):
+    meta: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "decline draw"
+
+
+_INTERNED: dict[tuple[object, ...], Action] = {}
+
+
+def intern(action: Action) -> Action:
+    """Return the one shared instance equal to `action`."""
+    key = (type(action), *(getattr(action, f) for f in action.__dataclass_fields__))
+    found = _INTERNED.get(key)
+    if found is None:
+        _INTERNED[key] = found = action
+    return found
+
+
+def move(src: int, dst: int) -> Move:
+    key = (Move, src, dst)
+    found = _INTERNED.get(key)
+    if found is None:
+        _INTERNED[key] = found = Move(src, dst)
+    return found  # type: ignore[return-value]
+
+
+def attack(src: int, target: int, via: int | None = None) -> Attack:
+    key = (Attack, src, target, via)
+    found = _INTERNED.get(key)
+    if found is None:
+        _INTERNED[key] = found = Attack(src, target, via)
+    return found  # type: ignore[return-value]
+
+
+END = intern(EndTurn())
+DECLINE = intern(Decline())
+USE_CROSS = intern(UseCross())
+RESIGN = intern(Resign())
+TIMEOUT = intern(Timeout())
+DRAW_OFFER = intern(DrawOffer())
+DRAW_ACCEPT = intern(DrawAccept())
+DRAW_DECLINE = intern(DrawDecline())
+TANK_FORWARD = intern(TankMove(True))
+TANK_BACK = intern(TankMove(False))
+
+_WORDS: dict[str, Action] = {
+    "end": END,
+    "pass": END,
+    "decline": DECLINE,
+    "no": DECLINE,
+    "cross": USE_CROSS,
+    "resign": RESIGN,
+    "timeout": TIMEOUT,
+    "offer draw": DRAW_OFFER,
+    "accept draw": DRAW_ACCEPT,
+    "decline draw": DRAW_DECLINE,
+    "t+": TANK_FORWARD,
+    "t-": TANK_BACK,
+}
+
+_PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
+    (re.compile(rf"^{_SQ}-{_SQ}$"), Move),
+    (re.compile(rf"^{_SQ}(?:-{_SQ})?x{_SQ}$"), Attack),
+    (re.compile(rf"^tx{_SQ}$"), TankFire),
+    (re.compile(rf"^([rt])@{_SQ}$"), Reinforce),
+    (re.compile(r"^setup\s+(std|standard|[a-h]{4}/[a-h]{4}/[a-h]{1,2})$"), Setup),
+    (re.compile(rf"^(barrage|gas)\s+{_SQ}$"), Barrage),
+    (re.compile(r"^fly\s+([ab])$"), Fly),
+    (re.compile(r"^dogfight\s+([ab])$"), Dogfight),
+    (re.compile(rf"^strafe\s+{_SQ}$"), Strafe),
+]
+
+EXAMPLES = (
+    "e2-e3 (move), e4-e5xe6 (move and attack), e5xe6 (attack without moving), c6xd4 (machine gun), "
+    "T+ / T- (tank forward / back), Txd5 (tank machine gun), R@c1 (reinforce), T@c1 (tank), end"
+)
+
+
+def _layout(text: str) -> Layout | None:
+    if text in ("std", "standard"):
+        return None
+    back, second, guns = text.split("/")
+    return Layout("".join(sorted(back)), "".join(sorted(second)), "".join(sorted(guns)))
+
+
+def parse(text: str) -> Action:
+    """Parse notation (case and extra spaces do not matter); raise InvalidNotation if it is not one."""
+    norm = " ".join(str(text).strip().lower().split())
+    if norm in _WORDS:
+        return _WORDS[norm]
+    for pattern, kind in _PATTERNS:
+        m = pattern.match(norm)
+        if not m:
+            continue
+        g = m.groups()
+        if kind is Move:
+            return move(square(g[0]), square(g[1]))
+        if kind is Attack:
+            return attack(square(g[0]), square(g[2]), square(g[1]) if g[1] else None)
+        if kind is TankFire:
+            return intern(TankFire(square(g[0])))
+        if kind is Reinforce:
+            return intern(Reinforce(square(g[1]), tank=g[0] == "t"))
+        if kind is Setup:
+            return intern(Setup(_layout(g[0])))
+        if kind is Barrage:
+            return intern(Barrage(square(g[1]), gas=g[0] == "gas"))
+        if kind is Fly:
+            return intern(Fly(g[0].upper()))
+        if kind is Dogfight:
+            return intern(Dogfight(g[0].upper()))
+        if kind is Strafe:
+            return intern(Strafe(square(g[0])))
+    shown = str(text).strip()[:40]
+    raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
+
+
+__all__ = [
+    "EXAMPLES",
+    "FILES",
+    "Action",
+    "Attack",
+    "Barrage",
+    "Decline",
+    "Dogfight",
+    "DrawAccept",
+    "DrawDecline",
+    "DrawOffer",
+    "EndTurn",
+    "Fly",
+    "Move",
+    "Reinforce",
+    "Resign",
+    "Setup",
+    "Strafe",
+    "TankFire",
+    "TankMove",
+    "Timeout",
+    "UseCross",
+    "parse",
+]

@@ -1,0 +1,1192 @@
+"""The Block Wars state: every rule, the pending decisions and explicit, seeded chance.
+
+The state is a plain mutable object; `apply` validates an action, resolves it as far as it can
+and stops at the next pending decision (which may belong to the side whose turn it is not).
+Rulings the rulebook leaves open are numbered in RULES.md and referenced here as (R<n>).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.blockwars import actions as A
+from engine.blockwars.actions import Action, parse
+from engine.blockwars.events import (
+    AirBattle,
+    AircraftHit,
+    BarrageFired,
+    BarrageHit,
+    Combat,
+    CrossUsed,
+    DecisionNeeded,
+    Declined,
+    Deployed,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    Fizzled,
+    GameOver,
+    Moved,
+    Reinforced,
+    Removed,
+    Reshuffled,
+    TankDamaged,
+    TankMoved,
+    TurnEnded,
+)
+from engine.blockwars.model import (
+    AIRCRAFT_NAMES,
+    DAMAGED,
+    DESTROYED,
+    INFANTRY,
+    MACHINE_GUN,
+    OK,
+    PRESETS,
+    STANDARD,
+    TANK,
+    Layout,
+    Options,
+    Side,
+    unit_kind,
+    unit_side,
+)
+from engine.cards import ACE, FULL_PACK, JACK, KING, Card
+from engine.errors import IllegalAction
+from engine.geometry import AREA, FILES, NEIGHBOURS, SQUARE_NAMES, rank_of, sight_lines, square
+
+SETUP, PLAY, OVER = "setup", "play", "over"
+TANK_ID = "CT"
+BARRAGE_KILLS = frozenset({2, 3})  # (R9)
+GAS_KILLS = frozenset({2, 3, 4, 5, 6})
+
+
+def _arc(forward: int) -> list[tuple[int, int]]:
+    return [(df, forward * dr) for dr in (1, 2) for df in range(-dr, dr + 1)]
+
+
+# Machine-gun sight lines per side and square: (target, squares that block it).   (R6)
+MG_LINES = {side: tuple(sight_lines(i, _arc(side.forward)) for i in range(64)) for side in Side}
+_ALL_AROUND = [(df, dr) for dr in range(-2, 3) for df in range(-2, 3) if df or dr]
+TANK_LINES = tuple(sight_lines(i, _ALL_AROUND) for i in range(64))
+# Interned infantry actions per square, so generating moves allocates nothing.
+_STEPS = tuple(tuple((d, A.move(s, d)) for d in NEIGHBOURS[s]) for s in range(64))
+_STRIKES = tuple(tuple((t, A.attack(s, t)) for t in NEIGHBOURS[s]) for s in range(64))
+_REINFORCE = tuple(A.intern(A.Reinforce(s)) for s in range(64))
+_TANK_REINFORCE = tuple(A.intern(A.Reinforce(f, tank=True)) for f in range(7))
+_TANK_FIRE = tuple(A.intern(A.TankFire(s)) for s in range(64))
+_VIAS = tuple(
+    {v: tuple((t, A.attack(s, t, v)) for t in NEIGHBOURS[v] if t != s) for v in NEIGHBOURS[s]}
+    for s in range(64)
+)
+
+
+def tank_squares(anchor: int) -> tuple[int, int, int, int]:
+    """The tank's four squares from its lower-left corner (as seen from a1)."""
+    return (anchor, anchor + 1, anchor + 8, anchor + 9)
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice the game waits for; `side` may be the side whose turn it is not."""
+
+    kind: str  # barrage, ace, fly, dogfight, strafe, cross
+    side: Side
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def prompt(self) -> str:
+        who = self.side.title
+        if self.kind == "barrage":
+            return f"{who}: the King calls an artillery barrage. Choose its centre square."
+        if self.kind == "ace":
+            return f"{who}: the Ace brings a reinforcement. Choose where it arrives on your back row."
+        if self.kind == "fly":
+            return f"{who}: the Jack starts an air battle. Choose which aircraft flies."
+        if self.kind == "dogfight":
+            return (
+                f"{who}: enemy aircraft {self.data['aircraft']} is coming to strafe. Dogfight it, or decline?"
+            )
+        if self.kind == "strafe":
+            return f"{who}: aircraft {self.data['aircraft']} may strafe. Choose an enemy unit, or decline."
+        cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
+        return f"{who}: your infantry on {self.data['square']} lost. Spend the {cross} to turn it into a win?"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side.value, "data": dict(self.data)}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Decision:
+        return Decision(data["kind"], Side(data["side"]), dict(data["data"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    winner: Side | None  # None: a draw
+    reason: str
+
+
+class State:
+    """One game of Block Wars. Build it with `new_game` or `State.from_json`."""
+
+    __slots__ = (
+        "_events",
+        "_legal",
+        "actions_left",
+        "active",
+        "aircraft",
+        "board",
+        "casualties",
+        "cross_used",
+        "decks",
+        "deployed",
+        "discards",
+        "draw_offer",
+        "entered",
+        "gas_used",
+        "moved",
+        "options",
+        "outcome",
+        "pending",
+        "phase",
+        "pos",
+        "queue",
+        "reserves",
+        "seed",
+        "shuffles",
+        "tank_damage",
+        "turn",
+    )
+
+    def __init__(self, options: Options, seed: int) -> None:
+        self.options = options
+        self.seed = seed
+        self.phase = SETUP
+        self.deployed: dict[Side, bool] = {Side.GERMANS: False, Side.CANADIANS: False}
+        self.board: list[str | None] = [None] * 64
+        self.pos: dict[str, int] = {}
+        self.tank_damage = 0
+        self.reserves: dict[Side, list[str]] = {
+            Side.GERMANS: [f"GI{i:02d}" for i in range(1, 21)] + ["GM1", "GM2"],
+            Side.CANADIANS: [f"CI{i:02d}" for i in range(1, 22)] + ["CM1", TANK_ID],
+        }
+        self.casualties: dict[Side, list[str]] = {Side.GERMANS: [], Side.CANADIANS: []}
+        self.decks: dict[Side, list[Card]] = {Side.GERMANS: [], Side.CANADIANS: []}
+        self.discards: dict[Side, list[Card]] = {Side.GERMANS: [], Side.CANADIANS: []}
+        self.shuffles = 0
+        self.aircraft: dict[Side, dict[str, str]] = {s: dict.fromkeys(AIRCRAFT_NAMES, OK) for s in Side}
+        self.gas_used = False
+        self.cross_used: dict[Side, bool] = {Side.GERMANS: False, Side.CANADIANS: False}
+        self.active = Side.GERMANS  # (R1)
+        self.actions_left = 2
+        self.turn = 0
+        self.moved: set[str] = set()
+        self.entered: set[str] = set()
+        self.pending: Decision | None = None
+        self.queue: list[dict[str, Any]] = []
+        self.outcome: Outcome | None = None
+        self.draw_offer: Side | None = None
+        self._events: list[Event] = []
+        self._legal: list[Action] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    def current_player(self) -> Side | None:
+        """The side that must act now: a pending decision's owner, else the side to move."""
+        if self.phase == OVER:
+            return None
+        if self.phase == SETUP:
+            return Side.CANADIANS if self.deployed[Side.GERMANS] else Side.GERMANS
+        if self.pending is not None:
+            return self.pending.side
+        return self.active
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def unit_at(self, sq: int) -> str | None:
+        return self.board[sq]
+
+    def tank_anchor(self) -> int | None:
+        return self.pos.get(TANK_ID)
+
+    def on_board(self, side: Side) -> list[str]:
+        prefix = side.value[0].upper()
+        return sorted(uid for uid in self.pos if uid[0] == prefix)
+
+    def available_aircraft(self, side: Side) -> list[str]:
+        return [n for n, st in self.aircraft[side].items() if st != DESTROYED]
+
+    def cross_available(self, side: Side) -> bool:
+        return self.options.crosses and not self.cross_used[side]
+
+    def gas_available(self) -> bool:
+        return not self.gas_used
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for `current_player()`, in a stable order (board order, a1 first).
+
+        During set-up this lists the standard deployment and a few presets; any other valid
+        layout is accepted by `apply` too (the full space has 137,200 layouts).
+        """
+        return list(self._legal_list())
+
+    def legal_for(self, sq: int) -> list[Action]:
+        """The legal actions of the unit on `sq` (for hints, overlays and autocomplete)."""
+        uid = self.board[sq]
+        out = []
+        for a in self._legal_list():
+            src = getattr(a, "src", None)
+            if src == sq or (uid == TANK_ID and isinstance(a, A.TankMove | A.TankFire)):
+                out.append(a)
+        return out
+
+    def view(self, side: Side) -> View:
+        return View(self, side)
+
+    # ------------------------------------------------------------------ legal action generation
+
+    def _legal_list(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def _generate(self) -> list[Action]:
+        if self.phase == OVER:
+            return []
+        if self.phase == SETUP:
+            side = self.current_player()
+            assert side is not None
+            return [A.intern(A.Setup(None)), *(A.intern(A.Setup(p)) for p in PRESETS[side])]
+        if self.pending is not None:
+            return self._decision_actions(self.pending)
+        return self._play_actions()
+
+    def _play_actions(self) -> list[Action]:
+        side = self.active
+        own = "G" if side is Side.GERMANS else "C"
+        board = self.board
+        moved, entered = self.moved, self.entered
+        lines = MG_LINES[side]
+        # Squares next to an enemy unit: only there can infantry attack from.
+        near: set[int] = set()
+        mine: list[tuple[int, str]] = []
+        for uid, at in self.pos.items():
+            if uid[0] == own:
+                if uid != TANK_ID:
+                    mine.append((at, uid))
+            elif uid == TANK_ID:
+                for s in tank_squares(at):
+                    near.update(NEIGHBOURS[s])
+            else:
+                near.update(NEIGHBOURS[at])
+        mine.sort()
+        out: list[Action] = []
+        append = out.append
+        for sq, uid in mine:
+            code = uid[1]
+            if code == "I":
+                if uid in moved:
+                    continue
+                steps = _STEPS[sq]
+                for d, m in steps:
+                    if board[d] is None:
+                        append(m)
+                if uid in entered:  # (R14)
+                    continue
+                if sq in near:
+                    for t, a in _STRIKES[sq]:
+                        occ = board[t]
+                        if occ is not None and occ[0] != own:
+                            append(a)
+                vias = _VIAS[sq]
+                for d, _ in steps:
+                    if d in near and board[d] is None:
+                        for t, a in vias[d]:
+                            occ = board[t]
+                            if occ is not None and occ[0] != own:
+                                append(a)
+            elif code == "M":
+                if uid in entered:
+                    continue
+                for t, block in lines[sq]:
+                    occ = board[t]
+                    if occ is not None and occ[0] != own and occ != TANK_ID:
+                        for b in block:
+                            if board[b] is not None:
+                                break
+                        else:
+                            append(A.attack(sq, t))
+        if own == "C" and TANK_ID in self.pos:
+            if self.actions_left == 2:
+                for fwd in (True, False):
+                    if self._tank_move_block(fwd) is None:
+                        append(A.TANK_FORWARD if fwd else A.TANK_BACK)
+            if TANK_ID not in entered:
+                out.extend(_TANK_FIRE[t] for t in self._tank_targets())
+        if self.actions_left == 2:
+            out.extend(self._placements(side, from_casualties=False))
+        append(A.END)
+        return out
+
+    def _tank_targets(self) -> list[int]:
+        board = self.board
+        squares = tank_squares(self.pos[TANK_ID])
+        found: set[int] = set()
+        for s in squares:
+            for t, block in TANK_LINES[s]:
+                occ = board[t]
+                if occ is None or occ[0] != "G" or t in found:
+                    continue
+                if all(board[b] is None or b in squares for b in block):
+                    found.add(t)
+        return sorted(found)
+
+    def _tank_move_block(self, forward: bool) -> str | None:
+        """Why the tank cannot move that way, or None if it can."""
+        anchor = self.pos[TANK_ID]
+        step = 8 if forward else -8
+        new = anchor + step
+        if not 0 <= new <= 55:
+            return "the tank would leave the board"
+        for s in tank_squares(new):
+            occ = self.board[s]
+            if occ is not None and occ != TANK_ID:
+                return f"{SQUARE_NAMES[s]} is occupied"
+        return None
+
+    def _placements(self, side: Side, from_casualties: bool) -> list[Action]:
+        """Reinforcement squares: infantry on an empty back-row square; the tank on rows 1-2. (R12, R13)"""
+        out: list[Action] = []
+        board = self.board
+        reserve = self.reserves[side]
+        has_inf = bool(reserve) and reserve[0][1] == "I"  # infantry ids sort before MG and tank ids
+        if not has_inf and from_casualties:
+            has_inf = any(u[1] == "I" for u in self.casualties[side])
+        back = side.back_rank * 8
+        if has_inf:
+            out.extend(_REINFORCE[s] for s in range(back, back + 8) if board[s] is None)
+        if side is Side.CANADIANS and TANK_ID in reserve:
+            for f in range(7):
+                if (
+                    board[f] is None
+                    and board[f + 1] is None
+                    and board[f + 8] is None
+                    and board[f + 9] is None
+                ):
+                    out.append(_TANK_REINFORCE[f])
+        return out
+
+    def _decision_actions(self, d: Decision) -> list[Action]:
+        if d.kind == "barrage":
+            out: list[Action] = [A.intern(A.Barrage(s)) for s in range(64)]
+            if d.side is Side.GERMANS and not self.gas_used:
+                out.extend(A.intern(A.Barrage(s, gas=True)) for s in range(64))
+            return out
+        if d.kind == "ace":
+            return self._placements(d.side, from_casualties=True)
+        if d.kind == "fly":
+            return [A.intern(A.Fly(n)) for n in self.available_aircraft(d.side)]
+        if d.kind == "dogfight":
+            return [*(A.intern(A.Dogfight(n)) for n in self.available_aircraft(d.side)), A.DECLINE]
+        if d.kind == "strafe":
+            return [*(A.intern(A.Strafe(t)) for t in self._strafe_targets(d.side)), A.DECLINE]
+        return [A.USE_CROSS, A.DECLINE]
+
+    def _strafe_targets(self, side: Side) -> list[int]:
+        enemy = "C" if side is Side.GERMANS else "G"
+        return [s for s, u in enumerate(self.board) if u is not None and u[0] == enemy and u != TANK_ID]
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Action | str, side: Side | None = None) -> list[Event]:
+        """Validate and resolve one action; return what happened.
+
+        `side` is who is acting: optional for ordinary actions (checked if given), required for
+        resign, timeout and the draw actions, which either player may send at any time.
+        """
+        if isinstance(action, str):
+            action = parse(action)
+        if action.meta:
+            return self._apply_meta(action, side)
+        if self.phase == OVER:
+            raise IllegalAction("The game is over.")
+        actor = self.current_player()
+        assert actor is not None
+        if side is not None and side is not actor:
+            raise IllegalAction(self._not_your_turn(side))
+        if isinstance(action, A.Setup):
+            self._check_setup(actor, action)
+        else:
+            legal = self._legal_list()
+            for a in legal:
+                if a is action:
+                    break
+            else:
+                if action not in legal:
+                    raise IllegalAction(self._explain(action), [str(a) for a in self._hint(action)])
+        self._legal = None
+        self._events = events = []
+        if self.draw_offer is actor.other:  # (R20)
+            self.draw_offer = None
+        if isinstance(action, A.Setup):
+            self._do_setup(actor, action)
+        elif self.pending is not None:
+            self._answer(self.pending, action)
+            self._run()
+        else:
+            self._do_play(action)
+            self._run()
+        self._events = []
+        return events
+
+    def _not_your_turn(self, side: Side) -> str:
+        actor = self.current_player()
+        assert actor is not None
+        if self.pending is not None:
+            return f"It is not your decision: the {actor.title} must answer first ({self.pending.kind})."
+        if self.phase == SETUP:
+            return f"The {actor.title} deploy first; wait for them."
+        return f"It is the {actor.title}' turn, not yours."
+
+    # -- set-up
+
+    def _check_setup(self, side: Side, action: A.Setup) -> None:
+        layout = action.layout or STANDARD[side]
+        guns = 2 if side is Side.GERMANS else 1
+        for label, files, count in (
+            ("back row", layout.back, 4),
+            ("second row", layout.second, 4),
+            ("machine guns", layout.guns, guns),
+        ):
+            if len(set(files)) != count or len(files) != count or any(f not in FILES for f in files):
+                raise IllegalAction(
+                    f"The {side.title} need {count} different files for the {label}; got '{files}'. "
+                    f"Example: setup {STANDARD[side]} (back row / second row / machine-gun files), "
+                    "or setup std.",
+                    ["setup std"],
+                )
+
+    def _do_setup(self, side: Side, action: A.Setup) -> None:
+        layout: Layout = action.layout or STANDARD[side]
+        infantry = [u for u in self.reserves[side] if u[1] == "I"]
+        guns = [u for u in self.reserves[side] if u[1] == "M"]
+        placed: list[tuple[int, str]] = []
+        rows = ((side.back_rank, layout.back), (side.second_rank, layout.second))
+        for rank, files in rows:
+            for f in sorted(files):
+                placed.append((rank * 8 + FILES.index(f), infantry.pop(0)))
+        for f in FILES:
+            uid = guns.pop(0) if f in layout.guns else infantry.pop(0)
+            placed.append((side.front_rank * 8 + FILES.index(f), uid))
+        for sq, uid in placed:
+            self.reserves[side].remove(uid)
+            self.board[sq] = uid
+            self.pos[uid] = sq
+        self.deployed[side] = True
+        self._events.append(Deployed(side, str(layout)))
+        if all(self.deployed.values()):
+            self.phase = PLAY
+            self.turn = 1
+            self.active = Side.GERMANS
+            self.actions_left = 2
+            self._deal()
+
+    # -- the turn's actions
+
+    def _do_play(self, action: Action) -> None:
+        side = self.active
+        ev = self._events
+        if isinstance(action, A.Move):
+            uid = self._step(action.src, action.dst)
+            self.moved.add(uid)
+            self.actions_left -= 1
+            if action.dst >> 3 == side.other.back_rank:
+                self._check_breakthrough(side)
+        elif isinstance(action, A.Attack):
+            self.actions_left -= 1
+            src = action.src
+            uid = self.board[src]
+            assert uid is not None
+            if uid[1] == "I":
+                self.moved.add(uid)
+                if action.via is not None:
+                    self._step(src, action.via)
+                    src = action.via
+                    if src >> 3 == side.other.back_rank and self._check_breakthrough(side):
+                        return  # (R17): the attack is never made
+                self._ground_combat("attack", side, uid, src, action.target)
+            else:
+                self._ground_combat("fire", side, uid, src, action.target)
+        elif isinstance(action, A.TankFire):
+            self.actions_left -= 1
+            self._ground_combat("tank fire", side, TANK_ID, self.pos[TANK_ID], action.target)
+        elif isinstance(action, A.TankMove):
+            self.actions_left -= 2
+            old = self.pos[TANK_ID]
+            new = old + (8 if action.forward else -8)
+            for s in tank_squares(old):
+                self.board[s] = None
+            for s in tank_squares(new):
+                self.board[s] = TANK_ID
+            self.pos[TANK_ID] = new
+            ev.append(TankMoved(side, _names(tank_squares(old)), _names(tank_squares(new)), action.forward))
+            self._check_breakthrough(side)
+        elif isinstance(action, A.Reinforce):
+            self.actions_left -= 2
+            self._reinforce(side, action, by_ace=False)
+        elif isinstance(action, A.EndTurn):
+            self.actions_left = 0
+
+    def _step(self, src: int, dst: int) -> str:
+        uid = self.board[src]
+        assert uid is not None
+        self.board[src] = None
+        self.board[dst] = uid
+        self.pos[uid] = dst
+        self._events.append(Moved(unit_side(uid), SQUARE_NAMES[src], SQUARE_NAMES[dst]))
+        return uid
+
+    def _reinforce(self, side: Side, action: A.Reinforce, by_ace: bool) -> None:
+        if action.tank:
+            uid = TANK_ID
+            self.reserves[side].remove(uid)
+            squares = tank_squares(action.at)
+            self.pos[uid] = action.at
+            from_casualties = False
+        else:
+            from_casualties = not any(u[1] == "I" for u in self.reserves[side])  # (R13)
+            pool = self.casualties[side] if from_casualties else self.reserves[side]
+            uid = next(u for u in pool if u[1] == "I")
+            pool.remove(uid)
+            squares = (action.at,)
+            self.pos[uid] = action.at
+        for s in squares:
+            self.board[s] = uid
+        self.entered.add(uid)
+        kind = TANK if action.tank else INFANTRY
+        self._events.append(Reinforced(side, kind, _names(squares), by_ace, from_casualties))
+
+    # -- combat
+
+    def _ground_combat(self, kind: str, side: Side, attacker: str, src: int, target: int) -> None:
+        """An initial conflict: cards drawn here trigger King, Ace and Jack afterwards."""
+        defender = self.board[target]
+        assert defender is not None
+        need, why = 1, ""
+        if defender == TANK_ID:  # (R8): tank and wire do not stack
+            need, why = 2, "the tank"
+        elif kind == "attack":
+            enemy = side.other
+            if rank_of(src) == enemy.front_rank + enemy.forward and rank_of(target) == enemy.front_rank:
+                need, why = 2, "the wire"  # (R5)
+        a_card = self._draw(side)
+        d_card = self._draw(side.other)
+        self._contest(
+            kind,
+            side,
+            attacker,
+            defender,
+            SQUARE_NAMES[src],
+            SQUARE_NAMES[target],
+            a_card,
+            a_card.rank,
+            d_card,
+            need,
+            why,
+        )
+        specials = []
+        for who, card in ((side, a_card), (side.other, d_card)):  # (R11): attacker's first
+            if card.rank in (KING, ACE, JACK):
+                if card.rank == JACK and who is side.other and a_card.rank == JACK:
+                    continue  # both Jacks: only the attacker flies
+                specials.append({"t": "special", "rank": card.rank, "side": who.value})
+        self.queue.extend(specials)
+
+    def _contest(
+        self,
+        kind: str,
+        side: Side,
+        attacker: str,
+        defender: str,
+        a_name: str,
+        d_name: str,
+        a_card: Card,
+        a_value: int,
+        d_card: Card,
+        need: int,
+        why: str,
+    ) -> None:
+        """Compare two cards, record it, and queue the result (after an optional Cross)."""
+        d_value = d_card.rank
+        if a_value - d_value >= need:
+            result = "win"
+        elif d_value > a_value:
+            result = "loss"
+        else:
+            result = "tie"
+        self._events.append(
+            Combat(kind, side, a_name, d_name, a_card.code, d_card.code, a_value, d_value, need, why, result)
+        )
+        task = {"t": "result", "attacker": attacker, "defender": defender, "result": result, "crossed": False}
+        self.queue.insert(0, task)
+        loser = defender if result == "win" else attacker if result == "loss" else None
+        if loser is not None and loser[1] == "I" and self.cross_available(unit_side(loser)):  # (R19)
+            self._ask(Decision("cross", unit_side(loser), {"square": SQUARE_NAMES[self.pos[loser]]}))
+
+    def _apply_result(self, task: dict[str, Any]) -> None:
+        result = task["result"]
+        if task["crossed"]:
+            result = "win" if result == "loss" else "loss"
+        if result == "win":
+            self._hurt(task["defender"], "combat")
+        elif result == "loss":
+            attacker = task["attacker"]
+            if ":" in attacker:  # an aircraft that lost a strafe (R16)
+                side, name = attacker.split(":")
+                self._hit_aircraft(Side(side), name)
+            elif attacker[1] == "I":
+                self._hurt(attacker, "combat")
+            # a machine gun (or the tank's) that loses while firing is not harmed
+
+    def _hurt(self, uid: str, cause: str) -> None:
+        side = unit_side(uid)
+        sq = self.pos[uid]
+        if uid == TANK_ID:
+            self.tank_damage += 1
+            destroyed = self.tank_damage >= 2
+            squares = tank_squares(sq)
+            self._events.append(TankDamaged(side, _names(squares), self.tank_damage, destroyed))
+            if destroyed:
+                for s in squares:
+                    self.board[s] = None
+                del self.pos[uid]
+                self.casualties[side].append(uid)
+            return
+        self.board[sq] = None
+        del self.pos[uid]
+        self.casualties[side].append(uid)
+        self._events.append(Removed(side, unit_kind(uid), SQUARE_NAMES[sq], cause))
+
+    def _hit_aircraft(self, side: Side, name: str) -> None:
+        status = DESTROYED if self.aircraft[side][name] == DAMAGED else DAMAGED
+        self.aircraft[side][name] = status
+        self._events.append(AircraftHit(side, name, status))
+
+    def _air_value(self, side: Side, name: str, card: Card) -> int:
+        if not self.options.fighter_aces:
+            return card.rank
+        bonus = 1 if name == "A" else 0
+        malus = 1 if self.aircraft[side][name] == DAMAGED else 0
+        return card.rank + bonus - malus
+
+    # -- cards
+
+    def _deal(self) -> None:
+        pack = list(FULL_PACK)
+        random.Random(f"{self.seed}:{self.shuffles}").shuffle(pack)
+        self.shuffles += 1
+        self.decks[Side.GERMANS] = pack[:26]
+        self.decks[Side.CANADIANS] = pack[26:]
+        self.discards = {Side.GERMANS: [], Side.CANADIANS: []}
+
+    def _draw(self, side: Side) -> Card:
+        """Top card of `side`'s deck; an emptied deck reshuffles everything at once (R18)."""
+        card = self.decks[side].pop()
+        self.discards[side].append(card)
+        if not self.decks[side]:
+            self._deal()
+            self._events.append(Reshuffled(self.shuffles - 1))
+        return card
+
+    # -- resolution queue and decisions
+
+    def _ask(self, decision: Decision) -> None:
+        self.pending = decision
+        self._events.append(DecisionNeeded(decision.side, decision.kind, decision.prompt()))
+
+    def _run(self) -> None:
+        """Resolve queued steps until one needs a decision; then, if nothing is left, close the action."""
+        while self.pending is None and self.queue and self.phase == PLAY:
+            task = self.queue.pop(0)
+            if task["t"] == "result":
+                self._apply_result(task)
+            elif task["t"] == "special":
+                self._special(Side(task["side"]), task["rank"])
+            elif task["t"] == "strafe":
+                self._offer_strafe(Side(task["side"]), task["aircraft"])
+        if self.phase == PLAY and self.pending is None and not self.queue:
+            self._finish_action()
+
+    def _special(self, side: Side, rank: int) -> None:
+        if rank == KING:
+            self._ask(Decision("barrage", side))
+        elif rank == ACE:
+            if self._placements(side, from_casualties=True):
+                self._ask(Decision("ace", side))
+            else:
+                self._events.append(Fizzled(side, "the Ace", "no reinforcement can be placed"))
+        else:
+            planes = self.available_aircraft(side)
+            if not planes:
+                self._events.append(Fizzled(side, "the Jack", "no aircraft left"))
+            elif len({self._plane_class(side, n) for n in planes}) > 1:
+                self._ask(Decision("fly", side))
+            else:
+                self._launch(side, planes[0])
+
+    def _plane_class(self, side: Side, name: str) -> tuple[str, bool]:
+        """Aircraft that would fight identically are one choice, so no prompt is needed."""
+        return (self.aircraft[side][name], self.options.fighter_aces and name == "A")
+
+    def _launch(self, side: Side, name: str) -> None:
+        self._events.append(AirBattle(side, name))
+        if self.available_aircraft(side.other):
+            self._ask(Decision("dogfight", side.other, {"aircraft": name}))
+        else:
+            self._offer_strafe(side, name)
+
+    def _offer_strafe(self, side: Side, name: str) -> None:
+        if self._strafe_targets(side):
+            self._ask(Decision("strafe", side, {"aircraft": name}))
+        else:
+            self._events.append(Fizzled(side, "the strafe", "no enemy unit can be strafed"))
+
+    def _answer(self, d: Decision, action: Action) -> None:
+        self.pending = None
+        side = d.side
+        if isinstance(action, A.Barrage):
+            self._barrage(side, action)
+        elif isinstance(action, A.Reinforce):
+            self._reinforce(side, action, by_ace=True)
+        elif isinstance(action, A.Fly):
+            self._launch(side, action.aircraft)
+        elif isinstance(action, A.Dogfight):
+            self._dogfight(side.other, d.data["aircraft"], action.aircraft)
+        elif isinstance(action, A.Strafe):
+            self._strafe(side, d.data["aircraft"], action.target)
+        elif isinstance(action, A.UseCross):
+            self.cross_used[side] = True
+            self.queue[0]["crossed"] = True
+            self._events.append(CrossUsed(side, d.data["square"]))
+        elif isinstance(action, A.Decline):
+            what = {"dogfight": "the dogfight", "strafe": "to strafe", "cross": "the Cross"}[d.kind]
+            self._events.append(Declined(side, what))
+            if d.kind == "dogfight":
+                self._offer_strafe(side.other, d.data["aircraft"])
+
+    def _barrage(self, side: Side, action: A.Barrage) -> None:
+        area = AREA[action.at]
+        if action.gas:
+            self.gas_used = True
+        self._events.append(BarrageFired(side, SQUARE_NAMES[action.at], action.gas, _names(area)))
+        kills = GAS_KILLS if action.gas else BARRAGE_KILLS
+        targets: list[str] = []
+        for s in area:  # (R10): friendly units are hit too; the tank is drawn for once
+            uid = self.board[s]
+            if uid is not None and uid not in targets:
+                targets.append(uid)
+        for uid in targets:
+            card = self._draw(side)
+            hit = card.rank in kills
+            self._events.append(BarrageHit(side, SQUARE_NAMES[self.pos[uid]], card.code, hit))
+            if hit:
+                self._hurt(uid, "barrage")
+
+    def _dogfight(self, side: Side, mine: str, theirs: str) -> None:
+        a_card = self._draw(side)
+        d_card = self._draw(side.other)
+        a_val = self._air_value(side, mine, a_card)
+        d_val = self._air_value(side.other, theirs, d_card)
+        result = "win" if a_val > d_val else "loss" if d_val > a_val else "tie"
+        self._events.append(
+            Combat(
+                "dogfight",
+                side,
+                f"aircraft {mine}",
+                f"aircraft {theirs}",
+                a_card.code,
+                d_card.code,
+                a_val,
+                d_val,
+                1,
+                "",
+                result,
+            )
+        )
+        if result == "win":
+            self._hit_aircraft(side.other, theirs)
+        elif result == "loss":
+            self._hit_aircraft(side, mine)
+        if result != "loss":
+            self.queue.insert(0, {"t": "strafe", "side": side.value, "aircraft": mine})
+
+    def _strafe(self, side: Side, name: str, target: int) -> None:
+        defender = self.board[target]
+        assert defender is not None
+        a_card = self._draw(side)
+        d_card = self._draw(side.other)
+        self._contest(
+            "strafe",
+            side,
+            f"{side.value}:{name}",
+            defender,
+            f"aircraft {name}",
+            SQUARE_NAMES[target],
+            a_card,
+            self._air_value(side, name, a_card),
+            d_card,
+            1,
+            "",
+        )
+
+    # -- end of an action, of a turn, of the game
+
+    def _finish_action(self) -> None:
+        for side in (self.active, self.active.other):  # (R21)
+            if not self.reserves[side] and not self.pos_of(side):
+                other_dead = not self.pos_of(side.other) and not self.reserves[side.other]
+                self._end(None if other_dead else side.other, "no units left", ())
+                return
+        if self.actions_left <= 0:
+            side = self.active
+            self.active = side.other
+            self.actions_left = 2
+            self.moved.clear()
+            self.entered.clear()
+            self.turn += 1
+            self._events.append(TurnEnded(side, self.active, self.turn))
+
+    def pos_of(self, side: Side) -> bool:
+        """Whether `side` has any unit on the board."""
+        prefix = "G" if side is Side.GERMANS else "C"
+        return any(uid[0] == prefix for uid in self.pos)
+
+    def _check_breakthrough(self, side: Side) -> bool:
+        """Two units (the tank counts once) on the enemy back row win at once (R17)."""
+        prefix = "G" if side is Side.GERMANS else "C"
+        back = side.other.back_rank * 8
+        found = {u for u in self.board[back : back + 8] if u is not None and u[0] == prefix}
+        if len(found) >= 2:
+            squares = tuple(SQUARE_NAMES[s] for s in range(back, back + 8) if self.board[s] in found)
+            self._end(side, "two units on the enemy back row", squares)
+            return True
+        return False
+
+    def _end(self, winner: Side | None, reason: str, squares: tuple[str, ...]) -> None:
+        self.phase = OVER
+        self.pending = None
+        self.queue.clear()
+        self.draw_offer = None
+        self.outcome = Outcome(winner, reason)
+        self._legal = None
+        self._events.append(GameOver(winner, reason, squares))
+
+    # -- resign, timeout, draws
+
+    def _apply_meta(self, action: Action, side: Side | None) -> list[Event]:
+        if side is None:
+            raise IllegalAction(f"'{action}' needs to know which side sends it.")
+        if self.phase == OVER:
+            raise IllegalAction("The game is over.")
+        self._events = events = []
+        if isinstance(action, A.Resign):
+            self._end(side.other, f"the {side.title} resigned", ())
+        elif isinstance(action, A.Timeout):
+            self._end(side.other, f"the {side.title} ran out of time", ())
+        elif isinstance(action, A.DrawOffer):
+            if self.draw_offer is side:
+                raise IllegalAction("You have already offered a draw; wait for the answer.")
+            if self.draw_offer is side.other:
+                raise IllegalAction("Your opponent has offered a draw: accept draw or decline draw.")
+            self.draw_offer = side
+            events.append(DrawOffered(side))
+        elif isinstance(action, (A.DrawAccept, A.DrawDecline)):
+            if self.draw_offer is not side.other:
+                raise IllegalAction("There is no draw offer from your opponent to answer.")
+            if isinstance(action, A.DrawAccept):
+                self._end(None, "agreed", ())
+            else:
+                self.draw_offer = None
+                events.append(DrawDeclined(side))
+        self._events = []
+        return events
+
+    # ------------------------------------------------------------------ explaining refusals
+
+    def _hint(self, action: Action) -> list[Action]:
+        src = getattr(action, "src", None)
+        if src is not None and self.pending is None and self.phase == PLAY:
+            own = self.legal_for(src)
+            if own:
+                return own[:12]
+        legal = self._legal_list()
+        return legal[:12]
+
+    def _explain(self, action: Action) -> str:
+        """Say why `action` is not legal now, in a player's words."""
+        side = self.current_player()
+        assert side is not None
+        if self.phase == SETUP:
+            return f"The {side.title} must deploy first: setup std, or setup <back>/<second>/<guns>."
+        if self.pending is not None:
+            return f"First answer the pending decision. {self.pending.prompt()}"
+        if isinstance(action, (A.Barrage, A.Fly, A.Dogfight, A.Strafe, A.UseCross, A.Decline)):
+            return "There is no decision waiting for that answer."
+        if isinstance(action, A.Move | A.Attack):
+            return self._explain_unit(side, action)
+        if isinstance(action, A.TankMove | A.TankFire):
+            return self._explain_tank(side, action)
+        if isinstance(action, A.Reinforce):
+            return self._explain_reinforce(side, action)
+        return "That is not legal now."
+
+    def _explain_unit(self, side: Side, action: A.Move | A.Attack) -> str:
+        src = action.src
+        sq = SQUARE_NAMES[src]
+        uid = self.board[src]
+        if uid is None:
+            return f"There is no unit on {sq}."
+        if unit_side(uid) is not side:
+            return f"The unit on {sq} is not yours."
+        kind = unit_kind(uid)
+        if kind == TANK:
+            return "Command the tank with T+ / T- (move) or Tx<square> (fire)."
+        if kind == MACHINE_GUN:
+            if isinstance(action, A.Move) or action.via is not None:
+                return "Machine guns cannot move."
+            return self._explain_fire(side, uid, src, action.target)
+        if uid in self.moved:
+            return f"The infantry on {sq} has already moved or attacked this turn."
+        dst = action.dst if isinstance(action, A.Move) else action.via
+        if dst is not None:
+            if dst not in NEIGHBOURS[src]:
+                return f"Infantry moves one square in any direction; {SQUARE_NAMES[dst]} is not next to {sq}."
+            if self.board[dst] is not None:
+                return f"{SQUARE_NAMES[dst]} is occupied."
+        if isinstance(action, A.Attack):
+            if uid in self.entered:
+                return f"The infantry on {sq} arrived this turn and cannot attack until your next turn."
+            here = dst if dst is not None else src
+            target = self.board[action.target]
+            if action.target not in NEIGHBOURS[here]:
+                return (
+                    f"Infantry attacks a neighbouring square only; {SQUARE_NAMES[action.target]} "
+                    f"is not next to {SQUARE_NAMES[here]}."
+                )
+            if target is None:
+                return f"There is nothing to attack on {SQUARE_NAMES[action.target]}."
+            if unit_side(target) is side:
+                return f"The unit on {SQUARE_NAMES[action.target]} is your own."
+        return "That is not legal now."
+
+    def _explain_fire(self, side: Side, uid: str, src: int, target: int) -> str:
+        gun = f"The machine gun on {SQUARE_NAMES[src]}"
+        t = SQUARE_NAMES[target]
+        if uid in self.entered:
+            return f"{gun} arrived this turn and cannot fire yet."
+        occ = self.board[target]
+        if occ is None:
+            return f"There is nothing to fire at on {t}."
+        if unit_side(occ) is side:
+            return f"The unit on {t} is your own."
+        if occ == TANK_ID:
+            return "Machine guns cannot fire at the tank."
+        for line_target, block in MG_LINES[side][src]:
+            if line_target == target:
+                in_way = [SQUARE_NAMES[b] for b in block if self.board[b] is not None]
+                verb = "is" if len(in_way) == 1 else "are"
+                return f"{gun} cannot see {t}: {' and '.join(in_way)} {verb} in the way."
+        return (
+            f"{gun} cannot reach {t}: it fires up to two squares ahead, within 45 degrees either side of "
+            "straight ahead."
+        )
+
+    def _explain_tank(self, side: Side, action: A.TankMove | A.TankFire) -> str:
+        if side is not Side.CANADIANS:
+            return "The Germans have no tank."
+        if TANK_ID not in self.pos:
+            return "The tank is not on the board."
+        if isinstance(action, A.TankMove):
+            if self.actions_left < 2:
+                return "Moving the tank takes both actions; you have one left this turn."
+            why = self._tank_move_block(action.forward)
+            return f"The tank cannot move {'forward' if action.forward else 'back'}: {why}."
+        if TANK_ID in self.entered:
+            return "The tank arrived this turn and cannot fire yet."
+        occ = self.board[action.target]
+        t = SQUARE_NAMES[action.target]
+        if occ is None or unit_side(occ) is side:
+            return f"There is no enemy unit on {t}."
+        return f"The tank's machine gun cannot see {t}: it is out of range or another unit is in the way."
+
+    def _explain_reinforce(self, side: Side, action: A.Reinforce) -> str:
+        if self.actions_left < 2:
+            return "A reinforcement takes both actions; you have one left this turn."
+        if action.tank:
+            if side is not Side.CANADIANS:
+                return "The Germans have no tank."
+            if TANK_ID not in self.reserves[side]:
+                return "The tank is not in reserve (it is on the board or was destroyed, and never returns)."
+            if not 0 <= action.at <= 6:
+                return "The tank arrives on rows 1 and 2: give its lower-left square on row 1, a1 to g1."
+            busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
+            return f"The tank needs four empty squares; {', '.join(busy)} occupied."
+        if not any(u[1] == "I" for u in self.reserves[side]):
+            return "You have no infantry left in reserve."
+        if rank_of(action.at) != side.back_rank:
+            return f"Reinforcements arrive on your back row (rank {side.back_rank + 1})."
+        return f"{SQUARE_NAMES[action.at]} is occupied."
+
+    # ------------------------------------------------------------------ copying and JSON
+
+    def clone(self) -> State:
+        new = State.__new__(State)
+        new.options = self.options
+        new.seed = self.seed
+        new.phase = self.phase
+        new.deployed = dict(self.deployed)
+        new.board = list(self.board)
+        new.pos = dict(self.pos)
+        new.tank_damage = self.tank_damage
+        new.reserves = {s: list(v) for s, v in self.reserves.items()}
+        new.casualties = {s: list(v) for s, v in self.casualties.items()}
+        new.decks = {s: list(v) for s, v in self.decks.items()}
+        new.discards = {s: list(v) for s, v in self.discards.items()}
+        new.shuffles = self.shuffles
+        new.aircraft = {s: dict(v) for s, v in self.aircraft.items()}
+        new.gas_used = self.gas_used
+        new.cross_used = dict(self.cross_used)
+        new.active = self.active
+        new.actions_left = self.actions_left
+        new.turn = self.turn
+        new.moved = set(self.moved)
+        new.entered = set(self.entered)
+        new.pending = (
+            Decision(self.pending.kind, self.pending.side, dict(self.pending.data)) if self.pending else None
+        )
+        new.queue = [dict(t) for t in self.queue]
+        new.outcome = self.outcome
+        new.draw_offer = self.draw_offer
+        new._events = []
+        new._legal = self._legal
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, including the deck order: for storage, never for a player (use `view`)."""
+        return {
+            "game": "blockwars",
+            "format": 1,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "phase": self.phase,
+            "deployed": [s.value for s in Side if self.deployed[s]],
+            "board": {SQUARE_NAMES[i]: u for i, u in enumerate(self.board) if u is not None},
+            "tank_damage": self.tank_damage,
+            "reserves": {s.value: list(v) for s, v in self.reserves.items()},
+            "casualties": {s.value: list(v) for s, v in self.casualties.items()},
+            "decks": {s.value: [c.code for c in v] for s, v in self.decks.items()},
+            "discards": {s.value: [c.code for c in v] for s, v in self.discards.items()},
+            "shuffles": self.shuffles,
+            "aircraft": {s.value: dict(v) for s, v in self.aircraft.items()},
+            "gas_used": self.gas_used,
+            "cross_used": [s.value for s in Side if self.cross_used[s]],
+            "active": self.active.value,
+            "actions_left": self.actions_left,
+            "turn": self.turn,
+            "moved": sorted(self.moved),
+            "entered": sorted(self.entered),
+            "pending": self.pending.to_json() if self.pending else None,
+            "queue": [dict(t) for t in self.queue],
+            "outcome": (
+                {
+                    "winner": self.outcome.winner.value if self.outcome.winner else None,
+                    "reason": self.outcome.reason,
+                }
+                if self.outcome
+                else None
+            ),
+            "draw_offer": self.draw_offer.value if self.draw_offer else None,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> State:
+        s = State(Options.from_json(data["options"]), data["seed"])
+        s.phase = data["phase"]
+        s.deployed = {side: side.value in data["deployed"] for side in Side}
+        s.board = [None] * 64
+        s.pos = {}
+        for name_, uid in data["board"].items():
+            i = square(name_)
+            s.board[i] = uid
+            s.pos[uid] = min(s.pos.get(uid, 64), i)
+        s.tank_damage = data["tank_damage"]
+        s.reserves = {Side(k): list(v) for k, v in data["reserves"].items()}
+        s.casualties = {Side(k): list(v) for k, v in data["casualties"].items()}
+        s.decks = {Side(k): [Card.parse(c) for c in v] for k, v in data["decks"].items()}
+        s.discards = {Side(k): [Card.parse(c) for c in v] for k, v in data["discards"].items()}
+        s.shuffles = data["shuffles"]
+        s.aircraft = {Side(k): dict(v) for k, v in data["aircraft"].items()}
+        s.gas_used = data["gas_used"]
+        s.cross_used = {side: side.value in data["cross_used"] for side in Side}
+        s.active = Side(data["active"])
+        s.actions_left = data["actions_left"]
+        s.turn = data["turn"]
+        s.moved = set(data["moved"])
+        s.entered = set(data["entered"])
+        s.pending = Decision.from_json(data["pending"]) if data["pending"] else None
+        s.queue = [dict(t) for t in data["queue"]]
+        out = data["outcome"]
+        s.outcome = Outcome(Side(out["winner"]) if out["winner"] else None, out["reason"]) if out else None
+        s.draw_offer = Side(data["draw_offer"]) if data["draw_offer"] else None
+        return s
+
+
+class View:
+    """What one player may know: everything but the order of the cards in the decks."""
+
+    __slots__ = ("side", "state")
+
+    def __init__(self, state: State, side: Side) -> None:
+        self.state = state
+        self.side = side
+
+    def deck_sizes(self) -> dict[Side, int]:
+        return {s: len(d) for s, d in self.state.decks.items()}
+
+    def unseen_cards(self) -> list[Card]:
+        """The cards in the two decks, in a fixed order that reveals nothing."""
+        seen = {c.code for d in self.state.discards.values() for c in d}
+        return [c for c in FULL_PACK if c.code not in seen]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.state.to_json()
+        data["decks"] = {s.value: len(d) for s, d in self.state.decks.items()}
+        data["viewer"] = self.side.value
+        return data
+
+    def determinize(self, rng: random.Random) -> State:
+        """A full state consistent with this view, with the unseen cards dealt in a sampled order."""
+        s = self.state.clone()
+        cards = self.unseen_cards()
+        rng.shuffle(cards)
+        n = len(s.decks[Side.GERMANS])
+        s.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n:]}
+        return s
+
+
+def _names(squares: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(SQUARE_NAMES[s] for s in squares)
+
+
+def new_game(options: Options | None = None, seed: int = 0) -> State:
+    """A fresh game waiting for the Germans to deploy."""
+    return State(options or Options(), seed)
+
+
+def replay(options: Options, seed: int, log: list[tuple[Side, str]]) -> State:
+    """Rebuild a game from its seed and action log (side, notation): it is deterministic."""
+    state = new_game(options, seed)
+    for side, notation in log:
+        state.apply(parse(notation), side)
+    return state
