@@ -465,11 +465,12 @@ class Database:
                 if current >= number:
                     continue
                 for statement in statements:
-                    await conn.execute(statement)  # sql-check: trusted migration file
+                    # sql-check: statements come from the trusted migration files, not from users
+                    await conn.execute(statement)
                 async with conn.execute(_PRAGMA_USER_VERSION) as cursor:
                     row = await cursor.fetchone()
                 if row is None or int(row[0]) != number:
-                    raise MigrationError(f"{path.name} must end with PRAGMA user_version = {number};")
+                    raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -486,6 +487,7 @@ class Database:
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> list[sqlite3.Row]:
         async with self._lock:
+            # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
             return list(await self._conn.execute_fetchall(sql, params))
 
     def _now(self, now: float | None) -> float:

@@ -1,0 +1,662 @@
+"""The persistence layer against real SQLite files: migrations, WAL, concurrency, atomicity, stats."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import itertools
+import math
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from data import (
+    ChannelBusy,
+    Database,
+    DuplicateInteraction,
+    Match,
+    MatchNotFound,
+    MigrationError,
+    NewAction,
+    Result,
+    StaleVersion,
+    Status,
+    default_path,
+    load_migrations,
+)
+from data.db import MIGRATIONS_DIR
+from data.elo import expected_score
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+GUILD = 100
+ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
+T0 = 1_700_000_000.0
+
+
+class FakeClock:
+    """Tests move time by hand instead of sleeping."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "nested" / "blockwars.db"
+
+
+@pytest.fixture
+async def db(db_path: Path, clock: FakeClock):
+    async with Database.open(db_path, clock=clock) as database:
+        yield database
+
+
+async def challenge(db: Database, channel_id: int = 1, a: int = ALICE, b: int = BOB, **kw) -> Match:
+    kw.setdefault("challenge_expires_at", T0 + 3600)
+    return await db.create_challenge(
+        guild_id=kw.pop("guild_id", GUILD),
+        channel_id=channel_id,
+        challenger_id=a,
+        opponent_id=b,
+        seed=kw.pop("seed", 1234),
+        turn_seconds=kw.pop("turn_seconds", 86_400),
+        **kw,
+    )
+
+
+async def active(db: Database, channel_id: int = 1, a: int = ALICE, b: int = BOB, **kw) -> Match:
+    """A challenged-then-accepted match, as the service would leave it (version 1)."""
+    m = await challenge(db, channel_id, a, b, **kw)
+    return await db.update_match(
+        m.id,
+        expected_version=m.version,
+        status=Status.ACTIVE,
+        sides={"germans": a, "canadians": b},
+        snapshot={"turn": 1, "board": "start"},
+        turn_player_id=a,
+        deadline=T0 + 86_400,
+        reminder_at=T0 + 72_000,
+    )
+
+
+def raw(path: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    """Inspect the file behind the layer's back, with a separate plain sqlite3 connection."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+# --- opening, migrations, WAL --------------------------------------------------------------------
+
+
+async def test_fresh_file_gets_all_migrations_and_reopen_is_idempotent(db_path: Path, clock: FakeClock):
+    assert not db_path.parent.exists()
+    latest = len(load_migrations())
+    async with Database.open(db_path, clock=clock) as db:
+        assert await db.schema_version() == latest
+        await challenge(db)
+    assert raw(db_path, "PRAGMA user_version") == [(latest,)]
+    tables = {name for (name,) in raw(db_path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"matches", "actions", "users", "player_stats"} <= tables
+    # Reopening applies nothing twice (a second CREATE TABLE would fail) and keeps the data.
+    for _ in range(2):
+        async with Database.open(db_path, clock=clock) as db:
+            assert await db.schema_version() == latest
+            assert (await db.get_channel_match(1)) is not None
+
+
+async def test_wal_mode_is_on_and_persistent(db: Database, db_path: Path):
+    assert await db.journal_mode() == "wal"
+    await challenge(db)
+    assert db_path.with_name(db_path.name + "-wal") in list(db_path.parent.iterdir())
+    assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
+
+
+async def test_database_newer_than_the_code_is_refused(db_path: Path):
+    async with Database.open(db_path):
+        pass
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(MigrationError):
+        await Database.open(db_path)
+
+
+async def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path):
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for _, path in load_migrations():
+        shutil.copy(path, migrations / path.name)
+    (migrations / "0002_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\n"
+        "INSERT INTO no_such_table VALUES (1);\n"
+        "PRAGMA user_version = 2;\n"
+    )
+    target = tmp_path / "m.db"
+    with pytest.raises(sqlite3.OperationalError):
+        await Database.open(target, migrations_dir=migrations)
+    assert raw(target, "PRAGMA user_version") == [(1,)]
+    assert raw(target, "SELECT name FROM sqlite_master WHERE name = 'half_done'") == []
+
+
+async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path):
+    (tmp_path / "0002_late.sql").write_text("PRAGMA user_version = 2;")
+    with pytest.raises(MigrationError):
+        load_migrations(tmp_path)
+
+
+def test_database_path_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    assert default_path().parent == MIGRATIONS_DIR.parent
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "x.db"))
+    assert default_path() == tmp_path / "x.db"
+
+
+# --- matches -------------------------------------------------------------------------------------
+
+
+async def test_create_get_update_and_list(db: Database, clock: FakeClock):
+    m = await challenge(db, options={"victoria_cross": True}, challenger_side="germans")
+    assert (m.status, m.version, m.sides, m.snapshot) == (Status.CHALLENGED, 0, {}, None)
+    assert m.options == {"victoria_cross": True} and m.challenger_side == "germans"
+    assert await db.get_match(m.id) == m
+    assert await db.get_channel_match(1) == m
+
+    clock.now += 60
+    a = await db.update_match(
+        m.id,
+        expected_version=0,
+        status="active",
+        sides={"germans": ALICE, "canadians": BOB},
+        snapshot={"x": [1]},
+    )
+    assert (a.status, a.version, a.updated_at, a.created_at) == (Status.ACTIVE, 1, T0 + 60, T0)
+    assert a.side_of(BOB) == "canadians" and a.other_player(ALICE) == BOB
+    assert await db.get_match(m.id) == a
+
+    other = await challenge(db, channel_id=2, a=CAROL, b=ALICE)
+    assert [x.id for x in await db.list_matches(player_id=ALICE)] == [other.id, m.id]
+    assert [x.id for x in await db.list_matches(statuses=[Status.ACTIVE])] == [m.id]
+    assert await db.list_matches(guild_id=GUILD + 1) == []
+    assert len(await db.list_matches(limit=1)) == 1
+
+    with pytest.raises(MatchNotFound):
+        await db.get_match(999)
+    with pytest.raises(TypeError):
+        await db.update_match(m.id, expected_version=1, seed=5)  # fixed at challenge time
+    with pytest.raises(ValueError):
+        await db.update_match(m.id, expected_version=1, status="finished")  # needs a Result
+    with pytest.raises(ValueError):
+        await db.update_match(m.id, expected_version=1, status="paused")
+    with pytest.raises(StaleVersion):
+        await db.update_match(m.id, expected_version=0, status="cancelled")
+    assert await db.get_match(m.id) == a
+
+
+async def test_the_bot_can_be_a_player(db: Database):
+    bot = 999_999_999_999_999_999
+    m = await challenge(db, b=bot, ai_player_id=bot, ai_level="normal")
+    assert (m.opponent_id, m.ai_player_id, m.ai_level) == (bot, bot, "normal")
+
+
+async def test_one_open_match_per_channel(db: Database):
+    first = await challenge(db, channel_id=1)
+    with pytest.raises(ChannelBusy) as busy:
+        await challenge(db, channel_id=1, a=CAROL, b=DAVE)
+    assert busy.value.channel_id == 1
+    active_one = await db.update_match(first.id, expected_version=0, status="active")
+    with pytest.raises(ChannelBusy):
+        await challenge(db, channel_id=1, a=CAROL, b=DAVE)
+
+    # Other threads are other channels.
+    await challenge(db, channel_id=2, a=CAROL, b=DAVE)
+    await challenge(db, channel_id=3, a=ALICE, b=DAVE)
+
+    # A finished (or declined, cancelled...) match no longer holds the channel.
+    await db.finish_match(first.id, expected_version=active_one.version, result=Result(ALICE, "resign"))
+    second = await challenge(db, channel_id=1, a=CAROL, b=DAVE)
+    declined = await db.update_match(second.id, expected_version=0, status="declined")
+    third = await challenge(db, channel_id=1, a=CAROL, b=DAVE)
+    assert (await db.get_channel_match(1)).id == third.id
+
+    # Reviving an old match into a busy channel is refused too, and changes nothing.
+    with pytest.raises(ChannelBusy):
+        await db.update_match(second.id, expected_version=declined.version, status="challenged")
+    assert await db.get_match(second.id) == declined
+
+
+async def test_simultaneous_challenges_in_one_channel_let_exactly_one_in(db: Database):
+    results = await asyncio.gather(
+        *(challenge(db, channel_id=7, a=ALICE + i, b=BOB + i) for i in range(5)), return_exceptions=True
+    )
+    assert sum(isinstance(r, Match) for r in results) == 1
+    assert sum(isinstance(r, ChannelBusy) for r in results) == 4
+
+
+# --- moves: optimistic concurrency, idempotency, atomicity --------------------------------------
+
+
+async def test_two_concurrent_moves_exactly_one_applies(db: Database):
+    m = await active(db)
+    results = await asyncio.gather(
+        db.commit_action(
+            m.id, expected_version=m.version, actions=[NewAction("a1-a2", ALICE)], snapshot={"by": "first"}
+        ),
+        db.commit_action(
+            m.id, expected_version=m.version, actions=[NewAction("b1-b2", ALICE)], snapshot={"by": "second"}
+        ),
+        return_exceptions=True,
+    )
+    winners = [r for r in results if isinstance(r, Match)]
+    losers = [r for r in results if isinstance(r, StaleVersion)]
+    assert len(winners) == 1 and len(losers) == 1
+    assert losers[0].expected == m.version and losers[0].actual == m.version + 1
+    stored = await db.get_match(m.id)
+    assert stored == winners[0] and stored.version == m.version + 1
+    log = await db.actions(m.id)
+    assert len(log) == 1 and {"a1-a2": "first", "b1-b2": "second"}[log[0].notation] == stored.snapshot["by"]
+
+
+async def test_concurrent_moves_through_two_connections(db_path: Path, clock: FakeClock):
+    """Even two processes on one file cannot both win: the version check is in the UPDATE."""
+    async with Database.open(db_path, clock=clock) as one, Database.open(db_path, clock=clock) as two:
+        m = await active(one)
+        results = await asyncio.gather(
+            *(
+                conn.commit_action(m.id, expected_version=m.version, actions=[NewAction(f"m{i}", ALICE)])
+                for i, conn in enumerate((one, two, one, two))
+            ),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, Match) for r in results) == 1
+        assert sum(isinstance(r, StaleVersion) for r in results) == 3
+        assert len(await two.actions(m.id)) == 1
+
+
+async def test_one_command_many_actions_consecutive_seq(db: Database, clock: FakeClock):
+    m = await active(db)
+    m = await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction("c3-c4", ALICE), NewAction("dogfight", None, at=T0 + 1)],
+        interaction_id=5001,
+        turn_player_id=BOB,
+    )
+    clock.now += 10
+    m = await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("ai-move", BOB)])
+    log = await db.actions(m.id)
+    assert [(r.seq, r.notation, r.player_id, r.interaction_id, r.version) for r in log] == [
+        (1, "c3-c4", ALICE, 5001, 2),
+        (2, "dogfight", None, None, 2),
+        (3, "ai-move", BOB, None, 3),
+    ]
+    assert [r.at for r in log] == [T0, T0 + 1, T0 + 10]
+    with pytest.raises(ValueError):
+        await db.commit_action(m.id, expected_version=m.version, actions=[])
+
+
+async def test_an_interaction_is_never_applied_twice(db: Database):
+    m = await active(db)
+    after = await db.commit_action(
+        m.id, expected_version=m.version, actions=[NewAction("a1-a2", ALICE)], interaction_id=42
+    )
+    for version in (after.version, m.version):  # retried with a fresh or with the old version
+        with pytest.raises(DuplicateInteraction) as dup:
+            await db.commit_action(
+                m.id, expected_version=version, actions=[NewAction("a1-a2", ALICE)], interaction_id=42
+            )
+        assert dup.value.interaction_id == 42
+    assert await db.get_match(m.id) == after
+    assert [r.notation for r in await db.actions(m.id)] == ["a1-a2"]
+
+
+@pytest.mark.parametrize("hook_is_async", [False, True])
+async def test_a_crash_mid_move_leaves_the_previous_state(
+    db: Database, db_path: Path, clock: FakeClock, hook_is_async: bool
+):
+    m = await active(db)
+    await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("first", ALICE)])
+    before, log_before = await db.get_match(m.id), await db.actions(m.id)
+
+    def crash() -> None:
+        raise RuntimeError("power cut")
+
+    async def crash_async() -> None:
+        await asyncio.sleep(0)
+        raise RuntimeError("power cut")
+
+    with pytest.raises(RuntimeError, match="power cut"):
+        await db.commit_action(
+            m.id,
+            expected_version=before.version,
+            actions=[NewAction("second", BOB), NewAction("third", None)],
+            interaction_id=77,
+            snapshot={"half": "written"},
+            turn_player_id=ALICE,
+            before_commit=crash_async if hook_is_async else crash,
+        )
+    assert await db.get_match(m.id) == before
+    assert await db.actions(m.id) == log_before
+    async with Database.open(db_path, clock=clock) as reopened:  # and on disk
+        assert await reopened.get_match(m.id) == before
+    # The interaction was not burnt: the retry goes through.
+    again = await db.commit_action(
+        m.id, expected_version=before.version, actions=[NewAction("second", BOB)], interaction_id=77
+    )
+    assert again.version == before.version + 1
+
+
+async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock):
+    async with Database.open(db_path, clock=clock) as db:
+        m = await active(db)
+        m = await db.commit_action(
+            m.id,
+            expected_version=m.version,
+            actions=[NewAction("a1-a2", ALICE)],
+            interaction_id=1,
+            snapshot={"deep": {"list": [1, 2.5, None, True, "é"]}},
+        )
+        done = await db.commit_action(
+            m.id,
+            expected_version=m.version,
+            actions=[NewAction("resign", BOB)],
+            result=Result(ALICE, "resign"),
+        )
+        await db.set_dm_on_turn(BOB, True)
+        log, stats = await db.actions(m.id), await db.leaderboard(GUILD)
+    async with Database.open(db_path, clock=clock) as db:
+        assert await db.get_match(m.id) == done
+        assert await db.actions(m.id) == log
+        assert await db.leaderboard(GUILD) == stats
+        assert (await db.get_user_prefs(BOB)).dm_on_turn
+        assert not (await db.get_user_prefs(ALICE)).dm_on_turn
+
+
+async def test_the_log_is_append_only(db: Database, db_path: Path):
+    m = await active(db)
+    await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("x", ALICE)])
+    conn = sqlite3.connect(db_path)
+    try:
+        for sql in ("UPDATE actions SET notation = 'y'", "DELETE FROM actions"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                conn.execute(sql)
+    finally:
+        conn.close()
+
+
+# --- clocks --------------------------------------------------------------------------------------
+
+
+async def test_due_deadlines_and_reminders(db: Database):
+    a = await active(db, channel_id=1)  # deadline T0+86400, reminder T0+72000
+    b = await active(db, channel_id=2, a=CAROL, b=DAVE)
+    b = await db.update_match(b.id, expected_version=b.version, deadline=T0 + 100, reminder_at=T0 + 50)
+    c = await challenge(db, channel_id=3, a=ALICE, b=DAVE)  # not active: no clock
+
+    assert await db.due_deadlines(T0) == []
+    assert [m.id for m in await db.due_reminders(T0 + 50)] == [b.id]
+    assert [m.id for m in await db.due_deadlines(T0 + 100)] == [b.id]  # "at or before"
+    # After downtime everything that fell due comes back, oldest first.
+    assert [m.id for m in await db.due_deadlines(T0 + 10**6)] == [b.id, a.id]
+    # A reminder whose deadline has also passed is left to the deadline sweep.
+    assert [m.id for m in await db.due_reminders(T0 + 80_000)] == [a.id]
+
+    # Marking does not bump the version (the player's buttons stay valid) and is per turn.
+    assert await db.mark_reminded(a.id, a.version)
+    assert (await db.get_match(a.id)).version == a.version
+    assert await db.due_reminders(T0 + 80_000) == []
+    moved = await db.commit_action(
+        a.id,
+        expected_version=a.version,
+        actions=[NewAction("m", ALICE)],
+        deadline=T0 + 200_000,
+        reminder_at=T0 + 190_000,
+    )
+    assert not moved.reminded
+    assert not await db.mark_reminded(a.id, a.version)  # stale turn
+    assert [m.id for m in await db.due_reminders(T0 + 190_000)] == [a.id]
+
+    # Finished matches have no clock.
+    await db.finish_match(b.id, expected_version=b.version, result=Result(None, "timeout", rated=False))
+    assert [m.id for m in await db.due_deadlines(T0 + 10**6)] == [a.id]
+    assert c.id not in [m.id for m in await db.due_deadlines(T0 + 10**6)]
+
+
+async def test_expired_challenges(db: Database):
+    soon = await challenge(db, channel_id=1, challenge_expires_at=T0 + 10)
+    later = await challenge(db, channel_id=2, challenge_expires_at=T0 + 20)
+    await challenge(db, channel_id=3, challenge_expires_at=None)
+    assert await db.expired_challenges(T0 + 5) == []
+    assert [m.id for m in await db.expired_challenges(T0 + 10)] == [soon.id]
+    await db.update_match(soon.id, expected_version=0, status="expired")
+    assert [m.id for m in await db.expired_challenges(T0 + 30)] == [later.id]
+
+
+# --- stats ---------------------------------------------------------------------------------------
+
+
+async def test_elo_on_win_draw_and_upset(db: Database):
+    m = await active(db, channel_id=1)
+    done = await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction("capture-hq", ALICE)],
+        result=Result(ALICE, "headquarters captured"),
+    )
+    assert (done.status, done.winner_id, done.result_reason) == (
+        Status.FINISHED,
+        ALICE,
+        "headquarters captured",
+    )
+    assert (done.turn_player_id, done.deadline, done.reminder_at) == (None, None, None)
+    alice, bob = await db.player_stats(GUILD, ALICE), await db.player_stats(GUILD, BOB)
+    assert (alice.wins, alice.losses, alice.rating) == (1, 0, 1216.0)
+    assert (bob.wins, bob.losses, bob.rating) == (0, 1, 1184.0)
+
+    # Bob (1184) beats Alice (1216): a small upset earns a bit more than 16.
+    m = await active(db, channel_id=1, a=BOB, b=ALICE)
+    await db.finish_match(m.id, expected_version=m.version, result=Result(BOB, "timeout"))
+    gain = 32 * (1 - expected_score(1184.0, 1216.0))
+    bob = await db.player_stats(GUILD, BOB)
+    assert math.isclose(bob.rating, 1184.0 + gain) and gain > 16
+    assert math.isclose((await db.player_stats(GUILD, ALICE)).rating, 1216.0 - gain)
+
+    # A draw between equals changes no rating but counts.
+    m = await active(db, channel_id=1, a=CAROL, b=DAVE)
+    await db.finish_match(m.id, expected_version=m.version, result=Result(None, "agreed"))
+    carol = await db.player_stats(GUILD, CAROL)
+    assert (carol.draws, carol.games, carol.rating) == (1, 1, 1200.0)
+
+    # Unrated results and other guilds leave the table alone; strangers get the defaults.
+    m = await active(db, channel_id=1, a=CAROL, b=DAVE)
+    await db.finish_match(m.id, expected_version=m.version, result=Result(CAROL, "practice", rated=False))
+    assert (await db.player_stats(GUILD, CAROL)).games == 1
+    stranger = await db.player_stats(GUILD + 1, ALICE)
+    assert (stranger.games, stranger.rating) == (0, 1200.0)
+
+
+async def test_leaderboard_order_and_limit(db: Database):
+    async def play(winner: int, loser: int, channel: int, guild: int = GUILD) -> None:
+        m = await active(db, channel_id=channel, a=winner, b=loser, guild_id=guild)
+        await db.finish_match(m.id, expected_version=m.version, result=Result(winner, "win"))
+
+    await play(ALICE, BOB, 1)
+    await play(ALICE, CAROL, 1)
+    await play(DAVE, BOB, 2)
+    await play(BOB, ALICE, 3, guild=GUILD + 1)  # another server's table
+    board = await db.leaderboard(GUILD)
+    assert [s.user_id for s in board] == [ALICE, DAVE, CAROL, BOB]
+    assert all(x.rating >= y.rating for x, y in itertools.pairwise(board))
+    assert [s.user_id for s in await db.leaderboard(GUILD, limit=2)] == [ALICE, DAVE]
+    assert [s.user_id for s in await db.leaderboard(GUILD + 1)] == [BOB, ALICE]
+    assert sum(s.rating for s in board) == pytest.approx(4 * 1200.0)  # Elo is zero-sum
+
+
+async def test_final_move_and_stats_land_together_or_not_at_all(db: Database):
+    m = await active(db)
+
+    def crash() -> None:
+        raise RuntimeError("crash")
+
+    with pytest.raises(RuntimeError):
+        await db.commit_action(
+            m.id,
+            expected_version=m.version,
+            actions=[NewAction("win", ALICE)],
+            result=Result(ALICE, "hq"),
+            before_commit=crash,
+        )
+    assert await db.leaderboard(GUILD) == []
+    assert (await db.get_match(m.id)).status is Status.ACTIVE
+    with pytest.raises(ValueError):
+        await db.finish_match(m.id, expected_version=m.version, result=Result(CAROL, "not a player"))
+    assert await db.get_match(m.id) == m and await db.leaderboard(GUILD) == []
+
+
+async def test_dm_preference(db: Database):
+    assert not (await db.get_user_prefs(ALICE)).dm_on_turn
+    assert (await db.set_dm_on_turn(ALICE, True)).dm_on_turn
+    assert (await db.get_user_prefs(ALICE)).dm_on_turn
+    await db.set_dm_on_turn(ALICE, False)
+    assert not (await db.get_user_prefs(ALICE)).dm_on_turn
+
+
+# --- parameterisation ----------------------------------------------------------------------------
+
+NASTY = st.sampled_from(
+    ["'); DROP TABLE matches;--", '" OR 1=1 --', "%s %d {0} {x}", "?", ":now", "\\", "\x00"]
+)
+TEXT = st.one_of(st.text(), NASTY)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(TEXT, children, max_size=4),
+    max_leaves=12,
+)
+
+
+def test_arbitrary_text_round_trips_unchanged(tmp_path: Path):
+    """Quotes, SQL fragments and any unicode come back byte for byte: nothing is spliced into SQL."""
+    loop = asyncio.new_event_loop()
+    db = loop.run_until_complete(Database.open(tmp_path / "h.db"))
+    channels = iter(range(1, 10**6))
+
+    async def round_trip(notation: str, options: dict, snapshot: dict, words: str) -> None:
+        m = await db.create_challenge(
+            guild_id=GUILD,
+            channel_id=next(channels),
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            seed=7,
+            turn_seconds=60,
+            challenge_expires_at=None,
+            game=words,
+            options=options,
+            challenger_side=words,
+            ai_level=words,
+        )
+        m = await db.update_match(m.id, expected_version=0, status="active", snapshot=snapshot)
+        m = await db.commit_action(
+            m.id, expected_version=m.version, actions=[NewAction(notation, ALICE)], result=Result(None, words)
+        )
+        stored = await db.get_match(m.id)
+        assert stored == m
+        assert (stored.options, stored.snapshot) == (options, snapshot)
+        assert (stored.game, stored.challenger_side, stored.ai_level, stored.result_reason) == (words,) * 4
+        assert [r.notation for r in await db.actions(m.id)] == [notation]
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(TEXT, st.dictionaries(TEXT, JSON, max_size=5), st.dictionaries(TEXT, JSON, max_size=5), TEXT)
+    def check(notation: str, options: dict, snapshot: dict, words: str) -> None:
+        loop.run_until_complete(round_trip(notation, options, snapshot, words))
+
+    try:
+        check()
+        tables = {
+            name for (name,) in raw(tmp_path / "h.db", "SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        assert {"matches", "actions"} <= tables
+    finally:
+        loop.run_until_complete(db.close())
+        loop.close()
+
+
+SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|DROP|ALTER|WHERE|VALUES|SET)\b")
+EXECUTORS = {"execute", "executemany", "execute_fetchall", "execute_insert", "executescript", "_fetchall"}
+
+
+def _sql_like(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(SQL_WORDS.search(node.value))
+    )
+
+
+def test_no_sql_is_built_from_strings():
+    """A static check of data/: SQL is only ever a literal or a module-level literal constant."""
+    sources = sorted(DATA_DIR.glob("*.py"))
+    assert sources
+    problems: list[str] = []
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        constants = {
+            target.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.JoinedStr) and any(_sql_like(v) for v in node.values):
+                problems.append(f"{where}: f-string with SQL")
+            sql_operand = isinstance(node, ast.BinOp) and (_sql_like(node.left) or _sql_like(node.right))
+            if sql_operand and isinstance(node.op, ast.Mod | ast.Add):
+                problems.append(f"{where}: SQL built with % or +")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "format" and _sql_like(node.func.value):
+                    problems.append(f"{where}: SQL built with .format")
+                if node.func.attr in EXECUTORS and node.args:
+                    sql = node.args[0]
+                    literal = isinstance(sql, ast.Constant) and isinstance(sql.value, str)
+                    constant = isinstance(sql, ast.Name) and sql.id in constants
+                    vouched = any("sql-check:" in lines[i] for i in (node.lineno - 2, node.lineno - 1))
+                    if not (literal or constant or vouched):
+                        problems.append(
+                            f"{where}: {node.func.attr}() with non-constant SQL {ast.unparse(sql)}"
+                        )
+    assert problems == []
+    # And the check itself catches the classic mistake.
+    bad = ast.parse('conn.execute(f"SELECT * FROM matches WHERE id = {x}")')
+    assert any(isinstance(n, ast.JoinedStr) and any(_sql_like(v) for v in n.values) for n in ast.walk(bad))
+
+
+def test_data_does_not_import_the_engine():
+    for path in DATA_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = (
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                )
+                assert not any(n == "engine" or n.startswith("engine.") for n in names), path
