@@ -476,14 +476,16 @@ class Database:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction under the lock: committed whole or rolled back whole."""
         async with self._lock:
-            await self._conn.execute(_BEGIN)
             try:
+                await self._conn.execute(_BEGIN)
                 yield self._conn
             except BaseException:
-                await self._conn.rollback()
+                # Also on cancellation (even during BEGIN, which still runs in aiosqlite's FIFO
+                # thread): shielded, so the connection is never left inside a transaction.
+                await asyncio.shield(self._conn.rollback())
                 raise
             else:
-                await self._conn.commit()
+                await asyncio.shield(self._conn.commit())
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> list[sqlite3.Row]:
         async with self._lock:

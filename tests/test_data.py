@@ -361,6 +361,34 @@ async def test_a_crash_mid_move_leaves_the_previous_state(
     assert again.version == before.version + 1
 
 
+async def test_a_cancelled_move_rolls_back_and_the_database_stays_usable(db: Database):
+    m = await active(db)
+    inside = asyncio.Event()
+
+    async def hang() -> None:
+        inside.set()
+        await asyncio.Event().wait()
+
+    task = asyncio.create_task(
+        db.commit_action(
+            m.id,
+            expected_version=m.version,
+            actions=[NewAction("x", ALICE)],
+            interaction_id=9,
+            before_commit=hang,
+        )
+    )
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await db.get_match(m.id) == m and await db.actions(m.id) == []
+    done = await db.commit_action(
+        m.id, expected_version=m.version, actions=[NewAction("x", ALICE)], interaction_id=9
+    )
+    assert done.version == m.version + 1
+
+
 async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock):
     async with Database.open(db_path, clock=clock) as db:
         m = await active(db)
@@ -583,7 +611,7 @@ def test_arbitrary_text_round_trips_unchanged(tmp_path: Path):
         assert (stored.game, stored.challenger_side, stored.ai_level, stored.result_reason) == (words,) * 4
         assert [r.notation for r in await db.actions(m.id)] == [notation]
 
-    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(TEXT, st.dictionaries(TEXT, JSON, max_size=5), st.dictionaries(TEXT, JSON, max_size=5), TEXT)
     def check(notation: str, options: dict, snapshot: dict, words: str) -> None:
         loop.run_until_complete(round_trip(notation, options, snapshot, words))
