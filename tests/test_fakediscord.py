@@ -1,0 +1,308 @@
+"""The fake Discord drives a real discord.py bot: slash commands, autocomplete, buttons, selects, files.
+
+The demo bot below is self-contained; it is the pattern the real cogs' tests follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.fakediscord import EPHEMERAL, FakeDiscord, FakeDiscordError
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+
+ACTIONS = [f"{f}{r}-{f}{r + 1}" for f in "abcdefgh" for r in range(1, 8)]  # 56 actions
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bw:move:(?P<match>\d+):(?P<action>[a-h][1-8]-[a-h][1-8])",
+):
+    """A persistent button whose custom_id carries the match and the move, so it survives restarts."""
+
+    def __init__(self, match_id: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action, style=discord.ButtonStyle.primary, custom_id=f"bw:move:{match_id}:{action}"
+            )
+        )
+        self.match_id = match_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(int(match["match"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"match {self.match_id}: {interaction.user.name} played {self.action}"
+        )
+
+
+class PickView(discord.ui.View):
+    """An ordinary (non-persistent) view with a string select."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.select(
+        custom_id="bw:pick",
+        placeholder="Pick a square",
+        options=[discord.SelectOption(label=s, value=s) for s in ("a1", "b2", "c3")],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(
+            content=f"{interaction.user.name} picked {select.values[0]}", view=None
+        )
+
+
+def render_png() -> bytes:
+    """Stands in for render/: a tiny board image."""
+    image = Image.new("RGB", (16, 16), (30, 120, 30))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def make_bot(fake: FakeDiscord) -> commands.Bot:
+    bot = commands.Bot(
+        command_prefix=commands.when_mentioned,
+        intents=discord.Intents.default(),
+        help_command=None,
+        guild_ready_timeout=0.05,
+        chunk_guilds_at_startup=False,
+    )
+    group = app_commands.Group(name="blockwars", description="Play Block Wars")
+
+    @group.command(name="move", description="Make a move")
+    @app_commands.describe(
+        action="The move, e.g. e2-e3",
+        opponent="Who you play against",
+        confirm="Skip the confirmation",
+        count="How many times",
+    )
+    async def move(
+        interaction: discord.Interaction,
+        action: str,
+        opponent: discord.Member | None = None,
+        confirm: bool = False,
+        count: int = 1,
+    ) -> None:
+        vs = opponent.display_name if opponent else "nobody"
+        await interaction.response.send_message(
+            f"{interaction.user.name} plays {action} against {vs} (confirm={confirm}, count={count})"
+        )
+
+    @move.autocomplete("action")
+    async def move_autocomplete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=a, value=a) for a in ACTIONS if a.startswith(current)][:25]
+
+    @group.command(name="board", description="Show the board")
+    async def board(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        png = await asyncio.to_thread(render_png)
+        await interaction.followup.send("the board", file=discord.File(io.BytesIO(png), filename="board.png"))
+
+    @group.command(name="hand", description="Look at your hand")
+    async def hand(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("only you can see this", ephemeral=True)
+
+    @group.command(name="prompt", description="Offer moves as buttons and a select")
+    async def prompt(interaction: discord.Interaction, match_id: int) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(MoveButton(match_id, "e2-e3"))
+        view.add_item(MoveButton(match_id, "d2-d4"))
+        await interaction.response.send_message("your move", view=view)
+        await interaction.followup.send("or pick a square", view=PickView())
+
+    @group.command(name="announce", description="Post in the channel and DM a player")
+    async def announce(interaction: discord.Interaction, player: discord.Member) -> None:
+        await interaction.response.send_message("announcing", ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.channel.send(f"{player.mention} has been challenged")
+        await player.send("you have been challenged")
+
+    @group.command(name="broken", description="Always fails")
+    async def broken(interaction: discord.Interaction) -> None:
+        raise RuntimeError("boom")
+
+    bot.tree.add_command(group)
+
+    # The pattern for every test bot: a tree error handler that fails the driving test at once
+    # (otherwise a broken command only logs and the test waits for a reply that never comes).
+    @bot.tree.error
+    async def on_tree_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        name = interaction.command.qualified_name if interaction.command else "?"
+        fake.report_bot_error(error, context=f"/{name}")
+
+    async def setup_hook() -> None:
+        bot.add_dynamic_items(MoveButton)
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+@pytest.fixture
+def world(fake_discord: FakeDiscord):  # noqa: F811
+    guild = fake_discord.add_guild("Western Front", channels=("general", "trenches"))
+    thread = fake_discord.add_thread(guild.channel("general"), "match-1")
+    alice = fake_discord.add_user("alice")
+    bob = fake_discord.add_user("bob")
+    return fake_discord, guild, thread, alice, bob
+
+
+@pytest.fixture
+async def bot(world, start_bot):  # noqa: F811
+    fake = world[0]
+    client = make_bot(fake)
+    await start_bot(client)
+    return client
+
+
+async def test_connects_and_sees_the_guild(world, bot):
+    fake, guild, thread, _alice, _bob = world
+    assert bot.is_ready()
+    assert bot.user is not None and bot.user.id == fake.bot_user.id
+    assert bot.application_id == fake.application_id
+    g = bot.get_guild(guild.id)
+    assert g is not None and g.name == "Western Front"
+    assert {c.name for c in g.text_channels} == {"general", "trenches"}
+    assert g.get_thread(thread.id) is not None
+    assert g.me is not None
+    # the tree sync in setup_hook reached the fake, with the group and its subcommands
+    [cmd] = fake.synced_commands()
+    assert cmd["name"] == "blockwars"
+    assert {o["name"] for o in cmd["options"]} >= {"move", "board", "hand", "prompt"}
+    # the gateway asked for compression; the fake answers with plain text frames anyway
+    assert fake.tokens_seen == {"fake.bot.token"}
+
+
+async def test_slash_subcommand_with_options(world, bot):
+    fake, guild, _thread, alice, bob = world
+    result = await fake.slash(
+        alice,
+        guild.channel("general"),
+        "blockwars",
+        "move",
+        {"action": "e2-e3", "opponent": bob, "confirm": True, "count": 2},
+    )
+    assert result.response_type == 4
+    assert result.content == "alice plays e2-e3 against Bob (confirm=True, count=2)"
+    assert not result.ephemeral
+    assert result.message.channel_id == guild.channel("general").id
+    assert result.message.interaction_user is alice
+    assert fake.messages_in(guild.channel("general")) == [result.message]
+
+
+async def test_slash_in_a_thread(world, bot):
+    fake, _guild, thread, alice, _bob = world
+    result = await fake.slash(alice, thread, "blockwars", "move", {"action": "a1-a2"})
+    assert result.message.channel_id == thread.id
+    assert "a1-a2" in result.content
+
+
+async def test_deferred_reply_with_png(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "board")
+    assert result.deferred and result.response_type == 5
+    message = result.message  # the "thinking" message, filled in by the follow-up
+    assert message.content == "the board"
+    assert not message.loading
+    png = message.attachment("board.png")
+    assert png.data.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(png.data)) as image:
+        assert image.format == "PNG" and image.size == (16, 16)
+
+
+async def test_ephemeral_reply(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "hand")
+    assert result.ephemeral
+    assert result.message.flags & EPHEMERAL
+
+
+async def test_autocomplete_offers_at_most_25(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    choices = await fake.autocomplete(
+        alice, guild.channel("general"), "blockwars", "move", {"action": "e"}, focused="action"
+    )
+    assert len(choices) == 7 and all(c["value"].startswith("e") for c in choices)
+    choices = await fake.autocomplete(
+        alice, guild.channel("general"), "blockwars", "move", {"action": ""}, focused="action"
+    )
+    assert len(choices) == 25
+
+
+async def test_persistent_button_survives_a_restart(world, bot, start_bot):  # noqa: F811
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(
+        alice, guild.channel("general"), "blockwars", "prompt", {"match_id": 42}, messages=2
+    )
+    prompt = next(m for m in result.messages if m.content == "your move")
+    assert prompt.custom_ids == ["bw:move:42:e2-e3", "bw:move:42:d2-d4"]
+
+    # restart: the old client goes away, a brand-new one connects to the same fake
+    await bot.close()
+    assert not fake.connected
+    new_bot = make_bot(fake)
+    await start_bot(new_bot)
+    assert new_bot is not bot and fake.connected
+
+    clicked = await fake.click(alice, prompt, "bw:move:42:d2-d4")
+    assert clicked.content == "match 42: alice played d2-d4"
+
+
+async def test_string_select_edits_the_message(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(
+        alice, guild.channel("general"), "blockwars", "prompt", {"match_id": 7}, messages=2
+    )
+    picker = next(m for m in result.messages if m.content == "or pick a square")
+    assert picker.component("bw:pick")["type"] == 3
+
+    picked = await fake.select(alice, picker, "bw:pick", ["b2"])
+    assert picked.response_type == 7
+    assert picked.edited == [picker]
+    assert picker.content == "alice picked b2"
+    assert picker.components == []
+    assert picker.history[0]["content"] == "or pick a square"
+
+
+async def test_channel_message_and_dm(world, bot):
+    fake, guild, _thread, alice, bob = world
+    result = await fake.slash(
+        alice, guild.channel("general"), "blockwars", "announce", {"player": bob}, messages=3
+    )
+    kinds = {m.kind: m for m in result.messages}
+    assert kinds["interaction_response"].ephemeral
+    assert kinds["channel"].content == f"<@{bob.id}> has been challenged"
+    assert [m.content for m in fake.dms_to(bob)] == ["you have been challenged"]
+    assert fake.messages_in(guild.channel("general"))[-1] is kinds["channel"]
+
+
+async def test_a_failing_command_fails_the_test_at_once(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    with pytest.raises(FakeDiscordError, match="boom"):
+        await fake.slash(alice, guild.channel("general"), "blockwars", "broken", timeout=2)
+
+
+async def test_driver_checks_options_against_the_synced_schema(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    with pytest.raises(FakeDiscordError, match="required options missing"):
+        await fake.slash(alice, guild.channel("general"), "blockwars", "move", {})
+    with pytest.raises(FakeDiscordError, match="no options"):
+        await fake.slash(
+            alice, guild.channel("general"), "blockwars", "move", {"action": "e2-e3", "colour": "red"}
+        )
