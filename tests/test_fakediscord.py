@@ -65,6 +65,25 @@ class PickView(discord.ui.View):
         )
 
 
+class ResignView(discord.ui.View):
+    """A button answered with a deferred update (type 6), then an edit of the original message."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.button(label="Resign", style=discord.ButtonStyle.danger, custom_id="bw:resign")
+    async def resign(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"{interaction.user.name} resigned", view=None)
+
+
+class RenameModal(discord.ui.Modal, title="Rename the match"):
+    name = discord.ui.TextInput(label="New name", custom_id="bw:rename:name", max_length=40)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
 def render_png() -> bytes:
     """Stands in for render/: a tiny board image."""
     image = Image.new("RGB", (16, 16), (30, 120, 30))
@@ -132,6 +151,27 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
         assert isinstance(interaction.channel, discord.TextChannel)
         await interaction.channel.send(f"{player.mention} has been challenged")
         await player.send("you have been challenged")
+
+    @group.command(name="resign", description="Offer a resign button")
+    async def resign(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("sure?", view=ResignView())
+
+    @group.command(name="rename", description="Rename the match")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+    @group.command(name="slow", description="Defer ephemerally, then edit the original response")
+    async def slow(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await asyncio.sleep(0.05)
+        await interaction.edit_original_response(content="done thinking")
+        original = await interaction.original_response()
+        await interaction.followup.send(f"original was {original.id}", ephemeral=True)
+
+    @group.command(name="sleepy", description="Answers too late")
+    async def sleepy(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.3)
+        await interaction.response.send_message("too late")
 
     @group.command(name="broken", description="Always fails")
     async def broken(interaction: discord.Interaction) -> None:
@@ -306,3 +346,44 @@ async def test_driver_checks_options_against_the_synced_schema(world, bot):
         await fake.slash(
             alice, guild.channel("general"), "blockwars", "move", {"action": "e2-e3", "colour": "red"}
         )
+
+
+async def test_deferred_component_update_then_edit_original(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    prompt = (await fake.slash(alice, guild.channel("general"), "blockwars", "resign")).message
+    clicked = await fake.click(alice, prompt, "bw:resign")
+    assert clicked.response_type == 6
+    assert clicked.messages == [] and clicked.edited == [prompt]
+    assert prompt.content == "alice resigned" and prompt.components == []
+
+
+async def test_ephemeral_defer_then_edit_original_and_followup(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "slow", messages=2)
+    original, followup = result.messages
+    assert original.ephemeral and original.content == "done thinking" and not original.loading
+    assert followup.ephemeral and followup.content == f"original was {original.id}"
+
+
+async def test_modal_round_trip(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    opened = await fake.slash(alice, guild.channel("general"), "blockwars", "rename")
+    assert opened.modal["title"] == "Rename the match"
+    submitted = await fake.submit_modal(alice, opened, {"bw:rename:name": "Somme 1916"})
+    assert submitted.content == "renamed to Somme 1916"
+
+
+async def test_answering_after_three_seconds_is_refused(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    fake.interaction_deadline = 0.1  # stands in for Discord's 3 s, to keep the test fast
+    with pytest.raises(FakeDiscordError, match="Unknown interaction"):
+        await fake.slash(alice, guild.channel("general"), "blockwars", "sleepy", timeout=2)
+
+
+async def test_user_message_reaches_the_bot(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    waiter = asyncio.create_task(bot.wait_for("message", timeout=2))
+    await asyncio.sleep(0)
+    sent = await fake.say(alice, guild.channel("general"), "hello bot")
+    received = await waiter
+    assert received.id == sent.id and received.author.id == alice.id

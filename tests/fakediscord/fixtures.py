@@ -71,7 +71,11 @@ class RunningClient:
 
 
 async def start_client(
-    fake: FakeDiscord, client: discord.Client, *, token: str = TEST_TOKEN, timeout: float = 5.0  # noqa: ASYNC109 (a driver API wants a per-call timeout)
+    fake: FakeDiscord,
+    client: discord.Client,
+    *,
+    token: str = TEST_TOKEN,
+    timeout: float = 5.0,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
 ) -> RunningClient:
     """login (runs setup_hook), connect in a task, and wait for READY; raises if it fails or stalls.
 

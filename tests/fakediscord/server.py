@@ -61,6 +61,7 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
 AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
 DEFERRED_TYPES = (5, 6)
 
 OptionValue = Any
@@ -412,6 +413,60 @@ class FakeDiscord:
             data["id"] = comp["id"]
         return await self._component(user, message, data, f"select {custom_id}", timeout, messages)
 
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        opened: InteractionResult,
+        values: Mapping[str, str | list[str]],
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
+        messages: int = 0,
+    ) -> InteractionResult:
+        """Submit the modal the bot opened in `opened` (a result whose response type is 9).
+
+        `values` maps each input's custom_id to its text (or to the chosen values, for selects).
+        """
+        modal = opened.modal
+        source = self._interactions[opened.interaction_id]
+
+        def answer(comp: JSON) -> JSON | None:
+            ctype = comp.get("type")
+            if ctype == 1:
+                inner = [a for c in comp.get("components", []) if (a := answer(c)) is not None]
+                return {"type": 1, "components": inner}
+            if ctype == 18:
+                inner_answer = answer(comp["component"])
+                return None if inner_answer is None else {"type": 18, "component": inner_answer}
+            cid = comp.get("custom_id")
+            if cid is None:
+                return None
+            value = values.get(cid, comp.get("value", ""))
+            if ctype == 4:
+                if comp.get("required", True) and not value:
+                    raise FakeDiscordError(f"modal input {cid!r} is required")
+                return {"type": 4, "custom_id": cid, "value": value}
+            chosen = value if isinstance(value, list) else [value] if value else []
+            return {"type": ctype, "custom_id": cid, "values": chosen}
+
+        known = {
+            c.get("custom_id")
+            for c in FakeMessage(
+                0, 0, None, user, "probe", components=modal.get("components", [])
+            ).iter_components()
+        }
+        known |= {c["component"].get("custom_id") for c in modal.get("components", []) if c.get("type") == 18}
+        unknown = [k for k in values if k not in known]
+        if unknown:
+            raise FakeDiscordError(f"modal {modal.get('custom_id')!r} has no inputs {unknown}")
+        components = [a for c in modal.get("components", []) if (a := answer(c)) is not None]
+        data = {"custom_id": modal["custom_id"], "components": components}
+        message = source.component_message
+        payload = self._interaction_payload(MODAL_SUBMIT, user, source.channel, data, message=message)
+        label = f"submit modal {modal['custom_id']}"
+        return await self._run(
+            payload, user, source.channel, label, timeout=timeout, messages=messages, message=message
+        )
+
     async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
         """A user posts a message: stored and dispatched as MESSAGE_CREATE."""
         message = FakeMessage(
@@ -427,7 +482,10 @@ class FakeDiscord:
         return message
 
     async def wait_for_messages(
-        self, predicate: Callable[[FakeMessage], bool], count: int = 1, timeout: float | None = None  # noqa: ASYNC109 (a driver API wants a per-call timeout)
+        self,
+        predicate: Callable[[FakeMessage], bool],
+        count: int = 1,
+        timeout: float | None = None,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
     ) -> list[FakeMessage]:
         """Wait until `count` stored messages satisfy `predicate` (for work the bot does on its own)."""
         loop = asyncio.get_running_loop()
@@ -1262,8 +1320,8 @@ class FakeDiscord:
             if len(choices) > 25:
                 raise _HTTPError(400, 50035, f"choices: must be 25 or fewer in length (got {len(choices)})")
         elif ctype == 9:
-            if inter.type == AUTOCOMPLETE:
-                raise _HTTPError(400, 50035, "cannot answer autocomplete with a modal")
+            if inter.type in (AUTOCOMPLETE, MODAL_SUBMIT):
+                raise _HTTPError(400, 50035, "cannot answer autocomplete or a modal submit with a modal")
         elif ctype != 1:
             raise _HTTPError(400, 50035, f"unsupported interaction callback type {ctype}")
         inter.callback_type = ctype
