@@ -1,0 +1,602 @@
+"""The computer opponent: plays either side, every phase and every pending decision, from a player's view.
+
+    action = choose(state.view(side), "hard", seed=42)
+
+Levels: `random` (uniform legal action), `easy` (greedy one action ahead, exact expectation over the
+card fight), `normal` and `hard` (determinized Monte Carlo: sample the hidden deck order from the view,
+play the candidate and heuristic replies to a fixed depth, evaluate, keep the best by successive
+halving). The AI only reads what the player may see: it samples deck orders with `View.determinize`
+and re-seeds each sample's reshuffles, so neither the true deck order nor the match seed leaks in.
+
+Deterministic for a given (view, level, seed, iterations): the only wall-clock use is the safety cap
+`budget_s`, which can cut a search short; tests and benchmarks pass `iterations=` for exact replays.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.blockwars import actions as A
+from engine.blockwars.actions import Action
+from engine.blockwars.model import DAMAGED, DESTROYED, OK, Side
+from engine.blockwars.state import (
+    BARRAGE_KILLS,
+    GAS_KILLS,
+    MG_LINES,
+    PLAY,
+    SETUP,
+    TANK_ID,
+    State,
+    View,
+    tank_squares,
+)
+from engine.cards import ACE, JACK, KING
+from engine.geometry import AREA, NEIGHBOURS
+
+RANDOM, EASY, NORMAL, HARD = "random", "easy", "normal", "hard"
+LEVELS = (RANDOM, EASY, NORMAL, HARD)
+
+# Live-play time caps (seconds) per level; searches stop at the cap or at their iteration budget.
+DEFAULT_BUDGETS: dict[str, float] = {RANDOM: 0.01, EASY: 0.05, NORMAL: 0.5, HARD: 1.5}
+# Iteration budgets (rollouts per decision) for live play: large enough that the time cap binds.
+DEFAULT_ITERATIONS: dict[str, int] = {RANDOM: 0, EASY: 0, NORMAL: 400, HARD: 2000}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """How a search level spends its rollouts: candidates kept, reply depth in half-turns."""
+
+    candidates: int
+    depth: int  # half-turns played after the current one before evaluating
+
+
+SEARCH: dict[str, SearchConfig] = {
+    NORMAL: SearchConfig(candidates=6, depth=1),
+    HARD: SearchConfig(candidates=10, depth=1),
+}
+
+# ----------------------------------------------------------------------------- evaluation weights
+# Unit values in "infantry" points. ADV[p] is the bonus for an infantry unit p ranks from its own
+# back row (p = 7 is the enemy back row, scored separately because two there win the game).
+ADV = (0.0, 0.0, 0.12, 0.3, 0.55, 0.85, 1.35, 0.0)
+INF = 1.0
+RESERVE_INF = 0.75
+MG = 1.5
+TANK_HP = 1.4
+AIR = {OK: 0.3, DAMAGED: 0.15, DESTROYED: 0.0}
+GAS_VALUE = 0.4
+CROSS_VALUE = 0.5
+ONE_THROUGH = 5.0  # one unit on the enemy back row: halfway to winning
+RUNNER = 1.0  # a unit that can step onto the enemy back row
+WIN = 1000.0
+EXPOSED = 0.2  # an infantry unit a free-firing enemy gun can see
+
+# Card-fight odds with a full, even pack (used where no exact odds are needed).
+P_WIN_1, P_WIN_2, P_LOSS = 0.4706, 0.3982, 0.4706
+
+Scorer = Callable[[State, Side], float]
+
+
+def progress(side: Side, sq: int) -> int:
+    """Ranks from `side`'s own back row to `sq` (0..7): 7 is the enemy back row."""
+    r = sq >> 3
+    return 7 - r if side is Side.GERMANS else r
+
+
+def _side_score(s: State, side: Side) -> float:
+    """Material, advancement and breakthrough threats of one side (higher is better for it)."""
+    own = "G" if side is Side.GERMANS else "C"
+    board = s.board
+    enemy_back = side.other.back_rank * 8
+    lines = MG_LINES[side.other]
+    total = 0.0
+    through = 0
+    runners = 0
+    for uid, at in s.pos.items():
+        if uid[0] != own:
+            continue
+        code = uid[1]
+        if code == "I":
+            p = progress(side, at)
+            if p == 7:
+                through += 1
+                total += INF + ADV[6]
+                continue
+            total += INF + ADV[p]
+            if p == 6:
+                for n in NEIGHBOURS[at]:
+                    if enemy_back <= n < enemy_back + 8 and board[n] is None:
+                        runners += 1
+                        break
+        elif code == "M":
+            total += MG
+        else:  # the tank
+            hp = 2 - s.tank_damage
+            squares = tank_squares(at)
+            top = max(progress(side, q) for q in squares)
+            total += TANK_HP * hp + ADV[min(top, 6)] * 0.6
+            if top == 7:
+                through += 1
+    # Exposure to the enemy's machine guns, which fire for free.
+    prefix_enemy = "C" if own == "G" else "G"
+    exposed = 0
+    for uid, at in s.pos.items():
+        if uid[0] == prefix_enemy and uid[1] == "M":
+            for t, block in lines[at]:
+                occ = board[t]
+                if occ is not None and occ[0] == own and occ[1] == "I":
+                    for b in block:
+                        if board[b] is not None:
+                            break
+                    else:
+                        exposed += 1
+    total -= EXPOSED * min(exposed, 4)
+    for uid in s.reserves[side]:
+        total += RESERVE_INF if uid[1] == "I" else TANK_HP * 2 * 0.8 if uid == TANK_ID else 0.0
+    for st in s.aircraft[side].values():
+        total += AIR[st]
+    if side is Side.GERMANS and not s.gas_used:
+        total += GAS_VALUE
+    if s.options.crosses and not s.cross_used[side]:
+        total += CROSS_VALUE
+    if through >= 1:
+        total += ONE_THROUGH + RUNNER * 2.5 * min(runners, 2)
+    else:
+        total += RUNNER * 0.3 * min(runners, 2)
+    return total
+
+
+def evaluate(s: State, side: Side) -> float:
+    """How good `s` is for `side`: a win is +WIN, a loss -WIN, otherwise the score difference."""
+    if s.phase == "over":
+        w = s.outcome.winner if s.outcome else None
+        return 0.0 if w is None else WIN if w is side else -WIN
+    return _side_score(s, side) - _side_score(s, side.other)
+
+
+def unit_value(s: State, uid: str) -> float:
+    """What losing this unit costs its side, roughly (used by the quick heuristics)."""
+    if uid == TANK_ID:
+        return TANK_HP * 1.5
+    if uid[1] == "M":
+        return MG
+    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+    p = progress(side, s.pos[uid])
+    return INF + (ADV[6] + ONE_THROUGH if p == 7 else ADV[p])
+
+
+# ----------------------------------------------------------------------------- card odds
+
+
+def _rank_counts(view_state: State) -> list[int]:
+    """How many unseen cards of each rank remain (index = rank 2..14); discards are public."""
+    counts = [0] * 15
+    seen = {c.code for d in view_state.discards.values() for c in d}
+    from engine.cards import FULL_PACK  # local: keeps the module's public imports short
+
+    for c in FULL_PACK:
+        if c.code not in seen:
+            counts[c.rank] += 1
+    return counts
+
+
+def fight_odds(counts: list[int], need: int) -> tuple[float, float, float]:
+    """P(win), P(tie), P(loss) of a card fight where the attacker must win by `need`."""
+    n = sum(counts)
+    if n < 2:
+        return (P_WIN_1, 1 - 2 * P_WIN_1, P_LOSS)
+    win = loss = 0
+    for a in range(2, 15):
+        ca = counts[a]
+        if not ca:
+            continue
+        for d in range(2, 15):
+            cd = counts[d] - (1 if a == d else 0)
+            if cd <= 0:
+                continue
+            if a - d >= need:
+                win += ca * cd
+            elif d > a:
+                loss += ca * cd
+    pairs = n * (n - 1)
+    return (win / pairs, (pairs - win - loss) / pairs, loss / pairs)
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def _kill_chance(counts: list[int], kills: frozenset[int]) -> float:
+    n = sum(counts)
+    return sum(counts[r] for r in kills) / n if n else len(kills) / 13
+
+
+def decide(s: State, side: Side, counts: list[int] | None = None) -> Action:
+    """Answer a pending decision (or set-up) with a fixed heuristic: fast, used by every level."""
+    legal = s.legal_actions()
+    if s.phase == SETUP:
+        return legal[0]  # the standard layout
+    d = s.pending
+    assert d is not None
+    if len(legal) == 1:
+        return legal[0]
+    if d.kind == "barrage":
+        return _best_barrage(s, side, legal, counts)
+    if d.kind == "ace":
+        return _best_placement(s, side, legal)
+    if d.kind == "fly":
+        return max(legal, key=lambda a: _plane_rank(s, side, getattr(a, "aircraft", "")))
+    if d.kind == "dogfight":
+        planes = [a for a in legal if isinstance(a, A.Dogfight)]
+        return max(planes, key=lambda a: _plane_rank(s, side, a.aircraft)) if planes else A.DECLINE
+    if d.kind == "strafe":
+        targets = [a for a in legal if isinstance(a, A.Strafe)]
+        if not targets:
+            return A.DECLINE
+        return max(targets, key=lambda a: (_strafe_value(s, side, a.target), -a.target))
+    # cross: spend it on a unit worth saving
+    sq = _square_index(d.data.get("square", ""))
+    uid = s.board[sq] if sq is not None else None
+    if uid is not None and (progress(side, sq) >= 4 or s.turn > 80):
+        return A.USE_CROSS
+    return A.DECLINE
+
+
+def _square_index(name: str) -> int | None:
+    from engine.geometry import square
+
+    try:
+        return square(name)
+    except ValueError:
+        return None
+
+
+def _plane_rank(s: State, side: Side, name: str) -> tuple[int, int]:
+    st = s.aircraft[side].get(name, DESTROYED)
+    return (0 if st == DESTROYED else 2 if st == OK else 1, 1 if name == "A" else 0)
+
+
+def _strafe_value(s: State, side: Side, target: int) -> float:
+    uid = s.board[target]
+    return unit_value(s, uid) if uid is not None else 0.0
+
+
+def _best_barrage(s: State, side: Side, legal: list[Action], counts: list[int] | None) -> Action:
+    """Maximise the expected value of enemy units destroyed minus our own."""
+    counts = counts or _rank_counts(s)
+    p_b = _kill_chance(counts, BARRAGE_KILLS)
+    p_g = _kill_chance(counts, GAS_KILLS)
+    best: dict[bool, tuple[float, Action | None]] = {False: (-1e9, None), True: (-1e9, None)}
+    for a in legal:
+        assert isinstance(a, A.Barrage)
+        seen: set[str] = set()
+        total = 0.0
+        for q in AREA[a.at]:
+            uid = s.board[q]
+            if uid is None or uid in seen:
+                continue
+            seen.add(uid)
+            v = unit_value(s, uid)
+            if uid == TANK_ID:
+                v = TANK_HP  # a hit only damages it (unless already damaged)
+            total += -v if (uid[0] == "G") == (side is Side.GERMANS) else v
+        total *= p_g if a.gas else p_b
+        if total > best[a.gas][0]:
+            best[a.gas] = (total, a)
+    plain, gas = best[False], best[True]
+    if gas[1] is not None and gas[0] - max(plain[0], 0.0) > GAS_VALUE + 0.3:
+        return gas[1]
+    assert plain[1] is not None
+    return plain[1]
+
+
+def _best_placement(s: State, side: Side, legal: list[Action]) -> Action:
+    """The tank if it can come, else the back-row square nearest the enemy's most advanced unit."""
+    tanks = [a for a in legal if isinstance(a, A.Reinforce) and a.tank]
+    if tanks:
+        return tanks[len(tanks) // 2]
+    enemy = "C" if side is Side.GERMANS else "G"
+    threats = [at for uid, at in s.pos.items() if uid[0] == enemy]
+    if not threats:
+        return legal[len(legal) // 2]
+    deepest = max(threats, key=lambda q: (progress(side.other, q), -q))
+
+    def dist(a: Action) -> tuple[int, int]:
+        at = getattr(a, "at", 0)
+        return (abs((at & 7) - (deepest & 7)), at)
+
+    return min(legal, key=dist)
+
+
+# ----------------------------------------------------------------------------- quick action scores
+
+
+def quick_score(s: State, side: Side, a: Action) -> float:
+    """A cheap estimate of an action's gain, without applying it: the rollout policy's guide."""
+    board = s.board
+    if isinstance(a, A.Move):
+        p0, p1 = progress(side, a.src), progress(side, a.dst)
+        if p1 == 7:
+            return ONE_THROUGH + 3.0
+        return ADV[p1] - ADV[p0] + (0.5 if p1 == 6 else 0.0)
+    if isinstance(a, A.Attack):
+        uid = board[a.src]
+        tgt = board[a.target]
+        if uid is None or tgt is None:
+            return 0.0
+        gain = unit_value(s, tgt)
+        if uid[1] == "M":
+            return P_WIN_1 * gain
+        here = a.via if a.via is not None else a.src
+        move = 0.0
+        if a.via is not None:
+            p0, p1 = progress(side, a.src), progress(side, a.via)
+            if p1 == 7:
+                return ONE_THROUGH + 3.0
+            move = ADV[p1] - ADV[p0]
+        enemy = side.other
+        wire = (here >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank
+        p_win = P_WIN_2 if (wire or tgt == TANK_ID) else P_WIN_1
+        if tgt == TANK_ID:
+            gain = TANK_HP
+        cost = INF + ADV[progress(side, here)]
+        return p_win * gain - P_LOSS * cost + move
+    if isinstance(a, A.TankFire):
+        tgt = board[a.target]
+        return P_WIN_1 * unit_value(s, tgt) if tgt is not None else 0.0
+    if isinstance(a, A.TankMove):
+        return 0.15 if a.forward else -0.3
+    if isinstance(a, A.Reinforce):
+        return (TANK_HP * 0.4) if a.tank else (INF - RESERVE_INF) * 0.5
+    return 0.0  # end
+
+
+def rollout_action(s: State, side: Side, rng: random.Random, counts: list[int]) -> Action:
+    """The rollout policy: decisions by heuristic, turns mostly greedy on `quick_score`."""
+    if s.pending is not None or s.phase == SETUP:
+        return decide(s, side, counts)
+    legal = s.legal_actions()
+    if rng.random() < 0.1:
+        return rng.choice(legal)
+    best = A.END
+    best_v = 0.02
+    for a in legal:
+        v = quick_score(s, side, a) + rng.random() * 0.1
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+# ----------------------------------------------------------------------------- sampling helpers
+
+
+def _sample(view: View, rng: random.Random) -> State:
+    """A full state consistent with the view; its future reshuffles are re-seeded from `rng` too."""
+    s = view.determinize(rng)
+    s.seed = rng.getrandbits(48)
+    return s
+
+
+def _settle(s: State, side: Side, counts: list[int]) -> None:
+    """Answer decisions with the heuristic until it is `side`'s turn proper again (or the turn ends)."""
+    guard = 0
+    while s.phase == PLAY and s.pending is not None and guard < 30:
+        who = s.current_player()
+        assert who is not None
+        s.apply(decide(s, who, counts))
+        guard += 1
+
+
+_SPECIAL = (JACK, KING, ACE)
+
+
+def _force(s: State, attacker: Side, a_rank: int, d_rank: int) -> bool:
+    """Put cards of the given ranks on top of the two decks (swapping cards within the sample)."""
+    fixed: tuple[Side, int] | None = None
+    for side, rank in ((attacker, a_rank), (attacker.other, d_rank)):
+        deck = s.decks[side]
+        if not deck:
+            return False
+        found: tuple[Side, int] | None = None
+        for owner in (side, side.other):
+            cards = s.decks[owner]
+            for i in range(len(cards) - 1, -1, -1):
+                if cards[i].rank == rank and (owner, i) != fixed and (owner, i - len(cards)) != fixed:
+                    found = (owner, i)
+                    break
+            if found:
+                break
+        if found is None:
+            return False
+        owner, i = found
+        other = s.decks[owner]
+        other[i], deck[-1] = deck[-1], other[i]
+        fixed = (side, len(deck) - 1)
+    return True
+
+
+def _pick_ranks(counts: list[int], need: int) -> dict[str, tuple[int, int]]:
+    """Representative non-special card ranks for a win, a tie and a loss."""
+    plain = [r for r in range(2, 15) if r not in _SPECIAL and counts[r] > 0]
+    out: dict[str, tuple[int, int]] = {}
+    if len(plain) >= 2:
+        lo, hi = plain[0], plain[-1]
+        if hi - lo >= need:
+            out["win"] = (hi, lo)
+        out["loss"] = (lo, hi)
+    for r in plain:
+        if counts[r] >= 2:
+            out["tie"] = (r, r)
+            break
+    return out
+
+
+def expected_after(view: View, side: Side, a: Action, rng: random.Random, counts: list[int]) -> float:
+    """The evaluation after `a`, averaged exactly over the fight's win / tie / loss (specials aside)."""
+    base = _sample(view, rng)
+    need = 0
+    if isinstance(a, A.Attack | A.TankFire):
+        tgt = base.board[a.target]
+        src = a.via if isinstance(a, A.Attack) and a.via is not None else getattr(a, "src", -1)
+        need = 1
+        if tgt == TANK_ID:
+            need = 2
+        elif isinstance(a, A.Attack) and base.board[a.src] is not None and base.board[a.src][1] == "I":
+            enemy = side.other
+            if (src >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank:
+                need = 2
+    if not need:
+        s = base
+        s.apply(a)
+        _settle(s, side, counts)
+        return evaluate(s, side)
+    p_win, p_tie, p_loss = fight_odds(counts, need)
+    ranks = _pick_ranks(counts, need)
+    total = 0.0
+    weight = 0.0
+    for key, p in (("win", p_win), ("tie", p_tie), ("loss", p_loss)):
+        if p <= 0 or key not in ranks:
+            continue
+        s = base.clone()
+        if not _force(s, side, *ranks[key]):
+            continue
+        s.apply(a)
+        _settle(s, side, counts)
+        total += p * evaluate(s, side)
+        weight += p
+    if weight == 0:
+        s = base
+        s.apply(a)
+        _settle(s, side, counts)
+        return evaluate(s, side)
+    return total / weight
+
+
+# ----------------------------------------------------------------------------- the levels
+
+
+def _as_view(view_or_state: View | State) -> View:
+    if isinstance(view_or_state, View):
+        return view_or_state
+    side = view_or_state.current_player()
+    if side is None:
+        raise ValueError("The game is over: there is nothing to choose.")
+    return view_or_state.view(side)
+
+
+def choose(
+    view_or_state: View | State,
+    level: str = NORMAL,
+    seed: int = 0,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """Pick the action for the side of `view` (which must be the side to act now).
+
+    `budget_s` caps thinking time (default: DEFAULT_BUDGETS[level]); `iterations` caps rollouts
+    (default: DEFAULT_ITERATIONS[level]). With a generous time cap the result depends only on the
+    view, the level, the seed and the iterations.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(LEVELS)}.")
+    view = _as_view(view_or_state)
+    s = view.state
+    side = view.side
+    if s.current_player() is not side:
+        raise ValueError(f"It is not the {side.title}' move.")
+    start = time.perf_counter()
+    budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
+    deadline = start + budget
+    rng = random.Random(f"blockwars-ai:{level}:{seed}")
+    legal = s.legal_actions()
+    if level == RANDOM:
+        return rng.choice(legal)
+    counts = _rank_counts(s)
+    if len(legal) == 1:
+        return legal[0]
+    if s.phase == SETUP or s.pending is not None:
+        return decide(s, side, counts)
+    scored = _greedy_scores(view, side, legal, rng, counts, deadline)
+    if level == EASY:
+        return scored[0][1]
+    cfg = SEARCH[level]
+    iters = DEFAULT_ITERATIONS[level] if iterations is None else iterations
+    cands = [a for _, a in scored[: cfg.candidates]]
+    if len(cands) == 1 or iters <= 0:
+        return cands[0]
+    return _search(view, side, cands, iters, cfg.depth, rng, counts, deadline)
+
+
+def _greedy_scores(
+    view: View,
+    side: Side,
+    legal: list[Action],
+    rng: random.Random,
+    counts: list[int],
+    deadline: float,
+) -> list[tuple[float, Action]]:
+    """Every legal action with its expected one-action evaluation, best first (ties by notation)."""
+    s = view.state
+    # Cheap pre-filter: with many actions and little time, only the most promising get the full look.
+    order = sorted(legal, key=lambda a: -quick_score(s, side, a))
+    out: list[tuple[float, Action]] = []
+    sub_seed = rng.getrandbits(32)
+    for i, a in enumerate(order):
+        if i >= 8 and time.perf_counter() > deadline:
+            out.extend((-1e6 + quick_score(s, side, b), b) for b in order[i:])
+            break
+        v = expected_after(view, side, a, random.Random(sub_seed), counts)
+        out.append((v, a))
+    out.sort(key=lambda t: (-t[0], str(t[1])))
+    return out
+
+
+def _search(
+    view: View,
+    side: Side,
+    cands: list[Action],
+    iterations: int,
+    depth: int,
+    rng: random.Random,
+    counts: list[int],
+    deadline: float,
+) -> Action:
+    """Successive halving over candidates; each rollout samples a deck order (common to all candidates)."""
+    s0 = view.state
+    start_turn = s0.turn
+    stop_turn = start_turn + 1 + depth
+    alive = list(cands)
+    sums = {a: 0.0 for a in cands}
+    n = {a: 0 for a in cands}
+    rounds = max(1, (len(cands) - 1).bit_length())
+    used = 0
+    for r in range(rounds):
+        per = max(1, (iterations - used) // (len(alive) * (rounds - r)))
+        for _ in range(per):
+            sample_seed = rng.getrandbits(48)
+            for a in alive:
+                if time.perf_counter() > deadline and used > 0:
+                    return _best(alive, sums, n)
+                srng = random.Random(sample_seed)
+                st = _sample(view, srng)
+                st.apply(a)
+                steps = 0
+                while st.phase == PLAY and st.turn < stop_turn and steps < 60:
+                    who = st.current_player()
+                    assert who is not None
+                    st.apply(rollout_action(st, who, srng, counts))
+                    steps += 1
+                sums[a] += evaluate(st, side)
+                n[a] += 1
+                used += 1
+        if len(alive) <= 1:
+            break
+        alive.sort(key=lambda a: (-sums[a] / max(n[a], 1), str(a)))
+        alive = alive[: max(1, (len(alive) + 1) // 2)]
+    return _best(alive, sums, n)
+
+
+def _best(alive: list[Action], sums: dict[Action, float], n: dict[Action, int]) -> Action:
+    return min(alive, key=lambda a: (-(sums[a] / n[a]) if n[a] else 0.0, str(a)))
