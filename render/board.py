@@ -1,0 +1,723 @@
+"""The board picture: a pure function of (state, the last action's events, viewer, overlay) -> PNG.
+
+Speed comes from caching what does not change: the background (squares, wire, trenches, labels,
+legend) and every square-sized tile (a square's background with a token on it) are built once per
+size, already in the shared palette, so a render pastes tiles, draws a few highlight shapes and
+encodes. All caches are filled under a lock or idempotently, and only read afterwards: renders can
+run in worker threads.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.blockwars import actions as A
+from engine.blockwars.events import (
+    AirBattle,
+    AircraftHit,
+    BarrageFired,
+    BarrageHit,
+    Combat,
+    CrossUsed,
+    Event,
+    GameOver,
+    Moved,
+    Reinforced,
+    Removed,
+    TankDamaged,
+    TankMoved,
+    summary,
+)
+from engine.blockwars.model import Side
+from engine.blockwars.state import MG_LINES, PLAY, TANK_ID, State, tank_squares
+from engine.geometry import FILES, square
+from render import sprites
+from render.theme import INDEX, KEY, text, to_p, wrap
+
+SQUARE = 76  # pixels per square for Discord posts; replays use a smaller one
+PNG_COMPRESS = 3  # zlib level: level 3 is as small as 6 here at half the time
+
+
+@dataclass(frozen=True)
+class Geo:
+    """Where everything goes for a given square size."""
+
+    s: int
+
+    @property
+    def margin(self) -> int:
+        return round(self.s * 0.36)
+
+    @property
+    def x0(self) -> int:
+        return self.margin
+
+    @property
+    def y0(self) -> int:
+        return self.margin
+
+    @property
+    def strip(self) -> int:
+        """The column right of the board naming the zones."""
+        return round(self.s * 0.34)
+
+    @property
+    def panel_x(self) -> int:
+        return self.x0 + 8 * self.s + self.strip + round(self.s * 0.08)
+
+    @property
+    def panel_w(self) -> int:
+        return round(self.s * 3.95)
+
+    @property
+    def width(self) -> int:
+        return self.panel_x + self.panel_w + round(self.s * 0.12)
+
+    @property
+    def height(self) -> int:
+        return 2 * self.margin + 8 * self.s
+
+    def xy(self, sq: int) -> tuple[int, int]:
+        """Top-left pixel of a square (rank 8 at the top, as the Germans face the Canadians)."""
+        return self.x0 + (sq % 8) * self.s, self.y0 + (7 - sq // 8) * self.s
+
+    def centre(self, sq: int) -> tuple[int, int]:
+        x, y = self.xy(sq)
+        return x + self.s // 2, y + self.s // 2
+
+    def body(self) -> int:
+        """Body text size."""
+        return max(11, round(self.s * 0.175))
+
+
+def square_colour(sq: int) -> str:
+    """The key colour of an empty square: zone (German, trench, no man's land...) and shade."""
+    rank, file = sq // 8, sq % 8
+    zone = ("c", "c", "ct", "n", "n", "gt", "g", "g")[rank]
+    return f"{zone}_{'dark' if (rank + file) % 2 == 0 else 'light'}"
+
+
+# ---------------------------------------------------------------------------- background
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _background_rgb(s: int) -> Image.Image:
+    g = Geo(s)
+    im = Image.new("RGB", (g.width, g.height), KEY["page"])
+    d = ImageDraw.Draw(im)
+    for sq in range(64):
+        x, y = g.xy(sq)
+        d.rectangle([x, y, x + s - 1, y + s - 1], fill=KEY[square_colour(sq)])
+    bx1 = g.x0 + 8 * s
+    # Trench parapets: sandbags along the no-man's-land edge of each front row.
+    bag_h = max(3, round(s * 0.08))
+    for y_edge, down in ((g.y0 + 3 * s, -1), (g.y0 + 5 * s, 1)):
+        y_in = y_edge + (-bag_h - 1 if down < 0 else 1)
+        step = max(8, s // 5)
+        for k, x in enumerate(range(g.x0, bx1, step)):
+            off = (step // 2) if k % 2 else 0
+            d.rounded_rectangle([x + 1 - off // 4, y_in, x + step - 2, y_in + bag_h], radius=bag_h // 2,
+                                fill=KEY["sandbag"], outline=KEY["wire"])
+    # Barbed wire: coils just on the no-man's-land side of each trench's front edge.
+    coil = max(4, round(s * 0.11))
+    for y_edge, into in ((g.y0 + 3 * s, 1), (g.y0 + 5 * s, -1)):
+        yc = y_edge + into * (coil // 2 + 2)
+        d.line([g.x0, yc, bx1 - 1, yc], fill=KEY["wire"], width=max(1, s // 50))
+        for x in range(g.x0 + coil // 2, bx1, coil):
+            d.ellipse([x - coil // 2, yc - coil // 2, x + coil // 2, yc + coil // 2], outline=KEY["wire"],
+                      width=max(1, s // 60))
+        for x in range(g.x0 + coil, bx1, coil * 2):
+            d.line([x - 3, yc - coil // 2 - 2, x + 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
+            d.line([x + 3, yc - coil // 2 - 2, x - 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
+    d.rectangle([g.x0 - 2, g.y0 - 2, bx1 + 1, g.y0 + 8 * s + 1], outline=KEY["ink"], width=2)
+    # File and rank labels.
+    size = max(10, round(s * 0.2))
+    from render.theme import font
+
+    f = font(size, True)
+    for i, letter in enumerate(FILES):
+        cx = g.x0 + i * s + s // 2
+        d.text((cx, g.y0 // 2), letter, font=f, fill=KEY["label"], anchor="mm")
+        d.text((cx, g.y0 + 8 * s + g.margin // 2), letter, font=f, fill=KEY["label"], anchor="mm")
+    for r in range(8):
+        cy = g.y0 + (7 - r) * s + s // 2
+        d.text((g.x0 // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
+    # Zone names, written up the strip right of the board, with a bar for each zone's extent.
+    zones = (
+        (0, 3, "GERMAN LINES (G)", "german_hi"),
+        (3, 5, "NO MAN'S LAND", "n_dark"),
+        (5, 8, "CANADIAN LINES (C)", "canadian"),
+    )
+    zf = font(max(9, round(s * 0.15)), True)
+    for top, bottom, label, colour in zones:
+        y_a, y_b = g.y0 + top * s + 4, g.y0 + bottom * s - 4
+        sx = bx1 + 4
+        d.rectangle([sx, y_a, sx + 3, y_b], fill=KEY[colour])
+        w = int(zf.getlength(label)) + 4
+        t = Image.new("RGB", (w, g.strip - 8), KEY["page"])
+        ImageDraw.Draw(t).text((w // 2, (g.strip - 8) // 2), label, font=zf, fill=KEY["label"], anchor="mm")
+        t = t.rotate(90, expand=True)
+        im.paste(t, (sx + 6, (y_a + y_b) // 2 - t.height // 2))
+    # Panel card and the legend along its bottom.
+    d.rounded_rectangle([g.panel_x, g.y0 - 2, g.panel_x + g.panel_w, g.height - g.margin + 2],
+                        radius=max(4, s // 10), fill=KEY["panel"])
+    _legend(im, g)
+    return im
+
+
+def _legend(im: Image.Image, g: Geo) -> None:
+    s = g.s
+    t = max(10, round(s * 0.15))
+    icon = round(s * 0.42)
+    rows = (
+        ("GI", "German infantry (octagon, G)"),
+        ("CI", "Canadian infantry (round, C)"),
+        ("GM", "Machine gun: wedge = arc"),
+    )
+    d = ImageDraw.Draw(im)
+    from render.theme import font
+
+    y = g.height - g.margin - len(rows) * (icon + 3) - round(s * 0.42)
+    x = g.panel_x + round(s * 0.14)
+    d.line([x, y - 6, g.panel_x + g.panel_w - round(s * 0.14), y - 6], fill=KEY["panel_hi"], width=1)
+    for kind, label in rows:
+        spr = sprites.token(kind, icon)
+        im.paste(spr, (x, y), spr)
+        d.text((x + icon + 6, y + icon // 2), label, font=font(t), fill=KEY["dim"], anchor="lm")
+        y += icon + 3
+    d.text((x, y + 4), "wire: win by 2 to cross it", font=font(t), fill=KEY["dim"], anchor="lt")
+
+
+def background(s: int) -> Image.Image:
+    """The background in the shared palette; copy it, never draw on it."""
+    return _background_p(s)
+
+
+@lru_cache(maxsize=4)
+def _background_p(s: int) -> Image.Image:
+    return to_p(_background_rgb(s))
+
+
+_tiles: dict[tuple[int, int, str], Image.Image] = {}
+
+
+def tile(s: int, sq: int, kind: str) -> Image.Image:
+    """A square (or the tank's 2x2 block) with its token, on that square's own background."""
+    key = (s, sq, kind)
+    t = _tiles.get(key)
+    if t is None:
+        g = Geo(s)
+        x, y = g.xy(sq)
+        if kind.startswith("CT"):
+            spr = sprites.tank(s, int(kind[2:]))
+            y -= s  # the anchor is the lower-left square; the block extends one rank up
+        else:
+            spr = sprites.token(kind, s)
+        base = _background_rgb(s).crop((x, y, x + spr.width, y + spr.height)).convert("RGBA")
+        base.alpha_composite(spr)
+        t = to_p(base)
+        with _lock:
+            _tiles[key] = t
+    return t
+
+
+_icons: dict[tuple[str, int, str, str], Image.Image] = {}
+
+
+def icon(kind: str, size: int, arg: str = "", bg: str = "panel") -> Image.Image:
+    """A small sprite (token, plane, card) flattened onto a panel colour, in the palette."""
+    key = (kind, size, arg, bg)
+    t = _icons.get(key)
+    if t is None:
+        if kind == "plane":
+            spr = sprites.plane(size, arg[1:], arg[0] == "G")
+        elif kind == "card":
+            spr = sprites.card(arg, size)
+        else:
+            spr = sprites.token(kind, size)
+        base = Image.new("RGBA", spr.size, KEY[bg])
+        base.alpha_composite(spr)
+        t = to_p(base)
+        with _lock:
+            _icons[key] = t
+    return t
+
+
+# ---------------------------------------------------------------------------- drawing helpers
+
+
+class Canvas:
+    """The picture being drawn: palette image, geometry and shortcuts for the highlight shapes."""
+
+    def __init__(self, s: int) -> None:
+        self.g = Geo(s)
+        self.im = background(s).copy()
+        self.d = ImageDraw.Draw(self.im)
+
+    def paste(self, tile_im: Image.Image, x: int, y: int) -> None:
+        self.im.paste(tile_im, (x, y))
+
+    def outline(self, sq: int, colour: str, width: int, inset: int = 0) -> None:
+        x, y = self.g.xy(sq)
+        s = self.g.s
+        self.d.rectangle([x + inset, y + inset, x + s - 1 - inset, y + s - 1 - inset], outline=INDEX[colour],
+                         width=width)
+
+    def box(self, x0: int, y0: int, x1: int, y1: int, colour: str, width: int, dark: bool = True) -> None:
+        """A rectangle outline with a dark rim, readable on light and dark squares."""
+        if dark:
+            self.d.rectangle([x0 - 1, y0 - 1, x1 + 1, y1 + 1], outline=INDEX["ink"], width=width + 2)
+        self.d.rectangle([x0, y0, x1, y1], outline=INDEX[colour], width=width)
+
+    def arrow(self, a: tuple[int, int], b: tuple[int, int], colour: str, width: int) -> None:
+        """A thick arrow with a dark rim, stopping short of the target's centre."""
+        (x0, y0), (x1, y1) = a, b
+        dx, dy = x1 - x0, y1 - y0
+        n = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        ux, uy = dx / n, dy / n
+        head = width * 2.6
+        x1b, y1b = x1 - ux * self.g.s * 0.18, y1 - uy * self.g.s * 0.18
+        xs, ys = x0 + ux * self.g.s * 0.2, y0 + uy * self.g.s * 0.2
+        bx, by = x1b - ux * head, y1b - uy * head
+        px, py = -uy, ux
+        tri = [(x1b, y1b), (bx + px * head * 0.75, by + py * head * 0.75), (bx - px * head * 0.75, by - py * head * 0.75)]
+        rim = INDEX["ink"]
+        self.d.line([(xs, ys), (bx, by)], fill=rim, width=width + 4)
+        self.d.polygon(tri, fill=rim, outline=rim, width=3)
+        self.d.line([(xs, ys), (bx, by)], fill=INDEX[colour], width=width)
+        self.d.polygon(tri, fill=INDEX[colour])
+
+    def cross(self, sq: int, colour: str) -> None:
+        """A big X: a unit was destroyed here."""
+        x, y = self.g.xy(sq)
+        s = self.g.s
+        p = round(s * 0.16)
+        w = max(3, s // 11)
+        for a, b in (((x + p, y + p), (x + s - p, y + s - p)), ((x + s - p, y + p), (x + p, y + s - p))):
+            self.d.line([a, b], fill=INDEX["ink"], width=w + 4)
+        for a, b in (((x + p, y + p), (x + s - p, y + s - p)), ((x + s - p, y + p), (x + p, y + s - p))):
+            self.d.line([a, b], fill=INDEX[colour], width=w)
+
+    def ring(self, sq: int, colour: str, r: float, width: int) -> None:
+        cx, cy = self.g.centre(sq)
+        rr = round(self.g.s * r)
+        self.d.ellipse([cx - rr - 2, cy - rr - 2, cx + rr + 2, cy + rr + 2], outline=INDEX["ink"], width=width + 4)
+        self.d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=INDEX[colour], width=width)
+
+    def dot(self, sq: int, colour: str, r: float) -> None:
+        cx, cy = self.g.centre(sq)
+        rr = round(self.g.s * r)
+        self.d.ellipse([cx - rr - 2, cy - rr - 2, cx + rr + 2, cy + rr + 2], fill=INDEX["ink"])
+        self.d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=INDEX[colour])
+
+    def label(self, x: int, y: int, s: str, size: int, fg: str = "text", bg: str = "panel",
+              bold: bool = False) -> int:
+        """Paste a line of text; return its height."""
+        t = text(s, size, fg, bg, bold)
+        self.im.paste(t, (x, y))
+        return t.height
+
+
+# ---------------------------------------------------------------------------- the render
+
+
+def _sq(name: str) -> int | None:
+    try:
+        return square(name)
+    except ValueError:
+        return None
+
+
+def _draw_units(c: Canvas, state: State) -> None:
+    s = c.g.s
+    for sq, uid in enumerate(state.board):
+        if uid is None or uid == TANK_ID:
+            continue
+        x, y = c.g.xy(sq)
+        c.paste(tile(s, sq, uid[:2]), x, y)
+    anchor = state.pos.get(TANK_ID)
+    if anchor is not None:
+        x, y = c.g.xy(anchor)
+        c.paste(tile(s, anchor, f"CT{min(state.tank_damage, 1)}"), x, y - s)
+
+
+def _tank_centre(g: Geo, anchor_names: Sequence[str]) -> tuple[int, int]:
+    sq = min(square(n) for n in anchor_names)
+    x, y = g.xy(sq)
+    return x + g.s, y
+
+
+def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
+    """The last action on the board: arrows, marked targets, barrage area, losses."""
+    g = c.g
+    s = g.s
+    w = max(4, s // 13)
+    for e in events:
+        if isinstance(e, BarrageFired):
+            sqs = [square(n) for n in e.area]
+            xs = [g.xy(q)[0] for q in sqs]
+            ys = [g.xy(q)[1] for q in sqs]
+            c.box(min(xs) + 2, min(ys) + 2, max(xs) + s - 3, max(ys) + s - 3, "barrage", w)
+            for q in sqs:
+                c.outline(q, "barrage", 2, inset=w + 4)
+    for e in events:
+        if isinstance(e, Moved):
+            c.arrow(g.centre(square(e.src)), g.centre(square(e.dst)), "move", w)
+        elif isinstance(e, TankMoved):
+            a, b = _tank_centre(g, e.src), _tank_centre(g, e.dst)
+            c.arrow((a[0] - s // 2 - 4, a[1] + s // 2), (b[0] - s // 2 - 4, b[1] + s // 3), "move", w)
+        elif isinstance(e, Reinforced):
+            for n in e.squares:
+                c.outline(square(n), "new", max(3, w - 1), inset=2)
+        elif isinstance(e, Combat) and e.kind != "dogfight":
+            d = _sq(e.defender)
+            if d is None:
+                continue
+            x, y = g.xy(d)
+            c.box(x + 2, y + 2, x + s - 3, y + s - 3, "attack", w)
+            a = _sq(e.attacker)
+            if a is not None:
+                start = g.centre(a)
+                if e.kind == "tank fire" and state.pos.get(TANK_ID) is not None:
+                    start = _tank_centre(g, [e.attacker])
+                c.arrow(start, g.centre(d), "attack", w)
+            else:  # an aircraft strafing: a plane badge on the target
+                p = icon("plane", round(s * 0.36), ("G" if e.side is Side.GERMANS else "C") + "ok", "card")
+                c.d.rectangle([x + 3, y + 3, x + p.width + 6, y + p.height + 6], fill=INDEX["card"],
+                              outline=INDEX["ink"])
+                c.paste(p, x + 5, y + 5)
+        elif isinstance(e, TankDamaged):
+            first = min(square(n) for n in e.squares)
+            x, y = g.xy(first)
+            c.box(x + 3, y - s + 3, x + 2 * s - 4, y + s - 4, "attack", w)
+    for e in events:
+        if isinstance(e, Removed):
+            c.cross(square(e.square), "attack")
+        elif isinstance(e, TankDamaged) and e.destroyed:
+            first = min(square(n) for n in e.squares)
+            for q in tank_squares(first):
+                c.cross(q, "attack")
+        elif isinstance(e, BarrageHit):
+            q = square(e.square)
+            x, y = g.xy(q)
+            from engine.cards import Card
+
+            lab = Card.parse(e.card).label + (" HIT" if e.hit else "")
+            t = text(lab, max(10, round(s * 0.16)), "card_red" if e.hit else "ink", "card", True)
+            c.d.rectangle([x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5], fill=INDEX["card"],
+                          outline=INDEX["ink"])
+            c.paste(t, x + s - t.width - 5, y + 4)
+        elif isinstance(e, GameOver):
+            for n in e.squares:
+                c.outline(square(n), "gold", w, inset=1)
+
+
+def overlay_actions(state: State, sq: int) -> tuple[list[A.Action], bool]:
+    """What the unit on `sq` could do, and whether that is hypothetical (not its side's turn now).
+
+    Off-turn, a clone is given the unit's side with a fresh turn, so a player can plan ahead.
+    """
+    uid = state.board[sq]
+    if uid is None or state.phase != PLAY:
+        return [], False
+    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+    if state.pending is None and state.active is side:
+        return state.legal_for(sq), False
+    probe = state.clone()
+    probe.active = side
+    probe.actions_left = 2
+    probe.pending = None
+    probe.queue = []
+    probe.moved = set()
+    probe.entered = set()
+    probe._legal = None
+    return probe.legal_for(sq), True
+
+
+def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
+    """Mark what one unit can reach; return panel lines describing it."""
+    try:
+        sq = square(name)
+    except ValueError:
+        return [f"Overlay: '{name}' is not a square."]
+    uid = state.board[sq]
+    if uid is None:
+        return [f"Overlay {name}: no unit there."]
+    g = c.g
+    s = g.s
+    w = max(3, s // 16)
+    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+    acts, hypothetical = overlay_actions(state, sq)
+    if uid[1] == "M":
+        for t, _block in MG_LINES[side][sq]:
+            c.outline(t, "arc", 3, inset=4)
+    moves: set[int] = set()
+    targets: set[int] = set()
+    tank_moves: list[bool] = []
+    for a in acts:
+        if isinstance(a, A.Move):
+            moves.add(a.dst)
+        elif isinstance(a, A.Attack):
+            targets.add(a.target)
+            if a.via is not None:
+                moves.add(a.via)
+        elif isinstance(a, A.TankFire):
+            targets.add(a.target)
+        elif isinstance(a, A.TankMove):
+            tank_moves.append(a.forward)
+    if uid == TANK_ID:
+        anchor = state.pos[TANK_ID]
+        x, y = g.xy(anchor)
+        c.box(x + 1, y - s + 1, x + 2 * s - 2, y + s - 2, "gold", w)
+        for fwd in tank_moves:
+            nxt = anchor + (16 if fwd else -8)
+            for q in (nxt, nxt + 1):
+                if 0 <= q < 64:
+                    c.dot(q, "teal", 0.11)
+    else:
+        c.outline(sq, "gold", w, inset=1)
+    for q in sorted(moves):
+        c.dot(q, "teal", 0.11)
+    for q in sorted(targets):
+        c.ring(q, "attack", 0.3, w)
+        cx, cy = g.centre(q)
+        r = round(s * 0.4)
+        c.d.line([cx - r, cy, cx - r // 2, cy], fill=INDEX["attack"], width=w)
+        c.d.line([cx + r // 2, cy, cx + r, cy], fill=INDEX["attack"], width=w)
+    what = "tank" if uid == TANK_ID else "machine gun" if uid[1] == "M" else "infantry"
+    lines = [f"Overlay: {side.adjective} {what} on {name}"]
+    parts = []
+    if moves or tank_moves:
+        parts.append(f"{len(moves) + len(tank_moves)} move{'s' if len(moves) + len(tank_moves) != 1 else ''} (dots)")
+    parts.append(f"{len(targets)} target{'s' if len(targets) != 1 else ''} (rings)")
+    if uid[1] == "M":
+        parts.append("arc in yellow")
+    lines.append(", ".join(parts))
+    if hypothetical:
+        lines.append("(what it could do on its side's next turn)")
+    return lines
+
+
+def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int) -> int:
+    g = c.g
+    s = g.s
+    size = g.body()
+    line = size + 5
+    ic = round(s * 0.34)
+    c.paste(icon("GI" if side is Side.GERMANS else "CI", ic), x, y)
+    active = state.phase == PLAY and state.active is side
+    c.label(x + ic + 6, y + (ic - size - 4) // 2, side.title.upper(), size + 1, "text", bold=True)
+    if active:
+        tag = text("TO MOVE" if state.pending is None else "THEIR TURN", size - 1, "ink", "gold", True)
+        tx = x + width - tag.width - 6
+        c.d.rectangle([tx - 4, y + 2, tx + tag.width + 3, y + tag.height + 3], fill=INDEX["gold"])
+        c.paste(tag, tx, y + 3)
+    y += ic + 4
+    reserves = state.reserves[side]
+    inf = sum(1 for u in reserves if u[1] == "I")
+    extra = " + tank" if TANK_ID in reserves else ""
+    extra += " + MG" if any(u[1] == "M" for u in reserves) and state.phase != PLAY else ""
+    cas = state.casualties[side]
+    c.label(x, y, f"Reserves: {inf} infantry{extra}", size, "text")
+    y += line
+    c.label(x, y, f"Casualties: {len(cas)}   Deck: {len(state.decks[side])} cards", size, "text")
+    y += line
+    # Aircraft, with status in words as well as the icon.
+    px = x
+    px += c.label(px, y, "Air:", size, "dim") and round(s * 0.42)
+    for name_, status in state.aircraft[side].items():
+        p = icon("plane", size + 4, ("G" if side is Side.GERMANS else "C") + status)
+        c.paste(p, px, y - 2)
+        px += p.width + 3
+        ace = "★" if state.options.fighter_aces and name_ == "A" else ""
+        word = {"ok": "ok", "damaged": "dmg", "destroyed": "lost"}[status]
+        t = text(f"{name_}{ace} {word}", size, "loss" if status != "ok" else "text")
+        c.paste(t, px, y)
+        px += t.width + 10
+    y += line
+    extras = []
+    if side is Side.GERMANS:
+        extras.append(("Gas: used" if state.gas_used else "Gas: ready", "dim" if state.gas_used else "text"))
+    if state.options.crosses:
+        cross = "Victoria Cross" if side is Side.CANADIANS else "Iron Cross"
+        used = state.cross_used[side]
+        extras.append((f"{cross}: {'used' if used else 'ready'}", "dim" if used else "text"))
+    if side is Side.CANADIANS and TANK_ID in state.pos:
+        extras.append((f"Tank damage: {state.tank_damage} of 2", "loss" if state.tank_damage else "text"))
+    elif side is Side.CANADIANS and TANK_ID in state.casualties[side]:
+        extras.append(("Tank: destroyed", "loss"))
+    if extras:
+        px = x
+        for words, colour in extras:
+            t = text(words, size, colour)
+            c.paste(t, px, y)
+            px += t.width + 14
+        y += line
+    return y
+
+
+_RESULT_WORD = {"win": "WIN", "loss": "LOSS", "tie": "TIE"}
+
+
+def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
+    """Two card faces and the verdict, e.g. 9♣ vs 8♦ - TIE: the wire needs a win by 2."""
+    g = c.g
+    size = g.body()
+    cw = round(g.s * 0.42)
+    verb = {"attack": "attacks", "fire": "fires at", "tank fire": "tank fires at", "strafe": "strafes",
+            "dogfight": "dogfights"}.get(e.kind, e.kind)
+    attacker = "tank" if e.kind == "tank fire" else e.attacker
+    c.label(x, y, f"{attacker} {verb} {e.defender}", size, "dim")
+    y += size + 6
+    a = icon("card", cw, e.attacker_card)
+    d = icon("card", cw, e.defender_card)
+    c.paste(a, x, y)
+    vs = text("vs", size, "dim")
+    c.paste(vs, x + cw + 5, y + a.height // 2 - vs.height // 2)
+    c.paste(d, x + cw + 10 + vs.width, y)
+    tx = x + 2 * cw + 20 + vs.width
+    colour = {"win": "win", "loss": "loss", "tie": "tie"}[e.result]
+    c.label(tx, y + 2, _RESULT_WORD[e.result] + (" for the attacker" if e.kind != "dogfight" else ""), size,
+            colour, bold=True)
+    notes = []
+    from engine.cards import Card
+
+    if e.attacker_value != Card.parse(e.attacker_card).rank or e.defender_value != Card.parse(e.defender_card).rank:
+        notes.append(f"counts {e.attacker_value} vs {e.defender_value}")
+    if e.need > 1:
+        if e.result == "tie" and e.attacker_value > e.defender_value:
+            notes.append(f"{e.why}: must win by {e.need}")
+        else:
+            notes.append(f"{e.why}: needs +{e.need}")
+    ny = y + size + 8
+    for n in notes:
+        for ln in wrap(n, size - 1, width - (tx - x)):
+            c.label(tx, ny, ln, size - 1, "text")
+            ny += size + 3
+    return max(y + a.height, ny) + 6
+
+
+def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list[str]) -> None:
+    g = c.g
+    s = g.s
+    size = g.body()
+    pad = round(s * 0.16)
+    x = g.panel_x + pad
+    width = g.panel_w - 2 * pad
+    y = g.y0 + pad // 2
+    title = f"BLOCK WARS · turn {state.turn}" if state.phase != "setup" else "BLOCK WARS · set-up"
+    y += c.label(x, y, title, size + 3, "text", bold=True) + 4
+    # Whose turn, or the decision the game waits for, or the result.
+    if state.outcome is not None:
+        o = state.outcome
+        head = "Drawn game" if o.winner is None else f"{o.winner.title} win!"
+        y += c.label(x, y, head, size + 2, "gold", bold=True) + 2
+        for ln in wrap(o.reason, size, width):
+            y += c.label(x, y, ln, size, "text") + 2
+    elif state.pending is not None:
+        p = state.pending
+        lines = wrap(p.prompt(), size, width - 12)
+        h = (size + 5) * (len(lines) + 1) + 8
+        c.d.rectangle([x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2)
+        yy = y + 5
+        yy += c.label(x + 4, yy, f"DECISION: {p.side.title} must choose", size, "gold", "panel_hi", True) + 5
+        for ln in lines:
+            yy += c.label(x + 4, yy, ln, size, "text", "panel_hi") + 5
+        y += h + 6
+    elif state.phase == "setup":
+        side = state.current_player()
+        who = side.title if side else "?"
+        y += c.label(x, y, f"{who} to deploy", size + 1, "gold", bold=True) + 4
+    else:
+        n = state.actions_left
+        y += c.label(x, y, f"{state.active.title}: {n} action{'s' if n != 1 else ''} left", size + 2, "gold",
+                     bold=True) + 6
+    y += 4
+    for side in (Side.GERMANS, Side.CANADIANS):
+        c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
+        y = _side_block(c, state, side, x, y + 5, width) + 2
+    # The last action.
+    if events:
+        c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
+        y += 5
+        actor = next((getattr(e, "side", None) for e in events if isinstance(getattr(e, "side", None), Side)), None)
+        head = f"LAST ACTION · {actor.title}" if actor else "LAST ACTION"
+        y += c.label(x, y, head, size, "dim", bold=True) + 4
+        said = summary(list(events))
+        lines = wrap(said, size, width) if said else ("(turn ended)",)
+        for ln in lines[:4]:
+            y += c.label(x, y, ln, size, "text") + 3
+        if len(lines) > 4:
+            y += c.label(x, y, "…", size, "text") + 3
+        y += 3
+        for e in events:
+            if isinstance(e, Combat) and y < g.height - 5 * s // 2:
+                y = _combat_row(c, e, x, y, width)
+        for e in events:
+            if isinstance(e, (AirBattle, AircraftHit, CrossUsed)) and y < g.height - 2 * s:
+                pass  # already in the summary line; the card rows show the dogfight itself
+    if overlay_lines:
+        y = max(y, g.height - g.margin - round(s * 2.25) - (size + 5) * len(overlay_lines))
+        for i, ln in enumerate(overlay_lines):
+            y += c.label(x, y, ln, size, "teal" if i == 0 else "text", bold=i == 0) + 3
+
+
+def _banner(c: Canvas, state: State) -> None:
+    """A wide banner across no man's land when the game is over."""
+    o = state.outcome
+    if o is None:
+        return
+    g = c.g
+    s = g.s
+    head = "DRAWN GAME" if o.winner is None else f"{o.winner.title.upper()} WIN"
+    big = text(head, round(s * 0.5), "gold", "banner", True)
+    small = text(o.reason[:60], max(11, round(s * 0.2)), "text", "banner")
+    h = big.height + small.height + round(s * 0.3)
+    y0 = g.y0 + 4 * s - h // 2
+    c.d.rectangle([g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h], fill=INDEX["banner"], outline=INDEX["gold"],
+                  width=max(3, s // 20))
+    cx = g.x0 + 4 * s
+    c.paste(big, cx - big.width // 2, y0 + round(s * 0.1))
+    c.paste(small, cx - small.width // 2, y0 + round(s * 0.12) + big.height)
+
+
+def draw(state: State, events: Iterable[Event] = (), overlay: str | None = None, s: int = SQUARE) -> Image.Image:
+    """The whole picture as a palette image (the replay reuses it for animation frames)."""
+    evs = list(events)
+    c = Canvas(s)
+    _draw_units(c, state)
+    _draw_events(c, state, evs)
+    lines = _draw_overlay(c, state, overlay) if overlay else []
+    _panel(c, state, evs, lines)
+    _banner(c, state)
+    return c.im
+
+
+def encode(im: Image.Image) -> bytes:
+    """PNG bytes with the project's settings (palette image, zlib level PNG_COMPRESS)."""
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS)
+    return buf.getvalue()
+
+
+def render_board(
+    state: State,
+    events: Iterable[Event] = (),
+    viewer: Side | None = None,
+    overlay: str | None = None,
+) -> bytes:
+    """Render `state` as PNG bytes, highlighting `events` (the last action's) and an optional overlay.
+
+    `viewer` is accepted for games with hidden hands; Block Wars hides only the deck order, which
+    the picture never shows, so every viewer sees the same image.
+    """
+    del viewer
+    return encode(draw(state, events, overlay))
