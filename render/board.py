@@ -152,9 +152,11 @@ def _background_rgb(s: int) -> Image.Image:
         d.text((g.x0 // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
     # Zone names, written up the strip right of the board, with a bar for each zone's extent.
     zones = (
-        (0, 3, "GERMAN LINES (G)", "german_hi"),
+        (0, 2, "GERMANS (G)", "german_hi"),
+        (2, 3, "TRENCH", "gt_dark"),
         (3, 5, "NO MAN'S LAND", "n_dark"),
-        (5, 8, "CANADIAN LINES (C)", "canadian"),
+        (5, 6, "TRENCH", "ct_dark"),
+        (6, 8, "CANADIANS (C)", "canadian"),
     )
     zf = font(max(9, round(s * 0.15)), True)
     for top, bottom, label, colour in zones:
@@ -288,7 +290,8 @@ class Canvas:
         xs, ys = x0 + ux * self.g.s * 0.2, y0 + uy * self.g.s * 0.2
         bx, by = x1b - ux * head, y1b - uy * head
         px, py = -uy, ux
-        tri = [(x1b, y1b), (bx + px * head * 0.75, by + py * head * 0.75), (bx - px * head * 0.75, by - py * head * 0.75)]
+        k = head * 0.75
+        tri = [(x1b, y1b), (bx + px * k, by + py * k), (bx - px * k, by - py * k)]
         rim = INDEX["ink"]
         self.d.line([(xs, ys), (bx, by)], fill=rim, width=width + 4)
         self.d.polygon(tri, fill=rim, outline=rim, width=3)
@@ -309,7 +312,8 @@ class Canvas:
     def ring(self, sq: int, colour: str, r: float, width: int) -> None:
         cx, cy = self.g.centre(sq)
         rr = round(self.g.s * r)
-        self.d.ellipse([cx - rr - 2, cy - rr - 2, cx + rr + 2, cy + rr + 2], outline=INDEX["ink"], width=width + 4)
+        rim = [cx - rr - 2, cy - rr - 2, cx + rr + 2, cy + rr + 2]
+        self.d.ellipse(rim, outline=INDEX["ink"], width=width + 4)
         self.d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=INDEX[colour], width=width)
 
     def dot(self, sq: int, colour: str, r: float) -> None:
@@ -495,8 +499,9 @@ def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
     what = "tank" if uid == TANK_ID else "machine gun" if uid[1] == "M" else "infantry"
     lines = [f"Overlay: {side.adjective} {what} on {name}"]
     parts = []
-    if moves or tank_moves:
-        parts.append(f"{len(moves) + len(tank_moves)} move{'s' if len(moves) + len(tank_moves) != 1 else ''} (dots)")
+    n_moves = len(moves) + len(tank_moves)
+    if n_moves:
+        parts.append(f"{n_moves} move{'s' if n_moves != 1 else ''} (dots)")
     parts.append(f"{len(targets)} target{'s' if len(targets) != 1 else ''} (rings)")
     if uid[1] == "M":
         parts.append("arc in yellow")
@@ -513,11 +518,16 @@ def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int)
     line = size + 5
     ic = round(s * 0.34)
     c.paste(icon("GI" if side is Side.GERMANS else "CI", ic), x, y)
-    active = state.phase == PLAY and state.active is side
     c.label(x + ic + 6, y + (ic - size - 4) // 2, side.title.upper(), size + 1, "text", bold=True)
-    if active:
-        tag = text("TO MOVE" if state.pending is None else "THEIR TURN", size - 1, "ink", "gold", True)
-        tx = x + width - tag.width - 6
+    tags = []
+    if state.phase == PLAY and state.active is side:
+        tags.append("TURN")
+    if state.pending is not None and state.pending.side is side:
+        tags.append("DECIDES")
+    tx = x + width - 2
+    for word in tags:
+        tag = text(word, size - 1, "ink", "gold", True)
+        tx -= tag.width + 10
         c.d.rectangle([tx - 4, y + 2, tx + tag.width + 3, y + tag.height + 3], fill=INDEX["gold"])
         c.paste(tag, tx, y + 3)
     y += ic + 4
@@ -534,8 +544,8 @@ def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int)
     px = x
     px += c.label(px, y, "Air:", size, "dim") and round(s * 0.42)
     for name_, status in state.aircraft[side].items():
-        p = icon("plane", size + 4, ("G" if side is Side.GERMANS else "C") + status)
-        c.paste(p, px, y - 2)
+        p = icon("plane", size + 8, ("G" if side is Side.GERMANS else "C") + status)
+        c.paste(p, px, y - 4)
         px += p.width + 3
         ace = "★" if state.options.fighter_aces and name_ == "A" else ""
         word = {"ok": "ok", "damaged": "dmg", "destroyed": "lost"}[status]
@@ -590,7 +600,8 @@ def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
     notes = []
     from engine.cards import Card
 
-    if e.attacker_value != Card.parse(e.attacker_card).rank or e.defender_value != Card.parse(e.defender_card).rank:
+    face_a, face_d = Card.parse(e.attacker_card).rank, Card.parse(e.defender_card).rank
+    if e.attacker_value != face_a or e.defender_value != face_d:
         notes.append(f"counts {e.attacker_value} vs {e.defender_value}")
     if e.need > 1:
         if e.result == "tie" and e.attacker_value > e.defender_value:
@@ -626,7 +637,8 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
         p = state.pending
         lines = wrap(p.prompt(), size, width - 12)
         h = (size + 5) * (len(lines) + 1) + 8
-        c.d.rectangle([x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2)
+        c.d.rectangle([x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"],
+                      width=2)
         yy = y + 5
         yy += c.label(x + 4, yy, f"DECISION: {p.side.title} must choose", size, "gold", "panel_hi", True) + 5
         for ln in lines:
@@ -648,7 +660,8 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
     if events:
         c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
         y += 5
-        actor = next((getattr(e, "side", None) for e in events if isinstance(getattr(e, "side", None), Side)), None)
+        sides = (getattr(e, "side", None) for e in events)
+        actor = next((a for a in sides if isinstance(a, Side)), None)
         head = f"LAST ACTION · {actor.title}" if actor else "LAST ACTION"
         y += c.label(x, y, head, size, "dim", bold=True) + 4
         said = summary(list(events))
@@ -682,14 +695,16 @@ def _banner(c: Canvas, state: State) -> None:
     small = text(o.reason[:60], max(11, round(s * 0.2)), "text", "banner")
     h = big.height + small.height + round(s * 0.3)
     y0 = g.y0 + 4 * s - h // 2
-    c.d.rectangle([g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h], fill=INDEX["banner"], outline=INDEX["gold"],
-                  width=max(3, s // 20))
+    c.d.rectangle([g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h], fill=INDEX["banner"],
+                  outline=INDEX["gold"], width=max(3, s // 20))
     cx = g.x0 + 4 * s
     c.paste(big, cx - big.width // 2, y0 + round(s * 0.1))
     c.paste(small, cx - small.width // 2, y0 + round(s * 0.12) + big.height)
 
 
-def draw(state: State, events: Iterable[Event] = (), overlay: str | None = None, s: int = SQUARE) -> Image.Image:
+def draw(
+    state: State, events: Iterable[Event] = (), overlay: str | None = None, s: int = SQUARE
+) -> Image.Image:
     """The whole picture as a palette image (the replay reuses it for animation frames)."""
     evs = list(events)
     c = Canvas(s)

@@ -52,23 +52,19 @@ def token(kind: str, size: int) -> Image.Image:
     r = big * 0.34
     line = max(2, big // 40)
     if kind[1] == "M":
-        # The firing arc: 45° either side of straight ahead (down the board for the Germans).
-        ahead = 90 if german else 270
-        wedge = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-        wd = ImageDraw.Draw(wedge)
-        reach = big * 0.5
-        wd.pieslice([c - reach, c - reach, c + reach, c + reach], ahead - 45, ahead + 45,
-                    fill=(*KEY["arc"], 235), outline=(*KEY["ink"], 255), width=line)
-        im.alpha_composite(wedge)
-        _body(d, german, c, c, r * 0.92, line)
-        # The barrel: from the centre to beyond the counter's rim, pointing ahead.
+        # The firing arc: a wedge from the gun to the square's forward corners (45° either side of
+        # straight ahead; ahead is down the board for the Germans, up for the Canadians).
+        ahead = 1 if german else -1
+        gy = c - ahead * big * 0.12  # the gun sits back in its square, the arc fills the front
+        edge = big / 2 + ahead * (big / 2 - line)
+        d.polygon([(c, gy), (line, edge), (big - line, edge)], fill=(*KEY["arc"], 255), outline=KEY["ink"],
+                  width=line)
         w = big * 0.07
-        tip = c + (big * 0.47 if german else -big * 0.47)
-        y0, y1 = sorted((c, tip))
+        tip = c + ahead * big * 0.44
+        y0, y1 = sorted((gy, tip))
         d.rectangle([c - w - line, y0, c + w + line, y1], fill=KEY["ink"])
-        d.rectangle([c - w + line, y0, c + w - line, y1 - (line if german else -line)], fill=KEY["track"])
-        dy = -big * 0.07 if german else big * 0.07
-        _centred(d, c, c + dy, "MG", int(big * 0.25), KEY["white"] if german else KEY["ink"])
+        _body(d, german, c, gy, r * 0.8, line)
+        _centred(d, c, gy, "MG", int(big * 0.22), KEY["white"] if german else KEY["ink"])
     else:
         _body(d, german, c, c, r, line)
         _centred(d, c, c, "G" if german else "C", int(big * 0.38), KEY["white"] if german else KEY["ink"])
@@ -146,7 +142,8 @@ def plane(size: int, status: str, german: bool) -> Image.Image:
     body = KEY["german_hi"] if german else KEY["canadian"]
     if status == "destroyed":
         body = KEY["dim"]
-    d.rounded_rectangle([1 * u, 6 * u, 19 * u, 10 * u], radius=u, fill=body, outline=KEY["ink"], width=SS)
+    wing = [0.5 * u, 6 * u, 19.5 * u, 10.5 * u]
+    d.rounded_rectangle(wing, radius=u, fill=body, outline=KEY["ink"], width=SS)
     d.rounded_rectangle([8.5 * u, 1 * u, 11.5 * u, 19 * u], radius=u, fill=body, outline=KEY["ink"], width=SS)
     d.rounded_rectangle([5 * u, 15 * u, 15 * u, 18 * u], radius=u, fill=body, outline=KEY["ink"], width=SS)
     if status == "damaged":

@@ -133,7 +133,7 @@ def text(s: str, size: int, fg: str = "text", bg: str = "panel", bold: bool = Fa
     tile = _text_cache.get(key)
     if tile is None:
         f = font(size, bold)
-        left, top, right, bottom = f.getbbox(s or " ")
+        left, _top, right, _bottom = f.getbbox(s or " ")
         asc, desc = f.getmetrics()
         im = Image.new("RGB", (max(1, right - min(0, left) + 1), asc + desc), KEY[bg])
         ImageDraw.Draw(im).text((-min(0, left), 0), s, font=f, fill=KEY[fg])
