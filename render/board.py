@@ -409,19 +409,19 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
             first = min(square(n) for n in e.squares)
             for q in tank_squares(first):
                 c.cross(q, "attack")
-        elif isinstance(e, BarrageHit):
-            q = square(e.square)
-            x, y = g.xy(q)
-            from engine.cards import Card
-
-            lab = Card.parse(e.card).label + (" HIT" if e.hit else "")
-            t = text(lab, max(10, round(s * 0.16)), "card_red" if e.hit else "ink", "card", True)
-            c.d.rectangle([x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5], fill=INDEX["card"],
-                          outline=INDEX["ink"])
-            c.paste(t, x + s - t.width - 5, y + 4)
         elif isinstance(e, GameOver):
             for n in e.squares:
                 c.outline(square(n), "gold", w, inset=1)
+    from engine.cards import Card
+
+    for e in events:  # last, so the barrage cards sit on top of the crosses
+        if isinstance(e, BarrageHit):
+            x, y = g.xy(square(e.square))
+            ink = "card_red" if e.hit else "ink"
+            t = text(Card.parse(e.card).label, max(10, round(s * 0.17)), ink, "card", True)
+            c.d.rectangle([x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5], fill=INDEX["card"],
+                          outline=INDEX["ink"])
+            c.paste(t, x + s - t.width - 5, y + 4)
 
 
 def overlay_actions(state: State, sq: int) -> tuple[list[A.Action], bool]:

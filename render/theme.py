@@ -72,6 +72,9 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+# The last palette slot is a colour no drawing uses: animations mark unchanged pixels with it.
+SPARE = 255
+SPARE_RGB = (1, 255, 254)
 _lock = threading.Lock()
 _palette: Image.Image | None = None
 INDEX: dict[str, int] = {name: i for i, name in enumerate(KEY)}
@@ -110,9 +113,10 @@ def palette() -> Image.Image:
         with _lock:
             if _palette is None:
                 keys = [c for rgb in KEY.values() for c in rgb]
-                rest = _sample_sheet().quantize(256 - len(KEY), method=Image.Quantize.MEDIANCUT)
-                flat = keys + (rest.getpalette() or [])[: (256 - len(KEY)) * 3]
-                flat += [0] * (768 - len(flat))
+                free = 255 - len(KEY)
+                rest = _sample_sheet().quantize(free, method=Image.Quantize.MEDIANCUT)
+                flat = keys + (rest.getpalette() or [])[: free * 3]
+                flat += [0] * (765 - len(flat)) + list(SPARE_RGB)
                 pal = Image.new("P", (1, 1))
                 pal.putpalette(flat)
                 _palette = pal
