@@ -416,6 +416,8 @@ class State:
         if side is not None and side is not actor:
             raise IllegalAction(self._not_your_turn(side))
         if isinstance(action, A.Setup):
+            if self.phase != SETUP:
+                raise IllegalAction("Both sides have already deployed; set-up is over.")
             self._check_setup(actor, action)
         else:
             legal = self._legal_list()
