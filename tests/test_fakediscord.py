@@ -225,7 +225,9 @@ async def test_connects_and_sees_the_guild(world, bot):
     [cmd] = fake.synced_commands()
     assert cmd["name"] == "blockwars"
     assert {o["name"] for o in cmd["options"]} >= {"move", "board", "hand", "prompt"}
-    # the gateway asked for compression; the fake answers with plain text frames anyway
+    # discord.py asks for a compressed stream; the fake answers with plain text frames, which it accepts
+    assert fake.gateway_queries[0]["compress"] in ("zlib-stream", "zstd-stream")
+    assert fake.gateway_queries[0]["encoding"] == "json"
     assert fake.tokens_seen == {"fake.bot.token"}
 
 

@@ -165,6 +165,8 @@ class FakeDiscord:
         self.server_errors: list[str] = []
         self.rejections: list[str] = []
         self.tokens_seen: set[str] = set()
+        self.gateway_queries: list[dict[str, str]] = []
+        self._command_ids: dict[str, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
         self._connections: list[_Connection] = []
@@ -643,11 +645,8 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
-    _command_ids: dict[str, int]
-
     def _stable_command_id(self, name: str) -> int:
-        if not hasattr(self, "_command_ids"):
-            self._command_ids = {}
+        """An id for a command the bot never synced, the same each time it is used."""
         return self._command_ids.setdefault(name, self.ids.next())
 
     def _option(
@@ -830,6 +829,7 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         conn = _Connection(ws, dict(request.query))
+        self.gateway_queries.append(conn.query)
         self._connections.append(conn)
         await conn.send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
         try:
