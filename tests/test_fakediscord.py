@@ -389,3 +389,11 @@ async def test_user_message_reaches_the_bot(world, bot):
     sent = await fake.say(alice, guild.channel("general"), "hello bot")
     received = await waiter
     assert received.id == sent.id and received.author.id == alice.id
+
+
+async def test_reconnect_resumes_on_the_resume_gateway_url(world, bot):
+    fake, guild, _thread, alice, _bob = world
+    await fake.force_reconnect()
+    assert len(fake.gateway_queries) == 2 and fake.resumes == 1
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "hand")
+    assert result.ephemeral

@@ -166,6 +166,7 @@ class FakeDiscord:
         self.rejections: list[str] = []
         self.tokens_seen: set[str] = set()
         self.gateway_queries: list[dict[str, str]] = []
+        self.resumes = 0
         self._command_ids: dict[str, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
@@ -482,6 +483,17 @@ class FakeDiscord:
             data["member"] = self.guilds[channel.guild_id].members[user.id].to_payload(with_user=False)
         await conn.dispatch("MESSAGE_CREATE", data)
         return message
+
+    async def force_reconnect(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        """Send op 7 RECONNECT, as Discord does now and then; wait until the bot has RESUMEd."""
+        conn = self._require_connection()
+        before = self.resumes
+        await conn.send({"op": 7, "d": None, "s": None, "t": None})
+        deadline = asyncio.get_running_loop().time() + (timeout or self.timeout)
+        if not await self._wait_until(lambda: self.resumes > before, deadline):
+            raise FakeDiscordError(
+                f"the bot did not RESUME after op 7 (gateway queries: {self.gateway_queries})"
+            )
 
     async def wait_for_messages(
         self,
@@ -869,7 +881,9 @@ class FakeDiscord:
             assert conn.session_id is not None
             self._sessions[conn.session_id] = conn
             await conn.dispatch("RESUMED", {})
+            self.resumes += 1
             self._identified.set()
+            self._activity.set()
         elif op == 8:  # request guild members
             guild = self.guilds.get(int(data["guild_id"]))
             if guild is not None:
