@@ -41,7 +41,7 @@ from render import sprites
 from render.theme import INDEX, KEY, text, to_p, wrap
 
 SQUARE = 76  # pixels per square for Discord posts; replays use a smaller one
-PNG_COMPRESS = 3  # zlib level: level 3 is as small as 6 here at half the time
+PNG_COMPRESS = 1  # zlib level 1: ~45 KB boards, encoding close to a blank canvas
 
 
 @dataclass(frozen=True)
