@@ -534,7 +534,7 @@ def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int)
     reserves = state.reserves[side]
     inf = sum(1 for u in reserves if u[1] == "I")
     extra = " + tank" if TANK_ID in reserves else ""
-    extra += " + MG" if any(u[1] == "M" for u in reserves) and state.phase != PLAY else ""
+    extra += " + MG" if any(u[1] == "M" for u in reserves) and state.phase == "setup" else ""
     cas = state.casualties[side]
     c.label(x, y, f"Reserves: {inf} infantry{extra}", size, "text")
     y += line
