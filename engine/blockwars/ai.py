@@ -72,10 +72,14 @@ CROSS_VALUE = 0.5
 ONE_THROUGH = 5.0  # one unit on the enemy back row: halfway to winning
 RUNNER = 1.0  # a unit that can step onto the enemy back row
 WIN = 1000.0
-EXPOSED = 0.2  # an infantry unit a free-firing enemy gun can see
+EXPOSED = 0.1  # an infantry unit a free-firing enemy gun can see
+PUSH = 0.06  # per king step closer to an open square of the enemy back row (drives flanking)
 
 # Card-fight odds with a full, even pack (used where no exact odds are needed).
 P_WIN_1, P_WIN_2, P_LOSS = 0.4706, 0.3982, 0.4706
+
+ROLLOUT_EPSILON = 0.03  # rollouts play a uniformly random action this often
+ROLLOUT_NOISE = 0.05  # random jitter between near-equal actions in rollouts
 
 Scorer = Callable[[State, Side], float]
 
@@ -95,6 +99,8 @@ def _side_score(s: State, side: Side) -> float:
     total = 0.0
     through = 0
     runners = 0
+    push = 0.0
+    gaps = [q for q in range(enemy_back, enemy_back + 8) if board[q] is None]
     for uid, at in s.pos.items():
         if uid[0] != own:
             continue
@@ -106,6 +112,7 @@ def _side_score(s: State, side: Side) -> float:
                 total += INF + ADV[6]
                 continue
             total += INF + ADV[p]
+            push += 7 - _gap_distance(at, p, gaps)
             if p == 6:
                 for n in NEIGHBOURS[at]:
                     if enemy_back <= n < enemy_back + 8 and board[n] is None:
@@ -143,10 +150,18 @@ def _side_score(s: State, side: Side) -> float:
     if s.options.crosses and not s.cross_used[side]:
         total += CROSS_VALUE
     if through >= 1:
-        total += ONE_THROUGH + RUNNER * 2.5 * min(runners, 2)
+        total += ONE_THROUGH + RUNNER * 2.5 * min(runners, 2) + PUSH * 2 * push
     else:
-        total += RUNNER * 0.3 * min(runners, 2)
+        total += RUNNER * 0.3 * min(runners, 2) + PUSH * push
     return total
+
+
+def _gap_distance(at: int, p: int, gaps: list[int]) -> int:
+    """King steps from `at` to the nearest empty square of the enemy back row (7 - p when none)."""
+    if not gaps:
+        return 7 - p
+    f = at & 7
+    return max(7 - p, min(abs((g & 7) - f) for g in gaps))
 
 
 def evaluate(s: State, side: Side) -> float:
@@ -320,7 +335,9 @@ def quick_score(s: State, side: Side, a: Action) -> float:
         p0, p1 = progress(side, a.src), progress(side, a.dst)
         if p1 == 7:
             return ONE_THROUGH + 3.0
-        return ADV[p1] - ADV[p0] + (0.5 if p1 == 6 else 0.0)
+        gaps = _gaps(s, side)
+        closer = _gap_distance(a.src, p0, gaps) - _gap_distance(a.dst, p1, gaps)
+        return ADV[p1] - ADV[p0] + PUSH * closer + (0.5 if p1 == 6 else 0.0)
     if isinstance(a, A.Attack):
         uid = board[a.src]
         tgt = board[a.target]
@@ -353,17 +370,22 @@ def quick_score(s: State, side: Side, a: Action) -> float:
     return 0.0  # end
 
 
+def _gaps(s: State, side: Side) -> list[int]:
+    back = side.other.back_rank * 8
+    return [q for q in range(back, back + 8) if s.board[q] is None]
+
+
 def rollout_action(s: State, side: Side, rng: random.Random, counts: list[int]) -> Action:
     """The rollout policy: decisions by heuristic, turns mostly greedy on `quick_score`."""
     if s.pending is not None or s.phase == SETUP:
         return decide(s, side, counts)
     legal = s.legal_actions()
-    if rng.random() < 0.1:
+    if rng.random() < ROLLOUT_EPSILON:
         return rng.choice(legal)
     best = A.END
     best_v = 0.02
     for a in legal:
-        v = quick_score(s, side, a) + rng.random() * 0.1
+        v = quick_score(s, side, a) + rng.random() * ROLLOUT_NOISE
         if v > best_v:
             best, best_v = a, v
     return best

@@ -1,0 +1,206 @@
+"""The AI opponent: legal, answers every decision, keeps to its budget, is deterministic, never peeks."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.blockwars import Options, State, new_game
+from engine.blockwars.ai import EASY, HARD, LEVELS, NORMAL, RANDOM, choose, evaluate
+from engine.blockwars.model import Side
+from engine.blockwars.position import build
+
+OPTS = Options(crosses=True, fighter_aces=True)
+DECISIONS = ("barrage", "ace", "fly", "dogfight", "strafe", "cross")
+SMALL = {RANDOM: None, EASY: None, NORMAL: 8, HARD: 12}
+
+
+def _random_walk(seed: int, steps: int) -> list[State]:
+    """Positions along one seeded random game (including set-up and decisions)."""
+    rng = random.Random(seed)
+    s = new_game(OPTS, seed)
+    out = []
+    for _ in range(steps):
+        if s.is_over():
+            break
+        out.append(s.clone())
+        s.apply(rng.choice(s.legal_actions()))
+    return out
+
+
+def _pending_examples() -> dict[str, State]:
+    """The first position of each pending-decision kind met in seeded random games."""
+    found: dict[str, State] = {}
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = new_game(OPTS, seed)
+        while not s.is_over() and len(found) < len(DECISIONS):
+            if s.pending is not None and s.pending.kind not in found:
+                found[s.pending.kind] = s.clone()
+            s.apply(rng.choice(s.legal_actions()))
+        if len(found) == len(DECISIONS):
+            break
+    return found
+
+
+PENDING = _pending_examples()
+
+
+def _pick(s: State, level: str, seed: int = 0) -> object:
+    side = s.current_player()
+    assert side is not None
+    return choose(s.view(side), level, seed, budget_s=30.0, iterations=SMALL[level])
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_only_legal_actions(level: str) -> None:
+    positions = [p for seed in (1, 2) for p in _random_walk(seed, 400)[::20]]
+    assert len(positions) >= 30
+    for i, s in enumerate(positions):
+        a = _pick(s, level, i)
+        assert a in s.legal_actions(), (level, str(a))
+        s.apply(a)  # and the engine accepts it
+
+
+def test_every_decision_kind_occurs() -> None:
+    assert sorted(PENDING) == sorted(DECISIONS)
+
+
+@pytest.mark.parametrize("kind", DECISIONS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_answers_every_pending_decision(kind: str, level: str) -> None:
+    s = PENDING[kind]
+    assert s.pending is not None and s.pending.kind == kind
+    a = _pick(s.clone(), level)
+    assert a in s.legal_actions()
+
+
+def test_answers_set_up_for_both_sides() -> None:
+    s = new_game(OPTS, 3)
+    for level in (EASY, HARD, EASY):
+        if s.phase != "setup":
+            break
+        s.apply(_pick(s, level))
+    assert s.phase == "play"
+
+
+def test_barrage_goes_where_the_enemy_is() -> None:
+    """A King's barrage lands on the enemy cluster, away from our own units."""
+    s = build({"e4": "C", "e5": "G", "b7": "G", "b6": "G", "a7": "G", "c7": "C"}, active=Side.CANADIANS,
+              decks={Side.CANADIANS: ["KC"], Side.GERMANS: ["2D"]})
+    s.apply("e4xe5")
+    assert s.pending is not None and s.pending.kind == "barrage"
+    a = choose(s.view(Side.CANADIANS), EASY, 0)
+    assert str(a) in {"barrage a6", "barrage a7", "barrage a8", "barrage b8"}
+
+
+def test_spends_the_cross_on_an_advanced_unit() -> None:
+    s = build({"e6": "C", "e7": "G"}, active=Side.CANADIANS, options=OPTS,
+              decks={Side.CANADIANS: ["2C"], Side.GERMANS: ["9D"]})
+    s.apply("e6xe7")
+    assert s.pending is not None and s.pending.kind == "cross"
+    assert str(choose(s.view(Side.CANADIANS), HARD, 0, iterations=4)) == "cross"
+
+
+def test_steps_onto_the_back_row_to_win() -> None:
+    s = build({"b8": "C", "e7": "C", "a1": "G", "h1": "G", "d6": "G"}, active=Side.CANADIANS)
+    for level in (EASY, NORMAL, HARD):
+        a = choose(s.view(Side.CANADIANS), level, 0, budget_s=30.0, iterations=20)
+        t = s.clone()
+        t.apply(a)
+        assert t.is_over() and t.outcome is not None and t.outcome.winner is Side.CANADIANS, (level, str(a))
+
+
+@pytest.mark.parametrize("level", [NORMAL, HARD])
+def test_respects_the_time_budget(level: str) -> None:
+    s = _random_walk(5, 60)[-1]
+    while s.pending is not None or s.current_player() is None:
+        s.apply(s.legal_actions()[0])
+    side = s.current_player()
+    assert side is not None
+    t0 = time.perf_counter()
+    a = choose(s.view(side), level, 1, budget_s=0.15, iterations=10**7)
+    assert time.perf_counter() - t0 < 0.15 + 0.25
+    assert a in s.legal_actions()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_deterministic_for_a_seed(level: str) -> None:
+    for s in _random_walk(7, 300)[40::50]:
+        side = s.current_player()
+        assert side is not None
+        got = {str(choose(s.view(side), level, 11, budget_s=60.0, iterations=SMALL[level])) for _ in range(2)}
+        assert len(got) == 1
+
+
+def _reshuffled(s: State, seed: int) -> State:
+    """The same public position with the hidden deck order (and match seed) changed."""
+    t = s.clone()
+    rng = random.Random(seed)
+    cards = [c for d in (t.decks[Side.GERMANS], t.decks[Side.CANADIANS]) for c in d]
+    rng.shuffle(cards)
+    n = len(t.decks[Side.GERMANS])
+    t.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n:]}
+    t.seed = seed + 12345
+    return t
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_does_not_peek_at_the_deck_order(level: str) -> None:
+    positions = [*_random_walk(9, 300)[30::60], *PENDING.values()]
+    for i, s in enumerate(positions):
+        if s.phase != "play":
+            continue
+        side = s.current_player()
+        assert side is not None
+        picks = {
+            str(choose(_reshuffled(s, k).view(side), level, i, budget_s=60.0, iterations=SMALL[level]))
+            for k in range(3)
+        }
+        assert len(picks) == 1, (level, picks)
+
+
+def _game(levels: dict[Side, str], seed: int, iters: int, cap: int = 3000) -> State:
+    s = new_game(OPTS, seed)
+    n = 0
+    while not s.is_over() and n < cap:
+        side = s.current_player()
+        assert side is not None
+        s.apply(choose(s.view(side), levels[side], seed * 10_000 + n, budget_s=30.0, iterations=iters), side)
+        n += 1
+    return s
+
+
+@pytest.mark.parametrize(
+    ("germans", "canadians", "seed"), [(EASY, EASY, 1), (NORMAL, EASY, 2), (EASY, NORMAL, 3)]
+)
+def test_ai_games_play_to_the_end(germans: str, canadians: str, seed: int) -> None:
+    s = _game({Side.GERMANS: germans, Side.CANADIANS: canadians}, seed, iters=6)
+    assert s.is_over() and s.outcome is not None
+
+
+def test_easy_beats_random() -> None:
+    wins = 0
+    for g in range(10):
+        tested = Side.GERMANS if g % 2 == 0 else Side.CANADIANS
+        s = _game({tested: EASY, tested.other: RANDOM}, 100 + g, iters=0)
+        wins += s.outcome is not None and s.outcome.winner is tested
+    assert wins >= 8
+
+
+def test_evaluation_is_antisymmetric_and_sees_wins() -> None:
+    s = _random_walk(4, 200)[-1]
+    assert evaluate(s, Side.GERMANS) == pytest.approx(-evaluate(s, Side.CANADIANS))
+    won = build({"b8": "C", "c8": "C", "a1": "G"}, active=Side.GERMANS)
+    won._check_breakthrough(Side.CANADIANS)
+    assert evaluate(won, Side.CANADIANS) > 100
+
+
+def test_rejects_unknown_levels_and_wrong_side() -> None:
+    s = new_game(OPTS, 0)
+    with pytest.raises(ValueError):
+        choose(s.view(Side.GERMANS), "grandmaster", 0)
+    with pytest.raises(ValueError):
+        choose(s.view(Side.CANADIANS), EASY, 0)
