@@ -1,0 +1,30 @@
+"""The match service: Discord-free, so the cog, the console and the tests share one path for a move."""
+
+from play.errors import (
+    AlreadyApplied,
+    BadRequest,
+    IllegalMove,
+    MatchOver,
+    NoMatch,
+    NotAPlayer,
+    NotYourTurn,
+    ServiceError,
+    StalePrompt,
+)
+from play.service import DEFAULT_TURN_SECONDS, MatchService, Notice, Played
+
+__all__ = [
+    "DEFAULT_TURN_SECONDS",
+    "AlreadyApplied",
+    "BadRequest",
+    "IllegalMove",
+    "MatchOver",
+    "MatchService",
+    "NoMatch",
+    "NotAPlayer",
+    "NotYourTurn",
+    "Notice",
+    "Played",
+    "ServiceError",
+    "StalePrompt",
+]

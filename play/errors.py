@@ -1,0 +1,47 @@
+"""Refusals a player may see. Every message is written to be shown as it is (ephemeral in Discord)."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base of every refusal: the game is untouched when one is raised."""
+
+    def __init__(self, message: str, legal: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.legal: list[str] = legal or []
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NoMatch(ServiceError):
+    """No challenged or active game in this channel."""
+
+
+class NotAPlayer(ServiceError):
+    """Only the two players may act in a match."""
+
+
+class NotYourTurn(ServiceError):
+    """Someone else must act (or decide) first."""
+
+
+class MatchOver(ServiceError):
+    """The game has ended; nothing more can be played in it."""
+
+
+class StalePrompt(ServiceError):
+    """The game moved on since the prompt was shown (a double click, or two players at once)."""
+
+
+class AlreadyApplied(ServiceError):
+    """This exact interaction was already applied once."""
+
+
+class BadRequest(ServiceError):
+    """Arguments that make no sense: challenging yourself, a bot, a busy channel..."""
+
+
+class IllegalMove(ServiceError):
+    """The action parses but the rules forbid it now; `legal` lists what is possible."""

@@ -1,0 +1,352 @@
+"""The match service on real SQLite files: the one path every move takes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from data import Database, Status
+from engine.blockwars import Options, Side, State, new_game, parse
+from play import (
+    AlreadyApplied,
+    BadRequest,
+    IllegalMove,
+    MatchService,
+    NoMatch,
+    NotAPlayer,
+    NotYourTurn,
+    ServiceError,
+    StalePrompt,
+)
+
+GUILD, CHANNEL = 10, 100
+ALICE, BOB, EVE = 1, 2, 3
+
+
+class Clock:
+    """A clock the test moves by hand, so deadlines need no sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def open_service(path: Path, clock: Clock, seed: int = 7) -> MatchService:
+    db = await Database.open(path, clock=clock)
+    return MatchService(db, clock=clock, rng=random.Random(seed))
+
+
+async def started(svc: MatchService, side: str = "germans", channel: int = CHANNEL) -> None:
+    """Alice (Germans by default) challenges Bob, who accepts; both deploy the standard layout."""
+    await svc.challenge(guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, side=side)
+    await svc.accept(channel, BOB)
+    german = ALICE if side == "germans" else BOB
+    await svc.act(channel, german, "setup std")
+    await svc.act(channel, BOB if german == ALICE else ALICE, "setup std")
+
+
+def player_for(match_sides: dict[str, int], state: State) -> int:
+    side = state.current_player()
+    assert side is not None
+    return match_sides[side.value]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+async def test_challenge_accept_setup_and_first_move(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    match = await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    assert match.status is Status.CHALLENGED
+    with pytest.raises(NotAPlayer):
+        await svc.accept(CHANNEL, EVE)
+    with pytest.raises(NoMatch):
+        await svc.act(CHANNEL, ALICE, "setup std")
+    match = await svc.accept(CHANNEL, BOB)
+    assert match.status is Status.ACTIVE
+    assert set(match.sides.values()) == {ALICE, BOB}
+    german = match.sides["germans"]
+    canadian = match.sides["canadians"]
+    with pytest.raises(NotYourTurn):
+        await svc.act(CHANNEL, canadian, "setup std")
+    await svc.act(CHANNEL, german, "setup std")
+    played = await svc.act(CHANNEL, canadian, "setup std")
+    assert played.match.turn_player_id == german
+    played = await svc.act(CHANNEL, german, "c7-b7")
+    assert "Germans: c7-b7" in played.line
+    assert played.match.turn_player_id == german  # one action left
+    await svc.db.close()
+
+
+async def test_refusals_are_clear_and_change_nothing(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    before = await svc.db.get_match((await svc.current(CHANNEL))[0].id)
+    with pytest.raises(NotAPlayer, match="not playing"):
+        await svc.act(CHANNEL, EVE, "c7-b7")
+    with pytest.raises(NotYourTurn, match="not your turn"):
+        await svc.act(CHANNEL, BOB, "b2-b3")
+    with pytest.raises(IllegalMove) as err:
+        await svc.act(CHANNEL, ALICE, "c6xd4")
+    assert err.value.message == "There is nothing to fire at on d4."
+    with pytest.raises(IllegalMove, match="not an action"):
+        await svc.act(CHANNEL, ALICE, "fly me to the moon")
+    with pytest.raises(NoMatch):
+        await svc.act(999, ALICE, "c7-b7")
+    with pytest.raises(BadRequest):
+        await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=EVE, opponent_id=ALICE)
+    with pytest.raises(BadRequest):
+        await svc.challenge(guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=EVE)
+    with pytest.raises(BadRequest):
+        await svc.challenge(
+            guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=9, opponent_is_bot=True
+        )
+    after = await svc.db.get_match(before.id)
+    assert after == before
+    await svc.db.close()
+
+
+async def test_two_actions_at_once_exactly_one_lands(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    results = await asyncio.gather(
+        svc.act(CHANNEL, ALICE, "c7-b7", expected_version=match.version, interaction_id=501),
+        svc.act(CHANNEL, ALICE, "f7-g7", expected_version=match.version, interaction_id=502),
+        return_exceptions=True,
+    )
+    ok = [r for r in results if not isinstance(r, BaseException)]
+    stale = [r for r in results if isinstance(r, StalePrompt)]
+    assert len(ok) == 1 and len(stale) == 1
+    rows = await svc.db.actions(match.id)
+    assert [r.notation for r in rows][-1] in ("c7-b7", "f7-g7")
+    assert len(rows) == 3  # two set-ups and the one move
+    await svc.db.close()
+
+
+async def test_the_same_interaction_is_never_applied_twice(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    await svc.act(CHANNEL, ALICE, "c7-b7", interaction_id=77)
+    with pytest.raises(AlreadyApplied):
+        await svc.act(CHANNEL, ALICE, "f7-g7", interaction_id=77)
+    match, state = await svc.current(CHANNEL)
+    assert state.actions_left == 1
+    assert len(await svc.db.actions(match.id)) == 3
+    await svc.db.close()
+
+
+async def test_a_crash_mid_move_keeps_the_previous_state(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    before, _ = await svc.current(CHANNEL)
+
+    def crash() -> None:
+        raise RuntimeError("power cut after the engine step")
+
+    with pytest.raises(RuntimeError):
+        await svc.act(CHANNEL, ALICE, "c7-b7", before_commit=crash)
+    after, state = await svc.current(CHANNEL)
+    assert after == before
+    assert state.board[parse("c7-b7").dst] is None  # type: ignore[attr-defined]
+    await svc.act(CHANNEL, ALICE, "c7-b7")  # and the game goes on
+    await svc.db.close()
+
+
+async def test_restart_mid_game_and_replay_matches_snapshot(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "g.db"
+    svc = await open_service(path, clock)
+    await started(svc)
+    rng = random.Random(3)
+    for _ in range(60):
+        match, state = await svc.current(CHANNEL)
+        legal = await svc.legal(CHANNEL, player_for(match.sides, state))
+        await svc.act(CHANNEL, player_for(match.sides, state), rng.choice(legal))
+    match_before, state_before = await svc.current(CHANNEL)
+    await svc.db.close()
+
+    svc2 = await open_service(path, clock)  # the bot restarted
+    match, state = await svc2.current(CHANNEL)
+    assert match == match_before
+    assert state.to_json() == state_before.to_json()
+    replayed, _, _ = await svc2.replayed(match)
+    assert replayed.to_json() == match.snapshot
+    legal = await svc2.legal(CHANNEL, player_for(match.sides, state))
+    await svc2.act(CHANNEL, player_for(match.sides, state), legal[0])
+    await svc2.db.close()
+
+
+async def test_full_game_to_the_end_records_stats_and_history(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    rng = random.Random(11)
+    for _ in range(3000):
+        match, state = await svc.current(CHANNEL)
+        legal = await svc.legal(CHANNEL, player_for(match.sides, state))
+        moves = [a for a in legal if a != "end"] or legal
+        played = await svc.act(CHANNEL, player_for(match.sides, state), rng.choice(moves))
+        if played.over:
+            break
+    assert played.over
+    final = played.match
+    assert final.status is Status.FINISHED
+    assert await svc.db.get_channel_match(CHANNEL) is None  # the channel is free again
+    winner = final.winner_id
+    stats = [await svc.stats(GUILD, p) for p in (ALICE, BOB)]
+    if winner is None:
+        assert all(s.draws == 1 for s in stats)
+    else:
+        loser = ALICE if winner == BOB else BOB
+        assert (await svc.stats(GUILD, winner)).wins == 1
+        assert (await svc.stats(GUILD, loser)).losses == 1
+        board = await svc.leaderboard(GUILD)
+        assert board[0].user_id == winner
+    history = await svc.history(CHANNEL, limit=5)
+    assert len(history) == 5 and history[-1].startswith(("Germans", "Canadians"))
+    replayed, _, _ = await svc.replayed(final)
+    assert replayed.to_json() == final.snapshot
+    await svc.db.close()
+
+
+async def test_resign_and_draw_by_agreement(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    await svc.act(CHANNEL, BOB, "offer draw")  # either player, at any time
+    with pytest.raises(IllegalMove):
+        await svc.act(CHANNEL, BOB, "accept draw")
+    played = await svc.act(CHANNEL, ALICE, "accept draw")
+    assert played.over and played.match.winner_id is None
+    assert (await svc.stats(GUILD, ALICE)).draws == 1
+
+    await started(svc, channel=CHANNEL + 1)
+    played = await svc.act(CHANNEL + 1, BOB, "resign")
+    assert played.match.winner_id == ALICE
+    assert "resigned" in (played.match.result_reason or "")
+    await svc.db.close()
+
+
+async def test_decline_withdraw_expire_and_cancel(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    assert (await svc.decline(CHANNEL, BOB)).status is Status.DECLINED
+    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    assert (await svc.decline(CHANNEL, ALICE)).status is Status.CANCELLED  # withdrawn
+    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    clock.now += 2 * 24 * 3600
+    notices = await svc.sweep()
+    assert [n.kind for n in notices] == ["expired"]
+    await started(svc)
+    with pytest.raises(NotAPlayer):
+        await svc.cancel(CHANNEL, ALICE, is_admin=False)
+    assert (await svc.cancel(CHANNEL, EVE, is_admin=True)).status is Status.CANCELLED
+    await svc.db.close()
+
+
+async def test_deadlines_remind_then_forfeit_even_after_downtime(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "g.db"
+    svc = await open_service(path, clock)
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+        turn_seconds=3600,
+    )
+    await svc.accept(CHANNEL, BOB)
+    await svc.act(CHANNEL, ALICE, "setup std")
+    assert await svc.sweep() == []
+    clock.now += 3600 - 10  # inside the reminder window (the last quarter)
+    notices = await svc.sweep()
+    assert [(n.kind, n.user_id) for n in notices] == [("reminder", BOB)]
+    assert await svc.sweep() == []  # reminded once only
+    await svc.db.close()
+
+    clock.now += 5 * 3600  # the bot was down past the deadline
+    svc = await open_service(path, clock)
+    notices = await svc.sweep()
+    assert [(n.kind, n.user_id) for n in notices] == [("forfeit", BOB)]
+    match = (await svc.db.list_matches(channel_id=CHANNEL))[0]
+    assert match.status is Status.FINISHED and match.winner_id == ALICE
+    assert (await svc.db.actions(match.id))[-1].notation == "timeout"
+    replayed, _, _ = await svc.replayed(match)
+    assert replayed.to_json() == match.snapshot
+    await svc.db.close()
+
+
+async def test_a_move_resets_the_clock_for_the_next_player(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+        turn_seconds=3600,
+    )
+    await svc.accept(CHANNEL, BOB)
+    clock.now += 3000
+    played = await svc.act(CHANNEL, ALICE, "setup std")
+    assert played.match.deadline == pytest.approx(clock.now + 3600)
+    assert played.match.turn_player_id == BOB
+    await svc.db.close()
+
+
+async def test_a_stale_prompt_is_refused(tmp_path: Path, clock: Clock) -> None:
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    await svc.act(CHANNEL, ALICE, "c7-b7")
+    with pytest.raises(StalePrompt, match="out of date"):
+        await svc.act(CHANNEL, ALICE, "f7-g7", expected_version=match.version)
+    await svc.db.close()
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    user=st.sampled_from([ALICE, BOB, EVE, 0, -5, 2**62]),
+    text=st.one_of(
+        st.text(max_size=60),
+        st.sampled_from(["e9-e10", "x", "T@z1", "setup aaaa/bbbb/c", "barrage", "'; DROP TABLE matches;--"]),
+    ),
+    channel=st.sampled_from([CHANNEL, 5, 0]),
+)
+def test_garbage_commands_give_clear_errors_and_change_nothing(
+    tmp_path_factory: pytest.TempPathFactory, user: int, text: str, channel: int
+) -> None:
+    async def scenario() -> None:
+        svc = await open_service(tmp_path_factory.mktemp("fuzz") / "g.db", Clock())
+        await started(svc)
+        match, _ = await svc.current(CHANNEL)
+        legal = await svc.legal(CHANNEL, ALICE)
+        try:
+            await svc.act(channel, user, text)
+        except ServiceError as exc:
+            assert exc.message and "Traceback" not in exc.message
+            assert await svc.db.get_match(match.id) == match
+        else:
+            assert user == ALICE and channel == CHANNEL and str(parse(text)) in legal
+        await svc.db.close()
+
+    asyncio.run(scenario())
+
+
+def test_snapshot_is_the_engine_state_json() -> None:
+    """The service stores exactly what the engine serialises: nothing service-specific leaks in."""
+    state = new_game(Options(crosses=True), 5)
+    assert State.from_json(state.to_json()).to_json() == state.to_json()
+    assert Side.GERMANS.value in state.to_json()["reserves"]
