@@ -82,6 +82,19 @@ _VIAS = tuple(
 )
 
 
+# Neighbourhoods as bit masks (bit i = square i): "is this square next to an enemy?" in one test.
+_NMASK = tuple(sum(1 << n for n in NEIGHBOURS[s]) for s in range(64))
+_TANK_NMASK = tuple(
+    (_NMASK[a] | _NMASK[a + 1] | _NMASK[a + 8] | _NMASK[a + 9]) if a % 8 < 7 and a < 56 else 0
+    for a in range(64)
+)
+_BARRAGES = tuple(A.intern(A.Barrage(s)) for s in range(64))
+_GAS = tuple(A.intern(A.Barrage(s, gas=True)) for s in range(64))
+_STRAFES = tuple(A.intern(A.Strafe(s)) for s in range(64))
+_FLY = {n: A.intern(A.Fly(n)) for n in AIRCRAFT_NAMES}
+_DOGFIGHT = {n: A.intern(A.Dogfight(n)) for n in AIRCRAFT_NAMES}
+
+
 def tank_squares(anchor: int) -> tuple[int, int, int, int]:
     """The tank's four squares from its lower-left corner (as seen from a1)."""
     return (anchor, anchor + 1, anchor + 8, anchor + 9)
@@ -268,18 +281,17 @@ class State:
         board = self.board
         moved, entered = self.moved, self.entered
         lines = MG_LINES[side]
-        # Squares next to an enemy unit: only there can infantry attack from.
-        near: set[int] = set()
+        # Squares next to an enemy unit (a bit mask): only there can infantry attack from.
+        near = 0
         mine: list[tuple[int, str]] = []
         for uid, at in self.pos.items():
             if uid[0] == own:
                 if uid != TANK_ID:
                     mine.append((at, uid))
             elif uid == TANK_ID:
-                for s in tank_squares(at):
-                    near.update(NEIGHBOURS[s])
+                near |= _TANK_NMASK[at]
             else:
-                near.update(NEIGHBOURS[at])
+                near |= _NMASK[at]
         mine.sort()
         out: list[Action] = []
         append = out.append
@@ -294,14 +306,14 @@ class State:
                         append(m)
                 if uid in entered:  # (R14)
                     continue
-                if sq in near:
+                if near >> sq & 1:
                     for t, a in _STRIKES[sq]:
                         occ = board[t]
                         if occ is not None and occ[0] != own:
                             append(a)
                 vias = _VIAS[sq]
                 for d, _ in steps:
-                    if d in near and board[d] is None:
+                    if near >> d & 1 and board[d] is None:
                         for t, a in vias[d]:
                             occ = board[t]
                             if occ is not None and occ[0] != own:
@@ -379,18 +391,18 @@ class State:
 
     def _decision_actions(self, d: Decision) -> list[Action]:
         if d.kind == "barrage":
-            out: list[Action] = [A.intern(A.Barrage(s)) for s in range(64)]
+            out: list[Action] = list(_BARRAGES)
             if d.side is Side.GERMANS and not self.gas_used:
-                out.extend(A.intern(A.Barrage(s, gas=True)) for s in range(64))
+                out.extend(_GAS)
             return out
         if d.kind == "ace":
             return self._placements(d.side, from_casualties=True)
         if d.kind == "fly":
-            return [A.intern(A.Fly(n)) for n in self.available_aircraft(d.side)]
+            return [_FLY[n] for n in self.available_aircraft(d.side)]
         if d.kind == "dogfight":
-            return [*(A.intern(A.Dogfight(n)) for n in self.available_aircraft(d.side)), A.DECLINE]
+            return [*(_DOGFIGHT[n] for n in self.available_aircraft(d.side)), A.DECLINE]
         if d.kind == "strafe":
-            return [*(A.intern(A.Strafe(t)) for t in self._strafe_targets(d.side)), A.DECLINE]
+            return [*(_STRAFES[t] for t in self._strafe_targets(d.side)), A.DECLINE]
         return [A.USE_CROSS, A.DECLINE]
 
     def _strafe_targets(self, side: Side) -> list[int]:
