@@ -1134,3 +1134,21 @@ def test_full_game_with_every_special_both_options_and_every_decision():
     assert over.winner is C and over.squares == ("a8", "h8")
     assert kinds == {"cross", "barrage", "fly", "dogfight", "strafe", "ace"}
     assert s.gas_used and s.cross_used[C] and not s.cross_used[G] and s.pos["CT"] == 3
+
+
+def test_r18_attacker_turns_the_last_card_and_the_defender_draws_from_the_new_deal():
+    s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["9C"], seed=5)
+    s.discards[C] = s.decks[C][:-1]
+    s.decks[C] = s.decks[C][-1:]
+    fresh = pos({}, seed=5)
+    fresh.shuffles = s.shuffles
+    fresh._deal()
+    ev = s.apply("e4xe5")
+    fight = of(ev, Combat)[0]
+    assert of(ev, Reshuffled) and fight.attacker_card == "9C"
+    assert fight.defender_card == fresh.decks[G][-1].code
+    assert (
+        len(s.decks[G]) == 25
+        and len(s.decks[C]) == 26
+        and [c.code for c in s.discards[G]] == [fight.defender_card]
+    )
