@@ -175,6 +175,12 @@ def _background_rgb(s: int) -> Image.Image:
     return im
 
 
+def _legend_top(g: Geo) -> int:
+    """Where the legend starts: the panel's live content must stay above it."""
+    icon = round(g.s * 0.42)
+    return g.height - g.margin - 3 * (icon + 3) - icon
+
+
 def _legend(im: Image.Image, g: Geo) -> None:
     s = g.s
     t = max(10, round(s * 0.15))
@@ -187,7 +193,7 @@ def _legend(im: Image.Image, g: Geo) -> None:
     d = ImageDraw.Draw(im)
     from render.theme import font
 
-    y = g.height - g.margin - len(rows) * (icon + 3) - round(s * 0.42)
+    y = _legend_top(g)
     x = g.panel_x + round(s * 0.14)
     d.line([x, y - 6, g.panel_x + g.panel_w - round(s * 0.14), y - 6], fill=KEY["panel_hi"], width=1)
     for kind, label in rows:
@@ -636,7 +642,7 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
     elif state.pending is not None:
         p = state.pending
         lines = wrap(p.prompt(), size, width - 12)
-        h = (size + 5) * (len(lines) + 1) + 8
+        h = (size + 8) * (len(lines) + 1) + 8
         c.d.rectangle([x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"],
                       width=2)
         yy = y + 5
@@ -671,8 +677,17 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
         if len(lines) > 4:
             y += c.label(x, y, "…", size, "text") + 3
         y += 3
+        row_h = size + 12 + round(s * 0.42 * 1.5)  # label, card faces, gap
+        legend_shown = True
         for e in events:
-            if isinstance(e, Combat) and y < g.height - 5 * s // 2:
+            if not isinstance(e, Combat):
+                continue
+            if legend_shown and y + row_h > _legend_top(g) - 8:
+                # The cards matter more than the legend: paint it over when space runs out.
+                c.d.rectangle([g.panel_x + 2, _legend_top(g) - 10, g.panel_x + g.panel_w - 2,
+                               g.height - g.margin - 2], fill=INDEX["panel"])
+                legend_shown = False
+            if y + row_h <= g.height - g.margin:
                 y = _combat_row(c, e, x, y, width)
         for e in events:
             if isinstance(e, (AirBattle, AircraftHit, CrossUsed)) and y < g.height - 2 * s:

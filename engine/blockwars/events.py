@@ -137,7 +137,9 @@ class BarrageHit(Event):
     hit: bool
 
     def text(self) -> str:
-        return f"{self.square} {self.card}{' hit' if self.hit else ''}"
+        from engine.cards import Card
+
+        return f"{self.square} {Card.parse(self.card).label}{' hit' if self.hit else ''}"
 
 
 @dataclass(frozen=True, slots=True)
