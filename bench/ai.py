@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.blockwars import Options, new_game  # noqa: E402
-from engine.blockwars.ai import DEFAULT_BUDGETS, EASY, HARD, NORMAL, RANDOM, choose  # noqa: E402
-from engine.blockwars.model import Side  # noqa: E402
+from engine.blockwars import Options, new_game
+from engine.blockwars.ai import DEFAULT_BUDGETS, EASY, HARD, NORMAL, RANDOM, choose
+from engine.blockwars.model import Side
 
 PAIRINGS = ((HARD, RANDOM), (HARD, EASY), (NORMAL, RANDOM), (EASY, RANDOM))
 MAX_ACTIONS = 1500
@@ -47,8 +47,14 @@ def play(task: tuple[str, str, int, dict[str, int]]) -> dict[str, object]:
         state.apply(action, side)
         n += 1
     winner = state.outcome.winner if state.outcome else None
-    return {"level": level, "opponent": opponent, "win": winner is tested, "capped": not state.is_over(),
-            "actions": n, "times": times}
+    return {
+        "level": level,
+        "opponent": opponent,
+        "win": winner is tested,
+        "capped": not state.is_over(),
+        "actions": n,
+        "times": times,
+    }
 
 
 def main() -> None:
@@ -59,10 +65,9 @@ def main() -> None:
     ap.add_argument("--hard-iters", type=int, default=None, help="rollouts per decision for hard")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    full = args.games >= 100
     iters = {
-        NORMAL: args.normal_iters or (60 if full else 24),
-        HARD: args.hard_iters or (120 if full else 40),
+        NORMAL: args.normal_iters or 24,
+        HARD: args.hard_iters or 40,
     }
     tasks = [(lvl, opp, args.seed * 1_000_000 + g, iters) for lvl, opp in PAIRINGS for g in range(args.games)]
     t0 = time.perf_counter()
@@ -79,8 +84,10 @@ def main() -> None:
         times = sorted(t for r in rows for t in r["times"])  # type: ignore[attr-defined]
         p50 = times[len(times) // 2] if times else 0.0
         p95 = times[int(len(times) * 0.95)] if times else 0.0
-        print(f"{lvl + ' v ' + opp:<18}{wins:>7.0%}{capped:>8}{acts:>9.0f}{p50:>10.3f}s{p95:>10.3f}s"
-              f"{(times[-1] if times else 0):>7.2f}s")
+        print(
+            f"{lvl + ' v ' + opp:<18}{wins:>7.0%}{capped:>8}{acts:>9.0f}{p50:>10.3f}s{p95:>10.3f}s"
+            f"{(times[-1] if times else 0):>7.2f}s"
+        )
         key = f"{lvl}_vs_{opp}"
         summary[f"{key}_win"] = round(wins, 3)
         summary[f"{key}_think_p95_s"] = round(p95, 4)

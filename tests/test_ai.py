@@ -88,8 +88,11 @@ def test_answers_set_up_for_both_sides() -> None:
 
 def test_barrage_goes_where_the_enemy_is() -> None:
     """A King's barrage lands on the enemy cluster, away from our own units."""
-    s = build({"e4": "C", "e5": "G", "b7": "G", "b6": "G", "a7": "G", "c7": "C"}, active=Side.CANADIANS,
-              decks={Side.CANADIANS: ["KC"], Side.GERMANS: ["2D"]})
+    s = build(
+        {"e4": "C", "e5": "G", "b7": "G", "b6": "G", "a7": "G", "c7": "C"},
+        active=Side.CANADIANS,
+        decks={Side.CANADIANS: ["KC"], Side.GERMANS: ["2D"]},
+    )
     s.apply("e4xe5")
     assert s.pending is not None and s.pending.kind == "barrage"
     a = choose(s.view(Side.CANADIANS), EASY, 0)
@@ -97,8 +100,12 @@ def test_barrage_goes_where_the_enemy_is() -> None:
 
 
 def test_spends_the_cross_on_an_advanced_unit() -> None:
-    s = build({"e6": "C", "e7": "G"}, active=Side.CANADIANS, options=OPTS,
-              decks={Side.CANADIANS: ["2C"], Side.GERMANS: ["9D"]})
+    s = build(
+        {"e6": "C", "e7": "G"},
+        active=Side.CANADIANS,
+        options=OPTS,
+        decks={Side.CANADIANS: ["2C"], Side.GERMANS: ["9D"]},
+    )
     s.apply("e6xe7")
     assert s.pending is not None and s.pending.kind == "cross"
     assert str(choose(s.view(Side.CANADIANS), HARD, 0, iterations=4)) == "cross"
