@@ -269,9 +269,12 @@ class Canvas:
         self.g = Geo(s)
         self.im = background(s).copy()
         self.d = ImageDraw.Draw(self.im)
+        self._core = self.im.im  # the copy is private and loaded: paste on the core, skipping checks
 
     def paste(self, tile_im: Image.Image, x: int, y: int) -> None:
-        self.im.paste(tile_im, (x, y))
+        """Paste a cached palette image; every render pastes dozens, so the Python wrapper is skipped."""
+        w, h = tile_im.size
+        self._core.paste(tile_im.im, (x, y, x + w, y + h))
 
     def outline(self, sq: int, colour: str, width: int, inset: int = 0) -> None:
         x, y = self.g.xy(sq)
@@ -332,7 +335,7 @@ class Canvas:
               bold: bool = False) -> int:
         """Paste a line of text; return its height."""
         t = text(s, size, fg, bg, bold)
-        self.im.paste(t, (x, y))
+        self.paste(t, x, y)
         return t.height
 
 
