@@ -2,10 +2,14 @@
 
     action = choose(state.view(side), "hard", seed=42)
 
-Levels: `random` (uniform legal action), `easy` (greedy one action ahead, exact expectation over the
-card fight), `normal` and `hard` (determinized Monte Carlo: sample the hidden deck order from the view,
-play the candidate and heuristic replies to a fixed depth, evaluate, keep the best by successive
-halving). The AI only reads what the player may see: it samples deck orders with `View.determinize`
+Levels: `random` (uniform legal action); `easy` (greedy one action ahead, exact expectation over the
+card fight's win / tie / loss); `normal` (determinized Monte Carlo: sample the hidden deck order from
+the view, play each candidate and heuristic replies through the opponent's next turn, evaluate, keep
+the best by successive halving); `hard` (plans the whole two-action turn with exact fight odds for
+its first action, and runs the Monte Carlo search for the second). Decisions (barrage, gas, Ace,
+aircraft, dogfight, strafe, Cross) and set-up use fast heuristics at every level above random.
+
+The AI only reads what the player may see: it samples deck orders with `View.determinize`
 and re-seeds each sample's reshuffles, so neither the true deck order nor the match seed leaks in.
 
 Deterministic for a given (view, level, seed, iterations): the only wall-clock use is the safety cap
@@ -16,7 +20,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.blockwars import actions as A
@@ -33,8 +36,8 @@ from engine.blockwars.state import (
     View,
     tank_squares,
 )
-from engine.cards import ACE, JACK, KING
-from engine.geometry import AREA, NEIGHBOURS
+from engine.cards import ACE, FULL_PACK, JACK, KING
+from engine.geometry import AREA, NEIGHBOURS, square
 
 RANDOM, EASY, NORMAL, HARD = "random", "easy", "normal", "hard"
 LEVELS = (RANDOM, EASY, NORMAL, HARD)
@@ -85,8 +88,6 @@ P_WIN_1, P_WIN_2, P_LOSS = 0.4706, 0.3982, 0.4706
 
 ROLLOUT_EPSILON = 0.03  # rollouts play a uniformly random action this often
 ROLLOUT_NOISE = 0.05  # random jitter between near-equal actions in rollouts
-
-Scorer = Callable[[State, Side], float]
 
 
 def progress(side: Side, sq: int) -> int:
@@ -195,8 +196,6 @@ def _rank_counts(view_state: State) -> list[int]:
     """How many unseen cards of each rank remain (index = rank 2..14); discards are public."""
     counts = [0] * 15
     seen = {c.code for d in view_state.discards.values() for c in d}
-    from engine.cards import FULL_PACK  # local: keeps the module's public imports short
-
     for c in FULL_PACK:
         if c.code not in seen:
             counts[c.rank] += 1
@@ -265,8 +264,6 @@ def decide(s: State, side: Side, counts: list[int] | None = None) -> Action:
 
 
 def _square_index(name: str) -> int | None:
-    from engine.geometry import square
-
     try:
         return square(name)
     except ValueError:
