@@ -1152,3 +1152,36 @@ def test_r18_attacker_turns_the_last_card_and_the_defender_draws_from_the_new_de
         and len(s.decks[C]) == 26
         and [c.code for c in s.discards[G]] == [fight.defender_card]
     )
+
+
+# --- R24: dead positions ------------------------------------------------------------------------
+
+
+def test_r24_sixty_quiet_turns_draw_the_game() -> None:
+    from engine.blockwars.position import build
+    from engine.blockwars.state import QUIET_TURN_LIMIT
+
+    state = build({"a8": "G", "h1": "C"}, active=G)
+    for _ in range(QUIET_TURN_LIMIT - 1):
+        state.apply("end")
+    assert not state.is_over()
+    events = state.apply("end")
+    assert state.is_over() and state.outcome is not None
+    assert state.outcome.winner is None and "60 turns" in state.outcome.reason
+    assert any(type(e).__name__ == "GameOver" for e in events)
+
+
+def test_r24_a_fight_resets_the_count() -> None:
+    from engine.blockwars.position import build
+
+    state = build({"d5": "G", "d4": "C", "h1": "C", "a8": "G"}, active=G, decks={G: ["5C"], C: ["5D"]})
+    for _ in range(40):
+        state.apply("end")
+    assert state.quiet_turns == 40
+    state.apply("d5xd4")  # a tie: nobody dies, but cards were turned
+    assert state.quiet_turns == 0
+    state.apply("end")
+    assert state.quiet_turns == 1
+    from engine.blockwars import State
+
+    assert State.from_json(state.to_json()).quiet_turns == 1  # the count survives a restart

@@ -60,6 +60,7 @@ SETUP, PLAY, OVER = "setup", "play", "over"
 TANK_ID = "CT"
 BARRAGE_KILLS = frozenset({2, 3})  # (R9)
 GAS_KILLS = frozenset({2, 3, 4, 5, 6})
+QUIET_TURN_LIMIT = 60  # (R24): 30 turns each without a single fight is a dead position
 
 
 def _arc(forward: int) -> list[tuple[int, int]]:
@@ -164,6 +165,7 @@ class State:
         "phase",
         "pos",
         "queue",
+        "quiet_turns",
         "reserves",
         "seed",
         "shuffles",
@@ -193,6 +195,7 @@ class State:
         self.active = Side.GERMANS  # (R1)
         self.actions_left = 2
         self.turn = 0
+        self.quiet_turns = 0  # turns in a row without a card turned (R24)
         self.moved: set[str] = set()
         self.entered: set[str] = set()
         self.pending: Decision | None = None
@@ -707,6 +710,7 @@ class State:
     def _draw(self, side: Side) -> Card:
         """Top card of `side`'s deck; an emptied deck reshuffles everything at once (R18)."""
         card = self.decks[side].pop()
+        self.quiet_turns = 0
         self.discards[side].append(card)
         if not self.decks[side]:
             self._deal()
@@ -869,7 +873,10 @@ class State:
             self.moved.clear()
             self.entered.clear()
             self.turn += 1
+            self.quiet_turns += 1
             self._events.append(TurnEnded(side, self.active, self.turn))
+            if self.quiet_turns >= QUIET_TURN_LIMIT:
+                self._end(None, f"no card was turned in {QUIET_TURN_LIMIT} turns", ())
 
     def pos_of(self, side: Side) -> bool:
         """Whether `side` has any unit on the board."""
@@ -1074,6 +1081,7 @@ class State:
         new.active = self.active
         new.actions_left = self.actions_left
         new.turn = self.turn
+        new.quiet_turns = self.quiet_turns
         new.moved = set(self.moved)
         new.entered = set(self.entered)
         new.pending = (
@@ -1108,6 +1116,7 @@ class State:
             "active": self.active.value,
             "actions_left": self.actions_left,
             "turn": self.turn,
+            "quiet_turns": self.quiet_turns,
             "moved": sorted(self.moved),
             "entered": sorted(self.entered),
             "pending": self.pending.to_json() if self.pending else None,
@@ -1146,6 +1155,7 @@ class State:
         s.active = Side(data["active"])
         s.actions_left = data["actions_left"]
         s.turn = data["turn"]
+        s.quiet_turns = data.get("quiet_turns", 0)
         s.moved = set(data["moved"])
         s.entered = set(data["entered"])
         s.pending = Decision.from_json(data["pending"]) if data["pending"] else None
