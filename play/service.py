@@ -12,7 +12,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from data import (
@@ -90,13 +90,6 @@ class Notice:
     user_id: int | None
     text: str
     played: Played | None = None
-
-
-@dataclass(slots=True)
-class Seats:
-    """Who plays which side, with the bot's AI as an ordinary player id."""
-
-    sides: dict[str, int] = field(default_factory=dict)
 
 
 class MatchService:
