@@ -1,5 +1,5 @@
 """The local console: play Block Wars in a terminal through the same service the Discord bot uses."""
 
-from console.app import Console, main
+from console.app import Console, amain, main
 
-__all__ = ["Console", "main"]
+__all__ = ["Console", "amain", "main"]

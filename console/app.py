@@ -273,8 +273,10 @@ class Console:
             raise UsageError(f"I do not understand '{' '.join(rest)[:40]}' in a challenge. Type /help.")
         unknown = set(opts) - {"side", "crosses", "fighter_aces", "hours_per_turn", "level"}
         if unknown:
-            raise UsageError(f"Unknown option {sorted(unknown)[0]}: the options are side, crosses, "
-                             "fighter_aces, hours_per_turn and level.")
+            raise UsageError(
+                f"Unknown option {sorted(unknown)[0]}: the options are side, crosses, "
+                "fighter_aces, hours_per_turn and level."
+            )
         opponent = names.user_id(who)
         vs_bot = opponent == BOT_ID
         level = opts.get("level")
@@ -302,8 +304,14 @@ class Console:
             opponent_is_bot=vs_bot,
             ai_level=level if vs_bot else None,
         )
-        extras = [n for n, on in (("Crosses", match.options.get("crosses")),
-                                  ("Fighter aces", match.options.get("fighter_aces"))) if on]
+        extras = [
+            n
+            for n, on in (
+                ("Crosses", match.options.get("crosses")),
+                ("Fighter aces", match.options.get("fighter_aces")),
+            )
+            if on
+        ]
         rules = f" Optional rules: {', '.join(extras)}." if extras else ""
         if vs_bot:
             self.say(f"<@{self.my_id}> takes on the AI ({level}).{rules}")
@@ -733,8 +741,8 @@ async def interactive(console: Console, db_path: Path) -> int:
             return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the console; `bot.py` calls this when DISCORD_TOKEN is not set."""
+async def amain(argv: list[str] | None = None) -> int:
+    """The console as a coroutine, for callers that already run an event loop (tests, the bot)."""
     started = time.perf_counter()
     args = parse_args(argv)
     try:
@@ -742,7 +750,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"console: cannot read the script: {exc}", file=sys.stderr)
         return 2
-    code = asyncio.run(_run(args, script))
+    code = await _run(args, script)
     if args.demo:
         print(f"({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the console; `bot.py` calls this when DISCORD_TOKEN is not set."""
+    return asyncio.run(amain(argv))

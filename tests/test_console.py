@@ -1,0 +1,300 @@
+"""The local console, driven as a user drives it: command lines in, text and real PNG files out.
+
+Everything runs on real SQLite files in tmp_path and writes real boards; the only stand-ins are a
+clock the tests move by hand and the seeded random generator that picks each legal move.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from console import Console, amain, main, names
+from console.app import command_for
+from data import Database, Status
+from engine.blockwars import Side
+from play import MatchService
+
+ROOT = Path(__file__).resolve().parents[1]
+HAS_AI = importlib.util.find_spec("engine.blockwars.ai") is not None
+START = [
+    "/blockwars challenge @bob side:germans",
+    "/as bob",
+    "/blockwars accept",
+    "/as alice",
+    "/blockwars setup",
+    "/as bob",
+    "/blockwars setup std",
+]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_790_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def open_console(
+    tmp_path: Path, seed: int = 5, clock: Clock | None = None
+) -> tuple[Console, io.StringIO]:
+    clock = clock or Clock()
+    db = await Database.open(tmp_path / "console.db", clock=clock)
+    out = io.StringIO()
+    svc = MatchService(db, clock=clock, rng=random.Random(seed))
+    return Console(svc, boards=tmp_path / "boards", out=out, ai_budget=0.05), out
+
+
+def decodes(path: Path) -> None:
+    with Image.open(path) as im:
+        im.verify()
+
+
+async def drive_to_the_end(console: Console, seed: int, limit: int = 4000) -> list[str]:
+    """Feed one command line at a time, choosing each from the legal moves the service lists.
+
+    Seeded random play with a lean towards fights and forward steps, so the game ends in a real
+    win within a few hundred actions. Returns every line fed, to replay as a script file.
+    """
+    rng = random.Random(seed)
+    fed: list[str] = []
+    for _ in range(limit):
+        match, state = await console.service.latest(console.channel_id)
+        if not match.status.is_open:
+            break
+        side = state.current_player()
+        assert side is not None
+        name = names.user_name(match.sides[side.value])
+        if console.me != name:
+            fed.append(f"/as {name}")
+            await console.run_lines(fed[-1:])
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert legal, "the player to act always has something legal"
+        ahead = 1 if side is Side.CANADIANS else -1
+        keen = [a for a in legal if "x" in a or (a[2:3] == "-" and (int(a[4]) - int(a[1])) == ahead)]
+        notation = rng.choice(keen if keen and rng.random() < 0.85 else legal)
+        cmd, arg = command_for(notation, state)
+        fed.append(f"/blockwars {cmd} {arg}".rstrip())
+        assert await console.run_lines(fed[-1:]) == 0, console.out.getvalue()[-500:]  # type: ignore[attr-defined]
+    return fed
+
+
+async def test_a_console_script_plays_a_full_game_to_the_end(tmp_path: Path) -> None:
+    console, out = await open_console(tmp_path)
+    assert await console.run_lines(START) == 0
+    fed = START + await drive_to_the_end(console, seed=11)
+    match, state = await console.service.latest(console.channel_id)
+    assert match.status is Status.FINISHED
+    assert state.outcome is not None and state.outcome.winner is not None, state.outcome
+    text = out.getvalue()
+    assert "Game over: the" in text and "Traceback" not in text
+    actions = await console.service.db.actions(match.id)
+    boards = sorted((tmp_path / "boards").glob("general-*.png"))
+    assert len(boards) == len(actions) + 1  # the start board, then one per action
+    for path in (boards[0], boards[len(boards) // 2], boards[-1]):
+        decodes(path)
+    assert f"board: {boards[-1]}" in text
+    await console.close()
+
+    # The recorded lines, as a script file through the real entry point, replay the same game.
+    script = tmp_path / "game.txt"
+    script.write_text("\n".join(fed) + "\n/blockwars board\n/blockwars replay\n", encoding="utf-8")
+    fresh = tmp_path / "again"
+    code = await amain(
+        ["--script", str(script), "--db", str(fresh / "g.db"), "--boards", str(fresh / "b"), "--seed", "5"]
+    )
+    assert code == 0
+    db = await Database.open(fresh / "g.db")
+    again = (await db.list_matches(channel_id=console.channel_id, limit=1))[0]
+    assert [a.notation for a in await db.actions(again.id)] == [a.notation for a in actions]
+    assert again.winner_id == match.winner_id and again.status is Status.FINISHED
+    await db.close()
+    gif = fresh / "b" / f"general-{again.id}-replay.gif"
+    with Image.open(gif) as im:
+        assert im.n_frames == len(actions) + 1
+
+
+async def test_a_game_survives_a_restart(tmp_path: Path) -> None:
+    db_path, boards = tmp_path / "g.db", tmp_path / "boards"
+    first = tmp_path / "first.txt"
+    first.write_text("\n".join([*START, "/as alice", "/blockwars move c7-b7"]) + "\n", encoding="utf-8")
+    assert await amain(["--script", str(first), "--db", str(db_path), "--boards", str(boards)]) == 0
+    second = tmp_path / "second.txt"
+    second.write_text("/as alice\n/blockwars move d7-d8\n/blockwars history\n", encoding="utf-8")
+    assert await amain(["--script", str(second), "--db", str(db_path), "--boards", str(boards)]) == 0
+    db = await Database.open(db_path)
+    match = await db.get_channel_match(names.channel_id("general"))
+    assert match is not None and match.status is Status.ACTIVE
+    assert [a.notation for a in await db.actions(match.id)][-2:] == ["c7-b7", "d7-d8"]
+    assert match.turn_player_id == names.user_id("bob")  # two actions: the Canadians' turn now
+    await db.close()
+    assert (boards / f"general-{match.id}-0004.png").exists()
+
+
+async def test_two_console_instances_share_the_database(tmp_path: Path) -> None:
+    console, _ = await open_console(tmp_path)
+    await console.run_lines(START)
+    await console.close()
+    again, out = await open_console(tmp_path)
+    again.me = "alice"
+    assert await again.run_lines(["/blockwars move c7-b7", "/blockwars board unit:d6"]) == 0
+    assert "Germans: c7-b7" in out.getvalue()
+    assert "@alice (Germans) to play, 1 action left" in out.getvalue()
+    decodes(tmp_path / "boards" / "general-1-0003-d6.png")
+    await again.close()
+
+
+GARBAGE = [
+    "/blockwars",
+    "/blockwars fly",
+    "/blockwars move",
+    "/blockwars move z9-z10",
+    "/blockwars move e2-e3",
+    "/blockwars fire c6xd4",
+    "/blockwars attack c7xd6",
+    "/blockwars challenge",
+    "/blockwars challenge @bob",
+    "/blockwars challenge @carol side:purple",
+    "/blockwars challenge @carol hours_per_turn:soon",
+    "/blockwars challenge @carol level:hard",
+    "/blockwars challenge @alice",
+    "/blockwars accept",
+    "/blockwars decline",
+    "/blockwars draw maybe",
+    "/blockwars board unit:z9",
+    "/blockwars end now",
+    "/as",
+    "/as b@d!name",
+    "/as bot",
+    "/channel this-name-is-far-too-long",
+    "hello world",
+    "setup everything/everywhere/now",
+    "x" * 5000,
+    "/blockwars stats @",
+    "\x00\x01 ;; DROP TABLE matches",
+]
+
+
+async def test_garbage_gets_friendly_one_line_errors_and_changes_nothing(tmp_path: Path) -> None:
+    console, out = await open_console(tmp_path)
+    await console.run_lines(START)
+    before = await console.service.db.get_channel_match(console.channel_id)
+    console.me = "alice"
+    out.truncate(0)
+    out.seek(0)
+    for line in GARBAGE:
+        console.refused = 0
+        assert await console.handle(line) is not None
+        assert console.refused == 1, f"{line!r} was not refused:\n{out.getvalue()[-300:]}"
+    after = await console.service.db.get_channel_match(console.channel_id)
+    assert after == before
+    text = out.getvalue()
+    assert "Traceback" not in text and "Something went wrong" not in text
+    errors = [ln for ln in text.splitlines() if ln.startswith("✗")]
+    assert len(errors) == len(GARBAGE)
+    assert all(len(ln) < 300 for ln in errors)
+    await console.close()
+
+
+async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
+    clock = Clock()
+    console, out = await open_console(tmp_path, clock=clock)
+    start = START.copy()
+    start[0] += " hours_per_turn:1"
+    await console.run_lines(start)
+    assert "Due in 1 hour" in out.getvalue()
+    clock.now += 2 * 3600
+    await console.run_lines(["/blockwars history"])
+    text = out.getvalue()
+    assert "@alice ran out of time and loses the game." in text
+    assert "Game over: the Canadians win** @bob" in text
+    await console.close()
+
+
+@pytest.mark.skipif(not HAS_AI, reason="engine/blockwars/ai.py is not there yet")
+async def test_playing_the_ai_writes_its_boards_too(tmp_path: Path) -> None:
+    console, out = await open_console(tmp_path)
+    assert await console.run_lines(["vs ai easy", "/blockwars setup"]) == 0
+    match, state = await console.service.current(console.channel_id)
+    assert match.ai_player_id == names.BOT_ID and match.ai_level == "easy"
+    me = match.side_of(console.my_id)
+    assert state.current_player() is Side(me)  # the AI has played everything it owed
+    text = out.getvalue()
+    assert "@alice takes on the AI (easy)." in text
+    assert (
+        len(list((tmp_path / "boards").glob("*.png"))) == len(await console.service.db.actions(match.id)) + 1
+    )
+    if me == "germans":  # move, end, and the AI answers with its whole turn
+        assert await console.run_lines(["/blockwars move c7-b7", "/blockwars end"]) == 0
+        assert "Canadians:" in out.getvalue().split("/blockwars end")[-1]
+    await console.close()
+
+
+def test_the_demo_plays_a_whole_game_and_writes_the_replay(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    code = main(["--demo", "--boards", str(boards), "--seed", "3", "--ai-budget", "0.02"])
+    assert code == 0
+    pngs = sorted(boards.glob("demo-*.png"))
+    gifs = list(boards.glob("demo-*-replay.gif"))
+    assert len(pngs) > 20 and len(gifs) == 1
+    decodes(pngs[-1])
+    with Image.open(gifs[0]) as im:
+        assert im.n_frames == len(pngs)  # one frame per board: the start and every action
+
+
+def test_python_m_console_reads_a_script_from_stdin(tmp_path: Path) -> None:
+    script = "\n".join([*START, "/as alice", "e7-e8", "/blockwars board", "/quit", "/blockwars end"]) + "\n"
+    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "env.db"), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "console", "--script", "-", "--boards", str(tmp_path / "b")],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Germans: e7-e8" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert (tmp_path / "env.db").exists()  # DATABASE_PATH is honoured
+    boards = [ln.split("board: ", 1)[1] for ln in proc.stdout.splitlines() if ln.startswith("board: ")]
+    assert len(boards) == 5  # start, two set-ups, the move, and /blockwars board
+    decodes(Path(boards[-1]))
+    assert "/blockwars end" not in proc.stdout  # nothing after /quit runs
+
+
+def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = MatchService.__new__(MatchService)
+    svc.clock = clock
+    console = Console(svc, boards=tmp_path, out=io.StringIO())
+    bob = names.user_id("bob")
+    text = console.humanize(
+        f"<@{bob}>, your move is due <t:{int(clock.now) + 3 * 86400}:R>. <@{names.BOT_ID}>"
+    )
+    assert text.startswith("@bob, your move is due in 3 days (")
+    assert text.endswith("@bot")
+    assert console.humanize(f"<t:{int(clock.now) - 120}:R>").startswith("2 minutes ago")
+
+
+@given(st.text(alphabet=names.ALPHABET, min_size=1, max_size=names.MAX_LEN))
+def test_names_round_trip_through_ids(name: str) -> None:
+    uid = names.user_id(name)
+    if name in names.BOT_NAMES:
+        assert uid == names.BOT_ID
+    else:
+        assert names.user_name(uid) == name and uid < 2**63
+    assert names.channel_name(names.channel_id(name)) == name
