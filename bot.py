@@ -1,12 +1,155 @@
-"""Entry point: `make run` lands here."""
+"""Entry point: `make run` lands here. With DISCORD_TOKEN set it runs the Discord bot, else the console.
 
+The bot is built by `create_bot` so the tests can run the very same object against a fake Discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
 import sys
+import time
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from data import Database
+from play import MatchService
+from settings import Settings, load_settings
+
+log = logging.getLogger("blockwars.bot")
+
+EXTENSIONS = ("cogs.blockwars",)
 
 
-def main() -> int:
-    """Say clearly what exists so far instead of failing obscurely."""
-    print("The Discord bot and the local console are not built yet; see the issues.", file=sys.stderr)
-    return 1
+def intents() -> discord.Intents:
+    """Default intents without the privileged ones: slash commands need no message content or members."""
+    wanted = discord.Intents.default()
+    wanted.members = False
+    wanted.presences = False
+    wanted.message_content = False
+    return wanted
+
+
+class BlockWarsBot(commands.Bot):
+    """The bot: owns the database and the match service; the cogs are thin adapters over the service."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        database: Database | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        **options: object,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self._given_database = database
+        self.database: Database | None = database
+        self.clock = clock
+        self.rng = rng
+        self._service: MatchService | None = None
+
+    @property
+    def service(self) -> MatchService:
+        if self._service is None:
+            raise RuntimeError("the bot has not been set up yet (setup_hook runs at login)")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        """Open the database, load the cogs, and sync the command tree only when asked to."""
+        if self.database is None:
+            self.settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+            self.database = await Database.open(self.settings.database_path, clock=self.clock)
+        self._service = MatchService(self.database, clock=self.clock, rng=self.rng)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        if self.settings.sync_commands:
+            await self.sync_tree()
+
+    async def sync_tree(self) -> list[discord.app_commands.AppCommand]:
+        """Push the commands to Discord: to the development guild if set (instant), else globally."""
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands (they may take a while to appear)", len(synced))
+        return synced
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            # Only close a database we opened; a test's database belongs to the test.
+            if self.database is not None and self._given_database is None:
+                await self.database.close()
+                self.database = None
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    database: Database | None = None,
+    clock: Callable[[], float] = time.time,
+    rng: random.Random | None = None,
+    **options: object,
+) -> BlockWarsBot:
+    """Build the bot without connecting; tests pass a fake-friendly `guild_ready_timeout` in options."""
+    return BlockWarsBot(settings, database=database, clock=clock, rng=rng, **options)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Block Wars for Discord (or the local console without a token)."
+    )
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="push the slash commands to Discord (DEV_GUILD_ID if set, else globally) and keep running",
+    )
+    return parser.parse_known_args(argv)[0]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot; without a DISCORD_TOKEN, start the local console instead."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    settings = load_settings()
+    if settings.token is None:
+        from console import main as console_main  # lazily: the bot's tests must not depend on it
+
+        return console_main(argv)
+    settings = Settings(
+        token=settings.token,
+        database_path=settings.database_path,
+        dev_guild_id=settings.dev_guild_id,
+        log_level=settings.log_level,
+        sweep_seconds=settings.sweep_seconds,
+        ai_budget_seconds=settings.ai_budget_seconds,
+        sync_commands=args.sync,
+    )
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
+    logging.getLogger("blockwars").setLevel(settings.log_level)
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN (it is not printed here).")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

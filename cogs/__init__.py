@@ -1,0 +1,1 @@
+"""Discord adapters (cogs): thin layers that parse, call the match service, and post boards."""

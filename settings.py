@@ -1,0 +1,64 @@
+"""Settings from the environment (or a `.env` file), read once at start-up.
+
+Kept apart from bot.py so tests build `Settings` directly, without touching the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DATABASE = "blockwars.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot needs to run; `token` is never logged (its repr is hidden)."""
+
+    token: str | None = field(default=None, repr=False)
+    database_path: Path = Path(DEFAULT_DATABASE)
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    sweep_seconds: float = 60.0
+    ai_budget_seconds: float | None = None
+    sync_commands: bool = False
+
+
+def _int_or_none(text: str | None, name: str) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise SystemExit(f"{name} must be a number (a Discord id), not {text!r}") from None
+
+
+def _float(text: str | None, name: str, default: float | None) -> float | None:
+    if text is None or not text.strip():
+        return default
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise SystemExit(f"{name} must be a number of seconds, not {text!r}") from None
+
+
+def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+    """Read the settings; a `.env` next to the working directory fills in what the environment lacks."""
+    if env is None:
+        if dotenv:
+            from dotenv import load_dotenv
+
+            load_dotenv(override=False)
+        env = os.environ
+    token = (env.get("DISCORD_TOKEN") or "").strip() or None
+    sweep = _float(env.get("SWEEP_SECONDS"), "SWEEP_SECONDS", 60.0)
+    return Settings(
+        token=token,
+        database_path=Path(env.get("DATABASE_PATH") or DEFAULT_DATABASE),
+        dev_guild_id=_int_or_none(env.get("DEV_GUILD_ID"), "DEV_GUILD_ID"),
+        log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
+        sweep_seconds=max(5.0, sweep or 60.0),
+        ai_budget_seconds=_float(env.get("AI_BUDGET_SECONDS"), "AI_BUDGET_SECONDS", None),
+    )
