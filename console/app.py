@@ -124,7 +124,7 @@ class Console:
     def when(self, ts: float) -> str:
         """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock."""
         delta = ts - self.service.clock()
-        span = abs(delta)
+        span = round(abs(delta) / 60) * 60 if abs(delta) >= 60 else abs(delta)  # a day, not 23.99 hours
         unit, n = next(
             ((u, round(span / size)) for u, size in UNITS if span >= size), ("second", round(span))
         )
