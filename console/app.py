@@ -548,7 +548,11 @@ class Console:
             assert side is not None
             if self.me != players[side]:
                 await self.run_lines([f"/as {players[side]}"])
-            notation = await asyncio.to_thread(chooser, state, side, n)
+            try:
+                notation = await asyncio.to_thread(chooser, state, side, n)
+            except Exception as exc:  # a broken AI must not stop the demo: say so and play on
+                print(f"console: the AI failed ({type(exc).__name__}: {exc}); random move", file=sys.stderr)
+                notation = str(random.Random(seed * 1000 + n).choice(state.legal_actions()))
             cmd, arg = command_for(notation, state)
             await self.run_lines([f"/blockwars {cmd} {arg}".rstrip()])
         await self.run_lines(["/blockwars replay"])
