@@ -56,6 +56,12 @@ CHALLENGE_TTL = DAY
 GAME = "blockwars"
 
 
+def history_line(who: str, notation: str, events: list[Event]) -> str:
+    """'Canadians: e4-e5, e5 attacks e6: 9 of clubs vs 7 of diamonds, won, ...' (the events say it all;
+    the notation alone stands in when they are silent, as for `end`)."""
+    return f"{who}: {summary(events) or notation}"
+
+
 def reminder_lead(turn_seconds: int) -> float:
     """How long before the deadline to remind: a quarter of the turn, at most 12 hours."""
     return min(turn_seconds / 4, 12 * 3600)
@@ -354,11 +360,7 @@ class MatchService:
             ) from None
         side = match.side_of(actor_id)
         who = Side(side).title if side else "?"
-        line = f"{who}: {notation}"
-        said = summary(events)
-        if said:
-            line += f": {said}"
-        return Played(updated, state, events, notation, actor_id, line)
+        return Played(updated, state, events, notation, actor_id, history_line(who, notation, events))
 
     def _waiting_for(self, match: Match, state: State) -> str:
         side = state.current_player()
@@ -435,8 +437,7 @@ class MatchService:
         _, per_action, log = await self.replayed(match)
         lines = []
         for (side, notation), events in zip(log, per_action, strict=True):
-            said = summary(events)
-            lines.append(f"{side.title}: {notation}" + (f": {said}" if said else ""))
+            lines.append(history_line(side.title, notation, events))
         return lines[-limit:]
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
