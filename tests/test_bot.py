@@ -103,12 +103,14 @@ class World:
         assert self.bot is not None and self.bot.database is not None
         return await self.bot.database.get_channel_match((channel or self.general).id)
 
-    async def slash(self, user, name: str, options: dict | None = None, channel=None, **kw) -> InteractionResult:
+    async def slash(
+        self, user, name: str, options: dict | None = None, channel=None, **kw
+    ) -> InteractionResult:
         return await self.fake.slash(user, channel or self.general, "blockwars", name, options or {}, **kw)
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):  # noqa: F811
+async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     handler = ForwardBotErrors(fake_discord)
     logger = logging.getLogger("blockwars")
     logger.addHandler(handler)
@@ -179,11 +181,286 @@ async def test_challenge_accept_setup_and_move(world: World):
     w = world
     board = await deployed(w)
     match = await w.match()
-    assert board.custom_ids == [f"bw:act:{match.id}:{match.version}", f"bw:dec:{match.id}:{match.version}:end"]
+    assert board.custom_ids == [
+        f"bw:act:{match.id}:{match.version}",
+        f"bw:dec:{match.id}:{match.version}:end",
+    ]
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     assert moved.deferred
     message = moved.message
-    assert message.content.startswith("Germans: e6-e5")
+    assert message.content.startswith("Germans:")
     assert "1 action left" in message.content
     assert_board_post(message, w.alice)
     assert (await w.match()).version == match.version + 1
+
+
+async def test_moves_by_the_take_action_select_flow(world: World):
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
+    assert opened.ephemeral
+    unit_id = f"bw:unit:{match.id}:{match.version}"
+    units = [o["value"] for o in opened.message.component(unit_id)["options"]]
+    assert 0 < len(units) <= 25 and "e6" in units
+    picked = await w.fake.select(w.alice, opened.message, unit_id, ["e6"])
+    assert picked.response_type == 7  # the ephemeral prompt is replaced by the unit's actions
+    do_id = f"bw:do:{match.id}:{match.version}:e6:0"
+    options = picked.edited[0].component(do_id)["options"]
+    assert {o["value"] for o in options} >= {"e6-e5"}
+    assert any(o["label"] == "Move e6 → e5" for o in options)
+    played = await w.fake.select(w.alice, picked.edited[0], do_id, ["e6-e5"])
+    assert played.message.content.startswith("Germans:")
+    assert_board_post(played.message, w.alice)
+    # the End turn button on the new board ends the turn: the Canadians are to move
+    match = await w.match()
+    ended = await w.fake.click(w.alice, played.message, f"bw:dec:{match.id}:{match.version}:end")
+    assert ended.message.content.startswith("Germans:")
+    assert_board_post(ended.message, w.bob)
+    assert "Canadians" in ended.message.content
+
+
+async def put_position(w: World, state: State, channel=None) -> None:
+    """Replace the live game's snapshot by a built position (replay consistency is not needed here)."""
+    assert w.bot is not None and w.bot.database is not None
+    match = await w.match(channel)
+    side = state.current_player()
+    assert side is not None
+    await w.bot.database.update_match(
+        match.id,
+        expected_version=match.version,
+        snapshot=state.to_json(),
+        turn_player_id=match.sides[side.value],
+    )
+
+
+async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not(world: World):
+    w = world
+    await deployed(w)
+    await put_position(
+        w,
+        build(
+            {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
+            decks={Side.GERMANS: ["JH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+        ),
+    )
+    attacked = await w.slash(w.alice, "attack", {"action": "e5xe4"})
+    message = attacked.message
+    assert "Jack of hearts" in message.content
+    assert_board_post(message, w.bob)  # Bob must decide although it is the Germans' turn
+    assert "Dogfight it, or decline?" in message.content
+    match = await w.match()
+    ids = [f"bw:dec:{match.id}:{match.version}:{n}" for n in ("dogfight A", "dogfight B", "decline")]
+    assert message.custom_ids == ids
+    refused = await w.fake.click(w.alice, message, ids[0])
+    assert refused.ephemeral and "must decide first" in refused.content
+    assert (await w.match()).version == match.version
+    answered = await w.fake.click(w.bob, message, ids[0])
+    assert answered.message.content.startswith("Canadians:")
+    png_of(answered.message)
+
+
+async def test_a_win_ends_the_game_and_counts_in_the_stats(world: World):
+    w = world
+    await deployed(w)
+    await put_position(w, build({"c1": "G", "d2": "G", "h8": "C"}))
+    won = await w.slash(w.alice, "move", {"action": "d2-d1"})
+    assert "Game over: the Germans win" in won.content and f"<@{w.alice.id}>" in won.content
+    assert won.message.components == []
+    png_of(won.message)
+    assert await w.match() is None  # the channel is free again
+    stats = await w.slash(w.alice, "stats")
+    assert "1 won, 0 lost" in stats.content
+    lb = await w.slash(w.bob, "leaderboard")
+    assert f"<@{w.alice.id}>" in lb.content
+
+
+async def test_restart_in_the_middle_and_click_a_button_posted_before_it(world: World):
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    await w.restart()
+    # a button on a board posted before the restart still works
+    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
+    assert opened.ephemeral and opened.message.custom_ids == [f"bw:unit:{match.id}:{match.version}"]
+    ended = await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:end")
+    assert_board_post(ended.message, w.bob)
+    moved = await w.slash(w.bob, "move", {"action": "e3-e4"})
+    assert moved.content.startswith("Canadians:")
+    # the select opened before the move is now stale: nothing is applied
+    stale = await w.fake.select(w.alice, opened.message, f"bw:unit:{match.id}:{match.version}", ["e6"])
+    assert stale.ephemeral and "out of date" in stale.content
+
+
+async def test_a_stale_button_is_refused_politely(world: World):
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    await w.slash(w.alice, "move", {"action": "e6-e5"})
+    version = (await w.match()).version
+    stale = await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:end")
+    assert stale.ephemeral and "out of date" in stale.content
+    stale = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
+    assert stale.ephemeral and "out of date" in stale.content
+    assert (await w.match()).version == version
+
+
+async def test_an_outsider_cannot_move(world: World):
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    refused = await w.slash(w.eve, "move", {"action": "e6-e5"})
+    assert refused.ephemeral and "not playing" in refused.content
+    clicked = await w.fake.click(w.eve, board, f"bw:act:{match.id}:{match.version}")
+    assert clicked.ephemeral and "not playing" in clicked.content
+    clicked = await w.fake.click(w.eve, board, f"bw:dec:{match.id}:{match.version}:end")
+    assert clicked.ephemeral and "not playing" in clicked.content
+    not_yet = await w.slash(w.bob, "move", {"action": "e3-e4"})
+    assert not_yet.ephemeral and "not your turn" in not_yet.content
+    illegal = await w.slash(w.alice, "move", {"action": "e6-e3"})
+    assert illegal.ephemeral
+    assert (await w.match()).version == match.version
+
+
+async def test_autocomplete_offers_at_most_25_legal_choices(world: World):
+    w = world
+    await deployed(w)
+    _, state = await w.bot.service.current(w.general.id)  # type: ignore[union-attr]
+    legal = {str(a) for a in state.legal_actions()}
+    choices = await w.fake.autocomplete(
+        w.alice, w.general, "blockwars", "move", {"action": ""}, focused="action"
+    )
+    assert 0 < len(choices) <= 25
+    assert all(c["value"] in legal and "-" in c["value"] and "x" not in c["value"] for c in choices)
+    typed = await w.fake.autocomplete(
+        w.alice, w.general, "blockwars", "move", {"action": "e6"}, focused="action"
+    )
+    assert typed and all("e6" in c["value"] for c in typed)
+    attacks = await w.fake.autocomplete(
+        w.alice, w.general, "blockwars", "fire", {"action": ""}, focused="action"
+    )
+    assert len(attacks) <= 25
+    nobody = await w.fake.autocomplete(
+        w.eve, w.general, "blockwars", "move", {"action": ""}, focused="action"
+    )
+    assert nobody == []
+    waiting = await w.fake.autocomplete(
+        w.bob, w.general, "blockwars", "move", {"action": ""}, focused="action"
+    )
+    assert waiting == []
+
+
+async def test_a_deadline_passing_forfeits_the_game(world: World):
+    w = world
+    await deployed(w)
+    match = await w.match()
+    w.clock.now = match.deadline - 3600  # the reminder comes first
+    notices = await w.cog.run_sweep()
+    assert [n.kind for n in notices] == ["reminder"]
+    reminder = w.fake.messages_in(w.general)[-1]
+    assert f"<@{w.alice.id}>" in reminder.content and "<t:" in reminder.content
+    w.clock.now = match.deadline + 1
+    notices = await w.cog.run_sweep()
+    assert [n.kind for n in notices] == ["forfeit"]
+    posted = w.fake.messages_in(w.general)[-1]
+    assert "ran out of time" in posted.content and "Canadians win" in posted.content
+    png_of(posted)
+    assert await w.match() is None
+
+
+async def test_challenges_that_are_refused(world: World):
+    w = world
+    me = await w.slash(w.alice, "challenge", {"opponent": w.alice})
+    assert me.ephemeral and "yourself" in me.content
+    bot = await w.slash(w.alice, "challenge", {"opponent": w.other_bot})
+    assert bot.ephemeral and "Bots cannot play" in bot.content
+    await w.slash(w.alice, "challenge", {"opponent": w.bob})
+    second = await w.slash(w.eve, "challenge", {"opponent": w.mod})
+    assert second.ephemeral and "thread" in second.content
+    in_thread = await w.slash(w.eve, "challenge", {"opponent": w.mod}, channel=w.thread)
+    assert not in_thread.ephemeral
+    declined = await w.slash(w.bob, "decline")
+    assert "declined" in declined.content
+    assert await w.match() is None
+
+
+async def test_an_unexpected_error_apologises_and_leaves_the_game_alone(world: World, monkeypatch):
+    w = world
+    await deployed(w)
+    match = await w.match()
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(w.bot.service, "act", broken)  # type: ignore[union-attr]
+    w.errors.enabled = False  # type: ignore[attr-defined]
+    result = await w.slash(w.alice, "move", {"action": "e6-e5"})
+    assert result.ephemeral and result.content == APOLOGY
+    assert (await w.match()).version == match.version
+
+
+async def test_only_moderators_cancel(world: World):
+    w = world
+    await w.slash(w.alice, "challenge", {"opponent": w.bob})
+    refused = await w.slash(w.eve, "cancel")
+    assert refused.ephemeral and "manage this channel" in refused.content
+    done = await w.slash(w.mod, "cancel")
+    assert "cancelled" in done.content and not done.ephemeral
+    assert await w.match() is None
+
+
+async def test_rules_history_notify_and_resign(world: World):
+    w = world
+    rules = await w.slash(w.eve, "rules", {"topic": "wire"})
+    assert rules.ephemeral and "wire" in rules.content.lower()
+    await deployed(w)
+    await w.slash(w.alice, "move", {"action": "e6-e5"})
+    board = await w.slash(w.eve, "board", {"unit": "e5"})
+    png_of(board.message)
+    assert f"<@{w.alice.id}>" in board.content
+    units = await w.fake.autocomplete(w.eve, w.general, "blockwars", "board", {"unit": "e"}, focused="unit")
+    assert 0 < len(units) <= 25 and all(c["value"].startswith("e") for c in units)
+    history = await w.slash(w.eve, "history")
+    assert "1. Germans: " in history.content
+    notify = await w.slash(w.bob, "notify", {"enabled": True})
+    assert notify.ephemeral
+    await w.slash(w.alice, "end")
+    await w.cog.idle()
+    assert any("Your move" in m.content for m in w.fake.dms_to(w.bob))
+    resigned = await w.slash(w.bob, "resign")
+    assert "Game over: the Germans win" in resigned.content
+
+
+async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    w = World(fake_discord, start_bot, tmp_path)
+    await w.start()
+    await w.slash(w.alice, "rules")
+    await w.bot.close()  # type: ignore[union-attr]
+    assert TOKEN not in caplog.text
+    settings = load_settings({"DISCORD_TOKEN": "secret.token.value", "DEV_GUILD_ID": "42"}, dotenv=False)
+    assert "secret" not in repr(settings) and settings.dev_guild_id == 42
+
+
+def test_no_privileged_intents():
+    wanted = intents()
+    assert not wanted.members and not wanted.presences and not wanted.message_content
+
+
+@pytest.mark.skipif(importlib.util.find_spec("engine.blockwars.ai") is None, reason="the AI is not built yet")
+async def test_challenging_the_bot_starts_an_ai_game(world: World):
+    w = world
+    me = w.fake.bot_user
+    started = await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    png_of(started.messages[0])
+    match = await w.match()
+    assert match.status is Status.ACTIVE and match.ai_player_id == me.id
+    # the AI deploys the Germans on its own and posts its board
+    await w.cog.idle()
+    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans:")]
+    assert posts and f"<@{w.alice.id}>" in posts[-1].content
+    await w.slash(w.alice, "setup")
+    await w.cog.idle()
+    match = await w.match()
+    assert match.turn_player_id == w.alice.id  # the AI played its turn and it is Alice's again
+    assert any(m.content.startswith("Germans:") and m.attachments for m in w.fake.messages_in(w.general)[-3:])
