@@ -141,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         ai_budget_seconds=settings.ai_budget_seconds,
         sync_commands=args.sync,
     )
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
-    logging.getLogger("blockwars").setLevel(settings.log_level)
+    level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
+    discord.utils.setup_logging(level=level)
+    logging.getLogger("blockwars").setLevel(level)
     bot = create_bot(settings)
     try:
         bot.run(settings.token, log_handler=None)

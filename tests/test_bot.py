@@ -12,6 +12,7 @@ import io
 import logging
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -464,3 +465,29 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
     match = await w.match()
     assert match.turn_player_id == w.alice.id  # the AI played its turn and it is Alice's again
     assert any(m.content.startswith("Germans:") and m.attachments for m in w.fake.messages_in(w.general)[-3:])
+
+
+async def test_only_the_owner_syncs_and_a_dev_guild_gets_the_commands(world: World):
+    w = world
+    assert any(c["name"] == "blockwars" for c in w.fake.synced_commands())  # the --sync at start-up
+    refused = await w.fake.slash(w.eve, w.general, "blockwars", "admin", "sync")
+    assert refused.ephemeral and "owner" in refused.content
+    w.bot.settings = replace(w.bot.settings, dev_guild_id=w.guild.id)  # type: ignore[union-attr]
+    synced = await w.fake.slash(w.fake.owner, w.general, "blockwars", "admin", "sync")
+    assert synced.ephemeral and "Synced" in synced.content
+    assert [c["name"] for c in w.fake.synced_commands(w.guild)] == ["blockwars"]
+
+
+def test_without_a_token_main_starts_the_console(monkeypatch):
+    import sys
+    import types
+
+    import bot as bot_module
+
+    seen: list[list[str] | None] = []
+    console = types.ModuleType("console")
+    console.main = lambda argv=None: seen.append(argv) or 0  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "console", console)
+    monkeypatch.setattr(bot_module, "load_settings", lambda: Settings(token=None))
+    assert bot_module.main(["--demo"]) == 0
+    assert seen == [["--demo"]]
