@@ -491,3 +491,33 @@ def test_without_a_token_main_starts_the_console(monkeypatch):
     monkeypatch.setattr(bot_module, "load_settings", lambda: Settings(token=None))
     assert bot_module.main(["--demo"]) == 0
     assert seen == [["--demo"]]
+
+
+async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
+    """64 squares (and 64 gas squares) do not fit one select: chunks of 25 plus a gas button."""
+    w = world
+    await deployed(w)
+    await put_position(
+        w,
+        build(
+            {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
+            decks={Side.GERMANS: ["KH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+        ),
+    )
+    attacked = await w.slash(w.alice, "attack", {"action": "e5xe4"})
+    message = attacked.message
+    assert "barrage" in message.content.lower()
+    match = await w.match()
+    rows = message.components
+    assert len(rows) <= 5
+    selects = [c for row in rows for c in row["components"] if c["type"] == 3]
+    assert len(selects) == 3 and all(len(s["options"]) <= 25 for s in selects)
+    assert sum(len(s["options"]) for s in selects) == 64
+    gas = await w.fake.click(w.alice, message, f"bw:gas:{match.id}:{match.version}")
+    assert gas.ephemeral and all(
+        len(s["options"]) <= 25 for r in gas.message.components for s in r["components"]
+    )
+    first = f"bw:pick:{match.id}:{match.version}:0"
+    fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
+    assert fired.message.content.startswith("Germans:")
+    png_of(fired.message)
