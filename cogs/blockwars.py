@@ -22,7 +22,7 @@ from cogs._rules_text import TOPICS
 from data import Match, Status
 from engine.blockwars import IllegalAction, InvalidNotation, Options, State
 from engine.geometry import SQUARE_NAMES
-from play import Notice, Played, ServiceError
+from play import MatchService, Notice, Played, ServiceError
 from play.present import played_text, status_text
 from render import render_board
 
@@ -81,7 +81,7 @@ class BlockWars(
         super().__init__()
 
     @property
-    def service(self) -> Any:
+    def service(self) -> MatchService:
         return self.bot.service
 
     # ------------------------------------------------------------------ life cycle

@@ -380,6 +380,9 @@ async def test_challenges_that_are_refused(world: World):
     assert second.ephemeral and "thread" in second.content
     in_thread = await w.slash(w.eve, "challenge", {"opponent": w.mod}, channel=w.thread)
     assert not in_thread.ephemeral
+    thread_match = await w.match(w.thread)
+    said_no = await w.fake.click(w.mod, in_thread.message, f"bw:decline:{thread_match.id}")
+    assert "declined" in said_no.content and await w.match(w.thread) is None
     declined = await w.slash(w.bob, "decline")
     assert "declined" in declined.content
     assert await w.match() is None
