@@ -424,6 +424,9 @@ async def test_rules_history_notify_and_resign(world: World):
     assert f"<@{w.alice.id}>" in board.content
     units = await w.fake.autocomplete(w.eve, w.general, "blockwars", "board", {"unit": "e"}, focused="unit")
     assert 0 < len(units) <= 25 and all(c["value"].startswith("e") for c in units)
+    replayed = await w.slash(w.eve, "replay")
+    with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
+        assert gif.format == "GIF" and gif.n_frames == 4  # the start, two set-ups and one move
     history = await w.slash(w.eve, "history")
     assert "1. Germans: " in history.content
     notify = await w.slash(w.bob, "notify", {"enabled": True})
@@ -431,6 +434,8 @@ async def test_rules_history_notify_and_resign(world: World):
     await w.slash(w.alice, "end")
     await w.cog.idle()
     assert any("Your move" in m.content for m in w.fake.dms_to(w.bob))
+    offered = await w.slash(w.bob, "draw", {"choice": "offer"})
+    assert not offered.ephemeral
     resigned = await w.slash(w.bob, "resign")
     assert "Game over: the Germans win" in resigned.content
 
