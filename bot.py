@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     if settings.token is None:
         from console import main as console_main  # lazily: the bot's tests must not depend on it
 
-        return console_main(argv)
+        if args.sync:
+            print("--sync needs DISCORD_TOKEN; starting the local console instead.", file=sys.stderr)
+        return console_main([a for a in argv if a != "--sync"])
     settings = Settings(
         token=settings.token,
         database_path=settings.database_path,
