@@ -26,7 +26,7 @@ class Deployed(Event):
     layout: str
 
     def text(self) -> str:
-        return f"{self.side.title} deployed ({self.layout})"
+        return f"deployed ({self.layout})"  # the line already starts with the side
 
 
 @dataclass(frozen=True, slots=True)
