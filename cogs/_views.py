@@ -30,48 +30,33 @@ def _cog(interaction: discord.Interaction) -> BlockWars:
     return cog  # type: ignore[no-any-return]
 
 
-class AcceptButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bw:accept:(?P<mid>\d+)"):
-    """Accept a challenge."""
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"bw:(?P<verb>accept|decline):(?P<mid>\d+)"
+):
+    """Accept a challenge, or decline it (withdraw it, for the challenger)."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, verb: str, match_id: int) -> None:
+        accept = verb == "accept"
         super().__init__(
             discord.ui.Button(
-                label="Accept", style=discord.ButtonStyle.success, custom_id=f"bw:accept:{match_id}"
+                label="Accept" if accept else "Decline",
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
+                custom_id=f"bw:{verb}:{match_id}",
             )
         )
+        self.verb = verb
         self.match_id = match_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> AcceptButton:
-        return cls(int(match["mid"]))
+    ) -> ChallengeButton:
+        return cls(match["verb"], int(match["mid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.accept_challenge(interaction, self.match_id))
-
-
-class DeclineButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bw:decline:(?P<mid>\d+)"):
-    """Decline (or, for the challenger, withdraw) a challenge."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Decline", style=discord.ButtonStyle.secondary, custom_id=f"bw:decline:{match_id}"
-            )
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> DeclineButton:
-        return cls(int(match["mid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _cog(interaction)
-        await cog.guarded(interaction, cog.decline_challenge(interaction, self.match_id))
+        answer = cog.accept_challenge if self.verb == "accept" else cog.decline_challenge
+        await cog.guarded(interaction, answer(interaction, self.match_id))
 
 
 class TakeActionButton(
@@ -251,8 +236,7 @@ class GasButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bw:gas:(?P
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    AcceptButton,
-    DeclineButton,
+    ChallengeButton,
     TakeActionButton,
     PlayButton,
     PickSelect,
@@ -268,8 +252,8 @@ def persistent_view() -> discord.ui.View:
 
 def challenge_view(match_id: int) -> discord.ui.View:
     view = persistent_view()
-    view.add_item(AcceptButton(match_id))
-    view.add_item(DeclineButton(match_id))
+    view.add_item(ChallengeButton("accept", match_id))
+    view.add_item(ChallengeButton("decline", match_id))
     return view
 
 
