@@ -1,0 +1,178 @@
+"""Run the real bot in its own process against a fake Discord given by URL.
+
+    DISCORD_TOKEN=... python -m tests.reliability.botproc --api URL --gateway URL --db PATH --stats PATH
+
+Why a process of its own: the load bench must see the bot's real peak memory and event-loop stalls,
+and the crash test must be able to SIGKILL it. The token comes from the environment (never argv, so it
+cannot leak through `ps`), and the bot logs to stderr like `make run` does, so the parent can check
+that the token never appears there.
+
+While it runs, the process writes its figures to `--stats` as JSON (atomically, twice a second, and
+once more on SIGTERM): the longest event-loop stall since start-up and since the last SIGUSR1 (the
+bench sends one when its timed window starts), peak RSS, CPU seconds. A watchdog task sleeps 10 ms
+in a loop; how late it wakes up is how long something held the loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import resource
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TICK = 0.010
+
+
+class LoopWatch:
+    """Measures how late a 10 ms sleep wakes up: the longest time anything blocked the event loop."""
+
+    def __init__(self) -> None:
+        self.max_ms = 0.0
+        self.window_max_ms = 0.0
+        self.over_50 = 0
+        self.ticks = 0
+        self.window_started = time.time()
+
+    def reset_window(self) -> None:
+        self.window_max_ms = 0.0
+        self.over_50 = 0
+        self.ticks = 0
+        self.window_started = time.time()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:  # runs until the process ends; each turn is bounded by the sleep
+            before = loop.time()
+            await asyncio.sleep(TICK)
+            late = (loop.time() - before - TICK) * 1000
+            self.ticks += 1
+            self.max_ms = max(self.max_ms, late)
+            self.window_max_ms = max(self.window_max_ms, late)
+            if late > 50:
+                self.over_50 += 1
+
+
+def figures(watch: LoopWatch, started: float) -> dict[str, Any]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "pid": os.getpid(),
+        "uptime_s": round(time.time() - started, 2),
+        "max_loop_stall_ms": round(watch.max_ms, 1),
+        "window_max_loop_stall_ms": round(watch.window_max_ms, 1),
+        "window_stalls_over_50ms": watch.over_50,
+        "window_ticks": watch.ticks,
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),  # Linux reports KiB
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "threads": threading_count(),
+    }
+
+
+def threading_count() -> int:
+    import threading
+
+    return threading.active_count()
+
+
+def write_stats(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(path)
+
+
+def patch_discord(api: str, gateway: str) -> None:
+    """The same seams the test fixture patches, set for this whole process."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = api  # type: ignore[misc]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+async def amain(args: argparse.Namespace) -> int:
+    from bot import create_bot
+    from settings import Settings
+
+    started = time.time()
+    watch = LoopWatch()
+    stats_path = Path(args.stats)
+    token = os.environ.get("DISCORD_TOKEN", "")
+    settings = Settings(
+        token=None,  # the token is passed to start() only, like bot.main() does
+        database_path=Path(args.db),
+        sync_commands=args.sync,
+        sweep_seconds=args.sweep_seconds,
+    )
+    bot = create_bot(settings, guild_ready_timeout=0.2, chunk_guilds_at_startup=False)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGINT, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
+    watcher = asyncio.create_task(watch.run(), name="loop-watch")
+
+    async def report() -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                write_stats(stats_path, figures(watch, started) | {"ready": bot.is_ready()})
+            await asyncio.sleep(0.5)
+
+    reporter = asyncio.create_task(report(), name="stats")
+    runner = asyncio.create_task(bot.start(token), name="bot")
+    done, _ = await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when="FIRST_COMPLETED")
+    code = 0
+    if runner in done and runner.exception() is not None:
+        logging.getLogger("blockwars.botproc").error("the bot stopped: %r", runner.exception())
+        code = 1
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(bot.close(), 10)
+    runner.cancel()
+    for task in (watcher, reporter):
+        task.cancel()
+    write_stats(stats_path, figures(watch, started) | {"ready": False, "closed": True})
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--api", required=True, help="REST base, e.g. http://127.0.0.1:PORT/api/v10")
+    parser.add_argument("--gateway", required=True, help="gateway URL, e.g. ws://127.0.0.1:PORT/gateway-ws/")
+    parser.add_argument("--db", required=True, help="the SQLite file (reused across restarts)")
+    parser.add_argument("--stats", required=True, help="where to write the figures (JSON)")
+    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--sync", action="store_true", help="sync the command tree at start-up")
+    parser.add_argument("--sweep-seconds", type=float, default=60.0)
+    parser.add_argument("--profile", default=None, help="write a cProfile of the bot here at exit")
+    args = parser.parse_args(argv)
+    if os.environ.get("BW_SWITCH_INTERVAL"):
+        sys.setswitchinterval(float(os.environ["BW_SWITCH_INTERVAL"]))
+    import discord
+
+    discord.utils.setup_logging(level=logging.getLevelName(args.log_level.upper()))
+    logging.getLogger("blockwars").setLevel(args.log_level.upper())
+    patch_discord(args.api, args.gateway)
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        try:
+            return profiler.runcall(asyncio.run, amain(args))
+        finally:
+            profiler.dump_stats(args.profile)
+    return asyncio.run(amain(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,526 @@
+"""Many matches at once through the fake Discord, against a bot in another process; then the audit.
+
+The fake's own driver calls (`slash`, `click`) wait until the *whole* bot goes quiet, which never
+happens with 200 games in flight. `LoadFake` adds a lean per-interaction driver instead: dispatch
+INTERACTION_CREATE, wait for this interaction's callback and, after a "thinking" defer, for the
+follow-up that fills it in. Latency is measured from the dispatch to that moment. It also drops
+the PNG bytes once they were checked, so a long run does not hoard gigabytes of boards.
+
+`Harness` owns the fake, the bot process and the per-match drivers; `audit` checks the database
+file afterwards: every answered move is in the log, every snapshot equals its replay, no open match
+is stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.blockwars import Options, Side, State, replay
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from tests.fakediscord.records import EPHEMERAL
+from tests.fakediscord.server import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, _Interaction
+
+ROOT = Path(__file__).resolve().parents[2]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TOKEN = "load.test.token.bW91c2UtdHJhcA"  # never real: the tests grep the bot's stderr for it
+MENTION = re.compile(r"<@(\d+)>")
+KINDS = ("move", "attack", "fire", "tank", "reinforce")
+
+
+class InteractionFailed(Exception):
+    """No answer in time (Discord would show "This interaction failed")."""
+
+
+@dataclass(slots=True)
+class Answer:
+    """What the bot did with one interaction."""
+
+    interaction_id: int
+    callback_type: int | None
+    data: Mapping[str, Any]
+    message: FakeMessage | None
+    latency_s: float
+    ack_s: float = 0.0  # until the first callback (a defer comes after the move is stored)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message is not None and bool(self.message.flags & EPHEMERAL)
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message is not None else ""
+
+    @property
+    def is_board(self) -> bool:
+        """A public message with the board image: a move (or a start) that landed."""
+        return self.message is not None and not self.ephemeral and bool(self.message.attachments)
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return list(self.data.get("choices", [])) if self.callback_type == 8 else []
+
+
+class LoadFake(FakeDiscord):
+    """FakeDiscord plus a concurrent, per-interaction driver for load and crash runs."""
+
+    def __init__(self, *, timeout: float = 10.0) -> None:
+        super().__init__(settle=0.0, timeout=timeout)
+        self._progress: dict[int, asyncio.Event] = {}
+        self._send_lock = asyncio.Lock()
+        self.pngs = 0
+        self.bad_pngs = 0
+        self.png_bytes = 0
+
+    # Every message the bot makes or edits passes here: note progress, check and drop the PNG bytes.
+    def _create(self, channel: FakeChannel, fields: Any, files: Any, **kw: Any) -> FakeMessage:  # type: ignore[override]
+        message = super()._create(channel, fields, files, **kw)
+        self._note(message)
+        return message
+
+    def _edit(self, message: FakeMessage, fields: Any, files: Any) -> None:
+        super()._edit(message, fields, files)
+        self._note(message)
+
+    def _note(self, message: FakeMessage) -> None:
+        for att in message.attachments:
+            if att.data:
+                self.pngs += 1
+                self.png_bytes += len(att.data)
+                if att.filename.endswith(".png") and not att.data.startswith(PNG_MAGIC):
+                    self.bad_pngs += 1
+                att.data = b""
+        event = self._progress.get(message.interaction_id or 0)
+        if event is not None:
+            event.set()
+
+    async def interact(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
+    ) -> Answer:
+        """Dispatch one interaction and wait for its answer (and the follow-up after a defer)."""
+        conn = self._require_connection()
+        loop = asyncio.get_running_loop()
+        payload = self._interaction_payload(itype, user, channel, data, message=message)
+        inter = _Interaction(
+            id=int(payload["id"]),
+            token=payload["token"],
+            type=itype,
+            user=user,
+            channel=channel,
+            label=str(data.get("custom_id") or data.get("name")),
+            sent_at=loop.time(),
+            component_message=message,
+        )
+        self._interactions[inter.id] = inter
+        self._by_token[inter.token] = inter
+        progress = self._progress[inter.id] = asyncio.Event()
+        deadline = loop.time() + (timeout or self.timeout)
+        started = time.perf_counter()
+        try:
+            async with self._send_lock:
+                await conn.dispatch("INTERACTION_CREATE", payload)
+            try:
+                await asyncio.wait_for(inter.answered.wait(), max(0.0, deadline - loop.time()))
+                acked = time.perf_counter() - started
+                shown: FakeMessage | None = None
+                if inter.original_message_id is not None:
+                    shown = self.messages.get(inter.original_message_id)
+                if inter.callback_type == 5 and shown is not None:
+                    while shown.loading:  # bounded by the deadline
+                        progress.clear()
+                        await asyncio.wait_for(progress.wait(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                waited = timeout or self.timeout
+                raise InteractionFailed(f"{inter.label}: no answer within {waited}s") from None
+        finally:
+            self._progress.pop(inter.id, None)
+        total = time.perf_counter() - started
+        return Answer(inter.id, inter.callback_type, inter.callback_data or {}, shown, total, acked)
+
+    async def slash_cmd(
+        self, user: FakeUser, channel: FakeChannel, name: str, options: Mapping[str, Any], **kw: Any
+    ) -> Answer:
+        data = self._command_data(channel, ["blockwars", name], options, focused=None)
+        return await self.interact(APPLICATION_COMMAND, user, channel, data, **kw)
+
+    async def complete(
+        self, user: FakeUser, channel: FakeChannel, name: str, typed: str = "", **kw: Any
+    ) -> Answer:
+        data = self._command_data(channel, ["blockwars", name], {"action": typed}, focused="action")
+        return await self.interact(AUTOCOMPLETE, user, channel, data, **kw)
+
+    async def press(self, user: FakeUser, message: FakeMessage, custom_id: str, **kw: Any) -> Answer:
+        """A button click; the custom_id need not be on the message (forged ids are allowed here)."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        channel = self.channels[message.channel_id]
+        return await self.interact(MESSAGE_COMPONENT, user, channel, data, message=message, **kw)
+
+    async def choose(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str], **kw: Any
+    ) -> Answer:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        channel = self.channels[message.channel_id]
+        return await self.interact(MESSAGE_COMPONENT, user, channel, data, message=message, **kw)
+
+
+# ---------------------------------------------------------------------- the bot process
+
+
+@dataclass
+class BotProcess:
+    """The bot in a child process; stderr goes to a file the tests read for the token."""
+
+    proc: subprocess.Popen[bytes]
+    stats_path: Path
+    stderr_path: Path
+
+    def stats(self) -> dict[str, Any]:
+        try:
+            return dict(json.loads(self.stats_path.read_text()))
+        except (OSError, ValueError):
+            return {}
+
+    def signal(self, sig: int) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up runs, exactly like a crash or an OOM kill."""
+        self.signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    async def stop(self, timeout: float = 15.0) -> dict[str, Any]:  # noqa: ASYNC109
+        """SIGTERM, wait for the final figures; SIGKILL if it hangs."""
+        self.signal(signal.SIGTERM)
+        for _ in range(int(timeout * 20)):
+            if self.proc.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            self.kill()
+        return self.stats()
+
+    def stderr(self) -> str:
+        try:
+            return self.stderr_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+
+def spawn(cmd: list[str], stats: Path, stderr: Path) -> BotProcess:
+    """Popen returns at once; kept out of the async function only to say so plainly."""
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, PYTHONPATH=str(ROOT))
+    with stderr.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    return BotProcess(proc, stats, stderr)
+
+
+async def start_bot_process(
+    fake: FakeDiscord,
+    db_path: Path,
+    workdir: Path,
+    *,
+    tag: str = "bot",
+    log_level: str = "INFO",
+    profile: Path | None = None,
+    timeout: float = 30.0,  # noqa: ASYNC109
+) -> BotProcess:
+    """Start `tests.reliability.botproc` and wait until it is READY on the fake gateway."""
+    stats = workdir / f"{tag}.stats.json"
+    stderr = workdir / f"{tag}.stderr.log"
+    stats.unlink(missing_ok=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "tests.reliability.botproc",
+        "--api",
+        fake.api_base,
+        "--gateway",
+        fake.gateway_url,
+        "--db",
+        str(db_path),
+        "--stats",
+        str(stats),
+        "--log-level",
+        log_level,
+        "--sync",
+    ]
+    if profile is not None:
+        cmd += ["--profile", str(profile)]
+    bot = spawn(cmd, stats, stderr)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if bot.proc.poll() is not None:
+            raise RuntimeError(f"the bot process exited with {bot.proc.returncode}:\n{bot.stderr()[-3000:]}")
+        if bot.stats().get("ready") and fake.connected and fake.commands:
+            return bot
+        await asyncio.sleep(0.05)
+    bot.kill()
+    raise RuntimeError(f"the bot process was not ready within {timeout}s:\n{bot.stderr()[-3000:]}")
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+PROBLEM = re.compile(r"\b(ERROR|CRITICAL)\b|^Traceback")
+
+
+def bot_log_problems(text: str) -> list[str]:
+    """Lines of the bot's log that show a bug: errors and tracebacks (warnings are allowed)."""
+    return [line for line in ANSI.sub("", text).splitlines() if PROBLEM.search(line)]
+
+
+# ---------------------------------------------------------------------- the world and the drivers
+
+
+@dataclass
+class Stats:
+    """What the drivers saw: latencies of moves and of autocomplete, errors, answered moves."""
+
+    move_latencies: list[float] = field(default_factory=list)
+    move_acks: list[float] = field(default_factory=list)
+    other_latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)  # unanswered because the bot was killed
+    answered_moves: dict[int, int] = field(default_factory=dict)  # interaction id -> channel id
+    games_started: int = 0
+    games_finished: int = 0
+    counting: bool = False
+    window_moves: int = 0
+
+    def error(self, text: str) -> None:
+        if len(self.errors) < 10_000:
+            self.errors.append(text[:300])
+
+
+@dataclass
+class Table:
+    """One channel and its two players."""
+
+    channel: FakeChannel
+    a: FakeUser
+    b: FakeUser
+    board: FakeMessage | None = None
+    match_id: int | None = None
+
+
+def build_world(fake: FakeDiscord, matches: int) -> tuple[FakeGuild, list[Table]]:
+    """One guild with a channel per match and two players per channel (users join the guild only)."""
+    guild = fake.add_guild("Load Front", channels=[f"front-{i:03d}" for i in range(matches)])
+    tables = []
+    for i, channel in enumerate(guild.text_channels):
+        a = fake.add_user(f"ger{i:03d}", guilds=[guild])
+        b = fake.add_user(f"can{i:03d}", guilds=[guild])
+        tables.append(Table(channel, a, b))
+    return guild, tables
+
+
+def actor_of(board: FakeMessage) -> int | None:
+    """Who must act according to the board's status line (the last line); None when the game is over."""
+    last = board.content.rsplit("\n", 1)[-1]
+    if "Game over" in last:
+        return None
+    found = MENTION.search(last)
+    return int(found.group(1)) if found else None
+
+
+class Driver:
+    """Plays one table: challenge, accept, deploy, then legal actions as fast as the bot answers."""
+
+    def __init__(self, fake: LoadFake, table: Table, stats: Stats, stop: asyncio.Event, seed: int) -> None:
+        self.fake = fake
+        self.t = table
+        self.stats = stats
+        self.stop = stop
+        self.rng = random.Random(seed)
+
+    async def run(self, until: float, *, max_interactions: int = 1_000_000) -> None:
+        """Play until `until` (loop time), the stop event, or the interaction budget runs out."""
+        loop = asyncio.get_running_loop()
+        for _ in range(max_interactions):
+            if self.stop.is_set() or loop.time() >= until:
+                return
+            try:
+                await self.step()
+            except InteractionFailed as exc:
+                if self.stop.is_set():
+                    self.stats.lost.append(str(exc))
+                    return
+                self.stats.error(f"{self.t.channel.name}: {exc}")
+                await asyncio.sleep(0.5)
+            except Exception as exc:  # a driver bug must not hide the others' figures
+                self.stats.error(f"{self.t.channel.name}: driver: {exc!r}")
+                await asyncio.sleep(0.5)
+
+    async def start_game(self) -> None:
+        t = self.t
+        made = await self.fake.slash_cmd(t.a, t.channel, "challenge", {"opponent": t.b, "side": "germans"})
+        self.note(made, move=False)
+        if made.message is None or made.ephemeral:
+            self.stats.error(f"{t.channel.name}: challenge refused: {made.content[:200]}")
+            await asyncio.sleep(0.5)
+            return
+        accept = next((c for c in made.message.custom_ids if c.startswith("bw:accept:")), None)
+        if accept is None:
+            self.stats.error(f"{t.channel.name}: no accept button")
+            return
+        t.match_id = int(accept.rsplit(":", 1)[1])
+        accepted = await self.fake.press(t.b, made.message, accept)
+        self.note(accepted, move=False)
+        if accepted.is_board:
+            t.board = accepted.message
+            self.stats.games_started += 1
+        else:
+            self.stats.error(f"{t.channel.name}: accept refused: {accepted.content[:200]}")
+
+    async def step(self) -> None:
+        """One action (or the start of a game) for whoever is to act on the latest board."""
+        t = self.t
+        if t.board is None:
+            await self.start_game()
+            return
+        actor = actor_of(t.board)
+        if actor is None:
+            self.stats.games_finished += 1
+            t.board = None
+            return
+        user = t.a if actor == t.a.id else t.b
+        ids = t.board.custom_ids
+        last = t.board.content.rsplit("\n", 1)[-1]
+        if any(c.startswith("bw:act:") for c in ids):
+            answer = await self.normal_turn(user, last)
+        else:
+            answer = await self.decision(user, ids)
+        if answer is None:
+            return
+        self.note(answer, move=True)
+        if answer.is_board:
+            t.board = answer.message
+        else:
+            self.stats.error(f"{t.channel.name}: legal action refused: {answer.content[:200]!r}")
+
+    async def normal_turn(self, user: FakeUser, status: str) -> Answer | None:
+        t = self.t
+        if "no actions left" not in status:
+            kinds = list(KINDS)
+            self.rng.shuffle(kinds)
+            for kind in kinds:
+                offered = await self.fake.complete(user, t.channel, kind)
+                self.note(offered, move=False)
+                if offered.choices:
+                    value = self.rng.choice(offered.choices)["value"]
+                    return await self.fake.slash_cmd(user, t.channel, kind, {"action": value})
+        return await self.fake.slash_cmd(user, t.channel, "end", {})
+
+    async def decision(self, user: FakeUser, ids: list[str]) -> Answer | None:
+        """Set-up and decisions come as buttons and selects on the board: use them."""
+        t = self.t
+        assert t.board is not None
+        buttons = [c for c in ids if c.startswith("bw:dec:")]
+        picks = [c for c in ids if c.startswith("bw:pick:")]
+        if picks and (not buttons or self.rng.random() < 0.8):
+            cid = self.rng.choice(picks)
+            values = [o["value"] for o in t.board.component(cid).get("options", [])]
+            return await self.fake.choose(user, t.board, cid, [self.rng.choice(values)])
+        if buttons:
+            return await self.fake.press(user, t.board, self.rng.choice(buttons))
+        self.stats.error(f"{t.channel.name}: a board with nothing to press: {ids}")
+        await asyncio.sleep(0.5)
+        return None
+
+    def note(self, answer: Answer, *, move: bool) -> None:
+        if move and answer.is_board:
+            self.stats.answered_moves[answer.interaction_id] = self.t.channel.id
+            if self.stats.counting:
+                self.stats.move_latencies.append(answer.latency_s)
+                self.stats.move_acks.append(answer.ack_s)
+                self.stats.window_moves += 1
+        elif self.stats.counting:
+            self.stats.other_latencies.append(answer.latency_s)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+# ---------------------------------------------------------------------- the audit
+
+
+@dataclass
+class Audit:
+    """What the database says after a run (or a crash and restart)."""
+
+    matches: int = 0
+    open_matches: int = 0
+    actions: int = 0
+    missing_moves: list[int] = field(default_factory=list)
+    replay_mismatches: list[int] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing_moves or self.replay_mismatches or self.stuck)
+
+
+def audit(db_path: Path, answered: Mapping[int, int] | None = None) -> Audit:
+    """Every answered move is logged; every snapshot equals seed + log replayed; no open match is stuck."""
+    result = Audit()
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        found = conn.execute("SELECT interaction_id FROM actions WHERE interaction_id IS NOT NULL")
+        logged = {iid for (iid,) in found}
+        result.missing_moves = sorted(set(answered or {}) - logged)
+        rows = conn.execute(
+            "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline FROM matches"
+        ).fetchall()
+        for mid, status, seed, options, sides_text, snapshot, turn_player, deadline in rows:
+            result.matches += 1
+            if snapshot is None:
+                continue
+            sides = json.loads(sides_text)
+            by_player = {uid: Side(side) for side, uid in sides.items()}
+            log_rows = conn.execute(
+                "SELECT player_id, notation FROM actions WHERE match_id = ? ORDER BY seq", (mid,)
+            ).fetchall()
+            result.actions += len(log_rows)
+            log = [(by_player.get(pid, Side.GERMANS), notation) for pid, notation in log_rows]
+            replayed = replay(Options.from_json(json.loads(options)), seed, log)
+            if replayed.to_json() != json.loads(snapshot):
+                result.replay_mismatches.append(mid)
+            if status != "active":
+                continue
+            result.open_matches += 1
+            state = State.from_json(json.loads(snapshot))
+            side = state.current_player()
+            if state.is_over() or side is None:
+                result.stuck.append(f"match {mid}: active but the game is over")
+            elif sides.get(side.value) != turn_player:
+                result.stuck.append(f"match {mid}: turn_player_id {turn_player} is not {side.value}")
+            elif deadline is None:
+                result.stuck.append(f"match {mid}: no deadline")
+            elif not state.legal_actions():
+                result.stuck.append(f"match {mid}: no legal action for {side.value}")
+    finally:
+        conn.close()
+    return result
