@@ -45,7 +45,7 @@ LEVELS = (RANDOM, EASY, NORMAL, HARD)
 # Live-play time caps (seconds) per level; searches stop at the cap or at their iteration budget.
 DEFAULT_BUDGETS: dict[str, float] = {RANDOM: 0.01, EASY: 0.05, NORMAL: 0.5, HARD: 1.5}
 # Iteration budgets (rollouts per decision) for live play: large enough that the time cap binds.
-DEFAULT_ITERATIONS: dict[str, int] = {RANDOM: 0, EASY: 0, NORMAL: 400, HARD: 2000}
+DEFAULT_ITERATIONS: dict[str, int] = {RANDOM: 0, EASY: 0, NORMAL: 400, HARD: 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,33 +55,51 @@ class SearchConfig:
     candidates: int
     depth: int  # half-turns played after the current one before evaluating
     lookahead: int = 0  # second actions tried per candidate when planning the whole turn (0: off)
+    reply: int = 0  # opponent replies tried when weighing the best planned turns (0: off)
+    finalists: int = 3  # planned turns weighed against the opponent's reply
     keep: int = 10  # candidates left for the rollouts after that planning
 
 
 SEARCH: dict[str, SearchConfig] = {
     NORMAL: SearchConfig(candidates=6, depth=1),
-    # Hard plans the whole turn for its first action (exact odds, best reply action of the turn) and
-    # samples rollouts for the second: in 30-game trials against easy, rollouts over several planned
-    # first actions did no better than trusting the plan.
-    HARD: SearchConfig(candidates=8, depth=1, lookahead=10, keep=1),
+    # Hard plans the whole turn: each first action is judged by its best second action, with exact
+    # fight odds. In 100-game matches against easy (tuned weights for both variants), adding the
+    # opponent's best reply (`reply`) or heuristic rollouts after the plan made it weaker (0.57 and
+    # 0.56 against 0.64), so both are off by default; `iterations=` > 0 turns the rollouts back on.
+    HARD: SearchConfig(candidates=8, depth=1, lookahead=10, keep=1, reply=0),
 }
 
 # ----------------------------------------------------------------------------- evaluation weights
-# Unit values in "infantry" points. ADV[p] is the bonus for an infantry unit p ranks from its own
+# Unit values in "infantry" points. adv[p] is the bonus for an infantry unit p ranks from its own
 # back row (p = 7 is the enemy back row, scored separately because two there win the game).
-ADV = (0.0, 0.0, 0.12, 0.3, 0.55, 0.85, 1.35, 0.0)
-INF = 1.0
-RESERVE_INF = 0.75
-MG = 1.5
-TANK_HP = 1.4
-AIR = {OK: 0.3, DAMAGED: 0.15, DESTROYED: 0.0}
-GAS_VALUE = 0.4
-CROSS_VALUE = 0.5
-ONE_THROUGH = 5.0  # one unit on the enemy back row: halfway to winning
-RUNNER = 1.0  # a unit that can step onto the enemy back row
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's weights: one set per level, so a level's strength is also its judgement."""
+
+    adv: tuple[float, ...] = (0.0, 0.0, 0.12, 0.3, 0.55, 0.85, 1.35, 0.0)
+    inf: float = 1.0
+    reserve_inf: float = 0.75
+    mg: float = 1.5
+    tank_hp: float = 1.4
+    air_ok: float = 0.3
+    air_damaged: float = 0.15
+    gas: float = 0.4
+    cross: float = 0.5
+    one_through: float = 5.0  # one unit on the enemy back row: halfway to winning
+    runner: float = 1.0  # a unit that can step onto the enemy back row
+    exposed: float = 0.1  # an infantry unit a free-firing enemy gun can see
+    push: float = 0.06  # per king step closer to an open square of the enemy back row (flanking)
+
+
+# Easy's plain judgement, and the tuned one of the search levels. Tuned in self-play against easy
+# (100-game matches, easy v easy): the tank and the machine guns fire for free every turn, so they
+# are worth far more than an infantry unit, and standing in a gun's sights costs accordingly.
+PLAIN = Weights()
+TUNED = Weights(tank_hp=3.0, mg=3.0, exposed=0.3)
+LEVEL_WEIGHTS: dict[str, Weights] = {RANDOM: PLAIN, EASY: PLAIN, NORMAL: TUNED, HARD: TUNED}
 WIN = 1000.0
-EXPOSED = 0.1  # an infantry unit a free-firing enemy gun can see
-PUSH = 0.06  # per king step closer to an open square of the enemy back row (drives flanking)
 
 # Card-fight odds with a full, even pack (used where no exact odds are needed).
 P_WIN_1, P_WIN_2, P_LOSS = 0.4706, 0.3982, 0.4706
@@ -96,7 +114,7 @@ def progress(side: Side, sq: int) -> int:
     return 7 - r if side is Side.GERMANS else r
 
 
-def _side_score(s: State, side: Side) -> float:
+def _side_score(s: State, side: Side, w: Weights) -> float:
     """Material, advancement and breakthrough threats of one side (higher is better for it)."""
     own = "G" if side is Side.GERMANS else "C"
     board = s.board
@@ -115,9 +133,9 @@ def _side_score(s: State, side: Side) -> float:
             p = progress(side, at)
             if p == 7:
                 through += 1
-                total += INF + ADV[6]
+                total += w.inf + w.adv[6]
                 continue
-            total += INF + ADV[p]
+            total += w.inf + w.adv[p]
             push += 7 - _gap_distance(at, p, gaps)
             if p == 6:
                 for n in NEIGHBOURS[at]:
@@ -125,12 +143,12 @@ def _side_score(s: State, side: Side) -> float:
                         runners += 1
                         break
         elif code == "M":
-            total += MG
+            total += w.mg
         else:  # the tank
             hp = 2 - s.tank_damage
             squares = tank_squares(at)
             top = max(progress(side, q) for q in squares)
-            total += TANK_HP * hp + ADV[min(top, 6)] * 0.6
+            total += w.tank_hp * hp + w.adv[min(top, 6)] * 0.6
             if top == 7:
                 through += 1
     # Exposure to the enemy's machine guns, which fire for free.
@@ -146,19 +164,19 @@ def _side_score(s: State, side: Side) -> float:
                             break
                     else:
                         exposed += 1
-    total -= EXPOSED * min(exposed, 4)
+    total -= w.exposed * min(exposed, 4)
     for uid in s.reserves[side]:
-        total += RESERVE_INF if uid[1] == "I" else TANK_HP * 2 * 0.8 if uid == TANK_ID else 0.0
+        total += w.reserve_inf if uid[1] == "I" else w.tank_hp * 2 * 0.8 if uid == TANK_ID else 0.0
     for st in s.aircraft[side].values():
-        total += AIR[st]
+        total += w.air_ok if st == OK else w.air_damaged if st == DAMAGED else 0.0
     if side is Side.GERMANS and not s.gas_used:
-        total += GAS_VALUE
+        total += w.gas
     if s.options.crosses and not s.cross_used[side]:
-        total += CROSS_VALUE
+        total += w.cross
     if through >= 1:
-        total += ONE_THROUGH + RUNNER * 2.5 * min(runners, 2) + PUSH * 2 * push
+        total += w.one_through + w.runner * 2.5 * min(runners, 2) + w.push * 2 * push
     else:
-        total += RUNNER * 0.3 * min(runners, 2) + PUSH * push
+        total += w.runner * 0.3 * min(runners, 2) + w.push * push
     return total
 
 
@@ -170,23 +188,23 @@ def _gap_distance(at: int, p: int, gaps: list[int]) -> int:
     return max(7 - p, min(abs((g & 7) - f) for g in gaps))
 
 
-def evaluate(s: State, side: Side) -> float:
+def evaluate(s: State, side: Side, w: Weights = PLAIN) -> float:
     """How good `s` is for `side`: a win is +WIN, a loss -WIN, otherwise the score difference."""
     if s.phase == "over":
         w = s.outcome.winner if s.outcome else None
         return 0.0 if w is None else WIN if w is side else -WIN
-    return _side_score(s, side) - _side_score(s, side.other)
+    return _side_score(s, side, w) - _side_score(s, side.other, w)
 
 
-def unit_value(s: State, uid: str) -> float:
+def unit_value(s: State, uid: str, w: Weights = PLAIN) -> float:
     """What losing this unit costs its side, roughly (used by the quick heuristics)."""
     if uid == TANK_ID:
-        return TANK_HP * 1.5
+        return w.tank_hp * 1.5
     if uid[1] == "M":
-        return MG
+        return w.mg
     side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
     p = progress(side, s.pos[uid])
-    return INF + (ADV[6] + ONE_THROUGH if p == 7 else ADV[p])
+    return w.inf + (w.adv[6] + w.one_through if p == 7 else w.adv[p])
 
 
 # ----------------------------------------------------------------------------- card odds
@@ -232,7 +250,7 @@ def _kill_chance(counts: list[int], kills: frozenset[int]) -> float:
     return sum(counts[r] for r in kills) / n if n else len(kills) / 13
 
 
-def decide(s: State, side: Side, counts: list[int] | None = None) -> Action:
+def decide(s: State, side: Side, counts: list[int] | None = None, w: Weights = PLAIN) -> Action:
     """Answer a pending decision (or set-up) with a fixed heuristic: fast, used by every level."""
     legal = s.legal_actions()
     if s.phase == SETUP:
@@ -242,7 +260,7 @@ def decide(s: State, side: Side, counts: list[int] | None = None) -> Action:
     if len(legal) == 1:
         return legal[0]
     if d.kind == "barrage":
-        return _best_barrage(s, side, legal, counts)
+        return _best_barrage(s, side, legal, counts, w)
     if d.kind == "ace":
         return _best_placement(s, side, legal)
     if d.kind == "fly":
@@ -254,7 +272,7 @@ def decide(s: State, side: Side, counts: list[int] | None = None) -> Action:
         targets = [a for a in legal if isinstance(a, A.Strafe)]
         if not targets:
             return A.DECLINE
-        return max(targets, key=lambda a: (_strafe_value(s, side, a.target), -a.target))
+        return max(targets, key=lambda a: (_strafe_value(s, side, a.target, w), -a.target))
     # cross: spend it on a unit worth saving
     sq = _square_index(d.data.get("square", ""))
     uid = s.board[sq] if sq is not None else None
@@ -275,12 +293,12 @@ def _plane_rank(s: State, side: Side, name: str) -> tuple[int, int]:
     return (0 if st == DESTROYED else 2 if st == OK else 1, 1 if name == "A" else 0)
 
 
-def _strafe_value(s: State, side: Side, target: int) -> float:
+def _strafe_value(s: State, side: Side, target: int, w: Weights) -> float:
     uid = s.board[target]
-    return unit_value(s, uid) if uid is not None else 0.0
+    return unit_value(s, uid, w) if uid is not None else 0.0
 
 
-def _best_barrage(s: State, side: Side, legal: list[Action], counts: list[int] | None) -> Action:
+def _best_barrage(s: State, side: Side, legal: list[Action], counts: list[int] | None, w: Weights) -> Action:
     """Maximise the expected value of enemy units destroyed minus our own."""
     counts = counts or _rank_counts(s)
     p_b = _kill_chance(counts, BARRAGE_KILLS)
@@ -295,15 +313,15 @@ def _best_barrage(s: State, side: Side, legal: list[Action], counts: list[int] |
             if uid is None or uid in seen:
                 continue
             seen.add(uid)
-            v = unit_value(s, uid)
+            v = unit_value(s, uid, w)
             if uid == TANK_ID:
-                v = TANK_HP  # a hit only damages it (unless already damaged)
+                v = w.tank_hp  # a hit only damages it (unless already damaged)
             total += -v if (uid[0] == "G") == (side is Side.GERMANS) else v
         total *= p_g if a.gas else p_b
         if total > best[a.gas][0]:
             best[a.gas] = (total, a)
     plain, gas = best[False], best[True]
-    if gas[1] is not None and gas[0] - max(plain[0], 0.0) > GAS_VALUE + 0.3:
+    if gas[1] is not None and gas[0] - max(plain[0], 0.0) > w.gas + 0.3:
         return gas[1]
     assert plain[1] is not None
     return plain[1]
@@ -330,22 +348,22 @@ def _best_placement(s: State, side: Side, legal: list[Action]) -> Action:
 # ----------------------------------------------------------------------------- quick action scores
 
 
-def quick_score(s: State, side: Side, a: Action) -> float:
+def quick_score(s: State, side: Side, a: Action, w: Weights = PLAIN) -> float:
     """A cheap estimate of an action's gain, without applying it: the rollout policy's guide."""
     board = s.board
     if isinstance(a, A.Move):
         p0, p1 = progress(side, a.src), progress(side, a.dst)
         if p1 == 7:
-            return ONE_THROUGH + 3.0
+            return w.one_through + 3.0
         gaps = _gaps(s, side)
         closer = _gap_distance(a.src, p0, gaps) - _gap_distance(a.dst, p1, gaps)
-        return ADV[p1] - ADV[p0] + PUSH * closer + (0.5 if p1 == 6 else 0.0)
+        return w.adv[p1] - w.adv[p0] + w.push * closer + (0.5 if p1 == 6 else 0.0)
     if isinstance(a, A.Attack):
         uid = board[a.src]
         tgt = board[a.target]
         if uid is None or tgt is None:
             return 0.0
-        gain = unit_value(s, tgt)
+        gain = unit_value(s, tgt, w)
         if uid[1] == "M":
             return P_WIN_1 * gain
         here = a.via if a.via is not None else a.src
@@ -353,22 +371,22 @@ def quick_score(s: State, side: Side, a: Action) -> float:
         if a.via is not None:
             p0, p1 = progress(side, a.src), progress(side, a.via)
             if p1 == 7:
-                return ONE_THROUGH + 3.0
-            move = ADV[p1] - ADV[p0]
+                return w.one_through + 3.0
+            move = w.adv[p1] - w.adv[p0]
         enemy = side.other
         wire = (here >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank
         p_win = P_WIN_2 if (wire or tgt == TANK_ID) else P_WIN_1
         if tgt == TANK_ID:
-            gain = TANK_HP
-        cost = INF + ADV[progress(side, here)]
+            gain = w.tank_hp
+        cost = w.inf + w.adv[progress(side, here)]
         return p_win * gain - P_LOSS * cost + move
     if isinstance(a, A.TankFire):
         tgt = board[a.target]
-        return P_WIN_1 * unit_value(s, tgt) if tgt is not None else 0.0
+        return P_WIN_1 * unit_value(s, tgt, w) if tgt is not None else 0.0
     if isinstance(a, A.TankMove):
         return 0.15 if a.forward else -0.3
     if isinstance(a, A.Reinforce):
-        return (TANK_HP * 0.4) if a.tank else (INF - RESERVE_INF) * 0.5
+        return (w.tank_hp * 0.4) if a.tank else (w.inf - w.reserve_inf) * 0.5
     return 0.0  # end
 
 
@@ -377,17 +395,17 @@ def _gaps(s: State, side: Side) -> list[int]:
     return [q for q in range(back, back + 8) if s.board[q] is None]
 
 
-def rollout_action(s: State, side: Side, rng: random.Random, counts: list[int]) -> Action:
+def rollout_action(s: State, side: Side, rng: random.Random, counts: list[int], w: Weights = PLAIN) -> Action:
     """The rollout policy: decisions by heuristic, turns mostly greedy on `quick_score`."""
     if s.pending is not None or s.phase == SETUP:
-        return decide(s, side, counts)
+        return decide(s, side, counts, w)
     legal = s.legal_actions()
     if rng.random() < ROLLOUT_EPSILON:
         return rng.choice(legal)
     best = A.END
     best_v = 0.02
     for a in legal:
-        v = quick_score(s, side, a) + rng.random() * ROLLOUT_NOISE
+        v = quick_score(s, side, a, w) + rng.random() * ROLLOUT_NOISE
         if v > best_v:
             best, best_v = a, v
     return best
@@ -403,13 +421,13 @@ def _sample(view: View, rng: random.Random) -> State:
     return s
 
 
-def _settle(s: State, side: Side, counts: list[int]) -> None:
+def _settle(s: State, side: Side, counts: list[int], w: Weights = PLAIN) -> None:
     """Answer decisions with the heuristic until it is `side`'s turn proper again (or the turn ends)."""
     guard = 0
     while s.phase == PLAY and s.pending is not None and guard < 30:
         who = s.current_player()
         assert who is not None
-        s.apply(decide(s, who, counts))
+        s.apply(decide(s, who, counts, w))
         guard += 1
 
 
@@ -458,7 +476,7 @@ def _pick_ranks(counts: list[int], need: int) -> dict[str, tuple[int, int]]:
 
 
 def outcomes(
-    view: View, side: Side, a: Action, rng: random.Random, counts: list[int]
+    view: View, side: Side, a: Action, rng: random.Random, counts: list[int], w: Weights = PLAIN
 ) -> list[tuple[float, State]]:
     """The states after `a` with their probabilities: one per fight result (specials aside)."""
     base = _sample(view, rng)
@@ -485,36 +503,87 @@ def outcomes(
             if not _force(s, side, *ranks[key]):
                 continue
             s.apply(a)
-            _settle(s, side, counts)
+            _settle(s, side, counts, w)
             out.append((p, s))
             weight += p
         if out:
             return [(p / weight, s) for p, s in out]
     base.apply(a)
-    _settle(base, side, counts)
+    _settle(base, side, counts, w)
     return [(1.0, base)]
 
 
-def expected_after(view: View, side: Side, a: Action, rng: random.Random, counts: list[int]) -> float:
+def expected_after(
+    view: View, side: Side, a: Action, rng: random.Random, counts: list[int], w: Weights = PLAIN
+) -> float:
     """The evaluation after `a`, averaged exactly over the fight's win / tie / loss (specials aside)."""
-    return sum(p * evaluate(s, side) for p, s in outcomes(view, side, a, rng, counts))
+    return sum(p * evaluate(s, side, w) for p, s in outcomes(view, side, a, rng, counts, w))
 
 
-def turn_value(view: View, side: Side, a: Action, rng: random.Random, counts: list[int], width: int) -> float:
+def turn_value(
+    view: View, side: Side, a: Action, rng: random.Random, counts: list[int], width: int, w: Weights = PLAIN
+) -> float:
     """Expected evaluation of `a` followed by the best second action of the turn (among `width`)."""
     total = 0.0
     sub_seed = rng.getrandbits(32)
-    for p, s in outcomes(view, side, a, rng, counts):
+    for p, s in outcomes(view, side, a, rng, counts, w):
         if s.phase != PLAY or s.active is not side or s.pending is not None or s.actions_left <= 0:
-            total += p * evaluate(s, side)
+            total += p * evaluate(s, side, w)
             continue
-        best = evaluate(s, side)  # ending the turn now
-        legal = sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b))[:width]
+        best = evaluate(s, side, w)  # ending the turn now
+        legal = sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b, w))[:width]
         sv = View(s, side)
         for b in legal:
-            v = expected_after(sv, side, b, random.Random(sub_seed), counts)
+            v = expected_after(sv, side, b, random.Random(sub_seed), counts, w)
             best = max(best, v)
         total += p * best
+    return total
+
+
+def _best_next(s: State, side: Side, counts: list[int], width: int, seed: int, w: Weights = PLAIN) -> Action:
+    """The best single action for `side` to play now in `s` (ending the turn if nothing beats it)."""
+    sv = View(s, side)
+    best_a: Action = A.END
+    best = evaluate(s, side, w)
+    for b in sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b, w))[:width]:
+        if b is A.END:
+            continue
+        v = expected_after(sv, side, b, random.Random(seed), counts, w)
+        if v > best:
+            best_a, best = b, v
+    return best_a
+
+
+def plan_value(
+    view: View,
+    side: Side,
+    a: Action,
+    rng: random.Random,
+    counts: list[int],
+    width: int,
+    reply: int,
+    w: Weights = PLAIN,
+) -> float:
+    """Expected evaluation of the turn `a` starts, after the opponent's best single reply (among `reply`).
+
+    Three plies with exact fight odds: `a`, our best second action, then the opponent's best action.
+    """
+    seed = rng.getrandbits(32)
+    total = 0.0
+    for p, s in outcomes(view, side, a, rng, counts, w):
+        ends: list[tuple[float, State]] = [(1.0, s)]
+        if s.phase == PLAY and s.active is side and s.pending is None and s.actions_left > 0:
+            b = _best_next(s, side, counts, width, seed, w)
+            ends = outcomes(View(s, side), side, b, random.Random(seed), counts, w)
+        for q, e in ends:
+            if e.phase == PLAY and e.active is side and e.pending is None:
+                e.apply(A.END)
+            if e.phase != PLAY or e.pending is not None or e.active is side:
+                total += p * q * evaluate(e, side, w)
+                continue
+            enemy = side.other
+            c = _best_next(e, enemy, counts, reply, seed, w)
+            total += p * q * -expected_after(View(e, enemy), enemy, c, random.Random(seed), counts, w)
     return total
 
 
@@ -560,20 +629,23 @@ def choose(
     counts = _rank_counts(s)
     if len(legal) == 1:
         return legal[0]
+    w = LEVEL_WEIGHTS[level]
     if s.phase == SETUP or s.pending is not None:
-        return decide(s, side, counts)
-    scored = _greedy_scores(view, side, legal, rng, counts, deadline)
+        return decide(s, side, counts, w)
+    scored = _greedy_scores(view, side, legal, rng, counts, deadline, w)
     if level == EASY:
         return scored[0][1]
     cfg = SEARCH[level]
     iters = DEFAULT_ITERATIONS[level] if iterations is None else iterations
     cands = [a for _, a in scored[: cfg.candidates]]
     if cfg.lookahead and s.actions_left == 2 and len(cands) > 1:
-        cands = _rerank_by_turn(view, side, cands, rng, counts, deadline, cfg.lookahead)
+        cands = _rerank_by_turn(view, side, cands, rng, counts, deadline, cfg.lookahead, w)
+        if cfg.reply:
+            cands = _rerank_by_reply(view, side, cands[: cfg.finalists], rng, counts, deadline, cfg, w)
         cands = cands[: cfg.keep]
     if len(cands) == 1 or iters <= 0:
         return cands[0]
-    return _search(view, side, cands, iters, cfg.depth, rng, counts, deadline)
+    return _search(view, side, cands, iters, cfg.depth, rng, counts, deadline, w)
 
 
 def _greedy_scores(
@@ -583,18 +655,19 @@ def _greedy_scores(
     rng: random.Random,
     counts: list[int],
     deadline: float,
+    w: Weights,
 ) -> list[tuple[float, Action]]:
     """Every legal action with its expected one-action evaluation, best first (ties by notation)."""
     s = view.state
     # Cheap pre-filter: with many actions and little time, only the most promising get the full look.
-    order = sorted(legal, key=lambda a: -quick_score(s, side, a))
+    order = sorted(legal, key=lambda a: -quick_score(s, side, a, w))
     out: list[tuple[float, Action]] = []
     sub_seed = rng.getrandbits(32)
     for i, a in enumerate(order):
         if i >= 8 and time.perf_counter() > deadline:
-            out.extend((-1e6 + quick_score(s, side, b), b) for b in order[i:])
+            out.extend((-1e6 + quick_score(s, side, b, w), b) for b in order[i:])
             break
-        v = expected_after(view, side, a, random.Random(sub_seed), counts)
+        v = expected_after(view, side, a, random.Random(sub_seed), counts, w)
         out.append((v, a))
     out.sort(key=lambda t: (-t[0], str(t[1])))
     return out
@@ -608,6 +681,7 @@ def _rerank_by_turn(
     counts: list[int],
     deadline: float,
     width: int,
+    w: Weights,
 ) -> list[Action]:
     """Order first actions by the best two-action turn they start (exact fight odds, one sample)."""
     seed = rng.getrandbits(32)
@@ -616,7 +690,30 @@ def _rerank_by_turn(
         if i >= 2 and time.perf_counter() > deadline:
             scored.extend((-1e9, j, b) for j, b in enumerate(cands[i:], start=i))
             break
-        scored.append((turn_value(view, side, a, random.Random(seed), counts, width), i, a))
+        scored.append((turn_value(view, side, a, random.Random(seed), counts, width, w), i, a))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [a for _, _, a in scored]
+
+
+def _rerank_by_reply(
+    view: View,
+    side: Side,
+    cands: list[Action],
+    rng: random.Random,
+    counts: list[int],
+    deadline: float,
+    cfg: SearchConfig,
+    w: Weights,
+) -> list[Action]:
+    """Order the finalists by their planned turn after the opponent's best reply."""
+    seed = rng.getrandbits(32)
+    scored: list[tuple[float, int, Action]] = []
+    for i, a in enumerate(cands):
+        if i >= 1 and time.perf_counter() > deadline:
+            scored.extend((-1e9, j, b) for j, b in enumerate(cands[i:], start=i))
+            break
+        v = plan_value(view, side, a, random.Random(seed), counts, cfg.lookahead, cfg.reply, w)
+        scored.append((v, i, a))
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [a for _, _, a in scored]
 
@@ -630,6 +727,7 @@ def _search(
     rng: random.Random,
     counts: list[int],
     deadline: float,
+    w: Weights,
 ) -> Action:
     """Successive halving over candidates; each rollout samples a deck order (common to all candidates)."""
     s0 = view.state
@@ -654,9 +752,9 @@ def _search(
                 while st.phase == PLAY and st.turn < stop_turn and steps < 60:
                     who = st.current_player()
                     assert who is not None
-                    st.apply(rollout_action(st, who, srng, counts))
+                    st.apply(rollout_action(st, who, srng, counts, w))
                     steps += 1
-                sums[a] += evaluate(st, side)
+                sums[a] += evaluate(st, side, w)
                 n[a] += 1
                 used += 1
         if len(alive) <= 1:
