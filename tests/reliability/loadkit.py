@@ -73,6 +73,17 @@ class Answer:
         return list(self.data.get("choices", [])) if self.callback_type == 8 else []
 
 
+def label_of(data: Mapping[str, Any]) -> str:
+    """ "bw:act:3:9" for a component, "blockwars move" for a command: how the audit tells moves apart."""
+    if "custom_id" in data:
+        return str(data["custom_id"])
+    subs = [o["name"] for o in data.get("options", []) if o.get("type") in (1, 2)]
+    return " ".join([str(data.get("name")), *subs[:1]])
+
+
+NOT_MOVES = ("bw:accept:", "blockwars board", "blockwars challenge", "blockwars replay")
+
+
 class LoadFake(FakeDiscord):
     """FakeDiscord plus a concurrent, per-interaction driver for load and crash runs."""
 
@@ -126,7 +137,7 @@ class LoadFake(FakeDiscord):
             type=itype,
             user=user,
             channel=channel,
-            label=str(data.get("custom_id") or data.get("name")),
+            label=label_of(data),
             sent_at=loop.time(),
             component_message=message,
         )
@@ -524,3 +535,152 @@ def audit(db_path: Path, answered: Mapping[int, int] | None = None) -> Audit:
     finally:
         conn.close()
     return result
+
+
+# ---------------------------------------------------------------------- crash, restart, check
+
+
+def answered_moves(fake: LoadFake) -> dict[int, int]:
+    """Interaction id -> channel of every move whose board reached the fake (the bot's word that it landed).
+
+    Taken from the fake's own records, not the drivers', so a board that arrived while its driver
+    was being cancelled still counts. Starting boards (accept) are not moves: they log no action.
+    """
+    found: dict[int, int] = {}
+    for message in list(fake.messages.values()):
+        if message.interaction_id is None or message.ephemeral or not message.attachments:
+            continue
+        inter = fake._interactions.get(message.interaction_id)
+        if inter is None or inter.label.startswith(NOT_MOVES):
+            continue
+        found[message.interaction_id] = message.channel_id
+    return found
+
+
+@dataclass
+class CrashReport:
+    """One kill-and-restart cycle."""
+
+    moves_before: int = 0
+    lost_in_flight: int = 0
+    answered: int = 0
+    audit_after_kill: Audit = field(default_factory=Audit)
+    buttons_clicked: int = 0
+    buttons_worked: int = 0  # the flow answered (picker, board, or a polite "out of date")
+    buttons_opened: int = 0  # of those, the Take-action picker or a new board
+    button_failures: list[str] = field(default_factory=list)
+    moves_after: int = 0
+    errors_after: list[str] = field(default_factory=list)
+    audit_after_restart: Audit = field(default_factory=Audit)
+    log_problems: list[str] = field(default_factory=list)
+    token_leaked: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.audit_after_kill.ok
+            and self.audit_after_restart.ok
+            and not self.button_failures
+            and not self.errors_after
+            and not self.log_problems
+            and not self.token_leaked
+            and self.buttons_worked == self.buttons_clicked
+        )
+
+
+async def click_old_button(fake: LoadFake, table: Table, report: CrashReport) -> None:
+    """Press a button of the last board posted before the crash, as its player would."""
+    board = table.board
+    if board is None:
+        return
+    actor = actor_of(board)
+    if actor is None:
+        return
+    user = table.a if actor == table.a.id else table.b
+    ids = board.custom_ids
+    target = next((c for c in ids if c.startswith("bw:act:")), None)
+    target = target or next((c for c in ids if c.startswith("bw:dec:")), None)
+    if target is None:
+        return  # a board with only selects (a barrage square): the select flow is fuzzed elsewhere
+    report.buttons_clicked += 1
+    try:
+        answer = await fake.press(user, board, target)
+    except InteractionFailed as exc:
+        report.button_failures.append(f"{table.channel.name}: {exc}")
+        return
+    opened = answer.is_board or (answer.ephemeral and "bw:unit:" in " ".join(answer.message.custom_ids))
+    if opened or (answer.ephemeral and "out of date" in answer.content):
+        report.buttons_worked += 1
+        report.buttons_opened += int(opened)
+    else:
+        report.button_failures.append(f"{table.channel.name}: {target} -> {answer.content[:200]!r}")
+
+
+async def resync(fake: LoadFake, table: Table) -> None:
+    """After a restart a player asks for the board again (`/blockwars board`), as people do."""
+    if table.match_id is None:
+        return
+    answer = await fake.slash_cmd(table.a, table.channel, "board", {})
+    if answer.is_board:
+        table.board = answer.message
+
+
+async def drive(fake: LoadFake, tables: list[Table], stats: Stats, seconds: float, seed: int) -> None:
+    """Every table plays for `seconds` (its first game is started if it has none)."""
+    stop = asyncio.Event()
+    until = asyncio.get_running_loop().time() + seconds
+    drivers = [Driver(fake, t, stats, stop, seed=seed * 1000 + i) for i, t in enumerate(tables)]
+    await asyncio.gather(*(d.run(until) for d in drivers))
+
+
+async def crash_cycle(
+    fake: LoadFake,
+    tables: list[Table],
+    db: Path,
+    workdir: Path,
+    *,
+    load_s: float,
+    after_s: float,
+    seed: int,
+    log_level: str = "INFO",
+) -> CrashReport:
+    """Load, SIGKILL mid-flight, check the file, restart, click old buttons, play on, check again."""
+    report = CrashReport()
+    rng = random.Random(seed)
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level)
+    stats = Stats()
+    stop = asyncio.Event()
+    drivers = [Driver(fake, t, stats, stop, seed=seed * 1000 + i) for i, t in enumerate(tables)]
+    tasks = [asyncio.create_task(d.run(asyncio.get_running_loop().time() + 3600)) for d in drivers]
+    try:
+        await asyncio.sleep(load_s * rng.uniform(0.7, 1.0))  # kill at a moment nobody chose
+        bot.kill()
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    report.lost_in_flight = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
+    answered = answered_moves(fake)
+    report.answered = len(answered)
+    report.moves_before = len(stats.answered_moves)
+    report.audit_after_kill = audit(db, answered)
+    first_log = bot.stderr()
+
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level)
+    try:
+        for table in tables:
+            await click_old_button(fake, table, report)
+        for table in tables:
+            await resync(fake, table)
+        after = Stats()
+        await drive(fake, tables, after, after_s, seed + 1)
+        report.moves_after = len(after.answered_moves)
+        report.errors_after = after.errors[:20]
+    finally:
+        await bot.stop()
+    report.audit_after_restart = audit(db, answered_moves(fake))
+    logs = first_log + bot.stderr()
+    report.log_problems = bot_log_problems(logs)[:20]
+    report.token_leaked = TOKEN in logs
+    return report
