@@ -647,6 +647,7 @@ async def crash_cycle(
     """Load, SIGKILL mid-flight, check the file, restart, click old buttons, play on, check again."""
     report = CrashReport()
     rng = random.Random(seed)
+    unanswered_before = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
     bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level)
     stats = Stats()
     stop = asyncio.Event()
@@ -660,7 +661,8 @@ async def crash_cycle(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    report.lost_in_flight = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
+    unanswered = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
+    report.lost_in_flight = unanswered - unanswered_before
     answered = answered_moves(fake)
     report.answered = len(answered)
     report.moves_before = len(stats.answered_moves)
