@@ -44,13 +44,14 @@ LEVELS = (RANDOM, EASY, NORMAL, HARD)
 
 # Live-play time caps (seconds) per level; searches stop at the cap or at their iteration budget.
 DEFAULT_BUDGETS: dict[str, float] = {RANDOM: 0.01, EASY: 0.05, NORMAL: 0.5, HARD: 1.5}
-# Iteration budgets (rollouts per decision) for live play: large enough that the time cap binds.
+# Rollouts per decision for live play: normal's is large enough that its time cap binds; hard plans
+# its turns exactly and runs no rollouts unless asked (see SEARCH).
 DEFAULT_ITERATIONS: dict[str, int] = {RANDOM: 0, EASY: 0, NORMAL: 400, HARD: 0}
 
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    """How a search level spends its rollouts: candidates kept, reply depth in half-turns."""
+    """How a search level looks ahead: candidates, turn planning, opponent replies and rollouts."""
 
     candidates: int
     depth: int  # half-turns played after the current one before evaluating
