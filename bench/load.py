@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import resource
 import signal
@@ -94,6 +95,7 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
     bot_cpu = float(during.get("cpu_s", 0)) - float(before.get("cpu_s", 0))
     return {
         "bench": "load",
+        "experiment": os.environ.get("BW_EXPERIMENT"),
         "matches": matches,
         "seconds": round(elapsed, 1),
         "moves": stats.window_moves,
@@ -135,8 +137,16 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the bot process into this file")
+    parser.add_argument(
+        "--experiment",
+        choices=["onehop"],
+        default=None,
+        help="measure a proposed change in the bot process only (see bench/onehop.py)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the work directory (db, bot log)")
     args = parser.parse_args()
+    if args.experiment:
+        os.environ["BW_EXPERIMENT"] = args.experiment
     workdir = Path(tempfile.mkdtemp(prefix="bw-load-"))
     figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir))
     rows = [

@@ -156,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-seconds", type=float, default=60.0)
     parser.add_argument("--profile", default=None, help="write a cProfile of the bot here at exit")
     args = parser.parse_args(argv)
-    if os.environ.get("BW_SWITCH_INTERVAL"):
-        sys.setswitchinterval(float(os.environ["BW_SWITCH_INTERVAL"]))
+    if os.environ.get("BW_EXPERIMENT") == "onehop":  # bench/load.py --experiment onehop
+        from bench import onehop
+
+        onehop.apply()
     import discord
 
     discord.utils.setup_logging(level=logging.getLevelName(args.log_level.upper()))
