@@ -458,6 +458,8 @@ async def test_a_channel_deleted_while_the_bot_was_not_told(arena: Arena):
     assert [n.kind for n in notices] == ["forfeit"]
     assert await w.match() is None
     assert_consistent(w)
+    logged, w.fake.bot_errors[:] = list(w.fake.bot_errors), []
+    assert logged == [], "a vanished channel is expected, not an error: log a warning"
 
 
 # ---------------------------------------------------------------------- the token
