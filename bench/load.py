@@ -43,6 +43,7 @@ from tests.reliability.loadkit import (
     build_world,
     percentile,
     start_bot_process,
+    start_control,
 )
 
 TARGETS = {
@@ -60,6 +61,7 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
     _, tables = build_world(fake, matches)
     db = workdir / "load.db"
     bot = await start_bot_process(fake, db, workdir, profile=profile)
+    control = start_control(workdir)
     stats = Stats()
     stop = asyncio.Event()
     drivers = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables)]
@@ -73,6 +75,7 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         before = bot.stats()
         bench_cpu0 = time.process_time()
         bot.signal(signal.SIGUSR1)  # the stall window starts now
+        control.signal(signal.SIGUSR1)
         await asyncio.sleep(0.05)
         stats.counting = True
         loop = asyncio.get_running_loop()
@@ -83,8 +86,10 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
         during = bot.stats()
+        noise = control.stats()
     finally:
         final = await bot.stop()
+        await control.stop()
         await fake.stop()
     log_text = bot.stderr()
     problems = bot_log_problems(log_text)
@@ -112,6 +117,8 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         "peak_rss_mb": final.get("peak_rss_mb"),
         "max_loop_stall_ms": during.get("window_max_loop_stall_ms"),
         "stalls_over_50ms": during.get("window_stalls_over_50ms"),
+        "control_max_stall_ms": noise.get("window_max_loop_stall_ms"),
+        "max_gc_pause_ms": during.get("window_max_gc_ms"),
         "bot_cpu_share": round(bot_cpu / elapsed, 2),
         "driver_cpu_share": round(bench_cpu / elapsed, 2),
         "warmup_s": round(warm_s, 1),
@@ -158,6 +165,7 @@ def main() -> int:
         ("errors", figures["errors"], "0"),
         ("bot peak RSS (MB)", figures["peak_rss_mb"], f"< {TARGETS['peak_rss_mb']:.0f}"),
         ("longest loop stall (ms)", figures["max_loop_stall_ms"], f"< {TARGETS['max_loop_stall_ms']:.0f}"),
+        ("same, idle control process (ms)", figures["control_max_stall_ms"], "machine noise"),
         ("bot CPU share (cores)", figures["bot_cpu_share"], ""),
         ("driver+fake CPU share", figures["driver_cpu_share"], ""),
         ("audit: log, replay, not stuck", "ok" if figures["audit_ok"] else "FAILED", "ok"),

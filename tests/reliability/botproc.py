@@ -10,7 +10,12 @@ that the token never appears there.
 While it runs, the process writes its figures to `--stats` as JSON (atomically, twice a second, and
 once more on SIGTERM): the longest event-loop stall since start-up and since the last SIGUSR1 (the
 bench sends one when its timed window starts), peak RSS, CPU seconds. A watchdog task sleeps 10 ms
-in a loop; how late it wakes up is how long something held the loop.
+in a loop; how late it wakes up is how long something held the loop. GC pauses are timed too.
+
+Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 makes asyncio log
+every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
+render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
+BW_EXPERIMENT=onehop applies bench/onehop.py. `--control` runs no bot at all: the machine's noise.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -35,6 +41,29 @@ if str(ROOT) not in sys.path:
 TICK = 0.010
 
 
+class GcWatch:
+    """How long the cyclic garbage collector stopped the world: a suspect for long loop stalls."""
+
+    def __init__(self) -> None:
+        self.max_ms = 0.0
+        self.window_max_ms = 0.0
+        self.collections = 0
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = (time.perf_counter() - self._started) * 1000
+        self.collections += 1
+        self.max_ms = max(self.max_ms, took)
+        self.window_max_ms = max(self.window_max_ms, took)
+
+
+GC = GcWatch()
+
+
 class LoopWatch:
     """Measures how late a 10 ms sleep wakes up: the longest time anything blocked the event loop."""
 
@@ -46,6 +75,10 @@ class LoopWatch:
         self.window_started = time.time()
 
     def reset_window(self) -> None:
+        if os.environ.get("BW_GC_FREEZE"):  # experiment: long-lived objects out of the collector's way
+            gc.collect()
+            gc.freeze()
+        GC.window_max_ms = 0.0
         self.window_max_ms = 0.0
         self.over_50 = 0
         self.ticks = 0
@@ -73,6 +106,8 @@ def figures(watch: LoopWatch, started: float) -> dict[str, Any]:
         "window_max_loop_stall_ms": round(watch.window_max_ms, 1),
         "window_stalls_over_50ms": watch.over_50,
         "window_ticks": watch.ticks,
+        "window_max_gc_ms": round(GC.window_max_ms, 1),
+        "gc_collections": GC.collections,
         "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),  # Linux reports KiB
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "threads": threading_count(),
@@ -101,6 +136,26 @@ def patch_discord(api: str, gateway: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+async def control(stats_path: Path) -> int:
+    """No bot at all: how late a 10 ms sleep wakes up on this machine anyway (scheduler noise)."""
+    started = time.time()
+    watch = LoopWatch()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
+    watcher = asyncio.create_task(watch.run())
+    for _ in range(20 * 3600):  # at most 10 hours; stopped by SIGTERM long before
+        write_stats(stats_path, figures(watch, started) | {"ready": True})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
+        if stop.is_set():
+            break
+    watcher.cancel()
+    write_stats(stats_path, figures(watch, started) | {"ready": False, "closed": True})
+    return 0
+
+
 async def amain(args: argparse.Namespace) -> int:
     from bot import create_bot
     from settings import Settings
@@ -118,6 +173,15 @@ async def amain(args: argparse.Namespace) -> int:
     bot = create_bot(settings, guild_ready_timeout=0.2, chunk_guilds_at_startup=False)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    workers = os.environ.get("BW_EXECUTOR_WORKERS")  # experiment: fewer threads fighting for the GIL
+    if workers:
+        from concurrent.futures import ThreadPoolExecutor
+
+        loop.set_default_executor(ThreadPoolExecutor(int(workers), thread_name_prefix="executor"))
+    slow_ms = os.environ.get("BW_SLOW_CALLBACK_MS")  # diagnosis: asyncio logs the slow callbacks
+    if slow_ms:
+        loop.set_debug(True)
+        loop.slow_callback_duration = float(slow_ms) / 1000
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGINT, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
@@ -147,6 +211,7 @@ async def amain(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--control", action="store_true", help="no bot: only measure the loop's lateness")
     parser.add_argument("--api", required=True, help="REST base, e.g. http://127.0.0.1:PORT/api/v10")
     parser.add_argument("--gateway", required=True, help="gateway URL, e.g. ws://127.0.0.1:PORT/gateway-ws/")
     parser.add_argument("--db", required=True, help="the SQLite file (reused across restarts)")
@@ -156,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-seconds", type=float, default=60.0)
     parser.add_argument("--profile", default=None, help="write a cProfile of the bot here at exit")
     args = parser.parse_args(argv)
+    if args.control:
+        return asyncio.run(control(Path(args.stats)))
     if os.environ.get("BW_EXPERIMENT") == "onehop":  # bench/load.py --experiment onehop
         from bench import onehop
 

@@ -294,6 +294,13 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PROBLEM = re.compile(r"\b(ERROR|CRITICAL)\b|^Traceback")
 
 
+def start_control(workdir: Path) -> BotProcess:
+    """A process with an idle event loop and the same stall watch: the machine's own noise floor."""
+    stats = workdir / "control.stats.json"
+    cmd = [sys.executable, "-m", "tests.reliability.botproc", "--control", "--api", "-", "--gateway", "-"]
+    return spawn([*cmd, "--db", "-", "--stats", str(stats)], stats, workdir / "control.stderr.log")
+
+
 def bot_log_problems(text: str) -> list[str]:
     """Lines of the bot's log that show a bug: errors and tracebacks (warnings are allowed)."""
     return [line for line in ANSI.sub("", text).splitlines() if PROBLEM.search(line)]
