@@ -166,7 +166,16 @@ class BlockWars(
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
         """After an action: defer, render off the loop, post a new board message, then follow up."""
         if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+            try:
+                await interaction.response.defer(thinking=True)
+            except discord.NotFound:
+                # Discord gave up waiting (over 3 s under load): the move is stored, so the board
+                # goes to the channel instead of the players never seeing it.
+                log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
+                assert interaction.channel_id is not None
+                await self.send_played(interaction.channel_id, played)
+                self.after_action(played)
+                return
         file = await self.render(played.state, played.events)
         view = views.board_view(played.match.id, played.match.version, played.state)
         await interaction.followup.send(
@@ -181,7 +190,10 @@ class BlockWars(
             return
         file = await self.render(played.state, played.events)
         view = views.board_view(played.match.id, played.match.version, played.state)
-        await channel.send(played_text(played), file=file, view=view or discord.utils.MISSING)
+        try:
+            await channel.send(played_text(played), file=file, view=view or discord.utils.MISSING)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
 
     def after_action(self, played: Played) -> None:
         """What follows a move: the AI answers, the next player may want a DM."""
@@ -252,6 +264,8 @@ class BlockWars(
         for notice in notices:
             try:
                 await self.announce(notice)
+            except (discord.NotFound, discord.Forbidden) as exc:  # the channel was deleted or hidden
+                log.warning("Could not post a %s notice for match %s: %s", notice.kind, notice.match.id, exc)
             except Exception:
                 log.exception("Could not post a %s notice for match %s", notice.kind, notice.match.id)
         return notices
