@@ -369,6 +369,7 @@ class Driver:
         self.stats = stats
         self.stop = stop
         self.rng = random.Random(seed)
+        self.lost = False  # an answer went missing: look at the board again, as a player would
 
     async def run(self, until: float, *, max_interactions: int = 1_000_000) -> None:
         """Play until `until` (loop time), the stop event, or the interaction budget runs out."""
@@ -383,6 +384,7 @@ class Driver:
                     self.stats.lost.append(str(exc))
                     return
                 self.stats.error(f"{self.t.channel.name}: {exc}")
+                self.lost = True
                 await asyncio.sleep(0.5)
             except Exception as exc:  # a driver bug must not hide the others' figures
                 self.stats.error(f"{self.t.channel.name}: driver: {exc!r}")
@@ -412,6 +414,10 @@ class Driver:
     async def step(self) -> None:
         """One action (or the start of a game) for whoever is to act on the latest board."""
         t = self.t
+        if self.lost and t.match_id is not None:
+            self.lost = False
+            await resync(self.fake, t)
+            return
         if t.board is None:
             await self.start_game()
             return
@@ -434,6 +440,7 @@ class Driver:
             t.board = answer.message
         else:
             self.stats.error(f"{t.channel.name}: legal action refused: {answer.content[:200]!r}")
+            self.lost = True
 
     async def normal_turn(self, user: FakeUser, status: str) -> Answer | None:
         t = self.t
