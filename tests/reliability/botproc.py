@@ -15,7 +15,8 @@ in a loop; how late it wakes up is how long something held the loop. GC pauses a
 Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 makes asyncio log
 every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
 render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
-BW_EXPERIMENT=onehop applies bench/onehop.py. `--control` runs no bot at all: the machine's noise.
+BW_EXPERIMENT=onehop applies bench/onehop.py;
+BW_MAX_MESSAGES=0 turns discord.py's message cache off. `--control` runs no bot at all: the machine's noise.
 """
 
 from __future__ import annotations
@@ -170,7 +171,10 @@ async def amain(args: argparse.Namespace) -> int:
         sync_commands=args.sync,
         sweep_seconds=args.sweep_seconds,
     )
-    bot = create_bot(settings, guild_ready_timeout=0.2, chunk_guilds_at_startup=False)
+    extra: dict[str, Any] = {}
+    if os.environ.get("BW_MAX_MESSAGES"):  # experiment: discord.py's message cache size (0 = none)
+        extra["max_messages"] = int(os.environ["BW_MAX_MESSAGES"]) or None
+    bot = create_bot(settings, guild_ready_timeout=0.2, chunk_guilds_at_startup=False, **extra)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     workers = os.environ.get("BW_EXECUTOR_WORKERS")  # experiment: fewer threads fighting for the GIL
