@@ -16,7 +16,9 @@ Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 make
 every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
 render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
 BW_EXPERIMENT=onehop applies bench/onehop.py;
-BW_MAX_MESSAGES=0 turns discord.py's message cache off. `--control` runs no bot at all: the machine's noise.
+BW_MAX_MESSAGES=0 turns discord.py's message cache off; BW_RENDER_PROCESSES=2 draws the
+boards in a pool of processes (the cog's to_thread worker waits for the result).
+`--control` runs no bot at all: the machine's noise.
 """
 
 from __future__ import annotations
@@ -171,6 +173,17 @@ async def amain(args: argparse.Namespace) -> int:
         sync_commands=args.sync,
         sweep_seconds=args.sweep_seconds,
     )
+    if os.environ.get("BW_RENDER_PROCESSES"):  # experiment: boards drawn in other processes (no GIL)
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        import cogs.blockwars as cogmod
+
+        pool = ProcessPoolExecutor(
+            int(os.environ["BW_RENDER_PROCESSES"]), mp_context=multiprocessing.get_context("spawn")
+        )
+        draw = cogmod.render_board
+        cogmod.render_board = lambda *a: pool.submit(draw, *a).result()  # type: ignore[assignment]
     extra: dict[str, Any] = {}
     if os.environ.get("BW_MAX_MESSAGES"):  # experiment: discord.py's message cache size (0 = none)
         extra["max_messages"] = int(os.environ["BW_MAX_MESSAGES"]) or None
