@@ -83,7 +83,8 @@ class Combat(Event):
         outcome = {"win": "won", "loss": "lost", "tie": "tie"}[self.result]
         if self.result == "tie" and self.need > 1 and self.attacker_value > self.defender_value:
             outcome = f"tie: {self.why} needs a win by {self.need}"
-        return f"{self.attacker} {verb} {self.defender}: {a.long_name}{av} vs {d.long_name}{dv}, {outcome}"
+        who = "the tank" if self.kind == "tank fire" else self.attacker  # not its corner square
+        return f"{who} {verb} {self.defender}: {a.long_name}{av} vs {d.long_name}{dv}, {outcome}"
 
 
 @dataclass(frozen=True, slots=True)
