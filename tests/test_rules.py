@@ -237,6 +237,7 @@ def test_r5_wire_never_for_machine_guns_or_tank_gun_and_never_blocks_moves():
     s = pos({"d4": "CT", "d6": "G"}, active=C, c=["9C"], g=["8D"])
     fight = of(s.apply("Txd6"), Combat)[0]
     assert (fight.kind, fight.need, fight.result) == ("tank fire", 1, "win")
+    assert fight.text().startswith("the tank fires at d6: 9 of clubs vs 8 of diamonds")
 
 
 # ---- machine guns (R6)
