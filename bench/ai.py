@@ -1,6 +1,6 @@
 """Benchmark the AI levels against each other: win rates and think times over seeded games.
 
-    PYTHONPATH=. .venv/bin/python bench/ai.py               # quick: 20 games per pairing
+    PYTHONPATH=. .venv/bin/python bench/ai.py               # quick: 14 games per pairing (< 60 s on 2 cores)
     PYTHONPATH=. .venv/bin/python bench/ai.py --games 200   # the full run for docs/performance.md
 
 Each pairing plays both sides (the tested AI alternates between Germans and Canadians). Searches use
@@ -59,7 +59,7 @@ def play(task: tuple[str, str, int, dict[str, int]]) -> dict[str, object]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="games per pairing (200 for the full run)")
+    ap.add_argument("--games", type=int, default=14, help="games per pairing (200 for the full run)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--normal-iters", type=int, default=None, help="rollouts per decision for normal")
     ap.add_argument("--hard-iters", type=int, default=None, help="rollouts per decision for hard")

@@ -8,7 +8,18 @@ import time
 import pytest
 
 from engine.blockwars import Options, State, new_game
-from engine.blockwars.ai import EASY, HARD, LEVELS, NORMAL, RANDOM, choose, evaluate
+from engine.blockwars.ai import (
+    EASY,
+    HARD,
+    LEVELS,
+    NORMAL,
+    RANDOM,
+    TUNED,
+    choose,
+    evaluate,
+    fight_odds,
+    threat,
+)
 from engine.blockwars.model import Side
 from engine.blockwars.position import build
 
@@ -211,3 +222,14 @@ def test_rejects_unknown_levels_and_wrong_side() -> None:
         choose(s.view(Side.GERMANS), "grandmaster", 0)
     with pytest.raises(ValueError):
         choose(s.view(Side.CANADIANS), EASY, 0)
+
+
+def test_threat_counts_the_attacks_left_to_the_opponent() -> None:
+    """Hard charges a turn for the enemy's best attacks: an advanced unit next to the enemy is at risk."""
+    full = [0, 0] + [4] * 13
+    odds = {need: fight_odds(full, need) for need in (1, 2)}
+    near = build({"e2": "C", "e3": "G", "a1": "G", "h8": "C"}, active=Side.GERMANS)
+    far = build({"e2": "C", "e7": "G", "a1": "G", "h8": "C"}, active=Side.GERMANS)
+    assert threat(near, Side.CANADIANS, odds, TUNED) > 0.1
+    assert threat(far, Side.CANADIANS, odds, TUNED) == 0.0
+    assert near.active is Side.GERMANS  # judged on a copy

@@ -5,9 +5,10 @@
 Levels: `random` (uniform legal action); `easy` (greedy one action ahead, exact expectation over the
 card fight's win / tie / loss); `normal` (determinized Monte Carlo: sample the hidden deck order from
 the view, play each candidate and heuristic replies through the opponent's next turn, evaluate, keep
-the best by successive halving); `hard` (plans the whole two-action turn with exact fight odds for
-its first action, and runs the Monte Carlo search for the second). Decisions (barrage, gas, Ace,
-aircraft, dogfight, strafe, Cross) and set-up use fast heuristics at every level above random.
+the best by successive halving); `hard` (plans the whole two-action turn with exact fight odds and
+charges each plan for the attacks it leaves the opponent, a cheap stand-in for the enemy's reply).
+Decisions (barrage, gas, Ace, aircraft, dogfight, strafe, Cross) and set-up use fast heuristics at
+every level above random.
 
 The AI only reads what the player may see: it samples deck orders with `View.determinize`
 and re-seeds each sample's reshuffles, so neither the true deck order nor the match seed leaks in.
