@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.blockwars import actions as A
@@ -776,14 +777,9 @@ def _rerank_by_turn(
 ) -> list[Action]:
     """Order first actions by the best two-action turn they start (exact fight odds, one sample)."""
     seed = rng.getrandbits(32)
-    scored: list[tuple[float, int, Action]] = []
-    for i, a in enumerate(cands):
-        if i >= 2 and time.perf_counter() > deadline:
-            scored.extend((-1e9, j, b) for j, b in enumerate(cands[i:], start=i))
-            break
-        scored.append((turn_value(view, side, a, random.Random(seed), counts, width, w, wary), i, a))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return [a for _, _, a in scored]
+    return _ranked(
+        cands, lambda a: turn_value(view, side, a, random.Random(seed), counts, width, w, wary), deadline, 2
+    )
 
 
 def _rerank_last(
@@ -819,13 +815,24 @@ def _rerank_by_reply(
 ) -> list[Action]:
     """Order the finalists by their planned turn after the opponent's best reply."""
     seed = rng.getrandbits(32)
+    return _ranked(
+        cands,
+        lambda a: plan_value(view, side, a, random.Random(seed), counts, cfg.lookahead, cfg.reply, w),
+        deadline,
+        1,
+    )
+
+
+def _ranked(
+    cands: list[Action], score: Callable[[Action], float], deadline: float, least: int
+) -> list[Action]:
+    """Best first; after `least` candidates, the ones the deadline leaves unscored keep their order last."""
     scored: list[tuple[float, int, Action]] = []
     for i, a in enumerate(cands):
-        if i >= 1 and time.perf_counter() > deadline:
+        if i >= least and time.perf_counter() > deadline:
             scored.extend((-1e9, j, b) for j, b in enumerate(cands[i:], start=i))
             break
-        v = plan_value(view, side, a, random.Random(seed), counts, cfg.lookahead, cfg.reply, w)
-        scored.append((v, i, a))
+        scored.append((score(a), i, a))
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [a for _, _, a in scored]
 
