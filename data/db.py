@@ -1,9 +1,12 @@
 """The only module that talks SQL: one aiosqlite connection, WAL, numbered migrations.
 
-Concurrency model. The bot runs one process with one writer connection. Every statement goes
-through `Database._lock`, and every write is one `BEGIN IMMEDIATE ... COMMIT` transaction held
-under that lock, so coroutines never see each other's half-written transactions. Correctness of
-moves does not rest on that lock, though: every change to a match is `UPDATE ... WHERE id = ? AND
+Concurrency model. The bot runs one process with one connection, whose statements aiosqlite
+runs in order on one thread. Every write is one `BEGIN IMMEDIATE ... COMMIT` transaction that
+travels to that thread as a single job (`Database._write`), so a read queued by another coroutine
+can never land in the middle of a transaction and no lock is needed. One trip per transaction also
+matters for speed: a trip waits for a turn of the event loop, and under load a transaction of a
+dozen trips held the whole database for a dozen turns (docs/reliability.md). Correctness of moves
+does not rest on the ordering, though: every change to a match is `UPDATE ... WHERE id = ? AND
 version = ?`, so a second writer (another coroutine, connection or process) that loaded the same
 version loses with `StaleVersion` instead of overwriting the winner.
 
@@ -13,19 +16,16 @@ source so that no SQL is ever built with f-strings, `%` or `.format`.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import inspect
 import json
 import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -46,7 +46,8 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _SQLITE_INT_MIN, _SQLITE_INT_MAX = -(2**63), 2**63 - 1
 
 Clock = Callable[[], float]
-BeforeCommit = Callable[[], Awaitable[None] | None]
+BeforeCommit = Callable[[], None]
+T = TypeVar("T")
 
 # Fields a caller may change on an existing match. The rest are fixed at challenge time
 # (guild, game, options, seed, players) or owned by this module (version, timestamps), and
@@ -79,6 +80,7 @@ _PRAGMA_FOREIGN_KEYS = "PRAGMA foreign_keys = ON"
 _PRAGMA_SYNCHRONOUS = "PRAGMA synchronous = FULL"
 _PRAGMA_USER_VERSION = "PRAGMA user_version"
 _BEGIN = "BEGIN IMMEDIATE"
+_COMMIT = "COMMIT"
 
 _INSERT_MATCH = """
 INSERT INTO matches (
@@ -378,7 +380,6 @@ class Database:
         self._conn = conn
         self.path = path
         self.clock = clock
-        self._lock = asyncio.Lock()
 
     # -- life cycle --
 
@@ -420,9 +421,8 @@ class Database:
         return db
 
     async def close(self) -> None:
-        """Close the connection; safe to call twice."""
-        async with self._lock:
-            await self._conn.close()
+        """Close the connection (after the jobs already queued); safe to call twice."""
+        await self._conn.close()
 
     async def __aenter__(self) -> Database:
         """`async with await Database.open(p) as db` also works."""
@@ -439,58 +439,70 @@ class Database:
 
     async def schema_version(self) -> int:
         """The applied migration number (PRAGMA user_version)."""
-        async with self._lock, self._conn.execute(_PRAGMA_USER_VERSION) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._fetchall(_PRAGMA_USER_VERSION, ())
+        return int(rows[0][0]) if rows else 0
 
     async def journal_mode(self) -> str:
         """The journal mode in force ('wal'), exposed for health checks and tests."""
-        async with self._lock, self._conn.execute(_PRAGMA_JOURNAL_MODE) as cursor:
-            row = await cursor.fetchone()
-        return str(row[0]) if row else ""
+        rows = await self._fetchall(_PRAGMA_JOURNAL_MODE, ())
+        return str(rows[0][0]) if rows else ""
 
     async def _migrate(self, directory: Path) -> None:
         migrations = load_migrations(directory)
         for number, path in migrations:
             statements = _split_statements(path.read_text(encoding="utf-8"))
-            async with self._transaction() as conn:
+
+            def apply(
+                conn: sqlite3.Connection,
+                number: int = number,
+                path: Path = path,
+                statements: list[str] = statements,
+            ) -> None:
                 # Read inside the write transaction: two processes starting together apply once.
-                async with conn.execute(_PRAGMA_USER_VERSION) as cursor:
-                    row = await cursor.fetchone()
+                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
                 current = int(row[0]) if row else 0
                 if current > len(migrations):
                     raise MigrationError(
                         f"database is at version {current}, newer than these migrations ({len(migrations)})"
                     )
                 if current >= number:
-                    continue
+                    return
                 for statement in statements:
                     # sql-check: statements come from the trusted migration files, not from users
-                    await conn.execute(statement)
-                async with conn.execute(_PRAGMA_USER_VERSION) as cursor:
-                    row = await cursor.fetchone()
+                    conn.execute(statement)
+                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
                 if row is None or int(row[0]) != number:
                     raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction under the lock: committed whole or rolled back whole."""
-        async with self._lock:
+            await self._write(apply)
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work` as one transaction, committed whole or rolled back whole, in ONE thread trip.
+
+        aiosqlite has no public call for "run this function on the connection's thread", so this is
+        the one place that uses its `_execute` (pinned version; every data test goes through it).
+        A caller cancelled while the job runs does not stop it: the transaction still ends whole,
+        and the version check makes a retry safe either way.
+        """
+
+        def job() -> T:
+            conn = self._conn._conn
+            conn.execute(_BEGIN)
             try:
-                await self._conn.execute(_BEGIN)
-                yield self._conn
+                result = work(conn)
             except BaseException:
-                # Also on cancellation (even during BEGIN, which still runs in aiosqlite's FIFO
-                # thread): shielded, so the connection is never left inside a transaction.
-                await asyncio.shield(self._conn.rollback())
+                conn.rollback()
                 raise
-            else:
-                await asyncio.shield(self._conn.commit())
+            conn.execute(_COMMIT)
+            return result
+
+        result: T = await self._conn._execute(job)
+        return result
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> list[sqlite3.Row]:
-        async with self._lock:
-            # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
-            return list(await self._conn.execute_fetchall(sql, params))
+        """One statement, one thread trip; it runs between transactions, never inside one."""
+        # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
+        return list(await self._conn.execute_fetchall(sql, params))
 
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else float(now)
@@ -544,12 +556,14 @@ class Database:
             "ai_level": ai_level,
             "now": self._now(now),
         }
+
+        def insert(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            match_id = conn.execute(_INSERT_MATCH, params).lastrowid
+            row: sqlite3.Row | None = conn.execute(_SELECT_MATCH, (match_id,)).fetchone()
+            return row
+
         try:
-            async with self._transaction() as conn:
-                async with conn.execute(_INSERT_MATCH, params) as cursor:
-                    match_id = cursor.lastrowid
-                async with conn.execute(_SELECT_MATCH, (match_id,)) as cursor:
-                    row = await cursor.fetchone()
+            row = await self._write(insert)
         except sqlite3.IntegrityError as exc:
             if "matches.channel_id" in str(exc):
                 raise ChannelBusy(channel_id) from exc
@@ -604,8 +618,10 @@ class Database:
         `ValueError` for status 'finished' (use `finish_match`, which records stats).
         """
         normalised = _normalise_changes(changes)
-        async with self._transaction() as conn:
-            return await self._apply(conn, match_id, expected_version, normalised, self._now(now), None)
+        stamp = self._now(now)
+        return await self._write(
+            lambda conn: _apply(conn, match_id, expected_version, normalised, stamp, None)
+        )
 
     async def finish_match(
         self,
@@ -621,8 +637,10 @@ class Database:
         Same errors as `update_match`, plus `ValueError` if the winner is not a player.
         """
         normalised = _normalise_changes(changes)
-        async with self._transaction() as conn:
-            return await self._apply(conn, match_id, expected_version, normalised, self._now(now), result)
+        stamp = self._now(now)
+        return await self._write(
+            lambda conn: _apply(conn, match_id, expected_version, normalised, stamp, result)
+        )
 
     async def commit_action(
         self,
@@ -646,8 +664,8 @@ class Database:
         reported as such even though the version has moved on), `StaleVersion`,
         `MatchNotFound`. Nothing is written if anything fails.
 
-        `before_commit` is a test hook, called after every write and before COMMIT; if it raises,
-        the transaction is rolled back (simulates a crash in the middle of a move).
+        `before_commit` is a test hook, called on the database thread after every write and before
+        COMMIT; if it raises, the transaction is rolled back (simulates a crash in mid-move).
         """
         if not actions:
             raise ValueError("commit_action needs at least one action")
@@ -655,14 +673,12 @@ class Database:
             _check_int64("interaction_id", interaction_id)
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
-        async with self._transaction() as conn:
-            if interaction_id is not None:
-                async with conn.execute(_INTERACTION_SEEN, (interaction_id,)) as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise DuplicateInteraction(interaction_id)
-            updated = await self._apply(conn, match_id, expected_version, normalised, stamp, result)
-            async with conn.execute(_NEXT_SEQ, (match_id,)) as cursor:
-                row = await cursor.fetchone()
+
+        def commit(conn: sqlite3.Connection) -> Match:
+            if interaction_id is not None and conn.execute(_INTERACTION_SEEN, (interaction_id,)).fetchone():
+                raise DuplicateInteraction(interaction_id)
+            updated = _apply(conn, match_id, expected_version, normalised, stamp, result)
+            row = conn.execute(_NEXT_SEQ, (match_id,)).fetchone()
             seq = int(row[0]) if row else 1
             rows = [
                 (
@@ -677,79 +693,16 @@ class Database:
                 for i, action in enumerate(actions)
             ]
             try:
-                await conn.executemany(_INSERT_ACTION, rows)
+                conn.executemany(_INSERT_ACTION, rows)
             except sqlite3.IntegrityError as exc:
                 if interaction_id is not None and "actions.interaction_id" in str(exc):
                     raise DuplicateInteraction(interaction_id) from exc
                 raise
             if before_commit is not None:
-                outcome = before_commit()
-                if inspect.isawaitable(outcome):
-                    await outcome
+                before_commit()
             return updated
 
-    async def _apply(
-        self,
-        conn: aiosqlite.Connection,
-        match_id: int,
-        expected_version: int,
-        changes: dict[str, Any],
-        now: float,
-        result: Result | None,
-    ) -> Match:
-        """Read-check-write of one match inside the caller's transaction."""
-        async with conn.execute(_SELECT_MATCH, (match_id,)) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise MatchNotFound(match_id)
-        current = _row_to_match(row)
-        if current.version != expected_version:
-            raise StaleVersion(match_id, expected_version, current.version)
-        new = dataclasses.replace(current, **changes, version=current.version + 1, updated_at=now)
-        if result is not None:
-            if result.winner_id is not None and result.winner_id not in current.players:
-                raise ValueError(f"winner {result.winner_id} does not play in match {match_id}")
-            new = dataclasses.replace(
-                new,
-                status=Status.FINISHED,
-                winner_id=result.winner_id,
-                result_reason=result.reason,
-                turn_player_id=None,
-                deadline=None,
-                reminder_at=None,
-                reminded=False,
-                challenge_expires_at=None,
-            )
-        try:
-            async with conn.execute(_UPDATE_MATCH, _match_params(new, expected_version)) as cursor:
-                if cursor.rowcount != 1:  # another connection got in between: it won
-                    raise StaleVersion(match_id, expected_version, expected_version + 1)
-        except sqlite3.IntegrityError as exc:
-            if "matches.channel_id" in str(exc):  # reopened, or moved into a busy channel
-                raise ChannelBusy(new.channel_id) from exc
-            raise
-        if result is not None and result.rated and current.challenger_id != current.opponent_id:
-            await self._record_result(conn, current, result, now)
-        return new
-
-    async def _record_result(
-        self, conn: aiosqlite.Connection, match: Match, result: Result, now: float
-    ) -> None:
-        a, b = match.players
-        ratings = []
-        for user in (a, b):
-            async with conn.execute(_SELECT_STATS, (match.guild_id, user)) as cursor:
-                row = await cursor.fetchone()
-            ratings.append(float(row["rating"]) if row else elo.START_RATING)
-        if result.winner_id is None:
-            score_a, outcome = 0.5, ((0, 0, 1), (0, 0, 1))
-        elif result.winner_id == a:
-            score_a, outcome = 1.0, ((1, 0, 0), (0, 1, 0))
-        else:
-            score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
-        new_a, new_b = elo.updated(ratings[0], ratings[1], score_a)
-        for user, rating, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
-            await conn.execute(_UPSERT_STATS, (match.guild_id, user, wins, losses, draws, rating, now))
+        return await self._write(commit)
 
     # -- the action log --
 
@@ -772,8 +725,7 @@ class Database:
 
         Does not bump the version: a reminder must not make the player's buttons stale.
         """
-        async with self._transaction() as conn, conn.execute(_MARK_REMINDED, (match_id, version)) as cursor:
-            return cursor.rowcount == 1
+        return await self._write(lambda conn: conn.execute(_MARK_REMINDED, (match_id, version)).rowcount == 1)
 
     async def expired_challenges(self, now: float) -> list[Match]:
         """Challenges nobody answered by their expiry time."""
@@ -800,6 +752,70 @@ class Database:
     async def set_dm_on_turn(self, user_id: int, enabled: bool, *, now: float | None = None) -> UserPrefs:
         """Opt in or out of "DM me when it's my turn"."""
         stamp = self._now(now)
-        async with self._transaction() as conn:
-            await conn.execute(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp))
+        await self._write(
+            lambda conn: conn.execute(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp))
+        )
         return UserPrefs(user_id=user_id, dm_on_turn=enabled)
+
+
+# --- transactions (run on the database thread by Database._write) ---------------------------
+
+
+def _apply(
+    conn: sqlite3.Connection,
+    match_id: int,
+    expected_version: int,
+    changes: dict[str, Any],
+    now: float,
+    result: Result | None,
+) -> Match:
+    """Read-check-write of one match inside the caller's transaction."""
+    row = conn.execute(_SELECT_MATCH, (match_id,)).fetchone()
+    if row is None:
+        raise MatchNotFound(match_id)
+    current = _row_to_match(row)
+    if current.version != expected_version:
+        raise StaleVersion(match_id, expected_version, current.version)
+    new = dataclasses.replace(current, **changes, version=current.version + 1, updated_at=now)
+    if result is not None:
+        if result.winner_id is not None and result.winner_id not in current.players:
+            raise ValueError(f"winner {result.winner_id} does not play in match {match_id}")
+        new = dataclasses.replace(
+            new,
+            status=Status.FINISHED,
+            winner_id=result.winner_id,
+            result_reason=result.reason,
+            turn_player_id=None,
+            deadline=None,
+            reminder_at=None,
+            reminded=False,
+            challenge_expires_at=None,
+        )
+    try:
+        if conn.execute(_UPDATE_MATCH, _match_params(new, expected_version)).rowcount != 1:
+            # another connection got in between: it won
+            raise StaleVersion(match_id, expected_version, expected_version + 1)
+    except sqlite3.IntegrityError as exc:
+        if "matches.channel_id" in str(exc):  # reopened, or moved into a busy channel
+            raise ChannelBusy(new.channel_id) from exc
+        raise
+    if result is not None and result.rated and current.challenger_id != current.opponent_id:
+        _record_result(conn, current, result, now)
+    return new
+
+
+def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: float) -> None:
+    a, b = match.players
+    ratings = []
+    for user in (a, b):
+        row = conn.execute(_SELECT_STATS, (match.guild_id, user)).fetchone()
+        ratings.append(float(row["rating"]) if row else elo.START_RATING)
+    if result.winner_id is None:
+        score_a, outcome = 0.5, ((0, 0, 1), (0, 0, 1))
+    elif result.winner_id == a:
+        score_a, outcome = 1.0, ((1, 0, 0), (0, 1, 0))
+    else:
+        score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
+    new_a, new_b = elo.updated(ratings[0], ratings[1], score_a)
+    for user, rating, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
+        conn.execute(_UPSERT_STATS, (match.guild_id, user, wins, losses, draws, rating, now))

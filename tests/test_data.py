@@ -9,6 +9,7 @@ import math
 import re
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -325,19 +326,12 @@ async def test_an_interaction_is_never_applied_twice(db: Database):
     assert [r.notation for r in await db.actions(m.id)] == ["a1-a2"]
 
 
-@pytest.mark.parametrize("hook_is_async", [False, True])
-async def test_a_crash_mid_move_leaves_the_previous_state(
-    db: Database, db_path: Path, clock: FakeClock, hook_is_async: bool
-):
+async def test_a_crash_mid_move_leaves_the_previous_state(db: Database, db_path: Path, clock: FakeClock):
     m = await active(db)
     await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("first", ALICE)])
     before, log_before = await db.get_match(m.id), await db.actions(m.id)
 
     def crash() -> None:
-        raise RuntimeError("power cut")
-
-    async def crash_async() -> None:
-        await asyncio.sleep(0)
         raise RuntimeError("power cut")
 
     with pytest.raises(RuntimeError, match="power cut"):
@@ -348,7 +342,7 @@ async def test_a_crash_mid_move_leaves_the_previous_state(
             interaction_id=77,
             snapshot={"half": "written"},
             turn_player_id=ALICE,
-            before_commit=crash_async if hook_is_async else crash,
+            before_commit=crash,
         )
     assert await db.get_match(m.id) == before
     assert await db.actions(m.id) == log_before
@@ -361,13 +355,41 @@ async def test_a_crash_mid_move_leaves_the_previous_state(
     assert again.version == before.version + 1
 
 
-async def test_a_cancelled_move_rolls_back_and_the_database_stays_usable(db: Database):
+async def test_a_transaction_is_one_job_that_reads_never_interrupt(db: Database):
+    """While a move's transaction runs, other coroutines' reads queue behind it, never inside it."""
     m = await active(db)
-    inside = asyncio.Event()
+    inside, release = threading.Event(), threading.Event()
 
-    async def hang() -> None:
+    def hold() -> None:  # runs on the database thread, between the writes and COMMIT
         inside.set()
-        await asyncio.Event().wait()
+        release.wait(5)
+
+    move = asyncio.create_task(
+        db.commit_action(
+            m.id,
+            expected_version=m.version,
+            actions=[NewAction("x", ALICE)],
+            snapshot={"n": 1},
+            before_commit=hold,
+        )
+    )
+    await asyncio.to_thread(inside.wait, 5)
+    read = asyncio.create_task(db.get_match(m.id))
+    await asyncio.sleep(0.05)
+    assert not read.done()  # it waits for the whole transaction...
+    release.set()
+    done, seen = await move, await read
+    assert seen == done and seen.snapshot == {"n": 1}  # ...and sees all of it, never half
+
+
+async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(db: Database):
+    """Cancelling the awaiting coroutine cannot cut a transaction in half: it lands whole."""
+    m = await active(db)
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        inside.set()
+        release.wait(5)
 
     task = asyncio.create_task(
         db.commit_action(
@@ -375,18 +397,23 @@ async def test_a_cancelled_move_rolls_back_and_the_database_stays_usable(db: Dat
             expected_version=m.version,
             actions=[NewAction("x", ALICE)],
             interaction_id=9,
-            before_commit=hang,
+            before_commit=hold,
         )
     )
-    await inside.wait()
+    await asyncio.to_thread(inside.wait, 5)
     task.cancel()
+    release.set()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await db.get_match(m.id) == m and await db.actions(m.id) == []
-    done = await db.commit_action(
-        m.id, expected_version=m.version, actions=[NewAction("x", ALICE)], interaction_id=9
-    )
-    assert done.version == m.version + 1
+    landed = await db.get_match(m.id)
+    assert landed.version == m.version + 1
+    assert [(a.notation, a.interaction_id) for a in await db.actions(m.id)] == [("x", 9)]
+    with pytest.raises(DuplicateInteraction):  # a retry of the same click is recognised
+        await db.commit_action(
+            landed.id, expected_version=landed.version, actions=[NewAction("x", ALICE)], interaction_id=9
+        )
+    done = await db.commit_action(landed.id, expected_version=landed.version, actions=[NewAction("y", BOB)])
+    assert done.version == m.version + 2
 
 
 async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock):
