@@ -4,6 +4,11 @@ It knows nothing of Discord. It loads a match, checks who may act, applies the a
 engine, and stores the new snapshot and the log row in one transaction. Concurrency is handled
 twice: an in-process lock per match serialises this process, and the version check in SQL makes
 sure that even without the lock only one of two racing moves lands.
+
+Each channel's open game is also kept in memory, written through on every change this service
+makes, so autocomplete, prompts and moves do not re-read and re-parse the match from SQLite (the
+database stays the truth: a write from elsewhere makes the next move fail its version check, which
+drops the copy, and the player is told to look again).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +60,7 @@ MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 14 * DAY
 CHALLENGE_TTL = DAY
 GAME = "blockwars"
+LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
 def history_line(who: str, notation: str, events: list[Event]) -> str:
@@ -114,12 +121,43 @@ class MatchService:
         self.rng = rng or random.Random()
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
+        # channel id -> its open match and state (None while a challenge): see the module docstring
+        self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    def _remember(self, match: Match, state: State | None = None) -> Match:
+        """Record what was just stored (write-through); a game that ended leaves the memory."""
+        if match.status.is_open:
+            if state is None and match.snapshot is not None:
+                state = State.from_json(match.snapshot)
+            self._live[match.channel_id] = (match, state)
+            self._live.move_to_end(match.channel_id)
+            while len(self._live) > LIVE_GAMES_KEPT:
+                self._live.popitem(last=False)
+        else:
+            self._live.pop(match.channel_id, None)
+        return match
+
+    def forget(self, channel_id: int) -> None:
+        """Drop the in-memory copy of a channel's game, so the next read goes to the database."""
+        self._live.pop(channel_id, None)
+
+    async def _live_game(self, channel_id: int) -> tuple[Match, State | None] | None:
+        """The channel's open match and its state: from memory, or read once from the database."""
+        found = self._live.get(channel_id)
+        if found is not None:
+            self._live.move_to_end(channel_id)
+            return found
+        match = await self.db.get_channel_match(channel_id)
+        if match is None:
+            return None
+        self._remember(match)
+        return self._live.get(channel_id)
 
     # ------------------------------------------------------------------ challenges
 
@@ -167,10 +205,12 @@ class MatchService:
                 now=now,
             )
         except ChannelBusy:
+            self.forget(channel_id)  # a game we did not know of: read it next time
             raise BadRequest(
                 "This channel already has a game. Open a thread for a new one: "
                 "each thread can hold its own game."
             ) from None
+        self._remember(match)
         if ai_level is not None:
             match = await self._start(match, now)
         return match
@@ -183,7 +223,7 @@ class MatchService:
             who = "You made this challenge; wait for" if user_id == match.challenger_id else "Only"
             raise NotAPlayer(f"{who} <@{match.opponent_id}> can accept it.")
         async with self._lock(match.id):
-            return await self._start(await self.db.get_match(match.id), self.clock())
+            return await self._start(await self._reread(match), self.clock())
 
     async def _start(self, match: Match, now: float) -> Match:
         wanted = match.challenger_side
@@ -194,7 +234,7 @@ class MatchService:
         state = new_game(Options.from_json(match.options), match.seed)
         first = sides[Side.GERMANS.value]  # the Germans deploy first (RULES.md R1)
         try:
-            return await self.db.update_match(
+            started = await self.db.update_match(
                 match.id,
                 expected_version=match.version,
                 now=now,
@@ -207,7 +247,9 @@ class MatchService:
                 challenge_expires_at=None,
             )
         except StaleVersion:
+            self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None
+        return self._remember(started, state)
 
     async def decline(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
         """The challenged player says no, or the challenger withdraws; either frees the channel."""
@@ -218,8 +260,11 @@ class MatchService:
             raise NotAPlayer("Only the two players can decline or withdraw this challenge.")
         status = Status.DECLINED if user_id == match.opponent_id else Status.CANCELLED
         try:
-            return await self.db.update_match(match.id, expected_version=match.version, status=status)
+            return self._remember(
+                await self.db.update_match(match.id, expected_version=match.version, status=status)
+            )
         except StaleVersion:
+            self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None
 
     async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
@@ -228,14 +273,17 @@ class MatchService:
         if not is_admin:
             raise NotAPlayer("Only members who can manage this channel may cancel a game.")
         async with self._lock(match.id):
+            self.forget(channel_id)
             match = await self.db.get_match(match.id)
-            return await self.db.update_match(
-                match.id,
-                expected_version=match.version,
-                status=Status.CANCELLED,
-                turn_player_id=None,
-                deadline=None,
-                reminder_at=None,
+            return self._remember(
+                await self.db.update_match(
+                    match.id,
+                    expected_version=match.version,
+                    status=Status.CANCELLED,
+                    turn_player_id=None,
+                    deadline=None,
+                    reminder_at=None,
+                )
             )
 
     # ------------------------------------------------------------------ playing
@@ -243,13 +291,15 @@ class MatchService:
     async def current(self, channel_id: int) -> tuple[Match, State]:
         """The channel's game and its state; NoMatch if it has none (or it is still a challenge)."""
         match = await self._open_match(channel_id)
-        if match.status is Status.CHALLENGED or match.snapshot is None:
+        found = self._live.get(channel_id)
+        if match.status is Status.CHALLENGED or found is None or found[1] is None:
             raise NoMatch("The challenge has not been accepted yet.")
-        return match, State.from_json(match.snapshot)
+        return match, found[1].clone()
 
     async def latest(self, channel_id: int) -> tuple[Match, State]:
         """Like `current`, but also finds the channel's most recent finished game (for boards and replays)."""
-        match = await self.db.get_channel_match(channel_id)
+        live = await self._live_game(channel_id)
+        match = live[0] if live else None
         if match is None:
             found = await self.db.list_matches(channel_id=channel_id, limit=1)
             if not found or found[0].snapshot is None:
@@ -292,10 +342,11 @@ class MatchService:
             raise IllegalMove(str(exc)) from None
         match = await self._open_match(channel_id, match_id)
         async with self._lock(match.id):
-            match = await self.db.get_match(match.id)
+            match = await self._reread(match)
+            live = self._live.get(channel_id)
             if not match.status.is_open:
                 raise MatchOver("This game is over.")
-            if match.status is Status.CHALLENGED or match.snapshot is None:
+            if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
             side_name = match.side_of(user_id)
             if side_name is None:
@@ -303,7 +354,7 @@ class MatchService:
             if expected_version is not None and expected_version != match.version:
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             side = Side(side_name)
-            state = State.from_json(match.snapshot)
+            state = live[1].clone()
             if not action.meta and state.current_player() is not side:
                 raise NotYourTurn(self._waiting_for(match, state))
             try:
@@ -353,11 +404,17 @@ class MatchService:
                 **changes,
             )
         except DuplicateInteraction:
+            self.forget(match.channel_id)
             raise AlreadyApplied("That was already played.") from None
         except StaleVersion:
+            self.forget(match.channel_id)
             raise StalePrompt(
                 "The game moved on while you were acting; nothing was changed. Look at the new board."
             ) from None
+        except BaseException:
+            self.forget(match.channel_id)  # not known whether it landed (cancelled, crashed): re-read
+            raise
+        self._remember(updated, state.clone())
         side = match.side_of(actor_id)
         who = Side(side).title if side else "?"
         return Played(updated, state, events, notation, actor_id, history_line(who, notation, events))
@@ -370,8 +427,18 @@ class MatchService:
             return f"Not yet: {who} must decide first. {state.pending.prompt()}"
         return f"It is not your turn: {who} ({side.title}) is to play."
 
+    async def _reread(self, match: Match) -> Match:
+        """The freshest copy of `match` once its lock is held (memory first, else the database)."""
+        live = self._live.get(match.channel_id)
+        if live is not None and live[0].id == match.id:
+            return live[0]
+        fresh = await self.db.get_match(match.id)
+        self._remember(fresh)
+        return fresh
+
     async def _open_match(self, channel_id: int, match_id: int | None = None) -> Match:
-        match = await self.db.get_channel_match(channel_id)
+        live = await self._live_game(channel_id)
+        match = live[0] if live else None
         if match is None or (match_id is not None and match.id != match_id):
             if match_id is not None:
                 raise StalePrompt("This prompt belongs to a game that is over.")
@@ -454,10 +521,13 @@ class MatchService:
         notices: list[Notice] = []
         for match in await self.db.expired_challenges(now):
             try:
-                done = await self.db.update_match(
-                    match.id, expected_version=match.version, status=Status.EXPIRED
+                done = self._remember(
+                    await self.db.update_match(
+                        match.id, expected_version=match.version, status=Status.EXPIRED
+                    )
                 )
             except StaleVersion:
+                self.forget(match.channel_id)
                 continue
             notices.append(Notice("expired", done, match.challenger_id, "The challenge expired unanswered."))
         for match in await self.db.due_deadlines(now):
@@ -480,6 +550,7 @@ class MatchService:
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
         async with self._lock(match.id):
+            self.forget(match.channel_id)
             match = await self.db.get_match(match.id)  # a move may have landed since the query
             late = match.turn_player_id
             if match.status is not Status.ACTIVE or late is None or match.snapshot is None:

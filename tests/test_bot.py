@@ -233,6 +233,7 @@ async def put_position(w: World, state: State, channel=None) -> None:
         snapshot=state.to_json(),
         turn_player_id=match.sides[side.value],
     )
+    w.bot.service.forget(match.channel_id)  # written behind the service's back: it must re-read
 
 
 async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not(world: World):

@@ -350,3 +350,40 @@ def test_snapshot_is_the_engine_state_json() -> None:
     state = new_game(Options(crosses=True), 5)
     assert State.from_json(state.to_json()).to_json() == state.to_json()
     assert Side.GERMANS.value in state.to_json()["reserves"]
+
+
+async def test_the_copy_in_memory_never_lets_a_stale_move_land(tmp_path: Path, clock: Clock) -> None:
+    """Two services on one file (a second bot process, an admin tool): each keeps its games in
+    memory, but a move based on an outdated copy is refused whole and the copy is re-read."""
+    a = await open_service(tmp_path / "g.db", clock)
+    b = await open_service(tmp_path / "g.db", clock)
+    await started(a)
+    match, state = await b.current(CHANNEL)  # b reads the game once and keeps it
+    mover = player_for(match.sides, state)
+    move = str(state.legal_actions()[0])
+    played = await a.act(CHANNEL, mover, move)  # a moves; b's copy is now one version behind
+    assert (await b.current(CHANNEL))[0].version == match.version  # b still shows its copy...
+    with pytest.raises(StalePrompt):
+        await b.act(CHANNEL, mover, str(played.state.legal_actions()[0]))
+    assert (await a.db.get_match(match.id)) == played.match  # ...but could not change anything
+    fresh, fresh_state = await b.current(CHANNEL)  # and it reads the game again after the refusal
+    assert fresh == played.match and fresh_state.to_json() == played.state.to_json()
+    follow = str(fresh_state.legal_actions()[0])
+    again = await b.act(CHANNEL, player_for(fresh.sides, fresh_state), follow)
+    assert again.match.version == played.match.version + 1
+    await a.db.close()
+    await b.db.close()
+
+
+async def test_reads_after_a_move_do_not_share_state_with_the_caller(tmp_path: Path, clock: Clock) -> None:
+    """What `current` hands out is a copy: changing it (as the AI and previews do) changes no game."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await started(svc)
+    match, state = await svc.current(CHANNEL)
+    before = state.to_json()
+    side = state.current_player()
+    assert side is not None
+    state.apply(state.legal_actions()[0], side)
+    again_match, again = await svc.current(CHANNEL)
+    assert again_match == match and again.to_json() == before
+    await svc.db.close()
