@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from data import Database
 from play import MatchService
+from render.workers import Painter
 from settings import Settings, load_settings
 
 log = logging.getLogger("blockwars.bot")
@@ -59,6 +60,7 @@ class BlockWarsBot(commands.Bot):
         self.clock = clock
         self.rng = rng
         self._service: MatchService | None = None
+        self.painter = Painter(settings.render_processes)
 
     @property
     def service(self) -> MatchService:
@@ -72,6 +74,7 @@ class BlockWarsBot(commands.Bot):
             self.settings.database_path.parent.mkdir(parents=True, exist_ok=True)
             self.database = await Database.open(self.settings.database_path, clock=self.clock)
         self._service = MatchService(self.database, clock=self.clock, rng=self.rng)
+        await self.painter.start()
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.sync_commands:
@@ -99,6 +102,7 @@ class BlockWarsBot(commands.Bot):
         try:
             await super().close()
         finally:
+            self.painter.close()
             # Only close a database we opened; a test's database belongs to the test.
             if self.database is not None and self._given_database is None:
                 await self.database.close()

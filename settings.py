@@ -24,6 +24,11 @@ class Settings:
     sweep_seconds: float = 60.0
     ai_budget_seconds: float | None = None
     sync_commands: bool = False
+    # Worker processes drawing boards (0: threads). `load_settings` picks 1 on a multi-core machine.
+    render_processes: int = 0
+    # Boards being drawn and uploaded at once; the rest wait their turn, so the event loop stays
+    # free to acknowledge new moves at once however many games are in flight.
+    posting_slots: int = 8
 
 
 def _int_or_none(text: str | None, name: str) -> int | None:
@@ -44,6 +49,18 @@ def _float(text: str | None, name: str, default: float | None) -> float | None:
         raise SystemExit(f"{name} must be a number of seconds, not {text!r}") from None
 
 
+def _count(text: str | None, name: str, default: int) -> int:
+    if text is None or not text.strip():
+        return default
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise SystemExit(f"{name} cannot be negative (got {value})")
+    return value
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
     """Read the settings; a `.env` next to the working directory fills in what the environment lacks."""
     if env is None:
@@ -61,4 +78,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
         sweep_seconds=max(5.0, sweep or 60.0),
         ai_budget_seconds=_float(env.get("AI_BUDGET_SECONDS"), "AI_BUDGET_SECONDS", None),
+        render_processes=_count(
+            env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0
+        ),
+        posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 8)),
     )

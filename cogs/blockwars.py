@@ -24,7 +24,6 @@ from engine.blockwars import IllegalAction, InvalidNotation, Options, State
 from engine.geometry import SQUARE_NAMES
 from play import MatchService, Notice, Played, ServiceError
 from play.present import played_text, status_text
-from render import render_board
 
 if TYPE_CHECKING:
     from bot import BlockWarsBot
@@ -76,6 +75,9 @@ class BlockWars(
         self.bot = bot
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_locks: dict[int, asyncio.Lock] = {}
+        # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
+        # are acknowledged first, and the boards follow in order (docs/reliability.md).
+        self._posting = asyncio.Semaphore(bot.settings.posting_slots)
         self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
         super().__init__()
@@ -160,7 +162,7 @@ class BlockWars(
     # ------------------------------------------------------------------ posting
 
     async def render(self, state: State, events: list[Any], overlay: str | None = None) -> discord.File:
-        png = await asyncio.to_thread(render_board, state, events, None, overlay)
+        png = await self.bot.painter.board(state, events, overlay)
         return discord.File(io.BytesIO(png), filename="board.png")
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
@@ -176,11 +178,12 @@ class BlockWars(
                 await self.send_played(interaction.channel_id, played)
                 self.after_action(played)
                 return
-        file = await self.render(played.state, played.events)
-        view = views.board_view(played.match.id, played.match.version, played.state)
-        await interaction.followup.send(
-            played_text(played), file=file, view=view or discord.utils.MISSING, wait=True
-        )
+        async with self._posting:
+            file = await self.render(played.state, played.events)
+            view = views.board_view(played.match.id, played.match.version, played.state)
+            await interaction.followup.send(
+                played_text(played), file=file, view=view or discord.utils.MISSING, wait=True
+            )
         self.after_action(played)
 
     async def send_played(self, channel_id: int, played: Played) -> None:
@@ -188,10 +191,11 @@ class BlockWars(
         channel = await self.channel(channel_id)
         if channel is None:
             return
-        file = await self.render(played.state, played.events)
-        view = views.board_view(played.match.id, played.match.version, played.state)
         try:
-            await channel.send(played_text(played), file=file, view=view or discord.utils.MISSING)
+            async with self._posting:
+                file = await self.render(played.state, played.events)
+                view = views.board_view(played.match.id, played.match.version, played.state)
+                await channel.send(played_text(played), file=file, view=view or discord.utils.MISSING)
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
 

@@ -7,9 +7,11 @@ SQLite file, the renderer and the engine are the real ones, and the clock is our
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import io
 import logging
+import os
 import random
 import re
 from dataclasses import replace
@@ -23,6 +25,7 @@ from cogs.blockwars import APOLOGY, BlockWars
 from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.position import build
+from render import render_board
 from settings import Settings, load_settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeMessage, InteractionResult
 
@@ -530,3 +533,40 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
     assert fired.message.content.startswith("Germans:")
     png_of(fired.message)
+
+
+async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_order(
+    fake_discord, start_bot, tmp_path
+):
+    """The set-up `make run` picks on a multi-core machine: boards drawn in a worker process, and
+    one posting slot, so boards queue. Two games move at once; each board is the true position."""
+    w = World(fake_discord, start_bot, tmp_path)
+    w.settings = replace(w.settings, render_processes=1, posting_slots=1)
+    await w.start()
+    try:
+        assert w.bot is not None and w.bot.painter.processes == 1
+        await deployed(w)
+        await deployed(w, w.trenches)
+        moves = await asyncio.gather(
+            w.slash(w.alice, "move", {"action": "e6-e5"}),
+            w.slash(w.alice, "move", {"action": "d6-d5"}, channel=w.trenches),
+        )
+        for result, channel in zip(moves, (w.general, w.trenches), strict=True):
+            match = await w.match(channel)
+            state = State.from_json(match.snapshot)
+            events = await w.bot.service.last_events(match)
+            (board,) = [m for m in result.messages if m.channel_id == channel.id]
+            assert board.attachment("board.png").data == render_board(state, events)
+    finally:
+        await w.cog.idle()
+        await w.bot.close()  # type: ignore[union-attr]
+
+
+def test_render_processes_and_posting_slots_come_from_the_environment():
+    chosen = load_settings({"RENDER_PROCESSES": "2", "POSTING_SLOTS": "3"}, dotenv=False)
+    assert (chosen.render_processes, chosen.posting_slots) == (2, 3)
+    default = load_settings({}, dotenv=False)
+    assert default.render_processes == (1 if (os.cpu_count() or 1) > 1 else 0)
+    for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}):
+        with pytest.raises(SystemExit, match=r"whole number|negative"):
+            load_settings(bad, dotenv=False)

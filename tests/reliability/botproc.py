@@ -15,9 +15,8 @@ in a loop; how late it wakes up is how long something held the loop. GC pauses a
 Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 makes asyncio log
 every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
 render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
-BW_EXPERIMENT=onehop applies bench/onehop.py;
-BW_MAX_MESSAGES=0 turns discord.py's message cache off; BW_RENDER_PROCESSES=2 draws the
-boards in a pool of processes (the cog's to_thread worker waits for the result).
+BW_MAX_MESSAGES=0 turns discord.py's message cache off. The bot's own settings come from the
+environment as with `make run` (RENDER_PROCESSES, POSTING_SLOTS; not DATABASE_PATH or the token).
 `--control` runs no bot at all: the machine's noise.
 """
 
@@ -26,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
@@ -65,6 +65,7 @@ class GcWatch:
 
 
 GC = GcWatch()
+RENDER_PROCESSES = 0  # what the bot's settings chose, reported with the figures
 
 
 class LoopWatch:
@@ -112,9 +113,38 @@ def figures(watch: LoopWatch, started: float) -> dict[str, Any]:
         "window_max_gc_ms": round(GC.window_max_ms, 1),
         "gc_collections": GC.collections,
         "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),  # Linux reports KiB
+        "workers_peak_rss_mb": round(workers_peak_rss_kib() / 1024, 1),
+        "render_processes": RENDER_PROCESSES,
+        "workers_cpu_s": round(workers_cpu_s(), 2),
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "threads": threading_count(),
     }
+
+
+def workers_peak_rss_kib() -> int:
+    """The summed peak RSS of the bot's live child processes (its board painters), from /proc."""
+    import multiprocessing
+
+    total = 0
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{child.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def workers_cpu_s() -> float:
+    """CPU seconds (user + system) spent so far by the bot's live child processes, from /proc."""
+    import multiprocessing
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
 
 
 def threading_count() -> int:
@@ -161,29 +191,21 @@ async def control(stats_path: Path) -> int:
 
 async def amain(args: argparse.Namespace) -> int:
     from bot import create_bot
-    from settings import Settings
+    from settings import load_settings
 
     started = time.time()
     watch = LoopWatch()
     stats_path = Path(args.stats)
     token = os.environ.get("DISCORD_TOKEN", "")
-    settings = Settings(
+    settings = dataclasses.replace(
+        load_settings(os.environ, dotenv=False),  # what `make run` would pick on this machine
         token=None,  # the token is passed to start() only, like bot.main() does
         database_path=Path(args.db),
         sync_commands=args.sync,
         sweep_seconds=args.sweep_seconds,
     )
-    if os.environ.get("BW_RENDER_PROCESSES"):  # experiment: boards drawn in other processes (no GIL)
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        import cogs.blockwars as cogmod
-
-        pool = ProcessPoolExecutor(
-            int(os.environ["BW_RENDER_PROCESSES"]), mp_context=multiprocessing.get_context("spawn")
-        )
-        draw = cogmod.render_board
-        cogmod.render_board = lambda *a: pool.submit(draw, *a).result()  # type: ignore[assignment]
+    global RENDER_PROCESSES
+    RENDER_PROCESSES = settings.render_processes
     extra: dict[str, Any] = {}
     if os.environ.get("BW_MAX_MESSAGES"):  # experiment: discord.py's message cache size (0 = none)
         extra["max_messages"] = int(os.environ["BW_MAX_MESSAGES"]) or None
@@ -240,10 +262,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.control:
         return asyncio.run(control(Path(args.stats)))
-    if os.environ.get("BW_EXPERIMENT") == "onehop":  # bench/load.py --experiment onehop
-        from bench import onehop
-
-        onehop.apply()
     import discord
 
     discord.utils.setup_logging(level=logging.getLevelName(args.log_level.upper()))

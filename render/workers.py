@@ -1,0 +1,55 @@
+"""Where boards are drawn when a server is busy: off the event loop, and optionally off its GIL.
+
+Drawing a board is mostly Python calling Pillow, so in a thread it still holds the interpreter lock
+the bot's event loop needs; under load that lock, not the cores, capped the moves per second
+(docs/reliability.md). With `processes` > 0 the boards are drawn in worker processes instead: the
+bot only pickles the state (tens of microseconds) and gets PNG bytes back. With 0 they are drawn
+in threads, which costs no start-up and no memory, the better choice on a one-core machine and
+in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.blockwars import Options, State, new_game
+from engine.blockwars.events import Event
+from render.board import render_board
+
+
+def _warm() -> int:
+    """Import Pillow, load the fonts and tiles once, so a worker's first real board is not slow."""
+    return len(render_board(new_game(Options(), 0)))
+
+
+class Painter:
+    """Renders boards to PNG bytes without blocking the event loop."""
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = max(0, processes)
+        self._pool: ProcessPoolExecutor | None = None
+        if self.processes:
+            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+
+    async def start(self) -> None:
+        """Start the worker processes now (each imports Pillow once) rather than on the first move."""
+        if self._pool is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(self._pool, _warm) for _ in range(self.processes)))
+
+    async def board(self, state: State, events: Iterable[Event] = (), overlay: str | None = None) -> bytes:
+        """The PNG of `state` with the last action's `events` highlighted."""
+        if self._pool is None:
+            return await asyncio.to_thread(render_board, state, list(events), None, overlay)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, render_board, state, list(events), None, overlay)
+
+    def close(self) -> None:
+        """Stop the worker processes (boards still being drawn are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
