@@ -13,7 +13,7 @@ WORKDIR /app
 
 # Runtime dependencies only, pinned by the same constraints file the tests use.
 COPY constraints.txt ./
-RUN pip install -c constraints.txt "discord.py" aiosqlite pillow python-dotenv
+RUN pip install -c constraints.txt "discord.py" aiosqlite pillow python-dotenv orjson
 
 # A user without a login shell or root rights owns the data directory.
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin blockwars \

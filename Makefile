@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt "discord.py" aiosqlite pillow python-dotenv pytest pytest-asyncio hypothesis ruff
+	$(BIN)/python -m pip install --quiet -c constraints.txt "discord.py" aiosqlite pillow python-dotenv orjson pytest pytest-asyncio hypothesis ruff
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -45,8 +45,10 @@ class Painter:
         """The PNG of `state` with the last action's `events` highlighted."""
         if self._pool is None:
             return await asyncio.to_thread(render_board, state, list(events), None, overlay)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, render_board, state, list(events), None, overlay)
+        # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which blocks while
+        # the pool's manager thread is busy, and the event loop must never wait on that.
+        job = await asyncio.to_thread(self._pool.submit, render_board, state, list(events), None, overlay)
+        return await asyncio.wrap_future(job)
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""
