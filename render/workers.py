@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
@@ -25,6 +28,21 @@ def _warm() -> int:
     return len(render_board(new_game(Options(), 0)))
 
 
+def _orphan_watch(parent: int) -> None:
+    """Runs in each worker: exit as soon as the bot is gone, even if it was SIGKILLed.
+
+    A worker otherwise outlives a killed bot, blocked for ever writing a finished board into a
+    pipe nobody reads (seen in the crash bench), one per kill.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+
+
 class Painter:
     """Renders boards to PNG bytes without blocking the event loop."""
 
@@ -33,7 +51,12 @@ class Painter:
         self._pool: ProcessPoolExecutor | None = None
         if self.processes:
             # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_orphan_watch,
+                initargs=(os.getpid(),),
+            )
 
     async def start(self) -> None:
         """Start the worker processes now (each imports Pillow once) rather than on the first move."""

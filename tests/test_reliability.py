@@ -42,6 +42,8 @@ async def test_sigkill_in_the_middle_of_play_loses_nothing(tmp_path: Path) -> No
     assert report.audit_after_restart.ok, report.audit_after_restart
     # no error or traceback in the bot's log (DEBUG level), and never the token
     assert report.log_problems == [] and not report.token_leaked
+    # the board painters (worker processes on a multi-core machine) die with the bot, not after it
+    assert report.orphans == [], report.orphans
     # the fake may see an upload cut off by the kill (connection lost); nothing else may go wrong
     cut = [e for e in fake.server_errors if "Connection lost" in e or "ConnectionReset" in e]
     assert len(cut) <= MATCHES and [e for e in fake.server_errors if e not in cut] == []

@@ -196,6 +196,27 @@ class LoadFake(FakeDiscord):
 # ---------------------------------------------------------------------- the bot process
 
 
+def children_of(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:  # the field after the state is the parent pid
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running or sleeping; gone and zombie (dead, waiting to be reaped) both count as dead."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 @dataclass
 class BotProcess:
     """The bot in a child process; stderr goes to a file the tests read for the token."""
@@ -203,6 +224,7 @@ class BotProcess:
     proc: subprocess.Popen[bytes]
     stats_path: Path
     stderr_path: Path
+    children: list[int] = field(default_factory=list)  # its child processes, noted at a kill
 
     def stats(self) -> dict[str, Any]:
         try:
@@ -216,8 +238,19 @@ class BotProcess:
 
     def kill(self) -> None:
         """SIGKILL: no clean-up runs, exactly like a crash or an OOM kill."""
+        self.children = children_of(self.proc.pid)
         self.signal(signal.SIGKILL)
         self.proc.wait(10)
+
+    async def orphans(self, grace_s: float = 5.0) -> list[int]:
+        """The bot's child processes (board painters) still alive `grace_s` after a kill."""
+        left = list(self.children)
+        for _ in range(int(grace_s * 10)):
+            left = [pid for pid in left if _alive(pid)]
+            if not left:
+                break
+            await asyncio.sleep(0.1)
+        return left
 
     async def stop(self, timeout: float = 15.0) -> dict[str, Any]:  # noqa: ASYNC109
         """SIGTERM, wait for the final figures; SIGKILL if it hangs."""
@@ -588,6 +621,8 @@ class CrashReport:
     audit_after_restart: Audit = field(default_factory=Audit)
     log_problems: list[str] = field(default_factory=list)
     token_leaked: bool = False
+    painters_killed_with_it: int = 0  # the bot's child processes at the kill
+    orphans: list[int] = field(default_factory=list)  # of those, still alive 5 s later
 
     @property
     def ok(self) -> bool:
@@ -598,6 +633,7 @@ class CrashReport:
             and not self.errors_after
             and not self.log_problems
             and not self.token_leaked
+            and not self.orphans
             and self.buttons_worked == self.buttons_clicked
         )
 
@@ -670,6 +706,8 @@ async def crash_cycle(
     try:
         await asyncio.sleep(load_s * rng.uniform(0.7, 1.0))  # kill at a moment nobody chose
         bot.kill()
+        report.painters_killed_with_it = len(bot.children)
+        report.orphans = await bot.orphans()
     finally:
         stop.set()
         for task in tasks:
