@@ -182,7 +182,7 @@ class BlockWars(
             file = await self.render(played.state, played.events)
             view = views.board_view(played.match.id, played.match.version, played.state)
             await interaction.followup.send(
-                played_text(played), file=file, view=view or discord.utils.MISSING, wait=True
+                played_text(played), file=file, view=view or discord.utils.MISSING
             )
         self.after_action(played)
 
@@ -421,7 +421,6 @@ class BlockWars(
             f"{headline} {sides}.\n{status_text(match, state)}",
             file=file,
             view=view or discord.utils.MISSING,
-            wait=True,
         )
         if match.ai_player_id is not None and match.turn_player_id == match.ai_player_id:
             self.schedule_ai(match.channel_id)
@@ -638,7 +637,7 @@ class BlockWars(
         file = await self.render(state, events, square)
         view = views.board_view(match.id, match.version, state) if match.status.is_open else None
         await interaction.followup.send(
-            status_text(match, state), file=file, view=view or discord.utils.MISSING, wait=True
+            status_text(match, state), file=file, view=view or discord.utils.MISSING
         )
 
     @board.autocomplete("unit")
