@@ -397,3 +397,35 @@ async def test_reconnect_resumes_on_the_resume_gateway_url(world, bot):
     assert len(fake.gateway_queries) == 2 and fake.resumes == 1
     result = await fake.slash(alice, guild.channel("general"), "blockwars", "hand")
     assert result.ephemeral
+
+
+async def test_the_fakes_multipart_reader_agrees_with_aiohttps_writer():
+    """The fake reads uploads with a lean parser of its own; it must see what aiohttp (and so
+    discord.py) wrote: the JSON part and every file, byte for byte, names included."""
+    import json
+
+    import aiohttp
+
+    from tests.fakediscord.server import _BOUNDARY, _multipart_parts
+
+    png = bytes(range(256)) * 40 + b"\r\n--not-a-boundary\r\n"  # binary, with a line that looks like one
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"content": "Germans: e6-e5"}), content_type="application/json")
+    form.add_field("files[0]", png, filename="board.png", content_type="image/png")
+    form.add_field("files[1]", b"", filename="empty.txt")
+    writer = form()
+    body = bytearray()
+
+    class Sink:
+        async def write(self, data: bytes) -> None:
+            body.extend(data)
+
+    await writer.write(Sink())  # type: ignore[arg-type]
+    boundary = _BOUNDARY.search(writer.content_type)
+    assert boundary is not None
+    parts = _multipart_parts(bytes(body), boundary.group(1))
+    assert parts == [
+        ("payload_json", None, json.dumps({"content": "Germans: e6-e5"}).encode()),
+        ("files[0]", "board.png", png),
+        ("files[1]", "empty.txt", b""),
+    ]
