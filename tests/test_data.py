@@ -715,3 +715,77 @@ def test_data_does_not_import_the_engine():
                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
                 )
                 assert not any(n == "engine" or n.startswith("engine.") for n in names), path
+
+
+async def test_transactions_waiting_together_share_one_commit_and_keep_their_own_fate(db: Database):
+    """Group commit: moves queued while the database thread is busy are committed together (one
+    fsync), yet each lands whole or not at all: a stale one and a crashing one change nothing."""
+    matches = [await active(db, channel_id=c) for c in range(1, 7)]
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        inside.set()
+        release.wait(5)
+
+    first = asyncio.create_task(
+        db.commit_action(
+            matches[0].id,
+            expected_version=matches[0].version,
+            actions=[NewAction("a", ALICE)],
+            before_commit=hold,
+        )
+    )
+    await asyncio.to_thread(inside.wait, 5)
+    commits_before = db.commits
+
+    def crash() -> None:
+        raise RuntimeError("power cut")
+
+    queued = [
+        db.commit_action(
+            m.id, expected_version=m.version, actions=[NewAction("b", ALICE)], snapshot={"ok": 1}
+        )
+        for m in matches[1:4]
+    ]
+    queued.append(  # stale: that version is long gone
+        db.commit_action(
+            matches[4].id, expected_version=matches[4].version - 1, actions=[NewAction("c", ALICE)]
+        )
+    )
+    queued.append(
+        db.commit_action(
+            matches[5].id,
+            expected_version=matches[5].version,
+            actions=[NewAction("d", ALICE)],
+            before_commit=crash,
+        )
+    )
+    waiting = asyncio.gather(*queued, return_exceptions=True)
+    await asyncio.sleep(0.05)
+    release.set()
+    await first
+    results = await waiting
+    assert [type(r).__name__ for r in results] == ["Match", "Match", "Match", "StaleVersion", "RuntimeError"]
+    assert db.commits == commits_before + 2  # the held one, then the five waiting ones together
+    for m in matches[1:4]:
+        assert (await db.get_match(m.id)).snapshot == {"ok": 1}
+        assert [a.notation for a in await db.actions(m.id)] == ["b"]
+    for m in matches[4:]:
+        assert await db.get_match(m.id) == m and await db.actions(m.id) == []
+
+
+async def test_closing_waits_for_transactions_already_asked_for(db_path: Path, clock: FakeClock):
+    db = await Database.open(db_path, clock=clock)
+    matches = [await active(db, channel_id=c) for c in range(1, 4)]
+    pending = [
+        asyncio.create_task(
+            db.commit_action(m.id, expected_version=m.version, actions=[NewAction("x", ALICE)])
+        )
+        for m in matches
+    ]
+    await asyncio.sleep(0)  # asked for, not yet run
+    await db.close()
+    assert all(t.done() and not t.exception() for t in pending)
+    async with Database.open(db_path, clock=clock) as reopened:
+        for m in matches:
+            assert [a.notation for a in await reopened.actions(m.id)] == ["x"]
