@@ -11,12 +11,14 @@ in tests.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from engine.blockwars import Options, State, new_game
 from engine.blockwars.events import Event
@@ -43,20 +45,25 @@ def _orphan_watch(parent: int) -> None:
     threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
+log = logging.getLogger("blockwars.render")
+
+
 class Painter:
     """Renders boards to PNG bytes without blocking the event loop."""
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = max(0, processes)
-        self._pool: ProcessPoolExecutor | None = None
-        if self.processes:
-            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_orphan_watch,
-                initargs=(os.getpid(),),
-            )
+        self._pool: ProcessPoolExecutor | None = self._new_pool() if self.processes else None
+        self.restarts = 0  # pools replaced after a worker died
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
+        return ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_orphan_watch,
+            initargs=(os.getpid(),),
+        )
 
     async def start(self) -> None:
         """Start the worker processes now (each imports Pillow once) rather than on the first move."""
@@ -68,10 +75,21 @@ class Painter:
         """The PNG of `state` with the last action's `events` highlighted."""
         if self._pool is None:
             return await asyncio.to_thread(render_board, state, list(events), None, overlay)
-        # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which blocks while
-        # the pool's manager thread is busy, and the event loop must never wait on that.
-        job = await asyncio.to_thread(self._pool.submit, render_board, state, list(events), None, overlay)
-        return await asyncio.wrap_future(job)
+        pool = self._pool
+        try:
+            # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which blocks
+            # while the pool's manager thread is busy, and the event loop must never wait on that.
+            job = await asyncio.to_thread(pool.submit, render_board, state, list(events), None, overlay)
+            return await asyncio.wrap_future(job)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool refuses all work from then on. Games
+            # run for days, so start a fresh pool, and draw this board here in a thread meanwhile.
+            if self._pool is pool:
+                log.warning("A board-drawing process died; starting a new one")
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+                self.restarts += 1
+            return await asyncio.to_thread(render_board, state, list(events), None, overlay)
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""
