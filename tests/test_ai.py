@@ -7,17 +7,23 @@ import time
 
 import pytest
 
-from engine.blockwars import Options, State, new_game
+from engine.blockwars import Options, State, ai, new_game
 from engine.blockwars.ai import (
     EASY,
     HARD,
+    HARD_WEIGHTS,
     LEVELS,
     NORMAL,
+    PLAIN,
     RANDOM,
+    SEARCH,
     TUNED,
     choose,
     evaluate,
     fight_odds,
+    level_weights,
+    reply_value,
+    search_config,
     threat,
 )
 from engine.blockwars.model import Side
@@ -233,3 +239,57 @@ def test_threat_counts_the_attacks_left_to_the_opponent() -> None:
     assert threat(near, Side.CANADIANS, odds, TUNED) > 0.1
     assert threat(far, Side.CANADIANS, odds, TUNED) == 0.0
     assert near.active is Side.GERMANS  # judged on a copy
+
+
+def test_only_hard_judges_or_searches_differently_by_side() -> None:
+    """Easy is the benchmark opponent and normal is tuned: hard's per-side settings must not touch them."""
+    for side in Side:
+        assert level_weights(EASY, side) == PLAIN
+        assert level_weights(NORMAL, side) == TUNED
+        assert search_config(NORMAL, side) == SEARCH[NORMAL]
+    assert search_config(HARD, Side.CANADIANS).wary == 0.0 < search_config(HARD, Side.GERMANS).wary
+
+
+def test_hard_spends_the_cross_to_stop_a_breakthrough() -> None:
+    """A back-row defender lost to an attacker a step from breaking through: the Cross kills the attacker."""
+    s = build(
+        {"g2": "G", "h1": "C", "a8": "G", "a3": "C"},
+        active=Side.GERMANS,
+        options=OPTS,
+        decks={Side.GERMANS: ["TC"], Side.CANADIANS: ["3D"]},
+    )
+    s.apply("g2xh1")
+    assert s.pending is not None and s.pending.kind == "cross"
+    assert str(choose(s.view(Side.CANADIANS), EASY, 0)) == "decline"  # the plain rule keeps it
+    assert str(choose(s.view(Side.CANADIANS), HARD, 0, iterations=4)) == "cross"
+
+
+def test_hard_clears_the_way_for_the_tank_to_break_through() -> None:
+    """One man through and the tank a move from the back row: hard steps aside so the tank rolls in."""
+    s = build({"b8": "C", "a6": "CT", "f6": "GM", "h8": "G"}, active=Side.CANADIANS)
+    assert str(choose(s.view(Side.CANADIANS), HARD, 0, budget_s=30.0)) == "b8-c8"
+    t = s.clone()
+    t.apply("b8-c8")
+    t.apply("end")
+    t.apply("end")  # the Germans pass
+    t.apply("T+")
+    assert t.outcome is not None and t.outcome.winner is Side.CANADIANS
+
+
+def test_hard_germans_fear_the_tank_gun() -> None:
+    """A German unit in the tank's sights costs hard (as the Germans) more than one out of its reach."""
+    w = level_weights(HARD, Side.GERMANS)
+    seen = build({"c1": "CT", "c4": "G", "h8": "G"}, active=Side.GERMANS)
+    unseen = build({"c1": "CT", "c5": "G", "h8": "G"}, active=Side.GERMANS)
+    plain = evaluate(unseen, Side.GERMANS, TUNED) - evaluate(seen, Side.GERMANS, TUNED)
+    assert evaluate(unseen, Side.GERMANS, w) - evaluate(seen, Side.GERMANS, w) > plain + 0.2
+
+
+def test_reply_value_foresees_a_greedy_breakthrough() -> None:
+    """After our turn a greedy opponent steps its second man onto our back row: the plan is lost."""
+    lost = build({"b8": "C", "c7": "C", "a1": "G", "h1": "G"}, active=Side.GERMANS)
+    held = build({"b8": "C", "c5": "C", "a1": "G", "h1": "G"}, active=Side.GERMANS)
+    counts = ai._rank_counts(lost)
+    assert reply_value([(1.0, lost)], Side.GERMANS, counts, 10, 0, HARD_WEIGHTS) == -ai.WIN
+    assert reply_value([(1.0, held)], Side.GERMANS, counts, 10, 0, HARD_WEIGHTS) > -ai.WIN / 2
+    assert lost.active is Side.GERMANS and lost.phase == "play"  # judged on copies

@@ -5,8 +5,9 @@
 Levels: `random` (uniform legal action); `easy` (greedy one action ahead, exact expectation over the
 card fight's win / tie / loss); `normal` (determinized Monte Carlo: sample the hidden deck order from
 the view, play each candidate and heuristic replies through the opponent's next turn, evaluate, keep
-the best by successive halving); `hard` (plans the whole two-action turn with exact fight odds and
-charges each plan for the attacks it leaves the opponent, a cheap stand-in for the enemy's reply).
+the best by successive halving); `hard` (plans the whole two-action turn with exact fight odds; as
+the Germans it charges each plan for the attacks it leaves the opponent, a cheap stand-in for the
+enemy's reply; its judgement adds the tank's gun and breakthrough and a bolder use of the Cross).
 Decisions (barrage, gas, Ace, aircraft, dogfight, strafe, Cross) and set-up use fast heuristics at
 every level above random.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.blockwars import actions as A
 from engine.blockwars.actions import Action
@@ -34,6 +35,7 @@ from engine.blockwars.state import (
     PLAY,
     SETUP,
     TANK_ID,
+    TANK_LINES,
     State,
     View,
     tank_squares,
@@ -58,8 +60,8 @@ class SearchConfig:
     candidates: int
     depth: int  # half-turns played after the current one before evaluating
     lookahead: int = 0  # second actions tried per candidate when planning the whole turn (0: off)
-    reply: int = 0  # opponent replies tried when weighing the best planned turns (0: off)
-    finalists: int = 3  # planned turns weighed against the opponent's reply
+    reply: int = 0  # actions a modelled greedy opponent considers when replying to a plan (0: off)
+    finalists: int = 3  # planned turns played on against that reply (see `reply_value`)
     keep: int = 10  # candidates left for the rollouts after that planning
     wary: float = 0.0  # weight of the opponent's best attacks after a planned turn (see `threat`)
 
@@ -72,6 +74,10 @@ SEARCH: dict[str, SearchConfig] = {
     # 0.56 against 0.64), so both are off by default; `iterations=` > 0 turns the rollouts back on.
     # `wary` (the opponent's best attacks after the planned turn, cheaply counted) lifted hard v easy
     # from 0.55 to 0.63-0.70 in 60-game matches (1.0, 1.5 and 2.0 all alike), mostly as the Germans.
+    # Playing the best 3-6 plans on against easy's own greedy reply (`reply`=10, exact fight odds)
+    # did not help either side in 100-game matches (Germans 0.48 -> 0.46-0.48, Canadians 0.77 ->
+    # 0.79) at three times the think time, so it is off; `wary` hurt the Canadians (0.68 -> 0.77
+    # without it), hence SIDE_SEARCH.
     HARD: SearchConfig(candidates=8, depth=1, lookahead=10, keep=1, reply=0, wary=1.5),
 }
 
@@ -97,6 +103,11 @@ class Weights:
     runner: float = 1.0  # a unit that can step onto the enemy back row
     exposed: float = 0.1  # an infantry unit a free-firing enemy gun can see
     push: float = 0.06  # per king step closer to an open square of the enemy back row (flanking)
+    # Spend the Cross whenever the fight it turns is worth this much (our unit saved plus the enemy's
+    # loss, see `_cross_swing`); 0 keeps the plain rule (only for an advanced unit or a long game).
+    cross_swing: float = 0.0
+    tank_exposed: float = 0.0  # a German unit the tank's gun can see (it fires twice a turn, for free)
+    tank_runner: float = 0.0  # 1: the tank one move from the enemy back row counts as a runner
 
 
 # Easy's plain judgement, and the tuned one of the search levels. Tuned in self-play against easy
@@ -104,15 +115,28 @@ class Weights:
 # are worth far more than an infantry unit, and standing in a gun's sights costs accordingly.
 PLAIN = Weights()
 TUNED = Weights(tank_hp=3.0, mg=3.0, exposed=0.3)
-LEVEL_WEIGHTS: dict[str, Weights] = {RANDOM: PLAIN, EASY: PLAIN, NORMAL: TUNED, HARD: TUNED}
+# Hard also spends the Cross to win back a fight worth more than the Cross itself (see `_cross_swing`).
+HARD_WEIGHTS = Weights(tank_hp=3.0, mg=3.0, exposed=0.3, cross_swing=3.0, tank_runner=1.0)
+LEVEL_WEIGHTS: dict[str, Weights] = {RANDOM: PLAIN, EASY: PLAIN, NORMAL: TUNED, HARD: HARD_WEIGHTS}
 # Per-side overrides: the two sides play different games (the Germans hold two guns behind the wire,
 # the Canadians have the tank), so a level may judge positions differently on each side.
-SIDE_WEIGHTS: dict[tuple[str, Side], Weights] = {}
+# Hard as the Germans also fears the tank's gun, and the Canadian machine gun more: both fire for free.
+SIDE_WEIGHTS: dict[tuple[str, Side], Weights] = {
+    (HARD, Side.GERMANS): replace(HARD_WEIGHTS, exposed=0.5, tank_exposed=0.3),
+}
+# Hard as the Canadians does not charge its plans for the attacks they leave (`wary`): behind the
+# tank and with seven men in the front row it can afford the trades, and the caution made it stall.
+SIDE_SEARCH: dict[tuple[str, Side], SearchConfig] = {(HARD, Side.CANADIANS): replace(SEARCH[HARD], wary=0.0)}
 
 
 def level_weights(level: str, side: Side) -> Weights:
     """The weights `level` judges with when playing `side`."""
     return SIDE_WEIGHTS.get((level, side), LEVEL_WEIGHTS[level])
+
+
+def search_config(level: str, side: Side) -> SearchConfig:
+    """How `level` searches when playing `side` (the sides play different games, see SIDE_WEIGHTS)."""
+    return SIDE_SEARCH.get((level, side), SEARCH[level])
 
 
 WIN = 1000.0
@@ -167,6 +191,8 @@ def _side_score(s: State, side: Side, w: Weights) -> float:
             total += w.tank_hp * hp + w.adv[min(top, 6)] * 0.6
             if top == 7:
                 through += 1
+            elif top == 6 and w.tank_runner and all(board[q + 8] is None for q in squares[2:]):
+                runners += 1
     # Exposure to the enemy's machine guns, which fire for free.
     prefix_enemy = "C" if own == "G" else "G"
     exposed = 0
@@ -181,6 +207,8 @@ def _side_score(s: State, side: Side, w: Weights) -> float:
                     else:
                         exposed += 1
     total -= w.exposed * min(exposed, 4)
+    if w.tank_exposed and own == "G" and TANK_ID in s.pos:
+        total -= w.tank_exposed * min(_in_tank_sights(s), 4)
     for uid in s.reserves[side]:
         total += w.reserve_inf if uid[1] == "I" else w.tank_hp * 2 * 0.8 if uid == TANK_ID else 0.0
     for st in s.aircraft[side].values():
@@ -194,6 +222,21 @@ def _side_score(s: State, side: Side, w: Weights) -> float:
     else:
         total += w.runner * 0.3 * min(runners, 2) + w.push * push
     return total
+
+
+def _in_tank_sights(s: State) -> int:
+    """How many German units the tank's gun could fire at now (line of sight as in the rules, R7)."""
+    board = s.board
+    squares = tank_squares(s.pos[TANK_ID])
+    found: set[int] = set()
+    for q in squares:
+        for t, block in TANK_LINES[q]:
+            occ = board[t]
+            if occ is None or occ[0] != "G" or t in found:
+                continue
+            if all(board[b] is None or b in squares for b in block):
+                found.add(t)
+    return len(found)
 
 
 def _gap_distance(at: int, p: int, gaps: list[int]) -> int:
@@ -338,7 +381,30 @@ def decide(s: State, side: Side, counts: list[int] | None = None, w: Weights = P
     uid = s.board[sq] if sq is not None else None
     if uid is not None and (progress(side, sq) >= 4 or s.turn > 80):
         return A.USE_CROSS
+    if uid is not None and w.cross_swing and _cross_swing(s, uid, w) >= w.cross_swing:
+        return A.USE_CROSS
     return A.DECLINE
+
+
+def _cross_swing(s: State, uid: str, w: Weights) -> float:
+    """What spending the Cross on `uid`'s lost fight gains: the unit saved and what the enemy then loses.
+
+    The fight is public (its result task waits in the queue), so this reads no hidden information.
+    Saving a back-row defender from an enemy about to break through is worth far more than the Cross.
+    """
+    gain = unit_value(s, uid, w)
+    task = s.queue[0] if s.queue and s.queue[0].get("t") == "result" else None
+    if task is None:
+        return gain
+    attacker, defender = task["attacker"], task["defender"]
+    if uid == defender:  # the attacker suffers what a loser suffers
+        if ":" in attacker:
+            return gain + w.air_ok  # a strafing aircraft is damaged
+        hit = attacker[1] == "I" and attacker in s.pos  # a firing gun is never harmed
+        return gain + (unit_value(s, attacker, w) if hit else 0.0)
+    if defender == TANK_ID:
+        return gain + w.tank_hp
+    return gain + (unit_value(s, defender, w) if defender in s.pos else 0.0)
 
 
 def _square_index(name: str) -> int | None:
@@ -598,6 +664,50 @@ def expected_after(
     return sum(p * leaf_value(s, side, w, wary, odds) for p, s in outcomes(view, side, a, rng, counts, w))
 
 
+Leaves = list[tuple[float, State]]
+
+
+def turn_plan(
+    view: View,
+    side: Side,
+    a: Action,
+    rng: random.Random,
+    counts: list[int],
+    width: int,
+    w: Weights = PLAIN,
+    wary: float = 0.0,
+) -> tuple[float, Leaves]:
+    """Expected evaluation of `a` followed by the best second action of the turn (among `width`).
+
+    Also returns where the turn ends, each state with its probability, so the best plans can be
+    played on against the opponent's reply (`reply_value`) without planning them again.
+    With `wary` > 0 each finished turn also pays for the attacks it leaves the opponent (`threat`).
+    """
+    odds: Odds = {1: fight_odds(counts, 1), 2: fight_odds(counts, 2)}
+    total = 0.0
+    leaves: Leaves = []
+    sub_seed = rng.getrandbits(32)
+    for p, s in outcomes(view, side, a, rng, counts, w):
+        if s.phase != PLAY or s.active is not side or s.pending is not None or s.actions_left <= 0:
+            total += p * leaf_value(s, side, w, wary, odds)
+            leaves.append((p, s))
+            continue
+        best = leaf_value(s, side, w, wary, odds)  # ending the turn now
+        best_leaves: Leaves = [(1.0, s)]
+        legal = sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b, w))[:width]
+        sv = View(s, side)
+        for b in legal:
+            if b is A.END:
+                continue  # the same as ending now
+            outs = outcomes(sv, side, b, random.Random(sub_seed), counts, w)
+            v = sum(q * leaf_value(t, side, w, wary, odds) for q, t in outs)
+            if v > best:
+                best, best_leaves = v, outs
+        total += p * best
+        leaves.extend((p * q, t) for q, t in best_leaves)
+    return total, leaves
+
+
 def turn_value(
     view: View,
     side: Side,
@@ -608,71 +718,64 @@ def turn_value(
     w: Weights = PLAIN,
     wary: float = 0.0,
 ) -> float:
-    """Expected evaluation of `a` followed by the best second action of the turn (among `width`).
+    """Expected evaluation of `a` followed by the best second action of the turn (see `turn_plan`)."""
+    return turn_plan(view, side, a, rng, counts, width, w, wary)[0]
 
-    With `wary` > 0 each finished turn also pays for the attacks it leaves the opponent (`threat`).
+
+def greedy_action(s: State, who: Side, counts: list[int], width: int, seed: int) -> tuple[Action, Leaves]:
+    """What a greedy player (easy's rule: best expected evaluation after one action) plays in `s`.
+
+    It looks at its `width` likeliest actions by `quick_score` (easy looks at all of them: nearly always
+    the same pick, at a fraction of the cost) and returns the action with the states it leads to.
     """
-    odds: Odds = {1: fight_odds(counts, 1), 2: fight_odds(counts, 2)}
-    total = 0.0
-    sub_seed = rng.getrandbits(32)
-    for p, s in outcomes(view, side, a, rng, counts, w):
-        if s.phase != PLAY or s.active is not side or s.pending is not None or s.actions_left <= 0:
-            total += p * leaf_value(s, side, w, wary, odds)
-            continue
-        best = leaf_value(s, side, w, wary, odds)  # ending the turn now
-        legal = sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b, w))[:width]
-        sv = View(s, side)
-        for b in legal:
-            v = expected_after(sv, side, b, random.Random(sub_seed), counts, w, wary, odds)
-            best = max(best, v)
-        total += p * best
-    return total
-
-
-def _best_next(s: State, side: Side, counts: list[int], width: int, seed: int, w: Weights = PLAIN) -> Action:
-    """The best single action for `side` to play now in `s` (ending the turn if nothing beats it)."""
-    sv = View(s, side)
-    best_a: Action = A.END
-    best = evaluate(s, side, w)
-    for b in sorted(s.legal_actions(), key=lambda b: -quick_score(s, side, b, w))[:width]:
+    sv = View(s, who)
+    best: Action = A.END
+    best_v = evaluate(s, who, PLAIN)  # ending the turn changes nothing the evaluation sees
+    best_outs: Leaves = [(1.0, s)]
+    for b in sorted(s.legal_actions(), key=lambda b: -quick_score(s, who, b, PLAIN))[:width]:
         if b is A.END:
             continue
-        v = expected_after(sv, side, b, random.Random(seed), counts, w)
-        if v > best:
-            best_a, best = b, v
-    return best_a
+        outs = outcomes(sv, who, b, random.Random(seed), counts, PLAIN)
+        v = sum(q * evaluate(t, who, PLAIN) for q, t in outs)
+        if v > best_v:
+            best, best_v, best_outs = b, v, outs
+    return best, best_outs
 
 
-def plan_value(
-    view: View,
-    side: Side,
-    a: Action,
-    rng: random.Random,
-    counts: list[int],
-    width: int,
-    reply: int,
-    w: Weights = PLAIN,
-) -> float:
-    """Expected evaluation of the turn `a` starts, after the opponent's best single reply (among `reply`).
+def greedy_turn(s: State, who: Side, counts: list[int], width: int, seed: int) -> Leaves:
+    """`who`'s whole turn from `s` as a greedy player would play it: the end states and their odds."""
+    done: Leaves = []
+    todo: Leaves = [(1.0, s)]
+    while todo:
+        p, t = todo.pop()
+        if t.phase != PLAY or t.pending is not None or t.active is not who or t.actions_left <= 0:
+            done.append((p, t))
+            continue
+        a, outs = greedy_action(t, who, counts, width, seed)
+        if a is A.END:
+            done.append((p, t))
+            continue
+        todo.extend((p * q, u) for q, u in outs)
+    return done
 
-    Three plies with exact fight odds: `a`, our best second action, then the opponent's best action.
+
+def reply_value(leaves: Leaves, side: Side, counts: list[int], width: int, seed: int, w: Weights) -> float:
+    """Expected evaluation of a finished turn after the opponent's reply, assuming a greedy opponent.
+
+    Easy's one-action-ahead rule is the opponent model (a standard one: any sensible player takes the
+    attacks and steps that pay at once), so hard sees the breakthroughs and trades its plan leaves
+    open, not just a static count of attacks (`threat`). Fights are averaged exactly as elsewhere.
     """
-    seed = rng.getrandbits(32)
+    enemy = side.other
     total = 0.0
-    for p, s in outcomes(view, side, a, rng, counts, w):
-        ends: list[tuple[float, State]] = [(1.0, s)]
-        if s.phase == PLAY and s.active is side and s.pending is None and s.actions_left > 0:
-            b = _best_next(s, side, counts, width, seed, w)
-            ends = outcomes(View(s, side), side, b, random.Random(seed), counts, w)
-        for q, e in ends:
-            if e.phase == PLAY and e.active is side and e.pending is None:
-                e.apply(A.END)
-            if e.phase != PLAY or e.pending is not None or e.active is side:
-                total += p * q * evaluate(e, side, w)
-                continue
-            enemy = side.other
-            c = _best_next(e, enemy, counts, reply, seed, w)
-            total += p * q * -expected_after(View(e, enemy), enemy, c, random.Random(seed), counts, w)
+    for p, e in leaves:
+        if e.phase == PLAY and e.pending is None and e.active is side:
+            e = e.clone()
+            e.apply(A.END)
+        if e.phase != PLAY or e.pending is not None or e.active is not enemy:
+            total += p * evaluate(e, side, w)
+            continue
+        total += p * sum(q * evaluate(f, side, w) for q, f in greedy_turn(e, enemy, counts, width, seed))
     return total
 
 
@@ -724,16 +827,13 @@ def choose(
     scored = _greedy_scores(view, side, legal, rng, counts, deadline, w)
     if level == EASY:
         return scored[0][1]
-    cfg = SEARCH[level]
+    cfg = search_config(level, side)
     iters = DEFAULT_ITERATIONS[level] if iterations is None else iterations
     cands = [a for _, a in scored[: cfg.candidates]]
     if cfg.lookahead and s.actions_left == 2 and len(cands) > 1:
-        cands = _rerank_by_turn(view, side, cands, rng, counts, deadline, cfg.lookahead, w, cfg.wary)
-        if cfg.reply:
-            cands = _rerank_by_reply(view, side, cands[: cfg.finalists], rng, counts, deadline, cfg, w)
-        cands = cands[: cfg.keep]
+        cands = _rerank_by_turn(view, side, cands, rng, counts, deadline, cfg, w)[: cfg.keep]
     elif cfg.wary and s.actions_left == 1 and len(cands) > 1:
-        cands = _rerank_last(view, side, cands, rng, counts, w, cfg.wary)[: cfg.keep]
+        cands = _rerank_last(view, side, cands, rng, counts, deadline, cfg, w)[: cfg.keep]
     if len(cands) == 1 or iters <= 0:
         return cands[0]
     return _search(view, side, cands, iters, cfg.depth, rng, counts, deadline, w)
@@ -771,39 +871,26 @@ def _rerank_by_turn(
     rng: random.Random,
     counts: list[int],
     deadline: float,
-    width: int,
+    cfg: SearchConfig,
     w: Weights,
-    wary: float = 0.0,
 ) -> list[Action]:
-    """Order first actions by the best two-action turn they start (exact fight odds, one sample)."""
+    """Order first actions by the best two-action turn they start (exact fight odds, one sample).
+
+    With `cfg.reply` the `cfg.finalists` best turns are then ordered by their value after the
+    opponent's greedy reply (`reply_value`).
+    """
     seed = rng.getrandbits(32)
-    return _ranked(
-        cands, lambda a: turn_value(view, side, a, random.Random(seed), counts, width, w, wary), deadline, 2
-    )
+    leaves: dict[Action, Leaves] = {}
+
+    def score(a: Action) -> float:
+        v, leaves[a] = turn_plan(view, side, a, random.Random(seed), counts, cfg.lookahead, w, cfg.wary)
+        return v
+
+    ranked = _ranked(cands, score, deadline, 2)
+    return _reply_order(ranked, leaves, side, rng, counts, deadline, cfg, w)
 
 
 def _rerank_last(
-    view: View,
-    side: Side,
-    cands: list[Action],
-    rng: random.Random,
-    counts: list[int],
-    w: Weights,
-    wary: float,
-) -> list[Action]:
-    """Order last actions of a turn by their value less the attacks they leave the opponent."""
-    seed = rng.getrandbits(32)
-    odds: Odds = {1: fight_odds(counts, 1), 2: fight_odds(counts, 2)}
-    end = leaf_value(view.state, side, w, wary, odds)
-    scored = [(end, -1, A.END)]
-    for i, a in enumerate(cands):
-        if a is not A.END:
-            scored.append((expected_after(view, side, a, random.Random(seed), counts, w, wary, odds), i, a))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return [a for _, _, a in scored]
-
-
-def _rerank_by_reply(
     view: View,
     side: Side,
     cands: list[Action],
@@ -813,14 +900,47 @@ def _rerank_by_reply(
     cfg: SearchConfig,
     w: Weights,
 ) -> list[Action]:
-    """Order the finalists by their planned turn after the opponent's best reply."""
+    """Order last actions of a turn by their value less the attacks they leave the opponent.
+
+    With `cfg.reply` the `cfg.finalists` best are then ordered by their value after the opponent's
+    greedy reply, as the first action of the turn is.
+    """
     seed = rng.getrandbits(32)
-    return _ranked(
-        cands,
-        lambda a: plan_value(view, side, a, random.Random(seed), counts, cfg.lookahead, cfg.reply, w),
-        deadline,
-        1,
+    odds: Odds = {1: fight_odds(counts, 1), 2: fight_odds(counts, 2)}
+    end = leaf_value(view.state, side, w, cfg.wary, odds)
+    scored = [(end, -1, A.END)]
+    leaves: dict[Action, Leaves] = {A.END: [(1.0, view.state.clone())]}
+    for i, a in enumerate(cands):
+        if a is not A.END:
+            outs = outcomes(view, side, a, random.Random(seed), counts, w)
+            leaves[a] = outs
+            scored.append((sum(q * leaf_value(t, side, w, cfg.wary, odds) for q, t in outs), i, a))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return _reply_order([a for _, _, a in scored], leaves, side, rng, counts, deadline, cfg, w)
+
+
+def _reply_order(
+    ranked: list[Action],
+    leaves: dict[Action, Leaves],
+    side: Side,
+    rng: random.Random,
+    counts: list[int],
+    deadline: float,
+    cfg: SearchConfig,
+    w: Weights,
+) -> list[Action]:
+    """The `cfg.finalists` best of `ranked` reordered by their value after a greedy reply, then the rest."""
+    if not cfg.reply:
+        return ranked
+    seed = rng.getrandbits(32)
+    finalists = [a for a in ranked[: cfg.finalists] if a in leaves]
+    rest = [a for a in ranked if a not in finalists]
+    if len(finalists) < 2:
+        return ranked
+    order = _ranked(
+        finalists, lambda a: reply_value(leaves[a], side, counts, cfg.reply, seed, w), deadline, 1
     )
+    return order + rest
 
 
 def _ranked(
