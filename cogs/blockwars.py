@@ -32,6 +32,7 @@ log = logging.getLogger("blockwars.cog")
 
 APOLOGY = "Sorry, something went wrong; the game is unchanged."
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
+NO_PICTURE = "(The board picture could not be drawn this time; `/blockwars board` draws it again.)"
 AI_LEVELS = ("easy", "normal", "hard")
 
 
@@ -179,12 +180,25 @@ class BlockWars(
                 self.after_action(played)
                 return
         async with self._posting:
-            file = await self.render(played.state, played.events)
-            view = views.board_view(played.match.id, played.match.version, played.state)
-            await interaction.followup.send(
-                played_text(played), file=file, view=view or discord.utils.MISSING
-            )
+            text, file, view = await self.board_message(played)
+            await interaction.followup.send(text, file=file, view=view)
         self.after_action(played)
+
+    async def board_message(self, played: Played) -> tuple[str, Any, Any]:
+        """Text, picture and buttons after a move. The move is stored by now, so if the picture
+        cannot be drawn the players still get the words and the buttons, not an apology that
+        would wrongly say nothing happened."""
+        view = views.board_view(played.match.id, played.match.version, played.state)
+        try:
+            file = await self.render(played.state, played.events)
+        except Exception:
+            log.exception("Could not draw the board of match %s", played.match.id)
+            return (
+                f"{played_text(played)}\n{NO_PICTURE}",
+                discord.utils.MISSING,
+                view or discord.utils.MISSING,
+            )
+        return played_text(played), file, view or discord.utils.MISSING
 
     async def send_played(self, channel_id: int, played: Played) -> None:
         """The same post without an interaction: the AI's moves and forfeits from the sweep."""
@@ -193,9 +207,8 @@ class BlockWars(
             return
         try:
             async with self._posting:
-                file = await self.render(played.state, played.events)
-                view = views.board_view(played.match.id, played.match.version, played.state)
-                await channel.send(played_text(played), file=file, view=view or discord.utils.MISSING)
+                text, file, view = await self.board_message(played)
+                await channel.send(text, file=file, view=view)
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
 

@@ -570,3 +570,27 @@ def test_render_processes_and_posting_slots_come_from_the_environment():
     for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}):
         with pytest.raises(SystemExit, match=r"whole number|negative"):
             load_settings(bad, dotenv=False)
+
+
+async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_buttons(
+    world: World, monkeypatch
+):
+    """The move is stored before its picture is drawn: if drawing fails, the players must hear
+    what was played and keep their buttons, not an apology saying nothing changed."""
+    w = world
+    await deployed(w)
+    match = await w.match()
+
+    async def broken(*args, **kwargs):
+        raise OSError("out of memory drawing")
+
+    monkeypatch.setattr(w.bot.painter, "board", broken)  # type: ignore[union-attr]
+    w.errors.enabled = False  # type: ignore[attr-defined]  # it is logged as an ERROR, rightly
+    moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
+    message = moved.message
+    assert not message.ephemeral and APOLOGY not in message.content
+    assert message.content.startswith("Germans: e6-e5") and "/blockwars board" in message.content
+    assert not message.attachments
+    after = await w.match()
+    assert after.version == match.version + 1
+    assert f"bw:act:{after.id}:{after.version}" in message.custom_ids
