@@ -594,3 +594,25 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
     after = await w.match()
     assert after.version == match.version + 1
     assert f"bw:act:{after.id}:{after.version}" in message.custom_ids
+
+
+async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: World):
+    w = world
+    await deployed(w)
+    opted = await w.slash(w.bob, "notify", {"enabled": True})
+    assert opted.ephemeral
+    await w.slash(w.alice, "move", {"action": "e6-e5"})
+    assert w.fake.dms_to(w.bob) == []  # still Alice's turn: nothing to say yet
+    ended = await w.slash(w.alice, "end")
+    await w.cog.idle()
+    match = await w.match()
+    assert match.turn_player_id == w.bob.id
+    (turn,) = w.fake.dms_to(w.bob)  # it became Bob's turn
+    assert f"<#{w.general.id}>" in turn.content and "<t:" in turn.content
+    assert [m for m in ended.messages if m.channel_id == w.general.id]  # the board, as always
+    assert w.fake.dms_to(w.alice) == []  # Alice never opted in
+    w.clock.now = match.deadline - 3600
+    await w.cog.run_sweep()
+    await w.cog.idle()
+    reminder = w.fake.dms_to(w.bob)[-1]
+    assert reminder.content.startswith("Reminder:") and f"<#{w.general.id}>" in reminder.content
