@@ -616,3 +616,26 @@ async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: Wor
     await w.cog.idle()
     reminder = w.fake.dms_to(w.bob)[-1]
     assert reminder.content.startswith("Reminder:") and f"<#{w.general.id}>" in reminder.content
+
+
+async def test_an_ai_move_owed_when_the_bot_went_down_is_played_after_the_restart(world: World, monkeypatch):
+    w = world
+    me = w.fake.bot_user
+    await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    await w.cog.idle()  # the AI (Germans) deploys
+    monkeypatch.setattr(w.cog, "schedule_ai", lambda channel_id: None)  # the bot "dies" before answering
+    await w.slash(w.alice, "setup")
+    await w.cog.idle()
+    owed = await w.match()
+    assert owed.turn_player_id == me.id  # the AI owes its turn, and nobody is playing it
+    posts_before = len(w.fake.messages_in(w.general))
+    await w.restart()
+    for _ in range(100):  # the sweep loop resumes AI games once the bot is ready
+        await asyncio.sleep(0.05)
+        await w.cog.idle()
+        if (await w.match()).turn_player_id == w.alice.id:
+            break
+    after = await w.match()
+    assert after.turn_player_id == w.alice.id and after.version > owed.version
+    new_posts = w.fake.messages_in(w.general)[posts_before:]
+    assert any(m.content.startswith("Germans:") and m.attachments for m in new_posts)
