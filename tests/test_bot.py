@@ -639,3 +639,27 @@ async def test_an_ai_move_owed_when_the_bot_went_down_is_played_after_the_restar
     assert after.turn_player_id == w.alice.id and after.version > owed.version
     new_posts = w.fake.messages_in(w.general)[posts_before:]
     assert any(m.content.startswith("Germans:") and m.attachments for m in new_posts)
+
+
+async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
+    w = world
+    await deployed(w)
+    await put_position(
+        w,
+        build(
+            {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
+            decks={Side.GERMANS: ["KH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+        ),
+    )
+    board = (await w.slash(w.alice, "attack", {"action": "e5xe4"})).message
+    match = await w.match()
+    picker = (await w.fake.click(w.alice, board, f"bw:gas:{match.id}:{match.version}")).message
+    selects = [c for row in picker.components for c in row["components"] if c["type"] == 3]
+    values = [o["value"] for s in selects for o in s["options"]]
+    assert len(values) == 64 and all(v.startswith("gas ") for v in values)
+    fired = await w.fake.select(w.alice, picker, selects[0]["custom_id"], ["gas h1"])
+    assert fired.message.content.startswith("Germans: German gas barrage on h1"), fired.message.content
+    png_of(fired.message)
+    after = await w.match()
+    assert after.version == match.version + 1
+    assert (await w.bot.database.actions(match.id))[-1].notation == "gas h1"  # type: ignore[union-attr]
