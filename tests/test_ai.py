@@ -293,3 +293,12 @@ def test_reply_value_foresees_a_greedy_breakthrough() -> None:
     assert reply_value([(1.0, lost)], Side.GERMANS, counts, 10, 0, HARD_WEIGHTS) == -ai.WIN
     assert reply_value([(1.0, held)], Side.GERMANS, counts, 10, 0, HARD_WEIGHTS) > -ai.WIN / 2
     assert lost.active is Side.GERMANS and lost.phase == "play"  # judged on copies
+
+
+def test_hard_fades_towards_a_coming_dead_position_draw() -> None:
+    """Ahead but near the quiet-turn limit (R24), hard's judgement shrinks towards the draw's 0."""
+    s = build({"c4": "C", "d4": "C", "a8": "G"}, active=Side.CANADIANS)
+    fresh = evaluate(s, Side.CANADIANS, HARD_WEIGHTS)
+    s.quiet_turns = 50
+    assert 0 < evaluate(s, Side.CANADIANS, HARD_WEIGHTS) < fresh / 2
+    assert evaluate(s, Side.CANADIANS, TUNED) == pytest.approx(fresh)  # normal's judgement does not fade
