@@ -535,6 +535,7 @@ class Audit:
     missing_moves: list[int] = field(default_factory=list)
     replay_mismatches: list[int] = field(default_factory=list)
     stuck: list[str] = field(default_factory=list)
+    ended: set[int] = field(default_factory=set)  # ids of matches no longer open
 
     @property
     def ok(self) -> bool:
@@ -567,6 +568,7 @@ def audit(db_path: Path, answered: Mapping[int, int] | None = None) -> Audit:
             if replayed.to_json() != json.loads(snapshot):
                 result.replay_mismatches.append(mid)
             if status != "active":
+                result.ended.add(mid)
                 continue
             result.open_matches += 1
             state = State.from_json(json.loads(snapshot))
@@ -638,8 +640,11 @@ class CrashReport:
         )
 
 
-async def click_old_button(fake: LoadFake, table: Table, report: CrashReport) -> None:
-    """Press a button of the last board posted before the crash, as its player would."""
+async def click_old_button(fake: LoadFake, table: Table, report: CrashReport, ended: set[int]) -> None:
+    """Press a button of the last board posted before the crash, as its player would.
+
+    It must answer: the flow or a new board, "out of date" (the move was stored but its board
+    never posted), or, for a game that had just ended, that the game is over."""
     board = table.board
     if board is None:
         return
@@ -659,7 +664,8 @@ async def click_old_button(fake: LoadFake, table: Table, report: CrashReport) ->
         report.button_failures.append(f"{table.channel.name}: {exc}")
         return
     opened = answer.is_board or (answer.ephemeral and "bw:unit:" in " ".join(answer.message.custom_ids))
-    if opened or (answer.ephemeral and "out of date" in answer.content):
+    over = int(target.split(":")[2]) in ended and "game that is over" in answer.content
+    if opened or (answer.ephemeral and ("out of date" in answer.content or over)):
         report.buttons_worked += 1
         report.buttons_opened += int(opened)
     else:
@@ -724,7 +730,7 @@ async def crash_cycle(
     bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level)
     try:
         for table in tables:
-            await click_old_button(fake, table, report)
+            await click_old_button(fake, table, report, report.audit_after_kill.ended)
         for table in tables:
             await resync(fake, table)
         after = Stats()
