@@ -239,17 +239,22 @@ async def put_position(w: World, state: State, channel=None) -> None:
     w.bot.service.forget(match.channel_id)  # written behind the service's back: it must re-read
 
 
-async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not(world: World):
-    w = world
+async def attack_with_the_card_on_top(w: World, card: str) -> InteractionResult:
+    """Deployed, then a small position where the Germans' e5 attacks e4 turning `card` first."""
     await deployed(w)
     await put_position(
         w,
         build(
             {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
-            decks={Side.GERMANS: ["JH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+            decks={Side.GERMANS: [card, "9S"], Side.CANADIANS: ["5C", "3D"]},
         ),
     )
-    attacked = await w.slash(w.alice, "attack", {"action": "e5xe4"})
+    return await w.slash(w.alice, "attack", {"action": "e5xe4"})
+
+
+async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not(world: World):
+    w = world
+    attacked = await attack_with_the_card_on_top(w, "JH")  # a Jack: the Canadians may dogfight
     message = attacked.message
     assert "Jack of hearts" in message.content
     assert_board_post(message, w.bob)  # Bob must decide although it is the Germans' turn
@@ -508,15 +513,7 @@ def test_without_a_token_main_starts_the_console(monkeypatch):
 async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     """64 squares (and 64 gas squares) do not fit one select: chunks of 25 plus a gas button."""
     w = world
-    await deployed(w)
-    await put_position(
-        w,
-        build(
-            {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
-            decks={Side.GERMANS: ["KH", "9S"], Side.CANADIANS: ["5C", "3D"]},
-        ),
-    )
-    attacked = await w.slash(w.alice, "attack", {"action": "e5xe4"})
+    attacked = await attack_with_the_card_on_top(w, "KH")  # a King: a barrage, gas allowed
     message = attacked.message
     assert "barrage" in message.content.lower()
     match = await w.match()
@@ -643,15 +640,7 @@ async def test_an_ai_move_owed_when_the_bot_went_down_is_played_after_the_restar
 
 async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     w = world
-    await deployed(w)
-    await put_position(
-        w,
-        build(
-            {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
-            decks={Side.GERMANS: ["KH", "9S"], Side.CANADIANS: ["5C", "3D"]},
-        ),
-    )
-    board = (await w.slash(w.alice, "attack", {"action": "e5xe4"})).message
+    board = (await attack_with_the_card_on_top(w, "KH")).message
     match = await w.match()
     picker = (await w.fake.click(w.alice, board, f"bw:gas:{match.id}:{match.version}")).message
     selects = [c for row in picker.components for c in row["components"] if c["type"] == 3]

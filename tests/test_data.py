@@ -10,6 +10,7 @@ import re
 import shutil
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -355,14 +356,22 @@ async def test_a_crash_mid_move_leaves_the_previous_state(db: Database, db_path:
     assert again.version == before.version + 1
 
 
+def holding_the_database() -> tuple[threading.Event, threading.Event, Callable[[], None]]:
+    """A before_commit hook that parks the database thread between a move's writes and its COMMIT
+    until `release` is set; `inside` is set once it is parked."""
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        inside.set()
+        release.wait(5)
+
+    return inside, release, hold
+
+
 async def test_a_transaction_is_one_job_that_reads_never_interrupt(db: Database):
     """While a move's transaction runs, other coroutines' reads queue behind it, never inside it."""
     m = await active(db)
-    inside, release = threading.Event(), threading.Event()
-
-    def hold() -> None:  # runs on the database thread, between the writes and COMMIT
-        inside.set()
-        release.wait(5)
+    inside, release, hold = holding_the_database()
 
     move = asyncio.create_task(
         db.commit_action(
@@ -385,11 +394,7 @@ async def test_a_transaction_is_one_job_that_reads_never_interrupt(db: Database)
 async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(db: Database):
     """Cancelling the awaiting coroutine cannot cut a transaction in half: it lands whole."""
     m = await active(db)
-    inside, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        inside.set()
-        release.wait(5)
+    inside, release, hold = holding_the_database()
 
     task = asyncio.create_task(
         db.commit_action(
@@ -721,11 +726,7 @@ async def test_transactions_waiting_together_share_one_commit_and_keep_their_own
     """Group commit: moves queued while the database thread is busy are committed together (one
     fsync), yet each lands whole or not at all: a stale one and a crashing one change nothing."""
     matches = [await active(db, channel_id=c) for c in range(1, 7)]
-    inside, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        inside.set()
-        release.wait(5)
+    inside, release, hold = holding_the_database()
 
     first = asyncio.create_task(
         db.commit_action(
