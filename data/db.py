@@ -392,6 +392,7 @@ class Database:
         self._batch_lock = threading.Lock()  # the loop adds to the batch, the database thread takes it
         self._flush_queued = False
         self._flushes: set[asyncio.Future[None]] = set()
+        self._closing: asyncio.Future[None] | None = None
         self.commits = 0  # COMMITs (fsyncs) so far: fewer than transactions when they were grouped
 
     # -- life cycle --
@@ -434,7 +435,14 @@ class Database:
         return db
 
     async def close(self) -> None:
-        """Close the connection (after the transactions already waiting); safe to call twice."""
+        """Close the connection (after the transactions already waiting); safe to call twice, also
+        at once: discord.py's connect task closes the bot while a shutdown is closing it too, and a
+        second aiosqlite close queued behind the first waits for ever on a stopped thread."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         while self._flushes:
             await asyncio.gather(*self._flushes, return_exceptions=True)
         await self._conn.close()

@@ -790,3 +790,11 @@ async def test_closing_waits_for_transactions_already_asked_for(db_path: Path, c
     async with Database.open(db_path, clock=clock) as reopened:
         for m in matches:
             assert [a.notation for a in await reopened.actions(m.id)] == ["x"]
+
+
+async def test_two_closes_at_once_both_return(db_path: Path, clock: FakeClock):
+    """A shutdown and discord.py's own connect task may close the bot, so the database, together."""
+    db = await Database.open(db_path, clock=clock)
+    await active(db)
+    await asyncio.wait_for(asyncio.gather(db.close(), db.close()), 10)  # a hang guard, not a timing
+    await db.close()  # and once more, later
