@@ -28,33 +28,7 @@ from engine.blockwars.position import build
 from render import render_board
 from settings import Settings, load_settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeMessage, InteractionResult
-
-TOKEN = "fake.bot.token"
-START = 1_700_000_000.0
-
-
-class Clock:
-    """A clock the test moves by hand, so deadlines pass without sleeping."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class ForwardBotErrors(logging.Handler):
-    """Our own error log (unexpected exceptions the cog apologised for) fails the test at once."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        super().__init__(logging.ERROR)
-        self.fake = fake
-        self.enabled = True
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if self.enabled:
-            error = record.exc_info[1] if record.exc_info and record.exc_info[1] else None
-            self.fake.report_bot_error(error or RuntimeError(record.getMessage()), record.getMessage())
+from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 
 
 class World:
@@ -73,7 +47,7 @@ class World:
         mods = fake.add_role(self.guild, "mods", MANAGE_CHANNELS)
         self.mod = fake.add_user("mod", roles=[mods])
         self.other_bot = fake.add_user("otherbot", bot=True)
-        self.clock = Clock()
+        self.clock = HandClock()
         self.settings = Settings(token=None, database_path=tmp_path / "bw.db", sync_commands=True)
         self.bot: BlockWarsBot | None = None
 
@@ -115,7 +89,7 @@ class World:
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
-    handler = ForwardBotErrors(fake_discord)
+    handler = ForwardErrors(fake_discord)
     logger = logging.getLogger("blockwars")
     logger.addHandler(handler)
     w = World(fake_discord, start_bot, tmp_path)
@@ -455,7 +429,7 @@ async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, tmp_pat
     await w.start()
     await w.slash(w.alice, "rules")
     await w.bot.close()  # type: ignore[union-attr]
-    assert TOKEN not in caplog.text
+    assert TEST_TOKEN not in caplog.text
     settings = load_settings({"DISCORD_TOKEN": "secret.token.value", "DEV_GUILD_ID": "42"}, dotenv=False)
     assert "secret" not in repr(settings) and settings.dev_guild_id == 42
 

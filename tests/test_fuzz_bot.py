@@ -35,11 +35,10 @@ from cogs._views import DYNAMIC_ITEMS
 from cogs.blockwars import APOLOGY
 from settings import Settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.fixtures import TEST_TOKEN
+from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.fakediscord.server import FakeDiscordError
 from tests.reliability.loadkit import audit
 
-START = 1_700_000_000.0
 FUZZ = settings(
     max_examples=100,
     deadline=None,
@@ -82,33 +81,11 @@ TEXT = st.one_of(
 ).map(lambda s: s[:6000])
 
 
-class Clock:
-    """A clock the test moves by hand, so deadlines pass without sleeping."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class FailOnOurErrors(logging.Handler):
-    """An ERROR from our own code (an unexpected exception the cog apologised for) fails the call."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        super().__init__(logging.ERROR)
-        self.fake = fake
-
-    def emit(self, record: logging.LogRecord) -> None:
-        error = record.exc_info[1] if record.exc_info and record.exc_info[1] else None
-        self.fake.report_bot_error(error or RuntimeError(record.getMessage()), record.getMessage())
-
-
 @dataclass
 class Arena:
     fake: FakeDiscord
     bot: BlockWarsBot
-    clock: Clock
+    clock: HandClock
     db_path: Path
     general: FakeChannel
     empty: FakeChannel
@@ -177,12 +154,12 @@ async def arena(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     alice, bob, eve = (fake_discord.add_user(n) for n in ("alice", "bob", "eve"))
     mod = fake_discord.add_user("mod", roles=[fake_discord.add_role(guild, "mods", MANAGE_CHANNELS)])
     other_bot = fake_discord.add_user("otherbot", bot=True)
-    clock = Clock()
+    clock = HandClock()
     settings_ = Settings(token=None, database_path=tmp_path / "fuzz.db", sync_commands=True)
     bot = create_bot(
         settings_, clock=clock, rng=random.Random(7), guild_ready_timeout=0.05, chunk_guilds_at_startup=False
     )
-    handler = FailOnOurErrors(fake_discord)
+    handler = ForwardErrors(fake_discord)
     logger = logging.getLogger("blockwars")
     logger.addHandler(handler)
     try:

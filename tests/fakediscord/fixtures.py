@@ -26,22 +26,41 @@ from .server import FakeDiscord, FakeDiscordError
 TEST_TOKEN = "fake.bot.token"
 
 
-class _ForwardErrors(logging.Handler):
-    """Hands discord.py's logged errors to the fake, which raises them in the waiting test."""
+START = 1_700_000_000.0
+
+
+class HandClock:
+    """A clock the test moves by hand (`clock.now = ...`), so deadlines pass without sleeping."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ForwardErrors(logging.Handler):
+    """Hands a logger's ERROR records to the fake, which raises them in the waiting test: discord.py's
+    own, or ours (an unexpected exception the cog apologised for). `enabled = False` lets a test
+    that provokes an error on purpose see it logged without failing."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         super().__init__(logging.ERROR)
         self.fake = fake
+        self.enabled = True
 
     def emit(self, record: logging.LogRecord) -> None:
-        error = record.exc_info[1] if record.exc_info and record.exc_info[1] else None
-        self.fake.report_bot_error(error or RuntimeError(record.getMessage()), context=record.getMessage())
+        if self.enabled:
+            error = record.exc_info[1] if record.exc_info and record.exc_info[1] else None
+            self.fake.report_bot_error(
+                error or RuntimeError(record.getMessage()), context=record.getMessage()
+            )
 
 
 @contextlib.contextmanager
 def forward_discord_errors(fake: FakeDiscord) -> Iterator[None]:
     """While active, ERROR records on the `discord` logger fail the current driver call."""
-    handler = _ForwardErrors(fake)
+    handler = ForwardErrors(fake)
     logger = logging.getLogger("discord")
     logger.addHandler(handler)
     try:
