@@ -525,23 +525,26 @@ class Database:
             flush.add_done_callback(self._flush_ended)
         return await done
 
+    def _take_batch(self) -> list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]]:
+        """Everything waiting to be committed; whoever writes next queues a new flush."""
+        with self._batch_lock:
+            batch, self._batch = self._batch, []
+            self._flush_queued = False
+        return batch
+
     def _flush_ended(self, flush: asyncio.Future[None]) -> None:
         """If the job could not even start (the connection was closed), fail whoever waits for it."""
         self._flushes.discard(flush)
         if flush.cancelled() or flush.exception() is None:
             return
-        with self._batch_lock:
-            batch, self._batch = self._batch, []
-            self._flush_queued = False
+        batch = self._take_batch()
         error = flush.exception()
         assert error is not None
         _settle([(done, None, error) for _, done in batch])
 
     def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the database thread: commit every waiting transaction together, then tell each caller."""
-        with self._batch_lock:
-            batch, self._batch = self._batch, []
-            self._flush_queued = False
+        batch = self._take_batch()
         conn = self._conn._conn
         outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         try:

@@ -73,23 +73,23 @@ class Painter:
 
     async def board(self, state: State, events: Iterable[Event] = (), overlay: str | None = None) -> bytes:
         """The PNG of `state` with the last action's `events` highlighted."""
-        if self._pool is None:
-            return await asyncio.to_thread(render_board, state, list(events), None, overlay)
+        args = (state, list(events), None, overlay)
         pool = self._pool
-        try:
-            # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which blocks
-            # while the pool's manager thread is busy, and the event loop must never wait on that.
-            job = await asyncio.to_thread(pool.submit, render_board, state, list(events), None, overlay)
-            return await asyncio.wrap_future(job)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): the pool refuses all work from then on. Games
-            # run for days, so start a fresh pool, and draw this board here in a thread meanwhile.
-            if self._pool is pool:
-                log.warning("A board-drawing process died; starting a new one")
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = self._new_pool()
-                self.restarts += 1
-            return await asyncio.to_thread(render_board, state, list(events), None, overlay)
+        if pool is not None:
+            try:
+                # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which
+                # blocks while the pool's manager thread is busy, and the loop must never wait on it.
+                job = await asyncio.to_thread(pool.submit, render_board, *args)
+                return await asyncio.wrap_future(job)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): the pool refuses all work from then on.
+                # Games run for days, so start a fresh pool; this board is drawn in a thread.
+                if self._pool is pool:
+                    log.warning("A board-drawing process died; starting a new one")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = self._new_pool()
+                    self.restarts += 1
+        return await asyncio.to_thread(render_board, *args)
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""
