@@ -403,16 +403,16 @@ class MatchService:
                 before_commit=before_commit,
                 **changes,
             )
-        except DuplicateInteraction:
+        except BaseException as exc:
+            # Whatever went wrong (already applied, another writer first, cancelled, crashed), the
+            # copy in memory may be out of date: the next read goes to the database.
             self.forget(match.channel_id)
-            raise AlreadyApplied("That was already played.") from None
-        except StaleVersion:
-            self.forget(match.channel_id)
-            raise StalePrompt(
-                "The game moved on while you were acting; nothing was changed. Look at the new board."
-            ) from None
-        except BaseException:
-            self.forget(match.channel_id)  # not known whether it landed (cancelled, crashed): re-read
+            if isinstance(exc, DuplicateInteraction):
+                raise AlreadyApplied("That was already played.") from None
+            if isinstance(exc, StaleVersion):
+                raise StalePrompt(
+                    "The game moved on while you were acting; nothing was changed. Look at the new board."
+                ) from None
             raise
         self._remember(updated, state.clone())
         side = match.side_of(actor_id)
