@@ -188,17 +188,13 @@ class BlockWars(
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
-        view = views.board_view(played.match.id, played.match.version, played.state)
+        view = views.board_view(played.match.id, played.match.version, played.state) or discord.utils.MISSING
         try:
             file = await self.render(played.state, played.events)
         except Exception:
             log.exception("Could not draw the board of match %s", played.match.id)
-            return (
-                f"{played_text(played)}\n{NO_PICTURE}",
-                discord.utils.MISSING,
-                view or discord.utils.MISSING,
-            )
-        return played_text(played), file, view or discord.utils.MISSING
+            return f"{played_text(played)}\n{NO_PICTURE}", discord.utils.MISSING, view
+        return played_text(played), file, view
 
     async def send_played(self, channel_id: int, played: Played) -> None:
         """The same post without an interaction: the AI's moves and forfeits from the sweep."""
