@@ -16,6 +16,7 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
+from cogs._release import ReleasingTree
 from data import Database
 from play import MatchService
 from render.workers import Painter
@@ -51,6 +52,7 @@ class BlockWarsBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
+            tree_cls=ReleasingTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,  # type: ignore[arg-type]
         )

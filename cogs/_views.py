@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import _format as fmt
+from cogs._release import release_when_done, unlink_when_done
 from engine.blockwars import Action, State
 from engine.blockwars import actions as A
 
@@ -30,8 +31,19 @@ def _cog(interaction: discord.Interaction) -> BlockWars:
     return cog  # type: ignore[no-any-return]
 
 
+class _Released:
+    """Mixed into every dynamic item: the interaction, and the view discord.py built from the clicked
+    message, have their reference cycles cut when the click's task ends (see cogs/_release.py)."""
+
+    view: discord.ui.View | None
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        release_when_done(interaction, *([self.view] if self.view is not None else []))
+        return True
+
+
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"bw:(?P<verb>accept|decline):(?P<mid>\d+)"
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:(?P<verb>accept|decline):(?P<mid>\d+)"
 ):
     """Accept a challenge, or decline it (withdraw it, for the challenger)."""
 
@@ -60,7 +72,7 @@ class ChallengeButton(
 
 
 class TakeActionButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"bw:act:(?P<mid>\d+):(?P<ver>\d+)"
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:act:(?P<mid>\d+):(?P<ver>\d+)"
 ):
     """Opens the select flow (unit, then what to do) for the player to move."""
 
@@ -87,7 +99,9 @@ class TakeActionButton(
 
 
 class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"bw:dec:(?P<mid>\d+):(?P<ver>\d+):(?P<notation>.+)"
+    _Released,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bw:dec:(?P<mid>\d+):(?P<ver>\d+):(?P<notation>.+)",
 ):
     """Plays one fixed notation: a decision answer, a set-up layout, or ending the turn."""
 
@@ -128,7 +142,9 @@ def _options(state: State, actions: Sequence[Action]) -> list[discord.SelectOpti
 
 
 class PickSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"bw:pick:(?P<mid>\d+):(?P<ver>\d+):(?P<n>\d+)"
+    _Released,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"bw:pick:(?P<mid>\d+):(?P<ver>\d+):(?P<n>\d+)",
 ):
     """A select whose values are notations (decisions with many answers: barrage squares, strafe targets)."""
 
@@ -159,7 +175,9 @@ class PickSelect(
         await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.version))
 
 
-class UnitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>\d+)"):
+class UnitSelect(
+    _Released, discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>\d+)"
+):
     """Step one of the select flow: which unit (or the tank, or the reserve)."""
 
     def __init__(self, match_id: int, version: int, select: discord.ui.Select) -> None:
@@ -187,6 +205,7 @@ class UnitSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(
 
 
 class DoSelect(
+    _Released,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"bw:do:(?P<mid>\d+):(?P<ver>\d+):(?P<unit>[a-z0-9]+):(?P<n>\d+)",
 ):
@@ -210,7 +229,9 @@ class DoSelect(
         await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.version))
 
 
-class GasButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bw:gas:(?P<mid>\d+):(?P<ver>\d+)"):
+class GasButton(
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:gas:(?P<mid>\d+):(?P<ver>\d+)"
+):
     """The Germans' once-a-game gas: opens selects of gas squares (64 more choices than fit at once)."""
 
     def __init__(self, match_id: int, version: int) -> None:
@@ -247,7 +268,11 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def persistent_view() -> discord.ui.View:
-    return discord.ui.View(timeout=None)
+    """A view of dynamic items only: Discord keeps the buttons, and discord.py needs no Python object
+    to answer them later, so the view is unlinked when the task that made it ends."""
+    view = discord.ui.View(timeout=None)
+    unlink_when_done(view)
+    return view
 
 
 def challenge_view(match_id: int) -> discord.ui.View:

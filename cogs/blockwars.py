@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 from cogs import _format as fmt
 from cogs import _views as views
+from cogs._release import unlink_when_done
 from cogs._rules_text import TOPICS
 from data import Match, Status
 from engine.blockwars import IllegalAction, InvalidNotation, Options, State
@@ -164,7 +165,9 @@ class BlockWars(
 
     async def render(self, state: State, events: list[Any], overlay: str | None = None) -> discord.File:
         png = await self.bot.painter.board(state, events, overlay)
-        return discord.File(io.BytesIO(png), filename="board.png")
+        file = discord.File(io.BytesIO(png), filename="board.png")
+        unlink_when_done(file)
+        return file
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
         """After an action: defer, render off the loop, post a new board message, then follow up."""
@@ -686,10 +689,10 @@ class BlockWars(
         from render.replay import render_replay
 
         data = await asyncio.to_thread(render_replay, Options.from_json(match.options), match.seed, log_rows)
+        file = discord.File(io.BytesIO(data), filename="replay.gif")
+        unlink_when_done(file)
         await interaction.followup.send(
-            f"Replay of game #{match.id}: {len(log_rows)} actions.",
-            file=discord.File(io.BytesIO(data), filename="replay.gif"),
-            wait=True,
+            f"Replay of game #{match.id}: {len(log_rows)} actions.", file=file, wait=True
         )
 
     @app_commands.command(name="rules", description="The rules in short, by topic")

@@ -8,6 +8,7 @@ SQLite file, the renderer and the engine are the real ones, and the clock is our
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import io
 import logging
@@ -17,6 +18,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
@@ -626,3 +628,46 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     after = await w.match()
     assert after.version == match.version + 1
     assert (await w.bot.database.actions(match.id))[-1].notation == "gas h1"  # type: ignore[union-attr]
+
+
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-")  # discord.py's names for its handler tasks
+CYCLIC_BEFORE = (
+    discord.Interaction,
+    discord.InteractionResponse,
+    discord.ui.View,
+    discord.ui.Item,
+    io.BytesIO,
+)
+
+
+async def test_handled_interactions_are_freed_without_the_cyclic_collector(world: World):
+    """discord.py makes reference cycles per interaction (interaction and response, view and items, a
+    sent file's buffer). The bot cuts them when an interaction has been handled, so the objects die
+    by reference counting and the collector's full passes, which stall the event loop, stay short."""
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    gc.collect()
+    gc.disable()  # from here on, only reference counting frees anything
+    try:
+        await w.fake.autocomplete(w.alice, w.general, "blockwars", "move", {"action": ""}, focused="action")
+        opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")  # a view, sent
+        assert opened.ephemeral
+        moved = await w.slash(w.alice, "move", {"action": "e6-e5"})  # a board: file and view, sent
+        assert_board_post(moved.message, w.alice)
+        refused = await w.slash(w.eve, "move", {"action": "e6-e5"})  # an error path
+        assert refused.ephemeral
+        await w.cog.idle()
+        for _ in range(200):  # the handlers' tasks end just after their last message
+            handling = [t for t in asyncio.all_tasks() if t.get_name().startswith(HANDLER_TASKS)]
+            if not handling:
+                break
+            await asyncio.sleep(0.01)
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector would have to free, kept to look at
+        gc.collect()
+        cyclic = [o for o in gc.garbage if isinstance(o, CYCLIC_BEFORE)]
+        gc.garbage.clear()
+        assert cyclic == []
+    finally:
+        gc.set_debug(0)
+        gc.enable()

@@ -15,8 +15,11 @@ in a loop; how late it wakes up is how long something held the loop. GC pauses a
 Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 makes asyncio log
 every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
 render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
-BW_MAX_MESSAGES=0 turns discord.py's message cache off. The bot's own settings come from the
-environment as with `make run` (RENDER_PROCESSES, POSTING_SLOTS; not DATABASE_PATH or the token).
+BW_MAX_MESSAGES=0 turns discord.py's message cache off; BW_STALL_TRACE=PATH times every callback
+of the loop and writes to PATH (JSON lines) what ran in each stall over 40 ms and each full garbage
+collection (SIGUSR2 adds a census of the old generation and of the cycles a collection frees).
+The bot's own settings come from the environment as with `make run` (RENDER_PROCESSES,
+POSTING_SLOTS; not DATABASE_PATH or the token).
 `--control` runs no bot at all: the machine's noise.
 """
 
@@ -68,6 +71,156 @@ GC = GcWatch()
 RENDER_PROCESSES = 0  # what the bot's settings chose, reported with the figures
 
 
+def _label(handle: asyncio.Handle) -> str:
+    """Where a callback resumes: the innermost frame its task is suspended in, else its repr."""
+    target = getattr(handle._callback, "__self__", None)
+    if isinstance(target, asyncio.Task):
+        coro: Any = target.get_coro()
+        where = ""
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                where = f"{frame.f_code.co_qualname}:{frame.f_lineno}"
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        return f"task {target.get_name()} @ {where}"
+    return repr(handle)[:160]
+
+
+class StallTrace:
+    """Diagnosis: times every loop callback so a stall can be explained (one long callback, many short
+    ones, GC, or time outside any callback: the OS or I/O polling)."""
+
+    def __init__(self, path: Path) -> None:
+        import collections
+
+        self.path = path
+        self.runs: collections.deque[tuple[float, float, str]] = collections.deque(maxlen=20000)
+        self.gcs: collections.deque[tuple[float, float]] = collections.deque(maxlen=2000)
+        original = asyncio.events.Handle._run
+        runs = self.runs
+
+        def timed(handle: asyncio.Handle) -> None:
+            start = time.perf_counter()
+            original(handle)
+            took = time.perf_counter() - start
+            # named only when slow (cheap otherwise): the place its task waits now
+            runs.append((start, took, _label(handle) if took > 0.002 else ""))
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
+        self._gc_started = 0.0
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            if info["generation"] == 2:
+                self._sizes = [len(gc.get_objects(generation=g)) for g in range(3)]
+            self._gc_started = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._gc_started
+            self.gcs.append((self._gc_started, took))
+            if info["generation"] == 2:
+                with self.path.open("a") as out:
+                    out.write(json.dumps({"gc2_ms": round(took * 1000, 1), "sizes": self._sizes,
+                                          "collected": info["collected"]}) + "\n")
+
+    def stall(self, began: float, late_ms: float, cpu_ms: float) -> None:
+        now = time.perf_counter()
+        inside = [r for r in self.runs if r[0] >= began and r[0] < now]
+        busy = sum(r[1] for r in inside)
+        gc_ms = sum(d for s, d in self.gcs if s >= began) * 1000
+        top = sorted(inside, key=lambda r: -r[1])[:6]
+        counts: dict[str, int] = {}
+        for r in inside:
+            key = r[2].split(" @ ")[-1]
+            counts[key] = counts.get(key, 0) + 1
+        record = {
+            "late_ms": round(late_ms, 1),
+            "main_thread_cpu_ms": round(cpu_ms, 1),
+            "span_ms": round((now - began) * 1000, 1),
+            "callbacks": len(inside),
+            "busy_ms": round(busy * 1000, 1),
+            "gc_ms": round(gc_ms, 1),
+            "top": [[round(r[1] * 1000, 1), r[2]] for r in top],
+            "most_frequent": sorted(counts.items(), key=lambda kv: -kv[1])[:6],
+        }
+        with self.path.open("a") as out:
+            out.write(json.dumps(record) + "\n")
+
+
+TRACE: StallTrace | None = None
+
+
+def _cycles(objects: list[Any]) -> list[list[Any]]:
+    """The strongly connected components (size > 1) of the reference graph among `objects` (Tarjan,
+    iterative): the cycles that made them garbage only the collector can free."""
+    ids = {id(o): i for i, o in enumerate(objects)}
+    edges = [[ids[id(r)] for r in gc.get_referents(o) if id(r) in ids] for o in objects]
+    index = [-1] * len(objects)
+    low = [0] * len(objects)
+    on_stack = [False] * len(objects)
+    stack: list[int] = []
+    found: list[list[Any]] = []
+    counter = 0
+    for root in range(len(objects)):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            if child < len(edges[node]):
+                work.append((node, child + 1))
+                nxt = edges[node][child]
+                if index[nxt] == -1:
+                    work.append((nxt, 0))
+                elif on_stack[nxt]:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack[top] = False
+                    component.append(objects[top])
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    found.append(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return found
+
+
+def census(path: Path) -> None:
+    """Diagnosis (SIGUSR2 with BW_STALL_TRACE): what the old generation holds and what a full
+    collection finds to be cyclic garbage, by type."""
+    import collections
+
+    old = collections.Counter(type(o).__qualname__ for o in gc.get_objects(generation=2))
+    edges: collections.Counter[str] = collections.Counter()
+    for o in gc.get_objects(generation=2):
+        edges[type(o).__qualname__] += len(gc.get_referents(o))
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.collect()
+    garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+    cycles = collections.Counter(
+        " + ".join(sorted(collections.Counter(type(o).__qualname__ for o in c).keys()))[:300]
+        for c in _cycles(gc.garbage)
+    )
+    gc.garbage.clear()
+    gc.set_debug(0)
+    with path.open("a") as out:
+        out.write(json.dumps({"census": True, "old_total": sum(old.values()), "old": old.most_common(40),
+                              "edges_total": sum(edges.values()), "edges": edges.most_common(25),
+                              "garbage_total": sum(garbage.values()), "garbage": garbage.most_common(40),
+                              "cycles": cycles.most_common(30)}) + "\n")
+
+
 class LoopWatch:
     """Measures how late a 10 ms sleep wakes up: the longest time anything blocked the event loop."""
 
@@ -82,6 +235,9 @@ class LoopWatch:
         if os.environ.get("BW_GC_FREEZE"):  # experiment: long-lived objects out of the collector's way
             gc.collect()
             gc.freeze()
+        if TRACE is not None:
+            with TRACE.path.open("a") as out:
+                out.write(json.dumps({"window": "starts"}) + "\n")
         GC.window_max_ms = 0.0
         self.window_max_ms = 0.0
         self.over_50 = 0
@@ -92,8 +248,12 @@ class LoopWatch:
         loop = asyncio.get_running_loop()
         while True:  # runs until the process ends; each turn is bounded by the sleep
             before = loop.time()
+            began = time.perf_counter()
+            cpu = time.thread_time()
             await asyncio.sleep(TICK)
             late = (loop.time() - before - TICK) * 1000
+            if TRACE is not None and late > 40:
+                TRACE.stall(began, late, (time.thread_time() - cpu) * 1000)
             self.ticks += 1
             self.max_ms = max(self.max_ms, late)
             self.window_max_ms = max(self.window_max_ms, late)
@@ -224,6 +384,8 @@ async def amain(args: argparse.Namespace) -> int:
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGINT, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
+    if TRACE is not None:
+        loop.add_signal_handler(signal.SIGUSR2, census, TRACE.path)
     watcher = asyncio.create_task(watch.run(), name="loop-watch")
 
     async def report() -> None:
@@ -260,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-seconds", type=float, default=60.0)
     parser.add_argument("--profile", default=None, help="write a cProfile of the bot here at exit")
     args = parser.parse_args(argv)
+    if os.environ.get("BW_STALL_TRACE"):
+        global TRACE
+        TRACE = StallTrace(Path(os.environ["BW_STALL_TRACE"]))
     if args.control:
         return asyncio.run(control(Path(args.stats)))
     import discord
