@@ -8,7 +8,9 @@ sure that even without the lock only one of two racing moves lands.
 Each channel's open game is also kept in memory, written through on every change this service
 makes, so autocomplete, prompts and moves do not re-read and re-parse the match from SQLite (the
 database stays the truth: a write from elsewhere makes the next move fail its version check, which
-drops the copy, and the player is told to look again).
+drops the copy, and the player is told to look again). In memory a game is its `Match` row without
+the snapshot, plus the `State`: one copy of the position, not two, since every object the cache
+holds is walked by each full pass of Python's garbage collector (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from data import (
@@ -105,6 +107,12 @@ class Notice:
     played: Played | None = None
 
 
+def _handed_out(match: Match, state: State) -> tuple[Match, State]:
+    """What a caller gets of a game kept in memory: the whole row, snapshot included, and a state
+    of its own to change."""
+    return replace(match, snapshot=state.to_json()), state.clone()
+
+
 class MatchService:
     """Challenges, moves, decisions, deadlines and stats for every channel."""
 
@@ -135,7 +143,7 @@ class MatchService:
         if match.status.is_open:
             if state is None and match.snapshot is not None:
                 state = State.from_json(match.snapshot)
-            self._live[match.channel_id] = (match, state)
+            self._live[match.channel_id] = (replace(match, snapshot=None), state)
             self._live.move_to_end(match.channel_id)
             while len(self._live) > LIVE_GAMES_KEPT:
                 self._live.popitem(last=False)
@@ -294,20 +302,19 @@ class MatchService:
         found = self._live.get(channel_id)
         if match.status is Status.CHALLENGED or found is None or found[1] is None:
             raise NoMatch("The challenge has not been accepted yet.")
-        return match, found[1].clone()
+        return _handed_out(match, found[1])
 
     async def latest(self, channel_id: int) -> tuple[Match, State]:
         """Like `current`, but also finds the channel's most recent finished game (for boards and replays)."""
         live = await self._live_game(channel_id)
-        match = live[0] if live else None
-        if match is None:
-            found = await self.db.list_matches(channel_id=channel_id, limit=1)
-            if not found or found[0].snapshot is None:
-                raise NoMatch("There is no game in this channel. Start one with /blockwars challenge.")
-            match = found[0]
-        if match.snapshot is None:
-            raise NoMatch("The challenge has not been accepted yet.")
-        return match, State.from_json(match.snapshot)
+        if live is not None:
+            if live[1] is None:
+                raise NoMatch("The challenge has not been accepted yet.")
+            return _handed_out(live[0], live[1])
+        found = await self.db.list_matches(channel_id=channel_id, limit=1)
+        if not found or found[0].snapshot is None:
+            raise NoMatch("There is no game in this channel. Start one with /blockwars challenge.")
+        return found[0], State.from_json(found[0].snapshot)
 
     async def legal(self, channel_id: int, user_id: int) -> list[str]:
         """What `user_id` may play now (empty when it is not their move): for autocomplete and buttons."""
