@@ -170,7 +170,13 @@ class BlockWars(
         return file
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
-        """After an action: defer, render off the loop, post a new board message, then follow up."""
+        """After an action: acknowledge it ("thinking…"), then hand its board to a background job.
+
+        The interaction's handling ends here. Under load most boards wait for a posting slot, and
+        a waiting board now holds only the follow-up webhook and the game, not the interaction
+        and its handlers' frames: every object alive is walked by each full pass of the garbage
+        collector, which stops the event loop (docs/reliability.md)."""
+        assert interaction.channel_id is not None
         if not interaction.response.is_done():
             try:
                 await interaction.response.defer(thinking=True)
@@ -178,14 +184,21 @@ class BlockWars(
                 # Discord gave up waiting (over 3 s under load): the move is stored, so the board
                 # goes to the channel instead of the players never seeing it.
                 log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
-                assert interaction.channel_id is not None
-                await self.send_played(interaction.channel_id, played)
-                self.after_action(played)
+                self.spawn(self.send_played(interaction.channel_id, played, after=True), "bw-board")
                 return
-        async with self._posting:
-            text, file, view = await self.board_message(played)
-            await interaction.followup.send(text, file=file, view=view)
-        self.after_action(played)
+        self.spawn(self.follow_up(interaction.followup, interaction.channel_id, played), "bw-board")
+
+    async def follow_up(self, followup: discord.Webhook, channel_id: int, played: Played) -> None:
+        """Post a move's board as the answer to its deferred interaction; what follows the move
+        (the AI's answer, a DM) happens even if the post fails, since the move is stored."""
+        try:
+            async with self._posting:
+                text, file, view = await self.board_message(played)
+                await followup.send(text, file=file, view=view)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+        finally:
+            self.after_action(played)
 
     async def board_message(self, played: Played) -> tuple[str, Any, Any]:
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
@@ -199,17 +212,21 @@ class BlockWars(
             return f"{played_text(played)}\n{NO_PICTURE}", discord.utils.MISSING, view
         return played_text(played), file, view
 
-    async def send_played(self, channel_id: int, played: Played) -> None:
-        """The same post without an interaction: the AI's moves and forfeits from the sweep."""
-        channel = await self.channel(channel_id)
-        if channel is None:
-            return
+    async def send_played(self, channel_id: int, played: Played, *, after: bool = False) -> None:
+        """The same post without an interaction: the AI's moves, and boards of expired interactions
+        (with `after`, what follows the move happens too)."""
         try:
+            channel = await self.channel(channel_id)
+            if channel is None:
+                return
             async with self._posting:
                 text, file, view = await self.board_message(played)
                 await channel.send(text, file=file, view=view)
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+        finally:
+            if after:
+                self.after_action(played)
 
     def after_action(self, played: Played) -> None:
         """What follows a move: the AI answers, the next player may want a DM."""

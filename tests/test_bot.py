@@ -671,3 +671,23 @@ async def test_handled_interactions_are_freed_without_the_cyclic_collector(world
     finally:
         gc.set_debug(0)
         gc.enable()
+
+
+async def test_the_ai_answers_even_when_the_players_board_cannot_be_posted(world: World):
+    """The board of a move is posted after the move is stored; if Discord refuses that post (here an
+    expired interaction token), the move still stands and the AI still answers it."""
+    w = world
+    me = w.fake.bot_user
+    await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    await w.cog.idle()
+    match = await w.match()
+    w.fake.followups_expired = True
+    w.errors.enabled = False  # type: ignore[attr-defined]  # the refused post is logged
+    result = await w.slash(w.alice, "setup")
+    assert result.deferred
+    await w.cog.idle()
+    after = await w.match()
+    assert after.version > match.version + 1  # Alice's set-up, then the AI's turn
+    assert after.turn_player_id == w.alice.id
+    ai_boards = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans:")]
+    assert ai_boards[-1].attachments  # the AI's own board went to the channel

@@ -188,6 +188,8 @@ class FakeDiscord:
         self.tokens_seen: set[str] = set()
         self.gateway_queries: list[dict[str, str]] = []
         self.resumes = 0
+        # Follow-ups refused as Discord does once an interaction's 15-minute token has run out.
+        self.followups_expired = False
         self._command_ids: dict[str, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
@@ -1394,6 +1396,8 @@ class FakeDiscord:
         inter = self._interaction_for(request)
         if inter.callback_type is None:
             raise _HTTPError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)")
+        if self.followups_expired:
+            raise _HTTPError(404, 10015, "Unknown Webhook (the interaction token has expired)")
         body, files = await self._read_body(request)
         original = self.messages.get(inter.original_message_id or 0)
         if original is not None and original.loading and inter.callback_type == 5:
