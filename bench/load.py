@@ -1,10 +1,11 @@
 """Load benchmark: the real bot, in its own process, hosting `--matches` games at once through the fake
 Discord for `--seconds`; the last line printed is one JSON object of figures.
 
-    .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--profile bot.prof]
+    .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
 
-Each channel has two players. After the warm-up (every game challenged and accepted), both players
-of every game act as soon as the bot has answered: set-up and decisions through the buttons and
+Each channel has two players. After the warm-up (every game challenged and accepted), the tables'
+first actions are spread over `--ramp` seconds (default 1; 0 = all at one instant), then both
+players of every game act as soon as the bot has answered: set-up and decisions through the buttons and
 selects on the latest board, ordinary turns by asking autocomplete what is legal and sending that
 slash command. Every move is answered with a new board PNG.
 
@@ -57,7 +58,9 @@ TARGETS = {
 }
 
 
-async def run(matches: int, seconds: float, profile: Path | None, workdir: Path) -> dict[str, object]:
+async def run(
+    matches: int, seconds: float, profile: Path | None, workdir: Path, ramp: float = 1.0
+) -> dict[str, object]:
     fake = LoadFake(timeout=10.0)
     await fake.start()
     _, tables = build_world(fake, matches)
@@ -83,7 +86,9 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         until = loop.time() + seconds
-        await asyncio.gather(*(d.run(until) for d in drivers))
+        # ramp-up: the tables' first actions are spread over `ramp` seconds, as real players never
+        # all click in the same instant; from then on each acts as soon as it is answered
+        await asyncio.gather(*(d.run(until, delay=ramp * i / matches) for i, d in enumerate(drivers)))
         elapsed = time.perf_counter() - started
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
@@ -108,6 +113,7 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         "render_processes": during.get("render_processes"),
         "matches": matches,
         "seconds": round(elapsed, 1),
+        "ramp_s": ramp,
         "moves": stats.window_moves,
         "moves_per_s": round(stats.window_moves / elapsed, 1),
         # the interaction's response (Discord's 3-s rule): "thinking…", or a refusal, or a prompt
@@ -130,6 +136,7 @@ async def run(matches: int, seconds: float, profile: Path | None, workdir: Path)
         "painter_processes_peak_rss_mb": final.get("workers_peak_rss_mb"),
         "max_loop_stall_ms": during.get("window_max_loop_stall_ms"),
         "stalls_over_50ms": during.get("window_stalls_over_50ms"),
+        "stalls_over_30ms_at_s_ms": during.get("window_stalls_over_30ms"),  # (s into the window, ms)
         "control_max_stall_ms": noise.get("window_max_loop_stall_ms"),
         "max_gc_pause_ms": during.get("window_max_gc_ms"),
         "bot_cpu_share": round(bot_cpu / elapsed, 2),
@@ -163,9 +170,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--profile", type=Path, default=None, help="cProfile the bot process into this file")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (db, bot log)")
+    parser.add_argument(
+        "--ramp", type=float, default=1.0, help="spread the tables' first actions over this many seconds"
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bw-load-"))
-    figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir))
+    figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir, args.ramp))
     rows = [
         ("moves per second", figures["moves_per_s"], f">= {TARGETS['moves_per_s']:.0f}"),
         ("answer latency p50 (ms)", figures["answer_p50_ms"], ""),

@@ -120,8 +120,17 @@ class StallTrace:
             self.gcs.append((self._gc_started, took))
             if info["generation"] == 2:
                 with self.path.open("a") as out:
-                    out.write(json.dumps({"gc2_ms": round(took * 1000, 1), "sizes": self._sizes,
-                                          "collected": info["collected"]}) + "\n")
+                    out.write(
+                        json.dumps(
+                            {
+                                "at": round(time.time(), 3),
+                                "gc2_ms": round(took * 1000, 1),
+                                "sizes": self._sizes,
+                                "collected": info["collected"],
+                            }
+                        )
+                        + "\n"
+                    )
 
     def stall(self, began: float, late_ms: float, cpu_ms: float) -> None:
         now = time.perf_counter()
@@ -134,6 +143,7 @@ class StallTrace:
             key = r[2].split(" @ ")[-1]
             counts[key] = counts.get(key, 0) + 1
         record = {
+            "at": round(time.time(), 3),
             "late_ms": round(late_ms, 1),
             "main_thread_cpu_ms": round(cpu_ms, 1),
             "span_ms": round((now - began) * 1000, 1),
@@ -205,6 +215,19 @@ def census(path: Path) -> None:
     edges: collections.Counter[str] = collections.Counter()
     for o in gc.get_objects(generation=2):
         edges[type(o).__qualname__] += len(gc.get_referents(o))
+    timings = []
+    for _ in range(3):
+        sizes = [len(gc.get_objects(generation=g)) for g in range(3)]
+        started = time.perf_counter()
+        gc.collect()
+        timings.append((sizes, round((time.perf_counter() - started) * 1000, 1)))
+    lists = [o for o in gc.get_objects(generation=2) if type(o) is list]
+    owners: collections.Counter[str] = collections.Counter()
+    for o in lists[:: max(1, len(lists) // 300)]:
+        for r in gc.get_referrers(o):
+            if r is not lists:
+                owners[f"{type(r).__qualname__} len={min(len(o), 64)}"] += 1
+    del lists
     gc.set_debug(gc.DEBUG_SAVEALL)
     gc.collect()
     garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
@@ -215,10 +238,23 @@ def census(path: Path) -> None:
     gc.garbage.clear()
     gc.set_debug(0)
     with path.open("a") as out:
-        out.write(json.dumps({"census": True, "old_total": sum(old.values()), "old": old.most_common(40),
-                              "edges_total": sum(edges.values()), "edges": edges.most_common(25),
-                              "garbage_total": sum(garbage.values()), "garbage": garbage.most_common(40),
-                              "cycles": cycles.most_common(30)}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "census": True,
+                    "old_total": sum(old.values()),
+                    "old": old.most_common(40),
+                    "edges_total": sum(edges.values()),
+                    "edges": edges.most_common(25),
+                    "list_owners": owners.most_common(20),
+                    "full_collections": timings,
+                    "garbage_total": sum(garbage.values()),
+                    "garbage": garbage.most_common(40),
+                    "cycles": cycles.most_common(30),
+                }
+            )
+            + "\n"
+        )
 
 
 class LoopWatch:
@@ -230,6 +266,7 @@ class LoopWatch:
         self.over_50 = 0
         self.ticks = 0
         self.window_started = time.time()
+        self.stalls_over_30: list[tuple[float, float]] = []  # (seconds into the window, ms)
 
     def reset_window(self) -> None:
         if os.environ.get("BW_GC_FREEZE"):  # experiment: long-lived objects out of the collector's way
@@ -237,12 +274,13 @@ class LoopWatch:
             gc.freeze()
         if TRACE is not None:
             with TRACE.path.open("a") as out:
-                out.write(json.dumps({"window": "starts"}) + "\n")
+                out.write(json.dumps({"window": "starts", "at": round(time.time(), 3)}) + "\n")
         GC.window_max_ms = 0.0
         self.window_max_ms = 0.0
         self.over_50 = 0
         self.ticks = 0
         self.window_started = time.time()
+        self.stalls_over_30 = []
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -259,6 +297,8 @@ class LoopWatch:
             self.window_max_ms = max(self.window_max_ms, late)
             if late > 50:
                 self.over_50 += 1
+            if late > 30 and len(self.stalls_over_30) < 200:
+                self.stalls_over_30.append((round(time.time() - self.window_started, 2), round(late, 1)))
 
 
 def figures(watch: LoopWatch, started: float) -> dict[str, Any]:
@@ -269,6 +309,7 @@ def figures(watch: LoopWatch, started: float) -> dict[str, Any]:
         "max_loop_stall_ms": round(watch.max_ms, 1),
         "window_max_loop_stall_ms": round(watch.window_max_ms, 1),
         "window_stalls_over_50ms": watch.over_50,
+        "window_stalls_over_30ms": watch.stalls_over_30,
         "window_ticks": watch.ticks,
         "window_max_gc_ms": round(GC.window_max_ms, 1),
         "gc_collections": GC.collections,

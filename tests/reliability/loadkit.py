@@ -404,9 +404,11 @@ class Driver:
         self.rng = random.Random(seed)
         self.lost = False  # an answer went missing: look at the board again, as a player would
 
-    async def run(self, until: float, *, max_interactions: int = 1_000_000) -> None:
-        """Play until `until` (loop time), the stop event, or the interaction budget runs out."""
+    async def run(self, until: float, *, max_interactions: int = 1_000_000, delay: float = 0.0) -> None:
+        """Play until `until` (loop time), the stop event, or the interaction budget runs out;
+        `delay` holds back the first action (a load test's ramp-up)."""
         loop = asyncio.get_running_loop()
+        await asyncio.sleep(delay)
         for _ in range(max_interactions):
             if self.stop.is_set() or loop.time() >= until:
                 return
