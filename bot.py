@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -69,6 +70,13 @@ class BlockWarsBot(commands.Bot):
         if self._service is None:
             raise RuntimeError("the bot has not been set up yet (setup_hook runs at login)")
         return self._service
+
+    async def login(self, token: str) -> None:
+        """Cap the HTTP connections before discord.py opens its session (it would open one per
+        request in flight; see `Settings.http_connections`)."""
+        if self.settings.http_connections and self.http.connector is discord.utils.MISSING:
+            self.http.connector = aiohttp.TCPConnector(limit=self.settings.http_connections)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs, and sync the command tree only when asked to."""

@@ -29,6 +29,9 @@ class Settings:
     # Boards being drawn and uploaded at once; the rest wait their turn, so the event loop stays
     # free to acknowledge new moves at once however many games are in flight.
     posting_slots: int = 8
+    # HTTP connections to Discord at once (0: no cap, discord.py's default). Uncapped, a busy bot
+    # held one socket per request in flight, ~200 under load, all walked by the GC's full passes.
+    http_connections: int = 32
 
 
 def _int_or_none(text: str | None, name: str) -> int | None:
@@ -82,4 +85,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0
         ),
         posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 8)),
+        http_connections=_count(env.get("HTTP_CONNECTIONS"), "HTTP_CONNECTIONS", 32),
     )

@@ -10,6 +10,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Coroutine
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -186,7 +187,9 @@ class BlockWars(
                 log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
                 self.spawn(self.send_played(interaction.channel_id, played, after=True), "bw-board")
                 return
-        self.spawn(self.follow_up(interaction.followup, interaction.channel_id, played), "bw-board")
+        # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
+        lean = replace(played, match=replace(played.match, snapshot=None))
+        self.spawn(self.follow_up(interaction.followup, interaction.channel_id, lean), "bw-board")
 
     async def follow_up(self, followup: discord.Webhook, channel_id: int, played: Played) -> None:
         """Post a move's board as the answer to its deferred interaction; what follows the move

@@ -159,6 +159,7 @@ async def deployed(w: World, channel=None) -> FakeMessage:
 
 async def test_challenge_accept_setup_and_move(world: World):
     w = world
+    assert w.bot is not None and w.bot.http.connector.limit == w.settings.http_connections
     board = await deployed(w)
     match = await w.match()
     assert board.custom_ids == [
@@ -536,11 +537,14 @@ async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_or
 
 
 def test_render_processes_and_posting_slots_come_from_the_environment():
-    chosen = load_settings({"RENDER_PROCESSES": "2", "POSTING_SLOTS": "3"}, dotenv=False)
-    assert (chosen.render_processes, chosen.posting_slots) == (2, 3)
+    chosen = load_settings(
+        {"RENDER_PROCESSES": "2", "POSTING_SLOTS": "3", "HTTP_CONNECTIONS": "0"}, dotenv=False
+    )
+    assert (chosen.render_processes, chosen.posting_slots, chosen.http_connections) == (2, 3, 0)
     default = load_settings({}, dotenv=False)
     assert default.render_processes == (1 if (os.cpu_count() or 1) > 1 else 0)
-    for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}):
+    assert default.http_connections == 32
+    for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}, {"HTTP_CONNECTIONS": "x"}):
         with pytest.raises(SystemExit, match=r"whole number|negative"):
             load_settings(bad, dotenv=False)
 

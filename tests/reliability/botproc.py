@@ -19,7 +19,7 @@ BW_MAX_MESSAGES=0 turns discord.py's message cache off; BW_STALL_TRACE=PATH time
 of the loop and writes to PATH (JSON lines) what ran in each stall over 40 ms and each full garbage
 collection (SIGUSR2 adds a census of the old generation and of the cycles a collection frees).
 The bot's own settings come from the environment as with `make run` (RENDER_PROCESSES,
-POSTING_SLOTS; not DATABASE_PATH or the token).
+POSTING_SLOTS, HTTP_CONNECTIONS; not DATABASE_PATH or the token).
 `--control` runs no bot at all: the machine's noise.
 """
 
