@@ -185,23 +185,11 @@ class BlockWars(
                 # Discord gave up waiting (over 3 s under load): the move is stored, so the board
                 # goes to the channel instead of the players never seeing it.
                 log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
-                self.spawn(self.send_played(interaction.channel_id, played, after=True), "bw-board")
+                self.spawn(self.post_board(interaction.channel_id, played), "bw-board")
                 return
         # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
         lean = replace(played, match=replace(played.match, snapshot=None))
-        self.spawn(self.follow_up(interaction.followup, interaction.channel_id, lean), "bw-board")
-
-    async def follow_up(self, followup: discord.Webhook, channel_id: int, played: Played) -> None:
-        """Post a move's board as the answer to its deferred interaction; what follows the move
-        (the AI's answer, a DM) happens even if the post fails, since the move is stored."""
-        try:
-            async with self._posting:
-                text, file, view = await self.board_message(played)
-                await followup.send(text, file=file, view=view)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
-        finally:
-            self.after_action(played)
+        self.spawn(self.post_board(interaction.channel_id, lean, followup=interaction.followup), "bw-board")
 
     async def board_message(self, played: Played) -> tuple[str, Any, Any]:
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
@@ -215,16 +203,19 @@ class BlockWars(
             return f"{played_text(played)}\n{NO_PICTURE}", discord.utils.MISSING, view
         return played_text(played), file, view
 
-    async def send_played(self, channel_id: int, played: Played, *, after: bool = False) -> None:
-        """The same post without an interaction: the AI's moves, and boards of expired interactions
-        (with `after`, what follows the move happens too)."""
+    async def post_board(
+        self, channel_id: int, played: Played, *, followup: discord.Webhook | None = None, after: bool = True
+    ) -> None:
+        """Post a move's board: as the answer to its deferred interaction (`followup`), else in the
+        channel (the AI's moves, boards of expired interactions). With `after`, what follows the
+        move (the AI's answer, a DM) happens even if the post fails, since the move is stored."""
         try:
-            channel = await self.channel(channel_id)
-            if channel is None:
+            target = followup or await self.channel(channel_id)
+            if target is None:
                 return
             async with self._posting:
                 text, file, view = await self.board_message(played)
-                await channel.send(text, file=file, view=view)
+                await target.send(text, file=file, view=view)
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
         finally:
@@ -280,7 +271,7 @@ class BlockWars(
         async with lock:
             played = await self.service.ai_turns(channel_id, budget_s=self.bot.settings.ai_budget_seconds)
             for one in played:
-                await self.send_played(channel_id, one)
+                await self.post_board(channel_id, one, after=False)
             if played:
                 last = played[-1]
                 if not last.over and last.match.turn_player_id not in (None, last.match.ai_player_id):
