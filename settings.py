@@ -27,8 +27,9 @@ class Settings:
     # Worker processes drawing boards (0: threads). `load_settings` picks 1 on a multi-core machine.
     render_processes: int = 0
     # Boards being drawn and uploaded at once; the rest wait their turn, so the event loop stays
-    # free to acknowledge new moves at once however many games are in flight.
-    posting_slots: int = 8
+    # free to acknowledge new moves at once however many games are in flight. Four keep a drawing
+    # process busy; more uploads at once made the loop's turns, and so its stalls, longer.
+    posting_slots: int = 4
     # HTTP connections to Discord at once (0: no cap, discord.py's default). Uncapped, a busy bot
     # held one socket per request in flight, ~200 under load, all walked by the GC's full passes.
     http_connections: int = 32
@@ -84,6 +85,6 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         render_processes=_count(
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0
         ),
-        posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 8)),
+        posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 4)),
         http_connections=_count(env.get("HTTP_CONNECTIONS"), "HTTP_CONNECTIONS", 32),
     )

@@ -543,7 +543,7 @@ def test_render_processes_and_posting_slots_come_from_the_environment():
     assert (chosen.render_processes, chosen.posting_slots, chosen.http_connections) == (2, 3, 0)
     default = load_settings({}, dotenv=False)
     assert default.render_processes == (1 if (os.cpu_count() or 1) > 1 else 0)
-    assert default.http_connections == 32
+    assert (default.posting_slots, default.http_connections) == (4, 32)
     for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}, {"HTTP_CONNECTIONS": "x"}):
         with pytest.raises(SystemExit, match=r"whole number|negative"):
             load_settings(bad, dotenv=False)
