@@ -37,8 +37,8 @@ def unlink(*parts: Part) -> None:
 
 def _forget_response(interaction: discord.Interaction) -> None:
     # `response` is a cached slot of discord.py's Interaction and the response points back at the
-    # interaction: dropping the slot breaks the cycle. discord.py is pinned, and
-    # tests/test_release.py checks that a handled interaction is freed without the collector.
+    # interaction: dropping the slot breaks the cycle. discord.py is pinned, and a test in
+    # tests/test_bot.py checks that a handled interaction is freed without the collector.
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
 

@@ -178,6 +178,8 @@ class BlockWars(
         and its handlers' frames: every object alive is walked by each full pass of the garbage
         collector, which stops the event loop (docs/reliability.md)."""
         assert interaction.channel_id is not None
+        # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
+        lean = replace(played, match=replace(played.match, snapshot=None))
         if not interaction.response.is_done():
             try:
                 await interaction.response.defer(thinking=True)
@@ -185,10 +187,8 @@ class BlockWars(
                 # Discord gave up waiting (over 3 s under load): the move is stored, so the board
                 # goes to the channel instead of the players never seeing it.
                 log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
-                self.spawn(self.post_board(interaction.channel_id, played), "bw-board")
+                self.spawn(self.post_board(interaction.channel_id, lean), "bw-board")
                 return
-        # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
-        lean = replace(played, match=replace(played.match, snapshot=None))
         self.spawn(self.post_board(interaction.channel_id, lean, followup=interaction.followup), "bw-board")
 
     async def board_message(self, played: Played) -> tuple[str, Any, Any]:

@@ -79,7 +79,7 @@ class Painter:
 
     async def board(self, state: State, events: Iterable[Event] = (), overlay: str | None = None) -> bytes:
         """The PNG of `state` with the last action's `events` highlighted."""
-        args = (state, list(events), None, overlay)
+        event_list = list(events)
         pool = self._pool
         if pool is not None:
             # The state crosses to the worker as JSON text: pickling a str is nearly free, while
@@ -89,7 +89,7 @@ class Painter:
             try:
                 # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which
                 # blocks while the pool's manager thread is busy, and the loop must never wait on it.
-                job = await asyncio.to_thread(pool.submit, _render_text, text, args[1], overlay)
+                job = await asyncio.to_thread(pool.submit, _render_text, text, event_list, overlay)
                 return await asyncio.wrap_future(job)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): the pool refuses all work from then on.
@@ -99,7 +99,7 @@ class Painter:
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = self._new_pool()
                     self.restarts += 1
-        return await asyncio.to_thread(render_board, *args)
+        return await asyncio.to_thread(render_board, state, event_list, None, overlay)
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""
