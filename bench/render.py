@@ -19,10 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image
 
 from engine.blockwars import Options, new_game
-from render import render_board
-from render.board import SQUARE, Geo, encode
+from render.blockwars import render_board
+from render.blockwars.board import SQUARE, Geo, encode
+from render.blockwars.theme import palette
 from render.replay import random_log, render_replay
-from render.theme import palette
 
 
 def positions(n: int) -> list[tuple[object, list]]:
@@ -66,10 +66,10 @@ def main() -> None:
             sizes.append(len(png))
     median = statistics.median(times)
     floor = statistics.median(floors)
-    log = random_log(Options(), 0, 300)
+    log = random_log("blockwars", {}, 0, 300)
     assert len(log) == 300
     t = time.perf_counter()
-    gif = render_replay(Options(), 0, log)
+    gif = render_replay("blockwars", {}, 0, log)
     replay_s = time.perf_counter() - t
     figures = {
         "bench": "render",
@@ -83,9 +83,11 @@ def main() -> None:
         "replay_300_s": round(replay_s, 2),
         "replay_mib": round(len(gif) / 2**20, 2),
     }
-    print(f"board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
-          f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of 300 actions {replay_s:.2f} s, "
-          f"{figures['replay_mib']} MiB")
+    print(
+        f"board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
+        f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of 300 actions {replay_s:.2f} s, "
+        f"{figures['replay_mib']} MiB"
+    )
     print(json.dumps(figures))
 
 

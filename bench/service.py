@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from data import Database
 from play import MatchService
-from render import render_board
+from render.blockwars import render_board
 
 GUILD = 1
 FIRST_CHANNEL = 1000

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.blockwars import Action, State
 from engine.blockwars import actions as A
-from engine.geometry import SQUARE_NAMES
+from engine.blockwars.squares import SQUARE_NAMES
 
 MAX_CHOICES = 25  # Discord: autocomplete choices and select options
 TANK = "tank"

@@ -20,10 +20,10 @@ from discord.ext import commands, tasks
 from cogs import _format as fmt
 from cogs import _views as views
 from cogs._release import unlink_when_done
-from cogs._rules_text import TOPICS
 from data import Match, Status
 from engine.blockwars import IllegalAction, InvalidNotation, Options, State
-from engine.geometry import SQUARE_NAMES
+from engine.blockwars.help import TOPICS
+from engine.blockwars.squares import SQUARE_NAMES
 from play import MatchService, Notice, Played, ServiceError
 from play.present import played_text, status_text
 
@@ -165,7 +165,7 @@ class BlockWars(
     # ------------------------------------------------------------------ posting
 
     async def render(self, state: State, events: list[Any], overlay: str | None = None) -> discord.File:
-        png = await self.bot.painter.board(state, events, overlay)
+        png = await self.bot.painter.board("blockwars", state.view(None), events, overlay)
         file = discord.File(io.BytesIO(png), filename="board.png")
         unlink_when_done(file)
         return file
@@ -699,7 +699,7 @@ class BlockWars(
         log_rows = [(side, notation) for side, notation, _ in await self.service.log(match)]
         from render.replay import render_replay
 
-        data = await asyncio.to_thread(render_replay, Options.from_json(match.options), match.seed, log_rows)
+        data = await asyncio.to_thread(render_replay, "blockwars", match.options, match.seed, log_rows)
         file = discord.File(io.BytesIO(data), filename="replay.gif")
         unlink_when_done(file)
         await interaction.followup.send(

@@ -30,7 +30,7 @@ from engine.blockwars import InvalidNotation, Options, Side, State, parse
 from engine.blockwars.events import Event
 from play import MatchService, Notice, Played, ServiceError
 from play.present import status_text
-from render import render_board
+from render.blockwars import render_board
 from render.replay import render_replay
 
 RULES_PATH = Path(__file__).resolve().parents[1] / "RULES.md"
@@ -471,7 +471,7 @@ class Console:
         self._no_args("replay", args)
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
-        gif = render_replay(Options.from_json(match.options), match.seed, log)
+        gif = render_replay("blockwars", match.options, match.seed, log)
         path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-replay.gif", gif)
         self.say(f"replay: {path} ({len(log)} actions, {len(gif) // 1024} KiB)")
         return Outcome(files=[path])
@@ -635,7 +635,7 @@ def command_for(notation: str, state: State | None = None) -> tuple[str, str]:
 
 
 def _square(name: str) -> int:
-    from engine.geometry import square
+    from engine.blockwars.squares import square
 
     return square(name)
 

@@ -20,14 +20,14 @@ def when(ts: float | None) -> str:
 
 def status_text(match: Match, state: State) -> str:
     """Whose move it is and by when, or how the game ended."""
-    if state.is_over() or state.outcome is not None:
-        outcome = state.outcome
+    if state.is_over() or state.outcome() is not None:
+        outcome = state.outcome()
         assert outcome is not None
         if outcome.winner is None:
-            return f"**Game over: a draw** ({outcome.reason})."
+            return f"**Game over: a draw** ({outcome.detail})."
         winner = match.sides.get(outcome.winner.value)
         who = f" {mention(winner)}" if winner else ""
-        return f"**Game over: the {outcome.winner.title} win**{who} ({outcome.reason})."
+        return f"**Game over: the {Side(outcome.winner).title} win**{who} ({outcome.detail})."
     side = state.current_player()
     assert side is not None
     player = mention(match.sides[side.value])

@@ -362,7 +362,7 @@ class MatchService:
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             side = Side(side_name)
             state = live[1].clone()
-            if not action.meta and state.current_player() is not side:
+            if not action.anytime and state.current_player() is not side:
                 raise NotYourTurn(self._waiting_for(match, state))
             try:
                 events = state.apply(action, side)
@@ -386,11 +386,10 @@ class MatchService:
         changes: dict[str, Any] = {"snapshot": state.to_json()}
         result: Result | None = None
         if state.is_over():
-            assert state.outcome is not None
-            winner = state.outcome.winner
-            result = Result(
-                winner_id=match.sides[winner.value] if winner else None, reason=state.outcome.reason
-            )
+            outcome = state.outcome()
+            assert outcome is not None
+            winner = outcome.winner
+            result = Result(winner_id=match.sides[winner] if winner else None, reason=outcome.detail)
         else:
             player = state.current_player()
             assert player is not None

@@ -1,65 +1,54 @@
-"""A whole game as an animation: one frame per action, with the same highlights as the board posts.
+"""A whole game as an animation, for every game: one frame per action, as the channel saw it.
 
-Frames are drawn at a smaller square size and straight into the shared palette, so there is no
-per-frame colour quantisation; the GIF writer then stores only the rectangle that changed from
-one frame to the next, which keeps a 300-action game within Discord's upload limit.
+The log is replayed through the game's engine (seed plus log is the game), each position is drawn
+by the game's renderer from the spectator's view, so a replay shows nothing a player kept secret.
 """
 
 from __future__ import annotations
 
-import io
+import random
+from collections.abc import Mapping
+from typing import Any
 
 from PIL import Image
 
-from engine.blockwars import Options, Side, new_game, parse
-from render.board import draw
-from render.theme import SPARE
+from engine import registry
+from render import renderer, seen
+from render.kit import animate
 
-REPLAY_SQUARE = 52  # a 300-action GIF stays a few MiB at this size
 FRAME_MS = 900
 LAST_FRAME_MS = 4000
 
+Log = list[tuple[str, str]]  # (side, notation)
 
-def frames(
-    options: Options, seed: int, log: list[tuple[Side, str]], s: int = REPLAY_SQUARE
-) -> list[Image.Image]:
+
+def frames(game: str, options: Mapping[str, Any], seed: int, log: Log) -> list[Image.Image]:
     """Replay the log step by step (the engine is deterministic) and draw each resulting position."""
-    state = new_game(options, seed)
-    out = [draw(state, (), s=s)]
+    rules = registry.game(game)
+    draw = renderer(game)
+    state = rules.new_game(options, seed)
+    out = [draw.frame(state.view(None), [])]
     for side, notation in log:
-        events = state.apply(parse(notation), side)
-        out.append(draw(state, events, s=s))
+        events = state.apply(rules.parse(notation), side)
+        out.append(draw.frame(state.view(None), seen(events, None)))
     return out
 
 
-def render_replay(options: Options, seed: int, log: list[tuple[Side, str]], fmt: str = "gif") -> bytes:
+def render_replay(game: str, options: Mapping[str, Any], seed: int, log: Log, fmt: str = "gif") -> bytes:
     """The game as an animated GIF (or APNG with fmt="png"), looping, the last frame held longer."""
-    pics = frames(options, seed, log)
-    durations = [FRAME_MS] * (len(pics) - 1) + [LAST_FRAME_MS]
-    buf = io.BytesIO()
-    if fmt == "gif":
-        # optimize + a spare transparent index: unchanged pixels become one run, which LZW loves.
-        pics[0].save(buf, "GIF", save_all=True, append_images=pics[1:], duration=durations, loop=0,
-                     optimize=True, disposal=1, transparency=SPARE)
-    elif fmt in ("png", "apng"):
-        pics[0].save(buf, "PNG", save_all=True, append_images=pics[1:], duration=durations, loop=0,
-                     compress_level=3, disposal=0, blend=0)
-    else:
-        raise ValueError(f"unknown replay format {fmt!r}: use 'gif' or 'png'")
-    return buf.getvalue()
+    pics = frames(game, options, seed, log)
+    return animate(pics, [FRAME_MS] * (len(pics) - 1) + [LAST_FRAME_MS], fmt)
 
 
-def random_log(options: Options, seed: int, n: int) -> list[tuple[Side, str]]:
+def random_log(game: str, options: Mapping[str, Any], seed: int, n: int) -> Log:
     """Up to `n` seeded random actions as a (side, notation) log: for examples, benchmarks and tests."""
-    import random
-
-    state = new_game(options, seed)
+    rules = registry.game(game)
+    state = rules.new_game(options, seed)
     rng = random.Random(seed)
-    log: list[tuple[Side, str]] = []
+    log: Log = []
     while len(log) < n and not state.is_over():
-        side = state.current_player()
-        assert side is not None
-        action = rng.choice(state.legal_actions())
+        side = min(state.to_act())
+        action = rng.choice(state.legal_actions(side))
         state.apply(action, side)
         log.append((side, str(action)))
     return log

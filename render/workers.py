@@ -3,7 +3,7 @@
 Drawing a board is mostly Python calling Pillow, so in a thread it still holds the interpreter lock
 the bot's event loop needs; under load that lock, not the cores, capped the moves per second
 (docs/reliability.md). With `processes` > 0 the boards are drawn in worker processes instead: the
-bot only pickles the state (tens of microseconds) and gets PNG bytes back. With 0 they are drawn
+bot only sends the view as JSON text (tens of microseconds) and gets PNG bytes back. With 0 they are drawn
 in threads, which costs no start-up and no memory, the better choice on a one-core machine and
 in tests.
 """
@@ -21,19 +21,24 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine.blockwars import Options, State, new_game
-from engine.blockwars.events import Event
-from render.board import render_board
+from engine import registry
+from engine.protocol import Event, View
+from render import renderer
 
 
 def _warm() -> int:
-    """Import Pillow, load the fonts and tiles once, so a worker's first real board is not slow."""
-    return len(render_board(new_game(Options(), 0)))
+    """Import Pillow and every game's renderer, load fonts and tiles once, so a worker's first real
+    board is not slow."""
+    size = 0
+    for game in registry.games():
+        size += len(renderer(game.name).board(game.new_game({}, 0).view(None), []))
+    return size
 
 
-def _render_text(state_json: str, events: list[Event], overlay: str | None) -> bytes:
-    """In a worker: the board of a state sent as its JSON text."""
-    return render_board(State.from_json(json.loads(state_json)), events, None, overlay)
+def _render_text(game: str, view_json: str, events: list[Event], overlay: str | None) -> bytes:
+    """In a worker: the board of a view sent as its JSON text."""
+    view = registry.game(game).view_from_json(json.loads(view_json))
+    return renderer(game).board(view, events, overlay)
 
 
 def _orphan_watch(parent: int) -> None:
@@ -77,19 +82,22 @@ class Painter:
             loop = asyncio.get_running_loop()
             await asyncio.gather(*(loop.run_in_executor(self._pool, _warm) for _ in range(self.processes)))
 
-    async def board(self, state: State, events: Iterable[Event] = (), overlay: str | None = None) -> bytes:
-        """The PNG of `state` with the last action's `events` highlighted."""
+    async def board(
+        self, game: str, view: View, events: Iterable[Event] = (), overlay: str | None = None
+    ) -> bytes:
+        """The PNG of `view` (of the game called `game`) with the last action's `events` drawn; the
+        events must already be as the view's viewer saw them (`render.seen`)."""
         event_list = list(events)
         pool = self._pool
         if pool is not None:
-            # The state crosses to the worker as JSON text: pickling a str is nearly free, while
-            # pickling the State took 0.1-0.2 ms in the pool's feeder thread, holding the
+            # The view crosses to the worker as JSON text: pickling a str is nearly free, while
+            # pickling a state took 0.1-0.2 ms in the pool's feeder thread, holding the
             # interpreter lock the event loop needs.
-            text = json.dumps(state.to_json(), separators=(",", ":"))
+            text = json.dumps(view.to_json(), separators=(",", ":"))
             try:
                 # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which
                 # blocks while the pool's manager thread is busy, and the loop must never wait on it.
-                job = await asyncio.to_thread(pool.submit, _render_text, text, event_list, overlay)
+                job = await asyncio.to_thread(pool.submit, _render_text, game, text, event_list, overlay)
                 return await asyncio.wrap_future(job)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): the pool refuses all work from then on.
@@ -99,7 +107,7 @@ class Painter:
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = self._new_pool()
                     self.restarts += 1
-        return await asyncio.to_thread(render_board, state, event_list, None, overlay)
+        return await asyncio.to_thread(renderer(game).board, view, event_list, overlay)
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""

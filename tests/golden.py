@@ -12,8 +12,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from render import render_board
-from render.examples import SCENARIOS
+from render.blockwars import render_board
+from render.blockwars.examples import SCENARIOS
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 NAMES = ("opening", "wire_tie", "barrage", "tank_and_strafe", "won", "overlay")

@@ -134,7 +134,10 @@ def test_steps_onto_the_back_row_to_win() -> None:
         a = choose(s.view(Side.CANADIANS), level, 0, budget_s=30.0, iterations=20)
         t = s.clone()
         t.apply(a)
-        assert t.is_over() and t.outcome is not None and t.outcome.winner is Side.CANADIANS, (level, str(a))
+        assert t.is_over() and t.outcome() is not None and t.outcome().winner is Side.CANADIANS, (
+            level,
+            str(a),
+        )
 
 
 @pytest.mark.parametrize("level", [NORMAL, HARD])
@@ -202,7 +205,7 @@ def _game(levels: dict[Side, str], seed: int, iters: int, cap: int = 3000) -> St
 )
 def test_ai_games_play_to_the_end(germans: str, canadians: str, seed: int) -> None:
     s = _game({Side.GERMANS: germans, Side.CANADIANS: canadians}, seed, iters=6)
-    assert s.is_over() and s.outcome is not None
+    assert s.is_over() and s.outcome() is not None
 
 
 def test_easy_beats_random() -> None:
@@ -210,7 +213,7 @@ def test_easy_beats_random() -> None:
     for g in range(10):
         tested = Side.GERMANS if g % 2 == 0 else Side.CANADIANS
         s = _game({tested: EASY, tested.other: RANDOM}, 100 + g, iters=0)
-        wins += s.outcome is not None and s.outcome.winner is tested
+        wins += s.outcome() is not None and s.outcome().winner is tested
     assert wins >= 8
 
 
@@ -273,7 +276,7 @@ def test_hard_clears_the_way_for_the_tank_to_break_through() -> None:
     t.apply("end")
     t.apply("end")  # the Germans pass
     t.apply("T+")
-    assert t.outcome is not None and t.outcome.winner is Side.CANADIANS
+    assert t.outcome() is not None and t.outcome().winner is Side.CANADIANS
 
 
 def test_hard_germans_fear_the_tank_gun() -> None:

@@ -27,7 +27,7 @@ from cogs.blockwars import APOLOGY, BlockWars
 from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.position import build
-from render import render_board
+from render.blockwars import render_board
 from settings import Settings, load_settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeMessage, InteractionResult
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock

@@ -96,7 +96,7 @@ async def test_a_console_script_plays_a_full_game_to_the_end(tmp_path: Path) -> 
     fed = START + await drive_to_the_end(console, seed=11)
     match, state = await console.service.latest(console.channel_id)
     assert match.status is Status.FINISHED
-    assert state.outcome is not None and state.outcome.winner is not None, state.outcome
+    assert state.outcome() is not None and state.outcome().winner is not None, state.outcome
     text = out.getvalue()
     assert "Game over: the" in text and "Traceback" not in text
     actions = await console.service.db.actions(match.id)

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.blockwars import OVER, SETUP, IllegalAction, Options, Side, State, new_game, parse, replay
+from engine.blockwars.squares import NEIGHBOURS, SQUARE_NAMES
 from engine.blockwars.state import TANK_ID, tank_squares
 from engine.cards import FULL_PACK
-from engine.geometry import NEIGHBOURS, SQUARE_NAMES
 
 G, C = Side.GERMANS, Side.CANADIANS
 ALL_UNITS = {
@@ -214,7 +214,7 @@ def random_game(
         if view_every and step % view_every == 0:
             check_view(s, rng)
     if s.phase == OVER:
-        assert s.outcome is not None and s.current_player() is None and s.legal_actions() == []
+        assert s.outcome() is not None and s.current_player() is None and s.legal_actions() == []
     return s, log, stats
 
 
@@ -255,7 +255,7 @@ def test_many_games_cover_every_kind_of_action_and_decision() -> None:
         options = Options(crosses=seed % 2 == 0, fighter_aces=seed % 3 == 0)
         s, _, stats = random_game(seed, options, every=17, max_actions=1500)
         total += stats
-        outcomes[s.outcome.reason if s.outcome else "unfinished"] += 1
+        outcomes[s.outcome().detail if s.outcome() else "unfinished"] += 1
     kinds = {
         "Move", "Attack", "TankMove", "TankFire", "Reinforce", "EndTurn", "Setup",
         "Barrage", "Fly", "Dogfight", "Strafe", "Decline", "UseCross",

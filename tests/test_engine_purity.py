@@ -65,7 +65,7 @@ def test_ast_walker_catches_banned_imports(tmp_path: Path) -> None:
 def test_importing_engine_loads_no_banned_module() -> None:
     code = (
         "import json, sys\n"
-        "import engine, engine.blockwars, engine.blockwars.position, engine.cards, engine.geometry\n"
+        "import engine, engine.blockwars, engine.blockwars.position, engine.cards, engine.blockwars.squares\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     out = subprocess.run(

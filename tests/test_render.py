@@ -11,12 +11,12 @@ from PIL import Image, ImageChops
 
 from engine.blockwars import Options, Side, new_game
 from engine.blockwars.position import build
-from engine.geometry import SQUARE_NAMES, square
-from render import render_board
-from render.board import SQUARE, Geo, draw, overlay_actions, square_colour
-from render.examples import SCENARIOS
+from engine.blockwars.squares import SQUARE_NAMES, square
+from render.blockwars import render_board
+from render.blockwars.board import SQUARE, Geo, draw, overlay_actions, square_colour
+from render.blockwars.examples import SCENARIOS
+from render.blockwars.theme import KEY
 from render.replay import random_log, render_replay
-from render.theme import KEY
 from tests import golden
 
 G = Geo(SQUARE)
@@ -133,12 +133,13 @@ def test_infantry_overlay_dots_its_moves():
 
 def test_won_game_has_a_banner():
     state, events, _ = SCENARIOS["won"]()
-    assert state.outcome is not None and state.outcome.winner is C
+    assert state.outcome() is not None and state.outcome().winner is C
     im = decode(render_board(state, events))
     cx, cy = G.x0 + 4 * SQUARE, G.y0 + 4 * SQUARE
     row = [im.getpixel((x, cy)) for x in range(G.x0 + SQUARE // 2, cx)]
-    assert KEY["banner"] in row and KEY["gold"] in [im.getpixel((G.x0 + SQUARE // 4 + 1, y)) for y in
-                                                    range(cy - SQUARE, cy + SQUARE)]
+    assert KEY["banner"] in row and KEY["gold"] in [
+        im.getpixel((G.x0 + SQUARE // 4 + 1, y)) for y in range(cy - SQUARE, cy + SQUARE)
+    ]
 
 
 def test_viewer_does_not_change_the_picture():
@@ -175,14 +176,14 @@ def test_concurrent_renders_agree():
 
 
 def test_replay_gif_has_one_frame_per_action_and_matches_the_boards():
-    log = random_log(Options(), 3, 40)
-    data = render_replay(Options(), 3, log)
+    log = random_log("blockwars", {}, 3, 40)
+    data = render_replay("blockwars", {}, 3, log)
     gif = Image.open(io.BytesIO(data))
     assert gif.format == "GIF"
     assert gif.n_frames == len(log) + 1
     from engine.blockwars import replay
-    from render.board import draw as draw_board
-    from render.replay import REPLAY_SQUARE
+    from render.blockwars.board import draw as draw_board
+    from render.blockwars.board import REPLAY_SQUARE
 
     # Frames are exactly the board pictures of each step: check the middle and the last one.
     state = new_game(Options(), 3)
@@ -201,11 +202,11 @@ def final_is(a, b) -> bool:
 
 
 def test_replay_apng_decodes():
-    log = random_log(Options(), 4, 12)
-    im = Image.open(io.BytesIO(render_replay(Options(), 4, log, fmt="png")))
+    log = random_log("blockwars", {}, 4, 12)
+    im = Image.open(io.BytesIO(render_replay("blockwars", {}, 4, log, fmt="png")))
     assert im.format == "PNG" and getattr(im, "n_frames", 1) == len(log) + 1
     with pytest.raises(ValueError):
-        render_replay(Options(), 4, log, fmt="bmp")
+        render_replay("blockwars", {}, 4, log, fmt="bmp")
 
 
 @pytest.mark.parametrize("name", golden.NAMES)

@@ -29,8 +29,8 @@ from engine.blockwars.events import (
     TurnEnded,
 )
 from engine.blockwars.position import stack_decks
+from engine.blockwars.squares import SQUARE_NAMES
 from engine.cards import FULL_PACK
-from engine.geometry import SQUARE_NAMES
 
 ACES = Options(fighter_aces=True)
 CROSSES = Options(crosses=True)
@@ -831,7 +831,7 @@ def test_two_units_on_the_enemy_back_row_win():
     ev = s.apply("b7-b8")
     over = of(ev, GameOver)[0]
     assert over.winner is C and over.squares == ("a8", "b8") and s.is_over()
-    assert s.outcome.winner is C and s.current_player() is None and s.legal_actions() == []
+    assert s.outcome().winner is C and s.current_player() is None and s.legal_actions() == []
     assert str(illegal(s, "a8-a7")) == "The game is over."
     assert "over" in str(illegal(s, "resign", G))
 
@@ -883,7 +883,7 @@ def test_r21_both_sides_wiped_out_is_a_draw():
     assert not s.is_over()
     ev = s.apply("barrage e5")
     over = of(ev, GameOver)[0]
-    assert over.winner is None and s.outcome.winner is None and over.reason == "no units left"
+    assert over.winner is None and s.outcome().winner is None and over.reason == "no units left"
 
 
 # ---- crosses (R19)
@@ -980,13 +980,13 @@ def test_resign_and_timeout():
     with pytest.raises(IllegalAction):
         s.apply("resign")
     ev = s.apply("resign", C)  # either side, even off-turn
-    assert of(ev, GameOver)[0].winner is G and s.outcome.reason == "the Canadians resigned"
+    assert of(ev, GameOver)[0].winner is G and s.outcome().detail == "the Canadians resigned"
     s = pos({"e4": "C", "e5": "G"}, active=G)
     s.apply("timeout", G)
-    assert s.outcome.winner is C and "time" in s.outcome.reason
+    assert s.outcome().winner is C and "time" in s.outcome().detail
     s = new_game(Options(), 1)
     s.apply("resign", G)
-    assert s.outcome.winner is C
+    assert s.outcome().winner is C
 
 
 def test_r20_draw_offer_accept_decline_and_lapse():
@@ -998,7 +998,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
     s.apply("h8-h7")  # the offerer playing on keeps the offer
     assert s.draw_offer is G
     ev = s.apply("accept draw", C)
-    assert of(ev, GameOver)[0].winner is None and s.outcome.reason == "agreed"
+    assert of(ev, GameOver)[0].winner is None and s.outcome().detail == "agreed"
     s = pos({"e4": "C", "a1": "C", "h8": "G"}, active=C)
     s.apply("offer draw", G)
     assert of(s.apply("decline draw", C), DrawDeclined) and s.draw_offer is None
@@ -1167,8 +1167,8 @@ def test_r24_sixty_quiet_turns_draw_the_game() -> None:
         state.apply("end")
     assert not state.is_over()
     events = state.apply("end")
-    assert state.is_over() and state.outcome is not None
-    assert state.outcome.winner is None and "60 turns" in state.outcome.reason
+    assert state.is_over() and state.outcome() is not None
+    assert state.outcome().winner is None and "60 turns" in state.outcome().detail
     assert any(type(e).__name__ == "GameOver" for e in events)
 
 

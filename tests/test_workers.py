@@ -8,7 +8,7 @@ import signal
 
 from engine.blockwars import Options, new_game, parse
 from engine.blockwars.model import Side
-from render import render_board
+from render.blockwars import render_board
 from render.workers import Painter
 
 
@@ -24,12 +24,14 @@ async def test_a_painter_process_draws_exactly_what_the_renderer_draws():
     painter = Painter(1)
     try:
         await painter.start()
-        assert await painter.board(state, events) == expected
-        assert await painter.board(state, events, "e7") == render_board(state, events, None, "e7")
+        assert await painter.board("blockwars", state.view(None), events) == expected
+        assert await painter.board("blockwars", state.view(None), events, "e7") == render_board(
+            state, events, None, "e7"
+        )
     finally:
         painter.close()
     threads = Painter(0)  # one-core machines and tests: the same board from a thread
-    assert await threads.board(state, events) == expected
+    assert await threads.board("blockwars", state.view(None), events) == expected
 
 
 async def test_a_killed_painter_is_replaced_and_no_board_is_lost():
@@ -42,9 +44,13 @@ async def test_a_killed_painter_is_replaced_and_no_board_is_lost():
         (worker,) = [p for p in multiprocessing.active_children() if p.pid not in before]
         os.kill(worker.pid, signal.SIGKILL)  # out of memory, an admin's kill
         worker.join(5)
-        assert await painter.board(state, events) == expected  # drawn in a thread meanwhile
+        assert (
+            await painter.board("blockwars", state.view(None), events) == expected
+        )  # drawn in a thread meanwhile
         assert painter.restarts == 1
-        assert await painter.board(state, events) == expected  # and by the new process
+        assert (
+            await painter.board("blockwars", state.view(None), events) == expected
+        )  # and by the new process
         assert painter.restarts == 1
     finally:
         painter.close()

@@ -11,17 +11,32 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.blockwars.model import Layout
+from engine.blockwars.squares import FILES, SQUARE_NAMES, square
 from engine.errors import InvalidNotation
-from engine.geometry import FILES, SQUARE_NAMES, square
+from engine.meta import (
+    ABANDON,
+    DRAW_ACCEPT,
+    DRAW_DECLINE,
+    DRAW_OFFER,
+    RESIGN,
+    TIMEOUT,
+    Abandon,
+    DrawAccept,
+    DrawDecline,
+    DrawOffer,
+    MetaAction,
+    Resign,
+    Timeout,
+)
 
 _SQ = r"([a-h][1-8])"
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """Base of all actions; `meta` actions (resign, draw, timeout) can be sent by either player."""
+    """Base of the game's own actions; the shared ones (resign, draw, timeout) are `engine.meta`'s."""
 
-    meta: ClassVar[bool] = False
+    anytime: ClassVar[bool] = False
 
     def __str__(self) -> str:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
@@ -144,48 +159,6 @@ class Decline(Action):
         return "decline"
 
 
-@dataclass(frozen=True, slots=True)
-class Resign(Action):
-    meta: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "resign"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout(Action):
-    """Recorded by the match service when a player's turn deadline passes."""
-
-    meta: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "timeout"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawOffer(Action):
-    meta: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "offer draw"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawAccept(Action):
-    meta: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "accept draw"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawDecline(Action):
-    meta: ClassVar[bool] = True
-
-    def __str__(self) -> str:
-        return "decline draw"
-
-
 _INTERNED: dict[tuple[object, ...], Action] = {}
 
 
@@ -217,15 +190,10 @@ def attack(src: int, target: int, via: int | None = None) -> Attack:
 END = intern(EndTurn())
 DECLINE = intern(Decline())
 USE_CROSS = intern(UseCross())
-RESIGN = intern(Resign())
-TIMEOUT = intern(Timeout())
-DRAW_OFFER = intern(DrawOffer())
-DRAW_ACCEPT = intern(DrawAccept())
-DRAW_DECLINE = intern(DrawDecline())
 TANK_FORWARD = intern(TankMove(True))
 TANK_BACK = intern(TankMove(False))
 
-_WORDS: dict[str, Action] = {
+_WORDS: dict[str, Action | MetaAction] = {
     "end": END,
     "pass": END,
     "decline": DECLINE,
@@ -233,6 +201,7 @@ _WORDS: dict[str, Action] = {
     "cross": USE_CROSS,
     "resign": RESIGN,
     "timeout": TIMEOUT,
+    "abandon": ABANDON,
     "offer draw": DRAW_OFFER,
     "accept draw": DRAW_ACCEPT,
     "decline draw": DRAW_DECLINE,
@@ -265,7 +234,7 @@ def _layout(text: str) -> Layout | None:
     return Layout("".join(sorted(back)), "".join(sorted(second)), "".join(sorted(guns)))
 
 
-def parse(text: str) -> Action:
+def parse(text: str) -> Action | MetaAction:
     """Parse notation (case and extra spaces do not matter); raise InvalidNotation if it is not one."""
     norm = " ".join(str(text).strip().lower().split())
     if norm in _WORDS:
@@ -300,6 +269,7 @@ def parse(text: str) -> Action:
 __all__ = [
     "EXAMPLES",
     "FILES",
+    "Abandon",
     "Action",
     "Attack",
     "Barrage",
@@ -310,6 +280,7 @@ __all__ = [
     "DrawOffer",
     "EndTurn",
     "Fly",
+    "MetaAction",
     "Move",
     "Reinforce",
     "Resign",

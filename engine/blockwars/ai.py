@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from engine.blockwars import actions as A
 from engine.blockwars.actions import Action
 from engine.blockwars.model import DAMAGED, DESTROYED, OK, Side
+from engine.blockwars.squares import AREA, NEIGHBOURS, square
 from engine.blockwars.state import (
     BARRAGE_KILLS,
     GAS_KILLS,
@@ -42,7 +43,6 @@ from engine.blockwars.state import (
     tank_squares,
 )
 from engine.cards import ACE, FULL_PACK, JACK, KING
-from engine.geometry import AREA, NEIGHBOURS, square
 
 RANDOM, EASY, NORMAL, HARD = "random", "easy", "normal", "hard"
 LEVELS = (RANDOM, EASY, NORMAL, HARD)
@@ -260,7 +260,7 @@ def _gap_distance(at: int, p: int, gaps: list[int]) -> int:
 def evaluate(s: State, side: Side, w: Weights = PLAIN) -> float:
     """How good `s` is for `side`: a win is +WIN, a loss -WIN, otherwise the score difference."""
     if s.phase == "over":
-        w = s.outcome.winner if s.outcome else None
+        w = s.result.winner if s.result else None
         return 0.0 if w is None else WIN if w is side else -WIN
     v = _side_score(s, side, w) - _side_score(s, side.other, w)
     if w.quiet_fade and s.quiet_turns > w.quiet_fade:

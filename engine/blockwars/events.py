@@ -12,9 +12,14 @@ from engine.blockwars.model import Side
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    def text(self) -> str:
+    """Base of Block Wars' events: nothing in them is secret, so every viewer sees the same."""
+
+    def text(self, viewer: str | None = None) -> str:
         """One short clause for the history line; '' for events that need no words."""
         return ""
+
+    def seen_by(self, viewer: str | None) -> Event:
+        return self
 
     def to_json(self) -> dict[str, object]:
         return {"type": type(self).__name__, **asdict(self)}
@@ -25,7 +30,7 @@ class Deployed(Event):
     side: Side
     layout: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"deployed ({self.layout})"  # the line already starts with the side
 
 
@@ -35,7 +40,7 @@ class Moved(Event):
     src: str
     dst: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.src}-{self.dst}"
 
 
@@ -46,7 +51,7 @@ class TankMoved(Event):
     dst: tuple[str, ...]
     forward: bool
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"the tank rolls {'forward' if self.forward else 'back'} to {'/'.join(self.dst)}"
 
 
@@ -71,7 +76,7 @@ class Combat(Event):
     why: str
     result: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         from engine.cards import Card
 
         a, d = Card.parse(self.attacker_card), Card.parse(self.defender_card)
@@ -94,7 +99,7 @@ class Removed(Event):
     square: str
     cause: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} {self.kind} on {self.square} destroyed"
 
 
@@ -105,7 +110,7 @@ class TankDamaged(Event):
     damage: int
     destroyed: bool
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return "the tank is destroyed" if self.destroyed else "the tank is damaged"
 
 
@@ -114,7 +119,7 @@ class CrossUsed(Event):
     side: Side
     square: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
         return f"the {self.side.adjective} soldier on {self.square} wins the {cross}"
 
@@ -126,7 +131,7 @@ class BarrageFired(Event):
     gas: bool
     area: tuple[str, ...]
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} {'gas ' if self.gas else ''}barrage on {self.square}"
 
 
@@ -137,7 +142,7 @@ class BarrageHit(Event):
     card: str
     hit: bool
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         from engine.cards import Card
 
         return f"{self.square} {Card.parse(self.card).label}{' hit' if self.hit else ''}"
@@ -151,7 +156,7 @@ class Reinforced(Event):
     by_ace: bool
     from_casualties: bool
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         how = "Ace: " if self.by_ace else ""
         back = " (back from the casualties)" if self.from_casualties else ""
         return f"{how}{self.side.adjective} {self.kind} arrives on {'/'.join(self.squares)}{back}"
@@ -163,7 +168,7 @@ class Fizzled(Event):
     what: str
     why: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.what} has no effect: {self.why}"
 
 
@@ -172,7 +177,7 @@ class AirBattle(Event):
     side: Side
     aircraft: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} aircraft {self.aircraft} takes off"
 
 
@@ -182,7 +187,7 @@ class AircraftHit(Event):
     aircraft: str
     status: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} aircraft {self.aircraft} {self.status}"
 
 
@@ -191,7 +196,7 @@ class Declined(Event):
     side: Side
     what: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.title} decline {self.what}"
 
 
@@ -199,7 +204,7 @@ class Declined(Event):
 class Reshuffled(Event):
     count: int
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return "the decks run out and are reshuffled"
 
 
@@ -209,7 +214,7 @@ class DecisionNeeded(Event):
     kind: str
     prompt: str
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return ""
 
 
@@ -219,7 +224,7 @@ class TurnEnded(Event):
     next_side: Side
     turn: int
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return ""
 
 
@@ -227,7 +232,7 @@ class TurnEnded(Event):
 class DrawOffered(Event):
     side: Side
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.title} offer a draw"
 
 
@@ -235,7 +240,7 @@ class DrawOffered(Event):
 class DrawDeclined(Event):
     side: Side
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         return f"{self.side.title} decline the draw"
 
 
@@ -245,12 +250,12 @@ class GameOver(Event):
     reason: str
     squares: tuple[str, ...] = field(default=())
 
-    def text(self) -> str:
+    def text(self, viewer: str | None = None) -> str:
         if self.winner is None:
             return f"the game is drawn ({self.reason})"
         return f"{self.winner.title} win ({self.reason})"
 
 
-def summary(events: list[Event]) -> str:
+def summary(events: list[Event], viewer: str | None = None) -> str:
     """The events of one action as one readable line."""
-    return ", ".join(t for e in events if (t := e.text()))
+    return ", ".join(t for e in events if (t := e.text(viewer)))

@@ -11,9 +11,9 @@ so every one of the 52 cards is somewhere.
 from __future__ import annotations
 
 from engine.blockwars.model import Options, Side
+from engine.blockwars.squares import square
 from engine.blockwars.state import PLAY, TANK_ID, State, tank_squares
 from engine.cards import FULL_PACK, Card
-from engine.geometry import square
 
 
 def build(

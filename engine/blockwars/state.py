@@ -8,9 +8,11 @@ Rulings the rulebook leaves open are numbered in RULES.md and referenced here as
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import chance
 from engine.blockwars import actions as A
 from engine.blockwars.actions import Action, parse
 from engine.blockwars.events import (
@@ -52,9 +54,11 @@ from engine.blockwars.model import (
     unit_kind,
     unit_side,
 )
+from engine.blockwars.squares import AREA, FILES, NEIGHBOURS, SQUARE_NAMES, rank_of, sight_lines, square
 from engine.cards import ACE, FULL_PACK, JACK, KING, Card
 from engine.errors import IllegalAction
-from engine.geometry import AREA, FILES, NEIGHBOURS, SQUARE_NAMES, rank_of, sight_lines, square
+from engine.meta import Abandon, DrawAccept, DrawOffer, MetaAction, Resign, Timeout
+from engine.protocol import EndReason, Outcome
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 TANK_ID = "CT"
@@ -134,12 +138,6 @@ class Decision:
         return Decision(data["kind"], Side(data["side"]), dict(data["data"]))
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    winner: Side | None  # None: a draw
-    reason: str
-
-
 class State:
     """One game of Block Wars. Build it with `new_game` or `State.from_json`."""
 
@@ -160,13 +158,13 @@ class State:
         "gas_used",
         "moved",
         "options",
-        "outcome",
         "pending",
         "phase",
         "pos",
         "queue",
         "quiet_turns",
         "reserves",
+        "result",
         "seed",
         "shuffles",
         "tank_damage",
@@ -200,7 +198,7 @@ class State:
         self.entered: set[str] = set()
         self.pending: Decision | None = None
         self.queue: list[dict[str, Any]] = []
-        self.outcome: Outcome | None = None
+        self.result: Outcome | None = None
         self.draw_offer: Side | None = None
         self._events: list[Event] = []
         self._legal: list[Action] | None = None
@@ -219,6 +217,25 @@ class State:
 
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return self.result
+
+    def to_act(self) -> frozenset[str]:
+        side = self.current_player()
+        return frozenset() if side is None else frozenset((side,))
+
+    def turn_number(self) -> int:
+        """Whole turns begun: a German turn and the Canadian turn after it make one (0 in set-up)."""
+        return (self.turn + 1) // 2
+
+    def quick_decision(self) -> bool:
+        """Block Wars' decisions run on the turn's clock (they are part of the turn)."""
+        return False
+
+    def default_action(self, side: str) -> Action | None:
+        return None
 
     def unit_at(self, sq: int) -> str | None:
         return self.board[sq]
@@ -239,12 +256,15 @@ class State:
     def gas_available(self) -> bool:
         return not self.gas_used
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action for `current_player()`, in a stable order (board order, a1 first).
+    def legal_actions(self, side: str | None = None) -> list[Action]:
+        """Every legal action for `current_player()`, in a stable order (board order, a1 first);
+        none for any other `side`.
 
         During set-up this lists the standard deployment and a few presets; any other valid
         layout is accepted by `apply` too (the full space has 137,200 layouts).
         """
+        if side is not None and side != self.current_player():
+            return []
         return list(self._legal_list())
 
     def legal_for(self, sq: int) -> list[Action]:
@@ -257,8 +277,8 @@ class State:
                 out.append(a)
         return out
 
-    def view(self, side: Side) -> View:
-        return View(self, side)
+    def view(self, side: str | None) -> View:
+        return View(self, Side(side) if side is not None else None)
 
     # ------------------------------------------------------------------ legal action generation
 
@@ -414,7 +434,7 @@ class State:
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: Action | str, side: Side | None = None) -> list[Event]:
+    def apply(self, action: Action | MetaAction | str, side: str | None = None) -> list[Event]:
         """Validate and resolve one action; return what happened.
 
         `side` is who is acting: optional for ordinary actions (checked if given), required for
@@ -422,7 +442,9 @@ class State:
         """
         if isinstance(action, str):
             action = parse(action)
-        if action.meta:
+        if side is not None:
+            side = Side(side)
+        if isinstance(action, MetaAction):
             return self._apply_meta(action, side)
         if self.phase == OVER:
             raise IllegalAction("The game is over.")
@@ -700,8 +722,7 @@ class State:
     # -- cards
 
     def _deal(self) -> None:
-        pack = list(FULL_PACK)
-        random.Random(f"{self.seed}:{self.shuffles}").shuffle(pack)
+        pack = chance.shuffled(FULL_PACK, self.seed, self.shuffles)
         self.shuffles += 1
         self.decks[Side.GERMANS] = pack[:26]
         self.decks[Side.CANADIANS] = pack[26:]
@@ -864,7 +885,7 @@ class State:
         for side in (self.active, self.active.other):  # (R21)
             if not self.reserves[side] and not self.pos_of(side):
                 other_dead = not self.pos_of(side.other) and not self.reserves[side.other]
-                self._end(None if other_dead else side.other, "no units left", ())
+                self._end(None if other_dead else side.other, EndReason.ANNIHILATION, "no units left", ())
                 return
         if self.actions_left <= 0:
             side = self.active
@@ -876,7 +897,7 @@ class State:
             self.quiet_turns += 1
             self._events.append(TurnEnded(side, self.active, self.turn))
             if self.quiet_turns >= QUIET_TURN_LIMIT:
-                self._end(None, f"no card was turned in {QUIET_TURN_LIMIT} turns", ())
+                self._end(None, EndReason.STALEMATE, f"no card was turned in {QUIET_TURN_LIMIT} turns", ())
 
     def pos_of(self, side: Side) -> bool:
         """Whether `side` has any unit on the board."""
@@ -890,43 +911,45 @@ class State:
         found = {u for u in self.board[back : back + 8] if u is not None and u[0] == prefix}
         if len(found) >= 2:
             squares = tuple(SQUARE_NAMES[s] for s in range(back, back + 8) if self.board[s] in found)
-            self._end(side, "two units on the enemy back row", squares)
+            self._end(side, EndReason.OBJECTIVE, "two units on the enemy back row", squares)
             return True
         return False
 
-    def _end(self, winner: Side | None, reason: str, squares: tuple[str, ...]) -> None:
+    def _end(self, winner: Side | None, kind: EndReason, reason: str, squares: tuple[str, ...]) -> None:
         self.phase = OVER
         self.pending = None
         self.queue.clear()
         self.draw_offer = None
-        self.outcome = Outcome(winner, reason)
+        self.result = Outcome(winner, kind, reason)
         self._legal = None
         self._events.append(GameOver(winner, reason, squares))
 
     # -- resign, timeout, draws
 
-    def _apply_meta(self, action: Action, side: Side | None) -> list[Event]:
+    def _apply_meta(self, action: MetaAction, side: Side | None) -> list[Event]:
         if side is None:
             raise IllegalAction(f"'{action}' needs to know which side sends it.")
         if self.phase == OVER:
             raise IllegalAction("The game is over.")
         self._events = events = []
-        if isinstance(action, A.Resign):
-            self._end(side.other, f"the {side.title} resigned", ())
-        elif isinstance(action, A.Timeout):
-            self._end(side.other, f"the {side.title} ran out of time", ())
-        elif isinstance(action, A.DrawOffer):
+        if isinstance(action, Resign):
+            self._end(side.other, EndReason.RESIGNATION, f"the {side.title} resigned", ())
+        elif isinstance(action, Timeout):
+            self._end(side.other, EndReason.TIMEOUT, f"the {side.title} ran out of time", ())
+        elif isinstance(action, Abandon):
+            self._end(None, EndReason.ABANDONED, "neither side acted in time", ())
+        elif isinstance(action, DrawOffer):
             if self.draw_offer is side:
                 raise IllegalAction("You have already offered a draw; wait for the answer.")
             if self.draw_offer is side.other:
                 raise IllegalAction("Your opponent has offered a draw: accept draw or decline draw.")
             self.draw_offer = side
             events.append(DrawOffered(side))
-        elif isinstance(action, (A.DrawAccept, A.DrawDecline)):
+        else:
             if self.draw_offer is not side.other:
                 raise IllegalAction("There is no draw offer from your opponent to answer.")
-            if isinstance(action, A.DrawAccept):
-                self._end(None, "agreed", ())
+            if isinstance(action, DrawAccept):
+                self._end(None, EndReason.AGREEMENT, "agreed", ())
             else:
                 self.draw_offer = None
                 events.append(DrawDeclined(side))
@@ -1088,7 +1111,7 @@ class State:
             Decision(self.pending.kind, self.pending.side, dict(self.pending.data)) if self.pending else None
         )
         new.queue = [dict(t) for t in self.queue]
-        new.outcome = self.outcome
+        new.result = self.result
         new.draw_offer = self.draw_offer
         new._events = []
         new._legal = self._legal
@@ -1123,10 +1146,11 @@ class State:
             "queue": [dict(t) for t in self.queue],
             "outcome": (
                 {
-                    "winner": self.outcome.winner.value if self.outcome.winner else None,
-                    "reason": self.outcome.reason,
+                    "winner": self.result.winner,
+                    "reason": self.result.detail,
+                    "kind": self.result.reason.value,
                 }
-                if self.outcome
+                if self.result
                 else None
             ),
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
@@ -1161,19 +1185,28 @@ class State:
         s.pending = Decision.from_json(data["pending"]) if data["pending"] else None
         s.queue = [dict(t) for t in data["queue"]]
         out = data["outcome"]
-        s.outcome = Outcome(Side(out["winner"]) if out["winner"] else None, out["reason"]) if out else None
+        s.result = _outcome_from_json(out) if out else None
         s.draw_offer = Side(data["draw_offer"]) if data["draw_offer"] else None
         return s
 
 
 class View:
-    """What one player may know: everything but the order of the cards in the decks."""
+    """What one player (or a spectator, `side` None) may know: everything but the decks' order.
+
+    The view holds its own copy of the state whose decks are dealt in a canonical order (the unseen
+    cards in pack order) and whose seed is 0, so no view carries the real deck order or the seed that
+    would predict it: renderers and the AI get this, and cannot leak it by construction.
+    """
 
     __slots__ = ("side", "state")
 
-    def __init__(self, state: State, side: Side) -> None:
-        self.state = state
+    def __init__(self, state: State, side: Side | None) -> None:
+        self.state = _canonical(state)
         self.side = side
+
+    @property
+    def viewer(self) -> str | None:
+        return self.side
 
     def deck_sizes(self) -> dict[Side, int]:
         return {s: len(d) for s, d in self.state.decks.items()}
@@ -1186,17 +1219,66 @@ class View:
     def to_json(self) -> dict[str, Any]:
         data = self.state.to_json()
         data["decks"] = {s.value: len(d) for s, d in self.state.decks.items()}
-        data["viewer"] = self.side.value
+        data["viewer"] = self.side.value if self.side is not None else None
         return data
 
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> View:
+        full = dict(data)
+        sizes = {Side(k): int(v) for k, v in data["decks"].items()}
+        seen = {c for pile in data["discards"].values() for c in pile}
+        cards = [c.code for c in FULL_PACK if c.code not in seen]
+        n = sizes[Side.GERMANS]
+        full["decks"] = {
+            Side.GERMANS.value: cards[:n],
+            Side.CANADIANS.value: cards[n : n + sizes[Side.CANADIANS]],
+        }
+        viewer = data.get("viewer")
+        return View(State.from_json(full), Side(viewer) if viewer else None)
+
     def determinize(self, rng: random.Random) -> State:
-        """A full state consistent with this view, with the unseen cards dealt in a sampled order."""
+        """A full state consistent with this view, with the unseen cards dealt in a sampled order.
+
+        Its future reshuffles are seeded from the sampled deal, so they are unknown too.
+        """
         s = self.state.clone()
         cards = self.unseen_cards()
         rng.shuffle(cards)
-        n = len(s.decks[Side.GERMANS])
-        s.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n:]}
+        n, m = len(s.decks[Side.GERMANS]), len(s.decks[Side.CANADIANS])
+        s.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n : n + m]}
+        s.seed = zlib.crc32("".join(c.code for c in cards).encode())
         return s
+
+
+def _canonical(state: State) -> State:
+    """A copy of `state` with the unseen cards in pack order and no seed: what a player may know."""
+    s = state.clone()
+    seen = {c.code for d in state.discards.values() for c in d}
+    cards = [c for c in FULL_PACK if c.code not in seen]
+    n = len(state.decks[Side.GERMANS])
+    s.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n : n + len(state.decks[Side.CANADIANS])]}
+    s.seed = 0
+    s._legal = state._legal
+    return s
+
+
+_KIND_BY_WORDS = (
+    ("resigned", EndReason.RESIGNATION),
+    ("ran out of time", EndReason.TIMEOUT),
+    ("agreed", EndReason.AGREEMENT),
+    ("no units left", EndReason.ANNIHILATION),
+    ("no card was turned", EndReason.STALEMATE),
+    ("neither side", EndReason.ABANDONED),
+)
+
+
+def _outcome_from_json(data: dict[str, Any]) -> Outcome:
+    """Read an outcome; snapshots written before outcomes were typed hold only the words."""
+    words = str(data["reason"])
+    kind = data.get("kind")
+    if kind is None:
+        kind = next((k for w, k in _KIND_BY_WORDS if w in words), EndReason.OBJECTIVE)
+    return Outcome(Side(data["winner"]) if data["winner"] else None, EndReason(kind), words)
 
 
 def _names(squares: tuple[int, ...]) -> tuple[str, ...]:

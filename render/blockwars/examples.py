@@ -1,4 +1,4 @@
-"""Fixed positions for the documentation images and the golden tests: `python -m render.examples`.
+"""Fixed positions for the documentation images and the golden tests: `python -m render.blockwars.examples`.
 
 Every scenario is built from stacked decks or a seeded game, so it draws the same picture on every
 machine; tests/golden.py compares these renders against tests/golden/*.png.
@@ -101,7 +101,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
 
 def main(out: Path = Path("docs/images")) -> None:
     """Write every scenario as a PNG, plus a short replay GIF, into docs/images/."""
-    from render import render_board
+    from render.blockwars import render_board
     from render.replay import random_log, render_replay
 
     out.mkdir(parents=True, exist_ok=True)
@@ -109,8 +109,8 @@ def main(out: Path = Path("docs/images")) -> None:
         state, events, over = make()
         (out / f"{name}.png").write_bytes(render_board(state, events, overlay=over))
         print(f"wrote {out / name}.png", file=sys.stderr)
-    log = random_log(Options(), 0, 40)
-    (out / "replay.gif").write_bytes(render_replay(Options(), 0, log))
+    log = random_log("blockwars", {}, 0, 40)
+    (out / "replay.gif").write_bytes(render_replay("blockwars", {}, 0, log))
     print(f"wrote {out / 'replay.gif'}", file=sys.stderr)
 
 

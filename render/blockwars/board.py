@@ -9,7 +9,6 @@ run in worker threads.
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -35,13 +34,14 @@ from engine.blockwars.events import (
     summary,
 )
 from engine.blockwars.model import Side
+from engine.blockwars.squares import FILES, square
 from engine.blockwars.state import MG_LINES, PLAY, TANK_ID, State, tank_squares
-from engine.geometry import FILES, square
-from render import sprites
-from render.theme import INDEX, KEY, text, to_p, wrap
+from render.blockwars import sprites
+from render.blockwars.theme import INDEX, KEY, text, to_p, wrap
+from render.kit import encode
 
 SQUARE = 76  # pixels per square for Discord posts; replays use a smaller one
-PNG_COMPRESS = 1  # zlib level 1: ~45 KB boards, encoding close to a blank canvas
+REPLAY_SQUARE = 52  # a 300-action GIF stays a few MiB at this size
 
 
 @dataclass(frozen=True)
@@ -124,23 +124,30 @@ def _background_rgb(s: int) -> Image.Image:
         step = max(8, s // 5)
         for k, x in enumerate(range(g.x0, bx1, step)):
             off = (step // 2) if k % 2 else 0
-            d.rounded_rectangle([x + 1 - off // 4, y_in, x + step - 2, y_in + bag_h], radius=bag_h // 2,
-                                fill=KEY["sandbag"], outline=KEY["wire"])
+            d.rounded_rectangle(
+                [x + 1 - off // 4, y_in, x + step - 2, y_in + bag_h],
+                radius=bag_h // 2,
+                fill=KEY["sandbag"],
+                outline=KEY["wire"],
+            )
     # Barbed wire: coils just on the no-man's-land side of each trench's front edge.
     coil = max(4, round(s * 0.11))
     for y_edge, into in ((g.y0 + 3 * s, 1), (g.y0 + 5 * s, -1)):
         yc = y_edge + into * (coil // 2 + 2)
         d.line([g.x0, yc, bx1 - 1, yc], fill=KEY["wire"], width=max(1, s // 50))
         for x in range(g.x0 + coil // 2, bx1, coil):
-            d.ellipse([x - coil // 2, yc - coil // 2, x + coil // 2, yc + coil // 2], outline=KEY["wire"],
-                      width=max(1, s // 60))
+            d.ellipse(
+                [x - coil // 2, yc - coil // 2, x + coil // 2, yc + coil // 2],
+                outline=KEY["wire"],
+                width=max(1, s // 60),
+            )
         for x in range(g.x0 + coil, bx1, coil * 2):
             d.line([x - 3, yc - coil // 2 - 2, x + 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
             d.line([x + 3, yc - coil // 2 - 2, x - 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
     d.rectangle([g.x0 - 2, g.y0 - 2, bx1 + 1, g.y0 + 8 * s + 1], outline=KEY["ink"], width=2)
     # File and rank labels.
     size = max(10, round(s * 0.2))
-    from render.theme import font
+    from render.blockwars.theme import font
 
     f = font(size, True)
     for i, letter in enumerate(FILES):
@@ -169,8 +176,11 @@ def _background_rgb(s: int) -> Image.Image:
         t = t.rotate(90, expand=True)
         im.paste(t, (sx + 6, (y_a + y_b) // 2 - t.height // 2))
     # Panel card and the legend along its bottom.
-    d.rounded_rectangle([g.panel_x, g.y0 - 2, g.panel_x + g.panel_w, g.height - g.margin + 2],
-                        radius=max(4, s // 10), fill=KEY["panel"])
+    d.rounded_rectangle(
+        [g.panel_x, g.y0 - 2, g.panel_x + g.panel_w, g.height - g.margin + 2],
+        radius=max(4, s // 10),
+        fill=KEY["panel"],
+    )
     _legend(im, g)
     return im
 
@@ -191,7 +201,7 @@ def _legend(im: Image.Image, g: Geo) -> None:
         ("GM", "Machine gun: wedge = arc"),
     )
     d = ImageDraw.Draw(im)
-    from render.theme import font
+    from render.blockwars.theme import font
 
     y = _legend_top(g)
     x = g.panel_x + round(s * 0.14)
@@ -279,8 +289,9 @@ class Canvas:
     def outline(self, sq: int, colour: str, width: int, inset: int = 0) -> None:
         x, y = self.g.xy(sq)
         s = self.g.s
-        self.d.rectangle([x + inset, y + inset, x + s - 1 - inset, y + s - 1 - inset], outline=INDEX[colour],
-                         width=width)
+        self.d.rectangle(
+            [x + inset, y + inset, x + s - 1 - inset, y + s - 1 - inset], outline=INDEX[colour], width=width
+        )
 
     def box(self, x0: int, y0: int, x1: int, y1: int, colour: str, width: int, dark: bool = True) -> None:
         """A rectangle outline with a dark rim, readable on light and dark squares."""
@@ -331,8 +342,9 @@ class Canvas:
         self.d.ellipse([cx - rr - 2, cy - rr - 2, cx + rr + 2, cy + rr + 2], fill=INDEX["ink"])
         self.d.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=INDEX[colour])
 
-    def label(self, x: int, y: int, s: str, size: int, fg: str = "text", bg: str = "panel",
-              bold: bool = False) -> int:
+    def label(
+        self, x: int, y: int, s: str, size: int, fg: str = "text", bg: str = "panel", bold: bool = False
+    ) -> int:
         """Paste a line of text; return its height."""
         t = text(s, size, fg, bg, bold)
         self.paste(t, x, y)
@@ -404,8 +416,11 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
                 c.arrow(start, g.centre(d), "attack", w)
             else:  # an aircraft strafing: a plane badge on the target
                 p = icon("plane", round(s * 0.36), ("G" if e.side is Side.GERMANS else "C") + "ok", "card")
-                c.d.rectangle([x + 3, y + 3, x + p.width + 6, y + p.height + 6], fill=INDEX["card"],
-                              outline=INDEX["ink"])
+                c.d.rectangle(
+                    [x + 3, y + 3, x + p.width + 6, y + p.height + 6],
+                    fill=INDEX["card"],
+                    outline=INDEX["ink"],
+                )
                 c.paste(p, x + 5, y + 5)
         elif isinstance(e, TankDamaged):
             first = min(square(n) for n in e.squares)
@@ -428,8 +443,11 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
             x, y = g.xy(square(e.square))
             ink = "card_red" if e.hit else "ink"
             t = text(Card.parse(e.card).label, max(10, round(s * 0.17)), ink, "card", True)
-            c.d.rectangle([x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5], fill=INDEX["card"],
-                          outline=INDEX["ink"])
+            c.d.rectangle(
+                [x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5],
+                fill=INDEX["card"],
+                outline=INDEX["ink"],
+            )
             c.paste(t, x + s - t.width - 5, y + 4)
 
 
@@ -591,8 +609,13 @@ def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
     g = c.g
     size = g.body()
     cw = round(g.s * 0.42)
-    verb = {"attack": "attacks", "fire": "fires at", "tank fire": "tank fires at", "strafe": "strafes",
-            "dogfight": "dogfights"}.get(e.kind, e.kind)
+    verb = {
+        "attack": "attacks",
+        "fire": "fires at",
+        "tank fire": "tank fires at",
+        "strafe": "strafes",
+        "dogfight": "dogfights",
+    }.get(e.kind, e.kind)
     attacker = "tank" if e.kind == "tank fire" else e.attacker
     c.label(x, y, f"{attacker} {verb} {e.defender}", size, "dim")
     y += size + 6
@@ -604,8 +627,14 @@ def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
     c.paste(d, x + cw + 10 + vs.width, y)
     tx = x + 2 * cw + 20 + vs.width
     colour = {"win": "win", "loss": "loss", "tie": "tie"}[e.result]
-    c.label(tx, y + 2, _RESULT_WORD[e.result] + (" for the attacker" if e.kind != "dogfight" else ""), size,
-            colour, bold=True)
+    c.label(
+        tx,
+        y + 2,
+        _RESULT_WORD[e.result] + (" for the attacker" if e.kind != "dogfight" else ""),
+        size,
+        colour,
+        bold=True,
+    )
     notes = []
     from engine.cards import Card
 
@@ -636,18 +665,20 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
     title = f"BLOCK WARS · turn {state.turn}" if state.phase != "setup" else "BLOCK WARS · set-up"
     y += c.label(x, y, title, size + 3, "text", bold=True) + 4
     # Whose turn, or the decision the game waits for, or the result.
-    if state.outcome is not None:
-        o = state.outcome
-        head = "Drawn game" if o.winner is None else f"{o.winner.title} win!"
+    if state.outcome() is not None:
+        o = state.outcome()
+        assert o is not None
+        head = "Drawn game" if o.winner is None else f"{Side(o.winner).title} win!"
         y += c.label(x, y, head, size + 2, "gold", bold=True) + 2
-        for ln in wrap(o.reason, size, width):
+        for ln in wrap(o.detail, size, width):
             y += c.label(x, y, ln, size, "text") + 2
     elif state.pending is not None:
         p = state.pending
         lines = wrap(p.prompt(), size, width - 12)
         h = (size + 8) * (len(lines) + 1) + 8
-        c.d.rectangle([x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"],
-                      width=2)
+        c.d.rectangle(
+            [x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2
+        )
         yy = y + 5
         yy += c.label(x + 4, yy, f"DECISION: {p.side.title} must choose", size, "gold", "panel_hi", True) + 5
         for ln in lines:
@@ -659,8 +690,17 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
         y += c.label(x, y, f"{who} to deploy", size + 1, "gold", bold=True) + 4
     else:
         n = state.actions_left
-        y += c.label(x, y, f"{state.active.title}: {n} action{'s' if n != 1 else ''} left", size + 2, "gold",
-                     bold=True) + 6
+        y += (
+            c.label(
+                x,
+                y,
+                f"{state.active.title}: {n} action{'s' if n != 1 else ''} left",
+                size + 2,
+                "gold",
+                bold=True,
+            )
+            + 6
+        )
     y += 4
     for side in (Side.GERMANS, Side.CANADIANS):
         c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
@@ -687,8 +727,10 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
                 continue
             if legend_shown and y + row_h > _legend_top(g) - 8:
                 # The cards matter more than the legend: paint it over when space runs out.
-                c.d.rectangle([g.panel_x + 2, _legend_top(g) - 10, g.panel_x + g.panel_w - 2,
-                               g.height - g.margin - 2], fill=INDEX["panel"])
+                c.d.rectangle(
+                    [g.panel_x + 2, _legend_top(g) - 10, g.panel_x + g.panel_w - 2, g.height - g.margin - 2],
+                    fill=INDEX["panel"],
+                )
                 legend_shown = False
             if y + row_h <= g.height - g.margin:
                 y = _combat_row(c, e, x, y, width)
@@ -703,18 +745,22 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
 
 def _banner(c: Canvas, state: State) -> None:
     """A wide banner across no man's land when the game is over."""
-    o = state.outcome
+    o = state.outcome()
     if o is None:
         return
     g = c.g
     s = g.s
-    head = "DRAWN GAME" if o.winner is None else f"{o.winner.title.upper()} WIN"
+    head = "DRAWN GAME" if o.winner is None else f"{Side(o.winner).title.upper()} WIN"
     big = text(head, round(s * 0.5), "gold", "banner", True)
-    small = text(o.reason[:60], max(11, round(s * 0.2)), "text", "banner")
+    small = text(o.detail[:60], max(11, round(s * 0.2)), "text", "banner")
     h = big.height + small.height + round(s * 0.3)
     y0 = g.y0 + 4 * s - h // 2
-    c.d.rectangle([g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h], fill=INDEX["banner"],
-                  outline=INDEX["gold"], width=max(3, s // 20))
+    c.d.rectangle(
+        [g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h],
+        fill=INDEX["banner"],
+        outline=INDEX["gold"],
+        width=max(3, s // 20),
+    )
     cx = g.x0 + 4 * s
     c.paste(big, cx - big.width // 2, y0 + round(s * 0.1))
     c.paste(small, cx - small.width // 2, y0 + round(s * 0.12) + big.height)
@@ -734,13 +780,6 @@ def draw(
     return c.im
 
 
-def encode(im: Image.Image) -> bytes:
-    """PNG bytes with the project's settings (palette image, zlib level PNG_COMPRESS)."""
-    buf = io.BytesIO()
-    im.save(buf, "PNG", compress_level=PNG_COMPRESS)
-    return buf.getvalue()
-
-
 def render_board(
     state: State,
     events: Iterable[Event] = (),
@@ -750,7 +789,7 @@ def render_board(
     """Render `state` as PNG bytes, highlighting `events` (the last action's) and an optional overlay.
 
     `viewer` is accepted for games with hidden hands; Block Wars hides only the deck order, which
-    the picture never shows, so every viewer sees the same image.
+    the picture never shows, so every viewer sees the same image. (~45 KB boards.)
     """
     del viewer
     return encode(draw(state, events, overlay))

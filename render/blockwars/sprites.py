@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.theme import KEY, font
+from render.blockwars.theme import KEY, font
 
 SS = 4  # supersampling factor
 TOKEN_KINDS = ("GI", "GM", "CI", "CM")
@@ -57,8 +57,12 @@ def token(kind: str, size: int) -> Image.Image:
         ahead = 1 if german else -1
         gy = c - ahead * big * 0.12  # the gun sits back in its square, the arc fills the front
         edge = big / 2 + ahead * (big / 2 - line)
-        d.polygon([(c, gy), (line, edge), (big - line, edge)], fill=(*KEY["arc"], 255), outline=KEY["ink"],
-                  width=line)
+        d.polygon(
+            [(c, gy), (line, edge), (big - line, edge)],
+            fill=(*KEY["arc"], 255),
+            outline=KEY["ink"],
+            width=line,
+        )
         w = big * 0.07
         tip = c + ahead * big * 0.44
         y0, y1 = sorted((gy, tip))
@@ -81,8 +85,9 @@ def tank(size: int, damage: int) -> Image.Image:
     line = max(2, int(1.2 * u))
     # Tracks, left and right, with treads.
     for x0 in (10 * u, 74 * u):
-        d.rounded_rectangle([x0, 8 * u, x0 + 16 * u, 92 * u], radius=6 * u, fill=KEY["track"],
-                            outline=KEY["ink"], width=line)
+        d.rounded_rectangle(
+            [x0, 8 * u, x0 + 16 * u, 92 * u], radius=6 * u, fill=KEY["track"], outline=KEY["ink"], width=line
+        )
         for k in range(12):
             y = 12 * u + k * 7 * u
             d.line([x0 + 2 * u, y, x0 + 14 * u, y], fill=KEY["ink"], width=line)
@@ -101,12 +106,19 @@ def tank(size: int, damage: int) -> Image.Image:
     for k in range(2):
         x = 43 * u + k * 14 * u
         hit = k < damage
-        d.ellipse([x - 5 * u, 76 * u, x + 5 * u, 86 * u], fill=KEY["attack"] if hit else KEY["card"],
-                  outline=KEY["ink"], width=line)
+        d.ellipse(
+            [x - 5 * u, 76 * u, x + 5 * u, 86 * u],
+            fill=KEY["attack"] if hit else KEY["card"],
+            outline=KEY["ink"],
+            width=line,
+        )
     if damage:
         # Scorch and a crack across the hull.
-        d.line([(30 * u, 30 * u), (38 * u, 40 * u), (33 * u, 48 * u), (42 * u, 58 * u)],
-               fill=KEY["attack_dk"], width=3 * line)
+        d.line(
+            [(30 * u, 30 * u), (38 * u, 40 * u), (33 * u, 48 * u), (42 * u, 58 * u)],
+            fill=KEY["attack_dk"],
+            width=3 * line,
+        )
         d.text((50 * u, 95 * u), "DAMAGED", font=font(int(8 * u), True), fill=KEY["attack_dk"], anchor="mm")
     return im.resize((size * 2, size * 2), Image.Resampling.LANCZOS)
 
@@ -121,13 +133,23 @@ def card(code: str, w: int) -> Image.Image:
     big_w, big_h = w * SS, h * SS
     im = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
-    d.rounded_rectangle([0, 0, big_w - 1, big_h - 1], radius=big_w // 8, fill=KEY["card"],
-                        outline=KEY["card_edge"], width=SS * 2)
+    d.rounded_rectangle(
+        [0, 0, big_w - 1, big_h - 1],
+        radius=big_w // 8,
+        fill=KEY["card"],
+        outline=KEY["card_edge"],
+        width=SS * 2,
+    )
     colour = KEY["card_red"] if c.suit in "HD" else KEY["ink"]
     label = c.label
     rank, suit = label[:-1], label[-1]
-    d.text((big_w / 2, big_h * 0.36), rank, font=font(int(big_w * (0.42 if len(rank) > 1 else 0.55)), True),
-           fill=colour, anchor="mm")
+    d.text(
+        (big_w / 2, big_h * 0.36),
+        rank,
+        font=font(int(big_w * (0.42 if len(rank) > 1 else 0.55)), True),
+        fill=colour,
+        anchor="mm",
+    )
     d.text((big_w / 2, big_h * 0.74), suit, font=font(int(big_w * 0.5)), fill=colour, anchor="mm")
     return im.resize((w, h), Image.Resampling.LANCZOS)
 

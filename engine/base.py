@@ -1,0 +1,253 @@
+"""Defaults for a game's words, options and AI, so a new game writes only what is its own.
+
+A game's `GAME` object may subclass `BaseGame` (nothing requires it: `engine.protocol.Game` is the
+contract). The defaults are plain but correct: notation as the description, one "Take action" flow,
+options checked against their specs, and the generic search (`engine.search`) as the AI at every
+level but `random`, scored by the game's `evaluate`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine import search
+from engine.errors import InvalidNotation
+from engine.meta import parse_meta
+from engine.protocol import (
+    Action,
+    AiLevels,
+    Choice,
+    Focus,
+    Menu,
+    OptionSpec,
+    Pick,
+    Side,
+    SideInfo,
+    State,
+    Verb,
+    View,
+)
+
+MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
+
+# The generic search per level: how long it may think and how many iterations it stops at.
+SEARCH_LEVELS: dict[str, search.Settings] = {
+    "easy": search.Settings(iterations=150, budget_s=0.3),
+    "normal": search.Settings(iterations=1500, budget_s=1.5),
+    "hard": search.Settings(iterations=6000, budget_s=3.0),
+}
+GENERIC_LEVELS = AiLevels(
+    ("random", "easy", "normal", "hard"),
+    "normal",
+    {
+        "random": "plays any legal action",
+        "easy": "a short search",
+        "normal": "searches about a second and a half",
+        "hard": "searches up to three seconds",
+    },
+)
+
+
+class BaseGame:
+    """Shared behaviour of the collection's games; override what a game says differently."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    sides: tuple[SideInfo, SideInfo]
+    options: tuple[OptionSpec, ...] = ()
+    verbs: tuple[Verb, ...] = ()
+    ai: AiLevels = GENERIC_LEVELS
+    private_info: bool = False
+    focus: Focus | None = None
+    rules: Mapping[str, str] = {}
+    notation_help: str = ""
+
+    # -- rules entry points a game must give
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        raise NotImplementedError
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        raise NotImplementedError
+
+    def view_from_json(self, data: dict[str, Any]) -> View:
+        raise NotImplementedError
+
+    def parse_action(self, text: str) -> Action:
+        """The game's own notation (the shared words are handled by `parse`)."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Action:
+        meta = parse_meta(text)
+        if meta is not None:
+            return meta
+        if not str(text).strip():
+            raise InvalidNotation(f"Give an action. Examples: {self.notation_help}")
+        return self.parse_action(text)
+
+    # -- options
+
+    def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        specs = {o.name: o for o in self.options}
+        unknown = sorted(set(raw) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise ValueError(f"{self.title} has no option '{unknown[0]}' (its options: {known}).")
+        out: dict[str, Any] = {}
+        for name, spec in specs.items():
+            value = raw.get(name, spec.default)
+            out[name] = _checked(spec, value)
+        return out
+
+    def option_labels(self, options: Mapping[str, Any]) -> list[str]:
+        """The options in words for a challenge message: switches that are on, and other values."""
+        out = []
+        for spec in self.options:
+            value = options.get(spec.name, spec.default)
+            if isinstance(spec.default, bool):
+                if value:
+                    out.append(spec.label)
+            elif value != spec.default:
+                out.append(f"{spec.label}: {value}")
+        return out
+
+    # -- the AI
+
+    def evaluate(self, state: State, side: Side) -> float:
+        """How good `state` is for `side`, in [-1, 1]; the search's judgement. Override it."""
+        return 0.0
+
+    def rollout(self, state: State, side: Side, rng: random.Random) -> Action:
+        return rng.choice(state.legal_actions(side))
+
+    def order(self, state: State, side: Side, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+        out = list(actions)
+        rng.shuffle(out)
+        return out
+
+    def choose(
+        self,
+        view: View,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        if level not in self.ai.names:
+            raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        if level == "random":
+            assert view.viewer is not None
+            state = view.determinize(random.Random(seed))
+            return random.Random(f"random-ai:{seed}").choice(state.legal_actions(view.viewer))
+        settings = SEARCH_LEVELS.get(level, SEARCH_LEVELS["normal"])
+        if budget_s is not None:
+            settings = replace(settings, budget_s=budget_s)
+        if iterations is not None:
+            settings = replace(settings, iterations=iterations)
+        return search.choose(
+            view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
+        )
+
+    # -- words and menus
+
+    def side(self, name: Side) -> SideInfo:
+        for info in self.sides:
+            if info.name == name:
+                return info
+        raise ValueError(f"'{name}' is not a side of {self.title}.")
+
+    def title_of(self, name: Side) -> str:
+        return self.side(name).title
+
+    def other(self, name: Side) -> Side:
+        a, b = self.sides
+        return b.name if name == a.name else a.name
+
+    def status(self, view: View, side: Side) -> str:
+        return f"({self.title_of(side)}) to play."
+
+    def describe(self, view: View, action: Action) -> str:
+        return str(action)
+
+    def verb_of(self, view: View, action: Action) -> str:
+        return "play"
+
+    def group_of(self, view: View, action: Action) -> str | None:
+        return None
+
+    def group_label(self, view: View, group: str) -> str:
+        return group
+
+    def menu(self, view: View) -> Menu:
+        return Menu(take_action=True)
+
+    def submenu(self, view: View, legal: Sequence[Action], key: str) -> Menu:
+        return Menu()
+
+    def private_text(self, view: View) -> str | None:
+        return None
+
+    def focus_choices(self, view: View) -> list[str]:
+        return []
+
+
+def pick_rows(
+    what: str,
+    choices: Sequence[Choice],
+    *,
+    most: int = 4,
+    span: Callable[[Choice], str] | None = None,
+    numbered: bool = False,
+) -> tuple[Pick, ...]:
+    """`choices` as selects of 25 (Discord's limit), at most `most` of them (a message has five rows).
+
+    With several selects, each placeholder says what it holds: the `span` of its first and last
+    choice ("a1–d3"), or its number.
+    """
+    size = MAX_OPTIONS
+    pieces = [tuple(choices[i : i + size]) for i in range(0, min(len(choices), size * most), size)]
+    out = []
+    for n, piece in enumerate(pieces):
+        label = what
+        if numbered:
+            label = f"{what} ({n + 1})"
+        elif len(pieces) > 1 and span is not None:
+            label = f"{what} ({span(piece[0])}–{span(piece[-1])})"
+        elif len(pieces) > 1:
+            label = f"{what} ({n + 1}/{len(pieces)})"
+        out.append(Pick(label, piece))
+    return tuple(out)
+
+
+def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
+    if isinstance(spec.default, bool):
+        if isinstance(value, str):
+            low = value.strip().lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise ValueError(f"{spec.label} must be true or false.")
+        return bool(value)
+    if isinstance(spec.default, int):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{spec.label} must be a whole number.") from None
+        if (spec.minimum is not None and number < spec.minimum) or (
+            spec.maximum is not None and number > spec.maximum
+        ):
+            raise ValueError(f"{spec.label} must be between {spec.minimum} and {spec.maximum}.")
+        return number
+    text = str(value).strip().lower()
+    if spec.choices and text not in spec.choices:
+        raise ValueError(f"{spec.label} must be one of {', '.join(spec.choices)}.")
+    return text
+
+
+__all__ = ["GENERIC_LEVELS", "MAX_OPTIONS", "SEARCH_LEVELS", "BaseGame", "pick_rows"]

@@ -1,0 +1,251 @@
+"""Block Wars as a game of the platform: metadata, commands, menus and the AI behind `protocol.Game`."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.base import BaseGame, pick_rows
+from engine.blockwars import actions as A
+from engine.blockwars import words
+from engine.blockwars.help import TOPICS
+from engine.blockwars.model import Options, Side
+from engine.blockwars.squares import SQUARE_NAMES
+from engine.blockwars.state import SETUP, State, View, new_game
+from engine.protocol import (
+    Action,
+    AiLevels,
+    Choice,
+    Focus,
+    Menu,
+    OptionSpec,
+    SideInfo,
+    Verb,
+)
+from engine.protocol import State as AnyState
+from engine.protocol import View as AnyView
+from engine.search import Settings
+from engine.search import choose as search_choose
+
+ACTION_WORDS = {2: "2 actions left", 1: "1 action left", 0: "no actions left"}
+PLAYER = "{player}"
+MAX_BUTTONS = 5
+
+
+def _view(view: AnyView) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a Block Wars view: {type(view).__name__}")
+    return view
+
+
+class BlockWarsGame(BaseGame):
+    """The WWI trench game: a chessboard, two card decks, two actions a turn."""
+
+    name = "blockwars"
+    title = "Block Wars"
+    description = "Play Block Wars, the WWI trench game"
+    sides = (SideInfo("germans", "Germans", "German"), SideInfo("canadians", "Canadians", "Canadian"))
+    options = (
+        OptionSpec("crosses", "Crosses", "Optional rule: each side may spend a Victoria/Iron Cross once"),
+        OptionSpec(
+            "fighter_aces", "Fighter aces", "Optional rule: aircraft A is an ace (+1), damaged aircraft -1"
+        ),
+    )
+    verbs = (
+        Verb(
+            "setup",
+            "Deploy your units: the standard layout or your own",
+            arg="layout",
+            arg_description="`std`, or files like bcfg/cdef/cf (back row / second row / machine guns)",
+            template="setup {}",
+            default="std",
+        ),
+        Verb(
+            "move",
+            "Move an infantry unit one square",
+            arg_description="The move, e.g. e2-e3 (choose from the list)",
+        ),
+        Verb(
+            "attack",
+            "Attack with an infantry unit, stepping first if you like",
+            arg_description="The attack, e.g. e4-e5xe6 (step, then attack) or e5xe6",
+        ),
+        Verb(
+            "fire",
+            "Fire a machine gun at an enemy unit",
+            arg_description="The shot, e.g. c6xd4 (gun square x target square)",
+        ),
+        Verb(
+            "tank",
+            "The tank: move forward or back (T+ / T-), or fire its gun (Txd5)",
+            arg_description="T+ forward, T- back, or Tx<square> to fire",
+        ),
+        Verb(
+            "reinforce",
+            "Bring a unit from the reserve onto your back row",
+            arg_description="R@<square> for infantry, T@<square> for the tank (its lower-left square)",
+        ),
+        Verb(
+            "decide",
+            "Answer the pending decision (barrage, Ace, air battle, Cross)",
+            arg_description=(
+                "Your answer, e.g. barrage e4, R@c1, fly A, dogfight B, strafe e4, cross, decline"
+            ),
+        ),
+        Verb("end", "End your turn now (you may pass with actions left)", arg=None, template="end"),
+    )
+    ai = AiLevels(
+        ("easy", "normal", "hard", "random", "search"),
+        "normal",
+        {
+            "easy": "greedy, one action ahead",
+            "normal": "samples the decks and plays each idea on",
+            "hard": "plans the whole turn with exact odds",
+            "random": "any legal action",
+            "search": "the generic tree search every game has",
+        },
+    )
+    focus = Focus(
+        "unit",
+        "A square with a unit on it, to show where it can move and attack",
+        "There is no unit on `{}`. Give a square like `e2`.",
+    )
+    rules = TOPICS
+    notation_help = A.EXAMPLES
+
+    # -- rules entry points
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        return new_game(Options.from_json(dict(self.normalise_options(options))), seed)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data)
+
+    def view_from_json(self, data: dict[str, Any]) -> View:
+        return View.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return A.parse(text)
+
+    # -- the AI
+
+    def choose(
+        self,
+        view: AnyView,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        if level == "search":
+            settings = Settings(iterations=iterations, budget_s=1.5 if budget_s is None else budget_s)
+            return search_choose(
+                view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
+            )
+        from engine.blockwars import ai  # the heuristics are only needed for AI games
+
+        return ai.choose(_view(view), level, seed, budget_s, iterations)
+
+    def evaluate(self, state: AnyState, side: str) -> float:
+        from engine.blockwars import ai
+
+        assert isinstance(state, State)
+        return math.tanh(ai.evaluate(state, Side(side), ai.TUNED) / 4.0)
+
+    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
+        from engine.blockwars import ai
+
+        assert isinstance(state, State)
+        return ai.rollout_action(state, Side(side), rng, ai._rank_counts(state), ai.TUNED)
+
+    def order(
+        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
+    ) -> list[Action]:
+        from engine.blockwars import ai
+
+        assert isinstance(state, State)
+        scored = [
+            (ai.quick_score(state, Side(side), a, ai.TUNED) + rng.random() * 0.01, i)
+            for i, a in enumerate(actions)
+        ]
+        scored.sort(reverse=True)
+        return [actions[i] for _, i in scored]
+
+    # -- words
+
+    def status(self, view: AnyView, side: str) -> str:
+        state = _view(view).state
+        title = self.title_of(side)
+        if state.phase == SETUP:
+            return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
+        if state.pending is not None:
+            return f"{PLAYER}: {state.pending.prompt()}"
+        return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
+
+    def describe(self, view: AnyView, action: Action) -> str:
+        return words.describe(_view(view).state, action)
+
+    def verb_of(self, view: AnyView, action: Action) -> str:
+        return words.kind_of(_view(view).state, action)
+
+    def group_of(self, view: AnyView, action: Action) -> str | None:
+        return words.unit_of(action)
+
+    def group_label(self, view: AnyView, group: str) -> str:
+        return words.unit_label(_view(view).state, group)
+
+    def focus_choices(self, view: AnyView) -> list[str]:
+        board = _view(view).state.board
+        return list(dict.fromkeys(SQUARE_NAMES[i] for i, uid in enumerate(board) if uid is not None))
+
+    def menu(self, view: AnyView) -> Menu:
+        """Set-up layouts, the decision's answers, or Take action and End turn."""
+        state = _view(view).state
+        if state.is_over():
+            return Menu()
+        legal = state.legal_actions()
+
+        def choice(a: Action, primary: bool) -> Choice:
+            return Choice(words.describe(state, a), str(a), style="primary" if primary else "secondary")
+
+        if state.phase == SETUP:
+            return Menu(buttons=tuple(choice(a, str(a) == "setup std") for a in legal[:MAX_BUTTONS]))
+        if state.pending is not None:
+            ordinary = [a for a in legal if not (isinstance(a, A.Barrage) and a.gas)]
+            gas = len(ordinary) != len(legal)
+            if len(ordinary) <= MAX_BUTTONS:
+                return Menu(buttons=tuple(choice(a, not isinstance(a, A.Decline)) for a in ordinary))
+            options = [a for a in ordinary if not isinstance(a, A.Decline)]
+            declinable = len(options) != len(ordinary)
+            what = "Choose the centre square" if state.pending.kind == "barrage" else "Choose"
+            picks = pick_rows(
+                what,
+                [Choice(words.describe(state, a), str(a)) for a in options],
+                most=3 if (gas or declinable) else 4,
+                span=lambda c: c.label.split()[-1],
+            )
+            buttons: list[Choice] = []
+            if gas:
+                buttons.append(Choice("Use poison gas instead…", opens="gas", style="danger"))
+            if declinable:
+                buttons.append(Choice("Decline", "decline"))
+            return Menu(buttons=tuple(buttons), picks=picks)
+        end = (Choice("End turn", "end"),) if A.END in legal else ()
+        return Menu(buttons=end, take_action=True)
+
+    def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
+        """The Germans' once-a-game gas: the 64 squares as selects."""
+        gas = [a for a in legal if isinstance(a, A.Barrage) and a.gas]
+        if key != "gas" or not gas:
+            return Menu(title="Gas is not available now.")
+        state = _view(view).state
+        choices = [Choice(words.describe(state, a), str(a)) for a in gas]
+        return Menu(
+            title="Where should the gas fall?", picks=pick_rows("Gas barrage", choices, numbered=True)
+        )
+
+
+GAME = BlockWarsGame()

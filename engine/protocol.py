@@ -1,0 +1,350 @@
+"""The seams every game plugs into: what `play/`, `render/`, the cogs, the console and the AI may ask.
+
+A game is one package under `engine/` that exports `GAME`, an object satisfying `Game`; the rest of
+the bot never imports a game by name. The shapes here were fixed against all five games of the
+collection, so they assume neither a board (Battlefronts has five fronts and card stacks), nor
+open information (Fix Bayonets has private hands), nor one action per turn (Combined Arms moves an
+army), nor that only the side on turn acts (retreat squares and negation cards are owed by the
+other side).
+
+Conventions every game keeps:
+- Side names are short lower-case words ("germans"); `SideInfo.title` is a plural noun that reads
+  after "the" ("the Germans win").
+- `str(game.parse(text))` is the canonical notation: the action log, buttons and autocomplete
+  values all use it, and it parses back to an equal action. Notation never contains ";" (the
+  platform splits a command of several actions on it).
+- The shared actions of `engine.meta` (resign, draw offers, timeout, abandon) parse in every game.
+- Chance is seeded (`engine.chance`) and lives in the state: the seed plus the log replays a game.
+- A `View` holds only what its viewer may know, so renderers and the AI, which get views, cannot
+  leak a hand by construction; events say per viewer what they show (`Event.text`, `Event.seen_by`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from random import Random
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+Side = str
+"""A side's name, as the game spells it ("germans", "americans")."""
+
+
+class Action(Protocol):
+    """A small immutable value; `str()` is its notation, which the game's `parse` reads back."""
+
+    # Either player may send it at any time, whoever is to act (resign, draw offers, standing orders).
+    anytime: ClassVar[bool]
+
+    def __str__(self) -> str: ...
+
+    def __hash__(self) -> int: ...
+
+
+class Event(Protocol):
+    """What an action did, as a value: drives history lines, board highlights and replays."""
+
+    def text(self, viewer: Side | None) -> str:
+        """One short clause for `viewer` (None: a spectator); '' for an event that needs no words."""
+        ...
+
+    def seen_by(self, viewer: Side | None) -> Event | None:
+        """The event as `viewer` may know it: itself, a copy without secrets, or None (invisible)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class EndReason(StrEnum):
+    """Why a game ended, as a value (the game's own words for it are in `Outcome.detail`)."""
+
+    OBJECTIVE = "objective"  # the game's own victory condition (a breakthrough, the HQ, the officers...)
+    ANNIHILATION = "annihilation"  # a side has nothing left to fight with
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"  # the side to act let its deadline pass
+    ABANDONED = "abandoned"  # nobody acted in time (both sides owed an action): no winner
+    AGREEMENT = "agreement"  # a draw both players agreed
+    STALEMATE = "stalemate"  # no progress for too long: a dead position
+    TURN_LIMIT = "turn_limit"  # the game's turn or round limit was reached
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: `winner` None is a draw."""
+
+    winner: Side | None
+    reason: EndReason
+    detail: str  # the game's words: "two units on the enemy back row", "the Canadians resigned"
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+@runtime_checkable
+class View(Protocol):
+    """All that one side (or a spectator, `viewer` None) may know of a game."""
+
+    viewer: Side | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON the game's `view_from_json` reads back (renders cross to a worker process this way)."""
+        ...
+
+    def determinize(self, rng: Random) -> State:
+        """A full state consistent with the view, the unknown dealt at random: the AI searches these."""
+        ...
+
+
+class State(Protocol):
+    """One game in progress. Mutable; `clone` before trying things. Only `apply` changes it."""
+
+    def to_act(self) -> frozenset[Side]:
+        """The sides that owe an action now; it may be the side not on turn, or both; empty when over."""
+        ...
+
+    def legal_actions(self, side: Side | None = None) -> list[Action]:
+        """What `side` (default: the one side to act) may do now, sorted and stable.
+
+        Where the space is huge (a whole set-up, a whole army), this may be a menu of sensible
+        choices while `apply` accepts every legal one. The shared `engine.meta` actions are not listed.
+        """
+        ...
+
+    def apply(self, action: Action, side: Side) -> list[Event]:
+        """The only authority on legality: raises `IllegalAction` (saying why, and what is legal)
+        and leaves the state untouched, or plays the action and returns what happened."""
+        ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def is_over(self) -> bool: ...
+
+    def view(self, side: Side | None) -> View: ...
+
+    def clone(self) -> State: ...
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, secrets included: for storage only, never for a player (use `view`)."""
+        ...
+
+    def turn_number(self) -> int:
+        """Whole turns (or rounds) begun so far, for history headings and boards; 0 during set-up."""
+        ...
+
+    def quick_decision(self) -> bool:
+        """Whether what is owed is a quick answer (a retreat square, a negation) with a short deadline."""
+        ...
+
+    def default_action(self, side: Side) -> Action | None:
+        """What is played for `side` when its quick decision's deadline passes (None: it loses on time)."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------- metadata
+
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    name: Side  # stored and typed: "germans"
+    title: str  # a plural noun reading after "the": "Germans"
+    adjective: str  # "German"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """An optional rule or setting chosen at challenge time; it becomes a challenge parameter.
+
+    `default` decides the type: bool (a switch), int (between `minimum` and `maximum`), or str
+    (one of `choices`).
+    """
+
+    name: str  # a slash-command parameter name: lower case, digits and _
+    label: str  # "Fighter aces": how messages name it
+    description: str  # up to 100 characters, shown by Discord beside the parameter
+    default: bool | int | str = False
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """One of a game's own commands (`/blockwars move <action>`), in Discord and the console alike.
+
+    The argument is turned into notation by `template` ("{}" is the argument as typed, "setup {}" puts
+    a prefix before it, and a template without "{}" is a fixed action such as "end"). Autocomplete
+    offers the legal actions whose `Game.verb_of` is one of `kinds` (default: this verb's name).
+    """
+
+    name: str
+    description: str
+    arg: str | None = "action"
+    arg_description: str = "The action (choose from the list)"
+    template: str = "{}"
+    default: str | None = None  # the argument may be left out; this is used instead
+    kinds: tuple[str, ...] = ()
+
+    def notation(self, arg: str | None) -> str:
+        """The notation this command plays for the typed `arg`."""
+        if "{}" not in self.template:
+            return self.template
+        text = (arg if arg is not None else self.default or "").strip()
+        prefix = self.template.split("{}", 1)[0].strip()
+        if prefix and text.lower().startswith(prefix.lower()):
+            text = text[len(prefix) :].strip()  # "setup std" typed in full is fine too
+        return self.template.replace("{}", text).strip()
+
+    def argument(self, notation: str) -> str:
+        """What to type as this verb's argument to play `notation` (autocomplete values)."""
+        if "{}" not in self.template:
+            return ""
+        prefix, _, suffix = self.template.partition("{}")
+        text = notation
+        if prefix and text.lower().startswith(prefix.lower()):
+            text = text[len(prefix) :]
+        if suffix and text.lower().endswith(suffix.lower()):
+            text = text[: len(text) - len(suffix)]
+        return text.strip()
+
+    @property
+    def plays(self) -> tuple[str, ...]:
+        return self.kinds or (self.name,)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A button or a select option: it plays `notation`, or opens the game's submenu `opens`."""
+
+    label: str
+    notation: str | None = None
+    opens: str | None = None
+    style: str = "secondary"  # primary, secondary, success, danger (Discord's button styles)
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A select menu of at most 25 choices, each playing its notation."""
+
+    placeholder: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """What goes under a message: buttons, selects, and the generic "Take action" flow."""
+
+    buttons: tuple[Choice, ...] = ()
+    picks: tuple[Pick, ...] = ()
+    take_action: bool = False
+    title: str = ""  # the words of a submenu's message (alone, when there is nothing to choose)
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """The board command's optional argument, e.g. `/blockwars board unit:d6` (a unit's reach)."""
+
+    name: str
+    description: str
+    unknown: str = "`{}` is not one of the choices."  # the refusal for a value not in `focus_choices`
+
+
+@dataclass(frozen=True, slots=True)
+class AiLevels:
+    names: tuple[str, ...]
+    default: str
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+
+
+class Game(Protocol):
+    """One game of the collection: metadata, the rules entry points, the words and the AI."""
+
+    name: str  # the command group and the registry key: lower case, no spaces ("blockwars")
+    title: str  # "Block Wars"
+    description: str  # the command group's description (up to 100 characters)
+    sides: tuple[SideInfo, SideInfo]
+    options: tuple[OptionSpec, ...]
+    verbs: tuple[Verb, ...]
+    ai: AiLevels
+    private_info: bool  # players hold secrets (a hand): "hand" commands and a "My hand" button
+    focus: Focus | None
+    rules: Mapping[str, str]  # topic -> a short text in the game's own words (the first: overview)
+    notation_help: str  # one line of examples, shown when a notation does not parse
+
+    # -- the rules
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State: ...
+
+    def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Checked options with defaults filled in; ValueError with a player's message if wrong."""
+        ...
+
+    def from_json(self, data: dict[str, Any]) -> State: ...
+
+    def view_from_json(self, data: dict[str, Any]) -> View: ...
+
+    def parse(self, text: str) -> Action:
+        """Notation to an action (raises `InvalidNotation`); accepts the `engine.meta` words too."""
+        ...
+
+    # -- the AI
+    def choose(self, view: View, level: str, seed: int, budget_s: float | None = None) -> Action:
+        """The AI's action for `view.viewer`, who must be owed an action; deterministic per seed
+        when the budget does not bind."""
+        ...
+
+    # -- words and menus (presentation only: legality always comes from the state)
+    def side(self, name: Side) -> SideInfo: ...
+
+    def status(self, view: View, side: Side) -> str:
+        """What `side` must do now, after its player's mention: "(Germans) to play, 2 actions left." """
+        ...
+
+    def describe(self, view: View, action: Action) -> str:
+        """An action in words for buttons and autocomplete: "Move e2 → e3"."""
+        ...
+
+    def verb_of(self, view: View, action: Action) -> str:
+        """Which of the game's verbs plays `action` (autocomplete filters on it)."""
+        ...
+
+    def group_of(self, view: View, action: Action) -> str | None:
+        """The piece, card or front an action belongs to in the "Take action" flow (None: ungrouped)."""
+        ...
+
+    def group_label(self, view: View, group: str) -> str: ...
+
+    def menu(self, view: View) -> Menu:
+        """Components under a board posted in the channel. `view` is the spectator's: nothing private."""
+        ...
+
+    def submenu(self, view: View, legal: Sequence[Action], key: str) -> Menu:
+        """A menu opened by a `Choice.opens` button, shown only to the clicker (`view` is theirs)."""
+        ...
+
+    def private_text(self, view: View) -> str | None:
+        """What only `view.viewer` knows (a hand), in words; None when there is nothing secret."""
+        ...
+
+    def focus_choices(self, view: View) -> list[str]:
+        """Values the board's focus argument accepts now (autocomplete)."""
+        ...
+
+
+__all__ = [
+    "Action",
+    "AiLevels",
+    "Choice",
+    "EndReason",
+    "Event",
+    "Focus",
+    "Game",
+    "Menu",
+    "OptionSpec",
+    "Outcome",
+    "Pick",
+    "Side",
+    "SideInfo",
+    "State",
+    "Verb",
+    "View",
+]

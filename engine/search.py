@@ -1,0 +1,202 @@
+"""A game-generic AI: information-set Monte Carlo tree search over the protocol.
+
+Every iteration deals the unknown (deck orders, the opponent's hand) afresh with
+`View.determinize`, walks one shared tree of actions keyed by notation (an action is only
+considered where it is legal in that deal), expands one action, plays on with a rollout policy for
+a few actions and scores the result with the game's evaluation. This is single-observer ISMCTS
+(Cowling, Powley and Whitehouse, 2012): the tree never sees more than the searching side may know,
+and chance (cards, dice) is sampled through the deals, as the game's seeded chance is part of the
+determinized state.
+
+Hooks a game gives to make it strong (all optional but `evaluate`):
+- `evaluate(state, side) -> float` in [-1, 1]: how good the position is for `side` (a won game is 1).
+- `rollout(state, side, rng) -> Action`: the action a quick playout takes (default: a random one).
+- `order(state, side, actions, rng) -> list`: the most promising actions first; with many legal
+  actions only the first few are tried until a node has been visited often (progressive widening).
+
+Deterministic for a given (view, seed, settings) as long as the time budget does not bind.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.protocol import Action, Side, State, View
+
+Evaluate = Callable[[State, Side], float]
+Rollout = Callable[[State, Side, random.Random], Action]
+Order = Callable[[State, Side, Sequence[Action], random.Random], list[Action]]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How hard to think. `iterations` None means until `budget_s` runs out."""
+
+    iterations: int | None = 2000
+    budget_s: float = 1.5
+    rollout_depth: int = 12  # actions played after the expansion before the evaluation
+    exploration: float = 0.7  # UCB's c, on rewards in [-1, 1]
+    widening: float = 3.0  # children a node may have: widening * visits ** alpha
+    alpha: float = 0.5
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What one search did, for benchmarks and tests."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    best_visits: int = 0
+
+
+class _Node:
+    __slots__ = ("avail", "children", "reward", "visits", "who")
+
+    def __init__(self, who: Side | None) -> None:
+        self.who = who  # the side whose action led here (None at the root)
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed from `who`'s point of view
+        self.avail = 0  # iterations in which this node's action was legal (ISMCTS' availability)
+
+
+def _actor(state: State, preferred: Side) -> Side | None:
+    sides = state.to_act()
+    if not sides:
+        return None
+    return preferred if preferred in sides else min(sides)
+
+
+def _terminal_value(state: State, side: Side) -> float:
+    outcome = state.outcome()
+    if outcome is None or outcome.winner is None:
+        return 0.0
+    return 1.0 if outcome.winner == side else -1.0
+
+
+def _random_rollout(state: State, side: Side, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions(side))
+
+
+def _random_order(state: State, side: Side, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+    out = list(actions)
+    rng.shuffle(out)
+    return out
+
+
+def choose(
+    view: View,
+    evaluate: Evaluate,
+    *,
+    seed: int = 0,
+    settings: Settings = Settings(),
+    rollout: Rollout | None = None,
+    order: Order | None = None,
+    stats: SearchStats | None = None,
+) -> Action:
+    """The action the search likes best for `view.viewer`, who must be owed an action."""
+    me = view.viewer
+    if me is None:
+        raise ValueError("A spectator has nothing to choose.")
+    rng = random.Random(f"ismcts:{seed}")
+    start = time.perf_counter()
+    deadline = start + settings.budget_s
+    root_state = view.determinize(rng)
+    if me not in root_state.to_act():
+        raise ValueError(f"It is not {me}'s move.")
+    root_legal = root_state.legal_actions(me)
+    if not root_legal:
+        raise ValueError(f"{me} has no legal action.")
+    if len(root_legal) == 1:
+        return root_legal[0]
+    by_notation = {str(a): a for a in root_legal}
+    play_out = rollout or _random_rollout
+    rank = order or _random_order
+    root = _Node(None)
+    done = 0
+    limit = settings.iterations
+    while limit is None or done < limit:
+        if done and time.perf_counter() > deadline:
+            break
+        state = root_state.clone() if done == 0 else view.determinize(rng)
+        _iterate(root, state, me, evaluate, play_out, rank, rng, settings)
+        done += 1
+    best = max(
+        (c for k, c in root.children.items() if k in by_notation),
+        key=lambda c: (c.visits, c.reward / max(c.visits, 1)),
+        default=None,
+    )
+    if stats is not None:
+        stats.iterations = done
+        stats.seconds = time.perf_counter() - start
+        stats.best_visits = best.visits if best else 0
+    if best is None:
+        return root_legal[0]
+    key = next(k for k, c in root.children.items() if c is best)
+    return by_notation[key]
+
+
+def _iterate(
+    root: _Node,
+    state: State,
+    me: Side,
+    evaluate: Evaluate,
+    play_out: Rollout,
+    rank: Order,
+    rng: random.Random,
+    settings: Settings,
+) -> None:
+    path = [root]
+    node = root
+    expanded = False
+    while not expanded:
+        actor = _actor(state, me)
+        if actor is None:
+            break
+        legal = state.legal_actions(actor)
+        if not legal:
+            break
+        keyed = {str(a): a for a in legal}
+        present = [(k, node.children[k]) for k in keyed if k in node.children]
+        allowed = max(1, math.ceil(settings.widening * max(node.visits, 1) ** settings.alpha))
+        if len(present) < min(allowed, len(keyed)):
+            fresh = [a for a in rank(state, actor, legal, rng) if str(a) not in node.children]
+            action = fresh[0]
+            child = _Node(actor)
+            node.children[str(action)] = child
+            child.avail = 1
+            for _, c in present:
+                c.avail += 1
+            expanded = True
+        else:
+            best_key, best_score = "", -math.inf
+            for k, c in present:
+                c.avail += 1  # ISMCTS: explore by how often the action was available, not parent visits
+                score = c.reward / c.visits + settings.exploration * math.sqrt(math.log(c.avail) / c.visits)
+                if score > best_score:
+                    best_key, best_score = k, score
+            action = keyed[best_key]
+            child = node.children[best_key]
+        state.apply(action, actor)
+        path.append(child)
+        node = child
+    if state.is_over():
+        value = _terminal_value(state, me)
+    else:
+        for _ in range(settings.rollout_depth):
+            actor = _actor(state, me)
+            if actor is None:
+                break
+            state.apply(play_out(state, actor, rng), actor)
+        value = _terminal_value(state, me) if state.is_over() else max(-1.0, min(1.0, evaluate(state, me)))
+    for n in path:
+        n.visits += 1
+        if n.who is not None:
+            n.reward += value if n.who == me else -value
+
+
+__all__ = ["Evaluate", "Order", "Rollout", "SearchStats", "Settings", "choose"]

@@ -1,0 +1,147 @@
+"""What every game's pictures share: the shipped fonts, word wrap, a fixed-palette toolkit and encoding.
+
+Boards are fastest drawn in palette ("P") mode with one fixed 256-colour palette per game: a render
+is then mostly pasting cached tiles, and the PNG encoder has a third of the bytes to squeeze. A game
+names its key colours (they get exact palette slots, so direct drawing and pixel probes can use
+them) and may add a sample sheet of the blends its anti-aliased sprites make; `Palette` does the
+rest, including cached text tiles.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+RGB = tuple[int, int, int]
+PNG_COMPRESS = 1  # zlib level 1: small enough boards, encoding close to a blank canvas
+# The last palette slot is a colour no drawing uses: animations mark unchanged pixels with it.
+SPARE = 255
+SPARE_RGB = (1, 255, 254)
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans, so every machine draws the same picture."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+@lru_cache(maxsize=2048)
+def wrap(s: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
+    """Greedy word wrap to a pixel width."""
+    f = font(size, bold)
+    lines: list[str] = []
+    cur = ""
+    for word in s.split():
+        trial = f"{cur} {word}" if cur else word
+        if cur and f.getlength(trial) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    if cur:
+        lines.append(cur)
+    return tuple(lines)
+
+
+def encode(im: Image.Image) -> bytes:
+    """PNG bytes with the project's settings (zlib level PNG_COMPRESS)."""
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS)
+    return buf.getvalue()
+
+
+class Palette:
+    """One game's fixed palette: its key colours first, then blends sampled from its pictures."""
+
+    def __init__(self, key: Mapping[str, RGB], samples: Callable[[], Image.Image] | None = None) -> None:
+        if len(key) > 200:
+            raise ValueError("keep the key colours under 200: the rest of the palette holds the blends")
+        self.key = dict(key)
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.key)}
+        self._samples = samples
+        self._lock = threading.Lock()
+        self._image: Image.Image | None = None
+        self._text: dict[tuple[str, int, bool, str, str], Image.Image] = {}
+
+    def _sheet(self) -> Image.Image:
+        """A picture holding the blends anti-aliasing makes: every ordered pair of key colours in
+        four steps, then the game's own samples."""
+        keys = list(self.key.values())
+        extra = self._samples() if self._samples else None
+        height = len(keys) * 24 + (extra.height if extra else 0)
+        sheet = Image.new("RGB", (max(len(keys) * 24, extra.width if extra else 0), height), keys[0])
+        d = ImageDraw.Draw(sheet)
+        for i, bg in enumerate(keys):
+            for j, fg in enumerate(keys):
+                for k in range(4):
+                    t = (k + 1) / 5
+                    c = tuple(round(bg[n] * (1 - t) + fg[n] * t) for n in range(3))
+                    d.rectangle([j * 24 + k * 6, i * 24, j * 24 + k * 6 + 5, i * 24 + 23], fill=c)
+        if extra is not None:
+            sheet.paste(extra.convert("RGB"), (0, len(keys) * 24))
+        return sheet
+
+    def image(self) -> Image.Image:
+        """The palette as a 1x1 "P" image (built once, under a lock, then only read)."""
+        if self._image is None:
+            with self._lock:
+                if self._image is None:
+                    keys = [c for rgb in self.key.values() for c in rgb]
+                    free = 255 - len(self.key)
+                    rest = self._sheet().quantize(free, method=Image.Quantize.MEDIANCUT)
+                    flat = keys + (rest.getpalette() or [])[: free * 3]
+                    flat += [0] * (765 - len(flat)) + list(SPARE_RGB)
+                    pal = Image.new("P", (1, 1))
+                    pal.putpalette(flat)
+                    self._image = pal
+        return self._image
+
+    def to_p(self, im: Image.Image) -> Image.Image:
+        """Map an RGB picture onto the palette (no dithering: flat colours stay exact)."""
+        return im.convert("RGB").quantize(palette=self.image(), dither=Image.Dither.NONE)
+
+    def text(self, s: str, size: int, fg: str, bg: str, bold: bool = False) -> Image.Image:
+        """A line of anti-aliased text as a palette tile, cached (a board repeats most of its words)."""
+        key = (s, size, bold, fg, bg)
+        tile = self._text.get(key)
+        if tile is None:
+            f = font(size, bold)
+            left, _top, right, _bottom = f.getbbox(s or " ")
+            asc, desc = f.getmetrics()
+            im = Image.new("RGB", (max(1, right - min(0, left) + 1), asc + desc), self.key[bg])
+            ImageDraw.Draw(im).text((-min(0, left), 0), s, font=f, fill=self.key[fg])
+            tile = self.to_p(im)
+            if len(self._text) > 4000:  # bounded: a long-running bot sees endless prompts
+                self._text.clear()
+            self._text[key] = tile
+        return tile
+
+
+def animate(frames: Sequence[Image.Image], durations: Sequence[int], fmt: str = "gif") -> bytes:
+    """Frames as a looping animation: a GIF (palette frames sharing one palette compress best, the
+    SPARE index marking unchanged pixels) or an APNG with fmt="png"."""
+    if not frames:
+        raise ValueError("an animation needs at least one frame")
+    buf = io.BytesIO()
+    first, rest = frames[0], list(frames[1:])
+    if fmt == "gif":
+        shared = first.mode == "P" and all(f.mode == "P" for f in rest)
+        extra = {"transparency": SPARE} if shared else {}
+        first.save(buf, "GIF", save_all=True, append_images=rest, duration=list(durations), loop=0,
+                   optimize=True, disposal=1, **extra)  # fmt: skip
+    elif fmt in ("png", "apng"):
+        first.save(buf, "PNG", save_all=True, append_images=rest, duration=list(durations), loop=0,
+                   compress_level=3, disposal=0, blend=0)  # fmt: skip
+    else:
+        raise ValueError(f"unknown animation format {fmt!r}: use 'gif' or 'png'")
+    return buf.getvalue()
+
+
+__all__ = ["FONT_DIR", "PNG_COMPRESS", "SPARE", "Palette", "animate", "encode", "font", "wrap"]

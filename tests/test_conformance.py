@@ -1,0 +1,363 @@
+"""The platform's conformance suite: every registered game, through the protocol only.
+
+Seeded random playouts that never crash, invariants after every action, JSON, view and replay round
+trips, notation round trips, refusals that say why and change nothing, views that hide what they
+must (two states that differ only in what a side may not know look the same to that side, on the
+board too), the shared actions, the AI answering legally within its budget, and metadata the
+Discord and console layers rely on. A new game passes this before it is hosted.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import time
+
+import pytest
+from PIL import Image
+
+from engine import registry
+from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER, RESIGN, TIMEOUT
+from engine.protocol import EndReason, Game, State
+from render import renderer, seen
+
+GAMES = registry.names()
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+MAX_STEPS = 400  # actions per playout: long enough to reach the end of most games, or a late position
+
+
+def game_of(name: str) -> Game:
+    return registry.game(name)
+
+
+def actor(state: State, rng: random.Random) -> str:
+    sides = sorted(state.to_act())
+    return rng.choice(sides)
+
+
+def roundtrip(data: dict) -> dict:
+    return json.loads(json.dumps(data))
+
+
+def check_invariants(game: Game, state: State) -> None:
+    names = {s.name for s in game.sides}
+    owed = state.to_act()
+    assert owed <= names
+    if state.is_over():
+        assert state.outcome() is not None and not owed
+        for side in names:
+            assert state.legal_actions(side) == []
+    else:
+        assert state.outcome() is None and owed, "a game in progress must be waiting for someone"
+        for side in owed:
+            legal = state.legal_actions(side)
+            assert legal, f"{side} owes an action but has none"
+            assert [str(a) for a in legal] == [str(a) for a in state.legal_actions(side)], "unstable order"
+        for side in names - owed:
+            assert state.legal_actions(side) == [], f"{side} is not owed an action but has some"
+    assert state.turn_number() >= 0
+
+
+def check_round_trips(game: Game, state: State) -> None:
+    data = state.to_json()
+    again = game.from_json(roundtrip(data))
+    assert again.to_json() == data
+    for viewer in (None, *(s.name for s in game.sides)):
+        view = state.view(viewer)
+        assert view.viewer == viewer
+        vdata = view.to_json()
+        assert game.view_from_json(roundtrip(vdata)).to_json() == vdata
+
+
+def playout(name: str, seed: int, *, deep_every: int = 1, steps: int = MAX_STEPS):
+    """A seeded random game; yields (state, log) after every action, checking as it goes."""
+    game = game_of(name)
+    rng = random.Random(seed)
+    state = game.new_game({}, seed)
+    log: list[tuple[str, str]] = []
+    check_invariants(game, state)
+    check_round_trips(game, state)
+    for step in range(steps):
+        if state.is_over():
+            break
+        side = actor(state, rng)
+        action = rng.choice(state.legal_actions(side))
+        text = str(action)
+        assert str(game.parse(text)) == text, "notation must parse back to itself"
+        before = state.clone().to_json()
+        events = state.apply(action, side)
+        log.append((side, text))
+        for e in events:
+            for viewer in (None, *(s.name for s in game.sides)):
+                assert isinstance(e.text(viewer), str)
+                kept = e.seen_by(viewer)
+                if kept is not None:
+                    json.dumps(kept.to_json())
+        assert state.to_json() != before or events, f"{text} changed nothing and said nothing"
+        check_invariants(game, state)
+        if step % deep_every == 0:
+            check_round_trips(game, state)
+        yield state, log
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_metadata(name: str) -> None:
+    game = game_of(name)
+    assert game.name == name and NAME.match(name)
+    assert game.title and 0 < len(game.description) <= 100
+    a, b = game.sides
+    assert a.name != b.name and NAME.match(a.name) and NAME.match(b.name)
+    assert a.title and b.title and a.adjective and b.adjective
+    for spec in game.options:
+        assert NAME.match(spec.name) and spec.label and 0 < len(spec.description) <= 100
+    verbs = [v.name for v in game.verbs]
+    assert len(verbs) == len(set(verbs)) and all(NAME.match(v) for v in verbs)
+    for verb in game.verbs:
+        assert 0 < len(verb.description) <= 100 and len(verb.arg_description) <= 100
+    assert game.ai.default in game.ai.names and "random" in game.ai.names
+    assert game.rules and all(NAME.match(t.replace(" ", "_")) for t in game.rules)
+    assert all(0 < len(text) <= 1900 for text in game.rules.values())
+    assert game.notation_help
+    assert game.normalise_options({}) == game.normalise_options(game.normalise_options({}))
+    with pytest.raises(ValueError):
+        game.normalise_options({"no_such_option": True})
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_playouts_keep_every_invariant(name: str, seed: int) -> None:
+    game = game_of(name)
+    steps = list(playout(name, seed, deep_every=1 if seed == 1 else 7))
+    assert steps
+    state, log = steps[-1]
+    # Seed plus log is the game: replaying it gives the same state, event for event.
+    replayed = game.new_game({}, seed)
+    for side, text in log:
+        replayed.apply(game.parse(text), side)
+    assert replayed.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_each_play(name: str) -> None:
+    """Every option, switched on alone, gives a game that starts and plays a few actions."""
+    game = game_of(name)
+    for spec in game.options:
+        if isinstance(spec.default, bool):
+            value: object = not spec.default
+        elif isinstance(spec.default, int):
+            value = spec.maximum if spec.maximum is not None else spec.default + 1
+        else:
+            value = next((c for c in spec.choices if c != spec.default), spec.default)
+        options = game.normalise_options({spec.name: value})
+        state = game.new_game(options, 5)
+        rng = random.Random(5)
+        for _ in range(60):
+            if state.is_over():
+                break
+            side = actor(state, rng)
+            state.apply(rng.choice(state.legal_actions(side)), side)
+            check_invariants(game, state)
+        check_round_trips(game, state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_actions_are_refused_with_a_reason_and_change_nothing(name: str) -> None:
+    game = game_of(name)
+    seen_actions: list[str] = []
+    refused = 0
+    for state, _ in playout(name, 11, deep_every=50, steps=150):
+        if state.is_over():
+            break
+        for side in {s.name for s in game.sides}:
+            legal = {str(a) for a in state.legal_actions(side)}
+            for text in seen_actions[-30:]:
+                if text in legal:
+                    continue
+                probe = state.clone()
+                before = probe.to_json()
+                try:
+                    probe.apply(game.parse(text), side)
+                except IllegalAction as exc:
+                    refused += 1
+                    assert str(exc).strip(), f"{text}: refused without a reason"
+                    assert probe.to_json() == before, f"{text}: refused, but the state changed"
+        for side in state.to_act():
+            seen_actions.extend(str(a) for a in state.legal_actions(side)[:20])
+    assert refused > 0
+    with pytest.raises(InvalidNotation):
+        game.parse("this is not an action")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_acting_out_of_turn_is_refused(name: str) -> None:
+    game = game_of(name)
+    for state, _ in playout(name, 4, deep_every=50, steps=80):
+        if state.is_over():
+            break
+        waiting = state.to_act()
+        idle = [s.name for s in game.sides if s.name not in waiting]
+        if not idle:
+            continue
+        mover = min(waiting)
+        for action in state.legal_actions(mover)[:5]:
+            probe = state.clone()
+            with pytest.raises(IllegalAction):
+                probe.apply(action, idle[0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_hide_what_their_viewer_may_not_know(name: str) -> None:
+    """Deal the unknown two ways from a side's view: that side (and a spectator) cannot tell them apart."""
+    game = game_of(name)
+    draw = renderer(name)
+    checked = 0
+    for step, (state, _) in enumerate(playout(name, 21, deep_every=50, steps=120)):
+        if step % 10:
+            continue
+        for viewer in [s.name for s in game.sides]:
+            view = state.view(viewer)
+            a = view.determinize(random.Random(1))
+            b = view.determinize(random.Random(2))
+            assert a.view(viewer).to_json() == b.view(viewer).to_json() == view.to_json()
+            assert a.view(None).to_json() == b.view(None).to_json() == state.view(None).to_json()
+            if step % 30 == 0:
+                assert draw.board(a.view(viewer), []) == draw.board(b.view(viewer), [])
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shared_actions(name: str) -> None:
+    game = game_of(name)
+    a, b = (s.name for s in game.sides)
+    state = game.new_game({}, 3)
+    state.apply(RESIGN, a)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == b and outcome.reason is EndReason.RESIGNATION
+    assert state.is_over() and state.to_act() == frozenset()
+    with pytest.raises(IllegalAction):
+        state.apply(RESIGN, b)
+
+    state = game.new_game({}, 3)
+    state.apply(DRAW_OFFER, b)
+    with pytest.raises(IllegalAction):
+        state.apply(DRAW_OFFER, b)
+    with pytest.raises(IllegalAction):
+        state.apply(DRAW_ACCEPT, b)
+    state.apply(DRAW_DECLINE, a)
+    state.apply(DRAW_OFFER, a)
+    state.apply(DRAW_ACCEPT, b)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.reason is EndReason.AGREEMENT
+
+    state = game.new_game({}, 3)
+    late = min(state.to_act())
+    state.apply(TIMEOUT, late)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == (b if late == a else a)
+    assert outcome.reason is EndReason.TIMEOUT
+    for word in ("resign", "offer draw", "accept draw", "decline draw", "timeout", "abandon"):
+        assert str(game.parse(word)) == word
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_words_and_menus_cover_every_legal_action(name: str) -> None:
+    game = game_of(name)
+    verbs = {p for v in game.verbs for p in v.plays} | {"play"}
+    for step, (state, _) in enumerate(playout(name, 8, deep_every=50, steps=120)):
+        if state.is_over():
+            break
+        if step % 5:
+            continue
+        public = state.view(None)
+        menu = game.menu(public)
+        for choice in menu.buttons:
+            assert choice.label and (choice.notation is None) != (choice.opens is None)
+            if choice.notation is not None:
+                game.parse(choice.notation)
+        assert len(menu.buttons) <= 5 and len(menu.picks) <= 4
+        for pick in menu.picks:
+            assert 1 <= len(pick.choices) <= 25 and len(pick.placeholder) <= 150
+            for choice in pick.choices:
+                assert choice.notation is not None and 0 < len(choice.label) <= 100
+        for side in state.to_act():
+            view = state.view(side)
+            status = game.status(view, side)
+            assert "{player}" in status and status.rstrip().endswith((".", "?", "!"))
+            for action in state.legal_actions(side):
+                assert game.describe(view, action)
+                assert game.verb_of(view, action) in verbs
+                group = game.group_of(view, action)
+                if group is not None:
+                    assert game.group_label(view, group)
+            for choice in menu.buttons:
+                if choice.opens is not None:
+                    sub = game.submenu(view, state.legal_actions(side), choice.opens)
+                    assert sub.title or sub.picks or sub.buttons
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_boards_and_frames_draw(name: str) -> None:
+    game = game_of(name)
+    draw = renderer(name)
+    for step, (state, _) in enumerate(playout(name, 9, deep_every=50, steps=150)):
+        if step % 25:
+            continue
+        for viewer in (None, *(s.name for s in game.sides)):
+            png = draw.board(state.view(viewer), [])
+            image = Image.open(io.BytesIO(png))
+            assert image.format == "PNG" and image.size[0] >= 300
+        frame = draw.frame(state.view(None), [])
+        assert frame.size[0] >= 100
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ai_answers_legally_within_its_budget(name: str) -> None:
+    game = game_of(name)
+    budget = 0.25
+    asked = 0
+    for step, (state, _) in enumerate(playout(name, 13, deep_every=50, steps=90)):
+        if state.is_over():
+            break
+        if step % 15:
+            continue
+        for side in state.to_act():
+            legal = {str(a) for a in state.legal_actions(side)}
+            for level in (game.ai.default, "random"):
+                started = time.perf_counter()
+                action = game.choose(state.view(side), level, seed=step, budget_s=budget)
+                took = time.perf_counter() - started
+                assert str(action) in legal or _accepted(state, action, side), (level, str(action))
+                assert took < budget * 4 + 1.0, f"{level} took {took:.2f} s for a {budget} s budget"
+                asked += 1
+    assert asked > 0
+
+
+def _accepted(state: State, action: object, side: str) -> bool:
+    """For set-ups outside the listed menu: the state accepts it."""
+    probe = state.clone()
+    try:
+        probe.apply(action, side)  # type: ignore[arg-type]
+    except IllegalAction:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_events_seen_by_a_viewer_render(name: str) -> None:
+    """The board after each action draws with that action's events as each viewer saw them."""
+    game = game_of(name)
+    draw = renderer(name)
+    rng = random.Random(17)
+    state = game.new_game({}, 17)
+    for step in range(100):
+        if state.is_over():
+            break
+        side = actor(state, rng)
+        events = state.apply(rng.choice(state.legal_actions(side)), side)
+        if step % 20 == 0:
+            for viewer in (None, *(s.name for s in game.sides)):
+                draw.board(state.view(viewer), seen(events, viewer))
