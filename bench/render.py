@@ -1,12 +1,16 @@
-"""Board render benchmark: `python bench/render.py`; the last line is one JSON object of figures.
+"""Board render benchmark for any hosted game: `python bench/render.py [--game blockwars]`.
 
-median_ms: one board PNG (state + last events -> bytes), warm caches, over varied mid-game states.
-floor_ms: encoding a blank canvas of the same size and mode with the same PNG settings.
-replay_300_s / replay_mib: an animated GIF of a 300-action game.
+median_ms: one board PNG (view + the last action's events -> bytes) through the game's renderer,
+warm caches, over varied positions from seeded random games. floor_ms: encoding a blank palette
+canvas of the same size with the same PNG settings (what no renderer can beat). replay_300_s /
+replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
+The last line is one JSON object of figures.
 """
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import random
 import statistics
@@ -18,74 +22,79 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image
 
-from engine.blockwars import Options, new_game
-from render.blockwars import render_board
-from render.blockwars.board import SQUARE, Geo, encode
-from render.blockwars.theme import palette
+from engine import registry
+from engine.protocol import Event, View
+from render import renderer, seen
+from render.kit import encode
 from render.replay import random_log, render_replay
 
 
-def positions(n: int) -> list[tuple[object, list]]:
-    """Mid-game states with their last events, from seeded random games."""
-    out = []
-    for seed in range(4):
-        s = new_game(Options(crosses=True, fighter_aces=True), seed)
+def positions(game: str, n: int) -> list[tuple[View, list[Event]]]:
+    """Positions with their last events, as the channel sees them, from seeded random games."""
+    rules = registry.game(game)
+    out: list[tuple[View, list[Event]]] = []
+    seed = 0
+    while len(out) < n and seed < 50:
+        s = rules.new_game({}, seed)
         rng = random.Random(seed)
-        events: list = []
-        while not s.is_over() and len(out) < n * (seed + 1) // 4:
-            events = s.apply(rng.choice(s.legal_actions()))
-            if s.turn > 6 and rng.random() < 0.3:
-                out.append((s.clone(), events))
-    return out
-
-
-def timed(fn, repeat: int) -> list[float]:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return times
+        steps = 0
+        while not s.is_over() and len(out) < n * (seed + 1) // 4 + 1:
+            side = min(s.to_act())
+            events = s.apply(rng.choice(s.legal_actions(side)), side)
+            steps += 1
+            if steps > 10 and rng.random() < 0.3:
+                out.append((s.view(None), seen(events, None)))
+        seed += 1
+    return out[:n]
 
 
 def main() -> None:
-    cases = positions(60)
-    for state, events in cases:  # warm the caches (tiles, text) as a running bot would have
-        render_board(state, events)
-    g = Geo(SQUARE)
-    blank = Image.new("P", (g.width, g.height), 0)
-    blank.putpalette(palette().getpalette() or [])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="blockwars", choices=registry.names(), help="which game")
+    args = parser.parse_args()
+    draw = renderer(args.game)
+    cases = positions(args.game, 60)
+    first = b""
+    for view, events in cases:  # warm the caches (tiles, text) as a running bot would have
+        first = first or draw.board(view, events)
+    sample = Image.open(io.BytesIO(first))
+    size = sample.size
+    blank = Image.new("P", size, 0)
+    blank.putpalette(sample.getpalette() or [0, 0, 0] * 256)
     # Interleave the floor with the renders, so a busy machine slows both alike.
     sizes, times, floors = [], [], []
     for _ in range(3):
-        for state, events in cases:
-            floors.extend(timed(lambda: encode(blank), 1))
+        for view, events in cases:
             t = time.perf_counter()
-            png = render_board(state, events)
+            encode(blank)
+            floors.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            png = draw.board(view, events)
             times.append((time.perf_counter() - t) * 1000)
             sizes.append(len(png))
     median = statistics.median(times)
     floor = statistics.median(floors)
-    log = random_log("blockwars", {}, 0, 300)
-    assert len(log) == 300
+    log = random_log(args.game, {}, 0, 300)
     t = time.perf_counter()
-    gif = render_replay("blockwars", {}, 0, log)
+    gif = render_replay(args.game, {}, 0, log)
     replay_s = time.perf_counter() - t
     figures = {
         "bench": "render",
-        "size_px": f"{g.width}x{g.height}",
+        "game": args.game,
+        "size_px": f"{size[0]}x{size[1]}",
         "median_ms": round(median, 2),
         "p90_ms": round(sorted(times)[int(len(times) * 0.9)], 2),
         "floor_ms": round(floor, 2),
         "floor_ratio": round(median / floor, 2),
         "png_kb": round(statistics.median(sizes) / 1024, 1),
         "png_max_kb": round(max(sizes) / 1024, 1),
+        "replay_actions": len(log),
         "replay_300_s": round(replay_s, 2),
         "replay_mib": round(len(gif) / 2**20, 2),
     }
     print(
-        f"board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
-        f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of 300 actions {replay_s:.2f} s, "
+        f"{args.game} board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
+        f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of {len(log)} actions {replay_s:.2f} s, "
         f"{figures['replay_mib']} MiB"
     )
     print(json.dumps(figures))
