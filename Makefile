@@ -4,12 +4,23 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean golden
+# The dependencies are listed once, in pyproject.toml; this prints them (with "dev": the dev extras too)
+# for pip, pinned by constraints.txt.
+define REQUIREMENTS
+import sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+extras = project["optional-dependencies"]["dev"] if "dev" in sys.argv else []
+print("\n".join(project["dependencies"] + extras))
+endef
+export REQUIREMENTS
+
+.PHONY: run test lint typecheck bench clean golden
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt "discord.py" aiosqlite pillow python-dotenv orjson pytest pytest-asyncio hypothesis ruff
+	$(BIN)/python -c "$$REQUIREMENTS" dev > $(VENV)/requirements.txt
+	$(BIN)/python -m pip install --quiet -c constraints.txt -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -17,10 +28,16 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 # Each benchmark runs in under a minute by default and prints one JSON line of figures last.
 bench: $(STAMP)

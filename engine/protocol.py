@@ -85,7 +85,8 @@ class Outcome:
 class View(Protocol):
     """All that one side (or a spectator, `viewer` None) may know of a game."""
 
-    viewer: Side | None
+    @property
+    def viewer(self) -> Side | None: ...
 
     def to_json(self) -> dict[str, Any]:
         """JSON the game's `view_from_json` reads back (renders cross to a worker process this way)."""
@@ -103,7 +104,7 @@ class State(Protocol):
         """The sides that owe an action now; it may be the side not on turn, or both; empty when over."""
         ...
 
-    def legal_actions(self, side: Side | None = None) -> list[Action]:
+    def legal_actions(self, side: Side | None = None) -> Sequence[Action]:
         """What `side` (default: the one side to act) may do now, sorted and stable.
 
         Where the space is huge (a whole set-up, a whole army), this may be a menu of sensible
@@ -111,7 +112,7 @@ class State(Protocol):
         """
         ...
 
-    def apply(self, action: Action, side: Side) -> list[Event]:
+    def apply(self, action: Action, side: Side) -> Sequence[Event]:
         """The only authority on legality: raises `IllegalAction` (saying why, and what is legal)
         and leaves the state untouched, or plays the action and returns what happened."""
         ...

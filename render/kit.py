@@ -115,7 +115,7 @@ class Palette:
             f = font(size, bold)
             left, _top, right, _bottom = f.getbbox(s or " ")
             asc, desc = f.getmetrics()
-            im = Image.new("RGB", (max(1, right - min(0, left) + 1), asc + desc), self.key[bg])
+            im = Image.new("RGB", (max(1, int(right - min(0, left)) + 1), asc + desc), self.key[bg])
             ImageDraw.Draw(im).text((-min(0, left), 0), s, font=f, fill=self.key[fg])
             tile = self.to_p(im)
             if len(self._text) > 4000:  # bounded: a long-running bot sees endless prompts

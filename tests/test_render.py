@@ -182,8 +182,8 @@ def test_replay_gif_has_one_frame_per_action_and_matches_the_boards():
     assert gif.format == "GIF"
     assert gif.n_frames == len(log) + 1
     from engine.blockwars import replay
-    from render.blockwars.board import draw as draw_board
     from render.blockwars.board import REPLAY_SQUARE
+    from render.blockwars.board import draw as draw_board
 
     # Frames are exactly the board pictures of each step: check the middle and the last one.
     state = new_game(Options(), 3)

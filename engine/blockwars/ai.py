@@ -260,8 +260,8 @@ def _gap_distance(at: int, p: int, gaps: list[int]) -> int:
 def evaluate(s: State, side: Side, w: Weights = PLAIN) -> float:
     """How good `s` is for `side`: a win is +WIN, a loss -WIN, otherwise the score difference."""
     if s.phase == "over":
-        w = s.result.winner if s.result else None
-        return 0.0 if w is None else WIN if w is side else -WIN
+        winner = s.result.winner if s.result else None
+        return 0.0 if winner is None else WIN if winner == side else -WIN
     v = _side_score(s, side, w) - _side_score(s, side.other, w)
     if w.quiet_fade and s.quiet_turns > w.quiet_fade:
         v *= max(0.0, (QUIET_TURN_LIMIT - s.quiet_turns) / (QUIET_TURN_LIMIT - w.quiet_fade))
@@ -392,7 +392,7 @@ def decide(s: State, side: Side, counts: list[int] | None = None, w: Weights = P
     # cross: spend it on a unit worth saving
     sq = _square_index(d.data.get("square", ""))
     uid = s.board[sq] if sq is not None else None
-    if uid is not None and (progress(side, sq) >= 4 or s.turn > 80):
+    if uid is not None and sq is not None and (progress(side, sq) >= 4 or s.turn > 80):
         return A.USE_CROSS
     if uid is not None and w.cross_swing and _cross_swing(s, uid, w) >= w.cross_swing:
         return A.USE_CROSS
@@ -626,7 +626,7 @@ def outcomes(
         need = 1
         if tgt == TANK_ID:
             need = 2
-        elif isinstance(a, A.Attack) and base.board[a.src] is not None and base.board[a.src][1] == "I":
+        elif isinstance(a, A.Attack) and (base.board[a.src] or "").startswith(("GI", "CI")):
             enemy = side.other
             if (src >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank:
                 need = 2
@@ -822,8 +822,8 @@ def choose(
     view = _as_view(view_or_state)
     s = view.state
     side = view.side
-    if s.current_player() is not side:
-        raise ValueError(f"It is not the {side.title}' move.")
+    if side is None or s.current_player() is not side:
+        raise ValueError(f"It is not the {side.title if side else 'spectator'}' move.")
     start = time.perf_counter()
     budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
     deadline = start + budget

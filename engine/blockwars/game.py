@@ -170,6 +170,7 @@ class BlockWarsGame(BaseGame):
         scored = [
             (ai.quick_score(state, Side(side), a, ai.TUNED) + rng.random() * 0.01, i)
             for i, a in enumerate(actions)
+            if isinstance(a, A.Action)
         ]
         scored.sort(reverse=True)
         return [actions[i] for _, i in scored]

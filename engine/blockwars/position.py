@@ -38,6 +38,7 @@ def build(
         side = Side.GERMANS if code[0].upper() == "G" else Side.CANADIANS
         kind = code[1:].upper() or "I"
         sq = square(name)
+        squares: tuple[int, ...]
         if kind == "T":
             uid = TANK_ID
             squares = tank_squares(sq)

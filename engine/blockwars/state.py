@@ -58,6 +58,7 @@ from engine.blockwars.squares import AREA, FILES, NEIGHBOURS, SQUARE_NAMES, rank
 from engine.cards import ACE, FULL_PACK, JACK, KING, Card
 from engine.errors import IllegalAction
 from engine.meta import Abandon, DrawAccept, DrawOffer, MetaAction, Resign, Timeout
+from engine.protocol import Action as AnyAction
 from engine.protocol import EndReason, Outcome
 
 SETUP, PLAY, OVER = "setup", "play", "over"
@@ -434,7 +435,7 @@ class State:
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: Action | MetaAction | str, side: str | None = None) -> list[Event]:
+    def apply(self, action: AnyAction | str, side: str | None = None) -> list[Event]:
         """Validate and resolve one action; return what happened.
 
         `side` is who is acting: optional for ordinary actions (checked if given), required for
@@ -446,6 +447,8 @@ class State:
             side = Side(side)
         if isinstance(action, MetaAction):
             return self._apply_meta(action, side)
+        if not isinstance(action, Action):
+            raise IllegalAction(f"'{action}' is not a Block Wars action.")
         if self.phase == OVER:
             raise IllegalAction("The game is over.")
         actor = self.current_player()
@@ -465,7 +468,7 @@ class State:
                 if action not in legal:
                     raise IllegalAction(self._explain(action), [str(a) for a in self._hint(action)])
         self._legal = None
-        self._events = events = []
+        self._events = events = list[Event]()
         if self.draw_offer is actor.other:  # (R20)
             self.draw_offer = None
         if isinstance(action, A.Setup):
@@ -536,6 +539,7 @@ class State:
     def _do_play(self, action: Action) -> None:
         side = self.active
         ev = self._events
+        uid: str | None
         if isinstance(action, A.Move):
             uid = self._step(action.src, action.dst)
             self.moved.add(uid)
@@ -587,6 +591,7 @@ class State:
         return uid
 
     def _reinforce(self, side: Side, action: A.Reinforce, by_ace: bool) -> None:
+        squares: tuple[int, ...]
         if action.tank:
             uid = TANK_ID
             self.reserves[side].remove(uid)
@@ -931,7 +936,8 @@ class State:
             raise IllegalAction(f"'{action}' needs to know which side sends it.")
         if self.phase == OVER:
             raise IllegalAction("The game is over.")
-        self._events = events = []
+        events: list[Event] = []
+        self._events = events
         if isinstance(action, Resign):
             self._end(side.other, EndReason.RESIGNATION, f"the {side.title} resigned", ())
         elif isinstance(action, Timeout):

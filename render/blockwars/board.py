@@ -408,9 +408,9 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
                 continue
             x, y = g.xy(d)
             c.box(x + 2, y + 2, x + s - 3, y + s - 3, "attack", w)
-            a = _sq(e.attacker)
-            if a is not None:
-                start = g.centre(a)
+            a_sq = _sq(e.attacker)
+            if a_sq is not None:
+                start = g.centre(a_sq)
                 if e.kind == "tank fire" and state.pos.get(TANK_ID) is not None:
                     start = _tank_centre(g, [e.attacker])
                 c.arrow(start, g.centre(d), "attack", w)
