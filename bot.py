@@ -1,5 +1,7 @@
 """Entry point: `make run` lands here. With DISCORD_TOKEN set it runs the Discord bot, else the console.
 
+The bot hosts every game in `engine.registry`: one slash-command group each.
+
 The bot is built by `create_bot` so the tests can run the very same object against a fake Discord.
 """
 
@@ -12,6 +14,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -23,9 +26,9 @@ from play import MatchService
 from render.workers import Painter
 from settings import Settings, load_settings
 
-log = logging.getLogger("blockwars.bot")
+log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.blockwars",)
+EXTENSIONS = ("cogs.core",)
 
 
 def intents() -> discord.Intents:
@@ -37,7 +40,7 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class BlockWarsBot(commands.Bot):
+class WargamesBot(commands.Bot):
     """The bot: owns the database and the match service; the cogs are thin adapters over the service."""
 
     def __init__(
@@ -126,14 +129,14 @@ def create_bot(
     clock: Callable[[], float] = time.time,
     rng: random.Random | None = None,
     **options: object,
-) -> BlockWarsBot:
+) -> WargamesBot:
     """Build the bot without connecting; tests pass a fake-friendly `guild_ready_timeout` in options."""
-    return BlockWarsBot(settings, database=database, clock=clock, rng=rng, **options)
+    return WargamesBot(settings, database=database, clock=clock, rng=rng, **options)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="Block Wars for Discord (or the local console without a token)."
+        description="WWI wargames for Discord (or the local console without a token)."
     )
     parser.add_argument(
         "--sync",
@@ -154,21 +157,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.sync:
             print("--sync needs DISCORD_TOKEN; starting the local console instead.", file=sys.stderr)
         return console_main([a for a in argv if a != "--sync"])
-    settings = Settings(
-        token=settings.token,
-        database_path=settings.database_path,
-        dev_guild_id=settings.dev_guild_id,
-        log_level=settings.log_level,
-        sweep_seconds=settings.sweep_seconds,
-        ai_budget_seconds=settings.ai_budget_seconds,
-        sync_commands=args.sync,
-    )
+    token = settings.token
+    settings = replace(settings, sync_commands=args.sync)
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     discord.utils.setup_logging(level=level)
-    logging.getLogger("blockwars").setLevel(level)
+    logging.getLogger("bot").setLevel(level)
     bot = create_bot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        bot.run(token, log_handler=None)
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN (it is not printed here).")
         return 1

@@ -10,7 +10,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_DATABASE = "blockwars.db"
+DEFAULT_DATA_DIR = "data"
+DATABASE_NAME = "wargames.db"
+# Where the one-game bot kept its database: still used if it is there and the new name is not, so an
+# upgrade keeps every game and rating.
+LEGACY_NAMES = ("blockwars.db",)
+
+
+def default_database_path(env: Mapping[str, str]) -> Path:
+    """`DATA_DIR`/wargames.db (DATA_DIR defaults to data/; the Docker image sets /data, its volume),
+    or an existing database of the one-game bot in the same place."""
+    folder = Path(env.get("DATA_DIR") or DEFAULT_DATA_DIR)
+    path = folder / DATABASE_NAME
+    if not path.exists():
+        for legacy in (folder / name for name in LEGACY_NAMES):
+            if legacy.exists():
+                return legacy
+    return path
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +34,7 @@ class Settings:
     """Everything the bot needs to run; `token` is never logged (its repr is hidden)."""
 
     token: str | None = field(default=None, repr=False)
-    database_path: Path = Path(DEFAULT_DATABASE)
+    database_path: Path = Path(DEFAULT_DATA_DIR) / DATABASE_NAME
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     sweep_seconds: float = 60.0
@@ -77,7 +93,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
     sweep = _float(env.get("SWEEP_SECONDS"), "SWEEP_SECONDS", 60.0)
     return Settings(
         token=token,
-        database_path=Path(env.get("DATABASE_PATH") or DEFAULT_DATABASE),
+        database_path=Path(env["DATABASE_PATH"]) if env.get("DATABASE_PATH") else default_database_path(env),
         dev_guild_id=_int_or_none(env.get("DEV_GUILD_ID"), "DEV_GUILD_ID"),
         log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
         sweep_seconds=max(5.0, sweep or 60.0),

@@ -39,7 +39,9 @@ async def populate(svc: MatchService, n: int, rng: random.Random) -> dict[int, t
     for i in range(n):
         channel = FIRST_CHANNEL + i
         a, b = 10_000 + 2 * i, 10_001 + 2 * i
-        await svc.challenge(guild_id=GUILD, channel_id=channel, challenger_id=a, opponent_id=b)
+        await svc.challenge(
+            guild_id=GUILD, channel_id=channel, challenger_id=a, opponent_id=b, game="blockwars"
+        )
         match = await svc.accept(channel, b)
         await svc.act(channel, match.sides["germans"], "setup std")
         await svc.act(channel, match.sides["canadians"], "setup std")

@@ -40,7 +40,7 @@ def _forget_response(interaction: discord.Interaction) -> None:
     # interaction: dropping the slot breaks the cycle. discord.py is pinned, and a test in
     # tests/test_bot.py checks that a handled interaction is freed without the collector.
     with contextlib.suppress(AttributeError):
-        del interaction._cs_response
+        delattr(interaction, "_cs_response")
 
 
 def _when_task_ends(cut: Callable[[], None]) -> None:
@@ -52,7 +52,11 @@ def _when_task_ends(cut: Callable[[], None]) -> None:
 
 def release_when_done(interaction: discord.Interaction, *parts: Part) -> None:
     """When the task handling `interaction` ends, cut its cycles and those of `parts`."""
-    _when_task_ends(lambda: (_forget_response(interaction), unlink(*parts)))
+    def cut() -> None:
+        _forget_response(interaction)
+        unlink(*parts)
+
+    _when_task_ends(cut)
 
 
 def unlink_when_done(*parts: Part) -> None:

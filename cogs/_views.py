@@ -1,34 +1,38 @@
-"""Persistent buttons and selects: the custom_id carries the match id and version, so they work days
-later and after a restart, and a click on an old board is recognised as stale.
+"""Persistent buttons and selects, for every game: the custom_id carries the match id and version, so
+they work days later and after a restart, and a click on an old board is recognised as stale.
 
-No rules live here: every callback hands over to the cog, which asks the match service.
+No rules live here: every callback hands over to the core cog, which asks the match service; what
+goes under a board is the game's `Menu`, turned into components by `board_view`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from cogs import _format as fmt
 from cogs._release import release_when_done, unlink_when_done
-from engine.blockwars import Action, State
-from engine.blockwars import actions as A
+from engine.protocol import Choice, Menu
 
 if TYPE_CHECKING:
-    from cogs.blockwars import BlockWars
+    from cogs.core import Core
 
-MAX_BUTTONS = 5
 ID_LIMIT = 100
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
-def _cog(interaction: discord.Interaction) -> BlockWars:
-    cog = interaction.client.get_cog("BlockWars")  # type: ignore[attr-defined]
+def _cog(interaction: discord.Interaction) -> Core:
+    cog = interaction.client.get_cog("Core")  # type: ignore[attr-defined]
     if cog is None:
-        raise RuntimeError("the Block Wars cog is not loaded")
-    return cog  # type: ignore[no-any-return]
+        raise RuntimeError("the core cog is not loaded")
+    return cast("Core", cog)
 
 
 class _Released:
@@ -61,7 +65,7 @@ class ChallengeButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChallengeButton:
         return cls(match["verb"], int(match["mid"]))
 
@@ -74,7 +78,7 @@ class ChallengeButton(
 class TakeActionButton(
     _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:act:(?P<mid>\d+):(?P<ver>\d+)"
 ):
-    """Opens the select flow (unit, then what to do) for the player to move."""
+    """Opens the select flow (a piece, then what it does) for the player to move."""
 
     def __init__(self, match_id: int, version: int) -> None:
         super().__init__(
@@ -89,13 +93,13 @@ class TakeActionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakeActionButton:
         return cls(int(match["mid"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.open_unit_picker(interaction, self.match_id, self.version))
+        await cog.guarded(interaction, cog.open_group_picker(interaction, self.match_id, self.version))
 
 
 class PlayButton(
@@ -103,7 +107,7 @@ class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bw:dec:(?P<mid>\d+):(?P<ver>\d+):(?P<notation>.+)",
 ):
-    """Plays one fixed notation: a decision answer, a set-up layout, or ending the turn."""
+    """Plays one fixed notation: a decision's answer, a set-up, ending the turn: a game's `Choice`."""
 
     def __init__(
         self,
@@ -126,9 +130,9 @@ class PlayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["mid"]), int(match["ver"]), match["notation"], item.label)
+        return cls(int(match["mid"]), int(match["ver"]), match["notation"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
@@ -137,8 +141,8 @@ class PlayButton(
         )
 
 
-def _options(state: State, actions: Sequence[Action]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=fmt.describe(state, a)[:100], value=str(a)) for a in actions]
+def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=c.label[:100], value=str(c.notation)) for c in choices]
 
 
 class PickSelect(
@@ -156,18 +160,18 @@ class PickSelect(
 
     @classmethod
     def build(
-        cls, match_id: int, version: int, n: int, state: State, actions: Sequence[Action], placeholder: str
+        cls, match_id: int, version: int, n: int, choices: Sequence[Choice], placeholder: str
     ) -> PickSelect:
         select: discord.ui.Select = discord.ui.Select(
-            placeholder=placeholder[:150], options=_options(state, actions)
+            placeholder=placeholder[:150], options=select_options(choices)
         )
         return cls(match_id, version, n, select)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PickSelect:
-        return cls(int(match["mid"]), int(match["ver"]), int(match["n"]), item)
+        return cls(int(match["mid"]), int(match["ver"]), int(match["n"]), cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
@@ -178,7 +182,7 @@ class PickSelect(
 class UnitSelect(
     _Released, discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>\d+)"
 ):
-    """Step one of the select flow: which unit (or the tank, or the reserve)."""
+    """Step one of the select flow: which piece (a unit, a card, a front: the game's `group_of`)."""
 
     def __init__(self, match_id: int, version: int, select: discord.ui.Select) -> None:
         select.custom_id = f"bw:unit:{match_id}:{version}"
@@ -187,16 +191,19 @@ class UnitSelect(
         self.version = version
 
     @classmethod
-    def build(cls, match_id: int, version: int, state: State, units: Sequence[str]) -> UnitSelect:
-        options = [discord.SelectOption(label=fmt.unit_label(state, u)[:100], value=u) for u in units]
-        select: discord.ui.Select = discord.ui.Select(placeholder="Choose a unit", options=options)
+    def build(
+        cls, match_id: int, version: int, groups: Sequence[tuple[str, str]], placeholder: str
+    ) -> UnitSelect:
+        """`groups` are (key, label) pairs."""
+        options = [discord.SelectOption(label=label[:100], value=key[:100]) for key, label in groups]
+        select: discord.ui.Select = discord.ui.Select(placeholder=placeholder[:150], options=options)
         return cls(match_id, version, select)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnitSelect:
-        return cls(int(match["mid"]), int(match["ver"]), item)
+        return cls(int(match["mid"]), int(match["ver"]), cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
@@ -207,9 +214,9 @@ class UnitSelect(
 class DoSelect(
     _Released,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"bw:do:(?P<mid>\d+):(?P<ver>\d+):(?P<unit>[a-z0-9]+):(?P<n>\d+)",
+    template=r"bw:do:(?P<mid>\d+):(?P<ver>\d+):(?P<unit>[^:]+):(?P<n>\d+)",
 ):
-    """Step two of the select flow: what the chosen unit does (values are notations)."""
+    """Step two of the select flow: what the chosen piece does (values are notations)."""
 
     def __init__(self, match_id: int, version: int, unit: str, n: int, select: discord.ui.Select) -> None:
         select.custom_id = f"bw:do:{match_id}:{version}:{unit}:{n}"
@@ -219,9 +226,9 @@ class DoSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DoSelect:
-        return cls(int(match["mid"]), int(match["ver"]), match["unit"], int(match["n"]), item)
+        return cls(int(match["mid"]), int(match["ver"]), match["unit"], int(match["n"]), cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
@@ -229,31 +236,59 @@ class DoSelect(
         await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.version))
 
 
-class GasButton(
-    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:gas:(?P<mid>\d+):(?P<ver>\d+)"
+class OpenButton(
+    _Released,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bw:(?:gas|open):(?P<mid>\d+):(?P<ver>\d+)(?::(?P<key>[^:]+))?",
 ):
-    """The Germans' once-a-game gas: opens selects of gas squares (64 more choices than fit at once)."""
+    """Opens one of the game's submenus privately (`Choice.opens`), e.g. Block Wars' poison gas.
+    (Old boards carry `bw:gas:<match>:<version>`, which still opens the gas picker.)"""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(
+        self, match_id: int, version: int, key: str, label: str = "More…", style: str = "secondary"
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Use poison gas instead…",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"bw:gas:{match_id}:{version}",
+                label=label[:80],
+                style=STYLES.get(style, discord.ButtonStyle.secondary),
+                custom_id=f"bw:open:{match_id}:{version}:{key}",
             )
         )
         self.match_id = match_id
         self.version = version
+        self.key = key
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> GasButton:
-        return cls(int(match["mid"]), int(match["ver"]))
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpenButton:
+        return cls(int(match["mid"]), int(match["ver"]), match["key"] or "gas", getattr(item, "label", None) or "More…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.open_gas_picker(interaction, self.match_id, self.version))
+        await cog.guarded(interaction, cog.open_submenu(interaction, self.match_id, self.version, self.key))
+
+
+class HandButton(_Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:hand:(?P<mid>\d+)"):
+    """ "My hand": shows the clicker their own secret cards, privately (games with `private_info`)."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand", style=discord.ButtonStyle.secondary, custom_id=f"bw:hand:{match_id}"
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["mid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        await cog.guarded(interaction, cog.show_hand(interaction, self.match_id))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -263,7 +298,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PickSelect,
     UnitSelect,
     DoSelect,
-    GasButton,
+    OpenButton,
+    HandButton,
 )
 
 
@@ -282,58 +318,19 @@ def challenge_view(match_id: int) -> discord.ui.View:
     return view
 
 
-def selects_view(
-    match_id: int, version: int, state: State, actions: Sequence[Action], what: str
-) -> discord.ui.View:
-    """Actions as up to four selects of 25 (Discord's limit per select)."""
+def menu_view(match_id: int, version: int, menu: Menu, *, hand: bool = False) -> discord.ui.View | None:
+    """A game's menu as components: Take action, the selects, the buttons (and My hand)."""
     view = persistent_view()
-    pieces = fmt.chunks(actions)
-    for n, piece in enumerate(pieces):
-        label = what if len(pieces) == 1 else f"{what} ({n + 1}/{len(pieces)})"
-        view.add_item(PickSelect.build(match_id, version, n, state, piece, label))
-    return view
-
-
-def board_view(match_id: int, version: int, state: State) -> discord.ui.View | None:
-    """The components under a board: set-up buttons, the decision's answers, or Take action / End turn."""
-    if state.is_over():
-        return None
-    legal = state.legal_actions()
-    view = persistent_view()
-    if state.phase == "setup":
-        for action in legal[:MAX_BUTTONS]:
-            style = (
-                discord.ButtonStyle.primary if str(action) == "setup std" else discord.ButtonStyle.secondary
-            )
-            view.add_item(PlayButton(match_id, version, str(action), fmt.describe(state, action), style))
-        return view
-    if state.pending is not None:
-        ordinary = [a for a in legal if not (isinstance(a, A.Barrage) and a.gas)]
-        gas = len(ordinary) != len(legal)
-        if len(ordinary) <= MAX_BUTTONS:
-            for action in ordinary:
-                style = (
-                    discord.ButtonStyle.secondary
-                    if isinstance(action, A.Decline)
-                    else discord.ButtonStyle.primary
-                )
-                view.add_item(PlayButton(match_id, version, str(action), fmt.describe(state, action), style))
-            return view
-        choices = [a for a in ordinary if not isinstance(a, A.Decline)]
-        declinable = len(choices) != len(ordinary)
-        pieces = fmt.chunks(choices, most=3 if (gas or declinable) else 4)
-        for n, piece in enumerate(pieces):
-            what = "Choose the centre square" if state.pending.kind == "barrage" else "Choose"
-            if len(pieces) > 1:
-                first, last = (fmt.describe(state, a).split()[-1] for a in (piece[0], piece[-1]))
-                what += f" ({first}–{last})"
-            view.add_item(PickSelect.build(match_id, version, n, state, piece, what))
-        if gas:
-            view.add_item(GasButton(match_id, version))
-        if declinable:
-            view.add_item(PlayButton(match_id, version, "decline", "Decline"))
-        return view
-    view.add_item(TakeActionButton(match_id, version))
-    if any(isinstance(a, A.EndTurn) for a in legal):
-        view.add_item(PlayButton(match_id, version, "end", "End turn"))
-    return view
+    if menu.take_action:
+        view.add_item(TakeActionButton(match_id, version))
+    for n, pick in enumerate(menu.picks):
+        view.add_item(PickSelect.build(match_id, version, n, pick.choices, pick.placeholder))
+    for choice in menu.buttons:
+        if choice.opens is not None:
+            view.add_item(OpenButton(match_id, version, choice.opens, choice.label, choice.style))
+        elif choice.notation is not None:
+            style = STYLES.get(choice.style, discord.ButtonStyle.secondary)
+            view.add_item(PlayButton(match_id, version, choice.notation, choice.label, style))
+    if hand:
+        view.add_item(HandButton(match_id))
+    return view if view.children else None

@@ -1,10 +1,11 @@
 """The local console: a terminal stand-in for a Discord channel, on the same match service and SQLite.
 
-You type the commands the bot takes (`/blockwars challenge @bob`, `/blockwars move e2-e3`...),
-switch who you are with `/as bob`, and every board is written as a PNG whose path is printed with
-the text the bot would post. Lines can come from the keyboard, a script file or stdin, and
-`--demo` plays a whole game by itself. There is no game logic here: everything goes through
-`play.MatchService`, so a console game and a Discord game are played by the same code.
+You type the commands the bot takes (`/blockwars challenge @bob`, `/fixbayonets hand`...), switch
+who you are with `/as bob`, and every board is written as a PNG whose path is printed with the text
+the bot would post. Every hosted game is here: its commands come from the same specification the
+Discord groups are built from (`Game.verbs`, `Game.options`...), so the console needs no change when
+a game is added. Lines can come from the keyboard, a script file or stdin, and `--demo` plays a
+whole game by itself. There is no game logic here: everything goes through `play.MatchService`.
 """
 
 from __future__ import annotations
@@ -25,39 +26,52 @@ from typing import TextIO
 
 from console import names
 from console.names import BOT_ID, GUILD_ID, BadName
-from data import Database, Match, Status, default_path
-from engine.blockwars import InvalidNotation, Options, Side, State, parse
-from engine.blockwars.events import Event
+from data import Database, Match, Status
+from engine import registry
+from engine.errors import InvalidNotation
+from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import status_text
-from render.blockwars import render_board
+from play.present import options_text, status_text
+from play.service import game_of, split_actions
+from render import board as render_board
 from render.replay import render_replay
+from settings import load_settings
 
-RULES_PATH = Path(__file__).resolve().parents[1] / "RULES.md"
-LEVELS = ("easy", "normal", "hard", "random")
-SIDES = ("germans", "canadians", "random")
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
-GROUP = ("/blockwars", "blockwars", "/bw", "bw")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+PLATFORM_COMMANDS = (
+    "challenge", "accept", "decline", "cancel", "play", "resign", "draw", "legal", "board", "hand",
+    "history", "replay", "rules", "stats", "leaderboard", "help",
+)  # fmt: skip
 
-HELP = """\
-Commands (the same as the bot's slash commands; `/blockwars` may be left out):
-  /blockwars challenge @bob [side:germans|canadians|random] [crosses:true] [fighter_aces:true]
-                       [hours_per_turn:72]          challenge someone in this channel
-  /blockwars challenge @bot [level:easy|normal|hard]    play the AI (shortcut: vs ai [level])
-  /blockwars accept | decline | cancel
-  /blockwars setup [std | bcfg/cdef/cf]              deploy (the Germans first)
-  /blockwars move e2-e3 | attack e4-e5xe6 | fire c6xd4 | tank T+ | tank Txd5 | reinforce R@c1
-  /blockwars end                                     end your turn early
-  /blockwars decide barrage e4 | gas e4 | fly A | dogfight B | strafe e4 | cross | decline
-  /blockwars resign | draw offer | draw accept | draw decline
-  /blockwars board [unit:d6] | history | replay | legal | rules [topic] | stats [@user] | leaderboard
-  A bare action (e2-e3) also works.
-Console:
-  /as bob          play as bob from now on        /channel name    switch channel (a thread is one too)
-  /whoami          who and where you are          /help            this text
-  /quit            leave (games stay in the database)"""
+
+def help_text() -> str:
+    """The command list, from every hosted game's specification."""
+    lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
+    for game in registry.games():
+        g = f"/{game.name}"
+        sides = "|".join(s.name for s in game.sides)
+        extra = " ".join(f"[{o.name}:{'true' if isinstance(o.default, bool) else '…'}]" for o in game.options)
+        lines.append(f"{game.title}:")
+        lines.append(f"  {g} challenge @bob [side:{sides}|random] {extra} [hours_per_turn:72]".rstrip())
+        lines.append(f"  {g} challenge @bot [level:{'|'.join(game.ai.names)}]    play the AI")
+        verbs = " | ".join(f"{v.name}{' ' + v.arg.upper() if v.arg else ''}" for v in game.verbs)
+        if verbs:
+            lines.append(f"  {g} {verbs}")
+        hand = " | hand" if game.private_info else ""
+        focus = f" [{game.focus.name}:…]" if game.focus else ""
+        lines.append(f"  {g} play ACTION[; ACTION…] | resign | draw offer|accept|decline | legal{hand}")
+        lines.append(f"  {g} board{focus} | history | replay | rules [topic] | stats [@user] | leaderboard")
+    lines += [
+        "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
+        "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
+        "Console:",
+        "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
+        "  /whoami          who and where you are          /help            this text",
+        "  /quit            leave (games stay in the database)",
+    ]
+    return "\n".join(lines)
 
 
 class UsageError(Exception):
@@ -154,7 +168,7 @@ class Console:
     def _board_file(
         self, match: Match, state: State, events: Iterable[Event], seq: int, overlay: str | None = None
     ) -> Path:
-        png = render_board(state, list(events), overlay=overlay)
+        png = render_board(match.game, state, list(events), None, overlay)
         suffix = f"-{overlay}" if overlay else ""
         return self._write(f"{names.channel_name(match.channel_id)}-{match.id}-{seq:04d}{suffix}.png", png)
 
@@ -194,42 +208,54 @@ class Console:
             print(f"console: internal error on {text!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
             return self.refuse("Something went wrong; the game is unchanged.")
 
+    async def channel_game(self) -> Game:
+        """The game of this channel's match (open or latest), else the first hosted game."""
+        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
+        return game_of(found[0]) if found else registry.default()
+
     async def _dispatch(self, text: str) -> Outcome | None:
         words = text.split()
         head = words[0].lower()
-        if head in GROUP:
+        group = head.lstrip("/")
+        if group in registry.names():
             if len(words) == 1:
-                raise UsageError("Which command? Type /help for the list.")
-            return await self._blockwars(words[1].lower(), words[2:])
-        console_cmd = head.lstrip("/")
-        if console_cmd in ("quit", "exit", "q"):
+                raise UsageError(f"Which command of /{group}? Type /help for the list.")
+            return await self._game_command(registry.game(group), words[1].lower(), words[2:])
+        if group in ("quit", "exit", "q"):
             return None
-        if console_cmd in ("help", "h", "?"):
-            self.say(HELP)
+        if group in ("help", "h", "?"):
+            self.say(help_text())
             return Outcome()
-        if console_cmd in ("as", "iam"):
+        if group in ("as", "iam"):
             return self._as(words[1:])
-        if console_cmd == "channel" or console_cmd == "thread":
+        if group in ("channel", "thread"):
             return self._channel(words[1:])
-        if console_cmd == "whoami":
+        if group == "whoami":
             self.say(f"You are @{self.me} in #{self.channel}.")
             return Outcome()
-        if console_cmd == "vs" and len(words) >= 2 and words[1].lower().lstrip("@") in names.BOT_NAMES:
-            level = words[2] if len(words) > 2 else "normal"
-            return await self._blockwars("challenge", ["@bot", f"level:{level.split(':')[-1]}"])
-        if console_cmd in COMMANDS:
-            return await self._blockwars(console_cmd, words[1:])
+        if group == "vs" and len(words) >= 2 and words[1].lower().lstrip("@") in names.BOT_NAMES:
+            rest = words[2:]
+            game = (
+                registry.game(rest.pop(0).lower()) if rest and rest[0].lower() in registry.names() else None
+            )
+            game = game or await self.channel_game()
+            level = rest[0].split(":")[-1] if rest else game.ai.default
+            return await self._game_command(game, "challenge", ["@bot", f"level:{level}"])
+        game = await self.channel_game()
+        if group in PLATFORM_COMMANDS or any(v.name == group for v in game.verbs):
+            return await self._game_command(game, group, words[1:])
         try:
-            parse(text)
+            for piece in split_actions(text):
+                game.parse(piece)
         except InvalidNotation:
             raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.") from None
-        return await self._act(text)
+        return await self._act(text, game)
 
     def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
             raise UsageError("Usage: /as NAME (for example /as bob).")
         if names.user_id(args[0]) == BOT_ID:
-            raise UsageError("You cannot be the bot; challenge it with /blockwars challenge @bot.")
+            raise UsageError("You cannot be the bot; challenge it with a game's challenge command, to @bot.")
         self.me = names.clean(args[0], "user name")
         self.say(f"You are now @{self.me}.")
         return Outcome()
@@ -241,51 +267,68 @@ class Console:
         self.say(f"Now in #{self.channel}.")
         return Outcome()
 
-    async def _blockwars(self, sub: str, args: list[str]) -> Outcome:
+    async def _game_command(self, game: Game, sub: str, args: list[str]) -> Outcome:
+        """One command of a game's group: the platform's, or one of the game's verbs."""
+        for verb in game.verbs:
+            if verb.name == sub:
+                return await self._verb(game, verb, args)
         handler = COMMANDS.get(sub)
         if handler is None:
-            raise UsageError(f"/blockwars has no command '{sub[:20]}'. Type /help for the list.")
-        return await handler(self, args)
+            raise UsageError(f"/{game.name} has no command '{sub[:20]}'. Type /help for the list.")
+        if sub not in ("challenge", "rules", "stats", "leaderboard", "help"):
+            await self._check_game(game)
+        return await handler(self, game, args)
+
+    async def _check_game(self, game: Game) -> None:
+        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
+        if found and found[0].game != game.name:
+            other = game_of(found[0])
+            raise UsageError(f"This channel's game is {other.title}: use the /{other.name} commands.")
+
+    def _no_args(self, game: Game, name: str, args: list[str]) -> None:
+        if args:
+            raise UsageError(f"/{game.name} {name} takes no options.")
 
     # ------------------------------------------------------------------ challenges
 
-    async def cmd_challenge(self, args: list[str]) -> Outcome:
+    async def cmd_challenge(self, game: Game, args: list[str]) -> Outcome:
         opts, positional = options(args)
         who = opts.pop("opponent", None) or opts.pop("user", None)
+        sides = {s.name for s in game.sides} | {"random"}
+        switches = {o.name for o in game.options if isinstance(o.default, bool)}
         rest: list[str] = []
         for word in positional:
             low = word.lower()
             if who is None and (word.startswith("@") or not rest):
                 who = word
-            elif low in SIDES:
+            elif low in sides:
                 opts.setdefault("side", low)
-            elif low in LEVELS:
+            elif low in game.ai.names:
                 opts.setdefault("level", low)
-            elif low in ("crosses", "fighter_aces"):
+            elif low in switches:
                 opts.setdefault(low, "true")
             elif low.isdigit():
                 opts.setdefault("hours_per_turn", low)
             else:
                 rest.append(word)
         if who is None:
-            raise UsageError("Whom? Usage: /blockwars challenge @bob (or @bot to play the AI).")
+            raise UsageError(f"Whom? Usage: /{game.name} challenge @bob (or @bot to play the AI).")
         if rest:
             raise UsageError(f"I do not understand '{' '.join(rest)[:40]}' in a challenge. Type /help.")
-        unknown = set(opts) - {"side", "crosses", "fighter_aces", "hours_per_turn", "level"}
+        known = ["side", *(o.name for o in game.options), "hours_per_turn", "level"]
+        unknown = set(opts) - set(known)
         if unknown:
-            raise UsageError(
-                f"Unknown option {sorted(unknown)[0]}: the options are side, crosses, "
-                "fighter_aces, hours_per_turn and level."
-            )
+            listed = ", ".join(known[:-1]) + f" and {known[-1]}"
+            raise UsageError(f"Unknown option {sorted(unknown)[0]}: the options are {listed}.")
         opponent = names.user_id(who)
         vs_bot = opponent == BOT_ID
         level = opts.get("level")
         if level is not None and not vs_bot:
             raise UsageError("level: only applies when you challenge me (@bot) to play the AI.")
         if vs_bot:
-            level = (level or "normal").lower()
-            if level not in LEVELS:
-                raise UsageError(f"level must be one of {', '.join(LEVELS)}.")
+            level = (level or game.ai.default).lower()
+            if level not in game.ai.names:
+                raise UsageError(f"level must be one of {', '.join(game.ai.names)}.")
         hours = opts.get("hours_per_turn")
         turn_seconds: int | None = None
         if hours is not None:
@@ -293,41 +336,37 @@ class Console:
                 turn_seconds = round(float(hours) * 3600)
             except ValueError:
                 raise UsageError("hours_per_turn must be a number of hours, for example 72.") from None
+        chosen = {o.name: opts[o.name] for o in game.options if o.name in opts}
         match = await self.service.challenge(
             guild_id=GUILD_ID,
             channel_id=self.channel_id,
             challenger_id=self.my_id,
             opponent_id=opponent,
+            game=game.name,
             side=opts.get("side", "random"),
-            options=Options(crosses=flag(opts, "crosses"), fighter_aces=flag(opts, "fighter_aces")),
+            options=chosen,
             turn_seconds=turn_seconds,
             opponent_is_bot=vs_bot,
             ai_level=level if vs_bot else None,
         )
-        extras = [
-            n
-            for n, on in (
-                ("Crosses", match.options.get("crosses")),
-                ("Fighter aces", match.options.get("fighter_aces")),
-            )
-            if on
-        ]
-        rules = f" Optional rules: {', '.join(extras)}." if extras else ""
+        extras = options_text(game, match.options)
+        rules = f" Optional rules: {extras}." if extras else ""
         if vs_bot:
-            self.say(f"<@{self.my_id}> takes on the AI ({level}).{rules}")
+            self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
             return await self._started(match)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to Block Wars (side: {match.challenger_side}, "
+            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
             f"{match.turn_seconds // 3600} hours per turn).{rules} "
-            f"<@{opponent}>: `/blockwars accept` or `/blockwars decline`. "
+            f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
         )
         return Outcome()
 
     async def _started(self, match: Match) -> Outcome:
-        """The first board of a new game, then whatever the AI owes (it may deploy first)."""
+        """The first board of a new game, then whatever the AI owes (it may act first)."""
         match, state = await self.service.current(match.channel_id)
-        sides = ", ".join(f"<@{uid}> the {Side(side).title}" for side, uid in match.sides.items())
+        game = game_of(match)
+        sides = ", ".join(f"<@{uid}> the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
@@ -335,170 +374,178 @@ class Console:
         files = [path] + await self._ai_moves(match)
         return Outcome(files=files)
 
-    async def cmd_accept(self, args: list[str]) -> Outcome:
-        self._no_args("accept", args)
+    async def cmd_accept(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "accept", args)
         match = await self.service.accept(self.channel_id, self.my_id)
         self.say(f"<@{self.my_id}> accepts.")
         return await self._started(match)
 
-    async def cmd_decline(self, args: list[str]) -> Outcome:
-        self._no_args("decline", args)
+    async def cmd_decline(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "decline", args)
         match = await self.service.decline(self.channel_id, self.my_id)
         verb = "declines the challenge" if match.status is Status.DECLINED else "withdraws the challenge"
         self.say(f"<@{self.my_id}> {verb}.")
         return Outcome()
 
-    async def cmd_cancel(self, args: list[str]) -> Outcome:
-        self._no_args("cancel", args)
+    async def cmd_cancel(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "cancel", args)
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
         self.say(f"<@{self.my_id}> cancelled game {match.id}; no result is recorded.")
         return Outcome()
 
-    def _no_args(self, name: str, args: list[str]) -> None:
-        if args:
-            raise UsageError(f"/blockwars {name} takes no options.")
-
     # ------------------------------------------------------------------ playing
 
-    async def _act(self, notation: str) -> Outcome:
+    async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)
         files = [await self.show_played(played)]
+        side = played.match.side_of(self.my_id)
+        secret = played.private.get(side) if side else None
+        if secret:
+            self.say(f"(only you see this) {secret}.")
         if not played.over:
             files += await self._ai_moves(played.match)
         return Outcome(files=files)
 
     async def _ai_moves(self, match: Match) -> list[Path]:
         """After a human action in an AI game, the AI plays what it owes; show each of its boards."""
-        if match.ai_player_id is None or match.turn_player_id != match.ai_player_id:
+        if match.ai_player_id is None:
             return []
-        try:
-            plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
-        except ImportError:
-            self.say("The AI is not available in this build; the game waits for it.")
-            return []
+        plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
         return [await self.show_played(p) for p in plays]
 
-    def _notation(self, args: list[str], usage: str) -> str:
+    def _words(self, args: list[str]) -> str:
         # `move:e2-e3` and `move e2-e3` both work: notation never contains a colon.
         words = [w.split(":", 1)[1] if ":" in w else w for w in args]
-        text = " ".join(w for w in words if w)
+        return " ".join(w for w in words if w)
+
+    async def _verb(self, game: Game, verb: Verb, args: list[str]) -> Outcome:
+        await self._check_game(game)
+        if verb.arg is None:
+            self._no_args(game, verb.name, args)
+            return await self._act(verb.notation(None))
+        text = self._words(args)
+        if not text and verb.default is None:
+            raise UsageError(f"Usage: /{game.name} {verb.name} {verb.arg.upper()} ({verb.arg_description})")
+        return await self._act(verb.notation(text or None))
+
+    async def cmd_play(self, game: Game, args: list[str]) -> Outcome:
+        text = " ".join(args)
         if not text:
-            raise UsageError(f"Usage: {usage}")
-        return text
+            raise UsageError(
+                f"Usage: /{game.name} play ACTION (several: a; b). Examples: {game.notation_help}"
+            )
+        return await self._act(text)
 
-    async def cmd_move(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars move e2-e3"))
-
-    async def cmd_attack(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars attack e4-e5xe6 (or e5xe6)"))
-
-    async def cmd_fire(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars fire c6xd4"))
-
-    async def cmd_tank(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars tank T+ | T- | Txd5"))
-
-    async def cmd_reinforce(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars reinforce R@c1 (or T@c1 for the tank)"))
-
-    async def cmd_decide(self, args: list[str]) -> Outcome:
-        return await self._act(self._notation(args, "/blockwars decide barrage e4 | fly A | decline ..."))
-
-    async def cmd_setup(self, args: list[str]) -> Outcome:
-        layout = self._notation(args, "") if args else "std"
-        return await self._act(f"setup {layout}")
-
-    async def cmd_end(self, args: list[str]) -> Outcome:
-        self._no_args("end", args)
-        return await self._act("end")
-
-    async def cmd_resign(self, args: list[str]) -> Outcome:
-        self._no_args("resign", args)
+    async def cmd_resign(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "resign", args)
         return await self._act("resign")
 
-    async def cmd_draw(self, args: list[str]) -> Outcome:
-        what = self._notation(args, "/blockwars draw offer | accept | decline").lower()
+    async def cmd_draw(self, game: Game, args: list[str]) -> Outcome:
+        what = self._words(args).lower()
         if what not in ("offer", "accept", "decline"):
-            raise UsageError("Usage: /blockwars draw offer | accept | decline")
+            raise UsageError(f"Usage: /{game.name} draw offer | accept | decline")
         return await self._act(f"{what} draw")
 
-    async def cmd_legal(self, args: list[str]) -> Outcome:
-        self._no_args("legal", args)
+    async def cmd_legal(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "legal", args)
         legal = await self.service.legal(self.channel_id, self.my_id)
+        match, state = await self.service.current(self.channel_id)
         if not legal:
-            match, state = await self.service.current(self.channel_id)
             if match.side_of(self.my_id) is None:
                 self.say(f"You are not playing in this game. {status_text(match, state)}")
             else:
                 self.say(f"Nothing to play right now. {status_text(match, state)}")
             return Outcome()
-        _, state = await self.service.current(self.channel_id)
         by_cmd: dict[str, list[str]] = {}
         for notation in legal:
-            cmd, arg = command_for(notation, state)
+            cmd, arg = command_for(game, state, notation)
             by_cmd.setdefault(cmd, []).append(arg)
         self.say(f"{len(legal)} legal for @{self.me}:")
         for cmd, items in by_cmd.items():
-            self.say(f"  /blockwars {cmd}: " + (", ".join(items) if items != [""] else "(no options)"))
+            self.say(f"  /{game.name} {cmd}: " + (", ".join(items) if items != [""] else "(no options)"))
         return Outcome()
 
     # ------------------------------------------------------------------ reading
 
-    async def cmd_board(self, args: list[str]) -> Outcome:
+    async def cmd_board(self, game: Game, args: list[str]) -> Outcome:
         opts, positional = options(args)
-        unit = opts.pop("unit", None) or (positional[0] if positional else None)
-        if opts or len(positional) > 1:
-            raise UsageError("Usage: /blockwars board [unit:d6]")
-        if unit is not None:
-            unit = unit.lower()
-            if not re.fullmatch(r"[a-h][1-8]", unit):
-                raise UsageError(f"'{unit[:10]}' is not a square: use a1 to h8.")
+        focus_name = game.focus.name if game.focus else "focus"
+        focus = opts.pop(focus_name, None) or (positional[0] if positional else None)
+        if opts or len(positional) > 1 or (focus is not None and game.focus is None):
+            usage = f" [{focus_name}:…]" if game.focus else ""
+            raise UsageError(f"Usage: /{game.name} board{usage}")
         match, state = await self.service.latest(self.channel_id)
+        if focus is not None:
+            focus = focus.lower()
+            if focus not in {c.lower() for c in game.focus_choices(state.view(None))}:
+                unknown = game.focus.unknown if game.focus else "`{}` is not one of the choices."
+                raise UsageError(unknown.format(focus[:12]).replace("`", "'"))
         events = await self.service.last_events(match)
-        path = self._board_file(match, state, events, await self._seq(match), overlay=unit)
+        path = self._board_file(match, state, events, await self._seq(match), overlay=focus)
         self.say(f"board: {path}")
         self.say(status_text(match, state))
         return Outcome(files=[path])
 
-    async def cmd_history(self, args: list[str]) -> Outcome:
-        self._no_args("history", args)
+    async def cmd_hand(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "hand", args)
+        match, state = await self.service.latest(self.channel_id)
+        side = match.side_of(self.my_id)
+        if side is None:
+            raise UsageError("Only the two players have hands in this game.")
+        self.say(game.private_text(state.view(side)) or "You hold nothing secret in this game.")
+        return Outcome()
+
+    async def cmd_history(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "history", args)
         lines = await self.service.history(self.channel_id)
         self.say("\n".join(lines) if lines else "No actions yet.")
         return Outcome()
 
-    async def cmd_replay(self, args: list[str]) -> Outcome:
-        self._no_args("replay", args)
+    async def cmd_replay(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
-        gif = render_replay("blockwars", match.options, match.seed, log)
+        gif = render_replay(match.game, match.options, match.seed, log)
         path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-replay.gif", gif)
-        self.say(f"replay: {path} ({len(log)} actions, {len(gif) // 1024} KiB)")
+        actions = "action" if len(log) == 1 else "actions"
+        self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")
         return Outcome(files=[path])
 
-    async def cmd_rules(self, args: list[str]) -> Outcome:
-        self.say(rules_text(" ".join(args).split(":")[-1].strip()))
+    async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
+        topic = " ".join(args).split(":")[-1].strip().lower()
+        if not topic:
+            self.say(next(iter(game.rules.values())))
+            self.say(f"Topics: {', '.join(game.rules)} (/{game.name} rules TOPIC).")
+            return Outcome()
+        found = next((t for t in game.rules if topic in t.lower()), None)
+        if found is None:
+            raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
+        self.say(game.rules[found])
         return Outcome()
 
-    async def cmd_stats(self, args: list[str]) -> Outcome:
+    async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:
         opts, positional = options(args)
-        who = opts.get("user") or (positional[0] if positional else self.me)
+        who = opts.get("user") or opts.get("member") or (positional[0] if positional else self.me)
         uid = names.user_id(who)
-        s = await self.service.stats(GUILD_ID, uid)
-        self.say(f"<@{uid}>: {s.wins} won, {s.losses} lost, {s.draws} drawn; rating {s.rating:.0f}.")
+        s = await self.service.stats(GUILD_ID, game.name, uid)
+        self.say(
+            f"<@{uid}> in {game.title}: {s.wins} won, {s.losses} lost, {s.draws} drawn; "
+            f"rating {s.rating:.0f}."
+        )
         return Outcome()
 
-    async def cmd_leaderboard(self, args: list[str]) -> Outcome:
-        self._no_args("leaderboard", args)
-        rows = await self.service.leaderboard(GUILD_ID)
+    async def cmd_leaderboard(self, game: Game, args: list[str]) -> Outcome:
+        self._no_args(game, "leaderboard", args)
+        rows = await self.service.leaderboard(GUILD_ID, game.name)
         if not rows:
-            self.say("No finished games yet.")
+            self.say(f"No finished {game.title} games yet.")
         for i, s in enumerate(rows, 1):
             self.say(f"{i:>2}. <@{s.user_id}> {s.rating:.0f} ({s.wins} W, {s.losses} L, {s.draws} D)")
         return Outcome()
 
-    async def cmd_help(self, args: list[str]) -> Outcome:
-        self.say(HELP)
+    async def cmd_help(self, game: Game, args: list[str]) -> Outcome:
+        self.say(help_text())
         return Outcome()
 
     # ------------------------------------------------------------------ scripts and the demo
@@ -512,74 +559,62 @@ class Console:
                 break
         return 1 if self.refused else 0
 
-    async def demo(self, *, level: str = "easy", seed: int = 1, max_actions: int = 2000) -> int:
+    async def demo(
+        self, *, game: Game | None = None, level: str | None = None, seed: int = 1, max_actions: int = 3000
+    ) -> int:
         """Play a whole game by typing commands as two players would, then write the replay.
 
-        Both sides are played by the engine AI when it is available, else by seeded random legal play.
-        """
-        try:
-            from engine.blockwars import ai
-
-            chooser: Callable[[State, Side, int], str] = lambda s, side, n: str(  # noqa: E731
-                ai.choose(s.view(side), level, seed * 1000 + n, self.ai_budget)
-            )
-            who = f"the engine AI ({level})"
-        except ImportError:
-            rng = random.Random(seed)
-            chooser = lambda s, side, n: str(rng.choice(s.legal_actions()))  # noqa: E731
-            who = "seeded random play (the AI module is not available)"
-        self.say(f"Demo: a complete game played by {who}, seed {seed}.")
-        players = {Side.GERMANS: "ludendorff", Side.CANADIANS: "currie"}
+        Both sides are played by the game's AI at `level` (default: its easiest search level)."""
+        game = game or registry.default()
+        level = level or ("easy" if "easy" in game.ai.names else game.ai.default)
+        self.say(f"Demo: a complete game of {game.title} played by the AI ({level}), seed {seed}.")
+        first, second = (s.name for s in game.sides)
+        players = {first: "alpha", second: "bravo"}
         script = [
             f"/channel {self.channel}",
-            f"/as {players[Side.GERMANS]}",
-            f"/blockwars challenge @{players[Side.CANADIANS]} side:germans",
-            f"/as {players[Side.CANADIANS]}",
-            "/blockwars accept",
+            f"/as {players[first]}",
+            f"/{game.name} challenge @{players[second]} side:{first}",
+            f"/as {players[second]}",
+            f"/{game.name} accept",
         ]
         if await self.service.db.get_channel_match(self.channel_id) is not None:
-            script.insert(1, "/blockwars cancel")
+            script.insert(1, f"/{game.name} cancel")
         await self.run_lines(script)
         for n in range(max_actions):
             match, state = await self.service.latest(self.channel_id)
             if state.is_over() or not match.status.is_open:
                 break
-            side = state.current_player()
-            assert side is not None
+            side = min(state.to_act())
             if self.me != players[side]:
                 await self.run_lines([f"/as {players[side]}"])
+            view = state.view(side)
             try:
-                notation = await asyncio.to_thread(chooser, state, side, n)
+                action = await asyncio.to_thread(game.choose, view, level, seed * 1000 + n, self.ai_budget)
+                notation = str(action)
             except Exception as exc:  # a broken AI must not stop the demo: say so and play on
                 print(f"console: the AI failed ({type(exc).__name__}: {exc}); random move", file=sys.stderr)
-                notation = str(random.Random(seed * 1000 + n).choice(state.legal_actions()))
-            cmd, arg = command_for(notation, state)
-            await self.run_lines([f"/blockwars {cmd} {arg}".rstrip()])
-        await self.run_lines(["/blockwars replay"])
+                notation = str(random.Random(seed * 1000 + n).choice(state.legal_actions(side)))
+            cmd, arg = command_for(game, state, notation)
+            await self.run_lines([f"/{game.name} {cmd} {arg}".rstrip()])
+        await self.run_lines([f"/{game.name} replay"])
         match, state = await self.service.latest(self.channel_id)
         boards = sum(1 for p in self.written if p.suffix == ".png")
         self.say(f"Demo over: {boards} boards and the replay are in {self.boards}/.")
         return 0 if state.is_over() and not self.refused else 1
 
 
-Handler = Callable[[Console, list[str]], Awaitable[Outcome]]
+Handler = Callable[[Console, Game, list[str]], Awaitable[Outcome]]
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,
     "accept": Console.cmd_accept,
     "decline": Console.cmd_decline,
     "cancel": Console.cmd_cancel,
-    "setup": Console.cmd_setup,
-    "move": Console.cmd_move,
-    "attack": Console.cmd_attack,
-    "fire": Console.cmd_fire,
-    "tank": Console.cmd_tank,
-    "reinforce": Console.cmd_reinforce,
-    "decide": Console.cmd_decide,
-    "end": Console.cmd_end,
+    "play": Console.cmd_play,
     "resign": Console.cmd_resign,
     "draw": Console.cmd_draw,
     "legal": Console.cmd_legal,
     "board": Console.cmd_board,
+    "hand": Console.cmd_hand,
     "history": Console.cmd_history,
     "replay": Console.cmd_replay,
     "rules": Console.cmd_rules,
@@ -613,60 +648,20 @@ def flag(opts: dict[str, str], key: str) -> bool:
     raise UsageError(f"{key} must be true or false.")
 
 
-def command_for(notation: str, state: State | None = None) -> tuple[str, str]:
-    """The slash command a player would type for `notation`: ("move", "e2-e3"), ("end", "")..."""
-    low = notation.lower()
-    if low.startswith("setup "):
-        return "setup", notation[6:]
-    if low in ("end", "resign"):
-        return low, ""
+def command_for(game: Game, state: State, notation: str) -> tuple[str, str]:
+    """The command a player would type for `notation`: ("move", "e2-e3"), ("end", ""), ("play", ...)."""
+    low = " ".join(notation.lower().split())
+    if low == "resign":
+        return "resign", ""
     if low.endswith(" draw"):
         return "draw", low.split()[0]
-    if low in ("t+", "t-") or low.startswith("tx"):
-        return "tank", notation
-    if "@" in low:
-        return "reinforce", notation
-    if re.fullmatch(r"[a-h][1-8]-[a-h][1-8]", low):
-        return "move", notation
-    if "x" in low and " " not in low:
-        unit = state.unit_at(_square(low[:2])) if state is not None else None
-        return ("fire" if unit is not None and unit[1] == "M" else "attack"), notation
-    return "decide", notation
-
-
-def _square(name: str) -> int:
-    from engine.blockwars.squares import square
-
-    return square(name)
-
-
-def rules_text(topic: str) -> str:
-    """A section or ruling of RULES.md: the one whose title mentions `topic`, else the first that does."""
-    sections: list[tuple[str, str]] = []
-    try:
-        text = RULES_PATH.read_text(encoding="utf-8")
-    except OSError:
-        return "The rules file is missing; see RULES.md in the repository."
-    title, body = "Block Wars", []
-    for line in text.splitlines():
-        heading = re.match(r"^#+\s+(.*)", line)
-        ruling = re.match(r"^\*\*(R\d+\.[^*]*)\*\*\s*(.*)", line)
-        if heading or ruling:
-            sections.append((title, "\n".join(body).strip()))
-            title = heading.group(1) if heading else ruling.group(1)  # type: ignore[union-attr]
-            body = [ruling.group(2)] if ruling else []
-        else:
-            body.append(line)
-    sections.append((title, "\n".join(body).strip()))
-    if not topic:
-        titles = [t for t, _ in sections[1:]]
-        return "Topics: " + "; ".join(titles) + "\nUse /blockwars rules TOPIC (for example: rules wire)."
-    low = topic.lower()
-    for match_title in (True, False):
-        for t, b in sections:
-            if (low in t.lower()) if match_title else (low in b.lower()):
-                return f"{t}\n{b}"[:1900]
-    return f"No rules section mentions '{topic[:30]}'. /blockwars rules lists the topics."
+    owed = sorted(state.to_act())
+    view = state.view(owed[0] if owed else None)
+    kind = game.verb_of(view, game.parse(notation))
+    for verb in game.verbs:
+        if kind in verb.plays:
+            return verb.name, verb.argument(notation)
+    return "play", notation
 
 
 # ---------------------------------------------------------------------- entry point
@@ -675,16 +670,17 @@ def rules_text(topic: str) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="python -m console",
-        description="Play Block Wars in the terminal with the bot's commands; boards are written as PNGs.",
+        description="Play the bot's games in the terminal with its commands; boards are written as PNGs.",
     )
-    p.add_argument("--db", type=Path, default=None, help="SQLite file (default: DATABASE_PATH or data/)")
+    p.add_argument("--db", type=Path, default=None, help="SQLite file (default: the bot's, see .env.example)")
     p.add_argument("--boards", type=Path, default=Path("boards"), help="where board PNGs go (boards/)")
     p.add_argument("--script", default=None, help="read commands from FILE ('-' for stdin)")
     p.add_argument("--demo", action="store_true", help="play a complete game by itself and exit")
     p.add_argument("--seed", type=int, default=None, help="seed for new games (and the demo)")
     p.add_argument("--as", dest="me", default="alice", help="who you are at the start (alice)")
     p.add_argument("--channel", default="general", help="the channel you start in (general)")
-    p.add_argument("--level", default="easy", choices=LEVELS, help="AI level for --demo (easy)")
+    p.add_argument("--game", default=None, choices=registry.names(), help="the game --demo plays")
+    p.add_argument("--level", default=None, help="AI level for --demo (default: the game's easy level)")
     p.add_argument("--ai-budget", type=float, default=None, help="seconds the AI may think per action")
     return p.parse_args(argv)
 
@@ -704,9 +700,9 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
     tmp: tempfile.TemporaryDirectory[str] | None = None
     db_path = args.db
     if db_path is None and args.demo:
-        tmp = tempfile.TemporaryDirectory(prefix="blockwars-demo-")  # the demo leaves no game behind
+        tmp = tempfile.TemporaryDirectory(prefix="wargames-demo-")  # the demo leaves no game behind
         db_path = Path(tmp.name) / "demo.db"
-    db_path = db_path or default_path()
+    db_path = db_path or load_settings().database_path
     try:
         db = await Database.open(db_path)
         seed = args.seed
@@ -716,7 +712,11 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
         console = Console(service, boards=args.boards, me=args.me, channel=channel, ai_budget=args.ai_budget)
         try:
             if args.demo:
-                return await console.demo(level=args.level, seed=1 if seed is None else seed)
+                game = registry.game(args.game) if args.game else None
+                if game is not None and args.level is not None and args.level not in game.ai.names:
+                    print(f"console: --level must be one of {', '.join(game.ai.names)}", file=sys.stderr)
+                    return 2
+                return await console.demo(game=game, level=args.level, seed=1 if seed is None else seed)
             if script is not None:
                 return await console.run_lines(script)
             return await interactive(console, db_path)
@@ -734,7 +734,8 @@ async def interactive(console: Console, db_path: Path) -> int:
     """The read-eval-print loop; the input() call runs in a thread so the event loop stays free."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history where available)
-    console.say(f"Block Wars console on {db_path}. Boards go to {console.boards}/. Type /help.")
+    titles = ", ".join(g.title for g in registry.games())
+    console.say(f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. Type /help.")
     while True:
         try:
             line = await asyncio.to_thread(input, console.prompt)

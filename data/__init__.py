@@ -4,7 +4,7 @@ It stores opaque engine snapshots (JSON) and action notation strings and never i
 engine, so the rules and the storage can change independently.
 """
 
-from data.db import MUTABLE_FIELDS, Database, default_path, load_migrations
+from data.db import MUTABLE_FIELDS, Database, load_migrations
 from data.elo import K_FACTOR, START_RATING
 from data.errors import (
     ChannelBusy,
@@ -44,6 +44,5 @@ __all__ = [
     "StaleVersion",
     "Status",
     "UserPrefs",
-    "default_path",
     "load_migrations",
 ]

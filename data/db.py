@@ -45,7 +45,6 @@ from data.errors import (
 from data.models import ActionRecord, Match, NewAction, PlayerStats, Result, Status, UserPrefs
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-DEFAULT_DB_PATH = Path(__file__).with_name("blockwars.db")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 _SQLITE_INT_MIN, _SQLITE_INT_MAX = -(2**63), 2**63 - 1
 
@@ -166,11 +165,11 @@ WHERE status = 'challenged' AND challenge_expires_at IS NOT NULL AND challenge_e
 ORDER BY challenge_expires_at, id
 """
 
-_SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ?"
+_SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND game = ? AND user_id = ?"
 _UPSERT_STATS = """
-INSERT INTO player_stats (guild_id, user_id, wins, losses, draws, rating, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
+INSERT INTO player_stats (guild_id, game, user_id, wins, losses, draws, rating, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
     wins = wins + excluded.wins,
     losses = losses + excluded.losses,
     draws = draws + excluded.draws,
@@ -178,7 +177,7 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     updated_at = excluded.updated_at
 """
 _LEADERBOARD = """
-SELECT * FROM player_stats WHERE guild_id = ?
+SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
 ORDER BY rating DESC, wins DESC, user_id ASC
 LIMIT ?
 """
@@ -191,12 +190,6 @@ ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, updated_at
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def default_path() -> Path:
-    """DATABASE_PATH if set, else data/blockwars.db beside this package (git-ignored)."""
-    env = os.environ.get("DATABASE_PATH")
-    return Path(env) if env else DEFAULT_DB_PATH
 
 
 def _dumps(value: Any) -> str:
@@ -271,6 +264,7 @@ def _match_params(match: Match, expected_version: int) -> dict[str, Any]:
 def _row_to_stats(row: sqlite3.Row) -> PlayerStats:
     return PlayerStats(
         guild_id=row["guild_id"],
+        game=row["game"],
         user_id=row["user_id"],
         wins=row["wins"],
         losses=row["losses"],
@@ -358,7 +352,7 @@ class _Opening:
         self._db: Database | None = None
 
     def __await__(self) -> Generator[Any, None, Database]:
-        return self._factory().__await__()  # type: ignore[attr-defined]
+        return self._factory().__await__()
 
     async def __aenter__(self) -> Database:
         self._db = await self._factory()
@@ -400,7 +394,7 @@ class Database:
     @classmethod
     def open(
         cls,
-        path: str | os.PathLike[str] | None = None,
+        path: str | os.PathLike[str],
         *,
         clock: Clock = time.time,
         migrations_dir: Path = MIGRATIONS_DIR,
@@ -408,7 +402,7 @@ class Database:
         """Open (creating the parent directory), switch to WAL and apply pending migrations."""
 
         async def factory() -> Database:
-            return await cls._open(Path(path) if path is not None else default_path(), clock, migrations_dir)
+            return await cls._open(Path(path), clock, migrations_dir)
 
         return _Opening(factory)
 
@@ -588,7 +582,7 @@ class Database:
         seed: int,
         turn_seconds: int,
         challenge_expires_at: float | None,
-        game: str = "blockwars",
+        game: str,
         options: dict[str, Any] | None = None,
         challenger_side: str = "random",
         ai_player_id: int | None = None,
@@ -802,14 +796,16 @@ class Database:
 
     # -- stats and preferences --
 
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A player's record in a guild; zeros and the start rating if they never finished a game."""
-        rows = await self._fetchall(_SELECT_STATS, (guild_id, user_id))
-        return _row_to_stats(rows[0]) if rows else PlayerStats(guild_id=guild_id, user_id=user_id)
+    async def player_stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
+        """A player's record in one game in a guild; zeros and the start rating if they never finished
+        a game of it."""
+        rows = await self._fetchall(_SELECT_STATS, (guild_id, game, user_id))
+        return _row_to_stats(rows[0]) if rows else PlayerStats(guild_id=guild_id, game=game, user_id=user_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
-        """Best rating first; ties by more wins, then by user id so the order is stable."""
-        return [_row_to_stats(row) for row in await self._fetchall(_LEADERBOARD, (guild_id, limit))]
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
+        """One game's best rating first; ties by more wins, then by user id so the order is stable."""
+        rows = await self._fetchall(_LEADERBOARD, (guild_id, game, limit))
+        return [_row_to_stats(row) for row in rows]
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
         """A user's preferences; defaults (no DMs) for a user never seen."""
@@ -888,7 +884,7 @@ def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: 
     a, b = match.players
     ratings = []
     for user in (a, b):
-        row = conn.execute(_SELECT_STATS, (match.guild_id, user)).fetchone()
+        row = conn.execute(_SELECT_STATS, (match.guild_id, match.game, user)).fetchone()
         ratings.append(float(row["rating"]) if row else elo.START_RATING)
     if result.winner_id is None:
         score_a, outcome = 0.5, ((0, 0, 1), (0, 0, 1))
@@ -898,4 +894,4 @@ def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: 
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
     new_a, new_b = elo.updated(ratings[0], ratings[1], score_a)
     for user, rating, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
-        conn.execute(_UPSERT_STATS, (match.guild_id, user, wins, losses, draws, rating, now))
+        conn.execute(_UPSERT_STATS, (match.guild_id, match.game, user, wins, losses, draws, rating, now))

@@ -118,9 +118,11 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """A player's record in one guild; a player who never finished a game gets the defaults."""
+    """A player's record in one game in one guild (ratings are per game); a player who never
+    finished a game of it gets the defaults."""
 
     guild_id: int
+    game: str
     user_id: int
     wins: int = 0
     losses: int = 0

@@ -103,18 +103,6 @@ class BaseGame:
             out[name] = _checked(spec, value)
         return out
 
-    def option_labels(self, options: Mapping[str, Any]) -> list[str]:
-        """The options in words for a challenge message: switches that are on, and other values."""
-        out = []
-        for spec in self.options:
-            value = options.get(spec.name, spec.default)
-            if isinstance(spec.default, bool):
-                if value:
-                    out.append(spec.label)
-            elif value != spec.default:
-                out.append(f"{spec.label}: {value}")
-        return out
-
     # -- the AI
 
     def evaluate(self, state: State, side: Side) -> float:

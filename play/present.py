@@ -1,12 +1,18 @@
-"""The words posted after each move, shared by the Discord cog and the console so both say the same."""
+"""The words posted after each move, shared by the Discord cog and the console so both say the same.
+
+Game-free: a game gives its own sentences (`Game.status`, its sides' titles, its outcome's words);
+this module puts mentions, deadlines and the result around them. Everything here is public, so it
+reads the spectator's view only.
+"""
 
 from __future__ import annotations
 
-from data import Match
-from engine.blockwars import Side, State
-from play.service import Played
+from collections.abc import Mapping
+from typing import Any
 
-ACTION_WORDS = {2: "2 actions left", 1: "1 action left", 0: "no actions left"}
+from data import Match
+from engine.protocol import Game, State
+from play.service import Played, game_of
 
 
 def mention(user_id: int) -> str:
@@ -18,25 +24,46 @@ def when(ts: float | None) -> str:
     return f"<t:{int(ts)}:R>" if ts else "no deadline"
 
 
+def options_text(game: Game, options: Mapping[str, Any]) -> str:
+    """The optional rules chosen, in words ("Crosses, Fighter aces"); '' when none differs from the
+    default."""
+    out = []
+    for spec in game.options:
+        value = options.get(spec.name, spec.default)
+        if isinstance(spec.default, bool):
+            if value:
+                out.append(spec.label)
+        elif value != spec.default:
+            out.append(f"{spec.label}: {value}")
+    return ", ".join(out)
+
+
+def outcome_text(match: Match, state: State) -> str | None:
+    """How the game ended, or None while it goes on."""
+    outcome = state.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return f"**Game over: a draw** ({outcome.detail})."
+    winner = match.sides.get(outcome.winner)
+    who = f" {mention(winner)}" if winner else ""
+    title = game_of(match).side(outcome.winner).title
+    return f"**Game over: the {title} win**{who} ({outcome.detail})."
+
+
 def status_text(match: Match, state: State) -> str:
-    """Whose move it is and by when, or how the game ended."""
-    if state.is_over() or state.outcome() is not None:
-        outcome = state.outcome()
-        assert outcome is not None
-        if outcome.winner is None:
-            return f"**Game over: a draw** ({outcome.detail})."
-        winner = match.sides.get(outcome.winner.value)
-        who = f" {mention(winner)}" if winner else ""
-        return f"**Game over: the {Side(outcome.winner).title} win**{who} ({outcome.detail})."
-    side = state.current_player()
-    assert side is not None
-    player = mention(match.sides[side.value])
+    """Whose move it is and by when (one line per side that owes an action), or how the game ended."""
+    over = outcome_text(match, state)
+    if over is not None:
+        return over
+    rules = game_of(match)
+    public = state.view(None)
     due = when(match.deadline)
-    if state.phase == "setup":
-        return f"{player} ({side.title}): deploy your units (`setup std` for the standard layout). Due {due}."
-    if state.pending is not None:
-        return f"{player}: {state.pending.prompt()} Due {due}."
-    return f"{player} ({side.title}) to play, {ACTION_WORDS[state.actions_left]}. Due {due}."
+    lines = []
+    for side in sorted(state.to_act()):
+        player = mention(match.sides[side]) if side in match.sides else rules.side(side).title
+        lines.append(f"{rules.status(public, side).replace('{player}', player)} Due {due}.")
+    return "\n".join(lines)
 
 
 def played_text(played: Played) -> str:
@@ -46,4 +73,4 @@ def played_text(played: Played) -> str:
 
 def side_label(match: Match, user_id: int) -> str:
     side = match.side_of(user_id)
-    return Side(side).title if side else "spectator"
+    return game_of(match).side(side).title if side else "spectator"

@@ -19,8 +19,8 @@ import asyncio
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data import (
@@ -34,17 +34,10 @@ from data import (
     StaleVersion,
     Status,
 )
-from engine.blockwars import (
-    IllegalAction,
-    InvalidNotation,
-    Options,
-    Side,
-    State,
-    new_game,
-    parse,
-    summary,
-)
-from engine.blockwars.events import Event, GameOver
+from engine import registry
+from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import ABANDON, TIMEOUT
+from engine.protocol import Action, Event, Game, State
 from play.errors import (
     AlreadyApplied,
     BadRequest,
@@ -61,14 +54,21 @@ DEFAULT_TURN_SECONDS = 3 * DAY
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 14 * DAY
 CHALLENGE_TTL = DAY
-GAME = "blockwars"
+QUICK_SECONDS = 6 * 3600  # the longest deadline of a quick decision (a retreat square, a negation)
+SEPARATOR = ";"  # several actions in one command: "e2-e3; e4-e5xe6"
+NO_GAME = "There is no game in this channel. Start one with the `challenge` command of a game."
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
-def history_line(who: str, notation: str, events: list[Event]) -> str:
+def summary(events: Sequence[Event], viewer: str | None = None) -> str:
+    """The events of one action as `viewer` may know them, as one readable clause list."""
+    return ", ".join(t for e in events if (t := e.text(viewer)))
+
+
+def history_line(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> str:
     """'Canadians: e4-e5, e5 attacks e6: 9 of clubs vs 7 of diamonds, won, ...' (the events say it all;
     the notation alone stands in when they are silent, as for `end`)."""
-    return f"{who}: {summary(events) or notation}"
+    return f"{who}: {summary(events, viewer) or notation}"
 
 
 def reminder_lead(turn_seconds: int) -> float:
@@ -76,9 +76,37 @@ def reminder_lead(turn_seconds: int) -> float:
     return min(turn_seconds / 4, 12 * 3600)
 
 
+def quick_seconds(turn_seconds: int) -> int:
+    """The deadline of a quick decision: a quarter of a turn, at most QUICK_SECONDS, at least a minute."""
+    return max(MIN_TURN_SECONDS, min(turn_seconds // 4, QUICK_SECONDS))
+
+
+def game_of(match: Match) -> Game:
+    """The rules of the game a match is played in."""
+    return registry.game(match.game)
+
+
+def split_actions(text: str) -> list[str]:
+    """The actions of one command, in order: "a; b; c" (empty pieces are ignored)."""
+    return [piece.strip() for piece in str(text).split(SEPARATOR) if piece.strip()]
+
+
+def waiting_ids(match: Match, state: State) -> list[int]:
+    """The players who owe an action now, in side order (two at once in a simultaneous set-up)."""
+    return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
+
+
+def private_lines(events: Sequence[Event], side: str) -> str:
+    """What only `side` learnt from these events (a drawn hand): its words where they differ from
+    what the channel is told."""
+    return ", ".join(t for e in events if (t := e.text(side)) and t != e.text(None))
+
+
 @dataclass(slots=True)
 class Played:
-    """What one command did: the new match row, the state, the events, and the line for the channel."""
+    """What one command did: the new match row, the state, the events of its actions (all of them,
+    as the state returned them: render and history pass them through `seen_by` for each viewer),
+    and the line(s) for the channel. `private` holds, per side, what only that side learnt."""
 
     match: Match
     state: State
@@ -86,14 +114,24 @@ class Played:
     notation: str
     actor_id: int
     line: str
+    private: dict[str, str] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
         return self.state.is_over()
 
     @property
+    def game(self) -> Game:
+        return game_of(self.match)
+
+    @property
     def next_player_id(self) -> int | None:
         return self.match.turn_player_id
+
+    @property
+    def waiting(self) -> list[int]:
+        """Who owes an action now."""
+        return waiting_ids(self.match, self.state)
 
 
 @dataclass(slots=True)
@@ -142,7 +180,7 @@ class MatchService:
         """Record what was just stored (write-through); a game that ended leaves the memory."""
         if match.status.is_open:
             if state is None and match.snapshot is not None:
-                state = State.from_json(match.snapshot)
+                state = game_of(match).from_json(match.snapshot)
             self._live[match.channel_id] = (replace(match, snapshot=None), state)
             self._live.move_to_end(match.channel_id)
             while len(self._live) > LIVE_GAMES_KEPT:
@@ -176,13 +214,18 @@ class MatchService:
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        game: str,
         side: str = "random",
-        options: Options | None = None,
+        options: Mapping[str, Any] | None = None,
         turn_seconds: int | None = None,
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
     ) -> Match:
-        """Open a challenge; against the AI (`ai_level` set) it starts at once."""
+        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once."""
+        try:
+            rules = registry.game(game)
+        except registry.UnknownGame as exc:
+            raise BadRequest(str(exc)) from None
         if challenger_id == opponent_id:
             raise BadRequest(
                 "You cannot challenge yourself. Pick another player, or challenge me for an AI game."
@@ -190,8 +233,15 @@ class MatchService:
         if opponent_is_bot and ai_level is None:
             raise BadRequest("Bots cannot play. Challenge a person, or challenge me to play the AI.")
         side = side.strip().lower()
-        if side not in ("random", Side.GERMANS.value, Side.CANADIANS.value):
-            raise BadRequest("Side must be germans, canadians or random.")
+        names = [s.name for s in rules.sides]
+        if side not in ("random", *names):
+            raise BadRequest(f"Side must be {names[0]}, {names[1]} or random.")
+        if ai_level is not None and ai_level not in rules.ai.names:
+            raise BadRequest(f"The AI levels of {rules.title} are {', '.join(rules.ai.names)}.")
+        try:
+            chosen = rules.normalise_options(options or {})
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
         turn = DEFAULT_TURN_SECONDS if turn_seconds is None else int(turn_seconds)
         if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
             raise BadRequest("Time per turn must be between 1 minute and 14 days.")
@@ -205,8 +255,8 @@ class MatchService:
                 seed=self.rng.getrandbits(62),
                 turn_seconds=turn,
                 challenge_expires_at=now + self.challenge_ttl,
-                game=GAME,
-                options=(options or Options()).to_json(),
+                game=rules.name,
+                options=chosen,
                 challenger_side=side,
                 ai_player_id=opponent_id if ai_level else None,
                 ai_level=ai_level,
@@ -234,13 +284,16 @@ class MatchService:
             return await self._start(await self._reread(match), self.clock())
 
     async def _start(self, match: Match, now: float) -> Match:
+        rules = game_of(match)
+        names = [s.name for s in rules.sides]
         wanted = match.challenger_side
         if wanted == "random":
-            wanted = random.Random(match.seed).choice([Side.GERMANS.value, Side.CANADIANS.value])
-        other = Side(wanted).other.value
+            wanted = random.Random(match.seed).choice(names)
+        other = names[1] if wanted == names[0] else names[0]
         sides = {wanted: match.challenger_id, other: match.opponent_id}
-        state = new_game(Options.from_json(match.options), match.seed)
-        first = sides[Side.GERMANS.value]  # the Germans deploy first (RULES.md R1)
+        state = rules.new_game(match.options, match.seed)
+        waiting = waiting_ids(replace(match, sides=sides), state)
+        clock = self._clock_for(match.turn_seconds, state, now)
         try:
             started = await self.db.update_match(
                 match.id,
@@ -249,10 +302,9 @@ class MatchService:
                 status=Status.ACTIVE,
                 sides=sides,
                 snapshot=state.to_json(),
-                turn_player_id=first,
-                deadline=now + match.turn_seconds,
-                reminder_at=now + match.turn_seconds - reminder_lead(match.turn_seconds),
+                turn_player_id=waiting[0] if waiting else None,
                 challenge_expires_at=None,
+                **clock,
             )
         except StaleVersion:
             self.forget(match.channel_id)
@@ -313,19 +365,19 @@ class MatchService:
             return _handed_out(live[0], live[1])
         found = await self.db.list_matches(channel_id=channel_id, limit=1)
         if not found or found[0].snapshot is None:
-            raise NoMatch("There is no game in this channel. Start one with /blockwars challenge.")
-        return found[0], State.from_json(found[0].snapshot)
+            raise NoMatch(NO_GAME)
+        return found[0], game_of(found[0]).from_json(found[0].snapshot)
 
     async def legal(self, channel_id: int, user_id: int) -> list[str]:
-        """What `user_id` may play now (empty when it is not their move): for autocomplete and buttons."""
+        """What `user_id` may play now (empty when they owe nothing): for autocomplete and buttons."""
         try:
             match, state = await self.current(channel_id)
         except NoMatch:
             return []
         side = match.side_of(user_id)
-        if side is None or state.current_player() is not Side(side):
+        if side is None or side not in state.to_act():
             return []
-        return [str(a) for a in state.legal_actions()]
+        return [str(a) for a in state.legal_actions(side)]
 
     async def act(
         self,
@@ -338,16 +390,18 @@ class MatchService:
         match_id: int | None = None,
         before_commit: Callable[[], Any] | None = None,
     ) -> Played:
-        """Apply one action for `user_id`: a move, a decision, set-up, resign or a draw action.
+        """Apply one command for `user_id`: a move, a decision, a set-up, resign, a draw action, or
+        several actions separated by ";" (applied in order, all or nothing).
 
         `expected_version` comes from a button's custom_id: if the game moved on since the button
         was posted, the click is refused rather than applied to a different position.
         """
-        try:
-            action = parse(notation)
-        except InvalidNotation as exc:
-            raise IllegalMove(str(exc)) from None
+        texts = split_actions(notation)
+        if not texts:
+            raise IllegalMove("Give an action (several may be separated by ;).")
         match = await self._open_match(channel_id, match_id)
+        rules = game_of(match)
+        actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
         async with self._lock(match.id):
             match = await self._reread(match)
             live = self._live.get(channel_id)
@@ -355,54 +409,82 @@ class MatchService:
                 raise MatchOver("This game is over.")
             if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
-            side_name = match.side_of(user_id)
-            if side_name is None:
+            side = match.side_of(user_id)
+            if side is None:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
             if expected_version is not None and expected_version != match.version:
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
-            side = Side(side_name)
             state = live[1].clone()
-            if not action.anytime and state.current_player() is not side:
-                raise NotYourTurn(self._waiting_for(match, state))
-            try:
-                events = state.apply(action, side)
-            except IllegalAction as exc:
-                raise IllegalMove(str(exc), exc.legal) from None
+            quick_before = state.quick_decision()
+            events: list[Event] = []
+            steps: list[tuple[str, list[Event]]] = []
+            for n, action in enumerate(actions, 1):
+                if state.is_over():
+                    raise IllegalMove(self._step(n, len(actions), "the game ended before this action."))
+                if not action.anytime and side not in state.to_act():
+                    waiting = self._waiting_for(match, rules, state)
+                    if len(actions) > 1 and n > 1:
+                        waiting = self._step(n, len(actions), waiting)
+                    raise NotYourTurn(waiting)
+                try:
+                    done = list(state.apply(action, side))
+                except IllegalAction as exc:
+                    raise IllegalMove(self._step(n, len(actions), str(exc)), exc.legal) from None
+                events.extend(done)
+                steps.append((str(action), done))
             return await self._commit(
-                match, state, events, str(action), user_id, interaction_id, before_commit
+                match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before
             )
+
+    @staticmethod
+    def _step(n: int, of: int, why: str) -> str:
+        """A refusal of one action of a command of several says which one; nothing was played."""
+        if of == 1:
+            return why
+        return f"Action {n} of {of}: {why} Nothing was played."
+
+    def _parse(self, rules: Game, text: str, n: int, of: int) -> Action:
+        try:
+            return rules.parse(text)
+        except InvalidNotation as exc:
+            raise IllegalMove(self._step(n, of, str(exc))) from None
+
+    def _clock_for(self, turn_seconds: int, state: State, now: float) -> dict[str, Any]:
+        """A new clock: a whole turn, or a short one for a quick decision."""
+        span = quick_seconds(turn_seconds) if state.quick_decision() else turn_seconds
+        return {"deadline": now + span, "reminder_at": now + span - reminder_lead(span)}
 
     async def _commit(
         self,
         match: Match,
         state: State,
-        events: list[Event],
-        notation: str,
-        actor_id: int,
+        steps: list[tuple[str, list[Event]]],
+        actor_id: int | None,
         interaction_id: int | None,
         before_commit: Callable[[], Any] | None = None,
+        *,
+        quick_before: bool = False,
     ) -> Played:
+        rules = game_of(match)
         now = self.clock()
         changes: dict[str, Any] = {"snapshot": state.to_json()}
         result: Result | None = None
-        if state.is_over():
-            outcome = state.outcome()
-            assert outcome is not None
+        outcome = state.outcome()
+        if outcome is not None:
             winner = outcome.winner
             result = Result(winner_id=match.sides[winner] if winner else None, reason=outcome.detail)
         else:
-            player = state.current_player()
-            assert player is not None
-            next_id = match.sides[player.value]
+            waiting = waiting_ids(match, state)
+            next_id = waiting[0] if waiting else None
             changes["turn_player_id"] = next_id
-            if next_id != match.turn_player_id:  # a new player's clock starts
-                changes["deadline"] = now + match.turn_seconds
-                changes["reminder_at"] = now + match.turn_seconds - reminder_lead(match.turn_seconds)
+            # A new player's clock starts, and so does one for a quick decision (and after it).
+            if next_id != match.turn_player_id or state.quick_decision() != quick_before:
+                changes.update(self._clock_for(match.turn_seconds, state, now))
         try:
             updated = await self.db.commit_action(
                 match.id,
                 expected_version=match.version,
-                actions=[NewAction(notation, actor_id)],
+                actions=[NewAction(text, actor_id) for text, _ in steps],
                 interaction_id=interaction_id,
                 result=result,
                 now=now,
@@ -421,17 +503,22 @@ class MatchService:
                 ) from None
             raise
         self._remember(updated, state.clone())
-        side = match.side_of(actor_id)
-        who = Side(side).title if side else "?"
-        return Played(updated, state, events, notation, actor_id, history_line(who, notation, events))
+        side = match.side_of(actor_id) if actor_id is not None else None
+        who = rules.side(side).title if side else "?"
+        events = [e for _, done in steps for e in done]
+        line = "\n".join(history_line(who, text, done) for text, done in steps)
+        private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
+        notation = f"{SEPARATOR} ".join(text for text, _ in steps)
+        return Played(updated, state, events, notation, actor_id or 0, line, private)
 
-    def _waiting_for(self, match: Match, state: State) -> str:
-        side = state.current_player()
-        assert side is not None
-        who = f"<@{match.sides[side.value]}>"
-        if state.pending is not None:
-            return f"Not yet: {who} must decide first. {state.pending.prompt()}"
-        return f"It is not your turn: {who} ({side.title}) is to play."
+    def _waiting_for(self, match: Match, rules: Game, state: State) -> str:
+        """Whom the game waits for, in the game's own words ("<@bob> (Germans) to play, ...")."""
+        public = state.view(None)
+        owed = " ".join(
+            rules.status(public, side).replace("{player}", f"<@{match.sides[side]}>")
+            for side in sorted(state.to_act())
+        )
+        return f"It is not your turn to act: {owed}"
 
     async def _reread(self, match: Match) -> Match:
         """The freshest copy of `match` once its lock is held (memory first, else the database)."""
@@ -448,76 +535,81 @@ class MatchService:
         if match is None or (match_id is not None and match.id != match_id):
             if match_id is not None:
                 raise StalePrompt("This prompt belongs to a game that is over.")
-            raise NoMatch("There is no game in this channel. Start one with /blockwars challenge.")
+            raise NoMatch(NO_GAME)
         return match
 
     # ------------------------------------------------------------------ AI
 
     async def ai_turns(self, channel_id: int, *, budget_s: float | None = None) -> list[Played]:
-        """Let the AI play every action it owes now (its turn and its own pending decisions)."""
-        from engine.blockwars import ai  # imported lazily: the search is only needed for AI games
-
+        """Let the AI play every action it owes now (its turn and the decisions it owes)."""
         played: list[Played] = []
-        for _ in range(64):
+        for _ in range(256):
             try:
                 match, state = await self.current(channel_id)
             except NoMatch:
                 break
-            if match.ai_player_id is None or match.turn_player_id != match.ai_player_id:
+            ai_id = match.ai_player_id
+            side = match.side_of(ai_id) if ai_id is not None else None
+            if ai_id is None or side is None or side not in state.to_act():
                 break
-            side = Side(match.side_of(match.ai_player_id) or "")
-            view = state.view(side)
+            rules = game_of(match)
+            view = state.view(side)  # the AI sees what its side may know, nothing more
             seed = match.seed ^ (match.version * 7919)
-            level = match.ai_level or "normal"
-            action = await asyncio.to_thread(ai.choose, view, level, seed, budget_s)
+            level = match.ai_level or rules.ai.default
+            action = await asyncio.to_thread(rules.choose, view, level, seed, budget_s)
             try:
-                played.append(
-                    await self.act(
-                        channel_id, match.ai_player_id, str(action), expected_version=match.version
-                    )
-                )
+                played.append(await self.act(channel_id, ai_id, str(action), expected_version=match.version))
             except StalePrompt:
                 continue
         return played
 
     # ------------------------------------------------------------------ reading
 
-    async def log(self, match: Match) -> list[tuple[Side, str, int | None]]:
+    async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
         """The action log as (side, notation, player id)."""
         rows = await self.db.actions(match.id)
+        first = game_of(match).sides[0].name
         out = []
         for row in rows:
             side = match.side_of(row.player_id) if row.player_id is not None else None
-            out.append((Side(side) if side else Side.GERMANS, row.notation, row.player_id))
+            out.append((side or first, row.notation, row.player_id))
         return out
 
-    async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[Side, str]]]:
+    async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[str, str]]]:
         """Seed + log, replayed: the final state, the events of every action, and the log."""
-        state = new_game(Options.from_json(match.options), match.seed)
+        rules = game_of(match)
+        state = rules.new_game(match.options, match.seed)
         per_action: list[list[Event]] = []
         log = [(side, notation) for side, notation, _ in await self.log(match)]
         for side, notation in log:
-            per_action.append(state.apply(parse(notation), side))
+            per_action.append(list(state.apply(rules.parse(notation), side)))
         return state, per_action, log
 
     async def last_events(self, match: Match) -> list[Event]:
-        """What the latest action did, for re-drawing the board with its highlights."""
+        """What the latest command did, for re-drawing the board with its highlights."""
+        rows = await self.db.actions(match.id)
         _, per_action, _ = await self.replayed(match)
-        return per_action[-1] if per_action else []
+        if not rows:
+            return []
+        last = rows[-1].version  # the rows of one command share the version it produced
+        count = sum(1 for r in rows if r.version == last)
+        return [e for events in per_action[-count:] for e in events]
 
-    async def history(self, channel_id: int, limit: int = 20) -> list[str]:
+    async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
+        """The latest actions as lines, as `viewer` (None: the channel) may read them."""
         match, _ = await self.latest(channel_id)
+        rules = game_of(match)
         _, per_action, log = await self.replayed(match)
         lines = []
         for (side, notation), events in zip(log, per_action, strict=True):
-            lines.append(history_line(side.title, notation, events))
+            lines.append(history_line(rules.side(side).title, notation, events, viewer))
         return lines[-limit:]
 
-    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        return await self.db.player_stats(guild_id, user_id)
+    async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
+        return await self.db.player_stats(guild_id, game, user_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[PlayerStats]:
-        return await self.db.leaderboard(guild_id, limit)
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
+        return await self.db.leaderboard(guild_id, game, limit)
 
     # ------------------------------------------------------------------ clocks
 
@@ -544,31 +636,53 @@ class MatchService:
             if match.turn_player_id is None or not await self.db.mark_reminded(match.id, match.version):
                 continue
             when = f"<t:{int(match.deadline or now)}:R>"
-            notices.append(
-                Notice(
-                    "reminder",
-                    match,
-                    match.turn_player_id,
-                    f"<@{match.turn_player_id}>, your move is due {when}.",
-                )
-            )
+            owed = [match.turn_player_id]
+            if match.snapshot is not None:
+                owed = waiting_ids(match, game_of(match).from_json(match.snapshot)) or owed
+            for user in owed:
+                notices.append(Notice("reminder", match, user, f"<@{user}>, your move is due {when}."))
         return notices
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
+        """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and
+        a game where both sides owed something and neither came ends without a winner."""
         async with self._lock(match.id):
             self.forget(match.channel_id)
             match = await self.db.get_match(match.id)  # a move may have landed since the query
-            late = match.turn_player_id
-            if match.status is not Status.ACTIVE or late is None or match.snapshot is None:
+            if match.status is not Status.ACTIVE or match.snapshot is None:
                 return None
             if match.deadline is None or match.deadline > now:
                 return None
-            state = State.from_json(match.snapshot)
-            side = Side(match.side_of(late) or "")
-            events = state.apply(parse("timeout"), side)
+            rules = game_of(match)
+            state = rules.from_json(match.snapshot)
+            owed = sorted(state.to_act())
+            if not owed:
+                return None
+            quick_before = state.quick_decision()
+            steps: list[tuple[str, list[Event]]] = []
+            late = match.sides[owed[0]]
+            if quick_before:
+                for side in owed:
+                    default = state.default_action(side)
+                    action: Action = default if default is not None else TIMEOUT
+                    steps.append((str(action), list(state.apply(action, side))))
+                    late = match.sides[side]
+                    if state.is_over():
+                        break
+            else:
+                action = TIMEOUT if len(owed) == 1 else ABANDON
+                steps.append((str(action), list(state.apply(action, owed[0]))))
             try:
-                played = await self._commit(match, state, events, "timeout", late, None)
+                played = await self._commit(match, state, steps, late, None, quick_before=quick_before)
             except StalePrompt:
                 return None
-        assert any(isinstance(e, GameOver) for e in events)
-        return Notice("forfeit", played.match, late, f"<@{late}> ran out of time and loses the game.", played)
+        if not state.is_over():
+            who = " and ".join(f"<@{match.sides[s]}>" for s in owed)
+            return Notice(
+                "default", played.match, late, f"{who} did not answer in time: {played.line}", played
+            )
+        if len(owed) > 1 and not quick_before:
+            text = "Neither player acted in time: the game ends without a winner."
+        else:
+            text = f"<@{late}> ran out of time and loses the game."
+        return Notice("forfeit", played.match, late, text, played)

@@ -22,8 +22,8 @@ import discord
 import pytest
 from PIL import Image
 
-from bot import BlockWarsBot, create_bot, intents
-from cogs.blockwars import APOLOGY, BlockWars
+from bot import WargamesBot, create_bot, intents
+from cogs.core import APOLOGY, Core
 from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.position import build
@@ -51,9 +51,9 @@ class World:
         self.other_bot = fake.add_user("otherbot", bot=True)
         self.clock = HandClock()
         self.settings = Settings(token=None, database_path=tmp_path / "bw.db", sync_commands=True)
-        self.bot: BlockWarsBot | None = None
+        self.bot: WargamesBot | None = None
 
-    async def start(self) -> BlockWarsBot:
+    async def start(self) -> WargamesBot:
         bot = create_bot(
             self.settings,
             clock=self.clock,
@@ -65,18 +65,18 @@ class World:
         self.bot = bot
         return bot
 
-    async def restart(self) -> BlockWarsBot:
+    async def restart(self) -> WargamesBot:
         assert self.bot is not None
         await self.cog.idle()
         await self.bot.close()
         return await self.start()
 
     @property
-    def cog(self) -> BlockWars:
+    def cog(self) -> Core:
         assert self.bot is not None
-        cog = self.bot.get_cog("BlockWars")
+        cog = self.bot.get_cog("Core")
         # load_extension imports the module afresh, so compare by name, not class identity
-        assert cog is not None and type(cog).__name__ == BlockWars.__name__
+        assert cog is not None and type(cog).__name__ == Core.__name__
         return cog  # type: ignore[return-value]
 
     async def match(self, channel=None):
@@ -92,7 +92,7 @@ class World:
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     handler = ForwardErrors(fake_discord)
-    logger = logging.getLogger("blockwars")
+    logger = logging.getLogger("bot")
     logger.addHandler(handler)
     w = World(fake_discord, start_bot, tmp_path)
     w.errors = handler  # type: ignore[attr-defined]
@@ -240,7 +240,7 @@ async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not
     ids = [f"bw:dec:{match.id}:{match.version}:{n}" for n in ("dogfight A", "dogfight B", "decline")]
     assert message.custom_ids == ids
     refused = await w.fake.click(w.alice, message, ids[0])
-    assert refused.ephemeral and "must decide first" in refused.content
+    assert refused.ephemeral and "not your turn" in refused.content and "must decide" in refused.content
     assert (await w.match()).version == match.version
     answered = await w.fake.click(w.bob, message, ids[0])
     assert answered.message.content.startswith("Canadians:")
@@ -464,12 +464,13 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
 async def test_only_the_owner_syncs_and_a_dev_guild_gets_the_commands(world: World):
     w = world
     assert any(c["name"] == "blockwars" for c in w.fake.synced_commands())  # the --sync at start-up
-    refused = await w.fake.slash(w.eve, w.general, "blockwars", "admin", "sync")
+    refused = await w.fake.slash(w.eve, w.general, "wargames", "admin", "sync")
     assert refused.ephemeral and "owner" in refused.content
     w.bot.settings = replace(w.bot.settings, dev_guild_id=w.guild.id)  # type: ignore[union-attr]
-    synced = await w.fake.slash(w.fake.owner, w.general, "blockwars", "admin", "sync")
+    synced = await w.fake.slash(w.fake.owner, w.general, "wargames", "admin", "sync")
     assert synced.ephemeral and "Synced" in synced.content
-    assert [c["name"] for c in w.fake.synced_commands(w.guild)] == ["blockwars"]
+    names = [c["name"] for c in w.fake.synced_commands(w.guild)]
+    assert "wargames" in names and "blockwars" in names
 
 
 def test_without_a_token_main_starts_the_console(monkeypatch):
@@ -499,7 +500,7 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     selects = [c for row in rows for c in row["components"] if c["type"] == 3]
     assert len(selects) == 3 and all(len(s["options"]) <= 25 for s in selects)
     assert sum(len(s["options"]) for s in selects) == 64
-    gas = await w.fake.click(w.alice, message, f"bw:gas:{match.id}:{match.version}")
+    gas = await w.fake.click(w.alice, message, f"bw:open:{match.id}:{match.version}:gas")
     assert gas.ephemeral and all(
         len(s["options"]) <= 25 for r in gas.message.components for s in r["components"]
     )
@@ -566,7 +567,7 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     message = moved.message
     assert not message.ephemeral and APOLOGY not in message.content
-    assert message.content.startswith("Germans: e6-e5") and "/blockwars board" in message.content
+    assert message.content.startswith("Germans: e6-e5") and "`board` command" in message.content
     assert not message.attachments
     after = await w.match()
     assert after.version == match.version + 1
@@ -622,7 +623,7 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     w = world
     board = (await attack_with_the_card_on_top(w, "KH")).message
     match = await w.match()
-    picker = (await w.fake.click(w.alice, board, f"bw:gas:{match.id}:{match.version}")).message
+    picker = (await w.fake.click(w.alice, board, f"bw:open:{match.id}:{match.version}:gas")).message
     selects = [c for row in picker.components for c in row["components"] if c["type"] == 3]
     values = [o["value"] for s in selects for o in s["options"]]
     assert len(values) == 64 and all(v.startswith("gas ") for v in values)

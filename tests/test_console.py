@@ -22,7 +22,7 @@ from PIL import Image
 from console import Console, amain, main, names
 from console.app import command_for
 from data import Database, Status
-from engine.blockwars import Side
+from engine.blockwars import GAME, Side
 from play import MatchService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,7 +84,7 @@ async def drive_to_the_end(console: Console, seed: int, limit: int = 4000) -> li
         ahead = 1 if side is Side.CANADIANS else -1
         keen = [a for a in legal if "x" in a or (a[2:3] == "-" and (int(a[4]) - int(a[1])) == ahead)]
         notation = rng.choice(keen if keen and rng.random() < 0.85 else legal)
-        cmd, arg = command_for(notation, state)
+        cmd, arg = command_for(GAME, state, notation)
         fed.append(f"/blockwars {cmd} {arg}".rstrip())
         assert await console.run_lines(fed[-1:]) == 0, console.out.getvalue()[-500:]  # type: ignore[attr-defined]
     return fed
@@ -231,7 +231,7 @@ async def test_playing_the_ai_writes_its_boards_too(tmp_path: Path) -> None:
     me = match.side_of(console.my_id)
     assert state.current_player() is Side(me)  # the AI has played everything it owed
     text = out.getvalue()
-    assert "@alice takes on the AI (easy)." in text
+    assert "@alice takes on the AI (easy): a game of Block Wars." in text
     assert (
         len(list((tmp_path / "boards").glob("*.png"))) == len(await console.service.db.actions(match.id)) + 1
     )

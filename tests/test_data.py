@@ -28,7 +28,6 @@ from data import (
     Result,
     StaleVersion,
     Status,
-    default_path,
     load_migrations,
 )
 from data.db import MIGRATIONS_DIR
@@ -36,6 +35,7 @@ from data.elo import expected_score
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 GUILD = 100
+GAME = "blockwars"
 ALICE, BOB, CAROL, DAVE = 11, 22, 33, 44
 T0 = 1_700_000_000.0
 
@@ -68,6 +68,7 @@ async def db(db_path: Path, clock: FakeClock):
 
 async def challenge(db: Database, channel_id: int = 1, a: int = ALICE, b: int = BOB, **kw) -> Match:
     kw.setdefault("challenge_expires_at", T0 + 3600)
+    kw.setdefault("game", GAME)
     return await db.create_challenge(
         guild_id=kw.pop("guild_id", GUILD),
         channel_id=channel_id,
@@ -144,29 +145,63 @@ async def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path):
     migrations.mkdir()
     for _, path in load_migrations():
         shutil.copy(path, migrations / path.name)
-    (migrations / "0002_broken.sql").write_text(
+    n = len(load_migrations()) + 1
+    (migrations / f"{n:04d}_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\n"
         "INSERT INTO no_such_table VALUES (1);\n"
-        "PRAGMA user_version = 2;\n"
+        f"PRAGMA user_version = {n};\n"
     )
     target = tmp_path / "m.db"
     with pytest.raises(sqlite3.OperationalError):
         await Database.open(target, migrations_dir=migrations)
-    assert raw(target, "PRAGMA user_version") == [(1,)]
+    assert raw(target, "PRAGMA user_version") == [(n - 1,)]
     assert raw(target, "SELECT name FROM sqlite_master WHERE name = 'half_done'") == []
+
+
+async def test_stats_written_before_games_were_separate_move_to_the_game_of_their_matches(tmp_path: Path):
+    """A database of the one-game bot (migration 1 only) keeps its ratings, now under the game."""
+    old = tmp_path / "old"
+    old.mkdir()
+    shutil.copy(MIGRATIONS_DIR / "0001_init.sql", old / "0001_init.sql")
+    target = tmp_path / "m.db"
+    async with Database.open(target, migrations_dir=old) as db:
+        m = await active(db)
+    # What the one-game bot wrote when that match ended: the match row and both players' stats.
+    with sqlite3.connect(target) as conn:
+        conn.execute("UPDATE matches SET status = 'finished', winner_id = ? WHERE id = ?", (ALICE, m.id))
+        conn.executemany(
+            "INSERT INTO player_stats (guild_id, user_id, wins, losses, draws, rating, updated_at) "
+            "VALUES (?, ?, ?, ?, 0, ?, 0)",
+            [(GUILD, ALICE, 1, 0, 1216.0), (GUILD, BOB, 0, 1, 1184.0)],
+        )
+    before = raw(target, "SELECT guild_id, user_id, wins, losses, rating FROM player_stats ORDER BY user_id")
+    async with Database.open(target) as db:
+        alice = await db.player_stats(GUILD, GAME, ALICE)
+        assert (alice.game, alice.wins, alice.losses) == (GAME, 1, 0) and alice.rating > 1200
+        assert (await db.player_stats(GUILD, "othergame", ALICE)).games == 0
+        board = await db.leaderboard(GUILD, GAME)
+        assert [(s.guild_id, s.user_id, s.wins, s.losses, s.rating) for s in board] == sorted(
+            before, key=lambda r: -r[4]
+        )
+        assert await db.leaderboard(GUILD, "othergame") == []
+
+
+async def test_ratings_are_kept_per_game(db: Database):
+    """A win in one game moves that game's rating only."""
+    for game in (GAME, "othergame"):
+        m = await active(db, channel_id=hash(game) % 1000, game=game)
+        await db.finish_match(
+            m.id, expected_version=m.version, result=Result(ALICE if game == GAME else BOB, "won")
+        )
+    assert (await db.player_stats(GUILD, GAME, ALICE)).wins == 1
+    assert (await db.player_stats(GUILD, "othergame", ALICE)).losses == 1
+    assert [s.user_id for s in await db.leaderboard(GUILD, "othergame")] == [BOB, ALICE]
 
 
 async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path):
     (tmp_path / "0002_late.sql").write_text("PRAGMA user_version = 2;")
     with pytest.raises(MigrationError):
         load_migrations(tmp_path)
-
-
-def test_database_path_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    monkeypatch.delenv("DATABASE_PATH", raising=False)
-    assert default_path().parent == MIGRATIONS_DIR.parent
-    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "x.db"))
-    assert default_path() == tmp_path / "x.db"
 
 
 # --- matches -------------------------------------------------------------------------------------
@@ -438,11 +473,11 @@ async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock
             result=Result(ALICE, "resign"),
         )
         await db.set_dm_on_turn(BOB, True)
-        log, stats = await db.actions(m.id), await db.leaderboard(GUILD)
+        log, stats = await db.actions(m.id), await db.leaderboard(GUILD, GAME)
     async with Database.open(db_path, clock=clock) as db:
         assert await db.get_match(m.id) == done
         assert await db.actions(m.id) == log
-        assert await db.leaderboard(GUILD) == stats
+        assert await db.leaderboard(GUILD, GAME) == stats
         assert (await db.get_user_prefs(BOB)).dm_on_turn
         assert not (await db.get_user_prefs(ALICE)).dm_on_turn
 
@@ -524,7 +559,7 @@ async def test_elo_on_win_draw_and_upset(db: Database):
         "headquarters captured",
     )
     assert (done.turn_player_id, done.deadline, done.reminder_at) == (None, None, None)
-    alice, bob = await db.player_stats(GUILD, ALICE), await db.player_stats(GUILD, BOB)
+    alice, bob = await db.player_stats(GUILD, GAME, ALICE), await db.player_stats(GUILD, GAME, BOB)
     assert (alice.wins, alice.losses, alice.rating) == (1, 0, 1216.0)
     assert (bob.wins, bob.losses, bob.rating) == (0, 1, 1184.0)
 
@@ -532,21 +567,21 @@ async def test_elo_on_win_draw_and_upset(db: Database):
     m = await active(db, channel_id=1, a=BOB, b=ALICE)
     await db.finish_match(m.id, expected_version=m.version, result=Result(BOB, "timeout"))
     gain = 32 * (1 - expected_score(1184.0, 1216.0))
-    bob = await db.player_stats(GUILD, BOB)
+    bob = await db.player_stats(GUILD, GAME, BOB)
     assert math.isclose(bob.rating, 1184.0 + gain) and gain > 16
-    assert math.isclose((await db.player_stats(GUILD, ALICE)).rating, 1216.0 - gain)
+    assert math.isclose((await db.player_stats(GUILD, GAME, ALICE)).rating, 1216.0 - gain)
 
     # A draw between equals changes no rating but counts.
     m = await active(db, channel_id=1, a=CAROL, b=DAVE)
     await db.finish_match(m.id, expected_version=m.version, result=Result(None, "agreed"))
-    carol = await db.player_stats(GUILD, CAROL)
+    carol = await db.player_stats(GUILD, GAME, CAROL)
     assert (carol.draws, carol.games, carol.rating) == (1, 1, 1200.0)
 
     # Unrated results and other guilds leave the table alone; strangers get the defaults.
     m = await active(db, channel_id=1, a=CAROL, b=DAVE)
     await db.finish_match(m.id, expected_version=m.version, result=Result(CAROL, "practice", rated=False))
-    assert (await db.player_stats(GUILD, CAROL)).games == 1
-    stranger = await db.player_stats(GUILD + 1, ALICE)
+    assert (await db.player_stats(GUILD, GAME, CAROL)).games == 1
+    stranger = await db.player_stats(GUILD + 1, GAME, ALICE)
     assert (stranger.games, stranger.rating) == (0, 1200.0)
 
 
@@ -559,11 +594,11 @@ async def test_leaderboard_order_and_limit(db: Database):
     await play(ALICE, CAROL, 1)
     await play(DAVE, BOB, 2)
     await play(BOB, ALICE, 3, guild=GUILD + 1)  # another server's table
-    board = await db.leaderboard(GUILD)
+    board = await db.leaderboard(GUILD, GAME)
     assert [s.user_id for s in board] == [ALICE, DAVE, CAROL, BOB]
     assert all(x.rating >= y.rating for x, y in itertools.pairwise(board))
-    assert [s.user_id for s in await db.leaderboard(GUILD, limit=2)] == [ALICE, DAVE]
-    assert [s.user_id for s in await db.leaderboard(GUILD + 1)] == [BOB, ALICE]
+    assert [s.user_id for s in await db.leaderboard(GUILD, GAME, limit=2)] == [ALICE, DAVE]
+    assert [s.user_id for s in await db.leaderboard(GUILD + 1, GAME)] == [BOB, ALICE]
     assert sum(s.rating for s in board) == pytest.approx(4 * 1200.0)  # Elo is zero-sum
 
 
@@ -581,11 +616,11 @@ async def test_final_move_and_stats_land_together_or_not_at_all(db: Database):
             result=Result(ALICE, "hq"),
             before_commit=crash,
         )
-    assert await db.leaderboard(GUILD) == []
+    assert await db.leaderboard(GUILD, GAME) == []
     assert (await db.get_match(m.id)).status is Status.ACTIVE
     with pytest.raises(ValueError):
         await db.finish_match(m.id, expected_version=m.version, result=Result(CAROL, "not a player"))
-    assert await db.get_match(m.id) == m and await db.leaderboard(GUILD) == []
+    assert await db.get_match(m.id) == m and await db.leaderboard(GUILD, GAME) == []
 
 
 async def test_dm_preference(db: Database):

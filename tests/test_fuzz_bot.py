@@ -30,9 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import BlockWarsBot, create_bot
+from bot import WargamesBot, create_bot
 from cogs._views import DYNAMIC_ITEMS
-from cogs.blockwars import APOLOGY
+from cogs.core import APOLOGY
 from settings import Settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
@@ -84,7 +84,7 @@ TEXT = st.one_of(
 @dataclass
 class Arena:
     fake: FakeDiscord
-    bot: BlockWarsBot
+    bot: WargamesBot
     clock: HandClock
     db_path: Path
     general: FakeChannel
@@ -160,7 +160,7 @@ async def arena(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
         settings_, clock=clock, rng=random.Random(7), guild_ready_timeout=0.05, chunk_guilds_at_startup=False
     )
     handler = ForwardErrors(fake_discord)
-    logger = logging.getLogger("blockwars")
+    logger = logging.getLogger("bot")
     logger.addHandler(handler)
     try:
         await start_bot(bot)
@@ -169,7 +169,7 @@ async def arena(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
             alice, bob, eve, mod, other_bot,
         )  # fmt: skip
         yield world
-        cog = bot.get_cog("BlockWars")
+        cog = bot.get_cog("Core")
         await cog.idle()  # type: ignore[union-attr]
         # errors logged outside a driver call (the sweep, background tasks) fail the test here
         assert fake_discord.bot_errors == [], fake_discord.bot_errors
@@ -411,7 +411,7 @@ async def test_a_deleted_channel_does_not_break_the_sweep_or_other_games(arena: 
     w.fake.guilds[w.thread.guild_id].channels.pop(w.thread.id)
     # its deadline passes: the sweep forfeits the game although it cannot post anywhere
     w.clock.now = doomed.deadline + 1
-    cog = w.bot.get_cog("BlockWars")
+    cog = w.bot.get_cog("Core")
     notices = await cog.run_sweep()  # type: ignore[union-attr]
     assert any(n.kind == "forfeit" and n.match.id == doomed.id for n in notices)
     assert await w.match(w.thread) is None
@@ -429,7 +429,7 @@ async def test_a_channel_deleted_while_the_bot_was_not_told(arena: Arena):
     match = await w.match()
     w.fake.channels.pop(w.general.id)  # gone on Discord's side, not in the bot's cache
     w.clock.now = match.deadline + 1
-    cog = w.bot.get_cog("BlockWars")
+    cog = w.bot.get_cog("Core")
     notices = await cog.run_sweep()  # type: ignore[union-attr]
     assert [n.kind for n in notices] == ["forfeit"]
     assert await w.match() is None

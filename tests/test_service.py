@@ -25,6 +25,7 @@ from play import (
 )
 
 GUILD, CHANNEL = 10, 100
+GAME = "blockwars"
 ALICE, BOB, EVE = 1, 2, 3
 
 
@@ -45,7 +46,9 @@ async def open_service(path: Path, clock: Clock, seed: int = 7) -> MatchService:
 
 async def started(svc: MatchService, side: str = "germans", channel: int = CHANNEL) -> None:
     """Alice (Germans by default) challenges Bob, who accepts; both deploy the standard layout."""
-    await svc.challenge(guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, side=side)
+    await svc.challenge(
+        game=GAME, guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, side=side
+    )
     await svc.accept(channel, BOB)
     german = ALICE if side == "germans" else BOB
     await svc.act(channel, german, "setup std")
@@ -65,7 +68,9 @@ def clock() -> Clock:
 
 async def test_challenge_accept_setup_and_first_move(tmp_path: Path, clock: Clock) -> None:
     svc = await open_service(tmp_path / "g.db", clock)
-    match = await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    match = await svc.challenge(
+        game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
     assert match.status is Status.CHALLENGED
     with pytest.raises(NotAPlayer):
         await svc.accept(CHANNEL, EVE)
@@ -103,12 +108,14 @@ async def test_refusals_are_clear_and_change_nothing(tmp_path: Path, clock: Cloc
     with pytest.raises(NoMatch):
         await svc.act(999, ALICE, "c7-b7")
     with pytest.raises(BadRequest):
-        await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=EVE, opponent_id=ALICE)
+        await svc.challenge(
+            game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=EVE, opponent_id=ALICE
+        )
     with pytest.raises(BadRequest):
-        await svc.challenge(guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=EVE)
+        await svc.challenge(game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=EVE)
     with pytest.raises(BadRequest):
         await svc.challenge(
-            guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=9, opponent_is_bot=True
+            game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=9, opponent_is_bot=True
         )
     after = await svc.db.get_match(before.id)
     assert after == before
@@ -201,14 +208,14 @@ async def test_full_game_to_the_end_records_stats_and_history(tmp_path: Path, cl
     assert final.status is Status.FINISHED
     assert await svc.db.get_channel_match(CHANNEL) is None  # the channel is free again
     winner = final.winner_id
-    stats = [await svc.stats(GUILD, p) for p in (ALICE, BOB)]
+    stats = [await svc.stats(GUILD, GAME, p) for p in (ALICE, BOB)]
     if winner is None:
         assert all(s.draws == 1 for s in stats)
     else:
         loser = ALICE if winner == BOB else BOB
-        assert (await svc.stats(GUILD, winner)).wins == 1
-        assert (await svc.stats(GUILD, loser)).losses == 1
-        board = await svc.leaderboard(GUILD)
+        assert (await svc.stats(GUILD, GAME, winner)).wins == 1
+        assert (await svc.stats(GUILD, GAME, loser)).losses == 1
+        board = await svc.leaderboard(GUILD, GAME)
         assert board[0].user_id == winner
     history = await svc.history(CHANNEL, limit=5)
     assert len(history) == 5 and history[-1].startswith(("Germans", "Canadians"))
@@ -225,7 +232,7 @@ async def test_resign_and_draw_by_agreement(tmp_path: Path, clock: Clock) -> Non
         await svc.act(CHANNEL, BOB, "accept draw")
     played = await svc.act(CHANNEL, ALICE, "accept draw")
     assert played.over and played.match.winner_id is None
-    assert (await svc.stats(GUILD, ALICE)).draws == 1
+    assert (await svc.stats(GUILD, GAME, ALICE)).draws == 1
 
     await started(svc, channel=CHANNEL + 1)
     played = await svc.act(CHANNEL + 1, BOB, "resign")
@@ -236,11 +243,11 @@ async def test_resign_and_draw_by_agreement(tmp_path: Path, clock: Clock) -> Non
 
 async def test_decline_withdraw_expire_and_cancel(tmp_path: Path, clock: Clock) -> None:
     svc = await open_service(tmp_path / "g.db", clock)
-    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     assert (await svc.decline(CHANNEL, BOB)).status is Status.DECLINED
-    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     assert (await svc.decline(CHANNEL, ALICE)).status is Status.CANCELLED  # withdrawn
-    await svc.challenge(guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     clock.now += 2 * 24 * 3600
     notices = await svc.sweep()
     assert [n.kind for n in notices] == ["expired"]
@@ -255,6 +262,7 @@ async def test_deadlines_remind_then_forfeit_even_after_downtime(tmp_path: Path,
     path = tmp_path / "g.db"
     svc = await open_service(path, clock)
     await svc.challenge(
+        game=GAME,
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
@@ -286,6 +294,7 @@ async def test_deadlines_remind_then_forfeit_even_after_downtime(tmp_path: Path,
 async def test_a_move_resets_the_clock_for_the_next_player(tmp_path: Path, clock: Clock) -> None:
     svc = await open_service(tmp_path / "g.db", clock)
     await svc.challenge(
+        game=GAME,
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,

@@ -115,21 +115,23 @@ class Decision:
     data: dict[str, Any] = field(default_factory=dict)
 
     def prompt(self) -> str:
-        who = self.side.title
+        """The decision with the side that must take it: "Germans: the King calls ..."."""
+        return f"{self.side.title}: {self.question()}"
+
+    def question(self) -> str:
+        """What must be decided, in words addressed to the side deciding."""
         if self.kind == "barrage":
-            return f"{who}: the King calls an artillery barrage. Choose its centre square."
+            return "the King calls an artillery barrage. Choose its centre square."
         if self.kind == "ace":
-            return f"{who}: the Ace brings a reinforcement. Choose where it arrives on your back row."
+            return "the Ace brings a reinforcement. Choose where it arrives on your back row."
         if self.kind == "fly":
-            return f"{who}: the Jack starts an air battle. Choose which aircraft flies."
+            return "the Jack starts an air battle. Choose which aircraft flies."
         if self.kind == "dogfight":
-            return (
-                f"{who}: enemy aircraft {self.data['aircraft']} is coming to strafe. Dogfight it, or decline?"
-            )
+            return f"enemy aircraft {self.data['aircraft']} is coming to strafe. Dogfight it, or decline?"
         if self.kind == "strafe":
-            return f"{who}: aircraft {self.data['aircraft']} may strafe. Choose an enemy unit, or decline."
+            return f"aircraft {self.data['aircraft']} may strafe. Choose an enemy unit, or decline."
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"{who}: your infantry on {self.data['square']} lost. Spend the {cross} to turn it into a win?"
+        return f"your infantry on {self.data['square']} lost. Spend the {cross} to turn it into a win?"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side.value, "data": dict(self.data)}

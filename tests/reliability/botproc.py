@@ -440,7 +440,7 @@ async def amain(args: argparse.Namespace) -> int:
     done, _ = await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when="FIRST_COMPLETED")
     code = 0
     if runner in done and runner.exception() is not None:
-        logging.getLogger("blockwars.botproc").error("the bot stopped: %r", runner.exception())
+        logging.getLogger("bot.botproc").error("the bot stopped: %r", runner.exception())
         code = 1
     with contextlib.suppress(Exception):
         await asyncio.wait_for(bot.close(), 10)
@@ -471,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     discord.utils.setup_logging(level=logging.getLevelName(args.log_level.upper()))
-    logging.getLogger("blockwars").setLevel(args.log_level.upper())
+    logging.getLogger("bot").setLevel(args.log_level.upper())
     patch_discord(args.api, args.gateway)
     if args.profile:
         import cProfile
