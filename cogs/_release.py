@@ -52,6 +52,7 @@ def _when_task_ends(cut: Callable[[], None]) -> None:
 
 def release_when_done(interaction: discord.Interaction, *parts: Part) -> None:
     """When the task handling `interaction` ends, cut its cycles and those of `parts`."""
+
     def cut() -> None:
         _forget_response(interaction)
         unlink(*parts)

@@ -228,7 +228,13 @@ class DoSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DoSelect:
-        return cls(int(match["mid"]), int(match["ver"]), match["unit"], int(match["n"]), cast(discord.ui.Select, item))
+        return cls(
+            int(match["mid"]),
+            int(match["ver"]),
+            match["unit"],
+            int(match["n"]),
+            cast(discord.ui.Select, item),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
@@ -241,8 +247,8 @@ class OpenButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bw:(?:gas|open):(?P<mid>\d+):(?P<ver>\d+)(?::(?P<key>[^:]+))?",
 ):
-    """Opens one of the game's submenus privately (`Choice.opens`), e.g. Block Wars' poison gas.
-    (Old boards carry `bw:gas:<match>:<version>`, which still opens the gas picker.)"""
+    """Opens one of the game's submenus privately (`Choice.opens`). Boards posted before submenus
+    were generic carry `bw:gas:<match>:<version>`: it still opens the submenu "gas"."""
 
     def __init__(
         self, match_id: int, version: int, key: str, label: str = "More…", style: str = "secondary"
@@ -262,7 +268,12 @@ class OpenButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OpenButton:
-        return cls(int(match["mid"]), int(match["ver"]), match["key"] or "gas", getattr(item, "label", None) or "More…")
+        return cls(
+            int(match["mid"]),
+            int(match["ver"]),
+            match["key"] or "gas",
+            getattr(item, "label", None) or "More…",
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)

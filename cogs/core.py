@@ -73,8 +73,8 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
 
 
 def _check_game(match: Match, game: str | None) -> None:
-    """A game's commands act on a game of that game: `/blockwars move` in a Battlefronts channel
-    is refused with a pointer to the right commands."""
+    """A game's commands act on a match of that game: another game's command in this channel is
+    refused with a pointer to the right commands."""
     if game is not None and match.game != game:
         rules = game_of(match)
         raise BadRequest(f"This channel's game is {rules.title}: use the `/{rules.name}` commands.")
@@ -463,7 +463,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
     async def open_submenu(
         self, interaction: discord.Interaction, match_id: int, version: int, key: str
     ) -> None:
-        """A game's submenu (Block Wars' gas picker...), built for the clicker only."""
+        """A game's submenu (`Choice.opens`), built for the clicker only."""
         found = await self._prompt_state(interaction, match_id, version)
         if found is None:
             return

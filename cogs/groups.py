@@ -1,6 +1,6 @@
 """Each game's slash-command group, built from the game's own specification.
 
-`/blockwars`, `/fixbayonets`, ... all have the same platform commands (challenge, accept, decline,
+Every game's group has the same platform commands (challenge, accept, decline,
 play, board, hand where hands exist, history, replay, rules, resign, draw, stats, leaderboard,
 notify, cancel) plus one command per `Verb` the game declares. The challenge takes one parameter
 per `OptionSpec`. Everything a command does is the core cog's (`cogs.core.Core`): a callback here

@@ -1,4 +1,4 @@
-"""The local console: play Block Wars in a terminal through the same service the Discord bot uses."""
+"""The local console: play the bot's games in a terminal through the same service the Discord bot uses."""
 
 from console.app import Console, amain, main
 

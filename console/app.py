@@ -1,6 +1,6 @@
 """The local console: a terminal stand-in for a Discord channel, on the same match service and SQLite.
 
-You type the commands the bot takes (`/blockwars challenge @bob`, `/fixbayonets hand`...), switch
+You type the commands the bot takes (`/<game> challenge @bob`, `/<game> board`...), switch
 who you are with `/as bob`, and every board is written as a PNG whose path is printed with the text
 the bot would post. Every hosted game is here: its commands come from the same specification the
 Discord groups are built from (`Game.verbs`, `Game.options`...), so the console needs no change when
@@ -152,7 +152,7 @@ class Console:
         self.say(f"✗ {message}")
         shown = list(legal)
         if shown:
-            more = f" … ({len(shown)} in all; /blockwars legal lists them)" if len(shown) > 12 else ""
+            more = f" … ({len(shown)} in all; the legal command lists them)" if len(shown) > 12 else ""
             self.say("  You can play: " + ", ".join(shown[:12]) + more)
         return Outcome(ok=False)
 
@@ -633,7 +633,7 @@ def options(args: list[str]) -> tuple[dict[str, str], list[str]]:
         if sep and key and value:
             opts[key.lower()] = value
         elif sep:
-            raise UsageError(f"'{word[:30]}' needs both a name and a value, like side:germans.")
+            raise UsageError(f"'{word[:30]}' needs both a name and a value, like side:random.")
         else:
             positional.append(word)
     return opts, positional

@@ -14,7 +14,7 @@ MAX_LEN = 11  # 38**11 (about 2.4e17) fits well inside one id range
 USER_BASE = 10**18
 CHANNEL_BASE = 2 * 10**18
 BOT_ID = USER_BASE  # the empty name: no user can be called that
-BOT_NAMES = ("bot", "ai", "blockwars")
+BOT_NAMES = ("bot", "ai")
 GUILD_ID = 1  # the console is one server
 _NAME = re.compile(r"^[a-z0-9_-]{1,11}$")
 
@@ -50,7 +50,7 @@ def _decode(n: int) -> str:
 
 
 def user_id(raw: str) -> int:
-    """The id of a user name; `bot`, `ai` and `blockwars` are the bot itself."""
+    """The id of a user name; `bot` and `ai` are the bot itself."""
     name = clean(raw, "user name")
     if name in BOT_NAMES:
         return BOT_ID

@@ -34,7 +34,7 @@ class Match:
 
     `version` grows by one on every committed change (move, accept, cancel...): callers pass the
     version they loaded as `expected_version` and lose cleanly with `StaleVersion` if it moved on.
-    `sides` maps a side name (the engine's, e.g. "germans") to a user id; empty until accepted.
+    `sides` maps a side name (the game's own) to a user id; empty until accepted.
     `challenger_side` is what the challenger asked for ("random" or a side name).
     """
 

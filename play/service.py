@@ -66,8 +66,8 @@ def summary(events: Sequence[Event], viewer: str | None = None) -> str:
 
 
 def history_line(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> str:
-    """'Canadians: e4-e5, e5 attacks e6: 9 of clubs vs 7 of diamonds, won, ...' (the events say it all;
-    the notation alone stands in when they are silent, as for `end`)."""
+    """'<Side>: <what the events say>' (the events say it all; the notation alone stands in when
+    they are silent, as for ending a turn)."""
     return f"{who}: {summary(events, viewer) or notation}"
 
 
@@ -512,7 +512,7 @@ class MatchService:
         return Played(updated, state, events, notation, actor_id or 0, line, private)
 
     def _waiting_for(self, match: Match, rules: Game, state: State) -> str:
-        """Whom the game waits for, in the game's own words ("<@bob> (Germans) to play, ...")."""
+        """Whom the game waits for, in the game's own words (`Game.status`)."""
         public = state.view(None)
         owed = " ".join(
             rules.status(public, side).replace("{player}", f"<@{match.sides[side]}>")
