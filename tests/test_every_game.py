@@ -1,0 +1,140 @@
+"""One whole game of every hosted game, through the real bot on the fake Discord and through the console.
+
+Two players challenge, accept with the button and play to the end by the game's own slash commands
+(each action typed as a player would type it, chosen at random, seeded, from what the bot says is
+legal): the same path every game takes, with nothing of the game known here but its registry entry.
+A game that plays itself out here, through these layers, needs no change to them.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot import create_bot
+from console import Console, names
+from console.app import command_for
+from data import Database, Status
+from engine import registry
+from play import MatchService
+from settings import Settings
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.fixtures import ForwardErrors, HandClock
+
+GAMES = registry.names()
+MAX_ACTIONS = 900  # random play ends every hosted game well before this; past it the game resigns
+
+
+def png(message: FakeMessage) -> Image.Image:
+    image = Image.open(io.BytesIO(message.attachment("board.png").data))
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+    fake = fake_discord
+    fake.settle = 0.01  # each command is answered in full before the driver returns anyway
+    guild = fake.add_guild("Front", channels=("general",))
+    channel = guild.channel("general")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    errors = ForwardErrors(fake)
+    logging.getLogger("bot").addHandler(errors)
+    settings = Settings(token=None, database_path=tmp_path / "g.db", sync_commands=True)
+    bot = create_bot(
+        settings,
+        clock=HandClock(),
+        rng=random.Random(3),
+        guild_ready_timeout=0.05,
+        chunk_guilds_at_startup=False,
+    )
+    try:
+        await start_bot(bot)
+        game = registry.game(name)
+        assert any(c["name"] == name for c in fake.synced_commands())
+        first = game.sides[0].name
+        challenged = await fake.slash(alice, channel, name, "challenge", {"opponent": bob, "side": first})
+        assert not challenged.ephemeral and game.title in challenged.content
+        database = bot.database
+        assert database is not None
+        match = await database.get_channel_match(channel.id)
+        assert match is not None and match.game == name
+        accepted = await fake.click(bob, challenged.message, f"bw:accept:{match.id}")
+        png(accepted.message)
+        players = {alice.id: alice, bob.id: bob}
+        rng = random.Random(7)
+        for n in range(MAX_ACTIONS):
+            match = await database.get_channel_match(channel.id)
+            if match is None:
+                break
+            live, state = await bot.service.current(channel.id)
+            waiting = sorted(state.to_act())
+            user = players[live.sides[waiting[0]]]
+            legal = await bot.service.legal(channel.id, user.id)
+            assert legal, f"{user.name} owes an action but the bot lists none"
+            action = rng.choice(legal) if n < MAX_ACTIONS - 1 else "resign"
+            if action != "resign" and rng.random() < 0.5:
+                # Two actions as one command, where the same player acts again after the first.
+                after = state.clone()
+                after.apply(game.parse(action), waiting[0])
+                if waiting[0] in after.to_act() and not after.is_over():
+                    action += "; " + rng.choice([str(a) for a in after.legal_actions(waiting[0])])
+            played = await fake.slash(user, channel, name, "play", {"action": action})
+            assert not played.ephemeral, played.content
+            board = played.message
+            png(board)
+            assert board.content.strip()
+        finished = (await database.list_matches(channel_id=channel.id, limit=1))[0]
+        assert finished.status is Status.FINISHED
+        last = fake.messages_in(channel)[-1]
+        assert "Game over" in last.content
+        history = await fake.slash(alice, channel, name, "history", {"count": 10})
+        assert history.ephemeral and history.content.strip()
+        stats = await fake.slash(alice, channel, name, "stats", {})
+        assert game.title in stats.content
+    finally:
+        logging.getLogger("bot").removeHandler(errors)
+        await bot.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
+    clock = HandClock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    game = registry.game(name)
+    first = game.sides[0].name
+    try:
+        assert (
+            await console.run_lines([f"/{name} challenge @bob side:{first}", "/as bob", f"/{name} accept"])
+            == 0
+        )
+        rng = random.Random(11)
+        for _ in range(MAX_ACTIONS):
+            match, state = await console.service.latest(console.channel_id)
+            if not match.status.is_open:
+                break
+            side = min(state.to_act())
+            who = names.user_name(match.sides[side])
+            if console.me != who:
+                await console.run_lines([f"/as {who}"])
+            legal = await console.service.legal(console.channel_id, console.my_id)
+            notation = rng.choice(legal)
+            cmd, arg = command_for(game, state, notation)
+            line = f"/{name} {cmd} {arg}".rstrip()
+            assert await console.run_lines([line]) == 0, out.getvalue()[-600:]
+        match, state = await console.service.latest(console.channel_id)
+        assert match.status is Status.FINISHED and state.is_over()
+        text = out.getvalue()
+        assert "Game over" in text and "Traceback" not in text
+        boards = [ln.split("board: ", 1)[1] for ln in text.splitlines() if ln.startswith("board: ")]
+        with Image.open(boards[-1]) as im:
+            im.verify()
+    finally:
+        await console.close()
