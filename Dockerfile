@@ -1,23 +1,25 @@
-# Block Wars Discord bot. Build: docker build -t blockwars .
-# Run:   docker run -d --env-file .env -v blockwars-data:/data blockwars
-# First run (push the slash commands): docker run --rm --env-file .env -v blockwars-data:/data blockwars python bot.py --sync
-FROM python:3.11-slim
+# The wargames Discord bot. Build: docker build -t wargames .
+# Run:   docker run -d --env-file .env -v wargames-data:/data wargames
+# First run (push the slash commands): docker run --rm --env-file .env -v wargames-data:/data wargames python bot.py --sync
+FROM python:3.11.7-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    DATABASE_PATH=/data/blockwars.db
+    DATA_DIR=/data
 
 WORKDIR /app
 
-# Runtime dependencies only, pinned by the same constraints file the tests use.
-COPY constraints.txt ./
-RUN pip install -c constraints.txt "discord.py" aiosqlite pillow python-dotenv orjson
+# Runtime dependencies only: the list in pyproject.toml, pinned by the constraints file the tests use.
+COPY pyproject.toml constraints.txt ./
+COPY scripts/requirements.py ./scripts/
+RUN python scripts/requirements.py > /tmp/requirements.txt \
+    && pip install -c constraints.txt -r /tmp/requirements.txt
 
 # A user without a login shell or root rights owns the data directory.
-RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin blockwars \
-    && mkdir -p /data && chown blockwars:blockwars /data
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin wargames \
+    && mkdir -p /data && chown wargames:wargames /data
 
 COPY bot.py settings.py ./
 COPY cogs ./cogs
@@ -27,7 +29,7 @@ COPY data ./data
 COPY engine ./engine
 COPY render ./render
 
-USER blockwars
+USER wargames
 VOLUME ["/data"]
 
 # No token here: pass DISCORD_TOKEN at run time (--env-file .env or -e DISCORD_TOKEN=...).

@@ -4,22 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-# The dependencies are listed once, in pyproject.toml; this prints them (with "dev": the dev extras too)
-# for pip, pinned by constraints.txt.
-define REQUIREMENTS
-import sys, tomllib
-project = tomllib.load(open("pyproject.toml", "rb"))["project"]
-extras = project["optional-dependencies"]["dev"] if "dev" in sys.argv else []
-print("\n".join(project["dependencies"] + extras))
-endef
-export REQUIREMENTS
-
 .PHONY: run test lint typecheck bench clean golden
 
+# What to install is listed once, in pyproject.toml (scripts/requirements.py prints it), pinned by
+# constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -c "$$REQUIREMENTS" dev > $(VENV)/requirements.txt
+	$(BIN)/python scripts/requirements.py --dev > $(VENV)/requirements.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
@@ -41,7 +33,7 @@ typecheck: $(STAMP)
 
 # Each benchmark runs in under a minute by default and prints one JSON line of figures last.
 bench: $(STAMP)
-	for b in engine render service ai load; do \
+	for b in engine render service ai versus load; do \
 		PYTHONPATH=. $(BIN)/python bench/$$b.py || exit 1; \
 	done
 
