@@ -1,4 +1,4 @@
-"""Scenario tests for every rule and every ruling (R1-R23) of RULES.md, with stacked decks."""
+"""Scenario tests for every rule and every ruling (R1-R23) of rules/blockwars.md, with stacked decks."""
 
 from __future__ import annotations
 

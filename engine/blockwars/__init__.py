@@ -1,4 +1,4 @@
-"""Block Wars: the rules engine. Start with `new_game(options, seed)`; see RULES.md for notation.
+"""Block Wars: the rules engine. Start with `new_game(options, seed)`; see rules/blockwars.md for notation.
 
 `GAME` is the game as the platform sees it (`engine.protocol.Game`).
 """

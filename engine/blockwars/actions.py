@@ -1,7 +1,7 @@
 """Actions as small immutable values with a short text notation that parses back.
 
 Every action is interned: the generator and the parser hand out the same object for the same
-action, so legality checks can compare by identity on the hot path. See RULES.md for the table.
+action, so legality checks can compare by identity on the hot path. See rules/blockwars.md for the table.
 """
 
 from __future__ import annotations

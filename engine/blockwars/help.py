@@ -1,4 +1,4 @@
-"""Short rule summaries for `/blockwars rules`, condensed from RULES.md in our own words."""
+"""Short rule summaries for `/blockwars rules`, condensed from rules/blockwars.md in our own words."""
 
 from __future__ import annotations
 
@@ -64,6 +64,6 @@ TOPICS: dict[str, str] = {
         "**Rulings** the bot applies where the booklet is unclear, for example: attacking without "
         "stepping is allowed; units that arrived this turn may not attack; the wire and the tank's "
         "win-by-two do not stack; a Cross can be spent during the opponent's turn. The full list is in "
-        "RULES.md of the bot's repository."
+        "rules/blockwars.md of the bot's repository."
     ),
 }

@@ -2,7 +2,7 @@
 
 The state is a plain mutable object; `apply` validates an action, resolves it as far as it can
 and stops at the next pending decision (which may belong to the side whose turn it is not).
-Rulings the rulebook leaves open are numbered in RULES.md and referenced here as (R<n>).
+Rulings the rulebook leaves open are numbered in rules/blockwars.md and referenced here as (R<n>).
 """
 
 from __future__ import annotations
