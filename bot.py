@@ -8,12 +8,15 @@ The bot is built by `create_bot` so the tests can run the very same object again
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gc
 import logging
 import random
+import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import aiohttp
@@ -67,6 +70,7 @@ class WargamesBot(commands.Bot):
         self.rng = rng
         self._service: MatchService | None = None
         self.painter = Painter(settings.render_processes)
+        self.stopping = False  # set by `shutdown`: new interactions are refused
 
     @property
     def service(self) -> MatchService:
@@ -111,6 +115,20 @@ class WargamesBot(commands.Bot):
             log.info("Synced %d global commands (they may take a while to appear)", len(synced))
         return synced
 
+    async def shutdown(self, grace: float) -> None:
+        """A clean stop: refuse new interactions, give background work (boards being posted, the
+        AI's moves) `grace` seconds to finish, then close. A board still owed is posted after the
+        next start (the outbox)."""
+        self.stopping = True
+        core = self.get_cog("Core")
+        idle = getattr(core, "idle", None)
+        if idle is not None:
+            try:
+                await asyncio.wait_for(idle(), grace)
+            except TimeoutError:
+                log.warning("Stopping with work still in flight; what is owed is sent after the restart.")
+        await self.close()
+
     async def close(self) -> None:
         try:
             await super().close()
@@ -146,8 +164,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_known_args(argv)[0]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the bot; without a DISCORD_TOKEN, start the local console instead."""
+Hook = Callable[[WargamesBot], Awaitable[None]]
+GRACE_SECONDS = 10.0  # how long a stop waits for the work in flight (boards, the AI's moves)
+
+
+def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
+    """Run the bot; without a DISCORD_TOKEN, start the local console instead.
+
+    `on_start` runs once the bot is built, inside its event loop: the load and crash benchmarks
+    attach their instruments there, so what they measure is exactly what `python bot.py` runs."""
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     settings = load_settings()
@@ -162,13 +187,55 @@ def main(argv: list[str] | None = None) -> int:
     level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
     discord.utils.setup_logging(level=level)
     logging.getLogger("bot").setLevel(level)
+    return asyncio.run(serve(settings, token, on_start=on_start))
+
+
+async def serve(settings: Settings, token: str, *, on_start: Hook | None = None) -> int:
+    """Run the bot until Discord refuses it, cannot be reached, or SIGTERM / SIGINT asks it to stop
+    (Docker's `docker stop`, Ctrl-C): then it stops taking interactions, lets the work in flight
+    finish (at most GRACE_SECONDS), closes the database and exits 0."""
     bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
     try:
-        bot.run(token, log_handler=None)
-    except discord.LoginFailure:
+        if on_start is not None:
+            await on_start(bot)
+        runner = asyncio.create_task(bot.start(token), name="bot")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        code = 0
+        if runner.done():
+            code = _why_it_ended(runner)
+        else:
+            log.info("Stopping: no new interactions; finishing what is in flight.")
+        await bot.shutdown(GRACE_SECONDS)
+        runner.cancel()
+        stopping.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await runner
+        if code == 0:
+            log.info("Stopped cleanly.")
+        return code
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+
+
+def _why_it_ended(runner: asyncio.Task[None]) -> int:
+    """The exit code, with one line on why the bot stopped by itself (never a traceback for a cause
+    the operator can fix: a wrong token, no network)."""
+    error = None if runner.cancelled() else runner.exception()
+    if error is None:
+        return 0
+    if isinstance(error, discord.LoginFailure):
         log.error("Discord refused the token: check DISCORD_TOKEN (it is not printed here).")
-        return 1
-    return 0
+    elif isinstance(error, aiohttp.ClientConnectionError | discord.GatewayNotFound | OSError | TimeoutError):
+        log.error("Discord cannot be reached (%s). Check the network connection, then start again.", error)
+    else:
+        log.error("The bot stopped", exc_info=error)
+    return 1
 
 
 if __name__ == "__main__":

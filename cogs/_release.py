@@ -65,9 +65,24 @@ def unlink_when_done(*parts: Part) -> None:
     _when_task_ends(lambda: unlink(*parts))
 
 
+RESTARTING = "I am restarting; nothing was played. Try again in a minute."
+
+
+async def refused_while_stopping(interaction: discord.Interaction) -> bool:
+    """While the bot stops (SIGTERM), new interactions are answered, briefly, and not run."""
+    if not getattr(interaction.client, "stopping", False):
+        return False
+    if interaction.type is discord.InteractionType.autocomplete:
+        return True
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.response.send_message(RESTARTING, ephemeral=True)
+    return True
+
+
 class ReleasingTree(app_commands.CommandTree):
-    """The command tree: every slash command and autocomplete request has its cycles cut at the end."""
+    """The command tree: every slash command and autocomplete request has its cycles cut at the end,
+    and none runs while the bot is stopping."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         release_when_done(interaction)
-        return True
+        return not await refused_while_stopping(interaction)

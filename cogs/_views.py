@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from cogs._release import release_when_done, unlink_when_done
+from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
 from engine.protocol import Choice, Menu
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class _Released:
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         release_when_done(interaction, *([self.view] if self.view is not None else []))
-        return True
+        return not await refused_while_stopping(interaction)
 
 
 class ChallengeButton(

@@ -12,10 +12,14 @@ once more on SIGTERM): the longest event-loop stall since start-up and since the
 bench sends one when its timed window starts), peak RSS, CPU seconds. A watchdog task sleeps 10 ms
 in a loop; how late it wakes up is how long something held the loop. GC pauses are timed too.
 
+The bot is started by `bot.main`, the entry point of `python bot.py`, with its settings read from the
+environment exactly as there (the arguments here only become DATABASE_PATH, LOG_LEVEL, SWEEP_SECONDS
+and `--sync`); this module adds its watchers through `main`'s `on_start` hook.
+
 Diagnosis knobs (environment, for experiments only): BW_SLOW_CALLBACK_MS=30 makes asyncio log
 every callback slower than that; BW_EXECUTOR_WORKERS=2 shrinks the default thread pool (fewer
 render threads fighting for the GIL); BW_GC_FREEZE=1 calls gc.freeze() when the timed window starts;
-BW_MAX_MESSAGES=0 turns discord.py's message cache off; BW_STALL_TRACE=PATH times every callback
+BW_STALL_TRACE=PATH times every callback
 of the loop and writes to PATH (JSON lines) what ran in each stall over 40 ms and each full garbage
 collection (SIGUSR2 adds a census of the old generation and of the cycles a collection frees).
 The bot's own settings come from the environment as with `make run` (RENDER_PROCESSES,
@@ -28,10 +32,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import dataclasses
 import gc
 import json
-import logging
 import os
 import resource
 import signal
@@ -390,65 +392,42 @@ async def control(stats_path: Path) -> int:
     return 0
 
 
-async def amain(args: argparse.Namespace) -> int:
-    from bot import create_bot
-    from settings import load_settings
+def instrument(args: argparse.Namespace, started: float, watch: LoopWatch) -> Any:
+    """The hook `bot.main` runs in its loop once the bot is built: the figures' watchers. Everything
+    else (settings, signals, the clean stop) is `python bot.py`'s own."""
 
-    started = time.time()
-    watch = LoopWatch()
-    stats_path = Path(args.stats)
-    token = os.environ.get("DISCORD_TOKEN", "")
-    settings = dataclasses.replace(
-        load_settings(os.environ, dotenv=False),  # what `make run` would pick on this machine
-        token=None,  # the token is passed to start() only, like bot.main() does
-        database_path=Path(args.db),
-        sync_commands=args.sync,
-        sweep_seconds=args.sweep_seconds,
-    )
-    global RENDER_PROCESSES
-    RENDER_PROCESSES = settings.render_processes
-    extra: dict[str, Any] = {}
-    if os.environ.get("BW_MAX_MESSAGES"):  # experiment: discord.py's message cache size (0 = none)
-        extra["max_messages"] = int(os.environ["BW_MAX_MESSAGES"]) or None
-    bot = create_bot(settings, guild_ready_timeout=0.2, chunk_guilds_at_startup=False, **extra)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    workers = os.environ.get("BW_EXECUTOR_WORKERS")  # experiment: fewer threads fighting for the GIL
-    if workers:
-        from concurrent.futures import ThreadPoolExecutor
+    async def hook(bot: Any) -> None:
+        global RENDER_PROCESSES
+        RENDER_PROCESSES = bot.settings.render_processes
+        loop = asyncio.get_running_loop()
+        workers = os.environ.get("BW_EXECUTOR_WORKERS")  # experiment: fewer threads fighting for the GIL
+        if workers:
+            from concurrent.futures import ThreadPoolExecutor
 
-        loop.set_default_executor(ThreadPoolExecutor(int(workers), thread_name_prefix="executor"))
-    slow_ms = os.environ.get("BW_SLOW_CALLBACK_MS")  # diagnosis: asyncio logs the slow callbacks
-    if slow_ms:
-        loop.set_debug(True)
-        loop.slow_callback_duration = float(slow_ms) / 1000
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
-    loop.add_signal_handler(signal.SIGINT, stop.set)
-    loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
-    if TRACE is not None:
-        loop.add_signal_handler(signal.SIGUSR2, census, TRACE.path)
-    watcher = asyncio.create_task(watch.run(), name="loop-watch")
+            loop.set_default_executor(ThreadPoolExecutor(int(workers), thread_name_prefix="executor"))
+        slow_ms = os.environ.get("BW_SLOW_CALLBACK_MS")  # diagnosis: asyncio logs the slow callbacks
+        if slow_ms:
+            loop.set_debug(True)
+            loop.slow_callback_duration = float(slow_ms) / 1000
+        loop.add_signal_handler(signal.SIGUSR1, watch.reset_window)
+        if TRACE is not None:
+            loop.add_signal_handler(signal.SIGUSR2, census, TRACE.path)
+        stats_path = Path(args.stats)
 
-    async def report() -> None:
-        while True:
-            with contextlib.suppress(Exception):
-                write_stats(stats_path, figures(watch, started) | {"ready": bot.is_ready()})
-            await asyncio.sleep(0.5)
+        async def report() -> None:
+            while True:
+                with contextlib.suppress(Exception):
+                    write_stats(stats_path, figures(watch, started) | {"ready": bot.is_ready()})
+                await asyncio.sleep(0.5)
 
-    reporter = asyncio.create_task(report(), name="stats")
-    runner = asyncio.create_task(bot.start(token), name="bot")
-    done, _ = await asyncio.wait({runner, asyncio.create_task(stop.wait())}, return_when="FIRST_COMPLETED")
-    code = 0
-    if runner in done and runner.exception() is not None:
-        logging.getLogger("bot.botproc").error("the bot stopped: %r", runner.exception())
-        code = 1
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(bot.close(), 10)
-    runner.cancel()
-    for task in (watcher, reporter):
-        task.cancel()
-    write_stats(stats_path, figures(watch, started) | {"ready": False, "closed": True})
-    return code
+        KEEP.extend(
+            [asyncio.create_task(watch.run(), name="loop-watch"), asyncio.create_task(report(), name="stats")]
+        )
+
+    return hook
+
+
+KEEP: list[asyncio.Task[Any]] = []  # the hook's tasks, alive as long as the bot's loop
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -468,20 +447,30 @@ def main(argv: list[str] | None = None) -> int:
         TRACE = StallTrace(Path(os.environ["BW_STALL_TRACE"]))
     if args.control:
         return asyncio.run(control(Path(args.stats)))
-    import discord
+    import bot
 
-    discord.utils.setup_logging(level=logging.getLevelName(args.log_level.upper()))
-    logging.getLogger("bot").setLevel(args.log_level.upper())
+    # The bot reads its settings from the environment, as `make run` does.
+    os.environ["DATABASE_PATH"] = str(Path(args.db))
+    os.environ["LOG_LEVEL"] = args.log_level.upper()
+    os.environ["SWEEP_SECONDS"] = str(args.sweep_seconds)
+    if os.environ.get("BW_MAX_MESSAGES"):
+        raise SystemExit("BW_MAX_MESSAGES is gone: the bot runs as `python bot.py` runs it")
     patch_discord(args.api, args.gateway)
-    if args.profile:
-        import cProfile
+    started = time.time()
+    watch = LoopWatch()
+    argv = ["--sync"] if args.sync else []
+    try:
+        if args.profile:
+            import cProfile
 
-        profiler = cProfile.Profile()
-        try:
-            return profiler.runcall(asyncio.run, amain(args))
-        finally:
-            profiler.dump_stats(args.profile)
-    return asyncio.run(amain(args))
+            profiler = cProfile.Profile()
+            try:
+                return int(profiler.runcall(bot.main, argv, on_start=instrument(args, started, watch)))
+            finally:
+                profiler.dump_stats(args.profile)
+        return bot.main(argv, on_start=instrument(args, started, watch))
+    finally:
+        write_stats(Path(args.stats), figures(watch, started) | {"ready": False, "closed": True})
 
 
 if __name__ == "__main__":
