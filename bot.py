@@ -90,7 +90,7 @@ class WargamesBot(commands.Bot):
         if self.database is None:
             self.settings.database_path.parent.mkdir(parents=True, exist_ok=True)
             self.database = await Database.open(self.settings.database_path, clock=self.clock)
-        self._service = MatchService(self.database, clock=self.clock, rng=self.rng)
+        self._service = MatchService(self.database, clock=self.clock, rng=self.rng, outbox=True)
         await self.painter.start()
         for name in EXTENSIONS:
             await self.load_extension(name)

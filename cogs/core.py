@@ -41,6 +41,7 @@ log = logging.getLogger("bot.core")
 APOLOGY = "Sorry, something went wrong; the game is unchanged."
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
+OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
 def _alternatives(legal: list[str]) -> str:
@@ -122,13 +123,44 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     async def _before_sweep(self) -> None:
         await self.bot.wait_until_ready()
+        await self.deliver_owed(older_than=0.0)  # nothing is in flight yet: all that is owed is lost
         await self.resume_ai_games()
 
     async def _sweep_tick(self) -> None:
         try:
             await self.run_sweep()
+            await self.deliver_owed(older_than=OWED_AFTER)
         except Exception:
             log.exception("The deadline sweep failed; it will run again")
+
+    async def deliver_owed(self, older_than: float) -> int:
+        """Post the boards owed to channels (a crash between a move and its board), newest per game;
+        returns how many were posted. At least once: a board may come twice, never not at all."""
+        posted = 0
+        for match_id, version, channel_id in await self.service.owed_boards(older_than):
+            match = await self.bot.database.get_match(match_id)  # type: ignore[union-attr]
+            if match.version != version or match.snapshot is None:
+                # the game moved on: the newer move owes (or has posted) its own board
+                await self.service.board_delivered(match_id, version)
+                continue
+            channel = await self.channel(channel_id)
+            if channel is None:
+                await self.service.board_delivered(match_id, version)
+                continue
+            state = game_of(match).from_json(match.snapshot)
+            events = await self.service.last_events(match)
+            lines = await self.service.last_lines(match)
+            file = await self.render(match, state, events)
+            await channel.send(
+                f"{lines}\n{status_text(match, state)}",
+                file=file,
+                view=self.board_components(match, state) or discord.utils.MISSING,
+            )
+            await self.service.board_delivered(match_id, version)
+            posted += 1
+        if posted:
+            log.info("Posted %d board(s) owed since before a restart or a failed post", posted)
+        return posted
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
         """Background work whose failures are logged, never lost."""
@@ -246,13 +278,24 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 return
             async with self._posting:
                 text, file, view = await self.board_message(played)
-                await target.send(text, file=file, view=view)
+                try:
+                    await target.send(text, file=file, view=view)
+                except discord.NotFound:
+                    channel = await self.channel(channel_id) if followup is not None else None
+                    if channel is None:
+                        raise
+                    # The interaction's token expired (after 15 minutes): the channel gets the board.
+                    followup = None
+                    text, file, view = await self.board_message(played)
+                    await channel.send(text, file=file, view=view)
+            await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
             secret = played.private.get(side) if side else None
             if followup is not None and secret:
                 await followup.send(f"Only you see this: {secret}.", ephemeral=True)
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+            await self.service.board_delivered(played.match.id, played.match.version)  # nowhere to send
         finally:
             if after:
                 self.after_action(played)
@@ -350,6 +393,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                     file=file,
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )
+            await self.service.board_delivered(played.match.id, played.match.version)
             self.after_action(played)
             return
         if channel is not None:

@@ -165,6 +165,17 @@ WHERE status = 'challenged' AND challenge_expires_at IS NOT NULL AND challenge_e
 ORDER BY challenge_expires_at, id
 """
 
+_OWE_BOARD = (
+    "INSERT OR IGNORE INTO owed_boards (match_id, version, channel_id, created_at) VALUES (?, ?, ?, ?)"
+)
+_BOARD_DELIVERED = "DELETE FROM owed_boards WHERE match_id = ? AND version <= ?"
+_OWED_BOARDS = """
+SELECT match_id, MAX(version) AS version, channel_id FROM owed_boards
+WHERE created_at <= ?
+GROUP BY match_id, channel_id
+ORDER BY MIN(created_at), match_id
+"""
+
 _SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND game = ? AND user_id = ?"
 _UPSERT_STATS = """
 INSERT INTO player_stats (guild_id, game, user_id, wins, losses, draws, rating, updated_at)
@@ -715,6 +726,7 @@ class Database:
         result: Result | None = None,
         now: float | None = None,
         before_commit: BeforeCommit | None = None,
+        owe_board: bool = False,
         **changes: Any,
     ) -> Match:
         """Append one command's actions to the log and update the match, in ONE transaction.
@@ -726,6 +738,9 @@ class Database:
         same transaction. Raises `DuplicateInteraction` (checked first, so a retried click is
         reported as such even though the version has moved on), `StaleVersion`,
         `MatchNotFound`. Nothing is written if anything fails.
+
+        With `owe_board`, the board of the new version is owed to the match's channel until
+        `board_delivered` (the outbox): a crash after the commit cannot lose it.
 
         `before_commit` is a test hook, called on the database thread after every write and before
         COMMIT; if it raises, the transaction is rolled back (simulates a crash in mid-move).
@@ -761,6 +776,8 @@ class Database:
                 if interaction_id is not None and "actions.interaction_id" in str(exc):
                     raise DuplicateInteraction(interaction_id) from exc
                 raise
+            if owe_board:
+                conn.execute(_OWE_BOARD, (match_id, updated.version, updated.channel_id, stamp))
             if before_commit is not None:
                 before_commit()
             return updated
@@ -793,6 +810,17 @@ class Database:
     async def expired_challenges(self, now: float) -> list[Match]:
         """Challenges nobody answered by their expiry time."""
         return [_row_to_match(row) for row in await self._fetchall(_EXPIRED_CHALLENGES, (now,))]
+
+    # -- the outbox --
+
+    async def board_delivered(self, match_id: int, version: int) -> None:
+        """The channel has the board of `version`: it and every older one are no longer owed."""
+        await self._write(lambda conn: conn.execute(_BOARD_DELIVERED, (match_id, version)))
+
+    async def owed_boards(self, before: float) -> list[tuple[int, int, int]]:
+        """(match id, newest owed version, channel id) of boards owed since `before` or earlier."""
+        rows = await self._fetchall(_OWED_BOARDS, (before,))
+        return [(int(r["match_id"]), int(r["version"]), int(r["channel_id"])) for r in rows]
 
     # -- stats and preferences --
 

@@ -161,8 +161,12 @@ class MatchService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         challenge_ttl: float = CHALLENGE_TTL,
+        outbox: bool = False,
     ) -> None:
+        """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
+        bot posts boards after acknowledging the move; the console draws them at once)."""
         self.db = db
+        self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
         self.challenge_ttl = challenge_ttl
@@ -489,6 +493,7 @@ class MatchService:
                 result=result,
                 now=now,
                 before_commit=before_commit,
+                owe_board=self.outbox,
                 **changes,
             )
         except BaseException as exc:
@@ -595,6 +600,19 @@ class MatchService:
         count = sum(1 for r in rows if r.version == last)
         return [e for events in per_action[-count:] for e in events]
 
+    async def last_lines(self, match: Match, viewer: str | None = None) -> str:
+        """The history lines of the latest command, as posted with its board."""
+        rows = await self.db.actions(match.id)
+        if not rows:
+            return ""
+        rules = game_of(match)
+        _, per_action, log = await self.replayed(match)
+        count = sum(1 for r in rows if r.version == rows[-1].version)
+        return "\n".join(
+            history_line(rules.side(side).title, notation, events, viewer)
+            for (side, notation), events in zip(log[-count:], per_action[-count:], strict=True)
+        )
+
     async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
         """The latest actions as lines, as `viewer` (None: the channel) may read them."""
         match, _ = await self.latest(channel_id)
@@ -610,6 +628,16 @@ class MatchService:
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
         return await self.db.leaderboard(guild_id, game, limit)
+
+    # ------------------------------------------------------------------ the outbox
+
+    async def board_delivered(self, match_id: int, version: int) -> None:
+        """The channel has the board of this version (or a newer one): it is owed no more."""
+        await self.db.board_delivered(match_id, version)
+
+    async def owed_boards(self, older_than: float = 0.0) -> list[tuple[int, int, int]]:
+        """(match id, newest owed version, channel id) of boards owed for `older_than` seconds."""
+        return await self.db.owed_boards(self.clock() - older_than)
 
     # ------------------------------------------------------------------ clocks
 

@@ -29,7 +29,7 @@ from engine.blockwars import Side, State
 from engine.blockwars.position import build
 from render.blockwars import render_board
 from settings import Settings, load_settings
-from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeMessage, InteractionResult
+from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeDiscordError, FakeMessage, InteractionResult
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 
 
@@ -696,3 +696,36 @@ async def test_the_ai_answers_even_when_the_players_board_cannot_be_posted(world
     assert after.turn_player_id == w.alice.id
     ai_boards = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans:")]
     assert ai_boards[-1].attachments  # the AI's own board went to the channel
+
+
+async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world: World):
+    """The bot stores a move, says "thinking…" and dies before posting the board: the board is owed
+    (written with the move), and the restarted bot posts it to the channel."""
+    w = world
+    await deployed(w)
+
+    async def died(*args, **kwargs) -> None:
+        return None  # as if the process were killed right after the acknowledgement
+
+    w.cog.post_board = died  # type: ignore[method-assign]
+    with pytest.raises(FakeDiscordError):
+        await w.slash(w.alice, "move", {"action": "e6-e5"}, timeout=1.0)
+    match = await w.match()
+    assert (await w.bot.database.actions(match.id))[-1].notation == "e6-e5"  # type: ignore[union-attr]
+    assert await w.bot.service.owed_boards() == [(match.id, match.version, w.general.id)]  # type: ignore[union-attr]
+    await w.restart()  # a new bot: a new cog
+    (board,) = await w.fake.wait_for_messages(
+        lambda m: m.channel_id == w.general.id and m.content.startswith("Germans: e6-e5"), timeout=10
+    )
+    assert_board_post(board, w.alice)
+    assert "1 action left" in board.content
+    for _ in range(100):  # the post is marked delivered right after it lands
+        if not await w.bot.service.owed_boards():  # type: ignore[union-attr]
+            break
+        await asyncio.sleep(0.02)
+    assert await w.bot.service.owed_boards() == []  # type: ignore[union-attr]
+    # delivered once: a second restart posts nothing more
+    await w.restart()
+    await asyncio.sleep(0.3)
+    again = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans: e6-e5")]
+    assert len(again) == 1
