@@ -29,7 +29,7 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import options_text, played_text, status_text
+from play.present import history_text, options_text, played_text, status_text
 from play.service import game_of, waiting_ids
 from render import seen
 
@@ -681,12 +681,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         assert interaction.channel_id is not None
         match, _ = await self.service.latest(interaction.channel_id)
         _check_game(match, game)
-        lines = await self.service.history(interaction.channel_id, limit=count)
-        text = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)) or "Nothing has been played yet."
-        while len(text) > 1900:
-            lines = lines[1:]
-            text = "\n".join(lines)
-        await reply(interaction, text)
+        entries = await self.service.history_entries(interaction.channel_id, limit=count)
+        await reply(interaction, history_text(entries))
 
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.channel_id is not None

@@ -31,7 +31,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import options_text, status_text
+from play.present import history_text, options_text, status_text
 from play.service import game_of, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -497,9 +497,12 @@ class Console:
         return Outcome()
 
     async def cmd_history(self, game: Game, args: list[str]) -> Outcome:
-        self._no_args(game, "history", args)
-        lines = await self.service.history(self.channel_id)
-        self.say("\n".join(lines) if lines else "No actions yet.")
+        opts, positional = options(args)
+        raw = opts.pop("count", None) or (positional[0] if positional else "20")
+        if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
+            raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
+        entries = await self.service.history_entries(self.channel_id, limit=int(raw))
+        self.say(history_text(entries, limit=100_000).replace("**", ""))
         return Outcome()
 
     async def cmd_replay(self, game: Game, args: list[str]) -> Outcome:

@@ -54,7 +54,7 @@ class SearchStats:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "reward", "visits", "who")
+    __slots__ = ("avail", "children", "order", "reward", "visits", "who")
 
     def __init__(self, who: Side | None) -> None:
         self.who = who  # the side whose action led here (None at the root)
@@ -62,6 +62,9 @@ class _Node:
         self.visits = 0
         self.reward = 0.0  # summed from `who`'s point of view
         self.avail = 0  # iterations in which this node's action was legal (ISMCTS' availability)
+        # The game's ranking of the actions here, computed once (the first deal that reaches the
+        # node): ranking is the costly part of an expansion, and later deals mostly offer the same.
+        self.order: list[str] | None = None
 
 
 def _actor(state: State, preferred: Side) -> Side | None:
@@ -164,8 +167,13 @@ def _iterate(
         present = [(k, node.children[k]) for k in keyed if k in node.children]
         allowed = max(1, math.ceil(settings.widening * max(node.visits, 1) ** settings.alpha))
         if len(present) < min(allowed, len(keyed)):
-            fresh = [a for a in rank(state, actor, legal, rng) if str(a) not in node.children]
-            action = fresh[0]
+            if node.order is None:
+                node.order = [str(a) for a in rank(state, actor, legal, rng)]
+            key = next((k for k in node.order if k in keyed and k not in node.children), None)
+            if key is None:  # this deal offers actions the first did not: rank what is new
+                fresh = [a for a in legal if str(a) not in node.children]
+                key = str(rank(state, actor, fresh, rng)[0])
+            action = keyed[key]
             child = _Node(actor)
             node.children[str(action)] = child
             child.avail = 1

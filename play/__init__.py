@@ -11,12 +11,13 @@ from play.errors import (
     ServiceError,
     StalePrompt,
 )
-from play.service import DEFAULT_TURN_SECONDS, MatchService, Notice, Played
+from play.service import DEFAULT_TURN_SECONDS, HistoryEntry, MatchService, Notice, Played
 
 __all__ = [
     "DEFAULT_TURN_SECONDS",
     "AlreadyApplied",
     "BadRequest",
+    "HistoryEntry",
     "IllegalMove",
     "MatchOver",
     "MatchService",

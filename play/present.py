@@ -7,12 +7,12 @@ reads the spectator's view only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from data import Match
 from engine.protocol import Game, State
-from play.service import Played, game_of
+from play.service import HistoryEntry, Played, game_of
 
 
 def mention(user_id: int) -> str:
@@ -69,6 +69,32 @@ def status_text(match: Match, state: State) -> str:
 def played_text(played: Played) -> str:
     """The message that goes with the new board after an action."""
     return f"{played.line}\n{status_text(played.match, played.state)}"
+
+
+def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
+    """The history as a reader wants it: each turn under a heading, each action numbered from the
+    game's first; when it does not all fit in `limit` characters, the oldest go and it says so."""
+    if not entries:
+        return "Nothing has been played yet."
+    shown = list(entries)
+    while True:
+        lines: list[str] = []
+        turn: int | None = None
+        for entry in shown:
+            if entry.turn != turn:
+                turn = entry.turn
+                lines.append("**Set-up**" if turn == 0 else f"**Turn {turn}**")
+            lines.append(f"{entry.number}. {entry.line}")
+        if len(shown) < len(entries):
+            dropped = len(entries) - len(shown)
+            more = "action" if dropped == 1 else "actions"
+            lines.insert(
+                0, f"(The {dropped} older {more} asked for did not fit; showing the last {len(shown)}.)"
+            )
+        text = "\n".join(lines)
+        if len(text) <= limit or len(shown) == 1:
+            return text[:limit]
+        shown = shown[1:]
 
 
 def side_label(match: Match, user_id: int) -> str:

@@ -134,6 +134,15 @@ class Played:
         return waiting_ids(self.match, self.state)
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One action in the history: its number in the game, the turn it was played in, its line."""
+
+    number: int
+    turn: int
+    line: str
+
+
 @dataclass(slots=True)
 class Notice:
     """Something the sweep did that players should hear about."""
@@ -615,13 +624,23 @@ class MatchService:
 
     async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
         """The latest actions as lines, as `viewer` (None: the channel) may read them."""
+        return [entry.line for entry in await self.history_entries(channel_id, limit, viewer)]
+
+    async def history_entries(
+        self, channel_id: int, limit: int = 20, viewer: str | None = None
+    ) -> list[HistoryEntry]:
+        """The latest actions, numbered from the game's first, with the turn each was played in."""
         match, _ = await self.latest(channel_id)
         rules = game_of(match)
-        _, per_action, log = await self.replayed(match)
-        lines = []
-        for (side, notation), events in zip(log, per_action, strict=True):
-            lines.append(history_line(rules.side(side).title, notation, events, viewer))
-        return lines[-limit:]
+        state = rules.new_game(match.options, match.seed)
+        entries = []
+        for number, (side, notation, _) in enumerate(await self.log(match), 1):
+            turn = state.turn_number()
+            events = state.apply(rules.parse(notation), side)
+            entries.append(
+                HistoryEntry(number, turn, history_line(rules.side(side).title, notation, events, viewer))
+            )
+        return entries[-limit:] if limit > 0 else entries
 
     async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
         return await self.db.player_stats(guild_id, game, user_id)

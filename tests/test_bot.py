@@ -413,8 +413,8 @@ async def test_rules_history_notify_and_resign(world: World):
     replayed = await w.slash(w.eve, "replay")
     with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
         assert gif.format == "GIF" and gif.n_frames == 4  # the start, two set-ups and one move
-    history = await w.slash(w.eve, "history")
-    assert "1. Germans: " in history.content
+    history = await w.slash(w.eve, "history", {"count": 60})
+    assert "**Set-up**\n1. Germans: " in history.content and "**Turn 1**\n3. Germans: " in history.content
     notify = await w.slash(w.bob, "notify", {"enabled": True})
     assert notify.ephemeral
     await w.slash(w.alice, "end")
@@ -729,3 +729,14 @@ async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world:
     await asyncio.sleep(0.3)
     again = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans: e6-e5")]
     assert len(again) == 1
+
+
+async def test_every_command_is_for_servers_only(world: World):
+    """A challenge in a DM with the bot would be a game nobody can see: Discord offers the commands
+    in servers only (no DM permission, guild context only)."""
+    w = world
+    synced = w.fake.synced_commands()
+    assert {c["name"] for c in synced} >= {"wargames", "blockwars"}
+    for command in synced:
+        assert command.get("dm_permission") is False, command["name"]
+        assert command.get("contexts") in (None, [0]), command["name"]

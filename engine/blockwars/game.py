@@ -32,6 +32,8 @@ from engine.search import choose as search_choose
 ACTION_WORDS = {2: "2 actions left", 1: "1 action left", 0: "no actions left"}
 PLAYER = "{player}"
 MAX_BUTTONS = 5
+SEARCH_BUDGET = 1.5  # the generic search thinks as long as `hard` may
+SEARCH_ROLLOUT = int(__import__("os").environ.get("BW_SEARCH_ROLLOUT", "2"))
 
 
 def _view(view: AnyView) -> View:
@@ -141,7 +143,8 @@ class BlockWarsGame(BaseGame):
         iterations: int | None = None,
     ) -> Action:
         if level == "search":
-            settings = Settings(iterations=iterations, budget_s=1.5 if budget_s is None else budget_s)
+            budget = SEARCH_BUDGET if budget_s is None else budget_s
+            settings = Settings(iterations=iterations, budget_s=budget, rollout_depth=SEARCH_ROLLOUT)
             return search_choose(
                 view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
             )

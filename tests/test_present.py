@@ -1,0 +1,44 @@
+"""The words the bot and the console post, for every game: history, status, options."""
+
+from __future__ import annotations
+
+import re
+
+from play import HistoryEntry
+from play.present import history_text
+
+
+def entries(n: int, per_turn: int = 2, words: int = 8) -> list[HistoryEntry]:
+    line = " ".join(["attacks"] * words)
+    return [HistoryEntry(i, (i - 1) // per_turn + 1, f"Side: {line} #{i}") for i in range(1, n + 1)]
+
+
+def test_history_is_numbered_and_broken_into_turns() -> None:
+    text = history_text([HistoryEntry(1, 0, "Germans: deployed"), *entries(4)[1:]])
+    lines = text.splitlines()
+    assert lines[0] == "**Set-up**" and lines[1] == "1. Germans: deployed"
+    assert "**Turn 1**" in lines and "**Turn 2**" in lines
+    assert [ln.split(".")[0] for ln in lines if not ln.startswith("**")] == ["1", "2", "3", "4"]
+
+
+def test_a_long_history_keeps_its_numbers_and_says_what_it_left_out() -> None:
+    """60 long lines do not fit in one Discord message: the oldest go, the rest keep their numbers,
+    and the reader is told how many were left out."""
+    asked = entries(60, words=6)
+    text = history_text(asked)
+    assert len(text) <= 1900
+    first, *rest = text.splitlines()
+    shown = [ln for ln in rest if not ln.startswith("**")]
+    assert all(re.match(r"^\d+\. ", ln) for ln in shown)
+    assert shown[-1].startswith("60. ")
+    numbers = [int(ln.split(".")[0]) for ln in shown]
+    assert numbers == list(range(61 - len(numbers), 61)) and len(numbers) < 60
+    assert (
+        first
+        == f"(The {60 - len(numbers)} older actions asked for did not fit; showing the last {len(numbers)}.)"
+    )
+
+
+def test_a_short_history_is_whole() -> None:
+    assert "did not fit" not in history_text(entries(5))
+    assert history_text([]) == "Nothing has been played yet."
