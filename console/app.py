@@ -15,8 +15,10 @@ import asyncio
 import contextlib
 import random
 import re
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -175,9 +177,11 @@ class Console:
     async def _seq(self, match: Match) -> int:
         return len(await self.service.db.actions(match.id))
 
-    async def show_played(self, played: Played) -> Path:
-        """Write the board after an action and print its path with the bot's text."""
-        seq = await self._seq(played.match)
+    async def show_played(self, played: Played, seq: int | None = None) -> Path:
+        """Write the board after a command and print its path with the bot's text. `seq` is the
+        number of actions played once this command was (the file name's), default: all so far."""
+        if seq is None:
+            seq = await self._seq(played.match)
         path = self._board_file(played.match, played.state, played.events, seq)
         self.say(f"board: {path}")
         self.say(played.line)
@@ -382,6 +386,13 @@ class Console:
 
     async def cmd_decline(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "decline", args)
+        current = await self.service.db.get_channel_match(self.channel_id)
+        if current is not None and current.status is Status.ACTIVE:
+            # In a game, "decline" is the game's answer to an offer (a dogfight, a Cross...), if it
+            # has one; the challenge is long accepted.
+            with contextlib.suppress(InvalidNotation):
+                game.parse("decline")
+                return await self._act("decline")
         match = await self.service.decline(self.channel_id, self.my_id)
         verb = "declines the challenge" if match.status is Status.DECLINED else "withdraws the challenge"
         self.say(f"<@{self.my_id}> {verb}.")
@@ -412,7 +423,14 @@ class Console:
         if match.ai_player_id is None:
             return []
         plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
-        return [await self.show_played(p) for p in plays]
+        # All are stored before any is shown: number each board by the actions played up to it, so
+        # every action of the AI has a file of its own.
+        seq = await self._seq(match)
+        seqs = []
+        for p in reversed(plays):
+            seqs.append(seq)
+            seq -= len(split_actions(p.notation))
+        return [await self.show_played(p, s) for p, s in zip(plays, reversed(seqs), strict=True)]
 
     def _words(self, args: list[str]) -> str:
         # `move:e2-e3` and `move e2-e3` both work: notation never contains a colon.
@@ -733,20 +751,61 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
             tmp.cleanup()
 
 
+async def read_line(prompt: str) -> str:
+    """input() in a daemon thread: the event loop stays free, and a Ctrl-C can end the program while
+    the thread still waits for a line (a pool thread would hold the exit until the next Enter)."""
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def settle(value: str | None, error: BaseException | None) -> None:
+        if line.done():
+            return
+        if error is not None:
+            line.set_exception(error)
+        else:
+            line.set_result(value or "")
+
+    def work() -> None:
+        try:
+            text = input(prompt)
+        except BaseException as exc:  # EOFError (Ctrl-D) reaches the loop as it is
+            loop.call_soon_threadsafe(settle, None, exc)
+        else:
+            loop.call_soon_threadsafe(settle, text, None)
+
+    threading.Thread(target=work, name="console-input", daemon=True).start()
+    return await line
+
+
 async def interactive(console: Console, db_path: Path) -> int:
-    """The read-eval-print loop; the input() call runs in a thread so the event loop stays free."""
+    """The read-eval-print loop. Ctrl-C or Ctrl-D at the prompt leaves at once, games kept."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history where available)
     titles = ", ".join(g.title for g in registry.games())
     console.say(f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. Type /help.")
-    while True:
-        try:
-            line = await asyncio.to_thread(input, console.prompt)
-        except (EOFError, KeyboardInterrupt):
-            console.say()
-            return 0
-        if await console.handle(line) is None:
-            return 0
+    loop = asyncio.get_running_loop()
+    interrupted = asyncio.Event()
+    loop.add_signal_handler(signal.SIGINT, interrupted.set)
+    try:
+        while True:
+            reading = asyncio.ensure_future(read_line(console.prompt))
+            waiting = asyncio.ensure_future(interrupted.wait())
+            await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            if interrupted.is_set():
+                reading.cancel()
+                console.say()
+                console.say("Interrupted. Bye: your games stay in the database.")
+                return 0
+            try:
+                line = reading.result()
+            except EOFError:
+                console.say()
+                return 0
+            if await console.handle(line) is None:
+                return 0
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 async def amain(argv: list[str] | None = None) -> int:

@@ -298,3 +298,94 @@ def test_names_round_trip_through_ids(name: str) -> None:
     else:
         assert names.user_name(uid) == name and uid < 2**63
     assert names.channel_name(names.channel_id(name)) == name
+
+
+async def test_every_action_of_the_ai_gets_a_board_file_of_its_own(tmp_path: Path) -> None:
+    """The AI plays two actions (and deploys) in a row; each is a board, none overwrites another."""
+    console, out = await open_console(tmp_path, seed=1)
+    assert await console.run_lines(["vs ai easy", "setup", "e6-e5", "d6-d5"]) == 0
+    match, _ = await console.service.latest(console.channel_id)
+    boards = [
+        Path(ln.split("board: ", 1)[1]) for ln in out.getvalue().splitlines() if ln.startswith("board: ")
+    ]
+    assert len(boards) == len(set(boards)), "a board file was written twice"
+    actions = await console.service.db.actions(match.id)
+    assert len(boards) == 1 + len(actions)  # the start, then one per action
+    assert all(p.exists() for p in boards)
+
+
+def test_ctrl_c_at_the_prompt_leaves_at_once_without_a_traceback(tmp_path: Path) -> None:
+    """At the interactive prompt (a terminal), Ctrl-C says goodbye and exits; it used to print
+    nothing and then a traceback at the next Enter."""
+    import pty
+    import select
+    import signal
+    import time
+
+    main_fd, child_fd = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "console", "--db", str(tmp_path / "i.db"), "--boards", str(tmp_path / "b")],
+        stdin=child_fd,
+        stdout=child_fd,
+        stderr=child_fd,
+        cwd=ROOT,
+        env=env,
+    )
+    os.close(child_fd)
+    seen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([main_fd], [], [], 0.1)
+            if ready:
+                try:
+                    seen += os.read(main_fd, 4096)
+                except OSError:
+                    return
+
+    try:
+        read_for(1.0)
+        for _ in range(100):
+            if b"#general> " in seen:
+                break
+            read_for(0.2)
+        assert b"#general> " in seen, seen[-500:]
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(10)
+        read_for(0.3)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main_fd)
+    text = seen.decode(errors="replace")
+    assert code == 0, text[-800:]
+    assert "Interrupted. Bye" in text and "Traceback" not in text
+
+
+async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> None:
+    """`decline` during a pending dogfight declines the dogfight (it used to be taken for declining
+    the long-accepted challenge: "the game has started")."""
+    from engine.blockwars.position import build
+
+    console, out = await open_console(tmp_path)
+    await console.run_lines(START)
+    match, _ = await console.service.current(console.channel_id)
+    state = build(
+        {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
+        decks={Side.GERMANS: ["JH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+    )
+    await console.service.db.update_match(
+        match.id,
+        expected_version=match.version,
+        snapshot=state.to_json(),
+        turn_player_id=match.sides["germans"],
+    )
+    console.service.forget(console.channel_id)
+    assert await console.run_lines(["/as alice", "/blockwars attack e5xe4", "/as bob", "decline"]) == 0
+    text = out.getvalue()
+    assert "Canadians decline the dogfight" in text or "decline the dogfight" in text
+    assert "has started" not in text
