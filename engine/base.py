@@ -65,6 +65,8 @@ class BaseGame:
     focus: Focus | None = None
     rules: Mapping[str, str] = {}
     notation_help: str = ""
+    # How the generic search plays each level; a game may tune its own (its playout length above all).
+    search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
 
     # -- rules entry points a game must give
 
@@ -132,7 +134,7 @@ class BaseGame:
             assert view.viewer is not None
             state = view.determinize(random.Random(seed))
             return random.Random(f"random-ai:{seed}").choice(state.legal_actions(view.viewer))
-        settings = SEARCH_LEVELS.get(level, SEARCH_LEVELS["normal"])
+        settings = self.search_levels.get(level, self.search_levels.get("normal", SEARCH_LEVELS["normal"]))
         if budget_s is not None:
             settings = replace(settings, budget_s=budget_s)
         if iterations is not None:
