@@ -36,7 +36,7 @@ class SetUp(Event):
     layout: tuple[str, ...] | None  # None: hidden from this viewer until both sides have set up
 
     def text(self, viewer: Viewer = None) -> str:
-        if self.layout is None:
+        if self.layout is None or viewer != self.side:
             return f"the {TITLE[self.side]} set up their men (hidden until both sides have)"
         return f"the {TITLE[self.side]} set up {'/'.join(self.layout)} (files a to h)"
 
@@ -68,7 +68,7 @@ class Drew(Event):
 
     def text(self, viewer: Viewer = None) -> str:
         verb = "are dealt" if self.dealt else "draw"
-        if self.cards:
+        if self.cards and (self.open or viewer == self.side):
             return f"the {TITLE[self.side]} {verb} {cards_words([BY_CODE[c] for c in self.cards])}"
         noun = "card" if self.count == 1 else "cards"
         return f"the {TITLE[self.side]} {verb} {self.count} {noun}"
