@@ -31,7 +31,7 @@ from engine.fixbayonets.state import (
 from engine.protocol import Action
 
 PLAYER = "{player}"
-_VERBS = {
+ATTACK_VERBS = {
     "bayonet": "charges with the bayonet at",
     "pistol": "fires a pistol at",
     "flamer": "burns",
@@ -55,7 +55,7 @@ def describe(state: State, action: Action) -> str:
         target = state.men_at(action.dst)
         what = f" ({men_words(target)})" if target else ""
         whole = ", the whole stack" if action.card.area and len(target) > 1 else ""
-        verb = _VERBS[action.card.code]
+        verb = ATTACK_VERBS[action.card.code]
         man = f"{SINGULAR[action.kind]} {NAMES[action.src]}"
         return f"{action.card.name}: {man} {verb} {NAMES[action.dst]}{what}{whole}"[:100]
     if isinstance(action, A.Negate):

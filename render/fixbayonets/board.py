@@ -28,6 +28,7 @@ from engine.fixbayonets.model import (
     other,
 )
 from engine.fixbayonets.state import DISCARD, FIGHTING, HIDDEN, MOVING, SETUP, State, View
+from engine.fixbayonets.words import ATTACK_VERBS
 from engine.protocol import Event
 from render.fixbayonets import sprites
 from render.fixbayonets.theme import INDEX, KEY, PALETTE, text
@@ -121,7 +122,7 @@ def _background(s: int) -> Image.Image:
         tok = sprites.token(side, k, 1, t)
         im.paste(tok, (x, yy), tok)
         d.text((x + t + 5, yy + t // 2), label, font=small, fill=KEY["text"], anchor="lm")
-    x = g.panel_x + 10 + col
+    x = g.panel_x + 10 + col - round(s * 0.45)
     yy = y + 2 * row_h
     for side in SIDES:
         tok = sprites.token(side, "R", 1, round(t * 0.7))
@@ -335,7 +336,8 @@ def _status(st: State) -> tuple[str, str, str]:
     if st.result is not None:
         w = st.result.winner
         head = "Drawn" if w is None else f"The {TITLE[w]} win"
-        return head, str(st.result.detail).capitalize() + ".", "win"
+        detail = str(st.result.detail)
+        return head, detail[:1].upper() + detail[1:] + ".", "win"
     if st.phase == SETUP:
         ready = [s for s in SIDES if st.layouts[s] is not None]
         if not ready:
@@ -424,7 +426,7 @@ def _last_block(im: Image.Image, pen: _Pen, st: State) -> None:
     adj = ADJECTIVE[last.side]
     kind, src, dst = last.moves[0]
     if last.attack:
-        what = f"The {adj} {SINGULAR[kind]} on {src} attacks {dst}."
+        what = f"The {adj} {SINGULAR[kind]} on {src} {ATTACK_VERBS[c.code]} {dst}."
     elif len(last.moves) == 1:
         what = f"The {adj} {SINGULAR[kind]} moves {src} → {dst}."
     else:
@@ -441,8 +443,8 @@ def _last_block(im: Image.Image, pen: _Pen, st: State) -> None:
         enemy = ADJECTIVE[other(last.side)]
         if last.killed:
             dead = men_words(last.killed)
-            whole = " (the whole stack)" if last.whole and len(last.killed) > 1 else ""
-            pen.para(f"Killed: {dead} ({enemy}){whole}.", 0.16, "attack", bold=True, indent=indent)
+            whole = ", the whole stack" if last.whole and len(last.killed) > 1 else ""
+            pen.para(f"Killed ({enemy}): {dead}{whole}.", 0.16, "attack", bold=True, indent=indent)
         else:
             pen.para("Hit: the defender chooses who falls.", 0.16, "wait", bold=True, indent=indent)
     pen.y = max(pen.y, y0 + ch + 4)
