@@ -14,7 +14,7 @@ from engine.fixbayonets.model import Options
 from engine.fixbayonets.state import FIGHTING, State, View, new_game
 from engine.protocol import Verb
 
-from .helpers import G, OPEN, legal, play, pos
+from .helpers import OPEN, G, legal, play, pos
 from .helpers import A as AM
 
 VERBS = {v.name: v for v in GAME.verbs}
