@@ -514,3 +514,22 @@ def test_every_card_is_somewhere_after_set_up() -> None:
     s = new_game(Options(), 9)
     cards = list(s.deck.pile) + s.hands[G] + s.hands[A]
     assert sorted(c.code for c in cards) == sorted(c.code for c in FULL_DECK)
+
+
+def test_r15_automatic_cancelling_uses_the_side_only_card_first() -> None:
+    s = pos(
+        {"d4": "GR", "d5": "AO", "h1": "AO"},
+        g=["bayonet"],
+        a=["trees", "foxholes"],
+        phase=FIGHTING,
+        orders={A: {"negate": "attacks"}},
+    )
+    events = play(s, "bayonet Rd4xd5")
+    assert of(events, Negated)[0].card == "foxholes" and s.hands[A] == [card("trees")]
+
+
+def test_r5_the_bot_never_ends_a_phase_for_you() -> None:
+    s = pos({"d4": "GR"}, g=["trees", "flamer"])  # nothing playable in the move phase
+    assert legal(s) == {"fight", "end"} and s.phase == MOVING
+    play(s, "fight")
+    assert legal(s) == {"end"} and s.phase == FIGHTING and s.to_act() == {G}
