@@ -510,13 +510,14 @@ class State:
                 return "No stack of yours is waiting for you to choose who falls."
             men = self.men_at(p.target)
             if action.kind not in men:
-                return f"There is no {SINGULAR[action.kind]} on {NAMES[p.target]}: choose from {men}."
+                choices = " or ".join(f"lose {k}" for k in dict.fromkeys(men))
+                return f"There is no {SINGULAR[action.kind]} on {NAMES[p.target]}: choose {choices}."
             return None
         if p is not None:
             return f"First answer the question: {self._pending_words()}."
         if isinstance(action, A.Discard):
             if self.phase != DISCARD:
-                return "You discard only when you hold more than five cards after drawing (R4)."
+                return "You discard only when you hold more than five cards after drawing."
             if action.card not in self.hands[side]:
                 return f"You hold no {action.card.name} card."
             return None
@@ -565,7 +566,7 @@ class State:
                 return f"Zigzag jumps like a chess knight: {NAMES[action.dst]} is not a knight's jump away."
             return (
                 f"{c.name} moves a man exactly {c.lo} square{'s' if c.lo != 1 else ''} in a straight line "
-                f"(any of the eight directions): {NAMES[action.dst]} is not such a square (R6)."
+                f"(any of the eight directions): {NAMES[action.dst]} is not such a square."
             )
         ahead = FORWARD_MOVES[side][c.lo]
         for sq, kinds in action.men:
@@ -588,7 +589,7 @@ class State:
         if problem:
             return problem
         if action.kind not in c.users:
-            return f"{c.name} cannot be used by {_an(SINGULAR[action.kind])}: {_users_words(c)} (R10)."
+            return f"{c.name} cannot be used by {_an(SINGULAR[action.kind])}: {_users_words(c)}."
         left = self._able(side, action.src, action.kind, moving=False)
         if left < 0:
             return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
@@ -619,7 +620,7 @@ class State:
             if wanted > 1:
                 return f"Not that many {PLURAL[kind]} on {NAMES[sq]} may still move this turn."
             return f"The {SINGULAR[kind]} on {NAMES[sq]} has moved: a {SINGULAR[kind]} moves {times} a turn."
-        return f"The {SINGULAR[kind]} on {NAMES[sq]} has attacked this turn: one attack per man a turn (R10)."
+        return f"The {SINGULAR[kind]} on {NAMES[sq]} has attacked this turn: one attack per man a turn."
 
     def _hints(self, action: Action, side: str) -> list[Action]:
         legal = self.legal_actions(side)
