@@ -145,15 +145,11 @@ def _layout(s: int, n: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         t = round(s * 0.49)
         a, b = 1, s - t - 1
         return t, ((a, a), (b, a), (a, b), (b, b))[:n]
-    t = round(s * 0.4)
-    row = (s - 3 * t) // 2
-    return t, (
-        (row, 1),
-        (row + t, 1),
-        (row + 2 * t, 1),
-        (row + t // 2, s - t - 1),
-        (row + t + t // 2, s - t - 1),
-    )
+    t = s // 3  # all five kinds: three above, two below
+    gap = (s - 3 * t) // 2
+    low = s - t - 1
+    half = t // 2
+    return t, ((gap, 1), (gap + t, 1), (gap + 2 * t, 1), (gap + half, low), (gap + t + half, low))
 
 
 @lru_cache(maxsize=4096)
