@@ -24,6 +24,7 @@ class Entry:
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("blockwars", "engine.blockwars", "render.blockwars"),
+    Entry("fixbayonets", "engine.fixbayonets", "render.fixbayonets"),
 )  # fmt: skip
 
 

@@ -1,0 +1,223 @@
+"""What an action did, as values, worded per viewer: a hand's cards reach their owner only.
+
+`seen_by(viewer)` is the event as `viewer` may know it: a draw keeps its cards for the owner (or
+for everyone when hands are face up) and only its count for anyone else; a hidden set-up loses its
+layout; standing orders are seen by their owner alone. Squares are names, cards are codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from engine.fixbayonets.cards import BY_CODE, cards_words
+from engine.fixbayonets.model import ADJECTIVE, PLURAL, SINGULAR, TITLE, men_words
+
+Viewer = str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base: nothing secret, every viewer sees the same."""
+
+    def text(self, viewer: Viewer = None) -> str:
+        return ""
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp(Event):
+    side: str
+    layout: tuple[str, ...] | None  # None: hidden from this viewer until both sides have set up
+
+    def text(self, viewer: Viewer = None) -> str:
+        if self.layout is None or viewer != self.side:
+            return f"the {TITLE[self.side]} set up their men (hidden until both sides have)"
+        return f"the {TITLE[self.side]} set up {'/'.join(self.layout)} (files a to h)"
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.side else replace(self, layout=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Event):
+    germans: tuple[str, ...]
+    americans: tuple[str, ...]
+
+    def text(self, viewer: Viewer = None) -> str:
+        return (
+            f"both set-ups are revealed: Germans {'/'.join(self.germans)} on rank 8, "
+            f"Americans {'/'.join(self.americans)} on rank 1"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """Cards into a hand: `dealt` at the start, or the Orders phase's draw."""
+
+    side: str
+    cards: tuple[str, ...]  # empty when this viewer may not see them
+    count: int
+    dealt: bool = False
+    open: bool = False  # hands face up (the Strategic Version)
+
+    def text(self, viewer: Viewer = None) -> str:
+        verb = "are dealt" if self.dealt else "draw"
+        if self.cards and (self.open or viewer == self.side):
+            return f"the {TITLE[self.side]} {verb} {cards_words([BY_CODE[c] for c in self.cards])}"
+        noun = "card" if self.count == 1 else "cards"
+        return f"the {TITLE[self.side]} {verb} {self.count} {noun}"
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        if self.open or viewer == self.side:
+            return self
+        return replace(self, cards=())
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    count: int
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the deck ran out: the discard pile ({self.count} cards) is shuffled into a new deck"
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    side: str
+    card: str
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the {TITLE[self.side]} discard {BY_CODE[self.card].name} (five cards at most)"
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A move or attack card on the table, before the opponent may cancel it.
+
+    `moves` holds (kind, from, to) for each man a move card moves; an attack has one entry,
+    (kind, attacker's square, target square).
+    """
+
+    side: str
+    card: str
+    attack: bool
+    moves: tuple[tuple[str, str, str], ...]
+
+    def text(self, viewer: Viewer = None) -> str:
+        name = BY_CODE[self.card].name
+        adj = ADJECTIVE[self.side].lower()
+        if self.attack:
+            kind, src, dst = self.moves[0]
+            return f"the {TITLE[self.side]} play {name}: the {adj} {SINGULAR[kind]} on {src} attacks {dst}"
+        if len(self.moves) == 1:
+            kind, src, dst = self.moves[0]
+            return f"the {TITLE[self.side]} play {name}: the {SINGULAR[kind]} on {src} moves to {dst}"
+        men = men_words("".join(k for k, _, _ in self.moves))
+        return f"the {TITLE[self.side]} play {name}: {men} move forward together"
+
+
+@dataclass(frozen=True, slots=True)
+class Negated(Event):
+    side: str  # who cancels
+    card: str  # the terrain card
+    played: str  # the card it cancels
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the {TITLE[self.side]} cancel {BY_CODE[self.played].name} with {BY_CODE[self.card].name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    side: str
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the {TITLE[self.side]} let it stand"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    side: str
+    moves: tuple[tuple[str, str, str], ...]  # (kind, from, to)
+
+    def text(self, viewer: Viewer = None) -> str:
+        return "; ".join(f"{SINGULAR[k]} {a}-{b}" for k, a, b in self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Killed(Event):
+    side: str  # whose men fall
+    square: str
+    kinds: str
+    whole: bool  # a grenade, machine gun or flame thrower took the whole stack
+
+    def text(self, viewer: Viewer = None) -> str:
+        adj = ADJECTIVE[self.side]
+        if self.whole and len(self.kinds) > 1:
+            return f"the whole {adj} stack on {self.square} is killed: {men_words(self.kinds)}"
+        if len(self.kinds) == 1:
+            return f"the {adj} {SINGULAR[self.kinds]} on {self.square} is killed"
+        return f"{men_words(self.kinds)} ({adj}) on {self.square} are killed"
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseEnded(Event):
+    side: str
+    phase: str  # "move": on to the fight phase; "turn": the turn is over
+
+    def text(self, viewer: Viewer = None) -> str:
+        if self.phase == "move":
+            return f"the {TITLE[self.side]} turn to the fight phase"
+        return f"the {TITLE[self.side]} end their turn"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegan(Event):
+    side: str
+    round: int
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"round {self.round}: the {TITLE[self.side]}' turn"
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersSet(Event):
+    """Standing orders are private: only their owner hears of them (R15)."""
+
+    side: str
+    words: str
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the {TITLE[self.side]}' standing orders: {self.words}"
+
+    def seen_by(self, viewer: Viewer) -> Event | None:
+        return self if viewer == self.side else None
+
+
+def kinds_plural(kind: str, n: int) -> str:
+    return f"{n} {SINGULAR[kind] if n == 1 else PLURAL[kind]}"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        SetUp,
+        Revealed,
+        Drew,
+        Reshuffled,
+        Discarded,
+        Played,
+        Negated,
+        Passed,
+        Moved,
+        Killed,
+        PhaseEnded,
+        TurnBegan,
+        OrdersSet,
+    )
+}

@@ -1,0 +1,264 @@
+"""Fix Bayonets as a game of the platform: metadata, commands, menus and the AI hooks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.base import BaseGame
+from engine.fixbayonets import actions as A
+from engine.fixbayonets import ai, words
+from engine.fixbayonets.help import TOPICS
+from engine.fixbayonets.model import (
+    AMERICANS,
+    GERMANS,
+    PRESET_WORDS,
+    PRESETS,
+    SINGULAR,
+    Options,
+)
+from engine.fixbayonets.state import (
+    DISCARD,
+    FIGHTING,
+    LOSS_WORDS,
+    MOVING,
+    NEGATE_WORDS,
+    SETUP,
+    State,
+    View,
+    new_game,
+)
+from engine.protocol import Action, Choice, Menu, OptionSpec, Pick, SideInfo, Verb
+from engine.protocol import State as AnyState
+from engine.protocol import View as AnyView
+
+
+def _view(view: AnyView) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a Fix Bayonets view: {type(view).__name__}")
+    return view
+
+
+def _state(state: AnyState) -> State:
+    assert isinstance(state, State)
+    return state
+
+
+ORDERS_BUTTON = Choice("Standing orders…", opens="orders")
+
+
+class FixBayonetsGame(BaseGame):
+    """The Argonne, 1918: private hands, a shared deck, and cards the opponent cancels."""
+
+    name = "fixbayonets"
+    title = "Fix Bayonets"
+    description = "Play Fix Bayonets: the Lost Battalion against German stormtroopers"
+    sides = (SideInfo(GERMANS, "Germans", "German"), SideInfo(AMERICANS, "Americans", "American"))
+    options = (
+        OptionSpec(
+            "open_hands",
+            "Strategic Version",
+            "Strategic Version: both hands are played face up",
+            default=False,
+        ),
+        OptionSpec(
+            "turn_limit",
+            "Turn limit",
+            "Rounds before the battle is drawn (10-99, default 30)",
+            default=30,
+            minimum=10,
+            maximum=99,
+        ),
+    )
+    verbs = (
+        Verb(
+            "setup",
+            "Set up your 16 men on your back row, two to a square (hidden until both sides have)",
+            arg="layout",
+            arg_description="std, wings, guard, huddle, or pairs for files a-h like RR/HR/SR/OR/OR/UR/HR/RR",
+            template="setup {}",
+            default="std",
+        ),
+        Verb(
+            "move",
+            "Play a move card: one man, or a group forward",
+            arg_description="e.g. march Rd1-d3, zigzag Rd1-e3, or march fwd ORd1,RRe1 (choose from the list)",
+        ),
+        Verb(
+            "attack",
+            "Play an attack card: one of your men attacks an enemy square",
+            arg_description="e.g. rifle3 Rd3xd6 (card, kind and square of your man, x, the target)",
+        ),
+        Verb(
+            "negate",
+            "Cancel the card your opponent just played with a terrain card",
+            arg="card",
+            arg_description="trees or foxholes against an attack, rough or hold against a move",
+            template="negate {}",
+        ),
+        Verb("pass", "Let the card your opponent just played stand", arg=None, template="pass"),
+        Verb(
+            "lose",
+            "Choose which man of your hit stack falls",
+            arg="man",
+            arg_description="O officer, H specialist, S sniper, U runner or R rifleman",
+            template="lose {}",
+        ),
+        Verb(
+            "discard",
+            "Discard a card when you hold more than five",
+            arg="card",
+            arg_description="The card to throw away, e.g. trees",
+            template="discard {}",
+        ),
+        Verb("fight", "End your move phase and go to the fight phase", arg=None, template="fight"),
+        Verb("end", "End your turn", arg=None, template="end"),
+        Verb(
+            "orders",
+            "Set your standing orders for cancelling cards and for casualties (private, any time)",
+            arg="orders",
+            arg_description="ask, never, officers, attacks, always, losses ask or losses auto",
+            template="orders {}",
+            default="ask",
+        ),
+    )
+    private_info = True
+    rules = TOPICS
+    notation_help = A.EXAMPLES
+
+    # -- rules entry points
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        return new_game(Options.from_json(dict(self.normalise_options(options))), seed)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data)
+
+    def view_from_json(self, data: dict[str, Any]) -> View:
+        return View.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return A.parse(text)
+
+    # -- the AI (BaseGame.choose runs the generic search with these)
+
+    def evaluate(self, state: AnyState, side: str) -> float:
+        return ai.evaluate(_state(state), side)
+
+    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
+        return ai.rollout(_state(state), side, rng)
+
+    def order(
+        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
+    ) -> list[Action]:
+        return ai.order(_state(state), side, actions, rng)
+
+    # -- words
+
+    def status(self, view: AnyView, side: str) -> str:
+        return words.status(_view(view), side)
+
+    def describe(self, view: AnyView, action: Action) -> str:
+        return words.describe(_view(view).state, action)
+
+    def verb_of(self, view: AnyView, action: Action) -> str:
+        return words.verb_of(action)
+
+    def group_of(self, view: AnyView, action: Action) -> str | None:
+        return words.group_of(action)
+
+    def group_label(self, view: AnyView, group: str) -> str:
+        return words.group_label(group)
+
+    def private_text(self, view: AnyView) -> str | None:
+        return words.hand_text(_view(view))
+
+    # -- menus
+
+    def menu(self, view: AnyView) -> Menu:
+        """Built from the spectator's view: buttons that any player may see without learning a card."""
+        s = _view(view).state
+        if s.is_over():
+            return Menu()
+        if s.phase == SETUP:
+            return Menu(
+                buttons=(
+                    Choice("Standard set-up", str(A.Setup(PRESETS["std"])), style="primary"),
+                    Choice("Other set-ups…", opens="setup"),
+                    ORDERS_BUTTON,
+                )
+            )
+        p = s.pending
+        if p is not None:
+            if p.kind == "negate":
+                return Menu(
+                    buttons=(
+                        Choice("Let it stand", "pass", style="primary"),
+                        Choice("Cancel it…", opens="negate", style="danger"),
+                        ORDERS_BUTTON,
+                    )
+                )
+            assert isinstance(p.play, A.Attack)
+            kinds = list(dict.fromkeys(s.men_at(p.play.dst)))
+            falls = [Choice(f"The {SINGULAR[k]} falls", f"lose {k}", style="danger") for k in kinds[:4]]
+            return Menu(buttons=(*falls, ORDERS_BUTTON))
+        if s.phase == DISCARD:
+            return Menu(take_action=True, buttons=(ORDERS_BUTTON,))
+        if s.phase == MOVING:
+            return Menu(
+                take_action=True,
+                buttons=(Choice("Fight", "fight", style="primary"), Choice("End turn", "end"), ORDERS_BUTTON),
+            )
+        if s.phase == FIGHTING:
+            return Menu(take_action=True, buttons=(Choice("End turn", "end", style="primary"), ORDERS_BUTTON))
+        return Menu()
+
+    def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
+        """Shown to the clicker only: their set-up presets, their cancelling cards, their orders."""
+        v = _view(view)
+        s = v.state
+        if key == "setup":
+            choices = [
+                Choice(f"{name}: {PRESET_WORDS[name]}"[:100], str(A.Setup(lay)))
+                for name, lay in PRESETS.items()
+            ]
+            return Menu(title="Choose a set-up (the other side sees it only when both have set up).",
+                        picks=(Pick("Set-up", tuple(choices)),))  # fmt: skip
+        if key == "negate":
+            cancels = [a for a in legal if isinstance(a, A.Negate)]
+            if not any(isinstance(a, A.Pass) for a in legal):
+                return Menu(title="There is no card of your opponent's to answer now.")
+            if not cancels:
+                return Menu(
+                    title="You hold no card that can cancel this one: let it stand.",
+                    buttons=(Choice("Let it stand", "pass", style="primary"),),
+                )
+            buttons = [Choice(words.describe(s, a), str(a), style="danger") for a in cancels[:4]]
+            return Menu(title="Cancel the card with:", buttons=(*buttons, Choice("Let it stand", "pass")))
+        if key == "orders":
+            side = v.viewer
+            if side is None:
+                return Menu(title="Only the players have standing orders.")
+            now = s.orders[side]
+            negate = tuple(Choice(f"{p}: {NEGATE_WORDS[p]}"[:100], f"orders {p}") for p in A.NEGATE_POLICIES)
+            losses = tuple(
+                Choice(f"losses {p}: {LOSS_WORDS[p]}"[:100], f"orders losses {p}") for p in A.LOSS_POLICIES
+            )
+            return Menu(
+                title=(
+                    f"Your standing orders (private): {NEGATE_WORDS[now['negate']]}; "
+                    f"{LOSS_WORDS[now['losses']]}."
+                ),
+                picks=(
+                    Pick("Cancelling the opponent's cards", negate),
+                    Pick("Casualties in a hit stack", losses),
+                ),
+            )
+        return Menu(title="Nothing to choose here.")
+
+    def focus_choices(self, view: AnyView) -> list[str]:
+        return []
+
+
+GAME = FixBayonetsGame()
