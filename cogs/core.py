@@ -240,6 +240,14 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         and its handlers' frames: every object alive is walked by each full pass of the garbage
         collector, which stops the event loop (docs/reliability.md)."""
         assert interaction.channel_id is not None
+        if played.secret:
+            # Nothing the channel may see happened: the mover alone is told, and no board is owed.
+            side = played.match.side_of(played.actor_id)
+            said = played.private.get(side, "") if side else ""
+            await reply(interaction, f"Only you see this: {said or 'done'}.")
+            await self.service.board_delivered(played.match.id, played.match.version)
+            self.after_action(played)
+            return
         # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
         lean = replace(played, match=replace(played.match, snapshot=None))
         if not interaction.response.is_done():
@@ -435,9 +443,10 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         await self.play(interaction, None, notation, match_id=match_id, version=version)
 
     async def _prompt_state(
-        self, interaction: discord.Interaction, match_id: int, version: int
+        self, interaction: discord.Interaction, match_id: int, version: int, *, acting: bool = True
     ) -> tuple[Match, State, str] | None:
-        """The game behind a button, if it is still current and the caller is one of those to act."""
+        """The game behind a button, if it is still current and the caller is one of its players
+        (with `acting`, one of those the game waits for)."""
         assert interaction.channel_id is not None
         try:
             match, state = await self.service.current(interaction.channel_id)
@@ -454,7 +463,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         if match.version != version:
             await reply(interaction, STALE)
             return None
-        if side not in state.to_act():
+        if acting and side not in state.to_act():
             waiting = " and ".join(f"<@{u}>" for u in waiting_ids(match, state))
             await reply(interaction, f"It is not your turn: {waiting} is to play.")
             return None
@@ -507,8 +516,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
     async def open_submenu(
         self, interaction: discord.Interaction, match_id: int, version: int, key: str
     ) -> None:
-        """A game's submenu (`Choice.opens`), built for the clicker only."""
-        found = await self._prompt_state(interaction, match_id, version)
+        """A game's submenu (`Choice.opens`), built for the clicker only; a player need not be the one
+        to act (a game's standing orders, say, may be given at any time)."""
+        found = await self._prompt_state(interaction, match_id, version, acting=False)
         if found is None:
             return
         match, state, side = found

@@ -61,14 +61,23 @@ LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recen
 
 
 def summary(events: Sequence[Event], viewer: str | None = None) -> str:
-    """The events of one action as `viewer` may know them, as one readable clause list."""
-    return ", ".join(t for e in events if (t := e.text(viewer)))
+    """The events of one action as `viewer` may know them, as one readable clause list: only what
+    `seen_by` lets the viewer see, in the words it gives them."""
+    return ", ".join(
+        t for e in events if (kept := e.seen_by(viewer)) is not None and (t := kept.text(viewer))
+    )
 
 
 def history_line(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> str:
-    """'<Side>: <what the events say>' (the events say it all; the notation alone stands in when
-    they are silent, as for ending a turn)."""
-    return f"{who}: {summary(events, viewer) or notation}"
+    """'<Side>: <what the events say>' (the events say it all; the notation alone stands in when they
+    are silent, as for ending a turn, but never when `viewer` may not see them all: the notation of
+    a secret action, a hidden set-up or a standing order, would tell what the events keep quiet)."""
+    said = summary(events, viewer)
+    if said:
+        return f"{who}: {said}"
+    if any(e.seen_by(viewer) is None for e in events):
+        return f"{who}: (something only they may see)"
+    return f"{who}: {notation}"
 
 
 def reminder_lead(turn_seconds: int) -> float:
@@ -99,7 +108,15 @@ def waiting_ids(match: Match, state: State) -> list[int]:
 def private_lines(events: Sequence[Event], side: str) -> str:
     """What only `side` learnt from these events (a drawn hand): its words where they differ from
     what the channel is told."""
-    return ", ".join(t for e in events if (t := e.text(side)) and t != e.text(None))
+    out = []
+    for e in events:
+        mine = e.seen_by(side)
+        if mine is None or not (text := mine.text(side)):
+            continue
+        public = e.seen_by(None)
+        if public is None or public.text(None) != text:
+            out.append(text)
+    return ", ".join(out)
 
 
 @dataclass(slots=True)
@@ -132,6 +149,11 @@ class Played:
     def waiting(self) -> list[int]:
         """Who owes an action now."""
         return waiting_ids(self.match, self.state)
+
+    @property
+    def secret(self) -> bool:
+        """Nothing of this command is for the channel (a standing order): it owes no board."""
+        return bool(self.events) and all(e.seen_by(None) is None for e in self.events)
 
 
 @dataclass(frozen=True, slots=True)

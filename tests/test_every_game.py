@@ -85,10 +85,17 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
                 if waiting[0] in after.to_act() and not after.is_over():
                     action += "; " + rng.choice([str(a) for a in after.legal_actions(waiting[0])])
             played = await fake.slash(user, channel, name, "play", {"action": action})
-            assert not played.ephemeral, played.content
-            board = played.message
+            public = [m for m in played.messages if not m.ephemeral]
+            assert len(public) == 1, [m.content for m in played.messages]
+            board = public[0]
             png(board)
             assert board.content.strip()
+            # anything else was for the mover's eyes only (what they drew, what they set up)
+            assert all(
+                m.ephemeral and m.content.startswith("Only you see")
+                for m in played.messages
+                if m is not board
+            )
         finished = (await database.list_matches(channel_id=channel.id, limit=1))[0]
         assert finished.status is Status.FINISHED
         last = fake.messages_in(channel)[-1]

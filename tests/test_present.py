@@ -42,3 +42,43 @@ def test_a_long_history_keeps_its_numbers_and_says_what_it_left_out() -> None:
 def test_a_short_history_is_whole() -> None:
     assert "did not fit" not in history_text(entries(5))
     assert history_text([]) == "Nothing has been played yet."
+
+
+def test_a_secret_action_never_shows_its_notation() -> None:
+    """When the events of an action are hidden from the reader, the history does not fall back to
+    the action's notation (which would tell the secret); a public silent action does."""
+    from dataclasses import dataclass
+
+    from play.service import history_line
+
+    @dataclass(frozen=True)
+    class Hidden:
+        owner: str
+
+        def text(self, viewer: str | None) -> str:
+            return "you set standing orders: never negate" if viewer == self.owner else ""
+
+        def seen_by(self, viewer: str | None) -> Hidden | None:
+            return self if viewer == self.owner else None
+
+        def to_json(self) -> dict:
+            return {}
+
+    @dataclass(frozen=True)
+    class Silent:
+        def text(self, viewer: str | None) -> str:
+            return ""
+
+        def seen_by(self, viewer: str | None) -> Silent:
+            return self
+
+        def to_json(self) -> dict:
+            return {}
+
+    secret = [Hidden("americans")]
+    assert (
+        history_line("Americans", "orders never", secret, None) == "Americans: (something only they may see)"
+    )
+    assert "orders never" not in history_line("Americans", "orders never", secret, "germans")
+    assert history_line("Americans", "orders never", secret, "americans").endswith("never negate")
+    assert history_line("Germans", "end", [Silent()], None) == "Germans: end"

@@ -219,7 +219,9 @@ def test_options_normalise_and_start_games() -> None:
         GAME.normalise_options({"turn_limit": 5})
     s = GAME.new_game({"open_hands": True}, 3)
     assert s.options == OPEN and s.view(G).state.hands[AM]
-    assert GAME.option_labels({"open_hands": True, "turn_limit": 30}) == ["Strategic Version"]
+    from play.present import options_text
+
+    assert options_text(GAME, {"open_hands": True, "turn_limit": 30}) == "Strategic Version"
 
 
 def test_verbs_cover_every_kind_of_action() -> None:
