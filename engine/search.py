@@ -123,8 +123,11 @@ def choose(
     done = 0
     limit = settings.iterations
     while limit is None or done < limit:
-        if done and time.perf_counter() > deadline:
+        now = time.perf_counter()
+        if done and now > deadline:
             break
+        if done and done % 32 == 0 and _settled(root, by_notation, done, now - start, deadline - now, limit):
+            break  # the most visited action cannot be overtaken in the time or iterations left
         state = root_state.clone() if done == 0 else view.determinize(rng)
         _iterate(root, state, me, evaluate, play_out, rank, rng, settings)
         done += 1
@@ -141,6 +144,20 @@ def choose(
         return root_legal[0]
     key = next(k for k, c in root.children.items() if c is best)
     return by_notation[key]
+
+
+def _settled(
+    root: _Node, legal: dict[str, Action], done: int, spent: float, left: float, limit: int | None
+) -> bool:
+    """Whether the choice is made: the final pick is the most visited action, and the lead of the
+    first over the second is more than the iterations still to come (at the pace so far)."""
+    visits = sorted((c.visits for k, c in root.children.items() if k in legal), reverse=True)
+    if len(visits) < 2:
+        return False
+    to_come = done * left / spent if spent > 0 else float("inf")
+    if limit is not None:
+        to_come = min(to_come, limit - done)
+    return visits[0] - visits[1] > to_come
 
 
 def _iterate(
