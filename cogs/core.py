@@ -27,7 +27,7 @@ from cogs.groups import build_group
 from data import Match, Status
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
-from engine.protocol import Event, Game, State, Verb
+from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import history_text, options_text, played_text, status_text
 from play.service import game_of, waiting_ids
@@ -224,12 +224,21 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         unlink_when_done(file)
         return file
 
-    def board_components(self, match: Match, state: State) -> discord.ui.View | None:
-        """The game's menu under a board (built from what the channel may see), and "My hand"."""
+    def board_components(
+        self, match: Match, state: State, *, draw_offer: bool = False
+    ) -> discord.ui.View | None:
+        """The game's menu under a board (built from what the channel may see), and "My hand"; after
+        a draw offer, the answers to it first."""
         rules = game_of(match)
         if state.is_over() or not match.status.is_open:
             return None
         menu = rules.menu(state.view(None))
+        if draw_offer:
+            answers = (
+                Choice("Accept the draw", "accept draw", style="success"),
+                Choice("Decline the draw", "decline draw"),
+            )
+            menu = replace(menu, buttons=(*answers, *menu.buttons)[:5])
         return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
@@ -265,13 +274,18 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
-        view = self.board_components(played.match, played.state) or discord.utils.MISSING
+        offered = played.notation == "offer draw" and not played.over
+        view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
+        text = played_text(played)
+        if offered:
+            other = played.match.other_player(played.actor_id)
+            text += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
             log.exception("Could not draw the board of match %s", played.match.id)
-            return f"{played_text(played)}\n{NO_PICTURE}", discord.utils.MISSING, view
-        return played_text(played), file, view
+            return f"{text}\n{NO_PICTURE}", discord.utils.MISSING, view
+        return text, file, view
 
     async def post_board(
         self, channel_id: int, played: Played, *, followup: discord.Webhook | None = None, after: bool = True
@@ -309,9 +323,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 self.after_action(played)
 
     def after_action(self, played: Played) -> None:
-        """What follows a move: the AI answers, the players it now waits for may want a DM."""
+        """What follows a move: the AI answers (a draw offered to it too), the players the game now
+        waits for may want a DM."""
         match = played.match
         if played.over:
+            return
+        if played.notation == "offer draw" and match.ai_player_id not in (None, played.actor_id):
+            self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")
             return
         for user in played.waiting:
             if user == match.ai_player_id:
@@ -365,6 +383,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                     for user in last.waiting:
                         if user != last.match.ai_player_id:
                             await self.dm_turn(last.match, user)
+
+    async def ai_draw_answer(self, channel_id: int) -> None:
+        lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            answer = await self.service.ai_answers_draw(channel_id)
+        if answer is not None:
+            await self.post_board(channel_id, answer)
 
     async def resume_ai_games(self) -> None:
         """At start-up: games where the AI owes a move (the bot was down when the human moved)."""
@@ -551,16 +576,29 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         assert interaction.channel_id is not None
         match = await self.service.accept(interaction.channel_id, interaction.user.id, match_id)
         await self.post_start(interaction, match, "Challenge accepted.")
+        await self.answered(interaction, "Accepted.")
 
     async def decline_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         assert interaction.channel_id is not None
         match = await self.service.decline(interaction.channel_id, interaction.user.id, match_id)
         verb = "declined" if match.status is Status.DECLINED else "withdrawn"
         await reply(interaction, f"The challenge was {verb} by {interaction.user.mention}.", ephemeral=False)
+        await self.answered(interaction, verb.capitalize() + ".")
+
+    async def answered(self, interaction: discord.Interaction, note: str) -> None:
+        """A challenge answered by its button loses its buttons, and says how it went."""
+        message = interaction.message
+        if interaction.type is not discord.InteractionType.component or message is None:
+            return
+        try:
+            await message.edit(content=f"{message.content}\n**{note}**"[:2000], view=None)
+        except discord.HTTPException:
+            log.info("Could not take the buttons off challenge message %s", message.id)
 
     async def post_start(self, interaction: discord.Interaction, match: Match, headline: str) -> None:
         """The first board of a game, with the buttons for whoever acts first."""
-        await interaction.response.defer(thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         assert match.snapshot is not None
         rules = game_of(match)
         state = rules.from_json(match.snapshot)
@@ -590,9 +628,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         except ServiceError:
             return []
         side = match.side_of(interaction.user.id)
-        if match.game != game or side is None or side not in state.to_act():
+        if match.game != game or side is None:
             return []
         rules = game_of(match)
+        if side not in state.to_act():
+            waiting = ", ".join(rules.side(s).title for s in sorted(state.to_act()))
+            note = f"Not your turn: the game waits for the {waiting}."
+            return [app_commands.Choice(name=note[:100], value="not your turn")]
         mine = state.view(side)
         chosen = fmt.filter_choices(rules, mine, state.legal_actions(side), kinds, current)
         out = []
@@ -659,7 +701,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
-            f"(challenger's side: {side}; {hours_per_turn} h per turn).{extras} "
+            f"(challenger's side: {side}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
+            f"per turn).{extras} "
             f"Accept or decline; the challenge expires {expires}.",
             view=views.challenge_view(match.id),
             allowed_mentions=discord.AllowedMentions(users=True),

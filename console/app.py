@@ -48,6 +48,13 @@ PLATFORM_COMMANDS = (
 )  # fmt: skip
 
 
+def hours_text(seconds: int) -> str:
+    """ "1 hour", "72 hours", "1.5 hours": a turn's length as a person says it."""
+    hours = seconds / 3600
+    shown = f"{hours:g}"
+    return f"{shown} hour" if hours == 1 else f"{shown} hours"
+
+
 def help_text() -> str:
     """The command list, from every hosted game's specification."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
@@ -360,7 +367,7 @@ class Console:
             return await self._started(match)
         self.say(
             f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
-            f"{match.turn_seconds // 3600} hours per turn).{rules} "
+            f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
         )

@@ -143,6 +143,15 @@ class BaseGame:
             view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
         )
 
+    def accepts_draw(self, view: View, seed: int) -> bool:
+        """Accept when the evaluation, averaged over a few deals of the unknown, is not in our favour."""
+        side = view.viewer
+        if side is None:
+            return False
+        rng = random.Random(f"draw:{seed}")
+        deals = [view.determinize(rng) for _ in range(4)]
+        return sum(self.evaluate(d, side) for d in deals) / len(deals) <= 0.0
+
     # -- words and menus
 
     def side(self, name: Side) -> SideInfo:

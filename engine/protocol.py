@@ -293,6 +293,10 @@ class Game(Protocol):
         when the budget does not bind."""
         ...
 
+    def accepts_draw(self, view: View, seed: int) -> bool:
+        """Whether the AI, seeing `view`, accepts a draw offered to it (it is not ahead)."""
+        ...
+
     # -- words and menus (presentation only: legality always comes from the state)
     def side(self, name: Side) -> SideInfo: ...
 

@@ -312,9 +312,10 @@ class MatchService:
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("This game has already started.")
+        if user_id == match.challenger_id:
+            raise NotAPlayer(f"You made this challenge: wait for <@{match.opponent_id}> to accept it.")
         if user_id != match.opponent_id:
-            who = "You made this challenge; wait for" if user_id == match.challenger_id else "Only"
-            raise NotAPlayer(f"{who} <@{match.opponent_id}> can accept it.")
+            raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
         async with self._lock(match.id):
             return await self._start(await self._reread(match), self.clock())
 
@@ -436,7 +437,11 @@ class MatchService:
             raise IllegalMove("Give an action (several may be separated by ;).")
         match = await self._open_match(channel_id, match_id)
         rules = game_of(match)
-        actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
+        try:
+            actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
+        except IllegalMove:
+            await self._refuse_if_not_their_turn(match, user_id)
+            raise
         async with self._lock(match.id):
             match = await self._reread(match)
             live = self._live.get(channel_id)
@@ -470,6 +475,16 @@ class MatchService:
             return await self._commit(
                 match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before
             )
+
+    async def _refuse_if_not_their_turn(self, match: Match, user_id: int) -> None:
+        """Whoever is not owed an action hears that first: it is more useful than a notation error."""
+        live = self._live.get(match.channel_id)
+        side = match.side_of(user_id)
+        if live is None or live[1] is None or side is None or match.status is not Status.ACTIVE:
+            return
+        state = live[1]
+        if side not in state.to_act() and not state.is_over():
+            raise NotYourTurn(self._waiting_for(match, game_of(match), state))
 
     @staticmethod
     def _step(n: int, of: int, why: str) -> str:
@@ -598,6 +613,27 @@ class MatchService:
             except StalePrompt:
                 continue
         return played
+
+    async def ai_answers_draw(self, channel_id: int) -> Played | None:
+        """The AI's answer to a draw offer made to it: it accepts when its judgement of the position
+        (`Game.accepts_draw`, from its own view) says it is not ahead."""
+        try:
+            match, state = await self.current(channel_id)
+        except NoMatch:
+            return None
+        ai_id = match.ai_player_id
+        side = match.side_of(ai_id) if ai_id is not None else None
+        if ai_id is None or side is None or state.is_over():
+            return None
+        rules = game_of(match)
+        view = state.view(side)
+        accept = await asyncio.to_thread(rules.accepts_draw, view, match.seed ^ match.version)
+        try:
+            return await self.act(
+                channel_id, ai_id, "accept draw" if accept else "decline draw", expected_version=match.version
+            )
+        except (StalePrompt, IllegalMove):
+            return None  # the offer was withdrawn or answered meanwhile
 
     # ------------------------------------------------------------------ reading
 

@@ -133,6 +133,8 @@ async def challenge_accepted(w: World, channel=None) -> FakeMessage:
     assert result.message.custom_ids == [f"bw:accept:{match.id}", f"bw:decline:{match.id}"]
     accepted = await w.fake.click(w.bob, result.message, f"bw:accept:{match.id}")
     assert accepted.deferred
+    (challenge,) = accepted.edited  # the challenge message loses its buttons
+    assert challenge.components == [] and "Accepted." in challenge.content
     board = accepted.message
     assert_board_post(board, w.alice)
     assert "deploy" in board.content
@@ -334,7 +336,9 @@ async def test_autocomplete_offers_at_most_25_legal_choices(world: World):
     waiting = await w.fake.autocomplete(
         w.bob, w.general, "blockwars", "move", {"action": ""}, focused="action"
     )
-    assert waiting == []
+    assert waiting == [{"name": "Not your turn: the game waits for the Germans.", "value": "not your turn"}]
+    chosen = await w.slash(w.bob, "move", {"action": "not your turn"})  # picking it anyway
+    assert chosen.ephemeral and "not your turn" in chosen.content and "Germans" in chosen.content
 
 
 async def test_a_deadline_passing_forfeits_the_game(world: World):
@@ -740,3 +744,49 @@ async def test_every_command_is_for_servers_only(world: World):
     for command in synced:
         assert command.get("dm_permission") is False, command["name"]
         assert command.get("contexts") in (None, [0]), command["name"]
+
+
+async def test_a_draw_offer_names_the_opponent_and_is_answered_by_button(world: World):
+    w = world
+    await deployed(w)
+    offered = await w.slash(w.alice, "draw", {"choice": "offer"})
+    board = offered.message
+    assert f"<@{w.bob.id}>: accept or decline the draw" in board.content
+    match = await w.match()
+    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    assert (
+        accept in board.custom_ids and f"bw:dec:{match.id}:{match.version}:decline draw" in board.custom_ids
+    )
+    own = await w.fake.click(w.alice, board, accept)
+    assert own.ephemeral and "no draw offer from your opponent" in own.content
+    answered = await w.fake.click(w.bob, board, accept)
+    assert "Game over: a draw" in answered.message.content
+    assert (await w.bot.database.get_match(match.id)).status is Status.FINISHED  # type: ignore[union-attr]
+
+
+async def test_a_declined_challenge_loses_its_buttons(world: World):
+    w = world
+    made = await w.slash(w.alice, "challenge", {"opponent": w.bob})
+    match = await w.match()
+    declined = await w.fake.click(w.bob, made.message, f"bw:decline:{match.id}")
+    assert "declined by" in declined.message.content
+    (challenge,) = declined.edited
+    assert challenge.components == [] and "Declined." in challenge.content
+
+
+async def test_the_ai_answers_a_draw_offer_by_its_judgement(world: World):
+    w = world
+    me = w.fake.bot_user
+    await w.slash(w.alice, "challenge", {"opponent": me, "side": "germans", "level": "easy"})
+    await w.slash(w.alice, "setup")
+    await w.cog.idle()  # the AI deploys
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    await w.cog.idle()  # the AI weighs the offer
+    match = (await w.bot.database.list_matches(channel_id=w.general.id, limit=1))[0]  # type: ignore[union-attr]
+    log = [a.notation for a in await w.bot.database.actions(match.id)]  # type: ignore[union-attr]
+    assert log[-1] in ("accept draw", "decline draw"), log
+    view = State.from_json(match.snapshot).view(Side.CANADIANS)  # type: ignore[arg-type]
+    from engine.blockwars import GAME
+
+    expected = GAME.accepts_draw(view, match.seed ^ (match.version - 1))
+    assert log[-1] == ("accept draw" if expected else "decline draw")

@@ -389,3 +389,14 @@ async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> 
     text = out.getvalue()
     assert "Canadians decline the dogfight" in text or "decline the dogfight" in text
     assert "has started" not in text
+
+
+def test_turn_lengths_read_naturally() -> None:
+    from console.app import hours_text
+
+    assert [hours_text(s) for s in (3600, 7200, 5400, 72 * 3600)] == [
+        "1 hour",
+        "2 hours",
+        "1.5 hours",
+        "72 hours",
+    ]
