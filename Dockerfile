@@ -32,5 +32,8 @@ COPY render ./render
 USER wargames
 VOLUME ["/data"]
 
+# Healthy means connected to Discord: the bot notes it every 20 s beside its database.
+HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "bot.py", "--health"]
+
 # No token here: pass DISCORD_TOKEN at run time (--env-file .env or -e DISCORD_TOKEN=...).
 CMD ["python", "bot.py"]

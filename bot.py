@@ -11,13 +11,17 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import logging
+import math
+import os
 import random
 import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -99,6 +103,7 @@ class WargamesBot(commands.Bot):
         # What is loaded by now lives as long as the process (modules, engine tables, the cogs):
         # keep it out of the cyclic collector's full passes, which stalled the event loop for
         # ~200 ms at a time under load (bench/load.py times GC pauses).
+        self._health = asyncio.create_task(self._health_loop(), name="health")
         gc.collect()
         gc.freeze()
 
@@ -115,6 +120,37 @@ class WargamesBot(commands.Bot):
             log.info("Synced %d global commands (they may take a while to appear)", len(synced))
         return synced
 
+    def write_health(self) -> None:
+        """Note, for `bot.py --health`, whether the bot is connected (atomically: a reader never sees
+        half a file)."""
+        path = self.settings.health_path
+        note = {
+            "ready": self.is_ready() and not self.is_closed() and not self.stopping,
+            "latency_ms": round(self.latency * 1000) if math.isfinite(self.latency) else None,
+            "at": time.time(),
+            "pid": os.getpid(),
+        }
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(note), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            log.warning("Could not write the health note %s", path, exc_info=True)
+
+    async def on_ready(self) -> None:
+        self.write_health()
+
+    async def on_resumed(self) -> None:
+        self.write_health()
+
+    async def on_disconnect(self) -> None:
+        self.write_health()
+
+    async def _health_loop(self) -> None:
+        while not self.is_closed():
+            self.write_health()
+            await asyncio.sleep(HEALTH_EVERY)
+
     async def shutdown(self, grace: float) -> None:
         """A clean stop: refuse new interactions, give background work (boards being posted, the
         AI's moves) `grace` seconds to finish, then close. A board still owed is posted after the
@@ -130,8 +166,12 @@ class WargamesBot(commands.Bot):
         await self.close()
 
     async def close(self) -> None:
+        health = getattr(self, "_health", None)
+        if health is not None:
+            health.cancel()
         try:
             await super().close()
+            self.write_health()  # says "not connected" at once, not after HEALTH_STALE
         finally:
             self.painter.close()
             # Only close a database we opened; a test's database belongs to the test.
@@ -161,7 +201,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="push the slash commands to Discord (DEV_GUILD_ID if set, else globally) and keep running",
     )
+    parser.add_argument(
+        "--health",
+        action="store_true",
+        help="exit 0 if the running bot is connected to Discord, 1 if not (Docker's HEALTHCHECK)",
+    )
     return parser.parse_known_args(argv)[0]
+
+
+HEALTH_EVERY = 20.0  # seconds between the running bot's health notes
+HEALTH_STALE = 90.0  # a note older than this means the bot is stuck or gone
+
+
+def health(path: Path, now: float) -> tuple[bool, str]:
+    """Whether the bot that writes `path` is up and connected, and why not."""
+    try:
+        note = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, f"no health note at {path}: the bot is not running (or has not started yet)"
+    age = now - float(note.get("at", 0))
+    if age > HEALTH_STALE:
+        return False, f"the bot's last health note is {age:.0f} s old: it is stuck or stopped"
+    if not note.get("ready"):
+        return False, "the bot is running but not connected to Discord"
+    return True, f"connected (gateway latency {note.get('latency_ms', '?')} ms)"
 
 
 Hook = Callable[[WargamesBot], Awaitable[None]]
@@ -176,6 +239,10 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     settings = load_settings()
+    if args.health:
+        ok, why = health(settings.health_path, time.time())
+        print(why, file=sys.stdout if ok else sys.stderr)
+        return 0 if ok else 1
     if settings.token is None:
         from console import main as console_main  # lazily: the bot's tests must not depend on it
 

@@ -50,6 +50,12 @@ class Settings:
     # held one socket per request in flight, ~200 under load, all walked by the GC's full passes.
     http_connections: int = 32
 
+    @property
+    def health_path(self) -> Path:
+        """Where the running bot says, every few seconds, whether it is connected (`bot.py --health`
+        reads it: Docker's HEALTHCHECK)."""
+        return self.database_path.with_name(self.database_path.stem + ".health.json")
+
 
 def _int_or_none(text: str | None, name: str) -> int | None:
     if text is None or not text.strip():
@@ -82,12 +88,16 @@ def _count(text: str | None, name: str, default: int) -> int:
 
 
 def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
-    """Read the settings; a `.env` next to the working directory fills in what the environment lacks."""
+    """Read the settings; a `.env` in the working directory (else beside this file, where `make run`
+    looks) fills in what the environment lacks: the environment always wins."""
     if env is None:
         if dotenv:
             from dotenv import load_dotenv
 
-            load_dotenv(override=False)
+            for candidate in (Path.cwd() / ".env", Path(__file__).resolve().with_name(".env")):
+                if candidate.is_file():
+                    load_dotenv(candidate, override=False)
+                    break
         env = os.environ
     token = (env.get("DISCORD_TOKEN") or "").strip() or None
     sweep = _float(env.get("SWEEP_SECONDS"), "SWEEP_SECONDS", 60.0)

@@ -15,6 +15,7 @@ import logging
 import os
 import random
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -790,3 +791,16 @@ async def test_the_ai_answers_a_draw_offer_by_its_judgement(world: World):
 
     expected = GAME.accepts_draw(view, match.seed ^ (match.version - 1))
     assert log[-1] == ("accept draw" if expected else "decline draw")
+
+
+async def test_the_running_bot_notes_its_health(world: World):
+    """Docker's HEALTHCHECK (`bot.py --health`) reads this note: connected while the bot is, not after."""
+    from bot import health
+
+    w = world
+    path = w.settings.health_path
+    assert health(path, time.time())[0] is True
+    await w.bot.close()  # type: ignore[union-attr]
+    ok, why = health(path, time.time())
+    assert not ok and "not connected" in why
+    await w.start()  # a running bot again, for the fixture's tidy-up

@@ -1,0 +1,60 @@
+"""Settings come from the environment and `.env`, with one database default for the bot and the console."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from bot import HEALTH_STALE, health
+from settings import load_settings
+
+KEYS = ("DISCORD_TOKEN", "DATABASE_PATH", "DATA_DIR", "LOG_LEVEL", "RENDER_PROCESSES")
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for key in KEYS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_dotenv_fills_in_what_the_environment_lacks(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (clean_env / ".env").write_text("DISCORD_TOKEN=from-the-file\nLOG_LEVEL=debug\nDATA_DIR=store\n")
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")  # the environment wins over the file
+    settings = load_settings()
+    assert settings.token == "from-the-file" and settings.log_level == "WARNING"
+    assert settings.database_path == Path("store") / "wargames.db"
+    assert "from-the-file" not in repr(settings)
+    for key in ("DISCORD_TOKEN", "DATA_DIR"):  # load_dotenv wrote them into this process
+        os.environ.pop(key, None)
+
+
+def test_one_database_default_and_the_old_file_is_kept(clean_env: Path) -> None:
+    assert load_settings({}).database_path == Path("data") / "wargames.db"
+    assert load_settings({"DATA_DIR": "/data"}).database_path == Path("/data/wargames.db")
+    old = clean_env / "vol" / "blockwars.db"
+    old.parent.mkdir()
+    old.write_bytes(b"")
+    assert load_settings({"DATA_DIR": str(old.parent)}).database_path == old  # an upgrade keeps its games
+    assert load_settings({"DATA_DIR": "x", "DATABASE_PATH": "elsewhere.db"}).database_path == Path(
+        "elsewhere.db"
+    )
+    assert load_settings({}).health_path == Path("data") / "wargames.health.json"
+
+
+def test_health_reads_the_running_bots_note(tmp_path: Path) -> None:
+    note = tmp_path / "wargames.health.json"
+    now = time.time()
+    assert health(note, now)[0] is False  # no bot has run
+    note.write_text(json.dumps({"ready": True, "at": now - 5, "latency_ms": 42}))
+    assert health(note, now) == (True, "connected (gateway latency 42 ms)")
+    note.write_text(json.dumps({"ready": False, "at": now - 5}))
+    assert health(note, now)[0] is False
+    note.write_text(json.dumps({"ready": True, "at": now - HEALTH_STALE - 1}))
+    ok, why = health(note, now)
+    assert not ok and "stuck or stopped" in why
