@@ -73,12 +73,12 @@ async def started(t: Table) -> FakeMessage:
     for n, user in enumerate((t.alice, t.bob)):
         match = await t.match()
         std = next(c for c in board.custom_ids if c.endswith(":setup std") or "setup " in c)
-        result = await t.fake.click(user, board, std)
+        result = await t.fake.click(user, board, std, messages=2 if n == 0 else 1)
         board = public(result)
-        secret = [m for m in result.messages if m.ephemeral]
-        assert secret and "set up" in secret[0].content  # the layout goes to its owner only
-        if n == 0:
-            assert "RR" not in board.content  # until both have set up, the channel learns that, not how
+        if n == 0:  # until both have set up, the layout goes to its owner only
+            secret = [m for m in result.messages if m.ephemeral]
+            assert secret and "set up" in secret[0].content
+            assert "RR" not in board.content
     return board
 
 
