@@ -1182,7 +1182,26 @@ def test_r24_a_fight_resets_the_count() -> None:
     state.apply("d5xd4")  # a tie: nobody dies, but cards were turned
     assert state.quiet_turns == 0
     state.apply("end")
+    assert state.quiet_turns == 0  # the fight's own turn is not a quiet one
+    state.apply("end")
     assert state.quiet_turns == 1
     from engine.blockwars import State
 
     assert State.from_json(state.to_json()).quiet_turns == 1  # the count survives a restart
+
+
+def test_r24_sixty_quiet_turns_are_counted_after_the_turn_of_the_fight() -> None:
+    """The draw comes at the end of the 60th quiet turn after a fight, not one turn early."""
+    from engine.blockwars import State
+    from engine.blockwars.position import build
+    from engine.blockwars.state import QUIET_TURN_LIMIT
+
+    state = build({"d5": "G", "d4": "C", "h1": "C", "a8": "G"}, active=G, decks={G: ["5C"], C: ["5D"]})
+    state.apply("d5xd4")  # a tie in the Germans' turn: cards turned, nobody dies
+    state = State.from_json(state.to_json())  # the turn may be stored in the middle, after the fight
+    state.apply("end")  # the fight's turn ends
+    for _ in range(QUIET_TURN_LIMIT - 1):
+        state.apply("end")
+    assert not state.is_over(), "drawn after 59 quiet turns"
+    state.apply("end")
+    assert state.is_over() and state.outcome().winner is None

@@ -151,6 +151,7 @@ class State:
         "active",
         "aircraft",
         "board",
+        "card_turned",
         "casualties",
         "cross_used",
         "decks",
@@ -196,7 +197,8 @@ class State:
         self.active = Side.GERMANS  # (R1)
         self.actions_left = 2
         self.turn = 0
-        self.quiet_turns = 0  # turns in a row without a card turned (R24)
+        self.quiet_turns = 0  # whole turns in a row without a card turned (R24)
+        self.card_turned = False  # a card was turned in the turn under way: it is not a quiet one
         self.moved: set[str] = set()
         self.entered: set[str] = set()
         self.pending: Decision | None = None
@@ -739,6 +741,7 @@ class State:
         """Top card of `side`'s deck; an emptied deck reshuffles everything at once (R18)."""
         card = self.decks[side].pop()
         self.quiet_turns = 0
+        self.card_turned = True
         self.discards[side].append(card)
         if not self.decks[side]:
             self._deal()
@@ -901,7 +904,10 @@ class State:
             self.moved.clear()
             self.entered.clear()
             self.turn += 1
-            self.quiet_turns += 1
+            if self.card_turned:  # (R24): the turn of a fight is not quiet; the count starts after it
+                self.card_turned = False
+            else:
+                self.quiet_turns += 1
             self._events.append(TurnEnded(side, self.active, self.turn))
             if self.quiet_turns >= QUIET_TURN_LIMIT:
                 self._end(None, EndReason.STALEMATE, f"no card was turned in {QUIET_TURN_LIMIT} turns", ())
@@ -1113,6 +1119,7 @@ class State:
         new.actions_left = self.actions_left
         new.turn = self.turn
         new.quiet_turns = self.quiet_turns
+        new.card_turned = self.card_turned
         new.moved = set(self.moved)
         new.entered = set(self.entered)
         new.pending = (
@@ -1148,6 +1155,7 @@ class State:
             "actions_left": self.actions_left,
             "turn": self.turn,
             "quiet_turns": self.quiet_turns,
+            "card_turned": self.card_turned,
             "moved": sorted(self.moved),
             "entered": sorted(self.entered),
             "pending": self.pending.to_json() if self.pending else None,
@@ -1188,6 +1196,9 @@ class State:
         s.actions_left = data["actions_left"]
         s.turn = data["turn"]
         s.quiet_turns = data.get("quiet_turns", 0)
+        # Older snapshots lack the flag; a count of 0 in play meant a card was turned this turn (or
+        # it is the first turn, where counting from the next one is harmless).
+        s.card_turned = data.get("card_turned", s.phase == PLAY and s.quiet_turns == 0)
         s.moved = set(data["moved"])
         s.entered = set(data["entered"])
         s.pending = Decision.from_json(data["pending"]) if data["pending"] else None
