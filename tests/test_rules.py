@@ -29,7 +29,7 @@ from engine.blockwars.events import (
     TurnEnded,
 )
 from engine.blockwars.position import stack_decks
-from engine.blockwars.squares import SQUARE_NAMES
+from engine.blockwars.squares import SQUARE_NAMES, square
 from engine.cards import FULL_PACK
 
 ACES = Options(fighter_aces=True)
@@ -534,18 +534,53 @@ def test_ace_brings_reserve_infantry_first():
     assert r.by_ace and not r.from_casualties and len(s.reserves[G]) == before - 1
 
 
-def test_ace_brings_back_infantry_casualties_never_guns():
+def test_ace_brings_back_infantry_casualties_once_the_reserve_has_no_infantry():
     s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["AD"])
     empty_reserve(s, G)
-    s.casualties[G].sort(key=lambda u: u[1] != "M")  # guns first in the list
+    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "I"]  # no gun has fallen
     s.apply("e4xe5")
+    assert legal(s) == {f"R@{f}8" for f in "bcdefgh"}
     r = of(s.apply("R@h8"), Reinforced)[0]
     assert r.from_casualties and r.kind == "infantry" and s.board[63].startswith("GI")
-    s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["AD"])
+
+
+def test_r13_ace_brings_back_a_machine_gun_onto_the_back_row():
+    """The booklet names the tank as the one casualty that never returns, so a fallen gun does."""
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "c7": "C"}, active=G, g=["AD"], c=["2C"])
+    empty_reserve(s, G)  # both guns are among the casualties
+    s.apply("e5xe4")  # the Canadian dies; the German Ace brings a reinforcement
+    assert legal(s) == {f"{k}@{f}8" for k in "RM" for f in "bcdefgh"}
+    r = of(s.apply("M@d8"), Reinforced)[0]
+    assert (r.kind, r.squares, r.by_ace, r.from_casualties) == ("machine gun", ("d8",), True, True)
+    assert s.board[square("d8")] in ("GM1", "GM2") and len(s.casualties[G]) == 22 - 2 - 1
+    assert r.text() == "Ace: German machine gun arrives on d8 (back from the casualties)"
+    # (R14) it arrived this turn: it may not fire at c7 yet, and says why.
+    assert "d8xc7" not in legal(s)
+    with pytest.raises(IllegalAction, match="arrived this turn"):
+        s.apply("d8xc7")
+    s.apply("end")
+    s.apply("end")
+    assert "d8xc7" in legal(s)
+
+
+def test_r13_guns_wait_while_infantry_is_in_reserve_and_never_come_by_the_two_action_reinforcement():
+    s = pos({"e5": "G", "e4": "C", "a8": "G"}, active=G, g=["AD"], c=["2C"])
+    s.casualties[G].extend(u for u in list(s.reserves[G]) if u[1] == "M")
+    s.reserves[G] = [u for u in s.reserves[G] if u[1] != "M"]
+    s._legal = None
+    s.apply("e5xe4")
+    assert not any(a.startswith("M@") for a in legal(s))  # reserve infantry first
+    s = pos({"a8": "G", "h1": "C"}, active=G)
     empty_reserve(s, G)
-    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "M"]  # only the guns have fallen
-    ev = s.apply("e4xe5")
-    assert s.pending is None and of(ev, Fizzled)[0].what == "the Ace"
+    assert not any("@" in a for a in legal(s))  # nothing in reserve: the casualties wait for an Ace
+    with pytest.raises(IllegalAction, match="only when an Ace is drawn"):
+        s.apply("M@b8")
+    # Only the guns have fallen: the Ace brings one back rather than fizzling.
+    s = pos({"e5": "G", "e4": "C", "a8": "G"}, active=G, g=["AD"], c=["2C"])
+    empty_reserve(s, G)
+    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "M"]
+    s.apply("e5xe4")
+    assert legal(s) == {f"M@{f}8" for f in "bcdefgh"}
 
 
 def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
@@ -557,6 +592,11 @@ def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
     s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
     empty_reserve(s, C)
     s.casualties[C] = [u for u in s.casualties[C] if u[1] != "I"]  # only the gun and tank have fallen
+    s.apply("e5xe4")
+    assert legal(s) == {f"M@{f}1" for f in "abcdefgh"}  # the gun may return (R13), the tank never
+    s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
+    empty_reserve(s, C)
+    s.casualties[C] = ["CT"]  # only the tank has fallen
     ev = s.apply("e5xe4")
     assert of(ev, Fizzled) and s.pending is None
 
@@ -1026,6 +1066,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
         "Txd5",
         "R@c1",
         "T@c1",
+        "M@c8",
         "end",
         "barrage e4",
         "gas e4",

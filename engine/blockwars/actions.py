@@ -84,16 +84,18 @@ class TankFire(Action):
 
 @dataclass(frozen=True, slots=True)
 class Reinforce(Action):
-    """Bring a unit onto the back row: infantry on `at`, or the tank with its lower-left corner on `at`.
+    """Bring a unit onto the back row: infantry on `at`, a machine gun back from the casualties on
+    `at` (an Ace only, R13), or the tank with its lower-left corner on `at`.
 
     Used both as the two-action reinforcement and as the answer to an Ace.
     """
 
     at: int
     tank: bool = False
+    gun: bool = False
 
     def __str__(self) -> str:
-        return f"{'T' if self.tank else 'R'}@{SQUARE_NAMES[self.at]}"
+        return f"{'T' if self.tank else 'M' if self.gun else 'R'}@{SQUARE_NAMES[self.at]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +215,7 @@ _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
     (re.compile(rf"^{_SQ}-{_SQ}$"), Move),
     (re.compile(rf"^{_SQ}(?:-{_SQ})?x{_SQ}$"), Attack),
     (re.compile(rf"^tx{_SQ}$"), TankFire),
-    (re.compile(rf"^([rt])@{_SQ}$"), Reinforce),
+    (re.compile(rf"^([rmt])@{_SQ}$"), Reinforce),
     (re.compile(r"^setup\s+(std|standard|[a-h]{4}/[a-h]{4}/[a-h]{1,2})$"), Setup),
     (re.compile(rf"^(barrage|gas)\s+{_SQ}$"), Barrage),
     (re.compile(r"^fly\s+([ab])$"), Fly),
@@ -251,7 +253,7 @@ def parse(text: str) -> Action | MetaAction:
         if kind is TankFire:
             return intern(TankFire(square(g[0])))
         if kind is Reinforce:
-            return intern(Reinforce(square(g[1]), tank=g[0] == "t"))
+            return intern(Reinforce(square(g[1]), tank=g[0] == "t", gun=g[0] == "m"))
         if kind is Setup:
             return intern(Setup(_layout(g[0])))
         if kind is Barrage:

@@ -91,7 +91,7 @@ class BlockWarsGame(BaseGame):
             "decide",
             "Answer the pending decision (barrage, Ace, air battle, Cross)",
             arg_description=(
-                "Your answer, e.g. barrage e4, R@c1, fly A, dogfight B, strafe e4, cross, decline"
+                "Your answer, e.g. barrage e4, R@c1, M@c1, fly A, dogfight B, strafe e4, cross, decline"
             ),
         ),
         Verb("end", "End your turn now (you may pass with actions left)", arg=None, template="end"),

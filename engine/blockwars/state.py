@@ -81,6 +81,7 @@ _STEPS = tuple(tuple((d, A.move(s, d)) for d in NEIGHBOURS[s]) for s in range(64
 _STRIKES = tuple(tuple((t, A.attack(s, t)) for t in NEIGHBOURS[s]) for s in range(64))
 _REINFORCE = tuple(A.intern(A.Reinforce(s)) for s in range(64))
 _TANK_REINFORCE = tuple(A.intern(A.Reinforce(f, tank=True)) for f in range(7))
+_GUN_REINFORCE = tuple(A.intern(A.Reinforce(s, gun=True)) for s in range(64))
 _TANK_FIRE = tuple(A.intern(A.TankFire(s)) for s in range(64))
 _VIAS = tuple(
     {v: tuple((t, A.attack(s, t, v)) for t in NEIGHBOURS[v] if t != s) for v in NEIGHBOURS[s]}
@@ -396,16 +397,23 @@ class State:
         return None
 
     def _placements(self, side: Side, from_casualties: bool) -> list[Action]:
-        """Reinforcement squares: infantry on an empty back-row square; the tank on rows 1-2. (R12, R13)"""
+        """Reinforcement squares: infantry on an empty back-row square; the tank on rows 1-2. With
+        `from_casualties` (an Ace) and no infantry left in reserve, a fallen infantry unit or machine
+        gun may come back instead, onto the back row too. (R12, R13)"""
         out: list[Action] = []
         board = self.board
         reserve = self.reserves[side]
         has_inf = bool(reserve) and reserve[0][1] == "I"  # infantry ids sort before MG and tank ids
+        has_gun = False
         if not has_inf and from_casualties:
             has_inf = any(u[1] == "I" for u in self.casualties[side])
+            has_gun = any(u[1] == "M" for u in self.casualties[side])
         back = side.back_rank * 8
+        empty = [s for s in range(back, back + 8) if board[s] is None]
         if has_inf:
-            out.extend(_REINFORCE[s] for s in range(back, back + 8) if board[s] is None)
+            out.extend(_REINFORCE[s] for s in empty)
+        if has_gun:
+            out.extend(_GUN_REINFORCE[s] for s in empty)
         if side is Side.CANADIANS and TANK_ID in reserve:
             for f in range(7):
                 if (
@@ -603,16 +611,17 @@ class State:
             self.pos[uid] = action.at
             from_casualties = False
         else:
+            code = "M" if action.gun else "I"
             from_casualties = not any(u[1] == "I" for u in self.reserves[side])  # (R13)
             pool = self.casualties[side] if from_casualties else self.reserves[side]
-            uid = next(u for u in pool if u[1] == "I")
+            uid = next(u for u in pool if u[1] == code)
             pool.remove(uid)
             squares = (action.at,)
             self.pos[uid] = action.at
         for s in squares:
             self.board[s] = uid
         self.entered.add(uid)
-        kind = TANK if action.tank else INFANTRY
+        kind = TANK if action.tank else MACHINE_GUN if action.gun else INFANTRY
         self._events.append(Reinforced(side, kind, _names(squares), by_ace, from_casualties))
 
     # -- combat
@@ -1079,6 +1088,11 @@ class State:
         return f"The tank's machine gun cannot see {t}: it is out of range or another unit is in the way."
 
     def _explain_reinforce(self, side: Side, action: A.Reinforce) -> str:
+        if action.gun:
+            return (
+                "A machine gun comes back only when an Ace is drawn and no infantry is left in reserve "
+                "(M@<square>, in answer to the Ace)."
+            )
         if self.actions_left < 2:
             return "A reinforcement takes both actions; you have one left this turn."
         if action.tank:

@@ -58,6 +58,8 @@ def describe(state: State, action: object) -> str:
     if isinstance(action, A.Reinforce):
         if action.tank:
             return f"Bring the tank in at {_sq(action.at)} (its lower-left square)"
+        if action.gun:
+            return f"Bring a machine gun back onto {_sq(action.at)}"
         return f"Bring infantry onto {_sq(action.at)}"
     if isinstance(action, A.EndTurn):
         return "End the turn"
