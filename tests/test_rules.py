@@ -1099,11 +1099,11 @@ def test_invalid_notation(junk):
 
 def test_decision_answers_outside_a_decision_are_explained():
     s = pos({"e4": "C", "e5": "G"}, active=C)
-    assert str(illegal(s, "barrage e4")) == "There is no decision waiting for that answer."
+    assert str(illegal(s, "barrage e4")).startswith("There is no decision waiting for that answer:")
     s = pos({"e4": "C", "e5": "G"}, active=C, c=["KC"], g=["2D"])
     s.apply("e4xe5")
     err = illegal(s, "e4-e3")
-    assert str(err).startswith("First answer the pending decision.") and "barrage a1" in err.legal
+    assert str(err).startswith("First finish the artillery barrage:") and "barrage a1" in err.legal
 
 
 # ---- a full game

@@ -183,7 +183,7 @@ class BlockWarsGame(BaseGame):
         if state.phase == SETUP:
             return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
         if state.pending is not None:
-            return f"{PLAYER} ({title}) must decide: {state.pending.question()}"
+            return f"{PLAYER} ({title}) must decide: {state.pending.question(state.legal_actions())}"
         return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
 
     def describe(self, view: AnyView, action: Action) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,6 +108,17 @@ def tank_squares(anchor: int) -> tuple[int, int, int, int]:
     return (anchor, anchor + 1, anchor + 8, anchor + 9)
 
 
+# What each kind of decision is called in a refusal: "First finish the Ace's reinforcement: ...".
+DECISION_LABELS = {
+    "barrage": "artillery barrage",
+    "ace": "Ace's reinforcement",
+    "fly": "air battle",
+    "dogfight": "dogfight",
+    "strafe": "strafe",
+    "cross": "Cross",
+}
+
+
 @dataclass(slots=True)
 class Decision:
     """A choice the game waits for; `side` may be the side whose turn it is not."""
@@ -115,24 +127,47 @@ class Decision:
     side: Side
     data: dict[str, Any] = field(default_factory=dict)
 
-    def prompt(self) -> str:
+    def prompt(self, legal: Sequence[Action] = ()) -> str:
         """The decision with the side that must take it: "Germans: the King calls ..."."""
-        return f"{self.side.title}: {self.question()}"
+        return f"{self.side.title}: {self.question(legal)}"
 
-    def question(self) -> str:
-        """What must be decided, in words addressed to the side deciding."""
+    def question(self, legal: Sequence[Action] = ()) -> str:
+        """What must be decided and the exact words that answer it, addressed to the side deciding.
+
+        `legal` (the decision's legal answers) gives the examples real squares and aircraft.
+        """
         if self.kind == "barrage":
-            return "the King calls an artillery barrage. Choose its centre square."
+            gas = (
+                " Or declare your once-a-game poison gas: `gas e4`."
+                if any(isinstance(a, A.Barrage) and a.gas for a in legal)
+                else ""
+            )
+            return (
+                "the King calls an artillery barrage. Answer `barrage <square>` with its centre, "
+                f"e.g. `barrage e4`.{gas}"
+            )
         if self.kind == "ace":
-            return "the Ace brings a reinforcement. Choose where it arrives on your back row."
+            return f"the Ace brings a reinforcement onto your back row. Answer {_ace_answers(legal)}."
         if self.kind == "fly":
-            return "the Jack starts an air battle. Choose which aircraft flies."
+            planes = [str(a) for a in legal if isinstance(a, A.Fly)] or ["fly A", "fly B"]
+            return f"the Jack starts an air battle. Choose the aircraft that flies: {_either(planes)}."
         if self.kind == "dogfight":
-            return f"enemy aircraft {self.data['aircraft']} is coming to strafe. Dogfight it, or decline?"
+            planes = [str(a) for a in legal if isinstance(a, A.Dogfight)] or ["dogfight A"]
+            return (
+                f"enemy aircraft {self.data['aircraft']} is coming to strafe. Meet it with "
+                f"{_either(planes)}, or answer `decline`."
+            )
         if self.kind == "strafe":
-            return f"aircraft {self.data['aircraft']} may strafe. Choose an enemy unit, or decline."
+            target = next((str(a) for a in legal if isinstance(a, A.Strafe)), "strafe e4")
+            return (
+                f"your aircraft {self.data['aircraft']} may strafe an enemy unit (not the tank). Answer "
+                f"`strafe <square>`, e.g. `{target}`, or `decline`."
+            )
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"your infantry on {self.data['square']} lost. Spend the {cross} to turn it into a win?"
+        return (
+            f"your infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
+            "and win it instead, or `decline` to keep the Cross."
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side.value, "data": dict(self.data)}
@@ -140,6 +175,33 @@ class Decision:
     @staticmethod
     def from_json(data: dict[str, Any]) -> Decision:
         return Decision(data["kind"], Side(data["side"]), dict(data["data"]))
+
+
+def _either(words: Sequence[str]) -> str:
+    """`a`, `a` or `b`, `a`, `b` or `c`: answers in backticks, as a player types them."""
+    quoted = [f"`{w}`" for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _and(words: Sequence[str]) -> str:
+    """a, a and b, a, b and c."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _ace_answers(legal: Sequence[Action]) -> str:
+    """The Ace's answers that are legal now, each with an example square."""
+    found: dict[str, str] = {}
+    for a in legal:
+        if isinstance(a, A.Reinforce):
+            found.setdefault("T" if a.tank else "M" if a.gun else "R", SQUARE_NAMES[a.at])
+    parts = []
+    if "R" in found or not found:
+        parts.append(f"`R@<square>` for infantry, e.g. `R@{found.get('R', 'a1')}`")
+    if "M" in found:
+        parts.append(f"`M@<square>` to bring back a machine gun, e.g. `M@{found['M']}`")
+    if "T" in found:
+        parts.append(f"`T@<square>` for the tank (its lower-left square), e.g. `T@{found['T']}`")
+    return parts[0] if len(parts) == 1 else f"{'; '.join(parts[:-1])}; or {parts[-1]}"
 
 
 class State:
@@ -467,6 +529,8 @@ class State:
         assert actor is not None
         if side is not None and side is not actor:
             raise IllegalAction(self._not_your_turn(side))
+        if isinstance(action, A.BareSquare):
+            action = self._from_square(action.at)
         if isinstance(action, A.Setup):
             if self.phase != SETUP:
                 raise IllegalAction("Both sides have already deployed; set-up is over.")
@@ -761,7 +825,9 @@ class State:
 
     def _ask(self, decision: Decision) -> None:
         self.pending = decision
-        self._events.append(DecisionNeeded(decision.side, decision.kind, decision.prompt()))
+        self._events.append(
+            DecisionNeeded(decision.side, decision.kind, decision.prompt(self._decision_actions(decision)))
+        )
 
     def _run(self) -> None:
         """Resolve queued steps until one needs a decision; then, if nothing is left, close the action."""
@@ -990,16 +1056,55 @@ class State:
         legal = self._legal_list()
         return legal[:12]
 
+    def _from_square(self, at: int) -> Action:
+        """The decision's answer on square `at` ("a8" means `R@a8`), or a refusal saying what to type."""
+        name_ = SQUARE_NAMES[at]
+        if self.phase == SETUP:
+            raise IllegalAction(self._explain(A.END), ["setup std"])
+        d = self.pending
+        if d is None:
+            own = self.legal_for(at)
+            if own:
+                raise IllegalAction(
+                    f"A square alone is not an action: say what the unit on {name_} does, e.g. `{own[0]}`.",
+                    [str(a) for a in own[:12]],
+                )
+            raise IllegalAction(
+                "A square alone is not an action: a move names two squares (`e2-e3`), an attack its "
+                "target too (`e4xe5`).",
+                [str(a) for a in self._legal_list()[:12]],
+            )
+        legal = self._decision_actions(d)
+        here = [a for a in legal if getattr(a, "at", getattr(a, "target", None)) == at]
+        if d.kind == "barrage":
+            return _BARRAGES[at]  # gas must be declared (`gas e4`), so a bare square is the ordinary one
+        if len(here) == 1:
+            return here[0]
+        if len(here) > 1:
+            which = [str(a) for a in here]
+            raise IllegalAction(f"Say which unit comes to {name_}: {_either(which)}.", which)
+        if d.kind == "ace":
+            return _REINFORCE[at]  # refused below with the reason and the legal squares
+        if d.kind == "strafe":
+            return _STRAFES[at]
+        raise IllegalAction(
+            f"The {DECISION_LABELS[d.kind]} is not answered with a square: {d.question(legal)}",
+            [str(a) for a in legal],
+        )
+
     def _explain(self, action: Action) -> str:
         """Say why `action` is not legal now, in a player's words."""
         side = self.current_player()
         assert side is not None
         if self.phase == SETUP:
-            return f"The {side.title} must deploy first: setup std, or setup <back>/<second>/<guns>."
+            return f"The {side.title} must deploy first: `setup std`, or `setup <back>/<second>/<guns>`."
         if self.pending is not None:
-            return f"First answer the pending decision. {self.pending.prompt()}"
+            return self._explain_answer(self.pending, action)
         if isinstance(action, (A.Barrage, A.Fly, A.Dogfight, A.Strafe, A.UseCross, A.Decline)):
-            return "There is no decision waiting for that answer."
+            return (
+                "There is no decision waiting for that answer: it is your turn to move, attack, fire, "
+                "reinforce or `end` it."
+            )
         if isinstance(action, A.Move | A.Attack):
             return self._explain_unit(side, action)
         if isinstance(action, A.TankMove | A.TankFire):
@@ -1007,6 +1112,68 @@ class State:
         if isinstance(action, A.Reinforce):
             return self._explain_reinforce(side, action)
         return "That is not legal now."
+
+    def _explain_answer(self, d: Decision, action: Action) -> str:
+        """Why an answer does not fit the pending decision, and what does."""
+        legal = self._decision_actions(d)
+        ask = d.question(legal)
+        fits = {
+            "barrage": A.Barrage,
+            "ace": A.Reinforce,
+            "fly": A.Fly,
+            "dogfight": A.Dogfight | A.Decline,
+            "strafe": A.Strafe | A.Decline,
+            "cross": A.UseCross | A.Decline,
+        }[d.kind]
+        if isinstance(action, A.Decline):
+            return f"The {DECISION_LABELS[d.kind]} cannot be declined: {ask}"
+        if not isinstance(action, fits):
+            return f"First finish the {DECISION_LABELS[d.kind]}: {ask}"
+        if isinstance(action, A.Barrage):  # only gas can be refused
+            if d.side is not Side.GERMANS:
+                return "Only the Germans have poison gas. Answer `barrage <square>`, e.g. `barrage e4`."
+            return (
+                "The poison gas is used up (it is once a game). Answer `barrage <square>` for an "
+                "ordinary barrage, e.g. `barrage e4`."
+            )
+        if isinstance(action, A.Fly | A.Dogfight):
+            return f"Aircraft {action.aircraft} has been destroyed. {ask[0].upper()}{ask[1:]}"
+        if isinstance(action, A.Strafe):
+            occ = self.board[action.target]
+            t = SQUARE_NAMES[action.target]
+            why = (
+                f"there is no enemy unit on {t}"
+                if occ is None or unit_side(occ) is d.side
+                else "the tank cannot be strafed"
+            )
+            return f"Aircraft {d.data['aircraft']} cannot strafe {t}: {why}. {ask[0].upper()}{ask[1:]}"
+        assert isinstance(action, A.Reinforce)
+        return f"{self._explain_ace(d.side, action)} {ask[0].upper()}{ask[1:]}"
+
+    def _explain_ace(self, side: Side, action: A.Reinforce) -> str:
+        """Why the Ace cannot bring `action`'s unit (R12, R13)."""
+        reserve_inf = any(u[1] == "I" for u in self.reserves[side])
+        if action.tank:
+            if side is not Side.CANADIANS:
+                return "The Germans have no tank."
+            if TANK_ID not in self.reserves[side]:
+                return "The tank is not in reserve, and a destroyed tank never returns."
+            if not 0 <= action.at <= 6:
+                return "The tank arrives on ranks 1 and 2: give its lower-left square, a1 to g1."
+            busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
+            return (
+                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
+            )
+        if action.gun:
+            if reserve_inf:
+                return "A machine gun comes back only once no infantry is left in reserve."
+            if not any(u[1] == "M" for u in self.casualties[side]):
+                return "None of your machine guns has fallen."
+        elif not reserve_inf and not any(u[1] == "I" for u in self.casualties[side]):
+            return "You have no infantry left, in reserve or among the casualties."
+        if rank_of(action.at) != side.back_rank:
+            return f"The Ace's reinforcement arrives on your back row (rank {side.back_rank + 1})."
+        return f"{SQUARE_NAMES[action.at]} is occupied."
 
     def _explain_unit(self, side: Side, action: A.Move | A.Attack) -> str:
         src = action.src

@@ -674,7 +674,7 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
             y += c.label(x, y, ln, size, "text") + 2
     elif state.pending is not None:
         p = state.pending
-        lines = wrap(p.prompt(), size, width - 12)
+        lines = wrap(p.prompt(state.legal_actions()).replace("`", ""), size, width - 12)
         h = (size + 8) * (len(lines) + 1) + 8
         c.d.rectangle(
             [x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2
