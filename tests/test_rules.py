@@ -97,7 +97,7 @@ def test_canadian_setup_needs_one_gun_and_order_is_enforced():
     err = illegal(s, "setup std", C)
     assert "deploy first" in str(err)
     s.apply("setup std", G)
-    assert "1 different files for the machine guns" in str(illegal(s, "setup bcfg/cdef/de"))
+    assert "one machine gun: give one file for it" in str(illegal(s, "setup bcfg/cdef/de"))
     s.apply("setup bcfg/cdef/d")
     assert "already deployed" in str(illegal(s, "setup std"))
 
@@ -405,7 +405,7 @@ def test_tank_enters_ranks_1_and_2_only_on_four_empty_squares():
     s = pos({"d2": "C", "a8": "G"}, active=C)
     tanks = {a for a in legal(s) if a.startswith("T@")}
     assert tanks == {"T@a1", "T@b1", "T@e1", "T@f1", "T@g1"}
-    assert str(illegal(s, "T@c1")) == "The tank needs four empty squares; d2 occupied."
+    assert str(illegal(s, "T@c1")) == "The tank needs four empty squares: d2 is taken."
     assert "lower-left square on row 1" in str(illegal(s, "T@c2"))
     ev = s.apply("T@e1")
     r = of(ev, Reinforced)[0]
@@ -553,7 +553,7 @@ def test_r13_ace_brings_back_a_machine_gun_onto_the_back_row():
     r = of(s.apply("M@d8"), Reinforced)[0]
     assert (r.kind, r.squares, r.by_ace, r.from_casualties) == ("machine gun", ("d8",), True, True)
     assert s.board[square("d8")] in ("GM1", "GM2") and len(s.casualties[G]) == 22 - 2 - 1
-    assert r.text() == "Ace: German machine gun arrives on d8 (back from the casualties)"
+    assert r.text() == "the Ace brings a machine gun back from the casualties onto d8"
     # (R14) it arrived this turn: it may not fire at c7 yet, and says why.
     assert "d8xc7" not in legal(s)
     with pytest.raises(IllegalAction, match="arrived this turn"):
@@ -906,7 +906,7 @@ def test_r21_a_side_with_no_units_left_loses():
     empty_reserve(s, G)
     ev = s.apply("e4xe5")
     over = of(ev, GameOver)[0]
-    assert (over.winner, over.reason) == (C, "no units left")
+    assert (over.winner, over.reason) == (C, "the Germans have no units left")
 
 
 def test_r21_reserve_keeps_a_side_alive():
@@ -923,7 +923,9 @@ def test_r21_both_sides_wiped_out_is_a_draw():
     assert not s.is_over()
     ev = s.apply("barrage e5")
     over = of(ev, GameOver)[0]
-    assert over.winner is None and s.outcome().winner is None and over.reason == "no units left"
+    assert (
+        over.winner is None and s.outcome().winner is None and over.reason == "neither side has a unit left"
+    )
 
 
 # ---- crosses (R19)

@@ -562,7 +562,8 @@ class State:
         actor = self.current_player()
         assert actor is not None
         if self.pending is not None:
-            return f"It is not your decision: the {actor.title} must answer first ({self.pending.kind})."
+            what = DECISION_LABELS[self.pending.kind]
+            return f"It is not your decision: the {actor.title} must first answer the {what}."
         if self.phase == SETUP:
             return f"The {actor.title} deploy first; wait for them."
         return f"It is the {actor.title}' turn, not yours."
@@ -578,10 +579,17 @@ class State:
             ("machine guns", layout.guns, guns),
         ):
             if len(set(files)) != count or len(files) != count or any(f not in FILES for f in files):
+                if label == "machine guns":
+                    need = (
+                        "have one machine gun: give one file for it"
+                        if count == 1
+                        else "have two machine guns: give two different files for them"
+                    )
+                else:
+                    need = f"need four different files for the {label}"
                 raise IllegalAction(
-                    f"The {side.title} need {count} different files for the {label}; got '{files}'. "
-                    f"Example: setup {STANDARD[side]} (back row / second row / machine-gun files), "
-                    "or setup std.",
+                    f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
+                    "/ second row / machine-gun files), or `setup std`.",
                     ["setup std"],
                 )
 
@@ -857,14 +865,14 @@ class State:
             elif len({self._plane_class(side, n) for n in planes}) > 1:
                 self._ask(Decision("fly", side))
             else:
-                self._launch(side, planes[0])
+                self._launch(side, planes[0], chosen=False)
 
     def _plane_class(self, side: Side, name: str) -> tuple[str, bool]:
         """Aircraft that would fight identically are one choice, so no prompt is needed."""
         return (self.aircraft[side][name], self.options.fighter_aces and name == "A")
 
-    def _launch(self, side: Side, name: str) -> None:
-        self._events.append(AirBattle(side, name))
+    def _launch(self, side: Side, name: str, chosen: bool) -> None:
+        self._events.append(AirBattle(side, name, chosen))
         if self.available_aircraft(side.other):
             self._ask(Decision("dogfight", side.other, {"aircraft": name}))
         else:
@@ -884,7 +892,7 @@ class State:
         elif isinstance(action, A.Reinforce):
             self._reinforce(side, action, by_ace=True)
         elif isinstance(action, A.Fly):
-            self._launch(side, action.aircraft)
+            self._launch(side, action.aircraft, chosen=True)
         elif isinstance(action, A.Dogfight):
             self._dogfight(side.other, d.data["aircraft"], action.aircraft)
         elif isinstance(action, A.Strafe):
@@ -970,7 +978,8 @@ class State:
         for side in (self.active, self.active.other):  # (R21)
             if not self.reserves[side] and not self.pos_of(side):
                 other_dead = not self.pos_of(side.other) and not self.reserves[side.other]
-                self._end(None if other_dead else side.other, EndReason.ANNIHILATION, "no units left", ())
+                why = "neither side has a unit left" if other_dead else f"the {side.title} have no units left"
+                self._end(None if other_dead else side.other, EndReason.ANNIHILATION, why, ())
                 return
         if self.actions_left <= 0:
             side = self.active
@@ -1270,7 +1279,7 @@ class State:
             if not 0 <= action.at <= 6:
                 return "The tank arrives on rows 1 and 2: give its lower-left square on row 1, a1 to g1."
             busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
-            return f"The tank needs four empty squares; {', '.join(busy)} occupied."
+            return f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
         if not any(u[1] == "I" for u in self.reserves[side]):
             return "You have no infantry left in reserve."
         if rank_of(action.at) != side.back_rank:
@@ -1467,6 +1476,7 @@ _KIND_BY_WORDS = (
     ("ran out of time", EndReason.TIMEOUT),
     ("agreed", EndReason.AGREEMENT),
     ("no units left", EndReason.ANNIHILATION),
+    ("has a unit left", EndReason.ANNIHILATION),
     ("no card was turned", EndReason.STALEMATE),
     ("neither side", EndReason.ABANDONED),
 )
