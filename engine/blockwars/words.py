@@ -4,6 +4,7 @@ group by unit in the "Take action" flow. Presentation only: legality always come
 from __future__ import annotations
 
 from engine.blockwars import actions as A
+from engine.blockwars.model import STANDARD, Side, describe_layout
 from engine.blockwars.squares import SQUARE_NAMES
 from engine.blockwars.state import State
 
@@ -64,7 +65,8 @@ def describe(state: State, action: object) -> str:
     if isinstance(action, A.EndTurn):
         return "End the turn"
     if isinstance(action, A.Setup):
-        return "Standard layout" if action.layout is None else f"Layout {action.layout}"
+        side = state.current_player() or Side.GERMANS
+        return describe_layout(side, action.layout or STANDARD[side])
     if isinstance(action, A.Barrage):
         return f"{'Gas barrage' if action.gas else 'Barrage'} centred on {_sq(action.at)}"
     if isinstance(action, A.Fly):
