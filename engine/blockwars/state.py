@@ -1279,7 +1279,9 @@ class State:
             if not 0 <= action.at <= 6:
                 return "The tank arrives on rows 1 and 2: give its lower-left square on row 1, a1 to g1."
             busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
-            return f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
+            return (
+                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
+            )
         if not any(u[1] == "I" for u in self.reserves[side]):
             return "You have no infantry left in reserve."
         if rank_of(action.at) != side.back_rank:
