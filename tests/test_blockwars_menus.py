@@ -90,3 +90,15 @@ def test_the_deployed_line_names_the_layout() -> None:
     assert line == "deploy the checkerboard layout (aceg/bdfh/cf)"
     (line,) = [e.text() for e in s.apply("setup bdeg/cdef/h") if e.text()]
     assert line == "deploy a layout of their own (bdeg/cdef/h)"
+
+
+def test_the_answers_to_optional_choices_say_what_they_do() -> None:
+    pieces = {"e5": "G", "e4": "C", "a8": "G", "h1": "C"}
+    cross = pos(pieces, active=G, g=["2D"], c=["9C"], options=Options(crosses=True))
+    cross.apply("e5xe4")
+    labels = [b.label for b in GAME.menu(cross.view(None)).buttons]
+    assert labels == ["Spend the Iron Cross: the soldier wins", "Keep the Iron Cross"]
+    dogfight = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD"], c=["2C"])
+    dogfight.apply("e5xe4")
+    labels = [b.label for b in GAME.menu(dogfight.view(None)).buttons]
+    assert labels == ["Dogfight with aircraft A", "Dogfight with aircraft B", "Let it pass (no dogfight)"]

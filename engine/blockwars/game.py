@@ -92,7 +92,7 @@ class BlockWarsGame(BaseGame):
             "decide",
             "Answer the pending decision (barrage, Ace, air battle, Cross)",
             arg_description=(
-                "Your answer, e.g. barrage e4, R@c1, M@c1, fly A, dogfight B, strafe e4, cross, decline"
+                "Your answer, e.g. e4 or barrage e4, R@c1, M@c1, fly A, dogfight B, strafe e4, cross, decline"
             ),
         ),
         Verb("end", "End your turn now (you may pass with actions left)", arg=None, template="end"),
@@ -228,7 +228,7 @@ class BlockWarsGame(BaseGame):
             if gas:
                 buttons.append(Choice("Use poison gas instead…", opens="gas", style="danger"))
             if declinable:
-                buttons.append(Choice("Decline", "decline"))
+                buttons.append(Choice(words.describe(state, A.DECLINE), "decline"))
             return Menu(buttons=tuple(buttons), picks=picks)
         end = (Choice("End turn", "end"),) if A.END in legal else ()
         return Menu(buttons=end, take_action=True)

@@ -75,10 +75,17 @@ def describe(state: State, action: object) -> str:
         return f"Dogfight with aircraft {action.aircraft}"
     if isinstance(action, A.Strafe):
         return f"Strafe the unit on {_sq(action.target)}"
-    if isinstance(action, A.UseCross):
-        return "Spend the Cross"
-    if isinstance(action, A.Decline):
-        return "Decline"
+    if isinstance(action, A.UseCross | A.Decline):
+        pending = state.pending
+        cross = "Victoria Cross" if pending is not None and pending.side is Side.CANADIANS else "Iron Cross"
+        if isinstance(action, A.UseCross):
+            return f"Spend the {cross}: the soldier wins"
+        kind = pending.kind if pending is not None else ""
+        return {
+            "dogfight": "Let it pass (no dogfight)",
+            "strafe": "Do not strafe",
+            "cross": f"Keep the {cross}",
+        }.get(kind, "Decline")
     return str(action)
 
 
