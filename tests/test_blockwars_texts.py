@@ -24,7 +24,7 @@ def played(seed: int) -> list[tuple[Side, str, list[Event]]]:
     """A seeded random game with both options: (who acted, notation, events) per action."""
     s = new_game(Options(crosses=True, fighter_aces=True), seed)
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[Side, str, list[Event]]] = []
     while not s.is_over() and len(out) < 400:
         side = s.current_player()
         assert side is not None
@@ -110,7 +110,8 @@ def test_the_annihilation_result_says_who_has_no_units_left() -> None:
     s.reserves[C].clear()
     s.casualties[C].extend(u for u in State(Options(), 0).reserves[C] if u not in s.pos)
     s.apply("e5xe4")
-    assert s.outcome() is not None and s.outcome().detail == "the Canadians have no units left"
+    outcome = s.outcome()
+    assert outcome is not None and outcome.detail == "the Canadians have no units left"
 
 
 def test_acting_during_the_other_sides_decision_names_the_decision() -> None:

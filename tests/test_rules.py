@@ -1247,4 +1247,5 @@ def test_r24_sixty_quiet_turns_are_counted_after_the_turn_of_the_fight() -> None
         state.apply("end")
     assert not state.is_over(), "drawn after 59 quiet turns"
     state.apply("end")
-    assert state.is_over() and state.outcome().winner is None
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None
