@@ -59,8 +59,8 @@ TOPICS: dict[str, str] = {
         "**Notation.** `e2-e3` move · `e4-e5xe6` step and attack · `e5xe6` attack in place · `c6xd4` gun "
         "fires · `T+`/`T-` tank moves · `Txd5` tank fires · `R@c1` reinforce · `T@c1` tank arrives · "
         "`M@c1` a fallen gun returns (Ace) · `end` · `barrage e4`/`gas e4` · `fly A` · `dogfight B` · "
-        "`strafe e4` · `cross` · `decline` · `setup std` or `setup bcfg/cdef/cf`. The command options "
-        "autocomplete what is legal now."
+        "`strafe e4` · `cross` · `decline` · `setup std` or `setup bcfg/cdef/cf`. A decision about a square "
+        "also takes the square alone (`e4`). The command options autocomplete what is legal now."
     ),
     "rulings": (
         "**Rulings** the bot applies where the booklet is unclear, for example: attacking without "
