@@ -131,15 +131,14 @@ def test_infantry_overlay_dots_its_moves():
     assert px(im, "e4") == KEY[square_colour(square("e4"))]
 
 
-def test_won_game_has_a_banner():
+def test_won_game_has_a_banner_in_the_panel_not_over_the_board():
     state, events, _ = SCENARIOS["won"]()
     assert state.outcome() is not None and state.outcome().winner is C
     im = decode(render_board(state, events))
     cx, cy = G.x0 + 4 * SQUARE, G.y0 + 4 * SQUARE
-    row = [im.getpixel((x, cy)) for x in range(G.x0 + SQUARE // 2, cx)]
-    assert KEY["banner"] in row and KEY["gold"] in [
-        im.getpixel((G.x0 + SQUARE // 4 + 1, y)) for y in range(cy - SQUARE, cy + SQUARE)
-    ]
+    assert KEY["banner"] not in [im.getpixel((x, cy)) for x in range(G.x0 + SQUARE // 2, cx)]
+    top = [im.getpixel((G.panel_x + SQUARE, y)) for y in range(G.y0, G.y0 + 2 * SQUARE)]
+    assert KEY["banner"] in top and KEY["gold"] in top
 
 
 def test_viewer_does_not_change_the_picture():

@@ -29,7 +29,7 @@ from engine.blockwars.events import (
     TurnEnded,
 )
 from engine.blockwars.position import stack_decks
-from engine.blockwars.squares import SQUARE_NAMES
+from engine.blockwars.squares import SQUARE_NAMES, square
 from engine.cards import FULL_PACK
 
 ACES = Options(fighter_aces=True)
@@ -97,7 +97,7 @@ def test_canadian_setup_needs_one_gun_and_order_is_enforced():
     err = illegal(s, "setup std", C)
     assert "deploy first" in str(err)
     s.apply("setup std", G)
-    assert "1 different files for the machine guns" in str(illegal(s, "setup bcfg/cdef/de"))
+    assert "one machine gun: give one file for it" in str(illegal(s, "setup bcfg/cdef/de"))
     s.apply("setup bcfg/cdef/d")
     assert "already deployed" in str(illegal(s, "setup std"))
 
@@ -405,7 +405,7 @@ def test_tank_enters_ranks_1_and_2_only_on_four_empty_squares():
     s = pos({"d2": "C", "a8": "G"}, active=C)
     tanks = {a for a in legal(s) if a.startswith("T@")}
     assert tanks == {"T@a1", "T@b1", "T@e1", "T@f1", "T@g1"}
-    assert str(illegal(s, "T@c1")) == "The tank needs four empty squares; d2 occupied."
+    assert str(illegal(s, "T@c1")) == "The tank needs four empty squares: d2 is taken."
     assert "lower-left square on row 1" in str(illegal(s, "T@c2"))
     ev = s.apply("T@e1")
     r = of(ev, Reinforced)[0]
@@ -534,18 +534,53 @@ def test_ace_brings_reserve_infantry_first():
     assert r.by_ace and not r.from_casualties and len(s.reserves[G]) == before - 1
 
 
-def test_ace_brings_back_infantry_casualties_never_guns():
+def test_ace_brings_back_infantry_casualties_once_the_reserve_has_no_infantry():
     s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["AD"])
     empty_reserve(s, G)
-    s.casualties[G].sort(key=lambda u: u[1] != "M")  # guns first in the list
+    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "I"]  # no gun has fallen
     s.apply("e4xe5")
+    assert legal(s) == {f"R@{f}8" for f in "bcdefgh"}
     r = of(s.apply("R@h8"), Reinforced)[0]
     assert r.from_casualties and r.kind == "infantry" and s.board[63].startswith("GI")
-    s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["AD"])
+
+
+def test_r13_ace_brings_back_a_machine_gun_onto_the_back_row():
+    """The booklet names the tank as the one casualty that never returns, so a fallen gun does."""
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "c7": "C"}, active=G, g=["AD"], c=["2C"])
+    empty_reserve(s, G)  # both guns are among the casualties
+    s.apply("e5xe4")  # the Canadian dies; the German Ace brings a reinforcement
+    assert legal(s) == {f"{k}@{f}8" for k in "RM" for f in "bcdefgh"}
+    r = of(s.apply("M@d8"), Reinforced)[0]
+    assert (r.kind, r.squares, r.by_ace, r.from_casualties) == ("machine gun", ("d8",), True, True)
+    assert s.board[square("d8")] in ("GM1", "GM2") and len(s.casualties[G]) == 22 - 2 - 1
+    assert r.text() == "the Ace brings a machine gun back from the casualties onto d8"
+    # (R14) it arrived this turn: it may not fire at c7 yet, and says why.
+    assert "d8xc7" not in legal(s)
+    with pytest.raises(IllegalAction, match="arrived this turn"):
+        s.apply("d8xc7")
+    s.apply("end")
+    s.apply("end")
+    assert "d8xc7" in legal(s)
+
+
+def test_r13_guns_wait_while_infantry_is_in_reserve_and_never_come_by_the_two_action_reinforcement():
+    s = pos({"e5": "G", "e4": "C", "a8": "G"}, active=G, g=["AD"], c=["2C"])
+    s.casualties[G].extend(u for u in list(s.reserves[G]) if u[1] == "M")
+    s.reserves[G] = [u for u in s.reserves[G] if u[1] != "M"]
+    s._legal = None
+    s.apply("e5xe4")
+    assert not any(a.startswith("M@") for a in legal(s))  # reserve infantry first
+    s = pos({"a8": "G", "h1": "C"}, active=G)
     empty_reserve(s, G)
-    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "M"]  # only the guns have fallen
-    ev = s.apply("e4xe5")
-    assert s.pending is None and of(ev, Fizzled)[0].what == "the Ace"
+    assert not any("@" in a for a in legal(s))  # nothing in reserve: the casualties wait for an Ace
+    with pytest.raises(IllegalAction, match="only when an Ace is drawn"):
+        s.apply("M@b8")
+    # Only the guns have fallen: the Ace brings one back rather than fizzling.
+    s = pos({"e5": "G", "e4": "C", "a8": "G"}, active=G, g=["AD"], c=["2C"])
+    empty_reserve(s, G)
+    s.casualties[G] = [u for u in s.casualties[G] if u[1] == "M"]
+    s.apply("e5xe4")
+    assert legal(s) == {f"M@{f}8" for f in "bcdefgh"}
 
 
 def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
@@ -557,6 +592,11 @@ def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
     s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
     empty_reserve(s, C)
     s.casualties[C] = [u for u in s.casualties[C] if u[1] != "I"]  # only the gun and tank have fallen
+    s.apply("e5xe4")
+    assert legal(s) == {f"M@{f}1" for f in "abcdefgh"}  # the gun may return (R13), the tank never
+    s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
+    empty_reserve(s, C)
+    s.casualties[C] = ["CT"]  # only the tank has fallen
     ev = s.apply("e5xe4")
     assert of(ev, Fizzled) and s.pending is None
 
@@ -866,7 +906,7 @@ def test_r21_a_side_with_no_units_left_loses():
     empty_reserve(s, G)
     ev = s.apply("e4xe5")
     over = of(ev, GameOver)[0]
-    assert (over.winner, over.reason) == (C, "no units left")
+    assert (over.winner, over.reason) == (C, "the Germans have no units left")
 
 
 def test_r21_reserve_keeps_a_side_alive():
@@ -883,7 +923,9 @@ def test_r21_both_sides_wiped_out_is_a_draw():
     assert not s.is_over()
     ev = s.apply("barrage e5")
     over = of(ev, GameOver)[0]
-    assert over.winner is None and s.outcome().winner is None and over.reason == "no units left"
+    assert (
+        over.winner is None and s.outcome().winner is None and over.reason == "neither side has a unit left"
+    )
 
 
 # ---- crosses (R19)
@@ -1026,6 +1068,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
         "Txd5",
         "R@c1",
         "T@c1",
+        "M@c8",
         "end",
         "barrage e4",
         "gas e4",
@@ -1058,11 +1101,11 @@ def test_invalid_notation(junk):
 
 def test_decision_answers_outside_a_decision_are_explained():
     s = pos({"e4": "C", "e5": "G"}, active=C)
-    assert str(illegal(s, "barrage e4")) == "There is no decision waiting for that answer."
+    assert str(illegal(s, "barrage e4")).startswith("There is no decision waiting for that answer:")
     s = pos({"e4": "C", "e5": "G"}, active=C, c=["KC"], g=["2D"])
     s.apply("e4xe5")
     err = illegal(s, "e4-e3")
-    assert str(err).startswith("First answer the pending decision.") and "barrage a1" in err.legal
+    assert str(err).startswith("First finish the artillery barrage:") and "barrage a1" in err.legal
 
 
 # ---- a full game
@@ -1182,7 +1225,27 @@ def test_r24_a_fight_resets_the_count() -> None:
     state.apply("d5xd4")  # a tie: nobody dies, but cards were turned
     assert state.quiet_turns == 0
     state.apply("end")
+    assert state.quiet_turns == 0  # the fight's own turn is not a quiet one
+    state.apply("end")
     assert state.quiet_turns == 1
     from engine.blockwars import State
 
     assert State.from_json(state.to_json()).quiet_turns == 1  # the count survives a restart
+
+
+def test_r24_sixty_quiet_turns_are_counted_after_the_turn_of_the_fight() -> None:
+    """The draw comes at the end of the 60th quiet turn after a fight, not one turn early."""
+    from engine.blockwars import State
+    from engine.blockwars.position import build
+    from engine.blockwars.state import QUIET_TURN_LIMIT
+
+    state = build({"d5": "G", "d4": "C", "h1": "C", "a8": "G"}, active=G, decks={G: ["5C"], C: ["5D"]})
+    state.apply("d5xd4")  # a tie in the Germans' turn: cards turned, nobody dies
+    state = State.from_json(state.to_json())  # the turn may be stored in the middle, after the fight
+    state.apply("end")  # the fight's turn ends
+    for _ in range(QUIET_TURN_LIMIT - 1):
+        state.apply("end")
+    assert not state.is_over(), "drawn after 59 quiet turns"
+    state.apply("end")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None

@@ -84,16 +84,18 @@ class TankFire(Action):
 
 @dataclass(frozen=True, slots=True)
 class Reinforce(Action):
-    """Bring a unit onto the back row: infantry on `at`, or the tank with its lower-left corner on `at`.
+    """Bring a unit onto the back row: infantry on `at`, a machine gun back from the casualties on
+    `at` (an Ace only, R13), or the tank with its lower-left corner on `at`.
 
     Used both as the two-action reinforcement and as the answer to an Ace.
     """
 
     at: int
     tank: bool = False
+    gun: bool = False
 
     def __str__(self) -> str:
-        return f"{'T' if self.tank else 'R'}@{SQUARE_NAMES[self.at]}"
+        return f"{'T' if self.tank else 'M' if self.gun else 'R'}@{SQUARE_NAMES[self.at]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,17 @@ class Decline(Action):
         return "decline"
 
 
+@dataclass(frozen=True, slots=True)
+class BareSquare(Action):
+    """A square alone ("a8"), as players answer "choose a square": the state turns it into the
+    pending decision's answer on that square (`barrage a8`, `R@a8`, `strafe a8`) or says what to type."""
+
+    at: int
+
+    def __str__(self) -> str:
+        return SQUARE_NAMES[self.at]
+
+
 _INTERNED: dict[tuple[object, ...], Action] = {}
 
 
@@ -210,16 +223,33 @@ _WORDS: dict[str, Action | MetaAction] = {
 }
 
 _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
+    (re.compile(rf"^{_SQ}$"), BareSquare),
     (re.compile(rf"^{_SQ}-{_SQ}$"), Move),
     (re.compile(rf"^{_SQ}(?:-{_SQ})?x{_SQ}$"), Attack),
     (re.compile(rf"^tx{_SQ}$"), TankFire),
-    (re.compile(rf"^([rt])@{_SQ}$"), Reinforce),
+    (re.compile(rf"^([rmt])@{_SQ}$"), Reinforce),
     (re.compile(r"^setup\s+(std|standard|[a-h]{4}/[a-h]{4}/[a-h]{1,2})$"), Setup),
     (re.compile(rf"^(barrage|gas)\s+{_SQ}$"), Barrage),
     (re.compile(r"^fly\s+([ab])$"), Fly),
     (re.compile(r"^dogfight\s+([ab])$"), Dogfight),
     (re.compile(rf"^strafe\s+{_SQ}$"), Strafe),
 ]
+
+# Answers typed without the part they need: say exactly what to add.
+_INCOMPLETE = {
+    "barrage": "Give the barrage's centre square too, e.g. `barrage e4`.",
+    "gas": "Give the gas barrage's centre square too, e.g. `gas e4`.",
+    "strafe": "Give the square of the enemy unit to strafe, e.g. `strafe e4`.",
+    "fly": "Give the aircraft that flies: `fly A` or `fly B`.",
+    "dogfight": "Give the aircraft that meets the strafer: `dogfight A` or `dogfight B`.",
+    "r@": "Give the back-row square the infantry arrives on, e.g. `R@c1`.",
+    "m@": "Give the back-row square the machine gun returns to, e.g. `M@c1`.",
+    "t@": "Give the tank's lower-left square on rank 1, e.g. `T@c1`.",
+    "setup": (
+        "Give a layout: `setup std`, or the back-row / second-row / machine-gun files, e.g. "
+        "`setup bcfg/cdef/cf`."
+    ),
+}
 
 EXAMPLES = (
     "e2-e3 (move), e4-e5xe6 (move and attack), e5xe6 (attack without moving), c6xd4 (machine gun), "
@@ -244,6 +274,8 @@ def parse(text: str) -> Action | MetaAction:
         if not m:
             continue
         g = m.groups()
+        if kind is BareSquare:
+            return intern(BareSquare(square(g[0])))
         if kind is Move:
             return move(square(g[0]), square(g[1]))
         if kind is Attack:
@@ -251,7 +283,7 @@ def parse(text: str) -> Action | MetaAction:
         if kind is TankFire:
             return intern(TankFire(square(g[0])))
         if kind is Reinforce:
-            return intern(Reinforce(square(g[1]), tank=g[0] == "t"))
+            return intern(Reinforce(square(g[1]), tank=g[0] == "t", gun=g[0] == "m"))
         if kind is Setup:
             return intern(Setup(_layout(g[0])))
         if kind is Barrage:
@@ -262,6 +294,8 @@ def parse(text: str) -> Action | MetaAction:
             return intern(Dogfight(g[0].upper()))
         if kind is Strafe:
             return intern(Strafe(square(g[0])))
+    if norm in _INCOMPLETE:
+        raise InvalidNotation(_INCOMPLETE[norm])
     shown = str(text).strip()[:40]
     raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
 
@@ -272,6 +306,7 @@ __all__ = [
     "Abandon",
     "Action",
     "Attack",
+    "BareSquare",
     "Barrage",
     "Decline",
     "Dogfight",

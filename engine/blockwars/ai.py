@@ -471,6 +471,8 @@ def _best_placement(s: State, side: Side, legal: list[Action]) -> Action:
     tanks = [a for a in legal if isinstance(a, A.Reinforce) and a.tank]
     if tanks:
         return tanks[len(tanks) // 2]
+    # Infantry before a returning machine gun (R13): it can move up, a gun stays where it lands.
+    legal = [a for a in legal if not (isinstance(a, A.Reinforce) and a.gun)] or legal
     enemy = "C" if side is Side.GERMANS else "G"
     threats = [at for uid, at in s.pos.items() if uid[0] == enemy]
     if not threats:

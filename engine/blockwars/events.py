@@ -1,13 +1,17 @@
 """What an action did, as values: the renderer highlights them, the history prints them.
 
-Squares are names ('e4') so events read well in JSON and logs without the board at hand.
+Squares are names ('e4') so events read well in JSON and logs without the board at hand. The history
+puts the acting side before the words ("Germans: offer a draw"), so an event done by the actor does
+not name its side again, and one that may concern the other side (a loss, an aircraft, a fizzled
+card, a dogfight the defender answered) always names it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from engine.blockwars.model import Side
+from engine.blockwars.model import INFANTRY, MACHINE_GUN, TANK, Side, layout_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +35,7 @@ class Deployed(Event):
     layout: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"deployed ({self.layout})"  # the line already starts with the side
+        return f"deploy {layout_name(self.side, self.layout)} ({self.layout})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +80,38 @@ class Combat(Event):
     why: str
     result: str
 
-    def text(self, viewer: str | None = None) -> str:
+    @property
+    def winner(self) -> Side | None:
+        """The side whose card won (None for a tie)."""
+        return self.side if self.result == "win" else self.side.other if self.result == "loss" else None
+
+    def cards(self) -> str:
+        """'9 of clubs vs 8 of diamonds', with what a modified card counts as."""
         from engine.cards import Card
 
         a, d = Card.parse(self.attacker_card), Card.parse(self.defender_card)
-        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}.get(
-            self.kind, "fights"
-        )
-        av = f" (as {self.attacker_value})" if self.attacker_value != a.rank else ""
-        dv = f" (as {self.defender_value})" if self.defender_value != d.rank else ""
-        outcome = {"win": "won", "loss": "lost", "tie": "tie"}[self.result]
+        av = f" (as {_value(self.attacker_value)})" if self.attacker_value != a.rank else ""
+        dv = f" (as {_value(self.defender_value)})" if self.defender_value != d.rank else ""
+        return f"{a.long_name}{av} vs {d.long_name}{dv}"
+
+    def text(self, viewer: str | None = None) -> str:
+        if self.kind == "dogfight":  # answered by the defender: name both aircraft and the winner
+            won = self.winner
+            outcome = "a tie" if won is None else f"the {won.adjective} aircraft wins"
+            return (
+                f"{self.side.adjective} {self.attacker} and {self.side.other.adjective} {self.defender} "
+                f"dogfight: {self.cards()}, {outcome}"
+            )
+        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[
+            self.kind
+        ]
+        outcome = {"win": "won", "loss": "lost", "tie": "a tie"}[self.result]
+        if self.result == "loss" and self.kind in ("fire", "tank fire"):
+            outcome = "missed"  # a gun that loses is unharmed
         if self.result == "tie" and self.need > 1 and self.attacker_value > self.defender_value:
-            outcome = f"tie: {self.why} needs a win by {self.need}"
+            outcome = f"a tie: {self.why} needs a win by {self.need}"
         who = "the tank" if self.kind == "tank fire" else self.attacker  # not its corner square
-        return f"{who} {verb} {self.defender}: {a.long_name}{av} vs {d.long_name}{dv}, {outcome}"
+        return f"{who} {verb} {self.defender}: {self.cards()}, {outcome}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +143,7 @@ class CrossUsed(Event):
 
     def text(self, viewer: str | None = None) -> str:
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"the {self.side.adjective} soldier on {self.square} wins the {cross}"
+        return f"the soldier on {self.square} wins the {cross}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +154,7 @@ class BarrageFired(Event):
     area: tuple[str, ...]
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.adjective} {'gas ' if self.gas else ''}barrage on {self.square}"
+        return f"{'gas' if self.gas else 'artillery'} barrage on {self.square}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +179,12 @@ class Reinforced(Event):
     from_casualties: bool
 
     def text(self, viewer: str | None = None) -> str:
-        how = "Ace: " if self.by_ace else ""
-        back = " (back from the casualties)" if self.from_casualties else ""
-        return f"{how}{self.side.adjective} {self.kind} arrives on {'/'.join(self.squares)}{back}"
+        unit = {INFANTRY: "an infantry unit", MACHINE_GUN: "a machine gun", TANK: "the tank"}[self.kind]
+        where = "/".join(self.squares)
+        back = " back from the casualties" if self.from_casualties else ""
+        if self.by_ace:
+            return f"the Ace brings {unit}{back} onto {where}"
+        return f"{unit}{back} arrives on {where}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,16 +194,21 @@ class Fizzled(Event):
     why: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.what} has no effect: {self.why}"
+        return f"the {self.side.title}' {self.what.removeprefix('the ')} has no effect: {self.why}"
 
 
 @dataclass(frozen=True, slots=True)
 class AirBattle(Event):
+    """An aircraft takes off to strafe; `chosen` when its side picked it (then it is that side's line)."""
+
     side: Side
     aircraft: str
+    chosen: bool = False
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.adjective} aircraft {self.aircraft} takes off"
+        if self.chosen:
+            return f"send aircraft {self.aircraft} to strafe"
+        return f"{self.side.adjective} aircraft {self.aircraft} takes off to strafe"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +227,9 @@ class Declined(Event):
     what: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.title} decline {self.what}"
+        if self.what == "the Cross":
+            return f"keep the {'Victoria' if self.side is Side.CANADIANS else 'Iron'} Cross for later"
+        return f"decline {self.what}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +237,7 @@ class Reshuffled(Event):
     count: int
 
     def text(self, viewer: str | None = None) -> str:
-        return "the decks run out and are reshuffled"
+        return "a deck runs out and all 52 cards are shuffled and dealt again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +265,7 @@ class DrawOffered(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.title} offer a draw"
+        return "offer a draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +273,7 @@ class DrawDeclined(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.title} decline the draw"
+        return "decline the draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +285,26 @@ class GameOver(Event):
     def text(self, viewer: str | None = None) -> str:
         if self.winner is None:
             return f"the game is drawn ({self.reason})"
-        return f"{self.winner.title} win ({self.reason})"
+        return f"the {self.winner.title} win ({self.reason})"
 
 
-def summary(events: list[Event], viewer: str | None = None) -> str:
+def _value(v: int) -> str:
+    """What a modified card counts as: a number, or a face card's name."""
+    return {11: "a Jack", 12: "a Queen", 13: "a King", 14: "an Ace"}.get(v, str(v))
+
+
+def actor(events: Sequence[Event]) -> Side | None:
+    """The side that took the action these events came from (None for a result alone): the first
+    event's side, but a dogfight is the answer of the side defending against the strafer."""
+    for e in events:
+        if isinstance(e, Combat) and e.kind == "dogfight":
+            return e.side.other
+        side = getattr(e, "side", None)
+        if isinstance(side, Side):
+            return side
+    return None
+
+
+def summary(events: Sequence[Event], viewer: str | None = None) -> str:
     """The events of one action as one readable line."""
     return ", ".join(t for e in events if (t := e.text(viewer)))

@@ -7,12 +7,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import BaseGame, pick_rows
+from engine.base import MAX_OPTIONS, BaseGame
 from engine.blockwars import actions as A
 from engine.blockwars import words
 from engine.blockwars.help import TOPICS
 from engine.blockwars.model import Options, Side
-from engine.blockwars.squares import SQUARE_NAMES
+from engine.blockwars.squares import SQUARE_NAMES, rank_of
 from engine.blockwars.state import SETUP, State, View, new_game
 from engine.protocol import (
     Action,
@@ -21,6 +21,7 @@ from engine.protocol import (
     Focus,
     Menu,
     OptionSpec,
+    Pick,
     SideInfo,
     Verb,
 )
@@ -96,7 +97,7 @@ class BlockWarsGame(BaseGame):
             "decide",
             "Answer the pending decision (barrage, Ace, air battle, Cross)",
             arg_description=(
-                "Your answer, e.g. barrage e4, R@c1, fly A, dogfight B, strafe e4, cross, decline"
+                "Your answer, e.g. e4 or barrage e4, R@c1, M@c1, fly A, dogfight B, strafe e4, cross, decline"
             ),
         ),
         Verb("end", "End your turn now (you may pass with actions left)", arg=None, template="end"),
@@ -189,7 +190,7 @@ class BlockWarsGame(BaseGame):
         if state.phase == SETUP:
             return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
         if state.pending is not None:
-            return f"{PLAYER} ({title}) must decide: {state.pending.question()}"
+            return f"{PLAYER} ({title}) must decide: {state.pending.question(state.legal_actions())}"
         return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
 
     def describe(self, view: AnyView, action: Action) -> str:
@@ -228,17 +229,12 @@ class BlockWarsGame(BaseGame):
             options = [a for a in ordinary if not isinstance(a, A.Decline)]
             declinable = len(options) != len(ordinary)
             what = "Choose the centre square" if state.pending.kind == "barrage" else "Choose"
-            picks = pick_rows(
-                what,
-                [Choice(words.describe(state, a), str(a)) for a in options],
-                most=3 if (gas or declinable) else 4,
-                span=lambda c: c.label.split()[-1],
-            )
+            picks = by_rank(what, state, options, most=3)  # ranks 1–3, 4–6, 7–8 for a barrage
             buttons: list[Choice] = []
             if gas:
                 buttons.append(Choice("Use poison gas instead…", opens="gas", style="danger"))
             if declinable:
-                buttons.append(Choice("Decline", "decline"))
+                buttons.append(Choice(words.describe(state, A.DECLINE), "decline"))
             return Menu(buttons=tuple(buttons), picks=picks)
         end = (Choice("End turn", "end"),) if A.END in legal else ()
         return Menu(buttons=end, take_action=True)
@@ -249,10 +245,36 @@ class BlockWarsGame(BaseGame):
         if key != "gas" or not gas:
             return Menu(title="Gas is not available now.")
         state = _view(view).state
-        choices = [Choice(words.describe(state, a), str(a)) for a in gas]
-        return Menu(
-            title="Where should the gas fall?", picks=pick_rows("Gas barrage", choices, numbered=True)
-        )
+        return Menu(title="Where should the gas fall?", picks=by_rank("Gas barrage", state, gas, most=3))
+
+
+def by_rank(what: str, state: State, actions: Sequence[Action], most: int) -> tuple[Pick, ...]:
+    """Answers about squares as selects of whole ranks, each labelled with its ranks ("ranks 1–3"), so
+    a player looking for e2 knows which one holds it. A rank holds at most 8 barrage or strafe answers
+    (23 for an Ace, all on one rank), so three ranks always fit Discord's 25 a select and `most` (3 or
+    more) selects hold every answer."""
+    rows: dict[int, list[Choice]] = {}
+    for a in actions:
+        rows.setdefault(rank_of(_square_of(a)), []).append(Choice(words.describe(state, a), str(a)))
+    ranks = sorted(rows)
+    per = max(1, -(-len(ranks) // most))  # ranks per select, as few selects as `most` allows
+    picks = []
+    for i in range(0, len(ranks), per):
+        group = ranks[i : i + per]
+        choices = tuple(c for r in group for c in rows[r])[:MAX_OPTIONS]
+        first, last = group[0] + 1, group[-1] + 1
+        span = f"rank {first}" if first == last else f"ranks {first}–{last}"
+        picks.append(Pick(f"{what} ({span})" if len(ranks) > per else what, choices))
+    return tuple(picks[:most])
+
+
+def _square_of(action: Action) -> int:
+    """The square an answer is about: a barrage's centre, a strafe's target, a reinforcement's square."""
+    at = getattr(action, "at", None)
+    if at is None:
+        at = getattr(action, "target", None)
+    assert isinstance(at, int), action
+    return at
 
 
 GAME = BlockWarsGame()

@@ -41,8 +41,9 @@ TOPICS: dict[str, str] = {
     "specials": (
         "**Special cards** (in ordinary fights only). **King**: an artillery barrage on any square and its "
         "neighbours; a 2 or 3 destroys each unit hit (the Germans may use gas once: 2–6). **Ace**: bring "
-        "a unit onto your back row at once. **Jack**: an air battle; one of your aircraft may strafe an "
-        "enemy unit, and the enemy may meet it in a dogfight first."
+        "a unit onto your back row at once (with no infantry left in reserve, a fallen infantry unit or "
+        "machine gun comes back; a destroyed tank never does). **Jack**: an air battle; one of your "
+        "aircraft may strafe an enemy unit, and the enemy may meet it in a dogfight first."
     ),
     "winning": (
         "**Winning.** Two of your units on the enemy back row at once wins at that moment. You can also "
@@ -57,8 +58,9 @@ TOPICS: dict[str, str] = {
     "notation": (
         "**Notation.** `e2-e3` move · `e4-e5xe6` step and attack · `e5xe6` attack in place · `c6xd4` gun "
         "fires · `T+`/`T-` tank moves · `Txd5` tank fires · `R@c1` reinforce · `T@c1` tank arrives · "
-        "`end` · `barrage e4`/`gas e4` · `fly A` · `dogfight B` · `strafe e4` · `cross` · `decline` · "
-        "`setup std` or `setup bcfg/cdef/cf`. The command options autocomplete what is legal now."
+        "`M@c1` a fallen gun returns (Ace) · `end` · `barrage e4`/`gas e4` · `fly A` · `dogfight B` · "
+        "`strafe e4` · `cross` · `decline` · `setup std` or `setup bcfg/cdef/cf`. A decision about a square "
+        "also takes the square alone (`e4`). The command options autocomplete what is legal now."
     ),
     "rulings": (
         "**Rulings** the bot applies where the booklet is unclear, for example: attacking without "

@@ -108,3 +108,36 @@ PRESETS = {
         Layout("cdef", "bcfg", "f"),
     ),
 }
+
+# A name and a picture in words for each offered layout, so a new player knows what a button deploys.
+LAYOUT_NAMES = {
+    "bcfg/cdef": "standard",
+    "aceg/bdfh": "checkerboard",
+    "abgh/cdef": "wide",
+    "cdef/bcfg": "narrow",
+}
+
+
+def layout_name(side: Side, layout: str) -> str:
+    """'the checkerboard layout' for an offered layout, 'a layout of their own' for any other."""
+    offered = {str(x) for x in (STANDARD[side], *PRESETS[side])}
+    name = LAYOUT_NAMES.get(layout.rsplit("/", 1)[0]) if layout in offered else None
+    return f"the {name} layout" if name else "a layout of their own"
+
+
+def _files(files: str) -> str:
+    """'c–f' for a run of files, 'b c f g' otherwise."""
+    run = "abcdefgh".find(files) >= 0
+    return f"{files[0]}–{files[-1]}" if run and len(files) > 2 else " ".join(files)
+
+
+def describe_layout(side: Side, layout: Layout) -> str:
+    """A layout in words, for its button: 'Checkerboard: back row a c e g, second row b d f h, guns
+    on c and f' (the front row is always full: the guns and infantry beside them)."""
+    name = layout_name(side, str(layout)).removeprefix("the ").removesuffix(" layout")
+    guns = " and ".join(layout.guns)
+    gun_words = f"gun{'s' if len(layout.guns) > 1 else ''} on {guns}"
+    return (
+        f"{name[0].upper()}{name[1:]}: back row {_files(layout.back)}, second row {_files(layout.second)}, "
+        f"{gun_words}"
+    )

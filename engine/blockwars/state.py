@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,7 @@ _STEPS = tuple(tuple((d, A.move(s, d)) for d in NEIGHBOURS[s]) for s in range(64
 _STRIKES = tuple(tuple((t, A.attack(s, t)) for t in NEIGHBOURS[s]) for s in range(64))
 _REINFORCE = tuple(A.intern(A.Reinforce(s)) for s in range(64))
 _TANK_REINFORCE = tuple(A.intern(A.Reinforce(f, tank=True)) for f in range(7))
+_GUN_REINFORCE = tuple(A.intern(A.Reinforce(s, gun=True)) for s in range(64))
 _TANK_FIRE = tuple(A.intern(A.TankFire(s)) for s in range(64))
 _VIAS = tuple(
     {v: tuple((t, A.attack(s, t, v)) for t in NEIGHBOURS[v] if t != s) for v in NEIGHBOURS[s]}
@@ -106,6 +108,17 @@ def tank_squares(anchor: int) -> tuple[int, int, int, int]:
     return (anchor, anchor + 1, anchor + 8, anchor + 9)
 
 
+# What each kind of decision is called in a refusal: "First finish the Ace's reinforcement: ...".
+DECISION_LABELS = {
+    "barrage": "artillery barrage",
+    "ace": "Ace's reinforcement",
+    "fly": "air battle",
+    "dogfight": "dogfight",
+    "strafe": "strafe",
+    "cross": "Cross",
+}
+
+
 @dataclass(slots=True)
 class Decision:
     """A choice the game waits for; `side` may be the side whose turn it is not."""
@@ -114,24 +127,47 @@ class Decision:
     side: Side
     data: dict[str, Any] = field(default_factory=dict)
 
-    def prompt(self) -> str:
+    def prompt(self, legal: Sequence[Action] = ()) -> str:
         """The decision with the side that must take it: "Germans: the King calls ..."."""
-        return f"{self.side.title}: {self.question()}"
+        return f"{self.side.title}: {self.question(legal)}"
 
-    def question(self) -> str:
-        """What must be decided, in words addressed to the side deciding."""
+    def question(self, legal: Sequence[Action] = ()) -> str:
+        """What must be decided and the exact words that answer it, addressed to the side deciding.
+
+        `legal` (the decision's legal answers) gives the examples real squares and aircraft.
+        """
         if self.kind == "barrage":
-            return "the King calls an artillery barrage. Choose its centre square."
+            gas = (
+                " Or declare your once-a-game poison gas: `gas e4`."
+                if any(isinstance(a, A.Barrage) and a.gas for a in legal)
+                else ""
+            )
+            return (
+                "the King calls an artillery barrage. Answer `barrage <square>` with its centre, "
+                f"e.g. `barrage e4`.{gas}"
+            )
         if self.kind == "ace":
-            return "the Ace brings a reinforcement. Choose where it arrives on your back row."
+            return f"the Ace brings a reinforcement onto your back row. Answer {_ace_answers(legal)}."
         if self.kind == "fly":
-            return "the Jack starts an air battle. Choose which aircraft flies."
+            planes = [str(a) for a in legal if isinstance(a, A.Fly)] or ["fly A", "fly B"]
+            return f"the Jack starts an air battle. Choose the aircraft that flies: {_either(planes)}."
         if self.kind == "dogfight":
-            return f"enemy aircraft {self.data['aircraft']} is coming to strafe. Dogfight it, or decline?"
+            planes = [str(a) for a in legal if isinstance(a, A.Dogfight)] or ["dogfight A"]
+            return (
+                f"enemy aircraft {self.data['aircraft']} is coming to strafe. Meet it with "
+                f"{_either(planes)}, or answer `decline`."
+            )
         if self.kind == "strafe":
-            return f"aircraft {self.data['aircraft']} may strafe. Choose an enemy unit, or decline."
+            target = next((str(a) for a in legal if isinstance(a, A.Strafe)), "strafe e4")
+            return (
+                f"your aircraft {self.data['aircraft']} may strafe an enemy unit (not the tank). Answer "
+                f"`strafe <square>`, e.g. `{target}`, or `decline`."
+            )
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"your infantry on {self.data['square']} lost. Spend the {cross} to turn it into a win?"
+        return (
+            f"your infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
+            "and win it instead, or `decline` to keep the Cross."
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "side": self.side.value, "data": dict(self.data)}
@@ -139,6 +175,33 @@ class Decision:
     @staticmethod
     def from_json(data: dict[str, Any]) -> Decision:
         return Decision(data["kind"], Side(data["side"]), dict(data["data"]))
+
+
+def _either(words: Sequence[str]) -> str:
+    """`a`, `a` or `b`, `a`, `b` or `c`: answers in backticks, as a player types them."""
+    quoted = [f"`{w}`" for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _and(words: Sequence[str]) -> str:
+    """a, a and b, a, b and c."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _ace_answers(legal: Sequence[Action]) -> str:
+    """The Ace's answers that are legal now, each with an example square."""
+    found: dict[str, str] = {}
+    for a in legal:
+        if isinstance(a, A.Reinforce):
+            found.setdefault("T" if a.tank else "M" if a.gun else "R", SQUARE_NAMES[a.at])
+    parts = []
+    if "R" in found or not found:
+        parts.append(f"`R@<square>` for infantry, e.g. `R@{found.get('R', 'a1')}`")
+    if "M" in found:
+        parts.append(f"`M@<square>` to bring back a machine gun, e.g. `M@{found['M']}`")
+    if "T" in found:
+        parts.append(f"`T@<square>` for the tank (its lower-left square), e.g. `T@{found['T']}`")
+    return parts[0] if len(parts) == 1 else f"{'; '.join(parts[:-1])}; or {parts[-1]}"
 
 
 class State:
@@ -151,6 +214,7 @@ class State:
         "active",
         "aircraft",
         "board",
+        "card_turned",
         "casualties",
         "cross_used",
         "decks",
@@ -196,7 +260,8 @@ class State:
         self.active = Side.GERMANS  # (R1)
         self.actions_left = 2
         self.turn = 0
-        self.quiet_turns = 0  # turns in a row without a card turned (R24)
+        self.quiet_turns = 0  # whole turns in a row without a card turned (R24)
+        self.card_turned = False  # a card was turned in the turn under way: it is not a quiet one
         self.moved: set[str] = set()
         self.entered: set[str] = set()
         self.pending: Decision | None = None
@@ -394,16 +459,23 @@ class State:
         return None
 
     def _placements(self, side: Side, from_casualties: bool) -> list[Action]:
-        """Reinforcement squares: infantry on an empty back-row square; the tank on rows 1-2. (R12, R13)"""
+        """Reinforcement squares: infantry on an empty back-row square; the tank on rows 1-2. With
+        `from_casualties` (an Ace) and no infantry left in reserve, a fallen infantry unit or machine
+        gun may come back instead, onto the back row too. (R12, R13)"""
         out: list[Action] = []
         board = self.board
         reserve = self.reserves[side]
         has_inf = bool(reserve) and reserve[0][1] == "I"  # infantry ids sort before MG and tank ids
+        has_gun = False
         if not has_inf and from_casualties:
             has_inf = any(u[1] == "I" for u in self.casualties[side])
+            has_gun = any(u[1] == "M" for u in self.casualties[side])
         back = side.back_rank * 8
+        empty = [s for s in range(back, back + 8) if board[s] is None]
         if has_inf:
-            out.extend(_REINFORCE[s] for s in range(back, back + 8) if board[s] is None)
+            out.extend(_REINFORCE[s] for s in empty)
+        if has_gun:
+            out.extend(_GUN_REINFORCE[s] for s in empty)
         if side is Side.CANADIANS and TANK_ID in reserve:
             for f in range(7):
                 if (
@@ -457,6 +529,8 @@ class State:
         assert actor is not None
         if side is not None and side is not actor:
             raise IllegalAction(self._not_your_turn(side))
+        if isinstance(action, A.BareSquare):
+            action = self._from_square(action.at)
         if isinstance(action, A.Setup):
             if self.phase != SETUP:
                 raise IllegalAction("Both sides have already deployed; set-up is over.")
@@ -488,7 +562,8 @@ class State:
         actor = self.current_player()
         assert actor is not None
         if self.pending is not None:
-            return f"It is not your decision: the {actor.title} must answer first ({self.pending.kind})."
+            what = DECISION_LABELS[self.pending.kind]
+            return f"It is not your decision: the {actor.title} must first answer the {what}."
         if self.phase == SETUP:
             return f"The {actor.title} deploy first; wait for them."
         return f"It is the {actor.title}' turn, not yours."
@@ -504,10 +579,17 @@ class State:
             ("machine guns", layout.guns, guns),
         ):
             if len(set(files)) != count or len(files) != count or any(f not in FILES for f in files):
+                if label == "machine guns":
+                    need = (
+                        "have one machine gun: give one file for it"
+                        if count == 1
+                        else "have two machine guns: give two different files for them"
+                    )
+                else:
+                    need = f"need four different files for the {label}"
                 raise IllegalAction(
-                    f"The {side.title} need {count} different files for the {label}; got '{files}'. "
-                    f"Example: setup {STANDARD[side]} (back row / second row / machine-gun files), "
-                    "or setup std.",
+                    f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
+                    "/ second row / machine-gun files), or `setup std`.",
                     ["setup std"],
                 )
 
@@ -601,16 +683,17 @@ class State:
             self.pos[uid] = action.at
             from_casualties = False
         else:
+            code = "M" if action.gun else "I"
             from_casualties = not any(u[1] == "I" for u in self.reserves[side])  # (R13)
             pool = self.casualties[side] if from_casualties else self.reserves[side]
-            uid = next(u for u in pool if u[1] == "I")
+            uid = next(u for u in pool if u[1] == code)
             pool.remove(uid)
             squares = (action.at,)
             self.pos[uid] = action.at
         for s in squares:
             self.board[s] = uid
         self.entered.add(uid)
-        kind = TANK if action.tank else INFANTRY
+        kind = TANK if action.tank else MACHINE_GUN if action.gun else INFANTRY
         self._events.append(Reinforced(side, kind, _names(squares), by_ace, from_casualties))
 
     # -- combat
@@ -739,6 +822,7 @@ class State:
         """Top card of `side`'s deck; an emptied deck reshuffles everything at once (R18)."""
         card = self.decks[side].pop()
         self.quiet_turns = 0
+        self.card_turned = True
         self.discards[side].append(card)
         if not self.decks[side]:
             self._deal()
@@ -749,7 +833,9 @@ class State:
 
     def _ask(self, decision: Decision) -> None:
         self.pending = decision
-        self._events.append(DecisionNeeded(decision.side, decision.kind, decision.prompt()))
+        self._events.append(
+            DecisionNeeded(decision.side, decision.kind, decision.prompt(self._decision_actions(decision)))
+        )
 
     def _run(self) -> None:
         """Resolve queued steps until one needs a decision; then, if nothing is left, close the action."""
@@ -779,14 +865,14 @@ class State:
             elif len({self._plane_class(side, n) for n in planes}) > 1:
                 self._ask(Decision("fly", side))
             else:
-                self._launch(side, planes[0])
+                self._launch(side, planes[0], chosen=False)
 
     def _plane_class(self, side: Side, name: str) -> tuple[str, bool]:
         """Aircraft that would fight identically are one choice, so no prompt is needed."""
         return (self.aircraft[side][name], self.options.fighter_aces and name == "A")
 
-    def _launch(self, side: Side, name: str) -> None:
-        self._events.append(AirBattle(side, name))
+    def _launch(self, side: Side, name: str, chosen: bool) -> None:
+        self._events.append(AirBattle(side, name, chosen))
         if self.available_aircraft(side.other):
             self._ask(Decision("dogfight", side.other, {"aircraft": name}))
         else:
@@ -806,7 +892,7 @@ class State:
         elif isinstance(action, A.Reinforce):
             self._reinforce(side, action, by_ace=True)
         elif isinstance(action, A.Fly):
-            self._launch(side, action.aircraft)
+            self._launch(side, action.aircraft, chosen=True)
         elif isinstance(action, A.Dogfight):
             self._dogfight(side.other, d.data["aircraft"], action.aircraft)
         elif isinstance(action, A.Strafe):
@@ -892,7 +978,8 @@ class State:
         for side in (self.active, self.active.other):  # (R21)
             if not self.reserves[side] and not self.pos_of(side):
                 other_dead = not self.pos_of(side.other) and not self.reserves[side.other]
-                self._end(None if other_dead else side.other, EndReason.ANNIHILATION, "no units left", ())
+                why = "neither side has a unit left" if other_dead else f"the {side.title} have no units left"
+                self._end(None if other_dead else side.other, EndReason.ANNIHILATION, why, ())
                 return
         if self.actions_left <= 0:
             side = self.active
@@ -901,7 +988,10 @@ class State:
             self.moved.clear()
             self.entered.clear()
             self.turn += 1
-            self.quiet_turns += 1
+            if self.card_turned:  # (R24): the turn of a fight is not quiet; the count starts after it
+                self.card_turned = False
+            else:
+                self.quiet_turns += 1
             self._events.append(TurnEnded(side, self.active, self.turn))
             if self.quiet_turns >= QUIET_TURN_LIMIT:
                 self._end(None, EndReason.STALEMATE, f"no card was turned in {QUIET_TURN_LIMIT} turns", ())
@@ -975,16 +1065,55 @@ class State:
         legal = self._legal_list()
         return legal[:12]
 
+    def _from_square(self, at: int) -> Action:
+        """The decision's answer on square `at` ("a8" means `R@a8`), or a refusal saying what to type."""
+        name_ = SQUARE_NAMES[at]
+        if self.phase == SETUP:
+            raise IllegalAction(self._explain(A.END), ["setup std"])
+        d = self.pending
+        if d is None:
+            own = self.legal_for(at)
+            if own:
+                raise IllegalAction(
+                    f"A square alone is not an action: say what the unit on {name_} does, e.g. `{own[0]}`.",
+                    [str(a) for a in own[:12]],
+                )
+            raise IllegalAction(
+                "A square alone is not an action: a move names two squares (`e2-e3`), an attack its "
+                "target too (`e4xe5`).",
+                [str(a) for a in self._legal_list()[:12]],
+            )
+        legal = self._decision_actions(d)
+        here = [a for a in legal if getattr(a, "at", getattr(a, "target", None)) == at]
+        if d.kind == "barrage":
+            return _BARRAGES[at]  # gas must be declared (`gas e4`), so a bare square is the ordinary one
+        if len(here) == 1:
+            return here[0]
+        if len(here) > 1:
+            which = [str(a) for a in here]
+            raise IllegalAction(f"Say which unit comes to {name_}: {_either(which)}.", which)
+        if d.kind == "ace":
+            return _REINFORCE[at]  # refused below with the reason and the legal squares
+        if d.kind == "strafe":
+            return _STRAFES[at]
+        raise IllegalAction(
+            f"The {DECISION_LABELS[d.kind]} is not answered with a square: {d.question(legal)}",
+            [str(a) for a in legal],
+        )
+
     def _explain(self, action: Action) -> str:
         """Say why `action` is not legal now, in a player's words."""
         side = self.current_player()
         assert side is not None
         if self.phase == SETUP:
-            return f"The {side.title} must deploy first: setup std, or setup <back>/<second>/<guns>."
+            return f"The {side.title} must deploy first: `setup std`, or `setup <back>/<second>/<guns>`."
         if self.pending is not None:
-            return f"First answer the pending decision. {self.pending.prompt()}"
+            return self._explain_answer(self.pending, action)
         if isinstance(action, (A.Barrage, A.Fly, A.Dogfight, A.Strafe, A.UseCross, A.Decline)):
-            return "There is no decision waiting for that answer."
+            return (
+                "There is no decision waiting for that answer: it is your turn to move, attack, fire, "
+                "reinforce or `end` it."
+            )
         if isinstance(action, A.Move | A.Attack):
             return self._explain_unit(side, action)
         if isinstance(action, A.TankMove | A.TankFire):
@@ -992,6 +1121,68 @@ class State:
         if isinstance(action, A.Reinforce):
             return self._explain_reinforce(side, action)
         return "That is not legal now."
+
+    def _explain_answer(self, d: Decision, action: Action) -> str:
+        """Why an answer does not fit the pending decision, and what does."""
+        legal = self._decision_actions(d)
+        ask = d.question(legal)
+        fits = {
+            "barrage": A.Barrage,
+            "ace": A.Reinforce,
+            "fly": A.Fly,
+            "dogfight": A.Dogfight | A.Decline,
+            "strafe": A.Strafe | A.Decline,
+            "cross": A.UseCross | A.Decline,
+        }[d.kind]
+        if isinstance(action, A.Decline):
+            return f"The {DECISION_LABELS[d.kind]} cannot be declined: {ask}"
+        if not isinstance(action, fits):
+            return f"First finish the {DECISION_LABELS[d.kind]}: {ask}"
+        if isinstance(action, A.Barrage):  # only gas can be refused
+            if d.side is not Side.GERMANS:
+                return "Only the Germans have poison gas. Answer `barrage <square>`, e.g. `barrage e4`."
+            return (
+                "The poison gas is used up (it is once a game). Answer `barrage <square>` for an "
+                "ordinary barrage, e.g. `barrage e4`."
+            )
+        if isinstance(action, A.Fly | A.Dogfight):
+            return f"Aircraft {action.aircraft} has been destroyed. {ask[0].upper()}{ask[1:]}"
+        if isinstance(action, A.Strafe):
+            occ = self.board[action.target]
+            t = SQUARE_NAMES[action.target]
+            why = (
+                f"there is no enemy unit on {t}"
+                if occ is None or unit_side(occ) is d.side
+                else "the tank cannot be strafed"
+            )
+            return f"Aircraft {d.data['aircraft']} cannot strafe {t}: {why}. {ask[0].upper()}{ask[1:]}"
+        assert isinstance(action, A.Reinforce)
+        return f"{self._explain_ace(d.side, action)} {ask[0].upper()}{ask[1:]}"
+
+    def _explain_ace(self, side: Side, action: A.Reinforce) -> str:
+        """Why the Ace cannot bring `action`'s unit (R12, R13)."""
+        reserve_inf = any(u[1] == "I" for u in self.reserves[side])
+        if action.tank:
+            if side is not Side.CANADIANS:
+                return "The Germans have no tank."
+            if TANK_ID not in self.reserves[side]:
+                return "The tank is not in reserve, and a destroyed tank never returns."
+            if not 0 <= action.at <= 6:
+                return "The tank arrives on ranks 1 and 2: give its lower-left square, a1 to g1."
+            busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
+            return (
+                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
+            )
+        if action.gun:
+            if reserve_inf:
+                return "A machine gun comes back only once no infantry is left in reserve."
+            if not any(u[1] == "M" for u in self.casualties[side]):
+                return "None of your machine guns has fallen."
+        elif not reserve_inf and not any(u[1] == "I" for u in self.casualties[side]):
+            return "You have no infantry left, in reserve or among the casualties."
+        if rank_of(action.at) != side.back_rank:
+            return f"The Ace's reinforcement arrives on your back row (rank {side.back_rank + 1})."
+        return f"{SQUARE_NAMES[action.at]} is occupied."
 
     def _explain_unit(self, side: Side, action: A.Move | A.Attack) -> str:
         src = action.src
@@ -1073,6 +1264,11 @@ class State:
         return f"The tank's machine gun cannot see {t}: it is out of range or another unit is in the way."
 
     def _explain_reinforce(self, side: Side, action: A.Reinforce) -> str:
+        if action.gun:
+            return (
+                "A machine gun comes back only when an Ace is drawn and no infantry is left in reserve "
+                "(M@<square>, in answer to the Ace)."
+            )
         if self.actions_left < 2:
             return "A reinforcement takes both actions; you have one left this turn."
         if action.tank:
@@ -1083,7 +1279,9 @@ class State:
             if not 0 <= action.at <= 6:
                 return "The tank arrives on rows 1 and 2: give its lower-left square on row 1, a1 to g1."
             busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
-            return f"The tank needs four empty squares; {', '.join(busy)} occupied."
+            return (
+                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
+            )
         if not any(u[1] == "I" for u in self.reserves[side]):
             return "You have no infantry left in reserve."
         if rank_of(action.at) != side.back_rank:
@@ -1113,6 +1311,7 @@ class State:
         new.actions_left = self.actions_left
         new.turn = self.turn
         new.quiet_turns = self.quiet_turns
+        new.card_turned = self.card_turned
         new.moved = set(self.moved)
         new.entered = set(self.entered)
         new.pending = (
@@ -1148,6 +1347,7 @@ class State:
             "actions_left": self.actions_left,
             "turn": self.turn,
             "quiet_turns": self.quiet_turns,
+            "card_turned": self.card_turned,
             "moved": sorted(self.moved),
             "entered": sorted(self.entered),
             "pending": self.pending.to_json() if self.pending else None,
@@ -1188,6 +1388,9 @@ class State:
         s.actions_left = data["actions_left"]
         s.turn = data["turn"]
         s.quiet_turns = data.get("quiet_turns", 0)
+        # Older snapshots lack the flag; a count of 0 in play meant a card was turned this turn (or
+        # it is the first turn, where counting from the next one is harmless).
+        s.card_turned = data.get("card_turned", s.phase == PLAY and s.quiet_turns == 0)
         s.moved = set(data["moved"])
         s.entered = set(data["entered"])
         s.pending = Decision.from_json(data["pending"]) if data["pending"] else None
@@ -1275,6 +1478,7 @@ _KIND_BY_WORDS = (
     ("ran out of time", EndReason.TIMEOUT),
     ("agreed", EndReason.AGREEMENT),
     ("no units left", EndReason.ANNIHILATION),
+    ("has a unit left", EndReason.ANNIHILATION),
     ("no card was turned", EndReason.STALEMATE),
     ("neither side", EndReason.ABANDONED),
 )

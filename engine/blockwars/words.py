@@ -4,6 +4,7 @@ group by unit in the "Take action" flow. Presentation only: legality always come
 from __future__ import annotations
 
 from engine.blockwars import actions as A
+from engine.blockwars.model import STANDARD, Side, describe_layout
 from engine.blockwars.squares import SQUARE_NAMES
 from engine.blockwars.state import State
 
@@ -58,11 +59,14 @@ def describe(state: State, action: object) -> str:
     if isinstance(action, A.Reinforce):
         if action.tank:
             return f"Bring the tank in at {_sq(action.at)} (its lower-left square)"
+        if action.gun:
+            return f"Bring a machine gun back onto {_sq(action.at)}"
         return f"Bring infantry onto {_sq(action.at)}"
     if isinstance(action, A.EndTurn):
         return "End the turn"
     if isinstance(action, A.Setup):
-        return "Standard layout" if action.layout is None else f"Layout {action.layout}"
+        side = state.current_player() or Side.GERMANS
+        return describe_layout(side, action.layout or STANDARD[side])
     if isinstance(action, A.Barrage):
         return f"{'Gas barrage' if action.gas else 'Barrage'} centred on {_sq(action.at)}"
     if isinstance(action, A.Fly):
@@ -71,10 +75,17 @@ def describe(state: State, action: object) -> str:
         return f"Dogfight with aircraft {action.aircraft}"
     if isinstance(action, A.Strafe):
         return f"Strafe the unit on {_sq(action.target)}"
-    if isinstance(action, A.UseCross):
-        return "Spend the Cross"
-    if isinstance(action, A.Decline):
-        return "Decline"
+    if isinstance(action, A.UseCross | A.Decline):
+        pending = state.pending
+        cross = "Victoria Cross" if pending is not None and pending.side is Side.CANADIANS else "Iron Cross"
+        if isinstance(action, A.UseCross):
+            return f"Spend the {cross}: the soldier wins"
+        kind = pending.kind if pending is not None else ""
+        return {
+            "dogfight": "Let it pass (no dogfight)",
+            "strafe": "Do not strafe",
+            "cross": f"Keep the {cross}",
+        }.get(kind, "Decline")
     return str(action)
 
 

@@ -18,12 +18,9 @@ from PIL import Image, ImageDraw
 
 from engine.blockwars import actions as A
 from engine.blockwars.events import (
-    AirBattle,
-    AircraftHit,
     BarrageFired,
     BarrageHit,
     Combat,
-    CrossUsed,
     Event,
     GameOver,
     Moved,
@@ -31,11 +28,12 @@ from engine.blockwars.events import (
     Removed,
     TankDamaged,
     TankMoved,
+    actor,
     summary,
 )
 from engine.blockwars.model import Side
 from engine.blockwars.squares import FILES, square
-from engine.blockwars.state import MG_LINES, PLAY, TANK_ID, State, tank_squares
+from engine.blockwars.state import MG_LINES, PLAY, SETUP, TANK_ID, State, tank_squares
 from render.blockwars import sprites
 from render.blockwars.theme import INDEX, KEY, text, to_p, wrap
 from render.kit import encode
@@ -181,7 +179,6 @@ def _background_rgb(s: int) -> Image.Image:
         radius=max(4, s // 10),
         fill=KEY["panel"],
     )
-    _legend(im, g)
     return im
 
 
@@ -191,27 +188,26 @@ def _legend_top(g: Geo) -> int:
     return g.height - g.margin - 3 * (icon + 3) - icon
 
 
-def _legend(im: Image.Image, g: Geo) -> None:
+def _legend(c: Canvas) -> None:
+    """The key to the pieces along the panel's bottom, drawn when the panel's content leaves room."""
+    g = c.g
     s = g.s
     t = max(10, round(s * 0.15))
-    icon = round(s * 0.42)
+    size = round(s * 0.42)
     rows = (
         ("GI", "German infantry (octagon, G)"),
         ("CI", "Canadian infantry (round, C)"),
         ("GM", "Machine gun: wedge = arc"),
     )
-    d = ImageDraw.Draw(im)
-    from render.blockwars.theme import font
-
     y = _legend_top(g)
     x = g.panel_x + round(s * 0.14)
-    d.line([x, y - 6, g.panel_x + g.panel_w - round(s * 0.14), y - 6], fill=KEY["panel_hi"], width=1)
+    c.d.line([x, y - 6, g.panel_x + g.panel_w - round(s * 0.14), y - 6], fill=INDEX["panel_hi"], width=1)
     for kind, label in rows:
-        spr = sprites.token(kind, icon)
-        im.paste(spr, (x, y), spr)
-        d.text((x + icon + 6, y + icon // 2), label, font=font(t), fill=KEY["dim"], anchor="lm")
-        y += icon + 3
-    d.text((x, y + 4), "wire: win by 2 to cross it", font=font(t), fill=KEY["dim"], anchor="lt")
+        c.paste(icon(kind, size), x, y)
+        words = text(label, t, "dim")
+        c.paste(words, x + size + 6, y + (size - words.height) // 2)
+        y += size + 3
+    c.paste(text("wire: win by 2 to cross it", t, "dim"), x, y + 4)
 
 
 def background(s: int) -> Image.Image:
@@ -538,6 +534,54 @@ def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
     return lines
 
 
+def _lines(
+    c: Canvas,
+    x: int,
+    y: int,
+    words: str,
+    size: int,
+    width: int,
+    fg: str = "text",
+    bg: str = "panel",
+    bold: bool = False,
+    gap: int = 3,
+) -> int:
+    """`words` wrapped to `width` pixels, so nothing runs off the panel; returns the y below them."""
+    for ln in wrap(words, size, width, bold):
+        y += c.label(x, y, ln, size, fg, bg, bold) + gap
+    return y
+
+
+# A piece of a flowing line: images with their offsets, and its width.
+Piece = tuple[tuple[tuple[Image.Image, int, int], ...], int]
+
+
+def _piece(*parts: tuple[Image.Image, int, int]) -> Piece:
+    return parts, max(dx + im.width for im, dx, _ in parts)
+
+
+def _flow(c: Canvas, pieces: Sequence[Piece], x: int, y: int, width: int, line: int, gap: int) -> int:
+    """Pieces left to right, starting a new line where the next would not fit; returns the y below
+    the last line."""
+    px = x
+    for parts, w in pieces:
+        if px > x and px + w > x + width:
+            px, y = x, y + line
+        for im, dx, dy in parts:
+            c.paste(im, px + dx, y + dy)
+        px += w + gap
+    return y + line
+
+
+def _plane(state: State, side: Side, name_: str, status: str, size: int) -> Piece:
+    """An aircraft's icon and its status in words."""
+    p = icon("plane", size + 8, ("G" if side is Side.GERMANS else "C") + status)
+    ace = "★" if state.options.fighter_aces and name_ == "A" else ""
+    word = {"ok": "ok", "damaged": "dmg", "destroyed": "lost"}[status]
+    t = text(f"{name_}{ace} {word}", size, "loss" if status != "ok" else "text")
+    return _piece((p, 0, -4), (t, p.width + 3, 0))
+
+
 def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int) -> int:
     g = c.g
     s = g.s
@@ -546,40 +590,40 @@ def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int)
     ic = round(s * 0.34)
     c.paste(icon("GI" if side is Side.GERMANS else "CI", ic), x, y)
     c.label(x + ic + 6, y + (ic - size - 4) // 2, side.title.upper(), size + 1, "text", bold=True)
-    tags = []
-    if state.phase == PLAY and state.active is side:
-        tags.append("TURN")
+    # One tag: the decision box above names the decision, the tag whose it is.
+    tag_word = ""
     if state.pending is not None and state.pending.side is side:
-        tags.append("DECIDES")
-    tx = x + width - 2
-    for word in tags:
-        tag = text(word, size - 1, "ink", "gold", True)
-        tx -= tag.width + 10
+        tag_word = "DECIDES"
+    elif state.phase == PLAY and state.active is side:
+        tag_word = "TURN"
+    if tag_word:
+        tag = text(tag_word, size - 1, "ink", "gold", True)
+        tx = x + width - 6 - tag.width
         c.d.rectangle([tx - 4, y + 2, tx + tag.width + 3, y + tag.height + 3], fill=INDEX["gold"])
         c.paste(tag, tx, y + 3)
     y += ic + 4
     reserves = state.reserves[side]
     inf = sum(1 for u in reserves if u[1] == "I")
-    extra = " + tank" if TANK_ID in reserves else ""
-    extra += " + MG" if any(u[1] == "M" for u in reserves) and state.phase == "setup" else ""
-    cas = state.casualties[side]
-    c.label(x, y, f"Reserves: {inf} infantry{extra}", size, "text")
-    y += line
-    c.label(x, y, f"Casualties: {len(cas)}   Deck: {len(state.decks[side])} cards", size, "text")
-    y += line
+    tank = TANK_ID in reserves
+    if state.phase == SETUP and not state.deployed[side]:
+        guns = sum(1 for u in reserves if u[1] == "M")
+        to_deploy = 16 - guns  # back row 4, second row 4, and the front row's infantry beside the guns
+        y = _lines(c, x, y, f"To deploy: {to_deploy} infantry + {_count(guns, 'machine gun')}", size, width)
+        y = _lines(
+            c, x, y, f"Reserve: {inf - to_deploy} infantry{' + the tank' if tank else ''}", size, width
+        )
+    else:
+        y = _lines(c, x, y, f"Reserve: {inf} infantry{' + the tank' if tank else ''}", size, width)
+        if state.phase == SETUP:
+            y = _lines(c, x, y, "Cards are dealt once both sides deploy", size, width, "dim")
+        else:
+            cas = len(state.casualties[side])
+            deck = len(state.decks[side])
+            y = _lines(c, x, y, f"Casualties: {cas} · Deck: {_count(deck, 'card')}", size, width)
     # Aircraft, with status in words as well as the icon.
-    px = x
-    px += c.label(px, y, "Air:", size, "dim") and round(s * 0.42)
-    for name_, status in state.aircraft[side].items():
-        p = icon("plane", size + 8, ("G" if side is Side.GERMANS else "C") + status)
-        c.paste(p, px, y - 4)
-        px += p.width + 3
-        ace = "★" if state.options.fighter_aces and name_ == "A" else ""
-        word = {"ok": "ok", "damaged": "dmg", "destroyed": "lost"}[status]
-        t = text(f"{name_}{ace} {word}", size, "loss" if status != "ok" else "text")
-        c.paste(t, px, y)
-        px += t.width + 10
-    y += line
+    pieces = [_piece((text("Air:", size, "dim"), 0, 0))]
+    pieces += [_plane(state, side, n, st, size) for n, st in state.aircraft[side].items()]
+    y = _flow(c, pieces, x, y, width, line + 2, round(s * 0.12))
     extras = []
     if side is Side.GERMANS:
         extras.append(("Gas: used" if state.gas_used else "Gas: ready", "dim" if state.gas_used else "text"))
@@ -592,33 +636,26 @@ def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int)
     elif side is Side.CANADIANS and TANK_ID in state.casualties[side]:
         extras.append(("Tank: destroyed", "loss"))
     if extras:
-        px = x
-        for words, colour in extras:
-            t = text(words, size, colour)
-            c.paste(t, px, y)
-            px += t.width + 14
-        y += line
+        pieces = [_piece((text(w, size, colour), 0, 0)) for w, colour in extras]
+        y = _flow(c, pieces, x, y, width, line, round(s * 0.18))
     return y
 
 
-_RESULT_WORD = {"win": "WIN", "loss": "LOSS", "tie": "TIE"}
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
-    """Two card faces and the verdict, e.g. 9♣ vs 8♦ - TIE: the wire needs a win by 2."""
+    """Two card faces and who won, e.g. 9♣ vs 8♦ · Tie · the wire: must win by 2."""
     g = c.g
     size = g.body()
     cw = round(g.s * 0.42)
-    verb = {
-        "attack": "attacks",
-        "fire": "fires at",
-        "tank fire": "tank fires at",
-        "strafe": "strafes",
-        "dogfight": "dogfights",
-    }.get(e.kind, e.kind)
-    attacker = "tank" if e.kind == "tank fire" else e.attacker
-    c.label(x, y, f"{attacker} {verb} {e.defender}", size, "dim")
-    y += size + 6
+    if e.kind == "dogfight":
+        head = f"{e.side.adjective} {e.attacker} vs {e.side.other.adjective} {e.defender}"
+    else:
+        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[e.kind]
+        head = f"{'the tank' if e.kind == 'tank fire' else e.attacker} {verb} {e.defender}"
+    y = _lines(c, x, y, head, size, width, "dim", gap=3) + 3
     a = icon("card", cw, e.attacker_card)
     d = icon("card", cw, e.defender_card)
     c.paste(a, x, y)
@@ -626,15 +663,10 @@ def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
     c.paste(vs, x + cw + 5, y + a.height // 2 - vs.height // 2)
     c.paste(d, x + cw + 10 + vs.width, y)
     tx = x + 2 * cw + 20 + vs.width
-    colour = {"win": "win", "loss": "loss", "tie": "tie"}[e.result]
-    c.label(
-        tx,
-        y + 2,
-        _RESULT_WORD[e.result] + (" for the attacker" if e.kind != "dogfight" else ""),
-        size,
-        colour,
-        bold=True,
-    )
+    room = width - (tx - x)
+    winner = e.winner
+    verdict = "Tie" if winner is None else f"{winner.title} win"
+    ny = _lines(c, tx, y + 2, verdict, size, room, "tie" if winner is None else "win", bold=True, gap=4)
     notes = []
     from engine.cards import Card
 
@@ -646,12 +678,35 @@ def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
             notes.append(f"{e.why}: must win by {e.need}")
         else:
             notes.append(f"{e.why}: needs +{e.need}")
-    ny = y + size + 8
+    if e.result == "loss" and e.kind in ("fire", "tank fire"):
+        notes.append("a firing gun is unharmed")
     for n in notes:
-        for ln in wrap(n, size - 1, width - (tx - x)):
-            c.label(tx, ny, ln, size - 1, "text")
-            ny += size + 3
+        ny = _lines(c, tx, ny, n, size - 1, room, gap=3)
     return max(y + a.height, ny) + 6
+
+
+def _result(c: Canvas, state: State, x: int, y: int, width: int) -> int:
+    """The result, once, in a banner at the top of the panel: on the board it would hide units."""
+    o = state.outcome()
+    assert o is not None
+    g = c.g
+    size = g.body()
+    big = max(size + 6, round(g.s * 0.36))
+    head = "DRAWN GAME" if o.winner is None else f"{Side(o.winner).title.upper()} WIN"
+    detail = o.detail[:1].upper() + o.detail[1:] + "."
+    inner = width - 12
+    heads = wrap(head, big, inner, True)
+    details = wrap(detail, size, inner)
+    h = len(heads) * (big + 8) + len(details) * (size + 5) + 14
+    c.d.rectangle(
+        [x - 4, y, x + width + 2, y + h], fill=INDEX["banner"], outline=INDEX["gold"], width=max(2, g.s // 25)
+    )
+    yy = y + 7
+    for ln in heads:
+        yy += c.label(x + 4, yy, ln, big, "gold", "banner", True) + 6
+    for ln in details:
+        yy += c.label(x + 4, yy, ln, size, "text", "banner") + 3
+    return y + h + 6
 
 
 def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list[str]) -> None:
@@ -662,108 +717,77 @@ def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list
     x = g.panel_x + pad
     width = g.panel_w - 2 * pad
     y = g.y0 + pad // 2
-    title = f"BLOCK WARS · turn {state.turn}" if state.phase != "setup" else "BLOCK WARS · set-up"
-    y += c.label(x, y, title, size + 3, "text", bold=True) + 4
-    # Whose turn, or the decision the game waits for, or the result.
+    title = f"BLOCK WARS · turn {state.turn_number()}" if state.phase != SETUP else "BLOCK WARS · set-up"
+    y = _lines(c, x, y, title, size + 3, width, bold=True, gap=4)
+    # The result, or the decision the game waits for, or whose turn it is.
     if state.outcome() is not None:
-        o = state.outcome()
-        assert o is not None
-        head = "Drawn game" if o.winner is None else f"{Side(o.winner).title} win!"
-        y += c.label(x, y, head, size + 2, "gold", bold=True) + 2
-        for ln in wrap(o.detail, size, width):
-            y += c.label(x, y, ln, size, "text") + 2
+        y = _result(c, state, x, y, width)
     elif state.pending is not None:
         p = state.pending
-        lines = wrap(p.prompt(), size, width - 12)
-        h = (size + 8) * (len(lines) + 1) + 8
+        heads = wrap(f"DECISION: {p.side.title} must choose", size, width - 12, True)
+        lines = wrap(p.prompt(state.legal_actions()).replace("`", ""), size, width - 12)
+        h = (size + 8) * (len(heads) + len(lines)) + 8
         c.d.rectangle(
             [x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2
         )
         yy = y + 5
-        yy += c.label(x + 4, yy, f"DECISION: {p.side.title} must choose", size, "gold", "panel_hi", True) + 5
+        for ln in heads:
+            yy += c.label(x + 4, yy, ln, size, "gold", "panel_hi", True) + 5
         for ln in lines:
             yy += c.label(x + 4, yy, ln, size, "text", "panel_hi") + 5
         y += h + 6
-    elif state.phase == "setup":
-        side = state.current_player()
-        who = side.title if side else "?"
-        y += c.label(x, y, f"{who} to deploy", size + 1, "gold", bold=True) + 4
+    elif state.phase == SETUP:
+        deploying = state.current_player()
+        who = deploying.title if deploying else "?"
+        y = _lines(c, x, y, f"{who} to deploy", size + 1, width, "gold", bold=True, gap=4)
     else:
         n = state.actions_left
-        y += (
-            c.label(
-                x,
-                y,
-                f"{state.active.title}: {n} action{'s' if n != 1 else ''} left",
-                size + 2,
-                "gold",
-                bold=True,
-            )
-            + 6
-        )
+        left = f"{state.active.title}: {_count(n, 'action')} left"
+        y = _lines(c, x, y, left, size + 2, width, "gold", bold=True, gap=6)
     y += 4
     for side in (Side.GERMANS, Side.CANADIANS):
         c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
         y = _side_block(c, state, side, x, y + 5, width) + 2
-    # The last action.
-    if events:
-        c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
-        y += 5
-        sides = (getattr(e, "side", None) for e in events)
-        actor = next((a for a in sides if isinstance(a, Side)), None)
-        head = f"LAST ACTION · {actor.title}" if actor else "LAST ACTION"
-        y += c.label(x, y, head, size, "dim", bold=True) + 4
-        said = summary(list(events))
-        lines = wrap(said, size, width) if said else ("(turn ended)",)
-        for ln in lines[:4]:
-            y += c.label(x, y, ln, size, "text") + 3
-        if len(lines) > 4:
-            y += c.label(x, y, "…", size, "text") + 3
-        y += 3
-        row_h = size + 12 + round(s * 0.42 * 1.5)  # label, card faces, gap
-        legend_shown = True
-        for e in events:
-            if not isinstance(e, Combat):
-                continue
-            if legend_shown and y + row_h > _legend_top(g) - 8:
-                # The cards matter more than the legend: paint it over when space runs out.
-                c.d.rectangle(
-                    [g.panel_x + 2, _legend_top(g) - 10, g.panel_x + g.panel_w - 2, g.height - g.margin - 2],
-                    fill=INDEX["panel"],
-                )
-                legend_shown = False
-            if y + row_h <= g.height - g.margin:
-                y = _combat_row(c, e, x, y, width)
-        for e in events:
-            if isinstance(e, (AirBattle, AircraftHit, CrossUsed)) and y < g.height - 2 * s:
-                pass  # already in the summary line; the card rows show the dogfight itself
+    # The last action (its result is already in the banner above), then the overlay's words, each
+    # line only where it fits; the key to the pieces last, if there is room left for it.
+    space = _Space(c, y)
+    shown = [e for e in events if not isinstance(e, GameOver)]
+    if shown and space.fits(2 * (size + 4) + 5):
+        c.d.line([x, space.y, x + width, space.y], fill=INDEX["panel_hi"], width=1)
+        space.y += 5
+        acted = actor(shown)
+        head = f"LAST ACTION · {acted.title}" if acted else "LAST ACTION"
+        space.y = _lines(c, x, space.y, head, size, width, "dim", bold=True, gap=4)
+        said = summary(shown)
+        said_lines = wrap(said, size, width - 2 * size) if said else ("(turn ended)",)  # room for " …"
+        for i, ln in enumerate(said_lines[:4]):
+            more = i + 1 < len(said_lines) and (i == 3 or not space.fits(2 * (size + 3)))
+            space.y += c.label(x, space.y, f"{ln} …" if more else ln, size, "text") + 3
+            if more:
+                break
+        space.y += 3
+        row_h = 2 * (size + 3) + 6 + round(s * 0.42 * 1.5)  # label, card faces, gap
+        for e in shown:
+            if isinstance(e, Combat) and space.fits(row_h):
+                space.y = _combat_row(c, e, x, space.y, width)
     if overlay_lines:
-        y = max(y, g.height - g.margin - round(s * 2.25) - (size + 5) * len(overlay_lines))
+        space.y = max(space.y, g.height - g.margin - round(s * 2.25) - (size + 5) * len(overlay_lines))
         for i, ln in enumerate(overlay_lines):
-            y += c.label(x, y, ln, size, "teal" if i == 0 else "text", bold=i == 0) + 3
+            if space.fits(size + 4):
+                space.y = _lines(c, x, space.y, ln, size, width, "teal" if i == 0 else "text", bold=i == 0)
+    if space.y <= _legend_top(g) - 8:
+        _legend(c)
 
 
-def _banner(c: Canvas, state: State) -> None:
-    """A wide banner across no man's land when the game is over."""
-    o = state.outcome()
-    if o is None:
-        return
-    g = c.g
-    s = g.s
-    head = "DRAWN GAME" if o.winner is None else f"{Side(o.winner).title.upper()} WIN"
-    big = text(head, round(s * 0.5), "gold", "banner", True)
-    small = text(o.detail[:60], max(11, round(s * 0.2)), "text", "banner")
-    h = big.height + small.height + round(s * 0.3)
-    y0 = g.y0 + 4 * s - h // 2
-    c.d.rectangle(
-        [g.x0 + s // 4, y0, g.x0 + 8 * s - s // 4, y0 + h],
-        fill=INDEX["banner"],
-        outline=INDEX["gold"],
-        width=max(3, s // 20),
-    )
-    cx = g.x0 + 4 * s
-    c.paste(big, cx - big.width // 2, y0 + round(s * 0.1))
-    c.paste(small, cx - small.width // 2, y0 + round(s * 0.12) + big.height)
+class _Space:
+    """The panel's room below `y`, down to the bottom margin."""
+
+    def __init__(self, c: Canvas, y: int) -> None:
+        self.c, self.y = c, y
+
+    def fits(self, h: int) -> bool:
+        g = self.c.g
+        return self.y + h <= g.height - g.margin
 
 
 def draw(
@@ -776,7 +800,6 @@ def draw(
     _draw_events(c, state, evs)
     lines = _draw_overlay(c, state, overlay) if overlay else []
     _panel(c, state, evs, lines)
-    _banner(c, state)
     return c.im
 
 

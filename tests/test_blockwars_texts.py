@@ -1,0 +1,122 @@
+"""Block Wars' words as a player reads them (issue 13): the history puts the acting side before each
+action's words ("Germans: offer a draw"), so the words must not say the side again, must name the
+other side where it is concerned, and must say who won a dogfight that the defender answered."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from rules_helpers import C, G, pos
+
+from engine.blockwars import IllegalAction, Options, Side, new_game, summary
+from engine.blockwars.events import AirBattle, Combat, Event, Fizzled
+from engine.blockwars.state import State
+
+
+def line(side: Side, events: list[Event]) -> str:
+    """The history line as the platform writes it: '<Side>: <the events' words>'."""
+    return f"{side.title}: {summary(events)}"
+
+
+def played(seed: int) -> list[tuple[Side, str, list[Event]]]:
+    """A seeded random game with both options: (who acted, notation, events) per action."""
+    s = new_game(Options(crosses=True, fighter_aces=True), seed)
+    rng = random.Random(seed)
+    out: list[tuple[Side, str, list[Event]]] = []
+    while not s.is_over() and len(out) < 400:
+        side = s.current_player()
+        assert side is not None
+        action = rng.choice(s.legal_actions())
+        out.append((side, str(action), s.apply(action, side.value)))
+    return out
+
+
+def test_draw_offers_read_well_after_the_side() -> None:
+    s = pos({"a8": "G", "h1": "C"}, active=G)
+    assert line(G, s.apply("offer draw", "germans")) == "Germans: offer a draw"
+    assert line(C, s.apply("decline draw", "canadians")) == "Canadians: decline the draw"
+
+
+def test_a_dogfight_lost_by_the_side_that_answered_says_the_other_side_won() -> None:
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD", "9C"], c=["2C", "3S"])
+    s.apply("e5xe4")
+    words = line(C, s.apply("dogfight A", "canadians"))
+    assert words.startswith("Canadians: German aircraft A and Canadian aircraft A dogfight: 9 of clubs")
+    assert "the German aircraft wins" in words and "Canadian aircraft A damaged" in words
+    assert not re.search(r"\b(won|lost)\b", words)
+
+
+def test_an_aircraft_sent_by_choice_is_the_senders_line_and_one_sent_at_once_names_its_side() -> None:
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD"], c=["2C"])
+    s.aircraft[G]["B"] = "damaged"
+    s.apply("e5xe4")
+    assert line(G, s.apply("fly A", "germans")) == "Germans: send aircraft A to strafe"
+    s = pos({"e4": "C", "e5": "G", "a8": "G", "h1": "C"}, active=C, c=["2C"], g=["JD"])
+    events = s.apply("e4xe5")  # the Germans' Jack, drawn in the Canadians' attack
+    assert [e.text() for e in events if isinstance(e, AirBattle)] == ["German aircraft A takes off to strafe"]
+
+
+def test_a_card_with_no_effect_says_whose() -> None:
+    s = pos({"e4": "C", "e5": "G", "a8": "G", "h1": "C"}, active=C, c=["2C"], g=["JD"])
+    for plane in "AB":
+        s.aircraft[G][plane] = "destroyed"
+    (fizzled,) = [e for e in s.apply("e4xe5") if isinstance(e, Fizzled)]
+    assert fizzled.text() == "the Germans' Jack has no effect: no aircraft left"
+
+
+def test_a_gun_that_loses_misses_and_a_modified_face_card_is_named() -> None:
+    s = pos({"d6": "GM", "d4": "C", "a8": "G", "h1": "C"}, active=G, g=["3C"], c=["9D"])
+    (combat,) = [e for e in s.apply("d6xd4") if isinstance(e, Combat)]
+    assert combat.text() == "d6 fires at d4: 3 of clubs vs 9 of diamonds, missed"
+    aces = Options(fighter_aces=True)
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, options=aces, g=["JD", "JC"], c=["2D", "3H"])
+    s.apply("e5xe4")
+    s.apply("fly A", "germans")  # aircraft A is the ace: +1
+    s.apply("decline", "canadians")
+    (combat,) = [e for e in s.apply("strafe h1", "germans") if isinstance(e, Combat)]
+    assert "Jack of clubs (as a Queen)" in combat.text()
+
+
+def test_refusals_count_their_files_in_words() -> None:
+    s = new_game(Options(), 1)
+    s.apply("setup std")
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("setup bcfg/cdef/de")
+    assert "1 different files" not in str(exc.value)
+    assert "The Canadians have one machine gun: give one file for it" in str(exc.value)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_history_line_names_the_acting_side_twice(seed: int) -> None:
+    for side, notation, events in played(seed):
+        words = line(side, events)
+        for twice in (f"{side.title}: {side.title}", f"{side.title}: {side.adjective} "):
+            assert not words.startswith(twice), (notation, words)
+        assert not re.search(r"\b1 (cards|actions|infantry units|files)\b", words), words
+
+
+def test_every_event_of_random_games_has_words_or_is_silent_on_purpose() -> None:
+    silent = {"DecisionNeeded", "TurnEnded"}
+    for _, _, events in played(11):
+        for e in events:
+            if type(e).__name__ not in silent:
+                assert e.text().strip(), e
+
+
+def test_the_annihilation_result_says_who_has_no_units_left() -> None:
+    s = pos({"e5": "G", "e4": "C"}, active=G, g=["9C"], c=["2D"])
+    s.reserves[C].clear()
+    s.casualties[C].extend(u for u in State(Options(), 0).reserves[C] if u not in s.pos)
+    s.apply("e5xe4")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.detail == "the Canadians have no units left"
+
+
+def test_acting_during_the_other_sides_decision_names_the_decision() -> None:
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD"], c=["2C"])
+    s.apply("e5xe4")  # the Canadians must answer the dogfight
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("a8-a7", "germans")
+    assert str(exc.value) == "It is not your decision: the Canadians must first answer the dogfight."
