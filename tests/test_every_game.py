@@ -145,3 +145,20 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
             im.verify()
     finally:
         await console.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_demo_plays_a_whole_game(name: str, tmp_path: Path):
+    """`make run ARGS="--demo --game <name>"`: a whole game typed by the AI on both sides, every board
+    and the replay written (here with the random level, so it is quick)."""
+    from console import amain
+
+    boards = tmp_path / "boards"
+    code = await amain(
+        ["--demo", "--game", name, "--level", "random", "--seed", "3", "--boards", str(boards)]
+    )
+    assert code == 0
+    pngs = sorted(boards.glob("*.png"))
+    (gif,) = boards.glob("*.gif")
+    with Image.open(gif) as replay:
+        assert replay.n_frames == len(pngs)  # one frame per board: the start and every command
