@@ -116,7 +116,7 @@ def settle(
     if draw_offer != other:
         raise IllegalAction("There is no draw offer from your opponent to answer.")
     if isinstance(action, DrawAccept):
-        return Settled(Outcome(None, EndReason.AGREEMENT, "drawn by agreement"), None)
+        return Settled(Outcome(None, EndReason.AGREEMENT, "by agreement"), None)
     return Settled(None, None, declined=True)
 
 

@@ -1040,7 +1040,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
     s.apply("h8-h7")  # the offerer playing on keeps the offer
     assert s.draw_offer is G
     ev = s.apply("accept draw", C)
-    assert of(ev, GameOver)[0].winner is None and s.outcome().detail == "agreed"
+    assert of(ev, GameOver)[0].winner is None and s.outcome().detail == "by agreement"
     s = pos({"e4": "C", "a1": "C", "h8": "G"}, active=C)
     s.apply("offer draw", G)
     assert of(s.apply("decline draw", C), DrawDeclined) and s.draw_offer is None

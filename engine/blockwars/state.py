@@ -1047,7 +1047,7 @@ class State:
             if self.draw_offer is not side.other:
                 raise IllegalAction("There is no draw offer from your opponent to answer.")
             if isinstance(action, DrawAccept):
-                self._end(None, EndReason.AGREEMENT, "agreed", ())
+                self._end(None, EndReason.AGREEMENT, "by agreement", ())
             else:
                 self.draw_offer = None
                 events.append(DrawDeclined(side))
@@ -1476,7 +1476,7 @@ def _canonical(state: State) -> State:
 _KIND_BY_WORDS = (
     ("resigned", EndReason.RESIGNATION),
     ("ran out of time", EndReason.TIMEOUT),
-    ("agreed", EndReason.AGREEMENT),
+    ("agree", EndReason.AGREEMENT),
     ("no units left", EndReason.ANNIHILATION),
     ("has a unit left", EndReason.ANNIHILATION),
     ("no card was turned", EndReason.STALEMATE),
