@@ -24,6 +24,7 @@ class Entry:
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("blockwars", "engine.blockwars", "render.blockwars"),
+    Entry("battlefronts", "engine.battlefronts", "render.battlefronts"),
 )  # fmt: skip
 
 
