@@ -130,11 +130,19 @@ class State:
         return self.round
 
     def quick_decision(self) -> bool:
-        """Choosing between equal battalions is a formality of the battle, answered quickly."""
-        return self.waiting is not None and self.result is None
+        """Formalities answered quickly: choosing between equal battalions in a reduction, and
+        passing once a side has done everything it could this phase (R9)."""
+        if self.result is not None:
+            return False
+        return self.waiting is not None or self.spent()
+
+    def spent(self) -> bool:
+        """The side on turn has acted and has nothing left to do: only `pass` remains."""
+        side = self.current
+        return side is not None and self.acted > 0 and not self._can_do_anything(side)
 
     def default_action(self, side: str) -> A.Action | None:
-        if self.waiting == side and self.result is None:
+        if side in self.to_act() and self.quick_decision():
             return self.legal_actions(side)[0]
         return None
 
@@ -197,7 +205,7 @@ class State:
         if side != self.current:
             return []
         out = self._doings(side)
-        if self.acted and other(side) not in self.passed:
+        if out and self.acted and other(side) not in self.passed:
             out.append(A.END)
         out.append(A.PASS)
         return out
@@ -256,10 +264,10 @@ class State:
             self._jump(action, side)
         elif isinstance(action, A.Call):
             self._call(action, side)
-        elif isinstance(action, A.End):
+        elif isinstance(action, A.End) and not self.spent():
             self._events.append(TurnEnded(side))
             self._hand_over()
-        else:
+        else:  # pass, or `end` from a side with nothing left to do: the same thing (R9)
             self._events.append(Passed(side, self.phase, ""))
             self.passed.append(side)
             self._hand_over()
@@ -271,7 +279,7 @@ class State:
         legal = self.legal_actions(side)
         if isinstance(action, A.Call) and self.phase == SUPPORT and self.waiting is None:
             why = self._call_problem(action, side)
-        elif action in legal:
+        elif action in legal or (isinstance(action, A.End) and self.spent() and side == self.current):
             return
         else:
             why = self._explain(action, side)
@@ -408,15 +416,13 @@ class State:
         self._acted(side)
 
     def _acted(self, side: str) -> None:
+        """One more action this turn. A side that has now done all it can still ends its turn itself
+        (its command may end with `pass`); that formality is a quick decision defaulting to pass (R9)."""
         self.acted += 1
-        if not self._can_do_anything(side):
-            self._events.append(Passed(side, self.phase, self._spent_words(side)))
-            self.passed.append(side)
-            self._hand_over()
 
-    def _spent_words(self, side: str) -> str:
+    def spent_words(self, side: str) -> str:
         if self.phase == MOVE:
-            return "have moved every battalion they can" if self.of(side) else "have nothing to move"
+            return "have moved every battalion" if self.of(side) else "have nothing to move"
         if not self.decks[side]:
             return "have no cards left to call up"
         return "have called up into every travel zone"
@@ -446,9 +452,9 @@ class State:
             assert self.current is not None
             side = self.current
             if side not in self.passed:
-                if self._can_do_anything(side):
+                if self.acted or self._can_do_anything(side):
                     return
-                self._events.append(Passed(side, self.phase, self._spent_words(side)))
+                self._events.append(Passed(side, self.phase, self.spent_words(side)))
                 self.passed.append(side)
             if other(side) not in self.passed:
                 self.current = other(side)

@@ -38,6 +38,8 @@ def status(state: State, side: str) -> str:
         )
     if state.current != side:
         return f"{who}: wait for the {TITLES[other(side)]}."
+    if state.spent():
+        return f"{who}: you {state.spent_words(side)}; `pass` to finish the {state.phase} phase."
     finished = other(side) in state.passed
     rest = (
         f"the {TITLES[other(side)]} have finished this phase, so `pass` ends it"
