@@ -67,21 +67,18 @@ class Battalion:
     turned, is public.
     """
 
-    __slots__ = ("cards", "moved", "num", "place", "side", "up")
+    __slots__ = ("cards", "label", "moved", "num", "place", "side", "up")
 
     def __init__(
         self, side: str, num: int, place: int, cards: list[Card], up: bool, moved: bool = False
     ) -> None:
         self.side = side
         self.num = num
+        self.label = f"{LETTERS[side]}{num}"
         self.place = place
         self.cards = cards
         self.up = up
         self.moved = moved
-
-    @property
-    def label(self) -> str:
-        return f"{LETTERS[self.side]}{self.num}"
 
     @property
     def size(self) -> int:
@@ -105,7 +102,10 @@ class Battalion:
         return self.up and self.cards[-1].is_face
 
     def copy(self) -> Battalion:
-        return Battalion(self.side, self.num, self.place, list(self.cards), self.up, self.moved)
+        new = Battalion.__new__(Battalion)
+        new.side, new.num, new.label, new.place = self.side, self.num, self.label, self.place
+        new.cards, new.up, new.moved = list(self.cards), self.up, self.moved
+        return new
 
     def __repr__(self) -> str:
         top = self.cards[-1].code if self.up else "??"

@@ -45,7 +45,6 @@ from engine.battlefronts.model import (
     and_list,
     is_front,
     other,
-    parse_label,
     plural,
 )
 from engine.cards import FULL_PACK, Card
@@ -158,9 +157,9 @@ class State:
         return [b for b in self.battalions if b.side == side]
 
     def find(self, label: str) -> Battalion | None:
-        side, num = parse_label(label)
+        """The battalion called `label` ('R3'), or None if there is none (any more)."""
         for b in self.battalions:
-            if b.num == num and b.side == side:
+            if b.label == label:
                 return b
         return None
 
@@ -276,15 +275,33 @@ class State:
 
     def _check(self, action: A.Action, side: str) -> None:
         """Raise IllegalAction with the reason and a few legal alternatives, or return."""
-        legal = self.legal_actions(side)
-        if isinstance(action, A.Call) and self.phase == SUPPORT and self.waiting is None:
-            why = self._call_problem(action, side)
-        elif action in legal or (isinstance(action, A.End) and self.spent() and side == self.current):
+        if self._allowed(action, side):
             return
+        if isinstance(action, A.Call) and self.phase == SUPPORT and self.waiting is None:
+            why = self._call_problem(action, side) or "That is not legal now."
         else:
             why = self._explain(action, side)
-        if why:
-            raise IllegalAction(why, [str(a) for a in _sample(legal, action)])
+        raise IllegalAction(why, [str(a) for a in _sample(self.legal_actions(side), action)])
+
+    def _allowed(self, action: A.Action, side: str) -> bool:
+        """The rules for `side` (already known to be owed an action) doing `action`, checked
+        directly: what `legal_actions` lists, and call-ups of any size (R10)."""
+        if self.waiting is not None:
+            return isinstance(action, A.Reduce) and any(b.label == action.unit for b in self.tied())
+        if isinstance(action, A.Pass):
+            return True
+        if isinstance(action, A.End):
+            return self.spent() or (self.acted > 0 and other(side) not in self.passed)
+        if isinstance(action, A.Move | A.Jump):
+            b = self.find(action.unit)
+            if self.phase != MOVE or b is None or b.side != side or b.moved:
+                return False
+            if isinstance(action, A.Move):
+                return action.dest in NEIGHBOURS[b.place]
+            return b.face_led and len(b.cards) > 1 and action.dest != b.place
+        if isinstance(action, A.Call):
+            return self.phase == SUPPORT and not self._call_problem(action, side)
+        return False
 
     def _call_problem(self, action: A.Call, side: str) -> str:
         deck = len(self.decks[side])
