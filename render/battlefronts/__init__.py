@@ -6,25 +6,19 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from engine.battlefronts.events import Event as BattlefrontsEvent
 from engine.protocol import Event
 from engine.protocol import View as AnyView
 from render.battlefronts.board import MIN_ROWS, draw, render_board, view_state
-
-
-def _ours(events: Sequence[Event]) -> list[BattlefrontsEvent]:
-    """The game's own events (the shared meta events draw nothing but the footer's words)."""
-    return [e for e in events if isinstance(e, BattlefrontsEvent)]
 
 
 class BattlefrontsRenderer:
     """Draws from the view's own copy of the state, whose face-down cards are canonical."""
 
     def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
-        return render_board(view_state(view), _ours(events))
+        return render_board(view_state(view), events)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
-        return draw(view_state(view), _ours(events), rows=MIN_ROWS)
+        return draw(view_state(view), events, rows=(MIN_ROWS, MIN_ROWS))
 
 
 RENDERER = BattlefrontsRenderer()

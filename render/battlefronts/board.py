@@ -20,7 +20,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.battlefronts.events import Event, summary
 from engine.battlefronts.model import (
     BLUE,
     PLACE_NAMES,
@@ -33,6 +32,8 @@ from engine.battlefronts.model import (
     plural,
 )
 from engine.battlefronts.state import ATTRITION, BATTLE, MOVE, OVER, SUPPORT, State
+from engine.meta import GameEnded
+from engine.protocol import Event
 from render.battlefronts import cards
 from render.battlefronts.theme import INDEX, KEY, PALETTE, text
 from render.kit import encode, wrap
@@ -44,26 +45,29 @@ HEADER = 46
 LABEL = 24  # a side's label row
 STRIP = 26  # cards lost, beside the band
 ROW = 92  # one row of stacks: the tile, the line under it, a gap
-SLOT_W = 57
+SLOT_W = 58
 BAND = 84
-FOOTER = 62
+FOOTER = 76
+LEGEND = (
+    "? face down · ×4 cards in the stack · ⚔3 battle reductions taken · "
+    "crossed-out cards: lost here since the last battle"
+)
 MIN_ROWS, MAX_ROWS = 2, 5
 PHASE_TRACK = ((ATTRITION, "Attrition"), (MOVE, "Move"), (SUPPORT, "Support"), (BATTLE, "Battle"))
 
 
 class Geo:
-    """Where everything goes for `rows` rows of stacks per side."""
+    """Where everything goes for `rows` rows of stacks on each side."""
 
-    def __init__(self, rows: int) -> None:
-        self.rows = rows
-        half = LABEL + rows * ROW + STRIP
+    def __init__(self, rows: tuple[int, int]) -> None:
+        self.rows = {BLUE: rows[0], RED: rows[1]}
         self.blue_label = HEADER
         self.blue_area = HEADER + LABEL
-        self.blue_strip = self.blue_area + rows * ROW
-        self.band = HEADER + half
+        self.blue_strip = self.blue_area + rows[0] * ROW
+        self.band = self.blue_strip + STRIP
         self.red_strip = self.band + BAND
         self.red_area = self.red_strip + STRIP
-        self.red_label = self.red_area + rows * ROW
+        self.red_label = self.red_area + rows[1] * ROW
         self.footer = self.red_label + LABEL
         self.height = self.footer + FOOTER
 
@@ -72,8 +76,8 @@ class Geo:
         return MARGIN + place * COL_W
 
 
-@lru_cache(maxsize=8)
-def _background(rows: int) -> Image.Image:
+@lru_cache(maxsize=32)
+def _background(rows: tuple[int, int]) -> Image.Image:
     g = Geo(rows)
     im = Image.new("P", (W, g.height), INDEX["page"])
     im.putpalette(PALETTE.image().getpalette() or [])
@@ -92,7 +96,7 @@ def _background(rows: int) -> Image.Image:
 
 
 class Canvas:
-    def __init__(self, rows: int) -> None:
+    def __init__(self, rows: tuple[int, int]) -> None:
         self.g = Geo(rows)
         self.im = _background(rows).copy()
         self.d = ImageDraw.Draw(self.im)
@@ -126,15 +130,20 @@ def _status(state: State, place: int) -> str:
     return "front"
 
 
-def rows_needed(state: State) -> int:
+def rows_needed(state: State) -> tuple[int, int]:
+    """Rows of stacks for the Blues and the Reds: the most crowded place of each, two to a row."""
     counts: dict[tuple[str, int], int] = {}
     for b in state.battalions:
         counts[(b.side, b.place)] = counts.get((b.side, b.place), 0) + 1
-    most = max(counts.values(), default=0)
-    return max(MIN_ROWS, min(MAX_ROWS, -(-most // 2)))
+
+    def rows(side: str) -> int:
+        most = max((n for (s, _), n in counts.items() if s == side), default=0)
+        return max(MIN_ROWS, min(MAX_ROWS, -(-most // 2)))
+
+    return rows(BLUE), rows(RED)
 
 
-def draw(state: State, events: Sequence[Event] = (), rows: int | None = None) -> Image.Image:
+def draw(state: State, events: Sequence[Event] = (), rows: tuple[int, int] | None = None) -> Image.Image:
     """The whole picture as a palette image; `rows` fixes the stack rows (replays keep one size)."""
     c = Canvas(rows if rows is not None else rows_needed(state))
     status = [_status(state, p) for p in range(PLACES)]
@@ -232,17 +241,17 @@ def _band(c: Canvas, state: State, status: list[str]) -> None:
         has_blue = any(b.side == BLUE and b.place == p for b in state.battalions)
         has_red = any(b.side == RED and b.place == p for b in state.battalions)
         if has_blue:
-            c.centred(cx, y + 4, f"Blue {blue}", 15, "blue", bg, True)
-        c.centred(cx, y + 25, PLACE_NAMES[p], 22, "ink", bg, True)
+            c.centred(cx, y + 3, f"Blue {blue}", 17, "blue", bg, True)
+        c.centred(cx, y + 23, PLACE_NAMES[p], 22, "ink", bg, True)
         word = {
             "contested": "CONTESTED",
             "red_tint": "Reds hold",
             "blue_tint": "Blues hold",
             "front": "empty",
         }[bg]
-        c.centred(cx, y + 51, word, 10, "ink" if bg == "contested" else "dim", bg, bg == "contested")
+        c.centred(cx, y + 49, word, 11, "ink" if bg == "contested" else "dim", bg, bg == "contested")
         if has_red:
-            c.centred(cx, y + 63, f"Red {red}", 15, "red", bg, True)
+            c.centred(cx, y + 61, f"Red {red}", 17, "red", bg, True)
 
 
 def _losses(c: Canvas, state: State, status: list[str]) -> None:
@@ -273,7 +282,7 @@ def _strip(c: Canvas, side: str, place: int, bg: str, codes: list[str], hits: in
     x = c.g.x(place) + 4
     right = x + COL_W - 8
     if hits:
-        x += c.label(x, y + 1, f"⚔{hits}", 12, side, bg, True) + 4
+        x += c.label(x, y - 1, f"⚔{hits}", 15, side, bg, True) + 3
     room = (right - x) // (cards.CHIP_W + 2)
     shown = codes if len(codes) <= room else codes[-(room - 1) :] if room > 1 else []
     for code in shown:
@@ -316,9 +325,9 @@ def _stacks(
 ) -> None:
     if not here:
         return
-    capacity = 2 * c.g.rows
+    capacity = 2 * c.g.rows[side]
     shown = here if len(here) <= capacity else here[: capacity - 1]
-    x0 = c.g.x(place) + 3
+    x0 = c.g.x(place) + 1
     for i, b in enumerate(shown):
         row, col = divmod(i, 2)
         x, y = x0 + col * SLOT_W, _row_y(c, side, row)
@@ -342,16 +351,15 @@ def _stack(c: Canvas, b: Battalion, x: int, y: int, bg: str, hot: bool, tag: str
     c.paste(cards.stack(top, b.side, min(3, b.size), bg), x, y)
     cy = y + 2 * cards.LAYER  # the top card's corner
     if b.up:
-        c.paste(cards.badge(b.strength, b.side), x + cards.CW - cards.BADGE - 3, cy + 3)
+        c.paste(cards.badge(b.strength, b.side), x + cards.CW - cards.BADGE - 2, cy + 2)
         face = "card"
         fg = b.side
     else:
         face = f"{b.side}_back"
         fg = "white"
-    size_words = f"×{b.size}"
-    c.label(x + 5, cy + cards.CH - 16, b.label, 11, fg, face, True)
-    t = text(size_words, 11, fg if not b.up else "ink", face)
-    c.paste(t, x + cards.CW - t.width - 5, cy + cards.CH - 16)
+    c.label(x + 4, cy + cards.CH - 15, b.label, 10, fg, face, True)
+    t = text(f"×{b.size}", 10, fg if not b.up else "ink", face)
+    c.paste(t, x + cards.CW - t.width - 4, cy + cards.CH - 15)
     if hot:
         c.d.rectangle(
             [x - 2, y - 1, x + cards.TILE_W + 1, y + cards.TILE_H + 1], outline=INDEX["gold"], width=3
@@ -362,18 +370,20 @@ def _stack(c: Canvas, b: Battalion, x: int, y: int, bg: str, hot: bool, tag: str
 
 def _footer(c: Canvas, state: State, events: Sequence[Event]) -> None:
     y = c.g.footer + 5
-    said = summary(list(events))
+    # The result leads; the game-over event would only say it again.
+    said = "; ".join(t for e in events if not isinstance(e, GameEnded) and (t := e.text(None)))
     if state.result is not None:
         w = state.result.winner
         head = "Drawn game" if w is None else f"The {TITLES[w]} win"
-        said = f"{head}: {state.result.detail}. " + said
+        said = f"{head}: {state.result.detail}." + (f" Last: {said}." if said else "")
     if not said:
         said = _waiting_words(state)
-    lines = wrap(said[0].upper() + said[1:] if said else "", 13, W - 2 * MARGIN - 8)
+    lines = wrap(said[0].upper() + said[1:] if said else "", 14, W - 2 * MARGIN - 8)
     for i, line in enumerate(lines[:3]):
         if i == 2 and len(lines) > 3:
             line = line.rstrip(".,;") + " …"
-        c.label(MARGIN + 4, y + i * 18, line, 13, "ink", "page")
+        c.label(MARGIN + 4, y + i * 18, line, 14, "ink", "page")
+    c.label(MARGIN + 4, c.g.height - 17, LEGEND, 11, "dim", "page")
 
 
 def _waiting_words(state: State) -> str:

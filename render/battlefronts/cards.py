@@ -11,11 +11,11 @@ from PIL import Image, ImageDraw
 from engine.cards import SUIT_SYMBOLS, Card
 from render.kit import font
 
-CW, CH = 50, 70  # a card
+CW, CH = 52, 70  # a card
 LAYER = 2  # each card beneath the top shows as an edge this far up and right (at most two edges)
 TILE_W, TILE_H = CW + 2 * LAYER, CH + 2 * LAYER
-BADGE = 22  # the strength badge's diameter
-CHIP_W, CHIP_H = 24, 18  # a discarded card in a front's loss strip
+BADGE = 21  # the strength badge's diameter
+CHIP_W, CHIP_H = 25, 19  # a discarded card in a front's loss strip
 
 
 def _key() -> dict[str, tuple[int, int, int]]:
@@ -58,8 +58,8 @@ def stack_rgb(code: str | None, side: str, depth: int, bg: str) -> Image.Image:
     card = Card.parse(code)
     colour = _suit_colour(card)
     d.rounded_rectangle([x, y, x + CW - 1, y + CH - 1], radius=5, fill=k["card"], outline=edge, width=2)
-    d.text((x + 5, y + 3), _short(card), font=font(15, True), fill=colour)
-    d.text((x + 5, y + 19), SUIT_SYMBOLS[card.suit], font=font(13), fill=colour)
+    d.text((x + 4, y + 3), _short(card), font=font(15, True), fill=colour)
+    d.text((x + 4, y + 19), SUIT_SYMBOLS[card.suit], font=font(13), fill=colour)
     if card.is_face:
         d.text(
             (x + CW // 2 + 5, y + CH // 2 + 4), _short(card), font=font(26, True), fill=colour, anchor="mm"
@@ -94,10 +94,9 @@ def chip_rgb(code: str, bg: str) -> Image.Image:
     im = Image.new("RGB", (CHIP_W, CHIP_H), k[bg])
     d = ImageDraw.Draw(im)
     d.rounded_rectangle([0, 0, CHIP_W - 1, CHIP_H - 1], radius=3, fill=k["lost_card"], outline=k["lost"])
-    colour = tuple((c + 2 * g) // 3 for c, g in zip(_suit_colour(card), k["lost_card"], strict=True))
+    d.line([3, CHIP_H - 4, CHIP_W - 4, 3], fill=k["lost"], width=2)
     d.text((CHIP_W // 2, CHIP_H // 2), _short(card) + SUIT_SYMBOLS[card.suit], font=font(10, True),
-           fill=colour, anchor="mm")  # fmt: skip
-    d.line([2, CHIP_H - 3, CHIP_W - 3, 2], fill=k["lost"], width=1)
+           fill=_suit_colour(card), anchor="mm")  # fmt: skip
     return im
 
 
