@@ -18,27 +18,38 @@ from collections.abc import Sequence
 
 from engine.battlefronts import actions as A
 from engine.battlefronts.model import BATTLE_DIVISOR, BLUE, FRONTS, NEIGHBOURS, RED, Battalion, is_front
-from engine.battlefronts.state import State
+from engine.battlefronts.state import SUPPORT, State
 
 FACE_DOWN_GUESS = 5  # what an unturned top is worth on average (Ace 1 ... 10, a face card ~ its stack)
 
 
-class Sums:
-    """Per side and place: strength, battalions and cards; and the battalions by name."""
+class Counts:
+    """Per side and place, the battalions there; and the battalions by name (for scoring actions)."""
 
-    __slots__ = ("cards", "count", "strength", "units")
+    __slots__ = ("count", "units")
+
+    def __init__(self, state: State) -> None:
+        self.count = {RED: [0] * 9, BLUE: [0] * 9}
+        self.units: dict[str, Battalion] = {}
+        for b in state.battalions:
+            self.count[b.side][b.place] += 1
+            self.units[b.label] = b
+
+
+class Sums:
+    """Per side and place: strength, battalions and cards (for judging a position)."""
+
+    __slots__ = ("cards", "count", "strength")
 
     def __init__(self, state: State) -> None:
         self.strength = {RED: [0] * 9, BLUE: [0] * 9}
         self.count = {RED: [0] * 9, BLUE: [0] * 9}
         self.cards = {RED: [0] * 9, BLUE: [0] * 9}
-        self.units: dict[str, Battalion] = {}
         for b in state.battalions:
             p = b.place
             self.strength[b.side][p] += b.strength if b.up else FACE_DOWN_GUESS
             self.count[b.side][p] += 1
             self.cards[b.side][p] += len(b.cards)
-            self.units[b.label] = b
 
 
 def _other(side: str) -> str:
@@ -84,7 +95,7 @@ def evaluate(state: State, side: str) -> float:
     return math.tanh(score)
 
 
-def _score(state: State, s: Sums, side: str, action: A.Action) -> float:
+def _score(state: State, s: Counts, side: str, action: A.Action) -> float:
     """A quick guess at how promising an action is (higher first)."""
     if isinstance(action, A.Pass | A.End):
         return -0.2
@@ -113,13 +124,13 @@ def _score(state: State, s: Sums, side: str, action: A.Action) -> float:
         return 0.5 if theirs else 0.1
     # From a front back to a travel zone: only to save a lone, outmatched stack.
     here = b.place
-    if s.strength[foe][here] > 2 * s.strength[side][here] and s.count[side][here] == 1:
+    if s.count[side][here] == 1 and state.total(foe, here) > 2 * b.strength:
         return 0.3
     return -1.0
 
 
 def order(state: State, side: str, actions: Sequence[A.Action], rng: random.Random) -> list[A.Action]:
-    s = Sums(state)
+    s = Counts(state)
     scored = sorted(
         ((_score(state, s, side, a) + rng.random() * 0.05, i) for i, a in enumerate(actions)), reverse=True
     )
@@ -131,8 +142,13 @@ def rollout(state: State, side: str, rng: random.Random) -> A.Action:
     legal = state.legal_actions(side)
     if len(legal) == 1 or rng.random() < 0.2:
         return rng.choice(legal)
-    s = Sums(state)
+    if state.phase == SUPPORT and state.waiting is None:
+        # Call up small battalions into the free zones (scoring 50 call-ups each step is too slow).
+        calls = [a for a in legal if isinstance(a, A.Call) and 2 <= a.size <= 4]
+        if calls:
+            return rng.choice(calls)
+    s = Counts(state)
     return max(legal, key=lambda a: _score(state, s, side, a) + rng.random() * 0.4)
 
 
-__all__ = ["FACE_DOWN_GUESS", "Sums", "evaluate", "order", "rollout"]
+__all__ = ["FACE_DOWN_GUESS", "Counts", "Sums", "evaluate", "order", "rollout"]

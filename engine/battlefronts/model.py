@@ -8,7 +8,7 @@ side of it, so every ordinary move is a step of one along the row.
 
 from __future__ import annotations
 
-from engine.cards import ACE_LOW, Card
+from engine.cards import ACE_LOW, FULL_PACK, Card
 from engine.errors import InvalidNotation
 
 RED, BLUE = "red", "blue"
@@ -57,7 +57,12 @@ def place_words(place: int) -> str:
 
 def card_strength(card: Card, size: int) -> int:
     """What a face-up top card gives its battalion: a face card counts the stack, the Ace is 1."""
-    return size if card.is_face else ACE_LOW(card)
+    return _VALUE[card] or size
+
+
+# The value of each (interned) card on top of a battalion, 0 for a face card (it counts the stack):
+# looked up rather than worked out, since the search reads strengths hundreds of thousands of times.
+_VALUE: dict[Card, int] = {c: 0 if c.is_face else ACE_LOW(c) for c in FULL_PACK}
 
 
 class Battalion:
@@ -94,12 +99,12 @@ class Battalion:
         """The fighting strength; 0 while the top is face down (only in a travel zone)."""
         if not self.up:
             return 0
-        return card_strength(self.cards[-1], len(self.cards))
+        return _VALUE[self.cards[-1]] or len(self.cards)
 
     @property
     def face_led(self) -> bool:
         """Led by a face-up Jack, Queen or King: it may jump to any front."""
-        return self.up and self.cards[-1].is_face
+        return self.up and not _VALUE[self.cards[-1]]
 
     def copy(self) -> Battalion:
         new = Battalion.__new__(Battalion)
