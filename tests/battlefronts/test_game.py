@@ -205,11 +205,12 @@ def test_evaluation_prefers_holding_fronts_and_is_bounded() -> None:
 
 
 def test_the_ai_takes_the_third_front() -> None:
-    """Holding F1 and F3 with a battalion next to the empty F5: the search moves it there."""
-    places = {"F1": {RED: ["9H 2H"]}, "F3": {RED: ["8H 3H"]}, "T4": {RED: ["?7H 4H"]}, "T1": {BLUE: ["?5C"]}}
+    """Holding F1 and F2 with a battalion next to the empty F3, and the Blues too far away to stop it:
+    the search moves it there, which wins at the end of the round."""
+    places = {"F1": {RED: ["9H 2H"]}, "F2": {RED: ["8H 3H"]}, "T2": {RED: ["?7H 4H"]}, "T4": {BLUE: ["?5C"]}}
     s = build(places, round=5, phase=MOVE)
     action = GAME.choose(s.view(RED), "normal", seed=1, iterations=300)
-    assert str(action) == "move R3 F5"
+    assert str(action) == "move R3 F3"
 
 
 def test_the_ai_answers_a_tie_and_random_plays_legally() -> None:
