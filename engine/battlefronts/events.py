@@ -204,6 +204,8 @@ class FrontsHeld(Event):
                 return f"the {TITLES[side]} hold no front alone"
             return f"the {TITLES[side]} hold {', '.join(fronts)}"
 
+        if not self.red and not self.blue:
+            return f"end of round {self.round}: no front is held alone"
         return f"end of round {self.round}: {held('red', self.red)}, {held('blue', self.blue)}"
 
 

@@ -17,7 +17,8 @@ TOPICS: dict[str, str] = {
         "to do. In the move and support phases the sides take turns: on your turn make as many moves "
         "(or call-ups) as you like, then `end` your turn (your opponent acts, and you may act again "
         "later) or `pass` (you are finished with the phase). When both have passed the phase is over. "
-        "If nothing is left for you to do, you pass by yourself. Several actions fit in one command, "
+        "With nothing to do when your turn comes, you pass by yourself; once you have done all you "
+        "can, finish with `pass` (it has a short deadline). Several actions fit in one command, "
         "separated by `;`: `call T1 4; call T2 3; pass`."
     ),
     "strength": (

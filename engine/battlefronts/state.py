@@ -4,7 +4,7 @@ A round runs attrition, move, support, battle and the check for a win (every rou
 in round 1 only support finds anything to do, R18). Attrition and battle resolve by themselves and
 stop only when a side must choose between equally strong battalions (R4). In the move and support
 phases the sides take turns (R9): the side on turn makes any number of moves or call-ups, then ends
-its turn or passes out of the phase; a side with nothing left to do passes by itself.
+its turn or passes out of the phase; a side with nothing to do when its turn comes passes by itself.
 
 The only chance is the shuffle of each deck at the start (`engine.chance`, shuffles 0 and 1 of the
 match seed). Rulings are numbered as in rules/battlefronts.md and cited here as (R<n>).

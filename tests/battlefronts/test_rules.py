@@ -49,6 +49,7 @@ def test_round_one_ends_without_a_battle_and_round_two_is_blue_first() -> None:
     command(s, RED, "call T1 3; call T2 3; pass")
     events = command(s, BLUE, "call T3 4; pass")
     assert not of_type(events, Battle)
+    assert "end of round 1: no front is held alone; round 2 begins, the Blues first" in history(events)
     assert [e.round for e in of_type(events, RoundBegan)] == [2]
     assert of_type(events, RoundBegan)[0].first == BLUE
     assert (s.round, s.phase, s.to_act()) == (2, MOVE, frozenset({BLUE}))
