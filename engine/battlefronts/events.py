@@ -44,14 +44,6 @@ class RoundBegan(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PhaseBegan(Event):
-    """A phase with something to do has begun (silent: the status line says whose turn it is)."""
-
-    phase: str
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
 class CalledUp(Event):
     side: str
     unit: str
@@ -214,27 +206,7 @@ def summary(events: list[Event], viewer: str | None = None) -> str:
     return "; ".join(t for e in events if (t := e.text(viewer)))
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    c.__name__: c
-    for c in (
-        RoundBegan,
-        PhaseBegan,
-        CalledUp,
-        Moved,
-        Jumped,
-        Reduced,
-        Battle,
-        Wasted,
-        MustChoose,
-        TurnEnded,
-        Passed,
-        FrontsHeld,
-    )
-}
-
-
 __all__ = [
-    "EVENT_TYPES",
     "Battle",
     "CalledUp",
     "Event",
@@ -243,7 +215,6 @@ __all__ = [
     "Moved",
     "MustChoose",
     "Passed",
-    "PhaseBegan",
     "Reduced",
     "RoundBegan",
     "TurnEnded",

@@ -36,28 +36,12 @@ def is_front(place: int) -> bool:
     return place % 2 == 0
 
 
-def place_name(place: int) -> str:
-    return PLACE_NAMES[place]
-
-
 def place_of(name: str) -> int:
     """'F2' or 't3' to a place number; InvalidNotation if it names no front or zone."""
     found = _PLACE_OF.get(name.strip().upper())
     if found is None:
         raise InvalidNotation(f"'{name}' is not a place: fronts are F1 to F5, travel zones T1 to T4.")
     return found
-
-
-def place_words(place: int) -> str:
-    """'front F2' or 'travel zone T1 (between F1 and F2)' style names for sentences."""
-    if is_front(place):
-        return f"front {PLACE_NAMES[place]}"
-    return f"travel zone {PLACE_NAMES[place]}"
-
-
-def card_strength(card: Card, size: int) -> int:
-    """What a face-up top card gives its battalion: a face card counts the stack, the Ace is 1."""
-    return _VALUE[card] or size
 
 
 # The value of each (interned) card on top of a battalion, 0 for a face card (it counts the stack):
@@ -88,11 +72,6 @@ class Battalion:
     @property
     def size(self) -> int:
         return len(self.cards)
-
-    @property
-    def top(self) -> Card | None:
-        """The top card if it is face up (None when it is face down)."""
-        return self.cards[-1] if self.up else None
 
     @property
     def strength(self) -> int:
@@ -156,12 +135,9 @@ __all__ = [
     "ZONES",
     "Battalion",
     "and_list",
-    "card_strength",
     "is_front",
     "other",
     "parse_label",
-    "place_name",
     "place_of",
-    "place_words",
     "plural",
 ]

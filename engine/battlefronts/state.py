@@ -54,7 +54,6 @@ from engine.protocol import EndReason, Outcome
 from engine.protocol import Event as AnyEvent
 
 ATTRITION, MOVE, SUPPORT, BATTLE, OVER = "attrition", "move", "support", "battle", "over"
-PHASES = (ATTRITION, MOVE, SUPPORT, BATTLE)
 DEFAULT_ROUNDS = 30
 LISTED_CALL_SIZES = 13  # legal_actions lists call-ups of 1..13 cards; apply accepts any size (R10)
 
@@ -836,7 +835,6 @@ __all__ = [
     "LISTED_CALL_SIZES",
     "MOVE",
     "OVER",
-    "PHASES",
     "SUPPORT",
     "State",
     "first_player",

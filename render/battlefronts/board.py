@@ -49,8 +49,8 @@ SLOT_W = 58
 BAND = 84
 FOOTER = 76
 LEGEND = (
-    "? face down · ×4 cards in the stack · ⚔3 battle reductions taken · "
-    "crossed-out cards: lost here since the last battle"
+    "? face down · ×4 cards in the stack · from T2, jump F1: moved this round, from there · "
+    "⚔3 battle reductions taken · crossed-out cards: lost here since the last battle"
 )
 MIN_ROWS, MAX_ROWS = 2, 5
 PHASE_TRACK = ((ATTRITION, "Attrition"), (MOVE, "Move"), (SUPPORT, "Support"), (BATTLE, "Battle"))
@@ -300,7 +300,7 @@ def _tags(state: State) -> dict[str, str]:
     for m in state.marks:
         if m["k"] == "move":
             out[m["u"]] = (
-                f"jumped {PLACE_NAMES[m['from']]}" if "jump" in m else f"from {PLACE_NAMES[m['from']]}"
+                f"jump {PLACE_NAMES[m['from']]}" if "jump" in m else f"from {PLACE_NAMES[m['from']]}"
             )
         elif m["k"] == "call":
             out[m["u"]] = "new"
