@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import search
-from engine.base import SEARCH_LEVELS, BaseGame
+from engine.base import SEARCH_LEVELS, BaseGame, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.help import TOPICS
@@ -173,7 +173,9 @@ class BattlefrontsGame(BaseGame):
             return Menu()
         if state.waiting is not None:
             ties = [Choice(words.describe(state, a), str(a), style="primary") for a in state.legal_actions()]
-            return Menu(buttons=tuple(ties[:MAX_BUTTONS]))
+            if len(ties) <= MAX_BUTTONS:
+                return Menu(buttons=tuple(ties))
+            return Menu(picks=pick_rows("Choose the battalion to reduce", ties))
         legal = state.legal_actions()
         buttons = []
         if A.END in legal:

@@ -149,6 +149,14 @@ def test_the_menu_for_a_tie_is_its_choices() -> None:
     assert not menu.take_action and [c.notation for c in menu.buttons] == ["reduce R1", "reduce R2"]
 
 
+def test_a_tie_between_many_battalions_is_a_select() -> None:
+    reds = ["5H 2H", "5D", "5S 2S", "5C", "KH 2D 3D 4D 6D", "KS 3S 4S 6S 7S"]
+    s = build({"F2": {RED: reds, BLUE: ["6C"]}}, round=4, phase="attrition")
+    begin(s)
+    menu = GAME.menu(s.view(None))
+    assert not menu.buttons and len(menu.picks) == 1 and len(menu.picks[0].choices) == 6
+
+
 def test_rules_topics_are_short_and_start_with_the_overview() -> None:
     topics = list(GAME.rules)
     assert topics[0] == "overview" and {"round", "battle", "winning", "notation", "rulings"} <= set(topics)
