@@ -85,16 +85,12 @@ def evaluate(state: State, side: str) -> float:
         near = sum(n_me[z] - n_foe[z] for z in NEIGHBOURS[f])
         fronts += 0.08 * math.tanh(near)
     cards = state.cards_left(side) - state.cards_left(foe)
-    # Battalions make presence and damage (a total counts tops, not cards); a deck is future
-    # battalions of about three cards each.
-    units = (sum(n_me) + len(state.decks[side]) / 3) - (sum(n_foe) + len(state.decks[foe]) / 3)
     score = (
         0.28 * (held_me - held_foe)
         + (0.3 if held_me >= 2 else 0.0)
         - (0.3 if held_foe >= 2 else 0.0)
         + 0.15 * fronts
         + 0.01 * cards
-        + 0.03 * units
     )
     return math.tanh(score)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from engine.battlefronts import GAME, State
-from engine.battlefronts.events import Event, summary
 from engine.battlefronts.model import BLUE, RED
 from engine.battlefronts.position import begin, build
 
@@ -27,7 +26,8 @@ def of_type(events: list[Any], kind: type[E]) -> list[E]:
 
 
 def history(events: list[Any], viewer: str | None = None) -> str:
-    return summary([e for e in events if isinstance(e, Event)], viewer)
+    """The history line: every event's words for `viewer`, the shared ones (game over) too."""
+    return "; ".join(t for e in events if (t := e.text(viewer)))
 
 
 def tops(state: State, label: str) -> tuple[str | None, int, int]:

@@ -14,7 +14,7 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import TIMEOUT
 from engine.protocol import EndReason
 
-from .helpers import BLUE, GAME, RED, begin, build, command
+from .helpers import BLUE, GAME, RED, begin, build, command, history
 
 # ----------------------------------------------------------------------------------- notation
 
@@ -226,3 +226,18 @@ def test_the_ai_answers_a_tie_and_random_plays_legally() -> None:
     begin(s)
     assert str(GAME.choose(s.view(RED), "easy", seed=2)) in {"reduce R1", "reduce R2"}
     assert GAME.choose(s.view(RED), "random", seed=2) in s.legal_actions(RED)
+
+
+def test_a_whole_short_game_in_six_commands() -> None:
+    """From the first call-up to the end, each command one player's whole turn."""
+    s = GAME.new_game({}, 8)
+    command(s, RED, "call T1 3; call T2 3; call T3 3; call T4 3; pass")  # round 1, support
+    command(s, BLUE, "call T4 5; pass")  # round 1 ends; round 2, the Blues move first
+    assert (s.round, s.phase, s.to_act()) == (2, MOVE, frozenset({BLUE}))
+    command(s, BLUE, "move B1 F5; pass")
+    command(s, RED, "move R1 F1; move R2 F2; move R3 F3; move R4 F4; pass")  # support: Blues first
+    command(s, BLUE, "pass")
+    events = command(s, RED, "pass")  # no contested front: no battle; the check finds four Red fronts
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.OBJECTIVE
+    assert "F1, F2, F3 and F4" in outcome.detail and "the Reds win" in history(events)
