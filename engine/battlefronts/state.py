@@ -539,7 +539,7 @@ class State:
                 continue
             best = max(b.strength for b in here)
             tied = [b for b in here if b.strength == best]
-            if len(tied) > 1 and len({(len(b.cards), b.face_led) for b in tied}) > 1:
+            if len(tied) > 1 and len({_looks(b) for b in tied}) > 1:
                 self.waiting = side
                 self._events.append(
                     MustChoose(side, PLACE_NAMES[place], cause, tuple(b.label for b in tied), best)
@@ -796,6 +796,12 @@ class State:
         for side in SIDES:
             s.redeal(side, s.unseen(side))
         return s
+
+
+def _looks(b: Battalion) -> tuple[int, bool]:
+    """All a player can tell apart between equally strong battalions (R4): the number of cards, and
+    whether a face card leads it (a lone face card cannot jump, so it is like any lone card)."""
+    return len(b.cards), b.face_led and len(b.cards) > 1
 
 
 def _damage(total: int) -> int:

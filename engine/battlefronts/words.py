@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.battlefronts import actions as A
 from engine.battlefronts.model import (
+    NEIGHBOURS,
     PLACE_NAMES,
     TITLES,
     ZONES,
@@ -31,7 +32,9 @@ def status(state: State, side: str) -> str:
     if state.waiting == side:
         head = state.queue[0]
         tied = state.tied()
-        options = " or ".join(f"`reduce {b.label}` ({plural(b.size, 'card')})" for b in tied)
+        options = " or ".join(
+            f"`reduce {b.label}` ({b.cards[-1].label}, {plural(b.size, 'card')})" for b in tied
+        )
         return (
             f"{who}: your battalions at {PLACE_NAMES[head[1]]} tie at strength {tied[0].strength}; "
             f"choose which takes the {head[3]} reduction: {options}."
@@ -47,10 +50,11 @@ def status(state: State, side: str) -> str:
         else "then `end` your turn (you may act again later) or `pass` to finish the phase"
     )
     if state.phase == MOVE:
-        ready = [b.label for b in state.battalions if b.side == side and not b.moved]
+        ready = [b for b in state.battalions if b.side == side and not b.moved]
+        example = f"move {ready[0].label} {PLACE_NAMES[NEIGHBOURS[ready[0].place][-1]]}"
         return (
             f"{who}, round {state.round}, move phase: move battalions to a neighbouring place "
-            f"(`move {ready[0]} F2`, a face card on top may `jump` to any front; "
+            f"(`{example}`, a face card on top may `jump` to any front; "
             f"{plural(len(ready), 'battalion')} can still move), {rest}."
         )
     if state.phase == SUPPORT:
@@ -58,8 +62,8 @@ def status(state: State, side: str) -> str:
         deck = len(state.decks[side])
         return (
             f"{who}, round {state.round}, support phase: call up battalions from your "
-            f"{plural(deck, 'card')} into {and_list(free)} (`call {free[0]} 5`, one call-up per zone), "
-            f"{rest}."
+            f"{plural(deck, 'card')} into {and_list(free)} (`call {free[0]} {min(3, deck)}`, one call-up "
+            f"per zone), {rest}."
         )
     return f"{who} to play."
 

@@ -101,7 +101,7 @@ def test_status_says_what_to_do_with_examples() -> None:
     s = new_game(1)
     status = GAME.status(s.view(RED), RED)
     assert status.startswith("{player} (Reds), round 1, support phase")
-    assert "`call T1 5`" in status and "52 cards" in status and status.endswith(".")
+    assert "`call T1 3`" in status and "52 cards" in status and status.endswith(".")
     command(s, RED, "call T1 3; call T2 3; call T3 3; call T4 3")
     assert "called up into every travel zone; `pass`" in GAME.status(s.view(RED), RED)
     command(s, RED, "pass")
@@ -113,7 +113,7 @@ def test_status_for_a_tie_names_the_choices() -> None:
     s = build({"F2": {RED: ["5H 2H 3H 4H", "5D"], BLUE: ["6C"]}}, round=4, phase="attrition")
     begin(s)
     status = GAME.status(s.view(RED), RED)
-    assert "tie at strength 5" in status and "`reduce R1` (4 cards) or `reduce R2` (1 card)" in status
+    assert "tie at strength 5" in status and "`reduce R1` (5♥, 4 cards) or `reduce R2` (5♦, 1 card)" in status
 
 
 def test_actions_in_words() -> None:

@@ -22,7 +22,7 @@ from engine.cards import FULL_PACK
 from engine.errors import IllegalAction
 from engine.protocol import EndReason
 
-from .helpers import BLUE, RED, begin, build, command, history, of_type, tops
+from .helpers import BLUE, GAME, RED, begin, build, command, history, of_type, tops
 
 # ----------------------------------------------------------------------------------- set-up
 
@@ -254,6 +254,20 @@ def test_a_face_card_and_a_number_of_equal_strength_are_a_choice() -> None:
     s = build({"F2": {RED: ["QH 2H 3H", "3D 7D 8D"], BLUE: ["6C"]}}, round=4, phase=ATTRITION)
     begin(s)
     assert s.waiting == RED and {str(a) for a in s.legal_actions(RED)} == {"reduce R1", "reduce R2"}
+
+
+def test_a_lone_face_card_is_like_any_lone_card() -> None:
+    """R4: a lone Queen (strength 1, it cannot jump) and a lone Ace differ in nothing that matters."""
+    s = build({"F2": {RED: ["QH", "AD"], BLUE: ["6C 2C"]}}, round=4, phase=ATTRITION)
+    events = begin(s)
+    assert not of_type(events, MustChoose) and s.find("R1") is None and s.find("R2") is not None
+
+
+def test_status_examples_are_legal_moves() -> None:
+    s = build({"T3": {BLUE: ["?5C"]}}, round=4, phase=MOVE)
+    status = GAME.status(s.view(BLUE), BLUE)
+    example = status.split("`")[1]
+    assert example == "move B1 F4" and GAME.parse(example) in s.legal_actions(BLUE)
 
 
 def test_equal_battalions_alike_in_all_that_shows_are_reduced_without_asking() -> None:
