@@ -25,6 +25,7 @@ class Entry:
 ENTRIES: tuple[Entry, ...] = (
     Entry("blockwars", "engine.blockwars", "render.blockwars"),
     Entry("fixbayonets", "engine.fixbayonets", "render.fixbayonets"),
+    Entry("battlefronts", "engine.battlefronts", "render.battlefronts"),
 )  # fmt: skip
 
 

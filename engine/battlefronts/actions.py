@@ -1,0 +1,190 @@
+"""Battlefronts' actions and their notation (see rules/battlefronts.md, "Notation").
+
+    call T2 5      call up a battalion of 5 cards into travel zone T2 (support phase)
+    move R3 F2     move battalion R3 to a neighbouring place (move phase)
+    jump R3 F5     discard R3's face card on top and jump to any front (move phase)
+    reduce R3      choose which of your tied battalions takes a reduction
+    end            end your turn in this phase (your opponent acts; you may act again later)
+    pass           you are finished with this phase
+
+Actions are interned values whose notation is computed once, since the search keys its tree on it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import ClassVar
+
+from engine.battlefronts.model import LETTERS, PLACE_NAMES, is_front, parse_label, place_of
+from engine.errors import InvalidNotation
+
+EXAMPLES = "call T2 5, move R3 F2, jump R3 F5, reduce R3, end, pass"
+
+
+class Action:
+    """Base of the game's own actions: compared and hashed by their notation."""
+
+    __slots__ = ("text",)
+    anytime: ClassVar[bool] = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Action) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class Call(Action):
+    __slots__ = ("size", "zone")
+
+    def __init__(self, zone: int, size: int) -> None:
+        super().__init__(f"call {PLACE_NAMES[zone]} {size}")
+        self.zone = zone
+        self.size = size
+
+
+class Move(Action):
+    __slots__ = ("dest", "unit")
+
+    def __init__(self, unit: str, dest: int) -> None:
+        super().__init__(f"move {unit} {PLACE_NAMES[dest]}")
+        self.unit = unit
+        self.dest = dest
+
+
+class Jump(Action):
+    __slots__ = ("dest", "unit")
+
+    def __init__(self, unit: str, dest: int) -> None:
+        super().__init__(f"jump {unit} {PLACE_NAMES[dest]}")
+        self.unit = unit
+        self.dest = dest
+
+
+class Reduce(Action):
+    __slots__ = ("unit",)
+
+    def __init__(self, unit: str) -> None:
+        super().__init__(f"reduce {unit}")
+        self.unit = unit
+
+
+class End(Action):
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("end")
+
+
+class Pass(Action):
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("pass")
+
+
+END, PASS = End(), Pass()
+
+
+@cache
+def call(zone: int, size: int) -> Call:
+    return Call(zone, size)
+
+
+@cache
+def move(unit: str, dest: int) -> Move:
+    return Move(unit, dest)
+
+
+@cache
+def jump(unit: str, dest: int) -> Jump:
+    return Jump(unit, dest)
+
+
+@cache
+def reduce(unit: str) -> Reduce:
+    return Reduce(unit)
+
+
+_UNIT = r"([rb]\d+)"
+_PLACE = r"([ft]\d)"
+_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), kind)
+    for p, kind in (
+        (rf"^(?:move\s+)?{_UNIT}\s*(?:-|>|->|→|\s+to\s+|\s+){_PLACE}$", "move"),
+        (rf"^jump\s+{_UNIT}\s*(?:\s+to\s+|\s+){_PLACE}$", "jump"),
+        (rf"^{_UNIT}\s*\*\s*{_PLACE}$", "jump"),
+        (rf"^call(?:\s+up)?\s+{_PLACE}\s+x?(\d+)(?:\s+cards?)?$", "call"),
+        (rf"^call(?:\s+up)?\s+(\d+)(?:\s+cards?)?\s+(?:into\s+|to\s+)?{_PLACE}$", "call_n_first"),
+        (rf"^reduce\s+{_UNIT}$", "reduce"),
+        (r"^(?:end|end turn|done)$", "end"),
+        (r"^pass$", "pass"),
+    )
+)
+
+
+def parse(text: str) -> Action:
+    """Notation (any case, the forms above and a few spellings around them) to an action."""
+    t = " ".join(str(text).split())
+    for pattern, kind in _FORMS:
+        m = pattern.match(t)
+        if m is None:
+            continue
+        if kind == "end":
+            return END
+        if kind == "pass":
+            return PASS
+        if kind == "reduce":
+            return reduce(_unit(m.group(1)))
+        if kind in ("call", "call_n_first"):
+            zone_text, size_text = (m.group(1), m.group(2)) if kind == "call" else (m.group(2), m.group(1))
+            zone = place_of(zone_text)
+            if is_front(zone):
+                raise InvalidNotation(
+                    f"Call-ups go into a travel zone (T1 to T4), not onto {zone_text.upper()}."
+                )
+            size = int(size_text)
+            if size < 1:
+                raise InvalidNotation("A battalion needs at least 1 card.")
+            return call(zone, size)
+        unit, dest = _unit(m.group(1)), place_of(m.group(2))
+        if kind == "jump":
+            if not is_front(dest):
+                raise InvalidNotation(f"A jump lands on a front (F1 to F5), not on {PLACE_NAMES[dest]}.")
+            return jump(unit, dest)
+        return move(unit, dest)
+    raise InvalidNotation(f"'{text}' is not a Battlefronts action. Examples: {EXAMPLES}.")
+
+
+def _unit(text: str) -> str:
+    side, num = parse_label(text)
+    return f"{LETTERS[side]}{num}"
+
+
+__all__ = [
+    "END",
+    "EXAMPLES",
+    "PASS",
+    "Action",
+    "Call",
+    "End",
+    "Jump",
+    "Move",
+    "Pass",
+    "Reduce",
+    "call",
+    "jump",
+    "move",
+    "parse",
+    "reduce",
+]

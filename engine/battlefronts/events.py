@@ -1,0 +1,223 @@
+"""What an action did, as values: the history line reads them, the board draws them.
+
+Nothing a Battlefronts event holds is secret: a card appears in an event only once it is face up
+(turned on a front, or discarded after being the face-up top), and face-down cards are unknown to
+both players (R5). So every viewer sees every event whole, and `seen_by` returns the event itself.
+Places and battalions are names ('F2', 'R3') and cards are codes ('9H'), so events read well in
+JSON without the state at hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.battlefronts.model import TITLES, plural
+from engine.cards import Card
+
+
+def _card(code: str) -> str:
+    return Card.parse(code).label
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of Battlefronts' events: public, so every viewer sees the same."""
+
+    def text(self, viewer: str | None = None) -> str:
+        return ""
+
+    def seen_by(self, viewer: str | None) -> Event:
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundBegan(Event):
+    round: int
+    first: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"round {self.round} begins, the {TITLES[self.first]} first"
+
+
+@dataclass(frozen=True, slots=True)
+class CalledUp(Event):
+    side: str
+    unit: str
+    zone: str
+    size: int
+
+    def text(self, viewer: str | None = None) -> str:
+        cards = plural(self.size, "card")
+        return f"the {TITLES[self.side]} call up {self.unit} ({cards}, face down) into {self.zone}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    side: str
+    unit: str
+    src: str
+    dst: str
+    revealed: str | None  # the top card turned face up on arriving at a front
+    strength: int
+
+    def text(self, viewer: str | None = None) -> str:
+        out = f"the {TITLES[self.side]} move {self.unit} from {self.src} to {self.dst}"
+        if self.revealed:
+            out += f", turning up the {_card(self.revealed)} (strength {self.strength})"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Jumped(Event):
+    side: str
+    unit: str
+    src: str
+    dst: str
+    discarded: str  # the face card given up for the jump
+    revealed: str  # the next card, now on top
+    strength: int
+
+    def text(self, viewer: str | None = None) -> str:
+        return (
+            f"the {TITLES[self.side]} discard {self.unit}'s {_card(self.discarded)} to jump from {self.src} "
+            f"to {self.dst}, turning up the {_card(self.revealed)} (strength {self.strength})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reduced(Event):
+    """One reduction: the top card discarded and the next turned up (`revealed` None: destroyed)."""
+
+    side: str
+    unit: str
+    place: str
+    cause: str  # attrition, battle
+    discarded: str
+    was: int  # the strength it had
+    revealed: str | None
+    strength: int  # the strength it has now (0 when destroyed)
+    chosen: bool  # the owner chose it among equals
+
+    def text(self, viewer: str | None = None) -> str:
+        how = "chosen, " if self.chosen else ""
+        lost = _card(self.discarded)
+        head = f"{self.cause} at {self.place}: {self.unit} loses its {lost} ({how}strength {self.was})"
+        if self.revealed is None:
+            return f"{head} and is wiped out"
+        return f"{head}, turning up the {_card(self.revealed)} (strength {self.strength})"
+
+
+@dataclass(frozen=True, slots=True)
+class Battle(Event):
+    """The battle at one contested front: each side's total and the reductions it inflicts."""
+
+    place: str
+    red: int
+    blue: int
+    on_red: int  # reductions the Reds must take (the Blues' total / 5, rounded up)
+    on_blue: int
+
+    def text(self, viewer: str | None = None) -> str:
+        return (
+            f"battle at {self.place}: Reds {self.red} against Blues {self.blue}, "
+            f"so the Blues take {plural(self.on_blue, 'reduction')} and the Reds {self.on_red}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Wasted(Event):
+    """Battle reductions left over when a side has nothing more at that front (R12)."""
+
+    side: str
+    place: str
+    count: int
+
+    def text(self, viewer: str | None = None) -> str:
+        return (
+            f"{plural(self.count, 'reduction')} against the {TITLES[self.side]} at {self.place} "
+            f"{'is' if self.count == 1 else 'are'} lost: nothing of theirs is left there"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MustChoose(Event):
+    """A side must choose which of its equally strong battalions takes the next reduction."""
+
+    side: str
+    place: str
+    cause: str
+    units: tuple[str, ...]
+    strength: int
+
+    def text(self, viewer: str | None = None) -> str:
+        return (
+            f"the {TITLES[self.side]} must choose which battalion at {self.place} takes the {self.cause} "
+            f"reduction: {' or '.join(self.units)} (each strength {self.strength})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    side: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {TITLES[self.side]} end their turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A side is finished with a phase: by choice, or because nothing is left for it to do."""
+
+    side: str
+    phase: str
+    why: str  # "" (chose to pass), or what it has run out of
+
+    def text(self, viewer: str | None = None) -> str:
+        if not self.why:
+            return f"the {TITLES[self.side]} pass"
+        return f"the {TITLES[self.side]} {self.why}"
+
+
+@dataclass(frozen=True, slots=True)
+class FrontsHeld(Event):
+    """The check for a win found no winner: who holds what, for the history."""
+
+    round: int
+    red: tuple[str, ...]
+    blue: tuple[str, ...]
+
+    def text(self, viewer: str | None = None) -> str:
+        def held(side: str, fronts: tuple[str, ...]) -> str:
+            if not fronts:
+                return f"the {TITLES[side]} hold no front alone"
+            return f"the {TITLES[side]} hold {', '.join(fronts)}"
+
+        if not self.red and not self.blue:
+            return f"end of round {self.round}: no front is held alone"
+        return f"end of round {self.round}: {held('red', self.red)}, {held('blue', self.blue)}"
+
+
+def summary(events: list[Event], viewer: str | None = None) -> str:
+    """The events of one action as one line."""
+    return "; ".join(t for e in events if (t := e.text(viewer)))
+
+
+__all__ = [
+    "Battle",
+    "CalledUp",
+    "Event",
+    "FrontsHeld",
+    "Jumped",
+    "Moved",
+    "MustChoose",
+    "Passed",
+    "Reduced",
+    "RoundBegan",
+    "TurnEnded",
+    "Wasted",
+    "summary",
+]

@@ -1,0 +1,26 @@
+"""Battlefronts' pictures: the nine places with both sides' stacks, and frames for the replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from engine.protocol import Event
+from engine.protocol import View as AnyView
+from render.battlefronts.board import MIN_ROWS, draw, render_board, view_state
+
+
+class BattlefrontsRenderer:
+    """Draws from the view's own copy of the state, whose face-down cards are canonical."""
+
+    def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
+        return render_board(view_state(view), events)
+
+    def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
+        return draw(view_state(view), events, rows=(MIN_ROWS, MIN_ROWS))
+
+
+RENDERER = BattlefrontsRenderer()
+
+__all__ = ["RENDERER", "BattlefrontsRenderer", "render_board"]

@@ -1,0 +1,243 @@
+"""Battlefronts on the platform: notation, verbs, words, menus, options and the AI."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import registry
+from engine.battlefronts import actions as A
+from engine.battlefronts.ai import evaluate
+from engine.battlefronts.state import MOVE, SUPPORT, new_game
+from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import TIMEOUT
+from engine.protocol import EndReason
+
+from .helpers import BLUE, GAME, RED, begin, build, command, history
+
+# ----------------------------------------------------------------------------------- notation
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("call T2 5", "call T2 5"),
+        ("CALL t2 5", "call T2 5"),
+        ("call up 5 cards into T2", "call T2 5"),
+        ("call 5 T2", "call T2 5"),
+        ("call T4 x20", "call T4 20"),
+        ("move R3 F2", "move R3 F2"),
+        ("r3-f2", "move R3 F2"),
+        ("R3 to F2", "move R3 F2"),
+        ("move b12 t4", "move B12 T4"),
+        ("jump R3 F5", "jump R3 F5"),
+        ("R3*F5", "jump R3 F5"),
+        ("reduce b7", "reduce B7"),
+        ("end", "end"),
+        ("End turn", "end"),
+        ("PASS", "pass"),
+    ],
+)
+def test_notation_reads_loosely_and_writes_one_way(typed: str, canonical: str) -> None:
+    action = GAME.parse(typed)
+    assert str(action) == canonical
+    assert GAME.parse(canonical) == action and ";" not in canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("call F2 5", "travel zone"),
+        ("call T2 0", "at least 1 card"),
+        ("jump R3 T2", "lands on a front"),
+        ("move R3 F9", "not a place"),
+        ("move X3 F2", "not a Battlefronts action"),
+        ("", "Give an action"),
+    ],
+)
+def test_bad_notation_says_what_is_wrong(text: str, why: str) -> None:
+    with pytest.raises(InvalidNotation, match=why):
+        GAME.parse(text)
+
+
+def test_every_legal_action_round_trips_through_its_verb() -> None:
+    """A whole game can be played with the declared verbs: each action is one verb's argument."""
+    verbs = {v.name: v for v in GAME.verbs}
+    rng = random.Random(4)
+    s = new_game(4)
+    kinds = set()
+    while not s.is_over():
+        side = min(s.to_act())
+        view = s.view(side)
+        legal = s.legal_actions(side)
+        for action in legal:
+            verb = verbs[GAME.verb_of(view, action)]
+            kinds.add(verb.name)
+            assert GAME.parse(verb.notation(verb.argument(str(action)))) == action
+        s.apply(rng.choice(legal), side)
+    assert kinds >= {"call", "move", "pass", "end"}
+
+
+# ----------------------------------------------------------------------------------- options
+
+
+def test_the_round_limit_is_an_option() -> None:
+    assert GAME.normalise_options({}) == {"rounds": 30}
+    assert GAME.new_game({"rounds": 12}, 1).limit == 12
+    with pytest.raises(ValueError, match="between 5 and 99"):
+        GAME.normalise_options({"rounds": 3})
+
+
+def test_registered_under_its_name() -> None:
+    assert registry.game("battlefronts") is GAME
+    assert registry.entry("battlefronts").render == "render.battlefronts"
+
+
+# ----------------------------------------------------------------------------------- words
+
+
+def test_status_says_what_to_do_with_examples() -> None:
+    s = new_game(1)
+    status = GAME.status(s.view(RED), RED)
+    assert status.startswith("{player} (Reds), round 1, support phase")
+    assert "`call T1 3`" in status and "52 cards" in status and status.endswith(".")
+    command(s, RED, "call T1 3; call T2 3; call T3 3; call T4 3")
+    assert "called up into every travel zone; `pass`" in GAME.status(s.view(RED), RED)
+    command(s, RED, "pass")
+    status = GAME.status(s.view(BLUE), BLUE)
+    assert "the Reds have finished this phase, so `pass` ends it" in status
+
+
+def test_status_for_a_tie_names_the_choices() -> None:
+    s = build({"F2": {RED: ["5H 2H 3H 4H", "5D"], BLUE: ["6C"]}}, round=4, phase="attrition")
+    begin(s)
+    status = GAME.status(s.view(RED), RED)
+    assert "tie at strength 5" in status and "`reduce R1` (5♥, 4 cards) or `reduce R2` (5♦, 1 card)" in status
+
+
+def test_actions_in_words() -> None:
+    s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["KS 4D 9C"]}}, round=3, phase=MOVE)
+    view = s.view(RED)
+    assert (
+        GAME.describe(view, A.move("R1", 4))
+        == "Move R1 (2 cards face down) from T2 to F3 (its top is turned up)"
+    )
+    assert GAME.describe(view, A.jump("R2", 6)) == (
+        "Jump R2 (K♠, strength 3, 3 cards) from F1 to F4, discarding the K♠"
+    )
+    assert GAME.describe(view, A.call(3, 1)) == "Call up 1 card into T2"
+    assert GAME.group_of(view, A.move("R1", 4)) == "R1"
+    assert GAME.group_label(view, "R2") == "R2 (K♠, strength 3, 3 cards) at F1"
+    assert GAME.group_label(view, "T3") == "Call up into travel zone T3"
+    assert GAME.verb_of(view, A.jump("R2", 6)) == "jump"
+
+
+def test_the_menu_offers_pass_end_and_the_take_action_flow() -> None:
+    s = build({"T2": {RED: ["?5H"], BLUE: ["?6C"]}, "T3": {RED: ["?7H"]}}, round=3, phase=MOVE)
+    menu = GAME.menu(s.view(None))
+    assert menu.take_action and [c.notation for c in menu.buttons] == ["pass"]
+    command(s, RED, "move R1 F2")
+    menu = GAME.menu(s.view(None))
+    assert [c.notation for c in menu.buttons] == ["end", "pass"]
+
+
+def test_the_menu_for_a_tie_is_its_choices() -> None:
+    s = build({"F2": {RED: ["5H 2H 3H 4H", "5D"], BLUE: ["6C"]}}, round=4, phase="attrition")
+    begin(s)
+    menu = GAME.menu(s.view(None))
+    assert not menu.take_action and [c.notation for c in menu.buttons] == ["reduce R1", "reduce R2"]
+
+
+def test_a_tie_between_many_battalions_is_a_select() -> None:
+    reds = ["5H 2H", "5D", "5S 2S", "5C", "KH 2D 3D 4D 6D", "KS 3S 4S 6S 7S"]
+    s = build({"F2": {RED: reds, BLUE: ["6C"]}}, round=4, phase="attrition")
+    begin(s)
+    menu = GAME.menu(s.view(None))
+    assert not menu.buttons and len(menu.picks) == 1 and len(menu.picks[0].choices) == 6
+
+
+def test_rules_topics_are_short_and_start_with_the_overview() -> None:
+    topics = list(GAME.rules)
+    assert topics[0] == "overview" and {"round", "battle", "winning", "notation", "rulings"} <= set(topics)
+    assert all(len(t) <= 1900 for t in GAME.rules.values())
+
+
+# ----------------------------------------------------------------------------------- odds and ends
+
+
+def test_battalion_names_are_never_reused() -> None:
+    """R19."""
+    s = build({"F2": {RED: ["5H"], BLUE: ["9C 2C"]}}, round=4, phase="attrition")
+    begin(s)
+    assert s.find("R1") is None
+    command(s, BLUE, "pass")  # the move phase (the Reds have nothing to move)
+    command(s, BLUE, "pass")  # the support phase
+    command(s, RED, "call T1 2")
+    assert s.find("R2") is not None and s.find("R1") is None
+
+
+def test_an_empty_deck_fights_on() -> None:
+    """R27."""
+    s = build(
+        {"F2": {RED: ["5H 6H"], BLUE: ["9C 2C"]}, "F4": {RED: ["7H"]}, "T3": {RED: ["?8H"]},
+         "T1": {BLUE: ["?3C"]}, "T2": {BLUE: ["?4C"]}},
+        round=4, phase=MOVE, deck_sizes={RED: 0, BLUE: 0},
+    )  # fmt: skip
+    command(s, BLUE, "pass")
+    command(s, RED, "pass")  # no call-ups for anyone; the battle at F2 wipes out R1
+    assert s.find("R1") is None and not s.is_over() and s.round == 5  # the Blues can still win
+
+
+def test_a_timeout_loses() -> None:
+    s = new_game(3)
+    s.apply(TIMEOUT, RED)
+    assert s.outcome().winner == BLUE and s.outcome().reason is EndReason.TIMEOUT
+
+
+def test_acting_after_the_end_is_refused() -> None:
+    s = new_game(3)
+    command(s, RED, "resign")
+    with pytest.raises(IllegalAction, match="over"):
+        command(s, BLUE, "call T1 2")
+
+
+# ----------------------------------------------------------------------------------- the AI
+
+
+def test_evaluation_prefers_holding_fronts_and_is_bounded() -> None:
+    ahead = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"]}, "F5": {BLUE: ["7C"]}}, round=4, phase=SUPPORT)
+    assert 0 < evaluate(ahead, RED) <= 1 and evaluate(ahead, BLUE) == pytest.approx(-evaluate(ahead, RED))
+    even = build({"F1": {RED: ["5H"]}, "F5": {BLUE: ["5C"]}}, round=4, phase=SUPPORT)
+    assert evaluate(even, RED) == pytest.approx(0.0)
+
+
+def test_the_ai_takes_the_third_front() -> None:
+    """Holding F1 and F2 with a battalion next to the empty F3, and the Blues too far away to stop it:
+    the search moves it there, which wins at the end of the round."""
+    places = {"F1": {RED: ["9H 2H"]}, "F2": {RED: ["8H 3H"]}, "T2": {RED: ["?7H 4H"]}, "T4": {BLUE: ["?5C"]}}
+    s = build(places, round=5, phase=MOVE)
+    action = GAME.choose(s.view(RED), "normal", seed=1, iterations=300)
+    assert str(action) == "move R3 F3"
+
+
+def test_the_ai_answers_a_tie_and_random_plays_legally() -> None:
+    s = build({"F2": {RED: ["5H 2H 3H 4H", "5D"], BLUE: ["6C"]}}, round=4, phase="attrition")
+    begin(s)
+    assert str(GAME.choose(s.view(RED), "easy", seed=2)) in {"reduce R1", "reduce R2"}
+    assert GAME.choose(s.view(RED), "random", seed=2) in s.legal_actions(RED)
+
+
+def test_a_whole_short_game_in_six_commands() -> None:
+    """From the first call-up to the end, each command one player's whole turn."""
+    s = GAME.new_game({}, 8)
+    command(s, RED, "call T1 3; call T2 3; call T3 3; call T4 3; pass")  # round 1, support
+    command(s, BLUE, "call T4 5; pass")  # round 1 ends; round 2, the Blues move first
+    assert (s.round, s.phase, s.to_act()) == (2, MOVE, frozenset({BLUE}))
+    command(s, BLUE, "move B1 F5; pass")
+    command(s, RED, "move R1 F1; move R2 F2; move R3 F3; move R4 F4; pass")  # support: Blues first
+    command(s, BLUE, "pass")
+    events = command(s, RED, "pass")  # no contested front: no battle; the check finds four Red fronts
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.OBJECTIVE
+    assert "F1, F2, F3 and F4" in outcome.detail and "the Reds win" in history(events)
