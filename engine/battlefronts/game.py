@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
-from engine import search
 from engine.base import SEARCH_LEVELS, BaseGame, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
@@ -99,6 +99,12 @@ class BattlefrontsGame(BaseGame):
 
     # -- rules entry points
 
+    # Playouts to the end of the round, where the battle and the check for a win decide the game
+    # (30 actions against the default 12 won 13 of 20 games at equal iterations).
+    search_levels = MappingProxyType(
+        {name: replace(settings, rollout_depth=ROLLOUT_DEPTH) for name, settings in SEARCH_LEVELS.items()}
+    )
+
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)
         return new_game(seed, int(checked["rounds"]))
@@ -113,27 +119,6 @@ class BattlefrontsGame(BaseGame):
         return A.parse(text)
 
     # -- the AI
-
-    def choose(
-        self,
-        view: AnyView,
-        level: str,
-        seed: int,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-    ) -> Action:
-        """The generic search at the level's settings, with playouts to the end of the round."""
-        if level not in SEARCH_LEVELS:
-            return super().choose(view, level, seed, budget_s, iterations=iterations)
-        settings = replace(SEARCH_LEVELS[level], rollout_depth=ROLLOUT_DEPTH)
-        if budget_s is not None:
-            settings = replace(settings, budget_s=budget_s)
-        if iterations is not None:
-            settings = replace(settings, iterations=iterations)
-        return search.choose(
-            view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
-        )
 
     def evaluate(self, state: AnyState, side: str) -> float:
         return ai.evaluate(_state(state), side)
