@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import C, G, empty_reserve, legal, of, play, pos, units
 
 from engine.blockwars import IllegalAction, InvalidNotation, Options, new_game, parse
 from engine.blockwars.events import (
@@ -31,6 +30,7 @@ from engine.blockwars.events import (
 from engine.blockwars.position import stack_decks
 from engine.blockwars.squares import SQUARE_NAMES, square
 from engine.cards import FULL_PACK
+from tests.rules_helpers import C, G, empty_reserve, legal, of, play, pos, units
 
 ACES = Options(fighter_aces=True)
 CROSSES = Options(crosses=True)
