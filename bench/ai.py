@@ -47,7 +47,8 @@ def play(task: tuple[str, str, int, dict[str, int]]) -> dict[str, object]:
             times.append(dt)
         state.apply(action, side)
         n += 1
-    winner = state.outcome().winner if state.outcome() else None
+    outcome = state.outcome()
+    winner = outcome.winner if outcome else None
     return {
         "level": level,
         "opponent": opponent,

@@ -199,8 +199,10 @@ def main() -> int:
     print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
     for name, value, target in rows:
         print(f"  {name:<32} {value!s:>10}   {target}")
-    if figures["error_samples"]:
-        print("  first errors:", *figures["error_samples"], sep="\n    ")
+    errors = figures["error_samples"]
+    assert isinstance(errors, list)
+    if errors:
+        print("  first errors:", *errors, sep="\n    ")
     if args.keep:
         print(f"  work directory kept: {workdir}")
     else:

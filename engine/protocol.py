@@ -260,17 +260,48 @@ class AiLevels:
 class Game(Protocol):
     """One game of the collection: metadata, the rules entry points, the words and the AI."""
 
-    name: str  # the command group and the registry key: lower case, no spaces ("blockwars")
-    title: str  # "Block Wars"
-    description: str  # the command group's description (up to 100 characters)
-    sides: tuple[SideInfo, SideInfo]
-    options: tuple[OptionSpec, ...]
-    verbs: tuple[Verb, ...]
-    ai: AiLevels
-    private_info: bool  # players hold secrets (a hand): "hand" commands and a "My hand" button
-    focus: Focus | None
-    rules: Mapping[str, str]  # topic -> a short text in the game's own words (the first: overview)
-    notation_help: str  # one line of examples, shown when a notation does not parse
+    # -- metadata, read-only to the platform. Properties rather than plain attributes: a protocol's
+    # plain attribute is settable, so it is invariant and a game's class attribute had to have exactly
+    # its type (a game's two options, `tuple[OptionSpec, OptionSpec]`, were no `tuple[OptionSpec, ...]`).
+
+    # the command group and the registry key: lower case, no spaces ("blockwars")
+    @property
+    def name(self) -> str: ...
+
+    # "Block Wars"
+    @property
+    def title(self) -> str: ...
+
+    # the command group's description (up to 100 characters)
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def sides(self) -> tuple[SideInfo, SideInfo]: ...
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]: ...
+
+    @property
+    def verbs(self) -> tuple[Verb, ...]: ...
+
+    @property
+    def ai(self) -> AiLevels: ...
+
+    # players hold secrets (a hand): "hand" commands and a "My hand" button
+    @property
+    def private_info(self) -> bool: ...
+
+    @property
+    def focus(self) -> Focus | None: ...
+
+    # topic -> a short text in the game's own words (the first: overview)
+    @property
+    def rules(self) -> Mapping[str, str]: ...
+
+    # one line of examples, shown when a notation does not parse
+    @property
+    def notation_help(self) -> str: ...
 
     # -- the rules
     def new_game(self, options: Mapping[str, Any], seed: int) -> State: ...

@@ -7,6 +7,7 @@ from typing import TypeVar
 from engine.blockwars import Side, State
 from engine.blockwars.events import Event
 from engine.blockwars.position import build
+from engine.protocol import Outcome
 
 G, C = Side.GERMANS, Side.CANADIANS
 E = TypeVar("E", bound=Event)
@@ -30,6 +31,13 @@ def play(state: State, *notations: str) -> list[Event]:
 
 def of(events: list[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
+
+
+def outcome(state: State) -> Outcome:
+    """How the game ended; a test that expects it over fails here, plainly, if it is not."""
+    found = state.outcome()
+    assert found is not None, "the game is not over"
+    return found
 
 
 def units(state: State) -> dict[str, str]:

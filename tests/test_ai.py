@@ -8,6 +8,7 @@ import time
 import pytest
 
 from engine.blockwars import Options, State, ai, new_game
+from engine.blockwars.actions import Action
 from engine.blockwars.ai import (
     EASY,
     HARD,
@@ -65,7 +66,7 @@ def _pending_examples() -> dict[str, State]:
 PENDING = _pending_examples()
 
 
-def _pick(s: State, level: str, seed: int = 0) -> object:
+def _pick(s: State, level: str, seed: int = 0) -> Action:
     side = s.current_player()
     assert side is not None
     return choose(s.view(side), level, seed, budget_s=30.0, iterations=SMALL[level])
@@ -134,10 +135,8 @@ def test_steps_onto_the_back_row_to_win() -> None:
         a = choose(s.view(Side.CANADIANS), level, 0, budget_s=30.0, iterations=20)
         t = s.clone()
         t.apply(a)
-        assert t.is_over() and t.outcome() is not None and t.outcome().winner is Side.CANADIANS, (
-            level,
-            str(a),
-        )
+        outcome = t.outcome()
+        assert t.is_over() and outcome is not None and outcome.winner is Side.CANADIANS, (level, str(a))
 
 
 @pytest.mark.parametrize("level", [NORMAL, HARD])
@@ -213,7 +212,8 @@ def test_easy_beats_random() -> None:
     for g in range(10):
         tested = Side.GERMANS if g % 2 == 0 else Side.CANADIANS
         s = _game({tested: EASY, tested.other: RANDOM}, 100 + g, iters=0)
-        wins += s.outcome() is not None and s.outcome().winner is tested
+        outcome = s.outcome()
+        wins += outcome is not None and outcome.winner is tested
     assert wins >= 8
 
 
@@ -276,7 +276,8 @@ def test_hard_clears_the_way_for_the_tank_to_break_through() -> None:
     t.apply("end")
     t.apply("end")  # the Germans pass
     t.apply("T+")
-    assert t.outcome() is not None and t.outcome().winner is Side.CANADIANS
+    outcome = t.outcome()
+    assert outcome is not None and outcome.winner is Side.CANADIANS
 
 
 def test_hard_germans_fear_the_tank_gun() -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from rules_helpers import C, G, empty_reserve, legal, pos
 
 from engine.blockwars import GAME, IllegalAction, InvalidNotation, Options, parse
 from engine.blockwars.events import Reinforced
 from engine.blockwars.state import State
+from tests.rules_helpers import C, G, empty_reserve, legal, pos
 
 CROSSES = Options(crosses=True)
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 import pytest
 from PIL import Image
-from rules_helpers import G, pos
 
 from engine.blockwars import Options, State, new_game
 from engine.blockwars.events import Event
@@ -18,6 +17,7 @@ from engine.blockwars.squares import SQUARE_NAMES
 from render.blockwars import board
 from render.blockwars.board import REPLAY_SQUARE, SQUARE, Geo, draw
 from render.blockwars.examples import SCENARIOS
+from tests.rules_helpers import G, pos
 
 
 @dataclass

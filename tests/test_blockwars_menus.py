@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from rules_helpers import C, G, pos
 
 from engine.blockwars import GAME, Options, Side, State, new_game, parse
 from engine.blockwars.model import PRESETS, STANDARD
 from engine.blockwars.squares import SQUARE_NAMES, rank_of, square
+from tests.rules_helpers import C, G, pos
 
 
 def barrage(side: Side) -> State:

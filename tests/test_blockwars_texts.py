@@ -8,11 +8,11 @@ import random
 import re
 
 import pytest
-from rules_helpers import C, G, pos
 
 from engine.blockwars import IllegalAction, Options, Side, new_game, summary
 from engine.blockwars.events import AirBattle, Combat, Event, Fizzled
 from engine.blockwars.state import State
+from tests.rules_helpers import C, G, pos
 
 
 def line(side: Side, events: list[Event]) -> str:

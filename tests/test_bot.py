@@ -21,12 +21,13 @@ from pathlib import Path
 
 import discord
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bot import WargamesBot, create_bot, intents
 from cogs.core import APOLOGY, Core
 from data import Status
 from engine.blockwars import Side, State
+from engine.blockwars.events import Event
 from engine.blockwars.position import build
 from render.blockwars import render_board
 from settings import Settings, load_settings
@@ -417,7 +418,8 @@ async def test_rules_history_notify_and_resign(world: World):
     assert 0 < len(units) <= 25 and all(c["value"].startswith("e") for c in units)
     replayed = await w.slash(w.eve, "replay")
     with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
-        assert gif.format == "GIF" and gif.n_frames == 4  # the start, two set-ups and one move
+        assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
+        assert gif.n_frames == 4  # the start, two set-ups and one move
     history = await w.slash(w.eve, "history", {"count": 60})
     assert "**Set-up**\n1. Germans: " in history.content and "**Turn 1**\n3. Germans: " in history.content
     notify = await w.slash(w.bob, "notify", {"enabled": True})
@@ -486,7 +488,12 @@ def test_without_a_token_main_starts_the_console(monkeypatch):
 
     seen: list[list[str] | None] = []
     console = types.ModuleType("console")
-    console.main = lambda argv=None: seen.append(argv) or 0  # type: ignore[attr-defined]
+
+    def fake_main(argv: list[str] | None = None) -> int:
+        seen.append(argv)
+        return 0
+
+    console.main = fake_main  # type: ignore[attr-defined]  # typeshed's ModuleType has no settable attributes
     monkeypatch.setitem(sys.modules, "console", console)
     monkeypatch.setattr(bot_module, "load_settings", lambda: Settings(token=None))
     assert bot_module.main(["--demo"]) == 0
@@ -534,7 +541,9 @@ async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_or
         for result, channel in zip(moves, (w.general, w.trenches), strict=True):
             match = await w.match(channel)
             state = State.from_json(match.snapshot)
-            events = await w.bot.service.last_events(match)
+            logged = await w.bot.service.last_events(match)
+            events = [e for e in logged if isinstance(e, Event)]
+            assert len(events) == len(logged)  # all of them Block Wars's
             (board,) = [m for m in result.messages if m.channel_id == channel.id]
             assert board.attachment("board.png").data == render_board(state, events)
     finally:

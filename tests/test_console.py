@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from console import Console, amain, main, names
 from console.app import command_for
 from data import Database, Status
-from engine.blockwars import GAME, Side
+from engine.blockwars import GAME, Side, State
 from play import MatchService
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +73,7 @@ async def drive_to_the_end(console: Console, seed: int, limit: int = 4000) -> li
         match, state = await console.service.latest(console.channel_id)
         if not match.status.is_open:
             break
+        assert isinstance(state, State)
         side = state.current_player()
         assert side is not None
         name = names.user_name(match.sides[side.value])
@@ -86,7 +87,8 @@ async def drive_to_the_end(console: Console, seed: int, limit: int = 4000) -> li
         notation = rng.choice(keen if keen and rng.random() < 0.85 else legal)
         cmd, arg = command_for(GAME, state, notation)
         fed.append(f"/blockwars {cmd} {arg}".rstrip())
-        assert await console.run_lines(fed[-1:]) == 0, console.out.getvalue()[-500:]  # type: ignore[attr-defined]
+        assert isinstance(console.out, io.StringIO)  # open_console's
+        assert await console.run_lines(fed[-1:]) == 0, console.out.getvalue()[-500:]
     return fed
 
 
@@ -96,7 +98,8 @@ async def test_a_console_script_plays_a_full_game_to_the_end(tmp_path: Path) -> 
     fed = START + await drive_to_the_end(console, seed=11)
     match, state = await console.service.latest(console.channel_id)
     assert match.status is Status.FINISHED
-    assert state.outcome() is not None and state.outcome().winner is not None, state.outcome
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is not None, outcome
     text = out.getvalue()
     assert "Game over: the" in text and "Traceback" not in text
     actions = await console.service.db.actions(match.id)
@@ -122,6 +125,7 @@ async def test_a_console_script_plays_a_full_game_to_the_end(tmp_path: Path) -> 
     await db.close()
     gif = fresh / "b" / f"general-{again.id}-replay.gif"
     with Image.open(gif) as im:
+        assert isinstance(im, GifImagePlugin.GifImageFile)
         assert im.n_frames == len(actions) + 1
 
 
@@ -229,6 +233,7 @@ async def test_playing_the_ai_writes_its_boards_too(tmp_path: Path) -> None:
     match, state = await console.service.current(console.channel_id)
     assert match.ai_player_id == names.BOT_ID and match.ai_level == "easy"
     me = match.side_of(console.my_id)
+    assert me is not None and isinstance(state, State)
     assert state.current_player() is Side(me)  # the AI has played everything it owed
     text = out.getvalue()
     assert "@alice takes on the AI (easy): a game of Block Wars." in text
@@ -250,6 +255,7 @@ def test_the_demo_plays_a_whole_game_and_writes_the_replay(tmp_path: Path) -> No
     assert len(pngs) > 20 and len(gifs) == 1
     decodes(pngs[-1])
     with Image.open(gifs[0]) as im:
+        assert isinstance(im, GifImagePlugin.GifImageFile)
         assert im.n_frames == len(pngs)  # one frame per board: the start and every action
 
 

@@ -269,7 +269,8 @@ async def test_one_open_match_per_channel(db: Database):
     second = await challenge(db, channel_id=1, a=CAROL, b=DAVE)
     declined = await db.update_match(second.id, expected_version=0, status="declined")
     third = await challenge(db, channel_id=1, a=CAROL, b=DAVE)
-    assert (await db.get_channel_match(1)).id == third.id
+    holder = await db.get_channel_match(1)
+    assert holder is not None and holder.id == third.id
 
     # Reviving an old match into a busy channel is refused too, and changes nothing.
     with pytest.raises(ChannelBusy):
@@ -306,7 +307,8 @@ async def test_two_concurrent_moves_exactly_one_applies(db: Database):
     stored = await db.get_match(m.id)
     assert stored == winners[0] and stored.version == m.version + 1
     log = await db.actions(m.id)
-    assert len(log) == 1 and {"a1-a2": "first", "b1-b2": "second"}[log[0].notation] == stored.snapshot["by"]
+    assert len(log) == 1 and stored.snapshot is not None
+    assert {"a1-a2": "first", "b1-b2": "second"}[log[0].notation] == stored.snapshot["by"]
 
 
 async def test_concurrent_moves_through_two_connections(db_path: Path, clock: FakeClock):
@@ -726,8 +728,11 @@ def test_no_sql_is_built_from_strings():
             where = f"{path.name}:{getattr(node, 'lineno', '?')}"
             if isinstance(node, ast.JoinedStr) and any(_sql_like(v) for v in node.values):
                 problems.append(f"{where}: f-string with SQL")
-            sql_operand = isinstance(node, ast.BinOp) and (_sql_like(node.left) or _sql_like(node.right))
-            if sql_operand and isinstance(node.op, ast.Mod | ast.Add):
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Mod | ast.Add)
+                and (_sql_like(node.left) or _sql_like(node.right))
+            ):
                 problems.append(f"{where}: SQL built with % or +")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 if node.func.attr == "format" and _sql_like(node.func.value):

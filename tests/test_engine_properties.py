@@ -20,7 +20,8 @@ ALL_UNITS = {
     C: {f"CI{i:02d}" for i in range(1, 22)} | {"CM1", TANK_ID},
 }
 PACK = sorted(c.code for c in FULL_PACK)
-SETTINGS = {"derandomize": True, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+# The profile every property below starts from (each adds its own max_examples).
+SETTINGS = settings(derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 Log = list[tuple[Side, str]]
@@ -221,7 +222,7 @@ def random_game(
 # ---------------------------------------------------------------------------------------- the properties
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(SETTINGS, max_examples=60)
 @given(seed=seeds, crosses=st.booleans(), aces=st.booleans())
 def test_random_games_keep_every_invariant(seed: int, crosses: bool, aces: bool) -> None:
     s, log, _ = random_game(seed, Options(crosses, aces), json_every=10, view_every=60, max_actions=1500)
@@ -232,7 +233,7 @@ def test_random_games_keep_every_invariant(seed: int, crosses: bool, aces: bool)
     assert replay(Options(crosses, aces), seed, log).to_json() == s.to_json()
 
 
-@settings(max_examples=10, **SETTINGS)
+@settings(SETTINGS, max_examples=10)
 @given(seed=seeds, crosses=st.booleans(), aces=st.booleans())
 def test_every_legal_action_applies_and_others_are_refused(seed: int, crosses: bool, aces: bool) -> None:
     _, _, stats = random_game(
@@ -241,7 +242,7 @@ def test_every_legal_action_applies_and_others_are_refused(seed: int, crosses: b
     assert stats["clone_applies"] > 0 and stats["illegal"] > 0
 
 
-@settings(max_examples=3, **SETTINGS)
+@settings(SETTINGS, max_examples=3)
 @given(seed=seeds, crosses=st.booleans(), aces=st.booleans())
 def test_replay_and_json_agree_at_every_step(seed: int, crosses: bool, aces: bool) -> None:
     random_game(seed, Options(crosses, aces), json_every=1, replay_every=1, view_every=5, max_actions=150)
@@ -255,7 +256,8 @@ def test_many_games_cover_every_kind_of_action_and_decision() -> None:
         options = Options(crosses=seed % 2 == 0, fighter_aces=seed % 3 == 0)
         s, _, stats = random_game(seed, options, every=17, max_actions=1500)
         total += stats
-        outcomes[s.outcome().detail if s.outcome() else "unfinished"] += 1
+        outcome = s.outcome()
+        outcomes[outcome.detail if outcome else "unfinished"] += 1
     kinds = {
         "Move", "Attack", "TankMove", "TankFire", "Reinforce", "EndTurn", "Setup",
         "Barrage", "Fly", "Dogfight", "Strafe", "Decline", "UseCross",

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bot import create_bot
 from console import Console, names
@@ -76,7 +76,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
             waiting = sorted(state.to_act())
             user = players[live.sides[waiting[0]]]
             legal = await bot.service.legal(channel.id, user.id)
-            assert legal, f"{user.name} owes an action but the bot lists none"
+            assert legal, f"{user.username} owes an action but the bot lists none"
             action = rng.choice(legal) if n < MAX_ACTIONS - 1 else "resign"
             if action != "resign" and rng.random() < 0.5:
                 # Two actions as one command, where the same player acts again after the first.
@@ -161,4 +161,5 @@ async def test_the_demo_plays_a_whole_game(name: str, tmp_path: Path):
     pngs = sorted(boards.glob("*.png"))
     (gif,) = boards.glob("*.gif")
     with Image.open(gif) as replay:
+        assert isinstance(replay, GifImagePlugin.GifImageFile)
         assert replay.n_frames == len(pngs)  # one frame per board: the start and every command

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from typing import Any
 
 import discord
 import pytest
@@ -38,8 +39,8 @@ class MoveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoveButton:
         return cls(int(match["match"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -78,7 +79,9 @@ class ResignView(discord.ui.View):
 
 
 class RenameModal(discord.ui.Modal, title="Rename the match"):
-    name = discord.ui.TextInput(label="New name", custom_id="bw:rename:name", max_length=40)
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="New name", custom_id="bw:rename:name", max_length=40
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"renamed to {self.name.value}")

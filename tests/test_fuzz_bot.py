@@ -411,6 +411,7 @@ async def test_a_deleted_channel_does_not_break_the_sweep_or_other_games(arena: 
     gone = {"id": str(w.thread.id), "guild_id": str(w.thread.guild_id), "type": w.thread.type}
     await conn.dispatch("THREAD_DELETE", gone | {"parent_id": str(w.thread.parent_id)})
     w.fake.channels.pop(w.thread.id)
+    assert w.thread.guild_id is not None
     w.fake.guilds[w.thread.guild_id].channels.pop(w.thread.id)
     # its deadline passes: the sweep forfeits the game although it cannot post anywhere
     w.clock.now = doomed.deadline + 1

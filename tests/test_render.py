@@ -7,9 +7,10 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import GifImagePlugin, Image, ImageChops
 
-from engine.blockwars import Options, Side, new_game
+from engine.blockwars import Options, Side, State, new_game
+from engine.blockwars.actions import Attack, Strafe, TankFire
 from engine.blockwars.position import build
 from engine.blockwars.squares import SQUARE_NAMES, square
 from render.blockwars import render_board
@@ -33,10 +34,12 @@ def decode(png: bytes) -> Image.Image:
 def px(im: Image.Image, name: str, fx: float = 0.5, fy: float = 0.5) -> tuple[int, int, int]:
     """The pixel at a fraction (fx, fy) of square `name` (0,0 = its top-left corner)."""
     x, y = G.xy(square(name))
-    return im.getpixel((x + int(fx * SQUARE), y + int(fy * SQUARE)))
+    pixel = im.getpixel((x + int(fx * SQUARE), y + int(fy * SQUARE)))
+    assert isinstance(pixel, tuple) and len(pixel) == 3, pixel  # `decode` gives RGB pictures
+    return pixel
 
 
-def opening_image() -> tuple[object, Image.Image]:
+def opening_image() -> tuple[State, Image.Image]:
     state, events, _ = SCENARIOS["opening"]()
     return state, decode(render_board(state, events))
 
@@ -108,7 +111,10 @@ def test_overlay_marks_moves_and_targets_even_off_turn():
     assert state.active is C and over == "d6"
     acts, hypothetical = overlay_actions(state, square("d6"))
     assert hypothetical
-    targets = {a.target for a in acts}
+    targets = set()
+    for a in acts:
+        assert isinstance(a, (Attack, TankFire, Strafe)), a  # the actions that have a target
+        targets.add(a.target)
     # c4, d4 and e5 are in the arc and in sight; f4 is in the arc but e5 stands in the way.
     assert targets == {square("c4"), square("d4"), square("e5")}
     im = decode(render_board(state, events, overlay=over))
@@ -133,7 +139,8 @@ def test_infantry_overlay_dots_its_moves():
 
 def test_won_game_has_a_banner_in_the_panel_not_over_the_board():
     state, events, _ = SCENARIOS["won"]()
-    assert state.outcome() is not None and state.outcome().winner is C
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is C
     im = decode(render_board(state, events))
     cx, cy = G.x0 + 4 * SQUARE, G.y0 + 4 * SQUARE
     assert KEY["banner"] not in [im.getpixel((x, cy)) for x in range(G.x0 + SQUARE // 2, cx)]
@@ -178,7 +185,7 @@ def test_replay_gif_has_one_frame_per_action_and_matches_the_boards():
     log = random_log("blockwars", {}, 3, 40)
     data = render_replay("blockwars", {}, 3, log)
     gif = Image.open(io.BytesIO(data))
-    assert gif.format == "GIF"
+    assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
     assert gif.n_frames == len(log) + 1
     from engine.blockwars import replay
     from render.blockwars.board import REPLAY_SQUARE
@@ -193,7 +200,7 @@ def test_replay_gif_has_one_frame_per_action_and_matches_the_boards():
     for i in (len(log) // 2, len(log)):
         gif.seek(i)
         assert ImageChops.difference(gif.convert("RGB"), pictures[i - 1]).getbbox() is None, i
-    assert final_is(state, replay(Options(), 3, log))
+    assert final_is(state, replay(Options(), 3, [(Side(side), notation) for side, notation in log]))
 
 
 def final_is(a, b) -> bool:

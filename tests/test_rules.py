@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import C, G, empty_reserve, legal, of, play, pos, units
 
 from engine.blockwars import IllegalAction, InvalidNotation, Options, new_game, parse
 from engine.blockwars.events import (
@@ -31,6 +30,7 @@ from engine.blockwars.events import (
 from engine.blockwars.position import stack_decks
 from engine.blockwars.squares import SQUARE_NAMES, square
 from engine.cards import FULL_PACK
+from tests.rules_helpers import C, G, empty_reserve, legal, of, outcome, play, pos, units
 
 ACES = Options(fighter_aces=True)
 CROSSES = Options(crosses=True)
@@ -515,7 +515,7 @@ def test_canadian_king_offers_no_gas():
 def test_defenders_king_is_fired_by_the_defender_off_turn():
     s = pos({"e4": "C", "e5": "G", "a1": "C"}, active=C, c=["2C"], g=["KD", "9S"])
     s.apply("e4xe5")
-    assert s.pending.kind == "barrage" and s.current_player() is G and s.active is C
+    assert s.pending is not None and s.pending.kind == "barrage" and s.current_player() is G and s.active is C
     assert "It is not your decision" in str(illegal(s, "a1-a2", C))
     s.apply("barrage a1", G)
     assert s.current_player() is C
@@ -527,7 +527,7 @@ def test_defenders_king_is_fired_by_the_defender_off_turn():
 def test_ace_brings_reserve_infantry_first():
     s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["AD"])
     s.apply("e4xe5")  # German Ace: the Canadian attacker is removed, then reinforce
-    assert s.pending.kind == "ace" and s.current_player() is G
+    assert s.pending is not None and s.pending.kind == "ace" and s.current_player() is G
     assert legal(s) == {f"R@{f}8" for f in "bcdefgh"}
     before = len(s.reserves[G])
     r = of(s.apply("R@d8"), Reinforced)[0]
@@ -541,7 +541,12 @@ def test_ace_brings_back_infantry_casualties_once_the_reserve_has_no_infantry():
     s.apply("e4xe5")
     assert legal(s) == {f"R@{f}8" for f in "bcdefgh"}
     r = of(s.apply("R@h8"), Reinforced)[0]
-    assert r.from_casualties and r.kind == "infantry" and s.board[63].startswith("GI")
+    assert (
+        r.from_casualties
+        and r.kind == "infantry"
+        and s.board[63] is not None
+        and s.board[63].startswith("GI")
+    )
 
 
 def test_r13_ace_brings_back_a_machine_gun_onto_the_back_row():
@@ -726,7 +731,7 @@ def test_strafe_cannot_target_the_tank_and_cards_in_the_air_have_no_effect():
     pieces = {"e4": "G", "e3": "C", "c1": "CT", "h1": "C"}
     s = pos(pieces, active=G, g=["JC", "KS", "AS"], c=["2D", "AH", "KH"])
     s.apply("e4xe3")
-    assert s.pending.kind == "dogfight" and s.current_player() is C
+    assert s.pending is not None and s.pending.kind == "dogfight" and s.current_player() is C
     s.apply("dogfight B")  # K vs A: the Germans lose the dogfight... no: A beats K
     assert s.pending is None and s.aircraft[G]["A"] == "damaged"
     s = pos(pieces, active=G, g=["JC", "AS", "KS"], c=["2D", "KH", "AH"])
@@ -802,9 +807,9 @@ def test_r11_king_and_ace_attacker_first():
     s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["KC", "9S"], g=["AD"])
     ev = s.apply("e4xe5")
     assert of(ev, Combat)[0].result == "loss"
-    assert s.pending.kind == "barrage" and s.current_player() is C
+    assert s.pending is not None and s.pending.kind == "barrage" and s.current_player() is C
     s.apply("barrage h1")
-    assert s.pending.kind == "ace" and s.current_player() is G
+    assert s.pending is not None and s.pending.kind == "ace" and s.current_player() is G
     s.apply("R@h8")
     assert s.pending is None and s.active is C
 
@@ -812,16 +817,16 @@ def test_r11_king_and_ace_attacker_first():
 def test_r11_two_kings_two_barrages_attacker_first_and_two_aces():
     s = pos({"e4": "C", "e5": "G", "a8": "G", "a1": "C"}, active=C, c=["KC", "9C"], g=["KD", "9D"])
     s.apply("e4xe5")
-    assert (s.pending.kind, s.pending.side) == ("barrage", C)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("barrage", C)
     s.apply("barrage h4")
-    assert (s.pending.kind, s.pending.side) == ("barrage", G)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("barrage", G)
     s.apply("barrage h4")
     assert s.pending is None
     s = pos({"e4": "C", "e5": "G", "a8": "G", "a1": "C"}, active=C, c=["AC"], g=["AD"])
     s.apply("e4xe5")
-    assert (s.pending.kind, s.pending.side) == ("ace", C)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("ace", C)
     s.apply("R@h1")
-    assert (s.pending.kind, s.pending.side) == ("ace", G)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("ace", G)
     s.apply("R@h8")
     assert s.pending is None
 
@@ -829,10 +834,10 @@ def test_r11_two_kings_two_barrages_attacker_first_and_two_aces():
 def test_r11_ace_then_jack():
     s = pos({"e4": "C", "e5": "G", "a8": "G", "a1": "C"}, active=C, c=["JC"], g=["AD"])
     s.apply("e4xe5")
-    assert (s.pending.kind, s.pending.side) == ("dogfight", G)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("dogfight", G)
     s.apply("decline")
     s.apply("decline")
-    assert (s.pending.kind, s.pending.side) == ("ace", G)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("ace", G)
 
 
 # ---- reshuffle (R18)
@@ -849,7 +854,8 @@ def test_r18_reshuffle_mid_fight_turned_cards_still_count_and_trigger():
     assert (fight.attacker_card, fight.defender_card, fight.result) == ("KC", "2D", "win")
     assert len(s.decks[G]) == len(s.decks[C]) == 26 and s.discards == {G: [], C: []}
     assert {c.code for d in s.decks.values() for c in d} == {c.code for c in FULL_PACK}
-    assert s.pending.kind == "barrage"  # the King drawn as the deck ran out still fires
+    # the King drawn as the deck ran out still fires
+    assert s.pending is not None and s.pending.kind == "barrage"
 
 
 def test_r18_reshuffle_is_deterministic_from_the_seed():
@@ -871,7 +877,7 @@ def test_two_units_on_the_enemy_back_row_win():
     ev = s.apply("b7-b8")
     over = of(ev, GameOver)[0]
     assert over.winner is C and over.squares == ("a8", "b8") and s.is_over()
-    assert s.outcome().winner is C and s.current_player() is None and s.legal_actions() == []
+    assert outcome(s).winner is C and s.current_player() is None and s.legal_actions() == []
     assert str(illegal(s, "a8-a7")) == "The game is over."
     assert "over" in str(illegal(s, "resign", G))
 
@@ -923,9 +929,7 @@ def test_r21_both_sides_wiped_out_is_a_draw():
     assert not s.is_over()
     ev = s.apply("barrage e5")
     over = of(ev, GameOver)[0]
-    assert (
-        over.winner is None and s.outcome().winner is None and over.reason == "neither side has a unit left"
-    )
+    assert over.winner is None and outcome(s).winner is None and over.reason == "neither side has a unit left"
 
 
 # ---- crosses (R19)
@@ -956,7 +960,7 @@ def test_r19_defender_off_turn_spends_the_cross_and_the_attacker_dies():
 def test_r19_attacker_decline_and_use():
     s = pos({"e4": "C", "e5": "G", "a8": "G"}, active=C, c=["2C"], g=["9D"], options=CROSSES)
     s.apply("e4xe5")
-    assert (s.pending.kind, s.pending.side) == ("cross", C)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("cross", C)
     ev = s.apply("decline")
     assert of(ev, Declined)[0].what == "the Cross" and of(ev, Removed)[0].square == "e4"
     assert not s.cross_used[C]
@@ -974,7 +978,7 @@ def test_r19_attacker_decline_and_use():
 def test_r19_cross_scope(pieces, active, action, cards, hurt):
     s = pos(pieces, active=active, g=cards.get(G), c=cards.get(C), options=CROSSES)
     s.apply(action)
-    assert s.pending.kind == "cross"
+    assert s.pending is not None and s.pending.kind == "cross"
     ev = s.apply("cross")
     if hurt is None:
         assert not of(ev, Removed) and not of(ev, TankDamaged)
@@ -1005,7 +1009,7 @@ def test_r19_no_cross_for_guns_ties_barrages_or_without_the_option():
     assert s.pending is None
     s = pos({"e4": "C", "e5": "G", "f6": "G"}, active=C, c=["KC", "2S"], g=["2D"], options=CROSSES)
     s.apply("e4xe5")
-    assert s.pending.kind == "cross"
+    assert s.pending is not None and s.pending.kind == "cross"
     s.apply("decline")
     s.apply("barrage f6")
     assert s.pending is None and s.board[45] is None
@@ -1022,13 +1026,13 @@ def test_resign_and_timeout():
     with pytest.raises(IllegalAction):
         s.apply("resign")
     ev = s.apply("resign", C)  # either side, even off-turn
-    assert of(ev, GameOver)[0].winner is G and s.outcome().detail == "the Canadians resigned"
+    assert of(ev, GameOver)[0].winner is G and outcome(s).detail == "the Canadians resigned"
     s = pos({"e4": "C", "e5": "G"}, active=G)
     s.apply("timeout", G)
-    assert s.outcome().winner is C and "time" in s.outcome().detail
+    assert outcome(s).winner is C and "time" in outcome(s).detail
     s = new_game(Options(), 1)
     s.apply("resign", G)
-    assert s.outcome().winner is C
+    assert outcome(s).winner is C
 
 
 def test_r20_draw_offer_accept_decline_and_lapse():
@@ -1040,7 +1044,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
     s.apply("h8-h7")  # the offerer playing on keeps the offer
     assert s.draw_offer is G
     ev = s.apply("accept draw", C)
-    assert of(ev, GameOver)[0].winner is None and s.outcome().detail == "by agreement"
+    assert of(ev, GameOver)[0].winner is None and outcome(s).detail == "by agreement"
     s = pos({"e4": "C", "a1": "C", "h8": "G"}, active=C)
     s.apply("offer draw", G)
     assert of(s.apply("decline draw", C), DrawDeclined) and s.draw_offer is None
@@ -1132,10 +1136,10 @@ def test_full_game_with_every_special_both_options_and_every_decision():
     go("h3-h4")
     # German turn 2: the gun on c6 beats a4, the Victoria Cross saves it, then a gas barrage.
     ev = go("c6xa4")
-    assert s.pending.kind == "cross" and s.current_player() is C
+    assert s.pending is not None and s.pending.kind == "cross" and s.current_player() is C
     ev = go("cross", C)
     assert s.board[24] is not None and not of(ev, Removed)
-    assert (s.pending.kind, s.pending.side) == ("barrage", G)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("barrage", G)
     ev = go("gas e3")
     assert {r.square for r in of(ev, Removed)} == {"d2", "e2", "d3"}
     go("end")
@@ -1143,9 +1147,13 @@ def test_full_game_with_every_special_both_options_and_every_decision():
     go("h4-h5")
     # German turn 3: both draw a Jack; only the German flies; fighter aces make B a choice.
     ev = go("g6xh5")
-    assert of(ev, Combat)[0].result == "tie" and (s.pending.kind, s.pending.side) == ("fly", G)
+    assert (
+        of(ev, Combat)[0].result == "tie"
+        and s.pending is not None
+        and (s.pending.kind, s.pending.side) == ("fly", G)
+    )
     go("fly B")
-    assert (s.pending.kind, s.pending.side) == ("dogfight", C)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("dogfight", C)
     ev = go("dogfight A")
     fight = of(ev, Combat)[0]
     assert (fight.attacker_value, fight.defender_value, fight.result) == (9, 9, "tie")
@@ -1154,9 +1162,13 @@ def test_full_game_with_every_special_both_options_and_every_decision():
     go("end")
     # Canadian turn 3: through the wire with an Ace; the Iron Cross is declined; the tank arrives.
     ev = go("a5xa6")
-    assert of(ev, Combat)[0].need == 2 and (s.pending.kind, s.pending.side) == ("cross", G)
+    assert (
+        of(ev, Combat)[0].need == 2
+        and s.pending is not None
+        and (s.pending.kind, s.pending.side) == ("cross", G)
+    )
     go("decline", G)
-    assert (s.pending.kind, s.pending.side) == ("ace", C) and "T@d1" in legal(s)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("ace", C) and "T@d1" in legal(s)
     go("T@d1")
     with pytest.raises(IllegalAction):
         s.apply("Txc3")
@@ -1166,7 +1178,7 @@ def test_full_game_with_every_special_both_options_and_every_decision():
     # German turn 4: b6 attacks a5 and loses to a King; the Canadians barrage off-turn.
     go("b6xa5")
     go("decline", G)
-    assert (s.pending.kind, s.pending.side) == ("barrage", C)
+    assert s.pending is not None and (s.pending.kind, s.pending.side) == ("barrage", C)
     ev = go("barrage c7")
     assert {r.square for r in of(ev, Removed)} == {"c6", "c7", "c8"}
     go("end")
@@ -1211,7 +1223,7 @@ def test_r24_sixty_quiet_turns_draw_the_game() -> None:
     assert not state.is_over()
     events = state.apply("end")
     assert state.is_over() and state.outcome() is not None
-    assert state.outcome().winner is None and "60 turns" in state.outcome().detail
+    assert outcome(state).winner is None and "60 turns" in outcome(state).detail
     assert any(type(e).__name__ == "GameOver" for e in events)
 
 

@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from data import Database, Status
+from engine import protocol
 from engine.blockwars import Options, Side, State, new_game, parse
+from engine.blockwars.actions import Move
 from play import (
     AlreadyApplied,
     BadRequest,
@@ -55,7 +57,8 @@ async def started(svc: MatchService, side: str = "germans", channel: int = CHANN
     await svc.act(channel, BOB if german == ALICE else ALICE, "setup std")
 
 
-def player_for(match_sides: dict[str, int], state: State) -> int:
+def player_for(match_sides: dict[str, int], state: protocol.State) -> int:
+    assert isinstance(state, State)  # the service's games here are Block Wars
     side = state.current_player()
     assert side is not None
     return match_sides[side.value]
@@ -147,7 +150,7 @@ async def test_the_same_interaction_is_never_applied_twice(tmp_path: Path, clock
     with pytest.raises(AlreadyApplied):
         await svc.act(CHANNEL, ALICE, "f7-g7", interaction_id=77)
     match, state = await svc.current(CHANNEL)
-    assert state.actions_left == 1
+    assert isinstance(state, State) and state.actions_left == 1
     assert len(await svc.db.actions(match.id)) == 3
     await svc.db.close()
 
@@ -164,7 +167,9 @@ async def test_a_crash_mid_move_keeps_the_previous_state(tmp_path: Path, clock: 
         await svc.act(CHANNEL, ALICE, "c7-b7", before_commit=crash)
     after, state = await svc.current(CHANNEL)
     assert after == before
-    assert state.board[parse("c7-b7").dst] is None  # type: ignore[attr-defined]
+    move = parse("c7-b7")
+    assert isinstance(state, State) and isinstance(move, Move)
+    assert state.board[move.dst] is None
     await svc.act(CHANNEL, ALICE, "c7-b7")  # and the game goes on
     await svc.db.close()
 
@@ -390,6 +395,7 @@ async def test_reads_after_a_move_do_not_share_state_with_the_caller(tmp_path: P
     await started(svc)
     match, state = await svc.current(CHANNEL)
     before = state.to_json()
+    assert isinstance(state, State)
     side = state.current_player()
     assert side is not None
     state.apply(state.legal_actions()[0], side)

@@ -42,6 +42,7 @@ async def test_a_killed_painter_is_replaced_and_no_board_is_lost():
     try:
         await painter.start()
         (worker,) = [p for p in multiprocessing.active_children() if p.pid not in before]
+        assert worker.pid is not None  # started
         os.kill(worker.pid, signal.SIGKILL)  # out of memory, an admin's kill
         worker.join(5)
         assert (

@@ -227,8 +227,8 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        assert isinstance(server, asyncio.Server)  # aiohttp types it as an AbstractServer, without sockets
+        self.port = server.sockets[0].getsockname()[1]
         return self
 
     async def stop(self) -> None:
@@ -695,6 +695,7 @@ class FakeDiscord:
     ) -> JSON:
         """One leaf option; users, channels and roles also go into `resolved` like Discord does."""
         guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        raw: str | int | float  # the option's value as Discord sends it
         if focused:
             # Autocomplete sends what the user has typed so far, as typed.
             return {"type": opt_type or 3, "name": name, "value": value, "focused": True}
@@ -908,13 +909,13 @@ class FakeDiscord:
             self._identified.set()
             self._activity.set()
         elif op == 8:  # request guild members
-            guild = self.guilds.get(int(data["guild_id"]))
-            if guild is not None:
+            requested = self.guilds.get(int(data["guild_id"]))
+            if requested is not None:
                 await conn.dispatch(
                     "GUILD_MEMBERS_CHUNK",
                     {
-                        "guild_id": str(guild.id),
-                        "members": [m.to_payload() for m in guild.members.values()],
+                        "guild_id": str(requested.id),
+                        "members": [m.to_payload() for m in requested.members.values()],
                         "chunk_index": 0,
                         "chunk_count": 1,
                         "not_found": [],

@@ -97,7 +97,7 @@ async def test_each_hand_reaches_its_owner_only(table: Table):
     assert mine.content == GAME.private_text(state.view(GERMANS))
     assert theirs.content == GAME.private_text(state.view(AMERICANS))
     assert mine.content != theirs.content
-    for card in state.view(GERMANS).state.hands[GERMANS]:  # type: ignore[attr-defined]
+    for card in state.view(GERMANS).state.hands[GERMANS]:
         assert card.name not in board.content  # never in the channel's words
     nosy = await t.slash(t.eve, "hand")
     assert nosy.ephemeral and "Only the two players" in nosy.content
@@ -134,7 +134,7 @@ async def test_the_player_not_on_turn_cancels_a_move_with_a_card_from_their_hand
     after = public(cancelled)
     assert "Rough Ground" in after.content and f"<@{t.alice.id}>" in after.content
     _, state = await t.bot.service.current(t.channel.id)
-    assert "rough" not in [c.code for c in state.view(AMERICANS).state.hands[AMERICANS]]  # type: ignore[attr-defined]
+    assert "rough" not in [c.code for c in state.view(AMERICANS).state.hands[AMERICANS]]
 
 
 async def test_standing_orders_are_given_off_turn_and_in_private(table: Table):

@@ -180,7 +180,7 @@ def test_standing_orders_submenu_and_the_private_hand() -> None:
         "orders losses auto",
     ]
     for n in notations:
-        assert str(GAME.parse(n)) == n
+        assert n is not None and str(GAME.parse(n)) == n
     text = GAME.private_text(s.view(G)) or ""
     assert text.startswith("Your hand (2 cards): March and Trees.")
     assert "cancel attacks on my officers" in text
@@ -192,7 +192,7 @@ def test_quick_decisions_and_their_defaults() -> None:
     assert not s.quick_decision() and s.default_action(G) is None
     play(s, "march Rd4-d6")
     assert s.quick_decision() and s.default_action(AM) == A.PASS and s.default_action(G) is None
-    s.apply(s.default_action(AM), AM)  # type: ignore[arg-type]
+    s.apply(s.default_action(AM), AM)
     assert not s.quick_decision()
 
 

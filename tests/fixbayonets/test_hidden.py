@@ -42,7 +42,7 @@ def look(state: State, viewer: str | None, events: list, *, board: bool) -> dict
     """Everything `viewer` is shown after an action, as JSON-able values."""
     view = state.view(viewer)
     mine = seen(events, viewer)
-    out = {
+    out: dict[str, object] = {
         "view": view.to_json(),
         "events": [e.to_json() for e in mine],
         "history": [e.text(viewer) for e in mine],

@@ -75,7 +75,7 @@ RENDER_PROCESSES = 0  # what the bot's settings chose, reported with the figures
 
 def _label(handle: asyncio.Handle) -> str:
     """Where a callback resumes: the innermost frame its task is suspended in, else its repr."""
-    target = getattr(handle._callback, "__self__", None)
+    target = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]  # private, not in typeshed
     if isinstance(target, asyncio.Task):
         coro: Any = target.get_coro()
         where = ""
@@ -101,14 +101,15 @@ class StallTrace:
         original = asyncio.events.Handle._run
         runs = self.runs
 
-        def timed(handle: asyncio.Handle) -> None:
+        # Handle._run's replacement: its parameter is named as that method's is, 'self' (mypy compares names).
+        def timed(self: asyncio.Handle) -> None:
             start = time.perf_counter()
-            original(handle)
+            original(self)
             took = time.perf_counter() - start
             # named only when slow (cheap otherwise): the place its task waits now
-            runs.append((start, took, _label(handle) if took > 0.002 else ""))
+            runs.append((start, took, _label(self) if took > 0.002 else ""))
 
-        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]  # patching asyncio's loop, on purpose
         gc.callbacks.append(self._gc)
         self._gc_started = 0.0
 
@@ -368,7 +369,7 @@ def patch_discord(api: str, gateway: str) -> None:
     import discord.http
     import yarl
 
-    discord.http.Route.BASE = api  # type: ignore[misc]
+    discord.http.Route.BASE = api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
