@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from engine.battlefronts import GAME, State
-from engine.battlefronts.model import BLUE, RED
+from engine.battlefronts.model import BLUE, RED, Battalion
 from engine.battlefronts.position import begin, build
 
 E = TypeVar("E")
@@ -28,6 +28,13 @@ def of_type(events: list[Any], kind: type[E]) -> list[E]:
 def history(events: list[Any], viewer: str | None = None) -> str:
     """The history line: every event's words for `viewer`, the shared ones (game over) too."""
     return "; ".join(t for e in events if (t := e.text(viewer)))
+
+
+def unit(state: State, label: str) -> Battalion:
+    """The battalion called `label`, which the test expects to be there."""
+    b = state.find(label)
+    assert b is not None, f"{label} is gone"
+    return b
 
 
 def tops(state: State, label: str) -> tuple[str | None, int, int]:

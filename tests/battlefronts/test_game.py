@@ -192,7 +192,8 @@ def test_an_empty_deck_fights_on() -> None:
 def test_a_timeout_loses() -> None:
     s = new_game(3)
     s.apply(TIMEOUT, RED)
-    assert s.outcome().winner == BLUE and s.outcome().reason is EndReason.TIMEOUT
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == BLUE and outcome.reason is EndReason.TIMEOUT
 
 
 def test_acting_after_the_end_is_refused() -> None:

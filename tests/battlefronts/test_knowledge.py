@@ -11,7 +11,7 @@ import json
 import random
 
 from engine.battlefronts import GAME, State
-from engine.battlefronts.events import Moved, summary
+from engine.battlefronts.events import Event, Moved, summary
 from engine.battlefronts.position import build
 from engine.battlefronts.state import MOVE, new_game
 from render import renderer, seen
@@ -44,7 +44,7 @@ def looks(state: State, events: list, viewer: str | None) -> tuple[str, bytes, l
         json.dumps(view.to_json(), sort_keys=True),
         DRAW.board(view, mine),
         [e.to_json() for e in mine],
-        summary(mine, viewer),
+        summary([e for e in mine if isinstance(e, Event)], viewer),
     )
 
 

@@ -40,7 +40,9 @@ def test_the_band_marks_contested_and_held_fronts() -> None:
     g = Geo(rows_needed(s))
 
     def band(place: int) -> int:
-        return image.getpixel((g.x(place) + 6, g.band + BAND // 2))
+        value = image.getpixel((g.x(place) + 6, g.band + BAND // 2))
+        assert isinstance(value, int)  # a palette image: the colour's index
+        return value
 
     assert band(4) == INDEX["contested"]  # F3
     assert band(0) == INDEX["red_tint"] and band(8) == INDEX["blue_tint"]

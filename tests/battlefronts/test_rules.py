@@ -22,7 +22,7 @@ from engine.cards import FULL_PACK
 from engine.errors import IllegalAction
 from engine.protocol import EndReason
 
-from .helpers import BLUE, GAME, RED, begin, build, command, history, of_type, tops
+from .helpers import BLUE, GAME, RED, begin, build, command, history, of_type, tops, unit
 
 # ----------------------------------------------------------------------------------- set-up
 
@@ -77,7 +77,7 @@ def test_the_first_player_alternates_every_round() -> None:
 )
 def test_strength_is_the_top_value_ace_one_and_a_face_card_counts_the_stack(spec: str, strength: int) -> None:
     s = build({"F1": {RED: [spec]}})
-    assert s.find("R1").strength == strength
+    assert unit(s, "R1").strength == strength
 
 
 # ----------------------------------------------------------------------------------- call-ups
@@ -87,7 +87,7 @@ def test_a_call_up_deals_face_down_off_the_top_the_last_card_dealt_on_top() -> N
     """R10: the first card dealt is the bottom of the new battalion."""
     s = build(round=2, phase=SUPPORT, current=RED, decks={RED: ["2H", "3H", "4H", "5H"]})
     (called,) = of_type(command(s, RED, "call T2 3"), CalledUp)
-    b = s.find("R1")
+    b = unit(s, "R1")
     assert [c.code for c in b.cards] == ["2H", "3H", "4H"]  # bottom first: 4H is on top
     assert not b.up and b.place == 3
     assert (called.unit, called.zone, called.size) == ("R1", "T2", 3)
@@ -113,7 +113,7 @@ def test_any_number_of_cards_even_beyond_the_listed_sizes() -> None:
     s = build(round=2, phase=SUPPORT, current=RED)
     assert max(a.size for a in s.legal_actions(RED) if isinstance(a, A.Call)) == 13
     command(s, RED, "call T1 30")
-    assert s.find("R1").size == 30 and len(s.decks[RED]) == 22
+    assert unit(s, "R1").size == 30 and len(s.decks[RED]) == 22
     with pytest.raises(IllegalAction, match="only 22 cards left"):
         command(s, RED, "call T2 23")
 
@@ -175,7 +175,7 @@ def test_a_face_card_on_top_jumps_to_any_front() -> None:
     assert {"jump R1 F2", "jump R1 F3", "jump R1 F4", "jump R1 F5"} <= legal and "jump R1 F1" not in legal
     (jumped,) = of_type(command(s, RED, "jump R1 F5"), Jumped)
     assert (jumped.discarded, jumped.revealed, jumped.strength) == ("KS", "4D", 4)
-    b = s.find("R1")
+    b = unit(s, "R1")
     assert b.place == 8 and b.moved and tops(s, "R1") == ("4D", 2, 4)
     assert [c.code for c in s.discards[RED]][-1] == "KS"
 
@@ -441,12 +441,14 @@ def test_the_round_limit_with_equal_fronts_is_a_draw() -> None:
 def test_resignation_and_a_draw_by_agreement() -> None:
     s = new_game(2)
     command(s, BLUE, "resign")
-    assert s.outcome().winner == RED and s.outcome().reason is EndReason.RESIGNATION
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.RESIGNATION
     s = new_game(2)
     command(s, RED, "offer draw")
     command(s, RED, "call T1 4")  # the offer stands while play goes on
     command(s, BLUE, "accept draw")
-    assert s.outcome().winner is None and s.outcome().reason is EndReason.AGREEMENT
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.reason is EndReason.AGREEMENT
 
 
 # ----------------------------------------------------------------------------------- refusals
