@@ -24,6 +24,8 @@ class Entry:
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("blockwars", "engine.blockwars", "render.blockwars"),
+    Entry("combinedarms", "engine.combinedarms", "render.combinedarms"),
+    Entry("combinedarms_wwii", "engine.combinedarms.ww2", "render.combinedarms.ww2"),
 )  # fmt: skip
 
 

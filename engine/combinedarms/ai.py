@@ -1,0 +1,243 @@
+"""The search's judgement for Combined Arms: `evaluate`, a cheap `rollout` policy and an `order`.
+
+The generic search (`engine.search`) plays one small step at a time, so these hooks carry the game's
+sense: units walk to where they can fire (a ranged unit at the edge of its range, a melee unit next to
+an enemy), attacks go first where they finish a retreat or a kill (the Double Whammy: push a unit back,
+then push it again), the Headquarters is the prize, and a threatened one is the worry.
+
+Distances to the nearest enemy come from a distance field built by growing the enemy's occupancy mask
+one king step at a time; it depends only on the enemy's squares, which do not change while a side
+moves, so it is cached by mask.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from engine.combinedarms import actions as A
+from engine.combinedarms.board import Geometry, bits, geometry
+from engine.combinedarms.state import ATTACK, DEPLOY, DESIGN, MOVE, NOWHERE, OVER, REINFORCE, RETREAT, State
+from engine.protocol import Action
+
+HQ_VALUE = 6.0  # the Headquarters is the game: threats to it count this much
+FAR = 99
+PREFERRED_ARMY = {"wwi": "balanced", "wwii": "balanced"}
+PREFERRED_LAYOUT = "line"
+
+
+@lru_cache(maxsize=8192)
+def _field(width: int, height: int, mask: int) -> tuple[int, ...]:
+    """King distance from each square to the nearest square of `mask` (FAR when empty)."""
+    g = geometry(width, height)
+    out = [FAR] * g.size
+    if not mask:
+        return tuple(out)
+    ring = mask
+    seen = 0
+    d = 0
+    while ring and d < 30:
+        for sq in bits(ring):
+            out[sq] = d
+        seen |= ring
+        ring = g.spread(seen) & ~seen
+        d += 1
+    return tuple(out)
+
+
+def enemy_field(s: State, side: int) -> tuple[int, ...]:
+    return _field(s.g.width, s.g.height, s.occ[1 - side])
+
+
+def _value(s: State, uid: int) -> float:
+    t = s.utype(uid)
+    v = HQ_VALUE if t.hq else t.value
+    return v * 1.25 if s.elite[uid] else v
+
+
+def _dist(g: Geometry, a: int, b: int) -> int:
+    w = g.width
+    return max(abs(a % w - b % w), abs(a // w - b // w))
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+def evaluate(s: State, side: str) -> float:
+    """How good `s` is for `side`, in [-1, 1]."""
+    if s.phase == OVER:
+        r = s.result
+        if r is None or r.winner is None:
+            return 0.0
+        return 1.0 if r.winner == side else -1.0
+    if s.phase in (DESIGN, DEPLOY):
+        return 0.0
+    me = s.side_index(side)
+    mine = _side_score(s, me)
+    theirs = _side_score(s, 1 - me)
+    return math.tanh((mine - theirs) / 10.0)
+
+
+def _side_score(s: State, me: int) -> float:
+    """Material, pressure on enemy units and on the enemy HQ, and this turn's damage, for side `me`."""
+    g = s.g
+    own = s.alive(me)
+    foes = s.alive(1 - me)
+    total = 0.0
+    for u in own:
+        if s.u_code[u] != "H":
+            total += _value(s, u)
+    hq = s.hq(1 - me)
+    tempo = 1.0 if s.active == me else 0.6
+    # What my units could hit by next attack phase.
+    reach = [(s.u_sq[u], s.move_points(u) + s.utype(u).reach, s.utype(u).reach, u) for u in own]
+    for e in foes:
+        esq = s.u_sq[e]
+        d_e = s.defense(e)
+        potential = 0
+        now = 0
+        for sq, far, near, u in reach:
+            d = _dist(g, sq, esq)
+            if d <= far:
+                dmg = s.damage_of(u, e)
+                potential += dmg
+                if d <= near:
+                    now += dmg
+        if e == hq:
+            total += tempo * (0.5 * min(potential, 2 * d_e) + 0.25 * now)
+            if potential >= d_e:
+                total += tempo * 2.0
+                if not s.retreat_squares(e) or s.utype(e).base:
+                    total += tempo * 3.0
+        elif potential:
+            total += tempo * _value(s, e) * 0.35 * min(1.0, potential / (2 * d_e))
+    # Marching on the enemy HQ when nothing is in reach.
+    if hq is not None:
+        hsq = s.u_sq[hq]
+        for sq, _, near, u in reach:
+            if s.u_code[u] != "H":
+                total += 0.04 * max(0, 12 - _dist(g, sq, hsq) + near)
+    # Damage dealt this turn is worth something while the turn lasts (more attacks can finish it).
+    if s.active == me and s.step in (ATTACK, RETREAT):
+        for e in foes:
+            if s.u_dmg[e]:
+                total += 0.4 * _value(s, e) * s.u_dmg[e] / s.defense(e)
+            if e in s.retreated:
+                total += 0.2 * _value(s, e)
+    return total
+
+
+# ----------------------------------------------------------------------------- quick scores
+
+
+def _move_score(s: State, field: tuple[int, ...], hq_sq: int | None, src: int, dst: int) -> float:
+    uid = s.board[src]
+    t = s.utype(uid)
+    before = _desire(field[src], t.reach)
+    after = _desire(field[dst], t.reach)
+    score = after - before
+    if hq_sq is not None:
+        score += 0.08 * (_dist(s.g, src, hq_sq) - _dist(s.g, dst, hq_sq))
+        if _dist(s.g, dst, hq_sq) <= t.reach:
+            score += 1.5
+    score += 0.15 * s.bonus[dst]
+    return score
+
+
+def _desire(d: int, reach: int) -> float:
+    """How much a unit likes standing `d` from the nearest enemy: best at its range."""
+    if d <= reach:
+        return 1.0 - 0.15 * (reach - d)
+    return -0.3 * (d - reach)
+
+
+def _attack_score(s: State, src: int, dst: int) -> float:
+    att, tgt = s.board[src], s.board[dst]
+    if att == NOWHERE or tgt == NOWHERE:
+        return -5.0
+    dmg = s.damage_of(att, tgt)
+    d = s.defense(tgt)
+    left = d - s.u_dmg[tgt]
+    value = _value(s, tgt)
+    if dmg >= left:
+        t = s.utype(tgt)
+        if tgt in s.retreated or t.base or not s.retreat_squares(tgt):
+            return 20.0 + value * 3.0
+        return 6.0 + value
+    return 1.0 + value * (dmg + s.u_dmg[tgt]) / d + (2.0 if tgt in s.retreated else 0.0)
+
+
+def _retreat_score(s: State, dst: int) -> float:
+    """Fewer enemy units able to hit the square, and defensive terrain, are better."""
+    if s.pending is None:
+        return 0.0
+    uid = s.pending[0]
+    side = s.u_side[uid]
+    danger = 0
+    for e in s.alive(1 - side):
+        if e not in s.attacked and _dist(s.g, s.u_sq[e], dst) <= s.utype(e).reach:
+            danger += s.damage_of(e, uid)
+    return -danger + 0.5 * s.bonus[dst]
+
+
+def score(s: State, side: int, action: Action, field: tuple[int, ...] | None = None) -> float:
+    """A quick guess of how good `action` is for `side` (higher first)."""
+    g = s.g
+    if isinstance(action, A.Move):
+        src, dst = g.index[action.src], g.index[action.dst]
+        hq = s.hq(1 - side)
+        return _move_score(s, field or enemy_field(s, side), None if hq is None else s.u_sq[hq], src, dst)
+    if isinstance(action, A.Attack):
+        return 10.0 + _attack_score(s, g.index[action.src], g.index[action.dst])
+    if isinstance(action, A.Done):
+        return -0.05
+    if isinstance(action, A.End):
+        return -2.0 if s.step == ATTACK else -9.0
+    if isinstance(action, A.Retreat):
+        return _retreat_score(s, g.index[action.dst])
+    if isinstance(action, A.Reinforce):
+        t = s.rules.era.by_code[action.code]
+        f = g.index[action.dst] % g.width
+        return t.value - 0.05 * abs(f - (g.width - 1) / 2)
+    if isinstance(action, A.Army):
+        return 1.0 if action.preset == PREFERRED_ARMY[s.rules.era.key] else 0.0
+    if isinstance(action, A.Deploy):
+        return 1.0 if action.preset == PREFERRED_LAYOUT else 0.0
+    return 0.0
+
+
+def order(s: State, side: str, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+    """The most promising actions first (progressive widening tries these)."""
+    me = s.side_index(side)
+    field = enemy_field(s, me) if s.phase not in (DESIGN, DEPLOY) else None
+    scored = [(score(s, me, a, field) + rng.random() * 0.01, i) for i, a in enumerate(actions)]
+    scored.sort(reverse=True)
+    return [actions[i] for _, i in scored]
+
+
+def rollout(s: State, side: str, rng: random.Random) -> Action:
+    """A cheap, sensible playout step: the best of a few sampled actions."""
+    legal = s.legal_actions(side)
+    if len(legal) == 1:
+        return legal[0]
+    me = s.side_index(side)
+    if s.phase in (DESIGN, DEPLOY) or s.step in (REINFORCE, RETREAT) or s.pending is not None:
+        return max(legal, key=lambda a: score(s, me, a) + rng.random() * 0.1)
+    if s.step == MOVE:
+        if rng.random() < 0.12:
+            return A.DONE
+        field = enemy_field(s, me)
+        sample = [legal[rng.randrange(len(legal) - 2)] for _ in range(6)] if len(legal) > 2 else legal
+        best = max(sample, key=lambda a: score(s, me, a, field) + rng.random() * 0.2)
+        if score(s, me, best, field) <= 0.0:
+            return A.DONE
+        return best
+    attacks = legal[:-1]
+    if not attacks or rng.random() < 0.05:
+        return A.END
+    return max(attacks, key=lambda a: score(s, me, a) + rng.random() * 0.5)
+
+
+__all__ = ["enemy_field", "evaluate", "order", "rollout", "score"]
