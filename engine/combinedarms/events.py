@@ -66,7 +66,7 @@ class TurnBegins(Event):
     turn: int  # that side's own turn number
 
     def text(self, viewer: str | None = None) -> str:
-        return f"turn {self.turn} of the {self.title}"
+        return f"the {self.title} begin turn {self.turn}"
 
 
 @dataclass(frozen=True, slots=True)

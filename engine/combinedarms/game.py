@@ -91,7 +91,7 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
             "deploy",
             "Deploy your whole army on your back three ranks",
             arg="layout",
-            arg_description="line, wedge, flanks, or rows from your back row like ..A.HA../IM.SM..I/IIITTIIF",
+            arg_description="line, wedge, flanks, or rows from your back row like .AAH.FS./IIIIIIII/..TT..M.",
             template="deploy {}",
             default="line",
         ),

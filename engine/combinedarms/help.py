@@ -136,7 +136,7 @@ def _setup(era: Era) -> str:
         "(seeing them); the side that deployed first moves first. Units go on your back three ranks, "
         "one per square, with squares left empty. In one command: `deploy line` (or wedge, flanks), "
         "or rows from your back row forwards, files a.. in order, `.` for empty, `*` after an Elite "
-        "unit: `deploy ..A.HA../IM.SM..I/IIITTIIF`."
+        "unit: `deploy .AAH.FS./IIIIIIII/..TT..M.`."
     )
 
 

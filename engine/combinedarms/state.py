@@ -241,6 +241,9 @@ class State:
     def title(self, index: int) -> str:
         return self.rules.era.sides[index].title
 
+    def adjective(self, index: int) -> str:
+        return self.rules.era.sides[index].adjective
+
     def utype(self, uid: int) -> UnitType:
         return self.types[self.u_code[uid]]
 
@@ -272,11 +275,6 @@ class State:
     def move_points(self, uid: int) -> int:
         t = self.utype(uid)
         return t.para_move if uid in self.boosted else t.move
-
-    def current_player(self) -> int | None:
-        """The side index that acts next when only one does (None in a simultaneous design or over)."""
-        owed = self._owed()
-        return owed[0] if len(owed) == 1 else None
 
     def _owed(self) -> tuple[int, ...]:
         if self.phase == OVER:
@@ -960,7 +958,7 @@ class State:
                 Outcome(
                     self.sides[winner],
                     EndReason.OBJECTIVE,
-                    f"the {self.title(side)} Headquarters was destroyed",
+                    f"the {self.adjective(side)} Headquarters was destroyed",
                 ),
                 events,
             )

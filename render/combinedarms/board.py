@@ -69,7 +69,7 @@ class Geo:
 
     @property
     def icon(self) -> int:
-        return max(16, round(self.s * 0.36))
+        return max(14, round(self.s * 0.3))
 
     @property
     def legend_h(self) -> int:
@@ -77,7 +77,8 @@ class Geo:
 
     @property
     def height(self) -> int:
-        need = self.legend_h + 10 * (self.text + 5) + self.m
+        # The panel keeps room for the title, the status and about eight lines of the last action.
+        need = 2 * self.m + round(self.text * 1.25) + 14 + 15 * (self.text + 5) + self.legend_h
         return max(2 * self.m + self.h * self.s, need)
 
     def xy(self, sq: int) -> tuple[int, int]:
@@ -369,15 +370,8 @@ class Board:
         for kind, _side, a, code in trail:
             if kind == "destroyed" and st.board[idx[a]] == NOWHERE:
                 x, y = c.g.xy(idx[a])
-                c.text(
-                    code,
-                    x + c.g.s // 2 - c.g.s // 10,
-                    y + c.g.s // 2 - c.g.s // 6,
-                    round(c.g.s * 0.3),
-                    "ghost",
-                    square_bg(st, idx[a]),
-                    True,
-                )
+                tile = PALETTE.text(code, round(c.g.s * 0.4), "muted", square_bg(st, idx[a]), True)
+                c.paste(tile, x + (c.g.s - tile.width) // 2, y + (c.g.s - tile.height) // 2)
                 c.cross(idx[a], "hit")
 
     def _last_action(self, c: Canvas, st: State, events: Sequence[Event]) -> None:

@@ -184,3 +184,20 @@ def test_the_ai_answers_every_stage_legally():
         action = game.choose(s.view(side), "easy", seed=rng.randrange(1000), budget_s=5.0, iterations=8)
         s.apply(action, side)
     assert s.turn >= 2
+
+
+def test_the_examples_in_the_rules_and_help_are_legal():
+    for game, army, layout in (
+        (WWI_GAME, "army I8 S1 M1 T2 A2 F1 H1", "deploy .AAH.FS./IIIIIIII/..TT..M."),
+        (WWII_GAME, "army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1", "deploy ..AH.A../IIXYEEM./..LTTKIM"),
+    ):
+        s = game.new_game({}, 1)
+        first, second = (x.name for x in game.sides)
+        s.apply(game.parse(army), first)
+        s.apply(game.parse("army balanced"), second)
+        assert s.armies[0] == s.armies[1]  # the example is the ready-made "balanced" army
+        s.apply(game.parse(layout), first)
+        assert len(s.alive(0)) == 16
+    s = WWI_GAME.new_game({}, 1)
+    s.apply(WWI_GAME.parse("army I8 M2 A5 H1"), GERMANS)
+    assert s.designed[1]
