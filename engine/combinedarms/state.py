@@ -534,8 +534,8 @@ class State:
         else:
             self._play(who, action, events)
         self._legal = None
-        if self.draw_offer is not None and self.draw_offer != who:  # (R26): playing on declines
-            self.draw_offer = None
+        if self.draw_offer is not None and self.draw_offer != who and not isinstance(action, A.Retreat):
+            self.draw_offer = None  # (R26): playing on declines; answering a retreat question does not
         return events
 
     def _not_yours(self, who: int) -> str:

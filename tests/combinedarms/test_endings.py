@@ -52,6 +52,13 @@ def test_playing_on_lets_a_standing_draw_offer_lapse():
     assert s.draw_offer is None
     with pytest.raises(IllegalAction, match="no draw offer"):
         s.apply(DRAW_ACCEPT, BRITISH)
+    # Answering a retreat question is not playing on.
+    s = build("wwi", {"d1": "A", "d5": "i", "a1": "H", "h8": "h"})
+    s.apply(DRAW_OFFER, BRITISH)
+    s.u_dmg[s.board[s.g.index["d5"]]] = 2
+    play(s, BRITISH, "done", "d1xd5")
+    play(s, GERMANS, "retreat c5")
+    assert s.draw_offer == 0
     # The side that offered keeps its offer standing while it plays.
     s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"})
     s.apply(DRAW_OFFER, BRITISH)

@@ -289,3 +289,35 @@ def test_holding_every_city_when_your_turn_begins_wins():
     )
     play(s, GERMANS, "end")
     assert not s.is_over()
+
+
+def test_difficult_terrain_is_dealt_mirrored_away_from_the_back_rows_and_the_cities():
+    s = new_game("wwii", {"difficult": True, "cities": True}, 21)
+    hard = [i for i, t in enumerate(s.terrain) if t == "D"]
+    assert len(hard) == 6 and not set(hard) & set(s.cities)
+    assert all(s.g.size - 1 - i in hard for i in hard)
+    assert all(2 <= int(s.g.names[i][1:]) <= 7 for i in hard)
+    big = new_game("wwii", {"campaign": True}, 21)
+    assert sum(t == "D" for t in big.terrain) == 10
+
+
+def test_wwii_units_cannot_move_through_others_either():
+    s = build("wwii", {"a1": "L", "a2": "I", "b2": "i", "b1": "I", "h8": "h", "h1": "H"})
+    assert not any(m.startswith("a1-") for m in legal(s, AMERICANS))
+
+
+def test_a_fortification_fires_at_range_three_but_never_moves():
+    s = build("wwii", {"d2": "F", "d5": "i", "d6": "i", "a1": "H", "h8": "h"})
+    assert not any(m.startswith("d2-") for m in legal(s, AMERICANS))
+    play(s, AMERICANS, "done")
+    assert {a for a in legal(s, AMERICANS) if a.startswith("d2x")} == {"d2xd5"}
+
+
+def test_wwii_campaign_army_limits():
+    s = WWII_GAME.new_game({"campaign": True}, 2)
+    with pytest.raises(IllegalAction, match="at most 7 tanks"):
+        s.apply(WWII_GAME.parse("army L3 T3 K2 I4 E3 A3 X2 Y3 H1"), AMERICANS)
+    with pytest.raises(IllegalAction, match="at most 6 General Infantry"):
+        s.apply(WWII_GAME.parse("army I7 T3 K1 E3 A3 X3 Y3 H1"), AMERICANS)
+    s.apply(WWII_GAME.parse("army I6 T3 K1 E3 A3 X3 Y3 M1 H1"), AMERICANS)
+    assert s.designed[0]
