@@ -26,6 +26,7 @@ HQ_VALUE = 6.0  # the Headquarters is the game: threats to it count this much
 FAR = 99
 PREFERRED_ARMY = {"wwi": "balanced", "wwii": "balanced"}
 PREFERRED_LAYOUT = "line"
+MOVE_COST = 0.12  # a move must gain something: aimless shuffles rank below `done`
 
 
 @lru_cache(maxsize=8192)
@@ -122,8 +123,8 @@ def _side_score(s: State, me: int) -> float:
     # Damage dealt this turn is worth something while the turn lasts (more attacks can finish it).
     if s.active == me and s.step in (ATTACK, RETREAT):
         for e in foes:
-            if s.u_dmg[e]:
-                total += 0.4 * _value(s, e) * s.u_dmg[e] / s.defense(e)
+            if s.u_dmg[e] and s.u_dmg[e] + firepower(s, e) >= s.defense(e):
+                total += 0.5 * _value(s, e) * s.u_dmg[e] / s.defense(e)
             if e in s.retreated:
                 total += 0.2 * _value(s, e)
     return total
@@ -143,7 +144,7 @@ def _move_score(s: State, field: tuple[int, ...], hq_sq: int | None, src: int, d
         if _dist(s.g, dst, hq_sq) <= t.reach:
             score += 1.5
     score += 0.15 * s.bonus[dst]
-    return score
+    return score - MOVE_COST
 
 
 def _desire(d: int, reach: int) -> float:
@@ -153,7 +154,26 @@ def _desire(d: int, reach: int) -> float:
     return -0.3 * (d - reach)
 
 
+def firepower(s: State, target: int, exclude: int = NOWHERE) -> int:
+    """Damage the target's enemies can still deal it this attack phase (units yet to fire, in range)."""
+    side = 1 - s.u_side[target]
+    g = s.g
+    tsq = s.u_sq[target]
+    total = 0
+    for u in s.alive(side):
+        if u == exclude or u in s.attacked:
+            continue
+        t = s.utype(u)
+        if t.airfield and u in s.moved:
+            continue
+        if _dist(g, s.u_sq[u], tsq) <= t.reach:
+            total += s.damage_of(u, target)
+    return total
+
+
 def _attack_score(s: State, src: int, dst: int) -> float:
+    """Finish what can be finished: kills first, then forced retreats, then hits that others can
+    complete this phase; a hit nobody can complete is worth little (damage clears at the turn's end)."""
     att, tgt = s.board[src], s.board[dst]
     if att == NOWHERE or tgt == NOWHERE:
         return -5.0
@@ -161,12 +181,15 @@ def _attack_score(s: State, src: int, dst: int) -> float:
     d = s.defense(tgt)
     left = d - s.u_dmg[tgt]
     value = _value(s, tgt)
+    choice = 0.05 * bin(s.targets(att)).count("1")  # a unit with fewer targets fires first
     if dmg >= left:
         t = s.utype(tgt)
         if tgt in s.retreated or t.base or not s.retreat_squares(tgt):
-            return 20.0 + value * 3.0
-        return 6.0 + value
-    return 1.0 + value * (dmg + s.u_dmg[tgt]) / d + (2.0 if tgt in s.retreated else 0.0)
+            return 20.0 + value * 3.0 - choice
+        return 6.0 + value - choice
+    if dmg + firepower(s, tgt, att) >= left:
+        return 3.0 + value * (dmg + s.u_dmg[tgt]) / d + (2.0 if tgt in s.retreated else 0.0) - choice
+    return 0.2 + 0.1 * value - choice
 
 
 def _retreat_score(s: State, dst: int) -> float:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -38,6 +38,12 @@ TERRAIN_MARK = {"B": "+2", "T": "+1", "N": "−1", "D": "+1"}
 _lock = threading.Lock()
 
 
+@lru_cache(maxsize=64)
+def geo(w: int, h: int, s: int, rows: int) -> Geo:
+    """One shared Geo per size, so its cached positions are computed once."""
+    return Geo(w, h, s, rows)
+
+
 @dataclass(frozen=True)
 class Geo:
     """Where everything goes for a board of `w` x `h` squares of `s` pixels."""
@@ -47,7 +53,7 @@ class Geo:
     s: int
     rows: int  # legend rows the panel must hold
 
-    @property
+    @cached_property
     def m(self) -> int:
         return round(self.s * 0.42)
 
@@ -81,9 +87,14 @@ class Geo:
         need = 2 * self.m + round(self.text * 1.25) + 14 + 15 * (self.text + 5) + self.legend_h
         return max(2 * self.m + self.h * self.s, need)
 
+    @cached_property
+    def corners(self) -> tuple[tuple[int, int], ...]:
+        m, s, w, h = self.m, self.s, self.w, self.h
+        return tuple((m + (sq % w) * s, m + (h - 1 - sq // w) * s) for sq in range(w * h))
+
     def xy(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square: rank 1 at the bottom, the first side's home."""
-        return self.m + (sq % self.w) * self.s, self.m + (self.h - 1 - sq // self.w) * self.s
+        return self.corners[sq]
 
     def centre(self, sq: int) -> tuple[int, int]:
         x, y = self.xy(sq)
@@ -296,7 +307,7 @@ class Board:
         terrain = tuple(st.terrain)
         cities = tuple(st.cities)
         rows = len(_legend_rows(self.era, terrain, bool(cities)))
-        g = Geo(w, h, s, rows)
+        g = geo(w, h, s, rows)
         with _lock:
             bg = _background(self.era.key, w, h, s, terrain, cities)
         c = Canvas(bg, g)
