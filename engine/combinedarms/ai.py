@@ -53,8 +53,8 @@ def enemy_field(s: State, side: int) -> tuple[int, ...]:
 
 
 def _value(s: State, uid: int) -> float:
-    t = s.utype(uid)
-    v = HQ_VALUE if t.hq else t.value
+    code = s.u_code[uid]
+    v = HQ_VALUE if code == "H" else s.types[code].value
     return v * 1.25 if s.elite[uid] else v
 
 
@@ -93,18 +93,22 @@ def _side_score(s: State, me: int) -> float:
     hq = s.hq(1 - me)
     tempo = 1.0 if s.active == me else 0.6
     # What my units could hit by next attack phase.
-    reach = [(s.u_sq[u], s.move_points(u) + s.utype(u).reach, s.utype(u).reach, u) for u in own]
+    within = g.within
+    reach = []
+    for u in own:
+        t = s.utype(u)
+        sq = s.u_sq[u]
+        reach.append((sq, within[min(6, s.move_points(u) + t.reach)][sq], within[t.reach][sq], u, t.reach))
     for e in foes:
         esq = s.u_sq[e]
         d_e = s.defense(e)
         potential = 0
         now = 0
-        for sq, far, near, u in reach:
-            d = _dist(g, sq, esq)
-            if d <= far:
+        for _, far, near, u, _ in reach:
+            if far >> esq & 1:
                 dmg = s.damage_of(u, e)
                 potential += dmg
-                if d <= near:
+                if near >> esq & 1:
                     now += dmg
         if e == hq:
             total += tempo * (0.5 * min(potential, 2 * d_e) + 0.25 * now)
@@ -117,13 +121,14 @@ def _side_score(s: State, me: int) -> float:
     # Marching on the enemy HQ when nothing is in reach.
     if hq is not None:
         hsq = s.u_sq[hq]
-        for sq, _, near, u in reach:
+        for sq, _, _, u, near in reach:
             if s.u_code[u] != "H":
                 total += 0.04 * max(0, 12 - _dist(g, sq, hsq) + near)
     # Damage dealt this turn is worth something while the turn lasts (more attacks can finish it).
     if s.active == me and s.step in (ATTACK, RETREAT):
+        ready = attackers(s, me)
         for e in foes:
-            if s.u_dmg[e] and s.u_dmg[e] + firepower(s, e) >= s.defense(e):
+            if s.u_dmg[e] and s.u_dmg[e] + firepower(s, e, NOWHERE, ready) >= s.defense(e):
                 total += 0.5 * _value(s, e) * s.u_dmg[e] / s.defense(e)
             if e in s.retreated:
                 total += 0.2 * _value(s, e)
@@ -154,24 +159,34 @@ def _desire(d: int, reach: int) -> float:
     return -0.3 * (d - reach)
 
 
-def firepower(s: State, target: int, exclude: int = NOWHERE) -> int:
-    """Damage the target's enemies can still deal it this attack phase (units yet to fire, in range)."""
-    side = 1 - s.u_side[target]
-    g = s.g
-    tsq = s.u_sq[target]
-    total = 0
+def attackers(s: State, side: int) -> list[tuple[int, int, int]]:
+    """`side`'s units that may still attack this phase: (unit, square, range)."""
+    out = []
     for u in s.alive(side):
-        if u == exclude or u in s.attacked:
+        if u in s.attacked:
             continue
         t = s.utype(u)
-        if t.airfield and u in s.moved:
-            continue
-        if _dist(g, s.u_sq[u], tsq) <= t.reach:
+        if t.reach and not (t.airfield and u in s.moved):
+            out.append((u, s.u_sq[u], t.reach))
+    return out
+
+
+def firepower(
+    s: State, target: int, exclude: int = NOWHERE, ready: list[tuple[int, int, int]] | None = None
+) -> int:
+    """Damage the target's enemies can still deal it this attack phase (units yet to fire, in range)."""
+    if ready is None:
+        ready = attackers(s, 1 - s.u_side[target])
+    within = s.g.within
+    tsq = s.u_sq[target]
+    total = 0
+    for u, sq, reach in ready:
+        if u != exclude and within[reach][sq] >> tsq & 1:
             total += s.damage_of(u, target)
     return total
 
 
-def _attack_score(s: State, src: int, dst: int) -> float:
+def _attack_score(s: State, src: int, dst: int, ready: list[tuple[int, int, int]] | None = None) -> float:
     """Finish what can be finished: kills first, then forced retreats, then hits that others can
     complete this phase; a hit nobody can complete is worth little (damage clears at the turn's end)."""
     att, tgt = s.board[src], s.board[dst]
@@ -187,7 +202,7 @@ def _attack_score(s: State, src: int, dst: int) -> float:
         if tgt in s.retreated or t.base or not s.retreat_squares(tgt):
             return 20.0 + value * 3.0 - choice
         return 6.0 + value - choice
-    if dmg + firepower(s, tgt, att) >= left:
+    if dmg + firepower(s, tgt, att, ready) >= left:
         return 3.0 + value * (dmg + s.u_dmg[tgt]) / d + (2.0 if tgt in s.retreated else 0.0) - choice
     return 0.2 + 0.1 * value - choice
 
@@ -205,15 +220,26 @@ def _retreat_score(s: State, dst: int) -> float:
     return -danger + 0.5 * s.bonus[dst]
 
 
-def score(s: State, side: int, action: Action, field: tuple[int, ...] | None = None) -> float:
-    """A quick guess of how good `action` is for `side` (higher first)."""
+def score(
+    s: State,
+    side: int,
+    action: Action,
+    field: tuple[int, ...] | None = None,
+    ready: list[tuple[int, int, int]] | None = None,
+    hq_sq: int | None = NOWHERE,
+) -> float:
+    """A quick guess of how good `action` is for `side` (higher first). `field`, `ready` and
+    `hq_sq` (the enemy distance field, the units yet to fire, the enemy HQ's square) may be passed
+    by a caller scoring many actions of one position."""
     g = s.g
     if isinstance(action, A.Move):
         src, dst = g.index[action.src], g.index[action.dst]
-        hq = s.hq(1 - side)
-        return _move_score(s, field or enemy_field(s, side), None if hq is None else s.u_sq[hq], src, dst)
+        if hq_sq == NOWHERE:
+            hq = s.hq(1 - side)
+            hq_sq = None if hq is None else s.u_sq[hq]
+        return _move_score(s, field or enemy_field(s, side), hq_sq, src, dst)
     if isinstance(action, A.Attack):
-        return 10.0 + _attack_score(s, g.index[action.src], g.index[action.dst])
+        return 10.0 + _attack_score(s, g.index[action.src], g.index[action.dst], ready)
     if isinstance(action, A.Done):
         return -0.05
     if isinstance(action, A.End):
@@ -231,11 +257,18 @@ def score(s: State, side: int, action: Action, field: tuple[int, ...] | None = N
     return 0.0
 
 
+def _hq_square(s: State, me: int) -> int | None:
+    hq = s.hq(1 - me)
+    return None if hq is None else s.u_sq[hq]
+
+
 def order(s: State, side: str, actions: Sequence[Action], rng: random.Random) -> list[Action]:
     """The most promising actions first (progressive widening tries these)."""
     me = s.side_index(side)
     field = enemy_field(s, me) if s.phase not in (DESIGN, DEPLOY) else None
-    scored = [(score(s, me, a, field) + rng.random() * 0.01, i) for i, a in enumerate(actions)]
+    ready = attackers(s, me) if s.step == ATTACK and s.pending is None else None
+    hq = _hq_square(s, me)
+    scored = [(score(s, me, a, field, ready, hq) + rng.random() * 0.01, i) for i, a in enumerate(actions)]
     scored.sort(reverse=True)
     return [actions[i] for _, i in scored]
 
@@ -253,14 +286,19 @@ def rollout(s: State, side: str, rng: random.Random) -> Action:
             return A.DONE
         field = enemy_field(s, me)
         sample = [legal[rng.randrange(len(legal) - 2)] for _ in range(6)] if len(legal) > 2 else legal
-        best = max(sample, key=lambda a: score(s, me, a, field) + rng.random() * 0.2)
-        if score(s, me, best, field) <= 0.0:
-            return A.DONE
-        return best
+        hq = _hq_square(s, me)
+        value, best = max(
+            (score(s, me, a, field, None, hq) + rng.random() * 0.2, i) for i, a in enumerate(sample)
+        )
+        return A.DONE if value <= 0.1 else sample[best]
     attacks = legal[:-1]
     if not attacks or rng.random() < 0.05:
         return A.END
-    return max(attacks, key=lambda a: score(s, me, a) + rng.random() * 0.5)
+    if len(attacks) > 8:
+        attacks = rng.sample(attacks, 8)
+    ready = attackers(s, me)
+    _, best = max((score(s, me, a, None, ready) + rng.random() * 0.5, i) for i, a in enumerate(attacks))
+    return attacks[best]
 
 
-__all__ = ["enemy_field", "evaluate", "order", "rollout", "score"]
+__all__ = ["attackers", "enemy_field", "evaluate", "firepower", "order", "rollout", "score"]
