@@ -201,3 +201,21 @@ def test_the_examples_in_the_rules_and_help_are_legal():
     s = WWI_GAME.new_game({}, 1)
     s.apply(WWI_GAME.parse("army I8 M2 A5 H1"), GERMANS)
     assert s.designed[1]
+
+
+@pytest.mark.parametrize("game", [WWI_GAME, WWII_GAME])
+def test_a_whole_game_can_be_played_through_the_declared_verbs(game):
+    """Every legal action is typed as `/<game> <verb> <argument>` and comes back as the same action."""
+    s = game.new_game({"reinforcements": True, "elite": True}, 6)
+    rng = random.Random(6)
+    by_kind = {k: v for v in game.verbs for k in v.plays}
+    steps = 0
+    while not s.is_over():
+        side = min(s.to_act())
+        action = rng.choice(s.legal_actions(side))
+        verb = by_kind[game.verb_of(s.view(side), action)]
+        typed = verb.notation(verb.argument(str(action)) if verb.arg else None)
+        assert typed == str(action), (verb.name, typed, str(action))
+        s.apply(game.parse(typed), side)
+        steps += 1
+    assert s.outcome() is not None and steps > 100
