@@ -26,6 +26,8 @@ HQ_VALUE = 6.0  # the Headquarters is the game: threats to it count this much
 FAR = 99
 PREFERRED_ARMY = {"wwi": "balanced", "wwii": "balanced"}
 PREFERRED_LAYOUT = "line"
+THREAT = 0.35  # what a side could hit next turn, per enemy unit (its value times this)
+POSITION = 0.5  # the weight of where units stand, against material (Infantry = 1)
 MOVE_COST = 0.12  # a move must gain something: aimless shuffles rank below `done`
 
 
@@ -117,13 +119,18 @@ def _side_score(s: State, me: int) -> float:
                 if not s.retreat_squares(e) or s.utype(e).base:
                     total += tempo * 3.0
         elif potential:
-            total += tempo * _value(s, e) * 0.35 * min(1.0, potential / (2 * d_e))
-    # Marching on the enemy HQ when nothing is in reach.
-    if hq is not None:
-        hsq = s.u_sq[hq]
-        for sq, _, _, u, near in reach:
-            if s.u_code[u] != "H":
-                total += 0.04 * max(0, 12 - _dist(g, sq, hsq) + near)
+            total += tempo * _value(s, e) * THREAT * min(1.0, potential / (2 * d_e))
+    # Where each unit stands, judged as the move ordering judges a move (so the search and the
+    # ordering agree): at its own range from the nearest enemy, and on the way to the enemy HQ.
+    field = _field(g.width, g.height, s.occ[1 - me])
+    hsq = None if hq is None else s.u_sq[hq]
+    for sq, _, _, u, near in reach:
+        if s.u_code[u] == "H":
+            continue
+        total += POSITION * _desire(field[sq], near)
+        if hsq is not None:
+            d = _dist(g, sq, hsq)
+            total += POSITION * (0.08 * max(0, 12 - d) + (1.5 if d <= near else 0.0))
     # Damage dealt this turn is worth something while the turn lasts (more attacks can finish it).
     if s.active == me and s.step in (ATTACK, RETREAT):
         ready = attackers(s, me)
