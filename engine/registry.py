@@ -26,6 +26,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("blockwars", "engine.blockwars", "render.blockwars"),
     Entry("fixbayonets", "engine.fixbayonets", "render.fixbayonets"),
     Entry("battlefronts", "engine.battlefronts", "render.battlefronts"),
+    Entry("combinedarms", "engine.combinedarms", "render.combinedarms"),
+    Entry("combinedarms_wwii", "engine.combinedarms.ww2", "render.combinedarms.ww2"),
 )  # fmt: skip
 
 

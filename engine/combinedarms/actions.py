@@ -1,0 +1,244 @@
+"""Actions as small immutable values with a short notation that parses back (see rules/combinedarms.md).
+
+    army balanced            army I8 S1 M1 T2 A2 F1 H1      a ready-made or a custom army (secret)
+    deploy line              deploy .AAHAA../IIMSMII./IIIITTII   a layout: rows from your back row
+    b2-c4                    move the unit on b2 to c4 (any path of king steps over empty squares)
+    done                     end the move phase;   end   end the turn
+    c4xd6                    the unit on c4 attacks the enemy unit on d6
+    retreat e4               the defender's choice of square for a unit forced to retreat
+    T@a1                     a reinforcement (a Tank) onto a1 of your back row
+    autoretreat on           a standing order: your retreats take the automatic square, no question
+
+Squares are names ("e4", "k10"), so one action type serves every board size; the state checks that
+a square is on its board. Parsing needs the era only for army letters (`parse(text, era)`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.combinedarms.units import Era
+from engine.errors import InvalidNotation
+
+EXAMPLES = "`army balanced`, `deploy line`, `b2-c4`, `done`, `c4xd6`, `end`, `retreat e4`, `T@a1`"
+SQ = r"[a-z][1-9][0-9]?"
+_MOVE = re.compile(rf"^({SQ})\s*([-x])\s*({SQ})$")
+_RETREAT = re.compile(rf"^retreat\s+(?:to\s+)?({SQ})$")
+_REINFORCE = re.compile(rf"^([a-z])\s*@\s*({SQ})$")
+_ROW = re.compile(r"^(?:[A-Z]\*?|\.)+$")
+_WORD = re.compile(r"^[a-z]+$")
+_COUNT_FIRST = re.compile(r"^(?:\d+[A-Z])+$")
+_LETTER_FIRST = re.compile(r"^(?:[A-Z]\d*)+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
+
+    anytime: ClassVar[bool] = False
+
+    def __str__(self) -> str:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Army(Action):
+    """An army: a ready-made one by name, or counts per unit letter in the era's order."""
+
+    preset: str | None = None
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def __str__(self) -> str:
+        if self.preset is not None:
+            return f"army {self.preset}"
+        return "army " + " ".join(f"{code}{n}" for code, n in self.counts)
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Action):
+    """A whole deployment: a ready-made layout by name, or rows from the back row forwards.
+
+    A row lists files a.. in order: a unit letter (followed by * for an Elite unit) or "." for empty.
+    """
+
+    preset: str | None = None
+    rows: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.preset is not None:
+            return f"deploy {self.preset}"
+        return "deploy " + "/".join(self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    src: str
+    dst: str
+
+    def __str__(self) -> str:
+        return f"{self.src}-{self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    src: str
+    dst: str
+
+    def __str__(self) -> str:
+        return f"{self.src}x{self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """End the move phase (the attack phase follows)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True)
+class End(Action):
+    """End the turn (from either phase)."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Action):
+    dst: str
+
+    def __str__(self) -> str:
+        return f"retreat {self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce(Action):
+    code: str
+    dst: str
+
+    def __str__(self) -> str:
+        return f"{self.code}@{self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class AutoRetreat(Action):
+    """A standing order either player may give at any time: take the automatic retreat square."""
+
+    anytime: ClassVar[bool] = True
+    on: bool = True
+
+    def __str__(self) -> str:
+        return f"autoretreat {'on' if self.on else 'off'}"
+
+
+DONE, END = Done(), End()
+
+
+def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
+    """Unit letters with counts ("I8 S2 H1", "8I 2S H", "IIIIIIIISSH") in the era's order."""
+    counts: dict[str, int] = {}
+    pairs: list[tuple[str, int]] = []
+    for token in spec.upper().replace(",", " ").split():
+        if _COUNT_FIRST.match(token):
+            pairs.extend((c, int(n)) for n, c in re.findall(r"(\d+)([A-Z])", token))
+        elif _LETTER_FIRST.match(token):
+            pairs.extend((c, int(n or 1)) for c, n in re.findall(r"([A-Z])(\d*)", token))
+        else:
+            raise InvalidNotation(
+                f"'{token[:20]}' is not part of an army: write unit letters with counts, like I8 S2 H1."
+            )
+    for code, n in pairs:
+        if code not in era.by_code:
+            known = ", ".join(f"{u.code} ({u.name})" for u in era.units)
+            raise InvalidNotation(f"There is no unit '{code}'. The units: {known}.")
+        counts[code] = counts.get(code, 0) + n
+    if not counts:
+        raise InvalidNotation(
+            "Name a ready-made army or give unit letters with counts, like `army I8 S2 H1`."
+        )
+    return tuple((u.code, counts[u.code]) for u in era.units if counts.get(u.code))
+
+
+def parse(text: str, era: Era) -> Action:
+    """Notation to an action; raises `InvalidNotation` with examples when it does not parse."""
+    raw = " ".join(str(text).strip().split())
+    low = raw.lower()
+    if low == "done":
+        return DONE
+    if low in ("end", "end turn"):
+        return END
+    m = _MOVE.match(low)
+    if m:
+        src, kind, dst = m.groups()
+        return Move(src, dst) if kind == "-" else Attack(src, dst)
+    m = _RETREAT.match(low)
+    if m:
+        return Retreat(m.group(1))
+    m = _REINFORCE.match(low)
+    if m:
+        return Reinforce(m.group(1).upper(), m.group(2))
+    if low.startswith("army"):
+        rest = raw[4:].strip()
+        if not rest:
+            raise InvalidNotation(
+                f"Say which army: {', '.join(era.presets)} or letters like `army I8 S2 H1`."
+            )
+        if _WORD.match(rest.lower()) and rest.lower() in era.presets:
+            return Army(preset=rest.lower())
+        return Army(counts=army_counts(rest, era))
+    if low.startswith("deploy"):
+        rest = raw[6:].strip()
+        if not rest:
+            raise InvalidNotation(
+                "Say how to deploy: `deploy line`, or rows like `deploy AAH.../IIII..../...`."
+            )
+        if _WORD.match(rest.lower()) and rest.lower() in LAYOUTS:
+            return Deploy(preset=rest.lower())
+        rows = tuple(r.strip().upper() for r in rest.split("/"))
+        for r in rows:
+            if not _ROW.match(r):
+                raise InvalidNotation(
+                    f"'{r[:20]}' is not a row: use unit letters (add * for Elite) and '.' for an empty "
+                    "square, rows from your back row forwards separated by '/'."
+                )
+        return Deploy(rows=rows)
+    if low.startswith("autoretreat"):
+        rest = low[len("autoretreat") :].strip()
+        if rest in ("on", "yes", ""):
+            return AutoRetreat(True)
+        if rest in ("off", "no"):
+            return AutoRetreat(False)
+        raise InvalidNotation("Say `autoretreat on` or `autoretreat off`.")
+    raise InvalidNotation(f"'{raw[:40]}' is not an action here. Examples: {EXAMPLES}.")
+
+
+LAYOUTS: dict[str, str] = {
+    "line": "guns behind, a full front line",
+    "wedge": "the strongest units in the centre",
+    "flanks": "fast units on the wings",
+}
+
+__all__ = [
+    "DONE",
+    "END",
+    "EXAMPLES",
+    "LAYOUTS",
+    "Action",
+    "Army",
+    "Attack",
+    "AutoRetreat",
+    "Deploy",
+    "Done",
+    "End",
+    "Move",
+    "Reinforce",
+    "Retreat",
+    "army_counts",
+    "parse",
+]

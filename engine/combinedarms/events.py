@@ -1,0 +1,255 @@
+"""What an action did, as values: the history line, the board's highlights and replays read them.
+
+Squares are names ("e4") and units are described by their type name, so events read well without
+the board at hand. Only a chosen army is secret (until both armies are in): `ArmyChosen.seen_by`
+hides it from everyone but its side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base: nothing secret, every viewer sees the same."""
+
+    def text(self, viewer: str | None = None) -> str:
+        return ""
+
+    def seen_by(self, viewer: str | None) -> Event | None:
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyChosen(Event):
+    side: str
+    title: str
+    army: str | None  # in words; None where the viewer may not know it
+
+    def text(self, viewer: str | None = None) -> str:
+        if self.army is None or viewer != self.side:
+            return f"the {self.title} have chosen their army (kept secret until both are in)"
+        return f"the {self.title} have chosen their army: {self.army} (secret until both are in)"
+
+    def seen_by(self, viewer: str | None) -> Event | None:
+        return self if viewer == self.side else replace(self, army=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ArmiesRevealed(Event):
+    first: str  # "the British: 8 Infantry, ..."
+    second: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"both armies are in: {self.first}; {self.second}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deployed(Event):
+    side: str
+    title: str
+    layout: str  # the rows as notation
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} deploy ({self.layout})"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegins(Event):
+    side: str
+    title: str
+    turn: int  # that side's own turn number
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} begin turn {self.turn}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(Event):
+    side: str
+    unit: str
+    dst: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"a reinforcement ({self.unit}) arrives on {self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoReinforcement(Event):
+    side: str
+    why: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"no reinforcement this turn ({self.why})"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    side: str
+    unit: str
+    src: str
+    dst: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"{self.unit} {self.src}-{self.dst}"
+
+
+@dataclass(frozen=True, slots=True)
+class MovesDone(Event):
+    side: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return "moves done"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Event):
+    """One attack: `damage` dealt, the target's damage this turn now `total` of its `defense`."""
+
+    side: str
+    unit: str
+    src: str
+    target: str
+    dst: str
+    damage: int
+    total: int
+    defense: int
+
+    def text(self, viewer: str | None = None) -> str:
+        return (
+            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage, "
+            f"{min(self.total, self.defense)}/{self.defense}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatOwed(Event):
+    side: str
+    title: str
+    unit: str
+    src: str
+    options: tuple[str, ...]
+
+    def text(self, viewer: str | None = None) -> str:
+        squares = ", ".join(self.options)
+        return f"the {self.title} must choose where their {self.unit} on {self.src} retreats ({squares})"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreated(Event):
+    side: str
+    unit: str
+    src: str
+    dst: str
+    how: str  # "chosen", "only square", "automatic"
+
+    def text(self, viewer: str | None = None) -> str:
+        extra = {"only square": " (the only square)", "automatic": " (automatic)"}.get(self.how, "")
+        return f"{self.unit} retreats {self.src}→{self.dst}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Destroyed(Event):
+    side: str
+    unit: str
+    src: str
+    why: str  # "double whammy", "no retreat", "off the board", "base"
+
+    def text(self, viewer: str | None = None) -> str:
+        words = {
+            "double whammy": "forced back a second time this turn",
+            "no retreat": "no square to retreat to",
+            "off the board": "retreats off the board",
+            "base": "a base cannot retreat",
+        }.get(self.why, self.why)
+        return f"{self.unit} on {self.src} destroyed ({words})"
+
+
+@dataclass(frozen=True, slots=True)
+class BecameElite(Event):
+    side: str
+    unit: str
+    src: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"{self.unit} on {self.src} has helped destroy 5 units and becomes Elite"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    side: str
+    title: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} end their turn"
+
+
+@dataclass(frozen=True, slots=True)
+class StandingOrder(Event):
+    side: str
+    title: str
+    auto: bool
+
+    def text(self, viewer: str | None = None) -> str:
+        if self.auto:
+            return f"the {self.title} will take the automatic retreat square from now on"
+        return f"the {self.title} will choose their retreat squares again"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    winner: str | None
+    title: str | None
+    reason: str  # an EndReason value
+    detail: str
+
+    def text(self, viewer: str | None = None) -> str:
+        if self.title is None:
+            return f"the game is drawn ({self.detail})"
+        return f"the {self.title} win ({self.detail})"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered(Event):
+    side: str
+    title: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} offer a draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeclined(Event):
+    side: str
+    title: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} decline the draw"
+
+
+__all__ = [
+    "ArmiesRevealed",
+    "ArmyChosen",
+    "BecameElite",
+    "Deployed",
+    "Destroyed",
+    "DrawDeclined",
+    "DrawOffered",
+    "Event",
+    "GameOver",
+    "Hit",
+    "Moved",
+    "MovesDone",
+    "NoReinforcement",
+    "Reinforced",
+    "RetreatOwed",
+    "Retreated",
+    "StandingOrder",
+    "TurnBegins",
+    "TurnEnded",
+]

@@ -1,0 +1,344 @@
+"""Combined Arms as games of the platform: one class, two registered games (WWI and WWII) that differ
+by their era's data, their options and their words.
+
+Why two command groups rather than one with an era option: the two games have different sides,
+unit letters, ready-made armies and optional rules (Terrain is WWI's, City Spaces and Difficult
+Terrain are WWII's), so one group would offer options that do nothing in half its games; and
+ratings and stats are per game, which is what players of two different games expect.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine import search
+from engine.base import BaseGame, pick_rows
+from engine.combinedarms import actions as A
+from engine.combinedarms import ai, words
+from engine.combinedarms.army import ready_layout
+from engine.combinedarms.help import WWI_TOPICS, WWII_TOPICS
+from engine.combinedarms.rules import TURNS
+from engine.combinedarms.state import DEPLOY, DESIGN, OVER, REINFORCE, State, View, new_game
+from engine.combinedarms.units import ERAS, Era
+from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
+from engine.protocol import State as AnyState
+from engine.protocol import View as AnyView
+from engine.search import Settings
+
+MAX_BUTTONS = 5
+
+# The generic search per level, tuned for a turn of many small steps: most steps are easy, so each
+# thinks briefly (the budget caps a slow machine). Playouts are short: a step's value shows within a
+# few steps, and longer playouts judge half-played turns against each other. In 24-game matches
+# against `easy` as it was then (24 iterations, 12-step playouts), 120 iterations won 7 with 12-step
+# playouts and 14-15 with 2-, 4- or 6-step ones. With 4-step playouts at every level, normal (120)
+# and easy (24) are about even (13 of 24) and 300 iterations did worse (8 of 24): the evaluation,
+# not the budget, limits this AI, so the levels differ mostly in how long they think.
+ROLLOUT_DEPTH = 4
+LEVELS: dict[str, Settings] = {
+    "easy": Settings(iterations=24, budget_s=0.3, rollout_depth=ROLLOUT_DEPTH),
+    "normal": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH),
+    "hard": Settings(iterations=600, budget_s=3.0, rollout_depth=ROLLOUT_DEPTH),
+}
+AI_LEVELS = AiLevels(
+    ("random", "easy", "normal", "hard"),
+    "normal",
+    {
+        "random": "plays any legal action",
+        "easy": "a short search per step",
+        "normal": "searches each step briefly (about a tenth of a second)",
+        "hard": "searches each step up to three seconds",
+    },
+)
+
+COMMON_OPTIONS = (
+    OptionSpec(
+        "elite", "Elite units", "Optional rule: mark up to 2 units Elite (+1 defence, always 2 damage)"
+    ),
+    OptionSpec(
+        "experienced", "Experienced units", "Optional rule: a unit that helps destroy 5 enemies becomes Elite"
+    ),
+    OptionSpec(
+        "reinforcements", "Reinforcements", "Optional rule: one more unit on your back row every third turn"
+    ),
+    OptionSpec("campaign", "Campaign", "A 12x10 board, 24-unit armies and every optional rule on"),
+    OptionSpec(
+        "turns",
+        "Turn limit",
+        "Turns each side plays before the game is drawn (default 20)",
+        TURNS,
+        minimum=10,
+        maximum=100,
+    ),
+)
+WWI_OPTIONS = (
+    OptionSpec("terrain", "Terrain", "Optional rule: bunkers (+2), trenches (+1) and No Man's Land (-1)"),
+    *COMMON_OPTIONS,
+)
+WWII_OPTIONS = (
+    OptionSpec("cities", "City Spaces", "Optional rule: 4 cities in the middle ranks; hold all 4 to win"),
+    OptionSpec(
+        "difficult",
+        "Difficult terrain",
+        "Optional rule: +1 defence; tanks and mechanized infantry stop there",
+    ),
+    *COMMON_OPTIONS,
+)
+
+
+def _verbs(era: Era) -> tuple[Verb, ...]:
+    example = "I8 S1 M1 T2 A2 F1 H1" if era.key == "wwi" else "I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1"
+    return (
+        Verb(
+            "army",
+            "Choose your army in secret: a ready-made one or your own counts",
+            arg="army",
+            arg_description=f"{', '.join(era.presets)}, or letters with counts like {example}",
+            template="army {}",
+            default="balanced",
+        ),
+        Verb(
+            "deploy",
+            "Deploy your whole army on your back three ranks",
+            arg="layout",
+            arg_description="line, wedge, flanks, or rows from your back row like .AAH.FS./IIIIIIII/..TT..M.",
+            template="deploy {}",
+            default="line",
+        ),
+        Verb(
+            "move",
+            "Move a unit (move phase)",
+            arg_description="The move, e.g. b2-c4 (steps over empty squares)",
+        ),
+        Verb("done", "End the move phase and go on to the attacks", arg=None, template="done"),
+        Verb(
+            "attack", "Attack an enemy unit in range (attack phase)", arg_description="The attack, e.g. c4xd6"
+        ),
+        Verb("end", "End your turn", arg=None, template="end"),
+        Verb(
+            "retreat",
+            "Choose where your unit retreats",
+            arg="square",
+            arg_description="The square, e.g. e4 (the list shows the allowed ones)",
+            template="retreat {}",
+        ),
+        Verb(
+            "reinforce",
+            "Place your reinforcement on your back row",
+            arg_description="Unit letter @ square, e.g. T@a1",
+        ),
+        Verb(
+            "autoretreat",
+            "Standing order: let your retreats take the automatic square (on) or ask you (off)",
+            arg="setting",
+            arg_description="on or off",
+            template="autoretreat {}",
+            default="on",
+            kinds=("autoretreat",),
+        ),
+    )
+
+
+def _state(view: AnyView) -> State:
+    if not isinstance(view, View):
+        raise TypeError(f"not a Combined Arms view: {type(view).__name__}")
+    return view.state
+
+
+class CombinedArmsGame(BaseGame):
+    """The Combined Arms system for one era."""
+
+    def __init__(
+        self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
+    ) -> None:
+        self.era: Era = ERAS[era]
+        self.name = name
+        self.title = title
+        self.description = description
+        self.sides = self.era.sides
+        self.options = options
+        self.verbs = _verbs(self.era)
+        self.ai = AI_LEVELS
+        self.private_info = False
+        self.focus = Focus(
+            "unit",
+            "A square with a unit on it, to show where it can move and what it can attack",
+            "There is no unit on `{}`. Give a square like `e2`.",
+        )
+        self.rules = WWI_TOPICS if era == "wwi" else WWII_TOPICS
+        self.notation_help = A.EXAMPLES
+
+    # -- rules entry points
+
+    def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        out = super().normalise_options(raw)
+        if out.get("campaign"):
+            for spec in self.options:
+                if isinstance(spec.default, bool):
+                    out[spec.name] = True  # the Campaign plays every optional rule (R23)
+        return out
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        return new_game(self.era.key, self.normalise_options(options), seed)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data)
+
+    def view_from_json(self, data: dict[str, Any]) -> View:
+        return View.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return A.parse(text, self.era)
+
+    # -- the AI
+
+    def evaluate(self, state: AnyState, side: str) -> float:
+        assert isinstance(state, State)
+        return ai.evaluate(state, side)
+
+    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
+        assert isinstance(state, State)
+        return ai.rollout(state, side, rng)
+
+    def order(
+        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
+    ) -> list[Action]:
+        assert isinstance(state, State)
+        return ai.order(state, side, actions, rng)
+
+    def choose(
+        self,
+        view: AnyView,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        """The generic search with this game's hooks and its own playout depth (`BaseGame.choose`
+        cannot set the depth; see docs/combinedarms-platform-notes.md); `random` as every game has it."""
+        if level not in LEVELS:
+            return super().choose(view, level, seed, budget_s, iterations=iterations)
+        settings = LEVELS[level]
+        if budget_s is not None:
+            settings = replace(settings, budget_s=budget_s)
+        if iterations is not None:
+            settings = replace(settings, iterations=iterations)
+        return search.choose(
+            view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
+        )
+
+    # -- words
+
+    def status(self, view: AnyView, side: str) -> str:
+        return words.status(_state(view), side)
+
+    def describe(self, view: AnyView, action: Action) -> str:
+        return words.describe(_state(view), action)
+
+    def verb_of(self, view: AnyView, action: Action) -> str:
+        return words.kind_of(_state(view), action)
+
+    def group_of(self, view: AnyView, action: Action) -> str | None:
+        return words.group_of(_state(view), action)
+
+    def group_label(self, view: AnyView, group: str) -> str:
+        return words.group_label(_state(view), group)
+
+    def focus_choices(self, view: AnyView) -> list[str]:
+        s = _state(view)
+        return [s.g.names[sq] for sq in sorted(s.u_sq) if sq >= 0]
+
+    def menu(self, view: AnyView) -> Menu:
+        """Set-up choices as buttons, the retreat squares as buttons, or Take action and the phase ends."""
+        s = _state(view)
+        if s.phase == OVER:
+            return Menu()
+        if s.phase == DESIGN:
+            buttons = [
+                Choice(
+                    f"Army: {p} ({self.era.preset_words[p]})"[:80],
+                    f"army {p}",
+                    style="primary" if i == 0 else "secondary",
+                )
+                for i, p in enumerate(s.rules.presets)
+            ]
+            return Menu(buttons=(*buttons[: MAX_BUTTONS - 1], Choice("Design my own…", opens="army")))
+        if s.phase == DEPLOY:
+            buttons = [
+                Choice(
+                    f"Deploy: {p} ({A.LAYOUTS[p]})"[:80],
+                    f"deploy {p}",
+                    style="primary" if i == 0 else "secondary",
+                )
+                for i, p in enumerate(A.LAYOUTS)
+            ]
+            return Menu(buttons=(*buttons, Choice("Write my own layout…", opens="layout")))
+        if s.pending is not None:
+            return Menu(
+                buttons=tuple(
+                    Choice(words.describe(s, a), str(a), style="primary" if i == 0 else "secondary")
+                    for i, a in enumerate(s.legal_actions()[:MAX_BUTTONS])
+                )
+            )
+        if s.step == REINFORCE:
+            return Menu(take_action=True)
+        ends: list[Choice] = []
+        legal = s.legal_actions()
+        if A.DONE in legal:
+            ends.append(Choice("Done moving", "done", style="primary"))
+        ends.append(Choice("End turn", "end", style="danger"))
+        return Menu(buttons=tuple(ends), take_action=True)
+
+    def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
+        """How to write your own army or layout, with one made for you to copy and change."""
+        s = _state(view)
+        me = view.viewer
+        if key == "army" and s.phase == DESIGN:
+            lim = s.rules.limits
+            letters = ", ".join(f"{u.code} {u.name}" for u in self.era.units)
+            text = (
+                f"Send `army` with {lim.size} units as letters and counts, e.g. "
+                f"`army {' '.join(f'{c}{n}' for c, n in next(iter(s.rules.presets.values())).items())}`. "
+                f"Letters: {letters}. See `rules army` for the limits."
+            )
+            picks = pick_rows(
+                "Or take a ready-made army",
+                [Choice(words.describe(s, a), str(a)) for a in legal if isinstance(a, A.Army)],
+            )
+            return Menu(title=text[:1900], picks=picks)
+        if key == "layout" and s.phase == DEPLOY and me is not None:
+            who = s.side_index(me)
+            army = s.armies[who]
+            if army is None or s.deployed[who]:
+                return Menu(title="You have no deployment to write now.")
+            rows = ready_layout("line", army, self.era, s.g.width, s.rules.elite_allowed)
+            text = (
+                "Send `deploy` with your rows from your back row forwards, separated by `/`: each row "
+                f"names files a–{s.g.names[s.g.width - 1][0]} in order, a unit letter or `.` for empty"
+                + (", `*` after a unit to make it Elite" if s.rules.elite_allowed else "")
+                + f". The 'line' layout of your army reads: `deploy {'/'.join(rows)}`."
+            )
+            return Menu(title=text)
+        return Menu(title="There is nothing to choose here now.")
+
+
+WWI_GAME = CombinedArmsGame(
+    "wwi",
+    "combinedarms",
+    "WWI Combined Arms",
+    "Play WWI Combined Arms: design an army, combine your attacks",
+    WWI_OPTIONS,
+)
+WWII_GAME = CombinedArmsGame(
+    "wwii",
+    "combinedarms_wwii",
+    "WWII Combined Arms",
+    "Play WWII Combined Arms: tanks, guns, airfields and bases",
+    WWII_OPTIONS,
+)
+
+__all__ = ["AI_LEVELS", "LEVELS", "WWII_GAME", "WWI_GAME", "CombinedArmsGame"]

@@ -1,0 +1,155 @@
+"""Short rule summaries for `/combinedarms rules` and `/combinedarms_wwii rules`, in our own words.
+
+The full rules with every ruling are rules/combinedarms.md and rules/combinedarms-wwii.md.
+"""
+
+from __future__ import annotations
+
+from engine.combinedarms.units import WWI, WWII, Era
+
+
+def _unit_table(era: Era) -> str:
+    lines = []
+    for u in era.units:
+        most = era.limits.most.get(u.code)
+        least = era.limits.least.get(u.code, 0)
+        bound = ""
+        if era.key == "wwi":
+            bound = f", max {most}" if most is not None and least == 0 else ""
+            bound = f", at least {least}" if least and most is None else bound
+            bound = ", exactly 1" if least and most == least else bound
+        lines.append(f"`{u.code}` {u.name} ({u.move}/{u.reach}/{u.defense}{bound})")
+    return "; ".join(lines)
+
+
+SHARED = {
+    "turn": (
+        "**A turn.** First the move phase: move any of your units, each once, up to its Move in king "
+        "steps (straight or diagonal) over empty squares only: `b2-c4`. Then `done`, and the attack "
+        "phase: each unit may attack once, one enemy within its Range (squares counted as a king "
+        "walks; range 2 or more fires over anything in between): `c4xd6`. `end` ends the turn. An "
+        "attack sent during the move phase closes it. Several steps go in one command with `;`: "
+        "`b2-c4; d2-d4; done; c4xd6; end`."
+    ),
+    "damage": (
+        "**Damage.** An attack does 1 damage, 2 with a special rule or an Elite attacker (never more). "
+        "Damage adds up during the turn: when a unit's damage reaches its Defence it must retreat "
+        "(extra damage is lost) and starts counting from 0. Forced back a second time in the same "
+        "turn, it is destroyed (the Double Whammy). All damage clears when the turn ends."
+    ),
+    "retreats": (
+        "**Retreats.** One square: back (straight or diagonal, towards your own side) or sideways. A "
+        "sideways square may not touch an enemy unit. No square, or only off the board behind your "
+        "back row: the unit is destroyed. The owner chooses (`retreat e4`) within a short deadline; "
+        "when it passes, or with the standing order `autoretreat on`, the automatic choice is taken: "
+        "straight back, then back towards the centre, then the other back diagonal, then sideways."
+    ),
+    "endings": (
+        "**How it ends.** Destroy the enemy Headquarters and you win. You may also resign, or offer a "
+        "draw (`offer draw`, `accept draw`). When both sides have played the agreed number of turns "
+        "(20 each unless chosen otherwise) the game is drawn."
+    ),
+}
+
+
+def _topics(era: Era) -> dict[str, str]:
+    first, second = era.sides
+    lim = era.limits
+    if era.key == "wwi":
+        overview = (
+            "**WWI Combined Arms in brief.** No cards, no dice: two armies of 16 units on a chessboard. "
+            "Each side secretly designs its army, then deploys it on its back three ranks (the "
+            f"{first.title} on ranks 1-3 first, then the {second.title} on 6-8). Each turn you move, "
+            "then attack with each unit; damage builds up during the turn and forces retreats, and a "
+            "second forced retreat destroys. Destroy the enemy Headquarters to win. The "
+            f"{first.title} move first."
+        )
+        army = (
+            "**Army.** Exactly 16 units within each type's bounds: at least 8 Infantry, exactly one "
+            "Headquarters, at most 2 Snipers, Machine Guns, Tanks, Flame Throwers and Trench Raiders, "
+            "at most 5 Artillery. `army balanced` (or assault, guns, firepower), or your own counts: "
+            "`army I8 S1 M1 T2 A2 F1 H1`. Your army stays secret until both are in."
+        )
+        special = (
+            "**Special damage.** Machine Guns do 2 to Infantry and Flame Throwers; Flame Throwers always "
+            "do 2; Tanks do 2 to Machine Guns."
+        )
+        options = (
+            "**Options.** Terrain: bunkers (+2 defence), trenches (+1) and No Man's Land (-1), dealt "
+            "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 defence "
+            "and always do 2. Experienced: a unit that has hit 5 enemy units in the turns they died "
+            "becomes Elite. Reinforcements: every third turn of yours, one more unit (not an HQ) on "
+            "your back row (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
+        )
+        return {
+            "overview": overview,
+            "units": "**Units** (move/range/defence): " + _unit_table(era) + ".",
+            "army": army,
+            "setup": _setup(era),
+            **SHARED,
+            "special": special,
+            "options": options,
+            "notation": _notation(),
+        }
+    overview = (
+        "**WWII Combined Arms in brief.** The WWI system with thirteen WWII unit types in five classes. "
+        "Each side secretly designs 16 units, deploys them on its back three ranks (the "
+        f"{first.title} first), and each turn moves, then attacks. Damage builds up during a turn and "
+        "forces retreats; a second forced retreat destroys, and bases (Fortifications and the "
+        "Headquarters) cannot retreat at all. Destroy the enemy Headquarters to win."
+    )
+    army = (
+        f"**Army.** Exactly {lim.size} units: one Headquarters, at most 4 of any type, at most 5 tanks "
+        "(light, medium and heavy together), and at least 7 different types besides the Headquarters. "
+        "`army balanced` (or armoured, airborne, fortress), or counts: "
+        "`army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1`. Secret until both are in."
+    )
+    special = (
+        "**Special rules.** Engineers do 2 to Fortifications and the HQ. Anti-Tank Guns do 2 to every "
+        "tank. Airfields cannot attack an Anti-Aircraft Gun or a unit next to one (its own side's). "
+        "Paratroopers that begin the turn next to a friendly Airfield move 4. An Airfield moves only "
+        "to a square next to a friendly unit and not next to an enemy, and never moves and attacks "
+        "in one turn. Fortifications and the HQ cannot move: a forced retreat destroys them."
+    )
+    options = (
+        "**Options.** City Spaces: 4 cities on the two middle ranks; begin your turn holding them all "
+        "and you win. Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
+        "(cities count too). Elite, Experienced and Reinforcements (never a base) as in WWI. "
+        "Campaign: 12x10 board, 24 units, every option on."
+    )
+    return {
+        "overview": overview,
+        "units": "**Units** (move/range/defence): " + _unit_table(era) + ".",
+        "army": army,
+        "setup": _setup(era),
+        **SHARED,
+        "special": special,
+        "options": options,
+        "notation": _notation(),
+    }
+
+
+def _setup(era: Era) -> str:
+    first, second = era.sides
+    return (
+        f"**Deployment.** When both armies are in, the {first.title} deploy, then the {second.title} "
+        "(seeing them); the side that deployed first moves first. Units go on your back three ranks, "
+        "one per square, with squares left empty. In one command: `deploy line` (or wedge, flanks), "
+        "or rows from your back row forwards, files a.. in order, `.` for empty, `*` after an Elite "
+        "unit: `deploy .AAH.FS./IIIIIIII/..TT..M.`."
+    )
+
+
+def _notation() -> str:
+    return (
+        "**Notation.** `army balanced` · `deploy line` · `b2-c4` (move) · `done` (end moves) · "
+        "`c4xd6` (attack) · `end` (end turn) · `retreat e4` · `T@a1` (reinforcement) · "
+        "`autoretreat on|off` · chain with `;`. Shared: `resign`, `offer draw`, `accept draw`, "
+        "`decline draw`."
+    )
+
+
+WWI_TOPICS = _topics(WWI)
+WWII_TOPICS = _topics(WWII)
+
+__all__ = ["WWII_TOPICS", "WWI_TOPICS"]

@@ -1,0 +1,187 @@
+"""Combined Arms in words: statuses, action descriptions, verbs and "Take action" groups.
+
+Presentation only: legality always comes from the state. Every function takes the state a view
+holds (never more than its viewer may know).
+"""
+
+from __future__ import annotations
+
+from engine.combinedarms import actions as A
+from engine.combinedarms.actions import LAYOUTS
+from engine.combinedarms.army import describe_army
+from engine.combinedarms.state import ATTACK, DEPLOY, DESIGN, MOVE, NOWHERE, OVER, REINFORCE, State
+
+PLAYER = "{player}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def unit_at(state: State, name: str) -> int:
+    sq = state.g.index.get(name)
+    return NOWHERE if sq is None else state.board[sq]
+
+
+def unit_words(state: State, name: str) -> str:
+    uid = unit_at(state, name)
+    return "unit" if uid == NOWHERE else state.unit_name(uid)
+
+
+def status(state: State, side: str) -> str:
+    """What `side` must do now, after its player's mention, as one sentence or two."""
+    who = state.side_index(side)
+    title = state.title(who)
+    era = state.rules.era
+    if state.phase == OVER:
+        return f"{PLAYER} ({title}): the game is over."
+    if state.phase == DESIGN:
+        example = next(iter(state.rules.presets))
+        custom = " ".join(f"{c}{n}" for c, n in state.rules.presets[example].items())
+        return (
+            f"{PLAYER} ({title}): choose your army in secret, a ready-made one (`army {example}`) or "
+            f"your own {state.rules.limits.size} units (`army {custom}`)."
+        )
+    if state.phase == DEPLOY:
+        rows = "1-3" if who == 0 else f"{state.g.height}-{state.g.height - 2}"
+        return (
+            f"{PLAYER} ({title}): deploy your army on ranks {rows}: a ready-made layout (`deploy line`) "
+            "or rows of your own in one command."
+        )
+    if state.pending is not None:
+        uid, options = state.pending
+        names = [state.g.names[s] for s in options]
+        return (
+            f"{PLAYER} ({title}): your {state.unit_name(uid)} on {state.g.names[state.u_sq[uid]]} must "
+            f"retreat; choose {_or(names)} (`retreat {names[0]}`; {names[0]} is the automatic choice)."
+        )
+    turn = state.taken[who]
+    if state.step == REINFORCE:
+        return (
+            f"{PLAYER} ({title}), turn {turn}: a reinforcement is due; place it on an empty square of "
+            f"your back row (e.g. `{_first_reinforce(state)}`)."
+        )
+    if state.step == MOVE:
+        left = sum(
+            1 for u in state.alive(who) if u not in state.moved and era.by_code[state.u_code[u]].move > 0
+        )
+        return (
+            f"{PLAYER} ({title}) to play, turn {turn}, move phase: move any of your units (e.g. `b2-c4`; "
+            f"{plural(left, 'unit')} can still move), then `done` and attack."
+        )
+    left = sum(1 for u in state.alive(who) if state.targets(u))
+    return (
+        f"{PLAYER} ({title}), turn {turn}, attack phase: attack with each unit once (e.g. `c4xd6`; "
+        f"{plural(left, 'unit')} can attack now), then `end`."
+    )
+
+
+def _first_reinforce(state: State) -> str:
+    for a in state.legal_actions(state.sides[state.active]):
+        return str(a)
+    return "I@a1"
+
+
+def _or(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def kind_of(state: State, action: object) -> str:
+    """Which verb plays `action`."""
+    if isinstance(action, A.Army):
+        return "army"
+    if isinstance(action, A.Deploy):
+        return "deploy"
+    if isinstance(action, A.Move):
+        return "move"
+    if isinstance(action, A.Attack):
+        return "attack"
+    if isinstance(action, A.Done):
+        return "done"
+    if isinstance(action, A.End):
+        return "end"
+    if isinstance(action, A.Retreat):
+        return "retreat"
+    if isinstance(action, A.Reinforce):
+        return "reinforce"
+    return "play"
+
+
+def describe(state: State, action: object) -> str:
+    """One action in words for buttons, selects and autocomplete."""
+    era = state.rules.era
+    if isinstance(action, A.Army):
+        if action.preset is not None:
+            counts = state.rules.presets.get(action.preset)
+            extra = f": {describe_army(counts, era)}" if counts else ""
+            return f"Army '{action.preset}'{extra}"[:100]
+        return f"Army: {describe_army(action.as_dict(), era)}"[:100]
+    if isinstance(action, A.Deploy):
+        if action.preset is not None:
+            return f"Deploy '{action.preset}' ({LAYOUTS.get(action.preset, 'your own')})"
+        return f"Deploy {'/'.join(action.rows)}"[:100]
+    if isinstance(action, A.Move):
+        return f"{unit_words(state, action.src)} {action.src} → {action.dst}"
+    if isinstance(action, A.Attack):
+        att, tgt = unit_at(state, action.src), unit_at(state, action.dst)
+        if att == NOWHERE or tgt == NOWHERE:
+            return f"Attack {action.dst} from {action.src}"
+        dmg = state.damage_of(att, tgt)
+        now = state.u_dmg[tgt] + dmg
+        d = state.defense(tgt)
+        effect = " (forces a retreat)" if now >= d else f" ({now}/{d})"
+        return f"{state.unit_name(att)} {action.src} attacks {state.unit_name(tgt)} {action.dst}{effect}"
+    if isinstance(action, A.Done):
+        return "Done moving: on to the attacks"
+    if isinstance(action, A.End):
+        return "End the turn"
+    if isinstance(action, A.Retreat):
+        auto = ""
+        if state.pending is not None and state.g.names[state.pending[1][0]] == action.dst:
+            auto = " (automatic choice)"
+        return f"Retreat to {action.dst}{auto}"
+    if isinstance(action, A.Reinforce):
+        t = era.by_code.get(action.code)
+        return f"Reinforcement: {t.name if t else action.code} on {action.dst}"
+    return str(action)
+
+
+def group_of(state: State, action: object) -> str | None:
+    """Moves and attacks group by the unit's square; reinforcements by type."""
+    if isinstance(action, A.Move | A.Attack):
+        return action.src
+    if isinstance(action, A.Reinforce):
+        return f"+{action.code}"
+    return None
+
+
+def group_label(state: State, group: str) -> str:
+    if group.startswith("+"):
+        t = state.rules.era.by_code.get(group[1:])
+        return f"Reinforcement: {t.name if t else group[1:]}"
+    return f"{unit_words(state, group)} on {group}"
+
+
+def phase_words(state: State) -> str:
+    """A few words for the board's header: whose turn and what phase."""
+    if state.phase == DESIGN:
+        return "Armies are being chosen in secret"
+    if state.phase == DEPLOY:
+        who = 0 if not state.deployed[0] else 1
+        return f"The {state.title(who)} deploy"
+    if state.phase == OVER:
+        return "Game over"
+    title = state.title(state.active)
+    turn = state.taken[state.active]
+    if state.pending is not None:
+        side = state.u_side[state.pending[0]]
+        return f"{title} turn {turn}: the {state.title(side)} choose a retreat"
+    step = {REINFORCE: "reinforcement", MOVE: "move phase", ATTACK: "attack phase"}.get(
+        state.step, state.step
+    )
+    return f"{title} turn {turn}: {step}"
+
+
+__all__ = ["describe", "group_label", "group_of", "kind_of", "phase_words", "plural", "status"]

@@ -1,0 +1,221 @@
+"""The games as the platform sees them: notation, verbs, words, menus and chained commands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import registry
+from engine.combinedarms import actions as A
+from engine.combinedarms.game import WWI_GAME, WWII_GAME
+from engine.errors import IllegalAction, InvalidNotation
+from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, at, build, play
+
+NOTATIONS = [
+    "army balanced",
+    "army I8 S1 M1 T2 A2 F1 H1",
+    "deploy line",
+    "deploy AAH..FS./IIIIIIII/..T*T..M.",
+    "b2-c4",
+    "k10-l9",
+    "c4xd6",
+    "done",
+    "end",
+    "retreat e4",
+    "T@a1",
+    "autoretreat on",
+    "autoretreat off",
+]
+
+
+@pytest.mark.parametrize("text", NOTATIONS)
+def test_notation_round_trips(text: str):
+    action = WWI_GAME.parse(text)
+    assert str(action) == text and WWI_GAME.parse(str(action)) == action
+
+
+def test_notation_is_forgiving_about_case_and_spaces():
+    assert str(WWI_GAME.parse("  B2 - C4 ")) == "b2-c4"
+    assert str(WWI_GAME.parse("C4 X D6")) == "c4xd6"
+    assert str(WWI_GAME.parse("Retreat to E4")) == "retreat e4"
+    assert str(WWI_GAME.parse("t @ a1")) == "T@a1"
+    assert str(WWI_GAME.parse("End Turn")) == "end"
+    assert str(WWI_GAME.parse("deploy ..a.h.../iiiiiiii")) == "deploy ..A.H.../IIIIIIII"
+
+
+@pytest.mark.parametrize("text", ["b2c4", "army", "deploy", "deploy ab?d", "autoretreat maybe", "fly away"])
+def test_nonsense_is_invalid_notation_with_help(text: str):
+    with pytest.raises(InvalidNotation):
+        WWI_GAME.parse(text)
+
+
+def test_the_standing_order_is_an_anytime_action():
+    assert A.AutoRetreat(True).anytime and not A.END.anytime
+
+
+def test_registry_entries_and_metadata():
+    assert registry.game("combinedarms") is WWI_GAME
+    assert registry.game("combinedarms_wwii") is WWII_GAME
+    assert [s.name for s in WWI_GAME.sides] == [BRITISH, GERMANS]
+    assert [s.name for s in WWII_GAME.sides] == [AMERICANS, GERMANS]
+    assert {o.name for o in WWI_GAME.options} == {
+        "terrain",
+        "elite",
+        "experienced",
+        "reinforcements",
+        "campaign",
+        "turns",
+    }
+    assert {o.name for o in WWII_GAME.options} == {
+        "cities",
+        "difficult",
+        "elite",
+        "experienced",
+        "reinforcements",
+        "campaign",
+        "turns",
+    }
+    verbs = {v.name for v in WWI_GAME.verbs}
+    assert {"army", "deploy", "move", "done", "attack", "end", "retreat", "reinforce", "autoretreat"} == verbs
+    army = next(v for v in WWI_GAME.verbs if v.name == "army")
+    assert army.notation("balanced") == "army balanced" and army.notation("army guns") == "army guns"
+    assert army.argument("army I8 H1") == "I8 H1"
+
+
+def test_status_says_whose_turn_and_what_to_do():
+    s = WWI_GAME.new_game({}, 1)
+    text = WWI_GAME.status(s.view(BRITISH), BRITISH)
+    assert text.startswith("{player} (British): choose your army in secret") and text.endswith(".")
+    s = build("wwi", {"d4": "I", "e4": "T", "a1": "H", "h8": "h"})
+    text = WWI_GAME.status(s.view(BRITISH), BRITISH)
+    assert "move phase" in text and "2 units can still move" in text
+    play(s, BRITISH, "d4-d5")
+    assert "1 unit can still move" in WWI_GAME.status(s.view(BRITISH), BRITISH)
+    s = build("wwi", {"d1": "A", "d5": "i", "a1": "H", "h8": "h"})
+    s.u_dmg[at(s, "d5")] = 2
+    play(s, BRITISH, "done", "d1xd5")
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    assert "your Infantry on d5 must retreat" in text and "`retreat d6`" in text
+
+
+def test_describe_group_and_verb_of_each_kind_of_action():
+    s = build("wwi", {"d4": "M", "d5": "i", "a1": "H", "h8": "h"})
+    v = s.view(BRITISH)
+    move = A.Move("d4", "c4")
+    assert WWI_GAME.describe(v, move) == "Machine Gun d4 → c4"
+    assert WWI_GAME.group_of(v, move) == "d4" and WWI_GAME.group_label(v, "d4") == "Machine Gun on d4"
+    assert WWI_GAME.verb_of(v, move) == "move"
+    shot = A.Attack("d4", "d5")
+    assert WWI_GAME.describe(v, shot) == "Machine Gun d4 attacks Infantry d5 (2/3)"
+    assert WWI_GAME.verb_of(v, shot) == "attack"
+    assert WWI_GAME.verb_of(v, A.DONE) == "done" and WWI_GAME.verb_of(v, A.END) == "end"
+    assert WWI_GAME.describe(v, A.Reinforce("T", "a1")) == "Reinforcement: Tank on a1"
+    assert WWI_GAME.group_label(v, "+T") == "Reinforcement: Tank"
+
+
+def test_menus_for_each_stage():
+    s = WWI_GAME.new_game({}, 1)
+    menu = WWI_GAME.menu(s.view(None))
+    assert [c.notation for c in menu.buttons[:4]] == [
+        "army balanced",
+        "army assault",
+        "army guns",
+        "army firepower",
+    ]
+    assert menu.buttons[4].opens == "army"
+    sub = WWI_GAME.submenu(s.view(BRITISH), s.legal_actions(BRITISH), "army")
+    assert "army" in sub.title and sub.picks
+    s.apply(A.Army(preset="balanced"), BRITISH)
+    s.apply(A.Army(preset="guns"), GERMANS)
+    menu = WWI_GAME.menu(s.view(None))
+    assert [c.notation for c in menu.buttons[:3]] == ["deploy line", "deploy wedge", "deploy flanks"]
+    sub = WWI_GAME.submenu(s.view(BRITISH), s.legal_actions(BRITISH), "layout")
+    assert "deploy " in sub.title and "/" in sub.title
+    # In play: Take action, Done moving, End turn.
+    s = build("wwi", {"d1": "A", "d5": "i", "a1": "H", "h8": "h"})
+    menu = WWI_GAME.menu(s.view(None))
+    assert menu.take_action and [c.notation for c in menu.buttons] == ["done", "end"]
+    s.u_dmg[at(s, "d5")] = 2
+    play(s, BRITISH, "done", "d1xd5")
+    menu = WWI_GAME.menu(s.view(None))
+    assert not menu.take_action
+    assert [c.notation for c in menu.buttons] == [
+        "retreat d6",
+        "retreat e6",
+        "retreat c6",
+        "retreat e5",
+        "retreat c5",
+    ]
+    assert menu.buttons[0].label == "Retreat to d6 (automatic choice)"
+
+
+def test_a_chain_of_steps_applies_in_order_and_stops_at_the_first_illegal_one():
+    """What the platform does with "b2-c4; done; c4xd6": each step through `apply`, all or nothing."""
+    s = build("wwi", {"d3": "T", "c3": "I", "d6": "i", "a1": "H", "h8": "h"})
+    probe = s.clone()
+    steps = ["d3-d4", " c3-c5", " done", " d4xd6", " c5xd6", " end"]
+    for text in steps:
+        probe.apply(WWI_GAME.parse(text.strip()), BRITISH)
+    assert probe.active == 1
+    assert [e for e in probe.last_trail if e[0] == "hit"] == [
+        ["hit", BRITISH, "d4", "d6"],
+        ["hit", BRITISH, "c5", "d6"],
+    ]
+    bad = s.clone()
+    bad.apply(WWI_GAME.parse("d3-d4"), BRITISH)
+    with pytest.raises(IllegalAction, match="already moved"):
+        bad.apply(WWI_GAME.parse("d4-d5"), BRITISH)
+
+
+def test_focus_choices_are_the_occupied_squares():
+    s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"})
+    assert WWI_GAME.focus_choices(s.view(None)) == ["a1", "d4", "h8"]
+
+
+def test_the_ai_answers_every_stage_legally():
+    game = WWII_GAME
+    s = game.new_game({"reinforcements": True}, 4)
+    rng = random.Random(4)
+    for _ in range(120):
+        if s.is_over():
+            break
+        side = min(s.to_act())
+        action = game.choose(s.view(side), "easy", seed=rng.randrange(1000), budget_s=5.0, iterations=8)
+        s.apply(action, side)
+    assert s.turn >= 2
+
+
+def test_the_examples_in_the_rules_and_help_are_legal():
+    for game, army, layout in (
+        (WWI_GAME, "army I8 S1 M1 T2 A2 F1 H1", "deploy .AAH.FS./IIIIIIII/..TT..M."),
+        (WWII_GAME, "army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1", "deploy ..AH.A../IIXYEEM./..LTTKIM"),
+    ):
+        s = game.new_game({}, 1)
+        first, second = (x.name for x in game.sides)
+        s.apply(game.parse(army), first)
+        s.apply(game.parse("army balanced"), second)
+        assert s.armies[0] == s.armies[1]  # the example is the ready-made "balanced" army
+        s.apply(game.parse(layout), first)
+        assert len(s.alive(0)) == 16
+    s = WWI_GAME.new_game({}, 1)
+    s.apply(WWI_GAME.parse("army I8 M2 A5 H1"), GERMANS)
+    assert s.designed[1]
+
+
+@pytest.mark.parametrize("game", [WWI_GAME, WWII_GAME])
+def test_a_whole_game_can_be_played_through_the_declared_verbs(game):
+    """Every legal action is typed as `/<game> <verb> <argument>` and comes back as the same action."""
+    s = game.new_game({"reinforcements": True, "elite": True}, 6)
+    rng = random.Random(6)
+    by_kind = {k: v for v in game.verbs for k in v.plays}
+    steps = 0
+    while not s.is_over():
+        side = min(s.to_act())
+        action = rng.choice(s.legal_actions(side))
+        verb = by_kind[game.verb_of(s.view(side), action)]
+        typed = verb.notation(verb.argument(str(action)) if verb.arg else None)
+        assert typed == str(action), (verb.name, typed, str(action))
+        s.apply(game.parse(typed), side)
+        steps += 1
+    assert s.outcome() is not None and steps > 100

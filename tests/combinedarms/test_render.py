@@ -1,0 +1,99 @@
+"""The board picture: readable marks for what happened, on every board size (pixel probes by colour)."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engine.combinedarms.game import WWI_GAME, WWII_GAME
+from render import seen
+from render.combinedarms import RENDERER
+from render.combinedarms.theme import KEY
+from render.combinedarms.ww2 import RENDERER as RENDERER_WWII
+from tests.combinedarms.helpers import BRITISH, at, build, play
+
+
+class counts:
+    """Pixels of (about) a key colour on a board PNG: the palette mapping may shift a colour by a
+    step or two, so colours within 4 of it on each channel count."""
+
+    def __init__(self, png: bytes) -> None:
+        im = Image.open(io.BytesIO(png))
+        assert im.format == "PNG" and im.mode == "P"
+        self.by_rgb = {rgb: n for n, rgb in im.convert("RGB").getcolors(1 << 20) or []}
+
+    def __getitem__(self, name: str) -> int:
+        r, g, b = KEY[name]
+        return sum(
+            n
+            for (x, y, z), n in self.by_rgb.items()
+            if abs(x - r) <= 4 and abs(y - g) <= 4 and abs(z - b) <= 4
+        )
+
+
+def test_boards_of_both_eras_and_the_campaign_draw():
+    for game, draw in ((WWI_GAME, RENDERER), (WWII_GAME, RENDERER_WWII)):
+        for options in ({}, {"campaign": True}):
+            s = game.new_game(options, 2)
+            png = draw.board(s.view(None), [])
+            im = Image.open(io.BytesIO(png))
+            assert 700 <= im.size[0] <= 1000 and 500 <= im.size[1] <= 700
+            frame = draw.frame(s.view(None), [])
+            assert frame.size[0] < im.size[0]
+
+
+def test_the_last_action_is_framed_and_attacks_and_damage_are_marked():
+    s = build("wwi", {"d3": "T", "d5": "i", "a1": "H", "h8": "h"})
+    quiet = counts(RENDERER.board(s.view(None), []))
+    assert quiet["last"] == 0 and quiet["dmg"] == 0
+    events = play(s, BRITISH, "d3-d4")
+    moved = counts(RENDERER.board(s.view(None), seen(events, None)))
+    assert moved["last"] > 100 and moved["move0"] > 50
+    events = play(s, BRITISH, "done", "d4xd5")
+    hit = counts(RENDERER.board(s.view(None), seen(events, None)))
+    assert hit["hit"] > 20 and hit["dmg"] > 20
+
+
+def test_retreats_and_destroyed_units_of_the_turn_are_drawn():
+    s = build("wwi", {"c4": "F", "e4": "F", "d5": "i", "c6": "i", "e6": "i", "a1": "H", "h8": "h"})
+    play(s, BRITISH, "done", "c4xd5", "e4xd5")  # the only square: d6
+    retreat = counts(RENDERER.board(s.view(None), []))
+    assert retreat["retreat"] > 50
+    s = build("wwi", {"c4": "F", "e4": "F", "d5": "i", "c6": "i", "d6": "i", "e6": "i", "a1": "H", "h8": "h"})
+    before = counts(RENDERER.board(s.view(None), []))
+    play(s, BRITISH, "done", "c4xd5", "e4xd5")  # destroyed
+    assert at(s, "d5") == -1
+    after = counts(RENDERER.board(s.view(None), []))
+    assert after["hit"] > before["hit"] + 100  # the red cross over d5
+    # Still shown at the start of the next turn, as the last turn's marks.
+    play(s, BRITISH, "end")
+    assert counts(RENDERER.board(s.view(None), []))["hit"] > 100
+
+
+def test_terrain_cities_and_the_focus_overlay_show():
+    s = build("wwi", {"d3": "T", "a1": "H", "h8": "h"}, terrain={"e5": "B", "c4": "T", "d5": "N"})
+    png = counts(RENDERER.board(s.view(None), []))
+    assert png["bunker"] > 100 and png["trench"] > 100 and png["nml"] > 100
+    focus = counts(RENDERER.board(s.view(None), [], "d3"))
+    assert focus["reach"] > png["reach"] + 200
+    w = build(
+        "wwii",
+        {"d3": "T", "a1": "H", "h8": "h"},
+        cities=["c4", "f5"],
+        terrain={"e4": "D"},
+        options={"cities": True, "difficult": True},
+    )
+    png = counts(RENDERER_WWII.board(w.view(None), []))
+    assert png["city"] > 100 and png["difficult"] > 100
+
+
+def test_elite_units_wear_a_star_and_the_hq_a_gold_rim():
+    plain = build("wwi", {"d3": "T", "a1": "I", "h8": "i"})
+    star = build("wwi", {"d3": "T*", "a1": "I", "h8": "i"})
+    hq = build("wwi", {"d3": "H", "a1": "I", "h8": "i"})
+    a = counts(RENDERER.board(plain.view(None), []))
+    b = counts(RENDERER.board(star.view(None), []))
+    c = counts(RENDERER.board(hq.view(None), []))
+    assert b["elite"] > a["elite"] + 30
+    assert c["hq"] > a["hq"] + 50
