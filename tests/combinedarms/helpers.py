@@ -15,7 +15,7 @@ def play(state: State, side: str, *notations: str) -> list[E.Event]:
     """Apply each notation for `side`; all the events, in order."""
     out: list[E.Event] = []
     for text in notations:
-        out.extend(state.apply(text, side))  # type: ignore[arg-type]
+        out.extend(state.apply(text, side))
     return out
 
 

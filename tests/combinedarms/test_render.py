@@ -21,7 +21,11 @@ class counts:
     def __init__(self, png: bytes) -> None:
         im = Image.open(io.BytesIO(png))
         assert im.format == "PNG" and im.mode == "P"
-        self.by_rgb = {rgb: n for n, rgb in im.convert("RGB").getcolors(1 << 20) or []}
+        # Pillow's stub types a colour as float | tuple; an RGB image's colours are triples.
+        colours = im.convert("RGB").getcolors(1 << 20) or []
+        self.by_rgb: dict[tuple[int, int, int], int] = {
+            rgb: n for n, rgb in colours if isinstance(rgb, tuple) and len(rgb) == 3
+        }
 
     def __getitem__(self, name: str) -> int:
         r, g, b = KEY[name]
