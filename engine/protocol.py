@@ -105,7 +105,8 @@ class State(Protocol):
         ...
 
     def legal_actions(self, side: Side | None = None) -> Sequence[Action]:
-        """What `side` (default: the one side to act) may do now, sorted and stable.
+        """What `side` may do now, sorted and stable. The platform always passes the side; None means
+        the one side to act (with two, the first of `sorted(to_act())`).
 
         Where the space is huge (a whole set-up, a whole army), this may be a menu of sensible
         choices while `apply` accepts every legal one. The shared `engine.meta` actions are not listed.
