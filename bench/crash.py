@@ -32,7 +32,15 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
     await fake.start()
     db = workdir / "crash.db"
     failures: list[str] = []
-    totals = {"answered": 0, "lost_in_flight": 0, "buttons_clicked": 0, "buttons_opened": 0, "moves_after": 0}
+    totals = {
+        "answered": 0,
+        "lost_in_flight": 0,
+        "owed_at_kill": 0,
+        "owed_undelivered": 0,
+        "buttons_clicked": 0,
+        "buttons_opened": 0,
+        "moves_after": 0,
+    }
     try:
         _, tables = build_world(fake, matches)
         for cycle in range(1, cycles + 1):
@@ -41,9 +49,13 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
                 fake, tables, db, workdir, load_s=seconds, after_s=min(3.0, seconds), seed=cycle
             )
             kill = report.audit_after_kill
+            in_flight = report.lost_in_flight
             print(
-                f"cycle {cycle}: {report.answered} answered moves so far, {report.lost_in_flight} "
-                f"interactions cut off by the kill; after it: missing {len(kill.missing_moves)}, "
+                f"cycle {cycle}: {report.answered} answered moves so far, {in_flight} "
+                f"interaction{'' if in_flight == 1 else 's'} cut off by the kill, "
+                f"{report.owed_at_kill} board{'' if report.owed_at_kill == 1 else 's'} owed "
+                f"({len(report.owed_undelivered)} not posted after the restart); "
+                f"after it: missing {len(kill.missing_moves)}, "
                 f"replay mismatches {len(kill.replay_mismatches)}, stuck {len(kill.stuck)}; "
                 f"old buttons {report.buttons_worked}/{report.buttons_clicked} answered "
                 f"({report.buttons_opened} opened the flow); {report.moves_after} moves after restart; "
@@ -54,6 +66,8 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
                 failures.append(f"cycle {cycle}: {report}")
             totals["answered"] = report.answered
             totals["lost_in_flight"] += report.lost_in_flight
+            totals["owed_at_kill"] += report.owed_at_kill
+            totals["owed_undelivered"] += len(report.owed_undelivered)
             totals["buttons_clicked"] += report.buttons_clicked
             totals["buttons_opened"] += report.buttons_opened
             totals["moves_after"] += report.moves_after
@@ -71,6 +85,8 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
         "logged_actions": final.actions,
         "interactions_cut_by_kills": totals["lost_in_flight"],
         "uploads_cut_by_kills": len(cut),
+        "boards_owed_at_kills": totals["owed_at_kill"],
+        "owed_boards_not_posted": totals["owed_undelivered"],
         "old_buttons_clicked": totals["buttons_clicked"],
         "old_buttons_opened_flow": totals["buttons_opened"],
         "moves_after_restarts": totals["moves_after"],

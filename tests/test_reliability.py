@@ -56,6 +56,9 @@ async def test_sigkill_in_the_middle_of_play_loses_nothing(tmp_path: Path) -> No
     # (a board whose decision is a select has no button to press; the selects are fuzzed elsewhere)
     assert report.buttons_clicked >= MATCHES // 2 and report.button_failures == [], report
     assert report.buttons_opened >= 1, report
+    # each board the kill kept from its channel (its move stored, its post cut off) arrives after
+    # the restart, before anyone moves again, and the outbox is empty
+    assert report.owed_undelivered == [] and report.owed_left == 0, report
     # and the games go on
     assert report.moves_after >= MATCHES and report.errors_after == [], report.errors_after
     assert report.audit_after_restart.ok, report.audit_after_restart

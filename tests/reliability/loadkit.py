@@ -627,6 +627,9 @@ class CrashReport:
     token_leaked: bool = False
     painters_killed_with_it: int = 0  # the bot's child processes at the kill
     orphans: list[int] = field(default_factory=list)  # of those, still alive 5 s later
+    owed_at_kill: int = 0  # boards of stored moves the kill kept from their channel (the outbox)
+    owed_undelivered: list[int] = field(default_factory=list)  # of those, matches with no board after restart
+    owed_left: int = 0  # outbox rows still there once the restarted bot settled
 
     @property
     def ok(self) -> bool:
@@ -638,8 +641,30 @@ class CrashReport:
             and not self.log_problems
             and not self.token_leaked
             and not self.orphans
+            and not self.owed_undelivered
+            and self.owed_left == 0
             and self.buttons_worked == self.buttons_clicked
         )
+
+
+def owed_boards(db_path: Path) -> list[tuple[int, int]]:
+    """(match id, channel id) of every board the outbox still owes."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        rows = conn.execute("SELECT DISTINCT match_id, channel_id FROM owed_boards").fetchall()
+    finally:
+        conn.close()
+    return [(int(m), int(c)) for m, c in rows]
+
+
+async def outbox_drained(db_path: Path, within: float) -> int:
+    """Wait for the restarted bot to post what it owed; the rows left when the time is up."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        left = len(await asyncio.to_thread(owed_boards, db_path))
+        if left == 0 or asyncio.get_running_loop().time() >= deadline:
+            return left
+        await asyncio.sleep(0.2)
 
 
 async def click_old_button(fake: LoadFake, table: Table, report: CrashReport, ended: set[int]) -> None:
@@ -736,9 +761,20 @@ async def crash_cycle(
     report.moves_before = len(stats.answered_moves)
     report.audit_after_kill = audit(db, answered)
     first_log = bot.stderr()
+    owed = owed_boards(db)
+    report.owed_at_kill = len(owed)
+    last_message = max(fake.messages, default=0)
 
     bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level)
     try:
+        # Before anyone moves again, each board the kill kept from its channel must arrive.
+        report.owed_left = await outbox_drained(db, within=15.0)
+        boards_since = {
+            m.channel_id
+            for m in list(fake.messages.values())
+            if m.id > last_message and m.attachments and not m.ephemeral
+        }
+        report.owed_undelivered = [match for match, channel in owed if channel not in boards_since]
         for table in tables:
             await click_old_button(fake, table, report, report.audit_after_kill.ended)
         for table in tables:
