@@ -65,6 +65,7 @@ class BaseGame:
     focus: Focus | None = None
     rules: Mapping[str, str] = {}
     notation_help: str = ""
+    turn_label: str = "Turn"
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
 

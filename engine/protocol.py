@@ -304,6 +304,10 @@ class Game(Protocol):
     @property
     def notation_help(self) -> str: ...
 
+    # what the game calls the unit `State.turn_number` counts, for headings ("Turn", "Round")
+    @property
+    def turn_label(self) -> str: ...
+
     # -- the rules
     def new_game(self, options: Mapping[str, Any], seed: int) -> State: ...
 

@@ -83,7 +83,7 @@ def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
         for entry in shown:
             if entry.turn != turn:
                 turn = entry.turn
-                lines.append("**Set-up**" if turn == 0 else f"**Turn {turn}**")
+                lines.append(f"**{entry.heading}**")
             lines.append(f"{entry.number}. {entry.line}")
         if len(shown) < len(entries):
             dropped = len(entries) - len(shown)

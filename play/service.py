@@ -62,8 +62,9 @@ LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recen
 
 def summary(events: Sequence[Event], viewer: str | None = None) -> str:
     """The events of one action as `viewer` may know them, as one readable clause list: only what
-    `seen_by` lets the viewer see, in the words it gives them."""
-    return ", ".join(
+    `seen_by` lets the viewer see, in the words it gives them. Clauses are parted by semicolons: an
+    event's own words may hold commas (a battle's cascade, a list of units)."""
+    return "; ".join(
         t for e in events if (kept := e.seen_by(viewer)) is not None and (t := kept.text(viewer))
     )
 
@@ -73,6 +74,8 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
     are silent, as for ending a turn, but never when `viewer` may not see them all: the notation of
     a secret action, a hidden set-up or a standing order, would tell what the events keep quiet)."""
     said = summary(events, viewer)
+    if said.lower().startswith(f"the {who.lower()} "):
+        return said[0].upper() + said[1:]  # the words name the side already: no "Reds: the Reds ..."
     if said:
         return f"{who}: {said}"
     if any(e.seen_by(viewer) is None for e in events):
@@ -163,6 +166,7 @@ class HistoryEntry:
     number: int
     turn: int
     line: str
+    heading: str  # the turn in the game's words ("Turn 3", "Round 2", "Set-up")
 
 
 @dataclass(slots=True)
@@ -695,9 +699,9 @@ class MatchService:
         for number, (side, notation, _) in enumerate(await self.log(match), 1):
             turn = state.turn_number()
             events = state.apply(rules.parse(notation), side)
-            entries.append(
-                HistoryEntry(number, turn, history_line(rules.side(side).title, notation, events, viewer))
-            )
+            line = history_line(rules.side(side).title, notation, events, viewer)
+            heading = "Set-up" if turn == 0 else f"{rules.turn_label} {turn}"
+            entries.append(HistoryEntry(number, turn, line, heading))
         return entries[-limit:] if limit > 0 else entries
 
     async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:

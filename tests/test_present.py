@@ -10,11 +10,12 @@ from play.present import history_text
 
 def entries(n: int, per_turn: int = 2, words: int = 8) -> list[HistoryEntry]:
     line = " ".join(["attacks"] * words)
-    return [HistoryEntry(i, (i - 1) // per_turn + 1, f"Side: {line} #{i}") for i in range(1, n + 1)]
+    turns = [(i - 1) // per_turn + 1 for i in range(1, n + 1)]
+    return [HistoryEntry(i, t, f"Side: {line} #{i}", f"Turn {t}") for i, t in enumerate(turns, 1)]
 
 
 def test_history_is_numbered_and_broken_into_turns() -> None:
-    text = history_text([HistoryEntry(1, 0, "Germans: deployed"), *entries(4)[1:]])
+    text = history_text([HistoryEntry(1, 0, "Germans: deployed", "Set-up"), *entries(4)[1:]])
     lines = text.splitlines()
     assert lines[0] == "**Set-up**" and lines[1] == "1. Germans: deployed"
     assert "**Turn 1**" in lines and "**Turn 2**" in lines
@@ -82,3 +83,42 @@ def test_a_secret_action_never_shows_its_notation() -> None:
     assert "orders never" not in history_line("Americans", "orders never", secret, "germans")
     assert history_line("Americans", "orders never", secret, "americans").endswith("never negate")
     assert history_line("Germans", "end", [Silent()], None) == "Germans: end"
+
+
+def test_history_headings_are_the_games_own_words() -> None:
+    rounds = [HistoryEntry(1, 1, "The Reds pass", "Round 1"), HistoryEntry(2, 2, "The Blues pass", "Round 2")]
+    assert history_text(rounds).splitlines() == [
+        "**Round 1**",
+        "1. The Reds pass",
+        "**Round 2**",
+        "2. The Blues pass",
+    ]
+
+
+def test_a_line_whose_words_name_the_side_is_not_prefixed_again() -> None:
+    """ "Reds: the Reds pass" says the side twice; events that name their side stand alone,
+    capitalised, and events that do not (Block Wars' "e2-e3") keep the side in front."""
+    from dataclasses import dataclass
+
+    from play.service import history_line
+
+    @dataclass(frozen=True)
+    class Said:
+        words: str
+
+        def text(self, viewer: str | None) -> str:
+            return self.words
+
+        def seen_by(self, viewer: str | None) -> Said:
+            return self
+
+        def to_json(self) -> dict:
+            return {}
+
+    assert history_line("Reds", "pass", [Said("the Reds pass")]) == "The Reds pass"
+    assert history_line("Germans", "e2-e3", [Said("e2-e3")]) == "Germans: e2-e3"
+    # "the Reds' turn" is not the Reds acting: the side still leads
+    assert history_line("Reds", "end", [Said("the Reds' turn ends")]) == "Reds: the Reds' turn ends"
+    # the clauses of one action are parted by semicolons, as a clause may hold commas
+    both = [Said("the Reds attack F1, F2"), Said("the Blues lose 3 cards")]
+    assert history_line("Reds", "pass", both) == "The Reds attack F1, F2; the Blues lose 3 cards"
