@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,16 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
         boards = [ln.split("board: ", 1)[1] for ln in text.splitlines() if ln.startswith("board: ")]
         with Image.open(boards[-1]) as im:
             im.verify()
+        # the history reads in the game's words: its own headings, no side named twice in a line
+        out.seek(0)
+        out.truncate()
+        assert await console.run_lines([f"/{name} history count:500"]) == 0
+        lines = out.getvalue().splitlines()
+        headings = [ln for ln in lines if re.fullmatch(r"[A-Z][a-z-]+( \d+)?", ln)]
+        assert any(h.startswith(f"{game.turn_label} ") for h in headings), headings[:5]
+        assert set(headings) <= {"Set-up"} | {f"{game.turn_label} {n}" for n in range(1, 1000)}, headings
+        for side in game.sides:
+            assert not [ln for ln in lines if f"{side.title}: the {side.title} " in ln]
     finally:
         await console.close()
 

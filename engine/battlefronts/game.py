@@ -96,6 +96,7 @@ class BattlefrontsGame(BaseGame):
     )
     rules = TOPICS
     notation_help = A.EXAMPLES
+    turn_label = "Round"
 
     # -- rules entry points
 
