@@ -152,8 +152,8 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
         headings = [ln for ln in lines if re.fullmatch(r"[A-Z][a-z-]+( \d+)?", ln)]
         assert any(h.startswith(f"{game.turn_label} ") for h in headings), headings[:5]
         assert set(headings) <= {"Set-up"} | {f"{game.turn_label} {n}" for n in range(1, 1000)}, headings
-        for side in game.sides:
-            assert not [ln for ln in lines if f"{side.title}: the {side.title} " in ln]
+        for info in game.sides:
+            assert not [ln for ln in lines if f"{info.title}: the {info.title} " in ln]
     finally:
         await console.close()
 
