@@ -272,7 +272,8 @@ def _card_of(word: str, kind: str, what: str) -> Card:
             MOVE: f"it moves, like {c.code} Rd1-d3",
             TERRAIN: f"it only cancels the opponent's card: negate {c.code}",
         }[c.kind]
-        raise InvalidNotation(f"{c.name} is not a {what} card: {how}.")
+        article = "an" if what[0] in "aeiou" else "a"
+        raise InvalidNotation(f"{c.name} is not {article} {what} card: {how}.")
     return c
 
 

@@ -111,7 +111,7 @@ class Played(Event):
 
     def text(self, viewer: Viewer = None) -> str:
         name = BY_CODE[self.card].name
-        adj = ADJECTIVE[self.side].lower()
+        adj = ADJECTIVE[self.side]
         if self.attack:
             kind, src, dst = self.moves[0]
             return f"the {TITLE[self.side]} play {name}: the {adj} {SINGULAR[kind]} on {src} attacks {dst}"
