@@ -117,9 +117,11 @@ class Played(Event):
             return f"the {TITLE[self.side]} play {name}: the {adj} {SINGULAR[kind]} on {src} attacks {dst}"
         if len(self.moves) == 1:
             kind, src, dst = self.moves[0]
-            return f"the {TITLE[self.side]} play {name}: the {SINGULAR[kind]} on {src} moves to {dst}"
+            return f"the {TITLE[self.side]} play {name} to move the {SINGULAR[kind]} on {src} to {dst}"
         men = men_words("".join(k for k, _, _ in self.moves))
-        return f"the {TITLE[self.side]} play {name}: {men} move forward together"
+        n = BY_CODE[self.card].lo
+        far = f"{n} square{'' if n == 1 else 's'}"
+        return f"the {TITLE[self.side]} play {name} to move {men} {far} forward together"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +148,15 @@ class Moved(Event):
     moves: tuple[tuple[str, str, str], ...]  # (kind, from, to)
 
     def text(self, viewer: Viewer = None) -> str:
-        return "; ".join(f"{SINGULAR[k]} {a}-{b}" for k, a, b in self.moves)
+        adj = ADJECTIVE[self.side]
+        if len(self.moves) == 1:
+            kind, src, dst = self.moves[0]
+            return f"the {adj} {SINGULAR[kind]} moves {src} → {dst}"
+        squares: dict[tuple[str, str], str] = {}
+        for kind, src, dst in self.moves:
+            squares[(src, dst)] = squares.get((src, dst), "") + kind
+        each = ", ".join(f"{men_words(kinds)} {src} → {dst}" for (src, dst), kinds in squares.items())
+        return f"the {adj} men move forward: {each}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -772,6 +772,7 @@ class State:
         if able and self._orders_cancel(policy, play, them):
             self._negate(them, able[-1], play)
         else:
+            self._events.append(Passed(them))
             self._resolve(play)
 
     def _orders_cancel(self, policy: str, play: A.Move | A.Group | A.Attack, them: str) -> bool:
@@ -898,6 +899,7 @@ class State:
                     self._negate(side, able[-1])
                 else:
                     self.pending = None
+                    self._events.append(Passed(side))
                     self._resolve(p.play)
             elif p.kind == "lose" and self.orders[side]["losses"] == "auto":
                 self.pending = None

@@ -6,7 +6,7 @@ import pytest
 
 from engine.errors import InvalidNotation
 from engine.fixbayonets import GAME
-from engine.fixbayonets.events import Played
+from engine.fixbayonets.events import Moved, Passed, Played
 from engine.fixbayonets.state import FIGHTING
 
 from .helpers import A as AM
@@ -29,3 +29,37 @@ def test_a_card_of_the_wrong_type_reads_an_attack_card(text: str) -> None:
         GAME.parse(text)
     assert "a attack" not in str(exc.value)
     assert "is not an attack card" in str(exc.value)
+
+
+def test_a_move_reads_as_a_card_played_then_the_man_moving() -> None:
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
+    (played,) = of(play(s, "march Rd8-d6"), Played)
+    assert played.text(AM) == "the Germans play March to move the rifleman on d8 to d6"
+    (moved,) = of(play(s, "pass"), Moved)
+    assert moved.text(AM) == "the German rifleman moves d8 → d6"
+
+
+def test_a_group_move_reads_by_square_not_man_by_man() -> None:
+    s = pos({"h1": "ARR", "c1": "AHR", "a8": "GR"}, a=["charge"], g=["trees"], active=AM)
+    (played,) = of(play(s, "charge fwd HRc1,RRh1"), Played)
+    assert played.text(G) == (
+        "the Americans play Charge to move a specialist and 3 riflemen 5 squares forward together"
+    )
+    (moved,) = of(play(s, "pass"), Moved)
+    assert moved.text(G) == (
+        "the American men move forward: a specialist and a rifleman c1 → c6, 2 riflemen h1 → h6"
+    )
+
+
+@pytest.mark.parametrize("when", ["orders first", "orders while asked"])
+def test_standing_orders_that_let_a_card_stand_say_so(when: str) -> None:
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
+    if when == "orders first":
+        s.apply("orders never", AM)
+        events = play(s, "march Rd8-d6")
+    else:
+        play(s, "march Rd8-d6")
+        events = s.apply("orders never", AM)
+    (passed,) = of(events, Passed)
+    assert passed.side == AM and passed.text(None) == "the Americans let it stand"
+    assert [type(e).__name__ for e in events][-2:] == ["Passed", "Moved"]
