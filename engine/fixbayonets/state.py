@@ -560,7 +560,10 @@ class State:
             for dst, mask in move_table(c)[action.src]:
                 if dst == action.dst:
                     if mask & enemy:
-                        return "A man cannot move into or through enemy soldiers."
+                        return (
+                            f"{c.name} cannot take the {SINGULAR[action.kind]} from {NAMES[action.src]} "
+                            f"to {NAMES[dst]}: {_blocked_words(action.src, dst, mask & enemy)}."
+                        )
                     return None
             if c.knight:
                 return f"Zigzag jumps like a chess knight: {NAMES[action.dst]} is not a knight's jump away."
@@ -580,7 +583,10 @@ class State:
             if m is None:
                 return f"The men on {NAMES[sq]} cannot move {c.lo} squares forward: the board ends."
             if m[1] & enemy:
-                return f"The men on {NAMES[sq]} would move into or through enemy soldiers."
+                return (
+                    f"{c.name} cannot take the men on {NAMES[sq]} forward to {NAMES[m[0]]}: "
+                    f"{_blocked_words(sq, m[0], m[1] & enemy)}."
+                )
         return None
 
     def _attack_refusal(self, action: A.Attack, side: str) -> str | None:
@@ -997,6 +1003,18 @@ class State:
         r = data["result"]
         s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
         return s
+
+
+def _blocked_words(src: int, dst: int, enemy: int) -> str:
+    """Why a move from `src` to `dst` is refused, `enemy` being the enemy squares it touches."""
+    if enemy & BIT[dst]:
+        why = f"the enemy holds {NAMES[dst]}"
+    else:
+        # The enemy square nearest the mover: the move's squares lie on one line from `src`.
+        squares = [sq for sq in range(64) if enemy & BIT[sq]]
+        first = min(squares, key=lambda sq: max(abs(sq % 8 - src % 8), abs(sq // 8 - src // 8)))
+        why = f"the enemy on {NAMES[first]} is in the way"
+    return f"{why} (men never move into or through enemy soldiers)"
 
 
 def _an(word: str) -> str:

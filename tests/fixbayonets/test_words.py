@@ -10,7 +10,7 @@ from engine.fixbayonets.events import Moved, Passed, Played
 from engine.fixbayonets.state import FIGHTING
 
 from .helpers import A as AM
-from .helpers import G, of, play, pos
+from .helpers import G, of, play, pos, refused
 
 
 def test_an_attack_names_the_attacker_s_side_with_a_capital() -> None:
@@ -63,3 +63,28 @@ def test_standing_orders_that_let_a_card_stand_say_so(when: str) -> None:
     (passed,) = of(events, Passed)
     assert passed.side == AM and passed.text(None) == "the Americans let it stand"
     assert [type(e).__name__ for e in events][-2:] == ["Passed", "Moved"]
+
+
+def test_a_blocked_move_names_the_enemy_square_in_the_way() -> None:
+    s = pos({"h1": "AR", "h3": "GR", "g3": "GU"}, a=["run", "zigzag"], active=AM)
+    assert refused(s, "run Rh1-h5") == (
+        "Run cannot take the rifleman from h1 to h5: the enemy on h3 is in the way "
+        "(men never move into or through enemy soldiers)."
+    )
+    zigzag = refused(s, "zigzag Rh1-g3")
+    assert zigzag.startswith("Zigzag cannot take the rifleman from h1 to g3: the enemy holds g3")
+    s2 = pos({"h1": "AR", "f3": "GU", "e4": "GR"}, a=["counter"], active=AM)
+    assert "the enemy holds e4" in refused(s2, "counter Rh1-e4")
+    s3 = pos({"h1": "AR", "f3": "GU"}, a=["counter"], active=AM)
+    assert "the enemy on f3 is in the way" in refused(s3, "counter Rh1-e4")
+    group = pos({"h1": "ARR", "h3": "GR"}, a=["run"], active=AM)
+    assert "the enemy on h3 is in the way" in refused(group, "run fwd RRh1")
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"), [("march d1-d3", "march Rd1-d3"), ("rifle3 d3xd6", "rifle3 Rd3xd6")]
+)
+def test_a_move_or_attack_without_the_man_s_kind_says_how_to_write_it(typed: str, hint: str) -> None:
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse(typed)
+    assert "kind" in str(exc.value) and hint in str(exc.value)
