@@ -256,12 +256,16 @@ def _draw_last(im: Image.Image, g: Geo, st: State) -> None:
     if last.attack and last.killed:
         target = NAMES.index(last.moves[0][2])
         x, y = g.xy(target)
-        k = round(g.s * 0.16)
-        w = max(3, g.s // 16)
-        for p0, p1 in (
-            ((x + k, y + k), (x + g.s - k, y + g.s - k)),
-            ((x + g.s - k, y + k), (x + k, y + g.s - k)),
-        ):
+        if st.stacks[target]:
+            # Men still stand there: a big cross would read as "all dead", so mark the corner.
+            c, m = round(g.s * 0.22), round(g.s * 0.07)
+            x0, y0, x1, y1 = x + g.s - m - c, y + m, x + g.s - m, y + m + c
+            w = max(3, g.s // 22)
+        else:
+            k = round(g.s * 0.16)
+            x0, y0, x1, y1 = x + k, y + k, x + g.s - k, y + g.s - k
+            w = max(3, g.s // 16)
+        for p0, p1 in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
             d.line([p0, p1], fill=INDEX["ink"], width=w + 3)
             d.line([p0, p1], fill=INDEX["attack"], width=w)
 

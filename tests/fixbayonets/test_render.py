@@ -106,3 +106,20 @@ def test_replay_frames_are_smaller_boards() -> None:
     s = pos({"d4": "GR"})
     frame = DRAW.frame(s.view(None), [])
     assert frame.width == Geo(REPLAY_SQUARE).width and frame.width < GEO.width
+
+
+@pytest.mark.parametrize(("code", "survivors"), [("AS", False), ("ASR", True), ("ARR", True)])
+def test_a_kill_crosses_out_an_emptied_square_but_leaves_survivors_readable(
+    code: str, survivors: bool
+) -> None:
+    """A big cross over a square whose other men still stand reads as 'all dead': it gets a small
+    mark in the corner instead, and the survivors stay clear."""
+    s = pos({"d3": "GR", "d6": code}, g=["rifle3"], phase=FIGHTING, orders={A: {"losses": "auto"}})
+    events = play(s, "rifle3 Rd3xd6")
+    im = image(s, None, events)
+    assert bool(s.stacks[GRID.square("d6")]) is survivors
+    centre = im.getpixel(GEO.centre(GRID.square("d6")))
+    assert (centre == INDEX["attack"]) is not survivors
+    x, y = GEO.xy(GRID.square("d6"))
+    corner = {im.getpixel((x + SQUARE - k, y + k)) for k in range(6, SQUARE // 4)}
+    assert INDEX["attack"] in corner  # the kill is marked either way
