@@ -34,9 +34,12 @@ class Event:
 class SetUp(Event):
     side: str
     layout: tuple[str, ...] | None  # None: hidden from this viewer until both sides have set up
+    last: bool = False  # the second set-up: both are revealed at once, in the next event
 
     def text(self, viewer: Viewer = None) -> str:
         if self.layout is None or viewer != self.side:
+            if self.last:
+                return f"the {TITLE[self.side]} set up their men"
             return f"the {TITLE[self.side]} set up their men (hidden until both sides have)"
         return f"the {TITLE[self.side]} set up {'/'.join(self.layout)} (files a to h)"
 

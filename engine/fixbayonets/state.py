@@ -641,8 +641,8 @@ class State:
 
     def _setup(self, side: str, layout: Layout) -> None:
         self.layouts[side] = layout
-        self._events.append(SetUp(side, layout))
         g, a = self.layouts[GERMANS], self.layouts[AMERICANS]
+        self._events.append(SetUp(side, layout, last=g is not None and a is not None))
         if g is None or a is None:
             return
         for s, lay in ((GERMANS, g), (AMERICANS, a)):

@@ -88,3 +88,12 @@ def test_a_move_or_attack_without_the_man_s_kind_says_how_to_write_it(typed: str
     with pytest.raises(InvalidNotation) as exc:
         GAME.parse(typed)
     assert "kind" in str(exc.value) and hint in str(exc.value)
+
+
+def test_the_second_set_up_is_not_called_hidden_as_it_is_revealed() -> None:
+    s = GAME.new_game({}, 3)
+    first = s.apply("setup std", AM)
+    assert first[0].text(G) == "the Americans set up their men (hidden until both sides have)"
+    second = [e.seen_by(AM) for e in s.apply("setup wings", G)]
+    assert second[0] is not None and second[0].text(AM) == "the Germans set up their men"
+    assert second[1] is not None and second[1].text(AM).startswith("both set-ups are revealed")
