@@ -630,9 +630,15 @@ class State:
 
     def _hints(self, action: Action, side: str) -> list[Action]:
         legal = self.legal_actions(side)
+        if isinstance(action, A.Negate | A.Pass | A.Lose):
+            return legal[:5]  # an answer: every answer there is (a handful at most)
         card = getattr(action, "card", None)
         src = getattr(action, "src", None)
-        related = [a for a in legal if getattr(a, "card", None) is card and getattr(a, "src", None) == src]
+        related = [
+            a
+            for a in legal
+            if card is not None and getattr(a, "card", None) is card and getattr(a, "src", None) == src
+        ]
         if not related:
             related = [a for a in legal if type(a) is type(action)]
         return (related or legal)[:5]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InvalidNotation
+from engine.errors import IllegalAction, InvalidNotation
 from engine.fixbayonets import GAME
 from engine.fixbayonets.events import Moved, Passed, Played
 from engine.fixbayonets.state import FIGHTING
@@ -97,3 +97,15 @@ def test_the_second_set_up_is_not_called_hidden_as_it_is_revealed() -> None:
     second = [e.seen_by(AM) for e in s.apply("setup wings", G)]
     assert second[0] is not None and second[0].text(AM) == "the Germans set up their men"
     assert second[1] is not None and second[1].text(AM).startswith("both set-ups are revealed")
+
+
+def test_a_refusal_suggests_every_answer_including_the_cancelling_card() -> None:
+    """Typing `lose O` while asked to cancel a card: the hint lists `negate trees` too, not only `pass`."""
+    s = pos({"d3": "GR", "d6": "AR"}, g=["rifle3"], a=["trees"], phase=FIGHTING)
+    play(s, "rifle3 Rd3xd6")
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("lose R", AM)
+    assert set(exc.value.legal) == {"pass", "negate trees"}
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("negate foxholes", AM)
+    assert set(exc.value.legal) == {"pass", "negate trees"}
