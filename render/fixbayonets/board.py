@@ -212,7 +212,8 @@ def _arrow(d: ImageDraw.ImageDraw, g: Geo, a: int, b: int, colour: str, *, dashe
     n = max(1.0, (dx * dx + dy * dy) ** 0.5)
     ux, uy = dx / n, dy / n
     start = g.s * 0.3
-    end = g.s * 0.32
+    # The tip stops at the inner edge of the destination's frame, so it covers none of its men.
+    end = (g.s * 0.5 - max(3, g.s // 20) - 1) / max(abs(ux), abs(uy))
     sx, sy = x0 + ux * start, y0 + uy * start
     ex, ey = x1 - ux * end, y1 - uy * end
     w = max(3, g.s // 14)

@@ -123,3 +123,16 @@ def test_a_kill_crosses_out_an_emptied_square_but_leaves_survivors_readable(
     x, y = GEO.xy(GRID.square("d6"))
     corner = {im.getpixel((x + SQUARE - k, y + k)) for k in range(6, SQUARE // 4)}
     assert INDEX["attack"] in corner  # the kill is marked either way
+
+
+@pytest.mark.parametrize("attacker", ["d3", "a3", "c4"])  # straight, diagonal, a knight's jump
+def test_the_arrow_stops_at_the_target_s_frame_and_covers_none_of_its_men(attacker: str) -> None:
+    s = pos({attacker: "GR", "d6": "ARS"}, g=["rifle3", "grenade"], a=["trees"], phase=FIGHTING)
+    card = "grenade" if attacker == "c4" else "rifle3"
+    events = play(s, f"{card} R{attacker}xd6")  # waiting for the Americans' answer
+    im = image(s, None, events)
+    x, y = GEO.xy(GRID.square("d6"))
+    inset = max(3, SQUARE // 20) + 2
+    inside = set(im.crop((x + inset, y + inset, x + SQUARE - inset, y + SQUARE - inset)).tobytes())
+    assert INDEX["wait"] not in inside
+    assert im.getpixel((x + 3, y + SQUARE // 2)) == INDEX["wait"]  # the frame is there
