@@ -376,9 +376,7 @@ def _side_block(im: Image.Image, pen: _Pen, view: View, side: str) -> None:
     name = TITLE[side] + (" ◀" if on_turn else "")
     top = pen.y
     pen.line(name, 0.2, bold=True, x=pen.x + t + 6)
-    pen.line(
-        f"{men} men, {officers} officer{'s' if officers != 1 else ''} alive", 0.16, "dim", x=pen.x + t + 6
-    )
+    pen.line(strength_words(men, officers), 0.16, "dim", x=pen.x + t + 6)
     n = view.hand_counts[side]
     cw, ch = round(g.s * 0.2), round(g.s * 0.28)
     back = _on_panel("back", side, cw, ch)
@@ -396,6 +394,13 @@ def _side_block(im: Image.Image, pen: _Pen, view: View, side: str) -> None:
         names = ", ".join(c.name for c in st.hands[side])
         pen.para(f"{whose}: {names}", 0.16, "wait", indent=t + 6)
     pen.gap(0.06)
+
+
+def strength_words(men: int, officers: int) -> str:
+    """'16 men, 2 officers alive', '1 man, no officer alive'."""
+    who = f"{men} {'man' if men == 1 else 'men'}"
+    chiefs = "no officer" if officers == 0 else f"{officers} officer{'s' if officers != 1 else ''}"
+    return f"{who}, {chiefs} alive"
 
 
 def _deck_line(im: Image.Image, pen: _Pen, view: View) -> None:

@@ -10,7 +10,7 @@ from PIL import Image
 from engine.fixbayonets.model import GRID
 from engine.fixbayonets.state import FIGHTING
 from render import renderer, seen
-from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo
+from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo, strength_words
 from render.fixbayonets.theme import INDEX
 
 from .helpers import A, G, play, pos
@@ -136,3 +136,15 @@ def test_the_arrow_stops_at_the_target_s_frame_and_covers_none_of_its_men(attack
     inside = set(im.crop((x + inset, y + inset, x + SQUARE - inset, y + SQUARE - inset)).tobytes())
     assert INDEX["wait"] not in inside
     assert im.getpixel((x + 3, y + SQUARE // 2)) == INDEX["wait"]  # the frame is there
+
+
+@pytest.mark.parametrize(
+    ("men", "officers", "words"),
+    [
+        (16, 2, "16 men, 2 officers alive"),
+        (1, 0, "1 man, no officer alive"),
+        (2, 1, "2 men, 1 officer alive"),
+    ],
+)
+def test_the_side_s_strength_reads_in_good_english(men: int, officers: int, words: str) -> None:
+    assert strength_words(men, officers) == words
