@@ -109,3 +109,12 @@ def test_a_refusal_suggests_every_answer_including_the_cancelling_card() -> None
     with pytest.raises(IllegalAction) as exc:
         s.apply("negate foxholes", AM)
     assert set(exc.value.legal) == {"pass", "negate trees"}
+
+
+def test_the_ending_topic_gives_the_draw_and_resign_commands_that_exist() -> None:
+    """`/fixbayonets offer draw` is no command: the topic names `/fixbayonets draw offer`."""
+    from engine.fixbayonets.help import TOPICS
+
+    ending = TOPICS["ending"]
+    assert "`/fixbayonets draw offer`" in ending and "`/fixbayonets resign`" in ending
+    assert "`offer draw`" not in ending
