@@ -258,9 +258,16 @@ def _draw_last(im: Image.Image, g: Geo, st: State) -> None:
         target = NAMES.index(last.moves[0][2])
         x, y = g.xy(target)
         if st.stacks[target]:
-            # Men still stand there: a big cross would read as "all dead", so mark the corner.
+            # Men still stand there: a big cross would read as "all dead", so mark a corner, the
+            # upper right or the lower left (the corners a stack of two kinds leaves free),
+            # whichever is farther from the attacker and so clear of the arrow.
             c, m = round(g.s * 0.22), round(g.s * 0.07)
-            x0, y0, x1, y1 = x + g.s - m - c, y + m, x + g.s - m, y + m + c
+            (ax, ay), (tx, ty) = g.centre(NAMES.index(last.moves[0][1])), g.centre(target)
+            if (ax - tx) + (ty - ay) > 0:  # the attacker lies towards the upper right
+                x0, y0 = x + m, y + g.s - m - c
+            else:
+                x0, y0 = x + g.s - m - c, y + m
+            x1, y1 = x0 + c, y0 + c
             w = max(3, g.s // 22)
         else:
             k = round(g.s * 0.16)

@@ -148,3 +148,15 @@ def test_the_arrow_stops_at_the_target_s_frame_and_covers_none_of_its_men(attack
 )
 def test_the_side_s_strength_reads_in_good_english(men: int, officers: int, words: str) -> None:
     assert strength_words(men, officers) == words
+
+
+def test_the_kill_mark_sits_in_the_free_corner_away_from_the_arrow() -> None:
+    """Attacked from the upper right, the mark goes to the lower left, clear of the arrow's tip."""
+    s = pos(
+        {"e2": "GU", "d1": "AOR", "h1": "AO"}, g=["bayonet"], phase=FIGHTING, orders={A: {"losses": "auto"}}
+    )
+    events = play(s, "bayonet Ue2xd1")
+    im = image(s, None, events)
+    x, y = GEO.xy(GRID.square("d1"))
+    lower_left = {im.getpixel((x + k, y + SQUARE - k)) for k in range(8, SQUARE // 4)}
+    assert INDEX["attack"] in lower_left
