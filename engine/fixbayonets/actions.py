@@ -166,6 +166,7 @@ _SQ = CHESSBOARD.pattern
 _PLAY = re.compile(rf"^(.+?)\s+([ohsur]){_SQ}\s*([-x])\s*{_SQ}$")
 _GROUP = re.compile(r"^(.+?)\s+fwd\s+(.+)$")
 _MAN = re.compile(rf"^([ohsur]+){_SQ}$")
+_NO_KIND = re.compile(rf"^(.+?)\s+{_SQ}\s*([-x])\s*{_SQ}$")
 
 
 def parse(text: str) -> Action:
@@ -255,6 +256,13 @@ def _play(low: str) -> Action:
             )
         return Group(c, group)
     m = _PLAY.match(low)
+    if not m and (bare := _NO_KIND.match(low)):
+        word, src, sep, dst = bare.groups()
+        code = card(word).code  # an unknown card is the first thing to say
+        raise InvalidNotation(
+            "Name the man's kind before his square (O officer, H heavy weapons specialist, S sniper, "
+            f"U runner, R rifleman), like {code} R{src}{sep}{dst}."
+        )
     if not m:
         raise InvalidNotation(f"'{low[:40]}' is not an action. Examples: {EXAMPLES}.")
     word, kind, src, sep, dst = m.groups()
@@ -272,7 +280,8 @@ def _card_of(word: str, kind: str, what: str) -> Card:
             MOVE: f"it moves, like {c.code} Rd1-d3",
             TERRAIN: f"it only cancels the opponent's card: negate {c.code}",
         }[c.kind]
-        raise InvalidNotation(f"{c.name} is not a {what} card: {how}.")
+        article = "an" if what[0] in "aeiou" else "a"
+        raise InvalidNotation(f"{c.name} is not {article} {what} card: {how}.")
     return c
 
 

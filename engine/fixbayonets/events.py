@@ -34,9 +34,12 @@ class Event:
 class SetUp(Event):
     side: str
     layout: tuple[str, ...] | None  # None: hidden from this viewer until both sides have set up
+    last: bool = False  # the second set-up: both are revealed at once, in the next event
 
     def text(self, viewer: Viewer = None) -> str:
         if self.layout is None or viewer != self.side:
+            if self.last:
+                return f"the {TITLE[self.side]} set up their men"
             return f"the {TITLE[self.side]} set up their men (hidden until both sides have)"
         return f"the {TITLE[self.side]} set up {'/'.join(self.layout)} (files a to h)"
 
@@ -111,15 +114,17 @@ class Played(Event):
 
     def text(self, viewer: Viewer = None) -> str:
         name = BY_CODE[self.card].name
-        adj = ADJECTIVE[self.side].lower()
+        adj = ADJECTIVE[self.side]
         if self.attack:
             kind, src, dst = self.moves[0]
             return f"the {TITLE[self.side]} play {name}: the {adj} {SINGULAR[kind]} on {src} attacks {dst}"
         if len(self.moves) == 1:
             kind, src, dst = self.moves[0]
-            return f"the {TITLE[self.side]} play {name}: the {SINGULAR[kind]} on {src} moves to {dst}"
+            return f"the {TITLE[self.side]} play {name} to move the {SINGULAR[kind]} on {src} to {dst}"
         men = men_words("".join(k for k, _, _ in self.moves))
-        return f"the {TITLE[self.side]} play {name}: {men} move forward together"
+        n = BY_CODE[self.card].lo
+        far = f"{n} square{'' if n == 1 else 's'}"
+        return f"the {TITLE[self.side]} play {name} to move {men} {far} forward together"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +151,15 @@ class Moved(Event):
     moves: tuple[tuple[str, str, str], ...]  # (kind, from, to)
 
     def text(self, viewer: Viewer = None) -> str:
-        return "; ".join(f"{SINGULAR[k]} {a}-{b}" for k, a, b in self.moves)
+        adj = ADJECTIVE[self.side]
+        if len(self.moves) == 1:
+            kind, src, dst = self.moves[0]
+            return f"the {adj} {SINGULAR[kind]} moves {src} → {dst}"
+        squares: dict[tuple[str, str], str] = {}
+        for kind, src, dst in self.moves:
+            squares[(src, dst)] = squares.get((src, dst), "") + kind
+        each = ", ".join(f"{men_words(kinds)} {src} → {dst}" for (src, dst), kinds in squares.items())
+        return f"the {adj} men move forward: {each}"
 
 
 @dataclass(frozen=True, slots=True)

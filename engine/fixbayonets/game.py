@@ -154,6 +154,25 @@ class FixBayonetsGame(BaseGame):
     ) -> list[Action]:
         return ai.order(_state(state), side, actions, rng)
 
+    def choose(
+        self,
+        view: AnyView,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        """The search, except that over the hand limit a card this side can never play (R22) is
+        always the first to go: keeping it is worth nothing, and the search cannot tell."""
+        v = _view(view)
+        s, side = v.state, v.viewer
+        if level != "random" and side is not None and s.phase == DISCARD and s.pending is None:
+            useless = [c for c in s.hands[side] if not c.usable_by(side)]
+            if useless and side in s.to_act():
+                return A.Discard(useless[0])
+        return super().choose(view, level, seed, budget_s, iterations=iterations)
+
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:

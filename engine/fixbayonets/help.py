@@ -77,8 +77,10 @@ TOPICS: dict[str, str] = {
         "also answer a question already waiting."
     ),
     "ending": (
-        "You win the moment both enemy officers are dead. Either player may `resign`, or `offer "
-        "draw` (the offer stands until answered, or until the side it went to ends a turn). The "
+        "You win the moment both enemy officers are dead. Either player may resign "
+        "(`/fixbayonets resign`) or offer a draw (`/fixbayonets draw offer`, answered with `draw "
+        "accept` or `draw decline`); the offer stands until answered, or until the side it went to "
+        "ends a turn. The "
         "battle is drawn when the Americans end the last round of the turn limit (30 rounds unless "
         "the challenge set another). Running out of time on a turn loses; on a quick decision, the "
         "default answer is played instead."

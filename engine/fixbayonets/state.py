@@ -560,7 +560,10 @@ class State:
             for dst, mask in move_table(c)[action.src]:
                 if dst == action.dst:
                     if mask & enemy:
-                        return "A man cannot move into or through enemy soldiers."
+                        return (
+                            f"{c.name} cannot take the {SINGULAR[action.kind]} from {NAMES[action.src]} "
+                            f"to {NAMES[dst]}: {_blocked_words(action.src, dst, mask & enemy)}."
+                        )
                     return None
             if c.knight:
                 return f"Zigzag jumps like a chess knight: {NAMES[action.dst]} is not a knight's jump away."
@@ -580,7 +583,10 @@ class State:
             if m is None:
                 return f"The men on {NAMES[sq]} cannot move {c.lo} squares forward: the board ends."
             if m[1] & enemy:
-                return f"The men on {NAMES[sq]} would move into or through enemy soldiers."
+                return (
+                    f"{c.name} cannot take the men on {NAMES[sq]} forward to {NAMES[m[0]]}: "
+                    f"{_blocked_words(sq, m[0], m[1] & enemy)}."
+                )
         return None
 
     def _attack_refusal(self, action: A.Attack, side: str) -> str | None:
@@ -624,9 +630,15 @@ class State:
 
     def _hints(self, action: Action, side: str) -> list[Action]:
         legal = self.legal_actions(side)
+        if isinstance(action, A.Negate | A.Pass | A.Lose):
+            return legal[:5]  # an answer: every answer there is (a handful at most)
         card = getattr(action, "card", None)
         src = getattr(action, "src", None)
-        related = [a for a in legal if getattr(a, "card", None) is card and getattr(a, "src", None) == src]
+        related = [
+            a
+            for a in legal
+            if card is not None and getattr(a, "card", None) is card and getattr(a, "src", None) == src
+        ]
         if not related:
             related = [a for a in legal if type(a) is type(action)]
         return (related or legal)[:5]
@@ -635,8 +647,8 @@ class State:
 
     def _setup(self, side: str, layout: Layout) -> None:
         self.layouts[side] = layout
-        self._events.append(SetUp(side, layout))
         g, a = self.layouts[GERMANS], self.layouts[AMERICANS]
+        self._events.append(SetUp(side, layout, last=g is not None and a is not None))
         if g is None or a is None:
             return
         for s, lay in ((GERMANS, g), (AMERICANS, a)):
@@ -772,6 +784,7 @@ class State:
         if able and self._orders_cancel(policy, play, them):
             self._negate(them, able[-1], play)
         else:
+            self._events.append(Passed(them))
             self._resolve(play)
 
     def _orders_cancel(self, policy: str, play: A.Move | A.Group | A.Attack, them: str) -> bool:
@@ -898,6 +911,7 @@ class State:
                     self._negate(side, able[-1])
                 else:
                     self.pending = None
+                    self._events.append(Passed(side))
                     self._resolve(p.play)
             elif p.kind == "lose" and self.orders[side]["losses"] == "auto":
                 self.pending = None
@@ -995,6 +1009,18 @@ class State:
         r = data["result"]
         s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
         return s
+
+
+def _blocked_words(src: int, dst: int, enemy: int) -> str:
+    """Why a move from `src` to `dst` is refused, `enemy` being the enemy squares it touches."""
+    if enemy & BIT[dst]:
+        why = f"the enemy holds {NAMES[dst]}"
+    else:
+        # The enemy square nearest the mover: the move's squares lie on one line from `src`.
+        squares = [sq for sq in range(64) if enemy & BIT[sq]]
+        first = min(squares, key=lambda sq: max(abs(sq % 8 - src % 8), abs(sq // 8 - src // 8)))
+        why = f"the enemy on {NAMES[first]} is in the way"
+    return f"{why} (men never move into or through enemy soldiers)"
 
 
 def _an(word: str) -> str:

@@ -212,7 +212,8 @@ def _arrow(d: ImageDraw.ImageDraw, g: Geo, a: int, b: int, colour: str, *, dashe
     n = max(1.0, (dx * dx + dy * dy) ** 0.5)
     ux, uy = dx / n, dy / n
     start = g.s * 0.3
-    end = g.s * 0.32
+    # The tip stops at the inner edge of the destination's frame, so it covers none of its men.
+    end = (g.s * 0.5 - max(3, g.s // 20) - 1) / max(abs(ux), abs(uy))
     sx, sy = x0 + ux * start, y0 + uy * start
     ex, ey = x1 - ux * end, y1 - uy * end
     w = max(3, g.s // 14)
@@ -256,12 +257,23 @@ def _draw_last(im: Image.Image, g: Geo, st: State) -> None:
     if last.attack and last.killed:
         target = NAMES.index(last.moves[0][2])
         x, y = g.xy(target)
-        k = round(g.s * 0.16)
-        w = max(3, g.s // 16)
-        for p0, p1 in (
-            ((x + k, y + k), (x + g.s - k, y + g.s - k)),
-            ((x + g.s - k, y + k), (x + k, y + g.s - k)),
-        ):
+        if st.stacks[target]:
+            # Men still stand there: a big cross would read as "all dead", so mark a corner, the
+            # upper right or the lower left (the corners a stack of two kinds leaves free),
+            # whichever is farther from the attacker and so clear of the arrow.
+            c, m = round(g.s * 0.22), round(g.s * 0.07)
+            (ax, ay), (tx, ty) = g.centre(NAMES.index(last.moves[0][1])), g.centre(target)
+            if (ax - tx) + (ty - ay) > 0:  # the attacker lies towards the upper right
+                x0, y0 = x + m, y + g.s - m - c
+            else:
+                x0, y0 = x + g.s - m - c, y + m
+            x1, y1 = x0 + c, y0 + c
+            w = max(3, g.s // 22)
+        else:
+            k = round(g.s * 0.16)
+            x0, y0, x1, y1 = x + k, y + k, x + g.s - k, y + g.s - k
+            w = max(3, g.s // 16)
+        for p0, p1 in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
             d.line([p0, p1], fill=INDEX["ink"], width=w + 3)
             d.line([p0, p1], fill=INDEX["attack"], width=w)
 
@@ -371,9 +383,7 @@ def _side_block(im: Image.Image, pen: _Pen, view: View, side: str) -> None:
     name = TITLE[side] + (" ◀" if on_turn else "")
     top = pen.y
     pen.line(name, 0.2, bold=True, x=pen.x + t + 6)
-    pen.line(
-        f"{men} men, {officers} officer{'s' if officers != 1 else ''} alive", 0.16, "dim", x=pen.x + t + 6
-    )
+    pen.line(strength_words(men, officers), 0.16, "dim", x=pen.x + t + 6)
     n = view.hand_counts[side]
     cw, ch = round(g.s * 0.2), round(g.s * 0.28)
     back = _on_panel("back", side, cw, ch)
@@ -391,6 +401,13 @@ def _side_block(im: Image.Image, pen: _Pen, view: View, side: str) -> None:
         names = ", ".join(c.name for c in st.hands[side])
         pen.para(f"{whose}: {names}", 0.16, "wait", indent=t + 6)
     pen.gap(0.06)
+
+
+def strength_words(men: int, officers: int) -> str:
+    """'16 men, 2 officers alive', '1 man, no officer alive'."""
+    who = f"{men} {'man' if men == 1 else 'men'}"
+    chiefs = "no officer" if officers == 0 else f"{officers} officer{'s' if officers != 1 else ''}"
+    return f"{who}, {chiefs} alive"
 
 
 def _deck_line(im: Image.Image, pen: _Pen, view: View) -> None:

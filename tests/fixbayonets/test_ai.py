@@ -52,3 +52,22 @@ def test_playouts_and_ordering_only_offer_legal_actions() -> None:
         action = ai.rollout(s, side, rng)
         assert action in legal
         s.apply(action, side)
+
+
+def test_over_the_limit_it_throws_away_the_cards_it_can_never_play_first() -> None:
+    """Fox Holes are American: the Germans can never play them (R22), so they go before any card
+    the Germans can use, at every level that thinks."""
+    from engine.fixbayonets.state import DISCARD, MOVING
+
+    for level in ("easy", "normal"):
+        for seed in range(4):
+            s = pos(
+                {"a3": "GRR", "e3": "GRR", "d8": "GOO", "a1": "ARR", "d1": "AOO"},
+                g=["foxholes", "foxholes", "rifle4", "march", "trees", "charge", "run"],
+                phase=DISCARD,
+            )
+            for _ in range(2):  # seven cards: both Fox Holes go
+                action = GAME.choose(s.view(G), level, seed=seed, iterations=150)
+                assert str(action) == "discard foxholes", (level, seed)
+                s.apply(action, G)
+            assert s.phase == MOVING

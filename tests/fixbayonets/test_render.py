@@ -10,7 +10,7 @@ from PIL import Image
 from engine.fixbayonets.model import GRID
 from engine.fixbayonets.state import FIGHTING
 from render import renderer, seen
-from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo
+from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo, strength_words
 from render.fixbayonets.theme import INDEX
 
 from .helpers import A, G, play, pos
@@ -106,3 +106,57 @@ def test_replay_frames_are_smaller_boards() -> None:
     s = pos({"d4": "GR"})
     frame = DRAW.frame(s.view(None), [])
     assert frame.width == Geo(REPLAY_SQUARE).width and frame.width < GEO.width
+
+
+@pytest.mark.parametrize(("code", "survivors"), [("AS", False), ("ASR", True), ("ARR", True)])
+def test_a_kill_crosses_out_an_emptied_square_but_leaves_survivors_readable(
+    code: str, survivors: bool
+) -> None:
+    """A big cross over a square whose other men still stand reads as 'all dead': it gets a small
+    mark in the corner instead, and the survivors stay clear."""
+    s = pos({"d3": "GR", "d6": code}, g=["rifle3"], phase=FIGHTING, orders={A: {"losses": "auto"}})
+    events = play(s, "rifle3 Rd3xd6")
+    im = image(s, None, events)
+    assert bool(s.stacks[GRID.square("d6")]) is survivors
+    centre = im.getpixel(GEO.centre(GRID.square("d6")))
+    assert (centre == INDEX["attack"]) is not survivors
+    x, y = GEO.xy(GRID.square("d6"))
+    corner = {im.getpixel((x + SQUARE - k, y + k)) for k in range(6, SQUARE // 4)}
+    assert INDEX["attack"] in corner  # the kill is marked either way
+
+
+@pytest.mark.parametrize("attacker", ["d3", "a3", "c4"])  # straight, diagonal, a knight's jump
+def test_the_arrow_stops_at_the_target_s_frame_and_covers_none_of_its_men(attacker: str) -> None:
+    s = pos({attacker: "GR", "d6": "ARS"}, g=["rifle3", "grenade"], a=["trees"], phase=FIGHTING)
+    card = "grenade" if attacker == "c4" else "rifle3"
+    events = play(s, f"{card} R{attacker}xd6")  # waiting for the Americans' answer
+    im = image(s, None, events)
+    x, y = GEO.xy(GRID.square("d6"))
+    inset = max(3, SQUARE // 20) + 2
+    inside = set(im.crop((x + inset, y + inset, x + SQUARE - inset, y + SQUARE - inset)).tobytes())
+    assert INDEX["wait"] not in inside
+    assert im.getpixel((x + 3, y + SQUARE // 2)) == INDEX["wait"]  # the frame is there
+
+
+@pytest.mark.parametrize(
+    ("men", "officers", "words"),
+    [
+        (16, 2, "16 men, 2 officers alive"),
+        (1, 0, "1 man, no officer alive"),
+        (2, 1, "2 men, 1 officer alive"),
+    ],
+)
+def test_the_side_s_strength_reads_in_good_english(men: int, officers: int, words: str) -> None:
+    assert strength_words(men, officers) == words
+
+
+def test_the_kill_mark_sits_in_the_free_corner_away_from_the_arrow() -> None:
+    """Attacked from the upper right, the mark goes to the lower left, clear of the arrow's tip."""
+    s = pos(
+        {"e2": "GU", "d1": "AOR", "h1": "AO"}, g=["bayonet"], phase=FIGHTING, orders={A: {"losses": "auto"}}
+    )
+    events = play(s, "bayonet Ue2xd1")
+    im = image(s, None, events)
+    x, y = GEO.xy(GRID.square("d1"))
+    lower_left = {im.getpixel((x + k, y + SQUARE - k)) for k in range(8, SQUARE // 4)}
+    assert INDEX["attack"] in lower_left

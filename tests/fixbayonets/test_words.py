@@ -1,0 +1,120 @@
+"""What players read: event lines, refusals and notation errors, worded as a player expects."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalAction, InvalidNotation
+from engine.fixbayonets import GAME
+from engine.fixbayonets.events import Moved, Passed, Played
+from engine.fixbayonets.state import FIGHTING
+
+from .helpers import A as AM
+from .helpers import G, of, play, pos, refused
+
+
+def test_an_attack_names_the_attacker_s_side_with_a_capital() -> None:
+    s = pos({"d1": "AR", "d4": "GR"}, a=["rifle3"], active=AM, phase=FIGHTING)
+    (played,) = of(play(s, "rifle3 Rd1xd4"), Played)
+    line = played.text(None)
+    assert "the American rifleman on d1 attacks d4" in line
+    assert "american" not in line
+    g = pos({"d1": "AR", "d4": "GR"}, g=["rifle3"], phase=FIGHTING)
+    assert "the German rifleman on d4" in of(play(g, "rifle3 Rd4xd1"), Played)[0].text(G)
+
+
+@pytest.mark.parametrize("text", ["march Rd1xd3", "trees Rd1xd3", "run Od1xd5"])
+def test_a_card_of_the_wrong_type_reads_an_attack_card(text: str) -> None:
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse(text)
+    assert "a attack" not in str(exc.value)
+    assert "is not an attack card" in str(exc.value)
+
+
+def test_a_move_reads_as_a_card_played_then_the_man_moving() -> None:
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
+    (played,) = of(play(s, "march Rd8-d6"), Played)
+    assert played.text(AM) == "the Germans play March to move the rifleman on d8 to d6"
+    (moved,) = of(play(s, "pass"), Moved)
+    assert moved.text(AM) == "the German rifleman moves d8 → d6"
+
+
+def test_a_group_move_reads_by_square_not_man_by_man() -> None:
+    s = pos({"h1": "ARR", "c1": "AHR", "a8": "GR"}, a=["charge"], g=["trees"], active=AM)
+    (played,) = of(play(s, "charge fwd HRc1,RRh1"), Played)
+    assert played.text(G) == (
+        "the Americans play Charge to move a specialist and 3 riflemen 5 squares forward together"
+    )
+    (moved,) = of(play(s, "pass"), Moved)
+    assert moved.text(G) == (
+        "the American men move forward: a specialist and a rifleman c1 → c6, 2 riflemen h1 → h6"
+    )
+
+
+@pytest.mark.parametrize("when", ["orders first", "orders while asked"])
+def test_standing_orders_that_let_a_card_stand_say_so(when: str) -> None:
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
+    if when == "orders first":
+        s.apply("orders never", AM)
+        events = play(s, "march Rd8-d6")
+    else:
+        play(s, "march Rd8-d6")
+        events = s.apply("orders never", AM)
+    (passed,) = of(events, Passed)
+    assert passed.side == AM and passed.text(None) == "the Americans let it stand"
+    assert [type(e).__name__ for e in events][-2:] == ["Passed", "Moved"]
+
+
+def test_a_blocked_move_names_the_enemy_square_in_the_way() -> None:
+    s = pos({"h1": "AR", "h3": "GR", "g3": "GU"}, a=["run", "zigzag"], active=AM)
+    assert refused(s, "run Rh1-h5") == (
+        "Run cannot take the rifleman from h1 to h5: the enemy on h3 is in the way "
+        "(men never move into or through enemy soldiers)."
+    )
+    zigzag = refused(s, "zigzag Rh1-g3")
+    assert zigzag.startswith("Zigzag cannot take the rifleman from h1 to g3: the enemy holds g3")
+    s2 = pos({"h1": "AR", "f3": "GU", "e4": "GR"}, a=["counter"], active=AM)
+    assert "the enemy holds e4" in refused(s2, "counter Rh1-e4")
+    s3 = pos({"h1": "AR", "f3": "GU"}, a=["counter"], active=AM)
+    assert "the enemy on f3 is in the way" in refused(s3, "counter Rh1-e4")
+    group = pos({"h1": "ARR", "h3": "GR"}, a=["run"], active=AM)
+    assert "the enemy on h3 is in the way" in refused(group, "run fwd RRh1")
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"), [("march d1-d3", "march Rd1-d3"), ("rifle3 d3xd6", "rifle3 Rd3xd6")]
+)
+def test_a_move_or_attack_without_the_man_s_kind_says_how_to_write_it(typed: str, hint: str) -> None:
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse(typed)
+    assert "kind" in str(exc.value) and hint in str(exc.value)
+
+
+def test_the_second_set_up_is_not_called_hidden_as_it_is_revealed() -> None:
+    s = GAME.new_game({}, 3)
+    first = s.apply("setup std", AM)
+    assert first[0].text(G) == "the Americans set up their men (hidden until both sides have)"
+    second = [e.seen_by(AM) for e in s.apply("setup wings", G)]
+    assert second[0] is not None and second[0].text(AM) == "the Germans set up their men"
+    assert second[1] is not None and second[1].text(AM).startswith("both set-ups are revealed")
+
+
+def test_a_refusal_suggests_every_answer_including_the_cancelling_card() -> None:
+    """Typing `lose O` while asked to cancel a card: the hint lists `negate trees` too, not only `pass`."""
+    s = pos({"d3": "GR", "d6": "AR"}, g=["rifle3"], a=["trees"], phase=FIGHTING)
+    play(s, "rifle3 Rd3xd6")
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("lose R", AM)
+    assert set(exc.value.legal) == {"pass", "negate trees"}
+    with pytest.raises(IllegalAction) as exc:
+        s.apply("negate foxholes", AM)
+    assert set(exc.value.legal) == {"pass", "negate trees"}
+
+
+def test_the_ending_topic_gives_the_draw_and_resign_commands_that_exist() -> None:
+    """`/fixbayonets offer draw` is no command: the topic names `/fixbayonets draw offer`."""
+    from engine.fixbayonets.help import TOPICS
+
+    ending = TOPICS["ending"]
+    assert "`/fixbayonets draw offer`" in ending and "`/fixbayonets resign`" in ending
+    assert "`offer draw`" not in ending
