@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine.battlefronts.model import TITLES, plural
+from engine.battlefronts.model import TITLES, and_list, plural
 from engine.cards import Card
 
 
@@ -194,11 +194,12 @@ class FrontsHeld(Event):
         def held(side: str, fronts: tuple[str, ...]) -> str:
             if not fronts:
                 return f"the {TITLES[side]} hold no front alone"
-            return f"the {TITLES[side]} hold {', '.join(fronts)}"
+            return f"the {TITLES[side]} hold {and_list(list(fronts))} alone"
 
         if not self.red and not self.blue:
             return f"end of round {self.round}: no front is held alone"
-        return f"end of round {self.round}: {held('red', self.red)}, {held('blue', self.blue)}"
+        # No comma between the sides: the platform joins an action's events with commas.
+        return f"end of round {self.round}: {held('red', self.red)} and {held('blue', self.blue)}"
 
 
 def summary(events: list[Event], viewer: str | None = None) -> str:

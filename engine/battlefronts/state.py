@@ -345,8 +345,19 @@ class State:
                     return f"{action.unit} is already at {here}."
                 if action.dest not in NEIGHBOURS[b.place]:
                     near = and_list([PLACE_NAMES[n] for n in NEIGHBOURS[b.place]])
-                    tip = " (a face card on top could jump there)" if is_front(action.dest) else ""
-                    return f"From {here}, {action.unit} can only move to {near}{tip}."
+                    head = f"From {here}, {action.unit} can only move to {near}"
+                    if not is_front(action.dest):
+                        return f"{head}."
+                    if b.face_led and len(b.cards) > 1:
+                        dest = PLACE_NAMES[action.dest]
+                        return (
+                            f"{head}; `jump {action.unit} {dest}` would take it there, "
+                            f"discarding its {b.cards[-1].label}."
+                        )
+                    return (
+                        f"{head}. (Only a battalion showing a Jack, Queen or King on top, with cards "
+                        "beneath it, can jump straight to a front.)"
+                    )
             else:
                 if not b.up:
                     return f"{action.unit}'s top card is face down: only a face card shown on top may jump."

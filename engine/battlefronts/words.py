@@ -45,25 +45,29 @@ def status(state: State, side: str) -> str:
         return f"{who}: you {state.spent_words(side)}; `pass` to finish the {state.phase} phase."
     finished = other(side) in state.passed
     rest = (
-        f"the {TITLES[other(side)]} have finished this phase, so `pass` ends it"
+        f"then `pass` to end the phase (the {TITLES[other(side)]} have finished it)"
         if finished
         else "then `end` your turn (you may act again later) or `pass` to finish the phase"
     )
     if state.phase == MOVE:
         ready = [b for b in state.battalions if b.side == side and not b.moved]
         example = f"move {ready[0].label} {PLACE_NAMES[NEIGHBOURS[ready[0].place][-1]]}"
+        jumpers = [b.label for b in ready if b.face_led and b.size > 1]
+        jump = ""
+        if jumpers:
+            shows = "shows" if len(jumpers) == 1 else "show"
+            jump = f", {and_list(jumpers)} {shows} a face card and may `jump` to any front"
         return (
             f"{who}, round {state.round}, move phase: move battalions to a neighbouring place "
-            f"(`{example}`, a face card on top may `jump` to any front; "
-            f"{plural(len(ready), 'battalion')} can still move), {rest}."
+            f"(`{example}`{jump}; {plural(len(ready), 'battalion')} can still move), {rest}."
         )
     if state.phase == SUPPORT:
         free = [PLACE_NAMES[z] for z in ZONES if z not in state.called[side]]
         deck = len(state.decks[side])
+        cards = "your deck's last card" if deck == 1 else f"your {plural(deck, 'card')}"
         return (
-            f"{who}, round {state.round}, support phase: call up battalions from your "
-            f"{plural(deck, 'card')} into {and_list(free)} (`call {free[0]} {min(3, deck)}`, one call-up "
-            f"per zone), {rest}."
+            f"{who}, round {state.round}, support phase: call up battalions from {cards} into "
+            f"{and_list(free)} (`call {free[0]} {min(3, deck)}`, one call-up per zone), {rest}."
         )
     return f"{who} to play."
 

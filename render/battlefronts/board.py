@@ -53,6 +53,7 @@ LEGEND = (
     "⚔3 battle reductions taken · crossed-out cards: lost here since the last battle"
 )
 MIN_ROWS, MAX_ROWS = 2, 5
+MORE_W = 20  # the '+3' after the lost-card chips that fit
 PHASE_TRACK = ((ATTRITION, "Attrition"), (MOVE, "Move"), (SUPPORT, "Support"), (BATTLE, "Battle"))
 
 
@@ -240,18 +241,19 @@ def _band(c: Canvas, state: State, status: list[str]) -> None:
         blue, red = state.total(BLUE, p), state.total(RED, p)
         has_blue = any(b.side == BLUE and b.place == p for b in state.battalions)
         has_red = any(b.side == RED and b.place == p for b in state.battalions)
+        # Rows chosen so that the Reds' total (21 px high) ends inside the box's bottom edge.
         if has_blue:
             c.centred(cx, y + 3, f"Blue {blue}", 17, "blue", bg, True)
-        c.centred(cx, y + 23, PLACE_NAMES[p], 22, "ink", bg, True)
+        c.centred(cx, y + 22, PLACE_NAMES[p], 22, "ink", bg, True)
         word = {
             "contested": "CONTESTED",
             "red_tint": "Reds hold",
             "blue_tint": "Blues hold",
             "front": "empty",
         }[bg]
-        c.centred(cx, y + 49, word, 11, "ink" if bg == "contested" else "dim", bg, bg == "contested")
+        c.centred(cx, y + 47, word, 11, "ink" if bg == "contested" else "dim", bg, bg == "contested")
         if has_red:
-            c.centred(cx, y + 61, f"Red {red}", 17, "red", bg, True)
+            c.centred(cx, y + 59, f"Red {red}", 17, "red", bg, True)
 
 
 def _losses(c: Canvas, state: State, status: list[str]) -> None:
@@ -283,8 +285,7 @@ def _strip(c: Canvas, side: str, place: int, bg: str, codes: list[str], hits: in
     right = x + COL_W - 8
     if hits:
         x += c.label(x, y - 1, f"⚔{hits}", 15, side, bg, True) + 3
-    room = (right - x) // (cards.CHIP_W + 2)
-    shown = codes if len(codes) <= room else codes[-(room - 1) :] if room > 1 else []
+    shown = codes[len(codes) - _chips_that_fit(len(codes), right - x) :]
     for code in shown:
         c.paste(cards.chip(code, bg), x, y)
         x += cards.CHIP_W + 2
@@ -292,6 +293,15 @@ def _strip(c: Canvas, side: str, place: int, bg: str, codes: list[str], hits: in
         c.label(x, y + 2, f"+{len(codes) - len(shown)}", 11, "dim", bg, True)
     if wasted and not shown:
         c.label(x, y + 2, f"{wasted} spare", 11, "dim", bg)
+
+
+def _chips_that_fit(count: int, width: int) -> int:
+    """How many of `count` lost-card chips fit in `width` pixels: all of them if they can, otherwise
+    as many as leave room for the '+n' that stands for the rest (the latest are the ones shown)."""
+    step = cards.CHIP_W + 2
+    if count * step - 2 <= width:
+        return count
+    return max(0, (width - MORE_W) // step)
 
 
 def _tags(state: State) -> dict[str, str]:

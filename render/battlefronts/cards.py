@@ -95,8 +95,9 @@ def chip_rgb(code: str, bg: str) -> Image.Image:
     d = ImageDraw.Draw(im)
     d.rounded_rectangle([0, 0, CHIP_W - 1, CHIP_H - 1], radius=3, fill=k["lost_card"], outline=k["lost"])
     d.line([3, CHIP_H - 4, CHIP_W - 4, 3], fill=k["lost"], width=2)
+    # A halo of the chip's colour keeps the cross off the glyphs: crossed through, Q♥ read like 9♥.
     d.text((CHIP_W // 2, CHIP_H // 2), _short(card) + SUIT_SYMBOLS[card.suit], font=font(10, True),
-           fill=_suit_colour(card), anchor="mm")  # fmt: skip
+           fill=_suit_colour(card), anchor="mm", stroke_width=1, stroke_fill=k["lost_card"])  # fmt: skip
     return im
 
 

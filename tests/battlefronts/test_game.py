@@ -106,7 +106,7 @@ def test_status_says_what_to_do_with_examples() -> None:
     assert "called up into every travel zone; `pass`" in GAME.status(s.view(RED), RED)
     command(s, RED, "pass")
     status = GAME.status(s.view(BLUE), BLUE)
-    assert "the Reds have finished this phase, so `pass` ends it" in status
+    assert "then `pass` to end the phase (the Reds have finished it)." in status
 
 
 def test_status_for_a_tie_names_the_choices() -> None:
@@ -242,3 +242,41 @@ def test_a_whole_short_game_in_six_commands() -> None:
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.OBJECTIVE
     assert "F1, F2, F3 and F4" in outcome.detail and "the Reds win" in history(events)
+
+
+# ----------------------------------------------------------------------------------- QA: words a player reads
+
+
+def test_status_after_the_opponent_passed_is_one_sentence() -> None:
+    """Not 'call up ... (...), the Reds have finished this phase, so ...' (a comma splice)."""
+    s = new_game(1)
+    command(s, RED, "call T1 3; pass")
+    status = GAME.status(s.view(BLUE), BLUE)
+    assert "), the Reds" not in status
+    assert status.endswith("then `pass` to end the phase (the Reds have finished it).")
+
+
+def test_status_mentions_the_jump_only_when_a_battalion_can_jump() -> None:
+    s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["9S 4D"]}}, round=3, phase=MOVE)
+    assert "jump" not in GAME.status(s.view(RED), RED)
+    s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["KS 4D"]}}, round=3, phase=MOVE)
+    assert "R2 shows a face card and may `jump` to any front" in GAME.status(s.view(RED), RED)
+    s = build({"F1": {RED: ["KS 4D", "QH 2C 3C"]}}, round=3, phase=MOVE)
+    assert "R1 and R2 show a face card and may `jump` to any front" in GAME.status(s.view(RED), RED)
+
+
+def test_status_with_one_card_left_in_the_deck() -> None:
+    s = build({"F1": {RED: ["9S"]}}, round=3, phase=SUPPORT, deck_sizes={RED: 1, BLUE: 5})
+    status = GAME.status(s.view(RED), RED)
+    assert "your 1 card" not in status
+    assert "from your deck's last card into T1, T2, T3 and T4 (`call T1 1`" in status
+
+
+def test_the_end_of_round_line_lists_fronts_without_ambiguous_commas() -> None:
+    """The platform joins an action's events with commas: 'the Reds hold F1, F3, the Blues hold
+    F5' read as if F3 were a side's name."""
+    s = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"]}, "F5": {BLUE: ["7C"]}}, round=5, phase="battle")
+    line = history(begin(s))
+    assert "end of round 5: the Reds hold F1 and F3 alone and the Blues hold F5 alone" in line
+    s = build({"F1": {RED: ["5H"]}, "T3": {BLUE: ["7C"]}}, round=5, phase="battle")
+    assert "end of round 5: the Reds hold F1 alone and the Blues hold no front alone" in history(begin(s))

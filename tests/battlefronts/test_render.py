@@ -102,3 +102,70 @@ def test_the_board_after_a_resignation_draws() -> None:
 
 def test_columns_fit_two_stacks() -> None:
     assert COL_W >= 2 * 58 and cards.TILE_W <= 58
+
+
+# ----------------------------------------------------------------------------------- QA: a player's eye
+
+
+def test_the_totals_leave_each_front_box_outlined() -> None:
+    """The Reds' total was pasted over the bottom edge of the front's box in the band."""
+    s = build(
+        {"F1": {RED: ["5H"]}, "F3": {RED: ["TH"], BLUE: ["7C"]}, "F5": {RED: ["8C"]}}, round=3, phase=MOVE
+    )
+    image = draw(s)
+    g = Geo(rows_needed(s))
+    bottom = g.band + BAND - 3  # the box's outline
+    for place in (0, 4, 8):
+        x0 = g.x(place)
+        row = [image.getpixel((x, bottom)) for x in range(x0 + 3, x0 + COL_W - 3)]
+        assert all(v == INDEX["line"] for v in row), f"F{place // 2 + 1}'s box has a gap under its total"
+
+
+def _runs(image: Image.Image, y: int, x0: int, x1: int, colour: int) -> int:
+    """How many separate stretches of palette colour `colour` lie on row `y` between x0 and x1."""
+    runs, inside = 0, False
+    for x in range(x0, x1):
+        hit = image.getpixel((x, y)) == colour
+        runs += hit and not inside
+        inside = hit
+    return runs
+
+
+def test_the_loss_strip_shows_every_lost_card_that_fits() -> None:
+    """Three cards lost after a battle of two reductions fit beside '⚔2'; the strip used to show one
+    of them and '+2'."""
+    s = build({"F3": {RED: ["TH 9D 2C 4S"], BLUE: ["7C", "TD"]}}, round=3, phase=BATTLE)
+    begin(s)  # the Blues' 17 inflict four reductions on the Reds: TH, 9D, 2C, then 4S...
+    losses = [m["card"] for m in s.marks if m["k"] == "loss" and m["side"] == RED]
+    assert len(losses) == 4
+    image = draw(s)
+    g = Geo(rows_needed(s))
+    y = g.red_strip + 4 + 1  # a chip's top row, above its text and its cross
+    x0 = g.x(4)
+    paper = cards.chip("2C", "blue_tint").getpixel((cards.CHIP_W // 2, 1))  # a chip's face, as pasted
+    assert isinstance(paper, int)  # a palette index
+    # Four chips do not fit beside '⚔4': two do, then '+2'.
+    assert _runs(image, y, x0, x0 + COL_W, paper) == 2
+    s = build({"F3": {RED: ["TH 9D 2C 4S"], BLUE: ["7C 5C 6C", "3D"]}}, round=3, phase=BATTLE)
+    begin(s)  # 10 inflicts two reductions (TH, 9D), then next round's attrition takes the 2C
+    assert [m["card"] for m in s.marks if m["k"] == "loss" and m["side"] == RED] == ["TH", "9D", "2C"]
+    image = draw(s)
+    assert _runs(image, y, x0, x0 + COL_W, paper) == 3
+
+
+def test_a_lost_card_chip_keeps_its_cross_off_the_rank_and_suit() -> None:
+    """The cross-out ran through the glyphs, so a crossed-out Q♥ read like 9♥ at that size."""
+    from render.battlefronts.theme import KEY
+
+    for code in ("QH", "9S", "TD", "KC"):
+        chip = cards.chip_rgb(code, "front")
+        ink = KEY["suit_red"] if code[1] in "HD" else KEY["ink"]
+        near = [
+            chip.getpixel((x + dx, y + dy))
+            for x in range(1, chip.width - 1)
+            for y in range(1, chip.height - 1)
+            if chip.getpixel((x, y)) == ink
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        ]
+        assert near and KEY["lost"] not in near, code

@@ -470,3 +470,22 @@ def test_refusals_say_why_and_what_is_legal() -> None:
     with pytest.raises(IllegalAction):
         command(s, RED, "reduce R1")
     assert s.to_json() == before
+
+
+def test_a_refused_move_to_a_far_front_offers_the_jump_only_to_a_battalion_that_can_jump() -> None:
+    """'(a face card on top could jump there)' was said of a face-down stack and a lone Jack too."""
+    s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["JS"], BLUE: ["9C"]}, "F5": {RED: ["QH 4C"]}}, round=3,
+              phase=MOVE)  # fmt: skip
+    with pytest.raises(IllegalAction) as far:
+        command(s, RED, "move R1 F4")
+    assert str(far.value).startswith("From T2, R1 can only move to F2 and F3.")
+    assert "Only a battalion showing a Jack, Queen or King" in str(far.value)
+    with pytest.raises(IllegalAction) as lone:
+        command(s, RED, "move R2 F3")
+    assert "could jump" not in str(lone.value) and "Only a battalion showing" in str(lone.value)
+    with pytest.raises(IllegalAction) as able:
+        command(s, RED, "move R3 F2")
+    assert str(able.value).startswith("From F5, R3 can only move to T4; `jump R3 F2` would take it there")
+    with pytest.raises(IllegalAction) as zone:
+        command(s, RED, "move R3 T2")
+    assert "Jack" not in str(zone.value) and "jump" not in str(zone.value)
