@@ -126,6 +126,7 @@ class FixBayonetsGame(BaseGame):
     private_info = True
     rules = TOPICS
     notation_help = A.EXAMPLES
+    turn_label = "Round"
 
     # -- rules entry points
 
