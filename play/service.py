@@ -75,7 +75,7 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
     a secret action, a hidden set-up or a standing order, would tell what the events keep quiet)."""
     said = summary(events, viewer)
     if said.lower().startswith(f"the {who.lower()} "):
-        return said[0].upper() + said[1:]  # the words name the side already: no "Reds: the Reds ..."
+        return said[0].upper() + said[1:]  # the words name the side already: it is not said twice
     if said:
         return f"{who}: {said}"
     if any(e.seen_by(viewer) is None for e in events):
