@@ -386,12 +386,16 @@ class Console:
         return Outcome(files=files)
 
     async def cmd_accept(self, game: Game, args: list[str]) -> Outcome:
+        if args == ["draw"]:  # "accept draw", as the game's own words put it, is an action
+            return await self._act("accept draw")
         self._no_args(game, "accept", args)
         match = await self.service.accept(self.channel_id, self.my_id)
         self.say(f"<@{self.my_id}> accepts.")
         return await self._started(match)
 
     async def cmd_decline(self, game: Game, args: list[str]) -> Outcome:
+        if args == ["draw"]:
+            return await self._act("decline draw")
         self._no_args(game, "decline", args)
         current = await self.service.db.get_channel_match(self.channel_id)
         if current is not None and current.status is Status.ACTIVE:

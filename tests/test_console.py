@@ -399,6 +399,23 @@ async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> 
     await console.close()
 
 
+async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(tmp_path: Path) -> None:
+    """The game tells the player "accept draw or decline draw": typed bare in the console, those
+    words answer the offer (they used to be read as the challenge's accept, "takes no options")."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(START)
+    assert await console.run_lines(["/as alice", "offer draw", "/as bob", "decline draw"]) == 0
+    assert "takes no options" not in out.getvalue()
+    match, state = await console.service.current(console.channel_id)
+    assert match.status is Status.ACTIVE and not state.is_over()
+    assert await console.run_lines(["offer draw", "/as alice", "accept draw"]) == 0
+    match, state = await console.service.latest(console.channel_id)
+    outcome = state.outcome()
+    assert match.status is Status.FINISHED and outcome is not None and outcome.winner is None
+    assert "takes no options" not in out.getvalue()
+    await console.close()
+
+
 def test_turn_lengths_read_naturally() -> None:
     from console.app import hours_text
 
