@@ -99,6 +99,22 @@ def test_status_says_whose_turn_and_what_to_do():
     assert "your Infantry on d5 must retreat" in text and "`retreat d6`" in text
 
 
+def test_the_status_example_is_a_move_or_attack_the_side_can_really_play():
+    # The Germans play down the board: `b2-c4` and `c4xd6` are no use to them as examples.
+    s = build("wwi", {"d7": "i", "e4": "T", "a1": "H", "h8": "h"}, active=1)
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    example = text.split("e.g. `")[1].split("`")[0]
+    assert example in {str(a) for a in s.legal_actions(GERMANS)} and example.startswith("d7-")
+    assert "1 unit can still move" in text
+    play(s, GERMANS, "d7-e5", "done")
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    assert "e.g. `e5xe4`" in text and "1 unit can attack now" in text
+    play(s, GERMANS, "e5xe4")
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    assert "0 units" not in text and "e.g." not in text
+    assert "no unit of yours can attack now" in text and "`end`" in text
+
+
 def test_describe_group_and_verb_of_each_kind_of_action():
     s = build("wwi", {"d4": "M", "d5": "i", "a1": "H", "h8": "h"})
     v = s.view(BRITISH)
