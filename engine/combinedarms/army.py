@@ -54,7 +54,7 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
     for cls, most in limits.class_most.items():
         n = sum(counts.get(u.code, 0) for u in era.units if u.cls == cls)
         if n > most:
-            return f"An army may have at most {most} {_class_words(cls)} in all; this one has {n}."
+            return f"An army may have at most {most} {class_words(cls)} in all; this one has {n}."
     if limits.min_types:
         kinds = sum(1 for u in era.units if not u.hq and counts.get(u.code, 0) > 0)
         if kinds < limits.min_types:
@@ -65,7 +65,7 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
     return None
 
 
-def _class_words(cls: str) -> str:
+def class_words(cls: str) -> str:
     return {"armour": "tanks (light, medium and heavy together)"}.get(cls, f"{cls} units")
 
 
