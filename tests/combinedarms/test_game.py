@@ -50,6 +50,23 @@ def test_nonsense_is_invalid_notation_with_help(text: str):
         WWI_GAME.parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("army foo", "balanced, assault, guns or firepower"),
+        ("army ass", "balanced, assault, guns or firepower"),  # not 1 Artillery and 2 Snipers
+        ("deploy fancy", "line, wedge or flanks"),
+    ],
+)
+def test_a_misspelt_ready_made_name_is_called_a_name_and_the_names_listed(text: str, names: str):
+    with pytest.raises(InvalidNotation) as refused:
+        WWI_GAME.parse(text)
+    verb, word = text.split()
+    kind = {"army": "army", "deploy": "layout"}[verb]
+    assert f"no ready-made {kind} '{word}'" in str(refused.value)
+    assert names in str(refused.value)
+
+
 def test_the_standing_order_is_an_anytime_action():
     assert A.AutoRetreat(True).anytime and not A.END.anytime
 
