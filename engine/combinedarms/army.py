@@ -44,10 +44,11 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
         n = counts.get(u.code, 0)
         least = limits.least.get(u.code, 0)
         most = limits.most.get(u.code)
+        what = u.plural if least > 1 else u.name
+        if least and most == least and n != least:
+            return f"An army needs exactly {least} {what} ({u.code}); this one has {n}."
         if n < least:
-            return (
-                f"An army needs at least {least} {u.plural if least > 1 else u.name} ({u.code}); it has {n}."
-            )
+            return f"An army needs at least {least} {what} ({u.code}); it has {n}."
         if most is not None and n > most:
             what = u.name if most == 1 else u.plural
             return f"An army may have at most {most} {what} ({u.code}); this one has {n}."

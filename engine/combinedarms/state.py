@@ -616,7 +616,7 @@ class State:
         counts = self.army_of(action)
         problem = army_problem(counts, self.rules.limits, self.rules.era)
         if problem:
-            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])[:3]])
+            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])])
         self.armies[who] = counts
         self.designed[who] = True
         words = describe_army(counts, self.rules.era)
