@@ -619,9 +619,9 @@ class State:
             raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])])
         self.armies[who] = counts
         self.designed[who] = True
-        words = describe_army(counts, self.rules.era)
-        events.append(ArmyChosen(self.sides[who], self.title(who), words))
-        if all(self.designed):
+        if not all(self.designed):  # the second army is announced with both, below
+            events.append(ArmyChosen(self.sides[who], self.title(who), describe_army(counts, self.rules.era)))
+        else:
             a0, a1 = self.armies
             assert a0 is not None and a1 is not None
             events.append(

@@ -37,6 +37,9 @@ def test_both_sides_design_at_once_and_each_army_stays_secret_until_both_are_in(
     events = s.apply(A.Army(preset="balanced"), BRITISH)
     revealed = next(e for e in events if isinstance(e, E.ArmiesRevealed))
     assert "5 Artillery" in revealed.text(None) and "1 Sniper" in revealed.text(None)
+    # The second army is not called "secret until both are in" in the line that reveals both.
+    assert [type(e) for e in events] == [E.ArmiesRevealed]
+    assert all("secret" not in e.text(v) for e in events for v in (BRITISH, GERMANS, None))
     assert s.phase == "deploy" and s.to_act() == {BRITISH}
 
 
