@@ -152,7 +152,7 @@ def describe(state: State, action: object) -> str:
         dmg = state.damage_of(att, tgt)
         now = state.u_dmg[tgt] + dmg
         d = state.defense(tgt)
-        effect = " (forces a retreat)" if now >= d else f" ({now}/{d})"
+        effect = f" ({_forced(state, tgt)})" if now >= d else f" ({now}/{d})"
         return f"{state.unit_name(att)} {action.src} attacks {state.unit_name(tgt)} {action.dst}{effect}"
     if isinstance(action, A.Done):
         return "Done moving: on to the attacks"
@@ -167,6 +167,21 @@ def describe(state: State, action: object) -> str:
         t = era.by_code.get(action.code)
         return f"Reinforcement: {t.name if t else action.code} on {action.dst}"
     return str(action)
+
+
+def _forced(state: State, target: int) -> str:
+    """What an attack that reaches the target's defence does to it (R9-R14, W5)."""
+    if target in state.retreated:
+        why = "a second retreat this turn"
+    elif state.utype(target).base:
+        why = "a base cannot retreat"
+    elif not state.retreat_squares(target):
+        why = "no square to retreat to"
+    else:
+        return "forces a retreat"
+    if state.utype(target).hq:
+        return f"destroys it: {why}, and wins the game"
+    return f"destroys it: {why}"
 
 
 def group_of(state: State, action: object) -> str | None:

@@ -147,6 +147,32 @@ def test_describe_group_and_verb_of_each_kind_of_action():
     assert WWI_GAME.group_label(v, "+T") == "Reinforcement: Tank"
 
 
+def test_an_attack_that_will_destroy_says_so_in_its_description():
+    # The Sniper on d5 falls back once (to d6); forced back again, it is destroyed (the Double Whammy).
+    s = build("wwi", {"c4": "F", "c5": "F", "d5": "s", "a1": "H", "h8": "h"})
+    s.auto[1] = True
+    play(s, BRITISH, "done")
+    assert WWI_GAME.describe(s.view(BRITISH), A.Attack("c4", "d5")).endswith("(forces a retreat)")
+    play(s, BRITISH, "c4xd5")
+    assert at(s, "d6") >= 0
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("c5", "d6"))
+    assert "destroys it" in text and "second retreat" in text
+    # Nowhere to go: the attack destroys too.
+    s = build(
+        "wwi",
+        {"d4": "F", "d5": "i", "c6": "i", "d6": "i", "e6": "i", "c5": "i", "e5": "i", "a1": "H", "h8": "h"},
+    )
+    play(s, BRITISH, "done")
+    s.u_dmg[at(s, "d5")] = 1
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("d4", "d5"))
+    assert "destroys it" in text and "no square to retreat to" in text
+    # The Headquarters falling is the end of the game.
+    s = build("wwi", {"d7": "F", "e7": "F", "d8": "h", "a1": "H"})
+    play(s, BRITISH, "done", "d7xd8")
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("e7", "d8"))
+    assert "destroys it" in text and "wins the game" in text
+
+
 def test_menus_for_each_stage():
     s = WWI_GAME.new_game({}, 1)
     menu = WWI_GAME.menu(s.view(None))
