@@ -176,7 +176,7 @@ def test_an_attack_that_will_destroy_says_so_in_its_description():
 def test_the_rules_topics_give_the_campaign_army_too():
     # A Campaign player asking `rules army` must not read only "exactly 16 units".
     army = WWI_GAME.rules["army"]
-    lim = registry.game("combinedarms").new_game({"campaign": True}, 1).rules.limits
+    lim = WWI_GAME.new_game({"campaign": True}, 1).rules.limits
     assert f"{lim.size} units" in army and "at least 12 Infantry" in army and "at most 7 Artillery" in army
     assert "3 in the Campaign" in WWI_GAME.rules["options"]
 
