@@ -138,6 +138,12 @@ class AutoRetreat(Action):
 
 
 DONE, END = Done(), End()
+# The fewest letters an army written as repeated letters can have (16 units, or 24 in the Campaign).
+_SHORTEST_ARMY = 16
+
+
+def _or(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
@@ -189,8 +195,14 @@ def parse(text: str, era: Era) -> Action:
             raise InvalidNotation(
                 f"Say which army: {', '.join(era.presets)} or letters like `army I8 S2 H1`."
             )
-        if _WORD.match(rest.lower()) and rest.lower() in era.presets:
-            return Army(preset=rest.lower())
+        if _WORD.match(rest.lower()):
+            if rest.lower() in era.presets:
+                return Army(preset=rest.lower())
+            if len(rest) < _SHORTEST_ARMY:  # too few letters for an army: a misspelt name
+                raise InvalidNotation(
+                    f"There is no ready-made army '{rest[:20]}': choose {_or(list(era.presets))}, "
+                    "or your own counts like `army I8 S2 H1`."
+                )
         return Army(counts=army_counts(rest, era))
     if low.startswith("deploy"):
         rest = raw[6:].strip()
@@ -198,8 +210,14 @@ def parse(text: str, era: Era) -> Action:
             raise InvalidNotation(
                 "Say how to deploy: `deploy line`, or rows like `deploy AAH.../IIII..../...`."
             )
-        if _WORD.match(rest.lower()) and rest.lower() in LAYOUTS:
-            return Deploy(preset=rest.lower())
+        if _WORD.match(rest.lower()):
+            if rest.lower() in LAYOUTS:
+                return Deploy(preset=rest.lower())
+            # One word of letters is no deployment (an army needs at least two rows): a misspelt name.
+            raise InvalidNotation(
+                f"There is no ready-made layout '{rest[:20]}': choose {_or(list(LAYOUTS))}, or rows "
+                "of your own from your back row forwards, like `deploy .AAH.FS./IIIIIIII/..TT..M.`."
+            )
         rows = tuple(r.strip().upper() for r in rest.split("/"))
         for r in rows:
             if not _ROW.match(r):

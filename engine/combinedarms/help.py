@@ -68,7 +68,8 @@ def _topics(era: Era) -> dict[str, str]:
             "**Army.** Exactly 16 units within each type's bounds: at least 8 Infantry, exactly one "
             "Headquarters, at most 2 Snipers, Machine Guns, Tanks, Flame Throwers and Trench Raiders, "
             "at most 5 Artillery. `army balanced` (or assault, guns, firepower), or your own counts: "
-            "`army I8 S1 M1 T2 A2 F1 H1`. Your army stays secret until both are in."
+            "`army I8 S1 M1 T2 A2 F1 H1`. Your army stays secret until both are in. In the Campaign: "
+            "24 units, at least 12 Infantry, at most 3 of each of those five types, at most 7 Artillery."
         )
         special = (
             "**Special damage.** Machine Guns do 2 to Infantry and Flame Throwers; Flame Throwers always "
@@ -76,8 +77,9 @@ def _topics(era: Era) -> dict[str, str]:
         )
         options = (
             "**Options.** Terrain: bunkers (+2 defence), trenches (+1) and No Man's Land (-1), dealt "
-            "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 defence "
-            "and always do 2. Experienced: a unit that has hit 5 enemy units in the turns they died "
+            "from the seed and mirrored. Elite: up to 2 units (3 in the Campaign; `*` in your "
+            "deployment) get +1 defence and always do 2. Experienced: a unit that has hit 5 enemy "
+            "units in the turns they died "
             "becomes Elite. Reinforcements: every third turn of yours, one more unit (not an HQ) on "
             "your back row (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
         )

@@ -19,6 +19,7 @@ from engine.combinedarms import actions as A
 from engine.combinedarms import terrain as T
 from engine.combinedarms.army import (
     army_problem,
+    class_words,
     describe_army,
     layout_problem,
     placements,
@@ -615,12 +616,12 @@ class State:
         counts = self.army_of(action)
         problem = army_problem(counts, self.rules.limits, self.rules.era)
         if problem:
-            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])[:3]])
+            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])])
         self.armies[who] = counts
         self.designed[who] = True
-        words = describe_army(counts, self.rules.era)
-        events.append(ArmyChosen(self.sides[who], self.title(who), words))
-        if all(self.designed):
+        if not all(self.designed):  # the second army is announced with both, below
+            events.append(ArmyChosen(self.sides[who], self.title(who), describe_army(counts, self.rules.era)))
+        else:
             a0, a1 = self.armies
             assert a0 is not None and a1 is not None
             events.append(
@@ -981,29 +982,48 @@ class State:
                 del cache[u]
 
     def _reinforce(self, who: int, action: A.Action, events: list[Event]) -> None:
+        hints = [str(a) for a in self._generate()[:5]]
         if not isinstance(action, A.Reinforce):
             raise IllegalAction(
-                "A reinforcement is due: place it on your back row first (e.g. `I@a1`).",
-                [str(a) for a in self._generate()[:5]],
+                "A reinforcement is due: place it on an empty square of your back row first "
+                f"(e.g. `{hints[0]}`).",
+                hints,
             )
-        kinds = {t.code for t in self.reinforcement_types(who)}
-        if action.code not in kinds:
-            allowed = ", ".join(sorted(kinds))
+        kinds = self.reinforcement_types(who)
+        if action.code not in {t.code for t in kinds}:
+            allowed = ", ".join(f"{t.name} ({t.code})" for t in kinds)
             raise IllegalAction(
-                f"A reinforcement may not be '{action.code}' now (allowed: {allowed}; never a Headquarters "
-                "or base, and never above the army's maximum for its type).",
-                [str(a) for a in self._generate()[:5]],
+                f"{self._why_not_reinforcement(who, action.code)} Allowed now: {allowed}.", hints
             )
         dst = self._square(action.dst)
         if dst not in self.back_row(who) or self.board[dst] != NOWHERE:
             raise IllegalAction(
                 f"Reinforcements arrive on an empty square of your back row; {action.dst} is not one.",
-                [str(a) for a in self._generate()[:5]],
+                hints,
             )
         self._add_unit(action.code, who, dst)
         self.step = MOVE
         events.append(Reinforced(self.sides[who], self.rules.era.by_code[action.code].name, action.dst))
         self.trail.append(["reinforce", self.sides[who], action.dst, action.dst])
+
+    def _why_not_reinforcement(self, who: int, code: str) -> str:
+        """Why a reinforcement may not be of type `code` now (R19, W10)."""
+        t = self.types.get(code)
+        if t is None:
+            return f"There is no unit '{code}' in this game."
+        if t.hq:
+            return "A reinforcement is never a Headquarters."
+        if t.base:
+            return f"A reinforcement is never a base ({t.name})."
+        on_board = [self.u_code[u] for u in self.alive(who)]
+        n = on_board.count(code)
+        most = self.rules.limits.most.get(code)
+        if most is not None and n >= most:
+            what = t.name if n == 1 else t.plural
+            return f"You already have {n} {what} on the board, the most your army may have."
+        cap = self.rules.limits.class_most.get(t.cls, 0)
+        n = sum(1 for c in on_board if self.types[c].cls == t.cls)
+        return f"You already have {n} {class_words(t.cls)} on the board, the most your army may have ({cap})."
 
     # ------------------------------------------------------------------ copies and JSON
 

@@ -32,7 +32,6 @@ def status(state: State, side: str) -> str:
     """What `side` must do now, after its player's mention, as one sentence or two."""
     who = state.side_index(side)
     title = state.title(who)
-    era = state.rules.era
     if state.phase == OVER:
         return f"{PLAYER} ({title}): the game is over."
     if state.phase == DESIGN:
@@ -62,18 +61,40 @@ def status(state: State, side: str) -> str:
             f"your back row (e.g. `{_first_reinforce(state)}`)."
         )
     if state.step == MOVE:
-        left = sum(
-            1 for u in state.alive(who) if u not in state.moved and era.by_code[state.u_code[u]].move > 0
-        )
+        moves = [a for a in state.legal_actions(state.sides[who]) if isinstance(a, A.Move)]
+        if not moves:
+            return (
+                f"{PLAYER} ({title}) to play, turn {turn}, move phase: none of your units can move; "
+                "`done` and attack, or `end` your turn."
+            )
+        left = len({m.src for m in moves})
         return (
-            f"{PLAYER} ({title}) to play, turn {turn}, move phase: move any of your units (e.g. `b2-c4`; "
-            f"{plural(left, 'unit')} can still move), then `done` and attack."
+            f"{PLAYER} ({title}) to play, turn {turn}, move phase: move any of your units (e.g. "
+            f"`{_forward_move(state, who, moves)}`; {plural(left, 'unit')} can still move), then "
+            "`done` and attack."
         )
-    left = sum(1 for u in state.alive(who) if state.targets(u))
+    attacks = [a for a in state.legal_actions(state.sides[who]) if isinstance(a, A.Attack)]
+    if not attacks:
+        return (
+            f"{PLAYER} ({title}), turn {turn}, attack phase: no unit of yours can attack now; `end` "
+            "your turn."
+        )
+    left = len({a.src for a in attacks})
     return (
-        f"{PLAYER} ({title}), turn {turn}, attack phase: attack with each unit once (e.g. `c4xd6`; "
-        f"{plural(left, 'unit')} can attack now), then `end`."
+        f"{PLAYER} ({title}), turn {turn}, attack phase: attack with each unit once (e.g. "
+        f"`{attacks[0]}`; {plural(left, 'unit')} can attack now), then `end`."
     )
+
+
+def _forward_move(state: State, who: int, moves: list[A.Move]) -> A.Move:
+    """The example move: the one that gains the most ground towards the enemy (the first such)."""
+    index, width = state.g.index, state.g.width
+    ahead = 1 if who == 0 else -1
+
+    def gain(m: A.Move) -> int:
+        return ahead * (index[m.dst] // width - index[m.src] // width)
+
+    return max(moves, key=gain)
 
 
 def _first_reinforce(state: State) -> str:
@@ -131,7 +152,7 @@ def describe(state: State, action: object) -> str:
         dmg = state.damage_of(att, tgt)
         now = state.u_dmg[tgt] + dmg
         d = state.defense(tgt)
-        effect = " (forces a retreat)" if now >= d else f" ({now}/{d})"
+        effect = f" ({_forced(state, tgt)})" if now >= d else f" ({now}/{d})"
         return f"{state.unit_name(att)} {action.src} attacks {state.unit_name(tgt)} {action.dst}{effect}"
     if isinstance(action, A.Done):
         return "Done moving: on to the attacks"
@@ -146,6 +167,21 @@ def describe(state: State, action: object) -> str:
         t = era.by_code.get(action.code)
         return f"Reinforcement: {t.name if t else action.code} on {action.dst}"
     return str(action)
+
+
+def _forced(state: State, target: int) -> str:
+    """What an attack that reaches the target's defence does to it (R9-R14, W5)."""
+    if target in state.retreated:
+        why = "a second retreat this turn"
+    elif state.utype(target).base:
+        why = "a base cannot retreat"
+    elif not state.retreat_squares(target):
+        why = "no square to retreat to"
+    else:
+        return "forces a retreat"
+    if state.utype(target).hq:
+        return f"destroys it: {why}, and wins the game"
+    return f"destroys it: {why}"
 
 
 def group_of(state: State, action: object) -> str | None:

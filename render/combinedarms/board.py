@@ -315,6 +315,7 @@ class Board:
         self._trails_under(c, st, trail)
         self._units(c, st)
         self._trails_over(c, st, trail)
+        self._marks(c, st)
         self._last_action(c, st, events)
         if overlay:
             self._focus(c, st, overlay)
@@ -340,18 +341,26 @@ class Board:
     def _units(self, c: Canvas, st: State) -> None:
         g = c.g
         era = self.era.key
+        for uid, sq in enumerate(st.u_sq):
+            if sq == NOWHERE:
+                continue
+            x, y = g.xy(sq)
+            c.paste(token(g.s, era, st.u_code[uid], st.u_side[uid], st.elite[uid], square_bg(st, sq)), x, y)
+
+    def _marks(self, c: Canvas, st: State) -> None:
+        """Each unit's small marks, above the attack lines so a line never hides one: the terrain's
+        modifier and the attacked dot (bottom left, the dot above the modifier), the damage badge (top
+        right) and the retreated corner (bottom right)."""
+        g = c.g
         s = g.s
         small = max(9, round(s * 0.2))
         for uid, sq in enumerate(st.u_sq):
             if sq == NOWHERE:
                 continue
             x, y = g.xy(sq)
-            side = st.u_side[uid]
-            bg = square_bg(st, sq)
-            c.paste(token(s, era, st.u_code[uid], side, st.elite[uid], bg), x, y)
             t = st.terrain[sq] or ("D" if sq in st.cities and st.rules.difficult else "")
             if t:
-                c.text(TERRAIN_MARK[t], x + 2, y + s - small - 4, small, "ink", bg)
+                c.text(TERRAIN_MARK[t], x + 2, y + s - small - 4, small, "ink", square_bg(st, sq))
             if st.u_dmg[uid]:
                 label = f"{min(st.u_dmg[uid], st.defense(uid))}/{st.defense(uid)}"
                 tile = PALETTE.text(label, small, "white", "dmg", True)
@@ -366,7 +375,8 @@ class Board:
                 )
             if st.phase != OVER and uid in st.attacked:
                 r = max(3, s // 14)
-                c.d.ellipse([x + 4, y + s - 4 - 2 * r, x + 4 + 2 * r, y + s - 4], fill=INDEX["hit"])
+                bottom = y + s - 4 - (small + 4 if t else 0)
+                c.d.ellipse([x + 4, bottom - 2 * r, x + 4 + 2 * r, bottom], fill=INDEX["hit"])
 
     def _trails_over(self, c: Canvas, st: State, trail: list[list[str]]) -> None:
         """Attacks as red lines over the tokens, destroyed units as crosses on their squares."""
@@ -493,11 +503,21 @@ class Board:
             c.text("Last:", x, y, size, "muted", "panel", True)
             y += size + 4
             limit = g.height - g.m // 2 - g.legend_h - 12
-            for part in wrap(said, size, width):
-                if y + size > limit:
-                    break
+            for part in last_lines(said, size, width, max(1, (limit - y + 4) // (size + 4))):
                 c.text(part, x, y, size, "ink")
                 y += size + 4
 
 
-__all__ = ["Board", "Geo", "square_bg"]
+def last_lines(said: str, size: int, width: int, most: int) -> tuple[str, ...]:
+    """The last action's words wrapped to `width`, at most `most` lines; a cut ends with "…"."""
+    lines = wrap(said, size, width)
+    if len(lines) <= most:
+        return lines
+    cut = list(lines[:most])
+    while cut[-1] and font(size).getlength(cut[-1] + " …") > width:
+        cut[-1] = cut[-1].rsplit(" ", 1)[0] if " " in cut[-1] else ""
+    cut[-1] = f"{cut[-1]} …".strip()
+    return tuple(cut)
+
+
+__all__ = ["Board", "Geo", "last_lines", "square_bg"]

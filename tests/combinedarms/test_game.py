@@ -50,6 +50,23 @@ def test_nonsense_is_invalid_notation_with_help(text: str):
         WWI_GAME.parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("army foo", "balanced, assault, guns or firepower"),
+        ("army ass", "balanced, assault, guns or firepower"),  # not 1 Artillery and 2 Snipers
+        ("deploy fancy", "line, wedge or flanks"),
+    ],
+)
+def test_a_misspelt_ready_made_name_is_called_a_name_and_the_names_listed(text: str, names: str):
+    with pytest.raises(InvalidNotation) as refused:
+        WWI_GAME.parse(text)
+    verb, word = text.split()
+    kind = {"army": "army", "deploy": "layout"}[verb]
+    assert f"no ready-made {kind} '{word}'" in str(refused.value)
+    assert names in str(refused.value)
+
+
 def test_the_standing_order_is_an_anytime_action():
     assert A.AutoRetreat(True).anytime and not A.END.anytime
 
@@ -99,6 +116,22 @@ def test_status_says_whose_turn_and_what_to_do():
     assert "your Infantry on d5 must retreat" in text and "`retreat d6`" in text
 
 
+def test_the_status_example_is_a_move_or_attack_the_side_can_really_play():
+    # The Germans play down the board: `b2-c4` and `c4xd6` are no use to them as examples.
+    s = build("wwi", {"d7": "i", "e4": "T", "a1": "H", "h8": "h"}, active=1)
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    example = text.split("e.g. `")[1].split("`")[0]
+    assert example in {str(a) for a in s.legal_actions(GERMANS)} and example.startswith("d7-")
+    assert "1 unit can still move" in text
+    play(s, GERMANS, "d7-e5", "done")
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    assert "e.g. `e5xe4`" in text and "1 unit can attack now" in text
+    play(s, GERMANS, "e5xe4")
+    text = WWI_GAME.status(s.view(GERMANS), GERMANS)
+    assert "0 units" not in text and "e.g." not in text
+    assert "no unit of yours can attack now" in text and "`end`" in text
+
+
 def test_describe_group_and_verb_of_each_kind_of_action():
     s = build("wwi", {"d4": "M", "d5": "i", "a1": "H", "h8": "h"})
     v = s.view(BRITISH)
@@ -112,6 +145,40 @@ def test_describe_group_and_verb_of_each_kind_of_action():
     assert WWI_GAME.verb_of(v, A.DONE) == "done" and WWI_GAME.verb_of(v, A.END) == "end"
     assert WWI_GAME.describe(v, A.Reinforce("T", "a1")) == "Reinforcement: Tank on a1"
     assert WWI_GAME.group_label(v, "+T") == "Reinforcement: Tank"
+
+
+def test_an_attack_that_will_destroy_says_so_in_its_description():
+    # The Sniper on d5 falls back once (to d6); forced back again, it is destroyed (the Double Whammy).
+    s = build("wwi", {"c4": "F", "c5": "F", "d5": "s", "a1": "H", "h8": "h"})
+    s.auto[1] = True
+    play(s, BRITISH, "done")
+    assert WWI_GAME.describe(s.view(BRITISH), A.Attack("c4", "d5")).endswith("(forces a retreat)")
+    play(s, BRITISH, "c4xd5")
+    assert at(s, "d6") >= 0
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("c5", "d6"))
+    assert "destroys it" in text and "second retreat" in text
+    # Nowhere to go: the attack destroys too.
+    s = build(
+        "wwi",
+        {"d4": "F", "d5": "i", "c6": "i", "d6": "i", "e6": "i", "c5": "i", "e5": "i", "a1": "H", "h8": "h"},
+    )
+    play(s, BRITISH, "done")
+    s.u_dmg[at(s, "d5")] = 1
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("d4", "d5"))
+    assert "destroys it" in text and "no square to retreat to" in text
+    # The Headquarters falling is the end of the game.
+    s = build("wwi", {"d7": "F", "e7": "F", "d8": "h", "a1": "H"})
+    play(s, BRITISH, "done", "d7xd8")
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("e7", "d8"))
+    assert "destroys it" in text and "wins the game" in text
+
+
+def test_the_rules_topics_give_the_campaign_army_too():
+    # A Campaign player asking `rules army` must not read only "exactly 16 units".
+    army = WWI_GAME.rules["army"]
+    lim = WWI_GAME.new_game({"campaign": True}, 1).rules.limits
+    assert f"{lim.size} units" in army and "at least 12 Infantry" in army and "at most 7 Artillery" in army
+    assert "3 in the Campaign" in WWI_GAME.rules["options"]
 
 
 def test_menus_for_each_stage():

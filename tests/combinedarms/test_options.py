@@ -108,7 +108,7 @@ def test_reinforcements_come_every_third_turn_before_moving():
     assert "T@b1" in choices and "I@h1" in choices
     assert not any(c.startswith("H@") for c in choices)  # never an HQ (R19)
     assert not any(c.endswith("@a1") or c.endswith("2") for c in choices)  # empty back-row squares only
-    with pytest.raises(IllegalAction, match="place it on your back row first"):
+    with pytest.raises(IllegalAction, match="your back row first"):
         play(s, BRITISH, "d4-d5")
     with pytest.raises(IllegalAction, match="empty square of your back row"):
         play(s, BRITISH, "T@b2")
@@ -120,7 +120,7 @@ def test_reinforcements_come_every_third_turn_before_moving():
 def test_a_reinforcement_respects_the_army_maxima_on_the_board():
     s = build("wwi", {"d4": "T", "e4": "T", "a1": "H", "h8": "h"}, options={"reinforcements": True}, turn=6)
     assert not any(c.startswith("T@") for c in legal(s, BRITISH))
-    with pytest.raises(IllegalAction, match="may not be 'T'"):
+    with pytest.raises(IllegalAction, match="already have 2 Tanks"):
         play(s, BRITISH, "T@b1")
     s = build("wwii", {"d4": "I", "a1": "H", "h8": "h"}, options={"reinforcements": True}, turn=3)
     choices = legal(s, AMERICANS)
@@ -139,6 +139,31 @@ def test_the_german_reinforcement_goes_on_rank_8():
     s = build("wwi", {"d5": "i", "a1": "H", "h8": "h"}, options={"reinforcements": True}, turn=3, active=1)
     assert s.step == "reinforce" and s.to_act() == {GERMANS}
     assert "I@a8" in legal(s, GERMANS) and "I@a1" not in legal(s, GERMANS)
+
+
+def test_a_refused_reinforcement_says_why_in_this_games_words_with_a_real_example():
+    s = build(
+        "wwi",
+        {"d5": "i", "g8": "s", "h7": "s", "a1": "H", "h8": "h"},
+        options={"reinforcements": True},
+        turn=3,
+        active=1,
+    )
+    with pytest.raises(IllegalAction) as early:
+        play(s, GERMANS, "d5-d4")
+    assert "`I@a8`" in str(early.value) and "a1" not in str(early.value)  # the Germans' back row
+    with pytest.raises(IllegalAction) as snipers:
+        play(s, GERMANS, "S@a8")
+    why = str(snipers.value)
+    assert "already have 2 Snipers on the board" in why and "base" not in why  # WWI has no bases
+    assert "Infantry (I)" in why and "Sniper (S)" not in why.split("Allowed now")[-1]
+    with pytest.raises(IllegalAction, match="never a Headquarters"):
+        play(s, GERMANS, "H@a8")
+    with pytest.raises(IllegalAction, match="no unit 'Z'"):
+        play(s, GERMANS, "Z@a8")
+    s = build("wwii", {"d4": "I", "a1": "H", "h8": "h"}, options={"reinforcements": True}, turn=3)
+    with pytest.raises(IllegalAction, match="never a base"):
+        play(s, AMERICANS, "F@b1")
 
 
 # ------------------------------------------------------------------------------------ campaign

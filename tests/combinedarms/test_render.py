@@ -9,9 +9,10 @@ from PIL import Image
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
 from render import seen
 from render.combinedarms import RENDERER
+from render.combinedarms.board import _legend_rows, geo, last_lines
 from render.combinedarms.theme import KEY
 from render.combinedarms.ww2 import RENDERER as RENDERER_WWII
-from tests.combinedarms.helpers import BRITISH, at, build, play
+from tests.combinedarms.helpers import BRITISH, GERMANS, at, build, play
 
 
 class counts:
@@ -101,3 +102,39 @@ def test_elite_units_wear_a_star_and_the_hq_a_gold_rim():
     c = counts(RENDERER.board(hq.view(None), []))
     assert b["elite"] > a["elite"] + 30
     assert c["hq"] > a["hq"] + 50
+
+
+def test_a_damage_badge_stays_readable_under_an_attack_line_crossing_it():
+    # An attack from up and to the right of its target runs over the target's top-right corner,
+    # where the red "taken/defence" badge is; the badge is drawn above the line, so it is whole.
+    crossing = build("wwi", {"d4": "I", "e5": "i", "a1": "H", "h8": "h"}, active=1)
+    clear = build("wwi", {"d4": "I", "c5": "i", "a1": "H", "h8": "h"}, active=1)
+    play(crossing, GERMANS, "done", "e5xd4")
+    play(clear, GERMANS, "done", "c5xd4")
+    badge = counts(RENDERER.board(crossing.view(None), []))["dmg"]
+    assert badge == counts(RENDERER.board(clear.view(None), []))["dmg"] > 20
+
+
+def test_the_attacked_dot_does_not_cover_the_terrain_mark():
+    s = build("wwi", {"d2": "M", "d4": "i", "a1": "H", "h8": "h"}, terrain={"d2": "T"})
+    play(s, BRITISH, "done", "d2xd4")  # straight up: the line stays away from d2's lower corners
+    im = Image.open(io.BytesIO(RENDERER.board(s.view(None), []))).convert("RGB")
+    g = geo(8, 8, RENDERER.square, len(_legend_rows(s.rules.era, tuple(s.terrain), False)))
+    x, y = g.xy(s.g.index["d2"])
+    size = max(9, round(g.s * 0.2))
+    mark = im.crop((x, y + g.s - size - 6, x + g.s // 2, y + g.s))  # where "+1" is written
+    r, gg, b = KEY["hit"]
+    red = 0
+    for px in range(mark.width):
+        for py in range(mark.height):
+            p, q, t = mark.getpixel((px, py))  # type: ignore[misc]
+            red += abs(p - r) <= 4 and abs(q - gg) <= 4 and abs(t - b) <= 4
+    assert red == 0
+    assert counts(RENDERER.board(s.view(None), []))["hit"] > 0  # the dot is still drawn, elsewhere
+
+
+def test_a_long_last_action_is_cut_with_an_ellipsis():
+    words = " ".join(f"Infantry d{n % 8 + 1}-e{n % 8 + 1}," for n in range(60))
+    lines = last_lines(words, 12, 200, 5)
+    assert len(lines) == 5 and lines[-1].endswith("…")
+    assert last_lines("Tank c3-c5", 12, 200, 5) == ("Tank c3-c5",)

@@ -37,6 +37,9 @@ def test_both_sides_design_at_once_and_each_army_stays_secret_until_both_are_in(
     events = s.apply(A.Army(preset="balanced"), BRITISH)
     revealed = next(e for e in events if isinstance(e, E.ArmiesRevealed))
     assert "5 Artillery" in revealed.text(None) and "1 Sniper" in revealed.text(None)
+    # The second army is not called "secret until both are in" in the line that reveals both.
+    assert [type(e) for e in events] == [E.ArmiesRevealed]
+    assert all("secret" not in e.text(v) for e in events for v in (BRITISH, GERMANS, None))
     assert s.phase == "deploy" and s.to_act() == {BRITISH}
 
 
@@ -47,10 +50,13 @@ def test_an_illegal_army_is_refused_with_the_reason():
         ("army I8 M3 A4 H1", "at most 2 Machine Guns"),
         ("army I9 A6 H1", "at most 5 Artillery"),
         ("army I15 H1 S1", "exactly 16 units"),
-        ("army I14 S1 M1", "at least 1 Headquarters"),
+        ("army I14 S1 M1", "exactly 1 Headquarters"),
+        ("army I8 S2 M2 T2 H2", "exactly 1 Headquarters"),
     ):
-        with pytest.raises(IllegalAction, match=reason):
+        with pytest.raises(IllegalAction, match=reason) as refused:
             s.apply(WWI_GAME.parse(notation), BRITISH)
+        # Every ready-made army is offered instead, not the first three.
+        assert refused.value.legal == [f"army {p}" for p in ("balanced", "assault", "guns", "firepower")]
     assert s.to_act() == {BRITISH, GERMANS}
 
 
