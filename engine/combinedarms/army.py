@@ -44,6 +44,9 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
         n = counts.get(u.code, 0)
         least = limits.least.get(u.code, 0)
         most = limits.most.get(u.code)
+        if least and most == least and n != least:
+            what = u.name if least == 1 else u.plural
+            return f"An army has exactly {least} {what} ({u.code}); this one has {n}."
         if n < least:
             return (
                 f"An army needs at least {least} {u.plural if least > 1 else u.name} ({u.code}); it has {n}."
@@ -54,7 +57,7 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
     for cls, most in limits.class_most.items():
         n = sum(counts.get(u.code, 0) for u in era.units if u.cls == cls)
         if n > most:
-            return f"An army may have at most {most} {_class_words(cls)} in all; this one has {n}."
+            return f"An army may have at most {most} {_class_words(cls)}; this one has {n}."
     if limits.min_types:
         kinds = sum(1 for u in era.units if not u.hq and counts.get(u.code, 0) > 0)
         if kinds < limits.min_types:
@@ -66,7 +69,7 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
 
 
 def _class_words(cls: str) -> str:
-    return {"armour": "tanks (light, medium and heavy together)"}.get(cls, f"{cls} units")
+    return {"armour": "tanks in all (light, medium and heavy together)"}.get(cls, f"{cls} units in all")
 
 
 def describe_army(counts: Mapping[str, int], era: Era) -> str:

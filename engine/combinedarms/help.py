@@ -5,6 +5,7 @@ The full rules with every ruling are rules/combinedarms.md and rules/combinedarm
 
 from __future__ import annotations
 
+from engine.combinedarms.actions import ROWS_EXAMPLE
 from engine.combinedarms.units import WWI, WWII, Era
 
 
@@ -136,7 +137,7 @@ def _setup(era: Era) -> str:
         "(seeing them); the side that deployed first moves first. Units go on your back three ranks, "
         "one per square, with squares left empty. In one command: `deploy line` (or wedge, flanks), "
         "or rows from your back row forwards, files a.. in order, `.` for empty, `*` after an Elite "
-        "unit: `deploy .AAH.FS./IIIIIIII/..TT..M.`."
+        f"unit: `deploy {ROWS_EXAMPLE[era.key]}`."
     )
 
 

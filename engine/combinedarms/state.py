@@ -48,7 +48,7 @@ from engine.combinedarms.events import (
     TurnEnded,
 )
 from engine.combinedarms.rules import DEPLOY_ROWS, EXPERIENCED_KILLS, Rules
-from engine.combinedarms.units import UnitType
+from engine.combinedarms.units import UnitType, agree
 from engine.errors import IllegalAction
 from engine.meta import MetaAction, settle
 from engine.protocol import Action as AnyAction
@@ -811,7 +811,8 @@ class State:
         t = self.utype(uid)
         if uid in self.moved:
             raise IllegalAction(
-                f"Your {t.name} on {action.src} has already moved this turn.", self._hint_units(who)
+                f"Your {t.name} on {action.src} {agree(t.name, 'has', 'have')} already moved this turn.",
+                self._hint_units(who),
             )
         if t.move == 0:
             raise IllegalAction(f"Your {t.name} cannot move.", self._hint_units(who))
@@ -831,7 +832,8 @@ class State:
         d = self.g.distance(self.u_sq[uid], dst)
         if d > points:
             squares = "square" if points == 1 else "squares"
-            return f"Your {t.name} moves at most {points} {squares}; {name} is {d} away."
+            moves = agree(t.name, "moves", "move")
+            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away."
         if t.airfield:
             return (
                 "An airfield may only move to a square next to a friendly unit and not next to an enemy; "
@@ -884,12 +886,15 @@ class State:
         t = self.utype(uid)
         name = self.g.names[self.u_sq[target]]
         if uid in self.attacked:
-            return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} has already attacked this turn."
+            has = agree(t.name, "has", "have")
+            return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} {has} already attacked this turn."
         if t.airfield and uid in self.moved:
             return "An airfield that moved this turn cannot attack."
         d = self.g.distance(self.u_sq[uid], self.u_sq[target])
         if d > t.reach:
-            return f"Your {t.name} has range {t.reach}; {name} is {d} squares away."
+            return (
+                f"Your {t.name} {agree(t.name, 'has', 'have')} range {t.reach}; {name} is {d} squares away."
+            )
         return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
 
     def _forced_retreat(self, uid: int, events: list[Event]) -> None:

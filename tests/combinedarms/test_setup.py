@@ -47,7 +47,7 @@ def test_an_illegal_army_is_refused_with_the_reason():
         ("army I8 M3 A4 H1", "at most 2 Machine Guns"),
         ("army I9 A6 H1", "at most 5 Artillery"),
         ("army I15 H1 S1", "exactly 16 units"),
-        ("army I14 S1 M1", "at least 1 Headquarters"),
+        ("army I14 S1 M1", "exactly 1 Headquarters"),
     ):
         with pytest.raises(IllegalAction, match=reason):
             s.apply(WWI_GAME.parse(notation), BRITISH)

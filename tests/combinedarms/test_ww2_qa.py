@@ -1,0 +1,114 @@
+"""WWII Combined Arms as a player meets it: the words of its help, refusals and events.
+
+Found in a QA pass played through the console; each test failed before its fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.combinedarms.game import WWII_GAME
+from engine.combinedarms.state import new_game
+from engine.combinedarms.units import WWII
+from engine.errors import IllegalAction, InvalidNotation
+from tests.combinedarms.helpers import AMERICANS, GERMANS, build, play
+
+
+def _letters_are_wwii(text: str) -> None:
+    """Every unit row or army in backticks uses only this game's letters."""
+    for chunk in text.split("`")[1::2]:
+        if chunk.startswith("deploy "):
+            rows = chunk[len("deploy ") :]
+            if rows in ("line", "wedge", "flanks"):
+                continue
+            assert set(rows) <= set(WWII.codes) | set("./*"), chunk
+
+
+# ------------------------------------------------------------------ examples in this game's letters
+
+
+def test_the_setup_help_and_the_deploy_verb_show_a_wwii_deployment():
+    setup = WWII_GAME.rules["setup"]
+    _letters_are_wwii(setup)
+    assert "FS." not in setup
+    deploy = next(v for v in WWII_GAME.verbs if v.name == "deploy")
+    assert "S" not in deploy.arg_description.replace("line, wedge, flanks", "")
+    # The example given is a real deployment of the `balanced` army.
+    rows = setup.split("`deploy ")[-1].split("`")[0]
+    s = new_game("wwii", {}, 1)
+    play(s, AMERICANS, "army balanced")
+    play(s, GERMANS, "army balanced")
+    play(s, AMERICANS, f"deploy {rows}")
+
+
+@pytest.mark.parametrize("text", ["army", "army I3 ?2"])
+def test_army_notation_errors_give_wwii_letters(text: str):
+    with pytest.raises(InvalidNotation) as e:
+        WWII_GAME.parse(text)
+    assert "S2" not in str(e.value) and "I8" not in str(e.value)
+
+
+def test_an_unknown_ready_made_army_is_named_as_such():
+    with pytest.raises(InvalidNotation) as e:
+        WWII_GAME.parse("army fortres")
+    msg = str(e.value)
+    assert "no ready-made army 'fortres'" in msg and "fortress" in msg
+
+
+# ------------------------------------------------------------------ army limits say what they are
+
+
+def test_the_headquarters_is_asked_for_as_exactly_one():
+    s = new_game("wwii", {}, 1)
+    with pytest.raises(IllegalAction) as none:
+        s.apply("army I4 F4 E4 A1 X1 Y1 R1", AMERICANS)
+    assert "exactly 1 Headquarters" in str(none.value) and "at least" not in str(none.value)
+    with pytest.raises(IllegalAction) as two:
+        s.apply("army I3 E2 M2 L1 T2 A2 X1 Y1 H2", AMERICANS)
+    assert "exactly 1 Headquarters" in str(two.value)
+
+
+def test_the_tank_cap_reads_once():
+    s = new_game("wwii", {}, 1)
+    with pytest.raises(IllegalAction) as e:
+        s.apply("army I3 E2 M2 L2 T2 K2 A1 X1 H1", AMERICANS)
+    assert str(e.value) == (
+        "An army may have at most 5 tanks in all (light, medium and heavy together); this one has 6."
+    )
+
+
+# ------------------------------------------------------------------ plural unit names agree
+
+
+def test_plural_unit_names_take_plural_verbs():
+    s = build("wwii", {"d6": "E", "d7": "i", "c2": "P", "a1": "H", "h8": "h", "d5": "p", "e5": "p"})
+    with pytest.raises(IllegalAction) as far:
+        s.apply("c2-c4", AMERICANS)
+    assert "Your Paratroopers move at most 1 square" in str(far.value)
+    play(s, AMERICANS, "d6xd7")
+    with pytest.raises(IllegalAction) as twice:
+        s.apply("d6xd7", AMERICANS)
+    assert "Your Engineers on d6 have already attacked" in str(twice.value)
+    with pytest.raises(IllegalAction) as reach:
+        s.apply("c2xd5", AMERICANS)
+    assert "Your Paratroopers have range 1" in str(reach.value)
+
+
+def test_retreat_words_agree_with_plural_names():
+    s = build("wwii", {"d4": "E", "c5": "a", "d5": "a", "e5": "a", "f6": "a", "a1": "H", "h8": "h"}, active=1)
+    events = play(s, GERMANS, "done", "c5xd4", "d5xd4", "e5xd4", "f6xd4")
+    owed = events[-1]
+    assert owed.text() == "the Americans must choose where their Engineers on d4 retreat (d3, e3, c3)"
+    moved = play(s, AMERICANS, "retreat d3")
+    assert moved[-1].text() == "Engineers retreat d4→d3"
+    # A singular name keeps its singular verb, and the Headquarters stays singular.
+    s = build(
+        "wwii",
+        {"d4": "I", "c5": "a", "d5": "a", "e5": "a", "f6": "a", "g6": "a", "a1": "H", "h8": "h"},
+        active=1,
+    )
+    events = play(s, GERMANS, "done", "c5xd4", "d5xd4", "e5xd4", "f6xd4", "g6xd4")
+    assert events[-1].text().endswith("General Infantry on d4 retreats (d3, e3, c3)")
+    with pytest.raises(IllegalAction) as hq:
+        build("wwii", {"a1": "H", "h8": "h"}).apply("a1-a2", AMERICANS)
+    assert str(hq.value).startswith("Your Headquarters cannot move")
