@@ -470,6 +470,30 @@ class State:
             out.append(t)
         return out
 
+    def _why_no_reinforcement(self, side: int, code: str) -> str:
+        """Why a reinforcement may not be of type `code` now (R19, W10)."""
+        t = self.types.get(code)
+        if t is None:
+            return "there is no such unit in this game"
+        if t.base:
+            return "bases (Fortifications and the Headquarters) never come as reinforcements"
+        if t.hq:
+            return "a Headquarters never comes as a reinforcement"
+        lim = self.rules.limits
+        on_board = [self.u_code[u] for u in self.alive(side)]
+        n = on_board.count(code)
+        most = lim.most.get(code)
+        if most is not None and n >= most:
+            what = t.name if n == 1 else t.plural
+            return f"you already have {n} {what} on the board, the most an army may have"
+        if t.cls in lim.class_most:
+            n = sum(1 for c in on_board if self.types[c].cls == t.cls)
+            return (
+                f"you already have {n} tanks on the board (light, medium and heavy together), the most "
+                "an army may have"
+            )
+        return "that type is not available"
+
     def back_row(self, side: int) -> list[int]:
         g = self.g
         rank = 0 if side == 0 else g.height - 1
@@ -778,7 +802,13 @@ class State:
         elif isinstance(action, A.Retreat):
             raise IllegalAction("No unit of yours is retreating now.")
         elif isinstance(action, A.Reinforce):
-            raise IllegalAction("No reinforcement is due now: they come every third turn, before you move.")
+            if not self.rules.reinforcements:
+                raise IllegalAction("Reinforcements are an optional rule that is not in play in this game.")
+            due = (self.taken[who] // 3 + 1) * 3
+            raise IllegalAction(
+                "No reinforcement is due now: they come every third turn of yours, before you move "
+                f"(your next on your turn {due})."
+            )
         else:
             raise IllegalAction("Set-up is over: move (b2-c4), attack (c4xd6), `done` or `end`.")
 
@@ -833,7 +863,13 @@ class State:
         if d > points:
             squares = "square" if points == 1 else "squares"
             moves = agree(t.name, "moves", "move")
-            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away."
+            boost = ""
+            if t.para_move and points < t.para_move:
+                boost = (
+                    f" ({t.plural} have Move {t.para_move} when their turn begins next to a friendly "
+                    "Airfield.)"
+                )
+            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away.{boost}"
         if t.airfield:
             return (
                 "An airfield may only move to a square next to a friendly unit and not next to an enemy; "
@@ -986,18 +1022,17 @@ class State:
                 del cache[u]
 
     def _reinforce(self, who: int, action: A.Action, events: list[Event]) -> None:
+        legal = [str(a) for a in self._generate()[:5]]
         if not isinstance(action, A.Reinforce):
             raise IllegalAction(
-                "A reinforcement is due: place it on your back row first (e.g. `I@a1`).",
-                [str(a) for a in self._generate()[:5]],
+                f"A reinforcement is due: place it on your back row first (e.g. `{legal[0]}`).", legal
             )
-        kinds = {t.code for t in self.reinforcement_types(who)}
-        if action.code not in kinds:
-            allowed = ", ".join(sorted(kinds))
+        kinds = self.reinforcement_types(who)
+        if action.code not in {t.code for t in kinds}:
+            allowed = ", ".join(f"{t.code} ({t.name})" for t in kinds)
+            why = self._why_no_reinforcement(who, action.code)
             raise IllegalAction(
-                f"A reinforcement may not be '{action.code}' now (allowed: {allowed}; never a Headquarters "
-                "or base, and never above the army's maximum for its type).",
-                [str(a) for a in self._generate()[:5]],
+                f"A reinforcement may not be '{action.code}' now: {why}. Allowed now: {allowed}.", legal
             )
         dst = self._square(action.dst)
         if dst not in self.back_row(who) or self.board[dst] != NOWHERE:

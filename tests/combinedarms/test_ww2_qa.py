@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.combinedarms.game import WWII_GAME
-from engine.combinedarms.state import new_game
+from engine.combinedarms.state import State, new_game
 from engine.combinedarms.units import WWII
 from engine.errors import IllegalAction, InvalidNotation
 from tests.combinedarms.helpers import AMERICANS, GERMANS, build, play
@@ -112,3 +112,52 @@ def test_retreat_words_agree_with_plural_names():
     with pytest.raises(IllegalAction) as hq:
         build("wwii", {"a1": "H", "h8": "h"}).apply("a1-a2", AMERICANS)
     assert str(hq.value).startswith("Your Headquarters cannot move")
+
+
+# ------------------------------------------------------------------ reinforcements say why
+
+
+def _due(pieces: dict[str, str]) -> State:
+    return build("wwii", pieces, options={"reinforcements": True}, turn=3)
+
+
+def test_a_refused_reinforcement_names_the_limit_it_breaks():
+    s = _due({"a1": "H", "h8": "h", "a2": "L", "b2": "L", "c2": "T", "d2": "T", "e2": "K", "f2": "I"})
+    with pytest.raises(IllegalAction) as tank:
+        s.apply("L@b1", AMERICANS)
+    assert "5 tanks" in str(tank.value) and "I (General Infantry)" in str(tank.value)
+    with pytest.raises(IllegalAction) as fort:
+        s.apply("F@b1", AMERICANS)
+    assert "bases (Fortifications and the Headquarters) never come" in str(fort.value)
+    s = _due({"a1": "H", "h8": "h", "a2": "I", "b2": "I", "c2": "I", "d2": "I"})
+    with pytest.raises(IllegalAction) as four:
+        s.apply("I@b1", AMERICANS)
+    assert "4 General Infantry" in str(four.value)
+
+
+def test_the_reinforcement_example_is_one_that_can_be_played():
+    s = _due({"a1": "H", "b1": "F", "h8": "h", "a2": "I", "b2": "I", "c2": "I", "d2": "I"})
+    with pytest.raises(IllegalAction) as e:
+        s.apply("a2-a3", AMERICANS)
+    example = str(e.value).split("`")[1]
+    play(s, AMERICANS, example)
+
+
+def test_reinforcements_without_the_option_say_it_is_not_in_play():
+    s = build("wwii", {"a1": "H", "h8": "h"}, turn=3)
+    with pytest.raises(IllegalAction) as e:
+        s.apply("I@b1", AMERICANS)
+    assert "not in play" in str(e.value)
+    s = _due({"a1": "H", "h8": "h"})
+    play(s, AMERICANS, "I@b1", "end")
+    play(s, GERMANS, "I@a8", "end")
+    with pytest.raises(IllegalAction) as e:
+        s.apply("I@c1", AMERICANS)
+    assert "turn 6" in str(e.value)
+
+
+def test_paratroopers_out_of_reach_are_told_about_the_airfield_boost():
+    s = build("wwii", {"a1": "H", "h8": "h", "c2": "P"})
+    with pytest.raises(IllegalAction) as e:
+        s.apply("c2-c4", AMERICANS)
+    assert "Move 4 when their turn begins next to a friendly Airfield" in str(e.value)
