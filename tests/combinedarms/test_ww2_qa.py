@@ -5,13 +5,25 @@ Found in a QA pass played through the console; each test failed before its fix.
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from engine.combinedarms.game import WWII_GAME
 from engine.combinedarms.state import State, new_game
 from engine.combinedarms.units import WWII
 from engine.errors import IllegalAction, InvalidNotation
+from render.combinedarms.board import _legend_rows, geo
+from render.combinedarms.theme import KEY
+from render.combinedarms.ww2 import RENDERER as RENDERER_WWII
 from tests.combinedarms.helpers import AMERICANS, GERMANS, build, play
+from tests.combinedarms.test_render import counts
+
+
+def _colour(png: bytes, name: str) -> int:
+    """Pixels of (about) a key colour on a board PNG."""
+    return counts(png)[name]
 
 
 def _letters_are_wwii(text: str) -> None:
@@ -161,3 +173,48 @@ def test_paratroopers_out_of_reach_are_told_about_the_airfield_boost():
     with pytest.raises(IllegalAction) as e:
         s.apply("c2-c4", AMERICANS)
     assert "Move 4 when their turn begins next to a friendly Airfield" in str(e.value)
+
+
+# ------------------------------------------------------------------ the board picture
+
+
+def test_an_airfields_focus_frames_only_what_it_may_attack():
+    shielded = build("wwii", {"c2": "R", "a1": "H", "e5": "i", "e6": "y", "h8": "h"})
+    quiet = _colour(RENDERER_WWII.board(shielded.view(None), []), "hit")
+    focus = _colour(RENDERER_WWII.board(shielded.view(None), [], "c2"), "hit")
+    assert focus == quiet  # the AA gun covers both: nothing to frame (W3)
+    open_ = build("wwii", {"c2": "R", "a1": "H", "e5": "i", "h8": "h"})
+    quiet = _colour(RENDERER_WWII.board(open_.view(None), []), "hit")
+    focus = _colour(RENDERER_WWII.board(open_.view(None), [], "c2"), "hit")
+    assert focus > quiet + 100
+
+
+def test_the_legend_gives_cities_their_defence_bonus_when_they_are_difficult():
+    w = build("wwii", {"a1": "H", "h8": "h"}, cities=["c4", "f5"], options={"cities": True})
+    labels = [label for _, label in _legend_rows(WWII, tuple(w.terrain), True, w.rules.difficult)]
+    assert "City (hold all to win)" in labels
+    d = build(
+        "wwii", {"a1": "H", "h8": "h"}, cities=["c4", "f5"], options={"cities": True, "difficult": True}
+    )
+    labels = [label for _, label in _legend_rows(WWII, tuple(d.terrain), True, d.rules.difficult)]
+    assert "City +1 (hold all to win)" in labels
+
+
+def test_both_deployment_edges_show_over_full_front_ranks():
+    s = build(
+        "wwii",
+        {**{f"{f}3": "I" for f in "abcdefgh"}, **{f"{f}6": "i" for f in "abcdefgh"}, "a1": "H", "h8": "h"},
+    )
+    im = Image.open(io.BytesIO(RENDERER_WWII.board(s.view(None), []))).convert("RGB")
+    rgb, width = im.tobytes(), im.size[0]
+    g = geo(8, 8, RENDERER_WWII.square, len(_legend_rows(WWII, tuple(s.terrain), False, False)))
+    muted = KEY["muted"]
+    for rank in (3, 6):
+        y = g.m + (8 - rank) * g.s if rank == 3 else g.m + (8 - rank + 1) * g.s
+        dashes = sum(1 for x in range(g.m, g.m + 8 * g.s) if _near(rgb, width, x, y, muted))
+        assert dashes > 8 * g.s // 4, rank
+
+
+def _near(rgb: bytes, width: int, x: int, y: int, colour: tuple[int, int, int]) -> bool:
+    at = 3 * (y * width + x)
+    return all(abs(rgb[at + k] - colour[k]) <= 4 for k in range(3))
