@@ -85,7 +85,7 @@ WWII_OPTIONS = (
     OptionSpec("cities", "City Spaces", "Optional rule: 4 cities in the middle ranks; hold all 4 to win"),
     OptionSpec(
         "difficult",
-        "Difficult terrain",
+        "Difficult Terrain",
         "Optional rule: +1 defence; tanks and mechanized infantry stop there",
     ),
     *COMMON_OPTIONS,

@@ -218,3 +218,16 @@ def test_both_deployment_edges_show_over_full_front_ranks():
 def _near(rgb: bytes, width: int, x: int, y: int, colour: tuple[int, int, int]) -> bool:
     at = 3 * (y * width + x)
     return all(abs(rgb[at + k] - colour[k]) <= 4 for k in range(3))
+
+
+# ------------------------------------------------------------------ the short rules
+
+
+def test_the_wwii_endings_name_the_city_victory_and_the_options_say_what_they_do():
+    endings = WWII_GAME.rules["endings"]
+    assert "Headquarters" in endings and "every city" in endings
+    options = WWII_GAME.rules["options"]
+    assert "as in WWI" not in options
+    for words in ("+1 defence and always do 2", "five enemy units", "every third turn"):
+        assert words in options
+    assert next(o for o in WWII_GAME.options if o.name == "difficult").label == "Difficult Terrain"
