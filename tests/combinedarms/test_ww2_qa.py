@@ -231,3 +231,21 @@ def test_the_wwii_endings_name_the_city_victory_and_the_options_say_what_they_do
     for words in ("+1 defence and always do 2", "five enemy units", "every third turn"):
         assert words in options
     assert next(o for o in WWII_GAME.options if o.name == "difficult").label == "Difficult Terrain"
+
+
+# ------------------------------------------------------------------ ready-made layouts
+
+
+@pytest.mark.parametrize("campaign", [False, True])
+@pytest.mark.parametrize("style", ["line", "wedge", "flanks"])
+def test_ready_layouts_put_the_airborne_paratroopers_next_to_their_airfields(style: str, campaign: bool):
+    s = new_game("wwii", {"campaign": campaign}, 4)
+    play(s, AMERICANS, "army airborne")
+    play(s, GERMANS, "army airborne")
+    play(s, AMERICANS, f"deploy {style}")
+    play(s, GERMANS, f"deploy {style}")
+    for side in (0, 1):
+        paras = [u for u in s.alive(side) if s.u_code[u] == "P"]
+        near = s.g.spread(sum(1 << s.u_sq[u] for u in s.alive(side) if s.u_code[u] == "R"))
+        assert all(near >> s.u_sq[u] & 1 for u in paras), (style, side)
+    assert s.boosted == {u for u in s.alive(0) if s.u_code[u] == "P"}  # Move 4 on turn 1 (W4)
