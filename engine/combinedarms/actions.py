@@ -31,6 +31,9 @@ _ROW = re.compile(r"^(?:[A-Z]\*?|\.)+$")
 _WORD = re.compile(r"^[a-z]+$")
 _COUNT_FIRST = re.compile(r"^(?:\d+[A-Z])+$")
 _LETTER_FIRST = re.compile(r"^(?:[A-Z]\d*)+$")
+# Each era's example army and deployment rows, in its own letters (WWII has no 'S').
+ARMY_EXAMPLE = {"wwi": "I8 S2 H1", "wwii": "I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1"}
+ROWS_EXAMPLE = {"wwi": ".AAH.FS./IIIIIIII/..TT..M.", "wwii": "..AH.A../IIXYEEM./..LTTKIM"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,13 @@ def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
     """Unit letters with counts ("I8 S2 H1", "8I 2S H", "IIIIIIIISSH") in the era's order."""
     counts: dict[str, int] = {}
     pairs: list[tuple[str, int]] = []
+    example = ARMY_EXAMPLE[era.key]
+    word = spec.strip().lower()
+    if _WORD.match(word) and len(word) > 3 and any(c.upper() not in era.by_code for c in word):
+        raise InvalidNotation(
+            f"There is no ready-made army '{word[:20]}' ({', '.join(era.presets)}); or give unit "
+            f"letters with counts, like `army {example}`."
+        )
     for token in spec.upper().replace(",", " ").split():
         if _COUNT_FIRST.match(token):
             pairs.extend((c, int(n)) for n, c in re.findall(r"(\d+)([A-Z])", token))
@@ -157,7 +167,7 @@ def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
             pairs.extend((c, int(n or 1)) for c, n in re.findall(r"([A-Z])(\d*)", token))
         else:
             raise InvalidNotation(
-                f"'{token[:20]}' is not part of an army: write unit letters with counts, like I8 S2 H1."
+                f"'{token[:20]}' is not part of an army: write unit letters with counts, like {example}."
             )
     for code, n in pairs:
         if code not in era.by_code:
@@ -166,7 +176,7 @@ def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
         counts[code] = counts.get(code, 0) + n
     if not counts:
         raise InvalidNotation(
-            "Name a ready-made army or give unit letters with counts, like `army I8 S2 H1`."
+            f"Name a ready-made army or give unit letters with counts, like `army {example}`."
         )
     return tuple((u.code, counts[u.code]) for u in era.units if counts.get(u.code))
 
@@ -193,7 +203,7 @@ def parse(text: str, era: Era) -> Action:
         rest = raw[4:].strip()
         if not rest:
             raise InvalidNotation(
-                f"Say which army: {', '.join(era.presets)} or letters like `army I8 S2 H1`."
+                f"Say which army: {', '.join(era.presets)} or letters like `army {ARMY_EXAMPLE[era.key]}`."
             )
         if _WORD.match(rest.lower()):
             if rest.lower() in era.presets:
@@ -243,10 +253,12 @@ LAYOUTS: dict[str, str] = {
 }
 
 __all__ = [
+    "ARMY_EXAMPLE",
     "DONE",
     "END",
     "EXAMPLES",
     "LAYOUTS",
+    "ROWS_EXAMPLE",
     "Action",
     "Army",
     "Attack",

@@ -19,7 +19,7 @@ BACK, MIDDLE, FRONT = 0, 1, 2
 ROLE: dict[str, dict[str, int]] = {
     "wwi": {"H": BACK, "A": BACK, "M": MIDDLE, "S": MIDDLE, "T": FRONT, "I": FRONT, "F": FRONT, "R": FRONT},
     "wwii": {
-        "H": BACK, "A": BACK, "R": BACK, "F": MIDDLE, "Y": MIDDLE, "X": MIDDLE,
+        "H": BACK, "A": BACK, "R": MIDDLE, "F": MIDDLE, "Y": MIDDLE, "X": MIDDLE,
         "I": FRONT, "P": FRONT, "E": FRONT, "M": FRONT, "L": FRONT, "T": FRONT, "K": FRONT,
     },
 }  # fmt: skip
@@ -55,7 +55,7 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
     for cls, most in limits.class_most.items():
         n = sum(counts.get(u.code, 0) for u in era.units if u.cls == cls)
         if n > most:
-            return f"An army may have at most {most} {class_words(cls)} in all; this one has {n}."
+            return f"An army may have at most {most} {class_words(cls, in_all=True)}; this one has {n}."
     if limits.min_types:
         kinds = sum(1 for u in era.units if not u.hq and counts.get(u.code, 0) > 0)
         if kinds < limits.min_types:
@@ -66,8 +66,12 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
     return None
 
 
-def class_words(cls: str) -> str:
-    return {"armour": "tanks (light, medium and heavy together)"}.get(cls, f"{cls} units")
+def class_words(cls: str, *, in_all: bool = False) -> str:
+    """A class of units as a limit names it: the tanks are three types counted together."""
+    total = " in all" if in_all else ""
+    if cls == "armour":
+        return f"tanks{total} (light, medium and heavy together)"
+    return f"{cls} units{total}"
 
 
 def describe_army(counts: Mapping[str, int], era: Era) -> str:
@@ -191,12 +195,56 @@ def ready_layout(style: str, counts: Mapping[str, int], era: Era, width: int, el
     grid: list[list[str]] = [["."] * width for _ in range(3)]
     for r in (BACK, MIDDLE, FRONT):
         _fill(grid[r], rows[r], style, r == BACK, width)
+    _next_to_airfields(grid, era)
     if elite:
         _mark_elite(grid, elite, era)
     text = ["".join(row) for row in grid]
     while text and set(text[-1]) == {"."}:
         text.pop()
     return tuple(text)
+
+
+def _next_to_airfields(grid: list[list[str]], era: Era) -> None:
+    """Paratroopers moved beside a friendly Airfield, so they have Move 4 from the first turn (W4):
+    each takes the best square there (`_para_spot`), swapping with the unit on it; never with a gun
+    of the back rank, a base or an Airfield."""
+    fields = [
+        (r, f)
+        for r, row in enumerate(grid)
+        for f, c in enumerate(row)
+        if c in era.by_code and era.unit(c).airfield
+    ]
+    paras = {u.code for u in era.units if u.para_move}
+    if not fields or not paras:
+        return
+
+    def beside(r: int, f: int) -> bool:
+        return any(max(abs(r - ar), abs(f - af)) == 1 for ar, af in fields)
+
+    roles = ROLE[era.key]
+    for r, row in enumerate(grid):
+        for f, code in enumerate(row):
+            if code not in paras or beside(r, f):
+                continue
+            spots = [
+                (_para_spot(c, r2, roles), abs(r2 - r) + abs(f2 - f), r2, f2)
+                for r2, row2 in enumerate(grid)
+                for f2, c in enumerate(row2)
+                if beside(r2, f2)
+                and c not in paras
+                and (c == "." or (roles.get(c) != BACK and not (era.unit(c).base or era.unit(c).airfield)))
+            ]
+            if spots:
+                _, _, r2, f2 = min(spots)
+                grid[r][f], grid[r2][f2] = grid[r2][f2], grid[r][f]
+
+
+def _para_spot(code: str, row: int, roles: Mapping[str, int]) -> int:
+    """How good a square beside an Airfield is for a paratrooper (lower first): empty ahead of the
+    back rank, then a front-line unit's (they swap), then empty on the back rank, then a middle one."""
+    if code == ".":
+        return 0 if row != BACK else 2
+    return 1 if roles.get(code) == FRONT else 3
 
 
 def _front_priority(u: UnitType) -> float:

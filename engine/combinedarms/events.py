@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from engine.combinedarms.units import agree
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -137,7 +139,8 @@ class RetreatOwed(Event):
 
     def text(self, viewer: str | None = None) -> str:
         squares = ", ".join(self.options)
-        return f"the {self.title} must choose where their {self.unit} on {self.src} retreats ({squares})"
+        retreats = agree(self.unit, "retreats", "retreat")
+        return f"the {self.title} must choose where their {self.unit} on {self.src} {retreats} ({squares})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +153,7 @@ class Retreated(Event):
 
     def text(self, viewer: str | None = None) -> str:
         extra = {"only square": " (the only square)", "automatic": " (automatic)"}.get(self.how, "")
-        return f"{self.unit} retreats {self.src}→{self.dst}{extra}"
+        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} {self.src}→{self.dst}{extra}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,8 @@ class BecameElite(Event):
     src: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.unit} on {self.src} has helped destroy 5 units and becomes Elite"
+        has, becomes = agree(self.unit, "has", "have"), agree(self.unit, "becomes", "become")
+        return f"{self.unit} on {self.src} {has} helped destroy 5 units and {becomes} Elite"
 
 
 @dataclass(frozen=True, slots=True)

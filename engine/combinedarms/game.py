@@ -85,7 +85,7 @@ WWII_OPTIONS = (
     OptionSpec("cities", "City Spaces", "Optional rule: 4 cities in the middle ranks; hold all 4 to win"),
     OptionSpec(
         "difficult",
-        "Difficult terrain",
+        "Difficult Terrain",
         "Optional rule: +1 defence; tanks and mechanized infantry stop there",
     ),
     *COMMON_OPTIONS,
@@ -93,7 +93,7 @@ WWII_OPTIONS = (
 
 
 def _verbs(era: Era) -> tuple[Verb, ...]:
-    example = "I8 S1 M1 T2 A2 F1 H1" if era.key == "wwi" else "I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1"
+    example = "I8 S1 M1 T2 A2 F1 H1" if era.key == "wwi" else A.ARMY_EXAMPLE[era.key]
     return (
         Verb(
             "army",
@@ -107,7 +107,7 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
             "deploy",
             "Deploy your whole army on your back three ranks",
             arg="layout",
-            arg_description="line, wedge, flanks, or rows from your back row like .AAH.FS./IIIIIIII/..TT..M.",
+            arg_description=f"line, wedge, flanks, or rows from your back row like {A.ROWS_EXAMPLE[era.key]}",
             template="deploy {}",
             default="line",
         ),

@@ -5,6 +5,7 @@ The full rules with every ruling are rules/combinedarms.md and rules/combinedarm
 
 from __future__ import annotations
 
+from engine.combinedarms.actions import ROWS_EXAMPLE
 from engine.combinedarms.units import WWI, WWII, Era
 
 
@@ -116,8 +117,17 @@ def _topics(era: Era) -> dict[str, str]:
     options = (
         "**Options.** City Spaces: 4 cities on the two middle ranks; begin your turn holding them all "
         "and you win. Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
-        "(cities count too). Elite, Experienced and Reinforcements (never a base) as in WWI. "
-        "Campaign: 12x10 board, 24 units, every option on."
+        "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
+        "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
+        "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
+        "base, within the army's limits) on your back row (`T@a1`). Campaign: 12x10 board, 24 units, "
+        "every option on."
+    )
+    endings = (
+        "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "
+        "retreat). With City Spaces, you also win if your units stand on every city when your turn "
+        "begins. You may also resign, or offer a draw (`offer draw`, `accept draw`). When both sides "
+        "have played the agreed number of turns (20 each unless chosen otherwise) the game is drawn."
     )
     return {
         "overview": overview,
@@ -125,6 +135,7 @@ def _topics(era: Era) -> dict[str, str]:
         "army": army,
         "setup": _setup(era),
         **SHARED,
+        "endings": endings,
         "special": special,
         "options": options,
         "notation": _notation(),
@@ -138,7 +149,7 @@ def _setup(era: Era) -> str:
         "(seeing them); the side that deployed first moves first. Units go on your back three ranks, "
         "one per square, with squares left empty. In one command: `deploy line` (or wedge, flanks), "
         "or rows from your back row forwards, files a.. in order, `.` for empty, `*` after an Elite "
-        "unit: `deploy .AAH.FS./IIIIIIII/..TT..M.`."
+        f"unit: `deploy {ROWS_EXAMPLE[era.key]}`."
     )
 
 

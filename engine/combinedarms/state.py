@@ -49,7 +49,7 @@ from engine.combinedarms.events import (
     TurnEnded,
 )
 from engine.combinedarms.rules import DEPLOY_ROWS, EXPERIENCED_KILLS, Rules
-from engine.combinedarms.units import UnitType
+from engine.combinedarms.units import UnitType, agree
 from engine.errors import IllegalAction
 from engine.meta import MetaAction, settle
 from engine.protocol import Action as AnyAction
@@ -779,7 +779,13 @@ class State:
         elif isinstance(action, A.Retreat):
             raise IllegalAction("No unit of yours is retreating now.")
         elif isinstance(action, A.Reinforce):
-            raise IllegalAction("No reinforcement is due now: they come every third turn, before you move.")
+            if not self.rules.reinforcements:
+                raise IllegalAction("Reinforcements are an optional rule that is not in play in this game.")
+            due = (self.taken[who] // 3 + 1) * 3
+            raise IllegalAction(
+                "No reinforcement is due now: they come every third turn of yours, before you move "
+                f"(your next on your turn {due})."
+            )
         else:
             raise IllegalAction("Set-up is over: move (b2-c4), attack (c4xd6), `done` or `end`.")
 
@@ -812,7 +818,8 @@ class State:
         t = self.utype(uid)
         if uid in self.moved:
             raise IllegalAction(
-                f"Your {t.name} on {action.src} has already moved this turn.", self._hint_units(who)
+                f"Your {t.name} on {action.src} {agree(t.name, 'has', 'have')} already moved this turn.",
+                self._hint_units(who),
             )
         if t.move == 0:
             raise IllegalAction(f"Your {t.name} cannot move.", self._hint_units(who))
@@ -832,7 +839,14 @@ class State:
         d = self.g.distance(self.u_sq[uid], dst)
         if d > points:
             squares = "square" if points == 1 else "squares"
-            return f"Your {t.name} moves at most {points} {squares}; {name} is {d} away."
+            moves = agree(t.name, "moves", "move")
+            boost = ""
+            if t.para_move and points < t.para_move:
+                boost = (
+                    f" ({t.plural} have Move {t.para_move} when their turn begins next to a friendly "
+                    "Airfield.)"
+                )
+            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away.{boost}"
         if t.airfield:
             return (
                 "An airfield may only move to a square next to a friendly unit and not next to an enemy; "
@@ -885,12 +899,15 @@ class State:
         t = self.utype(uid)
         name = self.g.names[self.u_sq[target]]
         if uid in self.attacked:
-            return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} has already attacked this turn."
+            has = agree(t.name, "has", "have")
+            return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} {has} already attacked this turn."
         if t.airfield and uid in self.moved:
             return "An airfield that moved this turn cannot attack."
         d = self.g.distance(self.u_sq[uid], self.u_sq[target])
         if d > t.reach:
-            return f"Your {t.name} has range {t.reach}; {name} is {d} squares away."
+            return (
+                f"Your {t.name} {agree(t.name, 'has', 'have')} range {t.reach}; {name} is {d} squares away."
+            )
         return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
 
     def _forced_retreat(self, uid: int, events: list[Event]) -> None:
@@ -1014,7 +1031,7 @@ class State:
         if t.hq:
             return "A reinforcement is never a Headquarters."
         if t.base:
-            return f"A reinforcement is never a base ({t.name})."
+            return f"A reinforcement is never a base, so not a {t.name}."
         on_board = [self.u_code[u] for u in self.alive(who)]
         n = on_board.count(code)
         most = self.rules.limits.most.get(code)

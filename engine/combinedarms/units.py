@@ -42,6 +42,12 @@ class UnitType:
         return f"move {self.move}, range {self.reach}, defence {self.defense}"
 
 
+def agree(name: str, one: str, many: str) -> str:
+    """The verb form that agrees with a unit's name: `many` for the names that are plurals
+    (Engineers, Paratroopers, Trench Raiders), `one` otherwise; "Headquarters" reads as one."""
+    return many if name.endswith("s") and not name.endswith("Headquarters") else one
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What a legal army is: its size, per-type bounds, per-class caps and variety."""
@@ -189,4 +195,4 @@ WWII = Era(
 ERAS: dict[str, Era] = {WWI.key: WWI, WWII.key: WWII}
 _BY_CODE: dict[str, dict[str, UnitType]] = {e.key: {u.code: u for u in e.units} for e in (WWI, WWII)}
 
-__all__ = ["ERAS", "WWI", "WWII", "Era", "Limits", "UnitType"]
+__all__ = ["ERAS", "WWI", "WWII", "Era", "Limits", "UnitType", "agree"]

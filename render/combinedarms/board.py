@@ -115,7 +115,9 @@ def square_bg(state: State, sq: int) -> str:
 # ---------------------------------------------------------------------------- the background
 
 
-def _legend_rows(era: Era, terrain: tuple[str, ...], cities: bool) -> list[tuple[str, str]]:
+def _legend_rows(
+    era: Era, terrain: tuple[str, ...], cities: bool, difficult: bool = False
+) -> list[tuple[str, str]]:
     rows = [(f"unit:{u.code}", f"{u.name}  {u.move}/{u.reach}/{u.defense}") for u in era.units]
     present = sorted({t for t in terrain if t}, key="BTND".index)
     for t in present:
@@ -126,16 +128,17 @@ def _legend_rows(era: Era, terrain: tuple[str, ...], cities: bool) -> list[tuple
             )
         )
     if cities:
-        rows.append(("terrain:C", "City (hold all to win)"))
+        # With Difficult Terrain on, a city is difficult too (W7).
+        rows.append(("terrain:C", "City +1 (hold all to win)" if difficult else "City (hold all to win)"))
     return rows
 
 
 @lru_cache(maxsize=32)
 def _background(
-    era_key: str, w: int, h: int, s: int, terrain: tuple[str, ...], cities: tuple[int, ...]
+    era_key: str, w: int, h: int, s: int, terrain: tuple[str, ...], cities: tuple[int, ...], difficult: bool
 ) -> Image.Image:
     era = ERAS[era_key]
-    rows = _legend_rows(era, terrain, bool(cities))
+    rows = _legend_rows(era, terrain, bool(cities), difficult)
     g = Geo(w, h, s, len(rows))
     im = Image.new("RGB", (g.width, g.height), KEY["page"])
     d = ImageDraw.Draw(im)
@@ -145,11 +148,6 @@ def _background(
         d.rectangle([x, y, x + s - 1, y + s - 1], fill=KEY[bg])
         _decorate(d, x, y, s, bg)
     bx1, by1 = g.m + w * s, g.m + h * s
-    # The deployment zones' edges.
-    for rank in (3, h - 3):
-        yy = g.m + (h - rank) * s
-        for xx in range(g.m, bx1, 10):
-            d.line([xx, yy, min(xx + 5, bx1), yy], fill=KEY["muted"], width=1)
     d.rectangle([g.m - 2, g.m - 2, bx1 + 1, by1 + 1], outline=KEY["ink"], width=2)
     f = font(max(10, round(s * 0.2)), True)
     for i in range(w):
@@ -306,14 +304,16 @@ class Board:
             s = round(s * 0.64)
         terrain = tuple(st.terrain)
         cities = tuple(st.cities)
-        rows = len(_legend_rows(self.era, terrain, bool(cities)))
+        difficult = st.rules.difficult
+        rows = len(_legend_rows(self.era, terrain, bool(cities), difficult))
         g = geo(w, h, s, rows)
         with _lock:
-            bg = _background(self.era.key, w, h, s, terrain, cities)
+            bg = _background(self.era.key, w, h, s, terrain, cities, difficult)
         c = Canvas(bg, g)
         trail = st.trail or st.last_trail
         self._trails_under(c, st, trail)
         self._units(c, st)
+        self._zones(c, st)
         self._trails_over(c, st, trail)
         self._marks(c, st)
         self._last_action(c, st, events)
@@ -378,6 +378,15 @@ class Board:
                 bottom = y + s - 4 - (small + 4 if t else 0)
                 c.d.ellipse([x + 4, bottom - 2 * r, x + 4 + 2 * r, bottom], fill=INDEX["hit"])
 
+    def _zones(self, c: Canvas, st: State) -> None:
+        """The deployment zones' edges, dashed, over the tokens so both sides' show alike."""
+        g = c.g
+        x1 = g.m + g.w * g.s
+        for rank in (3, g.h - 3):
+            yy = g.m + (g.h - rank) * g.s
+            for xx in range(g.m, x1, 10):
+                c.d.line([xx, yy, min(xx + 5, x1), yy], fill=INDEX["muted"], width=1)
+
     def _trails_over(self, c: Canvas, st: State, trail: list[list[str]]) -> None:
         """Attacks as red lines over the tokens, destroyed units as crosses on their squares."""
         idx = st.g.index
@@ -427,10 +436,10 @@ class Board:
             if reach >> d & 1:
                 x, y = c.g.centre(d)
                 c.d.ellipse([x - r, y - r, x + r, y + r], fill=INDEX["reach"])
-        t = st.utype(uid)
+        # What it may attack: in range, and for an Airfield not shielded by an AA gun (W3).
+        targets = st.targets(uid) if st.phase != OVER else 0
         for d in range(st.g.size):
-            e = st.board[d]
-            if e != NOWHERE and st.u_side[e] != st.u_side[uid] and st.g.distance(sq, d) <= t.reach:
+            if targets >> d & 1:
                 c.frame(d, "hit", max(2, c.g.s // 20))
 
     def _panel(self, c: Canvas, st: State, events: Sequence[Event], viewer: str | None) -> None:
