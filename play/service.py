@@ -466,10 +466,9 @@ class MatchService:
                 if state.is_over():
                     raise IllegalMove(self._step(n, len(actions), "the game ended before this action."))
                 if not action.anytime and side not in state.to_act():
-                    waiting = self._waiting_for(match, rules, state)
-                    if len(actions) > 1 and n > 1:
-                        waiting = self._step(n, len(actions), waiting)
-                    raise NotYourTurn(waiting)
+                    if n > 1:  # the command's own first steps handed the game to the other side
+                        raise NotYourTurn(self._must_wait(match, rules, state, [str(a) for a in actions], n))
+                    raise NotYourTurn(self._waiting_for(match, rules, state))
                 try:
                     done = list(state.apply(action, side))
                 except IllegalAction as exc:
@@ -566,14 +565,28 @@ class MatchService:
         notation = f"{SEPARATOR} ".join(text for text, _ in steps)
         return Played(updated, state, events, notation, actor_id or 0, line, private)
 
+    def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
+        """A command whose step `n` comes after the other side must answer (a retreat square, a
+        negation): what to send now and what after, so nobody has to work it out."""
+        owed = " and ".join(f"the {rules.side(s).title}" for s in sorted(state.to_act()))
+        now, later = f"{SEPARATOR} ".join(texts[: n - 1]), f"{SEPARATOR} ".join(texts[n - 1 :])
+        return (
+            f"Action {n} of {len(texts)} (`{texts[n - 1]}`) cannot be played yet: after action {n - 1} "
+            f"{owed} must act first. Nothing was played. Send `{now}` now, then `{later}` when it is "
+            f"your turn again.\nWhat they are asked: {self._owed(match, rules, state)}"
+        )
+
     def _waiting_for(self, match: Match, rules: Game, state: State) -> str:
         """Whom the game waits for, in the game's own words (`Game.status`)."""
+        return f"It is not your turn to act: {self._owed(match, rules, state)}"
+
+    @staticmethod
+    def _owed(match: Match, rules: Game, state: State) -> str:
         public = state.view(None)
-        owed = " ".join(
+        return " ".join(
             rules.status(public, side).replace("{player}", f"<@{match.sides[side]}>")
             for side in sorted(state.to_act())
         )
-        return f"It is not your turn to act: {owed}"
 
     async def _reread(self, match: Match) -> Match:
         """The freshest copy of `match` once its lock is held (memory first, else the database)."""

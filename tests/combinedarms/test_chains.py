@@ -37,7 +37,15 @@ async def test_a_chain_cut_by_a_retreat_question_is_refused_by_step_then_sent_in
         start = out.tell()
         assert await console.run_lines(["; ".join(TURN)]) == 1
         refusal = out.getvalue()[start:]
-        assert "Action 7 of 8" in refusal and "Nothing was played" in refusal
+        assert (
+            "Action 7 of 8 (`d4xe6`) cannot be played yet: after action 6 the Germans must act first"
+            in refusal
+        )
+        assert "Nothing was played" in refusal and "not your turn" not in refusal
+        # what to send, spelled out: the steps before the question now, the rest after the answer
+        assert (
+            f"Send `{'; '.join(TURN[:6])}` now, then `{'; '.join(TURN[6:])}` when it is your turn" in refusal
+        )
         assert "Infantry on d6 must retreat" in refusal and "d7, e7 or c7" in refusal
         console.refused = 0  # the script's "some line was refused" flag: the next lines must pass
         # As the ruling says: the steps before it now, the answer, then the rest.
