@@ -156,6 +156,17 @@ class DrawDeclined(PlainEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawLapsed(PlainEvent):
+    """`side`'s offer went unanswered while the opponent played on, in a game where that ends it."""
+
+    side: Side
+    title: str
+
+    def text(self, viewer: Side | None) -> str:
+        return f"the draw offered by the {self.title} lapses"
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(PlainEvent):
     winner: Side | None
     winner_title: str | None
@@ -197,6 +208,7 @@ __all__ = [
     "DrawAccept",
     "DrawDecline",
     "DrawDeclined",
+    "DrawLapsed",
     "DrawOffer",
     "DrawOffered",
     "GameEnded",

@@ -1050,8 +1050,11 @@ def test_r20_draw_offer_accept_decline_and_lapse():
     assert of(s.apply("decline draw", C), DrawDeclined) and s.draw_offer is None
     assert not s.is_over()
     s.apply("offer draw", G)
-    s.apply("a1-a2")  # the opponent plays on: the offer lapses
+    lapsed = s.apply("a1-a2")  # the opponent plays on: the offer lapses, and the move says so
     assert s.draw_offer is None
+    assert [e.text() for e in lapsed if type(e).__name__ == "DrawLapsed"] == [
+        "the draw offered by the Germans lapses"
+    ]
     assert "no draw offer" in str(illegal(s, "accept draw", C))
 
 

@@ -277,6 +277,16 @@ class DrawDeclined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawLapsed(Event):
+    """The offer of `side` went unanswered while the opponent played on (R20): it is gone."""
+
+    side: Side
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the draw offered by the {self.side.title} lapses"
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     winner: Side | None
     reason: str

@@ -27,6 +27,7 @@ from engine.blockwars.events import (
     Declined,
     Deployed,
     DrawDeclined,
+    DrawLapsed,
     DrawOffered,
     Event,
     Fizzled,
@@ -547,6 +548,7 @@ class State:
         self._events = events = list[Event]()
         if self.draw_offer is actor.other:  # (R20)
             self.draw_offer = None
+            events.append(DrawLapsed(actor.other))
         if isinstance(action, A.Setup):
             self._do_setup(actor, action)
         elif self.pending is not None:

@@ -228,6 +228,17 @@ class DrawOffered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawLapsed(Event):
+    """An offer left unanswered while the other side played on (R26)."""
+
+    side: str
+    title: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the draw offered by the {self.title} lapses"
+
+
+@dataclass(frozen=True, slots=True)
 class DrawDeclined(Event):
     side: str
     title: str

@@ -34,6 +34,7 @@ from engine.combinedarms.events import (
     Deployed,
     Destroyed,
     DrawDeclined,
+    DrawLapsed,
     DrawOffered,
     Event,
     GameOver,
@@ -536,7 +537,9 @@ class State:
             self._play(who, action, events)
         self._legal = None
         if self.draw_offer is not None and self.draw_offer != who and not isinstance(action, A.Retreat):
-            self.draw_offer = None  # (R26): playing on declines; answering a retreat question does not
+            # (R26): playing on declines; answering a retreat question does not
+            events.append(DrawLapsed(self.sides[self.draw_offer], self.title(self.draw_offer)))
+            self.draw_offer = None
         return events
 
     def _not_yours(self, who: int) -> str:

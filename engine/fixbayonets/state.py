@@ -67,7 +67,7 @@ from engine.fixbayonets.model import (
     unit_side,
 )
 from engine.fixbayonets.tables import ATTACK_MASKS, ATTACK_TARGETS, BIT, FORWARD_MOVES, move_table
-from engine.meta import GameEnded, MetaAction, parse_meta, settle, settle_events
+from engine.meta import DrawLapsed, GameEnded, MetaAction, parse_meta, settle, settle_events
 from engine.protocol import EndReason, Outcome
 from engine.protocol import Event as AnyEvent
 
@@ -716,6 +716,7 @@ class State:
         self._events.append(PhaseEnded(side, "turn"))
         if self.draw_offer == other(side):  # (R21) playing on turns the offer down
             self.draw_offer = None
+            self._events.append(DrawLapsed(other(side), TITLE[other(side)]))
         if side != FIRST and self.round >= self.options.turn_limit:
             self._finish(
                 Outcome(None, EndReason.TURN_LIMIT, f"the turn limit of {self.options.turn_limit} rounds")

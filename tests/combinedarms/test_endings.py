@@ -48,8 +48,9 @@ def test_resignation_and_a_draw_by_agreement():
 def test_playing_on_lets_a_standing_draw_offer_lapse():
     s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"})
     s.apply(DRAW_OFFER, GERMANS)
-    play(s, BRITISH, "d4-d5")  # the British play on instead of answering (R26)
+    events = play(s, BRITISH, "d4-d5")  # the British play on instead of answering (R26)
     assert s.draw_offer is None
+    assert events[-1].text() == "the draw offered by the Germans lapses"
     with pytest.raises(IllegalAction, match="no draw offer"):
         s.apply(DRAW_ACCEPT, BRITISH)
     # Answering a retreat question is not playing on.
@@ -57,8 +58,8 @@ def test_playing_on_lets_a_standing_draw_offer_lapse():
     s.apply(DRAW_OFFER, BRITISH)
     s.u_dmg[s.board[s.g.index["d5"]]] = 2
     play(s, BRITISH, "done", "d1xd5")
-    play(s, GERMANS, "retreat c5")
-    assert s.draw_offer == 0
+    answer = play(s, GERMANS, "retreat c5")
+    assert s.draw_offer == 0 and not [e for e in answer if "lapses" in e.text()]
     # The side that offered keeps its offer standing while it plays.
     s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"})
     s.apply(DRAW_OFFER, BRITISH)

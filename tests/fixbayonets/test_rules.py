@@ -498,8 +498,9 @@ def test_r21_resignation_and_agreed_draws() -> None:
 def test_r21_a_draw_offer_lapses_when_the_side_it_went_to_ends_a_turn() -> None:
     s = pos({"d4": "GR"}, active=A)
     s.apply(DRAW_OFFER, G)
-    play(s, "end")
+    events = play(s, "end")
     assert s.draw_offer is None
+    assert "the draw offered by the Germans lapses" in [e.text(None) for e in events]
     assert "no draw offer" in refused(s, "accept draw", A)
 
 
