@@ -29,6 +29,7 @@ PREFERRED_LAYOUT = "line"
 THREAT = 0.35  # what a side could hit next turn, per enemy unit (its value times this)
 POSITION = 0.5  # the weight of where units stand, against material (Infantry = 1)
 MOVE_COST = 0.12  # a move must gain something: aimless shuffles rank below `done`
+CITY = 1.5  # a city held (City Spaces, W6), and HQ_VALUE more for holding them all: that wins
 
 
 @lru_cache(maxsize=8192)
@@ -131,6 +132,8 @@ def _side_score(s: State, me: int) -> float:
         if hsq is not None:
             d = _dist(g, sq, hsq)
             total += POSITION * (0.08 * max(0, 12 - d) + (1.5 if d <= near else 0.0))
+    if s.rules.cities and s.cities:
+        total += _cities_score(s, me, [sq for sq, _, _, u, _ in reach if s.u_code[u] != "H"])
     # Damage dealt this turn is worth something while the turn lasts (more attacks can finish it).
     if s.active == me and s.step in (ATTACK, RETREAT):
         ready = attackers(s, me)
@@ -139,6 +142,26 @@ def _side_score(s: State, me: int) -> float:
                 total += 0.5 * _value(s, e) * s.u_dmg[e] / s.defense(e)
             if e in s.retreated:
                 total += 0.2 * _value(s, e)
+    return total
+
+
+def _cities_score(s: State, me: int, squares: list[int]) -> float:
+    """Cities held, all of them most (a win at the start of the next turn), and units on the way to
+    the ones not held yet."""
+    held = 0
+    total = 0.0
+    for c in s.cities:
+        uid = s.board[c]
+        if uid != NOWHERE and s.u_side[uid] == me:
+            held += 1
+        elif squares:
+            d = min(_dist(s.g, sq, c) for sq in squares)
+            total += POSITION * 0.1 * max(0, 6 - d)
+    total += CITY * held
+    if held == len(s.cities):
+        total += HQ_VALUE
+    elif held == len(s.cities) - 1:
+        total += CITY
     return total
 
 
@@ -156,6 +179,8 @@ def _move_score(s: State, field: tuple[int, ...], hq_sq: int | None, src: int, d
         if _dist(s.g, dst, hq_sq) <= t.reach:
             score += 1.5
     score += 0.15 * s.bonus[dst]
+    if s.rules.cities and s.cities:  # a city is held by standing on it (W6)
+        score += CITY * ((dst in s.cities) - (src in s.cities))
     return score - MOVE_COST
 
 

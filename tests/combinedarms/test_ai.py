@@ -65,3 +65,17 @@ def test_rollouts_play_a_whole_game_quickly_to_an_end():
         s.apply(ai.rollout(s, side, rng), side)
         n += 1
     assert s.is_over()
+
+
+def test_with_city_spaces_it_values_the_cities_and_takes_the_last_one():
+    """Holding every city wins (W6): the evaluation counts cities, so the search walks onto the
+    last one instead of ignoring it."""
+    # The last city, h4, lies away from the enemy: nothing but the city draws a unit there.
+    cities = ["b4", "d5", "e4", "h4"]
+    three = {"b4": "I", "d5": "I", "e4": "I", "h3": "I", "a1": "H", "a8": "h", "b8": "i"}
+    four = {**{k: v for k, v in three.items() if k != "h3"}, "h4": "I"}
+    held = build("wwii", four, options={"cities": True}, cities=cities)
+    short = build("wwii", three, options={"cities": True}, cities=cities)
+    assert ai.evaluate(held, AMERICANS) > ai.evaluate(short, AMERICANS) + 0.2
+    action = WWII_GAME.choose(short.view(AMERICANS), "normal", seed=3, budget_s=5.0, iterations=120)
+    assert str(action) == "h3-h4"
