@@ -29,7 +29,7 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import history_text, options_text, played_text, status_text
+from play.present import games_text, history_text, options_text, played_text, status_text
 from play.service import game_of, waiting_ids
 from render import seen
 
@@ -794,8 +794,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     @app_commands.command(name="games", description="The games I host and how to start one")
     async def games(self, interaction: discord.Interaction) -> None:
-        lines = [f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games()]
-        await reply(interaction, "\n".join(lines))
+        await reply(interaction, games_text())
 
     @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:

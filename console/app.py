@@ -33,7 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import history_text, options_text, status_text
+from play.present import games_text, history_text, options_text, status_text
 from play.service import game_of, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -74,6 +74,7 @@ def help_text() -> str:
         lines.append(f"  {g} board{focus} | history | replay | rules [topic] | stats [@user] | leaderboard")
     lines += [
         "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
+        "  /wargames games                        the games hosted here and how to start one",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -237,6 +238,11 @@ class Console:
         if group in ("help", "h", "?"):
             self.say(help_text())
             return Outcome()
+        if group == "wargames":  # the core group: its list here; its admin tools are Discord's own
+            if words[1:] == ["games"]:
+                self.say(games_text().replace("**", ""))
+                return Outcome()
+            raise UsageError("In the console, /wargames has one command: /wargames games.")
         if group in ("as", "iam"):
             return self._as(words[1:])
         if group in ("channel", "thread"):

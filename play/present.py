@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from data import Match
+from engine import registry
 from engine.protocol import Game, State
 from play.service import HistoryEntry, Played, game_of
 
@@ -95,6 +96,11 @@ def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
         if len(text) <= limit or len(shown) == 1:
             return text[:limit]
         shown = shown[1:]
+
+
+def games_text() -> str:
+    """Every hosted game and how to start it (`/wargames games`)."""
+    return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
 
 
 def side_label(match: Match, user_id: int) -> str:

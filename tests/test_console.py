@@ -416,6 +416,19 @@ async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(
     await console.close()
 
 
+async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> None:
+    from engine import registry
+
+    console, out = await open_console(tmp_path)
+    assert await console.run_lines(["/wargames games"]) == 0
+    listed = out.getvalue()
+    for game in registry.games():
+        assert f"/{game.name}: {game.title}. Start with `/{game.name} challenge`." in listed
+    assert await console.run_lines(["/wargames admin sync"]) == 1
+    assert "/wargames has one command: /wargames games" in out.getvalue()
+    await console.close()
+
+
 def test_turn_lengths_read_naturally() -> None:
     from console.app import hours_text
 
