@@ -30,7 +30,7 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import games_text, history_text, options_text, played_text, status_text
-from play.service import game_of, waiting_ids
+from play.service import game_of, is_current, waiting_ids
 from render import seen
 
 if TYPE_CHECKING:
@@ -485,7 +485,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         if side is None:
             await reply(interaction, "You are not playing in this game; only its two players can act.")
             return None
-        if match.version != version:
+        if not is_current(match, version):
             await reply(interaction, STALE)
             return None
         if acting and side not in state.to_act():

@@ -68,6 +68,7 @@ MUTABLE_FIELDS: frozenset[str] = frozenset(
         "turn_seconds",
         "snapshot",
         "challenge_expires_at",
+        "quiet_from",
         "ai_player_id",
         "ai_level",
     }
@@ -134,6 +135,7 @@ UPDATE matches SET
     challenge_expires_at = :challenge_expires_at,
     ai_player_id = :ai_player_id,
     ai_level = :ai_level,
+    quiet_from = :quiet_from,
     updated_at = :updated_at
 WHERE id = :id AND version = :expected_version
 """
@@ -245,6 +247,7 @@ def _row_to_match(row: sqlite3.Row) -> Match:
         ai_level=row["ai_level"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        quiet_from=row["quiet_from"],
     )
 
 
@@ -268,6 +271,7 @@ def _match_params(match: Match, expected_version: int) -> dict[str, Any]:
         "challenge_expires_at": match.challenge_expires_at,
         "ai_player_id": match.ai_player_id,
         "ai_level": match.ai_level,
+        "quiet_from": match.quiet_from,
         "updated_at": match.updated_at,
     }
 

@@ -63,6 +63,8 @@ class Match:
     ai_level: str | None
     created_at: float
     updated_at: float
+    # the version of the board the channel has, while only private commands came after it
+    quiet_from: int | None = None
 
     @property
     def players(self) -> tuple[int, int]:

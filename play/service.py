@@ -69,6 +69,17 @@ def summary(events: Sequence[Event], viewer: str | None = None) -> str:
     )
 
 
+def unseen(events: Sequence[Event]) -> bool:
+    """Whether a command did something and the channel may see none of it (a standing order)."""
+    return bool(events) and all(e.seen_by(None) is None for e in events)
+
+
+def is_current(match: Match, version: int) -> bool:
+    """Whether a prompt (a board's buttons) of `version` is still the channel's newest: nothing
+    happened since, or only commands the channel does not see."""
+    return version in (match.version, match.quiet_from)
+
+
 def history_line(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> str:
     """'<Side>: <what the events say>' (the events say it all; the notation alone stands in when they
     are silent, as for ending a turn, but never when `viewer` may not see them all: the notation of
@@ -156,7 +167,7 @@ class Played:
     @property
     def secret(self) -> bool:
         """Nothing of this command is for the channel (a standing order): it owes no board."""
-        return bool(self.events) and all(e.seen_by(None) is None for e in self.events)
+        return unseen(self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +467,7 @@ class MatchService:
             side = match.side_of(user_id)
             if side is None:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
-            if expected_version is not None and expected_version != match.version:
+            if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             state = live[1].clone()
             quick_before = state.quick_decision()
@@ -521,6 +532,11 @@ class MatchService:
         rules = game_of(match)
         now = self.clock()
         changes: dict[str, Any] = {"snapshot": state.to_json()}
+        # A command the channel does not see keeps the channel's board current (its buttons too).
+        if unseen([e for _, events in steps for e in events]):
+            changes["quiet_from"] = match.version if match.quiet_from is None else match.quiet_from
+        elif match.quiet_from is not None:
+            changes["quiet_from"] = None
         result: Result | None = None
         outcome = state.outcome()
         if outcome is not None:

@@ -164,11 +164,17 @@ async def test_stats_written_before_games_were_separate_move_to_the_game_of_thei
     old.mkdir()
     shutil.copy(MIGRATIONS_DIR / "0001_init.sql", old / "0001_init.sql")
     target = tmp_path / "m.db"
-    async with Database.open(target, migrations_dir=old) as db:
-        m = await active(db)
-    # What the one-game bot wrote when that match ended: the match row and both players' stats.
+    async with Database.open(target, migrations_dir=old):
+        pass
+    # What the one-game bot wrote when that match ended: the match row and both players' stats
+    # (in plain SQL: today's code writes today's columns).
     with sqlite3.connect(target) as conn:
-        conn.execute("UPDATE matches SET status = 'finished', winner_id = ? WHERE id = ?", (ALICE, m.id))
+        conn.execute(
+            "INSERT INTO matches (guild_id, channel_id, game, seed, challenger_id, opponent_id, sides, "
+            "status, turn_seconds, version, winner_id, created_at, updated_at) "
+            "VALUES (?, 1, ?, 1, ?, ?, ?, 'finished', 86400, 3, ?, 0, 0)",
+            (GUILD, GAME, ALICE, BOB, f'{{"germans": {ALICE}, "canadians": {BOB}}}', ALICE),
+        )
         conn.executemany(
             "INSERT INTO player_stats (guild_id, user_id, wins, losses, draws, rating, updated_at) "
             "VALUES (?, ?, ?, ?, 0, ?, 0)",

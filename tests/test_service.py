@@ -402,3 +402,35 @@ async def test_reads_after_a_move_do_not_share_state_with_the_caller(tmp_path: P
     again_match, again = await svc.current(CHANNEL)
     assert again_match == match and again.to_json() == before
     await svc.db.close()
+
+
+async def test_a_command_the_channel_does_not_see_keeps_its_board_current(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """A standing order given in private (Fix Bayonets) moves the version, yet the board the channel
+    has stays the newest: its buttons still act. Anything public after it ends that."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await svc.challenge(
+        game="fixbayonets",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+    )
+    await svc.accept(CHANNEL, BOB)
+    await svc.act(CHANNEL, ALICE, "setup std")
+    await svc.act(CHANNEL, BOB, "setup std")
+    board, state = await svc.current(CHANNEL)
+    assert state.to_act() == {"germans"}
+    secret = await svc.act(CHANNEL, BOB, "orders never")
+    assert secret.secret and secret.match.version == board.version + 1
+    assert secret.match.quiet_from == board.version
+    # Alice acts from the channel's board (the version it was posted with): accepted
+    legal = await svc.legal(CHANNEL, ALICE)
+    played = await svc.act(CHANNEL, ALICE, legal[0], expected_version=board.version)
+    assert not played.secret and played.match.quiet_from is None
+    # now that board is out of date for real
+    with pytest.raises(StalePrompt):
+        await svc.act(CHANNEL, BOB, "orders ask", expected_version=board.version)
+    await svc.db.close()

@@ -153,3 +153,8 @@ async def test_standing_orders_are_given_off_turn_and_in_private(table: Table):
     assert len([m for m in t.fake.messages_in(t.channel) if not m.ephemeral]) == before  # nothing public
     history = await t.slash(t.alice, "history", {"count": 60})
     assert "never" not in history.content and "orders" not in history.content
+    # The channel's board is still the newest it has: its buttons work for Alice, whose turn it is,
+    # and do not tell her that something happened.
+    take = await t.fake.click(t.alice, board, f"bw:act:{match.id}:{match.version}")
+    assert take.ephemeral and "out of date" not in take.content, take.content
+    assert any(c.startswith("bw:") for c in take.message.custom_ids)
