@@ -127,7 +127,7 @@ def settle(
 class PlainEvent:
     """Base for events with nothing secret: every viewer sees the same."""
 
-    def text(self, viewer: Side | None) -> str:
+    def text(self, viewer: Side | None = None) -> str:
         return ""
 
     def seen_by(self, viewer: Side | None) -> Event | None:
@@ -142,7 +142,7 @@ class DrawOffered(PlainEvent):
     side: Side
     title: str
 
-    def text(self, viewer: Side | None) -> str:
+    def text(self, viewer: Side | None = None) -> str:
         return f"the {self.title} offer a draw"
 
 
@@ -151,7 +151,7 @@ class DrawDeclined(PlainEvent):
     side: Side
     title: str
 
-    def text(self, viewer: Side | None) -> str:
+    def text(self, viewer: Side | None = None) -> str:
         return f"the {self.title} decline the draw"
 
 
@@ -162,7 +162,7 @@ class DrawLapsed(PlainEvent):
     side: Side
     title: str
 
-    def text(self, viewer: Side | None) -> str:
+    def text(self, viewer: Side | None = None) -> str:
         return f"the draw offered by the {self.title} lapses"
 
 
@@ -173,7 +173,7 @@ class GameEnded(PlainEvent):
     reason: str  # an EndReason value
     detail: str
 
-    def text(self, viewer: Side | None) -> str:
+    def text(self, viewer: Side | None = None) -> str:
         if self.winner_title is None:
             return f"the game is drawn ({self.detail})"
         return f"the {self.winner_title} win ({self.detail})"

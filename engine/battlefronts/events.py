@@ -9,29 +9,20 @@ JSON without the state at hand.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from engine.battlefronts.model import TITLES, and_list, plural
 from engine.cards import Card
+from engine.meta import PlainEvent
 
 
 def _card(code: str) -> str:
     return Card.parse(code).label
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base of Battlefronts' events: public, so every viewer sees the same."""
-
-    def text(self, viewer: str | None = None) -> str:
-        return ""
-
-    def seen_by(self, viewer: str | None) -> Event:
-        return self
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": type(self).__name__, **asdict(self)}
+# The platform's plain event: public unless a class hides something (`seen_by`); the shared
+# draw and end events (`engine.meta`) are of the same kind.
+Event = PlainEvent
 
 
 @dataclass(frozen=True, slots=True)

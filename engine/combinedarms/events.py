@@ -7,24 +7,14 @@ hides it from everyone but its side.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from engine.combinedarms.units import agree
+from engine.meta import PlainEvent
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base: nothing secret, every viewer sees the same."""
-
-    def text(self, viewer: str | None = None) -> str:
-        return ""
-
-    def seen_by(self, viewer: str | None) -> Event | None:
-        return self
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": type(self).__name__, **asdict(self)}
+# Nothing secret unless a class says so: the platform's plain event, so the shared draw events
+# (`engine.meta`) are events of this game too.
+Event = PlainEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,43 +208,12 @@ class GameOver(Event):
         return f"the {self.title} win ({self.detail})"
 
 
-@dataclass(frozen=True, slots=True)
-class DrawOffered(Event):
-    side: str
-    title: str
-
-    def text(self, viewer: str | None = None) -> str:
-        return f"the {self.title} offer a draw"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawLapsed(Event):
-    """An offer left unanswered while the other side played on (R26)."""
-
-    side: str
-    title: str
-
-    def text(self, viewer: str | None = None) -> str:
-        return f"the draw offered by the {self.title} lapses"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawDeclined(Event):
-    side: str
-    title: str
-
-    def text(self, viewer: str | None = None) -> str:
-        return f"the {self.title} decline the draw"
-
-
 __all__ = [
     "ArmiesRevealed",
     "ArmyChosen",
     "BecameElite",
     "Deployed",
     "Destroyed",
-    "DrawDeclined",
-    "DrawOffered",
     "Event",
     "GameOver",
     "Hit",

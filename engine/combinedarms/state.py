@@ -33,9 +33,6 @@ from engine.combinedarms.events import (
     BecameElite,
     Deployed,
     Destroyed,
-    DrawDeclined,
-    DrawLapsed,
-    DrawOffered,
     Event,
     GameOver,
     Hit,
@@ -52,7 +49,7 @@ from engine.combinedarms.events import (
 from engine.combinedarms.rules import DEPLOY_ROWS, EXPERIENCED_KILLS, Rules
 from engine.combinedarms.units import UnitType, agree
 from engine.errors import IllegalAction
-from engine.meta import MetaAction, settle
+from engine.meta import DrawDeclined, DrawLapsed, DrawOffered, MetaAction, settle
 from engine.protocol import Action as AnyAction
 from engine.protocol import EndReason, Outcome
 

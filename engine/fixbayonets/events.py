@@ -7,27 +7,18 @@ layout; standing orders are seen by their owner alone. Squares are names, cards 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from engine.fixbayonets.cards import BY_CODE, cards_words
 from engine.fixbayonets.model import ADJECTIVE, PLURAL, SINGULAR, TITLE, men_words
+from engine.meta import PlainEvent
 
 Viewer = str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base: nothing secret, every viewer sees the same."""
-
-    def text(self, viewer: Viewer = None) -> str:
-        return ""
-
-    def seen_by(self, viewer: Viewer) -> Event | None:
-        return self
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": type(self).__name__, **asdict(self)}
+# The platform's plain event: public unless a class hides something (`seen_by`); the shared
+# draw and end events (`engine.meta`) are of the same kind.
+Event = PlainEvent
 
 
 @dataclass(frozen=True, slots=True)
