@@ -532,8 +532,9 @@ class MatchService:
         rules = game_of(match)
         now = self.clock()
         changes: dict[str, Any] = {"snapshot": state.to_json()}
+        events = [e for _, done in steps for e in done]
         # A command the channel does not see keeps the channel's board current (its buttons too).
-        if unseen([e for _, events in steps for e in events]):
+        if unseen(events):
             changes["quiet_from"] = match.version if match.quiet_from is None else match.quiet_from
         elif match.quiet_from is not None:
             changes["quiet_from"] = None
@@ -575,7 +576,6 @@ class MatchService:
         self._remember(updated, state.clone())
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
-        events = [e for _, done in steps for e in done]
         line = "\n".join(history_line(who, text, done) for text, done in steps)
         private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
         notation = f"{SEPARATOR} ".join(text for text, _ in steps)
