@@ -138,10 +138,12 @@ class Console:
     # ------------------------------------------------------------------ output
 
     def say(self, text: str = "") -> None:
-        """Print bot text with Discord markup made readable: mentions as @name, timestamps as times."""
+        """Print bot text with Discord markup made readable: mentions as @name, timestamps as times,
+        no bold markers."""
         print(self.humanize(text), file=self.out, flush=True)
 
     def humanize(self, text: str) -> str:
+        text = text.replace("**", "")
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
         return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: self.when(int(m.group(1))), text)
 
@@ -240,7 +242,7 @@ class Console:
             return Outcome()
         if group == "wargames":  # the core group: its list here; its admin tools are Discord's own
             if words[1:] == ["games"]:
-                self.say(games_text().replace("**", ""))
+                self.say(games_text())
                 return Outcome()
             raise UsageError("In the console, /wargames has one command: /wargames games.")
         if group in ("as", "iam"):
@@ -537,7 +539,7 @@ class Console:
         if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
             raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
         entries = await self.service.history_entries(self.channel_id, limit=int(raw))
-        self.say(history_text(entries, limit=100_000).replace("**", ""))
+        self.say(history_text(entries, limit=100_000))
         return Outcome()
 
     async def cmd_replay(self, game: Game, args: list[str]) -> Outcome:

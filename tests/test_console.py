@@ -222,7 +222,7 @@ async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
     await console.run_lines(["/blockwars history"])
     text = out.getvalue()
     assert "@alice ran out of time and loses the game." in text
-    assert "Game over: the Canadians win** @bob" in text
+    assert "Game over: the Canadians win @bob" in text and "**" not in text
     await console.close()
 
 
