@@ -33,8 +33,8 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, status_text
-from play.service import game_of, split_actions
+from play.present import games_text, history_text, options_text, played_text, private_text, status_text
+from play.service import game_of, merged, split_actions
 from render import board as render_board
 from render.replay import render_replay
 from settings import load_settings
@@ -117,6 +117,9 @@ class Console:
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
+        # What the bot would have sent each player by direct message while someone else sat at the
+        # terminal (the cards an opponent's move dealt them): shown when the console becomes them.
+        self.inbox: dict[int, list[str]] = {}
 
     async def close(self) -> None:
         await self.service.db.close()
@@ -145,6 +148,7 @@ class Console:
     def humanize(self, text: str) -> str:
         text = text.replace("**", "")
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
+        text = re.sub(r"<#(\d+)>", lambda m: "#" + names.channel_name(int(m.group(1))), text)
         return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: self.when(int(m.group(1))), text)
 
     def when(self, ts: float) -> str:
@@ -188,21 +192,37 @@ class Console:
         return len(await self.service.db.actions(match.id))
 
     async def show_played(self, played: Played, seq: int | None = None) -> Path:
-        """Write the board after a command and print its path with the bot's text. `seq` is the
-        number of actions played once this command was (the file name's), default: all so far."""
+        """Write the board after a command (at a hand-off: after the whole stretch since the
+        players now waiting last acted, as in Discord) and print its path with the bot's text.
+        `seq` is the number of actions played by then (the file name's), default: all so far."""
         if seq is None:
             seq = await self._seq(played.match)
-        path = self._board_file(played.match, played.state, played.events, seq)
+        shown = await self.service.stretch(played) if played.hands_off else played
+        path = self._board_file(shown.match, shown.state, shown.events, seq)
         self.say(f"board: {path}")
-        self.say(played.line)
-        self.say(status_text(played.match, played.state))
+        self.say(played_text(shown))
         return path
+
+    def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
+        """What the game dealt a player privately (but the mover, told already unless `actor_told`
+        is False): at once if they sit at the terminal (playing the AI), else kept until the console
+        becomes them (`/as`), as a direct message waits for its reader."""
+        match = played.match
+        for side, user in sorted(match.sides.items()):
+            secret = played.private.get(side)
+            if not secret or user == match.ai_player_id or (actor_told and user == played.actor_id):
+                continue
+            if user == self.my_id:
+                self.say(f"(only you see this) {secret}.")
+            else:
+                self.inbox.setdefault(user, []).append(private_text(match, secret))
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
             self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice.text}")
             if notice.played is not None:
                 await self.show_played(notice.played)
+                self.tell_players(notice.played, actor_told=False)
 
     # ------------------------------------------------------------------ lines
 
@@ -277,6 +297,8 @@ class Console:
             raise UsageError("You cannot be the bot; challenge it with a game's challenge command, to @bot.")
         self.me = names.clean(args[0], "user name")
         self.say(f"You are now @{self.me}.")
+        for text in self.inbox.pop(self.my_id, []):
+            self.say(f"[direct message] {text}")
         return Outcome()
 
     def _channel(self, args: list[str]) -> Outcome:
@@ -433,6 +455,7 @@ class Console:
         secret = played.private.get(side) if side else None
         if secret:
             self.say(f"(only you see this) {secret}.")
+        self.tell_players(played)
         if not played.over:
             files += await self._ai_moves(played.match)
         return Outcome(files=files)
@@ -442,14 +465,13 @@ class Console:
         if match.ai_player_id is None:
             return []
         plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
-        # All are stored before any is shown: number each board by the actions played up to it, so
-        # every action of the AI has a file of its own.
-        seq = await self._seq(match)
-        seqs = []
-        for p in reversed(plays):
-            seqs.append(seq)
-            seq -= len(split_actions(p.notation))
-        return [await self.show_played(p, s) for p, s in zip(plays, reversed(seqs), strict=True)]
+        if not plays:
+            return []
+        # One board for the AI's whole stretch, as in Discord; `history` keeps every step.
+        whole = merged(plays)
+        path = await self.show_played(whole)
+        self.tell_players(whole)
+        return [path]
 
     def _words(self, args: list[str]) -> str:
         # `move:e2-e3` and `move e2-e3` both work: notation never contains a colon.

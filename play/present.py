@@ -13,7 +13,7 @@ from typing import Any
 from data import Match
 from engine import registry
 from engine.protocol import Game, State
-from play.service import HistoryEntry, Played, game_of
+from play.service import HistoryEntry, Played, Step, game_of
 
 
 def mention(user_id: int) -> str:
@@ -67,9 +67,87 @@ def status_text(match: Match, state: State) -> str:
     return "\n".join(lines)
 
 
+RECAP_LINES = 6  # a stretch is told an action a line up to this many actions...
+RECAP_CHARS = 600  # ...and characters; a longer one is cut to a headline and some of its clauses
+
+
+def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
+    """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
+
+    A short one is its history lines. A long one (an AI's turn of 25 actions) would bury the board
+    under a wall of text: it becomes one headline per side with its first and last actions and the
+    count of those left out; the board draws them all and `history` lists each one."""
+    lines = [line for step in steps if (line := step.line(viewer))]
+    text = "\n".join(lines)
+    if len(steps) <= 1 or (len(lines) <= RECAP_LINES and len(text) <= RECAP_CHARS):
+        return text
+    runs: list[list[Step]] = []
+    for step in steps:
+        if runs and runs[-1][0].who == step.who:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    budget = max(120, RECAP_CHARS // len(runs))
+    out = []
+    for run in runs:
+        who = run[0].who
+        clauses = [_clause(step.line(viewer), who) for step in run]
+        actions = "action" if len(run) == 1 else "actions"
+        out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, budget)}")
+    return "\n".join(out)
+
+
+def _clause(line: str, who: str) -> str:
+    """A history line without the side's name in front: it heads the recap already."""
+    return line[len(who) + 2 :] if line.startswith(f"{who}: ") else line
+
+
+def _cut(clauses: list[str], budget: int) -> str:
+    """The clauses in about `budget` characters: the last ones first (what a turn ended with, its
+    attacks), then the first ones, and how many were left out between."""
+    clauses = [c if len(c) <= budget else c[: budget - 1] + "…" for c in clauses]
+    if len("; ".join(clauses)) <= budget:
+        return "; ".join(clauses)
+    tail: list[str] = []
+    used = 0
+    for clause in reversed(clauses):
+        if tail and used + len(clause) + 2 > budget * 2 // 3:
+            break
+        tail.insert(0, clause)
+        used += len(clause) + 2
+    head: list[str] = []
+    for clause in clauses[: len(clauses) - len(tail)]:
+        if used + len(clause) + 2 > budget - 16:
+            break
+        head.append(clause)
+        used += len(clause) + 2
+    skipped = len(clauses) - len(head) - len(tail)
+    return "; ".join([*head, *([f"… {skipped} more …"] if skipped else []), *tail])
+
+
 def played_text(played: Played) -> str:
-    """The message that goes with the new board after an action."""
-    return f"{played.line}\n{status_text(played.match, played.state)}"
+    """The message that goes with the new board after an action or a stretch of them."""
+    said = recap(played.steps) if played.steps else played.line
+    return f"{said}\n{status_text(played.match, played.state)}"
+
+
+def private_text(match: Match, secret: str) -> str:
+    """A direct message with what the game dealt one player privately (their drawn cards)."""
+    return f"In {game_of(match).title} in <#{match.channel_id}>, only you see this: {secret}."
+
+
+def turn_dm_text(match: Match, stretch: Played, user_id: int, secret: str | None = None) -> str:
+    """The turn ping by direct message: whose game, by when, what the opponent did since `user_id`
+    last acted (as their side may know it) and what the game dealt them privately meanwhile."""
+    due = when(match.deadline) if match.deadline else "whenever you like"
+    text = f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}."
+    side = match.side_of(user_id)
+    since = recap([s for s in stretch.steps if s.player_id != user_id], side)
+    if since:
+        text += f" Since you last acted:\n{since}"
+    if secret and secret not in since:  # the recap, as their side may know it, may say it already
+        text += f"\nOnly you see this: {secret}."
+    return text
 
 
 def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data import (
+    ActionRecord,
     ChannelBusy,
     Database,
     DuplicateInteraction,
@@ -119,6 +120,14 @@ def waiting_ids(match: Match, state: State) -> list[int]:
     return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
 
 
+def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:
+    """Where the trailing run of log rows played by none of `others` begins."""
+    first = len(rows)
+    while first > 0 and rows[first - 1].player_id not in others:
+        first -= 1
+    return first
+
+
 def private_lines(events: Sequence[Event], side: str) -> str:
     """What only `side` learnt from these events (a drawn hand): its words where they differ from
     what the channel is told."""
@@ -133,11 +142,27 @@ def private_lines(events: Sequence[Event], side: str) -> str:
     return ", ".join(out)
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action as the history tells it: who played it (their side's title), its notation, its
+    events (as the state returned them) and the player (None for an action nobody chose)."""
+
+    who: str
+    notation: str
+    events: list[Event]
+    player_id: int | None = None
+
+    def line(self, viewer: str | None = None) -> str:
+        return history_line(self.who, self.notation, self.events, viewer)
+
+
 @dataclass(slots=True)
 class Played:
-    """What one command did: the new match row, the state, the events of its actions (all of them,
-    as the state returned them: render and history pass them through `seen_by` for each viewer),
-    and the line(s) for the channel. `private` holds, per side, what only that side learnt."""
+    """What one command did, or a stretch of commands one side played before the other had to act
+    (an AI's turn: `merged`, `MatchService.stretch`): the new match row, the state, the events of
+    its actions (all of them, as the state returned them: render and history pass them through
+    `seen_by` for each viewer), and the line(s) for the channel. `private` holds, per side, what
+    only that side learnt; `steps` each action with its events, for a recap (play.present)."""
 
     match: Match
     state: State
@@ -146,6 +171,7 @@ class Played:
     actor_id: int
     line: str
     private: dict[str, str] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -168,6 +194,36 @@ class Played:
     def secret(self) -> bool:
         """Nothing of this command is for the channel (a standing order): it owes no board."""
         return unseen(self.events)
+
+    @property
+    def hands_off(self) -> bool:
+        """Whether the game is now the other side's (or over): the end of a stretch, whose board
+        and turn ping tell the players now waiting all that happened since they last acted."""
+        return self.over or self.actor_id not in self.waiting
+
+
+def merged(plays: Sequence[Played]) -> Played:
+    """Commands played one after another (an AI's turn, a stretch found in the log) as one: the
+    position after the last, every event and step in order, what each side learnt in all of them."""
+    if len(plays) == 1:
+        return plays[0]
+    last = plays[-1]
+    events = [e for p in plays for e in p.events]
+    private = {side: text for side in {s for p in plays for s in p.private} if (text := _joined(plays, side))}
+    return Played(
+        last.match,
+        last.state,
+        events,
+        f"{SEPARATOR} ".join(p.notation for p in plays),
+        plays[0].actor_id,
+        "\n".join(p.line for p in plays if p.line),
+        private,
+        [step for p in plays for step in p.steps],
+    )
+
+
+def _joined(plays: Sequence[Played], side: str) -> str:
+    return ", ".join(text for p in plays if (text := p.private.get(side)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,10 +632,8 @@ class MatchService:
         self._remember(updated, state.clone())
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
-        line = "\n".join(history_line(who, text, done) for text, done in steps)
-        private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
-        notation = f"{SEPARATOR} ".join(text for text, _ in steps)
-        return Played(updated, state, events, notation, actor_id or 0, line, private)
+        done = [Step(who, text, happened, actor_id) for text, happened in steps]
+        return self._played(updated, state, done, actor_id)
 
     def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a
@@ -691,26 +745,68 @@ class MatchService:
         return state, per_action, log
 
     async def last_events(self, match: Match) -> list[Event]:
-        """What the latest command did, for re-drawing the board with its highlights."""
-        rows = await self.db.actions(match.id)
-        _, per_action, _ = await self.replayed(match)
-        if not rows:
-            return []
-        last = rows[-1].version  # the rows of one command share the version it produced
-        count = sum(1 for r in rows if r.version == last)
-        return [e for events in per_action[-count:] for e in events]
+        """What the latest stretch did (`latest_stretch`), for re-drawing the board with its
+        highlights."""
+        found = await self.latest_stretch(match)
+        return found.events if found is not None else []
 
-    async def last_lines(self, match: Match, viewer: str | None = None) -> str:
-        """The history lines of the latest command, as posted with its board."""
-        rows = await self.db.actions(match.id)
-        if not rows:
-            return ""
+    async def latest_stretch(self, match: Match) -> Played | None:
+        """The position of `match` and the stretch that led to it: every action since a player other
+        than the latest one acted (an AI's whole turn, a turn of several commands). What a board
+        owed since a crash shows; None before the first action."""
+        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        if not rows or match.snapshot is None:
+            return None
+        actor = rows[-1].player_id
+        first = _run_start(rows, {p for p in match.players if p != actor})
+        steps = self._replayed_steps(match, rows, first, len(rows))
+        state = game_of(match).from_json(match.snapshot)
+        return self._played(match, state, steps, actor)
+
+    async def stretch(self, played: Played) -> Played:
+        """`played` with the commands before it since any other player last acted: at a hand-off,
+        the whole stretch the players now waiting have not seen acted out (a turn played as several
+        commands, an AI turn resumed after a restart). The game is replayed only when there are
+        such commands; most hand-offs are a single command."""
+        match = played.match
+        if not played.steps:
+            return played
+        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        start = len(rows) - len(played.steps)
+        first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
+        if start <= 0 or first == start:
+            return played
+        steps = self._replayed_steps(match, rows, first, start)
+        return merged([self._played(match, played.state, steps, played.actor_id), played])
+
+    @staticmethod
+    def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
+        """The steps of log rows `first` to `end` (not included), replayed from the seed."""
         rules = game_of(match)
-        _, per_action, log = await self.replayed(match)
-        count = sum(1 for r in rows if r.version == rows[-1].version)
-        return "\n".join(
-            history_line(rules.side(side).title, notation, events, viewer)
-            for (side, notation), events in zip(log[-count:], per_action[-count:], strict=True)
+        state = rules.new_game(match.options, match.seed)
+        opening = rules.sides[0].name
+        out = []
+        for n, row in enumerate(rows[:end]):
+            side = match.side_of(row.player_id) if row.player_id is not None else None
+            events = list(state.apply(rules.parse(row.notation), side or opening))
+            if n >= first:
+                out.append(Step(rules.side(side).title if side else "?", row.notation, events, row.player_id))
+        return out
+
+    @staticmethod
+    def _played(match: Match, state: State, steps: list[Step], actor_id: int | None) -> Played:
+        """A `Played` of these steps (what a command, or a stretch of them, did)."""
+        rules = game_of(match)
+        events = [e for step in steps for e in step.events]
+        return Played(
+            match,
+            state,
+            events,
+            f"{SEPARATOR} ".join(step.notation for step in steps),
+            actor_id or 0,
+            "\n".join(step.line() for step in steps),
+            {s.name: p for s in rules.sides if (p := private_lines(events, s.name))},
+            steps,
         )
 
     async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:

@@ -1,0 +1,314 @@
+"""One board per hand-off, and what a player needs at the start of their turn, through the fake Discord.
+
+When one side plays several steps before the other must act (an AI's turn), the channel gets one
+board drawing the whole stretch and a short text; the player now owed an action is pinged with what
+the opponent did since they last acted, and what the game dealt them privately (drawn cards) reaches
+them by DM at that moment, never the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import cast
+
+import pytest
+from PIL import Image
+
+from bot import WargamesBot, create_bot
+from cogs.core import Core
+from data import ActionRecord, Match
+from engine import registry
+from engine.protocol import Event, State
+from render import board as render_board
+from settings import Settings
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.fixtures import ForwardErrors, HandClock
+
+
+class Table:
+    """A guild with one channel, Alice and Bob, and the bot (restartable on the same database)."""
+
+    def __init__(self, fake: FakeDiscord, start_bot, tmp_path: Path) -> None:
+        self.fake = fake
+        self.start_bot = start_bot
+        guild = fake.add_guild("Front", channels=("general",))
+        self.channel = guild.channel("general")
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.clock = HandClock()
+        self.settings = Settings(
+            token=None, database_path=tmp_path / "h.db", sync_commands=True, ai_budget_seconds=0.02
+        )
+        self.bot: WargamesBot | None = None
+
+    async def start(self) -> WargamesBot:
+        self.bot = create_bot(
+            self.settings,
+            clock=self.clock,
+            rng=random.Random(4),
+            guild_ready_timeout=0.05,
+            chunk_guilds_at_startup=False,
+        )
+        await self.start_bot(self.bot)
+        return self.bot
+
+    async def restart(self) -> WargamesBot:
+        assert self.bot is not None
+        await self.core.idle()
+        await self.bot.close()
+        return await self.start()
+
+    @property
+    def core(self) -> Core:
+        assert self.bot is not None
+        return cast(Core, self.bot.get_cog("Core"))  # load_extension imports it afresh: no isinstance
+
+    async def match(self) -> Match:
+        assert self.bot is not None and self.bot.database is not None
+        found = await self.bot.database.list_matches(channel_id=self.channel.id, limit=1)
+        return found[0]
+
+    async def log(self) -> list[ActionRecord]:
+        assert self.bot is not None and self.bot.database is not None
+        return await self.bot.database.actions((await self.match()).id)
+
+    def images(self) -> list[FakeMessage]:
+        """Every message in the channel with a picture, in order."""
+        return [m for m in self.fake.messages_in(self.channel) if m.attachments]
+
+
+@pytest.fixture
+async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIterator[Table]:
+    fake_discord.settle = 0.01
+    errors = ForwardErrors(fake_discord)
+    logging.getLogger("bot").addHandler(errors)
+    t = Table(fake_discord, start_bot, tmp_path)
+    try:
+        await t.start()
+        yield t
+        await t.core.idle()
+    finally:
+        logging.getLogger("bot").removeHandler(errors)
+        if t.bot is not None:
+            await t.bot.close()
+
+
+def pick(legal: list[str], rng: random.Random) -> str:
+    """A quick player: ends a turn or a phase when they may, lets a card stand, else plays anything."""
+    for word in ("end", "done", "fight", "pass"):
+        if word in legal:
+            return word
+    return rng.choice(legal)
+
+
+async def play_until(t: Table, game: str, user: FakeUser, done, rng: random.Random, most: int = 400) -> None:
+    """`user` plays (by the game's `play` command) whenever they owe an action, until `done()`."""
+    assert t.bot is not None
+    for _ in range(most):
+        await t.core.idle()
+        if await done():
+            return
+        legal = await t.bot.service.legal(t.channel.id, user.id)
+        assert legal, "the game waits for nobody we play"
+        await t.fake.slash(user, t.channel, game, "play", {"action": pick(legal, rng)})
+    raise AssertionError("the game did not get there")
+
+
+def replayed_since(match: Match, rows: list[ActionRecord], first: int) -> tuple[State, list[Event]]:
+    """The game replayed from its seed: the final state and the events of rows `first` onwards."""
+    rules = registry.game(match.game)
+    state = rules.new_game(match.options, match.seed)
+    events: list[Event] = []
+    for n, row in enumerate(rows):
+        side = match.side_of(row.player_id) if row.player_id is not None else None
+        done = state.apply(rules.parse(row.notation), side or rules.sides[0].name)
+        if n >= first:
+            events.extend(done)
+    return state, events
+
+
+async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: Table):
+    """WWI Combined Arms against the AI: its turn (moves, then attacks) is 15-30 actions. The channel
+    gets one picture for each of its turns, drawn from every event of the turn, and a few lines of
+    text; the steps stay in `history`."""
+    t = table
+    name = "combinedarms"
+    bot_user = t.fake.bot_user
+    await t.fake.slash(t.alice, t.channel, name, "challenge", {"opponent": bot_user, "level": "easy"})
+
+    def ai_runs(rows: list[ActionRecord]) -> list[tuple[int, int]]:
+        """Each stretch of the AI's actions in the log: (first row, end)."""
+        runs: list[tuple[int, int]] = []
+        for n, row in enumerate(rows):
+            if row.player_id != bot_user.id:
+                continue
+            if runs and runs[-1][1] == n:
+                runs[-1] = (runs[-1][0], n + 1)
+            else:
+                runs.append((n, n + 1))
+        return runs
+
+    async def long_ai_turn() -> bool:
+        return any(end - first >= 12 for first, end in ai_runs(await t.log()))
+
+    await play_until(t, name, t.alice, long_ai_turn, random.Random(1))
+    await t.core.idle()
+    rows = await t.log()
+    runs = ai_runs(rows)
+    ai_boards = [m for m in t.images() if m.interaction_user is None]  # Alice's have her command
+    assert len(ai_boards) == len(runs), [m.content[:60] for m in ai_boards]  # one per AI stretch
+    (first, end), board = next((r, b) for r, b in zip(runs, ai_boards, strict=True) if r[1] - r[0] >= 12)
+    assert end == len(rows)  # the long turn is the last thing played: its board is the newest
+    match = await t.match()
+    state, events = replayed_since(match, rows, first)
+    assert board.attachment("board.png").data == render_board(name, state, events)  # all of it drawn
+    Image.open(io.BytesIO(board.attachment("board.png").data)).load()
+    text = board.content
+    assert f"<@{t.alice.id}>" in text or "Game over" in text  # the turn ping
+    assert len(text) <= 900 and text.count("\n") <= 8, text  # a few lines, not one per action
+    assert f"{end - first} actions" in text and "`history`" in text
+    history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
+    assert numbers == list(range(first + 1, end + 1))  # every step of the turn is still there
+
+
+async def test_an_ai_turn_cut_by_a_restart_is_still_one_board_for_all_of_it(table: Table, monkeypatch):
+    """The outbox holds: the AI played part of its turn and the bot died before any board. After the
+    restart the AI finishes, and one board covers the whole turn, the part before the crash too."""
+    t = table
+    assert t.bot is not None
+    bot_user = t.fake.bot_user
+    challenge = {"opponent": bot_user, "side": "canadians"}
+    await t.fake.slash(t.alice, t.channel, "blockwars", "challenge", challenge)
+    await t.core.idle()  # the AI (Germans) sets up
+    monkeypatch.setattr(t.core, "schedule_ai", lambda channel_id: None)  # the bot "dies" before its turn
+    await t.fake.slash(t.alice, t.channel, "blockwars", "setup", {})
+    await t.core.idle()
+    match = await t.match()
+    assert match.turn_player_id == bot_user.id
+    # The AI's first action lands (its board owed), then the process dies.
+    _, state = await t.bot.service.current(t.channel.id)
+
+    def keeps_the_turn(action: object) -> bool:
+        after = state.clone()
+        after.apply(action, "germans")  # type: ignore[arg-type]
+        return "germans" in after.to_act()
+
+    action = next(a for a in state.legal_actions("germans") if keeps_the_turn(a))
+    first = await t.bot.service.act(t.channel.id, bot_user.id, str(action))
+    assert not first.hands_off  # a turn has two actions: the AI is not done
+    assert await t.bot.service.owed_boards()
+    before = len(t.images())
+    await t.restart()
+    for _ in range(200):
+        await asyncio.sleep(0.02)
+        await t.core.idle()
+        if (await t.match()).turn_player_id == t.alice.id and not await t.bot.service.owed_boards():
+            break
+    rows = await t.log()
+    start = max(n for n, r in enumerate(rows) if r.player_id == t.alice.id) + 1
+    assert len(rows) - start >= 2
+    (board,) = t.images()[before:]  # one board for the AI's turn, not one per action, not two
+    assert board.content.startswith("Germans:")
+    assert first.line.split(": ", 1)[1].split(";")[0] in board.content  # the action before the crash
+    state, events = replayed_since(await t.match(), rows, start)
+    assert board.attachment("board.png").data == render_board("blockwars", state, events)
+    assert await t.bot.service.owed_boards() == []
+
+
+async def cards_dealt_by_the_other_side(t: Table, vs_ai: bool) -> tuple[str, FakeUser]:
+    """Fix Bayonets: the Germans play their first turn and end it; the Americans draw 3 cards.
+    Returns the Americans' private words for that draw and the American player."""
+    assert t.bot is not None
+    name = "fixbayonets"
+    german, american = (t.fake.bot_user, t.alice) if vs_ai else (t.alice, t.bob)
+    opponent = t.fake.bot_user if vs_ai else t.bob
+    options = {"opponent": opponent, "side": "americans" if vs_ai else "germans"}
+    challenged = await t.fake.slash(t.alice, t.channel, name, "challenge", options)
+    if not vs_ai:
+        match = await t.match()
+        await t.fake.click(t.bob, challenged.message, f"bw:accept:{match.id}")
+    rng = random.Random(3)
+    for user in (american,) if vs_ai else (t.alice, t.bob):
+        await t.fake.slash(user, t.channel, name, "setup", {"layout": "std"})
+    await t.core.idle()
+
+    async def americans_turn() -> bool:
+        match = await t.match()
+        _, state = await t.bot.service.current(t.channel.id)  # type: ignore[union-attr]
+        return state.to_act() == {"americans"} and not state.quick_decision() and match.version > 3
+
+    while not await americans_turn():
+        _, state = await t.bot.service.current(t.channel.id)
+        (side,) = state.to_act()
+        user = {"germans": german, "americans": american}[side]
+        if user is t.fake.bot_user:
+            await t.core.idle()
+            continue
+        legal = await t.bot.service.legal(t.channel.id, user.id)
+        await t.fake.slash(user, t.channel, name, "play", {"action": pick(legal, rng)})
+        await t.core.idle()
+    stretch = await t.bot.service.latest_stretch(await t.match())
+    assert stretch is not None
+    secret = stretch.private["americans"]
+    assert secret.startswith("the Americans draw ") and "3 cards" not in secret
+    return secret, american
+
+
+def never_in_the_channel(t: Table, secret: str) -> None:
+    """No message of the channel (nor any ephemeral answer in it) carries the private words."""
+    for message in t.fake.messages_in(t.channel):
+        assert secret not in message.content
+    drawn = secret.removeprefix("the Americans draw ")
+    assert all(drawn not in m.content for m in t.fake.messages_in(t.channel))
+
+
+async def test_cards_an_opponent_deals_you_reach_you_by_dm_never_the_channel(table: Table):
+    t = table
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    dms = [m.content for m in t.fake.dms_to(american)]
+    assert any(secret in dm and f"<#{t.channel.id}>" in dm for dm in dms), dms
+    never_in_the_channel(t, secret)
+    public = [m.content for m in t.fake.messages_in(t.channel) if "the Americans draw 3 cards" in m.content]
+    assert public  # the channel hears that they drew, and how many
+    assert all(secret not in m.content for m in t.fake.dms_to(t.alice))  # the Germans never see them
+
+
+async def test_cards_the_ai_deals_you_reach_you_by_dm_never_the_channel(table: Table):
+    t = table
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=True)
+    assert any(secret in dm.content for dm in t.fake.dms_to(american))
+    never_in_the_channel(t, secret)
+
+
+async def test_with_dms_closed_the_channel_points_to_my_hand_without_the_cards(table: Table):
+    t = table
+    t.fake.dms_closed.add(t.bob.id)
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    assert t.fake.dms_to(american) == []
+    never_in_the_channel(t, secret)
+    notices = [m for m in t.fake.messages_in(t.channel) if "could not send you a direct message" in m.content]
+    assert len(notices) == 1 and f"<@{t.bob.id}>" in notices[0].content and "My hand" in notices[0].content
+
+
+async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table: Table):
+    """Bob asked for turn DMs: when the Germans' turn ends, his DM says what they did since his last
+    action (several commands of theirs), and what he drew."""
+    t = table
+    await t.fake.slash(t.bob, t.channel, "fixbayonets", "notify", {"enabled": True})
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    rows = await t.log()
+    last_bob = max(n for n, r in enumerate(rows) if r.player_id == t.bob.id)
+    assert len(rows) - last_bob - 1 >= 2  # the Germans played several commands since
+    ping = next(m.content for m in reversed(t.fake.dms_to(american)) if m.content.startswith("Your move"))
+    assert f"<#{t.channel.id}>" in ping and "<t:" in ping
+    assert "Since you last acted:" in ping and "Germans" in ping
+    assert "the germans end their turn" in ping.lower()
+    assert secret in ping and ping.count(secret) == 1  # what he drew, as his side is told it, once
+    assert ping.count("Your move") == 1
