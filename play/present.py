@@ -68,15 +68,18 @@ def status_text(match: Match, state: State) -> str:
 
 
 RECAP_LINES = 6  # a stretch is told an action a line up to this many actions...
-RECAP_CHARS = 600  # ...and characters; a longer one is cut to a headline and some of its clauses
+RECAP_CHARS = 600  # ...and characters; a longer one is cut to a headline and its weightiest actions
+RECAP_CUT = 420  # the characters of a cut stretch's actions, per side
 
 
 def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
     """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
 
     A short one is its history lines. A long one (an AI's turn of 25 actions) would bury the board
-    under a wall of text: it becomes one headline per side with its first and last actions and the
-    count of those left out; the board draws them all and `history` lists each one."""
+    under a wall of text: it becomes one headline per side with the count of its actions, then the
+    actions that did most (by the number of things each caused: a hit that destroyed or forced a
+    retreat before a plain move), always its last one, in the order played; the board draws them
+    all and `history` lists each one."""
     lines = [line for step in steps if (line := step.line(viewer))]
     text = "\n".join(lines)
     if len(steps) <= 1 or (len(lines) <= RECAP_LINES and len(text) <= RECAP_CHARS):
@@ -87,13 +90,12 @@ def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
             runs[-1].append(step)
         else:
             runs.append([step])
-    budget = max(120, RECAP_CHARS // len(runs))
     out = []
     for run in runs:
         who = run[0].who
-        clauses = [_clause(step.line(viewer), who) for step in run]
+        clauses = [(_clause(step.line(viewer), who), _weight(step, viewer)) for step in run]
         actions = "action" if len(run) == 1 else "actions"
-        out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, budget)}")
+        out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, RECAP_CUT)}")
     return "\n".join(out)
 
 
@@ -102,27 +104,33 @@ def _clause(line: str, who: str) -> str:
     return line[len(who) + 2 :] if line.startswith(f"{who}: ") else line
 
 
-def _cut(clauses: list[str], budget: int) -> str:
-    """The clauses in about `budget` characters: the last ones first (what a turn ended with, its
-    attacks), then the first ones, and how many were left out between."""
-    clauses = [c if len(c) <= budget else c[: budget - 1] + "…" for c in clauses]
-    if len("; ".join(clauses)) <= budget:
-        return "; ".join(clauses)
-    tail: list[str] = []
-    used = 0
-    for clause in reversed(clauses):
-        if tail and used + len(clause) + 2 > budget * 2 // 3:
-            break
-        tail.insert(0, clause)
-        used += len(clause) + 2
-    head: list[str] = []
-    for clause in clauses[: len(clauses) - len(tail)]:
-        if used + len(clause) + 2 > budget - 16:
-            break
-        head.append(clause)
-        used += len(clause) + 2
-    skipped = len(clauses) - len(head) - len(tail)
-    return "; ".join([*head, *([f"… {skipped} more …"] if skipped else []), *tail])
+def _weight(step: Step, viewer: str | None) -> int:
+    """How much an action did, as far as `viewer` may see: the number of its events."""
+    return sum(1 for e in step.events if e.seen_by(viewer) is not None)
+
+
+def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
+    """The clauses in about `budget` characters: the last one (how the stretch ended), then the
+    weightiest, later ones first among equals; in the order played, an ellipsis where some are
+    left out."""
+    texts = [c if len(c) <= budget else c[: budget - 1] + "…" for c, _ in clauses]
+    if len("; ".join(texts)) <= budget:
+        return "; ".join(texts)
+    last = len(texts) - 1
+    kept = {last}
+    used = len(texts[last])
+    for n in sorted(range(last), key=lambda n: (clauses[n][1], n), reverse=True):
+        if used + len(texts[n]) + 4 > budget:
+            break  # not a short one from further back instead: fragments would read as noise
+        kept.add(n)
+        used += len(texts[n]) + 4
+    out: list[str] = []
+    for n, text in enumerate(texts):
+        if n in kept:
+            out.append(text)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return "; ".join(out)
 
 
 def played_text(played: Played) -> str:

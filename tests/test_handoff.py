@@ -312,3 +312,86 @@ async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table
     assert "the germans end their turn" in ping.lower()
     assert secret in ping and ping.count(secret) == 1  # what he drew, as his side is told it, once
     assert ping.count("Your move") == 1
+
+
+# ---------------------------------------------------------------------- the console
+
+
+async def test_the_console_keeps_a_players_dealt_cards_until_it_becomes_them(tmp_path: Path):
+    """Hot-seat Fix Bayonets in the console: when the Germans end their turn, what the Americans
+    drew is not printed for the table; `/as bob` prints it to him, as his DM."""
+    from console import Console, names
+    from data import Database
+    from play import MatchService
+
+    clock = HandClock()
+    out = io.StringIO()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    lines = [
+        "/fixbayonets challenge @bob side:germans",
+        "/as bob",
+        "/fixbayonets accept",
+        "/fixbayonets setup std",
+        "/as alice",
+        "/fixbayonets setup std",
+    ]
+    assert await console.run_lines(lines) == 0
+    bob = names.user_id("bob")
+    rng = random.Random(2)
+    for _ in range(60):
+        match, state = await console.service.current(console.channel_id)
+        if state.to_act() == {"americans"} and not state.quick_decision():
+            break
+        who = "alice" if state.to_act() == {"germans"} else "bob"
+        if console.me != who:
+            await console.run_lines([f"/as {who}"])
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert await console.run_lines([f"/fixbayonets play {pick(legal, rng)}"]) == 0
+    if console.me != "alice":
+        await console.run_lines(["/as alice"])
+    stretch = await console.service.latest_stretch(match)
+    assert stretch is not None
+    secret = stretch.private["americans"]
+    assert secret.startswith("the Americans draw ")
+    at_the_table = out.getvalue()
+    assert secret not in at_the_table and "the Americans draw 3 cards" in at_the_table
+    assert console.inbox.get(bob)
+    await console.run_lines(["/as bob"])
+    told = out.getvalue()[len(at_the_table) :]
+    assert f"[direct message] In Fix Bayonets in #general, only you see this: {secret}." in told
+    await console.run_lines(["/as alice", "/as bob"])
+    assert out.getvalue().count(secret) == 1  # told once
+    await console.close()
+
+
+async def test_the_console_shows_cards_the_ai_deals_you_at_once(tmp_path: Path):
+    from console import Console
+    from data import Database
+    from play import MatchService
+
+    clock = HandClock()
+    out = io.StringIO()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    console = Console(
+        MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out, ai_budget=0.02
+    )
+    assert (
+        await console.run_lines(["/fixbayonets challenge @bot side:americans", "/fixbayonets setup std"]) == 0
+    )
+    rng = random.Random(2)
+    for _ in range(60):  # let the AI's cards stand until its turn ends
+        _, state = await console.service.current(console.channel_id)
+        if not state.quick_decision():
+            break
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert await console.run_lines([f"/fixbayonets play {pick(legal, rng)}"]) == 0
+    match, _ = await console.service.current(console.channel_id)
+    rows = await console.service.db.actions(match.id)
+    drawn = [
+        line
+        for line in out.getvalue().splitlines()
+        if line.startswith("(only you see this) the Americans draw")
+    ]
+    assert rows[-1].player_id != console.my_id and drawn  # the AI's turn ended and dealt us our cards
+    await console.close()
