@@ -100,8 +100,11 @@ def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
 
 
 def _clause(line: str, who: str) -> str:
-    """A history line without the side's name in front: it heads the recap already."""
-    return line[len(who) + 2 :] if line.startswith(f"{who}: ") else line
+    """A history line as a clause of the recap: without the side's name in front (it heads the
+    recap already), and not capitalised where the line named the side itself ("the British end")."""
+    if line.startswith(f"{who}: "):
+        return line[len(who) + 2 :]
+    return "t" + line[1:] if line.startswith(f"The {who} ") else line
 
 
 def _weight(step: Step, viewer: str | None) -> int:

@@ -14,6 +14,7 @@ import logging
 import random
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
@@ -24,7 +25,10 @@ from bot import WargamesBot, create_bot
 from cogs.core import Core
 from data import ActionRecord, Match
 from engine import registry
+from engine.meta import PlainEvent
 from engine.protocol import Event, State
+from play.present import recap
+from play.service import Step
 from render import board as render_board
 from settings import Settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -395,3 +399,39 @@ async def test_the_console_shows_cards_the_ai_deals_you_at_once(tmp_path: Path):
     ]
     assert rows[-1].player_id != console.my_id and drawn  # the AI's turn ended and dealt us our cards
     await console.close()
+
+
+# ---------------------------------------------------------------------- the recap's words
+
+
+@dataclass(frozen=True, slots=True)
+class Said(PlainEvent):
+    words: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return self.words
+
+
+def test_a_short_stretch_is_told_line_by_line():
+    steps = [
+        Step("Germans", "e6-e5", [Said("e6-e5")]),
+        Step("Germans", "end", [Said("the Germans end their turn")]),
+    ]
+    assert recap(steps) == "Germans: e6-e5\nThe Germans end their turn"
+
+
+def test_a_long_stretch_keeps_its_weightiest_actions_and_how_it_ended():
+    """25 moves, two hits of which one destroyed a unit, then the end of the turn: the recap is a few
+    lines naming the count, the destruction and the end, in the order played, and not every move."""
+    moves = [Step("British", f"a{n}", [Said(f"Infantry move number {n}")]) for n in range(25)]
+    hit = Step("British", "a3xa6", [Said("Tank a3xa6: 1 damage")])
+    kill = Step("British", "b3xb6", [Said("Tank b3xb6: 1 damage, 3/3"), Said("Tank on b6 destroyed")])
+    end = Step("British", "end", [Said("the British end their turn")])
+    text = recap([*moves[:12], kill, *moves[12:], hit, end])
+    assert text.startswith("**British, 28 actions** (`history` lists each): ")
+    assert "Tank on b6 destroyed" in text and text.endswith("the British end their turn")
+    assert text.index("destroyed") < text.index("1 damage;") < text.index("end their turn")  # in order
+    assert "…" in text and text.count("Infantry move") < 25
+    assert len(text) < 600 and "\n" not in text
+    secret = Step("British", "orders", [])  # an action the channel may not see says so, briefly
+    assert "(something only they may see)" not in recap([*moves, secret, end])
