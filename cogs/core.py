@@ -29,7 +29,14 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, played_text, status_text
+from play.present import (
+    chosen_side_text,
+    games_text,
+    history_text,
+    options_text,
+    played_text,
+    status_text,
+)
 from play.service import game_of, is_current, waiting_ids
 from render import seen
 
@@ -528,9 +535,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             return
         label = rules.group_label(mine, group)
         view = views.persistent_view()
-        for n, piece in enumerate(fmt.chunks(actions)):
+        pieces = fmt.chunks(actions)
+        for n, piece in enumerate(pieces):
+            # The label is the game's words for the piece, a noun or not ("The rifleman on a8", "Call
+            # up into travel zone T3"): the message names it, the placeholder need not.
+            part = f" ({n + 1}/{len(pieces)})" if len(pieces) > 1 else ""
             select: discord.ui.Select = discord.ui.Select(
-                placeholder=f"What should the {label[:1].lower() + label[1:]} do?"[:150],
+                placeholder=f"Choose an action{part}",
                 options=[
                     discord.SelectOption(label=rules.describe(mine, a)[:100], value=str(a)) for a in piece
                 ],
@@ -699,9 +710,10 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         rules = options_text(game, match.options)
         extras = f" Optional rules: {rules}." if rules else ""
         expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
+        wanted = chosen_side_text(game, match.challenger_side)
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
-            f"(challenger's side: {side}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
+            f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
             f"Accept or decline; the challenge expires {expires}.",
             view=views.challenge_view(match.id),

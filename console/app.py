@@ -33,7 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, status_text
+from play.present import chosen_side_text, games_text, history_text, options_text, status_text
 from play.service import game_of, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -373,8 +373,9 @@ class Console:
         if vs_bot:
             self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
             return await self._started(match)
+        wanted = chosen_side_text(game, match.challenger_side)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
+            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."

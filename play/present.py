@@ -39,6 +39,11 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
     return ", ".join(out)
 
 
+def chosen_side_text(game: Game, side: str) -> str:
+    """The side a challenger asked for, as a player says it: "the Germans", "chosen at random"."""
+    return "chosen at random" if side == "random" else f"the {game.side(side).title}"
+
+
 def outcome_text(match: Match, state: State) -> str | None:
     """How the game ended, or None while it goes on."""
     outcome = state.outcome()
