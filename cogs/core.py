@@ -35,6 +35,7 @@ from play.present import (
     history_text,
     options_text,
     played_text,
+    standing_actions,
     status_text,
 )
 from play.service import game_of, is_current, waiting_ids
@@ -631,7 +632,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         kinds: Sequence[str],
         verb: Verb | None,
     ) -> list[app_commands.Choice[str]]:
-        """At most 25 of the caller's legal actions of these kinds, filtered by what is typed."""
+        """At most 25 of the caller's legal actions of these kinds, filtered by what is typed, and the
+        standing orders either player may give at any time."""
         if interaction.channel_id is None:
             return []
         try:
@@ -642,19 +644,22 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         if match.game != game or side is None:
             return []
         rules = game_of(match)
-        if side not in state.to_act():
-            waiting = ", ".join(rules.side(s).title for s in sorted(state.to_act()))
-            note = f"Not your turn: the game waits for the {waiting}."
-            return [app_commands.Choice(name=note[:100], value="not your turn")]
         mine = state.view(side)
-        chosen = fmt.filter_choices(rules, mine, state.legal_actions(side), kinds, current)
-        out = []
+        on_turn = side in state.to_act()
+        legal = list(state.legal_actions(side)) if on_turn else []
+        standing = [a for a in standing_actions(rules, verb) if a not in legal]
+        chosen = fmt.filter_choices(rules, mine, [*legal, *standing], kinds, current)
+        out: list[app_commands.Choice[str]] = []
+        if not on_turn and (verb is None or not chosen):
+            waiting = " and the ".join(rules.side(s).title for s in sorted(state.to_act()))
+            note = f"Not your turn: the game waits for the {waiting}."
+            out.append(app_commands.Choice(name=note[:100], value="not your turn"))
         for action in chosen:
             value = verb.argument(str(action)) if verb is not None else str(action)
             out.append(
                 app_commands.Choice(name=fmt.choice_name(rules, mine, action), value=value or str(action))
             )
-        return out
+        return out[: fmt.MAX_CHOICES]
 
     async def autocomplete_focus(
         self, interaction: discord.Interaction, game: str, current: str

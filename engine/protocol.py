@@ -177,6 +177,9 @@ class Verb:
     The argument is turned into notation by `template` ("{}" is the argument as typed, "setup {}" puts
     a prefix before it, and a template without "{}" is a fixed action such as "end"). Autocomplete
     offers the legal actions whose `Game.verb_of` is one of `kinds` (default: this verb's name).
+    `choices` lists the arguments of a verb that takes a fixed few (a standing order's settings):
+    when they play `anytime` actions, autocomplete offers them to either player, on turn or not
+    (`State.legal_actions` never lists any-time actions).
     """
 
     name: str
@@ -186,6 +189,7 @@ class Verb:
     template: str = "{}"
     default: str | None = None  # the argument may be left out; this is used instead
     kinds: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
 
     def notation(self, arg: str | None) -> str:
         """The notation this command plays for the typed `arg`."""

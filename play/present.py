@@ -12,7 +12,8 @@ from typing import Any
 
 from data import Match
 from engine import registry
-from engine.protocol import Game, State
+from engine.errors import InvalidNotation
+from engine.protocol import Action, Game, State, Verb
 from play.service import HistoryEntry, Played, game_of
 
 
@@ -37,6 +38,21 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
         elif value != spec.default:
             out.append(f"{spec.label}: {value}")
     return ", ".join(out)
+
+
+def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
+    """The any-time actions a verb's fixed choices play (standing orders): either player may send
+    them whoever is to act, and `legal_actions` never lists them. No verb: those of every verb."""
+    out: list[Action] = []
+    for v in (verb,) if verb is not None else game.verbs:
+        for choice in v.choices:
+            try:
+                action = game.parse(v.notation(choice))
+            except InvalidNotation:
+                continue
+            if action.anytime:
+                out.append(action)
+    return out
 
 
 def chosen_side_text(game: Game, side: str) -> str:

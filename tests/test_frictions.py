@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import create_bot
+from bot import WargamesBot, create_bot
+from data import Match
 from engine import registry
 from engine.protocol import Game
 from play.service import game_of
 from settings import Settings
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
 GAMES = registry.names()
@@ -23,20 +24,23 @@ GAMES = registry.names()
 class Table:
     """A guild with one channel, two players and a spectator, and the bot connected."""
 
-    def __init__(self, fake: FakeDiscord, guild) -> None:
+    def __init__(self, fake: FakeDiscord, guild: FakeGuild, bot: WargamesBot) -> None:
         self.fake = fake
-        self.bot = None
-        self.channel = guild.channel("general")
+        self.bot = bot
+        self.channel: FakeChannel = guild.channel("general")
         self.alice = fake.add_user("alice")
         self.bob = fake.add_user("bob")
         self.eve = fake.add_user("eve")
 
     @property
-    def users(self) -> dict[int, object]:
+    def users(self) -> dict[int, FakeUser]:
         return {self.alice.id: self.alice, self.bob.id: self.bob}
 
-    async def match(self):
-        return await self.bot.database.get_channel_match(self.channel.id)
+    async def match(self) -> Match:
+        assert self.bot.database is not None
+        match = await self.bot.database.get_channel_match(self.channel.id)
+        assert match is not None
+        return match
 
     async def slash(self, user, game: str, name: str, options: dict | None = None, **kw):
         return await self.fake.slash(user, self.channel, game, name, options or {}, **kw)
@@ -70,14 +74,14 @@ async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     guild = fake.add_guild("Front", channels=("general",))
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    t = Table(fake, guild)  # users exist before the bot connects: they join the guild
-    t.bot = create_bot(
+    bot = create_bot(
         Settings(token=None, database_path=tmp_path / "f.db", sync_commands=True),
         clock=HandClock(),
         rng=random.Random(2),
         guild_ready_timeout=0.05,
         chunk_guilds_at_startup=False,
     )
+    t = Table(fake, guild, bot)  # users exist before the bot connects: they join the guild
     try:
         await start_bot(t.bot)
         yield t
@@ -135,3 +139,59 @@ async def test_the_challenge_names_the_challengers_side_as_a_title(table: Table,
     chance = await t.slash(t.alice, name, "challenge", {"opponent": t.bob})
     assert "challenger's side: chosen at random;" in chance.content
     assert game_of(await t.match()).name == name
+
+
+# ------------------------------------------------------------------- any-time commands' autocomplete
+
+
+def standing_verbs() -> list[tuple[str, str]]:
+    """(game, verb) of every verb whose fixed choices are any-time actions (standing orders)."""
+    out = []
+    for game in registry.games():
+        for verb in game.verbs:
+            if verb.choices and all(game.parse(verb.notation(c)).anytime for c in verb.choices):
+                out.append((game.name, verb.name))
+    return out
+
+
+def test_the_standing_orders_are_declared_as_fixed_choices() -> None:
+    assert ("fixbayonets", "orders") in standing_verbs()
+    assert ("combinedarms", "autoretreat") in standing_verbs()
+    assert ("combinedarms_wwii", "autoretreat") in standing_verbs()
+
+
+@pytest.mark.parametrize(("name", "verb"), standing_verbs())
+async def test_any_time_commands_are_offered_to_both_players_and_accepted(table: Table, name: str, verb: str):
+    """`/fixbayonets orders`, `/combinedarms autoretreat`: the player not on turn used to read 'Not
+    your turn', the player on turn nothing, and sending the note was refused."""
+    t, game = table, registry.game(name)
+    (spec,) = [v for v in game.verbs if v.name == verb]
+    assert spec.arg is not None
+    await t.start(game)
+    await t.play_until(game, lambda state, side: state.turn_number() >= 1 and not state.quick_decision())
+    match, state = await t.bot.service.current(t.channel.id)
+    on_turn = match.sides[min(state.to_act())]
+    waiting = match.other_player(on_turn)
+    for user_id in (on_turn, waiting):
+        user = t.users[user_id]
+        offered = await t.fake.autocomplete(user, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg)
+        values = [c["value"] for c in offered]
+        assert values == list(spec.choices), offered
+        assert not any("not your turn" in c["name"].lower() for c in offered)
+        typed = await t.fake.autocomplete(
+            user, t.channel, name, verb, {spec.arg: spec.choices[-1][:3]}, focused=spec.arg
+        )
+        assert spec.choices[-1] in [c["value"] for c in typed]
+        answers = []
+        for value in values:  # a setting already in force is refused as such, never for the turn
+            answers.append(sent := await t.slash(user, name, verb, {spec.arg: value}))
+            assert "not your turn" not in sent.content.lower(), sent.content
+        # taken: a private note (orders kept secret) or the board in the channel (orders made public)
+        assert any(not a.ephemeral or a.content.startswith("Only you see this") for a in answers)
+    # the general `play` command offers them too, after the note, to the player not on turn
+    user = t.users[waiting]
+    offered = await t.fake.autocomplete(user, t.channel, name, "play", {"action": ""}, focused="action")
+    assert "not your turn" in offered[0]["name"].lower()
+    assert spec.notation(spec.choices[0]) in [c["value"] for c in offered[1:]]
+    # a spectator is offered nothing
+    assert await t.fake.autocomplete(t.eve, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg) == []

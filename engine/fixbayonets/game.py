@@ -121,6 +121,7 @@ class FixBayonetsGame(BaseGame):
             arg_description="ask, never, officers, attacks, always, losses ask or losses auto",
             template="orders {}",
             default="ask",
+            choices=(*A.NEGATE_POLICIES, *(f"losses {p}" for p in A.LOSS_POLICIES)),
         ),
     )
     private_info = True
