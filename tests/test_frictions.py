@@ -195,3 +195,69 @@ async def test_any_time_commands_are_offered_to_both_players_and_accepted(table:
     assert spec.notation(spec.choices[0]) in [c["value"] for c in offered[1:]]
     # a spectator is offered nothing
     assert await t.fake.autocomplete(t.eve, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg) == []
+
+
+# -------------------------------------------------------------- Fix Bayonets: the question of a card
+
+
+async def a_card_on_the_table(t: Table) -> FakeMessage:
+    """A Fix Bayonets game where the Germans (Alice) just played a March: the Americans (Bob) are
+    asked whether to cancel it, and hold a Rough Ground that could."""
+    from engine.fixbayonets.model import AMERICANS, GERMANS
+    from engine.fixbayonets.position import build
+
+    await t.start(registry.game("fixbayonets"))
+    match = await t.match()
+    position = build(
+        {"d8": "GOOR", "d7": "GR", "d1": "AOOR", "e2": "AR"},
+        hands={GERMANS: ["march", "rifle3"], AMERICANS: ["rough", "bayonet"]},
+        active=GERMANS,
+    )
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    legal = await t.bot.service.legal(t.channel.id, t.alice.id)
+    move = next(a for a in legal if a.startswith("march "))
+    played = await t.slash(t.alice, "fixbayonets", "play", {"action": move})
+    (board,) = [m for m in played.messages if not m.ephemeral]
+    assert (await t.match()).turn_player_id == t.bob.id
+    return board
+
+
+async def test_cancel_it_clicked_by_the_cards_own_player_says_the_question_is_the_opponents(table: Table):
+    """Alice clicking "Cancel it…" under her own card read 'There is no card of your opponent's to
+    answer now', as if nothing were on the table."""
+    t = table
+    board = await a_card_on_the_table(t)
+    match = await t.match()
+    own = await t.fake.click(t.alice, board, f"bw:open:{match.id}:{match.version}:negate")
+    assert own.ephemeral
+    assert own.content == (
+        "The question is for the Americans: they decide whether to cancel your March. Wait for their answer."
+    )
+    theirs = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:negate")
+    assert theirs.ephemeral and theirs.content == "Cancel the card with:"
+
+
+async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_through(table: Table):
+    """`orders attacks; pass` sent while the question waits: the orders answer it at once (R15), so
+    the `pass` after them has nothing left to answer. It was refused with advice to send `pass`
+    later; now the command is played and the player told why the `pass` was left out."""
+    t = table
+    await a_card_on_the_table(t)
+    sent = await t.slash(t.bob, "fixbayonets", "play", {"action": "orders attacks; pass"})
+    public = [m for m in sent.messages if not m.ephemeral]
+    private = [m for m in sent.messages if m.ephemeral]
+    assert len(public) == 1, [m.content for m in sent.messages]
+    assert public[0].content.startswith("The Americans let it stand; the German rifleman moves")
+    assert "orders" not in public[0].content  # the orders stay private
+    (note,) = private
+    assert note.content.startswith("Only you see this:")
+    assert "cancel every attack" in note.content
+    assert "`pass` was left out: your command had already answered the question" in note.content
+    match, state = await t.bot.service.current(t.channel.id)
+    assert match.turn_player_id == t.alice.id and not state.quick_decision()
+    log = [notation for _, notation, _ in await t.bot.service.log(match)]
+    assert log[-1] == "orders attacks" and log[-2].startswith("march ")
