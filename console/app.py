@@ -38,6 +38,7 @@ from play.present import (
     games_text,
     history_text,
     options_text,
+    played_story,
     standing_actions,
     status_text,
 )
@@ -201,7 +202,7 @@ class Console:
             seq = await self._seq(played.match)
         path = self._board_file(played.match, played.state, played.events, seq)
         self.say(f"board: {path}")
-        self.say(played.line)
+        self.say(played_story(played))
         self.say(status_text(played.match, played.state))
         return path
 

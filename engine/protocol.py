@@ -43,7 +43,12 @@ class Action(Protocol):
 
 
 class Event(Protocol):
-    """What an action did, as a value: drives history lines, board highlights and replays."""
+    """What an action did, as a value: drives history lines, board highlights and replays.
+
+    An event may also have a `heading` (a str attribute or property): the part of the turn it
+    belongs to ("Battle", "End of round 4"). Where one action set off many events, the console
+    lists them one a line, grouped under their headings.
+    """
 
     def text(self, viewer: Side | None) -> str:
         """One short clause for `viewer` (None: a spectator); '' for an event that needs no words."""

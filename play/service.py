@@ -137,7 +137,8 @@ def private_lines(events: Sequence[Event], side: str) -> str:
 class Played:
     """What one command did: the new match row, the state, the events of its actions (all of them,
     as the state returned them: render and history pass them through `seen_by` for each viewer),
-    and the line(s) for the channel. `private` holds, per side, what only that side learnt."""
+    and the line(s) for the channel. `private` holds, per side, what only that side learnt;
+    `steps` each action's notation and events."""
 
     match: Match
     state: State
@@ -146,6 +147,7 @@ class Played:
     actor_id: int
     line: str
     private: dict[str, str] = field(default_factory=dict)
+    steps: list[tuple[str, list[Event]]] = field(default_factory=list)  # (notation, events) per action
 
     @property
     def over(self) -> bool:
@@ -597,7 +599,7 @@ class MatchService:
         line = "\n".join(history_line(who, text, done) for text, done in steps)
         private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
         notation = f"{SEPARATOR} ".join(text for text, _ in steps)
-        return Played(updated, state, events, notation, actor_id or 0, line, private)
+        return Played(updated, state, events, notation, actor_id or 0, line, private, steps)
 
     def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a

@@ -78,3 +78,37 @@ async def test_legal_lists_the_standing_orders_to_both_players(tmp_path: Path, n
             assert f"/{name} {verb.name}: {', '.join(verb.choices)}" in text
     finally:
         await console.close()
+
+
+async def test_a_pass_that_closes_a_phase_reads_one_event_a_line_grouped_by_phase(tmp_path: Path) -> None:
+    """Battlefronts: the pass that ends a round used to answer with one line of every battle, every
+    reduction, the end of the round and the next attrition (2,300 characters)."""
+    console, out = await open_console(tmp_path)
+    game = registry.game("battlefronts")
+
+    def closes_a_round(state, side) -> bool:
+        if "pass" not in [str(a) for a in state.legal_actions(side)]:
+            return False
+        events = state.clone().apply(game.parse("pass"), side)
+        return sum(1 for e in events if type(e).__name__ == "Reduced") >= 4
+
+    try:
+        await start(console, "battlefronts")
+        await play_until(console, "battlefronts", closes_a_round, seed=3, limit=1500)
+        _, state = await console.service.latest(console.channel_id)
+        events = state.clone().apply(game.parse("pass"), min(state.to_act()))
+        said(out)
+        assert await console.run_lines(["/battlefronts pass"]) == 0
+        lines = said(out).splitlines()
+        start_at = next(i for i, ln in enumerate(lines) if ln.startswith("board: ")) + 1
+        story = lines[start_at : next(i for i, ln in enumerate(lines) if ln.startswith("@"))]
+        assert max(len(ln) for ln in story) < 200, story
+        for event in events:
+            text = event.text(None)
+            assert any(ln.strip() in (text, text[:1].upper() + text[1:]) for ln in story), text
+        assert story[0].endswith("pass")
+        assert "  Battle:" in story
+        headings = [ln.strip() for ln in story if ln.startswith("  ") and not ln.startswith("    ")]
+        assert len(headings) == len(set(headings)), story  # each phase once, its events under it
+    finally:
+        await console.close()

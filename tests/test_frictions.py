@@ -247,7 +247,7 @@ async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_t
     later; now the command is played and the player told why the `pass` was left out."""
     t = table
     await a_card_on_the_table(t)
-    sent = await t.slash(t.bob, "fixbayonets", "play", {"action": "orders attacks; pass"})
+    sent = await t.slash(t.bob, "fixbayonets", "play", {"action": "orders attacks; pass"}, messages=2)
     public = [m for m in sent.messages if not m.ephemeral]
     private = [m for m in sent.messages if m.ephemeral]
     assert len(public) == 1, [m.content for m in sent.messages]
