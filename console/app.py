@@ -33,7 +33,17 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, played_text, private_text, status_text
+from play.present import (
+    chosen_side_text,
+    games_text,
+    history_text,
+    options_text,
+    played_story,
+    private_text,
+    standing_actions,
+    status_text,
+    told,
+)
 from play.service import game_of, merged, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -191,16 +201,18 @@ class Console:
     async def _seq(self, match: Match) -> int:
         return len(await self.service.db.actions(match.id))
 
-    async def show_played(self, played: Played, seq: int | None = None) -> Path:
+    async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
-        players now waiting last acted, as in Discord) and print its path with the bot's text.
+        players now waiting last acted, as in Discord) and print its path with the bot's text: for
+        the command typed here (`mine`), what each of its actions did; else what the stretch did.
         `seq` is the number of actions played by then (the file name's), default: all so far."""
         if seq is None:
             seq = await self._seq(played.match)
         shown = await self.service.stretch(played) if played.hands_off else played
         path = self._board_file(shown.match, shown.state, shown.events, seq)
         self.say(f"board: {path}")
-        self.say(played_text(shown))
+        self.say(played_story(played) if mine else told(shown))
+        self.say(status_text(shown.match, shown.state))
         return path
 
     def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
@@ -395,8 +407,9 @@ class Console:
         if vs_bot:
             self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
             return await self._started(match)
+        wanted = chosen_side_text(game, match.challenger_side)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
+            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
@@ -450,7 +463,7 @@ class Console:
 
     async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)
-        files = [await self.show_played(played)]
+        files = [await self.show_played(played, mine=True)]
         side = played.match.side_of(self.my_id)
         secret = played.private.get(side) if side else None
         if secret:
@@ -510,20 +523,29 @@ class Console:
         self._no_args(game, "legal", args)
         legal = await self.service.legal(self.channel_id, self.my_id)
         match, state = await self.service.current(self.channel_id)
+        mine = match.side_of(self.my_id)
         if not legal:
-            if match.side_of(self.my_id) is None:
+            if mine is None:
                 self.say(f"You are not playing in this game. {status_text(match, state)}")
-            else:
-                self.say(f"Nothing to play right now. {status_text(match, state)}")
-            return Outcome()
+                return Outcome()
+            self.say(f"Nothing to play right now. {status_text(match, state)}")
+        else:
+            self.say(f"{len(legal)} legal for @{self.me}:")
+            self._command_lines(game, state, legal)
+        standing = [str(a) for a in standing_actions(game)]
+        if mine is not None and standing:
+            self.say("At any time, on turn or not:")
+            self._command_lines(game, state, standing)
+        return Outcome()
+
+    def _command_lines(self, game: Game, state: State, notations: list[str]) -> None:
+        """Notations as the commands that play them, one line per command."""
         by_cmd: dict[str, list[str]] = {}
-        for notation in legal:
+        for notation in notations:
             cmd, arg = command_for(game, state, notation)
             by_cmd.setdefault(cmd, []).append(arg)
-        self.say(f"{len(legal)} legal for @{self.me}:")
         for cmd, items in by_cmd.items():
             self.say(f"  /{game.name} {cmd}: " + (", ".join(items) if items != [""] else "(no options)"))
-        return Outcome()
 
     # ------------------------------------------------------------------ reading
 

@@ -12,8 +12,9 @@ from typing import Any
 
 from data import Match
 from engine import registry
-from engine.protocol import Game, State
-from play.service import HistoryEntry, Played, Step, game_of
+from engine.errors import InvalidNotation
+from engine.protocol import Action, Event, Game, State, Verb
+from play.service import HistoryEntry, Played, Step, game_of, history_line
 
 
 def mention(user_id: int) -> str:
@@ -37,6 +38,26 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
         elif value != spec.default:
             out.append(f"{spec.label}: {value}")
     return ", ".join(out)
+
+
+def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
+    """The any-time actions a verb's fixed choices play (standing orders): either player may send
+    them whoever is to act, and `legal_actions` never lists them. No verb: those of every verb."""
+    out: list[Action] = []
+    for v in (verb,) if verb is not None else game.verbs:
+        for choice in v.choices:
+            try:
+                action = game.parse(v.notation(choice))
+            except InvalidNotation:
+                continue
+            if action.anytime:
+                out.append(action)
+    return out
+
+
+def chosen_side_text(game: Game, side: str) -> str:
+    """The side a challenger asked for, as a player says it: "the <side title>", "chosen at random"."""
+    return "chosen at random" if side == "random" else f"the {game.side(side).title}"
 
 
 def outcome_text(match: Match, state: State) -> str | None:
@@ -80,10 +101,8 @@ def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
     actions that did most (by the number of things each caused: a hit that destroyed or forced a
     retreat before a plain move), always its last one, in the order played; the board draws them
     all and `history` lists each one."""
-    lines = [line for step in steps if (line := step.line(viewer))]
-    text = "\n".join(lines)
-    if len(steps) <= 1 or (len(lines) <= RECAP_LINES and len(text) <= RECAP_CHARS):
-        return text
+    if not _long(steps, viewer):
+        return "\n".join(line for step in steps if (line := step.line(viewer)))
     runs: list[list[Step]] = []
     for step in steps:
         if runs and runs[-1][0].who == step.who:
@@ -97,6 +116,12 @@ def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
         actions = "action" if len(run) == 1 else "actions"
         out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, RECAP_CUT)}")
     return "\n".join(out)
+
+
+def _long(steps: Sequence[Step], viewer: str | None) -> bool:
+    """Whether a stretch is too long to tell a line per action (a single action never is)."""
+    lines = [line for step in steps if (line := step.line(viewer))]
+    return len(steps) > 1 and (len(lines) > RECAP_LINES or sum(len(line) + 1 for line in lines) > RECAP_CHARS)
 
 
 def _clause(line: str, who: str) -> str:
@@ -159,6 +184,63 @@ def turn_dm_text(match: Match, stretch: Played, user_id: int, secret: str | None
     if secret and secret not in since:  # the recap, as their side may know it, may say it already
         text += f"\nOnly you see this: {secret}."
     return text
+
+
+LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line
+
+
+def story_lines(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> list[str]:
+    """One action's history line or, when it set off much (a pass that closes a phase: a battle, the
+    end of the round, the next attrition), one line per event: the action first, the rest under the
+    part of the turn each belongs to (the events' optional `heading`), a part of one event alone."""
+    line = history_line(who, notation, events, viewer)
+    seen = [
+        (kept, text)
+        for e in events
+        if (kept := e.seen_by(viewer)) is not None and (text := kept.text(viewer))
+    ]
+    if len(line) <= LONG_LINE or len(seen) < 3:
+        return [line]
+    out = [history_line(who, notation, [seen[0][0]], viewer)]
+    rest = seen[1:]
+    n = 0
+    while n < len(rest):
+        heading = getattr(rest[n][0], "heading", None)
+        run = 1
+        while (
+            heading is not None
+            and n + run < len(rest)
+            and getattr(rest[n + run][0], "heading", None) == heading
+        ):
+            run += 1
+        if heading is not None and run > 1:
+            out.append(f"  {heading}:")
+            out.extend(f"    {_capital(text)}" for _, text in rest[n : n + run])
+        else:
+            out.extend(f"  {_capital(text)}" for _, text in rest[n : n + run])
+        n += run
+    return out
+
+
+def played_story(played: Played, viewer: str | None = None) -> str:
+    """A command's history as `story_lines` tells it, action by action."""
+    if not played.steps:
+        return played.line
+    return "\n".join(
+        ln for step in played.steps for ln in story_lines(step.who, step.notation, step.events, viewer)
+    )
+
+
+def told(played: Played, viewer: str | None = None) -> str:
+    """The console's reply after a command or a stretch: each action's story (`played_story`), or
+    the recap of a stretch too long to tell action by action (an AI's turn of 25 actions)."""
+    if _long(played.steps, viewer):
+        return recap(played.steps, viewer)
+    return played_story(played, viewer)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
