@@ -34,6 +34,7 @@ from play.present import (
     chosen_side_text,
     games_text,
     history_text,
+    my_games_text,
     options_text,
     played_text,
     private_text,
@@ -846,6 +847,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
     @app_commands.command(name="games", description="The games I host and how to start one")
     async def games(self, interaction: discord.Interaction) -> None:
         await reply(interaction, games_text())
+
+    @app_commands.command(
+        name="mygames", description="Your open games in this server, those waiting on you first"
+    )
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        games = await self.service.open_games(interaction.guild_id or 0, interaction.user.id)
+        await reply(interaction, my_games_text(games, interaction.user.id))
 
     @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:

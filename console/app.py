@@ -37,6 +37,7 @@ from play.present import (
     chosen_side_text,
     games_text,
     history_text,
+    my_games_text,
     options_text,
     played_story,
     private_text,
@@ -85,6 +86,7 @@ def help_text() -> str:
     lines += [
         "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
         "  /wargames games                        the games hosted here and how to start one",
+        "  /wargames mygames                      your open games, those waiting on you first",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -272,11 +274,10 @@ class Console:
         if group in ("help", "h", "?"):
             self.say(help_text())
             return Outcome()
-        if group == "wargames":  # the core group: its list here; its admin tools are Discord's own
-            if words[1:] == ["games"]:
-                self.say(games_text())
-                return Outcome()
-            raise UsageError("In the console, /wargames has one command: /wargames games.")
+        if group == "wargames":  # the core group; its admin tools are Discord's own
+            return await self._wargames(words[1:])
+        if group == "mygames":
+            return await self._wargames(["mygames", *words[1:]])
         if group in ("as", "iam"):
             return self._as(words[1:])
         if group in ("channel", "thread"):
@@ -301,6 +302,17 @@ class Console:
         except InvalidNotation:
             raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.") from None
         return await self._act(text, game)
+
+    async def _wargames(self, args: list[str]) -> Outcome:
+        """The core group's commands for every game: the games hosted, your open games."""
+        sub = args[0].lower() if args else ""
+        if sub == "games" and len(args) == 1:
+            self.say(games_text())
+        elif sub == "mygames" and len(args) == 1:
+            self.say(my_games_text(await self.service.open_games(GUILD_ID, self.my_id), self.my_id))
+        else:
+            raise UsageError("The /wargames commands here: /wargames games, /wargames mygames.")
+        return Outcome()
 
     def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:

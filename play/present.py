@@ -1,8 +1,9 @@
 """The words posted after each move, shared by the Discord cog and the console so both say the same.
 
 Game-free: a game gives its own sentences (`Game.status`, its sides' titles, its outcome's words);
-this module puts mentions, deadlines and the result around them. Everything here is public, so it
-reads the spectator's view only.
+this module puts mentions, deadlines and the result around them. What goes to the channel reads
+the spectator's view only; the direct messages (`private_text`, `turn_dm_text`) and a player's list
+of games (`my_games_text`) are for one player's eyes.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from data import Match
+from data import Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb
-from play.service import HistoryEntry, Played, Step, game_of, history_line
+from play.service import HistoryEntry, OpenGame, Played, Step, game_of, history_line
 
 
 def mention(user_id: int) -> str:
@@ -272,6 +273,50 @@ def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
 def games_text() -> str:
     """Every hosted game and how to start it (`/wargames games`)."""
     return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
+
+
+MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
+
+
+def my_games_text(games: Sequence[OpenGame], user_id: int, limit: int = MY_GAMES_LIMIT) -> str:
+    """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
+    with its game, opponent, whose move, deadline and channel."""
+    if not games:
+        return (
+            "You have no open games in this server. Start one with a game's `challenge` command "
+            "(`/wargames games` lists the games)."
+        )
+    mine = sum(1 for g in games if user_id in g.waiting)
+    noun = "game" if len(games) == 1 else "games"
+    lines = [f"**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
+    for n, game in enumerate(games, 1):
+        line = f"{n}. {_open_game_line(game, user_id)}"
+        if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
+            lines.append(f"… and {len(games) - n + 1} more.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _open_game_line(game: OpenGame, user_id: int) -> str:
+    match = game.match
+    rules = game_of(match)
+    other = match.other_player(user_id)
+    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else mention(other)
+    where = f"<#{match.channel_id}>"
+    if match.status is Status.CHALLENGED:
+        if user_id == match.opponent_id:
+            return f"**Challenge to you**: {rules.title} from {them} in {where}, expires {when(game.due)}."
+        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {when(game.due)}."
+    side = match.side_of(user_id)
+    you = f" (you are the {rules.side(side).title})" if side else ""
+    if user_id in game.waiting:
+        whose = "**Your move**"
+    elif other == match.ai_player_id:
+        whose = "The AI's move"
+    else:
+        whose = f"{them}'s move"
+    return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
 
 
 def side_label(match: Match, user_id: int) -> str:

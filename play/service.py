@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data import (
+    OPEN_STATUSES,
     ActionRecord,
     ChannelBusy,
     Database,
@@ -234,6 +235,20 @@ class HistoryEntry:
     turn: int
     line: str
     heading: str  # the turn in the game's words ("Turn 3", "Round 2", "Set-up")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """One open game (or challenge) of a player, for their list of games (`/wargames mygames`):
+    the match row and who owes an action now (for a challenge, the player asked to answer it)."""
+
+    match: Match
+    waiting: tuple[int, ...]
+
+    @property
+    def due(self) -> float | None:
+        """When the clock runs out (for a challenge: when it expires)."""
+        return self.match.deadline if self.match.status is Status.ACTIVE else self.match.challenge_expires_at
 
 
 @dataclass(slots=True)
@@ -846,6 +861,27 @@ class MatchService:
             heading = "Set-up" if turn == 0 else f"{rules.turn_label} {turn}"
             entries.append(HistoryEntry(number, turn, line, heading))
         return entries[-limit:] if limit > 0 else entries
+
+    async def open_games(self, guild_id: int, user_id: int) -> list[OpenGame]:
+        """Every open game and challenge of `user_id` in a guild, any game: those waiting on them
+        first, then the soonest due."""
+        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=OPEN_STATUSES)
+        games = []
+        for match in found:
+            if match.status is Status.CHALLENGED:
+                waiting: tuple[int, ...] = (match.opponent_id,)
+            else:
+                live = self._live.get(match.channel_id)
+                if live is not None and live[0].id == match.id and live[1] is not None:
+                    state = live[1]
+                elif match.snapshot is not None:
+                    state = game_of(match).from_json(match.snapshot)
+                else:
+                    continue
+                waiting = tuple(waiting_ids(match, state))
+            games.append(OpenGame(match, waiting))
+        games.sort(key=lambda g: (user_id not in g.waiting, g.due is None, g.due or 0.0, g.match.id))
+        return games
 
     async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
         return await self.db.player_stats(guild_id, game, user_id)
