@@ -127,7 +127,7 @@ def _long(steps: Sequence[Step], viewer: str | None) -> bool:
 
 def _clause(line: str, who: str) -> str:
     """A history line as a clause of the recap: without the side's name in front (it heads the
-    recap already), and not capitalised where the line named the side itself ("the Reds end...")."""
+    recap already), and not capitalised where the line names the side itself in its own words."""
     if line.startswith(f"{who}: "):
         return line[len(who) + 2 :]
     return "t" + line[1:] if line.startswith(f"The {who} ") else line
