@@ -31,6 +31,10 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import (
+    away_notice,
+    away_text,
+    back_notice,
+    back_text,
     chosen_side_text,
     games_text,
     history_text,
@@ -42,7 +46,7 @@ from play.present import (
     status_text,
     turn_dm_text,
 )
-from play.service import game_of, is_current, merged, waiting_ids
+from play.service import AWAY_DAYS_A_YEAR, game_of, is_current, merged, waiting_ids
 from render import seen
 
 if TYPE_CHECKING:
@@ -852,8 +856,39 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         name="mygames", description="Your open games in this server, those waiting on you first"
     )
     async def mygames(self, interaction: discord.Interaction) -> None:
-        games = await self.service.open_games(interaction.guild_id or 0, interaction.user.id)
-        await reply(interaction, my_games_text(games, interaction.user.id))
+        guild, user = interaction.guild_id or 0, interaction.user.id
+        games = await self.service.open_games(guild, user)
+        await reply(interaction, my_games_text(games, user, await self.service.away_until(guild, user)))
+
+    @app_commands.command(name="away", description="Going away? Stop your games' clocks here for some days")
+    @app_commands.describe(days=f"How many days you will be away ({AWAY_DAYS_A_YEAR} in any 365 at most)")
+    async def away(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, AWAY_DAYS_A_YEAR]
+    ) -> None:
+        user = interaction.user.id
+        away = await self.service.away(interaction.guild_id or 0, user, days)
+        await reply(interaction, away_text(away))
+        assert away.until is not None
+        for match in away.games:
+            await self.tell_channel(match.channel_id, away_notice(match, user, away.until))
+
+    @app_commands.command(name="back", description="Back before your time away ends: your clocks run again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        user = interaction.user.id
+        away = await self.service.back(interaction.guild_id or 0, user)
+        await reply(interaction, back_text(away))
+        for match in away.games:
+            await self.tell_channel(match.channel_id, back_notice(match, user))
+
+    async def tell_channel(self, channel_id: int, text: str) -> None:
+        """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""
+        channel = await self.channel(channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a notice in channel %s: %s", channel_id, exc)
 
     @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:

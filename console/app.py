@@ -34,6 +34,10 @@ from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
 from play.present import (
+    away_notice,
+    away_text,
+    back_notice,
+    back_text,
     chosen_side_text,
     games_text,
     history_text,
@@ -45,7 +49,7 @@ from play.present import (
     status_text,
     told,
 )
-from play.service import game_of, merged, split_actions
+from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions
 from render import board as render_board
 from render.replay import render_replay
 from settings import load_settings
@@ -87,6 +91,7 @@ def help_text() -> str:
         "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
         "  /wargames games                        the games hosted here and how to start one",
         "  /wargames mygames                      your open games, those waiting on you first",
+        "  /wargames away days:N | back           stop your clocks while you are away; back early",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -161,7 +166,13 @@ class Console:
         text = text.replace("**", "")
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
         text = re.sub(r"<#(\d+)>", lambda m: "#" + names.channel_name(int(m.group(1))), text)
-        return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: self.when(int(m.group(1))), text)
+        text = re.sub(r"<t:(\d+):[FfDdTt]>", lambda m: self.date(int(m.group(1))), text)
+        return re.sub(r"<t:(\d+)(?::R)?>", lambda m: self.when(int(m.group(1))), text)
+
+    @staticmethod
+    def date(ts: float) -> str:
+        """A Discord timestamp written as a date ("Tue 24 Nov 20:05")."""
+        return datetime.fromtimestamp(ts).strftime("%a %d %b %H:%M")
 
     def when(self, ts: float) -> str:
         """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock."""
@@ -172,7 +183,7 @@ class Console:
         )
         rel = f"{n} {unit}{'' if n == 1 else 's'}"
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
-        return f"{rel} ({datetime.fromtimestamp(ts).strftime('%a %d %b %H:%M')})"
+        return f"{rel} ({self.date(ts)})"
 
     def refuse(self, message: str, legal: Iterable[str] = ()) -> Outcome:
         """The console's ephemeral reply: one line, the game untouched."""
@@ -276,8 +287,8 @@ class Console:
             return Outcome()
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
-        if group == "mygames":
-            return await self._wargames(["mygames", *words[1:]])
+        if group in ("mygames", "away", "back"):
+            return await self._wargames(words)
         if group in ("as", "iam"):
             return self._as(words[1:])
         if group in ("channel", "thread"):
@@ -304,14 +315,34 @@ class Console:
         return await self._act(text, game)
 
     async def _wargames(self, args: list[str]) -> Outcome:
-        """The core group's commands for every game: the games hosted, your open games."""
+        """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        if sub == "games" and len(args) == 1:
+        rest = args[1:]
+        if sub == "games" and not rest:
             self.say(games_text())
-        elif sub == "mygames" and len(args) == 1:
-            self.say(my_games_text(await self.service.open_games(GUILD_ID, self.my_id), self.my_id))
+        elif sub == "mygames" and not rest:
+            games = await self.service.open_games(GUILD_ID, self.my_id)
+            self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        elif sub == "away":
+            raw = self._words(rest)
+            if not raw.isdigit():
+                raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
+            away = await self.service.away(GUILD_ID, self.my_id, int(raw))
+            self.say(away_text(away))
+            assert away.until is not None
+            for match in away.games:
+                notice = away_notice(match, self.my_id, away.until)
+                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        elif sub == "back" and not rest:
+            away = await self.service.back(GUILD_ID, self.my_id)
+            self.say(back_text(away))
+            for match in away.games:
+                self.say(f"[{names.channel_name(match.channel_id)}] {back_notice(match, self.my_id)}")
         else:
-            raise UsageError("The /wargames commands here: /wargames games, /wargames mygames.")
+            raise UsageError(
+                "The /wargames commands here: games, mygames, away days:N, back (its admin tools are "
+                "Discord's only)."
+            )
         return Outcome()
 
     def _as(self, args: list[str]) -> Outcome:

@@ -11,7 +11,15 @@ from play.errors import (
     ServiceError,
     StalePrompt,
 )
-from play.service import DEFAULT_TURN_SECONDS, HistoryEntry, MatchService, Notice, OpenGame, Played
+from play.service import (
+    DEFAULT_TURN_SECONDS,
+    HistoryEntry,
+    MatchService,
+    Notice,
+    OpenGame,
+    Played,
+    TimeAway,
+)
 
 __all__ = [
     "DEFAULT_TURN_SECONDS",
@@ -29,4 +37,5 @@ __all__ = [
     "Played",
     "ServiceError",
     "StalePrompt",
+    "TimeAway",
 ]

@@ -15,7 +15,16 @@ from data import Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb
-from play.service import HistoryEntry, OpenGame, Played, Step, game_of, history_line
+from play.service import (
+    AWAY_DAYS_A_YEAR,
+    HistoryEntry,
+    OpenGame,
+    Played,
+    Step,
+    TimeAway,
+    game_of,
+    history_line,
+)
 
 
 def mention(user_id: int) -> str:
@@ -278,17 +287,24 @@ def games_text() -> str:
 MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
 
 
-def my_games_text(games: Sequence[OpenGame], user_id: int, limit: int = MY_GAMES_LIMIT) -> str:
+def my_games_text(
+    games: Sequence[OpenGame], user_id: int, away_until: float | None = None, limit: int = MY_GAMES_LIMIT
+) -> str:
     """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
-    with its game, opponent, whose move, deadline and channel."""
+    with its game, opponent, whose move, deadline and channel; and whether they are away."""
+    away = (
+        f"You are away until <t:{int(away_until)}:F>: your clocks are stopped (`/wargames back` ends it).\n"
+        if away_until is not None
+        else ""
+    )
     if not games:
-        return (
+        return away + (
             "You have no open games in this server. Start one with a game's `challenge` command "
             "(`/wargames games` lists the games)."
         )
     mine = sum(1 for g in games if user_id in g.waiting)
     noun = "game" if len(games) == 1 else "games"
-    lines = [f"**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
+    lines = [f"{away}**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
     for n, game in enumerate(games, 1):
         line = f"{n}. {_open_game_line(game, user_id)}"
         if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
@@ -317,6 +333,52 @@ def _open_game_line(game: OpenGame, user_id: int) -> str:
     else:
         whose = f"{them}'s move"
     return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
+
+
+def away_text(away: TimeAway) -> str:
+    """The answer to `/wargames away`, for the player alone."""
+    assert away.until is not None
+    n = len(away.games)
+    if n == 1:
+        stopped = "The clock of your game here stops while it is your move"
+    elif n:
+        stopped = f"The clocks of your {n} games here stop while it is your move"
+    else:
+        stopped = "In games you start here meanwhile, your clock waits for you"
+    told = ", and your opponents are told" if n else ""
+    return (
+        f"You are away until <t:{int(away.until)}:F> (<t:{int(away.until)}:R>). {stopped}: no reminder "
+        f"and no loss on time until you are back{told}. {_days_left(away.left)} "
+        f"`/wargames back` ends it early."
+    )
+
+
+def back_text(away: TimeAway) -> str:
+    """The answer to `/wargames back`."""
+    n = len(away.games)
+    runs = "Your clock runs again" if n == 1 else f"Your clocks run again in your {n} games here"
+    return f"Welcome back. {runs if n else 'You have no game here'}. {_days_left(away.left)}"
+
+
+def _days_left(days: int) -> str:
+    return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
+
+
+def away_notice(match: Match, user_id: int, until: float) -> str:
+    """What a game's channel is told, once, when one of its players goes away."""
+    other = match.other_player(user_id)
+    them = "" if other == match.ai_player_id else f"{mention(other)}: "
+    due = f" Their move here is now due {when(match.deadline)}." if match.turn_player_id == user_id else ""
+    return (
+        f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
+        f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
+    )
+
+
+def back_notice(match: Match, user_id: int) -> str:
+    """What a game's channel is told when a player away comes back early."""
+    due = f": their move here is due {when(match.deadline)}" if match.turn_player_id == user_id else ""
+    return f"{mention(user_id)} is back and their clock runs again{due}."
 
 
 def side_label(match: Match, user_id: int) -> str:

@@ -16,10 +16,12 @@ holds is walked by each full pass of Python's garbage collector (docs/reliabilit
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,6 +61,9 @@ CHALLENGE_TTL = DAY
 QUICK_SECONDS = 6 * 3600  # the longest deadline of a quick decision (a retreat square, a negation)
 SEPARATOR = ";"  # several actions in one command: "e2-e3; e4-e5xe6"
 NO_GAME = "There is no game in this channel. Start one with the `challenge` command of a game."
+AWAY_DAYS_A_YEAR = 30  # time away a player may take in one server in any 365 days (RULES.md)
+AWAY_WINDOW = 365 * DAY
+AWAY_GRACE = 3600  # a time away cut this short costs no day of the allowance
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
@@ -119,6 +124,19 @@ def split_actions(text: str) -> list[str]:
 def waiting_ids(match: Match, state: State) -> list[int]:
     """The players who owe an action now, in side order (two at once in a simultaneous set-up)."""
     return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
+
+
+def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, float]) -> float:
+    """When the clock of the players `state` waits for starts to count: now, or when the last of them
+    who is away is back. A quick decision never waits: its automatic answer lets the other player
+    go on (RULES.md)."""
+    if state.quick_decision():
+        return now
+    return max([now, *(aways[u] for u in waiting_ids(match, state) if aways.get(u, now) > now)])
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
 
 
 def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:
@@ -249,6 +267,16 @@ class OpenGame:
     def due(self) -> float | None:
         """When the clock runs out (for a challenge: when it expires)."""
         return self.match.deadline if self.match.status is Status.ACTIVE else self.match.challenge_expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAway:
+    """A player's time away in one server after `away` or `back`: until when (None: back), the
+    allowance left (days) and their active games there, clocks moved, whose channels are told."""
+
+    until: float | None
+    left: int  # days
+    games: list[Match]
 
 
 @dataclass(slots=True)
@@ -415,7 +443,7 @@ class MatchService:
         sides = {wanted: match.challenger_id, other: match.opponent_id}
         state = rules.new_game(match.options, match.seed)
         waiting = waiting_ids(replace(match, sides=sides), state)
-        clock = self._clock_for(match.turn_seconds, state, now)
+        clock = await self._new_clock(replace(match, sides=sides), state, now)
         try:
             started = await self.db.update_match(
                 match.id,
@@ -602,10 +630,105 @@ class MatchService:
         except InvalidNotation as exc:
             raise IllegalMove(self._step(n, of, str(exc))) from None
 
-    def _clock_for(self, turn_seconds: int, state: State, now: float) -> dict[str, Any]:
-        """A new clock: a whole turn, or a short one for a quick decision."""
-        span = quick_seconds(turn_seconds) if state.quick_decision() else turn_seconds
-        return {"deadline": now + span, "reminder_at": now + span - reminder_lead(span)}
+    async def _new_clock(self, match: Match, state: State, now: float) -> dict[str, Any]:
+        """A new clock: a whole turn, or a short one for a quick decision. A whole turn owed by a
+        player who is away starts when they are back (`_clock_start`)."""
+        quick = state.quick_decision()
+        span = quick_seconds(match.turn_seconds) if quick else match.turn_seconds
+        start = now
+        if not quick:
+            aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
+            start = _clock_start(match, state, now, aways)
+        return {"deadline": start + span, "reminder_at": start + span - reminder_lead(span)}
+
+    # ------------------------------------------------------------------ time away
+
+    async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
+        """When each of `users` who is away from this server now comes back."""
+        ends: dict[int, float] = {}
+        for user in set(users):
+            for away in await self.db.time_away(guild_id, user, now):
+                if away.start_at <= now:
+                    ends[user] = max(ends.get(user, now), away.end_at)
+        return ends
+
+    async def away_taken(self, guild_id: int, user_id: int) -> int:
+        """The days of time away a player took in this server in the last 365 days, to now: each
+        time away counts its days begun (a day and a bit is two), but an hour's grace is free, so a
+        mistake undone at once costs nothing and no stall is cheaper for being cut in pieces."""
+        now = self.clock()
+        since = now - AWAY_WINDOW
+        return sum(
+            math.ceil(max(0.0, min(a.end_at, now) - max(a.start_at, since) - AWAY_GRACE) / DAY)
+            for a in await self.db.time_away(guild_id, user_id, since)
+        )
+
+    async def away_until(self, guild_id: int, user_id: int) -> float | None:
+        """When a player away from this server comes back; None if they are not away."""
+        now = self.clock()
+        return (await self._away_ends(guild_id, (user_id,), now)).get(user_id)
+
+    async def away(self, guild_id: int, user_id: int, days: int) -> TimeAway:
+        """Stop the clocks of a player's games in this server for `days` days (RULES.md): a turn
+        they owe is due that much later, one that comes to them meanwhile starts when they are
+        back; reminders and losses on time wait with it. Asked while away, it sets a new return."""
+        if not 1 <= days <= AWAY_DAYS_A_YEAR:
+            raise BadRequest(f"Time away is 1 to {AWAY_DAYS_A_YEAR} days.")
+        taken = await self.away_taken(guild_id, user_id)
+        left = max(0, AWAY_DAYS_A_YEAR - taken)
+        if days > left:
+            can = f"you can be away for {_days(left)} at most now" if left else "you have none left now"
+            raise BadRequest(
+                f"Time away is at most {AWAY_DAYS_A_YEAR} days in any 365. You took {_days(taken)} of "
+                f"them, so {can}; a day taken comes back 365 days later."
+            )
+        now = self.clock()
+        until = now + days * DAY
+        games = await self._reclock(guild_id, user_id, now, until)
+        return TimeAway(until, left - days, games)
+
+    async def back(self, guild_id: int, user_id: int) -> TimeAway:
+        """End a player's time away early: the clocks it stopped run again from now."""
+        now = self.clock()
+        if await self.away_until(guild_id, user_id) is None:
+            raise BadRequest("You are not away. `/wargames away` stops your clocks while you are.")
+        games = await self._reclock(guild_id, user_id, now, None)
+        return TimeAway(None, max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id)), games)
+
+    async def _reclock(self, guild_id: int, user_id: int, now: float, until: float | None) -> list[Match]:
+        """Record a player's new time away (`until`) or its end (None), and move the clock of each
+        of their active games in this server by as much as its start moves. A deadline already
+        passed is left to the sweep: it fell due before the time away began."""
+        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
+        async with contextlib.AsyncExitStack() as held:
+            for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
+                await held.enter_async_context(self._lock(match.id))
+            before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
+            await self.db.set_time_away(guild_id, user_id, now=now, until=until)
+            after = {u: end for u, end in before.items() if u != user_id}
+            if until is not None:
+                after[user_id] = until
+            games = []
+            for stored in found:
+                match = await self._reread(stored)
+                live = self._live.get(match.channel_id)
+                if match.status is not Status.ACTIVE or live is None or live[1] is None:
+                    continue
+                state = live[1]
+                games.append(match)
+                if match.deadline is None or match.deadline <= now or match.reminder_at is None:
+                    continue
+                shift = _clock_start(match, state, now, after) - _clock_start(match, state, now, before)
+                if not shift:
+                    continue
+                deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
+                moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
+                if await self.db.shift_clock(match.id, match.version, deadline, reminder_at):
+                    self._remember(moved, state)
+                    games[-1] = moved
+                else:
+                    self.forget(match.channel_id)  # written elsewhere: read it afresh next time
+        return games
 
     async def _commit(
         self,
@@ -638,7 +761,7 @@ class MatchService:
             changes["turn_player_id"] = next_id
             # A new player's clock starts, and so does one for a quick decision (and after it).
             if next_id != match.turn_player_id or state.quick_decision() != quick_before:
-                changes.update(self._clock_for(match.turn_seconds, state, now))
+                changes.update(await self._new_clock(match, state, now))
         try:
             updated = await self.db.commit_action(
                 match.id,

@@ -438,7 +438,7 @@ async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> 
     for game in registry.games():
         assert f"/{game.name}: {game.title}. Start with `/{game.name} challenge`." in listed
     assert await console.run_lines(["/wargames admin sync"]) == 1
-    assert "/wargames has one command: /wargames games" in out.getvalue()
+    assert "The /wargames commands here: games, mygames, away days:N, back" in out.getvalue()
     await console.close()
 
 

@@ -128,7 +128,7 @@ async def test_mygames_lists_every_open_game_here_waiting_on_you_first(
     )
     for entry in entries:
         assert re.search(r"<t:\d+:R>\.$", entry)
-    match = await bot.database.get_channel_match(ch["general"])  # type: ignore[union-attr]
+    match = await bot.database.get_channel_match(ch["general"])
     assert f"due <t:{int(match.deadline)}:R>" in entries[1]
     assert f"<#{ch['quiet']}>" not in text and str(elsewhere.channel("general").id) not in text
     # Bob's list: the same games seen from his side
@@ -169,6 +169,6 @@ async def test_mygames_in_the_console(tmp_path: Path):
     assert "from @bob in #game-2, expires in 1 day" in shown
     assert "2. Your move: Block Wars (you are the Germans) against @bob in #general, due in 3 days" in shown
     assert await console.run_lines(["/wargames mygames please"]) == 1  # refused, with the commands
-    assert "/wargames mygames" in out.getvalue().splitlines()[-1]
+    assert "games, mygames, away days:N, back" in out.getvalue().splitlines()[-1]
     assert names.user_id("alice") == console.my_id
     await console.close()
