@@ -333,6 +333,14 @@ class Game(Protocol):
         """Whether the AI, seeing `view`, accepts a draw offered to it (it is not ahead)."""
         ...
 
+    def appraise(
+        self, view: View, actions: Sequence[Action], seed: int, *, most: int = 10, deals: int = 4
+    ) -> list[tuple[Action, float]]:
+        """The AI's judgement of a choice `view.viewer` faces (reviews of finished games): `actions`
+        and the first `most` of the actions it finds likeliest, each with its value for the viewer
+        in [-1, 1] (averaged over `deals` deals of the unknown), best first."""
+        ...
+
     # -- words and menus (presentation only: legality always comes from the state)
     def side(self, name: Side) -> SideInfo: ...
 
