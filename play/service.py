@@ -48,6 +48,7 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
+from play.thinking import Thinker
 
 DAY = 24 * 3600
 DEFAULT_TURN_SECONDS = 3 * DAY
@@ -208,10 +209,13 @@ class MatchService:
         rng: random.Random | None = None,
         challenge_ttl: float = CHALLENGE_TTL,
         outbox: bool = False,
+        thinker: Thinker | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
-        bot posts boards after acknowledging the move; the console draws them at once)."""
+        bot posts boards after acknowledging the move; the console draws them at once).
+        `thinker`: where the AI thinks (the bot's worker processes; default: a thread)."""
         self.db = db
+        self.thinker = thinker or Thinker(0)
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
@@ -640,9 +644,9 @@ class MatchService:
             view = state.view(side)  # the AI sees what its side may know, nothing more
             seed = match.seed ^ (match.version * 7919)
             level = match.ai_level or rules.ai.default
-            action = await asyncio.to_thread(rules.choose, view, level, seed, budget_s)
+            notation = await self.thinker.choose(match.game, view, level, seed, budget_s)
             try:
-                played.append(await self.act(channel_id, ai_id, str(action), expected_version=match.version))
+                played.append(await self.act(channel_id, ai_id, notation, expected_version=match.version))
             except StalePrompt:
                 continue
         return played
@@ -658,9 +662,7 @@ class MatchService:
         side = match.side_of(ai_id) if ai_id is not None else None
         if ai_id is None or side is None or state.is_over():
             return None
-        rules = game_of(match)
-        view = state.view(side)
-        accept = await asyncio.to_thread(rules.accepts_draw, view, match.seed ^ match.version)
+        accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
         try:
             return await self.act(
                 channel_id, ai_id, "accept draw" if accept else "decline draw", expected_version=match.version
