@@ -32,6 +32,7 @@ from engine.protocol import (
 )
 
 MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
+UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 
 # The generic search per level: how long it may think and how many iterations it stops at.
 SEARCH_LEVELS: dict[str, search.Settings] = {
@@ -201,7 +202,9 @@ class BaseGame:
         outcome = state.outcome()
         if outcome is not None:
             return 0.0 if outcome.winner is None else 1.0 if outcome.winner == side else -1.0
-        return max(-1.0, min(1.0, self.evaluate(state, side)))
+        # However good it looks, a game not yet won is worth less than one won: an evaluation that
+        # saturates (tanh of a large lead) must not make a missed win look free.
+        return UNFINISHED * max(-1.0, min(1.0, self.evaluate(state, side)))
 
     # -- words and menus
 

@@ -253,9 +253,18 @@ class Focus:
 
 @dataclass(frozen=True, slots=True)
 class AiLevels:
+    """A game's AI levels: their names, the one a challenge gets by default, what each does.
+
+    `ratings` is each level's Elo as `bench/ladder.py` measured it, with `random` at 0 (the platform
+    puts it on the players' scale, `play.ratings`); `budgets` is the most a level thinks per
+    decision, in seconds (its searches stop at an iteration budget first on any ordinary machine).
+    """
+
     names: tuple[str, ...]
     default: str
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    ratings: Mapping[str, float] = field(default_factory=dict)
+    budgets: Mapping[str, float] = field(default_factory=dict)
 
 
 class Game(Protocol):

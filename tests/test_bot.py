@@ -255,9 +255,10 @@ async def test_a_win_ends_the_game_and_counts_in_the_stats(world: World):
     w = world
     await deployed(w)
     await put_position(w, build({"c1": "G", "d2": "G", "h8": "C"}))
+    match = await w.match()
     won = await w.slash(w.alice, "move", {"action": "d2-d1"})
     assert "Game over: the Germans win" in won.content and f"<@{w.alice.id}>" in won.content
-    assert won.message.components == []
+    assert won.message.custom_ids == [f"bw:review:{match.id}"]  # a finished game offers only a look back
     png_of(won.message)
     assert await w.match() is None  # the channel is free again
     stats = await w.slash(w.alice, "stats")
@@ -422,7 +423,7 @@ async def test_rules_history_notify_and_resign(world: World):
         assert gif.n_frames == 4  # the start, two set-ups and one move
     history = await w.slash(w.eve, "history", {"count": 60})
     assert "**Set-up**\n1. Germans: " in history.content and "**Turn 1**\n3. Germans: " in history.content
-    notify = await w.slash(w.bob, "notify", {"enabled": True})
+    notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert notify.ephemeral
     await w.slash(w.alice, "end")
     await w.cog.idle()
@@ -629,7 +630,7 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
 async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: World):
     w = world
     await deployed(w)
-    opted = await w.slash(w.bob, "notify", {"enabled": True})
+    opted = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert opted.ephemeral
     await w.slash(w.alice, "move", {"action": "e6-e5"})
     assert w.fake.dms_to(w.bob) == []  # still Alice's turn: nothing to say yet
