@@ -35,11 +35,14 @@ from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
 from play.present import (
     ai_stats_text,
+    chosen_side_text,
     games_text,
     history_text,
     leaderboard_text,
     options_text,
+    played_story,
     review_text,
+    standing_actions,
     stats_text,
     status_text,
 )
@@ -207,7 +210,7 @@ class Console:
             seq = await self._seq(played.match)
         path = self._board_file(played.match, played.state, played.events, seq)
         self.say(f"board: {path}")
-        self.say(played.line)
+        self.say(played_story(played))
         self.say(status_text(played.match, played.state))
         return path
 
@@ -387,8 +390,9 @@ class Console:
             label = level_label(game, level or game.ai.default)
             self.say(f"<@{self.my_id}> takes on the AI ({label}): a game of {game.title}.{rules}")
             return await self._started(match)
+        wanted = chosen_side_text(game, match.challenger_side)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
+            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
@@ -502,20 +506,29 @@ class Console:
         self._no_args(game, "legal", args)
         legal = await self.service.legal(self.channel_id, self.my_id)
         match, state = await self.service.current(self.channel_id)
+        mine = match.side_of(self.my_id)
         if not legal:
-            if match.side_of(self.my_id) is None:
+            if mine is None:
                 self.say(f"You are not playing in this game. {status_text(match, state)}")
-            else:
-                self.say(f"Nothing to play right now. {status_text(match, state)}")
-            return Outcome()
+                return Outcome()
+            self.say(f"Nothing to play right now. {status_text(match, state)}")
+        else:
+            self.say(f"{len(legal)} legal for @{self.me}:")
+            self._command_lines(game, state, legal)
+        standing = [str(a) for a in standing_actions(game)]
+        if mine is not None and standing:
+            self.say("At any time, on turn or not:")
+            self._command_lines(game, state, standing)
+        return Outcome()
+
+    def _command_lines(self, game: Game, state: State, notations: list[str]) -> None:
+        """Notations as the commands that play them, one line per command."""
         by_cmd: dict[str, list[str]] = {}
-        for notation in legal:
+        for notation in notations:
             cmd, arg = command_for(game, state, notation)
             by_cmd.setdefault(cmd, []).append(arg)
-        self.say(f"{len(legal)} legal for @{self.me}:")
         for cmd, items in by_cmd.items():
             self.say(f"  /{game.name} {cmd}: " + (", ".join(items) if items != [""] else "(no options)"))
-        return Outcome()
 
     # ------------------------------------------------------------------ reading
 
