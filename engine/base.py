@@ -141,6 +141,10 @@ class BaseGame:
             settings = replace(settings, budget_s=budget_s)
         if iterations is not None:
             settings = replace(settings, iterations=iterations)
+        if settings.iterations == 0:  # no search: the game's rule of thumb, its playout policy
+            assert view.viewer is not None
+            state = view.determinize(random.Random(seed))
+            return self.rollout(state, view.viewer, random.Random(f"thumb:{seed}"))
         return search.choose(
             view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
         )
