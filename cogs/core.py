@@ -29,7 +29,7 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, played_text, status_text
+from play.present import games_text, history_text, played_text, status_text, terms_text
 from play.service import game_of, is_current, waiting_ids
 from render import seen
 
@@ -692,12 +692,12 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             ai_level=(level or game.ai.default) if against_me else None,
         )
         if against_me:
+            terms = terms_text(game, match.options)
             await self.post_start(
-                interaction, match, f"A game of {game.title} against the AI ({match.ai_level})."
+                interaction, match, f"A game of {game.title} against the AI ({match.ai_level}).{terms}"
             )
             return
-        rules = options_text(game, match.options)
-        extras = f" Optional rules: {rules}." if rules else ""
+        extras = terms_text(game, match.options)
         expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "

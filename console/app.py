@@ -33,7 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, status_text
+from play.present import games_text, history_text, status_text, terms_text
 from play.service import game_of, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -368,8 +368,7 @@ class Console:
             opponent_is_bot=vs_bot,
             ai_level=level if vs_bot else None,
         )
-        extras = options_text(game, match.options)
-        rules = f" Optional rules: {extras}." if extras else ""
+        rules = terms_text(game, match.options)
         if vs_bot:
             self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
             return await self._started(match)
