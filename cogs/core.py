@@ -35,12 +35,12 @@ from play.present import (
     games_text,
     history_text,
     leaderboard_text,
-    options_text,
     played_text,
     review_text,
     standing_actions,
     stats_text,
     status_text,
+    terms_text,
 )
 from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
@@ -716,10 +716,12 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         )
         if against_me:
             level = level_label(game, match.ai_level or game.ai.default)
-            await self.post_start(interaction, match, f"A game of {game.title} against the AI ({level}).")
+            terms = terms_text(game, match.options)
+            await self.post_start(
+                interaction, match, f"A game of {game.title} against the AI ({level}).{terms}"
+            )
             return
-        rules = options_text(game, match.options)
-        extras = f" Optional rules: {rules}." if rules else ""
+        extras = terms_text(game, match.options)
         expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
         wanted = chosen_side_text(game, match.challenger_side)
         await interaction.response.send_message(

@@ -39,12 +39,12 @@ from play.present import (
     games_text,
     history_text,
     leaderboard_text,
-    options_text,
     played_story,
     review_text,
     standing_actions,
     stats_text,
     status_text,
+    terms_text,
 )
 from play.ratings import level_label
 from play.service import game_of, split_actions
@@ -384,8 +384,7 @@ class Console:
             opponent_is_bot=vs_bot,
             ai_level=level if vs_bot else None,
         )
-        extras = options_text(game, match.options)
-        rules = f" Optional rules: {extras}." if extras else ""
+        rules = terms_text(game, match.options)
         if vs_bot:
             label = level_label(game, level or game.ai.default)
             self.say(f"<@{self.my_id}> takes on the AI ({label}): a game of {game.title}.{rules}")

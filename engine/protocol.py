@@ -173,6 +173,19 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # A limit of ours that the rule texts do not have (an int; 0 switches it off): the challenge
+    # message always states it, in `shown` ("{}" is the value), or in `off` when it is 0.
+    # `engine.base.limit_option` builds one; every game with such a limit uses it.
+    shown: str = ""
+    off: str = ""
+
+    @property
+    def limit(self) -> bool:
+        return bool(self.shown)
+
+    def stated(self, value: object) -> str:
+        """How the challenge message states this limit's chosen `value`."""
+        return self.off if value in (0, "0") else self.shown.format(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,12 +34,36 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
     out = []
     for spec in game.options:
         value = options.get(spec.name, spec.default)
+        if spec.limit:
+            continue  # stated always, by limits_text
         if isinstance(spec.default, bool):
             if value:
                 out.append(spec.label)
         elif value != spec.default:
             out.append(f"{spec.label}: {value}")
     return ", ".join(out)
+
+
+def limits_text(game: Game, options: Mapping[str, Any]) -> str:
+    """The game's limits of ours (a turn limit the rule texts do not have), always stated, so
+    both players know how the game can end besides its own victory: "Turn limit: 20 turns each,
+    then a draw (set at the challenge; 0 switches it off)."; '' for a game without one."""
+    out = []
+    for spec in game.options:
+        if spec.limit:
+            out.append(f"{spec.label}: {spec.stated(options.get(spec.name, spec.default))}")
+    if not out:
+        return ""
+    return "; ".join(out) + " (a rule of ours, set with the challenge; 0 switches it off)."
+
+
+def terms_text(game: Game, options: Mapping[str, Any]) -> str:
+    """What a challenge (or a game against the AI) is played under, for its first message: the
+    optional rules chosen and the limits; ' Optional rules: …. Turn limit: ….' or ''."""
+    rules = options_text(game, options)
+    out = f" Optional rules: {rules}." if rules else ""
+    limits = limits_text(game, options)
+    return f"{out} {limits}" if limits else out
 
 
 def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
