@@ -17,6 +17,7 @@ from data.errors import (
 from data.models import (
     OPEN_STATUSES,
     ActionRecord,
+    AiRecord,
     Away,
     Match,
     NewAction,
@@ -32,6 +33,7 @@ __all__ = [
     "OPEN_STATUSES",
     "START_RATING",
     "ActionRecord",
+    "AiRecord",
     "Away",
     "ChannelBusy",
     "DataError",

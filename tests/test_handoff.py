@@ -305,7 +305,7 @@ async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table
     """Bob asked for turn DMs: when the Germans' turn ends, his DM says what they did since his last
     action (several commands of theirs), and what he drew."""
     t = table
-    await t.fake.slash(t.bob, t.channel, "fixbayonets", "notify", {"enabled": True})
+    await t.fake.slash(t.bob, t.channel, "wargames", "notify", {"enabled": True})
     secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
     rows = await t.log()
     last_bob = max(n for n, r in enumerate(rows) if r.player_id == t.bob.id)
