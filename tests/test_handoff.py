@@ -226,9 +226,10 @@ async def test_an_ai_turn_cut_by_a_restart_is_still_one_board_for_all_of_it(tabl
     assert await t.bot.service.owed_boards() == []
 
 
-async def cards_dealt_by_the_other_side(t: Table, vs_ai: bool) -> tuple[str, FakeUser]:
-    """Fix Bayonets: the Germans play their first turn and end it; the Americans draw 3 cards.
-    Returns the Americans' private words for that draw and the American player."""
+async def cards_dealt_by_the_other_side(t: Table, vs_ai: bool, busy: int = 0) -> tuple[str, FakeUser]:
+    """Fix Bayonets: the Germans play their first turn (`busy` commands other than ending it first)
+    and end it; the Americans draw 3 cards. Returns the Americans' private words for that draw and
+    the American player."""
     assert t.bot is not None
     name = "fixbayonets"
     german, american = (t.fake.bot_user, t.alice) if vs_ai else (t.alice, t.bob)
@@ -256,7 +257,11 @@ async def cards_dealt_by_the_other_side(t: Table, vs_ai: bool) -> tuple[str, Fak
             await t.core.idle()
             continue
         legal = await t.bot.service.legal(t.channel.id, user.id)
-        await t.fake.slash(user, t.channel, name, "play", {"action": pick(legal, rng)})
+        others = [a for a in legal if a not in ("end", "fight", "pass") and not a.startswith("negate")]
+        action = rng.choice(others) if busy and side == "germans" and others else pick(legal, rng)
+        if side == "germans" and action in others:
+            busy -= 1
+        await t.fake.slash(user, t.channel, name, "play", {"action": action})
         await t.core.idle()
     stretch = await t.bot.service.latest_stretch(await t.match())
     assert stretch is not None
@@ -306,7 +311,7 @@ async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table
     action (several commands of theirs), and what he drew."""
     t = table
     await t.fake.slash(t.bob, t.channel, "wargames", "notify", {"enabled": True})
-    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False, busy=2)
     rows = await t.log()
     last_bob = max(n for n, r in enumerate(rows) if r.player_id == t.bob.id)
     assert len(rows) - last_bob - 1 >= 2  # the Germans played several commands since
