@@ -112,3 +112,76 @@ async def test_a_pass_that_closes_a_phase_reads_one_event_a_line_grouped_by_phas
         assert len(headings) == len(set(headings)), story  # each phase once, its events under it
     finally:
         await console.close()
+
+
+# ------------------------------------------------------------------- one notation tolerance for all
+
+
+def spaced(notation: str) -> list[str]:
+    """What players type for `notation`: spaces around the notation's punctuation, a stray trailing
+    separator, capitals."""
+    import re
+
+    wide = re.sub(r"\s*([-/@,])\s*", r" \1 ", notation).strip()
+    out = [wide, notation.upper(), f"  {notation}  "]
+    if "/" in notation:
+        out.append(notation + "/")
+    if re.search(r"\dx[a-h]\d", notation):
+        out.append(re.sub(r"(\d)x([a-h]\d)", r"\1 x \2", notation))
+    return out
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_reads_its_notation_with_spaces_and_a_trailing_separator(name: str) -> None:
+    game = registry.game(name)
+    state = game.new_game(game.normalise_options({}), 4)
+    rng = random.Random(4)
+    tried = 0
+    for _ in range(120):
+        if state.is_over():
+            break
+        side = min(state.to_act())
+        legal = list(state.legal_actions(side))
+        for action in legal[:40]:
+            for typed in spaced(str(action)):
+                assert game.parse(typed) == action, (typed, str(action))
+                tried += 1
+        state.apply(rng.choice(legal), side)
+    assert tried > 100
+
+
+async def test_block_wars_takes_a_move_typed_with_spaces(tmp_path: Path) -> None:
+    """`F2 - E1` was 'Unknown command' in Block Wars, while Combined Arms took `b3 - b4`."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(["/blockwars setup", "/as bob", "/blockwars setup std"]) == 0
+        said(out)
+        assert await console.run_lines(["/as alice", "E6 - E5", "D6 -d5"]) == 0, said(out)
+        text = said(out)
+        assert "Germans: e6-e5" in text and "Germans: d6-d5" in text
+    finally:
+        await console.close()
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+async def test_a_deployment_with_a_trailing_slash_is_taken(tmp_path: Path, name: str) -> None:
+    """`deploy …/…/…/` answered "'' is not a row"."""
+    from engine.combinedarms.actions import ROWS_EXAMPLE
+
+    console, out = await open_console(tmp_path)
+    game = registry.game(name)
+    rows = ROWS_EXAMPLE["wwii" if name.endswith("wwii") else "wwi"]
+    try:
+        await start(console, name)
+        assert await console.run_lines([f"/{name} army balanced", "/as bob", f"/{name} army balanced"]) == 0
+        match, state = await console.service.latest(console.channel_id)
+        first = names.user_name(match.sides[min(state.to_act())])
+        said(out)
+        assert await console.run_lines([f"/as {first}", f"/{name} deploy {rows}/"]) == 0, said(out)
+        text = said(out)
+        assert "is not a row" not in text and f"deploy {rows}" in text.replace(": deploy", " deploy")
+        _, state = await console.service.latest(console.channel_id)
+        assert game.sides[0].name not in state.to_act() or game.sides[1].name not in state.to_act()
+    finally:
+        await console.close()
