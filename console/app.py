@@ -271,11 +271,17 @@ class Console:
         game = await self.channel_game()
         if group in PLATFORM_COMMANDS or any(v.name == group for v in game.verbs):
             return await self._game_command(game, group, words[1:])
-        try:
-            for piece in split_actions(text):
+        if text.startswith("/"):
+            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
+        # Anything else is actions: the one the game cannot read says why, and which one it is.
+        pieces = split_actions(text)
+        for n, piece in enumerate(pieces, 1):
+            try:
                 game.parse(piece)
-        except InvalidNotation:
-            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.") from None
+            except InvalidNotation as exc:
+                if len(pieces) > 1:
+                    raise UsageError(f"Action {n} of {len(pieces)}: {exc} Nothing was played.") from None
+                raise UsageError(f"{exc} (/help lists the commands.)") from None
         return await self._act(text, game)
 
     def _as(self, args: list[str]) -> Outcome:

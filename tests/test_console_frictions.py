@@ -55,6 +55,9 @@ async def play_until(console: Console, name: str, done, seed: int = 1, limit: in
         await console.run_lines([f"/as {who}"])
 
 
+BLOCK_WARS_SET_UP = ["/blockwars setup", "/as bob", "/blockwars setup std", "/as alice"]
+
+
 def said(out: io.StringIO) -> str:
     """What the console printed since the last call."""
     text = out.getvalue()
@@ -183,5 +186,48 @@ async def test_a_deployment_with_a_trailing_slash_is_taken(tmp_path: Path, name:
         assert "is not a row" not in text and f"deploy {rows}" in text.replace(": deploy", " deploy")
         _, state = await console.service.latest(console.channel_id)
         assert game.sides[0].name not in state.to_act() or game.sides[1].name not in state.to_act()
+    finally:
+        await console.close()
+
+
+async def test_block_wars_refuses_another_games_pass_instead_of_ending_the_turn(tmp_path: Path) -> None:
+    """A bare `pass` (Fix Bayonets' and Battlefronts' word) silently ended a Block Wars turn with
+    two actions left."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        match, _ = await console.service.latest(console.channel_id)
+        said(out)
+        assert await console.run_lines(["pass"]) == 1
+        text = said(out)
+        assert "✗" in text and "`end`" in text and "Germans: end" not in text
+        after, _ = await console.service.latest(console.channel_id)
+        assert after.version == match.version and after.turn_player_id == names.user_id("alice")
+        assert await console.run_lines(["/blockwars play pass"]) == 1
+        assert "Block Wars has no `pass`" in said(out)
+    finally:
+        await console.close()
+
+
+async def test_a_line_of_actions_the_console_cannot_read_says_which_part(tmp_path: Path) -> None:
+    """`b8-a7; d7-d...` answered "Unknown command" for the whole line."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        match, _ = await console.service.latest(console.channel_id)
+        said(out)
+        assert await console.run_lines(["e6-e5; d7-d..."]) == 1
+        text = said(out)
+        assert "Unknown command" not in text
+        assert "Action 2 of 2: 'd7-d...' is not an action I understand." in text
+        assert "Nothing was played." in text
+        after, _ = await console.service.latest(console.channel_id)
+        assert after.version == match.version
+        assert await console.run_lines(["e6-e5 d6-d5"]) == 1  # a forgotten ';': the game says what it reads
+        assert "'e6-e5 d6-d5' is not an action I understand" in said(out)
+        assert await console.run_lines(["/blockwar board"]) == 1  # a mistyped command is still one
+        assert "Unknown command '/blockwar board'" in said(out)
     finally:
         await console.close()
