@@ -231,3 +231,18 @@ async def test_a_line_of_actions_the_console_cannot_read_says_which_part(tmp_pat
         assert "Unknown command '/blockwar board'" in said(out)
     finally:
         await console.close()
+
+
+async def test_block_wars_refusals_offer_moves_towards_the_enemy_first(tmp_path: Path) -> None:
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        said(out)
+        assert await console.run_lines(["a1-a2"]) == 1
+        text = said(out)
+        assert "There is no unit on a1." in text
+        offered = text.split("You can play: ", 1)[1].split(", ")[:4]
+        assert all(int(o[4]) < int(o[1]) for o in offered), offered  # the Germans come down the board
+    finally:
+        await console.close()

@@ -261,3 +261,27 @@ async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_t
     assert match.turn_player_id == t.alice.id and not state.quick_decision()
     log = [notation for _, notation, _ in await t.bot.service.log(match)]
     assert log[-1] == "orders attacks" and log[-2].startswith("march ")
+
+
+# ----------------------------------------------------------------------- refusal hints, best first
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+async def test_a_refusal_offers_moves_towards_the_enemy_first(table: Table, name: str):
+    """'The unit on a8 is not yours. You can play: a1-b1, a1-b2, h1-g1, …': five back-row shuffles
+    and none of the useful moves."""
+    t, game = table, registry.game(name)
+    await t.start(game)
+    await t.play_until(game, lambda state, side: state.turn_number() >= 1 and not state.quick_decision())
+    match, state = await t.bot.service.current(t.channel.id)
+    side = min(state.to_act())
+    forward = 1 if side == game.sides[0].name else -1  # the first side starts on rank 1
+    refused = await t.slash(
+        t.users[match.sides[side]], name, "play", {"action": "a8-a7" if forward == 1 else "a1-a2"}
+    )
+    assert refused.ephemeral and "is not yours" in refused.content
+    offered = refused.content.split("You could play: ", 1)[1].split(", ")
+    first = [o.strip("`. ") for o in offered[:4]]
+    for example in first:
+        src, dst = example.replace("x", "-").split("-")
+        assert (int(dst[1]) - int(src[1])) * forward > 0 or "x" in example, first
