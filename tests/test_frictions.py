@@ -285,3 +285,34 @@ async def test_a_refusal_offers_moves_towards_the_enemy_first(table: Table, name
     for example in first:
         src, dst = example.replace("x", "-").split("-")
         assert (int(dst[1]) - int(src[1])) * forward > 0 or "x" in example, first
+
+
+async def test_the_hand_marks_cards_whose_users_are_dead_as_unplayable(table: Table):
+    """Fix Bayonets' hand marked only the other side's cards as not playable, not a Sniper card
+    after the sniper fell nor a Flame Thrower after both heavy-weapons men fell."""
+    from engine.fixbayonets.model import AMERICANS, GERMANS
+    from engine.fixbayonets.position import build
+
+    t = table
+    board = await t.start(registry.game("fixbayonets"))
+    match = await t.match()
+    position = build(
+        {"d8": "GOOR", "d7": "GR", "c8": "GU", "d1": "AOOR", "e2": "AR"},  # no German sniper or specialist
+        hands={GERMANS: ["sniper", "flamer", "rifle3", "mg", "pistol"], AMERICANS: ["rough"]},
+        active=GERMANS,
+    )
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    shown = await t.fake.click(t.alice, board, f"bw:hand:{match.id}")
+    assert shown.ephemeral
+    assert (
+        "Cards you cannot play (discard them when over five): Flame Thrower (both your specialists "
+        "have fallen), Machine Gun (for the Americans only), Sniper (your sniper has fallen)."
+    ) in shown.content
+    for playable in ("Rifle (3) (", "Pistol ("):
+        assert playable not in shown.content
+    by_command = await t.slash(t.alice, "fixbayonets", "hand")
+    assert by_command.content == shown.content
