@@ -316,3 +316,29 @@ async def test_the_hand_marks_cards_whose_users_are_dead_as_unplayable(table: Ta
         assert playable not in shown.content
     by_command = await t.slash(t.alice, "fixbayonets", "hand")
     assert by_command.content == shown.content
+
+
+# --------------------------------------------------------- Combined Arms: why a unit was destroyed
+
+
+async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat_to(table: Table):
+    """'Headquarters on d8 destroyed (retreats off the board)' when it had no square at all: its
+    side squares were taken. Say the real reason."""
+    from engine.combinedarms.position import build
+
+    t = table
+    await t.start(registry.game("combinedarms"))
+    match = await t.match()
+    position = build("wwi", {"c7": "F", "e7": "F", "d8": "h", "c8": "i", "e8": "i", "a1": "H"})
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    played = await t.slash(t.alice, "combinedarms", "play", {"action": "done; c7xd8; e7xd8"})
+    (board,) = [m for m in played.messages if not m.ephemeral]
+    assert "retreats off the board" not in board.content
+    assert (
+        "Headquarters on d8 destroyed (no square to retreat to: the board ends behind it, and each "
+        "square beside it is taken or next to an enemy)"
+    ) in board.content
