@@ -39,6 +39,7 @@ from play.present import (
     history_text,
     options_text,
     played_story,
+    rules_text,
     standing_actions,
     status_text,
 )
@@ -579,13 +580,12 @@ class Console:
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
         topic = " ".join(args).split(":")[-1].strip().lower()
         if not topic:
-            self.say(next(iter(game.rules.values())))
-            self.say(f"Topics: {', '.join(game.rules)} (/{game.name} rules TOPIC).")
+            self.say(rules_text(game))
             return Outcome()
         found = next((t for t in game.rules if topic in t.lower()), None)
         if found is None:
             raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
-        self.say(game.rules[found])
+        self.say(rules_text(game, found))
         return Outcome()
 
     async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:

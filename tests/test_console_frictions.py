@@ -246,3 +246,13 @@ async def test_block_wars_refusals_offer_moves_towards_the_enemy_first(tmp_path:
         assert all(int(o[4]) < int(o[1]) for o in offered), offered  # the Germans come down the board
     finally:
         await console.close()
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_the_console_names_the_rules_topics_once(tmp_path: Path, name: str) -> None:
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines([f"/{name} rules"]) == 0
+        assert said(out).count("Topics:") == 1
+    finally:
+        await console.close()

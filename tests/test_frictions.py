@@ -342,3 +342,19 @@ async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat
         "Headquarters on d8 destroyed (no square to retreat to: the board ends behind it, and each "
         "square beside it is taken or next to an enemy)"
     ) in board.content
+
+
+# ------------------------------------------------------------------------------- the rules' topics
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_rules_overview_names_its_topics_once(table: Table, name: str):
+    """Battlefronts' `rules` printed "Topics: …" twice in the console (its overview said it, and the
+    console again); in Discord no other game said there were topics at all."""
+    t, game = table, registry.game(name)
+    topics = list(game.rules)
+    shown = await t.slash(t.alice, name, "rules", {})
+    assert shown.content.count("Topics:") == 1, shown.content
+    assert shown.content.endswith(f"Topics: {', '.join(topics)} (`/{name} rules topic:…`).")
+    one = await t.slash(t.alice, name, "rules", {"topic": topics[1]})
+    assert "Topics:" not in one.content
