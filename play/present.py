@@ -175,7 +175,7 @@ def rules_text(game: Game, topic: str | None = None) -> str:
     """A rules topic; the first (the overview, also when `topic` is unknown or None) ends with the
     list of topics, so a player learns there is more to ask for."""
     topics = list(game.rules)
-    chosen = topic if topic in game.rules else topics[0]
+    chosen = topic if topic is not None and topic in game.rules else topics[0]
     text = game.rules[chosen]
     if chosen == topics[0]:
         text += f"\nTopics: {', '.join(topics)} (`/{game.name} rules topic:…`)."
