@@ -256,3 +256,22 @@ async def test_the_console_names_the_rules_topics_once(tmp_path: Path, name: str
         assert said(out).count("Topics:") == 1
     finally:
         await console.close()
+
+
+# ------------------------------------------------------------------------------------ the demo
+
+
+async def test_the_first_demo_a_newcomer_runs_ends_decisively(tmp_path: Path, capsys) -> None:
+    """`make run ARGS=--demo` showed a Block Wars game drawn after 60 turns without a card turned:
+    the first thing a newcomer sees. The demo now plays a fixed seed (the same game every time) at
+    the easy level, whose game ends in a breakthrough. The AI's time cap is widened here only so a
+    loaded test machine cannot cut a search short; on an idle machine the default plays the same."""
+    from console import amain
+
+    boards = tmp_path / "boards"
+    assert await amain(["--demo", "--boards", str(boards), "--ai-budget", "5"]) == 0
+    text = capsys.readouterr().out
+    assert "Demo: a complete game of Block Wars played by the AI (easy), seed 1." in text
+    over = [ln for ln in text.splitlines() if ln.startswith("Game over")]
+    assert len(over) == 1 and " win " in over[0] and "draw" not in over[0], over
+    assert list(boards.glob("demo-blockwars-1-*.png"))
