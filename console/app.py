@@ -806,61 +806,53 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
             tmp.cleanup()
 
 
-async def read_line(prompt: str) -> str:
-    """input() in a daemon thread: the event loop stays free, and a Ctrl-C can end the program while
-    the thread still waits for a line (a pool thread would hold the exit until the next Enter)."""
-    loop = asyncio.get_running_loop()
-    line: asyncio.Future[str] = loop.create_future()
-
-    def settle(value: str | None, error: BaseException | None) -> None:
-        if line.done():
-            return
-        if error is not None:
-            line.set_exception(error)
-        else:
-            line.set_result(value or "")
-
-    def work() -> None:
-        try:
-            text = input(prompt)
-        except BaseException as exc:  # EOFError (Ctrl-D) reaches the loop as it is
-            loop.call_soon_threadsafe(settle, None, exc)
-        else:
-            loop.call_soon_threadsafe(settle, text, None)
-
-    threading.Thread(target=work, name="console-input", daemon=True).start()
-    return await line
+def read_line(prompt: str) -> str:
+    """input(), with Ctrl-C raising KeyboardInterrupt inside it as in any plain Python program, so
+    readline throws the half-typed line away. It holds the event loop while the player types; the
+    console has nothing else to do meanwhile (every command runs the deadline sweep first)."""
+    if threading.current_thread() is not threading.main_thread():
+        return input(prompt)  # signal handlers belong to the main thread
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return input(prompt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 async def interactive(console: Console, db_path: Path) -> int:
-    """The read-eval-print loop. Ctrl-C or Ctrl-D at the prompt leaves at once, games kept."""
+    """The read-eval-print loop. Ctrl-C clears the line being typed, as shells do; Ctrl-D at the
+    prompt leaves, games kept. A Ctrl-C while a command runs lets it finish (a move is stored whole or
+    not at all) and says so."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history where available)
     titles = ", ".join(g.title for g in registry.games())
-    console.say(f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. Type /help.")
+    console.say(
+        f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. "
+        "Type /help; Ctrl-D leaves."
+    )
     loop = asyncio.get_running_loop()
-    interrupted = asyncio.Event()
-    loop.add_signal_handler(signal.SIGINT, interrupted.set)
-    try:
-        while True:
-            reading = asyncio.ensure_future(read_line(console.prompt))
-            waiting = asyncio.ensure_future(interrupted.wait())
-            await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
-            if interrupted.is_set():
-                reading.cancel()
-                console.say()
-                console.say("Interrupted. Bye: your games stay in the database.")
-                return 0
-            try:
-                line = reading.result()
-            except EOFError:
-                console.say()
-                return 0
-            if await console.handle(line) is None:
-                return 0
-    finally:
-        loop.remove_signal_handler(signal.SIGINT)
+    main = threading.current_thread() is threading.main_thread()
+    while True:
+        try:
+            line = read_line(console.prompt)
+        except KeyboardInterrupt:
+            console.say()  # the line is gone: a fresh prompt on a line of its own
+            continue
+        except EOFError:
+            console.say()
+            return 0
+        late: list[bool] = []
+        if main:
+            loop.add_signal_handler(signal.SIGINT, late.append, True)
+        try:
+            done = await console.handle(line)
+        finally:
+            if main:
+                loop.remove_signal_handler(signal.SIGINT)
+        if late:
+            console.say("(Ctrl-C came while that command ran; it finished all the same. Ctrl-D leaves.)")
+        if done is None:
+            return 0
 
 
 async def amain(argv: list[str] | None = None) -> int:
