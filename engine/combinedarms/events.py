@@ -166,6 +166,7 @@ class Destroyed(Event):
                 "or next to an enemy"
             ),
             "base": "a base cannot retreat",
+            "cannot move": "a unit that cannot move cannot retreat",
         }.get(self.why, self.why)
         return f"{self.unit} on {self.src} destroyed ({words})"
 
