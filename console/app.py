@@ -54,9 +54,9 @@ from render import renderer
 from render.replay import render_replay
 from settings import load_settings
 
-# The demo's seed when none is given. With it, the first demo a newcomer runs (Block Wars, both sides
-# at the easy level) ends in a breakthrough after 83 actions. At that level about one Block Wars game
-# in four is drawn after 60 turns without a card turned (seeds 1-8: six decisive, two drawn).
+# The demo's seed when none is given: the first demo a newcomer runs (the default game, both sides
+# at its easy level) must show a decisive game, not a draw at a turn limit; docs/console.md gives the
+# figures behind the choice, and tests/test_console_frictions.py checks it.
 DEMO_SEED = 1
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")

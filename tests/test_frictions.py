@@ -323,13 +323,15 @@ async def test_the_hand_marks_cards_whose_users_are_dead_as_unplayable(table: Ta
 
 async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat_to(table: Table):
     """'Headquarters on d8 destroyed (retreats off the board)' when it had no square at all: its
-    side squares were taken. Say the real reason."""
+    side squares were taken. Say the real reason. (The WWI Headquarters now cannot retreat at all,
+    by a later ruling: an Infantry on its back row shows the same.)"""
     from engine.combinedarms.position import build
 
     t = table
     await t.start(registry.game("combinedarms"))
     match = await t.match()
-    position = build("wwi", {"c7": "F", "e7": "F", "d8": "h", "c8": "i", "e8": "i", "a1": "H"})
+    pieces = {"c7": "F", "e7": "F", "d8": "i", "c8": "i", "e8": "i", "a1": "H", "h5": "h"}
+    position = build("wwi", pieces)
     assert t.bot.database is not None
     await t.bot.database.update_match(
         match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
@@ -339,7 +341,7 @@ async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat
     (board,) = [m for m in played.messages if not m.ephemeral]
     assert "retreats off the board" not in board.content
     assert (
-        "Headquarters on d8 destroyed (no square to retreat to: the board ends behind it, and each "
+        "Infantry on d8 destroyed (no square to retreat to: the board ends behind it, and each "
         "square beside it is taken or next to an enemy)"
     ) in board.content
 
