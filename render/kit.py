@@ -157,7 +157,12 @@ class Palette:
                 if self._image is None:
                     keys = [c for rgb in self.key.values() for c in rgb]
                     free = 255 - len(self.key)
-                    rest = self._sheet().quantize(free, method=Image.Quantize.MEDIANCUT)
+                    unseen = _drawn.set(None)  # the sample sheet is never shown: not measured
+                    try:
+                        sheet = self._sheet()
+                    finally:
+                        _drawn.reset(unseen)
+                    rest = sheet.quantize(free, method=Image.Quantize.MEDIANCUT)
                     flat = keys + (rest.getpalette() or [])[: free * 3]
                     flat += [0] * (765 - len(flat)) + list(SPARE_RGB)
                     pal = Image.new("P", (1, 1))
@@ -206,6 +211,7 @@ class Column:
 
     def __init__(self, palette: Palette, x: int, y: int, width: int, bg: str) -> None:
         self.palette, self.x, self.y, self.width, self.bg = palette, x, y, width, bg
+        self.beside_w, self.beside_until = 0, 0
         # What to draw, in order: a tile at (x, y), or a rectangle (box, fill, outline, width).
         self.ops: list[
             tuple[Image.Image, int, int] | tuple[tuple[int, int, int, int], str | None, str | None, int]
@@ -238,11 +244,24 @@ class Column:
         gap: int = 2,
         bg: str | None = None,
     ) -> None:
-        """`s` wrapped to the column's width, every word kept."""
-        for ln in wrap(s, size, self.width - indent, bold):
-            t = self.tile(ln, size, fg, bold, bg)
-            self.paste(t, self.x + indent, self.y)
+        """`s` wrapped to the column's width (beside a picture placed with `beside`, to the room
+        left of it), every word kept."""
+        words = s.split()
+        f = _font(size, bold)
+        while words:
+            left = indent + (self.beside_w if self.y < self.beside_until else 0)
+            room = self.width - left
+            n = 1
+            while n < len(words) and f.getlength(" ".join(words[: n + 1])) <= room:
+                n += 1
+            t = self.tile(" ".join(words[:n]), size, fg, bold, bg)
+            self.paste(t, self.x + left, self.y)
             self.y += t.height + gap
+            words = words[n:]
+
+    def beside(self, width: int, until: int) -> None:
+        """Leave `width` pixels on the left free down to y = `until` (a picture sits there)."""
+        self.beside_w, self.beside_until = width, until
 
     def flow(self, pieces: Sequence[Piece], line: int, gap: int, indent: int = 0) -> None:
         """Pieces left to right, a new line where the next would not fit."""
