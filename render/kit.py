@@ -292,11 +292,13 @@ class Column:
                 )
 
 
-def grown(im: Image.Image, height: int, fill: int) -> Image.Image:
-    """`im` extended downwards to `height` with palette index `fill` (or `im` itself if tall enough)."""
+def grown(im: Image.Image, height: int) -> Image.Image:
+    """A copy of `im` extended downwards to `height` with the colour of its bottom-left pixel (the
+    page, as the palette mapped it: text tiles on the page map alike, so no seam shows)."""
     if im.height >= height:
         return im.copy()
-    out = Image.new("P", (im.width, height), fill)
+    page = im.getpixel((0, im.height - 1))
+    out = Image.new("P", (im.width, height), page)
     out.putpalette(im.getpalette() or [])
     out.paste(im, (0, 0))
     return out

@@ -269,7 +269,7 @@ class Canvas:
 
     def __init__(self, g: Geo, height: int | None = None) -> None:
         self.g = g
-        self.im = grown(background(g.s, g.side_rows), height or g.height, INDEX["page"])
+        self.im = grown(background(g.s, g.side_rows), height or g.height)
         self.d = ImageDraw.Draw(self.im)
         self._core = self.im.im  # the copy is private and loaded: paste on the core, skipping checks
 

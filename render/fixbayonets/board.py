@@ -203,7 +203,7 @@ def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bo
     col = _bottom(view, events, g) if panel else None
     with _lock:
         bg = _background(s)
-    im = grown(bg, max(g.height, col.y + g.pad) if col else g.height, INDEX["page"])
+    im = grown(bg, max(g.height, col.y + g.pad) if col else g.height)
     for sq in range(64):
         stack = st.stacks[sq]
         if stack:
