@@ -53,9 +53,10 @@ from play.present import (
     status_text,
     terms_text,
     told,
+    turn_dm_text,
 )
 from play.ratings import level_label
-from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions
+from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -149,7 +150,7 @@ class Console:
         self.written: list[Path] = []  # every board and replay file, in order
         # What the bot would have sent each player by direct message while someone else sat at the
         # terminal (the cards an opponent's move dealt them): shown when the console becomes them.
-        self.inbox: dict[int, list[str]] = {}
+        self.inbox: dict[int, list[tuple[int, str]]] = {}  # user id -> (match id, text)
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
 
     async def close(self) -> None:
@@ -258,7 +259,7 @@ class Console:
             if user == self.my_id:
                 self.say(f"(only you see this) {secret}.")
             else:
-                self.inbox.setdefault(user, []).append(private_text(match, secret))
+                self.inbox.setdefault(user, []).append((match.id, private_text(match, secret)))
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
@@ -308,7 +309,7 @@ class Console:
         if group in ("mygames", "away", "back"):
             return await self._wargames(words)
         if group in ("as", "iam"):
-            return self._as(words[1:])
+            return await self._as(words[1:])
         if group in ("channel", "thread"):
             return self._channel(words[1:])
         if group == "whoami":
@@ -369,16 +370,38 @@ class Console:
             )
         return Outcome()
 
-    def _as(self, args: list[str]) -> Outcome:
+    async def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
             raise UsageError("Usage: /as NAME (for example /as bob).")
         if names.user_id(args[0]) == BOT_ID:
             raise UsageError("You cannot be the bot; challenge it with a game's challenge command, to @bot.")
         self.me = names.clean(args[0], "user name")
         self.say(f"You are now @{self.me}.")
-        for text in self.inbox.pop(self.my_id, []):
-            self.say(f"[direct message] {text}")
+        pinged = await self._turn_ping()
+        for match_id, text in self.inbox.pop(self.my_id, []):
+            if match_id != pinged:
+                self.say(f"[direct message] {text}")
         return Outcome()
+
+    async def _turn_ping(self) -> int | None:
+        """Becoming a player this channel's game waits for: the turn ping, what the opponent did since
+        they last acted, as their side knows it (their drawn cards too). Returns the match's id."""
+        try:
+            match, state = await self.service.current(self.channel_id)
+        except ServiceError:
+            return None
+        if self.my_id not in waiting_ids(match, state):
+            return None
+        try:
+            stretch = await self.service.latest_stretch(match)
+        except ValueError:  # a log that does not replay to the position (one set by hand): no news
+            return None
+        if stretch is None:
+            return None
+        if all(step.player_id == self.my_id for step in stretch.steps):
+            return None  # they acted last: nothing new to tell
+        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id)}")
+        return match.id
 
     def _channel(self, args: list[str]) -> Outcome:
         if len(args) != 1:

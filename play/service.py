@@ -355,6 +355,9 @@ class MatchService:
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
+        # channel id -> (match id, version, steps): the trailing run of steps this process stored
+        # since another player last acted, so a hand-off's stretch needs no replay (`stretch`)
+        self._runs: OrderedDict[int, tuple[int, int, list[Step]]] = OrderedDict()
         self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
 
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -379,6 +382,23 @@ class MatchService:
     def forget(self, channel_id: int) -> None:
         """Drop the in-memory copy of a channel's game, so the next read goes to the database."""
         self._live.pop(channel_id, None)
+        self._runs.pop(channel_id, None)
+
+    def _extend_run(self, before: Match, after: Match, done: list[Step], actor_id: int | None) -> None:
+        """Keep the trailing run of steps up to `after`: this command's steps, after those before it
+        when they were stored just before it and played by the same player (or by nobody)."""
+        kept = self._run_up_to(before) or []
+        if any(step.player_id not in (actor_id, None) for step in kept):
+            kept = []  # another player's: this command begins a new run
+        self._runs[before.channel_id] = (after.id, after.version, kept + done)
+        self._runs.move_to_end(before.channel_id)
+        while len(self._runs) > LIVE_GAMES_KEPT:
+            self._runs.popitem(last=False)
+
+    def _run_up_to(self, match: Match) -> list[Step] | None:
+        """The trailing run of steps that ends with `match`'s version, if this process has it."""
+        run = self._runs.get(match.channel_id)
+        return run[2] if run is not None and run[:2] == (match.id, match.version) else None
 
     async def _live_game(self, channel_id: int) -> tuple[Match, State | None] | None:
         """The channel's open match and its state: from memory, or read once from the database."""
@@ -832,6 +852,7 @@ class MatchService:
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
         done = [Step(who, text, happened, actor_id) for text, happened in steps]
+        self._extend_run(match, updated, done, actor_id)
         return self._played(updated, state, done, actor_id)
 
     def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
@@ -987,13 +1008,18 @@ class MatchService:
         """The position of `match` and the stretch that led to it: every action since a player other
         than the latest one acted (an AI's whole turn, a turn of several commands). What a board
         owed since a crash shows; None before the first action."""
+        if match.snapshot is None:
+            return None
+        state = game_of(match).from_json(match.snapshot)
+        steps = self._run_up_to(match)
+        if steps:
+            return self._played(match, state, steps, steps[-1].player_id)
         rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
-        if not rows or match.snapshot is None:
+        if not rows:
             return None
         actor = rows[-1].player_id
         first = _run_start(rows, {p for p in match.players if p != actor})
         steps = self._replayed_steps(match, rows, first, len(rows))
-        state = game_of(match).from_json(match.snapshot)
         return self._played(match, state, steps, actor)
 
     async def stretch(self, played: Played) -> Played:
@@ -1004,6 +1030,12 @@ class MatchService:
         match = played.match
         if not played.steps:
             return played
+        run = self._run_up_to(match)
+        if run is not None and len(run) >= len(played.steps):  # stored here: no replay
+            earlier = run[: len(run) - len(played.steps)]
+            if not earlier:
+                return played
+            return merged([self._played(match, played.state, earlier, played.actor_id), played])
         rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
         start = len(rows) - len(played.steps)
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})

@@ -366,11 +366,25 @@ async def test_the_console_keeps_a_players_dealt_cards_until_it_becomes_them(tmp
     at_the_table = out.getvalue()
     assert secret not in at_the_table and "the Americans draw 3 cards" in at_the_table
     assert console.inbox.get(bob)
-    await console.run_lines(["/as bob"])
+    await console.run_lines(["/channel mess", "/as bob"])  # Bob, somewhere else: his DM waits for him
     told = out.getvalue()[len(at_the_table) :]
     assert f"[direct message] In Fix Bayonets in #general, only you see this: {secret}." in told
     await console.run_lines(["/as alice", "/as bob"])
     assert out.getvalue().count(secret) == 1  # told once
+    # Becoming Bob in the game's channel: the turn ping, what the Germans did since he last acted,
+    # as his side knows it (so what he drew too), and no second copy of the DM.
+    console.inbox[bob] = [(match.id, "a DM about this game")]
+    before = len(out.getvalue())
+    await console.run_lines(["/channel general", "/as alice", "/as bob"])
+    ping = out.getvalue()[before:]
+    assert (
+        "[turn] Your move in Fix Bayonets in #general, due in " in ping and "Since you last acted:\n" in ping
+    )
+    assert "The Germans end their turn" in ping and secret in ping
+    assert "a DM about this game" not in ping
+    before = len(out.getvalue())
+    await console.run_lines(["/as alice"])
+    assert "[turn]" not in out.getvalue()[before:]  # not Alice's move: no ping for her
     await console.close()
 
 
@@ -440,3 +454,50 @@ def test_a_long_stretch_keeps_its_weightiest_actions_and_how_it_ended():
     assert len(text) < 600 and "\n" not in text
     secret = Step("British", "orders", [])  # an action the channel may not see says so, briefly
     assert "(something only they may see)" not in recap([*moves, secret, end])
+
+
+# ---------------------------------------------------------------------- the stretch, kept or replayed
+
+
+@pytest.mark.parametrize("name", ["blockwars", "fixbayonets", "combinedarms"])
+async def test_a_stretch_kept_in_memory_is_the_one_the_log_replays(name: str, tmp_path: Path):
+    """A hand-off's stretch comes from the steps the service kept as it stored them (no replay); a
+    service that has just started (after a restart) replays the log instead. Both give the same
+    steps and events, at every hand-off of a game played command by command."""
+    from data import Database
+    from play import MatchService
+
+    clock = HandClock()
+    db = await Database.open(tmp_path / "s.db", clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(2))
+    game = registry.game(name)
+    await svc.challenge(guild_id=1, channel_id=7, challenger_id=1, opponent_id=2, game=name)
+    await svc.accept(7, 2)
+    rng = random.Random(4)
+    handoffs = 0
+    for _ in range(150):
+        match, state = await svc.current(7)
+        if state.is_over():
+            break
+        side = min(state.to_act())
+        user = match.sides[side]
+        played = await svc.act(7, user, str(rng.choice(list(state.legal_actions(side)))))
+        if not played.hands_off:
+            continue
+        handoffs += 1
+        assert svc._run_up_to(played.match) is not None  # kept as stored
+        kept = await svc.stretch(played)
+        fresh = MatchService(db, clock=clock)  # nothing in memory: the log is replayed
+        replayed = await fresh.stretch(played)
+        assert [(s.who, s.notation, s.player_id) for s in kept.steps] == [
+            (s.who, s.notation, s.player_id) for s in replayed.steps
+        ]
+        assert [e.to_json() for e in kept.events] == [e.to_json() for e in replayed.events]
+        latest = await svc.latest_stretch(played.match)
+        again = await fresh.latest_stretch(await db.get_match(played.match.id))
+        assert latest is not None and again is not None
+        assert [s.notation for s in latest.steps] == [s.notation for s in again.steps]
+        if played.over:
+            break
+    assert handoffs >= 5, game.title
+    await db.close()
