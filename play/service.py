@@ -355,9 +355,10 @@ class MatchService:
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
-        # channel id -> (match id, version, steps): the trailing run of steps this process stored
-        # since another player last acted, so a hand-off's stretch needs no replay (`stretch`)
-        self._runs: OrderedDict[int, tuple[int, int, list[Step]]] = OrderedDict()
+        # channel id -> (match id, version, steps, complete): the trailing run of steps this process
+        # stored since another player last acted, so a hand-off's stretch needs no replay
+        # (`stretch`); complete when this process saw where it began (else the log tells)
+        self._runs: OrderedDict[int, tuple[int, int, list[Step], bool]] = OrderedDict()
         self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
 
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -386,19 +387,28 @@ class MatchService:
 
     def _extend_run(self, before: Match, after: Match, done: list[Step], actor_id: int | None) -> None:
         """Keep the trailing run of steps up to `after`: this command's steps, after those before it
-        when they were stored just before it and played by the same player (or by nobody)."""
-        kept = self._run_up_to(before) or []
-        if any(step.player_id not in (actor_id, None) for step in kept):
-            kept = []  # another player's: this command begins a new run
-        self._runs[before.channel_id] = (after.id, after.version, kept + done)
-        self._runs.move_to_end(before.channel_id)
+        when they were stored just before it and played by the same player (or by nobody). A run
+        whose start this process did not see (it began before a restart) is incomplete."""
+        run = self._runs.get(before.channel_id)
+        steps: list[Step]
+        if run is None or run[:2] != (before.id, before.version):
+            steps, complete = [], False  # what came before is not known here
+        elif any(step.player_id not in (actor_id, None) for step in run[2]):
+            steps, complete = [], True  # another player's run ended: this command begins one
+        else:
+            steps, complete = run[2], run[3]
+        self._keep_run(after, steps + done, complete)
+
+    def _keep_run(self, match: Match, steps: list[Step], complete: bool) -> None:
+        self._runs[match.channel_id] = (match.id, match.version, steps, complete)
+        self._runs.move_to_end(match.channel_id)
         while len(self._runs) > LIVE_GAMES_KEPT:
             self._runs.popitem(last=False)
 
     def _run_up_to(self, match: Match) -> list[Step] | None:
-        """The trailing run of steps that ends with `match`'s version, if this process has it."""
+        """The whole trailing run of steps that ends with `match`'s version, if this process has it."""
         run = self._runs.get(match.channel_id)
-        return run[2] if run is not None and run[:2] == (match.id, match.version) else None
+        return run[2] if run is not None and run[:2] == (match.id, match.version) and run[3] else None
 
     async def _live_game(self, channel_id: int) -> tuple[Match, State | None] | None:
         """The channel's open match and its state: from memory, or read once from the database."""
@@ -517,6 +527,7 @@ class MatchService:
         except StaleVersion:
             self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None
+        self._keep_run(started, [], complete=True)  # nothing played yet: every run starts here
         return self._remember(started, state)
 
     async def decline(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
@@ -1041,7 +1052,10 @@ class MatchService:
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
             return played
-        steps = self._replayed_steps(match, rows, first, start)
+        try:
+            steps = self._replayed_steps(match, rows, first, start)
+        except ValueError:  # a log that does not replay (a position set by hand): the command alone
+            return played
         return merged([self._played(match, played.state, steps, played.actor_id), played])
 
     @staticmethod
