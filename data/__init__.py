@@ -1,10 +1,11 @@
-"""Persistence: the only package that talks SQL (see `data.db.Database`).
+"""Persistence: the only package that talks SQL (see `data.db.Database`, the seam of both stores).
 
 It stores opaque engine snapshots (JSON) and action notation strings and never imports the
-engine, so the rules and the storage can change independently.
+engine, so the rules and the storage can change independently. SQLite (`data/sqlite.py`) is the
+embedded default; PostgreSQL (`data/postgres.py`) serves several bot processes at once.
 """
 
-from data.db import MUTABLE_FIELDS, Database, load_migrations
+from data.db import MUTABLE_FIELDS, Database, is_postgres_url, load_migrations
 from data.elo import K_FACTOR, START_RATING
 from data.errors import (
     ChannelBusy,
@@ -13,11 +14,13 @@ from data.errors import (
     MatchNotFound,
     MigrationError,
     StaleVersion,
+    StoreUnavailable,
 )
 from data.models import (
     OPEN_STATUSES,
     ActionRecord,
     Match,
+    MatchChange,
     NewAction,
     PlayerStats,
     Result,
@@ -36,6 +39,7 @@ __all__ = [
     "Database",
     "DuplicateInteraction",
     "Match",
+    "MatchChange",
     "MatchNotFound",
     "MigrationError",
     "NewAction",
@@ -43,6 +47,8 @@ __all__ = [
     "Result",
     "StaleVersion",
     "Status",
+    "StoreUnavailable",
     "UserPrefs",
+    "is_postgres_url",
     "load_migrations",
 ]

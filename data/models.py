@@ -143,3 +143,12 @@ class UserPrefs:
 
     user_id: int
     dm_on_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchChange:
+    """Another process stored a match: the channel's copy in memory older than this is stale."""
+
+    channel_id: int
+    match_id: int
+    version: int

@@ -128,7 +128,7 @@ class LoadFake(FakeDiscord):
         timeout: float | None = None,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
     ) -> Answer:
         """Dispatch one interaction and wait for its answer (and the follow-up after a defer)."""
-        conn = self._require_connection()
+        conn = self._require_connection(channel.guild_id)
         loop = asyncio.get_running_loop()
         payload = self._interaction_payload(itype, user, channel, data, message=message)
         inter = _Interaction(
