@@ -212,6 +212,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="push the slash commands to Discord (DEV_GUILD_ID if set, else globally) and keep running",
     )
     parser.add_argument(
+        "--move-to",
+        metavar="POSTGRESQL_URL",
+        help="copy the SQLite database (DATA_DIR / DATABASE_PATH) into this empty PostgreSQL database, "
+        "check the copy by replaying every match, and exit (docs/deploy.md)",
+    )
+    parser.add_argument(
         "--health",
         action="store_true",
         help="exit 0 if the running bot is connected to Discord, 1 if not (Docker's HEALTHCHECK)",
@@ -249,6 +255,10 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     settings = load_settings()
+    if args.move_to:
+        from play.movehouse import move_house  # lazily: the bot itself does not need it
+
+        return asyncio.run(move_house(settings.database_path, args.move_to))
     if args.health:
         ok, why = health(settings.health_path, time.time())
         print(why, file=sys.stdout if ok else sys.stderr)
