@@ -43,7 +43,12 @@ class Action(Protocol):
 
 
 class Event(Protocol):
-    """What an action did, as a value: drives history lines, board highlights and replays."""
+    """What an action did, as a value: drives history lines, board highlights and replays.
+
+    An event may also have a `heading` (a str attribute or property): the part of the turn it
+    belongs to ("Battle", "End of round 4"). Where one action set off many events, the console
+    lists them one a line, grouped under their headings.
+    """
 
     def text(self, viewer: Side | None) -> str:
         """One short clause for `viewer` (None: a spectator); '' for an event that needs no words."""
@@ -177,6 +182,9 @@ class Verb:
     The argument is turned into notation by `template` ("{}" is the argument as typed, "setup {}" puts
     a prefix before it, and a template without "{}" is a fixed action such as "end"). Autocomplete
     offers the legal actions whose `Game.verb_of` is one of `kinds` (default: this verb's name).
+    `choices` lists the arguments of a verb that takes a fixed few (a standing order's settings):
+    when they play `anytime` actions, autocomplete offers them to either player, on turn or not
+    (`State.legal_actions` never lists any-time actions).
     """
 
     name: str
@@ -186,6 +194,7 @@ class Verb:
     template: str = "{}"
     default: str | None = None  # the argument may be left out; this is used instead
     kinds: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
 
     def notation(self, arg: str | None) -> str:
         """The notation this command plays for the typed `arg`."""

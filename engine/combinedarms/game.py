@@ -141,6 +141,7 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
             template="autoretreat {}",
             default="on",
             kinds=("autoretreat",),
+            choices=("on", "off"),
         ),
     )
 

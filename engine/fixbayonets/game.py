@@ -16,6 +16,7 @@ from engine.fixbayonets.model import (
     PRESET_WORDS,
     PRESETS,
     SINGULAR,
+    TITLE,
     Options,
 )
 from engine.fixbayonets.state import (
@@ -121,6 +122,7 @@ class FixBayonetsGame(BaseGame):
             arg_description="ask, never, officers, attacks, always, losses ask or losses auto",
             template="orders {}",
             default="ask",
+            choices=(*A.NEGATE_POLICIES, *(f"losses {p}" for p in A.LOSS_POLICIES)),
         ),
     )
     private_info = True
@@ -247,6 +249,12 @@ class FixBayonetsGame(BaseGame):
                         picks=(Pick("Set-up", tuple(choices)),))  # fmt: skip
         if key == "negate":
             cancels = [a for a in legal if isinstance(a, A.Negate)]
+            p = s.pending
+            if p is not None and p.kind == "negate" and p.side != v.viewer:
+                return Menu(
+                    title=f"The question is for the {TITLE[p.side]}: they decide whether to cancel your "
+                    f"{p.play.card.name}. Wait for their answer."
+                )
             if not any(isinstance(a, A.Pass) for a in legal):
                 return Menu(title="There is no card of your opponent's to answer now.")
             if not cancels:
