@@ -101,7 +101,8 @@ async def test_two_shard_processes_one_database(tmp_path: Path, pg_url: str) -> 
         ]
         await sql(
             pg_url,
-            "UPDATE matches SET deadline = $2::float8, reminder_at = $2::float8 - 1, reminded = 0 WHERE id = $1",
+            "UPDATE matches SET deadline = $2::float8, reminder_at = $2::float8 - 1, reminded = 0 "
+            "WHERE id = $1",
             match_id,
             time.time() + 0.5,
         )
