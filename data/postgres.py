@@ -77,6 +77,8 @@ _LOST: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.CrashShutdownError,
     asyncpg.exceptions.TooManyConnectionsError,
+    # a connection whose last statement was cut off by the server going away is left mid-protocol
+    asyncpg.exceptions.InternalClientError,
     OSError,
     TimeoutError,
 )
@@ -152,7 +154,9 @@ class PostgresDatabase(Database):
             url,
             lambda: asyncpg.create_pool(
                 url,
-                min_size=1,
+                # no floor: a pool that must keep a connection open logs a traceback each time it
+                # cannot while the server restarts; connections are opened as moves need them
+                min_size=0,
                 max_size=POOL_SIZE,
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=COMMAND_TIMEOUT,
