@@ -378,6 +378,12 @@ async def _connect(url: str, opening: Callable[[], Any]) -> asyncpg.Pool:
     place = where(url)
     try:
         pool: asyncpg.Pool = await opening()
+        try:
+            async with pool.acquire():  # the pool keeps no connection open: make sure one can be
+                pass
+        except BaseException:
+            pool.terminate()
+            raise
     except asyncpg.InvalidPasswordError:
         raise DataError(f"PostgreSQL at {place} refused the password: check DATABASE_URL.") from None
     except asyncpg.InvalidAuthorizationSpecificationError as exc:

@@ -771,12 +771,15 @@ async def crash_cycle(
     after_s: float,
     seed: int,
     log_level: str = "INFO",
+    env: Mapping[str, str] | None = None,
 ) -> CrashReport:
-    """Load, SIGKILL mid-flight, check the file, restart, click old buttons, play on, check again."""
+    """Load, SIGKILL mid-flight, check the database, restart, click old buttons, play on, check again.
+    With a DATABASE_URL in `env`, the database is that PostgreSQL one (`db` only holds the health note)."""
+    store: Store = (env or {}).get("DATABASE_URL") or db
     report = CrashReport()
     rng = random.Random(seed)
     unanswered_before = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
-    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level)
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level, env=env)
     stats = Stats()
     stop = asyncio.Event()
     drivers = [Driver(fake, t, stats, stop, seed=seed * 1000 + i) for i, t in enumerate(tables)]
@@ -801,16 +804,16 @@ async def crash_cycle(
     answered = answered_moves(fake)
     report.answered = len(answered)
     report.moves_before = len(stats.answered_moves)
-    report.audit_after_kill = audit(db, answered)
+    report.audit_after_kill = audit(store, answered)
     first_log = bot.stderr()
-    owed = owed_boards(db)
+    owed = owed_boards(store)
     report.owed_at_kill = len(owed)
     last_message = max(fake.messages, default=0)
 
-    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level)
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level, env=env)
     try:
         # Before anyone moves again, each board the kill kept from its channel must arrive.
-        report.owed_left = await outbox_drained(db, within=15.0)
+        report.owed_left = await outbox_drained(store, within=15.0)
         boards_since = {
             m.channel_id
             for m in list(fake.messages.values())
@@ -827,7 +830,7 @@ async def crash_cycle(
         report.errors_after = after.errors[:20]
     finally:
         await bot.stop()
-    report.audit_after_restart = audit(db, answered_moves(fake))
+    report.audit_after_restart = audit(store, answered_moves(fake))
     logs = first_log + bot.stderr()
     report.log_problems = bot_log_problems(logs)[:20]
     report.token_leaked = TOKEN in logs
