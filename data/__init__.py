@@ -5,6 +5,7 @@ engine, so the rules and the storage can change independently. SQLite (`data/sql
 embedded default; PostgreSQL (`data/postgres.py`) serves several bot processes at once.
 """
 
+# Both stores are imported here: each makes itself known to `Database.open` (data/db.py names neither).
 from data.db import MUTABLE_FIELDS, Database, is_postgres_url, load_migrations
 from data.elo import K_FACTOR, START_RATING
 from data.errors import (
@@ -27,6 +28,8 @@ from data.models import (
     Status,
     UserPrefs,
 )
+from data.postgres import PostgresDatabase
+from data.sqlite import SqliteDatabase
 
 __all__ = [
     "K_FACTOR",
@@ -44,7 +47,9 @@ __all__ = [
     "MigrationError",
     "NewAction",
     "PlayerStats",
+    "PostgresDatabase",
     "Result",
+    "SqliteDatabase",
     "StaleVersion",
     "Status",
     "StoreUnavailable",

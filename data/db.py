@@ -390,6 +390,9 @@ def _normalise_changes(changes: dict[str, Any]) -> dict[str, Any]:
 # --- the database -------------------------------------------------------------------------------
 
 
+_STORES: dict[str, type[Database]] = {}
+
+
 class _Opening:
     """Lets `Database.open` be awaited or used directly as `async with Database.open(p) as db`."""
 
@@ -444,15 +447,27 @@ class Database:
         PostgreSQL, anything else is an SQLite file (created with its folder if missing)."""
 
         async def factory() -> Database:
-            if is_postgres_url(target):
-                from data.postgres import PostgresDatabase
-
-                return await PostgresDatabase.connect(str(target), clock=clock, migrations_dir=migrations_dir)
-            from data.sqlite import SqliteDatabase
-
-            return await SqliteDatabase.connect(Path(target), clock=clock, migrations_dir=migrations_dir)
+            store = _STORES["postgresql" if is_postgres_url(target) else "sqlite"]
+            return await store.connect(target, clock=clock, migrations_dir=migrations_dir)
 
         return _Opening(factory)
+
+    @classmethod
+    async def connect(
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
+    ) -> Database:
+        """Open this store (each store defines it); `Database.open` picks the store."""
+        raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A store is known to `open` by its name as soon as its module is imported (data/__init__.py
+        imports both), so this module names neither."""
+        super().__init_subclass__(**kwargs)
+        _STORES[cls.store] = cls
 
     async def close(self) -> None:
         """Close the store (after the transactions already asked for); safe to call twice."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import time
 from collections.abc import Callable
@@ -146,10 +147,15 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(
-        cls, url: str, *, clock: Clock = time.time, migrations_dir: Path = MIGRATIONS_DIR
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
     ) -> PostgresDatabase:
         """Connect a pool (one clear `DataError` if the server cannot be reached or refuses us),
         apply the pending migrations under an advisory lock, set up the change notifications."""
+        url = str(target)
         pool = await _connect(
             url,
             lambda: asyncpg.create_pool(

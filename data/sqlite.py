@@ -14,6 +14,7 @@ keeps a second connection or process from overwriting a move all the same.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 import time
@@ -101,9 +102,14 @@ class SqliteDatabase(Database):
 
     @classmethod
     async def connect(
-        cls, path: Path, *, clock: Clock = time.time, migrations_dir: Path = MIGRATIONS_DIR
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
     ) -> SqliteDatabase:
         """Open (creating the parent directory), switch to WAL and apply pending migrations."""
+        path = Path(target)
         path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: we issue BEGIN IMMEDIATE/COMMIT ourselves; sqlite3's implicit
         # transactions would start late (deferred) and could not be upgraded under contention.
