@@ -161,8 +161,7 @@ async def test_two_shard_processes_one_database(tmp_path: Path, pg_url: str) -> 
         ]
         assert len(notices) == 1
     finally:
-        for proc in procs.values():
-            await proc.stop()
+        await asyncio.gather(*(proc.stop() for proc in procs.values()))
         await fake.stop()
     logs = "".join(p.stderr() for p in procs.values())
     assert bot_log_problems(logs) == []
