@@ -30,6 +30,7 @@ from discord.ext import commands
 from cogs._release import ReleasingTree
 from data import Database, DataError
 from play import MatchService
+from play.thinking import Thinker
 from render.workers import Painter
 from settings import Settings, load_settings
 
@@ -82,6 +83,7 @@ class WargamesBot(commands.AutoShardedBot):
         self.rng = rng
         self._service: MatchService | None = None
         self.painter = Painter(settings.render_processes)
+        self.thinker = Thinker(settings.ai_processes)
         self.stopping = False  # set by `shutdown`: new interactions are refused
 
     @property
@@ -103,9 +105,10 @@ class WargamesBot(commands.AutoShardedBot):
             self.database = await Database.open(self.settings.database, clock=self.clock)
         guilds = self.settings.serves if self.settings.shard_ids is not None else None
         self._service = MatchService(
-            self.database, clock=self.clock, rng=self.rng, outbox=True, guilds=guilds
+            self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker, guilds=guilds
         )
         await self.painter.start()
+        await self.thinker.start()
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.sync_commands:
@@ -184,6 +187,7 @@ class WargamesBot(commands.AutoShardedBot):
             self.write_health()  # says "not connected" at once, not after HEALTH_STALE
         finally:
             self.painter.close()
+            self.thinker.close()
             # Only close a database we opened; a test's database belongs to the test.
             if self.database is not None and self._given_database is None:
                 await self.database.close()

@@ -20,6 +20,7 @@ from data.errors import (
 from data.models import (
     OPEN_STATUSES,
     ActionRecord,
+    AiRecord,
     Match,
     MatchChange,
     NewAction,
@@ -37,6 +38,7 @@ __all__ = [
     "OPEN_STATUSES",
     "START_RATING",
     "ActionRecord",
+    "AiRecord",
     "ChannelBusy",
     "DataError",
     "Database",

@@ -42,7 +42,17 @@ from data.errors import (
     MatchNotFound,
     StaleVersion,
 )
-from data.models import ActionRecord, Match, MatchChange, NewAction, PlayerStats, Result, Status, UserPrefs
+from data.models import (
+    ActionRecord,
+    AiRecord,
+    Match,
+    MatchChange,
+    NewAction,
+    PlayerStats,
+    Result,
+    Status,
+    UserPrefs,
+)
 from data.schema import MIGRATIONS_DIR, load_migrations
 
 __all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "load_migrations"]
@@ -245,6 +255,20 @@ _LEADERBOARD = """
 SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
 ORDER BY rating DESC, wins DESC, user_id ASC
 LIMIT ?
+"""
+
+# The AI's record per level: its games against people, read from the finished matches (the AI has
+# no stats row of its own that counts: its rating is its level's, fixed).
+_AI_RECORDS = """
+SELECT ai_level,
+    SUM(CASE WHEN winner_id = ai_player_id THEN 1 ELSE 0 END) AS wins,
+    SUM(CASE WHEN winner_id IS NOT NULL AND winner_id <> ai_player_id THEN 1 ELSE 0 END) AS losses,
+    SUM(CASE WHEN winner_id IS NULL THEN 1 ELSE 0 END) AS draws
+FROM matches
+WHERE guild_id = ? AND game = ? AND status = 'finished' AND ai_player_id IS NOT NULL
+    AND ai_level IS NOT NULL AND challenger_id <> opponent_id
+GROUP BY ai_level
+ORDER BY ai_level
 """
 
 _SELECT_USER = "SELECT * FROM users WHERE user_id = ?"
@@ -772,6 +796,13 @@ class Database:
         """One game's best rating first; ties by more wins, then by user id so the order is stable."""
         return [_row_to_stats(row) for row in await self._query(_LEADERBOARD, (guild_id, game, limit))]
 
+    async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
+        """The AI's wins, losses and draws per level in one game in a guild (levels it played)."""
+        found = await self._query(_AI_RECORDS, (guild_id, game))
+        return [
+            AiRecord(str(r["ai_level"]), int(r["wins"]), int(r["losses"]), int(r["draws"])) for r in found
+        ]
+
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
         """A user's preferences; defaults (no DMs) for a user never seen."""
         found = await self._query(_SELECT_USER, (user_id,))
@@ -837,10 +868,16 @@ def _apply(
 
 def _record_result(match: Match, result: Result, now: float) -> Transaction[None]:
     a, b = match.players
-    for user in sorted((a, b)):
+    # Against the AI its side is rated at its level's fixed rating, and only the player's row moves.
+    ai = match.ai_player_id if result.ai_rating is not None else None
+    people = sorted(user for user in (a, b) if user != ai)
+    for user in people:
         yield count(_ENSURE_STATS, (match.guild_id, match.game, user, elo.START_RATING, now))
     found = yield rows(_RATINGS, (match.guild_id, match.game, a, b), postgres=_RATINGS_LOCKED)
     rating = {int(r["user_id"]): float(r["rating"]) for r in found}
+    if ai is not None:
+        assert result.ai_rating is not None
+        rating[ai] = result.ai_rating
     if result.winner_id is None:
         score_a, outcome = 0.5, ((0, 0, 1), (0, 0, 1))
     elif result.winner_id == a:
@@ -849,4 +886,5 @@ def _record_result(match: Match, result: Result, now: float) -> Transaction[None
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
     new_a, new_b = elo.updated(rating[a], rating[b], score_a)
     for user, new, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
-        yield count(_ADD_RESULT, (wins, losses, draws, new, now, match.guild_id, match.game, user))
+        if user != ai:
+            yield count(_ADD_RESULT, (wins, losses, draws, new, now, match.guild_id, match.game, user))

@@ -114,6 +114,10 @@ def test_metadata(name: str) -> None:
     assert a.title and b.title and a.adjective and b.adjective
     for spec in game.options:
         assert NAME.match(spec.name) and spec.label and 0 < len(spec.description) <= 100
+        if spec.limit:  # a limit of ours: an int the challenger may set or switch off with 0
+            assert isinstance(spec.default, int) and spec.default > 0 and spec.minimum == 0
+            assert "0 = no limit" in spec.description and spec.off and "{}" in spec.shown
+            assert game.normalise_options({spec.name: 0})[spec.name] == 0
     verbs = [v.name for v in game.verbs]
     assert len(verbs) == len(set(verbs)) and all(NAME.match(v) for v in verbs)
     for verb in game.verbs:
@@ -143,16 +147,21 @@ def test_random_playouts_keep_every_invariant(name: str, seed: int) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_options_each_play(name: str) -> None:
-    """Every option, switched on alone, gives a game that starts and plays a few actions."""
+    """Every option, switched on alone, gives a game that starts and plays a few actions (a limit
+    also switched off)."""
     game = game_of(name)
+    tries: list[tuple[str, object]] = []
     for spec in game.options:
         if isinstance(spec.default, bool):
-            value: object = not spec.default
+            tries.append((spec.name, not spec.default))
         elif isinstance(spec.default, int):
-            value = spec.maximum if spec.maximum is not None else spec.default + 1
+            tries.append((spec.name, spec.maximum if spec.maximum is not None else spec.default + 1))
+            if spec.limit:
+                tries.append((spec.name, 0))
         else:
-            value = next((c for c in spec.choices if c != spec.default), spec.default)
-        options = game.normalise_options({spec.name: value})
+            tries.append((spec.name, next((c for c in spec.choices if c != spec.default), spec.default)))
+    for option, value in tries:
+        options = game.normalise_options({option: value})
         state = game.new_game(options, 5)
         rng = random.Random(5)
         for _ in range(60):

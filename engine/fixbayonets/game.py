@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import BaseGame
+from engine.base import BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -63,13 +63,14 @@ class FixBayonetsGame(BaseGame):
             "Strategic Version: both hands are played face up",
             default=False,
         ),
-        OptionSpec(
+        limit_option(
             "turn_limit",
             "Turn limit",
-            "Rounds before the battle is drawn (10-99, default 30)",
-            default=30,
-            minimum=10,
-            maximum=99,
+            "Rounds before the battle is drawn (0 = no limit; default 30)",
+            30,
+            99,
+            shown="{} rounds, then a draw",
+            off="none",
         ),
     )
     verbs = (
