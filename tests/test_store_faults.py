@@ -62,5 +62,6 @@ async def test_a_postgresql_restart_under_load_loses_nothing_and_the_bot_reconne
         await fake.stop()
     log = bot.stderr() if bot is not None else ""
     assert bot_log_problems(log) == [], bot_log_problems(log)
-    assert "did not answer" in log  # the restart did catch the bot at work
+    # the restart did catch the bot at work: a move refused, or a connection found dead and replaced
+    assert "did not answer" in log or "was lost before a transaction began" in log
     assert TOKEN not in log and pgserver.PASSWORD not in log
