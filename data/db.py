@@ -45,6 +45,7 @@ from data.errors import (
 from data.models import (
     ActionRecord,
     AiRecord,
+    Away,
     Match,
     MatchChange,
     NewAction,
@@ -228,6 +229,19 @@ WHERE o.created_at <= ?
 GROUP BY o.match_id, o.channel_id, m.guild_id
 ORDER BY MIN(o.created_at), o.match_id
 """
+
+# Moving a clock does not bump the version, as a reminder does not: the board's buttons stay current.
+_SHIFT_CLOCK = """
+UPDATE matches SET deadline = ?, reminder_at = ?, reminded = 0
+WHERE id = ? AND version = ? AND status = 'active'
+"""
+_TIME_AWAY = """
+SELECT guild_id, user_id, start_at, end_at FROM time_away
+WHERE guild_id = ? AND user_id = ? AND end_at > ?
+ORDER BY start_at
+"""
+_END_TIME_AWAY = "UPDATE time_away SET end_at = ? WHERE guild_id = ? AND user_id = ? AND end_at > ?"
+_START_TIME_AWAY = "INSERT INTO time_away (guild_id, user_id, start_at, end_at) VALUES (?, ?, ?, ?)"
 
 _SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND game = ? AND user_id = ?"
 # A result reads both ratings and writes both back: the rows exist first, then they are read (and,
@@ -759,6 +773,36 @@ class Database:
     async def expired_challenges(self, now: float) -> list[Match]:
         """Challenges nobody answered by their expiry time."""
         return [row_to_match(row) for row in await self._query(_EXPIRED_CHALLENGES, (float(now),))]
+
+    async def shift_clock(self, match_id: int, version: int, deadline: float, reminder_at: float) -> bool:
+        """Move the running clock of an active match (a player's time away stops it), owing its
+        reminder again; False if the match moved on meanwhile. The version stays, as for a
+        reminder: the players' buttons stay current."""
+        params = (float(deadline), float(reminder_at), match_id, version)
+
+        def shift() -> Transaction[bool]:
+            changed = yield count(_SHIFT_CLOCK, params)
+            return bool(changed == 1)
+
+        return await self._transact(shift)
+
+    # -- time away --
+
+    async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
+        """A player's times away in a server that end (or ended) after `since`, oldest first."""
+        found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
+        return [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
+
+    async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
+        """End a player's time away in a server at `now` (if they are away), and with `until`, start a
+        new one from `now` to then: one transaction."""
+
+        def write() -> Transaction[None]:
+            yield count(_END_TIME_AWAY, (float(now), guild_id, user_id, float(now)))
+            if until is not None:
+                yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
+
+        await self._transact(write)
 
     # -- the outbox --
 

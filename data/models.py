@@ -168,3 +168,14 @@ class MatchChange:
     channel_id: int
     match_id: int
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """A player's time away from one server: from `start_at` until `end_at` (brought forward to the
+    moment they came back, if they did)."""
+
+    guild_id: int
+    user_id: int
+    start_at: float
+    end_at: float
