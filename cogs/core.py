@@ -32,6 +32,7 @@ from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import (
     ai_stats_text,
     chosen_side_text,
+    fitted,
     games_text,
     history_text,
     leaderboard_text,
@@ -56,6 +57,7 @@ APOLOGY = "Sorry, something went wrong; the game is unchanged."
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
+MESSAGE_LIMIT = 2000  # Discord's longest message
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
@@ -167,7 +169,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             lines = await self.service.last_lines(match)
             file = await self.render(match, state, events)
             await channel.send(
-                f"{lines}\n{status_text(match, state)}",
+                fitted(lines, status_text(match, state), MESSAGE_LIMIT),
                 file=file,
                 view=self.board_components(match, state) or discord.utils.MISSING,
             )
@@ -292,10 +294,12 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         would wrongly say nothing happened."""
         offered = played.notation == "offer draw" and not played.over
         view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
-        text = played_text(played)
+        note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
-            text += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+        room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
+        text = played_text(played, limit=room) + note
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -438,7 +442,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
                 await channel.send(
-                    f"{notice.text}\n{status_text(played.match, played.state)}",
+                    fitted(notice.text, status_text(played.match, played.state), MESSAGE_LIMIT),
                     file=file,
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )

@@ -114,9 +114,25 @@ def status_text(match: Match, state: State) -> str:
     return "\n".join(lines)
 
 
-def played_text(played: Played) -> str:
-    """The message that goes with the new board after an action."""
-    return f"{played.line}\n{status_text(played.match, played.state)}"
+def played_text(played: Played, limit: int | None = None) -> str:
+    """The message that goes with the new board after an action: what happened (told one event a
+    line when it was much, `played_story`) and who acts now, fitted to `limit` by `fitted`."""
+    return fitted(played_story(played), status_text(played.match, played.state), limit)
+
+
+def fitted(story: str, status: str, limit: int | None = None) -> str:
+    """`story` then `status`, in at most `limit` characters (Discord's message size): a story too
+    long loses lines from its end and says how many; the status (who acts now) is never cut."""
+    if limit is None or len(story) + 1 + len(status) <= limit:
+        return f"{story}\n{status}"
+    lines = story.split("\n")
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        more = f"… and {len(lines) - n} more (too many for one message)."
+        if len("\n".join([*kept, line, more, status])) > limit:
+            return "\n".join([*kept, more, status])[:limit]
+        kept.append(line)
+    return "\n".join([*kept, status])
 
 
 LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line

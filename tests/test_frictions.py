@@ -360,3 +360,37 @@ async def test_the_rules_overview_names_its_topics_once(table: Table, name: str)
     assert shown.content.endswith(f"Topics: {', '.join(topics)} (`/{name} rules topic:…`).")
     one = await t.slash(t.alice, name, "rules", {"topic": topics[1]})
     assert "Topics:" not in one.content
+
+
+# ----------------------------------------------------------------- a command that did a great deal
+
+
+async def test_a_pass_that_sets_off_a_great_battle_still_posts_its_board(table: Table):
+    """A Battlefronts pass closing a phase can tell of dozens of reductions: one line of over 2,000
+    characters, more than a Discord message holds, so the board was never posted. The board comes,
+    its words one event a line under the part of the turn (as in the console), cut to fit, saying
+    how many lines it left out; whose turn it is now is never cut."""
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import SUPPORT
+
+    t = table
+    await t.start(registry.game("battlefronts"))
+    match = await t.match()
+    places = {
+        front: {side: [" ".join(f"{rank}{suit}" for rank in "9T8765")] for side in ("red", "blue")}
+        for front, suit in zip(("F1", "F2", "F3", "F4"), "HDCS", strict=True)
+    }
+    position = build(places, round=3, phase=SUPPORT, current="red", passed=("blue",))
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    played = await t.slash(t.alice, "battlefronts", "pass")
+    (board,) = [m for m in played.messages if not m.ephemeral]
+    board.attachment("board.png")
+    lines = board.content.splitlines()
+    assert len(board.content) <= 2000
+    assert lines[0] == "The Reds pass" and "  Battle:" in lines
+    assert any(ln.startswith("… and ") and ln.endswith(" more (too many for one message).") for ln in lines)
+    assert lines[-1].startswith("<@")  # whose turn it is now, and the deadline, are never cut
