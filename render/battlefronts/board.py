@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -53,30 +53,30 @@ class Geo:
 
     width: int
 
-    @property
+    @cached_property
     def text(self) -> int:
         """Body text: 12 CSS px on a phone."""
         return phone_px(self.width)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return round(self.text * 1.3)
 
-    @property
+    @cached_property
     def line(self) -> int:
         """A battalion's line."""
         return round(self.text * 1.45)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return max(4, round(self.width * 0.012))
 
-    @property
+    @cached_property
     def place_w(self) -> int:
         """The middle column: the place's name and totals."""
         return round(self.width * 0.19)
 
-    @property
+    @cached_property
     def side_w(self) -> int:
         return (self.width - self.place_w - 4 * self.pad) // 2
 
@@ -85,23 +85,29 @@ class Geo:
             return self.pad
         return self.width - self.pad - self.side_w
 
-    @property
+    @cached_property
     def place_x(self) -> int:
         return self.pad + self.side_w + self.pad
 
-    @property
+    @cached_property
     def card_x(self) -> int:
         """Where a battalion's top card starts on its line (after the label, 'B10' at most)."""
         return 5 + round(self.text * 2.8)
 
-    @property
+    @cached_property
     def size_x(self) -> int:
         """Where its size starts (after the card and its strength, 'K♥ =12' at most)."""
         return self.card_x + round(self.text * 4.35)
 
-    @property
+    @cached_property
     def header_h(self) -> int:
         return round(self.big * 1.3) + round(self.text * 1.5) + 2 * self.pad
+
+
+@lru_cache(maxsize=8)
+def geo(width: int) -> Geo:
+    """One shared Geo per width, so its cached sizes are worked out once."""
+    return Geo(width)
 
 
 @dataclass(frozen=True)
@@ -160,7 +166,7 @@ def _marks(
 
 def layout(state: State, scale: float = 1.0) -> tuple[Geo, list[Row]]:
     """The sizes and every place's row for a picture at `scale`."""
-    g = Geo(round(WIDTH * scale))
+    g = geo(round(WIDTH * scale))
     lost, hits, _, _ = _marks(state)
     return g, _rows(state, g, g.header_h + g.pad + SIDE_LINES * g.line + g.pad, lost, hits)
 
@@ -336,33 +342,49 @@ def _battalion(
 ) -> None:
     """One line: the battalion's label, its top card (or a back), its strength where the card
     does not say it, its size and what it did this round. Columns line up from line to line."""
-    h = g.line - 3
+    core = im.im
     face = "card" if b.up else f"{b.side}_back"
-    d.rounded_rectangle(
-        [x, y, x + g.side_w, y + h], radius=4, fill=INDEX[face], outline=INDEX[b.side], width=2
-    )
+    line = _line_tile(b.side, b.up, g.side_w + 1, g.line - 2, g.card_x, bg)
+    _put(core, line, x, y)
     ink = "ink" if b.up else "white"
-    ty = y + (h - round(g.text * 1.17)) // 2
-    label = text(b.label, g.text, b.side if b.up else "white", face, True)
-    im.paste(label, (x + 5, ty))
+    ty = y + (line.height - round(g.text * 1.17)) // 2
+    _put(core, text(b.label, g.text, b.side if b.up else "white", face, True), x + 5, ty)
     cx = x + g.card_x
-    d.line([cx - 6, y + 3, cx - 6, y + h - 3], fill=INDEX[b.side] if b.up else INDEX["white"], width=1)
     if b.up:
         card = b.cards[-1]
         rank = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(card.rank, str(card.rank))
         suit = "suit_red" if card.suit in "HD" else "ink"
         top = text(rank + SUIT_SYMBOLS[card.suit], g.text, suit, face, True)
-        im.paste(top, (cx, ty))
-        if b.strength != card.rank:  # an Ace counts 1, a face card the stack's size
-            im.paste(text(f"={b.strength}", g.text, "ink", face, True), (cx + top.width + 4, ty))
+        _put(core, top, cx, ty)
+        strength = b.strength
+        if strength != card.rank:  # an Ace counts 1, a face card the stack's size
+            _put(core, text(f"={strength}", g.text, "ink", face, True), cx + top.width + 4, ty)
     else:
-        im.paste(text("?", g.text, "white", face, True), (cx, ty))
-    im.paste(text(f"×{b.size}", g.text, ink, face), (x + g.size_x, ty))
+        _put(core, text("?", g.text, "white", face, True), cx, ty)
+    _put(core, text(f"×{b.size}", g.text, ink, face), x + g.size_x, ty)
     if tag:
         t = text(tag, g.text, "moved" if b.up else "white", face, True)
-        im.paste(t, (x + g.side_w - t.width - 5, ty))
+        _put(core, t, x + g.side_w - t.width - 5, ty)
     if hot:
-        d.rectangle([x - 2, y - 2, x + g.side_w + 2, y + h + 2], outline=INDEX["gold"], width=3)
+        d.rectangle([x - 2, y - 2, x + g.side_w + 2, y + line.height + 1], outline=INDEX["gold"], width=3)
+
+
+def _put(core: Any, tile: Image.Image, x: int, y: int) -> None:
+    """Paste a cached palette tile onto the picture's core (a board pastes hundreds)."""
+    core.paste(tile.im, (x, y, x + tile.width, y + tile.height))
+
+
+@lru_cache(maxsize=64)
+def _line_tile(side: str, up: bool, w: int, h: int, card_x: int, bg: str) -> Image.Image:
+    """A battalion's line: a card-coloured bar (the side's dark back while its top is face down)
+    edged in the side's colour, a rule after the name."""
+    face = "card" if up else f"{side}_back"
+    im = Image.new("P", (w, h), INDEX[bg])
+    im.putpalette(PALETTE.image().getpalette() or [])
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=4, fill=INDEX[face], outline=INDEX[side], width=2)
+    d.line([card_x - 6, 3, card_x - 6, h - 4], fill=INDEX[side] if up else INDEX["white"], width=1)
+    return im
 
 
 def _strip(
