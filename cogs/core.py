@@ -37,6 +37,7 @@ from play.present import (
     back_notice,
     back_text,
     chosen_side_text,
+    fitted,
     games_text,
     history_text,
     leaderboard_text,
@@ -68,6 +69,7 @@ DMS_CLOSED = (
     "closed?): the **My hand** button shows your hand."
 )
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
+MESSAGE_LIMIT = 2000  # Discord's longest message
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
@@ -183,7 +185,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 continue
             file = await self.render(match, stretch.state, stretch.events)
             await channel.send(
-                played_text(stretch),
+                played_text(stretch, MESSAGE_LIMIT),
                 file=file,
                 view=self.board_components(match, stretch.state) or discord.utils.MISSING,
             )
@@ -308,10 +310,12 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         would wrongly say nothing happened."""
         offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
         view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
-        text = played_text(played)
+        note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
-            text += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+        room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
+        text = played_text(played, limit=room) + note
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -477,7 +481,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
                 await channel.send(
-                    f"{notice.text}\n{status_text(played.match, played.state)}",
+                    fitted(notice.text, status_text(played.match, played.state), MESSAGE_LIMIT),
                     file=file,
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )
