@@ -153,6 +153,20 @@ class BaseGame:
         deals = [view.determinize(rng) for _ in range(4)]
         return sum(self.evaluate(d, side) for d in deals) / len(deals) <= 0.0
 
+    # -- the conformance suite's no-leak test
+
+    def twin(self, state: State, side: Side, rng: random.Random) -> State | None:
+        """A copy of `state` that differs only in what `side` alone may know (its hand, dealt
+        otherwise) while every chance to come stays as it was (the same dice, the same cards to be
+        drawn): played on with the same actions, the twins must look the same to everyone else,
+        events and boards included (tests/test_conformance.py). None: the game gives no twin."""
+        return None
+
+    def showcases(self) -> Sequence[tuple[State, Sequence[str]]]:
+        """Positions, each with the actions to play from it, that show a secret random play may
+        never reach (a Recon mission that looks at a hand): the no-leak test begins twins there too."""
+        return ()
+
     # -- words and menus
 
     def side(self, name: Side) -> SideInfo:
