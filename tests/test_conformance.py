@@ -14,6 +14,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image
@@ -21,7 +22,7 @@ from PIL import Image
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER, RESIGN, TIMEOUT
-from engine.protocol import EndReason, Game, State
+from engine.protocol import EndReason, Event, Game, State
 from render import renderer, seen
 
 GAMES = registry.names()
@@ -229,7 +230,7 @@ def test_views_hide_what_their_viewer_may_not_know(name: str) -> None:
     assert checked > 0
 
 
-def _seen_by(game: Game, state: State, viewer: str | None, events: list, *, board: bool) -> dict:
+def _seen_by(game: Game, state: State, viewer: str | None, events: Sequence[Event], *, board: bool) -> dict:
     """Everything `viewer` is shown after an action: the view, the events and history lines as they
     see them, every status line, the channel's menu and (with `board`) the board and replay frame."""
     view = state.view(viewer)
