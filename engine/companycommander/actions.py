@@ -202,8 +202,8 @@ def assault(unit: str) -> Assault:
     return Assault(unit)
 
 
-_UNIT = r"([ag]\d+)"
-_FRONT = r"(l|c|r|left(?:\s*flank)?|right(?:\s*flank)?|cent(?:er|re))"
+_UNIT = r"([a-z]\d+)"  # a unit's name; `parse_label` says when it names none
+_FRONT = r"(\w+(?:\s+flank)?)"  # a front's letter or name; `front_of` says when it names none
 _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.IGNORECASE), kind)
     for p, kind in (

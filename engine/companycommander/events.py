@@ -11,7 +11,7 @@ turn is a list of these events.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.companycommander.model import (
     ADJECTIVES,
@@ -275,6 +275,8 @@ class Mission(Rolled):
 @dataclass(frozen=True, slots=True)
 class HandSeen(Event):
     """A Recon success looking at the enemy's hand: the cards go to the Recon side alone (H14)."""
+
+    reveals: ClassVar[bool] = True  # the rules show a secret here (tests/test_conformance.py)
 
     side: str  # who looks
     of: str  # whose hand

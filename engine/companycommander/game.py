@@ -19,6 +19,7 @@ from engine.companycommander.model import (
     GERMANS,
     TITLES,
     Options,
+    sort_cards,
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
@@ -169,6 +170,31 @@ class CompanyCommanderGame(BaseGame):
         self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
     ) -> list[Action]:
         return ai.order(_state(state), side, actions, rng)
+
+    def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
+        """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the
+        Tactics deck, which are drawn last: the same dice and the same draws for a long while."""
+        s = _state(state).clone()
+        hand, pile = s.hands[side], s.tactics
+        spots = [i for i in range(min(6, len(pile))) if all(pile[i] is not c for c in hand)]
+        if not hand or not spots:
+            return None
+        for i, k in enumerate(rng.sample(range(len(hand)), min(2, len(hand), len(spots)))):
+            hand[k], pile[spots[i]] = pile[spots[i]], hand[k]
+        s.hands[side] = sort_cards(hand)
+        s._legal = None
+        return s
+
+    def showcases(self) -> list[tuple[State, list[str]]]:
+        """A Recon mission that succeeds and looks at the Germans' hand (random play seldom does)."""
+        from engine.companycommander.position import build, rig
+
+        s = build(
+            {"A1": "scouts C", "A2": "hmg C", "A3": "rifles L", "A4": "rifles R"}
+            | {"G1": "rifles C", "G2": "mg42 L", "G3": "rifles R"},
+            hands={AMERICANS: ["sniper", "medic"], GERMANS: ["airstrike", "rally", "medic"]},
+        )
+        return [(rig(s, (6,)), ["recon A1 look"])]
 
     # -- words
 

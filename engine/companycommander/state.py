@@ -687,9 +687,9 @@ class State:
         u.acted = True
         side, them = u.side, other(u.side)
         targets = [t for t in self.forces[them].values() if t.front == u.front]
-        r = self._rng()
-        t = r.choice(targets)
+        r = self._rng()  # the dice first, then the target: the order of every roll in this game
         dice = (r.randint(1, 6), r.randint(1, 6))
+        t = r.choice(targets)
         mods: list[Mod] = []
         diff = u.left - t.left
         if diff:

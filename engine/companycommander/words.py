@@ -106,8 +106,8 @@ def describe(state: State, action: Action) -> str:
     across = f"the {them} {FRONT_NAMES[u.front]}"
     count = len(state.at(other(u.side), u.front))
     if isinstance(action, A.Recon):
-        why = "look at their hand" if action.choice == "look" else "+1 to Suppression rolls there"
-        return f"{name}: Recon mission into {across}; a success is to {why}"
+        why = "look at their hand" if action.choice == "look" else "+1 to your fire there"
+        return f"{name}: Recon mission into {across}; if it succeeds, {why}"
     if isinstance(action, A.Fire):
         bonus = f", +{u.type.fire_bonus}" if u.type.fire_bonus else ""
         return f"{name} fires at {across} ({plural(count, 'unit')} there{bonus})"
