@@ -4,6 +4,10 @@ median_ms: one board PNG (view + the last action's events -> bytes) through the 
 warm caches, over varied positions from seeded random games. floor_ms: encoding a blank palette
 canvas of the same size with the same PNG settings (what no renderer can beat). replay_300_s /
 replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
+min_text_css_px_at_400: the smallest text drawn on any of those boards, in CSS pixels when the
+image is shown 400 CSS pixels wide (a phone): the font sizes the renderer really drew
+(render.kit.measuring) x 400 / the image's width; 12 or more reads on a phone.
+`--game all` measures every hosted game and gives each one's figures under "games".
 The last line is one JSON object of figures.
 """
 
@@ -25,7 +29,7 @@ from PIL import Image
 from engine import registry
 from engine.protocol import Event, View
 from render import renderer, seen
-from render.kit import encode
+from render.kit import css_px_at, encode, measuring
 from render.replay import random_log, render_replay
 
 
@@ -48,16 +52,23 @@ def positions(game: str, n: int) -> list[tuple[View, list[Event]]]:
     return out[:n]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="blockwars", choices=registry.names(), help="which game")
-    args = parser.parse_args()
-    draw = renderer(args.game)
-    cases = positions(args.game, 60)
-    first = b""
-    for view, events in cases:  # warm the caches (tiles, text) as a running bot would have
-        first = first or draw.board(view, events)
-    sample = Image.open(io.BytesIO(first))
+def phone_css_px(game: str, cases: list[tuple[View, list[Event]]]) -> float:
+    """The smallest text of these boards in CSS px at 400 px wide, from the sizes really drawn."""
+    draw = renderer(game)
+    smallest = float("inf")
+    for view, events in cases:
+        with measuring() as sizes:
+            png = draw.board(view, events)
+        smallest = min(smallest, css_px_at(sizes, Image.open(io.BytesIO(png)).width))
+    return smallest
+
+
+def bench(game: str) -> dict[str, object]:
+    """The figures of one game (printing a line of words about them)."""
+    draw = renderer(game)
+    cases = positions(game, 60)
+    warm = [draw.board(view, events) for view, events in cases]  # the caches a running bot has
+    sample = Image.open(io.BytesIO(warm[0]))
     size = sample.size
     blank = Image.new("P", size, 0)
     blank.putpalette(sample.getpalette() or [0, 0, 0] * 256)
@@ -74,13 +85,14 @@ def main() -> None:
             sizes.append(len(png))
     median = statistics.median(times)
     floor = statistics.median(floors)
-    log = random_log(args.game, {}, 0, 300)
+    log = random_log(game, {}, 0, 300)
     t = time.perf_counter()
-    gif = render_replay(args.game, {}, 0, log)
+    gif = render_replay(game, {}, 0, log)
     replay_s = time.perf_counter() - t
-    figures = {
+    phone = phone_css_px(game, cases)  # last: it empties the caches the timings above rely on
+    figures: dict[str, object] = {
         "bench": "render",
-        "game": args.game,
+        "game": game,
         "size_px": f"{size[0]}x{size[1]}",
         "median_ms": round(median, 2),
         "p90_ms": round(sorted(times)[int(len(times) * 0.9)], 2),
@@ -91,13 +103,27 @@ def main() -> None:
         "replay_actions": len(log),
         "replay_300_s": round(replay_s, 2),
         "replay_mib": round(len(gif) / 2**20, 2),
+        "min_text_css_px_at_400": round(phone, 1),
     }
     print(
-        f"{args.game} board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
+        f"{game} board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
         f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of {len(log)} actions {replay_s:.2f} s, "
-        f"{figures['replay_mib']} MiB"
+        f"{figures['replay_mib']} MiB; smallest text {phone:.1f} CSS px at 400 px wide"
     )
-    print(json.dumps(figures))
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--game", default="blockwars", choices=(*registry.names(), "all"), help="which game, or all"
+    )
+    args = parser.parse_args()
+    if args.game == "all":
+        games = {name: bench(name) for name in registry.names()}
+        print(json.dumps({"bench": "render", "games": games}))
+    else:
+        print(json.dumps(bench(args.game)))
 
 
 if __name__ == "__main__":

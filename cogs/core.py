@@ -29,7 +29,15 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, played_text, status_text
+from play.present import (
+    chosen_side_text,
+    games_text,
+    history_text,
+    played_text,
+    standing_actions,
+    status_text,
+    terms_text,
+)
 from play.service import game_of, is_current, waiting_ids
 from render import seen
 
@@ -528,9 +536,13 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             return
         label = rules.group_label(mine, group)
         view = views.persistent_view()
-        for n, piece in enumerate(fmt.chunks(actions)):
+        pieces = fmt.chunks(actions)
+        for n, piece in enumerate(pieces):
+            # The label is the game's words for the piece, a noun or not ("The rifleman on a8", "Call
+            # up into travel zone T3"): the message names it, the placeholder need not.
+            part = f" ({n + 1}/{len(pieces)})" if len(pieces) > 1 else ""
             select: discord.ui.Select = discord.ui.Select(
-                placeholder=f"What should the {label[:1].lower() + label[1:]} do?"[:150],
+                placeholder=f"Choose an action{part}",
                 options=[
                     discord.SelectOption(label=rules.describe(mine, a)[:100], value=str(a)) for a in piece
                 ],
@@ -620,7 +632,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         kinds: Sequence[str],
         verb: Verb | None,
     ) -> list[app_commands.Choice[str]]:
-        """At most 25 of the caller's legal actions of these kinds, filtered by what is typed."""
+        """At most 25 of the caller's legal actions of these kinds, filtered by what is typed, and the
+        standing orders either player may give at any time."""
         if interaction.channel_id is None:
             return []
         try:
@@ -631,19 +644,22 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         if match.game != game or side is None:
             return []
         rules = game_of(match)
-        if side not in state.to_act():
-            waiting = ", ".join(rules.side(s).title for s in sorted(state.to_act()))
-            note = f"Not your turn: the game waits for the {waiting}."
-            return [app_commands.Choice(name=note[:100], value="not your turn")]
         mine = state.view(side)
-        chosen = fmt.filter_choices(rules, mine, state.legal_actions(side), kinds, current)
-        out = []
+        on_turn = side in state.to_act()
+        legal = list(state.legal_actions(side)) if on_turn else []
+        standing = [a for a in standing_actions(rules, verb) if a not in legal]
+        chosen = fmt.filter_choices(rules, mine, [*legal, *standing], kinds, current)
+        out: list[app_commands.Choice[str]] = []
+        if not on_turn and (verb is None or not chosen):
+            waiting = " and the ".join(rules.side(s).title for s in sorted(state.to_act()))
+            note = f"Not your turn: the game waits for the {waiting}."
+            out.append(app_commands.Choice(name=note[:100], value="not your turn"))
         for action in chosen:
             value = verb.argument(str(action)) if verb is not None else str(action)
             out.append(
                 app_commands.Choice(name=fmt.choice_name(rules, mine, action), value=value or str(action))
             )
-        return out
+        return out[: fmt.MAX_CHOICES]
 
     async def autocomplete_focus(
         self, interaction: discord.Interaction, game: str, current: str
@@ -692,16 +708,17 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             ai_level=(level or game.ai.default) if against_me else None,
         )
         if against_me:
+            terms = terms_text(game, match.options)
             await self.post_start(
-                interaction, match, f"A game of {game.title} against the AI ({match.ai_level})."
+                interaction, match, f"A game of {game.title} against the AI ({match.ai_level}).{terms}"
             )
             return
-        rules = options_text(game, match.options)
-        extras = f" Optional rules: {rules}." if rules else ""
+        extras = terms_text(game, match.options)
         expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
+        wanted = chosen_side_text(game, match.challenger_side)
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
-            f"(challenger's side: {side}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
+            f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
             f"Accept or decline; the challenge expires {expires}.",
             view=views.challenge_view(match.id),

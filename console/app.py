@@ -33,7 +33,15 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
-from play.present import games_text, history_text, options_text, status_text
+from play.present import (
+    chosen_side_text,
+    games_text,
+    history_text,
+    played_story,
+    standing_actions,
+    status_text,
+    terms_text,
+)
 from play.service import game_of, split_actions
 from render import board as render_board
 from render.replay import render_replay
@@ -194,7 +202,7 @@ class Console:
             seq = await self._seq(played.match)
         path = self._board_file(played.match, played.state, played.events, seq)
         self.say(f"board: {path}")
-        self.say(played.line)
+        self.say(played_story(played))
         self.say(status_text(played.match, played.state))
         return path
 
@@ -368,13 +376,13 @@ class Console:
             opponent_is_bot=vs_bot,
             ai_level=level if vs_bot else None,
         )
-        extras = options_text(game, match.options)
-        rules = f" Optional rules: {extras}." if extras else ""
+        rules = terms_text(game, match.options)
         if vs_bot:
             self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
             return await self._started(match)
+        wanted = chosen_side_text(game, match.challenger_side)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {match.challenger_side}, "
+            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
@@ -488,20 +496,29 @@ class Console:
         self._no_args(game, "legal", args)
         legal = await self.service.legal(self.channel_id, self.my_id)
         match, state = await self.service.current(self.channel_id)
+        mine = match.side_of(self.my_id)
         if not legal:
-            if match.side_of(self.my_id) is None:
+            if mine is None:
                 self.say(f"You are not playing in this game. {status_text(match, state)}")
-            else:
-                self.say(f"Nothing to play right now. {status_text(match, state)}")
-            return Outcome()
+                return Outcome()
+            self.say(f"Nothing to play right now. {status_text(match, state)}")
+        else:
+            self.say(f"{len(legal)} legal for @{self.me}:")
+            self._command_lines(game, state, legal)
+        standing = [str(a) for a in standing_actions(game)]
+        if mine is not None and standing:
+            self.say("At any time, on turn or not:")
+            self._command_lines(game, state, standing)
+        return Outcome()
+
+    def _command_lines(self, game: Game, state: State, notations: list[str]) -> None:
+        """Notations as the commands that play them, one line per command."""
         by_cmd: dict[str, list[str]] = {}
-        for notation in legal:
+        for notation in notations:
             cmd, arg = command_for(game, state, notation)
             by_cmd.setdefault(cmd, []).append(arg)
-        self.say(f"{len(legal)} legal for @{self.me}:")
         for cmd, items in by_cmd.items():
             self.say(f"  /{game.name} {cmd}: " + (", ".join(items) if items != [""] else "(no options)"))
-        return Outcome()
 
     # ------------------------------------------------------------------ reading
 

@@ -43,7 +43,12 @@ class Action(Protocol):
 
 
 class Event(Protocol):
-    """What an action did, as a value: drives history lines, board highlights and replays."""
+    """What an action did, as a value: drives history lines, board highlights and replays.
+
+    An event may also have a `heading` (a str attribute or property): the part of the turn it
+    belongs to ("Battle", "End of round 4"). Where one action set off many events, the console
+    lists them one a line, grouped under their headings.
+    """
 
     def text(self, viewer: Side | None) -> str:
         """One short clause for `viewer` (None: a spectator); '' for an event that needs no words."""
@@ -168,6 +173,19 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # A limit of ours that the rule texts do not have (an int; 0 switches it off): the challenge
+    # message always states it, in `shown` ("{}" is the value), or in `off` when it is 0.
+    # `engine.base.limit_option` builds one; every game with such a limit uses it.
+    shown: str = ""
+    off: str = ""
+
+    @property
+    def limit(self) -> bool:
+        return bool(self.shown)
+
+    def stated(self, value: object) -> str:
+        """How the challenge message states this limit's chosen `value`."""
+        return self.off if value in (0, "0") else self.shown.format(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +195,9 @@ class Verb:
     The argument is turned into notation by `template` ("{}" is the argument as typed, "setup {}" puts
     a prefix before it, and a template without "{}" is a fixed action such as "end"). Autocomplete
     offers the legal actions whose `Game.verb_of` is one of `kinds` (default: this verb's name).
+    `choices` lists the arguments of a verb that takes a fixed few (a standing order's settings):
+    when they play `anytime` actions, autocomplete offers them to either player, on turn or not
+    (`State.legal_actions` never lists any-time actions).
     """
 
     name: str
@@ -186,6 +207,7 @@ class Verb:
     template: str = "{}"
     default: str | None = None  # the argument may be left out; this is used instead
     kinds: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
 
     def notation(self, arg: str | None) -> str:
         """The notation this command plays for the typed `arg`."""

@@ -12,8 +12,9 @@ from typing import Any
 
 from data import Match
 from engine import registry
-from engine.protocol import Game, State
-from play.service import HistoryEntry, Played, game_of
+from engine.errors import InvalidNotation
+from engine.protocol import Action, Event, Game, State, Verb
+from play.service import HistoryEntry, Played, game_of, history_line
 
 
 def mention(user_id: int) -> str:
@@ -31,12 +32,56 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
     out = []
     for spec in game.options:
         value = options.get(spec.name, spec.default)
+        if spec.limit:
+            continue  # stated always, by limits_text
         if isinstance(spec.default, bool):
             if value:
                 out.append(spec.label)
         elif value != spec.default:
             out.append(f"{spec.label}: {value}")
     return ", ".join(out)
+
+
+def limits_text(game: Game, options: Mapping[str, Any]) -> str:
+    """The game's limits of ours (a turn limit the rule texts do not have), always stated, so
+    both players know how the game can end besides its own victory: "Turn limit: 20 turns each,
+    then a draw (set at the challenge; 0 switches it off)."; '' for a game without one."""
+    out = []
+    for spec in game.options:
+        if spec.limit:
+            out.append(f"{spec.label}: {spec.stated(options.get(spec.name, spec.default))}")
+    if not out:
+        return ""
+    return "; ".join(out) + " (a rule of ours, set with the challenge; 0 switches it off)."
+
+
+def terms_text(game: Game, options: Mapping[str, Any]) -> str:
+    """What a challenge (or a game against the AI) is played under, for its first message: the
+    optional rules chosen and the limits; ' Optional rules: …. Turn limit: ….' or ''."""
+    rules = options_text(game, options)
+    out = f" Optional rules: {rules}." if rules else ""
+    limits = limits_text(game, options)
+    return f"{out} {limits}" if limits else out
+
+
+def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
+    """The any-time actions a verb's fixed choices play (standing orders): either player may send
+    them whoever is to act, and `legal_actions` never lists them. No verb: those of every verb."""
+    out: list[Action] = []
+    for v in (verb,) if verb is not None else game.verbs:
+        for choice in v.choices:
+            try:
+                action = game.parse(v.notation(choice))
+            except InvalidNotation:
+                continue
+            if action.anytime:
+                out.append(action)
+    return out
+
+
+def chosen_side_text(game: Game, side: str) -> str:
+    """The side a challenger asked for, as a player says it: "the <side title>", "chosen at random"."""
+    return "chosen at random" if side == "random" else f"the {game.side(side).title}"
 
 
 def outcome_text(match: Match, state: State) -> str | None:
@@ -70,6 +115,58 @@ def status_text(match: Match, state: State) -> str:
 def played_text(played: Played) -> str:
     """The message that goes with the new board after an action."""
     return f"{played.line}\n{status_text(played.match, played.state)}"
+
+
+LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line
+
+
+def story_lines(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> list[str]:
+    """One action's history line or, when it set off much (a pass that closes a phase: a battle, the
+    end of the round, the next attrition), one line per event: the action first, the rest under the
+    part of the turn each belongs to (the events' optional `heading`), a part of one event alone."""
+    line = history_line(who, notation, events, viewer)
+    seen = [
+        (kept, text)
+        for e in events
+        if (kept := e.seen_by(viewer)) is not None and (text := kept.text(viewer))
+    ]
+    if len(line) <= LONG_LINE or len(seen) < 3:
+        return [line]
+    out = [history_line(who, notation, [seen[0][0]], viewer)]
+    rest = seen[1:]
+    n = 0
+    while n < len(rest):
+        heading = getattr(rest[n][0], "heading", None)
+        run = 1
+        while (
+            heading is not None
+            and n + run < len(rest)
+            and getattr(rest[n + run][0], "heading", None) == heading
+        ):
+            run += 1
+        if heading is not None and run > 1:
+            out.append(f"  {heading}:")
+            out.extend(f"    {_capital(text)}" for _, text in rest[n : n + run])
+        else:
+            out.extend(f"  {_capital(text)}" for _, text in rest[n : n + run])
+        n += run
+    return out
+
+
+def played_story(played: Played, viewer: str | None = None) -> str:
+    """A command's history as `story_lines` tells it, action by action (the console's reply)."""
+    if not played.steps:
+        return played.line
+    rules = game_of(played.match)
+    side = played.match.side_of(played.actor_id)
+    who = rules.side(side).title if side else "?"
+    return "\n".join(
+        ln for notation, events in played.steps for ln in story_lines(who, notation, events, viewer)
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:

@@ -137,7 +137,8 @@ def private_lines(events: Sequence[Event], side: str) -> str:
 class Played:
     """What one command did: the new match row, the state, the events of its actions (all of them,
     as the state returned them: render and history pass them through `seen_by` for each viewer),
-    and the line(s) for the channel. `private` holds, per side, what only that side learnt."""
+    and the line(s) for the channel. `private` holds, per side, what only that side learnt;
+    `steps` each action's notation and events."""
 
     match: Match
     state: State
@@ -146,6 +147,7 @@ class Played:
     actor_id: int
     line: str
     private: dict[str, str] = field(default_factory=dict)
+    steps: list[tuple[str, list[Event]]] = field(default_factory=list)  # (notation, events) per action
 
     @property
     def over(self) -> bool:
@@ -469,14 +471,18 @@ class MatchService:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
-            state = live[1].clone()
+            before = live[1]
+            state = before.clone()
             quick_before = state.quick_decision()
-            events: list[Event] = []
             steps: list[tuple[str, list[Event]]] = []
+            left_out: list[str] = []
             for n, action in enumerate(actions, 1):
                 if state.is_over():
                     raise IllegalMove(self._step(n, len(actions), "the game ended before this action."))
                 if not action.anytime and side not in state.to_act():
+                    if n > 1 and self._answered_already(before, side, actions[: n - 1], action):
+                        left_out.append(str(action))
+                        continue
                     if n > 1:  # the command's own first steps handed the game to the other side
                         raise NotYourTurn(self._must_wait(match, rules, state, [str(a) for a in actions], n))
                     raise NotYourTurn(self._waiting_for(match, rules, state))
@@ -484,11 +490,25 @@ class MatchService:
                     done = list(state.apply(action, side))
                 except IllegalAction as exc:
                     raise IllegalMove(self._step(n, len(actions), str(exc)), exc.legal) from None
-                events.extend(done)
                 steps.append((str(action), done))
-            return await self._commit(
+            played = await self._commit(
                 match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before
             )
+            if left_out:
+                words = f"{SEPARATOR} ".join(left_out)
+                note = f"`{words}` was left out: your command had already answered the question"
+                played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
+            return played
+
+    @staticmethod
+    def _answered_already(before: State, side: str, earlier: Sequence[Action], action: Action) -> bool:
+        """Whether `action` was this side's answer to a quick question it owed when the command
+        began, and the command's earlier, any-time steps (a standing order) answered it instead."""
+        if not (before.quick_decision() and side in before.to_act()):
+            return False
+        if not earlier or not all(a.anytime for a in earlier):
+            return False
+        return str(action) in {str(a) for a in before.legal_actions(side)}
 
     async def _refuse_if_not_their_turn(self, match: Match, user_id: int) -> None:
         """Whoever is not owed an action hears that first: it is more useful than a notation error."""
@@ -579,7 +599,7 @@ class MatchService:
         line = "\n".join(history_line(who, text, done) for text, done in steps)
         private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
         notation = f"{SEPARATOR} ".join(text for text, _ in steps)
-        return Played(updated, state, events, notation, actor_id or 0, line, private)
+        return Played(updated, state, events, notation, actor_id or 0, line, private, steps)
 
     def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a

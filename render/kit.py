@@ -10,8 +10,11 @@ rest, including cached text tiles.
 from __future__ import annotations
 
 import io
+import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,17 +28,69 @@ SPARE = 255
 SPARE_RGB = (1, 255, 254)
 
 
+# The font sizes drawn while a board is measured (`measuring`); None when nobody measures.
+_drawn: ContextVar[list[float] | None] = ContextVar("drawn_font_sizes", default=None)
+
+
+def font(size: int, bold: bool = False, scale: float = 1.0) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans, so every machine draws the same picture.
+
+    `scale` is how much the picture this font draws on is shrunk before it reaches the board (a
+    sprite drawn at 4x for smooth edges passes 1/4): the size a player sees is size x scale, and
+    that is what `measuring` records. Every font of a board comes from here, which is what makes
+    the phone figure (`bench/render.py`, the conformance suite) a measurement."""
+    drawn = _drawn.get()
+    if drawn is not None:
+        drawn.append(size * scale)
+    return _font(size, bold)
+
+
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu Sans, so every machine draws the same picture."""
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def _clear_render_caches() -> None:
+    """Empty every module-level cache of the render packages (and the palettes' text tiles), so
+    the next picture draws all of its text afresh rather than pasting it from an earlier one."""
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "render" or name.startswith("render.")):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, Palette):
+                value.forget_text()
+            elif callable(getattr(value, "cache_clear", None)) and value is not _font:
+                value.cache_clear()
+
+
+@contextmanager
+def measuring() -> Iterator[list[float]]:
+    """Record the font sizes (in the picture's pixels) of everything drawn inside the block.
+
+    Caches are emptied first, so text a board pastes from a tile drawn for an earlier board is
+    drawn, and recorded, again. For benchmarks and tests: it makes the next renders slow."""
+    _clear_render_caches()
+    sizes: list[float] = []
+    token = _drawn.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _drawn.reset(token)
+
+
+def css_px_at(sizes: Sequence[float], image_width: int, shown_width: int = 400) -> float:
+    """The smallest of `sizes` in CSS pixels when an image `image_width` pixels wide is shown
+    `shown_width` CSS pixels wide (a phone shows Discord's images about 400 wide)."""
+    if not sizes:
+        return float("inf")
+    return min(sizes) * shown_width / image_width
 
 
 @lru_cache(maxsize=2048)
 def wrap(s: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
     """Greedy word wrap to a pixel width."""
-    f = font(size, bold)
+    f = _font(size, bold)
     lines: list[str] = []
     cur = ""
     for word in s.split():
@@ -111,7 +166,7 @@ class Palette:
         """A line of anti-aliased text as a palette tile, cached (a board repeats most of its words)."""
         key = (s, size, bold, fg, bg)
         tile = self._text.get(key)
-        if tile is None:
+        if tile is None or _drawn.get() is not None:
             f = font(size, bold)
             left, _top, right, _bottom = f.getbbox(s or " ")
             asc, desc = f.getmetrics()
@@ -122,6 +177,10 @@ class Palette:
                 self._text.clear()
             self._text[key] = tile
         return tile
+
+    def forget_text(self) -> None:
+        """Drop the cached text tiles (measuring draws every word afresh)."""
+        self._text.clear()
 
 
 def animate(frames: Sequence[Image.Image], durations: Sequence[int], fmt: str = "gif") -> bytes:
@@ -144,4 +203,15 @@ def animate(frames: Sequence[Image.Image], durations: Sequence[int], fmt: str = 
     return buf.getvalue()
 
 
-__all__ = ["FONT_DIR", "PNG_COMPRESS", "SPARE", "Palette", "animate", "encode", "font", "wrap"]
+__all__ = [
+    "FONT_DIR",
+    "PNG_COMPRESS",
+    "SPARE",
+    "Palette",
+    "animate",
+    "css_px_at",
+    "encode",
+    "font",
+    "measuring",
+    "wrap",
+]

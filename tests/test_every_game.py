@@ -61,6 +61,9 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
         first = game.sides[0].name
         challenged = await fake.slash(alice, channel, name, "challenge", {"opponent": bob, "side": first})
         assert not challenged.ephemeral and game.title in challenged.content
+        for spec in game.options:  # a limit of ours is always stated, so nobody is surprised by it
+            if spec.limit:
+                assert f"{spec.label}: {spec.stated(spec.default)}" in challenged.content
         database = bot.database
         assert database is not None
         match = await database.get_channel_match(channel.id)
@@ -123,6 +126,9 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
             await console.run_lines([f"/{name} challenge @bob side:{first}", "/as bob", f"/{name} accept"])
             == 0
         )
+        for spec in game.options:
+            if spec.limit:
+                assert f"{spec.label}: {spec.stated(spec.default)}" in out.getvalue()
         rng = random.Random(11)
         for _ in range(MAX_ACTIONS):
             match, state = await console.service.latest(console.channel_id)

@@ -220,3 +220,25 @@ def test_golden_images(name):
     """Regenerate with `make golden` after an intended change of look."""
     stored = (golden.GOLDEN_DIR / f"{name}.png").read_bytes()
     assert golden.changed_share(golden.render(name), stored) <= golden.MAX_CHANGED
+
+
+def test_measuring_records_the_text_sizes_drawn_even_from_cached_tiles():
+    """The phone figure rests on this: a board measured twice records the same sizes, though the
+    second render would otherwise paste its words from the first one's cached tiles."""
+    from engine import registry
+    from render import renderer
+    from render.kit import css_px_at, font, measuring
+
+    view = registry.game("blockwars").new_game({}, 1).view(None)
+    draw = renderer("blockwars")
+    draw.board(view, [])  # fill every cache
+    with measuring() as first:
+        png = draw.board(view, [])
+    with measuring() as again:
+        draw.board(view, [])
+    assert first and sorted(first) == sorted(again)
+    width = decode(png).width
+    assert css_px_at(first, width) == min(first) * 400 / width
+    with measuring() as sizes:
+        font(40, True, scale=1 / 4)  # a sprite drawn at 4x and shrunk shows its text at a quarter
+    assert sizes == [10.0]

@@ -4,7 +4,9 @@ Nothing a Battlefronts event holds is secret: a card appears in an event only on
 (turned on a front, or discarded after being the face-up top), and face-down cards are unknown to
 both players (R5). So every viewer sees every event whole, and `seen_by` returns the event itself.
 Places and battalions are names ('F2', 'R3') and cards are codes ('9H'), so events read well in
-JSON without the state at hand.
+JSON without the state at hand. The events of the round's machinery name the part of the round they
+belong to (`heading`: "Battle", "Attrition"), so a pass that closes a phase and sets off a battle,
+the end of the round and the next attrition reads grouped by phase.
 """
 
 from __future__ import annotations
@@ -93,6 +95,10 @@ class Reduced(Event):
     strength: int  # the strength it has now (0 when destroyed)
     chosen: bool  # the owner chose it among equals
 
+    @property
+    def heading(self) -> str:
+        return self.cause.capitalize()
+
     def text(self, viewer: str | None = None) -> str:
         how = "chosen, " if self.chosen else ""
         lost = _card(self.discarded)
@@ -112,6 +118,10 @@ class Battle(Event):
     on_red: int  # reductions the Reds must take (the Blues' total / 5, rounded up)
     on_blue: int
 
+    @property
+    def heading(self) -> str:
+        return "Battle"
+
     def text(self, viewer: str | None = None) -> str:
         return (
             f"battle at {self.place}: Reds {self.red} against Blues {self.blue}, "
@@ -126,6 +136,10 @@ class Wasted(Event):
     side: str
     place: str
     count: int
+
+    @property
+    def heading(self) -> str:
+        return "Battle"
 
     def text(self, viewer: str | None = None) -> str:
         return (
@@ -143,6 +157,10 @@ class MustChoose(Event):
     cause: str
     units: tuple[str, ...]
     strength: int
+
+    @property
+    def heading(self) -> str:
+        return self.cause.capitalize()
 
     def text(self, viewer: str | None = None) -> str:
         return (

@@ -8,14 +8,14 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import SEARCH_LEVELS, BaseGame, pick_rows
+from engine.base import SEARCH_LEVELS, BaseGame, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
 from engine.battlefronts.view import View
-from engine.protocol import Action, Choice, Menu, OptionSpec, SideInfo, Verb
+from engine.protocol import Action, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 
@@ -46,13 +46,14 @@ class BattlefrontsGame(BaseGame):
     description = "Play Battlefronts: wear the enemy down on five fronts with a deck of cards"
     sides = (SideInfo(RED, TITLES[RED], ADJECTIVES[RED]), SideInfo(BLUE, TITLES[BLUE], ADJECTIVES[BLUE]))
     options = (
-        OptionSpec(
+        limit_option(
             "rounds",
             "Round limit",
-            "After this round the side holding more fronts alone wins (default 30)",
-            default=DEFAULT_ROUNDS,
-            minimum=5,
-            maximum=99,
+            "Rounds before the side holding more fronts alone wins (0 = no limit; default 30)",
+            DEFAULT_ROUNDS,
+            99,
+            shown="{} rounds, then the side holding more fronts alone wins",
+            off="none",
         ),
     )
     verbs = (

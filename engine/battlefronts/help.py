@@ -56,8 +56,9 @@ TOPICS: dict[str, str] = {
     "winning": (
         "**Winning.** At the end of a round, the side with battalions at three fronts where the enemy "
         "has none wins. The game is drawn when both sides have fewer than three battalions and no "
-        "cards left to call up (neither can ever hold three fronts). After the round limit (30 unless "
-        "chosen otherwise) the side holding more fronts alone wins; equal is a draw. You may resign or "
+        "cards left to call up (neither can ever hold three fronts). A round limit of ours (the text "
+        "has none): after the last round (30 unless the challenge chose another, `rounds:0` for none) "
+        "the side holding more fronts alone wins, by our rule; equal is a draw. You may resign or "
         "offer a draw at any time."
     ),
     "notation": (

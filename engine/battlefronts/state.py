@@ -612,25 +612,17 @@ class State:
                 )
             )
             return
-        if self.round >= self.limit:
+        if self.limit and self.round >= self.limit:  # (R16): 0 is no limit
             r, b = len(held[RED]), len(held[BLUE])
-            score = f"{plural(max(r, b), 'uncontested front')} to {min(r, b)}"
+            limit = f"round limit of {self.limit} reached"
             if r == b:
-                self._finish(
-                    Outcome(
-                        None,
-                        EndReason.TURN_LIMIT,
-                        f"round {self.round} was the last, {plural(r, 'front')} held each",
-                    )
-                )
+                why = f"{limit} with {plural(r, 'front')} held alone by each side"
+                self._finish(Outcome(None, EndReason.TURN_LIMIT, why))
             else:
-                self._finish(
-                    Outcome(
-                        RED if r > b else BLUE,
-                        EndReason.TURN_LIMIT,
-                        f"round {self.round} was the last: {score}",
-                    )
-                )
+                # A winner by a rule of ours, not of the text: the result says so (R16).
+                score = f"{max(r, b)} to {min(r, b)}"
+                why = f"{limit}: by our rule R16 the side holding more fronts alone wins, {score}"
+                self._finish(Outcome(RED if r > b else BLUE, EndReason.TURN_LIMIT, why))
             return
         self._events.append(
             FrontsHeld(

@@ -159,6 +159,7 @@ class Destroyed(Event):
             "no retreat": "no square to retreat to",
             "off the board": "retreats off the board",
             "base": "a base cannot retreat",
+            "cannot move": "a unit that cannot move cannot retreat",
         }.get(self.why, self.why)
         return f"{self.unit} on {self.src} destroyed ({words})"
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, pick_rows
+from engine.base import BaseGame, limit_option, pick_rows
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, words
 from engine.combinedarms.army import ready_layout
@@ -68,13 +68,14 @@ COMMON_OPTIONS = (
         "reinforcements", "Reinforcements", "Optional rule: one more unit on your back row every third turn"
     ),
     OptionSpec("campaign", "Campaign", "A 12x10 board, 24-unit armies and every optional rule on"),
-    OptionSpec(
+    limit_option(
         "turns",
         "Turn limit",
-        "Turns each side plays before the game is drawn (default 20)",
+        "Turns each side plays before the game is drawn (0 = no limit; default 20)",
         TURNS,
-        minimum=10,
-        maximum=100,
+        100,
+        shown="{} turns each, then a draw",
+        off="none",
     ),
 )
 WWI_OPTIONS = (
@@ -141,6 +142,7 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
             template="autoretreat {}",
             default="on",
             kinds=("autoretreat",),
+            choices=("on", "off"),
         ),
     )
 

@@ -41,14 +41,17 @@ SHARED = {
     "retreats": (
         "**Retreats.** One square: back (straight or diagonal, towards your own side) or sideways. A "
         "sideways square may not touch an enemy unit. No square, or only off the board behind your "
-        "back row: the unit is destroyed. The owner chooses (`retreat e4`) within a short deadline; "
+        "back row: the unit is destroyed, and so is a unit that cannot move (the Headquarters, Move "
+        "0: it falls to damage equal to its defence in one turn). The owner chooses (`retreat e4`) "
+        "within a short deadline; "
         "when it passes, or with the standing order `autoretreat on`, the automatic choice is taken: "
         "straight back, then back towards the centre, then the other back diagonal, then sideways."
     ),
     "endings": (
         "**How it ends.** Destroy the enemy Headquarters and you win. You may also resign, or offer a "
-        "draw (`offer draw`, `accept draw`). When both sides have played the agreed number of turns "
-        "(20 each unless chosen otherwise) the game is drawn."
+        "draw (`offer draw`, `accept draw`). A turn limit of ours (the text has none): when both sides "
+        "have played the agreed number of turns (20 each unless the challenge chose another, "
+        "`turns:0` for none) the game is drawn."
     ),
 }
 
@@ -78,8 +81,8 @@ def _topics(era: Era) -> dict[str, str]:
         )
         options = (
             "**Options.** Terrain: bunkers (+2 defence), trenches (+1) and No Man's Land (-1), dealt "
-            "from the seed and mirrored. Elite: up to 2 units (3 in the Campaign; `*` in your "
-            "deployment) get +1 defence and always do 2. Experienced: a unit that has hit 5 enemy "
+            "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 "
+            "defence and always do 2. Experienced: a unit that has hit 5 enemy "
             "units in the turns they died "
             "becomes Elite. Reinforcements: every third turn of yours, one more unit (not an HQ) on "
             "your back row (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
@@ -115,8 +118,8 @@ def _topics(era: Era) -> dict[str, str]:
         "in one turn. Fortifications and the HQ cannot move: a forced retreat destroys them."
     )
     options = (
-        "**Options.** City Spaces: 4 cities on the two middle ranks; begin your turn holding them all "
-        "and you win. Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
+        "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win at "
+        "once. Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
         "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
@@ -125,9 +128,10 @@ def _topics(era: Era) -> dict[str, str]:
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "
-        "retreat). With City Spaces, you also win if your units stand on every city when your turn "
-        "begins. You may also resign, or offer a draw (`offer draw`, `accept draw`). When both sides "
-        "have played the agreed number of turns (20 each unless chosen otherwise) the game is drawn."
+        "retreat). With City Spaces, you also win the moment your units stand on every city. You "
+        "may also resign, or offer a draw (`offer draw`, `accept draw`). A turn limit of ours (the "
+        "text has none): when both sides have played the agreed number of turns (20 each unless the "
+        "challenge chose another, `turns:0` for none) the game is drawn."
     )
     return {
         "overview": overview,

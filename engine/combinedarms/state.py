@@ -702,16 +702,6 @@ class State:
         self.helpers.clear()
         self._move_cache.clear()
         events.append(TurnBegins(self.sides[side], self.title(side), self.taken[side]))
-        if (
-            self.rules.cities
-            and self.cities
-            and all(self.board[c] != NOWHERE and self.u_side[self.board[c]] == side for c in self.cities)
-        ):
-            n = len(self.cities)
-            self._finish(
-                Outcome(self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities"), events
-            )  # (W6)
-            return
         self.boosted = set()
         airfields = 0
         for u in self.alive(side):
@@ -738,9 +728,9 @@ class State:
             self.u_dmg[u] = 0  # (R9): damage lasts one turn
         self.retreated.clear()
         self.helpers.clear()
-        if side == 1 and self.taken[1] >= self.rules.turns:  # (R24)
+        if side == 1 and self.rules.turns and self.taken[1] >= self.rules.turns:  # (R24): 0 is no limit
             self._finish(
-                Outcome(None, EndReason.TURN_LIMIT, f"both sides have played their {self.rules.turns} turns"),
+                Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {self.rules.turns} turns each reached"),
                 events,
             )
             return
@@ -829,6 +819,7 @@ class State:
         self.moved.add(uid)
         events.append(Moved(self.sides[who], self.unit_name(uid), action.src, action.dst))
         self.trail.append(["move", self.sides[who], action.src, action.dst])
+        self._cities_taken(who, events)
 
     def _why_not_there(self, uid: int, dst: int) -> str:
         t = self.utype(uid)
@@ -915,8 +906,10 @@ class State:
         if uid in self.retreated:
             self._destroy(uid, "double whammy", events)  # (R13)
             return
-        if self.utype(uid).base:
-            self._destroy(uid, "base", events)  # (W5)
+        t = self.utype(uid)
+        if t.base or t.move == 0:
+            # (W5) bases; (R14) a unit that cannot move cannot retreat, so the WWI Headquarters too
+            self._destroy(uid, "base" if t.base else "cannot move", events)
             return
         options = self.retreat_squares(uid)
         if not options:
@@ -949,6 +942,18 @@ class State:
         side = self.u_side[uid]
         events.append(Retreated(self.sides[side], self.unit_name(uid), names[src], names[dst], how))
         self.trail.append(["retreat", self.sides[side], names[src], names[dst]])
+        self._cities_taken(side, events)
+
+    def _cities_taken(self, side: int, events: list[Event]) -> None:
+        """(W6) City Spaces: a side whose units stand on every city wins at once, whenever that
+        happens (a move, or even a retreat in the enemy's turn)."""
+        if not (self.rules.cities and self.cities) or self.phase == OVER:
+            return
+        if all(self.board[c] != NOWHERE and self.u_side[self.board[c]] == side for c in self.cities):
+            n = len(self.cities)
+            self._finish(
+                Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events
+            )
 
     def _destroy(self, uid: int, why: str, events: list[Event]) -> None:
         side = self.u_side[uid]

@@ -47,10 +47,11 @@ def ww1_terrain(g: Geometry, seed: int, draw: int) -> list[str]:
 
 
 def cities(g: Geometry, seed: int, draw: int) -> list[int]:
-    """The cities: on the two middle ranks, the same number on each, mirrored between them."""
+    """The text's four cities, on the two middle ranks, two on each, mirrored between them (on the
+    Campaign's board too: W6, W13)."""
     rng = chance.rng(seed, draw)
     half = g.height // 2
-    per_rank = 2 if g.width <= 8 else 3
+    per_rank = 2
     files = rng.sample(range(g.width), per_rank)
     low = [(half - 1) * g.width + f for f in files]
     return sorted(low + [_mirror(g, s) for s in low])

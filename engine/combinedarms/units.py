@@ -57,7 +57,7 @@ class Limits:
     least: Mapping[str, int]  # per type
     class_most: Mapping[str, int] = field(default_factory=dict)  # per class, e.g. armour <= 5
     min_types: int = 0  # different types besides the HQ
-    elite: int = 2  # units a side may make Elite (the Elite option)
+    elite: int = 2  # units a side may make Elite (the Elite option; the texts' 2, Campaign too: R23)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,6 @@ WWI = Era(
         size=24,
         most={"S": 3, "M": 3, "T": 3, "A": 7, "H": 1, "F": 3, "R": 3},
         least={"I": 12, "H": 1},
-        elite=3,
     ),
     presets={
         "balanced": {"I": 8, "S": 1, "M": 1, "T": 2, "A": 2, "F": 1, "H": 1},
@@ -170,7 +169,6 @@ WWII = Era(
         least={"H": 1},
         class_most={"armour": 7},
         min_types=7,
-        elite=3,
     ),
     presets={
         "balanced": {"I": 3, "E": 2, "M": 2, "L": 1, "T": 2, "K": 1, "A": 2, "X": 1, "Y": 1, "H": 1},

@@ -127,6 +127,8 @@ def kind_of(state: State, action: object) -> str:
         return "retreat"
     if isinstance(action, A.Reinforce):
         return "reinforce"
+    if isinstance(action, A.AutoRetreat):
+        return "autoretreat"
     return "play"
 
 
@@ -166,6 +168,10 @@ def describe(state: State, action: object) -> str:
     if isinstance(action, A.Reinforce):
         t = era.by_code.get(action.code)
         return f"Reinforcement: {t.name if t else action.code} on {action.dst}"
+    if isinstance(action, A.AutoRetreat):
+        if action.on:
+            return "Standing order: my retreats take the automatic square"
+        return "Standing order: ask me where each retreat goes"
     return str(action)
 
 

@@ -52,16 +52,15 @@ class Revealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
-    """Cards into a hand: `dealt` at the start, or the Orders phase's draw."""
+    """Cards into a hand: the Orders phase's draw."""
 
     side: str
     cards: tuple[str, ...]  # empty when this viewer may not see them
     count: int
-    dealt: bool = False
     open: bool = False  # hands face up (the Strategic Version)
 
     def text(self, viewer: Viewer = None) -> str:
-        verb = "are dealt" if self.dealt else "draw"
+        verb = "draw"
         if self.cards and (self.open or viewer == self.side):
             return f"the {TITLE[self.side]} {verb} {cards_words([BY_CODE[c] for c in self.cards])}"
         noun = "card" if self.count == 1 else "cards"

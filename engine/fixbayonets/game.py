@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import BaseGame
+from engine.base import BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -16,6 +16,7 @@ from engine.fixbayonets.model import (
     PRESET_WORDS,
     PRESETS,
     SINGULAR,
+    TITLE,
     Options,
 )
 from engine.fixbayonets.state import (
@@ -62,13 +63,14 @@ class FixBayonetsGame(BaseGame):
             "Strategic Version: both hands are played face up",
             default=False,
         ),
-        OptionSpec(
+        limit_option(
             "turn_limit",
             "Turn limit",
-            "Rounds before the battle is drawn (10-99, default 30)",
-            default=30,
-            minimum=10,
-            maximum=99,
+            "Rounds before the battle is drawn (0 = no limit; default 30)",
+            30,
+            99,
+            shown="{} rounds, then a draw",
+            off="none",
         ),
     )
     verbs = (
@@ -121,6 +123,7 @@ class FixBayonetsGame(BaseGame):
             arg_description="ask, never, officers, attacks, always, losses ask or losses auto",
             template="orders {}",
             default="ask",
+            choices=(*A.NEGATE_POLICIES, *(f"losses {p}" for p in A.LOSS_POLICIES)),
         ),
     )
     private_info = True
@@ -247,6 +250,12 @@ class FixBayonetsGame(BaseGame):
                         picks=(Pick("Set-up", tuple(choices)),))  # fmt: skip
         if key == "negate":
             cancels = [a for a in legal if isinstance(a, A.Negate)]
+            p = s.pending
+            if p is not None and p.kind == "negate" and p.side != v.viewer:
+                return Menu(
+                    title=f"The question is for the {TITLE[p.side]}: they decide whether to cancel your "
+                    f"{p.play.card.name}. Wait for their answer."
+                )
             if not any(isinstance(a, A.Pass) for a in legal):
                 return Menu(title="There is no card of your opponent's to answer now.")
             if not cancels:

@@ -13,7 +13,8 @@ TOPICS: dict[str, str] = {
         "(`/fixbayonets hand`); the board shows every hand's size, the deck and the discard pile."
     ),
     "setup": (
-        "Before the first turn each side is dealt 3 cards and sets up, secretly and at the same time: "
+        "Hands start empty: each side draws its first 3 cards in its own first turn. Both sides set up, "
+        "secretly and at the same time: "
         "two men on each of the 8 squares of its back row, in any mix. Write the pairs from file a "
         "to h: `setup RR/HR/SR/OR/OR/UR/HR/RR`, or a preset: `setup std` (officers in the centre), "
         "`setup wings`, `setup guard`, `setup huddle`. Neither side sees the other's set-up until "
@@ -40,7 +41,8 @@ TOPICS: dict[str, str] = {
         "An attack card lets one man kill the enemy on a square in reach: `rifle3 Rd3xd6`. A single "
         "number is an exact distance, a range like 1-2 any distance in it, counted along a straight "
         "line (orthogonal or diagonal); Grenade reaches a knight's jump. Men in between never block. "
-        "Each man attacks once a turn, and may attack after moving. Who may use what: officers only "
+        "A man may attack after moving, and again with each attack card played for him (the text limits "
+        "moves, not attacks). Who may use what: officers only "
         "the Pistol; heavy weapons specialists only the Machine Gun (American) or the Flame Thrower "
         "(German); the Sniper card only snipers; riflemen, snipers and runners use Bayonet, Pistol, "
         "Grenade and Rifles. A hit on a stack kills one man of the defender's choice, but Grenade, "
@@ -59,7 +61,7 @@ TOPICS: dict[str, str] = {
     "cancelling": (
         "Right after a move or attack card is played, before it acts, its opponent may cancel it: "
         "`negate trees` (or foxholes) against an attack, `negate rough` (or hold) against a move, or "
-        "`pass`. The cancelled card is spent, and so is the man's move or attack this turn. A "
+        "`pass`. The cancelled card is spent, but the man has not moved: another card may move him. A "
         "cancelling card cannot itself be cancelled, and terrain cards are never played on your own "
         "turn. So that the question gives nothing away, it is asked after **every** card whenever "
         "the opponent holds any card at all (hand sizes are public); it is a quick decision with a "
@@ -81,9 +83,9 @@ TOPICS: dict[str, str] = {
         "(`/fixbayonets resign`) or offer a draw (`/fixbayonets draw offer`, answered with `draw "
         "accept` or `draw decline`); the offer stands until answered, or until the side it went to "
         "ends a turn. The "
-        "battle is drawn when the Americans end the last round of the turn limit (30 rounds unless "
-        "the challenge set another). Running out of time on a turn loses; on a quick decision, the "
-        "default answer is played instead."
+        "battle is drawn when the Americans end the last round of the turn limit: a rule of ours, "
+        "30 rounds unless the challenge set another (`turn_limit:0` for none). Running out of time "
+        "on a turn loses; on a quick decision, the default answer is played instead."
     ),
     "notation": (
         "`setup std` · `march Rd1-d3` (card, man's kind and square, destination) · `march fwd "

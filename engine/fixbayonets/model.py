@@ -142,7 +142,7 @@ def check_layout(layout: Layout) -> Layout:
 @dataclass(frozen=True, slots=True)
 class Options:
     open_hands: bool = False  # the Strategic Version: hands face up
-    turn_limit: int = 30  # rounds; the game is drawn when the Americans end the last one (R20)
+    turn_limit: int = 30  # rounds; the game is drawn when the Americans end the last one; 0: none (R20)
 
     def to_json(self) -> dict[str, Any]:
         return {"open_hands": self.open_hands, "turn_limit": self.turn_limit}

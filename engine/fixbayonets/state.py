@@ -73,7 +73,7 @@ from engine.protocol import Event as AnyEvent
 
 SETUP, DISCARD, MOVING, FIGHTING, OVER = "setup", "discard", "move", "fight", "over"
 HAND_LIMIT = 5
-DRAW = 3  # cards drawn in each Orders phase, and dealt to each side at the start (R3)
+DRAW = 3  # cards drawn in each Orders phase; hands start empty (R3)
 HIDDEN: Layout = ()  # a layout set up but not yet revealed to this viewer
 DEFAULT_ORDERS = {"negate": "ask", "losses": "ask"}
 NEGATE_WORDS = {
@@ -186,7 +186,6 @@ class State:
         "alive",
         "deck",
         "draw_offer",
-        "fired",
         "hands",
         "last",
         "layouts",
@@ -216,7 +215,6 @@ class State:
         self.where = [-1] * n  # square of each unit, -1 off the board (not yet placed, or dead)
         self.alive = [True] * n
         self.moves = [0] * n  # moves made this turn
-        self.fired = [False] * n  # attacked this turn
         self.stacks: list[list[int]] = [[] for _ in range(64)]  # unit ids on each square, sorted
         self.occ = {GERMANS: 0, AMERICANS: 0}  # bit masks of the squares each side holds
         self.pending: Pending | None = None
@@ -275,7 +273,6 @@ class State:
         s.where = list(self.where)
         s.alive = list(self.alive)
         s.moves = list(self.moves)
-        s.fired = list(self.fired)
         s.stacks = [list(x) for x in self.stacks]
         s.occ = dict(self.occ)
         s.pending = self.pending  # never mutated in place
@@ -319,11 +316,11 @@ class State:
         return sorted(((sq, k, n) for (sq, k), n in out.items()), key=lambda t: (t[0], KIND_INDEX[t[1]]))
 
     def shooters(self, side: str) -> list[tuple[int, str]]:
-        """(square, kind) of `side`'s men that have not attacked this turn."""
+        """(square, kind) of `side`'s men on the board: each may attack as often as cards allow (R10)."""
         out = set()
         for u in side_units(side):
             sq = self.where[u]
-            if sq >= 0 and not self.fired[u]:
+            if sq >= 0:
                 out.add((sq, UNIT_KINDS[u % MEN_PER_SIDE]))
         return sorted(out, key=lambda t: (t[0], KIND_INDEX[t[1]]))
 
@@ -552,11 +549,11 @@ class State:
             return problem
         enemy = self.occ[other(side)]
         if isinstance(action, A.Move):
-            left = self._able(side, action.src, action.kind, moving=True)
+            left = self._able(side, action.src, action.kind)
             if left < 0:
                 return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
             if left == 0:
-                return self._spent_words(action.kind, action.src, moving=True)
+                return self._spent_words(action.kind, action.src)
             for dst, mask in move_table(c)[action.src]:
                 if dst == action.dst:
                     if mask & enemy:
@@ -574,11 +571,11 @@ class State:
         ahead = FORWARD_MOVES[side][c.lo]
         for sq, kinds in action.men:
             for k in dict.fromkeys(kinds):
-                left = self._able(side, sq, k, moving=True)
+                left = self._able(side, sq, k)
                 if left < 0:
                     return f"You have no {SINGULAR[k]} on {NAMES[sq]}."
                 if left < kinds.count(k):
-                    return self._spent_words(k, sq, moving=True, wanted=kinds.count(k))
+                    return self._spent_words(k, sq, wanted=kinds.count(k))
             m = ahead[sq]
             if m is None:
                 return f"The men on {NAMES[sq]} cannot move {c.lo} squares forward: the board ends."
@@ -596,11 +593,8 @@ class State:
             return problem
         if action.kind not in c.users:
             return f"{c.name} cannot be used by {_an(SINGULAR[action.kind])}: {_users_words(c)}."
-        left = self._able(side, action.src, action.kind, moving=False)
-        if left < 0:
+        if self._able(side, action.src, action.kind) < 0:
             return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
-        if left == 0:
-            return self._spent_words(action.kind, action.src, moving=False)
         if action.dst not in ATTACK_TARGETS[c.index][action.src]:
             return (
                 f"{c.name} reaches {c.range_words} squares"
@@ -610,23 +604,21 @@ class State:
             return f"There is no enemy on {NAMES[action.dst]} to attack."
         return None
 
-    def _able(self, side: str, sq: int, kind: str, *, moving: bool) -> int:
-        """How many of `side`'s men of `kind` on `sq` may still move (or attack); -1: none there."""
+    def _able(self, side: str, sq: int, kind: str) -> int:
+        """How many of `side`'s men of `kind` on `sq` may still move this turn; -1: none there."""
         n = -1
         for u in self.stacks[sq]:
             if unit_side(u) == side and unit_kind(u) == kind:
                 n = max(n, 0)
-                if (self.moves[u] < MOVES_PER_TURN[kind]) if moving else not self.fired[u]:
+                if self.moves[u] < MOVES_PER_TURN[kind]:
                     n += 1
         return n
 
-    def _spent_words(self, kind: str, sq: int, *, moving: bool, wanted: int = 1) -> str:
-        if moving:
-            times = "twice" if MOVES_PER_TURN[kind] == 2 else "once"
-            if wanted > 1:
-                return f"Not that many {PLURAL[kind]} on {NAMES[sq]} may still move this turn."
-            return f"The {SINGULAR[kind]} on {NAMES[sq]} has moved: a {SINGULAR[kind]} moves {times} a turn."
-        return f"The {SINGULAR[kind]} on {NAMES[sq]} has attacked this turn: one attack per man a turn."
+    def _spent_words(self, kind: str, sq: int, *, wanted: int = 1) -> str:
+        times = "twice" if MOVES_PER_TURN[kind] == 2 else "once"
+        if wanted > 1:
+            return f"Not that many {PLURAL[kind]} on {NAMES[sq]} may still move this turn."
+        return f"The {SINGULAR[kind]} on {NAMES[sq]} has moved: a {SINGULAR[kind]} moves {times} a turn."
 
     def _hints(self, action: Action, side: str) -> list[Action]:
         legal = self.legal_actions(side)
@@ -687,12 +679,11 @@ class State:
             self.round += 1
         for u in side_units(side):
             self.moves[u] = 0
-            self.fired[u] = False
         self._events.append(TurnBegan(side, self.round))
         self._draw(side, DRAW)
         self.phase = DISCARD if len(self.hands[side]) > HAND_LIMIT else MOVING
 
-    def _draw(self, side: str, n: int, *, dealt: bool = False) -> None:
+    def _draw(self, side: str, n: int) -> None:
         got: list[Card] = []
         for _ in range(n):
             if not self.deck.pile:
@@ -703,7 +694,7 @@ class State:
             got.append(self.deck.pile.pop())
         self.hands[side] = sort_cards(self.hands[side] + got)
         codes = tuple(c.code for c in sort_cards(got))
-        self._events.append(Drew(side, codes, len(got), dealt, self.options.open_hands))
+        self._events.append(Drew(side, codes, len(got), self.options.open_hands))
 
     def _discard(self, side: str, c: Card) -> None:
         self.hands[side].remove(c)
@@ -717,10 +708,9 @@ class State:
         if self.draw_offer == other(side):  # (R21) playing on turns the offer down
             self.draw_offer = None
             self._events.append(DrawLapsed(other(side), TITLE[other(side)]))
-        if side != FIRST and self.round >= self.options.turn_limit:
-            self._finish(
-                Outcome(None, EndReason.TURN_LIMIT, f"the turn limit of {self.options.turn_limit} rounds")
-            )
+        limit = self.options.turn_limit
+        if side != FIRST and limit and self.round >= limit:  # (R20): 0 is no limit
+            self._finish(Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {limit} rounds reached"))
             return
         self._begin_turn(other(side))
 
@@ -730,40 +720,32 @@ class State:
         c = action.card
         self.hands[side].remove(c)
         self.deck.discard.append(c)
-        if isinstance(action, A.Attack):
-            u = self._unit(side, action.src, action.kind, moving=False)
-            self.fired[u] = True  # spent even if the attack is cancelled (R14)
+        # Only the card is spent here: a man's move counts when it is made, so a cancelled move
+        # leaves him free to try again with another card (R14).
+        if isinstance(action, A.Move | A.Attack):
             moves: tuple[tuple[str, str, str], ...] = ((action.kind, NAMES[action.src], NAMES[action.dst]),)
-        elif isinstance(action, A.Move):
-            u = self._unit(side, action.src, action.kind, moving=True)
-            self.moves[u] += 1  # spent even if the move is cancelled (R14)
-            moves = ((action.kind, NAMES[action.src], NAMES[action.dst]),)
         else:
             ahead = FORWARD_MOVES[side][c.lo]
-            out = []
+            out: list[tuple[str, str, str]] = []
             for sq, kinds in action.men:
                 dst = ahead[sq]
                 assert dst is not None
-                for k in kinds:
-                    self.moves[self._unit(side, sq, k, moving=True)] += 1
-                    out.append((k, NAMES[sq], NAMES[dst[0]]))
+                out.extend((k, NAMES[sq], NAMES[dst[0]]) for k in kinds)
             moves = tuple(out)
         attack = isinstance(action, A.Attack)
         self._events.append(Played(side, c.code, attack, moves))
         self.last = LastPlay(side, c.code, attack, moves)
         self._offer(side, action)
 
-    def _unit(self, side: str, sq: int, kind: str, *, moving: bool) -> int:
-        """A man of `kind` on `sq` who may still act; men of one kind on a square are alike."""
+    def _mover(self, side: str, sq: int, kind: str, skip: list[int]) -> int:
+        """A man of `kind` on `sq` who may still move (not in `skip`, already moved by this card);
+        men of one kind on a square are alike, so it is the one who has moved least."""
         best = -1
         for u in self.stacks[sq]:
-            if unit_side(u) != side or unit_kind(u) != kind:
+            if unit_side(u) != side or unit_kind(u) != kind or u in skip:
                 continue
-            if moving and self.moves[u] < MOVES_PER_TURN[kind]:
-                if best < 0 or self.moves[u] < self.moves[best]:
-                    best = u  # the man who has moved least: a runner keeps his second move
-            elif not moving and not self.fired[u]:
-                return u
+            if self.moves[u] < MOVES_PER_TURN[kind] and (best < 0 or self.moves[u] < self.moves[best]):
+                best = u  # the man who has moved least: a runner keeps his second move
         assert best >= 0, "checked before"
         return best
 
@@ -826,23 +808,15 @@ class State:
                 assert m is not None
                 pairs.extend((sq, k, m[0]) for k in kinds)
         lifted: list[int] = []
-        for sq, k, dst in pairs:
-            u = self._latest(side, sq, k, frozenset(lifted))
+        for sq, k, _ in pairs:
+            u = self._mover(side, sq, k, lifted)
             lifted.append(u)
+            self.moves[u] += 1
             self._lift(u)
+        for u, (sq, k, dst) in zip(lifted, pairs, strict=True):
             self._put(u, dst)
             moved.append((k, NAMES[sq], NAMES[dst]))
         self._events.append(Moved(side, tuple(moved)))
-
-    def _latest(self, side: str, sq: int, kind: str, skip: frozenset[int]) -> int:
-        """The man the card moved: of `kind` on `sq`, the one that has moved most this turn."""
-        best = -1
-        for u in self.stacks[sq]:
-            mine = unit_side(u) == side and unit_kind(u) == kind and u not in skip
-            if mine and (best < 0 or self.moves[u] > self.moves[best]):
-                best = u
-        assert best >= 0
-        return best
 
     def _hit(self, side: str, play: A.Attack) -> None:
         sq = play.dst
@@ -972,7 +946,6 @@ class State:
             "where": list(self.where),
             "alive": list(self.alive),
             "moves": list(self.moves),
-            "fired": list(self.fired),
             "pending": self.pending.to_json() if self.pending else None,
             "orders": {s: dict(self.orders[s]) for s in SIDES},
             "last": self.last.to_json() if self.last else None,
@@ -999,7 +972,6 @@ class State:
         s.layouts = {side: (tuple(v) if v is not None else None) for side, v in data["layouts"].items()}
         s.alive = [bool(x) for x in data["alive"]]
         s.moves = [int(x) for x in data["moves"]]
-        s.fired = [bool(x) for x in data["fired"]]
         for u, sq in enumerate(data["where"]):
             if sq >= 0:
                 s._put(u, int(sq))
@@ -1036,12 +1008,10 @@ def _users_words(c: Card) -> str:
 
 
 def new_game(options: Options, seed: int) -> State:
-    """A new game: the deck shuffled, three cards dealt to each side (R3), both sides to set up."""
+    """A new game: the deck shuffled, both hands empty until their first Orders phase (R3), both
+    sides to set up."""
     s = State(options, seed)
     s.deck = Deck.shuffled(FULL_DECK, seed)
-    for side in (FIRST, other(FIRST)):
-        s._draw(side, DRAW, dealt=True)
-    s._events = []
     return s
 
 

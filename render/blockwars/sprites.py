@@ -38,7 +38,7 @@ def _body(d: ImageDraw.ImageDraw, german: bool, cx: float, cy: float, r: float, 
 
 
 def _centred(d: ImageDraw.ImageDraw, cx: float, cy: float, s: str, size: int, fill: tuple[int, ...]) -> None:
-    d.text((cx, cy), s, font=font(size, True), fill=fill, anchor="mm")
+    d.text((cx, cy), s, font=font(size, True, 1 / SS), fill=fill, anchor="mm")
 
 
 @lru_cache(maxsize=32)
@@ -100,8 +100,8 @@ def tank(size: int, damage: int) -> Image.Image:
     d.line([(38 * u, 24 * u), (50 * u, 16 * u), (62 * u, 24 * u)], fill=KEY["ink"], width=3 * line)
     # Roundel "C" and the word TANK.
     d.ellipse([36 * u, 30 * u, 64 * u, 58 * u], fill=KEY["canadian_hi"], outline=KEY["ink"], width=line)
-    d.text((50 * u, 44 * u), "C", font=font(int(20 * u), True), fill=KEY["ink"], anchor="mm")
-    d.text((50 * u, 67 * u), "TANK", font=font(int(11 * u), True), fill=KEY["ink"], anchor="mm")
+    d.text((50 * u, 44 * u), "C", font=font(int(20 * u), True, 1 / SS), fill=KEY["ink"], anchor="mm")
+    d.text((50 * u, 67 * u), "TANK", font=font(int(11 * u), True, 1 / SS), fill=KEY["ink"], anchor="mm")
     # Damage pips: filled red = a point of damage (two destroy it).
     for k in range(2):
         x = 43 * u + k * 14 * u
@@ -119,7 +119,13 @@ def tank(size: int, damage: int) -> Image.Image:
             fill=KEY["attack_dk"],
             width=3 * line,
         )
-        d.text((50 * u, 95 * u), "DAMAGED", font=font(int(8 * u), True), fill=KEY["attack_dk"], anchor="mm")
+        d.text(
+            (50 * u, 95 * u),
+            "DAMAGED",
+            font=font(int(8 * u), True, 1 / SS),
+            fill=KEY["attack_dk"],
+            anchor="mm",
+        )
     return im.resize((size * 2, size * 2), Image.Resampling.LANCZOS)
 
 
@@ -146,11 +152,13 @@ def card(code: str, w: int) -> Image.Image:
     d.text(
         (big_w / 2, big_h * 0.36),
         rank,
-        font=font(int(big_w * (0.42 if len(rank) > 1 else 0.55)), True),
+        font=font(int(big_w * (0.42 if len(rank) > 1 else 0.55)), True, 1 / SS),
         fill=colour,
         anchor="mm",
     )
-    d.text((big_w / 2, big_h * 0.74), suit, font=font(int(big_w * 0.5)), fill=colour, anchor="mm")
+    d.text(
+        (big_w / 2, big_h * 0.74), suit, font=font(int(big_w * 0.5), False, 1 / SS), fill=colour, anchor="mm"
+    )
     return im.resize((w, h), Image.Resampling.LANCZOS)
 
 

@@ -266,7 +266,7 @@ def token_rgb(size: int, era: str, code: str, side: int, elite: bool, bg: RGB) -
     cx = big / 2
     top = big * 0.17
     DRAWERS[sym](d, (cx - w / 2, top, cx + w / 2, top + h), ink, fill)
-    f = font(round(big * 0.33), True)
+    f = font(round(big * 0.33), True, size / big)
     d.text((cx, big * 0.71), code, font=f, fill=ink, anchor="mm")
     if elite:
         _star(d, big * 0.2, big * 0.2, big * 0.13, KEY["elite"], ink)

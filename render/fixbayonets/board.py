@@ -476,13 +476,17 @@ def _card_face(c: Card, w: int, h: int) -> Image.Image:
     d.rounded_rectangle([ss * 2, ss * 2, w * ss - ss * 3, band], radius=6 * ss, fill=KEY[f"band_{c.kind}"])
     kind = {"A": "ATTACK", "M": "MOVE", "T": "TERRAIN"}[c.kind]
     d.text(
-        (w * ss / 2, band / 2 + ss), kind, font=font(int(h * ss * 0.1), True), fill=KEY["white"], anchor="mm"
+        (w * ss / 2, band / 2 + ss),
+        kind,
+        font=font(int(h * ss * 0.1), True, 1 / ss),
+        fill=KEY["white"],
+        anchor="mm",
     )
     size = int(h * ss * (0.13 if len(c.name) < 10 else 0.1))
     lines = wrap(c.name, size, int(w * ss * 0.9), True)
     y = band + h * ss * 0.08
     for ln in lines:
-        d.text((w * ss / 2, y), ln, font=font(size, True), fill=KEY["ink"], anchor="mt")
+        d.text((w * ss / 2, y), ln, font=font(size, True, 1 / ss), fill=KEY["ink"], anchor="mt")
         y += size * 1.1
     if c.kind == TERRAIN:
         note = "cancels an attack" if c.negates == "A" else "cancels a move"
@@ -500,6 +504,6 @@ def _card_face(c: Card, w: int, h: int) -> Image.Image:
     small = int(h * ss * 0.085)
     y = h * ss * 0.66
     for ln in extra:
-        d.text((w * ss / 2, y), ln, font=font(small), fill=KEY["ink"], anchor="mt")
+        d.text((w * ss / 2, y), ln, font=font(small, False, 1 / ss), fill=KEY["ink"], anchor="mt")
         y += small * 1.15
     return PALETTE.to_p(big.resize((w, h), Image.Resampling.LANCZOS))

@@ -50,12 +50,12 @@ def token(side: str, kind: str, count: int, size: int) -> Image.Image:
         d.polygon(_star(big * 0.5, big * 0.22, big * 0.13), fill=KEY["gold"], outline=KEY["ink"])
     fg = KEY["white"] if german else KEY["ink"]
     cy = big * (0.57 if officer else 0.5)
-    d.text((big / 2, cy), kind, font=font(int(big * 0.5), True), fill=fg, anchor="mm")
+    d.text((big / 2, cy), kind, font=font(int(big * 0.5), True, 1 / SS), fill=fg, anchor="mm")
     if count > 1:
         r = big * 0.2
         cx, cyb = big - r - 1, big - r - 1
         d.ellipse([cx - r, cyb - r, cx + r, cyb + r], fill=KEY["ink"], outline=KEY["white"], width=max(2, SS))
-        d.text((cx, cyb), str(count), font=font(int(r * 1.5), True), fill=KEY["white"], anchor="mm")
+        d.text((cx, cyb), str(count), font=font(int(r * 1.5), True, 1 / SS), fill=KEY["white"], anchor="mm")
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 

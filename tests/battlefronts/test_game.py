@@ -85,8 +85,9 @@ def test_every_legal_action_round_trips_through_its_verb() -> None:
 def test_the_round_limit_is_an_option() -> None:
     assert GAME.normalise_options({}) == {"rounds": 30}
     assert GAME.new_game({"rounds": 12}, 1).limit == 12
-    with pytest.raises(ValueError, match="between 5 and 99"):
-        GAME.normalise_options({"rounds": 3})
+    with pytest.raises(ValueError, match="between 0 and 99"):
+        GAME.normalise_options({"rounds": 100})
+    assert GAME.new_game({"rounds": 0}, 1).limit == 0  # no limit (R16)
 
 
 def test_registered_under_its_name() -> None:

@@ -428,7 +428,18 @@ def test_the_round_limit_goes_to_the_side_holding_more_fronts() -> None:
     begin(s)
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.TURN_LIMIT
-    assert "2 uncontested fronts to 1" in outcome.detail
+    # The winner comes from a rule of ours, not of the text: the result says so.
+    assert outcome.detail == (
+        "round limit of 10 reached: by our rule R16 the side holding more fronts alone wins, 2 to 1"
+    )
+
+
+def test_a_round_limit_of_0_is_no_limit() -> None:
+    s = build(
+        {"F1": {RED: ["5H"]}, "F3": {RED: ["6H"]}, "F5": {BLUE: ["7C"]}}, round=150, phase=BATTLE, limit=0
+    )
+    begin(s)
+    assert not s.is_over() and s.round == 151
 
 
 def test_the_round_limit_with_equal_fronts_is_a_draw() -> None:

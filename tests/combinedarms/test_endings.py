@@ -79,8 +79,16 @@ def test_the_game_is_drawn_when_both_sides_have_played_their_turns():
 
 def test_the_turn_limit_option_is_checked():
     assert WWI_GAME.normalise_options({})["turns"] == 20
-    with pytest.raises(ValueError, match="between 10 and 100"):
-        WWI_GAME.normalise_options({"turns": 5})
+    with pytest.raises(ValueError, match="between 0 and 100"):
+        WWI_GAME.normalise_options({"turns": 101})
+
+
+def test_a_turn_limit_of_0_is_no_limit():
+    """R24's limit is ours, not the text's: the challenger may switch it off."""
+    s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"}, options={"turns": 0}, turn=150)
+    play(s, BRITISH, "end")
+    play(s, GERMANS, "end")
+    assert not s.is_over() and s.active == 0
 
 
 def test_a_random_game_always_ends_well_within_the_platform_cap():

@@ -178,7 +178,7 @@ def test_the_rules_topics_give_the_campaign_army_too():
     army = WWI_GAME.rules["army"]
     lim = WWI_GAME.new_game({"campaign": True}, 1).rules.limits
     assert f"{lim.size} units" in army and "at least 12 Infantry" in army and "at most 7 Artillery" in army
-    assert "3 in the Campaign" in WWI_GAME.rules["options"]
+    assert "Elite: up to 2 units" in WWI_GAME.rules["options"] and "3 in the Campaign" not in army
 
 
 def test_menus_for_each_stage():

@@ -7,6 +7,7 @@ import pytest
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
 from engine.combinedarms.state import new_game
 from engine.errors import IllegalAction
+from engine.protocol import EndReason
 from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, E, at, build, code_at, legal, play
 
 # ------------------------------------------------------------------------------------ terrain
@@ -174,7 +175,7 @@ def test_the_campaign_is_a_bigger_board_bigger_armies_and_every_option():
     assert all(opts[k] for k in ("terrain", "elite", "experienced", "reinforcements"))
     s = WWI_GAME.new_game({"campaign": True}, 3)
     assert (s.g.width, s.g.height) == (12, 10)
-    assert s.rules.limits.size == 24 and s.rules.elite_allowed == 3
+    assert s.rules.limits.size == 24 and s.rules.elite_allowed == 2  # the text's two (R23)
     assert "army balanced" in legal(s, BRITISH)
     s.apply(WWI_GAME.parse("army balanced"), BRITISH)
     s.apply(WWI_GAME.parse("army I12 S3 M3 T3 A2 H1"), GERMANS)
@@ -183,7 +184,8 @@ def test_the_campaign_is_a_bigger_board_bigger_armies_and_every_option():
     assert len(s.alive(0)) == len(s.alive(1)) == 24
     assert all(int(s.g.names[s.u_sq[u]][1:]) >= 8 for u in s.alive(1))
     w2 = WWII_GAME.new_game({"campaign": True}, 3)
-    assert w2.rules.cities and w2.rules.difficult and len(w2.cities) == 6
+    assert w2.rules.cities and w2.rules.difficult and len(w2.cities) == 4  # the text's four (W13)
+    assert {int(w2.g.names[c][1:]) for c in w2.cities} == {5, 6}  # the Campaign's middle ranks
 
 
 # ------------------------------------------------------------------------------------ WWII specials
@@ -292,28 +294,43 @@ def test_cities_are_placed_on_the_middle_ranks_mirrored():
     assert new_game("wwii", {"cities": True}, 11).cities == s.cities
 
 
-def test_holding_every_city_when_your_turn_begins_wins():
-    s = build(
-        "wwii",
-        {"c4": "I", "f4": "I", "c5": "I", "f5": "I", "a1": "H", "h8": "h"},
-        cities=["c4", "f4", "c5", "f5"],
-        options={"cities": True},
-        active=1,
-    )
-    assert not s.is_over()
-    play(s, GERMANS, "end")
-    outcome = s.outcome()
-    assert outcome is not None and outcome.winner == AMERICANS and "cities" in outcome.detail
-    # Three of four is not enough.
+def test_occupying_every_city_wins_at_once():
+    """W6, as the text says: occupying all the cities wins automatically, the moment it happens."""
     s = build(
         "wwii",
         {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
         cities=["c4", "f4", "c5", "f5"],
         options={"cities": True},
-        active=1,
     )
-    play(s, GERMANS, "end")
     assert not s.is_over()
+    play(s, AMERICANS, "c4-b4")
+    assert not s.is_over()  # three of four is not enough...
+    s = build(
+        "wwii",
+        {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
+        cities=["c4", "f4", "c5", "f5"],
+        options={"cities": True},
+    )
+    events = play(s, AMERICANS, "f6-f5")  # ...the fourth wins in the middle of the move phase
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
+    assert "all 4 cities" in outcome.detail and isinstance(events[-1], E.GameOver)
+
+
+def test_a_retreat_onto_the_last_city_wins_for_the_retreating_side():
+    """Occupying is occupying, however it comes about: even forced back onto the last city."""
+    men = {"c5": "i", "f4": "i", "f5": "i", "d5": "i", "e5": "i", "e4": "i", "d4": "a"}
+    s = build(
+        "wwii",
+        {**men, "c1": "A", "d1": "A", "e1": "A", "a1": "H", "h8": "h"},
+        cities=["c4", "f4", "c5", "f5"],
+        options={"cities": True},
+    )
+    events = play(s, AMERICANS, "done", "c1xd4", "d1xd4", "e1xd4")  # c4 is its only square
+    assert code_at(s, "c4") == "a"
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == GERMANS and "all 4 cities" in outcome.detail
+    assert isinstance(events[-1], E.GameOver)
 
 
 def test_difficult_terrain_is_dealt_mirrored_away_from_the_back_rows_and_the_cities():

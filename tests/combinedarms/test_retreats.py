@@ -72,16 +72,20 @@ def test_a_unit_on_its_own_back_row_with_no_side_square_retreats_off_the_board()
     assert gone.why == "off the board"
 
 
-def test_the_wwi_headquarters_and_move_1_units_retreat_one_square():
-    # The HQ (Move 0) is pushed back like any unit (R14).
+def test_the_wwi_headquarters_cannot_move_so_a_forced_retreat_destroys_it():
+    """R14 by the text: a retreating unit unable to move is destroyed, and the HQ has Move 0,
+    even with free squares behind it (as WWII's bases, W5)."""
     s = build("wwi", {"d6": "F", "e6": "F", "d7": "h", "a1": "H"})
-    s.u_dmg[at(s, "d7")] = 0
     events = push(s, BRITISH, "d6xd7", "e6xd7")  # 4 damage, defence 4
-    owed = next(e for e in events if isinstance(e, E.RetreatOwed))
-    assert owed.options == ("d8", "e8", "c8")
-    play(s, GERMANS, "retreat c8")
-    assert code_at(s, "c8") == "h"
-    # A Move-1 Artillery piece falls back exactly one square too.
+    (gone,) = [e for e in events if isinstance(e, E.Destroyed)]
+    assert gone.why == "cannot move" and "cannot move cannot retreat" in gone.text()
+    assert code_at(s, "d7") is None and not any(isinstance(e, E.RetreatOwed) for e in events)
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == BRITISH and "Headquarters" in outcome.detail
+
+
+def test_move_1_units_retreat_one_square():
+    # A Move-1 Artillery piece falls back exactly one square, like any unit that can move.
     s = build("wwi", {"d3": "F", "d4": "a", "a1": "H", "h8": "h"})
     push(s, BRITISH, "d3xd4")
     assert s.pending is not None and all(s.g.distance(s.g.index["d4"], o) == 1 for o in s.pending[1])

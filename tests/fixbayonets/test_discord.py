@@ -73,7 +73,9 @@ async def started(t: Table) -> FakeMessage:
     for n, user in enumerate((t.alice, t.bob)):
         match = await t.match()
         std = next(c for c in board.custom_ids if c.endswith(":setup std") or "setup " in c)
-        result = await t.fake.click(user, board, std, messages=2 if n == 0 else 1)
+        # The board, then the set-up privately to its owner (wait for both: a late private reply
+        # would be taken for the next interaction's)
+        result = await t.fake.click(user, board, std, messages=2)
         board = public(result)
         if n == 0:  # until both have set up, the layout goes to its owner only
             secret = [m for m in result.messages if m.ephemeral]

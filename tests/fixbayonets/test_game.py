@@ -215,13 +215,22 @@ def test_options_normalise_and_start_games() -> None:
         "open_hands": True,
         "turn_limit": 12,
     }
-    with pytest.raises(ValueError, match="between 10 and 99"):
-        GAME.normalise_options({"turn_limit": 5})
+    with pytest.raises(ValueError, match="between 0 and 99"):
+        GAME.normalise_options({"turn_limit": 100})
     s = GAME.new_game({"open_hands": True}, 3)
+    s.apply("setup std", G)
+    s.apply("setup std", AM)
+    s.apply("end", G)  # the Americans draw: with hands face up the Germans see what
     assert s.options == OPEN and s.view(G).state.hands[AM]
-    from play.present import options_text
+    from play.present import limits_text, options_text, terms_text
 
     assert options_text(GAME, {"open_hands": True, "turn_limit": 30}) == "Strategic Version"
+    assert limits_text(GAME, {"turn_limit": 30}).startswith("Turn limit: 30 rounds, then a draw")
+    assert limits_text(GAME, {"turn_limit": 0}).startswith("Turn limit: none")
+    assert terms_text(GAME, {"open_hands": True, "turn_limit": 12}) == (
+        " Optional rules: Strategic Version. Turn limit: 12 rounds, then a draw "
+        "(a rule of ours, set with the challenge; 0 switches it off)."
+    )
 
 
 def test_verbs_cover_every_kind_of_action() -> None:

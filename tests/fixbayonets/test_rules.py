@@ -74,13 +74,19 @@ def test_r2_each_side_sets_up_once() -> None:
     assert "not your turn" in refused(s, STD, A)
 
 
-def test_r3_three_cards_are_dealt_to_each_side_and_the_first_turn_draws_three_more() -> None:
-    s = new_game(Options(), 4)
-    assert len(s.hands[G]) == 3 and len(s.hands[A]) == 3 and len(s.deck) == 54
+def test_r3_hands_start_empty_and_each_side_draws_its_first_three_in_its_first_orders_phase() -> None:
+    s = new_game(Options(), 2)
+    assert s.hands[G] == [] and s.hands[A] == [] and len(s.deck) == 60
     s.apply(STD, G)
     events = s.apply(STD, A)
-    assert of(events, Drew)[0].count == 3 and len(s.hands[G]) == 6
-    assert s.phase == DISCARD and s.to_act() == {G}
+    assert of(events, Drew)[0].count == 3 and len(s.hands[G]) == 3 and s.hands[A] == []
+    assert s.phase == MOVING and s.to_act() == {G}  # three cards: nothing to discard
+    # The Americans hold nothing to answer with on the Germans' first turn: nobody is asked.
+    move = next(a for a in s.legal_actions(G) if " fwd " not in str(a) and str(a) not in ("fight", "end"))
+    s.apply(move, G)
+    assert s.to_act() == {G} and s.pending is None
+    s.apply("end", G)
+    assert len(s.hands[A]) == 3 and s.active == A
 
 
 # --------------------------------------------------------------------- R4-R5: orders phase
@@ -230,16 +236,19 @@ def test_r11_the_runner_in_a_group_keeps_his_second_move() -> None:
 # ------------------------------------------------------------------------------- R10, R16-R17
 
 
-def test_r10_one_attack_per_man_a_turn_and_a_man_may_attack_after_moving() -> None:
+def test_r10_a_man_may_attack_after_moving_and_again_with_each_attack_card() -> None:
+    """The text limits how often a man moves in a turn, never how often he attacks: one card each."""
     s = pos({"d3": "GR", "d1": "AR", "e1": "AR"}, g=["crawl", "bayonet", "pistol"])
     play(s, "crawl Rd3-d2", "fight", "bayonet Rd2xd1")
-    assert "has attacked" in refused(s, "pistol Rd2xe1")
+    assert "pistol Rd2xe1" in legal(s)
+    play(s, "pistol Rd2xe1")
+    assert "d1" not in men(s) and "e1" not in men(s)
 
 
-def test_r10_each_man_of_a_stack_attacks_once() -> None:
-    s = pos({"d3": "GRR", "d5": "AR", "d1": "AR"}, g=["pistol", "pistol"], phase=FIGHTING)
-    play(s, "pistol Rd3xd5", "pistol Rd3xd1")
-    assert "d5" not in men(s) and "d1" not in men(s)
+def test_r10_a_lone_sniper_fires_every_sniper_card_he_holds() -> None:
+    s = pos({"a1": "GS", "a6": "AR", "f6": "AR"}, g=["sniper", "sniper"], phase=FIGHTING)
+    play(s, "sniper Sa1xa6", "sniper Sa1xf6")
+    assert "a6" not in men(s) and "f6" not in men(s)
 
 
 def test_r16_a_hit_stack_loses_one_man_of_the_defender_s_choice() -> None:
@@ -302,21 +311,34 @@ def test_r13_hands_face_up_ask_only_with_a_fitting_card() -> None:
     assert s2.to_act() == {A} and legal(s2) == {"pass", "negate rough"}
 
 
-def test_r14_a_cancelled_move_spends_the_card_and_the_man_s_move() -> None:
-    s = pos({"d4": "GR"}, g=["march", "crawl"], a=["rough"])
+def test_r14_a_cancelled_move_spends_the_card_but_not_the_man_s_move() -> None:
+    """The text only cancels the move: the man has not moved, so another card may move him."""
+    s = pos({"d4": "GR"}, g=["march", "crawl", "double"], a=["rough"])
     play(s, "march Rd4-d6")
     events = play(s, "negate rough")
     assert of(events, Negated)[0].played == "march"
-    assert men(s)["d4"] == "GR" and card("march") in s.deck.discard
-    assert "has moved" in refused(s, "crawl Rd4-d5")
+    assert men(s)["d4"] == "GR" and card("march") in s.deck.discard and card("march") not in s.hands[G]
     assert s.last is not None and s.last.status == "negated" and s.last.negated_by == "rough"
+    assert "crawl Rd4-d5" in legal(s)
+    play(s, "crawl Rd4-d5")
+    assert men(s)["d5"] == "GR"
+    assert "has moved" in refused(s, "double Rd5-d2")  # ...and that move, once made, is his one
 
 
-def test_r14_a_cancelled_attack_spends_the_man_s_attack() -> None:
+def test_r14_a_cancelled_group_move_leaves_every_man_free_to_move() -> None:
+    s = pos({"d7": "GRR"}, g=["march", "crawl"], a=["rough"])
+    play(s, "march fwd RRd7", "negate rough")
+    assert men(s)["d7"] == "GRR"
+    play(s, "crawl fwd RRd7")
+    assert men(s)["d6"] == "GRR"
+
+
+def test_r14_a_cancelled_attack_spends_only_its_card() -> None:
     s = pos({"d4": "GR", "d5": "AR", "d6": "AR"}, g=["bayonet", "pistol"], a=["trees"], phase=FIGHTING)
     play(s, "bayonet Rd4xd5", "negate trees")
-    assert men(s)["d5"] == "AR"
-    assert "has attacked" in refused(s, "pistol Rd4xd6")
+    assert men(s)["d5"] == "AR" and card("bayonet") in s.deck.discard
+    play(s, "pistol Rd4xd6")
+    assert "d6" not in men(s)
 
 
 def test_r12_a_cancelling_card_cannot_itself_be_cancelled() -> None:
@@ -483,6 +505,13 @@ def test_r20_the_turn_limit_draws_when_the_americans_end_the_last_round() -> Non
     s2 = pos({"d4": "GR"}, active=G, round=12, options=Options(turn_limit=12))
     play(s2, "end")
     assert not s2.is_over()
+
+
+def test_r20_a_turn_limit_of_0_is_no_limit() -> None:
+    """The limit is ours, not the text's: the challenger may switch it off."""
+    s = pos({"d4": "GR"}, active=A, round=200, options=Options(turn_limit=0))
+    play(s, "end")
+    assert not s.is_over() and s.active == G and s.round == 201
 
 
 def test_r21_resignation_and_agreed_draws() -> None:
