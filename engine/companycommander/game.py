@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import search
-from engine.base import BaseGame
+from engine.base import BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai, words
 from engine.companycommander.help import TOPICS
@@ -23,7 +23,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
-from engine.protocol import Action, Choice, Menu, OptionSpec, SideInfo, Verb
+from engine.protocol import Action, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 
@@ -54,13 +54,14 @@ class CompanyCommanderGame(BaseGame):
         SideInfo(GERMANS, TITLES[GERMANS], ADJECTIVES[GERMANS]),
     )
     options = (
-        OptionSpec(
+        limit_option(
             "turn_limit",
             "Turn limit",
-            f"Rounds after which more enemy units put out wins (0: no limit; default {DEFAULT_TURN_LIMIT})",
-            default=DEFAULT_TURN_LIMIT,
-            minimum=0,
-            maximum=99,
+            f"Rounds before more enemy units put out wins (0 = no limit; default {DEFAULT_TURN_LIMIT})",
+            DEFAULT_TURN_LIMIT,
+            99,
+            shown="{} rounds, then the side that put out more enemy units wins",
+            off="none",
         ),
     )
     verbs = (

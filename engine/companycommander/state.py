@@ -67,6 +67,7 @@ from engine.companycommander.model import (
     UnitType,
     and_list,
     other,
+    plural,
     sort_cards,
 )
 from engine.errors import IllegalAction
@@ -580,13 +581,16 @@ class State:
         """(H23) The last round is over: more enemy units destroyed or routed wins; equal draws."""
         a, g = SIDES
         took = {a: self.lost[g], g: self.lost[a]}
-        counts = f"{TITLES[a]} {took[a]}, {TITLES[g]} {took[g]} enemy units destroyed or routed"
-        head = f"our turn limit of {limit} rounds"
+        head = f"turn limit of {limit} rounds reached"
         if took[a] == took[g]:
-            self._finish(Outcome(None, EndReason.TURN_LIMIT, f"{head}, level at {took[a]} each"))
+            units = plural(took[a], "enemy unit")
+            self._finish(Outcome(None, EndReason.TURN_LIMIT, f"{head} with {units} put out by each side"))
             return
         winner = a if took[a] > took[g] else g
-        self._finish(Outcome(winner, EndReason.TURN_LIMIT, f"{head}: more enemy units put out ({counts})"))
+        # A winner by a rule of ours, not of the text: the result says so.
+        score = f"{max(took.values())} to {min(took.values())}"
+        why = f"{head}: by our rule H23 the side that put out more enemy units wins, {score}"
+        self._finish(Outcome(winner, EndReason.TURN_LIMIT, why))
 
     # ------------------------------------------------------------------------------ decks
 

@@ -54,7 +54,8 @@ def status(view: View, side: str) -> str:
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
         if s._extra_open(side):
             steps.append("take your Company Commander's extra card (`extra squad` or `extra tactics`)")
-        steps.append("move units to a neighbouring front if you like (`move …`)")
+        if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
+            steps.append("move units to a neighbouring front if you like (`move …`)")
         steps.append("then `tactics` to draw your two Tactics cards")
         return f"{head}, Deploy phase: {'; '.join(steps)}."
     if s.phase == DISCARD:

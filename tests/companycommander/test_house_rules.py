@@ -514,15 +514,15 @@ def test_h23_the_turn_limit_gives_the_game_to_more_enemy_units_put_out() -> None
     o = s.outcome()
     assert o is not None and o.winner == A and o.reason is EndReason.TURN_LIMIT
     assert o.detail == (
-        "our turn limit of 12 rounds: more enemy units put out "
-        "(Americans 4, Germans 2 enemy units destroyed or routed)"
+        "turn limit of 12 rounds reached: by our rule H23 the side that put out more enemy units wins, 4 to 2"
     )
-    assert "the Americans win (our turn limit of 12 rounds" in history(events)
+    assert "the Americans win (turn limit of 12 rounds reached: by our rule H23" in history(events)
     level = build({"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=12, lost={A: 3, G: 3})
     rig(level)
     command(level, "end")
     o = level.outcome()
-    assert o is not None and o.winner is None and o.detail == "our turn limit of 12 rounds, level at 3 each"
+    assert o is not None and o.winner is None
+    assert o.detail == "turn limit of 12 rounds reached with 3 enemy units put out by each side"
 
 
 def test_h23_the_first_player_ending_the_last_round_does_not_end_it() -> None:
@@ -537,6 +537,12 @@ def test_h23_the_limit_is_an_option_that_can_be_switched_off() -> None:
     assert GAME.normalise_options({"turn_limit": "0"}) == {"turn_limit": 0}
     with pytest.raises(ValueError, match="between 0 and 99"):
         GAME.normalise_options({"turn_limit": 100})
+    from play.present import terms_text
+
+    assert "12 rounds, then the side that put out more enemy units wins" in terms_text(
+        GAME, {"turn_limit": 12}
+    )
+    assert "none" in terms_text(GAME, {"turn_limit": 0})
     s = build({"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=40, options=Options(0))
     rig(s)
     command(s, "end")

@@ -6,17 +6,16 @@ from __future__ import annotations
 import io
 import random
 
-import pytest
 from PIL import Image
 
-import render.kit
 from engine.companycommander import GAME
 from engine.companycommander.model import Options
 from engine.companycommander.state import DEPLOY, new_game
 from render import renderer, seen
 from render.companycommander import cards
 from render.companycommander.board import ARRIVING_LINE, COL_W, MARGIN, W, _arriving_lines, draw
-from render.companycommander.theme import INDEX, PALETTE
+from render.companycommander.theme import INDEX
+from render.kit import css_px_at, measuring
 
 from .helpers import A, G, build, command, rig
 
@@ -31,33 +30,23 @@ def png(view, events=()) -> Image.Image:
     return image
 
 
-def test_every_text_is_at_least_12_css_px_at_400_px_wide(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_text_is_at_least_12_css_px_at_400_px_wide() -> None:
     """Every font size drawn, over whole games, is at least 12 × width / 400 (18 px at 600 px)."""
-    sizes: list[int] = []
-    real = render.kit.font.__wrapped__  # the uncached loader under lru_cache
-
-    def recording(size: int, bold: bool = False):
-        sizes.append(size)
-        return real(size, bold)
-
-    monkeypatch.setattr(render.kit, "font", recording)
-    monkeypatch.setattr(cards, "font", recording)
-    cards.card.cache_clear()
-    monkeypatch.setattr(PALETTE, "_text", {})
     rng = random.Random(5)
+    smallest: list[float] = []
     for seed in range(3):
         s = new_game(Options(), seed)
         events: list = []
         for step in range(250):
             if s.is_over():
                 break
-            if step % 15 == 0:
+            if step % 25 == 0:
                 for viewer in (None, A, G):
-                    png(s.view(viewer), seen(events, viewer))
+                    with measuring() as sizes:
+                        image = png(s.view(viewer), seen(events, viewer))
+                    smallest.append(css_px_at(sizes, image.width, 400))
             events = s.apply(rng.choice(s.legal_actions(s.active)), s.active)
-        png(s.view(None), seen(events, None))
-    cards.card.cache_clear()
-    assert sizes and min(sizes) >= 12 * W / 400
+    assert smallest and min(smallest) >= 12
 
 
 def test_units_show_strength_markers_and_state() -> None:
