@@ -185,21 +185,77 @@ def order(state: State, side: str, actions: Sequence[Action], rng: random.Random
 
 
 def rollout(state: State, side: str, rng: random.Random) -> Action:
-    """Mostly the best-looking action, sometimes any: a playout that resembles play."""
+    """A quick playout policy that resembles play: cover empty fronts, fire everything, barrage the
+    most crowded enemy front, assault where the odds are good, then end. One pass over the legal
+    actions and a few counts: the search calls it tens of thousands of times a decision."""
     legal = state.legal_actions(side)
     if len(legal) == 1:
         return legal[0]
     if rng.random() < 0.1:
         return rng.choice(legal)
-    g = Glance(state, side)
-    if state.phase in (DEPLOY, DISCARD):
-        return max(legal, key=lambda a: quick(state, side, a, g) + rng.random() * 0.5)
-    chosen, top = legal[-1], 0.9
+    phase = state.phase
+    them = other(side)
+    if phase == DISCARD:
+        return min(legal, key=lambda a: CARD_VALUE[a.card.code] if isinstance(a, A.Discard) else 9.0)
+    mine, theirs = state.occ[side], state.occ[them]
+    if phase == DEPLOY:
+        best: Action | None = None
+        top = -1e9
+        for a in legal:
+            if isinstance(a, A.Extra):
+                return a
+            if isinstance(a, A.Deploy):
+                v = -3.0 * mine[a.front] + 0.5 * theirs[a.front] + rng.random()
+            elif isinstance(a, A.Play) and a.card.code == "reinforcements":
+                v = 10.0
+            elif isinstance(a, A.Draw):
+                v = -50.0
+            else:
+                continue
+            if v > top:
+                best, top = a, v
+        return best if best is not None else legal[-1]
+    weight = [0.0, 0.0, 0.0]  # per front, the enemy's Strength left, less 2 for each Pinned unit
+    for t in state.forces[them].values():
+        if t.front >= 0:
+            weight[t.front] += t.left - (2 if t.pinned else 0)
+    marks: list[Action] = []
+    fires: list[Action] = []
+    support: Action | None = None
+    crowd = 0
+    assault: Action | None = None
+    odds = 1.5  # the least average Strength edge worth an assault in a playout
+    other_plays: list[Action] = []
     for a in legal:
-        v = quick(state, side, a, g) + rng.random() * 0.5
-        if v > top:
-            chosen, top = a, v
-    return chosen
+        if isinstance(a, A.Fire):
+            fires.append(a)
+        elif isinstance(a, A.Recon):
+            if a.choice == "mark":
+                marks.append(a)
+        elif isinstance(a, A.Assault):
+            u = state.forces[side][a.unit]
+            edge = u.left - weight[u.front] / theirs[u.front]
+            edge += u.type.assault_bonus + state.surprise - (1.0 if u.type.fires else 0.0)
+            if edge > odds:
+                assault, odds = a, edge
+        elif isinstance(a, A.Play):
+            if a.card.kind == SUPPORT:
+                assert a.front is not None
+                if theirs[a.front] > crowd:
+                    support, crowd = a, theirs[a.front]
+            elif a.card.code in ("rally", "medic"):
+                other_plays.append(a)
+    if marks and rng.random() < 0.7:
+        return rng.choice(marks)
+    if fires:
+        return rng.choice(fires)
+    if support is not None:
+        return support
+    if other_plays and rng.random() < 0.5:
+        return rng.choice(other_plays)
+    if assault is not None:
+        return assault
+    return legal[-1]  # end
 
 
 __all__ = ["Glance", "evaluate", "order", "quick", "rollout", "score", "unit_value"]

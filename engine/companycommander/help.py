@@ -10,7 +10,7 @@ TOPICS: dict[str, str] = {
         "Flank faces theirs). Each side draws its units from its own Squad deck and holds a private "
         "hand from the shared Tactics deck (`/companycommander hand`). Units fire and assault the enemy "
         "front directly across; dice decide, and the bot rolls them all. Destroy or rout **ten** enemy "
-        "units to win, or, once the first two turns are over, hold all three fronts while the enemy "
+        "units to win, or, once each side has had two turns, hold all three fronts while the enemy "
         "holds one or none. Our text of the game is a fragment: what it leaves out is filled with house "
         "rules of ours (see `house rules`). Topics: turn, deploy, recon, suppression, assault, rally, "
         "units, cards, winning, notation, house rules."
@@ -82,7 +82,7 @@ TOPICS: dict[str, str] = {
         "own turn only. Each side starts with 3 cards, the second player with 5."
     ),
     "winning": (
-        "**Winning.** Destroy or rout ten enemy units. Or, once the first two turns are over, have "
+        "**Winning.** Destroy or rout ten enemy units. Or, once each side has had two turns, have "
         "units at all three fronts while the enemy has units at one front or none: that wins at once, "
         "checked after every action. A side with no unit left and an empty Squad deck loses. Our turn "
         "limit (a challenge option, 12 rounds unless set otherwise, 0 for none): at the end of the last "

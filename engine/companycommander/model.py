@@ -42,7 +42,7 @@ SQUAD_DRAW = 3  # Squad cards drawn in each Deploy phase
 TACTICS_DRAW = 2  # Tactics cards drawn in each Tactics phase
 HAND_LIMIT = 7
 VICTORY_LOSSES = 10  # enemy units destroyed or routed to win
-FLANK_TURNS = 2  # turns after which holding all three fronts against one (or none) wins
+FLANK_TURNS = 2  # turns each side has had before three fronts against one (or none) win (H18)
 # Our numbers.
 START_HAND = 3  # Tactics cards dealt to each side before the first turn (H8)
 SECOND_PLAYER_BONUS = 2  # one more for the side that moves second (H8)

@@ -104,6 +104,7 @@ class State:
     __slots__ = (
         "_events",
         "_legal",
+        "_moved",
         "active",
         "ambush",
         "draw_offer",
@@ -160,6 +161,7 @@ class State:
         self.result: Outcome | None = None
         self._legal: tuple[str, list[Action]] | None = None
         self._events: list[AnyEvent] = []
+        self._moved = False  # a unit came, went or was removed in this action: check the flanks
 
     # ------------------------------------------------------------------------------ protocol
 
@@ -217,6 +219,7 @@ class State:
         s.result = self.result
         s._legal = self._legal
         s._events = []
+        s._moved = False
         return s
 
     # ---------------------------------------------------------------------------- questions
@@ -415,7 +418,9 @@ class State:
             self._assault(self.forces[side][action.unit])
         elif isinstance(action, A.End):
             self._end_turn(side)
-        self._check_flanks(self.turns - 1)
+        if self._moved or isinstance(action, A.Deploy | A.Move):
+            self._moved = False
+            self._check_flanks(self.turns - 1)
         self._events = []
         return events
 
@@ -755,6 +760,7 @@ class State:
 
     def _remove(self, u: Unit, how: str) -> None:
         del self.forces[u.side][u.label]
+        self._moved = True
         if u.front >= 0:
             self.occ[u.side][u.front] -= 1
         self.lost[u.side] += 1
@@ -839,9 +845,9 @@ class State:
     # ------------------------------------------------------------------------------ ending
 
     def _check_flanks(self, completed: int) -> None:
-        """(The fragment, H19) Once the first two turns are over (`completed` turns played), units at
-        all three fronts against enemy units at one front or none win at once."""
-        if self.result is not None or completed < FLANK_TURNS:
+        """(The fragment, H18) Once each side has had two turns (`completed` turns played in all),
+        units at all three fronts against enemy units at one front or none win at once."""
+        if self.result is not None or completed < 2 * FLANK_TURNS:
             return
         for side in (self.active, other(self.active)):
             theirs = _BITS[self.held(other(side))]

@@ -18,7 +18,7 @@ class CompanyCommanderRenderer:
         return render_board(view_of(view), events)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
-        return draw(view_of(view), events)
+        return draw(view_of(view), events, frame=True)
 
 
 RENDERER = CompanyCommanderRenderer()

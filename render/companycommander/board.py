@@ -52,6 +52,8 @@ LABEL = 36
 ARRIVING_LINE = 26
 ROW = cards.CARD_H + 6
 MIN_ROWS = 1
+FRAME_ROWS = 5  # a replay frame's cards a front (one size for the whole replay)
+FRAME_LINES = 4  # a replay frame's lines of record
 BAND = 76  # the enemy's marks, the front's name, the near side's marks
 PAD = 8
 
@@ -143,12 +145,52 @@ def _hot(events: Sequence[Event]) -> set[str]:
     return hot
 
 
-def draw(view: View, events: Sequence[Event] = ()) -> Image.Image:
-    """The whole picture as a palette image."""
+def _frame_record(state: State, events: Sequence[Event]) -> tuple[str, list[tuple[str, bool]]]:
+    """A replay frame's record, always FRAME_LINES long: the units arriving, then this action's rolls
+    (the frames of one replay are one size, so a long stretch ends with how many more there were)."""
+    lines: list[tuple[str, bool]] = []
+    if state.result is not None:
+        w = state.result.winner
+        lines.append(("Drawn game" if w is None else f"The {TITLES[w]} win", True))
+    width = W - 2 * MARGIN - 2 * PAD
+    waiting = [f"{u.label} {u.type.short}" for u in state.arriving(state.active)]
+    if waiting:
+        lines.append((_fitted("Arriving: ", waiting, width), False))
+    rolls = [wrap(e.short(), SMALL, width) for e in events if isinstance(e, Rolled)]
+    for n, parts in enumerate(rolls):
+        room = FRAME_LINES - len(lines)
+        if len(parts) > room or (n < len(rolls) - 1 and len(parts) == room):
+            lines.append((f"and {len(rolls) - n} more rolls", False))
+            break
+        lines.extend((part, False) for part in parts)
+    head = f"{TITLES[state.active]}, round {max(state.round, 1)}:" if state.result is None else "Game over:"
+    return head, [(ln, bold) for ln, bold in lines[:FRAME_LINES]]
+
+
+def _fitted(head: str, items: list[str], width: int) -> str:
+    """`head` and as many of `items` as fit one line, then how many more."""
+    for n in range(len(items), 0, -1):
+        more = f" and {len(items) - n} more" if n < len(items) else ""
+        line = head + ", ".join(items[:n]) + more
+        if len(wrap(line, SMALL, width)) == 1:
+            return line
+    return f"{head}{len(items)} units"
+
+
+def draw(view: View, events: Sequence[Event] = (), *, frame: bool = False) -> Image.Image:
+    """The whole picture as a palette image. A replay `frame` has one size whatever the position:
+    FRAME_ROWS cards a front, and FRAME_LINES lines of record for the action it follows."""
     state = view.state
-    rows = {side: _rows(state, side) for side in SIDES}
-    arriving = {side: _arriving_lines(state, side) for side in SIDES}
-    head, record = _record(state, events)
+    if frame:
+        rows = {side: FRAME_ROWS for side in SIDES}
+        arriving: dict[str, tuple[str, ...]] = {side: () for side in SIDES}
+        head, record = _frame_record(state, events)
+        spare = FRAME_LINES - len(record)
+    else:
+        rows = {side: _rows(state, side) for side in SIDES}
+        arriving = {side: _arriving_lines(state, side) for side in SIDES}
+        head, record = _record(state, events)
+        spare = 0
     y_g_label = HEADER
     y_g_arr = y_g_label + LABEL
     y_g_area = y_g_arr + len(arriving[GERMANS]) * ARRIVING_LINE
@@ -157,7 +199,7 @@ def draw(view: View, events: Sequence[Event] = ()) -> Image.Image:
     y_a_arr = y_a_area + rows[AMERICANS] * ROW + 4
     y_a_label = y_a_arr + len(arriving[AMERICANS]) * ARRIVING_LINE
     y_record = y_a_label + LABEL + 6
-    y_footer = y_record + LINE + len(record) * LINE + 6
+    y_footer = y_record + LINE + (len(record) + spare) * LINE + 6
     height = y_footer + LINE + 10
     c = Canvas(height)
     _header(c, state)
@@ -175,10 +217,16 @@ def draw(view: View, events: Sequence[Event] = ()) -> Image.Image:
         c.d.line([x, y_g_area, x, y_a_arr - 1], fill=INDEX["line"])
         # The Germans' cards grow upwards from the band, the Americans' downwards: each side's
         # first unit at a front sits next to the enemy across.
-        for i, u in enumerate(state.at(GERMANS, f)):
-            _card(c, state, u, x + 4, y_band - 4 - (i + 1) * ROW + 3, hot)
-        for i, u in enumerate(state.at(AMERICANS, f)):
-            _card(c, state, u, x + 4, y_a_area + 3 + i * ROW, hot)
+        for side in SIDES:
+            here = state.at(side, f)
+            shown = here if len(here) <= rows[side] else here[: rows[side] - 1]
+            for i, u in enumerate(shown):
+                y = y_band - 4 - (i + 1) * ROW + 3 if side == GERMANS else y_a_area + 3 + i * ROW
+                _card(c, state, u, x + 4, y, hot)
+            if len(shown) < len(here):
+                i = len(shown)
+                y = y_band - 4 - (i + 1) * ROW + 3 if side == GERMANS else y_a_area + 3 + i * ROW
+                c.label(x + 12, y + 16, f"+{len(here) - len(shown)} more", SMALL, side, f"{side}_tint", True)
     c.d.line([col_x(3), y_g_area, col_x(3), y_a_arr - 1], fill=INDEX["line"])
     _band(c, state, y_band)
     c.fill((0, y_record - 6, W, y_footer - 1), "page")

@@ -360,22 +360,28 @@ def test_all_three_fronts_against_one_or_none_wins_after_two_turns() -> None:
     assert o.detail == "the Americans hold all three fronts and the Germans one front"
 
 
-def test_the_flank_victory_waits_for_the_first_two_turns() -> None:
+def _quiet_turn(s, fronts: str) -> None:
+    """Deploy the arriving units to `fronts` (one letter each, the last repeated), take the Company
+    Commander's extra card as a Tactics card, draw, discard down to seven, fight nobody, end."""
+    for i, u in enumerate(s.arriving(s.active)):
+        command(s, f"deploy {u.label} {fronts[min(i, len(fronts) - 1)]}")
+    if "extra tactics" in legal(s):
+        command(s, "extra tactics")
+    command(s, "tactics")
+    while s.phase == DISCARD:
+        command(s, legal(s)[0])
+    command(s, "end")
+
+
+def test_the_flank_victory_waits_until_each_side_has_had_two_turns() -> None:
     s = new_game(Options(), 3)
     first = s.first
-    labels = [u.label for u in s.arriving(first)]
-    command(s, "; ".join(f"deploy {lab} {'LCR'[i]}" for i, lab in enumerate(labels)) + "; tactics")
-    assert s.is_over() is False  # turn 1: the enemy holds no front, and it does not count yet
-    while s.phase not in (RECON, FIRE, ASSAULT):
-        command(s, str(s.legal_actions()[0]))
-    command(s, "end")
-    second = s.active
-    labels = [u.label for u in s.arriving(second)]
-    command(s, "; ".join(f"deploy {lab} C" for lab in labels) + "; tactics")
-    assert not s.is_over()  # still turn 2
-    while s.phase not in (RECON, FIRE, ASSAULT):
-        command(s, str(s.legal_actions()[0]))
-    if not s.is_over():
-        command(s, "end")
+    _quiet_turn(s, "LCR")
+    _quiet_turn(s, "C")
+    assert not s.is_over()  # the first round: it does not count yet (H18)
+    _quiet_turn(s, "L")
+    assert not s.is_over()
+    _quiet_turn(s, "C")  # the end of the second round: three fronts against one
     o = s.outcome()
-    assert o is not None and o.winner == first and "hold all three fronts" in o.detail
+    assert o is not None and o.winner == first and o.reason is EndReason.OBJECTIVE
+    assert "hold all three fronts" in o.detail and s.round == 2

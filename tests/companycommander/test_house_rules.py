@@ -441,15 +441,16 @@ def test_h17_the_company_commander_rallies_without_his_own_bonus() -> None:
 
 
 def test_h18_units_not_yet_deployed_stand_at_no_front() -> None:
-    s = build({"A1": "rifles L", "A2": "hmg C", "A3": "rifles R", "G1": "rifles C", "G2": "rifles -"})
-    rig(s, (1, 1))
-    command(s, "fire A2")
+    units = {"A1": "rifles L", "A2": "rifles C", "A3": "hmg R", "G1": "rifles C", "G3": "scouts R"}
+    s = build(units | {"G2": "rifles -"})
+    rig(s, (6, 6))
+    command(s, "fire A3")  # the Scouts on the Right Flank fall
     o = s.outcome()
     assert o is not None and o.winner == A  # the German arriving at no front yet holds nothing
-    t = build({"A1": "rifles L", "A2": "hmg C", "A3": "rifles R", "G1": "rifles C", "G2": "rifles L"})
-    rig(t, (1, 1))
-    command(t, "fire A2")
-    assert not t.is_over()
+    t = build(units | {"G2": "rifles L"})
+    rig(t, (6, 6))
+    command(t, "fire A3")
+    assert not t.is_over()  # the Germans still hold two fronts
 
 
 def test_h19_the_extra_card_needs_the_commander_at_a_front_when_the_turn_begins() -> None:

@@ -126,3 +126,17 @@ def test_examples_draw() -> None:
         state, events = scene()
         png(state.view(None), seen(events, None)), name
     assert GAME.title == "Company Commander"
+
+
+def test_replay_frames_are_one_size_and_say_when_there_is_more() -> None:
+    rng = random.Random(2)
+    s = new_game(Options(), 5)
+    sizes = set()
+    for _ in range(300):
+        if s.is_over():
+            break
+        events = s.apply(rng.choice(s.legal_actions(s.active)), s.active)
+        sizes.add(DRAW.frame(s.view(None), seen(events, None)).size)
+    assert len(sizes) == 1
+    crowded = build({f"A{i}": "rifles C" for i in range(1, 10)} | {"G1": "mg42 C"})
+    assert DRAW.frame(crowded.view(None), []).size in sizes  # nine units at one front: "+5 more"
