@@ -372,8 +372,10 @@ class State:
         if self.result is not None:
             raise IllegalAction("The game is over.")
         legal = self.legal_actions(side)
-        if not _listed(action, legal):
+        listed = _listed(action, legal)
+        if listed is None:
             raise IllegalAction(self._refusal(action, side), self._hints(action, legal))
+        action = listed  # the listed action itself: its fields are the ones its notation says
         self._legal = None
         self._events = events = list[AnyEvent]()
         if isinstance(action, A.Deploy):
@@ -985,13 +987,21 @@ class State:
         return s
 
 
-def _listed(action: Action, legal: list[Action]) -> bool:
-    """Whether `action` is in `legal`: by identity first (generated actions are interned, and a
-    list's `in` would call `__eq__` on every action before it), then by value."""
+def _listed(action: Action, legal: list[Action]) -> Action | None:
+    """The action of `legal` that `action` is: by identity first (generated actions are interned,
+    and a list's `in` would call `__eq__` on every action before it), then by notation, with the
+    type and every field alike (an action changed after it was made is not the one listed)."""
     for a in legal:
         if a is action:
-            return True
-    return action in legal
+            return a
+    for a in legal:
+        if a == action and type(a) is type(action) and _fields(a) == _fields(action):
+            return a
+    return None
+
+
+def _fields(action: Action) -> tuple[object, ...]:
+    return tuple(getattr(action, name) for name in type(action).__slots__)
 
 
 def _rolled(data: dict[str, Any]) -> Rolled:

@@ -109,7 +109,7 @@ def main() -> None:
         (out / f"companycommander-{name}.png").write_bytes(data)
         image = Image.open(io.BytesIO(data)).convert("RGB")
         small = image.resize((400, image.height * 400 // image.width), Image.Resampling.LANCZOS)
-        small.save(out / f"companycommander-{name}-400.png")
+        small.quantize(256).save(out / f"companycommander-{name}-400.png", optimize=True)
         print(out / f"companycommander-{name}.png")
 
 

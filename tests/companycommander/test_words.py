@@ -246,3 +246,14 @@ def test_rules_topics_are_short_and_say_the_numbers_the_engine_uses() -> None:
     for topic in ("assault", "rally", "suppression", "recon"):
         assert topic in GAME.rules
     assert legal(build({"A1": "rifles C", "G1": "rifles C"}))[-1] == "end"
+
+
+def test_an_action_changed_after_it_was_made_is_not_the_listed_one() -> None:
+    s = build({"A1": "rifles -", "G1": "rifles C"}, phase=DEPLOY)
+    changed = A_.Deploy("A1", 1)
+    changed.front = 2  # the notation still says C
+    with pytest.raises(IllegalAction):
+        s.apply(changed, A)
+    assert s.unit("A1") is not None and s.unit("A1").front == -1  # type: ignore[union-attr]
+    s.apply(A_.Deploy("A1", 1), A)  # made afresh, not interned: accepted by value
+    assert s.unit("A1").front == 1  # type: ignore[union-attr]
