@@ -30,6 +30,7 @@ from discord.ext import commands
 from cogs._release import ReleasingTree
 from data import Database
 from play import MatchService
+from play.thinking import Thinker
 from render.workers import Painter
 from settings import Settings, load_settings
 
@@ -74,6 +75,7 @@ class WargamesBot(commands.Bot):
         self.rng = rng
         self._service: MatchService | None = None
         self.painter = Painter(settings.render_processes)
+        self.thinker = Thinker(settings.ai_processes)
         self.stopping = False  # set by `shutdown`: new interactions are refused
 
     @property
@@ -94,8 +96,11 @@ class WargamesBot(commands.Bot):
         if self.database is None:
             self.settings.database_path.parent.mkdir(parents=True, exist_ok=True)
             self.database = await Database.open(self.settings.database_path, clock=self.clock)
-        self._service = MatchService(self.database, clock=self.clock, rng=self.rng, outbox=True)
+        self._service = MatchService(
+            self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker
+        )
         await self.painter.start()
+        await self.thinker.start()
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.sync_commands:
@@ -174,6 +179,7 @@ class WargamesBot(commands.Bot):
             self.write_health()  # says "not connected" at once, not after HEALTH_STALE
         finally:
             self.painter.close()
+            self.thinker.close()
             # Only close a database we opened; a test's database belongs to the test.
             if self.database is not None and self._given_database is None:
                 await self.database.close()

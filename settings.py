@@ -42,6 +42,10 @@ class Settings:
     sync_commands: bool = False
     # Worker processes drawing boards (0: threads). `load_settings` picks 1 on a multi-core machine.
     render_processes: int = 0
+    # Worker processes the AI thinks in (0: a thread of the bot). `load_settings` picks 1 on a
+    # multi-core machine: a search is seconds of Python, and in the bot's process it held the
+    # interpreter lock every interaction needs (play/thinking.py).
+    ai_processes: int = 0
     # Boards being drawn and uploaded at once; the rest wait their turn, so the event loop stays
     # free to acknowledge new moves at once however many games are in flight. Four keep a drawing
     # process busy; more uploads at once made the loop's turns, and so its stalls, longer.
@@ -111,6 +115,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         render_processes=_count(
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0
         ),
+        ai_processes=_count(env.get("AI_PROCESSES"), "AI_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0),
         posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 4)),
         http_connections=_count(env.get("HTTP_CONNECTIONS"), "HTTP_CONNECTIONS", 32),
     )

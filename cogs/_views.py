@@ -302,6 +302,30 @@ class HandButton(_Released, discord.ui.DynamicItem[discord.ui.Button], template=
         await cog.guarded(interaction, cog.show_hand(interaction, self.match_id))
 
 
+class ReviewButton(_Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:review:(?P<mid>\d+)"):
+    """On a finished game's board: a player's private look back at their own costliest choices."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Look back at my choices",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"bw:review:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
+        return cls(int(match["mid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        await cog.guarded(interaction, cog.review(interaction, match_id=self.match_id))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     TakeActionButton,
@@ -311,6 +335,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoSelect,
     OpenButton,
     HandButton,
+    ReviewButton,
 )
 
 
@@ -326,6 +351,13 @@ def challenge_view(match_id: int) -> discord.ui.View:
     view = persistent_view()
     view.add_item(ChallengeButton("accept", match_id))
     view.add_item(ChallengeButton("decline", match_id))
+    return view
+
+
+def review_view(match_id: int) -> discord.ui.View:
+    """Under a finished game's board: the look back."""
+    view = persistent_view()
+    view.add_item(ReviewButton(match_id))
     return view
 
 

@@ -30,14 +30,19 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import (
+    ai_stats_text,
     chosen_side_text,
     games_text,
     history_text,
+    leaderboard_text,
     played_text,
+    review_text,
     standing_actions,
+    stats_text,
     status_text,
     terms_text,
 )
+from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
 from render import seen
 
@@ -49,6 +54,7 @@ log = logging.getLogger("bot.core")
 APOLOGY = "Sorry, something went wrong; the game is unchanged."
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
+REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
@@ -239,7 +245,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         a draw offer, the answers to it first."""
         rules = game_of(match)
         if state.is_over() or not match.status.is_open:
-            return None
+            # A finished game offers each player a private look back at their own choices.
+            return views.review_view(match.id) if state.is_over() else None
         menu = rules.menu(state.view(None))
         if draw_offer:
             answers = (
@@ -708,9 +715,10 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             ai_level=(level or game.ai.default) if against_me else None,
         )
         if against_me:
+            level = level_label(game, match.ai_level or game.ai.default)
             terms = terms_text(game, match.options)
             await self.post_start(
-                interaction, match, f"A game of {game.title} against the AI ({match.ai_level}).{terms}"
+                interaction, match, f"A game of {game.title} against the AI ({level}).{terms}"
             )
             return
         extras = terms_text(game, match.options)
@@ -776,24 +784,39 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     async def stats(self, interaction: discord.Interaction, game: str, member: discord.User | None) -> None:
         who = member or interaction.user
-        s = await self.service.stats(interaction.guild_id or 0, game, who.id)
-        await reply(
-            interaction,
-            f"{who.mention} in {registry.game(game).title}: {s.wins} won, {s.losses} lost, {s.draws} drawn; "
-            f"rating {s.rating:.0f}.",
-        )
+        guild = interaction.guild_id or 0
+        rules = registry.game(game)
+        if self.bot.user is not None and who.id == self.bot.user.id:  # the AI: a rating per level
+            await reply(interaction, ai_stats_text(rules, who.id, await self.service.ai_records(guild, game)))
+            return
+        await reply(interaction, stats_text(rules, await self.service.stats(guild, game, who.id)))
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        rows = await self.service.leaderboard(interaction.guild_id or 0, game)
-        title = registry.game(game).title
-        if not rows:
-            await reply(interaction, f"No finished {title} games yet.")
-            return
-        lines = [
-            f"{i}. <@{s.user_id}>: {s.rating:.0f} ({s.wins}-{s.losses}-{s.draws})"
-            for i, s in enumerate(rows, 1)
-        ]
-        await reply(interaction, f"**{title} leaderboard**\n" + "\n".join(lines))
+        me = self.bot.user.id if self.bot.user is not None else None
+        rows = await self.service.leaderboard(interaction.guild_id or 0, game, ai_user_id=me)
+        await reply(interaction, leaderboard_text(registry.game(game), rows))
+
+    async def review(
+        self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
+    ) -> None:
+        """The look back at a finished game, privately: the asker's three costliest choices by the AI's
+        judgement, each with the action it preferred and a small board of that moment. It thinks in
+        the AI's worker processes, within a minute."""
+        assert interaction.channel_id is not None
+        if match_id is None:
+            match, _ = await self.service.latest(interaction.channel_id)
+            _check_game(match, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        match, found = await self.service.review(interaction.channel_id, interaction.user.id, match_id)
+        rules = game_of(match)
+        files = []
+        for n, moment in enumerate(found.moments, 1):
+            view = rules.view_from_json(moment.view)
+            png = await self.bot.painter.board(match.game, view, (), width=REVIEW_BOARD_WIDTH)
+            file = discord.File(io.BytesIO(png), filename=f"moment-{n}.png")
+            unlink_when_done(file)
+            files.append(file)
+        await interaction.followup.send(review_text(rules, match, found), files=files, ephemeral=True)
 
     async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self.bot.database.set_dm_on_turn(interaction.user.id, enabled)  # type: ignore[union-attr]
@@ -812,6 +835,14 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
     @app_commands.command(name="games", description="The games I host and how to start one")
     async def games(self, interaction: discord.Interaction) -> None:
         await reply(interaction, games_text())
+
+    # One setting for every game, so one command here (a game's group has room for 25 at most).
+    @app_commands.command(
+        name="notify", description="Get a direct message when it is your turn (in any game)"
+    )
+    @app_commands.describe(enabled="On to get DMs when it is your turn, off to stop them")
+    async def notify_command(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await self.notify(interaction, enabled)
 
     @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:

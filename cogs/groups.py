@@ -2,7 +2,8 @@
 
 Every game's group has the same platform commands (challenge, accept, decline,
 play, board, hand where hands exist, history, replay, rules, resign, draw, stats, leaderboard,
-notify, cancel) plus one command per `Verb` the game declares. The challenge takes one parameter
+review, cancel; `notify` is one command of `/wargames`, a setting for every game) plus one command
+per `Verb` the game declares. The challenge takes one parameter
 per `OptionSpec`. Everything a command does is the core cog's (`cogs.core.Core`): a callback here
 only turns Discord's typed arguments into a call. discord.py reads a command's parameters from its
 callback's signature, so callbacks get a `__signature__` built from the game's spec.
@@ -18,6 +19,7 @@ import discord
 from discord import app_commands
 
 from engine.protocol import Game, OptionSpec, Verb
+from play.ratings import level_choice
 
 if TYPE_CHECKING:
     from cogs.core import Core
@@ -97,10 +99,7 @@ def build_group(core: Core, game: Game) -> app_commands.Group:
     }
     choices = {
         "side": [app_commands.Choice(name=n, value=n) for n in side_names],
-        "level": [
-            app_commands.Choice(name=f"{n}: {game.ai.descriptions.get(n, '')}".rstrip(": ")[:100], value=n)
-            for n in game.ai.names
-        ],
+        "level": [app_commands.Choice(name=level_choice(game, n), value=n) for n in game.ai.names],
         **{spec.name: opts for spec, (_, opts) in zip(game.options, option_params, strict=True) if opts},
     }
     _command(
@@ -250,16 +249,14 @@ def build_group(core: Core, game: Game) -> app_commands.Group:
 
     _command(group, "leaderboard", f"The best-rated {game.title} players on this server", leaderboard)
 
-    async def notify(interaction: discord.Interaction, enabled: bool) -> None:
-        await core.notify(interaction, enabled)
+    async def review(interaction: discord.Interaction) -> None:
+        await core.review(interaction, name)
 
     _command(
         group,
-        "notify",
-        "Get a direct message when it is your turn (in any game)",
-        notify,
-        [_param("enabled", bool)],
-        describe={"enabled": "On to get DMs when it is your turn, off to stop them"},
+        "review",
+        "After a game: your three costliest choices by the AI's judgement, shown only to you",
+        review,
     )
 
     async def cancel(interaction: discord.Interaction) -> None:

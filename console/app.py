@@ -34,16 +34,22 @@ from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
 from play.present import (
+    ai_stats_text,
     chosen_side_text,
     games_text,
     history_text,
+    leaderboard_text,
     played_story,
+    review_text,
     standing_actions,
+    stats_text,
     status_text,
     terms_text,
 )
+from play.ratings import level_label
 from play.service import game_of, split_actions
 from render import board as render_board
+from render import renderer
 from render.replay import render_replay
 from settings import load_settings
 
@@ -52,7 +58,7 @@ FALSE = ("false", "no", "off", "0")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 PLATFORM_COMMANDS = (
     "challenge", "accept", "decline", "cancel", "play", "resign", "draw", "legal", "board", "hand",
-    "history", "replay", "rules", "stats", "leaderboard", "help",
+    "history", "replay", "review", "rules", "stats", "leaderboard", "help",
 )  # fmt: skip
 
 
@@ -79,7 +85,9 @@ def help_text() -> str:
         hand = " | hand" if game.private_info else ""
         focus = f" [{game.focus.name}:…]" if game.focus else ""
         lines.append(f"  {g} play ACTION[; ACTION…] | resign | draw offer|accept|decline | legal{hand}")
-        lines.append(f"  {g} board{focus} | history | replay | rules [topic] | stats [@user] | leaderboard")
+        lines.append(
+            f"  {g} board{focus} | history | replay | review | rules [topic] | stats [@user] | leaderboard"
+        )
     lines += [
         "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
         "  /wargames games                        the games hosted here and how to start one",
@@ -378,7 +386,8 @@ class Console:
         )
         rules = terms_text(game, match.options)
         if vs_bot:
-            self.say(f"<@{self.my_id}> takes on the AI ({level}): a game of {game.title}.{rules}")
+            label = level_label(game, level or game.ai.default)
+            self.say(f"<@{self.my_id}> takes on the AI ({label}): a game of {game.title}.{rules}")
             return await self._started(match)
         wanted = chosen_side_text(game, match.challenger_side)
         self.say(
@@ -559,6 +568,18 @@ class Console:
         self.say(history_text(entries, limit=100_000))
         return Outcome()
 
+    async def cmd_review(self, game: Game, args: list[str]) -> Outcome:
+        """The look back at the channel's finished game: the asker's costliest choices, each board."""
+        self._no_args(game, "review", args)
+        match, found = await self.service.review(self.channel_id, self.my_id)
+        rules = game_of(match)
+        self.say(review_text(rules, match, found))
+        for n, moment in enumerate(found.moments, 1):
+            png = renderer(match.game).board(rules.view_from_json(moment.view), [])
+            path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-review-{n}.png", png)
+            self.say(f"  board {n}: {path}")
+        return Outcome()
+
     async def cmd_replay(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
@@ -585,20 +606,17 @@ class Console:
         opts, positional = options(args)
         who = opts.get("user") or opts.get("member") or (positional[0] if positional else self.me)
         uid = names.user_id(who)
-        s = await self.service.stats(GUILD_ID, game.name, uid)
-        self.say(
-            f"<@{uid}> in {game.title}: {s.wins} won, {s.losses} lost, {s.draws} drawn; "
-            f"rating {s.rating:.0f}."
-        )
+        if uid == BOT_ID:  # the AI: a rating per level
+            self.say(ai_stats_text(game, uid, await self.service.ai_records(GUILD_ID, game.name)))
+            return Outcome()
+        self.say(stats_text(game, await self.service.stats(GUILD_ID, game.name, uid)))
         return Outcome()
 
     async def cmd_leaderboard(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "leaderboard", args)
-        rows = await self.service.leaderboard(GUILD_ID, game.name)
-        if not rows:
-            self.say(f"No finished {game.title} games yet.")
-        for i, s in enumerate(rows, 1):
-            self.say(f"{i:>2}. <@{s.user_id}> {s.rating:.0f} ({s.wins} W, {s.losses} L, {s.draws} D)")
+        self.say(
+            leaderboard_text(game, await self.service.leaderboard(GUILD_ID, game.name, ai_user_id=BOT_ID))
+        )
         return Outcome()
 
     async def cmd_help(self, game: Game, args: list[str]) -> Outcome:
@@ -674,6 +692,7 @@ COMMANDS: dict[str, Handler] = {
     "hand": Console.cmd_hand,
     "history": Console.cmd_history,
     "replay": Console.cmd_replay,
+    "review": Console.cmd_review,
     "rules": Console.cmd_rules,
     "stats": Console.cmd_stats,
     "leaderboard": Console.cmd_leaderboard,

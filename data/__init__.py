@@ -17,6 +17,7 @@ from data.errors import (
 from data.models import (
     OPEN_STATUSES,
     ActionRecord,
+    AiRecord,
     Match,
     NewAction,
     PlayerStats,
@@ -31,6 +32,7 @@ __all__ = [
     "OPEN_STATUSES",
     "START_RATING",
     "ActionRecord",
+    "AiRecord",
     "ChannelBusy",
     "DataError",
     "Database",

@@ -42,7 +42,7 @@ from data.errors import (
     MigrationError,
     StaleVersion,
 )
-from data.models import ActionRecord, Match, NewAction, PlayerStats, Result, Status, UserPrefs
+from data.models import ActionRecord, AiRecord, Match, NewAction, PlayerStats, Result, Status, UserPrefs
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
@@ -193,6 +193,20 @@ _LEADERBOARD = """
 SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
 ORDER BY rating DESC, wins DESC, user_id ASC
 LIMIT ?
+"""
+
+# The AI's record per level: its games against people, read from the finished matches (the AI has
+# no stats row of its own that counts: its rating is its level's, fixed).
+_AI_RECORDS = """
+SELECT ai_level,
+    SUM(CASE WHEN winner_id = ai_player_id THEN 1 ELSE 0 END) AS wins,
+    SUM(CASE WHEN winner_id IS NOT NULL AND winner_id <> ai_player_id THEN 1 ELSE 0 END) AS losses,
+    SUM(CASE WHEN winner_id IS NULL THEN 1 ELSE 0 END) AS draws
+FROM matches
+WHERE guild_id = ? AND game = ? AND status = 'finished' AND ai_player_id IS NOT NULL
+    AND ai_level IS NOT NULL AND challenger_id <> opponent_id
+GROUP BY ai_level
+ORDER BY ai_level
 """
 
 _SELECT_USER = "SELECT * FROM users WHERE user_id = ?"
@@ -839,6 +853,11 @@ class Database:
         rows = await self._fetchall(_LEADERBOARD, (guild_id, game, limit))
         return [_row_to_stats(row) for row in rows]
 
+    async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
+        """The AI's wins, losses and draws per level in one game in a guild (levels it played)."""
+        rows = await self._fetchall(_AI_RECORDS, (guild_id, game))
+        return [AiRecord(str(r["ai_level"]), int(r["wins"]), int(r["losses"]), int(r["draws"])) for r in rows]
+
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
         """A user's preferences; defaults (no DMs) for a user never seen."""
         rows = await self._fetchall(_SELECT_USER, (user_id,))
@@ -914,8 +933,14 @@ def _apply(
 
 def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: float) -> None:
     a, b = match.players
+    # Against the AI its side is rated at its level's fixed rating, and only the player's row moves.
+    ai = match.ai_player_id if result.ai_rating is not None else None
     ratings = []
     for user in (a, b):
+        if user == ai:
+            assert result.ai_rating is not None
+            ratings.append(result.ai_rating)
+            continue
         row = conn.execute(_SELECT_STATS, (match.guild_id, match.game, user)).fetchone()
         ratings.append(float(row["rating"]) if row else elo.START_RATING)
     if result.winner_id is None:
@@ -926,4 +951,5 @@ def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: 
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
     new_a, new_b = elo.updated(ratings[0], ratings[1], score_a)
     for user, rating, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
-        conn.execute(_UPSERT_STATS, (match.guild_id, match.game, user, wins, losses, draws, rating, now))
+        if user != ai:
+            conn.execute(_UPSERT_STATS, (match.guild_id, match.game, user, wins, losses, draws, rating, now))

@@ -111,11 +111,27 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a match ended; `winner_id=None` is a draw. Unrated results leave stats untouched."""
+    """How a match ended; `winner_id=None` is a draw. Unrated results leave stats untouched.
+
+    `ai_rating`: in a game against the AI, the rating of its level. The AI's side is rated at it and
+    does not move (a level plays as well after a thousand games as before); the player's rating
+    moves as against a person of that rating, and the result counts in the level's record.
+    """
 
     winner_id: int | None
     reason: str
     rated: bool = True
+    ai_rating: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AiRecord:
+    """The AI's results at one level of one game in one guild (its rating is the level's, fixed)."""
+
+    level: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
 
 
 @dataclass(frozen=True, slots=True)

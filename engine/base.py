@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import search
-from engine.errors import InvalidNotation
+from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import parse_meta
 from engine.protocol import (
     Action,
@@ -32,6 +32,7 @@ from engine.protocol import (
 )
 
 MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
+UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 
 # The generic search per level: how long it may think and how many iterations it stops at.
 SEARCH_LEVELS: dict[str, search.Settings] = {
@@ -140,6 +141,10 @@ class BaseGame:
             settings = replace(settings, budget_s=budget_s)
         if iterations is not None:
             settings = replace(settings, iterations=iterations)
+        if settings.iterations == 0:  # no search: the game's rule of thumb, its playout policy
+            assert view.viewer is not None
+            state = view.determinize(random.Random(seed))
+            return self.rollout(state, view.viewer, random.Random(f"thumb:{seed}"))
         return search.choose(
             view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
         )
@@ -152,6 +157,58 @@ class BaseGame:
         rng = random.Random(f"draw:{seed}")
         deals = [view.determinize(rng) for _ in range(4)]
         return sum(self.evaluate(d, side) for d in deals) / len(deals) <= 0.0
+
+    def appraise(
+        self, view: View, actions: Sequence[Action], seed: int, *, most: int = 10, deals: int = 4
+    ) -> list[tuple[Action, float]]:
+        """Each candidate played in the same `deals` deals of the unknown, the rest of the viewer's
+        turn played on by the rollout policy, then `evaluate`d (a finished game is worth 1 or -1).
+
+        The candidates are `actions` and the first `most` legal actions by `order`. The same deals
+        for every candidate keep luck out of the comparison.
+        """
+        side = view.viewer
+        if side is None:
+            raise ValueError("A spectator has no choice to judge.")
+        rng = random.Random(f"appraise:{seed}")
+        states = [view.determinize(rng) for _ in range(max(1, deals))]
+        candidates = {str(a): a for a in actions}
+        if most > 0:
+            legal = list(states[0].legal_actions(side))
+            for a in self.order(states[0], side, legal, random.Random(seed))[:most]:
+                candidates.setdefault(str(a), a)
+        judged: list[tuple[Action, float]] = []
+        for action in candidates.values():
+            values = []
+            for i, state in enumerate(states):
+                after = state.clone()
+                try:
+                    after.apply(action, side)
+                except IllegalAction:
+                    continue  # not legal in this deal (it hinges on something the viewer cannot see)
+                values.append(self._turn_value(after, side, random.Random(f"appraise:{seed}:{i}")))
+            if values:
+                judged.append((action, sum(values) / len(values)))
+        judged.sort(key=lambda pair: -pair[1])
+        return judged
+
+    def _turn_value(self, state: State, side: Side, rng: random.Random, most: int = 40) -> float:
+        """`evaluate` once `side`'s turn is played out by the rollout policy (quick answers owed by
+        the other side on the way included)."""
+        for _ in range(most):
+            if state.is_over():
+                break
+            owed = state.to_act()
+            if side not in owed and not state.quick_decision():
+                break
+            actor = side if side in owed else min(owed)
+            state.apply(self.rollout(state, actor, rng), actor)
+        outcome = state.outcome()
+        if outcome is not None:
+            return 0.0 if outcome.winner is None else 1.0 if outcome.winner == side else -1.0
+        # However good it looks, a game not yet won is worth less than one won: an evaluation that
+        # saturates (tanh of a large lead) must not make a missed win look free.
+        return UNFINISHED * max(-1.0, min(1.0, self.evaluate(state, side)))
 
     # -- the conformance suite's no-leak test
 

@@ -275,9 +275,18 @@ class Focus:
 
 @dataclass(frozen=True, slots=True)
 class AiLevels:
+    """A game's AI levels: their names, the one a challenge gets by default, what each does.
+
+    `ratings` is each level's Elo as `bench/ladder.py` measured it, with `random` at 0 (the platform
+    puts it on the players' scale, `play.ratings`); `budgets` is the most a level thinks per
+    decision, in seconds (its searches stop at an iteration budget first on any ordinary machine).
+    """
+
     names: tuple[str, ...]
     default: str
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    ratings: Mapping[str, float] = field(default_factory=dict)
+    budgets: Mapping[str, float] = field(default_factory=dict)
 
 
 class Game(Protocol):
@@ -353,6 +362,14 @@ class Game(Protocol):
 
     def accepts_draw(self, view: View, seed: int) -> bool:
         """Whether the AI, seeing `view`, accepts a draw offered to it (it is not ahead)."""
+        ...
+
+    def appraise(
+        self, view: View, actions: Sequence[Action], seed: int, *, most: int = 10, deals: int = 4
+    ) -> list[tuple[Action, float]]:
+        """The AI's judgement of a choice `view.viewer` faces (reviews of finished games): `actions`
+        and the first `most` of the actions it finds likeliest, each with its value for the viewer
+        in [-1, 1] (averaged over `deals` deals of the unknown), best first."""
         ...
 
     # -- words and menus (presentation only: legality always comes from the state)

@@ -34,7 +34,8 @@ Order = Callable[[State, Side, Sequence[Action], random.Random], list[Action]]
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How hard to think. `iterations` None means until `budget_s` runs out."""
+    """How hard to think. `iterations` None means until `budget_s` runs out; 0 means no search at
+    all (`BaseGame.choose` then plays the game's rollout policy: its rule of thumb)."""
 
     iterations: int | None = 2000
     budget_s: float = 1.5

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from data import Match
+from data import AiRecord, Match, PlayerStats
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb
+from engine.review import Review
+from play.ratings import Standing, about, level_label, level_rating
 from play.service import HistoryEntry, Played, game_of, history_line
 
 
@@ -203,3 +205,69 @@ def games_text() -> str:
 def side_label(match: Match, user_id: int) -> str:
     side = match.side_of(user_id)
     return game_of(match).side(side).title if side else "spectator"
+
+
+def _record(wins: int, losses: int, draws: int) -> str:
+    return f"{wins} won, {losses} lost, {draws} drawn"
+
+
+def leaderboard_text(game: Game, rows: Sequence[Standing]) -> str:
+    """One game's leaderboard: players by rating, the AI at each level it played among them (at its
+    level's fixed rating, `play.ratings`)."""
+    if not rows:
+        return f"No finished {game.title} games yet."
+    lines = [f"**{game.title} leaderboard**"]
+    for i, s in enumerate(rows, 1):
+        who = mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
+        rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
+        lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
+    if any(s.level for s in rows):
+        lines.append("The AI's rating is its level's, measured between the levels; it does not change.")
+    return "\n".join(lines)
+
+
+def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord]) -> str:
+    """The AI's record in a game, level by level, each with the rating a player's result counts at."""
+    lines = [f"{mention(user_id)} in {game.title} plays at a fixed rating per level:"]
+    played = {r.level: r for r in records}
+    for level in sorted(game.ai.names, key=lambda lvl: level_rating(game, lvl) or float("inf")):
+        r = played.get(level, AiRecord(level))
+        lines.append(f"{level_label(game, level)}: {_record(r.wins, r.losses, r.draws)}.")
+    return "\n".join(lines)
+
+
+def stats_text(game: Game, stats: PlayerStats) -> str:
+    """A player's record and rating in a game."""
+    return (
+        f"{mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
+        f"rating {stats.rating:.0f}."
+    )
+
+
+def review_text(game: Game, match: Match, review: Review) -> str:
+    """A look back at a finished game, for the player who asked (privately): their costliest choices
+    by the AI's judgement, each with what it preferred; the boards go with it, one per moment."""
+    title = game.side(review.side).title
+    lines = [f"**Looking back at game #{match.id}** of {game.title}, where you played the {title}."]
+    if not review.moments:
+        lines.append("By my judgement none of your choices cost you anything worth showing. Well played.")
+    else:
+        lines.append("By my judgement these choices cost you most (the board of each moment is below):")
+    for n, moment in enumerate(review.moments, 1):
+        view = game.view_from_json(moment.view)
+        chosen = game.describe(view, game.parse(moment.chosen))
+        preferred = game.describe(view, game.parse(moment.preferred))
+        points = max(1, round(moment.cost * 50))
+        when = f"{game.turn_label.lower()} {moment.turn}" if moment.turn else "set-up"
+        lines.append(
+            f"{n}. Action {moment.index + 1} ({when}): you played "
+            f"**{chosen}**; I would have played **{preferred}**. That cost you about {points} "
+            f"{'point' if points == 1 else 'points'} out of 100."
+        )
+    judged = f"I judged {review.looked_at} of your {review.choices} choices"
+    if review.looked_at < review.choices:
+        judged += " (time ran out for the rest)"
+    lines.append(
+        f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
+    )
+    return "\n".join(lines)

@@ -24,10 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data import (
+    AiRecord,
     ChannelBusy,
     Database,
     DuplicateInteraction,
     Match,
+    MatchNotFound,
     NewAction,
     PlayerStats,
     Result,
@@ -38,6 +40,7 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event, Game, State
+from engine.review import Review
 from play.errors import (
     AlreadyApplied,
     BadRequest,
@@ -48,6 +51,8 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
+from play.ratings import Standing, level_rating, standings
+from play.thinking import Thinker
 
 DAY = 24 * 3600
 DEFAULT_TURN_SECONDS = 3 * DAY
@@ -57,6 +62,8 @@ CHALLENGE_TTL = DAY
 QUICK_SECONDS = 6 * 3600  # the longest deadline of a quick decision (a retreat square, a negation)
 SEPARATOR = ";"  # several actions in one command: "e2-e3; e4-e5xe6"
 NO_GAME = "There is no game in this channel. Start one with the `challenge` command of a game."
+REVIEW_SECONDS = 40.0  # a look back at a finished game thinks this long at most (answered in a minute)
+REVIEWS_KEPT = 64
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
@@ -210,10 +217,13 @@ class MatchService:
         rng: random.Random | None = None,
         challenge_ttl: float = CHALLENGE_TTL,
         outbox: bool = False,
+        thinker: Thinker | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
-        bot posts boards after acknowledging the move; the console draws them at once)."""
+        bot posts boards after acknowledging the move; the console draws them at once).
+        `thinker`: where the AI thinks (the bot's worker processes; default: a thread)."""
         self.db = db
+        self.thinker = thinker or Thinker(0)
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
@@ -221,6 +231,7 @@ class MatchService:
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
+        self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -562,7 +573,11 @@ class MatchService:
         outcome = state.outcome()
         if outcome is not None:
             winner = outcome.winner
-            result = Result(winner_id=match.sides[winner] if winner else None, reason=outcome.detail)
+            result = Result(
+                winner_id=match.sides[winner] if winner else None,
+                reason=outcome.detail,
+                ai_rating=level_rating(rules, match.ai_level) if match.ai_level else None,
+            )
         else:
             waiting = waiting_ids(match, state)
             next_id = waiting[0] if waiting else None
@@ -660,9 +675,9 @@ class MatchService:
             view = state.view(side)  # the AI sees what its side may know, nothing more
             seed = match.seed ^ (match.version * 7919)
             level = match.ai_level or rules.ai.default
-            action = await asyncio.to_thread(rules.choose, view, level, seed, budget_s)
+            notation = await self.thinker.choose(match.game, view, level, seed, budget_s)
             try:
-                played.append(await self.act(channel_id, ai_id, str(action), expected_version=match.version))
+                played.append(await self.act(channel_id, ai_id, notation, expected_version=match.version))
             except StalePrompt:
                 continue
         return played
@@ -678,15 +693,49 @@ class MatchService:
         side = match.side_of(ai_id) if ai_id is not None else None
         if ai_id is None or side is None or state.is_over():
             return None
-        rules = game_of(match)
-        view = state.view(side)
-        accept = await asyncio.to_thread(rules.accepts_draw, view, match.seed ^ match.version)
+        accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
         try:
             return await self.act(
                 channel_id, ai_id, "accept draw" if accept else "decline draw", expected_version=match.version
             )
         except (StalePrompt, IllegalMove):
             return None  # the offer was withdrawn or answered meanwhile
+
+    # ------------------------------------------------------------------ looking back
+
+    async def review(
+        self, channel_id: int, user_id: int, match_id: int | None = None, *, budget_s: float = REVIEW_SECONDS
+    ) -> tuple[Match, Review]:
+        """The look back at the channel's last game (or match `match_id`, from its final board) for
+        `user_id`: where their choices cost most by the AI's judgement (`engine.review`). Only once the
+        game is over (before, it would be advice), and only a player's own choices."""
+        if match_id is not None:
+            try:
+                match = await self.db.get_match(match_id)
+            except MatchNotFound:
+                raise NoMatch("That game is no longer stored.") from None
+        else:
+            match, _ = await self.latest(channel_id)
+        if match.status is not Status.FINISHED:
+            if match.status.is_open:
+                raise BadRequest(
+                    "The look back comes when the game is over: during it, it would be advice. "
+                    "Ask again after the last move."
+                )
+            raise NoMatch("That game was never played to an end, so there is nothing to look back at.")
+        side = match.side_of(user_id)
+        if side is None or user_id == match.ai_player_id:
+            raise NotAPlayer("Only the two players can look back at a game, each at their own choices.")
+        key = (match.id, side)
+        found = self._reviews.get(key)
+        if found is None:  # a finished game's look back never changes: asked twice, it is thought once
+            log = [(s, notation) for s, notation, _ in await self.log(match)]
+            found = await self.thinker.review(match.game, match.options, match.seed, log, side, budget_s)
+            self._reviews[key] = found
+            while len(self._reviews) > REVIEWS_KEPT:
+                self._reviews.popitem(last=False)
+        self._reviews.move_to_end(key)
+        return match, found
 
     # ------------------------------------------------------------------ reading
 
@@ -756,8 +805,18 @@ class MatchService:
     async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
         return await self.db.player_stats(guild_id, game, user_id)
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
-        return await self.db.leaderboard(guild_id, game, limit)
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10, *, ai_user_id: int | None = None
+    ) -> list[Standing]:
+        """The best players of `game` here, and the AI (`ai_user_id`) at each level it played, at
+        that level's rating (`play.ratings`)."""
+        players = await self.db.leaderboard(guild_id, game, limit + 1)
+        records = [(r.level, r.wins, r.losses, r.draws) for r in await self.db.ai_records(guild_id, game)]
+        return standings(registry.game(game), players, ai_user_id, records, limit)
+
+    async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
+        """The AI's record per level in `game` here."""
+        return await self.db.ai_records(guild_id, game)
 
     # ------------------------------------------------------------------ the outbox
 

@@ -11,6 +11,7 @@ in tests.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import multiprocessing
@@ -35,10 +36,29 @@ def _warm() -> int:
     return size
 
 
-def _render_text(game: str, view_json: str, events: list[Event], overlay: str | None) -> bytes:
-    """In a worker: the board of a view sent as its JSON text."""
+def _render_text(
+    game: str, view_json: str, events: list[Event], overlay: str | None, width: int | None = None
+) -> bytes:
+    """In a worker: the board of a view sent as its JSON text (at most `width` pixels wide)."""
     view = registry.game(game).view_from_json(json.loads(view_json))
-    return renderer(game).board(view, events, overlay)
+    return _fit(renderer(game).board(view, events, overlay), width)
+
+
+def _fit(png: bytes, width: int | None) -> bytes:
+    """The picture scaled down to `width` pixels (a small board: a look back shows three at once)."""
+    if width is None:
+        return png
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png))
+    if image.width <= width:
+        return png
+    small = image.convert("RGB").resize(
+        (width, round(image.height * width / image.width)), Image.Resampling.LANCZOS
+    )
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=False, compress_level=6)
+    return out.getvalue()
 
 
 def _orphan_watch(parent: int) -> None:
@@ -83,10 +103,17 @@ class Painter:
             await asyncio.gather(*(loop.run_in_executor(self._pool, _warm) for _ in range(self.processes)))
 
     async def board(
-        self, game: str, view: View, events: Iterable[Event] = (), overlay: str | None = None
+        self,
+        game: str,
+        view: View,
+        events: Iterable[Event] = (),
+        overlay: str | None = None,
+        *,
+        width: int | None = None,
     ) -> bytes:
         """The PNG of `view` (of the game called `game`) with the last action's `events` drawn; the
-        events must already be as the view's viewer saw them (`render.seen`)."""
+        events must already be as the view's viewer saw them (`render.seen`). With `width`, scaled
+        down to at most that many pixels wide."""
         event_list = list(events)
         pool = self._pool
         if pool is not None:
@@ -97,7 +124,9 @@ class Painter:
             try:
                 # submit() itself runs in a thread: it writes to the pool's wake-up pipe, which
                 # blocks while the pool's manager thread is busy, and the loop must never wait on it.
-                job = await asyncio.to_thread(pool.submit, _render_text, game, text, event_list, overlay)
+                job = await asyncio.to_thread(
+                    pool.submit, _render_text, game, text, event_list, overlay, width
+                )
                 return await asyncio.wrap_future(job)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): the pool refuses all work from then on.
@@ -107,7 +136,7 @@ class Painter:
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = self._new_pool()
                     self.restarts += 1
-        return await asyncio.to_thread(renderer(game).board, view, event_list, overlay)
+        return await asyncio.to_thread(lambda: _fit(renderer(game).board(view, event_list, overlay), width))
 
     def close(self) -> None:
         """Stop the worker processes (boards still being drawn are dropped)."""

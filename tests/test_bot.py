@@ -255,9 +255,10 @@ async def test_a_win_ends_the_game_and_counts_in_the_stats(world: World):
     w = world
     await deployed(w)
     await put_position(w, build({"c1": "G", "d2": "G", "h8": "C"}))
+    match = await w.match()
     won = await w.slash(w.alice, "move", {"action": "d2-d1"})
     assert "Game over: the Germans win" in won.content and f"<@{w.alice.id}>" in won.content
-    assert won.message.components == []
+    assert won.message.custom_ids == [f"bw:review:{match.id}"]  # a finished game offers only a look back
     png_of(won.message)
     assert await w.match() is None  # the channel is free again
     stats = await w.slash(w.alice, "stats")
@@ -422,7 +423,7 @@ async def test_rules_history_notify_and_resign(world: World):
         assert gif.n_frames == 4  # the start, two set-ups and one move
     history = await w.slash(w.eve, "history", {"count": 60})
     assert "**Set-up**\n1. Germans: " in history.content and "**Turn 1**\n3. Germans: " in history.content
-    notify = await w.slash(w.bob, "notify", {"enabled": True})
+    notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert notify.ephemeral
     await w.slash(w.alice, "end")
     await w.cog.idle()
@@ -551,15 +552,53 @@ async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_or
         await w.bot.close()  # type: ignore[union-attr]
 
 
+async def test_in_an_ai_game_the_ai_thinks_in_its_worker_process(fake_discord, start_bot, tmp_path):
+    """The set-up `make run` picks on a multi-core machine: the AI's decisions come from a worker
+    process (play/thinking.py), and the game goes on as with the AI in a thread."""
+    w = World(fake_discord, start_bot, tmp_path)
+    w.settings = replace(w.settings, ai_processes=1)
+    await w.start()
+    try:
+        assert w.bot is not None and w.bot.thinker.processes == 1
+        asked: list[str] = []
+        choose = w.bot.thinker.choose
+
+        async def spy(game: str, *args: object, **kwargs: object) -> str:
+            asked.append(game)
+            return await choose(game, *args, **kwargs)  # type: ignore[arg-type]
+
+        w.bot.thinker.choose = spy  # type: ignore[method-assign]
+        me = w.fake.bot_user
+        await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+        await w.cog.idle()
+        await w.slash(w.alice, "setup")
+        await w.cog.idle()
+        match = await w.match()
+        assert match.turn_player_id == w.alice.id  # the AI set up and played its turn
+        assert asked and set(asked) == {"blockwars"}
+        rows = await w.bot.service.db.actions(match.id)
+        assert sum(1 for r in rows if r.player_id == me.id) == len(asked)
+    finally:
+        await w.cog.idle()
+        await w.bot.close()  # type: ignore[union-attr]
+
+
 def test_render_processes_and_posting_slots_come_from_the_environment():
     chosen = load_settings(
         {"RENDER_PROCESSES": "2", "POSTING_SLOTS": "3", "HTTP_CONNECTIONS": "0"}, dotenv=False
     )
     assert (chosen.render_processes, chosen.posting_slots, chosen.http_connections) == (2, 3, 0)
+    assert load_settings({"AI_PROCESSES": "2"}, dotenv=False).ai_processes == 2
     default = load_settings({}, dotenv=False)
     assert default.render_processes == (1 if (os.cpu_count() or 1) > 1 else 0)
+    assert default.ai_processes == (1 if (os.cpu_count() or 1) > 1 else 0)
     assert (default.posting_slots, default.http_connections) == (4, 32)
-    for bad in ({"RENDER_PROCESSES": "many"}, {"POSTING_SLOTS": "-1"}, {"HTTP_CONNECTIONS": "x"}):
+    for bad in (
+        {"RENDER_PROCESSES": "many"},
+        {"POSTING_SLOTS": "-1"},
+        {"HTTP_CONNECTIONS": "x"},
+        {"AI_PROCESSES": "-1"},
+    ):
         with pytest.raises(SystemExit, match=r"whole number|negative"):
             load_settings(bad, dotenv=False)
 
@@ -591,7 +630,7 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
 async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: World):
     w = world
     await deployed(w)
-    opted = await w.slash(w.bob, "notify", {"enabled": True})
+    opted = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert opted.ephemeral
     await w.slash(w.alice, "move", {"action": "e6-e5"})
     assert w.fake.dms_to(w.bob) == []  # still Alice's turn: nothing to say yet

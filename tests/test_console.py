@@ -236,7 +236,7 @@ async def test_playing_the_ai_writes_its_boards_too(tmp_path: Path) -> None:
     assert me is not None and isinstance(state, State)
     assert state.current_player() is Side(me)  # the AI has played everything it owed
     text = out.getvalue()
-    assert "@alice takes on the AI (easy): a game of Block Wars." in text
+    assert "@alice takes on the AI (easy, about 1,200): a game of Block Wars." in text
     assert (
         len(list((tmp_path / "boards").glob("*.png"))) == len(await console.service.db.actions(match.id)) + 1
     )

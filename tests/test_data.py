@@ -610,6 +610,37 @@ async def test_leaderboard_order_and_limit(db: Database):
     assert sum(s.rating for s in board) == pytest.approx(4 * 1200.0)  # Elo is zero-sum
 
 
+async def test_against_the_ai_its_level_rating_is_fixed_and_only_the_player_moves(db: Database):
+    """The AI's side counts at its level's rating (given with the result) and keeps no stats row of
+    its own; its record per level is read from the finished matches."""
+    ai = 99
+
+    async def versus(level: str, winner: int | None, rating: float) -> None:
+        m = await active(db, channel_id=7, a=ALICE, b=ai, ai_player_id=ai, ai_level=level)
+        await db.finish_match(
+            m.id, expected_version=m.version, result=Result(winner, "done", ai_rating=rating)
+        )
+
+    await versus("hard", ALICE, 1450.0)  # a 1200 player beats a 1450 level: a big gain
+    gain = 32 * (1 - expected_score(1200.0, 1450.0))
+    alice = await db.player_stats(GUILD, GAME, ALICE)
+    assert math.isclose(alice.rating, 1200.0 + gain) and gain > 16 and alice.wins == 1
+    await versus("hard", ai, 1450.0)
+    await versus("easy", None, 1200.0)
+    after = await db.player_stats(GUILD, GAME, ALICE)
+    expected = alice.rating - 32 * expected_score(alice.rating, 1450.0)
+    expected += 32 * (0.5 - expected_score(expected, 1200.0))
+    assert math.isclose(after.rating, expected) and (after.wins, after.losses, after.draws) == (1, 1, 1)
+    assert [s.user_id for s in await db.leaderboard(GUILD, GAME)] == [ALICE]  # no row for the AI
+    records = await db.ai_records(GUILD, GAME)
+    assert [(r.level, r.wins, r.losses, r.draws) for r in records] == [("easy", 0, 0, 1), ("hard", 1, 1, 0)]
+    assert await db.ai_records(GUILD + 1, GAME) == [] and await db.ai_records(GUILD, "othergame") == []
+    # Between people nothing changes: a human opponent's rating moves as before.
+    m = await active(db, channel_id=8, a=ALICE, b=BOB)
+    await db.finish_match(m.id, expected_version=m.version, result=Result(BOB, "done"))
+    assert (await db.player_stats(GUILD, GAME, BOB)).rating > 1200.0
+
+
 async def test_final_move_and_stats_land_together_or_not_at_all(db: Database):
     m = await active(db)
 

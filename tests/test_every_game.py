@@ -37,6 +37,15 @@ def png(message: FakeMessage) -> Image.Image:
     return image
 
 
+def png_named(message: FakeMessage, filename: str) -> Image.Image | None:
+    found = [a for a in message.attachments if a.filename == filename]
+    if not found:
+        return None
+    image = Image.open(io.BytesIO(found[0].data))
+    image.load()
+    return image
+
+
 @pytest.mark.parametrize("name", GAMES)
 async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     fake = fake_discord
@@ -108,6 +117,18 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
         assert history.ephemeral and history.content.strip()
         stats = await fake.slash(alice, channel, name, "stats", {})
         assert game.title in stats.content
+        # The final board offers a look back: privately, to each player, with small boards.
+        looked = await fake.click(alice, last, f"bw:review:{finished.id}", timeout=90)
+        assert looked.ephemeral and looked.content.startswith(f"**Looking back at game #{finished.id}**")
+        boards = [png_named(looked.message, f"moment-{n}.png") for n in range(1, 4)]
+        moments = looked.content.count("I would have played")
+        assert len([b for b in boards if b is not None]) == moments
+        assert all(b.width <= 480 for b in boards if b is not None)
+        asked = await fake.slash(alice, channel, name, "review", {})  # the same, thought once
+        assert asked.ephemeral and asked.content == looked.content
+        carol = fake.add_user("carol")
+        refused = await fake.click(carol, last, f"bw:review:{finished.id}")
+        assert refused.ephemeral and "Only the two players" in refused.content
     finally:
         logging.getLogger("bot").removeHandler(errors)
         await bot.close()

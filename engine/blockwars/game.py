@@ -10,6 +10,7 @@ from typing import Any
 from engine.base import MAX_OPTIONS, BaseGame
 from engine.blockwars import actions as A
 from engine.blockwars import words
+from engine.blockwars.ai import DEFAULT_BUDGETS
 from engine.blockwars.help import TOPICS
 from engine.blockwars.model import Options, Side
 from engine.blockwars.squares import SQUARE_NAMES, rank_of
@@ -102,16 +103,20 @@ class BlockWarsGame(BaseGame):
         ),
         Verb("end", "End your turn now (you may pass with actions left)", arg=None, template="end"),
     )
+    # Ratings: bench/ladder.py, 100 games a pairing, 2026-11-24 (docs/performance.md); `search` against
+    # hard at 1.5 s a decision each (docs/ai.md).
     ai = AiLevels(
         ("easy", "normal", "hard", "random", "search"),
         "normal",
         {
-            "easy": "greedy, one action ahead",
-            "normal": "samples the decks and plays each idea on",
-            "hard": "plans the whole turn with exact odds",
+            "easy": "plays by rule of thumb, one action at a time, and now and then overlooks something",
+            "normal": "tries every action with the exact odds of its card fight and keeps the best",
+            "hard": "plans the whole two-action turn with exact odds and weighs what it leaves the enemy",
             "random": "any legal action",
-            "search": "the generic tree search every game has",
+            "search": "the generic tree search every game has, 1.5 seconds a decision",
         },
+        ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0},
+        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET},
     )
     focus = Focus(
         "unit",
