@@ -138,8 +138,8 @@ class CompanyCommanderGame(BaseGame):
     # budgets are a safety net well above what the iterations take (bench/versus.py, docs/performance.md).
     search_levels = MappingProxyType(
         {
-            "easy": search.Settings(iterations=50, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH),
-            "normal": search.Settings(iterations=600, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
+            "easy": search.Settings(iterations=0, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH),
+            "normal": search.Settings(iterations=400, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
             "hard": search.Settings(iterations=2000, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH),
         }
     )
