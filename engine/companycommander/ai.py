@@ -224,7 +224,7 @@ def rollout(state: State, side: str, rng: random.Random) -> Action:
     support: Action | None = None
     crowd = 0
     assault: Action | None = None
-    odds = 1.5  # the least average Strength edge worth an assault in a playout
+    odds = -1.5  # the least average Strength edge worth an assault in a playout
     other_plays: list[Action] = []
     for a in legal:
         if isinstance(a, A.Fire):

@@ -16,7 +16,8 @@ TOPICS: dict[str, str] = {
         "units, cards, winning, notation, house rules."
     ),
     "turn": (
-        "**A turn**: 1. Deploy: your 3 Squad cards are drawn; deploy them (`deploy A7 L`), take your "
+        "**A turn**: 1. Deploy: your 3 Squad cards are drawn (2 in the first player's first turn); "
+        "deploy them (`deploy A7 L`), take your "
         "Company Commander's extra card if he is in play, move units if you like, then `tactics`. "
         "2. Tactics: 2 cards drawn for you; over 7 in hand, discard. 3. Recon. 4. Suppression. "
         "5. Assault. 6. Rally, by itself when you `end`. You pass to a later phase by acting in it "

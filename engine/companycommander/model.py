@@ -44,8 +44,10 @@ HAND_LIMIT = 7
 VICTORY_LOSSES = 10  # enemy units destroyed or routed to win
 FLANK_TURNS = 2  # turns each side has had before three fronts against one (or none) win (H18)
 # Our numbers.
-START_HAND = 3  # Tactics cards dealt to each side before the first turn (H8)
-SECOND_PLAYER_BONUS = 2  # one more for the side that moves second (H8)
+START_HAND = 3  # Tactics cards dealt to each side before the first turn (H5)
+SECOND_PLAYER_BONUS = 2  # more for the side that moves second (H5)
+FIRST_TURN_DRAW = 2  # Squad cards the first player draws in the game's very first Deploy phase (H5)
+FIRST_TURN_DRAW = 2  # Squad cards the first player draws in the game's very first Deploy phase (H5)
 DEFAULT_TURN_LIMIT = 12  # rounds, unless the challenge sets another or none (H23)
 
 

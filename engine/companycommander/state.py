@@ -42,6 +42,7 @@ from engine.companycommander.events import (
 from engine.companycommander.model import (
     ADJACENT,
     ADJECTIVES,
+    FIRST_TURN_DRAW,
     FLANK_TURNS,
     FRONT_LETTERS,
     FRONT_NAMES,
@@ -560,7 +561,7 @@ class State:
         self._events.append(TurnBegan(side, self.round))
         cc = self.commander(side)
         self.extra = cc is not None and cc.front >= 0 and bool(self.squad[side] or self.tactics_left())
-        self._draw_squad(side, SQUAD_DRAW, "deploy")
+        self._draw_squad(side, FIRST_TURN_DRAW if self.turns == 1 else SQUAD_DRAW, "deploy")
         self._check_annihilation()
 
     def _tactics_phase(self, side: str) -> None:

@@ -376,10 +376,10 @@ def _quiet_turn(s, fronts: str) -> None:
 def test_the_flank_victory_waits_until_each_side_has_had_two_turns() -> None:
     s = new_game(Options(), 3)
     first = s.first
-    _quiet_turn(s, "LCR")
+    _quiet_turn(s, "LC")  # two units in the first player's first turn (H5)
     _quiet_turn(s, "C")
     assert not s.is_over()  # the first round: it does not count yet (H18)
-    _quiet_turn(s, "L")
+    _quiet_turn(s, "R")
     assert not s.is_over()
     _quiet_turn(s, "C")  # the end of the second round: three fronts against one
     o = s.outcome()

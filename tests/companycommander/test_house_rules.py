@@ -183,6 +183,24 @@ def test_h5_three_cards_each_and_two_more_for_the_side_moving_second() -> None:
         assert len(s.tactics) == 34 - 8
 
 
+def test_h5_the_first_player_draws_two_squad_cards_in_the_first_turn_only() -> None:
+    s = new_game(Options(), 2)
+    first = s.first
+    assert len(s.arriving(first)) == 2
+    for u in s.arriving(first):
+        command(s, f"deploy {u.label} C")
+    command(s, "tactics; end")
+    assert len(s.arriving(s.active)) == 3  # the second player draws three
+    for u in s.arriving(s.active):
+        command(s, f"deploy {u.label} C")
+    command(s, "tactics")
+    while s.phase == DISCARD:
+        command(s, legal(s)[0])
+    rig(s)
+    command(s, "end")
+    assert s.active == first and len(s.arriving(first)) == 3  # and the first player from then on
+
+
 # ------------------------------------------------------------------------ H6 to H9: units
 
 
@@ -190,12 +208,12 @@ def test_h6_drawn_units_are_public_and_must_all_be_deployed() -> None:
     s = new_game(Options(), 2)
     side = s.active
     arriving = [u.label for u in s.arriving(side)]
-    assert len(arriving) == 3
+    assert len(arriving) == 2  # the first player's first turn (H5)
     for viewer in (None, G if side == A else A):
         assert [u.label for u in s.view(viewer).state.arriving(side)] == arriving
     assert "tactics" not in legal(s)
-    command(s, f"deploy {arriving[0]} L; deploy {arriving[1]} L")
-    with pytest.raises(IllegalAction, match=f"Deploy your new units first \\({arriving[2]}\\)"):
+    command(s, f"deploy {arriving[0]} L")
+    with pytest.raises(IllegalAction, match=f"Deploy your new units first \\({arriving[1]}\\)"):
         command(s, "tactics")
 
 
