@@ -37,6 +37,7 @@ from play.present import (
     leaderboard_text,
     played_text,
     review_text,
+    rules_text,
     standing_actions,
     stats_text,
     status_text,
@@ -779,8 +780,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         )
 
     async def rules(self, interaction: discord.Interaction, game: str, topic: str) -> None:
-        texts = registry.game(game).rules
-        await reply(interaction, texts.get(topic, next(iter(texts.values()))))
+        await reply(interaction, rules_text(registry.game(game), topic))
 
     async def stats(self, interaction: discord.Interaction, game: str, member: discord.User | None) -> None:
         who = member or interaction.user

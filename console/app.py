@@ -41,6 +41,7 @@ from play.present import (
     leaderboard_text,
     played_story,
     review_text,
+    rules_text,
     standing_actions,
     stats_text,
     status_text,
@@ -53,6 +54,10 @@ from render import renderer
 from render.replay import render_replay
 from settings import load_settings
 
+# The demo's seed when none is given: the first demo a newcomer runs (the default game, both sides
+# at its easy level) must show a decisive game, not a draw at a turn limit; docs/console.md gives the
+# figures behind the choice, and tests/test_console_frictions.py checks it.
+DEMO_SEED = 1
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
@@ -133,6 +138,7 @@ class Console:
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
+        self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
 
     async def close(self) -> None:
         await self.service.db.close()
@@ -198,7 +204,11 @@ class Console:
     ) -> Path:
         png = render_board(match.game, state, list(events), None, overlay)
         suffix = f"-{overlay}" if overlay else ""
-        return self._write(f"{names.channel_name(match.channel_id)}-{match.id}-{seq:04d}{suffix}.png", png)
+        return self._write(f"{self._file_stem(match)}-{seq:04d}{suffix}.png", png)
+
+    def _file_stem(self, match: Match) -> str:
+        """A match's files begin with its channel's name and its number ("general-1")."""
+        return f"{self.file_prefix or names.channel_name(match.channel_id)}-{match.id}"
 
     async def _seq(self, match: Match) -> int:
         return len(await self.service.db.actions(match.id))
@@ -279,11 +289,17 @@ class Console:
         game = await self.channel_game()
         if group in PLATFORM_COMMANDS or any(v.name == group for v in game.verbs):
             return await self._game_command(game, group, words[1:])
-        try:
-            for piece in split_actions(text):
+        if text.startswith("/"):
+            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
+        # Anything else is actions: the one the game cannot read says why, and which one it is.
+        pieces = split_actions(text)
+        for n, piece in enumerate(pieces, 1):
+            try:
                 game.parse(piece)
-        except InvalidNotation:
-            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.") from None
+            except InvalidNotation as exc:
+                if len(pieces) > 1:
+                    raise UsageError(f"Action {n} of {len(pieces)}: {exc} Nothing was played.") from None
+                raise UsageError(f"{exc} (/help lists the commands.)") from None
         return await self._act(text, game)
 
     def _as(self, args: list[str]) -> Outcome:
@@ -585,7 +601,7 @@ class Console:
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
         gif = render_replay(match.game, match.options, match.seed, log)
-        path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-replay.gif", gif)
+        path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
         actions = "action" if len(log) == 1 else "actions"
         self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")
         return Outcome(files=[path])
@@ -593,13 +609,12 @@ class Console:
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
         topic = " ".join(args).split(":")[-1].strip().lower()
         if not topic:
-            self.say(next(iter(game.rules.values())))
-            self.say(f"Topics: {', '.join(game.rules)} (/{game.name} rules TOPIC).")
+            self.say(rules_text(game))
             return Outcome()
         found = next((t for t in game.rules if topic in t.lower()), None)
         if found is None:
             raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
-        self.say(game.rules[found])
+        self.say(rules_text(game, found))
         return Outcome()
 
     async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:
@@ -642,6 +657,7 @@ class Console:
         Both sides are played by the game's AI at `level` (default: its easiest search level)."""
         game = game or registry.default()
         level = level or ("easy" if "easy" in game.ai.names else game.ai.default)
+        self.file_prefix = f"demo-{game.name}"  # each game's demo keeps its own files
         self.say(f"Demo: a complete game of {game.title} played by the AI ({level}), seed {seed}.")
         first, second = (s.name for s in game.sides)
         players = {first: "alpha", second: "bravo"}
@@ -781,7 +797,8 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
     db_path = db_path or load_settings().database_path
     try:
         db = await Database.open(db_path)
-        seed = args.seed
+        # The demo plays the same game every time (DEMO_SEED unless --seed says otherwise).
+        seed = DEMO_SEED if args.demo and args.seed is None else args.seed
         rng = random.Random(seed) if seed is not None else None
         service = MatchService(db, rng=rng)
         channel = "demo" if args.demo and args.channel == "general" else args.channel
@@ -792,7 +809,8 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
                 if game is not None and args.level is not None and args.level not in game.ai.names:
                     print(f"console: --level must be one of {', '.join(game.ai.names)}", file=sys.stderr)
                     return 2
-                return await console.demo(game=game, level=args.level, seed=1 if seed is None else seed)
+                assert seed is not None
+                return await console.demo(game=game, level=args.level, seed=seed)
             if script is not None:
                 return await console.run_lines(script)
             return await interactive(console, db_path)
@@ -806,61 +824,53 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
             tmp.cleanup()
 
 
-async def read_line(prompt: str) -> str:
-    """input() in a daemon thread: the event loop stays free, and a Ctrl-C can end the program while
-    the thread still waits for a line (a pool thread would hold the exit until the next Enter)."""
-    loop = asyncio.get_running_loop()
-    line: asyncio.Future[str] = loop.create_future()
-
-    def settle(value: str | None, error: BaseException | None) -> None:
-        if line.done():
-            return
-        if error is not None:
-            line.set_exception(error)
-        else:
-            line.set_result(value or "")
-
-    def work() -> None:
-        try:
-            text = input(prompt)
-        except BaseException as exc:  # EOFError (Ctrl-D) reaches the loop as it is
-            loop.call_soon_threadsafe(settle, None, exc)
-        else:
-            loop.call_soon_threadsafe(settle, text, None)
-
-    threading.Thread(target=work, name="console-input", daemon=True).start()
-    return await line
+def read_line(prompt: str) -> str:
+    """input(), with Ctrl-C raising KeyboardInterrupt inside it as in any plain Python program, so
+    readline throws the half-typed line away. It holds the event loop while the player types; the
+    console has nothing else to do meanwhile (every command runs the deadline sweep first)."""
+    if threading.current_thread() is not threading.main_thread():
+        return input(prompt)  # signal handlers belong to the main thread
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return input(prompt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 async def interactive(console: Console, db_path: Path) -> int:
-    """The read-eval-print loop. Ctrl-C or Ctrl-D at the prompt leaves at once, games kept."""
+    """The read-eval-print loop. Ctrl-C clears the line being typed, as shells do; Ctrl-D at the
+    prompt leaves, games kept. A Ctrl-C while a command runs lets it finish (a move is stored whole or
+    not at all) and says so."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history where available)
     titles = ", ".join(g.title for g in registry.games())
-    console.say(f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. Type /help.")
+    console.say(
+        f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. "
+        "Type /help; Ctrl-D leaves."
+    )
     loop = asyncio.get_running_loop()
-    interrupted = asyncio.Event()
-    loop.add_signal_handler(signal.SIGINT, interrupted.set)
-    try:
-        while True:
-            reading = asyncio.ensure_future(read_line(console.prompt))
-            waiting = asyncio.ensure_future(interrupted.wait())
-            await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
-            if interrupted.is_set():
-                reading.cancel()
-                console.say()
-                console.say("Interrupted. Bye: your games stay in the database.")
-                return 0
-            try:
-                line = reading.result()
-            except EOFError:
-                console.say()
-                return 0
-            if await console.handle(line) is None:
-                return 0
-    finally:
-        loop.remove_signal_handler(signal.SIGINT)
+    main = threading.current_thread() is threading.main_thread()
+    while True:
+        try:
+            line = read_line(console.prompt)
+        except KeyboardInterrupt:
+            console.say()  # the line is gone: a fresh prompt on a line of its own
+            continue
+        except EOFError:
+            console.say()
+            return 0
+        late: list[bool] = []
+        if main:
+            loop.add_signal_handler(signal.SIGINT, late.append, True)
+        try:
+            done = await console.handle(line)
+        finally:
+            if main:
+                loop.remove_signal_handler(signal.SIGINT)
+        if late:
+            console.say("(Ctrl-C came while that command ran; it finished all the same. Ctrl-D leaves.)")
+        if done is None:
+            return 0
 
 
 async def amain(argv: list[str] | None = None) -> int:

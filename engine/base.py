@@ -16,6 +16,7 @@ from typing import Any
 from engine import search
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import parse_meta
+from engine.notation import tidy
 from engine.protocol import (
     Action,
     AiLevels,
@@ -82,7 +83,8 @@ class BaseGame:
         raise NotImplementedError
 
     def parse_action(self, text: str) -> Action:
-        """The game's own notation (the shared words are handled by `parse`)."""
+        """The game's own notation (the shared words are handled by `parse`), tidied by
+        `engine.notation.tidy`: no spaces around punctuation, none at either end."""
         raise NotImplementedError
 
     def parse(self, text: str) -> Action:
@@ -91,7 +93,7 @@ class BaseGame:
             return meta
         if not str(text).strip():
             raise InvalidNotation(f"Give an action. Examples: {self.notation_help}")
-        return self.parse_action(text)
+        return self.parse_action(tidy(text))
 
     # -- options
 

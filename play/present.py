@@ -197,6 +197,17 @@ def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
         shown = shown[1:]
 
 
+def rules_text(game: Game, topic: str | None = None) -> str:
+    """A rules topic; the first (the overview, also when `topic` is unknown or None) ends with the
+    list of topics, so a player learns there is more to ask for."""
+    topics = list(game.rules)
+    chosen = topic if topic is not None and topic in game.rules else topics[0]
+    text = game.rules[chosen]
+    if chosen == topics[0]:
+        text += f"\nTopics: {', '.join(topics)} (`/{game.name} rules topic:…`)."
+    return text
+
+
 def games_text() -> str:
     """Every hosted game and how to start it (`/wargames games`)."""
     return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())

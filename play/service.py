@@ -101,6 +101,33 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
     return f"{who}: {notation}"
 
 
+HINTS = 12  # examples offered with a refusal, best first
+
+
+def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[str]) -> list[str]:
+    """The examples offered with a refusal, those a player would most want first.
+
+    A game's refusal names a few legal actions. When they are the first few of everything legal (a
+    list sorted by square, say, all back-row shuffles), they tell nothing: the whole list is taken
+    instead. Either way the game's own judgement of what looks promising (`order`, which its
+    search uses: moves towards the enemy, attacks) ranks them, on a position dealt from what this
+    side may know, so the order cannot leak a secret."""
+    if not hints:
+        return []
+    legal = [str(a) for a in state.legal_actions(side)]
+    pool = legal if list(hints) == legal[: len(hints)] else list(hints)
+    order = getattr(rules, "order", None)
+    if order is None or len(pool) < 2:
+        return pool[:HINTS]
+    seeded = random.Random(0)
+    try:
+        actions = [rules.parse(text) for text in pool]
+    except InvalidNotation:  # a hint in words rather than notation: keep the game's order
+        return pool[:HINTS]
+    ranked = order(state.view(side).determinize(seeded), side, actions, seeded)
+    return [str(a) for a in ranked][:HINTS]
+
+
 def reminder_lead(turn_seconds: int) -> float:
     """How long before the deadline to remind: a quarter of the turn, at most 12 hours."""
     return min(turn_seconds / 4, 12 * 3600)
@@ -500,7 +527,8 @@ class MatchService:
                 try:
                     done = list(state.apply(action, side))
                 except IllegalAction as exc:
-                    raise IllegalMove(self._step(n, len(actions), str(exc)), exc.legal) from None
+                    hints = ranked_hints(rules, state, side, exc.legal)
+                    raise IllegalMove(self._step(n, len(actions), str(exc)), hints) from None
                 steps.append((str(action), done))
             played = await self._commit(
                 match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before

@@ -10,6 +10,7 @@ rest, including cached text tiles.
 from __future__ import annotations
 
 import io
+import math
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -77,6 +78,12 @@ def measuring() -> Iterator[list[float]]:
         yield sizes
     finally:
         _drawn.reset(token)
+
+
+def phone_px(image_width: int, css: float = 12, shown_width: int = 400) -> int:
+    """The smallest font size, in the picture's pixels, that is `css` CSS pixels tall when the
+    picture is shown `shown_width` CSS pixels wide: a board's body text on a phone."""
+    return math.ceil(css * image_width / shown_width - 1e-9)
 
 
 def css_px_at(sizes: Sequence[float], image_width: int, shown_width: int = 400) -> float:
@@ -150,7 +157,12 @@ class Palette:
                 if self._image is None:
                     keys = [c for rgb in self.key.values() for c in rgb]
                     free = 255 - len(self.key)
-                    rest = self._sheet().quantize(free, method=Image.Quantize.MEDIANCUT)
+                    unseen = _drawn.set(None)  # the sample sheet is never shown: not measured
+                    try:
+                        sheet = self._sheet()
+                    finally:
+                        _drawn.reset(unseen)
+                    rest = sheet.quantize(free, method=Image.Quantize.MEDIANCUT)
                     flat = keys + (rest.getpalette() or [])[: free * 3]
                     flat += [0] * (765 - len(flat)) + list(SPARE_RGB)
                     pal = Image.new("P", (1, 1))
@@ -183,6 +195,115 @@ class Palette:
         self._text.clear()
 
 
+# A piece of a flowing line: images with their offsets, and its width.
+Piece = tuple[tuple[tuple[Image.Image, int, int], ...], int]
+
+
+def piece(*parts: tuple[Image.Image, int, int]) -> Piece:
+    """Images that stay together on a line (an icon and its words), with their offsets."""
+    return parts, max(dx + im.width for im, dx, _ in parts)
+
+
+class Column:
+    """Words and tiles laid out down a column of a given width, drawn once the picture's height is
+    known: a board grows downwards to say everything its last action did, rather than cutting the
+    words off with "…". Text comes from the palette's cached tiles; nothing is clipped."""
+
+    def __init__(self, palette: Palette, x: int, y: int, width: int, bg: str) -> None:
+        self.palette, self.x, self.y, self.width, self.bg = palette, x, y, width, bg
+        self.beside_w, self.beside_until = 0, 0
+        # What to draw, in order: a tile at (x, y), or a rectangle (box, fill, outline, width).
+        self.ops: list[
+            tuple[Image.Image, int, int] | tuple[tuple[int, int, int, int], str | None, str | None, int]
+        ] = []
+
+    def tile(self, s: str, size: int, fg: str, bold: bool = False, bg: str | None = None) -> Image.Image:
+        return self.palette.text(s, size, fg, bg or self.bg, bold)
+
+    def paste(self, im: Image.Image, x: int, y: int) -> None:
+        self.ops.append((im, x, y))
+
+    def rect(
+        self,
+        box: tuple[int, int, int, int],
+        fill: str | None,
+        outline: str | None = None,
+        width: int = 1,
+        under: int | None = None,
+    ) -> None:
+        """A rectangle; `under` = len(self.ops) taken earlier draws it beneath what came since."""
+        self.ops.insert(len(self.ops) if under is None else under, (box, fill, outline, width))
+
+    def para(
+        self,
+        s: str,
+        size: int,
+        fg: str,
+        bold: bool = False,
+        indent: int = 0,
+        gap: int = 2,
+        bg: str | None = None,
+    ) -> None:
+        """`s` wrapped to the column's width (beside a picture placed with `beside`, to the room
+        left of it), every word kept."""
+        words = s.split()
+        f = _font(size, bold)
+        while words:
+            left = indent + (self.beside_w if self.y < self.beside_until else 0)
+            room = self.width - left
+            n = 1
+            while n < len(words) and f.getlength(" ".join(words[: n + 1])) <= room:
+                n += 1
+            t = self.tile(" ".join(words[:n]), size, fg, bold, bg)
+            self.paste(t, self.x + left, self.y)
+            self.y += t.height + gap
+            words = words[n:]
+
+    def beside(self, width: int, until: int) -> None:
+        """Leave `width` pixels on the left free down to y = `until` (a picture sits there)."""
+        self.beside_w, self.beside_until = width, until
+
+    def flow(self, pieces: Sequence[Piece], line: int, gap: int, indent: int = 0) -> None:
+        """Pieces left to right, a new line where the next would not fit."""
+        px = self.x + indent
+        for parts, w in pieces:
+            if px > self.x + indent and px + w > self.x + self.width:
+                px, self.y = self.x + indent, self.y + line
+            for im, dx, dy in parts:
+                self.paste(im, px + dx, self.y + dy)
+            px += w + gap
+        self.y += line
+
+    def draw(self, im: Image.Image) -> None:
+        """Everything laid out, onto a palette picture tall enough for it (see `self.y`)."""
+        d = ImageDraw.Draw(im)
+        index = self.palette.index
+        for op in self.ops:
+            if len(op) == 3:
+                tile, x, y = op
+                im.paste(tile, (x, y))
+            else:
+                box, fill, outline, width = op
+                d.rectangle(
+                    box,
+                    fill=None if fill is None else index[fill],
+                    outline=None if outline is None else index[outline],
+                    width=width,
+                )
+
+
+def grown(im: Image.Image, height: int) -> Image.Image:
+    """A copy of `im` extended downwards to `height` with the colour of its bottom-left pixel (the
+    page, as the palette mapped it: text tiles on the page map alike, so no seam shows)."""
+    if im.height >= height:
+        return im.copy()
+    page = im.getpixel((0, im.height - 1))
+    out = Image.new("P", (im.width, height), page)
+    out.putpalette(im.getpalette() or [])
+    out.paste(im, (0, 0))
+    return out
+
+
 def animate(frames: Sequence[Image.Image], durations: Sequence[int], fmt: str = "gif") -> bytes:
     """Frames as a looping animation: a GIF (palette frames sharing one palette compress best, the
     SPARE index marking unchanged pixels) or an APNG with fmt="png"."""
@@ -207,11 +328,16 @@ __all__ = [
     "FONT_DIR",
     "PNG_COMPRESS",
     "SPARE",
+    "Column",
     "Palette",
+    "Piece",
     "animate",
     "css_px_at",
     "encode",
     "font",
+    "grown",
     "measuring",
+    "phone_px",
+    "piece",
     "wrap",
 ]

@@ -31,6 +31,25 @@ def frames(game: str, options: Mapping[str, Any], seed: int, log: Log) -> list[I
     for side, notation in log:
         events = state.apply(rules.parse(notation), side)
         out.append(draw.frame(state.view(None), seen(events, None)))
+    return same_size(out)
+
+
+def same_size(pictures: list[Image.Image]) -> list[Image.Image]:
+    """The frames on one canvas size, the largest: a board grows downwards when it has more to say
+    (a long last action), and an animation's frames must all be one size. A smaller frame keeps
+    its top-left corner and is extended with the colour of its bottom-left pixel (the page)."""
+    width = max(p.width for p in pictures)
+    height = max(p.height for p in pictures)
+    out = []
+    for p in pictures:
+        if p.size != (width, height):
+            page = p.getpixel((0, p.height - 1))
+            grown = Image.new(p.mode, (width, height), page)
+            if p.mode == "P":
+                grown.putpalette(p.getpalette() or [])
+            grown.paste(p, (0, 0))
+            p = grown
+        out.append(p)
     return out
 
 

@@ -1,5 +1,6 @@
-"""What a player reads on Block Wars' board (issue 13): the panel's words, the turn counter, the result
-said once and off the units, and nothing cut off on the right of a replay frame."""
+"""What a player reads on Block Wars' board (issues 13 and 21): the words around the board, the turn
+counter, the result said once and off the units, nothing cut off or drawn over the board, and a whole
+turn's actions all said."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from PIL import Image
 from engine.blockwars import Options, State, new_game
 from engine.blockwars.events import Event
 from engine.blockwars.squares import SQUARE_NAMES
-from render.blockwars import board
+from render import kit
 from render.blockwars.board import REPLAY_SQUARE, SQUARE, Geo, draw
 from render.blockwars.examples import SCENARIOS
-from tests.rules_helpers import G, pos
+from render.blockwars.theme import KEY, PALETTE
+from tests.rules_helpers import C, G, play, pos
 
 
 @dataclass
 class Drawn:
-    """Every piece of text drawn in the panel and every image pasted there."""
+    """Every piece of text drawn and every tile pasted around the board."""
 
     words: list[str] = field(default_factory=list)
     boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -33,23 +35,22 @@ class Drawn:
 
 
 @contextmanager
-def recording(monkeypatch: pytest.MonkeyPatch, s: int) -> Iterator[Drawn]:
+def recording(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawn]:
     drawn = Drawn()
-    g = Geo(s)
-    real_text, real_paste = board.text, board.Canvas.paste
+    real_text, real_paste = PALETTE.text, kit.Column.paste
 
     def text(words: str, *args: object, **kw: object) -> Image.Image:
         drawn.words.append(words)
         return real_text(words, *args, **kw)  # type: ignore[arg-type]
 
-    def paste(self: board.Canvas, tile: Image.Image, x: int, y: int) -> None:
-        if x >= g.panel_x:
-            drawn.boxes.append((x, y, x + tile.width, y + tile.height))
+    def paste(self: kit.Column, tile: Image.Image, x: int, y: int) -> None:
+        drawn.boxes.append((x, y, x + tile.width, y + tile.height))
         real_paste(self, tile, x, y)
 
-    monkeypatch.setattr(board, "text", text)
-    monkeypatch.setattr(board.Canvas, "paste", paste)
-    yield drawn
+    monkeypatch.setattr(PALETTE, "text", text)
+    monkeypatch.setattr(kit.Column, "paste", paste)
+    with kit.measuring():  # empties the caches: every word is drawn, and seen here, afresh
+        yield drawn
 
 
 def positions(seed: int, steps: int) -> Iterator[tuple[State, list[Event]]]:
@@ -65,18 +66,20 @@ def positions(seed: int, steps: int) -> Iterator[tuple[State, list[Event]]]:
 
 
 @pytest.mark.parametrize("s", [REPLAY_SQUARE, SQUARE])
-def test_nothing_drawn_in_the_panel_is_cut_off(monkeypatch: pytest.MonkeyPatch, s: int) -> None:
-    """Replay frames are drawn small; every word must still fit inside the panel and the picture."""
-    g = Geo(s)
-    right = g.panel_x + g.panel_w
+def test_no_word_is_cut_off_or_drawn_over_the_board(monkeypatch: pytest.MonkeyPatch, s: int) -> None:
+    """Replay frames are drawn small; every word must still fit inside the picture, and the rows
+    above and below the board must never run into it, whatever the position says."""
     cases = [SCENARIOS[n]() for n in SCENARIOS]
     cases += [(st, ev, None) for seed in (1, 2) for st, ev in positions(seed, 160)]
-    with recording(monkeypatch, s) as drawn:
+    with recording(monkeypatch) as drawn:
         for state, events, overlay in cases:
             drawn.boxes.clear()
-            draw(state, events, overlay, s=s)
+            im = draw(state, events, overlay, s=s)
+            g = Geo(s, 3 if state.options.crosses else 2)
+            board = (g.x0, g.y0 - g.margin, g.x0 + 8 * s, g.y0 + 8 * s + g.margin)
             for x0, y0, x1, y1 in drawn.boxes:
-                assert x1 <= right and y1 <= g.height, (s, x0, y0, x1, y1, right, drawn.words[-3:])
+                assert x0 >= 0 and x1 <= im.width and y1 <= im.height, (s, x0, y0, x1, y1, drawn.words[-3:])
+                assert y1 <= board[1] or y0 >= board[3], (s, y0, y1, board, drawn.words[-3:])
 
 
 def test_the_turn_counter_numbers_whole_turns(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,17 +87,17 @@ def test_the_turn_counter_numbers_whole_turns(monkeypatch: pytest.MonkeyPatch) -
     for _ in range(2 * 19):  # 19 German and 19 Canadian turns
         state.apply("end")
     assert state.turn_number() == 20 and state.active is G
-    with recording(monkeypatch, SQUARE) as drawn:
+    with recording(monkeypatch) as drawn:
         draw(state)
-    assert "BLOCK WARS · turn 20" in drawn.words
+    assert "Germans: 2 actions left" in drawn.words and "turn 20" in drawn.words
 
 
 def test_the_german_set_up_panel_counts_both_machine_guns(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(Options(), 1)
-    with recording(monkeypatch, SQUARE) as drawn:
+    with recording(monkeypatch) as drawn:
         draw(state)
-    assert "To deploy: 14 infantry + 2 machine guns" in drawn.words
-    assert "To deploy: 15 infantry + 1 machine gun" in drawn.words
+    assert "to deploy: 14 infantry + 2 machine guns" in drawn.words
+    assert "to deploy: 15 infantry + 1 machine gun" in drawn.words
     assert "Reserve: 6 infantry" in drawn.words and "Reserve: 6 infantry + the tank" in drawn.words
     assert not [w for w in drawn.words if "MG" in w or "Deck: 0" in w]
 
@@ -110,7 +113,7 @@ def resigned() -> tuple[State, list[Event]]:
 
 def test_the_resign_board_says_the_result_once(monkeypatch: pytest.MonkeyPatch) -> None:
     state, events = resigned()
-    with recording(monkeypatch, SQUARE) as drawn:
+    with recording(monkeypatch) as drawn:
         draw(state, events)
     assert sum(w.lower().count("germans win") for w in drawn.words) == 1, drawn.said
     assert sum(w.count("resigned") for w in drawn.words) == 1, drawn.said
@@ -140,8 +143,29 @@ def test_a_dogfight_is_headed_by_the_side_that_answered_and_names_the_winner(
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD", "9C"], c=["2C", "3S"])
     s.apply("e5xe4")  # the German Jack sends aircraft A; the Canadians may dogfight it
     events = s.apply("dogfight A", "canadians")  # German 9 against Canadian 3: the Canadians lose
-    with recording(monkeypatch, SQUARE) as drawn:
+    with recording(monkeypatch) as drawn:
         draw(s, events)
-    assert "LAST ACTION · Canadians" in drawn.words, drawn.said
+    assert "Last: Canadians" in drawn.words, drawn.said
     assert "Germans win" in drawn.words, drawn.said
     assert not [w for w in drawn.words if "for the attacker" in w]
+
+
+def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One board per hand-off: the AI's two actions arrive as one list of events; the move gets its
+    arrow, the attack its red arrow and both cards, and the words say all of it (nothing cut off)."""
+    from engine.blockwars.squares import square
+
+    s = pos({"e2": "C", "b4": "C", "b5": "G", "h8": "G"}, active=C, c=["9C"], g=["3D"])
+    events = play(s, "e2-e3", "b4xb5")
+    assert s.active is G  # the Canadians' turn is over: this is what the Germans come back to
+    g = Geo(SQUARE)
+    with recording(monkeypatch) as drawn:
+        im = draw(s, events).convert("RGB")
+    x, y = g.centre(square("e3"))
+    assert im.getpixel((x, y + SQUARE // 2)) == KEY["move"]  # the move's white shaft crosses e2/e3
+    x, y = g.centre(square("b5"))
+    assert im.getpixel((x, y + SQUARE // 2)) == KEY["attack"]  # the attack's red one crosses b4/b5
+    said = drawn.said
+    assert "Last: Canadians" in said and "e2-e3." in said and "b4 attacks b5:" in said, said
+    assert "9♣" in said and "3♦" in said and "Canadians win" in said, said
+    assert not any(w.endswith("…") for w in drawn.words), said

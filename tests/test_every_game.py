@@ -188,7 +188,8 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
 @pytest.mark.parametrize("name", GAMES)
 async def test_the_demo_plays_a_whole_game(name: str, tmp_path: Path):
     """`make run ARGS="--demo --game <name>"`: a whole game typed by the AI on both sides, every board
-    and the replay written (here with the random level, so it is quick)."""
+    and the replay written (here with the random level, so it is quick), in files named by the game,
+    so one game's demo does not overwrite another's (they were all demo-1-NNNN.png)."""
     from console import amain
 
     boards = tmp_path / "boards"
@@ -198,6 +199,8 @@ async def test_the_demo_plays_a_whole_game(name: str, tmp_path: Path):
     assert code == 0
     pngs = sorted(boards.glob("*.png"))
     (gif,) = boards.glob("*.gif")
+    assert gif.name == f"demo-{name}-1-replay.gif"
+    assert all(p.name.startswith(f"demo-{name}-1-") for p in pngs)
     with Image.open(gif) as replay:
         assert isinstance(replay, GifImagePlugin.GifImageFile)
         assert replay.n_frames == len(pngs)  # one frame per board: the start and every command

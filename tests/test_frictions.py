@@ -261,3 +261,102 @@ async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_t
     assert match.turn_player_id == t.alice.id and not state.quick_decision()
     log = [notation for _, notation, _ in await t.bot.service.log(match)]
     assert log[-1] == "orders attacks" and log[-2].startswith("march ")
+
+
+# ----------------------------------------------------------------------- refusal hints, best first
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+async def test_a_refusal_offers_moves_towards_the_enemy_first(table: Table, name: str):
+    """'The unit on a8 is not yours. You can play: a1-b1, a1-b2, h1-g1, …': five back-row shuffles
+    and none of the useful moves."""
+    t, game = table, registry.game(name)
+    await t.start(game)
+    await t.play_until(game, lambda state, side: state.turn_number() >= 1 and not state.quick_decision())
+    match, state = await t.bot.service.current(t.channel.id)
+    side = min(state.to_act())
+    forward = 1 if side == game.sides[0].name else -1  # the first side starts on rank 1
+    refused = await t.slash(
+        t.users[match.sides[side]], name, "play", {"action": "a8-a7" if forward == 1 else "a1-a2"}
+    )
+    assert refused.ephemeral and "is not yours" in refused.content
+    offered = refused.content.split("You could play: ", 1)[1].split(", ")
+    first = [o.strip("`. ") for o in offered[:4]]
+    for example in first:
+        src, dst = example.replace("x", "-").split("-")
+        assert (int(dst[1]) - int(src[1])) * forward > 0 or "x" in example, first
+
+
+async def test_the_hand_marks_cards_whose_users_are_dead_as_unplayable(table: Table):
+    """Fix Bayonets' hand marked only the other side's cards as not playable, not a Sniper card
+    after the sniper fell nor a Flame Thrower after both heavy-weapons men fell."""
+    from engine.fixbayonets.model import AMERICANS, GERMANS
+    from engine.fixbayonets.position import build
+
+    t = table
+    board = await t.start(registry.game("fixbayonets"))
+    match = await t.match()
+    position = build(
+        {"d8": "GOOR", "d7": "GR", "c8": "GU", "d1": "AOOR", "e2": "AR"},  # no German sniper or specialist
+        hands={GERMANS: ["sniper", "flamer", "rifle3", "mg", "pistol"], AMERICANS: ["rough"]},
+        active=GERMANS,
+    )
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    shown = await t.fake.click(t.alice, board, f"bw:hand:{match.id}")
+    assert shown.ephemeral
+    assert (
+        "Cards you cannot play (discard them when over five): Flame Thrower (both your specialists "
+        "have fallen), Machine Gun (for the Americans only), Sniper (your sniper has fallen)."
+    ) in shown.content
+    for playable in ("Rifle (3) (", "Pistol ("):
+        assert playable not in shown.content
+    by_command = await t.slash(t.alice, "fixbayonets", "hand")
+    assert by_command.content == shown.content
+
+
+# --------------------------------------------------------- Combined Arms: why a unit was destroyed
+
+
+async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat_to(table: Table):
+    """'Headquarters on d8 destroyed (retreats off the board)' when it had no square at all: its
+    side squares were taken. Say the real reason. (The WWI Headquarters now cannot retreat at all,
+    by a later ruling: an Infantry on its back row shows the same.)"""
+    from engine.combinedarms.position import build
+
+    t = table
+    await t.start(registry.game("combinedarms"))
+    match = await t.match()
+    pieces = {"c7": "F", "e7": "F", "d8": "i", "c8": "i", "e8": "i", "a1": "H", "h5": "h"}
+    position = build("wwi", pieces)
+    assert t.bot.database is not None
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+    played = await t.slash(t.alice, "combinedarms", "play", {"action": "done; c7xd8; e7xd8"})
+    (board,) = [m for m in played.messages if not m.ephemeral]
+    assert "retreats off the board" not in board.content
+    assert (
+        "Infantry on d8 destroyed (no square to retreat to: the board ends behind it, and each "
+        "square beside it is taken or next to an enemy)"
+    ) in board.content
+
+
+# ------------------------------------------------------------------------------- the rules' topics
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_rules_overview_names_its_topics_once(table: Table, name: str):
+    """Battlefronts' `rules` printed "Topics: …" twice in the console (its overview said it, and the
+    console again); in Discord no other game said there were topics at all."""
+    t, game = table, registry.game(name)
+    topics = list(game.rules)
+    shown = await t.slash(t.alice, name, "rules", {})
+    assert shown.content.count("Topics:") == 1, shown.content
+    assert shown.content.endswith(f"Topics: {', '.join(topics)} (`/{name} rules topic:…`).")
+    one = await t.slash(t.alice, name, "rules", {"topic": topics[1]})
+    assert "Topics:" not in one.content

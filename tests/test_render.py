@@ -48,7 +48,7 @@ def test_size_and_format_within_discord_limits():
     state, im = opening_image()
     png = render_board(state)
     assert im.size == (G.width, G.height)
-    assert 800 <= im.width <= 1000 and im.height <= 800
+    assert 560 <= im.width <= 720 and im.height <= 1.5 * im.width  # portrait: the board fills a phone's width
     assert len(png) <= 150 * 1024
 
 
@@ -70,8 +70,11 @@ def test_sides_differ_in_a_probeable_way():
             continue
         name = SQUARE_NAMES[sq]
         if uid[1] == "I":
+            # Between the big letter and the inner ring the body shows its colour (within the
+            # rounding of the sprite's smoothing).
             body = px(im, name, 0.5, 0.71)
-            assert body == (KEY["german"] if uid[0] == "G" else KEY["canadian"]), name
+            colour = KEY["german"] if uid[0] == "G" else KEY["canadian"]
+            assert max(abs(a - b) for a, b in zip(body, colour, strict=True)) <= 6, (name, body)
         else:
             # The firing-arc wedge lies ahead of the gun: below it for the Germans, above for Canadians.
             ahead, behind = (0.88, 0.12) if uid[0] == "G" else (0.12, 0.88)
@@ -137,15 +140,15 @@ def test_infantry_overlay_dots_its_moves():
     assert px(im, "e4") == KEY[square_colour(square("e4"))]
 
 
-def test_won_game_has_a_banner_in_the_panel_not_over_the_board():
+def test_won_game_is_said_in_the_band_above_the_board_not_over_it():
     state, events, _ = SCENARIOS["won"]()
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is C
     im = decode(render_board(state, events))
     cx, cy = G.x0 + 4 * SQUARE, G.y0 + 4 * SQUARE
     assert KEY["banner"] not in [im.getpixel((x, cy)) for x in range(G.x0 + SQUARE // 2, cx)]
-    top = [im.getpixel((G.panel_x + SQUARE, y)) for y in range(G.y0, G.y0 + 2 * SQUARE)]
-    assert KEY["banner"] in top and KEY["gold"] in top
+    band = [im.getpixel((x, y)) for x in range(G.pad, G.width // 2) for y in range(2, G.band_h - 2)]
+    assert KEY["banner"] in band and KEY["gold"] in band  # gold words on the dark band
 
 
 def test_viewer_does_not_change_the_picture():
@@ -162,7 +165,8 @@ def test_rendering_random_games_never_crashes():
         events: list = []
         while renders < 90 * (seed + 1):
             im = draw(s, events, overlay=rng.choice(SQUARE_NAMES) if renders % 5 == 0 else None)
-            assert im.size == (G.width, G.height)
+            assert im.width == Geo(SQUARE, 3 if s.options.crosses else 2).width
+            assert im.height >= Geo(SQUARE, 3 if s.options.crosses else 2).height  # taller to say more
             renders += 1
             if s.is_over():
                 break

@@ -8,8 +8,7 @@ TOPICS: dict[str, str] = {
         "each pair (T1 lies between F1 and F2, ... T4 between F4 and F5). Each side, Reds and Blues, has "
         "its own shuffled 52-card deck. You call up battalions (stacks of face-down cards) into the "
         "travel zones, march them onto the fronts, and wear the enemy down. At the end of a round, "
-        "holding **three fronts alone** (no enemy battalion there) wins. Topics: round, strength, "
-        "attrition, moving, support, battle, winning, notation, rulings."
+        "holding **three fronts alone** (no enemy battalion there) wins."
     ),
     "round": (
         "**A round.** 1. Attrition. 2. Move. 3. Support. 4. Battle. 5. Check for a win. The Reds go "

@@ -208,7 +208,6 @@ TANK_BACK = intern(TankMove(False))
 
 _WORDS: dict[str, Action | MetaAction] = {
     "end": END,
-    "pass": END,
     "decline": DECLINE,
     "no": DECLINE,
     "cross": USE_CROSS,
@@ -235,8 +234,9 @@ _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
     (re.compile(rf"^strafe\s+{_SQ}$"), Strafe),
 ]
 
-# Answers typed without the part they need: say exactly what to add.
+# Answers typed without the part they need, and other games' words: say exactly what to type.
 _INCOMPLETE = {
+    "pass": "Block Wars has no `pass`: send `end` to end your turn (any actions left are not used).",
     "barrage": "Give the barrage's centre square too, e.g. `barrage e4`.",
     "gas": "Give the gas barrage's centre square too, e.g. `gas e4`.",
     "strafe": "Give the square of the enemy unit to strafe, e.g. `strafe e4`.",

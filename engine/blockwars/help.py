@@ -9,6 +9,17 @@ TOPICS: dict[str, str] = {
         "cards, one from each side's deck. Get two of your units onto the enemy's back row at the same "
         "time to win. The Germans deploy first and move first."
     ),
+    "board": (
+        "**Reading the board.** German units are dark octagons marked G, Canadian units light discs "
+        "marked C; a machine gun is marked MG and its yellow wedge points along its arc. The Canadian "
+        "tank covers four squares; its red pips count damage (two destroy it). Grey ranks 6–8 are the "
+        "German lines, sand ranks 1–3 the Canadian, brown ranks 4–5 No Man's Land, with sandbags and "
+        "barbed wire along both trench edges. What was just played: white arrows are moves, red arrows "
+        "and frames attacks, a red cross a unit destroyed, an orange frame a barrage with its cards, a "
+        "green frame a reinforcement; after a whole turn every action of it is drawn. Above the board: "
+        "whose turn and how many actions are left; beside each side's end: its reserve, losses, deck, "
+        "aircraft (ok, damaged or lost) and gas; below it: what was played, with both cards of each fight."
+    ),
     "actions": (
         "**Your turn: two actions.** Move an infantry unit one square (any direction, onto an "
         "empty "

@@ -156,8 +156,15 @@ class Destroyed(Event):
     def text(self, viewer: str | None = None) -> str:
         words = {
             "double whammy": "forced back a second time this turn",
-            "no retreat": "no square to retreat to",
-            "off the board": "retreats off the board",
+            "no retreat": (
+                "no square to retreat to: each square behind it is taken, and each beside it taken or "
+                "next to an enemy"
+            ),
+            # On its own back row the board ends behind it: the squares beside it were all it had.
+            "off the board": (
+                "no square to retreat to: the board ends behind it, and each square beside it is taken "
+                "or next to an enemy"
+            ),
             "base": "a base cannot retreat",
             "cannot move": "a unit that cannot move cannot retreat",
         }.get(self.why, self.why)

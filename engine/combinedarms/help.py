@@ -56,6 +56,29 @@ SHARED = {
 }
 
 
+def _board(era: Era) -> str:
+    """The key to the board's picture (the board itself keeps only what changes)."""
+    first, second = era.sides
+    terrain = (
+        "bunkers (a box, +2 defence), trenches (zigzags, +1), No Man's Land (craters, -1)"
+        if era.key == "wwi"
+        else "difficult ground (trees, +1 defence), cities (buildings; +1 defence too when Difficult "
+        "Terrain is on)"
+    )
+    return (
+        "**Reading the board.** Each unit shows its type as a letter (see `units`) under a small "
+        f"symbol; {first.adjective} units are tan with rounded corners, {second.adjective} units "
+        "grey-blue with cut corners. A gold rim marks the Headquarters, a gold star an Elite unit. "
+        "Marks of this turn: a red badge is the damage a unit has taken (of its defence where it "
+        "fits), an orange corner a unit that retreated, a red dot a unit that attacked. Lines: "
+        "moves in the mover's colour from a dot where the unit stood, attacks red with an arrowhead "
+        "at the target, retreats orange; a red cross over a faded letter is a unit destroyed. "
+        "Lines run under the units. Before the side to move has acted, the other side's whole last "
+        "turn is drawn; yellow frames mark the last action. Dashed lines edge the deployment "
+        f"zones. Terrain, when in play: {terrain}."
+    )
+
+
 def _topics(era: Era) -> dict[str, str]:
     first, second = era.sides
     lim = era.limits
@@ -89,6 +112,7 @@ def _topics(era: Era) -> dict[str, str]:
         )
         return {
             "overview": overview,
+            "board": _board(era),
             "units": "**Units** (move/range/defence): " + _unit_table(era) + ".",
             "army": army,
             "setup": _setup(era),
@@ -135,6 +159,7 @@ def _topics(era: Era) -> dict[str, str]:
     )
     return {
         "overview": overview,
+        "board": _board(era),
         "units": "**Units** (move/range/defence): " + _unit_table(era) + ".",
         "army": army,
         "setup": _setup(era),

@@ -12,6 +12,19 @@ TOPICS: dict[str, str] = {
         "cancel the opponent's card. Kill both enemy officers to win. Your hand is private "
         "(`/fixbayonets hand`); the board shows every hand's size, the deck and the discard pile."
     ),
+    "board": (
+        "**Reading the board.** German men are dark square tiles, American men light discs, each "
+        "marked with its kind's letter (O officer, H heavy weapons, S sniper, U runner, R rifleman); "
+        "an officer has a gold rim and star, and a number in a black badge counts men of one kind on "
+        "a square. Men of several kinds on one square show as one piece listing each kind with its "
+        "count (3R: three riflemen): square-cornered for the Germans, rounded for the Americans. The "
+        "last card: a white arrow is a move, a red one an attack, a yellow dashed one a card waiting "
+        "for the answer, a purple dashed one a card cancelled; a red cross marks men killed (small in "
+        "a corner when others still stand there). After a whole turn every card of it is drawn. "
+        "Above the board: whose turn and the phase; beside each end: that side's men and hand size; "
+        "below: the question awaited, the deck, the last card and what it did, and your own hand on "
+        "your own board."
+    ),
     "setup": (
         "Hands start empty: each side draws its first 3 cards in its own first turn. Both sides set up, "
         "secretly and at the same time: "

@@ -7,15 +7,19 @@ the board, the phase, the cards on the table and hand *sizes*, never a hand's ca
 from __future__ import annotations
 
 from engine.fixbayonets import actions as A
-from engine.fixbayonets.cards import cards_words
+from engine.fixbayonets.cards import ATTACK, Card, cards_words
 from engine.fixbayonets.model import (
+    FORCE,
     NAMES,
+    PLURAL,
     PRESET_WORDS,
     PRESETS,
     SINGULAR,
     TITLE,
     men_words,
     other,
+    side_units,
+    unit_kind,
 )
 from engine.fixbayonets.state import (
     DISCARD,
@@ -182,10 +186,27 @@ def hand_text(view: View) -> str | None:
         f"Standing orders: {NEGATE_WORDS[orders['negate']]}; {LOSS_WORDS[orders['losses']]}."
         " Change them with `orders …` at any time."
     )
-    useless = [c.name for c in dict.fromkeys(s.hands[side]) if not c.usable_by(side)]
+    useless = [f"{c.name} ({why})" for c in dict.fromkeys(s.hands[side]) if (why := _unplayable(s, side, c))]
     if useless:
-        lines.append(f"Not yours to play (discard them when over five): {', '.join(useless)}.")
+        lines.append(f"Cards you cannot play (discard them when over five): {', '.join(useless)}.")
     return "\n".join(lines)
+
+
+def _unplayable(s: State, side: str, c: Card) -> str | None:
+    """Why `side` can never play `c` (the other side's card, or nobody left alive to use it), or None."""
+    if not c.usable_by(side):
+        return f"for the {TITLE[c.only or other(side)]} only"
+    if c.kind != ATTACK:
+        return None
+    kinds = {unit_kind(u) for u in side_units(side) if s.alive[u]}
+    if kinds & set(c.users):
+        return None
+    if len(c.users) > 1:
+        return "none of your men left can use it"
+    k = c.users
+    if FORCE[k] == 1:
+        return f"your {SINGULAR[k]} has fallen"
+    return f"{'both' if FORCE[k] == 2 else 'all'} your {PLURAL[k]} have fallen"
 
 
 def _hand_line(view: View, side: str, *, own: bool) -> str:

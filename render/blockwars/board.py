@@ -1,7 +1,12 @@
 """The board picture: a pure function of (state, the last action's events, viewer, overlay) -> PNG.
 
-Speed comes from caching what does not change: the background (squares, wire, trenches, labels,
-legend) and every square-sized tile (a square's background with a token on it) are built once per
+Laid out for a phone first: the board fills the width, whose turn it is sits in large type above
+it, each side's reserve, losses, deck and aircraft beside its own end of the board, and what the
+last action (or a whole turn) did below it, as long as it needs. Every word is at least 12 CSS px
+when the picture is shown 400 CSS px wide. The key to the pieces is the `rules board` topic.
+
+Speed comes from caching what does not change: the background (squares, wire, trenches,
+coordinates) and every square-sized tile (a square's background with a token on it) are built once per
 size, already in the shared palette, so a render pastes tiles, draws a few highlight shapes and
 encodes. All caches are filled under a lock or idempotently, and only read afterwards: renders can
 run in worker threads.
@@ -29,28 +34,68 @@ from engine.blockwars.events import (
     TankDamaged,
     TankMoved,
     actor,
-    summary,
 )
 from engine.blockwars.model import Side
 from engine.blockwars.squares import FILES, square
 from engine.blockwars.state import MG_LINES, PLAY, SETUP, TANK_ID, State, tank_squares
 from render.blockwars import sprites
-from render.blockwars.theme import INDEX, KEY, text, to_p, wrap
-from render.kit import encode
+from render.blockwars.theme import INDEX, KEY, PALETTE, font, text, to_p
+from render.kit import Column, Piece, encode, grown, phone_px, piece
 
-SQUARE = 76  # pixels per square for Discord posts; replays use a smaller one
-REPLAY_SQUARE = 52  # a 300-action GIF stays a few MiB at this size
+SQUARE = 72  # pixels per square for Discord posts; replays use a smaller one
+REPLAY_SQUARE = 48  # a 300-action GIF stays a few MiB at this size
 
 
 @dataclass(frozen=True)
 class Geo:
-    """Where everything goes for a given square size."""
+    """Where everything goes for a given square size, top to bottom: the status band (whose turn,
+    in large type), the Germans' row, the board with its coordinates, the Canadians' row, then the
+    last action in words (as long as it needs: the picture grows downwards).
+
+    The board fills the width; every word is at least `body` pixels, which is 12 CSS px when a
+    phone shows the picture 400 CSS px wide."""
 
     s: int
+    side_rows: int = 2  # lines in each side's row: 3 when the Crosses are played
 
     @property
     def margin(self) -> int:
+        """The coordinates' strips around the board."""
         return round(self.s * 0.36)
+
+    @property
+    def width(self) -> int:
+        return 8 * self.s + 2 * self.margin
+
+    @property
+    def body(self) -> int:
+        """Body text size: the smallest on the picture."""
+        return phone_px(self.width)
+
+    @property
+    def big(self) -> int:
+        return round(self.body * 1.25)
+
+    @property
+    def line(self) -> int:
+        """The pitch of lines of body text."""
+        return round(self.body * 1.42)
+
+    @property
+    def pad(self) -> int:
+        return round(self.s * 0.14)
+
+    @property
+    def band_h(self) -> int:
+        return round(self.big * 1.25) + 2 * self.pad
+
+    @property
+    def german_y(self) -> int:
+        return self.band_h + self.pad
+
+    @property
+    def side_h(self) -> int:
+        return self.side_rows * self.line
 
     @property
     def x0(self) -> int:
@@ -58,28 +103,22 @@ class Geo:
 
     @property
     def y0(self) -> int:
-        return self.margin
+        """The board's top edge."""
+        return self.german_y + self.side_h + self.margin
 
     @property
-    def strip(self) -> int:
-        """The column right of the board naming the zones."""
-        return round(self.s * 0.34)
+    def canadian_y(self) -> int:
+        return self.y0 + 8 * self.s + self.margin + self.pad // 2
 
     @property
-    def panel_x(self) -> int:
-        return self.x0 + 8 * self.s + self.strip + round(self.s * 0.08)
-
-    @property
-    def panel_w(self) -> int:
-        return round(self.s * 3.95)
-
-    @property
-    def width(self) -> int:
-        return self.panel_x + self.panel_w + round(self.s * 0.12)
+    def bottom_y(self) -> int:
+        """Where the last action's words start."""
+        return self.canadian_y + self.side_h + self.pad // 2
 
     @property
     def height(self) -> int:
-        return 2 * self.margin + 8 * self.s
+        """The picture's height with two lines of words below the board (it grows for more)."""
+        return self.bottom_y + 2 * self.line + self.pad
 
     def xy(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square (rank 8 at the top, as the Germans face the Canadians)."""
@@ -88,10 +127,6 @@ class Geo:
     def centre(self, sq: int) -> tuple[int, int]:
         x, y = self.xy(sq)
         return x + self.s // 2, y + self.s // 2
-
-    def body(self) -> int:
-        """Body text size."""
-        return max(11, round(self.s * 0.175))
 
 
 def square_colour(sq: int) -> str:
@@ -107,20 +142,20 @@ _lock = threading.Lock()
 
 
 @lru_cache(maxsize=4)
-def _background_rgb(s: int) -> Image.Image:
-    g = Geo(s)
-    im = Image.new("RGB", (g.width, g.height), KEY["page"])
+def _field(s: int) -> Image.Image:
+    """The 8x8 squares with the trenches' sandbags and the wire, in RGB (tiles are cut from it)."""
+    im = Image.new("RGB", (8 * s, 8 * s), KEY["page"])
     d = ImageDraw.Draw(im)
     for sq in range(64):
-        x, y = g.xy(sq)
+        x, y = (sq % 8) * s, (7 - sq // 8) * s
         d.rectangle([x, y, x + s - 1, y + s - 1], fill=KEY[square_colour(sq)])
-    bx1 = g.x0 + 8 * s
+    bx1 = 8 * s
     # Trench parapets: sandbags along the no-man's-land edge of each front row.
     bag_h = max(3, round(s * 0.08))
-    for y_edge, down in ((g.y0 + 3 * s, -1), (g.y0 + 5 * s, 1)):
+    for y_edge, down in ((3 * s, -1), (5 * s, 1)):
         y_in = y_edge + (-bag_h - 1 if down < 0 else 1)
         step = max(8, s // 5)
-        for k, x in enumerate(range(g.x0, bx1, step)):
+        for k, x in enumerate(range(0, bx1, step)):
             off = (step // 2) if k % 2 else 0
             d.rounded_rectangle(
                 [x + 1 - off // 4, y_in, x + step - 2, y_in + bag_h],
@@ -130,139 +165,100 @@ def _background_rgb(s: int) -> Image.Image:
             )
     # Barbed wire: coils just on the no-man's-land side of each trench's front edge.
     coil = max(4, round(s * 0.11))
-    for y_edge, into in ((g.y0 + 3 * s, 1), (g.y0 + 5 * s, -1)):
+    for y_edge, into in ((3 * s, 1), (5 * s, -1)):
         yc = y_edge + into * (coil // 2 + 2)
-        d.line([g.x0, yc, bx1 - 1, yc], fill=KEY["wire"], width=max(1, s // 50))
-        for x in range(g.x0 + coil // 2, bx1, coil):
+        d.line([0, yc, bx1 - 1, yc], fill=KEY["wire"], width=max(1, s // 50))
+        for x in range(coil // 2, bx1, coil):
             d.ellipse(
                 [x - coil // 2, yc - coil // 2, x + coil // 2, yc + coil // 2],
                 outline=KEY["wire"],
                 width=max(1, s // 60),
             )
-        for x in range(g.x0 + coil, bx1, coil * 2):
+        for x in range(coil, bx1, coil * 2):
             d.line([x - 3, yc - coil // 2 - 2, x + 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
             d.line([x + 3, yc - coil // 2 - 2, x - 3, yc + coil // 2 + 2], fill=KEY["wire"], width=1)
-    d.rectangle([g.x0 - 2, g.y0 - 2, bx1 + 1, g.y0 + 8 * s + 1], outline=KEY["ink"], width=2)
-    # File and rank labels.
-    size = max(10, round(s * 0.2))
-    from render.blockwars.theme import font
+    return im
 
-    f = font(size, True)
+
+@lru_cache(maxsize=8)
+def _background_rgb(s: int, side_rows: int) -> Image.Image:
+    g = Geo(s, side_rows)
+    im = Image.new("RGB", (g.width, g.height), KEY["page"])
+    d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, g.width - 1, g.band_h - 1], fill=KEY["banner"])
+    im.paste(_field(s), (g.x0, g.y0))
+    bx1 = g.x0 + 8 * s
+    d.rectangle([g.x0 - 2, g.y0 - 2, bx1 + 1, g.y0 + 8 * s + 1], outline=KEY["ink"], width=2)
+    # Files above and below the board, ranks on both sides, as large as any word.
+    f = font(g.body, True)
     for i, letter in enumerate(FILES):
         cx = g.x0 + i * s + s // 2
-        d.text((cx, g.y0 // 2), letter, font=f, fill=KEY["label"], anchor="mm")
+        d.text((cx, g.y0 - g.margin // 2), letter, font=f, fill=KEY["label"], anchor="mm")
         d.text((cx, g.y0 + 8 * s + g.margin // 2), letter, font=f, fill=KEY["label"], anchor="mm")
     for r in range(8):
         cy = g.y0 + (7 - r) * s + s // 2
         d.text((g.x0 // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
-    # Zone names, written up the strip right of the board, with a bar for each zone's extent.
-    zones = (
-        (0, 2, "GERMANS (G)", "german_hi"),
-        (2, 3, "TRENCH", "gt_dark"),
-        (3, 5, "NO MAN'S LAND", "n_dark"),
-        (5, 6, "TRENCH", "ct_dark"),
-        (6, 8, "CANADIANS (C)", "canadian"),
-    )
-    zf = font(max(9, round(s * 0.15)), True)
-    for top, bottom, label, colour in zones:
-        y_a, y_b = g.y0 + top * s + 4, g.y0 + bottom * s - 4
-        sx = bx1 + 4
-        d.rectangle([sx, y_a, sx + 3, y_b], fill=KEY[colour])
-        w = int(zf.getlength(label)) + 4
-        t = Image.new("RGB", (w, g.strip - 8), KEY["page"])
-        ImageDraw.Draw(t).text((w // 2, (g.strip - 8) // 2), label, font=zf, fill=KEY["label"], anchor="mm")
-        t = t.rotate(90, expand=True)
-        im.paste(t, (sx + 6, (y_a + y_b) // 2 - t.height // 2))
-    # Panel card and the legend along its bottom.
-    d.rounded_rectangle(
-        [g.panel_x, g.y0 - 2, g.panel_x + g.panel_w, g.height - g.margin + 2],
-        radius=max(4, s // 10),
-        fill=KEY["panel"],
-    )
+        d.text((bx1 + g.margin // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
     return im
 
 
-def _legend_top(g: Geo) -> int:
-    """Where the legend starts: the panel's live content must stay above it."""
-    icon = round(g.s * 0.42)
-    return g.height - g.margin - 3 * (icon + 3) - icon
-
-
-def _legend(c: Canvas) -> None:
-    """The key to the pieces along the panel's bottom, drawn when the panel's content leaves room."""
-    g = c.g
-    s = g.s
-    t = max(10, round(s * 0.15))
-    size = round(s * 0.42)
-    rows = (
-        ("GI", "German infantry (octagon, G)"),
-        ("CI", "Canadian infantry (round, C)"),
-        ("GM", "Machine gun: wedge = arc"),
-    )
-    y = _legend_top(g)
-    x = g.panel_x + round(s * 0.14)
-    c.d.line([x, y - 6, g.panel_x + g.panel_w - round(s * 0.14), y - 6], fill=INDEX["panel_hi"], width=1)
-    for kind, label in rows:
-        c.paste(icon(kind, size), x, y)
-        words = text(label, t, "dim")
-        c.paste(words, x + size + 6, y + (size - words.height) // 2)
-        y += size + 3
-    c.paste(text("wire: win by 2 to cross it", t, "dim"), x, y + 4)
-
-
-def background(s: int) -> Image.Image:
+def background(s: int, side_rows: int = 2) -> Image.Image:
     """The background in the shared palette; copy it, never draw on it."""
-    return _background_p(s)
+    return _background_p(s, side_rows)
 
 
-@lru_cache(maxsize=4)
-def _background_p(s: int) -> Image.Image:
-    return to_p(_background_rgb(s))
+@lru_cache(maxsize=8)
+def _background_p(s: int, side_rows: int) -> Image.Image:
+    return to_p(_background_rgb(s, side_rows))
 
 
-_tiles: dict[tuple[int, int, str], Image.Image] = {}
-
-
+@lru_cache(maxsize=4096)
 def tile(s: int, sq: int, kind: str) -> Image.Image:
     """A square (or the tank's 2x2 block) with its token, on that square's own background."""
-    key = (s, sq, kind)
-    t = _tiles.get(key)
-    if t is None:
-        g = Geo(s)
-        x, y = g.xy(sq)
-        if kind.startswith("CT"):
-            spr = sprites.tank(s, int(kind[2:]))
-            y -= s  # the anchor is the lower-left square; the block extends one rank up
-        else:
-            spr = sprites.token(kind, s)
-        base = _background_rgb(s).crop((x, y, x + spr.width, y + spr.height)).convert("RGBA")
-        base.alpha_composite(spr)
-        t = to_p(base)
-        with _lock:
-            _tiles[key] = t
-    return t
+    x, y = (sq % 8) * s, (7 - sq // 8) * s
+    if kind.startswith("CT"):
+        spr = sprites.tank(s, int(kind[2:]))
+        y -= s  # the anchor is the lower-left square; the block extends one rank up
+    else:
+        spr = sprites.token(kind, s)
+    base = _field(s).crop((x, y, x + spr.width, y + spr.height)).convert("RGBA")
+    base.alpha_composite(spr)
+    return to_p(base)
 
 
-_icons: dict[tuple[str, int, str, str], Image.Image] = {}
+@lru_cache(maxsize=512)
+def icon(kind: str, size: int, arg: str = "", bg: str = "page") -> Image.Image:
+    """A small sprite (token, plane) flattened onto a colour of the page, in the palette."""
+    if kind == "plane":
+        spr = sprites.plane(size, arg[1:], arg[0] == "G")
+    else:
+        spr = sprites.token(kind, size, letter=False)
+    base = Image.new("RGBA", spr.size, KEY[bg])
+    base.alpha_composite(spr)
+    return to_p(base)
 
 
-def icon(kind: str, size: int, arg: str = "", bg: str = "panel") -> Image.Image:
-    """A small sprite (token, plane, card) flattened onto a panel colour, in the palette."""
-    key = (kind, size, arg, bg)
-    t = _icons.get(key)
-    if t is None:
-        if kind == "plane":
-            spr = sprites.plane(size, arg[1:], arg[0] == "G")
-        elif kind == "card":
-            spr = sprites.card(arg, size)
-        else:
-            spr = sprites.token(kind, size)
-        base = Image.new("RGBA", spr.size, KEY[bg])
-        base.alpha_composite(spr)
-        t = to_p(base)
-        with _lock:
-            _icons[key] = t
-    return t
+@lru_cache(maxsize=256)
+def chip(code: str, size: int, bg: str = "page") -> Image.Image:
+    """A card as a small face in a line of words: its rank and suit at text size, red for hearts
+    and diamonds (the suit symbol says it too)."""
+    from engine.cards import Card
+
+    c = Card.parse(code)
+    words = text(c.label, size, "card_red" if c.suit in "HD" else "ink", "card", True)
+    pad = max(3, size // 4)
+    im = Image.new("P", (words.width + 2 * pad, words.height + pad), INDEX[bg])
+    im.putpalette(words.getpalette() or [])
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle(
+        [0, 0, im.width - 1, im.height - 1],
+        radius=pad,
+        fill=INDEX["card"],
+        outline=INDEX["card_edge"],
+        width=2,
+    )
+    im.paste(words, (pad, pad // 2))
+    return im
 
 
 # ---------------------------------------------------------------------------- drawing helpers
@@ -271,9 +267,9 @@ def icon(kind: str, size: int, arg: str = "", bg: str = "panel") -> Image.Image:
 class Canvas:
     """The picture being drawn: palette image, geometry and shortcuts for the highlight shapes."""
 
-    def __init__(self, s: int) -> None:
-        self.g = Geo(s)
-        self.im = background(s).copy()
+    def __init__(self, g: Geo, height: int | None = None) -> None:
+        self.g = g
+        self.im = grown(background(g.s, g.side_rows), height or g.height)
         self.d = ImageDraw.Draw(self.im)
         self._core = self.im.im  # the copy is private and loaded: paste on the core, skipping checks
 
@@ -380,7 +376,7 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
     """The last action on the board: arrows, marked targets, barrage area, losses."""
     g = c.g
     s = g.s
-    w = max(4, s // 13)
+    w = max(4, s // 10)
     for e in events:
         if isinstance(e, BarrageFired):
             sqs = [square(n) for n in e.area]
@@ -438,13 +434,13 @@ def _draw_events(c: Canvas, state: State, events: Sequence[Event]) -> None:
         if isinstance(e, BarrageHit):
             x, y = g.xy(square(e.square))
             ink = "card_red" if e.hit else "ink"
-            t = text(Card.parse(e.card).label, max(10, round(s * 0.17)), ink, "card", True)
+            t = text(Card.parse(e.card).label, g.body, ink, "card", True)
             c.d.rectangle(
-                [x + s - t.width - 8, y + 2, x + s - 3, y + t.height + 5],
+                [x + s - t.width - 7, y + 1, x + s - 2, y + t.height + 2],
                 fill=INDEX["card"],
                 outline=INDEX["ink"],
             )
-            c.paste(t, x + s - t.width - 5, y + 4)
+            c.paste(t, x + s - t.width - 4, y + 2)
 
 
 def overlay_actions(state: State, sq: int) -> tuple[list[A.Action], bool]:
@@ -469,23 +465,10 @@ def overlay_actions(state: State, sq: int) -> tuple[list[A.Action], bool]:
     return probe.legal_for(sq), True
 
 
-def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
-    """Mark what one unit can reach; return panel lines describing it."""
-    try:
-        sq = square(name)
-    except ValueError:
-        return [f"Overlay: '{name}' is not a square."]
-    uid = state.board[sq]
-    if uid is None:
-        return [f"Overlay {name}: no unit there."]
-    g = c.g
-    s = g.s
-    w = max(3, s // 16)
-    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+def _reach(state: State, sq: int) -> tuple[set[int], set[int], list[bool], bool]:
+    """The squares the unit on `sq` could move to and attack, its tank moves, and whether that is
+    what it could do on its side's next turn rather than now."""
     acts, hypothetical = overlay_actions(state, sq)
-    if uid[1] == "M":
-        for t, _block in MG_LINES[side][sq]:
-            c.outline(t, "arc", 3, inset=4)
     moves: set[int] = set()
     targets: set[int] = set()
     tank_moves: list[bool] = []
@@ -500,6 +483,48 @@ def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
             targets.add(a.target)
         elif isinstance(a, A.TankMove):
             tank_moves.append(a.forward)
+    return moves, targets, tank_moves, hypothetical
+
+
+def overlay_words(state: State, name: str) -> list[str]:
+    """The overlay in words, under the board."""
+    sq = _sq(name)
+    if sq is None:
+        return [f"Overlay: '{name}' is not a square."]
+    uid = state.board[sq]
+    if uid is None:
+        return [f"Overlay {name}: no unit there."]
+    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+    moves, targets, tank_moves, hypothetical = _reach(state, sq)
+    what = "tank" if uid == TANK_ID else "machine gun" if uid[1] == "M" else "infantry"
+    parts = []
+    n_moves = len(moves) + len(tank_moves)
+    if n_moves:
+        parts.append(f"{n_moves} move{'s' if n_moves != 1 else ''} (dots)")
+    parts.append(f"{len(targets)} target{'s' if len(targets) != 1 else ''} (rings)")
+    if uid[1] == "M":
+        parts.append("arc in yellow")
+    lines = [f"Overlay: {side.adjective} {what} on {name}", ", ".join(parts) + "."]
+    if hypothetical:
+        lines.append("(What it could do on its side's next turn.)")
+    return lines
+
+
+def _draw_overlay(c: Canvas, state: State, name: str) -> None:
+    """Mark what one unit can reach: dots for moves, rings for targets, a machine gun's arc."""
+    sq = _sq(name)
+    if sq is None or state.board[sq] is None:
+        return
+    uid = state.board[sq]
+    assert uid is not None
+    g = c.g
+    s = g.s
+    w = max(3, s // 16)
+    side = Side.GERMANS if uid[0] == "G" else Side.CANADIANS
+    moves, targets, tank_moves, _ = _reach(state, sq)
+    if uid[1] == "M":
+        for t, _block in MG_LINES[side][sq]:
+            c.outline(t, "arc", 3, inset=4)
     if uid == TANK_ID:
         anchor = state.pos[TANK_ID]
         x, y = g.xy(anchor)
@@ -519,275 +544,201 @@ def _draw_overlay(c: Canvas, state: State, name: str) -> list[str]:
         r = round(s * 0.4)
         c.d.line([cx - r, cy, cx - r // 2, cy], fill=INDEX["attack"], width=w)
         c.d.line([cx + r // 2, cy, cx + r, cy], fill=INDEX["attack"], width=w)
-    what = "tank" if uid == TANK_ID else "machine gun" if uid[1] == "M" else "infantry"
-    lines = [f"Overlay: {side.adjective} {what} on {name}"]
-    parts = []
-    n_moves = len(moves) + len(tank_moves)
-    if n_moves:
-        parts.append(f"{n_moves} move{'s' if n_moves != 1 else ''} (dots)")
-    parts.append(f"{len(targets)} target{'s' if len(targets) != 1 else ''} (rings)")
-    if uid[1] == "M":
-        parts.append("arc in yellow")
-    lines.append(", ".join(parts))
-    if hypothetical:
-        lines.append("(what it could do on its side's next turn)")
-    return lines
-
-
-def _lines(
-    c: Canvas,
-    x: int,
-    y: int,
-    words: str,
-    size: int,
-    width: int,
-    fg: str = "text",
-    bg: str = "panel",
-    bold: bool = False,
-    gap: int = 3,
-) -> int:
-    """`words` wrapped to `width` pixels, so nothing runs off the panel; returns the y below them."""
-    for ln in wrap(words, size, width, bold):
-        y += c.label(x, y, ln, size, fg, bg, bold) + gap
-    return y
-
-
-# A piece of a flowing line: images with their offsets, and its width.
-Piece = tuple[tuple[tuple[Image.Image, int, int], ...], int]
-
-
-def _piece(*parts: tuple[Image.Image, int, int]) -> Piece:
-    return parts, max(dx + im.width for im, dx, _ in parts)
-
-
-def _flow(c: Canvas, pieces: Sequence[Piece], x: int, y: int, width: int, line: int, gap: int) -> int:
-    """Pieces left to right, starting a new line where the next would not fit; returns the y below
-    the last line."""
-    px = x
-    for parts, w in pieces:
-        if px > x and px + w > x + width:
-            px, y = x, y + line
-        for im, dx, dy in parts:
-            c.paste(im, px + dx, y + dy)
-        px += w + gap
-    return y + line
-
-
-def _plane(state: State, side: Side, name_: str, status: str, size: int) -> Piece:
-    """An aircraft's icon and its status in words."""
-    p = icon("plane", size + 8, ("G" if side is Side.GERMANS else "C") + status)
-    ace = "★" if state.options.fighter_aces and name_ == "A" else ""
-    word = {"ok": "ok", "damaged": "dmg", "destroyed": "lost"}[status]
-    t = text(f"{name_}{ace} {word}", size, "loss" if status != "ok" else "text")
-    return _piece((p, 0, -4), (t, p.width + 3, 0))
-
-
-def _side_block(c: Canvas, state: State, side: Side, x: int, y: int, width: int) -> int:
-    g = c.g
-    s = g.s
-    size = g.body()
-    line = size + 5
-    ic = round(s * 0.34)
-    c.paste(icon("GI" if side is Side.GERMANS else "CI", ic), x, y)
-    c.label(x + ic + 6, y + (ic - size - 4) // 2, side.title.upper(), size + 1, "text", bold=True)
-    # One tag: the decision box above names the decision, the tag whose it is.
-    tag_word = ""
-    if state.pending is not None and state.pending.side is side:
-        tag_word = "DECIDES"
-    elif state.phase == PLAY and state.active is side:
-        tag_word = "TURN"
-    if tag_word:
-        tag = text(tag_word, size - 1, "ink", "gold", True)
-        tx = x + width - 6 - tag.width
-        c.d.rectangle([tx - 4, y + 2, tx + tag.width + 3, y + tag.height + 3], fill=INDEX["gold"])
-        c.paste(tag, tx, y + 3)
-    y += ic + 4
-    reserves = state.reserves[side]
-    inf = sum(1 for u in reserves if u[1] == "I")
-    tank = TANK_ID in reserves
-    if state.phase == SETUP and not state.deployed[side]:
-        guns = sum(1 for u in reserves if u[1] == "M")
-        to_deploy = 16 - guns  # back row 4, second row 4, and the front row's infantry beside the guns
-        y = _lines(c, x, y, f"To deploy: {to_deploy} infantry + {_count(guns, 'machine gun')}", size, width)
-        y = _lines(
-            c, x, y, f"Reserve: {inf - to_deploy} infantry{' + the tank' if tank else ''}", size, width
-        )
-    else:
-        y = _lines(c, x, y, f"Reserve: {inf} infantry{' + the tank' if tank else ''}", size, width)
-        if state.phase == SETUP:
-            y = _lines(c, x, y, "Cards are dealt once both sides deploy", size, width, "dim")
-        else:
-            cas = len(state.casualties[side])
-            deck = len(state.decks[side])
-            y = _lines(c, x, y, f"Casualties: {cas} · Deck: {_count(deck, 'card')}", size, width)
-    # Aircraft, with status in words as well as the icon.
-    pieces = [_piece((text("Air:", size, "dim"), 0, 0))]
-    pieces += [_plane(state, side, n, st, size) for n, st in state.aircraft[side].items()]
-    y = _flow(c, pieces, x, y, width, line + 2, round(s * 0.12))
-    extras = []
-    if side is Side.GERMANS:
-        extras.append(("Gas: used" if state.gas_used else "Gas: ready", "dim" if state.gas_used else "text"))
-    if state.options.crosses:
-        cross = "Victoria Cross" if side is Side.CANADIANS else "Iron Cross"
-        used = state.cross_used[side]
-        extras.append((f"{cross}: {'used' if used else 'ready'}", "dim" if used else "text"))
-    if side is Side.CANADIANS and TANK_ID in state.pos:
-        extras.append((f"Tank damage: {state.tank_damage} of 2", "loss" if state.tank_damage else "text"))
-    elif side is Side.CANADIANS and TANK_ID in state.casualties[side]:
-        extras.append(("Tank: destroyed", "loss"))
-    if extras:
-        pieces = [_piece((text(w, size, colour), 0, 0)) for w, colour in extras]
-        y = _flow(c, pieces, x, y, width, line, round(s * 0.18))
-    return y
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _combat_row(c: Canvas, e: Combat, x: int, y: int, width: int) -> int:
-    """Two card faces and who won, e.g. 9♣ vs 8♦ · Tie · the wire: must win by 2."""
+def _plane(state: State, side: Side, name_: str, status: str, size: int) -> Piece:
+    """An aircraft's icon and its status in words."""
+    p = icon("plane", size + 6, ("G" if side is Side.GERMANS else "C") + status)
+    ace = "★" if state.options.fighter_aces and name_ == "A" else ""
+    word = {"ok": "ok", "damaged": "damaged", "destroyed": "lost"}[status]
+    t = text(f"{name_}{ace} {word}", size, "loss" if status != "ok" else "text", "page")
+    return piece((p, 0, (t.height - p.height) // 2), (t, p.width + 2, 0))
+
+
+def _words(s: str, size: int, fg: str = "text", bold: bool = False) -> Piece:
+    return piece((text(s, size, fg, "page", bold), 0, 0))
+
+
+def _side_rows(state: State, side: Side, col: Column, g: Geo) -> None:
+    """A side's row beside its end of the board: its reserve, losses and deck; its aircraft; the
+    once-a-game cards. Always `Geo.side_rows` lines, so the board never moves between frames."""
+    size = g.body
+    ic = round(size * 1.3)
+    token = icon("GI" if side is Side.GERMANS else "CI", ic)
+    on_turn = state.outcome() is None and (
+        (state.pending is not None and state.pending.side is side)
+        or (state.pending is None and state.phase == PLAY and state.active is side)
+    )
+    name = text(side.title.upper(), size, "gold" if on_turn else "text", "page", True)
+    head = piece((token, 0, (name.height - ic) // 2), (name, ic + 6, 0))
+    reserves = state.reserves[side]
+    inf = sum(1 for u in reserves if u[1] == "I")
+    tank = " + tank" if TANK_ID in reserves else ""
+    first: list[Piece] = [head]
+    second: list[Piece] = []
+    if state.phase == SETUP and not state.deployed[side]:
+        guns = sum(1 for u in reserves if u[1] == "M")
+        to_deploy = 16 - guns  # back row 4, second row 4, and the front row's infantry beside the guns
+        first.append(_words(f"to deploy: {to_deploy} infantry + {_count(guns, 'machine gun')}", size))
+        second.append(_words(f"Reserve: {inf - to_deploy} infantry{tank.replace('+ ', '+ the ')}", size))
+    elif state.phase == SETUP:
+        first.append(_words(f"reserve {inf} infantry{tank}", size))
+        second.append(_words("Deployed; cards are dealt once both sides are", size, "dim"))
+    else:
+        cas = len(state.casualties[side])
+        first.append(_words(f"reserve {inf}{tank} · lost {cas} · deck {len(state.decks[side])}", size))
+        second.append(_words("Air", size, "dim"))
+        second += [_plane(state, side, n, st, size) for n, st in state.aircraft[side].items()]
+        if side is Side.GERMANS:
+            second.append(
+                _words(
+                    "· gas used" if state.gas_used else "· gas ready",
+                    size,
+                    "dim" if state.gas_used else "text",
+                )
+            )
+        elif TANK_ID in state.pos:
+            dmg = state.tank_damage
+            second.append(_words(f"· tank damage {dmg}/2", size, "loss" if dmg else "text"))
+        elif TANK_ID in state.casualties[side]:
+            second.append(_words("· tank destroyed", size, "loss"))
+    gap = round(size * 0.5)
+    col.flow(first, g.line, gap)
+    col.flow(second, g.line, gap)
+    if state.options.crosses:
+        cross = "Victoria Cross" if side is Side.CANADIANS else "Iron Cross"
+        used = state.cross_used[side]
+        col.flow(
+            [_words(f"{cross}: {'used' if used else 'ready'}", size, "dim" if used else "text")], g.line, gap
+        )
+
+
+def _band(c: Canvas, state: State) -> None:
+    """Whose turn and what they must do, in large type across the top: what a player opening the
+    board on a phone needs first."""
     g = c.g
-    size = g.body()
-    cw = round(g.s * 0.42)
+    o = state.outcome()
+    if o is not None:
+        head = "DRAWN GAME" if o.winner is None else f"{Side(o.winner).title.upper()} WIN"
+        tail = f"after turn {state.turn_number()}"
+    elif state.pending is not None:
+        head = f"{state.pending.side.title} decide"
+        tail = f"turn {state.turn_number()}"
+    elif state.phase == SETUP:
+        who = state.current_player()
+        head = f"{who.title} to deploy" if who else "Set-up"
+        tail = "set-up"
+    else:
+        head = f"{state.active.title}: {_count(state.actions_left, 'action')} left"
+        tail = f"turn {state.turn_number()}"
+    x = g.pad
+    right = g.width - g.pad
+    size = g.big
+    words = text(head, size, "gold", "banner", True)
+    after = text(tail, g.body, "text", "banner")
+    room = right - x - after.width - g.pad
+    if words.width > room:  # a long head: the smaller size still reads on a phone
+        size = g.body
+        words = text(head, size, "gold", "banner", True)
+    y = (g.band_h - words.height) // 2
+    c.paste(words, x, y)
+    c.paste(after, right - after.width, y + words.height - after.height)
+
+
+def _combat(e: Combat, size: int) -> list[Piece]:
+    """A card contest as words and two card faces: 'e4 attacks e5: 9♣ vs 8♦ Canadians win'."""
     if e.kind == "dogfight":
-        head = f"{e.side.adjective} {e.attacker} vs {e.side.other.adjective} {e.defender}"
+        head = f"Dogfight: {e.side.adjective} {e.attacker} vs {e.side.other.adjective} {e.defender}"
     else:
         verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[e.kind]
-        head = f"{'the tank' if e.kind == 'tank fire' else e.attacker} {verb} {e.defender}"
-    y = _lines(c, x, y, head, size, width, "dim", gap=3) + 3
-    a = icon("card", cw, e.attacker_card)
-    d = icon("card", cw, e.defender_card)
-    c.paste(a, x, y)
-    vs = text("vs", size, "dim")
-    c.paste(vs, x + cw + 5, y + a.height // 2 - vs.height // 2)
-    c.paste(d, x + cw + 10 + vs.width, y)
-    tx = x + 2 * cw + 20 + vs.width
-    room = width - (tx - x)
+        head = sentence(f"{'the tank' if e.kind == 'tank fire' else e.attacker} {verb} {e.defender}:")
+    a, d = chip(e.attacker_card, size), chip(e.defender_card, size)
+    vs = text("vs", size, "dim", "page")
+    dy = (vs.height - a.height) // 2
+    pieces = [_words(head, size)]
+    pieces.append(piece((a, 0, dy), (vs, a.width + 5, 0), (d, a.width + vs.width + 10, dy)))
     winner = e.winner
-    verdict = "Tie" if winner is None else f"{winner.title} win"
-    ny = _lines(c, tx, y + 2, verdict, size, room, "tie" if winner is None else "win", bold=True, gap=4)
-    notes = []
+    pieces.append(
+        _words(
+            "tie" if winner is None else f"{winner.title} win", size, "tie" if winner is None else "win", True
+        )
+    )
     from engine.cards import Card
 
     face_a, face_d = Card.parse(e.attacker_card).rank, Card.parse(e.defender_card).rank
     if e.attacker_value != face_a or e.defender_value != face_d:
-        notes.append(f"counts {e.attacker_value} vs {e.defender_value}")
+        pieces.append(_words(f"(counts {e.attacker_value} vs {e.defender_value})", size, "dim"))
     if e.need > 1:
         if e.result == "tie" and e.attacker_value > e.defender_value:
-            notes.append(f"{e.why}: must win by {e.need}")
+            pieces.append(_words(f"({e.why}: must win by {e.need})", size, "dim"))
         else:
-            notes.append(f"{e.why}: needs +{e.need}")
+            pieces.append(_words(f"({e.why}: needs +{e.need})", size, "dim"))
     if e.result == "loss" and e.kind in ("fire", "tank fire"):
-        notes.append("a firing gun is unharmed")
-    for n in notes:
-        ny = _lines(c, tx, ny, n, size - 1, room, gap=3)
-    return max(y + a.height, ny) + 6
+        pieces.append(_words("(a firing gun is unharmed)", size, "dim"))
+    return pieces
 
 
-def _result(c: Canvas, state: State, x: int, y: int, width: int) -> int:
-    """The result, once, in a banner at the top of the panel: on the board it would hide units."""
+def sentence(s: str) -> str:
+    """Clauses as a sentence: a capital first letter unless it starts with notation ('e2-e3')."""
+    if s[:1].islower() and not (s[1:2].isdigit() and s[:1] in FILES):
+        s = s[:1].upper() + s[1:]
+    return s if s.endswith((".", "!", "?", ":")) else s + "."
+
+
+def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
+    """What the last action, or the whole stretch one side played, did: its moves and losses as
+    sentences, each card contest on a line of its own with both cards. Nothing is cut."""
+    size = g.body
+    clauses: list[str] = []
+
+    def flush() -> None:
+        if clauses:
+            col.para(sentence(", ".join(clauses)), size, "text", gap=g.line - size - 4)
+            clauses.clear()
+
+    for e in events:
+        if isinstance(e, Combat):
+            flush()
+            chip_h = chip(e.attacker_card, size).height
+            col.flow(_combat(e, size), max(g.line, chip_h + 4), round(size * 0.4))
+        elif t := e.text():
+            clauses.append(t)
+    flush()
+
+
+def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: Geo) -> Column:
+    """Below the Canadians' row: the result's reason, the decision awaited, the focus, the last
+    action. Laid out first, so the picture can be made as tall as they need."""
+    col = Column(PALETTE, g.pad, g.bottom_y, g.width - 2 * g.pad, "page")
+    size = g.body
     o = state.outcome()
-    assert o is not None
-    g = c.g
-    size = g.body()
-    big = max(size + 6, round(g.s * 0.36))
-    head = "DRAWN GAME" if o.winner is None else f"{Side(o.winner).title.upper()} WIN"
-    detail = o.detail[:1].upper() + o.detail[1:] + "."
-    inner = width - 12
-    heads = wrap(head, big, inner, True)
-    details = wrap(detail, size, inner)
-    h = len(heads) * (big + 8) + len(details) * (size + 5) + 14
-    c.d.rectangle(
-        [x - 4, y, x + width + 2, y + h], fill=INDEX["banner"], outline=INDEX["gold"], width=max(2, g.s // 25)
-    )
-    yy = y + 7
-    for ln in heads:
-        yy += c.label(x + 4, yy, ln, big, "gold", "banner", True) + 6
-    for ln in details:
-        yy += c.label(x + 4, yy, ln, size, "text", "banner") + 3
-    return y + h + 6
-
-
-def _panel(c: Canvas, state: State, events: Sequence[Event], overlay_lines: list[str]) -> None:
-    g = c.g
-    s = g.s
-    size = g.body()
-    pad = round(s * 0.16)
-    x = g.panel_x + pad
-    width = g.panel_w - 2 * pad
-    y = g.y0 + pad // 2
-    title = f"BLOCK WARS · turn {state.turn_number()}" if state.phase != SETUP else "BLOCK WARS · set-up"
-    y = _lines(c, x, y, title, size + 3, width, bold=True, gap=4)
-    # The result, or the decision the game waits for, or whose turn it is.
-    if state.outcome() is not None:
-        y = _result(c, state, x, y, width)
+    if o is not None:
+        col.para(o.detail[:1].upper() + o.detail[1:] + ".", size, "text", bold=True)
+        col.y += g.pad // 2
     elif state.pending is not None:
-        p = state.pending
-        heads = wrap(f"DECISION: {p.side.title} must choose", size, width - 12, True)
-        lines = wrap(p.prompt(state.legal_actions()).replace("`", ""), size, width - 12)
-        h = (size + 8) * (len(heads) + len(lines)) + 8
-        c.d.rectangle(
-            [x - 4, y, x + width + 2, y + h], fill=INDEX["panel_hi"], outline=INDEX["gold"], width=2
-        )
-        yy = y + 5
-        for ln in heads:
-            yy += c.label(x + 4, yy, ln, size, "gold", "panel_hi", True) + 5
-        for ln in lines:
-            yy += c.label(x + 4, yy, ln, size, "text", "panel_hi") + 5
-        y += h + 6
-    elif state.phase == SETUP:
-        deploying = state.current_player()
-        who = deploying.title if deploying else "?"
-        y = _lines(c, x, y, f"{who} to deploy", size + 1, width, "gold", bold=True, gap=4)
-    else:
-        n = state.actions_left
-        left = f"{state.active.title}: {_count(n, 'action')} left"
-        y = _lines(c, x, y, left, size + 2, width, "gold", bold=True, gap=6)
-    y += 4
-    for side in (Side.GERMANS, Side.CANADIANS):
-        c.d.line([x, y, x + width, y], fill=INDEX["panel_hi"], width=1)
-        y = _side_block(c, state, side, x, y + 5, width) + 2
-    # The last action (its result is already in the banner above), then the overlay's words, each
-    # line only where it fits; the key to the pieces last, if there is room left for it.
-    space = _Space(c, y)
+        # The question with the words that answer it, in a gold frame.
+        top, under = col.y, len(col.ops)
+        col.x += g.pad
+        col.width -= 2 * g.pad
+        col.y += g.pad // 2
+        q = state.pending.question(state.legal_actions()).replace("`", "")
+        col.para(q[:1].upper() + q[1:], size, "text", bg="panel_hi")
+        col.x -= g.pad
+        col.width += 2 * g.pad
+        col.rect((col.x, top, col.x + col.width, col.y + g.pad // 2), "panel_hi", "gold", 2, under=under)
+        col.y += g.pad
+    for i, ln in enumerate(overlay_lines):
+        col.para(ln, size, "teal" if i == 0 else "text", bold=i == 0)
     shown = [e for e in events if not isinstance(e, GameOver)]
-    if shown and space.fits(2 * (size + 4) + 5):
-        c.d.line([x, space.y, x + width, space.y], fill=INDEX["panel_hi"], width=1)
-        space.y += 5
+    if any(e.text() or isinstance(e, Combat) for e in shown):
         acted = actor(shown)
-        head = f"LAST ACTION · {acted.title}" if acted else "LAST ACTION"
-        space.y = _lines(c, x, space.y, head, size, width, "dim", bold=True, gap=4)
-        said = summary(shown)
-        said_lines = wrap(said, size, width - 2 * size) if said else ("(turn ended)",)  # room for " …"
-        for i, ln in enumerate(said_lines[:4]):
-            more = i + 1 < len(said_lines) and (i == 3 or not space.fits(2 * (size + 3)))
-            space.y += c.label(x, space.y, f"{ln} …" if more else ln, size, "text") + 3
-            if more:
-                break
-        space.y += 3
-        row_h = 2 * (size + 3) + 6 + round(s * 0.42 * 1.5)  # label, card faces, gap
-        for e in shown:
-            if isinstance(e, Combat) and space.fits(row_h):
-                space.y = _combat_row(c, e, x, space.y, width)
-    if overlay_lines:
-        space.y = max(space.y, g.height - g.margin - round(s * 2.25) - (size + 5) * len(overlay_lines))
-        for i, ln in enumerate(overlay_lines):
-            if space.fits(size + 4):
-                space.y = _lines(c, x, space.y, ln, size, width, "teal" if i == 0 else "text", bold=i == 0)
-    if space.y <= _legend_top(g) - 8:
-        _legend(c)
-
-
-class _Space:
-    """The panel's room below `y`, down to the bottom margin."""
-
-    def __init__(self, c: Canvas, y: int) -> None:
-        self.c, self.y = c, y
-
-    def fits(self, h: int) -> bool:
-        g = self.c.g
-        return self.y + h <= g.height - g.margin
+        col.para(f"Last: {acted.title}" if acted else "Last", size, "dim", bold=True)
+        _said(col, shown, g)
+    return col
 
 
 def draw(
@@ -795,11 +746,20 @@ def draw(
 ) -> Image.Image:
     """The whole picture as a palette image (the replay reuses it for animation frames)."""
     evs = list(events)
-    c = Canvas(s)
+    g = Geo(s, 3 if state.options.crosses else 2)
+    lines = overlay_words(state, overlay) if overlay else []
+    col = _bottom(state, evs, lines, g)
+    c = Canvas(g, max(g.height, col.y + g.pad))
     _draw_units(c, state)
     _draw_events(c, state, evs)
-    lines = _draw_overlay(c, state, overlay) if overlay else []
-    _panel(c, state, evs, lines)
+    if overlay:
+        _draw_overlay(c, state, overlay)
+    _band(c, state)
+    for side, y in ((Side.GERMANS, g.german_y), (Side.CANADIANS, g.canadian_y)):
+        rows = Column(PALETTE, g.pad, y, g.width - 2 * g.pad, "page")
+        _side_rows(state, side, rows, g)
+        rows.draw(c.im)
+    col.draw(c.im)
     return c.im
 
 
@@ -809,10 +769,11 @@ def render_board(
     viewer: Side | None = None,
     overlay: str | None = None,
 ) -> bytes:
-    """Render `state` as PNG bytes, highlighting `events` (the last action's) and an optional overlay.
+    """Render `state` as PNG bytes, highlighting `events` (the last action's, or a whole turn's)
+    and an optional overlay.
 
     `viewer` is accepted for games with hidden hands; Block Wars hides only the deck order, which
-    the picture never shows, so every viewer sees the same image. (~45 KB boards.)
+    the picture never shows, so every viewer sees the same image. (~40 KB boards.)
     """
     del viewer
     return encode(draw(state, events, overlay))

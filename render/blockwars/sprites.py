@@ -42,8 +42,9 @@ def _centred(d: ImageDraw.ImageDraw, cx: float, cy: float, s: str, size: int, fi
 
 
 @lru_cache(maxsize=32)
-def token(kind: str, size: int) -> Image.Image:
-    """An RGBA token for one square: kind is GI, GM, CI or CM."""
+def token(kind: str, size: int, letter: bool = True) -> Image.Image:
+    """An RGBA token for one square: kind is GI, GM, CI or CM. Without its letter it is a small
+    badge beside a side's name (the name says what the letter would)."""
     big = size * SS
     im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -67,11 +68,13 @@ def token(kind: str, size: int) -> Image.Image:
         tip = c + ahead * big * 0.44
         y0, y1 = sorted((gy, tip))
         d.rectangle([c - w - line, y0, c + w + line, y1], fill=KEY["ink"])
-        _body(d, german, c, gy, r * 0.8, line)
-        _centred(d, c, gy, "MG", int(big * 0.22), KEY["white"] if german else KEY["ink"])
+        _body(d, german, c, gy, r * 0.86, line)
+        if letter:
+            _centred(d, c, gy, "MG", int(big * 0.28), KEY["white"] if german else KEY["ink"])
     else:
         _body(d, german, c, c, r, line)
-        _centred(d, c, c, "G" if german else "C", int(big * 0.38), KEY["white"] if german else KEY["ink"])
+        if letter:
+            _centred(d, c, c, "G" if german else "C", int(big * 0.4), KEY["white"] if german else KEY["ink"])
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -101,7 +104,7 @@ def tank(size: int, damage: int) -> Image.Image:
     # Roundel "C" and the word TANK.
     d.ellipse([36 * u, 30 * u, 64 * u, 58 * u], fill=KEY["canadian_hi"], outline=KEY["ink"], width=line)
     d.text((50 * u, 44 * u), "C", font=font(int(20 * u), True, 1 / SS), fill=KEY["ink"], anchor="mm")
-    d.text((50 * u, 67 * u), "TANK", font=font(int(11 * u), True, 1 / SS), fill=KEY["ink"], anchor="mm")
+    d.text((50 * u, 66 * u), "TANK", font=font(int(14 * u), True, 1 / SS), fill=KEY["ink"], anchor="mm")
     # Damage pips: filled red = a point of damage (two destroy it).
     for k in range(2):
         x = 43 * u + k * 14 * u
@@ -118,13 +121,6 @@ def tank(size: int, damage: int) -> Image.Image:
             [(30 * u, 30 * u), (38 * u, 40 * u), (33 * u, 48 * u), (42 * u, 58 * u)],
             fill=KEY["attack_dk"],
             width=3 * line,
-        )
-        d.text(
-            (50 * u, 95 * u),
-            "DAMAGED",
-            font=font(int(8 * u), True, 1 / SS),
-            fill=KEY["attack_dk"],
-            anchor="mm",
         )
     return im.resize((size * 2, size * 2), Image.Resampling.LANCZOS)
 

@@ -1,17 +1,23 @@
 """The Combined Arms board: a pure function of (view, the last action's events, focus) -> PNG.
 
-One renderer serves both eras (it reads the era's unit table from the view) and every board size.
-What does not change within a game is cached: the background (squares, terrain, cities, labels, the
-panel's legend) per era, board size and map; every token per (type, side, Elite, square colour).
-A render pastes tiles, draws the turn's trails and the last action's highlights, writes a few
-lines of text and encodes.
+Laid out for a phone first, top to bottom: whose turn and which phase in large type; the second
+side's strength at its end of the board; the board, filling the width; the first side's strength;
+then a retreat owed, and what the last action (or a whole turn) did, in words, as long as it
+needs. Every word and number is at least 12 CSS px when the picture is shown 400 CSS px wide; the
+key to the symbols, terrain and marks is the `rules board` topic (`rules units` has the table).
 
-What a player sees: whose turn and which phase; every unit's type by symbol and letter and its side
-by colour and shape (rounded for the first side, cut corners for the second); damage taken this
-turn as a red "taken/defence" badge; units that fell back this turn with an orange corner; the turn's
-moves (lines), attacks (red lines), retreats (orange lines) and destroyed units (red crosses) — the
-current turn's, or the last turn's before the side to move has done anything; the last action framed
-in yellow; terrain and cities when those options are on; the Headquarters with a gold rim.
+One renderer serves both eras (it reads the era's unit table from the view) and every board size.
+What does not change within a game is cached: the background (squares, terrain, cities,
+coordinates) per era, board size and map; every token per (type, side, Elite, square colour).
+
+What a player sees: every unit's type by symbol and letter and its side by colour and shape
+(rounded for the first side, cut corners for the second); damage taken this turn as a red badge
+(taken/defence where it fits, else taken); units that fell back this turn with an orange corner;
+the turn's moves (lines in the mover's colour from a dot where the unit started), attacks (red
+lines ending in an arrowhead at the target), retreats (orange lines) and destroyed units (red
+crosses over their faded letter): the current turn's, or the whole last turn before the side to
+move has done anything. Lines run under the tokens, so no line hides a unit; only the small marks
+(badges, arrowheads, crosses) sit on top. The last action is framed in yellow.
 """
 
 from __future__ import annotations
@@ -25,23 +31,24 @@ from PIL import Image, ImageDraw
 
 from engine.combinedarms import events as E
 from engine.combinedarms.state import DEPLOY, DESIGN, NOWHERE, OVER, State, View
-from engine.combinedarms.units import ERAS, Era
+from engine.combinedarms.units import ERAS
 from engine.combinedarms.words import phase_words, plural
+from engine.meta import GameEnded
 from engine.protocol import Event
 from engine.protocol import View as AnyView
-from render.combinedarms.symbols import token, token_rgb
+from render.combinedarms.symbols import token
 from render.combinedarms.theme import INDEX, KEY, PALETTE, side_key
-from render.kit import encode, font, wrap
+from render.kit import Column, Piece, encode, font, grown, phone_px, piece
 
 TERRAIN_BG = {"B": "bunker", "T": "trench", "N": "nml", "D": "difficult"}
-TERRAIN_MARK = {"B": "+2", "T": "+1", "N": "−1", "D": "+1"}
 _lock = threading.Lock()
+MOST_LISTED_MOVES = 4  # a turn with more moves says how many; the lines show each
 
 
 @lru_cache(maxsize=64)
-def geo(w: int, h: int, s: int, rows: int) -> Geo:
+def geo(w: int, h: int, s: int) -> Geo:
     """One shared Geo per size, so its cached positions are computed once."""
-    return Geo(w, h, s, rows)
+    return Geo(w, h, s)
 
 
 @dataclass(frozen=True)
@@ -51,46 +58,64 @@ class Geo:
     w: int
     h: int
     s: int
-    rows: int  # legend rows the panel must hold
 
     @cached_property
     def m(self) -> int:
-        return round(self.s * 0.42)
-
-    @property
-    def panel_x(self) -> int:
-        return 2 * self.m + self.w * self.s
-
-    @property
-    def panel_w(self) -> int:
-        return max(250, round(self.s * 4.3))
+        """The coordinates' strips around the board."""
+        return round(self.s * 0.4)
 
     @property
     def width(self) -> int:
-        return self.panel_x + self.panel_w + self.m // 2
+        return self.w * self.s + 2 * self.m
 
     @property
     def text(self) -> int:
-        return max(11, round(self.s * 0.19))
+        """Body text size: the smallest on the picture (12 CSS px on a phone)."""
+        return phone_px(self.width)
 
     @property
-    def icon(self) -> int:
-        return max(14, round(self.s * 0.3))
+    def big(self) -> int:
+        return round(self.text * 1.25)
 
     @property
-    def legend_h(self) -> int:
-        return self.rows * (self.icon + 3) + self.text + 8
+    def line(self) -> int:
+        return round(self.text * 1.42)
+
+    @property
+    def pad(self) -> int:
+        return max(6, round(self.width * 0.016))
+
+    @property
+    def band_h(self) -> int:
+        return round(self.big * 1.25) + 2 * self.pad
+
+    @property
+    def top_row(self) -> int:
+        """The second side's line, above the board (its home ranks are at the top)."""
+        return self.band_h + self.pad
+
+    @property
+    def y0(self) -> int:
+        """The board's top edge."""
+        return self.top_row + self.line + self.m
+
+    @property
+    def bottom_row(self) -> int:
+        return self.y0 + self.h * self.s + self.m + self.pad // 2
+
+    @property
+    def words_y(self) -> int:
+        return self.bottom_row + self.line + self.pad // 2
 
     @property
     def height(self) -> int:
-        # The panel keeps room for the title, the status and about eight lines of the last action.
-        need = 2 * self.m + round(self.text * 1.25) + 14 + 15 * (self.text + 5) + self.legend_h
-        return max(2 * self.m + self.h * self.s, need)
+        """The height with two lines of words below the board; it grows to say more."""
+        return self.words_y + 2 * self.line + self.pad
 
     @cached_property
     def corners(self) -> tuple[tuple[int, int], ...]:
-        m, s, w, h = self.m, self.s, self.w, self.h
-        return tuple((m + (sq % w) * s, m + (h - 1 - sq // w) * s) for sq in range(w * h))
+        m, s, w, h, y0 = self.m, self.s, self.w, self.h, self.y0
+        return tuple((m + (sq % w) * s, y0 + (h - 1 - sq // w) * s) for sq in range(w * h))
 
     def xy(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square: rank 1 at the bottom, the first side's home."""
@@ -115,78 +140,29 @@ def square_bg(state: State, sq: int) -> str:
 # ---------------------------------------------------------------------------- the background
 
 
-def _legend_rows(
-    era: Era, terrain: tuple[str, ...], cities: bool, difficult: bool = False
-) -> list[tuple[str, str]]:
-    rows = [(f"unit:{u.code}", f"{u.name}  {u.move}/{u.reach}/{u.defense}") for u in era.units]
-    present = sorted({t for t in terrain if t}, key="BTND".index)
-    for t in present:
-        rows.append(
-            (
-                f"terrain:{t}",
-                {"B": "Bunker +2", "T": "Trench +1", "N": "No Man's Land −1", "D": "Difficult +1"}[t],
-            )
-        )
-    if cities:
-        # With Difficult Terrain on, a city is difficult too (W7).
-        rows.append(("terrain:C", "City +1 (hold all to win)" if difficult else "City (hold all to win)"))
-    return rows
-
-
 @lru_cache(maxsize=32)
-def _background(
-    era_key: str, w: int, h: int, s: int, terrain: tuple[str, ...], cities: tuple[int, ...], difficult: bool
-) -> Image.Image:
-    era = ERAS[era_key]
-    rows = _legend_rows(era, terrain, bool(cities), difficult)
-    g = Geo(w, h, s, len(rows))
+def _background(w: int, h: int, s: int, terrain: tuple[str, ...], cities: tuple[int, ...]) -> Image.Image:
+    g = Geo(w, h, s)
     im = Image.new("RGB", (g.width, g.height), KEY["page"])
     d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, g.width - 1, g.band_h - 1], fill=KEY["panel"])
+    d.line([0, g.band_h - 1, g.width, g.band_h - 1], fill=KEY["rule"], width=1)
     for sq in range(w * h):
         x, y = g.xy(sq)
         bg = _sq_key(sq, w, terrain, cities)
         d.rectangle([x, y, x + s - 1, y + s - 1], fill=KEY[bg])
         _decorate(d, x, y, s, bg)
-    bx1, by1 = g.m + w * s, g.m + h * s
-    d.rectangle([g.m - 2, g.m - 2, bx1 + 1, by1 + 1], outline=KEY["ink"], width=2)
-    f = font(max(10, round(s * 0.2)), True)
+    bx1, by1 = g.m + w * s, g.y0 + h * s
+    d.rectangle([g.m - 2, g.y0 - 2, bx1 + 1, by1 + 1], outline=KEY["ink"], width=2)
+    f = font(g.text, True)
     for i in range(w):
         cx = g.m + i * s + s // 2
-        d.text((cx, g.m // 2), chr(97 + i), font=f, fill=KEY["label"], anchor="mm")
+        d.text((cx, g.y0 - g.m // 2), chr(97 + i), font=f, fill=KEY["label"], anchor="mm")
         d.text((cx, by1 + g.m // 2), chr(97 + i), font=f, fill=KEY["label"], anchor="mm")
     for r in range(h):
-        cy = g.m + (h - 1 - r) * s + s // 2
+        cy = g.y0 + (h - 1 - r) * s + s // 2
         d.text((g.m // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
-    # The panel: a card, the title, and the legend at its foot.
-    px, pw = g.panel_x, g.panel_w
-    d.rounded_rectangle(
-        [px, g.m - 2, px + pw, g.height - g.m // 2],
-        radius=max(4, s // 10),
-        fill=KEY["panel"],
-        outline=KEY["rule"],
-    )
-    title = "WWI Combined Arms" if era.key == "wwi" else "WWII Combined Arms"
-    d.text((px + 10, g.m + 4), title, font=font(round(g.text * 1.25), True), fill=KEY["ink"], anchor="lt")
-    top = g.height - g.m // 2 - g.legend_h
-    d.line([px + 10, top - 4, px + pw - 10, top - 4], fill=KEY["rule"], width=1)
-    d.text((px + 10, top), "move / range / defence", font=font(g.text - 1), fill=KEY["muted"], anchor="lt")
-    y = top + g.text + 6
-    ic = g.icon
-    for key, label in rows:
-        kind, code = key.split(":")
-        if kind == "unit":
-            tile = token_rgb(ic, era.key, code, 0, False, KEY["panel"])
-            im.paste(tile, (px + 10, y))
-            tile = token_rgb(ic, era.key, code, 1, False, KEY["panel"])
-            im.paste(tile, (px + 12 + ic, y))
-            text = f"{code}  {label}"
-        else:
-            bg = "city" if code == "C" else TERRAIN_BG[code]
-            d.rectangle([px + 10, y, px + 10 + 2 * ic + 1, y + ic - 1], fill=KEY[bg], outline=KEY["rule"])
-            _decorate(d, px + 10 + ic // 2, y, ic, bg)
-            text = label
-        d.text((px + 18 + 2 * ic, y + ic // 2), text, font=font(g.text), fill=KEY["ink"], anchor="lm")
-        y += ic + 3
+        d.text((bx1 + g.m // 2, cy), str(r + 1), font=f, fill=KEY["label"], anchor="mm")
     return PALETTE.to_p(im)
 
 
@@ -240,22 +216,15 @@ def _decorate(d: ImageDraw.ImageDraw, x: int, y: int, s: int, bg: str) -> None:
 class Canvas:
     """The picture being drawn: a palette copy of the background and shortcuts for marks."""
 
-    def __init__(self, bg: Image.Image, g: Geo) -> None:
+    def __init__(self, bg: Image.Image, g: Geo, height: int) -> None:
         self.g = g
-        self.im = bg.copy()
+        self.im = grown(bg, height)
         self.d = ImageDraw.Draw(self.im)
         self._core = self.im.im
 
     def paste(self, tile: Image.Image, x: int, y: int) -> None:
         w, h = tile.size
         self._core.paste(tile.im, (x, y, x + w, y + h))
-
-    def text(
-        self, s: str, x: int, y: int, size: int, fg: str = "ink", bg: str = "panel", bold: bool = False
-    ) -> int:
-        tile = PALETTE.text(s, size, fg, bg, bold)
-        self.paste(tile, x, y)
-        return tile.width
 
     def line(self, a: int, b: int, colour: str, width: int, shorten: float = 0.0) -> None:
         (x0, y0), (x1, y1) = self.g.centre(a), self.g.centre(b)
@@ -265,6 +234,24 @@ class Canvas:
             k = self.g.s * shorten / n
             x1, y1 = x1 - dx * k, y1 - dy * k
         self.d.line([(x0, y0), (x1, y1)], fill=INDEX[colour], width=width)
+
+    def head(self, a: int, b: int, colour: str) -> None:
+        """An arrowhead where the line from square `a` enters square `b`'s token, pointing in: it
+        sits on the token's rim, clear of its symbol and letter."""
+        (x0, y0), (x1, y1) = self.g.centre(a), self.g.centre(b)
+        dx, dy = x1 - x0, y1 - y0
+        n = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        ux, uy = dx / n, dy / n
+        s = self.g.s
+        # The rim of the square along the line (a square, not a circle: the further of the two).
+        edge = s * 0.5 / max(abs(ux), abs(uy))
+        tip_k = edge - s * 0.08
+        tx, ty = x1 - ux * tip_k, y1 - uy * tip_k
+        length, half = s * 0.24, s * 0.13
+        bx, by = tx - ux * length, ty - uy * length
+        px, py = -uy, ux
+        tri = [(tx, ty), (bx + px * half, by + py * half), (bx - px * half, by - py * half)]
+        self.d.polygon(tri, fill=INDEX[colour], outline=INDEX["ink"], width=1)
 
     def frame(self, sq: int, colour: str, width: int) -> None:
         x, y = self.g.xy(sq)
@@ -283,7 +270,7 @@ class Canvas:
 class Board:
     """The renderer of one era's games (both eras share this class)."""
 
-    def __init__(self, era_key: str, square: int = 68, campaign_square: int = 52) -> None:
+    def __init__(self, era_key: str, square: int = 72, campaign_square: int = 52) -> None:
         self.era = ERAS[era_key]
         self.square = square
         self.campaign_square = campaign_square
@@ -302,14 +289,11 @@ class Board:
         s = self.square if w <= 8 else self.campaign_square
         if small:
             s = round(s * 0.64)
-        terrain = tuple(st.terrain)
-        cities = tuple(st.cities)
-        difficult = st.rules.difficult
-        rows = len(_legend_rows(self.era, terrain, bool(cities), difficult))
-        g = geo(w, h, s, rows)
+        g = geo(w, h, s)
+        words = _words(st, events, view.viewer, g)
         with _lock:
-            bg = _background(self.era.key, w, h, s, terrain, cities, difficult)
-        c = Canvas(bg, g)
+            bg = _background(w, h, s, tuple(st.terrain), tuple(st.cities))
+        c = Canvas(bg, g, max(g.height, words.y + g.pad))
         trail = st.trail or st.last_trail
         self._trails_under(c, st, trail)
         self._units(c, st)
@@ -319,24 +303,32 @@ class Board:
         self._last_action(c, st, events)
         if overlay:
             self._focus(c, st, overlay)
-        self._panel(c, st, events, view.viewer)
+        _band(c, st)
+        for side, y in ((1, g.top_row), (0, g.bottom_row)):
+            row = Column(PALETTE, g.pad, y, g.width - 2 * g.pad, "page")
+            _side_row(row, st, side, g, view.viewer)
+            row.draw(c.im)
+        words.draw(c.im)
         return c.im
 
     # -- layers
 
     def _trails_under(self, c: Canvas, st: State, trail: list[list[str]]) -> None:
-        """Moves and retreats as lines under the tokens (the empty square they left shows a dot)."""
+        """Moves, retreats and attacks as lines under the tokens: a line never hides a unit. A move
+        starts from a dot on the square it left; an attack's arrowhead is drawn later, on top."""
         idx = st.g.index
-        wid = max(2, c.g.s // 14)
+        wid = max(3, c.g.s // 12)
         for kind, side, a, b in trail:
             if kind == "move":
                 colour = "move0" if side == st.sides[0] else "move1"
                 c.line(idx[a], idx[b], colour, wid)
                 x, y = c.g.centre(idx[a])
-                r = wid + 1
+                r = wid + 2
                 c.d.ellipse([x - r, y - r, x + r, y + r], fill=INDEX[colour])
             elif kind == "retreat":
                 c.line(idx[a], idx[b], "retreat", wid + 1)
+            elif kind == "hit":
+                c.line(idx[a], idx[b], "hit", wid)
 
     def _units(self, c: Canvas, st: State) -> None:
         g = c.g
@@ -345,70 +337,79 @@ class Board:
             if sq == NOWHERE:
                 continue
             x, y = g.xy(sq)
-            c.paste(token(g.s, era, st.u_code[uid], st.u_side[uid], st.elite[uid], square_bg(st, sq)), x, y)
+            damaged = st.u_dmg[uid] > 0  # its symbol steps aside for the damage badge
+            tile = token(
+                g.s, era, st.u_code[uid], st.u_side[uid], st.elite[uid], square_bg(st, sq), g.text, damaged
+            )
+            c.paste(tile, x, y)
 
     def _marks(self, c: Canvas, st: State) -> None:
-        """Each unit's small marks, above the attack lines so a line never hides one: the terrain's
-        modifier and the attacked dot (bottom left, the dot above the modifier), the damage badge (top
-        right) and the retreated corner (bottom right)."""
+        """Each unit's small marks, on top: the damage badge (top right), the retreated corner
+        (bottom right) and the attacked dot (bottom left)."""
         g = c.g
         s = g.s
-        small = max(9, round(s * 0.2))
+        size = g.text
         for uid, sq in enumerate(st.u_sq):
             if sq == NOWHERE:
                 continue
             x, y = g.xy(sq)
-            t = st.terrain[sq] or ("D" if sq in st.cities and st.rules.difficult else "")
-            if t:
-                c.text(TERRAIN_MARK[t], x + 2, y + s - small - 4, small, "ink", square_bg(st, sq))
             if st.u_dmg[uid]:
-                label = f"{min(st.u_dmg[uid], st.defense(uid))}/{st.defense(uid)}"
-                tile = PALETTE.text(label, small, "white", "dmg", True)
+                taken, defence = min(st.u_dmg[uid], st.defense(uid)), st.defense(uid)
+                tile = PALETTE.text(f"{taken}/{defence}", size, "white", "dmg", True)
+                if tile.width > s * 0.55:  # a small square: the number alone (the rules say of what)
+                    tile = PALETTE.text(str(taken), size, "white", "dmg", True)
                 tx = x + s - tile.width - 3
-                c.d.rectangle([tx - 2, y + 1, x + s - 2, y + tile.height + 2], fill=INDEX["dmg"])
-                c.paste(tile, tx, y + 2)
+                c.d.rectangle(
+                    [tx - 3, y, x + s - 1, y + tile.height + 1], fill=INDEX["dmg"], outline=INDEX["white"]
+                )
+                c.paste(tile, tx, y + 1)
             if uid in st.retreated:
                 k = round(s * 0.28)
                 c.d.polygon(
                     [(x + s - 2, y + s - 2 - k), (x + s - 2, y + s - 2), (x + s - 2 - k, y + s - 2)],
                     fill=INDEX["retreat"],
+                    outline=INDEX["ink"],
                 )
             if st.phase != OVER and uid in st.attacked:
-                r = max(3, s // 14)
-                bottom = y + s - 4 - (small + 4 if t else 0)
-                c.d.ellipse([x + 4, bottom - 2 * r, x + 4 + 2 * r, bottom], fill=INDEX["hit"])
+                r = max(3, s // 12)
+                c.d.ellipse(
+                    [x + 3, y + s - 3 - 2 * r, x + 3 + 2 * r, y + s - 3],
+                    fill=INDEX["hit"],
+                    outline=INDEX["ink"],
+                )
 
     def _zones(self, c: Canvas, st: State) -> None:
         """The deployment zones' edges, dashed, over the tokens so both sides' show alike."""
         g = c.g
         x1 = g.m + g.w * g.s
         for rank in (3, g.h - 3):
-            yy = g.m + (g.h - rank) * g.s
+            yy = g.y0 + (g.h - rank) * g.s
             for xx in range(g.m, x1, 10):
                 c.d.line([xx, yy, min(xx + 5, x1), yy], fill=INDEX["muted"], width=1)
 
     def _trails_over(self, c: Canvas, st: State, trail: list[list[str]]) -> None:
-        """Attacks as red lines over the tokens, destroyed units as crosses on their squares."""
+        """On top, small: each attack's arrowhead at its target's rim, and each destroyed unit's
+        cross over its faded letter (its square is empty, so nothing is hidden)."""
         idx = st.g.index
-        wid = max(2, c.g.s // 22)
         for kind, _side, a, b in trail:
             if kind == "hit":
-                c.line(idx[a], idx[b], "hit", wid, shorten=0.22)
-                x, y = c.g.centre(idx[b])
-                r = wid + 2
-                c.d.ellipse([x - r, y - r, x + r, y + r], outline=INDEX["hit"], width=2)
+                c.head(idx[a], idx[b], "hit")
         for kind, _side, a, code in trail:
             if kind == "destroyed" and st.board[idx[a]] == NOWHERE:
                 x, y = c.g.xy(idx[a])
-                tile = PALETTE.text(code, round(c.g.s * 0.4), "muted", square_bg(st, idx[a]), True)
+                size = max(c.g.text, round(c.g.s * 0.4))
+                tile = PALETTE.text(code, size, "muted", square_bg(st, idx[a]), True)
                 c.paste(tile, x + (c.g.s - tile.width) // 2, y + (c.g.s - tile.height) // 2)
                 c.cross(idx[a], "hit")
 
     def _last_action(self, c: Canvas, st: State, events: Sequence[Event]) -> None:
+        """The last action's squares framed in yellow. After a whole turn (an AI's), only its final
+        action is framed: the lines already show the rest, and thirty frames would be clutter."""
         idx = st.g.index
         wid = max(3, c.g.s // 18)
         marked: set[int] = set()
-        for e in events:
+        leads = [i for i, e in enumerate(events) if isinstance(e, E.Moved | E.Hit | E.Reinforced)]
+        for e in events[leads[-1] if leads else 0 :]:
             squares: tuple[str, ...] = ()
             if isinstance(e, E.Moved | E.Retreated | E.Hit):
                 squares = (e.src, e.dst)
@@ -442,91 +443,141 @@ class Board:
             if targets >> d & 1:
                 c.frame(d, "hit", max(2, c.g.s // 20))
 
-    def _panel(self, c: Canvas, st: State, events: Sequence[Event], viewer: str | None) -> None:
-        g = c.g
-        x = g.panel_x + 10
-        y = g.m + round(g.text * 1.25) + 14
-        width = g.panel_w - 20
-        size = g.text
-        # Whose turn and what phase, with the side's colour chip.
-        if st.phase == OVER and st.result is not None:
-            head = (
-                "Drawn: " + st.result.detail
-                if st.result.winner is None
-                else f"The {st.title(st.side_index(st.result.winner))} win"
-            )
-            lines = [head] + ([] if st.result.winner is None else [st.result.detail])
-            chip = None if st.result.winner is None else st.side_index(st.result.winner)
+
+# ---------------------------------------------------------------------------- the words
+
+
+def _band(c: Canvas, st: State) -> None:
+    """Whose turn and which phase (or the result) in large type, with the side's colour chip."""
+    g = c.g
+    if st.phase == OVER and st.result is not None:
+        w = st.result.winner
+        head = "Drawn game" if w is None else f"The {st.title(st.side_index(w))} win"
+        chip = None if w is None else st.side_index(w)
+    else:
+        head = phase_words(st)
+        chip = (
+            st.active
+            if st.phase not in (DESIGN, DEPLOY)
+            else (None if st.phase == DESIGN else (0 if not st.deployed[0] else 1))
+        )
+    tail = PALETTE.text("WWI" if st.rules.era.key == "wwi" else "WWII", g.text, "muted", "panel", True)
+    x = g.pad
+    room = g.width - 3 * g.pad - tail.width - (g.big + 8 if chip is not None else 0)
+    words = PALETTE.text(head, g.big, "ink", "panel", True)
+    if words.width > room:
+        words = PALETTE.text(head, g.text, "ink", "panel", True)
+    y = (g.band_h - words.height) // 2
+    if chip is not None:
+        k = round(words.height * 0.7)
+        cy = y + (words.height - k) // 2
+        _chip(c.d, chip, x, cy, k)
+        x += k + 8
+    c.paste(words, x, y)
+    c.paste(tail, g.width - g.pad - tail.width, y + words.height - tail.height)
+
+
+def _chip(d: ImageDraw.ImageDraw, side: int, x: int, y: int, k: int) -> None:
+    """The side's colour in its token's shape: rounded for the first side, cut corners for the second."""
+    fill, edge = INDEX[side_key(side)], INDEX[side_key(side, "edge")]
+    if side == 0:
+        d.rounded_rectangle([x, y, x + k, y + k], radius=k // 4, fill=fill, outline=edge, width=2)
+    else:
+        c = k // 4
+        pts = [
+            (x + c, y),
+            (x + k - c, y),
+            (x + k, y + c),
+            (x + k, y + k - c),
+            (x + k - c, y + k),
+            (x + c, y + k),
+            (x, y + k - c),
+            (x, y + c),
+        ]
+        d.polygon(pts, fill=fill, outline=edge, width=2)
+
+
+@lru_cache(maxsize=16)
+def _chip_tile(side: int, k: int) -> Image.Image:
+    im = Image.new("P", (k + 1, k + 1), INDEX["page"])
+    im.putpalette(PALETTE.image().getpalette() or [])
+    _chip(ImageDraw.Draw(im), side, 0, 0, k)
+    return im
+
+
+def _side_row(col: Column, st: State, side: int, g: Geo, viewer: str | None) -> None:
+    """A side's line at its end of the board: its name and units left (or its army's progress)."""
+    size = g.text
+    name = PALETTE.text(st.title(side).upper(), size, "ink", "page", True)
+    k = round(name.height * 0.7)
+    head = piece((_chip_tile(side, k), 0, (name.height - k) // 2), (name, k + 6, 0))
+    if st.phase == DESIGN:
+        done = "army chosen" if st.designed[side] else "choosing its army"
+        mine = st.armies[side] is not None and viewer == st.sides[side]
+        rest = done + (" (yours is shown only to you)" if mine else "")
+    else:
+        n = len(st.alive(side))
+        lost = sum(1 for u in st.u_side if u == side) - n
+        rest = plural(n, "unit") + (f" · {lost} destroyed" if lost else "")
+        if st.phase == DEPLOY and not st.deployed[side]:
+            rest = "deploying" if (0 if not st.deployed[0] else 1) == side else "to deploy next"
+    parts: list[Piece] = [head, piece((PALETTE.text(rest, size, "ink", "page"), 0, 0))]
+    col.flow(parts, g.line, round(size * 0.5))
+
+
+def _words(st: State, events: Sequence[Event], viewer: str | None, g: Geo) -> Column:
+    """Below the first side's line, laid out before the picture is made so it can be as tall as
+    needed: a retreat owed, then what the last action (or the whole last turn) did."""
+    size = g.text
+    col = Column(PALETTE, g.pad, g.words_y, g.width - 2 * g.pad, "page")
+    if st.phase == OVER and st.result is not None:
+        col.para(_sentence(st.result.detail), size, "ink", bold=True)
+    if st.pending is not None and st.phase != OVER:
+        uid, options = st.pending
+        names = ", ".join(st.g.names[o] for o in options)
+        top, under = col.y, len(col.ops)
+        col.x, col.width, col.y = col.x + g.pad, col.width - 2 * g.pad, col.y + g.pad // 2
+        col.para(
+            f"Retreat owed: {st.unit_name(uid)} on {st.g.names[st.u_sq[uid]]} → {names}",
+            size,
+            "ink",
+            bold=True,
+            bg="panel",
+        )
+        col.x, col.width = col.x - g.pad, col.width + 2 * g.pad
+        col.rect((col.x, top, col.x + col.width, col.y + g.pad // 2), "panel", "retreat", 2, under=under)
+        col.y += g.pad
+    said = _said(st, events, viewer)
+    if said:
+        col.para("Last:", size, "muted", bold=True)
+        for line in said:
+            col.para(line, size, "ink")
+    return col
+
+
+def _said(st: State, events: Sequence[Event], viewer: str | None) -> list[str]:
+    """The events in words, one sentence a line: the moves together (counted when there are many:
+    the lines on the board show each), then every attack, retreat and loss on its own."""
+    moves = [e for e in events if isinstance(e, E.Moved)]
+    out: list[str] = []
+    if moves:
+        if len(moves) <= MOST_LISTED_MOVES:
+            out.append(_sentence("Moves: " + ", ".join(e.text(viewer) for e in moves)))
         else:
-            lines = [phase_words(st)]
-            chip = (
-                st.active
-                if st.phase not in (DESIGN, DEPLOY)
-                else (None if st.phase == DESIGN else (0 if not st.deployed[0] else 1))
-            )
-        for n, text in enumerate(lines):
-            for part in wrap(text, size + 1, width - (size + 8), True):
-                dx = 0
-                if chip is not None and n == 0:
-                    c.d.rectangle(
-                        [x, y + 2, x + size, y + size + 2],
-                        fill=INDEX[side_key(chip)],
-                        outline=INDEX[side_key(chip, "edge")],
-                    )
-                    dx = size + 6
-                    chip = None
-                c.text(part, x + dx, y, size + 1, "ink", "panel", True)
-                y += size + 6
-        # The forces, or the design's progress.
-        if st.phase == DESIGN:
-            for i in (0, 1):
-                done = "army chosen" if st.designed[i] else "choosing…"
-                mine = st.armies[i] is not None and viewer == st.sides[i]
-                c.text(f"{st.title(i)}: {done}", x, y, size, "muted")
-                y += size + 5
-                if mine:
-                    c.text("(yours is shown only to you)", x, y, size - 1, "muted")
-                    y += size + 4
-        else:
-            for i in (0, 1):
-                n = len(st.alive(i))
-                c.d.rectangle(
-                    [x, y + 3, x + size - 2, y + size + 1],
-                    fill=INDEX[side_key(i)],
-                    outline=INDEX[side_key(i, "edge")],
-                )
-                c.text(f"{st.title(i)}: {plural(n, 'unit')}", x + size + 4, y, size, "ink")
-                y += size + 5
-        if st.pending is not None and st.phase not in (OVER,):
-            uid, options = st.pending
-            names = ", ".join(st.g.names[o] for o in options)
-            for part in wrap(
-                f"Retreat owed: {st.unit_name(uid)} on {st.g.names[st.u_sq[uid]]} → {names}", size, width
-            ):
-                c.text(part, x, y, size, "retreat", "panel", True)
-                y += size + 5
-        # The last action in words.
-        said = ", ".join(t for e in events if (t := e.text(viewer)))
-        if said:
-            y += 4
-            c.text("Last:", x, y, size, "muted", "panel", True)
-            y += size + 4
-            limit = g.height - g.m // 2 - g.legend_h - 12
-            for part in last_lines(said, size, width, max(1, (limit - y + 4) // (size + 4))):
-                c.text(part, x, y, size, "ink")
-                y += size + 4
+            out.append(f"{len(moves)} moves, drawn as lines from where each unit stood.")
+    for e in events:
+        if isinstance(e, E.Moved | E.TurnBegins | E.TurnEnded | E.MovesDone | GameEnded):
+            continue
+        if t := e.text(viewer):
+            out.append(_sentence(t))
+    return out
 
 
-def last_lines(said: str, size: int, width: int, most: int) -> tuple[str, ...]:
-    """The last action's words wrapped to `width`, at most `most` lines; a cut ends with "…"."""
-    lines = wrap(said, size, width)
-    if len(lines) <= most:
-        return lines
-    cut = list(lines[:most])
-    while cut[-1] and font(size).getlength(cut[-1] + " …") > width:
-        cut[-1] = cut[-1].rsplit(" ", 1)[0] if " " in cut[-1] else ""
-    cut[-1] = f"{cut[-1]} …".strip()
-    return tuple(cut)
+def _sentence(s: str) -> str:
+    """A clause as a line: a capital letter (unless it starts with notation) and a full stop."""
+    if s[:1].islower() and not s[1:2].isdigit():
+        s = s[:1].upper() + s[1:]
+    return s if s.endswith((".", "!", "?")) else s + "."
 
 
-__all__ = ["Board", "Geo", "last_lines", "square_bg"]
+__all__ = ["Board", "Geo", "geo", "square_bg"]

@@ -225,8 +225,12 @@ DRAWERS: dict[str, Callable[[Draw, Box, RGB, RGB], None]] = {
 }  # fmt: skip
 
 
-def token_rgb(size: int, era: str, code: str, side: int, elite: bool, bg: RGB) -> Image.Image:
-    """A `size` square tile: the background colour with the token on it."""
+def token_rgb(
+    size: int, era: str, code: str, side: int, elite: bool, bg: RGB, letter_px: int = 0, aside: bool = False
+) -> Image.Image:
+    """A `size` square tile: the background colour with the token on it; its letter at least
+    `letter_px` pixels (what reads on a phone for the board's width). `aside` moves the symbol to
+    the left and makes it smaller, leaving the top right corner to a damage badge."""
     big = size * SCALE
     im = Image.new("RGB", (big, big), bg)
     d = ImageDraw.Draw(im)
@@ -261,15 +265,19 @@ def token_rgb(size: int, era: str, code: str, side: int, elite: bool, bg: RGB) -
         )
     # The symbol in the upper half, the letter below it.
     sym = SYMBOL_OF[era][code]
-    w = big * 0.5
-    h = big * 0.27
-    cx = big / 2
-    top = big * 0.17
+    w = big * (0.4 if aside else 0.5)
+    h = big * (0.22 if aside else 0.27)
+    cx = big * (0.31 if aside else 0.5)
+    top = big * (0.2 if aside else 0.17)
     DRAWERS[sym](d, (cx - w / 2, top, cx + w / 2, top + h), ink, fill)
-    f = font(round(big * 0.33), True, size / big)
-    d.text((cx, big * 0.71), code, font=f, fill=ink, anchor="mm")
-    if elite:
-        _star(d, big * 0.2, big * 0.2, big * 0.13, KEY["elite"], ink)
+    cx = big / 2
+    px = max(round(big * 0.33), letter_px * SCALE)
+    f = font(px, True, 1 / SCALE)
+    d.text((cx, big * 0.70), code, font=f, fill=ink, anchor="mm")
+    if elite:  # top left; beside the letter when the symbol took that corner
+        _star(
+            d, big * 0.2, big * (0.64 if aside else 0.2), big * (0.11 if aside else 0.13), KEY["elite"], ink
+        )
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -285,9 +293,11 @@ def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB, ink: RGB) -> None:
 
 
 @lru_cache(maxsize=1024)
-def token(size: int, era: str, code: str, side: int, elite: bool, bg: str) -> Image.Image:
+def token(
+    size: int, era: str, code: str, side: int, elite: bool, bg: str, letter_px: int = 0, aside: bool = False
+) -> Image.Image:
     """The token tile in the palette, cached (a board repeats the same few dozen)."""
-    return PALETTE.to_p(token_rgb(size, era, code, side, elite, KEY[bg]))
+    return PALETTE.to_p(token_rgb(size, era, code, side, elite, KEY[bg], letter_px, aside))
 
 
 __all__ = ["SYMBOL_OF", "token", "token_rgb"]

@@ -1,9 +1,15 @@
 """The board picture: a pure function of a view (what its viewer may know) and the last events.
 
-The background (squares, coordinates, panel, legend) and every square tile (a square's colour
-with its stack of tokens on it) are built once per size, already in the palette, so a render
-pastes tiles, draws the last card's arrows and the panel's words, and encodes. Caches are filled
-idempotently under a lock and only read afterwards, so renders may run in worker threads.
+Laid out for a phone first, top to bottom: whose turn and what they must do in large type; the
+Germans' strength and hand at their end of the board; the board, filling the width; the Americans'
+row; then the question awaited, the deck, the last card with what it did (and, after a stretch of
+play, everything the stretch did) and the viewer's own hand. Every word is at least 12 CSS px when
+the picture is shown 400 CSS px wide; the key to the men is the `rules board` topic.
+
+The background (squares, coordinates) and every square tile (a square's colour with its stack on
+it) are built once per size, already in the palette, so a render pastes tiles, draws the cards'
+arrows and the words, and encodes. Caches are filled idempotently under a lock and only read
+afterwards, so renders may run in worker threads.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.fixbayonets.cards import BY_CODE, MOVE, TERRAIN, Card
+from engine.fixbayonets.events import Killed, Moved, Negated, Passed, Played
 from engine.fixbayonets.model import (
     ADJECTIVE,
     AMERICANS,
@@ -27,51 +34,87 @@ from engine.fixbayonets.model import (
     men_words,
     other,
 )
-from engine.fixbayonets.state import DISCARD, FIGHTING, HIDDEN, MOVING, SETUP, State, View
+from engine.fixbayonets.state import DISCARD, FIGHTING, HIDDEN, MOVING, SETUP, LastPlay, State, View
 from engine.fixbayonets.words import ATTACK_VERBS
+from engine.meta import GameEnded
 from engine.protocol import Event
 from render.fixbayonets import sprites
 from render.fixbayonets.theme import INDEX, KEY, PALETTE, text
-from render.kit import font, wrap
+from render.kit import Column, Piece, font, grown, phone_px, piece, wrap
 
-SQUARE = 76  # pixels per square on a posted board
+SQUARE = 72  # pixels per square on a posted board
 REPLAY_SQUARE = 48  # replays: smaller frames
 
 
 @dataclass(frozen=True)
 class Geo:
+    """Where everything goes for squares of `s` pixels (see the module's docstring)."""
+
     s: int
 
     @property
     def margin(self) -> int:
-        return round(self.s * 0.34)
-
-    @property
-    def panel_x(self) -> int:
-        return self.margin + 8 * self.s + round(self.s * 0.22)
-
-    @property
-    def panel_w(self) -> int:
-        return round(self.s * 4.3)
+        return round(self.s * 0.36)
 
     @property
     def width(self) -> int:
-        return self.panel_x + self.panel_w + round(self.s * 0.12)
+        return 8 * self.s + 2 * self.margin
+
+    @property
+    def body(self) -> int:
+        """Body text size: the smallest on the picture (12 CSS px on a phone)."""
+        return phone_px(self.width)
+
+    @property
+    def big(self) -> int:
+        return round(self.body * 1.25)
+
+    @property
+    def line(self) -> int:
+        return round(self.body * 1.42)
+
+    @property
+    def pad(self) -> int:
+        return round(self.s * 0.14)
+
+    @property
+    def band_h(self) -> int:
+        return round(self.big * 1.25) + 2 * self.pad
+
+    @property
+    def german_y(self) -> int:
+        return self.band_h + self.pad
+
+    @property
+    def side_h(self) -> int:
+        """A side's line: its name, strength and hand."""
+        return self.line
+
+    @property
+    def y0(self) -> int:
+        """The board's top edge."""
+        return self.german_y + self.side_h + self.margin
+
+    @property
+    def american_y(self) -> int:
+        return self.y0 + 8 * self.s + self.margin + self.pad // 2
+
+    @property
+    def bottom_y(self) -> int:
+        return self.american_y + self.side_h + self.pad // 2
 
     @property
     def height(self) -> int:
-        return 2 * self.margin + 8 * self.s
+        """The height with two lines of words below the board; it grows to say more."""
+        return self.bottom_y + 2 * self.line + self.pad
 
     def xy(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square: rank 8 (the Germans) at the top, rank 1 (the Americans) below."""
-        return self.margin + (sq % 8) * self.s, self.margin + (7 - sq // 8) * self.s
+        return self.margin + (sq % 8) * self.s, self.y0 + (7 - sq // 8) * self.s
 
     def centre(self, sq: int) -> tuple[int, int]:
         x, y = self.xy(sq)
         return x + self.s // 2, y + self.s // 2
-
-    def font_size(self, k: float) -> int:
-        return max(9, round(self.s * k))
 
 
 def square_colour(sq: int) -> str:
@@ -88,79 +131,35 @@ def _background(s: int) -> Image.Image:
     g = Geo(s)
     im = Image.new("RGB", (g.width, g.height), KEY["page"])
     d = ImageDraw.Draw(im)
+    d.rectangle([0, 0, g.width - 1, g.band_h - 1], fill=KEY["panel"])
     for sq in range(64):
         x, y = g.xy(sq)
         d.rectangle([x, y, x + s - 1, y + s - 1], fill=KEY[square_colour(sq)])
-    d.rectangle(
-        [g.margin - 2, g.margin - 2, g.margin + 8 * s + 1, g.margin + 8 * s + 1], outline=KEY["ink"], width=2
-    )
-    f = font(g.font_size(0.2), True)
+    bx0, bx1, by1 = g.margin, g.margin + 8 * s, g.y0 + 8 * s
+    d.rectangle([bx0 - 2, g.y0 - 2, bx1 + 1, by1 + 1], outline=KEY["ink"], width=2)
+    f = font(g.body, True)
     for i in range(8):
         cx = g.margin + i * s + s // 2
-        d.text((cx, g.margin + 8 * s + g.margin // 2), "abcdefgh"[i], font=f, fill=KEY["dim"], anchor="mm")
-        d.text((cx, g.margin // 2), "abcdefgh"[i], font=f, fill=KEY["dim"], anchor="mm")
-        cy = g.margin + (7 - i) * s + s // 2
+        d.text((cx, by1 + g.margin // 2), "abcdefgh"[i], font=f, fill=KEY["dim"], anchor="mm")
+        d.text((cx, g.y0 - g.margin // 2), "abcdefgh"[i], font=f, fill=KEY["dim"], anchor="mm")
+        cy = g.y0 + (7 - i) * s + s // 2
         d.text((g.margin // 2, cy), str(i + 1), font=f, fill=KEY["dim"], anchor="mm")
-    d.rectangle([g.panel_x, 0, g.width - 1, g.height - 1], fill=KEY["panel"])
-    # The legend, three rows of two: the five kinds, then the two sides' shapes.
-    t = round(s * 0.34)
-    small = font(g.font_size(0.165))
-    row_h = t + 5
-    y = g.height - 3 * row_h - round(s * 0.1)
-    d.line([g.panel_x + 8, y - 7, g.width - 10, y - 7], fill=KEY["panel_hi"], width=1)
-    entries: list[tuple[str, str, str]] = [
-        (GERMANS, "O", "officer"),
-        (AMERICANS, "H", "heavy weapons"),
-        (GERMANS, "S", "sniper"),
-        (AMERICANS, "U", "runner"),
-        (GERMANS, "R", "rifleman"),
-    ]
-    col = g.panel_w // 2
-    for i, (side, k, label) in enumerate(entries):
-        x = g.panel_x + 10 + (i % 2) * col
-        yy = y + (i // 2) * row_h
-        tok = sprites.token(side, k, 1, t)
-        im.paste(tok, (x, yy), tok)
-        d.text((x + t + 5, yy + t // 2), label, font=small, fill=KEY["text"], anchor="lm")
-    x = g.panel_x + 10 + col - round(s * 0.45)
-    yy = y + 2 * row_h
-    for side in SIDES:
-        tok = sprites.token(side, "R", 1, round(t * 0.7))
-        im.paste(tok, (x, yy + (t - tok.height) // 2), tok)
-        x += tok.width + 3
-        d.text((x, yy + t // 2), ADJECTIVE[side], font=small, fill=KEY["dim"], anchor="lm")
-        x += round(d.textlength(ADJECTIVE[side], font=small)) + 8
+        d.text((bx1 + g.margin // 2, cy), str(i + 1), font=f, fill=KEY["dim"], anchor="mm")
     return PALETTE.to_p(im)
-
-
-def _layout(s: int, n: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """Token size and top-left offsets inside a square for n different kinds of men."""
-    if n == 1:
-        t = round(s * 0.72)
-        return t, (((s - t) // 2, (s - t) // 2),)
-    if n == 2:
-        t = round(s * 0.5)
-        return t, ((1, round(s * 0.06)), (s - t - 1, s - t - round(s * 0.06)))
-    if n <= 4:
-        t = round(s * 0.49)
-        a, b = 1, s - t - 1
-        return t, ((a, a), (b, a), (a, b), (b, b))[:n]
-    t = s // 3  # all five kinds: three above, two below
-    gap = (s - 3 * t) // 2
-    low = s - t - 1
-    half = t // 2
-    return t, ((gap, 1), (gap + t, 1), (gap + 2 * t, 1), (gap + half, low), (gap + t + half, low))
 
 
 @lru_cache(maxsize=4096)
 def _tile(s: int, bg: str, side: str, kinds: str, faint: bool) -> Image.Image:
-    """A square with a stack on it: one token per kind, a count on each if there are several."""
+    """A square with the men on it: one kind as its token (a count badge if several), more kinds as
+    one stack piece listing each kind's letter and count, all readable on a phone."""
     im = Image.new("RGBA", (s, s), (*KEY[bg], 255))
-    distinct = list(dict.fromkeys(kinds))
-    t, spots = _layout(s, len(distinct))
-    for k, (x, y) in zip(distinct, spots, strict=False):
-        tok = sprites.token(side, k, kinds.count(k), t)
-        im.alpha_composite(tok, (x, y))
+    body = Geo(s).body
+    if len(set(kinds)) == 1:
+        t = round(s * 0.76)
+        tok = sprites.token(side, kinds[0], len(kinds), t, body)
+        im.alpha_composite(tok, ((s - t) // 2, (s - t) // 2))
+    else:
+        im.alpha_composite(sprites.stack(side, kinds, s, body))
     if faint:  # a set-up only its owner sees yet
         veil = Image.new("RGBA", (s, s), (*KEY[bg], 110))
         im.alpha_composite(veil)
@@ -168,24 +167,43 @@ def _tile(s: int, bg: str, side: str, kinds: str, faint: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _on_panel(kind: str, side: str, w: int, h: int) -> Image.Image:
-    """A token or card back already laid on the panel's colour, in the palette (ready to paste)."""
-    sprite = sprites.token(side, "R", 1, w) if kind == "token" else sprites.card_back(w, h)
-    im = Image.new("RGBA", sprite.size, (*KEY["panel"], 255))
+def _on_page(kind: str, side: str, w: int, h: int) -> Image.Image:
+    """A token (without its letter's job: a badge beside a side's name) or a card back, laid on
+    the page's colour, in the palette."""
+    if kind == "token":
+        sprite = _plain_token(side, w)
+    else:
+        sprite = sprites.card_back(w, h)
+    im = Image.new("RGBA", sprite.size, (*KEY["page"], 255))
     im.alpha_composite(sprite)
     return PALETTE.to_p(im)
+
+
+def _plain_token(side: str, size: int) -> Image.Image:
+    """The side's shape alone, as small as a line of words (a letter there would be too small)."""
+    big = size * 4
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    box = [big * 0.06, big * 0.06, big * 0.94, big * 0.94]
+    if side == GERMANS:
+        d.rounded_rectangle(box, radius=big * 0.14, fill=KEY["german"], outline=KEY["ink"], width=big // 12)
+    else:
+        d.ellipse(box, fill=KEY["american"], outline=KEY["ink"], width=big // 12)
+    return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
 # ------------------------------------------------------------------------------------ drawing
 
 
 def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bool = True) -> Image.Image:
-    """The picture of `view` with the last card played drawn on the board."""
-    del events  # the view's last play says all the board shows of the last action
+    """The picture of `view` with the cards just played drawn on the board: the last one, with
+    its fate, and any earlier ones of the same stretch of play."""
     g = Geo(s)
     st = view.state
+    col = _bottom(view, events, g) if panel else None
     with _lock:
-        im = _background(s).copy()
+        bg = _background(s)
+    im = grown(bg, max(g.height, col.y + g.pad) if col else g.height)
     for sq in range(64):
         stack = st.stacks[sq]
         if stack:
@@ -200,9 +218,14 @@ def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bo
                 for f, pair in enumerate(lay):
                     sq = rank * 8 + f
                     im.paste(_tile(s, square_colour(sq), side, pair, True), g.xy(sq))
-    _draw_last(im, g, st)
-    if panel:
-        _draw_panel(im, g, view)
+    _draw_plays(im, g, st, events)
+    if panel and col is not None:
+        _band(im, g, st)
+        for side, y in ((GERMANS, g.german_y), (AMERICANS, g.american_y)):
+            rows = Column(PALETTE, g.pad, y, g.width - 2 * g.pad, "page")
+            _side_rows(rows, view, side, g)
+            rows.draw(im)
+        col.draw(im)
     return im
 
 
@@ -216,8 +239,8 @@ def _arrow(d: ImageDraw.ImageDraw, g: Geo, a: int, b: int, colour: str, *, dashe
     end = (g.s * 0.5 - max(3, g.s // 20) - 1) / max(abs(ux), abs(uy))
     sx, sy = x0 + ux * start, y0 + uy * start
     ex, ey = x1 - ux * end, y1 - uy * end
-    w = max(3, g.s // 14)
-    head = g.s * 0.24
+    w = max(3, g.s // 12)
+    head = g.s * 0.26
     bx, by = ex - ux * head * 0.8, ey - uy * head * 0.8
     segs: list[tuple[float, float, float, float]] = []
     if dashed:
@@ -243,39 +266,68 @@ def _arrow(d: ImageDraw.ImageDraw, g: Geo, a: int, b: int, colour: str, *, dashe
     d.polygon(tri, fill=INDEX[colour], outline=INDEX["ink"])
 
 
-def _draw_last(im: Image.Image, g: Geo, st: State) -> None:
-    last = st.last
-    if last is None:
-        return
+def _draw_plays(im: Image.Image, g: Geo, st: State, events: Sequence[Event]) -> None:
+    """Each card played in `events` as arrows (the last one coloured by its fate: waiting for the
+    answer, cancelled, done), and every man killed marked on his square. With no card in the
+    events (a board asked for later), the last card the game remembers."""
     d = ImageDraw.Draw(im)
-    colour = {"waiting": "wait", "negated": "cancel"}.get(last.status, "attack" if last.attack else "move")
-    dashed = last.status != "done"
-    for _, src, dst in last.moves:
-        a, b = NAMES.index(src), NAMES.index(dst)
-        _frame(d, g, b, colour)
-        _arrow(d, g, a, b, colour, dashed=dashed)
-    if last.attack and last.killed:
-        target = NAMES.index(last.moves[0][2])
-        x, y = g.xy(target)
-        if st.stacks[target]:
-            # Men still stand there: a big cross would read as "all dead", so mark a corner, the
-            # upper right or the lower left (the corners a stack of two kinds leaves free),
-            # whichever is farther from the attacker and so clear of the arrow.
-            c, m = round(g.s * 0.22), round(g.s * 0.07)
-            (ax, ay), (tx, ty) = g.centre(NAMES.index(last.moves[0][1])), g.centre(target)
-            if (ax - tx) + (ty - ay) > 0:  # the attacker lies towards the upper right
-                x0, y0 = x + m, y + g.s - m - c
-            else:
-                x0, y0 = x + g.s - m - c, y + m
-            x1, y1 = x0 + c, y0 + c
-            w = max(3, g.s // 22)
+    plays = [e for e in events if isinstance(e, Played)]
+    for i, p in enumerate(plays[:-1]):  # earlier cards of the stretch: done or cancelled
+        later = events[events.index(p) + 1 :]
+        upto = later.index(plays[i + 1]) if plays[i + 1] in later else len(later)
+        cancelled = any(isinstance(e, Negated) and e.played == p.card for e in later[:upto])
+        colour = "cancel" if cancelled else "attack" if p.attack else "move"
+        for _, src, dst in p.moves:
+            a, b = NAMES.index(src), NAMES.index(dst)
+            _frame(d, g, b, colour)
+            _arrow(d, g, a, b, colour, dashed=cancelled)
+    last = st.last
+    if last is not None:  # the latest card, coloured by its fate
+        colour = {"waiting": "wait", "negated": "cancel"}.get(
+            last.status, "attack" if last.attack else "move"
+        )
+        for _, src, dst in last.moves:
+            a, b = NAMES.index(src), NAMES.index(dst)
+            _frame(d, g, b, colour)
+            _arrow(d, g, a, b, colour, dashed=last.status != "done")
+    kills = [NAMES.index(e.square) for e in events if isinstance(e, Killed)]
+    if last is not None and last.attack and last.killed:
+        kills.append(NAMES.index(last.moves[0][2]))
+    for target in dict.fromkeys(kills):
+        _kill_mark(d, g, st, target, _attacker_of(plays, last, NAMES[target]))
+
+
+def _attacker_of(plays: list[Played], last: LastPlay | None, target: str) -> int | None:
+    """The square the attack on `target` came from (the kill mark keeps clear of its arrow)."""
+    attacks = [p.moves[0] for p in plays if p.attack]
+    if last is not None and last.attack:
+        attacks.append(last.moves[0])
+    for _, src, dst in reversed(attacks):
+        if dst == target:
+            return NAMES.index(src)
+    return None
+
+
+def _kill_mark(d: ImageDraw.ImageDraw, g: Geo, st: State, target: int, attacker: int | None) -> None:
+    """A red cross: over the whole square once nobody is left there, else small in a free corner
+    (the upper right or the lower left), the one farther from the attacker and so from its arrow."""
+    x, y = g.xy(target)
+    if st.stacks[target]:
+        c, m = round(g.s * 0.22), round(g.s * 0.05)
+        (ax, ay), (tx, ty) = g.centre(attacker if attacker is not None else target), g.centre(target)
+        if (ax - tx) + (ty - ay) > 0:  # the attacker lies towards the upper right
+            x0, y0 = x + m, y + g.s - m - c
         else:
-            k = round(g.s * 0.16)
-            x0, y0, x1, y1 = x + k, y + k, x + g.s - k, y + g.s - k
-            w = max(3, g.s // 16)
-        for p0, p1 in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
-            d.line([p0, p1], fill=INDEX["ink"], width=w + 3)
-            d.line([p0, p1], fill=INDEX["attack"], width=w)
+            x0, y0 = x + g.s - m - c, y + m
+        x1, y1 = x0 + c, y0 + c
+        w = max(3, g.s // 22)
+    else:
+        k = round(g.s * 0.16)
+        x0, y0, x1, y1 = x + k, y + k, x + g.s - k, y + g.s - k
+        w = max(3, g.s // 16)
+    for p0, p1 in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
+        d.line([p0, p1], fill=INDEX["ink"], width=w + 3)
+        d.line([p0, p1], fill=INDEX["attack"], width=w)
 
 
 def _frame(d: ImageDraw.ImageDraw, g: Geo, sq: int, colour: str) -> None:
@@ -284,63 +336,25 @@ def _frame(d: ImageDraw.ImageDraw, g: Geo, sq: int, colour: str) -> None:
     d.rectangle([x + 1, y + 1, x + g.s - 2, y + g.s - 2], outline=INDEX[colour], width=w)
 
 
-# ---------------------------------------------------------------------------------- the panel
+# ---------------------------------------------------------------------------------- the words
 
 
-class _Pen:
-    """Writes lines of palette text down the panel."""
-
-    def __init__(self, im: Image.Image, g: Geo) -> None:
-        self.im, self.g = im, g
-        self.x = g.panel_x + round(g.s * 0.14)
-        self.y = round(g.s * 0.14)
-        self.w = g.panel_w - round(g.s * 0.26)
-
-    def line(
-        self, s: str, k: float = 0.19, fg: str = "text", *, bold: bool = False, x: int | None = None
-    ) -> int:
-        tile = text(s, self.g.font_size(k), fg, "panel", bold)
-        self.im.paste(tile, (self.x if x is None else x, self.y))
-        self.y += tile.height + 1
-        return tile.width
-
-    def para(self, s: str, k: float = 0.17, fg: str = "text", *, bold: bool = False, indent: int = 0) -> None:
-        size = self.g.font_size(k)
-        for ln in wrap(s, size, self.w - indent, bold):
-            tile = text(ln, size, fg, "panel", bold)
-            self.im.paste(tile, (self.x + indent, self.y))
-            self.y += tile.height
-
-    def gap(self, k: float = 0.08) -> None:
-        self.y += round(self.g.s * k)
-
-    def rule(self) -> None:
-        d = ImageDraw.Draw(self.im)
-        self.y += 3
-        d.line([self.x, self.y, self.x + self.w, self.y], fill=INDEX["panel_hi"], width=1)
-        self.y += 5
-
-
-def _draw_panel(im: Image.Image, g: Geo, view: View) -> None:
-    st = view.state
-    pen = _Pen(im, g)
-    head = "Fix Bayonets" + (f" · round {st.round}" if st.round else " · set-up")
-    pen.line(head, 0.24, bold=True)
-    headline, detail, colour = _status(st)
-    pen.para(headline, 0.2, colour, bold=True)
-    if detail:
-        pen.para(detail, 0.165, "dim")
-    pen.rule()
-    for side in SIDES:
-        _side_block(im, pen, view, side)
-    pen.rule()
-    _deck_line(im, pen, view)
-    pen.rule()
-    _last_block(im, pen, st)
+def _band(im: Image.Image, g: Geo, st: State) -> None:
+    """Whose turn and what they must do, in large type across the top, and the round."""
+    head, _detail, colour = _status(st)
+    tail = f"round {st.round}" if st.round else "set-up"
+    after = text(tail, g.body, "text", "panel")
+    size = g.big
+    words = text(head, size, "gold" if colour != "win" else "win", "panel", True)
+    if words.width > g.width - 3 * g.pad - after.width:
+        words = text(head, g.body, "gold" if colour != "win" else "win", "panel", True)
+    y = (g.band_h - words.height) // 2
+    im.paste(words, (g.pad, y))
+    im.paste(after, (g.width - g.pad - after.width, y + words.height - after.height))
 
 
 def _status(st: State) -> tuple[str, str, str]:
-    """The headline of the panel, its second line, and the headline's colour."""
+    """The headline, the line that says more, and the headline's colour."""
     if st.result is not None:
         w = st.result.winner
         head = "Drawn" if w is None else f"The {TITLE[w]} win"
@@ -372,35 +386,33 @@ def _status(st: State) -> tuple[str, str, str]:
     return who, "", "text"
 
 
-def _side_block(im: Image.Image, pen: _Pen, view: View, side: str) -> None:
+def _side_rows(col: Column, view: View, side: str, g: Geo) -> None:
+    """A side's line at its end of the board: its name, its strength and its hand's size."""
     st = view.state
-    g = pen.g
-    t = round(g.s * 0.38)
-    im.paste(_on_panel("token", side, t, t), (pen.x, pen.y))
+    size = g.body
+    ic = round(size * 1.2)
     officers = st.officers_alive(side) if st.phase != SETUP else 2
-    men = st.men_alive(side)
     on_turn = st.result is None and st.phase != SETUP and st.active == side
-    name = TITLE[side] + (" ◀" if on_turn else "")
-    top = pen.y
-    pen.line(name, 0.2, bold=True, x=pen.x + t + 6)
-    pen.line(strength_words(men, officers), 0.16, "dim", x=pen.x + t + 6)
+    name = text(TITLE[side].upper(), size, "gold" if on_turn else "text", "page", True)
+    badge = _on_page("token", side, ic, ic)
     n = view.hand_counts[side]
-    cw, ch = round(g.s * 0.2), round(g.s * 0.28)
-    back = _on_panel("back", side, cw, ch)
-    x = pen.x + t + 6
-    for i in range(min(n, 8)):
-        im.paste(back, (x + i * (cw + 3), pen.y + 1))
-    label = f"{n} card{'s' if n != 1 else ''} in hand"
-    y0 = pen.y
-    pen.y += max(0, (ch - g.font_size(0.18)) // 2)
-    pen.line(label, 0.18, "text", bold=True, x=x + min(n, 8) * (cw + 3) + 5)
-    pen.y = max(pen.y, y0 + ch + 3)
-    pen.y = max(pen.y, top + t + 4)
-    if view.sees_hand(side) and st.hands[side]:
-        whose = "Your hand" if side == view.viewer else "Hand (face up)"
-        names = ", ".join(c.name for c in st.hands[side])
-        pen.para(f"{whose}: {names}", 0.16, "wait", indent=t + 6)
-    pen.gap(0.06)
+    cw, ch = round(size * 0.62), round(size * 0.9)
+    back = _on_page("back", side, cw, ch)
+    label = text(f"{n} card{'s' if n != 1 else ''}", size, "text", "page", True)
+    step = round(cw * 0.6)  # the backs overlap like a hand held fanned
+    shown = min(n, 8)
+    backs = [(back, i * step, (label.height - ch) // 2) for i in range(shown)]
+    backs.append((label, (shown - 1) * step + cw + 5 if shown else 0, 0))
+    pieces = [
+        piece((badge, 0, (name.height - ic) // 2), (name, ic + 6, 0)),
+        _words(strength_words(st.men_alive(side), officers), size),
+        piece(*backs),
+    ]
+    col.flow(pieces, g.line, round(size * 0.45))
+
+
+def _words(s: str, size: int, fg: str = "text", bold: bool = False) -> Piece:
+    return piece((text(s, size, fg, "page", bold), 0, 0))
 
 
 def strength_words(men: int, officers: int) -> str:
@@ -410,32 +422,55 @@ def strength_words(men: int, officers: int) -> str:
     return f"{who}, {chiefs} alive"
 
 
-def _deck_line(im: Image.Image, pen: _Pen, view: View) -> None:
-    g = pen.g
+def _bottom(view: View, events: Sequence[Event], g: Geo) -> Column:
+    """Below the Americans' row, laid out before the picture is made so it can be as tall as the
+    words need: the question awaited (or what the phase asks), the deck, the last card with what
+    it did, everything else the stretch of play did, and the viewer's hand."""
     st = view.state
-    cw, ch = round(g.s * 0.22), round(g.s * 0.31)
-    im.paste(_on_panel("back", "", cw, ch), (pen.x, pen.y))
+    size = g.body
+    col = Column(PALETTE, g.pad, g.bottom_y, g.width - 2 * g.pad, "page")
+    _head, detail, colour = _status(st)
+    if detail and colour == "wait" and st.pending is not None:
+        top, under = col.y, len(col.ops)
+        col.x, col.width, col.y = col.x + g.pad, col.width - 2 * g.pad, col.y + g.pad // 2
+        col.para(detail, size, "text", bold=True, bg="panel_hi")
+        col.x, col.width = col.x - g.pad, col.width + 2 * g.pad
+        col.rect((col.x, top, col.x + col.width, col.y + g.pad // 2), "panel_hi", "wait", 2, under=under)
+        col.y += g.pad
+    elif detail:
+        col.para(detail, size, "win" if colour == "win" else "dim", bold=colour == "win")
     discard = st.deck.discard
-    top = f" · top: {discard[-1].name}" if discard else ""
-    y0 = pen.y
-    pen.line(f"Deck {view.deck_count} · discard {len(discard)}{top}", 0.17, x=pen.x + cw + 8)
-    pen.y = max(pen.y, y0 + ch + 2)
+    top_card = f" · top: {discard[-1].name}" if discard else ""
+    col.para(f"Deck {view.deck_count} · discard {len(discard)}{top_card}", size, "text")
+    col.y += g.pad // 2
+    _last_block(col, st, events, g, view.viewer)
+    for side in SIDES:
+        if view.sees_hand(side) and st.hands[side]:
+            whose = "Your hand" if side == view.viewer else f"{TITLE[side]}' hand (face up)"
+            names = ", ".join(c.name for c in st.hands[side])
+            col.para(f"{whose}: {names}.", size, "wait")
+    return col
 
 
-def _last_block(im: Image.Image, pen: _Pen, st: State) -> None:
+def _last_block(col: Column, st: State, events: Sequence[Event], g: Geo, viewer: str | None) -> None:
+    """The last card as a picture, beside it what it did and its fate, and below, in order, every
+    other thing the events say (a whole turn's cards after an AI's turn). Nothing is cut."""
+    size = g.body
     last = st.last
+    said = [t for e in events if not isinstance(e, GameEnded) and (t := e.text(viewer))]
     if last is None:
-        pen.para("No card played yet.", 0.17, "dim")
+        if said:
+            col.para(_sentences(said), size, "text")
+        else:
+            col.para("No card played yet.", size, "dim")
         return
-    g = pen.g
     c = BY_CODE[last.card]
-    cw, ch = round(g.s * 1.05), round(g.s * 1.42)
-    face = _card_face(c, cw, ch)
-    im.paste(face, (pen.x, pen.y))
-    y0 = pen.y
-    indent = cw + 10
-    pen.para(f"Last card: {c.name}", 0.18, bold=True, indent=indent)
-    pen.para(f"played by the {TITLE[last.side]}", 0.16, "dim", indent=indent)
+    face = _card_face(c, round(g.s * 1.5), size)
+    ch = face.height
+    col.paste(face, col.x, col.y)
+    top = col.y
+    col.beside(face.width + g.pad, top + ch + g.pad // 2)
+    col.para(f"{c.name}, played by the {TITLE[last.side]}", size, "text", bold=True)
     adj = ADJECTIVE[last.side]
     kind, src, dst = last.moves[0]
     if last.attack:
@@ -444,50 +479,46 @@ def _last_block(im: Image.Image, pen: _Pen, st: State) -> None:
         what = f"The {adj} {SINGULAR[kind]} moves {src} → {dst}."
     else:
         what = f"{men_words(''.join(m[0] for m in last.moves))} move forward together.".capitalize()
-    pen.para(what, 0.16, indent=indent)
+    col.para(what, size, "text")
     if last.status == "waiting":
-        pen.para(
-            f"Waiting: will the {TITLE[other(last.side)]} cancel it?", 0.16, "wait", bold=True, indent=indent
-        )
+        col.para(f"Waiting: will the {TITLE[other(last.side)]} cancel it?", size, "wait", bold=True)
     elif last.status == "negated":
         by = BY_CODE[last.negated_by or "trees"].name
-        pen.para(f"Cancelled with {by}.", 0.16, "cancel", bold=True, indent=indent)
+        col.para(f"Cancelled with {by}.", size, "cancel", bold=True)
     elif last.attack:
         enemy = ADJECTIVE[other(last.side)]
         if last.killed:
             dead = men_words(last.killed)
             whole = ", the whole stack" if last.whole and len(last.killed) > 1 else ""
-            pen.para(f"Killed ({enemy}): {dead}{whole}.", 0.16, "attack", bold=True, indent=indent)
+            col.para(f"Killed ({enemy}): {dead}{whole}.", size, "attack", bold=True)
         else:
-            pen.para("Hit: the defender chooses who falls.", 0.16, "wait", bold=True, indent=indent)
-    pen.y = max(pen.y, y0 + ch + 4)
+            col.para("Hit: the defender chooses who falls.", size, "wait", bold=True)
+    col.y = max(col.y, top + ch + g.pad // 2)
+    col.beside(0, 0)
+    # The rest of the stretch: what came before the last card, and what followed its answer (the
+    # end of the turn, a draw); the card's own answer and result are said beside it already.
+    plays = [i for i, e in enumerate(events) if isinstance(e, Played)]
+    if plays:
+        told = (Played, Moved, Killed, Negated, Passed)
+        rest = [*events[: plays[-1]], *(e for e in events[plays[-1] :] if not isinstance(e, told))]
+        said = [t for e in rest if not isinstance(e, GameEnded) and (t := e.text(viewer))]
+    if said:
+        col.para(_sentences(said), size, "dim")
+
+
+def _sentences(clauses: list[str]) -> str:
+    """Event words as sentences: 'The Germans play Bayonet: … The Americans let it stand.'"""
+    return " ".join(c[:1].upper() + c[1:] + ("" if c.endswith((".", "?", "!")) else ".") for c in clauses)
 
 
 @lru_cache(maxsize=64)
-def _card_face(c: Card, w: int, h: int) -> Image.Image:
-    """A card as a small picture: a band of its type's colour, its name and what it does."""
+def _card_face(c: Card, w: int, size: int) -> Image.Image:
+    """A card as a picture, as tall as its words: a band of its type's colour and word, its name
+    and what it does, every word `size` pixels or more."""
     ss = 3
-    big = Image.new("RGB", (w * ss, h * ss), KEY["panel"])
-    d = ImageDraw.Draw(big)
-    d.rounded_rectangle(
-        [0, 0, w * ss - 1, h * ss - 1], radius=8 * ss, fill=KEY["card"], outline=KEY["card_edge"], width=ss
-    )
-    band = round(h * ss * 0.26)
-    d.rounded_rectangle([ss * 2, ss * 2, w * ss - ss * 3, band], radius=6 * ss, fill=KEY[f"band_{c.kind}"])
-    kind = {"A": "ATTACK", "M": "MOVE", "T": "TERRAIN"}[c.kind]
-    d.text(
-        (w * ss / 2, band / 2 + ss),
-        kind,
-        font=font(int(h * ss * 0.1), True, 1 / ss),
-        fill=KEY["white"],
-        anchor="mm",
-    )
-    size = int(h * ss * (0.13 if len(c.name) < 10 else 0.1))
-    lines = wrap(c.name, size, int(w * ss * 0.9), True)
-    y = band + h * ss * 0.08
-    for ln in lines:
-        d.text((w * ss / 2, y), ln, font=font(size, True, 1 / ss), fill=KEY["ink"], anchor="mt")
-        y += size * 1.1
+    px = size * ss
+    band = round(px * 1.5)
+    names = wrap(c.name, px, int(w * ss * 0.92), True)
     if c.kind == TERRAIN:
         note = "cancels an attack" if c.negates == "A" else "cancels a move"
     elif c.knight:
@@ -501,9 +532,22 @@ def _card_face(c: Card, w: int, h: int) -> Image.Image:
         extra.append("whole stack")
     if c.only:
         extra.append(f"{TITLE[c.only]} only")
-    small = int(h * ss * 0.085)
-    y = h * ss * 0.66
-    for ln in extra:
-        d.text((w * ss / 2, y), ln, font=font(small, False, 1 / ss), fill=KEY["ink"], anchor="mt")
-        y += small * 1.15
+    notes = [ln for e in extra for ln in wrap(e, px, int(w * ss * 0.92))]
+    h = round((band + px * 0.55 + px * 1.15 * (len(names) + len(notes)) + px * 0.5) / ss)
+    big = Image.new("RGB", (w * ss, h * ss), KEY["page"])
+    d = ImageDraw.Draw(big)
+    d.rounded_rectangle(
+        [0, 0, w * ss - 1, h * ss - 1], radius=8 * ss, fill=KEY["card"], outline=KEY["card_edge"], width=ss
+    )
+    d.rounded_rectangle([ss * 2, ss * 2, w * ss - ss * 3, band], radius=6 * ss, fill=KEY[f"band_{c.kind}"])
+    kind = {"A": "ATTACK", "M": "MOVE", "T": "TERRAIN"}[c.kind]
+    d.text((w * ss / 2, band / 2 + ss), kind, font=font(px, True, 1 / ss), fill=KEY["white"], anchor="mm")
+    y = band + px * 0.35
+    for ln in names:
+        d.text((w * ss / 2, y), ln, font=font(px, True, 1 / ss), fill=KEY["ink"], anchor="mt")
+        y += px * 1.15
+    y += px * 0.2
+    for ln in notes:
+        d.text((w * ss / 2, y), ln, font=font(px, False, 1 / ss), fill=KEY["ink"], anchor="mt")
+        y += px * 1.15
     return PALETTE.to_p(big.resize((w, h), Image.Resampling.LANCZOS))

@@ -28,8 +28,9 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 
 
 @lru_cache(maxsize=256)
-def token(side: str, kind: str, count: int, size: int) -> Image.Image:
-    """An RGBA token `size` pixels square."""
+def token(side: str, kind: str, count: int, size: int, count_px: int = 0) -> Image.Image:
+    """An RGBA token `size` pixels square; with `count` > 1 a badge in its lower right corner
+    gives the number, its figures `count_px` pixels tall (the board's smallest readable size)."""
     big = size * SS
     im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -50,12 +51,70 @@ def token(side: str, kind: str, count: int, size: int) -> Image.Image:
         d.polygon(_star(big * 0.5, big * 0.22, big * 0.13), fill=KEY["gold"], outline=KEY["ink"])
     fg = KEY["white"] if german else KEY["ink"]
     cy = big * (0.57 if officer else 0.5)
-    d.text((big / 2, cy), kind, font=font(int(big * 0.5), True, 1 / SS), fill=fg, anchor="mm")
+    cx = big * (0.4 if count > 1 else 0.5)  # clear of the count badge in the corner
+    d.text(
+        (cx, cy - (big * 0.04 if count > 1 else 0)),
+        kind,
+        font=font(int(big * 0.5), True, 1 / SS),
+        fill=fg,
+        anchor="mm",
+    )
     if count > 1:
-        r = big * 0.2
+        px = max(count_px, round(size * 0.3)) * SS
+        words = str(count)
+        w = font(px, True, 1 / SS).getlength(words)
+        r = max(px * 0.68, w / 2 + px * 0.22)
         cx, cyb = big - r - 1, big - r - 1
         d.ellipse([cx - r, cyb - r, cx + r, cyb + r], fill=KEY["ink"], outline=KEY["white"], width=max(2, SS))
-        d.text((cx, cyb), str(count), font=font(int(r * 1.5), True, 1 / SS), fill=KEY["white"], anchor="mm")
+        d.text((cx, cyb), words, font=font(px, True, 1 / SS), fill=KEY["white"], anchor="mm")
+    return im.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def stack_rows(kinds: str) -> list[list[str]]:
+    """A mixed stack's entries ('3R', 'S', 'O'), in rows centred in the square: the corners stay
+    free up to four kinds (a kill mark goes in a corner)."""
+    entries = [f"{kinds.count(k)}{k}" if kinds.count(k) > 1 else k for k in dict.fromkeys(kinds)]
+    shape = {1: [1], 2: [1, 1], 3: [1, 1, 1], 4: [1, 2, 1]}.get(len(entries), [2, 2, 1])
+    rows, i = [], 0
+    for n in shape:
+        rows.append(entries[i : i + n])
+        i += n
+    return rows
+
+
+@lru_cache(maxsize=512)
+def stack(side: str, kinds: str, size: int, text_px: int) -> Image.Image:
+    """Men of several kinds on one square as one piece: the side's shape (a German stack is a
+    square-cornered tile, an American one nearly round) holding each kind's letter with its
+    count ('3R' is three riflemen), every letter `text_px` pixels tall. An officer's O is gold."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    german = side == "germans"
+    line = max(3, big // 28)
+    pad = big * 0.02
+    box = [pad, pad, big - pad, big - pad]
+    inner = [pad + line, pad + line, big - pad - line, big - pad - line]
+    radius = big * (0.12 if german else 0.42)
+    d.rounded_rectangle(box, radius=radius, fill=KEY["ink"])
+    d.rounded_rectangle(inner, radius=radius - line, fill=KEY["german"] if german else KEY["american"])
+    fg = KEY["white"] if german else KEY["ink"]
+    rows = stack_rows(kinds)
+    px = text_px * SS
+    f = font(px, True, 1 / SS)
+    pitch = min(big / len(rows), px * 1.18)
+    top = big / 2 - pitch * len(rows) / 2
+    for r, row in enumerate(rows):
+        cy = top + pitch * (r + 0.5)
+        widths = [f.getlength(e) for e in row]
+        gap = px * 0.35
+        x = big / 2 - (sum(widths) + gap * (len(row) - 1)) / 2
+        for e, w in zip(row, widths, strict=True):
+            colour = KEY["gold"] if e.endswith("O") and german else fg
+            d.text((x + w / 2, cy), e, font=f, fill=colour, anchor="mm")
+            if e.endswith("O") and not german:  # gold on khaki is faint: underline it in gold too
+                d.line([x, cy + px * 0.42, x + w, cy + px * 0.42], fill=KEY["gold"], width=SS * 2)
+            x += w + gap
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 

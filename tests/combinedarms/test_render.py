@@ -9,7 +9,7 @@ from PIL import Image
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
 from render import seen
 from render.combinedarms import RENDERER
-from render.combinedarms.board import _legend_rows, geo, last_lines
+from render.combinedarms.board import geo
 from render.combinedarms.theme import KEY
 from render.combinedarms.ww2 import RENDERER as RENDERER_WWII
 from tests.combinedarms.helpers import BRITISH, GERMANS, at, build, play
@@ -43,7 +43,7 @@ def test_boards_of_both_eras_and_the_campaign_draw():
             s = game.new_game(options, 2)
             png = draw.board(s.view(None), [])
             im = Image.open(io.BytesIO(png))
-            assert 700 <= im.size[0] <= 1000 and 500 <= im.size[1] <= 700
+            assert 600 <= im.size[0] <= 700 and im.size[1] <= 1.4 * im.size[0]  # a phone's width
             frame = draw.frame(s.view(None), [])
             assert frame.size[0] < im.size[0]
 
@@ -115,26 +115,41 @@ def test_a_damage_badge_stays_readable_under_an_attack_line_crossing_it():
     assert badge == counts(RENDERER.board(clear.view(None), []))["dmg"] > 20
 
 
-def test_the_attacked_dot_does_not_cover_the_terrain_mark():
-    s = build("wwi", {"d2": "M", "d4": "i", "a1": "H", "h8": "h"}, terrain={"d2": "T"})
-    play(s, BRITISH, "done", "d2xd4")  # straight up: the line stays away from d2's lower corners
-    im = Image.open(io.BytesIO(RENDERER.board(s.view(None), []))).convert("RGB")
-    g = geo(8, 8, RENDERER.square, len(_legend_rows(s.rules.era, tuple(s.terrain), False)))
-    x, y = g.xy(s.g.index["d2"])
-    size = max(9, round(g.s * 0.2))
-    mark = im.crop((x, y + g.s - size - 6, x + g.s // 2, y + g.s))  # where "+1" is written
-    r, gg, b = KEY["hit"]
-    red = 0
-    for px in range(mark.width):
-        for py in range(mark.height):
-            p, q, t = mark.getpixel((px, py))  # type: ignore[misc]
-            red += abs(p - r) <= 4 and abs(q - gg) <= 4 and abs(t - b) <= 4
-    assert red == 0
-    assert counts(RENDERER.board(s.view(None), []))["hit"] > 0  # the dot is still drawn, elsewhere
+def test_attack_lines_run_under_the_units_they_cross():
+    """Issue 21: the last turn's attack lines crossed unit symbols, half hiding a unit. A line now
+    runs under the tokens: a unit it passes over looks exactly as it does with no attack at all,
+    and only the arrowhead at the target's rim sits on top."""
+    pieces = {"d1": "A", "d3": "I", "d5": "i", "a1": "H", "h8": "h"}
+    attacked, quiet = build("wwi", pieces), build("wwi", pieces)
+    play(attacked, BRITISH, "done", "d1xd5")  # the artillery fires over its own infantry on d3
+    play(quiet, BRITISH, "done")
+    g = geo(8, 8, RENDERER.square)
+
+    def square(png: bytes, name: str) -> bytes:
+        x, y = g.xy(attacked.g.index[name])
+        inset = round(g.s * 0.1)
+        im = Image.open(io.BytesIO(png)).convert("RGB")
+        return im.crop((x + inset, y + inset, x + g.s - inset, y + g.s - inset)).tobytes()
+
+    hit = RENDERER.board(attacked.view(None), [])
+    still = RENDERER.board(quiet.view(None), [])
+    assert square(hit, "d3") == square(still, "d3")  # the crossed unit: untouched
+    assert counts(hit)["hit"] > counts(still)["hit"] + 50  # the line and its arrowhead are there
 
 
-def test_a_long_last_action_is_cut_with_an_ellipsis():
-    words = " ".join(f"Infantry d{n % 8 + 1}-e{n % 8 + 1}," for n in range(60))
-    lines = last_lines(words, 12, 200, 5)
-    assert len(lines) == 5 and lines[-1].endswith("…")
-    assert last_lines("Tank c3-c5", 12, 200, 5) == ("Tank c3-c5",)
+def test_a_whole_turn_is_said_in_full_without_an_ellipsis():
+    """One board per hand-off: an AI's whole turn arrives as one list of events. The moves are
+    counted (their lines show each), and every attack is said on its own line: nothing is cut."""
+    from engine.combinedarms.state import View
+    from render.combinedarms.board import _said
+
+    s = build("wwi", {"c4": "F", "e4": "F", "d2": "I", "e2": "I", "f2": "I", "g2": "I", "b2": "I",
+                      "d5": "i", "c6": "i", "e6": "i", "a1": "H", "h8": "h"})  # fmt: skip
+    events = play(s, BRITISH, "d2-d3", "e2-e3", "f2-f3", "g2-g3", "b2-b3", "done", "c4xd5", "e4xd5")
+    view = s.view(None)
+    assert isinstance(view, View)
+    lines = _said(s, seen(events, None), None)
+    assert lines[0] == "5 moves, drawn as lines from where each unit stood."
+    assert sum(" damage, " in line for line in lines) == 2 and not any("…" in line for line in lines)
+    png = RENDERER.board(view, seen(events, None))
+    assert Image.open(io.BytesIO(png)).height > geo(8, 8, RENDERER.square).height  # it grew to say it

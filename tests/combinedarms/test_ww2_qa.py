@@ -14,7 +14,7 @@ from engine.combinedarms.game import WWII_GAME
 from engine.combinedarms.state import State, new_game
 from engine.combinedarms.units import WWII
 from engine.errors import IllegalAction, InvalidNotation
-from render.combinedarms.board import _legend_rows, geo
+from render.combinedarms.board import geo
 from render.combinedarms.theme import KEY
 from render.combinedarms.ww2 import RENDERER as RENDERER_WWII
 from tests.combinedarms.helpers import AMERICANS, GERMANS, build, play
@@ -189,15 +189,10 @@ def test_an_airfields_focus_frames_only_what_it_may_attack():
     assert focus > quiet + 100
 
 
-def test_the_legend_gives_cities_their_defence_bonus_when_they_are_difficult():
-    w = build("wwii", {"a1": "H", "h8": "h"}, cities=["c4", "f5"], options={"cities": True})
-    labels = [label for _, label in _legend_rows(WWII, tuple(w.terrain), True, w.rules.difficult)]
-    assert "City (hold all to win)" in labels
-    d = build(
-        "wwii", {"a1": "H", "h8": "h"}, cities=["c4", "f5"], options={"cities": True, "difficult": True}
-    )
-    labels = [label for _, label in _legend_rows(WWII, tuple(d.terrain), True, d.rules.difficult)]
-    assert "City +1 (hold all to win)" in labels
+def test_the_key_to_the_board_gives_cities_their_defence_bonus_when_they_are_difficult():
+    """The board's legend moved to the `rules board` topic (issue 21: boards read on a phone)."""
+    key = WWII_GAME.rules["board"]
+    assert "cities (buildings; +1 defence too when Difficult Terrain is on)" in key
 
 
 def test_both_deployment_edges_show_over_full_front_ranks():
@@ -207,10 +202,10 @@ def test_both_deployment_edges_show_over_full_front_ranks():
     )
     im = Image.open(io.BytesIO(RENDERER_WWII.board(s.view(None), []))).convert("RGB")
     rgb, width = im.tobytes(), im.size[0]
-    g = geo(8, 8, RENDERER_WWII.square, len(_legend_rows(WWII, tuple(s.terrain), False, False)))
+    g = geo(8, 8, RENDERER_WWII.square)
     muted = KEY["muted"]
     for rank in (3, 6):
-        y = g.m + (8 - rank) * g.s if rank == 3 else g.m + (8 - rank + 1) * g.s
+        y = g.y0 + (8 - rank) * g.s if rank == 3 else g.y0 + (8 - rank + 1) * g.s
         dashes = sum(1 for x in range(g.m, g.m + 8 * g.s) if _near(rgb, width, x, y, muted))
         assert dashes > 8 * g.s // 4, rank
 

@@ -11,7 +11,7 @@ from engine.fixbayonets.model import GRID
 from engine.fixbayonets.state import FIGHTING
 from render import renderer, seen
 from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo, strength_words
-from render.fixbayonets.theme import INDEX
+from render.fixbayonets.theme import INDEX, PALETTE
 
 from .helpers import A, G, play, pos
 
@@ -30,10 +30,10 @@ def colours_in_square(im: Image.Image, name: str) -> set[int]:
     return set(im.crop((x + 2, y + 2, x + SQUARE - 2, y + SQUARE - 2)).tobytes())  # "P": a byte a pixel
 
 
-def test_a_board_is_a_landscape_png_sized_for_discord() -> None:
+def test_a_board_is_a_portrait_png_that_a_phone_shows_across_its_width() -> None:
     im = image(pos({"d4": "GR"}))
-    assert (im.width, im.height) == (GEO.width, GEO.height)
-    assert 900 <= im.width <= 1100 and 600 <= im.height <= 720
+    assert im.width == GEO.width and im.height >= GEO.height
+    assert 560 <= im.width <= 720 and im.height <= 1.6 * im.width
 
 
 def test_officers_wear_gold_and_other_men_do_not() -> None:
@@ -47,7 +47,7 @@ def test_officers_wear_gold_and_other_men_do_not() -> None:
 def test_the_sides_differ_in_shape_not_only_colour() -> None:
     """A German man is a rounded square, an American a disc: near the token's corner only the square."""
     im = image(pos({"d4": "GR", "e4": "AR"}))
-    t = round(SQUARE * 0.72)
+    t = round(SQUARE * 0.76)
     off = (SQUARE - t) // 2 + round(t * 0.13)
     for name, covered in (("d4", True), ("e4", False)):
         x, y = GEO.xy(GRID.square(name))
@@ -95,10 +95,13 @@ def test_a_hand_is_drawn_on_its_owner_s_board_only() -> None:
     s = pos({"d4": "GR"}, g=["march"], a=["trees", "sniper"])
     own, other, public = image(s, A), image(s, G), image(s, None)
     assert own.tobytes() != public.tobytes()
-    panel = (GEO.panel_x, 0, GEO.width, GEO.height)
-    assert own.crop(panel).tobytes() != other.crop(panel).tobytes()
-    # The board itself is the same for everyone.
-    board = (0, 0, GEO.panel_x, GEO.height)
+
+    def below(im: Image.Image) -> bytes:  # the words under the board
+        return im.crop((0, GEO.bottom_y, GEO.width, im.height)).tobytes()
+
+    assert below(own) != below(other)
+    # The board itself, and the sides' rows around it, are the same for everyone.
+    board = (0, 0, GEO.width, GEO.bottom_y)
     assert own.crop(board).tobytes() == public.crop(board).tobytes() == other.crop(board).tobytes()
 
 
@@ -160,3 +163,81 @@ def test_the_kill_mark_sits_in_the_free_corner_away_from_the_arrow() -> None:
     x, y = GEO.xy(GRID.square("d1"))
     lower_left = {im.getpixel((x + k, y + SQUARE - k)) for k in range(8, SQUARE // 4)}
     assert INDEX["attack"] in lower_left
+
+
+def test_a_stretch_of_cards_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One board per hand-off: the cards a side played while the other had nothing to answer (an
+    AI's turn) arrive as one list of events; every card gets its arrow, the kill its cross, and
+    the words say all of it, not only the last card."""
+    from render.kit import measuring
+
+    s = pos({"d4": "GR", "b4": "GR", "e3": "AR"}, g=["march", "march", "rifle3"])
+    events = play(s, "march Rd4-d6", "march Rb4-b6", "fight", "rifle3 Rb6xe3")
+    said: list[str] = []
+    real = PALETTE.text
+
+    def text(words: str, *args: object, **kw: object) -> Image.Image:
+        said.append(words)
+        return real(words, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PALETTE, "text", text)
+    with measuring():  # draws every word afresh, so every word drawn is seen here
+        im = image(s, None, events)
+    for mid in ("d5", "b5"):  # the two moves' white arrows
+        x, y = GEO.centre(GRID.square(mid))
+        assert INDEX["move"] in {im.getpixel((x + dx, y)) for dx in range(-6, 7)}, mid
+    x, y = GEO.centre(GRID.square("c5"))
+    assert INDEX["attack"] in {im.getpixel((x + dx, y)) for dx in range(-6, 7)}  # the shot
+    assert im.getpixel(GEO.centre(GRID.square("e3"))) == INDEX["attack"]  # the emptied square's cross
+    words = " ".join(said)
+    for part in (
+        "rifleman on d4 to d6",
+        "rifleman on b4 to b6",
+        "shoots at e3",
+        "Killed (American): a rifleman",
+    ):
+        assert part in words, words
+    assert not any(w.endswith("…") for w in said)
+
+
+@pytest.mark.parametrize("s", [REPLAY_SQUARE, SQUARE])
+def test_no_word_runs_off_the_picture_or_over_the_board(monkeypatch: pytest.MonkeyPatch, s: int) -> None:
+    """Every line of words, in random games seen by every viewer, stays inside the picture and out
+    of the board and its coordinates (a side's line must fit in one line)."""
+    import random
+
+    from engine.fixbayonets.state import View
+    from render import kit
+    from render.fixbayonets.board import draw
+
+    boxes: list[tuple[int, int, int, int]] = []
+    real = kit.Column.paste
+
+    def paste(self: kit.Column, tile: Image.Image, x: int, y: int) -> None:
+        boxes.append((x, y, x + tile.width, y + tile.height))
+        real(self, tile, x, y)
+
+    monkeypatch.setattr(kit.Column, "paste", paste)
+    g = Geo(s)
+    top, bottom = g.y0 - g.margin, g.y0 + 8 * s + g.margin
+    from engine import registry
+
+    rules = registry.game("fixbayonets")
+    for seed in (1, 2):
+        state = rules.new_game({}, seed)
+        rng = random.Random(seed)
+        for step in range(200):
+            if state.is_over():
+                break
+            side = min(state.to_act())
+            events = state.apply(rng.choice(state.legal_actions(side)), side)
+            if step % 7:
+                continue
+            for viewer in (None, G, A):
+                boxes.clear()
+                view = state.view(viewer)
+                assert isinstance(view, View)
+                im = draw(view, seen(events, viewer), s)
+                for x0, y0, x1, y1 in boxes:
+                    assert x0 >= 0 and x1 <= im.width and y1 <= im.height, (x0, y0, x1, y1)
+                    assert y1 <= top or y0 >= bottom, (y0, y1, top, bottom)

@@ -537,7 +537,7 @@ def test_r22_the_other_side_s_cards_may_be_held_but_never_played() -> None:
     s = pos({"d4": "AH", "d6": "GR"}, a=["flamer", "advance", "hold"], phase=FIGHTING, active=A)
     assert legal(s) == {"end"}
     text = GAME.private_text(s.view(A)) or ""
-    assert "Not yours to play" in text and "Flame Thrower" in text
+    assert "Cards you cannot play" in text and "Flame Thrower (for the Germans only)" in text
 
 
 def test_every_card_is_somewhere_after_set_up() -> None:
