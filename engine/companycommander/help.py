@@ -12,8 +12,7 @@ TOPICS: dict[str, str] = {
         "front directly across; dice decide, and the bot rolls them all. Destroy or rout **ten** enemy "
         "units to win, or, once each side has had two turns, hold all three fronts while the enemy "
         "holds one or none. Our text of the game is a fragment: what it leaves out is filled with house "
-        "rules of ours (see `house rules`). Topics: turn, deploy, recon, suppression, assault, rally, "
-        "units, cards, winning, notation, house rules."
+        "rules of ours (see `house rules`)."
     ),
     "turn": (
         "**A turn**: 1. Deploy: your 3 Squad cards are drawn (2 in the first player's first turn); "

@@ -171,7 +171,7 @@ def group_of(action: Action) -> str | None:
     if isinstance(action, A.Deploy | A.Move | A.Recon | A.Fire | A.Assault):
         return action.unit
     if isinstance(action, A.Play):
-        return f"card:{action.card.code}"
+        return action.card.code  # no ':' (it goes into a component's custom id)
     if isinstance(action, A.Discard):
         return "discard"
     if isinstance(action, A.Extra):
@@ -184,8 +184,8 @@ def group_label(state: State, group: str) -> str:
         return "Discard a Tactics card"
     if group == "extra":
         return "Company Commander's extra card"
-    if group.startswith("card:"):
-        return f"{TACTICS[group[5:]].name} card"
+    if group in TACTICS:
+        return f"{TACTICS[group].name} card"
     u = state.unit(group)
     return unit_words(u) if u is not None else group
 

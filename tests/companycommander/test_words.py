@@ -196,7 +196,7 @@ def test_descriptions_read_as_a_player_would_want() -> None:
     assert words["play rally L"] == "Play Rally on your Left Flank: A3 no longer Pinned"
     assert words["assault A2"] == "Heavy MG team A2 assaults the German Center (2 units there, one at random)"
     assert GAME.group_label(view, "A3") == "Rifle squad A3 on the Left Flank (Pinned, 1 Casualty)"
-    assert GAME.group_label(view, "card:artillery") == "Artillery Barrage card"
+    assert GAME.group_label(view, "artillery") == "Artillery Barrage card"
 
 
 def test_the_channel_menu_never_shows_a_card() -> None:
