@@ -393,6 +393,7 @@ def test_words_and_menus_cover_every_legal_action(name: str) -> None:
                 group = game.group_of(view, action)
                 if group is not None:
                     assert game.group_label(view, group)
+                    assert ":" not in group, f"{group!r}: a group goes into a custom id, parted by ':'"
             for choice in menu.buttons:
                 if choice.opens is not None:
                     sub = game.submenu(view, state.legal_actions(side), choice.opens)
