@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -31,20 +32,27 @@ from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
 from play.present import (
     ai_stats_text,
+    away_notice,
+    away_text,
+    back_notice,
+    back_text,
     chosen_side_text,
     games_text,
     history_text,
     leaderboard_text,
+    my_games_text,
     played_text,
+    private_text,
     review_text,
     rules_text,
     standing_actions,
     stats_text,
     status_text,
     terms_text,
+    turn_dm_text,
 )
 from play.ratings import level_label
-from play.service import game_of, is_current, waiting_ids
+from play.service import AWAY_DAYS_A_YEAR, game_of, is_current, merged, waiting_ids
 from render import seen
 
 if TYPE_CHECKING:
@@ -55,6 +63,10 @@ log = logging.getLogger("bot.core")
 APOLOGY = "Sorry, something went wrong; the game is unchanged."
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
+DMS_CLOSED = (
+    "<@{user}>, I could not send you a direct message with what you were dealt (are your DMs "
+    "closed?): the **My hand** button shows your hand."
+)
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
@@ -106,6 +118,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         self.bot = bot
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_locks: dict[int, asyncio.Lock] = {}
+        self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).
         self._posting = asyncio.Semaphore(bot.settings.posting_slots)
@@ -138,8 +151,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     async def _before_sweep(self) -> None:
         await self.bot.wait_until_ready()
+        await self.resume_ai_games()  # first: an AI turn cut short posts its whole stretch itself
         await self.deliver_owed(older_than=0.0)  # nothing is in flight yet: all that is owed is lost
-        await self.resume_ai_games()
 
     async def _sweep_tick(self) -> None:
         try:
@@ -153,6 +166,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         returns how many were posted. At least once: a board may come twice, never not at all."""
         posted = 0
         for match_id, version, channel_id in await self.service.owed_boards(older_than):
+            if self._ai_busy[channel_id]:
+                continue  # the AI is playing there: its board will show its whole stretch
             match = await self.bot.database.get_match(match_id)  # type: ignore[union-attr]
             if match.version != version or match.snapshot is None:
                 # the game moved on: the newer move owes (or has posted) its own board
@@ -162,14 +177,15 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             if channel is None:
                 await self.service.board_delivered(match_id, version)
                 continue
-            state = game_of(match).from_json(match.snapshot)
-            events = await self.service.last_events(match)
-            lines = await self.service.last_lines(match)
-            file = await self.render(match, state, events)
+            stretch = await self.service.latest_stretch(match)
+            if stretch is None:
+                await self.service.board_delivered(match_id, version)
+                continue
+            file = await self.render(match, stretch.state, stretch.events)
             await channel.send(
-                f"{lines}\n{status_text(match, state)}",
+                played_text(stretch),
                 file=file,
-                view=self.board_components(match, state) or discord.utils.MISSING,
+                view=self.board_components(match, stretch.state) or discord.utils.MISSING,
             )
             await self.service.board_delivered(match_id, version)
             posted += 1
@@ -290,7 +306,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
-        offered = played.notation == "offer draw" and not played.over
+        offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
         view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
         text = played_text(played)
         if offered:
@@ -309,13 +325,17 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         """Post a move's board: as the answer to its deferred interaction (`followup`), else in the
         channel (the AI's moves, boards of expired interactions). With `after`, what follows the
         move (the AI's answer, a DM) happens even if the post fails, since the move is stored.
-        What only the mover learnt (a drawn card) follows privately, through their follow-up."""
+        What only the mover learnt (a drawn card) follows privately, through their follow-up (by DM
+        when there is none). At a hand-off the board shows the whole stretch (`MatchService.stretch`)."""
+        shown = played
         try:
+            # At a hand-off the board shows the whole stretch since the players now waiting last acted.
+            shown = await self.service.stretch(played) if played.hands_off else played
             target = followup or await self.channel(channel_id)
             if target is None:
                 return
             async with self._posting:
-                text, file, view = await self.board_message(played)
+                text, file, view = await self.board_message(shown)
                 try:
                     await target.send(text, file=file, view=view)
                 except discord.NotFound:
@@ -324,34 +344,53 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                         raise
                     # The interaction's token expired (after 15 minutes): the channel gets the board.
                     followup = None
-                    text, file, view = await self.board_message(played)
+                    text, file, view = await self.board_message(shown)
                     await channel.send(text, file=file, view=view)
             await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
             secret = played.private.get(side) if side else None
             if followup is not None and secret:
                 await followup.send(f"Only you see this: {secret}.", ephemeral=True)
+            elif secret and played.actor_id != played.match.ai_player_id:
+                await self.dm(played.actor_id, private_text(played.match, secret))
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
             await self.service.board_delivered(played.match.id, played.match.version)  # nowhere to send
         finally:
             if after:
-                self.after_action(played)
+                self.after_action(played, shown)
 
-    def after_action(self, played: Played) -> None:
-        """What follows a move: the AI answers (a draw offered to it too), the players the game now
-        waits for may want a DM."""
+    def after_action(self, played: Played, stretch: Played | None = None, *, actor_told: bool = True) -> None:
+        """What follows a move: the AI answers (a draw offered to it too), and the players hear what
+        concerns them (`tell_players`); `stretch` is what the board showed at a hand-off."""
         match = played.match
         if played.over:
             return
         if played.notation == "offer draw" and match.ai_player_id not in (None, played.actor_id):
             self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")
             return
-        for user in played.waiting:
-            if user == match.ai_player_id:
-                self.schedule_ai(match.channel_id)
-            elif user != played.actor_id:
-                self.spawn(self.dm_turn(match, user), f"bw-dm-{match.id}")
+        if match.ai_player_id is not None and match.ai_player_id in played.waiting:
+            self.schedule_ai(match.channel_id)
+        self.spawn(self.tell_players(played, stretch or played, actor_told=actor_told), f"bw-dm-{match.id}")
+
+    async def tell_players(self, played: Played, stretch: Played, *, actor_told: bool = True) -> None:
+        """Privately, to each player but the mover (who had their answer, unless `actor_told` is
+        False): what the game dealt them in `played` (a drawn card: by DM, since they have no
+        interaction of theirs to answer in private), and, to those who asked for turn DMs and are
+        now owed an action, the turn ping with what the opponent did since they last acted."""
+        match = played.match
+        rules = game_of(match)
+        for side, user in sorted(match.sides.items()):
+            if user == match.ai_player_id or (actor_told and user == played.actor_id):
+                continue
+            secret = played.private.get(side)
+            ping = not played.over and user in played.waiting and user != played.actor_id
+            if ping and (await self.bot.database.get_user_prefs(user)).dm_on_turn:  # type: ignore[union-attr]
+                await self.dm(user, turn_dm_text(match, stretch, user, secret))
+            elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
+                channel = await self.channel(match.channel_id)
+                if channel is not None:
+                    await channel.send(DMS_CLOSED.format(user=user))
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         found = self.bot.get_channel(channel_id)
@@ -363,42 +402,42 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 return None
         return found if isinstance(found, discord.abc.Messageable) else None
 
-    async def dm_turn(self, match: Match, user_id: int | None = None) -> None:
-        """The opt-in DM: it is your turn in <channel>, due <time>."""
-        user_id = user_id if user_id is not None else match.turn_player_id
-        if user_id is None or user_id == match.ai_player_id:
-            return
-        prefs = await self.bot.database.get_user_prefs(user_id)  # type: ignore[union-attr]
-        if not prefs.dm_on_turn:
-            return
-        due = f"<t:{int(match.deadline)}:R>" if match.deadline else "whenever you like"
-        await self.dm(user_id, f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}.")
-
-    async def dm(self, user_id: int, text: str) -> None:
+    async def dm(self, user_id: int, text: str) -> bool:
+        """A direct message; False if it could not be sent (the user closed their DMs)."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
+            await user.send(text[:2000])
         except discord.HTTPException:
             log.info("Could not DM user %s (DMs closed?)", user_id)
+            return False
+        return True
 
     # ------------------------------------------------------------------ AI
 
     def schedule_ai(self, channel_id: int) -> None:
-        self.spawn(self.run_ai(channel_id), f"bw-ai-{channel_id}")
+        self._ai_busy[channel_id] += 1
+
+        async def run() -> None:
+            try:
+                await self.run_ai(channel_id)
+            finally:
+                self._ai_busy[channel_id] -= 1
+                if not self._ai_busy[channel_id]:
+                    del self._ai_busy[channel_id]
+
+        self.spawn(run(), f"bw-ai-{channel_id}")
 
     async def run_ai(self, channel_id: int) -> None:
-        """Let the AI play all it owes in this channel and post each of its boards."""
+        """Let the AI play all it owes in this channel, then post one board for the whole stretch
+        (one board per hand-off: its turn of 25 actions is one picture, not 25)."""
         lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             played = await self.service.ai_turns(channel_id, budget_s=self.bot.settings.ai_budget_seconds)
-            for one in played:
-                await self.post_board(channel_id, one, after=False)
             if played:
-                last = played[-1]
-                if not last.over:
-                    for user in last.waiting:
-                        if user != last.match.ai_player_id:
-                            await self.dm_turn(last.match, user)
+                whole = await self.service.stretch(merged(played))  # with any of it before a restart
+                await self.post_board(channel_id, whole, after=False)
+                if not whole.over:
+                    await self.tell_players(whole, whole)
 
     async def ai_draw_answer(self, channel_id: int) -> None:
         lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
@@ -443,7 +482,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )
             await self.service.board_delivered(played.match.id, played.match.version)
-            self.after_action(played)
+            self.after_action(played, actor_told=False)  # nobody answered: the late player hears it too
             return
         if channel is not None:
             await channel.send(notice.text)
@@ -843,6 +882,44 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
     @app_commands.describe(enabled="On to get DMs when it is your turn, off to stop them")
     async def notify_command(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self.notify(interaction, enabled)
+
+    @app_commands.command(
+        name="mygames", description="Your open games in this server, those waiting on you first"
+    )
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        guild, user = interaction.guild_id or 0, interaction.user.id
+        games = await self.service.open_games(guild, user)
+        await reply(interaction, my_games_text(games, user, await self.service.away_until(guild, user)))
+
+    @app_commands.command(name="away", description="Going away? Stop your games' clocks here for some days")
+    @app_commands.describe(days=f"How many days you will be away ({AWAY_DAYS_A_YEAR} in any 365 at most)")
+    async def away(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, AWAY_DAYS_A_YEAR]
+    ) -> None:
+        user = interaction.user.id
+        away = await self.service.away(interaction.guild_id or 0, user, days)
+        await reply(interaction, away_text(away))
+        assert away.until is not None
+        for match in away.games:
+            await self.tell_channel(match.channel_id, away_notice(match, user, away.until))
+
+    @app_commands.command(name="back", description="Back before your time away ends: your clocks run again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        user = interaction.user.id
+        away = await self.service.back(interaction.guild_id or 0, user)
+        await reply(interaction, back_text(away))
+        for match in away.games:
+            await self.tell_channel(match.channel_id, back_notice(match, user))
+
+    async def tell_channel(self, channel_id: int, text: str) -> None:
+        """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""
+        channel = await self.channel(channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a notice in channel %s: %s", channel_id, exc)
 
     @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:

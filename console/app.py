@@ -35,20 +35,27 @@ from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
 from play.present import (
     ai_stats_text,
+    away_notice,
+    away_text,
+    back_notice,
+    back_text,
     chosen_side_text,
     games_text,
     history_text,
     leaderboard_text,
+    my_games_text,
     played_story,
+    private_text,
     review_text,
     rules_text,
     standing_actions,
     stats_text,
     status_text,
     terms_text,
+    told,
 )
 from play.ratings import level_label
-from play.service import game_of, split_actions
+from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -96,6 +103,8 @@ def help_text() -> str:
     lines += [
         "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
         "  /wargames games                        the games hosted here and how to start one",
+        "  /wargames mygames                      your open games, those waiting on you first",
+        "  /wargames away days:N | back           stop your clocks while you are away; back early",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -138,6 +147,9 @@ class Console:
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
+        # What the bot would have sent each player by direct message while someone else sat at the
+        # terminal (the cards an opponent's move dealt them): shown when the console becomes them.
+        self.inbox: dict[int, list[str]] = {}
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
 
     async def close(self) -> None:
@@ -167,7 +179,14 @@ class Console:
     def humanize(self, text: str) -> str:
         text = text.replace("**", "")
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
-        return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: self.when(int(m.group(1))), text)
+        text = re.sub(r"<#(\d+)>", lambda m: "#" + names.channel_name(int(m.group(1))), text)
+        text = re.sub(r"<t:(\d+):[FfDdTt]>", lambda m: self.date(int(m.group(1))), text)
+        return re.sub(r"<t:(\d+)(?::R)?>", lambda m: self.when(int(m.group(1))), text)
+
+    @staticmethod
+    def date(ts: float) -> str:
+        """A Discord timestamp written as a date ("Tue 24 Nov 20:05")."""
+        return datetime.fromtimestamp(ts).strftime("%a %d %b %H:%M")
 
     def when(self, ts: float) -> str:
         """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock."""
@@ -178,7 +197,7 @@ class Console:
         )
         rel = f"{n} {unit}{'' if n == 1 else 's'}"
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
-        return f"{rel} ({datetime.fromtimestamp(ts).strftime('%a %d %b %H:%M')})"
+        return f"{rel} ({self.date(ts)})"
 
     def refuse(self, message: str, legal: Iterable[str] = ()) -> Outcome:
         """The console's ephemeral reply: one line, the game untouched."""
@@ -213,22 +232,40 @@ class Console:
     async def _seq(self, match: Match) -> int:
         return len(await self.service.db.actions(match.id))
 
-    async def show_played(self, played: Played, seq: int | None = None) -> Path:
-        """Write the board after a command and print its path with the bot's text. `seq` is the
-        number of actions played once this command was (the file name's), default: all so far."""
+    async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
+        """Write the board after a command (at a hand-off: after the whole stretch since the
+        players now waiting last acted, as in Discord) and print its path with the bot's text: for
+        the command typed here (`mine`), what each of its actions did; else what the stretch did.
+        `seq` is the number of actions played by then (the file name's), default: all so far."""
         if seq is None:
             seq = await self._seq(played.match)
-        path = self._board_file(played.match, played.state, played.events, seq)
+        shown = await self.service.stretch(played) if played.hands_off else played
+        path = self._board_file(shown.match, shown.state, shown.events, seq)
         self.say(f"board: {path}")
-        self.say(played_story(played))
-        self.say(status_text(played.match, played.state))
+        self.say(played_story(played) if mine else told(shown))
+        self.say(status_text(shown.match, shown.state))
         return path
+
+    def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
+        """What the game dealt a player privately (but the mover, told already unless `actor_told`
+        is False): at once if they sit at the terminal (playing the AI), else kept until the console
+        becomes them (`/as`), as a direct message waits for its reader."""
+        match = played.match
+        for side, user in sorted(match.sides.items()):
+            secret = played.private.get(side)
+            if not secret or user == match.ai_player_id or (actor_told and user == played.actor_id):
+                continue
+            if user == self.my_id:
+                self.say(f"(only you see this) {secret}.")
+            else:
+                self.inbox.setdefault(user, []).append(private_text(match, secret))
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
             self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice.text}")
             if notice.played is not None:
                 await self.show_played(notice.played)
+                self.tell_players(notice.played, actor_told=False)
 
     # ------------------------------------------------------------------ lines
 
@@ -266,11 +303,10 @@ class Console:
         if group in ("help", "h", "?"):
             self.say(help_text())
             return Outcome()
-        if group == "wargames":  # the core group: its list here; its admin tools are Discord's own
-            if words[1:] == ["games"]:
-                self.say(games_text())
-                return Outcome()
-            raise UsageError("In the console, /wargames has one command: /wargames games.")
+        if group == "wargames":  # the core group; its admin tools are Discord's own
+            return await self._wargames(words[1:])
+        if group in ("mygames", "away", "back"):
+            return await self._wargames(words)
         if group in ("as", "iam"):
             return self._as(words[1:])
         if group in ("channel", "thread"):
@@ -302,6 +338,37 @@ class Console:
                 raise UsageError(f"{exc} (/help lists the commands.)") from None
         return await self._act(text, game)
 
+    async def _wargames(self, args: list[str]) -> Outcome:
+        """The core group's commands for every game: the games hosted, your open games, time away."""
+        sub = args[0].lower() if args else ""
+        rest = args[1:]
+        if sub == "games" and not rest:
+            self.say(games_text())
+        elif sub == "mygames" and not rest:
+            games = await self.service.open_games(GUILD_ID, self.my_id)
+            self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        elif sub == "away":
+            raw = self._words(rest)
+            if not raw.isdigit():
+                raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
+            away = await self.service.away(GUILD_ID, self.my_id, int(raw))
+            self.say(away_text(away))
+            assert away.until is not None
+            for match in away.games:
+                notice = away_notice(match, self.my_id, away.until)
+                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        elif sub == "back" and not rest:
+            away = await self.service.back(GUILD_ID, self.my_id)
+            self.say(back_text(away))
+            for match in away.games:
+                self.say(f"[{names.channel_name(match.channel_id)}] {back_notice(match, self.my_id)}")
+        else:
+            raise UsageError(
+                "The /wargames commands here: games, mygames, away days:N, back (its admin tools are "
+                "Discord's only)."
+            )
+        return Outcome()
+
     def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
             raise UsageError("Usage: /as NAME (for example /as bob).")
@@ -309,6 +376,8 @@ class Console:
             raise UsageError("You cannot be the bot; challenge it with a game's challenge command, to @bot.")
         self.me = names.clean(args[0], "user name")
         self.say(f"You are now @{self.me}.")
+        for text in self.inbox.pop(self.my_id, []):
+            self.say(f"[direct message] {text}")
         return Outcome()
 
     def _channel(self, args: list[str]) -> Outcome:
@@ -461,11 +530,12 @@ class Console:
 
     async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)
-        files = [await self.show_played(played)]
+        files = [await self.show_played(played, mine=True)]
         side = played.match.side_of(self.my_id)
         secret = played.private.get(side) if side else None
         if secret:
             self.say(f"(only you see this) {secret}.")
+        self.tell_players(played)
         if not played.over:
             files += await self._ai_moves(played.match)
         return Outcome(files=files)
@@ -475,14 +545,13 @@ class Console:
         if match.ai_player_id is None:
             return []
         plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
-        # All are stored before any is shown: number each board by the actions played up to it, so
-        # every action of the AI has a file of its own.
-        seq = await self._seq(match)
-        seqs = []
-        for p in reversed(plays):
-            seqs.append(seq)
-            seq -= len(split_actions(p.notation))
-        return [await self.show_played(p, s) for p, s in zip(plays, reversed(seqs), strict=True)]
+        if not plays:
+            return []
+        # One board for the AI's whole stretch, as in Discord; `history` keeps every step.
+        whole = merged(plays)
+        path = await self.show_played(whole)
+        self.tell_players(whole)
+        return [path]
 
     def _words(self, args: list[str]) -> str:
         # `move:e2-e3` and `move e2-e3` both work: notation never contains a colon.

@@ -42,7 +42,17 @@ from data.errors import (
     MigrationError,
     StaleVersion,
 )
-from data.models import ActionRecord, AiRecord, Match, NewAction, PlayerStats, Result, Status, UserPrefs
+from data.models import (
+    ActionRecord,
+    AiRecord,
+    Away,
+    Match,
+    NewAction,
+    PlayerStats,
+    Result,
+    Status,
+    UserPrefs,
+)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
@@ -177,6 +187,19 @@ WHERE created_at <= ?
 GROUP BY match_id, channel_id
 ORDER BY MIN(created_at), match_id
 """
+
+# Moving a clock does not bump the version, as a reminder does not: the board's buttons stay current.
+_SHIFT_CLOCK = """
+UPDATE matches SET deadline = ?, reminder_at = ?, reminded = 0
+WHERE id = ? AND version = ? AND status = 'active'
+"""
+_TIME_AWAY = """
+SELECT guild_id, user_id, start_at, end_at FROM time_away
+WHERE guild_id = ? AND user_id = ? AND end_at > ?
+ORDER BY start_at
+"""
+_END_TIME_AWAY = "UPDATE time_away SET end_at = ? WHERE guild_id = ? AND user_id = ? AND end_at > ?"
+_START_TIME_AWAY = "INSERT INTO time_away (guild_id, user_id, start_at, end_at) VALUES (?, ?, ?, ?)"
 
 _SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND game = ? AND user_id = ?"
 _UPSERT_STATS = """
@@ -828,6 +851,31 @@ class Database:
     async def expired_challenges(self, now: float) -> list[Match]:
         """Challenges nobody answered by their expiry time."""
         return [_row_to_match(row) for row in await self._fetchall(_EXPIRED_CHALLENGES, (now,))]
+
+    async def shift_clock(self, match_id: int, version: int, deadline: float, reminder_at: float) -> bool:
+        """Move the running clock of an active match (a player's time away stops it), owing its
+        reminder again; False if the match moved on meanwhile. The version stays, as for a
+        reminder: the players' buttons stay current."""
+        params = (float(deadline), float(reminder_at), match_id, version)
+        return await self._write(lambda conn: conn.execute(_SHIFT_CLOCK, params).rowcount == 1)
+
+    # -- time away --
+
+    async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
+        """A player's times away in a server that end (or ended) after `since`, oldest first."""
+        rows = await self._fetchall(_TIME_AWAY, (guild_id, user_id, float(since)))
+        return [Away(r["guild_id"], r["user_id"], r["start_at"], r["end_at"]) for r in rows]
+
+    async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
+        """End a player's time away in a server at `now` (if they are away), and with `until`, start a
+        new one from `now` to then: one transaction."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(_END_TIME_AWAY, (float(now), guild_id, user_id, float(now)))
+            if until is not None:
+                conn.execute(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
+
+        await self._write(write)
 
     # -- the outbox --
 

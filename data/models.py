@@ -159,3 +159,14 @@ class UserPrefs:
 
     user_id: int
     dm_on_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """A player's time away from one server: from `start_at` until `end_at` (brought forward to the
+    moment they came back, if they did)."""
+
+    guild_id: int
+    user_id: int
+    start_at: float
+    end_at: float

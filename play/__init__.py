@@ -11,7 +11,15 @@ from play.errors import (
     ServiceError,
     StalePrompt,
 )
-from play.service import DEFAULT_TURN_SECONDS, HistoryEntry, MatchService, Notice, Played
+from play.service import (
+    DEFAULT_TURN_SECONDS,
+    HistoryEntry,
+    MatchService,
+    Notice,
+    OpenGame,
+    Played,
+    TimeAway,
+)
 
 __all__ = [
     "DEFAULT_TURN_SECONDS",
@@ -25,7 +33,9 @@ __all__ = [
     "NotAPlayer",
     "NotYourTurn",
     "Notice",
+    "OpenGame",
     "Played",
     "ServiceError",
     "StalePrompt",
+    "TimeAway",
 ]

@@ -1,8 +1,9 @@
 """The words posted after each move, shared by the Discord cog and the console so both say the same.
 
 Game-free: a game gives its own sentences (`Game.status`, its sides' titles, its outcome's words);
-this module puts mentions, deadlines and the result around them. Everything here is public, so it
-reads the spectator's view only.
+this module puts mentions, deadlines and the result around them. What goes to the channel reads
+the spectator's view only; the direct messages (`private_text`, `turn_dm_text`) and a player's list
+of games (`my_games_text`) are for one player's eyes.
 """
 
 from __future__ import annotations
@@ -10,13 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from data import AiRecord, Match, PlayerStats
+from data import AiRecord, Match, PlayerStats, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb
 from engine.review import Review
 from play.ratings import Standing, about, level_label, level_rating
-from play.service import HistoryEntry, Played, game_of, history_line
+from play.service import (
+    AWAY_DAYS_A_YEAR,
+    HistoryEntry,
+    OpenGame,
+    Played,
+    Step,
+    TimeAway,
+    game_of,
+    history_line,
+)
 
 
 def mention(user_id: int) -> str:
@@ -114,9 +124,102 @@ def status_text(match: Match, state: State) -> str:
     return "\n".join(lines)
 
 
+RECAP_LINES = 6  # a stretch is told an action a line up to this many actions...
+RECAP_CHARS = 600  # ...and characters; a longer one is cut to a headline and its weightiest actions
+RECAP_CUT = 420  # the characters of a cut stretch's actions, per side
+
+
+def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
+    """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
+
+    A short one is its history lines. A long one (an AI's turn of 25 actions) would bury the board
+    under a wall of text: it becomes one headline per side with the count of its actions, then the
+    actions that did most (by the number of things each caused: a hit that destroyed or forced a
+    retreat before a plain move), always its last one, in the order played; the board draws them
+    all and `history` lists each one."""
+    if not _long(steps, viewer):
+        return "\n".join(line for step in steps if (line := step.line(viewer)))
+    runs: list[list[Step]] = []
+    for step in steps:
+        if runs and runs[-1][0].who == step.who:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    out = []
+    for run in runs:
+        who = run[0].who
+        clauses = [(_clause(step.line(viewer), who), _weight(step, viewer)) for step in run]
+        actions = "action" if len(run) == 1 else "actions"
+        out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, RECAP_CUT)}")
+    return "\n".join(out)
+
+
+def _long(steps: Sequence[Step], viewer: str | None) -> bool:
+    """Whether a stretch is too long to tell a line per action (a single action never is)."""
+    lines = [line for step in steps if (line := step.line(viewer))]
+    return len(steps) > 1 and (len(lines) > RECAP_LINES or sum(len(line) + 1 for line in lines) > RECAP_CHARS)
+
+
+def _clause(line: str, who: str) -> str:
+    """A history line as a clause of the recap: without the side's name in front (it heads the
+    recap already), and not capitalised where the line names the side itself in its own words."""
+    if line.startswith(f"{who}: "):
+        return line[len(who) + 2 :]
+    return "t" + line[1:] if line.startswith(f"The {who} ") else line
+
+
+def _weight(step: Step, viewer: str | None) -> int:
+    """How much an action did, as far as `viewer` may see: the number of its events."""
+    return sum(1 for e in step.events if e.seen_by(viewer) is not None)
+
+
+def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
+    """The clauses in about `budget` characters: the last one (how the stretch ended), then the
+    weightiest, later ones first among equals; in the order played, an ellipsis where some are
+    left out."""
+    texts = [c if len(c) <= budget else c[: budget - 1] + "…" for c, _ in clauses]
+    if len("; ".join(texts)) <= budget:
+        return "; ".join(texts)
+    last = len(texts) - 1
+    kept = {last}
+    used = len(texts[last])
+    for n in sorted(range(last), key=lambda n: (clauses[n][1], n), reverse=True):
+        if used + len(texts[n]) + 4 > budget:
+            break  # not a short one from further back instead: fragments would read as noise
+        kept.add(n)
+        used += len(texts[n]) + 4
+    out: list[str] = []
+    for n, text in enumerate(texts):
+        if n in kept:
+            out.append(text)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return "; ".join(out)
+
+
 def played_text(played: Played) -> str:
-    """The message that goes with the new board after an action."""
-    return f"{played.line}\n{status_text(played.match, played.state)}"
+    """The message that goes with the new board after an action or a stretch of them."""
+    said = recap(played.steps) if played.steps else played.line
+    return f"{said}\n{status_text(played.match, played.state)}"
+
+
+def private_text(match: Match, secret: str) -> str:
+    """A direct message with what the game dealt one player privately (their drawn cards)."""
+    return f"In {game_of(match).title} in <#{match.channel_id}>, only you see this: {secret}."
+
+
+def turn_dm_text(match: Match, stretch: Played, user_id: int, secret: str | None = None) -> str:
+    """The turn ping by direct message: whose game, by when, what the opponent did since `user_id`
+    last acted (as their side may know it) and what the game dealt them privately meanwhile."""
+    due = when(match.deadline) if match.deadline else "whenever you like"
+    text = f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}."
+    side = match.side_of(user_id)
+    since = recap([s for s in stretch.steps if s.player_id != user_id], side)
+    if since:
+        text += f" Since you last acted:\n{since}"
+    if secret and secret not in since:  # the recap, as their side may know it, may say it already
+        text += f"\nOnly you see this: {secret}."
+    return text
 
 
 LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line
@@ -156,15 +259,20 @@ def story_lines(who: str, notation: str, events: Sequence[Event], viewer: str | 
 
 
 def played_story(played: Played, viewer: str | None = None) -> str:
-    """A command's history as `story_lines` tells it, action by action (the console's reply)."""
+    """A command's history as `story_lines` tells it, action by action."""
     if not played.steps:
         return played.line
-    rules = game_of(played.match)
-    side = played.match.side_of(played.actor_id)
-    who = rules.side(side).title if side else "?"
     return "\n".join(
-        ln for notation, events in played.steps for ln in story_lines(who, notation, events, viewer)
+        ln for step in played.steps for ln in story_lines(step.who, step.notation, step.events, viewer)
     )
+
+
+def told(played: Played, viewer: str | None = None) -> str:
+    """The console's reply after a command or a stretch: each action's story (`played_story`), or
+    the recap of a stretch too long to tell action by action (an AI's turn of 25 actions)."""
+    if _long(played.steps, viewer):
+        return recap(played.steps, viewer)
+    return played_story(played, viewer)
 
 
 def _capital(text: str) -> str:
@@ -211,6 +319,103 @@ def rules_text(game: Game, topic: str | None = None) -> str:
 def games_text() -> str:
     """Every hosted game and how to start it (`/wargames games`)."""
     return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
+
+
+MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
+
+
+def my_games_text(
+    games: Sequence[OpenGame], user_id: int, away_until: float | None = None, limit: int = MY_GAMES_LIMIT
+) -> str:
+    """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
+    with its game, opponent, whose move, deadline and channel; and whether they are away."""
+    away = (
+        f"You are away until <t:{int(away_until)}:F>: your clocks are stopped (`/wargames back` ends it).\n"
+        if away_until is not None
+        else ""
+    )
+    if not games:
+        return away + (
+            "You have no open games in this server. Start one with a game's `challenge` command "
+            "(`/wargames games` lists the games)."
+        )
+    mine = sum(1 for g in games if user_id in g.waiting)
+    noun = "game" if len(games) == 1 else "games"
+    lines = [f"{away}**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
+    for n, game in enumerate(games, 1):
+        line = f"{n}. {_open_game_line(game, user_id)}"
+        if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
+            lines.append(f"… and {len(games) - n + 1} more.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _open_game_line(game: OpenGame, user_id: int) -> str:
+    match = game.match
+    rules = game_of(match)
+    other = match.other_player(user_id)
+    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else mention(other)
+    where = f"<#{match.channel_id}>"
+    if match.status is Status.CHALLENGED:
+        if user_id == match.opponent_id:
+            return f"**Challenge to you**: {rules.title} from {them} in {where}, expires {when(game.due)}."
+        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {when(game.due)}."
+    side = match.side_of(user_id)
+    you = f" (you are the {rules.side(side).title})" if side else ""
+    if user_id in game.waiting:
+        whose = "**Your move**"
+    elif other == match.ai_player_id:
+        whose = "The AI's move"
+    else:
+        whose = f"{them}'s move"
+    return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
+
+
+def away_text(away: TimeAway) -> str:
+    """The answer to `/wargames away`, for the player alone."""
+    assert away.until is not None
+    n = len(away.games)
+    if n == 1:
+        stopped = "The clock of your game here stops while it is your move"
+    elif n:
+        stopped = f"The clocks of your {n} games here stop while it is your move"
+    else:
+        stopped = "In games you start here meanwhile, your clock waits for you"
+    told = ", and your opponents are told" if n else ""
+    return (
+        f"You are away until <t:{int(away.until)}:F> (<t:{int(away.until)}:R>). {stopped}: no reminder "
+        f"and no loss on time until you are back{told}. {_days_left(away.left)} "
+        f"`/wargames back` ends it early."
+    )
+
+
+def back_text(away: TimeAway) -> str:
+    """The answer to `/wargames back`."""
+    n = len(away.games)
+    runs = "Your clock runs again" if n == 1 else f"Your clocks run again in your {n} games here"
+    return f"Welcome back. {runs if n else 'You have no game here'}. {_days_left(away.left)}"
+
+
+def _days_left(days: int) -> str:
+    return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
+
+
+def away_notice(match: Match, user_id: int, until: float) -> str:
+    """What a game's channel is told, once, when one of its players goes away."""
+    other = match.other_player(user_id)
+    them = "" if other == match.ai_player_id else f"{mention(other)}: "
+    due = f" Their move here is now due {when(match.deadline)}." if match.turn_player_id == user_id else ""
+    return (
+        f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
+        f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
+    )
+
+
+def back_notice(match: Match, user_id: int) -> str:
+    """What a game's channel is told when a player away comes back early."""
+    due = f": their move here is due {when(match.deadline)}" if match.turn_player_id == user_id else ""
+    return f"{mention(user_id)} is back and their clock runs again{due}."
 
 
 def side_label(match: Match, user_id: int) -> str:

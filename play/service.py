@@ -16,14 +16,18 @@ holds is walked by each full pass of Python's garbage collector (docs/reliabilit
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data import (
+    OPEN_STATUSES,
+    ActionRecord,
     AiRecord,
     ChannelBusy,
     Database,
@@ -62,6 +66,9 @@ CHALLENGE_TTL = DAY
 QUICK_SECONDS = 6 * 3600  # the longest deadline of a quick decision (a retreat square, a negation)
 SEPARATOR = ";"  # several actions in one command: "e2-e3; e4-e5xe6"
 NO_GAME = "There is no game in this channel. Start one with the `challenge` command of a game."
+AWAY_DAYS_A_YEAR = 30  # time away a player may take in one server in any 365 days (RULES.md)
+AWAY_WINDOW = 365 * DAY
+AWAY_GRACE = 3600  # a time away cut this short costs no day of the allowance
 REVIEW_SECONDS = 40.0  # a look back at a finished game thinks this long at most (answered in a minute)
 REVIEWS_KEPT = 64
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
@@ -153,6 +160,27 @@ def waiting_ids(match: Match, state: State) -> list[int]:
     return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
 
 
+def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, float]) -> float:
+    """When the clock of the players `state` waits for starts to count: now, or when the last of them
+    who is away is back. A quick decision never waits: its automatic answer lets the other player
+    go on (RULES.md)."""
+    if state.quick_decision():
+        return now
+    return max([now, *(aways[u] for u in waiting_ids(match, state) if aways.get(u, now) > now)])
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:
+    """Where the trailing run of log rows played by none of `others` begins."""
+    first = len(rows)
+    while first > 0 and rows[first - 1].player_id not in others:
+        first -= 1
+    return first
+
+
 def private_lines(events: Sequence[Event], side: str) -> str:
     """What only `side` learnt from these events (a drawn hand): its words where they differ from
     what the channel is told."""
@@ -167,12 +195,27 @@ def private_lines(events: Sequence[Event], side: str) -> str:
     return ", ".join(out)
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action as the history tells it: who played it (their side's title), its notation, its
+    events (as the state returned them) and the player (None for an action nobody chose)."""
+
+    who: str
+    notation: str
+    events: list[Event]
+    player_id: int | None = None
+
+    def line(self, viewer: str | None = None) -> str:
+        return history_line(self.who, self.notation, self.events, viewer)
+
+
 @dataclass(slots=True)
 class Played:
-    """What one command did: the new match row, the state, the events of its actions (all of them,
-    as the state returned them: render and history pass them through `seen_by` for each viewer),
-    and the line(s) for the channel. `private` holds, per side, what only that side learnt;
-    `steps` each action's notation and events."""
+    """What one command did, or a stretch of commands one side played before the other had to act
+    (an AI's turn: `merged`, `MatchService.stretch`): the new match row, the state, the events of
+    its actions (all of them, as the state returned them: render and history pass them through
+    `seen_by` for each viewer), and the line(s) for the channel. `private` holds, per side, what
+    only that side learnt; `steps` each action with its events (a recap, a story: play.present)."""
 
     match: Match
     state: State
@@ -181,7 +224,7 @@ class Played:
     actor_id: int
     line: str
     private: dict[str, str] = field(default_factory=dict)
-    steps: list[tuple[str, list[Event]]] = field(default_factory=list)  # (notation, events) per action
+    steps: list[Step] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -205,6 +248,36 @@ class Played:
         """Nothing of this command is for the channel (a standing order): it owes no board."""
         return unseen(self.events)
 
+    @property
+    def hands_off(self) -> bool:
+        """Whether the game is now the other side's (or over): the end of a stretch, whose board
+        and turn ping tell the players now waiting all that happened since they last acted."""
+        return self.over or self.actor_id not in self.waiting
+
+
+def merged(plays: Sequence[Played]) -> Played:
+    """Commands played one after another (an AI's turn, a stretch found in the log) as one: the
+    position after the last, every event and step in order, what each side learnt in all of them."""
+    if len(plays) == 1:
+        return plays[0]
+    last = plays[-1]
+    events = [e for p in plays for e in p.events]
+    private = {side: text for side in {s for p in plays for s in p.private} if (text := _joined(plays, side))}
+    return Played(
+        last.match,
+        last.state,
+        events,
+        f"{SEPARATOR} ".join(p.notation for p in plays),
+        plays[0].actor_id,
+        "\n".join(p.line for p in plays if p.line),
+        private,
+        [step for p in plays for step in p.steps],
+    )
+
+
+def _joined(plays: Sequence[Played], side: str) -> str:
+    return ", ".join(text for p in plays if (text := p.private.get(side)))
+
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
@@ -214,6 +287,30 @@ class HistoryEntry:
     turn: int
     line: str
     heading: str  # the turn in the game's words ("Turn 3", "Round 2", "Set-up")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """One open game (or challenge) of a player, for their list of games (`/wargames mygames`):
+    the match row and who owes an action now (for a challenge, the player asked to answer it)."""
+
+    match: Match
+    waiting: tuple[int, ...]
+
+    @property
+    def due(self) -> float | None:
+        """When the clock runs out (for a challenge: when it expires)."""
+        return self.match.deadline if self.match.status is Status.ACTIVE else self.match.challenge_expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAway:
+    """A player's time away in one server after `away` or `back`: until when (None: back), the
+    allowance left (days) and their active games there, clocks moved, whose channels are told."""
+
+    until: float | None
+    left: int  # days
+    games: list[Match]
 
 
 @dataclass(slots=True)
@@ -384,7 +481,7 @@ class MatchService:
         sides = {wanted: match.challenger_id, other: match.opponent_id}
         state = rules.new_game(match.options, match.seed)
         waiting = waiting_ids(replace(match, sides=sides), state)
-        clock = self._clock_for(match.turn_seconds, state, now)
+        clock = await self._new_clock(replace(match, sides=sides), state, now)
         try:
             started = await self.db.update_match(
                 match.id,
@@ -572,10 +669,105 @@ class MatchService:
         except InvalidNotation as exc:
             raise IllegalMove(self._step(n, of, str(exc))) from None
 
-    def _clock_for(self, turn_seconds: int, state: State, now: float) -> dict[str, Any]:
-        """A new clock: a whole turn, or a short one for a quick decision."""
-        span = quick_seconds(turn_seconds) if state.quick_decision() else turn_seconds
-        return {"deadline": now + span, "reminder_at": now + span - reminder_lead(span)}
+    async def _new_clock(self, match: Match, state: State, now: float) -> dict[str, Any]:
+        """A new clock: a whole turn, or a short one for a quick decision. A whole turn owed by a
+        player who is away starts when they are back (`_clock_start`)."""
+        quick = state.quick_decision()
+        span = quick_seconds(match.turn_seconds) if quick else match.turn_seconds
+        start = now
+        if not quick:
+            aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
+            start = _clock_start(match, state, now, aways)
+        return {"deadline": start + span, "reminder_at": start + span - reminder_lead(span)}
+
+    # ------------------------------------------------------------------ time away
+
+    async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
+        """When each of `users` who is away from this server now comes back."""
+        ends: dict[int, float] = {}
+        for user in set(users):
+            for away in await self.db.time_away(guild_id, user, now):
+                if away.start_at <= now:
+                    ends[user] = max(ends.get(user, now), away.end_at)
+        return ends
+
+    async def away_taken(self, guild_id: int, user_id: int) -> int:
+        """The days of time away a player took in this server in the last 365 days, to now: each
+        time away counts its days begun (a day and a bit is two), but an hour's grace is free, so a
+        mistake undone at once costs nothing and no stall is cheaper for being cut in pieces."""
+        now = self.clock()
+        since = now - AWAY_WINDOW
+        return sum(
+            math.ceil(max(0.0, min(a.end_at, now) - max(a.start_at, since) - AWAY_GRACE) / DAY)
+            for a in await self.db.time_away(guild_id, user_id, since)
+        )
+
+    async def away_until(self, guild_id: int, user_id: int) -> float | None:
+        """When a player away from this server comes back; None if they are not away."""
+        now = self.clock()
+        return (await self._away_ends(guild_id, (user_id,), now)).get(user_id)
+
+    async def away(self, guild_id: int, user_id: int, days: int) -> TimeAway:
+        """Stop the clocks of a player's games in this server for `days` days (RULES.md): a turn
+        they owe is due that much later, one that comes to them meanwhile starts when they are
+        back; reminders and losses on time wait with it. Asked while away, it sets a new return."""
+        if not 1 <= days <= AWAY_DAYS_A_YEAR:
+            raise BadRequest(f"Time away is 1 to {AWAY_DAYS_A_YEAR} days.")
+        taken = await self.away_taken(guild_id, user_id)
+        left = max(0, AWAY_DAYS_A_YEAR - taken)
+        if days > left:
+            can = f"you can be away for {_days(left)} at most now" if left else "you have none left now"
+            raise BadRequest(
+                f"Time away is at most {AWAY_DAYS_A_YEAR} days in any 365. You took {_days(taken)} of "
+                f"them, so {can}; a day taken comes back 365 days later."
+            )
+        now = self.clock()
+        until = now + days * DAY
+        games = await self._reclock(guild_id, user_id, now, until)
+        return TimeAway(until, left - days, games)
+
+    async def back(self, guild_id: int, user_id: int) -> TimeAway:
+        """End a player's time away early: the clocks it stopped run again from now."""
+        now = self.clock()
+        if await self.away_until(guild_id, user_id) is None:
+            raise BadRequest("You are not away. `/wargames away` stops your clocks while you are.")
+        games = await self._reclock(guild_id, user_id, now, None)
+        return TimeAway(None, max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id)), games)
+
+    async def _reclock(self, guild_id: int, user_id: int, now: float, until: float | None) -> list[Match]:
+        """Record a player's new time away (`until`) or its end (None), and move the clock of each
+        of their active games in this server by as much as its start moves. A deadline already
+        passed is left to the sweep: it fell due before the time away began."""
+        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
+        async with contextlib.AsyncExitStack() as held:
+            for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
+                await held.enter_async_context(self._lock(match.id))
+            before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
+            await self.db.set_time_away(guild_id, user_id, now=now, until=until)
+            after = {u: end for u, end in before.items() if u != user_id}
+            if until is not None:
+                after[user_id] = until
+            games = []
+            for stored in found:
+                match = await self._reread(stored)
+                live = self._live.get(match.channel_id)
+                if match.status is not Status.ACTIVE or live is None or live[1] is None:
+                    continue
+                state = live[1]
+                games.append(match)
+                if match.deadline is None or match.deadline <= now or match.reminder_at is None:
+                    continue
+                shift = _clock_start(match, state, now, after) - _clock_start(match, state, now, before)
+                if not shift:
+                    continue
+                deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
+                moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
+                if await self.db.shift_clock(match.id, match.version, deadline, reminder_at):
+                    self._remember(moved, state)
+                    games[-1] = moved
+                else:
+                    self.forget(match.channel_id)  # written elsewhere: read it afresh next time
+        return games
 
     async def _commit(
         self,
@@ -612,7 +804,7 @@ class MatchService:
             changes["turn_player_id"] = next_id
             # A new player's clock starts, and so does one for a quick decision (and after it).
             if next_id != match.turn_player_id or state.quick_decision() != quick_before:
-                changes.update(self._clock_for(match.turn_seconds, state, now))
+                changes.update(await self._new_clock(match, state, now))
         try:
             updated = await self.db.commit_action(
                 match.id,
@@ -639,10 +831,8 @@ class MatchService:
         self._remember(updated, state.clone())
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
-        line = "\n".join(history_line(who, text, done) for text, done in steps)
-        private = {s.name: p for s in rules.sides if (p := private_lines(events, s.name))}
-        notation = f"{SEPARATOR} ".join(text for text, _ in steps)
-        return Played(updated, state, events, notation, actor_id or 0, line, private, steps)
+        done = [Step(who, text, happened, actor_id) for text, happened in steps]
+        return self._played(updated, state, done, actor_id)
 
     def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a
@@ -788,26 +978,68 @@ class MatchService:
         return state, per_action, log
 
     async def last_events(self, match: Match) -> list[Event]:
-        """What the latest command did, for re-drawing the board with its highlights."""
-        rows = await self.db.actions(match.id)
-        _, per_action, _ = await self.replayed(match)
-        if not rows:
-            return []
-        last = rows[-1].version  # the rows of one command share the version it produced
-        count = sum(1 for r in rows if r.version == last)
-        return [e for events in per_action[-count:] for e in events]
+        """What the latest stretch did (`latest_stretch`), for re-drawing the board with its
+        highlights."""
+        found = await self.latest_stretch(match)
+        return found.events if found is not None else []
 
-    async def last_lines(self, match: Match, viewer: str | None = None) -> str:
-        """The history lines of the latest command, as posted with its board."""
-        rows = await self.db.actions(match.id)
-        if not rows:
-            return ""
+    async def latest_stretch(self, match: Match) -> Played | None:
+        """The position of `match` and the stretch that led to it: every action since a player other
+        than the latest one acted (an AI's whole turn, a turn of several commands). What a board
+        owed since a crash shows; None before the first action."""
+        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        if not rows or match.snapshot is None:
+            return None
+        actor = rows[-1].player_id
+        first = _run_start(rows, {p for p in match.players if p != actor})
+        steps = self._replayed_steps(match, rows, first, len(rows))
+        state = game_of(match).from_json(match.snapshot)
+        return self._played(match, state, steps, actor)
+
+    async def stretch(self, played: Played) -> Played:
+        """`played` with the commands before it since any other player last acted: at a hand-off,
+        the whole stretch the players now waiting have not seen acted out (a turn played as several
+        commands, an AI turn resumed after a restart). The game is replayed only when there are
+        such commands; most hand-offs are a single command."""
+        match = played.match
+        if not played.steps:
+            return played
+        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        start = len(rows) - len(played.steps)
+        first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
+        if start <= 0 or first == start:
+            return played
+        steps = self._replayed_steps(match, rows, first, start)
+        return merged([self._played(match, played.state, steps, played.actor_id), played])
+
+    @staticmethod
+    def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
+        """The steps of log rows `first` to `end` (not included), replayed from the seed."""
         rules = game_of(match)
-        _, per_action, log = await self.replayed(match)
-        count = sum(1 for r in rows if r.version == rows[-1].version)
-        return "\n".join(
-            history_line(rules.side(side).title, notation, events, viewer)
-            for (side, notation), events in zip(log[-count:], per_action[-count:], strict=True)
+        state = rules.new_game(match.options, match.seed)
+        opening = rules.sides[0].name
+        out = []
+        for n, row in enumerate(rows[:end]):
+            side = match.side_of(row.player_id) if row.player_id is not None else None
+            events = list(state.apply(rules.parse(row.notation), side or opening))
+            if n >= first:
+                out.append(Step(rules.side(side).title if side else "?", row.notation, events, row.player_id))
+        return out
+
+    @staticmethod
+    def _played(match: Match, state: State, steps: list[Step], actor_id: int | None) -> Played:
+        """A `Played` of these steps (what a command, or a stretch of them, did)."""
+        rules = game_of(match)
+        events = [e for step in steps for e in step.events]
+        return Played(
+            match,
+            state,
+            events,
+            f"{SEPARATOR} ".join(step.notation for step in steps),
+            actor_id or 0,
+            "\n".join(step.line() for step in steps),
+            {s.name: p for s in rules.sides if (p := private_lines(events, s.name))},
+            steps,
         )
 
     async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
@@ -829,6 +1061,27 @@ class MatchService:
             heading = "Set-up" if turn == 0 else f"{rules.turn_label} {turn}"
             entries.append(HistoryEntry(number, turn, line, heading))
         return entries[-limit:] if limit > 0 else entries
+
+    async def open_games(self, guild_id: int, user_id: int) -> list[OpenGame]:
+        """Every open game and challenge of `user_id` in a guild, any game: those waiting on them
+        first, then the soonest due."""
+        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=OPEN_STATUSES)
+        games = []
+        for match in found:
+            if match.status is Status.CHALLENGED:
+                waiting: tuple[int, ...] = (match.opponent_id,)
+            else:
+                live = self._live.get(match.channel_id)
+                if live is not None and live[0].id == match.id and live[1] is not None:
+                    state = live[1]
+                elif match.snapshot is not None:
+                    state = game_of(match).from_json(match.snapshot)
+                else:
+                    continue
+                waiting = tuple(waiting_ids(match, state))
+            games.append(OpenGame(match, waiting))
+        games.sort(key=lambda g: (user_id not in g.waiting, g.due is None, g.due or 0.0, g.match.id))
+        return games
 
     async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
         return await self.db.player_stats(guild_id, game, user_id)

@@ -10,6 +10,7 @@ import importlib.util
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -306,8 +307,9 @@ def test_names_round_trip_through_ids(name: str) -> None:
     assert names.channel_name(names.channel_id(name)) == name
 
 
-async def test_every_action_of_the_ai_gets_a_board_file_of_its_own(tmp_path: Path) -> None:
-    """The AI plays two actions (and deploys) in a row; each is a board, none overwrites another."""
+async def test_the_ais_turn_is_one_board_file_and_none_overwrites_another(tmp_path: Path) -> None:
+    """The AI plays two actions (and deploys) in a row: one board for its whole turn (one board per
+    hand-off, as in Discord), and no board file overwrites another; `history` keeps every step."""
     console, out = await open_console(tmp_path, seed=1)
     assert await console.run_lines(["vs ai easy", "setup", "e6-e5", "d6-d5"]) == 0
     match, _ = await console.service.latest(console.channel_id)
@@ -316,8 +318,19 @@ async def test_every_action_of_the_ai_gets_a_board_file_of_its_own(tmp_path: Pat
     ]
     assert len(boards) == len(set(boards)), "a board file was written twice"
     actions = await console.service.db.actions(match.id)
-    assert len(boards) == 1 + len(actions)  # the start, then one per action
+    ai_turns = sum(
+        1
+        for n, row in enumerate(actions)
+        if row.player_id == names.BOT_ID and (n == 0 or actions[n - 1].player_id != names.BOT_ID)
+    )
+    ai_actions = sum(1 for row in actions if row.player_id == names.BOT_ID)
+    assert ai_actions > ai_turns >= 2  # the AI played turns of several actions
+    assert len(boards) == 1 + 3 + ai_turns  # the start, one per command of ours, one per AI turn
     assert all(p.exists() for p in boards)
+    history = out.getvalue()
+    assert await console.run_lines(["history count:50"]) == 0
+    listed = out.getvalue()[len(history) :]
+    assert sum(1 for ln in listed.splitlines() if re.match(r"\d+\. ", ln)) == len(actions)
     await console.close()
 
 
@@ -439,7 +452,7 @@ async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> 
     for game in registry.games():
         assert f"/{game.name}: {game.title}. Start with `/{game.name} challenge`." in listed
     assert await console.run_lines(["/wargames admin sync"]) == 1
-    assert "/wargames has one command: /wargames games" in out.getvalue()
+    assert "The /wargames commands here: games, mygames, away days:N, back" in out.getvalue()
     await console.close()
 
 

@@ -13,11 +13,13 @@ import logging
 import random
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import GifImagePlugin, Image
 
 from bot import create_bot
+from cogs.core import Core
 from console import Console, names
 from console.app import command_for
 from data import Database, Status
@@ -65,6 +67,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
     )
     try:
         await start_bot(bot)
+        core = cast(Core, bot.get_cog("Core"))  # load_extension imports it afresh: not `isinstance`
         game = registry.game(name)
         assert any(c["name"] == name for c in fake.synced_commands())
         first = game.sides[0].name
@@ -98,16 +101,16 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
                 if waiting[0] in after.to_act() and not after.is_over():
                     action += "; " + rng.choice([str(a) for a in after.legal_actions(waiting[0])])
             played = await fake.slash(user, channel, name, "play", {"action": action})
-            public = [m for m in played.messages if not m.ephemeral]
+            await core.idle()  # what follows a command (a DM of what the other drew) is done before the next
+            in_channel = [m for m in played.messages if m.kind != "dm"]  # DMs: what the other was dealt
+            public = [m for m in in_channel if not m.ephemeral]
             assert len(public) == 1, [m.content for m in played.messages]
             board = public[0]
             png(board)
             assert board.content.strip()
             # anything else was for the mover's eyes only (what they drew, what they set up)
             assert all(
-                m.ephemeral and m.content.startswith("Only you see")
-                for m in played.messages
-                if m is not board
+                m.ephemeral and m.content.startswith("Only you see") for m in in_channel if m is not board
             )
         finished = (await database.list_matches(channel_id=channel.id, limit=1))[0]
         assert finished.status is Status.FINISHED

@@ -190,6 +190,7 @@ class FakeDiscord:
         self.resumes = 0
         # Follow-ups refused as Discord does once an interaction's 15-minute token has run out.
         self.followups_expired = False
+        self.dms_closed: set[int] = set()  # users who accept no direct messages (Discord answers 50007)
         self._command_ids: dict[str, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
@@ -1443,6 +1444,8 @@ class FakeDiscord:
         channel = self._channel(request)
         body, files = await self._read_body(request)
         self._check_message(body, files, None)
+        if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.dms_closed:
+            raise _HTTPError(403, 50007, "Cannot send messages to this user")
         flags = body.get("flags", 0) & ((1 << 2) | (1 << 12) | (1 << 15))
         message = self._create(channel, body, files, kind="dm" if channel.is_dm else "channel", flags=flags)
         return _json(message.to_payload())

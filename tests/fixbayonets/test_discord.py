@@ -37,7 +37,7 @@ class Table:
 
 
 def public(result) -> FakeMessage:
-    (board,) = [m for m in result.messages if not m.ephemeral]
+    (board,) = [m for m in result.messages if not m.ephemeral and m.kind != "dm"]
     Image.open(io.BytesIO(board.attachment("board.png").data)).load()
     return board
 
@@ -76,6 +76,7 @@ async def started(t: Table) -> FakeMessage:
         # The board, then the set-up privately to its owner (wait for both: a late private reply
         # would be taken for the next interaction's)
         result = await t.fake.click(user, board, std, messages=2)
+        await t.bot.get_cog("Core").idle()  # the DM of the Germans' first cards is sent by now
         board = public(result)
         if n == 0:  # until both have set up, the layout goes to its owner only
             secret = [m for m in result.messages if m.ephemeral]

@@ -1,0 +1,442 @@
+"""One board per hand-off, and what a player needs at the start of their turn, through the fake Discord.
+
+When one side plays several steps before the other must act (an AI's turn), the channel gets one
+board drawing the whole stretch and a short text; the player now owed an action is pinged with what
+the opponent did since they last acted, and what the game dealt them privately (drawn cards) reaches
+them by DM at that moment, never the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import pytest
+from PIL import Image
+
+from bot import WargamesBot, create_bot
+from cogs.core import Core
+from data import ActionRecord, Match
+from engine import registry
+from engine.meta import PlainEvent
+from engine.protocol import Event, State
+from play.present import recap
+from play.service import Step
+from render import board as render_board
+from settings import Settings
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.fixtures import ForwardErrors, HandClock
+
+
+class Table:
+    """A guild with one channel, Alice and Bob, and the bot (restartable on the same database)."""
+
+    def __init__(self, fake: FakeDiscord, start_bot, tmp_path: Path) -> None:
+        self.fake = fake
+        self.start_bot = start_bot
+        guild = fake.add_guild("Front", channels=("general",))
+        self.channel = guild.channel("general")
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.clock = HandClock()
+        self.settings = Settings(
+            token=None, database_path=tmp_path / "h.db", sync_commands=True, ai_budget_seconds=0.02
+        )
+        self.bot: WargamesBot | None = None
+
+    async def start(self) -> WargamesBot:
+        self.bot = create_bot(
+            self.settings,
+            clock=self.clock,
+            rng=random.Random(4),
+            guild_ready_timeout=0.05,
+            chunk_guilds_at_startup=False,
+        )
+        await self.start_bot(self.bot)
+        return self.bot
+
+    async def restart(self) -> WargamesBot:
+        assert self.bot is not None
+        await self.core.idle()
+        await self.bot.close()
+        return await self.start()
+
+    @property
+    def core(self) -> Core:
+        assert self.bot is not None
+        return cast(Core, self.bot.get_cog("Core"))  # load_extension imports it afresh: no isinstance
+
+    async def match(self) -> Match:
+        assert self.bot is not None and self.bot.database is not None
+        found = await self.bot.database.list_matches(channel_id=self.channel.id, limit=1)
+        return found[0]
+
+    async def log(self) -> list[ActionRecord]:
+        assert self.bot is not None and self.bot.database is not None
+        return await self.bot.database.actions((await self.match()).id)
+
+    def images(self) -> list[FakeMessage]:
+        """Every message in the channel with a picture, in order."""
+        return [m for m in self.fake.messages_in(self.channel) if m.attachments]
+
+
+@pytest.fixture
+async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIterator[Table]:
+    fake_discord.settle = 0.01
+    errors = ForwardErrors(fake_discord)
+    logging.getLogger("bot").addHandler(errors)
+    t = Table(fake_discord, start_bot, tmp_path)
+    try:
+        await t.start()
+        yield t
+        await t.core.idle()
+    finally:
+        logging.getLogger("bot").removeHandler(errors)
+        if t.bot is not None:
+            await t.bot.close()
+
+
+def pick(legal: list[str], rng: random.Random) -> str:
+    """A quick player: ends a turn or a phase when they may, lets a card stand, else plays anything."""
+    for word in ("end", "done", "fight", "pass"):
+        if word in legal:
+            return word
+    return rng.choice(legal)
+
+
+async def play_until(t: Table, game: str, user: FakeUser, done, rng: random.Random, most: int = 400) -> None:
+    """`user` plays (by the game's `play` command) whenever they owe an action, until `done()`."""
+    assert t.bot is not None
+    for _ in range(most):
+        await t.core.idle()
+        if await done():
+            return
+        legal = await t.bot.service.legal(t.channel.id, user.id)
+        assert legal, "the game waits for nobody we play"
+        await t.fake.slash(user, t.channel, game, "play", {"action": pick(legal, rng)})
+    raise AssertionError("the game did not get there")
+
+
+def replayed_since(match: Match, rows: list[ActionRecord], first: int) -> tuple[State, list[Event]]:
+    """The game replayed from its seed: the final state and the events of rows `first` onwards."""
+    rules = registry.game(match.game)
+    state = rules.new_game(match.options, match.seed)
+    events: list[Event] = []
+    for n, row in enumerate(rows):
+        side = match.side_of(row.player_id) if row.player_id is not None else None
+        done = state.apply(rules.parse(row.notation), side or rules.sides[0].name)
+        if n >= first:
+            events.extend(done)
+    return state, events
+
+
+async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: Table):
+    """WWI Combined Arms against the AI: its turn (moves, then attacks) is 15-30 actions. The channel
+    gets one picture for each of its turns, drawn from every event of the turn, and a few lines of
+    text; the steps stay in `history`."""
+    t = table
+    name = "combinedarms"
+    bot_user = t.fake.bot_user
+    await t.fake.slash(t.alice, t.channel, name, "challenge", {"opponent": bot_user, "level": "easy"})
+
+    def ai_runs(rows: list[ActionRecord]) -> list[tuple[int, int]]:
+        """Each stretch of the AI's actions in the log: (first row, end)."""
+        runs: list[tuple[int, int]] = []
+        for n, row in enumerate(rows):
+            if row.player_id != bot_user.id:
+                continue
+            if runs and runs[-1][1] == n:
+                runs[-1] = (runs[-1][0], n + 1)
+            else:
+                runs.append((n, n + 1))
+        return runs
+
+    async def long_ai_turn() -> bool:
+        return any(end - first >= 12 for first, end in ai_runs(await t.log()))
+
+    await play_until(t, name, t.alice, long_ai_turn, random.Random(1))
+    await t.core.idle()
+    rows = await t.log()
+    runs = ai_runs(rows)
+    ai_boards = [m for m in t.images() if m.interaction_user is None]  # Alice's have her command
+    assert len(ai_boards) == len(runs), [m.content[:60] for m in ai_boards]  # one per AI stretch
+    (first, end), board = next((r, b) for r, b in zip(runs, ai_boards, strict=True) if r[1] - r[0] >= 12)
+    assert end == len(rows)  # the long turn is the last thing played: its board is the newest
+    match = await t.match()
+    state, events = replayed_since(match, rows, first)
+    assert board.attachment("board.png").data == render_board(name, state, events)  # all of it drawn
+    Image.open(io.BytesIO(board.attachment("board.png").data)).load()
+    text = board.content
+    assert f"<@{t.alice.id}>" in text or "Game over" in text  # the turn ping
+    assert len(text) <= 900 and text.count("\n") <= 8, text  # a few lines, not one per action
+    assert f"{end - first} actions" in text and "`history`" in text
+    history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
+    assert numbers == list(range(first + 1, end + 1))  # every step of the turn is still there
+
+
+async def test_an_ai_turn_cut_by_a_restart_is_still_one_board_for_all_of_it(table: Table, monkeypatch):
+    """The outbox holds: the AI played part of its turn and the bot died before any board. After the
+    restart the AI finishes, and one board covers the whole turn, the part before the crash too."""
+    t = table
+    assert t.bot is not None
+    bot_user = t.fake.bot_user
+    challenge = {"opponent": bot_user, "side": "canadians"}
+    await t.fake.slash(t.alice, t.channel, "blockwars", "challenge", challenge)
+    await t.core.idle()  # the AI (Germans) sets up
+    monkeypatch.setattr(t.core, "schedule_ai", lambda channel_id: None)  # the bot "dies" before its turn
+    await t.fake.slash(t.alice, t.channel, "blockwars", "setup", {})
+    await t.core.idle()
+    match = await t.match()
+    assert match.turn_player_id == bot_user.id
+    # The AI's first action lands (its board owed), then the process dies.
+    _, state = await t.bot.service.current(t.channel.id)
+
+    def keeps_the_turn(action: object) -> bool:
+        after = state.clone()
+        after.apply(action, "germans")  # type: ignore[arg-type]
+        return "germans" in after.to_act()
+
+    action = next(a for a in state.legal_actions("germans") if keeps_the_turn(a))
+    first = await t.bot.service.act(t.channel.id, bot_user.id, str(action))
+    assert not first.hands_off  # a turn has two actions: the AI is not done
+    assert await t.bot.service.owed_boards()
+    before = len(t.images())
+    await t.restart()
+    for _ in range(200):
+        await asyncio.sleep(0.02)
+        await t.core.idle()
+        if (await t.match()).turn_player_id == t.alice.id and not await t.bot.service.owed_boards():
+            break
+    rows = await t.log()
+    start = max(n for n, r in enumerate(rows) if r.player_id == t.alice.id) + 1
+    assert len(rows) - start >= 2
+    (board,) = t.images()[before:]  # one board for the AI's turn, not one per action, not two
+    assert board.content.startswith("Germans:")
+    assert first.line.split(": ", 1)[1].split(";")[0] in board.content  # the action before the crash
+    state, events = replayed_since(await t.match(), rows, start)
+    assert board.attachment("board.png").data == render_board("blockwars", state, events)
+    assert await t.bot.service.owed_boards() == []
+
+
+async def cards_dealt_by_the_other_side(t: Table, vs_ai: bool, busy: int = 0) -> tuple[str, FakeUser]:
+    """Fix Bayonets: the Germans play their first turn (`busy` commands other than ending it first)
+    and end it; the Americans draw 3 cards. Returns the Americans' private words for that draw and
+    the American player."""
+    assert t.bot is not None
+    name = "fixbayonets"
+    german, american = (t.fake.bot_user, t.alice) if vs_ai else (t.alice, t.bob)
+    opponent = t.fake.bot_user if vs_ai else t.bob
+    options = {"opponent": opponent, "side": "americans" if vs_ai else "germans"}
+    challenged = await t.fake.slash(t.alice, t.channel, name, "challenge", options)
+    if not vs_ai:
+        match = await t.match()
+        await t.fake.click(t.bob, challenged.message, f"bw:accept:{match.id}")
+    rng = random.Random(3)
+    for user in (american,) if vs_ai else (t.alice, t.bob):
+        await t.fake.slash(user, t.channel, name, "setup", {"layout": "std"})
+    await t.core.idle()
+
+    async def americans_turn() -> bool:
+        match = await t.match()
+        _, state = await t.bot.service.current(t.channel.id)  # type: ignore[union-attr]
+        return state.to_act() == {"americans"} and not state.quick_decision() and match.version > 3
+
+    while not await americans_turn():
+        _, state = await t.bot.service.current(t.channel.id)
+        (side,) = state.to_act()
+        user = {"germans": german, "americans": american}[side]
+        if user is t.fake.bot_user:
+            await t.core.idle()
+            continue
+        legal = await t.bot.service.legal(t.channel.id, user.id)
+        others = [a for a in legal if a not in ("end", "fight", "pass") and not a.startswith("negate")]
+        action = rng.choice(others) if busy and side == "germans" and others else pick(legal, rng)
+        if side == "germans" and action in others:
+            busy -= 1
+        await t.fake.slash(user, t.channel, name, "play", {"action": action})
+        await t.core.idle()
+    stretch = await t.bot.service.latest_stretch(await t.match())
+    assert stretch is not None
+    secret = stretch.private["americans"]
+    assert secret.startswith("the Americans draw ") and "3 cards" not in secret
+    return secret, american
+
+
+def never_in_the_channel(t: Table, secret: str) -> None:
+    """No message of the channel (nor any ephemeral answer in it) carries the private words."""
+    for message in t.fake.messages_in(t.channel):
+        assert secret not in message.content
+    drawn = secret.removeprefix("the Americans draw ")
+    assert all(drawn not in m.content for m in t.fake.messages_in(t.channel))
+
+
+async def test_cards_an_opponent_deals_you_reach_you_by_dm_never_the_channel(table: Table):
+    t = table
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    dms = [m.content for m in t.fake.dms_to(american)]
+    assert any(secret in dm and f"<#{t.channel.id}>" in dm for dm in dms), dms
+    never_in_the_channel(t, secret)
+    public = [m.content for m in t.fake.messages_in(t.channel) if "the Americans draw 3 cards" in m.content]
+    assert public  # the channel hears that they drew, and how many
+    assert all(secret not in m.content for m in t.fake.dms_to(t.alice))  # the Germans never see them
+
+
+async def test_cards_the_ai_deals_you_reach_you_by_dm_never_the_channel(table: Table):
+    t = table
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=True)
+    assert any(secret in dm.content for dm in t.fake.dms_to(american))
+    never_in_the_channel(t, secret)
+
+
+async def test_with_dms_closed_the_channel_points_to_my_hand_without_the_cards(table: Table):
+    t = table
+    t.fake.dms_closed.add(t.bob.id)
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False)
+    assert t.fake.dms_to(american) == []
+    never_in_the_channel(t, secret)
+    notices = [m for m in t.fake.messages_in(t.channel) if "could not send you a direct message" in m.content]
+    assert len(notices) == 1 and f"<@{t.bob.id}>" in notices[0].content and "My hand" in notices[0].content
+
+
+async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table: Table):
+    """Bob asked for turn DMs: when the Germans' turn ends, his DM says what they did since his last
+    action (several commands of theirs), and what he drew."""
+    t = table
+    await t.fake.slash(t.bob, t.channel, "wargames", "notify", {"enabled": True})
+    secret, american = await cards_dealt_by_the_other_side(t, vs_ai=False, busy=2)
+    rows = await t.log()
+    last_bob = max(n for n, r in enumerate(rows) if r.player_id == t.bob.id)
+    assert len(rows) - last_bob - 1 >= 2  # the Germans played several commands since
+    ping = next(m.content for m in reversed(t.fake.dms_to(american)) if m.content.startswith("Your move"))
+    assert f"<#{t.channel.id}>" in ping and "<t:" in ping
+    assert "Since you last acted:" in ping and "Germans" in ping
+    assert "the germans end their turn" in ping.lower()
+    assert secret in ping and ping.count(secret) == 1  # what he drew, as his side is told it, once
+    assert ping.count("Your move") == 1
+
+
+# ---------------------------------------------------------------------- the console
+
+
+async def test_the_console_keeps_a_players_dealt_cards_until_it_becomes_them(tmp_path: Path):
+    """Hot-seat Fix Bayonets in the console: when the Germans end their turn, what the Americans
+    drew is not printed for the table; `/as bob` prints it to him, as his DM."""
+    from console import Console, names
+    from data import Database
+    from play import MatchService
+
+    clock = HandClock()
+    out = io.StringIO()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    lines = [
+        "/fixbayonets challenge @bob side:germans",
+        "/as bob",
+        "/fixbayonets accept",
+        "/fixbayonets setup std",
+        "/as alice",
+        "/fixbayonets setup std",
+    ]
+    assert await console.run_lines(lines) == 0
+    bob = names.user_id("bob")
+    rng = random.Random(2)
+    for _ in range(60):
+        match, state = await console.service.current(console.channel_id)
+        if state.to_act() == {"americans"} and not state.quick_decision():
+            break
+        who = "alice" if state.to_act() == {"germans"} else "bob"
+        if console.me != who:
+            await console.run_lines([f"/as {who}"])
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert await console.run_lines([f"/fixbayonets play {pick(legal, rng)}"]) == 0
+    if console.me != "alice":
+        await console.run_lines(["/as alice"])
+    stretch = await console.service.latest_stretch(match)
+    assert stretch is not None
+    secret = stretch.private["americans"]
+    assert secret.startswith("the Americans draw ")
+    at_the_table = out.getvalue()
+    assert secret not in at_the_table and "the Americans draw 3 cards" in at_the_table
+    assert console.inbox.get(bob)
+    await console.run_lines(["/as bob"])
+    told = out.getvalue()[len(at_the_table) :]
+    assert f"[direct message] In Fix Bayonets in #general, only you see this: {secret}." in told
+    await console.run_lines(["/as alice", "/as bob"])
+    assert out.getvalue().count(secret) == 1  # told once
+    await console.close()
+
+
+async def test_the_console_shows_cards_the_ai_deals_you_at_once(tmp_path: Path):
+    from console import Console
+    from data import Database
+    from play import MatchService
+
+    clock = HandClock()
+    out = io.StringIO()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    console = Console(
+        MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out, ai_budget=0.02
+    )
+    assert (
+        await console.run_lines(["/fixbayonets challenge @bot side:americans", "/fixbayonets setup std"]) == 0
+    )
+    rng = random.Random(2)
+    for _ in range(60):  # let the AI's cards stand until its turn ends
+        _, state = await console.service.current(console.channel_id)
+        if not state.quick_decision():
+            break
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert await console.run_lines([f"/fixbayonets play {pick(legal, rng)}"]) == 0
+    match, _ = await console.service.current(console.channel_id)
+    rows = await console.service.db.actions(match.id)
+    drawn = [
+        line
+        for line in out.getvalue().splitlines()
+        if line.startswith("(only you see this) the Americans draw")
+    ]
+    assert rows[-1].player_id != console.my_id and drawn  # the AI's turn ended and dealt us our cards
+    await console.close()
+
+
+# ---------------------------------------------------------------------- the recap's words
+
+
+@dataclass(frozen=True, slots=True)
+class Said(PlainEvent):
+    words: str
+
+    def text(self, viewer: str | None = None) -> str:
+        return self.words
+
+
+def test_a_short_stretch_is_told_line_by_line():
+    steps = [
+        Step("Germans", "e6-e5", [Said("e6-e5")]),
+        Step("Germans", "end", [Said("the Germans end their turn")]),
+    ]
+    assert recap(steps) == "Germans: e6-e5\nThe Germans end their turn"
+
+
+def test_a_long_stretch_keeps_its_weightiest_actions_and_how_it_ended():
+    """25 moves, two hits of which one destroyed a unit, then the end of the turn: the recap is a few
+    lines naming the count, the destruction and the end, in the order played, and not every move."""
+    moves = [Step("British", f"a{n}", [Said(f"Infantry move number {n}")]) for n in range(25)]
+    hit = Step("British", "a3xa6", [Said("Tank a3xa6: 1 damage")])
+    kill = Step("British", "b3xb6", [Said("Tank b3xb6: 1 damage, 3/3"), Said("Tank on b6 destroyed")])
+    end = Step("British", "end", [Said("the British end their turn")])
+    text = recap([*moves[:12], kill, *moves[12:], hit, end])
+    assert text.startswith("**British, 28 actions** (`history` lists each): ")
+    assert "Tank on b6 destroyed" in text and text.endswith("the British end their turn")
+    assert text.index("destroyed") < text.index("1 damage;") < text.index("end their turn")  # in order
+    assert "…" in text and text.count("Infantry move") < 25
+    assert len(text) < 600 and "\n" not in text
+    secret = Step("British", "orders", [])  # an action the channel may not see says so, briefly
+    assert "(something only they may see)" not in recap([*moves, secret, end])
