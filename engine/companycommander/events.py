@@ -287,8 +287,7 @@ class HandSeen(Event):
         if viewer == self.side:
             held = cards_words([TACTICS[c] for c in self.cards]) if self.cards else "no cards"
             return f"you see the {TITLES[self.of]}' hand: {held}"
-        if viewer == self.of:
-            return f"the {TITLES[self.side]} see your hand ({plural(self.count, 'card')})"
+        # The owner reads what the channel reads: words of its own would be sent to it as news.
         return f"the {TITLES[self.side]} see the {TITLES[self.of]}' hand ({plural(self.count, 'card')})"
 
     def seen_by(self, viewer: Viewer) -> Event | None:

@@ -40,8 +40,9 @@ class Table:
         return await self.fake.slash(user, self.channel, NAME, name, options or {})
 
 
-def public(result) -> FakeMessage:
-    (board,) = [m for m in result.messages if not m.ephemeral]
+def public(result, channel_id: int) -> FakeMessage:
+    """The one message the command posted in the channel (the bot may also write to a player)."""
+    (board,) = [m for m in result.messages if not m.ephemeral and m.channel_id == channel_id]
     Image.open(io.BytesIO(board.attachment("board.png").data)).load()
     return board
 
@@ -90,11 +91,12 @@ async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Tabl
     )
     await seat(t, rig(position, (6,)))
     looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"}, messages=2)
-    board = public(looked)
+    board = public(looked, t.channel.id)
     assert "see the Germans' hand (2 cards)" in board.content
     assert "Air Strike" not in board.content and "Rally" not in board.content
     secret = [m for m in looked.messages if m.ephemeral]
     assert len(secret) == 1 and secret[0].content.startswith("Only you see this")
+    assert all(m.channel_id == t.channel.id for m in looked.messages)  # no news by letter for Bob
     assert "you see the Germans' hand: Air Strike and Rally" in secret[0].content
     _, state = await t.bot.service.current(t.channel.id)
     assert state.view(AMERICANS).state.hands[GERMANS] == []  # once: the view keeps nothing of it
@@ -120,8 +122,8 @@ async def test_a_whole_turn_in_one_command_with_every_roll_in_the_channel(table:
     )
     await seat(t, position)
     played = await t.slash(t.alice, "play", {"action": "deploy A1 L; tactics; fire A2; assault A3; end"})
-    board = public(played)
-    assert "2D6: " in board.content and "fires at the German Center" in board.content
+    board = public(played, t.channel.id)
+    assert "2D6: " in board.content and "`history` lists each" in board.content
     assert f"<@{t.bob.id}>" in board.content  # the Germans' turn now, their Squad cards drawn
     match = await t.match()
     assert match.turn_player_id == t.bob.id
