@@ -28,7 +28,7 @@ import discord
 from discord.ext import commands
 
 from cogs._release import ReleasingTree
-from data import Database
+from data import Database, DataError
 from play import MatchService
 from play.thinking import Thinker
 from render.workers import Painter
@@ -48,8 +48,12 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class WargamesBot(commands.Bot):
-    """The bot: owns the database and the match service; the cogs are thin adapters over the service."""
+class WargamesBot(commands.AutoShardedBot):
+    """The bot: owns the database and the match service; the cogs are thin adapters over the service.
+
+    Sharded: Discord refuses an unsharded connection once a bot is in 2,500 servers. One process runs
+    every shard unless SHARD_IDS names some (N processes then split them, on one PostgreSQL
+    database); a guild's games are served by the process holding its shard."""
 
     def __init__(
         self,
@@ -60,6 +64,10 @@ class WargamesBot(commands.Bot):
         rng: random.Random | None = None,
         **options: object,
     ) -> None:
+        if settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -94,10 +102,10 @@ class WargamesBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database, load the cogs, and sync the command tree only when asked to."""
         if self.database is None:
-            self.settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-            self.database = await Database.open(self.settings.database_path, clock=self.clock)
+            self.database = await Database.open(self.settings.database, clock=self.clock)
+        guilds = self.settings.serves if self.settings.shard_ids is not None else None
         self._service = MatchService(
-            self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker
+            self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker, guilds=guilds
         )
         await self.painter.start()
         await self.thinker.start()
@@ -208,6 +216,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="push the slash commands to Discord (DEV_GUILD_ID if set, else globally) and keep running",
     )
     parser.add_argument(
+        "--move-to",
+        metavar="POSTGRESQL_URL",
+        help="copy the SQLite database (DATA_DIR / DATABASE_PATH) into this empty PostgreSQL database, "
+        "check the copy by replaying every match, and exit (docs/deploy.md)",
+    )
+    parser.add_argument(
         "--health",
         action="store_true",
         help="exit 0 if the running bot is connected to Discord, 1 if not (Docker's HEALTHCHECK)",
@@ -245,6 +259,10 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     settings = load_settings()
+    if args.move_to:
+        from play.movehouse import move_house  # lazily: the bot itself does not need it
+
+        return asyncio.run(move_house(settings.database_path, args.move_to))
     if args.health:
         ok, why = health(settings.health_path, time.time())
         print(why, file=sys.stdout if ok else sys.stderr)
@@ -263,11 +281,40 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     return asyncio.run(serve(settings, token, on_start=on_start))
 
 
+async def open_database(settings: Settings) -> Database | None:
+    """The store the settings name, migrated; None after one line on what to fix (a server that
+    cannot be reached, a wrong password, a database newer than this code: never a traceback)."""
+    where = (
+        "PostgreSQL (DATABASE_URL)" if settings.database_url else f"the SQLite file {settings.database_path}"
+    )
+    try:
+        database = await Database.open(settings.database)
+    except DataError as exc:
+        log.error("Cannot open the database: %s", exc)
+        return None
+    except OSError as exc:  # an SQLite file in a folder that cannot be written
+        log.error("Cannot open %s: %s", where, exc)
+        return None
+    log.info("Games are kept in %s (schema version %d).", where, await database.schema_version())
+    return database
+
+
 async def serve(settings: Settings, token: str, *, on_start: Hook | None = None) -> int:
     """Run the bot until Discord refuses it, cannot be reached, or SIGTERM / SIGINT asks it to stop
     (Docker's `docker stop`, Ctrl-C): then it stops taking interactions, lets the work in flight
-    finish (at most GRACE_SECONDS), closes the database and exits 0."""
-    bot = create_bot(settings)
+    finish (at most GRACE_SECONDS), closes the database and exits 0. The database is opened (and
+    migrated) before Discord is contacted: a bad DATABASE_URL ends it at once, in one line."""
+    database = await open_database(settings)
+    if database is None:
+        return 1
+    try:
+        return await _serve(settings, token, database, on_start)
+    finally:
+        await database.close()
+
+
+async def _serve(settings: Settings, token: str, database: Database, on_start: Hook | None) -> int:
+    bot = create_bot(settings, database=database)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

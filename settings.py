@@ -53,12 +53,33 @@ class Settings:
     # HTTP connections to Discord at once (0: no cap, discord.py's default). Uncapped, a busy bot
     # held one socket per request in flight, ~200 under load, all walked by the GC's full passes.
     http_connections: int = 32
+    # A PostgreSQL database instead of the SQLite file (several processes share it); it may hold a
+    # password, so it is never shown.
+    database_url: str | None = field(default=None, repr=False)
+    # How many shards the bot has (None: Discord's recommendation) and which of them this process
+    # runs (None: all). N processes with disjoint SHARD_IDS run one bot (docs/deploy.md).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What `Database.open` opens: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @property
     def health_path(self) -> Path:
         """Where the running bot says, every few seconds, whether it is connected (`bot.py --health`
-        reads it: Docker's HEALTHCHECK)."""
-        return self.database_path.with_name(self.database_path.stem + ".health.json")
+        reads it: Docker's HEALTHCHECK). Each shard process has its own."""
+        stem = self.database_path.stem
+        if self.shard_ids is not None:
+            stem += ".shards-" + "-".join(str(i) for i in self.shard_ids)
+        return self.database_path.with_name(stem + ".health.json")
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process holds the shard of `guild_id` (Discord's rule: (id >> 22) % count)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
 def _int_or_none(text: str | None, name: str) -> int | None:
@@ -91,6 +112,48 @@ def _count(text: str | None, name: str, default: int) -> int:
     return value
 
 
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1" or "2-3"), checked against each other."""
+    count = _int_or_none(env.get("SHARD_COUNT"), "SHARD_COUNT")
+    text = (env.get("SHARD_IDS") or "").strip()
+    if count is not None and count < 1:
+        raise SystemExit(f"SHARD_COUNT must be at least 1 (got {count})")
+    if not text:
+        return count, None
+    if count is None:
+        raise SystemExit("SHARD_IDS needs SHARD_COUNT: how many shards the whole bot has (docs/deploy.md)")
+    ids: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            ids.extend(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise SystemExit(f"SHARD_IDS must be shard numbers like 0,1 or 0-3, not {text!r}") from None
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong or not ids:
+        raise SystemExit(
+            f"SHARD_IDS must be numbers from 0 to {count - 1} (SHARD_COUNT is {count}), not {text!r}"
+        )
+    return count, tuple(sorted(set(ids)))
+
+
+def _database_url(
+    env: Mapping[str, str], shard_count: int | None, shard_ids: tuple[int, ...] | None
+) -> str | None:
+    url = (env.get("DATABASE_URL") or "").strip() or None
+    if url is not None and not url.startswith(("postgresql://", "postgres://")):
+        raise SystemExit(
+            "DATABASE_URL must be a postgresql://user:password@host:port/database URL "
+            "(leave it empty for the SQLite file in DATA_DIR)"
+        )
+    if url is None and shard_ids is not None and shard_count is not None and len(shard_ids) < shard_count:
+        raise SystemExit(
+            "SHARD_IDS runs only some of the shards, so other processes run the rest and must share "
+            "the games: set DATABASE_URL to a PostgreSQL database (docs/deploy.md)"
+        )
+    return url
+
+
 def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
     """Read the settings; a `.env` in the working directory (else beside this file, where `make run`
     looks) fills in what the environment lacks: the environment always wins."""
@@ -105,6 +168,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         env = os.environ
     token = (env.get("DISCORD_TOKEN") or "").strip() or None
     sweep = _float(env.get("SWEEP_SECONDS"), "SWEEP_SECONDS", 60.0)
+    shard_count, shard_ids = _shards(env)
     return Settings(
         token=token,
         database_path=Path(env["DATABASE_PATH"]) if env.get("DATABASE_PATH") else default_database_path(env),
@@ -118,4 +182,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         ai_processes=_count(env.get("AI_PROCESSES"), "AI_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0),
         posting_slots=max(1, _count(env.get("POSTING_SLOTS"), "POSTING_SLOTS", 4)),
         http_connections=_count(env.get("HTTP_CONNECTIONS"), "HTTP_CONNECTIONS", 32),
+        database_url=_database_url(env, shard_count, shard_ids),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

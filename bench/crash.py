@@ -1,6 +1,8 @@
 """Crash benchmark (the long version of tests/test_reliability.py); the last line is one JSON object.
 
     .venv/bin/python bench/crash.py [--cycles 5] [--matches 40] [--seconds 10]
+    .venv/bin/python bench/crash.py --database-url postgresql://user:pw@host/db   (an empty database)
+    .venv/bin/python bench/crash.py --start-postgres   (a throwaway server from this machine's binaries)
 
 Each cycle starts the real bot in its own process on the same SQLite file, lets every game play for
 about `--seconds`, SIGKILLs the bot at a random moment (moves in flight), then checks the file:
@@ -27,10 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.reliability.loadkit import LoadFake, audit, build_world, crash_cycle
 
 
-async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[str, object]:
+async def run(
+    cycles: int, matches: int, seconds: float, workdir: Path, database_url: str | None = None
+) -> dict[str, object]:
     fake = LoadFake(timeout=10.0)
     await fake.start()
     db = workdir / "crash.db"
+    env = {"DATABASE_URL": database_url} if database_url else None
     failures: list[str] = []
     totals = {
         "answered": 0,
@@ -46,7 +51,7 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
         for cycle in range(1, cycles + 1):
             started = time.perf_counter()
             report = await crash_cycle(
-                fake, tables, db, workdir, load_s=seconds, after_s=min(3.0, seconds), seed=cycle
+                fake, tables, db, workdir, load_s=seconds, after_s=min(3.0, seconds), seed=cycle, env=env
             )
             kill = report.audit_after_kill
             in_flight = report.lost_in_flight
@@ -73,11 +78,12 @@ async def run(cycles: int, matches: int, seconds: float, workdir: Path) -> dict[
             totals["moves_after"] += report.moves_after
     finally:
         await fake.stop()
-    final = audit(db)
+    final = audit(database_url or db)
     cut = [e for e in fake.server_errors if "Connection lost" in e or "ConnectionReset" in e]
     other = [e for e in fake.server_errors if e not in cut] + [str(u) for u in fake.unhandled]
     return {
         "bench": "crash",
+        "store": "postgresql" if database_url else "sqlite",
         "cycles": cycles,
         "matches": matches,
         "seconds": seconds,
@@ -103,11 +109,31 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=5)
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--database-url", help="an empty PostgreSQL database instead of an SQLite file")
+    parser.add_argument(
+        "--start-postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL server from this machine's binaries",
+    )
     args = parser.parse_args()
     # An upload cut off by the kill makes the fake log a traceback; it is counted, not printed.
     logging.getLogger("tests.fakediscord.server").setLevel(logging.CRITICAL)
-    with tempfile.TemporaryDirectory(prefix="bw-crash-") as tmp:
-        figures = asyncio.run(run(args.cycles, args.matches, args.seconds, Path(tmp)))
+    server = None
+    url = args.database_url
+    if args.start_postgres:
+        from tests import pgserver
+
+        binaries = pgserver.find_binaries()
+        if binaries is None:
+            raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
+        server = pgserver.PgServer(binaries, durable=True).start()  # fsync on, as in production
+        url = server.url()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bw-crash-") as tmp:
+            figures = asyncio.run(run(args.cycles, args.matches, args.seconds, Path(tmp), url))
+    finally:
+        if server is not None:
+            server.stop()
     print(json.dumps(figures))
     return 0 if figures["ok"] else 1
 

@@ -2,6 +2,14 @@
 Discord for `--seconds`; the last line printed is one JSON object of figures.
 
     .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
+    .venv/bin/python bench/load.py --database-url postgresql://user:pw@host/db [--seconds 30]
+    .venv/bin/python bench/load.py --start-postgres [--seconds 30]
+
+With a PostgreSQL server (`--database-url`, whose user may create databases, or `--start-postgres`:
+a throwaway server from this machine's binaries, with fsync on as in production), the same load runs
+three times in one go: on SQLite (one process), on PostgreSQL (one process), and on PostgreSQL with
+two shard processes (SHARD_COUNT=2, a guild per shard); each run gets a database of its own, created
+and dropped on that server. The last line then holds every run's figures.
 
 Each channel has two players. After the warm-up (every game challenged and accepted), the tables'
 first actions are spread over `--ramp` seconds (default 1; 0 = all at one instant), then both
@@ -26,13 +34,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import resource
+import shutil
 import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+import yarl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -41,6 +54,7 @@ from tests.reliability.loadkit import (
     Driver,
     LoadFake,
     Stats,
+    Store,
     audit,
     bot_log_problems,
     build_world,
@@ -58,14 +72,41 @@ TARGETS = {
 }
 
 
+def _sum(figures: list[dict[str, Any]], key: str) -> float:
+    return sum(float(f.get(key) or 0) for f in figures)
+
+
+def _max(figures: list[dict[str, Any]], key: str) -> float:
+    return max((float(f.get(key) or 0) for f in figures), default=0.0)
+
+
 async def run(
-    matches: int, seconds: float, profile: Path | None, workdir: Path, ramp: float = 1.0
+    matches: int,
+    seconds: float,
+    profile: Path | None,
+    workdir: Path,
+    ramp: float = 1.0,
+    database_url: str | None = None,
+    shards: int = 1,
 ) -> dict[str, object]:
+    """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes."""
     fake = LoadFake(timeout=10.0)
     await fake.start()
-    _, tables = build_world(fake, matches)
+    _, tables = build_world(fake, matches, shards=shards if shards > 1 else None)
     db = workdir / "load.db"
-    bot = await start_bot_process(fake, db, workdir, profile=profile)
+    store: Store = database_url or db
+    env = {"DATABASE_URL": database_url} if database_url else {}
+    bots = [
+        await start_bot_process(
+            fake,
+            db,
+            workdir,
+            tag=f"bot{k}",
+            profile=profile,
+            env=env | ({"SHARD_COUNT": str(shards), "SHARD_IDS": str(k)} if shards > 1 else {}),
+        )
+        for k in range(shards)
+    ]
     control = start_control(workdir)
     stats = Stats()
     stop = asyncio.Event()
@@ -77,9 +118,10 @@ async def run(
             if isinstance(r, BaseException):
                 stats.error(f"warm-up: {r!r}")
         warm_s = time.perf_counter() - warm
-        before = bot.stats()
+        before = [bot.stats() for bot in bots]
         bench_cpu0 = time.process_time()
-        bot.signal(signal.SIGUSR1)  # the stall window starts now
+        for bot in bots:
+            bot.signal(signal.SIGUSR1)  # the stall window starts now
         control.signal(signal.SIGUSR1)
         await asyncio.sleep(0.05)
         stats.counting = True
@@ -92,25 +134,27 @@ async def run(
         elapsed = time.perf_counter() - started
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
-        during = bot.stats()
+        during = [bot.stats() for bot in bots]
         noise = control.stats()
     finally:
-        final = await bot.stop()
+        final = [await bot.stop() for bot in bots]
         await control.stop()
         await fake.stop()
-    log_text = bot.stderr()
+    log_text = "".join(bot.stderr() for bot in bots)
     problems = bot_log_problems(log_text)
-    checked = audit(db, stats.answered_moves)
+    checked = audit(store, stats.answered_moves)
     errors = len(stats.errors) + len(problems) + len(fake.unhandled) + len(fake.server_errors) + fake.bad_pngs
     lat = [x * 1000 for x in stats.move_latencies]
     acks = [x * 1000 for x in stats.move_acks]
     other = [x * 1000 for x in stats.other_latencies]
-    bot_cpu = float(during.get("cpu_s", 0)) - float(before.get("cpu_s", 0))
-    painter_cpu = float(during.get("workers_cpu_s", 0)) - float(before.get("workers_cpu_s", 0))
+    bot_cpu = _sum(during, "cpu_s") - _sum(before, "cpu_s")
+    painter_cpu = _sum(during, "workers_cpu_s") - _sum(before, "workers_cpu_s")
     moves = max(stats.window_moves, 1)
     return {
         "bench": "load",
-        "render_processes": during.get("render_processes"),
+        "store": "postgresql" if database_url else "sqlite",
+        "bot_processes": shards,
+        "render_processes": during[0].get("render_processes"),
         "matches": matches,
         "seconds": round(elapsed, 1),
         "ramp_s": ramp,
@@ -129,16 +173,14 @@ async def run(
         "autocomplete_p50_ms": round(percentile(other, 50), 1),
         "autocomplete_p99_ms": round(percentile(other, 99), 1),
         "errors": errors,
-        "peak_rss_mb": round(
-            float(final.get("peak_rss_mb", 0)) + float(final.get("workers_peak_rss_mb", 0)), 1
-        ),
-        "bot_process_peak_rss_mb": final.get("peak_rss_mb"),
-        "painter_processes_peak_rss_mb": final.get("workers_peak_rss_mb"),
-        "max_loop_stall_ms": during.get("window_max_loop_stall_ms"),
-        "stalls_over_50ms": during.get("window_stalls_over_50ms"),
-        "stalls_over_30ms_at_s_ms": during.get("window_stalls_over_30ms"),  # (s into the window, ms)
+        "peak_rss_mb": round(_sum(final, "peak_rss_mb") + _sum(final, "workers_peak_rss_mb"), 1),
+        "bot_process_peak_rss_mb": _max(final, "peak_rss_mb"),
+        "painter_processes_peak_rss_mb": _sum(final, "workers_peak_rss_mb"),
+        "max_loop_stall_ms": _max(during, "window_max_loop_stall_ms"),
+        "stalls_over_50ms": int(_sum(during, "window_stalls_over_50ms")),
+        "stalls_over_30ms_at_s_ms": during[0].get("window_stalls_over_30ms"),  # (s into the window, ms)
         "control_max_stall_ms": noise.get("window_max_loop_stall_ms"),
-        "max_gc_pause_ms": during.get("window_max_gc_ms"),
+        "max_gc_pause_ms": _max(during, "window_max_gc_ms"),
         "bot_cpu_share": round(bot_cpu / elapsed, 2),
         "driver_cpu_share": round(bench_cpu / elapsed, 2),
         "painters_cpu_share": round(painter_cpu / elapsed, 2),
@@ -164,6 +206,79 @@ async def run(
     }
 
 
+ROWS = (
+    ("moves per second", "moves_per_s", f">= {TARGETS['moves_per_s']:.0f}"),
+    ("answer latency p50 (ms)", "answer_p50_ms", ""),
+    ("answer latency p95 (ms)", "answer_p95_ms", ""),
+    ("answer latency p99 (ms)", "answer_p99_ms", f"< {TARGETS['answer_p99_ms']:.0f}"),
+    ("board latency p50 (ms)", "board_p50_ms", "games / moves per s"),
+    ("board latency p99 (ms)", "board_p99_ms", ""),
+    ("autocomplete p99 (ms)", "autocomplete_p99_ms", ""),
+    ("errors", "errors", "0"),
+    ("peak RSS, bots + painters (MB)", "peak_rss_mb", f"< {TARGETS['peak_rss_mb']:.0f}"),
+    ("longest loop stall (ms)", "max_loop_stall_ms", f"< {TARGETS['max_loop_stall_ms']:.0f}"),
+    ("same, idle control process (ms)", "control_max_stall_ms", "machine noise"),
+    ("bot CPU share (cores)", "bot_cpu_share", ""),
+    ("painter processes CPU share", "painters_cpu_share", ""),
+    ("driver+fake CPU share", "driver_cpu_share", ""),
+    ("CPU ms per move: bot", "bot_cpu_ms_per_move", ""),
+    ("CPU ms per move: painters", "painters_cpu_ms_per_move", ""),
+    ("CPU ms per move: driver+fake", "driver_cpu_ms_per_move", ""),
+    ("audit: log, replay, not stuck", "audit_ok", "ok"),
+)
+# the runs of a comparison: (name, on PostgreSQL, bot processes)
+STORES = (("sqlite", False, 1), ("postgresql", True, 1), ("postgresql_2_shards", True, 2))
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "ok" if value else "FAILED"
+    return str(value)
+
+
+async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """The same load on SQLite, on PostgreSQL, and on PostgreSQL with two shard processes."""
+    import asyncpg
+
+    server = None
+    url = args.database_url
+    if args.start_postgres:
+        from tests import pgserver
+
+        binaries = pgserver.find_binaries()
+        if binaries is None:
+            raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
+        server = await asyncio.to_thread(pgserver.PgServer(binaries, durable=True).start)
+        url = server.url()
+    runs: dict[str, Any] = {}
+    try:
+        for n, (name, on_postgres, processes) in enumerate(STORES):
+            target = None
+            if on_postgres:
+                database = f"wargames_bench_{os.getpid()}_{n}"
+                admin = await asyncpg.connect(url)
+                await admin.execute(f"CREATE DATABASE {database}")
+                await admin.close()
+                base = yarl.URL(url)
+                target = str(base.with_path("/" + database).with_query(base.query))
+            print(f"{name}: {args.matches} matches for {args.seconds:.0f} s...", flush=True)
+            try:
+                runs[name] = await run(
+                    args.matches, args.seconds, None, workdir / name, args.ramp, target, processes
+                )
+            finally:
+                if on_postgres:
+                    admin = await asyncpg.connect(url)
+                    await admin.execute(
+                        f"DROP DATABASE IF EXISTS wargames_bench_{os.getpid()}_{n} WITH (FORCE)"
+                    )
+                    await admin.close()
+    finally:
+        if server is not None:
+            await asyncio.to_thread(server.stop)
+    return runs
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Load benchmark of the bot through the fake Discord.")
     parser.add_argument("--matches", type=int, default=200)
@@ -173,42 +288,49 @@ def main() -> int:
     parser.add_argument(
         "--ramp", type=float, default=1.0, help="spread the tables' first actions over this many seconds"
     )
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server (its user may create databases): compare SQLite, PostgreSQL and "
+        "PostgreSQL with two shard processes in one go",
+    )
+    parser.add_argument(
+        "--start-postgres",
+        action="store_true",
+        help="the same comparison on a throwaway PostgreSQL server started from this machine's binaries",
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bw-load-"))
-    figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir, args.ramp))
-    rows = [
-        ("moves per second", figures["moves_per_s"], f">= {TARGETS['moves_per_s']:.0f}"),
-        ("answer latency p50 (ms)", figures["answer_p50_ms"], ""),
-        ("answer latency p95 (ms)", figures["answer_p95_ms"], ""),
-        ("answer latency p99 (ms)", figures["answer_p99_ms"], f"< {TARGETS['answer_p99_ms']:.0f}"),
-        ("board latency p50 (ms)", figures["board_p50_ms"], "games / moves per s"),
-        ("board latency p99 (ms)", figures["board_p99_ms"], ""),
-        ("autocomplete p99 (ms)", figures["autocomplete_p99_ms"], ""),
-        ("errors", figures["errors"], "0"),
-        ("peak RSS, bot + painters (MB)", figures["peak_rss_mb"], f"< {TARGETS['peak_rss_mb']:.0f}"),
-        ("longest loop stall (ms)", figures["max_loop_stall_ms"], f"< {TARGETS['max_loop_stall_ms']:.0f}"),
-        ("same, idle control process (ms)", figures["control_max_stall_ms"], "machine noise"),
-        ("bot CPU share (cores)", figures["bot_cpu_share"], ""),
-        ("painter processes CPU share", figures["painters_cpu_share"], ""),
-        ("driver+fake CPU share", figures["driver_cpu_share"], ""),
-        ("CPU ms per move: bot", figures["bot_cpu_ms_per_move"], ""),
-        ("CPU ms per move: painters", figures["painters_cpu_ms_per_move"], ""),
-        ("CPU ms per move: driver+fake", figures["driver_cpu_ms_per_move"], ""),
-        ("audit: log, replay, not stuck", "ok" if figures["audit_ok"] else "FAILED", "ok"),
-    ]
-    print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
-    for name, value, target in rows:
-        print(f"  {name:<32} {value!s:>10}   {target}")
-    errors = figures["error_samples"]
-    assert isinstance(errors, list)
-    if errors:
-        print("  first errors:", *errors, sep="\n    ")
+    if args.database_url or args.start_postgres:
+        for name, _, _ in STORES:
+            (workdir / name).mkdir()
+        runs = asyncio.run(_compare(args, workdir))
+        print(f"{args.matches} matches, {args.seconds:.0f} s each")
+        print(f"  {'':<32} " + " ".join(f"{name:>20}" for name in runs))
+        for label, key, target in ROWS:
+            print(
+                f"  {label:<32} " + " ".join(f"{_shown(r[key]):>20}" for r in runs.values()) + f"   {target}"
+            )
+        for name, r in runs.items():
+            if r["error_samples"]:
+                print(f"  first errors ({name}):", *r["error_samples"], sep="\n    ")
+        figures: dict[str, Any] = {"bench": "load-stores", "matches": args.matches, "seconds": args.seconds}
+        for name, r in runs.items():
+            for key in ("moves_per_s", "answer_p99_ms", "max_loop_stall_ms", "errors", "audit_ok"):
+                figures[f"{name}_{key}"] = r[key]
+        figures["runs"] = runs
+    else:
+        figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir, args.ramp))
+        print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
+        for label, key, target in ROWS:
+            print(f"  {label:<32} {_shown(figures[key]):>10}   {target}")
+        errors = figures["error_samples"]
+        assert isinstance(errors, list)
+        if errors:
+            print("  first errors:", *errors, sep="\n    ")
     if args.keep:
         print(f"  work directory kept: {workdir}")
     else:
-        for path in sorted(workdir.glob("*")):
-            path.unlink()
-        workdir.rmdir()
+        shutil.rmtree(workdir, ignore_errors=True)
     print(json.dumps(figures))
     return 0
 

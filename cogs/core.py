@@ -25,7 +25,7 @@ from cogs import _format as fmt
 from cogs import _views as views
 from cogs._release import unlink_when_done
 from cogs.groups import build_group
-from data import Match, Status
+from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
@@ -37,6 +37,7 @@ from play.present import (
     back_notice,
     back_text,
     chosen_side_text,
+    fitted,
     games_text,
     history_text,
     leaderboard_text,
@@ -61,6 +62,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.core")
 
 APOLOGY = "Sorry, something went wrong; the game is unchanged."
+TRY_AGAIN = (
+    "The bot cannot reach its database just now (it may be restarting). Try again in a moment: "
+    "if your move did get through, the game will say so."
+)
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
 DMS_CLOSED = (
@@ -68,6 +73,7 @@ DMS_CLOSED = (
     "closed?): the **My hand** button shows your hand."
 )
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
+MESSAGE_LIMIT = 2000  # Discord's longest message
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
@@ -83,6 +89,9 @@ def friendly(error: BaseException) -> str | None:
     """The text for a refusal a player may see, or None if this is a bug."""
     if isinstance(error, ServiceError):
         return error.message + _alternatives(error.legal)
+    if isinstance(error, StoreUnavailable):
+        log.warning("The database did not answer: %s", error)
+        return TRY_AGAIN
     if isinstance(error, IllegalAction):
         return str(error) + _alternatives(list(getattr(error, "legal", []) or []))
     if isinstance(error, InvalidNotation):
@@ -158,6 +167,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         try:
             await self.run_sweep()
             await self.deliver_owed(older_than=OWED_AFTER)
+        except StoreUnavailable as exc:
+            log.warning("The deadline sweep could not reach the database (%s); it will run again", exc)
         except Exception:
             log.exception("The deadline sweep failed; it will run again")
 
@@ -183,7 +194,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 continue
             file = await self.render(match, stretch.state, stretch.events)
             await channel.send(
-                played_text(stretch),
+                played_text(stretch, MESSAGE_LIMIT),
                 file=file,
                 view=self.board_components(match, stretch.state) or discord.utils.MISSING,
             )
@@ -200,7 +211,11 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
         def done(t: asyncio.Task[Any]) -> None:
             self._tasks.discard(t)
-            if not t.cancelled() and t.exception() is not None:
+            if t.cancelled() or t.exception() is None:
+                return
+            if isinstance(t.exception(), StoreUnavailable):  # what is owed is posted by a later sweep
+                log.warning("Background task %s: the database did not answer: %s", name, t.exception())
+            else:
                 log.error("Background task %s failed", name, exc_info=t.exception())
 
         task.add_done_callback(done)
@@ -308,10 +323,12 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         would wrongly say nothing happened."""
         offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
         view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
-        text = played_text(played)
+        note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
-            text += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+        room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
+        text = played_text(played, limit=room) + note
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -451,6 +468,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         for match in await self.bot.database.list_matches(statuses=[Status.ACTIVE]):  # type: ignore[union-attr]
             if match.ai_player_id is None or match.snapshot is None:
                 continue
+            if not self.service.serves(match.guild_id):  # another process's shard
+                continue
             state = game_of(match).from_json(match.snapshot)
             if match.ai_player_id in waiting_ids(match, state):
                 self.schedule_ai(match.channel_id)
@@ -477,7 +496,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
                 await channel.send(
-                    f"{notice.text}\n{status_text(played.match, played.state)}",
+                    fitted(notice.text, status_text(played.match, played.state), MESSAGE_LIMIT),
                     file=file,
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )
@@ -685,7 +704,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             return []
         try:
             match, state = await self.service.current(interaction.channel_id)
-        except ServiceError:
+        except (ServiceError, StoreUnavailable):
             return []
         side = match.side_of(interaction.user.id)
         if match.game != game or side is None:
@@ -715,7 +734,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             return []
         try:
             match, state = await self.service.latest(interaction.channel_id)
-        except ServiceError:
+        except (ServiceError, StoreUnavailable):
             return []
         if match.game != game:
             return []

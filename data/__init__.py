@@ -1,10 +1,12 @@
-"""Persistence: the only package that talks SQL (see `data.db.Database`).
+"""Persistence: the only package that talks SQL (see `data.db.Database`, the seam of both stores).
 
 It stores opaque engine snapshots (JSON) and action notation strings and never imports the
-engine, so the rules and the storage can change independently.
+engine, so the rules and the storage can change independently. SQLite (`data/sqlite.py`) is the
+embedded default; PostgreSQL (`data/postgres.py`) serves several bot processes at once.
 """
 
-from data.db import MUTABLE_FIELDS, Database, load_migrations
+# Both stores are imported here: each makes itself known to `Database.open` (data/db.py names neither).
+from data.db import MUTABLE_FIELDS, Database, is_postgres_url, load_migrations
 from data.elo import K_FACTOR, START_RATING
 from data.errors import (
     ChannelBusy,
@@ -13,6 +15,7 @@ from data.errors import (
     MatchNotFound,
     MigrationError,
     StaleVersion,
+    StoreUnavailable,
 )
 from data.models import (
     OPEN_STATUSES,
@@ -20,12 +23,15 @@ from data.models import (
     AiRecord,
     Away,
     Match,
+    MatchChange,
     NewAction,
     PlayerStats,
     Result,
     Status,
     UserPrefs,
 )
+from data.postgres import PostgresDatabase
+from data.sqlite import SqliteDatabase
 
 __all__ = [
     "K_FACTOR",
@@ -40,13 +46,18 @@ __all__ = [
     "Database",
     "DuplicateInteraction",
     "Match",
+    "MatchChange",
     "MatchNotFound",
     "MigrationError",
     "NewAction",
     "PlayerStats",
+    "PostgresDatabase",
     "Result",
+    "SqliteDatabase",
     "StaleVersion",
     "Status",
+    "StoreUnavailable",
     "UserPrefs",
+    "is_postgres_url",
     "load_migrations",
 ]

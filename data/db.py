@@ -1,45 +1,45 @@
-"""The only module that talks SQL: one aiosqlite connection, WAL, numbered migrations.
+"""The store seam: every query and transaction of the bot, written once, run by either store.
 
-Concurrency model. The bot runs one process with one connection, whose statements aiosqlite
-runs in order on one thread. Every write is a transaction that travels to that thread inside a
-single job (`Database._write`), so a read queued by another coroutine can never land in the middle
-of a transaction and no lock is needed. One trip per transaction matters for speed: a trip waits
-for a turn of the event loop, and under load a transaction of a dozen trips held the whole
-database for a dozen turns. The transactions waiting when the thread gets to them share one
-`BEGIN IMMEDIATE ... COMMIT` (group commit), each in a SAVEPOINT of its own, so a busy server pays
-one fsync for many moves (docs/reliability.md). Correctness of moves
-does not rest on the ordering, though: every change to a match is `UPDATE ... WHERE id = ? AND
-version = ?`, so a second writer (another coroutine, connection or process) that loaded the same
-version loses with `StaleVersion` instead of overwriting the winner.
+`Database` is what play/ and the bot hold. `Database.open(target)` opens SQLite for a path (the
+embedded default: `make run` with nothing configured) and PostgreSQL for a `postgresql://` URL
+(several bot processes on one database, docs/deploy.md). Each store is a subclass that only knows
+how to run things: `data/sqlite.py` (one aiosqlite connection, group commit) and
+`data/postgres.py` (an asyncpg pool).
 
-Every query is a string literal with `?`/`:name` parameters; tests/test_data.py checks the
-source so that no SQL is ever built with f-strings, `%` or `.format`.
+A transaction is written here once, as a generator that yields its statements (`Step`s) and gets
+each one's result back: `_apply` reads the match, checks its version, writes it back. The SQLite
+store drives it on its database thread inside the group commit, the PostgreSQL store on a pooled
+connection inside `BEGIN ... COMMIT`; a UNIQUE index refusing a row comes back into the generator
+as `Conflict`, so the same code maps it to `ChannelBusy` or `DuplicateInteraction` on both. A new
+method is one transaction (or one query) here, and runs on both stores.
+
+Concurrency. Every change to a match is `UPDATE ... WHERE id = ? AND version = ?`: a second writer
+(another coroutine, connection or process) that loaded the same version loses with `StaleVersion`
+instead of overwriting the winner. SQLite serialises writers (`BEGIN IMMEDIATE`); PostgreSQL runs
+them side by side, so the one read-modify-write that is not a match row, the players' ratings, locks
+its rows first (`FOR UPDATE`, in user id order).
+
+SQL is written in the words both dialects share (`?` or `:name` parameters, `ON CONFLICT`,
+`RETURNING`); a step may carry PostgreSQL's own words where they differ. Every query is a
+module-level string literal: tests/test_data.py checks that no SQL is built from strings.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import os
-import re
-import sqlite3
-import threading
 import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
-
-import aiosqlite
+from typing import Any, ClassVar, TypeVar
 
 from data import elo
 from data.errors import (
     ChannelBusy,
-    DataError,
     DuplicateInteraction,
     MatchNotFound,
-    MigrationError,
     StaleVersion,
 )
 from data.models import (
@@ -47,19 +47,24 @@ from data.models import (
     AiRecord,
     Away,
     Match,
+    MatchChange,
     NewAction,
     PlayerStats,
     Result,
     Status,
     UserPrefs,
 )
+from data.schema import MIGRATIONS_DIR, load_migrations
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
-_SQLITE_INT_MIN, _SQLITE_INT_MAX = -(2**63), 2**63 - 1
+__all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "load_migrations"]
+
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+NO_LIMIT = 2**62  # LIMIT for "all": both dialects take a number (PostgreSQL refuses SQLite's -1)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 Clock = Callable[[], float]
 BeforeCommit = Callable[[], None]
+ChangeListener = Callable[[MatchChange | None], None]
 T = TypeVar("T")
 
 # Fields a caller may change on an existing match. The rest are fixed at challenge time
@@ -84,20 +89,51 @@ MUTABLE_FIELDS: frozenset[str] = frozenset(
     }
 )
 
-# --- SQL ------------------------------------------------------------------------------------
 
-_PRAGMA_BUSY_TIMEOUT = "PRAGMA busy_timeout = 5000"
-_PRAGMA_WAL = "PRAGMA journal_mode = WAL"
-_PRAGMA_JOURNAL_MODE = "PRAGMA journal_mode"
-_PRAGMA_FOREIGN_KEYS = "PRAGMA foreign_keys = ON"
-# FULL, not NORMAL: a move the bot has acknowledged must survive a power cut as well.
-_PRAGMA_SYNCHRONOUS = "PRAGMA synchronous = FULL"
-_PRAGMA_USER_VERSION = "PRAGMA user_version"
-_BEGIN = "BEGIN IMMEDIATE"
-_COMMIT = "COMMIT"
-_SAVEPOINT = "SAVEPOINT one_transaction"
-_ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO one_transaction"
-_RELEASE_SAVEPOINT = "RELEASE one_transaction"
+# --- the steps of a transaction -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of a transaction. `kind` says what the transaction gets back: "one" (a row or
+    None), "rows" (a list), "count" (rows changed) or "many" (one statement per parameter set).
+    `postgres` holds PostgreSQL's own words where the dialects differ (a row lock)."""
+
+    kind: str
+    sql: str
+    params: Any
+    postgres: str | None = None
+
+
+def one(sql: str, params: Any = (), *, postgres: str | None = None) -> Step:
+    return Step("one", sql, params, postgres)
+
+
+def rows(sql: str, params: Any = (), *, postgres: str | None = None) -> Step:
+    return Step("rows", sql, params, postgres)
+
+
+def count(sql: str, params: Any = ()) -> Step:
+    return Step("count", sql, params)
+
+
+def many(sql: str, params: Sequence[Any]) -> Step:
+    return Step("many", sql, params)
+
+
+Transaction = Generator[Step, Any, T]
+
+
+class Conflict(Exception):
+    """A UNIQUE index refused a row; `on` names it as "table.column" on both stores. Raised into
+    the transaction at the step that hit it."""
+
+    def __init__(self, on: str) -> None:
+        super().__init__(f"unique constraint failed: {on}")
+        self.on = on
+
+
+# --- SQL ------------------------------------------------------------------------------------
 
 _INSERT_MATCH = """
 INSERT INTO matches (
@@ -109,18 +145,21 @@ INSERT INTO matches (
     '{}', 'challenged', :turn_seconds, 0, :challenge_expires_at, :ai_player_id, :ai_level,
     :now, :now
 )
+RETURNING *
 """
 
 _SELECT_MATCH = "SELECT * FROM matches WHERE id = ?"
 
 _SELECT_CHANNEL_MATCH = "SELECT * FROM matches WHERE channel_id = ? AND status IN ('challenged', 'active')"
 
+# `statuses` is ",active,challenged," (or NULL): LIKE and || read the same in both dialects; the CASTs
+# tell PostgreSQL the type of a parameter that may be NULL.
 _LIST_MATCHES = """
 SELECT * FROM matches
-WHERE (:guild_id IS NULL OR guild_id = :guild_id)
-  AND (:channel_id IS NULL OR channel_id = :channel_id)
-  AND (:player_id IS NULL OR challenger_id = :player_id OR opponent_id = :player_id)
-  AND (:statuses IS NULL OR status IN (SELECT value FROM json_each(:statuses)))
+WHERE (CAST(:guild_id AS BIGINT) IS NULL OR guild_id = :guild_id)
+  AND (CAST(:channel_id AS BIGINT) IS NULL OR channel_id = :channel_id)
+  AND (CAST(:player_id AS BIGINT) IS NULL OR challenger_id = :player_id OR opponent_id = :player_id)
+  AND (CAST(:statuses AS TEXT) IS NULL OR :statuses LIKE '%,' || status || ',%')
 ORDER BY id DESC
 LIMIT :limit
 """
@@ -151,7 +190,7 @@ WHERE id = :id AND version = :expected_version
 """
 
 _INTERACTION_SEEN = "SELECT 1 FROM actions WHERE interaction_id = ?"
-_NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE match_id = ?"
+_NEXT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM actions WHERE match_id = ?"
 _INSERT_ACTION = """
 INSERT INTO actions (match_id, seq, player_id, notation, interaction_id, at, version)
 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -170,22 +209,25 @@ WHERE status = 'active' AND reminded = 0 AND reminder_at IS NOT NULL AND reminde
   AND (deadline IS NULL OR deadline > :now)
 ORDER BY reminder_at, id
 """
-_MARK_REMINDED = "UPDATE matches SET reminded = 1 WHERE id = ? AND version = ?"
+# `reminded = 0`: of two sweeps that both found the reminder due, one sends it.
+_MARK_REMINDED = "UPDATE matches SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0"
 _EXPIRED_CHALLENGES = """
 SELECT * FROM matches
 WHERE status = 'challenged' AND challenge_expires_at IS NOT NULL AND challenge_expires_at <= ?
 ORDER BY challenge_expires_at, id
 """
 
-_OWE_BOARD = (
-    "INSERT OR IGNORE INTO owed_boards (match_id, version, channel_id, created_at) VALUES (?, ?, ?, ?)"
-)
+_OWE_BOARD = """
+INSERT INTO owed_boards (match_id, version, channel_id, created_at) VALUES (?, ?, ?, ?)
+ON CONFLICT DO NOTHING
+"""
 _BOARD_DELIVERED = "DELETE FROM owed_boards WHERE match_id = ? AND version <= ?"
 _OWED_BOARDS = """
-SELECT match_id, MAX(version) AS version, channel_id FROM owed_boards
-WHERE created_at <= ?
-GROUP BY match_id, channel_id
-ORDER BY MIN(created_at), match_id
+SELECT o.match_id, MAX(o.version) AS version, o.channel_id, m.guild_id
+FROM owed_boards AS o JOIN matches AS m ON m.id = o.match_id
+WHERE o.created_at <= ?
+GROUP BY o.match_id, o.channel_id, m.guild_id
+ORDER BY MIN(o.created_at), o.match_id
 """
 
 # Moving a clock does not bump the version, as a reminder does not: the board's buttons stay current.
@@ -202,15 +244,26 @@ _END_TIME_AWAY = "UPDATE time_away SET end_at = ? WHERE guild_id = ? AND user_id
 _START_TIME_AWAY = "INSERT INTO time_away (guild_id, user_id, start_at, end_at) VALUES (?, ?, ?, ?)"
 
 _SELECT_STATS = "SELECT * FROM player_stats WHERE guild_id = ? AND game = ? AND user_id = ?"
-_UPSERT_STATS = """
+# A result reads both ratings and writes both back: the rows exist first, then they are read (and,
+# on PostgreSQL, locked in user id order) so two results of one player never both start from the
+# same rating.
+_ENSURE_STATS = """
 INSERT INTO player_stats (guild_id, game, user_id, wins, losses, draws, rating, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
-    wins = wins + excluded.wins,
-    losses = losses + excluded.losses,
-    draws = draws + excluded.draws,
-    rating = excluded.rating,
-    updated_at = excluded.updated_at
+VALUES (?, ?, ?, 0, 0, 0, ?, ?)
+ON CONFLICT (guild_id, game, user_id) DO NOTHING
+"""
+_RATINGS = """
+SELECT user_id, rating FROM player_stats WHERE guild_id = ? AND game = ? AND user_id IN (?, ?)
+ORDER BY user_id
+"""
+_RATINGS_LOCKED = """
+SELECT user_id, rating FROM player_stats WHERE guild_id = ? AND game = ? AND user_id IN (?, ?)
+ORDER BY user_id FOR UPDATE
+"""
+_ADD_RESULT = """
+UPDATE player_stats
+SET wins = wins + ?, losses = losses + ?, draws = draws + ?, rating = ?, updated_at = ?
+WHERE guild_id = ? AND game = ? AND user_id = ?
 """
 _LEADERBOARD = """
 SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
@@ -242,8 +295,13 @@ ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, updated_at
 # --- helpers ----------------------------------------------------------------------------------
 
 
+def is_postgres_url(target: object) -> bool:
+    """Whether `target` names a PostgreSQL database rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
 def _dumps(value: Any) -> str:
-    # allow_nan=False: NaN is not JSON, and the json_valid() CHECK would refuse it anyway.
+    # allow_nan=False: NaN is not JSON, and the JSON check on the columns would refuse it anyway.
     return json.dumps(value, allow_nan=False, separators=(",", ":"))
 
 
@@ -252,12 +310,17 @@ def _loads_opt(text: str | None) -> Any:
 
 
 def _check_int64(name: str, value: int) -> None:
-    # SQLite integers are signed 64-bit; fail with a clear message instead of OverflowError.
-    if not _SQLITE_INT_MIN <= value <= _SQLITE_INT_MAX:
+    # Ids are signed 64-bit in both stores; fail with a clear message instead of OverflowError.
+    if not _INT_MIN <= value <= _INT_MAX:
         raise ValueError(f"{name}={value} does not fit a signed 64-bit integer")
 
 
-def _row_to_match(row: sqlite3.Row) -> Match:
+def _float_opt(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def row_to_match(row: Any) -> Match:
+    """A `matches` row (sqlite3.Row or asyncpg.Record) as a `Match`."""
     return Match(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -271,19 +334,19 @@ def _row_to_match(row: sqlite3.Row) -> Match:
         sides={str(k): int(v) for k, v in json.loads(row["sides"]).items()},
         status=Status(row["status"]),
         turn_player_id=row["turn_player_id"],
-        deadline=row["deadline"],
-        reminder_at=row["reminder_at"],
+        deadline=_float_opt(row["deadline"]),
+        reminder_at=_float_opt(row["reminder_at"]),
         reminded=bool(row["reminded"]),
         turn_seconds=row["turn_seconds"],
         version=row["version"],
         snapshot=_loads_opt(row["snapshot"]),
         winner_id=row["winner_id"],
         result_reason=row["result_reason"],
-        challenge_expires_at=row["challenge_expires_at"],
+        challenge_expires_at=_float_opt(row["challenge_expires_at"]),
         ai_player_id=row["ai_player_id"],
         ai_level=row["ai_level"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
         quiet_from=row["quiet_from"],
     )
 
@@ -297,23 +360,23 @@ def _match_params(match: Match, expected_version: int) -> dict[str, Any]:
         "sides": _dumps(match.sides),
         "status": str(match.status),
         "turn_player_id": match.turn_player_id,
-        "deadline": match.deadline,
-        "reminder_at": match.reminder_at,
+        "deadline": _float_opt(match.deadline),
+        "reminder_at": _float_opt(match.reminder_at),
         "reminded": int(match.reminded),
         "turn_seconds": match.turn_seconds,
         "version": match.version,
         "snapshot": None if match.snapshot is None else _dumps(match.snapshot),
         "winner_id": match.winner_id,
         "result_reason": match.result_reason,
-        "challenge_expires_at": match.challenge_expires_at,
+        "challenge_expires_at": _float_opt(match.challenge_expires_at),
         "ai_player_id": match.ai_player_id,
         "ai_level": match.ai_level,
         "quiet_from": match.quiet_from,
-        "updated_at": match.updated_at,
+        "updated_at": float(match.updated_at),
     }
 
 
-def _row_to_stats(row: sqlite3.Row) -> PlayerStats:
+def _row_to_stats(row: Any) -> PlayerStats:
     return PlayerStats(
         guild_id=row["guild_id"],
         game=row["game"],
@@ -321,18 +384,18 @@ def _row_to_stats(row: sqlite3.Row) -> PlayerStats:
         wins=row["wins"],
         losses=row["losses"],
         draws=row["draws"],
-        rating=row["rating"],
+        rating=float(row["rating"]),
     )
 
 
-def _row_to_action(row: sqlite3.Row) -> ActionRecord:
+def _row_to_action(row: Any) -> ActionRecord:
     return ActionRecord(
         match_id=row["match_id"],
         seq=row["seq"],
         player_id=row["player_id"],
         notation=row["notation"],
         interaction_id=row["interaction_id"],
-        at=row["at"],
+        at=float(row["at"]),
         version=row["version"],
     )
 
@@ -362,38 +425,10 @@ def _normalise_changes(changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _split_statements(script: str) -> list[str]:
-    """Cut a migration into statements; sqlite3.complete_statement knows about triggers and quotes."""
-    statements: list[str] = []
-    buffer = ""
-    for char in script:
-        buffer += char
-        if char == ";" and sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    rest = "\n".join(line for line in buffer.splitlines() if not line.strip().startswith("--"))
-    if rest.strip():
-        raise MigrationError(f"migration ends with an incomplete statement: {rest.strip()[:60]!r}")
-    return statements
-
-
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
-    """Numbered migration files 0001_*.sql, 0002_*.sql... which must have no gaps."""
-    found: list[tuple[int, Path]] = []
-    for path in directory.iterdir():
-        match = _MIGRATION_NAME.match(path.name)
-        if match:
-            found.append((int(match.group(1)), path))
-        elif path.suffix == ".sql":
-            raise MigrationError(f"migration file {path.name} is not named NNNN_name.sql")
-    found.sort()
-    numbers = [number for number, _ in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise MigrationError(f"migrations must be numbered 1..n without gaps, found {numbers}")
-    return found
-
-
 # --- the database -------------------------------------------------------------------------------
+
+
+_STORES: dict[str, type[Database]] = {}
 
 
 class _Opening:
@@ -421,77 +456,60 @@ class _Opening:
 
 
 class Database:
-    """Storage for matches, the action log, player stats and preferences.
+    """Storage for matches, the action log, player stats and preferences, on either store.
 
-    Open with `db = await Database.open(path)` (or `async with Database.open(path) as db`).
+    Open with `db = await Database.open(path_or_url)` (or `async with Database.open(...) as db`).
     Methods that stamp times take `now` (unix seconds); it defaults to the injected clock,
     so tests never sleep.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
-        """Use `Database.open`; this only wires an already configured connection."""
-        self._conn = conn
-        self.path = path
+    store: ClassVar[str] = "?"  # "sqlite" or "postgresql"
+    # Whether several processes may share this database (their sweeps then split the work by guild).
+    shared: ClassVar[bool] = False
+
+    def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        # Group commit (see `_write`): transactions waiting for the database thread.
-        self._batch: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
-        self._batch_lock = threading.Lock()  # the loop adds to the batch, the database thread takes it
-        self._flush_queued = False
-        self._flushes: set[asyncio.Future[None]] = set()
-        self._closing: asyncio.Future[None] | None = None
-        self.commits = 0  # COMMITs (fsyncs) so far: fewer than transactions when they were grouped
+        self.commits = 0  # COMMITs so far (SQLite: fewer than transactions when they were grouped)
 
     # -- life cycle --
 
     @classmethod
     def open(
         cls,
-        path: str | os.PathLike[str],
+        target: str | os.PathLike[str],
         *,
         clock: Clock = time.time,
         migrations_dir: Path = MIGRATIONS_DIR,
     ) -> _Opening:
-        """Open (creating the parent directory), switch to WAL and apply pending migrations."""
+        """Open the store `target` names and apply pending migrations: a `postgresql://` URL opens
+        PostgreSQL, anything else is an SQLite file (created with its folder if missing)."""
 
         async def factory() -> Database:
-            return await cls._open(Path(path), clock, migrations_dir)
+            store = _STORES["postgresql" if is_postgres_url(target) else "sqlite"]
+            return await store.connect(target, clock=clock, migrations_dir=migrations_dir)
 
         return _Opening(factory)
 
     @classmethod
-    async def _open(cls, path: Path, clock: Clock, migrations_dir: Path) -> Database:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN IMMEDIATE/COMMIT ourselves; sqlite3's implicit
-        # transactions would start late (deferred) and could not be upgraded under contention.
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(_PRAGMA_BUSY_TIMEOUT)
-            async with conn.execute(_PRAGMA_WAL) as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                raise DataError(f"could not switch {path} to WAL (got {row and row[0]!r})")
-            await conn.execute(_PRAGMA_FOREIGN_KEYS)
-            await conn.execute(_PRAGMA_SYNCHRONOUS)
-            db = cls(conn, path, clock)
-            await db._migrate(migrations_dir)
-        except BaseException:
-            await conn.close()
-            raise
-        return db
+    async def connect(
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
+    ) -> Database:
+        """Open this store (each store defines it); `Database.open` picks the store."""
+        raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A store is known to `open` by its name as soon as its module is imported (data/__init__.py
+        imports both), so this module names neither."""
+        super().__init_subclass__(**kwargs)
+        _STORES[cls.store] = cls
 
     async def close(self) -> None:
-        """Close the connection (after the transactions already waiting); safe to call twice, also
-        at once: discord.py's connect task closes the bot while a shutdown is closing it too, and a
-        second aiosqlite close queued behind the first waits for ever on a stopped thread."""
-        if self._closing is None:
-            self._closing = asyncio.ensure_future(self._close())
-        await asyncio.shield(self._closing)
-
-    async def _close(self) -> None:
-        while self._flushes:
-            await asyncio.gather(*self._flushes, return_exceptions=True)
-        await self._conn.close()
+        """Close the store (after the transactions already asked for); safe to call twice."""
+        raise NotImplementedError
 
     async def __aenter__(self) -> Database:
         """`async with await Database.open(p) as db` also works."""
@@ -507,117 +525,22 @@ class Database:
         await self.close()
 
     async def schema_version(self) -> int:
-        """The applied migration number (PRAGMA user_version)."""
-        rows = await self._fetchall(_PRAGMA_USER_VERSION, ())
-        return int(rows[0][0]) if rows else 0
+        """The number of the last migration applied."""
+        raise NotImplementedError
 
-    async def journal_mode(self) -> str:
-        """The journal mode in force ('wal'), exposed for health checks and tests."""
-        rows = await self._fetchall(_PRAGMA_JOURNAL_MODE, ())
-        return str(rows[0][0]) if rows else ""
+    def watch(self, listener: ChangeListener) -> None:
+        """Call `listener` when another process changed a match (None: changes may have been missed,
+        forget everything). A store only one process uses never calls it."""
 
-    async def _migrate(self, directory: Path) -> None:
-        migrations = load_migrations(directory)
-        for number, path in migrations:
-            statements = _split_statements(path.read_text(encoding="utf-8"))
+    # -- what a store runs --
 
-            def apply(
-                conn: sqlite3.Connection,
-                number: int = number,
-                path: Path = path,
-                statements: list[str] = statements,
-            ) -> None:
-                # Read inside the write transaction: two processes starting together apply once.
-                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
-                current = int(row[0]) if row else 0
-                if current > len(migrations):
-                    raise MigrationError(
-                        f"database is at version {current}, newer than these migrations ({len(migrations)})"
-                    )
-                if current >= number:
-                    return
-                for statement in statements:
-                    # sql-check: statements come from the trusted migration files, not from users
-                    conn.execute(statement)
-                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
-                if row is None or int(row[0]) != number:
-                    raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
+    async def _transact(self, work: Callable[[], Transaction[T]]) -> T:
+        """Run the transaction `work()` whole or not at all; the caller hears back after COMMIT."""
+        raise NotImplementedError
 
-            await self._write(apply)
-
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `work` as one transaction, committed whole or rolled back whole, in ONE thread trip.
-
-        Group commit: every transaction waiting when the database thread gets to them is run in
-        one `BEGIN IMMEDIATE ... COMMIT`, each inside a SAVEPOINT of its own, so each still lands
-        whole or not at all, but the batch pays for one fsync. Under load the fsync per move was
-        what queued moves behind each other (a second per move at the 99th percentile in
-        bench/load.py). A caller hears back only after the COMMIT: an acknowledged move is on disk.
-
-        aiosqlite has no public call for "run this function on the connection's thread", so this is
-        the one place that uses its `_execute` (pinned version; every data test goes through it).
-        A caller cancelled while the job runs does not stop it: the transaction still ends whole,
-        and the version check makes a retry safe either way.
-        """
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[T] = loop.create_future()
-        with self._batch_lock:
-            self._batch.append((work, done))
-            start = not self._flush_queued
-            self._flush_queued = True
-        if start:
-            flush = asyncio.ensure_future(self._conn._execute(self._flush, loop))
-            self._flushes.add(flush)
-            flush.add_done_callback(self._flush_ended)
-        return await done
-
-    def _take_batch(self) -> list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]]:
-        """Everything waiting to be committed; whoever writes next queues a new flush."""
-        with self._batch_lock:
-            batch, self._batch = self._batch, []
-            self._flush_queued = False
-        return batch
-
-    def _flush_ended(self, flush: asyncio.Future[None]) -> None:
-        """If the job could not even start (the connection was closed), fail whoever waits for it."""
-        self._flushes.discard(flush)
-        if flush.cancelled() or flush.exception() is None:
-            return
-        batch = self._take_batch()
-        error = flush.exception()
-        assert error is not None
-        _settle([(done, None, error) for _, done in batch])
-
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the database thread: commit every waiting transaction together, then tell each caller."""
-        batch = self._take_batch()
-        conn = self._conn._conn
-        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
-        try:
-            conn.execute(_BEGIN)
-            for work, done in batch:
-                conn.execute(_SAVEPOINT)
-                try:
-                    result = work(conn)
-                except BaseException as exc:  # this transaction only: the others go on
-                    conn.execute(_ROLLBACK_TO_SAVEPOINT)
-                    conn.execute(_RELEASE_SAVEPOINT)
-                    outcomes.append((done, None, exc))
-                else:
-                    conn.execute(_RELEASE_SAVEPOINT)
-                    outcomes.append((done, result, None))
-            conn.execute(_COMMIT)
-            self.commits += 1
-        except BaseException as exc:  # BEGIN or COMMIT failed (disk full, I/O error): nobody landed
-            if conn.in_transaction:
-                conn.rollback()
-            outcomes = [(done, None, exc) for _, done in batch]
-        loop.call_soon_threadsafe(_settle, outcomes)
-
-    async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> list[sqlite3.Row]:
-        """One statement, one thread trip; it runs between transactions, never inside one."""
-        # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
-        return list(await self._conn.execute_fetchall(sql, params))
+    async def _query(self, sql: str, params: Any = ()) -> list[Any]:
+        """One statement outside any transaction: its rows."""
+        raise NotImplementedError
 
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else float(now)
@@ -666,37 +589,34 @@ class Database:
             "opponent_id": opponent_id,
             "challenger_side": challenger_side,
             "turn_seconds": turn_seconds,
-            "challenge_expires_at": challenge_expires_at,
+            "challenge_expires_at": _float_opt(challenge_expires_at),
             "ai_player_id": ai_player_id,
             "ai_level": ai_level,
             "now": self._now(now),
         }
 
-        def insert(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            match_id = conn.execute(_INSERT_MATCH, params).lastrowid
-            row: sqlite3.Row | None = conn.execute(_SELECT_MATCH, (match_id,)).fetchone()
-            return row
+        def insert() -> Transaction[Match]:
+            try:
+                row = yield one(_INSERT_MATCH, params)
+            except Conflict as exc:
+                if exc.on == "matches.channel_id":
+                    raise ChannelBusy(channel_id) from None
+                raise
+            return row_to_match(row)
 
-        try:
-            row = await self._write(insert)
-        except sqlite3.IntegrityError as exc:
-            if "matches.channel_id" in str(exc):
-                raise ChannelBusy(channel_id) from exc
-            raise
-        assert row is not None
-        return _row_to_match(row)
+        return await self._transact(insert)
 
     async def get_match(self, match_id: int) -> Match:
         """The match with this id; raises `MatchNotFound`."""
-        rows = await self._fetchall(_SELECT_MATCH, (match_id,))
-        if not rows:
+        found = await self._query(_SELECT_MATCH, (match_id,))
+        if not found:
             raise MatchNotFound(match_id)
-        return _row_to_match(rows[0])
+        return row_to_match(found[0])
 
     async def get_channel_match(self, channel_id: int) -> Match | None:
         """The open (challenged or active) match of a channel, if any."""
-        rows = await self._fetchall(_SELECT_CHANNEL_MATCH, (channel_id,))
-        return _row_to_match(rows[0]) if rows else None
+        found = await self._query(_SELECT_CHANNEL_MATCH, (channel_id,))
+        return row_to_match(found[0]) if found else None
 
     async def list_matches(
         self,
@@ -712,10 +632,10 @@ class Database:
             "guild_id": guild_id,
             "channel_id": channel_id,
             "player_id": player_id,
-            "statuses": None if statuses is None else _dumps([str(Status(s)) for s in statuses]),
-            "limit": -1 if limit is None else limit,
+            "statuses": None if statuses is None else "," + ",".join(str(Status(s)) for s in statuses) + ",",
+            "limit": NO_LIMIT if limit is None else limit,
         }
-        return [_row_to_match(row) for row in await self._fetchall(_LIST_MATCHES, params)]
+        return [row_to_match(row) for row in await self._query(_LIST_MATCHES, params)]
 
     async def update_match(
         self,
@@ -734,9 +654,7 @@ class Database:
         """
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
-        return await self._write(
-            lambda conn: _apply(conn, match_id, expected_version, normalised, stamp, None)
-        )
+        return await self._transact(lambda: _apply(match_id, expected_version, normalised, stamp, None))
 
     async def finish_match(
         self,
@@ -753,9 +671,7 @@ class Database:
         """
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
-        return await self._write(
-            lambda conn: _apply(conn, match_id, expected_version, normalised, stamp, result)
-        )
+        return await self._transact(lambda: _apply(match_id, expected_version, normalised, stamp, result))
 
     async def commit_action(
         self,
@@ -783,8 +699,8 @@ class Database:
         With `owe_board`, the board of the new version is owed to the match's channel until
         `board_delivered` (the outbox): a crash after the commit cannot lose it.
 
-        `before_commit` is a test hook, called on the database thread after every write and before
-        COMMIT; if it raises, the transaction is rolled back (simulates a crash in mid-move).
+        `before_commit` is a test hook, called after every write and before COMMIT (on SQLite's
+        database thread); if it raises, the transaction is rolled back (a crash in mid-move).
         """
         if not actions:
             raise ValueError("commit_action needs at least one action")
@@ -793,162 +709,177 @@ class Database:
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
 
-        def commit(conn: sqlite3.Connection) -> Match:
-            if interaction_id is not None and conn.execute(_INTERACTION_SEEN, (interaction_id,)).fetchone():
+        def commit() -> Transaction[Match]:
+            if interaction_id is not None and (yield one(_INTERACTION_SEEN, (interaction_id,))):
                 raise DuplicateInteraction(interaction_id)
-            updated = _apply(conn, match_id, expected_version, normalised, stamp, result)
-            row = conn.execute(_NEXT_SEQ, (match_id,)).fetchone()
-            seq = int(row[0]) if row else 1
-            rows = [
+            updated = yield from _apply(match_id, expected_version, normalised, stamp, result)
+            row = yield one(_NEXT_SEQ, (match_id,))
+            seq = int(row["seq"]) if row else 1
+            log = [
                 (
                     match_id,
                     seq + i,
                     action.player_id,
                     action.notation,
                     interaction_id if i == 0 else None,
-                    stamp if action.at is None else action.at,
+                    stamp if action.at is None else float(action.at),
                     updated.version,
                 )
                 for i, action in enumerate(actions)
             ]
             try:
-                conn.executemany(_INSERT_ACTION, rows)
-            except sqlite3.IntegrityError as exc:
-                if interaction_id is not None and "actions.interaction_id" in str(exc):
-                    raise DuplicateInteraction(interaction_id) from exc
+                yield many(_INSERT_ACTION, log)
+            except Conflict as exc:
+                if interaction_id is not None and exc.on == "actions.interaction_id":
+                    raise DuplicateInteraction(interaction_id) from None
                 raise
             if owe_board:
-                conn.execute(_OWE_BOARD, (match_id, updated.version, updated.channel_id, stamp))
+                yield count(_OWE_BOARD, (match_id, updated.version, updated.channel_id, stamp))
             if before_commit is not None:
                 before_commit()
             return updated
 
-        return await self._write(commit)
+        return await self._transact(commit)
 
     # -- the action log --
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """The log of a match in seq order: with the seed, it replays to the snapshot."""
-        return [_row_to_action(row) for row in await self._fetchall(_SELECT_ACTIONS, (match_id,))]
+        return [_row_to_action(row) for row in await self._query(_SELECT_ACTIONS, (match_id,))]
 
     # -- clocks --
 
     async def due_deadlines(self, now: float) -> list[Match]:
         """Active matches whose deadline is at or before `now`, oldest first (also after downtime)."""
-        return [_row_to_match(row) for row in await self._fetchall(_DUE_DEADLINES, (now,))]
+        return [row_to_match(row) for row in await self._query(_DUE_DEADLINES, (float(now),))]
 
     async def due_reminders(self, now: float) -> list[Match]:
         """Active matches owed a reminder at `now` whose deadline has not passed yet."""
-        return [_row_to_match(row) for row in await self._fetchall(_DUE_REMINDERS, {"now": now})]
+        return [row_to_match(row) for row in await self._query(_DUE_REMINDERS, {"now": float(now)})]
 
     async def mark_reminded(self, match_id: int, version: int) -> bool:
-        """Record that the reminder for this turn was sent; False if the match moved on meanwhile.
+        """Record that the reminder for this turn was sent; False if the match moved on meanwhile or
+        someone (another process's sweep) marked it first: only the one who marks it sends it.
 
         Does not bump the version: a reminder must not make the player's buttons stale.
         """
-        return await self._write(lambda conn: conn.execute(_MARK_REMINDED, (match_id, version)).rowcount == 1)
+
+        def mark() -> Transaction[bool]:
+            changed = yield count(_MARK_REMINDED, (match_id, version))
+            return bool(changed == 1)
+
+        return await self._transact(mark)
 
     async def expired_challenges(self, now: float) -> list[Match]:
         """Challenges nobody answered by their expiry time."""
-        return [_row_to_match(row) for row in await self._fetchall(_EXPIRED_CHALLENGES, (now,))]
+        return [row_to_match(row) for row in await self._query(_EXPIRED_CHALLENGES, (float(now),))]
 
     async def shift_clock(self, match_id: int, version: int, deadline: float, reminder_at: float) -> bool:
         """Move the running clock of an active match (a player's time away stops it), owing its
         reminder again; False if the match moved on meanwhile. The version stays, as for a
         reminder: the players' buttons stay current."""
         params = (float(deadline), float(reminder_at), match_id, version)
-        return await self._write(lambda conn: conn.execute(_SHIFT_CLOCK, params).rowcount == 1)
+
+        def shift() -> Transaction[bool]:
+            changed = yield count(_SHIFT_CLOCK, params)
+            return bool(changed == 1)
+
+        return await self._transact(shift)
 
     # -- time away --
 
     async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
         """A player's times away in a server that end (or ended) after `since`, oldest first."""
-        rows = await self._fetchall(_TIME_AWAY, (guild_id, user_id, float(since)))
-        return [Away(r["guild_id"], r["user_id"], r["start_at"], r["end_at"]) for r in rows]
+        found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
+        return [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
 
     async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
         """End a player's time away in a server at `now` (if they are away), and with `until`, start a
         new one from `now` to then: one transaction."""
 
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(_END_TIME_AWAY, (float(now), guild_id, user_id, float(now)))
+        def write() -> Transaction[None]:
+            yield count(_END_TIME_AWAY, (float(now), guild_id, user_id, float(now)))
             if until is not None:
-                conn.execute(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
+                yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
 
-        await self._write(write)
+        await self._transact(write)
 
     # -- the outbox --
 
     async def board_delivered(self, match_id: int, version: int) -> None:
         """The channel has the board of `version`: it and every older one are no longer owed."""
-        await self._write(lambda conn: conn.execute(_BOARD_DELIVERED, (match_id, version)))
 
-    async def owed_boards(self, before: float) -> list[tuple[int, int, int]]:
-        """(match id, newest owed version, channel id) of boards owed since `before` or earlier."""
-        rows = await self._fetchall(_OWED_BOARDS, (before,))
-        return [(int(r["match_id"]), int(r["version"]), int(r["channel_id"])) for r in rows]
+        def delivered() -> Transaction[None]:
+            yield count(_BOARD_DELIVERED, (match_id, version))
+
+        await self._transact(delivered)
+
+    async def owed_boards(
+        self, before: float, *, guilds: Callable[[int], bool] | None = None
+    ) -> list[tuple[int, int, int]]:
+        """(match id, newest owed version, channel id) of boards owed since `before` or earlier;
+        with `guilds`, only those of the guilds it accepts (a process's own shards)."""
+        found = await self._query(_OWED_BOARDS, (float(before),))
+        return [
+            (int(r["match_id"]), int(r["version"]), int(r["channel_id"]))
+            for r in found
+            if guilds is None or guilds(int(r["guild_id"]))
+        ]
 
     # -- stats and preferences --
 
     async def player_stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
         """A player's record in one game in a guild; zeros and the start rating if they never finished
         a game of it."""
-        rows = await self._fetchall(_SELECT_STATS, (guild_id, game, user_id))
-        return _row_to_stats(rows[0]) if rows else PlayerStats(guild_id=guild_id, game=game, user_id=user_id)
+        found = await self._query(_SELECT_STATS, (guild_id, game, user_id))
+        return (
+            _row_to_stats(found[0]) if found else PlayerStats(guild_id=guild_id, game=game, user_id=user_id)
+        )
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
         """One game's best rating first; ties by more wins, then by user id so the order is stable."""
-        rows = await self._fetchall(_LEADERBOARD, (guild_id, game, limit))
-        return [_row_to_stats(row) for row in rows]
+        return [_row_to_stats(row) for row in await self._query(_LEADERBOARD, (guild_id, game, limit))]
 
     async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
         """The AI's wins, losses and draws per level in one game in a guild (levels it played)."""
-        rows = await self._fetchall(_AI_RECORDS, (guild_id, game))
-        return [AiRecord(str(r["ai_level"]), int(r["wins"]), int(r["losses"]), int(r["draws"])) for r in rows]
+        found = await self._query(_AI_RECORDS, (guild_id, game))
+        return [
+            AiRecord(str(r["ai_level"]), int(r["wins"]), int(r["losses"]), int(r["draws"])) for r in found
+        ]
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
         """A user's preferences; defaults (no DMs) for a user never seen."""
-        rows = await self._fetchall(_SELECT_USER, (user_id,))
-        if not rows:
+        found = await self._query(_SELECT_USER, (user_id,))
+        if not found:
             return UserPrefs(user_id=user_id)
-        return UserPrefs(user_id=user_id, dm_on_turn=bool(rows[0]["dm_on_turn"]))
+        return UserPrefs(user_id=user_id, dm_on_turn=bool(found[0]["dm_on_turn"]))
 
     async def set_dm_on_turn(self, user_id: int, enabled: bool, *, now: float | None = None) -> UserPrefs:
         """Opt in or out of "DM me when it's my turn"."""
         stamp = self._now(now)
-        await self._write(
-            lambda conn: conn.execute(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp))
-        )
+
+        def upsert() -> Transaction[None]:
+            yield count(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp))
+
+        await self._transact(upsert)
         return UserPrefs(user_id=user_id, dm_on_turn=enabled)
 
 
-def _settle(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
-    """On the event loop: hand each caller of a group commit its own result or error."""
-    for done, result, error in outcomes:
-        if done.cancelled():
-            continue
-        if error is not None:
-            done.set_exception(error)
-        else:
-            done.set_result(result)
-
-
-# --- transactions (run on the database thread by Database._write) ---------------------------
+# --- transactions -------------------------------------------------------------------------------
 
 
 def _apply(
-    conn: sqlite3.Connection,
     match_id: int,
     expected_version: int,
     changes: dict[str, Any],
     now: float,
     result: Result | None,
-) -> Match:
+) -> Transaction[Match]:
     """Read-check-write of one match inside the caller's transaction."""
-    row = conn.execute(_SELECT_MATCH, (match_id,)).fetchone()
+    row = yield one(_SELECT_MATCH, (match_id,))
     if row is None:
         raise MatchNotFound(match_id)
-    current = _row_to_match(row)
+    current = row_to_match(row)
     if current.version != expected_version:
         raise StaleVersion(match_id, expected_version, current.version)
     new = dataclasses.replace(current, **changes, version=current.version + 1, updated_at=now)
@@ -967,37 +898,37 @@ def _apply(
             challenge_expires_at=None,
         )
     try:
-        if conn.execute(_UPDATE_MATCH, _match_params(new, expected_version)).rowcount != 1:
-            # another connection got in between: it won
-            raise StaleVersion(match_id, expected_version, expected_version + 1)
-    except sqlite3.IntegrityError as exc:
-        if "matches.channel_id" in str(exc):  # reopened, or moved into a busy channel
-            raise ChannelBusy(new.channel_id) from exc
+        changed = yield count(_UPDATE_MATCH, _match_params(new, expected_version))
+    except Conflict as exc:
+        if exc.on == "matches.channel_id":  # reopened, or moved into a busy channel
+            raise ChannelBusy(new.channel_id) from None
         raise
+    if changed != 1:  # another connection got in between: it won
+        raise StaleVersion(match_id, expected_version, expected_version + 1)
     if result is not None and result.rated and current.challenger_id != current.opponent_id:
-        _record_result(conn, current, result, now)
+        yield from _record_result(current, result, now)
     return new
 
 
-def _record_result(conn: sqlite3.Connection, match: Match, result: Result, now: float) -> None:
+def _record_result(match: Match, result: Result, now: float) -> Transaction[None]:
     a, b = match.players
     # Against the AI its side is rated at its level's fixed rating, and only the player's row moves.
     ai = match.ai_player_id if result.ai_rating is not None else None
-    ratings = []
-    for user in (a, b):
-        if user == ai:
-            assert result.ai_rating is not None
-            ratings.append(result.ai_rating)
-            continue
-        row = conn.execute(_SELECT_STATS, (match.guild_id, match.game, user)).fetchone()
-        ratings.append(float(row["rating"]) if row else elo.START_RATING)
+    people = sorted(user for user in (a, b) if user != ai)
+    for user in people:
+        yield count(_ENSURE_STATS, (match.guild_id, match.game, user, elo.START_RATING, now))
+    found = yield rows(_RATINGS, (match.guild_id, match.game, a, b), postgres=_RATINGS_LOCKED)
+    rating = {int(r["user_id"]): float(r["rating"]) for r in found}
+    if ai is not None:
+        assert result.ai_rating is not None
+        rating[ai] = result.ai_rating
     if result.winner_id is None:
         score_a, outcome = 0.5, ((0, 0, 1), (0, 0, 1))
     elif result.winner_id == a:
         score_a, outcome = 1.0, ((1, 0, 0), (0, 1, 0))
     else:
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
-    new_a, new_b = elo.updated(ratings[0], ratings[1], score_a)
-    for user, rating, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
+    new_a, new_b = elo.updated(rating[a], rating[b], score_a)
+    for user, new, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
         if user != ai:
-            conn.execute(_UPSERT_STATS, (match.guild_id, match.game, user, wins, losses, draws, rating, now))
+            yield count(_ADD_RESULT, (wins, losses, draws, new, now, match.guild_id, match.game, user))

@@ -43,3 +43,9 @@ class DuplicateInteraction(DataError):
     def __init__(self, interaction_id: int) -> None:
         super().__init__(f"interaction {interaction_id} was already applied")
         self.interaction_id = interaction_id
+
+
+class StoreUnavailable(DataError):
+    """The database server cannot be reached now (it restarts, the network is down). Nothing the
+    caller asked for is known to have landed unless it is read back; a retry is safe (version checks
+    and interaction ids refuse what did land)."""

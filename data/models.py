@@ -162,6 +162,15 @@ class UserPrefs:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchChange:
+    """Another process stored a match: the channel's copy in memory older than this is stale."""
+
+    channel_id: int
+    match_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Away:
     """A player's time away from one server: from `start_at` until `end_at` (brought forward to the
     moment they came back, if they did)."""

@@ -197,10 +197,26 @@ def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
     return "; ".join(out)
 
 
-def played_text(played: Played) -> str:
-    """The message that goes with the new board after an action or a stretch of them."""
-    said = recap(played.steps) if played.steps else played.line
-    return f"{said}\n{status_text(played.match, played.state)}"
+def played_text(played: Played, limit: int | None = None) -> str:
+    """The message that goes with the new board after an action or a stretch of them: what
+    happened as the console tells it (`told`: an action that set off much one event a line, a long
+    stretch recapped) and who acts now, fitted to `limit` by `fitted`."""
+    return fitted(told(played), status_text(played.match, played.state), limit)
+
+
+def fitted(story: str, status: str, limit: int | None = None) -> str:
+    """`story` then `status`, in at most `limit` characters (Discord's message size): a story too
+    long loses lines from its end and says how many; the status (who acts now) is never cut."""
+    if limit is None or len(story) + 1 + len(status) <= limit:
+        return f"{story}\n{status}"
+    lines = story.split("\n")
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        more = f"… and {len(lines) - n} more (too many for one message)."
+        if len("\n".join([*kept, line, more, status])) > limit:
+            return "\n".join([*kept, more, status])[:limit]
+        kept.append(line)
+    return "\n".join([*kept, status])
 
 
 def private_text(match: Match, secret: str) -> str:

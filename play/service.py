@@ -8,9 +8,10 @@ sure that even without the lock only one of two racing moves lands.
 Each channel's open game is also kept in memory, written through on every change this service
 makes, so autocomplete, prompts and moves do not re-read and re-parse the match from SQLite (the
 database stays the truth: a write from elsewhere makes the next move fail its version check, which
-drops the copy, and the player is told to look again). In memory a game is its `Match` row without
-the snapshot, plus the `State`: one copy of the position, not two, since every object the cache
-holds is walked by each full pass of Python's garbage collector (docs/reliability.md).
+drops the copy, and the player is told to look again; a store several processes share also tells
+when another process wrote a match, and that copy is dropped at once). In memory a game is its
+`Match` row without the snapshot, plus the `State`: one copy of the position, not two, since every
+object the cache holds is walked by each full pass of Python's garbage collector (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from data import (
     Database,
     DuplicateInteraction,
     Match,
+    MatchChange,
     MatchNotFound,
     NewAction,
     PlayerStats,
@@ -342,12 +344,16 @@ class MatchService:
         challenge_ttl: float = CHALLENGE_TTL,
         outbox: bool = False,
         thinker: Thinker | None = None,
+        guilds: Callable[[int], bool] | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
         bot posts boards after acknowledging the move; the console draws them at once).
-        `thinker`: where the AI thinks (the bot's worker processes; default: a thread)."""
+        `thinker`: where the AI thinks (the bot's worker processes; default: a thread).
+        `guilds`: which guilds this process serves (its shards' own, docs/architecture.md); its sweep
+        and its owed boards are theirs alone. None: every guild."""
         self.db = db
         self.thinker = thinker or Thinker(0)
+        self._guilds = guilds
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
@@ -356,6 +362,21 @@ class MatchService:
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
         self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
+        db.watch(self._changed_elsewhere)
+
+    def _changed_elsewhere(self, change: MatchChange | None) -> None:
+        """Another process stored a match (a store several processes share tells): a copy older than
+        that is dropped, so the next read goes to the database; None means anything may have."""
+        if change is None:
+            self._live.clear()
+            return
+        live = self._live.get(change.channel_id)
+        if live is not None and (live[0].id != change.match_id or live[0].version < change.version):
+            self.forget(change.channel_id)
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process acts on its own for this guild (deadlines, owed boards, the AI)."""
+        return self._guilds is None or self._guilds(guild_id)
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -1107,15 +1128,19 @@ class MatchService:
 
     async def owed_boards(self, older_than: float = 0.0) -> list[tuple[int, int, int]]:
         """(match id, newest owed version, channel id) of boards owed for `older_than` seconds."""
-        return await self.db.owed_boards(self.clock() - older_than)
+        return await self.db.owed_boards(self.clock() - older_than, guilds=self._guilds)
 
     # ------------------------------------------------------------------ clocks
 
     async def sweep(self, now: float | None = None) -> list[Notice]:
-        """Apply whatever is due: expired challenges, reminders, forfeits (also after downtime)."""
+        """Apply whatever is due: expired challenges, reminders, forfeits (also after downtime), in
+        the guilds this process serves. Each is a versioned write: of two sweeps that found the same
+        thing due, one acts and the other is refused."""
         now = self.clock() if now is None else now
         notices: list[Notice] = []
         for match in await self.db.expired_challenges(now):
+            if not self.serves(match.guild_id):
+                continue
             try:
                 done = self._remember(
                     await self.db.update_match(
@@ -1127,10 +1152,14 @@ class MatchService:
                 continue
             notices.append(Notice("expired", done, match.challenger_id, "The challenge expired unanswered."))
         for match in await self.db.due_deadlines(now):
+            if not self.serves(match.guild_id):
+                continue
             notice = await self._forfeit(match, now)
             if notice is not None:
                 notices.append(notice)
         for match in await self.db.due_reminders(now):
+            if not self.serves(match.guild_id):
+                continue
             if match.turn_player_id is None or not await self.db.mark_reminded(match.id, match.version):
                 continue
             when = f"<t:{int(match.deadline or now)}:R>"

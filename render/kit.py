@@ -94,6 +94,17 @@ def css_px_at(sizes: Sequence[float], image_width: int, shown_width: int = 400) 
     return min(sizes) * shown_width / image_width
 
 
+@lru_cache(maxsize=4096)
+def _first_line(s: str, size: int, width: int, bold: bool) -> tuple[str, str]:
+    """The words of `s` that fit on one line `width` pixels wide (one at least), and the rest."""
+    words = s.split()
+    f = _font(size, bold)
+    n = 1
+    while n < len(words) and f.getlength(" ".join(words[: n + 1])) <= width:
+        n += 1
+    return " ".join(words[:n]), " ".join(words[n:])
+
+
 @lru_cache(maxsize=2048)
 def wrap(s: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
     """Greedy word wrap to a pixel width."""
@@ -246,18 +257,13 @@ class Column:
     ) -> None:
         """`s` wrapped to the column's width (beside a picture placed with `beside`, to the room
         left of it), every word kept."""
-        words = s.split()
-        f = _font(size, bold)
-        while words:
+        rest = s
+        while rest:
             left = indent + (self.beside_w if self.y < self.beside_until else 0)
-            room = self.width - left
-            n = 1
-            while n < len(words) and f.getlength(" ".join(words[: n + 1])) <= room:
-                n += 1
-            t = self.tile(" ".join(words[:n]), size, fg, bold, bg)
+            line, rest = _first_line(rest, size, self.width - left, bold)
+            t = self.tile(line, size, fg, bold, bg)
             self.paste(t, self.x + left, self.y)
             self.y += t.height + gap
-            words = words[n:]
 
     def beside(self, width: int, until: int) -> None:
         """Leave `width` pixels on the left free down to y = `until` (a picture sits there)."""
@@ -278,10 +284,12 @@ class Column:
         """Everything laid out, onto a palette picture tall enough for it (see `self.y`)."""
         d = ImageDraw.Draw(im)
         index = self.palette.index
+        im.load()
+        core = im.im  # a board pastes dozens of tiles: skip the Python wrapper's checks
         for op in self.ops:
             if len(op) == 3:
                 tile, x, y = op
-                im.paste(tile, (x, y))
+                core.paste(tile.im, (x, y, x + tile.width, y + tile.height))
             else:
                 box, fill, outline, width = op
                 d.rectangle(

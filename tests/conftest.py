@@ -1,11 +1,20 @@
-"""Shared fixtures: the fake Discord (see tests/fakediscord/README.md) for the bot's tests."""
+"""Shared fixtures: the fake Discord (see tests/fakediscord/README.md) for the bot's tests, and the
+two stores (an SQLite file, a database on a throwaway PostgreSQL server) for the data and service tests."""
 
+import asyncio
 import gc
+import itertools
+import os
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
+from data import Database
+from tests import pgserver
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 
 
@@ -22,3 +31,75 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if target is aiosqlite.core._connection_worker_thread and thread.is_alive():
             queue = thread._args[0]  # type: ignore[attr-defined]
             queue.put_nowait((None, lambda: aiosqlite.core._STOP_RUNNING_SENTINEL))
+
+
+# --- PostgreSQL: a throwaway server per test session (tests/pgserver.py) --------------------------
+
+_BINARIES = pgserver.find_binaries()
+NO_POSTGRES = f"no PostgreSQL server binaries in {pgserver.SEARCHED}: the PostgreSQL tests are skipped"
+_names = itertools.count()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """One line saying which stores the run covers."""
+    if _BINARIES is None:
+        return NO_POSTGRES
+    return f"postgresql: a throwaway server from {_BINARIES} (SQLite and PostgreSQL tests both run)"
+
+
+async def _admin(server: pgserver.PgServer, *statements: str) -> None:
+    conn = await asyncpg.connect(server.url())
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def _make_template(server: pgserver.PgServer) -> None:
+    await _admin(server, f"CREATE DATABASE {pgserver.TEMPLATE}")
+    async with Database.open(server.url(pgserver.TEMPLATE)):
+        pass
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pgserver.PgServer]:
+    """The session's server, with the migrated schema as a template (skips without binaries)."""
+    if _BINARIES is None:
+        pytest.skip(NO_POSTGRES)
+    server = pgserver.PgServer(_BINARIES).start()
+    try:
+        asyncio.run(_make_template(server))
+        yield server
+    finally:
+        server.stop()
+
+
+def _fresh_database(server: pgserver.PgServer, template: str) -> Iterator[str]:
+    name = f"test_{os.getpid()}_{next(_names)}"
+    asyncio.run(_admin(server, f"CREATE DATABASE {name} TEMPLATE {template}"))
+    try:
+        yield server.url(name)
+    finally:
+        asyncio.run(_admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@pytest.fixture
+def pg_url(pg_server: pgserver.PgServer) -> Iterator[str]:
+    """A fresh PostgreSQL database with every migration applied, dropped after the test."""
+    yield from _fresh_database(pg_server, pgserver.TEMPLATE)
+
+
+@pytest.fixture
+def pg_empty_url(pg_server: pgserver.PgServer) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database (no migration applied yet)."""
+    yield from _fresh_database(pg_server, "template0")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's database lives, once per store: an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "nested" / "wargames.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -31,9 +31,21 @@ ALICE, BOB = 1, 2
 GENERAL, TRENCHES = 100, 101
 
 
-async def service(tmp_path: Path, clock: HandClock) -> MatchService:
-    db = await Database.open(tmp_path / "away.db", clock=clock)
+OPENED: list[Database] = []
+
+
+async def service(store: str, clock: HandClock) -> MatchService:
+    """The service on one of the two stores (the `store` fixture runs each test on both)."""
+    db = await Database.open(store, clock=clock)
+    OPENED.append(db)
     return MatchService(db, clock=clock, rng=random.Random(3))
+
+
+@pytest.fixture(autouse=True)
+async def close_databases() -> AsyncIterator[None]:
+    yield
+    while OPENED:
+        await OPENED.pop().close()
 
 
 async def block_wars(svc: MatchService, channel: int, alice_side: str, guild: int = GUILD) -> None:
@@ -49,9 +61,9 @@ async def block_wars(svc: MatchService, channel: int, alice_side: str, guild: in
     await svc.accept(channel, BOB)
 
 
-async def test_going_away_moves_the_clock_of_a_turn_owed_and_coming_back_moves_it_back(tmp_path: Path):
+async def test_going_away_moves_the_clock_of_a_turn_owed_and_coming_back_moves_it_back(store: str):
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await block_wars(svc, GENERAL, "germans")
     before, _ = await svc.current(GENERAL)
     assert before.turn_player_id == ALICE and before.deadline == clock.now + 3 * DAY
@@ -76,9 +88,9 @@ async def test_going_away_moves_the_clock_of_a_turn_owed_and_coming_back_moves_i
     await svc.db.close()
 
 
-async def test_a_turn_that_comes_to_a_player_away_starts_its_clock_when_they_are_back(tmp_path: Path):
+async def test_a_turn_that_comes_to_a_player_away_starts_its_clock_when_they_are_back(store: str):
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await block_wars(svc, GENERAL, "canadians")  # Bob (Germans) sets up first: his clock runs
     (bobs,) = (await svc.away(GUILD, ALICE, 4)).games
     assert bobs.turn_player_id == BOB and bobs.deadline == clock.now + 3 * DAY  # not Alice's clock
@@ -94,11 +106,11 @@ async def test_a_turn_that_comes_to_a_player_away_starts_its_clock_when_they_are
     await svc.db.close()
 
 
-async def test_a_quick_decision_keeps_its_short_clock_and_automatic_answer(tmp_path: Path):
+async def test_a_quick_decision_keeps_its_short_clock_and_automatic_answer(store: str):
     """Fix Bayonets: a card played against a player away still gets its quick answer in a few hours,
     so the opponent can finish their turn; the player's own turn then waits for them."""
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await svc.challenge(
         guild_id=GUILD,
         channel_id=GENERAL,
@@ -129,11 +141,11 @@ async def test_a_quick_decision_keeps_its_short_clock_and_automatic_answer(tmp_p
     await svc.db.close()
 
 
-async def test_a_deadline_passed_before_going_away_still_falls(tmp_path: Path):
+async def test_a_deadline_passed_before_going_away_still_falls(store: str):
     """The bot was down when Alice's deadline passed; she declares time away on its return: the
     sweep still applies what fell due before her time away began."""
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await block_wars(svc, GENERAL, "germans")
     match, _ = await svc.current(GENERAL)
     assert match.deadline is not None
@@ -145,9 +157,9 @@ async def test_a_deadline_passed_before_going_away_still_falls(tmp_path: Path):
     await svc.db.close()
 
 
-async def test_time_away_is_per_server(tmp_path: Path):
+async def test_time_away_is_per_server(store: str):
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await block_wars(svc, GENERAL, "germans")
     await block_wars(svc, TRENCHES, "germans", guild=OTHER_GUILD)
     elsewhere, _ = await svc.current(TRENCHES)
@@ -158,9 +170,9 @@ async def test_time_away_is_per_server(tmp_path: Path):
     await svc.db.close()
 
 
-async def test_the_allowance_is_thirty_days_in_any_365_and_no_cheaper_in_pieces(tmp_path: Path):
+async def test_the_allowance_is_thirty_days_in_any_365_and_no_cheaper_in_pieces(store: str):
     clock = HandClock()
-    svc = await service(tmp_path, clock)
+    svc = await service(store, clock)
     await block_wars(svc, GENERAL, "germans")
     await svc.away(GUILD, ALICE, 1)
     clock.now += 20 * 60

@@ -1,4 +1,6 @@
-"""The persistence layer against real SQLite files: migrations, WAL, concurrency, atomicity, stats."""
+"""The persistence layer against both real stores (an SQLite file, a PostgreSQL database): concurrency,
+atomicity, stats, the outbox. What only one store has (SQLite's WAL, group commit and migrations of old
+files) is tested on it alone; tests/test_stores.py compares the two."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,10 +31,12 @@ from data import (
     Result,
     StaleVersion,
     Status,
+    is_postgres_url,
     load_migrations,
 )
 from data.db import MIGRATIONS_DIR
 from data.elo import expected_score
+from data.sqlite import SqliteDatabase
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 GUILD = 100
@@ -61,8 +66,17 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def db(db_path: Path, clock: FakeClock):
+async def db(store: str, clock: FakeClock):
+    """The database of a test, once on each store."""
+    async with Database.open(store, clock=clock) as database:
+        yield database
+
+
+@pytest.fixture
+async def sqlite_db(db_path: Path, clock: FakeClock):
+    """For what only SQLite has: its one database thread and the group commit."""
     async with Database.open(db_path, clock=clock) as database:
+        assert isinstance(database, SqliteDatabase)
         yield database
 
 
@@ -123,9 +137,9 @@ async def test_fresh_file_gets_all_migrations_and_reopen_is_idempotent(db_path: 
             assert (await db.get_channel_match(1)) is not None
 
 
-async def test_wal_mode_is_on_and_persistent(db: Database, db_path: Path):
-    assert await db.journal_mode() == "wal"
-    await challenge(db)
+async def test_wal_mode_is_on_and_persistent(sqlite_db: SqliteDatabase, db_path: Path):
+    assert await sqlite_db.journal_mode() == "wal"
+    await challenge(sqlite_db)
     assert db_path.with_name(db_path.name + "-wal") in list(db_path.parent.iterdir())
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
 
@@ -317,9 +331,9 @@ async def test_two_concurrent_moves_exactly_one_applies(db: Database):
     assert {"a1-a2": "first", "b1-b2": "second"}[log[0].notation] == stored.snapshot["by"]
 
 
-async def test_concurrent_moves_through_two_connections(db_path: Path, clock: FakeClock):
-    """Even two processes on one file cannot both win: the version check is in the UPDATE."""
-    async with Database.open(db_path, clock=clock) as one, Database.open(db_path, clock=clock) as two:
+async def test_concurrent_moves_through_two_connections(store: str, clock: FakeClock):
+    """Even two processes on one database cannot both win: the version check is in the UPDATE."""
+    async with Database.open(store, clock=clock) as one, Database.open(store, clock=clock) as two:
         m = await active(one)
         results = await asyncio.gather(
             *(
@@ -370,7 +384,7 @@ async def test_an_interaction_is_never_applied_twice(db: Database):
     assert [r.notation for r in await db.actions(m.id)] == ["a1-a2"]
 
 
-async def test_a_crash_mid_move_leaves_the_previous_state(db: Database, db_path: Path, clock: FakeClock):
+async def test_a_crash_mid_move_leaves_the_previous_state(db: Database, store: str, clock: FakeClock):
     m = await active(db)
     await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("first", ALICE)])
     before, log_before = await db.get_match(m.id), await db.actions(m.id)
@@ -390,7 +404,7 @@ async def test_a_crash_mid_move_leaves_the_previous_state(db: Database, db_path:
         )
     assert await db.get_match(m.id) == before
     assert await db.actions(m.id) == log_before
-    async with Database.open(db_path, clock=clock) as reopened:  # and on disk
+    async with Database.open(store, clock=clock) as reopened:  # and on disk
         assert await reopened.get_match(m.id) == before
     # The interaction was not burnt: the retry goes through.
     again = await db.commit_action(
@@ -411,8 +425,9 @@ def holding_the_database() -> tuple[threading.Event, threading.Event, Callable[[
     return inside, release, hold
 
 
-async def test_a_transaction_is_one_job_that_reads_never_interrupt(db: Database):
+async def test_a_transaction_is_one_job_that_reads_never_interrupt(sqlite_db: SqliteDatabase):
     """While a move's transaction runs, other coroutines' reads queue behind it, never inside it."""
+    db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
 
@@ -434,8 +449,9 @@ async def test_a_transaction_is_one_job_that_reads_never_interrupt(db: Database)
     assert seen == done and seen.snapshot == {"n": 1}  # ...and sees all of it, never half
 
 
-async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(db: Database):
+async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(sqlite_db: SqliteDatabase):
     """Cancelling the awaiting coroutine cannot cut a transaction in half: it lands whole."""
+    db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
 
@@ -464,8 +480,8 @@ async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(
     assert done.version == m.version + 2
 
 
-async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock):
-    async with Database.open(db_path, clock=clock) as db:
+async def test_close_and_reopen_keeps_everything(store: str, clock: FakeClock):
+    async with Database.open(store, clock=clock) as db:
         m = await active(db)
         m = await db.commit_action(
             m.id,
@@ -482,7 +498,7 @@ async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock
         )
         await db.set_dm_on_turn(BOB, True)
         log, stats = await db.actions(m.id), await db.leaderboard(GUILD, GAME)
-    async with Database.open(db_path, clock=clock) as db:
+    async with Database.open(store, clock=clock) as db:
         assert await db.get_match(m.id) == done
         assert await db.actions(m.id) == log
         assert await db.leaderboard(GUILD, GAME) == stats
@@ -490,16 +506,21 @@ async def test_close_and_reopen_keeps_everything(db_path: Path, clock: FakeClock
         assert not (await db.get_user_prefs(ALICE)).dm_on_turn
 
 
-async def test_the_log_is_append_only(db: Database, db_path: Path):
+async def test_the_log_is_append_only(db: Database, store: str):
     m = await active(db)
     await db.commit_action(m.id, expected_version=m.version, actions=[NewAction("x", ALICE)])
-    conn = sqlite3.connect(db_path)
-    try:
-        for sql in ("UPDATE actions SET notation = 'y'", "DELETE FROM actions"):
+    for sql in ("UPDATE actions SET notation = 'y'", "DELETE FROM actions"):
+        if is_postgres_url(store):
+            conn = await asyncpg.connect(store)
+            try:
+                with pytest.raises(asyncpg.IntegrityConstraintViolationError, match="append-only"):
+                    await conn.execute(sql)
+            finally:
+                await conn.close()
+        else:
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                conn.execute(sql)
-    finally:
-        conn.close()
+                raw(Path(store), sql)
+    assert [a.notation for a in await db.actions(m.id)] == ["x"]
 
 
 # --- clocks --------------------------------------------------------------------------------------
@@ -687,10 +708,12 @@ JSON = st.recursive(
 )
 
 
-def test_arbitrary_text_round_trips_unchanged(tmp_path: Path):
-    """Quotes, SQL fragments and any unicode come back byte for byte: nothing is spliced into SQL."""
+def test_arbitrary_text_round_trips_unchanged(store: str):
+    """Quotes, SQL fragments and any unicode come back byte for byte: nothing is spliced into SQL.
+    (PostgreSQL's text holds no NUL character; the bot never stores one: notation is the engine's.)"""
     loop = asyncio.new_event_loop()
-    db = loop.run_until_complete(Database.open(tmp_path / "h.db"))
+    db = loop.run_until_complete(Database.open(store))
+    postgres = is_postgres_url(store)
     channels = iter(range(1, 10**6))
 
     async def round_trip(notation: str, options: dict, snapshot: dict, words: str) -> None:
@@ -720,14 +743,14 @@ def test_arbitrary_text_round_trips_unchanged(tmp_path: Path):
     @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(TEXT, st.dictionaries(TEXT, JSON, max_size=5), st.dictionaries(TEXT, JSON, max_size=5), TEXT)
     def check(notation: str, options: dict, snapshot: dict, words: str) -> None:
+        if postgres:
+            notation, words = notation.replace("\x00", ""), words.replace("\x00", "")
         loop.run_until_complete(round_trip(notation, options, snapshot, words))
 
     try:
         check()
-        tables = {
-            name for (name,) in raw(tmp_path / "h.db", "SELECT name FROM sqlite_master WHERE type='table'")
-        }
-        assert {"matches", "actions"} <= tables
+        names = [m.game for m in loop.run_until_complete(db.list_matches(limit=3))]
+        assert len(names) == 3  # the tables are all still there
     finally:
         loop.run_until_complete(db.close())
         loop.close()
@@ -799,9 +822,12 @@ def test_data_does_not_import_the_engine():
                 assert not any(n == "engine" or n.startswith("engine.") for n in names), path
 
 
-async def test_transactions_waiting_together_share_one_commit_and_keep_their_own_fate(db: Database):
+async def test_transactions_waiting_together_share_one_commit_and_keep_their_own_fate(
+    sqlite_db: SqliteDatabase,
+):
     """Group commit: moves queued while the database thread is busy are committed together (one
     fsync), yet each lands whole or not at all: a stale one and a crashing one change nothing."""
+    db = sqlite_db
     matches = [await active(db, channel_id=c) for c in range(1, 7)]
     inside, release, hold = holding_the_database()
 
@@ -852,8 +878,8 @@ async def test_transactions_waiting_together_share_one_commit_and_keep_their_own
         assert await db.get_match(m.id) == m and await db.actions(m.id) == []
 
 
-async def test_closing_waits_for_transactions_already_asked_for(db_path: Path, clock: FakeClock):
-    db = await Database.open(db_path, clock=clock)
+async def test_closing_waits_for_transactions_already_asked_for(store: str, clock: FakeClock):
+    db = await Database.open(store, clock=clock)
     matches = [await active(db, channel_id=c) for c in range(1, 4)]
     pending = [
         asyncio.create_task(
@@ -864,14 +890,14 @@ async def test_closing_waits_for_transactions_already_asked_for(db_path: Path, c
     await asyncio.sleep(0)  # asked for, not yet run
     await db.close()
     assert all(t.done() and not t.exception() for t in pending)
-    async with Database.open(db_path, clock=clock) as reopened:
+    async with Database.open(store, clock=clock) as reopened:
         for m in matches:
             assert [a.notation for a in await reopened.actions(m.id)] == ["x"]
 
 
-async def test_two_closes_at_once_both_return(db_path: Path, clock: FakeClock):
+async def test_two_closes_at_once_both_return(store: str, clock: FakeClock):
     """A shutdown and discord.py's own connect task may close the bot, so the database, together."""
-    db = await Database.open(db_path, clock=clock)
+    db = await Database.open(store, clock=clock)
     await active(db)
     await asyncio.wait_for(asyncio.gather(db.close(), db.close()), 10)  # a hang guard, not a timing
     await db.close()  # and once more, later

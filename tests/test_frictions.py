@@ -12,7 +12,7 @@ import pytest
 from bot import WargamesBot, create_bot
 from data import Match
 from engine import registry
-from engine.protocol import Game
+from engine.protocol import Game, State
 from play.service import game_of
 from settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
@@ -52,6 +52,18 @@ class Table:
         challenged = await self.slash(self.alice, game.name, "challenge", asked)
         match = await self.match()
         return (await self.fake.click(self.bob, challenged.message, f"bw:accept:{match.id}")).message
+
+    async def set_position(self, position: State) -> None:
+        """Put the channel's game in `position`, Alice (the first side) to act."""
+        match = await self.match()
+        assert self.bot.database is not None
+        await self.bot.database.update_match(
+            match.id,
+            expected_version=match.version,
+            snapshot=position.to_json(),
+            turn_player_id=self.alice.id,
+        )
+        self.bot.service.forget(self.channel.id)
 
     async def play_until(self, game: Game, done, seed: int = 1, limit: int = 400) -> None:
         """Seeded random legal actions through the service until `done(state, side)` holds for the
@@ -207,17 +219,12 @@ async def a_card_on_the_table(t: Table) -> FakeMessage:
     from engine.fixbayonets.position import build
 
     await t.start(registry.game("fixbayonets"))
-    match = await t.match()
     position = build(
         {"d8": "GOOR", "d7": "GR", "d1": "AOOR", "e2": "AR"},
         hands={GERMANS: ["march", "rifle3"], AMERICANS: ["rough", "bayonet"]},
         active=GERMANS,
     )
-    assert t.bot.database is not None
-    await t.bot.database.update_match(
-        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
-    )
-    t.bot.service.forget(t.channel.id)
+    await t.set_position(position)
     legal = await t.bot.service.legal(t.channel.id, t.alice.id)
     move = next(a for a in legal if a.startswith("march "))
     played = await t.slash(t.alice, "fixbayonets", "play", {"action": move})
@@ -301,11 +308,7 @@ async def test_the_hand_marks_cards_whose_users_are_dead_as_unplayable(table: Ta
         hands={GERMANS: ["sniper", "flamer", "rifle3", "mg", "pistol"], AMERICANS: ["rough"]},
         active=GERMANS,
     )
-    assert t.bot.database is not None
-    await t.bot.database.update_match(
-        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
-    )
-    t.bot.service.forget(t.channel.id)
+    await t.set_position(position)
     shown = await t.fake.click(t.alice, board, f"bw:hand:{match.id}")
     assert shown.ephemeral
     assert (
@@ -329,14 +332,9 @@ async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat
 
     t = table
     await t.start(registry.game("combinedarms"))
-    match = await t.match()
     pieces = {"c7": "F", "e7": "F", "d8": "i", "c8": "i", "e8": "i", "a1": "H", "h5": "h"}
     position = build("wwi", pieces)
-    assert t.bot.database is not None
-    await t.bot.database.update_match(
-        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
-    )
-    t.bot.service.forget(t.channel.id)
+    await t.set_position(position)
     played = await t.slash(t.alice, "combinedarms", "play", {"action": "done; c7xd8; e7xd8"})
     (board,) = [m for m in played.messages if not m.ephemeral]
     assert "retreats off the board" not in board.content
@@ -360,3 +358,32 @@ async def test_the_rules_overview_names_its_topics_once(table: Table, name: str)
     assert shown.content.endswith(f"Topics: {', '.join(topics)} (`/{name} rules topic:…`).")
     one = await t.slash(t.alice, name, "rules", {"topic": topics[1]})
     assert "Topics:" not in one.content
+
+
+# ----------------------------------------------------------------- a command that did a great deal
+
+
+async def test_a_pass_that_sets_off_a_great_battle_still_posts_its_board(table: Table):
+    """A Battlefronts pass closing a phase can tell of dozens of reductions: one line of over 2,000
+    characters, more than a Discord message holds, so the board was never posted. The board comes,
+    its words one event a line under the part of the turn (as in the console), cut to fit, saying
+    how many lines it left out; whose turn it is now is never cut."""
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import SUPPORT
+
+    t = table
+    await t.start(registry.game("battlefronts"))
+    places = {
+        front: {side: [" ".join(f"{rank}{suit}" for rank in "9T8765")] for side in ("red", "blue")}
+        for front, suit in zip(("F1", "F2", "F3", "F4"), "HDCS", strict=True)
+    }
+    position = build(places, round=3, phase=SUPPORT, current="red", passed=("blue",))
+    await t.set_position(position)
+    played = await t.slash(t.alice, "battlefronts", "pass")
+    (board,) = [m for m in played.messages if not m.ephemeral]
+    board.attachment("board.png")
+    lines = board.content.splitlines()
+    assert len(board.content) <= 2000
+    assert lines[0] == "The Reds pass" and "  Battle:" in lines
+    assert any(ln.startswith("… and ") and ln.endswith(" more (too many for one message).") for ln in lines)
+    assert lines[-1].startswith("<@")  # whose turn it is now, and the deadline, are never cut

@@ -1,4 +1,5 @@
-"""The match service on real SQLite files: the one path every move takes."""
+"""The match service on both real stores (an SQLite file, a PostgreSQL database): the one path every
+move takes."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ import asyncio
 import random
 from pathlib import Path
 
+import asyncpg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from data import Database, Status
+from data.postgres import PostgresDatabase
 from engine import protocol
 from engine.blockwars import Options, Side, State, new_game, parse
 from engine.blockwars.actions import Move
@@ -41,9 +44,21 @@ class Clock:
         return self.now
 
 
-async def open_service(path: Path, clock: Clock, seed: int = 7) -> MatchService:
-    db = await Database.open(path, clock=clock)
+OPENED: list[Database] = []
+
+
+async def open_service(where: str | Path, clock: Clock, seed: int = 7) -> MatchService:
+    db = await Database.open(where, clock=clock)
+    OPENED.append(db)
     return MatchService(db, clock=clock, rng=random.Random(seed))
+
+
+@pytest.fixture(autouse=True)
+async def close_databases():
+    """Every database a test opened is closed after it (a PostgreSQL pool holds connections)."""
+    yield
+    while OPENED:
+        await OPENED.pop().close()
 
 
 async def started(svc: MatchService, side: str = "germans", channel: int = CHANNEL) -> None:
@@ -69,8 +84,8 @@ def clock() -> Clock:
     return Clock()
 
 
-async def test_challenge_accept_setup_and_first_move(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_challenge_accept_setup_and_first_move(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     match = await svc.challenge(
         game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
     )
@@ -95,8 +110,8 @@ async def test_challenge_accept_setup_and_first_move(tmp_path: Path, clock: Cloc
     await svc.db.close()
 
 
-async def test_refusals_are_clear_and_change_nothing(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_refusals_are_clear_and_change_nothing(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     before = await svc.db.get_match((await svc.current(CHANNEL))[0].id)
     with pytest.raises(NotAPlayer, match="not playing"):
@@ -125,8 +140,8 @@ async def test_refusals_are_clear_and_change_nothing(tmp_path: Path, clock: Cloc
     await svc.db.close()
 
 
-async def test_two_actions_at_once_exactly_one_lands(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_two_actions_at_once_exactly_one_lands(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     match, _ = await svc.current(CHANNEL)
     results = await asyncio.gather(
@@ -143,8 +158,8 @@ async def test_two_actions_at_once_exactly_one_lands(tmp_path: Path, clock: Cloc
     await svc.db.close()
 
 
-async def test_the_same_interaction_is_never_applied_twice(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_the_same_interaction_is_never_applied_twice(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     await svc.act(CHANNEL, ALICE, "c7-b7", interaction_id=77)
     with pytest.raises(AlreadyApplied):
@@ -155,8 +170,8 @@ async def test_the_same_interaction_is_never_applied_twice(tmp_path: Path, clock
     await svc.db.close()
 
 
-async def test_a_crash_mid_move_keeps_the_previous_state(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_a_crash_mid_move_keeps_the_previous_state(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     before, _ = await svc.current(CHANNEL)
 
@@ -174,8 +189,8 @@ async def test_a_crash_mid_move_keeps_the_previous_state(tmp_path: Path, clock: 
     await svc.db.close()
 
 
-async def test_restart_mid_game_and_replay_matches_snapshot(tmp_path: Path, clock: Clock) -> None:
-    path = tmp_path / "g.db"
+async def test_restart_mid_game_and_replay_matches_snapshot(store: str, clock: Clock) -> None:
+    path = store
     svc = await open_service(path, clock)
     await started(svc)
     rng = random.Random(3)
@@ -197,8 +212,8 @@ async def test_restart_mid_game_and_replay_matches_snapshot(tmp_path: Path, cloc
     await svc2.db.close()
 
 
-async def test_full_game_to_the_end_records_stats_and_history(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_full_game_to_the_end_records_stats_and_history(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     rng = random.Random(11)
     for _ in range(3000):
@@ -229,8 +244,8 @@ async def test_full_game_to_the_end_records_stats_and_history(tmp_path: Path, cl
     await svc.db.close()
 
 
-async def test_resign_and_draw_by_agreement(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_resign_and_draw_by_agreement(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     await svc.act(CHANNEL, BOB, "offer draw")  # either player, at any time
     with pytest.raises(IllegalMove):
@@ -246,8 +261,8 @@ async def test_resign_and_draw_by_agreement(tmp_path: Path, clock: Clock) -> Non
     await svc.db.close()
 
 
-async def test_decline_withdraw_expire_and_cancel(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     assert (await svc.decline(CHANNEL, BOB)).status is Status.DECLINED
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
@@ -263,8 +278,8 @@ async def test_decline_withdraw_expire_and_cancel(tmp_path: Path, clock: Clock) 
     await svc.db.close()
 
 
-async def test_deadlines_remind_then_forfeit_even_after_downtime(tmp_path: Path, clock: Clock) -> None:
-    path = tmp_path / "g.db"
+async def test_deadlines_remind_then_forfeit_even_after_downtime(store: str, clock: Clock) -> None:
+    path = store
     svc = await open_service(path, clock)
     await svc.challenge(
         game=GAME,
@@ -296,8 +311,8 @@ async def test_deadlines_remind_then_forfeit_even_after_downtime(tmp_path: Path,
     await svc.db.close()
 
 
-async def test_a_move_resets_the_clock_for_the_next_player(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_a_move_resets_the_clock_for_the_next_player(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await svc.challenge(
         game=GAME,
         guild_id=GUILD,
@@ -315,8 +330,8 @@ async def test_a_move_resets_the_clock_for_the_next_player(tmp_path: Path, clock
     await svc.db.close()
 
 
-async def test_a_stale_prompt_is_refused(tmp_path: Path, clock: Clock) -> None:
-    svc = await open_service(tmp_path / "g.db", clock)
+async def test_a_stale_prompt_is_refused(store: str, clock: Clock) -> None:
+    svc = await open_service(store, clock)
     await started(svc)
     match, _ = await svc.current(CHANNEL)
     await svc.act(CHANNEL, ALICE, "c7-b7")
@@ -367,8 +382,9 @@ def test_snapshot_is_the_engine_state_json() -> None:
 
 
 async def test_the_copy_in_memory_never_lets_a_stale_move_land(tmp_path: Path, clock: Clock) -> None:
-    """Two services on one file (a second bot process, an admin tool): each keeps its games in
-    memory, but a move based on an outdated copy is refused whole and the copy is re-read."""
+    """Two services on one SQLite file (an admin tool beside the bot: the file tells nobody of a
+    change): each keeps its games in memory, but a move based on an outdated copy is refused whole and
+    the copy is re-read."""
     a = await open_service(tmp_path / "g.db", clock)
     b = await open_service(tmp_path / "g.db", clock)
     await started(a)
@@ -385,13 +401,64 @@ async def test_the_copy_in_memory_never_lets_a_stale_move_land(tmp_path: Path, c
     follow = str(fresh_state.legal_actions()[0])
     again = await b.act(CHANNEL, player_for(fresh.sides, fresh_state), follow)
     assert again.match.version == played.match.version + 1
-    await a.db.close()
-    await b.db.close()
 
 
-async def test_reads_after_a_move_do_not_share_state_with_the_caller(tmp_path: Path, clock: Clock) -> None:
+async def _shows(svc: MatchService, version: int) -> bool:
+    """Whether the service's copy of the channel's game reaches `version` (bounded wait: the other
+    process's change arrives as a notification)."""
+    for _ in range(100):
+        if (await svc.current(CHANNEL))[0].version == version:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_a_move_by_another_process_reloads_the_copy_in_memory(pg_url: str, clock: Clock) -> None:
+    """On PostgreSQL, two bot processes: when one stores a move, the other drops its copy of that game
+    (the store tells it), so its autocomplete and its boards show the new position, not the old one;
+    and when it stops hearing (its listening connection is cut), it forgets every copy until it
+    listens again."""
+    a = await open_service(pg_url, clock)
+    b = await open_service(pg_url, clock)
+    await started(a)
+    match, state = await b.current(CHANNEL)
+    mover = player_for(match.sides, state)
+    played = await a.act(CHANNEL, mover, str(state.legal_actions()[0]))
+    assert await _shows(b, played.match.version)
+    fresh, fresh_state = await b.current(CHANNEL)
+    assert fresh_state.to_json() == played.state.to_json()
+    next_player = player_for(fresh.sides, fresh_state)
+    assert await b.legal(CHANNEL, next_player) == [str(x) for x in played.state.legal_actions()]
+    assert (await b.latest(CHANNEL))[0].version == played.match.version  # the board command's game
+    # b's own move is kept (its copy is the row it wrote), and a hears of it
+    again = await b.act(CHANNEL, next_player, str(fresh_state.legal_actions()[0]))
+    assert await _shows(a, again.match.version)
+
+    # cut b's listening connection: b forgets, listens anew, and a move made meanwhile is seen
+    assert isinstance(b.db, PostgresDatabase)
+    heard = b.db.listens
+    conn = await asyncpg.connect(pg_url)
+    try:
+        cut = await conn.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    assert cut >= 1
+    _, now_state = await a.current(CHANNEL)
+    third = await a.act(CHANNEL, player_for(again.match.sides, now_state), str(now_state.legal_actions()[0]))
+    for _ in range(100):
+        if b.db.listens > heard:
+            break
+        await asyncio.sleep(0.05)
+    assert b.db.listens > heard
+    assert (await b.current(CHANNEL))[0].version == third.match.version
+
+
+async def test_reads_after_a_move_do_not_share_state_with_the_caller(store: str, clock: Clock) -> None:
     """What `current` hands out is a copy: changing it (as the AI and previews do) changes no game."""
-    svc = await open_service(tmp_path / "g.db", clock)
+    svc = await open_service(store, clock)
     await started(svc)
     match, state = await svc.current(CHANNEL)
     before = state.to_json()
@@ -404,12 +471,10 @@ async def test_reads_after_a_move_do_not_share_state_with_the_caller(tmp_path: P
     await svc.db.close()
 
 
-async def test_a_command_the_channel_does_not_see_keeps_its_board_current(
-    tmp_path: Path, clock: Clock
-) -> None:
+async def test_a_command_the_channel_does_not_see_keeps_its_board_current(store: str, clock: Clock) -> None:
     """A standing order given in private (Fix Bayonets) moves the version, yet the board the channel
     has stays the newest: its buttons still act. Anything public after it ends that."""
-    svc = await open_service(tmp_path / "g.db", clock)
+    svc = await open_service(store, clock)
     await svc.challenge(
         game="fixbayonets",
         guild_id=GUILD,

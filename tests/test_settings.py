@@ -58,3 +58,29 @@ def test_health_reads_the_running_bots_note(tmp_path: Path) -> None:
     note.write_text(json.dumps({"ready": True, "at": now - HEALTH_STALE - 1}))
     ok, why = health(note, now)
     assert not ok and "stuck or stopped" in why
+
+
+def test_shards_and_the_database_url_are_read_and_checked(clean_env: Path) -> None:
+    """SHARD_COUNT and SHARD_IDS pick a process's shards; several processes need PostgreSQL; a bad
+    value ends the start in one line (SystemExit with the reason), never a traceback."""
+    plain = load_settings({})
+    assert (plain.shard_count, plain.shard_ids, plain.database_url) == (None, None, None)
+    assert plain.database == Path("data") / "wargames.db" and plain.serves(12345 << 22)
+    url = "postgresql://wargames:secret@db/wargames"
+    two = load_settings({"SHARD_COUNT": "4", "SHARD_IDS": "1-2", "DATABASE_URL": url})
+    assert (two.shard_count, two.shard_ids, two.database) == (4, (1, 2), url)
+    assert [two.serves(n << 22) for n in range(4)] == [False, True, True, False]  # Discord's rule
+    assert "secret" not in repr(two)
+    assert two.health_path.name == "wargames.shards-1-2.health.json"  # one per process
+    everything = load_settings({"SHARD_COUNT": "2", "SHARD_IDS": "0,1"})  # all shards: SQLite will do
+    assert everything.database_url is None and everything.shard_ids == (0, 1)
+    for env, says in (
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "set DATABASE_URL"),
+        ({"SHARD_IDS": "1"}, "needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2", "DATABASE_URL": url}, "from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "one", "DATABASE_URL": url}, "shard numbers"),
+        ({"SHARD_COUNT": "0"}, "at least 1"),
+        ({"DATABASE_URL": "mysql://x@y/z"}, "postgresql://"),
+    ):
+        with pytest.raises(SystemExit, match=says):
+            load_settings(env)

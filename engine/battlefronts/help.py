@@ -10,6 +10,20 @@ TOPICS: dict[str, str] = {
         "travel zones, march them onto the fronts, and wear the enemy down. At the end of a round, "
         "holding **three fronts alone** (no enemy battalion there) wins."
     ),
+    "board": (
+        "**Reading the board.** The places run down the picture, F1 at the top to F5, each travel "
+        "zone between its two fronts. Each row has the Blues' battalions on the left, the Reds' on "
+        "the right, and the place in the middle: at a front, the Blues' total : the Reds' total (a "
+        "dash: nobody of that side there). A battalion's line gives its name, its top card (? while "
+        "face down, on the side's dark colour), its strength after = where the card does not say it "
+        "(an Ace counts 1, a face card the stack's size), its size (×5: five cards) and what it did "
+        "this round: ←T2 moved from T2, ⇐T4 jumped from T4, new just called up. Under a side's "
+        "battalions: ⚔2 is the reductions it took in the last battle, and the grey struck cards are "
+        "those it lost there since. A gold frame marks the battalions the last action touched or "
+        "that must be chosen between. Above: the round, who is to act and the phase; each side's "
+        "battalions, deck, cards left and lost, and the fronts it holds alone. Below: what was just "
+        "played, every action of it."
+    ),
     "round": (
         "**A round.** 1. Attrition. 2. Move. 3. Support. 4. Battle. 5. Check for a win. The Reds go "
         "first in odd rounds, the Blues in even ones. In round 1 only the support phase has anything "

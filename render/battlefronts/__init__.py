@@ -1,4 +1,4 @@
-"""Battlefronts' pictures: the nine places with both sides' stacks, and frames for the replay."""
+"""Battlefronts' pictures: the nine places with both sides' battalions, and frames for the replay."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PIL import Image
 
 from engine.protocol import Event
 from engine.protocol import View as AnyView
-from render.battlefronts.board import MIN_ROWS, draw, render_board, view_state
+from render.battlefronts.board import FRAME_SCALE, draw, render_board, view_state
 
 
 class BattlefrontsRenderer:
@@ -18,7 +18,7 @@ class BattlefrontsRenderer:
         return render_board(view_state(view), events)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
-        return draw(view_state(view), events, rows=(MIN_ROWS, MIN_ROWS))
+        return draw(view_state(view), events, FRAME_SCALE)
 
 
 RENDERER = BattlefrontsRenderer()

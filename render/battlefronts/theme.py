@@ -1,7 +1,7 @@
 """Battlefronts' colours and palette: the two sides, the fronts' states, card faces and backs.
 
-Drawn in palette ("P") mode on one fixed palette (see `render.kit.Palette`): anti-aliased pieces
-(cards, badges, text) are drawn once in RGB, quantised and cached, so a board is mostly pasting.
+Drawn in palette ("P") mode on one fixed palette (see `render.kit.Palette`): text is drawn once
+in RGB, quantised and cached, so a board is mostly pasting words and filling rectangles.
 """
 
 from __future__ import annotations
@@ -48,14 +48,7 @@ KEY: dict[str, RGB] = {
 INDEX: dict[str, int] = {name: i for i, name in enumerate(KEY)}
 
 
-def _samples() -> Image.Image:
-    """Card tiles on the page colours: the blends their anti-aliased edges make."""
-    from render.battlefronts import cards  # late: cards need the colours only, not the palette
-
-    return cards.sample_sheet()
-
-
-PALETTE = Palette(KEY, _samples)
+PALETTE = Palette(KEY)  # words and flat shapes: the key colours' blends are enough
 to_p = PALETTE.to_p
 
 

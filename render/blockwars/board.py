@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -58,64 +58,64 @@ class Geo:
     s: int
     side_rows: int = 2  # lines in each side's row: 3 when the Crosses are played
 
-    @property
+    @cached_property
     def margin(self) -> int:
         """The coordinates' strips around the board."""
         return round(self.s * 0.36)
 
-    @property
+    @cached_property
     def width(self) -> int:
         return 8 * self.s + 2 * self.margin
 
-    @property
+    @cached_property
     def body(self) -> int:
         """Body text size: the smallest on the picture."""
         return phone_px(self.width)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return round(self.body * 1.25)
 
-    @property
+    @cached_property
     def line(self) -> int:
         """The pitch of lines of body text."""
         return round(self.body * 1.42)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return round(self.s * 0.14)
 
-    @property
+    @cached_property
     def band_h(self) -> int:
         return round(self.big * 1.25) + 2 * self.pad
 
-    @property
+    @cached_property
     def german_y(self) -> int:
         return self.band_h + self.pad
 
-    @property
+    @cached_property
     def side_h(self) -> int:
         return self.side_rows * self.line
 
-    @property
+    @cached_property
     def x0(self) -> int:
         return self.margin
 
-    @property
+    @cached_property
     def y0(self) -> int:
         """The board's top edge."""
         return self.german_y + self.side_h + self.margin
 
-    @property
+    @cached_property
     def canadian_y(self) -> int:
         return self.y0 + 8 * self.s + self.margin + self.pad // 2
 
-    @property
+    @cached_property
     def bottom_y(self) -> int:
         """Where the last action's words start."""
         return self.canadian_y + self.side_h + self.pad // 2
 
-    @property
+    @cached_property
     def height(self) -> int:
         """The picture's height with two lines of words below the board (it grows for more)."""
         return self.bottom_y + 2 * self.line + self.pad
@@ -127,6 +127,12 @@ class Geo:
     def centre(self, sq: int) -> tuple[int, int]:
         x, y = self.xy(sq)
         return x + self.s // 2, y + self.s // 2
+
+
+@lru_cache(maxsize=16)
+def geo(s: int, side_rows: int = 2) -> Geo:
+    """One shared Geo per size, so its cached sizes are worked out once."""
+    return Geo(s, side_rows)
 
 
 def square_colour(sq: int) -> str:
@@ -746,7 +752,7 @@ def draw(
 ) -> Image.Image:
     """The whole picture as a palette image (the replay reuses it for animation frames)."""
     evs = list(events)
-    g = Geo(s, 3 if state.options.crosses else 2)
+    g = geo(s, 3 if state.options.crosses else 2)
     lines = overlay_words(state, overlay) if overlay else []
     col = _bottom(state, evs, lines, g)
     c = Canvas(g, max(g.height, col.y + g.pad))

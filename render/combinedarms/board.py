@@ -64,50 +64,50 @@ class Geo:
         """The coordinates' strips around the board."""
         return round(self.s * 0.4)
 
-    @property
+    @cached_property
     def width(self) -> int:
         return self.w * self.s + 2 * self.m
 
-    @property
+    @cached_property
     def text(self) -> int:
         """Body text size: the smallest on the picture (12 CSS px on a phone)."""
         return phone_px(self.width)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return round(self.text * 1.25)
 
-    @property
+    @cached_property
     def line(self) -> int:
         return round(self.text * 1.42)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return max(6, round(self.width * 0.016))
 
-    @property
+    @cached_property
     def band_h(self) -> int:
         return round(self.big * 1.25) + 2 * self.pad
 
-    @property
+    @cached_property
     def top_row(self) -> int:
         """The second side's line, above the board (its home ranks are at the top)."""
         return self.band_h + self.pad
 
-    @property
+    @cached_property
     def y0(self) -> int:
         """The board's top edge."""
         return self.top_row + self.line + self.m
 
-    @property
+    @cached_property
     def bottom_row(self) -> int:
         return self.y0 + self.h * self.s + self.m + self.pad // 2
 
-    @property
+    @cached_property
     def words_y(self) -> int:
         return self.bottom_row + self.line + self.pad // 2
 
-    @property
+    @cached_property
     def height(self) -> int:
         """The height with two lines of words below the board; it grows to say more."""
         return self.words_y + 2 * self.line + self.pad

@@ -17,7 +17,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -52,58 +53,58 @@ class Geo:
 
     s: int
 
-    @property
+    @cached_property
     def margin(self) -> int:
         return round(self.s * 0.36)
 
-    @property
+    @cached_property
     def width(self) -> int:
         return 8 * self.s + 2 * self.margin
 
-    @property
+    @cached_property
     def body(self) -> int:
         """Body text size: the smallest on the picture (12 CSS px on a phone)."""
         return phone_px(self.width)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return round(self.body * 1.25)
 
-    @property
+    @cached_property
     def line(self) -> int:
         return round(self.body * 1.42)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return round(self.s * 0.14)
 
-    @property
+    @cached_property
     def band_h(self) -> int:
         return round(self.big * 1.25) + 2 * self.pad
 
-    @property
+    @cached_property
     def german_y(self) -> int:
         return self.band_h + self.pad
 
-    @property
+    @cached_property
     def side_h(self) -> int:
         """A side's line: its name, strength and hand."""
         return self.line
 
-    @property
+    @cached_property
     def y0(self) -> int:
         """The board's top edge."""
         return self.german_y + self.side_h + self.margin
 
-    @property
+    @cached_property
     def american_y(self) -> int:
         return self.y0 + 8 * self.s + self.margin + self.pad // 2
 
-    @property
+    @cached_property
     def bottom_y(self) -> int:
         return self.american_y + self.side_h + self.pad // 2
 
-    @property
+    @cached_property
     def height(self) -> int:
         """The height with two lines of words below the board; it grows to say more."""
         return self.bottom_y + 2 * self.line + self.pad
@@ -115,6 +116,12 @@ class Geo:
     def centre(self, sq: int) -> tuple[int, int]:
         x, y = self.xy(sq)
         return x + self.s // 2, y + self.s // 2
+
+
+@lru_cache(maxsize=16)
+def geo(s: int) -> Geo:
+    """One shared Geo per size, so its cached sizes are worked out once."""
+    return Geo(s)
 
 
 def square_colour(sq: int) -> str:
@@ -153,7 +160,7 @@ def _tile(s: int, bg: str, side: str, kinds: str, faint: bool) -> Image.Image:
     """A square with the men on it: one kind as its token (a count badge if several), more kinds as
     one stack piece listing each kind's letter and count, all readable on a phone."""
     im = Image.new("RGBA", (s, s), (*KEY[bg], 255))
-    body = Geo(s).body
+    body = geo(s).body
     if len(set(kinds)) == 1:
         t = round(s * 0.76)
         tok = sprites.token(side, kinds[0], len(kinds), t, body)
@@ -198,18 +205,20 @@ def _plain_token(side: str, size: int) -> Image.Image:
 def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bool = True) -> Image.Image:
     """The picture of `view` with the cards just played drawn on the board: the last one, with
     its fate, and any earlier ones of the same stretch of play."""
-    g = Geo(s)
+    g = geo(s)
     st = view.state
     col = _bottom(view, events, g) if panel else None
     with _lock:
         bg = _background(s)
     im = grown(bg, max(g.height, col.y + g.pad) if col else g.height)
+    im.load()
+    core = im.im  # dozens of tiles a board: the Python wrapper's checks skipped
     for sq in range(64):
         stack = st.stacks[sq]
         if stack:
             side = st.owner(sq)
             assert side is not None
-            im.paste(_tile(s, square_colour(sq), side, st.men_at(sq), False), g.xy(sq))
+            _put(core, _tile(s, square_colour(sq), side, st.men_at(sq), False), g.xy(sq))
     if st.phase == SETUP:
         for side in SIDES:
             lay = st.layouts[side]
@@ -217,7 +226,7 @@ def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bo
                 rank = 7 if side == GERMANS else 0
                 for f, pair in enumerate(lay):
                     sq = rank * 8 + f
-                    im.paste(_tile(s, square_colour(sq), side, pair, True), g.xy(sq))
+                    _put(core, _tile(s, square_colour(sq), side, pair, True), g.xy(sq))
     _draw_plays(im, g, st, events)
     if panel and col is not None:
         _band(im, g, st)
@@ -227,6 +236,12 @@ def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bo
             rows.draw(im)
         col.draw(im)
     return im
+
+
+def _put(core: Any, tile: Image.Image, at: tuple[int, int]) -> None:
+    """Paste a cached palette tile onto the picture's core."""
+    x, y = at
+    core.paste(tile.im, (x, y, x + tile.width, y + tile.height))
 
 
 def _arrow(d: ImageDraw.ImageDraw, g: Geo, a: int, b: int, colour: str, *, dashed: bool = False) -> None:

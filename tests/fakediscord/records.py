@@ -71,6 +71,14 @@ class Snowflakes:
         self._last = candidate
         return candidate
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose guild would live on this shard: (id >> 22) % shard_count == shard_id."""
+        stamp = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+        while stamp % shard_count != shard_id:
+            stamp += 1
+        self._last = stamp << 22
+        return self._last
+
 
 @dataclass(eq=False)
 class FakeUser:

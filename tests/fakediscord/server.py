@@ -148,6 +148,14 @@ class _Connection:
     session_id: str | None = None
     seq: int = 0
     identify: JSON | None = None
+    shard: tuple[int, int] | None = None  # (shard id, shard count) sent in IDENTIFY
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether this connection's shard receives the guild's events (Discord's rule; DMs: shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
     async def send(self, payload: JSON) -> None:
         await self.ws.send_str(json.dumps(payload))
@@ -188,6 +196,7 @@ class FakeDiscord:
         self.tokens_seen: set[str] = set()
         self.gateway_queries: list[dict[str, str]] = []
         self.resumes = 0
+        self.recommended_shards = 1  # what GET /gateway/bot recommends to a bot that lets Discord choose
         # Follow-ups refused as Discord does once an interaction's 15-minute token has run out.
         self.followups_expired = False
         self.dms_closed: set[int] = set()  # users who accept no direct messages (Discord answers 50007)
@@ -285,12 +294,20 @@ class FakeDiscord:
         guild.members[user.id] = member
         return member
 
-    def add_guild(self, name: str = "Test Guild", *, channels: Iterable[str] = ("general",)) -> FakeGuild:
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        channels: Iterable[str] = ("general",),
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
         """A guild owned by `self.owner`, with @everyone, a bot role, the bot as member and text channels.
 
-        Add guilds before the bot connects (GUILD_CREATE is sent on IDENTIFY).
+        Add guilds before the bot connects (GUILD_CREATE is sent on IDENTIFY). `shard` = (id, count)
+        picks an id that lives on that shard of a bot with that many shards.
         """
-        guild = FakeGuild(self.ids.next(), name, self.owner.id)
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = FakeGuild(guild_id, name, self.owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", DEFAULT_PERMISSIONS)
         bot_role = FakeRole(
             self.ids.next(), guild.id, self.bot_user.username, MANAGE_MESSAGES | MANAGE_THREADS, 1
@@ -500,7 +517,7 @@ class FakeDiscord:
             self.ids.next(), channel.id, channel.guild_id, user, "user", content=content, type=0
         )
         self.messages[message.id] = message
-        conn = self._require_connection()
+        conn = self._require_connection(channel.guild_id)
         data = message.to_payload()
         if channel.guild_id is not None:
             data["guild_id"] = str(channel.guild_id)
@@ -735,19 +752,26 @@ class FakeDiscord:
                 )
         return {"type": opt_type or inferred, "name": name, "value": raw}
 
-    def _active(self) -> _Connection | None:
+    def _active(self, guild_id: int | None = None) -> _Connection | None:
+        """The open session that receives this guild's events (the newest, as after a reconnect)."""
         for conn in reversed(self._connections):
-            if conn.session_id is not None and not conn.ws.closed:
+            if conn.session_id is not None and not conn.ws.closed and conn.holds(guild_id):
                 return conn
         return None
 
-    def _require_connection(self) -> _Connection:
-        conn = self._active()
+    def _require_connection(self, guild_id: int | None = None) -> _Connection:
+        conn = self._active(guild_id)
         if conn is None:
+            held = [c.shard for c in self._connections if c.session_id is not None and not c.ws.closed]
             raise FakeDiscordError(
-                "no bot is connected to the fake gateway (did the client start and IDENTIFY?)"
+                f"no bot connection holds the shard of guild {guild_id} (sessions' shards: {held}; "
+                "did the client start and IDENTIFY?)"
             )
         return conn
+
+    def shard_connections(self) -> list[tuple[int, int] | None]:
+        """The shards of the open sessions, for tests of several processes."""
+        return [c.shard for c in self._connections if c.session_id is not None and not c.ws.closed]
 
     async def _run(
         self,
@@ -761,7 +785,7 @@ class FakeDiscord:
         message: FakeMessage | None = None,
     ) -> InteractionResult:
         """Dispatch INTERACTION_CREATE and wait until the bot has answered and gone quiet."""
-        conn = self._require_connection()
+        conn = self._require_connection(channel.guild_id)
         loop = asyncio.get_running_loop()
         inter = _Interaction(
             id=int(payload["id"]),
@@ -890,12 +914,16 @@ class FakeDiscord:
             await conn.send({"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:  # identify
             conn.identify = data
+            if data.get("shard") is not None:
+                shard_id, count = (int(x) for x in data["shard"])
+                conn.shard = (shard_id, count)
             self.tokens_seen.add(data.get("token", ""))
             conn.session_id = secrets.token_hex(16)
             self._sessions[conn.session_id] = conn
-            await conn.dispatch("READY", self._ready_payload(conn.session_id))
+            await conn.dispatch("READY", self._ready_payload(conn))
             for guild in self.guilds.values():
-                await conn.dispatch("GUILD_CREATE", guild.to_payload())
+                if conn.holds(guild.id):  # each shard is told of its own guilds only
+                    await conn.dispatch("GUILD_CREATE", guild.to_payload())
             self._identified.set()
         elif op == 6:  # resume
             old = self._sessions.get(data.get("session_id", ""))
@@ -903,6 +931,7 @@ class FakeDiscord:
                 await conn.send({"op": 9, "d": False, "s": None, "t": None})
                 return
             conn.session_id, conn.seq = old.session_id, max(old.seq, int(data.get("seq") or 0))
+            conn.shard = old.shard
             assert conn.session_id is not None
             self._sessions[conn.session_id] = conn
             await conn.dispatch("RESUMED", {})
@@ -925,12 +954,14 @@ class FakeDiscord:
                 )
         # op 3 (presence) and anything else: accepted silently.
 
-    def _ready_payload(self, session_id: str) -> JSON:
-        return {
+    def _ready_payload(self, conn: _Connection) -> JSON:
+        ready: JSON = {
             "v": 10,
             "user": self.bot_user.to_payload() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
-            "session_id": session_id,
+            "guilds": [
+                {"id": str(g.id), "unavailable": True} for g in self.guilds.values() if conn.holds(g.id)
+            ],
+            "session_id": conn.session_id,
             "session_type": "normal",
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}{GATEWAY_PATH}",
             "application": {"id": str(self.application_id), "flags": 0},
@@ -941,6 +972,9 @@ class FakeDiscord:
             "geo_ordered_rtc_regions": [],
             "_trace": ["fake-discord"],
         }
+        if conn.shard is not None:
+            ready["shard"] = list(conn.shard)
+        return ready
 
     # ------------------------------------------------------------------ HTTP plumbing
 
@@ -1188,7 +1222,9 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.StreamResponse:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return _json(
+            {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
+        )
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
         self.tokens_seen.add(request.headers.get("Authorization", "").removeprefix("Bot "))
@@ -1481,7 +1517,7 @@ class FakeDiscord:
             parent, body.get("name", "thread"), owner=self.bot_user, thread_type=thread_type, thread_id=tid
         )
         payload = thread.to_payload() | {"newly_created": True}
-        conn = self._active()
+        conn = self._active(parent.guild_id)
         if conn is not None:
             await conn.dispatch("THREAD_CREATE", payload)
         return _json(thread.to_payload(), 201)

@@ -14,6 +14,7 @@ is stuck.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -128,7 +129,7 @@ class LoadFake(FakeDiscord):
         timeout: float | None = None,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
     ) -> Answer:
         """Dispatch one interaction and wait for its answer (and the follow-up after a defer)."""
-        conn = self._require_connection()
+        conn = self._require_connection(channel.guild_id)
         loop = asyncio.get_running_loop()
         payload = self._interaction_payload(itype, user, channel, data, message=message)
         inter = _Interaction(
@@ -270,9 +271,11 @@ class BotProcess:
             return ""
 
 
-def spawn(cmd: list[str], stats: Path, stderr: Path) -> BotProcess:
-    """Popen returns at once; kept out of the async function only to say so plainly."""
-    env = dict(os.environ, DISCORD_TOKEN=TOKEN, PYTHONPATH=str(ROOT))
+def spawn(cmd: list[str], stats: Path, stderr: Path, extra: Mapping[str, str] | None = None) -> BotProcess:
+    """Popen returns at once; kept out of the async function only to say so plainly. `extra` adds
+    settings to the environment (DATABASE_URL, SHARD_COUNT, SHARD_IDS: never argv, where `ps` shows
+    a password)."""
+    env = dict(os.environ, DISCORD_TOKEN=TOKEN, PYTHONPATH=str(ROOT), **(extra or {}))
     with stderr.open("wb") as err:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
     return BotProcess(proc, stats, stderr)
@@ -286,9 +289,14 @@ async def start_bot_process(
     tag: str = "bot",
     log_level: str = "INFO",
     profile: Path | None = None,
-    timeout: float = 30.0,  # noqa: ASYNC109
+    # generous: on a machine shared with other test runs a start-up has taken over 30 s
+    timeout: float = 90.0,  # noqa: ASYNC109
+    env: Mapping[str, str] | None = None,
+    sweep_seconds: float | None = None,
 ) -> BotProcess:
-    """Start `tests.reliability.botproc` and wait until it is READY on the fake gateway."""
+    """Start `tests.reliability.botproc` and wait until it is READY on the fake gateway. `env` adds
+    settings (a PostgreSQL DATABASE_URL, the process's shards); `db_path` still names where its
+    health note goes."""
     stats = workdir / f"{tag}.stats.json"
     stderr = workdir / f"{tag}.stderr.log"
     stats.unlink(missing_ok=True)
@@ -310,7 +318,9 @@ async def start_bot_process(
     ]
     if profile is not None:
         cmd += ["--profile", str(profile)]
-    bot = spawn(cmd, stats, stderr)
+    if sweep_seconds is not None:
+        cmd += ["--sweep-seconds", str(sweep_seconds)]
+    bot = spawn(cmd, stats, stderr, env)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
@@ -373,15 +383,28 @@ class Table:
     match_id: int | None = None
 
 
-def build_world(fake: FakeDiscord, matches: int) -> tuple[FakeGuild, list[Table]]:
-    """One guild with a channel per match and two players per channel (users join the guild only)."""
-    guild = fake.add_guild("Load Front", channels=[f"front-{i:03d}" for i in range(matches)])
+def build_world(fake: FakeDiscord, matches: int, shards: int | None = None) -> tuple[FakeGuild, list[Table]]:
+    """One guild with a channel per match and two players per channel (users join the guild only).
+    With `shards`, one guild on each shard of a bot with that many, the tables dealt round them."""
+    if shards is None:
+        guilds = [fake.add_guild("Load Front", channels=[f"front-{i:03d}" for i in range(matches)])]
+    else:
+        guilds = [
+            fake.add_guild(
+                f"Front {k}",
+                channels=[f"front-{i:03d}" for i in range(k, matches, shards)],
+                shard=(k, shards),
+            )
+            for k in range(shards)
+        ]
+    channels = sorted((c for g in guilds for c in g.text_channels), key=lambda c: c.name)
     tables = []
-    for i, channel in enumerate(guild.text_channels):
+    for i, channel in enumerate(channels):
+        guild = fake.guilds[channel.guild_id or 0]
         a = fake.add_user(f"ger{i:03d}", guilds=[guild])
         b = fake.add_user(f"can{i:03d}", guilds=[guild])
         tables.append(Table(channel, a, b))
-    return guild, tables
+    return guilds[0], tables
 
 
 def actor_of(board: FakeMessage) -> int | None:
@@ -544,47 +567,71 @@ class Audit:
         return not (self.missing_moves or self.replay_mismatches or self.stuck)
 
 
-def audit(db_path: Path, answered: Mapping[int, int] | None = None) -> Audit:
-    """Every answered move is logged; every snapshot equals seed + log replayed; no open match is stuck."""
-    result = Audit()
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+Store = Path | str  # an SQLite file, or a PostgreSQL URL
+
+
+def read_rows(store: Store, *queries: str) -> list[list[tuple[Any, ...]]]:
+    """The rows of each query, read behind the bot's back (read-only for a file). PostgreSQL is read
+    through asyncpg on a thread of its own, so a caller inside an event loop may call this too."""
+    if isinstance(store, str):
+        import asyncpg
+
+        async def fetch() -> list[list[tuple[Any, ...]]]:
+            conn = await asyncpg.connect(store)
+            try:
+                return [[tuple(r.values()) for r in await conn.fetch(q)] for q in queries]
+            finally:
+                await conn.close()
+
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, fetch()).result()
+    conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=10)
     try:
-        found = conn.execute("SELECT interaction_id FROM actions WHERE interaction_id IS NOT NULL")
-        logged = {iid for (iid,) in found}
-        result.missing_moves = sorted(set(answered or {}) - logged)
-        rows = conn.execute(
-            "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline FROM matches"
-        ).fetchall()
-        for mid, status, seed, options, sides_text, snapshot, turn_player, deadline in rows:
-            result.matches += 1
-            if snapshot is None:
-                continue
-            sides = json.loads(sides_text)
-            by_player = {uid: Side(side) for side, uid in sides.items()}
-            log_rows = conn.execute(
-                "SELECT player_id, notation FROM actions WHERE match_id = ? ORDER BY seq", (mid,)
-            ).fetchall()
-            result.actions += len(log_rows)
-            log = [(by_player.get(pid, Side.GERMANS), notation) for pid, notation in log_rows]
-            replayed = replay(Options.from_json(json.loads(options)), seed, log)
-            if replayed.to_json() != json.loads(snapshot):
-                result.replay_mismatches.append(mid)
-            if status != "active":
-                result.ended.add(mid)
-                continue
-            result.open_matches += 1
-            state = State.from_json(json.loads(snapshot))
-            side = state.current_player()
-            if state.is_over() or side is None:
-                result.stuck.append(f"match {mid}: active but the game is over")
-            elif sides.get(side.value) != turn_player:
-                result.stuck.append(f"match {mid}: turn_player_id {turn_player} is not {side.value}")
-            elif deadline is None:
-                result.stuck.append(f"match {mid}: no deadline")
-            elif not state.legal_actions():
-                result.stuck.append(f"match {mid}: no legal action for {side.value}")
+        return [conn.execute(q).fetchall() for q in queries]
     finally:
         conn.close()
+
+
+def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
+    """Every answered move is logged; every snapshot equals seed + log replayed; no open match is stuck."""
+    result = Audit()
+    matches, actions = read_rows(
+        store,
+        "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline "
+        "FROM matches ORDER BY id",
+        "SELECT match_id, player_id, notation, interaction_id FROM actions ORDER BY match_id, seq",
+    )
+    logged = {iid for *_, iid in actions if iid is not None}
+    result.missing_moves = sorted(set(answered or {}) - logged)
+    by_match: dict[int, list[tuple[int | None, str]]] = {}
+    for mid, pid, notation, _ in actions:
+        by_match.setdefault(mid, []).append((pid, notation))
+    for mid, status, seed, options, sides_text, snapshot, turn_player, deadline in matches:
+        result.matches += 1
+        if snapshot is None:
+            continue
+        sides = json.loads(sides_text)
+        by_player = {uid: Side(side) for side, uid in sides.items()}
+        log_rows = by_match.get(mid, [])
+        result.actions += len(log_rows)
+        log = [(by_player.get(pid, Side.GERMANS), notation) for pid, notation in log_rows]
+        replayed = replay(Options.from_json(json.loads(options)), seed, log)
+        if replayed.to_json() != json.loads(snapshot):
+            result.replay_mismatches.append(mid)
+        if status != "active":
+            result.ended.add(mid)
+            continue
+        result.open_matches += 1
+        state = State.from_json(json.loads(snapshot))
+        side = state.current_player()
+        if state.is_over() or side is None:
+            result.stuck.append(f"match {mid}: active but the game is over")
+        elif sides.get(side.value) != turn_player:
+            result.stuck.append(f"match {mid}: turn_player_id {turn_player} is not {side.value}")
+        elif deadline is None:
+            result.stuck.append(f"match {mid}: no deadline")
+        elif not state.legal_actions():
+            result.stuck.append(f"match {mid}: no legal action for {side.value}")
     return result
 
 
@@ -647,17 +694,13 @@ class CrashReport:
         )
 
 
-def owed_boards(db_path: Path) -> list[tuple[int, int]]:
+def owed_boards(store: Store) -> list[tuple[int, int]]:
     """(match id, channel id) of every board the outbox still owes."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        rows = conn.execute("SELECT DISTINCT match_id, channel_id FROM owed_boards").fetchall()
-    finally:
-        conn.close()
+    (rows,) = read_rows(store, "SELECT DISTINCT match_id, channel_id FROM owed_boards")
     return [(int(m), int(c)) for m, c in rows]
 
 
-async def outbox_drained(db_path: Path, within: float) -> int:
+async def outbox_drained(db_path: Store, within: float) -> int:
     """Wait for the restarted bot to post what it owed; the rows left when the time is up."""
     deadline = asyncio.get_running_loop().time() + within
     while True:
@@ -729,12 +772,15 @@ async def crash_cycle(
     after_s: float,
     seed: int,
     log_level: str = "INFO",
+    env: Mapping[str, str] | None = None,
 ) -> CrashReport:
-    """Load, SIGKILL mid-flight, check the file, restart, click old buttons, play on, check again."""
+    """Load, SIGKILL mid-flight, check the database, restart, click old buttons, play on, check again.
+    With a DATABASE_URL in `env`, the database is that PostgreSQL one (`db` only holds the health note)."""
+    store: Store = (env or {}).get("DATABASE_URL") or db
     report = CrashReport()
     rng = random.Random(seed)
     unanswered_before = sum(1 for inter in fake._interactions.values() if not inter.answered.is_set())
-    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level)
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-a", log_level=log_level, env=env)
     stats = Stats()
     stop = asyncio.Event()
     drivers = [Driver(fake, t, stats, stop, seed=seed * 1000 + i) for i, t in enumerate(tables)]
@@ -759,16 +805,16 @@ async def crash_cycle(
     answered = answered_moves(fake)
     report.answered = len(answered)
     report.moves_before = len(stats.answered_moves)
-    report.audit_after_kill = audit(db, answered)
+    report.audit_after_kill = audit(store, answered)
     first_log = bot.stderr()
-    owed = owed_boards(db)
+    owed = owed_boards(store)
     report.owed_at_kill = len(owed)
     last_message = max(fake.messages, default=0)
 
-    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level)
+    bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level, env=env)
     try:
         # Before anyone moves again, each board the kill kept from its channel must arrive.
-        report.owed_left = await outbox_drained(db, within=15.0)
+        report.owed_left = await outbox_drained(store, within=15.0)
         boards_since = {
             m.channel_id
             for m in list(fake.messages.values())
@@ -785,7 +831,7 @@ async def crash_cycle(
         report.errors_after = after.errors[:20]
     finally:
         await bot.stop()
-    report.audit_after_restart = audit(db, answered_moves(fake))
+    report.audit_after_restart = audit(store, answered_moves(fake))
     logs = first_log + bot.stderr()
     report.log_problems = bot_log_problems(logs)[:20]
     report.token_leaked = TOKEN in logs

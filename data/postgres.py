@@ -1,0 +1,422 @@
+"""The PostgreSQL store: an asyncpg pool, for several bot processes on one database.
+
+Chosen by `DATABASE_URL=postgresql://…` (docs/deploy.md). The transactions and queries are those of
+data/db.py; this module runs them: each transaction on a pooled connection inside `BEGIN ... COMMIT`
+(PostgreSQL runs them side by side and groups its own WAL flushes), each `?`/`:name` parameter
+numbered as `$n` once per statement text (asyncpg then prepares and caches the statement per
+connection).
+
+Failures. A server that cannot be reached, or that restarts under load, raises `StoreUnavailable`:
+the service answers "try again" and the pool opens new connections by itself once the server is
+back. A transaction whose connection died before COMMIT was sent is retried once on a fresh one
+(nothing of it can have landed); one that died during COMMIT is not, as it may have landed: the
+player retries, and the version check or the interaction id refuses what did.
+
+Several processes. A trigger (`wargames_match_changed`, set up here, not a migration: it is this
+store's plumbing) notifies every change of a match row on the channel `wargames_matches`; `watch`
+listens on a connection of its own, so a process drops its copy of a game another process changed
+(play/service.py). If that connection is lost, everything is forgotten, and again once it listens
+anew, so no change made while it was deaf is served from memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from data.db import ChangeListener, Clock, Conflict, Database, Step, T, Transaction
+from data.errors import DataError, MigrationError, StoreUnavailable
+from data.models import MatchChange
+from data.schema import MIGRATIONS_DIR, load_migrations, sets_version, split_statements, to_postgres
+
+log = logging.getLogger("data.postgres")
+Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # a pooled one is a proxy
+
+POOL_SIZE = 8  # connections per process: moves are short transactions, the event loop is the limit
+CONNECT_TIMEOUT = 10.0  # seconds to reach the server before saying it cannot be reached
+COMMAND_TIMEOUT = 30.0  # a statement that takes longer than this has met a problem, not a load
+RELISTEN_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts to listen again, the last repeated
+MIGRATION_LOCK = 0x5741_5247_4D45  # pg_advisory_xact_lock key of "the migrations" ("WARGME")
+CHANNEL = "wargames_matches"
+
+_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
+_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+_VERSION = "SELECT version FROM schema_version"
+_FIRST_VERSION = "INSERT INTO schema_version (version) VALUES (0)"
+_SET_VERSION = "UPDATE schema_version SET version = $1"
+_NOTIFY_FUNCTION = """
+CREATE OR REPLACE FUNCTION wargames_match_changed() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+    PERFORM pg_notify('wargames_matches', NEW.channel_id || ':' || NEW.id || ':' || NEW.version);
+    RETURN NULL;
+END $body$
+"""
+_NOTIFY_TRIGGER = """
+CREATE OR REPLACE TRIGGER wargames_match_changed AFTER INSERT OR UPDATE ON matches
+FOR EACH ROW EXECUTE FUNCTION wargames_match_changed()
+"""
+_UNIQUE_COLUMNS = {
+    # the UNIQUE indexes the transactions name, as SQLite names them ("table.column")
+    "matches_one_open_per_channel": "matches.channel_id",
+    "actions_interaction": "actions.interaction_id",
+}
+
+# The connection is gone or the server is not taking it: the same moment seen from different sides.
+_LOST: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    # a connection whose last statement was cut off by the server going away is left mid-protocol
+    asyncpg.exceptions.InternalClientError,
+    OSError,
+    TimeoutError,
+)
+
+
+def _lost(error: BaseException) -> bool:
+    if isinstance(error, _LOST):
+        return True
+    # asyncpg's "cannot perform operation: connection is closed" (a pooled connection that died)
+    return isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
+
+
+def where(url: str) -> str:
+    """What to call the server in a message: host, port and database, never the password."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or "the local socket"
+        port = f":{parts.port}" if parts.port else ""
+        user = f"{parts.username}@" if parts.username else ""
+    except ValueError:
+        return "the server in DATABASE_URL"
+    database = parts.path.lstrip("/") or "(default database)"
+    return f"{user}{host}{port}/{database}"
+
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+def numbered(sql: str) -> tuple[str, tuple[str, ...] | None]:
+    """`?` and `:name` parameters as PostgreSQL's `$n` (names in order, None for `?`)."""
+    if "?" in sql:
+        pieces = sql.split("?")
+        out = [piece + "$" + str(n) for n, piece in enumerate(pieces[:-1], 1)]
+        return "".join(out) + pieces[-1], None
+    names: list[str] = []
+
+    def number(found: Any) -> str:
+        name = found.group(1)
+        if name not in names:
+            names.append(name)
+        return "$" + str(names.index(name) + 1)
+
+    return _NAMED.sub(number, sql), tuple(names)
+
+
+class PostgresDatabase(Database):
+    """The shared store: any number of bot processes on one PostgreSQL database."""
+
+    store = "postgresql"
+    shared = True
+
+    def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
+        """Use `Database.open`; this only wires an already configured pool."""
+        super().__init__(clock)
+        self._pool = pool
+        self.url = url
+        self._statements: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+        self._listeners: list[ChangeListener] = []
+        self._listening: asyncio.Task[None] | None = None
+        self._closed = False
+        self.listens = 0  # how often LISTEN was (re-)established, for tests and logs
+        self._busy = 0  # transactions asked for and not yet ended: close() lets them finish
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @classmethod
+    async def connect(
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        clock: Clock = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
+    ) -> PostgresDatabase:
+        """Connect a pool (one clear `DataError` if the server cannot be reached or refuses us),
+        apply the pending migrations under an advisory lock, set up the change notifications."""
+        url = str(target)
+        pool = await _connect(
+            url,
+            lambda: asyncpg.create_pool(
+                url,
+                # no floor: a pool that must keep a connection open logs a traceback each time it
+                # cannot while the server restarts; connections are opened as moves need them
+                min_size=0,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=COMMAND_TIMEOUT,
+                server_settings={"application_name": "wargames"},
+            ),
+        )
+        db = cls(pool, url, clock)
+        try:
+            await db._migrate(migrations_dir)
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        """Stop listening and close the pool (waiting for the transactions in flight)."""
+        if self._closed:
+            await self._idle.wait()
+            return
+        self._closed = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), 10)
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(BaseException):
+                await self._listening
+        try:
+            await asyncio.wait_for(self._pool.close(), 10)
+        except Exception:  # it did not finish in time, or the server is gone
+            self._pool.terminate()
+
+    async def schema_version(self) -> int:
+        found = await self._query(_VERSION)
+        return int(found[0]["version"]) if found else 0
+
+    async def _migrate(self, directory: Path) -> None:
+        """Every pending migration in ONE transaction, under an advisory lock: two processes that
+        start together apply them once, and a failure leaves the database as it was."""
+        migrations = load_migrations(directory)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(_MIGRATION_LOCK, MIGRATION_LOCK)
+            await conn.execute(_VERSION_TABLE)
+            current = await conn.fetchval(_VERSION)
+            if current is None:
+                await conn.execute(_FIRST_VERSION)
+                current = 0
+            if current > len(migrations):
+                raise MigrationError(
+                    f"the database is at schema version {current}, newer than this code "
+                    f"({len(migrations)}): run the newer bot, or restore a backup of this version"
+                )
+            for number, path in migrations[current:]:
+                recorded = None
+                for statement in split_statements(path.read_text(encoding="utf-8")):
+                    recorded = sets_version(statement)
+                    if recorded is not None:
+                        continue
+                    for translated in to_postgres(statement):
+                        # sql-check: statements come from the trusted migration files, not from users
+                        await conn.execute(translated)
+                if recorded != number:
+                    raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
+                await conn.execute(_SET_VERSION, number)
+            await conn.execute(_NOTIFY_FUNCTION)
+            await conn.execute(_NOTIFY_TRIGGER)
+
+    # -- running the transactions and queries of data/db.py --
+
+    def _prepared(self, step: Step) -> tuple[str, list[Any] | list[list[Any]]]:
+        text = step.postgres or step.sql
+        found = self._statements.get(text)
+        if found is None:
+            found = self._statements[text] = numbered(text)
+        sql, names = found
+        if step.kind == "many":
+            return sql, [_args(p, names) for p in step.params]
+        return sql, _args(step.params, names)
+
+    async def _step(self, conn: Connection, step: Step) -> Any:
+        # sql-check (each call below): every Step holds a module-level constant of data/db.py
+        sql, args = self._prepared(step)
+        if step.kind == "one":
+            # sql-check: as above
+            return await conn.fetchrow(sql, *args)
+        if step.kind == "rows":
+            # sql-check: as above
+            return await conn.fetch(sql, *args)
+        if step.kind == "many":
+            # sql-check: as above
+            await conn.executemany(sql, args)
+            return None
+        # sql-check: as above
+        status = await conn.execute(sql, *args)  # "UPDATE 1", "INSERT 0 1", "DELETE 3"
+        return int(status.rsplit(" ", 1)[-1])
+
+    async def _drive(self, conn: Connection, transaction: Transaction[T]) -> T:
+        try:
+            step = next(transaction)
+            while True:
+                try:
+                    result = await self._step(conn, step)
+                except asyncpg.UniqueViolationError as exc:
+                    on = _UNIQUE_COLUMNS.get(exc.constraint_name or "", exc.constraint_name or "?")
+                    step = transaction.throw(Conflict(on))
+                    continue
+                step = transaction.send(result)
+        except StopIteration as stop:
+            value: T = stop.value
+            return value
+
+    async def _transact(self, work: Callable[[], Transaction[T]]) -> T:
+        self._busy += 1
+        self._idle.clear()
+        try:
+            return await self._transact_once_or_twice(work)
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    async def _transact_once_or_twice(self, work: Callable[[], Transaction[T]]) -> T:
+        for attempt in (1, 2):
+            committing = False
+            try:
+                async with self._pool.acquire() as conn:
+                    transaction = conn.transaction()
+                    await transaction.start()
+                    try:
+                        result = await self._drive(conn, work())
+                    except BaseException:
+                        with contextlib.suppress(Exception):
+                            await transaction.rollback()
+                        raise
+                    committing = True
+                    await transaction.commit()
+                self.commits += 1
+                return result
+            except Exception as exc:
+                if not _lost(exc):
+                    raise
+                if committing or attempt == 2:
+                    raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
+                log.info("A database connection was lost before a transaction began; trying a fresh one.")
+        raise AssertionError("unreachable")
+
+    async def _query(self, sql: str, params: Any = ()) -> list[Any]:
+        for attempt in (1, 2):
+            try:
+                async with self._pool.acquire() as conn:
+                    found: list[Any] = await self._step(conn, Step("rows", sql, params))
+                    return found
+            except Exception as exc:
+                if not _lost(exc):
+                    raise
+                if attempt == 2:
+                    raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
+        raise AssertionError("unreachable")
+
+    # -- other processes' changes --
+
+    def watch(self, listener: ChangeListener) -> None:
+        self._listeners.append(listener)
+        if self._listening is None and not self._closed:
+            self._listening = asyncio.create_task(self._listen(), name="wargames-listen")
+
+    def _tell(self, change: MatchChange | None) -> None:
+        for listener in self._listeners:
+            try:
+                listener(change)
+            except Exception:
+                log.exception("A change listener failed")
+
+    def _notified(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        try:
+            channel_id, match_id, version = (int(x) for x in str(payload).split(":"))
+        except ValueError:
+            log.warning("An unreadable change notice: %r", payload)
+            return
+        self._tell(MatchChange(channel_id, match_id, version))
+
+    async def _listen(self) -> None:
+        """Listen for changes for as long as the store is open, listening anew after a loss."""
+        failures = 0
+        while not self._closed:
+            lost = asyncio.Event()
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
+                conn.add_termination_listener(lambda _, lost=lost: lost.set())
+                await conn.add_listener(CHANNEL, self._notified)
+                self.listens += 1
+                self._tell(None)  # whatever changed while nobody listened is read afresh
+                if failures:
+                    log.info("Listening for other processes' changes again.")
+                failures = 0
+                await lost.wait()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if failures == 0:
+                    log.warning("Not listening for other processes' changes (%s); trying again.", exc)
+            finally:
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        conn.terminate()
+            self._tell(None)
+            await asyncio.sleep(RELISTEN_DELAYS[min(failures, len(RELISTEN_DELAYS) - 1)])
+            failures += 1
+
+
+def _args(params: Any, names: tuple[str, ...] | None) -> list[Any]:
+    if names is None:
+        return list(params)
+    return [params[name] for name in names]
+
+
+async def _connect(url: str, opening: Callable[[], Any]) -> asyncpg.Pool:
+    """Open the pool, or one `DataError` whose message says what to fix (never the password)."""
+    place = where(url)
+    try:
+        pool: asyncpg.Pool = await opening()
+        try:
+            async with pool.acquire():  # the pool keeps no connection open: make sure one can be
+                pass
+        except BaseException:
+            pool.terminate()
+            raise
+    except asyncpg.InvalidPasswordError:
+        raise DataError(f"PostgreSQL at {place} refused the password: check DATABASE_URL.") from None
+    except asyncpg.InvalidAuthorizationSpecificationError as exc:
+        raise DataError(f"PostgreSQL at {place} refused the login ({exc}): check DATABASE_URL.") from None
+    except asyncpg.InvalidCatalogNameError:
+        raise DataError(
+            f"PostgreSQL at {place}: that database does not exist. Create it (createdb) or fix DATABASE_URL."
+        ) from None
+    except (asyncpg.ClientConfigurationError, ValueError) as exc:
+        raise DataError(
+            f"DATABASE_URL is not a PostgreSQL URL this bot can use ({_scrub(exc, url)})."
+        ) from None
+    except Exception as exc:
+        if _lost(exc):
+            raise StoreUnavailable(
+                f"PostgreSQL at {place} cannot be reached ({exc.__class__.__name__}: {_scrub(exc, url)}). "
+                "Check that the server runs and DATABASE_URL, then start again."
+            ) from None
+        raise DataError(f"PostgreSQL at {place} refused the connection: {_scrub(exc, url)}") from None
+    return pool
+
+
+def _scrub(error: BaseException, url: str) -> str:
+    """An error's words without the URL's password, should they quote it."""
+    text = str(error)
+    with contextlib.suppress(ValueError):
+        password = urlsplit(url).password
+        if password:
+            text = text.replace(password, "***")
+    return text

@@ -1,0 +1,220 @@
+"""The two stores side by side: the same migrations make the same schema; PostgreSQL migrates once under
+its lock, whole or not at all; a bad DATABASE_URL or a database newer than the code ends the bot with
+one clear line."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from data import Database, MigrationError, load_migrations
+from data.schema import to_postgres
+from tests import pgserver
+
+ROOT = Path(__file__).resolve().parent.parent
+STORE_PLUMBING = {"schema_version"}  # PostgreSQL's record of the migration number (SQLite: user_version)
+PLUMBING_TRIGGERS = {"wargames_match_changed"}  # PostgreSQL telling other processes of a change
+TYPES = {"integer": "int", "bigint": "int", "real": "float", "double precision": "float", "text": "text"}
+
+
+def sqlite_schema(path: Path) -> dict[str, Any]:
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master "
+                "WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        out: dict[str, Any] = {"tables": {}, "indexes": {}, "triggers": set()}
+        for table in tables:
+            info = conn.execute(f"PRAGMA table_info({table})").fetchall()
+            out["tables"][table] = {
+                "columns": [
+                    (name, TYPES[kind.lower()], bool(notnull or pk)) for _, name, kind, notnull, _, pk in info
+                ],
+                "key": [name for *_, name, _, _, _, pk in sorted(info, key=lambda r: r[5]) if pk],
+            }
+            for _, index, unique, origin, _ in conn.execute(f"PRAGMA index_list({table})"):
+                if origin == "pk":
+                    continue
+                columns = [name for _, _, name in conn.execute(f"PRAGMA index_info({index})")]
+                out["indexes"][index] = (table, bool(unique), columns)
+        out["triggers"] = {
+            name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        return out
+    finally:
+        conn.close()
+
+
+async def postgres_schema(url: str) -> dict[str, Any]:
+    conn = await asyncpg.connect(url)
+    try:
+        out: dict[str, Any] = {"tables": {}, "indexes": {}, "triggers": set()}
+        columns = await conn.fetch(
+            "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns "
+            "WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"
+        )
+        keys = await conn.fetch(
+            "SELECT t.relname AS table_name, a.attname AS column_name, "
+            "array_position(i.indkey, a.attnum) AS n "
+            "FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid "
+            "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = ANY(i.indkey) "
+            "JOIN pg_namespace s ON s.oid = t.relnamespace "
+            "WHERE i.indisprimary AND s.nspname = 'public' ORDER BY t.relname, n"
+        )
+        for row in columns:
+            if row["table_name"] in STORE_PLUMBING:
+                continue
+            table = out["tables"].setdefault(row["table_name"], {"columns": [], "key": []})
+            table["columns"].append((row["column_name"], TYPES[row["data_type"]], row["is_nullable"] == "NO"))
+        for row in keys:
+            if row["table_name"] in out["tables"]:
+                out["tables"][row["table_name"]]["key"].append(row["column_name"])
+        indexes = await conn.fetch(
+            "SELECT c.relname AS index_name, t.relname AS table_name, i.indisunique, "
+            "ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) "
+            "      JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum "
+            "      ORDER BY k.n) AS columns "
+            "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid "
+            "JOIN pg_namespace s ON s.oid = t.relnamespace "
+            "WHERE s.nspname = 'public' AND NOT i.indisprimary"
+        )
+        for row in indexes:
+            out["indexes"][row["index_name"]] = (row["table_name"], row["indisunique"], list(row["columns"]))
+        triggers = await conn.fetch("SELECT DISTINCT trigger_name FROM information_schema.triggers")
+        out["triggers"] = {row["trigger_name"] for row in triggers} - PLUMBING_TRIGGERS
+        return out
+    finally:
+        await conn.close()
+
+
+async def test_the_same_migrations_make_the_same_schema_on_both_stores(tmp_path: Path, pg_empty_url: str):
+    """Tables, columns (name, type, NOT NULL, order), primary keys, indexes (unique or not, columns)
+    and the append-only triggers: the same on SQLite and on PostgreSQL, from the same files."""
+    async with Database.open(tmp_path / "s.db") as lite, Database.open(pg_empty_url) as pg:
+        assert await lite.schema_version() == await pg.schema_version() == len(load_migrations())
+    on_sqlite, on_postgres = sqlite_schema(tmp_path / "s.db"), await postgres_schema(pg_empty_url)
+    assert on_sqlite["tables"] == on_postgres["tables"]
+    assert on_sqlite["indexes"] == on_postgres["indexes"]
+    assert on_sqlite["triggers"] == on_postgres["triggers"] == {"actions_no_update", "actions_no_delete"}
+    assert {"matches", "actions", "player_stats", "users", "owed_boards"} <= set(on_postgres["tables"])
+
+
+async def test_processes_starting_together_migrate_once(pg_empty_url: str):
+    """Four processes opening an empty database at once: the advisory lock lets one migrate, the
+    others find it done (a second CREATE TABLE would fail)."""
+    opened = await asyncio.gather(*(Database.open(pg_empty_url) for _ in range(4)))
+    try:
+        assert [await db.schema_version() for db in opened] == [len(load_migrations())] * 4
+    finally:
+        for db in opened:
+            await db.close()
+
+
+async def test_postgresql_refuses_a_database_newer_than_the_code(pg_url: str):
+    conn = await asyncpg.connect(pg_url)
+    await conn.execute("UPDATE schema_version SET version = 99")
+    await conn.close()
+    with pytest.raises(MigrationError, match="newer than this code"):
+        await Database.open(pg_url)
+
+
+async def test_a_failing_migration_leaves_postgresql_as_it_was(tmp_path: Path, pg_empty_url: str):
+    """All pending migrations run in one transaction: one failing statement undoes every one."""
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for _, path in load_migrations():
+        shutil.copy(path, migrations / path.name)
+    n = len(load_migrations()) + 1
+    (migrations / f"{n:04d}_broken.sql").write_text(
+        "CREATE TABLE half_done (x INTEGER);\n"
+        "INSERT INTO no_such_table VALUES (1);\n"
+        f"PRAGMA user_version = {n};\n"
+    )
+    with pytest.raises(asyncpg.UndefinedTableError):
+        await Database.open(pg_empty_url, migrations_dir=migrations)
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        tables = {
+            r["tablename"]
+            for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        }
+    finally:
+        await conn.close()
+    assert tables == set()  # not even the first migrations: never half-migrated
+
+
+def test_a_sqlite_only_word_in_a_new_migration_is_refused_by_name():
+    with pytest.raises(MigrationError, match="json_each"):
+        to_postgres("CREATE INDEX x ON matches (id) WHERE id IN (SELECT value FROM json_each(sides))")
+    assert to_postgres("ALTER TABLE matches ADD COLUMN away_until REAL") == [
+        "ALTER TABLE matches ADD COLUMN away_until DOUBLE PRECISION"
+    ]
+
+
+# --- the bot with a bad DATABASE_URL --------------------------------------------------------------
+
+
+def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
+    """`python bot.py` (its `main`) with this DATABASE_URL and a token, as `make run` would start it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "SHARD_"))}
+    env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "t.o.k", "DATABASE_URL": url, "DATA_DIR": str(tmp_path)}
+    return subprocess.run(
+        [sys.executable, "-c", "import sys, bot; sys.exit(bot.main([]))"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def one_clear_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "ERROR" in line]
+    assert len(errors) == 1, proc.stderr
+    assert pgserver.PASSWORD not in proc.stderr + proc.stdout
+    return errors[0]
+
+
+def test_an_unreachable_database_ends_the_bot_in_one_line(tmp_path: Path):
+    line = one_clear_line(
+        run_bot(tmp_path, f"postgresql://u:{pgserver.PASSWORD}@/wargames?host={tmp_path}/none")
+    )
+    assert "cannot be reached" in line and "DATABASE_URL" in line
+
+
+def test_a_wrong_password_ends_the_bot_in_one_line(tmp_path: Path, pg_server: pgserver.PgServer):
+    line = one_clear_line(run_bot(tmp_path, pg_server.url(password="not-" + pgserver.PASSWORD)))
+    assert "refused the password" in line
+
+
+def test_a_database_newer_than_the_code_ends_the_bot_in_one_line(tmp_path: Path, pg_url: str):
+    async def newer() -> None:
+        conn = await asyncpg.connect(pg_url)
+        await conn.execute("UPDATE schema_version SET version = 99")
+        await conn.close()
+
+    asyncio.run(newer())
+    line = one_clear_line(run_bot(tmp_path, pg_url))
+    assert "newer than this code" in line
+
+
+def test_a_missing_database_and_a_wrong_scheme_say_what_to_fix(tmp_path: Path, pg_server: pgserver.PgServer):
+    line = one_clear_line(run_bot(tmp_path, pg_server.url("no_such_database")))
+    assert "does not exist" in line
+    proc = run_bot(tmp_path, "mysql://x@y/z")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "postgresql://" in proc.stderr
