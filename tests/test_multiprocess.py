@@ -89,7 +89,13 @@ async def two_shard_processes(tmp_path: Path, pg_url: str) -> None:
                 fake, tmp_path / "bot.db", tmp_path, tag=tag, env=env, sweep_seconds=SWEEP, timeout=60
             )
 
-        procs = dict(enumerate(await asyncio.gather(*(start(k, f"shard{k}") for k in range(SHARDS)))))
+        started = await asyncio.gather(
+            *(start(k, f"shard{k}") for k in range(SHARDS)), return_exceptions=True
+        )
+        procs = {k: p for k, p in enumerate(started) if isinstance(p, BotProcess)}  # stopped in `finally`
+        failed = [p for p in started if isinstance(p, BaseException)]
+        if failed:
+            raise failed[0]
         assert sorted(s for s in fake.shard_connections() if s) == [(0, SHARDS), (1, SHARDS)]
 
         # 1. a game whose deadline will fall due while both processes sweep (it is applied once)...
