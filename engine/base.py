@@ -212,6 +212,20 @@ class BaseGame:
         # saturates (tanh of a large lead) must not make a missed win look free.
         return UNFINISHED * max(-1.0, min(1.0, self.evaluate(state, side)))
 
+    # -- the conformance suite's no-leak test
+
+    def twin(self, state: State, side: Side, rng: random.Random) -> State | None:
+        """A copy of `state` that differs only in what `side` alone may know (its hand, dealt
+        otherwise) while every chance to come stays as it was (the same dice, the same cards to be
+        drawn): played on with the same actions, the twins must look the same to everyone else,
+        events and boards included (tests/test_conformance.py). None: the game gives no twin."""
+        return None
+
+    def showcases(self) -> Sequence[tuple[State, Sequence[str]]]:
+        """Positions, each with the actions to play from it, that show a secret random play may
+        never reach (a Recon mission that looks at a hand): the no-leak test begins twins there too."""
+        return ()
+
     # -- words and menus
 
     def side(self, name: Side) -> SideInfo:

@@ -28,6 +28,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("battlefronts", "engine.battlefronts", "render.battlefronts"),
     Entry("combinedarms", "engine.combinedarms", "render.combinedarms"),
     Entry("combinedarms_wwii", "engine.combinedarms.ww2", "render.combinedarms.ww2"),
+    Entry("companycommander", "engine.companycommander", "render.companycommander"),
 )  # fmt: skip
 
 

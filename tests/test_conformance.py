@@ -14,6 +14,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image
@@ -21,7 +22,7 @@ from PIL import Image
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER, RESIGN, TIMEOUT
-from engine.protocol import EndReason, Game, State
+from engine.protocol import EndReason, Event, Game, State
 from render import renderer, seen
 from render.kit import css_px_at, measuring
 
@@ -239,6 +240,95 @@ def test_views_hide_what_their_viewer_may_not_know(name: str) -> None:
     assert checked > 0
 
 
+def _seen_by(game: Game, state: State, viewer: str | None, events: Sequence[Event], *, board: bool) -> dict:
+    """Everything `viewer` is shown after an action: the view, the events and history lines as they
+    see them, every status line, the channel's menu and (with `board`) the board and replay frame."""
+    view = state.view(viewer)
+    mine = seen(events, viewer)
+    out: dict[str, object] = {
+        "view": view.to_json(),
+        "events": [e.to_json() for e in mine],
+        "history": [e.text(viewer) for e in mine],
+        "status": [game.status(state.view(s), s) for s in sorted(state.to_act())],
+        "menu": repr(game.menu(state.view(None))),
+    }
+    if board:
+        draw = renderer(game.name)
+        out["board"] = draw.board(view, mine)
+        out["frame"] = draw.frame(view, mine).tobytes()
+    return out
+
+
+def _any_verb(game: Game, state: State, side: str, choices: list[str], rng: random.Random) -> str:
+    """A random action, the game's verb drawn first: a verb with few actions (a Recon mission among
+    a dozen moves) comes up as often as one with many."""
+    view = state.view(side)
+    by_verb: dict[str, list[str]] = {}
+    for text in choices:
+        by_verb.setdefault(game.verb_of(view, game.parse(text)), []).append(text)
+    return rng.choice(by_verb[rng.choice(sorted(by_verb))])
+
+
+def _starts(game: Game, seed: int) -> list[tuple[State, list[str]]]:
+    """Where the twins begin: a new game, and each of the game's showcases (`BaseGame.showcases`:
+    positions and the actions that show a secret from there, which random play may never reach)."""
+    showcases = getattr(game, "showcases", None)
+    extra = [(state, list(script)) for state, script in showcases()] if showcases else []
+    return [(game.new_game({}, seed), []), *extra]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", [31, 32])
+def test_secrets_reach_their_owner_and_nobody_else(name: str, seed: int) -> None:
+    """Twins (`BaseGame.twin`): two games alike but for one side's secret, the chance to come the
+    same, played on with the same actions. To the other side and to a spectator they must look the
+    same at every step, events and boards included, until the other side's own secrets differ
+    (it drew a card that differs). An event whose class says `reveals = True` shows the secret to
+    the other side by the rules (a look at the hand) and is the one thing that may differ for it;
+    the spectator sees no difference even then. Games without secrets give no twin."""
+    game = game_of(name)
+    make = getattr(game, "twin", None)
+    rng = random.Random(seed)
+    for start, script in _starts(game, seed):
+        for owner in (s.name for s in game.sides):
+            one = start.clone()
+            two = make(one, owner, random.Random(seed)) if make else None
+            if two is None:
+                continue
+            watcher = next(s.name for s in game.sides if s.name != owner)
+            assert one.view(owner).to_json() != two.view(owner).to_json(), "the twins must differ"
+            steps = 0
+            while not one.is_over() and steps < 200:
+                assert two.to_act() == one.to_act()
+                side = actor(one, rng)
+                shared = sorted(
+                    {str(a) for a in one.legal_actions(side)} & {str(a) for a in two.legal_actions(side)}
+                )
+                assert shared, "some public action is always open to both twins"
+                text = script[steps] if steps < len(script) else _any_verb(game, one, side, shared, rng)
+                ev1, ev2 = one.apply(game.parse(text), side), two.apply(game.parse(text), side)
+                if game.private_text(one.view(watcher)) != game.private_text(two.view(watcher)):
+                    break  # the watcher drew a card that differs: no longer twins in one secret
+                board = steps % 10 == 0 or steps < len(script)
+                spectator = [
+                    _seen_by(game, twin, None, ev, board=board) for twin, ev in ((one, ev1), (two, ev2))
+                ]
+                assert spectator[0] == spectator[1], (steps, text)
+                assert one.view(watcher).to_json() == two.view(watcher).to_json(), (steps, text)
+                kept = [
+                    [e.to_json() for e in seen(ev, watcher) if not getattr(e, "reveals", False)]
+                    for ev in (ev1, ev2)
+                ]
+                assert kept[0] == kept[1], (steps, text)
+                if board:
+                    draw = renderer(name)
+                    assert draw.board(one.view(watcher), []) == draw.board(two.view(watcher), [])
+                steps += 1
+            assert steps > min(20, len(script)) or one.is_over(), (
+                f"{name}: the twins parted after {steps} steps"
+            )
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_shared_actions(name: str) -> None:
     game = game_of(name)
@@ -303,6 +393,7 @@ def test_words_and_menus_cover_every_legal_action(name: str) -> None:
                 group = game.group_of(view, action)
                 if group is not None:
                     assert game.group_label(view, group)
+                    assert ":" not in group, f"{group!r}: a group goes into a custom id, parted by ':'"
             for choice in menu.buttons:
                 if choice.opens is not None:
                     sub = game.submenu(view, state.legal_actions(side), choice.opens)

@@ -1,0 +1,313 @@
+"""Company Commander's actions and their notation (the table is in rules/companycommander.md).
+
+    deploy A7 L            put the arriving unit A7 on your Left Flank (Deploy phase)
+    extra squad            your Company Commander's extra card: a Squad card (or `extra tactics`)
+    move A3 C              move A3 to the neighbouring Center (Deploy phase)
+    tactics                done deploying: on to the Tactics phase, which draws your 2 cards
+    discard medic          throw a card away when you hold more than seven
+    recon A2 look          send A2 on a Recon mission; on a success, look at the enemy's hand
+    recon A2 mark          ... on a success, +1 to every Suppression roll against that front
+    fire A4                A4 fires at the enemy front across (Suppression)
+    play artillery C       a Support card: its rolls against the enemy's Center
+    play rally L / play medic A3 / play ambush R / play surprise / play reinforcements
+    assault A1             A1 assaults a random enemy unit at the front across
+    end                    end the turn (the Rally phase follows by itself)
+
+Actions are interned values compared and hashed by their notation, computed once, since the search
+keys its tree on it and `apply` checks an action against the legal list.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import ClassVar
+
+from engine.companycommander.model import (
+    ADJACENT,
+    FRONT_LETTERS,
+    TacticsCard,
+    front_of,
+    parse_label,
+    tactics_card,
+)
+from engine.errors import InvalidNotation
+
+EXAMPLES = "deploy A7 L, move A3 C, tactics, recon A2 look, fire A4, play artillery C, assault A1, end"
+
+
+class Action:
+    """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
+
+    __slots__ = ("text",)
+    anytime: ClassVar[bool] = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class Deploy(Action):
+    __slots__ = ("front", "unit")
+
+    def __init__(self, unit: str, front: int) -> None:
+        super().__init__(f"deploy {unit} {FRONT_LETTERS[front]}")
+        self.unit, self.front = unit, front
+
+
+class Move(Action):
+    __slots__ = ("front", "unit")
+
+    def __init__(self, unit: str, front: int) -> None:
+        super().__init__(f"move {unit} {FRONT_LETTERS[front]}")
+        self.unit, self.front = unit, front
+
+
+class Extra(Action):
+    """The Company Commander's extra card: "squad" or "tactics"."""
+
+    __slots__ = ("deck",)
+
+    def __init__(self, deck: str) -> None:
+        super().__init__(f"extra {deck}")
+        self.deck = deck
+
+
+class Draw(Action):
+    """Done deploying: on to the Tactics phase, which draws two cards."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("tactics")
+
+
+class Discard(Action):
+    __slots__ = ("card",)
+
+    def __init__(self, card: TacticsCard) -> None:
+        super().__init__(f"discard {card.code}")
+        self.card = card
+
+
+class Recon(Action):
+    """A Recon mission; `choice` ("look" or "mark") is what a success is used for, said beforehand."""
+
+    __slots__ = ("choice", "unit")
+
+    def __init__(self, unit: str, choice: str) -> None:
+        super().__init__(f"recon {unit} {choice}")
+        self.unit, self.choice = unit, choice
+
+
+class Fire(Action):
+    __slots__ = ("unit",)
+
+    def __init__(self, unit: str) -> None:
+        super().__init__(f"fire {unit}")
+        self.unit = unit
+
+
+class Play(Action):
+    """A Tactics card from the hand; `front` or `unit` when the card names one."""
+
+    __slots__ = ("card", "front", "unit")
+
+    def __init__(self, card: TacticsCard, front: int | None = None, unit: str | None = None) -> None:
+        tail = f" {FRONT_LETTERS[front]}" if front is not None else (f" {unit}" if unit else "")
+        super().__init__(f"play {card.code}{tail}")
+        self.card, self.front, self.unit = card, front, unit
+
+
+class Assault(Action):
+    __slots__ = ("unit",)
+
+    def __init__(self, unit: str) -> None:
+        super().__init__(f"assault {unit}")
+        self.unit = unit
+
+
+class End(Action):
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("end")
+
+
+DRAW, END = Draw(), End()
+EXTRA_SQUAD, EXTRA_TACTICS = Extra("squad"), Extra("tactics")
+RECON_CHOICES = ("look", "mark")
+
+
+@cache
+def deploy(unit: str, front: int) -> Deploy:
+    return Deploy(unit, front)
+
+
+@cache
+def move(unit: str, front: int) -> Move:
+    return Move(unit, front)
+
+
+@cache
+def deploys(unit: str) -> tuple[Deploy, ...]:
+    """The three deployments of an arriving unit, L, C, R."""
+    return tuple(deploy(unit, f) for f in range(3))
+
+
+@cache
+def moves(unit: str, front: int) -> tuple[Move, ...]:
+    """The moves of a unit at `front` to its neighbouring fronts."""
+    return tuple(move(unit, f) for f in ADJACENT[front])
+
+
+@cache
+def recons(unit: str) -> tuple[Recon, Recon]:
+    return recon(unit, "look"), recon(unit, "mark")
+
+
+@cache
+def discard(card: TacticsCard) -> Discard:
+    return Discard(card)
+
+
+@cache
+def recon(unit: str, choice: str) -> Recon:
+    return Recon(unit, choice)
+
+
+@cache
+def fire(unit: str) -> Fire:
+    return Fire(unit)
+
+
+@cache
+def play(card: TacticsCard, front: int | None = None, unit: str | None = None) -> Play:
+    return Play(card, front, unit)
+
+
+@cache
+def assault(unit: str) -> Assault:
+    return Assault(unit)
+
+
+_UNIT = r"([a-z]\d+)"  # a unit's name; `parse_label` says when it names none
+_FRONT = r"(\w+(?:\s+flank)?)"  # a front's letter or name; `front_of` says when it names none
+_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), kind)
+    for p, kind in (
+        (rf"^deploy\s+{_UNIT}\s+(?:to\s+|on\s+)?{_FRONT}$", "deploy"),
+        (rf"^move\s+{_UNIT}\s+(?:to\s+)?{_FRONT}$", "move"),
+        (rf"^{_UNIT}\s*(?:-|>|->|→)\s*{_FRONT}$", "move"),
+        (r"^extra\s+(squad|tactics)(?:\s+card)?$", "extra"),
+        (r"^(?:tactics|draw tactics|done|done deploying)$", "draw"),
+        (r"^discard\s+(.+)$", "discard"),
+        (rf"^recon\s+{_UNIT}\s+(look|mark)$", "recon"),
+        (rf"^fire\s+{_UNIT}$", "fire"),
+        (rf"^assault\s+{_UNIT}$", "assault"),
+        (r"^play\s+(.+)$", "play"),
+        (r"^(?:end|end turn)$", "end"),
+    )
+)
+
+
+def parse(text: str) -> Action:
+    """Notation (any case, the forms above and a few spellings around them) to an action."""
+    t = " ".join(str(text).split())
+    for pattern, kind in _FORMS:
+        m = pattern.match(t)
+        if m is None:
+            continue
+        if kind == "draw":
+            return DRAW
+        if kind == "end":
+            return END
+        if kind == "extra":
+            return EXTRA_SQUAD if m.group(1).lower() == "squad" else EXTRA_TACTICS
+        if kind == "discard":
+            return discard(tactics_card(m.group(1)))
+        if kind == "play":
+            return _play(m.group(1))
+        unit = parse_label(m.group(1))
+        if kind == "deploy":
+            return deploy(unit, front_of(m.group(2)))
+        if kind == "move":
+            return move(unit, front_of(m.group(2)))
+        if kind == "recon":
+            return recon(unit, m.group(2).lower())
+        if kind == "fire":
+            return fire(unit)
+        return assault(unit)
+    if t.lower().startswith("recon"):
+        raise InvalidNotation(
+            "Say what a success is for: `recon A2 look` (look at the enemy's hand) or `recon A2 mark` "
+            "(+1 to every Suppression roll against that front this turn)."
+        )
+    raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
+
+
+def _play(rest: str) -> Play:
+    words = rest.split()
+    # The card's name may be two words ("air strike"); what follows it is its front or unit.
+    for cut in range(len(words), 0, -1):
+        try:
+            card = tactics_card(" ".join(words[:cut]))
+        except InvalidNotation:
+            continue
+        tail = " ".join(words[cut:])
+        if card.target == "front":
+            if not tail:
+                raise InvalidNotation(f"Name the front for {card.name}: `play {card.code} C` (L, C or R).")
+            return play(card, front=front_of(tail))
+        if card.target == "unit":
+            if not tail:
+                raise InvalidNotation(f"Name your unit for {card.name}: `play {card.code} A3`.")
+            return play(card, unit=parse_label(tail))
+        if tail:
+            raise InvalidNotation(f"{card.name} names nothing: `play {card.code}`.")
+        return play(card)
+    tactics_card(words[0] if words else rest)  # raises, naming the cards
+    raise InvalidNotation(f"'play {rest}' is not a card play. Example: play artillery C.")
+
+
+__all__ = [
+    "DRAW",
+    "END",
+    "EXAMPLES",
+    "EXTRA_SQUAD",
+    "EXTRA_TACTICS",
+    "RECON_CHOICES",
+    "Action",
+    "Assault",
+    "Deploy",
+    "Discard",
+    "Draw",
+    "End",
+    "Extra",
+    "Fire",
+    "Move",
+    "Play",
+    "Recon",
+    "assault",
+    "deploy",
+    "deploys",
+    "discard",
+    "fire",
+    "move",
+    "moves",
+    "parse",
+    "play",
+    "recon",
+    "recons",
+]

@@ -1,0 +1,261 @@
+"""Company Commander's judgement for the generic search: an evaluation, a playout policy and an ordering.
+
+The search (`engine.search`) deals the unknown afresh every iteration (the enemy's hand, every deck's
+order and the dice to come), so these hooks only judge a position and suggest sensible actions.
+What matters: units destroyed or routed (ten lose the game), the Strength each side has standing
+and ready to fight, Pinned units (they lose a turn and rout on a bad rally), and the three fronts
+(all three held against one or none wins at once, so a side down to two fronts is in danger).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from engine.companycommander import actions as A
+from engine.companycommander.model import (
+    SUPPORT,
+    VICTORY_LOSSES,
+    TacticsCard,
+    Unit,
+    other,
+)
+from engine.companycommander.state import DEPLOY, DISCARD, State
+from engine.protocol import Action
+
+CARD_VALUE = {
+    "sniper": 0.5,
+    "mortars": 0.9,
+    "artillery": 1.3,
+    "airstrike": 1.7,
+    "surprise": 0.6,
+    "ambush": 0.5,
+    "rally": 0.5,
+    "medic": 0.7,
+    "reinforcements": 0.9,
+}
+
+
+def unit_value(u: Unit) -> float:
+    """What a unit is worth on the table: its Strength left, more for long-range fire."""
+    v = u.left * (1.25 if u.type.fires else 1.0) + (0.6 if u.type.commander else 0.0)
+    if u.pinned:
+        v *= 0.75
+    return v
+
+
+def _losses(n: int) -> float:
+    """Losses weigh more as they near ten (the tenth ends the game)."""
+    return n + n * n / (2 * VICTORY_LOSSES)
+
+
+def score(state: State, side: str) -> float:
+    """The position for `side`, unbounded (positive is good)."""
+    them = other(side)
+    total = 1.6 * (_losses(state.lost[them]) - _losses(state.lost[side]))
+    mine = theirs = 0.0
+    for u in state.forces[side].values():
+        mine += unit_value(u)
+    for u in state.forces[them].values():
+        theirs += unit_value(u)
+    total += 0.35 * (mine - theirs)
+    held_me, held_them = state.fronts_held(side), state.fronts_held(them)
+    total += 0.4 * (held_me - held_them)
+    if held_me <= 1 and held_them == 3:
+        total -= 3.0
+    if held_them <= 1 and held_me == 3:
+        total += 3.0
+    if held_me == 2:
+        total -= 0.3
+    if held_them == 2:
+        total += 0.3
+    total += 0.12 * (len(state.hands[side]) - len(state.hands[them]))
+    return total
+
+
+def evaluate(state: State, side: str) -> float:
+    if state.result is not None:
+        w = state.result.winner
+        return 0.0 if w is None else (1.0 if w == side else -1.0)
+    return math.tanh(score(state, side) / 6.0)
+
+
+# ------------------------------------------------------------------------------ action values
+
+
+class Glance:
+    """Per front, what a quick judgement of actions needs, read in one pass over the units."""
+
+    __slots__ = ("enemy", "mine", "pinned_enemy", "threat")
+
+    def __init__(self, state: State, side: str) -> None:
+        self.mine = [0, 0, 0]  # my deployed units per front
+        self.enemy: list[list[Unit]] = [[], [], []]
+        self.threat = [0.0, 0.0, 0.0]  # enemy strength and firepower across
+        for u in state.forces[side].values():
+            if u.front >= 0:
+                self.mine[u.front] += 1
+        for u in state.forces[other(side)].values():
+            if u.front >= 0:
+                self.enemy[u.front].append(u)
+                self.threat[u.front] += u.left + (1.0 if u.type.fires else 0.0)
+
+
+def _assault_value(state: State, g: Glance, u: Unit) -> float:
+    them = g.enemy[u.front]
+    if not them:
+        return -5.0
+    odds = sum(u.left - t.left + (2 if t.pinned else 0) for t in them) / len(them)
+    odds += u.type.assault_bonus + state.surprise
+    if state.ambush[other(u.side)] >> u.front & 1:
+        odds -= 3
+    return 1.0 + 0.6 * odds - (0.8 if u.type.fires else 0.0)
+
+
+def quick(state: State, side: str, action: Action, g: Glance | None = None) -> float:
+    """A cheap score of one action for ordering and playouts: higher first."""
+    if g is None:
+        g = Glance(state, side)
+    if isinstance(action, A.Deploy):
+        here = g.mine[action.front]
+        if not here:
+            return 8.0  # cover an empty front
+        return 6.0 + 0.25 * len(g.enemy[action.front]) - 0.3 * here
+    if isinstance(action, A.Extra):
+        return 6.0 + (0.5 if action.deck == "tactics" and len(state.hands[side]) < 4 else 0.0)
+    if isinstance(action, A.Draw):
+        return 1.0
+    if isinstance(action, A.Move):
+        u = state.forces[side].get(action.unit)
+        if u is None:
+            return -1.0
+        if not g.mine[action.front] and g.mine[u.front] > 1:
+            return 4.0  # fill an empty front
+        return -1.0
+    if isinstance(action, A.Discard):
+        return 3.0 - CARD_VALUE[action.card.code]
+    if isinstance(action, A.Recon):
+        front = state.forces[side][action.unit].front
+        if action.choice == "mark":
+            firers = sum(
+                1 for u in state.forces[side].values() if u.front == front and u.type.fires and u.ready
+            )
+            return 3.0 + 0.4 * firers
+        return 2.5
+    if isinstance(action, A.Fire):
+        return 4.0 + 0.2 * g.threat[state.forces[side][action.unit].front]
+    if isinstance(action, A.Play):
+        return _play_value(state, g, side, action)
+    if isinstance(action, A.Assault):
+        return _assault_value(state, g, state.forces[side][action.unit])
+    if isinstance(action, A.End):
+        return 0.5
+    return 0.0
+
+
+def _play_value(state: State, g: Glance, side: str, action: A.Play) -> float:
+    c: TacticsCard = action.card
+    if c.kind == SUPPORT:
+        assert action.front is not None
+        return 3.5 + 0.3 * c.rolls + 0.15 * g.threat[action.front]
+    if c.code == "rally":
+        return 3.0
+    if c.code == "medic":
+        return 2.5
+    if c.code == "reinforcements":
+        return 4.0
+    if c.code == "surprise":
+        best = max(
+            (_assault_value(state, g, u) for u in state.forces[side].values() if u.ready), default=-5.0
+        )
+        return 1.0 + 0.5 * best
+    if c.code == "ambush":
+        assert action.front is not None
+        return 0.5 + 0.2 * g.threat[action.front]
+    return 0.0
+
+
+def order(state: State, side: str, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+    g = Glance(state, side)
+    scored = sorted(
+        ((quick(state, side, a, g) + rng.random() * 0.05, i) for i, a in enumerate(actions)), reverse=True
+    )
+    return [actions[i] for _, i in scored]
+
+
+def rollout(state: State, side: str, rng: random.Random) -> Action:
+    """A quick playout policy that resembles play: cover empty fronts, fire everything, barrage the
+    most crowded enemy front, assault where the odds are good, then end. One pass over the legal
+    actions and a few counts: the search calls it tens of thousands of times a decision."""
+    legal = state.legal_actions(side)
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < 0.1:
+        return rng.choice(legal)
+    phase = state.phase
+    them = other(side)
+    if phase == DISCARD:
+        return min(legal, key=lambda a: CARD_VALUE[a.card.code] if isinstance(a, A.Discard) else 9.0)
+    mine, theirs = state.occ[side], state.occ[them]
+    if phase == DEPLOY:
+        best: Action | None = None
+        top = -1e9
+        for a in legal:
+            if isinstance(a, A.Extra):
+                return a
+            if isinstance(a, A.Deploy):
+                v = -3.0 * mine[a.front] + 0.5 * theirs[a.front] + rng.random()
+            elif isinstance(a, A.Play) and a.card.code == "reinforcements":
+                v = 10.0
+            elif isinstance(a, A.Draw):
+                v = -50.0
+            else:
+                continue
+            if v > top:
+                best, top = a, v
+        return best if best is not None else legal[-1]
+    weight = [0.0, 0.0, 0.0]  # per front, the enemy's Strength left, less 2 for each Pinned unit
+    for t in state.forces[them].values():
+        if t.front >= 0:
+            weight[t.front] += t.left - (2 if t.pinned else 0)
+    marks: list[Action] = []
+    fires: list[Action] = []
+    support: Action | None = None
+    crowd = 0
+    assault: Action | None = None
+    odds = -1.5  # the least average Strength edge worth an assault in a playout
+    other_plays: list[Action] = []
+    for a in legal:
+        if isinstance(a, A.Fire):
+            fires.append(a)
+        elif isinstance(a, A.Recon):
+            if a.choice == "mark":
+                marks.append(a)
+        elif isinstance(a, A.Assault):
+            u = state.forces[side][a.unit]
+            edge = u.left - weight[u.front] / theirs[u.front]
+            edge += u.type.assault_bonus + state.surprise - (1.0 if u.type.fires else 0.0)
+            if edge > odds:
+                assault, odds = a, edge
+        elif isinstance(a, A.Play):
+            if a.card.kind == SUPPORT:
+                assert a.front is not None
+                if theirs[a.front] > crowd:
+                    support, crowd = a, theirs[a.front]
+            elif a.card.code in ("rally", "medic"):
+                other_plays.append(a)
+    if marks and rng.random() < 0.7:
+        return rng.choice(marks)
+    if fires:
+        return rng.choice(fires)
+    if support is not None:
+        return support
+    if other_plays and rng.random() < 0.5:
+        return rng.choice(other_plays)
+    if assault is not None:
+        return assault
+    return legal[-1]  # end
+
+
+__all__ = ["Glance", "evaluate", "order", "quick", "rollout", "score", "unit_value"]

@@ -1,0 +1,263 @@
+"""Company Commander as a game of the platform: metadata, commands, menus and the AI hooks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from engine import search
+from engine.base import BaseGame, limit_option
+from engine.companycommander import actions as A
+from engine.companycommander import ai, words
+from engine.companycommander.help import TOPICS
+from engine.companycommander.model import (
+    ADJECTIVES,
+    AMERICANS,
+    DEFAULT_TURN_LIMIT,
+    GERMANS,
+    TITLES,
+    Options,
+    sort_cards,
+)
+from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
+from engine.companycommander.view import View
+from engine.protocol import Action, Choice, Menu, SideInfo, Verb
+from engine.protocol import State as AnyState
+from engine.protocol import View as AnyView
+
+# Playouts long enough to finish the turn and see the enemy's answer: a turn is 8 to 15 actions.
+ROLLOUT_DEPTH = 30
+
+
+def _view(view: AnyView) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a Company Commander view: {type(view).__name__}")
+    return view
+
+
+def _state(state: AnyState) -> State:
+    if not isinstance(state, State):
+        raise TypeError(f"not a Company Commander state: {type(state).__name__}")
+    return state
+
+
+class CompanyCommanderGame(BaseGame):
+    """Two infantry companies on three fronts: Squad decks, a shared Tactics deck and dice."""
+
+    name = "companycommander"
+    title = "Company Commander"
+    description = "Play Company Commander: two WWII infantry companies, three fronts, cards and dice"
+    sides = (
+        SideInfo(AMERICANS, TITLES[AMERICANS], ADJECTIVES[AMERICANS]),
+        SideInfo(GERMANS, TITLES[GERMANS], ADJECTIVES[GERMANS]),
+    )
+    options = (
+        limit_option(
+            "turn_limit",
+            "Turn limit",
+            f"Rounds before more enemy units put out wins (0 = no limit; default {DEFAULT_TURN_LIMIT})",
+            DEFAULT_TURN_LIMIT,
+            99,
+            shown="{} rounds, then the side that put out more enemy units wins",
+            off="none",
+        ),
+    )
+    verbs = (
+        Verb(
+            "deploy",
+            "Deploy a unit you drew this turn to one of your fronts (Deploy phase)",
+            arg="deployment",
+            arg_description="The unit and the front (L, C or R), e.g. A7 L",
+            template="deploy {}",
+        ),
+        Verb(
+            "move",
+            "Move a unit to a neighbouring front (Deploy phase; it may not attack this turn)",
+            arg="move",
+            arg_description="The unit and the front, e.g. A3 C",
+            template="move {}",
+        ),
+        Verb(
+            "extra",
+            "Your Company Commander's extra card: a Squad or a Tactics card (Deploy phase)",
+            arg="deck",
+            arg_description="squad or tactics",
+            template="extra {}",
+        ),
+        Verb(
+            "tactics",
+            "Done deploying: on to the Tactics phase, which draws your two cards",
+            arg=None,
+            template="tactics",
+        ),
+        Verb(
+            "discard",
+            "Discard a Tactics card when you hold more than seven",
+            arg="card",
+            arg_description="The card, e.g. medic",
+            template="discard {}",
+        ),
+        Verb(
+            "recon",
+            "Send a Scouts unit on a Recon mission into the enemy front across",
+            arg="mission",
+            arg_description="The unit and what a success is for: A2 look (their hand) or A2 mark (+1 fire)",
+            template="recon {}",
+        ),
+        Verb(
+            "fire",
+            "Suppression fire by a unit with long-range fire at the enemy front across",
+            arg="unit",
+            arg_description="The firing unit, e.g. A4",
+            template="fire {}",
+        ),
+        Verb(
+            "card",
+            "Play a Tactics card from your hand",
+            arg="card",
+            arg_description="The card and its front or unit, e.g. artillery C, rally L, medic A3, surprise",
+            template="play {}",
+        ),
+        Verb(
+            "assault",
+            "Assault a random enemy unit at the front across",
+            arg="unit",
+            arg_description="The assaulting unit, e.g. A1",
+            template="assault {}",
+        ),
+        Verb("end", "End your turn (your Pinned units then roll to rally)", arg=None, template="end"),
+    )
+    private_info = True
+    rules = TOPICS
+    notation_help = A.EXAMPLES
+    turn_label = "Round"
+
+    # Iterations, not seconds, bound each level, so a level plays the same for the same seed; the
+    # budgets are a safety net well above what the iterations take (bench/versus.py, docs/performance.md).
+    search_levels = MappingProxyType(
+        {
+            "easy": search.Settings(iterations=0, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH),
+            "normal": search.Settings(iterations=400, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
+            "hard": search.Settings(iterations=2000, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH),
+        }
+    )
+
+    # -- rules entry points
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        checked = self.normalise_options(options)
+        return new_game(Options(int(checked["turn_limit"])), seed)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data)
+
+    def view_from_json(self, data: dict[str, Any]) -> View:
+        return View.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return A.parse(text)
+
+    # -- the AI
+
+    def evaluate(self, state: AnyState, side: str) -> float:
+        return ai.evaluate(_state(state), side)
+
+    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
+        return ai.rollout(_state(state), side, rng)
+
+    def order(
+        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
+    ) -> list[Action]:
+        return ai.order(_state(state), side, actions, rng)
+
+    def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
+        """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the
+        Tactics deck, which are drawn last: the same dice and the same draws for a long while."""
+        s = _state(state).clone()
+        hand, pile = s.hands[side], s.tactics
+        spots = [i for i in range(min(6, len(pile))) if all(pile[i] is not c for c in hand)]
+        if not hand or not spots:
+            return None
+        for i, k in enumerate(rng.sample(range(len(hand)), min(2, len(hand), len(spots)))):
+            hand[k], pile[spots[i]] = pile[spots[i]], hand[k]
+        s.hands[side] = sort_cards(hand)
+        s._legal = None
+        return s
+
+    def showcases(self) -> list[tuple[State, list[str]]]:
+        """A Recon mission that succeeds and looks at the Germans' hand (random play seldom does)."""
+        from engine.companycommander.position import build, rig
+
+        s = build(
+            {"A1": "scouts C", "A2": "hmg C", "A3": "rifles L", "A4": "rifles R"}
+            | {"G1": "rifles C", "G2": "mg42 L", "G3": "rifles R"},
+            hands={AMERICANS: ["sniper", "medic"], GERMANS: ["airstrike", "rally", "medic"]},
+        )
+        return [(rig(s, (6,)), ["recon A1 look"])]
+
+    # -- words
+
+    def status(self, view: AnyView, side: str) -> str:
+        return words.status(_view(view), side)
+
+    def describe(self, view: AnyView, action: Action) -> str:
+        return words.describe(_view(view).state, action)
+
+    def verb_of(self, view: AnyView, action: Action) -> str:
+        return words.verb_of(action)
+
+    def group_of(self, view: AnyView, action: Action) -> str | None:
+        return words.group_of(action)
+
+    def group_label(self, view: AnyView, group: str) -> str:
+        return words.group_label(_view(view).state, group)
+
+    def private_text(self, view: AnyView) -> str | None:
+        return words.hand_text(_view(view))
+
+    # -- menus
+
+    def menu(self, view: AnyView) -> Menu:
+        """From the spectator's view: the phase's way on, and Take action for the rest."""
+        s = _view(view).state
+        if s.is_over():
+            return Menu()
+        side = s.active
+        if s.phase == DEPLOY:
+            waiting = s.arriving(side)
+            if waiting:
+                u = waiting[0]
+                return Menu(
+                    buttons=tuple(
+                        Choice(f"{u.label} {u.type.short} to the {name}", str(A.deploy(u.label, f)))
+                        for f, name in _FRONTS
+                    ),
+                    take_action=True,
+                )
+            buttons: tuple[Choice, ...] = ()
+            if s._extra_open(side):
+                buttons = tuple(
+                    Choice(f"Extra {a.deck} card", str(a), style="primary")
+                    for a in (A.EXTRA_SQUAD, A.EXTRA_TACTICS)
+                    if a in s.legal_actions(side)
+                )
+            else:
+                buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
+            return Menu(buttons=buttons, take_action=True)
+        if s.phase == DISCARD:
+            return Menu(take_action=True)
+        if s.phase in ACTING:
+            return Menu(buttons=(Choice("End turn", "end", style="danger"),), take_action=True)
+        return Menu()
+
+    def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
+        return Menu(title="Nothing to choose here.")
+
+
+_FRONTS = ((0, "Left Flank"), (1, "Center"), (2, "Right Flank"))
+
+GAME = CompanyCommanderGame()
+
+__all__ = ["GAME", "CompanyCommanderGame"]

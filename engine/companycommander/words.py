@@ -1,0 +1,230 @@
+"""Company Commander in words: what to do now, actions for buttons and autocomplete, the hand.
+
+Everything here that reaches the channel (statuses, group labels) is built from public facts only:
+the units, the phase and hand *sizes*, never a hand's cards.
+"""
+
+from __future__ import annotations
+
+from engine.companycommander import actions as A
+from engine.companycommander.model import (
+    ADJECTIVES,
+    FRONT_NAMES,
+    HAND_LIMIT,
+    TACTICS,
+    TITLES,
+    TYPES,
+    Unit,
+    and_list,
+    cards_words,
+    other,
+    plural,
+)
+from engine.companycommander.state import ASSAULT, DEPLOY, DISCARD, FIRE, RECON, State
+from engine.companycommander.view import View
+from engine.protocol import Action
+
+PLAYER = "{player}"
+
+
+def unit_words(u: Unit) -> str:
+    """'Rifle squad A7 on the Center (Pinned, 1 Casualty)': what a player needs to pick it."""
+    where = "arriving" if u.front < 0 else f"on the {FRONT_NAMES[u.front]}"
+    marks = []
+    if u.pinned:
+        marks.append("Pinned")
+    if u.cas:
+        marks.append(plural(u.cas, "Casualty", "Casualties"))
+    tail = f" ({', '.join(marks)})" if marks else ""
+    return f"{u.type.name} {u.label} {where}{tail}"
+
+
+def status(view: View, side: str) -> str:
+    """What `side` must do now, from public facts only (it is posted in the channel)."""
+    s = view.state
+    who = f"{PLAYER} ({TITLES[side]})"
+    if s.active != side:
+        return f"{who}: wait for the {TITLES[other(side)]}."
+    head = f"{who}, round {s.round}"
+    if s.phase == DEPLOY:
+        steps = []
+        waiting = s.arriving(side)
+        if waiting:
+            names = and_list([u.label for u in waiting])
+            steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
+        if s._extra_open(side):
+            steps.append("take your Company Commander's extra card (`extra squad` or `extra tactics`)")
+        if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
+            steps.append("move units to a neighbouring front if you like (`move …`)")
+        steps.append("then `tactics` to draw your two Tactics cards")
+        return f"{head}, Deploy phase: {'; '.join(steps)}."
+    if s.phase == DISCARD:
+        n = view.hand_counts[side]
+        return f"{who}: you hold {n} Tactics cards; discard {n - HAND_LIMIT} (`discard …`) to keep seven."
+    # Public facts only: which units can act shows on the board; the hand's cards do not.
+    legal = [a for a in s.legal_actions(side) if not isinstance(a, A.Play)]
+    parts = []
+    recon = [a.unit for a in legal if isinstance(a, A.Recon)]
+    if recon:
+        parts.append(
+            f"Recon missions by {and_list(list(dict.fromkeys(recon)))} (`recon {recon[0]} look` or `mark`)"
+        )
+    fire = [a.unit for a in legal if isinstance(a, A.Fire)]
+    if fire:
+        parts.append(f"Suppression fire by {and_list(fire)} (`fire {fire[0]}`)")
+    hits = [a.unit for a in legal if isinstance(a, A.Assault)]
+    if hits:
+        parts.append(f"assaults by {and_list(hits)} (`assault {hits[0]}`)")
+    name = {RECON: "Recon", FIRE: "Suppression", ASSAULT: "Assault"}[s.phase]
+    cards = " (and Tactics cards, `play …`)" if view.hand_counts[side] else ""
+    if not parts:
+        return f"{head}, {name} phase: none of your units can act now{cards}; `end` your turn."
+    return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}{cards}; then `end` your turn."
+
+
+def describe(state: State, action: Action) -> str:
+    """An action in words, for buttons and autocomplete (under 100 characters: a test holds it)."""
+    if isinstance(action, A.Draw):
+        return "Done deploying: draw 2 Tactics cards"
+    if isinstance(action, A.End):
+        return "End your turn (Pinned units then roll to rally)"
+    if isinstance(action, A.Extra):
+        return f"Company Commander's extra card: a {action.deck.title()} card"
+    if isinstance(action, A.Discard):
+        return f"Discard {action.card.name}"
+    if isinstance(action, A.Play):
+        return _play_words(state, action)
+    u = state.unit(getattr(action, "unit", ""))
+    if u is None:
+        return str(action)
+    name = f"{u.type.name} {u.label}"
+    them = ADJECTIVES[other(u.side)]
+    if isinstance(action, A.Deploy):
+        return f"Deploy {name} on the {FRONT_NAMES[action.front]}"
+    if isinstance(action, A.Move):
+        src, dst = FRONT_NAMES[u.front], FRONT_NAMES[action.front]
+        return f"Move {name} from the {src} to the {dst} (no attack this turn)"
+    across = f"the {them} {FRONT_NAMES[u.front]}"
+    count = len(state.at(other(u.side), u.front))
+    if isinstance(action, A.Recon):
+        why = "look at their hand" if action.choice == "look" else "+1 to your fire there"
+        return f"{name}: Recon mission into {across}; if it succeeds, {why}"
+    if isinstance(action, A.Fire):
+        bonus = f", +{u.type.fire_bonus}" if u.type.fire_bonus else ""
+        return f"{name} fires at {across} ({plural(count, 'unit')} there{bonus})"
+    if isinstance(action, A.Assault):
+        return f"{name} assaults {across} ({plural(count, 'unit')} there, one at random)"
+    return str(action)
+
+
+def _play_words(state: State, action: A.Play) -> str:
+    c = action.card
+    side = state.active
+    if c.kind == "support":
+        assert action.front is not None
+        count = len(state.at(other(side), action.front))
+        them = ADJECTIVES[other(side)]
+        return (
+            f"Play {c.name} on the {them} {FRONT_NAMES[action.front]} "
+            f"({plural(c.rolls, 'roll')} against {plural(count, 'unit')})"
+        )
+    if c.code == "rally":
+        assert action.front is not None
+        pinned = [u.label for u in state.at(side, action.front) if u.pinned]
+        return f"Play Rally on your {FRONT_NAMES[action.front]}: {and_list(pinned)} no longer Pinned"
+    if c.code == "ambush":
+        assert action.front is not None
+        return (
+            f"Play Ambush on your {FRONT_NAMES[action.front]}: enemy Assaults there −3 until your next turn"
+        )
+    if c.code == "medic":
+        u = state.unit(action.unit or "")
+        what = f"{u.type.name} {u.label}" if u else action.unit
+        return f"Play Medic on {what}: one Casualty marker off"
+    if c.code == "surprise":
+        return "Play Surprise Attack: +3 to your next Assault roll this turn"
+    if c.code == "reinforcements":
+        return "Play Reinforcements: draw 2 more Squad cards to deploy"
+    return str(action)
+
+
+VERBS: dict[type, str] = {
+    A.Deploy: "deploy",
+    A.Move: "move",
+    A.Extra: "extra",
+    A.Draw: "tactics",
+    A.Discard: "discard",
+    A.Recon: "recon",
+    A.Fire: "fire",
+    A.Play: "card",
+    A.Assault: "assault",
+    A.End: "end",
+}
+
+
+def verb_of(action: Action) -> str:
+    return VERBS.get(type(action), "play")
+
+
+def group_of(action: Action) -> str | None:
+    """A unit's actions group under its label, a card's plays under the card, discards together."""
+    if isinstance(action, A.Deploy | A.Move | A.Recon | A.Fire | A.Assault):
+        return action.unit
+    if isinstance(action, A.Play):
+        return action.card.code  # no ':' (it goes into a component's custom id)
+    if isinstance(action, A.Discard):
+        return "discard"
+    if isinstance(action, A.Extra):
+        return "extra"
+    return None
+
+
+def group_label(state: State, group: str) -> str:
+    if group == "discard":
+        return "Discard a Tactics card"
+    if group == "extra":
+        return "Company Commander's extra card"
+    if group in TACTICS:
+        return f"{TACTICS[group].name} card"
+    u = state.unit(group)
+    return unit_words(u) if u is not None else group
+
+
+def hand_text(view: View) -> str | None:
+    """The viewer's hand in words, each card with what it does."""
+    side = view.viewer
+    if side is None:
+        return None
+    cards = view.state.hands[side]
+    if not cards:
+        return "Your hand is empty."
+    lines = [f"Your hand ({plural(len(cards), 'card')}): {cards_words(cards)}."]
+    for c in dict.fromkeys(cards):
+        lines.append(f"- {c.name} (`play {c.code}`): {c.text}.")
+    return "\n".join(lines)
+
+
+def type_words(key: str) -> str:
+    t = TYPES[key]
+    gifts = []
+    if t.fires:
+        gifts.append("long-range fire" + (f" (+{t.fire_bonus})" if t.fire_bonus else ""))
+    if t.recon:
+        gifts.append("Recon")
+    if t.assault_bonus:
+        gifts.append(f"+{t.assault_bonus} to its assaults")
+    if t.commander:
+        gifts.append("an extra card each turn, +1 to rallies beside it")
+    return f"{t.name}, Strength {t.strength}" + (f": {', '.join(gifts)}" if gifts else "")
+
+
+__all__ = [
+    "describe",
+    "group_label",
+    "group_of",
+    "hand_text",
+    "status",
+    "type_words",
+    "unit_words",
+    "verb_of",
+]

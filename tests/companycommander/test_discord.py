@@ -1,0 +1,132 @@
+"""Company Commander through the real bot on the fake Discord: a Recon look shows the enemy's hand
+to the Recon player alone, in a message only they see, once; each hand reaches its owner only; a
+whole turn goes in one command and its dice are in the channel's words.
+
+The positions are set into the match row directly, so these tests do not ask for the history,
+which the bot rebuilds from the match's seed and log."""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot import create_bot
+from engine.companycommander import GAME
+from engine.companycommander.model import AMERICANS, GERMANS
+from engine.companycommander.position import build, rig
+from settings import Settings
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.fixtures import ForwardErrors, HandClock
+
+NAME = "companycommander"
+
+
+class Table:
+    def __init__(self, fake: FakeDiscord, bot, guild) -> None:
+        self.fake, self.bot = fake, bot
+        self.channel = guild.channel("general")
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+
+    async def match(self):
+        return await self.bot.database.get_channel_match(self.channel.id)
+
+    async def slash(self, user, name: str, options: dict | None = None):
+        return await self.fake.slash(user, self.channel, NAME, name, options or {})
+
+
+def public(result, channel_id: int) -> FakeMessage:
+    """The one message the command posted in the channel (the bot may also write to a player)."""
+    (board,) = [m for m in result.messages if not m.ephemeral and m.channel_id == channel_id]
+    Image.open(io.BytesIO(board.attachment("board.png").data)).load()
+    return board
+
+
+@pytest.fixture
+async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+    fake = fake_discord
+    fake.settle = 0.02
+    guild = fake.add_guild("Normandy", channels=("general",))
+    errors = ForwardErrors(fake)
+    logging.getLogger("bot").addHandler(errors)
+    bot = create_bot(
+        Settings(token=None, database_path=tmp_path / "cc.db", sync_commands=True),
+        clock=HandClock(),
+        rng=random.Random(2),
+        guild_ready_timeout=0.05,
+        chunk_guilds_at_startup=False,
+    )
+    t = Table(fake, bot, guild)
+    try:
+        await start_bot(bot)
+        yield t
+    finally:
+        logging.getLogger("bot").removeHandler(errors)
+        await bot.close()
+
+
+async def seat(t: Table, position) -> None:
+    """Alice (Americans) challenges Bob, who accepts; then the game is set to `position`."""
+    challenged = await t.slash(t.alice, "challenge", {"opponent": t.bob, "side": AMERICANS})
+    match = await t.match()
+    await t.fake.click(t.bob, challenged.message, f"bw:accept:{match.id}")
+    match = await t.match()
+    await t.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=t.alice.id
+    )
+    t.bot.service.forget(t.channel.id)
+
+
+async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Table) -> None:
+    t = table
+    position = build(
+        {"A1": "scouts C", "A2": "hmg C", "A3": "rifles L", "A4": "rifles R"}
+        | {"G1": "rifles C", "G2": "mg42 L", "G3": "rifles R"},
+        hands={AMERICANS: ["sniper"], GERMANS: ["airstrike", "rally"]},
+    )
+    await seat(t, rig(position, (6,)))
+    looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"}, messages=2)
+    board = public(looked, t.channel.id)
+    assert "see the Germans' hand (2 cards)" in board.content
+    assert "Air Strike" not in board.content and "Rally" not in board.content
+    secret = [m for m in looked.messages if m.ephemeral]
+    assert len(secret) == 1 and secret[0].content.startswith("Only you see this")
+    assert all(m.channel_id == t.channel.id for m in looked.messages)  # no news by letter for Bob
+    assert "you see the Germans' hand: Air Strike and Rally" in secret[0].content
+    _, state = await t.bot.service.current(t.channel.id)
+    assert state.view(AMERICANS).state.hands[GERMANS] == []  # once: the view keeps nothing of it
+    mine = await t.slash(t.alice, "hand")
+    assert mine.ephemeral and "Sniper" in mine.content and "Air Strike" not in mine.content
+    theirs = await t.slash(t.bob, "hand")
+    assert theirs.ephemeral and "Air Strike" in theirs.content and "Sniper" not in theirs.content
+
+
+async def test_a_whole_turn_in_one_command_with_every_roll_in_the_channel(table: Table) -> None:
+    t = table
+    position = build(
+        {
+            "A1": "rifles -",
+            "A2": "hmg C",
+            "A3": "rifles C",
+            "G1": "mg42 C",
+            "G2": "rifles L",
+            "G3": "rifles R",
+        },
+        phase="deploy",
+        hands={GERMANS: ["medic"]},
+    )
+    await seat(t, position)
+    played = await t.slash(t.alice, "play", {"action": "deploy A1 L; tactics; fire A2; assault A3; end"})
+    board = public(played, t.channel.id)
+    assert "2D6: " in board.content and "`history` lists each" in board.content
+    assert f"<@{t.bob.id}>" in board.content  # the Germans' turn now, their Squad cards drawn
+    match = await t.match()
+    assert match.turn_player_id == t.bob.id
+    _, state = await t.bot.service.current(t.channel.id)
+    assert state.active == GERMANS and state.phase == "deploy" and state.arriving(GERMANS)
+    assert GAME.status(state.view(None), GERMANS).startswith("{player} (Germans), round 3, Deploy phase")

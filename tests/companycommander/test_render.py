@@ -1,0 +1,142 @@
+"""The board picture: what it shows where, checked by palette probes on built positions, its size
+and the size of every letter drawn on it (readable on a phone showing it 400 px wide)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from engine.companycommander import GAME
+from engine.companycommander.model import Options
+from engine.companycommander.state import DEPLOY, new_game
+from render import renderer, seen
+from render.companycommander import cards
+from render.companycommander.board import ARRIVING_LINE, COL_W, MARGIN, W, _arriving_lines, draw
+from render.companycommander.theme import INDEX
+from render.kit import css_px_at, measuring
+
+from .helpers import A, G, build, command, rig
+
+DRAW = renderer("companycommander")
+
+
+def png(view, events=()) -> Image.Image:
+    data = DRAW.board(view, list(events))
+    assert len(data) <= 150_000
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG" and image.mode == "P" and image.width == W
+    return image
+
+
+def test_every_text_is_at_least_12_css_px_at_400_px_wide() -> None:
+    """Every font size drawn, over whole games, is at least 12 × width / 400 (18 px at 600 px)."""
+    rng = random.Random(5)
+    smallest: list[float] = []
+    for seed in range(3):
+        s = new_game(Options(), seed)
+        events: list = []
+        for step in range(250):
+            if s.is_over():
+                break
+            if step % 25 == 0:
+                for viewer in (None, A, G):
+                    with measuring() as sizes:
+                        image = png(s.view(viewer), seen(events, viewer))
+                    smallest.append(css_px_at(sizes, image.width, 400))
+            events = s.apply(rng.choice(s.legal_actions(s.active)), s.active)
+    assert smallest and min(smallest) >= 12
+
+
+def test_units_show_strength_markers_and_state() -> None:
+    s = build({"A1": "rifles C pinned cas1", "A2": "hmg L", "G1": "panzer C cas2", "G2": "mg42 R"})
+    im = draw(s.view(None))
+    # A pinned unit's card is orange; a healthy one is its side's card colour.
+    pinned_colours = {
+        im.getpixel((MARGIN + COL_W + 4 + x, y)) for x in range(60, 180) for y in range(0, im.height)
+    }
+    assert INDEX["pinned_card"] in pinned_colours and INDEX["pinned"] in pinned_colours
+    left = [im.getpixel((MARGIN + 4 + x, y)) for x in range(60, 180) for y in range(im.height)]
+    assert INDEX["americans_card"] in left
+    assert INDEX["casualty"] in {
+        im.getpixel((x, y)) for x in range(MARGIN + COL_W, MARGIN + 2 * COL_W) for y in range(im.height)
+    }
+
+
+def test_the_side_to_act_is_named_in_the_header_with_its_colour() -> None:
+    for side in (A, G):
+        s = build({"A1": "rifles C", "G1": "rifles C"}, active=side)
+        im = draw(s.view(None))
+        assert INDEX[side] in {im.getpixel((x, 50)) for x in range(W - 120, W - 10)}
+
+
+def test_the_last_turns_rolls_are_listed_until_the_new_turn_rolls() -> None:
+    s = build({"A1": "hmg C", "G1": "rifles C", "G2": "rifles L"})
+    rig(s, (4, 5))
+    command(s, "fire A1")
+    tall = draw(s.view(None)).height
+    rig(s)
+    command(s, "end")  # the Germans' turn: the board still lists the Americans' roll
+    assert s.last_log and s.last_log[0].short() == "A1 fires → C: 4+5=9, G1 Pinned"
+    assert draw(s.view(None)).height >= tall - cards.CARD_H  # three arriving lines at most moved
+
+
+def test_a_board_with_many_units_and_a_long_record_stays_whole() -> None:
+    units = {f"A{i}": f"rifles {'LCR'[i % 3]}" for i in range(1, 25)} | {
+        f"G{i}": "mg42 C" for i in range(1, 13)
+    }
+    s = build(units, hands={A: ["airstrike"]})
+    rig(s, (4, 4), (5, 5), (6, 6), (2, 2))
+    events = command(s, "play airstrike C")
+    image = png(s.view(None), events)
+    assert image.height > 1000  # every unit and every roll drawn, none cut off
+
+
+def test_the_deploy_phase_lists_arriving_units() -> None:
+    s = build({"A1": "rifles -", "A2": "sherman -", "G1": "rifles C"}, phase=DEPLOY)
+    assert _arriving_lines(s, A) == ("Arriving: A1 Rifles, A2 Sherman",)
+    without = build({"G1": "rifles C"}, phase=DEPLOY)
+    assert draw(s.view(None)).height == draw(without.view(None)).height + ARRIVING_LINE
+
+
+def test_the_game_over_board_names_the_winner() -> None:
+    s = build({"A1": "hmg C", "G1": "scouts C", "G2": "rifles L"}, lost={G: 9})
+    rig(s, (6, 6))
+    events = command(s, "fire A1")
+    assert s.is_over()
+    im = draw(s.view(None), events)
+    assert INDEX["gold"] in {im.getpixel((x, 45)) for x in range(10, 200)}
+
+
+def test_render_is_quick_enough_for_a_board_per_move() -> None:
+    """Not a timing test (bench/render.py measures): the board is drawn from cached tiles, so a
+    second draw of the same position adds no new tile to the caches."""
+    s = build({"A1": "rifles C", "A2": "hmg L", "G1": "panzer C cas2"})
+    draw(s.view(None))
+    before = cards.card.cache_info().currsize
+    draw(s.view(None))
+    assert cards.card.cache_info().currsize == before
+
+
+def test_examples_draw() -> None:
+    from render.companycommander.examples import SCENES
+
+    for name, scene in SCENES.items():
+        state, events = scene()
+        png(state.view(None), seen(events, None)), name
+    assert GAME.title == "Company Commander"
+
+
+def test_replay_frames_are_one_size_and_say_when_there_is_more() -> None:
+    rng = random.Random(2)
+    s = new_game(Options(), 5)
+    sizes = set()
+    for _ in range(300):
+        if s.is_over():
+            break
+        events = s.apply(rng.choice(s.legal_actions(s.active)), s.active)
+        sizes.add(DRAW.frame(s.view(None), seen(events, None)).size)
+    assert len(sizes) == 1
+    crowded = build({f"A{i}": "rifles C" for i in range(1, 10)} | {"G1": "mg42 C"})
+    assert DRAW.frame(crowded.view(None), []).size in sizes  # nine units at one front: "+5 more"
