@@ -402,9 +402,10 @@ class MatchService:
         return match
 
     def forget(self, channel_id: int) -> None:
-        """Drop the in-memory copy of a channel's game, so the next read goes to the database."""
+        """Drop the in-memory copy of a channel's game, so the next read goes to the database. (Its
+        run of steps stays: it names the version it ends with, so a run that another process's
+        write made old is never used; and a process may hear of its own write before it returns.)"""
         self._live.pop(channel_id, None)
-        self._runs.pop(channel_id, None)
 
     def _extend_run(self, before: Match, after: Match, done: list[Step], actor_id: int | None) -> None:
         """Keep the trailing run of steps up to `after`: this command's steps, after those before it

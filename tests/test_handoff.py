@@ -460,7 +460,7 @@ def test_a_long_stretch_keeps_its_weightiest_actions_and_how_it_ended():
 
 
 @pytest.mark.parametrize("name", ["blockwars", "fixbayonets", "combinedarms"])
-async def test_a_stretch_kept_in_memory_is_the_one_the_log_replays(name: str, tmp_path: Path):
+async def test_a_stretch_kept_in_memory_is_the_one_the_log_replays(name: str, store: str):
     """A hand-off's stretch comes from the steps the service kept as it stored them (no replay); a
     service that has just started (after a restart) replays the log instead. Both give the same
     steps and events, at every hand-off of a game played command by command."""
@@ -468,7 +468,7 @@ async def test_a_stretch_kept_in_memory_is_the_one_the_log_replays(name: str, tm
     from play import MatchService
 
     clock = HandClock()
-    db = await Database.open(tmp_path / "s.db", clock=clock)
+    db = await Database.open(store, clock=clock)  # both stores: the log is read back from each
     svc = MatchService(db, clock=clock, rng=random.Random(2))
     game = registry.game(name)
     await svc.challenge(guild_id=1, channel_id=7, challenger_id=1, opponent_id=2, game=name)
