@@ -8,7 +8,6 @@ import pytest
 
 from engine.fixbayonets import GAME, ai
 from engine.fixbayonets.state import FIGHTING
-
 from tests.ai_levels import check_level, positions
 
 from .helpers import A, G, pos
