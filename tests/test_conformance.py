@@ -534,3 +534,87 @@ def test_boards_draw_their_text_through_the_kit() -> None:
         if path.name != "kit.py":
             source = path.read_text()
             assert "ImageFont" not in source and "truetype" not in source, path
+
+
+# ---------------------------------------------------------------------- refusals' examples (issue 22)
+
+TICKED = re.compile(r"`([^`]+)`")
+SQUARE = re.compile(r"\b[a-zA-Z][0-9]{1,2}\b")
+
+
+def bad_inputs(text: str, rng: random.Random) -> set[str]:
+    """What a player might type instead of the legal `text`: a word misspelt (a letter dropped, two
+    added), a square off any board, a number changed, a stray word before or after."""
+    out = set()
+    for word in re.findall(r"[A-Za-z]{3,}", text):
+        i = rng.randrange(len(word))
+        out.add(text.replace(word, word[:i] + word[i + 1 :], 1))
+        out.add(text.replace(word, word + "ie", 1))
+    for square in SQUARE.findall(text):
+        out |= {text.replace(square, "z9", 1), text.replace(square, "a99", 1)}
+    for number in re.findall(r"\d+", text):
+        out |= {text.replace(number, "77", 1), text.replace(number, "0", 1)}
+    out |= {f"zork {text}", f"{text} zork", "zork", ""}
+    out.discard(text)
+    return out
+
+
+def refusal(game: Game, state: State, side: str, text: str) -> tuple[str, list[str]] | None:
+    """The refusal a player gets for `text` in `state` (the parser's, else the rules'): its words
+    and the legal actions it lists; None if `text` is accepted."""
+    try:
+        action = game.parse_in(text, state, side)
+    except InvalidNotation as exc:
+        return str(exc), []
+    probe = state.clone()
+    try:
+        probe.apply(action, side)
+    except IllegalAction as exc:
+        return str(exc), list(exc.legal)
+    return None
+
+
+def accepted_here(game: Game, state: State, side: str, example: str) -> str | None:
+    """None if `example` (one or several actions separated by ';') is accepted in `state` by
+    `side`, else why not."""
+    probe = state.clone()
+    try:
+        for part in [p for p in example.split(";") if p.strip()]:
+            probe.apply(game.parse(part), side)
+    except (InvalidNotation, IllegalAction) as exc:
+        return str(exc)
+    return None
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_example_a_refusal_offers_is_accepted_where_it_is_offered(name: str) -> None:
+    """Issue 22: a refusal's examples (`...` in its words, and the legal actions it lists) are
+    accepted in the very position the refusal was given (the WWII Combined Arms refusals offered WWI
+    armies and rows). Bad inputs are legal notations of the position, misspelt or mangled."""
+    game = game_of(name)
+    failures: dict[tuple[str, str], str] = {}
+    checked = 0
+    for seed in (5, 6):
+        rng = random.Random(seed)
+        for state, log in playout(name, seed, deep_every=1000, steps=120):
+            if state.is_over():
+                break
+            for side in sorted(state.to_act()):
+                legal = [str(a) for a in state.legal_actions(side)]
+                earlier = [text for _, text in log]  # notations of other moments: a verb out of its time
+                for typed in rng.sample(legal, min(3, len(legal))) + rng.sample(
+                    earlier, min(2, len(earlier))
+                ):
+                    for text in sorted(bad_inputs(typed, rng)):
+                        found = refusal(game, state, side, text)
+                        if found is None:
+                            continue
+                        words, listed = found
+                        for example in [e for e in TICKED.findall(words) if e != text.strip()] + listed:
+                            checked += 1
+                            why = accepted_here(game, state, side, example)
+                            if why is not None:
+                                said = re.sub(r"'[^']*'", "'…'", words)[:90]  # one line per kind of refusal
+                                failures.setdefault((said, example), f"for {text!r}: {why}")
+    assert checked > 0
+    assert not failures, "\n".join(f"{w!r} offers `{e}`, refused {why}" for (w, e), why in failures.items())
