@@ -246,7 +246,7 @@ def test_ready_layouts_put_the_airborne_paratroopers_next_to_their_airfields(sty
     assert s.boosted == {u for u in s.alive(0) if s.u_code[u] == "P"}  # Move 4 on turn 1 (W4)
 
 
-# ------------------------------------------------------------------ refusals offer examples accepted here (issue 22)
+# ------------------------------------------------------------------ refusals offer examples accepted here
 
 
 def _offered(text: str) -> list[str]:
