@@ -403,7 +403,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             secret = played.private.get(side)
             ping = not played.over and user in played.waiting and user != played.actor_id
             if ping and (await self.bot.database.get_user_prefs(user)).dm_on_turn:  # type: ignore[union-attr]
-                await self.dm(user, turn_dm_text(match, stretch, user, secret))
+                await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
             elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
                 channel = await self.channel(match.channel_id)
                 if channel is not None:
