@@ -155,7 +155,8 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
     assert len(whole) > 400 and whole.endswith(f"Only you see this: {secret}.")
     short = turn_dm_text(match, played, 2, secret, limit=len(whole) - 100)
     assert len(short) <= len(whole) - 100
-    assert short.startswith("Your move in WWI Combined Arms in <#20>, due <t:1000000000:R>. Since you last acted:\n")
+    head = "Your move in WWI Combined Arms in <#20>, due <t:1000000000:R>."
+    assert short.startswith(f"{head} Since you last acted:\n")
     assert short.endswith(f"…\nOnly you see this: {secret}.")
     tiny = turn_dm_text(match, played, 2, secret, limit=len(secret) + 90)
     assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
