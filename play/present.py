@@ -205,6 +205,18 @@ def played_text(played: Played, limit: int | None = None) -> str:
     return fitted(told(played), status_text(played.match, played.state), limit)
 
 
+def ended_meanwhile_text(played: Played, final: Match, state: State | None, limit: int | None = None) -> str:
+    """The message of a board for what a side stored just before its game ended under it (its
+    opponent resigned while the AI was thinking): what it did, said to come before the end, and how
+    the game ended, whichever of this and the game-over board the channel gets first."""
+    side = played.match.side_of(played.actor_id)
+    who = f"The {game_of(final).side(side).title}" if side else "This"
+    end = outcome_text(final, state) if state is not None else None
+    if end is None:
+        end = "The game was cancelled." if final.status is Status.CANCELLED else "The game is over."
+    return fitted(told(played), f"{who} played this before the game ended. {end}", limit)
+
+
 def fitted(story: str, status: str, limit: int | None = None) -> str:
     """`story` then `status`, in at most `limit` characters (Discord's message size): a story too
     long loses lines from its end and says how many; the status (who acts now) is never cut."""
