@@ -406,7 +406,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             if ping and (await self.bot.database.get_user_prefs(user)).dm_on_turn:  # type: ignore[union-attr]
                 if await self.service.ended(match) is not None:
                     continue  # the game ended since (a resignation): no "your move" for it
-                await self.dm(user, turn_dm_text(match, stretch, user, secret))
+                await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
             elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
                 channel = await self.channel(match.channel_id)
                 if channel is not None:
