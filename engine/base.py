@@ -69,6 +69,11 @@ class BaseGame:
     rules: Mapping[str, str] = {}
     notation_help: str = ""
     turn_label: str = "Turn"
+    # Kinds of action whose `legal_actions` is a sample of a larger space (a menu), by class name, with
+    # the fields in which a legal action may differ from every listed one (a call-up of any size, a
+    # group of any of the men who may go). Any other action `apply` accepts is listed (issue 22;
+    # the conformance suite checks both).
+    sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
 

@@ -195,6 +195,8 @@ class CombinedArmsGame(BaseGame):
         )
         self.rules = WWI_TOPICS if era == "wwi" else WWII_TOPICS
         self.notation_help = A.EXAMPLES
+        # Set-up lists the ready-made armies and layouts; any army and deployment within the rules goes.
+        self.sampled = MappingProxyType({"Army": ("preset", "counts"), "Deploy": ("preset", "rows")})
 
     # -- rules entry points
 
