@@ -84,7 +84,9 @@ class Config:
     greedy_moves: bool = False  # moves one at a time by the quick score (`easy`'s), not planned
     guard: float = 0.0  # with greedy moves: how much the damage the enemy can bring to our HQ counts
     candidates: int = 12  # with guard: the moves (by quick score) judged by what they leave the HQ
+    focus: float = 0.0  # with guard: how much a move's gain in what we can force this turn counts
     corner: bool = False  # deploy the Headquarters in a corner of the back row, ringed by units
+    positions: int = 4000  # the most positions an attack plan plays through (its budget)
     weights: Weights = TUNED
 
 
@@ -518,6 +520,9 @@ def _resolve(c: State, me: int, cfg: Config) -> None:
         c.apply(retreat_choice(c, cfg), c.sides[c.u_side[c.pending[0]]])
 
 
+LAST_POSITIONS = 0  # positions the last attack plan played through (for tests and benches)
+
+
 def plan_attacks(s: State, me: int, cfg: Config) -> tuple[list[A.Action], float]:
     """The attack phase as a beam search over attack sequences; the best finished one, and its value."""
     side = s.sides[me]
@@ -527,10 +532,15 @@ def plan_attacks(s: State, me: int, cfg: Config) -> tuple[list[A.Action], float]
     best_value = judge(start, me, cfg)
     beam: list[tuple[float, State, list[A.Action]]] = [(0.0, start, [])]
     seen: set[tuple[Any, ...]] = set()
+    global LAST_POSITIONS
+    played = 0
     while beam:
         children: list[tuple[float, State, list[A.Action]]] = []
         for _, st, acts in beam:
             for a in _useful_attacks(st, me):
+                if played >= cfg.positions:
+                    break
+                played += 1
                 c = st.clone()
                 c.apply(a, side)
                 _resolve(c, me, cfg)
@@ -544,12 +554,14 @@ def plan_attacks(s: State, me: int, cfg: Config) -> tuple[list[A.Action], float]
                 if key in seen:
                     continue
                 seen.add(key)
-                final = judge(c, me, cfg)
-                if final > best_value:
-                    best_value, best_plan = final, [*plan, A.END]
                 children.append((judge(c, me, shallow) + now_value(c, me, cfg) + _progress(c, me), c, plan))
         children.sort(key=lambda x: -x[0])
         beam = children[: cfg.beam]
+        for _, c, plan in beam:  # the full judgement only for the sequences kept
+            final = judge(c, me, cfg)
+            if final > best_value:
+                best_value, best_plan = final, [*plan, A.END]
+    LAST_POSITIONS = played
     return best_plan, best_value
 
 
@@ -618,7 +630,11 @@ def setup_choice(s: State, me: int, rng: random.Random, corner: bool = False) ->
         if grid[r][f] != ".":
             continue
         spare = next(
-            ((r2, f2) for r2, f2 in reversed(cells) if grid[r2][f2] != "." and (r2, f2) not in ring and (r2, f2) != (0, f0)),
+            (
+                (r2, f2)
+                for r2, f2 in reversed(cells)
+                if grid[r2][f2] != "." and (r2, f2) not in ring and (r2, f2) != (0, f0)
+            ),
             None,
         )
         if spare is not None:
@@ -685,6 +701,7 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
         if isinstance(a, A.Move) and (len(picks) < cfg.candidates or ring >> g.index[a.dst] & 1):
             picks.append(a)
     picks.append(A.DONE)
+    base = now_value(state, me, cfg) if cfg.focus else 0.0
     best: tuple[float, int] | None = None
     for i, a in enumerate(picks):
         if isinstance(a, A.Move):
@@ -693,11 +710,18 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
             uid = state.board[src]
             _shift(state, uid, src, dst)
             risk = hq_risk(state, me, w)
+            gain = now_value(state, me, cfg) if cfg.focus else 0.0
             _shift(state, uid, dst, src)
         else:
             quick = -0.05
             risk = hq_risk(state, me, w)
-        v = quick - cfg.guard * (min(risk, 1.0) ** 2 + (3.0 if risk >= 1.0 else 0.0)) - 0.0001 * i
+            gain = base
+        v = (
+            quick
+            + cfg.focus * (gain - base)
+            - cfg.guard * (min(risk, 1.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
+        )
+        v -= 0.0001 * i
         if best is None or v > best[0]:
             best = (v, i)
     assert best is not None
