@@ -3,8 +3,8 @@
 median_ms: one board PNG (view + the last action's events -> bytes) through the game's renderer,
 warm caches, over varied positions from seeded random games. floor_ms: encoding a blank palette
 canvas of the same size with the same PNG settings (what no renderer can beat). cpu_median_ms: the
-same renders' CPU time (the thread's clock), which a machine busy with other work does not inflate. replay_300_s /
-replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
+same renders' CPU time (the thread's clock), which a machine busy with other work does not inflate.
+replay_300_s / replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
 min_text_css_px_at_400: the smallest text drawn on any of those boards, in CSS pixels when the
 image is shown 400 CSS pixels wide (a phone): the font sizes the renderer really drew
 (render.kit.measuring) x 400 / the image's width; 12 or more reads on a phone.
