@@ -71,8 +71,13 @@ def play(seed: int, level: str) -> list[dict[str, int]]:
         here = (state.round, state.phase) if state.phase in (MOVE, SUPPORT) else None
         if here != key:
             if key is not None:
-                phases.append({"first": counts.get(order[0], 0) if order else 0,
-                               "second": counts.get(order[1], 0) if len(order) > 1 else 0, "ours": ours})
+                phases.append(
+                    {
+                        "first": counts.get(order[0], 0) if order else 0,
+                        "second": counts.get(order[1], 0) if len(order) > 1 else 0,
+                        "ours": ours,
+                    }
+                )
             key, order, counts, ours, last_side = here, [], {}, 0, None
         if level == "random":
             action = rng.choice(state.legal_actions(side))
