@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.battlefronts import GAME
 from engine.battlefronts import actions as A
 from engine.battlefronts.state import MOVE, SUPPORT, State
+from engine.protocol import Action
 
 MAX_ACTIONS = 3000
 ITERATIONS = 100  # the AI's search per action: a budget in iterations, not seconds, so runs repeat
@@ -79,6 +80,7 @@ def play(seed: int, level: str) -> list[dict[str, int]]:
                     }
                 )
             key, order, counts, ours, last_side = here, [], {}, 0, None
+        action: Action
         if level == "random":
             action = rng.choice(state.legal_actions(side))
         else:
