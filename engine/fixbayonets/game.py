@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.base import BaseGame, limit_option
@@ -158,6 +159,7 @@ class FixBayonetsGame(BaseGame):
     search_levels = SEARCH_LEVELS
     rules = TOPICS
     notation_help = A.EXAMPLES
+    sampled = MappingProxyType({"Group": ("men",)})  # any men who may go, not only the menu (R11)
     turn_label = "Round"
 
     # -- rules entry points

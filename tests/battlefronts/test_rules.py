@@ -500,3 +500,50 @@ def test_a_refused_move_to_a_far_front_offers_the_jump_only_to_a_battalion_that_
     with pytest.raises(IllegalAction) as zone:
         command(s, RED, "move R3 T2")
     assert "Jack" not in str(zone.value) and "jump" not in str(zone.value)
+
+
+@pytest.mark.parametrize(
+    ("action", "why"),
+    [
+        (A.call(1, 0), "at least 1 card"),
+        (A.call(1, -2), "at least 1 card"),
+        (A.call(0, 3), "not onto a front"),
+    ],
+)
+def test_a_call_up_built_in_code_is_refused_as_its_notation_would_be(action: A.Call, why: str) -> None:
+    """Issue 22: `apply` took a call-up of 0 (or -2) cards, whose battalion of none later crashed, and
+    one straight onto a front; the parser refuses their notation, and `apply` now does too."""
+    s = build(round=2, phase=SUPPORT, current=RED)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match=why):
+        s.apply(action, RED)
+    assert s.to_json() == before
+
+
+def test_a_jump_built_in_code_never_lands_in_a_travel_zone() -> None:
+    """Issue 22: `A.jump("R1", 3)` landed a battalion in a travel zone; a jump lands on a front (R8)."""
+    s = build({"F1": {RED: ["KS 4D 9C"]}, "F5": {BLUE: ["2C"]}}, round=3, phase=MOVE)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="never in a travel zone"):
+        s.apply(A.jump("R1", 3), RED)
+    assert s.to_json() == before
+
+
+def test_r9_pass_is_for_good_is_ours_and_says_so_with_the_measure_behind_it() -> None:
+    """Issue 22 asked whether to read "take turns" as one action a turn with a pass that is only that
+    turn's. We keep ours (a pass is for the rest of the phase, `test_pass_leaves_the_phase_for_good`)
+    because of what bench/passes.py measures; its model of the text's reading counts a phase's
+    hand-offs as alternate single actions until two passes in a row."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    spec = importlib.util.spec_from_file_location("passes", root / "bench" / "passes.py")
+    assert spec is not None and spec.loader is not None
+    passes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(passes)
+    assert passes.text_handoffs(0, 0) == 1  # pass, pass
+    assert passes.text_handoffs(2, 1) == 4  # act, act, act, pass, pass
+    assert passes.text_handoffs(3, 0) == 6  # act, pass, act, pass, act, pass, pass
+    assert "a rule of ours, R9" in GAME.rules["round"]
+    assert "Why a `pass` is for good" in (root / "rules" / "battlefronts.md").read_text()
