@@ -28,7 +28,8 @@ every answered move is logged, every snapshot equals its replay, no open game is
 
 With `--ai-games N`, N more channels each hold a game against the bot's own AI at `--ai-level`
 (hard by default) in `--ai-game` (any registered game; Fix Bayonets by default, whose hard level
-searches about a second a decision, where Block Wars' hard plans a turn in hundredths): a player
+searches 400 playouts a decision, up to about 0.4 s of CPU, where Block Wars' hard plans a turn in
+hundredths): a player
 challenges the bot, plays any legal action autocomplete offers with `/<game> play`, and waits for
 the AI's board. The AI thinks in its worker processes (`AI_PROCESSES`), so the figures that matter
 are the human games' answer latency and the bot's loop stall beside it; the AI's turn (from the
