@@ -37,6 +37,7 @@ from play.present import (
     back_notice,
     back_text,
     chosen_side_text,
+    ended_meanwhile_text,
     fitted,
     games_text,
     history_text,
@@ -403,7 +404,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             secret = played.private.get(side)
             ping = not played.over and user in played.waiting and user != played.actor_id
             if ping and (await self.bot.database.get_user_prefs(user)).dm_on_turn:  # type: ignore[union-attr]
-                await self.dm(user, turn_dm_text(match, stretch, user, secret))
+                if await self.service.ended(match) is not None:
+                    continue  # the game ended since (a resignation): no "your move" for it
+                await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
             elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
                 channel = await self.channel(match.channel_id)
                 if channel is not None:
@@ -452,9 +455,27 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             played = await self.service.ai_turns(channel_id, budget_s=self.bot.settings.ai_budget_seconds)
             if played:
                 whole = await self.service.stretch(merged(played))  # with any of it before a restart
+                ended = None if whole.over else await self.service.ended(whole.match)
+                if ended is not None:  # its opponent resigned (or an admin cancelled) while it thought
+                    await self.post_ended(channel_id, whole, *ended)
+                    return
                 await self.post_board(channel_id, whole, after=False)
                 if not whole.over:
                     await self.tell_players(whole, whole)
+
+    async def post_ended(self, channel_id: int, played: Played, final: Match, state: State | None) -> None:
+        """The board of what was stored just before the game ended under the job posting it (the
+        AI's actions, when its opponent resigned while it thought): the channel sees every stored
+        action, said to come before the end, with no buttons, since the game is over."""
+        try:
+            channel = await self.channel(channel_id)
+            if channel is not None:
+                async with self._posting:
+                    file = await self.render(played.match, played.state, played.events)
+                    await channel.send(ended_meanwhile_text(played, final, state, MESSAGE_LIMIT), file=file)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+        await self.service.board_delivered(played.match.id, played.match.version)
 
     async def ai_draw_answer(self, channel_id: int) -> None:
         lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())

@@ -887,6 +887,8 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="wargames-demo-")  # the demo leaves no game behind
         db_path = Path(tmp.name) / "demo.db"
     db_path = db_path or load_settings().database_path
+    if script is None and not args.demo:
+        hold_ctrl_c()  # before the first thread starts, so that every thread inherits it
     try:
         db = await Database.open(db_path)
         # The demo plays the same game every time (DEMO_SEED unless --seed says otherwise).
@@ -916,17 +918,41 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
             tmp.cleanup()
 
 
+def main_thread_only() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def hold_ctrl_c() -> None:
+    """Keep SIGINT blocked in this thread, and so in every thread it starts: Linux hands a signal
+    to any thread that does not block it, and one that reached the database's thread left the
+    prompt waiting in `select` until the next key (the half-typed line then survived Ctrl-C)."""
+    if main_thread_only():
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
 def read_line(prompt: str) -> str:
     """input(), with Ctrl-C raising KeyboardInterrupt inside it as in any plain Python program, so
-    readline throws the half-typed line away. It holds the event loop while the player types; the
+    readline throws the half-typed line away. Only while the player types may SIGINT arrive (in this
+    thread, the one that does not block it). It holds the event loop while the player types; the
     console has nothing else to do meanwhile (every command runs the deadline sweep first)."""
-    if threading.current_thread() is not threading.main_thread():
+    if not main_thread_only():
         return input(prompt)  # signal handlers belong to the main thread
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         return input(prompt)
     finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c_came() -> bool:
+    """Whether a Ctrl-C came while a command ran (held back, since a move is stored whole or not at
+    all); it is taken, so it does not also clear the next line."""
+    if not main_thread_only() or signal.SIGINT not in signal.sigpending():
+        return False
+    signal.sigwait({signal.SIGINT})
+    return True
 
 
 async def interactive(console: Console, db_path: Path) -> int:
@@ -940,8 +966,6 @@ async def interactive(console: Console, db_path: Path) -> int:
         f"Wargames console ({titles}) on {db_path}. Boards go to {console.boards}/. "
         "Type /help; Ctrl-D leaves."
     )
-    loop = asyncio.get_running_loop()
-    main = threading.current_thread() is threading.main_thread()
     while True:
         try:
             line = read_line(console.prompt)
@@ -951,15 +975,8 @@ async def interactive(console: Console, db_path: Path) -> int:
         except EOFError:
             console.say()
             return 0
-        late: list[bool] = []
-        if main:
-            loop.add_signal_handler(signal.SIGINT, late.append, True)
-        try:
-            done = await console.handle(line)
-        finally:
-            if main:
-                loop.remove_signal_handler(signal.SIGINT)
-        if late:
+        done = await console.handle(line)
+        if ctrl_c_came():
             console.say("(Ctrl-C came while that command ran; it finished all the same. Ctrl-D leaves.)")
         if done is None:
             return 0

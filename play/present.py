@@ -104,9 +104,10 @@ def outcome_text(match: Match, state: State) -> str | None:
     if outcome.winner is None:
         return f"**Game over: a draw** ({outcome.detail})."
     winner = match.sides.get(outcome.winner)
-    who = f" {mention(winner)}" if winner else ""
     title = game_of(match).side(outcome.winner).title
-    return f"**Game over: the {title} win**{who} ({outcome.detail})."
+    if winner is None:
+        return f"**Game over: the {title} win** ({outcome.detail})."
+    return f"**Game over: {mention(winner)} wins with the {title}** ({outcome.detail})."
 
 
 def status_text(match: Match, state: State) -> str:
@@ -191,10 +192,10 @@ def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
     out: list[str] = []
     for n, text in enumerate(texts):
         if n in kept:
-            out.append(text)
-        elif not out or out[-1] != "…":
-            out.append("…")
-    return "; ".join(out)
+            out.append(text if not out or out[-1] == " … " else f"; {text}")
+        elif not out or out[-1] != " … ":
+            out.append(" … ")  # a gap reads "A … C", never "…; C"
+    return "".join(out).strip()
 
 
 def played_text(played: Played, limit: int | None = None) -> str:
@@ -202,6 +203,18 @@ def played_text(played: Played, limit: int | None = None) -> str:
     happened as the console tells it (`told`: an action that set off much one event a line, a long
     stretch recapped) and who acts now, fitted to `limit` by `fitted`."""
     return fitted(told(played), status_text(played.match, played.state), limit)
+
+
+def ended_meanwhile_text(played: Played, final: Match, state: State | None, limit: int | None = None) -> str:
+    """The message of a board for what a side stored just before its game ended under it (its
+    opponent resigned while the AI was thinking): what it did, said to come before the end, and how
+    the game ended, whichever of this and the game-over board the channel gets first."""
+    side = played.match.side_of(played.actor_id)
+    who = f"The {game_of(final).side(side).title}" if side else "This"
+    end = outcome_text(final, state) if state is not None else None
+    if end is None:
+        end = "The game was cancelled." if final.status is Status.CANCELLED else "The game is over."
+    return fitted(told(played), f"{who} played this before the game ended. {end}", limit)
 
 
 def fitted(story: str, status: str, limit: int | None = None) -> str:
@@ -224,18 +237,27 @@ def private_text(match: Match, secret: str) -> str:
     return f"In {game_of(match).title} in <#{match.channel_id}>, only you see this: {secret}."
 
 
-def turn_dm_text(match: Match, stretch: Played, user_id: int, secret: str | None = None) -> str:
+def turn_dm_text(
+    match: Match, stretch: Played, user_id: int, secret: str | None = None, limit: int | None = None
+) -> str:
     """The turn ping by direct message: whose game, by when, what the opponent did since `user_id`
-    last acted (as their side may know it) and what the game dealt them privately meanwhile."""
+    last acted (as their side may know it) and what the game dealt them privately meanwhile. Within
+    `limit` characters only the recap is shortened: the ping and the dealt cards are never cut."""
     due = when(match.deadline) if match.deadline else "whenever you like"
-    text = f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}."
+    head = f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}."
     side = match.side_of(user_id)
     since = recap([s for s in stretch.steps if s.player_id != user_id], side)
-    if since:
-        text += f" Since you last acted:\n{since}"
-    if secret and secret not in since:  # the recap, as their side may know it, may say it already
-        text += f"\nOnly you see this: {secret}."
-    return text
+    dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
+    if not since:
+        return head + dealt
+    lead = " Since you last acted:\n"
+    if limit is not None and len(head) + len(lead) + len(since) + len(dealt) > limit:
+        dealt = f"\nOnly you see this: {secret}." if secret else ""
+        room = limit - len(head) - len(lead) - len(dealt)
+        if room < 40:  # too little to say anything useful: the channel tells the rest
+            return (head + dealt)[:limit]
+        since = since[: room - 1].rstrip() + "…"
+    return head + lead + since + dealt
 
 
 LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line

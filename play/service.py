@@ -646,6 +646,7 @@ class MatchService:
             actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
         except IllegalMove:
             await self._refuse_if_not_their_turn(match, user_id)
+            self._refuse_in_position(match, rules, user_id, texts)
             raise
         async with self._lock(match.id):
             match = await self._reread(match)
@@ -715,6 +716,25 @@ class MatchService:
         if of == 1:
             return why
         return f"Action {n} of {of}: {why} Nothing was played."
+
+    def _refuse_in_position(self, match: Match, rules: Game, user_id: int, texts: list[str]) -> None:
+        """A command that does not parse, refused with the game's words for the position where its
+        bad action would have been played (`Game.parse_in`): every example offered is accepted
+        there. Returns when the game is not in memory (the plain refusal then stands)."""
+        live = self._live.get(match.channel_id)
+        side = match.side_of(user_id)
+        if live is None or live[1] is None or side is None:
+            return
+        state = live[1].clone()
+        for n, text in enumerate(texts, 1):
+            try:
+                action = rules.parse_in(text, state, side)
+            except InvalidNotation as exc:
+                raise IllegalMove(self._step(n, len(texts), str(exc))) from None
+            try:
+                state.apply(action, side)
+            except IllegalAction:
+                return  # an earlier action is illegal too: the plain refusal of the bad one stands
 
     def _parse(self, rules: Game, text: str, n: int, of: int) -> Action:
         try:
@@ -932,13 +952,20 @@ class MatchService:
     # ------------------------------------------------------------------ AI
 
     async def ai_turns(self, channel_id: int, *, budget_s: float | None = None) -> list[Played]:
-        """Let the AI play every action it owes now (its turn and the decisions it owes)."""
+        """Let the AI play every action it owes now (its turn and the decisions it owes), in the
+        channel's game as it was when it began. If that game ends while the AI thinks (its opponent
+        resigned, an admin cancelled it), the AI stops there, quietly: what it stored before is
+        returned, for the channel must still see it (`ended`)."""
         played: list[Played] = []
+        pinned: int | None = None
         for _ in range(256):
             try:
                 match, state = await self.current(channel_id)
             except NoMatch:
                 break
+            if pinned is not None and match.id != pinned:
+                break  # its game ended and another began meanwhile: that one schedules its own AI
+            pinned = match.id
             ai_id = match.ai_player_id
             side = match.side_of(ai_id) if ai_id is not None else None
             if ai_id is None or side is None or side not in state.to_act():
@@ -949,9 +976,15 @@ class MatchService:
             level = match.ai_level or rules.ai.default
             notation = await self.thinker.choose(match.game, view, level, seed, budget_s)
             try:
-                played.append(await self.act(channel_id, ai_id, notation, expected_version=match.version))
+                played.append(
+                    await self.act(
+                        channel_id, ai_id, notation, expected_version=match.version, match_id=match.id
+                    )
+                )
             except StalePrompt:
-                continue
+                continue  # the game moved on (or ended, or is another) while it thought: look again
+            except (NoMatch, MatchOver):
+                break  # the game ended while the AI thought
         return played
 
     async def ai_answers_draw(self, channel_id: int) -> Played | None:
@@ -968,10 +1001,31 @@ class MatchService:
         accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
         try:
             return await self.act(
-                channel_id, ai_id, "accept draw" if accept else "decline draw", expected_version=match.version
+                channel_id,
+                ai_id,
+                "accept draw" if accept else "decline draw",
+                expected_version=match.version,
+                match_id=match.id,
             )
-        except (StalePrompt, IllegalMove):
-            return None  # the offer was withdrawn or answered meanwhile
+        except (StalePrompt, IllegalMove, NotYourTurn, NoMatch, MatchOver):
+            return None  # the offer was withdrawn or answered meanwhile, or the game ended
+
+    async def ended(self, match: Match) -> tuple[Match, State | None] | None:
+        """If `match` ended after this row of it was read (resigned, cancelled, lost on time while a
+        background job worked on it): its final row and position (None for a game cancelled before
+        it began); None while it goes on. A job that outlives its game uses this to tell the
+        channel what it did as something played before the end, not as the game's current board."""
+        live = self._live.get(match.channel_id)
+        if live is not None and live[0].id == match.id:
+            return None  # kept in memory only while open
+        try:
+            fresh = await self.db.get_match(match.id)
+        except MatchNotFound:
+            return replace(match, status=Status.CANCELLED), None
+        if fresh.status.is_open:
+            return None
+        state = game_of(fresh).from_json(fresh.snapshot) if fresh.snapshot is not None else None
+        return fresh, state
 
     # ------------------------------------------------------------------ looking back
 

@@ -257,7 +257,7 @@ async def test_a_win_ends_the_game_and_counts_in_the_stats(world: World):
     await put_position(w, build({"c1": "G", "d2": "G", "h8": "C"}))
     match = await w.match()
     won = await w.slash(w.alice, "move", {"action": "d2-d1"})
-    assert "Game over: the Germans win" in won.content and f"<@{w.alice.id}>" in won.content
+    assert f"Game over: <@{w.alice.id}> wins with the Germans" in won.content
     assert won.message.custom_ids == [f"bw:review:{match.id}"]  # a finished game offers only a look back
     png_of(won.message)
     assert await w.match() is None  # the channel is free again
@@ -357,7 +357,7 @@ async def test_a_deadline_passing_forfeits_the_game(world: World):
     notices = await w.cog.run_sweep()
     assert [n.kind for n in notices] == ["forfeit"]
     posted = w.fake.messages_in(w.general)[-1]
-    assert "ran out of time" in posted.content and "Canadians win" in posted.content
+    assert "ran out of time" in posted.content and "wins with the Canadians" in posted.content
     png_of(posted)
     assert await w.match() is None
 
@@ -431,7 +431,7 @@ async def test_rules_history_notify_and_resign(world: World):
     offered = await w.slash(w.bob, "draw", {"choice": "offer"})
     assert not offered.ephemeral
     resigned = await w.slash(w.bob, "resign")
-    assert "Game over: the Germans win" in resigned.content
+    assert f"Game over: <@{w.alice.id}> wins with the Germans" in resigned.content
 
 
 async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, tmp_path, caplog):

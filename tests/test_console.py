@@ -102,7 +102,7 @@ async def test_a_console_script_plays_a_full_game_to_the_end(tmp_path: Path) -> 
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is not None, outcome
     text = out.getvalue()
-    assert "Game over: the" in text and "Traceback" not in text
+    assert " wins with the " in text and "Game over: " in text and "Traceback" not in text
     actions = await console.service.db.actions(match.id)
     boards = sorted((tmp_path / "boards").glob("general-*.png"))
     assert len(boards) == len(actions) + 1  # the start board, then one per action
@@ -223,7 +223,7 @@ async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
     await console.run_lines(["/blockwars history"])
     text = out.getvalue()
     assert "@alice ran out of time and loses the game." in text
-    assert "Game over: the Canadians win @bob" in text and "**" not in text
+    assert "Game over: @bob wins with the Canadians (" in text and "**" not in text
     await console.close()
 
 

@@ -273,5 +273,5 @@ async def test_the_first_demo_a_newcomer_runs_ends_decisively(tmp_path: Path, ca
     text = capsys.readouterr().out
     assert "Demo: a complete game of Block Wars played by the AI (easy), seed 1." in text
     over = [ln for ln in text.splitlines() if ln.startswith("Game over")]
-    assert len(over) == 1 and " win " in over[0] and "draw" not in over[0], over
+    assert len(over) == 1 and " wins with the " in over[0] and "draw" not in over[0], over
     assert list(boards.glob("demo-blockwars-1-*.png"))

@@ -501,3 +501,78 @@ async def test_a_stretch_kept_in_memory_is_the_one_the_log_replays(name: str, st
             break
     assert handoffs >= 5, game.title
     await db.close()
+
+
+# ---------------------------------------------------------------------- games ending under background jobs
+
+
+class HeldThinker:
+    """Wraps the service's thinker: the first answer the AI thinks about after an action of its own
+    in the same run (the middle of its turn) waits until the test releases it, so the test can act
+    while the AI is still thinking (as a player resigning during the AI's turn)."""
+
+    def __init__(self, t: Table) -> None:
+        assert t.bot is not None
+        self.t = t
+        self.real = t.bot.service.thinker.choose
+        self.thinking = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def __call__(self, *args, **kwargs) -> str:
+        rows = await self.t.log()
+        if not self.thinking.is_set() and len(rows) > 2 and rows[-1].player_id == self.t.fake.bot_user.id:
+            self.thinking.set()
+            await self.release.wait()
+        return await self.real(*args, **kwargs)
+
+
+async def until_held(t: Table, game: str, held: HeldThinker, rng: random.Random) -> None:
+    """Alice plays whenever she owes an action until the AI is held in the middle of its turn."""
+    assert t.bot is not None
+    for _ in range(200):
+        while t.core._tasks and not held.thinking.is_set():  # noqa: ASYNC110 (two conditions, one an event)
+            await asyncio.sleep(0.01)
+        if held.thinking.is_set():
+            return
+        legal = await t.bot.service.legal(t.channel.id, t.alice.id)
+        assert legal, "the game waits for nobody"
+        await t.fake.slash(t.alice, t.channel, game, "play", {"action": pick(legal, rng)})
+    raise AssertionError("the AI never played two actions in a row")
+
+
+async def test_resigning_while_the_ai_plays_its_turn_ends_quietly_and_shows_what_it_played(
+    table: Table, monkeypatch, caplog
+):
+    """Issue 22, bug 1: the AI stored the first action of its turn and was thinking about the next
+    when its opponent resigned. The AI stops without an error, and the action it stored before the
+    resignation is posted in the channel with its board (the channel would otherwise never see it)."""
+    t = table
+    assert t.bot is not None
+    bot_user = t.fake.bot_user
+    await t.fake.slash(
+        t.alice, t.channel, "blockwars", "challenge", {"opponent": bot_user, "side": "canadians"}
+    )
+    await t.core.idle()  # the AI (Germans) sets up
+    held = HeldThinker(t)
+    monkeypatch.setattr(t.bot.service.thinker, "choose", held)
+    await t.fake.slash(t.alice, t.channel, "blockwars", "setup", {})
+    await until_held(t, "blockwars", held, random.Random(2))
+    rows = await t.log()
+    assert rows[-1].player_id == bot_user.id
+    stored = rows[-1].notation
+    before = len(t.fake.messages_in(t.channel))
+    caplog.set_level(logging.WARNING)
+    resigned = await t.fake.slash(t.alice, t.channel, "blockwars", "resign", {})
+    assert "Game over" in resigned.content
+    held.release.set()
+    await t.core.idle()
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert t.fake.bot_errors == []
+    assert (await t.log())[-1].notation == "resign"  # the AI played nothing after the resignation
+    later = [
+        m for m in t.fake.messages_in(t.channel)[before:] if m.attachments and m.interaction_user is None
+    ]
+    (shown,) = [m for m in later if stored in m.content]  # the stored action is announced, once
+    assert "Germans" in shown.content and "Game over" in shown.content, shown.content
+    assert not shown.components  # no buttons of a game that is over
+    assert await t.bot.service.owed_boards() == []

@@ -122,3 +122,54 @@ def test_a_line_whose_words_name_the_side_is_not_prefixed_again() -> None:
     # the clauses of one action are parted by semicolons, as a clause may hold commas
     both = [Said("the Reds attack F1, F2"), Said("the Blues lose 3 cards")]
     assert history_line("Reds", "pass", both) == "The Reds attack F1, F2; the Blues lose 3 cards"
+
+
+def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
+    """The turn DM was cut at 2,000 characters wherever that fell, which could take the dealt cards
+    (the one thing only the DM says) with it: now the recap gives way and says so, the rest stays."""
+    import random
+
+    from data.models import Match, Status
+    from engine import registry
+    from play.present import turn_dm_text
+    from play.service import Played, Step
+
+    rules = registry.game("combinedarms")
+    state = rules.new_game({}, 7)
+    first = sorted(state.to_act())[0]
+    rng = random.Random(7)
+    steps = []
+    for _ in range(80):  # random play; what the British played is the stretch the DM recaps
+        side = sorted(state.to_act())[0]
+        action = rng.choice(state.legal_actions(side))
+        events = list(state.apply(action, side))
+        if side == first:
+            steps.append(Step("British", str(action), events, player_id=1))
+    match = Match(
+        1, 10, 20, "combinedarms", {}, 7, 1, 2, "random", {first: 1, "other": 2}, Status.ACTIVE,
+        2, 1e9, None, False, 3600, 5, None, None, None, None, None, None, 0.0, 0.0,
+    )  # fmt: skip
+    played = Played(match, state, [], "", 1, "", steps=steps)
+    secret = "you drew " + ", ".join(f"card {n}" for n in range(12))
+    whole = turn_dm_text(match, played, 2, secret)
+    assert len(whole) > 400 and whole.endswith(f"Only you see this: {secret}.")
+    short = turn_dm_text(match, played, 2, secret, limit=len(whole) - 100)
+    assert len(short) <= len(whole) - 100
+    head = "Your move in WWI Combined Arms in <#20>, due <t:1000000000:R>."
+    assert short.startswith(f"{head} Since you last acted:\n")
+    assert short.endswith(f"…\nOnly you see this: {secret}.")
+    tiny = turn_dm_text(match, played, 2, secret, limit=len(secret) + 90)
+    assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
+
+
+def test_a_cut_recap_marks_its_gaps_with_an_ellipsis_between_clauses() -> None:
+    """A recap cut to its weightiest actions read "…; the Germans end their turn" when the first
+    ones were left out: an ellipsis stands between clauses, never before a semicolon."""
+    from play.present import _cut
+
+    clauses = [("move a1-a2", 1), ("move b1-b2", 1), ("attack c3 and destroy it", 5), ("end the turn", 1)]
+    assert _cut(clauses, 200) == "move a1-a2; move b1-b2; attack c3 and destroy it; end the turn"
+    assert _cut(clauses, 45) == "… attack c3 and destroy it; end the turn"
+    assert _cut(clauses, 30) == "… end the turn"
+    middle = [("attack c3 and destroy it", 5), ("move a1-a2", 1), ("move b1-b2", 1), ("end", 1)]
+    assert _cut(middle, 36) == "attack c3 and destroy it … end"

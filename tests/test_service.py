@@ -499,3 +499,116 @@ async def test_a_command_the_channel_does_not_see_keeps_its_board_current(store:
     with pytest.raises(StalePrompt):
         await svc.act(CHANNEL, BOB, "orders ask", expected_version=board.version)
     await svc.db.close()
+
+
+# ---------------------------------------------------------------------- games ending while the AI thinks
+
+AI = 9
+
+
+class Held:
+    """Wraps a thinker's coroutine: its next call waits until the test releases it."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.thinking = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def __call__(self, *args, **kwargs):
+        self.thinking.set()
+        await self.release.wait()
+        return await self.real(*args, **kwargs)
+
+
+async def ai_game(svc: MatchService) -> None:
+    """Alice (Canadians) against the AI in Block Wars, both set up: the AI's turn comes first."""
+    await svc.challenge(
+        game=GAME,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=AI,
+        side="canadians",
+        opponent_is_bot=True,
+        ai_level="easy",
+    )
+    await svc.ai_turns(CHANNEL, budget_s=0.01)
+    await svc.act(CHANNEL, ALICE, "setup std")
+
+
+async def test_the_ais_answer_to_a_draw_is_dropped_quietly_when_the_game_ends_meanwhile(
+    tmp_path: Path, clock: Clock, monkeypatch
+) -> None:
+    """Issue 22, bug 1: Alice offers the AI a draw and resigns while it weighs the offer: its answer
+    comes to nothing, without an error (it raised NoMatch, which failed the background job)."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await ai_game(svc)
+    await svc.act(CHANNEL, ALICE, "offer draw")
+    held = Held(svc.thinker.accepts_draw)
+    monkeypatch.setattr(svc.thinker, "accepts_draw", held)
+    answer = asyncio.create_task(svc.ai_answers_draw(CHANNEL))
+    await held.thinking.wait()
+    await svc.act(CHANNEL, ALICE, "resign")
+    held.release.set()
+    assert await answer is None
+    match, _ = await svc.latest(CHANNEL)
+    assert match.status is Status.FINISHED and match.winner_id == AI
+
+
+async def test_the_ai_keeps_to_the_game_it_began_thinking_in(
+    tmp_path: Path, clock: Clock, monkeypatch
+) -> None:
+    """The AI thinks about its move; meanwhile Alice resigns and challenges it again in the same
+    channel. The AI's thoughts were about the old game: its task stops, and plays nothing in the new
+    one (whose own AI task does that), so no board mixes two games."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await ai_game(svc)
+    old, _ = await svc.current(CHANNEL)
+    held = Held(svc.thinker.choose)
+    monkeypatch.setattr(svc.thinker, "choose", held)
+    turns = asyncio.create_task(svc.ai_turns(CHANNEL, budget_s=0.01))
+    await held.thinking.wait()
+    await svc.act(CHANNEL, ALICE, "resign")
+    await svc.challenge(
+        game=GAME,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=AI,
+        side="canadians",
+        opponent_is_bot=True,
+        ai_level="easy",
+    )
+    monkeypatch.setattr(svc.thinker, "choose", held.real)
+    held.release.set()
+    assert await turns == []
+    new, _ = await svc.current(CHANNEL)
+    assert new.id != old.id
+    assert await svc.db.actions(new.id) == []  # the new game's AI has not moved: nobody asked it yet
+
+
+async def test_a_refusal_offers_examples_of_the_position_it_was_given_in(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Issue 22, bug 2: a command that does not parse is refused with the game's words for where it
+    would have been played (`Game.parse_in`), so its example is accepted there: WWII Combined Arms
+    offered a WWI army, which the game then refused; and in a command of several actions the example
+    fits the position after the actions before the bad one."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await svc.challenge(
+        game="combinedarms_wwii", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
+    match = await svc.accept(CHANNEL, BOB)
+    american, german = match.sides["americans"], match.sides["germans"]  # both choose an army at once
+    with pytest.raises(IllegalMove) as refused:
+        await svc.act(CHANNEL, german, "army balancd")
+    (example,) = str(refused.value).split("`")[1::2]
+    assert example.startswith("army ") and "S" not in example[5:].split()
+    await svc.act(CHANNEL, german, example)  # the example offered is accepted
+    with pytest.raises(IllegalMove) as later:  # the Americans choose theirs, then deploy first
+        await svc.act(CHANNEL, american, "army fortress; deploy wedgie")
+    words = str(later.value)
+    assert words.startswith("Action 2 of 2:") and "Nothing was played" in words
+    rows = [e for e in words.split("`")[1::2] if e.startswith("deploy ") and "/" in e]
+    assert rows  # rows of the army the command's first action chose
+    await svc.act(CHANNEL, american, f"army fortress; {rows[0]}")

@@ -31,7 +31,10 @@ FRIENDLY = (TRY_AGAIN, "It is not your turn", "out of date", "moved on")
 async def test_a_postgresql_restart_under_load_loses_nothing_and_the_bot_reconnects(
     tmp_path: Path, pg_server: pgserver.PgServer, pg_url: str
 ) -> None:
-    fake = LoadFake(timeout=8.0)
+    # How long the fake waits for each answer: what is tested is that every interaction gets a
+    # friendly one, not how fast (bench/load.py measures that); 8 s failed in a clean-clone run on a
+    # 2-core machine at a load average of 15.
+    fake = LoadFake(timeout=30.0)
     await fake.start()
     bot = None
     try:

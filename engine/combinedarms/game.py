@@ -14,20 +14,39 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option, pick_rows
+from engine.base import BaseGame, examples_now, limit_option, pick_rows
 from engine.combinedarms import actions as A
-from engine.combinedarms import ai, words
+from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
 from engine.combinedarms.help import WWI_TOPICS, WWII_TOPICS
 from engine.combinedarms.rules import TURNS
 from engine.combinedarms.state import DEPLOY, DESIGN, OVER, REINFORCE, State, View, new_game
 from engine.combinedarms.units import ERAS, Era
+from engine.meta import parse_meta
+from engine.notation import tidy
 from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 from engine.search import Settings
 
 MAX_BUTTONS = 5
+
+
+def examples_in(state: State, side: str) -> A.Examples:
+    """The examples a refusal offers `side` in `state`: each is accepted there, or left out."""
+    now = examples_now(state, side)
+    legal = state.legal_actions(side)
+    if not legal:
+        return A.Examples(None, None, None, now)
+    army = rows = layout = None
+    if state.phase == DESIGN:
+        counts = next(iter(state.rules.presets.values()))
+        army = " ".join(f"{code}{n}" for code, n in counts.items())
+    elif state.phase == DEPLOY:
+        layout = str(legal[0])
+        rows = "/".join(state.layout_rows(state.side_index(side), A.Deploy(preset=A.LAYOUTS_FIRST)))
+    return A.Examples(army, rows, layout, now)
+
 
 # The generic search per level, tuned for a turn of many small steps: most steps are easy, so each
 # thinks briefly (the budget caps a slow machine). Playouts are short: a step's value shows within a
@@ -37,23 +56,26 @@ MAX_BUTTONS = 5
 # and easy (24) are about even (13 of 24) and 300 iterations did worse (8 of 24): the evaluation,
 # not the budget, limits this AI, so the levels differ mostly in how long they think.
 ROLLOUT_DEPTH = 4
-# The search's levels: short playouts (4 actions; 12 ended mid-turn and played clearly worse, 7 of
-# 24 games against 14-15) and few iterations (more did not play better: the evaluation is the limit).
+# The generic search, kept as the level `search` (what every level was before whole-turn plans).
 LEVELS: Mapping[str, Settings] = MappingProxyType(
+    {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
+)
+# The planned levels: how much each plans (never a clock; docs/ai.md says how they were chosen).
+PLANNED: Mapping[str, plan.Config] = MappingProxyType(
     {
-        "easy": Settings(iterations=24, budget_s=0.3, rollout_depth=ROLLOUT_DEPTH),
-        "normal": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH),
-        "hard": Settings(iterations=600, budget_s=3.0, rollout_depth=ROLLOUT_DEPTH),
+        "normal": plan.Config(deep=False, per_unit=4, beam=3, greedy_moves=True, corner=True),
+        "hard": plan.Config(deep=True, per_unit=6, beam=6, greedy_moves=True, guard=2.0, corner=True),
     }
 )
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", "search"),
     "normal",
     {
         "random": "plays any legal action",
-        "easy": "a short search per step",
-        "normal": "searches each step briefly (about a tenth of a second)",
-        "hard": "searches each step up to three seconds",
+        "easy": "plays one step at a time, the move or attack that looks best right now",
+        "normal": "plans each phase as a whole: which units attack which target, in which order",
+        "hard": "plans whole turns and weighs what the enemy can force next turn, its Headquarters above all",
+        "search": "the generic tree search every game has, a step at a time",
     },
 )
 
@@ -176,6 +198,8 @@ class CombinedArmsGame(BaseGame):
         )
         self.rules = WWI_TOPICS if era == "wwi" else WWII_TOPICS
         self.notation_help = A.EXAMPLES
+        # Set-up lists the ready-made armies and layouts; any army and deployment within the rules goes.
+        self.sampled = MappingProxyType({"Army": ("preset", "counts"), "Deploy": ("preset", "rows")})
 
     # -- rules entry points
 
@@ -199,6 +223,14 @@ class CombinedArmsGame(BaseGame):
     def parse_action(self, text: str) -> Action:
         return A.parse(text, self.era)
 
+    def parse_in(self, text: str, state: AnyState, side: str) -> Action:
+        """A refusal's examples come from the position: an army of the options chosen (a Campaign
+        army is larger), the rows that deploy this player's own army, actions legal now."""
+        assert isinstance(state, State)
+        if not str(text).strip() or parse_meta(text) is not None:
+            return super().parse_in(text, state, side)
+        return A.parse(tidy(text), self.era, examples_in(state, side))
+
     # -- the AI
 
     def evaluate(self, state: AnyState, side: str) -> float:
@@ -214,6 +246,27 @@ class CombinedArmsGame(BaseGame):
     ) -> list[Action]:
         assert isinstance(state, State)
         return ai.order(state, side, actions, rng)
+
+    def choose(
+        self,
+        view: AnyView,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        """`easy` takes the best-looking step, `normal` and `hard` play a whole-turn plan
+        (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
+        if level != "easy" and level not in PLANNED:
+            return super().choose(view, level, seed, budget_s, iterations=iterations)
+        s = _state(view)
+        side = view.viewer
+        if side is None:
+            raise ValueError("A spectator has nothing to choose.")
+        if level == "easy":
+            return plan.greedy(s.clone(), side, seed)
+        return plan.choose(s.clone(), side, level, PLANNED[level], seed)
 
     # -- words
 

@@ -1,0 +1,136 @@
+"""The planned levels: they concentrate attacks, guard their Headquarters, move when a move helps,
+stay within their budgets and are deterministic per seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.combinedarms import plan
+from engine.combinedarms.game import PLANNED, WWI_GAME, WWII_GAME
+from engine.combinedarms.state import ATTACK, MOVE, State
+from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, at, build, code_at
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def _mid_game(game: object, seed: int) -> State:
+    """A position some turns into a game between two `easy` sides."""
+    assert game is WWI_GAME or game is WWII_GAME
+    s = game.new_game({}, seed)
+    n = 0
+    while not s.is_over() and s.turn < 5:
+        side = min(s.to_act())
+        s.apply(game.choose(s.view(side), "easy", n), side)
+        n += 1
+    while s.step != MOVE or s.pending is not None:
+        side = min(s.to_act())
+        s.apply(game.choose(s.view(side), "easy", n), side)
+        n += 1
+    return s
+
+
+def _turn(s: State, side: str, level: str, seed: int = 1, game: object = WWI_GAME) -> list[str]:
+    """Let `level` play `side`'s whole turn (the defender answering retreats as the AI would)."""
+    assert game is WWI_GAME or game is WWII_GAME
+    played: list[str] = []
+    start = s.turn
+    n = 0
+    while not s.is_over() and s.turn == start:
+        who = min(s.to_act())
+        action = game.choose(s.view(who), level, seed * 1000 + n)
+        if who == side:
+            played.append(str(action))
+        s.apply(action, who)
+        n += 1
+    return played
+
+
+@pytest.mark.parametrize("game", [WWI_GAME, WWII_GAME], ids=["wwi", "wwii"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_level_is_deterministic_for_a_seed(game: object, level: str) -> None:
+    assert game is WWI_GAME or game is WWII_GAME
+    s = _mid_game(game, 4)
+    side = min(s.to_act())
+    first = game.choose(s.view(side), level, 7)
+    plan._PLANS.clear()  # a fresh process: no plan remembered
+    again = game.choose(s.view(side), level, 7)
+    assert first == again
+    assert str(first) in {str(a) for a in s.legal_actions(side)}
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_an_attack_plan_stays_within_its_budget_of_positions(level: str) -> None:
+    s = _mid_game(WWI_GAME, 6)
+    side = min(s.to_act())
+    s.apply("done", side)
+    assert s.step == ATTACK
+    cfg = PLANNED[level]
+    actions, _ = plan.plan_attacks(s, s.active, cfg)
+    assert 0 < plan.LAST_POSITIONS <= cfg.positions
+    tight = plan.Config(beam=cfg.beam, deep=cfg.deep, positions=5)
+    actions, _ = plan.plan_attacks(s, s.active, tight)
+    assert plan.LAST_POSITIONS <= 5
+    assert str(actions[-1]) == "end" or s.clone().apply(actions[0], side) is not None
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_two_attackers_that_together_force_a_retreat_hit_the_same_target(level: str) -> None:
+    """The German Artillery on e7 (defence 2) gives way only to both Infantry beside it; the
+    Infantry on c5 (defence 3) cannot be forced by anyone, so hitting it wastes an attack."""
+    s = build("wwi", {"d6": "I", "f6": "I", "c5": "i", "e7": "a", "a1": "H", "h8": "h"})
+    s.apply("done", BRITISH)
+    played = _turn(s, BRITISH, level)
+    assert {"d6xe7", "f6xe7"} <= set(played), played
+    assert code_at(s, "e7") is None  # it fell back
+
+
+def test_easy_wastes_no_plan_on_it_but_attacks_too() -> None:
+    s = build("wwi", {"d6": "I", "f6": "I", "c5": "i", "e7": "a", "a1": "H", "h8": "h"})
+    s.apply("done", BRITISH)
+    played = _turn(s, BRITISH, "easy")
+    assert any("x" in p for p in played)
+
+
+def test_hard_fills_the_square_beside_its_headquarters_an_enemy_flame_thrower_could_use() -> None:
+    """Two Artillery in range and a Flame Thrower that can step into b2 would bring 4 damage to the
+    Headquarters on a1: the Infantry on d2 steps into b2 and the ring is closed."""
+    s = build(
+        "wwi",
+        {"a1": "H", "a2": "I", "b1": "I", "d2": "I", "g2": "I", "e5": "a", "e4": "a", "c3": "f", "h8": "h"},
+    )
+    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) >= 1.0
+    _turn(s, BRITISH, "hard")
+    assert code_at(s, "b2") is not None and s.u_side[at(s, "b2")] == 0
+    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) < 1.0  # the Germans cannot destroy it now
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_wwii_ai_moves_when_a_move_helps(level: str) -> None:
+    """Far from the enemy, every unit of the planned levels has somewhere better to be: the move
+    phase is never skipped (the AI once played whole turns without a move)."""
+    s = build(
+        "wwii", {"b1": "H", "c2": "T", "d2": "I", "e2": "A", "f2": "L", "g8": "h", "f7": "i", "e7": "t"}
+    )
+    played = _turn(s, AMERICANS, level, game=WWII_GAME)
+    moves = [p for p in played if "-" in p]
+    assert moves, played
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_planned_level_takes_the_headquarters_when_it_can(level: str) -> None:
+    s = build("wwi", {"c7": "F", "e7": "F", "d6": "I", "d8": "h", "c8": "i", "e8": "i", "b5": "i", "a1": "H"})
+    _turn(s, BRITISH, level)
+    assert s.is_over() and s.result is not None and s.result.winner == BRITISH
+
+
+def test_the_corner_layout_rings_the_headquarters() -> None:
+    s = WWI_GAME.new_game({}, 3)
+    s.apply("army balanced", BRITISH)
+    s.apply("army guns", GERMANS)
+    action = WWI_GAME.choose(s.view(BRITISH), "hard", 5)
+    s.apply(action, BRITISH)
+    hq = s.hq(0)
+    assert hq is not None
+    sq = s.u_sq[hq]
+    assert sq in (s.g.index["a1"], s.g.index["h1"])
+    assert bin(s.g.near[sq] & s.occ[0]).count("1") == 3
