@@ -11,6 +11,7 @@ import pytest
 from engine import search
 from engine.companycommander import GAME, State, ai
 from engine.companycommander.state import DEPLOY
+from tests.ai_levels import check_level, positions
 
 from .helpers import A, G, build, unit
 
@@ -95,6 +96,14 @@ def test_the_search_level_stops_at_its_iterations() -> None:
     )
     assert action in s.legal_actions(A)
     assert 0 < stats.iterations <= 48
+
+
+def test_the_search_level_is_deterministic_and_bounded_by_iterations_on_a_frozen_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The platform's check (tests/ai_levels.py): with the search's clock frozen, only its 400
+    iterations can stop it, and it picks the same action twice for the same view and seed."""
+    check_level(GAME, "search", positions(GAME, (3,), (25,)), monkeypatch)
 
 
 def test_the_levels_are_described_and_normal_is_the_default() -> None:
