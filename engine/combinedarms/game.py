@@ -44,8 +44,8 @@ LEVELS: Mapping[str, Settings] = MappingProxyType(
 # The planned levels: how much each plans (never a clock; docs/ai.md says how they were chosen).
 PLANNED: Mapping[str, plan.Config] = MappingProxyType(
     {
-        "normal": plan.Config(deep=False, per_unit=4, beam=3, greedy_moves=True, corner=True),
-        "hard": plan.Config(deep=True, per_unit=6, beam=6, greedy_moves=True, guard=2.0, corner=True),
+        "normal": plan.Config(deep=False, beam=3, corner=True),
+        "hard": plan.Config(deep=True, beam=6, guard=2.0, focus=1.0, siege=1.0, corner=True),
     }
 )
 AI_LEVELS = AiLevels(

@@ -78,12 +78,10 @@ class Config:
     """How much one level plans: the size of its searches, never a clock."""
 
     deep: bool = True  # judge what the enemy can force next turn (and we the turn after)
-    per_unit: int = 6  # destinations tried per unit and move step
     beam: int = 6  # attack sequences kept per depth
-    noise: float = 0.02  # seeded noise on move scores, so seeded games differ
-    greedy_moves: bool = False  # moves one at a time by the quick score (`easy`'s), not planned
     guard: float = 0.0  # with greedy moves: how much the damage the enemy can bring to our HQ counts
     candidates: int = 12  # with guard: the moves (by quick score) judged by what they leave the HQ
+    siege: float = 0.0  # with guard: how much the damage we could bring to their HQ next turn counts
     focus: float = 0.0  # with guard: how much a move's gain in what we can force this turn counts
     corner: bool = False  # deploy the Headquarters in a corner of the back row, ringed by units
     positions: int = 4000  # the most positions an attack plan plays through (its budget)
@@ -391,62 +389,6 @@ def now_value(s: State, me: int, cfg: Config) -> float:
 # ----------------------------------------------------------------------------- the move phase
 
 
-def _quick_dest_score(g: Geometry, field: tuple[int, ...], reach: int, hq_sq: int, dst: int) -> float:
-    d = field[dst]
-    return -abs(d - reach) - 0.1 * _dist(g, dst, hq_sq)
-
-
-def plan_moves(s: State, me: int, cfg: Config, rng: random.Random) -> list[A.Action]:
-    """The move phase, greedily: the best move by `judge` plus this turn's forcing, until none gains."""
-    s = s.clone()
-    g = s.g
-    plan: list[A.Action] = []
-    side = s.sides[me]
-
-    def value() -> float:
-        return judge(s, me, cfg) + now_value(s, me, cfg)
-
-    current = value()
-    their = s.hq(1 - me)
-    mine = s.hq(me)
-    while s.step == MOVE and s.phase != OVER:
-        field = _enemy_field(s, me)
-        hq_sq = s.u_sq[their] if their is not None else 0
-        guard = g.near[s.u_sq[mine]] if mine is not None else 0
-        best: tuple[float, int, int, int] | None = None
-        for u in s.alive(me):
-            if u in s.moved:
-                continue
-            t = s.utype(u)
-            if t.move == 0:
-                continue
-            dests = list(bits(s.reach(u)))
-            if not dests:
-                continue
-            src = s.u_sq[u]
-            if len(dests) > cfg.per_unit:
-                ranked = sorted(dests, key=lambda d: -_quick_dest_score(g, field, t.reach, hq_sq, d))
-                keep = ranked[: cfg.per_unit]
-                keep += [d for d in dests if guard >> d & 1 and d not in keep][:2]
-                dests = keep
-            for dst in dests:
-                _shift(s, u, src, dst)
-                v = value() + cfg.noise * rng.random()
-                _shift(s, u, dst, src)
-                if best is None or v > best[0]:
-                    best = (v, u, src, dst)
-        if best is None or best[0] <= current + 0.05:
-            break
-        v, u, src, dst = best
-        action = A.Move(g.names[src], g.names[dst])
-        s.apply(action, side)
-        plan.append(action)
-        current = value()
-    if s.phase != OVER and s.step == MOVE:
-        plan.append(A.DONE)
-    return plan
-
-
 def _shift(s: State, uid: int, src: int, dst: int) -> None:
     """Move a unit in place, outside the rules, to judge a candidate (undone by shifting back)."""
     side = s.u_side[uid]
@@ -679,6 +621,14 @@ def hq_risk(s: State, me: int, w: Weights) -> float:
     return f.hq_damage / max(1, f.hq_need)
 
 
+def siege(s: State, me: int, w: Weights) -> float:
+    """The damage we could bring to the enemy Headquarters next turn, as a share of its defence
+    (capped at 1, and 1 more when it would fall)."""
+    f = force(s, zones_next(s, me), 1 - me, True, w)
+    share = f.hq_damage / max(1, f.hq_need)
+    return min(1.0, share) + (1.0 if share >= 1.0 else 0.0)
+
+
 def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
     """A move by the quick score, weighed against what it leaves our Headquarters open to: the best
     few moves, every move onto a square beside the Headquarters and `done` are judged by the damage
@@ -709,17 +659,20 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
             quick = ai.score(state, me, a, field, None, their_sq)
             uid = state.board[src]
             _shift(state, uid, src, dst)
-            risk = hq_risk(state, me, w)
+            risk = hq_risk(state, me, w) if cfg.guard else 0.0
             gain = now_value(state, me, cfg) if cfg.focus else 0.0
+            reach = siege(state, me, w) if cfg.siege else 0.0
             _shift(state, uid, dst, src)
         else:
             quick = -0.05
-            risk = hq_risk(state, me, w)
+            risk = hq_risk(state, me, w) if cfg.guard else 0.0
             gain = base
+            reach = siege(state, me, w) if cfg.siege else 0.0
         v = (
             quick
             + cfg.focus * (gain - base)
-            - cfg.guard * (min(risk, 1.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
+            + cfg.siege * reach
+            - cfg.guard * (min(risk, 2.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
         )
         v -= 0.0001 * i
         if best is None or v > best[0]:
@@ -739,18 +692,16 @@ def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Actio
         return retreat_choice(state, cfg)
     if state.step == REINFORCE:
         return reinforcement(state, me, cfg)
-    key = (tag, cfg, state_key(state))
-    got = _PLANS.get(key)
+    if state.step == MOVE:
+        if cfg.guard or cfg.focus or cfg.siege:
+            return guarded(state, me, cfg, seed)
+        return greedy(state, side, seed)
+    if state.step != ATTACK:  # pragma: no cover - every step of play is above
+        return state.legal_actions(side)[-1]
+    got = _PLANS.get((tag, cfg, state_key(state)))
     if got is not None:
         return got
-    if state.step == MOVE and cfg.greedy_moves:
-        return guarded(state, me, cfg, seed) if cfg.guard else greedy(state, side, seed)
-    if state.step == MOVE:
-        plan = plan_moves(state, me, cfg, rng)
-    elif state.step == ATTACK:
-        plan, _ = plan_attacks(state, me, cfg)
-    else:  # pragma: no cover - every step of play is above
-        return state.legal_actions(side)[-1]
+    plan, _ = plan_attacks(state, me, cfg)
     _store((tag, cfg), state, me, plan, cfg)
     return plan[0]
 
@@ -765,7 +716,6 @@ __all__ = [
     "greedy",
     "judge",
     "plan_attacks",
-    "plan_moves",
     "retreat_choice",
     "state_key",
     "zones_next",
