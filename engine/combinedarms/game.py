@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -41,23 +42,43 @@ ROLLOUT_DEPTH = 4
 LEVELS: Mapping[str, Settings] = MappingProxyType(
     {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
 )
-# The planned levels: how much each plans (never a clock; docs/ai.md says how they were chosen).
-PLANNED: Mapping[str, plan.Config] = MappingProxyType(
+# The planned levels: how much each plans (never a clock). `hard`'s settings were tuned by self-play
+# (engine/combinedarms/tune.py; docs/ai.md): weighing its own HQ's danger in every move (`guard`)
+# made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
+_NORMAL = plan.Config(deep=False, beam=3, corner=True)
+_HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
+PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
-        "normal": plan.Config(deep=False, beam=3, corner=True),
-        "hard": plan.Config(deep=True, beam=6, guard=2.0, focus=1.0, siege=1.0, corner=True),
+        "wwi": MappingProxyType({"normal": _NORMAL, "hard": _HARD}),
+        "wwii": MappingProxyType({"normal": _NORMAL, "hard": replace(_HARD, guard=0.5)}),
     }
 )
-AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard", "search"),
-    "normal",
+_DESCRIPTIONS = {
+    "random": "plays any legal action",
+    "easy": "one step at a time: the move or attack that looks best right now",
+    "normal": "moves like easy, and plans each attack phase as a whole",
+    "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
+    "search": "the generic tree search every game has, a step at a time",
+}
+# Ratings: bench/ladder.py, docs/performance.md (random at 0).
+AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
-        "random": "plays any legal action",
-        "easy": "plays one step at a time, the move or attack that looks best right now",
-        "normal": "plans each phase as a whole: which units attack which target, in which order",
-        "hard": "plans whole turns and weighs what the enemy can force next turn, its Headquarters above all",
-        "search": "the generic tree search every game has, a step at a time",
-    },
+        "wwi": AiLevels(
+            ("random", "easy", "normal", "hard", "search"),
+            "normal",
+            _DESCRIPTIONS,
+            budgets={"easy": 0.5, "normal": 2.0, "hard": 5.0, "search": 1.2},
+        ),
+        "wwii": AiLevels(
+            ("random", "easy", "normal", "hard", "search"),
+            "normal",
+            {
+                **_DESCRIPTIONS,
+                "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
+            },
+            budgets={"easy": 0.5, "normal": 2.0, "hard": 5.0, "search": 1.2},
+        ),
+    }
 )
 
 COMMON_OPTIONS = (
@@ -169,7 +190,8 @@ class CombinedArmsGame(BaseGame):
         self.sides = self.era.sides
         self.options = options
         self.verbs = _verbs(self.era)
-        self.ai = AI_LEVELS
+        self.ai = AI_LEVELS[era]
+        self.planned = PLANNED[era]
         self.search_levels = LEVELS
         self.private_info = False
         self.focus = Focus(
@@ -229,7 +251,7 @@ class CombinedArmsGame(BaseGame):
     ) -> Action:
         """`easy` takes the best-looking step, `normal` and `hard` play a whole-turn plan
         (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
-        if level != "easy" and level not in PLANNED:
+        if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
         s = _state(view)
         side = view.viewer
@@ -237,7 +259,7 @@ class CombinedArmsGame(BaseGame):
             raise ValueError("A spectator has nothing to choose.")
         if level == "easy":
             return plan.greedy(s.clone(), side, seed)
-        return plan.choose(s.clone(), side, level, PLANNED[level], seed)
+        return plan.choose(s.clone(), side, level, self.planned[level], seed)
 
     # -- words
 
@@ -349,4 +371,4 @@ WWII_GAME = CombinedArmsGame(
     WWII_OPTIONS,
 )
 
-__all__ = ["AI_LEVELS", "LEVELS", "WWII_GAME", "WWI_GAME", "CombinedArmsGame"]
+__all__ = ["AI_LEVELS", "LEVELS", "PLANNED", "WWII_GAME", "WWI_GAME", "CombinedArmsGame"]

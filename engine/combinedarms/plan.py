@@ -13,23 +13,30 @@ that, so the turn is planned as a whole:
   units need a free square beside the target, so a Headquarters ringed by its own units is safe
   from them. It is asked about this turn (units where they stand) and the next (units where they
   could move, through empty squares).
-- **Judging a position** (`judge`): material; the own Headquarters' exposure (empty neighbours,
-  friendly guards, and, at `hard`, the damage the enemy can bring to it next turn, a lost game when
-  that reaches its defence); at `hard` also what the enemy can force next turn against what we can;
-  and where units stand (towards the enemy, towards its Headquarters).
-- **The move phase** is planned greedily: each step, every unmoved unit's most promising
-  destinations are tried in place and the move that raises `judge` plus this turn's forcing most is
-  taken, until nothing gains; then `done`.
+- **Judging a position** (`judge`): material; the own Headquarters' empty neighbours and friendly
+  guards; where units stand (their range from the nearest enemy, their distance to the enemy
+  Headquarters, both sides); units pushed back this turn; at `hard` also what the enemy can force
+  next turn (its Headquarters destroyed above all) against what we can.
 - **The attack phase** is a beam search over attack sequences played on copies of the state (so
   retreats, the Double Whammy and blocked retreats are the engine's own); the defender's retreat
-  squares are chosen as our own defender would choose them (where the fewest attackers still to
-  fire can reach). Partial sequences are ranked by what is done plus what the attackers still to
-  fire can force; finished ones by `judge`.
+  squares are chosen as our own defender would choose them (where the attackers still to fire can
+  force least). Partial sequences are ranked by what is done, what the attackers still to fire can
+  force and damage on its way to a forced retreat; the kept ones are judged by `judge`. The budget
+  is a number of positions, never a clock. The plan is made once per phase and replayed step by
+  step: each step is stored under the position it expects, and a position that differs (a retreat
+  went elsewhere) is planned afresh.
+- **The move phase** goes one move at a time. `easy` and `normal` take the quick score's best move
+  (`ai.score`: towards a unit's range from the nearest enemy and the enemy Headquarters). `hard`
+  weighs the quick score's best moves, every step onto a square beside its own Headquarters, and
+  `done`, by what each leaves: the damage the enemy could bring to our Headquarters next turn
+  (`guard`), what we can force in this turn's attack phase (`focus`: a move that brings another
+  attacker onto a target) and the damage we could bring to theirs next turn (`siege`). A planned
+  move phase (the best move by `judge` until none gained) was tried and dropped: it played too
+  cautiously (docs/ai.md).
 
-A plan is computed once per phase and replayed step by step: every planned step is stored under the
-position it expects, and a position that differs (a retreat went elsewhere) is planned afresh. Plans
-use only the side's `View` (Combined Arms hides nothing once armies are revealed) and are
-deterministic per seed: the seed only adds a small noise to move scores, so seeded games differ.
+Everything is computed from the side's `View` (Combined Arms hides nothing once the armies are
+revealed). The seed draws the ready-made army and layout and breaks ties, so seeded games differ
+and the same seed gives the same action.
 """
 
 from __future__ import annotations

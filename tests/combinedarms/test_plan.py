@@ -64,7 +64,7 @@ def test_an_attack_plan_stays_within_its_budget_of_positions(level: str) -> None
     side = min(s.to_act())
     s.apply("done", side)
     assert s.step == ATTACK
-    cfg = PLANNED[level]
+    cfg = PLANNED["wwi"][level]
     actions, _ = plan.plan_attacks(s, s.active, cfg)
     assert 0 < plan.LAST_POSITIONS <= cfg.positions
     tight = plan.Config(beam=cfg.beam, deep=cfg.deep, positions=5)
@@ -91,17 +91,20 @@ def test_easy_wastes_no_plan_on_it_but_attacks_too() -> None:
     assert any("x" in p for p in played)
 
 
-def test_hard_fills_the_square_beside_its_headquarters_an_enemy_flame_thrower_could_use() -> None:
-    """Two Artillery in range and a Flame Thrower that can step into b2 would bring 4 damage to the
-    Headquarters on a1: the Infantry on d2 steps into b2 and the ring is closed."""
-    s = build(
-        "wwi",
-        {"a1": "H", "a2": "I", "b1": "I", "d2": "I", "g2": "I", "e5": "a", "e4": "a", "c3": "f", "h8": "h"},
-    )
-    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) >= 1.0
-    _turn(s, BRITISH, "hard")
+def test_wwii_hard_fills_the_square_beside_its_headquarters_an_enemy_engineer_could_use() -> None:
+    """Two Howitzers and two tanks in reach, and Engineers (2 damage to a Headquarters) that can step
+    into b2, would bring 6 damage to the Headquarters on a1, its defence: the Infantry on c3 steps
+    into b2 and the ring is closed (WWII `hard` weighs its HQ's danger in every move)."""
+    pieces = {
+        "a1": "H", "a2": "I", "b1": "I", "c3": "I", "h3": "T",
+        "c2": "e", "d1": "a", "d4": "a", "d2": "k", "f3": "l", "h8": "h",
+    }  # fmt: skip
+    s = build("wwii", pieces)
+    weights = PLANNED["wwii"]["hard"].weights
+    assert plan.hq_risk(s, 0, weights) >= 1.0
+    _turn(s, AMERICANS, "hard", game=WWII_GAME)
     assert code_at(s, "b2") is not None and s.u_side[at(s, "b2")] == 0
-    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) < 1.0  # the Germans cannot destroy it now
+    assert plan.hq_risk(s, 0, weights) < 1.0  # the Germans cannot destroy it now
 
 
 @pytest.mark.parametrize("level", LEVELS)
