@@ -3,12 +3,14 @@ stay within their budgets and are deterministic per seed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.combinedarms import plan
 from engine.combinedarms.game import PLANNED, WWI_GAME, WWII_GAME
 from engine.combinedarms.state import ATTACK, MOVE, State
-from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, at, build, code_at
+from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, build, code_at
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -91,20 +93,33 @@ def test_easy_wastes_no_plan_on_it_but_attacks_too() -> None:
     assert any("x" in p for p in played)
 
 
+RING = {
+    "a1": "H", "a2": "F", "b1": "F", "c3": "I", "h3": "T",
+    "c2": "e", "d1": "a", "d4": "a", "d2": "k", "f3": "l", "h8": "h",
+}  # fmt: skip
+
+
 def test_wwii_hard_fills_the_square_beside_its_headquarters_an_enemy_engineer_could_use() -> None:
     """Two Howitzers and two tanks in reach, and Engineers (2 damage to a Headquarters) that can step
-    into b2, would bring 6 damage to the Headquarters on a1, its defence: the Infantry on c3 steps
-    into b2 and the ring is closed (WWII `hard` weighs its HQ's danger in every move)."""
-    pieces = {
-        "a1": "H", "a2": "I", "b1": "I", "c3": "I", "h3": "T",
-        "c2": "e", "d1": "a", "d4": "a", "d2": "k", "f3": "l", "h8": "h",
-    }  # fmt: skip
-    s = build("wwii", pieces)
+    into b2, would bring 6 damage to the Headquarters on a1, its defence; the Fortifications on a2
+    and b1 cannot move. The Infantry on c3 steps into b2 and the ring is closed."""
+    s = build("wwii", RING)
     weights = PLANNED["wwii"]["hard"].weights
     assert plan.hq_risk(s, 0, weights) >= 1.0
-    _turn(s, AMERICANS, "hard", game=WWII_GAME)
-    assert code_at(s, "b2") is not None and s.u_side[at(s, "b2")] == 0
+    played = _turn(s, AMERICANS, "hard", game=WWII_GAME)
+    assert "c3-b2" in played
     assert plan.hq_risk(s, 0, weights) < 1.0  # the Germans cannot destroy it now
+
+
+def test_without_its_guard_weight_hard_leaves_that_square_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same position with `guard` at 0 (WWI's `hard`): nothing else draws the Infantry to b2, so
+    the ring closing above is the guard's doing."""
+    unguarded = replace(PLANNED["wwii"]["hard"], guard=0.0)
+    monkeypatch.setattr(WWII_GAME, "planned", {**PLANNED["wwii"], "hard": unguarded})
+    s = build("wwii", RING)
+    played = _turn(s, AMERICANS, "hard", game=WWII_GAME)
+    assert "c3-b2" not in played
+    assert plan.hq_risk(s, 0, unguarded.weights) >= 1.0
 
 
 @pytest.mark.parametrize("level", LEVELS)
