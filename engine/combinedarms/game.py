@@ -60,14 +60,18 @@ _DESCRIPTIONS = {
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
 }
-# Ratings: bench/ladder.py, docs/performance.md (random at 0).
+# Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
+# at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
+# the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
+_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
         "wwi": AiLevels(
             ("random", "easy", "normal", "hard", "search"),
             "normal",
             _DESCRIPTIONS,
-            budgets={"easy": 0.5, "normal": 2.0, "hard": 5.0, "search": 1.2},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
+            budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
             ("random", "easy", "normal", "hard", "search"),
@@ -76,7 +80,8 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
                 **_DESCRIPTIONS,
                 "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
             },
-            budgets={"easy": 0.5, "normal": 2.0, "hard": 5.0, "search": 1.2},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0},
+            budgets=_BUDGETS,
         ),
     }
 )
