@@ -2,8 +2,9 @@
 
 median_ms: one board PNG (view + the last action's events -> bytes) through the game's renderer,
 warm caches, over varied positions from seeded random games. floor_ms: encoding a blank palette
-canvas of the same size with the same PNG settings (what no renderer can beat). replay_300_s /
-replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
+canvas of the same size with the same PNG settings (what no renderer can beat). cpu_median_ms: the
+same renders' CPU time (the thread's clock), which a machine busy with other work does not inflate.
+replay_300_s / replay_mib: an animated GIF of a 300-action game (or of the whole game if it ends sooner).
 min_text_css_px_at_400: the smallest text drawn on any of those boards, in CSS pixels when the
 image is shown 400 CSS pixels wide (a phone): the font sizes the renderer really drew
 (render.kit.measuring) x 400 / the image's width; 12 or more reads on a phone.
@@ -73,15 +74,16 @@ def bench(game: str) -> dict[str, object]:
     blank = Image.new("P", size, 0)
     blank.putpalette(sample.getpalette() or [0, 0, 0] * 256)
     # Interleave the floor with the renders, so a busy machine slows both alike.
-    sizes, times, floors = [], [], []
+    sizes, times, floors, cpu = [], [], [], []
     for _ in range(3):
         for view, events in cases:
             t = time.perf_counter()
             encode(blank)
             floors.append((time.perf_counter() - t) * 1000)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             png = draw.board(view, events)
             times.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.thread_time() - c) * 1000)
             sizes.append(len(png))
     median = statistics.median(times)
     floor = statistics.median(floors)
@@ -95,6 +97,7 @@ def bench(game: str) -> dict[str, object]:
         "game": game,
         "size_px": f"{size[0]}x{size[1]}",
         "median_ms": round(median, 2),
+        "cpu_median_ms": round(statistics.median(cpu), 2),
         "p90_ms": round(sorted(times)[int(len(times) * 0.9)], 2),
         "floor_ms": round(floor, 2),
         "floor_ratio": round(median / floor, 2),

@@ -9,6 +9,7 @@ level but `random`, scored by the game's `evaluate`.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -68,6 +69,11 @@ class BaseGame:
     rules: Mapping[str, str] = {}
     notation_help: str = ""
     turn_label: str = "Turn"
+    # Kinds of action whose `legal_actions` is a sample of a larger space (a menu), by class name, with
+    # the fields in which a legal action may differ from every listed one (a call-up of any size, a
+    # group of any of the men who may go). Any other action `apply` accepts is listed (issue 22;
+    # the conformance suite checks both).
+    sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
 
@@ -94,6 +100,35 @@ class BaseGame:
         if not str(text).strip():
             raise InvalidNotation(f"Give an action. Examples: {self.notation_help}")
         return self.parse_action(tidy(text))
+
+    def parse_in(self, text: str, state: State, side: Side) -> Action:
+        """`parse` for `side` in `state`: the same action, but a refusal offers only examples that
+        are accepted there (the platform parses a player's command this way). A game whose parser
+        gives examples of its notation overrides this to take them from the position."""
+        if not str(text).strip():
+            raise InvalidNotation(f"Give an action. {examples_now(state, side)}")
+        try:
+            return self.parse(text)
+        except InvalidNotation as exc:
+            said = str(exc)
+            for example in _TICKED.findall(said):
+                why = self.refusal_of(example, state, side)
+                if why is not None:  # the notation's example is wrong here: say why, offer what is right
+                    said = f"'{str(text).strip()[:40]}' is not an action you can play now. {why}"
+                    raise InvalidNotation(f"{said} {examples_now(state, side)}") from None
+            raise
+
+    def refusal_of(self, example: str, state: State, side: Side) -> str | None:
+        """None if `example` (actions separated by ';') is accepted in `state` by `side`; else the
+        words of its refusal."""
+        probe = state.clone()
+        try:
+            for part in example.split(";"):
+                if part.strip():
+                    probe.apply(self.parse(part), side)
+        except (InvalidNotation, IllegalAction) as exc:
+            return str(exc)
+        return None
 
     # -- options
 
@@ -297,6 +332,25 @@ def pick_rows(
     return tuple(out)
 
 
+_TICKED = re.compile(r"`([^`]+)`")  # an example offered in a refusal's words
+
+
+def examples_now(state: State, side: Side, most: int = 4) -> str:
+    """A sentence offering a few of `side`'s legal actions in `state`, one of each kind first (a
+    move, an attack, ending the turn) so that it shows what may be done, not four shuffles."""
+    legal = list(state.legal_actions(side))
+    if not legal:
+        return "You owe no action now."
+    picked: list[Action] = []
+    kinds: set[type] = set()
+    for action in legal:
+        if type(action) not in kinds:
+            kinds.add(type(action))
+            picked.append(action)
+    picked += [a for a in legal if a not in picked][: max(0, most - len(picked))]
+    return "Legal now: " + ", ".join(f"`{a}`" for a in picked[:most]) + "."
+
+
 def limit_option(
     name: str, label: str, description: str, default: int, maximum: int, shown: str, off: str
 ) -> OptionSpec:
@@ -335,4 +389,12 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
     return text
 
 
-__all__ = ["GENERIC_LEVELS", "MAX_OPTIONS", "SEARCH_LEVELS", "BaseGame", "limit_option", "pick_rows"]
+__all__ = [
+    "GENERIC_LEVELS",
+    "MAX_OPTIONS",
+    "SEARCH_LEVELS",
+    "BaseGame",
+    "examples_now",
+    "limit_option",
+    "pick_rows",
+]

@@ -354,6 +354,10 @@ class Game(Protocol):
         """Notation to an action (raises `InvalidNotation`); accepts the `engine.meta` words too."""
         ...
 
+    def parse_in(self, text: str, state: State, side: Side) -> Action:
+        """`parse` for `side` in `state`: a refusal offers only examples accepted there."""
+        ...
+
     # -- the AI
     def choose(self, view: View, level: str, seed: int, budget_s: float | None = None) -> Action:
         """The AI's action for `view.viewer`, who must be owed an action; deterministic per seed

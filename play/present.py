@@ -192,10 +192,10 @@ def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
     out: list[str] = []
     for n, text in enumerate(texts):
         if n in kept:
-            out.append(text)
-        elif not out or out[-1] != "…":
-            out.append("…")
-    return "; ".join(out)
+            out.append(text if not out or out[-1] == " … " else f"; {text}")
+        elif not out or out[-1] != " … ":
+            out.append(" … ")  # a gap reads "A … C", never "…; C"
+    return "".join(out).strip()
 
 
 def played_text(played: Played, limit: int | None = None) -> str:

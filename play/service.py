@@ -646,6 +646,7 @@ class MatchService:
             actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
         except IllegalMove:
             await self._refuse_if_not_their_turn(match, user_id)
+            self._refuse_in_position(match, rules, user_id, texts)
             raise
         async with self._lock(match.id):
             match = await self._reread(match)
@@ -715,6 +716,25 @@ class MatchService:
         if of == 1:
             return why
         return f"Action {n} of {of}: {why} Nothing was played."
+
+    def _refuse_in_position(self, match: Match, rules: Game, user_id: int, texts: list[str]) -> None:
+        """A command that does not parse, refused with the game's words for the position where its
+        bad action would have been played (`Game.parse_in`): every example offered is accepted
+        there. Returns when the game is not in memory (the plain refusal then stands)."""
+        live = self._live.get(match.channel_id)
+        side = match.side_of(user_id)
+        if live is None or live[1] is None or side is None:
+            return
+        state = live[1].clone()
+        for n, text in enumerate(texts, 1):
+            try:
+                action = rules.parse_in(text, state, side)
+            except InvalidNotation as exc:
+                raise IllegalMove(self._step(n, len(texts), str(exc))) from None
+            try:
+                state.apply(action, side)
+            except IllegalAction:
+                return  # an earlier action is illegal too: the plain refusal of the bad one stands
 
     def _parse(self, rules: Game, text: str, n: int, of: int) -> Action:
         try:

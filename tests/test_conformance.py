@@ -9,6 +9,8 @@ Discord and console layers rely on. A new game passes this before it is hosted.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import io
 import json
 import random
@@ -534,3 +536,212 @@ def test_boards_draw_their_text_through_the_kit() -> None:
         if path.name != "kit.py":
             source = path.read_text()
             assert "ImageFont" not in source and "truetype" not in source, path
+
+
+# ---------------------------------------------------------------------- refusals' examples (issue 22)
+
+TICKED = re.compile(r"`([^`]+)`")
+SQUARE = re.compile(r"\b[a-zA-Z][0-9]{1,2}\b")
+
+
+def bad_inputs(text: str, rng: random.Random) -> set[str]:
+    """What a player might type instead of the legal `text`: a word misspelt (a letter dropped, two
+    added), a square off any board, a number changed, a stray word before or after."""
+    out = set()
+    for word in re.findall(r"[A-Za-z]{3,}", text):
+        i = rng.randrange(len(word))
+        out.add(text.replace(word, word[:i] + word[i + 1 :], 1))
+        out.add(text.replace(word, word + "ie", 1))
+    for square in SQUARE.findall(text):
+        out |= {text.replace(square, "z9", 1), text.replace(square, "a99", 1)}
+    for number in re.findall(r"\d+", text):
+        out |= {text.replace(number, "77", 1), text.replace(number, "0", 1)}
+    out |= {f"zork {text}", f"{text} zork", "zork", ""}
+    out.discard(text)
+    return out
+
+
+def refusal(game: Game, state: State, side: str, text: str) -> tuple[str, list[str]] | None:
+    """The refusal a player gets for `text` in `state` (the parser's, else the rules'): its words
+    and the legal actions it lists; None if `text` is accepted."""
+    try:
+        action = game.parse_in(text, state, side)
+    except InvalidNotation as exc:
+        return str(exc), []
+    probe = state.clone()
+    try:
+        probe.apply(action, side)
+    except IllegalAction as exc:
+        return str(exc), list(exc.legal)
+    return None
+
+
+def accepted_here(game: Game, state: State, side: str, example: str) -> str | None:
+    """None if `example` (one or several actions separated by ';') is accepted in `state` by
+    `side`, else why not."""
+    probe = state.clone()
+    try:
+        for part in [p for p in example.split(";") if p.strip()]:
+            probe.apply(game.parse(part), side)
+    except (InvalidNotation, IllegalAction) as exc:
+        return str(exc)
+    return None
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_example_a_refusal_offers_is_accepted_where_it_is_offered(name: str) -> None:
+    """Issue 22: a refusal's examples (`...` in its words, and the legal actions it lists) are
+    accepted in the very position the refusal was given (the WWII Combined Arms refusals offered WWI
+    armies and rows). Bad inputs are legal notations of the position, misspelt or mangled."""
+    game = game_of(name)
+    failures: dict[tuple[str, str], str] = {}
+    checked = 0
+    for seed in (5, 6):
+        rng = random.Random(seed)
+        for state, log in playout(name, seed, deep_every=1000, steps=120):
+            if state.is_over():
+                break
+            for side in sorted(state.to_act()):
+                legal = [str(a) for a in state.legal_actions(side)]
+                earlier = [text for _, text in log]  # notations of other moments: a verb out of its time
+                for typed in rng.sample(legal, min(3, len(legal))) + rng.sample(
+                    earlier, min(2, len(earlier))
+                ):
+                    for text in sorted(bad_inputs(typed, rng)):
+                        found = refusal(game, state, side, text)
+                        if found is None:
+                            continue
+                        words, listed = found
+                        for example in [e for e in TICKED.findall(words) if e != text.strip()] + listed:
+                            checked += 1
+                            why = accepted_here(game, state, side, example)
+                            if why is not None:
+                                said = re.sub(r"'[^']*'", "'…'", words)[:90]  # one line per kind of refusal
+                                failures.setdefault((said, example), f"for {text!r}: {why}")
+    assert checked > 0
+    assert not failures, "\n".join(f"{w!r} offers `{e}`, refused {why}" for (w, e), why in failures.items())
+
+
+# ---------------------------------------------------------------------- apply is the authority (issue 22)
+
+
+def action_fields(action: object) -> list[str]:
+    """The fields an action is built from: a dataclass's, or the slots of its classes (its
+    notation text aside)."""
+    if dataclasses.is_dataclass(action):
+        return [f.name for f in dataclasses.fields(action)]
+    names: list[str] = []
+    for klass in type(action).__mro__:
+        slots = getattr(klass, "__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot != "text" and slot not in names:
+                names.append(slot)
+    return names
+
+
+def rebuilt(action: object, name: str, value: object) -> object:
+    """`action` with one field changed, built as code would build it."""
+    if dataclasses.is_dataclass(action):
+        return dataclasses.replace(action, **{name: value})  # type: ignore[type-var]
+    fields = {n: getattr(action, n) for n in action_fields(action)}
+    fields[name] = value
+    return type(action)(**fields)
+
+
+def changed_values(value: object, seen: set) -> list[object]:
+    """What one field may be changed to: an int by one either way, to 0, negative; a flag flipped;
+    anything else to the other values of that field in the game's legal actions (other squares,
+    zones, cards, groups of men)."""
+    if isinstance(value, bool):
+        return [not value]
+    out: list[object] = []
+    if isinstance(value, int):
+        out += [value + 1, value - 1, 0, -1, -value]
+    out += [v for v in seen if v != value and type(v) is type(value)]
+    return [v for n, v in enumerate(out) if v != value and v not in out[:n]]
+
+
+def _same(a: object, b: object) -> bool:
+    """The same action, field by field (a notation may coincide: a front numbered -1 reads as the
+    last front, yet it is no front)."""
+    return type(a) is type(b) and all(getattr(a, f) == getattr(b, f) for f in action_fields(a))
+
+
+def _listed_but_for(game: Game, mutant: object, legal: Sequence[object]) -> bool:
+    """Whether `mutant` differs from a listed action only in a field the game lists a sample of
+    (`sampled`: a call-up of any size, a custom army): legal though not listed."""
+    open_fields = getattr(game, "sampled", {}).get(type(mutant).__name__, ())
+    if not open_fields:
+        return False
+    fixed = [f for f in action_fields(mutant) if f not in open_fields]
+    return any(
+        type(a) is type(mutant) and all(getattr(a, f) == getattr(mutant, f) for f in fixed) for a in legal
+    )
+
+
+def _verdict(game: Game, state: State, side: str, legal: list, mutant: object, before: dict) -> str | None:
+    """What is wrong with how `state` takes `mutant` (None: nothing): a listed action is accepted,
+    an unlisted one refused with IllegalAction and no change, unless it is legal beyond the list
+    (`_listed_but_for`) and its notation reads back as itself."""
+    listed = any(_same(a, mutant) for a in legal)
+    probe = state.clone()
+    try:
+        probe.apply(mutant, side)  # type: ignore[arg-type]
+    except IllegalAction:
+        if listed:
+            return f"{mutant!r} is listed but refused"
+        return f"{mutant!r} was refused but changed the state" if probe.to_json() != before else None
+    except Exception as exc:
+        return f"{mutant!r} raised {exc!r}, not IllegalAction"
+    if listed:
+        return None
+    if not _listed_but_for(game, mutant, legal):
+        return f"{mutant!r} is accepted, not listed"
+    try:
+        reread = game.parse(str(mutant))
+    except InvalidNotation as exc:
+        return f"{mutant!r} is accepted; the parser says {exc}"
+    return None if reread == mutant else f"{mutant!r} is accepted; its notation reads {reread!r}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_apply_accepts_a_changed_action_exactly_when_it_is_legal(name: str) -> None:
+    """Issue 22, bug 3: `apply` is the one authority on legality, so an action built in code is
+    refused unless `legal_actions` lists it (Battlefronts took a jump into a travel zone and a call-up
+    of 0 cards, Fix Bayonets two men moved by the Zigzag card). From positions along random playouts,
+    legal actions get one field changed; `apply` accepts the change exactly when it is listed (or the
+    game lists a sample of that field and the parser reads it back), and a refusal changes nothing."""
+    game = game_of(name)
+    seen: dict[str, set] = {}
+    problems: dict[tuple[str, str], str] = {}
+    tried = 0
+    for seed in (8, 9):
+        rng = random.Random(seed)
+        for state, _ in playout(name, seed, deep_every=1000, steps=100):
+            if state.is_over():
+                break
+            for side in sorted(state.to_act()):
+                legal = list(state.legal_actions(side))
+                for action in legal:
+                    for field in action_fields(action):
+                        value = getattr(action, field)
+                        with contextlib.suppress(TypeError):
+                            seen.setdefault(field, set()).add(value)
+                before = state.to_json()
+                for action in rng.sample(legal, min(4, len(legal))):
+                    for field in action_fields(action):
+                        for value in changed_values(getattr(action, field), seen.get(field, set())):
+                            try:
+                                mutant = rebuilt(action, field, value)
+                            except Exception:  # code cannot even build it: there is nothing to apply
+                                continue
+                            if mutant == action:
+                                continue
+                            tried += 1
+                            problem = _verdict(game, state, side, legal, mutant, before)
+                            if problem is not None:
+                                problems.setdefault(
+                                    (type(mutant).__name__, field), f"{problem} (from {action!r})"
+                                )
+    assert tried > 0
+    assert not problems, "\n".join(problems.values())

@@ -160,3 +160,16 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
     assert short.endswith(f"…\nOnly you see this: {secret}.")
     tiny = turn_dm_text(match, played, 2, secret, limit=len(secret) + 90)
     assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
+
+
+def test_a_cut_recap_marks_its_gaps_with_an_ellipsis_between_clauses() -> None:
+    """A recap cut to its weightiest actions read "…; the Germans end their turn" when the first
+    ones were left out: an ellipsis stands between clauses, never before a semicolon."""
+    from play.present import _cut
+
+    clauses = [("move a1-a2", 1), ("move b1-b2", 1), ("attack c3 and destroy it", 5), ("end the turn", 1)]
+    assert _cut(clauses, 200) == "move a1-a2; move b1-b2; attack c3 and destroy it; end the turn"
+    assert _cut(clauses, 45) == "… attack c3 and destroy it; end the turn"
+    assert _cut(clauses, 30) == "… end the turn"
+    middle = [("attack c3 and destroy it", 5), ("move a1-a2", 1), ("move b1-b2", 1), ("end", 1)]
+    assert _cut(middle, 36) == "attack c3 and destroy it … end"

@@ -585,3 +585,30 @@ async def test_the_ai_keeps_to_the_game_it_began_thinking_in(
     new, _ = await svc.current(CHANNEL)
     assert new.id != old.id
     assert await svc.db.actions(new.id) == []  # the new game's AI has not moved: nobody asked it yet
+
+
+async def test_a_refusal_offers_examples_of_the_position_it_was_given_in(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Issue 22, bug 2: a command that does not parse is refused with the game's words for where it
+    would have been played (`Game.parse_in`), so its example is accepted there: WWII Combined Arms
+    offered a WWI army, which the game then refused; and in a command of several actions the example
+    fits the position after the actions before the bad one."""
+    svc = await open_service(tmp_path / "g.db", clock)
+    await svc.challenge(
+        game="combinedarms_wwii", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
+    match = await svc.accept(CHANNEL, BOB)
+    american, german = match.sides["americans"], match.sides["germans"]  # both choose an army at once
+    with pytest.raises(IllegalMove) as refused:
+        await svc.act(CHANNEL, german, "army balancd")
+    (example,) = str(refused.value).split("`")[1::2]
+    assert example.startswith("army ") and "S" not in example[5:].split()
+    await svc.act(CHANNEL, german, example)  # the example offered is accepted
+    with pytest.raises(IllegalMove) as later:  # the Americans choose theirs, then deploy first
+        await svc.act(CHANNEL, american, "army fortress; deploy wedgie")
+    words = str(later.value)
+    assert words.startswith("Action 2 of 2:") and "Nothing was played" in words
+    rows = [e for e in words.split("`")[1::2] if e.startswith("deploy ") and "/" in e]
+    assert rows  # rows of the army the command's first action chose
+    await svc.act(CHANNEL, american, f"army fortress; {rows[0]}")

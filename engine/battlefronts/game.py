@@ -97,6 +97,7 @@ class BattlefrontsGame(BaseGame):
     )
     rules = TOPICS
     notation_help = A.EXAMPLES
+    sampled = MappingProxyType({"Call": ("size",)})  # call-ups of any size; 1 to 13 are listed (R10)
     turn_label = "Round"
 
     # -- rules entry points

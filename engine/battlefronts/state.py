@@ -297,13 +297,19 @@ class State:
                 return False
             if isinstance(action, A.Move):
                 return action.dest in NEIGHBOURS[b.place]
-            return b.face_led and len(b.cards) > 1 and action.dest != b.place
+            # a jump lands on a front (R8), never in a travel zone (issue 22: one built in code did)
+            return b.face_led and len(b.cards) > 1 and action.dest != b.place and action.dest in FRONTS
         if isinstance(action, A.Call):
             return self.phase == SUPPORT and not self._call_problem(action, side)
         return False
 
     def _call_problem(self, action: A.Call, side: str) -> str:
         deck = len(self.decks[side])
+        if action.zone not in ZONES:  # issue 22: a call-up built in code went straight onto a front
+            zones = and_list([PLACE_NAMES[z] for z in ZONES])
+            return f"Call-ups go into a travel zone ({zones}), not onto a front."
+        if action.size < 1:  # issue 22: a call-up of 0 cards made a battalion of none
+            return "A call-up takes at least 1 card."
         if action.zone in self.called[side]:
             free = [PLACE_NAMES[z] for z in ZONES if z not in self.called[side]]
             rest = f" Zones still free: {and_list(free)}." if free else ""
@@ -367,6 +373,9 @@ class State:
                     return f"{action.unit} is a lone face card: jumping would discard the whole battalion."
                 if action.dest == b.place:
                     return f"{action.unit} is already at {here}."
+                if action.dest not in FRONTS:
+                    fronts = and_list([PLACE_NAMES[f] for f in FRONTS])
+                    return f"A jump lands on a front ({fronts}), never in a travel zone."
         return "That is not legal now."
 
     def _not_your_turn(self, side: str) -> str:

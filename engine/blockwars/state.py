@@ -531,6 +531,8 @@ class State:
         if side is not None and side is not actor:
             raise IllegalAction(self._not_your_turn(side))
         if isinstance(action, A.BareSquare):
+            if not 0 <= action.at < len(SQUARE_NAMES):
+                raise IllegalAction("That square is not on the board: squares run from a1 to h8.")
             action = self._from_square(action.at)
         if isinstance(action, A.Setup):
             if self.phase != SETUP:
@@ -543,7 +545,7 @@ class State:
                     break
             else:
                 if action not in legal:
-                    raise IllegalAction(self._explain(action), [str(a) for a in self._hint(action)])
+                    raise IllegalAction(self._refusal_words(action), [str(a) for a in self._hint(action)])
         self._legal = None
         self._events = events = list[Event]()
         if self.draw_offer is actor.other:  # (R20)
@@ -1060,7 +1062,12 @@ class State:
 
     def _hint(self, action: Action) -> list[Action]:
         src = getattr(action, "src", None)
-        if src is not None and self.pending is None and self.phase == PLAY:
+        if (
+            isinstance(src, int)
+            and 0 <= src < len(SQUARE_NAMES)
+            and self.pending is None
+            and self.phase == PLAY
+        ):
             own = self.legal_for(src)
             if own:
                 return own[:12]
@@ -1102,6 +1109,19 @@ class State:
             f"The {DECISION_LABELS[d.kind]} is not answered with a square: {d.question(legal)}",
             [str(a) for a in legal],
         )
+
+    def _refusal_words(self, action: Action) -> str:
+        """`_explain`, for an action the legal list does not hold: one built in code may name a square
+        off the board or fields no notation gives (issue 22); it is refused all the same."""
+        squares = [
+            v for f in ("src", "dst", "target", "via", "at") if isinstance(v := getattr(action, f, None), int)
+        ]
+        if any(not 0 <= sq < len(SQUARE_NAMES) for sq in squares):
+            return "That square is not on the board: squares run from a1 to h8."
+        try:
+            return self._explain(action)
+        except (IndexError, KeyError, ValueError):
+            return f"'{action}' is not a legal action now."
 
     def _explain(self, action: Action) -> str:
         """Say why `action` is not legal now, in a player's words."""

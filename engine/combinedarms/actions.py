@@ -31,9 +31,43 @@ _ROW = re.compile(r"^(?:[A-Z]\*?|\.)+$")
 _WORD = re.compile(r"^[a-z]+$")
 _COUNT_FIRST = re.compile(r"^(?:\d+[A-Z])+$")
 _LETTER_FIRST = re.compile(r"^(?:[A-Z]\d*)+$")
-# Each era's example army and deployment rows, in its own letters (WWII has no 'S').
-ARMY_EXAMPLE = {"wwi": "I8 S2 H1", "wwii": "I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1"}
+# Each era's example army and deployment rows, in its own letters (WWII has no 'S'): a whole army of
+# the standard game within its limits, and rows that deploy exactly that army.
+ARMY_EXAMPLE = {"wwi": "I8 S1 M1 T2 A2 F1 H1", "wwii": "I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1"}
 ROWS_EXAMPLE = {"wwi": ".AAH.FS./IIIIIIII/..TT..M.", "wwii": "..AH.A../IIXYEEM./..LTTKIM"}
+
+
+@dataclass(frozen=True, slots=True)
+class Examples:
+    """What a refusal offers as examples. `of_era`: the notation's own, for a parse without a
+    position; the game's `parse_in` gives ones accepted in the position (an army the options allow,
+    rows that deploy the player's own army, actions legal now). None: no such action now."""
+
+    army: str | None  # unit letters with counts: "I8 S1 M1 T2 A2 F1 H1"
+    rows: str | None  # deployment rows: ".AAH.FS./IIIIIIII/..TT..M."
+    layout: str | None  # a ready-made layout's action: "deploy line"
+    now: str  # a sentence offering a few actions: "Examples: `army balanced`, ..."
+
+    @staticmethod
+    def of_era(era: Era) -> Examples:
+        return Examples(ARMY_EXAMPLE[era.key], ROWS_EXAMPLE[era.key], "deploy line", f"Examples: {EXAMPLES}.")
+
+    def army_refusal(self, lead: str) -> str:
+        """`lead` (what was wrong) then how to write an army, with an example accepted now; or, when
+        no army is chosen now, that and what is legal instead."""
+        if self.army is None:
+            return f"This is not the time to choose an army. {self.now}"
+        return f"{lead}give unit letters with counts, like `army {self.army}`."
+
+    def deploy_refusal(self, lead: str) -> str:
+        """`lead` then how to deploy, with examples accepted now; or, when no deployment is due now,
+        that and what is legal instead."""
+        if self.rows is None or self.layout is None:
+            return f"This is not the time to deploy. {self.now}"
+        return (
+            f"{lead}a ready-made layout (`{self.layout}`), or rows of your own from your back row "
+            f"forwards, like `deploy {self.rows}`."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,16 +183,15 @@ def _or(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
-def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
+def army_counts(spec: str, era: Era, ex: Examples | None = None) -> tuple[tuple[str, int], ...]:
     """Unit letters with counts ("I8 S2 H1", "8I 2S H", "IIIIIIIISSH") in the era's order."""
     counts: dict[str, int] = {}
     pairs: list[tuple[str, int]] = []
-    example = ARMY_EXAMPLE[era.key]
+    ex = ex or Examples.of_era(era)
     word = spec.strip().lower()
     if _WORD.match(word) and len(word) > 3 and any(c.upper() not in era.by_code for c in word):
         raise InvalidNotation(
-            f"There is no ready-made army '{word[:20]}' ({', '.join(era.presets)}); or give unit "
-            f"letters with counts, like `army {example}`."
+            ex.army_refusal(f"There is no ready-made army '{word[:20]}' ({_or(list(era.presets))}); or ")
         )
     for token in spec.upper().replace(",", " ").split():
         if _COUNT_FIRST.match(token):
@@ -166,23 +199,21 @@ def army_counts(spec: str, era: Era) -> tuple[tuple[str, int], ...]:
         elif _LETTER_FIRST.match(token):
             pairs.extend((c, int(n or 1)) for c, n in re.findall(r"([A-Z])(\d*)", token))
         else:
-            raise InvalidNotation(
-                f"'{token[:20]}' is not part of an army: write unit letters with counts, like {example}."
-            )
+            raise InvalidNotation(ex.army_refusal(f"'{token[:20]}' is not part of an army: "))
     for code, n in pairs:
         if code not in era.by_code:
             known = ", ".join(f"{u.code} ({u.name})" for u in era.units)
             raise InvalidNotation(f"There is no unit '{code}'. The units: {known}.")
         counts[code] = counts.get(code, 0) + n
     if not counts:
-        raise InvalidNotation(
-            f"Name a ready-made army or give unit letters with counts, like `army {example}`."
-        )
+        raise InvalidNotation(ex.army_refusal("Name a ready-made army, or "))
     return tuple((u.code, counts[u.code]) for u in era.units if counts.get(u.code))
 
 
-def parse(text: str, era: Era) -> Action:
-    """Notation to an action; raises `InvalidNotation` with examples when it does not parse."""
+def parse(text: str, era: Era, ex: Examples | None = None) -> Action:
+    """Notation to an action; raises `InvalidNotation` with examples (`ex`: those of a position, else
+    the era's) when it does not parse."""
+    ex = ex or Examples.of_era(era)
     raw = " ".join(str(text).strip().split())
     low = raw.lower()
     if low == "done":
@@ -202,31 +233,29 @@ def parse(text: str, era: Era) -> Action:
     if low.startswith("army"):
         rest = raw[4:].strip()
         if not rest:
-            raise InvalidNotation(
-                f"Say which army: {', '.join(era.presets)} or letters like `army {ARMY_EXAMPLE[era.key]}`."
-            )
+            raise InvalidNotation(ex.army_refusal(f"Say which army: {_or(list(era.presets))}; or "))
         if _WORD.match(rest.lower()):
             if rest.lower() in era.presets:
                 return Army(preset=rest.lower())
             if len(rest) < _SHORTEST_ARMY:  # too few letters for an army: a misspelt name
                 raise InvalidNotation(
-                    f"There is no ready-made army '{rest[:20]}': choose {_or(list(era.presets))}, "
-                    "or your own counts like `army I8 S2 H1`."
+                    ex.army_refusal(
+                        f"There is no ready-made army '{rest[:20]}': choose {_or(list(era.presets))}; or "
+                    )
                 )
-        return Army(counts=army_counts(rest, era))
+        return Army(counts=army_counts(rest, era, ex))
     if low.startswith("deploy"):
         rest = raw[6:].strip()
         if not rest:
-            raise InvalidNotation(
-                "Say how to deploy: `deploy line`, or rows like `deploy AAH.../IIII..../...`."
-            )
+            raise InvalidNotation(ex.deploy_refusal("Say how to deploy: "))
         if _WORD.match(rest.lower()):
             if rest.lower() in LAYOUTS:
                 return Deploy(preset=rest.lower())
             # One word of letters is no deployment (an army needs at least two rows): a misspelt name.
             raise InvalidNotation(
-                f"There is no ready-made layout '{rest[:20]}': choose {_or(list(LAYOUTS))}, or rows "
-                "of your own from your back row forwards, like `deploy .AAH.FS./IIIIIIII/..TT..M.`."
+                ex.deploy_refusal(
+                    f"There is no ready-made layout '{rest[:20]}' ({_or(list(LAYOUTS))}). Deploy with "
+                )
             )
         rows = tuple(r.strip().upper() for r in rest.split("/"))
         for r in rows:
@@ -243,7 +272,7 @@ def parse(text: str, era: Era) -> Action:
         if rest in ("off", "no"):
             return AutoRetreat(False)
         raise InvalidNotation("Say `autoretreat on` or `autoretreat off`.")
-    raise InvalidNotation(f"'{raw[:40]}' is not an action here. Examples: {EXAMPLES}.")
+    raise InvalidNotation(f"'{raw[:40]}' is not an action here. {ex.now}")
 
 
 LAYOUTS: dict[str, str] = {
@@ -251,6 +280,7 @@ LAYOUTS: dict[str, str] = {
     "wedge": "the strongest units in the centre",
     "flanks": "fast units on the wings",
 }
+LAYOUTS_FIRST = next(iter(LAYOUTS))
 
 __all__ = [
     "ARMY_EXAMPLE",
@@ -258,6 +288,7 @@ __all__ = [
     "END",
     "EXAMPLES",
     "LAYOUTS",
+    "LAYOUTS_FIRST",
     "ROWS_EXAMPLE",
     "Action",
     "Army",
@@ -266,6 +297,7 @@ __all__ = [
     "Deploy",
     "Done",
     "End",
+    "Examples",
     "Move",
     "Reinforce",
     "Retreat",

@@ -15,7 +15,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option, pick_rows
+from engine.base import BaseGame, examples_now, limit_option, pick_rows
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
@@ -23,12 +23,31 @@ from engine.combinedarms.help import WWI_TOPICS, WWII_TOPICS
 from engine.combinedarms.rules import TURNS
 from engine.combinedarms.state import DEPLOY, DESIGN, OVER, REINFORCE, State, View, new_game
 from engine.combinedarms.units import ERAS, Era
+from engine.meta import parse_meta
+from engine.notation import tidy
 from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 from engine.search import Settings
 
 MAX_BUTTONS = 5
+
+
+def examples_in(state: State, side: str) -> A.Examples:
+    """The examples a refusal offers `side` in `state`: each is accepted there, or left out."""
+    now = examples_now(state, side)
+    legal = state.legal_actions(side)
+    if not legal:
+        return A.Examples(None, None, None, now)
+    army = rows = layout = None
+    if state.phase == DESIGN:
+        counts = next(iter(state.rules.presets.values()))
+        army = " ".join(f"{code}{n}" for code, n in counts.items())
+    elif state.phase == DEPLOY:
+        layout = str(legal[0])
+        rows = "/".join(state.layout_rows(state.side_index(side), A.Deploy(preset=A.LAYOUTS_FIRST)))
+    return A.Examples(army, rows, layout, now)
+
 
 # The generic search per level, tuned for a turn of many small steps: most steps are easy, so each
 # thinks briefly (the budget caps a slow machine). Playouts are short: a step's value shows within a
@@ -206,6 +225,8 @@ class CombinedArmsGame(BaseGame):
         )
         self.rules = WWI_TOPICS if era == "wwi" else WWII_TOPICS
         self.notation_help = A.EXAMPLES
+        # Set-up lists the ready-made armies and layouts; any army and deployment within the rules goes.
+        self.sampled = MappingProxyType({"Army": ("preset", "counts"), "Deploy": ("preset", "rows")})
 
     # -- rules entry points
 
@@ -228,6 +249,14 @@ class CombinedArmsGame(BaseGame):
 
     def parse_action(self, text: str) -> Action:
         return A.parse(text, self.era)
+
+    def parse_in(self, text: str, state: AnyState, side: str) -> Action:
+        """A refusal's examples come from the position: an army of the options chosen (a Campaign
+        army is larger), the rows that deploy this player's own army, actions legal now."""
+        assert isinstance(state, State)
+        if not str(text).strip() or parse_meta(text) is not None:
+            return super().parse_in(text, state, side)
+        return A.parse(tidy(text), self.era, examples_in(state, side))
 
     # -- the AI
 

@@ -250,9 +250,15 @@ def parse(text: str) -> Action:
             return fire(unit)
         return assault(unit)
     if t.lower().startswith("recon"):
+        # The example names the unit the player typed (an example with another unit may be refused).
+        words = t.split()
+        try:
+            unit = parse_label(words[1]) if len(words) > 1 else "A2"
+        except InvalidNotation:
+            unit = "A2"
         raise InvalidNotation(
-            "Say what a success is for: `recon A2 look` (look at the enemy's hand) or `recon A2 mark` "
-            "(+1 to every Suppression roll against that front this turn)."
+            f"Say what a success is for: `recon {unit} look` (look at the enemy's hand) or `recon {unit} "
+            "mark` (+1 to every Suppression roll against that front this turn)."
         )
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
 

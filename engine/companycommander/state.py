@@ -375,7 +375,13 @@ class State:
         legal = self.legal_actions(side)
         listed = _listed(action, legal)
         if listed is None:
-            raise IllegalAction(self._refusal(action, side), self._hints(action, legal))
+            try:
+                why = self._refusal(action, side)
+            except (AssertionError, IndexError, KeyError, ValueError):
+                # an action built in code with fields no notation gives (a card played with a front
+                # it takes none of): it is refused all the same, in plainer words (issue 22)
+                why = f"'{action}' is not a legal action now."
+            raise IllegalAction(why, self._hints(action, legal))
         action = listed  # the listed action itself: its fields are the ones its notation says
         self._legal = None
         self._events = events = list[AnyEvent]()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.base import BaseGame, limit_option
@@ -129,6 +130,7 @@ class FixBayonetsGame(BaseGame):
     private_info = True
     rules = TOPICS
     notation_help = A.EXAMPLES
+    sampled = MappingProxyType({"Group": ("men",)})  # any men who may go, not only the menu (R11)
     turn_label = "Round"
 
     # -- rules entry points

@@ -443,7 +443,10 @@ class State:
             raise IllegalAction("The game is over.")
         if isinstance(action, A.Orders):
             return self._set_orders(action, side)
-        problem = self._refusal(action, side)
+        if isinstance(action, A.Move | A.Attack):
+            problem = self._unlisted(action, side)
+        else:
+            problem = self._refusal(action, side)
         if problem is not None:
             raise IllegalAction(problem, [str(a) for a in self._hints(action, side)])
         self._legal = None
@@ -474,6 +477,26 @@ class State:
             self._play(side, action)
         self._events = []
         return events
+
+    def _unlisted(self, action: A.Move | A.Attack, side: str) -> str | None:
+        """Why a move or an attack is refused, or None: they are legal exactly as `legal_actions`
+        lists them (issue 22: a move built in code with another card, or from another square, was
+        taken). Cheap: the list is made once per position, and an action taken from it comes back
+        as the very object. A group move is a menu of a larger space (R11): `_refusal` checks it."""
+        legal = self.legal_actions(side)
+        for a in legal:
+            if a is action:
+                return None
+        fields = (action.card, action.kind, action.src, action.dst)
+        for a in legal:
+            if type(a) is type(action) and (a.card, a.kind, a.src, a.dst) == fields:
+                return None
+        try:
+            problem = self._refusal(action, side)
+        except (IndexError, KeyError, ValueError):  # no such square or card: only the words are lost
+            problem = None
+        what = "move" if isinstance(action, A.Move) else "attack"
+        return problem or f"'{action}' is not a legal {what} now."
 
     def _refusal(self, action: Action, side: str) -> str | None:
         """Why `action` is illegal for `side` now (None: it is legal)."""
@@ -568,6 +591,14 @@ class State:
                 f"{c.name} moves a man exactly {c.lo} square{'s' if c.lo != 1 else ''} in a straight line "
                 f"(any of the eight directions): {NAMES[action.dst]} is not such a square."
             )
+        if c.kind != MOVE or c.knight or c.lo < 1:
+            return f"{c.name} cannot move men together: a group goes straight ahead with one card (R11)."
+        if len(action.men) != len({sq for sq, _ in action.men}) or sum(len(k) for _, k in action.men) < 2:
+            return "A group move takes two men or more, each square named once (R11)."
+        if any(
+            not 0 <= sq < len(NAMES) or not kinds or set(kinds) - set(SINGULAR) for sq, kinds in action.men
+        ):
+            return "A group move names squares of the board and the men on them (R11)."
         ahead = FORWARD_MOVES[side][c.lo]
         for sq, kinds in action.men:
             for k in dict.fromkeys(kinds):

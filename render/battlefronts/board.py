@@ -365,6 +365,11 @@ def _battalion(
     if tag:
         t = text(tag, g.text, "moved" if b.up else "white", face, True)
         _put(core, t, x + g.side_w - t.width - 5, ty)
+    # the words' tiles are a little taller than the bar's inside: the edge again over them (on a
+    # face-up card the gaps between them showed it as stray underscores, "R1 _|7♦____×8")
+    d.rounded_rectangle(
+        [x, y, x + line.width - 1, y + line.height - 1], radius=4, outline=INDEX[b.side], width=2
+    )
     if hot:
         d.rectangle([x - 2, y - 2, x + g.side_w + 2, y + line.height + 1], outline=INDEX["gold"], width=3)
 

@@ -500,3 +500,30 @@ def test_a_refused_move_to_a_far_front_offers_the_jump_only_to_a_battalion_that_
     with pytest.raises(IllegalAction) as zone:
         command(s, RED, "move R3 T2")
     assert "Jack" not in str(zone.value) and "jump" not in str(zone.value)
+
+
+@pytest.mark.parametrize(
+    ("action", "why"),
+    [
+        (A.call(1, 0), "at least 1 card"),
+        (A.call(1, -2), "at least 1 card"),
+        (A.call(0, 3), "not onto a front"),
+    ],
+)
+def test_a_call_up_built_in_code_is_refused_as_its_notation_would_be(action: A.Call, why: str) -> None:
+    """Issue 22: `apply` took a call-up of 0 (or -2) cards, whose battalion of none later crashed, and
+    one straight onto a front; the parser refuses their notation, and `apply` now does too."""
+    s = build(round=2, phase=SUPPORT, current=RED)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match=why):
+        s.apply(action, RED)
+    assert s.to_json() == before
+
+
+def test_a_jump_built_in_code_never_lands_in_a_travel_zone() -> None:
+    """Issue 22: `A.jump("R1", 3)` landed a battalion in a travel zone; a jump lands on a front (R8)."""
+    s = build({"F1": {RED: ["KS 4D 9C"]}, "F5": {BLUE: ["2C"]}}, round=3, phase=MOVE)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="never in a travel zone"):
+        s.apply(A.jump("R1", 3), RED)
+    assert s.to_json() == before

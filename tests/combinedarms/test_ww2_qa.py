@@ -244,3 +244,47 @@ def test_ready_layouts_put_the_airborne_paratroopers_next_to_their_airfields(sty
         near = s.g.spread(sum(1 << s.u_sq[u] for u in s.alive(side) if s.u_code[u] == "R"))
         assert all(near >> s.u_sq[u] & 1 for u in paras), (style, side)
     assert s.boosted == {u for u in s.alive(0) if s.u_code[u] == "P"}  # Move 4 on turn 1 (W4)
+
+
+# ------------------------------------------------------------------ refusals offer examples accepted here
+
+
+def _offered(text: str) -> list[str]:
+    return text.split("`")[1::2]
+
+
+@pytest.mark.parametrize("options", [{}, {"campaign": True}])
+def test_a_misspelt_army_or_layout_offers_wwii_examples_that_are_accepted(options: dict):
+    """`army balancd` offered `army I8 S2 H1` (no S in WWII, 8 General Infantry over its limit of 4)
+    and `deploy wedgie` a WWI row. Each example offered is now accepted in that very position, the
+    Campaign's larger armies included."""
+    s = new_game("wwii", options, 1)
+    with pytest.raises(InvalidNotation) as army:
+        WWII_GAME.parse_in("army balancd", s, AMERICANS)
+    (example,) = [e for e in _offered(str(army.value)) if e.startswith("army ")]
+    assert "S" not in example.split()[1:] and "I8" not in example
+    s.clone().apply(WWII_GAME.parse(example), AMERICANS)  # accepted
+    play(s, AMERICANS, "army balanced")
+    play(s, GERMANS, "army armoured")
+    with pytest.raises(InvalidNotation) as layout:
+        WWII_GAME.parse_in("deploy wedgie", s, AMERICANS)
+    offered = _offered(str(layout.value))
+    assert offered and any(e.startswith("deploy ") and "/" in e for e in offered)
+    _letters_are_wwii(str(layout.value))
+    for example in offered:
+        s.clone().apply(WWII_GAME.parse(example), AMERICANS)  # each is accepted
+    # Out of its time, a verb's refusal offers what is legal instead.
+    with pytest.raises(InvalidNotation) as late:
+        WWII_GAME.parse_in("army balancd", s, AMERICANS)
+    assert "not the time to choose an army" in str(late.value)
+    for example in _offered(str(late.value)):
+        s.clone().apply(WWII_GAME.parse(example), AMERICANS)
+
+
+def test_without_a_position_the_examples_are_a_whole_army_of_the_era():
+    """The notation's own examples (a parse with no game in view) are whole standard armies."""
+    for text in ("army balancd", "army", "army I3 ?2"):
+        with pytest.raises(InvalidNotation) as e:
+            WWII_GAME.parse(text)
+        for example in _offered(str(e.value)):
+            new_game("wwii", {}, 1).apply(WWII_GAME.parse(example), AMERICANS)

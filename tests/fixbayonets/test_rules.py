@@ -220,6 +220,21 @@ def test_r8_zigzag_moves_no_groups() -> None:
         GAME.parse("zigzag fwd RRd7")
 
 
+def test_r8_a_zigzag_group_built_in_code_is_refused_too() -> None:
+    """Issue 22: `apply` took a group move with the Zigzag card, built in code (the parser refuses
+    its notation): two men moved "0 squares forward" and the log got a line that does not parse."""
+    from engine.errors import IllegalAction
+    from engine.fixbayonets.actions import Group, Move
+
+    s = pos({"d7": "GRR", "e7": "GR"}, g=["zigzag", "march"])
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="straight ahead"):
+        s.apply(Group(card("zigzag"), ((51, "RR"),)), G)
+    with pytest.raises(IllegalAction):  # a move with a card it is not listed with
+        s.apply(Move(card("zigzag"), "R", 51, 35), G)
+    assert s.to_json() == before
+
+
 def test_r11_a_group_of_one_is_written_as_a_plain_move() -> None:
     from engine.errors import InvalidNotation
 
