@@ -42,6 +42,7 @@ and the same seed gives the same action.
 from __future__ import annotations
 
 import random
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -568,7 +569,7 @@ def setup_choice(s: State, me: int, rng: random.Random, corner: bool = False) ->
     assert army is not None
     width = s.g.width
     rows = ready_layout(style, army, s.rules.era, width, s.rules.elite_allowed)
-    grid = [list(r.ljust(width, ".")) for r in rows] + [["."] * width for _ in range(3 - len(rows))]
+    grid = [_cells(r, width) for r in rows] + [["."] * width for _ in range(3 - len(rows))]
     cells = [(r, f) for r in range(3) for f in range(width)]
     hq = next((r, f) for r, f in cells if grid[r][f].rstrip("*") == "H")
     f0 = rng.choice((0, width - 1))
@@ -592,6 +593,12 @@ def setup_choice(s: State, me: int, rng: random.Random, corner: bool = False) ->
     while text and set(text[-1]) == {"."}:
         text.pop()
     return A.Deploy(rows=tuple(text))
+
+
+def _cells(row: str, width: int) -> list[str]:
+    """A deployment row as one string per square: a letter (with its Elite star) or '.'."""
+    cells = re.findall(r"[A-Z]\*?|\.", row)
+    return cells + ["."] * (width - len(cells))
 
 
 def reinforcement(s: State, me: int, cfg: Config) -> A.Action:

@@ -152,3 +152,27 @@ def test_the_corner_layout_rings_the_headquarters() -> None:
     sq = s.u_sq[hq]
     assert sq in (s.g.index["a1"], s.g.index["h1"])
     assert bin(s.g.near[sq] & s.occ[0]).count("1") == 3
+
+
+@pytest.mark.parametrize("game", [WWI_GAME, WWII_GAME], ids=["wwi", "wwii"])
+@pytest.mark.parametrize("options", [{"elite": True}, {"campaign": True}], ids=["elite", "campaign"])
+def test_the_corner_layout_is_legal_with_elite_units_and_on_the_campaign_board(
+    game: object, options: dict[str, bool]
+) -> None:
+    """Elite units are written with a star after their letter: the corner layout keeps them whole
+    (it once split them and sent rows of the wrong length)."""
+    assert game is WWI_GAME or game is WWII_GAME
+    s = game.new_game(options, 2)
+    first, second = (side.name for side in game.sides)
+    s.apply("army balanced", first)
+    s.apply("army balanced", second)
+    for side in (first, second):
+        action = game.choose(s.view(side), "hard", 9)
+        s.apply(action, side)
+    assert s.phase == "play"
+    for who in (0, 1):
+        hq = s.hq(who)
+        assert hq is not None
+        assert bin(s.g.near[s.u_sq[hq]] & s.occ[who]).count("1") == 3
+    if options.get("elite"):
+        assert sum(s.elite) == 4
