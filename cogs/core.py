@@ -524,6 +524,8 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             await self.service.board_delivered(played.match.id, played.match.version)
             self.after_action(played, actor_told=False)  # nobody answered: the late player hears it too
             return
+        if notice.kind == "reminder" and await self.service.ended(notice.match) is not None:
+            return  # the game ended after the sweep found the reminder due (a resignation)
         if channel is not None:
             await channel.send(notice.text)
         if notice.kind == "reminder" and notice.user_id is not None:

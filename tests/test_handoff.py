@@ -576,3 +576,22 @@ async def test_resigning_while_the_ai_plays_its_turn_ends_quietly_and_shows_what
     assert "Germans" in shown.content and "Game over" in shown.content, shown.content
     assert not shown.components  # no buttons of a game that is over
     assert await t.bot.service.owed_boards() == []
+
+
+async def test_a_reminder_found_due_is_not_sent_for_a_game_that_ended_meanwhile(table: Table):
+    """The sweep found Bob's reminder due; before it was posted, the game ended (Alice resigned).
+    The channel is not told that a move is due in a game that is over."""
+    t = table
+    assert t.bot is not None
+    challenged = await t.fake.slash(t.alice, t.channel, "blockwars", "challenge", {"opponent": t.bob})
+    await t.fake.click(t.bob, challenged.message, f"bw:accept:{(await t.match()).id}")
+    match = await t.match()
+    assert match.reminder_at is not None
+    t.clock.now = match.reminder_at + 1
+    notices = [n for n in await t.bot.service.sweep() if n.kind == "reminder"]
+    assert notices
+    await t.fake.slash(t.alice, t.channel, "blockwars", "resign", {})
+    before = len(t.fake.messages_in(t.channel))
+    for notice in notices:
+        await t.core.announce(notice)
+    assert [m.content for m in t.fake.messages_in(t.channel)[before:] if "is due" in m.content] == []

@@ -89,7 +89,12 @@ TOPICS: dict[str, str] = {
         "cancel every attack I can. `orders always`: cancel every move and attack I can.\n"
         "`orders losses ask` (default): ask me who falls when a stack is hit. `orders losses auto`: "
         "riflemen first, then the runner, the sniper, the specialists, officers last.\nNew orders "
-        "also answer a question already waiting."
+        "also answer a question already waiting.\nWhat your opponent can tell: an automatic answer "
+        "comes inside their own command (which goes on, where `orders ask` stops it at the question), "
+        "so they learn you answered by orders and, watching what is cancelled, which ones. Under "
+        "`officers`, `attacks` or `always`, a card let stand where they would cancel shows you held "
+        "no fitting card then. They never see your hand; `orders never` tells them nothing about it. "
+        "To keep them guessing, stay on `orders ask` and answer by hand (rule R15)."
     ),
     "ending": (
         "You win the moment both enemy officers are dead. Either player may resign "

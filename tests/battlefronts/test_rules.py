@@ -527,3 +527,23 @@ def test_a_jump_built_in_code_never_lands_in_a_travel_zone() -> None:
     with pytest.raises(IllegalAction, match="never in a travel zone"):
         s.apply(A.jump("R1", 3), RED)
     assert s.to_json() == before
+
+
+def test_r9_pass_is_for_good_is_ours_and_says_so_with_the_measure_behind_it() -> None:
+    """Issue 22 asked whether to read "take turns" as one action a turn with a pass that is only that
+    turn's. We keep ours (a pass is for the rest of the phase, `test_pass_leaves_the_phase_for_good`)
+    because of what bench/passes.py measures; its model of the text's reading counts a phase's
+    hand-offs as alternate single actions until two passes in a row."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    spec = importlib.util.spec_from_file_location("passes", root / "bench" / "passes.py")
+    assert spec is not None and spec.loader is not None
+    passes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(passes)
+    assert passes.text_handoffs(0, 0) == 1  # pass, pass
+    assert passes.text_handoffs(2, 1) == 4  # act, act, act, pass, pass
+    assert passes.text_handoffs(3, 0) == 6  # act, pass, act, pass, act, pass, pass
+    assert "a rule of ours, R9" in GAME.rules["round"]
+    assert "Why a `pass` is for good" in (root / "rules" / "battlefronts.md").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -422,6 +423,28 @@ def test_r15_automatic_orders_without_a_fitting_card_let_it_stand() -> None:
     )
     play(s, "bayonet Rd4xd5")
     assert "d5" not in men(s) and s.hands[A] == [card("rough")]
+
+
+def test_r15_what_the_attacker_can_tell_from_an_automatic_answer() -> None:
+    """Issue 22, our ruling in R15: an answer by orders comes inside the attacker's own command (the
+    Germans read that the Americans let it stand, and may play on), where `orders ask` stops the
+    command at the question; under `always`, a card let stand shows no fitting card was held. The
+    rules page and the in-bot help say exactly this, and that the hand itself stays unseen."""
+    asked = pos({"d4": "GR", "e4": "GR"}, g=["march", "crawl"], a=["trees"])
+    events = play(asked, "march Rd4-d6")
+    assert asked.to_act() == {A} and not of(events, Passed)  # the command stops at the question
+    ordered = pos(
+        {"d4": "GR", "e4": "GR"}, g=["march", "crawl"], a=["trees"], orders={A: {"negate": "always"}}
+    )
+    events = play(ordered, "march Rd4-d6", "crawl Re4-f4")  # one command goes on past the answer
+    told = [e.text(G) for e in of(events, Passed)]
+    assert told and all("Americans" in t for t in told) and ordered.to_act() == {G}
+    assert card("trees") in ordered.hands[A]  # trees cancels attacks only: nothing fitted the moves
+    assert all("trees" not in e.text(G) for e in events)  # the hand is never shown
+    help_text = GAME.rules["orders"]
+    assert "What your opponent can tell" in help_text and "no fitting card" in help_text
+    page = (Path(__file__).parents[2] / "rules" / "fixbayonets.md").read_text()
+    assert "What the other player can still tell" in page
 
 
 def test_r15_new_orders_answer_a_waiting_question_at_once() -> None:
