@@ -334,6 +334,8 @@ class Console:
             try:
                 game.parse(piece)
             except InvalidNotation as exc:
+                if await self._in_play():
+                    return await self._act(text, game)  # refused where it would be played (Game.parse_in)
                 if len(pieces) > 1:
                     raise UsageError(f"Action {n} of {len(pieces)}: {exc} Nothing was played.") from None
                 raise UsageError(f"{exc} (/help lists the commands.)") from None
@@ -550,6 +552,14 @@ class Console:
         return Outcome()
 
     # ------------------------------------------------------------------ playing
+
+    async def _in_play(self) -> bool:
+        """Whether this channel has a game in play (the service then words a refusal for its position)."""
+        try:
+            await self.service.current(self.channel_id)
+        except ServiceError:
+            return False
+        return True
 
     async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)

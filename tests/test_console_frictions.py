@@ -275,3 +275,28 @@ async def test_the_first_demo_a_newcomer_runs_ends_decisively(tmp_path: Path, ca
     over = [ln for ln in text.splitlines() if ln.startswith("Game over")]
     assert len(over) == 1 and " wins with the " in over[0] and "draw" not in over[0], over
     assert list(boards.glob("demo-blockwars-1-*.png"))
+
+
+async def test_a_line_the_game_cannot_read_is_refused_with_examples_playable_there(tmp_path: Path) -> None:
+    """Issue 22, bug 2, in the console: a line of actions was refused by the notation alone, whose
+    examples need not fit the moment (`deploy line` before any army is chosen). With a game in play,
+    the refusal is the service's, for the position; and a verb's own command offers an army of the
+    options chosen (a Campaign army has 24 units), which is then accepted."""
+    console, out = await open_console(tmp_path)
+    try:
+        lines = ["/combinedarms_wwii challenge @bob side:americans campaign:true", "/as bob"]
+        assert await console.run_lines([*lines, "/combinedarms_wwii accept", "/as alice"]) == 0
+        said(out)
+        await console.run_lines(["zork army balanced"])  # not a command: the line is taken as actions
+        refused = said(out)
+        assert "✗" in refused and refused.split("`")[1::2]
+        assert all(e.startswith("army ") for e in refused.split("`")[1::2]), refused  # no `deploy line` yet
+        await console.run_lines(["army balancd"])  # the verb's own command: the service refuses it
+        offered = [e for e in said(out).split("`")[1::2] if e.startswith("army ")]
+        assert offered and sum(int(word[1:]) for word in offered[0].split()[1:]) == 24
+        _, before = await console.service.latest(console.channel_id)
+        await console.run_lines([offered[0]])  # (`run_lines` counts the refusal above to the end)
+        _, after = await console.service.latest(console.channel_id)
+        assert "✗" not in said(out) and after.to_act() != before.to_act()  # accepted: the Germans owe theirs
+    finally:
+        await console.close()
