@@ -2,6 +2,7 @@
 Discord for `--seconds`; the last line printed is one JSON object of figures.
 
     .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
+    .venv/bin/python bench/load.py --ai-games 20 [--ai-game fixbayonets] [--ai-level hard]
     .venv/bin/python bench/load.py --database-url postgresql://user:pw@host/db [--seconds 30]
     .venv/bin/python bench/load.py --start-postgres [--seconds 30]
 
@@ -24,6 +25,14 @@ Little's law, whatever the bot does), errors (any refusal of a legal action, any
 any ERROR or traceback in the bot's log, any request the fake could not route), the bot process's
 peak RSS and the longest stall of its event loop in the window. Afterwards the database is audited:
 every answered move is logged, every snapshot equals its replay, no open game is stuck.
+
+With `--ai-games N`, N more channels each hold a game against the bot's own AI at `--ai-level`
+(hard by default) in `--ai-game` (any registered game; Fix Bayonets by default, whose hard level
+searches about a second a decision, where Block Wars' hard plans a turn in hundredths): a player
+challenges the bot, plays any legal action autocomplete offers with `/<game> play`, and waits for
+the AI's board. The AI thinks in its worker processes (`AI_PROCESSES`), so the figures that matter
+are the human games' answer latency and the bot's loop stall beside it; the AI's turn (from the
+player's board to the board giving the turn back, queueing included) is reported too.
 
 Targets on the project's 2-core machine: >= 100 moves/s, answer p99 < 500 ms, 0 errors, < 300 MB (bot and
 its board-drawing processes), loop stall < 50 ms.
@@ -51,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.reliability.loadkit import (
     TOKEN,
+    AiDriver,
     Driver,
     LoadFake,
     Stats,
@@ -88,11 +98,14 @@ async def run(
     ramp: float = 1.0,
     database_url: str | None = None,
     shards: int = 1,
+    ai_games: int = 0,
+    ai_game: str = "fixbayonets",
+    ai_level: str = "hard",
 ) -> dict[str, object]:
     """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes."""
     fake = LoadFake(timeout=10.0)
     await fake.start()
-    _, tables = build_world(fake, matches, shards=shards if shards > 1 else None)
+    _, tables = build_world(fake, matches + ai_games, shards=shards if shards > 1 else None)
     db = workdir / "load.db"
     store: Store = database_url or db
     env = {"DATABASE_URL": database_url} if database_url else {}
@@ -110,7 +123,12 @@ async def run(
     control = start_control(workdir)
     stats = Stats()
     stop = asyncio.Event()
-    drivers = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables)]
+    ai_turns: list[float] = []
+    drivers: list[Driver] = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
+    drivers += [
+        AiDriver(fake, t, stats, stop, seed=matches + i, game=ai_game, level=ai_level, ai_turns=ai_turns)
+        for i, t in enumerate(tables[matches:])
+    ]
     try:
         warm = time.perf_counter()
         results = await asyncio.gather(*(d.start_game() for d in drivers), return_exceptions=True)
@@ -130,7 +148,7 @@ async def run(
         until = loop.time() + seconds
         # ramp-up: the tables' first actions are spread over `ramp` seconds, as real players never
         # all click in the same instant; from then on each acts as soon as it is answered
-        await asyncio.gather(*(d.run(until, delay=ramp * i / matches) for i, d in enumerate(drivers)))
+        await asyncio.gather(*(d.run(until, delay=ramp * i / len(drivers)) for i, d in enumerate(drivers)))
         elapsed = time.perf_counter() - started
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
@@ -156,6 +174,13 @@ async def run(
         "bot_processes": shards,
         "render_processes": during[0].get("render_processes"),
         "matches": matches,
+        "ai_games": ai_games,
+        "ai_game": ai_game if ai_games else None,
+        "ai_level": ai_level if ai_games else None,
+        "ai_turns": len(ai_turns),
+        "ai_turn_p50_s": round(percentile(ai_turns, 50), 2),
+        "ai_turn_p95_s": round(percentile(ai_turns, 95), 2),
+        "ai_turn_max_s": round(max(ai_turns, default=0.0), 2),
         "seconds": round(elapsed, 1),
         "ramp_s": ramp,
         "moves": stats.window_moves,
@@ -219,12 +244,15 @@ ROWS = (
     ("longest loop stall (ms)", "max_loop_stall_ms", f"< {TARGETS['max_loop_stall_ms']:.0f}"),
     ("same, idle control process (ms)", "control_max_stall_ms", "machine noise"),
     ("bot CPU share (cores)", "bot_cpu_share", ""),
-    ("painter processes CPU share", "painters_cpu_share", ""),
+    ("painter (and AI) processes CPU share", "painters_cpu_share", ""),
     ("driver+fake CPU share", "driver_cpu_share", ""),
     ("CPU ms per move: bot", "bot_cpu_ms_per_move", ""),
     ("CPU ms per move: painters", "painters_cpu_ms_per_move", ""),
     ("CPU ms per move: driver+fake", "driver_cpu_ms_per_move", ""),
     ("audit: log, replay, not stuck", "audit_ok", "ok"),
+    ("AI games beside them", "ai_games", ""),
+    ("AI turns completed in the window", "ai_turns", ""),
+    ("AI turn p50 / p95 (s)", "ai_turn_p50_s", ""),
 )
 # the runs of a comparison: (name, on PostgreSQL, bot processes)
 STORES = (("sqlite", False, 1), ("postgresql", True, 1), ("postgresql_2_shards", True, 2))
@@ -298,6 +326,9 @@ def main() -> int:
         action="store_true",
         help="the same comparison on a throwaway PostgreSQL server started from this machine's binaries",
     )
+    parser.add_argument("--ai-games", type=int, default=0, help="AI games beside the others")
+    parser.add_argument("--ai-game", default="fixbayonets", help="the game of those (default fixbayonets)")
+    parser.add_argument("--ai-level", default="hard", help="the AI's level in them (default hard)")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bw-load-"))
     if args.database_url or args.start_postgres:
@@ -319,7 +350,18 @@ def main() -> int:
                 figures[f"{name}_{key}"] = r[key]
         figures["runs"] = runs
     else:
-        figures = asyncio.run(run(args.matches, args.seconds, args.profile, workdir, args.ramp))
+        figures = asyncio.run(
+            run(
+                args.matches,
+                args.seconds,
+                args.profile,
+                workdir,
+                args.ramp,
+                ai_games=args.ai_games,
+                ai_game=args.ai_game,
+                ai_level=args.ai_level,
+            )
+        )
         print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
         for label, key, target in ROWS:
             print(f"  {label:<32} {_shown(figures[key]):>10}   {target}")

@@ -178,6 +178,10 @@ class BaseGame:
             settings = replace(settings, budget_s=budget_s)
         if iterations is not None:
             settings = replace(settings, iterations=iterations)
+        if settings.iterations == 0 and settings.greedy > 0:  # no search: the best-looking action
+            judged = self.appraise(view, (), seed, most=settings.greedy, deals=settings.deals)
+            if judged:
+                return judged[0][0]
         if settings.iterations == 0:  # no search: the game's rule of thumb, its playout policy
             assert view.viewer is not None
             state = view.determinize(random.Random(seed))

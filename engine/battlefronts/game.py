@@ -4,26 +4,52 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import SEARCH_LEVELS, BaseGame, limit_option, pick_rows
+from engine.base import BaseGame, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
 from engine.battlefronts.view import View
-from engine.protocol import Action, Choice, Menu, SideInfo, Verb
+from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
+from engine.search import Settings
 
 MAX_BUTTONS = 5
 # Playouts long enough to reach the round's battle and check for a win, where the game is decided;
 # the platform's default (12 actions) mostly stops mid-phase. Deeper playouts won 13 of 20 games
 # against the default depth at equal iterations.
 ROLLOUT_DEPTH = 30
+# The levels (docs/ai.md has the matches that chose them): a fixed amount of work each, the time
+# cap only a safety net. Easy looks one turn ahead at its three most promising actions, in one guess
+# at the face-down cards; normal and hard search, hard four times as long. 20-game matches: normal
+# beat easy 13-4 (3 drawn), hard beat normal 12-3 (1 drawn). Easy judging ten actions in four guesses
+# was weaker, not stronger (it won 6.5 of 20 against the three): the ordering's first choices are
+# better than the evaluation's pick one turn ahead.
+NORMAL_ITERATIONS = 100
+HARD_ITERATIONS = 400
+SEARCH_LEVELS = {
+    "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
+    "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
+    "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH),
+}
+AI_LEVELS = AiLevels(
+    ("random", "easy", "normal", "hard"),
+    "normal",
+    {
+        "random": "plays any legal action",
+        "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
+        "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
+        "hard": f"the same search with {HARD_ITERATIONS} playouts a decision",
+    },
+    # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md)
+    ratings={},
+    budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
+)
 
 
 def _view(view: AnyView) -> View:
@@ -104,9 +130,8 @@ class BattlefrontsGame(BaseGame):
 
     # Playouts to the end of the round, where the battle and the check for a win decide the game
     # (30 actions against the default 12 won 13 of 20 games at equal iterations).
-    search_levels = MappingProxyType(
-        {name: replace(settings, rollout_depth=ROLLOUT_DEPTH) for name, settings in SEARCH_LEVELS.items()}
-    )
+    search_levels = MappingProxyType(SEARCH_LEVELS)
+    ai = AI_LEVELS
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)

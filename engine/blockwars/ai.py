@@ -49,6 +49,10 @@ from engine.blockwars.state import (
 )
 from engine.cards import ACE, FULL_PACK, JACK, KING
 
+# The clock the safety caps read; tests put a fake one here to check that a cap stops the thinking
+# without timing anything.
+clock: Callable[[], float] = time.perf_counter
+
 RANDOM, EASY, NORMAL, HARD = "random", "easy", "normal", "hard"
 LEVELS = (RANDOM, EASY, NORMAL, HARD)
 
@@ -842,7 +846,7 @@ def choose(
     side = view.side
     if side is None or s.current_player() is not side:
         raise ValueError(f"It is not the {side.title if side else 'spectator'}' move.")
-    start = time.perf_counter()
+    start = clock()
     budget = DEFAULT_BUDGETS[level] if budget_s is None else budget_s
     deadline = start + budget
     rng = random.Random(f"blockwars-ai:{level}:{seed}")
@@ -899,7 +903,7 @@ def _greedy_scores(
     out: list[tuple[float, Action]] = []
     sub_seed = rng.getrandbits(32)
     for i, a in enumerate(order):
-        if i >= 8 and time.perf_counter() > deadline:
+        if i >= 8 and clock() > deadline:
             out.extend((-1e6 + quick_score(s, side, b, w), b) for b in order[i:])
             break
         v = expected_after(view, side, a, random.Random(sub_seed), counts, w)
@@ -993,7 +997,7 @@ def _ranked(
     """Best first; after `least` candidates, the ones the deadline leaves unscored keep their order last."""
     scored: list[tuple[float, int, Action]] = []
     for i, a in enumerate(cands):
-        if i >= least and time.perf_counter() > deadline:
+        if i >= least and clock() > deadline:
             scored.extend((-1e9, j, b) for j, b in enumerate(cands[i:], start=i))
             break
         scored.append((score(a), i, a))
@@ -1026,7 +1030,7 @@ def _search(
         for _ in range(per):
             sample_seed = rng.getrandbits(48)
             for a in alive:
-                if time.perf_counter() > deadline and used > 0:
+                if clock() > deadline and used > 0:
                     return _best(alive, sums, n)
                 srng = random.Random(sample_seed)
                 st = _sample(view, srng)

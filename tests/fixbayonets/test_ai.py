@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.fixbayonets import GAME, ai
 from engine.fixbayonets.state import FIGHTING
+from tests.ai_levels import check_level, positions
 
 from .helpers import A, G, pos
 
@@ -71,3 +74,10 @@ def test_over_the_limit_it_throws_away_the_cards_it_can_never_play_first() -> No
                 assert str(action) == "discard foxholes", (level, seed)
                 s.apply(action, G)
             assert s.phase == MOVING
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_a_level_is_deterministic_for_a_seed_and_keeps_to_its_iterations(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check_level(GAME, level, positions(GAME, (3, 4), (12, 30)), monkeypatch)

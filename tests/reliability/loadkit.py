@@ -39,6 +39,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TOKEN = "load.test.token.bW91c2UtdHJhcA"  # never real: the tests grep the bot's stderr for it
 MENTION = re.compile(r"<@(\d+)>")
 KINDS = ("move", "attack", "fire", "tank", "reinforce")
+PRIVATE = ("orders",)  # actions that change a private setting, not the game
 
 
 class InteractionFailed(Exception):
@@ -95,6 +96,9 @@ class LoadFake(FakeDiscord):
         self.pngs = 0
         self.bad_pngs = 0
         self.png_bytes = 0
+        # per channel, the bot's latest public board (AI games wait on it) and who waits for one
+        self.boards: dict[int, FakeMessage] = {}
+        self._board_waiters: dict[int, asyncio.Event] = {}
 
     # Every message the bot makes or edits passes here: note progress, check and drop the PNG bytes.
     def _create(self, channel: FakeChannel, fields: Any, files: Any, **kw: Any) -> FakeMessage:
@@ -114,6 +118,11 @@ class LoadFake(FakeDiscord):
                 if att.filename.endswith(".png") and not att.data.startswith(PNG_MAGIC):
                     self.bad_pngs += 1
                 att.data = b""
+        if message.attachments and not message.flags & EPHEMERAL:
+            self.boards[message.channel_id] = message
+            waiter = self._board_waiters.get(message.channel_id)
+            if waiter is not None:
+                waiter.set()
         event = self._progress.get(message.interaction_id or 0)
         if event is not None:
             event.set()
@@ -169,16 +178,49 @@ class LoadFake(FakeDiscord):
         return Answer(inter.id, inter.callback_type, inter.callback_data or {}, shown, total, acked)
 
     async def slash_cmd(
-        self, user: FakeUser, channel: FakeChannel, name: str, options: Mapping[str, Any], **kw: Any
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        options: Mapping[str, Any],
+        *,
+        group: str = "blockwars",
+        **kw: Any,
     ) -> Answer:
-        data = self._command_data(channel, ["blockwars", name], options, focused=None)
+        data = self._command_data(channel, [group, name], options, focused=None)
         return await self.interact(APPLICATION_COMMAND, user, channel, data, **kw)
 
     async def complete(
-        self, user: FakeUser, channel: FakeChannel, name: str, typed: str = "", **kw: Any
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        typed: str = "",
+        *,
+        group: str = "blockwars",
+        **kw: Any,
     ) -> Answer:
-        data = self._command_data(channel, ["blockwars", name], {"action": typed}, focused="action")
+        data = self._command_data(channel, [group, name], {"action": typed}, focused="action")
         return await self.interact(AUTOCOMPLETE, user, channel, data, **kw)
+
+    async def next_board(
+        self,
+        channel: FakeChannel,
+        after: FakeMessage | None,
+        timeout: float,  # noqa: ASYNC109 (a driver API wants a per-call timeout)
+    ) -> FakeMessage:
+        """The bot's next public board in `channel` that is not `after` (nor `after` unchanged),
+        posted or edited; TimeoutError after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        seen = after.content if after is not None else None
+        while True:
+            latest = self.boards.get(channel.id)
+            if latest is not None and (latest is not after or latest.content != seen):
+                return latest
+            waiter = self._board_waiters.setdefault(channel.id, asyncio.Event())
+            waiter.clear()
+            await asyncio.wait_for(waiter.wait(), max(0.0, deadline - loop.time()))
 
     async def press(self, user: FakeUser, message: FakeMessage, custom_id: str, **kw: Any) -> Answer:
         """A button click; the custom_id need not be on the message (forged ids are allowed here)."""
@@ -540,6 +582,100 @@ class Driver:
             self.stats.other_latencies.append(answer.latency_s)
 
 
+class AiDriver(Driver):
+    """Plays one table against the bot's own AI: `a` challenges the bot in `game` at `level`, plays
+    any legal action autocomplete offers (`/<game> play`), then waits for the AI's board.
+
+    Any registered game: it needs only the platform's commands. `ai_turns` collects the seconds from
+    a human move's board to the board that gives the turn back (the AI's whole turn, queueing for
+    the AI's worker process included)."""
+
+    def __init__(
+        self,
+        fake: LoadFake,
+        table: Table,
+        stats: Stats,
+        stop: asyncio.Event,
+        seed: int,
+        *,
+        game: str,
+        level: str,
+        ai_turns: list[float],
+    ) -> None:
+        super().__init__(fake, table, stats, stop, seed)
+        self.game = game
+        self.level = level
+        self.ai_turns = ai_turns
+        self.until = float("inf")
+
+    async def run(self, until: float, *, max_interactions: int = 1_000_000, delay: float = 0.0) -> None:
+        self.until = until
+        await super().run(until, max_interactions=max_interactions, delay=delay)
+
+    async def start_game(self) -> None:
+        t = self.t
+        options = {"opponent": self.fake.bot_user, "side": "random", "level": self.level}
+        made = await self.fake.slash_cmd(t.a, t.channel, "challenge", options, group=self.game)
+        self.note(made, move=False)
+        if made.is_board:
+            t.board = made.message
+            self.stats.games_started += 1
+        else:
+            self.stats.error(f"{t.channel.name}: AI challenge refused: {made.content[:200]}")
+            await asyncio.sleep(0.5)
+
+    async def step(self) -> None:
+        t = self.t
+        if self.lost:
+            self.lost = False
+            answer = await self.fake.slash_cmd(t.a, t.channel, "board", {}, group=self.game)
+            if answer.is_board:
+                t.board = answer.message
+            return
+        if t.board is None:
+            await self.start_game()
+            return
+        if "Game over" in t.board.content.rsplit("\n", 1)[-1]:
+            self.stats.games_finished += 1
+            t.board = None
+            return
+        if actor_of(t.board) != t.a.id:
+            await self.await_ai()
+            return
+        offered = await self.fake.complete(t.a, t.channel, "play", group=self.game)
+        self.note(offered, move=False)
+        if not offered.choices:
+            self.stats.error(f"{t.channel.name}: no action offered on: {t.board.content[-200:]!r}")
+            await asyncio.sleep(0.5)
+            return
+        # standing orders (Fix Bayonets) are a private setting, answered to the player alone: not a move
+        values = [c["value"] for c in offered.choices if not str(c["value"]).startswith(PRIVATE)]
+        value = self.rng.choice(values or [c["value"] for c in offered.choices])
+        answer = await self.fake.slash_cmd(t.a, t.channel, "play", {"action": value}, group=self.game)
+        self.note(answer, move=True)
+        if answer.is_board:
+            t.board = answer.message
+        else:
+            self.stats.error(f"{t.channel.name}: legal action {value!r} refused: {answer.content[:200]!r}")
+            self.lost = True
+
+    async def await_ai(self) -> None:
+        """Boards until one gives the human the turn (or ends the game), within the run's window."""
+        t = self.t
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        while t.board is not None and actor_of(t.board) != t.a.id and "Game over" not in t.board.content:
+            left = self.until - loop.time()
+            if left <= 0 or self.stop.is_set():
+                return
+            try:
+                t.board = await self.fake.next_board(t.channel, t.board, timeout=left)
+            except TimeoutError:
+                return
+        if self.stats.counting:
+            self.ai_turns.append(loop.time() - started)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -597,7 +733,7 @@ def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
     result = Audit()
     matches, actions = read_rows(
         store,
-        "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline "
+        "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline, game "
         "FROM matches ORDER BY id",
         "SELECT match_id, player_id, notation, interaction_id FROM actions ORDER BY match_id, seq",
     )
@@ -606,9 +742,12 @@ def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
     by_match: dict[int, list[tuple[int | None, str]]] = {}
     for mid, pid, notation, _ in actions:
         by_match.setdefault(mid, []).append((pid, notation))
-    for mid, status, seed, options, sides_text, snapshot, turn_player, deadline in matches:
+    for mid, status, seed, options, sides_text, snapshot, turn_player, deadline, game in matches:
         result.matches += 1
         if snapshot is None:
+            continue
+        if game != "blockwars":  # an AI game of another game (bench/load.py --ai-game)
+            _audit_other(result, game, mid, status, seed, options, sides_text, snapshot, deadline, by_match)
             continue
         sides = json.loads(sides_text)
         by_player = {uid: Side(side) for side, uid in sides.items()}
@@ -633,6 +772,47 @@ def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
         elif not state.legal_actions():
             result.stuck.append(f"match {mid}: no legal action for {side.value}")
     return result
+
+
+def _audit_other(
+    result: Audit,
+    game: str,
+    mid: int,
+    status: str,
+    seed: int,
+    options: str,
+    sides_text: str,
+    snapshot: str,
+    deadline: Any,
+    by_match: Mapping[int, list[tuple[int | None, str]]],
+) -> None:
+    """The audit of a match of any registered game, through the protocol alone."""
+    from engine import registry
+
+    rules = registry.game(game)
+    by_player = {uid: side for side, uid in json.loads(sides_text).items()}
+    log_rows = by_match.get(mid, [])
+    result.actions += len(log_rows)
+    state = rules.new_game(json.loads(options), seed)
+    try:
+        for pid, notation in log_rows:
+            state.apply(rules.parse(notation), by_player[pid])
+    except (KeyError, ValueError):
+        result.replay_mismatches.append(mid)
+        return
+    stored = rules.from_json(json.loads(snapshot))
+    if state.to_json() != stored.to_json():
+        result.replay_mismatches.append(mid)
+    if status != "active":
+        result.ended.add(mid)
+        return
+    result.open_matches += 1
+    if stored.is_over():
+        result.stuck.append(f"match {mid}: active but the game is over")
+    elif deadline is None:
+        result.stuck.append(f"match {mid}: no deadline")
+    elif not any(stored.legal_actions(side) for side in stored.to_act()):
+        result.stuck.append(f"match {mid}: no legal action for {sorted(stored.to_act())}")
 
 
 # ---------------------------------------------------------------------- crash, restart, check
