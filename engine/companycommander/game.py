@@ -145,17 +145,18 @@ class CompanyCommanderGame(BaseGame):
             "easy": "normal's play, but a third of its choices are any legal action",
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
-            "search": "the generic tree search, 400 playouts a decision (about 1 s); not rated",
+            "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
         },
         ratings={"random": 0.0, "easy": 467.0, "normal": 578.0, "hard": 810.0},
-        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 2.0},
+        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
     )
     # The levels that play a policy of their own, without searching.
     policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
-    # is a safety net above what the iterations take on a quiet machine (docs/performance.md).
+    # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
+    # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
     search_levels = MappingProxyType(
-        {"search": search.Settings(iterations=400, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH)}
+        {"search": search.Settings(iterations=200, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH)}
     )
 
     # -- rules entry points

@@ -101,7 +101,7 @@ def test_the_search_level_stops_at_its_iterations() -> None:
 def test_the_search_level_is_deterministic_and_bounded_by_iterations_on_a_frozen_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The platform's check (tests/ai_levels.py): with the search's clock frozen, only its 400
+    """The platform's check (tests/ai_levels.py): with the search's clock frozen, only its 200
     iterations can stop it, and it picks the same action twice for the same view and seed."""
     check_level(GAME, "search", positions(GAME, (3,), (25,)), monkeypatch)
 
