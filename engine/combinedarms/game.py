@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -60,23 +61,48 @@ ROLLOUT_DEPTH = 4
 LEVELS: Mapping[str, Settings] = MappingProxyType(
     {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
 )
-# The planned levels: how much each plans (never a clock; docs/ai.md says how they were chosen).
-PLANNED: Mapping[str, plan.Config] = MappingProxyType(
+# The planned levels: how much each plans (never a clock). `hard`'s settings were tuned by self-play
+# (engine/combinedarms/tune.py; docs/ai.md): weighing its own HQ's danger in every move (`guard`)
+# made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
+_NORMAL = plan.Config(deep=False, beam=3, corner=True)
+_HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
+PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
-        "normal": plan.Config(deep=False, per_unit=4, beam=3, greedy_moves=True, corner=True),
-        "hard": plan.Config(deep=True, per_unit=6, beam=6, greedy_moves=True, guard=2.0, corner=True),
+        "wwi": MappingProxyType({"normal": _NORMAL, "hard": _HARD}),
+        "wwii": MappingProxyType({"normal": _NORMAL, "hard": replace(_HARD, guard=0.5)}),
     }
 )
-AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard", "search"),
-    "normal",
+_DESCRIPTIONS = {
+    "random": "plays any legal action",
+    "easy": "one step at a time: the move or attack that looks best right now",
+    "normal": "moves like easy, and plans each attack phase as a whole",
+    "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
+    "search": "the generic tree search every game has, a step at a time",
+}
+# Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
+# at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
+# the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
+_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2}
+AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
-        "random": "plays any legal action",
-        "easy": "plays one step at a time, the move or attack that looks best right now",
-        "normal": "plans each phase as a whole: which units attack which target, in which order",
-        "hard": "plans whole turns and weighs what the enemy can force next turn, its Headquarters above all",
-        "search": "the generic tree search every game has, a step at a time",
-    },
+        "wwi": AiLevels(
+            ("random", "easy", "normal", "hard", "search"),
+            "normal",
+            _DESCRIPTIONS,
+            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
+            budgets=_BUDGETS,
+        ),
+        "wwii": AiLevels(
+            ("random", "easy", "normal", "hard", "search"),
+            "normal",
+            {
+                **_DESCRIPTIONS,
+                "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
+            },
+            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0},
+            budgets=_BUDGETS,
+        ),
+    }
 )
 
 COMMON_OPTIONS = (
@@ -188,7 +214,8 @@ class CombinedArmsGame(BaseGame):
         self.sides = self.era.sides
         self.options = options
         self.verbs = _verbs(self.era)
-        self.ai = AI_LEVELS
+        self.ai = AI_LEVELS[era]
+        self.planned = PLANNED[era]
         self.search_levels = LEVELS
         self.private_info = False
         self.focus = Focus(
@@ -258,7 +285,7 @@ class CombinedArmsGame(BaseGame):
     ) -> Action:
         """`easy` takes the best-looking step, `normal` and `hard` play a whole-turn plan
         (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
-        if level != "easy" and level not in PLANNED:
+        if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
         s = _state(view)
         side = view.viewer
@@ -266,7 +293,7 @@ class CombinedArmsGame(BaseGame):
             raise ValueError("A spectator has nothing to choose.")
         if level == "easy":
             return plan.greedy(s.clone(), side, seed)
-        return plan.choose(s.clone(), side, level, PLANNED[level], seed)
+        return plan.choose(s.clone(), side, level, self.planned[level], seed)
 
     # -- words
 
@@ -378,4 +405,4 @@ WWII_GAME = CombinedArmsGame(
     WWII_OPTIONS,
 )
 
-__all__ = ["AI_LEVELS", "LEVELS", "WWII_GAME", "WWI_GAME", "CombinedArmsGame"]
+__all__ = ["AI_LEVELS", "LEVELS", "PLANNED", "WWII_GAME", "WWI_GAME", "CombinedArmsGame"]

@@ -13,28 +13,36 @@ that, so the turn is planned as a whole:
   units need a free square beside the target, so a Headquarters ringed by its own units is safe
   from them. It is asked about this turn (units where they stand) and the next (units where they
   could move, through empty squares).
-- **Judging a position** (`judge`): material; the own Headquarters' exposure (empty neighbours,
-  friendly guards, and, at `hard`, the damage the enemy can bring to it next turn, a lost game when
-  that reaches its defence); at `hard` also what the enemy can force next turn against what we can;
-  and where units stand (towards the enemy, towards its Headquarters).
-- **The move phase** is planned greedily: each step, every unmoved unit's most promising
-  destinations are tried in place and the move that raises `judge` plus this turn's forcing most is
-  taken, until nothing gains; then `done`.
+- **Judging a position** (`judge`): material; the own Headquarters' empty neighbours and friendly
+  guards; where units stand (their range from the nearest enemy, their distance to the enemy
+  Headquarters, both sides); units pushed back this turn; at `hard` also what the enemy can force
+  next turn (its Headquarters destroyed above all) against what we can.
 - **The attack phase** is a beam search over attack sequences played on copies of the state (so
   retreats, the Double Whammy and blocked retreats are the engine's own); the defender's retreat
-  squares are chosen as our own defender would choose them (where the fewest attackers still to
-  fire can reach). Partial sequences are ranked by what is done plus what the attackers still to
-  fire can force; finished ones by `judge`.
+  squares are chosen as our own defender would choose them (where the attackers still to fire can
+  force least). Partial sequences are ranked by what is done, what the attackers still to fire can
+  force and damage on its way to a forced retreat; the kept ones are judged by `judge`. The budget
+  is a number of positions, never a clock. The plan is made once per phase and replayed step by
+  step: each step is stored under the position it expects, and a position that differs (a retreat
+  went elsewhere) is planned afresh.
+- **The move phase** goes one move at a time. `easy` and `normal` take the quick score's best move
+  (`ai.score`: towards a unit's range from the nearest enemy and the enemy Headquarters). `hard`
+  weighs the quick score's best moves, every step onto a square beside its own Headquarters, and
+  `done`, by what each leaves: the damage the enemy could bring to our Headquarters next turn
+  (`guard`), what we can force in this turn's attack phase (`focus`: a move that brings another
+  attacker onto a target) and the damage we could bring to theirs next turn (`siege`). A planned
+  move phase (the best move by `judge` until none gained) was tried and dropped: it played too
+  cautiously (docs/ai.md).
 
-A plan is computed once per phase and replayed step by step: every planned step is stored under the
-position it expects, and a position that differs (a retreat went elsewhere) is planned afresh. Plans
-use only the side's `View` (Combined Arms hides nothing once armies are revealed) and are
-deterministic per seed: the seed only adds a small noise to move scores, so seeded games differ.
+Everything is computed from the side's `View` (Combined Arms hides nothing once the armies are
+revealed). The seed draws the ready-made army and layout and breaks ties, so seeded games differ
+and the same seed gives the same action.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -78,12 +86,10 @@ class Config:
     """How much one level plans: the size of its searches, never a clock."""
 
     deep: bool = True  # judge what the enemy can force next turn (and we the turn after)
-    per_unit: int = 6  # destinations tried per unit and move step
     beam: int = 6  # attack sequences kept per depth
-    noise: float = 0.02  # seeded noise on move scores, so seeded games differ
-    greedy_moves: bool = False  # moves one at a time by the quick score (`easy`'s), not planned
     guard: float = 0.0  # with greedy moves: how much the damage the enemy can bring to our HQ counts
     candidates: int = 12  # with guard: the moves (by quick score) judged by what they leave the HQ
+    siege: float = 0.0  # with guard: how much the damage we could bring to their HQ next turn counts
     focus: float = 0.0  # with guard: how much a move's gain in what we can force this turn counts
     corner: bool = False  # deploy the Headquarters in a corner of the back row, ringed by units
     positions: int = 4000  # the most positions an attack plan plays through (its budget)
@@ -391,62 +397,6 @@ def now_value(s: State, me: int, cfg: Config) -> float:
 # ----------------------------------------------------------------------------- the move phase
 
 
-def _quick_dest_score(g: Geometry, field: tuple[int, ...], reach: int, hq_sq: int, dst: int) -> float:
-    d = field[dst]
-    return -abs(d - reach) - 0.1 * _dist(g, dst, hq_sq)
-
-
-def plan_moves(s: State, me: int, cfg: Config, rng: random.Random) -> list[A.Action]:
-    """The move phase, greedily: the best move by `judge` plus this turn's forcing, until none gains."""
-    s = s.clone()
-    g = s.g
-    plan: list[A.Action] = []
-    side = s.sides[me]
-
-    def value() -> float:
-        return judge(s, me, cfg) + now_value(s, me, cfg)
-
-    current = value()
-    their = s.hq(1 - me)
-    mine = s.hq(me)
-    while s.step == MOVE and s.phase != OVER:
-        field = _enemy_field(s, me)
-        hq_sq = s.u_sq[their] if their is not None else 0
-        guard = g.near[s.u_sq[mine]] if mine is not None else 0
-        best: tuple[float, int, int, int] | None = None
-        for u in s.alive(me):
-            if u in s.moved:
-                continue
-            t = s.utype(u)
-            if t.move == 0:
-                continue
-            dests = list(bits(s.reach(u)))
-            if not dests:
-                continue
-            src = s.u_sq[u]
-            if len(dests) > cfg.per_unit:
-                ranked = sorted(dests, key=lambda d: -_quick_dest_score(g, field, t.reach, hq_sq, d))
-                keep = ranked[: cfg.per_unit]
-                keep += [d for d in dests if guard >> d & 1 and d not in keep][:2]
-                dests = keep
-            for dst in dests:
-                _shift(s, u, src, dst)
-                v = value() + cfg.noise * rng.random()
-                _shift(s, u, dst, src)
-                if best is None or v > best[0]:
-                    best = (v, u, src, dst)
-        if best is None or best[0] <= current + 0.05:
-            break
-        v, u, src, dst = best
-        action = A.Move(g.names[src], g.names[dst])
-        s.apply(action, side)
-        plan.append(action)
-        current = value()
-    if s.phase != OVER and s.step == MOVE:
-        plan.append(A.DONE)
-    return plan
-
-
 def _shift(s: State, uid: int, src: int, dst: int) -> None:
     """Move a unit in place, outside the rules, to judge a candidate (undone by shifting back)."""
     side = s.u_side[uid]
@@ -619,7 +569,7 @@ def setup_choice(s: State, me: int, rng: random.Random, corner: bool = False) ->
     assert army is not None
     width = s.g.width
     rows = ready_layout(style, army, s.rules.era, width, s.rules.elite_allowed)
-    grid = [list(r.ljust(width, ".")) for r in rows] + [["."] * width for _ in range(3 - len(rows))]
+    grid = [_cells(r, width) for r in rows] + [["."] * width for _ in range(3 - len(rows))]
     cells = [(r, f) for r in range(3) for f in range(width)]
     hq = next((r, f) for r, f in cells if grid[r][f].rstrip("*") == "H")
     f0 = rng.choice((0, width - 1))
@@ -643,6 +593,12 @@ def setup_choice(s: State, me: int, rng: random.Random, corner: bool = False) ->
     while text and set(text[-1]) == {"."}:
         text.pop()
     return A.Deploy(rows=tuple(text))
+
+
+def _cells(row: str, width: int) -> list[str]:
+    """A deployment row as one string per square: a letter (with its Elite star) or '.'."""
+    cells = re.findall(r"[A-Z]\*?|\.", row)
+    return cells + ["."] * (width - len(cells))
 
 
 def reinforcement(s: State, me: int, cfg: Config) -> A.Action:
@@ -679,6 +635,14 @@ def hq_risk(s: State, me: int, w: Weights) -> float:
     return f.hq_damage / max(1, f.hq_need)
 
 
+def siege(s: State, me: int, w: Weights) -> float:
+    """The damage we could bring to the enemy Headquarters next turn, as a share of its defence
+    (capped at 1, and 1 more when it would fall)."""
+    f = force(s, zones_next(s, me), 1 - me, True, w)
+    share = f.hq_damage / max(1, f.hq_need)
+    return min(1.0, share) + (1.0 if share >= 1.0 else 0.0)
+
+
 def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
     """A move by the quick score, weighed against what it leaves our Headquarters open to: the best
     few moves, every move onto a square beside the Headquarters and `done` are judged by the damage
@@ -709,17 +673,20 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
             quick = ai.score(state, me, a, field, None, their_sq)
             uid = state.board[src]
             _shift(state, uid, src, dst)
-            risk = hq_risk(state, me, w)
+            risk = hq_risk(state, me, w) if cfg.guard else 0.0
             gain = now_value(state, me, cfg) if cfg.focus else 0.0
+            reach = siege(state, me, w) if cfg.siege else 0.0
             _shift(state, uid, dst, src)
         else:
             quick = -0.05
-            risk = hq_risk(state, me, w)
+            risk = hq_risk(state, me, w) if cfg.guard else 0.0
             gain = base
+            reach = siege(state, me, w) if cfg.siege else 0.0
         v = (
             quick
             + cfg.focus * (gain - base)
-            - cfg.guard * (min(risk, 1.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
+            + cfg.siege * reach
+            - cfg.guard * (min(risk, 2.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
         )
         v -= 0.0001 * i
         if best is None or v > best[0]:
@@ -739,18 +706,16 @@ def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Actio
         return retreat_choice(state, cfg)
     if state.step == REINFORCE:
         return reinforcement(state, me, cfg)
-    key = (tag, cfg, state_key(state))
-    got = _PLANS.get(key)
+    if state.step == MOVE:
+        if cfg.guard or cfg.focus or cfg.siege:
+            return guarded(state, me, cfg, seed)
+        return greedy(state, side, seed)
+    if state.step != ATTACK:  # pragma: no cover - every step of play is above
+        return state.legal_actions(side)[-1]
+    got = _PLANS.get((tag, cfg, state_key(state)))
     if got is not None:
         return got
-    if state.step == MOVE and cfg.greedy_moves:
-        return guarded(state, me, cfg, seed) if cfg.guard else greedy(state, side, seed)
-    if state.step == MOVE:
-        plan = plan_moves(state, me, cfg, rng)
-    elif state.step == ATTACK:
-        plan, _ = plan_attacks(state, me, cfg)
-    else:  # pragma: no cover - every step of play is above
-        return state.legal_actions(side)[-1]
+    plan, _ = plan_attacks(state, me, cfg)
     _store((tag, cfg), state, me, plan, cfg)
     return plan[0]
 
@@ -765,7 +730,6 @@ __all__ = [
     "greedy",
     "judge",
     "plan_attacks",
-    "plan_moves",
     "retreat_choice",
     "state_key",
     "zones_next",

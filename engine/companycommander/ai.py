@@ -1,10 +1,23 @@
-"""Company Commander's judgement for the generic search: an evaluation, a playout policy and an ordering.
+"""Company Commander's AI: the levels' own play, and the hooks of the generic search.
 
-The search (`engine.search`) deals the unknown afresh every iteration (the enemy's hand, every deck's
-order and the dice to come), so these hooks only judge a position and suggest sensible actions.
-What matters: units destroyed or routed (ten lose the game), the Strength each side has standing
-and ready to fight, Pinned units (they lose a turn and rout on a bad rally), and the three fronts
-(all three held against one or none wins at once, so a side down to two fronts is in danger).
+The levels (`GAME.ai`, measured against each other by bench/ladder.py; docs/ai.md):
+- `easy` plays the rule of thumb below, but a third of its choices are any legal action;
+- `normal` plays the rule of thumb (`rollout`): cover empty fronts, fire everything, barrage the
+  most crowded enemy front, assault where the Strength is about even or better, then end;
+- `hard` (`careful`) weighs every assault and every barrage by its exact odds over the 36 throws of
+  2D6, lets a tank assault instead of firing when that is worth more, lays Ambushes, sends Scouts to
+  mark a front only where two or more rolls will use the mark, and deploys its weak units among
+  friends.
+None of them searches: in this game the dice swamp what a few hundred playouts can see, and the
+generic search (the `search` level, `engine.search` with the hooks below) played no better than the
+rule of thumb it plays out with (docs/ai.md). Each level reads only its own view, dealt for the seed,
+so the same view and seed give the same choice.
+
+The search's hooks: it deals the unknown afresh every iteration (the enemy's hand, every deck's
+order and the dice to come), so they only judge a position and suggest sensible actions. What
+matters: units destroyed or routed (ten lose the game), the Strength each side has standing and
+ready to fight, Pinned units (they lose a turn and rout on a bad rally), and the three fronts (all
+three held against one or none wins at once, so a side down to two fronts is in danger).
 """
 
 from __future__ import annotations
@@ -21,7 +34,19 @@ from engine.companycommander.model import (
     Unit,
     other,
 )
-from engine.companycommander.state import DEPLOY, DISCARD, State
+from engine.companycommander.state import (
+    AMBUSH,
+    CASUALTY_AT,
+    DEPLOY,
+    DISCARD,
+    HIT_PINNED_UPTO,
+    HIT_UPTO,
+    PIN_AT,
+    PINNED_TARGET,
+    REPULSED_UPTO,
+    STALLED_UPTO,
+    State,
+)
 from engine.protocol import Action
 
 CARD_VALUE = {
@@ -258,4 +283,187 @@ def rollout(state: State, side: str, rng: random.Random) -> Action:
     return legal[-1]  # end
 
 
-__all__ = ["Glance", "evaluate", "order", "quick", "rollout", "score", "unit_value"]
+# ------------------------------------------------------------------------------ the levels
+
+# What `hard` counts a result as worth, in the same units for both sides: a unit out (towards the
+# ten), a Casualty marker that leaves the unit standing, a Pinned marker. Chosen by self-play
+# matches against the rule of thumb (docs/ai.md): a Pin is worth about a Casualty, because a Pinned
+# unit loses its turn and is +2 to assault.
+KILL, CASUALTY, PIN = 3.0, 1.0, 1.1
+ASSAULT_FROM = -0.3  # the least expected worth of an assault `hard` makes
+TANK_MARGIN = 0.3  # a tank assaults rather than fires when that is worth this much more
+EASY_SLIPS = 1 / 3  # the share of `easy`'s choices that are any legal action
+
+# The 36 throws of 2D6 as (total, ways).
+THROWS: tuple[tuple[int, int], ...] = tuple((t, 6 - abs(t - 7)) for t in range(2, 13))
+
+
+def _out(u: Unit) -> float:
+    return KILL + 0.3 * u.left
+
+
+def _result_worth(u: Unit, what: str) -> float:
+    """What `what` happening to `u` is worth to its enemy (and costs its side)."""
+    if what == "pin":
+        return 0.0 if u.pinned else PIN
+    if what == "rout" or u.left <= 1:
+        return _out(u)
+    if what == "casualty_pinned":
+        return CASUALTY + (0.0 if u.pinned else PIN)
+    return CASUALTY
+
+
+def assault_worth(state: State, u: Unit) -> float:
+    """The expected worth of `u` assaulting now (H15), over the target drawn and the 36 throws."""
+    them = state.at(other(u.side), u.front)
+    if not them:
+        return -99.0
+    ambushed = state.ambush[other(u.side)] >> u.front & 1
+    worth = 0.0
+    for t in them:
+        mod = u.left - t.left + (PINNED_TARGET if t.pinned else 0) + u.type.assault_bonus + state.surprise
+        mod -= AMBUSH if ambushed else 0
+        for throw, ways in THROWS:
+            total = throw + mod
+            if total <= REPULSED_UPTO:
+                worth -= ways * _result_worth(u, "casualty")
+            elif total <= STALLED_UPTO:
+                worth -= ways * _result_worth(u, "pin")
+            elif total <= HIT_UPTO:
+                worth += ways * _result_worth(t, "casualty")
+            elif total <= HIT_PINNED_UPTO:
+                worth += ways * _result_worth(t, "casualty_pinned")
+            else:
+                worth += ways * _result_worth(t, "rout")
+    return worth / (36 * len(them))
+
+
+def roll_worth(state: State, side: str, front: int, bonus: int = 0) -> float:
+    """The expected worth of one Suppression roll by `side` against the enemy's `front`."""
+    them = state.at(other(side), front)
+    if not them:
+        return -99.0
+    bonus += state.marks >> front & 1
+    worth = 0.0
+    for t in them:
+        for throw, ways in THROWS:
+            total = throw + bonus
+            if total >= CASUALTY_AT:
+                worth += ways * _result_worth(t, "casualty")
+            elif total >= PIN_AT:
+                worth += ways * _result_worth(t, "pin")
+    return worth / (36 * len(them))
+
+
+def _careful_deploy(state: State, side: str, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The rule of thumb's deployment (spread out, towards the enemy), but a Strength-1 unit goes
+    where friends stand, so that a random hit there seldom falls on it, unless a front is empty."""
+    mine, theirs = state.occ[side], state.occ[other(side)]
+    held = sum(1 for n in mine if n)
+    best: Action | None = None
+    top = -1e9
+    for a in legal:
+        if isinstance(a, A.Extra):
+            return a
+        if isinstance(a, A.Deploy):
+            if state.forces[side][a.unit].left <= 1:
+                v = mine[a.front] - 0.5 * theirs[a.front] - (10.0 if not mine[a.front] and held >= 2 else 0.0)
+            else:
+                v = -3.0 * mine[a.front] + 0.5 * theirs[a.front]
+            v += rng.random()
+        elif isinstance(a, A.Play) and a.card.code == "reinforcements":
+            v = 10.0
+        elif isinstance(a, A.Draw):
+            v = -50.0
+        else:
+            continue
+        if v > top:
+            best, top = a, v
+    return best if best is not None else legal[-1]
+
+
+def careful(state: State, side: str, rng: random.Random) -> Action:
+    """`hard`: the rule of thumb's order of play (missions, fire, barrages, then assaults), each
+    choice weighed by its exact odds."""
+    legal = state.legal_actions(side)
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == DISCARD:
+        return min(legal, key=lambda a: CARD_VALUE[a.card.code] if isinstance(a, A.Discard) else 9.0)
+    if state.phase == DEPLOY:
+        return _careful_deploy(state, side, legal, rng)
+    forces = state.forces[side]
+    fires: list[A.Fire] = []
+    tanks: list[A.Fire] = []  # heavy units: they may be worth more assaulting
+    marks: list[A.Recon] = []
+    barrages: list[A.Play] = []
+    assaults: list[A.Assault] = []
+    cards: dict[str, list[A.Play]] = {}
+    for a in legal:
+        if isinstance(a, A.Fire):
+            (tanks if forces[a.unit].left >= 3 else fires).append(a)
+        elif isinstance(a, A.Recon):
+            if a.choice == "mark":
+                marks.append(a)
+        elif isinstance(a, A.Assault):
+            assaults.append(a)
+        elif isinstance(a, A.Play):
+            if a.card.kind == SUPPORT:
+                barrages.append(a)
+            else:
+                cards.setdefault(a.card.code, []).append(a)
+    best_mark: A.Recon | None = None
+    users = 1  # a mark is worth a mission only where two or more rolls will use it
+    support_rolls = sum(c.rolls for c in state.hands[side] if c.kind == SUPPORT)
+    for r in marks:
+        front = forces[r.unit].front
+        if state.marks >> front & 1:
+            continue
+        n = support_rolls + sum(1 for u in forces.values() if u.front == front and u.type.fires and u.ready)
+        if n > users:
+            best_mark, users = r, n
+    if best_mark is not None:
+        return best_mark
+    if fires:
+        return rng.choice(fires)
+    if barrages:
+        return max(barrages, key=lambda a: roll_worth(state, side, a.front or 0) + 0.01 * rng.random())
+    for f in tanks:
+        u = forces[f.unit]
+        if assault_worth(state, u) <= roll_worth(state, side, u.front, u.type.fire_bonus) + TANK_MARGIN:
+            return f
+    for code in ("rally", "medic"):
+        if code in cards:
+            return cards[code][0]
+    if assaults:
+        worth, pick = max(((assault_worth(state, forces[a.unit]), a) for a in assaults), key=lambda p: p[0])
+        if worth > ASSAULT_FROM:
+            if "surprise" in cards and worth < 1.0:
+                return cards["surprise"][0]
+            return pick
+    if "ambush" in cards:
+        theirs = state.occ[other(side)]
+        return max(cards["ambush"], key=lambda a: theirs[a.front or 0] + 0.1 * rng.random())
+    return A.END if A.END in legal else legal[-1]
+
+
+def easy(state: State, side: str, rng: random.Random) -> Action:
+    """`easy`: the rule of thumb, but a third of its choices are any legal action."""
+    if rng.random() < EASY_SLIPS:
+        return rng.choice(state.legal_actions(side))
+    return rollout(state, side, rng)
+
+
+__all__ = [
+    "Glance",
+    "assault_worth",
+    "careful",
+    "easy",
+    "evaluate",
+    "order",
+    "quick",
+    "roll_worth",
+    "rollout",
+    "score",
+    "unit_value",
+]

@@ -10,7 +10,8 @@ from typing import Any
 from engine import search
 from engine.base import BaseGame, limit_option
 from engine.companycommander import actions as A
-from engine.companycommander import ai, words
+from engine.companycommander import ai as brain
+from engine.companycommander import words
 from engine.companycommander.help import TOPICS
 from engine.companycommander.model import (
     ADJECTIVES,
@@ -23,7 +24,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
-from engine.protocol import Action, Choice, Menu, SideInfo, Verb
+from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 
@@ -134,14 +135,28 @@ class CompanyCommanderGame(BaseGame):
     notation_help = A.EXAMPLES
     turn_label = "Round"
 
-    # Iterations, not seconds, bound each level, so a level plays the same for the same seed; the
-    # budgets are a safety net well above what the iterations take (bench/versus.py, docs/performance.md).
-    search_levels = MappingProxyType(
+    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
+    # games a pairing, seeds 1-400, 2026-11-27 (docs/performance.md, docs/ai.md).
+    ai = AiLevels(
+        ("random", "easy", "normal", "hard", "search"),
+        "normal",
         {
-            "easy": search.Settings(iterations=0, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH),
-            "normal": search.Settings(iterations=400, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
-            "hard": search.Settings(iterations=2000, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH),
-        }
+            "random": "plays any legal action",
+            "easy": "normal's play, but a third of its choices are any legal action",
+            "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
+            "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
+            "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
+        },
+        ratings={"random": 0.0, "easy": 467.0, "normal": 578.0, "hard": 810.0},
+        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
+    )
+    # The levels that play a policy of their own, without searching.
+    policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
+    # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
+    # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
+    # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
+    search_levels = MappingProxyType(
+        {"search": search.Settings(iterations=200, budget_s=1.0, rollout_depth=ROLLOUT_DEPTH)}
     )
 
     # -- rules entry points
@@ -161,16 +176,35 @@ class CompanyCommanderGame(BaseGame):
 
     # -- the AI
 
+    def choose(
+        self,
+        view: AnyView,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        iterations: int | None = None,
+    ) -> Action:
+        """`easy`, `normal` and `hard` play their policy on the view dealt for the seed (they read
+        nothing the view does not hold); `random` and `search` are the platform's."""
+        play = self.policies.get(level)
+        if play is None:
+            return super().choose(view, level, seed, budget_s, iterations=iterations)
+        side = _view(view).viewer
+        assert side is not None, "a spectator has nothing to choose"
+        state = view.determinize(random.Random(seed))
+        return play(_state(state), side, random.Random(f"thumb:{seed}"))
+
     def evaluate(self, state: AnyState, side: str) -> float:
-        return ai.evaluate(_state(state), side)
+        return brain.evaluate(_state(state), side)
 
     def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return ai.rollout(_state(state), side, rng)
+        return brain.rollout(_state(state), side, rng)
 
     def order(
         self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
     ) -> list[Action]:
-        return ai.order(_state(state), side, actions, rng)
+        return brain.order(_state(state), side, actions, rng)
 
     def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
         """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the

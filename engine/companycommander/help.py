@@ -14,6 +14,19 @@ TOPICS: dict[str, str] = {
         "holds one or none. Our text of the game is a fragment: what it leaves out is filled with house "
         "rules of ours (see `house rules`)."
     ),
+    "board": (
+        "**Reading the board.** The Germans' three fronts are at the top, the Americans' at the bottom, "
+        "facing each other across the band that names the fronts; each side's first unit at a front "
+        "stands next to the band. A card is a unit: its name (A3, G5), its kind, and its Strength left "
+        "in large type, red once it has taken a Casualty; a red cross for each Casualty marker; "
+        "**Pinned** in orange on an orange card. The side to act sees what each of its units did this "
+        "turn: new (deployed this turn), moved, done. A gold outline marks the units the last move (or "
+        "the opponent's whole turn) touched. In the band: Recon +1 on the side of a front marked by a "
+        "Recon success, Ambush on the side that laid one. Each side's row gives units lost of the ten, "
+        "hand and Squad deck sizes; units drawn and not yet deployed are listed as Arriving. Below: "
+        "every die of this turn (or of the last turn, until the new one rolls), then the Tactics deck "
+        "and its discard pile."
+    ),
     "turn": (
         "**A turn**: 1. Deploy: your 3 Squad cards are drawn (2 in the first player's first turn); "
         "deploy them (`deploy A7 L`), take your "

@@ -127,9 +127,9 @@ SQUAD_DECKS = {side: tuple(squad_deck(side)) for side in SIDES}
 class Unit:
     """One deployed (or arriving) unit. `front` is -1 while it waits to be deployed this turn.
 
-    Per-turn flags: `fresh` (drawn this turn: it may not move or act until its side's next turn,
-    H11), `moved` (it may not attack or Recon, the fragment), `acted` (it went on a mission, fired or
-    assaulted: one of them a turn).
+    Per-turn flags: `fresh` (drawn this turn: it may act at once but not move, H7 and H8), `moved`
+    (it may not attack or Recon, the fragment), `acted` (it went on a mission, fired or assaulted:
+    one of them a turn).
     """
 
     __slots__ = ("acted", "cas", "fresh", "front", "label", "moved", "pinned", "side", "type")

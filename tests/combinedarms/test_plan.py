@@ -3,12 +3,14 @@ stay within their budgets and are deterministic per seed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.combinedarms import plan
 from engine.combinedarms.game import PLANNED, WWI_GAME, WWII_GAME
 from engine.combinedarms.state import ATTACK, MOVE, State
-from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, at, build, code_at
+from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, build, code_at
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -64,7 +66,7 @@ def test_an_attack_plan_stays_within_its_budget_of_positions(level: str) -> None
     side = min(s.to_act())
     s.apply("done", side)
     assert s.step == ATTACK
-    cfg = PLANNED[level]
+    cfg = PLANNED["wwi"][level]
     actions, _ = plan.plan_attacks(s, s.active, cfg)
     assert 0 < plan.LAST_POSITIONS <= cfg.positions
     tight = plan.Config(beam=cfg.beam, deep=cfg.deep, positions=5)
@@ -91,17 +93,33 @@ def test_easy_wastes_no_plan_on_it_but_attacks_too() -> None:
     assert any("x" in p for p in played)
 
 
-def test_hard_fills_the_square_beside_its_headquarters_an_enemy_flame_thrower_could_use() -> None:
-    """Two Artillery in range and a Flame Thrower that can step into b2 would bring 4 damage to the
-    Headquarters on a1: the Infantry on d2 steps into b2 and the ring is closed."""
-    s = build(
-        "wwi",
-        {"a1": "H", "a2": "I", "b1": "I", "d2": "I", "g2": "I", "e5": "a", "e4": "a", "c3": "f", "h8": "h"},
-    )
-    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) >= 1.0
-    _turn(s, BRITISH, "hard")
-    assert code_at(s, "b2") is not None and s.u_side[at(s, "b2")] == 0
-    assert plan.hq_risk(s, 0, PLANNED["hard"].weights) < 1.0  # the Germans cannot destroy it now
+RING = {
+    "a1": "H", "a2": "F", "b1": "F", "c3": "I", "h3": "T",
+    "c2": "e", "d1": "a", "d4": "a", "d2": "k", "f3": "l", "h8": "h",
+}  # fmt: skip
+
+
+def test_wwii_hard_fills_the_square_beside_its_headquarters_an_enemy_engineer_could_use() -> None:
+    """Two Howitzers and two tanks in reach, and Engineers (2 damage to a Headquarters) that can step
+    into b2, would bring 6 damage to the Headquarters on a1, its defence; the Fortifications on a2
+    and b1 cannot move. The Infantry on c3 steps into b2 and the ring is closed."""
+    s = build("wwii", RING)
+    weights = PLANNED["wwii"]["hard"].weights
+    assert plan.hq_risk(s, 0, weights) >= 1.0
+    played = _turn(s, AMERICANS, "hard", game=WWII_GAME)
+    assert "c3-b2" in played
+    assert plan.hq_risk(s, 0, weights) < 1.0  # the Germans cannot destroy it now
+
+
+def test_without_its_guard_weight_hard_leaves_that_square_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same position with `guard` at 0 (WWI's `hard`): nothing else draws the Infantry to b2, so
+    the ring closing above is the guard's doing."""
+    unguarded = replace(PLANNED["wwii"]["hard"], guard=0.0)
+    monkeypatch.setattr(WWII_GAME, "planned", {**PLANNED["wwii"], "hard": unguarded})
+    s = build("wwii", RING)
+    played = _turn(s, AMERICANS, "hard", game=WWII_GAME)
+    assert "c3-b2" not in played
+    assert plan.hq_risk(s, 0, unguarded.weights) >= 1.0
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -134,3 +152,27 @@ def test_the_corner_layout_rings_the_headquarters() -> None:
     sq = s.u_sq[hq]
     assert sq in (s.g.index["a1"], s.g.index["h1"])
     assert bin(s.g.near[sq] & s.occ[0]).count("1") == 3
+
+
+@pytest.mark.parametrize("game", [WWI_GAME, WWII_GAME], ids=["wwi", "wwii"])
+@pytest.mark.parametrize("options", [{"elite": True}, {"campaign": True}], ids=["elite", "campaign"])
+def test_the_corner_layout_is_legal_with_elite_units_and_on_the_campaign_board(
+    game: object, options: dict[str, bool]
+) -> None:
+    """Elite units are written with a star after their letter: the corner layout keeps them whole
+    (it once split them and sent rows of the wrong length)."""
+    assert game is WWI_GAME or game is WWII_GAME
+    s = game.new_game(options, 2)
+    first, second = (side.name for side in game.sides)
+    s.apply("army balanced", first)
+    s.apply("army balanced", second)
+    for side in (first, second):
+        action = game.choose(s.view(side), "hard", 9)
+        s.apply(action, side)
+    assert s.phase == "play"
+    for who in (0, 1):
+        hq = s.hq(who)
+        assert hq is not None
+        assert bin(s.g.near[s.u_sq[hq]] & s.occ[who]).count("1") == 3
+    if options.get("elite"):
+        assert sum(s.elite) == 4

@@ -248,6 +248,15 @@ def test_rules_topics_are_short_and_say_the_numbers_the_engine_uses() -> None:
     assert legal(build({"A1": "rifles C", "G1": "rifles C"}))[-1] == "end"
 
 
+def test_the_board_topic_is_the_key_to_every_mark_the_board_draws() -> None:
+    """`/companycommander rules board`: each word and mark on a unit card or in the band is explained."""
+    from render.companycommander.cards import TAGS
+
+    key = GAME.rules["board"]
+    for word in [*filter(None, TAGS.values()), "Recon +1", "Ambush", "Arriving", "red cross", "gold"]:
+        assert word in key, word
+
+
 def test_an_action_changed_after_it_was_made_is_not_the_listed_one() -> None:
     s = build({"A1": "rifles -", "G1": "rifles C"}, phase=DEPLOY)
     changed = A_.Deploy("A1", 1)
