@@ -42,7 +42,7 @@ from data.schema import MIGRATIONS_DIR, load_migrations, sets_version, split_sta
 log = logging.getLogger("data.postgres")
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # a pooled one is a proxy
 
-POOL_SIZE = 8  # connections per process: moves are short transactions, the event loop is the limit
+POOL_SIZE = 32  # connections per process: 8 queued 200 busy games for seconds with fsync on (performance.md)
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before saying it cannot be reached
 COMMAND_TIMEOUT = 30.0  # a statement that takes longer than this has met a problem, not a load
 RELISTEN_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts to listen again, the last repeated
