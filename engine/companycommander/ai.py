@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.companycommander import actions as A
 from engine.companycommander.model import (
@@ -224,22 +224,7 @@ def rollout(state: State, side: str, rng: random.Random) -> Action:
         return min(legal, key=lambda a: CARD_VALUE[a.card.code] if isinstance(a, A.Discard) else 9.0)
     mine, theirs = state.occ[side], state.occ[them]
     if phase == DEPLOY:
-        best: Action | None = None
-        top = -1e9
-        for a in legal:
-            if isinstance(a, A.Extra):
-                return a
-            if isinstance(a, A.Deploy):
-                v = -3.0 * mine[a.front] + 0.5 * theirs[a.front] + rng.random()
-            elif isinstance(a, A.Play) and a.card.code == "reinforcements":
-                v = 10.0
-            elif isinstance(a, A.Draw):
-                v = -50.0
-            else:
-                continue
-            if v > top:
-                best, top = a, v
-        return best if best is not None else legal[-1]
+        return _deploy_choice(legal, lambda a: -3.0 * mine[a.front] + 0.5 * theirs[a.front] + rng.random())
     weight = [0.0, 0.0, 0.0]  # per front, the enemy's Strength left, less 2 for each Pinned unit
     for t in state.forces[them].values():
         if t.front >= 0:
@@ -360,17 +345,28 @@ def _careful_deploy(state: State, side: str, legal: Sequence[Action], rng: rando
     where friends stand, so that a random hit there seldom falls on it, unless a front is empty."""
     mine, theirs = state.occ[side], state.occ[other(side)]
     held = sum(1 for n in mine if n)
+
+    def value(a: A.Deploy) -> float:
+        if state.forces[side][a.unit].left <= 1:
+            v = mine[a.front] - 0.5 * theirs[a.front] - (10.0 if not mine[a.front] and held >= 2 else 0.0)
+        else:
+            v = -3.0 * mine[a.front] + 0.5 * theirs[a.front]
+        return v + rng.random()
+
+    return _deploy_choice(legal, value)
+
+
+def _deploy_choice(legal: Sequence[Action], value: Callable[[A.Deploy], float]) -> Action:
+    """The Deploy phase's choice shared by the rule of thumb and `hard`: the Company Commander's
+    extra card first, Reinforcements before any unit, a unit where `value` likes it best, a draw
+    last of all."""
     best: Action | None = None
     top = -1e9
     for a in legal:
         if isinstance(a, A.Extra):
             return a
         if isinstance(a, A.Deploy):
-            if state.forces[side][a.unit].left <= 1:
-                v = mine[a.front] - 0.5 * theirs[a.front] - (10.0 if not mine[a.front] and held >= 2 else 0.0)
-            else:
-                v = -3.0 * mine[a.front] + 0.5 * theirs[a.front]
-            v += rng.random()
+            v = value(a)
         elif isinstance(a, A.Play) and a.card.code == "reinforcements":
             v = 10.0
         elif isinstance(a, A.Draw):
