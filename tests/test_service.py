@@ -520,8 +520,8 @@ class Held:
         return await self.real(*args, **kwargs)
 
 
-async def ai_game(svc: MatchService) -> None:
-    """Alice (Canadians) against the AI in Block Wars, both set up: the AI's turn comes first."""
+async def challenge_the_ai(svc: MatchService) -> None:
+    """Alice (Canadians) challenges the AI, at easy, to Block Wars in this channel."""
     await svc.challenge(
         game=GAME,
         guild_id=GUILD,
@@ -532,6 +532,11 @@ async def ai_game(svc: MatchService) -> None:
         opponent_is_bot=True,
         ai_level="easy",
     )
+
+
+async def ai_game(svc: MatchService) -> None:
+    """Alice (Canadians) against the AI in Block Wars, both set up: the AI's turn comes first."""
+    await challenge_the_ai(svc)
     await svc.ai_turns(CHANNEL, budget_s=0.01)
     await svc.act(CHANNEL, ALICE, "setup std")
 
@@ -569,16 +574,7 @@ async def test_the_ai_keeps_to_the_game_it_began_thinking_in(
     turns = asyncio.create_task(svc.ai_turns(CHANNEL, budget_s=0.01))
     await held.thinking.wait()
     await svc.act(CHANNEL, ALICE, "resign")
-    await svc.challenge(
-        game=GAME,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=AI,
-        side="canadians",
-        opponent_is_bot=True,
-        ai_level="easy",
-    )
+    await challenge_the_ai(svc)
     monkeypatch.setattr(svc.thinker, "choose", held.real)
     held.release.set()
     assert await turns == []
