@@ -18,6 +18,11 @@ decisions by one side), and an Elo per level fitted to all games (Bradley-Terry 
 likelihood, a draw half a win, one virtual draw per pairing so a clean sweep stays finite), with
 `random` anchored at 0. Games run on every core (`--procs`). The last line is one JSON object.
 
+`--cpu-clock` makes every search's clock the CPU time of its own thread (`time.thread_time`) instead
+of the wall clock: a time budget then means the same thinking on a busy machine as on a quiet one
+(where the two agree, since a decision runs in one thread), and the run may be paused or niced
+without changing a game. Production keeps the wall clock (a player waits in wall-clock time).
+
 `--quick` plays 2 games a pairing at 0.05 s a decision: it checks that the machinery and every level
 run, not how strong they are. A full run's duration per game is in docs/performance.md.
 """
@@ -38,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import registry
+from engine import registry, search
 
 LADDER = ("random", "easy", "normal", "hard")
 MAX_ACTIONS = 3000
@@ -46,6 +51,11 @@ QUICK_GAMES = 2
 QUICK_BUDGET_S = 0.05
 
 Task = tuple[str, str, str, int, float | None, int]  # game, stronger, weaker, seed, budget, index
+
+
+def _use_cpu_clock() -> None:
+    """In each game-playing process: searches time themselves by their thread's CPU time."""
+    search.clock = time.thread_time
 
 
 def play(task: Task) -> dict[str, Any]:
@@ -217,6 +227,9 @@ def main() -> None:
     parser.add_argument("--pair", action="append", default=[], help="another pairing, stronger:weaker")
     parser.add_argument("--only-pairs", action="store_true", help="play only the --pair pairings")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--cpu-clock", action="store_true", help="searches count CPU seconds, not wall-clock seconds"
+    )
     args = parser.parse_args()
     rules = registry.game(args.game)
     games, budget = (QUICK_GAMES, QUICK_BUDGET_S) if args.quick else (args.games, args.budget)
@@ -231,7 +244,7 @@ def main() -> None:
     ]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
-    with Pool(max(1, args.procs)) as pool:
+    with Pool(max(1, args.procs), initializer=_use_cpu_clock if args.cpu_clock else None) as pool:
         for r in pool.imap_unordered(play, tasks, chunksize=1):
             results.append(r)
             verdict = {1.0: "won", 0.5: "drew", 0.0: "lost"}[r["score"]]
@@ -248,6 +261,7 @@ def main() -> None:
         "game": args.game,
         "games_per_pairing": games,
         "budget_s": budget,
+        "clock": "cpu" if args.cpu_clock else "wall",
         "quick": args.quick,
         **summary(args.game, results, pairs),
         "procs": args.procs,

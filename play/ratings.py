@@ -47,7 +47,10 @@ def level_choice(game: Game, level: str, most: int = 100) -> str:
     """A level as the challenge offers it: its name, its rating and what it does."""
     said = game.ai.descriptions.get(level, "")
     text = f"{level_label(game, level)}: {said}" if said else level_label(game, level)
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    return (cut[: cut.rfind(" ")] if " " in cut else cut).rstrip(" ,;:") + "…"  # never half a word
 
 
 @dataclass(frozen=True, slots=True)

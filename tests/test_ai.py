@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from engine import search
 from engine.blockwars import Options, State, ai, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import (
@@ -163,7 +164,7 @@ def test_respects_the_time_budget(level: str, monkeypatch: pytest.MonkeyPatch) -
     side = s.current_player()
     assert side is not None
     fake = FakeClock(0.01)
-    monkeypatch.setattr(ai, "clock", fake)
+    monkeypatch.setattr(search, "clock", fake)
     a = choose(s.view(side), level, 1, budget_s=0.15, iterations=10**7)
     assert a in s.legal_actions()
     assert fake.reads <= 15 + 10, fake.reads

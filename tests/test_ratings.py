@@ -34,6 +34,7 @@ def test_every_level_of_the_ladder_is_rated_in_order_with_easy_where_newcomers_s
     for level in game.ai.names:
         choice = level_choice(game, level)
         assert len(choice) <= 100 and choice.startswith(level)
+        assert not choice.endswith("…"), f"{name}: the description of {level} is cut on a phone: {choice}"
         if level in ladder:
             assert f"{level}, about {about(level_rating(game, level) or 0)}" in choice
 
@@ -51,6 +52,10 @@ def test_ratings_sit_at_their_measured_distance_from_easy_and_read_as_players_re
     assert level_rating(game, "random") == START_RATING - 420.0
     assert level_label(game, "hard") == "hard, about 1,450"  # 1,451 to the nearest 50
     assert level_choice(game, "hard") == "hard, about 1,450: thinks"
+    wordy = _rated({"random": 0.0, "easy": 420.0, "hard": 671.0})
+    long_text = "weighs every reply " * 8  # 152 characters: Discord takes at most 100 for a choice
+    wordy.ai = AiLevels(("random", "easy", "hard"), "easy", {"hard": long_text}, wordy.ai.ratings)  # type: ignore[misc]
+    assert level_choice(wordy, "hard") == "hard, about 1,450: " + ("weighs every reply " * 4).rstrip() + "…"
     unmeasured = _rated({})
     assert level_rating(unmeasured, "hard") is None and level_label(unmeasured, "hard") == "hard"
 

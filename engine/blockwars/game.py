@@ -106,14 +106,14 @@ class BlockWarsGame(BaseGame):
     # Ratings: bench/ladder.py, 100 games a pairing, 2026-11-24 (docs/performance.md); `search` against
     # hard at 1.5 s a decision each (docs/ai.md).
     ai = AiLevels(
-        ("easy", "normal", "hard", "random", "search"),
+        ("random", "easy", "normal", "hard", "search"),
         "normal",
         {
-            "easy": "plays by rule of thumb, one action at a time, and now and then overlooks something",
+            "random": "plays any legal action",
+            "easy": "plays by rule of thumb, one action at a time, and sometimes blunders",
             "normal": "tries every action with the exact odds of its card fight and keeps the best",
-            "hard": "plans the whole two-action turn with exact odds and weighs what it leaves the enemy",
-            "random": "any legal action",
-            "search": "the generic tree search every game has, 1.5 seconds a decision",
+            "hard": "plans each two-action turn with exact odds and weighs what it leaves the enemy",
+            "search": "the generic tree search every game has, 1.5 seconds a decision; not rated",
         },
         ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0},
         budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET},
