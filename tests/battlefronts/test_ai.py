@@ -48,3 +48,13 @@ def test_playouts_to_the_turn_end_judge_every_leaf_at_the_start_of_a_round() -> 
     assert len(ended) > 100 and len(fixed) > 100
     assert sum(ended) >= 0.95 * len(ended), (sum(ended), len(ended))
     assert sum(fixed) <= 0.5 * len(fixed), (sum(fixed), len(fixed))
+
+
+def test_the_level_descriptions_say_what_the_searches_do() -> None:
+    """The challenge's level choices name each search's playouts, and only hard's run to the round's end."""
+    for level in ("normal", "hard"):
+        settings = GAME.search_levels[level]
+        said = GAME.ai.descriptions[level]
+        assert f"{settings.iterations} playouts" in said, (level, said)
+        assert ("round's end" in said) == settings.to_turn_end, (level, said)
+    assert GAME.search_levels["hard"].to_turn_end and not GAME.search_levels["normal"].to_turn_end
