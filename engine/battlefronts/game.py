@@ -48,9 +48,9 @@ AI_LEVELS = AiLevels(
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
     },
-    # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
-    # random, normal 72.5 % against easy, hard 62.5 % against normal (4 drawn; below the 65 % aimed at)
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1084.0},
+    # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 20:21 UTC (docs/performance.md): easy
+    # won 100 % against random, normal 72.5 % against easy (3 drawn), hard 72.5 % against normal (2 drawn)
+    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1145.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
