@@ -943,7 +943,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         await reply(interaction, away_text(away))
         assert away.until is not None
         for match in away.games:
-            await self.tell_channel(match.channel_id, away_notice(match, user, away.until))
+            await self.tell_channel(
+                match.channel_id, away_notice(match, user, away.until, match.id in away.owing)
+            )
 
     @app_commands.command(name="back", description="Back before your time away ends: your clocks run again")
     async def back(self, interaction: discord.Interaction) -> None:
@@ -951,7 +953,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         away = await self.service.back(interaction.guild_id or 0, user)
         await reply(interaction, back_text(away))
         for match in away.games:
-            await self.tell_channel(match.channel_id, back_notice(match, user))
+            await self.tell_channel(match.channel_id, back_notice(match, user, match.id in away.owing))
 
     async def tell_channel(self, channel_id: int, text: str) -> None:
         """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""

@@ -358,13 +358,14 @@ class Console:
             self.say(away_text(away))
             assert away.until is not None
             for match in away.games:
-                notice = away_notice(match, self.my_id, away.until)
+                notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
                 self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         elif sub == "back" and not rest:
             away = await self.service.back(GUILD_ID, self.my_id)
             self.say(back_text(away))
             for match in away.games:
-                self.say(f"[{names.channel_name(match.channel_id)}] {back_notice(match, self.my_id)}")
+                notice = back_notice(match, self.my_id, match.id in away.owing)
+                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         else:
             raise UsageError(
                 "The /wargames commands here: games, mygames, away days:N, back (its admin tools are "

@@ -439,20 +439,21 @@ def _days_left(days: int) -> str:
     return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
 
 
-def away_notice(match: Match, user_id: int, until: float) -> str:
-    """What a game's channel is told, once, when one of its players goes away."""
+def away_notice(match: Match, user_id: int, until: float, owes: bool) -> str:
+    """What a game's channel is told, once, when one of its players goes away (`owes`: the game
+    waits on them now)."""
     other = match.other_player(user_id)
     them = "" if other == match.ai_player_id else f"{mention(other)}: "
-    due = f" Their move here is now due {when(match.deadline)}." if match.turn_player_id == user_id else ""
+    due = f" Their move here is now due {when(match.deadline)}." if owes else ""
     return (
         f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
         f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
     )
 
 
-def back_notice(match: Match, user_id: int) -> str:
+def back_notice(match: Match, user_id: int, owes: bool) -> str:
     """What a game's channel is told when a player away comes back early."""
-    due = f": their move here is due {when(match.deadline)}" if match.turn_player_id == user_id else ""
+    due = f": their move here is due {when(match.deadline)}" if owes else ""
     return f"{mention(user_id)} is back and their clock runs again{due}."
 
 

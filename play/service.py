@@ -313,6 +313,7 @@ class TimeAway:
     until: float | None
     left: int  # days
     games: list[Match]
+    owing: frozenset[int] = frozenset()  # ids of those games that wait on the player now
 
 
 @dataclass(slots=True)
@@ -796,21 +797,25 @@ class MatchService:
             )
         now = self.clock()
         until = now + days * DAY
-        games = await self._reclock(guild_id, user_id, now, until)
-        return TimeAway(until, left - days, games)
+        games, owing = await self._reclock(guild_id, user_id, now, until)
+        return TimeAway(until, left - days, games, owing)
 
     async def back(self, guild_id: int, user_id: int) -> TimeAway:
         """End a player's time away early: the clocks it stopped run again from now."""
         now = self.clock()
         if await self.away_until(guild_id, user_id) is None:
             raise BadRequest("You are not away. `/wargames away` stops your clocks while you are.")
-        games = await self._reclock(guild_id, user_id, now, None)
-        return TimeAway(None, max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id)), games)
+        games, owing = await self._reclock(guild_id, user_id, now, None)
+        left = max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id))
+        return TimeAway(None, left, games, owing)
 
-    async def _reclock(self, guild_id: int, user_id: int, now: float, until: float | None) -> list[Match]:
+    async def _reclock(
+        self, guild_id: int, user_id: int, now: float, until: float | None
+    ) -> tuple[list[Match], frozenset[int]]:
         """Record a player's new time away (`until`) or its end (None), and move the clock of each
         of their active games in this server by as much as its start moves. A deadline already
-        passed is left to the sweep: it fell due before the time away began."""
+        passed is left to the sweep: it fell due before the time away began. Returns those games
+        and the ids of those waiting on the player (both players of a set-up made at once)."""
         found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
         async with contextlib.AsyncExitStack() as held:
             for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
@@ -820,7 +825,7 @@ class MatchService:
             after = {u: end for u, end in before.items() if u != user_id}
             if until is not None:
                 after[user_id] = until
-            games = []
+            games, owing = [], set()
             for stored in found:
                 match = await self._reread(stored)
                 live = self._live.get(match.channel_id)
@@ -828,6 +833,8 @@ class MatchService:
                     continue
                 state = live[1]
                 games.append(match)
+                if user_id in waiting_ids(match, state):
+                    owing.add(match.id)
                 if match.deadline is None or match.deadline <= now or match.reminder_at is None:
                     continue
                 shift = _clock_start(match, state, now, after) - _clock_start(match, state, now, before)
@@ -840,7 +847,7 @@ class MatchService:
                     games[-1] = moved
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
-        return games
+        return games, frozenset(owing)
 
     async def _commit(
         self,

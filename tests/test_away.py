@@ -321,3 +321,21 @@ async def test_away_and_back_in_the_console(tmp_path: Path):
     )
     assert await console.run_lines(["back"]) == 1 and "You are not away" in out.getvalue()
     await console.close()
+
+
+async def test_both_players_of_a_set_up_made_at_once_are_told_their_move_is_due(tmp_path: Path):
+    """In Fix Bayonets both sides set up at once: the match names the first side's player as the one
+    to move, but the second owes a move too, and the channel hears when it is due."""
+    clock = HandClock()
+    out = io.StringIO()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    script = ["/fixbayonets challenge @bob side:americans", "/as bob", "/fixbayonets accept"]
+    assert await console.run_lines(script) == 0
+    match, state = await console.service.current(console.channel_id)
+    assert sorted(state.to_act()) == ["americans", "germans"] and match.turn_player_id != console.my_id
+    assert await console.run_lines(["/wargames away days:2", "/wargames back"]) == 0
+    text = out.getvalue()
+    assert "[general] @alice: @bob is away until " in text and "Their move here is now due in " in text
+    assert "[general] @bob is back and their clock runs again: their move here is due in " in text
+    await console.close()

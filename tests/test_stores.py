@@ -16,9 +16,11 @@ from typing import Any
 import asyncpg
 import pytest
 
-from data import Database, MigrationError, load_migrations
+from data import Database, MigrationError, StaleVersion, load_migrations
 from data.schema import to_postgres
 from tests import pgserver
+
+NOW = 1_790_000_000.0  # any fixed time: the store keeps what it is given
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE_PLUMBING = {"schema_version"}  # PostgreSQL's record of the migration number (SQLite: user_version)
@@ -121,6 +123,40 @@ async def test_processes_starting_together_migrate_once(pg_empty_url: str):
     finally:
         for db in opened:
             await db.close()
+
+
+async def test_postgresql_hands_connections_back_without_a_reset_and_never_mid_transaction(pg_url: str):
+    """asyncpg's default release runs a reset query (`RESET ALL`, `UNLISTEN *`, ...) on every
+    connection handed back: one more round trip per read or transaction, a quarter of them under
+    load. The store changes no session state, so it skips that; a transaction that failed is still
+    rolled back before its connection is reused. The server shows each pooled connection's state
+    and last statement."""
+    async with Database.open(pg_url) as db:
+        await db.get_user_prefs(7)
+        await db.set_time_away(1, 7, now=NOW, until=NOW + 3600)
+        match = await db.create_challenge(
+            guild_id=1,
+            channel_id=2,
+            challenger_id=7,
+            opponent_id=8,
+            seed=1,
+            turn_seconds=3600,
+            game="blockwars",
+            challenge_expires_at=NOW + 60,
+        )
+        with pytest.raises(StaleVersion):
+            await db.update_match(match.id, expected_version=match.version + 1, status="cancelled")
+        watcher = await asyncpg.connect(pg_url)
+        try:
+            pooled = await watcher.fetch(
+                "SELECT state, query FROM pg_stat_activity WHERE application_name = 'wargames'"
+            )
+        finally:
+            await watcher.close()
+        assert await db.get_match(match.id) == match  # the failed update changed nothing
+    assert pooled, "the store's pool holds no connection"
+    assert {row["state"] for row in pooled} == {"idle"}, pooled  # never "idle in transaction"
+    assert not [row["query"] for row in pooled if "RESET ALL" in row["query"]], pooled
 
 
 async def test_postgresql_refuses_a_database_newer_than_the_code(pg_url: str):

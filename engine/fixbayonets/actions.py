@@ -200,8 +200,8 @@ def _setup(rest: str) -> Setup:
     parts = [p for p in re.split(r"[/,\s]+", rest) if p]
     if len(parts) != 8:
         raise InvalidNotation(
-            "Name two men for each back-row square, files a to h, like setup RR/HR/SR/OR/OR/UR/HR/RR, "
-            f"or a preset: {', '.join(PRESETS)}."
+            "Name two men for each back-row square, files a to h, like `setup RR/HR/SR/OR/OR/UR/HR/RR`, "
+            f"or a preset: {', '.join(f'`setup {name}`' for name in PRESETS)}."
         )
     return Setup(tuple(parts))
 
