@@ -14,7 +14,7 @@ scored as a draw and counted as capped.
 
 Figures: the win rate of each level against each other it met (wins only; draws apart), each
 level's think time per decision (p50/p95/max, wall clock and CPU) and per whole turn (a run of
-decisions by one side), and an Elo per level fitted to all games (Bradley-Terry by maximum
+decisions by one side; wall clock and CPU), and an Elo per level fitted to all games (Bradley-Terry by maximum
 likelihood, a draw half a win, one virtual draw per pairing so a clean sweep stays finite), with
 `random` anchored at 0. Games run on every core (`--procs`). The last line is one JSON object.
 
@@ -68,8 +68,9 @@ def play(task: Task) -> dict[str, Any]:
     think: dict[str, list[float]] = {strong: [], weak: []}
     cpu: dict[str, list[float]] = {strong: [], weak: []}
     turns: dict[str, list[float]] = {strong: [], weak: []}
+    turns_cpu: dict[str, list[float]] = {strong: [], weak: []}
     run_side: str | None = None
-    run_total = 0.0
+    run_total = run_cpu = 0.0
     n = 0
     started = time.perf_counter()
     while not state.is_over() and n < MAX_ACTIONS:
@@ -83,12 +84,15 @@ def play(task: Task) -> dict[str, Any]:
         if side != run_side:
             if run_side is not None:
                 turns[strong if run_side == strong_side else weak].append(run_total)
-            run_side, run_total = side, 0.0
+                turns_cpu[strong if run_side == strong_side else weak].append(run_cpu)
+            run_side, run_total, run_cpu = side, 0.0, 0.0
         run_total += took
+        run_cpu += used
         state.apply(action, side)
         n += 1
     if run_side is not None:
         turns[strong if run_side == strong_side else weak].append(run_total)
+        turns_cpu[strong if run_side == strong_side else weak].append(run_cpu)
     outcome = state.outcome()
     if outcome is None or outcome.winner is None:
         score = 0.5
@@ -107,6 +111,7 @@ def play(task: Task) -> dict[str, Any]:
         "think": think,
         "cpu": cpu,
         "turns": turns,
+        "turns_cpu": turns_cpu,
     }
 
 
@@ -194,6 +199,7 @@ def summary(game: str, results: list[dict[str, Any]], pairs: list[tuple[str, str
         walls = [t for r in results for t in r["think"].get(level, [])]
         cpus = [t for r in results for t in r["cpu"].get(level, [])]
         turns = [t for r in results for t in r["turns"].get(level, [])]
+        turns_cpu = [t for r in results for t in r["turns_cpu"].get(level, [])]
         think[level] = {
             "decisions": len(walls),
             "p50_s": round(percentile(walls, 50), 4),
@@ -202,6 +208,8 @@ def summary(game: str, results: list[dict[str, Any]], pairs: list[tuple[str, str
             "cpu_p95_s": round(percentile(cpus, 95), 4),
             "turn_p95_s": round(percentile(turns, 95), 3),
             "turn_max_s": round(max(turns, default=0.0), 3),
+            "turn_cpu_p95_s": round(percentile(turns_cpu, 95), 3),
+            "turn_cpu_max_s": round(max(turns_cpu, default=0.0), 3),
         }
     return {
         "win_rate": dict(win),
@@ -279,7 +287,8 @@ def main() -> None:
         print(
             f"{level:<8} Elo {figures['elo'].get(level, 0.0):>7.1f}  think p50 {t['p50_s']:.3f}s "
             f"p95 {t['p95_s']:.3f}s max {t['max_s']:.3f}s (cpu p95 {t['cpu_p95_s']:.3f}s)  "
-            f"turn p95 {t['turn_p95_s']:.2f}s max {t['turn_max_s']:.2f}s"
+            f"turn p95 {t['turn_p95_s']:.2f}s max {t['turn_max_s']:.2f}s "
+            f"(cpu p95 {t['turn_cpu_p95_s']:.2f}s max {t['turn_cpu_max_s']:.2f}s)"
         )
     print(json.dumps(figures))
 

@@ -44,6 +44,10 @@ class Settings:
     iterations: int | None = 2000
     budget_s: float = 1.5
     rollout_depth: int = 12  # actions played after the expansion before the evaluation
+    # With `to_turn_end`, a playout goes on past `rollout_depth` (up to as many actions again) until
+    # the turn number (`State.turn_number`) changes, so every leaf is judged at the same point of a
+    # turn, not halfway through one side's moves (where whoever has just moved looks better off).
+    to_turn_end: bool = False
     exploration: float = 0.7  # UCB's c, on rewards in [-1, 1]
     widening: float = 3.0  # children a node may have: widening * visits ** alpha
     alpha: float = 0.5
@@ -222,16 +226,28 @@ def _iterate(
     if state.is_over():
         value = _terminal_value(state, me)
     else:
-        for _ in range(settings.rollout_depth):
-            actor = _actor(state, me)
-            if actor is None:
-                break
-            state.apply(play_out(state, actor, rng), actor)
+        _play_on(state, me, play_out, rng, settings.rollout_depth)
+        if settings.to_turn_end:
+            _play_on(state, me, play_out, rng, settings.rollout_depth, until_turn=state.turn_number())
         value = _terminal_value(state, me) if state.is_over() else max(-1.0, min(1.0, evaluate(state, me)))
     for n in path:
         n.visits += 1
         if n.who is not None:
             n.reward += value if n.who == me else -value
+
+
+def _play_on(
+    state: State, me: Side, play_out: Rollout, rng: random.Random, most: int, until_turn: int | None = None
+) -> None:
+    """Up to `most` actions by the playout policy; with `until_turn`, only while the turn number is
+    still that one."""
+    for _ in range(most):
+        if until_turn is not None and state.turn_number() != until_turn:
+            return
+        actor = _actor(state, me)
+        if actor is None:
+            return
+        state.apply(play_out(state, actor, rng), actor)
 
 
 __all__ = ["Evaluate", "Order", "Rollout", "SearchStats", "Settings", "choose"]
