@@ -31,9 +31,10 @@ ROLLOUT_DEPTH = 30
 # than the evaluation's pick one turn ahead. Hard searches eight times as long as normal and plays
 # each playout on to the end of its round, so that every position it judges is at a round's start
 # (a fixed 30 actions stop anywhere, often after one side's moves and before the other's reply):
-# at 800 iterations that won 87.5 % of 40 games against normal, against 67.5 % without it.
+# at 800 iterations that won 87.5 % of 40 games against normal, against 67.5 % without it. 700
+# iterations keep a whole turn under 20 s of CPU (800 took up to 20.2 s) and won 75 % on the ladder.
 NORMAL_ITERATIONS = 100
-HARD_ITERATIONS = 800
+HARD_ITERATIONS = 700
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
@@ -48,9 +49,10 @@ AI_LEVELS = AiLevels(
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
     },
-    # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 20:21 UTC (docs/performance.md): easy
-    # won 100 % against random, normal 72.5 % against easy (3 drawn), hard 72.5 % against normal (2 drawn)
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1145.0},
+    # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
+    # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
+    # (2 drawn)
+    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1168.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
