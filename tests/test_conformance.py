@@ -16,7 +16,8 @@ import json
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -588,6 +589,18 @@ def accepted_here(game: Game, state: State, side: str, example: str) -> str | No
     return None
 
 
+def moments(name: str, seeds: tuple[int, ...], steps: int) -> Iterator[tuple[random.Random, State, Any, str]]:
+    """Each side owed an action at each position along seeded random playouts (until the game
+    ends), with that seed's random source and the log so far."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        for state, log in playout(name, seed, deep_every=1000, steps=steps):
+            if state.is_over():
+                break
+            for side in sorted(state.to_act()):
+                yield rng, state, log, side
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_example_a_refusal_offers_is_accepted_where_it_is_offered(name: str) -> None:
     """Issue 22: a refusal's examples (`...` in its words, and the legal actions it lists) are
@@ -596,28 +609,21 @@ def test_every_example_a_refusal_offers_is_accepted_where_it_is_offered(name: st
     game = game_of(name)
     failures: dict[tuple[str, str], str] = {}
     checked = 0
-    for seed in (5, 6):
-        rng = random.Random(seed)
-        for state, log in playout(name, seed, deep_every=1000, steps=120):
-            if state.is_over():
-                break
-            for side in sorted(state.to_act()):
-                legal = [str(a) for a in state.legal_actions(side)]
-                earlier = [text for _, text in log]  # notations of other moments: a verb out of its time
-                for typed in rng.sample(legal, min(3, len(legal))) + rng.sample(
-                    earlier, min(2, len(earlier))
-                ):
-                    for text in sorted(bad_inputs(typed, rng)):
-                        found = refusal(game, state, side, text)
-                        if found is None:
-                            continue
-                        words, listed = found
-                        for example in [e for e in TICKED.findall(words) if e != text.strip()] + listed:
-                            checked += 1
-                            why = accepted_here(game, state, side, example)
-                            if why is not None:
-                                said = re.sub(r"'[^']*'", "'…'", words)[:90]  # one line per kind of refusal
-                                failures.setdefault((said, example), f"for {text!r}: {why}")
+    for rng, state, log, side in moments(name, (5, 6), steps=120):
+        legal = [str(a) for a in state.legal_actions(side)]
+        earlier = [text for _, text in log]  # notations of other moments: a verb out of its time
+        for typed in rng.sample(legal, min(3, len(legal))) + rng.sample(earlier, min(2, len(earlier))):
+            for text in sorted(bad_inputs(typed, rng)):
+                found = refusal(game, state, side, text)
+                if found is None:
+                    continue
+                words, listed = found
+                for example in [e for e in TICKED.findall(words) if e != text.strip()] + listed:
+                    checked += 1
+                    why = accepted_here(game, state, side, example)
+                    if why is not None:
+                        said = re.sub(r"'[^']*'", "'…'", words)[:90]  # one line per kind of refusal
+                        failures.setdefault((said, example), f"for {text!r}: {why}")
     assert checked > 0
     assert not failures, "\n".join(f"{w!r} offers `{e}`, refused {why}" for (w, e), why in failures.items())
 
@@ -715,33 +721,26 @@ def test_apply_accepts_a_changed_action_exactly_when_it_is_legal(name: str) -> N
     seen: dict[str, set] = {}
     problems: dict[tuple[str, str], str] = {}
     tried = 0
-    for seed in (8, 9):
-        rng = random.Random(seed)
-        for state, _ in playout(name, seed, deep_every=1000, steps=100):
-            if state.is_over():
-                break
-            for side in sorted(state.to_act()):
-                legal = list(state.legal_actions(side))
-                for action in legal:
-                    for field in action_fields(action):
-                        value = getattr(action, field)
-                        with contextlib.suppress(TypeError):
-                            seen.setdefault(field, set()).add(value)
-                before = state.to_json()
-                for action in rng.sample(legal, min(4, len(legal))):
-                    for field in action_fields(action):
-                        for value in changed_values(getattr(action, field), seen.get(field, set())):
-                            try:
-                                mutant = rebuilt(action, field, value)
-                            except Exception:  # code cannot even build it: there is nothing to apply
-                                continue
-                            if mutant == action:
-                                continue
-                            tried += 1
-                            problem = _verdict(game, state, side, legal, mutant, before)
-                            if problem is not None:
-                                problems.setdefault(
-                                    (type(mutant).__name__, field), f"{problem} (from {action!r})"
-                                )
+    for rng, state, _, side in moments(name, (8, 9), steps=100):
+        legal = list(state.legal_actions(side))
+        for action in legal:
+            for field in action_fields(action):
+                value = getattr(action, field)
+                with contextlib.suppress(TypeError):
+                    seen.setdefault(field, set()).add(value)
+        before = state.to_json()
+        for action in rng.sample(legal, min(4, len(legal))):
+            for field in action_fields(action):
+                for value in changed_values(getattr(action, field), seen.get(field, set())):
+                    try:
+                        mutant = rebuilt(action, field, value)
+                    except Exception:  # code cannot even build it: there is nothing to apply
+                        continue
+                    if mutant == action:
+                        continue
+                    tried += 1
+                    problem = _verdict(game, state, side, legal, mutant, before)
+                    if problem is not None:
+                        problems.setdefault((type(mutant).__name__, field), f"{problem} (from {action!r})")
     assert tried > 0
     assert not problems, "\n".join(problems.values())
