@@ -406,6 +406,13 @@ class Game(Protocol):
         in [-1, 1] (averaged over `deals` deals of the unknown), best first."""
         ...
 
+    # -- fair play
+    def chance_twin(self, state: State, side: Side, rng: Random) -> State:
+        """A copy of `state` alike in all `side` may see, differing only in chance not yet drawn and
+        in what `side` may not see (`BaseGame.chance_twin`): the conformance suite's fair-chance
+        property plays the same command on both and expects the same answer."""
+        ...
+
     # -- words and menus (presentation only: legality always comes from the state)
     def side(self, name: Side) -> SideInfo: ...
 
