@@ -210,14 +210,14 @@ class Refused:
     hints: list[str] = field(default_factory=list)
 
 
-def partly_made(refused: Refused, of: int, stood: tuple[int, str], still_yours: bool) -> str:
-    """What the player alone is told of a command of `of` actions that stood in part: the steps
+def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], still_yours: bool) -> str:
+    """What the player alone is told of a command (`texts`, its actions) that stood in part: the steps
     before `refused` were played and stand because step `stood[0]` drew chance or showed something
     hidden (`stood[1]` says which), and `refused` was not made, nor anything after it. Words the
     bot puts after "Only you see this:"; the refusal's own are the engine's, computed on the
     position the player now sees."""
     first, did = stood
-    made = refused.n - 1
+    of, made = len(texts), refused.n - 1
     span = f"action 1 of {of}" if made == 1 else f"actions 1 to {made} of {of}"
     cause = "it" if made == 1 else f"action {first}"
     rest = "" if refused.n == of else f", nor anything after it ({of - refused.n} more)"
@@ -233,7 +233,8 @@ def partly_made(refused: Refused, of: int, stood: tuple[int, str], still_yours: 
         shown = ", ".join(f"`{h}`" for h in refused.hints[:4])
         text += " It is still your turn: send your next action" + (f" (legal now: {shown})" if shown else "")
         return text
-    return text + f" Send `{refused.notation}` again when it is your turn, if it still fits"
+    later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
+    return text + f" Send `{later}` when it is your turn again, if it still fits"
 
 
 @dataclass(slots=True)
@@ -732,7 +733,9 @@ class MatchService:
                 notes.append(f"`{words}` was left out: your command had already answered the question")
             if refused is not None:
                 played.not_made = refused
-                notes.append(partly_made(refused, len(actions), chain.stood, side in state.to_act()))
+                notes.append(
+                    partly_made(refused, [str(a) for a in actions], chain.stood, side in state.to_act())
+                )
             for note in notes:
                 played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
             return played
