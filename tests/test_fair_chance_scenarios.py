@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from data import Database
-from engine.blockwars import Side
+from engine.blockwars import Options, Side
 from engine.blockwars.position import build as blockwars_position
 from engine.companycommander.position import build as commander_position
 from engine.companycommander.position import rig
@@ -137,19 +137,33 @@ async def test_blockwars_three_tank_shots_stop_where_the_first_one_turned_a_jack
     assert isinstance(missed, Played) and missed.not_made is not None and missed.not_made.n == 3
 
 
-async def test_blockwars_a_move_and_attack_then_a_move_draws_the_same_in_every_twin(
-    svc: MatchService,
-) -> None:
-    """`c3-c4xc5; f2-g2`: a tie, a win and a loss all keep the attack and then make the move."""
-    twins = blockwars_twins({"c3": "C", "c5": "G", "f2": "C", "a8": "G", "h8": "G"}, Side.CANADIANS,
-                            [("7C", "7H"), ("6D", "9H"), ("9D", "2H")])  # fmt: skip
+async def test_blockwars_a_move_and_attack_then_a_move_stands_in_every_twin(svc: MatchService) -> None:
+    """`c3-c4xc5; f2-g2` with the Crosses: a tie let the move through while a win was refused whole
+    with the Germans' question ("your infantry on c5 lost its fight"), so the player learnt the
+    attack would win. Now the attack stands in every twin; after a win or a loss the Cross must be
+    answered first and the move is not made."""
+    twins = [
+        blockwars_position(
+            {"c3": "C", "c5": "G", "f2": "C", "a8": "G", "h8": "G"},
+            active=Side.CANADIANS,
+            options=Options(crosses=True),
+            decks={Side.GERMANS: [g, "2C", "4C"], Side.CANADIANS: [c, "3C", "5D"]},
+        )
+        for g, c in (("7C", "7H"), ("6D", "9H"), ("9D", "2H"))
+    ]
     answers = []
     for channel, position in enumerate(twins, 300):
         await seated(svc, "blockwars", channel, position, "canadians")
         answers.append(await answer(svc, channel, ALICE, "c3-c4xc5; f2-g2"))
     fair(answers)
-    for channel in (300, 301, 302):
-        assert await logged(svc, channel) == ["c3-c4xc5", "f2-g2"]
+    tie, won, lost = answers
+    assert await logged(svc, 300) == ["c3-c4xc5", "f2-g2"]
+    assert await logged(svc, 301) == ["c3-c4xc5"] and await logged(svc, 302) == ["c3-c4xc5"]
+    assert isinstance(tie, Played) and tie.not_made is None
+    assert isinstance(won, Played) and won.not_made is not None
+    assert "your infantry on c5 lost its fight" in won.not_made.why
+    assert isinstance(lost, Played) and lost.not_made is not None
+    assert lost.not_made.why.startswith("First finish the Cross")
 
 
 async def test_blockwars_a_mistyped_later_step_is_refused_before_anything_is_drawn(svc: MatchService) -> None:
