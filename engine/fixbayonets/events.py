@@ -8,10 +8,12 @@ layout; standing orders are seen by their owner alone. Squares are names, cards 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from engine.fixbayonets.cards import BY_CODE, cards_words
 from engine.fixbayonets.model import ADJECTIVE, PLURAL, SINGULAR, TITLE, men_words
 from engine.meta import PlainEvent
+from engine.protocol import Weight
 
 Viewer = str | None
 
@@ -97,6 +99,8 @@ class Played(Event):
     (kind, attacker's square, target square).
     """
 
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     card: str
     attack: bool
@@ -119,6 +123,8 @@ class Played(Event):
 
 @dataclass(frozen=True, slots=True)
 class Negated(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str  # who cancels
     card: str  # the terrain card
     played: str  # the card it cancels
@@ -158,6 +164,12 @@ class Killed(Event):
     square: str
     kinds: str
     whole: bool  # a grenade, machine gun or flame thrower took the whole stack
+
+    weight: ClassVar[Weight] = Weight.CHANGED
+
+    @property
+    def loss(self) -> tuple[str, str]:
+        return TITLE[self.side], f"{men_words(self.kinds)} on {self.square}"
 
     def text(self, viewer: Viewer = None) -> str:
         adj = ADJECTIVE[self.side]
