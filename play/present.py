@@ -164,15 +164,9 @@ def news(steps: Sequence[Step], viewer: str | None = None) -> str:
     (an attack and its result, a card played, a move that threatens: events of weight DECISIVE or
     more), the weightiest and latest first if they do not all fit, in the order played; then how
     many were left out, with `history`, which lists every one. Nothing is cut inside a word."""
-    runs: list[tuple[str, int]] = []
+    counts: dict[str, int] = {}  # actions by side, in the order the sides first acted
     for step in steps:
-        if runs and runs[-1][0] == step.who:
-            runs[-1] = (step.who, runs[-1][1] + 1)
-        else:
-            runs.append((step.who, 1))
-    counts: dict[str, int] = {}
-    for who, n in runs:
-        counts[who] = counts.get(who, 0) + n
+        counts[step.who] = counts.get(step.who, 0) + 1
     head = "; ".join(f"{who}, {_plural(n, 'action')}" for who, n in counts.items())
     losses: dict[str, list[str]] = {}
     scores: dict[object, str] = {}
@@ -191,7 +185,7 @@ def news(steps: Sequence[Step], viewer: str | None = None) -> str:
             (w, text, e) for e in seen if (w := _weight(e)) > Weight.ROUTINE and (text := _brief(e, viewer))
         ]
         if not told:
-            quiet += 1
+            quiet += all(_weight(e) == Weight.ROUTINE for e in seen)  # else its loss heads the news
             continue
         who = f"{step.who}: " if len(counts) > 1 else ""
         weight = max(_weight(e) for e in seen)  # a loss counts even where its cause tells it
@@ -211,7 +205,7 @@ def news(steps: Sequence[Step], viewer: str | None = None) -> str:
         else:
             lines.append(standing)
     room = NEWS_LINES - len(lines)
-    if len(items) > room:
+    if quiet or len(items) > room:
         room -= 1  # the last line says what was left out
     shown = sorted(
         sorted(items, key=lambda i: (i[0], i[1]), reverse=True)[: max(0, room)], key=lambda i: i[1]
