@@ -1015,7 +1015,7 @@ class State:
                 s._put(u, int(sq))
         s.pending = Pending.from_json(data["pending"]) if data["pending"] else None
         s.orders = {side: dict(data["orders"][side]) for side in SIDES}
-        s.asked = {side: int(data.get("asked", {}).get(side, 1)) for side in SIDES}  # older: asked before
+        s.asked = {side: int(data.get("asked", {}).get(side, 2)) for side in SIDES}  # older: told before
         s.last = LastPlay.from_json(data["last"]) if data["last"] else None
         s.draw_offer = data["draw_offer"]
         r = data["result"]
