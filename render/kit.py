@@ -280,31 +280,35 @@ class Column:
         fg: str,
         until: int,
         note_fg: str | None = None,
+        heading: str = "",
         gap: int = 2,
-        indent: int = 0,
     ) -> int:
-        """The last of `texts` that fit above y = `until`, each wrapped as `para` does; when some
-        do not fit, a first line says how many are left to the history, so a board stays
-        phone-sized however much a turn did (the message above it tells the turn). Returns how
-        many were left out."""
+        """`heading` (bold) and the last of `texts` that fit above y = `until`, each wrapped as
+        `para` does; when some do not fit, a line after the heading says the history has the
+        earlier ones, so a board stays phone-sized however much a turn did (the message above it
+        tells the turn); when none fits, nothing is drawn. Returns how many were left out."""
         asc, desc = _font(size, False).getmetrics()
         line_h = asc + desc + gap
-        heights = [len(wrap(t, size, self.width - indent)) * line_h for t in texts]
+        heights = [len(wrap(t, size, self.width)) * line_h for t in texts]
+        head_h = len(wrap(heading, size, self.width, True)) * line_h if heading else 0
         kept = len(texts)
-        if self.y + sum(heights) > until:
-            room = until - self.y - line_h  # the note takes a line
+        if self.y + head_h + sum(heights) > until:
+            room = until - self.y - head_h - line_h  # the note takes a line
             kept = used = 0
             for h in reversed(heights):
                 if used + h > room:
                     break
                 kept += 1
                 used += h
+        if not kept:
+            return len(texts)
+        if heading:
+            self.para(heading, size, note_fg or fg, bold=True, gap=gap)
+        if kept < len(texts):
             left = len(texts) - kept
-            lines = "line" if left == 1 else "lines"
-            note = f"{left} earlier {lines} of this turn" if kept else f"This turn's {left} {lines}"
-            self.para(f"… {note}: see the history.", size, note_fg or fg, indent=indent, gap=gap)
+            self.para(f"… {left} earlier: see the history.", size, note_fg or fg, gap=gap)
         for t in texts[len(texts) - kept :]:
-            self.para(t, size, fg, indent=indent, gap=gap)
+            self.para(t, size, fg, gap=gap)
         return len(texts) - kept
 
     def beside(self, width: int, until: int) -> None:

@@ -452,9 +452,8 @@ def _footer(state: State, events: Sequence[Event], g: Geo, y: int) -> Column:
         head = "Drawn game" if w is None else f"The {TITLES[w]} win"
         col.para(f"{head}: {state.result.detail}.", g.text, "win", bold=True)
     if said:
-        col.para("Last:", g.text, "dim", bold=True)
         lines = [s[:1].upper() + s[1:] + ("" if s.endswith(".") else ".") for s in said]
-        col.tail(lines, g.text, "ink", max_height(g.width) - g.pad, "dim")
+        col.tail(lines, g.text, "ink", max_height(g.width) - g.pad, "dim", "Last:")
     elif state.phase != OVER:
         col.para(f"Round {state.round}, {state.phase} phase.", g.text, "dim")
     return col

@@ -549,8 +549,7 @@ def _words(st: State, events: Sequence[Event], viewer: str | None, g: Geo) -> Co
         col.y += g.pad
     said = _said(st, events, viewer)
     if said:
-        col.para("Last:", size, "muted", bold=True)
-        col.tail(said, size, "ink", max_height(g.width) - g.pad, "muted")
+        col.tail(said, size, "ink", max_height(g.width) - g.pad, "muted", "Last:")
     return col
 
 
