@@ -177,7 +177,6 @@ async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: 
     assert f"<@{t.alice.id}>" in text or "Game over" in text  # the turn ping
     assert len(text) <= 900 and text.count("\n") <= 5, text  # six lines at most, not one per action
     assert f"{end - first} actions" in text and "`history`" in text
-    assert not re.search(r"\w…", text)  # nothing cut inside a word
     history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
     numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
     assert numbers == list(range(first + 1, end + 1))  # every step of the turn is still there
