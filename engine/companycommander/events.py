@@ -237,13 +237,14 @@ class Shot(Rolled):
         return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {roll}, {self._result()}"
 
     def brief(self, viewer: Viewer = None) -> str:
-        """What it did, without the dice (a turn's summary)."""
+        """What it did, without the dice (a turn's summary, where a Support card's own line, just
+        before, names the card and the front)."""
         result = "nobody left" if self.empty else (effects_short(self.effects) or "no effect")
         if self.source == "spotted":
             return f"spotted: the {TITLES[self.side]} fire at it: {result}"
         target = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
         if self.source_type in TACTICS:
-            return f"{TACTICS[self.source_type].name} on {target}: {result}"
+            return result
         return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {result}"
 
     def short(self) -> str:
@@ -339,6 +340,14 @@ class CardPlayed(Event):
         if self.unit:
             where = f" on {self.unit} {TYPES[self.utype].name}"
         return f"{who}{where}" + (f": {self.effect}" if self.effect else "")
+
+    def brief(self, viewer: Viewer = None) -> str:
+        """Without the count of rolls, which follow it in a turn's summary."""
+        c = TACTICS[self.card]
+        if c.kind == "support":
+            them = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
+            return f"the {TITLES[self.side]} play {c.name} against {them}"
+        return self.text(viewer)
 
 
 @dataclass(frozen=True, slots=True)
