@@ -267,7 +267,8 @@ def _fit(
     """Rows a side, whether its cards are halved (two to a row), and the record's lines, so that
     the board stays at most `max_height(W)` tall (a phone's screen): the dice record keeps its
     last lines (the history has them all), then the most crowded side's cards are halved, then
-    the other's, and only then does a front show "+N" for the units that do not fit."""
+    the other's, then the record gives way to a line saying how many rolls the history holds (the
+    result stays), and only then does a front show "+N" for the units that do not fit."""
     need = {side: _rows(state, side) for side in SIDES}
     fixed = HEADER + 2 * LABEL + BAND + 8 + 6 + LINE + 6 + LINE + 10
     fixed += sum(len(a) for a in arriving.values()) * ARRIVING_LINE
@@ -285,6 +286,7 @@ def _fit(
             break
         compact[side] = True
         rows[side] = max(MIN_ROWS, -(-need[side] // 2))
+    room += max(0, min(len(dice), RECORD_LINES) - 1) * LINE  # units before dice, but for a line
     while tall() > room and max(rows.values()) > MIN_ROWS:
         most = max(SIDES, key=lambda s: rows[s])
         rows[most] -= 1
@@ -292,8 +294,14 @@ def _fit(
     if len(dice) > lines:
         left = len(dice) - max(0, lines - 1)
         earlier = f"… {left} earlier {'roll' if left == 1 else 'rolls'}: see the history"
-        dice = [(earlier, False), *dice[len(dice) - max(0, lines - 1) :]] if lines > 0 else []
+        if lines <= 1:  # no room for a roll itself
+            earlier = f"{_plural(len(dice), 'roll')}: see the history"
+        dice = [(earlier, False), *dice[len(dice) - max(0, lines - 1) :]]
     return rows, compact, keep + dice
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _mini(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:
