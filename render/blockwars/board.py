@@ -741,7 +741,7 @@ def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: 
     for i, ln in enumerate(overlay_lines):
         col.para(ln, size, "teal" if i == 0 else "text", bold=i == 0)
     shown = [e for e in events if not isinstance(e, GameOver)]
-    if any(e.text() or isinstance(e, Combat) for e in shown):
+    if any(e.text() or isinstance(e, Combat) for e in shown[skip:]):  # none left: the message tells it
         acted = actor(shown)
         col.para(f"Last: {acted.title}" if acted else "Last", size, "dim", bold=True)
         if skip:
