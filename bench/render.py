@@ -8,6 +8,10 @@ replay_300_s / replay_mib: an animated GIF of a 300-action game (or of the whole
 min_text_css_px_at_400: the smallest text drawn on any of those boards, in CSS pixels when the
 image is shown 400 CSS pixels wide (a phone): the font sizes the renderer really drew
 (render.kit.measuring) x 400 / the image's width; 12 or more reads on a phone.
+max_height_ratio_at_400: the tallest board's height over its width (the same at any size shown:
+at 400 CSS px wide, 1.6 is 640 CSS px tall, about a phone's screen), over boards at the start,
+middle and end of seeded random games, each drawing the whole stretch one side played before the
+other had to act (as a hand-off posts it); `height_ratio` gives the worst of each stage.
 `--game all` measures every hosted game and gives each one's figures under "games".
 The last line is one JSON object of figures.
 """
@@ -53,6 +57,46 @@ def positions(game: str, n: int) -> list[tuple[View, list[Event]]]:
     return out[:n]
 
 
+def stages(game: str, seeds: range = range(4)) -> dict[str, list[tuple[View, list[Event]]]]:
+    """Boards at the start, middle and end of seeded random games (a third of the game each), each
+    with the events of the stretch one side played before the other had to act."""
+    rules = registry.game(game)
+    out: dict[str, list[tuple[View, list[Event]]]] = {"start": [], "middle": [], "end": []}
+    for seed in seeds:
+        s = rules.new_game({}, seed)
+        rng = random.Random(seed)
+        boards: list[tuple[View, list[Event]]] = []
+        stretch: list[Event] = []
+        last = None
+        while not s.is_over() and len(boards) < 3000:
+            side = min(s.to_act())
+            if last is not None and side != last:
+                boards.append((s.view(None), seen(stretch, None)))  # a hand-off: its board
+                stretch = []
+            last = side
+            stretch += s.apply(rng.choice(s.legal_actions(side)), side)
+        boards.append((s.view(None), seen(stretch, None)))
+        third = max(1, len(boards) // 3)
+        for name, part in (
+            ("start", boards[:third]),
+            ("middle", boards[third:-third]),
+            ("end", boards[-third:]),
+        ):
+            out[name] += part[:: max(1, len(part) // 12)]  # about a dozen of each
+    return out
+
+
+def height_ratios(game: str) -> dict[str, float]:
+    """The tallest board of each stage, as height / width."""
+    draw = renderer(game)
+    worst: dict[str, float] = {}
+    for name, boards in stages(game).items():
+        for view, events in boards:
+            w, h = Image.open(io.BytesIO(draw.board(view, events))).size
+            worst[name] = max(worst.get(name, 0.0), h / w)
+    return {name: round(r, 2) for name, r in worst.items()}
+
+
 def phone_css_px(game: str, cases: list[tuple[View, list[Event]]]) -> float:
     """The smallest text of these boards in CSS px at 400 px wide, from the sizes really drawn."""
     draw = renderer(game)
@@ -91,6 +135,7 @@ def bench(game: str) -> dict[str, object]:
     t = time.perf_counter()
     gif = render_replay(game, {}, 0, log)
     replay_s = time.perf_counter() - t
+    ratios = height_ratios(game)
     phone = phone_css_px(game, cases)  # last: it empties the caches the timings above rely on
     figures: dict[str, object] = {
         "bench": "render",
@@ -107,11 +152,14 @@ def bench(game: str) -> dict[str, object]:
         "replay_300_s": round(replay_s, 2),
         "replay_mib": round(len(gif) / 2**20, 2),
         "min_text_css_px_at_400": round(phone, 1),
+        "max_height_ratio_at_400": max(ratios.values()),
+        "height_ratio": ratios,
     }
     print(
         f"{game} board PNG {figures['size_px']}: median {median:.2f} ms (floor {floor:.2f} ms, "
         f"x{median / floor:.2f}), {figures['png_kb']} KB; replay of {len(log)} actions {replay_s:.2f} s, "
-        f"{figures['replay_mib']} MiB; smallest text {phone:.1f} CSS px at 400 px wide"
+        f"{figures['replay_mib']} MiB; smallest text {phone:.1f} CSS px at 400 px wide; tallest board "
+        f"{max(ratios.values()):.2f} x its width"
     )
     return figures
 
@@ -124,7 +172,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.game == "all":
         games = {name: bench(name) for name in registry.names()}
-        print(json.dumps({"bench": "render", "games": games}))
+        tallest = max(float(str(g["max_height_ratio_at_400"])) for g in games.values())
+        print(json.dumps({"bench": "render", "max_height_ratio_at_400": tallest, "games": games}))
     else:
         print(json.dumps(bench(args.game)))
 

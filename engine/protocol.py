@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from random import Random
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -56,6 +56,15 @@ class Event(Protocol):
     into the open something a side could not see before and that no draw of chance counted (both
     hidden set-ups shown, the opponent's automatic answer under a standing order, which shows what
     they held). Read it through `reveals(event)`.
+
+    What a long turn's summary puts first (play.present) comes from three more optional attributes,
+    so that the platform ranks a stretch without knowing the game:
+    - `weight` (a `Weight`, default ROUTINE): how much the event matters to a reader;
+    - `loss` (a (side title, words) pair, or None): what a side lost, named ("Germans", "G3 MG 42");
+    - `score` (a clause, or None): where a side stands towards victory now ("the Germans have lost
+      3 of 10 units"); the last one per side in a stretch is told.
+    - `brief(viewer)` (a method): the event in fewer words for that summary, where `text` is long
+      (dice and modifiers); without it the summary uses `text`.
     """
 
     def text(self, viewer: Side | None) -> str:
@@ -67,6 +76,14 @@ class Event(Protocol):
         ...
 
     def to_json(self) -> dict[str, Any]: ...
+
+
+class Weight(IntEnum):
+    """How much an event matters to someone reading a turn's summary (`Event.weight`)."""
+
+    ROUTINE = 0  # a move, a draw, a roll that did nothing: counted, not told
+    DECISIVE = 1  # an attack and its result, a card played, a move that threatens: told
+    CHANGED = 2  # changed the game (a unit or men lost, a front or square taken): told first
 
 
 class EndReason(StrEnum):
@@ -468,6 +485,7 @@ __all__ = [
     "State",
     "Verb",
     "View",
+    "Weight",
     "drew_or_revealed",
     "reveals",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from data import AiRecord, Match, PlayerStats, Status
 from engine import registry
 from engine.errors import InvalidNotation
-from engine.protocol import Action, Event, Game, State, Verb
+from engine.protocol import Action, Event, Game, State, Verb, Weight
 from engine.review import Review
 from play.ratings import Standing, about, level_label, level_rating
 from play.service import (
@@ -125,77 +125,137 @@ def status_text(match: Match, state: State) -> str:
     return "\n".join(lines)
 
 
-RECAP_LINES = 6  # a stretch is told an action a line up to this many actions...
-RECAP_CHARS = 600  # ...and characters; a longer one is cut to a headline and its weightiest actions
-RECAP_CUT = 420  # the characters of a cut stretch's actions, per side
+NEWS_LINES = 5  # a stretch is told action by action in at most this many lines (the status follows)...
+NEWS_CHARS = 700  # ...and characters; a longer one is summarised (`news`) in as few lines
+NEWS_LINE = 240  # characters of one line of a summary, cut at a word
 
 
 def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
     """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
 
-    A short one is its history lines. A long one (an AI's turn of 25 actions) would bury the board
-    under a wall of text: it becomes one headline per side with the count of its actions, then the
-    actions that did most (by the number of things each caused: a hit that destroyed or forced a
-    retreat before a plain move), always its last one, in the order played; the board draws them
-    all and `history` lists each one."""
-    if not _long(steps, viewer):
-        return "\n".join(line for step in steps if (line := step.line(viewer)))
-    runs: list[list[Step]] = []
+    A short one is its actions' stories (`story_lines`). A longer one (an AI's turn of 25 actions,
+    a pass that closed a round with three battles) would bury the board under a wall of text, and
+    the turn DM has no board: it is summarised by `news`, what changed the game first."""
+    lines = [ln for step in steps for ln in story_lines(step.who, step.notation, step.events, viewer)]
+    lines = [ln for ln in lines if ln.strip()]
+    if _short(lines):
+        return "\n".join(lines)
+    return news(steps, viewer)
+
+
+def _short(lines: Sequence[str]) -> bool:
+    """Whether these lines read at a glance on a phone, so need no summary."""
+    return (
+        len(lines) <= NEWS_LINES
+        and all(len(ln) <= NEWS_LINE for ln in lines)
+        and sum(len(ln) + 1 for ln in lines) <= NEWS_CHARS
+    )
+
+
+def _weight(event: Event) -> int:
+    return int(getattr(event, "weight", Weight.ROUTINE))
+
+
+def news(steps: Sequence[Step], viewer: str | None = None) -> str:
+    """A stretch of actions in at most `NEWS_LINES` lines, ranked by what matters to the reader.
+
+    First a headline: who played how many actions, what each side lost, named, and where the sides
+    stand towards victory (the events' `loss` and `score`); then the actions that did something
+    (an attack and its result, a card played, a move that threatens: events of weight DECISIVE or
+    more), the weightiest and latest first if they do not all fit, in the order played; then how
+    many were left out, with `history`, which lists every one. Nothing is cut inside a word."""
+    counts: dict[str, int] = {}  # actions by side, in the order the sides first acted
     for step in steps:
-        if runs and runs[-1][0].who == step.who:
-            runs[-1].append(step)
+        counts[step.who] = counts.get(step.who, 0) + 1
+    head = "; ".join(f"{who}, {_plural(n, 'action')}" for who, n in counts.items())
+    losses: dict[str, list[str]] = {}
+    scores: dict[object, str] = {}
+    items: list[tuple[int, int, str]] = []  # (weight, order, words)
+    quiet = 0  # actions with nothing worth a line
+    for step in steps:
+        seen = [kept for e in step.events if (kept := e.seen_by(viewer)) is not None]
+        for e in seen:
+            loss = getattr(e, "loss", None)
+            if loss is not None:
+                losses.setdefault(loss[0], []).append(loss[1])
+            score = getattr(e, "score", None)
+            if score:
+                scores[getattr(e, "side", None)] = score
+        told = [
+            (w, text, e) for e in seen if (w := _weight(e)) > Weight.ROUTINE and (text := _brief(e, viewer))
+        ]
+        if not told:
+            quiet += all(_weight(e) == Weight.ROUTINE for e in seen)  # else its loss heads the news
+            continue
+        who = f"{step.who}: " if len(counts) > 1 else ""
+        weight = max(_weight(e) for e in seen)  # a loss counts even where its cause tells it
+        whole = who + "; ".join(text for _, text, _ in told)
+        if len(whole) <= NEWS_LINE or len(told) == 1:
+            items.append((weight, len(items), _capital(whole)))
+            continue
+        # An action that did much (a pass that closed a round with three battles): each result a
+        # line of its own, but not the losses, which the headline names already.
+        for _, text, _ in [t for t in told if getattr(t[2], "loss", None) is None] or told[-1:]:
+            items.append((weight, len(items), _capital(who + text)))
+    lines = [f"**{head}.**" + "".join(f" {_capital(t)}." for t in _losses_words(losses))]
+    if scores:
+        standing = _capital("; ".join(scores.values())) + "."
+        if len(lines[0]) + len(standing) < NEWS_LINE:
+            lines[0] += f" {standing}"
         else:
-            runs.append([step])
+            lines.append(standing)
+    room = NEWS_LINES - len(lines)
+    if quiet or len(items) > room:
+        room -= 1  # the last line says what was left out
+    shown = sorted(
+        sorted(items, key=lambda i: (i[0], i[1]), reverse=True)[: max(0, room)], key=lambda i: i[1]
+    )
+    lines += [_words(text, NEWS_LINE) for _, _, text in shown]
+    left = len(items) - len(shown)
+    rest = []
+    if left:
+        rest.append(f"{left} more {'result' if left == 1 else 'results'} of note")
+    if quiet and (left or shown):
+        rest.append(_plural(quiet, "routine action"))
+    if rest:
+        lines.append(f"And {' and '.join(rest)}: `history` lists each action.")
+    elif quiet:
+        lines.append("No attack and no loss: `history` lists each action.")
+    return "\n".join(_words(line, NEWS_LINE + 60) for line in lines)
+
+
+def _brief(event: Event, viewer: str | None) -> str:
+    """The event in the fewest words its game gives (`brief`), else its history words."""
+    brief = getattr(event, "brief", None)
+    return str(brief(viewer)) if callable(brief) else event.text(viewer)
+
+
+def _losses_words(losses: Mapping[str, list[str]], most: int = 6) -> list[str]:
+    """'the Eastern side lost A3 and B5': a clause per side that lost something."""
     out = []
-    for run in runs:
-        who = run[0].who
-        clauses = [(_clause(step.line(viewer), who), _weight(step, viewer)) for step in run]
-        actions = "action" if len(run) == 1 else "actions"
-        out.append(f"**{who}, {len(run)} {actions}** (`history` lists each): {_cut(clauses, RECAP_CUT)}")
-    return "\n".join(out)
+    for who, lost in losses.items():
+        shown = lost if len(lost) <= most else [*lost[: most - 1], f"{len(lost) - most + 1} more"]
+        out.append(f"the {who} lost {_and_list(shown)}")
+    return out
 
 
-def _long(steps: Sequence[Step], viewer: str | None) -> bool:
-    """Whether a stretch is too long to tell a line per action (a single action never is)."""
-    lines = [line for step in steps if (line := step.line(viewer))]
-    return len(steps) > 1 and (len(lines) > RECAP_LINES or sum(len(line) + 1 for line in lines) > RECAP_CHARS)
+def _and_list(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _clause(line: str, who: str) -> str:
-    """A history line as a clause of the recap: without the side's name in front (it heads the
-    recap already), and not capitalised where the line names the side itself in its own words."""
-    if line.startswith(f"{who}: "):
-        return line[len(who) + 2 :]
-    return "t" + line[1:] if line.startswith(f"The {who} ") else line
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _weight(step: Step, viewer: str | None) -> int:
-    """How much an action did, as far as `viewer` may see: the number of its events."""
-    return sum(1 for e in step.events if e.seen_by(viewer) is not None)
-
-
-def _cut(clauses: list[tuple[str, int]], budget: int) -> str:
-    """The clauses in about `budget` characters: the last one (how the stretch ended), then the
-    weightiest, later ones first among equals; in the order played, an ellipsis where some are
-    left out."""
-    texts = [c if len(c) <= budget else c[: budget - 1] + "…" for c, _ in clauses]
-    if len("; ".join(texts)) <= budget:
-        return "; ".join(texts)
-    last = len(texts) - 1
-    kept = {last}
-    used = len(texts[last])
-    for n in sorted(range(last), key=lambda n: (clauses[n][1], n), reverse=True):
-        if used + len(texts[n]) + 4 > budget:
-            break  # not a short one from further back instead: fragments would read as noise
-        kept.add(n)
-        used += len(texts[n]) + 4
-    out: list[str] = []
-    for n, text in enumerate(texts):
-        if n in kept:
-            out.append(text if not out or out[-1] == " … " else f"; {text}")
-        elif not out or out[-1] != " … ":
-            out.append(" … ")  # a gap reads "A … C", never "…; C"
-    return "".join(out).strip()
+def _words(text: str, most: int) -> str:
+    """`text` in at most `most` characters, cut between words with an ellipsis, never inside one."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    space = cut.rfind(" ")
+    if space > most // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "…"
 
 
 def played_text(played: Played, limit: int | None = None) -> str:
@@ -256,7 +316,7 @@ def turn_dm_text(
         room = limit - len(head) - len(lead) - len(dealt)
         if room < 40:  # too little to say anything useful: the channel tells the rest
             return (head + dealt)[:limit]
-        since = since[: room - 1].rstrip() + "…"
+        since = _words(since, room)
     return head + lead + since + dealt
 
 
@@ -306,11 +366,12 @@ def played_story(played: Played, viewer: str | None = None) -> str:
 
 
 def told(played: Played, viewer: str | None = None) -> str:
-    """The console's reply after a command or a stretch: each action's story (`played_story`), or
-    the recap of a stretch too long to tell action by action (an AI's turn of 25 actions)."""
-    if _long(played.steps, viewer):
-        return recap(played.steps, viewer)
-    return played_story(played, viewer)
+    """The words after a command or a stretch, the same in the channel, the console and the turn
+    DM: each action's story (`played_story`), or a summary when that would not read at a glance
+    (`recap`)."""
+    if not played.steps:
+        return played.line
+    return recap(played.steps, viewer)
 
 
 def _capital(text: str) -> str:

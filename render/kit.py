@@ -27,6 +27,14 @@ PNG_COMPRESS = 1  # zlib level 1: small enough boards, encoding close to a blank
 # The last palette slot is a colour no drawing uses: animations mark unchanged pixels with it.
 SPARE = 255
 SPARE_RGB = (1, 255, 254)
+# A board is at most this many times as tall as it is wide, so that on a phone (400 CSS px wide) it
+# fits about one screen: its record of the last turn gives way first (`Column.tail`).
+MAX_RATIO = 1.6
+
+
+def max_height(width: int) -> int:
+    """The tallest a board `width` pixels wide may be (`MAX_RATIO`)."""
+    return int(width * MAX_RATIO)
 
 
 # The font sizes drawn while a board is measured (`measuring`); None when nobody measures.
@@ -265,6 +273,44 @@ class Column:
             self.paste(t, self.x + left, self.y)
             self.y += t.height + gap
 
+    def tail(
+        self,
+        texts: Sequence[str],
+        size: int,
+        fg: str,
+        until: int,
+        note_fg: str | None = None,
+        heading: str = "",
+        gap: int = 2,
+    ) -> int:
+        """`heading` (bold) and the last of `texts` that fit above y = `until`, each wrapped as
+        `para` does; when some do not fit, a line after the heading says the history has the
+        earlier ones, so a board stays phone-sized however much a turn did (the message above it
+        tells the turn); when none fits, nothing is drawn. Returns how many were left out."""
+        asc, desc = _font(size, False).getmetrics()
+        line_h = asc + desc + gap
+        heights = [len(wrap(t, size, self.width)) * line_h for t in texts]
+        head_h = len(wrap(heading, size, self.width, True)) * line_h if heading else 0
+        kept = len(texts)
+        if self.y + head_h + sum(heights) > until:
+            room = until - self.y - head_h - line_h  # the note takes a line
+            kept = used = 0
+            for h in reversed(heights):
+                if used + h > room:
+                    break
+                kept += 1
+                used += h
+        if not kept:
+            return len(texts)
+        if heading:
+            self.para(heading, size, note_fg or fg, bold=True, gap=gap)
+        if kept < len(texts):
+            left = len(texts) - kept
+            self.para(f"… {left} earlier: see the history.", size, note_fg or fg, gap=gap)
+        for t in texts[len(texts) - kept :]:
+            self.para(t, size, fg, gap=gap)
+        return len(texts) - kept
+
     def beside(self, width: int, until: int) -> None:
         """Leave `width` pixels on the left free down to y = `until` (a picture sits there)."""
         self.beside_w, self.beside_until = width, until
@@ -300,6 +346,26 @@ class Column:
                 )
 
 
+EARLIER = "… and before that: see the history."  # where a board's record of a turn was cut
+
+
+def fitted_tail(build: Callable[[int], Column], n: int, until: int) -> Column:
+    """The words under a board with as few of its `n` records of the last turn left out (the
+    earliest first) as keep their bottom at or above y = `until`: `build(skip)` lays them out
+    without the first `skip` (and says so, with `EARLIER`). All left out if even that is too tall."""
+    col = build(0)
+    if col.y <= until or n == 0:
+        return col
+    lo, hi = 1, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if build(mid).y <= until:
+            hi = mid
+        else:
+            lo = mid + 1
+    return build(lo)
+
+
 def grown(im: Image.Image, height: int) -> Image.Image:
     """A copy of `im` extended downwards to `height` with the colour of its bottom-left pixel (the
     page, as the palette mapped it: text tiles on the page map alike, so no seam shows)."""
@@ -333,7 +399,9 @@ def animate(frames: Sequence[Image.Image], durations: Sequence[int], fmt: str = 
 
 
 __all__ = [
+    "EARLIER",
     "FONT_DIR",
+    "MAX_RATIO",
     "PNG_COMPRESS",
     "SPARE",
     "Column",
@@ -342,8 +410,10 @@ __all__ = [
     "animate",
     "css_px_at",
     "encode",
+    "fitted_tail",
     "font",
     "grown",
+    "max_height",
     "measuring",
     "phone_px",
     "piece",

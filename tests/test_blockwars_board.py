@@ -37,18 +37,22 @@ class Drawn:
 @contextmanager
 def recording(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawn]:
     drawn = Drawn()
-    real_text, real_paste = PALETTE.text, kit.Column.paste
+    real_text, real_draw = PALETTE.text, kit.Column.draw
 
     def text(words: str, *args: object, **kw: object) -> Image.Image:
         drawn.words.append(words)
         return real_text(words, *args, **kw)  # type: ignore[arg-type]
 
-    def paste(self: kit.Column, tile: Image.Image, x: int, y: int) -> None:
-        drawn.boxes.append((x, y, x + tile.width, y + tile.height))
-        real_paste(self, tile, x, y)
+    def draw(self: kit.Column, im: Image.Image) -> None:
+        """The tiles a picture really gets (not those of a layout tried and dropped as too tall)."""
+        for op in self.ops:
+            if len(op) == 3:
+                tile, x, y = op
+                drawn.boxes.append((x, y, x + tile.width, y + tile.height))
+        real_draw(self, im)
 
     monkeypatch.setattr(PALETTE, "text", text)
-    monkeypatch.setattr(kit.Column, "paste", paste)
+    monkeypatch.setattr(kit.Column, "draw", draw)
     with kit.measuring():  # empties the caches: every word is drawn, and seen here, afresh
         yield drawn
 

@@ -744,3 +744,22 @@ def test_apply_accepts_a_changed_action_exactly_when_it_is_legal(name: str) -> N
                         problems.setdefault((type(mutant).__name__, field), f"{problem} (from {action!r})")
     assert tried > 0
     assert not problems, "\n".join(problems.values())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_boards_stay_phone_sized(name: str) -> None:
+    """A board shown 400 CSS px wide is at most 1.6 times as tall (640 CSS px: about a phone's
+    screen) at the start, middle and end of seeded games, for every viewer, however much the last
+    stretch did: its record of the turn keeps its last lines, the history has the rest (issue 34)."""
+    from render.kit import MAX_RATIO
+
+    game = game_of(name)
+    draw = renderer(name)
+    tall = []
+    for seed in (2, 5, 7):
+        for when, state, events in phone_cases(name, seed):
+            for viewer in (None, *(s.name for s in game.sides)):
+                w, h = Image.open(io.BytesIO(draw.board(state.view(viewer), seen(events, viewer)))).size
+                if h > w * MAX_RATIO:
+                    tall.append((f"{w}x{h}", f"seed {seed}, {when}, board for {viewer}"))
+    assert not tall, f"boards over {MAX_RATIO} x as tall as wide: {tall}"

@@ -384,6 +384,7 @@ async def test_a_pass_that_sets_off_a_great_battle_still_posts_its_board(table: 
     board.attachment("board.png")
     lines = board.content.splitlines()
     assert len(board.content) <= 2000
-    assert lines[0] == "The Reds pass" and "  Battle:" in lines
-    assert any(ln.startswith("… and ") and ln.endswith(" more (too many for one message).") for ln in lines)
-    assert lines[-1].startswith("<@")  # whose turn it is now, and the deadline, are never cut
+    assert lines[0] == "**Reds, 1 action.** Fronts held alone after round 3: Reds 0, Blues 0 (three win)."
+    battle = "Reds 9 against Blues 9, so the Blues take 2 reductions and the Reds 2"
+    assert lines[1:5] == [f"Battle at F{n}: {battle}" for n in range(1, 5)]  # a line each
+    assert len(lines) == 6 and lines[-1].startswith("<@")  # whose turn it is now is never cut

@@ -26,7 +26,7 @@ from cogs.core import Core
 from data import ActionRecord, Match
 from engine import registry
 from engine.meta import PlainEvent
-from engine.protocol import Event, State
+from engine.protocol import Event, State, Weight
 from play.present import recap
 from play.service import Step
 from render import board as render_board
@@ -175,7 +175,7 @@ async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: 
     Image.open(io.BytesIO(board.attachment("board.png").data)).load()
     text = board.content
     assert f"<@{t.alice.id}>" in text or "Game over" in text  # the turn ping
-    assert len(text) <= 900 and text.count("\n") <= 8, text  # a few lines, not one per action
+    assert len(text) <= 900 and text.count("\n") <= 5, text  # six lines at most, not one per action
     assert f"{end - first} actions" in text and "`history`" in text
     history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
     numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
@@ -439,21 +439,56 @@ def test_a_short_stretch_is_told_line_by_line():
     assert recap(steps) == "Germans: e6-e5\nThe Germans end their turn"
 
 
-def test_a_long_stretch_keeps_its_weightiest_actions_and_how_it_ended():
-    """25 moves, two hits of which one destroyed a unit, then the end of the turn: the recap is a few
-    lines naming the count, the destruction and the end, in the order played, and not every move."""
+@dataclass(frozen=True, slots=True)
+class Weighed(PlainEvent):
+    """An event of a made-up game with a weight and, maybe, a loss and a score."""
+
+    words: str
+    weight: Weight = Weight.DECISIVE
+    loss: tuple[str, str] | None = None
+    score: str | None = None
+
+    def text(self, viewer: str | None = None) -> str:
+        return self.words
+
+
+def test_a_long_stretch_is_summarised_losses_first_then_what_mattered_then_a_count():
+    """25 moves, two hits of which one destroyed a unit, then the end of the turn: the summary names
+    the count and the loss first, then both hits in the order played, then how many routine actions
+    it left out, in at most five lines; no move is told one by one."""
     moves = [Step("British", f"a{n}", [Said(f"Infantry move number {n}")]) for n in range(25)]
-    hit = Step("British", "a3xa6", [Said("Tank a3xa6: 1 damage")])
-    kill = Step("British", "b3xb6", [Said("Tank b3xb6: 1 damage, 3/3"), Said("Tank on b6 destroyed")])
+    hit = Step("British", "a3xa6", [Weighed("Tank a3xa6: 1 damage")])
+    kill = Step(
+        "British",
+        "b3xb6",
+        [
+            Weighed("Tank b3xb6: 1 damage, 3/3"),
+            Weighed(
+                "Tank on b6 destroyed", Weight.CHANGED, ("Germans", "the Tank on b6"), "Germans lost 4 of 9"
+            ),
+        ],
+    )
     end = Step("British", "end", [Said("the British end their turn")])
     text = recap([*moves[:12], kill, *moves[12:], hit, end])
-    assert text.startswith("**British, 28 actions** (`history` lists each): ")
-    assert "Tank on b6 destroyed" in text and text.endswith("the British end their turn")
-    assert text.index("destroyed") < text.index("1 damage;") < text.index("end their turn")  # in order
-    assert "…" in text and text.count("Infantry move") < 25
-    assert len(text) < 600 and "\n" not in text
+    lines = text.split("\n")
+    assert lines[0] == "**British, 28 actions.** The Germans lost the Tank on b6. Germans lost 4 of 9."
+    assert lines[1] == "Tank b3xb6: 1 damage, 3/3; Tank on b6 destroyed"
+    assert lines[2] == "Tank a3xa6: 1 damage"
+    assert lines[3] == "And 26 routine actions: `history` lists each action."
+    assert len(lines) == 4 and "Infantry move" not in text
     secret = Step("British", "orders", [])  # an action the channel may not see says so, briefly
     assert "(something only they may see)" not in recap([*moves, secret, end])
+    quiet = recap([*moves, end]).split("\n")
+    assert quiet == ["**British, 26 actions.**", "No attack and no loss: `history` lists each action."]
+
+
+def test_a_summary_keeps_the_weightiest_and_latest_results_when_they_do_not_all_fit():
+    hits = [Step("British", f"h{n}", [Weighed(f"hit number {n}")]) for n in range(8)]
+    kill = Step("British", "k", [Weighed("a kill", Weight.CHANGED, ("Germans", "G1"))])
+    lines = recap([*hits[:2], kill, *hits[2:]]).split("\n")
+    assert len(lines) == 5
+    assert lines[1:4] == ["A kill", "Hit number 6", "Hit number 7"]  # in the order played
+    assert lines[4] == "And 6 more results of note: `history` lists each action."
 
 
 # ---------------------------------------------------------------------- the stretch, kept or replayed

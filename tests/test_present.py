@@ -162,14 +162,16 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
     assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
 
 
-def test_a_cut_recap_marks_its_gaps_with_an_ellipsis_between_clauses() -> None:
-    """A recap cut to its weightiest actions read "…; the Germans end their turn" when the first
-    ones were left out: an ellipsis stands between clauses, never before a semicolon."""
-    from play.present import _cut
+def test_a_shortened_text_is_cut_between_words_never_inside_one() -> None:
+    """Battlefronts' last message was cut mid-word ("turning up the 4♠ (strength…"): a text too
+    long is cut at a space, with an ellipsis, and without a dangling comma or bracket."""
+    from play.present import _words
 
-    clauses = [("move a1-a2", 1), ("move b1-b2", 1), ("attack c3 and destroy it", 5), ("end the turn", 1)]
-    assert _cut(clauses, 200) == "move a1-a2; move b1-b2; attack c3 and destroy it; end the turn"
-    assert _cut(clauses, 45) == "… attack c3 and destroy it; end the turn"
-    assert _cut(clauses, 30) == "… end the turn"
-    middle = [("attack c3 and destroy it", 5), ("move a1-a2", 1), ("move b1-b2", 1), ("end", 1)]
-    assert _cut(middle, 36) == "attack c3 and destroy it … end"
+    text = "battle at F1: R3 loses its 4♠ (strength 4), turning up the 9♥ (strength 9)"
+    assert _words(text, 200) == text
+    for most in range(20, len(text)):
+        cut = _words(text, most)
+        assert len(cut) <= most and cut.endswith("…")
+        kept = cut[:-1]
+        assert text.startswith(kept) and text[len(kept)] in " ,(", (most, cut)
+        assert not kept.endswith((",", "(", " "))

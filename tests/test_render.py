@@ -246,3 +246,21 @@ def test_measuring_records_the_text_sizes_drawn_even_from_cached_tiles():
     with measuring() as sizes:
         font(40, True, scale=1 / 4)  # a sprite drawn at 4x and shrunk shows its text at a quarter
     assert sizes == [10.0]
+
+
+def test_a_record_too_long_for_a_phone_keeps_its_last_lines_and_says_so() -> None:
+    """`Column.tail`: the last lines that fit above the cap, after a heading and a line saying the
+    history has the earlier ones; all of them when they fit; nothing at all when none does."""
+    from render.blockwars.theme import PALETTE
+    from render.kit import Column
+
+    texts = [f"Line number {n} of the turn." for n in range(1, 41)]
+    col = Column(PALETTE, 10, 100, 600, "page")
+    left = col.tail(texts, 18, "text", 400, heading="Last:")
+    words = [op[0] for op in col.ops if len(op) == 3]
+    assert 0 < left < 40 and col.y <= 400
+    assert len(words) == 2 + 40 - left  # the heading, the note, the lines kept
+    whole = Column(PALETTE, 10, 100, 600, "page")
+    assert whole.tail(texts[:3], 18, "text", 400, heading="Last:") == 0 and len(whole.ops) == 4
+    none = Column(PALETTE, 10, 395, 600, "page")
+    assert none.tail(texts, 18, "text", 400, heading="Last:") == 40 and none.ops == [] and none.y == 395

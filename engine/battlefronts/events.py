@@ -12,10 +12,14 @@ the end of the round and the next attrition reads grouped by phase.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from engine.battlefronts.model import TITLES, and_list, plural
+from engine.battlefronts.model import TITLES, WIN_FRONTS, and_list, plural
 from engine.cards import Card
 from engine.meta import PlainEvent
+from engine.protocol import Weight
+
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _card(code: str) -> str:
@@ -57,6 +61,11 @@ class Moved(Event):
     revealed: str | None  # the top card turned face up on arriving at a front
     strength: int
 
+    @property
+    def weight(self) -> Weight:
+        """A battalion arriving at a front threatens it; a step back to a travel zone is routine."""
+        return Weight.DECISIVE if self.dst.startswith("F") else Weight.ROUTINE
+
     def text(self, viewer: str | None = None) -> str:
         out = f"the {TITLES[self.side]} move {self.unit} from {self.src} to {self.dst}"
         if self.revealed:
@@ -73,6 +82,8 @@ class Jumped(Event):
     discarded: str  # the face card given up for the jump
     revealed: str  # the next card, now on top
     strength: int
+
+    weight: ClassVar[Weight] = Weight.DECISIVE
 
     def text(self, viewer: str | None = None) -> str:
         return (
@@ -96,6 +107,14 @@ class Reduced(Event):
     chosen: bool  # the owner chose it among equals
 
     @property
+    def weight(self) -> Weight:
+        return Weight.CHANGED if self.revealed is None else Weight.ROUTINE
+
+    @property
+    def loss(self) -> tuple[str, str] | None:
+        return (TITLES[self.side], self.unit) if self.revealed is None else None
+
+    @property
     def heading(self) -> str:
         return self.cause.capitalize()
 
@@ -107,6 +126,11 @@ class Reduced(Event):
             return f"{head} and is wiped out"
         return f"{head}, turning up the {_card(self.revealed)} (strength {self.strength})"
 
+    def brief(self, viewer: str | None = None) -> str:
+        if self.revealed is None:
+            return f"{self.unit} is wiped out at {self.place}"
+        return f"{self.unit} is reduced at {self.place} to strength {self.strength}"
+
 
 @dataclass(frozen=True, slots=True)
 class Battle(Event):
@@ -117,6 +141,8 @@ class Battle(Event):
     blue: int
     on_red: int  # reductions the Reds must take (the Blues' total / 5, rounded up)
     on_blue: int
+
+    weight: ClassVar[Weight] = Weight.DECISIVE
 
     @property
     def heading(self) -> str:
@@ -198,6 +224,14 @@ class FrontsHeld(Event):
     round: int
     red: tuple[str, ...]
     blue: tuple[str, ...]
+
+    @property
+    def score(self) -> str:
+        """Where the round left the race to hold three fronts alone."""
+        return (
+            f"fronts held alone after round {self.round}: Reds {len(self.red)}, Blues {len(self.blue)} "
+            f"({NUMBER_WORDS[WIN_FRONTS]} win)"
+        )
 
     def text(self, viewer: str | None = None) -> str:
         def held(side: str, fronts: tuple[str, ...]) -> str:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import ClassVar
 
-from engine.blockwars.model import INFANTRY, MACHINE_GUN, TANK, Side, layout_name
+from engine.blockwars.model import DESTROYED, INFANTRY, MACHINE_GUN, TANK, Side, layout_name
+from engine.protocol import Weight
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,8 @@ class Combat(Event):
     why: str
     result: str
 
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     @property
     def winner(self) -> Side | None:
         """The side whose card won (None for a tie)."""
@@ -121,6 +125,12 @@ class Removed(Event):
     square: str
     cause: str
 
+    weight: ClassVar[Weight] = Weight.CHANGED
+
+    @property
+    def loss(self) -> tuple[str, str]:
+        return self.side.title, f"the {self.kind} on {self.square}"
+
     def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} {self.kind} on {self.square} destroyed"
 
@@ -132,12 +142,22 @@ class TankDamaged(Event):
     damage: int
     destroyed: bool
 
+    @property
+    def weight(self) -> Weight:
+        return Weight.CHANGED if self.destroyed else Weight.DECISIVE
+
+    @property
+    def loss(self) -> tuple[str, str] | None:
+        return (self.side.title, "the tank") if self.destroyed else None
+
     def text(self, viewer: str | None = None) -> str:
         return "the tank is destroyed" if self.destroyed else "the tank is damaged"
 
 
 @dataclass(frozen=True, slots=True)
 class CrossUsed(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: Side
     square: str
 
@@ -148,6 +168,8 @@ class CrossUsed(Event):
 
 @dataclass(frozen=True, slots=True)
 class BarrageFired(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: Side
     square: str
     gas: bool
@@ -205,6 +227,8 @@ class AirBattle(Event):
     aircraft: str
     chosen: bool = False
 
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     def text(self, viewer: str | None = None) -> str:
         if self.chosen:
             return f"send aircraft {self.aircraft} to strafe"
@@ -216,6 +240,14 @@ class AircraftHit(Event):
     side: Side
     aircraft: str
     status: str
+
+    @property
+    def weight(self) -> Weight:
+        return Weight.CHANGED if self.status == DESTROYED else Weight.DECISIVE
+
+    @property
+    def loss(self) -> tuple[str, str] | None:
+        return (self.side.title, f"aircraft {self.aircraft}") if self.status == DESTROYED else None
 
     def text(self, viewer: str | None = None) -> str:
         return f"{self.side.adjective} aircraft {self.aircraft} {self.status}"

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from engine.combinedarms.units import agree
 from engine.meta import PlainEvent
+from engine.protocol import Weight
 
 # Nothing secret unless a class says so: the platform's plain event, so the shared draw events
 # (`engine.meta`) are events of this game too.
@@ -105,6 +106,8 @@ class MovesDone(Event):
 class Hit(Event):
     """One attack: `damage` dealt, the target's damage this turn now `total` of its `defense`."""
 
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     unit: str
     src: str
@@ -137,6 +140,8 @@ class RetreatOwed(Event):
 
 @dataclass(frozen=True, slots=True)
 class Retreated(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     unit: str
     src: str
@@ -150,10 +155,16 @@ class Retreated(Event):
 
 @dataclass(frozen=True, slots=True)
 class Destroyed(Event):
-    side: str
+    side: str  # whose unit it was
     unit: str
     src: str
     why: str  # "double whammy", "no retreat", "off the board", "base"
+
+    weight: ClassVar[Weight] = Weight.CHANGED
+
+    @property
+    def loss(self) -> tuple[str, str]:
+        return self.side.capitalize(), f"{self.unit} on {self.src}"  # side names are their titles
 
     def text(self, viewer: str | None = None) -> str:
         words = {
@@ -175,6 +186,8 @@ class Destroyed(Event):
 
 @dataclass(frozen=True, slots=True)
 class BecameElite(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     unit: str
     src: str

@@ -19,11 +19,13 @@ from engine.companycommander.model import (
     TACTICS,
     TITLES,
     TYPES,
+    VICTORY_LOSSES,
     cards_words,
     other,
     plural,
 )
 from engine.meta import DrawDeclined, DrawLapsed, DrawOffered, GameEnded, PlainEvent
+from engine.protocol import Weight
 
 Viewer = str | None
 Event = PlainEvent
@@ -213,6 +215,11 @@ class Shot(Rolled):
     effects: tuple[Effect, ...]
     empty: bool = False  # nobody was left at that front to hit
 
+    @property
+    def weight(self) -> Weight:
+        """A roll that hit something is news; one that did nothing is routine."""
+        return Weight.DECISIVE if any(what != "already" for _, _, what in self.effects) else Weight.ROUTINE
+
     def _result(self) -> str:
         if self.empty:
             return "nobody is left there to hit"
@@ -228,6 +235,17 @@ class Shot(Rolled):
         if self.source_type in TACTICS:
             return f"{TACTICS[self.source_type].name} on {target}: {roll}, {self._result()}"
         return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {roll}, {self._result()}"
+
+    def brief(self, viewer: Viewer = None) -> str:
+        """What it did, without the dice (a turn's summary, where a Support card's own line, just
+        before, names the card and the front)."""
+        result = "nobody left" if self.empty else (effects_short(self.effects) or "no effect")
+        if self.source == "spotted":
+            return f"spotted: the {TITLES[self.side]} fire at it: {result}"
+        target = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
+        if self.source_type in TACTICS:
+            return result
+        return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {result}"
 
     def short(self) -> str:
         roll = short_dice(self.dice, self.mods)
@@ -248,6 +266,10 @@ class Mission(Rolled):
     front: int
     roll: int
     choice: str  # look, mark (said before the roll)
+
+    @property
+    def weight(self) -> Weight:
+        return Weight.ROUTINE if self.result == "nothing" else Weight.DECISIVE
 
     @property
     def result(self) -> str:
@@ -277,6 +299,7 @@ class HandSeen(Event):
     """A Recon success looking at the enemy's hand: the cards go to the Recon side alone (H14)."""
 
     reveals: ClassVar[bool] = True  # the rules show a secret here (tests/test_conformance.py)
+    weight: ClassVar[Weight] = Weight.DECISIVE
 
     side: str  # who looks
     of: str  # whose hand
@@ -296,6 +319,8 @@ class HandSeen(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     card: str
     front: int = -1
@@ -316,10 +341,20 @@ class CardPlayed(Event):
             where = f" on {self.unit} {TYPES[self.utype].name}"
         return f"{who}{where}" + (f": {self.effect}" if self.effect else "")
 
+    def brief(self, viewer: Viewer = None) -> str:
+        """Without the count of rolls, which follow it in a turn's summary."""
+        c = TACTICS[self.card]
+        if c.kind == "support":
+            them = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
+            return f"the {TITLES[self.side]} play {c.name} against {them}"
+        return self.text(viewer)
+
 
 @dataclass(frozen=True, slots=True)
 class Assaulted(Rolled):
     """One Assault and its 2D6 (H15): the result table decides `result`, `effects` what befell whom."""
+
+    weight: ClassVar[Weight] = Weight.DECISIVE
 
     side: str
     unit: str
@@ -346,6 +381,20 @@ class Assaulted(Rolled):
         }[self.result]
         return f"{head}, {how}: {effects_words(self.effects)}"
 
+    def brief(self, viewer: Viewer = None) -> str:
+        """What it did, without the dice (a turn's summary)."""
+        how = {
+            "repulsed": "repulsed",
+            "stalled": "stalls",
+            "hit": "a hit",
+            "hit_pinned": "a hit",
+            "routed": "a rout",
+        }
+        return (
+            f"{self.unit} {TYPES[self.utype].name} assaults {self.target} on the {FRONT_NAMES[self.front]}: "
+            f"{how[self.result]}, {effects_short(self.effects)}"
+        )
+
     def short(self) -> str:
         roll = short_dice(self.dice, self.mods)
         return f"{self.unit} assaults {self.target}: {roll}, {effects_short(self.effects)}"
@@ -361,6 +410,10 @@ class Rallied(Rolled):
     roll: int
     mods: tuple[Mod, ...]
     result: str  # rallied, pinned, routed
+
+    @property
+    def weight(self) -> Weight:
+        return Weight.DECISIVE if self.result == "routed" else Weight.ROUTINE
 
     def text(self, viewer: Viewer = None) -> str:
         roll = dice_words((self.roll,), self.mods)
@@ -386,9 +439,22 @@ class Removed(Event):
     how: str  # destroyed, routed
     lost: int  # the side's units destroyed or routed so far
 
+    weight: ClassVar[Weight] = Weight.CHANGED
+
+    @property
+    def loss(self) -> tuple[str, str]:
+        return TITLES[self.side], f"{self.unit} {TYPES[self.utype].name}"
+
+    @property
+    def score(self) -> str:
+        return f"{ADJECTIVES[self.side]} losses so far: {self.lost} of {VICTORY_LOSSES}"
+
     def text(self, viewer: Viewer = None) -> str:
         name = TYPES[self.utype].name
         return f"{self.unit} {name} is out ({self.how}): the {TITLES[self.side]} have lost {self.lost} of 10"
+
+    def brief(self, viewer: Viewer = None) -> str:
+        return ""  # a summary names the loss in its headline, and the roll that caused it says how
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from typing import ClassVar
 from engine.fixbayonets.cards import BY_CODE, cards_words
 from engine.fixbayonets.model import ADJECTIVE, PLURAL, SINGULAR, TITLE, men_words
 from engine.meta import PlainEvent
+from engine.protocol import Weight
 
 Viewer = str | None
 
@@ -99,6 +100,8 @@ class Played(Event):
     (kind, attacker's square, target square).
     """
 
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str
     card: str
     attack: bool
@@ -122,6 +125,8 @@ class Played(Event):
 @dataclass(frozen=True, slots=True)
 class Negated(Event):
     reveals: ClassVar[bool] = True  # an automatic answer shows a card the opponent held
+    weight: ClassVar[Weight] = Weight.DECISIVE
+
     side: str  # who cancels
     card: str  # the terrain card
     played: str  # the card it cancels
@@ -163,6 +168,12 @@ class Killed(Event):
     square: str
     kinds: str
     whole: bool  # a grenade, machine gun or flame thrower took the whole stack
+
+    weight: ClassVar[Weight] = Weight.CHANGED
+
+    @property
+    def loss(self) -> tuple[str, str]:
+        return TITLE[self.side], f"{men_words(self.kinds)} on {self.square}"
 
     def text(self, viewer: Viewer = None) -> str:
         adj = ADJECTIVE[self.side]

@@ -184,6 +184,7 @@ class State:
         "_legal",
         "active",
         "alive",
+        "asked",
         "deck",
         "draw_offer",
         "hands",
@@ -219,6 +220,9 @@ class State:
         self.occ = {GERMANS: 0, AMERICANS: 0}  # bit masks of the squares each side holds
         self.pending: Pending | None = None
         self.orders: dict[str, dict[str, str]] = {s: dict(DEFAULT_ORDERS) for s in SIDES}
+        # Cancel-or-pass questions put to each side so far (public: each is posted); the first one
+        # names the standing orders that answer it for them.
+        self.asked = {GERMANS: 0, AMERICANS: 0}
         self.last: LastPlay | None = None
         self.draw_offer: str | None = None
         self.result: Outcome | None = None
@@ -282,6 +286,7 @@ class State:
         s.occ = dict(self.occ)
         s.pending = self.pending  # never mutated in place
         s.orders = {k: dict(v) for k, v in self.orders.items()}
+        s.asked = dict(self.asked)
         s.last = self.last  # never mutated: replaced when it changes
         s.draw_offer = self.draw_offer
         s.result = self.result
@@ -799,6 +804,7 @@ class State:
         policy = self.orders[them]["negate"]
         if policy == "ask":
             self.pending = Pending("negate", them, play)
+            self.asked[them] += 1
             return
         if able and self._orders_cancel(policy, play, them):
             self._negate(them, able[-1], play)
@@ -984,6 +990,7 @@ class State:
             "moves": list(self.moves),
             "pending": self.pending.to_json() if self.pending else None,
             "orders": {s: dict(self.orders[s]) for s in SIDES},
+            "asked": dict(self.asked),
             "last": self.last.to_json() if self.last else None,
             "draw_offer": self.draw_offer,
             "result": (
@@ -1013,6 +1020,7 @@ class State:
                 s._put(u, int(sq))
         s.pending = Pending.from_json(data["pending"]) if data["pending"] else None
         s.orders = {side: dict(data["orders"][side]) for side in SIDES}
+        s.asked = {side: int(data.get("asked", {}).get(side, 2)) for side in SIDES}  # older: told before
         s.last = LastPlay.from_json(data["last"]) if data["last"] else None
         s.draw_offer = data["draw_offer"]
         r = data["result"]

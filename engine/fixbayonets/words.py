@@ -148,10 +148,17 @@ def status(view: View, side: str) -> str:
     if p is not None:
         them = TITLE[other(side)]
         if p.kind == "negate":
-            return (
+            ask = (
                 f"{PLAYER} ({title}): the {them} play {p.play.card.name}. Cancel it with a terrain card "
                 "(`negate …`) or let it stand (`pass`)."
             )
+            if s.asked[side] <= 1:  # the first time in the game: how not to be asked at all
+                ask += (
+                    " You are asked after every card, whatever you hold; standing orders answer for "
+                    "you: `orders never` lets every card stand, `orders officers` cancels only attacks "
+                    "on your officers, `orders ask` asks again."
+                )
+            return ask
         assert isinstance(p.play, A.Attack)
         men = s.men_at(p.play.dst)
         choices = " or ".join(f"`lose {k}`" for k in dict.fromkeys(men))

@@ -38,7 +38,7 @@ from engine.cards import SUIT_SYMBOLS, Card
 from engine.meta import GameEnded
 from engine.protocol import Event
 from render.battlefronts.theme import INDEX, KEY, PALETTE, text
-from render.kit import Column, encode, grown, phone_px
+from render.kit import Column, encode, grown, max_height, phone_px
 
 WIDTH = 628  # a posted board; replay frames are drawn at FRAME_SCALE of it
 FRAME_SCALE = 0.66
@@ -452,9 +452,8 @@ def _footer(state: State, events: Sequence[Event], g: Geo, y: int) -> Column:
         head = "Drawn game" if w is None else f"The {TITLES[w]} win"
         col.para(f"{head}: {state.result.detail}.", g.text, "win", bold=True)
     if said:
-        col.para("Last:", g.text, "dim", bold=True)
-        for s in said:
-            col.para(s[:1].upper() + s[1:] + ("" if s.endswith(".") else "."), g.text, "ink")
+        lines = [s[:1].upper() + s[1:] + ("" if s.endswith(".") else ".") for s in said]
+        col.tail(lines, g.text, "ink", max_height(g.width) - g.pad, "dim", "Last:")
     elif state.phase != OVER:
         col.para(f"Round {state.round}, {state.phase} phase.", g.text, "dim")
     return col

@@ -40,7 +40,7 @@ from engine.blockwars.squares import FILES, square
 from engine.blockwars.state import MG_LINES, PLAY, SETUP, TANK_ID, State, tank_squares
 from render.blockwars import sprites
 from render.blockwars.theme import INDEX, KEY, PALETTE, font, text, to_p
-from render.kit import Column, Piece, encode, grown, phone_px, piece
+from render.kit import EARLIER, Column, Piece, encode, fitted_tail, grown, max_height, phone_px, piece
 
 SQUARE = 72  # pixels per square for Discord posts; replays use a smaller one
 REPLAY_SQUARE = 48  # a 300-action GIF stays a few MiB at this size
@@ -716,9 +716,10 @@ def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
     flush()
 
 
-def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: Geo) -> Column:
+def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: Geo, skip: int = 0) -> Column:
     """Below the Canadians' row: the result's reason, the decision awaited, the focus, the last
-    action. Laid out first, so the picture can be made as tall as they need."""
+    action (without its first `skip` events, which the history keeps). Laid out first, so the
+    picture can be made as tall as they need."""
     col = Column(PALETTE, g.pad, g.bottom_y, g.width - 2 * g.pad, "page")
     size = g.body
     o = state.outcome()
@@ -740,10 +741,12 @@ def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: 
     for i, ln in enumerate(overlay_lines):
         col.para(ln, size, "teal" if i == 0 else "text", bold=i == 0)
     shown = [e for e in events if not isinstance(e, GameOver)]
-    if any(e.text() or isinstance(e, Combat) for e in shown):
+    if any(e.text() or isinstance(e, Combat) for e in shown[skip:]):  # none left: the message tells it
         acted = actor(shown)
         col.para(f"Last: {acted.title}" if acted else "Last", size, "dim", bold=True)
-        _said(col, shown, g)
+        if skip:
+            col.para(EARLIER, size, "dim")
+        _said(col, shown[skip:], g)
     return col
 
 
@@ -754,7 +757,8 @@ def draw(
     evs = list(events)
     g = geo(s, 3 if state.options.crosses else 2)
     lines = overlay_words(state, overlay) if overlay else []
-    col = _bottom(state, evs, lines, g)
+    n = sum(1 for e in evs if not isinstance(e, GameOver))
+    col = fitted_tail(lambda skip: _bottom(state, evs, lines, g, skip), n, max_height(g.width) - g.pad)
     c = Canvas(g, max(g.height, col.y + g.pad))
     _draw_units(c, state)
     _draw_events(c, state, evs)

@@ -38,7 +38,7 @@ from engine.protocol import Event
 from engine.protocol import View as AnyView
 from render.combinedarms.symbols import token
 from render.combinedarms.theme import INDEX, KEY, PALETTE, side_key
-from render.kit import Column, Piece, encode, font, grown, phone_px, piece
+from render.kit import Column, Piece, encode, font, grown, max_height, phone_px, piece
 
 TERRAIN_BG = {"B": "bunker", "T": "trench", "N": "nml", "D": "difficult"}
 _lock = threading.Lock()
@@ -549,9 +549,7 @@ def _words(st: State, events: Sequence[Event], viewer: str | None, g: Geo) -> Co
         col.y += g.pad
     said = _said(st, events, viewer)
     if said:
-        col.para("Last:", size, "muted", bold=True)
-        for line in said:
-            col.para(line, size, "ink")
+        col.tail(said, size, "ink", max_height(g.width) - g.pad, "muted", "Last:")
     return col
 
 

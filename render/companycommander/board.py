@@ -40,7 +40,7 @@ from engine.companycommander.view import View
 from engine.protocol import Event
 from render.companycommander import cards
 from render.companycommander.theme import INDEX, PALETTE, text
-from render.kit import encode, wrap
+from render.kit import encode, max_height, wrap
 
 W = 600
 MARGIN = 6
@@ -51,9 +51,11 @@ HEADER = 70
 LABEL = 36
 ARRIVING_LINE = 26
 ROW = cards.CARD_H + 6
+MINI_ROW = cards.MINI_H + 4  # a row of halved cards, two units side by side
 MIN_ROWS = 1
 FRAME_ROWS = 5  # a replay frame's cards a front (one size for the whole replay)
 FRAME_LINES = 4  # a replay frame's lines of record
+RECORD_LINES = 3  # the record's lines kept at least, before cards are halved to make room
 BAND = 76  # the enemy's marks, the front's name, the near side's marks
 PAD = 8
 
@@ -181,22 +183,24 @@ def draw(view: View, events: Sequence[Event] = (), *, frame: bool = False) -> Im
     """The whole picture as a palette image. A replay `frame` has one size whatever the position:
     FRAME_ROWS cards a front, and FRAME_LINES lines of record for the action it follows."""
     state = view.state
+    compact = {side: False for side in SIDES}
     if frame:
         rows = {side: FRAME_ROWS for side in SIDES}
         arriving: dict[str, tuple[str, ...]] = {side: () for side in SIDES}
         head, record = _frame_record(state, events)
         spare = FRAME_LINES - len(record)
     else:
-        rows = {side: _rows(state, side) for side in SIDES}
         arriving = {side: _arriving_lines(state, side) for side in SIDES}
         head, record = _record(state, events)
+        rows, compact, record = _fit(state, arriving, record)
         spare = 0
     y_g_label = HEADER
     y_g_arr = y_g_label + LABEL
     y_g_area = y_g_arr + len(arriving[GERMANS]) * ARRIVING_LINE
-    y_band = y_g_area + rows[GERMANS] * ROW + 4
+    row_h = {side: MINI_ROW if compact[side] else ROW for side in SIDES}
+    y_band = y_g_area + rows[GERMANS] * row_h[GERMANS] + 4
     y_a_area = y_band + BAND
-    y_a_arr = y_a_area + rows[AMERICANS] * ROW + 4
+    y_a_arr = y_a_area + rows[AMERICANS] * row_h[AMERICANS] + 4
     y_a_label = y_a_arr + len(arriving[AMERICANS]) * ARRIVING_LINE
     y_record = y_a_label + LABEL + 6
     y_footer = y_record + LINE + (len(record) + spare) * LINE + 6
@@ -219,14 +223,32 @@ def draw(view: View, events: Sequence[Event] = (), *, frame: bool = False) -> Im
         # first unit at a front sits next to the enemy across.
         for side in SIDES:
             here = state.at(side, f)
-            shown = here if len(here) <= rows[side] else here[: rows[side] - 1]
+            per = 2 if compact[side] else 1  # units a row
+            room = rows[side] * per
+            shown = here if len(here) <= room else here[: room - 1]
             for i, u in enumerate(shown):
-                y = y_band - 4 - (i + 1) * ROW + 3 if side == GERMANS else y_a_area + 3 + i * ROW
-                _card(c, state, u, x + 4, y, hot)
+                r = i // per
+                h = row_h[side]
+                y = y_band - 4 - (r + 1) * h + 3 if side == GERMANS else y_a_area + 3 + r * h
+                if compact[side]:
+                    _mini(c, state, u, x + 4 + (i % 2) * (cards.MINI_W + 4), y, hot)
+                else:
+                    _card(c, state, u, x + 4, y, hot)
             if len(shown) < len(here):
                 i = len(shown)
-                y = y_band - 4 - (i + 1) * ROW + 3 if side == GERMANS else y_a_area + 3 + i * ROW
-                c.label(x + 12, y + 16, f"+{len(here) - len(shown)} more", SMALL, side, f"{side}_tint", True)
+                r = i // per
+                h = row_h[side]
+                y = y_band - 4 - (r + 1) * h + 3 if side == GERMANS else y_a_area + 3 + r * h
+                dx = (i % 2) * (cards.MINI_W + 4) if compact[side] else 0
+                c.label(
+                    x + 12 + dx,
+                    y + (h - LINE) // 2,
+                    f"+{len(here) - len(shown)}",
+                    SMALL,
+                    side,
+                    f"{side}_tint",
+                    True,
+                )
     c.d.line([col_x(3), y_g_area, col_x(3), y_a_arr - 1], fill=INDEX["line"])
     _band(c, state, y_band)
     c.fill((0, y_record - 6, W, y_footer - 1), "page")
@@ -237,6 +259,54 @@ def draw(view: View, events: Sequence[Event] = (), *, frame: bool = False) -> Im
     c.fill((0, y_footer, W, height - 1), "band")
     c.label(MARGIN + PAD, y_footer + 5, deck, SMALL, "ink", "band")
     return c.im
+
+
+def _fit(
+    state: State, arriving: dict[str, tuple[str, ...]], record: list[tuple[str, bool]]
+) -> tuple[dict[str, int], dict[str, bool], list[tuple[str, bool]]]:
+    """Rows a side, whether its cards are halved (two to a row), and the record's lines, so that
+    the board stays at most `max_height(W)` tall (a phone's screen): the dice record keeps its
+    last lines (the history has them all), then the most crowded side's cards are halved, then
+    the other's, then the record gives way to a line saying how many rolls the history holds (the
+    result stays), and only then does a front show "+N" for the units that do not fit."""
+    need = {side: _rows(state, side) for side in SIDES}
+    fixed = HEADER + 2 * LABEL + BAND + 8 + 6 + LINE + 6 + LINE + 10
+    fixed += sum(len(a) for a in arriving.values()) * ARRIVING_LINE
+    keep = [ln for ln in record if ln[1]]  # the result, never left out
+    dice = [ln for ln in record if not ln[1]]
+    room = max_height(W) - fixed - (len(keep) + min(len(dice), RECORD_LINES)) * LINE
+    compact = {side: False for side in SIDES}
+    rows = dict(need)
+
+    def tall() -> int:
+        return sum(rows[s] * (MINI_ROW if compact[s] else ROW) for s in SIDES)
+
+    for side in sorted(SIDES, key=lambda s: -need[s]):
+        if tall() <= room:
+            break
+        compact[side] = True
+        rows[side] = max(MIN_ROWS, -(-need[side] // 2))
+    room += max(0, min(len(dice), RECORD_LINES) - 1) * LINE  # units before dice, but for a line
+    while tall() > room and max(rows.values()) > MIN_ROWS:
+        most = max(SIDES, key=lambda s: rows[s])
+        rows[most] -= 1
+    lines = (max_height(W) - fixed - tall()) // LINE - len(keep)
+    if len(dice) > lines:
+        left = len(dice) - max(0, lines - 1)
+        earlier = f"… {left} earlier {'roll' if left == 1 else 'rolls'}: see the history"
+        if lines <= 1:  # no room for a roll itself
+            earlier = f"{_plural(len(dice), 'roll')}: see the history"
+        dice = [(earlier, False), *dice[len(dice) - max(0, lines - 1) :]]
+    return rows, compact, keep + dice
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _mini(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:
+    tile = cards.mini(u.side, u.type.short, u.label, u.type.strength, u.cas, u.pinned, u.label in hot)
+    c.im.paste(tile, (x, y))
 
 
 def _card(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:

@@ -68,6 +68,46 @@ def card(side: str, short: str, label: str, strength: int, cas: int, tag: str, h
     return to_p(card_rgb(side, short, label, strength, cas, tag, hot))
 
 
+MINI_W = (CARD_W - 4) // 2  # two to a card's room, where a front holds more units than fit a row each
+MINI_H = 50
+
+
+def mini_rgb(
+    side: str, short: str, label: str, strength: int, cas: int, pinned: bool, hot: bool
+) -> Image.Image:
+    """A unit as half a card, for a crowded front: its label, Strength left (red once it has lost
+    any) and type, the type on orange when it is Pinned."""
+    k = _key()
+    im = Image.new("RGB", (MINI_W, MINI_H), k[f"{side}_tint"])
+    d = ImageDraw.Draw(im)
+    edge = k["gold"] if hot else k[side]
+    fill = k["pinned_card"] if pinned else k[f"{side}_card"]
+    d.rounded_rectangle(
+        [0, 0, MINI_W - 1, MINI_H - 1], radius=6, fill=fill, outline=edge, width=3 if hot else 2
+    )
+    d.rounded_rectangle([3, 3, LABEL_W, 24], radius=4, fill=k[side])
+    d.text(((3 + LABEL_W) // 2 + 1, 14), label, font=font(SMALL, True), fill=k["white"], anchor="mm")
+    left = strength - cas
+    d.text(
+        (MINI_W - 7, 0), str(left), font=font(22, True), fill=k["casualty"] if cas else k["ink"], anchor="ra"
+    )
+    f = font(SMALL)
+    if pinned:
+        w = int(f.getlength(short))
+        d.rounded_rectangle([3, 26, 3 + w + 6, MINI_H - 4], radius=4, fill=k["pinned"])
+        d.text((6, 36), short, font=f, fill=k["white"], anchor="lm")
+    else:
+        d.text((5, 36), short, font=f, fill=k["ink"], anchor="lm")
+    return im
+
+
+@lru_cache(maxsize=4096)
+def mini(side: str, short: str, label: str, strength: int, cas: int, pinned: bool, hot: bool) -> Image.Image:
+    from render.companycommander.theme import to_p
+
+    return to_p(mini_rgb(side, short, label, strength, cas, pinned, hot))
+
+
 def sample_sheet() -> Image.Image:
     """Cards of both sides in every look: the blends the palette must hold."""
     looks = [("pinned", 1, False), ("new", 0, True), ("", 2, False), ("done", 0, False)]

@@ -41,7 +41,7 @@ from engine.meta import GameEnded
 from engine.protocol import Event
 from render.fixbayonets import sprites
 from render.fixbayonets.theme import INDEX, KEY, PALETTE, text
-from render.kit import Column, Piece, font, grown, phone_px, piece, wrap
+from render.kit import EARLIER, Column, Piece, fitted_tail, font, grown, max_height, phone_px, piece, wrap
 
 SQUARE = 72  # pixels per square on a posted board
 REPLAY_SQUARE = 48  # replays: smaller frames
@@ -207,7 +207,10 @@ def draw(view: View, events: Sequence[Event] = (), s: int = SQUARE, *, panel: bo
     its fate, and any earlier ones of the same stretch of play."""
     g = geo(s)
     st = view.state
-    col = _bottom(view, events, g) if panel else None
+    col = None
+    if panel:
+        n = len(events)
+        col = fitted_tail(lambda skip: _bottom(view, events, g, skip), n, max_height(g.width) - g.pad)
     with _lock:
         bg = _background(s)
     im = grown(bg, max(g.height, col.y + g.pad) if col else g.height)
@@ -437,10 +440,11 @@ def strength_words(men: int, officers: int) -> str:
     return f"{who}, {chiefs} alive"
 
 
-def _bottom(view: View, events: Sequence[Event], g: Geo) -> Column:
+def _bottom(view: View, events: Sequence[Event], g: Geo, skip: int = 0) -> Column:
     """Below the Americans' row, laid out before the picture is made so it can be as tall as the
     words need: the question awaited (or what the phase asks), the deck, the last card with what
-    it did, everything else the stretch of play did, and the viewer's hand."""
+    it did, everything else the stretch of play did (but its first `skip` clauses, kept by the
+    history, where a long stretch would make the board too tall for a phone), and the viewer's hand."""
     st = view.state
     size = g.body
     col = Column(PALETTE, g.pad, g.bottom_y, g.width - 2 * g.pad, "page")
@@ -458,7 +462,7 @@ def _bottom(view: View, events: Sequence[Event], g: Geo) -> Column:
     top_card = f" · top: {discard[-1].name}" if discard else ""
     col.para(f"Deck {view.deck_count} · discard {len(discard)}{top_card}", size, "text")
     col.y += g.pad // 2
-    _last_block(col, st, events, g, view.viewer)
+    _last_block(col, st, events, g, view.viewer, skip)
     for side in SIDES:
         if view.sees_hand(side) and st.hands[side]:
             whose = "Your hand" if side == view.viewer else f"{TITLE[side]}' hand (face up)"
@@ -467,20 +471,24 @@ def _bottom(view: View, events: Sequence[Event], g: Geo) -> Column:
     return col
 
 
-def _last_block(col: Column, st: State, events: Sequence[Event], g: Geo, viewer: str | None) -> None:
+def _last_block(
+    col: Column, st: State, events: Sequence[Event], g: Geo, viewer: str | None, skip: int = 0
+) -> None:
     """The last card as a picture, beside it what it did and its fate, and below, in order, every
     other thing the events say (a whole turn's cards after an AI's turn). Nothing is cut."""
     size = g.body
     last = st.last
     said = [t for e in events if not isinstance(e, GameEnded) and (t := e.text(viewer))]
     if last is None:
-        if said:
-            col.para(_sentences(said), size, "text")
-        else:
+        if skip and said[skip:]:
+            col.para(EARLIER, size, "dim")
+        if said[skip:]:
+            col.para(_sentences(said[skip:]), size, "text")
+        elif not said:
             col.para("No card played yet.", size, "dim")
         return
     c = BY_CODE[last.card]
-    face = _card_face(c, round(g.s * 1.5), size)
+    face = _card_face(c, round(g.s * 2), size)
     ch = face.height
     col.paste(face, col.x, col.y)
     top = col.y
@@ -517,8 +525,10 @@ def _last_block(col: Column, st: State, events: Sequence[Event], g: Geo, viewer:
         told = (Played, Moved, Killed, Negated, Passed)
         rest = [*events[: plays[-1]], *(e for e in events[plays[-1] :] if not isinstance(e, told))]
         said = [t for e in rest if not isinstance(e, GameEnded) and (t := e.text(viewer))]
-    if said:
-        col.para(_sentences(said), size, "dim")
+    if skip and said[skip:]:
+        col.para(EARLIER, size, "dim")
+    if said[skip:]:
+        col.para(_sentences(said[skip:]), size, "dim")
 
 
 def _sentences(clauses: list[str]) -> str:

@@ -106,7 +106,9 @@ async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Tabl
     assert theirs.ephemeral and "Air Strike" in theirs.content and "Sniper" not in theirs.content
 
 
-async def test_a_whole_turn_in_one_command_with_every_roll_in_the_channel(table: Table) -> None:
+async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_channel(table: Table) -> None:
+    """Every roll of a turn was listed in the channel, the results buried in dice: now the channel
+    gets the results, a line each, and a count of the rest (the board's record has the dice)."""
     t = table
     position = build(
         {
@@ -123,7 +125,13 @@ async def test_a_whole_turn_in_one_command_with_every_roll_in_the_channel(table:
     await seat(t, position)
     played = await t.slash(t.alice, "play", {"action": "deploy A1 L; tactics; fire A2; assault A3; end"})
     board = public(played, t.channel.id)
-    assert "2D6: " in board.content and "`history` lists each" in board.content
+    lines = board.content.splitlines()
+    assert lines[:4] == [
+        "**Americans, 5 actions.**",
+        "A2 Heavy MG team fires at the German Center: G1 Casualty",
+        "A3 Rifle squad assaults G1 on the Center: stalls, A3 Pinned",
+        "And 3 routine actions: `history` lists each action.",
+    ]
     assert f"<@{t.bob.id}>" in board.content  # the Germans' turn now, their Squad cards drawn
     match = await t.match()
     assert match.turn_player_id == t.bob.id

@@ -13,9 +13,18 @@ from engine.companycommander.model import Options
 from engine.companycommander.state import DEPLOY, new_game
 from render import renderer, seen
 from render.companycommander import cards
-from render.companycommander.board import ARRIVING_LINE, COL_W, MARGIN, W, _arriving_lines, draw
+from render.companycommander.board import (
+    ARRIVING_LINE,
+    COL_W,
+    MARGIN,
+    W,
+    _arriving_lines,
+    _fit,
+    _record,
+    draw,
+)
 from render.companycommander.theme import INDEX
-from render.kit import css_px_at, measuring
+from render.kit import css_px_at, max_height, measuring
 
 from .helpers import A, G, build, command, rig
 
@@ -82,7 +91,10 @@ def test_the_last_turns_rolls_are_listed_until_the_new_turn_rolls() -> None:
     assert draw(s.view(None)).height >= tall - cards.CARD_H  # three arriving lines at most moved
 
 
-def test_a_board_with_many_units_and_a_long_record_stays_whole() -> None:
+def test_a_board_with_many_units_and_a_long_record_stays_phone_sized_and_whole() -> None:
+    """36 units and four rolls made a board taller than a phone's screen: the cards of a crowded
+    side are halved (two to a row), so every unit and every roll is still drawn, at most 1.6 times
+    as tall as wide."""
     units = {f"A{i}": f"rifles {'LCR'[i % 3]}" for i in range(1, 25)} | {
         f"G{i}": "mg42 C" for i in range(1, 13)
     }
@@ -90,7 +102,11 @@ def test_a_board_with_many_units_and_a_long_record_stays_whole() -> None:
     rig(s, (4, 4), (5, 5), (6, 6), (2, 2))
     events = command(s, "play airstrike C")
     image = png(s.view(None), events)
-    assert image.height > 1000  # every unit and every roll drawn, none cut off
+    assert image.height <= max_height(W)
+    _, record = _record(s, events)
+    rows, compact, kept = _fit(s, {A: (), G: ()}, record)
+    assert kept == record and len(record) == 4  # every roll
+    assert compact == {A: True, G: True} and rows == {A: 4, G: 6}  # 8 a front, 12 in the centre
 
 
 def test_the_deploy_phase_lists_arriving_units() -> None:

@@ -211,13 +211,17 @@ def test_no_word_runs_off_the_picture_or_over_the_board(monkeypatch: pytest.Monk
     from render.fixbayonets.board import draw
 
     boxes: list[tuple[int, int, int, int]] = []
-    real = kit.Column.paste
+    real = kit.Column.draw
 
-    def paste(self: kit.Column, tile: Image.Image, x: int, y: int) -> None:
-        boxes.append((x, y, x + tile.width, y + tile.height))
-        real(self, tile, x, y)
+    def draw_column(self: kit.Column, im: Image.Image) -> None:
+        """The tiles a picture really gets (not those of a layout tried and dropped as too tall)."""
+        for op in self.ops:
+            if len(op) == 3:
+                tile, x, y = op
+                boxes.append((x, y, x + tile.width, y + tile.height))
+        real(self, im)
 
-    monkeypatch.setattr(kit.Column, "paste", paste)
+    monkeypatch.setattr(kit.Column, "draw", draw_column)
     g = Geo(s)
     top, bottom = g.y0 - g.margin, g.y0 + 8 * s + g.margin
     from engine import registry

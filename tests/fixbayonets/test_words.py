@@ -118,3 +118,27 @@ def test_the_ending_topic_gives_the_draw_and_resign_commands_that_exist() -> Non
     ending = TOPICS["ending"]
     assert "`/fixbayonets draw offer`" in ending and "`/fixbayonets resign`" in ending
     assert "`offer draw`" not in ending
+
+
+def test_the_first_cancel_or_pass_question_of_a_game_names_the_standing_orders() -> None:
+    """A newcomer typed `pass` after every German card, never learning that standing orders answer
+    for them: the first question a side is asked says so, once; later ones are short again. It is
+    asked whatever the hand holds (R13), so the words reveal nothing of it."""
+    s = pos({"d8": "GR", "e8": "GR", "a1": "AR"}, g=["march", "march"], a=["trees"])
+    play(s, "march Rd8-d6")
+    first = GAME.status(s.view(None), AM)
+    assert first.startswith("{player} (Americans): the Germans play March. Cancel it with a terrain card")
+    assert "`orders never` lets every card stand" in first and "`orders ask` asks again" in first
+    play(s, "pass", "march Re8-e6")
+    second = GAME.status(s.view(None), AM)
+    assert "orders" not in second and second.endswith("or let it stand (`pass`).")
+    assert GAME.from_json(s.to_json()).asked == s.asked == {G: 0, AM: 2}  # kept with the game
+
+
+def test_a_game_stored_before_the_count_of_questions_does_not_explain_the_orders_again() -> None:
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
+    play(s, "march Rd8-d6")
+    data = s.to_json()
+    del data["asked"]
+    old = GAME.from_json(data)
+    assert "orders" not in GAME.status(old.view(None), AM)
