@@ -425,8 +425,9 @@ def holding_the_database() -> tuple[threading.Event, threading.Event, Callable[[
     return inside, release, hold
 
 
-async def test_a_transaction_is_one_job_that_reads_never_interrupt(sqlite_db: SqliteDatabase):
-    """While a move's transaction runs, other coroutines' reads queue behind it, never inside it."""
+async def test_reads_never_wait_for_a_transaction_nor_see_half_of_it(sqlite_db: SqliteDatabase):
+    """While a move's transaction runs, reads (on their own connection) answer at once with what was
+    committed before it, never half of it; once it is committed they see all of it."""
     db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
@@ -441,12 +442,15 @@ async def test_a_transaction_is_one_job_that_reads_never_interrupt(sqlite_db: Sq
         )
     )
     await asyncio.to_thread(inside.wait, 5)
-    read = asyncio.create_task(db.get_match(m.id))
-    await asyncio.sleep(0.05)
-    assert not read.done()  # it waits for the whole transaction...
-    release.set()
-    done, seen = await move, await read
-    assert seen == done and seen.snapshot == {"n": 1}  # ...and sees all of it, never half
+    try:
+        before = await asyncio.wait_for(db.get_match(m.id), 5)  # not queued behind the writer
+        assert before == m and await db.actions(m.id) == []
+    finally:
+        release.set()
+    done = await move
+    seen = await db.get_match(m.id)
+    assert seen == done and seen.snapshot == {"n": 1}
+    assert [a.notation for a in await db.actions(m.id)] == ["x"]
 
 
 async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(sqlite_db: SqliteDatabase):
@@ -454,6 +458,7 @@ async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(
     db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
+    commits = db.commits
 
     task = asyncio.create_task(
         db.commit_action(
@@ -469,6 +474,10 @@ async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(
     release.set()
     with pytest.raises(asyncio.CancelledError):
         await task
+    for _ in range(500):  # reads do not queue behind the writer: wait for its COMMIT
+        if db.commits > commits:
+            break
+        await asyncio.sleep(0.01)
     landed = await db.get_match(m.id)
     assert landed.version == m.version + 1
     assert [(a.notation, a.interaction_id) for a in await db.actions(m.id)] == [("x", 9)]
