@@ -138,6 +138,7 @@ class PostgresDatabase(Database):
 
     store = "postgresql"
     shared = True
+    one_statement_moves = True
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
         """Use `Database.open`; this only wires an already configured pool."""
@@ -267,17 +268,22 @@ class PostgresDatabase(Database):
         status = await conn.execute(sql, *args)  # "UPDATE 1", "INSERT 0 1", "DELETE 3"
         return int(status.rsplit(" ", 1)[-1])
 
-    async def _drive(self, conn: Connection, transaction: Transaction[T]) -> T:
+    async def _drive(self, conn: Connection, transaction: Transaction[T], step: Step) -> T:
+        """Run `transaction` from its first `step` on; a step marked `alone` must be its last."""
         try:
-            step = next(transaction)
             while True:
                 try:
                     result = await self._step(conn, step)
                 except asyncpg.UniqueViolationError as exc:
                     on = _UNIQUE_COLUMNS.get(exc.constraint_name or "", exc.constraint_name or "?")
-                    step = transaction.throw(Conflict(on))
-                    continue
-                step = transaction.send(result)
+                    following = transaction.throw(Conflict(on))
+                else:
+                    following = transaction.send(result)
+                if step.alone:
+                    raise RuntimeError(
+                        f"a statement sent alone was followed by another: {following.sql[:60]!r}"
+                    )
+                step = following
         except StopIteration as stop:
             value: T = stop.value
             return value
@@ -293,20 +299,32 @@ class PostgresDatabase(Database):
                 self._idle.set()
 
     async def _transact_once_or_twice(self, work: Callable[[], Transaction[T]]) -> T:
+        """Run a transaction: a statement sent `alone` on its own (PostgreSQL makes it a transaction of
+        its own: one round trip), anything else inside BEGIN ... COMMIT."""
         for attempt in (1, 2):
             committing = False
             try:
                 async with self._pool.acquire() as conn:
-                    transaction = conn.transaction()
-                    await transaction.start()
+                    transaction = work()
                     try:
-                        result = await self._drive(conn, work())
-                    except BaseException:
-                        with contextlib.suppress(Exception):
-                            await transaction.rollback()
-                        raise
-                    committing = True
-                    await transaction.commit()
+                        step = next(transaction)
+                    except StopIteration as stop:
+                        nothing: T = stop.value
+                        return nothing
+                    if step.alone:
+                        committing = True  # once sent it may have landed, whatever comes back
+                        result = await self._drive(conn, transaction, step)
+                    else:
+                        block = conn.transaction()
+                        await block.start()
+                        try:
+                            result = await self._drive(conn, transaction, step)
+                        except BaseException:
+                            with contextlib.suppress(Exception):
+                                await block.rollback()
+                            raise
+                        committing = True
+                        await block.commit()
                 self.commits += 1
                 return result
             except Exception as exc:

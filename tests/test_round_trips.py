@@ -1,0 +1,168 @@
+"""Round trips to PostgreSQL, counted on the wire: a move is one, a delivered board is one.
+
+The store is reached through bench/pgproxy.py, which counts the server's ReadyForQuery messages (one
+per round trip a client waits for). Statements are prepared on a connection's first use of them,
+which costs one more trip once; the counts below are of a warmed connection, as a busy bot has."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from bench.pgproxy import PgProxy
+from data import (
+    Database,
+    DuplicateInteraction,
+    Match,
+    NewAction,
+    Result,
+    StaleVersion,
+    Status,
+)
+from data import db as store
+from tests import pgserver
+
+ALICE, BOB = 11, 22
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+async def counted(pg_server: pgserver.PgServer, pg_url: str) -> AsyncIterator[tuple[Database, PgProxy]]:
+    proxy = await PgProxy(str(pg_server.root)).start()
+    database = urlsplit(pg_url).path.lstrip("/")
+    try:
+        async with Database.open(proxy.url(pgserver.USER, pgserver.PASSWORD, database)) as db:
+            yield db, proxy
+    finally:
+        await proxy.stop()
+
+
+async def _active(db: Database, channel_id: int = 1) -> Match:
+    m = await db.create_challenge(
+        guild_id=7,
+        channel_id=channel_id,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        seed=3,
+        turn_seconds=3600,
+        challenge_expires_at=None,
+        game="blockwars",
+        now=T0,
+    )
+    return await db.update_match(
+        m.id,
+        expected_version=m.version,
+        status=Status.ACTIVE,
+        sides={"germans": ALICE, "canadians": BOB},
+        snapshot={"turn": 1},
+        turn_player_id=ALICE,
+        deadline=T0 + 3600,
+        reminder_at=T0 + 3000,
+        now=T0,
+    )
+
+
+async def _move(db: Database, m: Match, interaction: int, *notations: str) -> Match:
+    return await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction(n, ALICE if m.turn_player_id == ALICE else BOB) for n in notations],
+        interaction_id=interaction,
+        owe_board=True,
+        snapshot={"turn": m.version + 1, "log": list(notations)},
+        turn_player_id=BOB if m.turn_player_id == ALICE else ALICE,
+        deadline=T0 + 7200,
+        reminder_at=T0 + 6000,
+        now=T0 + m.version,
+    )
+
+
+async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
+    counted: tuple[Database, PgProxy],
+) -> None:
+    db, proxy = counted
+    m = await _active(db)
+    m = await _move(db, m, 1, "a")  # the connection prepares the statements once
+    await db.board_delivered(m.id, m.version)
+
+    before = proxy.round_trips
+    moved = await _move(db, m, 2, "b")
+    assert proxy.round_trips - before == 1
+    assert moved.version == m.version + 1 and moved.snapshot == {"turn": m.version + 1, "log": ["b"]}
+    assert moved.turn_player_id == ALICE and moved.deadline == T0 + 7200
+
+    before = proxy.round_trips
+    several = await _move(db, moved, 3, "c", "d", "e")  # one command of three actions
+    assert proxy.round_trips - before == 1
+    log = await db.actions(m.id)
+    assert [(a.seq, a.notation, a.interaction_id, a.version) for a in log] == [
+        (1, "a", 1, 2),
+        (2, "b", 2, 3),
+        (3, "c", 3, 4),
+        (4, "d", None, 4),
+        (5, "e", None, 4),
+    ]
+    # the outbox holds the boards not yet delivered, each written with its move
+    assert await db.owed_boards(T0 + 100) == [(m.id, several.version, 1)]
+
+    before = proxy.round_trips
+    await db.board_delivered(m.id, several.version)
+    assert proxy.round_trips - before == 1
+    assert await db.owed_boards(T0 + 100) == []
+
+
+async def test_the_one_statement_move_keeps_every_guarantee(counted: tuple[Database, PgProxy]) -> None:
+    db, _ = counted
+    m = await _active(db)
+    moved = await _move(db, m, 10, "a")
+    # the same click again: refused as such, even though the version moved on; nothing written
+    with pytest.raises(DuplicateInteraction):
+        await _move(db, m, 10, "a")
+    with pytest.raises(DuplicateInteraction):
+        await _move(db, moved, 10, "a")
+    # an old version: refused, nothing written
+    with pytest.raises(StaleVersion):
+        await _move(db, m, 11, "b")
+    assert [a.notation for a in await db.actions(m.id)] == ["a"]
+    assert (await db.get_match(m.id)).version == moved.version
+    # two clicks at once on the same version: one lands, the other is told the version moved on
+    both = await asyncio.gather(_move(db, moved, 12, "x"), _move(db, moved, 13, "y"), return_exceptions=True)
+    landed = [r for r in both if isinstance(r, Match)]
+    assert len(landed) == 1 and isinstance(next(r for r in both if r not in landed), StaleVersion)
+    assert len(await db.actions(m.id)) == 2
+    # the same interaction in two clicks at once: applied once
+    again = await asyncio.gather(
+        _move(db, landed[0], 14, "p"), _move(db, landed[0], 14, "q"), return_exceptions=True
+    )
+    assert sum(isinstance(r, Match) for r in again) == 1
+    assert [a.interaction_id for a in await db.actions(m.id)].count(14) == 1
+
+
+async def test_a_game_s_last_move_with_its_ratings_is_still_one_transaction(
+    counted: tuple[Database, PgProxy],
+) -> None:
+    # rare (once a game): the ratings are read, locked and written inside BEGIN ... COMMIT
+    db, proxy = counted
+    m = await _active(db)
+    before = proxy.round_trips
+    done = await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction("resign", BOB)],
+        interaction_id=20,
+        result=Result(winner_id=ALICE, reason="resigned"),
+        now=T0 + 5,
+    )
+    assert done.status is Status.FINISHED
+    assert (await db.player_stats(7, "blockwars", ALICE)).wins == 1
+    assert proxy.round_trips - before > 1  # what this path costs; the move path above is the common one
+
+
+def test_the_one_statement_move_can_change_every_field_a_move_may() -> None:
+    for name in store.MUTABLE_FIELDS:
+        assert re.search(rf":set_{name}\b", store._MOVE), name
+        assert re.search(rf"\b{name} = CASE WHEN :set_{name}\b", store._MOVE), name
