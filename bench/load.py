@@ -59,17 +59,21 @@ import yarl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import registry
 from tests.reliability.loadkit import (
     TOKEN,
     AiDriver,
+    BotProcess,
     Driver,
     LoadFake,
+    MixDriver,
     Stats,
     Store,
     audit,
     bot_log_problems,
     build_world,
     percentile,
+    spawn,
     start_bot_process,
     start_control,
 )
@@ -102,8 +106,11 @@ async def run(
     ai_games: int = 0,
     ai_game: str = "fixbayonets",
     ai_level: str = "hard",
+    proxy: BotProcess | None = None,
+    mix: bool = False,
 ) -> dict[str, object]:
-    """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes."""
+    """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes;
+    `proxy` is the bench/pgproxy.py process in between, whose round trips are counted."""
     fake = LoadFake(timeout=10.0)
     await fake.start()
     _, tables = build_world(fake, matches + ai_games, shards=shards if shards > 1 else None)
@@ -125,7 +132,19 @@ async def run(
     stats = Stats()
     stop = asyncio.Event()
     ai_turns: list[float] = []
-    drivers: list[Driver] = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
+    by_game: dict[str, Stats] = {}
+    drivers: list[Driver]
+    if mix:
+        # every registered game in turn, table by table: the games come from the registry, so a new
+        # game joins the mix by being registered
+        games = list(registry.names())
+        by_game = {name: Stats() for name in games}
+        drivers = []
+        for i, t in enumerate(tables[:matches]):
+            name = games[i % len(games)]
+            drivers.append(MixDriver(fake, t, stats, stop, seed=i, game=name, mine=by_game[name]))
+    else:
+        drivers = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
     drivers += [
         AiDriver(fake, t, stats, stop, seed=matches + i, game=ai_game, level=ai_level, ai_turns=ai_turns)
         for i, t in enumerate(tables[matches:])
@@ -142,7 +161,10 @@ async def run(
         for bot in bots:
             bot.signal(signal.SIGUSR1)  # the stall window starts now
         control.signal(signal.SIGUSR1)
+        if proxy is not None:
+            proxy.signal(signal.SIGUSR1)
         await asyncio.sleep(0.05)
+        trips0 = proxy.stats().get("round_trips", 0) if proxy is not None else 0
         stats.counting = True
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
@@ -155,6 +177,11 @@ async def run(
         bench_cpu = time.process_time() - bench_cpu0
         during = [bot.stats() for bot in bots]
         noise = control.stats()
+        trips = 0
+        if proxy is not None:
+            proxy.signal(signal.SIGUSR1)
+            await asyncio.sleep(0.2)
+            trips = proxy.stats().get("round_trips", 0) - trips0
     finally:
         final = [await bot.stop() for bot in bots]
         await control.stop()
@@ -169,12 +196,34 @@ async def run(
     bot_cpu = _sum(during, "cpu_s") - _sum(before, "cpu_s")
     painter_cpu = _sum(during, "workers_cpu_s") - _sum(before, "workers_cpu_s")
     moves = max(stats.window_moves, 1)
+    per_game = {
+        name: {
+            "tables": sum(1 for d in drivers if isinstance(d, MixDriver) and d.game == name),
+            "moves": mine.window_moves,
+            "moves_per_s": round(mine.window_moves / elapsed, 1),
+            "answer_p50_ms": round(percentile([x * 1000 for x in mine.move_acks], 50), 1),
+            "answer_p99_ms": round(percentile([x * 1000 for x in mine.move_acks], 99), 1),
+            "board_p50_ms": round(percentile([x * 1000 for x in mine.move_latencies], 50), 1),
+            "autocomplete_p99_ms": round(percentile([x * 1000 for x in mine.other_latencies], 99), 1),
+            "games_finished": mine.games_finished,
+            "errors": sum(
+                1
+                for e in stats.errors
+                if any(
+                    e.startswith(d.t.channel.name + ":") for d in drivers if getattr(d, "game", "") == name
+                )
+            ),
+        }
+        for name, mine in by_game.items()
+    }
     return {
         "bench": "load",
         "store": "postgresql" if database_url else "sqlite",
         "bot_processes": shards,
         "render_processes": during[0].get("render_processes"),
         "matches": matches,
+        "mix": mix,
+        "per_game": per_game or None,
         "ai_games": ai_games,
         "ai_game": ai_game if ai_games else None,
         "ai_level": ai_level if ai_games else None,
@@ -212,6 +261,8 @@ async def run(
         "painters_cpu_share": round(painter_cpu / elapsed, 2),
         # CPU per move, whatever else the machine is doing: 2 cores / the sum is the ceiling here
         "bot_cpu_ms_per_move": round(bot_cpu / moves * 1000, 2),
+        # every round trip to PostgreSQL in the window (through bench/pgproxy.py), per move
+        "pg_round_trips_per_move": round(trips / moves, 2) if proxy is not None else None,
         "painters_cpu_ms_per_move": round(painter_cpu / moves * 1000, 2),
         "driver_cpu_ms_per_move": round(bench_cpu / moves * 1000, 2),
         "warmup_s": round(warm_s, 1),
@@ -250,6 +301,7 @@ ROWS = (
     ("CPU ms per move: bot", "bot_cpu_ms_per_move", ""),
     ("CPU ms per move: painters", "painters_cpu_ms_per_move", ""),
     ("CPU ms per move: driver+fake", "driver_cpu_ms_per_move", ""),
+    ("PostgreSQL round trips per move", "pg_round_trips_per_move", "via bench/pgproxy.py"),
     ("audit: log, replay, not stuck", "audit_ok", "ok"),
     ("AI games beside them", "ai_games", ""),
     ("AI turns completed in the window", "ai_turns", ""),
@@ -279,6 +331,26 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
         server = await asyncio.to_thread(pgserver.PgServer(binaries, durable=True).start)
         url = server.url()
+    proxy = None
+    if args.pg_delay_ms is not None:
+        # every PostgreSQL run through bench/pgproxy.py on 127.0.0.1: round trips counted, each one
+        # `--pg-delay-ms` later (a network), in a process of its own
+        base = yarl.URL(url)
+        upstream = str(server.root) if server is not None else f"{base.host}:{base.port or 5432}"
+        proxy = spawn(
+            [
+                sys.executable,
+                str(Path(__file__).with_name("pgproxy.py")),
+                *("--to", upstream, "--port", "0", "--delay-ms", str(args.pg_delay_ms)),
+                *("--stats", str(workdir / "proxy.stats.json")),
+            ],
+            workdir / "proxy.stats.json",
+            workdir / "proxy.stderr.log",
+        )
+        for _ in range(100):
+            if proxy.stats():
+                break
+            await asyncio.sleep(0.1)
     runs: dict[str, Any] = {}
     try:
         for n, (name, on_postgres, processes) in enumerate(STORES):
@@ -290,10 +362,25 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 await admin.close()
                 base = yarl.URL(url)
                 target = str(base.with_path("/" + database).with_query(base.query))
+                if proxy is not None:
+                    target = str(
+                        base.with_host("127.0.0.1")
+                        .with_port(int(proxy.stats()["port"]))
+                        .with_path("/" + database)
+                        .with_query({"sslmode": "disable"})
+                    )
             print(f"{name}: {args.matches} matches for {args.seconds:.0f} s...", flush=True)
             try:
                 runs[name] = await run(
-                    args.matches, args.seconds, None, workdir / name, args.ramp, target, processes
+                    args.matches,
+                    args.seconds,
+                    None,
+                    workdir / name,
+                    args.ramp,
+                    target,
+                    processes,
+                    proxy=proxy if on_postgres else None,
+                    mix=args.mix,
                 )
             finally:
                 if on_postgres:
@@ -303,6 +390,8 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     )
                     await admin.close()
     finally:
+        if proxy is not None:
+            await proxy.stop()
         if server is not None:
             await asyncio.to_thread(server.stop)
     return runs
@@ -327,6 +416,18 @@ def main() -> int:
         action="store_true",
         help="the same comparison on a throwaway PostgreSQL server started from this machine's binaries",
     )
+    parser.add_argument(
+        "--pg-delay-ms",
+        type=float,
+        default=None,
+        help="reach PostgreSQL through bench/pgproxy.py, which counts round trips and adds this many "
+        "ms to each (a network; 0: counted only)",
+    )
+    parser.add_argument(
+        "--mix",
+        action="store_true",
+        help="spread the games over every registered game (default: Block Wars only)",
+    )
     parser.add_argument("--ai-games", type=int, default=0, help="AI games beside the others")
     parser.add_argument("--ai-game", default="fixbayonets", help="the game of those (default fixbayonets)")
     parser.add_argument("--ai-level", default="hard", help="the AI's level in them (default hard)")
@@ -347,7 +448,14 @@ def main() -> int:
                 print(f"  first errors ({name}):", *r["error_samples"], sep="\n    ")
         figures: dict[str, Any] = {"bench": "load-stores", "matches": args.matches, "seconds": args.seconds}
         for name, r in runs.items():
-            for key in ("moves_per_s", "answer_p99_ms", "max_loop_stall_ms", "errors", "audit_ok"):
+            for key in (
+                "moves_per_s",
+                "answer_p99_ms",
+                "max_loop_stall_ms",
+                "errors",
+                "audit_ok",
+                "pg_round_trips_per_move",
+            ):
                 figures[f"{name}_{key}"] = r[key]
         figures["runs"] = runs
     else:
@@ -361,11 +469,22 @@ def main() -> int:
                 ai_games=args.ai_games,
                 ai_game=args.ai_game,
                 ai_level=args.ai_level,
+                mix=args.mix,
             )
         )
         print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
         for label, key, target in ROWS:
             print(f"  {label:<32} {_shown(figures[key]):>10}   {target}")
+        per_game = figures["per_game"]
+        if isinstance(per_game, dict):
+            print(
+                f"  {'per game':<20} {'tables':>6} {'moves/s':>8} {'ans p50':>8} {'ans p99':>8} {'errors':>6}"
+            )
+            for name, f in per_game.items():
+                print(
+                    f"  {name:<20} {f['tables']:>6} {f['moves_per_s']:>8} {f['answer_p50_ms']:>8} "
+                    f"{f['answer_p99_ms']:>8} {f['errors']:>6}"
+                )
         errors = figures["error_samples"]
         assert isinstance(errors, list)
         if errors:

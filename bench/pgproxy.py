@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
+import signal
 import struct
 import sys
 from pathlib import Path
@@ -73,9 +75,17 @@ class PgProxy:
             length, code = struct.unpack("!ii", head)
             bare = length == 8 and code in (SSL_REQUEST, GSSENC_REQUEST)
             server_w.write(head)
-            await asyncio.gather(
-                self._upstream(client_r, server_w), self._downstream(server_r, client_w, bare)
-            )
+            # when either side closes, so does the other (a client that sent Terminate waits for it)
+            ways = [
+                asyncio.create_task(self._upstream(client_r, server_w)),
+                asyncio.create_task(self._downstream(server_r, client_w, bare)),
+            ]
+            try:
+                await asyncio.wait(ways, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for way in ways:
+                    way.cancel()
+                await asyncio.gather(*ways, return_exceptions=True)
         except (OSError, asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
@@ -144,9 +154,18 @@ class PgProxy:
 
 async def _main(args: argparse.Namespace) -> None:
     proxy = await PgProxy(args.to, delay_ms=args.delay_ms, port=args.port).start()
-    print(
-        f"listening on 127.0.0.1:{proxy.port}, to {args.to}, +{args.delay_ms} ms per round trip", flush=True
-    )
+    if args.stats is not None:
+        # SIGUSR1: write the counts so far (a benchmark reads them at its window's start and end)
+        stats = Path(args.stats)
+
+        def write() -> None:
+            counts = {"port": proxy.port, "round_trips": proxy.round_trips, "connections": proxy.connections}
+            stats.with_suffix(".tmp").write_text(json.dumps(counts))
+            stats.with_suffix(".tmp").replace(stats)
+
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, write)
+        write()
+    print(f"listening on 127.0.0.1:{proxy.port}, to {args.to}, +{args.delay_ms} ms a round trip", flush=True)
     try:
         await asyncio.Event().wait()
     finally:
@@ -158,6 +177,7 @@ def main() -> int:
     parser.add_argument("--to", required=True, help="the server's socket directory, or host:port")
     parser.add_argument("--port", type=int, default=6543)
     parser.add_argument("--delay-ms", type=float, default=1.0)
+    parser.add_argument("--stats", help="a file the counts are written to on SIGUSR1")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_main(parser.parse_args()))
     return 0

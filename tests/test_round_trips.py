@@ -166,3 +166,18 @@ def test_the_one_statement_move_can_change_every_field_a_move_may() -> None:
     for name in store.MUTABLE_FIELDS:
         assert re.search(rf":set_{name}\b", store._MOVE), name
         assert re.search(rf"\b{name} = CASE WHEN :set_{name}\b", store._MOVE), name
+
+
+async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.PgServer, pg_url: str) -> None:
+    # a client that says goodbye waits for the socket to close: the proxy must close it
+    import asyncpg
+
+    proxy = await PgProxy(str(pg_server.root)).start()
+    try:
+        url = proxy.url(pgserver.USER, pgserver.PASSWORD, urlsplit(pg_url).path.lstrip("/"))
+        for _ in range(3):
+            conn = await asyncpg.connect(url)
+            assert await conn.fetchval("SELECT 1") == 1
+            await asyncio.wait_for(conn.close(), 5)
+    finally:
+        await proxy.stop()
