@@ -87,6 +87,30 @@ TARGETS = {
 }
 
 
+def postgres_cpu_s(data_dir: Path | None) -> float | None:
+    """CPU seconds the PostgreSQL server at `data_dir` spent so far: the postmaster, its live
+    children (the backends of the pools) and the children it reaped. None if it cannot be read."""
+    if data_dir is None:
+        return None
+    try:
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid, ppid = int(stat.parent.name), int(fields[1])
+            if pid == postmaster:
+                total += sum(int(f) for f in fields[11:15]) / ticks  # utime stime cutime cstime
+            elif ppid == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _sum(figures: list[dict[str, Any]], key: str) -> float:
     return sum(float(f.get(key) or 0) for f in figures)
 
@@ -108,6 +132,7 @@ async def run(
     ai_level: str = "hard",
     proxy: BotProcess | None = None,
     mix: bool = False,
+    pg_data: Path | None = None,
 ) -> dict[str, object]:
     """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes;
     `proxy` is the bench/pgproxy.py process in between, whose round trips are counted."""
@@ -165,6 +190,7 @@ async def run(
             proxy.signal(signal.SIGUSR1)
         await asyncio.sleep(0.05)
         trips0 = proxy.stats().get("round_trips", 0) if proxy is not None else 0
+        pg_cpu0 = postgres_cpu_s(pg_data)
         stats.counting = True
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
@@ -175,6 +201,7 @@ async def run(
         elapsed = time.perf_counter() - started
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
+        pg_cpu1 = postgres_cpu_s(pg_data)
         during = [bot.stats() for bot in bots]
         noise = control.stats()
         trips = 0
@@ -263,6 +290,12 @@ async def run(
         "bot_cpu_ms_per_move": round(bot_cpu / moves * 1000, 2),
         # every round trip to PostgreSQL in the window (through bench/pgproxy.py), per move
         "pg_round_trips_per_move": round(trips / moves, 2) if proxy is not None else None,
+        # the PostgreSQL server's CPU (every backend), when this bench started it
+        "postgres_cpu_ms_per_move": (
+            round((pg_cpu1 - pg_cpu0) / moves * 1000, 2)
+            if pg_cpu0 is not None and pg_cpu1 is not None
+            else None
+        ),
         "painters_cpu_ms_per_move": round(painter_cpu / moves * 1000, 2),
         "driver_cpu_ms_per_move": round(bench_cpu / moves * 1000, 2),
         "warmup_s": round(warm_s, 1),
@@ -302,6 +335,7 @@ ROWS = (
     ("CPU ms per move: painters", "painters_cpu_ms_per_move", ""),
     ("CPU ms per move: driver+fake", "driver_cpu_ms_per_move", ""),
     ("PostgreSQL round trips per move", "pg_round_trips_per_move", "via bench/pgproxy.py"),
+    ("CPU ms per move: PostgreSQL", "postgres_cpu_ms_per_move", "--start-postgres"),
     ("audit: log, replay, not stuck", "audit_ok", "ok"),
     ("AI games beside them", "ai_games", ""),
     ("AI turns completed in the window", "ai_turns", ""),
@@ -381,6 +415,7 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     processes,
                     proxy=proxy if on_postgres else None,
                     mix=args.mix,
+                    pg_data=server.data if server is not None and on_postgres else None,
                 )
             finally:
                 if on_postgres:
@@ -455,6 +490,8 @@ def main() -> int:
                 "errors",
                 "audit_ok",
                 "pg_round_trips_per_move",
+                "postgres_cpu_ms_per_move",
+                "bot_cpu_ms_per_move",
             ):
                 figures[f"{name}_{key}"] = r[key]
         figures["runs"] = runs
