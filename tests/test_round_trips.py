@@ -7,6 +7,7 @@ which costs one more trip once; the counts below are of a warmed connection, as 
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ from data import (
     Status,
 )
 from data import db as store
+from play import MatchService
 from tests import pgserver
 
 ALICE, BOB = 11, 22
@@ -181,3 +183,26 @@ async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.P
             await asyncio.wait_for(conn.close(), 5)
     finally:
         await proxy.stop()
+
+
+async def test_a_move_through_the_service_is_one_round_trip_or_two(counted: tuple[Database, PgProxy]) -> None:
+    # the whole of `MatchService.act` before the player is answered: the move's statement, and when
+    # a new whole-turn clock starts, one read of the waiting players' time away
+    db, proxy = counted
+    svc = MatchService(db, clock=lambda: T0, rng=random.Random(7))
+    await svc.challenge(game="blockwars", guild_id=7, channel_id=5, challenger_id=ALICE, opponent_id=BOB)
+    await svc.accept(5, BOB)
+    match, state = await svc.latest(5)
+    rng = random.Random(5)
+    trips = []
+    for n in range(24):
+        assert match is not None and state is not None and not state.is_over()
+        side = min(state.to_act())
+        action = rng.choice(list(state.legal_actions(side)))
+        before = proxy.round_trips
+        played = await svc.act(5, match.sides[str(side)], str(action), interaction_id=100 + n)
+        trips.append(proxy.round_trips - before)
+        match, state = played.match, played.state
+    # the first moves prepare their statements on the connection (one trip more, once)
+    assert max(trips[6:]) <= 2, trips
+    assert 1 in trips[6:], trips  # a move within a turn starts no new clock: one round trip
