@@ -4,13 +4,23 @@ Discord for `--seconds`; the last line printed is one JSON object of figures.
     .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
     .venv/bin/python bench/load.py --ai-games 20 [--ai-game fixbayonets] [--ai-level hard]
     .venv/bin/python bench/load.py --database-url postgresql://user:pw@host/db [--seconds 30]
-    .venv/bin/python bench/load.py --start-postgres [--seconds 30]
+    .venv/bin/python bench/load.py --start-postgres [--seconds 30] [--pg-delay-ms 1]
+    .venv/bin/python bench/load.py --mix [--seconds 30]
 
 With a PostgreSQL server (`--database-url`, whose user may create databases, or `--start-postgres`:
 a throwaway server from this machine's binaries, with fsync on as in production), the same load runs
 three times in one go: on SQLite (one process), on PostgreSQL (one process), and on PostgreSQL with
 two shard processes (SHARD_COUNT=2, a guild per shard); each run gets a database of its own, created
 and dropped on that server. The last line then holds every run's figures.
+
+With `--pg-delay-ms D` the PostgreSQL runs reach the server through bench/pgproxy.py (its own
+process, on 127.0.0.1), which counts every round trip (figures: `pg_round_trips_per_move`) and
+delays each by D ms, as a database across a network would (0: counted only). With
+`--start-postgres` the server's own CPU per move is reported too (`postgres_cpu_ms_per_move`).
+
+With `--mix` the games are spread over every registered game in turn (the registry's order), each
+played by two people through the commands, buttons, selects and "My hand" a player uses; the
+figures come per game (`per_game`) and overall. Without it every game is Block Wars.
 
 Each channel has two players. After the warm-up (every game challenged and accepted), the tables'
 first actions are spread over `--ramp` seconds (default 1; 0 = all at one instant), then both

@@ -59,6 +59,7 @@ from data.schema import MIGRATIONS_DIR, load_migrations
 __all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "load_migrations"]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+_AWAYS_KEPT = 50_000  # players whose time away is kept in memory before it is all forgotten
 NO_LIMIT = 2**62  # LIMIT for "all": both dialects take a number (PostgreSQL refuses SQLite's -1)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -541,6 +542,9 @@ class Database:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self.commits = 0  # COMMITs so far (SQLite: fewer than transactions when they were grouped)
+        # `time_away` read before, per (guild, user): (since, the rows ending after it)
+        self._aways: dict[tuple[int, int], tuple[float, tuple[Away, ...]]] = {}
+        self._aways_generation = 0  # bumped around every write of time away
 
     # -- life cycle --
 
@@ -869,9 +873,25 @@ class Database:
     # -- time away --
 
     async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
-        """A player's times away in a server that end (or ended) after `since`, oldest first."""
+        """A player's times away in a server that end (or ended) after `since`, oldest first.
+
+        A store only this process writes (SQLite) answers from memory what it read before: a move
+        asks this for the players it starts a clock for, before it commits, and a read there cost
+        every such move a wait for the database thread (docs/performance.md). The rows only change
+        through `set_time_away`, which forgets them; the rows ending after an earlier `since` hold
+        every row ending after a later one."""
+        key = (guild_id, user_id)
+        known = self._aways.get(key) if not self.shared else None
+        if known is not None and since >= known[0]:
+            return [a for a in known[1] if a.end_at > since]
+        generation = self._aways_generation
         found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
-        return [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
+        aways = [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
+        if not self.shared and generation == self._aways_generation:  # no write began meanwhile
+            if len(self._aways) >= _AWAYS_KEPT:
+                self._aways.clear()
+            self._aways[key] = (float(since), tuple(aways))
+        return aways
 
     async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
         """End a player's time away in a server at `now` (if they are away), and with `until`, start a
@@ -882,7 +902,13 @@ class Database:
             if until is not None:
                 yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
 
-        await self._transact(write)
+        self._aways_generation += 1
+        self._aways.pop((guild_id, user_id), None)
+        try:
+            await self._transact(write)
+        finally:
+            self._aways_generation += 1
+            self._aways.pop((guild_id, user_id), None)
 
     # -- the outbox --
 

@@ -910,3 +910,31 @@ async def test_two_closes_at_once_both_return(store: str, clock: FakeClock):
     await active(db)
     await asyncio.wait_for(asyncio.gather(db.close(), db.close()), 10)  # a hang guard, not a timing
     await db.close()  # and once more, later
+
+
+async def test_time_away_is_read_from_memory_on_sqlite_and_every_write_is_seen_at_once(db: Database):
+    """A move asks for the waiting players' time away before it commits; on a store only this process
+    writes, the answer comes from memory after the first read, and a write is never missed."""
+    asked: list[str] = []
+    query = db._query
+
+    async def counted(sql: str, params: object = ()) -> list[object]:
+        asked.append(sql)
+        return await query(sql, params)
+
+    db._query = counted  # type: ignore[method-assign]
+    assert await db.time_away(1, ALICE, T0) == []
+    assert await db.time_away(1, ALICE, T0 + 10) == []
+    await db.set_time_away(1, ALICE, now=T0 + 20, until=T0 + 1000)
+    (away,) = await db.time_away(1, ALICE, T0 + 30)
+    assert (away.start_at, away.end_at) == (T0 + 20, T0 + 1000)
+    assert await db.time_away(1, ALICE, T0 + 500) == [away]
+    assert await db.time_away(1, ALICE, T0 + 1000) == []  # over by then
+    assert await db.time_away(2, ALICE, T0 + 30) == []  # per server
+    await db.set_time_away(1, ALICE, now=T0 + 40, until=None)  # back early
+    (ended,) = await db.time_away(1, ALICE, T0 + 35)
+    assert ended.end_at == T0 + 40
+    assert await db.time_away(1, ALICE, T0 + 50) == []
+    reads = sum(1 for sql in asked if "FROM time_away" in sql)
+    # SQLite: one read after each write (and one per server); PostgreSQL, shared by processes: every time
+    assert reads == (4 if db.store == "sqlite" else 8)
