@@ -20,6 +20,7 @@ from data import (
     DuplicateInteraction,
     Match,
     NewAction,
+    PostgresDatabase,
     Result,
     StaleVersion,
     Status,
@@ -41,6 +42,13 @@ async def counted(pg_server: pgserver.PgServer, pg_url: str) -> AsyncIterator[tu
             yield db, proxy
     finally:
         await proxy.stop()
+
+
+async def settled(db: Database) -> None:
+    """Every stored match announced to the other processes: that statement, after a move's answer,
+    is not the move's (data/postgres.py, `_announce`)."""
+    assert isinstance(db, PostgresDatabase)
+    await db.announced()
 
 
 async def _active(db: Database, channel_id: int = 1) -> Match:
@@ -91,12 +99,14 @@ async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
     m = await _move(db, m, 1, "a")  # the connection prepares the statements once
     await db.board_delivered(m.id, m.version)
 
+    await settled(db)
     before = proxy.round_trips
     moved = await _move(db, m, 2, "b")
     assert proxy.round_trips - before == 1
     assert moved.version == m.version + 1 and moved.snapshot == {"turn": m.version + 1, "log": ["b"]}
     assert moved.turn_player_id == ALICE and moved.deadline == T0 + 7200
 
+    await settled(db)
     before = proxy.round_trips
     several = await _move(db, moved, 3, "c", "d", "e")  # one command of three actions
     assert proxy.round_trips - before == 1
@@ -111,6 +121,7 @@ async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
     # the outbox holds the boards not yet delivered, each written with its move
     assert await db.owed_boards(T0 + 100) == [(m.id, several.version, 1)]
 
+    await settled(db)
     before = proxy.round_trips
     await db.board_delivered(m.id, several.version)
     assert proxy.round_trips - before == 1
@@ -199,6 +210,7 @@ async def test_a_move_through_the_service_is_one_round_trip_or_two(counted: tupl
         assert match is not None and state is not None and not state.is_over()
         side = min(state.to_act())
         action = rng.choice(list(state.legal_actions(side)))
+        await settled(db)
         before = proxy.round_trips
         played = await svc.act(5, match.sides[str(side)], str(action), interaction_id=100 + n)
         trips.append(proxy.round_trips - before)
@@ -206,3 +218,31 @@ async def test_a_move_through_the_service_is_one_round_trip_or_two(counted: tupl
     # the first moves prepare their statements on the connection (one trip more, once)
     assert max(trips[6:]) <= 2, trips
     assert 1 in trips[6:], trips  # a move within a turn starts no new clock: one round trip
+
+
+async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_trigger(
+    counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # a transaction that NOTIFYs holds a database-wide lock through its commit's fsync: the store's
+    # sessions leave the trigger silent and announce their matches after COMMIT instead
+    import asyncpg
+
+    db, _ = counted
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(pg_url)
+    try:
+        await listener.add_listener("wargames_matches", lambda *args: heard.put_nowait(str(args[3])))
+        m = await _active(db)
+        moved = await _move(db, m, 30, "a")
+        seen = set()
+        while f"1:{m.id}:{moved.version}" not in seen:
+            seen.add(await asyncio.wait_for(heard.get(), 5))
+        assert isinstance(db, PostgresDatabase)
+        async with db._pool.acquire() as conn:
+            assert await conn.fetchval("SELECT current_setting('wargames.announces', true)") == "on"
+        # a writer that is not this store (an admin's SQL) is still heard, through the trigger
+        await listener.execute("UPDATE matches SET version = version + 1 WHERE id = $1", m.id)
+        while f"1:{m.id}:{moved.version + 1}" not in seen:
+            seen.add(await asyncio.wait_for(heard.get(), 5))
+    finally:
+        await listener.close()
