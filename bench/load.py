@@ -233,6 +233,14 @@ async def run(
     bot_cpu = _sum(during, "cpu_s") - _sum(before, "cpu_s")
     painter_cpu = _sum(during, "workers_cpu_s") - _sum(before, "workers_cpu_s")
     moves = max(stats.window_moves, 1)
+    # the painters' peaks as read at the window's end: at the bot's exit they may be gone already
+    painters_rss = round(
+        sum(
+            max(float(f.get("workers_peak_rss_mb") or 0), float(d.get("workers_peak_rss_mb") or 0))
+            for f, d in zip(final, during, strict=True)
+        ),
+        1,
+    )
     per_game = {
         name: {
             "tables": sum(1 for d in drivers if isinstance(d, MixDriver) and d.game == name),
@@ -285,9 +293,9 @@ async def run(
         "autocomplete_p50_ms": round(percentile(other, 50), 1),
         "autocomplete_p99_ms": round(percentile(other, 99), 1),
         "errors": errors,
-        "peak_rss_mb": round(_sum(final, "peak_rss_mb") + _sum(final, "workers_peak_rss_mb"), 1),
+        "peak_rss_mb": round(_sum(final, "peak_rss_mb") + painters_rss, 1),
         "bot_process_peak_rss_mb": _max(final, "peak_rss_mb"),
-        "painter_processes_peak_rss_mb": _sum(final, "workers_peak_rss_mb"),
+        "painter_processes_peak_rss_mb": painters_rss,
         "max_loop_stall_ms": _max(during, "window_max_loop_stall_ms"),
         "stalls_over_50ms": int(_sum(during, "window_stalls_over_50ms")),
         "stalls_over_30ms_at_s_ms": during[0].get("window_stalls_over_30ms"),  # (s into the window, ms)
