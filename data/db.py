@@ -784,7 +784,15 @@ class Database:
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
 
-        if self.one_statement_moves and result is None and before_commit is None:
+        # One statement for an ordinary move; a game's end (ratings), a move that opens or moves a
+        # game (a channel's one open game is at stake: `ChannelBusy` names the channel) and the
+        # test hook keep the statements of `commit` below.
+        if (
+            self.one_statement_moves
+            and result is None
+            and before_commit is None
+            and not {"status", "channel_id"} & normalised.keys()
+        ):
             params = _move_params(
                 match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board
             )
@@ -1018,8 +1026,6 @@ def _move(
     try:
         row = yield one(_MOVE, params, alone=True)
     except Conflict as exc:
-        if exc.on == "matches.channel_id":
-            raise ChannelBusy(params["channel_id"]) from None
         if interaction_id is not None and exc.on == "actions.interaction_id":
             raise DuplicateInteraction(interaction_id) from None
         raise
