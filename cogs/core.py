@@ -53,6 +53,7 @@ from play.present import (
     terms_text,
     turn_dm_text,
 )
+from play.fairness import engine_seed
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, is_current, merged, waiting_ids
 from render import seen
@@ -852,7 +853,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         log_rows = [(side, notation) for side, notation, _ in await self.service.log(match)]
         from render.replay import render_replay
 
-        data = await asyncio.to_thread(render_replay, match.game, match.options, match.seed, log_rows)
+        data = await asyncio.to_thread(render_replay, match.game, match.options, engine_seed(match), log_rows)
         file = discord.File(io.BytesIO(data), filename="replay.gif")
         unlink_when_done(file)
         actions = "action" if len(log_rows) == 1 else "actions"

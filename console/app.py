@@ -55,6 +55,7 @@ from play.present import (
     told,
     turn_dm_text,
 )
+from play.fairness import engine_seed
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from render import board as render_board
@@ -703,7 +704,7 @@ class Console:
         self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
-        gif = render_replay(match.game, match.options, match.seed, log)
+        gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
         actions = "action" if len(log) == 1 else "actions"
         self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 import random
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,7 +44,8 @@ from data import (
     StaleVersion,
     Status,
 )
-from engine import registry
+from engine import chance, registry
+from engine.fairness import random_side
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event, Game, State
@@ -57,6 +60,8 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
+from play import fairness
+from play.fairness import engine_seed
 from play.ratings import Standing, level_rating, standings
 from play.thinking import Thinker
 
@@ -358,6 +363,8 @@ class MatchService:
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
+        # the secret of each game's dice (play/fairness.py): from the OS, or from `rng` in tests
+        self.new_secret: Callable[[], bytes] = (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
@@ -460,8 +467,11 @@ class MatchService:
         turn_seconds: int | None = None,
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
+        entropy: int | str | None = None,
     ) -> Match:
-        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once."""
+        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
+        `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
+        commitment is fixed (play/fairness.py)."""
         try:
             rules = registry.game(game)
         except registry.UnknownGame as exc:
@@ -486,6 +496,7 @@ class MatchService:
         if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
             raise BadRequest("Time per turn must be between 1 minute and 14 days.")
         now = self.clock()
+        secret = self.new_secret()
         try:
             match = await self.db.create_challenge(
                 guild_id=guild_id,
@@ -501,6 +512,10 @@ class MatchService:
                 ai_player_id=opponent_id if ai_level else None,
                 ai_level=ai_level,
                 now=now,
+                chance_version=chance.VERSION,
+                seed_secret=secret.hex(),
+                seed_commitment=chance.commitment(secret),
+                seed_inputs=json.dumps([f"challenge:{'-' if entropy is None else entropy}"]),
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -513,7 +528,10 @@ class MatchService:
             match = await self._start(match, now)
         return match
 
-    async def accept(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
+    async def accept(
+        self, channel_id: int, user_id: int, match_id: int | None = None, *, entropy: int | str | None = None
+    ) -> Match:
+        """The challenged player accepts; `entropy` (the click's id) is their input to the dice."""
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("This game has already started.")
@@ -522,23 +540,30 @@ class MatchService:
         if user_id != match.opponent_id:
             raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
         async with self._lock(match.id):
-            return await self._start(await self._reread(match), self.clock())
+            return await self._start(await self._reread(match), self.clock(), entropy)
 
-    async def _start(self, match: Match, now: float) -> Match:
+    async def _start(self, match: Match, now: float, entropy: int | str | None = None) -> Match:
         rules = game_of(match)
         names = [s.name for s in rules.sides]
+        if match.chance_version == 2 and match.ai_player_id is None:
+            match = replace(match, seed_inputs=fairness.with_input(match, "accept", entropy))
+        seed = fairness.engine_seed(match)
         wanted = match.challenger_side
         if wanted == "random":
-            wanted = random.Random(match.seed).choice(names)
+            if match.chance_version == 2:  # drawn from the committed seed, so it can be checked too
+                wanted = random_side(seed, names)
+            else:
+                wanted = random.Random(match.seed).choice(names)
         other = names[1] if wanted == names[0] else names[0]
         sides = {wanted: match.challenger_id, other: match.opponent_id}
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, seed)
         waiting = waiting_ids(replace(match, sides=sides), state)
         clock = await self._new_clock(replace(match, sides=sides), state, now)
         try:
-            started = await self.db.update_match(
+            started = await self.db.start_match(
                 match.id,
                 expected_version=match.version,
+                seed_inputs=match.seed_inputs,
                 now=now,
                 status=Status.ACTIVE,
                 sides=sides,
@@ -1063,7 +1088,7 @@ class MatchService:
         found = self._reviews.get(key)
         if found is None:  # a finished game's look back never changes: asked twice, it is thought once
             log = [(s, notation) for s, notation, _ in await self.log(match)]
-            found = await self.thinker.review(match.game, match.options, match.seed, log, side, budget_s)
+            found = await self.thinker.review(match.game, match.options, engine_seed(match), log, side, budget_s)
             self._reviews[key] = found
             while len(self._reviews) > REVIEWS_KEPT:
                 self._reviews.popitem(last=False)
@@ -1085,7 +1110,7 @@ class MatchService:
     async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[str, str]]]:
         """Seed + log, replayed: the final state, the events of every action, and the log."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         per_action: list[list[Event]] = []
         log = [(side, notation) for side, notation, _ in await self.log(match)]
         for side, notation in log:
@@ -1145,7 +1170,7 @@ class MatchService:
     def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
         """The steps of log rows `first` to `end` (not included), replayed from the seed."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         opening = rules.sides[0].name
         out = []
         for n, row in enumerate(rows[:end]):
@@ -1181,7 +1206,7 @@ class MatchService:
         """The latest actions, numbered from the game's first, with the turn each was played in."""
         match, _ = await self.latest(channel_id)
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         entries = []
         for number, (side, notation, _) in enumerate(await self.log(match), 1):
             turn = state.turn_number()

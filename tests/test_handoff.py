@@ -27,6 +27,7 @@ from data import ActionRecord, Match
 from engine import registry
 from engine.meta import PlainEvent
 from engine.protocol import Event, State
+from play.fairness import engine_seed
 from play.present import recap
 from play.service import Step
 from render import board as render_board
@@ -127,7 +128,7 @@ async def play_until(t: Table, game: str, user: FakeUser, done, rng: random.Rand
 def replayed_since(match: Match, rows: list[ActionRecord], first: int) -> tuple[State, list[Event]]:
     """The game replayed from its seed: the final state and the events of rows `first` onwards."""
     rules = registry.game(match.game)
-    state = rules.new_game(match.options, match.seed)
+    state = rules.new_game(match.options, engine_seed(match))
     events: list[Event] = []
     for n, row in enumerate(rows):
         side = match.side_of(row.player_id) if row.player_id is not None else None
