@@ -29,7 +29,8 @@ from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
-from play import BadRequest, MatchService, Notice, Played, ServiceError
+from play import BadRequest, MatchService, Notice, Played, ServiceError, fairness
+from play.fairness import commitment_text, engine_seed
 from play.present import (
     ai_stats_text,
     away_notice,
@@ -53,7 +54,6 @@ from play.present import (
     terms_text,
     turn_dm_text,
 )
-from play.fairness import engine_seed
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, is_current, merged, waiting_ids
 from render import seen
@@ -676,7 +676,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     async def accept_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         assert interaction.channel_id is not None
-        match = await self.service.accept(interaction.channel_id, interaction.user.id, match_id)
+        match = await self.service.accept(
+            interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
+        )
         await self.post_start(interaction, match, "Challenge accepted.")
         await self.answered(interaction, "Accepted.")
 
@@ -707,7 +709,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
         await interaction.followup.send(
-            f"{headline} {sides}.\n{status_text(match, state)}",
+            f"{headline} {sides}.\n{commitment_text(match)}\n{status_text(match, state)}".replace(
+                "\n\n", "\n"
+            ),
             file=file,
             view=self.board_components(match, state) or discord.utils.MISSING,
         )
@@ -796,6 +800,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             turn_seconds=hours_per_turn * 3600,
             opponent_is_bot=opponent.bot,
             ai_level=(level or game.ai.default) if against_me else None,
+            entropy=interaction.id,
         )
         if against_me:
             level = level_label(game, match.ai_level or game.ai.default)
@@ -811,7 +816,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
             f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
-            f"Accept or decline; the challenge expires {expires}.",
+            f"Accept or decline; the challenge expires {expires}.\n{commitment_text(match)}",
             view=views.challenge_view(match.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
@@ -955,6 +960,39 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         await reply(interaction, back_text(away))
         for match in away.games:
             await self.tell_channel(match.channel_id, back_notice(match, user, match.id in away.owing))
+
+    @app_commands.command(
+        name="verify", description="Check a finished game's dice and cards against the commitment it showed"
+    )
+    @app_commands.describe(
+        game="A finished game's id, from its end message (default: this channel's last game)"
+    )
+    async def verify(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        match, report = await fairness.verify(
+            self.service, interaction.guild_id or 0, interaction.channel_id, game
+        )
+        await reply(interaction, fairness.verify_text(match, report)[:MESSAGE_LIMIT])
+
+    @app_commands.command(
+        name="export", description="A finished game's whole record as a file you can check yourself"
+    )
+    @app_commands.describe(
+        game="A finished game's id, from its end message (default: this channel's last game)"
+    )
+    async def export(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        match, data = await fairness.export(
+            self.service, interaction.guild_id or 0, interaction.channel_id, game
+        )
+        file = discord.File(io.BytesIO(data), filename=fairness.record_name(match))
+        await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
 
     async def tell_channel(self, channel_id: int, text: str) -> None:
         """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""

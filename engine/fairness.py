@@ -124,7 +124,11 @@ def _check(record: Mapping[str, Any]) -> Report:
         report.add(
             players.get(drawn) == record["challenger_id"],
             f"The challenger asked for a side at random; the seed gives them the {rules.side(drawn).title}"
-            + (" as they played." if players.get(drawn) == record["challenger_id"] else ", not what they played."),
+            + (
+                " as they played."
+                if players.get(drawn) == record["challenger_id"]
+                else ", not what they played."
+            ),
         )
     state = rules.new_game(dict(record["options"]), seed)
     actions = list(record["actions"])

@@ -8,6 +8,7 @@ message, a log line or a record before the match is finished.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +60,9 @@ def reveal_text(match: Match) -> str:
     )
 
 
-async def finished(service: MatchService, guild_id: int, channel_id: int, match_id: int | None, what: str) -> Match:
+async def finished(
+    service: MatchService, guild_id: int, channel_id: int, match_id: int | None, what: str
+) -> Match:
     """The finished game asked for: `match_id` in this server, else this channel's latest game.
     Refuses, saying why, a game that is not over (its secret is still secret) or never was played."""
     if match_id is not None:
@@ -68,7 +71,9 @@ async def finished(service: MatchService, guild_id: int, channel_id: int, match_
         except MatchNotFound:
             match = None
         if match is None or match.guild_id != guild_id:
-            raise NoMatch(f"There is no game {match_id} in this server. The id is in a finished game's end message.")
+            raise NoMatch(
+                f"There is no game {match_id} in this server. The id is in a finished game's end message."
+            )
     else:
         found = await service.db.list_matches(channel_id=channel_id, limit=1)
         if not found:
@@ -79,11 +84,13 @@ async def finished(service: MatchService, guild_id: int, channel_id: int, match_
     if match.status.is_open:
         commitment = f" Its commitment is `{match.seed_commitment}`." if match.seed_commitment else ""
         raise BadRequest(
-            f"Game {match.id} is still being played, so there is nothing to {what} yet: its secret seed "
-            f"would tell every roll and card to come, and it is revealed only when the game ends.{commitment} "
-            "During the game, `history` shows the moves so far."
+            f"Game {match.id} is still being played, so there is nothing to {what} yet: its secret "
+            "seed would tell every roll and card to come, and it is revealed only when the game "
+            f"ends.{commitment} During the game, `history` shows the moves so far."
         )
-    raise NoMatch(f"Game {match.id} was never played to an end ({match.status.value}), so there is nothing to {what}.")
+    raise NoMatch(
+        f"Game {match.id} was never played to an end ({match.status.value}), so there is nothing to {what}."
+    )
 
 
 async def record(service: MatchService, match: Match) -> dict[str, Any]:
@@ -144,7 +151,7 @@ async def verify(
     can check its export."""
     match = await finished(service, guild_id, channel_id, match_id, "verify")
     data = await record(service, match)
-    return match, fairness.check(data)
+    return match, await asyncio.to_thread(fairness.check, data)  # a whole replay: off the event loop
 
 
 def verify_text(match: Match, report: fairness.Report) -> str:

@@ -45,11 +45,12 @@ from data import (
     Status,
 )
 from engine import chance, registry
-from engine.fairness import random_side
 from engine.errors import IllegalAction, InvalidNotation
+from engine.fairness import random_side
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event, Game, State
 from engine.review import Review
+from play import fairness
 from play.errors import (
     AlreadyApplied,
     BadRequest,
@@ -60,7 +61,6 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
-from play import fairness
 from play.fairness import engine_seed
 from play.ratings import Standing, level_rating, standings
 from play.thinking import Thinker
@@ -364,7 +364,9 @@ class MatchService:
         self.clock = clock
         self.rng = rng or random.Random()
         # the secret of each game's dice (play/fairness.py): from the OS, or from `rng` in tests
-        self.new_secret: Callable[[], bytes] = (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        self.new_secret: Callable[[], bytes] = (
+            (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        )
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
@@ -1088,7 +1090,9 @@ class MatchService:
         found = self._reviews.get(key)
         if found is None:  # a finished game's look back never changes: asked twice, it is thought once
             log = [(s, notation) for s, notation, _ in await self.log(match)]
-            found = await self.thinker.review(match.game, match.options, engine_seed(match), log, side, budget_s)
+            found = await self.thinker.review(
+                match.game, match.options, engine_seed(match), log, side, budget_s
+            )
             self._reviews[key] = found
             while len(self._reviews) > REVIEWS_KEPT:
                 self._reviews.popitem(last=False)
