@@ -32,8 +32,7 @@ from data import Database, Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
-from play import MatchService, Notice, Played, ServiceError
-from play import fairness
+from play import MatchService, Notice, Played, ServiceError, fairness
 from play.fairness import engine_seed
 from play.present import (
     ai_stats_text,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import fairness  # noqa: E402  (after the path: the engine of this checkout)
+from engine import fairness
 
 
 def main(argv: list[str]) -> int:

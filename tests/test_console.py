@@ -229,7 +229,9 @@ async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not HAS_AI, reason="engine/blockwars/ai.py is not there yet")
 async def test_playing_the_ai_writes_its_boards_too(tmp_path: Path) -> None:
-    console, out = await open_console(tmp_path)
+    # seed 6: alice is given the Germans (a side "at random" is drawn from the game's committed seed),
+    # so each action so far has its board: the AI's set-up is its whole turn
+    console, out = await open_console(tmp_path, seed=6)
     assert await console.run_lines(["vs ai easy", "/blockwars setup"]) == 0
     match, state = await console.service.current(console.channel_id)
     assert match.ai_player_id == names.BOT_ID and match.ai_level == "easy"
