@@ -260,6 +260,15 @@ class BaseGame:
         events and boards included (tests/test_conformance.py). None: the game gives no twin."""
         return None
 
+    def chance_twin(self, state: State, side: Side, rng: random.Random) -> State:
+        """A copy of `state` alike in all that `side` may see and differing only in chance not yet
+        drawn and in what `side` may not see: the unseen cards in another order, other hidden
+        hands, another seed for the dice to come. By default the view's unknowns dealt afresh
+        (`View.determinize`); a game whose views drop something that is not chance (a standing
+        order) puts it back. The fair-chance property plays the same command on both twins and
+        expects the same refusal, or chance drawn in both (tests/test_fair_chance.py)."""
+        return state.view(side).determinize(rng)
+
     def showcases(self) -> Sequence[tuple[State, Sequence[str]]]:
         """Positions, each with the actions to play from it, that show a secret random play may
         never reach (a Recon mission that looks at a hand): the no-leak test begins twins there too."""

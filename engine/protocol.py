@@ -15,13 +15,16 @@ Conventions every game keeps:
   platform splits a command of several actions on it).
 - The shared actions of `engine.meta` (resign, draw offers, timeout, abandon) parse in every game.
 - Chance is seeded (`engine.chance`) and lives in the state: the seed plus the log replays a game.
+- A state counts the chance it has drawn (`State.chance_drawn`) and an event says when it brings a
+  secret into the open (`Event.reveals`), so the platform knows which step of a command committed
+  the player to something they could not have seen before (`drew_or_revealed`, RULES.md).
 - A `View` holds only what its viewer may know, so renderers and the AI, which get views, cannot
   leak a hand by construction; events say per viewer what they show (`Event.text`, `Event.seen_by`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
@@ -48,6 +51,11 @@ class Event(Protocol):
     An event may also have a `heading` (a str attribute or property): the part of the turn it
     belongs to ("Battle", "End of round 4"). Where one action set off many events, the console
     lists them one a line, grouped under their headings.
+
+    An event may also have `reveals` (a bool attribute or property, False when absent): it brings
+    into the open something a side could not see before and that no draw of chance counted (both
+    hidden set-ups shown, the opponent's automatic answer under a standing order, which shows what
+    they held). Read it through `reveals(event)`.
     """
 
     def text(self, viewer: Side | None) -> str:
@@ -146,6 +154,28 @@ class State(Protocol):
     def default_action(self, side: Side) -> Action | None:
         """What is played for `side` when its quick decision's deadline passes (None: it loses on time)."""
         ...
+
+    def chance_drawn(self) -> int:
+        """A mark of the chance drawn so far: it grows with every die rolled, card turned or drawn
+        (by either side) and shuffle, and never changes otherwise, so a step drew chance exactly
+        when it changed the mark (`drew_or_revealed`). Only comparisons mean anything: it need not
+        count draws one by one. Derived from what the state already keeps, so it survives `clone`
+        and `to_json`."""
+        ...
+
+
+def reveals(event: Event) -> bool:
+    """Whether `event` brings a secret into the open (`Event.reveals`; False for events without it)."""
+    return bool(getattr(event, "reveals", False))
+
+
+def drew_or_revealed(drawn_before: int, drawn_after: int, events: Iterable[Event]) -> bool:
+    """Whether one step (an action and everything it set off) committed its player to chance or to
+    a secret: it drew chance (`State.chance_drawn` moved from `drawn_before` to `drawn_after`) or
+    one of its `events` reveals something. Such a step stands once made, whatever comes after it
+    in the same command, and may never be undone (RULES.md, "Chance is never shown before it is
+    drawn"): what a player learns from it can no longer be unlearnt."""
+    return drawn_after != drawn_before or any(reveals(e) for e in events)
 
 
 # ---------------------------------------------------------------------------------------- metadata
@@ -376,6 +406,13 @@ class Game(Protocol):
         in [-1, 1] (averaged over `deals` deals of the unknown), best first."""
         ...
 
+    # -- fair play
+    def chance_twin(self, state: State, side: Side, rng: Random) -> State:
+        """A copy of `state` alike in all `side` may see, differing only in chance not yet drawn and
+        in what `side` may not see (`BaseGame.chance_twin`): the conformance suite's fair-chance
+        property plays the same command on both and expects the same answer."""
+        ...
+
     # -- words and menus (presentation only: legality always comes from the state)
     def side(self, name: Side) -> SideInfo: ...
 
@@ -431,4 +468,6 @@ __all__ = [
     "State",
     "Verb",
     "View",
+    "drew_or_revealed",
+    "reveals",
 ]

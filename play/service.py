@@ -48,7 +48,7 @@ from engine import chance, registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.fairness import random_side
 from engine.meta import ABANDON, TIMEOUT
-from engine.protocol import Action, Event, Game, State
+from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from engine.review import Review
 from play import fairness
 from play.errors import (
@@ -59,6 +59,7 @@ from play.errors import (
     NoMatch,
     NotAPlayer,
     NotYourTurn,
+    ServiceError,
     StalePrompt,
 )
 from play.fairness import engine_seed
@@ -203,6 +204,59 @@ def private_lines(events: Sequence[Event], side: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Refused:
+    """The step of a command that was refused: its number, notation, the refusal's words, the kind
+    of refusal and the examples offered with it."""
+
+    n: int
+    notation: str
+    why: str
+    kind: type[ServiceError]
+    hints: list[str] = field(default_factory=list)
+
+
+def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], still_yours: bool) -> str:
+    """What the player alone is told of a command (`texts`, its actions) that stood in part: the steps
+    before `refused` were played and stand because step `stood[0]` drew chance or showed something
+    hidden (`stood[1]` says which), and `refused` was not made, nor anything after it. Words the
+    bot puts after "Only you see this:"; the refusal's own are the engine's, computed on the
+    position the player now sees."""
+    first, did = stood
+    of, made = len(texts), refused.n - 1
+    span = f"action 1 of {of}" if made == 1 else f"actions 1 to {made} of {of}"
+    cause = "it" if made == 1 else f"action {first}"
+    rest = "" if refused.n == of else f", nor anything after it ({of - refused.n} more)"
+    if of - refused.n == 1:
+        rest = ", nor the one after it"
+    text = (
+        f"only part of your command was played: {span} stood, as {cause} {did}, which is never taken "
+        f"back. Action {refused.n} (`{refused.notation}`) was not made{rest}: {refused.why}"
+    )
+    if refused.kind is MatchOver:
+        return text.rstrip(".")
+    if still_yours:
+        shown = ", ".join(f"`{h}`" for h in refused.hints[:4])
+        text += " It is still your turn: send your next action" + (f" (legal now: {shown})" if shown else "")
+        return text
+    later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
+    return text + f" Send `{later}` when it is your turn again, if it still fits"
+
+
+@dataclass(slots=True)
+class Chain:
+    """What a command did on a copy of the position (`MatchService.run_chain`): the position after
+    the steps that stand, each with its events, the steps left out (already answered), the step
+    refused if the command stands in part, and the first step that drew chance or showed a secret
+    (its number, 0 for none, and which it did)."""
+
+    state: State
+    steps: list[tuple[str, list[Event]]]
+    left_out: list[str]
+    refused: Refused | None
+    stood: tuple[int, str]
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One action as the history tells it: who played it (their side's title), its notation, its
     events (as the state returned them) and the player (None for an action nobody chose)."""
@@ -232,6 +286,7 @@ class Played:
     line: str
     private: dict[str, str] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
+    not_made: Refused | None = None  # a command that stood in part: the step refused (RULES.md)
 
     @property
     def over(self) -> bool:
@@ -660,7 +715,11 @@ class MatchService:
         before_commit: Callable[[], Any] | None = None,
     ) -> Played:
         """Apply one command for `user_id`: a move, a decision, a set-up, resign, a draw action, or
-        several actions separated by ";" (applied in order, all or nothing).
+        several actions separated by ";", applied in order (RULES.md, "One command, several
+        actions"): a refused step refuses the whole command, the game unchanged, unless an earlier
+        step drew chance or brought a secret into the open (`drew_or_revealed`); then the steps
+        before the refused one stand and the reply (`Played.not_made`, and the actor's private
+        note) says which step was not made and why, worded on the position they now see.
 
         `expected_version` comes from a button's custom_id: if the game moved on since the button
         was posted, the click is refused rather than applied to a different position.
@@ -689,34 +748,71 @@ class MatchService:
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             before = live[1]
-            state = before.clone()
-            quick_before = state.quick_decision()
-            steps: list[tuple[str, list[Event]]] = []
-            left_out: list[str] = []
-            for n, action in enumerate(actions, 1):
-                if state.is_over():
-                    raise IllegalMove(self._step(n, len(actions), "the game ended before this action."))
-                if not action.anytime and side not in state.to_act():
-                    if n > 1 and self._answered_already(before, side, actions[: n - 1], action):
-                        left_out.append(str(action))
-                        continue
-                    if n > 1:  # the command's own first steps handed the game to the other side
-                        raise NotYourTurn(self._must_wait(match, rules, state, [str(a) for a in actions], n))
-                    raise NotYourTurn(self._waiting_for(match, rules, state))
-                try:
-                    done = list(state.apply(action, side))
-                except IllegalAction as exc:
-                    hints = ranked_hints(rules, state, side, exc.legal)
-                    raise IllegalMove(self._step(n, len(actions), str(exc)), hints) from None
-                steps.append((str(action), done))
+            quick_before = before.quick_decision()
+            chain = self.run_chain(match, rules, before, side, actions)
+            state, steps, refused = chain.state, chain.steps, chain.refused
             played = await self._commit(
                 match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before
             )
-            if left_out:
-                words = f"{SEPARATOR} ".join(left_out)
-                note = f"`{words}` was left out: your command had already answered the question"
+            notes = []
+            if chain.left_out:
+                words = f"{SEPARATOR} ".join(chain.left_out)
+                notes.append(f"`{words}` was left out: your command had already answered the question")
+            if refused is not None:
+                played.not_made = refused
+                notes.append(
+                    partly_made(refused, [str(a) for a in actions], chain.stood, side in state.to_act())
+                )
+            for note in notes:
                 played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
             return played
+
+    @classmethod
+    def run_chain(
+        cls, match: Match, rules: Game, before: State, side: str, actions: Sequence[Action]
+    ) -> Chain:
+        """A command's actions played in order for `side` on a copy of `before` (RULES.md, "One
+        command, several actions"). A refused step refuses the whole command (the error is
+        raised, nothing changed) unless an earlier step drew chance or showed a secret
+        (`drew_or_revealed`): then the steps before it stand, and the chain says which was not
+        made. Pure: the fair-chance tests play twin positions through it (tests/test_fair_chance.py)."""
+        state = before.clone()
+        steps: list[tuple[str, list[Event]]] = []
+        left_out: list[str] = []
+        committed = False  # a step drew chance or revealed a secret: the steps made so far stand
+        stood = (0, "")  # the first such step, and what it did
+        refused: Refused | None = None
+        for n, action in enumerate(actions, 1):
+            if state.is_over():
+                refused = Refused(n, str(action), "the game ended before this action.", MatchOver)
+                break
+            if not action.anytime and side not in state.to_act():
+                if n > 1 and cls._answered_already(before, side, actions[: n - 1], action):
+                    left_out.append(str(action))
+                    continue
+                if n == 1:
+                    raise NotYourTurn(cls._waiting_for(match, rules, state))
+                # the command's own first steps handed the game to the other side
+                refused = Refused(n, str(action), cls._owed_first(match, rules, state, n), NotYourTurn)
+                break
+            drawn = state.chance_drawn()
+            try:
+                done = list(state.apply(action, side))
+            except IllegalAction as exc:
+                hints = ranked_hints(rules, state, side, exc.legal)
+                refused = Refused(n, str(action), str(exc), IllegalMove, hints)
+                break
+            steps.append((str(action), done))
+            if not committed and drew_or_revealed(drawn, state.chance_drawn(), done):
+                committed = True
+                stood = (n, "drew chance" if state.chance_drawn() != drawn else "showed something hidden")
+        if refused is not None and not committed:
+            # Nothing drew chance or showed a secret: the command is refused whole, the game
+            # unchanged, in words computed from what the player could see (RULES.md).
+            if refused.kind is NotYourTurn:
+                raise NotYourTurn(cls._must_wait(match, rules, state, [str(a) for a in actions], refused.n))
+            raise IllegalMove(cls._step(refused.n, len(actions), refused.why), refused.hints)
+        return Chain(state, steps, left_out, refused, stood)
 
     @staticmethod
     def _answered_already(before: State, side: str, earlier: Sequence[Action], action: Action) -> bool:
@@ -746,23 +842,34 @@ class MatchService:
         return f"Action {n} of {of}: {why} Nothing was played."
 
     def _refuse_in_position(self, match: Match, rules: Game, user_id: int, texts: list[str]) -> None:
-        """A command that does not parse, refused with the game's words for the position where its
-        bad action would have been played (`Game.parse_in`): every example offered is accepted
-        there. Returns when the game is not in memory (the plain refusal then stands)."""
+        """A command that does not parse, refused before anything is played, with the game's words
+        for the position where its bad action would have been played (`Game.parse_in`): every
+        example offered is accepted there. That position never lies beyond a step that would draw
+        chance or show a secret: a bad action after one gets the parser's plain words, which
+        depend on nothing drawn (RULES.md). Returns when the game is not in memory (the plain
+        refusal then stands)."""
         live = self._live.get(match.channel_id)
         side = match.side_of(user_id)
         if live is None or live[1] is None or side is None:
             return
-        state = live[1].clone()
+        self.refuse_unparsed(match, rules, live[1], side, texts)
+
+    @classmethod
+    def refuse_unparsed(cls, match: Match, rules: Game, before: State, side: str, texts: list[str]) -> None:
+        """`_refuse_in_position` on the position `before` the command (pure: for the tests too)."""
+        state = before.clone()
         for n, text in enumerate(texts, 1):
             try:
                 action = rules.parse_in(text, state, side)
             except InvalidNotation as exc:
-                raise IllegalMove(self._step(n, len(texts), str(exc))) from None
+                raise IllegalMove(cls._step(n, len(texts), str(exc))) from None
+            drawn = state.chance_drawn()
             try:
-                state.apply(action, side)
+                done = state.apply(action, side)
             except IllegalAction:
                 return  # an earlier action is illegal too: the plain refusal of the bad one stands
+            if drew_or_revealed(drawn, state.chance_drawn(), done):
+                return  # what follows would be worded after chance not yet drawn: the plain refusal
 
     def _parse(self, rules: Game, text: str, n: int, of: int) -> Action:
         try:
@@ -942,7 +1049,8 @@ class MatchService:
         self._extend_run(match, updated, done, actor_id)
         return self._played(updated, state, done, actor_id)
 
-    def _must_wait(self, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
+    @classmethod
+    def _must_wait(cls, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a
         negation): what to send now and what after, so nobody has to work it out."""
         owed = " and ".join(f"the {rules.side(s).title}" for s in sorted(state.to_act()))
@@ -950,12 +1058,21 @@ class MatchService:
         return (
             f"Action {n} of {len(texts)} (`{texts[n - 1]}`) cannot be played yet: after action {n - 1} "
             f"{owed} must act first. Nothing was played. Send `{now}` now, then `{later}` when it is "
-            f"your turn again.\nWhat they are asked: {self._owed(match, rules, state)}"
+            f"your turn again.\nWhat they are asked: {cls._owed(match, rules, state)}"
         )
 
-    def _waiting_for(self, match: Match, rules: Game, state: State) -> str:
+    @classmethod
+    def _owed_first(cls, match: Match, rules: Game, state: State, n: int) -> str:
+        """Why step `n` of a command that stands in part cannot be made: the other side owes an
+        answer first (a retreat square, a negation)."""
+        owed = " and ".join(f"the {rules.side(s).title}" for s in sorted(state.to_act()))
+        asked = cls._owed(match, rules, state)
+        return f"after action {n - 1} {owed} must act first. What they are asked: {asked}"
+
+    @classmethod
+    def _waiting_for(cls, match: Match, rules: Game, state: State) -> str:
         """Whom the game waits for, in the game's own words (`Game.status`)."""
-        return f"It is not your turn to act: {self._owed(match, rules, state)}"
+        return f"It is not your turn to act: {cls._owed(match, rules, state)}"
 
     @staticmethod
     def _owed(match: Match, rules: Game, state: State) -> str:

@@ -127,6 +127,11 @@ class State:
     def turn_number(self) -> int:
         return self.round
 
+    def chance_drawn(self) -> int:
+        """The protocol's mark of chance drawn: the cards turned face up so far, by either side (a
+        card once seen stays seen: face up on top of its battalion, then discarded face up)."""
+        return 2 * len(FULL_PACK) - len(self.unseen(RED)) - len(self.unseen(BLUE))
+
     def quick_decision(self) -> bool:
         """Formalities answered quickly: choosing between equal battalions in a reduction, and
         passing once a side has done everything it could this phase (R9)."""

@@ -299,6 +299,11 @@ class State:
         """Whole turns begun: a German turn and the Canadian turn after it make one (0 in set-up)."""
         return (self.turn + 1) // 2
 
+    def chance_drawn(self) -> int:
+        """The protocol's mark of chance drawn: a deal counts 64 (more than the 52 cards it brings
+        back), each card turned one (the discards hold the cards turned since the last deal)."""
+        return self.shuffles * 64 + len(self.discards[Side.GERMANS]) + len(self.discards[Side.CANADIANS])
+
     def quick_decision(self) -> bool:
         """Block Wars' decisions run on the turn's clock (they are part of the turn)."""
         return False

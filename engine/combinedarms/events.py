@@ -8,6 +8,7 @@ hides it from everyone but its side.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from engine.combinedarms.units import agree
 from engine.meta import PlainEvent
@@ -34,6 +35,7 @@ class ArmyChosen(Event):
 
 @dataclass(frozen=True, slots=True)
 class ArmiesRevealed(Event):
+    reveals: ClassVar[bool] = True  # both secret armies come into the open
     first: str  # "the British: 8 Infantry, ..."
     second: str
 

@@ -299,6 +299,10 @@ class State:
         """Rounds begun: the first side's turn and the second's after it make one (0 before play)."""
         return (self.turn + 1) // 2
 
+    def chance_drawn(self) -> int:
+        """The protocol's mark of chance drawn: the map deal's draws (the game's only chance)."""
+        return self.draws
+
     def quick_decision(self) -> bool:
         """A retreat square is a quick answer owed by the side not on turn (R12)."""
         return self.phase == PLAY and self.pending is not None

@@ -180,6 +180,13 @@ class State:
     def turn_number(self) -> int:
         return self.round
 
+    def chance_drawn(self) -> int:
+        """The protocol's mark of chance drawn: the dice and reshuffles (`n`) weigh most, then the
+        Squad cards drawn (the labels given, never reused), then the Tactics cards drawn since the
+        last reshuffle (the deck grows back only at a reshuffle, which bumps `n`)."""
+        squad = sum(self.labels.values())
+        return (self.n * 1000 + squad) * 1000 + (999 - len(self.tactics))
+
     def quick_decision(self) -> bool:
         return False  # nothing is ever asked of the side whose turn it is not (H5)
 

@@ -8,6 +8,7 @@ layout; standing orders are seen by their owner alone. Squares are names, cards 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from engine.fixbayonets.cards import BY_CODE, cards_words
 from engine.fixbayonets.model import ADJECTIVE, PLURAL, SINGULAR, TITLE, men_words
@@ -40,6 +41,7 @@ class SetUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class Revealed(Event):
+    reveals: ClassVar[bool] = True  # both hidden set-ups come into the open
     germans: tuple[str, ...]
     americans: tuple[str, ...]
 
@@ -119,6 +121,7 @@ class Played(Event):
 
 @dataclass(frozen=True, slots=True)
 class Negated(Event):
+    reveals: ClassVar[bool] = True  # an automatic answer shows a card the opponent held
     side: str  # who cancels
     card: str  # the terrain card
     played: str  # the card it cancels
@@ -129,6 +132,8 @@ class Negated(Event):
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
+    # An automatic answer shows the opponent's orders, and that they did not cancel with a card.
+    reveals: ClassVar[bool] = True
     side: str
 
     def text(self, viewer: Viewer = None) -> str:

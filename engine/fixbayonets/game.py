@@ -210,6 +210,14 @@ class FixBayonetsGame(BaseGame):
 
     # -- words
 
+    def chance_twin(self, state: AnyState, side: str, rng: random.Random) -> AnyState:
+        """The default twin with the other side's standing orders put back: a view drops them, but
+        they are that player's choice, not chance (R15)."""
+        assert isinstance(state, State)
+        twin = state.view(side).determinize(rng)
+        twin.orders = {s: dict(o) for s, o in state.orders.items()}
+        return twin
+
     def status(self, view: AnyView, side: str) -> str:
         return words.status(_view(view), side)
 

@@ -245,6 +245,11 @@ class State:
     def turn_number(self) -> int:
         return self.round
 
+    def chance_drawn(self) -> int:
+        """The protocol's mark of chance drawn: each shuffle of the deck weighs more than all the
+        cards one deck brings, then each card drawn from the pile (which only refills on a shuffle)."""
+        return self.deck.shuffles * 1000 + (999 - len(self.deck.pile))
+
     def quick_decision(self) -> bool:
         return self.pending is not None and self.result is None
 
