@@ -324,7 +324,11 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
         offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
-        view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
+        components = self.board_components(played.match, played.state, draw_offer=offered)
+        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+            # the answer to a player's own step of a turn they go on with: they may take it back
+            components = views.with_undo(components, played.match.id, played.match.version)
+        view = components or discord.utils.MISSING
         note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
@@ -993,6 +997,44 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         )
         file = discord.File(io.BytesIO(data), filename=fairness.record_name(match))
         await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
+
+    @app_commands.command(
+        name="undo",
+        description="Take back your last step of this turn, if it drew nothing and showed nothing",
+    )
+    async def undo_command(self, interaction: discord.Interaction) -> None:
+        await self.undo(interaction)
+
+    async def undo(
+        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+    ) -> None:
+        """Take back a step (play/undo.py): the player alone is answered, with the position as it
+        is again and fresh buttons; the channel's board stays as it was until their next step."""
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if match_id is not None:
+            match, _ = await self.service.current(interaction.channel_id)
+            if match.id != match_id:
+                await reply(interaction, "This button belongs to a game that is over.")
+                return
+        match, state, notation = await self.service.undo(
+            interaction.channel_id,
+            interaction.user.id,
+            interaction_id=interaction.id,
+            expected_version=version,
+        )
+        view = self.board_components(match, state)
+        rows = [r for r in await self.service.log(match) if r[2] is not None]
+        if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
+            view = views.with_undo(view, match.id, match.version)
+        file = await self.render(match, state, [])
+        await interaction.followup.send(
+            f"Only you see this: you took back `{notation}`. It is still your turn.\n"
+            f"{status_text(match, state)}",
+            file=file,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+        )
 
     async def tell_channel(self, channel_id: int, text: str) -> None:
         """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""

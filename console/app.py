@@ -107,6 +107,7 @@ def help_text() -> str:
         "  /wargames games                        the games hosted here and how to start one",
         "  /wargames mygames                      your open games, those waiting on you first",
         "  /wargames away days:N | back           stop your clocks while you are away; back early",
+        "  /wargames undo                         take back your last step of this turn (no dice drawn)",
         "  /wargames verify | export [game:ID]    check a finished game's dice; its record as a file",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
@@ -308,7 +309,7 @@ class Console:
             return Outcome()
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
-        if group in ("mygames", "away", "back", "verify", "export"):
+        if group in ("mygames", "away", "back", "verify", "export", "undo"):
             return await self._wargames(words)
         if group in ("as", "iam"):
             return await self._as(words[1:])
@@ -370,9 +371,16 @@ class Console:
                 self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         elif sub in ("verify", "export"):
             return await self._check_or_export(sub, rest)
+        elif sub == "undo" and not rest:
+            match, state, notation = await self.service.undo(self.channel_id, self.my_id)
+            self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
+            path = self._board_file(match, state, (), await self._seq(match))
+            self.say(f"board: {path}")
+            self.say(status_text(match, state))
+            return Outcome(files=[path])
         else:
             raise UsageError(
-                "The /wargames commands here: games, mygames, away days:N, back, verify [game:ID], "
+                "The /wargames commands here: games, mygames, away days:N, back, undo, verify [game:ID], "
                 "export [game:ID] (its admin tools are Discord's only)."
             )
         return Outcome()

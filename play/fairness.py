@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from data import Match, MatchNotFound, Status
 from engine import chance, fairness, registry
+from play import undo
 from play.errors import BadRequest, NoMatch
 
 if TYPE_CHECKING:
@@ -121,6 +122,10 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
         "actions": [
             {"n": n, "side": side, "player_id": player, "notation": notation}
             for n, (side, notation, player) in enumerate(log, 1)
+        ],
+        "undone": [
+            {"seq": r.seq, "player_id": r.player_id, "notation": r.notation}
+            for r in undo.taken_back(await service.db.actions(match.id))
         ],
         "chance_version": match.chance_version,
         "outcome": {"winner_side": winner_side, "winner_id": match.winner_id, "reason": match.result_reason},

@@ -50,7 +50,7 @@ from engine.fairness import random_side
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from engine.review import Review
-from play import fairness
+from play import fairness, undo
 from play.errors import (
     AlreadyApplied,
     BadRequest,
@@ -767,6 +767,49 @@ class MatchService:
                 played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
             return played
 
+    async def undo(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        interaction_id: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[Match, State, str]:
+        """Take back `user_id`'s last step of this turn (play/undo.py has the rule): an `undo` entry
+        appended to the log, the position before the step stored. Returns the match, the position
+        and the step taken back; refusals say why, and change nothing."""
+        match = await self._open_match(channel_id)
+        async with self._lock(match.id):
+            match = await self._reread(match)
+            live = self._live.get(channel_id)
+            if match.status is Status.CHALLENGED or live is None or live[1] is None:
+                raise NoMatch("The challenge has not been accepted yet.")
+            if expected_version is not None and not is_current(match, expected_version):
+                raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
+            rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+            back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
+            waiting = waiting_ids(match, back.state)
+            try:
+                updated = await self.db.commit_action(
+                    match.id,
+                    expected_version=match.version,
+                    actions=[NewAction(undo.UNDO, user_id)],
+                    interaction_id=interaction_id,
+                    now=self.clock(),
+                    snapshot=back.state.to_json(),
+                    turn_player_id=waiting[0] if waiting else None,
+                )
+            except BaseException as exc:
+                self.forget(channel_id)
+                if isinstance(exc, DuplicateInteraction):
+                    raise AlreadyApplied("That was already taken back.") from None
+                if isinstance(exc, StaleVersion):
+                    raise StalePrompt("The game moved on meanwhile; nothing was taken back.") from None
+                raise
+            self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
+            self._remember(updated, back.state.clone())
+            return updated, back.state, back.notation
+
     @classmethod
     def run_chain(
         cls, match: Match, rules: Game, before: State, side: str, actions: Sequence[Action]
@@ -1220,7 +1263,7 @@ class MatchService:
 
     async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
         """The action log as (side, notation, player id)."""
-        rows = await self.db.actions(match.id)
+        rows = undo.effective(await self.db.actions(match.id))
         first = game_of(match).sides[0].name
         out = []
         for row in rows:
@@ -1254,7 +1297,7 @@ class MatchService:
         steps = self._run_up_to(match)
         if steps:
             return self._played(match, state, steps, steps[-1].player_id)
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         if not rows:
             return None
         actor = rows[-1].player_id
@@ -1276,7 +1319,7 @@ class MatchService:
             if not earlier:
                 return played
             return merged([self._played(match, played.state, earlier, played.actor_id), played])
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         start = len(rows) - len(played.steps)
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
