@@ -64,7 +64,7 @@ def reveal_text(match: Match) -> str:
 async def finished(
     service: MatchService, guild_id: int, channel_id: int, match_id: int | None, what: str
 ) -> Match:
-    """The finished game asked for: `match_id` in this server, else this channel's latest game.
+    """The finished game asked for: `match_id` in this server, else this channel's last finished game.
     Refuses, saying why, a game that is not over (its secret is still secret) or never was played."""
     if match_id is not None:
         try:
@@ -75,8 +75,9 @@ async def finished(
             raise NoMatch(
                 f"There is no game {match_id} in this server. The id is in a finished game's end message."
             )
-    else:
-        found = await service.db.list_matches(channel_id=channel_id, limit=1)
+    else:  # this channel's last finished game; an open one is refused below, saying why
+        found = await service.db.list_matches(channel_id=channel_id, statuses=[Status.FINISHED], limit=1)
+        found = found or await service.db.list_matches(channel_id=channel_id, limit=1)
         if not found:
             raise NoMatch("There is no game in this channel to check. Name one: `game:` takes a game's id.")
         match = found[0]

@@ -112,6 +112,12 @@ async def test_verify_and_export_a_finished_game(store: str, tmp_path: Path) -> 
     assert match.id == match_id and report.ok, report.text()
     text = report.text()
     assert text.startswith("Verified") and "commitment" in text and "All 4 actions replay" in text
+    # a new game in the channel: without an id, the last finished one is still the one checked
+    await svc.challenge(
+        game="blockwars", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
+    match, report = await play_fairness.verify(svc, GUILD, CHANNEL)
+    assert match.id == match_id and report.ok
     # by id, from another channel of the server
     match, report = await play_fairness.verify(svc, GUILD, 999, match_id)
     assert report.ok
