@@ -406,6 +406,7 @@ class MatchService:
         outbox: bool = False,
         thinker: Thinker | None = None,
         guilds: Callable[[int], bool] | None = None,
+        seeded_inputs: bool | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
         bot posts boards after acknowledging the move; the console draws them at once).
@@ -422,6 +423,10 @@ class MatchService:
         self.new_secret: Callable[[], bytes] = (
             (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
         )
+        # The players' inputs to the dice are the ids Discord gave their interactions; a seeded run
+        # (tests, benches: `rng` given) must be the same game every time, so it draws them from
+        # `rng` instead, unless told otherwise.
+        self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
@@ -572,7 +577,7 @@ class MatchService:
                 chance_version=chance.VERSION,
                 seed_secret=secret.hex(),
                 seed_commitment=chance.commitment(secret),
-                seed_inputs=json.dumps([f"challenge:{'-' if entropy is None else entropy}"]),
+                seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -584,6 +589,13 @@ class MatchService:
         if ai_level is not None:
             match = await self._start(match, now)
         return match
+
+    def _input(self, entropy: int | str | None) -> int | str:
+        """A player's input to the dice as stored: their interaction's id (`-` where there is none,
+        as in the console), or a number from `rng` in a seeded run."""
+        if self.seeded_inputs:
+            return self.rng.getrandbits(63)
+        return "-" if entropy is None else entropy
 
     async def accept(
         self, channel_id: int, user_id: int, match_id: int | None = None, *, entropy: int | str | None = None
@@ -603,7 +615,7 @@ class MatchService:
         rules = game_of(match)
         names = [s.name for s in rules.sides]
         if match.chance_version == 2 and match.ai_player_id is None:
-            match = replace(match, seed_inputs=fairness.with_input(match, "accept", entropy))
+            match = replace(match, seed_inputs=fairness.with_input(match, "accept", self._input(entropy)))
         seed = fairness.engine_seed(match)
         wanted = match.challenger_side
         if wanted == "random":

@@ -42,7 +42,7 @@ OPENED: list[Database] = []
 async def open_service(where: str | Path, clock: Clock, rng: random.Random | None = None) -> MatchService:
     db = await Database.open(where, clock=clock)
     OPENED.append(db)
-    return MatchService(db, clock=clock, rng=rng)
+    return MatchService(db, clock=clock, rng=rng, seeded_inputs=False)  # the players' ids, as in Discord
 
 
 @pytest.fixture(autouse=True)
