@@ -969,7 +969,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         name="verify", description="Check a finished game's dice and cards against the commitment it showed"
     )
     @app_commands.describe(
-        game="A finished game's id, from its end message (default: this channel's last game)"
+        game="A finished game's id, from its end message (default: this channel's last finished game)"
     )
     async def verify(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
@@ -985,7 +985,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         name="export", description="A finished game's whole record as a file you can check yourself"
     )
     @app_commands.describe(
-        game="A finished game's id, from its end message (default: this channel's last game)"
+        game="A finished game's id, from its end message (default: this channel's last finished game)"
     )
     async def export(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
