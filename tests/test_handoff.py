@@ -56,7 +56,9 @@ class Table:
         self.bot = create_bot(
             self.settings,
             clock=self.clock,
-            rng=random.Random(4),
+            rng=random.Random(
+                5
+            ),  # its deals give the Germans a busy first turn (docs/fairness.md: seeded inputs)
             guild_ready_timeout=0.05,
             chunk_guilds_at_startup=False,
         )
