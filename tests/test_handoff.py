@@ -53,12 +53,12 @@ class Table:
         self.bot: WargamesBot | None = None
 
     async def start(self) -> WargamesBot:
+        # seed 5: its deals give the Germans a busy first turn in Fix Bayonets (the dice of a seeded
+        # run come from this rng, docs/fairness.md)
         self.bot = create_bot(
             self.settings,
             clock=self.clock,
-            rng=random.Random(
-                5
-            ),  # its deals give the Germans a busy first turn (docs/fairness.md: seeded inputs)
+            rng=random.Random(5),
             guild_ready_timeout=0.05,
             chunk_guilds_at_startup=False,
         )
