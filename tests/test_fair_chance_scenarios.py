@@ -16,6 +16,7 @@ import pytest
 from data import Database
 from engine.blockwars import Options, Side
 from engine.blockwars.position import build as blockwars_position
+from engine.companycommander.model import VICTORY_LOSSES
 from engine.companycommander.position import build as commander_position
 from engine.companycommander.position import rig
 from engine.companycommander.state import FIRE
@@ -272,3 +273,29 @@ async def test_a_hand_off_without_chance_is_still_refused_whole(svc: MatchServic
         answers.append(await answer(svc, channel, ALICE, "end; c3-c4"))
     fair(answers)
     assert isinstance(answers[0], NotYourTurn) and "Nothing was played" in answers[0].message
+
+
+async def test_companycommander_a_roll_that_ends_the_game_stands_and_the_rest_is_not_made(
+    svc: MatchService,
+) -> None:
+    """ "The game ended before this action" is said only once the ending roll is stored: the rout
+    that wins stands, and the player is told the rally was not made; the stall goes on to the rally."""
+    answers = []
+    for channel, dice in ((900, (3, 3)), (901, (6, 6))):
+        position = commander_position(
+            {"A3": "rifles C", "A1": "rifles L", "G1": "rifles C", "G2": "rifles R"},
+            hands={"americans": ["rally"]},
+            phase=FIRE,
+            lost={"germans": VICTORY_LOSSES - 1},
+        )
+        rig(position, dice)
+        await seated(svc, "companycommander", channel, position, "americans")
+        answers.append(await answer(svc, channel, ALICE, "assault A3; play rally C"))
+    fair(answers)
+    stalled, won = answers
+    assert isinstance(stalled, Played) and not stalled.over
+    assert isinstance(won, Played) and won.over and won.state.outcome() is not None
+    assert won.not_made is not None and won.not_made.why == "the game ended before this action."
+    assert won.private["americans"].endswith("was not made: the game ended before this action")
+    match = (await svc.db.list_matches(channel_id=901, limit=1))[0]
+    assert [n for _, n, _ in await svc.log(match)] == ["assault A3"]
