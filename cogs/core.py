@@ -29,7 +29,8 @@ from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
-from play import BadRequest, MatchService, Notice, Played, ServiceError
+from play import BadRequest, MatchService, Notice, Played, ServiceError, fairness
+from play.fairness import commitment_text, engine_seed
 from play.present import (
     ai_stats_text,
     away_notice,
@@ -323,7 +324,11 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
         offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
-        view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
+        components = self.board_components(played.match, played.state, draw_offer=offered)
+        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+            # the answer to a player's own step of a turn they go on with: they may take it back
+            components = views.with_undo(components, played.match.id, played.match.version)
+        view = components or discord.utils.MISSING
         note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
@@ -675,7 +680,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     async def accept_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         assert interaction.channel_id is not None
-        match = await self.service.accept(interaction.channel_id, interaction.user.id, match_id)
+        match = await self.service.accept(
+            interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
+        )
         await self.post_start(interaction, match, "Challenge accepted.")
         await self.answered(interaction, "Accepted.")
 
@@ -706,7 +713,9 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
         await interaction.followup.send(
-            f"{headline} {sides}.\n{status_text(match, state)}",
+            f"{headline} {sides}.\n{commitment_text(match)}\n{status_text(match, state)}".replace(
+                "\n\n", "\n"
+            ),
             file=file,
             view=self.board_components(match, state) or discord.utils.MISSING,
         )
@@ -795,6 +804,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             turn_seconds=hours_per_turn * 3600,
             opponent_is_bot=opponent.bot,
             ai_level=(level or game.ai.default) if against_me else None,
+            entropy=interaction.id,
         )
         if against_me:
             level = level_label(game, match.ai_level or game.ai.default)
@@ -810,7 +820,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
             f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
-            f"Accept or decline; the challenge expires {expires}.",
+            f"Accept or decline; the challenge expires {expires}.\n{commitment_text(match)}",
             view=views.challenge_view(match.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
@@ -852,7 +862,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         log_rows = [(side, notation) for side, notation, _ in await self.service.log(match)]
         from render.replay import render_replay
 
-        data = await asyncio.to_thread(render_replay, match.game, match.options, match.seed, log_rows)
+        data = await asyncio.to_thread(render_replay, match.game, match.options, engine_seed(match), log_rows)
         file = discord.File(io.BytesIO(data), filename="replay.gif")
         unlink_when_done(file)
         actions = "action" if len(log_rows) == 1 else "actions"
@@ -954,6 +964,77 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         await reply(interaction, back_text(away))
         for match in away.games:
             await self.tell_channel(match.channel_id, back_notice(match, user, match.id in away.owing))
+
+    @app_commands.command(
+        name="verify", description="Check a finished game's dice and cards against the commitment it showed"
+    )
+    @app_commands.describe(
+        game="A finished game's id, from its end message (default: this channel's last finished game)"
+    )
+    async def verify(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        match, report = await fairness.verify(
+            self.service, interaction.guild_id or 0, interaction.channel_id, game
+        )
+        await reply(interaction, fairness.verify_text(match, report)[:MESSAGE_LIMIT])
+
+    @app_commands.command(
+        name="export", description="A finished game's whole record as a file you can check yourself"
+    )
+    @app_commands.describe(
+        game="A finished game's id, from its end message (default: this channel's last finished game)"
+    )
+    async def export(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        match, data = await fairness.export(
+            self.service, interaction.guild_id or 0, interaction.channel_id, game
+        )
+        file = discord.File(io.BytesIO(data), filename=fairness.record_name(match))
+        await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
+
+    @app_commands.command(
+        name="undo",
+        description="Take back your last step of this turn, if it drew nothing and showed nothing",
+    )
+    async def undo_command(self, interaction: discord.Interaction) -> None:
+        await self.undo(interaction)
+
+    async def undo(
+        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+    ) -> None:
+        """Take back a step (play/undo.py): the player alone is answered, with the position as it
+        is again and fresh buttons; the channel's board stays as it was until their next step."""
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if match_id is not None:
+            match, _ = await self.service.current(interaction.channel_id)
+            if match.id != match_id:
+                await reply(interaction, "This button belongs to a game that is over.")
+                return
+        match, state, notation = await self.service.undo(
+            interaction.channel_id,
+            interaction.user.id,
+            interaction_id=interaction.id,
+            expected_version=version,
+        )
+        view = self.board_components(match, state)
+        rows = [r for r in await self.service.log(match) if r[2] is not None]
+        if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
+            view = views.with_undo(view, match.id, match.version)
+        file = await self.render(match, state, [])
+        await interaction.followup.send(
+            f"Only you see this: you took back `{notation}`. It is still your turn.\n"
+            f"{status_text(match, state)}",
+            file=file,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+        )
 
     async def tell_channel(self, channel_id: int, text: str) -> None:
         """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""

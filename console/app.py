@@ -32,7 +32,8 @@ from data import Database, Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
-from play import MatchService, Notice, Played, ServiceError
+from play import MatchService, Notice, Played, ServiceError, fairness
+from play.fairness import engine_seed
 from play.present import (
     ai_stats_text,
     away_notice,
@@ -106,6 +107,8 @@ def help_text() -> str:
         "  /wargames games                        the games hosted here and how to start one",
         "  /wargames mygames                      your open games, those waiting on you first",
         "  /wargames away days:N | back           stop your clocks while you are away; back early",
+        "  /wargames undo                         take back your last step of this turn (no dice drawn)",
+        "  /wargames verify | export [game:ID]    check a finished game's dice; its record as a file",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -306,7 +309,7 @@ class Console:
             return Outcome()
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
-        if group in ("mygames", "away", "back"):
+        if group in ("mygames", "away", "back", "verify", "export", "undo"):
             return await self._wargames(words)
         if group in ("as", "iam"):
             return await self._as(words[1:])
@@ -366,12 +369,36 @@ class Console:
             for match in away.games:
                 notice = back_notice(match, self.my_id, match.id in away.owing)
                 self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        elif sub in ("verify", "export"):
+            return await self._check_or_export(sub, rest)
+        elif sub == "undo" and not rest:
+            match, state, notation = await self.service.undo(self.channel_id, self.my_id)
+            self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
+            path = self._board_file(match, state, (), await self._seq(match))
+            self.say(f"board: {path}")
+            self.say(status_text(match, state))
+            return Outcome(files=[path])
         else:
             raise UsageError(
-                "The /wargames commands here: games, mygames, away days:N, back (its admin tools are "
-                "Discord's only)."
+                "The /wargames commands here: games, mygames, away days:N, back, undo, verify [game:ID], "
+                "export [game:ID] (its admin tools are Discord's only)."
             )
         return Outcome()
+
+    async def _check_or_export(self, sub: str, rest: list[str]) -> Outcome:
+        """`/wargames verify` and `export`: a finished game (this channel's last, or `game:ID`)."""
+        raw = self._words(rest)
+        if raw and not raw.isdigit():
+            raise UsageError(f"Usage: /wargames {sub} [game:ID], ID being a finished game's number.")
+        match_id = int(raw) if raw else None
+        if sub == "verify":
+            match, report = await fairness.verify(self.service, GUILD_ID, self.channel_id, match_id)
+            self.say(fairness.verify_text(match, report))
+            return Outcome(ok=report.ok)
+        match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id)
+        path = self._write(fairness.record_name(match), data)
+        self.say(f"{fairness.export_text(match)}\nexport: {path}")
+        return Outcome(files=[path])
 
     async def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
@@ -507,6 +534,8 @@ class Console:
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
         )
+        if match.seed_commitment:
+            self.say(fairness.commitment_text(match))
         return Outcome()
 
     async def _started(self, match: Match) -> Outcome:
@@ -515,6 +544,8 @@ class Console:
         game = game_of(match)
         sides = ", ".join(f"<@{uid}> the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
+        if match.seed_commitment:
+            self.say(fairness.commitment_text(match))
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
         self.say(status_text(match, state))
@@ -705,7 +736,7 @@ class Console:
         self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
-        gif = render_replay(match.game, match.options, match.seed, log)
+        gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
         actions = "action" if len(log) == 1 else "actions"
         self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")

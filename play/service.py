@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 import random
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,11 +44,13 @@ from data import (
     StaleVersion,
     Status,
 )
-from engine import registry
+from engine import chance, registry
 from engine.errors import IllegalAction, InvalidNotation
+from engine.fairness import random_side
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from engine.review import Review
+from play import fairness, undo
 from play.errors import (
     AlreadyApplied,
     BadRequest,
@@ -58,6 +62,7 @@ from play.errors import (
     ServiceError,
     StalePrompt,
 )
+from play.fairness import engine_seed
 from play.ratings import Standing, level_rating, standings
 from play.thinking import Thinker
 
@@ -401,6 +406,7 @@ class MatchService:
         outbox: bool = False,
         thinker: Thinker | None = None,
         guilds: Callable[[int], bool] | None = None,
+        seeded_inputs: bool | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
         bot posts boards after acknowledging the move; the console draws them at once).
@@ -413,6 +419,14 @@ class MatchService:
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
+        # the secret of each game's dice (play/fairness.py): from the OS, or from `rng` in tests
+        self.new_secret: Callable[[], bytes] = (
+            (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        )
+        # The players' inputs to the dice are the ids Discord gave their interactions; a seeded run
+        # (tests, benches: `rng` given) must be the same game every time, so it draws them from
+        # `rng` instead, unless told otherwise.
+        self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
@@ -515,8 +529,11 @@ class MatchService:
         turn_seconds: int | None = None,
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
+        entropy: int | str | None = None,
     ) -> Match:
-        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once."""
+        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
+        `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
+        commitment is fixed (play/fairness.py)."""
         try:
             rules = registry.game(game)
         except registry.UnknownGame as exc:
@@ -541,6 +558,7 @@ class MatchService:
         if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
             raise BadRequest("Time per turn must be between 1 minute and 14 days.")
         now = self.clock()
+        secret = self.new_secret()
         try:
             match = await self.db.create_challenge(
                 guild_id=guild_id,
@@ -556,6 +574,10 @@ class MatchService:
                 ai_player_id=opponent_id if ai_level else None,
                 ai_level=ai_level,
                 now=now,
+                chance_version=chance.VERSION,
+                seed_secret=secret.hex(),
+                seed_commitment=chance.commitment(secret),
+                seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -568,7 +590,17 @@ class MatchService:
             match = await self._start(match, now)
         return match
 
-    async def accept(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
+    def _input(self, entropy: int | str | None) -> int | str:
+        """A player's input to the dice as stored: their interaction's id (`-` where there is none,
+        as in the console), or a number from `rng` in a seeded run."""
+        if self.seeded_inputs:
+            return self.rng.getrandbits(63)
+        return "-" if entropy is None else entropy
+
+    async def accept(
+        self, channel_id: int, user_id: int, match_id: int | None = None, *, entropy: int | str | None = None
+    ) -> Match:
+        """The challenged player accepts; `entropy` (the click's id) is their input to the dice."""
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("This game has already started.")
@@ -577,23 +609,30 @@ class MatchService:
         if user_id != match.opponent_id:
             raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
         async with self._lock(match.id):
-            return await self._start(await self._reread(match), self.clock())
+            return await self._start(await self._reread(match), self.clock(), entropy)
 
-    async def _start(self, match: Match, now: float) -> Match:
+    async def _start(self, match: Match, now: float, entropy: int | str | None = None) -> Match:
         rules = game_of(match)
         names = [s.name for s in rules.sides]
+        if match.chance_version == 2 and match.ai_player_id is None:
+            match = replace(match, seed_inputs=fairness.with_input(match, "accept", self._input(entropy)))
+        seed = fairness.engine_seed(match)
         wanted = match.challenger_side
         if wanted == "random":
-            wanted = random.Random(match.seed).choice(names)
+            if match.chance_version == 2:  # drawn from the committed seed, so it can be checked too
+                wanted = random_side(seed, names)
+            else:
+                wanted = random.Random(match.seed).choice(names)
         other = names[1] if wanted == names[0] else names[0]
         sides = {wanted: match.challenger_id, other: match.opponent_id}
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, seed)
         waiting = waiting_ids(replace(match, sides=sides), state)
         clock = await self._new_clock(replace(match, sides=sides), state, now)
         try:
-            started = await self.db.update_match(
+            started = await self.db.start_match(
                 match.id,
                 expected_version=match.version,
+                seed_inputs=match.seed_inputs,
                 now=now,
                 status=Status.ACTIVE,
                 sides=sides,
@@ -739,6 +778,49 @@ class MatchService:
             for note in notes:
                 played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
             return played
+
+    async def undo(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        interaction_id: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[Match, State, str]:
+        """Take back `user_id`'s last step of this turn (play/undo.py has the rule): an `undo` entry
+        appended to the log, the position before the step stored. Returns the match, the position
+        and the step taken back; refusals say why, and change nothing."""
+        match = await self._open_match(channel_id)
+        async with self._lock(match.id):
+            match = await self._reread(match)
+            live = self._live.get(channel_id)
+            if match.status is Status.CHALLENGED or live is None or live[1] is None:
+                raise NoMatch("The challenge has not been accepted yet.")
+            if expected_version is not None and not is_current(match, expected_version):
+                raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
+            rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+            back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
+            waiting = waiting_ids(match, back.state)
+            try:
+                updated = await self.db.commit_action(
+                    match.id,
+                    expected_version=match.version,
+                    actions=[NewAction(undo.UNDO, user_id)],
+                    interaction_id=interaction_id,
+                    now=self.clock(),
+                    snapshot=back.state.to_json(),
+                    turn_player_id=waiting[0] if waiting else None,
+                )
+            except BaseException as exc:
+                self.forget(channel_id)
+                if isinstance(exc, DuplicateInteraction):
+                    raise AlreadyApplied("That was already taken back.") from None
+                if isinstance(exc, StaleVersion):
+                    raise StalePrompt("The game moved on meanwhile; nothing was taken back.") from None
+                raise
+            self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
+            self._remember(updated, back.state.clone())
+            return updated, back.state, back.notation
 
     @classmethod
     def run_chain(
@@ -1180,7 +1262,9 @@ class MatchService:
         found = self._reviews.get(key)
         if found is None:  # a finished game's look back never changes: asked twice, it is thought once
             log = [(s, notation) for s, notation, _ in await self.log(match)]
-            found = await self.thinker.review(match.game, match.options, match.seed, log, side, budget_s)
+            found = await self.thinker.review(
+                match.game, match.options, engine_seed(match), log, side, budget_s
+            )
             self._reviews[key] = found
             while len(self._reviews) > REVIEWS_KEPT:
                 self._reviews.popitem(last=False)
@@ -1191,7 +1275,7 @@ class MatchService:
 
     async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
         """The action log as (side, notation, player id)."""
-        rows = await self.db.actions(match.id)
+        rows = undo.effective(await self.db.actions(match.id))
         first = game_of(match).sides[0].name
         out = []
         for row in rows:
@@ -1202,7 +1286,7 @@ class MatchService:
     async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[str, str]]]:
         """Seed + log, replayed: the final state, the events of every action, and the log."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         per_action: list[list[Event]] = []
         log = [(side, notation) for side, notation, _ in await self.log(match)]
         for side, notation in log:
@@ -1225,7 +1309,7 @@ class MatchService:
         steps = self._run_up_to(match)
         if steps:
             return self._played(match, state, steps, steps[-1].player_id)
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         if not rows:
             return None
         actor = rows[-1].player_id
@@ -1247,7 +1331,7 @@ class MatchService:
             if not earlier:
                 return played
             return merged([self._played(match, played.state, earlier, played.actor_id), played])
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         start = len(rows) - len(played.steps)
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
@@ -1262,7 +1346,7 @@ class MatchService:
     def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
         """The steps of log rows `first` to `end` (not included), replayed from the seed."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         opening = rules.sides[0].name
         out = []
         for n, row in enumerate(rows[:end]):
@@ -1298,7 +1382,7 @@ class MatchService:
         """The latest actions, numbered from the game's first, with the turn each was played in."""
         match, _ = await self.latest(channel_id)
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         entries = []
         for number, (side, notation, _) in enumerate(await self.log(match), 1):
             turn = state.turn_number()
