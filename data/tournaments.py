@@ -97,7 +97,11 @@ RETURNING *
 _SELECT = "SELECT * FROM tournaments WHERE id = ?"
 _OPEN_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')"
 _LATEST_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
-_RUNNING = "SELECT * FROM tournaments WHERE status = 'running' ORDER BY id"
+_RUNNING = """
+SELECT * FROM tournaments
+WHERE status = 'running' OR (status = 'finished' AND announced < round)
+ORDER BY id
+"""
 _PLAYERS = "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, user_id"
 _BOARDS = "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board"
 _JOIN = """
@@ -261,6 +265,7 @@ class TournamentStore:
         return _tournament(found[0]) if found else None
 
     async def running_tournaments(self) -> list[Tournament]:
+        """Tournaments running, and those finished whose final standings the channel lacks."""
         return [_tournament(row) for row in await self._query(_RUNNING)]
 
     async def tournament_entries(self, tournament_id: int) -> list[Entry]:
