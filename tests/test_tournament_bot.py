@@ -175,7 +175,7 @@ async def test_a_four_player_tournament_of_three_rounds(
     assert len(played) == 6  # four players, three rounds: everyone met everyone once
     final = fake.messages_in(club)[-1]
     assert "is over after 3 rounds" in final.content and "Congratulations" in final.content
-    tournaments = TournamentStore(bot.database)  # type: ignore[arg-type]
+    tournaments = TournamentStore(bot.database)
     done = await tournaments.channel_tournament(club.id, open_only=False)
     assert done is not None and done.status is TournamentStatus.FINISHED and done.announced == 3
     # every game was rated as usual
@@ -199,7 +199,7 @@ async def test_a_five_player_tournament_with_byes_a_timeout_and_a_player_who_lef
     assert few.ephemeral and "runs no tournament" in few.content
     await create_and_fill(fake, bot, club, players, "Five")
     await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
-    tournaments = TournamentStore(bot.database)  # type: ignore[arg-type]
+    tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
     assert tournament is not None
     byes: list[int] = []
@@ -217,7 +217,7 @@ async def test_a_five_player_tournament_with_byes_a_timeout_and_a_player_who_lef
         elif round_no == 2:
             # one game ends, the other runs past the round's days: stopped, a draw
             await play_out(fake, bot, threads[0], "draw")
-            clock.now += 2 * DAY + 1  # type: ignore[attr-defined]
+            clock.now += 2 * DAY + 1
             # and a player leaves the server before round 3 is paired
             leaver = byes[0]
             del guild.members[leaver]
