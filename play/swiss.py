@@ -4,7 +4,8 @@ The pairing is a maximum-weight matching (networkx's `max_weight_matching`, Edmo
 algorithm) over every pair of players still in, rather than a hand-written search: each pair's
 weight says how good a pairing it is, in tiers no lower tier can outweigh: first no rematch, then
 players of equal score, then no two players who both need the same side, then the Dutch order
-within a score group (the top half meets the bottom half, 1 v 5, 2 v 6... of eight). With an odd
+within a score group (the top half meets the bottom half, 1 v 5, 2 v 6... of eight; a swap within
+the bottom half before a swap across the halves). With an odd
 number of players the lowest-ranked player who has not had a bye gets one (a win) before the
 matching. RULES.md says it in players' words; tests/test_swiss.py checks it against worked examples.
 """
@@ -19,12 +20,14 @@ import networkx as nx
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 BYE_POINTS = WIN
 
-# The tiers of a pair's weight (each far above anything the tiers below can add up to).
-_BASE = 10**12
-_REMATCH = 10**11
-_SCORE = 10**7  # per (half-point difference) squared
-_SIDES = 10**5  # both players due the same side
-_ORDER = 10**2  # per place away from the Dutch partner in the score group
+# The tiers of a pair's weight, each far above anything the tiers below can add up to over a whole
+# round (the order's penalties over 100 players stay under 10**7; integers keep the matching exact).
+_BASE = 10**18
+_REMATCH = 10**16
+_SCORE = 10**10  # per (half-point difference) squared
+_SIDES = 10**8  # both players due the same side
+_ORDER = 10  # per place away from the Dutch partner in the score group
+_EXCHANGE = 1000  # two players of the same half of their score group meet
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +175,10 @@ def pair(entrants: Sequence[Entrant], games: Sequence[Pairing], round_no: int) -
                 weight -= _SIDES
             (pa, size), (pb, _) = place[ua], place[ub]
             if points.get(ua, 0.0) == points.get(ub, 0.0):
-                weight -= _ORDER * abs(abs(pa - pb) - size // 2)
+                half = size // 2
+                weight -= _ORDER * abs(abs(pa - pb) - half)
+                if (pa < half) == (pb < half):
+                    weight -= _EXCHANGE
             else:
                 weight -= _ORDER * (pa + pb)  # a player moved down meets the top of the group below
             graph.add_edge(ua, ub, weight=weight)
