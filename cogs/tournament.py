@@ -345,7 +345,6 @@ class Tournaments(commands.Cog):
         if guild is None:
             return True  # cannot tell: pair them
         try:  # asked of Discord, not the cache: without the members intent the cache is not kept
-
             await guild.fetch_member(user_id)
         except discord.NotFound:
             return False
@@ -406,17 +405,7 @@ class Tournaments(commands.Cog):
         channel = await self.core.channel(tournament.channel_id)
         if channel is None:
             return
-        fresh = await self.service.by_id(tournament.id)
         text = round_text(item.table, item.boards, mention, stamp)
-        if item.boards and fresh.round_ends_at is not None:
-            text = round_text(
-                type(item.table)(
-                    fresh, item.table.game, item.table.round, item.table.lines, item.table.final
-                ),
-                item.boards,
-                mention,
-                stamp,
-            )
         await channel.send(
             text[:2000],
             file=await self.standings_file(item.table),

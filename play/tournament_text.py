@@ -36,8 +36,10 @@ def options_text(game: Game, tournament: Tournament) -> str:
     return f" Options: {', '.join(changed)}." if changed else ""
 
 
-def signup_text(game: Game, tournament: Tournament, entries: Sequence[Entry], who: Who) -> str:
-    """The sign-up message: what, how long, who is in, what to do."""
+def signup_text(
+    game: Game, tournament: Tournament, entries: Sequence[Entry], who: Who, *, buttons: bool = True
+) -> str:
+    """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
     head = (
         f"**{tournament.name}**: a Swiss tournament of {game.title}, "
@@ -53,9 +55,14 @@ def signup_text(game: Game, tournament: Tournament, entries: Sequence[Entry], wh
         listed = "Nobody has signed up yet."
     else:
         listed = f"Signed up ({len(entries)}): " + ", ".join(who(e.user_id) for e in entries) + "."
+    how = (
+        "Press **Join** to play (or **Leave** to change your mind)"
+        if buttons
+        else "Type `/wargames tournament join` to play (or `leave` to change your mind)"
+    )
     return (
-        f"{head}\n{listed}\nPress **Join** to play (or **Leave** to change your mind); an organiser "
-        "starts it with `/wargames tournament start` once at least 2 players are in."
+        f"{head}\n{listed}\n{how}; an organiser starts it with `/wargames tournament start` once at "
+        "least 2 players are in."
     )
 
 

@@ -194,3 +194,48 @@ async def test_cancel_stops_the_games_and_frees_the_channel(world):
     assert await t.store.channel_tournament(CHANNEL) is None
     assert (await db.get_channel_match(1001)) is None  # the thread's game was stopped
     await open_one(t, PLAYERS[:2])  # a new one may start in the channel
+
+
+async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
+    """The console mirrors `/wargames tournament ...`: sign-up, start (a thread per game), a game
+    played in its thread, the round closed by the sweep each line runs, standings written as PNG."""
+    import io as _io
+
+    from PIL import Image
+
+    from console import Console, names
+
+    clock = Clock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = _io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    try:
+        lines = [
+            "/wargames tournament create game:blockwars rounds:1 days:1 name:Club",
+            "/wargames tournament join",
+            "/wargames tournament start",  # one player: refused
+            "/as bob",
+            "/wargames tournament join",
+            "/wargames tournament join",  # twice: refused
+            "/wargames tournament start",
+        ]
+        for line in lines:
+            await console.handle(line)
+        text = out.getvalue()
+        assert "Club: a Swiss tournament of Block Wars, 1 round of 1 day each." in text
+        assert "Type `/wargames tournament join` to play" in text
+        assert "✗ A tournament needs at least 2 players; 1 has signed up so far." in text
+        assert "✗ You are already signed up for this tournament." in text
+        assert "Club has begun: round 1 of 1" in text
+        assert console.refused == 2
+        match = await db.get_channel_match(names.channel_id("t1r1b1"))
+        assert match is not None
+        loser = names.user_name(match.challenger_id)
+        for line in (f"/as {loser}", "/channel t1r1b1", "/blockwars resign", "/channel general", "/whoami"):
+            await console.handle(line)
+        text = out.getvalue()
+        assert "is over after 1 round" in text and "wins it with 1 point" in text
+        pngs = sorted((tmp_path / "b").glob("tournament-1-round-1.png"))
+        assert pngs and Image.open(pngs[0]).width == 800
+    finally:
+        await db.close()
