@@ -166,6 +166,13 @@ class Tournaments(commands.Cog):
         options: str | None = None,
     ) -> None:
         assert interaction.channel_id is not None
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(
+                interaction,
+                "Create a tournament in a text channel, not a thread: each of its games gets a "
+                "thread of that channel.",
+            )
+            return
         tournament = await self.service.create(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id,
