@@ -239,3 +239,19 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
         assert pngs and Image.open(pngs[0]).width == 800
     finally:
         await db.close()
+
+
+async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    clock.now += 2 * DAY + 1
+    elsewhere = TournamentService(
+        db, MatchService(db, clock=clock, guilds=lambda guild: guild != GUILD), clock=clock
+    )
+    assert await elsewhere.sweep() == []
+    still = await t.store.get_tournament(started.tournament.id)
+    assert still is not None and still.status is TournamentStatus.RUNNING
+    assert len(await t.sweep()) == 1

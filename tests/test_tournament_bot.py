@@ -6,10 +6,11 @@ server, standings pictures after every round, the final post and the ratings.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,15 @@ async def bot(fake_discord: FakeDiscord, store: str, tmp_path: Path) -> AsyncIte
         logging.getLogger("bot").removeHandler(errors)
         await made.close()
         await database.close()
+
+
+async def until(check: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait for work the bot does after answering (an edit of the sign-up message)."""
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    assert check()
 
 
 def threads_of(fake: FakeDiscord, channel: FakeChannel) -> list[FakeChannel]:
@@ -98,7 +108,7 @@ async def create_and_fill(
         assert clicked.ephemeral and "You are in" in clicked.content
     joined = await fake.slash(players[-1], club, "wargames", "tournament", "join")  # ...or the command
     assert joined.ephemeral
-    assert f"Signed up ({len(players)}):" in signup.content
+    await until(lambda: f"Signed up ({len(players)}):" in signup.content)
     for user in players:
         assert f"<@{user.id}>" in signup.content
     return signup
@@ -144,7 +154,8 @@ async def test_a_four_player_tournament_of_three_rounds(
 
     started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
     assert "has begun: round 1 of 3" in started.messages[0].content
-    assert "Sign-ups are closed" in signup.content and not signup.custom_ids
+    await until(lambda: "Sign-ups are closed" in signup.content)
+    assert not signup.custom_ids
     late = await fake.slash(players[0], club, "wargames", "tournament", "leave")
     assert late.ephemeral and "has started" in late.content
 
@@ -241,3 +252,32 @@ async def test_a_five_player_tournament_with_byes_a_timeout_and_a_player_who_lef
     assert timed_out
     final = fake.messages_in(club)[-1]
     assert "is over after 3 rounds" in final.content
+
+
+async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
+    fake_discord: FakeDiscord, start_bot, bot
+):
+    fake = fake_discord
+    guild, club, players = await setup_club(fake, 2)
+    role = fake.add_role(guild, "Organisers")
+    alice, bob = players
+    fake.add_member(guild, alice, roles=[role])
+    await start_bot(bot)
+    refused = await fake.slash(
+        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}
+    )
+    assert refused.ephemeral and "Only members who can manage the server" in refused.content
+    denied = await fake.slash(alice, club, "wargames", "tournament", "organisers", {"role": role})
+    assert denied.ephemeral and "Only members who can manage the server may choose" in denied.content
+    granted = await fake.slash(fake.owner, club, "wargames", "tournament", "organisers", {"role": role})
+    assert granted.ephemeral and "Organisers may now create, start and cancel" in granted.content
+    made = await fake.slash(
+        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}
+    )
+    assert not made.ephemeral and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made.content
+    nope = await fake.slash(bob, club, "wargames", "tournament", "cancel")
+    assert nope.ephemeral and "organiser role" in nope.content
+    done = await fake.slash(alice, club, "wargames", "tournament", "cancel")
+    assert not done.ephemeral and "was cancelled by" in done.content
+    await until(lambda: "This tournament was cancelled." in made.message.content)
+    assert not made.message.custom_ids
