@@ -209,18 +209,28 @@ class TournamentService:
             raise BadRequest("This tournament no longer exists.")
         return found
 
+    @staticmethod
+    def _closed(tournament: Tournament) -> str:
+        if tournament.status is TournamentStatus.CANCELLED:
+            return "This tournament was cancelled."
+        if tournament.status is TournamentStatus.FINISHED:
+            return "This tournament is over."
+        return "This tournament has started: sign-ups are closed."
+
     async def join(self, tournament: Tournament, user_id: int) -> Tournament:
         if tournament.status is not TournamentStatus.SIGNUP:
-            raise BadRequest("This tournament has started: sign-ups are closed.")
+            raise BadRequest(self._closed(tournament))
         if not await self.store.join_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest("You are already signed up for this tournament.")
         return await self.by_id(tournament.id)
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
-        if tournament.status is not TournamentStatus.SIGNUP:
+        if tournament.status is TournamentStatus.RUNNING:
             raise BadRequest(
                 "This tournament has started: you can no longer leave it (resign your game if you must)."
             )
+        if tournament.status is not TournamentStatus.SIGNUP:
+            raise BadRequest(self._closed(tournament))
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest("You are not signed up for this tournament.")
         return await self.by_id(tournament.id)
