@@ -107,6 +107,7 @@ class Tournaments(commands.Cog):
         assert bot.database is not None
         self.service = TournamentService(bot.database, bot.service)
         self._starting: dict[int, asyncio.Lock] = {}
+        self._sweeping = asyncio.Lock()  # the loop's sweep and one asked for (tests) never overlap
         self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self.bot.wait_until_ready)
 
@@ -398,6 +399,10 @@ class Tournaments(commands.Cog):
 
     async def run_sweep(self, now: float | None = None) -> None:
         """Close rounds that are over, post their standings, and start the games owed."""
+        async with self._sweeping:
+            await self._sweep(now)
+
+    async def _sweep(self, now: float | None) -> None:
         for item in await self.service.sweep(now, self.present):
             if isinstance(item, RoundDone):
                 await self.post_round(item)

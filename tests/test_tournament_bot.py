@@ -281,3 +281,68 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     assert not done.ephemeral and "was cancelled by" in done.content
     await until(lambda: "This tournament was cancelled." in made.message.content)
     assert not made.message.custom_ids
+
+
+async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
+    fake_discord: FakeDiscord, start_bot, store: str, tmp_path: Path
+):
+    """The bot stops mid-round; meanwhile the round ends and another process's sweep (or this one's,
+    cut short by a crash) pairs round 2 without posting anything. The restarted bot posts round 1's
+    standings once, makes round 2's threads, and plays on."""
+    fake = fake_discord
+    fake.settle = 0.01
+    _guild, club, players = await setup_club(fake, 4)
+    clock = HandClock()
+    database = await Database.open(store, clock=clock)
+    errors = ForwardErrors(fake)
+    logging.getLogger("bot").addHandler(errors)
+
+    def make() -> WargamesBot:
+        return create_bot(
+            Settings(token=None, database_path=tmp_path / "r.db", sync_commands=True, ai_budget_seconds=0.02),
+            database=database,
+            clock=clock,
+            rng=random.Random(7),
+            guild_ready_timeout=0.05,
+            chunk_guilds_at_startup=False,
+        )
+
+    try:
+        first = make()
+        running = await start_bot(first)
+        await create_and_fill(fake, first, club, players, "Restart Cup")
+        await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+        threads = threads_of(fake, club)
+        assert len(threads) == 2
+        await play_out(fake, first, threads[0], "first wins")
+        await running.stop()  # the bot goes down mid-round
+
+        # while it is down, the other game ends and a sweep pairs round 2, then crashes before posting
+        from play import MatchService
+        from play.tournament import TournamentService
+
+        elsewhere = TournamentService(database, MatchService(database, clock=clock), clock=clock)
+        match = await database.get_channel_match(threads[1].id)
+        assert match is not None
+        await elsewhere.matches.act(threads[1].id, match.opponent_id, "resign")
+        await elsewhere.sweep()  # round 1 closed and round 2 paired; nothing posted, nothing started
+        tournament = await elsewhere.store.channel_tournament(club.id)
+        assert tournament is not None and tournament.round == 2 and tournament.announced == 0
+
+        before = len(fake.messages_in(club))
+        second = make()
+        await start_bot(second)
+        await sweep(second)
+        posts = fake.messages_in(club)[before:]
+        standings = [m for m in posts if any(a.filename == "standings.png" for a in m.attachments)]
+        assert len(standings) == 1 and "round 1 of 3 is over" in standings[0].content
+        round2 = [t for t in threads_of(fake, club) if t.name.startswith("R2 ")]
+        assert len(round2) == 2
+        for thread in round2:
+            assert first_post(fake, thread).attachment("board.png") is not None
+        await sweep(second)  # nothing owed twice
+        assert len(fake.messages_in(club)) == before + len(posts)
+        await second.close()
+    finally:
+        logging.getLogger("bot").removeHandler(errors)
+        await database.close()
