@@ -345,10 +345,12 @@ class TournamentService:
             )
             match = await self.matches.accept(thread_id, board.second_id, match.id)
         except BadRequest:
-            found = await self.db.get_channel_match(thread_id)
-            if found is None:
+            found = await self.db.get_channel_match(thread_id)  # begun there before a crash
+            if found is None or set(found.players) != {board.first_id, board.second_id}:
                 raise
             match = found
+            if match.status is Status.CHALLENGED:  # the crash came between the two steps
+                match = await self.matches.accept(thread_id, board.second_id, match.id)
         await self.store.set_board_match(board, match.id)
         return match
 

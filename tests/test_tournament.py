@@ -255,3 +255,27 @@ async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
     still = await t.store.get_tournament(started.tournament.id)
     assert still is not None and still.status is TournamentStatus.RUNNING
     assert len(await t.sweep()) == 1
+
+
+async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world):
+    """The bot stopped after making a pairing's challenge in its thread but before accepting it: the
+    next start finds that challenge, accepts it, and links it; no second game is made."""
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    board = started.boards[0]
+    assert board.second_id is not None
+    begun = await t.matches.challenge(
+        guild_id=GUILD,
+        channel_id=2001,
+        challenger_id=board.first_id,
+        opponent_id=board.second_id,
+        game="blockwars",
+        side="germans",
+    )
+    match = await t.start_board(board, 2001)
+    assert match.id == begun.id and match.status is Status.ACTIVE
+    again = await t.store.tournament_boards(started.tournament.id)
+    assert again[0].match_id == begun.id and again[0].thread_id == 2001
+    assert await t.pending_starts(started.tournament) == []
