@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
+from play.present import terms_text
 from play.tournament import DAY, Table
 
 Who = Callable[[int], str]
@@ -28,12 +29,8 @@ def _points(value: float) -> str:
 
 
 def options_text(game: Game, tournament: Tournament) -> str:
-    changed = [
-        f"{spec.label} {tournament.options[spec.name]}"
-        for spec in game.options
-        if spec.name in tournament.options and tournament.options[spec.name] != spec.default
-    ]
-    return f" Options: {', '.join(changed)}." if changed else ""
+    """The game's optional rules and limits, worded as a challenge states them."""
+    return terms_text(game, tournament.options)
 
 
 def signup_text(

@@ -15,6 +15,7 @@ from data.tournaments import TournamentStatus
 from engine import registry
 from play import BadRequest, MatchService, NotAPlayer
 from play.tournament import DAY, TournamentService, parse_options, turn_seconds
+from play.tournament_text import signup_text
 
 GUILD, CHANNEL = 5, 100
 ORGANISER = 1
@@ -114,6 +115,26 @@ def test_options_are_the_challenges_words_checked_by_the_game():
     with pytest.raises(BadRequest, match="whole number"):
         parse_options(limited, "turn_limit=many")
     assert turn_seconds(2 * DAY) == 2 * DAY // 3 and turn_seconds(14 * DAY) == 3 * DAY
+
+
+async def test_the_sign_up_message_states_the_options_as_a_challenge_does(world):
+    db, clock = world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="fixbayonets",
+        rounds=1,
+        days=1,
+        name="  Spring   Cup ",
+        options="turn_limit=12",
+        organiser=True,
+    )
+    assert made.options["turn_limit"] == 12
+    text = signup_text(registry.game("fixbayonets"), made, [], str)
+    assert text.startswith("**Spring Cup**: a Swiss tournament of Fix Bayonets, 1 round of 1 day each.")
+    assert "Turn limit: 12 rounds" in text
 
 
 async def test_a_restart_mid_round_and_two_sweeps_pair_the_next_round_once(world):
