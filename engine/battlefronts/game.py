@@ -10,6 +10,7 @@ from typing import Any
 from engine.base import BaseGame, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
+from engine.battlefronts.ai import idle
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
@@ -17,7 +18,7 @@ from engine.battlefronts.view import View
 from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 # Playouts long enough to reach the round's battle and check for a win, where the game is decided;
@@ -137,6 +138,15 @@ class BattlefrontsGame(BaseGame):
     # (30 actions against the default 12 won 13 of 20 games at equal iterations).
     search_levels = MappingProxyType(SEARCH_LEVELS)
     ai = AI_LEVELS
+    # The win check (issue 32): a win comes at the battle after both sides' moves, so the
+    # opponent's line runs on through the support phase (`ai.idle`) and may take a move and a pass.
+    guards = MappingProxyType(
+        {
+            "easy": Guard(deals=2, depth=2, reply_depth=2, width=4, rest=4, alternatives=12, idle=idle),
+            "normal": Guard(deals=4, depth=2, reply_depth=2, width=6, rest=6, alternatives=24, idle=idle),
+            "hard": Guard(deals=6, depth=2, reply_depth=3, width=8, rest=10, alternatives=40, idle=idle),
+        }
+    )
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)

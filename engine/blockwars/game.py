@@ -151,6 +151,15 @@ class BlockWarsGame(BaseGame):
         *,
         iterations: int | None = None,
     ) -> Action:
+        if level not in self.ai.names:
+            raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        return self.guarded(
+            view, level, seed, lambda: self._own_choice(view, level, seed, budget_s, iterations)
+        )
+
+    def _own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
         if level == "search":
             budget = SEARCH_BUDGET if budget_s is None else budget_s
             settings = Settings(iterations=iterations, budget_s=budget, rollout_depth=SEARCH_ROLLOUT)

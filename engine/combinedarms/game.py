@@ -287,6 +287,9 @@ class CombinedArmsGame(BaseGame):
         (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
         if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
+        return self.guarded(view, level, seed, lambda: self._planned_choice(view, level, seed))
+
+    def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
         s = _state(view)
         side = view.viewer
         if side is None:

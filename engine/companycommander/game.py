@@ -190,6 +190,10 @@ class CompanyCommanderGame(BaseGame):
         play = self.policies.get(level)
         if play is None:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
+        return self.guarded(view, level, seed, lambda: self._policy_choice(view, level, seed))
+
+    def _policy_choice(self, view: AnyView, level: str, seed: int) -> Action:
+        play = self.policies[level]
         side = _view(view).viewer
         assert side is not None, "a spectator has nothing to choose"
         state = view.determinize(random.Random(seed))

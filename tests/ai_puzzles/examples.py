@@ -1,0 +1,160 @@
+"""The positions issue 32 describes, built by hand (`engine/<game>/position.py`)."""
+
+from __future__ import annotations
+
+from engine.battlefronts.position import build as bf_build
+from engine.battlefronts.state import MOVE
+from engine.companycommander.position import build as cc_build
+from engine.companycommander.state import DEPLOY, RECON
+from engine.protocol import State
+from tests.ai_puzzles.kit import Puzzle
+
+
+def cc_three_fronts() -> State:
+    """The Americans hold the Left and the Center, the Germans only the Center: moving a unit of
+    the crowded Center to the empty Right wins at once (three fronts against one)."""
+    return cc_build(
+        {
+            "A1": "rifles L",
+            "A2": "rifles C",
+            "A3": "rifles C",
+            "A4": "rifles C",
+            "A5": "rifles L",
+            "G1": "rifles C",
+            "G2": "mg42 C",
+        },
+        phase=DEPLOY,
+        round=4,
+    )
+
+
+def cc_tenth_kill() -> State:
+    """Nine Germans are out; a Sherman faces Pinned Scouts: its assault routs or kills them on any
+    throw (Strength 4 against 1, +2 against a Pinned unit), its fire only pins."""
+    return cc_build(
+        {
+            "A1": "sherman C",
+            "A2": "rifles L",
+            "A3": "rifles R",
+            "G1": "scouts C pinned",
+            "G2": "rifles L",
+            "G3": "mg42 R",
+        },
+        phase=RECON,
+        round=5,
+        lost={"germans": 9, "americans": 6},
+    )
+
+
+def cc_nine_losses() -> State:
+    """Nine Americans are out: the Scouts (Strength 1) assaulting the Rifles at the Center are
+    repulsed one time in four, and the Casualty marker is the tenth loss."""
+    return cc_build(
+        {
+            "A1": "scouts C",
+            "A2": "rifles L",
+            "A3": "rifles R",
+            "G1": "rifles C",
+            "G2": "rifles L",
+            "G3": "mg42 R",
+        },
+        phase=RECON,
+        round=5,
+        lost={"germans": 6, "americans": 9},
+    )
+
+
+def bf_one_card_left() -> State:
+    """Round 3, Red to move its last battalion: R2 has already left F4, the Blues hold F1 and F5
+    alone with B5 one step from F4. Taking R4 out of F4 too leaves the one-card R6 there: B5 moves
+    in, the battle wipes R6 out, and the Blues hold three fronts alone."""
+    return bf_build(
+        {
+            "F1": {"blue": ["B1:9C 8C"]},
+            "F5": {"blue": ["B2:9D 8D"]},
+            "T4": {"blue": ["B5:7S 6S 5S"]},
+            "F2": {"red": ["R1:TH 9H 8H"]},
+            "F3": {"red": ["R3:TD 9D 8D"]},
+            "F4": {"red": ["R4:KH 7H 6H 5H", "R6:2C"]},
+            "T3": {"red": ["R2:QS 4S"]},
+        },
+        round=3,
+        phase=MOVE,
+        moved=("R1", "R2", "R3", "R6"),
+    )
+
+
+def bf_jump_threat() -> State:
+    """Round 3, Red to move: the Blues hold F2 and F5 alone, and B3 shows a Queen, so it may jump to
+    any front. Red's only battalion at F3 is one card: passing lets B3 jump there and wipe it out in
+    the battle (three fronts alone). A battalion moved up into F3 holds it."""
+    return bf_build(
+        {
+            "F2": {"blue": ["B1:9C 8C"]},
+            "F5": {"blue": ["B2:9D 8D"]},
+            "F1": {"blue": ["B3:QH 9H 8H 7H"]},
+            "F3": {"red": ["R1:3C"]},
+            "T2": {"red": ["R2:9S 8S 7S"]},
+            "T3": {"red": ["R3:8H 7H"]},
+        },
+        round=3,
+        phase=MOVE,
+    )
+
+
+EXAMPLES: list[Puzzle] = [
+    Puzzle(
+        "battlefronts",
+        "bf-one-card-left",
+        "don't blunder",
+        0,
+        (),
+        ("pass", "jump R4 F1", "jump R4 F5"),
+        ("move R4 T3", "move R4 T4"),
+        note="issue 32, game 1: hard moved R2 and R4 out of F4, leaving a one-card battalion",
+        build=bf_one_card_left,
+    ),
+    Puzzle(
+        "battlefronts",
+        "bf-jump-threat",
+        "stop the loss",
+        0,
+        (),
+        ("move R2 F3", "move R3 F3"),
+        ("pass",),
+        note="issue 32, game 2: hard passed its move phase while the newcomer held two fronts alone",
+        build=bf_jump_threat,
+    ),
+    Puzzle(
+        "companycommander",
+        "cc-move-a4-r",
+        "win now",
+        0,
+        (),
+        ("move A4 R", "move A2 R", "move A3 R"),
+        note="issue 32: no level ever moved a unit, even when `move A4 R` won at once",
+        build=cc_three_fronts,
+    ),
+    Puzzle(
+        "companycommander",
+        "cc-tenth-kill",
+        "win now",
+        0,
+        (),
+        ("assault A1",),
+        note="issue 32: it fired a tank where an assault took the tenth kill",
+        build=cc_tenth_kill,
+    ),
+    Puzzle(
+        "companycommander",
+        "cc-nine-losses",
+        "don't blunder",
+        0,
+        (),
+        ("end", "assault A2", "assault A3"),
+        ("assault A1",),
+        note="issue 32: at nine losses it assaulted with a 1-Strength squad",
+        build=cc_nine_losses,
+        blunder_share=0.2,
+    ),
+]
