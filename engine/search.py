@@ -265,13 +265,16 @@ class Guard:
     """How deep and wide the win check looks. `depth`: own actions in a row a winning line may take
     (the first step tries every legal action, later steps the first `width` by the game's order);
     `reply_depth`: the same for the opponent's line after our turn; `share`: the share of deals in
-    which a line must win to count (a win) or may win before it counts (a threat)."""
+    which a line must win to count as a win (a threat counts from `risk`)."""
 
     deals: int = 6
     depth: int = 1
     reply_depth: int = 2
     width: int = 8
     share: float = 0.5
+    # A pick that leaves the opponent a win in more than this share of deals gives way to the action
+    # that leaves it fewest (0: any deal; a game lost one time in four by the dice is lost).
+    risk: float = 0.0
     alternatives: int = 40  # actions weighed against a pick that leaves a win
     rest: int = 8  # our later actions in the same turn tried before a hand-over is judged
     # What a side plays where its choice cannot stop a line in progress (Battlefronts' support
@@ -356,14 +359,22 @@ def _danger(
     state: State, me: Side, guard: Guard, order: Order, rollout: Rollout, rng: random.Random, rest: int
 ) -> float:
     """1 if the opponent wins in this deal before our next free choice (a line of its own, found as
-    `win_line` finds ours), 0 if not; a lost game is 1. While the turn is still ours (`rest` > 0), our
-    best continuation among the first `guard.rest` by order, and handing over at once if we may."""
+    `win_line` finds ours), 0 if not; a lost game is 1. While the turn is still ours, our best
+    continuation among the first `guard.rest` by order (`rest` more of our actions), and past those
+    the rest of our turn as the rule of thumb plays it."""
     if state.is_over():
         winner = winner_of(state)
         return 0.0 if winner == me else 1.0 if winner is not None else 0.5
     if me in state.to_act():
-        if rest <= 0:
-            return 0.0
+        if rest <= 0:  # the rest of our turn as the rule of thumb plays it, then the opponent's line
+            played = state.clone()
+            for _ in range(30):
+                if played.is_over() or me not in played.to_act():
+                    break
+                played.apply(rollout(played, me, rng), me)
+            if me in played.to_act() and not played.is_over():
+                return 0.0
+            return _danger(played, me, guard, order, rollout, rng, 0)
         legal = list(state.legal_actions(me))
         tried = order(state, me, legal, rng)[: guard.rest]
         best = 1.0
@@ -400,7 +411,7 @@ def threat_share(
         except IllegalAction:  # not legal in this deal: the action hinges on the unknown
             total += 1.0
             continue
-        total += _danger(after, me, guard, order, rollout, rng, rest=1)
+        total += _danger(after, me, guard, order, rollout, rng, rest=1 if guard.rest else 0)
     return total / max(1, len(deals))
 
 
@@ -427,12 +438,14 @@ def guarded(
     legal = list(deals[0].legal_actions(me))
     if len(legal) <= 1:
         return pick()
-    win = _winning_action(deals, me, legal, guard, rank, play_out, rng)
+    win = _winning_action(
+        deals, me, legal, guard, rank, play_out, rng, more=lambda n: [view.determinize(rng) for _ in range(n)]
+    )
     if win is not None:
         return win
     chosen = pick()
     danger = threat_share(deals, me, chosen, guard, rank, play_out, rng)
-    if danger < guard.share:
+    if danger <= guard.risk:
         return chosen
     best, best_danger = chosen, danger
     candidates = rank(deals[0], me, legal, rng)[: guard.alternatives]
@@ -455,18 +468,39 @@ def _winning_action(
     order: Order,
     rollout: Rollout,
     rng: random.Random,
+    more: Callable[[int], Sequence[State]] | None = None,
 ) -> Action | None:
-    """The first action of a winning line in the most deals, if that is at least `guard.share`."""
+    """The first action of a winning line in the most deals, if that is at least `guard.share`.
+    Actions tied at the top (one that wins by the dice in every deal so far beside one that wins
+    whatever the dice) are weighed again in `more` deals."""
+    wins = _wins_by_action(deals, me, legal, guard, order, rollout, rng)
+    if not wins:
+        return None
+    top = max(wins.values())
+    if top / len(deals) < guard.share:
+        return None
+    tied = [a for a in legal if wins.get(str(a)) == top]
+    if len(tied) > 1 and more is not None:
+        extra = more(2 * len(deals))
+        again = _wins_by_action(extra, me, tied, guard, order, rollout, rng)
+        if again:
+            best = max(again.values())
+            tied = [a for a in tied if again.get(str(a)) == best]
+    return tied[0]
+
+
+def _wins_by_action(
+    deals: Sequence[State],
+    me: Side,
+    legal: Sequence[Action],
+    guard: Guard,
+    order: Order,
+    rollout: Rollout,
+    rng: random.Random,
+) -> dict[str, int]:
+    """For each action, the deals in which it wins at once or begins a winning line of our own."""
     wins: dict[str, int] = {}
-    first = win_line(deals[0], me, guard.depth, guard.width, order, rollout, rng, guard)
-    if first is None:
-        # Chance may hide a win in this deal that others show: try each action's line in each deal.
-        candidates = legal
-    else:
-        candidates = [a for a in legal if str(a) == str(first[0])] + [
-            a for a in legal if str(a) != str(first[0])
-        ]
-    for action in candidates:
+    for action in legal:
         count = 0
         for deal in deals:
             after = deal.clone()
@@ -483,14 +517,7 @@ def _winning_action(
                 )
         if count:
             wins[str(action)] = count
-        if count == len(deals):
-            return action
-    if not wins:
-        return None
-    key, count = max(wins.items(), key=lambda kv: kv[1])
-    if count / len(deals) < guard.share:
-        return None
-    return next(a for a in legal if str(a) == key)
+    return wins
 
 
 __all__ = [

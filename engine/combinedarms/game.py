@@ -10,7 +10,7 @@ ratings and stats are per game, which is what players of two different games exp
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -28,7 +28,7 @@ from engine.notation import tidy
 from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 
@@ -60,6 +60,15 @@ ROLLOUT_DEPTH = 4
 # The generic search, kept as the level `search` (what every level was before whole-turn plans).
 LEVELS: Mapping[str, Settings] = MappingProxyType(
     {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
+)
+# The win check (issue 32): a Headquarters falls only to a whole turn of moves and attacks, which
+# `ai.hq_veto` weighs; the generic check here takes a win in one attack and looks one action ahead
+# of the opponent, in one deal (nothing is hidden once the armies are on the board).
+CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
+    {
+        level: Guard(deals=1, depth=1, reply_depth=1, width=4, rest=0, alternatives=16)
+        for level in ("easy", "normal", "hard")
+    }
 )
 # The planned levels: how much each plans (never a clock). `hard`'s settings were tuned by self-play
 # (engine/combinedarms/tune.py; docs/ai.md): weighing its own HQ's danger in every move (`guard`)
@@ -217,6 +226,7 @@ class CombinedArmsGame(BaseGame):
         self.ai = AI_LEVELS[era]
         self.planned = PLANNED[era]
         self.search_levels = LEVELS
+        self.guards = CA_GUARDS
         self.private_info = False
         self.focus = Focus(
             "unit",
@@ -288,6 +298,16 @@ class CombinedArmsGame(BaseGame):
         if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
         return self.guarded(view, level, seed, lambda: self._planned_choice(view, level, seed))
+
+    def guarded(self, view: AnyView, level: str, seed: int, pick: Callable[[], Action]) -> Action:
+        """The platform's win check, then (every level but random) no move phase ended with the
+        Headquarters open to destruction when a move would close it (`ai.hq_veto`)."""
+        chosen = super().guarded(view, level, seed, pick)
+        side = view.viewer
+        if level == "random" or side is None:
+            return chosen
+        config = self.planned.get(level, self.planned["hard"])
+        return ai.hq_veto(_state(view), side, chosen, config.weights)
 
     def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
         s = _state(view)

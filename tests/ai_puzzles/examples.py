@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.battlefronts.position import build as bf_build
 from engine.battlefronts.state import MOVE
+from engine.combinedarms.position import build as ca_build
 from engine.companycommander.position import build as cc_build
 from engine.companycommander.state import DEPLOY, RECON
 from engine.protocol import State
@@ -102,7 +103,87 @@ def bf_jump_threat() -> State:
     )
 
 
+# Combined Arms: the Headquarters in a corner, ringed by three units. WWI: an enemy Flame Thrower
+# (2 damage to anything) stands next to the ring and two Artillery are in range; moving the unit
+# on b2 away lets the Flame Thrower step in, and the three bring the 4 damage that destroys the
+# Headquarters. WWII: Engineers, Howitzers and a tank can bring 6 damage if b2 stays empty, and
+# the Infantry on c3 closes the ring. Each is also built mirrored (files a-h) and from the other
+# side's seat, four positions per era.
+CA_WWI = {
+    "a1": "H", "a2": "I", "b1": "I", "b2": "I", "f2": "T", "e1": "A",
+    "c3": "f", "c5": "a", "e5": "a", "g7": "h", "f7": "i", "e7": "i", "h6": "t",
+}  # fmt: skip
+CA_WWII = {
+    "a1": "H", "a2": "F", "b1": "F", "c3": "I", "h3": "T",
+    "c2": "e", "d1": "a", "d4": "a", "d2": "k", "f3": "l", "h8": "h",
+}  # fmt: skip
+
+
+def _square(name: str, files: bool, sides: bool) -> str:
+    f, r = name[0], int(name[1:])
+    if files:
+        f = chr(ord("a") + ord("h") - ord(f))
+    if sides:
+        r = 9 - r
+    return f"{f}{r}"
+
+
+def _move(text: str, files: bool, sides: bool) -> str:
+    if "-" not in text:
+        return text
+    a, b = text.split("-")
+    return f"{_square(a, files, sides)}-{_square(b, files, sides)}"
+
+
+def _ca_puzzles(
+    era: str,
+    pieces: dict[str, str],
+    kind: str,
+    answers: tuple[str, ...],
+    blunders: tuple[str, ...],
+    note: str,
+) -> list[Puzzle]:
+    out = []
+    for files in (False, True):
+        for sides in (False, True):
+            placed = {_square(sq, files, sides): (u.swapcase() if sides else u) for sq, u in pieces.items()}
+
+            def build(placed: dict[str, str] = placed, sides: bool = sides) -> State:
+                return ca_build(era, placed, active=1 if sides else 0)
+
+            out.append(
+                Puzzle(
+                    "combinedarms" if era == "wwi" else "combinedarms_wwii",
+                    f"ca-{era}-ring{'-mirrored' if files else ''}{'-other-side' if sides else ''}",
+                    kind,
+                    0,
+                    (),
+                    tuple(_move(a, files, sides) for a in answers),
+                    tuple(_move(b, files, sides) for b in blunders),
+                    note=note,
+                    build=build,
+                )
+            )
+    return out
+
+
 EXAMPLES: list[Puzzle] = [
+    *_ca_puzzles(
+        "wwi",
+        CA_WWI,
+        "don't blunder",
+        ("f2-f3", "e1-e2"),
+        ("b2-c2", "b2-b3"),
+        "issue 32: WWI hard walked the ring of its Headquarters away from a Flame Thrower and Artillery",
+    ),
+    *_ca_puzzles(
+        "wwii",
+        CA_WWII,
+        "stop the loss",
+        ("c3-b2",),
+        ("done",),
+        "tests/combinedarms/test_plan.py's ring, issue 32",
+    ),
     Puzzle(
         "battlefronts",
         "bf-one-card-left",

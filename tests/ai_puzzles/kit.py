@@ -13,9 +13,9 @@ hidden cards dealt as its knowledge allows, the dice to come sampled), so chance
   stated share where only the dice make it lose, and then a level that plays it has failed.
 
 A level is asked as the bot asks it (`Game.choose(view, level, seed)`, its own budget), for its whole
-turn, in `worlds` deals of the unknown; it solves the puzzle when, over those worlds, it won at least
-`SOLVED_WIN` of the time (win now) or was left open to an immediate loss at most `SOLVED_LOSS` of the
-time (the other two kinds).
+turn, in `worlds` deals of the unknown; it solves the puzzle when, over those worlds, it played an
+answer first or won at least `SOLVED_WIN` of the time (win now), or played no blunder first and was
+left open to an immediate loss at most `SOLVED_LOSS` of the time (the other two kinds).
 """
 
 from __future__ import annotations
@@ -44,11 +44,11 @@ GAMES = ("blockwars", "fixbayonets", "battlefronts", "combinedarms", "combinedar
 # wide), and the opponent's line after our turn.
 CHECKS: dict[str, search.Guard] = {
     "blockwars": search.Guard(deals=8, depth=2, reply_depth=1, width=8, rest=6),
-    "fixbayonets": search.Guard(deals=8, depth=1, reply_depth=1, width=8, rest=6),
+    "fixbayonets": search.Guard(deals=8, depth=1, reply_depth=2, width=6, rest=6),
     "battlefronts": search.Guard(deals=8, depth=2, reply_depth=3, width=8, rest=6, idle=battlefronts_idle),
     "combinedarms": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
     "combinedarms_wwii": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
-    "companycommander": search.Guard(deals=8, depth=1, reply_depth=1, width=8, rest=6),
+    "companycommander": search.Guard(deals=8, depth=1, reply_depth=3, width=6, rest=6),
 }
 
 
@@ -261,10 +261,13 @@ def solve_share(p: Puzzle, level: str, worlds: int = 4, seed: int = 0) -> float:
     good = 0
     for k, world in enumerate(deals(state, side, worlds, 7919 + seed)):
         played = play_turn(game_name, world, side, level, seed=k + 1)
-        if p.kind != "win now" and set(played) & set(p.blunders):
+        # A blunder as the turn's first action fails the puzzle; one that loses only by the dice
+        # fails it anywhere in the turn (the position it spoils is still there later).
+        risky = set(played) if p.blunder_share < LOSS_SHARE else set(played[:1])
+        if p.kind != "win now" and risky & set(p.blunders):
             continue
-        if p.kind == "win now":
-            good += search.winner_of(world) == side
+        if p.kind == "win now":  # the answer taken (it wins by the dice) or the game won
+            good += (bool(played[:1]) and played[0] in p.answers) or search.winner_of(world) == side
         elif game_name in PLAYED_OUT:
             good += not _lost_by_play(game_name, world, side, k)
         else:

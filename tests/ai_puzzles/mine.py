@@ -71,6 +71,15 @@ def examine(
                 bad = [k for k in first if k in losing]
                 if bad:
                     found.append(("don't blunder", safe, bad[:2]))
+    # `end` in a phase of turns taken in alternation (Battlefronts) only puts the threat off to
+    # our next turn in the same phase, and a support phase's call-ups decide a battle a round
+    # later: neither makes a puzzle "at a glance", so such finds are left out.
+    found = [
+        (kind, answers, blunders)
+        for kind, answers, blunders in found
+        if kind == "win now"
+        or (answers != ["end"] and getattr(state, "phase", "") != "support")
+    ]
     return [
         kit.Puzzle(
             game=game_name,
@@ -118,13 +127,33 @@ def mine(
     return [p for kind in kit.KINDS for p in got[kind]]
 
 
+def prune(game_name: str) -> None:
+    """Drop the stored puzzles whose claims the kit no longer confirms (after a change to it)."""
+    path = kit.HERE / f"{game_name}.json"
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    by_name = {p.name: p for p in kit.load(game_name)}
+    kept = []
+    for row in rows:
+        problems = kit.verify(by_name[row["name"]])
+        if problems:
+            print(f"dropped {row['name']}: {problems[0]}")
+        else:
+            kept.append(row)
+    path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(kept)} of {len(rows)} kept")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", required=True)
     parser.add_argument("--seeds", default="1-40")
     parser.add_argument("--per-kind", type=int, default=5)
     parser.add_argument("--budget", type=float, default=600.0)
+    parser.add_argument("--prune", action="store_true", help="only drop puzzles the kit no longer confirms")
     args = parser.parse_args()
+    if args.prune:
+        prune(args.game)
+        return
     path = kit.HERE / f"{args.game}.json"
     found = mine(args.game, _spread(args.seeds), args.per_kind, args.budget, path)
     path.write_text(json.dumps([p.to_json() for p in found], indent=1) + "\n", encoding="utf-8")
