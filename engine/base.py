@@ -50,6 +50,11 @@ GUARDS: dict[str, search.Guard] = {
     "normal": search.Guard(deals=4, depth=1, reply_depth=1, width=6, rest=6, alternatives=24),
     "hard": search.Guard(deals=6, depth=2, reply_depth=1, width=8, rest=12, alternatives=40),
 }
+# The level above `hard` for games played over days (issue 32): about 20 s of CPU a decision at
+# most, in the AI worker like every level, and the deepest win check.
+CORRESPONDENCE = "correspondence"
+CORRESPONDENCE_BUDGET_S = 20.0
+GUARDS[CORRESPONDENCE] = search.Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60)
 GENERIC_LEVELS = AiLevels(
     ("random", "easy", "normal", "hard"),
     "normal",
@@ -425,6 +430,8 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 
 
 __all__ = [
+    "CORRESPONDENCE",
+    "CORRESPONDENCE_BUDGET_S",
     "GENERIC_LEVELS",
     "GUARDS",
     "MAX_OPTIONS",

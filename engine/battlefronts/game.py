@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option, pick_rows
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.ai import idle
@@ -40,15 +40,25 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
+    # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(
+        iterations=10 * HARD_ITERATIONS,
+        budget_s=CORRESPONDENCE_BUDGET_S,
+        rollout_depth=ROLLOUT_DEPTH,
+        to_turn_end=True,
+    ),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
+        CORRESPONDENCE: (
+            f"for games over days: {10 * HARD_ITERATIONS:,} playouts to the round's end, up to 20 s"
+        ),
     },
     # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
     # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
@@ -145,6 +155,9 @@ class BattlefrontsGame(BaseGame):
             "easy": Guard(deals=2, depth=2, reply_depth=2, width=4, rest=4, alternatives=12, idle=idle),
             "normal": Guard(deals=4, depth=2, reply_depth=2, width=6, rest=6, alternatives=24, idle=idle),
             "hard": Guard(deals=6, depth=2, reply_depth=3, width=8, rest=10, alternatives=40, idle=idle),
+            CORRESPONDENCE: Guard(
+                deals=12, depth=2, reply_depth=3, width=10, rest=16, alternatives=60, idle=idle
+            ),
         }
     )
 

@@ -15,7 +15,14 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, examples_now, limit_option, pick_rows
+from engine.base import (
+    CORRESPONDENCE,
+    CORRESPONDENCE_BUDGET_S,
+    BaseGame,
+    examples_now,
+    limit_option,
+    pick_rows,
+)
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
@@ -75,10 +82,19 @@ CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
 # made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
 _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
+# Correspondence (issue 32): hard's plan with twice its beam and four times its positions.
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
-        "wwi": MappingProxyType({"normal": _NORMAL, "hard": _HARD}),
-        "wwii": MappingProxyType({"normal": _NORMAL, "hard": replace(_HARD, guard=0.5)}),
+        "wwi": MappingProxyType(
+            {"normal": _NORMAL, "hard": _HARD, CORRESPONDENCE: replace(_HARD, beam=12, positions=16000)}
+        ),
+        "wwii": MappingProxyType(
+            {
+                "normal": _NORMAL,
+                "hard": replace(_HARD, guard=0.5),
+                CORRESPONDENCE: replace(_HARD, guard=0.5, beam=12, positions=16000),
+            }
+        ),
     }
 )
 _DESCRIPTIONS = {
@@ -87,22 +103,23 @@ _DESCRIPTIONS = {
     "normal": "moves like easy, and plans each attack phase as a whole",
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
+    CORRESPONDENCE: "for games over days: hard's plans, twice as wide and four times as deep",
 }
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
 # at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
-_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2}
+_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
         "wwi": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             _DESCRIPTIONS,
             ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             {
                 **_DESCRIPTIONS,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -58,15 +58,18 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=0, greedy=10, deals=4, budget_s=2.0),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0),
+    # Correspondence (issue 32): the same search with ten times hard's playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(iterations=10 * HARD_ITERATIONS, budget_s=CORRESPONDENCE_BUDGET_S),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": "tries ten actions to the end of its turn, four guesses at your hand each",
         "hard": f"a tree search of {HARD_ITERATIONS} playouts a decision that weighs your replies",
+        CORRESPONDENCE: f"for games over days: {10 * HARD_ITERATIONS:,} playouts, up to 20 s a decision",
     },
     # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
     # random, normal 77.5 % against easy, hard 77.5 % against normal

@@ -37,7 +37,7 @@ def examine(
     legal = list(state.legal_actions(side))
     if len(legal) < 2:
         return []
-    found = []
+    found: list[tuple[str, list[str], list[str]]] = []
     rng = random.Random(seed)
     # Win now: a cheap look in the true position first.
     winners = []
