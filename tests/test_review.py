@@ -118,6 +118,8 @@ async def test_only_a_player_gets_a_look_back_and_only_once_the_game_is_over(tmp
         await svc.accept(CHANNEL, BOB)
         with pytest.raises(BadRequest, match="when the game is over"):
             await svc.review(CHANNEL, ALICE)
+        with pytest.raises(NotAPlayer, match="Only the two players"):  # not "when it is over" (issue 31)
+            await svc.review(CHANNEL, EVE)
         rng = random.Random(4)
         for _ in range(200):
             match, state = await svc.current(CHANNEL)

@@ -58,10 +58,10 @@ class CompanyCommanderGame(BaseGame):
         limit_option(
             "turn_limit",
             "Turn limit",
-            f"Rounds before more enemy units put out wins (0 = no limit; default {DEFAULT_TURN_LIMIT})",
+            "Rounds before more enemy units put out wins (0 = no limit, the default; the text has none)",
             DEFAULT_TURN_LIMIT,
             99,
-            shown="{} rounds, then the side that put out more enemy units wins",
+            shown="after round {}, the side that put out more enemy units wins",
             off="none",
         ),
     )
@@ -82,9 +82,9 @@ class CompanyCommanderGame(BaseGame):
         ),
         Verb(
             "extra",
-            "Your Company Commander's extra card: a Squad or a Tactics card (Deploy phase)",
+            "Your Company Commander's extra card: Squad, Tactics, or none (Deploy phase)",
             arg="deck",
-            arg_description="squad or tactics",
+            arg_description="squad, tactics, or none to go without it",
             template="extra {}",
         ),
         Verb(
@@ -102,7 +102,7 @@ class CompanyCommanderGame(BaseGame):
         ),
         Verb(
             "recon",
-            "Send a Scouts unit on a Recon mission into the enemy front across",
+            "Send a Scout team on a Recon mission into the enemy front across",
             arg="mission",
             arg_description="The unit and what a success is for: A2 look (their hand) or A2 mark (+1 fire)",
             template="recon {}",
@@ -262,7 +262,8 @@ class CompanyCommanderGame(BaseGame):
 
     def menu(self, view: AnyView) -> Menu:
         """From the spectator's view: the phase's way on, and Take action for the rest."""
-        s = _view(view).state
+        v = _view(view)
+        s = v.state
         if s.is_over():
             return Menu()
         side = s.active
@@ -278,12 +279,18 @@ class CompanyCommanderGame(BaseGame):
                     take_action=True,
                 )
             buttons: tuple[Choice, ...] = ()
-            if s._extra_open(side):
-                buttons = tuple(
-                    Choice(f"Extra {a.deck} card", str(a), style="primary")
-                    for a in (A.EXTRA_SQUAD, A.EXTRA_TACTICS)
-                    if a in s.legal_actions(side)
+            if s.extra:
+                # The spectator's view holds no Tactics deck (its order is secret): count it instead.
+                decks = (
+                    ("squad", bool(s.squad[side])),
+                    ("tactics", bool(v.tactics_count or s.tactics_discard)),
                 )
+                offered = [
+                    Choice(f"Extra {deck} card", f"extra {deck}", style="primary")
+                    for deck, left in decks
+                    if left
+                ]
+                buttons = (*offered, Choice("No extra card", str(A.EXTRA_NONE)))
             else:
                 buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)
