@@ -385,6 +385,11 @@ def _danger(
             if best == 0.0:
                 break
         return best
+    if state.quick_decision():  # the opponent's quick answer in our turn: answered, our turn goes on
+        answered = state.clone()
+        _answer_others(answered, me, rollout, rng)
+        if answered.to_act() != state.to_act() or answered.is_over():
+            return _danger(answered, me, guard, order, rollout, rng, rest)
     opponent = _opponent_of(state, me)
     if opponent is None:
         return 0.0

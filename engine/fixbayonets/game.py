@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, limit_option
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -34,7 +34,7 @@ from engine.fixbayonets.state import (
 from engine.protocol import Action, AiLevels, Choice, Menu, OptionSpec, Pick, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 
 def _view(view: AnyView) -> View:
@@ -160,6 +160,16 @@ class FixBayonetsGame(BaseGame):
     private_info = True
     ai = AI_LEVELS
     search_levels = SEARCH_LEVELS
+    # The win check (issue 32): a side's officers fall to a fight phase entered first, so the
+    # opponent's line after our turn may take two actions (into the fight, then the shot).
+    guards = MappingProxyType(
+        {
+            **GUARDS,
+            "normal": Guard(deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24),
+            "hard": Guard(deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40),
+            CORRESPONDENCE: Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60),
+        }
+    )
     rules = TOPICS
     notation_help = A.EXAMPLES
     sampled = MappingProxyType({"Group": ("men",)})  # any men who may go, not only the menu (R11)
