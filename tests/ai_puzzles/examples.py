@@ -239,3 +239,104 @@ EXAMPLES: list[Puzzle] = [
         blunder_share=0.2,
     ),
 ]
+
+
+# WWII's last blow: the ring above left open (its side ends the turn at once), the enemy's `hard`
+# moves up and strikes; the position before its last attack, where one of five attacks destroys
+# the Headquarters. The actions were recorded from that play (2026-11-28) and are replayed here.
+LAST_BLOWS: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
+    "ca-wwii-ring": (
+        (
+            ("americans", "done"),
+            ("americans", "end"),
+            ("germans", "c2-b2"),
+            ("germans", "f3-c2"),
+            ("germans", "d2-c1"),
+            ("germans", "d4-c4"),
+            ("germans", "d1-d2"),
+            ("germans", "done"),
+            ("germans", "b2xa1"),
+            ("germans", "d2xa1"),
+            ("germans", "c1xa1"),
+            ("germans", "c2xa1"),
+        ),
+        ("c4xa1",),
+    ),
+    "ca-wwii-ring-other-side": (
+        (
+            ("germans", "done"),
+            ("germans", "end"),
+            ("americans", "d7-c8"),
+            ("americans", "c7-b7"),
+            ("americans", "f6-c7"),
+            ("americans", "d5-d6"),
+            ("americans", "d8-d7"),
+            ("americans", "done"),
+            ("americans", "b7xa8"),
+            ("americans", "d6xa8"),
+            ("americans", "c7xa8"),
+            ("americans", "c8xa8"),
+        ),
+        ("d7xa8",),
+    ),
+    "ca-wwii-ring-mirrored": (
+        (
+            ("americans", "done"),
+            ("americans", "end"),
+            ("germans", "f2-g2"),
+            ("germans", "c3-f2"),
+            ("germans", "e2-f1"),
+            ("germans", "e4-e3"),
+            ("germans", "e1-e2"),
+            ("germans", "done"),
+            ("germans", "g2xh1"),
+            ("germans", "e2xh1"),
+            ("germans", "f1xh1"),
+            ("germans", "f2xh1"),
+        ),
+        ("e3xh1",),
+    ),
+    "ca-wwii-ring-mirrored-other-side": (
+        (
+            ("germans", "done"),
+            ("germans", "end"),
+            ("americans", "f7-g7"),
+            ("americans", "c6-f7"),
+            ("americans", "e7-f8"),
+            ("americans", "e5-f5"),
+            ("americans", "e8-e7"),
+            ("americans", "done"),
+            ("americans", "g7xh8"),
+            ("americans", "f5xh8"),
+            ("americans", "f7xh8"),
+            ("americans", "f8xh8"),
+        ),
+        ("e7xh8",),
+    ),
+}
+
+
+def _last_blow(ring: Puzzle, log: tuple[tuple[str, str], ...]) -> State:
+    from engine.registry import game
+
+    rules = game(ring.game)
+    state = ring.position()
+    for side, notation in log:
+        state.apply(rules.parse(notation), side)
+    return state
+
+
+EXAMPLES += [
+    Puzzle(
+        ring.game,
+        f"{ring.name}-last-blow",
+        "win now",
+        0,
+        (),
+        LAST_BLOWS[ring.name][1],
+        note="the enemy's last attack on a Headquarters left open",
+        build=lambda ring=ring: _last_blow(ring, LAST_BLOWS[ring.name][0]),
+    )
+    for ring in list(EXAMPLES)
+    if ring.name in LAST_BLOWS
+]

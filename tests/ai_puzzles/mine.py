@@ -77,8 +77,7 @@ def examine(
     found = [
         (kind, answers, blunders)
         for kind, answers, blunders in found
-        if kind == "win now"
-        or (answers != ["end"] and getattr(state, "phase", "") != "support")
+        if kind == "win now" or (answers != ["end"] and getattr(state, "phase", "") != "support")
     ]
     return [
         kit.Puzzle(
