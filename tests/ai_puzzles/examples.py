@@ -65,6 +65,50 @@ def cc_nine_losses() -> State:
     )
 
 
+def cc_two_fronts(active: str) -> State:
+    """The enemy holds the Left and the Center, our whole company stands at the Center and the
+    Right is empty: if the Deploy phase ends so, the enemy deploys a new unit to the Right next
+    turn and holds all three fronts against our one. A unit moved to a flank holds a second front."""
+    ours, theirs = ("A", "G") if active == "americans" else ("G", "A")
+    gun = "hmg" if active == "americans" else "mg42"
+    their_gun = "mg42" if active == "americans" else "hmg"
+    return cc_build(
+        {
+            f"{ours}1": "rifles C",
+            f"{ours}2": "rifles C",
+            f"{ours}3": f"{gun} C",
+            f"{theirs}1": "rifles L",
+            f"{theirs}2": "rifles C",
+            f"{theirs}3": f"{their_gun} C",
+        },
+        phase=DEPLOY,
+        round=4,
+        active=active,
+        first="americans",
+    )
+
+
+def cc_last_flank(active: str) -> State:
+    """The enemy stands at all three fronts; we hold the Left and the Center, which is all that
+    stops its three-fronts win. Moving our only unit on the Left to the Center loses at once."""
+    ours, theirs = ("A", "G") if active == "americans" else ("G", "A")
+    their_gun = "mg42" if active == "americans" else "hmg"
+    return cc_build(
+        {
+            f"{ours}1": "rifles L",
+            f"{ours}2": "rifles C",
+            f"{ours}3": "rifles C",
+            f"{theirs}1": "rifles L",
+            f"{theirs}2": "rifles C",
+            f"{theirs}3": f"{their_gun} R",
+        },
+        phase=DEPLOY,
+        round=4,
+        active=active,
+        first="americans",
+    )
+
+
 def bf_one_card_left() -> State:
     """Round 3, Red to move its last battalion: R2 has already left F4, the Blues hold F1 and F5
     alone with B5 one step from F4. Taking R4 out of F4 too leaves the one-card R6 there: B5 moves
@@ -168,6 +212,34 @@ def _ca_puzzles(
 
 
 EXAMPLES: list[Puzzle] = [
+    *(
+        Puzzle(
+            "companycommander",
+            f"cc-two-fronts-{active}",
+            "stop the loss",
+            0,
+            (),
+            tuple(f"move {letter}{n} {f}" for n in (1, 2, 3) for f in ("L", "R")),
+            ("tactics",),
+            note="issue 32: no level ever moved a unit; here only a move stops the three-fronts win",
+            build=lambda active=active: cc_two_fronts(active),
+        )
+        for active, letter in (("americans", "A"), ("germans", "G"))
+    ),
+    *(
+        Puzzle(
+            "companycommander",
+            f"cc-last-flank-{active}",
+            "don't blunder",
+            0,
+            (),
+            ("tactics", f"move {letter}2 L", f"move {letter}3 R"),
+            (f"move {letter}1 C",),
+            note="issue 32: a move that leaves the enemy three fronts against one",
+            build=lambda active=active: cc_last_flank(active),
+        )
+        for active, letter in (("americans", "A"), ("germans", "G"))
+    ),
     *_ca_puzzles(
         "wwi",
         CA_WWI,
