@@ -136,7 +136,7 @@ class CompanyCommanderGame(BaseGame):
     turn_label = "Round"
 
     # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
-    # games a pairing, seeds 1-400, 2026-11-27 (docs/performance.md, docs/ai.md).
+    # games a pairing, seeds 1-400, 2026-11-28, the rules after issue 31 (docs/performance.md, docs/ai.md).
     ai = AiLevels(
         ("random", "easy", "normal", "hard", "search"),
         "normal",
@@ -147,7 +147,7 @@ class CompanyCommanderGame(BaseGame):
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
         },
-        ratings={"random": 0.0, "easy": 467.0, "normal": 578.0, "hard": 810.0},
+        ratings={"random": 0.0, "easy": 536.0, "normal": 715.0, "hard": 888.0},
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
     )
     # The levels that play a policy of their own, without searching.
