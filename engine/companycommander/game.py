@@ -272,7 +272,7 @@ class CompanyCommanderGame(BaseGame):
                     take_action=True,
                 )
             buttons: tuple[Choice, ...] = ()
-            if s.extra:
+            if words.extra_open(v, side):
                 # The spectator's view holds no Tactics deck (its order is secret): count it instead.
                 decks = (
                     ("squad", bool(s.squad[side])),

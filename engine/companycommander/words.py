@@ -56,7 +56,7 @@ def status(view: View, side: str) -> str:
         if waiting:
             names = and_list([u.label for u in waiting])
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
-        if s.extra:  # (the spectator's view has no Tactics deck to count: `extra` says enough)
+        if extra_open(view, side):
             steps.append(
                 "take your Company Commander's extra card if you want it (`extra squad`, `extra tactics`, "
                 "or `extra none` to go without)"
@@ -88,6 +88,13 @@ def status(view: View, side: str) -> str:
     if not parts:
         return f"{head}, {name} phase: none of your units can act now{cards}; `end` your turn."
     return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}{cards}; then `end` your turn."
+
+
+def extra_open(view: View, side: str) -> bool:
+    """`State._extra_open` from a view: a spectator's view holds no Tactics deck (its order is
+    secret), so its count stands in."""
+    s = view.state
+    return s.extra and bool(s.squad[side] or view.tactics_count or s.tactics_discard)
 
 
 def describe(state: State, action: Action) -> str:
@@ -247,6 +254,7 @@ def type_words(key: str) -> str:
 
 __all__ = [
     "describe",
+    "extra_open",
     "group_label",
     "group_of",
     "hand_text",
