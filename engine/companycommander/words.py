@@ -57,8 +57,9 @@ def status(view: View, side: str) -> str:
             names = and_list([u.label for u in waiting])
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
         if extra_open(view, side):
+            decks = [f"`extra {d}`" for d, left in (("squad", s.squad[side]), ("tactics", True)) if left]
             steps.append(
-                "take your Company Commander's extra card if you want it (`extra squad`, `extra tactics`, "
+                f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
                 "or `extra none` to go without)"
             )
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
