@@ -135,8 +135,8 @@ class CompanyCommanderGame(BaseGame):
     notation_help = A.EXAMPLES
     turn_label = "Round"
 
-    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
-    # games a pairing, seeds 1-400, 2026-11-27 (docs/performance.md, docs/ai.md).
+    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, the
+    # rules after issue 31 and the levels after issue 32 (docs/ai.md).
     ai = AiLevels(
         ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
         "normal",
@@ -148,7 +148,9 @@ class CompanyCommanderGame(BaseGame):
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
             CORRESPONDENCE: "for games over days: hard's play with the deepest check of both sides' wins",
         },
-        ratings={"random": 0.0, "easy": 467.0, "normal": 578.0, "hard": 810.0},
+        # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
+        # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal
+        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0},
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.
@@ -279,7 +281,7 @@ class CompanyCommanderGame(BaseGame):
                     take_action=True,
                 )
             buttons: tuple[Choice, ...] = ()
-            if s.extra:
+            if words.extra_open(v, side):
                 # The spectator's view holds no Tactics deck (its order is secret): count it instead.
                 decks = (
                     ("squad", bool(s.squad[side])),

@@ -56,9 +56,10 @@ def status(view: View, side: str) -> str:
         if waiting:
             names = and_list([u.label for u in waiting])
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
-        if s.extra:  # (the spectator's view has no Tactics deck to count: `extra` says enough)
+        if extra_open(view, side):
+            decks = [f"`extra {d}`" for d, left in (("squad", s.squad[side]), ("tactics", True)) if left]
             steps.append(
-                "take your Company Commander's extra card if you want it (`extra squad`, `extra tactics`, "
+                f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
                 "or `extra none` to go without)"
             )
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
@@ -88,6 +89,13 @@ def status(view: View, side: str) -> str:
     if not parts:
         return f"{head}, {name} phase: none of your units can act now{cards}; `end` your turn."
     return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}{cards}; then `end` your turn."
+
+
+def extra_open(view: View, side: str) -> bool:
+    """`State._extra_open` from a view: a spectator's view holds no Tactics deck (its order is
+    secret), so its count stands in."""
+    s = view.state
+    return s.extra and bool(s.squad[side] or view.tactics_count or s.tactics_discard)
 
 
 def describe(state: State, action: Action) -> str:
@@ -247,6 +255,7 @@ def type_words(key: str) -> str:
 
 __all__ = [
     "describe",
+    "extra_open",
     "group_label",
     "group_of",
     "hand_text",

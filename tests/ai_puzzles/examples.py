@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from engine.battlefronts.position import build as bf_build
 from engine.battlefronts.state import MOVE
 from engine.combinedarms.position import build as ca_build
@@ -222,7 +224,7 @@ EXAMPLES: list[Puzzle] = [
             tuple(f"move {letter}{n} {f}" for n in (1, 2, 3) for f in ("L", "R")),
             ("tactics",),
             note="issue 32: no level ever moved a unit; here only a move stops the three-fronts win",
-            build=lambda active=active: cc_two_fronts(active),
+            build=partial(cc_two_fronts, active),
         )
         for active, letter in (("americans", "A"), ("germans", "G"))
     ),
@@ -236,7 +238,7 @@ EXAMPLES: list[Puzzle] = [
             ("tactics", f"move {letter}2 L", f"move {letter}3 R"),
             (f"move {letter}1 C",),
             note="issue 32: a move that leaves the enemy three fronts against one",
-            build=lambda active=active: cc_last_flank(active),
+            build=partial(cc_last_flank, active),
         )
         for active, letter in (("americans", "A"), ("germans", "G"))
     ),
@@ -407,7 +409,7 @@ EXAMPLES += [
         (),
         LAST_BLOWS[ring.name][1],
         note="the enemy's last attack on a Headquarters left open",
-        build=lambda ring=ring: _last_blow(ring, LAST_BLOWS[ring.name][0]),
+        build=partial(_last_blow, ring, LAST_BLOWS[ring.name][0]),
     )
     for ring in list(EXAMPLES)
     if ring.name in LAST_BLOWS

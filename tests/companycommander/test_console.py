@@ -55,9 +55,14 @@ def said(c: Console) -> str:
     return text
 
 
-async def discards(c: Console) -> list[str]:
+async def current(c: Console) -> State:
     _, state = await c.service.current(c.channel_id)
-    return sorted(card.code for card in state.tactics_discard)
+    assert isinstance(state, State)
+    return state
+
+
+async def discards(c: Console) -> list[str]:
+    return sorted(card.code for card in (await current(c)).tactics_discard)
 
 
 async def test_every_spelling_of_a_card_play_alone_and_in_a_chain(console: Console) -> None:
@@ -80,8 +85,7 @@ async def test_every_spelling_of_a_card_play_alone_and_in_a_chain(console: Conso
         text = said(c)
         assert "✗" not in text, (line, text)
     assert await discards(c) == ["artillery", "mortars", "mortars", "mortars", "mortars", "sniper", "sniper"]
-    _, state = await c.service.current(c.channel_id)
-    assert state.active == GERMANS
+    assert (await current(c)).active == GERMANS
 
 
 async def test_the_refusals_example_is_accepted_as_printed(console: Console) -> None:
