@@ -23,12 +23,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.ai_puzzles import kit
 
 
+def _without_the_win_check() -> None:
+    """Every level as before issue 32: no win check (`BaseGame.guard_of` gives none) and no veto on
+    an open Headquarters in Combined Arms. The levels' own improvements (Company Commander's moves
+    and race to ten) stay."""
+    from engine.base import BaseGame
+    from engine.combinedarms import ai as combinedarms_ai
+
+    BaseGame.guard_of = lambda self, level: None  # type: ignore[method-assign]
+    combinedarms_ai.hq_veto = lambda s, side, pick, weights: pick
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="a game (repeatable); default every game")
     parser.add_argument("--levels", default="normal,hard")
     parser.add_argument("--worlds", type=int, default=4)
+    parser.add_argument(
+        "--no-guard", action="store_true", help="the levels without the win check, as before issue 32"
+    )
     args = parser.parse_args()
+    if args.no_guard:
+        _without_the_win_check()
     games = args.game or list(kit.GAMES)
     levels = args.levels.split(",")
     figures: dict[str, dict[str, str]] = {}
@@ -51,6 +67,7 @@ def main() -> None:
             {
                 "bench": "puzzles",
                 "worlds": args.worlds,
+                "win_check": not args.no_guard,
                 "solved": figures,
                 "cpu_s": round(time.process_time() - start, 1),
                 "load": os.getloadavg()[0],
