@@ -755,15 +755,7 @@ class State:
             "discards": {s: [c.code for c in d] for s, d in self.discards.items()},
             "called": {s: [PLACE_NAMES[z] for z in v] for s, v in self.called.items()},
             "marks": [dict(m) for m in self.marks],
-            "outcome": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "outcome": self.result.to_json() if self.result else None,
             "draw_offer": self.draw_offer,
         }
         if not public:
@@ -787,7 +779,7 @@ class State:
         s.called = {k: [place_of(z) for z in v] for k, v in data["called"].items()}
         s.marks = [dict(m) for m in data["marks"]]
         out = data["outcome"]
-        s.result = Outcome(out["winner"], EndReason(out["reason"]), out["detail"]) if out else None
+        s.result = Outcome.from_json(out) if out else None
         s.draw_offer = data["draw_offer"]
         public = any(isinstance(v, int) for v in data["decks"].values())
         if not public:

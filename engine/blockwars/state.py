@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import chance
@@ -1379,15 +1379,7 @@ class State:
             "entered": sorted(self.entered),
             "pending": self.pending.to_json() if self.pending else None,
             "queue": [dict(t) for t in self.queue],
-            "outcome": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.detail,
-                    "kind": self.result.reason.value,
-                }
-                if self.result
-                else None
-            ),
+            "outcome": self.result.to_json() if self.result else None,
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
         }
 
@@ -1512,12 +1504,14 @@ _KIND_BY_WORDS = (
 
 
 def _outcome_from_json(data: dict[str, Any]) -> Outcome:
-    """Read an outcome; snapshots written before outcomes were typed hold only the words."""
-    words = str(data["reason"])
-    kind = data.get("kind")
-    if kind is None:
-        kind = next((k for w, k in _KIND_BY_WORDS if w in words), EndReason.OBJECTIVE)
-    return Outcome(Side(data["winner"]) if data["winner"] else None, EndReason(kind), words)
+    """Read an outcome in either spelling (`Outcome.from_json`); snapshots written before outcomes
+    were typed hold only the words, and the reason is found in them."""
+    o = Outcome.from_json(data, _kind_by_words)
+    return o if o.winner is None else replace(o, winner=Side(o.winner))
+
+
+def _kind_by_words(words: str) -> EndReason:
+    return next((k for w, k in _KIND_BY_WORDS if w in words), EndReason.OBJECTIVE)
 
 
 def _names(squares: tuple[int, ...]) -> tuple[str, ...]:

@@ -1130,9 +1130,7 @@ class State:
             "pending": None if self.pending is None else [self.pending[0], list(self.pending[1])],
             "auto": list(self.auto),
             "draw_offer": self.draw_offer,
-            "result": None
-            if r is None
-            else {"winner": r.winner, "reason": r.reason.value, "detail": r.detail},
+            "result": None if r is None else r.to_json(),
             "trail": [list(t) for t in self.trail],
             "last_trail": [list(t) for t in self.last_trail],
         }
@@ -1175,7 +1173,7 @@ class State:
         s.auto = [bool(x) for x in data["auto"]]
         s.draw_offer = None if data["draw_offer"] is None else int(data["draw_offer"])
         r = data["result"]
-        s.result = None if r is None else Outcome(r["winner"], EndReason(r["reason"]), str(r["detail"]))
+        s.result = None if r is None else Outcome.from_json(r)
         s.trail = [[str(x) for x in t] for t in data["trail"]]
         s.last_trail = [[str(x) for x in t] for t in data["last_trail"]]
         return s

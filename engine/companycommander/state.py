@@ -950,15 +950,7 @@ class State:
             "last_log": [e.to_json() for e in self.last_log],
             "last_side": self.last_side,
             "draw_offer": self.draw_offer,
-            "result": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "result": self.result.to_json() if self.result else None,
         }
 
     @staticmethod
@@ -997,7 +989,7 @@ class State:
         s.last_side = data["last_side"]
         s.draw_offer = data["draw_offer"]
         r = data["result"]
-        s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
+        s.result = Outcome.from_json(r) if r else None
         return s
 
 

@@ -993,15 +993,7 @@ class State:
             "asked": dict(self.asked),
             "last": self.last.to_json() if self.last else None,
             "draw_offer": self.draw_offer,
-            "result": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "result": self.result.to_json() if self.result else None,
         }
 
     @staticmethod
@@ -1024,7 +1016,7 @@ class State:
         s.last = LastPlay.from_json(data["last"]) if data["last"] else None
         s.draw_offer = data["draw_offer"]
         r = data["result"]
-        s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
+        s.result = Outcome.from_json(r) if r else None
         return s
 
 
