@@ -9,7 +9,6 @@ level but `random`, scored by the game's `evaluate`.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -106,16 +105,15 @@ class BaseGame:
         are accepted there (the platform parses a player's command this way). A game whose parser
         gives examples of its notation overrides this to take them from the position."""
         if not str(text).strip():
-            raise InvalidNotation(f"Give an action. {examples_now(state, side)}")
+            raise now_error("Give an action.", state, side)
         try:
             return self.parse(text)
         except InvalidNotation as exc:
-            said = str(exc)
-            for example in _TICKED.findall(said):
+            for example in exc.examples:
                 why = self.refusal_of(example, state, side)
                 if why is not None:  # the notation's example is wrong here: say why, offer what is right
                     said = f"'{str(text).strip()[:40]}' is not an action you can play now. {why}"
-                    raise InvalidNotation(f"{said} {examples_now(state, side)}") from None
+                    raise now_error(said, state, side) from None
             raise
 
     def refusal_of(self, example: str, state: State, side: Side) -> str | None:
@@ -345,15 +343,10 @@ def pick_rows(
     return tuple(out)
 
 
-_TICKED = re.compile(r"`([^`]+)`")  # an example offered in a refusal's words
-
-
-def examples_now(state: State, side: Side, most: int = 4) -> str:
-    """A sentence offering a few of `side`'s legal actions in `state`, one of each kind first (a
-    move, an attack, ending the turn) so that it shows what may be done, not four shuffles."""
+def legal_now(state: State, side: Side, most: int = 4) -> list[Action]:
+    """A few of `side`'s legal actions in `state`, one of each kind first (a move, an attack, ending
+    the turn) so that they show what may be done, not four shuffles."""
     legal = list(state.legal_actions(side))
-    if not legal:
-        return "You owe no action now."
     picked: list[Action] = []
     kinds: set[type] = set()
     for action in legal:
@@ -361,7 +354,24 @@ def examples_now(state: State, side: Side, most: int = 4) -> str:
             kinds.add(type(action))
             picked.append(action)
     picked += [a for a in legal if a not in picked][: max(0, most - len(picked))]
-    return "Legal now: " + ", ".join(f"`{a}`" for a in picked[:most]) + "."
+    return picked[:most]
+
+
+def examples_now(state: State, side: Side, most: int = 4) -> str:
+    """`legal_now` as a sentence offering them."""
+    return _offering(legal_now(state, side, most))
+
+
+def now_error(said: str, state: State, side: Side) -> InvalidNotation:
+    """A refusal: `said`, then a few actions legal for `side` now (carried as its examples too)."""
+    picked = legal_now(state, side)
+    return InvalidNotation(f"{said} {_offering(picked)}", [str(a) for a in picked])
+
+
+def _offering(picked: Sequence[Action]) -> str:
+    if not picked:
+        return "You owe no action now."
+    return "Legal now: " + ", ".join(f"`{a}`" for a in picked) + "."
 
 
 def limit_option(
@@ -408,6 +418,8 @@ __all__ = [
     "SEARCH_LEVELS",
     "BaseGame",
     "examples_now",
+    "legal_now",
     "limit_option",
+    "now_error",
     "pick_rows",
 ]

@@ -256,7 +256,7 @@ class State:
         if side not in SIDES:
             raise IllegalAction(f"'{side}' is not a side in Battlefronts (red or blue).")
         if side not in self.to_act():
-            raise IllegalAction(self._not_your_turn(side), [str(a) for a in self.legal_actions()[:5]])
+            raise IllegalAction(self._not_your_turn(side), self.legal_actions()[:5])
         self._check(action, side)  # raises, leaving the state untouched
         self._events = []
         if isinstance(action, A.Reduce):
@@ -285,7 +285,7 @@ class State:
             why = self._call_problem(action, side) or "That is not legal now."
         else:
             why = self._explain(action, side)
-        raise IllegalAction(why, [str(a) for a in _sample(self.legal_actions(side), action)])
+        raise IllegalAction(why, _sample(self.legal_actions(side), action))
 
     def _allowed(self, action: A.Action, side: str) -> bool:
         """The rules for `side` (already known to be owed an action) doing `action`, checked

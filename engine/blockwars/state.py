@@ -550,7 +550,7 @@ class State:
                     break
             else:
                 if action not in legal:
-                    raise IllegalAction(self._refusal_words(action), [str(a) for a in self._hint(action)])
+                    raise IllegalAction(self._refusal_words(action), self._hint(action))
         self._legal = None
         self._events = events = list[Event]()
         if self.draw_offer is actor.other:  # (R20)
@@ -599,7 +599,7 @@ class State:
                 raise IllegalAction(
                     f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
                     "/ second row / machine-gun files), or `setup std`.",
-                    ["setup std"],
+                    [A.intern(A.Setup())],
                 )
 
     def _do_setup(self, side: Side, action: A.Setup) -> None:
@@ -1083,19 +1083,19 @@ class State:
         """The decision's answer on square `at` ("a8" means `R@a8`), or a refusal saying what to type."""
         name_ = SQUARE_NAMES[at]
         if self.phase == SETUP:
-            raise IllegalAction(self._explain(A.END), ["setup std"])
+            raise IllegalAction(self._explain(A.END), [A.intern(A.Setup())])
         d = self.pending
         if d is None:
             own = self.legal_for(at)
             if own:
                 raise IllegalAction(
                     f"A square alone is not an action: say what the unit on {name_} does, e.g. `{own[0]}`.",
-                    [str(a) for a in own[:12]],
+                    own[:12],
                 )
             raise IllegalAction(
                 "A square alone is not an action: a move names two squares (`e2-e3`), an attack its "
                 "target too (`e4xe5`).",
-                [str(a) for a in self._legal_list()[:12]],
+                self._legal_list()[:12],
             )
         legal = self._decision_actions(d)
         here = [a for a in legal if getattr(a, "at", getattr(a, "target", None)) == at]
@@ -1104,15 +1104,14 @@ class State:
         if len(here) == 1:
             return here[0]
         if len(here) > 1:
-            which = [str(a) for a in here]
-            raise IllegalAction(f"Say which unit comes to {name_}: {_either(which)}.", which)
+            raise IllegalAction(f"Say which unit comes to {name_}: {_either([str(a) for a in here])}.", here)
         if d.kind == "ace":
             return _REINFORCE[at]  # refused below with the reason and the legal squares
         if d.kind == "strafe":
             return _STRAFES[at]
         raise IllegalAction(
             f"The {DECISION_LABELS[d.kind]} is not answered with a square: {d.question(legal)}",
-            [str(a) for a in legal],
+            legal,
         )
 
     def _refusal_words(self, action: Action) -> str:

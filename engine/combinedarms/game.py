@@ -15,7 +15,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, examples_now, limit_option, pick_rows
+from engine.base import BaseGame, examples_now, legal_now, limit_option, pick_rows
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
@@ -35,10 +35,11 @@ MAX_BUTTONS = 5
 
 def examples_in(state: State, side: str) -> A.Examples:
     """The examples a refusal offers `side` in `state`: each is accepted there, or left out."""
-    now = examples_now(state, side)
+    picked = legal_now(state, side)
+    now, offers = examples_now(state, side), tuple(str(a) for a in picked)
     legal = state.legal_actions(side)
     if not legal:
-        return A.Examples(None, None, None, now)
+        return A.Examples(None, None, None, now, offers)
     army = rows = layout = None
     if state.phase == DESIGN:
         counts = next(iter(state.rules.presets.values()))
@@ -46,7 +47,7 @@ def examples_in(state: State, side: str) -> A.Examples:
     elif state.phase == DEPLOY:
         layout = str(legal[0])
         rows = "/".join(state.layout_rows(state.side_index(side), A.Deploy(preset=A.LAYOUTS_FIRST)))
-    return A.Examples(army, rows, layout, now)
+    return A.Examples(army, rows, layout, now, offers)
 
 
 # The generic search per level, tuned for a turn of many small steps: most steps are easy, so each

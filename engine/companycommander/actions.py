@@ -258,7 +258,8 @@ def parse(text: str) -> Action:
             unit = "A2"
         raise InvalidNotation(
             f"Say what a success is for: `recon {unit} look` (look at the enemy's hand) or `recon {unit} "
-            "mark` (+1 to every Suppression roll against that front this turn)."
+            "mark` (+1 to every Suppression roll against that front this turn).",
+            (f"recon {unit} look", f"recon {unit} mark"),
         )
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
 
@@ -274,14 +275,19 @@ def _play(rest: str) -> Play:
         tail = " ".join(words[cut:])
         if card.target == "front":
             if not tail:
-                raise InvalidNotation(f"Name the front for {card.name}: `play {card.code} C` (L, C or R).")
+                raise InvalidNotation(
+                    f"Name the front for {card.name}: `play {card.code} C` (L, C or R).",
+                    (f"play {card.code} C",),
+                )
             return play(card, front=front_of(tail))
         if card.target == "unit":
             if not tail:
-                raise InvalidNotation(f"Name your unit for {card.name}: `play {card.code} A3`.")
+                raise InvalidNotation(
+                    f"Name your unit for {card.name}: `play {card.code} A3`.", (f"play {card.code} A3",)
+                )
             return play(card, unit=parse_label(tail))
         if tail:
-            raise InvalidNotation(f"{card.name} names nothing: `play {card.code}`.")
+            raise InvalidNotation(f"{card.name} names nothing: `play {card.code}`.", (f"play {card.code}",))
         return play(card)
     tactics_card(words[0] if words else rest)  # raises, naming the cards
     raise InvalidNotation(f"'play {rest}' is not a card play. Example: play artillery C.")

@@ -549,10 +549,10 @@ class State:
             return f"{unit.label} has no Casualty marker to remove."
         return f"'{action}' cannot be played now."
 
-    def _hints(self, action: Action, legal: list[Action]) -> list[str]:
+    def _hints(self, action: Action, legal: list[Action]) -> list[Action]:
         related = [a for a in legal if type(a) is type(action)]
         pool = related or [a for a in legal if not isinstance(a, A.End | A.Draw)] or legal
-        return [str(a) for a in pool[:5]]
+        return pool[:5]
 
     # ------------------------------------------------------------------------------ turns
 

@@ -201,7 +201,8 @@ def _setup(rest: str) -> Setup:
     if len(parts) != 8:
         raise InvalidNotation(
             "Name two men for each back-row square, files a to h, like `setup RR/HR/SR/OR/OR/UR/HR/RR`, "
-            f"or a preset: {', '.join(f'`setup {name}`' for name in PRESETS)}."
+            f"or a preset: {', '.join(f'`setup {name}`' for name in PRESETS)}.",
+            ("setup RR/HR/SR/OR/OR/UR/HR/RR", *(f"setup {name}" for name in PRESETS)),
         )
     return Setup(tuple(parts))
 

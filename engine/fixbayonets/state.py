@@ -458,7 +458,7 @@ class State:
         else:
             problem = self._refusal(action, side)
         if problem is not None:
-            raise IllegalAction(problem, [str(a) for a in self._hints(action, side)])
+            raise IllegalAction(problem, self._hints(action, side))
         self._legal = None
         self._events = events = list[AnyEvent]()
         if isinstance(action, A.Setup):
