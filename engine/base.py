@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from engine import search
 from engine.errors import IllegalAction, InvalidNotation
@@ -53,8 +53,50 @@ GENERIC_LEVELS = AiLevels(
 )
 
 
-class BaseGame:
-    """Shared behaviour of the collection's games; override what a game says differently."""
+class Stored(State, Protocol):
+    """A game's state class: a `State` that reads itself back from `to_json`."""
+
+    @staticmethod
+    def from_json(data: dict[str, Any], /) -> Any: ...
+
+
+class Shown(View, Protocol):
+    """A game's view class: a `View` that reads itself back from `to_json`."""
+
+    @staticmethod
+    def from_json(data: dict[str, Any], /) -> Any: ...
+
+
+S = TypeVar("S", bound=Stored)
+V = TypeVar("V", bound=Shown)
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Brain(Protocol[S_contra]):
+    """A game's AI hooks (its `ai` module), which the generic search and `appraise` call."""
+
+    def evaluate(self, state: S_contra, side: Side, /) -> float: ...
+
+    def rollout(self, state: S_contra, side: Side, rng: random.Random, /) -> Action: ...
+
+    def order(
+        self, state: S_contra, side: Side, actions: Sequence[Action], rng: random.Random, /
+    ) -> list[Action]: ...
+
+
+class BaseGame(Generic[S, V]):
+    """Shared behaviour of the collection's games, built from the parts a game declares: its state
+    and view classes (`state_type`, `view_type`), its notation's `parser` and its AI's hooks
+    (`brain`). A game overrides only what it says or does differently."""
+
+    # The game's own classes: `state_of`/`view_of` narrow the protocol's State and View to them,
+    # `from_json`/`view_from_json` read them back.
+    state_type: type[S]
+    view_type: type[V]
+    # The game's notation: text (tidied, never a shared word) to one of its actions.
+    parser: Callable[[str], Action] | None = None
+    # The AI's hooks (the game's `ai` module); without them the search plays at random and scores 0.
+    brain: Brain[S] | None = None
 
     name: str = ""
     title: str = ""
@@ -81,16 +123,30 @@ class BaseGame:
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         raise NotImplementedError
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        raise NotImplementedError
+    def from_json(self, data: dict[str, Any]) -> S:
+        return cast(S, self.state_type.from_json(data))
 
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        raise NotImplementedError
+    def view_from_json(self, data: dict[str, Any]) -> V:
+        return cast(V, self.view_type.from_json(data))
+
+    def state_of(self, state: State) -> S:
+        """`state` as this game's own state class (the protocol's State is all the platform knows)."""
+        if not isinstance(state, self.state_type):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        return state
+
+    def view_of(self, view: View) -> V:
+        """`view` as this game's own view class."""
+        if not isinstance(view, self.view_type):
+            raise TypeError(f"not a {self.title} view: {type(view).__name__}")
+        return view
 
     def parse_action(self, text: str) -> Action:
         """The game's own notation (the shared words are handled by `parse`), tidied by
         `engine.notation.tidy`: no spaces around punctuation, none at either end."""
-        raise NotImplementedError
+        if self.parser is None:
+            raise NotImplementedError(f"{self.title} declares no parser")
+        return self.parser(text)
 
     def parse(self, text: str) -> Action:
         meta = parse_meta(text)
@@ -145,13 +201,19 @@ class BaseGame:
     # -- the AI
 
     def evaluate(self, state: State, side: Side) -> float:
-        """How good `state` is for `side`, in [-1, 1]; the search's judgement. Override it."""
-        return 0.0
+        """How good `state` is for `side`, in [-1, 1]; the search's judgement (the `brain`'s)."""
+        if self.brain is None:
+            return 0.0
+        return self.brain.evaluate(self.state_of(state), side)
 
     def rollout(self, state: State, side: Side, rng: random.Random) -> Action:
-        return rng.choice(state.legal_actions(side))
+        if self.brain is None:
+            return rng.choice(state.legal_actions(side))
+        return self.brain.rollout(self.state_of(state), side, rng)
 
     def order(self, state: State, side: Side, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+        if self.brain is not None:
+            return self.brain.order(self.state_of(state), side, actions, rng)
         out = list(actions)
         rng.shuffle(out)
         return out

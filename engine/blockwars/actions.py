@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
 
+from engine.action import GameAction
 from engine.blockwars.model import Layout
 from engine.blockwars.squares import FILES, SQUARE_NAMES, square
 from engine.errors import InvalidNotation
@@ -33,13 +33,8 @@ _SQ = r"([a-h][1-8])"
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """Base of the game's own actions; the shared ones (resign, draw, timeout) are `engine.meta`'s."""
-
-    anytime: ClassVar[bool] = False
-
-    def __str__(self) -> str:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)

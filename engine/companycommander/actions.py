@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import ClassVar
 
+from engine.action import Notated
 from engine.companycommander.model import (
     ADJACENT,
     FRONT_LETTERS,
@@ -36,26 +36,10 @@ from engine.errors import InvalidNotation
 EXAMPLES = "deploy A7 L, move A3 C, tactics, recon A2 look, fire A4, play artillery C, assault A1, end"
 
 
-class Action:
-    """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
+class Action(Notated):
+    """Base of this game's own actions (`engine.action.Notated`: the notation kept, compared by it)."""
 
-    __slots__ = ("text",)
-    anytime: ClassVar[bool] = False
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
+    __slots__ = ()
 
 
 class Deploy(Action):

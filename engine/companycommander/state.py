@@ -1007,7 +1007,8 @@ def _listed(action: Action, legal: list[Action]) -> Action | None:
 
 
 def _fields(action: Action) -> tuple[object, ...]:
-    return tuple(getattr(action, name) for name in type(action).__slots__)
+    names: tuple[str, ...] = type(action).__slots__
+    return tuple(getattr(action, name) for name in names)
 
 
 def _rolled(data: dict[str, Any]) -> Rolled:
