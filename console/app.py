@@ -603,7 +603,9 @@ class Console:
         return await self._act(verb.notation(text or None))
 
     async def cmd_play(self, game: Game, args: list[str]) -> Outcome:
-        text = " ".join(args)
+        if args and args[0].lower().startswith("action:"):  # Discord's typed syntax, as for the verbs
+            args = [args[0][len("action:") :], *args[1:]]
+        text = " ".join(a for a in args if a)
         if not text:
             raise UsageError(
                 f"Usage: /{game.name} play ACTION (several: a; b). Examples: {game.notation_help}"

@@ -440,9 +440,10 @@ def limit_option(
     name: str, label: str, description: str, default: int, maximum: int, shown: str, off: str
 ) -> OptionSpec:
     """A limit the rule texts do not have, so that a game played over days ends: a challenge
-    option with a sensible `default` that the challenger may set (1 to `maximum`) or switch off
-    with 0. The challenge message states it (`shown`, "{}" the value; `off` for 0), and a result
-    the limit decides says so (rules/<game>.md names the ruling). One pattern for every game."""
+    option with a sensible `default` (0, off, where the game's own rules end it soon enough) that
+    the challenger may set (1 to `maximum`) or switch off with 0. The challenge message states it
+    (`shown`, "{}" the value; `off` for 0), and a result the limit decides says so (rules/<game>.md
+    names the ruling). One pattern for every game."""
     if "0 = no limit" not in description:
         raise ValueError(f"{name}: a limit's description says that 0 switches it off")
     return OptionSpec(name, label, description, default, minimum=0, maximum=maximum, shown=shown, off=off)

@@ -1160,6 +1160,9 @@ class MatchService:
                 raise NoMatch("That game is no longer stored.") from None
         else:
             match, _ = await self.latest(channel_id)
+        side = match.side_of(user_id)
+        if side is None or user_id == match.ai_player_id:  # first: an outsider is told what holds always
+            raise NotAPlayer("Only the two players can look back at a game, each at their own choices.")
         if match.status is not Status.FINISHED:
             if match.status.is_open:
                 raise BadRequest(
@@ -1167,9 +1170,6 @@ class MatchService:
                     "Ask again after the last move."
                 )
             raise NoMatch("That game was never played to an end, so there is nothing to look back at.")
-        side = match.side_of(user_id)
-        if side is None or user_id == match.ai_player_id:
-            raise NotAPlayer("Only the two players can look back at a game, each at their own choices.")
         key = (match.id, side)
         found = self._reviews.get(key)
         if found is None:  # a finished game's look back never changes: asked twice, it is thought once

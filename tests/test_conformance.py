@@ -118,8 +118,9 @@ def test_metadata(name: str) -> None:
     assert a.title and b.title and a.adjective and b.adjective
     for spec in game.options:
         assert NAME.match(spec.name) and spec.label and 0 < len(spec.description) <= 100
-        if spec.limit:  # a limit of ours: an int the challenger may set or switch off with 0
-            assert isinstance(spec.default, int) and spec.default > 0 and spec.minimum == 0
+        if spec.limit:  # a limit of ours: an int the challenger may set or switch off with 0 (which
+            # may be the default: Company Commander's games end by themselves, issue 31)
+            assert isinstance(spec.default, int) and spec.default >= 0 and spec.minimum == 0
             assert "0 = no limit" in spec.description and spec.off and "{}" in spec.shown
             assert game.normalise_options({spec.name: 0})[spec.name] == 0
     verbs = [v.name for v in game.verbs]

@@ -1,14 +1,17 @@
 """Company Commander's actions and their notation (the table is in rules/companycommander.md).
 
     deploy A7 L            put the arriving unit A7 on your Left Flank (Deploy phase)
-    extra squad            your Company Commander's extra card: a Squad card (or `extra tactics`)
+    extra squad            your Company Commander's extra card: a Squad card (or `extra tactics`,
+                           or `extra none` to go without: the text says you *may* draw it)
     move A3 C              move A3 to the neighbouring Center (Deploy phase)
     tactics                done deploying: on to the Tactics phase, which draws your 2 cards
     discard medic          throw a card away when you hold more than seven
     recon A2 look          send A2 on a Recon mission; on a success, look at the enemy's hand
     recon A2 mark          ... on a success, +1 to every Suppression roll against that front
     fire A4                A4 fires at the enemy front across (Suppression)
-    play artillery C       a Support card: its rolls against the enemy's Center
+    play artillery C       a Support card: its rolls against the enemy's Center (`artillery C` and
+                           `card artillery C` are the same action: the Discord command `play`
+                           sends the words after it, and `card` is the game's own command)
     play rally L / play medic A3 / play ambush R / play surprise / play reinforcements
     assault A1             A1 assaults a random enemy unit at the front across
     end                    end the turn (the Rally phase follows by itself)
@@ -59,7 +62,7 @@ class Move(Action):
 
 
 class Extra(Action):
-    """The Company Commander's extra card: "squad" or "tactics"."""
+    """The Company Commander's extra card: "squad", "tactics", or "none" (declined)."""
 
     __slots__ = ("deck",)
 
@@ -130,7 +133,7 @@ class End(Action):
 
 
 DRAW, END = Draw(), End()
-EXTRA_SQUAD, EXTRA_TACTICS = Extra("squad"), Extra("tactics")
+EXTRA_SQUAD, EXTRA_TACTICS, EXTRA_NONE = Extra("squad"), Extra("tactics"), Extra("none")
 RECON_CHOICES = ("look", "mark")
 
 
@@ -194,13 +197,14 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"^deploy\s+{_UNIT}\s+(?:to\s+|on\s+)?{_FRONT}$", "deploy"),
         (rf"^move\s+{_UNIT}\s+(?:to\s+)?{_FRONT}$", "move"),
         (rf"^{_UNIT}\s*(?:-|>|->|→)\s*{_FRONT}$", "move"),
-        (r"^extra\s+(squad|tactics)(?:\s+card)?$", "extra"),
+        (r"^extra\s+(squad|tactics|none|no)(?:\s+card)?$", "extra"),
+        (r"^(?:no|decline|skip)\s+(?:the\s+)?extra(?:\s+card)?$", "no extra"),
         (r"^(?:tactics|draw tactics|done|done deploying)$", "draw"),
         (r"^discard\s+(.+)$", "discard"),
         (rf"^recon\s+{_UNIT}\s+(look|mark)$", "recon"),
         (rf"^fire\s+{_UNIT}$", "fire"),
         (rf"^assault\s+{_UNIT}$", "assault"),
-        (r"^play\s+(.+)$", "play"),
+        (r"^(?:play|card)\s+(.+)$", "play"),
         (r"^(?:end|end turn)$", "end"),
     )
 )
@@ -218,7 +222,10 @@ def parse(text: str) -> Action:
         if kind == "end":
             return END
         if kind == "extra":
-            return EXTRA_SQUAD if m.group(1).lower() == "squad" else EXTRA_TACTICS
+            deck = m.group(1).lower()
+            return EXTRA_SQUAD if deck == "squad" else (EXTRA_TACTICS if deck == "tactics" else EXTRA_NONE)
+        if kind == "no extra":
+            return EXTRA_NONE
         if kind == "discard":
             return discard(tactics_card(m.group(1)))
         if kind == "play":
@@ -233,6 +240,10 @@ def parse(text: str) -> Action:
         if kind == "fire":
             return fire(unit)
         return assault(unit)
+    if _names_card(t):
+        # A card named without `play`: what `/companycommander play action:mortars L` sends, and
+        # what the console's `play mortars L` passes on (issue 31).
+        return _play(t)
     if t.lower().startswith("recon"):
         # The example names the unit the player typed (an example with another unit may be refused).
         words = t.split()
@@ -248,8 +259,23 @@ def parse(text: str) -> Action:
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
 
 
+def _names_card(text: str) -> bool:
+    """Whether `text` begins with a Tactics card's name (one word or two: "air strike")."""
+    words = text.split()
+    for cut in (2, 1):
+        if len(words) >= cut:
+            try:
+                tactics_card(" ".join(words[:cut]))
+            except InvalidNotation:
+                continue
+            return True
+    return False
+
+
 def _play(rest: str) -> Play:
     words = rest.split()
+    while len(words) > 1 and words[0].lower() in ("play", "card"):
+        words = words[1:]  # "play play mortars L": the word typed after a command that already says it
     # The card's name may be two words ("air strike"); what follows it is its front or unit.
     for cut in range(len(words), 0, -1):
         try:
@@ -281,6 +307,7 @@ __all__ = [
     "DRAW",
     "END",
     "EXAMPLES",
+    "EXTRA_NONE",
     "EXTRA_SQUAD",
     "EXTRA_TACTICS",
     "RECON_CHOICES",

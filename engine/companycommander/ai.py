@@ -148,6 +148,8 @@ def quick(state: State, side: str, action: Action, g: Glance | None = None) -> f
             return 8.0  # cover an empty front
         return 6.0 + 0.25 * len(g.enemy[action.front]) - 0.3 * here
     if isinstance(action, A.Extra):
+        if action.deck == "none":
+            return 0.0  # a card more is never worth less than none here
         return 6.0 + (0.5 if action.deck == "tactics" and len(state.hands[side]) < 4 else 0.0)
     if isinstance(action, A.Draw):
         return 1.0
@@ -300,7 +302,7 @@ def _result_worth(u: Unit, what: str) -> float:
 
 def assault_worth(state: State, u: Unit) -> float:
     """The expected worth of `u` assaulting now (H15), over the target drawn and the 36 throws."""
-    them = state.at(other(u.side), u.front)
+    them = state.assault_targets(u)
     if not them:
         return -99.0
     ambushed = state.ambush[other(u.side)] >> u.front & 1
@@ -335,8 +337,8 @@ def roll_worth(state: State, side: str, front: int, bonus: int = 0) -> float:
             total = throw + bonus
             if total >= CASUALTY_AT:
                 worth += ways * _result_worth(t, "casualty")
-            elif total >= PIN_AT:
-                worth += ways * _result_worth(t, "pin")
+            elif total >= PIN_AT:  # a Pin on a Pinned unit is a Casualty (H13)
+                worth += ways * _result_worth(t, "casualty" if t.pinned else "pin")
     return worth / (36 * len(them))
 
 
@@ -363,7 +365,7 @@ def _deploy_choice(legal: Sequence[Action], value: Callable[[A.Deploy], float]) 
     best: Action | None = None
     top = -1e9
     for a in legal:
-        if isinstance(a, A.Extra):
+        if isinstance(a, A.Extra) and a.deck != "none":  # a free card is worth taking (it may be declined)
             return a
         if isinstance(a, A.Deploy):
             v = value(a)

@@ -65,6 +65,7 @@ def short_dice(dice: tuple[int, ...], mods: tuple[Mod, ...] = ()) -> str:
 EFFECT_WORDS = {
     "pinned": "is Pinned",
     "already": "is already Pinned (no effect)",
+    "repinned": "is Pinned again and takes a Casualty",
     "casualty": "takes a Casualty",
     "casualty_pinned": "takes a Casualty and is Pinned",
     "destroyed": "takes a Casualty and is destroyed",
@@ -73,6 +74,7 @@ EFFECT_WORDS = {
 EFFECT_SHORT = {
     "pinned": "Pinned",
     "already": "already Pinned",
+    "repinned": "Pinned again: Casualty",
     "casualty": "Casualty",
     "casualty_pinned": "Casualty, Pinned",
     "destroyed": "destroyed",
@@ -179,6 +181,16 @@ class TacticsDrawn(Event):
 
     def seen_by(self, viewer: Viewer) -> Event | None:
         return self if viewer == self.side else replace(self, cards=())
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraDeclined(Event):
+    """The Company Commander's extra card left undrawn: the text says a player *may* draw it."""
+
+    side: str
+
+    def text(self, viewer: Viewer = None) -> str:
+        return f"the {TITLES[self.side]} go without their Company Commander's extra card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,6 +485,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Deployed,
         Moved,
         TacticsDrawn,
+        ExtraDeclined,
         Reshuffled,
         Discarded,
         Shot,
@@ -515,6 +528,7 @@ __all__ = [
     "Discarded",
     "Effect",
     "Event",
+    "ExtraDeclined",
     "HandSeen",
     "Mission",
     "Mod",

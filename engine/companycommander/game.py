@@ -48,10 +48,10 @@ class CompanyCommanderGame(BaseGame[State, View]):
         limit_option(
             "turn_limit",
             "Turn limit",
-            f"Rounds before more enemy units put out wins (0 = no limit; default {DEFAULT_TURN_LIMIT})",
+            "Rounds before more enemy units put out wins (0 = no limit, the default; the text has none)",
             DEFAULT_TURN_LIMIT,
             99,
-            shown="{} rounds, then the side that put out more enemy units wins",
+            shown="after round {}, the side that put out more enemy units wins",
             off="none",
         ),
     )
@@ -72,9 +72,9 @@ class CompanyCommanderGame(BaseGame[State, View]):
         ),
         Verb(
             "extra",
-            "Your Company Commander's extra card: a Squad or a Tactics card (Deploy phase)",
+            "Your Company Commander's extra card: Squad, Tactics, or none (Deploy phase)",
             arg="deck",
-            arg_description="squad or tactics",
+            arg_description="squad, tactics, or none to go without it",
             template="extra {}",
         ),
         Verb(
@@ -92,7 +92,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
         ),
         Verb(
             "recon",
-            "Send a Scouts unit on a Recon mission into the enemy front across",
+            "Send a Scout team on a Recon mission into the enemy front across",
             arg="mission",
             arg_description="The unit and what a success is for: A2 look (their hand) or A2 mark (+1 fire)",
             template="recon {}",
@@ -126,7 +126,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
     turn_label = "Round"
 
     # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
-    # games a pairing, seeds 1-400, 2026-11-27 (docs/performance.md, docs/ai.md).
+    # games a pairing, seeds 1-400, 2026-11-28, the rules after issue 31 (docs/performance.md, docs/ai.md).
     ai = AiLevels(
         ("random", "easy", "normal", "hard", "search"),
         "normal",
@@ -137,7 +137,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
         },
-        ratings={"random": 0.0, "easy": 467.0, "normal": 578.0, "hard": 810.0},
+        ratings={"random": 0.0, "easy": 536.0, "normal": 715.0, "hard": 888.0},
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
     )
     # The levels that play a policy of their own, without searching.
@@ -225,7 +225,8 @@ class CompanyCommanderGame(BaseGame[State, View]):
 
     def menu(self, view: AnyView) -> Menu:
         """From the spectator's view: the phase's way on, and Take action for the rest."""
-        s = self.view_of(view).state
+        v = self.view_of(view)
+        s = v.state
         if s.is_over():
             return Menu()
         side = s.active
@@ -241,12 +242,18 @@ class CompanyCommanderGame(BaseGame[State, View]):
                     take_action=True,
                 )
             buttons: tuple[Choice, ...] = ()
-            if s._extra_open(side):
-                buttons = tuple(
-                    Choice(f"Extra {a.deck} card", str(a), style="primary")
-                    for a in (A.EXTRA_SQUAD, A.EXTRA_TACTICS)
-                    if a in s.legal_actions(side)
+            if words.extra_open(v, side):
+                # The spectator's view holds no Tactics deck (its order is secret): count it instead.
+                decks = (
+                    ("squad", bool(s.squad[side])),
+                    ("tactics", bool(v.tactics_count or s.tactics_discard)),
                 )
+                offered = [
+                    Choice(f"Extra {deck} card", f"extra {deck}", style="primary")
+                    for deck, left in decks
+                    if left
+                ]
+                buttons = (*offered, Choice("No extra card", str(A.EXTRA_NONE)))
             else:
                 buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)

@@ -45,10 +45,8 @@ VICTORY_LOSSES = 10  # enemy units destroyed or routed to win
 FLANK_TURNS = 2  # turns each side has had before three fronts against one (or none) win (H18)
 # Our numbers.
 START_HAND = 3  # Tactics cards dealt to each side before the first turn (H5)
-SECOND_PLAYER_BONUS = 2  # more for the side that moves second (H5)
-FIRST_TURN_DRAW = 2  # Squad cards the first player draws in the game's very first Deploy phase (H5)
-FIRST_TURN_DRAW = 2  # Squad cards the first player draws in the game's very first Deploy phase (H5)
-DEFAULT_TURN_LIMIT = 12  # rounds, unless the challenge sets another or none (H23)
+SECOND_PLAYER_BONUS = 4  # more for the side that moves second: 7, the hand limit (H5)
+DEFAULT_TURN_LIMIT = 0  # no limit unless the challenge sets one (H23: the text has none)
 
 
 def other(side: str) -> str:
@@ -99,18 +97,18 @@ UNIT_TYPES: tuple[UnitType, ...] = (
     UnitType("rifles", AMERICANS, "Rifle squad", "Rifles", 3, count=16),
     UnitType("hmg", AMERICANS, "Heavy MG team", "HMG", 2, fires=True, count=4),
     UnitType("mortar", AMERICANS, "Mortar team", "Mortar", 2, fires=True, count=4),
-    UnitType("scouts", AMERICANS, "Scouts", "Scouts", 1, recon=True, count=3),
+    UnitType("scouts", AMERICANS, "Scout team", "Scouts", 1, recon=True, count=3),
     UnitType("sherman", AMERICANS, "Sherman tank", "Sherman", 4, fires=True, count=2),
     UnitType("fo", AMERICANS, "Artillery observer", "Artillery", 1, fires=True, fire_bonus=1, count=2),
-    UnitType("cc", AMERICANS, "Company Commander", "Captain", 2, commander=True, count=1),
+    UnitType("cc", AMERICANS, "Company Commander", "Co. Cmdr", 2, commander=True, count=1),
     UnitType("rifles", GERMANS, "Rifle squad", "Rifles", 3, count=9),
     UnitType("mg42", GERMANS, "MG 42 team", "MG 42", 2, fires=True, fire_bonus=1, count=6),
     UnitType("mortar", GERMANS, "Mortar team", "Mortar", 2, fires=True, count=3),
-    UnitType("scouts", GERMANS, "Scouts", "Scouts", 1, recon=True, count=3),
+    UnitType("scouts", GERMANS, "Scout team", "Scouts", 1, recon=True, count=3),
     UnitType("panzer", GERMANS, "Panzer IV", "Panzer", 4, fires=True, count=2),
     UnitType("assault", GERMANS, "Assault squad", "Assault", 3, assault_bonus=1, count=3),
     UnitType("fo", GERMANS, "Artillery observer", "Artillery", 1, fires=True, count=2),
-    UnitType("cc", GERMANS, "Company Commander", "Captain", 2, commander=True, count=1),
+    UnitType("cc", GERMANS, "Company Commander", "Co. Cmdr", 2, commander=True, count=1),
 )
 TYPES: dict[str, UnitType] = {t.key: t for t in UNIT_TYPES}
 TYPE_INDEX: dict[str, int] = {t.key: i for i, t in enumerate(UNIT_TYPES)}
@@ -213,7 +211,7 @@ TACTICS_TYPES: tuple[TacticsCard, ...] = (
     TacticsCard("surprise", "Surprise Attack", KEYWORD, count=3,
                 text="+3 to your next Assault roll this turn"),
     TacticsCard("ambush", "Ambush", KEYWORD, count=3, target="front",
-                text="until your next turn, enemy Assaults on your units at one front are at -3"),
+                text="the next enemy Assault on your units at one front, before your next turn, is at -3"),
     TacticsCard("rally", "Rally", KEYWORD, count=3, target="front",
                 text="remove the Pinned markers of all your units at one front"),
     TacticsCard("medic", "Medic", KEYWORD, count=3, target="unit",
@@ -250,12 +248,16 @@ def sort_cards(cards: list[TacticsCard]) -> list[TacticsCard]:
     return sorted(cards, key=lambda c: TACTICS_INDEX[c.code])
 
 
+_PLURALS = {"rally": "Rallies", "ambush": "Ambushes", "reinforcements": "Reinforcements"}
+
+
 def cards_words(cards: list[TacticsCard]) -> str:
     """'Mortar Barrage, 2 Medic and Rally' (card-list order)."""
     counts: dict[str, int] = {}
     for c in sort_cards(cards):
         counts[c.code] = counts.get(c.code, 0) + 1
-    parts = [f"{n} {TACTICS[code].name}" if n > 1 else TACTICS[code].name for code, n in counts.items()]
+    parts = [f"{n} {_PLURALS.get(code, TACTICS[code].name + 's')}" if n > 1 else TACTICS[code].name
+             for code, n in counts.items()]  # fmt: skip
     return and_list(parts) if parts else "no cards"
 
 

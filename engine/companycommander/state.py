@@ -24,6 +24,7 @@ from engine.companycommander.events import (
     Deployed,
     Discarded,
     Effect,
+    ExtraDeclined,
     HandSeen,
     Mission,
     Mod,
@@ -42,7 +43,6 @@ from engine.companycommander.events import (
 from engine.companycommander.model import (
     ADJACENT,
     ADJECTIVES,
-    FIRST_TURN_DRAW,
     FLANK_TURNS,
     FRONT_LETTERS,
     FRONT_NAMES,
@@ -94,6 +94,10 @@ REPULSED_UPTO, STALLED_UPTO, HIT_UPTO, HIT_PINNED_UPTO = 4, 7, 9, 11
 PINNED_TARGET = 2  # assaulting a Pinned unit (H6)
 SURPRISE, AMBUSH = 3, 3  # the keyword cards' modifiers (H4)
 RALLY_AT = 4  # a Rally roll of this or more removes the Pinned marker (H17)
+# Our rulings reconsidered in issue 31 (rules/companycommander.md gives the figures for each):
+DOUBLE_PIN = True  # (H13) a Suppression Pin on a unit already Pinned is a Casualty instead
+AMBUSH_ONCE = True  # (H3) an Ambush spoils one enemy Assault at its front, then it is spent
+PINNED_FIRST = True  # (H15) an Assault goes in against a Pinned unit across, if there is one
 REINFORCEMENTS = 2  # Squad cards the Reinforcements card draws
 LOOK, MARK = "look", "mark"
 _BITS = (0, 1, 1, 2, 1, 2, 2, 3)  # fronts in a 3-bit mask
@@ -267,6 +271,16 @@ class State:
         """Whether the enemy of `side` has a unit at `front` (the front across from `side`'s)."""
         return self.occ[other(side)][front] > 0
 
+    def assault_targets(self, u: Unit) -> list[Unit]:
+        """(H15) The enemy units an Assault by `u` may fall on, one drawn at random: the Pinned ones
+        across, if any (the attack goes in where the fire has pinned the enemy down), else all."""
+        across = [t for t in self.forces[other(u.side)].values() if t.front == u.front]
+        if PINNED_FIRST:
+            pinned = [t for t in across if t.pinned]
+            if pinned:
+                return pinned
+        return across
+
     def tactics_left(self) -> int:
         return len(self.tactics) + len(self.tactics_discard)
 
@@ -297,6 +311,7 @@ class State:
                     out.append(A.EXTRA_SQUAD)
                 if self.tactics_left():
                     out.append(A.EXTRA_TACTICS)
+                out.append(A.EXTRA_NONE)  # the text: you *may* draw it (issue 31)
             waiting = False
             for u in mine:
                 if u.front < 0:
@@ -408,8 +423,10 @@ class State:
             self.extra = False
             if action.deck == "squad":
                 self._draw_squad(side, 1, "extra")
-            else:
+            elif action.deck == "tactics":
                 self._draw_tactics(side, 1, "extra")
+            else:
+                events.append(ExtraDeclined(side))
         elif isinstance(action, A.Draw):
             self.extra = False
             self._tactics_phase(side)
@@ -481,7 +498,10 @@ class State:
                 names = and_list([u.label for u in waiting])
                 return f"Deploy your new units first ({names}): `deploy {waiting[0].label} C`."
             if self._extra_open(side):
-                return "Take your Company Commander's extra card first: `extra squad` or `extra tactics`."
+                return (
+                    "Take or decline your Company Commander's extra card first: `extra squad`, "
+                    "`extra tactics` or `extra none`."
+                )
             if isinstance(action, A.Draw):
                 return "You are ready: `tactics` ends the Deploy phase."
             return "Finish the Deploy phase first: `tactics` (it draws your two Tactics cards)."
@@ -490,24 +510,28 @@ class State:
         assert unit is not None or isinstance(action, A.End)
         if isinstance(action, A.Recon | A.Fire | A.Assault):
             assert unit is not None
-            busy = _busy_words(unit)
-            if busy:
-                return busy
+            # What the unit is first, then the phase, then what it did this turn, then the enemy
+            # across: the first reason that holds is the one a player can act on (issue 31: a unit
+            # deployed this turn acts at once, H8, so "new" is never a reason).
             if isinstance(action, A.Recon):
                 if not unit.type.recon:
                     return (
-                        f"{unit.label} {unit.type.name} is no Recon unit: only Scouts go on Recon missions."
+                        f"{unit.label}, {_a(unit.type.name)}, is not a Recon unit: only Scout teams go on "
+                        "Recon missions."
                     )
                 if self.phase != RECON:
                     return f"The Recon phase is over: this is the {PHASE_NAMES[self.phase]} phase."
             if isinstance(action, A.Fire):
                 if not unit.type.fires:
                     return (
-                        f"{unit.label} {unit.type.name} has no long-range fire: only artillery, mortars, "
-                        "tanks and heavy machine guns fire in the Suppression phase."
+                        f"{unit.label}, {_a(unit.type.name)}, has no long-range fire: only artillery "
+                        "observers, mortars, tanks and machine guns fire in the Suppression phase."
                     )
                 if self.phase == ASSAULT:
                     return "The Suppression phase is over: this is the Assault phase."
+            busy = _busy_words(unit)
+            if busy:
+                return busy
             if not self.enemy_at(side, unit.front):
                 where = FRONT_NAMES[unit.front]
                 return f"The enemy has no unit on the {where}, the front across from {unit.label}."
@@ -574,7 +598,7 @@ class State:
         self._events.append(TurnBegan(side, self.round))
         cc = self.commander(side)
         self.extra = cc is not None and cc.front >= 0 and bool(self.squad[side] or self.tactics_left())
-        self._draw_squad(side, FIRST_TURN_DRAW if self.turns == 1 else SQUAD_DRAW, "deploy")
+        self._draw_squad(side, SQUAD_DRAW, "deploy")
         self._check_annihilation()
 
     def _tactics_phase(self, side: str) -> None:
@@ -602,7 +626,7 @@ class State:
         """(H23) The last round is over: more enemy units destroyed or routed wins; equal draws."""
         a, g = SIDES
         took = {a: self.lost[g], g: self.lost[a]}
-        head = f"turn limit of {limit} rounds reached"
+        head = f"turn limit of {plural(limit, 'round')} reached"
         if took[a] == took[g]:
             units = plural(took[a], "enemy unit")
             self._finish(Outcome(None, EndReason.TURN_LIMIT, f"{head} with {units} put out by each side"))
@@ -693,6 +717,9 @@ class State:
             return (self._casualty(u),)
         if total >= PIN_AT:
             if u.pinned:
+                if DOUBLE_PIN:  # (H13) pinned again: the designer's "double whammy"
+                    effect = self._casualty(u)
+                    return ((u.label, u.type.key, "repinned" if effect[2] == "casualty" else effect[2]),)
                 return ((u.label, u.type.key, "already"),)
             u.pinned = True
             return ((u.label, u.type.key, "pinned"),)
@@ -711,7 +738,7 @@ class State:
         """(H15) One unit assaults a random enemy unit at the front across: 2D6 and our table."""
         u.acted = True
         side, them = u.side, other(u.side)
-        targets = [t for t in self.forces[them].values() if t.front == u.front]
+        targets = self.assault_targets(u)
         r = self._rng()  # the dice first, then the target: the order of every roll in this game
         dice = (r.randint(1, 6), r.randint(1, 6))
         t = r.choice(targets)
@@ -728,6 +755,8 @@ class State:
             self.surprise = 0
         if self.ambush[them] >> t.front & 1:
             mods.append(("Ambush", -AMBUSH))
+            if AMBUSH_ONCE:  # (H3) one fight, as the designer's Ambush card
+                self.ambush[them] &= ~(1 << t.front)
         total = sum(dice) + sum(m for _, m in mods)
         if total <= REPULSED_UPTO:
             result, effects = "repulsed", (self._casualty(u),)
@@ -753,6 +782,8 @@ class State:
         cc = self.commander(side)
         for u in [u for u in self.forces[side].values() if u.pinned]:
             mods: tuple[Mod, ...] = ()
+            if cc is not None and cc.label not in self.forces[side]:
+                cc = None  # he routed earlier in this Rally phase: he no longer stands there (H17)
             if cc is not None and cc is not u and cc.front == u.front and cc.front >= 0:
                 mods = (("Company Commander", 1),)
             roll = self._rng().randint(1, 6)
@@ -825,7 +856,7 @@ class State:
                     side,
                     c.code,
                     action.front,
-                    effect=f"enemy Assaults there are at −{AMBUSH} until their next turn",
+                    effect=f"the next enemy Assault there is at −{AMBUSH}, before their next turn",
                 )
             )
         elif c.code == "rally":
@@ -1023,13 +1054,16 @@ def _busy_words(u: Unit) -> str:
         return f"{u.label} is not deployed yet."
     if u.pinned:
         return f"{u.label} is Pinned: a Pinned unit does nothing until it rallies."
-    if u.fresh:
-        return f"{u.label} was deployed this turn: it acts from your next turn."
     if u.moved:
         return f"{u.label} moved this turn: a unit that moved may not attack or go on a Recon mission."
     if u.acted:
         return f"{u.label} has already acted this turn (one mission, fire or assault a turn)."
     return ""
+
+
+def _a(name: str) -> str:
+    """'a Rifle squad', 'an MG 42 team', 'an HMG team'."""
+    return f"{'an' if name[:1] in 'AEIOU' or name.startswith(('MG', 'HMG')) else 'a'} {name}"
 
 
 def _move_refusal(u: Unit, front: int) -> str:

@@ -9,11 +9,15 @@ from __future__ import annotations
 from engine.companycommander import actions as A
 from engine.companycommander.model import (
     ADJECTIVES,
+    FRONT_LETTERS,
     FRONT_NAMES,
+    FRONTS,
     HAND_LIMIT,
+    LETTERS,
     TACTICS,
     TITLES,
     TYPES,
+    TacticsCard,
     Unit,
     and_list,
     cards_words,
@@ -52,8 +56,12 @@ def status(view: View, side: str) -> str:
         if waiting:
             names = and_list([u.label for u in waiting])
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
-        if s._extra_open(side):
-            steps.append("take your Company Commander's extra card (`extra squad` or `extra tactics`)")
+        if extra_open(view, side):
+            decks = [f"`extra {d}`" for d, left in (("squad", s.squad[side]), ("tactics", True)) if left]
+            steps.append(
+                f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
+                "or `extra none` to go without)"
+            )
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
             steps.append("move units to a neighbouring front if you like (`move …`)")
         steps.append("then `tactics` to draw your two Tactics cards")
@@ -67,7 +75,8 @@ def status(view: View, side: str) -> str:
     recon = [a.unit for a in legal if isinstance(a, A.Recon)]
     if recon:
         parts.append(
-            f"Recon missions by {and_list(list(dict.fromkeys(recon)))} (`recon {recon[0]} look` or `mark`)"
+            f"Recon missions by {and_list(list(dict.fromkeys(recon)))} "
+            f"(`recon {recon[0]} look` or `recon {recon[0]} mark`)"
         )
     fire = [a.unit for a in legal if isinstance(a, A.Fire)]
     if fire:
@@ -82,6 +91,13 @@ def status(view: View, side: str) -> str:
     return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}{cards}; then `end` your turn."
 
 
+def extra_open(view: View, side: str) -> bool:
+    """`State._extra_open` from a view: a spectator's view holds no Tactics deck (its order is
+    secret), so its count stands in."""
+    s = view.state
+    return s.extra and bool(s.squad[side] or view.tactics_count or s.tactics_discard)
+
+
 def describe(state: State, action: Action) -> str:
     """An action in words, for buttons and autocomplete (under 100 characters: a test holds it)."""
     if isinstance(action, A.Draw):
@@ -89,6 +105,8 @@ def describe(state: State, action: Action) -> str:
     if isinstance(action, A.End):
         return "End your turn (Pinned units then roll to rally)"
     if isinstance(action, A.Extra):
+        if action.deck == "none":
+            return "Go without your Company Commander's extra card this turn"
         return f"Company Commander's extra card: a {action.deck.title()} card"
     if isinstance(action, A.Discard):
         return f"Discard {action.card.name}"
@@ -134,9 +152,7 @@ def _play_words(state: State, action: A.Play) -> str:
         return f"Play Rally on your {FRONT_NAMES[action.front]}: {and_list(pinned)} no longer Pinned"
     if c.code == "ambush":
         assert action.front is not None
-        return (
-            f"Play Ambush on your {FRONT_NAMES[action.front]}: enemy Assaults there −3 until your next turn"
-        )
+        return f"Play Ambush on your {FRONT_NAMES[action.front]}: the next enemy Assault there is at −3"
     if c.code == "medic":
         u = state.unit(action.unit or "")
         what = f"{u.type.name} {u.label}" if u else action.unit
@@ -200,8 +216,27 @@ def hand_text(view: View) -> str | None:
         return "Your hand is empty."
     lines = [f"Your hand ({plural(len(cards), 'card')}): {cards_words(cards)}."]
     for c in dict.fromkeys(cards):
-        lines.append(f"- {c.name} (`play {c.code}`): {c.text}.")
+        lines.append(f"- {c.name} ({_play_form(view, c)}): {c.text}.")
     return "\n".join(lines)
+
+
+def _play_form(view: View, card: TacticsCard) -> str:
+    """How to play `card`, whole, as it may be typed (issue 31): the front or unit it names filled
+    in from the table (a front across from the enemy, a unit of the player's), the others said."""
+    s, side = view.state, view.viewer
+    assert side is not None
+    if card.target == "front":
+        if card.kind == "support":  # an enemy front
+            fits = [f for f in FRONTS if s.enemy_at(side, f)]
+        else:  # a front of the player's: with a Pinned unit for Rally
+            fits = [f for f in FRONTS for u in s.at(side, f) if u.pinned or card.code != "rally"]
+        front = FRONT_LETTERS[fits[0] if fits else 1]
+        return f"`play {card.code} {front}`; L, C or R"
+    if card.target == "unit":
+        mine = sorted(s.in_play(side), key=lambda u: (not u.cas, int(u.label[1:])))
+        label = mine[0].label if mine else f"{LETTERS[side]}1"
+        return f"`play {card.code} {label}`, naming your unit"
+    return f"`play {card.code}`"
 
 
 def type_words(key: str) -> str:
@@ -220,6 +255,7 @@ def type_words(key: str) -> str:
 
 __all__ = [
     "describe",
+    "extra_open",
     "group_label",
     "group_of",
     "hand_text",

@@ -309,12 +309,18 @@ def _mini(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> No
     c.im.paste(tile, (x, y))
 
 
-def _card(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:
-    tag = ""
+def tag_of(state: State, u: Unit) -> str:
+    """The card's word: Pinned for anyone; for the side to act, what the unit did this turn. What it
+    did comes before when it came: a unit deployed this turn that then fired is done (H8)."""
     if u.pinned:
-        tag = "pinned"
-    elif u.side == state.active and state.result is None:
-        tag = "new" if u.fresh else ("moved" if u.moved else ("done" if u.acted else ""))
+        return "pinned"
+    if u.side != state.active or state.result is not None:
+        return ""
+    return "done" if u.acted else ("moved" if u.moved else ("new" if u.fresh else ""))
+
+
+def _card(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:
+    tag = tag_of(state, u)
     tile = cards.card(u.side, u.type.short, u.label, u.type.strength, u.cas, tag, u.label in hot)
     c.im.paste(tile, (x, y))
 
@@ -388,4 +394,4 @@ def render_board(view: View, events: Sequence[Event] = ()) -> bytes:
     return encode(draw(view, events))
 
 
-__all__ = ["W", "draw", "render_board", "view_of"]
+__all__ = ["W", "draw", "render_board", "tag_of", "view_of"]

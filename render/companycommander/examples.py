@@ -57,6 +57,23 @@ def deploying() -> Scene:
     return s, []
 
 
+def arrivals() -> Scene:
+    """The Americans' first turn: three new units, the Company Commander among them; the machine gun
+    deployed this turn has fired (done), the others wait (new)."""
+    s = build(
+        {"A1": "cc -", "A2": "hmg -", "A3": "rifles -"}
+        | {"G1": "rifles C", "G2": "mg42 L", "G3": "scouts R"},
+        phase=DEPLOY,
+        round=1,
+        active=AMERICANS,
+        first=GERMANS,
+        hands={AMERICANS: ["sniper", "medic", "rally"], GERMANS: ["mortars", "ambush", "rally"]},
+    )
+    _play(s, "deploy A1 C; deploy A2 L; deploy A3 R; tactics")
+    rig(s, (4, 5))
+    return s, _play(s, "fire A2")
+
+
 def firefight() -> Scene:
     """A whole American turn of fire: a Recon mark, machine guns, a barrage, an assault."""
     s = build(
@@ -94,6 +111,7 @@ def game_over() -> Scene:
 
 SCENES: dict[str, Callable[[], Scene]] = {
     "deploying": deploying,
+    "arrivals": arrivals,
     "firefight": firefight,
     "mid_game": mid_game,
     "game_over": game_over,

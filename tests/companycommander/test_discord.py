@@ -36,8 +36,8 @@ class Table:
     async def match(self):
         return await self.bot.database.get_channel_match(self.channel.id)
 
-    async def slash(self, user, name: str, options: dict | None = None):
-        return await self.fake.slash(user, self.channel, NAME, name, options or {})
+    async def slash(self, user, name: str, options: dict | None = None, messages: int = 0):
+        return await self.fake.slash(user, self.channel, NAME, name, options or {}, messages=messages)
 
 
 def public(result, channel_id: int) -> FakeMessage:
@@ -138,3 +138,75 @@ async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_c
     _, state = await t.bot.service.current(t.channel.id)
     assert state.active == GERMANS and state.phase == "deploy" and state.arriving(GERMANS)
     assert GAME.status(state.view(None), GERMANS).startswith("{player} (Germans), round 3, Deploy phase")
+
+
+# ---------------------------------------------------------------- issue 31: as a new user types
+
+
+async def test_a_card_play_in_every_printed_spelling_through_discord(table: Table) -> None:
+    t = table
+    position = build(
+        {"A1": "hmg L", "A2": "rifles L", "G1": "rifles L", "G2": "rifles L", "G3": "rifles C"}
+        | {"G4": "rifles C", "G5": "rifles C", "G6": "rifles C"},
+        hands={AMERICANS: ["sniper", "sniper", "mortars", "mortars", "mortars"], GERMANS: ["medic"]},
+    )
+    await seat(t, position)
+    # `/companycommander play action:mortars L`: the command already says play
+    played = await t.slash(t.alice, "play", {"action": "mortars L"})
+    assert "Mortar Barrage" in public(played, t.channel.id).content
+    # the whole form as the hand, the help and the page print it
+    played = await t.slash(t.alice, "play", {"action": "play mortars C"})
+    assert "Mortar Barrage" in public(played, t.channel.id).content
+    # the game's own `card` command, whether or not the word play is typed again
+    played = await t.slash(t.alice, "card", {"card": "sniper C"})
+    assert "Sniper" in public(played, t.channel.id).content
+    # in a chain, each spelling: the card command's word too
+    played = await t.slash(t.alice, "play", {"action": "fire A1; card mortars L; play sniper C; end"})
+    assert "Mortar Barrage" in public(played, t.channel.id).content  # (the post sums up the rest)
+    match = await t.match()
+    assert match.turn_player_id == t.bob.id
+    _, state = await t.bot.service.current(t.channel.id)
+    assert sorted(c.code for c in state.tactics_discard) == [
+        "mortars",
+        "mortars",
+        "mortars",
+        "sniper",
+        "sniper",
+    ]
+
+
+async def test_a_refusal_says_the_true_reason_and_its_example_works(table: Table) -> None:
+    t = table
+    position = build(
+        {"A1": "rifles -", "A2": "hmg -", "G1": "rifles C"}, phase="deploy", hands={AMERICANS: ["mortars"]}
+    )
+    await seat(t, position)
+    # the board and the private note of the cards drawn, both in before the next command
+    played = await t.slash(t.alice, "play", {"action": "deploy A1 C; deploy A2 C; tactics"}, messages=2)
+    assert "draw 2 Snipers" in " ".join(m.content for m in played.messages if m.ephemeral)
+    refused = await t.slash(t.alice, "fire", {"unit": "A1"})
+    assert refused.ephemeral and "A1, a Rifle squad, has no long-range fire" in refused.content
+    assert "deployed this turn" not in refused.content
+    refused = await t.slash(t.alice, "recon", {"mission": "A2 look"})
+    assert refused.ephemeral and "A2, a Heavy MG team, is not a Recon unit" in refused.content
+    refused = await t.slash(t.alice, "play", {"action": "mortars"})  # no front named
+    assert refused.ephemeral and "`play mortars C`" in refused.content
+    played = await t.slash(t.alice, "play", {"action": "play mortars C"})  # the example, as printed
+    assert "Mortar Barrage" in public(played, t.channel.id).content
+
+
+async def test_the_extra_card_may_be_declined_with_a_button(table: Table) -> None:
+    t = table
+    position = build(
+        {"A1": "cc C", "A2": "rifles L", "A3": "rifles R", "G1": "rifles C"}, phase="deploy", extra=True
+    )
+    await seat(t, position)
+    shown = await t.slash(t.alice, "board")
+    board = public(shown, t.channel.id)
+    (button,) = [c for c in board.iter_components() if c.get("label") == "No extra card"]
+    clicked = await t.fake.click(t.alice, board, button["custom_id"])
+    after = public(clicked, t.channel.id)
+    assert "go without their Company Commander's extra card" in after.content
+    _, state = await t.bot.service.current(t.channel.id)
+    assert not state.extra and not state.arriving(AMERICANS)
+    assert "tactics" in [str(a) for a in state.legal_actions(AMERICANS)]

@@ -196,7 +196,7 @@ def test_spotted_makes_one_suppression_roll_against_the_recon_unit() -> None:
     (shot,) = of_type(events, Shot)
     assert shot.source == "spotted" and shot.side == G and shot.effects == (("A1", "A:scouts", "pinned"),)
     assert unit(s, "A1").pinned and not unit(s, "A2").pinned
-    assert "spotted: the Germans fire at it: 2D6: 4 + 5 = 9, the American Scouts A1 is Pinned" in history(
+    assert "spotted: the Germans fire at it: 2D6: 4 + 5 = 9, the American Scout team A1 is Pinned" in history(
         events
     )
     t = build({"A1": "scouts C", "G1": "rifles C"})
@@ -220,7 +220,10 @@ def test_a_success_makes_every_suppression_roll_against_that_front_plus_one() ->
     events = command(s, "fire A2; play sniper C")
     shots = of_type(events, Shot)
     assert [sh.mods for sh in shots] == [(("Recon", 1),), (("Recon", 1),)]
-    assert all(sh.effects == (("G1", "G:rifles", "pinned"),) or sh.effects[0][2] == "already" for sh in shots)
+    assert [sh.effects for sh in shots] == [
+        (("G1", "G:rifles", "pinned"),),
+        (("G1", "G:rifles", "repinned"),),
+    ]
     assert "2D6: 3 + 4 + 1 = 8 (+1 Recon)" in history(events)
 
 

@@ -175,18 +175,18 @@ def test_h4_rally_medic_and_reinforcements() -> None:
 # ---------------------------------------------------------------------------- H5 hands
 
 
-def test_h5_three_cards_each_and_two_more_for_the_side_moving_second() -> None:
+def test_h5_three_cards_for_the_first_player_and_seven_for_the_second() -> None:
     for seed in range(6):
         s = new_game(Options(), seed)
         second = G if s.first == A else A
-        assert len(s.hands[s.first]) == 3 and len(s.hands[second]) == 5
-        assert len(s.tactics) == 34 - 8
+        assert len(s.hands[s.first]) == 3 and len(s.hands[second]) == 7  # the hand limit
+        assert len(s.tactics) == 34 - 10
 
 
-def test_h5_the_first_player_draws_two_squad_cards_in_the_first_turn_only() -> None:
+def test_h5_the_first_player_draws_three_squad_cards_in_the_first_turn_as_the_text_says() -> None:
     s = new_game(Options(), 2)
     first = s.first
-    assert len(s.arriving(first)) == 2
+    assert len(s.arriving(first)) == 3  # the text's "Draw 3", with no exception (issue 31)
     for u in s.arriving(first):
         command(s, f"deploy {u.label} C")
     command(s, "tactics; end")
@@ -198,7 +198,7 @@ def test_h5_the_first_player_draws_two_squad_cards_in_the_first_turn_only() -> N
         command(s, legal(s)[0])
     rig(s)
     command(s, "end")
-    assert s.active == first and len(s.arriving(first)) == 3  # and the first player from then on
+    assert s.active == first and len(s.arriving(first)) == 3  # and every turn after
 
 
 # ------------------------------------------------------------------------ H6 to H9: units
@@ -208,12 +208,14 @@ def test_h6_drawn_units_are_public_and_must_all_be_deployed() -> None:
     s = new_game(Options(), 2)
     side = s.active
     arriving = [u.label for u in s.arriving(side)]
-    assert len(arriving) == 2  # the first player's first turn (H5)
+    assert len(arriving) == 3  # the first player's first turn too (H5)
     for viewer in (None, G if side == A else A):
         assert [u.label for u in s.view(viewer).state.arriving(side)] == arriving
     assert "tactics" not in legal(s)
     command(s, f"deploy {arriving[0]} L")
-    with pytest.raises(IllegalAction, match=f"Deploy your new units first \\({arriving[1]}\\)"):
+    with pytest.raises(
+        IllegalAction, match=f"Deploy your new units first \\({arriving[1]} and {arriving[2]}\\)"
+    ):
         command(s, "tactics")
 
 
@@ -351,13 +353,29 @@ def test_h12_rolls_with_nobody_left_say_so() -> None:
 # ------------------------------------------------------------------------ H13, H14 markers
 
 
-def test_h13_casualties_add_up_pins_do_not() -> None:
+def test_h13_casualties_add_up_and_a_pin_on_a_pinned_unit_is_a_casualty() -> None:
     s = build({"A1": "hmg C", "A2": "hmg C", "A3": "hmg C", "G1": "panzer C pinned"})
     rig(s, (5, 6), (6, 6), (4, 4))
     events = command(s, "fire A1; fire A2; fire A3")
-    assert unit(s, "G1").cas == 2 and unit(s, "G1").pinned
-    assert of_type(events, Shot)[-1].effects == (("G1", "G:panzer", "already"),)
-    assert "is already Pinned (no effect)" in history(events)
+    assert unit(s, "G1").cas == 3 and unit(s, "G1").pinned  # two Casualties, then Pinned again
+    assert of_type(events, Shot)[-1].effects == (("G1", "G:panzer", "repinned"),)
+    assert "the German Panzer IV G1 is Pinned again and takes a Casualty" in history(events)
+    assert "no effect" not in history(events)
+
+
+def test_h13_a_pin_on_a_pinned_unit_can_destroy_it() -> None:
+    s = build({"A1": "hmg C", "G1": "scouts C pinned"})
+    rig(s, (4, 4))
+    events = command(s, "fire A1")
+    assert of_type(events, Shot)[0].effects == (("G1", "G:scouts", "destroyed"),)
+    assert s.unit("G1") is None and of_type(events, Removed)[0].how == "destroyed"
+
+
+def test_h13_an_unpinned_unit_is_only_pinned() -> None:
+    s = build({"A1": "hmg C", "G1": "rifles C"})
+    rig(s, (4, 4))
+    command(s, "fire A1")
+    assert unit(s, "G1").pinned and unit(s, "G1").cas == 0
 
 
 def test_h14_a_pinned_unit_does_nothing_and_is_assaulted_at_plus_two() -> None:
@@ -410,6 +428,31 @@ def test_h15_the_target_is_drawn_at_random_at_the_front_across() -> None:
         (hit,) = of_type(command(s, "assault A1"), Assaulted)
         picked.add(hit.target)
     assert picked == {"G1", "G2"}
+
+
+def test_h15_an_assault_goes_in_against_a_pinned_unit_across_if_there_is_one() -> None:
+    for dice in ((4, 4), (3, 5), (5, 3), (2, 6), (6, 2)):  # five seeds, five draws: always G2
+        s = build({"A1": "rifles C", "G1": "rifles C", "G2": "mg42 C pinned", "G3": "rifles C"})
+        rig(s, dice)
+        (hit,) = of_type(command(s, "assault A1"), Assaulted)
+        assert hit.target == "G2" and hit.mods[-1] == ("Pinned target", 2)
+    picked = set()
+    for index in range(2):
+        s = build({"A1": "rifles C", "G1": "rifles C pinned", "G2": "mg42 C pinned", "G3": "rifles C"})
+        rig(s, (4, 4), target=(index, 2))
+        (hit,) = of_type(command(s, "assault A1"), Assaulted)
+        picked.add(hit.target)
+    assert picked == {"G1", "G2"}  # among several Pinned units, one drawn at random
+
+
+def test_h3_an_ambush_spoils_one_assault_then_it_is_spent() -> None:
+    s = build({"A1": "rifles C", "G1": "rifles C", "G2": "rifles C"}, active=G, first=G, hands={A: []})
+    s.ambush[A] = 0b010
+    rig(s, (5, 4), (5, 4))
+    first, second = of_type(command(s, "assault G1; assault G2"), Assaulted)
+    assert first.mods == (("Ambush", -3),) and first.result == "stalled"  # 9 − 3 = 6
+    assert second.mods == () and second.result == "hit"  # the ambush was spent
+    assert s.ambush[A] == 0
 
 
 def test_h16_a_rout_takes_the_unit_out_and_counts_towards_ten() -> None:
@@ -527,7 +570,10 @@ def test_h22_the_extra_tactics_card_may_exceed_seven_until_the_tactics_phase() -
 
 
 def test_h23_the_turn_limit_gives_the_game_to_more_enemy_units_put_out() -> None:
-    s = build({"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=12, lost={A: 2, G: 4})
+    twelve = Options(turn_limit=12)
+    s = build(
+        {"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=12, lost={A: 2, G: 4}, options=twelve
+    )
     rig(s)
     events = command(s, "end")
     o = s.outcome()
@@ -536,7 +582,9 @@ def test_h23_the_turn_limit_gives_the_game_to_more_enemy_units_put_out() -> None
         "turn limit of 12 rounds reached: by our rule H23 the side that put out more enemy units wins, 4 to 2"
     )
     assert "the Americans win (turn limit of 12 rounds reached: by our rule H23" in history(events)
-    level = build({"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=12, lost={A: 3, G: 3})
+    level = build(
+        {"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=12, lost={A: 3, G: 3}, options=twelve
+    )
     rig(level)
     command(level, "end")
     o = level.outcome()
@@ -545,22 +593,24 @@ def test_h23_the_turn_limit_gives_the_game_to_more_enemy_units_put_out() -> None
 
 
 def test_h23_the_first_player_ending_the_last_round_does_not_end_it() -> None:
-    s = build({"A1": "rifles C", "G1": "rifles C"}, active=A, first=A, round=12)
+    s = build({"A1": "rifles C", "G1": "rifles C"}, active=A, first=A, round=12, options=Options(12))
     rig(s)
     command(s, "end")
     assert not s.is_over() and s.active == G
 
 
-def test_h23_the_limit_is_an_option_that_can_be_switched_off() -> None:
-    assert GAME.normalise_options({}) == {"turn_limit": 12}
+def test_h23_the_limit_is_an_option_off_by_default() -> None:
+    assert GAME.normalise_options({}) == {"turn_limit": 0}  # the text has no limit (issue 31)
+    assert GAME.new_game({}, 1).options.turn_limit == 0
     assert GAME.normalise_options({"turn_limit": "0"}) == {"turn_limit": 0}
     with pytest.raises(ValueError, match="between 0 and 99"):
         GAME.normalise_options({"turn_limit": 100})
     from play.present import terms_text
 
-    assert "12 rounds, then the side that put out more enemy units wins" in terms_text(
+    assert "after round 12, the side that put out more enemy units wins" in terms_text(
         GAME, {"turn_limit": 12}
     )
+    assert "after round 1, the side" in terms_text(GAME, {"turn_limit": 1})
     assert "none" in terms_text(GAME, {"turn_limit": 0})
     s = build({"A1": "rifles C", "G1": "rifles C"}, active=G, first=A, round=40, options=Options(0))
     rig(s)

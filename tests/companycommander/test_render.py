@@ -156,3 +156,40 @@ def test_replay_frames_are_one_size_and_say_when_there_is_more() -> None:
     assert len(sizes) == 1
     crowded = build({f"A{i}": "rifles C" for i in range(1, 10)} | {"G1": "mg42 C"})
     assert DRAW.frame(crowded.view(None), []).size in sizes  # nine units at one front: "+5 more"
+
+
+def test_a_unit_deployed_this_turn_that_acted_shows_done() -> None:
+    """(Issue 31) new, moved and done as the page promises: what a unit did comes before when it came."""
+    from render.companycommander.board import tag_of
+
+    s = build(
+        {"A1": "hmg -", "A2": "rifles -", "A3": "rifles L", "G1": "rifles C", "G2": "rifles L"}, phase=DEPLOY
+    )
+    command(s, "deploy A1 C; deploy A2 C; move A3 C; tactics")
+    assert [tag_of(s, s.forces[A][k]) for k in ("A1", "A2", "A3")] == ["new", "new", "moved"]
+    rig(s, (1, 1))
+    command(s, "fire A1")
+    assert tag_of(s, s.forces[A]["A1"]) == "done" and tag_of(s, s.forces[A]["A2"]) == "new"
+    assert tag_of(s, s.forces[G]["G1"]) == ""  # the side not acting shows no tags
+    # and the board pastes the done card where A1 stands (the Center, the Americans' first row)
+    im = draw(s.view(None))
+    done = cards.card(A, "HMG", "A1", 2, 0, "done", False)
+    new = cards.card(A, "HMG", "A1", 2, 0, "new", False)
+    assert done.tobytes() != new.tobytes()
+    found = [
+        (x, y)
+        for y in range(im.height - cards.CARD_H)
+        for x in (MARGIN + COL_W + 4,)
+        if im.crop((x, y, x + cards.CARD_W, y + cards.CARD_H)).tobytes() == done.tobytes()
+    ]
+    assert found
+
+
+def test_the_company_commanders_card_names_him_readably() -> None:
+    from engine.companycommander.model import TYPES
+    from render.kit import font
+
+    assert TYPES["A:cc"].short == TYPES["G:cc"].short == "Co. Cmdr"
+    # the short name and the Strength on the card do not meet
+    room = cards.CARD_W - 9 - font(26, True).getlength("4") - (cards.LABEL_W + 7)
+    assert font(cards.SMALL, True).getlength("Co. Cmdr") + 6 <= room

@@ -103,8 +103,18 @@ def test_apply_refuses_every_action_legal_actions_does_not_list() -> None:
             "G1 is not yours: it is the German Rifle squad G1",
         ),
         ({"A1": "rifles C", "G1": "rifles C"}, "recon", "fire A9", "There is no unit A9 in play"),
-        ({"A1": "rifles C", "G1": "rifles C"}, "recon", "fire A1", "A1 Rifle squad has no long-range fire"),
-        ({"A1": "rifles C", "G1": "rifles C"}, "recon", "recon A1 look", "only Scouts go on Recon missions"),
+        (
+            {"A1": "rifles C", "G1": "rifles C"},
+            "recon",
+            "fire A1",
+            "A1, a Rifle squad, has no long-range fire",
+        ),
+        (
+            {"A1": "rifles C", "G1": "rifles C"},
+            "recon",
+            "recon A1 look",
+            "A1, a Rifle squad, is not a Recon unit: only Scout teams go on Recon missions",
+        ),
         ({"A1": "rifles C", "G1": "rifles C"}, "recon", "move A1 L", "The Deploy phase is over"),
         ({"A1": "rifles C", "G1": "rifles C"}, "recon", "tactics", "The Deploy phase is over"),
         ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "end", "Finish the Deploy phase first: `tactics`"),
@@ -147,7 +157,7 @@ def test_statuses_say_what_to_do_from_public_facts() -> None:
     command(s, "deploy A1 L; tactics")
     assert GAME.status(s.view(None), A) == (
         "{player} (Americans), round 3, Recon phase: next, in this order, Recon missions by A2 "
-        "(`recon A2 look` or `mark`); then Suppression fire by A3 (`fire A3`); "
+        "(`recon A2 look` or `recon A2 mark`); then Suppression fire by A3 (`fire A3`); "
         "then assaults by A2, A3 and A4 (`assault A2`) (and Tactics cards, `play …`); then `end` your turn."
     )
     d = build({"A1": "rifles C", "G1": "rifles C"}, phase=DISCARD, hands={A: ["sniper"] * 6 + ["medic"] * 3})
@@ -182,11 +192,11 @@ def test_descriptions_read_as_a_player_would_want() -> None:
     words = {str(a): GAME.describe(view, a) for a in s.legal_actions(A)}
     assert (
         words["recon A1 look"]
-        == "Scouts A1: Recon mission into the German Center; if it succeeds, look at their hand"
+        == "Scout team A1: Recon mission into the German Center; if it succeeds, look at their hand"
     )
     assert (
         words["recon A1 mark"]
-        == "Scouts A1: Recon mission into the German Center; if it succeeds, +1 to your fire there"
+        == "Scout team A1: Recon mission into the German Center; if it succeeds, +1 to your fire there"
     )
     assert words["fire A2"] == "Heavy MG team A2 fires at the German Center (2 units there)"
     assert (
@@ -219,9 +229,10 @@ def test_the_channel_menu_never_shows_a_card() -> None:
 def test_the_hand_text_lists_each_card_and_what_it_does() -> None:
     s = build({"A1": "rifles C", "G1": "rifles C"}, hands={A: ["mortars", "mortars", "ambush"]})
     assert GAME.private_text(s.view(A)) == (
-        "Your hand (3 cards): 2 Mortar Barrage and Ambush.\n"
-        "- Mortar Barrage (`play mortars`): 2 Suppression rolls against a front you name.\n"
-        "- Ambush (`play ambush`): until your next turn, enemy Assaults on your units at one front are at -3."
+        "Your hand (3 cards): 2 Mortar Barrages and Ambush.\n"
+        "- Mortar Barrage (`play mortars C`; L, C or R): 2 Suppression rolls against a front you name.\n"
+        "- Ambush (`play ambush C`; L, C or R): the next enemy Assault on your units at one front, before "
+        "your next turn, is at -3."
     )
     assert GAME.private_text(build({"A1": "rifles C", "G1": "rifles C"}).view(G)) == "Your hand is empty."
 
@@ -241,8 +252,9 @@ def test_every_roll_is_in_the_history_with_its_dice() -> None:
 def test_rules_topics_are_short_and_say_the_numbers_the_engine_uses() -> None:
     assert all(len(t) <= 1900 for t in GAME.rules.values())
     assert "Sherman tank 4 (×2" in GAME.rules["units"] and "Rifle squad 3 (×16)" in GAME.rules["units"]
-    assert "second player with 5" in GAME.rules["cards"]
-    assert "12 rounds" in GAME.rules["winning"]
+    assert "first player starts with 3 cards, the second player with 7" in GAME.rules["cards"]
+    assert "off unless the challenge sets one" in GAME.rules["winning"]
+    assert "Germans (29 cards)" in GAME.rules["units"] and "Scout team 1 (×3" in GAME.rules["units"]
     for topic in ("assault", "rally", "suppression", "recon"):
         assert topic in GAME.rules
     assert legal(build({"A1": "rifles C", "G1": "rifles C"}))[-1] == "end"
@@ -253,7 +265,15 @@ def test_the_board_topic_is_the_key_to_every_mark_the_board_draws() -> None:
     from render.companycommander.cards import TAGS
 
     key = GAME.rules["board"]
-    for word in [*filter(None, TAGS.values()), "Recon +1", "Ambush", "Arriving", "red cross", "gold"]:
+    for word in [
+        *filter(None, TAGS.values()),
+        "Recon +1",
+        "Ambush",
+        "Arriving",
+        "red cross",
+        "gold",
+        "Co. Cmdr",
+    ]:
         assert word in key, word
 
 
