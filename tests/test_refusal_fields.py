@@ -52,7 +52,7 @@ def test_illegal_actions_carry_legal_actions_not_their_notation(name: str):
     game = registry.game(name)
     state = game.new_game({}, 5)
     side = sorted(state.to_act())[0]
-    other = game.other(side)
+    other = next(s.name for s in game.sides if s.name != side)
     refused = 0
     for action in [*state.legal_actions(side)[:3], *state.legal_actions(other)[:3]]:
         for who in (side, other):
@@ -70,7 +70,7 @@ def test_illegal_actions_carry_legal_actions_not_their_notation(name: str):
 
 @pytest.mark.parametrize("name", registry.names())
 def test_the_service_parses_each_action_of_a_command_once(name: str, monkeypatch: pytest.MonkeyPatch):
-    game = registry.game(name)
+    game: Any = registry.game(name)  # a BaseGame: its own parser is `parse_action`
     state = game.new_game({}, 3)
     side = sorted(state.to_act())[0]
     first = str(state.legal_actions(side)[0])

@@ -142,7 +142,7 @@ def test_the_match_update_writes_every_changeable_field_and_gets_every_parameter
     fields = {f.name for f in dataclasses.fields(Match)}
     assert written <= fields
     assert written - db.MUTABLE_FIELDS == {"version", "winner_id", "result_reason", "updated_at"}
-    blank = {f.name: None for f in dataclasses.fields(Match)}
+    blank: dict[str, Any] = {f.name: None for f in dataclasses.fields(Match)}
     match = Match(**blank | {"status": Status.ACTIVE, "sides": {}, "reminded": False, "updated_at": 0.0})
     params = db._match_params(match, 0)
     assert set(re.findall(r":([a-z_]+)", sql)) == set(params)
