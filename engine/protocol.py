@@ -35,7 +35,10 @@ Side = str
 
 
 class Action(Protocol):
-    """A small immutable value; `str()` is its notation, which the game's `parse` reads back."""
+    """A small immutable value; `str()` is its notation, which the game's `parse` reads back.
+
+    A game's own actions derive from `engine.action.GameAction` (or `Notated`); the shared ones
+    are `engine.meta`'s."""
 
     # Either player may send it at any time, whoever is to act (resign, draw offers, standing orders).
     anytime: ClassVar[bool]
