@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
-from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, limit_option, pick_rows
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, Brain, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.ai import idle
@@ -68,20 +68,12 @@ AI_LEVELS = AiLevels(
 )
 
 
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Battlefronts view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    if not isinstance(state, State):
-        raise TypeError(f"not a Battlefronts state: {type(state).__name__}")
-    return state
-
-
-class BattlefrontsGame(BaseGame):
+class BattlefrontsGame(BaseGame[State, View]):
     """Five fronts, four travel zones, two 52-card decks and a war of attrition."""
+
+    state_type, view_type, parser = State, View, staticmethod(A.parse)
+    # Its `order` takes only Battlefronts' own actions: the game's `order` below passes only those.
+    brain = cast("Brain[State]", ai)
 
     name = "battlefronts"
     title = "Battlefronts"
@@ -165,38 +157,23 @@ class BattlefrontsGame(BaseGame):
         checked = self.normalise_options(options)
         return new_game(seed, int(checked["rounds"]))
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return ai.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return ai.rollout(_state(state), side, rng)
 
     def order(
         self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
     ) -> list[Action]:
-        mine = [a for a in actions if isinstance(a, A.Action)]
-        return list(ai.order(_state(state), side, mine, rng))
+        mine = [a for a in actions if isinstance(a, A.Action)]  # never the shared words
+        return list(ai.order(self.state_of(state), side, mine, rng))
 
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view).state, side)
+        return words.status(self.view_of(view).state, side)
 
     def describe(self, view: AnyView, action: Action) -> str:
         if not isinstance(action, A.Action):
             return str(action)
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action) if isinstance(action, A.Action) else "play"
@@ -205,11 +182,11 @@ class BattlefrontsGame(BaseGame):
         return words.group_of(action) if isinstance(action, A.Action) else None
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_view(view).state, group)
+        return words.group_label(self.view_of(view).state, group)
 
     def menu(self, view: AnyView) -> Menu:
         """The tie to settle as buttons, or End turn / Pass and the Take action flow."""
-        state = _view(view).state
+        state = self.view_of(view).state
         if state.is_over():
             return Menu()
         if state.waiting is not None:

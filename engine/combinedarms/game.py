@@ -9,7 +9,6 @@ ratings and stats are per game, which is what players of two different games exp
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
@@ -20,6 +19,7 @@ from engine.base import (
     CORRESPONDENCE_BUDGET_S,
     BaseGame,
     examples_now,
+    legal_now,
     limit_option,
     pick_rows,
 )
@@ -42,10 +42,11 @@ MAX_BUTTONS = 5
 
 def examples_in(state: State, side: str) -> A.Examples:
     """The examples a refusal offers `side` in `state`: each is accepted there, or left out."""
-    now = examples_now(state, side)
+    picked = legal_now(state, side)
+    now, offers = examples_now(state, side), tuple(str(a) for a in picked)
     legal = state.legal_actions(side)
     if not legal:
-        return A.Examples(None, None, None, now)
+        return A.Examples(None, None, None, now, offers)
     army = rows = layout = None
     if state.phase == DESIGN:
         counts = next(iter(state.rules.presets.values()))
@@ -53,7 +54,7 @@ def examples_in(state: State, side: str) -> A.Examples:
     elif state.phase == DEPLOY:
         layout = str(legal[0])
         rows = "/".join(state.layout_rows(state.side_index(side), A.Deploy(preset=A.LAYOUTS_FIRST)))
-    return A.Examples(army, rows, layout, now)
+    return A.Examples(army, rows, layout, now, offers)
 
 
 # The generic search per level, tuned for a turn of many small steps: most steps are easy, so each
@@ -221,14 +222,10 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
     )
 
 
-def _state(view: AnyView) -> State:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Combined Arms view: {type(view).__name__}")
-    return view.state
-
-
-class CombinedArmsGame(BaseGame):
+class CombinedArmsGame(BaseGame[State, View]):
     """The Combined Arms system for one era."""
+
+    state_type, view_type, brain = State, View, ai
 
     def __init__(
         self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
@@ -268,38 +265,18 @@ class CombinedArmsGame(BaseGame):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(self.era.key, self.normalise_options(options), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
     def parse_action(self, text: str) -> Action:
         return A.parse(text, self.era)
 
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:
         """A refusal's examples come from the position: an army of the options chosen (a Campaign
         army is larger), the rows that deploy this player's own army, actions legal now."""
-        assert isinstance(state, State)
         if not str(text).strip() or parse_meta(text) is not None:
             return super().parse_in(text, state, side)
-        return A.parse(tidy(text), self.era, examples_in(state, side))
+        position = self.state_of(state)
+        return A.parse(tidy(text), self.era, lambda: examples_in(position, side))
 
     # -- the AI
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        assert isinstance(state, State)
-        return ai.evaluate(state, side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        assert isinstance(state, State)
-        return ai.rollout(state, side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        assert isinstance(state, State)
-        return ai.order(state, side, actions, rng)
 
     def choose(
         self,
@@ -324,10 +301,10 @@ class CombinedArmsGame(BaseGame):
         if level == "random" or side is None:
             return chosen
         config = self.planned.get(level, self.planned["hard"])
-        return ai.hq_veto(_state(view), side, chosen, config.weights)
+        return ai.hq_veto(self.view_of(view).state, side, chosen, config.weights)
 
     def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
-        s = _state(view)
+        s = self.view_of(view).state
         side = view.viewer
         if side is None:
             raise ValueError("A spectator has nothing to choose.")
@@ -338,27 +315,27 @@ class CombinedArmsGame(BaseGame):
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_state(view), side)
+        return words.status(self.view_of(view).state, side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_state(view), action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.kind_of(_state(view), action)
+        return words.kind_of(self.view_of(view).state, action)
 
     def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(_state(view), action)
+        return words.group_of(self.view_of(view).state, action)
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_state(view), group)
+        return words.group_label(self.view_of(view).state, group)
 
     def focus_choices(self, view: AnyView) -> list[str]:
-        s = _state(view)
+        s = self.view_of(view).state
         return [s.g.names[sq] for sq in sorted(s.u_sq) if sq >= 0]
 
     def menu(self, view: AnyView) -> Menu:
         """Set-up choices as buttons, the retreat squares as buttons, or Take action and the phase ends."""
-        s = _state(view)
+        s = self.view_of(view).state
         if s.phase == OVER:
             return Menu()
         if s.phase == DESIGN:
@@ -399,7 +376,7 @@ class CombinedArmsGame(BaseGame):
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
         """How to write your own army or layout, with one made for you to copy and change."""
-        s = _state(view)
+        s = self.view_of(view).state
         me = view.viewer
         if key == "army" and s.phase == DESIGN:
             lim = s.rules.limits

@@ -32,20 +32,10 @@ from engine.protocol import View as AnyView
 ROLLOUT_DEPTH = 30
 
 
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Company Commander view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    if not isinstance(state, State):
-        raise TypeError(f"not a Company Commander state: {type(state).__name__}")
-    return state
-
-
-class CompanyCommanderGame(BaseGame):
+class CompanyCommanderGame(BaseGame[State, View]):
     """Two infantry companies on three fronts: Squad decks, a shared Tactics deck and dice."""
+
+    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), brain
 
     name = "companycommander"
     title = "Company Commander"
@@ -170,15 +160,6 @@ class CompanyCommanderGame(BaseGame):
         checked = self.normalise_options(options)
         return new_game(Options(int(checked["turn_limit"])), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI
 
     def choose(
@@ -199,26 +180,15 @@ class CompanyCommanderGame(BaseGame):
 
     def _policy_choice(self, view: AnyView, level: str, seed: int) -> Action:
         play = self.policies[level]
-        side = _view(view).viewer
+        side = self.view_of(view).viewer
         assert side is not None, "a spectator has nothing to choose"
         state = view.determinize(random.Random(seed))
-        return play(_state(state), side, random.Random(f"thumb:{seed}"))
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return brain.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return brain.rollout(_state(state), side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        return brain.order(_state(state), side, actions, rng)
+        return play(self.state_of(state), side, random.Random(f"thumb:{seed}"))
 
     def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
         """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the
         Tactics deck, which are drawn last: the same dice and the same draws for a long while."""
-        s = _state(state).clone()
+        s = self.state_of(state).clone()
         hand, pile = s.hands[side], s.tactics
         spots = [i for i in range(min(6, len(pile))) if all(pile[i] is not c for c in hand)]
         if not hand or not spots:
@@ -243,10 +213,10 @@ class CompanyCommanderGame(BaseGame):
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view), side)
+        return words.status(self.view_of(view), side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action)
@@ -255,16 +225,16 @@ class CompanyCommanderGame(BaseGame):
         return words.group_of(action)
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_view(view).state, group)
+        return words.group_label(self.view_of(view).state, group)
 
     def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(_view(view))
+        return words.hand_text(self.view_of(view))
 
     # -- menus
 
     def menu(self, view: AnyView) -> Menu:
         """From the spectator's view: the phase's way on, and Take action for the rest."""
-        v = _view(view)
+        v = self.view_of(view)
         s = v.state
         if s.is_over():
             return Menu()

@@ -36,18 +36,6 @@ from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 from engine.search import Guard, Settings
 
-
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Fix Bayonets view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    assert isinstance(state, State)
-    return state
-
-
 # The levels (docs/ai.md has the matches that chose them): a fixed amount of work each, the time
 # cap only a safety net. Easy and normal look one turn ahead and no further (easy at its three most
 # promising actions in one guess at the hidden cards, normal at ten in four guesses); hard searches.
@@ -80,8 +68,10 @@ AI_LEVELS = AiLevels(
 ORDERS_BUTTON = Choice("Standing orders…", opens="orders")
 
 
-class FixBayonetsGame(BaseGame):
+class FixBayonetsGame(BaseGame[State, View]):
     """The Argonne, 1918: private hands, a shared deck, and cards the opponent cancels."""
+
+    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), ai
 
     name = "fixbayonets"
     title = "Fix Bayonets"
@@ -180,27 +170,7 @@ class FixBayonetsGame(BaseGame):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(Options.from_json(dict(self.normalise_options(options))), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI (BaseGame.choose runs the generic search with these)
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return ai.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return ai.rollout(_state(state), side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        return ai.order(_state(state), side, actions, rng)
 
     def choose(
         self,
@@ -213,7 +183,7 @@ class FixBayonetsGame(BaseGame):
     ) -> Action:
         """The search, except that over the hand limit a card this side can never play (R22) is
         always the first to go: keeping it is worth nothing, and the search cannot tell."""
-        v = _view(view)
+        v = self.view_of(view)
         s, side = v.state, v.viewer
         if level != "random" and side is not None and s.phase == DISCARD and s.pending is None:
             useless = [c for c in s.hands[side] if not c.usable_by(side)]
@@ -232,10 +202,10 @@ class FixBayonetsGame(BaseGame):
         return twin
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view), side)
+        return words.status(self.view_of(view), side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action)
@@ -247,13 +217,13 @@ class FixBayonetsGame(BaseGame):
         return words.group_label(group)
 
     def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(_view(view))
+        return words.hand_text(self.view_of(view))
 
     # -- menus
 
     def menu(self, view: AnyView) -> Menu:
         """Built from the spectator's view: buttons that any player may see without learning a card."""
-        s = _view(view).state
+        s = self.view_of(view).state
         if s.is_over():
             return Menu()
         if s.phase == SETUP:
@@ -291,7 +261,7 @@ class FixBayonetsGame(BaseGame):
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
         """Shown to the clicker only: their set-up presets, their cancelling cards, their orders."""
-        v = _view(view)
+        v = self.view_of(view)
         s = v.state
         if key == "setup":
             choices = [
@@ -337,9 +307,6 @@ class FixBayonetsGame(BaseGame):
                 ),
             )
         return Menu(title="Nothing to choose here.")
-
-    def focus_choices(self, view: AnyView) -> list[str]:
-        return []
 
 
 GAME = FixBayonetsGame()
