@@ -24,7 +24,7 @@ from discord.ext import commands, tasks
 from cogs import _format as fmt
 from cogs import _views as views
 from cogs._release import unlink_when_done
-from cogs.groups import build_group
+from cogs.groups import build_group, build_wargames
 from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
@@ -54,7 +54,7 @@ from play.present import (
     turn_dm_text,
 )
 from play.ratings import level_label
-from play.service import AWAY_DAYS_A_YEAR, game_of, is_current, merged, waiting_ids
+from play.service import game_of, is_current, merged, waiting_ids
 from render import seen
 
 if TYPE_CHECKING:
@@ -118,11 +118,8 @@ def _check_game(match: Match, game: str | None) -> None:
         raise BadRequest(f"This channel's game is {rules.title}: use the `/{rules.name}` commands.")
 
 
-@app_commands.guild_only()
-class Core(commands.GroupCog, group_name="wargames", group_description="Every game: list, admin tools"):
+class Core(commands.Cog):
     """Slash commands of every game, component callbacks, the sweep loop and the AI's turns."""
-
-    admin = app_commands.Group(name="admin", description="Bot owner and moderator tools")
 
     def __init__(self, bot: WargamesBot) -> None:
         self.bot = bot
@@ -134,7 +131,7 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         self._posting = asyncio.Semaphore(bot.settings.posting_slots)
         self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
-        self.game_groups = [build_group(self, game) for game in registry.games()]
+        self.game_groups = [build_wargames(self), *(build_group(self, game) for game in registry.games())]
         super().__init__()
 
     @property
@@ -913,31 +910,15 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
 
     # ------------------------------------------------------------------ /wargames
 
-    @app_commands.command(name="games", description="The games I host and how to start one")
     async def games(self, interaction: discord.Interaction) -> None:
         await reply(interaction, games_text())
 
-    # One setting for every game, so one command here (a game's group has room for 25 at most).
-    @app_commands.command(
-        name="notify", description="Get a direct message when it is your turn (in any game)"
-    )
-    @app_commands.describe(enabled="On to get DMs when it is your turn, off to stop them")
-    async def notify_command(self, interaction: discord.Interaction, enabled: bool) -> None:
-        await self.notify(interaction, enabled)
-
-    @app_commands.command(
-        name="mygames", description="Your open games in this server, those waiting on you first"
-    )
     async def mygames(self, interaction: discord.Interaction) -> None:
         guild, user = interaction.guild_id or 0, interaction.user.id
         games = await self.service.open_games(guild, user)
         await reply(interaction, my_games_text(games, user, await self.service.away_until(guild, user)))
 
-    @app_commands.command(name="away", description="Going away? Stop your games' clocks here for some days")
-    @app_commands.describe(days=f"How many days you will be away ({AWAY_DAYS_A_YEAR} in any 365 at most)")
-    async def away(
-        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, AWAY_DAYS_A_YEAR]
-    ) -> None:
+    async def away(self, interaction: discord.Interaction, days: int) -> None:
         user = interaction.user.id
         away = await self.service.away(interaction.guild_id or 0, user, days)
         await reply(interaction, away_text(away))
@@ -947,7 +928,6 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
                 match.channel_id, away_notice(match, user, away.until, match.id in away.owing)
             )
 
-    @app_commands.command(name="back", description="Back before your time away ends: your clocks run again")
     async def back(self, interaction: discord.Interaction) -> None:
         user = interaction.user.id
         away = await self.service.back(interaction.guild_id or 0, user)
@@ -965,7 +945,6 @@ class Core(commands.GroupCog, group_name="wargames", group_description="Every ga
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a notice in channel %s: %s", channel_id, exc)
 
-    @admin.command(name="sync", description="Push the slash commands to Discord (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
             await reply(interaction, "Only the bot's owner can sync its commands.")

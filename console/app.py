@@ -33,6 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
+from play.commands import Command, game_commands, wargames_commands
 from play.present import (
     ai_stats_text,
     away_notice,
@@ -69,10 +70,6 @@ DEMO_SEED = 1
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
-PLATFORM_COMMANDS = (
-    "challenge", "accept", "decline", "cancel", "play", "resign", "draw", "legal", "board", "hand",
-    "history", "replay", "review", "rules", "stats", "leaderboard", "help",
-)  # fmt: skip
 
 
 def hours_text(seconds: int) -> str:
@@ -82,30 +79,50 @@ def hours_text(seconds: int) -> str:
     return f"{shown} hour" if hours == 1 else f"{shown} hours"
 
 
+def _usage(command: Command) -> str:
+    return f"{command.name} {command.usage}".rstrip()
+
+
+def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
+    """`items` joined by " | " on lines of about `width` characters, each line starting with `head`."""
+    lines: list[str] = []
+    line: list[str] = []
+    for item in items:
+        if line and len(head) + len(" | ".join([*line, item])) > width:
+            lines.append(head + " | ".join(line))
+            line = []
+        line.append(item)
+    return [*lines, head + " | ".join(line)] if line else lines
+
+
 def help_text() -> str:
-    """The command list, from every hosted game's specification."""
+    """The command list, from the command table (play/commands.py) and every hosted game's spec."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games():
         g = f"/{game.name}"
-        sides = "|".join(s.name for s in game.sides)
-        extra = " ".join(f"[{o.name}:{'true' if isinstance(o.default, bool) else '…'}]" for o in game.options)
+        table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
+        challenge = next(c for c in table if c.name == "challenge")
+        choices = {o.name: "|".join(v for _, v in o.choices) for o in challenge.options}
+        extra = " ".join(
+            f"[{o.name}:{'true' if o.kind == 'bool' else '…'}]"
+            for o in challenge.options
+            if o.name not in ("opponent", "side", "hours_per_turn", "level")
+        )
+        sides = choices["side"].removeprefix("random|")
         lines.append(f"{game.title}:")
-        lines.append(f"  {g} challenge @bob [side:{sides}|random] {extra} [hours_per_turn:72]".rstrip())
-        lines.append(f"  {g} challenge @bot [level:{'|'.join(game.ai.names)}]    play the AI")
-        verbs = " | ".join(f"{v.name}{' ' + v.arg.upper() if v.arg else ''}" for v in game.verbs)
+        lines.append(
+            f"  {g} challenge @bob [side:{sides}|random] {extra} [hours_per_turn:72]".replace("  [", " [")
+        )
+        lines.append(f"  {g} challenge @bot [level:{choices['level']}]    play the AI")
+        verbs = " | ".join(_usage(c) for c in table if c.verb is not None)
         if verbs:
             lines.append(f"  {g} {verbs}")
-        hand = " | hand" if game.private_info else ""
-        focus = f" [{game.focus.name}:…]" if game.focus else ""
-        lines.append(f"  {g} play ACTION[; ACTION…] | resign | draw offer|accept|decline | legal{hand}")
-        lines.append(
-            f"  {g} board{focus} | history | replay | review | rules [topic] | stats [@user] | leaderboard"
-        )
+        rest = [_usage(c) for c in table if c.verb is None and c.name != "challenge"]
+        lines += _joined(f"  {g} ", rest)
+    lines.append("Every game:")
+    for command in wargames_commands("console"):
+        lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
     lines += [
-        "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
-        "  /wargames games                        the games hosted here and how to start one",
-        "  /wargames mygames                      your open games, those waiting on you first",
-        "  /wargames away days:N | back           stop your clocks while you are away; back early",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -324,7 +341,7 @@ class Console:
             level = rest[0].split(":")[-1] if rest else game.ai.default
             return await self._game_command(game, "challenge", ["@bot", f"level:{level}"])
         game = await self.channel_game()
-        if group in PLATFORM_COMMANDS or any(v.name == group for v in game.verbs):
+        if any(c.name == group and c.on("console") for c in game_commands(game)):
             return await self._game_command(game, group, words[1:])
         if text.startswith("/"):
             raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
@@ -344,34 +361,51 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        rest = args[1:]
-        if sub == "games" and not rest:
-            self.say(games_text())
-        elif sub == "mygames" and not rest:
-            games = await self.service.open_games(GUILD_ID, self.my_id)
-            self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
-        elif sub == "away":
-            raw = self._words(rest)
-            if not raw.isdigit():
-                raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
-            away = await self.service.away(GUILD_ID, self.my_id, int(raw))
-            self.say(away_text(away))
-            assert away.until is not None
-            for match in away.games:
-                notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
-                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
-        elif sub == "back" and not rest:
-            away = await self.service.back(GUILD_ID, self.my_id)
-            self.say(back_text(away))
-            for match in away.games:
-                notice = back_notice(match, self.my_id, match.id in away.owing)
-                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
-        else:
-            raise UsageError(
-                "The /wargames commands here: games, mygames, away days:N, back (its admin tools are "
-                "Discord's only)."
-            )
+        handler = WARGAMES_COMMANDS.get(sub)
+        if handler is None or not any(c.name == sub for c in wargames_commands("console")):
+            raise self._wargames_usage()
+        return await handler(self, args[1:])
+
+    @staticmethod
+    def _wargames_usage() -> UsageError:
+        listed = ", ".join(_usage(c) for c in wargames_commands("console"))
+        return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
+
+    async def wg_games(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("games", rest)
+        self.say(games_text())
         return Outcome()
+
+    async def wg_mygames(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("mygames", rest)
+        games = await self.service.open_games(GUILD_ID, self.my_id)
+        self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        return Outcome()
+
+    async def wg_away(self, rest: list[str]) -> Outcome:
+        raw = self._words(rest)
+        if not raw.isdigit():
+            raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
+        away = await self.service.away(GUILD_ID, self.my_id, int(raw))
+        self.say(away_text(away))
+        assert away.until is not None
+        for match in away.games:
+            notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
+            self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        return Outcome()
+
+    async def wg_back(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("back", rest)
+        away = await self.service.back(GUILD_ID, self.my_id)
+        self.say(back_text(away))
+        for match in away.games:
+            notice = back_notice(match, self.my_id, match.id in away.owing)
+            self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        return Outcome()
+
+    def _no_wargames_args(self, name: str, rest: list[str]) -> None:
+        if rest:  # as before the table: a word too many gets the list of what is here
+            raise self._wargames_usage()
 
     async def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
@@ -415,15 +449,14 @@ class Console:
 
     async def _game_command(self, game: Game, sub: str, args: list[str]) -> Outcome:
         """One command of a game's group: the platform's, or one of the game's verbs."""
-        for verb in game.verbs:
-            if verb.name == sub:
-                return await self._verb(game, verb, args)
-        handler = COMMANDS.get(sub)
-        if handler is None:
+        command = next((c for c in game_commands(game) if c.name == sub and c.on("console")), None)
+        if command is None:
             raise UsageError(f"/{game.name} has no command '{sub[:20]}'. Type /help for the list.")
-        if sub not in ("challenge", "rules", "stats", "leaderboard", "help"):
+        if command.verb is not None:
+            return await self._verb(game, command.verb, args)
+        if command.about_channel_game:
             await self._check_game(game)
-        return await handler(self, game, args)
+        return await COMMANDS[sub](self, game, args)
 
     async def _check_game(self, game: Game) -> None:
         found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
@@ -800,6 +833,13 @@ class Console:
 
 
 Handler = Callable[[Console, Game, list[str]], Awaitable[Outcome]]
+WargamesHandler = Callable[[Console, list[str]], Awaitable[Outcome]]
+WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
+    "games": Console.wg_games,
+    "mygames": Console.wg_mygames,
+    "away": Console.wg_away,
+    "back": Console.wg_back,
+}
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,
     "accept": Console.cmd_accept,
