@@ -8,16 +8,44 @@ goes under a board is the game's `Menu`, turned into components by `board_view`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Sequence
+from typing import Any, Protocol, cast
 
 import discord
 
 from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
 from engine.protocol import Choice, Menu
 
-if TYPE_CHECKING:
-    from cogs.core import Core
+
+class Clicks(Protocol):
+    """What a click calls on the core cog (found at click time, so this module imports no cog)."""
+
+    async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None: ...
+    async def accept_challenge(
+        self, interaction: discord.Interaction, match_id: int | None = None
+    ) -> None: ...
+    async def decline_challenge(
+        self, interaction: discord.Interaction, match_id: int | None = None
+    ) -> None: ...
+    async def open_group_picker(
+        self, interaction: discord.Interaction, match_id: int, version: int
+    ) -> None: ...
+    async def play_component(
+        self, interaction: discord.Interaction, notation: str, match_id: int, version: int
+    ) -> None: ...
+    async def open_action_picker(
+        self, interaction: discord.Interaction, match_id: int, version: int, group: str
+    ) -> None: ...
+    async def open_submenu(
+        self, interaction: discord.Interaction, match_id: int, version: int, key: str
+    ) -> None: ...
+    async def show_hand(
+        self, interaction: discord.Interaction, match_id: int | None, *, game_name: str | None = None
+    ) -> None: ...
+    async def review(
+        self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
+    ) -> None: ...
+
 
 ID_LIMIT = 100
 STYLES = {
@@ -28,11 +56,11 @@ STYLES = {
 }
 
 
-def _cog(interaction: discord.Interaction) -> Core:
+def _cog(interaction: discord.Interaction) -> Clicks:
     cog = interaction.client.get_cog("Core")  # type: ignore[attr-defined]
     if cog is None:
         raise RuntimeError("the core cog is not loaded")
-    return cast("Core", cog)
+    return cast(Clicks, cog)
 
 
 class _Released:

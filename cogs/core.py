@@ -13,7 +13,7 @@ import asyncio
 import io
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +58,8 @@ from play.service import game_of, is_current, merged, waiting_ids
 from render import seen
 
 if TYPE_CHECKING:
-    from bot import WargamesBot
+    from render.workers import Painter
+    from settings import Settings
 
 log = logging.getLogger("bot.core")
 
@@ -121,22 +122,30 @@ def _check_game(match: Match, game: str | None) -> None:
 class Core(commands.Cog):
     """Slash commands of every game, component callbacks, the sweep loop and the AI's turns."""
 
-    def __init__(self, bot: WargamesBot) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: MatchService,
+        painter: Painter,
+        settings: Settings,
+        sync_tree: Callable[[], Awaitable[Sequence[app_commands.AppCommand]]],
+    ) -> None:
+        """The bot's services come in here: this package imports nothing from bot.py."""
         self.bot = bot
+        self.service = service
+        self.painter = painter
+        self.settings = settings
+        self.sync_tree = sync_tree
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_locks: dict[int, asyncio.Lock] = {}
         self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).
-        self._posting = asyncio.Semaphore(bot.settings.posting_slots)
-        self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
+        self._posting = asyncio.Semaphore(settings.posting_slots)
+        self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
         self.game_groups = [build_wargames(self), *(build_group(self, game) for game in registry.games())]
         super().__init__()
-
-    @property
-    def service(self) -> MatchService:
-        return self.bot.service
 
     # ------------------------------------------------------------------ life cycle
 
@@ -177,7 +186,7 @@ class Core(commands.Cog):
         for match_id, version, channel_id in await self.service.owed_boards(older_than):
             if self._ai_busy[channel_id]:
                 continue  # the AI is playing there: its board will show its whole stretch
-            match = await self.bot.database.get_match(match_id)  # type: ignore[union-attr]
+            match = await self.service.match(match_id)
             if match.version != version or match.snapshot is None:
                 # the game moved on: the newer move owes (or has posted) its own board
                 await self.service.board_delivered(match_id, version)
@@ -263,7 +272,7 @@ class Core(commands.Cog):
         viewer: str | None = None,
     ) -> discord.File:
         """The board of `state` as `viewer` (None: the channel) may see it, as an upload."""
-        png = await self.bot.painter.board(match.game, state.view(viewer), seen(events, viewer), overlay)
+        png = await self.painter.board(match.game, state.view(viewer), seen(events, viewer), overlay)
         file = discord.File(io.BytesIO(png), filename="board.png")
         unlink_when_done(file)
         return file
@@ -400,7 +409,7 @@ class Core(commands.Cog):
                 continue
             secret = played.private.get(side)
             ping = not played.over and user in played.waiting and user != played.actor_id
-            if ping and (await self.bot.database.get_user_prefs(user)).dm_on_turn:  # type: ignore[union-attr]
+            if ping and await self.service.wants_turn_dms(user):
                 if await self.service.ended(match) is not None:
                     continue  # the game ended since (a resignation): no "your move" for it
                 await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
@@ -449,7 +458,7 @@ class Core(commands.Cog):
         (one board per hand-off: its turn of 25 actions is one picture, not 25)."""
         lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
-            played = await self.service.ai_turns(channel_id, budget_s=self.bot.settings.ai_budget_seconds)
+            played = await self.service.ai_turns(channel_id, budget_s=self.settings.ai_budget_seconds)
             if played:
                 whole = await self.service.stretch(merged(played))  # with any of it before a restart
                 ended = None if whole.over else await self.service.ended(whole.match)
@@ -483,7 +492,7 @@ class Core(commands.Cog):
 
     async def resume_ai_games(self) -> None:
         """At start-up: games where the AI owes a move (the bot was down when the human moved)."""
-        for match in await self.bot.database.list_matches(statuses=[Status.ACTIVE]):  # type: ignore[union-attr]
+        for match in await self.service.active_matches():
             if match.ai_player_id is None or match.snapshot is None:
                 continue
             if not self.service.serves(match.guild_id):  # another process's shard
@@ -525,10 +534,9 @@ class Core(commands.Cog):
             return  # the game ended after the sweep found the reminder due (a resignation)
         if channel is not None:
             await channel.send(notice.text)
-        if notice.kind == "reminder" and notice.user_id is not None:
-            prefs = await self.bot.database.get_user_prefs(notice.user_id)  # type: ignore[union-attr]
-            if prefs.dm_on_turn:
-                await self.dm(notice.user_id, f"Reminder: {notice.text} (in <#{channel_id}>)")
+        user = notice.user_id
+        if notice.kind == "reminder" and user is not None and await self.service.wants_turn_dms(user):
+            await self.dm(user, f"Reminder: {notice.text} (in <#{channel_id}>)")
 
     # ------------------------------------------------------------------ shared flows
 
@@ -890,14 +898,14 @@ class Core(commands.Cog):
         files = []
         for n, moment in enumerate(found.moments, 1):
             view = rules.view_from_json(moment.view)
-            png = await self.bot.painter.board(match.game, view, (), width=REVIEW_BOARD_WIDTH)
+            png = await self.painter.board(match.game, view, (), width=REVIEW_BOARD_WIDTH)
             file = discord.File(io.BytesIO(png), filename=f"moment-{n}.png")
             unlink_when_done(file)
             files.append(file)
         await interaction.followup.send(review_text(rules, match, found), files=files, ephemeral=True)
 
     async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
-        await self.bot.database.set_dm_on_turn(interaction.user.id, enabled)  # type: ignore[union-attr]
+        await self.service.set_turn_dms(interaction.user.id, enabled)
         await reply(interaction, "I will DM you when it is your turn." if enabled else "No more turn DMs.")
 
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -950,13 +958,20 @@ class Core(commands.Cog):
             await reply(interaction, "Only the bot's owner can sync its commands.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        synced = await self.bot.sync_tree()
+        synced = await self.sync_tree()
         n = len(synced)
         await interaction.followup.send(f"Synced {n} command{'s' if n != 1 else ''}.", ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Core(bot))  # type: ignore[arg-type]
+    """The extension's entry: the bot hands over its services (see bot.py's `WargamesBot`)."""
+    own: Any = bot
+    await bot.add_cog(Core(bot, own.service, own.painter, own.settings, own.sync_tree))
 
 
 __all__ = ["APOLOGY", "STALE", "Core", "friendly", "setup"]
+
+
+def _clicks(core: Core) -> views.Clicks:
+    """For mypy: the cog answers every click the views send it."""
+    return core

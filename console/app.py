@@ -171,7 +171,7 @@ class Console:
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
 
     async def close(self) -> None:
-        await self.service.db.close()
+        await self.service.close()
 
     # ------------------------------------------------------------------ identities
 
@@ -248,7 +248,7 @@ class Console:
         return f"{self.file_prefix or names.channel_name(match.channel_id)}-{match.id}"
 
     async def _seq(self, match: Match) -> int:
-        return len(await self.service.db.actions(match.id))
+        return await self.service.action_count(match.id)
 
     async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
@@ -305,8 +305,8 @@ class Console:
 
     async def channel_game(self) -> Game:
         """The game of this channel's match (open or latest), else the first hosted game."""
-        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
-        return game_of(found[0]) if found else registry.default()
+        found = await self.service.last_match(self.channel_id)
+        return game_of(found) if found else registry.default()
 
     async def _dispatch(self, text: str) -> Outcome | None:
         words = text.split()
@@ -459,9 +459,9 @@ class Console:
         return await COMMANDS[sub](self, game, args)
 
     async def _check_game(self, game: Game) -> None:
-        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
-        if found and found[0].game != game.name:
-            other = game_of(found[0])
+        found = await self.service.last_match(self.channel_id)
+        if found and found.game != game.name:
+            other = game_of(found)
             raise UsageError(f"This channel's game is {other.title}: use the /{other.name} commands.")
 
     def _no_args(self, game: Game, name: str, args: list[str]) -> None:
@@ -566,7 +566,7 @@ class Console:
         if args == ["draw"]:
             return await self._act("decline draw")
         self._no_args(game, "decline", args)
-        current = await self.service.db.get_channel_match(self.channel_id)
+        current = await self.service.channel_match(self.channel_id)
         if current is not None and current.status is Status.ACTIVE:
             # In a game, "decline" is the game's answer to an offer (a dogfight, a Cross...), if it
             # has one; the challenge is long accepted.
@@ -806,7 +806,7 @@ class Console:
             f"/as {players[second]}",
             f"/{game.name} accept",
         ]
-        if await self.service.db.get_channel_match(self.channel_id) is not None:
+        if await self.service.channel_match(self.channel_id) is not None:
             script.insert(1, f"/{game.name} cancel")
         await self.run_lines(script)
         for n in range(max_actions):

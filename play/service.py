@@ -1345,6 +1345,39 @@ class MatchService:
         """The AI's record per level in `game` here."""
         return await self.db.ai_records(guild_id, game)
 
+    # ------------------------------------------------------------------ lookups for the adapters
+
+    async def match(self, match_id: int) -> Match:
+        """A match as stored now (the outbox checks the version it owes a board for)."""
+        return await self.db.get_match(match_id)
+
+    async def channel_match(self, channel_id: int) -> Match | None:
+        """The channel's open match (a challenge or a game), if any."""
+        return await self.db.get_channel_match(channel_id)
+
+    async def last_match(self, channel_id: int) -> Match | None:
+        """The channel's newest match, open or over: which game the channel plays."""
+        found = await self.db.list_matches(channel_id=channel_id, limit=1)
+        return found[0] if found else None
+
+    async def active_matches(self) -> list[Match]:
+        """Every game in play (at start-up: those where the AI owes a move)."""
+        return await self.db.list_matches(statuses=[Status.ACTIVE])
+
+    async def action_count(self, match_id: int) -> int:
+        """How many actions the match's log holds."""
+        return len(await self.db.actions(match_id))
+
+    async def wants_turn_dms(self, user_id: int) -> bool:
+        return (await self.db.get_user_prefs(user_id)).dm_on_turn
+
+    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
+        await self.db.set_dm_on_turn(user_id, enabled)
+
+    async def close(self) -> None:
+        """Close the store (the console at its end; the bot closes its own)."""
+        await self.db.close()
+
     # ------------------------------------------------------------------ the outbox
 
     async def board_delivered(self, match_id: int, version: int) -> None:

@@ -140,3 +140,86 @@ def test_the_game_name_check_finds_names() -> None:
     assert {"blockwars", "germans", "canadian"} <= words
     text = (ROOT / "engine" / "blockwars" / "game.py").read_text(encoding="utf-8").lower()
     assert any(re.search(rf"\b{re.escape(w)}\b", text) for w in words)
+
+
+# -- the layers' order (issue 33): each layer imports only those below it; bot.py is the top.
+LAYERS_MAY_IMPORT = {
+    "engine": {"engine"},
+    "data": {"data"},
+    "render": {"render", "engine"},
+    "play": {"play", "engine", "data"},
+    "cogs": {"cogs", "play", "render", "engine", "data", "settings"},
+    "console": {"console", "play", "render", "engine", "data", "settings"},
+}
+OURS = {"engine", "data", "render", "play", "cogs", "console", "bot", "settings"}
+
+
+@pytest.mark.parametrize("folder", sorted(LAYERS_MAY_IMPORT))
+def test_no_layer_imports_one_above_it(folder: str) -> None:
+    """Type-only imports count too: `bot.py` hands its services to the cog, the cog never imports it."""
+    allowed = LAYERS_MAY_IMPORT[folder]
+    offenders = {
+        path: sorted(m for m in mods if m.split(".")[0] in OURS - allowed)
+        for path, mods in _modules_of(folder).items()
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle in `graph` (module -> modules it imports), each found once."""
+    found: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+
+    def walk(node: str, path: list[str]) -> None:
+        for nxt in sorted(graph.get(node, ())):
+            if nxt == path[0]:
+                if frozenset(path) not in seen:
+                    seen.add(frozenset(path))
+                    found.append([*path, nxt])
+            elif nxt not in path and nxt > path[0]:
+                walk(nxt, [*path, nxt])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    return found
+
+
+def _package_graph(folder: str) -> dict[str, set[str]]:
+    """Module -> the modules of `folder` it imports (`from pkg import mod` is an edge to pkg.mod)."""
+    raw: dict[str, list[tuple[str, str | None]]] = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        pairs: list[tuple[str, str | None]] = []
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                pairs += [(node.module, a.name) for a in node.names]
+            elif isinstance(node, ast.Import):
+                pairs += [(a.name, None) for a in node.names]
+        raw[module] = pairs
+    graph: dict[str, set[str]] = {}
+    for module, pairs in raw.items():
+        targets = {f"{m}.{name}" if f"{m}.{name}" in raw else m for m, name in pairs}
+        graph[module] = {t for t in targets if t in raw and t != module}
+    return graph
+
+
+@pytest.mark.parametrize("folder", ["cogs", "console", "play"])
+def test_no_import_circle_in_the_adapters_or_play(folder: str) -> None:
+    """Type-only imports count: a circle there is a circle in what a reader must hold in mind."""
+    assert _cycles(_package_graph(folder)) == []
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+@pytest.mark.parametrize("folder", ["cogs", "console"])
+def test_the_adapters_go_through_the_service_not_the_store(folder: str) -> None:
+    """cogs/ and console/ ask the match service; only it (play/) talks to data/'s store."""
+    found = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        hits = re.findall(r"\b(?:database|service\.db|\.db)\.\w+", text)
+        if hits:
+            found[str(path.relative_to(ROOT))] = hits
+    assert found == {}
