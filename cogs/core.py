@@ -30,25 +30,27 @@ from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Choice, Event, Game, State, Verb
 from play import BadRequest, MatchService, Notice, Played, ServiceError
-from play.present import (
+from play.listings import (
     ai_stats_text,
     away_notice,
     away_text,
     back_notice,
     back_text,
+    games_text,
+    leaderboard_text,
+    my_games_text,
+    review_text,
+    stats_text,
+)
+from play.present import (
     chosen_side_text,
     ended_meanwhile_text,
     fitted,
-    games_text,
     history_text,
-    leaderboard_text,
-    my_games_text,
     played_text,
     private_text,
-    review_text,
     rules_text,
     standing_actions,
-    stats_text,
     status_text,
     terms_text,
     turn_dm_text,

@@ -34,23 +34,25 @@ from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError
 from play.commands import Command, game_commands, wargames_commands
-from play.present import (
+from play.listings import (
     ai_stats_text,
     away_notice,
     away_text,
     back_notice,
     back_text,
-    chosen_side_text,
     games_text,
-    history_text,
     leaderboard_text,
     my_games_text,
+    review_text,
+    stats_text,
+)
+from play.present import (
+    chosen_side_text,
+    history_text,
     played_story,
     private_text,
-    review_text,
     rules_text,
     standing_actions,
-    stats_text,
     status_text,
     terms_text,
     told,

@@ -14,7 +14,7 @@ from typing import Literal
 
 from engine.protocol import Game, OptionSpec, Verb
 from play.ratings import level_choice
-from play.service import AWAY_DAYS_A_YEAR
+from play.results import AWAY_DAYS_A_YEAR
 
 Kind = Literal["text", "int", "bool", "user"]
 Complete = Literal["actions", "focus"]

@@ -223,3 +223,12 @@ def test_the_adapters_go_through_the_service_not_the_store(folder: str) -> None:
         if hits:
             found[str(path.relative_to(ROOT))] = hits
     assert found == {}
+
+
+def test_no_file_of_play_holds_more_than_one_job_by_size() -> None:
+    """play/ is split by job (issue 33): a file past about 500 lines is a sign it holds two."""
+    sizes = {
+        str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
+        for p in (ROOT / "play").glob("*.py")
+    }
+    assert {path: n for path, n in sizes.items() if n > 520} == {}
