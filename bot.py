@@ -107,8 +107,7 @@ class WargamesBot(commands.AutoShardedBot):
         self._service = MatchService(
             self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker, guilds=guilds
         )
-        await self.painter.start()
-        await self.thinker.start()
+        await self.painter.start()  # the AI's workers start with its first decision (play/thinking.py)
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.sync_commands:

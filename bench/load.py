@@ -4,13 +4,23 @@ Discord for `--seconds`; the last line printed is one JSON object of figures.
     .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
     .venv/bin/python bench/load.py --ai-games 20 [--ai-game fixbayonets] [--ai-level hard]
     .venv/bin/python bench/load.py --database-url postgresql://user:pw@host/db [--seconds 30]
-    .venv/bin/python bench/load.py --start-postgres [--seconds 30]
+    .venv/bin/python bench/load.py --start-postgres [--seconds 30] [--pg-delay-ms 1]
+    .venv/bin/python bench/load.py --mix [--seconds 30]
 
 With a PostgreSQL server (`--database-url`, whose user may create databases, or `--start-postgres`:
 a throwaway server from this machine's binaries, with fsync on as in production), the same load runs
 three times in one go: on SQLite (one process), on PostgreSQL (one process), and on PostgreSQL with
 two shard processes (SHARD_COUNT=2, a guild per shard); each run gets a database of its own, created
 and dropped on that server. The last line then holds every run's figures.
+
+With `--pg-delay-ms D` the PostgreSQL runs reach the server through bench/pgproxy.py (its own
+process, on 127.0.0.1), which counts every round trip (figures: `pg_round_trips_per_move`) and
+delays each by D ms, as a database across a network would (0: counted only). With
+`--start-postgres` the server's own CPU per move is reported too (`postgres_cpu_ms_per_move`).
+
+With `--mix` the games are spread over every registered game in turn (the registry's order), each
+played by two people through the commands, buttons, selects and "My hand" a player uses; the
+figures come per game (`per_game`) and overall. Without it every game is Block Wars.
 
 Each channel has two players. After the warm-up (every game challenged and accepted), the tables'
 first actions are spread over `--ramp` seconds (default 1; 0 = all at one instant), then both
@@ -59,17 +69,21 @@ import yarl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import registry
 from tests.reliability.loadkit import (
     TOKEN,
     AiDriver,
+    BotProcess,
     Driver,
     LoadFake,
+    MixDriver,
     Stats,
     Store,
     audit,
     bot_log_problems,
     build_world,
     percentile,
+    spawn,
     start_bot_process,
     start_control,
 )
@@ -81,6 +95,30 @@ TARGETS = {
     "peak_rss_mb": 300.0,
     "max_loop_stall_ms": 50.0,
 }
+
+
+def postgres_cpu_s(data_dir: Path | None) -> float | None:
+    """CPU seconds the PostgreSQL server at `data_dir` spent so far: the postmaster, its live
+    children (the backends of the pools) and the children it reaped. None if it cannot be read."""
+    if data_dir is None:
+        return None
+    try:
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid, ppid = int(stat.parent.name), int(fields[1])
+            if pid == postmaster:
+                total += sum(int(f) for f in fields[11:15]) / ticks  # utime stime cutime cstime
+            elif ppid == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _sum(figures: list[dict[str, Any]], key: str) -> float:
@@ -102,8 +140,12 @@ async def run(
     ai_games: int = 0,
     ai_game: str = "fixbayonets",
     ai_level: str = "hard",
+    proxy: BotProcess | None = None,
+    mix: bool = False,
+    pg_data: Path | None = None,
 ) -> dict[str, object]:
-    """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes."""
+    """One load run: SQLite, or PostgreSQL at `database_url`, served by `shards` bot processes;
+    `proxy` is the bench/pgproxy.py process in between, whose round trips are counted."""
     fake = LoadFake(timeout=10.0)
     await fake.start()
     _, tables = build_world(fake, matches + ai_games, shards=shards if shards > 1 else None)
@@ -125,7 +167,19 @@ async def run(
     stats = Stats()
     stop = asyncio.Event()
     ai_turns: list[float] = []
-    drivers: list[Driver] = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
+    by_game: dict[str, Stats] = {}
+    drivers: list[Driver]
+    if mix:
+        # every registered game in turn, table by table: the games come from the registry, so a new
+        # game joins the mix by being registered
+        games = list(registry.names())
+        by_game = {name: Stats() for name in games}
+        drivers = []
+        for i, t in enumerate(tables[:matches]):
+            name = games[i % len(games)]
+            drivers.append(MixDriver(fake, t, stats, stop, seed=i, game=name, mine=by_game[name]))
+    else:
+        drivers = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
     drivers += [
         AiDriver(fake, t, stats, stop, seed=matches + i, game=ai_game, level=ai_level, ai_turns=ai_turns)
         for i, t in enumerate(tables[matches:])
@@ -142,7 +196,11 @@ async def run(
         for bot in bots:
             bot.signal(signal.SIGUSR1)  # the stall window starts now
         control.signal(signal.SIGUSR1)
+        if proxy is not None:
+            proxy.signal(signal.SIGUSR1)
         await asyncio.sleep(0.05)
+        trips0 = proxy.stats().get("round_trips", 0) if proxy is not None else 0
+        pg_cpu0 = postgres_cpu_s(pg_data)
         stats.counting = True
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
@@ -153,8 +211,14 @@ async def run(
         elapsed = time.perf_counter() - started
         stats.counting = False
         bench_cpu = time.process_time() - bench_cpu0
+        pg_cpu1 = postgres_cpu_s(pg_data)
         during = [bot.stats() for bot in bots]
         noise = control.stats()
+        trips = 0
+        if proxy is not None:
+            proxy.signal(signal.SIGUSR1)
+            await asyncio.sleep(0.2)
+            trips = proxy.stats().get("round_trips", 0) - trips0
     finally:
         final = [await bot.stop() for bot in bots]
         await control.stop()
@@ -169,12 +233,42 @@ async def run(
     bot_cpu = _sum(during, "cpu_s") - _sum(before, "cpu_s")
     painter_cpu = _sum(during, "workers_cpu_s") - _sum(before, "workers_cpu_s")
     moves = max(stats.window_moves, 1)
+    # the painters' peaks as read at the window's end: at the bot's exit they may be gone already
+    painters_rss = round(
+        sum(
+            max(float(f.get("workers_peak_rss_mb") or 0), float(d.get("workers_peak_rss_mb") or 0))
+            for f, d in zip(final, during, strict=True)
+        ),
+        1,
+    )
+    per_game = {
+        name: {
+            "tables": sum(1 for d in drivers if isinstance(d, MixDriver) and d.game == name),
+            "moves": mine.window_moves,
+            "moves_per_s": round(mine.window_moves / elapsed, 1),
+            "answer_p50_ms": round(percentile([x * 1000 for x in mine.move_acks], 50), 1),
+            "answer_p99_ms": round(percentile([x * 1000 for x in mine.move_acks], 99), 1),
+            "board_p50_ms": round(percentile([x * 1000 for x in mine.move_latencies], 50), 1),
+            "autocomplete_p99_ms": round(percentile([x * 1000 for x in mine.other_latencies], 99), 1),
+            "games_finished": mine.games_finished,
+            "errors": sum(
+                1
+                for e in stats.errors
+                if any(
+                    e.startswith(d.t.channel.name + ":") for d in drivers if getattr(d, "game", "") == name
+                )
+            ),
+        }
+        for name, mine in by_game.items()
+    }
     return {
         "bench": "load",
         "store": "postgresql" if database_url else "sqlite",
         "bot_processes": shards,
         "render_processes": during[0].get("render_processes"),
         "matches": matches,
+        "mix": mix,
+        "per_game": per_game or None,
         "ai_games": ai_games,
         "ai_game": ai_game if ai_games else None,
         "ai_level": ai_level if ai_games else None,
@@ -199,9 +293,9 @@ async def run(
         "autocomplete_p50_ms": round(percentile(other, 50), 1),
         "autocomplete_p99_ms": round(percentile(other, 99), 1),
         "errors": errors,
-        "peak_rss_mb": round(_sum(final, "peak_rss_mb") + _sum(final, "workers_peak_rss_mb"), 1),
+        "peak_rss_mb": round(_sum(final, "peak_rss_mb") + painters_rss, 1),
         "bot_process_peak_rss_mb": _max(final, "peak_rss_mb"),
-        "painter_processes_peak_rss_mb": _sum(final, "workers_peak_rss_mb"),
+        "painter_processes_peak_rss_mb": painters_rss,
         "max_loop_stall_ms": _max(during, "window_max_loop_stall_ms"),
         "stalls_over_50ms": int(_sum(during, "window_stalls_over_50ms")),
         "stalls_over_30ms_at_s_ms": during[0].get("window_stalls_over_30ms"),  # (s into the window, ms)
@@ -212,6 +306,14 @@ async def run(
         "painters_cpu_share": round(painter_cpu / elapsed, 2),
         # CPU per move, whatever else the machine is doing: 2 cores / the sum is the ceiling here
         "bot_cpu_ms_per_move": round(bot_cpu / moves * 1000, 2),
+        # every round trip to PostgreSQL in the window (through bench/pgproxy.py), per move
+        "pg_round_trips_per_move": round(trips / moves, 2) if proxy is not None else None,
+        # the PostgreSQL server's CPU (every backend), when this bench started it
+        "postgres_cpu_ms_per_move": (
+            round((pg_cpu1 - pg_cpu0) / moves * 1000, 2)
+            if pg_cpu0 is not None and pg_cpu1 is not None
+            else None
+        ),
         "painters_cpu_ms_per_move": round(painter_cpu / moves * 1000, 2),
         "driver_cpu_ms_per_move": round(bench_cpu / moves * 1000, 2),
         "warmup_s": round(warm_s, 1),
@@ -250,6 +352,8 @@ ROWS = (
     ("CPU ms per move: bot", "bot_cpu_ms_per_move", ""),
     ("CPU ms per move: painters", "painters_cpu_ms_per_move", ""),
     ("CPU ms per move: driver+fake", "driver_cpu_ms_per_move", ""),
+    ("PostgreSQL round trips per move", "pg_round_trips_per_move", "via bench/pgproxy.py"),
+    ("CPU ms per move: PostgreSQL", "postgres_cpu_ms_per_move", "--start-postgres"),
     ("audit: log, replay, not stuck", "audit_ok", "ok"),
     ("AI games beside them", "ai_games", ""),
     ("AI turns completed in the window", "ai_turns", ""),
@@ -279,6 +383,26 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
         server = await asyncio.to_thread(pgserver.PgServer(binaries, durable=True).start)
         url = server.url()
+    proxy = None
+    if args.pg_delay_ms is not None:
+        # every PostgreSQL run through bench/pgproxy.py on 127.0.0.1: round trips counted, each one
+        # `--pg-delay-ms` later (a network), in a process of its own
+        base = yarl.URL(url)
+        upstream = str(server.root) if server is not None else f"{base.host}:{base.port or 5432}"
+        proxy = spawn(
+            [
+                sys.executable,
+                str(Path(__file__).with_name("pgproxy.py")),
+                *("--to", upstream, "--port", "0", "--delay-ms", str(args.pg_delay_ms)),
+                *("--stats", str(workdir / "proxy.stats.json")),
+            ],
+            workdir / "proxy.stats.json",
+            workdir / "proxy.stderr.log",
+        )
+        for _ in range(100):
+            if proxy.stats():
+                break
+            await asyncio.sleep(0.1)
     runs: dict[str, Any] = {}
     try:
         for n, (name, on_postgres, processes) in enumerate(STORES):
@@ -290,10 +414,26 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 await admin.close()
                 base = yarl.URL(url)
                 target = str(base.with_path("/" + database).with_query(base.query))
+                if proxy is not None:
+                    target = str(
+                        base.with_host("127.0.0.1")
+                        .with_port(int(proxy.stats()["port"]))
+                        .with_path("/" + database)
+                        .with_query({"sslmode": "disable"})
+                    )
             print(f"{name}: {args.matches} matches for {args.seconds:.0f} s...", flush=True)
             try:
                 runs[name] = await run(
-                    args.matches, args.seconds, None, workdir / name, args.ramp, target, processes
+                    args.matches,
+                    args.seconds,
+                    None,
+                    workdir / name,
+                    args.ramp,
+                    target,
+                    processes,
+                    proxy=proxy if on_postgres else None,
+                    mix=args.mix,
+                    pg_data=server.data if server is not None and on_postgres else None,
                 )
             finally:
                 if on_postgres:
@@ -303,6 +443,8 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     )
                     await admin.close()
     finally:
+        if proxy is not None:
+            await proxy.stop()
         if server is not None:
             await asyncio.to_thread(server.stop)
     return runs
@@ -327,6 +469,18 @@ def main() -> int:
         action="store_true",
         help="the same comparison on a throwaway PostgreSQL server started from this machine's binaries",
     )
+    parser.add_argument(
+        "--pg-delay-ms",
+        type=float,
+        default=None,
+        help="reach PostgreSQL through bench/pgproxy.py, which counts round trips and adds this many "
+        "ms to each (a network; 0: counted only)",
+    )
+    parser.add_argument(
+        "--mix",
+        action="store_true",
+        help="spread the games over every registered game (default: Block Wars only)",
+    )
     parser.add_argument("--ai-games", type=int, default=0, help="AI games beside the others")
     parser.add_argument("--ai-game", default="fixbayonets", help="the game of those (default fixbayonets)")
     parser.add_argument("--ai-level", default="hard", help="the AI's level in them (default hard)")
@@ -347,7 +501,16 @@ def main() -> int:
                 print(f"  first errors ({name}):", *r["error_samples"], sep="\n    ")
         figures: dict[str, Any] = {"bench": "load-stores", "matches": args.matches, "seconds": args.seconds}
         for name, r in runs.items():
-            for key in ("moves_per_s", "answer_p99_ms", "max_loop_stall_ms", "errors", "audit_ok"):
+            for key in (
+                "moves_per_s",
+                "answer_p99_ms",
+                "max_loop_stall_ms",
+                "errors",
+                "audit_ok",
+                "pg_round_trips_per_move",
+                "postgres_cpu_ms_per_move",
+                "bot_cpu_ms_per_move",
+            ):
                 figures[f"{name}_{key}"] = r[key]
         figures["runs"] = runs
     else:
@@ -361,11 +524,22 @@ def main() -> int:
                 ai_games=args.ai_games,
                 ai_game=args.ai_game,
                 ai_level=args.ai_level,
+                mix=args.mix,
             )
         )
         print(f"{args.matches} matches, {figures['seconds']} s, {figures['moves']} moves")
         for label, key, target in ROWS:
             print(f"  {label:<32} {_shown(figures[key]):>10}   {target}")
+        per_game = figures["per_game"]
+        if isinstance(per_game, dict):
+            print(
+                f"  {'per game':<20} {'tables':>6} {'moves/s':>8} {'ans p50':>8} {'ans p99':>8} {'errors':>6}"
+            )
+            for name, f in per_game.items():
+                print(
+                    f"  {name:<20} {f['tables']:>6} {f['moves_per_s']:>8} {f['answer_p50_ms']:>8} "
+                    f"{f['answer_p99_ms']:>8} {f['errors']:>6}"
+                )
         errors = figures["error_samples"]
         assert isinstance(errors, list)
         if errors:

@@ -59,6 +59,7 @@ from data.schema import MIGRATIONS_DIR, load_migrations
 __all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "load_migrations"]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+_AWAYS_KEPT = 50_000  # players whose time away is kept in memory before it is all forgotten
 NO_LIMIT = 2**62  # LIMIT for "all": both dialects take a number (PostgreSQL refuses SQLite's -1)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -103,18 +104,22 @@ class Step:
     sql: str
     params: Any
     postgres: str | None = None
+    # The transaction's only statement: a store may send it without BEGIN/COMMIT (PostgreSQL then
+    # runs it in a transaction of its own, one round trip instead of three). The generator must
+    # end after it.
+    alone: bool = False
 
 
-def one(sql: str, params: Any = (), *, postgres: str | None = None) -> Step:
-    return Step("one", sql, params, postgres)
+def one(sql: str, params: Any = (), *, postgres: str | None = None, alone: bool = False) -> Step:
+    return Step("one", sql, params, postgres, alone)
 
 
 def rows(sql: str, params: Any = (), *, postgres: str | None = None) -> Step:
     return Step("rows", sql, params, postgres)
 
 
-def count(sql: str, params: Any = ()) -> Step:
-    return Step("count", sql, params)
+def count(sql: str, params: Any = (), *, alone: bool = False) -> Step:
+    return Step("count", sql, params, alone=alone)
 
 
 def many(sql: str, params: Sequence[Any]) -> Step:
@@ -196,6 +201,67 @@ INSERT INTO actions (match_id, seq, player_id, notation, interaction_id, at, ver
 VALUES (?, ?, ?, ?, ?, ?, ?)
 """
 _SELECT_ACTIONS = "SELECT * FROM actions WHERE match_id = ? ORDER BY seq"
+
+# A whole move as ONE statement, for a store that runs statements over a network (PostgreSQL): the
+# interaction check, the version-checked update of the changed fields (each `set_*` says whether
+# its field changes: no SQL is assembled from names), the log rows numbered after the last one,
+# and the owed board, in one round trip and one implicit transaction. Every part sees the same
+# snapshot; a concurrent move of the same match waits for its row lock, then finds the version
+# moved on and changes nothing. The last SELECT says what happened: the interaction was seen, the
+# match is missing or at another version, or the new row (`moved.*`).
+_MOVE = """
+WITH seen AS (
+    SELECT EXISTS (
+        SELECT 1 FROM actions WHERE interaction_id = CAST(:interaction_id AS BIGINT)
+    ) AS seen
+), found AS (
+    SELECT version FROM matches WHERE id = :id
+), moved AS (
+    UPDATE matches SET
+        channel_id = CASE WHEN :set_channel_id THEN CAST(:channel_id AS BIGINT) ELSE channel_id END,
+        challenger_side = CASE WHEN :set_challenger_side THEN CAST(:challenger_side AS TEXT)
+            ELSE challenger_side END,
+        sides = CASE WHEN :set_sides THEN CAST(:sides AS TEXT) ELSE sides END,
+        status = CASE WHEN :set_status THEN CAST(:status AS TEXT) ELSE status END,
+        turn_player_id = CASE WHEN :set_turn_player_id THEN CAST(:turn_player_id AS BIGINT)
+            ELSE turn_player_id END,
+        deadline = CASE WHEN :set_deadline THEN CAST(:deadline AS DOUBLE PRECISION) ELSE deadline END,
+        reminder_at = CASE WHEN :set_reminder_at THEN CAST(:reminder_at AS DOUBLE PRECISION)
+            ELSE reminder_at END,
+        reminded = CASE WHEN :set_reminded THEN CAST(:reminded AS BIGINT) ELSE reminded END,
+        turn_seconds = CASE WHEN :set_turn_seconds THEN CAST(:turn_seconds AS BIGINT) ELSE turn_seconds END,
+        snapshot = CASE WHEN :set_snapshot THEN CAST(:snapshot AS TEXT) ELSE snapshot END,
+        challenge_expires_at = CASE WHEN :set_challenge_expires_at
+            THEN CAST(:challenge_expires_at AS DOUBLE PRECISION) ELSE challenge_expires_at END,
+        ai_player_id = CASE WHEN :set_ai_player_id THEN CAST(:ai_player_id AS BIGINT) ELSE ai_player_id END,
+        ai_level = CASE WHEN :set_ai_level THEN CAST(:ai_level AS TEXT) ELSE ai_level END,
+        quiet_from = CASE WHEN :set_quiet_from THEN CAST(:quiet_from AS BIGINT) ELSE quiet_from END,
+        version = version + 1,
+        updated_at = :now
+    WHERE id = :id AND version = :expected_version AND NOT (SELECT seen FROM seen)
+    RETURNING *
+), logged AS (
+    INSERT INTO actions (match_id, seq, player_id, notation, interaction_id, at, version)
+    SELECT moved.id,
+        (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE match_id = :id) + a.n,
+        a.player_id,
+        a.notation,
+        CASE WHEN a.n = 1 THEN CAST(:interaction_id AS BIGINT) END,
+        a.at,
+        moved.version
+    FROM moved, unnest(
+        CAST(:players AS BIGINT[]), CAST(:notations AS TEXT[]), CAST(:ats AS DOUBLE PRECISION[])
+    ) WITH ORDINALITY AS a (player_id, notation, at, n)
+), owed AS (
+    INSERT INTO owed_boards (match_id, version, channel_id, created_at)
+    SELECT moved.id, moved.version, moved.channel_id, :now FROM moved WHERE :owe_board
+    ON CONFLICT DO NOTHING
+)
+SELECT (SELECT seen FROM seen) AS seen_interaction, (SELECT version FROM found) AS found_version, moved.*
+FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
+"""
+# The fields `_MOVE` may change, each with its `set_*` flag (tests/test_data.py checks it names all).
+_MOVE_FIELDS = tuple(sorted(MUTABLE_FIELDS))
 
 _DUE_DEADLINES = """
 SELECT * FROM matches
@@ -315,12 +381,16 @@ def _check_int64(name: str, value: int) -> None:
         raise ValueError(f"{name}={value} does not fit a signed 64-bit integer")
 
 
+_UNREAD: Any = object()
+
+
 def _float_opt(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def row_to_match(row: Any) -> Match:
-    """A `matches` row (sqlite3.Row or asyncpg.Record) as a `Match`."""
+def row_to_match(row: Any, snapshot: Any = _UNREAD) -> Match:
+    """A `matches` row (sqlite3.Row or asyncpg.Record) as a `Match`; with `snapshot`, that one rather
+    than the row's parsed afresh (a move knows the snapshot it wrote)."""
     return Match(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -339,7 +409,7 @@ def row_to_match(row: Any) -> Match:
         reminded=bool(row["reminded"]),
         turn_seconds=row["turn_seconds"],
         version=row["version"],
-        snapshot=_loads_opt(row["snapshot"]),
+        snapshot=_loads_opt(row["snapshot"]) if snapshot is _UNREAD else snapshot,
         winner_id=row["winner_id"],
         result_reason=row["result_reason"],
         challenge_expires_at=_float_opt(row["challenge_expires_at"]),
@@ -464,12 +534,17 @@ class Database:
     """
 
     store: ClassVar[str] = "?"  # "sqlite" or "postgresql"
+    # Whether a move is sent as one statement (`_MOVE`): where every statement is a round trip.
+    one_statement_moves: ClassVar[bool] = False
     # Whether several processes may share this database (their sweeps then split the work by guild).
     shared: ClassVar[bool] = False
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self.commits = 0  # COMMITs so far (SQLite: fewer than transactions when they were grouped)
+        # `time_away` read before, per (guild, user): (since, the rows ending after it)
+        self._aways: dict[tuple[int, int], tuple[float, tuple[Away, ...]]] = {}
+        self._aways_generation = 0  # bumped around every write of time away
 
     # -- life cycle --
 
@@ -597,7 +672,7 @@ class Database:
 
         def insert() -> Transaction[Match]:
             try:
-                row = yield one(_INSERT_MATCH, params)
+                row = yield one(_INSERT_MATCH, params, alone=True)
             except Conflict as exc:
                 if exc.on == "matches.channel_id":
                     raise ChannelBusy(channel_id) from None
@@ -709,6 +784,23 @@ class Database:
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
 
+        # One statement for an ordinary move; a game's end (ratings), a move that opens or moves a
+        # game (a channel's one open game is at stake: `ChannelBusy` names the channel) and the
+        # test hook keep the statements of `commit` below.
+        if (
+            self.one_statement_moves
+            and result is None
+            and before_commit is None
+            and not {"status", "channel_id"} & normalised.keys()
+        ):
+            params = _move_params(
+                match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board
+            )
+            written = normalised.get("snapshot", _UNREAD)
+            return await self._transact(
+                lambda: _move(match_id, expected_version, interaction_id, params, written)
+            )
+
         def commit() -> Transaction[Match]:
             if interaction_id is not None and (yield one(_INTERACTION_SEEN, (interaction_id,))):
                 raise DuplicateInteraction(interaction_id)
@@ -765,7 +857,7 @@ class Database:
         """
 
         def mark() -> Transaction[bool]:
-            changed = yield count(_MARK_REMINDED, (match_id, version))
+            changed = yield count(_MARK_REMINDED, (match_id, version), alone=True)
             return bool(changed == 1)
 
         return await self._transact(mark)
@@ -781,7 +873,7 @@ class Database:
         params = (float(deadline), float(reminder_at), match_id, version)
 
         def shift() -> Transaction[bool]:
-            changed = yield count(_SHIFT_CLOCK, params)
+            changed = yield count(_SHIFT_CLOCK, params, alone=True)
             return bool(changed == 1)
 
         return await self._transact(shift)
@@ -789,9 +881,25 @@ class Database:
     # -- time away --
 
     async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
-        """A player's times away in a server that end (or ended) after `since`, oldest first."""
+        """A player's times away in a server that end (or ended) after `since`, oldest first.
+
+        A store only this process writes (SQLite) answers from memory what it read before: a move
+        asks this for the players it starts a clock for, before it commits, and a read there cost
+        every such move a wait for the database thread (docs/performance.md). The rows only change
+        through `set_time_away`, which forgets them; the rows ending after an earlier `since` hold
+        every row ending after a later one."""
+        key = (guild_id, user_id)
+        known = self._aways.get(key) if not self.shared else None
+        if known is not None and since >= known[0]:
+            return [a for a in known[1] if a.end_at > since]
+        generation = self._aways_generation
         found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
-        return [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
+        aways = [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
+        if not self.shared and generation == self._aways_generation:  # no write began meanwhile
+            if len(self._aways) >= _AWAYS_KEPT:
+                self._aways.clear()
+            self._aways[key] = (float(since), tuple(aways))
+        return aways
 
     async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
         """End a player's time away in a server at `now` (if they are away), and with `until`, start a
@@ -802,7 +910,13 @@ class Database:
             if until is not None:
                 yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
 
-        await self._transact(write)
+        self._aways_generation += 1
+        self._aways.pop((guild_id, user_id), None)
+        try:
+            await self._transact(write)
+        finally:
+            self._aways_generation += 1
+            self._aways.pop((guild_id, user_id), None)
 
     # -- the outbox --
 
@@ -810,7 +924,7 @@ class Database:
         """The channel has the board of `version`: it and every older one are no longer owed."""
 
         def delivered() -> Transaction[None]:
-            yield count(_BOARD_DELIVERED, (match_id, version))
+            yield count(_BOARD_DELIVERED, (match_id, version), alone=True)
 
         await self._transact(delivered)
 
@@ -859,13 +973,72 @@ class Database:
         stamp = self._now(now)
 
         def upsert() -> Transaction[None]:
-            yield count(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp))
+            yield count(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp), alone=True)
 
         await self._transact(upsert)
         return UserPrefs(user_id=user_id, dm_on_turn=enabled)
 
 
 # --- transactions -------------------------------------------------------------------------------
+
+
+def _move_params(
+    match_id: int,
+    expected_version: int,
+    changes: dict[str, Any],
+    actions: Sequence[NewAction],
+    interaction_id: int | None,
+    now: float,
+    owe_board: bool,
+) -> dict[str, Any]:
+    """The parameters of `_MOVE`: each changed field with its flag set, the others None."""
+    params: dict[str, Any] = {
+        "id": match_id,
+        "expected_version": expected_version,
+        "interaction_id": interaction_id,
+        "now": now,
+        "owe_board": owe_board,
+        "players": [a.player_id for a in actions],
+        "notations": [a.notation for a in actions],
+        "ats": [now if a.at is None else float(a.at) for a in actions],
+    }
+    for name in _MOVE_FIELDS:
+        params["set_" + name] = name in changes
+        params[name] = None
+    for name, value in changes.items():
+        if name in ("sides", "snapshot"):
+            value = None if value is None else _dumps(value)
+        elif name == "status":
+            value = str(value)
+        elif name == "reminded":
+            value = int(value)
+        elif name in ("deadline", "reminder_at", "challenge_expires_at"):
+            value = _float_opt(value)
+        params[name] = value
+    return params
+
+
+def _move(
+    match_id: int, expected_version: int, interaction_id: int | None, params: dict[str, Any], written: Any
+) -> Transaction[Match]:
+    """A move without a result as one statement (`_MOVE`), with the errors of the steps it folds.
+    `written` is the snapshot the move wrote (not parsed back from the row), if it wrote one."""
+    try:
+        row = yield one(_MOVE, params, alone=True)
+    except Conflict as exc:
+        if interaction_id is not None and exc.on == "actions.interaction_id":
+            raise DuplicateInteraction(interaction_id) from None
+        raise
+    assert row is not None
+    if row["seen_interaction"]:
+        assert interaction_id is not None
+        raise DuplicateInteraction(interaction_id)
+    if row["id"] is None:
+        if row["found_version"] is None:
+            raise MatchNotFound(match_id)
+        found = int(row["found_version"])
+        raise StaleVersion(match_id, expected_version, found if found != expected_version else found + 1)
+    return row_to_match(row, written)
 
 
 def _apply(

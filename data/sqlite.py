@@ -35,6 +35,7 @@ _PRAGMA_FOREIGN_KEYS = "PRAGMA foreign_keys = ON"
 # FULL, not NORMAL: a move the bot has acknowledged must survive a power cut as well.
 _PRAGMA_SYNCHRONOUS = "PRAGMA synchronous = FULL"
 _PRAGMA_USER_VERSION = "PRAGMA user_version"
+_PRAGMA_QUERY_ONLY = "PRAGMA query_only = ON"
 _BEGIN = "BEGIN IMMEDIATE"
 _COMMIT = "COMMIT"
 _SAVEPOINT = "SAVEPOINT one_transaction"
@@ -92,6 +93,9 @@ class SqliteDatabase(Database):
         """Use `Database.open`; this only wires an already configured connection."""
         super().__init__(clock)
         self._conn = conn
+        # Reads go to a second connection on a thread of its own (`_query`); until it is open
+        # (migrations), to the writer.
+        self._reader: aiosqlite.Connection = conn
         self.path = path
         # Group commit (see `_write`): transactions waiting for the database thread.
         self._batch: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
@@ -125,6 +129,7 @@ class SqliteDatabase(Database):
             await conn.execute(_PRAGMA_SYNCHRONOUS)
             db = cls(conn, path, clock)
             await db._migrate(migrations_dir)
+            db._reader = await _open_reader(path)
         except BaseException:
             await conn.close()
             raise
@@ -141,6 +146,8 @@ class SqliteDatabase(Database):
     async def _close(self) -> None:
         while self._flushes:
             await asyncio.gather(*self._flushes, return_exceptions=True)
+        if self._reader is not self._conn:
+            await self._reader.close()
         await self._conn.close()
 
     async def schema_version(self) -> int:
@@ -256,9 +263,27 @@ class SqliteDatabase(Database):
         loop.call_soon_threadsafe(_settle, outcomes)
 
     async def _query(self, sql: str, params: Any = ()) -> list[Any]:
-        """One statement, one thread trip; it runs between transactions, never inside one."""
+        """One statement on the reader connection: it sees every transaction committed so far.
+
+        Reads have a connection and a thread of their own (WAL lets readers run beside the writer)
+        because a read queued on the writer's thread waited for the group commit in front of it,
+        fsync included: a move reads the players' time away before it commits, so under load every
+        move waited for two commits instead of one (answer p99 +30 %, docs/performance.md)."""
         # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
-        return list(await self._conn.execute_fetchall(sql, params))
+        return list(await self._reader.execute_fetchall(sql, params))
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """A connection that only reads (WAL: it never waits for the writer, nor the writer for it)."""
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        reader.row_factory = sqlite3.Row
+        await reader.execute(_PRAGMA_BUSY_TIMEOUT)
+        await reader.execute(_PRAGMA_QUERY_ONLY)
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
 
 
 def _settle(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:

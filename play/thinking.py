@@ -80,7 +80,10 @@ class Thinker:
     def __init__(self, processes: int = 0, *, nice: int = WORKER_NICE) -> None:
         self.processes = max(0, processes)
         self.nice = nice
-        self._pool: ProcessPoolExecutor | None = self._new_pool() if self.processes else None
+        # Made on the first decision (or `start`), not here: a worker that imports every game costs
+        # about 40 MB, which a bot nobody plays the AI on should not pay (docs/performance.md).
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
         self.restarts = 0  # pools replaced after a worker died
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -92,25 +95,35 @@ class Thinker:
             initargs=(os.getpid(), self.nice),
         )
 
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes exist (they start with the first decision)."""
+        return self._pool is not None
+
+    def _workers(self) -> ProcessPoolExecutor | None:
+        """The pool, made now if this is the first work for it; None when thinking in a thread."""
+        if self._pool is None and self.processes and not self._closed:
+            self._pool = self._new_pool()
+        return self._pool
+
     async def start(self) -> None:
         """Start the workers now (each imports every game once) rather than on the first AI move."""
-        if self._pool is not None:
+        pool = self._workers()
+        if pool is not None:
             loop = asyncio.get_running_loop()
-            await asyncio.gather(
-                *(loop.run_in_executor(self._pool, registry.names) for _ in range(self.processes))
-            )
+            await asyncio.gather(*(loop.run_in_executor(pool, registry.names) for _ in range(self.processes)))
 
     async def choose(
         self, game: str, view: View, level: str, seed: int, budget_s: float | None = None
     ) -> str:
         """The notation of the AI's action for `view.viewer` (who must be owed an action)."""
         rules = registry.game(game)
-        if self._pool is None:
+        if self._workers() is None:
             return str(await asyncio.to_thread(rules.choose, view, level, seed, budget_s))
         return await self._run(choose_text, (game, _json(view), level, seed, budget_s))
 
     async def accepts_draw(self, game: str, view: View, seed: int) -> bool:
-        if self._pool is None:
+        if self._workers() is None:
             return await asyncio.to_thread(registry.game(game).accepts_draw, view, seed)
         return await self._run(draw_text, (game, _json(view), seed))
 
@@ -125,7 +138,7 @@ class Thinker:
     ) -> Review:
         """The look back at a finished game for the player of `side`."""
         args = (game, dict(options), seed, [tuple(r) for r in log_rows], side, budget_s)
-        if self._pool is None:
+        if self._workers() is None:
             return await asyncio.to_thread(review_text, *args)  # type: ignore[arg-type]
         return await self._run(review_text, args)
 
@@ -147,6 +160,7 @@ class Thinker:
 
     def close(self) -> None:
         """Stop the workers (searches under way are dropped)."""
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

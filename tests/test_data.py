@@ -425,8 +425,9 @@ def holding_the_database() -> tuple[threading.Event, threading.Event, Callable[[
     return inside, release, hold
 
 
-async def test_a_transaction_is_one_job_that_reads_never_interrupt(sqlite_db: SqliteDatabase):
-    """While a move's transaction runs, other coroutines' reads queue behind it, never inside it."""
+async def test_reads_never_wait_for_a_transaction_nor_see_half_of_it(sqlite_db: SqliteDatabase):
+    """While a move's transaction runs, reads (on their own connection) answer at once with what was
+    committed before it, never half of it; once it is committed they see all of it."""
     db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
@@ -441,12 +442,15 @@ async def test_a_transaction_is_one_job_that_reads_never_interrupt(sqlite_db: Sq
         )
     )
     await asyncio.to_thread(inside.wait, 5)
-    read = asyncio.create_task(db.get_match(m.id))
-    await asyncio.sleep(0.05)
-    assert not read.done()  # it waits for the whole transaction...
-    release.set()
-    done, seen = await move, await read
-    assert seen == done and seen.snapshot == {"n": 1}  # ...and sees all of it, never half
+    try:
+        before = await asyncio.wait_for(db.get_match(m.id), 5)  # not queued behind the writer
+        assert before == m and await db.actions(m.id) == []
+    finally:
+        release.set()
+    done = await move
+    seen = await db.get_match(m.id)
+    assert seen == done and seen.snapshot == {"n": 1}
+    assert [a.notation for a in await db.actions(m.id)] == ["x"]
 
 
 async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(sqlite_db: SqliteDatabase):
@@ -454,6 +458,7 @@ async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(
     db = sqlite_db
     m = await active(db)
     inside, release, hold = holding_the_database()
+    commits = db.commits
 
     task = asyncio.create_task(
         db.commit_action(
@@ -469,6 +474,10 @@ async def test_a_cancelled_caller_leaves_the_move_whole_and_the_database_usable(
     release.set()
     with pytest.raises(asyncio.CancelledError):
         await task
+    for _ in range(500):  # reads do not queue behind the writer: wait for its COMMIT
+        if db.commits > commits:
+            break
+        await asyncio.sleep(0.01)
     landed = await db.get_match(m.id)
     assert landed.version == m.version + 1
     assert [(a.notation, a.interaction_id) for a in await db.actions(m.id)] == [("x", 9)]
@@ -901,3 +910,31 @@ async def test_two_closes_at_once_both_return(store: str, clock: FakeClock):
     await active(db)
     await asyncio.wait_for(asyncio.gather(db.close(), db.close()), 10)  # a hang guard, not a timing
     await db.close()  # and once more, later
+
+
+async def test_time_away_is_read_from_memory_on_sqlite_and_every_write_is_seen_at_once(db: Database):
+    """A move asks for the waiting players' time away before it commits; on a store only this process
+    writes, the answer comes from memory after the first read, and a write is never missed."""
+    asked: list[str] = []
+    query = db._query
+
+    async def counted(sql: str, params: object = ()) -> list[object]:
+        asked.append(sql)
+        return await query(sql, params)
+
+    db._query = counted  # type: ignore[method-assign]
+    assert await db.time_away(1, ALICE, T0) == []
+    assert await db.time_away(1, ALICE, T0 + 10) == []
+    await db.set_time_away(1, ALICE, now=T0 + 20, until=T0 + 1000)
+    (away,) = await db.time_away(1, ALICE, T0 + 30)
+    assert (away.start_at, away.end_at) == (T0 + 20, T0 + 1000)
+    assert await db.time_away(1, ALICE, T0 + 500) == [away]
+    assert await db.time_away(1, ALICE, T0 + 1000) == []  # over by then
+    assert await db.time_away(2, ALICE, T0 + 30) == []  # per server
+    await db.set_time_away(1, ALICE, now=T0 + 40, until=None)  # back early
+    (ended,) = await db.time_away(1, ALICE, T0 + 35)
+    assert ended.end_at == T0 + 40
+    assert await db.time_away(1, ALICE, T0 + 50) == []
+    reads = sum(1 for sql in asked if "FROM time_away" in sql)
+    # SQLite: one read after each write (and one per server); PostgreSQL, shared by processes: every time
+    assert reads == (4 if db.store == "sqlite" else 8)

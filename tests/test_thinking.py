@@ -70,3 +70,19 @@ async def test_thinker_processes_run_below_the_bot_and_a_killed_one_is_replaced(
         assert thinker.restarts == 1
     finally:
         thinker.close()
+
+
+async def test_a_thinker_starts_its_process_with_the_first_decision_not_before():
+    # a bot nobody plays the AI on does not pay for a worker that imports every game (~40 MB)
+    game = registry.default()
+    state = a_position(game)
+    side = min(state.to_act())
+    before = {p.pid for p in multiprocessing.active_children()}
+    thinker = Thinker(1)
+    try:
+        assert not thinker.started and _new_children(before) == []
+        expected = str(game.choose(state.view(side), "easy", 4, BUDGET))
+        assert await thinker.choose(game.name, state.view(side), "easy", 4, BUDGET) == expected
+        assert thinker.started and len(_new_children(before)) == 1
+    finally:
+        thinker.close()

@@ -39,7 +39,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 TOKEN = "load.test.token.bW91c2UtdHJhcA"  # never real: the tests grep the bot's stderr for it
 MENTION = re.compile(r"<@(\d+)>")
 KINDS = ("move", "attack", "fire", "tank", "reinforce")
-PRIVATE = ("orders",)  # actions that change a private setting, not the game
+PRIVATE = ("orders", "autoretreat")  # actions that change a private setting, not the game
 
 
 class InteractionFailed(Exception):
@@ -674,6 +674,108 @@ class AiDriver(Driver):
                 return
         if self.stats.counting:
             self.ai_turns.append(loop.time() - started)
+
+
+class MixDriver(Driver):
+    """Two people play `game` (any registered game) through what a player uses: `/<game> challenge`,
+    the Accept button, the board's decision buttons and selects when it has them (set-ups, quick
+    decisions), `/<game> play` with an action autocomplete offers otherwise (turns of many
+    actions), and now and then "My hand" (a private look). Moves are noted in the shared `stats`
+    and in `mine`, this game's own figures (bench/load.py --mix)."""
+
+    def __init__(
+        self,
+        fake: LoadFake,
+        table: Table,
+        stats: Stats,
+        stop: asyncio.Event,
+        seed: int,
+        *,
+        game: str,
+        mine: Stats,
+    ) -> None:
+        super().__init__(fake, table, stats, stop, seed)
+        self.game = game
+        self.mine = mine
+
+    async def start_game(self) -> None:
+        t = self.t
+        made = await self.fake.slash_cmd(t.a, t.channel, "challenge", {"opponent": t.b}, group=self.game)
+        self.note(made, move=False)
+        accept = next(
+            (c for c in (made.message.custom_ids if made.message else []) if c.startswith("bw:accept:")), None
+        )
+        if made.ephemeral or accept is None:
+            self.stats.error(f"{t.channel.name}: challenge refused: {made.content[:200]}")
+            await asyncio.sleep(0.5)
+            return
+        assert made.message is not None
+        t.match_id = int(accept.rsplit(":", 1)[1])
+        accepted = await self.fake.press(t.b, made.message, accept)
+        self.note(accepted, move=False)
+        if accepted.is_board:
+            t.board = accepted.message
+            self.stats.games_started += 1
+        else:
+            self.stats.error(f"{t.channel.name}: accept refused: {accepted.content[:200]}")
+
+    async def step(self) -> None:
+        t = self.t
+        if self.lost and t.match_id is not None:
+            self.lost = False
+            shown = await self.fake.slash_cmd(t.a, t.channel, "board", {}, group=self.game)
+            if shown.is_board:
+                t.board = shown.message
+            return
+        if t.board is None:
+            await self.start_game()
+            return
+        actor = actor_of(t.board)
+        if actor is None:
+            self.stats.games_finished += 1
+            self.mine.games_finished += 1
+            t.board = None
+            return
+        user = t.a if actor == t.a.id else t.b
+        ids = t.board.custom_ids
+        if any(c.startswith("bw:hand:") for c in ids) and self.rng.random() < 0.05:
+            look = await self.fake.press(user, t.board, next(c for c in ids if c.startswith("bw:hand:")))
+            self.note(look, move=False)
+            if not look.ephemeral:
+                self.stats.error(f"{t.channel.name}: My hand was not private: {look.content[:200]!r}")
+            return
+        answer: Answer | None
+        if any(c.startswith(("bw:dec:", "bw:pick:")) for c in ids) and self.rng.random() < 0.7:
+            answer = await self.decision(user, ids)
+            value = "a button"
+        else:
+            offered = await self.fake.complete(user, t.channel, "play", group=self.game)
+            self.note(offered, move=False)
+            if not offered.choices:
+                self.stats.error(f"{t.channel.name}: no action offered on: {t.board.content[-200:]!r}")
+                self.lost = True
+                await asyncio.sleep(0.5)
+                return
+            values = [c["value"] for c in offered.choices if not str(c["value"]).startswith(PRIVATE)]
+            value = self.rng.choice(values or [c["value"] for c in offered.choices])
+            answer = await self.fake.slash_cmd(user, t.channel, "play", {"action": value}, group=self.game)
+        if answer is None:
+            return
+        self.note(answer, move=True)
+        if answer.is_board:
+            t.board = answer.message
+        elif not answer.ephemeral or not str(value).startswith(PRIVATE):
+            self.stats.error(f"{t.channel.name}: legal action {value!r} refused: {answer.content[:200]!r}")
+            self.lost = True
+
+    def note(self, answer: Answer, *, move: bool) -> None:
+        super().note(answer, move=move)
+        if move and answer.is_board and self.stats.counting:
+            self.mine.move_latencies.append(answer.latency_s)
+            self.mine.move_acks.append(answer.ack_s)
+            self.mine.window_moves += 1
+        elif self.stats.counting:
+            self.mine.other_latencies.append(answer.latency_s)
 
 
 def percentile(values: list[float], q: float) -> float:

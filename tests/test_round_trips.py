@@ -1,0 +1,248 @@
+"""Round trips to PostgreSQL, counted on the wire: a move is one, a delivered board is one.
+
+The store is reached through bench/pgproxy.py, which counts the server's ReadyForQuery messages (one
+per round trip a client waits for). Statements are prepared on a connection's first use of them,
+which costs one more trip once; the counts below are of a warmed connection, as a busy bot has."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from bench.pgproxy import PgProxy
+from data import (
+    Database,
+    DuplicateInteraction,
+    Match,
+    NewAction,
+    PostgresDatabase,
+    Result,
+    StaleVersion,
+    Status,
+)
+from data import db as store
+from play import MatchService
+from tests import pgserver
+
+ALICE, BOB = 11, 22
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+async def counted(pg_server: pgserver.PgServer, pg_url: str) -> AsyncIterator[tuple[Database, PgProxy]]:
+    proxy = await PgProxy(str(pg_server.root)).start()
+    database = urlsplit(pg_url).path.lstrip("/")
+    try:
+        async with Database.open(proxy.url(pgserver.USER, pgserver.PASSWORD, database)) as db:
+            yield db, proxy
+    finally:
+        await proxy.stop()
+
+
+async def settled(db: Database) -> None:
+    """Every stored match announced to the other processes: that statement, after a move's answer,
+    is not the move's (data/postgres.py, `_announce`)."""
+    assert isinstance(db, PostgresDatabase)
+    await db.announced()
+
+
+async def _active(db: Database, channel_id: int = 1) -> Match:
+    m = await db.create_challenge(
+        guild_id=7,
+        channel_id=channel_id,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        seed=3,
+        turn_seconds=3600,
+        challenge_expires_at=None,
+        game="blockwars",
+        now=T0,
+    )
+    return await db.update_match(
+        m.id,
+        expected_version=m.version,
+        status=Status.ACTIVE,
+        sides={"germans": ALICE, "canadians": BOB},
+        snapshot={"turn": 1},
+        turn_player_id=ALICE,
+        deadline=T0 + 3600,
+        reminder_at=T0 + 3000,
+        now=T0,
+    )
+
+
+async def _move(db: Database, m: Match, interaction: int, *notations: str) -> Match:
+    return await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction(n, ALICE if m.turn_player_id == ALICE else BOB) for n in notations],
+        interaction_id=interaction,
+        owe_board=True,
+        snapshot={"turn": m.version + 1, "log": list(notations)},
+        turn_player_id=BOB if m.turn_player_id == ALICE else ALICE,
+        deadline=T0 + 7200,
+        reminder_at=T0 + 6000,
+        now=T0 + m.version,
+    )
+
+
+async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
+    counted: tuple[Database, PgProxy],
+) -> None:
+    db, proxy = counted
+    m = await _active(db)
+    m = await _move(db, m, 1, "a")  # the connection prepares the statements once
+    await db.board_delivered(m.id, m.version)
+
+    await settled(db)
+    before = proxy.round_trips
+    moved = await _move(db, m, 2, "b")
+    assert proxy.round_trips - before == 1
+    assert moved.version == m.version + 1 and moved.snapshot == {"turn": m.version + 1, "log": ["b"]}
+    assert moved.turn_player_id == ALICE and moved.deadline == T0 + 7200
+
+    await settled(db)
+    before = proxy.round_trips
+    several = await _move(db, moved, 3, "c", "d", "e")  # one command of three actions
+    assert proxy.round_trips - before == 1
+    log = await db.actions(m.id)
+    assert [(a.seq, a.notation, a.interaction_id, a.version) for a in log] == [
+        (1, "a", 1, 2),
+        (2, "b", 2, 3),
+        (3, "c", 3, 4),
+        (4, "d", None, 4),
+        (5, "e", None, 4),
+    ]
+    # the outbox holds the boards not yet delivered, each written with its move
+    assert await db.owed_boards(T0 + 100) == [(m.id, several.version, 1)]
+
+    await settled(db)
+    before = proxy.round_trips
+    await db.board_delivered(m.id, several.version)
+    assert proxy.round_trips - before == 1
+    assert await db.owed_boards(T0 + 100) == []
+
+
+async def test_the_one_statement_move_keeps_every_guarantee(counted: tuple[Database, PgProxy]) -> None:
+    db, _ = counted
+    m = await _active(db)
+    moved = await _move(db, m, 10, "a")
+    # the same click again: refused as such, even though the version moved on; nothing written
+    with pytest.raises(DuplicateInteraction):
+        await _move(db, m, 10, "a")
+    with pytest.raises(DuplicateInteraction):
+        await _move(db, moved, 10, "a")
+    # an old version: refused, nothing written
+    with pytest.raises(StaleVersion):
+        await _move(db, m, 11, "b")
+    assert [a.notation for a in await db.actions(m.id)] == ["a"]
+    assert (await db.get_match(m.id)).version == moved.version
+    # two clicks at once on the same version: one lands, the other is told the version moved on
+    both = await asyncio.gather(_move(db, moved, 12, "x"), _move(db, moved, 13, "y"), return_exceptions=True)
+    landed = [r for r in both if isinstance(r, Match)]
+    assert len(landed) == 1 and isinstance(next(r for r in both if r not in landed), StaleVersion)
+    assert len(await db.actions(m.id)) == 2
+    # the same interaction in two clicks at once: applied once
+    again = await asyncio.gather(
+        _move(db, landed[0], 14, "p"), _move(db, landed[0], 14, "q"), return_exceptions=True
+    )
+    assert sum(isinstance(r, Match) for r in again) == 1
+    assert [a.interaction_id for a in await db.actions(m.id)].count(14) == 1
+
+
+async def test_a_game_s_last_move_with_its_ratings_is_still_one_transaction(
+    counted: tuple[Database, PgProxy],
+) -> None:
+    # rare (once a game): the ratings are read, locked and written inside BEGIN ... COMMIT
+    db, proxy = counted
+    m = await _active(db)
+    before = proxy.round_trips
+    done = await db.commit_action(
+        m.id,
+        expected_version=m.version,
+        actions=[NewAction("resign", BOB)],
+        interaction_id=20,
+        result=Result(winner_id=ALICE, reason="resigned"),
+        now=T0 + 5,
+    )
+    assert done.status is Status.FINISHED
+    assert (await db.player_stats(7, "blockwars", ALICE)).wins == 1
+    assert proxy.round_trips - before > 1  # what this path costs; the move path above is the common one
+
+
+def test_the_one_statement_move_can_change_every_field_a_move_may() -> None:
+    for name in store.MUTABLE_FIELDS:
+        assert re.search(rf":set_{name}\b", store._MOVE), name
+        assert re.search(rf"\b{name} = CASE WHEN :set_{name}\b", store._MOVE), name
+
+
+async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.PgServer, pg_url: str) -> None:
+    # a client that says goodbye waits for the socket to close: the proxy must close it
+    import asyncpg
+
+    proxy = await PgProxy(str(pg_server.root)).start()
+    try:
+        url = proxy.url(pgserver.USER, pgserver.PASSWORD, urlsplit(pg_url).path.lstrip("/"))
+        for _ in range(3):
+            conn = await asyncpg.connect(url)
+            assert await conn.fetchval("SELECT 1") == 1
+            await asyncio.wait_for(conn.close(), 5)
+    finally:
+        await proxy.stop()
+
+
+async def test_a_move_through_the_service_is_one_round_trip_or_two(counted: tuple[Database, PgProxy]) -> None:
+    # the whole of `MatchService.act` before the player is answered: the move's statement, and when
+    # a new whole-turn clock starts, one read of the waiting players' time away
+    db, proxy = counted
+    svc = MatchService(db, clock=lambda: T0, rng=random.Random(7))
+    await svc.challenge(game="blockwars", guild_id=7, channel_id=5, challenger_id=ALICE, opponent_id=BOB)
+    await svc.accept(5, BOB)
+    match, state = await svc.latest(5)
+    rng = random.Random(5)
+    trips = []
+    for n in range(24):
+        assert match is not None and state is not None and not state.is_over()
+        side = min(state.to_act())
+        action = rng.choice(list(state.legal_actions(side)))
+        await settled(db)
+        before = proxy.round_trips
+        played = await svc.act(5, match.sides[str(side)], str(action), interaction_id=100 + n)
+        trips.append(proxy.round_trips - before)
+        match, state = played.match, played.state
+    # the first moves prepare their statements on the connection (one trip more, once)
+    assert max(trips[6:]) <= 2, trips
+    assert 1 in trips[6:], trips  # a move within a turn starts no new clock: one round trip
+
+
+async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_trigger(
+    counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # a transaction that NOTIFYs holds a database-wide lock through its commit's fsync: the store's
+    # sessions leave the trigger silent and announce their matches after COMMIT instead
+    import asyncpg
+
+    db, _ = counted
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(pg_url)
+    try:
+        await listener.add_listener("wargames_matches", lambda *args: heard.put_nowait(str(args[3])))
+        m = await _active(db)
+        moved = await _move(db, m, 30, "a")
+        seen = set()
+        while f"1:{m.id}:{moved.version}" not in seen:
+            seen.add(await asyncio.wait_for(heard.get(), 5))
+        assert isinstance(db, PostgresDatabase)
+        async with db._pool.acquire() as conn:
+            assert await conn.fetchval("SELECT current_setting('wargames.announces', true)") == "on"
+        # a writer that is not this store (an admin's SQL) is still heard, through the trigger
+        await listener.execute("UPDATE matches SET version = version + 1 WHERE id = $1", m.id)
+        while f"1:{m.id}:{moved.version + 1}" not in seen:
+            seen.add(await asyncio.wait_for(heard.get(), 5))
+    finally:
+        await listener.close()
