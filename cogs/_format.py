@@ -12,6 +12,28 @@ from typing import TypeVar
 from engine.protocol import Action, Game, View
 
 MAX_CHOICES = 25  # Discord: autocomplete choices and select options
+
+
+class DiscordMarkup:
+    """play/'s `Markup` in Discord's syntax: mentions that notify, timestamps in each reader's zone."""
+
+    def mention(self, user_id: int) -> str:
+        return f"<@{user_id}>"
+
+    def channel(self, channel_id: int) -> str:
+        return f"<#{channel_id}>"
+
+    def relative(self, ts: float) -> str:
+        return f"<t:{int(ts)}:R>"
+
+    def date(self, ts: float) -> str:
+        return f"<t:{int(ts)}:F>"
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**"
+
+
+DISCORD = DiscordMarkup()
 T = TypeVar("T")
 
 

@@ -47,6 +47,7 @@ from play.present import (
     ended_meanwhile_text,
     fitted,
     history_text,
+    notice_text,
     played_text,
     private_text,
     rules_text,
@@ -525,7 +526,11 @@ class Core(commands.Cog):
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
                 await channel.send(
-                    fitted(notice.text, status_text(played.match, played.state), MESSAGE_LIMIT),
+                    fitted(
+                        notice_text(notice, fmt.DISCORD),
+                        status_text(played.match, played.state),
+                        MESSAGE_LIMIT,
+                    ),
                     file=file,
                     view=self.board_components(played.match, played.state) or discord.utils.MISSING,
                 )
@@ -535,10 +540,11 @@ class Core(commands.Cog):
         if notice.kind == "reminder" and await self.service.ended(notice.match) is not None:
             return  # the game ended after the sweep found the reminder due (a resignation)
         if channel is not None:
-            await channel.send(notice.text)
+            await channel.send(notice_text(notice, fmt.DISCORD))
         user = notice.user_id
         if notice.kind == "reminder" and user is not None and await self.service.wants_turn_dms(user):
-            await self.dm(user, f"Reminder: {notice.text} (in <#{channel_id}>)")
+            said = notice_text(notice, fmt.DISCORD)
+            await self.dm(user, f"Reminder: {said} (in {fmt.DISCORD.channel(channel_id)})")
 
     # ------------------------------------------------------------------ shared flows
 

@@ -49,6 +49,7 @@ from play.listings import (
 from play.present import (
     chosen_side_text,
     history_text,
+    notice_text,
     played_story,
     private_text,
     rules_text,
@@ -146,6 +147,28 @@ class Outcome:
     files: list[Path] | None = None
 
 
+class ConsoleMarkup:
+    """The console's `play.markup.Markup`: what play/ words for it reads as plain text."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def mention(self, user_id: int) -> str:
+        return "@" + names.user_name(user_id)
+
+    def channel(self, channel_id: int) -> str:
+        return "#" + names.channel_name(channel_id)
+
+    def relative(self, ts: float) -> str:
+        return self.console.when(ts)
+
+    def date(self, ts: float) -> str:
+        return self.console.date(ts)
+
+    def strong(self, text: str) -> str:
+        return text
+
+
 class Console:
     """One terminal session: an identity, a channel, and the service every command goes through."""
 
@@ -164,6 +187,7 @@ class Console:
         self.out = out or sys.stdout
         self.me = names.clean(me, "user name")
         self.channel = names.clean(channel, "channel name")
+        self.markup = ConsoleMarkup(self)
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
@@ -282,7 +306,7 @@ class Console:
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
-            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice.text}")
+            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
             if notice.played is not None:
                 await self.show_played(notice.played)
                 self.tell_players(notice.played, actor_told=False)

@@ -15,9 +15,11 @@ from data import Match, Status
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb, Weight
 from play.errors import MatchOver
+from play.markup import Markup
 from play.results import (
     SEPARATOR,
     HistoryEntry,
+    Notice,
     Played,
     Refused,
     Step,
@@ -437,3 +439,20 @@ def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], 
         return text
     later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
     return text + f" Send `{later}` when it is your turn again, if it still fits"
+
+
+def notice_text(notice: Notice, markup: Markup) -> str:
+    """What the channel is told of something the sweep did, in the adapter's markup."""
+    if notice.kind == "expired":
+        return "The challenge expired unanswered."
+    if notice.kind == "reminder":
+        assert notice.user_id is not None and notice.due is not None
+        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}."
+    if notice.kind == "default":
+        assert notice.played is not None
+        who = " and ".join(markup.mention(u) for u in notice.late)
+        return f"{who} did not answer in time: {notice.played.line}"
+    if notice.abandoned:
+        return "Neither player acted in time: the game ends without a winner."
+    assert notice.user_id is not None
+    return f"{markup.mention(notice.user_id)} ran out of time and loses the game."

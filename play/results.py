@@ -259,13 +259,16 @@ class TimeAway:
 
 @dataclass(slots=True)
 class Notice:
-    """Something the sweep did that players should hear about."""
+    """Something the sweep did that players should hear about, as data: each adapter words it
+    (`play.present.notice_text`) with its own markup."""
 
-    kind: str  # reminder, forfeit, expired
+    kind: str  # reminder, default (a quick decision answered by default), forfeit, expired
     match: Match
     user_id: int | None
-    text: str
     played: Played | None = None
+    late: tuple[int, ...] = ()  # the players who did not act in time (a default, a forfeit)
+    due: float | None = None  # a reminder: when the move is due
+    abandoned: bool = False  # a forfeit: both sides owed an action and neither came
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

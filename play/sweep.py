@@ -43,7 +43,7 @@ class Sweep(AiTurns):
             except StaleVersion:
                 self.forget(match.channel_id)
                 continue
-            notices.append(Notice("expired", done, match.challenger_id, "The challenge expired unanswered."))
+            notices.append(Notice("expired", done, match.challenger_id))
         for match in await self.db.due_deadlines(now):
             if not self.serves(match.guild_id):
                 continue
@@ -55,12 +55,11 @@ class Sweep(AiTurns):
                 continue
             if match.turn_player_id is None or not await self.db.mark_reminded(match.id, match.version):
                 continue
-            when = f"<t:{int(match.deadline or now)}:R>"
             owed = [match.turn_player_id]
             if match.snapshot is not None:
                 owed = waiting_ids(match, game_of(match).from_json(match.snapshot)) or owed
             for user in owed:
-                notices.append(Notice("reminder", match, user, f"<@{user}>, your move is due {when}."))
+                notices.append(Notice("reminder", match, user, due=match.deadline or now))
         return notices
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
@@ -96,13 +95,8 @@ class Sweep(AiTurns):
                 played = await self._commit(match, state, steps, late, None, quick_before=quick_before)
             except StalePrompt:
                 return None
+        users = tuple(match.sides[s] for s in owed)
         if not state.is_over():
-            who = " and ".join(f"<@{match.sides[s]}>" for s in owed)
-            return Notice(
-                "default", played.match, late, f"{who} did not answer in time: {played.line}", played
-            )
-        if len(owed) > 1 and not quick_before:
-            text = "Neither player acted in time: the game ends without a winner."
-        else:
-            text = f"<@{late}> ran out of time and loses the game."
-        return Notice("forfeit", played.match, late, text, played)
+            return Notice("default", played.match, late, played, late=users)
+        abandoned = len(owed) > 1 and not quick_before
+        return Notice("forfeit", played.match, late, played, late=users, abandoned=abandoned)
