@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from cogs import limits
 from engine.protocol import Action, Game, View
 
-MAX_CHOICES = 25  # Discord: autocomplete choices and select options
+MAX_CHOICES = limits.CHOICES
 
 
 class DiscordMarkup:
@@ -52,7 +53,7 @@ def actions_of_group(game: Game, view: View, legal: Iterable[Action], group: str
     return [a for a in legal if game.group_of(view, a) == group]
 
 
-def chunks(items: Sequence[T], size: int = MAX_CHOICES, most: int = 4) -> list[list[T]]:
+def chunks(items: Sequence[T], size: int = MAX_CHOICES, most: int = limits.ROWS - 1) -> list[list[T]]:
     """Split into select-sized pieces (at most `most` selects, so a message keeps a row spare)."""
     return [list(items[i : i + size]) for i in range(0, min(len(items), size * most), size)]
 
@@ -77,4 +78,4 @@ def filter_choices(
 
 def choice_name(game: Game, view: View, action: Action) -> str:
     """Autocomplete label: the notation and the words (Discord allows 100 characters)."""
-    return f"{action} — {game.describe(view, action)}"[:100]
+    return f"{action} — {game.describe(view, action)}"[: limits.TEXT]

@@ -13,6 +13,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from cogs import limits
 from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
 from engine.protocol import Choice, Menu
 
@@ -47,13 +48,8 @@ class Clicks(Protocol):
     ) -> None: ...
 
 
-ID_LIMIT = 100
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
+ID_LIMIT = limits.TEXT
+STYLES = limits.STYLES
 
 
 def _cog(interaction: discord.Interaction) -> Clicks:
@@ -170,7 +166,7 @@ class PlayButton(
 
 
 def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=c.label[:100], value=str(c.notation)) for c in choices]
+    return [discord.SelectOption(label=c.label[: limits.TEXT], value=str(c.notation)) for c in choices]
 
 
 class PickSelect(
@@ -191,7 +187,7 @@ class PickSelect(
         cls, match_id: int, version: int, n: int, choices: Sequence[Choice], placeholder: str
     ) -> PickSelect:
         select: discord.ui.Select = discord.ui.Select(
-            placeholder=placeholder[:150], options=select_options(choices)
+            placeholder=placeholder[: limits.PLACEHOLDER], options=select_options(choices)
         )
         return cls(match_id, version, n, select)
 
@@ -223,8 +219,13 @@ class UnitSelect(
         cls, match_id: int, version: int, groups: Sequence[tuple[str, str]], placeholder: str
     ) -> UnitSelect:
         """`groups` are (key, label) pairs."""
-        options = [discord.SelectOption(label=label[:100], value=key[:100]) for key, label in groups]
-        select: discord.ui.Select = discord.ui.Select(placeholder=placeholder[:150], options=options)
+        options = [
+            discord.SelectOption(label=label[: limits.TEXT], value=key[: limits.TEXT])
+            for key, label in groups
+        ]
+        select: discord.ui.Select = discord.ui.Select(
+            placeholder=placeholder[: limits.PLACEHOLDER], options=options
+        )
         return cls(match_id, version, select)
 
     @classmethod

@@ -22,6 +22,7 @@ from discord.ext import commands, tasks
 
 from cogs import _format as fmt
 from cogs import _views as views
+from cogs import limits
 from cogs._release import unlink_when_done
 from cogs.groups import build_group, build_wargames
 from data import Match, Status, StoreUnavailable
@@ -213,7 +214,8 @@ class Core(SweepLoop, commands.Cog):
             select: discord.ui.Select = discord.ui.Select(
                 placeholder=f"Choose an action{part}",
                 options=[
-                    discord.SelectOption(label=rules.describe(mine, a)[:100], value=str(a)) for a in piece
+                    discord.SelectOption(label=rules.describe(mine, a)[: limits.TEXT], value=str(a))
+                    for a in piece
                 ],
             )
             view.add_item(views.DoSelect(match.id, match.version, group, n, select))
@@ -272,7 +274,7 @@ class Core(SweepLoop, commands.Cog):
         if interaction.type is not discord.InteractionType.component or message is None:
             return
         try:
-            await message.edit(content=f"{message.content}\n**{note}**"[:2000], view=None)
+            await message.edit(content=f"{message.content}\n**{note}**"[: limits.MESSAGE], view=None)
         except discord.HTTPException:
             log.info("Could not take the buttons off challenge message %s", message.id)
 
@@ -322,7 +324,7 @@ class Core(SweepLoop, commands.Cog):
         if not on_turn and (verb is None or not chosen):
             waiting = " and the ".join(rules.side(s).title for s in sorted(state.to_act()))
             note = f"Not your turn: the game waits for the {waiting}."
-            out.append(app_commands.Choice(name=note[:100], value="not your turn"))
+            out.append(app_commands.Choice(name=note[: limits.TEXT], value="not your turn"))
         for action in chosen:
             value = verb.argument(str(action)) if verb is not None else str(action)
             out.append(

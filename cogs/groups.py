@@ -16,12 +16,13 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from cogs import limits
 from engine.protocol import Game, Verb
 from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, game_commands, wargames_commands
 
 Callback = Callable[..., Awaitable[None]]
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
-MAX_SUBCOMMANDS = 25  # Discord's limit per group
+MAX_SUBCOMMANDS = limits.SUBCOMMANDS
 
 
 class Handlers(Protocol):
@@ -107,9 +108,13 @@ def _add(
     )
     callback.__signature__ = inspect.Signature([first, *map(_param, command.options)])  # type: ignore[attr-defined]
     callback.__name__ = callback.__qualname__ = f"{group.name}_{command.name}"
-    describe = {o.name: o.description for o in command.options}
+    # A game's own words (its options' descriptions, its rules topics) are cut to what Discord takes.
+    describe = {o.name: o.description[: limits.TEXT] for o in command.options}
     choices = {
-        o.name: [app_commands.Choice(name=label, value=value) for label, value in o.choices]
+        o.name: [
+            app_commands.Choice(name=label[: limits.TEXT], value=value)
+            for label, value in o.choices[: limits.CHOICES]
+        ]
         for o in command.options
         if o.choices
     }
@@ -169,7 +174,7 @@ def _game_callback(core: Handlers, game: Game, command: Command) -> Callback:
 
 def build_group(core: Handlers, game: Game) -> app_commands.Group:
     """The `/<game>` group: every command of the table that Discord offers, the game's verbs included."""
-    group = app_commands.Group(name=game.name, description=game.description[:100], guild_only=True)
+    group = app_commands.Group(name=game.name, description=game.description[: limits.TEXT], guild_only=True)
     name = game.name
 
     def completer(kinds: tuple[str, ...], verb: Verb | None) -> Completer:

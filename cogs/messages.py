@@ -16,6 +16,7 @@ from play.service import game_of
 if TYPE_CHECKING:
     pass
 
+from cogs import limits
 from cogs.errors import Errors
 from cogs.room import (
     DMS_CLOSED,
@@ -62,7 +63,7 @@ class Messages(Errors):
         """A direct message; False if it could not be sent (the user closed their DMs)."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text[:2000])
+            await user.send(text[: limits.MESSAGE])
         except discord.HTTPException:
             log.info("Could not DM user %s (DMs closed?)", user_id)
             return False

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import _views as views
+from cogs import limits
 from cogs._release import unlink_when_done
 from data import Match
 from engine.protocol import Choice, Event, State
@@ -72,7 +73,7 @@ class Outbox(Messages):
                 Choice("Accept the draw", "accept draw", style="success"),
                 Choice("Decline the draw", "decline draw"),
             )
-            menu = replace(menu, buttons=(*answers, *menu.buttons)[:5])
+            menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
         return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:

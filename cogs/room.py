@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import limits
 from data import Match, StoreUnavailable
 from engine.errors import IllegalAction, InvalidNotation
 from play import BadRequest, MatchService, ServiceError
@@ -37,7 +38,7 @@ DMS_CLOSED = (
     "closed?): the **My hand** button shows your hand."
 )
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
-MESSAGE_LIMIT = 2000  # Discord's longest message
+MESSAGE_LIMIT = limits.MESSAGE
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 

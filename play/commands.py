@@ -134,7 +134,7 @@ def game_commands(game: Game) -> list[Command]:
         Command(
             "play",
             "Play any action (several may be separated by ;); the list shows what is legal now",
-            (Option("action", "text", f"The action, e.g. {game.notation_help}"[:100], complete="actions"),),
+            (Option("action", "text", f"The action, e.g. {game.notation_help}", complete="actions"),),
             who=Who.PLAYER,
             usage="ACTION[; ACTION…]",
         ),
@@ -190,7 +190,7 @@ def game_commands(game: Game) -> list[Command]:
         Command(
             "rules",
             "The rules in short, by topic",
-            (Option("topic", "text", "Which part of the rules", topics[0], _choices(topics[:25])),),
+            (Option("topic", "text", "Which part of the rules", topics[0], _choices(topics)),),
             about_channel_game=False,
             usage="[topic]",
         ),
