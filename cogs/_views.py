@@ -7,6 +7,7 @@ goes under a board is the game's `Menu`, turned into components by `board_view`.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Awaitable, Sequence
 from typing import Any, Protocol, cast
@@ -45,6 +46,9 @@ class Clicks(Protocol):
     ) -> None: ...
     async def review(
         self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
+    ) -> None: ...
+    async def undo(
+        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
     ) -> None: ...
 
 
@@ -355,6 +359,32 @@ class ReviewButton(_Released, discord.ui.DynamicItem[discord.ui.Button], templat
         await cog.guarded(interaction, cog.review(interaction, match_id=self.match_id))
 
 
+class UndoButton(
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:undo:(?P<mid>\d+):(?P<ver>\d+)"
+):
+    """On the answer to a player's own step while it is still their turn: take that step back
+    (`/wargames undo`). Version-stamped: once the game moves on, the click is out of date."""
+
+    def __init__(self, match_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"bw:undo:{match_id}:{version}"
+            )
+        )
+        self.match_id = match_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["mid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        await cog.guarded(interaction, cog.undo(interaction, self.match_id, self.version))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChallengeButton,
     TakeActionButton,
@@ -365,6 +395,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     OpenButton,
     HandButton,
     ReviewButton,
+    UndoButton,
 )
 
 
@@ -381,6 +412,14 @@ def challenge_view(match_id: int) -> discord.ui.View:
     view.add_item(ChallengeButton("accept", match_id))
     view.add_item(ChallengeButton("decline", match_id))
     return view
+
+
+def with_undo(view: discord.ui.View | None, match_id: int, version: int) -> discord.ui.View:
+    """`view` with an Undo button added where there is room (a full menu keeps `/wargames undo`)."""
+    out = view or persistent_view()
+    with contextlib.suppress(ValueError):  # every row taken
+        out.add_item(UndoButton(match_id, version))
+    return out
 
 
 def review_view(match_id: int) -> discord.ui.View:

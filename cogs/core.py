@@ -28,7 +28,8 @@ from cogs.groups import build_group, build_wargames
 from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.protocol import Game, State, Verb
-from play import MatchService, ServiceError
+from play import MatchService, ServiceError, fairness
+from play.fairness import commitment_text, engine_seed
 from play.listings import (
     ai_stats_text,
     away_notice,
@@ -93,7 +94,8 @@ class Core(SweepLoop, commands.Cog):
         self._posting = asyncio.Semaphore(settings.posting_slots)
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
-        self.game_groups = [build_wargames(self), *(build_group(self, game) for game in registry.games())]
+        self.wargames = build_wargames(self)  # the tournament cog adds its subgroup here
+        self.game_groups = [self.wargames, *(build_group(self, game) for game in registry.games())]
         super().__init__()
 
     # ------------------------------------------------------------------ life cycle
@@ -257,7 +259,9 @@ class Core(SweepLoop, commands.Cog):
 
     async def accept_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         assert interaction.channel_id is not None
-        match = await self.service.accept(interaction.channel_id, interaction.user.id, match_id)
+        match = await self.service.accept(
+            interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
+        )
         await self.post_start(interaction, match, "Challenge accepted.")
         await self.answered(interaction, "Accepted.")
 
@@ -288,7 +292,9 @@ class Core(SweepLoop, commands.Cog):
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
         await interaction.followup.send(
-            f"{headline} {sides}.\n{status_text(match, state)}",
+            f"{headline} {sides}.\n{commitment_text(match)}\n{status_text(match, state)}".replace(
+                "\n\n", "\n"
+            ),
             file=file,
             view=self.board_components(match, state) or discord.utils.MISSING,
         )
@@ -377,6 +383,7 @@ class Core(SweepLoop, commands.Cog):
             turn_seconds=hours_per_turn * 3600,
             opponent_is_bot=opponent.bot,
             ai_level=(level or game.ai.default) if against_me else None,
+            entropy=interaction.id,
         )
         if against_me:
             level = level_label(game, match.ai_level or game.ai.default)
@@ -392,7 +399,7 @@ class Core(SweepLoop, commands.Cog):
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
             f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
-            f"Accept or decline; the challenge expires {expires}.",
+            f"Accept or decline; the challenge expires {expires}.\n{commitment_text(match)}",
             view=views.challenge_view(match.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
@@ -434,7 +441,7 @@ class Core(SweepLoop, commands.Cog):
         log_rows = [(side, notation) for side, notation, _ in await self.service.log(match)]
         from render.replay import render_replay
 
-        data = await asyncio.to_thread(render_replay, match.game, match.options, match.seed, log_rows)
+        data = await asyncio.to_thread(render_replay, match.game, match.options, engine_seed(match), log_rows)
         file = discord.File(io.BytesIO(data), filename="replay.gif")
         unlink_when_done(file)
         actions = "action" if len(log_rows) == 1 else "actions"
@@ -519,6 +526,52 @@ class Core(SweepLoop, commands.Cog):
         await reply(interaction, back_text(away))
         for match in away.games:
             await self.tell_channel(match.channel_id, back_notice(match, user, match.id in away.owing))
+
+    async def verify(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        guild = interaction.guild_id or 0
+        match, report = await fairness.verify(self.service, guild, interaction.channel_id, game)
+        await reply(interaction, fairness.verify_text(match, report)[: limits.MESSAGE])
+
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        guild = interaction.guild_id or 0
+        match, data = await fairness.export(self.service, guild, interaction.channel_id, game)
+        file = discord.File(io.BytesIO(data), filename=fairness.record_name(match))
+        await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
+
+    async def undo(
+        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+    ) -> None:
+        """Take back a step (play/undo.py): the player alone is answered, with the position as it
+        is again and fresh buttons; the channel's board stays as it was until their next step."""
+        assert interaction.channel_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if match_id is not None:
+            match, _ = await self.service.current(interaction.channel_id)
+            if match.id != match_id:
+                await reply(interaction, "This button belongs to a game that is over.")
+                return
+        match, state, notation = await self.service.undo(
+            interaction.channel_id,
+            interaction.user.id,
+            interaction_id=interaction.id,
+            expected_version=version,
+        )
+        view = self.board_components(match, state)
+        rows = [r for r in await self.service.log(match) if r[2] is not None]
+        if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
+            view = views.with_undo(view, match.id, match.version)
+        file = await self.render(match, state, [])
+        await interaction.followup.send(
+            f"Only you see this: you took back `{notation}`. It is still your turn.\n"
+            f"{status_text(match, state)}",
+            file=file,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+        )
 
     async def sync(self, interaction: discord.Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):

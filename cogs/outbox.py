@@ -110,7 +110,11 @@ class Outbox(Messages):
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
         offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
-        view = self.board_components(played.match, played.state, draw_offer=offered) or discord.utils.MISSING
+        components = self.board_components(played.match, played.state, draw_offer=offered)
+        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+            # the answer to a player's own step of a turn they go on with: they may take it back
+            components = views.with_undo(components, played.match.id, played.match.version)
+        view = components or discord.utils.MISSING
         note = ""
         if offered:
             other = played.match.other_player(played.actor_id)

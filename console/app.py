@@ -21,19 +21,21 @@ import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from console import names
+from console.lines import Outcome, UsageError, options
 from console.names import BOT_ID, GUILD_ID, BadName
+from console.tournament import ConsoleTournaments
 from data import Database, Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
-from play import MatchService, Notice, Played, ServiceError
+from play import MatchService, Notice, Played, ServiceError, fairness
 from play.commands import Command, game_commands, wargames_commands
+from play.fairness import engine_seed
 from play.listings import (
     ai_stats_text,
     away_notice,
@@ -70,8 +72,6 @@ from settings import load_settings
 # at its easy level) must show a decisive game, not a draw at a turn limit; docs/console.md gives the
 # figures behind the choice, and tests/test_console_frictions.py checks it.
 DEMO_SEED = 1
-TRUE = ("true", "yes", "on", "1")
-FALSE = ("false", "no", "off", "0")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 
 
@@ -125,6 +125,10 @@ def help_text() -> str:
     lines.append("Every game:")
     for command in wargames_commands("console"):
         lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
+    lines += [  # the tournament group is its own (console/tournament.py), not in the table yet
+        "  /wargames tournament create game:G rounds:N days:N [name:…] [options:a=1,b=on]",
+        "  /wargames tournament join | leave | start | standings | cancel   a Swiss tournament here",
+    ]
     lines += [
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
@@ -133,18 +137,6 @@ def help_text() -> str:
         "  /quit            leave (games stay in the database)",
     ]
     return "\n".join(lines)
-
-
-class UsageError(Exception):
-    """A console line that makes no sense; its message is shown as the bot's ephemeral reply would be."""
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What one line did, for scripts and tests: refused or not, and the files written."""
-
-    ok: bool = True
-    files: list[Path] | None = None
 
 
 class ConsoleMarkup:
@@ -195,6 +187,7 @@ class Console:
         # terminal (the cards an opponent's move dealt them): shown when the console becomes them.
         self.inbox: dict[int, list[tuple[int, str]]] = {}  # user id -> (match id, text)
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
+        self.tournaments = ConsoleTournaments(self)
 
     async def close(self) -> None:
         await self.service.close()
@@ -320,6 +313,7 @@ class Console:
             return Outcome()
         try:
             await self.show_notices(await self.service.sweep())
+            await self.tournaments.sweep()
             return await self._dispatch(text)
         except ServiceError as exc:
             return self.refuse(exc.message, exc.legal)
@@ -349,7 +343,7 @@ class Console:
             return Outcome()
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
-        if group in ("mygames", "away", "back"):
+        if group in ("mygames", "away", "back", "verify", "export", "undo"):
             return await self._wargames(words)
         if group in ("as", "iam"):
             return await self._as(words[1:])
@@ -387,6 +381,8 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
+        if sub == "tournament":  # its own group, not in the command table yet (console/tournament.py)
+            return await self.tournaments.command(args[1:])
         handler = WARGAMES_COMMANDS.get(sub)
         if handler is None or not any(c.name == sub for c in wargames_commands("console")):
             raise self._wargames_usage()
@@ -394,7 +390,7 @@ class Console:
 
     @staticmethod
     def _wargames_usage() -> UsageError:
-        listed = ", ".join(_usage(c) for c in wargames_commands("console"))
+        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), "tournament"])
         return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
 
     async def wg_games(self, rest: list[str]) -> Outcome:
@@ -428,6 +424,36 @@ class Console:
             notice = back_notice(match, self.my_id, match.id in away.owing)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
+
+    async def wg_undo(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("undo", rest)
+        match, state, notation = await self.service.undo(self.channel_id, self.my_id)
+        self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
+        path = self._board_file(match, state, (), await self._seq(match))
+        self.say(f"board: {path}")
+        self.say(status_text(match, state))
+        return Outcome(files=[path])
+
+    async def wg_verify(self, rest: list[str]) -> Outcome:
+        return await self._check_or_export("verify", rest)
+
+    async def wg_export(self, rest: list[str]) -> Outcome:
+        return await self._check_or_export("export", rest)
+
+    async def _check_or_export(self, sub: str, rest: list[str]) -> Outcome:
+        """`/wargames verify` and `export`: a finished game (this channel's last, or `game:ID`)."""
+        raw = self._words(rest)
+        if raw and not raw.isdigit():
+            raise UsageError(f"Usage: /wargames {sub} [game:ID], ID being a finished game's number.")
+        match_id = int(raw) if raw else None
+        if sub == "verify":
+            match, report = await fairness.verify(self.service, GUILD_ID, self.channel_id, match_id)
+            self.say(fairness.verify_text(match, report))
+            return Outcome(ok=report.ok)
+        match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id)
+        path = self._write(fairness.record_name(match), data)
+        self.say(f"{fairness.export_text(match)}\nexport: {path}")
+        return Outcome(files=[path])
 
     def _no_wargames_args(self, name: str, rest: list[str]) -> None:
         if rest:  # as before the table: a word too many gets the list of what is here
@@ -566,6 +592,8 @@ class Console:
             f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
             f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
         )
+        if match.seed_commitment:
+            self.say(fairness.commitment_text(match))
         return Outcome()
 
     async def _started(self, match: Match) -> Outcome:
@@ -574,6 +602,8 @@ class Console:
         game = game_of(match)
         sides = ", ".join(f"<@{uid}> the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
+        if match.seed_commitment:
+            self.say(fairness.commitment_text(match))
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
         self.say(status_text(match, state))
@@ -764,7 +794,7 @@ class Console:
         self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
         _, _, log = await self.service.replayed(match)
-        gif = render_replay(match.game, match.options, match.seed, log)
+        gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
         actions = "action" if len(log) == 1 else "actions"
         self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")
@@ -865,6 +895,9 @@ WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
     "mygames": Console.wg_mygames,
     "away": Console.wg_away,
     "back": Console.wg_back,
+    "undo": Console.wg_undo,
+    "verify": Console.wg_verify,
+    "export": Console.wg_export,
 }
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,
@@ -885,30 +918,6 @@ COMMANDS: dict[str, Handler] = {
     "leaderboard": Console.cmd_leaderboard,
     "help": Console.cmd_help,
 }
-
-
-def options(args: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Split `key:value` options (Discord's typed syntax) from plain positional words."""
-    opts: dict[str, str] = {}
-    positional: list[str] = []
-    for word in args:
-        key, sep, value = word.partition(":")
-        if sep and key and value:
-            opts[key.lower()] = value
-        elif sep:
-            raise UsageError(f"'{word[:30]}' needs both a name and a value, like side:random.")
-        else:
-            positional.append(word)
-    return opts, positional
-
-
-def flag(opts: dict[str, str], key: str) -> bool:
-    value = opts.get(key, "false").lower()
-    if value in TRUE:
-        return True
-    if value in FALSE:
-        return False
-    raise UsageError(f"{key} must be true or false.")
 
 
 def command_for(game: Game, state: State, notation: str) -> tuple[str, str]:

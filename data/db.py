@@ -144,11 +144,11 @@ _INSERT_MATCH = """
 INSERT INTO matches (
     guild_id, channel_id, game, options, seed, challenger_id, opponent_id, challenger_side,
     sides, status, turn_seconds, version, challenge_expires_at, ai_player_id, ai_level,
-    created_at, updated_at
+    created_at, updated_at, chance_version, seed_secret, seed_commitment, seed_inputs
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :seed, :challenger_id, :opponent_id, :challenger_side,
     '{}', 'challenged', :turn_seconds, 0, :challenge_expires_at, :ai_player_id, :ai_level,
-    :now, :now
+    :now, :now, :chance_version, :seed_secret, :seed_commitment, :seed_inputs
 )
 RETURNING *
 """
@@ -276,6 +276,10 @@ WHERE status = 'active' AND reminded = 0 AND reminder_at IS NOT NULL AND reminde
 ORDER BY reminder_at, id
 """
 # `reminded = 0`: of two sweeps that both found the reminder due, one sends it.
+# The players' inputs to a version-2 seed, written as the game starts (with the start, in one
+# transaction): only while the match is still the challenge that was accepted.
+_SET_SEED_INPUTS = "UPDATE matches SET seed_inputs = ? WHERE id = ? AND version = ? AND status = 'challenged'"
+
 _MARK_REMINDED = "UPDATE matches SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0"
 _EXPIRED_CHALLENGES = """
 SELECT * FROM matches
@@ -418,6 +422,10 @@ def row_to_match(row: Any, snapshot: Any = _UNREAD) -> Match:
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
         quiet_from=row["quiet_from"],
+        chance_version=row["chance_version"],
+        seed_secret=row["seed_secret"],
+        seed_commitment=row["seed_commitment"],
+        seed_inputs=row["seed_inputs"],
     )
 
 
@@ -638,8 +646,15 @@ class Database:
         ai_player_id: int | None = None,
         ai_level: str | None = None,
         now: float | None = None,
+        chance_version: int = 1,
+        seed_secret: str | None = None,
+        seed_commitment: str | None = None,
+        seed_inputs: str | None = None,
     ) -> Match:
         """Store a new match in status 'challenged' at version 0.
+
+        `chance_version` and the `seed_*` fields are the chance it will draw (migration 0006); the
+        inputs may be completed when it starts (`start_match`).
 
         Raises `ChannelBusy` if the channel already has a challenged or active match: the unique
         partial index decides, so two simultaneous challenges cannot both get in.
@@ -668,6 +683,10 @@ class Database:
             "ai_player_id": ai_player_id,
             "ai_level": ai_level,
             "now": self._now(now),
+            "chance_version": chance_version,
+            "seed_secret": seed_secret,
+            "seed_commitment": seed_commitment,
+            "seed_inputs": seed_inputs,
         }
 
         def insert() -> Transaction[Match]:
@@ -730,6 +749,31 @@ class Database:
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
         return await self._transact(lambda: _apply(match_id, expected_version, normalised, stamp, None))
+
+    async def start_match(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        seed_inputs: str | None,
+        now: float | None = None,
+        **changes: Any,
+    ) -> Match:
+        """`update_match` for the start of a challenged match, storing the players' inputs to its
+        seed in the same transaction (a game never runs on inputs other than those stored)."""
+        normalised = _normalise_changes(changes)
+        stamp = self._now(now)
+
+        def start() -> Transaction[Match]:
+            changed = yield count(_SET_SEED_INPUTS, (seed_inputs, match_id, expected_version))
+            if changed != 1:
+                current = yield one(_SELECT_MATCH, (match_id,))
+                if current is None:
+                    raise MatchNotFound(match_id)
+                raise StaleVersion(match_id, expected_version, current["version"])
+            return (yield from _apply(match_id, expected_version, normalised, stamp, None))
+
+        return await self._transact(start)
 
     async def finish_match(
         self,

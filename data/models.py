@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -65,6 +65,12 @@ class Match:
     updated_at: float
     # the version of the board the channel has, while only private commands came after it
     quiet_from: int | None = None
+    # chance (migration 0006): the generator version, and for version 2 the bot's secret (hex; kept
+    # out of repr so it can never reach a log), its commitment and the players' inputs (JSON text)
+    chance_version: int = 1
+    seed_secret: str | None = field(default=None, repr=False)
+    seed_commitment: str | None = None
+    seed_inputs: str | None = None
 
     @property
     def players(self) -> tuple[int, int]:

@@ -42,6 +42,19 @@ SEARCH_LEVELS: dict[str, search.Settings] = {
     "normal": search.Settings(iterations=1500, budget_s=1.5),
     "hard": search.Settings(iterations=6000, budget_s=3.0),
 }
+# The win check every level makes before its own judgement (`search.guarded`, issue 32): take a
+# win that is there, never leave one to the opponent when another action prevents it. Deeper and
+# in more deals of the unknown at the stronger levels; a level not named uses `hard`'s.
+GUARDS: dict[str, search.Guard] = {
+    "easy": search.Guard(deals=2, depth=1, reply_depth=1, width=4, rest=4, alternatives=12),
+    "normal": search.Guard(deals=4, depth=1, reply_depth=1, width=6, rest=6, alternatives=24),
+    "hard": search.Guard(deals=6, depth=2, reply_depth=1, width=8, rest=12, alternatives=40),
+}
+# The level above `hard` for games played over days (issue 32): about 20 s of CPU a decision at
+# most, in the AI worker like every level, and the deepest win check.
+CORRESPONDENCE = "correspondence"
+CORRESPONDENCE_BUDGET_S = 20.0
+GUARDS[CORRESPONDENCE] = search.Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60)
 GENERIC_LEVELS = AiLevels(
     ("random", "easy", "normal", "hard"),
     "normal",
@@ -76,6 +89,8 @@ class BaseGame:
     sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
+    # The win check per level (`GUARDS`); a game whose turns are long or wide sets its own.
+    guards: Mapping[str, search.Guard] = GUARDS
 
     # -- rules entry points a game must give
 
@@ -169,6 +184,27 @@ class BaseGame:
     ) -> Action:
         if level not in self.ai.names:
             raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        return self.guarded(
+            view, level, seed, lambda: self._level_choice(view, level, seed, budget_s, iterations)
+        )
+
+    def guarded(self, view: View, level: str, seed: int, pick: Callable[[], Action]) -> Action:
+        """`pick()`, the level's own choice, after the win check of issue 32 (`search.guarded`): a
+        win that is there is taken, and a pick that leaves the opponent an immediate win gives way
+        to an action that does not. `random` makes no check."""
+        guard = self.guard_of(level)
+        if guard is None:
+            return pick()
+        return search.guarded(view, pick, seed=seed, guard=guard, order=self.order, rollout=self.rollout)
+
+    def guard_of(self, level: str) -> search.Guard | None:
+        if level == "random":
+            return None
+        return self.guards.get(level, self.guards.get("hard"))
+
+    def _level_choice(
+        self, view: View, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
         if level == "random":
             assert view.viewer is not None
             state = view.determinize(random.Random(seed))
@@ -404,7 +440,10 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 
 
 __all__ = [
+    "CORRESPONDENCE",
+    "CORRESPONDENCE_BUDGET_S",
     "GENERIC_LEVELS",
+    "GUARDS",
     "MAX_OPTIONS",
     "SEARCH_LEVELS",
     "BaseGame",

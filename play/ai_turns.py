@@ -27,8 +27,6 @@ from play.results import (
 class AiTurns(Moves):
     """The AI's turns: it plays what it owes through the same path as a player."""
 
-    # ------------------------------------------------------------------ AI
-
     async def ai_turns(self, channel_id: int, *, budget_s: float | None = None) -> list[Played]:
         """Let the AI play every action it owes now (its turn and the decisions it owes), in the
         channel's game as it was when it began. If that game ends while the AI thinks (its opponent

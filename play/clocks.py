@@ -45,8 +45,6 @@ class Clocks(LiveMatches):
             start = _clock_start(match, state, now, aways)
         return {"deadline": start + span, "reminder_at": start + span - reminder_lead(span)}
 
-    # ------------------------------------------------------------------ time away
-
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""
         ends: dict[int, float] = {}

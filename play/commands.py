@@ -213,6 +213,14 @@ def game_commands(game: Game) -> list[Command]:
     return commands
 
 
+_GAME_ID = Option(
+    "game",
+    "int",
+    "A finished game's id, from its end message (default: this channel's last finished game)",
+    None,
+    minimum=1,
+)
+
 # The `/wargames` group: one setting or list for every game, so one command each (a game's group has
 # room for 25 at most).
 WARGAMES: tuple[Command, ...] = (
@@ -239,6 +247,23 @@ WARGAMES: tuple[Command, ...] = (
         usage="days:N",
     ),
     Command("back", "Back before your time away ends: your clocks run again"),
+    Command(
+        "undo",
+        "Take back your last step of this turn, if it drew nothing and showed nothing",
+        who=Who.PLAYER,
+    ),
+    Command(
+        "verify",
+        "Check a finished game's dice and cards against the commitment it showed",
+        (_GAME_ID,),
+        usage="[game:ID]",
+    ),
+    Command(
+        "export",
+        "A finished game's whole record as a file you can check yourself",
+        (_GAME_ID,),
+        usage="[game:ID]",
+    ),
     Command(
         "sync",
         "Push the slash commands to Discord (bot owner only)",

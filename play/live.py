@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -46,6 +47,7 @@ class LiveMatches:
         outbox: bool = False,
         thinker: Thinker | None = None,
         guilds: Callable[[int], bool] | None = None,
+        seeded_inputs: bool | None = None,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
         bot posts boards after acknowledging the move; the console draws them at once).
@@ -58,6 +60,14 @@ class LiveMatches:
         self.outbox = outbox
         self.clock = clock
         self.rng = rng or random.Random()
+        # the secret of each game's dice (play/fairness.py): from the OS, or from `rng` in tests
+        self.new_secret: Callable[[], bytes] = (
+            (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        )
+        # The players' inputs to the dice are the ids Discord gave their interactions; a seeded run
+        # (tests, benches: `rng` given) must be the same game every time, so it draws them from
+        # `rng` instead, unless told otherwise.
+        self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
@@ -145,8 +155,6 @@ class LiveMatches:
         self._remember(match)
         return self._live.get(channel_id)
 
-    # ------------------------------------------------------------------ reading the live game
-
     async def current(self, channel_id: int) -> tuple[Match, State]:
         """The channel's game and its state; NoMatch if it has none (or it is still a challenge)."""
         match = await self._open_match(channel_id)
@@ -185,8 +193,6 @@ class LiveMatches:
             raise NoMatch(NO_GAME)
         return match
 
-    # ------------------------------------------------------------------ lookups for the adapters
-
     async def match(self, match_id: int) -> Match:
         """A match as stored now (the outbox checks the version it owes a board for)."""
         return await self.db.get_match(match_id)
@@ -217,8 +223,6 @@ class LiveMatches:
     async def close(self) -> None:
         """Close the store (the console at its end; the bot closes its own)."""
         await self.db.close()
-
-    # ------------------------------------------------------------------ the outbox
 
     async def board_delivered(self, match_id: int, version: int) -> None:
         """The channel has the board of this version (or a newer one): it is owed no more."""

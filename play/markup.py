@@ -3,8 +3,8 @@
 play/ writes no platform's markup itself: each adapter passes its own `Markup` (Discord's mention
 and timestamp syntax in cogs/, plain `@name` and local times in the console), so neither has to
 strip the other's back out. The sweep's notices are worded this way (`present.notice_text`); the
-rest of present.py, listings.py and two refusals in moves.py still write Discord's syntax
-(tests/test_layers.py lists them, and the list may only shrink).
+rest of present.py, listings.py, fairness.py, tournament_text.py and refusals in challenges.py and
+moves.py still write Discord's syntax (tests/test_layers.py lists them; the list may only shrink).
 """
 
 from __future__ import annotations

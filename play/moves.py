@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from data import (
-    ChannelBusy,
     DuplicateInteraction,
     Match,
     NewAction,
@@ -16,12 +13,12 @@ from data import (
     StaleVersion,
     Status,
 )
-from engine import registry
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
+from play import undo
+from play.challenges import Challenges
 from play.errors import (
     AlreadyApplied,
-    BadRequest,
     IllegalMove,
     MatchOver,
     NoMatch,
@@ -29,13 +26,10 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
+from play.fairness import engine_seed
 from play.present import partly_made
 from play.ratings import level_rating
-from play.reading import Reading
 from play.results import (
-    DEFAULT_TURN_SECONDS,
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
     SEPARATOR,
     Chain,
     Played,
@@ -50,151 +44,8 @@ from play.results import (
 from play.words import unseen
 
 
-class Moves(Reading):
-    """Challenges and moves: who may act, parsing, legality, one transaction per command."""
-
-    # ------------------------------------------------------------------ challenges
-
-    async def challenge(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        game: str,
-        side: str = "random",
-        options: Mapping[str, Any] | None = None,
-        turn_seconds: int | None = None,
-        opponent_is_bot: bool = False,
-        ai_level: str | None = None,
-    ) -> Match:
-        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once."""
-        try:
-            rules = registry.game(game)
-        except registry.UnknownGame as exc:
-            raise BadRequest(str(exc)) from None
-        if challenger_id == opponent_id:
-            raise BadRequest(
-                "You cannot challenge yourself. Pick another player, or challenge me for an AI game."
-            )
-        if opponent_is_bot and ai_level is None:
-            raise BadRequest("Bots cannot play. Challenge a person, or challenge me to play the AI.")
-        side = side.strip().lower()
-        names = [s.name for s in rules.sides]
-        if side not in ("random", *names):
-            raise BadRequest(f"Side must be {names[0]}, {names[1]} or random.")
-        if ai_level is not None and ai_level not in rules.ai.names:
-            raise BadRequest(f"The AI levels of {rules.title} are {', '.join(rules.ai.names)}.")
-        try:
-            chosen = rules.normalise_options(options or {})
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        turn = DEFAULT_TURN_SECONDS if turn_seconds is None else int(turn_seconds)
-        if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
-            raise BadRequest("Time per turn must be between 1 minute and 14 days.")
-        now = self.clock()
-        try:
-            match = await self.db.create_challenge(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=challenger_id,
-                opponent_id=opponent_id,
-                seed=self.rng.getrandbits(62),
-                turn_seconds=turn,
-                challenge_expires_at=now + self.challenge_ttl,
-                game=rules.name,
-                options=chosen,
-                challenger_side=side,
-                ai_player_id=opponent_id if ai_level else None,
-                ai_level=ai_level,
-                now=now,
-            )
-        except ChannelBusy:
-            self.forget(channel_id)  # a game we did not know of: read it next time
-            raise BadRequest(
-                "This channel already has a game. Open a thread for a new one: "
-                "each thread can hold its own game."
-            ) from None
-        self._remember(match)
-        if ai_level is not None:
-            match = await self._start(match, now)
-        return match
-
-    async def accept(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
-        match = await self._open_match(channel_id, match_id)
-        if match.status is not Status.CHALLENGED:
-            raise BadRequest("This game has already started.")
-        if user_id == match.challenger_id:
-            raise NotAPlayer(f"You made this challenge: wait for <@{match.opponent_id}> to accept it.")
-        if user_id != match.opponent_id:
-            raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
-        async with self._lock(match.id):
-            return await self._start(await self._reread(match), self.clock())
-
-    async def _start(self, match: Match, now: float) -> Match:
-        rules = game_of(match)
-        names = [s.name for s in rules.sides]
-        wanted = match.challenger_side
-        if wanted == "random":
-            wanted = random.Random(match.seed).choice(names)
-        other = names[1] if wanted == names[0] else names[0]
-        sides = {wanted: match.challenger_id, other: match.opponent_id}
-        state = rules.new_game(match.options, match.seed)
-        waiting = waiting_ids(replace(match, sides=sides), state)
-        clock = await self._new_clock(replace(match, sides=sides), state, now)
-        try:
-            started = await self.db.update_match(
-                match.id,
-                expected_version=match.version,
-                now=now,
-                status=Status.ACTIVE,
-                sides=sides,
-                snapshot=state.to_json(),
-                turn_player_id=waiting[0] if waiting else None,
-                challenge_expires_at=None,
-                **clock,
-            )
-        except StaleVersion:
-            self.forget(match.channel_id)
-            raise StalePrompt("This challenge was already answered.") from None
-        self._keep_run(started, [], complete=True)  # nothing played yet: every run starts here
-        return self._remember(started, state)
-
-    async def decline(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
-        """The challenged player says no, or the challenger withdraws; either frees the channel."""
-        match = await self._open_match(channel_id, match_id)
-        if match.status is not Status.CHALLENGED:
-            raise BadRequest("The game has started: use resign or offer a draw instead.")
-        if user_id not in match.players:
-            raise NotAPlayer("Only the two players can decline or withdraw this challenge.")
-        status = Status.DECLINED if user_id == match.opponent_id else Status.CANCELLED
-        try:
-            return self._remember(
-                await self.db.update_match(match.id, expected_version=match.version, status=status)
-            )
-        except StaleVersion:
-            self.forget(match.channel_id)
-            raise StalePrompt("This challenge was already answered.") from None
-
-    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
-        """An admin (Manage Channels) ends the channel's game without a result."""
-        match = await self._open_match(channel_id)
-        if not is_admin:
-            raise NotAPlayer("Only members who can manage this channel may cancel a game.")
-        async with self._lock(match.id):
-            self.forget(channel_id)
-            match = await self.db.get_match(match.id)
-            return self._remember(
-                await self.db.update_match(
-                    match.id,
-                    expected_version=match.version,
-                    status=Status.CANCELLED,
-                    turn_player_id=None,
-                    deadline=None,
-                    reminder_at=None,
-                )
-            )
+class Moves(Challenges):
+    """Moves: who may act, parsing, legality, one transaction per command; a step taken back."""
 
     async def legal(self, channel_id: int, user_id: int) -> list[str]:
         """What `user_id` may play now (empty when they owe nothing): for autocomplete and buttons."""
@@ -270,6 +121,49 @@ class Moves(Reading):
             for note in notes:
                 played.private[side] = f"{played.private[side]}; {note}" if side in played.private else note
             return played
+
+    async def undo(
+        self,
+        channel_id: int,
+        user_id: int,
+        *,
+        interaction_id: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[Match, State, str]:
+        """Take back `user_id`'s last step of this turn (play/undo.py has the rule): an `undo` entry
+        appended to the log, the position before the step stored. Returns the match, the position
+        and the step taken back; refusals say why, and change nothing."""
+        match = await self._open_match(channel_id)
+        async with self._lock(match.id):
+            match = await self._reread(match)
+            live = self._live.get(channel_id)
+            if match.status is Status.CHALLENGED or live is None or live[1] is None:
+                raise NoMatch("The challenge has not been accepted yet.")
+            if expected_version is not None and not is_current(match, expected_version):
+                raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
+            rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+            back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
+            waiting = waiting_ids(match, back.state)
+            try:
+                updated = await self.db.commit_action(
+                    match.id,
+                    expected_version=match.version,
+                    actions=[NewAction(undo.UNDO, user_id)],
+                    interaction_id=interaction_id,
+                    now=self.clock(),
+                    snapshot=back.state.to_json(),
+                    turn_player_id=waiting[0] if waiting else None,
+                )
+            except BaseException as exc:
+                self.forget(channel_id)
+                if isinstance(exc, DuplicateInteraction):
+                    raise AlreadyApplied("That was already taken back.") from None
+                if isinstance(exc, StaleVersion):
+                    raise StalePrompt("The game moved on meanwhile; nothing was taken back.") from None
+                raise
+            self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
+            self._remember(updated, back.state.clone())
+            return updated, back.state, back.notation
 
     @classmethod
     def run_chain(

@@ -14,6 +14,7 @@ from typing import Any
 from data import Match, Status
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb, Weight
+from play import fairness
 from play.errors import MatchOver
 from play.markup import Markup
 from play.results import (
@@ -96,17 +97,20 @@ def chosen_side_text(game: Game, side: str) -> str:
 
 
 def outcome_text(match: Match, state: State) -> str | None:
-    """How the game ended, or None while it goes on."""
+    """How the game ended, or None while it goes on; once the match is finished, with its secret
+    seed revealed (play/fairness.py)."""
     outcome = state.outcome()
     if outcome is None:
         return None
+    reveal = fairness.reveal_text(match)
+    reveal = f"\n{reveal}" if reveal else ""
     if outcome.winner is None:
-        return f"**Game over: a draw** ({outcome.detail})."
+        return f"**Game over: a draw** ({outcome.detail}).{reveal}"
     winner = match.sides.get(outcome.winner)
     title = game_of(match).side(outcome.winner).title
     if winner is None:
-        return f"**Game over: the {title} win** ({outcome.detail})."
-    return f"**Game over: {mention(winner)} wins with the {title}** ({outcome.detail})."
+        return f"**Game over: the {title} win** ({outcome.detail}).{reveal}"
+    return f"**Game over: {mention(winner)} wins with the {title}** ({outcome.detail}).{reveal}"
 
 
 def status_text(match: Match, state: State) -> str:

@@ -16,12 +16,14 @@ from data import (
 from engine import registry
 from engine.protocol import Event, State
 from engine.review import Review
+from play import undo
 from play.clocks import Clocks
 from play.errors import (
     BadRequest,
     NoMatch,
     NotAPlayer,
 )
+from play.fairness import engine_seed
 from play.ratings import Standing, standings
 from play.results import (
     REVIEW_SECONDS,
@@ -41,8 +43,6 @@ from play.words import history_line, private_lines
 
 class Reading(Clocks):
     """Reading a game back: its log, stretches since a hand-off, history, stats; a look back at it."""
-
-    # ------------------------------------------------------------------ looking back
 
     async def review(
         self, channel_id: int, user_id: int, match_id: int | None = None, *, budget_s: float = REVIEW_SECONDS
@@ -71,18 +71,18 @@ class Reading(Clocks):
         found = self._reviews.get(key)
         if found is None:  # a finished game's look back never changes: asked twice, it is thought once
             log = [(s, notation) for s, notation, _ in await self.log(match)]
-            found = await self.thinker.review(match.game, match.options, match.seed, log, side, budget_s)
+            found = await self.thinker.review(
+                match.game, match.options, engine_seed(match), log, side, budget_s
+            )
             self._reviews[key] = found
             while len(self._reviews) > REVIEWS_KEPT:
                 self._reviews.popitem(last=False)
         self._reviews.move_to_end(key)
         return match, found
 
-    # ------------------------------------------------------------------ reading
-
     async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
         """The action log as (side, notation, player id)."""
-        rows = await self.db.actions(match.id)
+        rows = undo.effective(await self.db.actions(match.id))
         first = game_of(match).sides[0].name
         out = []
         for row in rows:
@@ -93,7 +93,7 @@ class Reading(Clocks):
     async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[str, str]]]:
         """Seed + log, replayed: the final state, the events of every action, and the log."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         per_action: list[list[Event]] = []
         log = [(side, notation) for side, notation, _ in await self.log(match)]
         for side, notation in log:
@@ -116,7 +116,7 @@ class Reading(Clocks):
         steps = self._run_up_to(match)
         if steps:
             return self._played(match, state, steps, steps[-1].player_id)
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         if not rows:
             return None
         actor = rows[-1].player_id
@@ -138,7 +138,7 @@ class Reading(Clocks):
             if not earlier:
                 return played
             return merged([self._played(match, played.state, earlier, played.actor_id), played])
-        rows = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         start = len(rows) - len(played.steps)
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
@@ -153,7 +153,7 @@ class Reading(Clocks):
     def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
         """The steps of log rows `first` to `end` (not included), replayed from the seed."""
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         opening = rules.sides[0].name
         out = []
         for n, row in enumerate(rows[:end]):
@@ -189,7 +189,7 @@ class Reading(Clocks):
         """The latest actions, numbered from the game's first, with the turn each was played in."""
         match, _ = await self.latest(channel_id)
         rules = game_of(match)
-        state = rules.new_game(match.options, match.seed)
+        state = rules.new_game(match.options, engine_seed(match))
         entries = []
         for number, (side, notation, _) in enumerate(await self.log(match), 1):
             turn = state.turn_number()

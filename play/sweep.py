@@ -23,8 +23,6 @@ from play.results import (
 class Sweep(AiTurns):
     """The deadline sweep: reminders, forfeits on time, expired challenges."""
 
-    # ------------------------------------------------------------------ clocks
-
     async def sweep(self, now: float | None = None) -> list[Notice]:
         """Apply whatever is due: expired challenges, reminders, forfeits (also after downtime), in
         the guilds this process serves. Each is a versioned write: of two sweeps that found the same

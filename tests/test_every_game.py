@@ -8,7 +8,10 @@ A game that plays itself out here, through these layers, needs no change to them
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import io
+import json
 import logging
 import random
 import re
@@ -23,8 +26,9 @@ from cogs.core import Core
 from console import Console, names
 from console.app import command_for
 from data import Database, Status
-from engine import registry
+from engine import fairness, registry
 from play import MatchService
+from render.replay import FRAME_MS
 from settings import Settings
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
@@ -82,6 +86,8 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
         assert match is not None and match.game == name
         accepted = await fake.click(bob, challenged.message, f"bw:accept:{match.id}")
         png(accepted.message)
+        early = await fake.slash(bob, channel, "wargames", "verify", {})  # the seed is secret until the end
+        assert early.ephemeral and "still being played" in early.content
         players = {alice.id: alice, bob.id: bob}
         rng = random.Random(7)
         for n in range(MAX_ACTIONS):
@@ -116,6 +122,22 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
         assert finished.status is Status.FINISHED
         last = fake.messages_in(channel)[-1]
         assert "Game over" in last.content
+        # The dice: committed before the accepting click, revealed at the end and nowhere before,
+        # checked by /wargames verify and in the record /wargames export sends (issue 30).
+        secret, commitment = finished.seed_secret, finished.seed_commitment
+        assert secret and commitment and hashlib.sha256(bytes.fromhex(secret)).hexdigest() == commitment
+        assert commitment[:16] in challenged.content and commitment[:16] in accepted.message.content
+        assert secret in last.content
+        assert all("Game over" in m.content for m in fake.messages_in(channel) if secret in m.content)
+        verified = await fake.slash(bob, channel, "wargames", "verify", {})
+        assert verified.ephemeral and verified.content.startswith(f"**Game {finished.id}**")
+        assert "Verified" in verified.content and "❌" not in verified.content
+        exported = await fake.slash(
+            fake.add_user("dora"), channel, "wargames", "export", {"game": finished.id}
+        )
+        assert exported.ephemeral
+        record = json.loads(exported.message.attachment(f"{name}-game-{finished.id}.json").data)
+        assert record["secret"] == secret and fairness.check(record).ok
         history = await fake.slash(alice, channel, name, "history", {"count": 10})
         assert history.ephemeral and history.content.strip()
         stats = await fake.slash(alice, channel, name, "stats", {})
@@ -171,6 +193,11 @@ async def test_a_whole_game_through_the_console(name: str, tmp_path: Path):
         assert match.status is Status.FINISHED and state.is_over()
         text = out.getvalue()
         assert "Game over" in text and "Traceback" not in text
+        assert await console.run_lines(["/wargames verify", "/wargames export"]) == 0
+        text = out.getvalue()
+        assert "Verified: this game was played" in text and "❌" not in text
+        exported = Path(text.rsplit("export: ", 1)[1].split()[0])
+        assert fairness.check(json.loads(await asyncio.to_thread(exported.read_text))).ok
         boards = [ln.split("board: ", 1)[1] for ln in text.splitlines() if ln.startswith("board: ")]
         with Image.open(boards[-1]) as im:
             im.verify()
@@ -206,4 +233,12 @@ async def test_the_demo_plays_a_whole_game(name: str, tmp_path: Path):
     assert all(p.name.startswith(f"demo-{name}-1-") for p in pngs)
     with Image.open(gif) as replay:
         assert isinstance(replay, GifImagePlugin.GifImageFile)
-        assert replay.n_frames == len(pngs)  # one frame per board: the start and every command
+        # one frame per board: the start and every command. A command that changes nothing the
+        # frame draws (Company Commander's `extra none`) gives a frame equal to the one before, which
+        # the GIF keeps as one frame shown for both durations: count frames by their durations.
+        durations = []
+        for i in range(replay.n_frames):
+            replay.seek(i)
+            durations.append(replay.info["duration"])
+        assert all(d % FRAME_MS == 0 for d in durations[:-1]), durations
+        assert sum(d // FRAME_MS for d in durations[:-1]) + 1 == len(pngs)

@@ -27,6 +27,7 @@ from data import ActionRecord, Match
 from engine import registry
 from engine.meta import PlainEvent
 from engine.protocol import Event, State, Weight
+from play.fairness import engine_seed
 from play.present import recap
 from play.service import Step
 from render import board as render_board
@@ -52,10 +53,12 @@ class Table:
         self.bot: WargamesBot | None = None
 
     async def start(self) -> WargamesBot:
+        # seed 5: its deals give the Germans a busy first turn in Fix Bayonets (the dice of a seeded
+        # run come from this rng, docs/fairness.md)
         self.bot = create_bot(
             self.settings,
             clock=self.clock,
-            rng=random.Random(4),
+            rng=random.Random(5),
             guild_ready_timeout=0.05,
             chunk_guilds_at_startup=False,
         )
@@ -127,7 +130,7 @@ async def play_until(t: Table, game: str, user: FakeUser, done, rng: random.Rand
 def replayed_since(match: Match, rows: list[ActionRecord], first: int) -> tuple[State, list[Event]]:
     """The game replayed from its seed: the final state and the events of rows `first` onwards."""
     rules = registry.game(match.game)
-    state = rules.new_game(match.options, match.seed)
+    state = rules.new_game(match.options, engine_seed(match))
     events: list[Event] = []
     for n, row in enumerate(rows):
         side = match.side_of(row.player_id) if row.player_id is not None else None

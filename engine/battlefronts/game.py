@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option, pick_rows
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
+from engine.battlefronts.ai import idle
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
@@ -17,7 +18,7 @@ from engine.battlefronts.view import View
 from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 # Playouts long enough to reach the round's battle and check for a win, where the game is decided;
@@ -39,15 +40,25 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
+    # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(
+        iterations=10 * HARD_ITERATIONS,
+        budget_s=CORRESPONDENCE_BUDGET_S,
+        rollout_depth=ROLLOUT_DEPTH,
+        to_turn_end=True,
+    ),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
+        CORRESPONDENCE: (
+            f"for games over days: {10 * HARD_ITERATIONS:,} playouts to the round's end, up to 20 s"
+        ),
     },
     # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
     # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
@@ -137,6 +148,18 @@ class BattlefrontsGame(BaseGame):
     # (30 actions against the default 12 won 13 of 20 games at equal iterations).
     search_levels = MappingProxyType(SEARCH_LEVELS)
     ai = AI_LEVELS
+    # The win check (issue 32): a win comes at the battle after both sides' moves, so the
+    # opponent's line runs on through the support phase (`ai.idle`) and may take a move and a pass.
+    guards = MappingProxyType(
+        {
+            "easy": Guard(deals=2, depth=2, reply_depth=2, width=4, rest=4, alternatives=12, idle=idle),
+            "normal": Guard(deals=4, depth=2, reply_depth=2, width=6, rest=6, alternatives=24, idle=idle),
+            "hard": Guard(deals=6, depth=2, reply_depth=3, width=8, rest=10, alternatives=40, idle=idle),
+            CORRESPONDENCE: Guard(
+                deals=12, depth=2, reply_depth=3, width=10, rest=16, alternatives=60, idle=idle
+            ),
+        }
+    )
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import MAX_OPTIONS, BaseGame
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, MAX_OPTIONS, BaseGame
 from engine.blockwars import actions as A
 from engine.blockwars import words
 from engine.blockwars.ai import DEFAULT_BUDGETS
@@ -106,7 +106,7 @@ class BlockWarsGame(BaseGame):
     # Ratings: bench/ladder.py, 100 games a pairing, 2026-11-24 (docs/performance.md); `search` against
     # hard at 1.5 s a decision each (docs/ai.md).
     ai = AiLevels(
-        ("random", "easy", "normal", "hard", "search"),
+        ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
         "normal",
         {
             "random": "plays any legal action",
@@ -114,9 +114,10 @@ class BlockWarsGame(BaseGame):
             "normal": "tries every action with the exact odds of its card fight and keeps the best",
             "hard": "plans each two-action turn with exact odds and weighs what it leaves the enemy",
             "search": "the generic tree search every game has, 1.5 seconds a decision; not rated",
+            CORRESPONDENCE: "for games over days: hard's plans with the deepest check of both sides' wins",
         },
         ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0},
-        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET},
+        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S},
     )
     focus = Focus(
         "unit",
@@ -151,6 +152,15 @@ class BlockWarsGame(BaseGame):
         *,
         iterations: int | None = None,
     ) -> Action:
+        if level not in self.ai.names:
+            raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        return self.guarded(
+            view, level, seed, lambda: self._own_choice(view, level, seed, budget_s, iterations)
+        )
+
+    def _own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
         if level == "search":
             budget = SEARCH_BUDGET if budget_s is None else budget_s
             settings = Settings(iterations=iterations, budget_s=budget, rollout_depth=SEARCH_ROLLOUT)
@@ -159,6 +169,8 @@ class BlockWarsGame(BaseGame):
             )
         from engine.blockwars import ai  # the heuristics are only needed for AI games
 
+        if level == CORRESPONDENCE:  # hard's plans: more search made it weaker (docs/ai.md)
+            return ai.choose(_view(view), "hard", seed, budget_s, iterations)
         return ai.choose(_view(view), level, seed, budget_s, iterations)
 
     def evaluate(self, state: AnyState, side: str) -> float:

@@ -10,12 +10,19 @@ ratings and stats are per game, which is what players of two different games exp
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, examples_now, limit_option, pick_rows
+from engine.base import (
+    CORRESPONDENCE,
+    CORRESPONDENCE_BUDGET_S,
+    BaseGame,
+    examples_now,
+    limit_option,
+    pick_rows,
+)
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
@@ -28,7 +35,7 @@ from engine.notation import tidy
 from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 
@@ -61,15 +68,33 @@ ROLLOUT_DEPTH = 4
 LEVELS: Mapping[str, Settings] = MappingProxyType(
     {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
 )
+# The win check (issue 32): a Headquarters falls only to a whole turn of moves and attacks, which
+# `ai.hq_veto` weighs; the generic check here takes a win in one attack and looks one action ahead
+# of the opponent, in one deal (nothing is hidden once the armies are on the board).
+CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
+    {
+        level: Guard(deals=1, depth=1, reply_depth=1, width=4, rest=0, alternatives=16)
+        for level in ("easy", "normal", "hard")
+    }
+)
 # The planned levels: how much each plans (never a clock). `hard`'s settings were tuned by self-play
 # (engine/combinedarms/tune.py; docs/ai.md): weighing its own HQ's danger in every move (`guard`)
 # made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
 _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
+# Correspondence (issue 32): hard's plan with twice its beam and four times its positions.
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
-        "wwi": MappingProxyType({"normal": _NORMAL, "hard": _HARD}),
-        "wwii": MappingProxyType({"normal": _NORMAL, "hard": replace(_HARD, guard=0.5)}),
+        "wwi": MappingProxyType(
+            {"normal": _NORMAL, "hard": _HARD, CORRESPONDENCE: replace(_HARD, beam=12, positions=16000)}
+        ),
+        "wwii": MappingProxyType(
+            {
+                "normal": _NORMAL,
+                "hard": replace(_HARD, guard=0.5),
+                CORRESPONDENCE: replace(_HARD, guard=0.5, beam=12, positions=16000),
+            }
+        ),
     }
 )
 _DESCRIPTIONS = {
@@ -78,22 +103,23 @@ _DESCRIPTIONS = {
     "normal": "moves like easy, and plans each attack phase as a whole",
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
+    CORRESPONDENCE: "for games over days: hard's plans, twice as wide and four times as deep",
 }
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
 # at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
-_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2}
+_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
         "wwi": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             _DESCRIPTIONS,
             ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             {
                 **_DESCRIPTIONS,
@@ -217,6 +243,7 @@ class CombinedArmsGame(BaseGame):
         self.ai = AI_LEVELS[era]
         self.planned = PLANNED[era]
         self.search_levels = LEVELS
+        self.guards = CA_GUARDS
         self.private_info = False
         self.focus = Focus(
             "unit",
@@ -287,6 +314,19 @@ class CombinedArmsGame(BaseGame):
         (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
         if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
+        return self.guarded(view, level, seed, lambda: self._planned_choice(view, level, seed))
+
+    def guarded(self, view: AnyView, level: str, seed: int, pick: Callable[[], Action]) -> Action:
+        """The platform's win check, then (every level but random) no move phase ended with the
+        Headquarters open to destruction when a move would close it (`ai.hq_veto`)."""
+        chosen = super().guarded(view, level, seed, pick)
+        side = view.viewer
+        if level == "random" or side is None:
+            return chosen
+        config = self.planned.get(level, self.planned["hard"])
+        return ai.hq_veto(_state(view), side, chosen, config.weights)
+
+    def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
         s = _state(view)
         side = view.viewer
         if side is None:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import search
-from engine.base import BaseGame, limit_option
+from engine.base import CORRESPONDENCE, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
@@ -135,10 +135,10 @@ class CompanyCommanderGame(BaseGame):
     notation_help = A.EXAMPLES
     turn_label = "Round"
 
-    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
-    # games a pairing, seeds 1-400, 2026-11-28, the rules after issue 31 (docs/performance.md, docs/ai.md).
+    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, the
+    # rules after issue 31 and the levels after issue 32 (docs/ai.md).
     ai = AiLevels(
-        ("random", "easy", "normal", "hard", "search"),
+        ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
         "normal",
         {
             "random": "plays any legal action",
@@ -146,12 +146,17 @@ class CompanyCommanderGame(BaseGame):
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
+            CORRESPONDENCE: "for games over days: hard's play with the deepest check of both sides' wins",
         },
-        ratings={"random": 0.0, "easy": 536.0, "normal": 715.0, "hard": 888.0},
-        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
+        # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
+        # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal
+        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0},
+        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.
-    policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
+    policies = MappingProxyType(
+        {"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful, CORRESPONDENCE: brain.careful}
+    )
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
     # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
     # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
@@ -190,6 +195,10 @@ class CompanyCommanderGame(BaseGame):
         play = self.policies.get(level)
         if play is None:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
+        return self.guarded(view, level, seed, lambda: self._policy_choice(view, level, seed))
+
+    def _policy_choice(self, view: AnyView, level: str, seed: int) -> Action:
+        play = self.policies[level]
         side = _view(view).viewer
         assert side is not None, "a spectator has nothing to choose"
         state = view.determinize(random.Random(seed))

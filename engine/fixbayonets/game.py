@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -34,7 +34,7 @@ from engine.fixbayonets.state import (
 from engine.protocol import Action, AiLevels, Choice, Menu, OptionSpec, Pick, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 
 def _view(view: AnyView) -> View:
@@ -58,15 +58,18 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=0, greedy=10, deals=4, budget_s=2.0),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0),
+    # Correspondence (issue 32): the same search with ten times hard's playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(iterations=10 * HARD_ITERATIONS, budget_s=CORRESPONDENCE_BUDGET_S),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": "tries ten actions to the end of its turn, four guesses at your hand each",
         "hard": f"a tree search of {HARD_ITERATIONS} playouts a decision that weighs your replies",
+        CORRESPONDENCE: f"for games over days: {10 * HARD_ITERATIONS:,} playouts, up to 20 s a decision",
     },
     # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
     # random, normal 77.5 % against easy, hard 77.5 % against normal
@@ -157,6 +160,16 @@ class FixBayonetsGame(BaseGame):
     private_info = True
     ai = AI_LEVELS
     search_levels = SEARCH_LEVELS
+    # The win check (issue 32): a side's officers fall to a fight phase entered first, so the
+    # opponent's line after our turn may take two actions (into the fight, then the shot).
+    guards = MappingProxyType(
+        {
+            **GUARDS,
+            "normal": Guard(deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24),
+            "hard": Guard(deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40),
+            CORRESPONDENCE: Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60),
+        }
+    )
     rules = TOPICS
     notation_help = A.EXAMPLES
     sampled = MappingProxyType({"Group": ("men",)})  # any men who may go, not only the menu (R11)

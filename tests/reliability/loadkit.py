@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import chance
 from engine.blockwars import Options, Side, State, replay
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.records import EPHEMERAL
@@ -835,16 +836,21 @@ def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
     result = Audit()
     matches, actions = read_rows(
         store,
-        "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline, game "
-        "FROM matches ORDER BY id",
+        "SELECT id, status, seed, options, sides, snapshot, turn_player_id, deadline, game, "
+        "chance_version, seed_secret, seed_inputs FROM matches ORDER BY id",
         "SELECT match_id, player_id, notation, interaction_id FROM actions ORDER BY match_id, seq",
     )
     logged = {iid for *_, iid in actions if iid is not None}
     result.missing_moves = sorted(set(answered or {}) - logged)
     by_match: dict[int, list[tuple[int | None, str]]] = {}
     for mid, pid, notation, _ in actions:
+        if notation == "undo":  # a step taken back (play/undo.py): it and the undo leave the game
+            by_match.setdefault(mid, []).pop()
+            continue
         by_match.setdefault(mid, []).append((pid, notation))
-    for mid, status, seed, options, sides_text, snapshot, turn_player, deadline, game in matches:
+    for row in matches:
+        mid, status, seed, options, sides_text, snapshot, turn_player, deadline, game = row[:9]
+        seed = _game_seed(seed, *row[9:])
         result.matches += 1
         if snapshot is None:
             continue
@@ -874,6 +880,14 @@ def audit(store: Store, answered: Mapping[int, int] | None = None) -> Audit:
         elif not state.legal_actions():
             result.stuck.append(f"match {mid}: no legal action for {side.value}")
     return result
+
+
+def _game_seed(seed: int, version: int, secret: str | None, inputs: str | None) -> int:
+    """The seed the rules drew from: the stored one (chance version 1), else the one the revealed
+    secret and the players' inputs give (docs/fairness.md), worked out here from the definition."""
+    if version == 2 and secret:
+        return chance.game_seed(bytes.fromhex(secret), [str(i) for i in json.loads(inputs or "[]")])
+    return seed
 
 
 def _audit_other(

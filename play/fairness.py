@@ -1,0 +1,205 @@
+"""Dice anyone can verify: the commitment shown at the start, the secret revealed at the end, the
+record a player can export and the check `/wargames verify` runs (docs/fairness.md).
+
+The scheme is engine/chance.py's; this module keeps it on the match row (migration 0006) and says it
+to players. A version-2 match's secret is on its row from the challenge on and is never put in a
+message, a log line or a record before the match is finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Protocol
+
+from data import Database, Match, MatchNotFound, Status
+from engine import chance, fairness, registry
+from play import undo
+from play.errors import BadRequest, NoMatch
+
+
+class MatchService(Protocol):
+    """What this module reads of the match service (a protocol: the service's floors import this
+    module, so it names none of them)."""
+
+    db: Database
+
+    async def log(self, match: Match) -> list[tuple[str, str, int | None]]: ...
+
+
+SHORT = 16  # hex digits of a commitment shown on a phone; the whole value is in the record
+
+
+def engine_seed(match: Match) -> int:
+    """The seed the rules draw `match`'s chance from: the stored seed (version 1), or the one the
+    secret and the players' inputs give (version 2)."""
+    if match.chance_version == 2 and match.seed_secret is not None:
+        return chance.game_seed(bytes.fromhex(match.seed_secret), inputs_of(match))
+    return match.seed
+
+
+def inputs_of(match: Match) -> list[str]:
+    """The players' inputs mixed into a version-2 seed, in order."""
+    return [str(i) for i in json.loads(match.seed_inputs)] if match.seed_inputs else []
+
+
+def with_input(match: Match, name: str, value: int | str | None) -> str:
+    """The inputs of `match` with one more (`name:value`), as stored (JSON text)."""
+    return json.dumps([*inputs_of(match), f"{name}:{'-' if value is None else value}"])
+
+
+def commitment_text(match: Match) -> str:
+    """The line a game's first messages carry: the commitment, shortened for a phone."""
+    if match.seed_commitment is None:
+        return ""
+    return (
+        f"Dice commitment: `{match.seed_commitment[:SHORT]}…` (the SHA-256 of a secret seed, revealed "
+        "when the game ends so anyone can check every roll and card)."
+    )
+
+
+def reveal_text(match: Match) -> str:
+    """The line of a finished game's end message that reveals its secret seed."""
+    if match.status is not Status.FINISHED or match.seed_secret is None or match.seed_commitment is None:
+        return ""
+    return (
+        f"The secret seed was `{match.seed_secret}` (commitment `{match.seed_commitment[:SHORT]}…`). "
+        f"Check every roll and card with `/wargames verify game:{match.id}`."
+    )
+
+
+async def finished(
+    service: MatchService, guild_id: int, channel_id: int, match_id: int | None, what: str
+) -> Match:
+    """The finished game asked for: `match_id` in this server, else this channel's last finished game.
+    Refuses, saying why, a game that is not over (its secret is still secret) or never was played."""
+    if match_id is not None:
+        try:
+            match = await service.db.get_match(match_id)
+        except MatchNotFound:
+            match = None
+        if match is None or match.guild_id != guild_id:
+            raise NoMatch(
+                f"There is no game {match_id} in this server. The id is in a finished game's end message."
+            )
+    else:  # this channel's last finished game; an open one is refused below, saying why
+        found = await service.db.list_matches(channel_id=channel_id, statuses=[Status.FINISHED], limit=1)
+        found = found or await service.db.list_matches(channel_id=channel_id, limit=1)
+        if not found:
+            raise NoMatch("There is no game in this channel to check. Name one: `game:` takes a game's id.")
+        match = found[0]
+    if match.status is Status.FINISHED:
+        return match
+    if match.status.is_open:
+        commitment = f" Its commitment is `{match.seed_commitment}`." if match.seed_commitment else ""
+        raise BadRequest(
+            f"Game {match.id} is still being played, so there is nothing to {what} yet: its secret "
+            "seed would tell every roll and card to come, and it is revealed only when the game "
+            f"ends.{commitment} During the game, `history` shows the moves so far."
+        )
+    raise NoMatch(
+        f"Game {match.id} was never played to an end ({match.status.value}), so there is nothing to {what}."
+    )
+
+
+async def record(service: MatchService, match: Match) -> dict[str, Any]:
+    """The finished game's record, as `/wargames export` sends it and `engine.fairness.check` reads it."""
+    if match.status is not Status.FINISHED:
+        raise BadRequest("Only a finished game has a record to export.")  # never the secret of a live game
+    rules = registry.game(match.game)
+    log = await service.log(match)
+    winner_side = next((s for s, uid in match.sides.items() if uid == match.winner_id), None)
+    out: dict[str, Any] = {
+        "format": fairness.RECORD_FORMAT,
+        "format_version": fairness.RECORD_VERSION,
+        "match_id": match.id,
+        "game": match.game,
+        "title": rules.title,
+        "options": match.options,
+        "challenger_id": match.challenger_id,
+        "challenger_side": match.challenger_side,
+        "players": [
+            {
+                "side": s.name,
+                "side_title": s.title,
+                "user_id": match.sides.get(s.name),
+                "ai_level": match.ai_level if match.sides.get(s.name) == match.ai_player_id else None,
+            }
+            for s in rules.sides
+        ],
+        "actions": [
+            {"n": n, "side": side, "player_id": player, "notation": notation}
+            for n, (side, notation, player) in enumerate(log, 1)
+        ],
+        "undone": [
+            {"seq": r.seq, "player_id": r.player_id, "notation": r.notation}
+            for r in undo.taken_back(await service.db.actions(match.id))
+        ],
+        "chance_version": match.chance_version,
+        "outcome": {"winner_side": winner_side, "winner_id": match.winner_id, "reason": match.result_reason},
+        "final": match.snapshot,
+        "started_at": match.created_at,
+        "ended_at": match.updated_at,
+    }
+    if match.chance_version == 2:
+        out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
+    else:
+        out["seed"] = match.seed
+    return out
+
+
+def record_bytes(data: dict[str, Any]) -> bytes:
+    """A record as the file a player downloads."""
+    return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def record_name(match: Match) -> str:
+    return f"{match.game}-game-{match.id}.json"
+
+
+async def verify(
+    service: MatchService, guild_id: int, channel_id: int, match_id: int | None = None
+) -> tuple[Match, fairness.Report]:
+    """`/wargames verify`: the finished game replayed from its revealed seed, checked as anyone
+    can check its export."""
+    match = await finished(service, guild_id, channel_id, match_id, "verify")
+    data = await record(service, match)
+    return match, await asyncio.to_thread(fairness.check, data)  # a whole replay: off the event loop
+
+
+def verify_text(match: Match, report: fairness.Report) -> str:
+    return f"**Game {match.id}** ({report.game_title}).\n{report.text()}"
+
+
+async def export(
+    service: MatchService, guild_id: int, channel_id: int, match_id: int | None = None
+) -> tuple[Match, bytes]:
+    """`/wargames export`: anyone in the server may have a finished game's record; nobody may have
+    a live one (it holds the secret seed)."""
+    match = await finished(service, guild_id, channel_id, match_id, "export")
+    return match, record_bytes(await record(service, match))
+
+
+def export_text(match: Match) -> str:
+    return (
+        f"The record of game {match.id}: every action in order, the options, the players, the revealed "
+        "seed with its commitment and inputs, and the result. Check it yourself with "
+        "`python scripts/verify_game.py FILE` from the bot's source."
+    )
+
+
+__all__ = [
+    "commitment_text",
+    "engine_seed",
+    "export",
+    "export_text",
+    "finished",
+    "inputs_of",
+    "record",
+    "record_bytes",
+    "record_name",
+    "reveal_text",
+    "verify",
+    "verify_text",
+    "with_input",
+]
