@@ -39,6 +39,8 @@ class Background(Outbox):
             return
         if match.ai_player_id is not None and match.ai_player_id in played.waiting:
             self.schedule_ai(match.channel_id)
+        if played.mid_turn:
+            return  # the turn goes on: the players hear of it at the hand-off, without any step undone
         self.spawn(self.tell_players(played, stretch or played, actor_told=actor_told), f"bw-dm-{match.id}")
 
     # ------------------------------------------------------------------ AI

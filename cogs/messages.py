@@ -38,7 +38,8 @@ class Messages(Errors):
         for side, user in sorted(match.sides.items()):
             if user == match.ai_player_id or (actor_told and user == played.actor_id):
                 continue
-            secret = played.private.get(side)
+            # at a hand-off, what they were dealt in the whole turn (its steps were private till now)
+            secret = stretch.private.get(side) if played.hands_off else played.private.get(side)
             ping = not played.over and user in played.waiting and user != played.actor_id
             if ping and await self.service.wants_turn_dms(user):
                 if await self.service.ended(match) is not None:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 from cogs.messages import Messages
 from cogs.room import (
     MESSAGE_LIMIT,
+    MID_TURN_NOTE,
     NO_PICTURE,
     log,
     reply,
@@ -94,6 +95,18 @@ class Outbox(Messages):
             return
         # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
         lean = replace(played, match=replace(played.match, snapshot=None))
+        if played.mid_turn:
+            # The turn stays with the mover: their answer is private, the channel waits for the
+            # hand-off's board (a step they take back is never shown to anyone else).
+            if not interaction.response.is_done():
+                try:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                except discord.NotFound:
+                    log.warning("Interaction %s expired; its step is stored, unanswered", interaction.id)
+                    return
+            self.spawn(self.post_private(lean, interaction.followup), "bw-board")
+            self.after_action(played)
+            return
         if not interaction.response.is_done():
             try:
                 await interaction.response.defer(thinking=True)
@@ -105,7 +118,24 @@ class Outbox(Messages):
                 return
         self.spawn(self.post_board(interaction.channel_id, lean, followup=interaction.followup), "bw-board")
 
-    async def board_message(self, played: Played) -> tuple[str, Any, Any]:
+    async def post_private(self, played: Played, followup: discord.Webhook) -> None:
+        """The answer to a step of a turn its player goes on with (`Played.mid_turn`): their board,
+        the words, what they alone learnt and the Undo button, for them alone. The channel is owed
+        nothing yet: the board at the hand-off draws the whole turn."""
+        side = played.match.side_of(played.actor_id)
+        secret = played.private.get(side) if side else None
+        note = f"\nOnly you see this: {secret}." if secret else ""
+        note += f"\n{MID_TURN_NOTE}"
+        try:
+            async with self._posting:
+                text, file, view = await self.board_message(played, note=note)
+                await followup.send(text, file=file, view=view, ephemeral=True)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            # The interaction's token expired: the step is stored; the player's next command (or
+            # `board`, privately) shows it, and the channel still sees the turn at the hand-off.
+            log.warning("Could not answer a step of match %s privately: %s", played.match.id, exc)
+
+    async def board_message(self, played: Played, *, note: str = "") -> tuple[str, Any, Any]:
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
@@ -115,10 +145,9 @@ class Outbox(Messages):
             # the answer to a player's own step of a turn they go on with: they may take it back
             components = views.with_undo(components, played.match.id, played.match.version)
         view = components or discord.utils.MISSING
-        note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
-            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+            note += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
         room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
         text = played_text(played, limit=room) + note
         try:
@@ -191,15 +220,22 @@ class Outbox(Messages):
             if self._ai_busy[channel_id]:
                 continue  # the AI is playing there: its board will show its whole stretch
             match = await self.service.match(match_id)
-            if match.version != version or match.snapshot is None:
-                # the game moved on: the newer move owes (or has posted) its own board
+            # The game moved on: the newer move owes (or has posted) its own board, unless the moves
+            # since are steps of a turn still private (`Played.mid_turn`): the channel's board is
+            # still this version's, and it is owed.
+            owed_still = match.version != version and match.quiet_from == version
+            if (match.version != version and not owed_still) or match.snapshot is None:
                 await self.service.board_delivered(match_id, version)
                 continue
             channel = await self.channel(channel_id)
             if channel is None:
                 await self.service.board_delivered(match_id, version)
                 continue
-            stretch = await self.service.latest_stretch(match)
+            if owed_still:
+                stretch = await self.service.stretch_at(match, version)
+                match = stretch.match if stretch is not None else match
+            else:
+                stretch = await self.service.latest_stretch(match)
             if stretch is None:
                 await self.service.board_delivered(match_id, version)
                 continue

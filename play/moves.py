@@ -107,8 +107,16 @@ class Moves(Challenges):
             quick_before = before.quick_decision()
             chain = self.run_chain(match, rules, before, side, actions)
             state, steps, refused = chain.state, chain.steps, chain.refused
+            mid_turn = user_id != match.ai_player_id and self.keeps_turn(rules, state, side, steps)
             played = await self._commit(
-                match, state, steps, user_id, interaction_id, before_commit, quick_before=quick_before
+                match,
+                state,
+                steps,
+                user_id,
+                interaction_id,
+                before_commit,
+                quick_before=quick_before,
+                mid_turn=mid_turn,
             )
             notes = []
             if chain.left_out:
@@ -165,6 +173,19 @@ class Moves(Challenges):
             self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
             self._remember(updated, back.state.clone())
             return updated, back.state, back.notation
+
+    @staticmethod
+    def keeps_turn(rules: Game, state: State, side: str, steps: Sequence[tuple[str, list[Event]]]) -> bool:
+        """Whether a player's command leaves the turn with them, so that its answer is theirs alone
+        until the hand-off (RULES.md, "One board per hand-off"): they still owe the next action,
+        the game goes on, and no step of it is news the other side must have now (a draw offered)
+        or nobody may see at all (a standing order, already private). A step that drew chance or
+        showed something hidden is kept back too: it cannot be undone, and the other side, who
+        cannot act before the hand-off, sees it then, on the board of the whole turn."""
+        if state.is_over() or side not in state.to_act():
+            return False
+        seen = [(text, done) for text, done in steps if not unseen(done)]
+        return bool(seen) and not any(rules.parse(text).anytime for text, _ in seen)
 
     @classmethod
     def run_chain(
@@ -283,13 +304,16 @@ class Moves(Challenges):
         before_commit: Callable[[], Any] | None = None,
         *,
         quick_before: bool = False,
+        mid_turn: bool = False,
     ) -> Played:
+        """Store a command's steps. A command `mid_turn` (its player goes on) owes the channel no
+        board: the channel's board stays current (`quiet_from`) until the hand-off's board."""
         rules = game_of(match)
         now = self.clock()
         changes: dict[str, Any] = {"snapshot": state.to_json()}
         events = [e for _, done in steps for e in done]
         # A command the channel does not see keeps the channel's board current (its buttons too).
-        if unseen(events):
+        if unseen(events) or mid_turn:
             changes["quiet_from"] = match.version if match.quiet_from is None else match.quiet_from
         elif match.quiet_from is not None:
             changes["quiet_from"] = None
@@ -318,7 +342,7 @@ class Moves(Challenges):
                 result=result,
                 now=now,
                 before_commit=before_commit,
-                owe_board=self.outbox,
+                owe_board=self.outbox and not mid_turn,
                 **changes,
             )
         except BaseException as exc:
@@ -337,7 +361,9 @@ class Moves(Challenges):
         who = rules.side(side).title if side else "?"
         done = [Step(who, text, happened, actor_id) for text, happened in steps]
         self._extend_run(match, updated, done, actor_id)
-        return self._played(updated, state, done, actor_id)
+        played = self._played(updated, state, done, actor_id)
+        played.mid_turn = mid_turn
+        return played
 
     @classmethod
     def _must_wait(cls, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:

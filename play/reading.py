@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from data import (
     OPEN_STATUSES,
@@ -123,6 +124,27 @@ class Reading(Clocks):
         first = _run_start(rows, {p for p in match.players if p != actor})
         steps = self._replayed_steps(match, rows, first, len(rows))
         return self._played(match, state, steps, actor)
+
+    async def stretch_at(self, match: Match, version: int) -> Played | None:
+        """The stretch that ended at `version` of `match`, and its position, replayed from the log:
+        the board still owed to the channel for a hand-off when the next player's turn, private
+        until its own hand-off, has gone on since (None before the first action)."""
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= version])
+        if not rows:
+            return None
+        actor = rows[-1].player_id
+        first = _run_start(rows, {p for p in match.players if p != actor})
+        rules = game_of(match)
+        state = rules.new_game(match.options, engine_seed(match))
+        opening = rules.sides[0].name
+        steps = []
+        for n, row in enumerate(rows):
+            side = match.side_of(row.player_id) if row.player_id is not None else None
+            events = list(state.apply(rules.parse(row.notation), side or opening))
+            if n >= first:
+                who = rules.side(side).title if side else "?"
+                steps.append(Step(who, row.notation, events, row.player_id))
+        return self._played(replace(match, version=version, snapshot=None), state, steps, actor)
 
     async def stretch(self, played: Played) -> Played:
         """`played` with the commands before it since any other player last acted: at a hand-off,

@@ -163,6 +163,10 @@ class Played:
     private: dict[str, str] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     not_made: Refused | None = None  # a command that stood in part: the step refused (RULES.md)
+    # A player's command that leaves the turn with them (`MatchService.act`): its answer is theirs
+    # alone and the channel sees the turn only at the hand-off, so a step taken back is never shown
+    # to anyone else (RULES.md, "One board per hand-off").
+    mid_turn: bool = False
 
     @property
     def over(self) -> bool:
