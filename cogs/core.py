@@ -52,6 +52,7 @@ from play.present import (
 )
 from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
+from play.undo import MID_TURN_NOTE
 
 if TYPE_CHECKING:
     from render.workers import Painter
@@ -417,7 +418,22 @@ class Core(SweepLoop, commands.Cog):
                 unknown = rules.focus.unknown if rules.focus else "`{}` is not one of the choices."
                 await reply(interaction, unknown.format(focus.strip()[:20]))
                 return
-        events = await self.service.last_events(match)
+        private = await self.service.channel_view(match)
+        if private is not None and private.player_id == interaction.user.id:
+            # their own turn, still theirs alone: the position as it is, for them only
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            file = await self.render(match, state, await self.service.last_events(match), overlay)
+            await interaction.followup.send(
+                f"{status_text(match, state)}\n{MID_TURN_NOTE}",
+                file=file,
+                view=self.board_components(match, state) or discord.utils.MISSING,
+                ephemeral=True,
+            )
+            return
+        if private is not None:  # anyone else sees what the channel saw before that turn began
+            state, events = private.seen.state, private.seen.events
+        else:
+            events = await self.service.last_events(match)
         await interaction.response.defer(thinking=True)
         file = await self.render(match, state, events, overlay)
         await interaction.followup.send(
@@ -430,7 +446,9 @@ class Core(SweepLoop, commands.Cog):
         assert interaction.channel_id is not None
         match, _ = await self.service.latest(interaction.channel_id)
         _check_game(match, game)
-        entries = await self.service.history_entries(interaction.channel_id, limit=count)
+        entries = await self.service.history_entries(
+            interaction.channel_id, limit=count, asker=interaction.user.id
+        )
         await reply(interaction, history_text(entries))
 
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
@@ -438,7 +456,9 @@ class Core(SweepLoop, commands.Cog):
         match, _ = await self.service.latest(interaction.channel_id)
         _check_game(match, game)
         await interaction.response.defer(thinking=True)
-        log_rows = [(side, notation) for side, notation, _ in await self.service.log(match)]
+        private = await self.service.channel_view(match)  # a turn still private is not replayed yet
+        upto = private.seen.match.version if private is not None else None
+        log_rows = [(side, notation) for side, notation, _ in await self.service.log(match, upto)]
         from render.replay import render_replay
 
         data = await asyncio.to_thread(render_replay, match.game, match.options, engine_seed(match), log_rows)

@@ -21,6 +21,7 @@ from play.present import (
     private_text,
 )
 from play.service import game_of
+from play.undo import MID_TURN_NOTE
 from render import seen
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 from cogs.messages import Messages
 from cogs.room import (
     MESSAGE_LIMIT,
-    MID_TURN_NOTE,
     NO_PICTURE,
     log,
     reply,
@@ -220,21 +220,22 @@ class Outbox(Messages):
             if self._ai_busy[channel_id]:
                 continue  # the AI is playing there: its board will show its whole stretch
             match = await self.service.match(match_id)
-            # The game moved on: the newer move owes (or has posted) its own board, unless the moves
-            # since are steps of a turn still private (`Played.mid_turn`): the channel's board is
-            # still this version's, and it is owed.
-            owed_still = match.version != version and match.quiet_from == version
-            if (match.version != version and not owed_still) or match.snapshot is None:
+            stretch: Played | None = None
+            if match.version != version and match.snapshot is not None:
+                # The game moved on: the newer move owes (or has posted) its own board, unless the
+                # moves since are steps of a turn still private (`Played.mid_turn`): then the
+                # channel has not seen this version's board, and it is still owed.
+                private = await self.service.channel_view(match)
+                if private is not None and private.seen.match.version == version:
+                    stretch = private.seen
+            if (match.version != version and stretch is None) or match.snapshot is None:
                 await self.service.board_delivered(match_id, version)
                 continue
             channel = await self.channel(channel_id)
             if channel is None:
                 await self.service.board_delivered(match_id, version)
                 continue
-            if owed_still:
-                stretch = await self.service.stretch_at(match, version)
-                match = stretch.match if stretch is not None else match
-            else:
+            if stretch is None:
                 stretch = await self.service.latest_stretch(match)
             if stretch is None:
                 await self.service.board_delivered(match_id, version)

@@ -37,10 +37,6 @@ DMS_CLOSED = (
     "<@{user}>, I could not send you a direct message with what you were dealt (are your DMs "
     "closed?): the **My hand** button shows your hand."
 )
-MID_TURN_NOTE = (
-    "Only you see this board: it is still your turn. The channel sees your whole turn when you hand "
-    "it over, without any step you take back."
-)
 REVIEW_BOARD_WIDTH = 480  # a look back's boards: three small ones, readable on a phone
 MESSAGE_LIMIT = limits.MESSAGE
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep

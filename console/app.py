@@ -63,6 +63,7 @@ from play.present import (
 )
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
+from play.undo import MID_TURN_NOTE
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -278,8 +279,17 @@ class Console:
             seq = await self._seq(played.match)
         shown = await self.service.stretch(played) if played.hands_off else played
         path = self._board_file(shown.match, shown.state, shown.events, seq)
+        if played.mid_turn:
+            # the turn stays with the mover: as in Discord, this is theirs alone until the hand-off
+            self.say(f"(only you see this) board: {path}")
+            self.say(played_story(played))
+            self.say(status_text(shown.match, shown.state))
+            self.say(MID_TURN_NOTE)
+            return path
         self.say(f"board: {path}")
         self.say(played_story(played) if mine else told(shown))
+        if mine and len(shown.steps) > len(played.steps):
+            self.say(f"The channel sees your turn: {told(shown)}")
         self.say(status_text(shown.match, shown.state))
         return path
 
@@ -754,10 +764,17 @@ class Console:
             if focus not in {c.lower() for c in game.focus_choices(state.view(None))}:
                 unknown = game.focus.unknown if game.focus else "`{}` is not one of the choices."
                 raise UsageError(unknown.format(focus[:12]).replace("`", "'"))
-        events = await self.service.last_events(match)
+        private = await self.service.channel_view(match)
+        mine = private is not None and private.player_id == self.my_id
+        if private is not None and not mine:  # what the channel saw before that turn began
+            state, events = private.seen.state, private.seen.events
+        else:
+            events = await self.service.last_events(match)
         path = self._board_file(match, state, events, await self._seq(match), overlay=focus)
-        self.say(f"board: {path}")
+        self.say(f"(only you see this) board: {path}" if mine else f"board: {path}")
         self.say(status_text(match, state))
+        if mine:
+            self.say(MID_TURN_NOTE)
         return Outcome(files=[path])
 
     async def cmd_hand(self, game: Game, args: list[str]) -> Outcome:
@@ -774,7 +791,7 @@ class Console:
         raw = opts.pop("count", None) or (positional[0] if positional else "20")
         if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
             raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
-        entries = await self.service.history_entries(self.channel_id, limit=int(raw))
+        entries = await self.service.history_entries(self.channel_id, limit=int(raw), asker=self.my_id)
         self.say(history_text(entries, limit=100_000))
         return Outcome()
 

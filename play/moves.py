@@ -307,13 +307,13 @@ class Moves(Challenges):
         mid_turn: bool = False,
     ) -> Played:
         """Store a command's steps. A command `mid_turn` (its player goes on) owes the channel no
-        board: the channel's board stays current (`quiet_from`) until the hand-off's board."""
+        board: the channel sees the turn at the hand-off (`MatchService.channel_view` meanwhile)."""
         rules = game_of(match)
         now = self.clock()
         changes: dict[str, Any] = {"snapshot": state.to_json()}
         events = [e for _, done in steps for e in done]
         # A command the channel does not see keeps the channel's board current (its buttons too).
-        if unseen(events) or mid_turn:
+        if unseen(events):
             changes["quiet_from"] = match.version if match.quiet_from is None else match.quiet_from
         elif match.quiet_from is not None:
             changes["quiet_from"] = None

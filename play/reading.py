@@ -33,6 +33,7 @@ from play.results import (
     HistoryEntry,
     OpenGame,
     Played,
+    PrivateTurn,
     Step,
     _run_start,
     game_of,
@@ -81,9 +82,10 @@ class Reading(Clocks):
         self._reviews.move_to_end(key)
         return match, found
 
-    async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
-        """The action log as (side, notation, player id)."""
-        rows = undo.effective(await self.db.actions(match.id))
+    async def log(self, match: Match, upto: int | None = None) -> list[tuple[str, str, int | None]]:
+        """The action log as (side, notation, player id); with `upto`, as of that version."""
+        stored = await self.db.actions(match.id)
+        rows = undo.effective([r for r in stored if upto is None or r.version <= upto])
         first = game_of(match).sides[0].name
         out = []
         for row in rows:
@@ -132,19 +134,45 @@ class Reading(Clocks):
         rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= version])
         if not rows:
             return None
+        return self._replay_stretch(replace(match, version=version, snapshot=None), rows, len(rows))
+
+    async def channel_view(self, match: Match) -> PrivateTurn | None:
+        """While a player plays a turn whose steps are still theirs alone (`Played.mid_turn`): what
+        the channel last saw, replayed from the log (the position before their first step of the
+        turn, and the stretch that led to it). None when the channel has seen all there is: its board is
+        the latest position. `board`, `history` and `replay` show this to everyone but that player,
+        so nobody else sees a step before the turn is handed over, nor one taken back meanwhile."""
+        if not match.status.is_open or match.snapshot is None:
+            return None
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+        if not rows or rows[-1].player_id in (None, match.ai_player_id):
+            return None
         actor = rows[-1].player_id
+        side = match.side_of(actor)
+        state = game_of(match).from_json(match.snapshot)
+        if side is None or state.is_over() or side not in state.to_act():
+            return None
         first = _run_start(rows, {p for p in match.players if p != actor})
+        version = rows[first - 1].version if first > 0 else 0
+        seen = self._replay_stretch(replace(match, version=version, snapshot=None), rows, first)
+        return PrivateTurn(actor, seen)
+
+    def _replay_stretch(self, match: Match, rows: Sequence[ActionRecord], end: int) -> Played:
+        """The position after the first `end` rows, and the stretch of them since another player
+        last acted (every action since that player's, as a hand-off board shows it)."""
         rules = game_of(match)
         state = rules.new_game(match.options, engine_seed(match))
         opening = rules.sides[0].name
+        actor = rows[end - 1].player_id if end > 0 else None
+        first = _run_start(rows[:end], {p for p in match.players if p != actor}) if end > 0 else 0
         steps = []
-        for n, row in enumerate(rows):
+        for n, row in enumerate(rows[:end]):
             side = match.side_of(row.player_id) if row.player_id is not None else None
             events = list(state.apply(rules.parse(row.notation), side or opening))
             if n >= first:
                 who = rules.side(side).title if side else "?"
                 steps.append(Step(who, row.notation, events, row.player_id))
-        return self._played(replace(match, version=version, snapshot=None), state, steps, actor)
+        return self._played(match, state, steps, actor)
 
     async def stretch(self, played: Played) -> Played:
         """`played` with the commands before it since any other player last acted: at a hand-off,
@@ -201,19 +229,24 @@ class Reading(Clocks):
             steps,
         )
 
-    async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
+    async def history(
+        self, channel_id: int, limit: int = 20, viewer: str | None = None, *, asker: int | None = None
+    ) -> list[str]:
         """The latest actions as lines, as `viewer` (None: the channel) may read them."""
-        return [entry.line for entry in await self.history_entries(channel_id, limit, viewer)]
+        return [entry.line for entry in await self.history_entries(channel_id, limit, viewer, asker=asker)]
 
     async def history_entries(
-        self, channel_id: int, limit: int = 20, viewer: str | None = None
+        self, channel_id: int, limit: int = 20, viewer: str | None = None, *, asker: int | None = None
     ) -> list[HistoryEntry]:
-        """The latest actions, numbered from the game's first, with the turn each was played in."""
+        """The latest actions, numbered from the game's first, with the turn each was played in: for
+        anyone but the player whose turn is still private (`channel_view`), up to that turn."""
         match, _ = await self.latest(channel_id)
         rules = game_of(match)
         state = rules.new_game(match.options, engine_seed(match))
         entries = []
-        for number, (side, notation, _) in enumerate(await self.log(match), 1):
+        private = await self.channel_view(match)
+        upto = private.seen.match.version if private is not None and private.player_id != asker else None
+        for number, (side, notation, _) in enumerate(await self.log(match, upto), 1):
             turn = state.turn_number()
             events = state.apply(rules.parse(notation), side)
             line = history_line(rules.side(side).title, notation, events, viewer)

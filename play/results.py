@@ -197,6 +197,16 @@ class Played:
         return self.over or self.actor_id not in self.waiting
 
 
+@dataclass(frozen=True, slots=True)
+class PrivateTurn:
+    """A turn whose steps are still its player's alone (`Played.mid_turn`): who plays it, and what
+    the channel last saw (`seen`: its position and the stretch that led to it; `seen.match.version`
+    is the version that board showed, 0 for the opening position)."""
+
+    player_id: int
+    seen: Played
+
+
 def merged(plays: Sequence[Played]) -> Played:
     """Commands played one after another (an AI's turn, a stretch found in the log) as one: the
     position after the last, every event and step in order, what each side learnt in all of them."""

@@ -22,6 +22,10 @@ from data import Match
 from engine.protocol import Game, State, drew_or_revealed
 from play.errors import BadRequest, NotAPlayer, NotYourTurn
 
+MID_TURN_NOTE = (
+    "Only you see this board: it is still your turn. The channel sees your whole turn when you hand "
+    "it over, without any step you take back."
+)
 UNDO = "undo"  # the log's word for "the step before this one is taken back"; no game's notation
 
 
@@ -120,4 +124,4 @@ def take_back(
     return TakeBack(before, notation)
 
 
-__all__ = ["UNDO", "TakeBack", "effective", "take_back", "taken_back"]
+__all__ = ["MID_TURN_NOTE", "UNDO", "TakeBack", "effective", "take_back", "taken_back"]
