@@ -29,6 +29,7 @@ from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.events import Event
 from engine.blockwars.position import build
+from play.undo import MID_TURN_NOTE
 from render.blockwars import render_board
 from settings import Settings, load_settings
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeDiscordError, FakeMessage, InteractionResult
@@ -116,6 +117,14 @@ def png_of(message: FakeMessage) -> Image.Image:
     return image
 
 
+def assert_private_board(message: FakeMessage, player) -> None:
+    """The answer to a step of a turn that stays with its player: their board, for them alone, saying
+    it is still their turn; the channel waits for the hand-off (issue 30)."""
+    assert message.ephemeral
+    png_of(message)
+    assert f"<@{player.id}>" in message.content and MID_TURN_NOTE in message.content
+
+
 def assert_board_post(message: FakeMessage, next_player) -> None:
     """A board post: the image, who is to move (mentioned), and the deadline as a Discord timestamp."""
     assert not message.ephemeral
@@ -170,12 +179,14 @@ async def test_challenge_accept_setup_and_move(world: World):
         f"bw:act:{match.id}:{match.version}",
         f"bw:dec:{match.id}:{match.version}:end",
     ]
+    public = len([m for m in w.fake.messages_in(w.general) if not m.ephemeral])
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     assert moved.deferred
     message = moved.message
     assert message.content.startswith("Germans:")
     assert "1 action left" in message.content
-    assert_board_post(message, w.alice)
+    assert_private_board(message, w.alice)  # her turn goes on: the channel sees it when it passes
+    assert len([m for m in w.fake.messages_in(w.general) if not m.ephemeral]) == public
     assert (await w.match()).version == match.version + 1
 
 
@@ -196,8 +207,8 @@ async def test_moves_by_the_take_action_select_flow(world: World):
     assert any(o["label"] == "Move e6 → e5" for o in options)
     played = await w.fake.select(w.alice, picked.edited[0], do_id, ["e6-e5"])
     assert played.message.content.startswith("Germans:")
-    assert_board_post(played.message, w.alice)
-    # the End turn button on the new board ends the turn: the Canadians are to move
+    assert_private_board(played.message, w.alice)
+    # the End turn button on her private board ends the turn: the Canadians are to move
     match = await w.match()
     ended = await w.fake.click(w.alice, played.message, f"bw:dec:{match.id}:{match.version}:end")
     assert ended.message.content.startswith("Germans:")
@@ -414,19 +425,27 @@ async def test_rules_history_notify_and_resign(world: World):
     await w.slash(w.alice, "move", {"action": "e6-e5"})
     board = await w.slash(w.eve, "board", {"unit": "e5"})
     png_of(board.message)
-    assert f"<@{w.alice.id}>" in board.content
+    assert f"<@{w.alice.id}>" in board.content and not board.message.ephemeral
     units = await w.fake.autocomplete(w.eve, w.general, "blockwars", "board", {"unit": "e"}, focused="unit")
     assert 0 < len(units) <= 25 and all(c["value"].startswith("e") for c in units)
+    # Alice's turn is hers alone until it passes: the replay and history show Eve the game before it
     replayed = await w.slash(w.eve, "replay")
     with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
         assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
-        assert gif.n_frames == 4  # the start, two set-ups and one move
+        assert gif.n_frames == 3  # the start and two set-ups
     history = await w.slash(w.eve, "history", {"count": 60})
-    assert "**Set-up**\n1. Germans: " in history.content and "**Turn 1**\n3. Germans: " in history.content
+    assert "**Set-up**\n1. Germans: " in history.content and "Turn 1" not in history.content
+    mine = await w.slash(w.alice, "history", {"count": 60})
+    assert "**Turn 1**\n3. Germans: " in mine.content
     notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert notify.ephemeral
     await w.slash(w.alice, "end")
     await w.cog.idle()
+    replayed = await w.slash(w.eve, "replay")
+    with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
+        assert gif.n_frames == 5  # the start, two set-ups, the move and the end of the turn
+    history = await w.slash(w.eve, "history", {"count": 60})
+    assert "**Turn 1**\n3. Germans: " in history.content
     assert any("Your move" in m.content for m in w.fake.dms_to(w.bob))
     offered = await w.slash(w.bob, "draw", {"choice": "offer"})
     assert not offered.ephemeral
@@ -618,8 +637,8 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
     monkeypatch.setattr(w.bot.painter, "board", broken)  # type: ignore[union-attr]
     w.errors.enabled = False  # type: ignore[attr-defined]  # it is logged as an ERROR, rightly
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
-    message = moved.message
-    assert not message.ephemeral and APOLOGY not in message.content
+    message = moved.message  # her turn goes on: the answer is hers alone, picture or not
+    assert message.ephemeral and APOLOGY not in message.content
     assert message.content.startswith("Germans: e6-e5") and "`board` command" in message.content
     assert not message.attachments
     after = await w.match()
@@ -712,7 +731,7 @@ async def test_handled_interactions_are_freed_without_the_cyclic_collector(world
         opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")  # a view, sent
         assert opened.ephemeral
         moved = await w.slash(w.alice, "move", {"action": "e6-e5"})  # a board: file and view, sent
-        assert_board_post(moved.message, w.alice)
+        assert_private_board(moved.message, w.alice)
         refused = await w.slash(w.eve, "move", {"action": "e6-e5"})  # an error path
         assert refused.ephemeral
         await w.cog.idle()
@@ -752,26 +771,30 @@ async def test_the_ai_answers_even_when_the_players_board_cannot_be_posted(world
 
 
 async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world: World):
-    """The bot stores a move, says "thinking…" and dies before posting the board: the board is owed
-    (written with the move), and the restarted bot posts it to the channel."""
+    """The bot stores a hand-off, says "thinking…" and dies before posting the board: the board is
+    owed (written with the move), and the restarted bot posts it to the channel, with the whole
+    turn. Steps of the next player's turn, private until it passes, owe nothing and do not make the
+    channel lose the board it is owed (issue 30)."""
     w = world
     await deployed(w)
+    await w.slash(w.alice, "move", {"action": "e6-e5"})  # her turn goes on: no board owed
+    assert await w.bot.service.owed_boards() == []  # type: ignore[union-attr]
 
     async def died(*args, **kwargs) -> None:
         return None  # as if the process were killed right after the acknowledgement
 
     w.cog.post_board = died  # type: ignore[method-assign]
     with pytest.raises(FakeDiscordError):
-        await w.slash(w.alice, "move", {"action": "e6-e5"}, timeout=1.0)
+        await w.slash(w.alice, "end", timeout=1.0)
     match = await w.match()
-    assert (await w.bot.database.actions(match.id))[-1].notation == "e6-e5"  # type: ignore[union-attr]
+    assert (await w.bot.database.actions(match.id))[-1].notation == "end"  # type: ignore[union-attr]
     assert await w.bot.service.owed_boards() == [(match.id, match.version, w.general.id)]  # type: ignore[union-attr]
     await w.restart()  # a new bot: a new cog
     (board,) = await w.fake.wait_for_messages(
-        lambda m: m.channel_id == w.general.id and m.content.startswith("Germans: e6-e5"), timeout=10
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and m.content.startswith("Germans: e6-e5"),
+        timeout=10,
     )
-    assert_board_post(board, w.alice)
-    assert "1 action left" in board.content
+    assert_board_post(board, w.bob)
     for _ in range(100):  # the post is marked delivered right after it lands
         if not await w.bot.service.owed_boards():  # type: ignore[union-attr]
             break
@@ -781,7 +804,42 @@ async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world:
     await w.restart()
     await asyncio.sleep(0.3)
     again = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans: e6-e5")]
-    assert len(again) == 1
+    assert len([m for m in again if not m.ephemeral]) == 1
+
+
+async def test_a_board_owed_survives_the_next_players_private_steps(world: World):
+    """Alice hands over and the bot dies before her board is posted; Bob, who learnt of his turn
+    another way, makes a step of his turn (private) before the restart: the channel still gets
+    Alice's turn, and nothing of Bob's."""
+    w = world
+    await deployed(w)
+    await w.slash(w.alice, "move", {"action": "e6-e5"})
+
+    async def died(*args, **kwargs) -> None:
+        return None
+
+    real = w.cog.post_board
+    w.cog.post_board = died  # type: ignore[method-assign]
+    with pytest.raises(FakeDiscordError):
+        await w.slash(w.alice, "end", timeout=1.0)
+    owed = await w.match()
+    w.cog.post_board = real  # type: ignore[method-assign]
+    step = await w.slash(w.bob, "move", {"action": "e3-e4"})
+    assert_private_board(step.message, w.bob)
+    assert await w.bot.service.owed_boards() == [(owed.id, owed.version, w.general.id)]  # type: ignore[union-attr]
+    await w.restart()
+    (board,) = await w.fake.wait_for_messages(
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and m.content.startswith("Germans: e6-e5"),
+        timeout=10,
+    )
+    assert board.attachments and "e3" not in board.content and f"<@{w.bob.id}>" in board.content
+    public = [m for m in w.fake.messages_in(w.general) if not m.ephemeral]
+    assert all("e3-e4" not in m.content for m in public)
+    for _ in range(100):
+        if not await w.bot.service.owed_boards():  # type: ignore[union-attr]
+            break
+        await asyncio.sleep(0.02)
+    assert await w.bot.service.owed_boards() == []  # type: ignore[union-attr]
 
 
 async def test_every_command_is_for_servers_only(world: World):
