@@ -23,7 +23,7 @@ from engine.protocol import Game, State, drew_or_revealed
 from play.errors import BadRequest, NotAPlayer, NotYourTurn
 
 MID_TURN_NOTE = (
-    "Only you see this board: it is still your turn. The channel sees your whole turn when you hand "
+    "Only you see this while it is still your turn. The channel sees your whole turn when you hand "
     "it over, without any step you take back."
 )
 UNDO = "undo"  # the log's word for "the step before this one is taken back"; no game's notation

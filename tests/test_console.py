@@ -277,8 +277,10 @@ def test_python_m_console_reads_a_script_from_stdin(tmp_path: Path) -> None:
     assert "Germans: e7-e8" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
     assert (tmp_path / "env.db").exists()  # DATABASE_PATH is honoured
-    boards = [ln.split("board: ", 1)[1] for ln in proc.stdout.splitlines() if ln.startswith("board: ")]
+    boards = [ln.split("board: ", 1)[1] for ln in proc.stdout.splitlines() if "board: " in ln]
     assert len(boards) == 5  # start, two set-ups, the move, and /blockwars board
+    # the move leaves the turn with alice: it and her own board are for her alone until it passes
+    assert sum(1 for ln in proc.stdout.splitlines() if ln.startswith("(only you see this) board: ")) == 2
     decodes(Path(boards[-1]))
     assert "/blockwars end" not in proc.stdout  # nothing after /quit runs
 
@@ -315,9 +317,7 @@ async def test_the_ais_turn_is_one_board_file_and_none_overwrites_another(tmp_pa
     console, out = await open_console(tmp_path, seed=3)
     assert await console.run_lines(["vs ai easy", "setup", "e6-e5", "d6-d5"]) == 0
     match, _ = await console.service.latest(console.channel_id)
-    boards = [
-        Path(ln.split("board: ", 1)[1]) for ln in out.getvalue().splitlines() if ln.startswith("board: ")
-    ]
+    boards = [Path(ln.split("board: ", 1)[1]) for ln in out.getvalue().splitlines() if "board: " in ln]
     assert len(boards) == len(set(boards)), "a board file was written twice"
     actions = await console.service.db.actions(match.id)
     ai_turns = sum(

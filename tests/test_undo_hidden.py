@@ -98,7 +98,7 @@ async def test_the_opponent_never_sees_a_step_taken_back(
             played = await fake.slash(user, channel, name, "play", {"action": step})
             await core.idle()
             answer = played.message
-            assert answer.ephemeral and "Only you see this board" in answer.content, answer.content
+            assert answer.ephemeral and MID_TURN_NOTE in answer.content, answer.content
             assert answer.attachment("board.png").data[:4] == b"\x89PNG"
             version = (await bot.database.get_channel_match(channel.id)).version
             assert f"bw:undo:{match.id}:{version}" in answer.custom_ids

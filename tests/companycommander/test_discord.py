@@ -19,6 +19,7 @@ from bot import create_bot
 from engine.companycommander import GAME
 from engine.companycommander.model import AMERICANS, GERMANS
 from engine.companycommander.position import build, rig
+from play.undo import MID_TURN_NOTE
 from settings import Settings
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
@@ -45,6 +46,15 @@ def public(result, channel_id: int) -> FakeMessage:
     (board,) = [m for m in result.messages if not m.ephemeral and m.channel_id == channel_id]
     Image.open(io.BytesIO(board.attachment("board.png").data)).load()
     return board
+
+
+def private(result, channel_id: int) -> FakeMessage:
+    """The one answer to a step of a turn that stays with its player: their board, for them alone;
+    the channel waits for the hand-off (issue 30)."""
+    (answer,) = [m for m in result.messages if m.channel_id == channel_id]
+    assert answer.ephemeral and MID_TURN_NOTE in answer.content
+    Image.open(io.BytesIO(answer.attachment("board.png").data)).load()
+    return answer
 
 
 @pytest.fixture
@@ -90,20 +100,21 @@ async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Tabl
         hands={AMERICANS: ["sniper"], GERMANS: ["airstrike", "rally"]},
     )
     await seat(t, rig(position, (6,)))
-    looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"}, messages=2)
-    board = public(looked, t.channel.id)
-    assert "see the Germans' hand (2 cards)" in board.content
-    assert "Air Strike" not in board.content and "Rally" not in board.content
-    secret = [m for m in looked.messages if m.ephemeral]
-    assert len(secret) == 1 and secret[0].content.startswith("Only you see this")
+    looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"})
+    secret = private(looked, t.channel.id)  # her turn goes on: the answer is hers alone
     assert all(m.channel_id == t.channel.id for m in looked.messages)  # no news by letter for Bob
-    assert "you see the Germans' hand: Air Strike and Rally" in secret[0].content
+    assert "you see the Germans' hand: Air Strike and Rally" in secret.content
     _, state = await t.bot.service.current(t.channel.id)
     assert state.view(AMERICANS).state.hands[GERMANS] == []  # once: the view keeps nothing of it
     mine = await t.slash(t.alice, "hand")
     assert mine.ephemeral and "Sniper" in mine.content and "Air Strike" not in mine.content
     theirs = await t.slash(t.bob, "hand")
     assert theirs.ephemeral and "Air Strike" in theirs.content and "Sniper" not in theirs.content
+    # the channel's next board comes when her turn passes, and never names the cards
+    ended = await t.slash(t.alice, "play", {"action": "end"})
+    public(ended, t.channel.id)
+    shown = [m.content for m in t.fake.messages_in(t.channel) if not m.ephemeral]
+    assert not any("Air Strike" in text or "Rally" in text for text in shown)
 
 
 async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_channel(table: Table) -> None:
@@ -153,13 +164,13 @@ async def test_a_card_play_in_every_printed_spelling_through_discord(table: Tabl
     await seat(t, position)
     # `/companycommander play action:mortars L`: the command already says play
     played = await t.slash(t.alice, "play", {"action": "mortars L"})
-    assert "Mortar Barrage" in public(played, t.channel.id).content
+    assert "Mortar Barrage" in private(played, t.channel.id).content
     # the whole form as the hand, the help and the page print it
     played = await t.slash(t.alice, "play", {"action": "play mortars C"})
-    assert "Mortar Barrage" in public(played, t.channel.id).content
+    assert "Mortar Barrage" in private(played, t.channel.id).content
     # the game's own `card` command, whether or not the word play is typed again
     played = await t.slash(t.alice, "card", {"card": "sniper C"})
-    assert "Sniper" in public(played, t.channel.id).content
+    assert "Sniper" in private(played, t.channel.id).content
     # in a chain, each spelling: the card command's word too
     played = await t.slash(t.alice, "play", {"action": "fire A1; card mortars L; play sniper C; end"})
     assert "Mortar Barrage" in public(played, t.channel.id).content  # (the post sums up the rest)
@@ -182,7 +193,7 @@ async def test_a_refusal_says_the_true_reason_and_its_example_works(table: Table
     )
     await seat(t, position)
     # the board and the private note of the cards drawn, both in before the next command
-    played = await t.slash(t.alice, "play", {"action": "deploy A1 C; deploy A2 C; tactics"}, messages=2)
+    played = await t.slash(t.alice, "play", {"action": "deploy A1 C; deploy A2 C; tactics"})
     assert "draw 2 Snipers" in " ".join(m.content for m in played.messages if m.ephemeral)
     refused = await t.slash(t.alice, "fire", {"unit": "A1"})
     assert refused.ephemeral and "A1, a Rifle squad, has no long-range fire" in refused.content
@@ -192,7 +203,7 @@ async def test_a_refusal_says_the_true_reason_and_its_example_works(table: Table
     refused = await t.slash(t.alice, "play", {"action": "mortars"})  # no front named
     assert refused.ephemeral and "`play mortars C`" in refused.content
     played = await t.slash(t.alice, "play", {"action": "play mortars C"})  # the example, as printed
-    assert "Mortar Barrage" in public(played, t.channel.id).content
+    assert "Mortar Barrage" in private(played, t.channel.id).content
 
 
 async def test_the_extra_card_may_be_declined_with_a_button(table: Table) -> None:
@@ -205,7 +216,7 @@ async def test_the_extra_card_may_be_declined_with_a_button(table: Table) -> Non
     board = public(shown, t.channel.id)
     (button,) = [c for c in board.iter_components() if c.get("label") == "No extra card"]
     clicked = await t.fake.click(t.alice, board, button["custom_id"])
-    after = public(clicked, t.channel.id)
+    after = private(clicked, t.channel.id)
     assert "go without their Company Commander's extra card" in after.content
     _, state = await t.bot.service.current(t.channel.id)
     assert not state.extra and not state.arriving(AMERICANS)
