@@ -35,6 +35,11 @@ from cogs.room import (
     reply,
 )
 
+EXPIRED = (
+    "your `{}` was played, though Discord gave up waiting for my answer. It is still your turn: "
+    "the `board` command shows you your position, for you alone"
+)
+
 
 class Outbox(Messages):
     """Boards: drawn, posted after a move (acknowledged first), and those owed posted again."""
@@ -102,7 +107,12 @@ class Outbox(Messages):
                 try:
                     await interaction.response.defer(ephemeral=True, thinking=True)
                 except discord.NotFound:
-                    log.warning("Interaction %s expired; its step is stored, unanswered", interaction.id)
+                    # Discord gave up waiting (over 3 s under load): the step is stored; the player
+                    # hears so by DM, and the channel still waits for the hand-off.
+                    log.warning("Interaction %s expired; telling its step by DM", interaction.id)
+                    told = EXPIRED.format(played.notation)
+                    await self.dm(played.actor_id, private_text(played.match, told))
+                    self.after_action(played)
                     return
             self.spawn(self.post_private(lean, interaction.followup), "bw-board")
             self.after_action(played)

@@ -28,17 +28,19 @@ async def test_in_discord_the_attack_stands_and_only_the_player_hears_the_move_w
     done = await w.slash(w.alice, "play", {"action": "c3xb3; c2-b3"})
     public = [m for m in done.messages if not m.ephemeral and not m.deleted]
     private = [m for m in done.messages if m.ephemeral]
-    (board,) = public
+    assert public == []  # her turn goes on: the channel sees it when it passes (issue 30)
+    (board,) = private
     assert "6 of diamonds vs 9 of hearts, lost" in board.content
     assert board.attachments, "the board picture is posted"
-    (note,) = private
-    assert note.content.startswith("Only you see this: only part of your command was played:")
-    assert "Action 2 (`c2-b3`) was not made: b3 is occupied. It is still your turn" in note.content
-    assert "b3 is occupied" not in board.content  # the channel sees the attack, not the refusal
+    assert "Only you see this: only part of your command was played:" in board.content
+    assert "Action 2 (`c2-b3`) was not made: b3 is occupied. It is still your turn" in board.content
+    ended = await w.slash(w.alice, "end")
+    (handed,) = [m for m in ended.messages if not m.ephemeral]
+    assert "b3 is occupied" not in handed.content  # the channel sees the turn, not the refusal
     after = await w.match()
-    assert after.version == before.version + 1  # one command stored, with its one step
+    assert after.version == before.version + 2  # the command stored with its one step, and the end
     assert w.bot is not None and w.bot.database is not None
-    assert [a.notation for a in await w.bot.database.actions(after.id)][-1] == "c3xb3"
+    assert [a.notation for a in await w.bot.database.actions(after.id)][-2:] == ["c3xb3", "end"]
 
 
 async def test_in_the_console_the_attack_stands_and_the_move_is_reported_not_made(tmp_path: Path) -> None:

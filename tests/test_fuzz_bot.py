@@ -443,7 +443,8 @@ async def test_a_channel_deleted_while_the_bot_was_not_told(arena: Arena):
 
 
 async def test_a_move_whose_interaction_expired_still_shows_its_board(arena: Arena):
-    """Under load the answer may come after Discord's 3 s: the move is stored, so its board is posted."""
+    """Under load the answer may come after Discord's 3 s: the move is stored, so its board is posted;
+    a step of a turn that goes on is told to its player alone, by DM, and not to the channel."""
     w = arena
     await w.ensure_game()
     match = await w.match()
@@ -451,10 +452,17 @@ async def test_a_move_whose_interaction_expired_still_shows_its_board(arena: Are
     try:
         with pytest.raises(FakeDiscordError, match="never answered"):
             await w.fake.slash(w.alice, w.general, "blockwars", "move", {"action": "e6-e5"}, timeout=1.5)
+        (dm,) = await w.fake.wait_for_messages(lambda m: m.kind == "dm" and "`e6-e5` was played" in m.content)
+        assert "only you see this" in dm.content
+        assert not any("e6-e5" in m.content for m in w.fake.messages_in(w.general) if not m.ephemeral)
+        with pytest.raises(FakeDiscordError, match="never answered"):
+            await w.fake.slash(w.alice, w.general, "blockwars", "end", {}, timeout=1.5)
     finally:
         w.fake.interaction_deadline = 3.0
-    await w.fake.wait_for_messages(lambda m: m.content.startswith("Germans: e6-e5") and bool(m.attachments))
-    assert (await w.match()).version == match.version + 1
+    await w.fake.wait_for_messages(
+        lambda m: m.content.startswith("Germans: e6-e5") and bool(m.attachments) and not m.ephemeral
+    )
+    assert (await w.match()).version == match.version + 2
     assert_consistent(w)
 
 
