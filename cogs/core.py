@@ -424,14 +424,17 @@ class Core(SweepLoop, commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             file = await self.render(match, state, await self.service.last_events(match), overlay)
             await interaction.followup.send(
-                f"{status_text(match, state)}\n{MID_TURN_NOTE}",
+                f"{MID_TURN_NOTE}\n{status_text(match, state)}",
                 file=file,
                 view=self.board_components(match, state) or discord.utils.MISSING,
                 ephemeral=True,
             )
             return
-        if private is not None:  # anyone else sees what the channel saw before that turn began
-            state, events = private.seen.state, private.seen.events
+        shown = match
+        if private is not None:
+            # Anyone else sees what the channel saw before that turn began; its buttons carry that
+            # board's version, so a click on them is refused as out of date, never applied.
+            state, events, shown = private.seen.state, private.seen.events, private.seen.match
         else:
             events = await self.service.last_events(match)
         await interaction.response.defer(thinking=True)
@@ -439,7 +442,7 @@ class Core(SweepLoop, commands.Cog):
         await interaction.followup.send(
             status_text(match, state),
             file=file,
-            view=self.board_components(match, state) or discord.utils.MISSING,
+            view=self.board_components(shown, state) or discord.utils.MISSING,
         )
 
     async def history(self, interaction: discord.Interaction, game: str, count: int) -> None:

@@ -134,18 +134,17 @@ class Outbox(Messages):
         nothing yet: the board at the hand-off draws the whole turn."""
         side = played.match.side_of(played.actor_id)
         secret = played.private.get(side) if side else None
-        note = f"\nOnly you see this: {secret}." if secret else ""
-        note += f"\n{MID_TURN_NOTE}"
+        head = f"{MID_TURN_NOTE}\n" + (f"Only you see this: {secret}.\n" if secret else "")
         try:
             async with self._posting:
-                text, file, view = await self.board_message(played, note=note)
+                text, file, view = await self.board_message(played, head=head)
                 await followup.send(text, file=file, view=view, ephemeral=True)
         except (discord.NotFound, discord.Forbidden) as exc:
             # The interaction's token expired: the step is stored; the player's next command (or
             # `board`, privately) shows it, and the channel still sees the turn at the hand-off.
             log.warning("Could not answer a step of match %s privately: %s", played.match.id, exc)
 
-    async def board_message(self, played: Played, *, note: str = "") -> tuple[str, Any, Any]:
+    async def board_message(self, played: Played, *, head: str = "") -> tuple[str, Any, Any]:
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
@@ -155,11 +154,12 @@ class Outbox(Messages):
             # the answer to a player's own step of a turn they go on with: they may take it back
             components = views.with_undo(components, played.match.id, played.match.version)
         view = components or discord.utils.MISSING
+        note = ""
         if offered:
             other = played.match.other_player(played.actor_id)
-            note += f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
-        room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
-        text = played_text(played, limit=room) + note
+            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+        room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
+        text = head + played_text(played, limit=room) + note
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -254,7 +254,7 @@ class Outbox(Messages):
             await channel.send(
                 played_text(stretch, MESSAGE_LIMIT),
                 file=file,
-                view=self.board_components(match, stretch.state) or discord.utils.MISSING,
+                view=self.board_components(stretch.match, stretch.state) or discord.utils.MISSING,
             )
             await self.service.board_delivered(match_id, version)
             posted += 1

@@ -125,6 +125,11 @@ def assert_private_board(message: FakeMessage, player) -> None:
     assert f"<@{player.id}>" in message.content and MID_TURN_NOTE in message.content
 
 
+def story(text: str) -> str:
+    """A board message's words after the private note a mid-turn answer starts with."""
+    return text.removeprefix(f"{MID_TURN_NOTE}\n")
+
+
 def assert_board_post(message: FakeMessage, next_player) -> None:
     """A board post: the image, who is to move (mentioned), and the deadline as a Discord timestamp."""
     assert not message.ephemeral
@@ -183,7 +188,7 @@ async def test_challenge_accept_setup_and_move(world: World):
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     assert moved.deferred
     message = moved.message
-    assert message.content.startswith("Germans:")
+    assert message.content.startswith(f"{MID_TURN_NOTE}\nGermans:")
     assert "1 action left" in message.content
     assert_private_board(message, w.alice)  # her turn goes on: the channel sees it when it passes
     assert len([m for m in w.fake.messages_in(w.general) if not m.ephemeral]) == public
@@ -206,7 +211,7 @@ async def test_moves_by_the_take_action_select_flow(world: World):
     assert {o["value"] for o in options} >= {"e6-e5"}
     assert any(o["label"] == "Move e6 → e5" for o in options)
     played = await w.fake.select(w.alice, picked.edited[0], do_id, ["e6-e5"])
-    assert played.message.content.startswith("Germans:")
+    assert played.message.content.startswith(f"{MID_TURN_NOTE}\nGermans:")
     assert_private_board(played.message, w.alice)
     # the End turn button on her private board ends the turn: the Canadians are to move
     match = await w.match()
@@ -289,7 +294,7 @@ async def test_restart_in_the_middle_and_click_a_button_posted_before_it(world: 
     ended = await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:end")
     assert_board_post(ended.message, w.bob)
     moved = await w.slash(w.bob, "move", {"action": "e3-e4"})
-    assert moved.content.startswith("Canadians:")
+    assert story(moved.content).startswith("Canadians:") and moved.ephemeral
     # the select opened before the move is now stale: nothing is applied
     stale = await w.fake.select(w.alice, opened.message, f"bw:unit:{match.id}:{match.version}", ["e6"])
     assert stale.ephemeral and "out of date" in stale.content
@@ -538,7 +543,7 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     )
     first = f"bw:pick:{match.id}:{match.version}:0"
     fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
-    assert fired.message.content.startswith("Germans:")
+    assert story(fired.message.content).startswith("Germans:")
     png_of(fired.message)
 
 
@@ -639,7 +644,10 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     message = moved.message  # her turn goes on: the answer is hers alone, picture or not
     assert message.ephemeral and APOLOGY not in message.content
-    assert message.content.startswith("Germans: e6-e5") and "`board` command" in message.content
+    assert (
+        message.content.startswith(f"{MID_TURN_NOTE}\nGermans: e6-e5")
+        and "`board` command" in message.content
+    )
     assert not message.attachments
     after = await w.match()
     assert after.version == match.version + 1
@@ -700,7 +708,7 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     values = [o["value"] for s in selects for o in s["options"]]
     assert len(values) == 64 and all(v.startswith("gas ") for v in values)
     fired = await w.fake.select(w.alice, picker, selects[0]["custom_id"], ["gas h1"])
-    assert fired.message.content.startswith("Germans: gas barrage on h1"), fired.message.content
+    assert story(fired.message.content).startswith("Germans: gas barrage on h1"), fired.message.content
     png_of(fired.message)
     after = await w.match()
     assert after.version == match.version + 1

@@ -28,6 +28,7 @@ from console.app import command_for
 from data import Database, Status
 from engine import fairness, registry
 from play import MatchService
+from play.undo import MID_TURN_NOTE
 from render.replay import FRAME_MS
 from settings import Settings
 from tests.fakediscord import FakeDiscord, FakeMessage
@@ -110,6 +111,13 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
             await core.idle()  # what follows a command (a DM of what the other drew) is done before the next
             in_channel = [m for m in played.messages if m.kind != "dm"]  # DMs: what the other was dealt
             public = [m for m in in_channel if not m.ephemeral]
+            _, after = await bot.service.latest(channel.id)
+            if not public and not after.is_over() and waiting[0] in after.to_act():
+                # the mover's turn goes on: their board is theirs alone until the hand-off (issue 30)
+                (board,) = in_channel
+                assert board.ephemeral and MID_TURN_NOTE in board.content, board.content
+                png(board)
+                continue
             assert len(public) == 1, [m.content for m in played.messages]
             board = public[0]
             png(board)

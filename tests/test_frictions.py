@@ -336,7 +336,7 @@ async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat
     position = build("wwi", pieces)
     await t.set_position(position)
     played = await t.slash(t.alice, "combinedarms", "play", {"action": "done; c7xd8; e7xd8"})
-    (board,) = [m for m in played.messages if not m.ephemeral]
+    (board,) = [m for m in played.messages if m.attachments]  # hers alone while her turn goes on
     assert "retreats off the board" not in board.content
     assert (
         "Infantry on d8 destroyed (no square to retreat to: the board ends behind it, and each "

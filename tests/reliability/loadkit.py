@@ -31,6 +31,7 @@ from typing import Any
 
 from engine import chance
 from engine.blockwars import Options, Side, State, replay
+from play.undo import MID_TURN_NOTE
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.records import EPHEMERAL
 from tests.fakediscord.server import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, _Interaction
@@ -68,8 +69,11 @@ class Answer:
 
     @property
     def is_board(self) -> bool:
-        """A public message with the board image: a move (or a start) that landed."""
-        return self.message is not None and not self.ephemeral and bool(self.message.attachments)
+        """A message with the board image: a move (or a start) that landed; public, or for the
+        mover alone when their turn goes on (`MID_TURN_NOTE`, issue 30)."""
+        if self.message is None or not self.message.attachments:
+            return False
+        return not self.ephemeral or MID_TURN_NOTE in self.message.content
 
     @property
     def choices(self) -> list[dict[str, Any]]:
@@ -942,7 +946,9 @@ def answered_moves(fake: LoadFake) -> dict[int, int]:
     """
     found: dict[int, int] = {}
     for message in list(fake.messages.values()):
-        if message.interaction_id is None or message.ephemeral or not message.attachments:
+        if message.interaction_id is None or not message.attachments:
+            continue
+        if message.ephemeral and MID_TURN_NOTE not in message.content:  # a private answer to a step lands too
             continue
         inter = fake._interactions.get(message.interaction_id)
         if inter is None or inter.label.startswith(NOT_MOVES):
@@ -1046,6 +1052,9 @@ async def resync(fake: LoadFake, table: Table) -> None:
     if table.match_id is None:
         return
     answer = await fake.slash_cmd(table.a, table.channel, "board", {})
+    actor = actor_of(answer.message) if answer.is_board and answer.message is not None else None
+    if actor == table.b.id:  # the player on turn asks too: their turn may hold steps only they see
+        answer = await fake.slash_cmd(table.b, table.channel, "board", {})
     if answer.is_board:
         table.board = answer.message
 
