@@ -810,7 +810,9 @@ class Console:
     async def cmd_replay(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "replay", args)
         match, _ = await self.service.latest(self.channel_id)
-        _, _, log = await self.service.replayed(match)
+        private = await self.service.channel_view(match)  # a turn still private is not replayed yet
+        upto = private.seen.match.version if private is not None else None
+        log = [(side, notation) for side, notation, _ in await self.service.log(match, upto)]
         gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
         actions = "action" if len(log) == 1 else "actions"
