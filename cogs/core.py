@@ -350,6 +350,9 @@ class Core(SweepLoop, commands.Cog):
             return []
         if match.game != game:
             return []
+        private = await self.service.channel_view(match)
+        if private is not None and private.player_id != interaction.user.id:
+            state = private.seen.state  # nothing of a turn still private to its player
         typed = current.strip().lower()
         names = [n for n in game_of(match).focus_choices(state.view(None)) if n.lower().startswith(typed)]
         return [app_commands.Choice(name=n, value=n) for n in names[: fmt.MAX_CHOICES]]
@@ -410,16 +413,18 @@ class Core(SweepLoop, commands.Cog):
         match, state = await self.service.latest(interaction.channel_id)
         _check_game(match, game)
         rules = game_of(match)
+        private = await self.service.channel_view(match)
+        mine = private is not None and private.player_id == interaction.user.id
+        seen = private.seen.state if private is not None and not mine else state
         overlay = None
         if focus:
             overlay = focus.strip().lower()
-            choices = {c.lower() for c in rules.focus_choices(state.view(None))}
+            choices = {c.lower() for c in rules.focus_choices(seen.view(None))}
             if overlay not in choices:
                 unknown = rules.focus.unknown if rules.focus else "`{}` is not one of the choices."
                 await reply(interaction, unknown.format(focus.strip()[:20]))
                 return
-        private = await self.service.channel_view(match)
-        if private is not None and private.player_id == interaction.user.id:
+        if mine:
             # their own turn, still theirs alone: the position as it is, for them only
             await interaction.response.defer(ephemeral=True, thinking=True)
             file = await self.render(match, state, await self.service.last_events(match), overlay)

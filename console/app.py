@@ -759,15 +759,17 @@ class Console:
             usage = f" [{focus_name}:…]" if game.focus else ""
             raise UsageError(f"Usage: /{game.name} board{usage}")
         match, state = await self.service.latest(self.channel_id)
+        private = await self.service.channel_view(match)
+        mine = private is not None and private.player_id == self.my_id
+        if private is not None and not mine:  # what the channel saw before that turn began
+            state = private.seen.state
         if focus is not None:
             focus = focus.lower()
             if focus not in {c.lower() for c in game.focus_choices(state.view(None))}:
                 unknown = game.focus.unknown if game.focus else "`{}` is not one of the choices."
                 raise UsageError(unknown.format(focus[:12]).replace("`", "'"))
-        private = await self.service.channel_view(match)
-        mine = private is not None and private.player_id == self.my_id
-        if private is not None and not mine:  # what the channel saw before that turn began
-            state, events = private.seen.state, private.seen.events
+        if private is not None and not mine:
+            events = private.seen.events
         else:
             events = await self.service.last_events(match)
         path = self._board_file(match, state, events, await self._seq(match), overlay=focus)

@@ -428,12 +428,19 @@ async def test_rules_history_notify_and_resign(world: World):
     assert rules.ephemeral and "wire" in rules.content.lower()
     await deployed(w)
     await w.slash(w.alice, "move", {"action": "e6-e5"})
-    board = await w.slash(w.eve, "board", {"unit": "e5"})
+    # Alice's turn is hers alone until it passes: Eve sees the unit on e6, where the channel saw it
+    board = await w.slash(w.eve, "board", {"unit": "e6"})
     png_of(board.message)
     assert f"<@{w.alice.id}>" in board.content and not board.message.ephemeral
+    moved = await w.slash(w.eve, "board", {"unit": "e5"})
+    assert moved.ephemeral and not moved.message.attachments  # not a unit's square, as far as she knows
     units = await w.fake.autocomplete(w.eve, w.general, "blockwars", "board", {"unit": "e"}, focused="unit")
     assert 0 < len(units) <= 25 and all(c["value"].startswith("e") for c in units)
-    # Alice's turn is hers alone until it passes: the replay and history show Eve the game before it
+    assert "e6" in [c["value"] for c in units] and "e5" not in [c["value"] for c in units]
+    mine = await w.slash(w.alice, "board", {"unit": "e5"})  # hers: the position as it is, privately
+    assert mine.ephemeral and MID_TURN_NOTE in mine.content
+    png_of(mine.message)
+    # the replay and history show Eve the game before Alice's turn too
     replayed = await w.slash(w.eve, "replay")
     with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
         assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
@@ -448,6 +455,7 @@ async def test_rules_history_notify_and_resign(world: World):
     await w.cog.idle()
     replayed = await w.slash(w.eve, "replay")
     with Image.open(io.BytesIO(replayed.message.attachment("replay.gif").data)) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == 5  # the start, two set-ups, the move and the end of the turn
     history = await w.slash(w.eve, "history", {"count": 60})
     assert "**Turn 1**\n3. Germans: " in history.content

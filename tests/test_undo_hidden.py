@@ -75,7 +75,10 @@ async def test_the_opponent_never_sees_a_step_taken_back(
         challenged = await fake.slash(
             alice, channel, name, "challenge", {"opponent": bob, "side": game.sides[0].name}
         )
-        match = await bot.database.get_channel_match(channel.id)
+        database = bot.database
+        assert database is not None
+        match = await database.get_channel_match(channel.id)
+        assert match is not None
         await fake.click(bob, challenged.message, f"bw:accept:{match.id}")
         rng = random.Random(11)
         hidden_turns = 0
@@ -100,7 +103,9 @@ async def test_the_opponent_never_sees_a_step_taken_back(
             answer = played.message
             assert answer.ephemeral and MID_TURN_NOTE in answer.content, answer.content
             assert answer.attachment("board.png").data[:4] == b"\x89PNG"
-            version = (await bot.database.get_channel_match(channel.id)).version
+            now = await database.get_channel_match(channel.id)
+            assert now is not None
+            version = now.version
             assert f"bw:undo:{match.id}:{version}" in answer.custom_ids
             taken = await fake.slash(user, channel, "wargames", "undo", {})
             assert taken.ephemeral and f"you took back `{step}`" in taken.content
