@@ -103,7 +103,8 @@ async def test_a_pass_that_closes_a_phase_reads_one_event_a_line_grouped_by_phas
         said(out)
         assert await console.run_lines(["/battlefronts pass"]) == 0
         lines = said(out).splitlines()
-        start_at = next(i for i, ln in enumerate(lines) if ln.startswith("board: ")) + 1
+        # (a pass after which the same side acts again is answered to it alone: "(only you see this) board:")
+        start_at = next(i for i, ln in enumerate(lines) if "board: " in ln) + 1
         story = lines[start_at : next(i for i, ln in enumerate(lines) if ln.startswith("@"))]
         assert max(len(ln) for ln in story) < 200, story
         for event in events:
