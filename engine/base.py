@@ -33,6 +33,7 @@ from engine.protocol import (
     View,
 )
 
+EDITION = "edition"  # the options' key that holds the rules' edition a match began with (RULES.md)
 MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 
@@ -76,6 +77,11 @@ class BaseGame:
     sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
+    # The newest edition of the game's rules, the one a new match gets. A game raises it when a rule
+    # changes in a way that would replay a stored game's log differently; the match keeps its edition
+    # in its options (`normalise_options` writes it; no player sees or types it) and `new_game` builds
+    # the rules of `edition_of(options)`. 1: the game has one edition, and its options hold no key.
+    edition: int = 1
 
     # -- rules entry points a game must give
 
@@ -133,8 +139,10 @@ class BaseGame:
     # -- options
 
     def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option filled in, as a match stores them; a game with editions adds the edition
+        (the newest, unless `raw` is a stored match's options that name one already)."""
         specs = {o.name: o for o in self.options}
-        unknown = sorted(set(raw) - set(specs))
+        unknown = sorted(set(raw) - set(specs) - ({EDITION} if self.edition > 1 else set()))
         if unknown:
             known = ", ".join(specs) or "none"
             raise ValueError(f"{self.title} has no option '{unknown[0]}' (its options: {known}).")
@@ -142,7 +150,31 @@ class BaseGame:
         for name, spec in specs.items():
             value = raw.get(name, spec.default)
             out[name] = _checked(spec, value)
+        if self.edition > 1:
+            out[EDITION] = self._edition_checked(raw.get(EDITION, self.edition))
         return out
+
+    def edition_of(self, options: Mapping[str, Any]) -> int:
+        """The edition of the rules a match with `options` plays: the one they name; 1 if they name
+        every option but no edition (a match stored before the game had editions: the platform has
+        always stored every option); else the newest (options given by hand, as tests and benches
+        do: `{}` is a new game). So a new match's options must go through `normalise_options`."""
+        if self.edition == 1:
+            return 1
+        if EDITION in options:
+            return self._edition_checked(options[EDITION])
+        if all(spec.name in options for spec in self.options):
+            return 1
+        return self.edition
+
+    def _edition_checked(self, value: Any) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = 0
+        if not 1 <= number <= self.edition:
+            raise ValueError(f"{self.title}'s rules have editions 1 to {self.edition}, not {value!r}.")
+        return number
 
     # -- the AI
 
@@ -404,6 +436,7 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 
 
 __all__ = [
+    "EDITION",
     "GENERIC_LEVELS",
     "MAX_OPTIONS",
     "SEARCH_LEVELS",
