@@ -36,7 +36,7 @@ from settings import Settings, load_settings
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.core",)
+EXTENSIONS = ("cogs.core", "cogs.tournament")
 
 
 def intents() -> discord.Intents:

@@ -28,6 +28,7 @@ from typing import TextIO
 
 from console import names
 from console.names import BOT_ID, GUILD_ID, BadName
+from console.tournament import ConsoleTournaments
 from data import Database, Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
@@ -109,6 +110,8 @@ def help_text() -> str:
         "  /wargames away days:N | back           stop your clocks while you are away; back early",
         "  /wargames undo                         take back your last step of this turn (no dice drawn)",
         "  /wargames verify | export [game:ID]    check a finished game's dice; its record as a file",
+        "  /wargames tournament create game:G rounds:N days:N [name:…] [options:a=1,b=on]",
+        "  /wargames tournament join | leave | start | standings | cancel   a Swiss tournament here",
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -155,6 +158,7 @@ class Console:
         # terminal (the cards an opponent's move dealt them): shown when the console becomes them.
         self.inbox: dict[int, list[tuple[int, str]]] = {}  # user id -> (match id, text)
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
+        self.tournaments = ConsoleTournaments(self)
 
     async def close(self) -> None:
         await self.service.db.close()
@@ -280,6 +284,7 @@ class Console:
             return Outcome()
         try:
             await self.show_notices(await self.service.sweep())
+            await self.tournaments.sweep()
             return await self._dispatch(text)
         except ServiceError as exc:
             return self.refuse(exc.message, exc.legal)
@@ -363,6 +368,8 @@ class Console:
             for match in away.games:
                 notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
                 self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        elif sub == "tournament":
+            return await self.tournaments.command(rest)
         elif sub == "back" and not rest:
             away = await self.service.back(GUILD_ID, self.my_id)
             self.say(back_text(away))
@@ -381,7 +388,7 @@ class Console:
         else:
             raise UsageError(
                 "The /wargames commands here: games, mygames, away days:N, back, undo, verify [game:ID], "
-                "export [game:ID] (its admin tools are Discord's only)."
+                "export [game:ID], tournament (its admin tools are Discord's only)."
             )
         return Outcome()
 

@@ -9,10 +9,9 @@ level but `random`, scored by the game's `evaluate`.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from engine import search
 from engine.errors import IllegalAction, InvalidNotation
@@ -43,6 +42,19 @@ SEARCH_LEVELS: dict[str, search.Settings] = {
     "normal": search.Settings(iterations=1500, budget_s=1.5),
     "hard": search.Settings(iterations=6000, budget_s=3.0),
 }
+# The win check every level makes before its own judgement (`search.guarded`, issue 32): take a
+# win that is there, never leave one to the opponent when another action prevents it. Deeper and
+# in more deals of the unknown at the stronger levels; a level not named uses `hard`'s.
+GUARDS: dict[str, search.Guard] = {
+    "easy": search.Guard(deals=2, depth=1, reply_depth=1, width=4, rest=4, alternatives=12),
+    "normal": search.Guard(deals=4, depth=1, reply_depth=1, width=6, rest=6, alternatives=24),
+    "hard": search.Guard(deals=6, depth=2, reply_depth=1, width=8, rest=12, alternatives=40),
+}
+# The level above `hard` for games played over days (issue 32): about 20 s of CPU a decision at
+# most, in the AI worker like every level, and the deepest win check.
+CORRESPONDENCE = "correspondence"
+CORRESPONDENCE_BUDGET_S = 20.0
+GUARDS[CORRESPONDENCE] = search.Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60)
 GENERIC_LEVELS = AiLevels(
     ("random", "easy", "normal", "hard"),
     "normal",
@@ -55,8 +67,50 @@ GENERIC_LEVELS = AiLevels(
 )
 
 
-class BaseGame:
-    """Shared behaviour of the collection's games; override what a game says differently."""
+class Stored(State, Protocol):
+    """A game's state class: a `State` that reads itself back from `to_json`."""
+
+    @staticmethod
+    def from_json(data: dict[str, Any], /) -> Any: ...
+
+
+class Shown(View, Protocol):
+    """A game's view class: a `View` that reads itself back from `to_json`."""
+
+    @staticmethod
+    def from_json(data: dict[str, Any], /) -> Any: ...
+
+
+S = TypeVar("S", bound=Stored)
+V = TypeVar("V", bound=Shown)
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Brain(Protocol[S_contra]):
+    """A game's AI hooks (its `ai` module), which the generic search and `appraise` call."""
+
+    def evaluate(self, state: S_contra, side: Side, /) -> float: ...
+
+    def rollout(self, state: S_contra, side: Side, rng: random.Random, /) -> Action: ...
+
+    def order(
+        self, state: S_contra, side: Side, actions: Sequence[Action], rng: random.Random, /
+    ) -> list[Action]: ...
+
+
+class BaseGame(Generic[S, V]):
+    """Shared behaviour of the collection's games, built from the parts a game declares: its state
+    and view classes (`state_type`, `view_type`), its notation's `parser` and its AI's hooks
+    (`brain`). A game overrides only what it says or does differently."""
+
+    # The game's own classes: `state_of`/`view_of` narrow the protocol's State and View to them,
+    # `from_json`/`view_from_json` read them back.
+    state_type: type[S]
+    view_type: type[V]
+    # The game's notation: text (tidied, never a shared word) to one of its actions.
+    parser: Callable[[str], Action] | None = None
+    # The AI's hooks (the game's `ai` module); without them the search plays at random and scores 0.
+    brain: Brain[S] | None = None
 
     name: str = ""
     title: str = ""
@@ -82,22 +136,38 @@ class BaseGame:
     # in its options (`normalise_options` writes it; no player sees or types it) and `new_game` builds
     # the rules of `edition_of(options)`. 1: the game has one edition, and its options hold no key.
     edition: int = 1
+    # The win check per level (`GUARDS`); a game whose turns are long or wide sets its own.
+    guards: Mapping[str, search.Guard] = GUARDS
 
     # -- rules entry points a game must give
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         raise NotImplementedError
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        raise NotImplementedError
+    def from_json(self, data: dict[str, Any]) -> S:
+        return cast(S, self.state_type.from_json(data))
 
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        raise NotImplementedError
+    def view_from_json(self, data: dict[str, Any]) -> V:
+        return cast(V, self.view_type.from_json(data))
+
+    def state_of(self, state: State) -> S:
+        """`state` as this game's own state class (the protocol's State is all the platform knows)."""
+        if not isinstance(state, self.state_type):
+            raise TypeError(f"not a {self.title} state: {type(state).__name__}")
+        return state
+
+    def view_of(self, view: View) -> V:
+        """`view` as this game's own view class."""
+        if not isinstance(view, self.view_type):
+            raise TypeError(f"not a {self.title} view: {type(view).__name__}")
+        return view
 
     def parse_action(self, text: str) -> Action:
         """The game's own notation (the shared words are handled by `parse`), tidied by
         `engine.notation.tidy`: no spaces around punctuation, none at either end."""
-        raise NotImplementedError
+        if self.parser is None:
+            raise NotImplementedError(f"{self.title} declares no parser")
+        return self.parser(text)
 
     def parse(self, text: str) -> Action:
         meta = parse_meta(text)
@@ -112,16 +182,15 @@ class BaseGame:
         are accepted there (the platform parses a player's command this way). A game whose parser
         gives examples of its notation overrides this to take them from the position."""
         if not str(text).strip():
-            raise InvalidNotation(f"Give an action. {examples_now(state, side)}")
+            raise now_error("Give an action.", state, side)
         try:
             return self.parse(text)
         except InvalidNotation as exc:
-            said = str(exc)
-            for example in _TICKED.findall(said):
+            for example in exc.examples:
                 why = self.refusal_of(example, state, side)
                 if why is not None:  # the notation's example is wrong here: say why, offer what is right
                     said = f"'{str(text).strip()[:40]}' is not an action you can play now. {why}"
-                    raise InvalidNotation(f"{said} {examples_now(state, side)}") from None
+                    raise now_error(said, state, side) from None
             raise
 
     def refusal_of(self, example: str, state: State, side: Side) -> str | None:
@@ -179,13 +248,19 @@ class BaseGame:
     # -- the AI
 
     def evaluate(self, state: State, side: Side) -> float:
-        """How good `state` is for `side`, in [-1, 1]; the search's judgement. Override it."""
-        return 0.0
+        """How good `state` is for `side`, in [-1, 1]; the search's judgement (the `brain`'s)."""
+        if self.brain is None:
+            return 0.0
+        return self.brain.evaluate(self.state_of(state), side)
 
     def rollout(self, state: State, side: Side, rng: random.Random) -> Action:
-        return rng.choice(state.legal_actions(side))
+        if self.brain is None:
+            return rng.choice(state.legal_actions(side))
+        return self.brain.rollout(self.state_of(state), side, rng)
 
     def order(self, state: State, side: Side, actions: Sequence[Action], rng: random.Random) -> list[Action]:
+        if self.brain is not None:
+            return self.brain.order(self.state_of(state), side, actions, rng)
         out = list(actions)
         rng.shuffle(out)
         return out
@@ -201,6 +276,27 @@ class BaseGame:
     ) -> Action:
         if level not in self.ai.names:
             raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        return self.guarded(
+            view, level, seed, lambda: self._level_choice(view, level, seed, budget_s, iterations)
+        )
+
+    def guarded(self, view: View, level: str, seed: int, pick: Callable[[], Action]) -> Action:
+        """`pick()`, the level's own choice, after the win check of issue 32 (`search.guarded`): a
+        win that is there is taken, and a pick that leaves the opponent an immediate win gives way
+        to an action that does not. `random` makes no check."""
+        guard = self.guard_of(level)
+        if guard is None:
+            return pick()
+        return search.guarded(view, pick, seed=seed, guard=guard, order=self.order, rollout=self.rollout)
+
+    def guard_of(self, level: str) -> search.Guard | None:
+        if level == "random":
+            return None
+        return self.guards.get(level, self.guards.get("hard"))
+
+    def _level_choice(
+        self, view: View, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
         if level == "random":
             assert view.viewer is not None
             state = view.determinize(random.Random(seed))
@@ -377,15 +473,10 @@ def pick_rows(
     return tuple(out)
 
 
-_TICKED = re.compile(r"`([^`]+)`")  # an example offered in a refusal's words
-
-
-def examples_now(state: State, side: Side, most: int = 4) -> str:
-    """A sentence offering a few of `side`'s legal actions in `state`, one of each kind first (a
-    move, an attack, ending the turn) so that it shows what may be done, not four shuffles."""
+def legal_now(state: State, side: Side, most: int = 4) -> list[Action]:
+    """A few of `side`'s legal actions in `state`, one of each kind first (a move, an attack, ending
+    the turn) so that they show what may be done, not four shuffles."""
     legal = list(state.legal_actions(side))
-    if not legal:
-        return "You owe no action now."
     picked: list[Action] = []
     kinds: set[type] = set()
     for action in legal:
@@ -393,7 +484,24 @@ def examples_now(state: State, side: Side, most: int = 4) -> str:
             kinds.add(type(action))
             picked.append(action)
     picked += [a for a in legal if a not in picked][: max(0, most - len(picked))]
-    return "Legal now: " + ", ".join(f"`{a}`" for a in picked[:most]) + "."
+    return picked[:most]
+
+
+def examples_now(state: State, side: Side, most: int = 4) -> str:
+    """`legal_now` as a sentence offering them."""
+    return _offering(legal_now(state, side, most))
+
+
+def now_error(said: str, state: State, side: Side) -> InvalidNotation:
+    """A refusal: `said`, then a few actions legal for `side` now (carried as its examples too)."""
+    picked = legal_now(state, side)
+    return InvalidNotation(f"{said} {_offering(picked)}", [str(a) for a in picked])
+
+
+def _offering(picked: Sequence[Action]) -> str:
+    if not picked:
+        return "You owe no action now."
+    return "Legal now: " + ", ".join(f"`{a}`" for a in picked) + "."
 
 
 def limit_option(
@@ -436,12 +544,17 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 
 
 __all__ = [
+    "CORRESPONDENCE",
+    "CORRESPONDENCE_BUDGET_S",
     "EDITION",
     "GENERIC_LEVELS",
+    "GUARDS",
     "MAX_OPTIONS",
     "SEARCH_LEVELS",
     "BaseGame",
     "examples_now",
+    "legal_now",
     "limit_option",
+    "now_error",
     "pick_rows",
 ]

@@ -24,7 +24,7 @@ Conventions every game keeps:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from random import Random
@@ -35,7 +35,10 @@ Side = str
 
 
 class Action(Protocol):
-    """A small immutable value; `str()` is its notation, which the game's `parse` reads back."""
+    """A small immutable value; `str()` is its notation, which the game's `parse` reads back.
+
+    A game's own actions derive from `engine.action.GameAction` (or `Notated`); the shared ones
+    are `engine.meta`'s."""
 
     # Either player may send it at any time, whoever is to act (resign, draw offers, standing orders).
     anytime: ClassVar[bool]
@@ -109,6 +112,24 @@ class Outcome:
 
     def __str__(self) -> str:
         return self.detail
+
+    def to_json(self) -> dict[str, Any]:
+        """The one spelling every game stores: {"winner", "reason" (an EndReason value), "detail"}."""
+        return {"winner": self.winner, "reason": self.reason.value, "detail": self.detail}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any], guess: Callable[[str], EndReason] | None = None) -> Outcome:
+        """Read `to_json`'s spelling, and Block Wars' older one, so stored games load: the words
+        under "reason" and the EndReason under "kind", or, before outcomes were typed, the words
+        alone (then `guess` finds the reason in them; without it the game's own objective)."""
+        winner = data["winner"] or None
+        if "detail" in data:
+            return Outcome(winner, EndReason(data["reason"]), str(data["detail"]))
+        words = str(data["reason"])
+        kind = data.get("kind")
+        if kind is not None:
+            return Outcome(winner, EndReason(kind), words)
+        return Outcome(winner, guess(words) if guess is not None else EndReason.OBJECTIVE, words)
 
 
 @runtime_checkable

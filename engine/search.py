@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.errors import IllegalAction
 from engine.protocol import Action, Side, State, View
 
 Evaluate = Callable[[State, Side], float]
@@ -250,4 +251,290 @@ def _play_on(
         state.apply(play_out(state, actor, rng), actor)
 
 
-__all__ = ["Evaluate", "Order", "Rollout", "SearchStats", "Settings", "choose"]
+# ------------------------------------------------------------------------------ one move deep, both sides
+#
+# Before any level's own judgement: take a win that is there, and never hand the opponent one when
+# another action prevents it (issue 32). Both are asked in a few deals of the unknown
+# (`View.determinize`: the hidden cards dealt as the viewer's knowledge allows, the dice to come
+# sampled), so a win that hinges on chance counts by its share of deals, and a threat is judged over
+# what the opponent could hold, not over what the viewer guesses it holds.
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """How deep and wide the win check looks. `depth`: own actions in a row a winning line may take
+    (the first step tries every legal action, later steps the first `width` by the game's order);
+    `reply_depth`: the same for the opponent's line after our turn; `share`: the share of deals in
+    which a line must win to count as a win (a threat counts from `risk`)."""
+
+    deals: int = 6
+    depth: int = 1
+    reply_depth: int = 2
+    width: int = 8
+    share: float = 0.5
+    # A pick that leaves the opponent a win in more than this share of deals gives way to the action
+    # that leaves it fewest (0: any deal; a game lost one time in four by the dice is lost).
+    risk: float = 0.0
+    alternatives: int = 40  # actions weighed against a pick that leaves a win
+    rest: int = 8  # our later actions in the same turn tried before a hand-over is judged
+    # What a side plays where its choice cannot stop a line in progress (Battlefronts' support
+    # phase, which only fills travel zones, between the move phase and the battle that decides a
+    # win): a line goes on through it. None: a line ends where the other side has a choice.
+    idle: Callable[[State, Side], Action | None] | None = None
+
+
+def winner_of(state: State) -> Side | None:
+    outcome = state.outcome()
+    return None if outcome is None else outcome.winner
+
+
+def _answer_others(
+    state: State, side: Side, rollout: Rollout, rng: random.Random, idle: Guard | None = None
+) -> None:
+    """The quick answers the other side owes in the middle of `side`'s line (a retreat square, a
+    negation), played as its deadline would play them, else by the game's rule of thumb; with a
+    guard's `idle`, also the other side's choices that cannot stop the line."""
+    for _ in range(16):
+        owed = state.to_act()
+        if state.is_over() or not owed or side in owed:
+            return
+        other = min(owed)
+        answer: Action | None = None
+        if state.quick_decision():
+            answer = state.default_action(other) or rollout(state, other, rng)
+        elif idle is not None and idle.idle is not None:
+            answer = idle.idle(state, other)
+        if answer is None:
+            return
+        state.apply(answer, other)
+
+
+def win_line(
+    state: State,
+    side: Side,
+    depth: int,
+    width: int,
+    order: Order,
+    rollout: Rollout,
+    rng: random.Random,
+    guard: Guard | None = None,
+) -> list[Action] | None:
+    """A line of `side`'s own actions in a row, at most `depth` long, after which `side` has won; None
+    if there is none. Every action is tried at the last step (a win is cheap to spot), the first
+    `width` by `order` before it."""
+    if state.is_over():
+        return [] if winner_of(state) == side else None
+    if depth <= 0 or side not in state.to_act():
+        return None
+    legal = list(state.legal_actions(side))
+    later: list[tuple[Action, State]] = []
+    for action in legal:
+        after = state.clone()
+        after.apply(action, side)
+        _answer_others(after, side, rollout, rng, guard)
+        if after.is_over():
+            if winner_of(after) == side:
+                return [action]
+            continue
+        if depth > 1 and side in after.to_act():
+            later.append((action, after))
+    if not later:
+        return None
+    keep = {str(a) for a in order(state, side, [a for a, _ in later], rng)[:width]}
+    for action, after in later:
+        if str(action) in keep:
+            line = win_line(after, side, depth - 1, width, order, rollout, rng, guard)
+            if line is not None:
+                return [action, *line]
+    return None
+
+
+def _opponent_of(state: State, me: Side) -> Side | None:
+    owed = state.to_act()
+    others = [s for s in owed if s != me]
+    return min(others) if others and me not in owed else None
+
+
+def _danger(
+    state: State, me: Side, guard: Guard, order: Order, rollout: Rollout, rng: random.Random, rest: int
+) -> float:
+    """1 if the opponent wins in this deal before our next free choice (a line of its own, found as
+    `win_line` finds ours), 0 if not; a lost game is 1. While the turn is still ours, our best
+    continuation among the first `guard.rest` by order (`rest` more of our actions), and past those
+    the rest of our turn as the rule of thumb plays it."""
+    if state.is_over():
+        winner = winner_of(state)
+        return 0.0 if winner == me else 1.0 if winner is not None else 0.5
+    if me in state.to_act():
+        if rest <= 0:  # the rest of our turn as the rule of thumb plays it, then the opponent's line
+            played = state.clone()
+            for _ in range(30):
+                if played.is_over() or me not in played.to_act():
+                    break
+                played.apply(rollout(played, me, rng), me)
+            if me in played.to_act() and not played.is_over():
+                return 0.0
+            return _danger(played, me, guard, order, rollout, rng, 0)
+        legal = list(state.legal_actions(me))
+        tried = order(state, me, legal, rng)[: guard.rest]
+        best = 1.0
+        for action in tried:
+            after = state.clone()
+            after.apply(action, me)
+            best = min(best, _danger(after, me, guard, order, rollout, rng, rest - 1))
+            if best == 0.0:
+                break
+        return best
+    if state.quick_decision():  # the opponent's quick answer in our turn: answered, our turn goes on
+        answered = state.clone()
+        _answer_others(answered, me, rollout, rng)
+        if answered.to_act() != state.to_act() or answered.is_over():
+            return _danger(answered, me, guard, order, rollout, rng, rest)
+    opponent = _opponent_of(state, me)
+    if opponent is None:
+        return 0.0
+    line = win_line(state, opponent, guard.reply_depth, guard.width, order, rollout, rng, guard)
+    return 1.0 if line is not None else 0.0
+
+
+def threat_share(
+    deals: Sequence[State],
+    me: Side,
+    action: Action,
+    guard: Guard,
+    order: Order,
+    rollout: Rollout,
+    rng: random.Random,
+) -> float:
+    """The share of `deals` in which `action` (and our best way to finish the turn) leaves the
+    opponent a win before our next free choice; deals where it is not legal count as lost."""
+    total = 0.0
+    for deal in deals:
+        after = deal.clone()
+        try:
+            after.apply(action, me)
+        except IllegalAction:  # not legal in this deal: the action hinges on the unknown
+            total += 1.0
+            continue
+        total += _danger(after, me, guard, order, rollout, rng, rest=1 if guard.rest else 0)
+    return total / max(1, len(deals))
+
+
+def guarded(
+    view: View,
+    pick: Callable[[], Action],
+    *,
+    seed: int,
+    guard: Guard,
+    order: Order | None = None,
+    rollout: Rollout | None = None,
+) -> Action:
+    """`pick()` (the level's own choice), unless a win is there to take or the pick leaves the
+    opponent one that another action prevents."""
+    me = view.viewer
+    if me is None:
+        raise ValueError("A spectator has nothing to choose.")
+    rank = order or _random_order
+    play_out = rollout or _random_rollout
+    rng = random.Random(f"guard:{seed}")
+    deals = [view.determinize(rng) for _ in range(max(1, guard.deals))]
+    if me not in deals[0].to_act():
+        return pick()
+    legal = list(deals[0].legal_actions(me))
+    if len(legal) <= 1:
+        return pick()
+    win = _winning_action(
+        deals, me, legal, guard, rank, play_out, rng, more=lambda n: [view.determinize(rng) for _ in range(n)]
+    )
+    if win is not None:
+        return win
+    chosen = pick()
+    danger = threat_share(deals, me, chosen, guard, rank, play_out, rng)
+    if danger <= guard.risk:
+        return chosen
+    best, best_danger = chosen, danger
+    candidates = rank(deals[0], me, legal, rng)[: guard.alternatives]
+    for action in candidates:
+        if str(action) == str(chosen):
+            continue
+        share = threat_share(deals, me, action, guard, rank, play_out, rng)
+        if share < best_danger:
+            best, best_danger = action, share
+            if share == 0.0:
+                break
+    return best
+
+
+def _winning_action(
+    deals: Sequence[State],
+    me: Side,
+    legal: Sequence[Action],
+    guard: Guard,
+    order: Order,
+    rollout: Rollout,
+    rng: random.Random,
+    more: Callable[[int], Sequence[State]] | None = None,
+) -> Action | None:
+    """The first action of a winning line in the most deals, if that is at least `guard.share`.
+    Actions tied at the top (one that wins by the dice in every deal so far beside one that wins
+    whatever the dice) are weighed again in `more` deals."""
+    wins = _wins_by_action(deals, me, legal, guard, order, rollout, rng)
+    if not wins:
+        return None
+    top = max(wins.values())
+    if top / len(deals) < guard.share:
+        return None
+    tied = [a for a in legal if wins.get(str(a)) == top]
+    if len(tied) > 1 and more is not None:
+        extra = more(2 * len(deals))
+        again = _wins_by_action(extra, me, tied, guard, order, rollout, rng)
+        if again:
+            best = max(again.values())
+            tied = [a for a in tied if again.get(str(a)) == best]
+    return tied[0]
+
+
+def _wins_by_action(
+    deals: Sequence[State],
+    me: Side,
+    legal: Sequence[Action],
+    guard: Guard,
+    order: Order,
+    rollout: Rollout,
+    rng: random.Random,
+) -> dict[str, int]:
+    """For each action, the deals in which it wins at once or begins a winning line of our own."""
+    wins: dict[str, int] = {}
+    for action in legal:
+        count = 0
+        for deal in deals:
+            after = deal.clone()
+            try:
+                after.apply(action, me)
+            except IllegalAction:  # not legal in this deal
+                continue
+            _answer_others(after, me, rollout, rng, guard)
+            if after.is_over():
+                count += winner_of(after) == me
+            elif me in after.to_act() and guard.depth > 1:
+                count += (
+                    win_line(after, me, guard.depth - 1, guard.width, order, rollout, rng, guard) is not None
+                )
+        if count:
+            wins[str(action)] = count
+    return wins
+
+
+__all__ = [
+    "Evaluate",
+    "Guard",
+    "Order",
+    "Rollout",
+    "SearchStats",
+    "Settings",
+    "choose",
+    "guarded",
+    "threat_share",
+    "win_line",
+    "winner_of",
+]

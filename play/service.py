@@ -119,7 +119,7 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
 HINTS = 12  # examples offered with a refusal, best first
 
 
-def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[str]) -> list[str]:
+def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> list[str]:
     """The examples offered with a refusal, those a player would most want first.
 
     A game's refusal names a few legal actions. When they are the first few of everything legal (a
@@ -129,17 +129,13 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[str]) -> 
     side may know, so the order cannot leak a secret."""
     if not hints:
         return []
-    legal = [str(a) for a in state.legal_actions(side)]
+    legal = list(state.legal_actions(side))
     pool = legal if list(hints) == legal[: len(hints)] else list(hints)
     order = getattr(rules, "order", None)
     if order is None or len(pool) < 2:
-        return pool[:HINTS]
+        return [str(a) for a in pool[:HINTS]]
     seeded = random.Random(0)
-    try:
-        actions = [rules.parse(text) for text in pool]
-    except InvalidNotation:  # a hint in words rather than notation: keep the game's order
-        return pool[:HINTS]
-    ranked = order(state.view(side).determinize(seeded), side, actions, seeded)
+    ranked = order(state.view(side).determinize(seeded), side, pool, seeded)
     return [str(a) for a in ranked][:HINTS]
 
 
@@ -741,11 +737,12 @@ class MatchService:
             raise IllegalMove("Give an action (several may be separated by ;).")
         match = await self._open_match(channel_id, match_id)
         rules = game_of(match)
+        live = self._live.get(channel_id)
+        side = match.side_of(user_id)
         try:
-            actions = [self._parse(rules, text, n, len(texts)) for n, text in enumerate(texts, 1)]
+            actions = self.parse_command(rules, live[1] if live is not None else None, side, texts)
         except IllegalMove:
             await self._refuse_if_not_their_turn(match, user_id)
-            self._refuse_in_position(match, rules, user_id, texts)
             raise
         async with self._lock(match.id):
             match = await self._reread(match)
@@ -896,41 +893,38 @@ class MatchService:
             return why
         return f"Action {n} of {of}: {why} Nothing was played."
 
-    def _refuse_in_position(self, match: Match, rules: Game, user_id: int, texts: list[str]) -> None:
-        """A command that does not parse, refused before anything is played, with the game's words
-        for the position where its bad action would have been played (`Game.parse_in`): every
-        example offered is accepted there. That position never lies beyond a step that would draw
-        chance or show a secret: a bad action after one gets the parser's plain words, which
-        depend on nothing drawn (RULES.md). Returns when the game is not in memory (the plain
-        refusal then stands)."""
-        live = self._live.get(match.channel_id)
-        side = match.side_of(user_id)
-        if live is None or live[1] is None or side is None:
-            return
-        self.refuse_unparsed(match, rules, live[1], side, texts)
-
     @classmethod
-    def refuse_unparsed(cls, match: Match, rules: Game, before: State, side: str, texts: list[str]) -> None:
-        """`_refuse_in_position` on the position `before` the command (pure: for the tests too)."""
-        state = before.clone()
+    def parse_command(
+        cls, rules: Game, before: State | None, side: str | None, texts: list[str]
+    ) -> list[Action]:
+        """Each action of a command parsed once, before anything is played: with `Game.parse_in` in
+        the position where it would be played, so that a refusal offers only examples accepted
+        there. That position never lies beyond a step that would draw chance or show a secret, nor
+        an illegal one: from there on (or when the game is not in memory, or for a non-player) a
+        bad action gets the parser's plain words, which depend on nothing drawn (RULES.md). Pure:
+        the fair-chance tests call it too."""
+        actions: list[Action] = []
+        state = before if side is not None else None  # the position of the next action, if known
         for n, text in enumerate(texts, 1):
             try:
-                action = rules.parse_in(text, state, side)
+                if state is None or side is None:
+                    action = rules.parse(text)
+                else:
+                    action = rules.parse_in(text, state, side)
             except InvalidNotation as exc:
                 raise IllegalMove(cls._step(n, len(texts), str(exc))) from None
-            drawn = state.chance_drawn()
-            try:
-                done = state.apply(action, side)
-            except IllegalAction:
-                return  # an earlier action is illegal too: the plain refusal of the bad one stands
-            if drew_or_revealed(drawn, state.chance_drawn(), done):
-                return  # what follows would be worded after chance not yet drawn: the plain refusal
-
-    def _parse(self, rules: Game, text: str, n: int, of: int) -> Action:
-        try:
-            return rules.parse(text)
-        except InvalidNotation as exc:
-            raise IllegalMove(self._step(n, of, str(exc))) from None
+            actions.append(action)
+            if state is not None and side is not None and n < len(texts):
+                state = state.clone() if state is before else state
+                drawn = state.chance_drawn()
+                try:
+                    done = state.apply(action, side)
+                except IllegalAction:
+                    state = None  # the command is refused at this step anyway: plain words after it
+                else:
+                    if drew_or_revealed(drawn, state.chance_drawn(), done):
+                        state = None
+        return actions
 
     async def _new_clock(self, match: Match, state: State, now: float) -> dict[str, Any]:
         """A new clock: a whole turn, or a short one for a quick decision. A whole turn owed by a

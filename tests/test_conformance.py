@@ -574,7 +574,7 @@ def refusal(game: Game, state: State, side: str, text: str) -> tuple[str, list[s
     try:
         probe.apply(action, side)
     except IllegalAction as exc:
-        return str(exc), list(exc.legal)
+        return str(exc), [str(a) for a in exc.legal]
     return None
 
 

@@ -17,7 +17,7 @@ import pytest
 from cogs import _format as fmt
 from data import Match, Status
 from engine import registry
-from engine.errors import IllegalAction, InvalidNotation
+from engine.errors import IllegalAction
 from engine.protocol import Game, State, drew_or_revealed
 from play.errors import ServiceError
 from play.present import standing_actions
@@ -112,18 +112,9 @@ def answer(game: Game, match: Match, state: State, side: str, text: str) -> tupl
     drew chance or showed a secret, the steps made)."""
     texts = split_actions(text)
     try:
-        actions = [game.parse(t) for t in texts]
-    except InvalidNotation:
-        try:
-            MatchService.refuse_unparsed(match, game, state, side, texts)
-        except ServiceError as exc:
-            return ("refused", type(exc).__name__, exc.message, tuple(exc.legal))
-        for n, t in enumerate(texts, 1):  # the plain refusal: the first step that does not parse
-            try:
-                game.parse(t)
-            except InvalidNotation as exc:
-                return ("refused", "IllegalMove", MatchService._step(n, len(texts), str(exc)), ())
-        raise AssertionError("unreachable") from None
+        actions = MatchService.parse_command(game, state, side, texts)
+    except ServiceError as exc:
+        return ("refused", type(exc).__name__, exc.message, tuple(exc.legal))
     try:
         chain = MatchService.run_chain(match, game, state, side, actions)
     except ServiceError as exc:

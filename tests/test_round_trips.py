@@ -34,6 +34,14 @@ T0 = 1_700_000_000.0
 
 
 @pytest.fixture
+def one_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of one connection, for the tests that count: a second connection, opened when a move
+    meets the announcement of the one before on a busy machine, prepares its statements anew and
+    adds trips that are not the move's own. (Ask for it before `counted`.)"""
+    monkeypatch.setattr("data.postgres.POOL_SIZE", 1)
+
+
+@pytest.fixture
 async def counted(pg_server: pgserver.PgServer, pg_url: str) -> AsyncIterator[tuple[Database, PgProxy]]:
     proxy = await PgProxy(str(pg_server.root)).start()
     database = urlsplit(pg_url).path.lstrip("/")
@@ -92,6 +100,7 @@ async def _move(db: Database, m: Match, interaction: int, *notations: str) -> Ma
 
 
 async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
+    one_connection: None,
     counted: tuple[Database, PgProxy],
 ) -> None:
     db, proxy = counted
@@ -156,6 +165,7 @@ async def test_the_one_statement_move_keeps_every_guarantee(counted: tuple[Datab
 
 
 async def test_a_game_s_last_move_with_its_ratings_is_still_one_transaction(
+    one_connection: None,
     counted: tuple[Database, PgProxy],
 ) -> None:
     # rare (once a game): the ratings are read, locked and written inside BEGIN ... COMMIT
@@ -196,7 +206,9 @@ async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.P
         await proxy.stop()
 
 
-async def test_a_move_through_the_service_is_one_round_trip_or_two(counted: tuple[Database, PgProxy]) -> None:
+async def test_a_move_through_the_service_is_one_round_trip_or_two(
+    one_connection: None, counted: tuple[Database, PgProxy]
+) -> None:
     # the whole of `MatchService.act` before the player is answered: the move's statement, and when
     # a new whole-turn clock starts, one read of the waiting players' time away
     db, proxy = counted

@@ -14,34 +14,18 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import ClassVar
 
+from engine.action import Notated
 from engine.battlefronts.model import LETTERS, PLACE_NAMES, is_front, parse_label, place_of
 from engine.errors import InvalidNotation
 
 EXAMPLES = "call T2 5, move R3 F2, jump R3 F5, reduce R3, end, pass"
 
 
-class Action:
-    """Base of the game's own actions: compared and hashed by their notation."""
+class Action(Notated):
+    """Base of this game's own actions (`engine.action.Notated`: the notation kept, compared by it)."""
 
-    __slots__ = ("text",)
-    anytime: ClassVar[bool] = False
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
+    __slots__ = ()
 
 
 class Call(Action):

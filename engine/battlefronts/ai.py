@@ -152,3 +152,14 @@ def rollout(state: State, side: str, rng: random.Random) -> A.Action:
 
 
 __all__ = ["FACE_DOWN_GUESS", "Counts", "Sums", "evaluate", "order", "rollout"]
+
+
+def idle(state: object, side: str) -> A.Action | None:
+    """What a side plays in the win check (`engine.search.Guard.idle`) where its choice cannot stop
+    the line in progress: in the support phase call-ups only fill travel zones, so the battle that
+    follows (and the check for a win after it) is decided by the fronts as the move phase left them."""
+    assert isinstance(state, State)
+    if state.phase == SUPPORT and side in state.to_act():
+        legal = state.legal_actions(side)
+        return A.PASS if A.PASS in legal else (legal[0] if legal else None)
+    return None

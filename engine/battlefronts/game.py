@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
-from engine.base import BaseGame, limit_option, pick_rows
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, Brain, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
+from engine.battlefronts.ai import idle
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
@@ -17,7 +18,7 @@ from engine.battlefronts.view import View
 from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 # Playouts long enough to reach the round's battle and check for a win, where the game is decided;
@@ -39,15 +40,25 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
+    # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(
+        iterations=10 * HARD_ITERATIONS,
+        budget_s=CORRESPONDENCE_BUDGET_S,
+        rollout_depth=ROLLOUT_DEPTH,
+        to_turn_end=True,
+    ),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
+        CORRESPONDENCE: (
+            f"for games over days: {10 * HARD_ITERATIONS:,} playouts to the round's end, up to 20 s"
+        ),
     },
     # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
     # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
@@ -57,20 +68,12 @@ AI_LEVELS = AiLevels(
 )
 
 
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Battlefronts view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    if not isinstance(state, State):
-        raise TypeError(f"not a Battlefronts state: {type(state).__name__}")
-    return state
-
-
-class BattlefrontsGame(BaseGame):
+class BattlefrontsGame(BaseGame[State, View]):
     """Five fronts, four travel zones, two 52-card decks and a war of attrition."""
+
+    state_type, view_type, parser = State, View, staticmethod(A.parse)
+    # Its `order` takes only Battlefronts' own actions: the game's `order` below passes only those.
+    brain = cast("Brain[State]", ai)
 
     name = "battlefronts"
     title = "Battlefronts"
@@ -137,43 +140,40 @@ class BattlefrontsGame(BaseGame):
     # (30 actions against the default 12 won 13 of 20 games at equal iterations).
     search_levels = MappingProxyType(SEARCH_LEVELS)
     ai = AI_LEVELS
+    # The win check (issue 32): a win comes at the battle after both sides' moves, so the
+    # opponent's line runs on through the support phase (`ai.idle`) and may take a move and a pass.
+    guards = MappingProxyType(
+        {
+            "easy": Guard(deals=2, depth=2, reply_depth=2, width=4, rest=4, alternatives=12, idle=idle),
+            "normal": Guard(deals=4, depth=2, reply_depth=2, width=6, rest=6, alternatives=24, idle=idle),
+            "hard": Guard(deals=6, depth=2, reply_depth=3, width=8, rest=10, alternatives=40, idle=idle),
+            CORRESPONDENCE: Guard(
+                deals=12, depth=2, reply_depth=3, width=10, rest=16, alternatives=60, idle=idle
+            ),
+        }
+    )
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)
         return new_game(seed, int(checked["rounds"]))
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return ai.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return ai.rollout(_state(state), side, rng)
 
     def order(
         self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
     ) -> list[Action]:
-        mine = [a for a in actions if isinstance(a, A.Action)]
-        return list(ai.order(_state(state), side, mine, rng))
+        mine = [a for a in actions if isinstance(a, A.Action)]  # never the shared words
+        return list(ai.order(self.state_of(state), side, mine, rng))
 
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view).state, side)
+        return words.status(self.view_of(view).state, side)
 
     def describe(self, view: AnyView, action: Action) -> str:
         if not isinstance(action, A.Action):
             return str(action)
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action) if isinstance(action, A.Action) else "play"
@@ -182,11 +182,11 @@ class BattlefrontsGame(BaseGame):
         return words.group_of(action) if isinstance(action, A.Action) else None
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_view(view).state, group)
+        return words.group_label(self.view_of(view).state, group)
 
     def menu(self, view: AnyView) -> Menu:
         """The tie to settle as buttons, or End turn / Pass and the Take action flow."""
-        state = _view(view).state
+        state = self.view_of(view).state
         if state.is_over():
             return Menu()
         if state.waiting is not None:

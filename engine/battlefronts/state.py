@@ -256,7 +256,7 @@ class State:
         if side not in SIDES:
             raise IllegalAction(f"'{side}' is not a side in Battlefronts (red or blue).")
         if side not in self.to_act():
-            raise IllegalAction(self._not_your_turn(side), [str(a) for a in self.legal_actions()[:5]])
+            raise IllegalAction(self._not_your_turn(side), self.legal_actions()[:5])
         self._check(action, side)  # raises, leaving the state untouched
         self._events = []
         if isinstance(action, A.Reduce):
@@ -285,7 +285,7 @@ class State:
             why = self._call_problem(action, side) or "That is not legal now."
         else:
             why = self._explain(action, side)
-        raise IllegalAction(why, [str(a) for a in _sample(self.legal_actions(side), action)])
+        raise IllegalAction(why, _sample(self.legal_actions(side), action))
 
     def _allowed(self, action: A.Action, side: str) -> bool:
         """The rules for `side` (already known to be owed an action) doing `action`, checked
@@ -755,15 +755,7 @@ class State:
             "discards": {s: [c.code for c in d] for s, d in self.discards.items()},
             "called": {s: [PLACE_NAMES[z] for z in v] for s, v in self.called.items()},
             "marks": [dict(m) for m in self.marks],
-            "outcome": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "outcome": self.result.to_json() if self.result else None,
             "draw_offer": self.draw_offer,
         }
         if not public:
@@ -787,7 +779,7 @@ class State:
         s.called = {k: [place_of(z) for z in v] for k, v in data["called"].items()}
         s.marks = [dict(m) for m in data["marks"]]
         out = data["outcome"]
-        s.result = Outcome(out["winner"], EndReason(out["reason"]), out["detail"]) if out else None
+        s.result = Outcome.from_json(out) if out else None
         s.draw_offer = data["draw_offer"]
         public = any(isinstance(v, int) for v in data["decks"].values())
         if not public:

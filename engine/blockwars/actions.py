@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
 
+from engine.action import GameAction
 from engine.blockwars.model import Layout
 from engine.blockwars.squares import FILES, SQUARE_NAMES, square
 from engine.errors import InvalidNotation
@@ -33,13 +33,8 @@ _SQ = r"([a-h][1-8])"
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """Base of the game's own actions; the shared ones (resign, draw, timeout) are `engine.meta`'s."""
-
-    anytime: ClassVar[bool] = False
-
-    def __str__(self) -> str:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,19 +230,26 @@ _PATTERNS: list[tuple[re.Pattern[str], type[Action]]] = [
 ]
 
 # Answers typed without the part they need, and other games' words: say exactly what to type.
-_INCOMPLETE = {
-    "pass": "Block Wars has no `pass`: send `end` to end your turn (any actions left are not used).",
-    "barrage": "Give the barrage's centre square too, e.g. `barrage e4`.",
-    "gas": "Give the gas barrage's centre square too, e.g. `gas e4`.",
-    "strafe": "Give the square of the enemy unit to strafe, e.g. `strafe e4`.",
-    "fly": "Give the aircraft that flies: `fly A` or `fly B`.",
-    "dogfight": "Give the aircraft that meets the strafer: `dogfight A` or `dogfight B`.",
-    "r@": "Give the back-row square the infantry arrives on, e.g. `R@c1`.",
-    "m@": "Give the back-row square the machine gun returns to, e.g. `M@c1`.",
-    "t@": "Give the tank's lower-left square on rank 1, e.g. `T@c1`.",
+_INCOMPLETE: dict[str, tuple[str, tuple[str, ...]]] = {  # words, and the notations they show
+    "pass": (
+        "Block Wars has no `pass`: send `end` to end your turn (any actions left are not used).",
+        ("pass", "end"),
+    ),
+    "barrage": ("Give the barrage's centre square too, e.g. `barrage e4`.", ("barrage e4",)),
+    "gas": ("Give the gas barrage's centre square too, e.g. `gas e4`.", ("gas e4",)),
+    "strafe": ("Give the square of the enemy unit to strafe, e.g. `strafe e4`.", ("strafe e4",)),
+    "fly": ("Give the aircraft that flies: `fly A` or `fly B`.", ("fly A", "fly B")),
+    "dogfight": (
+        "Give the aircraft that meets the strafer: `dogfight A` or `dogfight B`.",
+        ("dogfight A", "dogfight B"),
+    ),
+    "r@": ("Give the back-row square the infantry arrives on, e.g. `R@c1`.", ("R@c1",)),
+    "m@": ("Give the back-row square the machine gun returns to, e.g. `M@c1`.", ("M@c1",)),
+    "t@": ("Give the tank's lower-left square on rank 1, e.g. `T@c1`.", ("T@c1",)),
     "setup": (
         "Give a layout: `setup std`, or the back-row / second-row / machine-gun files, e.g. "
-        "`setup bcfg/cdef/cf`."
+        "`setup bcfg/cdef/cf`.",
+        ("setup std", "setup bcfg/cdef/cf"),
     ),
 }
 
@@ -295,7 +297,7 @@ def parse(text: str) -> Action | MetaAction:
         if kind is Strafe:
             return intern(Strafe(square(g[0])))
     if norm in _INCOMPLETE:
-        raise InvalidNotation(_INCOMPLETE[norm])
+        raise InvalidNotation(*_INCOMPLETE[norm])
     shown = str(text).strip()[:40]
     raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import MAX_OPTIONS, BaseGame
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, MAX_OPTIONS, BaseGame
 from engine.blockwars import actions as A
 from engine.blockwars import words
 from engine.blockwars.ai import DEFAULT_BUDGETS
@@ -41,14 +41,12 @@ SEARCH_BUDGET = 1.5  # the generic search thinks as long as `hard` may
 SEARCH_ROLLOUT = 0
 
 
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Block Wars view: {type(view).__name__}")
-    return view
-
-
-class BlockWarsGame(BaseGame):
+class BlockWarsGame(BaseGame[State, View]):
     """The WWI trench game: a chessboard, two card decks, two actions a turn."""
+
+    # Its AI hooks are below, not a `brain`: they weigh with tuned weights, and the heuristics are
+    # imported only when an AI plays.
+    state_type, view_type, parser = State, View, staticmethod(A.parse)
 
     name = "blockwars"
     title = "Block Wars"
@@ -106,7 +104,7 @@ class BlockWarsGame(BaseGame):
     # Ratings: bench/ladder.py, 100 games a pairing, 2026-11-24 (docs/performance.md); `search` against
     # hard at 1.5 s a decision each (docs/ai.md).
     ai = AiLevels(
-        ("random", "easy", "normal", "hard", "search"),
+        ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
         "normal",
         {
             "random": "plays any legal action",
@@ -114,9 +112,10 @@ class BlockWarsGame(BaseGame):
             "normal": "tries every action with the exact odds of its card fight and keeps the best",
             "hard": "plans each two-action turn with exact odds and weighs what it leaves the enemy",
             "search": "the generic tree search every game has, 1.5 seconds a decision; not rated",
+            CORRESPONDENCE: "for games over days: hard's plans with the deepest check of both sides' wins",
         },
         ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0},
-        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET},
+        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S},
     )
     focus = Focus(
         "unit",
@@ -131,15 +130,6 @@ class BlockWarsGame(BaseGame):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(Options.from_json(dict(self.normalise_options(options))), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI
 
     def choose(
@@ -151,6 +141,15 @@ class BlockWarsGame(BaseGame):
         *,
         iterations: int | None = None,
     ) -> Action:
+        if level not in self.ai.names:
+            raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        return self.guarded(
+            view, level, seed, lambda: self._own_choice(view, level, seed, budget_s, iterations)
+        )
+
+    def _own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
         if level == "search":
             budget = SEARCH_BUDGET if budget_s is None else budget_s
             settings = Settings(iterations=iterations, budget_s=budget, rollout_depth=SEARCH_ROLLOUT)
@@ -159,28 +158,29 @@ class BlockWarsGame(BaseGame):
             )
         from engine.blockwars import ai  # the heuristics are only needed for AI games
 
-        return ai.choose(_view(view), level, seed, budget_s, iterations)
+        if level == CORRESPONDENCE:  # hard's plans: more search made it weaker (docs/ai.md)
+            return ai.choose(self.view_of(view), "hard", seed, budget_s, iterations)
+        return ai.choose(self.view_of(view), level, seed, budget_s, iterations)
 
     def evaluate(self, state: AnyState, side: str) -> float:
         from engine.blockwars import ai
 
-        assert isinstance(state, State)
-        return math.tanh(ai.evaluate(state, Side(side), ai.TUNED) / 4.0)
+        return math.tanh(ai.evaluate(self.state_of(state), Side(side), ai.TUNED) / 4.0)
 
     def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
         from engine.blockwars import ai
 
-        assert isinstance(state, State)
-        return ai.rollout_action(state, Side(side), rng, ai._rank_counts(state), ai.TUNED)
+        s = self.state_of(state)
+        return ai.rollout_action(s, Side(side), rng, ai._rank_counts(s), ai.TUNED)
 
     def order(
         self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
     ) -> list[Action]:
         from engine.blockwars import ai
 
-        assert isinstance(state, State)
+        s = self.state_of(state)
         scored = [
-            (ai.quick_score(state, Side(side), a, ai.TUNED) + rng.random() * 0.01, i)
+            (ai.quick_score(s, Side(side), a, ai.TUNED) + rng.random() * 0.01, i)
             for i, a in enumerate(actions)
             if isinstance(a, A.Action)
         ]
@@ -190,7 +190,7 @@ class BlockWarsGame(BaseGame):
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        state = _view(view).state
+        state = self.view_of(view).state
         title = self.title_of(side)
         if state.phase == SETUP:
             return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
@@ -199,24 +199,24 @@ class BlockWarsGame(BaseGame):
         return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.kind_of(_view(view).state, action)
+        return words.kind_of(self.view_of(view).state, action)
 
     def group_of(self, view: AnyView, action: Action) -> str | None:
         return words.unit_of(action)
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.unit_label(_view(view).state, group)
+        return words.unit_label(self.view_of(view).state, group)
 
     def focus_choices(self, view: AnyView) -> list[str]:
-        board = _view(view).state.board
+        board = self.view_of(view).state.board
         return list(dict.fromkeys(SQUARE_NAMES[i] for i, uid in enumerate(board) if uid is not None))
 
     def menu(self, view: AnyView) -> Menu:
         """Set-up layouts, the decision's answers, or Take action and End turn."""
-        state = _view(view).state
+        state = self.view_of(view).state
         if state.is_over():
             return Menu()
         legal = state.legal_actions()
@@ -249,7 +249,7 @@ class BlockWarsGame(BaseGame):
         gas = [a for a in legal if isinstance(a, A.Barrage) and a.gas]
         if key != "gas" or not gas:
             return Menu(title="Gas is not available now.")
-        state = _view(view).state
+        state = self.view_of(view).state
         return Menu(title="Where should the gas fall?", picks=by_rank("Gas barrage", state, gas, most=3))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import chance
@@ -538,7 +538,9 @@ class State:
         if isinstance(action, A.BareSquare):
             if not 0 <= action.at < len(SQUARE_NAMES):
                 raise IllegalAction("That square is not on the board: squares run from a1 to h8.")
-            action = self._from_square(action.at)
+            from engine.blockwars import refusals  # only a bare square or a refusal needs it
+
+            action = refusals.from_square(self, action.at)
         if isinstance(action, A.Setup):
             if self.phase != SETUP:
                 raise IllegalAction("Both sides have already deployed; set-up is over.")
@@ -550,7 +552,9 @@ class State:
                     break
             else:
                 if action not in legal:
-                    raise IllegalAction(self._refusal_words(action), [str(a) for a in self._hint(action)])
+                    from engine.blockwars import refusals
+
+                    raise IllegalAction(refusals.refusal_words(self, action), refusals.hint(self, action))
         self._legal = None
         self._events = events = list[Event]()
         if self.draw_offer is actor.other:  # (R20)
@@ -599,7 +603,7 @@ class State:
                 raise IllegalAction(
                     f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
                     "/ second row / machine-gun files), or `setup std`.",
-                    ["setup std"],
+                    [A.intern(A.Setup())],
                 )
 
     def _do_setup(self, side: Side, action: A.Setup) -> None:
@@ -1063,258 +1067,6 @@ class State:
         self._events = []
         return events
 
-    # ------------------------------------------------------------------ explaining refusals
-
-    def _hint(self, action: Action) -> list[Action]:
-        src = getattr(action, "src", None)
-        if (
-            isinstance(src, int)
-            and 0 <= src < len(SQUARE_NAMES)
-            and self.pending is None
-            and self.phase == PLAY
-        ):
-            own = self.legal_for(src)
-            if own:
-                return own[:12]
-        legal = self._legal_list()
-        return legal[:12]
-
-    def _from_square(self, at: int) -> Action:
-        """The decision's answer on square `at` ("a8" means `R@a8`), or a refusal saying what to type."""
-        name_ = SQUARE_NAMES[at]
-        if self.phase == SETUP:
-            raise IllegalAction(self._explain(A.END), ["setup std"])
-        d = self.pending
-        if d is None:
-            own = self.legal_for(at)
-            if own:
-                raise IllegalAction(
-                    f"A square alone is not an action: say what the unit on {name_} does, e.g. `{own[0]}`.",
-                    [str(a) for a in own[:12]],
-                )
-            raise IllegalAction(
-                "A square alone is not an action: a move names two squares (`e2-e3`), an attack its "
-                "target too (`e4xe5`).",
-                [str(a) for a in self._legal_list()[:12]],
-            )
-        legal = self._decision_actions(d)
-        here = [a for a in legal if getattr(a, "at", getattr(a, "target", None)) == at]
-        if d.kind == "barrage":
-            return _BARRAGES[at]  # gas must be declared (`gas e4`), so a bare square is the ordinary one
-        if len(here) == 1:
-            return here[0]
-        if len(here) > 1:
-            which = [str(a) for a in here]
-            raise IllegalAction(f"Say which unit comes to {name_}: {_either(which)}.", which)
-        if d.kind == "ace":
-            return _REINFORCE[at]  # refused below with the reason and the legal squares
-        if d.kind == "strafe":
-            return _STRAFES[at]
-        raise IllegalAction(
-            f"The {DECISION_LABELS[d.kind]} is not answered with a square: {d.question(legal)}",
-            [str(a) for a in legal],
-        )
-
-    def _refusal_words(self, action: Action) -> str:
-        """`_explain`, for an action the legal list does not hold: one built in code may name a square
-        off the board or fields no notation gives (issue 22); it is refused all the same."""
-        squares = [
-            v for f in ("src", "dst", "target", "via", "at") if isinstance(v := getattr(action, f, None), int)
-        ]
-        if any(not 0 <= sq < len(SQUARE_NAMES) for sq in squares):
-            return "That square is not on the board: squares run from a1 to h8."
-        try:
-            return self._explain(action)
-        except (IndexError, KeyError, ValueError):
-            return f"'{action}' is not a legal action now."
-
-    def _explain(self, action: Action) -> str:
-        """Say why `action` is not legal now, in a player's words."""
-        side = self.current_player()
-        assert side is not None
-        if self.phase == SETUP:
-            return f"The {side.title} must deploy first: `setup std`, or `setup <back>/<second>/<guns>`."
-        if self.pending is not None:
-            return self._explain_answer(self.pending, action)
-        if isinstance(action, (A.Barrage, A.Fly, A.Dogfight, A.Strafe, A.UseCross, A.Decline)):
-            return (
-                "There is no decision waiting for that answer: it is your turn to move, attack, fire, "
-                "reinforce or `end` it."
-            )
-        if isinstance(action, A.Move | A.Attack):
-            return self._explain_unit(side, action)
-        if isinstance(action, A.TankMove | A.TankFire):
-            return self._explain_tank(side, action)
-        if isinstance(action, A.Reinforce):
-            return self._explain_reinforce(side, action)
-        return "That is not legal now."
-
-    def _explain_answer(self, d: Decision, action: Action) -> str:
-        """Why an answer does not fit the pending decision, and what does."""
-        legal = self._decision_actions(d)
-        ask = d.question(legal)
-        fits = {
-            "barrage": A.Barrage,
-            "ace": A.Reinforce,
-            "fly": A.Fly,
-            "dogfight": A.Dogfight | A.Decline,
-            "strafe": A.Strafe | A.Decline,
-            "cross": A.UseCross | A.Decline,
-        }[d.kind]
-        if isinstance(action, A.Decline):
-            return f"The {DECISION_LABELS[d.kind]} cannot be declined: {ask}"
-        if not isinstance(action, fits):
-            return f"First finish the {DECISION_LABELS[d.kind]}: {ask}"
-        if isinstance(action, A.Barrage):  # only gas can be refused
-            if d.side is not Side.GERMANS:
-                return "Only the Germans have poison gas. Answer `barrage <square>`, e.g. `barrage e4`."
-            return (
-                "The poison gas is used up (it is once a game). Answer `barrage <square>` for an "
-                "ordinary barrage, e.g. `barrage e4`."
-            )
-        if isinstance(action, A.Fly | A.Dogfight):
-            return f"Aircraft {action.aircraft} has been destroyed. {ask[0].upper()}{ask[1:]}"
-        if isinstance(action, A.Strafe):
-            occ = self.board[action.target]
-            t = SQUARE_NAMES[action.target]
-            why = (
-                f"there is no enemy unit on {t}"
-                if occ is None or unit_side(occ) is d.side
-                else "the tank cannot be strafed"
-            )
-            return f"Aircraft {d.data['aircraft']} cannot strafe {t}: {why}. {ask[0].upper()}{ask[1:]}"
-        assert isinstance(action, A.Reinforce)
-        return f"{self._explain_ace(d.side, action)} {ask[0].upper()}{ask[1:]}"
-
-    def _explain_ace(self, side: Side, action: A.Reinforce) -> str:
-        """Why the Ace cannot bring `action`'s unit (R12, R13)."""
-        reserve_inf = any(u[1] == "I" for u in self.reserves[side])
-        if action.tank:
-            if side is not Side.CANADIANS:
-                return "The Germans have no tank."
-            if TANK_ID not in self.reserves[side]:
-                return "The tank is not in reserve, and a destroyed tank never returns."
-            if not 0 <= action.at <= 6:
-                return "The tank arrives on ranks 1 and 2: give its lower-left square, a1 to g1."
-            busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
-            return (
-                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
-            )
-        if action.gun:
-            if reserve_inf:
-                return "A machine gun comes back only once no infantry is left in reserve."
-            if not any(u[1] == "M" for u in self.casualties[side]):
-                return "None of your machine guns has fallen."
-        elif not reserve_inf and not any(u[1] == "I" for u in self.casualties[side]):
-            return "You have no infantry left, in reserve or among the casualties."
-        if rank_of(action.at) != side.back_rank:
-            return f"The Ace's reinforcement arrives on your back row (rank {side.back_rank + 1})."
-        return f"{SQUARE_NAMES[action.at]} is occupied."
-
-    def _explain_unit(self, side: Side, action: A.Move | A.Attack) -> str:
-        src = action.src
-        sq = SQUARE_NAMES[src]
-        uid = self.board[src]
-        if uid is None:
-            return f"There is no unit on {sq}."
-        if unit_side(uid) is not side:
-            return f"The unit on {sq} is not yours."
-        kind = unit_kind(uid)
-        if kind == TANK:
-            return "Command the tank with T+ / T- (move) or Tx<square> (fire)."
-        if kind == MACHINE_GUN:
-            if isinstance(action, A.Move) or action.via is not None:
-                return "Machine guns cannot move."
-            return self._explain_fire(side, uid, src, action.target)
-        if uid in self.moved:
-            return f"The infantry on {sq} has already moved or attacked this turn."
-        dst = action.dst if isinstance(action, A.Move) else action.via
-        if dst is not None:
-            if dst not in NEIGHBOURS[src]:
-                return f"Infantry moves one square in any direction; {SQUARE_NAMES[dst]} is not next to {sq}."
-            if self.board[dst] is not None:
-                return f"{SQUARE_NAMES[dst]} is occupied."
-        if isinstance(action, A.Attack):
-            if uid in self.entered:
-                return f"The infantry on {sq} arrived this turn and cannot attack until your next turn."
-            here = dst if dst is not None else src
-            target = self.board[action.target]
-            if action.target not in NEIGHBOURS[here]:
-                return (
-                    f"Infantry attacks a neighbouring square only; {SQUARE_NAMES[action.target]} "
-                    f"is not next to {SQUARE_NAMES[here]}."
-                )
-            if target is None:
-                return f"There is nothing to attack on {SQUARE_NAMES[action.target]}."
-            if unit_side(target) is side:
-                return f"The unit on {SQUARE_NAMES[action.target]} is your own."
-        return "That is not legal now."
-
-    def _explain_fire(self, side: Side, uid: str, src: int, target: int) -> str:
-        gun = f"The machine gun on {SQUARE_NAMES[src]}"
-        t = SQUARE_NAMES[target]
-        if uid in self.entered:
-            return f"{gun} arrived this turn and cannot fire yet."
-        occ = self.board[target]
-        if occ is None:
-            return f"There is nothing to fire at on {t}."
-        if unit_side(occ) is side:
-            return f"The unit on {t} is your own."
-        if occ == TANK_ID:
-            return "Machine guns cannot fire at the tank."
-        for line_target, block in MG_LINES[side][src]:
-            if line_target == target:
-                in_way = [SQUARE_NAMES[b] for b in block if self.board[b] is not None]
-                verb = "is" if len(in_way) == 1 else "are"
-                return f"{gun} cannot see {t}: {' and '.join(in_way)} {verb} in the way."
-        return (
-            f"{gun} cannot reach {t}: it fires up to two squares ahead, within 45 degrees either side of "
-            "straight ahead."
-        )
-
-    def _explain_tank(self, side: Side, action: A.TankMove | A.TankFire) -> str:
-        if side is not Side.CANADIANS:
-            return "The Germans have no tank."
-        if TANK_ID not in self.pos:
-            return "The tank is not on the board."
-        if isinstance(action, A.TankMove):
-            if self.actions_left < 2:
-                return "Moving the tank takes both actions; you have one left this turn."
-            why = self._tank_move_block(action.forward)
-            return f"The tank cannot move {'forward' if action.forward else 'back'}: {why}."
-        if TANK_ID in self.entered:
-            return "The tank arrived this turn and cannot fire yet."
-        occ = self.board[action.target]
-        t = SQUARE_NAMES[action.target]
-        if occ is None or unit_side(occ) is side:
-            return f"There is no enemy unit on {t}."
-        return f"The tank's machine gun cannot see {t}: it is out of range or another unit is in the way."
-
-    def _explain_reinforce(self, side: Side, action: A.Reinforce) -> str:
-        if action.gun:
-            return (
-                "A machine gun comes back only when an Ace is drawn and no infantry is left in reserve "
-                "(M@<square>, in answer to the Ace)."
-            )
-        if self.actions_left < 2:
-            return "A reinforcement takes both actions; you have one left this turn."
-        if action.tank:
-            if side is not Side.CANADIANS:
-                return "The Germans have no tank."
-            if TANK_ID not in self.reserves[side]:
-                return "The tank is not in reserve (it is on the board or was destroyed, and never returns)."
-            if not 0 <= action.at <= 6:
-                return "The tank arrives on rows 1 and 2: give its lower-left square on row 1, a1 to g1."
-            busy = [SQUARE_NAMES[s] for s in tank_squares(action.at) if self.board[s] is not None]
-            return (
-                f"The tank needs four empty squares: {_and(busy)} {'is' if len(busy) == 1 else 'are'} taken."
-            )
-        if not any(u[1] == "I" for u in self.reserves[side]):
-            return "You have no infantry left in reserve."
-        if rank_of(action.at) != side.back_rank:
-            return f"Reinforcements arrive on your back row (rank {side.back_rank + 1})."
-        return f"{SQUARE_NAMES[action.at]} is occupied."
-
     # ------------------------------------------------------------------ copying and JSON
 
     def clone(self) -> State:
@@ -1379,15 +1131,7 @@ class State:
             "entered": sorted(self.entered),
             "pending": self.pending.to_json() if self.pending else None,
             "queue": [dict(t) for t in self.queue],
-            "outcome": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.detail,
-                    "kind": self.result.reason.value,
-                }
-                if self.result
-                else None
-            ),
+            "outcome": self.result.to_json() if self.result else None,
             "draw_offer": self.draw_offer.value if self.draw_offer else None,
         }
 
@@ -1512,12 +1256,14 @@ _KIND_BY_WORDS = (
 
 
 def _outcome_from_json(data: dict[str, Any]) -> Outcome:
-    """Read an outcome; snapshots written before outcomes were typed hold only the words."""
-    words = str(data["reason"])
-    kind = data.get("kind")
-    if kind is None:
-        kind = next((k for w, k in _KIND_BY_WORDS if w in words), EndReason.OBJECTIVE)
-    return Outcome(Side(data["winner"]) if data["winner"] else None, EndReason(kind), words)
+    """Read an outcome in either spelling (`Outcome.from_json`); snapshots written before outcomes
+    were typed hold only the words, and the reason is found in them."""
+    o = Outcome.from_json(data, _kind_by_words)
+    return o if o.winner is None else replace(o, winner=Side(o.winner))
+
+
+def _kind_by_words(words: str) -> EndReason:
+    return next((k for w, k in _KIND_BY_WORDS if w in words), EndReason.OBJECTIVE)
 
 
 def _names(squares: tuple[int, ...]) -> tuple[str, ...]:

@@ -16,13 +16,16 @@ a square is on its board. Parsing needs the era only for army letters (`parse(te
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.action import GameAction
 from engine.combinedarms.units import Era
 from engine.errors import InvalidNotation
 
-EXAMPLES = "`army balanced`, `deploy line`, `b2-c4`, `done`, `c4xd6`, `end`, `retreat e4`, `T@a1`"
+EXAMPLE_ACTIONS = ("army balanced", "deploy line", "b2-c4", "done", "c4xd6", "end", "retreat e4", "T@a1")
+EXAMPLES = ", ".join(f"`{e}`" for e in EXAMPLE_ACTIONS)
 SQ = r"[a-z][1-9][0-9]?"
 _MOVE = re.compile(rf"^({SQ})\s*([-x])\s*({SQ})$")
 _RETREAT = re.compile(rf"^retreat\s+(?:to\s+)?({SQ})$")
@@ -47,10 +50,28 @@ class Examples:
     rows: str | None  # deployment rows: ".AAH.FS./IIIIIIII/..TT..M."
     layout: str | None  # a ready-made layout's action: "deploy line"
     now: str  # a sentence offering a few actions: "Examples: `army balanced`, ..."
+    offers: tuple[str, ...] = ()  # the notations `now` offers, in its order
 
     @staticmethod
     def of_era(era: Era) -> Examples:
-        return Examples(ARMY_EXAMPLE[era.key], ROWS_EXAMPLE[era.key], "deploy line", f"Examples: {EXAMPLES}.")
+        return Examples(
+            ARMY_EXAMPLE[era.key],
+            ROWS_EXAMPLE[era.key],
+            "deploy line",
+            f"Examples: {EXAMPLES}.",
+            EXAMPLE_ACTIONS,
+        )
+
+    def army_error(self, lead: str) -> InvalidNotation:
+        """`army_refusal` as the error, with the notations it shows."""
+        shown = self.offers if self.army is None else (f"army {self.army}",)
+        return InvalidNotation(self.army_refusal(lead), shown)
+
+    def deploy_error(self, lead: str) -> InvalidNotation:
+        """`deploy_refusal` as the error, with the notations it shows."""
+        due = self.rows is not None and self.layout is not None
+        shown = (self.layout, f"deploy {self.rows}") if due else self.offers
+        return InvalidNotation(self.deploy_refusal(lead), tuple(s for s in shown if s is not None))
 
     def army_refusal(self, lead: str) -> str:
         """`lead` (what was wrong) then how to write an army, with an example accepted now; or, when
@@ -71,13 +92,8 @@ class Examples:
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
-
-    anytime: ClassVar[bool] = False
-
-    def __str__(self) -> str:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,15 +199,24 @@ def _or(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
-def army_counts(spec: str, era: Era, ex: Examples | None = None) -> tuple[tuple[str, int], ...]:
+Offered = Examples | Callable[[], Examples] | None
+"""A refusal's examples: given, to be worked out when a refusal needs them, or the era's own."""
+
+
+def _examples(ex: Offered, era: Era) -> Examples:
+    if ex is None:
+        return Examples.of_era(era)
+    return ex if isinstance(ex, Examples) else ex()
+
+
+def army_counts(spec: str, era: Era, ex: Offered = None) -> tuple[tuple[str, int], ...]:
     """Unit letters with counts ("I8 S2 H1", "8I 2S H", "IIIIIIIISSH") in the era's order."""
     counts: dict[str, int] = {}
     pairs: list[tuple[str, int]] = []
-    ex = ex or Examples.of_era(era)
     word = spec.strip().lower()
     if _WORD.match(word) and len(word) > 3 and any(c.upper() not in era.by_code for c in word):
-        raise InvalidNotation(
-            ex.army_refusal(f"There is no ready-made army '{word[:20]}' ({_or(list(era.presets))}); or ")
+        raise _examples(ex, era).army_error(
+            f"There is no ready-made army '{word[:20]}' ({_or(list(era.presets))}); or "
         )
     for token in spec.upper().replace(",", " ").split():
         if _COUNT_FIRST.match(token):
@@ -199,21 +224,20 @@ def army_counts(spec: str, era: Era, ex: Examples | None = None) -> tuple[tuple[
         elif _LETTER_FIRST.match(token):
             pairs.extend((c, int(n or 1)) for c, n in re.findall(r"([A-Z])(\d*)", token))
         else:
-            raise InvalidNotation(ex.army_refusal(f"'{token[:20]}' is not part of an army: "))
+            raise _examples(ex, era).army_error(f"'{token[:20]}' is not part of an army: ")
     for code, n in pairs:
         if code not in era.by_code:
             known = ", ".join(f"{u.code} ({u.name})" for u in era.units)
             raise InvalidNotation(f"There is no unit '{code}'. The units: {known}.")
         counts[code] = counts.get(code, 0) + n
     if not counts:
-        raise InvalidNotation(ex.army_refusal("Name a ready-made army, or "))
+        raise _examples(ex, era).army_error("Name a ready-made army, or ")
     return tuple((u.code, counts[u.code]) for u in era.units if counts.get(u.code))
 
 
-def parse(text: str, era: Era, ex: Examples | None = None) -> Action:
+def parse(text: str, era: Era, ex: Offered = None) -> Action:
     """Notation to an action; raises `InvalidNotation` with examples (`ex`: those of a position, else
-    the era's) when it does not parse."""
-    ex = ex or Examples.of_era(era)
+    the era's; worked out only for a refusal) when it does not parse."""
     raw = " ".join(str(text).strip().split())
     low = raw.lower()
     if low == "done":
@@ -233,29 +257,25 @@ def parse(text: str, era: Era, ex: Examples | None = None) -> Action:
     if low.startswith("army"):
         rest = raw[4:].strip()
         if not rest:
-            raise InvalidNotation(ex.army_refusal(f"Say which army: {_or(list(era.presets))}; or "))
+            raise _examples(ex, era).army_error(f"Say which army: {_or(list(era.presets))}; or ")
         if _WORD.match(rest.lower()):
             if rest.lower() in era.presets:
                 return Army(preset=rest.lower())
             if len(rest) < _SHORTEST_ARMY:  # too few letters for an army: a misspelt name
-                raise InvalidNotation(
-                    ex.army_refusal(
-                        f"There is no ready-made army '{rest[:20]}': choose {_or(list(era.presets))}; or "
-                    )
+                raise _examples(ex, era).army_error(
+                    f"There is no ready-made army '{rest[:20]}': choose {_or(list(era.presets))}; or "
                 )
         return Army(counts=army_counts(rest, era, ex))
     if low.startswith("deploy"):
         rest = raw[6:].strip()
         if not rest:
-            raise InvalidNotation(ex.deploy_refusal("Say how to deploy: "))
+            raise _examples(ex, era).deploy_error("Say how to deploy: ")
         if _WORD.match(rest.lower()):
             if rest.lower() in LAYOUTS:
                 return Deploy(preset=rest.lower())
             # One word of letters is no deployment (an army needs at least two rows): a misspelt name.
-            raise InvalidNotation(
-                ex.deploy_refusal(
-                    f"There is no ready-made layout '{rest[:20]}' ({_or(list(LAYOUTS))}). Deploy with "
-                )
+            raise _examples(ex, era).deploy_error(
+                f"There is no ready-made layout '{rest[:20]}' ({_or(list(LAYOUTS))}). Deploy with "
             )
         rows = tuple(r.strip().upper() for r in rest.split("/"))
         for r in rows:
@@ -271,8 +291,11 @@ def parse(text: str, era: Era, ex: Examples | None = None) -> Action:
             return AutoRetreat(True)
         if rest in ("off", "no"):
             return AutoRetreat(False)
-        raise InvalidNotation("Say `autoretreat on` or `autoretreat off`.")
-    raise InvalidNotation(f"'{raw[:40]}' is not an action here. {ex.now}")
+        raise InvalidNotation(
+            "Say `autoretreat on` or `autoretreat off`.", ("autoretreat on", "autoretreat off")
+        )
+    offered = _examples(ex, era)
+    raise InvalidNotation(f"'{raw[:40]}' is not an action here. {offered.now}", offered.offers)
 
 
 LAYOUTS: dict[str, str] = {

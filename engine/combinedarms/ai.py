@@ -19,7 +19,18 @@ from functools import lru_cache
 
 from engine.combinedarms import actions as A
 from engine.combinedarms.board import Geometry, bits, geometry
-from engine.combinedarms.state import ATTACK, DEPLOY, DESIGN, MOVE, NOWHERE, OVER, REINFORCE, RETREAT, State
+from engine.combinedarms.state import (
+    ATTACK,
+    DEPLOY,
+    DESIGN,
+    MOVE,
+    NOWHERE,
+    OVER,
+    PLAY,
+    REINFORCE,
+    RETREAT,
+    State,
+)
 from engine.protocol import Action
 
 HQ_VALUE = 6.0  # the Headquarters is the game: threats to it count this much
@@ -334,3 +345,37 @@ def rollout(s: State, side: str, rng: random.Random) -> Action:
 
 
 __all__ = ["attackers", "enemy_field", "evaluate", "firepower", "order", "rollout", "score"]
+
+
+def hq_veto(s: State, side: str, pick: Action, weights: object) -> Action:
+    """`pick`, unless it ends our moves (a move, `done`, an attack that closes the move phase, or
+    `end`) with our Headquarters open to destruction next turn while another move would keep the
+    damage the enemy can bring to it below its defence (`plan.hq_risk`; issue 32: WWI's `hard`
+    walked the units ringing its Headquarters away from an enemy Flame Thrower and Artillery). Then
+    the move that leaves it safest, the first by `order` among equals."""
+    from engine.combinedarms import plan  # plan imports this module
+
+    if s.phase != PLAY or s.step != MOVE or s.pending is not None:
+        return pick
+    me = s.sides.index(side)
+    if s.hq(me) is None:
+        return pick
+    assert isinstance(weights, plan.Weights)
+
+    def risk_after(action: Action) -> float:
+        after = s.clone()
+        after.apply(action, side)
+        return plan.hq_risk(after, me, weights)
+
+    if risk_after(pick) < 1.0:
+        return pick
+    legal = s.legal_actions(side)
+    moves = [a for a in order(s, side, legal, random.Random(0)) if isinstance(a, A.Move)]
+    best, best_risk = pick, risk_after(pick)
+    for action in moves:
+        risk = risk_after(action)
+        if risk < best_risk:
+            best, best_risk = action, risk
+            if risk < 1.0 and risk <= 0.5:
+                break
+    return best if best_risk < 1.0 else pick

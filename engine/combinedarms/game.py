@@ -9,13 +9,20 @@ ratings and stats are per game, which is what players of two different games exp
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, examples_now, limit_option, pick_rows
+from engine.base import (
+    CORRESPONDENCE,
+    CORRESPONDENCE_BUDGET_S,
+    BaseGame,
+    examples_now,
+    legal_now,
+    limit_option,
+    pick_rows,
+)
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
@@ -28,17 +35,18 @@ from engine.notation import tidy
 from engine.protocol import Action, AiLevels, Choice, Focus, Menu, OptionSpec, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
+from engine.search import Guard, Settings
 
 MAX_BUTTONS = 5
 
 
 def examples_in(state: State, side: str) -> A.Examples:
     """The examples a refusal offers `side` in `state`: each is accepted there, or left out."""
-    now = examples_now(state, side)
+    picked = legal_now(state, side)
+    now, offers = examples_now(state, side), tuple(str(a) for a in picked)
     legal = state.legal_actions(side)
     if not legal:
-        return A.Examples(None, None, None, now)
+        return A.Examples(None, None, None, now, offers)
     army = rows = layout = None
     if state.phase == DESIGN:
         counts = next(iter(state.rules.presets.values()))
@@ -46,7 +54,7 @@ def examples_in(state: State, side: str) -> A.Examples:
     elif state.phase == DEPLOY:
         layout = str(legal[0])
         rows = "/".join(state.layout_rows(state.side_index(side), A.Deploy(preset=A.LAYOUTS_FIRST)))
-    return A.Examples(army, rows, layout, now)
+    return A.Examples(army, rows, layout, now, offers)
 
 
 # The generic search per level, tuned for a turn of many small steps: most steps are easy, so each
@@ -61,15 +69,33 @@ ROLLOUT_DEPTH = 4
 LEVELS: Mapping[str, Settings] = MappingProxyType(
     {"search": Settings(iterations=120, budget_s=1.2, rollout_depth=ROLLOUT_DEPTH)}
 )
+# The win check (issue 32): a Headquarters falls only to a whole turn of moves and attacks, which
+# `ai.hq_veto` weighs; the generic check here takes a win in one attack and looks one action ahead
+# of the opponent, in one deal (nothing is hidden once the armies are on the board).
+CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
+    {
+        level: Guard(deals=1, depth=1, reply_depth=1, width=4, rest=0, alternatives=16)
+        for level in ("easy", "normal", "hard")
+    }
+)
 # The planned levels: how much each plans (never a clock). `hard`'s settings were tuned by self-play
 # (engine/combinedarms/tune.py; docs/ai.md): weighing its own HQ's danger in every move (`guard`)
 # made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
 _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
+# Correspondence (issue 32): hard's plan with twice its beam and four times its positions.
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
-        "wwi": MappingProxyType({"normal": _NORMAL, "hard": _HARD}),
-        "wwii": MappingProxyType({"normal": _NORMAL, "hard": replace(_HARD, guard=0.5)}),
+        "wwi": MappingProxyType(
+            {"normal": _NORMAL, "hard": _HARD, CORRESPONDENCE: replace(_HARD, beam=12, positions=16000)}
+        ),
+        "wwii": MappingProxyType(
+            {
+                "normal": _NORMAL,
+                "hard": replace(_HARD, guard=0.5),
+                CORRESPONDENCE: replace(_HARD, guard=0.5, beam=12, positions=16000),
+            }
+        ),
     }
 )
 _DESCRIPTIONS = {
@@ -78,22 +104,23 @@ _DESCRIPTIONS = {
     "normal": "moves like easy, and plans each attack phase as a whole",
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
+    CORRESPONDENCE: "for games over days: hard's plans, twice as wide and four times as deep",
 }
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
 # at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
-_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2}
+_BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
     {
         "wwi": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             _DESCRIPTIONS,
             ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
-            ("random", "easy", "normal", "hard", "search"),
+            ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             {
                 **_DESCRIPTIONS,
@@ -195,14 +222,10 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
     )
 
 
-def _state(view: AnyView) -> State:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Combined Arms view: {type(view).__name__}")
-    return view.state
-
-
-class CombinedArmsGame(BaseGame):
+class CombinedArmsGame(BaseGame[State, View]):
     """The Combined Arms system for one era."""
+
+    state_type, view_type, brain = State, View, ai
 
     def __init__(
         self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
@@ -217,6 +240,7 @@ class CombinedArmsGame(BaseGame):
         self.ai = AI_LEVELS[era]
         self.planned = PLANNED[era]
         self.search_levels = LEVELS
+        self.guards = CA_GUARDS
         self.private_info = False
         self.focus = Focus(
             "unit",
@@ -241,38 +265,18 @@ class CombinedArmsGame(BaseGame):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(self.era.key, self.normalise_options(options), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
     def parse_action(self, text: str) -> Action:
         return A.parse(text, self.era)
 
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:
         """A refusal's examples come from the position: an army of the options chosen (a Campaign
         army is larger), the rows that deploy this player's own army, actions legal now."""
-        assert isinstance(state, State)
         if not str(text).strip() or parse_meta(text) is not None:
             return super().parse_in(text, state, side)
-        return A.parse(tidy(text), self.era, examples_in(state, side))
+        position = self.state_of(state)
+        return A.parse(tidy(text), self.era, lambda: examples_in(position, side))
 
     # -- the AI
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        assert isinstance(state, State)
-        return ai.evaluate(state, side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        assert isinstance(state, State)
-        return ai.rollout(state, side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        assert isinstance(state, State)
-        return ai.order(state, side, actions, rng)
 
     def choose(
         self,
@@ -287,7 +291,20 @@ class CombinedArmsGame(BaseGame):
         (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
         if level != "easy" and level not in self.planned:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
-        s = _state(view)
+        return self.guarded(view, level, seed, lambda: self._planned_choice(view, level, seed))
+
+    def guarded(self, view: AnyView, level: str, seed: int, pick: Callable[[], Action]) -> Action:
+        """The platform's win check, then (every level but random) no move phase ended with the
+        Headquarters open to destruction when a move would close it (`ai.hq_veto`)."""
+        chosen = super().guarded(view, level, seed, pick)
+        side = view.viewer
+        if level == "random" or side is None:
+            return chosen
+        config = self.planned.get(level, self.planned["hard"])
+        return ai.hq_veto(self.view_of(view).state, side, chosen, config.weights)
+
+    def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
+        s = self.view_of(view).state
         side = view.viewer
         if side is None:
             raise ValueError("A spectator has nothing to choose.")
@@ -298,27 +315,27 @@ class CombinedArmsGame(BaseGame):
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_state(view), side)
+        return words.status(self.view_of(view).state, side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_state(view), action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.kind_of(_state(view), action)
+        return words.kind_of(self.view_of(view).state, action)
 
     def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(_state(view), action)
+        return words.group_of(self.view_of(view).state, action)
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_state(view), group)
+        return words.group_label(self.view_of(view).state, group)
 
     def focus_choices(self, view: AnyView) -> list[str]:
-        s = _state(view)
+        s = self.view_of(view).state
         return [s.g.names[sq] for sq in sorted(s.u_sq) if sq >= 0]
 
     def menu(self, view: AnyView) -> Menu:
         """Set-up choices as buttons, the retreat squares as buttons, or Take action and the phase ends."""
-        s = _state(view)
+        s = self.view_of(view).state
         if s.phase == OVER:
             return Menu()
         if s.phase == DESIGN:
@@ -359,7 +376,7 @@ class CombinedArmsGame(BaseGame):
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
         """How to write your own army or layout, with one made for you to copy and change."""
-        s = _state(view)
+        s = self.view_of(view).state
         me = view.viewer
         if key == "army" and s.phase == DESIGN:
             lim = s.rules.limits

@@ -615,12 +615,12 @@ class State:
         if not isinstance(action, A.Army):
             raise IllegalAction(
                 "First choose your army: a ready-made one or your own counts.",
-                [str(a) for a in self.legal_actions(self.sides[who])],
+                self.legal_actions(self.sides[who]),
             )
         counts = self.army_of(action)
         problem = army_problem(counts, self.rules.limits, self.rules.era)
         if problem:
-            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])])
+            raise IllegalAction(problem, self.legal_actions(self.sides[who]))
         self.armies[who] = counts
         self.designed[who] = True
         if not all(self.designed):  # the second army is announced with both, below
@@ -641,7 +641,7 @@ class State:
             if action.preset not in self.rules.presets:
                 raise IllegalAction(
                     f"There is no ready-made army '{action.preset}'.",
-                    [f"army {p}" for p in self.rules.presets],
+                    [A.Army(preset=p) for p in self.rules.presets],
                 )
             return dict(self.rules.presets[action.preset])
         return action.as_dict()
@@ -657,18 +657,20 @@ class State:
         if not isinstance(action, A.Deploy):
             raise IllegalAction(
                 f"The {self.title(who)} deploy now: a ready-made layout or rows of your own.",
-                [str(a) for a in self.legal_actions(self.sides[who])],
+                self.legal_actions(self.sides[who]),
             )
         army = self.armies[who]
         assert army is not None
         if action.preset is not None and action.preset not in A.LAYOUTS:
-            raise IllegalAction(f"There is no layout '{action.preset}'.", [f"deploy {p}" for p in A.LAYOUTS])
+            raise IllegalAction(
+                f"There is no layout '{action.preset}'.", [A.Deploy(preset=p) for p in A.LAYOUTS]
+            )
         rows = self.layout_rows(who, action)
         problem = layout_problem(
             rows, self.g.width, DEPLOY_ROWS, army, self.rules.elite_allowed, self.rules.era
         )
         if problem:
-            raise IllegalAction(problem, [str(a) for a in self.legal_actions(self.sides[who])])
+            raise IllegalAction(problem, self.legal_actions(self.sides[who]))
         g = self.g
         for p in placements(rows):
             rank = p.row if who == 0 else g.height - 1 - p.row
@@ -744,13 +746,13 @@ class State:
     def _play(self, who: int, action: A.Action, events: list[Event]) -> None:
         if self.pending is not None:
             if not isinstance(action, A.Retreat):
-                raise IllegalAction("Choose the retreat square first.", [str(a) for a in self._generate()])
+                raise IllegalAction("Choose the retreat square first.", self._generate())
             uid, options = self.pending
             dst = self._square(action.dst)
             if dst not in options:
                 raise IllegalAction(
                     f"{action.dst} is not a square your {self.unit_name(uid)} may retreat to.",
-                    [str(a) for a in self._generate()],
+                    self._generate(),
                 )
             self.pending = None
             self.step = ATTACK
@@ -765,7 +767,7 @@ class State:
             self._do_attack(who, action, events)
         elif isinstance(action, A.Done):
             if self.step != MOVE:
-                raise IllegalAction("The move phase is already over; `end` ends your turn.", ["end"])
+                raise IllegalAction("The move phase is already over; `end` ends your turn.", [A.END])
             self.step = ATTACK
             events.append(MovesDone(self.sides[who]))
         elif isinstance(action, A.End):
@@ -799,8 +801,8 @@ class State:
             raise IllegalAction(f"The unit on {name} is not yours.", self._hint_units(who))
         return uid
 
-    def _hint_units(self, who: int) -> list[str]:
-        return [str(a) for a in self._generate()[:5]]
+    def _hint_units(self, who: int) -> list[AnyAction]:
+        return list(self._generate()[:5])
 
     def _do_move(self, who: int, action: A.Move, events: list[Event]) -> None:
         if self.step != MOVE:
@@ -818,7 +820,7 @@ class State:
         if t.move == 0:
             raise IllegalAction(f"Your {t.name} cannot move.", self._hint_units(who))
         if not self.reach(uid) >> dst & 1:
-            raise IllegalAction(self._why_not_there(uid, dst), [str(m) for m in self._unit_moves(uid)[:6]])
+            raise IllegalAction(self._why_not_there(uid, dst), self._unit_moves(uid)[:6])
         self._relocate(uid, dst)
         self.moved.add(uid)
         events.append(Moved(self.sides[who], self.unit_name(uid), action.src, action.dst))
@@ -886,8 +888,8 @@ class State:
         if self.u_dmg[target] >= d:  # (R9): reaching the defence forces a retreat, any excess is lost
             self._forced_retreat(target, events)
 
-    def _attack_hints(self, uid: int) -> list[str]:
-        own = [str(a) for a in self._unit_attacks(uid)]
+    def _attack_hints(self, uid: int) -> list[AnyAction]:
+        own: list[AnyAction] = list(self._unit_attacks(uid))
         return own[:5] if own else self._hint_units(self.u_side[uid])
 
     def _why_no_attack(self, uid: int, target: int) -> str:
@@ -1008,7 +1010,7 @@ class State:
                 del cache[u]
 
     def _reinforce(self, who: int, action: A.Action, events: list[Event]) -> None:
-        hints = [str(a) for a in self._generate()[:5]]
+        hints = self._generate()[:5]
         if not isinstance(action, A.Reinforce):
             raise IllegalAction(
                 "A reinforcement is due: place it on an empty square of your back row first "
@@ -1130,9 +1132,7 @@ class State:
             "pending": None if self.pending is None else [self.pending[0], list(self.pending[1])],
             "auto": list(self.auto),
             "draw_offer": self.draw_offer,
-            "result": None
-            if r is None
-            else {"winner": r.winner, "reason": r.reason.value, "detail": r.detail},
+            "result": None if r is None else r.to_json(),
             "trail": [list(t) for t in self.trail],
             "last_trail": [list(t) for t in self.last_trail],
         }
@@ -1175,7 +1175,7 @@ class State:
         s.auto = [bool(x) for x in data["auto"]]
         s.draw_offer = None if data["draw_offer"] is None else int(data["draw_offer"])
         r = data["result"]
-        s.result = None if r is None else Outcome(r["winner"], EndReason(r["reason"]), str(r["detail"]))
+        s.result = None if r is None else Outcome.from_json(r)
         s.trail = [[str(x) for x in t] for t in data["trail"]]
         s.last_trail = [[str(x) for x in t] for t in data["last_trail"]]
         return s

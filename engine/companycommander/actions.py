@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import ClassVar
 
+from engine.action import Notated
 from engine.companycommander.model import (
     ADJACENT,
     FRONT_LETTERS,
@@ -39,26 +39,10 @@ from engine.errors import InvalidNotation
 EXAMPLES = "deploy A7 L, move A3 C, tactics, recon A2 look, fire A4, play artillery C, assault A1, end"
 
 
-class Action:
-    """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
+class Action(Notated):
+    """Base of this game's own actions (`engine.action.Notated`: the notation kept, compared by it)."""
 
-    __slots__ = ("text",)
-    anytime: ClassVar[bool] = False
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
+    __slots__ = ()
 
 
 class Deploy(Action):
@@ -269,7 +253,8 @@ def parse(text: str) -> Action:
             unit = "A2"
         raise InvalidNotation(
             f"Say what a success is for: `recon {unit} look` (look at the enemy's hand) or `recon {unit} "
-            "mark` (+1 to every Suppression roll against that front this turn)."
+            "mark` (+1 to every Suppression roll against that front this turn).",
+            (f"recon {unit} look", f"recon {unit} mark"),
         )
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
 
@@ -300,14 +285,19 @@ def _play(rest: str) -> Play:
         tail = " ".join(words[cut:])
         if card.target == "front":
             if not tail:
-                raise InvalidNotation(f"Name the front for {card.name}: `play {card.code} C` (L, C or R).")
+                raise InvalidNotation(
+                    f"Name the front for {card.name}: `play {card.code} C` (L, C or R).",
+                    (f"play {card.code} C",),
+                )
             return play(card, front=front_of(tail))
         if card.target == "unit":
             if not tail:
-                raise InvalidNotation(f"Name your unit for {card.name}: `play {card.code} A3`.")
+                raise InvalidNotation(
+                    f"Name your unit for {card.name}: `play {card.code} A3`.", (f"play {card.code} A3",)
+                )
             return play(card, unit=parse_label(tail))
         if tail:
-            raise InvalidNotation(f"{card.name} names nothing: `play {card.code}`.")
+            raise InvalidNotation(f"{card.name} names nothing: `play {card.code}`.", (f"play {card.code}",))
         return play(card)
     tactics_card(words[0] if words else rest)  # raises, naming the cards
     raise InvalidNotation(f"'play {rest}' is not a card play. Example: play artillery C.")

@@ -325,6 +325,27 @@ def assault_worth(state: State, u: Unit) -> float:
     return worth / (36 * len(them))
 
 
+def assault_odds(state: State, u: Unit) -> tuple[float, float]:
+    """The chance that `u`'s assault now takes an enemy unit out, and the chance that it costs `u`
+    itself (repulsed, the Casualty marker its last Strength), over the target drawn and the throws:
+    the two numbers of the race to ten losses."""
+    them = state.assault_targets(u)
+    if not them:
+        return 0.0, 0.0
+    ambushed = state.ambush[other(u.side)] >> u.front & 1
+    kill = lose = 0.0
+    for t in them:
+        mod = u.left - t.left + (PINNED_TARGET if t.pinned else 0) + u.type.assault_bonus + state.surprise
+        mod -= AMBUSH if ambushed else 0
+        for throw, ways in THROWS:
+            total = throw + mod
+            if total <= REPULSED_UPTO:
+                lose += ways if u.left <= 1 else 0
+            elif total > HIT_PINNED_UPTO or (total > STALLED_UPTO and t.left <= 1):
+                kill += ways
+    return kill / (36 * len(them)), lose / (36 * len(them))
+
+
 def roll_worth(state: State, side: str, front: int, bonus: int = 0) -> float:
     """The expected worth of one Suppression roll by `side` against the enemy's `front`."""
     them = state.at(other(side), front)
@@ -389,6 +410,11 @@ def careful(state: State, side: str, rng: random.Random) -> Action:
     if state.phase == DISCARD:
         return min(legal, key=lambda a: CARD_VALUE[a.card.code] if isinstance(a, A.Discard) else 9.0)
     if state.phase == DEPLOY:
+        if any(isinstance(a, A.Deploy | A.Extra) for a in legal):
+            return _careful_deploy(state, side, legal, rng)
+        move = _careful_move(state, side, legal)
+        if move is not None:
+            return move
         return _careful_deploy(state, side, legal, rng)
     forces = state.forces[side]
     fires: list[A.Fire] = []
@@ -430,9 +456,14 @@ def careful(state: State, side: str, rng: random.Random) -> Action:
         u = forces[f.unit]
         if assault_worth(state, u) <= roll_worth(state, side, u.front, u.type.fire_bonus) + TANK_MARGIN:
             return f
+    race = _race(state, side, assaults, cards)
+    if race is not None:
+        return race
     for code in ("rally", "medic"):
         if code in cards:
             return cards[code][0]
+    if state.lost[side] >= VICTORY_LOSSES - 1:  # one more loss ends the game: no assault that risks it
+        assaults = [a for a in assaults if assault_odds(state, forces[a.unit])[1] == 0.0]
     if assaults:
         worth, pick = max(((assault_worth(state, forces[a.unit]), a) for a in assaults), key=lambda p: p[0])
         if worth > ASSAULT_FROM:
@@ -445,6 +476,56 @@ def careful(state: State, side: str, rng: random.Random) -> Action:
     return A.END if A.END in legal else legal[-1]
 
 
+def _race(
+    state: State, side: str, assaults: Sequence[A.Assault], cards: dict[str, list[A.Play]]
+) -> Action | None:
+    """One kill from winning the race to ten: the assault likeliest to take a unit out (not one
+    that risks our own last loss), with the Surprise Attack played first if we hold it."""
+    them = other(side)
+    if state.lost[them] < VICTORY_LOSSES - 1 or not assaults:
+        return None
+    forces = state.forces[side]
+    last = state.lost[side] >= VICTORY_LOSSES - 1
+    best: A.Assault | None = None
+    top = 0.0
+    for a in assaults:
+        kill, lose = assault_odds(state, forces[a.unit])
+        if last and lose > 0.0:
+            continue
+        if kill > top:
+            best, top = a, kill
+    if best is None:
+        return None
+    if "surprise" in cards and not state.surprise and top < 1.0:
+        return cards["surprise"][0]
+    return best
+
+
+def _careful_move(state: State, side: str, legal: Sequence[Action]) -> Action | None:
+    """In the Deploy phase, once every new unit is placed: a unit standing idle (no enemy across)
+    at a front where a friend stays moves to the neighbouring front with the most enemy Strength
+    against ours, towards the fight; a front is never emptied (three fronts decide games, and the
+    win check takes or denies those moves itself)."""
+    them = other(side)
+    mine, theirs = state.occ[side], state.occ[them]
+    strength = [0, 0, 0]
+    for t in state.forces[them].values():
+        if t.front >= 0:
+            strength[t.front] += t.left
+    best: Action | None = None
+    top = 0.0
+    for a in legal:
+        if not isinstance(a, A.Move):
+            continue
+        u = state.forces[side].get(a.unit)
+        if u is None or theirs[u.front] or mine[u.front] < 2 or not theirs[a.front]:
+            continue
+        gain = strength[a.front] - 0.5 * mine[a.front]
+        if gain > top:
+            best, top = a, gain
+    return best
+
+
 def easy(state: State, side: str, rng: random.Random) -> Action:
     """`easy`: the rule of thumb, but a third of its choices are any legal action."""
     if rng.random() < EASY_SLIPS:
@@ -454,6 +535,7 @@ def easy(state: State, side: str, rng: random.Random) -> Action:
 
 __all__ = [
     "Glance",
+    "assault_odds",
     "assault_worth",
     "careful",
     "easy",

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import search
-from engine.base import EDITION, BaseGame, limit_option
+from engine.base import CORRESPONDENCE, EDITION, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
@@ -35,20 +35,10 @@ from engine.protocol import View as AnyView
 ROLLOUT_DEPTH = 30
 
 
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Company Commander view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    if not isinstance(state, State):
-        raise TypeError(f"not a Company Commander state: {type(state).__name__}")
-    return state
-
-
-class CompanyCommanderGame(BaseGame):
+class CompanyCommanderGame(BaseGame[State, View]):
     """Two infantry companies on three fronts: Squad decks, a shared Tactics deck and dice."""
+
+    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), brain
 
     name = "companycommander"
     title = "Company Commander"
@@ -139,10 +129,10 @@ class CompanyCommanderGame(BaseGame):
     notation_help = A.EXAMPLES
     turn_label = "Round"
 
-    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, 400
-    # games a pairing, seeds 1-400, 2026-11-28, the rules after issue 31 (docs/performance.md, docs/ai.md).
+    # The levels (engine/companycommander/ai.py says what each does). Ratings: bench/ladder.py, the
+    # rules after issue 31 and the levels after issue 32 (docs/ai.md).
     ai = AiLevels(
-        ("random", "easy", "normal", "hard", "search"),
+        ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
         "normal",
         {
             "random": "plays any legal action",
@@ -150,12 +140,17 @@ class CompanyCommanderGame(BaseGame):
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
+            CORRESPONDENCE: "for games over days: hard's play with the deepest check of both sides' wins",
         },
-        ratings={"random": 0.0, "easy": 536.0, "normal": 715.0, "hard": 888.0},
-        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0},
+        # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
+        # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal
+        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0},
+        budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.
-    policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
+    policies = MappingProxyType(
+        {"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful, CORRESPONDENCE: brain.careful}
+    )
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
     # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
     # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
@@ -169,15 +164,6 @@ class CompanyCommanderGame(BaseGame):
         edition = self.edition_of(options)  # before normalising, which would fill in the newest
         checked = self.normalise_options({**options, EDITION: edition})
         return new_game(Options(int(checked["turn_limit"]), edition), seed)
-
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
 
     # -- the AI
 
@@ -195,26 +181,19 @@ class CompanyCommanderGame(BaseGame):
         play = self.policies.get(level)
         if play is None:
             return super().choose(view, level, seed, budget_s, iterations=iterations)
-        side = _view(view).viewer
+        return self.guarded(view, level, seed, lambda: self._policy_choice(view, level, seed))
+
+    def _policy_choice(self, view: AnyView, level: str, seed: int) -> Action:
+        play = self.policies[level]
+        side = self.view_of(view).viewer
         assert side is not None, "a spectator has nothing to choose"
         state = view.determinize(random.Random(seed))
-        return play(_state(state), side, random.Random(f"thumb:{seed}"))
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return brain.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return brain.rollout(_state(state), side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        return brain.order(_state(state), side, actions, rng)
+        return play(self.state_of(state), side, random.Random(f"thumb:{seed}"))
 
     def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
         """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the
         Tactics deck, which are drawn last: the same dice and the same draws for a long while."""
-        s = _state(state).clone()
+        s = self.state_of(state).clone()
         hand, pile = s.hands[side], s.tactics
         spots = [i for i in range(min(6, len(pile))) if all(pile[i] is not c for c in hand)]
         if not hand or not spots:
@@ -239,10 +218,10 @@ class CompanyCommanderGame(BaseGame):
     # -- words
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view), side)
+        return words.status(self.view_of(view), side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action)
@@ -251,16 +230,16 @@ class CompanyCommanderGame(BaseGame):
         return words.group_of(action)
 
     def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(_view(view).state, group)
+        return words.group_label(self.view_of(view).state, group)
 
     def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(_view(view))
+        return words.hand_text(self.view_of(view))
 
     # -- menus
 
     def menu(self, view: AnyView) -> Menu:
         """From the spectator's view: the phase's way on, and Take action for the rest."""
-        v = _view(view)
+        v = self.view_of(view)
         s = v.state
         if s.is_over():
             return Menu()

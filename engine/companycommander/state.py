@@ -612,10 +612,10 @@ class State:
             return f"{unit.label} has no Casualty marker to remove."
         return f"'{action}' cannot be played now."
 
-    def _hints(self, action: Action, legal: list[Action]) -> list[str]:
+    def _hints(self, action: Action, legal: list[Action]) -> list[Action]:
         related = [a for a in legal if type(a) is type(action)]
         pool = related or [a for a in legal if not isinstance(a, A.End | A.Draw)] or legal
-        return [str(a) for a in pool[:5]]
+        return pool[:5]
 
     # ------------------------------------------------------------------------------ turns
 
@@ -1021,15 +1021,7 @@ class State:
             "last_log": [e.to_json() for e in self.last_log],
             "last_side": self.last_side,
             "draw_offer": self.draw_offer,
-            "result": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "result": self.result.to_json() if self.result else None,
         }
 
     @staticmethod
@@ -1068,7 +1060,7 @@ class State:
         s.last_side = data["last_side"]
         s.draw_offer = data["draw_offer"]
         r = data["result"]
-        s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
+        s.result = Outcome.from_json(r) if r else None
         return s
 
 
@@ -1086,7 +1078,8 @@ def _listed(action: Action, legal: list[Action]) -> Action | None:
 
 
 def _fields(action: Action) -> tuple[object, ...]:
-    return tuple(getattr(action, name) for name in type(action).__slots__)
+    names: tuple[str, ...] = type(action).__slots__
+    return tuple(getattr(action, name) for name in names)
 
 
 def _rolled(data: dict[str, Any]) -> Rolled:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from engine.action import Notated
 from engine.errors import InvalidNotation
 from engine.fixbayonets.cards import ATTACK, MOVE, TERRAIN, Card, card
 from engine.fixbayonets.model import (
@@ -37,26 +38,10 @@ NEGATE_POLICIES = ("ask", "never", "officers", "attacks", "always")
 LOSS_POLICIES = ("ask", "auto")
 
 
-class Action:
-    """Base of the game's own actions (the shared ones are `engine.meta`'s)."""
+class Action(Notated):
+    """Base of this game's own actions (`engine.action.Notated`: the notation kept, compared by it)."""
 
-    __slots__ = ("text",)
-    anytime: ClassVar[bool] = False
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text!r})"
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self.text == other.text
+    __slots__ = ()
 
 
 class Setup(Action):
@@ -201,7 +186,8 @@ def _setup(rest: str) -> Setup:
     if len(parts) != 8:
         raise InvalidNotation(
             "Name two men for each back-row square, files a to h, like `setup RR/HR/SR/OR/OR/UR/HR/RR`, "
-            f"or a preset: {', '.join(f'`setup {name}`' for name in PRESETS)}."
+            f"or a preset: {', '.join(f'`setup {name}`' for name in PRESETS)}.",
+            ("setup RR/HR/SR/OR/OR/UR/HR/RR", *(f"setup {name}" for name in PRESETS)),
         )
     return Setup(tuple(parts))
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.base import BaseGame, limit_option
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
 from engine.fixbayonets.help import TOPICS
@@ -34,19 +34,7 @@ from engine.fixbayonets.state import (
 from engine.protocol import Action, AiLevels, Choice, Menu, OptionSpec, Pick, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Settings
-
-
-def _view(view: AnyView) -> View:
-    if not isinstance(view, View):
-        raise TypeError(f"not a Fix Bayonets view: {type(view).__name__}")
-    return view
-
-
-def _state(state: AnyState) -> State:
-    assert isinstance(state, State)
-    return state
-
+from engine.search import Guard, Settings
 
 # The levels (docs/ai.md has the matches that chose them): a fixed amount of work each, the time
 # cap only a safety net. Easy and normal look one turn ahead and no further (easy at its three most
@@ -58,15 +46,18 @@ SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=0, greedy=10, deals=4, budget_s=2.0),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0),
+    # Correspondence (issue 32): the same search with ten times hard's playouts, capped at 20 s.
+    CORRESPONDENCE: Settings(iterations=10 * HARD_ITERATIONS, budget_s=CORRESPONDENCE_BUDGET_S),
 }
 AI_LEVELS = AiLevels(
-    ("random", "easy", "normal", "hard"),
+    ("random", "easy", "normal", "hard", CORRESPONDENCE),
     "normal",
     {
         "random": "plays any legal action",
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": "tries ten actions to the end of its turn, four guesses at your hand each",
         "hard": f"a tree search of {HARD_ITERATIONS} playouts a decision that weighs your replies",
+        CORRESPONDENCE: f"for games over days: {10 * HARD_ITERATIONS:,} playouts, up to 20 s a decision",
     },
     # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
     # random, normal 77.5 % against easy, hard 77.5 % against normal
@@ -77,8 +68,10 @@ AI_LEVELS = AiLevels(
 ORDERS_BUTTON = Choice("Standing orders…", opens="orders")
 
 
-class FixBayonetsGame(BaseGame):
+class FixBayonetsGame(BaseGame[State, View]):
     """The Argonne, 1918: private hands, a shared deck, and cards the opponent cancels."""
+
+    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), ai
 
     name = "fixbayonets"
     title = "Fix Bayonets"
@@ -157,6 +150,16 @@ class FixBayonetsGame(BaseGame):
     private_info = True
     ai = AI_LEVELS
     search_levels = SEARCH_LEVELS
+    # The win check (issue 32): a side's officers fall to a fight phase entered first, so the
+    # opponent's line after our turn may take two actions (into the fight, then the shot).
+    guards = MappingProxyType(
+        {
+            **GUARDS,
+            "normal": Guard(deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24),
+            "hard": Guard(deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40),
+            CORRESPONDENCE: Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60),
+        }
+    )
     rules = TOPICS
     notation_help = A.EXAMPLES
     sampled = MappingProxyType({"Group": ("men",)})  # any men who may go, not only the menu (R11)
@@ -167,27 +170,7 @@ class FixBayonetsGame(BaseGame):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(Options.from_json(dict(self.normalise_options(options))), seed)
 
-    def from_json(self, data: dict[str, Any]) -> State:
-        return State.from_json(data)
-
-    def view_from_json(self, data: dict[str, Any]) -> View:
-        return View.from_json(data)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text)
-
     # -- the AI (BaseGame.choose runs the generic search with these)
-
-    def evaluate(self, state: AnyState, side: str) -> float:
-        return ai.evaluate(_state(state), side)
-
-    def rollout(self, state: AnyState, side: str, rng: random.Random) -> Action:
-        return ai.rollout(_state(state), side, rng)
-
-    def order(
-        self, state: AnyState, side: str, actions: Sequence[Action], rng: random.Random
-    ) -> list[Action]:
-        return ai.order(_state(state), side, actions, rng)
 
     def choose(
         self,
@@ -200,7 +183,7 @@ class FixBayonetsGame(BaseGame):
     ) -> Action:
         """The search, except that over the hand limit a card this side can never play (R22) is
         always the first to go: keeping it is worth nothing, and the search cannot tell."""
-        v = _view(view)
+        v = self.view_of(view)
         s, side = v.state, v.viewer
         if level != "random" and side is not None and s.phase == DISCARD and s.pending is None:
             useless = [c for c in s.hands[side] if not c.usable_by(side)]
@@ -219,10 +202,10 @@ class FixBayonetsGame(BaseGame):
         return twin
 
     def status(self, view: AnyView, side: str) -> str:
-        return words.status(_view(view), side)
+        return words.status(self.view_of(view), side)
 
     def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(_view(view).state, action)
+        return words.describe(self.view_of(view).state, action)
 
     def verb_of(self, view: AnyView, action: Action) -> str:
         return words.verb_of(action)
@@ -234,13 +217,13 @@ class FixBayonetsGame(BaseGame):
         return words.group_label(group)
 
     def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(_view(view))
+        return words.hand_text(self.view_of(view))
 
     # -- menus
 
     def menu(self, view: AnyView) -> Menu:
         """Built from the spectator's view: buttons that any player may see without learning a card."""
-        s = _view(view).state
+        s = self.view_of(view).state
         if s.is_over():
             return Menu()
         if s.phase == SETUP:
@@ -278,7 +261,7 @@ class FixBayonetsGame(BaseGame):
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
         """Shown to the clicker only: their set-up presets, their cancelling cards, their orders."""
-        v = _view(view)
+        v = self.view_of(view)
         s = v.state
         if key == "setup":
             choices = [
@@ -324,9 +307,6 @@ class FixBayonetsGame(BaseGame):
                 ),
             )
         return Menu(title="Nothing to choose here.")
-
-    def focus_choices(self, view: AnyView) -> list[str]:
-        return []
 
 
 GAME = FixBayonetsGame()

@@ -12,6 +12,9 @@ from typing import Any
 from engine.errors import InvalidNotation
 from engine.grid import CHESSBOARD
 
+# The phases of a game (`State.phase`) and the most cards a hand keeps at the end of a turn.
+SETUP, DISCARD, MOVING, FIGHTING, OVER = "setup", "discard", "move", "fight", "over"
+HAND_LIMIT = 5
 GRID = CHESSBOARD
 NAMES = GRID.names
 GERMANS, AMERICANS = "germans", "americans"

@@ -15,6 +15,7 @@ from typing import Any
 from engine.cards import Deck
 from engine.errors import IllegalAction
 from engine.fixbayonets import actions as A
+from engine.fixbayonets import refusals
 from engine.fixbayonets.actions import Action
 from engine.fixbayonets.cards import (
     ATTACK,
@@ -52,10 +53,8 @@ from engine.fixbayonets.model import (
     MEN_PER_SIDE,
     MOVES_PER_TURN,
     NAMES,
-    PLURAL,
     PRESETS,
     SIDES,
-    SINGULAR,
     TITLE,
     UNIT_KINDS,
     Layout,
@@ -66,13 +65,17 @@ from engine.fixbayonets.model import (
     unit_kind,
     unit_side,
 )
+from engine.fixbayonets.model import DISCARD as DISCARD  # the phases, for the modules that read a state
+from engine.fixbayonets.model import FIGHTING as FIGHTING
+from engine.fixbayonets.model import HAND_LIMIT as HAND_LIMIT
+from engine.fixbayonets.model import MOVING as MOVING
+from engine.fixbayonets.model import OVER as OVER
+from engine.fixbayonets.model import SETUP as SETUP
 from engine.fixbayonets.tables import ATTACK_MASKS, ATTACK_TARGETS, BIT, FORWARD_MOVES, move_table
 from engine.meta import DrawLapsed, GameEnded, MetaAction, parse_meta, settle, settle_events
 from engine.protocol import EndReason, Outcome
 from engine.protocol import Event as AnyEvent
 
-SETUP, DISCARD, MOVING, FIGHTING, OVER = "setup", "discard", "move", "fight", "over"
-HAND_LIMIT = 5
 DRAW = 3  # cards drawn in each Orders phase; hands start empty (R3)
 HIDDEN: Layout = ()  # a layout set up but not yet revealed to this viewer
 DEFAULT_ORDERS = {"negate": "ask", "losses": "ask"}
@@ -454,11 +457,11 @@ class State:
         if isinstance(action, A.Orders):
             return self._set_orders(action, side)
         if isinstance(action, A.Move | A.Attack):
-            problem = self._unlisted(action, side)
+            problem = refusals.unlisted(self, action, side)
         else:
-            problem = self._refusal(action, side)
+            problem = refusals.refusal(self, action, side)
         if problem is not None:
-            raise IllegalAction(problem, [str(a) for a in self._hints(action, side)])
+            raise IllegalAction(problem, refusals.hints(self, action, side))
         self._legal = None
         self._events = events = list[AnyEvent]()
         if isinstance(action, A.Setup):
@@ -487,194 +490,6 @@ class State:
             self._play(side, action)
         self._events = []
         return events
-
-    def _unlisted(self, action: A.Move | A.Attack, side: str) -> str | None:
-        """Why a move or an attack is refused, or None: they are legal exactly as `legal_actions`
-        lists them (issue 22: a move built in code with another card, or from another square, was
-        taken). Cheap: the list is made once per position, and an action taken from it comes back
-        as the very object. A group move is a menu of a larger space (R11): `_refusal` checks it."""
-        legal = self.legal_actions(side)
-        for a in legal:
-            if a is action:
-                return None
-        fields = (action.card, action.kind, action.src, action.dst)
-        for a in legal:
-            if type(a) is type(action) and (a.card, a.kind, a.src, a.dst) == fields:
-                return None
-        try:
-            problem = self._refusal(action, side)
-        except (IndexError, KeyError, ValueError):  # no such square or card: only the words are lost
-            problem = None
-        what = "move" if isinstance(action, A.Move) else "attack"
-        return problem or f"'{action}' is not a legal {what} now."
-
-    def _refusal(self, action: Action, side: str) -> str | None:
-        """Why `action` is illegal for `side` now (None: it is legal)."""
-        owed = self.to_act()
-        if side not in SIDES:
-            return f"'{side}' is not a side: the sides are the Germans and the Americans."
-        if side not in owed:
-            return f"It is not your turn: {self._waiting_words()}."
-        if isinstance(action, A.Setup):
-            return None if self.phase == SETUP else "Both sides have already set up."
-        if self.phase == SETUP:
-            return "Set up your men first, two to each square of your back row (setup std, for one)."
-        p = self.pending
-        if isinstance(action, A.Pass | A.Negate):
-            if p is None or p.kind != "negate":
-                return "There is no card of your opponent's to answer now."
-            if isinstance(action, A.Pass):
-                return None
-            want = ATTACK if isinstance(p.play, A.Attack) else MOVE
-            c = action.card
-            if c not in self.hands[side]:
-                return f"You hold no {c.name} card."
-            if not c.usable_by(side):
-                return f"{c.name} is for the {TITLE[c.only or side]} only."
-            if c.negates != want:
-                what = "an attack" if want == ATTACK else "a move"
-                return f"{c.name} cannot cancel {what}: {self._negator_words(side, want)}."
-            return None
-        if isinstance(action, A.Lose):
-            if p is None or p.kind != "lose":
-                return "No stack of yours is waiting for you to choose who falls."
-            men = self.men_at(p.target)
-            if action.kind not in men:
-                choices = " or ".join(f"lose {k}" for k in dict.fromkeys(men))
-                return f"There is no {SINGULAR[action.kind]} on {NAMES[p.target]}: choose {choices}."
-            return None
-        if p is not None:
-            return f"First answer the question: {self._pending_words()}."
-        if isinstance(action, A.Discard):
-            if self.phase != DISCARD:
-                return "You discard only when you hold more than five cards after drawing."
-            if action.card not in self.hands[side]:
-                return f"You hold no {action.card.name} card."
-            return None
-        if self.phase == DISCARD:
-            extra = len(self.hands[side]) - HAND_LIMIT
-            return f"You hold {len(self.hands[side])} cards: discard {extra} first (five at most)."
-        if isinstance(action, A.Fight):
-            return None if self.phase == MOVING else "You are already in the fight phase."
-        if isinstance(action, A.End):
-            return None
-        if isinstance(action, A.Move | A.Group):
-            if self.phase != MOVING:
-                return "The move phase is over: this turn you may only attack now, or end your turn."
-            return self._move_refusal(action, side)
-        if isinstance(action, A.Attack):
-            if self.phase != FIGHTING:
-                return "Attacks come in the fight phase: finish moving with `fight` first."
-            return self._attack_refusal(action, side)
-        return f"'{action}' cannot be played now."
-
-    def _card_refusal(self, c: Card, side: str) -> str | None:
-        if c not in self.hands[side]:
-            return f"You hold no {c.name} card."
-        if not c.usable_by(side):
-            return f"{c.name} is a card for the {TITLE[c.only or side]} only."
-        return None
-
-    def _move_refusal(self, action: A.Move | A.Group, side: str) -> str | None:
-        c = action.card
-        problem = self._card_refusal(c, side)
-        if problem:
-            return problem
-        enemy = self.occ[other(side)]
-        if isinstance(action, A.Move):
-            left = self._able(side, action.src, action.kind)
-            if left < 0:
-                return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
-            if left == 0:
-                return self._spent_words(action.kind, action.src)
-            for dst, mask in move_table(c)[action.src]:
-                if dst == action.dst:
-                    if mask & enemy:
-                        return (
-                            f"{c.name} cannot take the {SINGULAR[action.kind]} from {NAMES[action.src]} "
-                            f"to {NAMES[dst]}: {_blocked_words(action.src, dst, mask & enemy)}."
-                        )
-                    return None
-            if c.knight:
-                return f"Zigzag jumps like a chess knight: {NAMES[action.dst]} is not a knight's jump away."
-            return (
-                f"{c.name} moves a man exactly {c.lo} square{'s' if c.lo != 1 else ''} in a straight line "
-                f"(any of the eight directions): {NAMES[action.dst]} is not such a square."
-            )
-        if c.kind != MOVE or c.knight or c.lo < 1:
-            return f"{c.name} cannot move men together: a group goes straight ahead with one card (R11)."
-        if len(action.men) != len({sq for sq, _ in action.men}) or sum(len(k) for _, k in action.men) < 2:
-            return "A group move takes two men or more, each square named once (R11)."
-        if any(
-            not 0 <= sq < len(NAMES) or not kinds or set(kinds) - set(SINGULAR) for sq, kinds in action.men
-        ):
-            return "A group move names squares of the board and the men on them (R11)."
-        ahead = FORWARD_MOVES[side][c.lo]
-        for sq, kinds in action.men:
-            for k in dict.fromkeys(kinds):
-                left = self._able(side, sq, k)
-                if left < 0:
-                    return f"You have no {SINGULAR[k]} on {NAMES[sq]}."
-                if left < kinds.count(k):
-                    return self._spent_words(k, sq, wanted=kinds.count(k))
-            m = ahead[sq]
-            if m is None:
-                return f"The men on {NAMES[sq]} cannot move {c.lo} squares forward: the board ends."
-            if m[1] & enemy:
-                return (
-                    f"{c.name} cannot take the men on {NAMES[sq]} forward to {NAMES[m[0]]}: "
-                    f"{_blocked_words(sq, m[0], m[1] & enemy)}."
-                )
-        return None
-
-    def _attack_refusal(self, action: A.Attack, side: str) -> str | None:
-        c = action.card
-        problem = self._card_refusal(c, side)
-        if problem:
-            return problem
-        if action.kind not in c.users:
-            return f"{c.name} cannot be used by {_an(SINGULAR[action.kind])}: {_users_words(c)}."
-        if self._able(side, action.src, action.kind) < 0:
-            return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
-        if action.dst not in ATTACK_TARGETS[c.index][action.src]:
-            return (
-                f"{c.name} reaches {c.range_words} squares"
-                f"{'' if c.knight else ' in a straight line'}: {NAMES[action.dst]} is out of its reach."
-            )
-        if not self.occ[other(side)] & BIT[action.dst]:
-            return f"There is no enemy on {NAMES[action.dst]} to attack."
-        return None
-
-    def _able(self, side: str, sq: int, kind: str) -> int:
-        """How many of `side`'s men of `kind` on `sq` may still move this turn; -1: none there."""
-        n = -1
-        for u in self.stacks[sq]:
-            if unit_side(u) == side and unit_kind(u) == kind:
-                n = max(n, 0)
-                if self.moves[u] < MOVES_PER_TURN[kind]:
-                    n += 1
-        return n
-
-    def _spent_words(self, kind: str, sq: int, *, wanted: int = 1) -> str:
-        times = "twice" if MOVES_PER_TURN[kind] == 2 else "once"
-        if wanted > 1:
-            return f"Not that many {PLURAL[kind]} on {NAMES[sq]} may still move this turn."
-        return f"The {SINGULAR[kind]} on {NAMES[sq]} has moved: a {SINGULAR[kind]} moves {times} a turn."
-
-    def _hints(self, action: Action, side: str) -> list[Action]:
-        legal = self.legal_actions(side)
-        if isinstance(action, A.Negate | A.Pass | A.Lose):
-            return legal[:5]  # an answer: every answer there is (a handful at most)
-        card = getattr(action, "card", None)
-        src = getattr(action, "src", None)
-        related = [
-            a
-            for a in legal
-            if card is not None and getattr(a, "card", None) is card and getattr(a, "src", None) == src
-        ]
-        if not related:
-            related = [a for a in legal if type(a) is type(action)]
-        return (related or legal)[:5]
 
     # ------------------------------------------------------------------------------ set-up
 
@@ -951,28 +766,6 @@ class State:
             self.phase = OVER
         return events
 
-    # ------------------------------------------------------------------------------- words
-
-    def _waiting_words(self) -> str:
-        owed = sorted(self.to_act())
-        if self.phase == SETUP:
-            return "waiting for " + " and ".join(f"the {TITLE[s]}" for s in owed) + " to set up"
-        if self.pending is not None:
-            return f"waiting for the {TITLE[self.pending.side]} to {self._pending_words()}"
-        return f"it is the {TITLE[self.active]}' turn"
-
-    def _pending_words(self) -> str:
-        p = self.pending
-        assert p is not None
-        if p.kind == "negate":
-            return f"cancel the {p.play.card.name} card with a terrain card, or pass"
-        kinds = "/".join(dict.fromkeys(self.men_at(p.target)))
-        return f"choose who falls on {NAMES[p.target]} (lose {kinds})"
-
-    def _negator_words(self, side: str, want: str) -> str:
-        names = [c.name for c in CARD_TYPES if c.kind == TERRAIN and c.negates == want and c.usable_by(side)]
-        return f"{' or '.join(names)} cancel{'s' if len(names) == 1 else ''} it"
-
     # -------------------------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
@@ -993,15 +786,7 @@ class State:
             "asked": dict(self.asked),
             "last": self.last.to_json() if self.last else None,
             "draw_offer": self.draw_offer,
-            "result": (
-                {
-                    "winner": self.result.winner,
-                    "reason": self.result.reason.value,
-                    "detail": self.result.detail,
-                }
-                if self.result
-                else None
-            ),
+            "result": self.result.to_json() if self.result else None,
         }
 
     @staticmethod
@@ -1024,31 +809,8 @@ class State:
         s.last = LastPlay.from_json(data["last"]) if data["last"] else None
         s.draw_offer = data["draw_offer"]
         r = data["result"]
-        s.result = Outcome(r["winner"], EndReason(r["reason"]), r["detail"]) if r else None
+        s.result = Outcome.from_json(r) if r else None
         return s
-
-
-def _blocked_words(src: int, dst: int, enemy: int) -> str:
-    """Why a move from `src` to `dst` is refused, `enemy` being the enemy squares it touches."""
-    if enemy & BIT[dst]:
-        why = f"the enemy holds {NAMES[dst]}"
-    else:
-        # The enemy square nearest the mover: the move's squares lie on one line from `src`.
-        squares = [sq for sq in range(64) if enemy & BIT[sq]]
-        first = min(squares, key=lambda sq: max(abs(sq % 8 - src % 8), abs(sq // 8 - src // 8)))
-        why = f"the enemy on {NAMES[first]} is in the way"
-    return f"{why} (men never move into or through enemy soldiers)"
-
-
-def _an(word: str) -> str:
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
-
-
-def _users_words(c: Card) -> str:
-    names = [PLURAL[k] for k in KINDS if k in c.users]
-    if len(names) == 1:
-        return f"only {names[0]} may use it"
-    return ", ".join(names[:-1]) + f" and {names[-1]} may use it"
 
 
 def new_game(options: Options, seed: int) -> State:

@@ -112,14 +112,22 @@ def test_wwii_hard_fills_the_square_beside_its_headquarters_an_enemy_engineer_co
 
 
 def test_without_its_guard_weight_hard_leaves_that_square_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same position with `guard` at 0 (WWI's `hard`): nothing else draws the Infantry to b2, so
-    the ring closing above is the guard's doing."""
+    """The same position with `guard` at 0 (WWI's `hard`) and no veto on a Headquarters left open
+    (`ai.hq_veto`, issue 32): nothing else draws the Infantry to b2. With the veto (every level
+    now), the ring closes all the same."""
+    from engine.combinedarms import ai
+
     unguarded = replace(PLANNED["wwii"]["hard"], guard=0.0)
     monkeypatch.setattr(WWII_GAME, "planned", {**PLANNED["wwii"], "hard": unguarded})
+    veto = ai.hq_veto
+    monkeypatch.setattr(ai, "hq_veto", lambda s, side, pick, weights: pick)
     s = build("wwii", RING)
     played = _turn(s, AMERICANS, "hard", game=WWII_GAME)
     assert "c3-b2" not in played
     assert plan.hq_risk(s, 0, unguarded.weights) >= 1.0
+    monkeypatch.setattr(ai, "hq_veto", veto)
+    s = build("wwii", RING)
+    assert "c3-b2" in _turn(s, AMERICANS, "hard", game=WWII_GAME)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -56,7 +56,9 @@ def test_an_illegal_army_is_refused_with_the_reason():
         with pytest.raises(IllegalAction, match=reason) as refused:
             s.apply(WWI_GAME.parse(notation), BRITISH)
         # Every ready-made army is offered instead, not the first three.
-        assert refused.value.legal == [f"army {p}" for p in ("balanced", "assault", "guns", "firepower")]
+        assert [str(a) for a in refused.value.legal] == [
+            f"army {p}" for p in ("balanced", "assault", "guns", "firepower")
+        ]
     assert s.to_act() == {BRITISH, GERMANS}
 
 

@@ -1,0 +1,432 @@
+"""`/wargames tournament ...`: Swiss tournaments, a thin adapter over `play.tournament.TournamentService`.
+
+Each command body only reads Discord's arguments and who may run tournaments (Manage Server, or
+the role `/wargames tournament organisers` sets), calls the service, and posts its words
+(`play.tournament_text`). Its own sweep loop records results, closes rounds and starts the next;
+it makes each game's thread, posts the standings picture (`render.standings`, drawn in a thread) and
+pings the players. Errors end in the core cog's handler, so refusals are private and friendly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from cogs._release import unlink_when_done
+from cogs._views import _Released, persistent_view
+from data import StoreUnavailable
+from data.tournaments import Board, Tournament
+from engine import registry
+from play.present import status_text
+from play.service import game_of
+from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS, RoundDone, Started, TournamentService
+from play.tournament_text import (
+    cancelled_text,
+    game_text,
+    round_text,
+    signup_text,
+    started_text,
+    thread_name,
+)
+from render.standings import Row, standings_png
+
+if TYPE_CHECKING:
+    from bot import WargamesBot
+    from cogs.core import Core
+
+log = logging.getLogger("bot.tournament")
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def stamp(at: float) -> str:
+    return f"<t:{int(at)}:R>"
+
+
+def _cog(interaction: discord.Interaction) -> Tournaments:
+    cog = interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined]
+    if cog is None:
+        raise RuntimeError("the tournament cog is not loaded")
+    return cast("Tournaments", cog)
+
+
+class SignupButton(
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:t(?P<verb>join|leave):(?P<tid>\d+)"
+):
+    """Join or leave a tournament's sign-up list (works after a restart: the id is in the custom id)."""
+
+    def __init__(self, verb: str, tournament_id: int) -> None:
+        join = verb == "join"
+        super().__init__(
+            discord.ui.Button(
+                label="Join" if join else "Leave",
+                style=discord.ButtonStyle.success if join else discord.ButtonStyle.secondary,
+                custom_id=f"bw:t{verb}:{tournament_id}",
+            )
+        )
+        self.verb = verb
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SignupButton:
+        return cls(match["verb"], int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        await cog.core.guarded(interaction, cog.signup(interaction, self.verb, self.tournament_id))
+
+
+def signup_view(tournament_id: int) -> discord.ui.View:
+    view = persistent_view()
+    view.add_item(SignupButton("join", tournament_id))
+    view.add_item(SignupButton("leave", tournament_id))
+    return view
+
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in registry.games()][:25]
+
+
+class Tournaments(commands.Cog):
+    """The tournament commands (a subgroup of `/wargames`), their buttons and their sweep."""
+
+    group = app_commands.Group(name="tournament", description="Swiss tournaments over days, for any game")
+
+    def __init__(self, bot: WargamesBot) -> None:
+        self.bot = bot
+        assert bot.database is not None
+        self.service = TournamentService(bot.database, bot.service)
+        self._starting: dict[int, asyncio.Lock] = {}
+        self._sweeping = asyncio.Lock()  # the loop's sweep and one asked for (tests) never overlap
+        self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
+        self.sweeper.before_loop(self.bot.wait_until_ready)
+
+    @property
+    def core(self) -> Core:
+        core = self.bot.get_cog("Core")
+        if core is None:
+            raise RuntimeError("the core cog is not loaded")
+        return cast("Core", core)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(SignupButton)
+        # The group belongs under /wargames, not at the top level where discord.py would put a
+        # plain cog's group once this returns: hand it to the core cog's group instead.
+        self.__cog_app_commands__ = []
+        wargames = self.core.app_command
+        assert wargames is not None
+        if wargames.get_command(self.group.name) is None:
+            wargames.add_command(self.group)
+        self.sweeper.start()
+
+    async def cog_unload(self) -> None:
+        self.sweeper.cancel()
+        core = self.bot.get_cog("Core")
+        group = cast("Core", core).app_command if core is not None else None
+        if group is not None:
+            group.remove_command(self.group.name)
+
+    # ------------------------------------------------------------------ who may run them
+
+    async def organiser(self, interaction: discord.Interaction) -> bool:
+        perms = interaction.permissions
+        if perms is not None and perms.manage_guild:
+            return True
+        role = await self.service.organiser_role(interaction.guild_id or 0)
+        user = interaction.user
+        return role is not None and isinstance(user, discord.Member) and any(r.id == role for r in user.roles)
+
+    # ------------------------------------------------------------------ commands
+
+    @group.command(name="create", description="Open a Swiss tournament in this channel (organisers)")
+    @app_commands.describe(
+        game="Which game",
+        rounds=f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS})",
+        days=f"Days per round ({MIN_DAYS} to {MAX_DAYS}); a game still going then counts as a draw",
+        name="The tournament's name (optional)",
+        options="The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS],
+        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS],
+        name: str | None = None,
+        options: str | None = None,
+    ) -> None:
+        assert interaction.channel_id is not None
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(
+                interaction,
+                "Create a tournament in a text channel, not a thread: each of its games gets a "
+                "thread of that channel.",
+            )
+            return
+        tournament = await self.service.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            game=game,
+            rounds=rounds,
+            days=days,
+            name=name,
+            options=options or "",
+            organiser=await self.organiser(interaction),
+        )
+        text = signup_text(registry.game(tournament.game), tournament, [], mention)
+        await interaction.response.send_message(text, view=signup_view(tournament.id))
+        message = await interaction.original_response()
+        await self.service.set_message(tournament, message.id)
+
+    @group.command(name="join", description="Sign up for this channel's tournament")
+    async def join(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        tournament = await self.service.open_in(interaction.channel_id)
+        await self.signup(interaction, "join", tournament.id)
+
+    @group.command(
+        name="leave", description="Take your name off this channel's tournament (before it starts)"
+    )
+    async def leave(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        tournament = await self.service.open_in(interaction.channel_id)
+        await self.signup(interaction, "leave", tournament.id)
+
+    async def signup(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
+        tournament = await self.service.by_id(tournament_id)
+        if verb == "join":
+            tournament = await self.service.join(tournament, interaction.user.id)
+            said = f"You are in **{tournament.name}**. The games start when an organiser starts it."
+        else:
+            tournament = await self.service.leave(tournament, interaction.user.id)
+            said = f"You are no longer signed up for **{tournament.name}**."
+        await self.core_reply(interaction, said)
+        await self.refresh_signup(tournament)
+
+    async def core_reply(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def refresh_signup(self, tournament: Tournament) -> None:
+        """The sign-up message lists who is in (after each join or leave, and at the start)."""
+        if tournament.message_id is None:
+            return
+        channel = await self.core.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        entries = await self.service.entries(tournament)
+        text = signup_text(registry.game(tournament.game), tournament, entries, mention)
+        view = signup_view(tournament.id) if tournament.status.value == "signup" else None
+        try:
+            await channel.get_partial_message(tournament.message_id).edit(content=text[:2000], view=view)
+        except discord.HTTPException:
+            log.info("Could not update the sign-up message of tournament %s", tournament.id)
+
+    @group.command(name="start", description="Close sign-ups and pair round 1 (organisers)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        started = await self.service.start(
+            interaction.channel_id, organiser=await self.organiser(interaction)
+        )
+        await interaction.response.defer(thinking=True)
+        tournament = started.tournament
+        game = registry.game(tournament.game)
+        boards = await self.service.store.tournament_boards(tournament.id)
+        await interaction.followup.send(
+            started_text(game, tournament, boards, mention, stamp),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await self.refresh_signup(tournament)
+        await self.start_boards(tournament, started.boards)
+
+    @group.command(name="standings", description="The standings of this channel's tournament")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        table = await self.service.standings_of(interaction.channel_id)
+        await interaction.response.defer(thinking=True)
+        file = await self.standings_file(table)
+        t = table.tournament
+        said = f"**{t.name}** after round {table.round} of {t.rounds}." if table.round else ""
+        said = said or f"**{t.name}** has not started yet."
+        await interaction.followup.send(said, file=file)
+
+    @group.command(name="cancel", description="Cancel this channel's tournament (organisers)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
+        await interaction.response.send_message(
+            cancelled_text(done, interaction.user.mention), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.refresh_signup(done)
+
+    @group.command(
+        name="organisers", description="Who may run tournaments here besides managers (Manage Server)"
+    )
+    @app_commands.describe(role="Members with this role may create, start and cancel; leave empty to clear")
+    async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        perms = interaction.permissions
+        allowed = perms is not None and perms.manage_guild
+        await self.service.set_organiser_role(
+            interaction.guild_id or 0, role.id if role else None, organiser=allowed
+        )
+        said = (
+            f"Members with the role {role.name} may now create, start and cancel tournaments here."
+            if role
+            else "Only members who can manage the server may run tournaments here now."
+        )
+        await self.core_reply(interaction, said)
+
+    # ------------------------------------------------------------------ the games
+
+    async def start_boards(self, tournament: Tournament, boards: list[Board]) -> None:
+        """Each pairing's game in a thread of the tournament's channel, both players pinged."""
+        lock = self._starting.setdefault(tournament.id, asyncio.Lock())
+        async with lock:
+            waiting = {(b.round, b.board) for b in await self.service.pending_starts(tournament)}
+            for board in boards:
+                if (board.round, board.board) in waiting:
+                    await self.start_board(tournament, board)
+
+    async def start_board(self, tournament: Tournament, board: Board) -> None:
+        channel = await self.core.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("Tournament %s: its channel is gone or not a text channel", tournament.id)
+            return
+        thread_id = board.thread_id
+        if thread_id is None:
+            names = {
+                u: await self.name_of(tournament.guild_id, u) for u in (board.first_id, board.second_id) if u
+            }
+            thread = await channel.create_thread(
+                name=thread_name(tournament, board, lambda u: names.get(u, "player")),
+                type=discord.ChannelType.public_thread,
+            )
+            thread_id = thread.id
+        match = await self.service.start_board(board, thread_id)
+        rules = game_of(match)
+        assert match.snapshot is not None
+        state = rules.from_json(match.snapshot)
+        target = await self.core.channel(match.channel_id)
+        if target is None:
+            return
+        file = await self.core.render(match, state, [])
+        await target.send(
+            f"{game_text(rules, tournament, board, mention, stamp)}\n{status_text(match, state)}",
+            file=file,
+            view=self.core.board_components(match, state) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    async def name_of(self, guild_id: int, user_id: int) -> str:
+        guild = self.bot.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        if member is not None:
+            return member.display_name
+        try:
+            return (self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)).display_name
+        except discord.HTTPException:
+            return "a former member"
+
+    async def present(self, guild_id: int, user_id: int) -> bool:
+        """Whether a player is still in the server (asked when a round is paired: the bot has no
+        members intent, so it is not told when someone leaves)."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return True  # cannot tell: pair them
+        try:  # asked of Discord, not the cache: without the members intent the cache is not kept
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True
+        return True
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        await self.service.withdraw(payload.guild_id, payload.user.id)
+
+    async def standings_file(self, table: Any) -> discord.File:
+        rows = [
+            Row(
+                line.rank,
+                await self.name_of(table.tournament.guild_id, line.user_id),
+                line.points,
+                line.buchholz,
+                line.sonneborn,
+                line.change,
+                line.withdrawn,
+            )
+            for line in table.lines
+        ]
+        t = table.tournament
+        title = f"{t.name}: after round {table.round} of {t.rounds}"
+        sub = (
+            "Final standings. " if table.final else ""
+        ) + "Pts, then Buchholz (Bh), then Sonneborn-Berger (SB)."
+        png = await asyncio.to_thread(standings_png, title, sub, rows)
+        file = discord.File(io.BytesIO(png), filename="standings.png")
+        unlink_when_done(file)
+        return file
+
+    # ------------------------------------------------------------------ the sweep
+
+    async def _sweep_tick(self) -> None:
+        try:
+            await self.run_sweep()
+        except StoreUnavailable as exc:
+            log.warning("The tournament sweep could not reach the database (%s); it will run again", exc)
+        except Exception:
+            log.exception("The tournament sweep failed; it will run again")
+
+    async def run_sweep(self, now: float | None = None) -> None:
+        """Close rounds that are over, post their standings, and start the games owed."""
+        async with self._sweeping:
+            await self._sweep(now)
+
+    async def _sweep(self, now: float | None) -> None:
+        for item in await self.service.sweep(now, self.present):
+            if isinstance(item, RoundDone):
+                await self.post_round(item)
+                await self.service.announced(item.table)
+                if item.boards:
+                    await self.start_boards(item.table.tournament, item.boards)
+            elif isinstance(item, Started):
+                await self.start_boards(item.tournament, item.boards)
+
+    async def post_round(self, item: RoundDone) -> None:
+        tournament = item.table.tournament
+        channel = await self.core.channel(tournament.channel_id)
+        if channel is None:
+            return
+        text = round_text(item.table, item.boards, mention, stamp)
+        await channel.send(
+            text[:2000],
+            file=await self.standings_file(item.table),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Tournaments(bot))  # type: ignore[arg-type]
+
+
+__all__ = ["SignupButton", "Tournaments", "setup"]

@@ -1,0 +1,133 @@
+"""`/wargames tournament ...` in the console, over the same `TournamentService` as the bot.
+
+The console is the organiser's own terminal, so whoever types may create, start and cancel. Each
+pairing's game gets a thread of its own, named `t<id>r<round>b<board>` (switch to it with
+`/channel`); the standings picture is written beside the boards. Every line runs the tournament
+sweep after the deadline sweep, as the bot's loop would.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from console import names
+from console.names import GUILD_ID
+from data.tournaments import Board, Tournament
+from engine import registry
+from play.tournament import RoundDone, Started, Table, TournamentService
+from play.tournament_text import cancelled_text, game_text, round_text, signup_text, started_text
+from render.standings import Row, standings_png
+
+if TYPE_CHECKING:
+    from console.app import Console, Outcome
+
+USAGE = (
+    "The tournament commands: create game:GAME rounds:N days:N [name:WORDS] [options:name=value,...], "
+    "join, leave, start, standings, cancel."
+)
+
+
+def _who(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def _stamp(at: float) -> str:
+    return f"<t:{int(at)}:R>"
+
+
+def thread_name(board: Board) -> str:
+    return f"t{board.tournament_id}r{board.round}b{board.board}"
+
+
+class ConsoleTournaments:
+    """The console's adapter: parse the line, call the service, print its words."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._service: TournamentService | None = None
+
+    @property
+    def service(self) -> TournamentService:
+        if self._service is None:  # made on first use, over the console's own match service
+            self._service = TournamentService(self.console.service.db, self.console.service)
+        return self._service
+
+    async def command(self, args: list[str]) -> Outcome:
+        from console.app import Outcome, UsageError, options
+
+        console = self.console
+        sub = args[0].lower() if args else ""
+        opts, rest = options(args[1:])
+        channel = console.channel_id
+        if sub == "create":
+            try:
+                rounds, days = int(opts.get("rounds", "")), int(opts.get("days", ""))
+            except ValueError:
+                raise UsageError("Usage: /wargames tournament create game:GAME rounds:N days:N") from None
+            made = await self.service.create(
+                guild_id=GUILD_ID,
+                channel_id=channel,
+                user_id=console.my_id,
+                game=opts.get("game", ""),
+                rounds=rounds,
+                days=days,
+                name=" ".join([opts["name"], *rest]) if "name" in opts else None,
+                options=opts.get("options", ""),
+                organiser=True,
+            )
+            console.say(signup_text(registry.game(made.game), made, [], _who, buttons=False))
+        elif sub in ("join", "leave") and not rest:
+            tournament = await self.service.open_in(channel)
+            if sub == "join":
+                tournament = await self.service.join(tournament, console.my_id)
+            else:
+                tournament = await self.service.leave(tournament, console.my_id)
+            entries = await self.service.entries(tournament)
+            console.say(signup_text(registry.game(tournament.game), tournament, entries, _who, buttons=False))
+        elif sub == "start" and not rest:
+            started = await self.service.start(channel, organiser=True)
+            boards = await self.service.store.tournament_boards(started.tournament.id)
+            game = registry.game(started.tournament.game)
+            console.say(started_text(game, started.tournament, boards, _who, _stamp))
+            await self.start_boards(started.tournament, started.boards)
+        elif sub == "standings" and not rest:
+            table = await self.service.standings_of(channel)
+            self.show_table(table)
+        elif sub == "cancel" and not rest:
+            done = await self.service.cancel(channel, organiser=True)
+            console.say(cancelled_text(done, _who(console.my_id)))
+        else:
+            raise UsageError(USAGE)
+        return Outcome()
+
+    def show_table(self, table: Table) -> None:
+        rows = [
+            Row(x.rank, names.user_name(x.user_id), x.points, x.buchholz, x.sonneborn, x.change, x.withdrawn)
+            for x in table.lines
+        ]
+        t = table.tournament
+        png = standings_png(f"{t.name}: after round {table.round} of {t.rounds}", "", rows)
+        path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
+        self.console.say(f"standings: {path}")
+
+    async def start_boards(self, tournament: Tournament, boards: list[Board]) -> None:
+        game = registry.game(tournament.game)
+        for board in boards:
+            thread = thread_name(board)
+            await self.service.start_board(board, names.channel_id(thread))
+            self.console.say(f"[{thread}] {game_text(game, tournament, board, _who, _stamp)}")
+
+    async def sweep(self) -> None:
+        for item in await self.service.sweep():
+            if isinstance(item, RoundDone):
+                tournament = item.table.tournament
+                channel = names.channel_name(tournament.channel_id)
+                self.console.say(f"[{channel}] {round_text(item.table, item.boards, _who, _stamp)}")
+                self.show_table(item.table)
+                await self.service.announced(item.table)
+                await self.start_boards(tournament, item.boards)
+            elif isinstance(item, Started):
+                await self.start_boards(item.tournament, item.boards)
+
+
+__all__ = ["ConsoleTournaments"]

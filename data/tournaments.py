@@ -1,0 +1,403 @@
+"""The tournaments' rows and queries (migration 0007), written once for both stores.
+
+`TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
+of its own so the match queries and the tournament queries each read as one idea. Every change of
+a tournament's own row is `UPDATE ... WHERE id = ? AND version = ?` (`TournamentMoved` for the
+loser), so two sweeps that find the same round over pair the next round once; a game's result,
+thread and match are each written once (`... WHERE result IS NULL`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from data.db import Conflict, Database, Transaction, count, many, one
+from data.errors import DataError
+
+
+class TournamentStatus(StrEnum):
+    """signup -> running -> finished, or cancelled from either of the first two."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        return self in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+
+class TournamentBusy(DataError):
+    """The channel already runs a tournament (one at a time per channel)."""
+
+
+class TournamentMoved(DataError):
+    """The tournament changed since the caller read it (another command or sweep won)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    name: str
+    rounds: int
+    round_seconds: int
+    status: TournamentStatus
+    round: int
+    round_ends_at: float | None
+    announced: int
+    message_id: int | None
+    created_by: int
+    version: int
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A player of a tournament; `rating` is theirs in the game when it started (None before)."""
+
+    user_id: int
+    rating: float | None
+    withdrawn: bool
+    joined_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One game of a round; `second_id` None is a bye. `result` is `first_id`'s points once over."""
+
+    tournament_id: int
+    round: int
+    board: int
+    first_id: int
+    second_id: int | None
+    thread_id: int | None
+    match_id: int | None
+    result: float | None
+
+
+_INSERT = """
+INSERT INTO tournaments (
+    guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
+    created_by, version, created_at, updated_at
+) VALUES (
+    :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
+    :created_by, 0, :now, :now
+)
+RETURNING *
+"""
+_SELECT = "SELECT * FROM tournaments WHERE id = ?"
+_OPEN_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')"
+_LATEST_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+_RUNNING = """
+SELECT * FROM tournaments
+WHERE status = 'running' OR (status = 'finished' AND announced < round)
+ORDER BY id
+"""
+_PLAYERS = "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, user_id"
+_BOARDS = "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board"
+_JOIN = """
+INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)
+SELECT id, :user_id, NULL, 0, :now FROM tournaments WHERE id = :id AND status = 'signup'
+ON CONFLICT DO NOTHING
+"""
+_LEAVE = """
+DELETE FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id
+AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'signup')
+"""
+_TOUCH_SIGNUP = (
+    "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ? AND status = 'signup'"
+)
+_MESSAGE = "UPDATE tournaments SET message_id = ? WHERE id = ?"
+_ADVANCE = """
+UPDATE tournaments SET status = :status, round = :round, round_ends_at = :round_ends_at,
+    version = version + 1, updated_at = :now
+WHERE id = :id AND version = :version
+"""
+_RATING = "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?"
+_INSERT_BOARD = """
+INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, result)
+VALUES (?, ?, ?, ?, ?, ?)
+"""
+_RESULT = """
+UPDATE tournament_games SET result = ?
+WHERE tournament_id = ? AND round = ? AND board = ? AND result IS NULL
+"""
+_THREAD = """
+UPDATE tournament_games SET thread_id = ?
+WHERE tournament_id = ? AND round = ? AND board = ? AND thread_id IS NULL
+"""
+_MATCH = """
+UPDATE tournament_games SET match_id = ?
+WHERE tournament_id = ? AND round = ? AND board = ? AND match_id IS NULL
+"""
+_ANNOUNCED = "UPDATE tournaments SET announced = ? WHERE id = ? AND announced < ?"
+_WITHDRAW_RUNNING = """
+UPDATE tournament_players SET withdrawn = 1
+WHERE user_id = :user_id AND withdrawn = 0 AND tournament_id IN
+    (SELECT id FROM tournaments WHERE guild_id = :guild_id AND status = 'running')
+"""
+_WITHDRAW_SIGNUP = """
+DELETE FROM tournament_players
+WHERE user_id = :user_id AND tournament_id IN
+    (SELECT id FROM tournaments WHERE guild_id = :guild_id AND status = 'signup')
+"""
+_GET_ROLE = "SELECT role_id FROM tournament_roles WHERE guild_id = ?"
+_SET_ROLE = """
+INSERT INTO tournament_roles (guild_id, role_id) VALUES (?, ?)
+ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id
+"""
+_CLEAR_ROLE = "DELETE FROM tournament_roles WHERE guild_id = ?"
+
+
+def _tournament(row: Any) -> Tournament:
+    ends = row["round_ends_at"]
+    return Tournament(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        game=row["game"],
+        options=json.loads(row["options"]),
+        name=row["name"],
+        rounds=int(row["rounds"]),
+        round_seconds=int(row["round_seconds"]),
+        status=TournamentStatus(row["status"]),
+        round=int(row["round"]),
+        round_ends_at=None if ends is None else float(ends),
+        announced=int(row["announced"]),
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
+        created_by=int(row["created_by"]),
+        version=int(row["version"]),
+        created_at=float(row["created_at"]),
+    )
+
+
+def _entry(row: Any) -> Entry:
+    rating = row["rating"]
+    return Entry(
+        int(row["user_id"]),
+        None if rating is None else float(rating),
+        bool(row["withdrawn"]),
+        float(row["joined_at"]),
+    )
+
+
+def _board(row: Any) -> Board:
+    def opt(name: str) -> int | None:
+        return None if row[name] is None else int(row[name])
+
+    result = row["result"]
+    return Board(
+        tournament_id=int(row["tournament_id"]),
+        round=int(row["round"]),
+        board=int(row["board"]),
+        first_id=int(row["first_id"]),
+        second_id=opt("second_id"),
+        thread_id=opt("thread_id"),
+        match_id=opt("match_id"),
+        result=None if result is None else float(result),
+    )
+
+
+class TournamentStore:
+    """The tournament queries, run by the store `db` (SQLite or PostgreSQL)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def _transact(self, work: Callable[[], Transaction[Any]]) -> Any:
+        return await self.db._transact(work)
+
+    async def _query(self, sql: str, params: Any = ()) -> list[Any]:
+        return await self.db._query(sql, params)
+
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        name: str,
+        rounds: int,
+        round_seconds: int,
+        created_by: int,
+        now: float,
+    ) -> Tournament:
+        """A new tournament taking sign-ups; `TournamentBusy` if the channel runs one."""
+        params = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "game": game,
+            "options": json.dumps(options, sort_keys=True),
+            "name": name,
+            "rounds": rounds,
+            "round_seconds": round_seconds,
+            "created_by": created_by,
+            "now": float(now),
+        }
+
+        def insert() -> Transaction[Tournament]:
+            try:
+                row = yield one(_INSERT, params)
+            except Conflict:  # the only unique index a new row can hit: one open per channel
+                raise TournamentBusy(channel_id) from None
+            return _tournament(row)
+
+        result: Tournament = await self._transact(insert)
+        return result
+
+    async def get_tournament(self, tournament_id: int) -> Tournament | None:
+        found = await self._query(_SELECT, (tournament_id,))
+        return _tournament(found[0]) if found else None
+
+    async def channel_tournament(self, channel_id: int, *, open_only: bool = True) -> Tournament | None:
+        """The channel's tournament taking sign-ups or running (or, not `open_only`, its latest)."""
+        found = await self._query(_OPEN_IN_CHANNEL if open_only else _LATEST_IN_CHANNEL, (channel_id,))
+        return _tournament(found[0]) if found else None
+
+    async def running_tournaments(self) -> list[Tournament]:
+        """Tournaments running, and those finished whose final standings the channel lacks."""
+        return [_tournament(row) for row in await self._query(_RUNNING)]
+
+    async def tournament_entries(self, tournament_id: int) -> list[Entry]:
+        return [_entry(row) for row in await self._query(_PLAYERS, (tournament_id,))]
+
+    async def tournament_boards(self, tournament_id: int) -> list[Board]:
+        return [_board(row) for row in await self._query(_BOARDS, (tournament_id,))]
+
+    async def join_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
+        """Sign a player up; False if they were already, or sign-ups are closed."""
+        params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
+
+        def join() -> Transaction[bool]:
+            added = yield count(_JOIN, params)
+            if added:
+                yield count(_TOUCH_SIGNUP, (float(now), tournament_id))
+            return bool(added)
+
+        joined: bool = await self._transact(join)
+        return joined
+
+    async def leave_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
+        """Take a player off the sign-up list; False if they were not on it (or it has started)."""
+        params = {"id": tournament_id, "user_id": user_id}
+
+        def leave() -> Transaction[bool]:
+            gone = yield count(_LEAVE, params)
+            if gone:
+                yield count(_TOUCH_SIGNUP, (float(now), tournament_id))
+            return bool(gone)
+
+        left: bool = await self._transact(leave)
+        return left
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        def write() -> Transaction[None]:
+            yield count(_MESSAGE, (message_id, tournament_id))
+
+        await self._transact(write)
+
+    async def advance_tournament(
+        self,
+        tournament: Tournament,
+        *,
+        status: TournamentStatus,
+        round_no: int,
+        round_ends_at: float | None,
+        now: float,
+        boards: Sequence[tuple[int, int | None, float | None]] = (),
+        ratings: Iterable[tuple[int, float]] = (),
+    ) -> Tournament:
+        """Move a tournament on (start it, pair the next round, finish or cancel it) in one
+        transaction, if it is still at the version read: `boards` are the new round's (first,
+        second or None, result); `ratings` each player's rating at the start."""
+        params = {
+            "status": str(status),
+            "round": round_no,
+            "round_ends_at": round_ends_at,
+            "now": float(now),
+            "id": tournament.id,
+            "version": tournament.version,
+        }
+        new_boards = [(tournament.id, round_no, n, a, b, r) for n, (a, b, r) in enumerate(boards, 1)]
+        rated = [(float(r), tournament.id, user) for user, r in ratings]
+
+        def advance() -> Transaction[Tournament]:
+            changed = yield count(_ADVANCE, params)
+            if changed != 1:
+                raise TournamentMoved(tournament.id)
+            if rated:
+                yield many(_RATING, rated)
+            if new_boards:
+                yield many(_INSERT_BOARD, new_boards)
+            row = yield one(_SELECT, (tournament.id,))
+            return _tournament(row)
+
+        moved: Tournament = await self._transact(advance)
+        return moved
+
+    async def _once(self, sql: str, params: tuple[Any, ...]) -> bool:
+        def write() -> Transaction[bool]:
+            changed = yield count(sql, params)
+            return bool(changed == 1)
+
+        done: bool = await self._transact(write)
+        return done
+
+    async def set_board_result(self, board: Board, result: float) -> bool:
+        """Record a game's result once; False if it was already recorded."""
+        return await self._once(_RESULT, (float(result), board.tournament_id, board.round, board.board))
+
+    async def set_board_thread(self, board: Board, thread_id: int) -> bool:
+        return await self._once(_THREAD, (thread_id, board.tournament_id, board.round, board.board))
+
+    async def set_board_match(self, board: Board, match_id: int) -> bool:
+        return await self._once(_MATCH, (match_id, board.tournament_id, board.round, board.board))
+
+    async def mark_announced(self, tournament_id: int, round_no: int) -> bool:
+        """The channel has the standings after `round_no`; False if some process had marked it."""
+        return await self._once(_ANNOUNCED, (round_no, tournament_id, round_no))
+
+    async def withdraw_player(self, guild_id: int, user_id: int) -> None:
+        """A player left the server: off every sign-up list there, never paired again in its
+        running tournaments (their games in progress run on to their deadlines)."""
+        params = {"guild_id": guild_id, "user_id": user_id}
+
+        def withdraw() -> Transaction[None]:
+            yield count(_WITHDRAW_SIGNUP, params)
+            yield count(_WITHDRAW_RUNNING, params)
+
+        await self._transact(withdraw)
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        found = await self._query(_GET_ROLE, (guild_id,))
+        return int(found[0]["role_id"]) if found else None
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        def write() -> Transaction[None]:
+            if role_id is None:
+                yield count(_CLEAR_ROLE, (guild_id,))
+            else:
+                yield count(_SET_ROLE, (guild_id, role_id))
+
+        await self._transact(write)
+
+
+__all__ = [
+    "Board",
+    "Entry",
+    "Tournament",
+    "TournamentBusy",
+    "TournamentMoved",
+    "TournamentStatus",
+    "TournamentStore",
+]

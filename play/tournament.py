@@ -1,0 +1,494 @@
+"""Swiss tournaments over days, for any registered game: the life cycle, game-free and Discord-free.
+
+A tournament lives in one channel of one guild (so one shard serves it); each pairing's game is an
+ordinary rated match in a thread of that channel, started through `MatchService` (challenge and
+accept on the players' behalf), so its deadlines, reminders, time away and ratings are the usual
+ones. The adapter (cogs/tournament.py, the console) makes the threads and posts what `sweep`
+returns; the rules are in RULES.md ("Tournaments").
+
+Exactly once across processes: moving a tournament on (start, next round, the end, cancel) is one
+versioned write with the new round's pairings (`TournamentStore.advance_tournament`), so of two
+sweeps that find a round over, one pairs it and the other is refused and does nothing; a game's
+result, thread and match are each recorded once. The standings after a round are posted at least
+once (`announced` is marked after the post). Pairing runs in a thread (bench/swiss.py: about 40 ms
+of CPU for 64 players, 180 ms for 128), so the event loop keeps answering meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from data import Database, Match, StaleVersion, Status
+from data.tournaments import (
+    Board,
+    Entry,
+    Tournament,
+    TournamentBusy,
+    TournamentMoved,
+    TournamentStatus,
+    TournamentStore,
+)
+from engine import registry
+from engine.protocol import Game, OptionSpec
+from play.errors import BadRequest, NotAPlayer, ServiceError
+from play.service import DEFAULT_TURN_SECONDS, MatchService
+from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, Standing, pair, standings
+
+DAY = 24 * 3600
+MIN_ROUNDS, MAX_ROUNDS = 1, 12
+MIN_DAYS, MAX_DAYS = 1, 14
+NAME_LIMIT = 60
+MIN_TURN = 3600
+ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
+YES = {"yes", "on", "true", "1"}
+NO = {"no", "off", "false", "0"}
+
+Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the standings as shown: `change` is the rating gained in the game since the start."""
+
+    rank: int
+    user_id: int
+    points: float
+    buchholz: float
+    sonneborn: float
+    change: float
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The standings of a tournament after `round` rounds (`final`: the last)."""
+
+    tournament: Tournament
+    game: Game
+    round: int
+    lines: list[Line]
+    final: bool
+
+    @property
+    def winners(self) -> list[int]:
+        return [line.user_id for line in self.lines if line.rank == 1]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDone:
+    """A round is over: post its standings (`table`), then start `boards` (the next round's)."""
+
+    table: Table
+    boards: list[Board]
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A tournament started: its first round's boards are to be started."""
+
+    tournament: Tournament
+    boards: list[Board]
+
+
+def parse_options(game: Game, text: str) -> dict[str, object]:
+    """The game's options from `name=value` words (the challenge's names), checked by the game."""
+    specs: dict[str, OptionSpec] = {spec.name: spec for spec in game.options}
+    raw: dict[str, object] = {}
+    for word in text.replace(",", " ").split():
+        name, sep, value = word.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        spec = specs.get(name)
+        if not sep or spec is None:
+            known = ", ".join(f"`{s}`" for s in specs) or "none"
+            raise BadRequest(
+                f"`{word[:30]}` is not an option of {game.title}: write `name=value`; "
+                f"its options are {known}."
+            )
+        if isinstance(spec.default, bool):
+            if value not in YES | NO:
+                raise BadRequest(f"Option `{name}` is on or off: write `{name}=on` or `{name}=off`.")
+            raw[name] = value in YES
+        elif isinstance(spec.default, int):
+            try:
+                raw[name] = int(value)
+            except ValueError:
+                raise BadRequest(
+                    f"Option `{name}` takes a whole number, e.g. `{name}={spec.default}`."
+                ) from None
+        else:
+            raw[name] = value
+    try:
+        return game.normalise_options(raw)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def turn_seconds(round_seconds: int) -> int:
+    """A tournament game's time per turn: the usual three days, but at most a third of a round."""
+    return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
+
+
+def result_of(board: Board, match: Match) -> float | None:
+    """`first_id`'s points from the match, once it is over; a game stopped without a result (an
+    admin's cancel, the round's time running out) counts as a draw."""
+    if match.status.is_open:
+        return None
+    if match.status is Status.FINISHED and match.winner_id is not None:
+        return WIN if match.winner_id == board.first_id else LOSS
+    return DRAW
+
+
+class TournamentService:
+    """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
+
+    def __init__(
+        self, db: Database, matches: MatchService, *, clock: Callable[[], float] | None = None
+    ) -> None:
+        self.store = TournamentStore(db)
+        self.db = db
+        self.matches = matches
+        self.clock = clock or matches.clock
+
+    # ------------------------------------------------------------------ sign-up
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        rounds: int,
+        days: int,
+        name: str | None = None,
+        options: str = "",
+        organiser: bool,
+    ) -> Tournament:
+        if not organiser:
+            raise NotAPlayer(ORGANISERS_ONLY.format("create one"))
+        try:
+            rules = registry.game(game)
+        except registry.UnknownGame:
+            names = ", ".join(f"`{g.name}`" for g in registry.games())
+            raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
+        if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
+            raise BadRequest(f"A tournament has {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
+        if not MIN_DAYS <= days <= MAX_DAYS:
+            raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
+        chosen = parse_options(rules, options)
+        title = " ".join((name or f"{rules.title} Swiss").split())[:NAME_LIMIT] or f"{rules.title} Swiss"
+        try:
+            return await self.store.create_tournament(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=rules.name,
+                options=dict(chosen),
+                name=title,
+                rounds=rounds,
+                round_seconds=days * DAY,
+                created_by=user_id,
+                now=self.clock(),
+            )
+        except TournamentBusy:
+            raise BadRequest(
+                "This channel already runs a tournament: finish or cancel it first, or use another channel."
+            ) from None
+
+    async def open_in(self, channel_id: int) -> Tournament:
+        found = await self.store.channel_tournament(channel_id)
+        if found is None:
+            raise BadRequest("This channel runs no tournament: `/wargames tournament create` starts one.")
+        return found
+
+    async def by_id(self, tournament_id: int) -> Tournament:
+        found = await self.store.get_tournament(tournament_id)
+        if found is None:
+            raise BadRequest("This tournament no longer exists.")
+        return found
+
+    @staticmethod
+    def _closed(tournament: Tournament) -> str:
+        if tournament.status is TournamentStatus.CANCELLED:
+            return "This tournament was cancelled."
+        if tournament.status is TournamentStatus.FINISHED:
+            return "This tournament is over."
+        return "This tournament has started: sign-ups are closed."
+
+    async def join(self, tournament: Tournament, user_id: int) -> Tournament:
+        if tournament.status is not TournamentStatus.SIGNUP:
+            raise BadRequest(self._closed(tournament))
+        if not await self.store.join_tournament(tournament.id, user_id, self.clock()):
+            raise BadRequest("You are already signed up for this tournament.")
+        return await self.by_id(tournament.id)
+
+    async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
+        if tournament.status is TournamentStatus.RUNNING:
+            raise BadRequest(
+                "This tournament has started: you can no longer leave it (resign your game if you must)."
+            )
+        if tournament.status is not TournamentStatus.SIGNUP:
+            raise BadRequest(self._closed(tournament))
+        if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
+            raise BadRequest("You are not signed up for this tournament.")
+        return await self.by_id(tournament.id)
+
+    async def entries(self, tournament: Tournament) -> list[Entry]:
+        return await self.store.tournament_entries(tournament.id)
+
+    async def set_message(self, tournament: Tournament, message_id: int) -> None:
+        await self.store.set_tournament_message(tournament.id, message_id)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None, *, organiser: bool) -> None:
+        if not organiser:
+            raise NotAPlayer("Only members who can manage the server may choose who runs tournaments.")
+        await self.store.set_organiser_role(guild_id, role_id)
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        return await self.store.organiser_role(guild_id)
+
+    # ------------------------------------------------------------------ running
+
+    async def start(self, channel_id: int, *, organiser: bool) -> Started:
+        tournament = await self.open_in(channel_id)
+        if not organiser:
+            raise NotAPlayer(ORGANISERS_ONLY.format("start it"))
+        if tournament.status is not TournamentStatus.SIGNUP:
+            raise BadRequest("This tournament has already started.")
+        entries = await self.entries(tournament)
+        if len(entries) < 2:
+            n = len(entries)
+            raise BadRequest(
+                f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far."
+            )
+        ratings = {
+            e.user_id: (await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)).rating
+            for e in entries
+        }
+        players = [Entrant(user, rating) for user, rating in ratings.items()]
+        now = self.clock()
+        try:
+            started = await self.store.advance_tournament(
+                tournament,
+                status=TournamentStatus.RUNNING,
+                round_no=1,
+                round_ends_at=now + tournament.round_seconds,
+                now=now,
+                boards=self._rows(await asyncio.to_thread(pair, players, [], 1)),
+                ratings=ratings.items(),
+            )
+        except TournamentMoved:
+            raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
+        return Started(started, await self._unstarted(started))
+
+    @staticmethod
+    def _rows(pairings: Sequence[Pairing]) -> list[tuple[int, int | None, float | None]]:
+        return [(p.first, p.second, 1.0 if p.is_bye else None) for p in pairings]
+
+    async def _unstarted(self, tournament: Tournament) -> list[Board]:
+        boards = await self.store.tournament_boards(tournament.id)
+        return [
+            b
+            for b in boards
+            if b.round == tournament.round and b.second_id is not None and b.match_id is None
+        ]
+
+    async def cancel(self, channel_id: int, *, organiser: bool) -> Tournament:
+        tournament = await self.open_in(channel_id)
+        if not organiser:
+            raise NotAPlayer(ORGANISERS_ONLY.format("cancel it"))
+        try:
+            done = await self.store.advance_tournament(
+                tournament,
+                status=TournamentStatus.CANCELLED,
+                round_no=tournament.round,
+                round_ends_at=None,
+                now=self.clock(),
+            )
+        except TournamentMoved:
+            raise BadRequest("The tournament changed just now; try again.") from None
+        for board in await self.store.tournament_boards(tournament.id):
+            if board.result is None and board.thread_id is not None:
+                await self._stop(board)
+        return done
+
+    async def _stop(self, board: Board) -> None:
+        """Stop a game left open (the round's time ran out, or the tournament was cancelled)."""
+        assert board.thread_id is not None
+        # it may have ended meanwhile (or never started): its own result then stands
+        with contextlib.suppress(ServiceError, StaleVersion):
+            await self.matches.cancel(board.thread_id, 0, is_admin=True)
+
+    async def start_board(self, board: Board, thread_id: int) -> Match:
+        """Start a pairing's game in its thread (made by the adapter): first side to `first_id`.
+        After a crash it finds the game already begun there instead of starting a second one."""
+        tournament = await self.by_id(board.tournament_id)
+        if not await self.store.set_board_thread(board, thread_id):
+            fresh = [
+                b for b in await self.store.tournament_boards(board.tournament_id) if b.board == board.board
+            ]
+            thread_id = next(b.thread_id for b in fresh if b.round == board.round) or thread_id
+        rules = registry.game(tournament.game)
+        assert board.second_id is not None
+        try:
+            match = await self.matches.challenge(
+                guild_id=tournament.guild_id,
+                channel_id=thread_id,
+                challenger_id=board.first_id,
+                opponent_id=board.second_id,
+                game=tournament.game,
+                side=rules.sides[0].name,
+                options=tournament.options,
+                turn_seconds=turn_seconds(tournament.round_seconds),
+            )
+            match = await self.matches.accept(thread_id, board.second_id, match.id)
+        except BadRequest:
+            found = await self.db.get_channel_match(thread_id)  # begun there before a crash
+            if found is None or set(found.players) != {board.first_id, board.second_id}:
+                raise
+            match = found
+            if match.status is Status.CHALLENGED:  # the crash came between the two steps
+                match = await self.matches.accept(thread_id, board.second_id, match.id)
+        await self.store.set_board_match(board, match.id)
+        return match
+
+    async def pending_starts(self, tournament: Tournament) -> list[Board]:
+        return await self._unstarted(tournament)
+
+    async def table(self, tournament: Tournament, round_no: int | None = None) -> Table:
+        """The standings after `round_no` (default: every result so far)."""
+        entries = await self.entries(tournament)
+        boards = await self.store.tournament_boards(tournament.id)
+        upto = tournament.round if round_no is None else round_no
+        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round <= upto]
+        rated = {e.user_id: e.rating for e in entries}
+        players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
+        lines: list[Line] = []
+        gone = {e.user_id for e in entries if e.withdrawn}
+        for s in standings(players, games):
+            lines.append(await self._line(tournament, s, rated.get(s.user_id), s.user_id in gone))
+        final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
+        return Table(tournament, registry.game(tournament.game), upto, lines, final)
+
+    async def _line(self, tournament: Tournament, s: Standing, start: float | None, gone: bool) -> Line:
+        change = 0.0
+        if start is not None:
+            now = (await self.db.player_stats(tournament.guild_id, tournament.game, s.user_id)).rating
+            change = now - start
+        return Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, change, gone)
+
+    async def standings_of(self, channel_id: int) -> Table:
+        found = await self.store.channel_tournament(channel_id, open_only=False)
+        if found is None:
+            raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
+        return await self.table(found)
+
+    async def withdraw(self, guild_id: int, user_id: int) -> None:
+        """A player left the server: off the sign-up lists, never paired again (games run on)."""
+        await self.store.withdraw_player(guild_id, user_id)
+
+    # ------------------------------------------------------------------ the sweep
+
+    async def sweep(
+        self, now: float | None = None, present: Present | None = None
+    ) -> list[RoundDone | Started]:
+        """Record the results of games that ended; close a round whose games are all over or whose
+        days ran out (games still open are stopped and count as draws); pair and open the next, or
+        finish; and hand back what the channels must be shown or started, in this process's guilds."""
+        now = self.clock() if now is None else now
+        out: list[RoundDone | Started] = []
+        for tournament in await self.store.running_tournaments():
+            if not self.matches.serves(tournament.guild_id):
+                continue
+            if tournament.status is TournamentStatus.RUNNING:
+                moved = await self._sweep_one(tournament, now, present)
+                if moved is not None:
+                    tournament = moved
+            for round_no in range(tournament.announced + 1, tournament.round + 1):
+                closed = round_no < tournament.round or tournament.status is TournamentStatus.FINISHED
+                if not closed:
+                    break
+                table = await self.table(tournament, round_no)
+                nxt = await self._unstarted(tournament) if round_no == tournament.round - 1 else []
+                out.append(RoundDone(table, nxt))
+            if tournament.status is TournamentStatus.RUNNING and tournament.announced >= tournament.round - 1:
+                waiting = await self._unstarted(tournament)
+                if waiting:
+                    out.append(Started(tournament, waiting))
+        return out
+
+    async def announced(self, table: Table) -> None:
+        await self.store.mark_announced(table.tournament.id, table.round)
+
+    async def _sweep_one(
+        self, tournament: Tournament, now: float, present: Present | None
+    ) -> Tournament | None:
+        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
+        for board in boards:
+            if board.result is None and board.match_id is not None:
+                result = result_of(board, await self.db.get_match(board.match_id))
+                if result is not None and await self.store.set_board_result(board, result):
+                    continue
+        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
+        due = tournament.round_ends_at is not None and now >= tournament.round_ends_at
+        if any(b.result is None for b in boards):
+            if not due:
+                return None
+            for board in boards:
+                if board.result is None:
+                    if board.thread_id is not None:
+                        await self._stop(board)
+                    await self.store.set_board_result(board, DRAW)
+        return await self._next_round(tournament, now, present)
+
+    async def _next_round(
+        self, tournament: Tournament, now: float, present: Present | None
+    ) -> Tournament | None:
+        entries = await self.entries(tournament)
+        if present is not None:
+            for entry in entries:
+                if not entry.withdrawn and not await present(tournament.guild_id, entry.user_id):
+                    await self.withdraw(tournament.guild_id, entry.user_id)
+            entries = await self.entries(tournament)
+        boards = await self.store.tournament_boards(tournament.id)
+        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+        players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
+        last = tournament.round >= tournament.rounds or len(players) < 2
+        try:
+            if last:
+                return await self.store.advance_tournament(
+                    tournament,
+                    status=TournamentStatus.FINISHED,
+                    round_no=tournament.round,
+                    round_ends_at=None,
+                    now=now,
+                )
+            round_no = tournament.round + 1
+            return await self.store.advance_tournament(
+                tournament,
+                status=TournamentStatus.RUNNING,
+                round_no=round_no,
+                round_ends_at=now + tournament.round_seconds,
+                now=now,
+                boards=self._rows(await asyncio.to_thread(pair, players, games, round_no)),
+            )
+        except TournamentMoved:
+            return None  # another sweep moved it on first: it posts and starts what follows
+
+
+__all__ = [
+    "MAX_DAYS",
+    "MAX_ROUNDS",
+    "MIN_DAYS",
+    "MIN_ROUNDS",
+    "Line",
+    "RoundDone",
+    "Started",
+    "Table",
+    "TournamentService",
+    "parse_options",
+    "result_of",
+    "turn_seconds",
+]

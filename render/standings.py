@@ -1,0 +1,120 @@
+"""A tournament's standings as a picture: a pure function of the rows, drawn off the event loop.
+
+Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
+(12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
+the rating change since the tournament began (Elo); a name too long for its column is cut with "…".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.kit import encode, font, phone_px, wrap
+
+WIDTH = 800
+PAD = 24
+BODY = phone_px(WIDTH, 13)  # a little above the phone minimum
+HEAD = phone_px(WIDTH, 16)
+ROW = BODY + 22
+INK = (30, 30, 30)
+MUTED = (95, 95, 95)
+PAPER = (250, 248, 240)
+BAND = (48, 70, 96)
+STRIPE = (238, 234, 222)
+GOLD = (176, 132, 20)
+UP, DOWN = (20, 110, 50), (160, 40, 30)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    rank: int
+    name: str
+    points: float
+    buchholz: float
+    sonneborn: float
+    change: float
+    withdrawn: bool = False
+
+
+def _half(value: float) -> str:
+    """Points in halves as people write them: 2, 2½, ½."""
+    if abs(value * 2 - round(value * 2)) > 1e-9:  # Sonneborn-Berger may come in quarters
+        return f"{value:.2f}"
+    whole = int(value + 1e-9)
+    half = value - whole >= 0.5 - 1e-9
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
+    face = font(size, bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+# (title, right edge or None for the name column's left edge)
+_COLUMNS = (("#", 70), ("Player", None), ("Pts", 505), ("Bh", 600), ("SB", 680), ("Elo", WIDTH - PAD))
+_NAME_LEFT, _NAME_RIGHT = 88, 420
+
+
+def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
+    """The standings table: a band with the title, a header line, one line per player."""
+    titles = wrap(title, HEAD, WIDTH - 2 * PAD, True) or ("",)
+    subs = wrap(subtitle, BODY, WIDTH - 2 * PAD) if subtitle else ()
+    band = PAD + len(titles) * (HEAD + 8) + len(subs) * (BODY + 8) + PAD // 2
+    height = band + ROW + len(rows) * ROW + PAD
+    im = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(im)
+    draw.rectangle((0, 0, WIDTH, band), fill=BAND)
+    y = PAD
+    for line in titles:
+        draw.text((PAD, y), line, font=font(HEAD, True), fill=(255, 255, 255))
+        y += HEAD + 8
+    for line in subs:
+        draw.text((PAD, y), line, font=font(BODY), fill=(225, 230, 240))
+        y += BODY + 8
+    y = band + 10
+    body, bold = font(BODY), font(BODY, True)
+    for name, right in _COLUMNS:
+        if right is None:
+            draw.text((_NAME_LEFT, y), name, font=bold, fill=MUTED)
+        else:
+            draw.text((right - bold.getlength(name), y), name, font=bold, fill=MUTED)
+    y += ROW
+    for n, row in enumerate(rows):
+        if n % 2 == 0:
+            draw.rectangle((0, y - 8, WIDTH, y + ROW - 8), fill=STRIPE)
+        ink = GOLD if row.rank == 1 else INK
+        change = round(row.change)
+        cells = (
+            str(row.rank),
+            None,
+            _half(row.points),
+            _half(row.buchholz),
+            _half(row.sonneborn),
+            f"{change:+d}" if change else "0",
+        )
+        for (_, right), cell in zip(_COLUMNS, cells, strict=True):
+            if cell is None:
+                name = row.name + (" (left)" if row.withdrawn else "")
+                shown = _fit(name, BODY, _NAME_RIGHT - _NAME_LEFT, row.rank == 1)
+                draw.text((_NAME_LEFT, y), shown, font=bold if row.rank == 1 else body, fill=ink)
+                continue
+            assert right is not None
+            colour = ink
+            if right == WIDTH - PAD:
+                colour = UP if change > 0 else DOWN if change < 0 else MUTED
+            face = bold if right == 70 or (right == 505) else body
+            draw.text((right - face.getlength(cell), y), cell, font=face, fill=colour)
+        y += ROW
+    return encode(im)
+
+
+__all__ = ["WIDTH", "Row", "standings_png"]

@@ -1,0 +1,42 @@
+"""The standings picture (render/standings.py) is readable on a phone: 800 px wide, every text at
+least 12 CSS px when shown 400 px wide, a long name cut rather than spilling over the numbers."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render.kit import css_px_at, measuring
+from render.standings import WIDTH, Row, standings_png
+
+
+def rows(n: int) -> list[Row]:
+    return [
+        Row(
+            k + 1,
+            f"Player number {k} with a very long display name indeed",
+            3 - k / 2,
+            4.5,
+            2.25,
+            10.0 - 4 * k,
+        )
+        for k in range(n)
+    ]
+
+
+def test_every_text_is_at_least_12_css_px_on_a_phone():
+    with measuring() as sizes:
+        png = standings_png(
+            "Club Swiss: after round 2 of 3", "Pts, then Buchholz, then Sonneborn-Berger.", rows(6)
+        )
+    image = Image.open(io.BytesIO(png))
+    assert image.size[0] == WIDTH
+    assert sizes and css_px_at(sizes, image.size[0]) >= 12
+
+
+def test_the_picture_grows_with_the_players_and_decodes():
+    small = Image.open(io.BytesIO(standings_png("T", "", rows(2))))
+    large = Image.open(io.BytesIO(standings_png("T", "", rows(20))))
+    assert large.size[1] > small.size[1] + 17 * 40
+    assert large.getpixel((WIDTH // 2, large.size[1] // 2)) != (0, 0, 0)

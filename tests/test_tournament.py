@@ -1,0 +1,302 @@
+"""The tournament service (play/tournament.py) on both stores: refusals that change nothing, options,
+a restart mid-round, two processes sweeping the same round over (paired once), the round's days
+running out, and the console's commands."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from data import Database, Status
+from data.tournaments import TournamentStatus
+from engine import registry
+from play import BadRequest, MatchService, NotAPlayer
+from play.tournament import DAY, TournamentService, parse_options, turn_seconds
+from play.tournament_text import signup_text
+
+GUILD, CHANNEL = 5, 100
+ORGANISER = 1
+PLAYERS = [11, 12, 13, 14, 15]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        yield db, clock
+    finally:
+        await db.close()
+
+
+def services(db: Database, clock: Clock, seed: int = 1) -> TournamentService:
+    return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(seed)), clock=clock)
+
+
+async def open_one(t: TournamentService, players: list[int], rounds: int = 3) -> None:
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="blockwars",
+        rounds=rounds,
+        days=2,
+        organiser=True,
+    )
+    for user in players:
+        await t.join(made, user)
+
+
+async def thread_ids(t: TournamentService, counter: list[int]) -> None:
+    """What the adapter does: a thread per pairing, then the game in it."""
+    tournament = await t.open_in(CHANNEL)
+    for board in await t.pending_starts(tournament):
+        counter[0] += 1
+        await t.start_board(board, 1000 + counter[0])
+
+
+async def test_refusals_change_nothing(world):
+    db, clock = world
+    t = services(db, clock)
+    base = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars", rounds=3, days=2)
+    with pytest.raises(NotAPlayer, match="manage the server"):
+        await t.create(**base, organiser=False)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="no game `chess`"):
+        await t.create(**{**base, "game": "chess"}, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="1 to 12 rounds"):
+        await t.create(**{**base, "rounds": 13}, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="1 to 14 days"):
+        await t.create(**{**base, "days": 0}, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="not an option of Block Wars"):
+        await t.create(**base, options="tanks=on", organiser=True)  # type: ignore[arg-type]
+    assert await t.store.channel_tournament(CHANNEL) is None  # nothing was made
+    made = await t.create(**base, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="already runs a tournament"):
+        await t.create(**base, organiser=True)  # type: ignore[arg-type]
+    await t.join(made, 11)
+    with pytest.raises(BadRequest, match="already signed up"):
+        await t.join(made, 11)
+    with pytest.raises(BadRequest, match="not signed up"):
+        await t.leave(made, 12)
+    with pytest.raises(BadRequest, match="at least 2 players; 1 has signed up"):
+        await t.start(CHANNEL, organiser=True)
+    await t.join(made, 12)
+    with pytest.raises(NotAPlayer):
+        await t.start(CHANNEL, organiser=False)
+    with pytest.raises(NotAPlayer):
+        await t.cancel(CHANNEL, organiser=False)
+    still = await t.open_in(CHANNEL)
+    assert still.status is TournamentStatus.SIGNUP
+    assert [e.user_id for e in await t.entries(still)] == [11, 12]
+    await t.leave(still, 12)
+    assert [e.user_id for e in await t.entries(still)] == [11]
+
+
+def test_options_are_the_challenges_words_checked_by_the_game():
+    game = registry.game("blockwars")
+    assert parse_options(game, "crosses=on fighter_aces=off")["crosses"] is True
+    with pytest.raises(BadRequest, match="on or off"):
+        parse_options(game, "crosses=maybe")
+    with pytest.raises(BadRequest, match="name=value"):
+        parse_options(game, "crosses")
+    limited = registry.game("fixbayonets")
+    assert parse_options(limited, "turn_limit=12")["turn_limit"] == 12
+    with pytest.raises(BadRequest, match="whole number"):
+        parse_options(limited, "turn_limit=many")
+    assert turn_seconds(2 * DAY) == 2 * DAY // 3 and turn_seconds(14 * DAY) == 3 * DAY
+
+
+async def test_the_sign_up_message_states_the_options_as_a_challenge_does(world):
+    db, clock = world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="fixbayonets",
+        rounds=1,
+        days=1,
+        name="  Spring   Cup ",
+        options="turn_limit=12",
+        organiser=True,
+    )
+    assert made.options["turn_limit"] == 12
+    text = signup_text(registry.game("fixbayonets"), made, [], str)
+    assert text.startswith("**Spring Cup**: a Swiss tournament of Fix Bayonets, 1 round of 1 day each.")
+    assert "Turn limit: 12 rounds" in text
+
+
+async def test_a_restart_mid_round_and_two_sweeps_pair_the_next_round_once(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:4])
+    started = await t.start(CHANNEL, organiser=True)
+    assert len(started.boards) == 2
+    counter = [0]
+    await thread_ids(t, counter)
+    # every game of round 1 ends by resignation
+    for board in await t.store.tournament_boards(started.tournament.id):
+        assert board.thread_id is not None and board.match_id is not None
+        await t.matches.act(board.thread_id, board.first_id, "resign")
+    # the bot restarts: fresh services over the same database, two processes at once
+    a, b = services(db, clock, 2), services(db, clock, 3)
+    done = await asyncio.gather(a.sweep(), b.sweep())
+    boards = await a.store.tournament_boards(started.tournament.id)
+    assert [bd.round for bd in boards].count(2) == 2  # round 2 paired once
+    assert all(bd.result == 0.0 for bd in boards if bd.round == 1)
+    closed = [item for items in done for item in items if getattr(item, "table", None) is not None]
+    assert 1 <= len(closed) <= 2  # at least once (each may post before the other marks it)
+    await a.announced(closed[0].table)  # type: ignore[union-attr]
+    assert (await a.store.get_tournament(started.tournament.id)).announced == 1  # type: ignore[union-attr]
+    # starting the games: one process creates the match for each thread, a second finds it
+    await thread_ids(a, counter)
+    await thread_ids(b, counter)  # nothing left to start
+    round2 = [bd for bd in await a.store.tournament_boards(started.tournament.id) if bd.round == 2]
+    assert all(bd.match_id is not None for bd in round2)
+    assert len({bd.match_id for bd in round2}) == 2
+
+
+async def test_the_rounds_days_running_out_stops_open_games_as_draws(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    assert await t.sweep() == []  # nothing over yet
+    clock.now += 2 * DAY + 1
+    done = await t.sweep()
+    assert len(done) == 1
+    table = done[0].table  # type: ignore[union-attr]
+    assert table.final and [line.points for line in table.lines] == [0.5, 0.5]
+    board = (await t.store.tournament_boards(started.tournament.id))[0]
+    assert board.match_id is not None
+    assert (await db.get_match(board.match_id)).status is Status.CANCELLED
+    finished = await t.store.get_tournament(started.tournament.id)
+    assert finished is not None and finished.status is TournamentStatus.FINISHED
+
+
+async def test_a_player_who_left_the_server_is_not_paired_again(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:4])
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    await t.withdraw(GUILD, 14)  # they left: their game runs on to its deadline
+    for board in await t.store.tournament_boards(started.tournament.id):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.second_id or 0, "resign")
+    await t.sweep()
+    round2 = [b for b in await t.store.tournament_boards(started.tournament.id) if b.round == 2]
+    assert 14 not in {u for b in round2 for u in (b.first_id, b.second_id)}
+    assert [b.second_id for b in round2].count(None) == 1  # three left: one bye
+    table = await t.table(await t.open_in(CHANNEL))
+    assert [line.withdrawn for line in table.lines if line.user_id == 14] == [True]
+
+
+async def test_cancel_stops_the_games_and_frees_the_channel(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2])
+    await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    done = await t.cancel(CHANNEL, organiser=True)
+    assert done.status is TournamentStatus.CANCELLED
+    assert await t.store.channel_tournament(CHANNEL) is None
+    assert (await db.get_channel_match(1001)) is None  # the thread's game was stopped
+    await open_one(t, PLAYERS[:2])  # a new one may start in the channel
+
+
+async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
+    """The console mirrors `/wargames tournament ...`: sign-up, start (a thread per game), a game
+    played in its thread, the round closed by the sweep each line runs, standings written as PNG."""
+    import io as _io
+
+    from PIL import Image
+
+    from console import Console, names
+
+    clock = Clock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = _io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    try:
+        lines = [
+            "/wargames tournament create game:blockwars rounds:1 days:1 name:Club",
+            "/wargames tournament join",
+            "/wargames tournament start",  # one player: refused
+            "/as bob",
+            "/wargames tournament join",
+            "/wargames tournament join",  # twice: refused
+            "/wargames tournament start",
+        ]
+        for line in lines:
+            await console.handle(line)
+        text = out.getvalue()
+        assert "Club: a Swiss tournament of Block Wars, 1 round of 1 day each." in text
+        assert "Type `/wargames tournament join` to play" in text
+        assert "✗ A tournament needs at least 2 players; 1 has signed up so far." in text
+        assert "✗ You are already signed up for this tournament." in text
+        assert "Club has begun: round 1 of 1" in text
+        assert console.refused == 2
+        match = await db.get_channel_match(names.channel_id("t1r1b1"))
+        assert match is not None
+        loser = names.user_name(match.challenger_id)
+        for line in (f"/as {loser}", "/channel t1r1b1", "/blockwars resign", "/channel general", "/whoami"):
+            await console.handle(line)
+        text = out.getvalue()
+        assert "is over after 1 round" in text and "wins it with 1 point" in text
+        pngs = sorted((tmp_path / "b").glob("tournament-1-round-1.png"))
+        assert pngs and Image.open(pngs[0]).width == 800
+    finally:
+        await db.close()
+
+
+async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    clock.now += 2 * DAY + 1
+    elsewhere = TournamentService(
+        db, MatchService(db, clock=clock, guilds=lambda guild: guild != GUILD), clock=clock
+    )
+    assert await elsewhere.sweep() == []
+    still = await t.store.get_tournament(started.tournament.id)
+    assert still is not None and still.status is TournamentStatus.RUNNING
+    assert len(await t.sweep()) == 1
+
+
+async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world):
+    """The bot stopped after making a pairing's challenge in its thread but before accepting it: the
+    next start finds that challenge, accepts it, and links it; no second game is made."""
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    board = started.boards[0]
+    assert board.second_id is not None
+    begun = await t.matches.challenge(
+        guild_id=GUILD,
+        channel_id=2001,
+        challenger_id=board.first_id,
+        opponent_id=board.second_id,
+        game="blockwars",
+        side="germans",
+    )
+    match = await t.start_board(board, 2001)
+    assert match.id == begun.id and match.status is Status.ACTIVE
+    again = await t.store.tournament_boards(started.tournament.id)
+    assert again[0].match_id == begun.id and again[0].thread_id == 2001
+    assert await t.pending_starts(started.tournament) == []
