@@ -182,6 +182,13 @@ def test_the_edition_is_never_an_option_a_player_sees_or_types() -> None:
         assert "dition" not in text
     with pytest.raises(ValueError, match="no option 'editon'"):
         GAME.normalise_options({"editon": 1})
+    # a tournament's options are typed as name=value: the edition is no name a player may write
+    from play.errors import BadRequest
+    from play.tournament import parse_options
+
+    with pytest.raises(BadRequest, match="`edition=1` is not an option of Company Commander"):
+        parse_options(GAME, "edition=1")
+    assert parse_options(GAME, "turn_limit=9") == {"turn_limit": 9, "edition": 2}
 
 
 async def test_a_new_challenge_stores_edition_2_and_an_old_match_plays_on_under_edition_1(
