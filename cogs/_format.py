@@ -9,9 +9,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from cogs import limits
 from engine.protocol import Action, Game, View
 
-MAX_CHOICES = 25  # Discord: autocomplete choices and select options
+MAX_CHOICES = limits.CHOICES
+
+
+class DiscordMarkup:
+    """play/'s `Markup` in Discord's syntax: mentions that notify, timestamps in each reader's zone."""
+
+    def mention(self, user_id: int) -> str:
+        return f"<@{user_id}>"
+
+    def channel(self, channel_id: int) -> str:
+        return f"<#{channel_id}>"
+
+    def relative(self, ts: float) -> str:
+        return f"<t:{int(ts)}:R>"
+
+    def date(self, ts: float) -> str:
+        return f"<t:{int(ts)}:F>"
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**"
+
+
+DISCORD = DiscordMarkup()
 T = TypeVar("T")
 
 
@@ -30,7 +53,7 @@ def actions_of_group(game: Game, view: View, legal: Iterable[Action], group: str
     return [a for a in legal if game.group_of(view, a) == group]
 
 
-def chunks(items: Sequence[T], size: int = MAX_CHOICES, most: int = 4) -> list[list[T]]:
+def chunks(items: Sequence[T], size: int = MAX_CHOICES, most: int = limits.ROWS - 1) -> list[list[T]]:
     """Split into select-sized pieces (at most `most` selects, so a message keeps a row spare)."""
     return [list(items[i : i + size]) for i in range(0, min(len(items), size * most), size)]
 
@@ -55,4 +78,4 @@ def filter_choices(
 
 def choice_name(game: Game, view: View, action: Action) -> str:
     """Autocomplete label: the notation and the words (Discord allows 100 characters)."""
-    return f"{action} — {game.describe(view, action)}"[:100]
+    return f"{action} — {game.describe(view, action)}"[: limits.TEXT]

@@ -9,31 +9,58 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Sequence
+from typing import Any, Protocol, cast
 
 import discord
 
+from cogs import limits
 from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
 from engine.protocol import Choice, Menu
 
-if TYPE_CHECKING:
-    from cogs.core import Core
 
-ID_LIMIT = 100
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
+class Clicks(Protocol):
+    """What a click calls on the core cog (found at click time, so this module imports no cog)."""
+
+    async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None: ...
+    async def accept_challenge(
+        self, interaction: discord.Interaction, match_id: int | None = None
+    ) -> None: ...
+    async def decline_challenge(
+        self, interaction: discord.Interaction, match_id: int | None = None
+    ) -> None: ...
+    async def open_group_picker(
+        self, interaction: discord.Interaction, match_id: int, version: int
+    ) -> None: ...
+    async def play_component(
+        self, interaction: discord.Interaction, notation: str, match_id: int, version: int
+    ) -> None: ...
+    async def open_action_picker(
+        self, interaction: discord.Interaction, match_id: int, version: int, group: str
+    ) -> None: ...
+    async def open_submenu(
+        self, interaction: discord.Interaction, match_id: int, version: int, key: str
+    ) -> None: ...
+    async def show_hand(
+        self, interaction: discord.Interaction, match_id: int | None, *, game_name: str | None = None
+    ) -> None: ...
+    async def review(
+        self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
+    ) -> None: ...
+    async def undo(
+        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+    ) -> None: ...
 
 
-def _cog(interaction: discord.Interaction) -> Core:
+ID_LIMIT = limits.TEXT
+STYLES = limits.STYLES
+
+
+def _cog(interaction: discord.Interaction) -> Clicks:
     cog = interaction.client.get_cog("Core")  # type: ignore[attr-defined]
     if cog is None:
         raise RuntimeError("the core cog is not loaded")
-    return cast("Core", cog)
+    return cast(Clicks, cog)
 
 
 class _Released:
@@ -143,7 +170,7 @@ class PlayButton(
 
 
 def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=c.label[:100], value=str(c.notation)) for c in choices]
+    return [discord.SelectOption(label=c.label[: limits.TEXT], value=str(c.notation)) for c in choices]
 
 
 class PickSelect(
@@ -164,7 +191,7 @@ class PickSelect(
         cls, match_id: int, version: int, n: int, choices: Sequence[Choice], placeholder: str
     ) -> PickSelect:
         select: discord.ui.Select = discord.ui.Select(
-            placeholder=placeholder[:150], options=select_options(choices)
+            placeholder=placeholder[: limits.PLACEHOLDER], options=select_options(choices)
         )
         return cls(match_id, version, n, select)
 
@@ -196,8 +223,13 @@ class UnitSelect(
         cls, match_id: int, version: int, groups: Sequence[tuple[str, str]], placeholder: str
     ) -> UnitSelect:
         """`groups` are (key, label) pairs."""
-        options = [discord.SelectOption(label=label[:100], value=key[:100]) for key, label in groups]
-        select: discord.ui.Select = discord.ui.Select(placeholder=placeholder[:150], options=options)
+        options = [
+            discord.SelectOption(label=label[: limits.TEXT], value=key[: limits.TEXT])
+            for key, label in groups
+        ]
+        select: discord.ui.Select = discord.ui.Select(
+            placeholder=placeholder[: limits.PLACEHOLDER], options=options
+        )
         return cls(match_id, version, select)
 
     @classmethod

@@ -1,299 +1,231 @@
-"""Each game's slash-command group, built from the game's own specification.
+"""Discord's command groups, generated from the platform's command table (`play.commands`).
 
-Every game's group has the same platform commands (challenge, accept, decline,
-play, board, hand where hands exist, history, replay, rules, resign, draw, stats, leaderboard,
-review, cancel; `notify` is one command of `/wargames`, a setting for every game) plus one command
-per `Verb` the game declares. The challenge takes one parameter
-per `OptionSpec`. Everything a command does is the core cog's (`cogs.core.Core`): a callback here
-only turns Discord's typed arguments into a call. discord.py reads a command's parameters from its
-callback's signature, so callbacks get a `__signature__` built from the game's spec.
+Each game's `/<game>` group and the `/wargames` group get one slash command per entry of the table.
+A callback here only turns Discord's typed arguments into a call on the handlers (`Handlers`, which
+the core cog provides): discord.py reads a command's parameters from its callback's signature, so
+each callback gets a `__signature__` built from the entry's options. Discord's limits on a tree are
+checked by tests/test_commands.py on the groups built here.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
-from engine.protocol import Game, OptionSpec, Verb
-from play.ratings import level_choice
-
-if TYPE_CHECKING:
-    from cogs.core import Core
+from cogs import limits
+from engine.protocol import Game, Verb
+from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, game_commands, wargames_commands
 
 Callback = Callable[..., Awaitable[None]]
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
-MAX_SUBCOMMANDS = 25  # Discord's limit per group
+MAX_SUBCOMMANDS = limits.SUBCOMMANDS
 
 
-def _signature(params: list[inspect.Parameter]) -> inspect.Signature:
+class Handlers(Protocol):
+    """What a generated command calls: the core cog's command bodies."""
+
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        game: Game,
+        *,
+        opponent: discord.User,
+        side: str = "random",
+        options: dict[str, Any],
+        hours_per_turn: int = 72,
+        level: str | None = None,
+    ) -> None: ...
+    async def accept_challenge(self, interaction: discord.Interaction) -> None: ...
+    async def decline_challenge(self, interaction: discord.Interaction) -> None: ...
+    async def play(self, interaction: discord.Interaction, game: str, text: str) -> None: ...
+    async def board(self, interaction: discord.Interaction, game: str, focus: str | None) -> None: ...
+    async def show_hand(
+        self, interaction: discord.Interaction, match_id: int | None, *, game_name: str | None = None
+    ) -> None: ...
+    async def history(self, interaction: discord.Interaction, game: str, count: int) -> None: ...
+    async def replay(self, interaction: discord.Interaction, game: str) -> None: ...
+    async def rules(self, interaction: discord.Interaction, game: str, topic: str) -> None: ...
+    async def stats(
+        self, interaction: discord.Interaction, game: str, member: discord.User | None
+    ) -> None: ...
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None: ...
+    async def review(self, interaction: discord.Interaction, game: str) -> None: ...
+    async def cancel(self, interaction: discord.Interaction) -> None: ...
+    async def autocomplete_actions(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        current: str,
+        kinds: tuple[str, ...],
+        verb: Verb | None,
+    ) -> list[app_commands.Choice[str]]: ...
+    async def autocomplete_focus(
+        self, interaction: discord.Interaction, game: str, current: str
+    ) -> list[app_commands.Choice[str]]: ...
+    async def games(self, interaction: discord.Interaction) -> None: ...
+    async def notify(self, interaction: discord.Interaction, enabled: bool) -> None: ...
+    async def mygames(self, interaction: discord.Interaction) -> None: ...
+    async def away(self, interaction: discord.Interaction, days: int) -> None: ...
+    async def back(self, interaction: discord.Interaction) -> None: ...
+    async def undo(self, interaction: discord.Interaction) -> None: ...
+    async def verify(self, interaction: discord.Interaction, game: int | None = None) -> None: ...
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None: ...
+    async def sync(self, interaction: discord.Interaction) -> None: ...
+
+
+def _annotation(option: Option) -> Any:
+    base: Any
+    if option.kind == "bool":
+        base = bool
+    elif option.kind == "user":
+        base = discord.User
+    elif option.kind == "int":
+        low = option.minimum if option.minimum is not None else -(2**31)
+        high = option.maximum if option.maximum is not None else 2**31
+        base = app_commands.Range[int, low, high]
+    else:
+        base = str
+    return base | None if option.default is None else base
+
+
+def _param(option: Option) -> inspect.Parameter:
+    default = inspect.Parameter.empty if option.required else option.default
+    return inspect.Parameter(
+        option.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(option), default=default
+    )
+
+
+def _add(
+    group: app_commands.Group,
+    command: Command,
+    callback: Callback,
+    complete: dict[str, Completer] | None = None,
+) -> None:
+    """Add `command` to `group`, calling `callback` with its typed options as keywords."""
     first = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
     )
-    return inspect.Signature([first, *params])
-
-
-def _param(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
-
-
-def _command(
-    group: app_commands.Group,
-    name: str,
-    description: str,
-    callback: Callback,
-    params: list[inspect.Parameter] | None = None,
-    *,
-    describe: dict[str, str] | None = None,
-    choices: dict[str, list[app_commands.Choice[str]]] | None = None,
-    complete: dict[str, Completer] | None = None,
-) -> None:
-    """Add `/group name` whose parameters are `params` (typed), described and completed as given."""
-    callback.__signature__ = _signature(params or [])  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = f"{group.name}_{name}"
+    callback.__signature__ = inspect.Signature([first, *map(_param, command.options)])  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = f"{group.name}_{command.name}"
+    # A game's own words (its options' descriptions, its rules topics) are cut to what Discord takes.
+    describe = {o.name: o.description[: limits.TEXT] for o in command.options}
+    choices = {
+        o.name: [
+            app_commands.Choice(name=label[: limits.TEXT], value=value)
+            for label, value in o.choices[: limits.CHOICES]
+        ]
+        for o in command.options
+        if o.choices
+    }
     if describe:
         callback = app_commands.describe(**describe)(callback)
     if choices:
         callback = app_commands.choices(**choices)(callback)
     if complete:
         callback = app_commands.autocomplete(**complete)(callback)  # type: ignore[arg-type]
-    command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=name, description=description[:100], callback=cast(Any, callback)
+    built: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=command.name, description=command.help, callback=cast(Any, callback)
     )
-    group.add_command(command)
+    group.add_command(built)
 
 
-def _option_param(spec: OptionSpec) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:
-    if isinstance(spec.default, bool):
-        return _param(spec.name, bool, spec.default), None
-    if isinstance(spec.default, int):
-        low = spec.minimum if spec.minimum is not None else -(2**31)
-        high = spec.maximum if spec.maximum is not None else 2**31
-        return _param(spec.name, app_commands.Range[int, low, high], spec.default), None
-    options = [app_commands.Choice(name=c, value=c) for c in spec.choices] or None
-    return _param(spec.name, str, spec.default), options
+def _game_callback(core: Handlers, game: Game, command: Command) -> Callback:
+    """What `/<game> <command>` does: one call on the handlers."""
+    name = game.name
+    verb = command.verb
+    if verb is not None:
+
+        async def play_verb(interaction: discord.Interaction, **kw: Any) -> None:
+            await core.play(interaction, name, verb.notation(kw.get(verb.arg) if verb.arg else None))
+
+        return play_verb
+    calls: dict[str, Callable[..., Awaitable[None]]] = {
+        "accept": lambda i: core.accept_challenge(i),
+        "decline": lambda i: core.decline_challenge(i),
+        "play": lambda i, action: core.play(i, name, action),
+        "resign": lambda i: core.play(i, name, "resign"),
+        "draw": lambda i, choice: core.play(i, name, f"{choice} draw"),
+        "board": lambda i, **kw: core.board(i, name, next(iter(kw.values()), None)),
+        "hand": lambda i: core.show_hand(i, None, game_name=name),
+        "history": lambda i, count=20: core.history(i, name, count),
+        "replay": lambda i: core.replay(i, name),
+        "rules": lambda i, topic: core.rules(i, name, topic),
+        "stats": lambda i, member=None: core.stats(i, name, member),
+        "leaderboard": lambda i: core.leaderboard(i, name),
+        "review": lambda i: core.review(i, name),
+        "cancel": lambda i: core.cancel(i),
+    }
+    if command.name == "challenge":
+        specs = [spec.name for spec in game.options]
+
+        async def challenge(interaction: discord.Interaction, **kw: Any) -> None:
+            options = {spec: kw.pop(spec) for spec in specs}
+            await core.challenge(interaction, game, options=options, **kw)
+
+        return challenge
+    call = calls[command.name]
+
+    async def callback(interaction: discord.Interaction, **kw: Any) -> None:
+        await call(interaction, **kw)
+
+    return callback
 
 
-def build_group(core: Core, game: Game) -> app_commands.Group:
-    """The `/<game.name>` group: the platform's commands plus the game's verbs."""
-    group = app_commands.Group(name=game.name, description=game.description[:100], guild_only=True)
+def build_group(core: Handlers, game: Game) -> app_commands.Group:
+    """The `/<game>` group: every command of the table that Discord offers, the game's verbs included."""
+    group = app_commands.Group(name=game.name, description=game.description[: limits.TEXT], guild_only=True)
     name = game.name
 
-    # -- challenges
-    option_params = [_option_param(spec) for spec in game.options]
-    side_names = ["random", *(s.name for s in game.sides)]
-
-    async def challenge(interaction: discord.Interaction, **kw: Any) -> None:
-        options = {spec.name: kw.pop(spec.name) for spec in game.options}
-        await core.challenge(interaction, game, options=options, **kw)
-
-    describe = {
-        "opponent": "Who you want to play (pick me, the bot, to play the AI)",
-        "side": "The side you want to play (random if not given)",
-        "hours_per_turn": "Hours each player has for a turn before losing on time (default 72)",
-        "level": "Only when challenging me: how strong the AI plays",
-        **{spec.name: spec.description for spec in game.options},
-    }
-    choices = {
-        "side": [app_commands.Choice(name=n, value=n) for n in side_names],
-        "level": [app_commands.Choice(name=level_choice(game, n), value=n) for n in game.ai.names],
-        **{spec.name: opts for spec, (_, opts) in zip(game.options, option_params, strict=True) if opts},
-    }
-    _command(
-        group,
-        "challenge",
-        f"Challenge someone (or me, for an AI game) to {game.title}",
-        challenge,
-        [
-            _param("opponent", discord.User),
-            _param("side", str, "random"),
-            *(p for p, _ in option_params),
-            _param("hours_per_turn", app_commands.Range[int, 1, 336], 72),
-            _param("level", str | None, None),
-        ],
-        describe=describe,
-        choices=choices,
-    )
-
-    async def accept(interaction: discord.Interaction) -> None:
-        await core.accept_challenge(interaction)
-
-    async def decline(interaction: discord.Interaction) -> None:
-        await core.decline_challenge(interaction)
-
-    _command(group, "accept", "Accept the challenge in this channel", accept)
-    _command(group, "decline", "Decline the challenge in this channel (or withdraw yours)", decline)
-
-    # -- playing
     def completer(kinds: tuple[str, ...], verb: Verb | None) -> Completer:
         async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             return await core.autocomplete_actions(interaction, name, current, kinds, verb)
 
         return complete
 
-    async def play(interaction: discord.Interaction, action: str) -> None:
-        await core.play(interaction, name, action)
+    async def complete_focus(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await core.autocomplete_focus(interaction, name, current)
 
-    _command(
-        group,
-        "play",
-        "Play any action (several may be separated by ;); the list shows what is legal now",
-        play,
-        [_param("action", str)],
-        describe={"action": f"The action, e.g. {game.notation_help}"[:100]},
-        complete={"action": completer((), None)},
-    )
-    for verb in game.verbs:
-        _add_verb(core, group, game, verb, completer(verb.plays, verb))
+    commands = [c for c in game_commands(game) if c.on("discord")]
+    if len(commands) > MAX_SUBCOMMANDS:
+        raise ValueError(f"/{name} would have {len(commands)} commands; Discord allows {MAX_SUBCOMMANDS}")
+    for command in commands:
+        complete: dict[str, Completer] = {}
+        for option in command.options:
+            if option.complete == "actions":
+                verb = command.verb
+                complete[option.name] = completer(verb.plays if verb else (), verb)
+            elif option.complete == "focus":
+                complete[option.name] = complete_focus
+        _add(group, command, _game_callback(core, game, command), complete)
+    return group
 
-    async def resign(interaction: discord.Interaction) -> None:
-        await core.play(interaction, name, "resign")
 
-    async def draw(interaction: discord.Interaction, choice: str) -> None:
-        await core.play(interaction, name, f"{choice} draw")
-
-    _command(group, "resign", "Resign the game in this channel", resign)
-    _command(
-        group,
-        "draw",
-        "Offer a draw, or accept or decline your opponent's offer",
-        draw,
-        [_param("choice", str)],
-        describe={"choice": "offer, accept or decline"},
-        choices={"choice": [app_commands.Choice(name=n, value=n) for n in ("offer", "accept", "decline")]},
-    )
-
-    # -- looking
-    if game.focus is not None:
-        focus = game.focus
-
-        async def board(interaction: discord.Interaction, **kw: Any) -> None:
-            await core.board(interaction, name, kw.get(focus.name))
-
-        async def complete_focus(
-            interaction: discord.Interaction, current: str
-        ) -> list[app_commands.Choice[str]]:
-            return await core.autocomplete_focus(interaction, name, current)
-
-        _command(
-            group,
-            "board",
-            "Show the current board" + (f", optionally with one {focus.name}" if focus else ""),
-            board,
-            [_param(focus.name, str | None, None)],
-            describe={focus.name: focus.description},
-            complete={focus.name: complete_focus},
-        )
-    else:
-
-        async def plain_board(interaction: discord.Interaction) -> None:
-            await core.board(interaction, name, None)
-
-        _command(group, "board", "Show the current board", plain_board)
-    if game.private_info:
-
-        async def hand(interaction: discord.Interaction) -> None:
-            await core.show_hand(interaction, None, game_name=name)
-
-        _command(group, "hand", "Your hand, shown only to you", hand)
-
-    async def history(interaction: discord.Interaction, count: int = 20) -> None:
-        await core.history(interaction, name, count)
-
-    _command(
-        group,
-        "history",
-        "The last actions of this channel's game, turn by turn",
-        history,
-        [_param("count", app_commands.Range[int, 1, 60], 20)],
-        describe={"count": "How many of the latest actions to list (default 20)"},
-    )
-
-    async def replay(interaction: discord.Interaction) -> None:
-        await core.replay(interaction, name)
-
-    _command(group, "replay", "The whole game in this channel as an animation", replay)
-    topics = list(game.rules)
-
-    async def rules(interaction: discord.Interaction, topic: str = topics[0]) -> None:
-        await core.rules(interaction, name, topic)
-
-    _command(
-        group,
-        "rules",
-        "The rules in short, by topic",
-        rules,
-        [_param("topic", str, topics[0])],
-        describe={"topic": "Which part of the rules"},
-        choices={"topic": [app_commands.Choice(name=t, value=t) for t in topics[:25]]},
-    )
-
-    # -- standings and settings (the core cog's, per game)
-    async def stats(interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        await core.stats(interaction, name, member)
-
-    _command(
-        group,
-        "stats",
-        f"A player's {game.title} record on this server",
-        stats,
-        [_param("member", discord.User | None, None)],
-        describe={"member": "Whose record (yours if not given)"},
-    )
-
-    async def leaderboard(interaction: discord.Interaction) -> None:
-        await core.leaderboard(interaction, name)
-
-    _command(group, "leaderboard", f"The best-rated {game.title} players on this server", leaderboard)
-
-    async def review(interaction: discord.Interaction) -> None:
-        await core.review(interaction, name)
-
-    _command(
-        group,
-        "review",
-        "After a game: your three costliest choices by the AI's judgement, shown only to you",
-        review,
-    )
-
-    async def cancel(interaction: discord.Interaction) -> None:
-        await core.cancel(interaction)
-
-    _command(group, "cancel", "Cancel this channel's game without a result (Manage Channels)", cancel)
-    if len(group.commands) > MAX_SUBCOMMANDS:
-        raise ValueError(
-            f"/{name} would have {len(group.commands)} commands; Discord allows {MAX_SUBCOMMANDS}"
+def build_wargames(core: Handlers) -> app_commands.Group:
+    """The `/wargames` group: what is one for every game (the list, a setting, time away, admin)."""
+    group = app_commands.Group(name="wargames", description=WARGAMES_HELP, guild_only=True)
+    subgroups = {
+        sub: app_commands.Group(name=sub, description=text, parent=group) for sub, text in SUBGROUPS.items()
+    }
+    for command in wargames_commands("discord"):
+        _add(
+            subgroups[command.subgroup] if command.subgroup else group, command, _forward(core, command.name)
         )
     return group
 
 
-def _add_verb(core: Core, group: app_commands.Group, game: Game, verb: Verb, complete: Completer) -> None:
-    name = game.name
-    if verb.arg is None:
+def _forward(core: Handlers, name: str) -> Callback:
+    """A `/wargames` command's callback: the handler of the same name, with the typed options."""
 
-        async def fixed(interaction: discord.Interaction) -> None:
-            await core.play(interaction, name, verb.notation(None))
+    async def callback(interaction: discord.Interaction, **kw: Any) -> None:
+        await getattr(core, name)(interaction, **kw)
 
-        _command(group, verb.name, verb.description, fixed)
-        return
-    arg = verb.arg
-    default = inspect.Parameter.empty if verb.default is None else verb.default
-
-    async def with_arg(interaction: discord.Interaction, **kw: Any) -> None:
-        await core.play(interaction, name, verb.notation(kw.get(arg)))
-
-    _command(
-        group,
-        verb.name,
-        verb.description,
-        with_arg,
-        [_param(arg, str, default)],
-        describe={arg: verb.arg_description},
-        complete={arg: complete},
-    )
+    return callback
 
 
-__all__ = ["MAX_SUBCOMMANDS", "build_group"]
+__all__ = ["MAX_SUBCOMMANDS", "Handlers", "build_group", "build_wargames"]

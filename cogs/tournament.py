@@ -38,8 +38,9 @@ from play.tournament_text import (
 from render.standings import Row, standings_png
 
 if TYPE_CHECKING:
-    from bot import WargamesBot
     from cogs.core import Core
+    from play.service import MatchService
+    from settings import Settings
 
 log = logging.getLogger("bot.tournament")
 
@@ -102,13 +103,13 @@ class Tournaments(commands.Cog):
 
     group = app_commands.Group(name="tournament", description="Swiss tournaments over days, for any game")
 
-    def __init__(self, bot: WargamesBot) -> None:
+    def __init__(self, bot: commands.Bot, service: MatchService, settings: Settings) -> None:
+        """The bot's services come in here (see `setup`): this package imports nothing from bot.py."""
         self.bot = bot
-        assert bot.database is not None
-        self.service = TournamentService(bot.database, bot.service)
+        self.service = TournamentService.over(service)
         self._starting: dict[int, asyncio.Lock] = {}
         self._sweeping = asyncio.Lock()  # the loop's sweep and one asked for (tests) never overlap
-        self.sweeper = tasks.loop(seconds=bot.settings.sweep_seconds)(self._sweep_tick)
+        self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self.bot.wait_until_ready)
 
     @property
@@ -123,8 +124,7 @@ class Tournaments(commands.Cog):
         # The group belongs under /wargames, not at the top level where discord.py would put a
         # plain cog's group once this returns: hand it to the core cog's group instead.
         self.__cog_app_commands__ = []
-        wargames = self.core.app_command
-        assert wargames is not None
+        wargames = self.core.wargames
         if wargames.get_command(self.group.name) is None:
             wargames.add_command(self.group)
         self.sweeper.start()
@@ -132,7 +132,7 @@ class Tournaments(commands.Cog):
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
         core = self.bot.get_cog("Core")
-        group = cast("Core", core).app_command if core is not None else None
+        group = cast("Core", core).wargames if core is not None else None
         if group is not None:
             group.remove_command(self.group.name)
 
@@ -426,7 +426,8 @@ class Tournaments(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Tournaments(bot))  # type: ignore[arg-type]
+    own: Any = bot  # the bot's services, handed in
+    await bot.add_cog(Tournaments(bot, own.service, own.settings))
 
 
 __all__ = ["SignupButton", "Tournaments", "setup"]

@@ -21,12 +21,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from console import names
+from console.lines import Outcome, UsageError, options
 from console.names import BOT_ID, GUILD_ID, BadName
 from console.tournament import ConsoleTournaments
 from data import Database, Match, Status
@@ -34,24 +34,28 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError, fairness
+from play.commands import Command, game_commands, wargames_commands
 from play.fairness import engine_seed
-from play.present import (
+from play.listings import (
     ai_stats_text,
     away_notice,
     away_text,
     back_notice,
     back_text,
-    chosen_side_text,
     games_text,
-    history_text,
     leaderboard_text,
     my_games_text,
+    review_text,
+    stats_text,
+)
+from play.present import (
+    chosen_side_text,
+    history_text,
+    notice_text,
     played_story,
     private_text,
-    review_text,
     rules_text,
     standing_actions,
-    stats_text,
     status_text,
     terms_text,
     told,
@@ -68,13 +72,7 @@ from settings import load_settings
 # at its easy level) must show a decisive game, not a draw at a turn limit; docs/console.md gives the
 # figures behind the choice, and tests/test_console_frictions.py checks it.
 DEMO_SEED = 1
-TRUE = ("true", "yes", "on", "1")
-FALSE = ("false", "no", "off", "0")
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
-PLATFORM_COMMANDS = (
-    "challenge", "accept", "decline", "cancel", "play", "resign", "draw", "legal", "board", "hand",
-    "history", "replay", "review", "rules", "stats", "leaderboard", "help",
-)  # fmt: skip
 
 
 def hours_text(seconds: int) -> str:
@@ -84,34 +82,54 @@ def hours_text(seconds: int) -> str:
     return f"{shown} hour" if hours == 1 else f"{shown} hours"
 
 
+def _usage(command: Command) -> str:
+    return f"{command.name} {command.usage}".rstrip()
+
+
+def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
+    """`items` joined by " | " on lines of about `width` characters, each line starting with `head`."""
+    lines: list[str] = []
+    line: list[str] = []
+    for item in items:
+        if line and len(head) + len(" | ".join([*line, item])) > width:
+            lines.append(head + " | ".join(line))
+            line = []
+        line.append(item)
+    return [*lines, head + " | ".join(line)] if line else lines
+
+
 def help_text() -> str:
-    """The command list, from every hosted game's specification."""
+    """The command list, from the command table (play/commands.py) and every hosted game's spec."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games():
         g = f"/{game.name}"
-        sides = "|".join(s.name for s in game.sides)
-        extra = " ".join(f"[{o.name}:{'true' if isinstance(o.default, bool) else '…'}]" for o in game.options)
+        table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
+        challenge = next(c for c in table if c.name == "challenge")
+        choices = {o.name: "|".join(v for _, v in o.choices) for o in challenge.options}
+        extra = " ".join(
+            f"[{o.name}:{'true' if o.kind == 'bool' else '…'}]"
+            for o in challenge.options
+            if o.name not in ("opponent", "side", "hours_per_turn", "level")
+        )
+        sides = choices["side"].removeprefix("random|")
         lines.append(f"{game.title}:")
-        lines.append(f"  {g} challenge @bob [side:{sides}|random] {extra} [hours_per_turn:72]".rstrip())
-        lines.append(f"  {g} challenge @bot [level:{'|'.join(game.ai.names)}]    play the AI")
-        verbs = " | ".join(f"{v.name}{' ' + v.arg.upper() if v.arg else ''}" for v in game.verbs)
+        lines.append(
+            f"  {g} challenge @bob [side:{sides}|random] {extra} [hours_per_turn:72]".replace("  [", " [")
+        )
+        lines.append(f"  {g} challenge @bot [level:{choices['level']}]    play the AI")
+        verbs = " | ".join(_usage(c) for c in table if c.verb is not None)
         if verbs:
             lines.append(f"  {g} {verbs}")
-        hand = " | hand" if game.private_info else ""
-        focus = f" [{game.focus.name}:…]" if game.focus else ""
-        lines.append(f"  {g} play ACTION[; ACTION…] | resign | draw offer|accept|decline | legal{hand}")
-        lines.append(
-            f"  {g} board{focus} | history | replay | review | rules [topic] | stats [@user] | leaderboard"
-        )
-    lines += [
-        "  /GAME accept | decline | cancel        answer or withdraw a challenge; an admin's cancel",
-        "  /wargames games                        the games hosted here and how to start one",
-        "  /wargames mygames                      your open games, those waiting on you first",
-        "  /wargames away days:N | back           stop your clocks while you are away; back early",
-        "  /wargames undo                         take back your last step of this turn (no dice drawn)",
-        "  /wargames verify | export [game:ID]    check a finished game's dice; its record as a file",
+        rest = [_usage(c) for c in table if c.verb is None and c.name != "challenge"]
+        lines += _joined(f"  {g} ", rest)
+    lines.append("Every game:")
+    for command in wargames_commands("console"):
+        lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
+    lines += [  # the tournament group is its own (console/tournament.py), not in the table yet
         "  /wargames tournament create game:G rounds:N days:N [name:…] [options:a=1,b=on]",
         "  /wargames tournament join | leave | start | standings | cancel   a Swiss tournament here",
+    ]
+    lines += [
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
@@ -121,16 +139,26 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
-class UsageError(Exception):
-    """A console line that makes no sense; its message is shown as the bot's ephemeral reply would be."""
+class ConsoleMarkup:
+    """The console's `play.markup.Markup`: what play/ words for it reads as plain text."""
 
+    def __init__(self, console: Console) -> None:
+        self.console = console
 
-@dataclass(slots=True)
-class Outcome:
-    """What one line did, for scripts and tests: refused or not, and the files written."""
+    def mention(self, user_id: int) -> str:
+        return "@" + names.user_name(user_id)
 
-    ok: bool = True
-    files: list[Path] | None = None
+    def channel(self, channel_id: int) -> str:
+        return "#" + names.channel_name(channel_id)
+
+    def relative(self, ts: float) -> str:
+        return self.console.when(ts)
+
+    def date(self, ts: float) -> str:
+        return self.console.date(ts)
+
+    def strong(self, text: str) -> str:
+        return text
 
 
 class Console:
@@ -151,6 +179,7 @@ class Console:
         self.out = out or sys.stdout
         self.me = names.clean(me, "user name")
         self.channel = names.clean(channel, "channel name")
+        self.markup = ConsoleMarkup(self)
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
@@ -161,7 +190,7 @@ class Console:
         self.tournaments = ConsoleTournaments(self)
 
     async def close(self) -> None:
-        await self.service.db.close()
+        await self.service.close()
 
     # ------------------------------------------------------------------ identities
 
@@ -238,7 +267,7 @@ class Console:
         return f"{self.file_prefix or names.channel_name(match.channel_id)}-{match.id}"
 
     async def _seq(self, match: Match) -> int:
-        return len(await self.service.db.actions(match.id))
+        return await self.service.action_count(match.id)
 
     async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
@@ -270,7 +299,7 @@ class Console:
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
-            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice.text}")
+            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
             if notice.played is not None:
                 await self.show_played(notice.played)
                 self.tell_players(notice.played, actor_told=False)
@@ -296,8 +325,8 @@ class Console:
 
     async def channel_game(self) -> Game:
         """The game of this channel's match (open or latest), else the first hosted game."""
-        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
-        return game_of(found[0]) if found else registry.default()
+        found = await self.service.last_match(self.channel_id)
+        return game_of(found) if found else registry.default()
 
     async def _dispatch(self, text: str) -> Outcome | None:
         words = text.split()
@@ -332,7 +361,7 @@ class Console:
             level = rest[0].split(":")[-1] if rest else game.ai.default
             return await self._game_command(game, "challenge", ["@bot", f"level:{level}"])
         game = await self.channel_game()
-        if group in PLATFORM_COMMANDS or any(v.name == group for v in game.verbs):
+        if any(c.name == group and c.on("console") for c in game_commands(game)):
             return await self._game_command(game, group, words[1:])
         if text.startswith("/"):
             raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
@@ -352,45 +381,64 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        rest = args[1:]
-        if sub == "games" and not rest:
-            self.say(games_text())
-        elif sub == "mygames" and not rest:
-            games = await self.service.open_games(GUILD_ID, self.my_id)
-            self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
-        elif sub == "away":
-            raw = self._words(rest)
-            if not raw.isdigit():
-                raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
-            away = await self.service.away(GUILD_ID, self.my_id, int(raw))
-            self.say(away_text(away))
-            assert away.until is not None
-            for match in away.games:
-                notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
-                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
-        elif sub == "tournament":
-            return await self.tournaments.command(rest)
-        elif sub == "back" and not rest:
-            away = await self.service.back(GUILD_ID, self.my_id)
-            self.say(back_text(away))
-            for match in away.games:
-                notice = back_notice(match, self.my_id, match.id in away.owing)
-                self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
-        elif sub in ("verify", "export"):
-            return await self._check_or_export(sub, rest)
-        elif sub == "undo" and not rest:
-            match, state, notation = await self.service.undo(self.channel_id, self.my_id)
-            self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
-            path = self._board_file(match, state, (), await self._seq(match))
-            self.say(f"board: {path}")
-            self.say(status_text(match, state))
-            return Outcome(files=[path])
-        else:
-            raise UsageError(
-                "The /wargames commands here: games, mygames, away days:N, back, undo, verify [game:ID], "
-                "export [game:ID], tournament (its admin tools are Discord's only)."
-            )
+        if sub == "tournament":  # its own group, not in the command table yet (console/tournament.py)
+            return await self.tournaments.command(args[1:])
+        handler = WARGAMES_COMMANDS.get(sub)
+        if handler is None or not any(c.name == sub for c in wargames_commands("console")):
+            raise self._wargames_usage()
+        return await handler(self, args[1:])
+
+    @staticmethod
+    def _wargames_usage() -> UsageError:
+        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), "tournament"])
+        return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
+
+    async def wg_games(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("games", rest)
+        self.say(games_text())
         return Outcome()
+
+    async def wg_mygames(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("mygames", rest)
+        games = await self.service.open_games(GUILD_ID, self.my_id)
+        self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        return Outcome()
+
+    async def wg_away(self, rest: list[str]) -> Outcome:
+        raw = self._words(rest)
+        if not raw.isdigit():
+            raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
+        away = await self.service.away(GUILD_ID, self.my_id, int(raw))
+        self.say(away_text(away))
+        assert away.until is not None
+        for match in away.games:
+            notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
+            self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        return Outcome()
+
+    async def wg_back(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("back", rest)
+        away = await self.service.back(GUILD_ID, self.my_id)
+        self.say(back_text(away))
+        for match in away.games:
+            notice = back_notice(match, self.my_id, match.id in away.owing)
+            self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
+        return Outcome()
+
+    async def wg_undo(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("undo", rest)
+        match, state, notation = await self.service.undo(self.channel_id, self.my_id)
+        self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
+        path = self._board_file(match, state, (), await self._seq(match))
+        self.say(f"board: {path}")
+        self.say(status_text(match, state))
+        return Outcome(files=[path])
+
+    async def wg_verify(self, rest: list[str]) -> Outcome:
+        return await self._check_or_export("verify", rest)
+
+    async def wg_export(self, rest: list[str]) -> Outcome:
+        return await self._check_or_export("export", rest)
 
     async def _check_or_export(self, sub: str, rest: list[str]) -> Outcome:
         """`/wargames verify` and `export`: a finished game (this channel's last, or `game:ID`)."""
@@ -406,6 +454,10 @@ class Console:
         path = self._write(fairness.record_name(match), data)
         self.say(f"{fairness.export_text(match)}\nexport: {path}")
         return Outcome(files=[path])
+
+    def _no_wargames_args(self, name: str, rest: list[str]) -> None:
+        if rest:  # as before the table: a word too many gets the list of what is here
+            raise self._wargames_usage()
 
     async def _as(self, args: list[str]) -> Outcome:
         if len(args) != 1:
@@ -449,20 +501,19 @@ class Console:
 
     async def _game_command(self, game: Game, sub: str, args: list[str]) -> Outcome:
         """One command of a game's group: the platform's, or one of the game's verbs."""
-        for verb in game.verbs:
-            if verb.name == sub:
-                return await self._verb(game, verb, args)
-        handler = COMMANDS.get(sub)
-        if handler is None:
+        command = next((c for c in game_commands(game) if c.name == sub and c.on("console")), None)
+        if command is None:
             raise UsageError(f"/{game.name} has no command '{sub[:20]}'. Type /help for the list.")
-        if sub not in ("challenge", "rules", "stats", "leaderboard", "help"):
+        if command.verb is not None:
+            return await self._verb(game, command.verb, args)
+        if command.about_channel_game:
             await self._check_game(game)
-        return await handler(self, game, args)
+        return await COMMANDS[sub](self, game, args)
 
     async def _check_game(self, game: Game) -> None:
-        found = await self.service.db.list_matches(channel_id=self.channel_id, limit=1)
-        if found and found[0].game != game.name:
-            other = game_of(found[0])
+        found = await self.service.last_match(self.channel_id)
+        if found and found.game != game.name:
+            other = game_of(found)
             raise UsageError(f"This channel's game is {other.title}: use the /{other.name} commands.")
 
     def _no_args(self, game: Game, name: str, args: list[str]) -> None:
@@ -571,7 +622,7 @@ class Console:
         if args == ["draw"]:
             return await self._act("decline draw")
         self._no_args(game, "decline", args)
-        current = await self.service.db.get_channel_match(self.channel_id)
+        current = await self.service.channel_match(self.channel_id)
         if current is not None and current.status is Status.ACTIVE:
             # In a game, "decline" is the game's answer to an offer (a dogfight, a Cross...), if it
             # has one; the challenge is long accepted.
@@ -811,7 +862,7 @@ class Console:
             f"/as {players[second]}",
             f"/{game.name} accept",
         ]
-        if await self.service.db.get_channel_match(self.channel_id) is not None:
+        if await self.service.channel_match(self.channel_id) is not None:
             script.insert(1, f"/{game.name} cancel")
         await self.run_lines(script)
         for n in range(max_actions):
@@ -838,6 +889,16 @@ class Console:
 
 
 Handler = Callable[[Console, Game, list[str]], Awaitable[Outcome]]
+WargamesHandler = Callable[[Console, list[str]], Awaitable[Outcome]]
+WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
+    "games": Console.wg_games,
+    "mygames": Console.wg_mygames,
+    "away": Console.wg_away,
+    "back": Console.wg_back,
+    "undo": Console.wg_undo,
+    "verify": Console.wg_verify,
+    "export": Console.wg_export,
+}
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,
     "accept": Console.cmd_accept,
@@ -857,30 +918,6 @@ COMMANDS: dict[str, Handler] = {
     "leaderboard": Console.cmd_leaderboard,
     "help": Console.cmd_help,
 }
-
-
-def options(args: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Split `key:value` options (Discord's typed syntax) from plain positional words."""
-    opts: dict[str, str] = {}
-    positional: list[str] = []
-    for word in args:
-        key, sep, value = word.partition(":")
-        if sep and key and value:
-            opts[key.lower()] = value
-        elif sep:
-            raise UsageError(f"'{word[:30]}' needs both a name and a value, like side:random.")
-        else:
-            positional.append(word)
-    return opts, positional
-
-
-def flag(opts: dict[str, str], key: str) -> bool:
-    value = opts.get(key, "false").lower()
-    if value in TRUE:
-        return True
-    if value in FALSE:
-        return False
-    raise UsageError(f"{key} must be true or false.")
 
 
 def command_for(game: Game, state: State, notation: str) -> tuple[str, str]:

@@ -8,18 +8,32 @@ sweep after the deadline sweep, as the bot's loop would.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from console import names
+from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament
 from engine import registry
+from play.service import MatchService
 from play.tournament import RoundDone, Started, Table, TournamentService
 from play.tournament_text import cancelled_text, game_text, round_text, signup_text, started_text
 from render.standings import Row, standings_png
 
-if TYPE_CHECKING:
-    from console.app import Console, Outcome
+
+class Console(Protocol):
+    """What the tournaments use of the console (console/app.py's `Console`, which imports this)."""
+
+    service: MatchService
+
+    @property
+    def my_id(self) -> int: ...
+    @property
+    def channel_id(self) -> int: ...
+    def say(self, text: str = "") -> None: ...
+    def _write(self, name: str, data: bytes) -> Path: ...
+
 
 USAGE = (
     "The tournament commands: create game:GAME rounds:N days:N [name:WORDS] [options:name=value,...], "
@@ -49,12 +63,10 @@ class ConsoleTournaments:
     @property
     def service(self) -> TournamentService:
         if self._service is None:  # made on first use, over the console's own match service
-            self._service = TournamentService(self.console.service.db, self.console.service)
+            self._service = TournamentService.over(self.console.service)
         return self._service
 
     async def command(self, args: list[str]) -> Outcome:
-        from console.app import Outcome, UsageError, options
-
         console = self.console
         sub = args[0].lower() if args else ""
         opts, rest = options(args[1:])

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from data import Match, MatchNotFound, Status
+from data import Database, Match, MatchNotFound, Status
 from engine import chance, fairness, registry
 from play import undo
 from play.errors import BadRequest, NoMatch
 
-if TYPE_CHECKING:
-    from play.service import MatchService
+
+class MatchService(Protocol):
+    """What this module reads of the match service (a protocol: the service's floors import this
+    module, so it names none of them)."""
+
+    db: Database
+
+    async def log(self, match: Match) -> list[tuple[str, str, int | None]]: ...
+
 
 SHORT = 16  # hex digits of a commitment shown on a phone; the whole value is in the record
 

@@ -11,23 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from data import AiRecord, Match, PlayerStats, Status
-from engine import registry
+from data import Match, Status
 from engine.errors import InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb, Weight
-from engine.review import Review
 from play import fairness
-from play.ratings import Standing, about, level_label, level_rating
-from play.service import (
-    AWAY_DAYS_A_YEAR,
+from play.errors import MatchOver
+from play.markup import Markup
+from play.results import (
+    SEPARATOR,
     HistoryEntry,
-    OpenGame,
+    Notice,
     Played,
+    Refused,
     Step,
-    TimeAway,
     game_of,
-    history_line,
 )
+from play.words import history_line
 
 
 def mention(user_id: int) -> str:
@@ -419,175 +418,45 @@ def rules_text(game: Game, topic: str | None = None) -> str:
     return text
 
 
-def games_text() -> str:
-    """Every hosted game and how to start it (`/wargames games`)."""
-    return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
-
-
-MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
-
-
-def my_games_text(
-    games: Sequence[OpenGame], user_id: int, away_until: float | None = None, limit: int = MY_GAMES_LIMIT
-) -> str:
-    """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
-    with its game, opponent, whose move, deadline and channel; and whether they are away."""
-    away = (
-        f"You are away until <t:{int(away_until)}:F>: your clocks are stopped (`/wargames back` ends it).\n"
-        if away_until is not None
-        else ""
+def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], still_yours: bool) -> str:
+    """What the player alone is told of a command (`texts`, its actions) that stood in part: the steps
+    before `refused` were played and stand because step `stood[0]` drew chance or showed something
+    hidden (`stood[1]` says which), and `refused` was not made, nor anything after it. Words the
+    bot puts after "Only you see this:"; the refusal's own are the engine's, computed on the
+    position the player now sees."""
+    first, did = stood
+    of, made = len(texts), refused.n - 1
+    span = f"action 1 of {of}" if made == 1 else f"actions 1 to {made} of {of}"
+    cause = "it" if made == 1 else f"action {first}"
+    rest = "" if refused.n == of else f", nor anything after it ({of - refused.n} more)"
+    if of - refused.n == 1:
+        rest = ", nor the one after it"
+    text = (
+        f"only part of your command was played: {span} stood, as {cause} {did}, which is never taken "
+        f"back. Action {refused.n} (`{refused.notation}`) was not made{rest}: {refused.why}"
     )
-    if not games:
-        return away + (
-            "You have no open games in this server. Start one with a game's `challenge` command "
-            "(`/wargames games` lists the games)."
-        )
-    mine = sum(1 for g in games if user_id in g.waiting)
-    noun = "game" if len(games) == 1 else "games"
-    lines = [f"{away}**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
-    for n, game in enumerate(games, 1):
-        line = f"{n}. {_open_game_line(game, user_id)}"
-        if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
-            lines.append(f"… and {len(games) - n + 1} more.")
-            break
-        lines.append(line)
-    return "\n".join(lines)
+    if refused.kind is MatchOver:
+        return text.rstrip(".")
+    if still_yours:
+        shown = ", ".join(f"`{h}`" for h in refused.hints[:4])
+        text += " It is still your turn: send your next action" + (f" (legal now: {shown})" if shown else "")
+        return text
+    later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
+    return text + f" Send `{later}` when it is your turn again, if it still fits"
 
 
-def _open_game_line(game: OpenGame, user_id: int) -> str:
-    match = game.match
-    rules = game_of(match)
-    other = match.other_player(user_id)
-    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else mention(other)
-    where = f"<#{match.channel_id}>"
-    if match.status is Status.CHALLENGED:
-        if user_id == match.opponent_id:
-            return f"**Challenge to you**: {rules.title} from {them} in {where}, expires {when(game.due)}."
-        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {when(game.due)}."
-    side = match.side_of(user_id)
-    you = f" (you are the {rules.side(side).title})" if side else ""
-    if user_id in game.waiting:
-        whose = "**Your move**"
-    elif other == match.ai_player_id:
-        whose = "The AI's move"
-    else:
-        whose = f"{them}'s move"
-    return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
-
-
-def away_text(away: TimeAway) -> str:
-    """The answer to `/wargames away`, for the player alone."""
-    assert away.until is not None
-    n = len(away.games)
-    if n == 1:
-        stopped = "The clock of your game here stops while it is your move"
-    elif n:
-        stopped = f"The clocks of your {n} games here stop while it is your move"
-    else:
-        stopped = "In games you start here meanwhile, your clock waits for you"
-    told = ", and your opponents are told" if n else ""
-    return (
-        f"You are away until <t:{int(away.until)}:F> (<t:{int(away.until)}:R>). {stopped}: no reminder "
-        f"and no loss on time until you are back{told}. {_days_left(away.left)} "
-        f"`/wargames back` ends it early."
-    )
-
-
-def back_text(away: TimeAway) -> str:
-    """The answer to `/wargames back`."""
-    n = len(away.games)
-    runs = "Your clock runs again" if n == 1 else f"Your clocks run again in your {n} games here"
-    return f"Welcome back. {runs if n else 'You have no game here'}. {_days_left(away.left)}"
-
-
-def _days_left(days: int) -> str:
-    return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
-
-
-def away_notice(match: Match, user_id: int, until: float, owes: bool) -> str:
-    """What a game's channel is told, once, when one of its players goes away (`owes`: the game
-    waits on them now)."""
-    other = match.other_player(user_id)
-    them = "" if other == match.ai_player_id else f"{mention(other)}: "
-    due = f" Their move here is now due {when(match.deadline)}." if owes else ""
-    return (
-        f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
-        f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
-    )
-
-
-def back_notice(match: Match, user_id: int, owes: bool) -> str:
-    """What a game's channel is told when a player away comes back early."""
-    due = f": their move here is due {when(match.deadline)}" if owes else ""
-    return f"{mention(user_id)} is back and their clock runs again{due}."
-
-
-def side_label(match: Match, user_id: int) -> str:
-    side = match.side_of(user_id)
-    return game_of(match).side(side).title if side else "spectator"
-
-
-def _record(wins: int, losses: int, draws: int) -> str:
-    return f"{wins} won, {losses} lost, {draws} drawn"
-
-
-def leaderboard_text(game: Game, rows: Sequence[Standing]) -> str:
-    """One game's leaderboard: players by rating, the AI at each level it played among them (at its
-    level's fixed rating, `play.ratings`)."""
-    if not rows:
-        return f"No finished {game.title} games yet."
-    lines = [f"**{game.title} leaderboard**"]
-    for i, s in enumerate(rows, 1):
-        who = mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
-        rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
-        lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
-    if any(s.level for s in rows):
-        lines.append("The AI's rating is its level's, measured between the levels; it does not change.")
-    return "\n".join(lines)
-
-
-def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord]) -> str:
-    """The AI's record in a game, level by level, each with the rating a player's result counts at."""
-    lines = [f"{mention(user_id)} in {game.title} plays at a fixed rating per level:"]
-    played = {r.level: r for r in records}
-    for level in sorted(game.ai.names, key=lambda lvl: level_rating(game, lvl) or float("inf")):
-        r = played.get(level, AiRecord(level))
-        lines.append(f"{level_label(game, level)}: {_record(r.wins, r.losses, r.draws)}.")
-    return "\n".join(lines)
-
-
-def stats_text(game: Game, stats: PlayerStats) -> str:
-    """A player's record and rating in a game."""
-    return (
-        f"{mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
-        f"rating {stats.rating:.0f}."
-    )
-
-
-def review_text(game: Game, match: Match, review: Review) -> str:
-    """A look back at a finished game, for the player who asked (privately): their costliest choices
-    by the AI's judgement, each with what it preferred; the boards go with it, one per moment."""
-    title = game.side(review.side).title
-    lines = [f"**Looking back at game #{match.id}** of {game.title}, where you played the {title}."]
-    if not review.moments:
-        lines.append("By my judgement none of your choices cost you anything worth showing. Well played.")
-    else:
-        lines.append("By my judgement these choices cost you most (the board of each moment is below):")
-    for n, moment in enumerate(review.moments, 1):
-        view = game.view_from_json(moment.view)
-        chosen = game.describe(view, game.parse(moment.chosen))
-        preferred = game.describe(view, game.parse(moment.preferred))
-        points = max(1, round(moment.cost * 50))
-        when = f"{game.turn_label.lower()} {moment.turn}" if moment.turn else "set-up"
-        lines.append(
-            f"{n}. Action {moment.index + 1} ({when}): you played "
-            f"**{chosen}**; I would have played **{preferred}**. That cost you about {points} "
-            f"{'point' if points == 1 else 'points'} out of 100."
-        )
-    judged = f"I judged {review.looked_at} of your {review.choices} choices"
-    if review.looked_at < review.choices:
-        judged += " (time ran out for the rest)"
-    lines.append(
-        f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
-    )
-    return "\n".join(lines)
+def notice_text(notice: Notice, markup: Markup) -> str:
+    """What the channel is told of something the sweep did, in the adapter's markup."""
+    if notice.kind == "expired":
+        return "The challenge expired unanswered."
+    if notice.kind == "reminder":
+        assert notice.user_id is not None and notice.due is not None
+        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}."
+    if notice.kind == "default":
+        assert notice.played is not None
+        who = " and ".join(markup.mention(u) for u in notice.late)
+        return f"{who} did not answer in time: {notice.played.line}"
+    if notice.abandoned:
+        return "Neither player acted in time: the game ends without a winner."
+    assert notice.user_id is not None
+    return f"{markup.mention(notice.user_id)} ran out of time and loses the game."

@@ -152,6 +152,12 @@ class TournamentService:
         self.matches = matches
         self.clock = clock or matches.clock
 
+    @classmethod
+    def over(cls, matches: MatchService) -> TournamentService:
+        """Tournaments kept in the match service's own store: what an adapter builds (it never holds
+        the store itself)."""
+        return cls(matches.db, matches)
+
     # ------------------------------------------------------------------ sign-up
 
     async def create(

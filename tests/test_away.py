@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from bot import WargamesBot, create_bot
+from cogs._format import DISCORD
 from cogs.core import Core
 from console import Console
 from data import Database, Match, Status
 from play import BadRequest, MatchService
+from play.present import notice_text
 from play.service import AWAY_DAYS_A_YEAR
 from settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord
@@ -153,7 +155,7 @@ async def test_a_deadline_passed_before_going_away_still_falls(store: str):
     (same,) = (await svc.away(GUILD, ALICE, 7)).games
     assert same.deadline == match.deadline
     (notice,) = await svc.sweep()
-    assert notice.kind == "forfeit" and f"<@{ALICE}> ran out of time" in notice.text
+    assert notice.kind == "forfeit" and f"<@{ALICE}> ran out of time" in notice_text(notice, DISCORD)
     await svc.db.close()
 
 

@@ -1,0 +1,105 @@
+"""Background work after a move: the AI's turns (one at a time per channel) and the players told."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import discord
+
+from data import Match
+from engine.protocol import State
+from play import Played
+from play.present import (
+    ended_meanwhile_text,
+)
+from play.service import game_of, merged, waiting_ids
+
+if TYPE_CHECKING:
+    pass
+
+from cogs.outbox import Outbox
+from cogs.room import (
+    MESSAGE_LIMIT,
+    log,
+)
+
+
+class Background(Outbox):
+    """What follows a move without the player: the AI's turns, the draw answered, the players told."""
+
+    def after_action(self, played: Played, stretch: Played | None = None, *, actor_told: bool = True) -> None:
+        """What follows a move: the AI answers (a draw offered to it too), and the players hear what
+        concerns them (`tell_players`); `stretch` is what the board showed at a hand-off."""
+        match = played.match
+        if played.over:
+            return
+        if played.notation == "offer draw" and match.ai_player_id not in (None, played.actor_id):
+            self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")
+            return
+        if match.ai_player_id is not None and match.ai_player_id in played.waiting:
+            self.schedule_ai(match.channel_id)
+        self.spawn(self.tell_players(played, stretch or played, actor_told=actor_told), f"bw-dm-{match.id}")
+
+    # ------------------------------------------------------------------ AI
+
+    def schedule_ai(self, channel_id: int) -> None:
+        self._ai_busy[channel_id] += 1
+
+        async def run() -> None:
+            try:
+                await self.run_ai(channel_id)
+            finally:
+                self._ai_busy[channel_id] -= 1
+                if not self._ai_busy[channel_id]:
+                    del self._ai_busy[channel_id]
+
+        self.spawn(run(), f"bw-ai-{channel_id}")
+
+    async def run_ai(self, channel_id: int) -> None:
+        """Let the AI play all it owes in this channel, then post one board for the whole stretch
+        (one board per hand-off: its turn of 25 actions is one picture, not 25)."""
+        lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            played = await self.service.ai_turns(channel_id, budget_s=self.settings.ai_budget_seconds)
+            if played:
+                whole = await self.service.stretch(merged(played))  # with any of it before a restart
+                ended = None if whole.over else await self.service.ended(whole.match)
+                if ended is not None:  # its opponent resigned (or an admin cancelled) while it thought
+                    await self.post_ended(channel_id, whole, *ended)
+                    return
+                await self.post_board(channel_id, whole, after=False)
+                if not whole.over:
+                    await self.tell_players(whole, whole)
+
+    async def post_ended(self, channel_id: int, played: Played, final: Match, state: State | None) -> None:
+        """The board of what was stored just before the game ended under the job posting it (the
+        AI's actions, when its opponent resigned while it thought): the channel sees every stored
+        action, said to come before the end, with no buttons, since the game is over."""
+        try:
+            channel = await self.channel(channel_id)
+            if channel is not None:
+                async with self._posting:
+                    file = await self.render(played.match, played.state, played.events)
+                    await channel.send(ended_meanwhile_text(played, final, state, MESSAGE_LIMIT), file=file)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+        await self.service.board_delivered(played.match.id, played.match.version)
+
+    async def ai_draw_answer(self, channel_id: int) -> None:
+        lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            answer = await self.service.ai_answers_draw(channel_id)
+        if answer is not None:
+            await self.post_board(channel_id, answer)
+
+    async def resume_ai_games(self) -> None:
+        """At start-up: games where the AI owes a move (the bot was down when the human moved)."""
+        for match in await self.service.active_matches():
+            if match.ai_player_id is None or match.snapshot is None:
+                continue
+            if not self.service.serves(match.guild_id):  # another process's shard
+                continue
+            state = game_of(match).from_json(match.snapshot)
+            if match.ai_player_id in waiting_ids(match, state):
+                self.schedule_ai(match.channel_id)

@@ -1,0 +1,80 @@
+"""The messages room: channels found, direct messages, the notices a channel and a player get."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from play import Played
+from play.present import (
+    private_text,
+    turn_dm_text,
+)
+from play.service import game_of
+
+if TYPE_CHECKING:
+    pass
+
+from cogs import limits
+from cogs.errors import Errors
+from cogs.room import (
+    DMS_CLOSED,
+    MESSAGE_LIMIT,
+    log,
+)
+
+
+class Messages(Errors):
+    """Channels and direct messages: finding a channel, a DM, what each player is told privately."""
+
+    async def tell_players(self, played: Played, stretch: Played, *, actor_told: bool = True) -> None:
+        """Privately, to each player but the mover (who had their answer, unless `actor_told` is
+        False): what the game dealt them in `played` (a drawn card: by DM, since they have no
+        interaction of theirs to answer in private), and, to those who asked for turn DMs and are
+        now owed an action, the turn ping with what the opponent did since they last acted."""
+        match = played.match
+        rules = game_of(match)
+        for side, user in sorted(match.sides.items()):
+            if user == match.ai_player_id or (actor_told and user == played.actor_id):
+                continue
+            secret = played.private.get(side)
+            ping = not played.over and user in played.waiting and user != played.actor_id
+            if ping and await self.service.wants_turn_dms(user):
+                if await self.service.ended(match) is not None:
+                    continue  # the game ended since (a resignation): no "your move" for it
+                await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
+            elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
+                channel = await self.channel(match.channel_id)
+                if channel is not None:
+                    await channel.send(DMS_CLOSED.format(user=user))
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        found = self.bot.get_channel(channel_id)
+        if found is None:
+            try:
+                found = await self.bot.fetch_channel(channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                log.warning("Channel %s is gone or hidden; skipping its notice", channel_id)
+                return None
+        return found if isinstance(found, discord.abc.Messageable) else None
+
+    async def dm(self, user_id: int, text: str) -> bool:
+        """A direct message; False if it could not be sent (the user closed their DMs)."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[: limits.MESSAGE])
+        except discord.HTTPException:
+            log.info("Could not DM user %s (DMs closed?)", user_id)
+            return False
+        return True
+
+    async def tell_channel(self, channel_id: int, text: str) -> None:
+        """A notice for a game's channel; a channel deleted or hidden meanwhile is skipped."""
+        channel = await self.channel(channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a notice in channel %s: %s", channel_id, exc)

@@ -1,0 +1,216 @@
+"""The board outbox: each move's board drawn and posted in order, and what is owed after a crash."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import _views as views
+from cogs import limits
+from cogs._release import unlink_when_done
+from data import Match
+from engine.protocol import Choice, Event, State
+from play import Played
+from play.present import (
+    ended_meanwhile_text,
+    played_text,
+    private_text,
+)
+from play.service import game_of
+from render import seen
+
+if TYPE_CHECKING:
+    pass
+
+from cogs.messages import Messages
+from cogs.room import (
+    MESSAGE_LIMIT,
+    NO_PICTURE,
+    log,
+    reply,
+)
+
+
+class Outbox(Messages):
+    """Boards: drawn, posted after a move (acknowledged first), and those owed posted again."""
+
+    if TYPE_CHECKING:
+
+        def after_action(
+            self, played: Played, stretch: Played | None = None, *, actor_told: bool = True
+        ) -> None: ...
+
+    async def render(
+        self,
+        match: Match,
+        state: State,
+        events: Sequence[Event],
+        overlay: str | None = None,
+        viewer: str | None = None,
+    ) -> discord.File:
+        """The board of `state` as `viewer` (None: the channel) may see it, as an upload."""
+        png = await self.painter.board(match.game, state.view(viewer), seen(events, viewer), overlay)
+        file = discord.File(io.BytesIO(png), filename="board.png")
+        unlink_when_done(file)
+        return file
+
+    def board_components(
+        self, match: Match, state: State, *, draw_offer: bool = False
+    ) -> discord.ui.View | None:
+        """The game's menu under a board (built from what the channel may see), and "My hand"; after
+        a draw offer, the answers to it first."""
+        rules = game_of(match)
+        if state.is_over() or not match.status.is_open:
+            # A finished game offers each player a private look back at their own choices.
+            return views.review_view(match.id) if state.is_over() else None
+        menu = rules.menu(state.view(None))
+        if draw_offer:
+            answers = (
+                Choice("Accept the draw", "accept draw", style="success"),
+                Choice("Decline the draw", "decline draw"),
+            )
+            menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
+        return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
+
+    async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
+        """After an action: acknowledge it ("thinking…"), then hand its board to a background job.
+
+        The interaction's handling ends here. Under load most boards wait for a posting slot, and
+        a waiting board now holds only the follow-up webhook and the game, not the interaction
+        and its handlers' frames: every object alive is walked by each full pass of the garbage
+        collector, which stops the event loop (docs/reliability.md)."""
+        assert interaction.channel_id is not None
+        if played.secret:
+            # Nothing the channel may see happened: the mover alone is told, and no board is owed.
+            side = played.match.side_of(played.actor_id)
+            said = played.private.get(side, "") if side else ""
+            await reply(interaction, f"Only you see this: {said or 'done'}.")
+            await self.service.board_delivered(played.match.id, played.match.version)
+            self.after_action(played)
+            return
+        # the job needs the row's fields, not its snapshot (a JSON tree: the state is the position)
+        lean = replace(played, match=replace(played.match, snapshot=None))
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.defer(thinking=True)
+            except discord.NotFound:
+                # Discord gave up waiting (over 3 s under load): the move is stored, so the board
+                # goes to the channel instead of the players never seeing it.
+                log.warning("Interaction %s expired; posting its board to the channel", interaction.id)
+                self.spawn(self.post_board(interaction.channel_id, lean), "bw-board")
+                return
+        self.spawn(self.post_board(interaction.channel_id, lean, followup=interaction.followup), "bw-board")
+
+    async def board_message(self, played: Played) -> tuple[str, Any, Any]:
+        """Text, picture and buttons after a move. The move is stored by now, so if the picture
+        cannot be drawn the players still get the words and the buttons, not an apology that
+        would wrongly say nothing happened."""
+        offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
+        components = self.board_components(played.match, played.state, draw_offer=offered)
+        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+            # the answer to a player's own step of a turn they go on with: they may take it back
+            components = views.with_undo(components, played.match.id, played.match.version)
+        view = components or discord.utils.MISSING
+        note = ""
+        if offered:
+            other = played.match.other_player(played.actor_id)
+            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+        room = MESSAGE_LIMIT - len(note) - len(NO_PICTURE) - 1  # the apology may follow
+        text = played_text(played, limit=room) + note
+        try:
+            file = await self.render(played.match, played.state, played.events)
+        except Exception:
+            log.exception("Could not draw the board of match %s", played.match.id)
+            return f"{text}\n{NO_PICTURE}", discord.utils.MISSING, view
+        return text, file, view
+
+    async def post_board(
+        self, channel_id: int, played: Played, *, followup: discord.Webhook | None = None, after: bool = True
+    ) -> None:
+        """Post a move's board: as the answer to its deferred interaction (`followup`), else in the
+        channel (the AI's moves, boards of expired interactions). With `after`, what follows the
+        move (the AI's answer, a DM) happens even if the post fails, since the move is stored.
+        What only the mover learnt (a drawn card) follows privately, through their follow-up (by DM
+        when there is none). At a hand-off the board shows the whole stretch (`MatchService.stretch`)."""
+        shown = played
+        try:
+            # At a hand-off the board shows the whole stretch since the players now waiting last acted.
+            shown = await self.service.stretch(played) if played.hands_off else played
+            target = followup or await self.channel(channel_id)
+            if target is None:
+                return
+            async with self._posting:
+                text, file, view = await self.board_message(shown)
+                try:
+                    await target.send(text, file=file, view=view)
+                except discord.NotFound:
+                    channel = await self.channel(channel_id) if followup is not None else None
+                    if channel is None:
+                        raise
+                    # The interaction's token expired (after 15 minutes): the channel gets the board.
+                    followup = None
+                    text, file, view = await self.board_message(shown)
+                    await channel.send(text, file=file, view=view)
+            await self.service.board_delivered(played.match.id, played.match.version)
+            side = played.match.side_of(played.actor_id)
+            secret = played.private.get(side) if side else None
+            if followup is not None and secret:
+                await followup.send(f"Only you see this: {secret}.", ephemeral=True)
+            elif secret and played.actor_id != played.match.ai_player_id:
+                await self.dm(played.actor_id, private_text(played.match, secret))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+            await self.service.board_delivered(played.match.id, played.match.version)  # nowhere to send
+        finally:
+            if after:
+                self.after_action(played, shown)
+
+    async def post_ended(self, channel_id: int, played: Played, final: Match, state: State | None) -> None:
+        """The board of what was stored just before the game ended under the job posting it (the
+        AI's actions, when its opponent resigned while it thought): the channel sees every stored
+        action, said to come before the end, with no buttons, since the game is over."""
+        try:
+            channel = await self.channel(channel_id)
+            if channel is not None:
+                async with self._posting:
+                    file = await self.render(played.match, played.state, played.events)
+                    await channel.send(ended_meanwhile_text(played, final, state, MESSAGE_LIMIT), file=file)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
+        await self.service.board_delivered(played.match.id, played.match.version)
+
+    async def deliver_owed(self, older_than: float) -> int:
+        """Post the boards owed to channels (a crash between a move and its board), newest per game;
+        returns how many were posted. At least once: a board may come twice, never not at all."""
+        posted = 0
+        for match_id, version, channel_id in await self.service.owed_boards(older_than):
+            if self._ai_busy[channel_id]:
+                continue  # the AI is playing there: its board will show its whole stretch
+            match = await self.service.match(match_id)
+            if match.version != version or match.snapshot is None:
+                # the game moved on: the newer move owes (or has posted) its own board
+                await self.service.board_delivered(match_id, version)
+                continue
+            channel = await self.channel(channel_id)
+            if channel is None:
+                await self.service.board_delivered(match_id, version)
+                continue
+            stretch = await self.service.latest_stretch(match)
+            if stretch is None:
+                await self.service.board_delivered(match_id, version)
+                continue
+            file = await self.render(match, stretch.state, stretch.events)
+            await channel.send(
+                played_text(stretch, MESSAGE_LIMIT),
+                file=file,
+                view=self.board_components(match, stretch.state) or discord.utils.MISSING,
+            )
+            await self.service.board_delivered(match_id, version)
+            posted += 1
+        if posted:
+            log.info("Posted %d board(s) owed since before a restart or a failed post", posted)
+        return posted

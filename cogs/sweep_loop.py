@@ -1,0 +1,86 @@
+"""The deadline sweep loop: reminders, forfeits and expired challenges told to their channels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs import _format as fmt
+from data import StoreUnavailable
+from play import Notice
+from play.present import (
+    fitted,
+    notice_text,
+    status_text,
+)
+
+if TYPE_CHECKING:
+    pass
+
+from cogs.background import Background
+from cogs.room import (
+    MESSAGE_LIMIT,
+    OWED_AFTER,
+    log,
+)
+
+
+class SweepLoop(Background):
+    """The deadline sweep every few seconds: what fell due, announced in its channel."""
+
+    async def _before_sweep(self) -> None:
+        await self.bot.wait_until_ready()
+        await self.resume_ai_games()  # first: an AI turn cut short posts its whole stretch itself
+        await self.deliver_owed(older_than=0.0)  # nothing is in flight yet: all that is owed is lost
+
+    async def _sweep_tick(self) -> None:
+        try:
+            await self.run_sweep()
+            await self.deliver_owed(older_than=OWED_AFTER)
+        except StoreUnavailable as exc:
+            log.warning("The deadline sweep could not reach the database (%s); it will run again", exc)
+        except Exception:
+            log.exception("The deadline sweep failed; it will run again")
+
+    # ------------------------------------------------------------------ sweep
+
+    async def run_sweep(self, now: float | None = None) -> list[Notice]:
+        """Apply what is due (reminders, forfeits, expired challenges) and tell the channels."""
+        notices = await self.service.sweep(now)
+        for notice in notices:
+            try:
+                await self.announce(notice)
+            except (discord.NotFound, discord.Forbidden) as exc:  # the channel was deleted or hidden
+                log.warning("Could not post a %s notice for match %s: %s", notice.kind, notice.match.id, exc)
+            except Exception:
+                log.exception("Could not post a %s notice for match %s", notice.kind, notice.match.id)
+        return notices
+
+    async def announce(self, notice: Notice) -> None:
+        channel_id = notice.match.channel_id
+        channel = await self.channel(channel_id)
+        if notice.played is not None:
+            played = notice.played
+            if channel is not None:
+                file = await self.render(played.match, played.state, played.events)
+                await channel.send(
+                    fitted(
+                        notice_text(notice, fmt.DISCORD),
+                        status_text(played.match, played.state),
+                        MESSAGE_LIMIT,
+                    ),
+                    file=file,
+                    view=self.board_components(played.match, played.state) or discord.utils.MISSING,
+                )
+            await self.service.board_delivered(played.match.id, played.match.version)
+            self.after_action(played, actor_told=False)  # nobody answered: the late player hears it too
+            return
+        if notice.kind == "reminder" and await self.service.ended(notice.match) is not None:
+            return  # the game ended after the sweep found the reminder due (a resignation)
+        if channel is not None:
+            await channel.send(notice_text(notice, fmt.DISCORD))
+        user = notice.user_id
+        if notice.kind == "reminder" and user is not None and await self.service.wants_turn_dms(user):
+            said = notice_text(notice, fmt.DISCORD)
+            await self.dm(user, f"Reminder: {said} (in {fmt.DISCORD.channel(channel_id)})")

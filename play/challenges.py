@@ -1,0 +1,202 @@
+"""Challenges: the first step of a match, from the challenge to the set-up with its committed dice."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from data import (
+    ChannelBusy,
+    Match,
+    StaleVersion,
+    Status,
+)
+from engine import chance, registry
+from engine.fairness import random_side
+from play import fairness
+from play.errors import (
+    BadRequest,
+    NotAPlayer,
+    StalePrompt,
+)
+from play.reading import Reading
+from play.results import (
+    DEFAULT_TURN_SECONDS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    game_of,
+    waiting_ids,
+)
+
+
+class Challenges(Reading):
+    """Challenges: made, accepted (the game set up with its committed dice), declined, cancelled."""
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        game: str,
+        side: str = "random",
+        options: Mapping[str, Any] | None = None,
+        turn_seconds: int | None = None,
+        opponent_is_bot: bool = False,
+        ai_level: str | None = None,
+        entropy: int | str | None = None,
+    ) -> Match:
+        """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
+        `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
+        commitment is fixed (play/fairness.py)."""
+        try:
+            rules = registry.game(game)
+        except registry.UnknownGame as exc:
+            raise BadRequest(str(exc)) from None
+        if challenger_id == opponent_id:
+            raise BadRequest(
+                "You cannot challenge yourself. Pick another player, or challenge me for an AI game."
+            )
+        if opponent_is_bot and ai_level is None:
+            raise BadRequest("Bots cannot play. Challenge a person, or challenge me to play the AI.")
+        side = side.strip().lower()
+        names = [s.name for s in rules.sides]
+        if side not in ("random", *names):
+            raise BadRequest(f"Side must be {names[0]}, {names[1]} or random.")
+        if ai_level is not None and ai_level not in rules.ai.names:
+            raise BadRequest(f"The AI levels of {rules.title} are {', '.join(rules.ai.names)}.")
+        try:
+            chosen = rules.normalise_options(options or {})
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        turn = DEFAULT_TURN_SECONDS if turn_seconds is None else int(turn_seconds)
+        if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
+            raise BadRequest("Time per turn must be between 1 minute and 14 days.")
+        now = self.clock()
+        secret = self.new_secret()
+        try:
+            match = await self.db.create_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                seed=self.rng.getrandbits(62),
+                turn_seconds=turn,
+                challenge_expires_at=now + self.challenge_ttl,
+                game=rules.name,
+                options=chosen,
+                challenger_side=side,
+                ai_player_id=opponent_id if ai_level else None,
+                ai_level=ai_level,
+                now=now,
+                chance_version=chance.VERSION,
+                seed_secret=secret.hex(),
+                seed_commitment=chance.commitment(secret),
+                seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
+            )
+        except ChannelBusy:
+            self.forget(channel_id)  # a game we did not know of: read it next time
+            raise BadRequest(
+                "This channel already has a game. Open a thread for a new one: "
+                "each thread can hold its own game."
+            ) from None
+        self._remember(match)
+        if ai_level is not None:
+            match = await self._start(match, now)
+        return match
+
+    def _input(self, entropy: int | str | None) -> int | str:
+        """A player's input to the dice as stored: their interaction's id (`-` where there is none,
+        as in the console), or a number from `rng` in a seeded run."""
+        if self.seeded_inputs:
+            return self.rng.getrandbits(63)
+        return "-" if entropy is None else entropy
+
+    async def accept(
+        self, channel_id: int, user_id: int, match_id: int | None = None, *, entropy: int | str | None = None
+    ) -> Match:
+        """The challenged player accepts; `entropy` (the click's id) is their input to the dice."""
+        match = await self._open_match(channel_id, match_id)
+        if match.status is not Status.CHALLENGED:
+            raise BadRequest("This game has already started.")
+        if user_id == match.challenger_id:
+            raise NotAPlayer(f"You made this challenge: wait for <@{match.opponent_id}> to accept it.")
+        if user_id != match.opponent_id:
+            raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
+        async with self._lock(match.id):
+            return await self._start(await self._reread(match), self.clock(), entropy)
+
+    async def _start(self, match: Match, now: float, entropy: int | str | None = None) -> Match:
+        rules = game_of(match)
+        names = [s.name for s in rules.sides]
+        if match.chance_version == 2 and match.ai_player_id is None:
+            match = replace(match, seed_inputs=fairness.with_input(match, "accept", self._input(entropy)))
+        seed = fairness.engine_seed(match)
+        wanted = match.challenger_side
+        if wanted == "random":
+            if match.chance_version == 2:  # drawn from the committed seed, so it can be checked too
+                wanted = random_side(seed, names)
+            else:
+                wanted = random.Random(match.seed).choice(names)
+        other = names[1] if wanted == names[0] else names[0]
+        sides = {wanted: match.challenger_id, other: match.opponent_id}
+        state = rules.new_game(match.options, seed)
+        waiting = waiting_ids(replace(match, sides=sides), state)
+        clock = await self._new_clock(replace(match, sides=sides), state, now)
+        try:
+            started = await self.db.start_match(
+                match.id,
+                expected_version=match.version,
+                seed_inputs=match.seed_inputs,
+                now=now,
+                status=Status.ACTIVE,
+                sides=sides,
+                snapshot=state.to_json(),
+                turn_player_id=waiting[0] if waiting else None,
+                challenge_expires_at=None,
+                **clock,
+            )
+        except StaleVersion:
+            self.forget(match.channel_id)
+            raise StalePrompt("This challenge was already answered.") from None
+        self._keep_run(started, [], complete=True)  # nothing played yet: every run starts here
+        return self._remember(started, state)
+
+    async def decline(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
+        """The challenged player says no, or the challenger withdraws; either frees the channel."""
+        match = await self._open_match(channel_id, match_id)
+        if match.status is not Status.CHALLENGED:
+            raise BadRequest("The game has started: use resign or offer a draw instead.")
+        if user_id not in match.players:
+            raise NotAPlayer("Only the two players can decline or withdraw this challenge.")
+        status = Status.DECLINED if user_id == match.opponent_id else Status.CANCELLED
+        try:
+            return self._remember(
+                await self.db.update_match(match.id, expected_version=match.version, status=status)
+            )
+        except StaleVersion:
+            self.forget(match.channel_id)
+            raise StalePrompt("This challenge was already answered.") from None
+
+    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
+        """An admin (Manage Channels) ends the channel's game without a result."""
+        match = await self._open_match(channel_id)
+        if not is_admin:
+            raise NotAPlayer("Only members who can manage this channel may cancel a game.")
+        async with self._lock(match.id):
+            self.forget(channel_id)
+            match = await self.db.get_match(match.id)
+            return self._remember(
+                await self.db.update_match(
+                    match.id,
+                    expected_version=match.version,
+                    status=Status.CANCELLED,
+                    turn_player_id=None,
+                    deadline=None,
+                    reminder_at=None,
+                )
+            )

@@ -1,0 +1,193 @@
+"""What a player asks about the server and themselves, in words: the games hosted, their open
+games, time away, records, leaderboards and a look back at a finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from data import AiRecord, Match, PlayerStats, Status
+from engine import registry
+from engine.protocol import Game
+from engine.review import Review
+from play.present import mention, when
+from play.ratings import Standing, about, level_label, level_rating
+from play.results import (
+    AWAY_DAYS_A_YEAR,
+    OpenGame,
+    TimeAway,
+    game_of,
+)
+
+
+def games_text() -> str:
+    """Every hosted game and how to start it (`/wargames games`)."""
+    return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
+
+
+MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
+
+
+def my_games_text(
+    games: Sequence[OpenGame], user_id: int, away_until: float | None = None, limit: int = MY_GAMES_LIMIT
+) -> str:
+    """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
+    with its game, opponent, whose move, deadline and channel; and whether they are away."""
+    away = (
+        f"You are away until <t:{int(away_until)}:F>: your clocks are stopped (`/wargames back` ends it).\n"
+        if away_until is not None
+        else ""
+    )
+    if not games:
+        return away + (
+            "You have no open games in this server. Start one with a game's `challenge` command "
+            "(`/wargames games` lists the games)."
+        )
+    mine = sum(1 for g in games if user_id in g.waiting)
+    noun = "game" if len(games) == 1 else "games"
+    lines = [f"{away}**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
+    for n, game in enumerate(games, 1):
+        line = f"{n}. {_open_game_line(game, user_id)}"
+        if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
+            lines.append(f"… and {len(games) - n + 1} more.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _open_game_line(game: OpenGame, user_id: int) -> str:
+    match = game.match
+    rules = game_of(match)
+    other = match.other_player(user_id)
+    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else mention(other)
+    where = f"<#{match.channel_id}>"
+    if match.status is Status.CHALLENGED:
+        if user_id == match.opponent_id:
+            return f"**Challenge to you**: {rules.title} from {them} in {where}, expires {when(game.due)}."
+        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {when(game.due)}."
+    side = match.side_of(user_id)
+    you = f" (you are the {rules.side(side).title})" if side else ""
+    if user_id in game.waiting:
+        whose = "**Your move**"
+    elif other == match.ai_player_id:
+        whose = "The AI's move"
+    else:
+        whose = f"{them}'s move"
+    return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
+
+
+def away_text(away: TimeAway) -> str:
+    """The answer to `/wargames away`, for the player alone."""
+    assert away.until is not None
+    n = len(away.games)
+    if n == 1:
+        stopped = "The clock of your game here stops while it is your move"
+    elif n:
+        stopped = f"The clocks of your {n} games here stop while it is your move"
+    else:
+        stopped = "In games you start here meanwhile, your clock waits for you"
+    told = ", and your opponents are told" if n else ""
+    return (
+        f"You are away until <t:{int(away.until)}:F> (<t:{int(away.until)}:R>). {stopped}: no reminder "
+        f"and no loss on time until you are back{told}. {_days_left(away.left)} "
+        f"`/wargames back` ends it early."
+    )
+
+
+def back_text(away: TimeAway) -> str:
+    """The answer to `/wargames back`."""
+    n = len(away.games)
+    runs = "Your clock runs again" if n == 1 else f"Your clocks run again in your {n} games here"
+    return f"Welcome back. {runs if n else 'You have no game here'}. {_days_left(away.left)}"
+
+
+def _days_left(days: int) -> str:
+    return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
+
+
+def away_notice(match: Match, user_id: int, until: float, owes: bool) -> str:
+    """What a game's channel is told, once, when one of its players goes away (`owes`: the game
+    waits on them now)."""
+    other = match.other_player(user_id)
+    them = "" if other == match.ai_player_id else f"{mention(other)}: "
+    due = f" Their move here is now due {when(match.deadline)}." if owes else ""
+    return (
+        f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
+        f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
+    )
+
+
+def back_notice(match: Match, user_id: int, owes: bool) -> str:
+    """What a game's channel is told when a player away comes back early."""
+    due = f": their move here is due {when(match.deadline)}" if owes else ""
+    return f"{mention(user_id)} is back and their clock runs again{due}."
+
+
+def side_label(match: Match, user_id: int) -> str:
+    side = match.side_of(user_id)
+    return game_of(match).side(side).title if side else "spectator"
+
+
+def _record(wins: int, losses: int, draws: int) -> str:
+    return f"{wins} won, {losses} lost, {draws} drawn"
+
+
+def leaderboard_text(game: Game, rows: Sequence[Standing]) -> str:
+    """One game's leaderboard: players by rating, the AI at each level it played among them (at its
+    level's fixed rating, `play.ratings`)."""
+    if not rows:
+        return f"No finished {game.title} games yet."
+    lines = [f"**{game.title} leaderboard**"]
+    for i, s in enumerate(rows, 1):
+        who = mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
+        rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
+        lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
+    if any(s.level for s in rows):
+        lines.append("The AI's rating is its level's, measured between the levels; it does not change.")
+    return "\n".join(lines)
+
+
+def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord]) -> str:
+    """The AI's record in a game, level by level, each with the rating a player's result counts at."""
+    lines = [f"{mention(user_id)} in {game.title} plays at a fixed rating per level:"]
+    played = {r.level: r for r in records}
+    for level in sorted(game.ai.names, key=lambda lvl: level_rating(game, lvl) or float("inf")):
+        r = played.get(level, AiRecord(level))
+        lines.append(f"{level_label(game, level)}: {_record(r.wins, r.losses, r.draws)}.")
+    return "\n".join(lines)
+
+
+def stats_text(game: Game, stats: PlayerStats) -> str:
+    """A player's record and rating in a game."""
+    return (
+        f"{mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
+        f"rating {stats.rating:.0f}."
+    )
+
+
+def review_text(game: Game, match: Match, review: Review) -> str:
+    """A look back at a finished game, for the player who asked (privately): their costliest choices
+    by the AI's judgement, each with what it preferred; the boards go with it, one per moment."""
+    title = game.side(review.side).title
+    lines = [f"**Looking back at game #{match.id}** of {game.title}, where you played the {title}."]
+    if not review.moments:
+        lines.append("By my judgement none of your choices cost you anything worth showing. Well played.")
+    else:
+        lines.append("By my judgement these choices cost you most (the board of each moment is below):")
+    for n, moment in enumerate(review.moments, 1):
+        view = game.view_from_json(moment.view)
+        chosen = game.describe(view, game.parse(moment.chosen))
+        preferred = game.describe(view, game.parse(moment.preferred))
+        points = max(1, round(moment.cost * 50))
+        when = f"{game.turn_label.lower()} {moment.turn}" if moment.turn else "set-up"
+        lines.append(
+            f"{n}. Action {moment.index + 1} ({when}): you played "
+            f"**{chosen}**; I would have played **{preferred}**. That cost you about {points} "
+            f"{'point' if points == 1 else 'points'} out of 100."
+        )
+    judged = f"I judged {review.looked_at} of your {review.choices} choices"
+    if review.looked_at < review.choices:
+        judged += " (time ran out for the rest)"
+    lines.append(
+        f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
+    )
+    return "\n".join(lines)

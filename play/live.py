@@ -1,0 +1,233 @@
+"""The match service's ground floor: the store, the per-match locks and the write-through cache of
+each channel's open game (see play/service.py's docstring for why it is kept and when it is dropped)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+
+from data import (
+    Database,
+    Match,
+    MatchChange,
+    Status,
+)
+from engine.protocol import State
+from engine.review import Review
+from play.errors import (
+    NoMatch,
+    StalePrompt,
+)
+from play.results import (
+    CHALLENGE_TTL,
+    LIVE_GAMES_KEPT,
+    NO_GAME,
+    Step,
+    _handed_out,
+    game_of,
+)
+from play.thinking import Thinker
+
+
+class LiveMatches:
+    """The store behind the service and each channel's open game kept in memory (written through)."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        challenge_ttl: float = CHALLENGE_TTL,
+        outbox: bool = False,
+        thinker: Thinker | None = None,
+        guilds: Callable[[int], bool] | None = None,
+        seeded_inputs: bool | None = None,
+    ) -> None:
+        """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
+        bot posts boards after acknowledging the move; the console draws them at once).
+        `thinker`: where the AI thinks (the bot's worker processes; default: a thread).
+        `guilds`: which guilds this process serves (its shards' own, docs/architecture.md); its sweep
+        and its owed boards are theirs alone. None: every guild."""
+        self.db = db
+        self.thinker = thinker or Thinker(0)
+        self._guilds = guilds
+        self.outbox = outbox
+        self.clock = clock
+        self.rng = rng or random.Random()
+        # the secret of each game's dice (play/fairness.py): from the OS, or from `rng` in tests
+        self.new_secret: Callable[[], bytes] = (
+            (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        )
+        # The players' inputs to the dice are the ids Discord gave their interactions; a seeded run
+        # (tests, benches: `rng` given) must be the same game every time, so it draws them from
+        # `rng` instead, unless told otherwise.
+        self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
+        self.challenge_ttl = challenge_ttl
+        self._locks: dict[int, asyncio.Lock] = {}
+        # channel id -> its open match and state (None while a challenge): see the module docstring
+        self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
+        # channel id -> (match id, version, steps, complete): the trailing run of steps this process
+        # stored since another player last acted, so a hand-off's stretch needs no replay
+        # (`stretch`); complete when this process saw where it began (else the log tells)
+        self._runs: OrderedDict[int, tuple[int, int, list[Step], bool]] = OrderedDict()
+        self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
+        db.watch(self._changed_elsewhere)
+
+    def _changed_elsewhere(self, change: MatchChange | None) -> None:
+        """Another process stored a match (a store several processes share tells): a copy older than
+        that is dropped, so the next read goes to the database; None means anything may have."""
+        if change is None:
+            self._live.clear()
+            return
+        live = self._live.get(change.channel_id)
+        if live is not None and (live[0].id != change.match_id or live[0].version < change.version):
+            self.forget(change.channel_id)
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process acts on its own for this guild (deadlines, owed boards, the AI)."""
+        return self._guilds is None or self._guilds(guild_id)
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, match: Match, state: State | None = None) -> Match:
+        """Record what was just stored (write-through); a game that ended leaves the memory."""
+        if match.status.is_open:
+            if state is None and match.snapshot is not None:
+                state = game_of(match).from_json(match.snapshot)
+            self._live[match.channel_id] = (replace(match, snapshot=None), state)
+            self._live.move_to_end(match.channel_id)
+            while len(self._live) > LIVE_GAMES_KEPT:
+                self._live.popitem(last=False)
+        else:
+            self._live.pop(match.channel_id, None)
+        return match
+
+    def forget(self, channel_id: int) -> None:
+        """Drop the in-memory copy of a channel's game, so the next read goes to the database. (Its
+        run of steps stays: it names the version it ends with, so a run that another process's
+        write made old is never used; and a process may hear of its own write before it returns.)"""
+        self._live.pop(channel_id, None)
+
+    def _extend_run(self, before: Match, after: Match, done: list[Step], actor_id: int | None) -> None:
+        """Keep the trailing run of steps up to `after`: this command's steps, after those before it
+        when they were stored just before it and played by the same player (or by nobody). A run
+        whose start this process did not see (it began before a restart) is incomplete."""
+        run = self._runs.get(before.channel_id)
+        steps: list[Step]
+        if run is None or run[:2] != (before.id, before.version):
+            steps, complete = [], False  # what came before is not known here
+        elif any(step.player_id not in (actor_id, None) for step in run[2]):
+            steps, complete = [], True  # another player's run ended: this command begins one
+        else:
+            steps, complete = run[2], run[3]
+        self._keep_run(after, steps + done, complete)
+
+    def _keep_run(self, match: Match, steps: list[Step], complete: bool) -> None:
+        self._runs[match.channel_id] = (match.id, match.version, steps, complete)
+        self._runs.move_to_end(match.channel_id)
+        while len(self._runs) > LIVE_GAMES_KEPT:
+            self._runs.popitem(last=False)
+
+    def _run_up_to(self, match: Match) -> list[Step] | None:
+        """The whole trailing run of steps that ends with `match`'s version, if this process has it."""
+        run = self._runs.get(match.channel_id)
+        return run[2] if run is not None and run[:2] == (match.id, match.version) and run[3] else None
+
+    async def _live_game(self, channel_id: int) -> tuple[Match, State | None] | None:
+        """The channel's open match and its state: from memory, or read once from the database."""
+        found = self._live.get(channel_id)
+        if found is not None:
+            self._live.move_to_end(channel_id)
+            return found
+        match = await self.db.get_channel_match(channel_id)
+        if match is None:
+            return None
+        self._remember(match)
+        return self._live.get(channel_id)
+
+    async def current(self, channel_id: int) -> tuple[Match, State]:
+        """The channel's game and its state; NoMatch if it has none (or it is still a challenge)."""
+        match = await self._open_match(channel_id)
+        found = self._live.get(channel_id)
+        if match.status is Status.CHALLENGED or found is None or found[1] is None:
+            raise NoMatch("The challenge has not been accepted yet.")
+        return _handed_out(match, found[1])
+
+    async def latest(self, channel_id: int) -> tuple[Match, State]:
+        """Like `current`, but also finds the channel's most recent finished game (for boards and replays)."""
+        live = await self._live_game(channel_id)
+        if live is not None:
+            if live[1] is None:
+                raise NoMatch("The challenge has not been accepted yet.")
+            return _handed_out(live[0], live[1])
+        found = await self.db.list_matches(channel_id=channel_id, limit=1)
+        if not found or found[0].snapshot is None:
+            raise NoMatch(NO_GAME)
+        return found[0], game_of(found[0]).from_json(found[0].snapshot)
+
+    async def _reread(self, match: Match) -> Match:
+        """The freshest copy of `match` once its lock is held (memory first, else the database)."""
+        live = self._live.get(match.channel_id)
+        if live is not None and live[0].id == match.id:
+            return live[0]
+        fresh = await self.db.get_match(match.id)
+        self._remember(fresh)
+        return fresh
+
+    async def _open_match(self, channel_id: int, match_id: int | None = None) -> Match:
+        live = await self._live_game(channel_id)
+        match = live[0] if live else None
+        if match is None or (match_id is not None and match.id != match_id):
+            if match_id is not None:
+                raise StalePrompt("This prompt belongs to a game that is over.")
+            raise NoMatch(NO_GAME)
+        return match
+
+    async def match(self, match_id: int) -> Match:
+        """A match as stored now (the outbox checks the version it owes a board for)."""
+        return await self.db.get_match(match_id)
+
+    async def channel_match(self, channel_id: int) -> Match | None:
+        """The channel's open match (a challenge or a game), if any."""
+        return await self.db.get_channel_match(channel_id)
+
+    async def last_match(self, channel_id: int) -> Match | None:
+        """The channel's newest match, open or over: which game the channel plays."""
+        found = await self.db.list_matches(channel_id=channel_id, limit=1)
+        return found[0] if found else None
+
+    async def active_matches(self) -> list[Match]:
+        """Every game in play (at start-up: those where the AI owes a move)."""
+        return await self.db.list_matches(statuses=[Status.ACTIVE])
+
+    async def action_count(self, match_id: int) -> int:
+        """How many actions the match's log holds."""
+        return len(await self.db.actions(match_id))
+
+    async def wants_turn_dms(self, user_id: int) -> bool:
+        return (await self.db.get_user_prefs(user_id)).dm_on_turn
+
+    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
+        await self.db.set_dm_on_turn(user_id, enabled)
+
+    async def close(self) -> None:
+        """Close the store (the console at its end; the bot closes its own)."""
+        await self.db.close()
+
+    async def board_delivered(self, match_id: int, version: int) -> None:
+        """The channel has the board of this version (or a newer one): it is owed no more."""
+        await self.db.board_delivered(match_id, version)
+
+    async def owed_boards(self, older_than: float = 0.0) -> list[tuple[int, int, int]]:
+        """(match id, newest owed version, channel id) of boards owed for `older_than` seconds."""
+        return await self.db.owed_boards(self.clock() - older_than, guilds=self._guilds)

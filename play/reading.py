@@ -1,0 +1,237 @@
+"""Reading games back: the log replayed, the stretch a hand-off shows, history, standings, reviews."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from data import (
+    OPEN_STATUSES,
+    ActionRecord,
+    AiRecord,
+    Match,
+    MatchNotFound,
+    PlayerStats,
+    Status,
+)
+from engine import registry
+from engine.protocol import Event, State
+from engine.review import Review
+from play import undo
+from play.clocks import Clocks
+from play.errors import (
+    BadRequest,
+    NoMatch,
+    NotAPlayer,
+)
+from play.fairness import engine_seed
+from play.ratings import Standing, standings
+from play.results import (
+    REVIEW_SECONDS,
+    REVIEWS_KEPT,
+    SEPARATOR,
+    HistoryEntry,
+    OpenGame,
+    Played,
+    Step,
+    _run_start,
+    game_of,
+    merged,
+    waiting_ids,
+)
+from play.words import history_line, private_lines
+
+
+class Reading(Clocks):
+    """Reading a game back: its log, stretches since a hand-off, history, stats; a look back at it."""
+
+    async def review(
+        self, channel_id: int, user_id: int, match_id: int | None = None, *, budget_s: float = REVIEW_SECONDS
+    ) -> tuple[Match, Review]:
+        """The look back at the channel's last game (or match `match_id`, from its final board) for
+        `user_id`: where their choices cost most by the AI's judgement (`engine.review`). Only once the
+        game is over (before, it would be advice), and only a player's own choices."""
+        if match_id is not None:
+            try:
+                match = await self.db.get_match(match_id)
+            except MatchNotFound:
+                raise NoMatch("That game is no longer stored.") from None
+        else:
+            match, _ = await self.latest(channel_id)
+        side = match.side_of(user_id)
+        if side is None or user_id == match.ai_player_id:  # first: an outsider is told what holds always
+            raise NotAPlayer("Only the two players can look back at a game, each at their own choices.")
+        if match.status is not Status.FINISHED:
+            if match.status.is_open:
+                raise BadRequest(
+                    "The look back comes when the game is over: during it, it would be advice. "
+                    "Ask again after the last move."
+                )
+            raise NoMatch("That game was never played to an end, so there is nothing to look back at.")
+        key = (match.id, side)
+        found = self._reviews.get(key)
+        if found is None:  # a finished game's look back never changes: asked twice, it is thought once
+            log = [(s, notation) for s, notation, _ in await self.log(match)]
+            found = await self.thinker.review(
+                match.game, match.options, engine_seed(match), log, side, budget_s
+            )
+            self._reviews[key] = found
+            while len(self._reviews) > REVIEWS_KEPT:
+                self._reviews.popitem(last=False)
+        self._reviews.move_to_end(key)
+        return match, found
+
+    async def log(self, match: Match) -> list[tuple[str, str, int | None]]:
+        """The action log as (side, notation, player id)."""
+        rows = undo.effective(await self.db.actions(match.id))
+        first = game_of(match).sides[0].name
+        out = []
+        for row in rows:
+            side = match.side_of(row.player_id) if row.player_id is not None else None
+            out.append((side or first, row.notation, row.player_id))
+        return out
+
+    async def replayed(self, match: Match) -> tuple[State, list[list[Event]], list[tuple[str, str]]]:
+        """Seed + log, replayed: the final state, the events of every action, and the log."""
+        rules = game_of(match)
+        state = rules.new_game(match.options, engine_seed(match))
+        per_action: list[list[Event]] = []
+        log = [(side, notation) for side, notation, _ in await self.log(match)]
+        for side, notation in log:
+            per_action.append(list(state.apply(rules.parse(notation), side)))
+        return state, per_action, log
+
+    async def last_events(self, match: Match) -> list[Event]:
+        """What the latest stretch did (`latest_stretch`), for re-drawing the board with its
+        highlights."""
+        found = await self.latest_stretch(match)
+        return found.events if found is not None else []
+
+    async def latest_stretch(self, match: Match) -> Played | None:
+        """The position of `match` and the stretch that led to it: every action since a player other
+        than the latest one acted (an AI's whole turn, a turn of several commands). What a board
+        owed since a crash shows; None before the first action."""
+        if match.snapshot is None:
+            return None
+        state = game_of(match).from_json(match.snapshot)
+        steps = self._run_up_to(match)
+        if steps:
+            return self._played(match, state, steps, steps[-1].player_id)
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+        if not rows:
+            return None
+        actor = rows[-1].player_id
+        first = _run_start(rows, {p for p in match.players if p != actor})
+        steps = self._replayed_steps(match, rows, first, len(rows))
+        return self._played(match, state, steps, actor)
+
+    async def stretch(self, played: Played) -> Played:
+        """`played` with the commands before it since any other player last acted: at a hand-off,
+        the whole stretch the players now waiting have not seen acted out (a turn played as several
+        commands, an AI turn resumed after a restart). The game is replayed only when there are
+        such commands; most hand-offs are a single command."""
+        match = played.match
+        if not played.steps:
+            return played
+        run = self._run_up_to(match)
+        if run is not None and len(run) >= len(played.steps):  # stored here: no replay
+            earlier = run[: len(run) - len(played.steps)]
+            if not earlier:
+                return played
+            return merged([self._played(match, played.state, earlier, played.actor_id), played])
+        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+        start = len(rows) - len(played.steps)
+        first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
+        if start <= 0 or first == start:
+            return played
+        try:
+            steps = self._replayed_steps(match, rows, first, start)
+        except ValueError:  # a log that does not replay (a position set by hand): the command alone
+            return played
+        return merged([self._played(match, played.state, steps, played.actor_id), played])
+
+    @staticmethod
+    def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
+        """The steps of log rows `first` to `end` (not included), replayed from the seed."""
+        rules = game_of(match)
+        state = rules.new_game(match.options, engine_seed(match))
+        opening = rules.sides[0].name
+        out = []
+        for n, row in enumerate(rows[:end]):
+            side = match.side_of(row.player_id) if row.player_id is not None else None
+            events = list(state.apply(rules.parse(row.notation), side or opening))
+            if n >= first:
+                out.append(Step(rules.side(side).title if side else "?", row.notation, events, row.player_id))
+        return out
+
+    @staticmethod
+    def _played(match: Match, state: State, steps: list[Step], actor_id: int | None) -> Played:
+        """A `Played` of these steps (what a command, or a stretch of them, did)."""
+        rules = game_of(match)
+        events = [e for step in steps for e in step.events]
+        return Played(
+            match,
+            state,
+            events,
+            f"{SEPARATOR} ".join(step.notation for step in steps),
+            actor_id or 0,
+            "\n".join(step.line() for step in steps),
+            {s.name: p for s in rules.sides if (p := private_lines(events, s.name))},
+            steps,
+        )
+
+    async def history(self, channel_id: int, limit: int = 20, viewer: str | None = None) -> list[str]:
+        """The latest actions as lines, as `viewer` (None: the channel) may read them."""
+        return [entry.line for entry in await self.history_entries(channel_id, limit, viewer)]
+
+    async def history_entries(
+        self, channel_id: int, limit: int = 20, viewer: str | None = None
+    ) -> list[HistoryEntry]:
+        """The latest actions, numbered from the game's first, with the turn each was played in."""
+        match, _ = await self.latest(channel_id)
+        rules = game_of(match)
+        state = rules.new_game(match.options, engine_seed(match))
+        entries = []
+        for number, (side, notation, _) in enumerate(await self.log(match), 1):
+            turn = state.turn_number()
+            events = state.apply(rules.parse(notation), side)
+            line = history_line(rules.side(side).title, notation, events, viewer)
+            heading = "Set-up" if turn == 0 else f"{rules.turn_label} {turn}"
+            entries.append(HistoryEntry(number, turn, line, heading))
+        return entries[-limit:] if limit > 0 else entries
+
+    async def open_games(self, guild_id: int, user_id: int) -> list[OpenGame]:
+        """Every open game and challenge of `user_id` in a guild, any game: those waiting on them
+        first, then the soonest due."""
+        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=OPEN_STATUSES)
+        games = []
+        for match in found:
+            if match.status is Status.CHALLENGED:
+                waiting: tuple[int, ...] = (match.opponent_id,)
+            else:
+                live = self._live.get(match.channel_id)
+                if live is not None and live[0].id == match.id and live[1] is not None:
+                    state = live[1]
+                elif match.snapshot is not None:
+                    state = game_of(match).from_json(match.snapshot)
+                else:
+                    continue
+                waiting = tuple(waiting_ids(match, state))
+            games.append(OpenGame(match, waiting))
+        games.sort(key=lambda g: (user_id not in g.waiting, g.due is None, g.due or 0.0, g.match.id))
+        return games
+
+    async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
+        return await self.db.player_stats(guild_id, game, user_id)
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10, *, ai_user_id: int | None = None
+    ) -> list[Standing]:
+        """The best players of `game` here, and the AI (`ai_user_id`) at each level it played, at
+        that level's rating (`play.ratings`)."""
+        players = await self.db.leaderboard(guild_id, game, limit + 1)
+        records = [(r.level, r.wins, r.losses, r.draws) for r in await self.db.ai_records(guild_id, game)]
+        return standings(registry.game(game), players, ai_user_id, records, limit)
+
+    async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
+        """The AI's record per level in `game` here."""
+        return await self.db.ai_records(guild_id, game)

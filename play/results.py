@@ -1,0 +1,272 @@
+"""What the match service hands back and the small rules it shares: a move's steps and what
+they did (`Played`), notices, open games, time away; deadlines, hints and the history line."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from data import (
+    ActionRecord,
+    Match,
+    Status,
+)
+from engine import registry
+from engine.protocol import Action, Event, Game, State
+from play.errors import (
+    ServiceError,
+)
+from play.words import history_line, unseen
+
+DAY = 24 * 3600
+DEFAULT_TURN_SECONDS = 3 * DAY
+MIN_TURN_SECONDS = 60
+MAX_TURN_SECONDS = 14 * DAY
+CHALLENGE_TTL = DAY
+QUICK_SECONDS = 6 * 3600  # the longest deadline of a quick decision (a retreat square, a negation)
+SEPARATOR = ";"  # several actions in one command: "e2-e3; e4-e5xe6"
+NO_GAME = "There is no game in this channel. Start one with the `challenge` command of a game."
+AWAY_DAYS_A_YEAR = 30  # time away a player may take in one server in any 365 days (RULES.md)
+AWAY_WINDOW = 365 * DAY
+AWAY_GRACE = 3600  # a time away cut this short costs no day of the allowance
+REVIEW_SECONDS = 40.0  # a look back at a finished game thinks this long at most (answered in a minute)
+REVIEWS_KEPT = 64
+LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
+
+
+def is_current(match: Match, version: int) -> bool:
+    """Whether a prompt (a board's buttons) of `version` is still the channel's newest: nothing
+    happened since, or only commands the channel does not see."""
+    return version in (match.version, match.quiet_from)
+
+
+HINTS = 12  # examples offered with a refusal, best first
+
+
+def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> list[str]:
+    """The examples offered with a refusal, those a player would most want first.
+
+    A game's refusal names a few legal actions. When they are the first few of everything legal (a
+    list sorted by square, say, all back-row shuffles), they tell nothing: the whole list is taken
+    instead. Either way the game's own judgement of what looks promising (`order`, which its
+    search uses: moves towards the enemy, attacks) ranks them, on a position dealt from what this
+    side may know, so the order cannot leak a secret."""
+    if not hints:
+        return []
+    legal = list(state.legal_actions(side))
+    pool = legal if list(hints) == legal[: len(hints)] else list(hints)
+    order = getattr(rules, "order", None)
+    if order is None or len(pool) < 2:
+        return [str(a) for a in pool[:HINTS]]
+    seeded = random.Random(0)
+    ranked = order(state.view(side).determinize(seeded), side, pool, seeded)
+    return [str(a) for a in ranked][:HINTS]
+
+
+def reminder_lead(turn_seconds: int) -> float:
+    """How long before the deadline to remind: a quarter of the turn, at most 12 hours."""
+    return min(turn_seconds / 4, 12 * 3600)
+
+
+def quick_seconds(turn_seconds: int) -> int:
+    """The deadline of a quick decision: a quarter of a turn, at most QUICK_SECONDS, at least a minute."""
+    return max(MIN_TURN_SECONDS, min(turn_seconds // 4, QUICK_SECONDS))
+
+
+def game_of(match: Match) -> Game:
+    """The rules of the game a match is played in."""
+    return registry.game(match.game)
+
+
+def split_actions(text: str) -> list[str]:
+    """The actions of one command, in order: "a; b; c" (empty pieces are ignored)."""
+    return [piece.strip() for piece in str(text).split(SEPARATOR) if piece.strip()]
+
+
+def waiting_ids(match: Match, state: State) -> list[int]:
+    """The players who owe an action now, in side order (two at once in a simultaneous set-up)."""
+    return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
+
+
+def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, float]) -> float:
+    """When the clock of the players `state` waits for starts to count: now, or when the last of them
+    who is away is back. A quick decision never waits: its automatic answer lets the other player
+    go on (RULES.md)."""
+    if state.quick_decision():
+        return now
+    return max([now, *(aways[u] for u in waiting_ids(match, state) if aways.get(u, now) > now)])
+
+
+def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:
+    """Where the trailing run of log rows played by none of `others` begins."""
+    first = len(rows)
+    while first > 0 and rows[first - 1].player_id not in others:
+        first -= 1
+    return first
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The step of a command that was refused: its number, notation, the refusal's words, the kind
+    of refusal and the examples offered with it."""
+
+    n: int
+    notation: str
+    why: str
+    kind: type[ServiceError]
+    hints: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Chain:
+    """What a command did on a copy of the position (`MatchService.run_chain`): the position after
+    the steps that stand, each with its events, the steps left out (already answered), the step
+    refused if the command stands in part, and the first step that drew chance or showed a secret
+    (its number, 0 for none, and which it did)."""
+
+    state: State
+    steps: list[tuple[str, list[Event]]]
+    left_out: list[str]
+    refused: Refused | None
+    stood: tuple[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action as the history tells it: who played it (their side's title), its notation, its
+    events (as the state returned them) and the player (None for an action nobody chose)."""
+
+    who: str
+    notation: str
+    events: list[Event]
+    player_id: int | None = None
+
+    def line(self, viewer: str | None = None) -> str:
+        return history_line(self.who, self.notation, self.events, viewer)
+
+
+@dataclass(slots=True)
+class Played:
+    """What one command did, or a stretch of commands one side played before the other had to act
+    (an AI's turn: `merged`, `MatchService.stretch`): the new match row, the state, the events of
+    its actions (all of them, as the state returned them: render and history pass them through
+    `seen_by` for each viewer), and the line(s) for the channel. `private` holds, per side, what
+    only that side learnt; `steps` each action with its events (a recap, a story: play.present)."""
+
+    match: Match
+    state: State
+    events: list[Event]
+    notation: str
+    actor_id: int
+    line: str
+    private: dict[str, str] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    not_made: Refused | None = None  # a command that stood in part: the step refused (RULES.md)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    @property
+    def game(self) -> Game:
+        return game_of(self.match)
+
+    @property
+    def next_player_id(self) -> int | None:
+        return self.match.turn_player_id
+
+    @property
+    def waiting(self) -> list[int]:
+        """Who owes an action now."""
+        return waiting_ids(self.match, self.state)
+
+    @property
+    def secret(self) -> bool:
+        """Nothing of this command is for the channel (a standing order): it owes no board."""
+        return unseen(self.events)
+
+    @property
+    def hands_off(self) -> bool:
+        """Whether the game is now the other side's (or over): the end of a stretch, whose board
+        and turn ping tell the players now waiting all that happened since they last acted."""
+        return self.over or self.actor_id not in self.waiting
+
+
+def merged(plays: Sequence[Played]) -> Played:
+    """Commands played one after another (an AI's turn, a stretch found in the log) as one: the
+    position after the last, every event and step in order, what each side learnt in all of them."""
+    if len(plays) == 1:
+        return plays[0]
+    last = plays[-1]
+    events = [e for p in plays for e in p.events]
+    private = {side: text for side in {s for p in plays for s in p.private} if (text := _joined(plays, side))}
+    return Played(
+        last.match,
+        last.state,
+        events,
+        f"{SEPARATOR} ".join(p.notation for p in plays),
+        plays[0].actor_id,
+        "\n".join(p.line for p in plays if p.line),
+        private,
+        [step for p in plays for step in p.steps],
+    )
+
+
+def _joined(plays: Sequence[Played], side: str) -> str:
+    return ", ".join(text for p in plays if (text := p.private.get(side)))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One action in the history: its number in the game, the turn it was played in, its line."""
+
+    number: int
+    turn: int
+    line: str
+    heading: str  # the turn in the game's words ("Turn 3", "Round 2", "Set-up")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """One open game (or challenge) of a player, for their list of games (`/wargames mygames`):
+    the match row and who owes an action now (for a challenge, the player asked to answer it)."""
+
+    match: Match
+    waiting: tuple[int, ...]
+
+    @property
+    def due(self) -> float | None:
+        """When the clock runs out (for a challenge: when it expires)."""
+        return self.match.deadline if self.match.status is Status.ACTIVE else self.match.challenge_expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAway:
+    """A player's time away in one server after `away` or `back`: until when (None: back), the
+    allowance left (days) and their active games there, clocks moved, whose channels are told."""
+
+    until: float | None
+    left: int  # days
+    games: list[Match]
+    owing: frozenset[int] = frozenset()  # ids of those games that wait on the player now
+
+
+@dataclass(slots=True)
+class Notice:
+    """Something the sweep did that players should hear about, as data: each adapter words it
+    (`play.present.notice_text`) with its own markup."""
+
+    kind: str  # reminder, default (a quick decision answered by default), forfeit, expired
+    match: Match
+    user_id: int | None
+    played: Played | None = None
+    late: tuple[int, ...] = ()  # the players who did not act in time (a default, a forfeit)
+    due: float | None = None  # a reminder: when the move is due
+    abandoned: bool = False  # a forfeit: both sides owed an action and neither came
+
+
+def _handed_out(match: Match, state: State) -> tuple[Match, State]:
+    """What a caller gets of a game kept in memory: the whole row, snapshot included, and a state
+    of its own to change."""
+    return replace(match, snapshot=state.to_json()), state.clone()

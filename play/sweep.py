@@ -1,0 +1,100 @@
+"""The deadline sweep: what falls due (reminders, forfeits, expired challenges) becomes notices."""
+
+from __future__ import annotations
+
+from data import (
+    Match,
+    StaleVersion,
+    Status,
+)
+from engine.meta import ABANDON, TIMEOUT
+from engine.protocol import Action, Event
+from play.ai_turns import AiTurns
+from play.errors import (
+    StalePrompt,
+)
+from play.results import (
+    Notice,
+    game_of,
+    waiting_ids,
+)
+
+
+class Sweep(AiTurns):
+    """The deadline sweep: reminders, forfeits on time, expired challenges."""
+
+    async def sweep(self, now: float | None = None) -> list[Notice]:
+        """Apply whatever is due: expired challenges, reminders, forfeits (also after downtime), in
+        the guilds this process serves. Each is a versioned write: of two sweeps that found the same
+        thing due, one acts and the other is refused."""
+        now = self.clock() if now is None else now
+        notices: list[Notice] = []
+        for match in await self.db.expired_challenges(now):
+            if not self.serves(match.guild_id):
+                continue
+            try:
+                done = self._remember(
+                    await self.db.update_match(
+                        match.id, expected_version=match.version, status=Status.EXPIRED
+                    )
+                )
+            except StaleVersion:
+                self.forget(match.channel_id)
+                continue
+            notices.append(Notice("expired", done, match.challenger_id))
+        for match in await self.db.due_deadlines(now):
+            if not self.serves(match.guild_id):
+                continue
+            notice = await self._forfeit(match, now)
+            if notice is not None:
+                notices.append(notice)
+        for match in await self.db.due_reminders(now):
+            if not self.serves(match.guild_id):
+                continue
+            if match.turn_player_id is None or not await self.db.mark_reminded(match.id, match.version):
+                continue
+            owed = [match.turn_player_id]
+            if match.snapshot is not None:
+                owed = waiting_ids(match, game_of(match).from_json(match.snapshot)) or owed
+            for user in owed:
+                notices.append(Notice("reminder", match, user, due=match.deadline or now))
+        return notices
+
+    async def _forfeit(self, match: Match, now: float) -> Notice | None:
+        """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and
+        a game where both sides owed something and neither came ends without a winner."""
+        async with self._lock(match.id):
+            self.forget(match.channel_id)
+            match = await self.db.get_match(match.id)  # a move may have landed since the query
+            if match.status is not Status.ACTIVE or match.snapshot is None:
+                return None
+            if match.deadline is None or match.deadline > now:
+                return None
+            rules = game_of(match)
+            state = rules.from_json(match.snapshot)
+            owed = sorted(state.to_act())
+            if not owed:
+                return None
+            quick_before = state.quick_decision()
+            steps: list[tuple[str, list[Event]]] = []
+            late = match.sides[owed[0]]
+            if quick_before:
+                for side in owed:
+                    default = state.default_action(side)
+                    action: Action = default if default is not None else TIMEOUT
+                    steps.append((str(action), list(state.apply(action, side))))
+                    late = match.sides[side]
+                    if state.is_over():
+                        break
+            else:
+                action = TIMEOUT if len(owed) == 1 else ABANDON
+                steps.append((str(action), list(state.apply(action, owed[0]))))
+            try:
+                played = await self._commit(match, state, steps, late, None, quick_before=quick_before)
+            except StalePrompt:
+                return None
+        users = tuple(match.sides[s] for s in owed)
+        if not state.is_over():
+            return Notice("default", played.match, late, played, late=users)
+        abandoned = len(owed) > 1 and not quick_before
+        return Notice("forfeit", played.match, late, played, late=users, abandoned=abandoned)

@@ -1,0 +1,54 @@
+"""The sentences the service itself writes about a move, in one place: a step's history line, what
+its events say, what a side alone learnt, a count of days. Discord-free and game-free."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.protocol import Event
+
+
+def summary(events: Sequence[Event], viewer: str | None = None) -> str:
+    """The events of one action as `viewer` may know them, as one readable clause list: only what
+    `seen_by` lets the viewer see, in the words it gives them. Clauses are parted by semicolons: an
+    event's own words may hold commas (a battle's cascade, a list of units)."""
+    return "; ".join(
+        t for e in events if (kept := e.seen_by(viewer)) is not None and (t := kept.text(viewer))
+    )
+
+
+def unseen(events: Sequence[Event]) -> bool:
+    """Whether a command did something and the channel may see none of it (a standing order)."""
+    return bool(events) and all(e.seen_by(None) is None for e in events)
+
+
+def history_line(who: str, notation: str, events: Sequence[Event], viewer: str | None = None) -> str:
+    """'<Side>: <what the events say>' (the events say it all; the notation alone stands in when they
+    are silent, as for ending a turn, but never when `viewer` may not see them all: the notation of
+    a secret action, a hidden set-up or a standing order, would tell what the events keep quiet)."""
+    said = summary(events, viewer)
+    if said.lower().startswith(f"the {who.lower()} "):
+        return said[0].upper() + said[1:]  # the words name the side already: it is not said twice
+    if said:
+        return f"{who}: {said}"
+    if any(e.seen_by(viewer) is None for e in events):
+        return f"{who}: (something only they may see)"
+    return f"{who}: {notation}"
+
+
+def private_lines(events: Sequence[Event], side: str) -> str:
+    """What only `side` learnt from these events (a drawn hand): its words where they differ from
+    what the channel is told."""
+    out = []
+    for e in events:
+        mine = e.seen_by(side)
+        if mine is None or not (text := mine.text(side)):
+            continue
+        public = e.seen_by(None)
+        if public is None or public.text(None) != text:
+            out.append(text)
+    return ", ".join(out)
+
+
+def days_text(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"

@@ -1,0 +1,130 @@
+"""The command table (play/commands.py) and what each adapter builds from it.
+
+Discord's limits are counted on the payload the built `app_commands` tree would send to Discord,
+not on the table: a game whose verbs push its group past 25 commands fails here, not at start-up.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, cast
+
+import discord
+import pytest
+from discord import app_commands
+
+from cogs.groups import Handlers, build_group, build_wargames
+from console.app import COMMANDS, WARGAMES_COMMANDS, help_text
+from engine import registry
+from engine.protocol import Verb
+from play.commands import WARGAMES, game_commands
+
+# Discord's limits on application commands (its API documentation, "Application Commands").
+MAX_TOP_LEVEL = 100
+MAX_CHILDREN = 25  # subcommands and groups in a group; options in a command
+MAX_CHOICES = 25
+MAX_NAME = 32
+MAX_DESCRIPTION = 100
+MAX_CHOICE_TEXT = 100
+MAX_COMMAND_CHARS = 4000  # names, descriptions and choices of one top-level command together
+SUBCOMMAND, GROUP = 1, 2
+
+
+def built_payload() -> list[dict[str, Any]]:
+    """What the bot would sync: every group built as the core cog builds them, as Discord reads it."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    handlers = cast(Handlers, object())  # building calls no handler
+    tree.add_command(build_wargames(handlers))
+    for game in registry.games():
+        tree.add_command(build_group(handlers, game))
+    return [command.to_dict(tree) for command in tree.get_commands()]
+
+
+def _chars(node: dict[str, Any]) -> int:
+    total = len(node["name"]) + len(node.get("description", ""))
+    for choice in node.get("choices") or ():
+        total += len(choice["name"]) + len(str(choice["value"]))
+    return total + sum(_chars(o) for o in node.get("options") or ())
+
+
+def limit_problems(payload: list[dict[str, Any]]) -> list[str]:
+    """Every place the payload breaks one of Discord's limits, as a sentence."""
+    problems: list[str] = []
+    if len(payload) > MAX_TOP_LEVEL:
+        problems.append(f"{len(payload)} top-level commands (Discord allows {MAX_TOP_LEVEL})")
+
+    def walk(node: dict[str, Any], path: str, depth: int) -> None:
+        if not 1 <= len(node["name"]) <= MAX_NAME:
+            problems.append(f"{path}: a name of {len(node['name'])} characters")
+        if not 1 <= len(node.get("description", "")) <= MAX_DESCRIPTION:
+            problems.append(f"{path}: a description of {len(node.get('description', ''))} characters")
+        choices = node.get("choices") or ()
+        if len(choices) > MAX_CHOICES:
+            problems.append(f"{path}: {len(choices)} choices (Discord allows {MAX_CHOICES})")
+        for choice in choices:
+            if len(choice["name"]) > MAX_CHOICE_TEXT or len(str(choice["value"])) > MAX_CHOICE_TEXT:
+                problems.append(f"{path}: the choice {choice['name'][:30]!r} is too long")
+        options = node.get("options") or ()
+        if len(options) > MAX_CHILDREN:
+            problems.append(f"{path}: {len(options)} subcommands or options (Discord allows {MAX_CHILDREN})")
+        for option in options:
+            if option["type"] == GROUP and depth != 0:
+                problems.append(f"{path} {option['name']}: a group inside a group (too deep)")
+            if option["type"] in (SUBCOMMAND, GROUP) and depth > 1:
+                problems.append(f"{path} {option['name']}: nested deeper than Discord allows")
+            walk(option, f"{path} {option['name']}", depth + (option["type"] in (SUBCOMMAND, GROUP)))
+
+    for command in payload:
+        walk(command, f"/{command['name']}", 0)
+        if _chars(command) > MAX_COMMAND_CHARS:
+            problems.append(f"/{command['name']}: {_chars(command)} characters in all")
+    return problems
+
+
+def test_the_built_tree_keeps_within_discords_limits() -> None:
+    payload = built_payload()
+    assert {c["name"] for c in payload} == {"wargames", *registry.names()}
+    assert limit_problems(payload) == []
+
+
+def test_the_limit_check_fails_on_a_group_with_one_command_too_many() -> None:
+    """The check can fail: the fullest game's group with one more command, counted as built."""
+    fullest = max(registry.games(), key=lambda g: len(game_commands(g)))
+    crowded = copy.copy(fullest)
+    extra = tuple(Verb(f"extra{n}", "One command too many") for n in range(26))
+    crowded.verbs = (*fullest.verbs, *extra)  # type: ignore[misc]
+    with pytest.raises(ValueError, match="Discord allows 25"):
+        build_group(cast(Handlers, object()), crowded)
+    payload = built_payload()
+    group = next(c for c in payload if c["name"] == fullest.name)
+    group["options"] += [{"type": SUBCOMMAND, "name": "extra", "description": "One too many"}] * (
+        MAX_CHILDREN + 1 - len(group["options"])
+    )
+    group["options"][0] = {**group["options"][0], "description": "x" * 101}
+    problems = limit_problems(payload)
+    assert any("26 subcommands or options" in p for p in problems), problems
+    assert any("a description of 101 characters" in p for p in problems), problems
+
+
+def test_the_groups_are_the_tables_commands() -> None:
+    """Each game's group and /wargames hold exactly the table's Discord commands, in its order."""
+    payload = {c["name"]: c for c in built_payload()}
+    for game in registry.games():
+        table = [c.name for c in game_commands(game) if c.on("discord")]
+        assert [o["name"] for o in payload[game.name]["options"]] == table
+    wargames = {o["name"] for o in payload["wargames"]["options"]}
+    assert wargames == {c.subgroup or c.name for c in WARGAMES if c.on("discord")}
+
+
+def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> None:
+    text = help_text()
+    for game in registry.games():
+        for command in game_commands(game):
+            if command.on("console") and command.verb is None:
+                assert command.name in COMMANDS, command.name
+                assert command.name in text, command.name
+    for command in WARGAMES:
+        if command.on("console"):
+            assert command.name in WARGAMES_COMMANDS, command.name
+            assert f"/wargames {command.name}" in text, command.name
