@@ -32,6 +32,7 @@ from engine.protocol import (
     View,
 )
 
+EDITION = "edition"  # the options' key that holds the rules' edition a match began with (RULES.md)
 MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 
@@ -130,6 +131,11 @@ class BaseGame(Generic[S, V]):
     sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
+    # The newest edition of the game's rules, the one a new match gets. A game raises it when a rule
+    # changes in a way that would replay a stored game's log differently; the match keeps its edition
+    # in its options (`normalise_options` writes it; no player sees or types it) and `new_game` builds
+    # the rules of `edition_of(options)`. 1: the game has one edition, and its options hold no key.
+    edition: int = 1
     # The win check per level (`GUARDS`); a game whose turns are long or wide sets its own.
     guards: Mapping[str, search.Guard] = GUARDS
 
@@ -202,8 +208,10 @@ class BaseGame(Generic[S, V]):
     # -- options
 
     def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option filled in, as a match stores them; a game with editions adds the edition
+        (the newest, unless `raw` is a stored match's options that name one already)."""
         specs = {o.name: o for o in self.options}
-        unknown = sorted(set(raw) - set(specs))
+        unknown = sorted(set(raw) - set(specs) - ({EDITION} if self.edition > 1 else set()))
         if unknown:
             known = ", ".join(specs) or "none"
             raise ValueError(f"{self.title} has no option '{unknown[0]}' (its options: {known}).")
@@ -211,7 +219,31 @@ class BaseGame(Generic[S, V]):
         for name, spec in specs.items():
             value = raw.get(name, spec.default)
             out[name] = _checked(spec, value)
+        if self.edition > 1:
+            out[EDITION] = self._edition_checked(raw.get(EDITION, self.edition))
         return out
+
+    def edition_of(self, options: Mapping[str, Any]) -> int:
+        """The edition of the rules a match with `options` plays: the one they name; 1 if they name
+        every option but no edition (a match stored before the game had editions: the platform has
+        always stored every option); else the newest (options given by hand, as tests and benches
+        do: `{}` is a new game). So a new match's options must go through `normalise_options`."""
+        if self.edition == 1:
+            return 1
+        if EDITION in options:
+            return self._edition_checked(options[EDITION])
+        if all(spec.name in options for spec in self.options):
+            return 1
+        return self.edition
+
+    def _edition_checked(self, value: Any) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = 0
+        if not 1 <= number <= self.edition:
+            raise ValueError(f"{self.title}'s rules have editions 1 to {self.edition}, not {value!r}.")
+        return number
 
     # -- the AI
 
@@ -514,6 +546,7 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 __all__ = [
     "CORRESPONDENCE",
     "CORRESPONDENCE_BUDGET_S",
+    "EDITION",
     "GENERIC_LEVELS",
     "GUARDS",
     "MAX_OPTIONS",

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import search
-from engine.base import CORRESPONDENCE, BaseGame, limit_option
+from engine.base import CORRESPONDENCE, EDITION, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
@@ -21,6 +21,9 @@ from engine.companycommander.model import (
     TITLES,
     Options,
     sort_cards,
+)
+from engine.companycommander.model import (
+    EDITION as NEWEST,
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
@@ -44,6 +47,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
         SideInfo(AMERICANS, TITLES[AMERICANS], ADJECTIVES[AMERICANS]),
         SideInfo(GERMANS, TITLES[GERMANS], ADJECTIVES[GERMANS]),
     )
+    edition = NEWEST  # a game begun under edition 1 keeps its rules (rules/companycommander.md)
     options = (
         limit_option(
             "turn_limit",
@@ -157,8 +161,9 @@ class CompanyCommanderGame(BaseGame[State, View]):
     # -- rules entry points
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
-        checked = self.normalise_options(options)
-        return new_game(Options(int(checked["turn_limit"])), seed)
+        edition = self.edition_of(options)  # before normalising, which would fill in the newest
+        checked = self.normalise_options({**options, EDITION: edition})
+        return new_game(Options(int(checked["turn_limit"]), edition), seed)
 
     # -- the AI
 
@@ -262,7 +267,8 @@ class CompanyCommanderGame(BaseGame[State, View]):
                     for deck, left in decks
                     if left
                 ]
-                buttons = (*offered, Choice("No extra card", str(A.EXTRA_NONE)))
+                declined = (Choice("No extra card", str(A.EXTRA_NONE)),) if s.extra_optional else ()
+                buttons = (*offered, *declined)
             else:
                 buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)

@@ -58,10 +58,13 @@ def status(view: View, side: str) -> str:
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
         if extra_open(view, side):
             decks = [f"`extra {d}`" for d, left in (("squad", s.squad[side]), ("tactics", True)) if left]
-            steps.append(
-                f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
-                "or `extra none` to go without)"
-            )
+            if s.extra_optional:
+                steps.append(
+                    f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
+                    "or `extra none` to go without)"
+                )
+            else:  # edition 1: the extra card is always taken
+                steps.append(f"take your Company Commander's extra card ({' or '.join(decks)})")
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
             steps.append("move units to a neighbouring front if you like (`move …`)")
         steps.append("then `tactics` to draw your two Tactics cards")
