@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._views import _Released, persistent_view
 from data import StoreUnavailable
@@ -185,7 +186,7 @@ class Tournaments(commands.Cog):
             options=options or "",
             organiser=await self.organiser(interaction),
         )
-        text = signup_text(registry.game(tournament.game), tournament, [], mention)
+        text = signup_text(registry.game(tournament.game), tournament, [], DISCORD)
         await interaction.response.send_message(text, view=signup_view(tournament.id))
         message = await interaction.original_response()
         await self.service.set_message(tournament, message.id)
@@ -229,7 +230,7 @@ class Tournaments(commands.Cog):
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return
         entries = await self.service.entries(tournament)
-        text = signup_text(registry.game(tournament.game), tournament, entries, mention)
+        text = signup_text(registry.game(tournament.game), tournament, entries, DISCORD)
         view = signup_view(tournament.id) if tournament.status.value == "signup" else None
         try:
             await channel.get_partial_message(tournament.message_id).edit(content=text[:2000], view=view)
@@ -247,7 +248,7 @@ class Tournaments(commands.Cog):
         game = registry.game(tournament.game)
         boards = await self.service.store.tournament_boards(tournament.id)
         await interaction.followup.send(
-            started_text(game, tournament, boards, mention, stamp),
+            started_text(game, tournament, boards, DISCORD),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         await self.refresh_signup(tournament)
@@ -269,7 +270,8 @@ class Tournaments(commands.Cog):
         assert interaction.channel_id is not None
         done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
         await interaction.response.send_message(
-            cancelled_text(done, interaction.user.mention), allowed_mentions=discord.AllowedMentions.none()
+            cancelled_text(done, interaction.user.mention, DISCORD),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.refresh_signup(done)
 
@@ -325,7 +327,7 @@ class Tournaments(commands.Cog):
             return
         file = await self.core.render(match, state, [])
         await target.send(
-            f"{game_text(rules, tournament, board, mention, stamp)}\n{status_text(match, state)}",
+            f"{game_text(rules, tournament, board, DISCORD)}\n{status_text(match, state, DISCORD)}",
             file=file,
             view=self.core.board_components(match, state) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
@@ -417,7 +419,7 @@ class Tournaments(commands.Cog):
         channel = await self.core.channel(tournament.channel_id)
         if channel is None:
             return
-        text = round_text(item.table, item.boards, mention, stamp)
+        text = round_text(item.table, item.boards, DISCORD)
         await channel.send(
             text[:2000],
             file=await self.standings_file(item.table),

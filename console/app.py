@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import re
 import signal
 import sys
 import tempfile
@@ -139,6 +138,12 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
+def _plain(rules: str) -> str:
+    """A game's rule texts are the game's own words in Markdown (engine/<game>/help.py), which
+    Discord shows as bold; the terminal shows them without the asterisks."""
+    return rules.replace("**", "")
+
+
 class ConsoleMarkup:
     """The console's `play.markup.Markup`: what play/ words for it reads as plain text."""
 
@@ -180,6 +185,7 @@ class Console:
         self.me = names.clean(me, "user name")
         self.channel = names.clean(channel, "channel name")
         self.markup = ConsoleMarkup(self)
+        service.markup = self.markup  # the refusals that name a player name them as @name
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
@@ -209,16 +215,8 @@ class Console:
     # ------------------------------------------------------------------ output
 
     def say(self, text: str = "") -> None:
-        """Print bot text with Discord markup made readable: mentions as @name, timestamps as times,
-        no bold markers."""
-        print(self.humanize(text), file=self.out, flush=True)
-
-    def humanize(self, text: str) -> str:
-        text = text.replace("**", "")
-        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
-        text = re.sub(r"<#(\d+)>", lambda m: "#" + names.channel_name(int(m.group(1))), text)
-        text = re.sub(r"<t:(\d+):[FfDdTt]>", lambda m: self.date(int(m.group(1))), text)
-        return re.sub(r"<t:(\d+)(?::R)?>", lambda m: self.when(int(m.group(1))), text)
+        """Print what the bot would say; play/ worded it in this console's markup already."""
+        print(text, file=self.out, flush=True)
 
     @staticmethod
     def date(ts: float) -> str:
@@ -279,8 +277,8 @@ class Console:
         shown = await self.service.stretch(played) if played.hands_off else played
         path = self._board_file(shown.match, shown.state, shown.events, seq)
         self.say(f"board: {path}")
-        self.say(played_story(played) if mine else told(shown))
-        self.say(status_text(shown.match, shown.state))
+        self.say(played_story(played) if mine else told(shown, self.markup))
+        self.say(status_text(shown.match, shown.state, self.markup))
         return path
 
     def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
@@ -295,7 +293,7 @@ class Console:
             if user == self.my_id:
                 self.say(f"(only you see this) {secret}.")
             else:
-                self.inbox.setdefault(user, []).append((match.id, private_text(match, secret)))
+                self.inbox.setdefault(user, []).append((match.id, private_text(match, secret, self.markup)))
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
@@ -395,13 +393,15 @@ class Console:
 
     async def wg_games(self, rest: list[str]) -> Outcome:
         self._no_wargames_args("games", rest)
-        self.say(games_text())
+        self.say(games_text(self.markup))
         return Outcome()
 
     async def wg_mygames(self, rest: list[str]) -> Outcome:
         self._no_wargames_args("mygames", rest)
         games = await self.service.open_games(GUILD_ID, self.my_id)
-        self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        self.say(
+            my_games_text(games, self.my_id, self.markup, await self.service.away_until(GUILD_ID, self.my_id))
+        )
         return Outcome()
 
     async def wg_away(self, rest: list[str]) -> Outcome:
@@ -409,10 +409,10 @@ class Console:
         if not raw.isdigit():
             raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
         away = await self.service.away(GUILD_ID, self.my_id, int(raw))
-        self.say(away_text(away))
+        self.say(away_text(away, self.markup))
         assert away.until is not None
         for match in away.games:
-            notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
+            notice = away_notice(match, self.my_id, away.until, match.id in away.owing, self.markup)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
 
@@ -421,7 +421,7 @@ class Console:
         away = await self.service.back(GUILD_ID, self.my_id)
         self.say(back_text(away))
         for match in away.games:
-            notice = back_notice(match, self.my_id, match.id in away.owing)
+            notice = back_notice(match, self.my_id, match.id in away.owing, self.markup)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
 
@@ -431,7 +431,7 @@ class Console:
         self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
         path = self._board_file(match, state, (), await self._seq(match))
         self.say(f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 
     async def wg_verify(self, rest: list[str]) -> Outcome:
@@ -448,7 +448,7 @@ class Console:
         match_id = int(raw) if raw else None
         if sub == "verify":
             match, report = await fairness.verify(self.service, GUILD_ID, self.channel_id, match_id)
-            self.say(fairness.verify_text(match, report))
+            self.say(fairness.verify_text(match, report, self.markup))
             return Outcome(ok=report.ok)
         match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id)
         path = self._write(fairness.record_name(match), data)
@@ -489,7 +489,7 @@ class Console:
             return None
         if all(step.player_id == self.my_id for step in stretch.steps):
             return None  # they acted last: nothing new to tell
-        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id)}")
+        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup)}")
         return match.id
 
     def _channel(self, args: list[str]) -> Outcome:
@@ -581,16 +581,18 @@ class Console:
             ai_level=level if vs_bot else None,
         )
         rules = terms_text(game, match.options)
+        me = self.markup.mention(self.my_id)
         if vs_bot:
             label = level_label(game, level or game.ai.default)
-            self.say(f"<@{self.my_id}> takes on the AI ({label}): a game of {game.title}.{rules}")
+            self.say(f"{me} takes on the AI ({label}): a game of {game.title}.{rules}")
             return await self._started(match)
         wanted = chosen_side_text(game, match.challenger_side)
+        them = self.markup.mention(opponent)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
+            f"{me} challenges {them} to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
-            f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
-            f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
+            f"{them}: `/{game.name} accept` or `/{game.name} decline`. "
+            f"Expires {self.markup.relative(int(match.challenge_expires_at or 0))}."
         )
         if match.seed_commitment:
             self.say(fairness.commitment_text(match))
@@ -606,7 +608,7 @@ class Console:
             self.say(fairness.commitment_text(match))
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         files = [path] + await self._ai_moves(match)
         return Outcome(files=files)
 
@@ -718,9 +720,9 @@ class Console:
         mine = match.side_of(self.my_id)
         if not legal:
             if mine is None:
-                self.say(f"You are not playing in this game. {status_text(match, state)}")
+                self.say(f"You are not playing in this game. {status_text(match, state, self.markup)}")
                 return Outcome()
-            self.say(f"Nothing to play right now. {status_text(match, state)}")
+            self.say(f"Nothing to play right now. {status_text(match, state, self.markup)}")
         else:
             self.say(f"{len(legal)} legal for @{self.me}:")
             self._command_lines(game, state, legal)
@@ -757,7 +759,7 @@ class Console:
         events = await self.service.last_events(match)
         path = self._board_file(match, state, events, await self._seq(match), overlay=focus)
         self.say(f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 
     async def cmd_hand(self, game: Game, args: list[str]) -> Outcome:
@@ -775,7 +777,7 @@ class Console:
         if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
             raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
         entries = await self.service.history_entries(self.channel_id, limit=int(raw))
-        self.say(history_text(entries, limit=100_000))
+        self.say(history_text(entries, self.markup, limit=100_000))
         return Outcome()
 
     async def cmd_review(self, game: Game, args: list[str]) -> Outcome:
@@ -783,7 +785,7 @@ class Console:
         self._no_args(game, "review", args)
         match, found = await self.service.review(self.channel_id, self.my_id)
         rules = game_of(match)
-        self.say(review_text(rules, match, found))
+        self.say(review_text(rules, match, found, self.markup))
         for n, moment in enumerate(found.moments, 1):
             png = renderer(match.game).board(rules.view_from_json(moment.view), [])
             path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-review-{n}.png", png)
@@ -803,12 +805,12 @@ class Console:
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
         topic = " ".join(args).split(":")[-1].strip().lower()
         if not topic:
-            self.say(rules_text(game))
+            self.say(_plain(rules_text(game)))
             return Outcome()
         found = next((t for t in game.rules if topic in t.lower()), None)
         if found is None:
             raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
-        self.say(rules_text(game, found))
+        self.say(_plain(rules_text(game, found)))
         return Outcome()
 
     async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:
@@ -816,15 +818,19 @@ class Console:
         who = opts.get("user") or opts.get("member") or (positional[0] if positional else self.me)
         uid = names.user_id(who)
         if uid == BOT_ID:  # the AI: a rating per level
-            self.say(ai_stats_text(game, uid, await self.service.ai_records(GUILD_ID, game.name)))
+            self.say(
+                ai_stats_text(game, uid, await self.service.ai_records(GUILD_ID, game.name), self.markup)
+            )
             return Outcome()
-        self.say(stats_text(game, await self.service.stats(GUILD_ID, game.name, uid)))
+        self.say(stats_text(game, await self.service.stats(GUILD_ID, game.name, uid), self.markup))
         return Outcome()
 
     async def cmd_leaderboard(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "leaderboard", args)
         self.say(
-            leaderboard_text(game, await self.service.leaderboard(GUILD_ID, game.name, ai_user_id=BOT_ID))
+            leaderboard_text(
+                game, await self.service.leaderboard(GUILD_ID, game.name, ai_user_id=BOT_ID), self.markup
+            )
         )
         return Outcome()
 

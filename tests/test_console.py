@@ -289,12 +289,13 @@ def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
     svc.clock = clock
     console = Console(svc, boards=tmp_path, out=io.StringIO())
     bob = names.user_id("bob")
-    text = console.humanize(
-        f"<@{bob}>, your move is due <t:{int(clock.now) + 3 * 86400}:R>. <@{names.BOT_ID}>"
-    )
+    m = console.markup
+    due = m.relative(int(clock.now) + 3 * 86400)
+    text = f"{m.mention(bob)}, your move is due {due}. {m.mention(names.BOT_ID)}"
     assert text.startswith("@bob, your move is due in 3 days (")
     assert text.endswith("@bot")
-    assert console.humanize(f"<t:{int(clock.now) - 120}:R>").startswith("2 minutes ago")
+    assert m.relative(int(clock.now) - 120).startswith("2 minutes ago")
+    assert m.strong("Your move") == "Your move" and m.channel(names.channel_id("general")) == "#general"
 
 
 @given(st.text(alphabet=names.ALPHABET, min_size=1, max_size=names.MAX_LEN))
