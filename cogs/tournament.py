@@ -1,5 +1,7 @@
 """`/wargames tournament ...`: Swiss tournaments, a thin adapter over `play.tournament.TournamentService`.
 
+The commands are declared in the command table (`play.commands.TOURNAMENT`) and built into the
+core cog's `/wargames` group by `cogs.groups`, which calls this cog's method of each command's name.
 Each command body only reads Discord's arguments and who may run tournaments (Manage Server, or
 the role `/wargames tournament organisers` sets), calls the service, and posts its words
 (`play.tournament_text`). Its own sweep loop records results, closes rounds and starts the next;
@@ -16,7 +18,6 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
-from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._format import DISCORD
@@ -27,7 +28,7 @@ from data.tournaments import Board, Tournament
 from engine import registry
 from play.present import status_text
 from play.service import game_of
-from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS, RoundDone, Started, TournamentService
+from play.tournament import RoundDone, Started, TournamentService
 from play.tournament_text import (
     cancelled_text,
     game_text,
@@ -44,14 +45,6 @@ if TYPE_CHECKING:
     from settings import Settings
 
 log = logging.getLogger("bot.tournament")
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def stamp(at: float) -> str:
-    return f"<t:{int(at)}:R>"
 
 
 def _cog(interaction: discord.Interaction) -> Tournaments:
@@ -96,13 +89,9 @@ def signup_view(tournament_id: int) -> discord.ui.View:
     return view
 
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in registry.games()][:25]
-
-
 class Tournaments(commands.Cog):
-    """The tournament commands (a subgroup of `/wargames`), their buttons and their sweep."""
-
-    group = app_commands.Group(name="tournament", description="Swiss tournaments over days, for any game")
+    """The tournament commands' bodies (`/wargames tournament`, built from the table by
+    `cogs.groups`), their buttons and their sweep."""
 
     def __init__(self, bot: commands.Bot, service: MatchService, settings: Settings) -> None:
         """The bot's services come in here (see `setup`): this package imports nothing from bot.py."""
@@ -122,20 +111,10 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SignupButton)
-        # The group belongs under /wargames, not at the top level where discord.py would put a
-        # plain cog's group once this returns: hand it to the core cog's group instead.
-        self.__cog_app_commands__ = []
-        wargames = self.core.wargames
-        if wargames.get_command(self.group.name) is None:
-            wargames.add_command(self.group)
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
-        core = self.bot.get_cog("Core")
-        group = cast("Core", core).wargames if core is not None else None
-        if group is not None:
-            group.remove_command(self.group.name)
 
     # ------------------------------------------------------------------ who may run them
 
@@ -149,21 +128,12 @@ class Tournaments(commands.Cog):
 
     # ------------------------------------------------------------------ commands
 
-    @group.command(name="create", description="Open a Swiss tournament in this channel (organisers)")
-    @app_commands.describe(
-        game="Which game",
-        rounds=f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS})",
-        days=f"Days per round ({MIN_DAYS} to {MAX_DAYS}); a game still going then counts as a draw",
-        name="The tournament's name (optional)",
-        options="The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
         game: str,
-        rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS],
-        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS],
+        rounds: int,
+        days: int,
         name: str | None = None,
         options: str | None = None,
     ) -> None:
@@ -191,15 +161,11 @@ class Tournaments(commands.Cog):
         message = await interaction.original_response()
         await self.service.set_message(tournament, message.id)
 
-    @group.command(name="join", description="Sign up for this channel's tournament")
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         tournament = await self.service.open_in(interaction.channel_id)
         await self.signup(interaction, "join", tournament.id)
 
-    @group.command(
-        name="leave", description="Take your name off this channel's tournament (before it starts)"
-    )
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         tournament = await self.service.open_in(interaction.channel_id)
@@ -237,7 +203,6 @@ class Tournaments(commands.Cog):
         except discord.HTTPException:
             log.info("Could not update the sign-up message of tournament %s", tournament.id)
 
-    @group.command(name="start", description="Close sign-ups and pair round 1 (organisers)")
     async def start(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         started = await self.service.start(
@@ -254,7 +219,6 @@ class Tournaments(commands.Cog):
         await self.refresh_signup(tournament)
         await self.start_boards(tournament, started.boards)
 
-    @group.command(name="standings", description="The standings of this channel's tournament")
     async def standings(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         table = await self.service.standings_of(interaction.channel_id)
@@ -265,7 +229,6 @@ class Tournaments(commands.Cog):
         said = said or f"**{t.name}** has not started yet."
         await interaction.followup.send(said, file=file)
 
-    @group.command(name="cancel", description="Cancel this channel's tournament (organisers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
@@ -275,10 +238,6 @@ class Tournaments(commands.Cog):
         )
         await self.refresh_signup(done)
 
-    @group.command(
-        name="organisers", description="Who may run tournaments here besides managers (Manage Server)"
-    )
-    @app_commands.describe(role="Members with this role may create, start and cancel; leave empty to clear")
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         perms = interaction.permissions
         allowed = perms is not None and perms.manage_guild

@@ -33,7 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError, fairness
-from play.commands import Command, game_commands, wargames_commands
+from play.commands import SUBGROUPS, Command, game_commands, wargames_commands
 from play.fairness import engine_seed
 from play.listings import (
     ai_stats_text,
@@ -85,6 +85,20 @@ def _usage(command: Command) -> str:
     return f"{command.name} {command.usage}".rstrip()
 
 
+def _subgroup_help(sub: str) -> list[str]:
+    """A `/wargames` subgroup's help lines: a command with options on a line of its own, the others
+    together with the subgroup's description ('' when the console offers none of it)."""
+    table = wargames_commands("console", sub)
+    if not table:
+        return []
+    head = f"  /wargames {sub} "
+    lines = [f"{head}{_usage(c)}" for c in table if c.usage]
+    plain = " | ".join(c.name for c in table if not c.usage)
+    if plain:
+        lines.append(f"{head}{plain}   {SUBGROUPS[sub]}")
+    return lines
+
+
 def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
     """`items` joined by " | " on lines of about `width` characters, each line starting with `head`."""
     lines: list[str] = []
@@ -124,10 +138,8 @@ def help_text() -> str:
     lines.append("Every game:")
     for command in wargames_commands("console"):
         lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
-    lines += [  # the tournament group is its own (console/tournament.py), not in the table yet
-        "  /wargames tournament create game:G rounds:N days:N [name:…] [options:a=1,b=on]",
-        "  /wargames tournament join | leave | start | standings | cancel   a Swiss tournament here",
-    ]
+    for sub in SUBGROUPS:
+        lines += _subgroup_help(sub)
     lines += [
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
@@ -379,7 +391,7 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        if sub == "tournament":  # its own group, not in the command table yet (console/tournament.py)
+        if sub == "tournament":  # a subgroup of the table (play/commands.py), run by console/tournament.py
             return await self.tournaments.command(args[1:])
         handler = WARGAMES_COMMANDS.get(sub)
         if handler is None or not any(c.name == sub for c in wargames_commands("console")):
@@ -388,7 +400,8 @@ class Console:
 
     @staticmethod
     def _wargames_usage() -> UsageError:
-        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), "tournament"])
+        subgroups = [sub for sub in SUBGROUPS if wargames_commands("console", sub)]
+        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), *subgroups])
         return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
 
     async def wg_games(self, rest: list[str]) -> Outcome:

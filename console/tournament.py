@@ -16,6 +16,7 @@ from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament
 from engine import registry
+from play.commands import wargames_commands
 from play.markup import Markup
 from play.service import MatchService
 from play.tournament import RoundDone, Started, Table, TournamentService
@@ -39,8 +40,9 @@ class Console(Protocol):
 
 
 USAGE = (
-    "The tournament commands: create game:GAME rounds:N days:N [name:WORDS] [options:name=value,...], "
-    "join, leave, start, standings, cancel."
+    "The tournament commands: "
+    + ", ".join(f"{c.name} {c.usage}".rstrip() for c in wargames_commands("console", "tournament"))
+    + "."
 )
 
 
