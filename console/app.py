@@ -169,10 +169,10 @@ class ConsoleMarkup:
         return "#" + names.channel_name(channel_id)
 
     def relative(self, ts: float) -> str:
-        return self.console.when(ts)
+        return self.console.when(int(ts))  # whole seconds, as Discord's timestamps
 
     def date(self, ts: float) -> str:
-        return self.console.date(ts)
+        return self.console.date(int(ts))
 
     def strong(self, text: str) -> str:
         return text
@@ -615,7 +615,8 @@ class Console:
         """The first board of a new game, then whatever the AI owes (it may act first)."""
         match, state = await self.service.current(match.channel_id)
         game = game_of(match)
-        sides = ", ".join(f"<@{uid}> the {game.side(side).title}" for side, uid in match.sides.items())
+        mention = self.markup.mention
+        sides = ", ".join(f"{mention(uid)} the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
         if match.seed_commitment:
             self.say(fairness.commitment_text(match))
@@ -630,7 +631,7 @@ class Console:
             return await self._act("accept draw")
         self._no_args(game, "accept", args)
         match = await self.service.accept(self.channel_id, self.my_id)
-        self.say(f"<@{self.my_id}> accepts.")
+        self.say(f"{self.markup.mention(self.my_id)} accepts.")
         return await self._started(match)
 
     async def cmd_decline(self, game: Game, args: list[str]) -> Outcome:
@@ -646,14 +647,14 @@ class Console:
                 return await self._act("decline")
         match = await self.service.decline(self.channel_id, self.my_id)
         verb = "declines the challenge" if match.status is Status.DECLINED else "withdraws the challenge"
-        self.say(f"<@{self.my_id}> {verb}.")
+        self.say(f"{self.markup.mention(self.my_id)} {verb}.")
         return Outcome()
 
     async def cmd_cancel(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "cancel", args)
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
-        self.say(f"<@{self.my_id}> cancelled game {match.id}; no result is recorded.")
+        self.say(f"{self.markup.mention(self.my_id)} cancelled game {match.id}; no result is recorded.")
         return Outcome()
 
     # ------------------------------------------------------------------ playing

@@ -248,6 +248,17 @@ def test_play_writes_no_discord_markup() -> None:
     assert found == set()
 
 
+def test_the_console_writes_no_discord_markup() -> None:
+    """The console names people and times through its `ConsoleMarkup`: nothing it prints needs
+    Discord's syntax read back out (it has no regex for that any more)."""
+    found = {
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "console").glob("*.py"))
+        if MARKUP.search(p.read_text(encoding="utf-8"))
+    }
+    assert found == set()
+
+
 def test_the_markup_check_finds_markup() -> None:
     marked = ("<@1>", "due <t:5:R>", "in <#3>", "**Your move**", "**{head}.**")
     assert all(MARKUP.search(t) for t in marked)
