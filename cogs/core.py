@@ -94,7 +94,7 @@ class Core(SweepLoop, commands.Cog):
         self._posting = asyncio.Semaphore(settings.posting_slots)
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
-        self.wargames = build_wargames(self)  # the tournament cog adds its subgroup here
+        self.wargames = build_wargames(self)  # its tournament subgroup calls the Tournaments cog
         self.game_groups = [self.wargames, *(build_group(self, game) for game in registry.games())]
         super().__init__()
 

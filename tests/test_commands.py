@@ -13,7 +13,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from cogs.groups import Handlers, build_group, build_wargames
+from cogs.groups import ROOMS, Handlers, build_group, build_wargames
+from cogs.tournament import Tournaments
 from console.app import COMMANDS, WARGAMES_COMMANDS, help_text
 from console.tournament import USAGE as TOURNAMENT_USAGE
 from engine import registry
@@ -154,3 +155,13 @@ def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> N
             assert command.name in TOURNAMENT_USAGE, command.name
             assert command.name in text.split("/wargames tournament", 1)[1], command.name
     assert "organisers" not in TOURNAMENT_USAGE  # a Discord role: the console has none
+
+
+def test_every_command_of_a_subgroup_another_cog_serves_has_its_method() -> None:
+    """`/wargames tournament <name>` calls `Tournaments.<name>` when it runs: each must exist."""
+    cogs = {"Tournaments": Tournaments}
+    for sub, cog_name in ROOMS.items():
+        cog = cogs[cog_name]
+        assert cog.__cog_name__ == cog_name
+        for command in wargames_commands("discord", sub):
+            assert callable(getattr(cog, command.name, None)), f"{cog_name}.{command.name}"
