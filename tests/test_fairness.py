@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs._format import DISCORD
 from data import Database, Status
 from engine import chance, fairness, registry
 from play import BadRequest, MatchService, NoMatch
@@ -98,10 +99,10 @@ async def test_a_new_game_commits_before_the_inputs_and_reveals_at_the_end(store
     # the side drawn "at random" comes from the committed seed too
     challenger_side = fairness.random_side(seed, ["germans", "canadians"])
     assert match.sides[challenger_side] == ALICE
-    assert challenged.seed_secret not in status_text(match, state)
+    assert challenged.seed_secret not in status_text(match, state, DISCORD)
     await svc.act(CHANNEL, match.sides["germans"], "setup std")
     played = await svc.act(CHANNEL, match.sides["canadians"], "resign")
-    end = status_text(played.match, played.state)
+    end = status_text(played.match, played.state, DISCORD)
     assert "Game over" in end and challenged.seed_secret in end and f"/wargames verify game:{match.id}" in end
 
 
