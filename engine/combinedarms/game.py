@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -231,6 +232,7 @@ class CombinedArmsGame(BaseGame[State, View]):
         self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
     ) -> None:
         self.era: Era = ERAS[era]
+        self.parser = partial(A.parse, era=self.era)  # the era's unit letters and armies
         self.name = name
         self.title = title
         self.description = description
@@ -265,9 +267,6 @@ class CombinedArmsGame(BaseGame[State, View]):
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(self.era.key, self.normalise_options(options), seed)
-
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text, self.era)
 
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:
         """A refusal's examples come from the position: an army of the options chosen (a Campaign
