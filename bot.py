@@ -27,6 +27,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from cogs._format import DISCORD
 from cogs._release import ReleasingTree
 from data import Database, DataError
 from play import MatchService
@@ -105,7 +106,13 @@ class WargamesBot(commands.AutoShardedBot):
             self.database = await Database.open(self.settings.database, clock=self.clock)
         guilds = self.settings.serves if self.settings.shard_ids is not None else None
         self._service = MatchService(
-            self.database, clock=self.clock, rng=self.rng, outbox=True, thinker=self.thinker, guilds=guilds
+            self.database,
+            clock=self.clock,
+            rng=self.rng,
+            outbox=True,
+            thinker=self.thinker,
+            guilds=guilds,
+            markup=DISCORD,
         )
         await self.painter.start()  # the AI's workers start with its first decision (play/thinking.py)
         for name in EXTENSIONS:

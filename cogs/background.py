@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs._format import DISCORD
 from data import Match
 from engine.protocol import State
 from play import Played
@@ -83,7 +84,9 @@ class Background(Outbox):
             if channel is not None:
                 async with self._posting:
                     file = await self.render(played.match, played.state, played.events)
-                    await channel.send(ended_meanwhile_text(played, final, state, MESSAGE_LIMIT), file=file)
+                    await channel.send(
+                        ended_meanwhile_text(played, final, state, DISCORD, MESSAGE_LIMIT), file=file
+                    )
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
         await self.service.board_delivered(played.match.id, played.match.version)

@@ -95,7 +95,7 @@ class Core(SweepLoop, commands.Cog):
         self._posting = asyncio.Semaphore(settings.posting_slots)
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
-        self.wargames = build_wargames(self)  # the tournament cog adds its subgroup here
+        self.wargames = build_wargames(self)  # its tournament subgroup calls the Tournaments cog
         self.game_groups = [self.wargames, *(build_group(self, game) for game in registry.games())]
         super().__init__()
 
@@ -292,10 +292,9 @@ class Core(SweepLoop, commands.Cog):
         state = rules.from_json(match.snapshot)
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
+        status = status_text(match, state, fmt.DISCORD)
         await interaction.followup.send(
-            f"{headline} {sides}.\n{commitment_text(match)}\n{status_text(match, state)}".replace(
-                "\n\n", "\n"
-            ),
+            f"{headline} {sides}.\n{commitment_text(match)}\n{status}".replace("\n\n", "\n"),
             file=file,
             view=self.board_components(match, state) or discord.utils.MISSING,
         )
@@ -429,7 +428,7 @@ class Core(SweepLoop, commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             file = await self.render(match, state, await self.service.last_events(match), overlay)
             await interaction.followup.send(
-                f"{MID_TURN_NOTE}\n{status_text(match, state)}",
+                f"{MID_TURN_NOTE}\n{status_text(match, state, fmt.DISCORD)}",
                 file=file,
                 view=self.board_components(match, state) or discord.utils.MISSING,
                 ephemeral=True,
@@ -445,7 +444,7 @@ class Core(SweepLoop, commands.Cog):
         await interaction.response.defer(thinking=True)
         file = await self.render(match, state, events, overlay)
         await interaction.followup.send(
-            status_text(match, state),
+            status_text(match, state, fmt.DISCORD),
             file=file,
             view=self.board_components(shown, state) or discord.utils.MISSING,
         )
@@ -457,7 +456,7 @@ class Core(SweepLoop, commands.Cog):
         entries = await self.service.history_entries(
             interaction.channel_id, limit=count, asker=interaction.user.id
         )
-        await reply(interaction, history_text(entries))
+        await reply(interaction, history_text(entries, fmt.DISCORD))
 
     async def replay(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.channel_id is not None
@@ -485,14 +484,19 @@ class Core(SweepLoop, commands.Cog):
         guild = interaction.guild_id or 0
         rules = registry.game(game)
         if self.bot.user is not None and who.id == self.bot.user.id:  # the AI: a rating per level
-            await reply(interaction, ai_stats_text(rules, who.id, await self.service.ai_records(guild, game)))
+            await reply(
+                interaction,
+                ai_stats_text(rules, who.id, await self.service.ai_records(guild, game), fmt.DISCORD),
+            )
             return
-        await reply(interaction, stats_text(rules, await self.service.stats(guild, game, who.id)))
+        await reply(
+            interaction, stats_text(rules, await self.service.stats(guild, game, who.id), fmt.DISCORD)
+        )
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         me = self.bot.user.id if self.bot.user is not None else None
         rows = await self.service.leaderboard(interaction.guild_id or 0, game, ai_user_id=me)
-        await reply(interaction, leaderboard_text(registry.game(game), rows))
+        await reply(interaction, leaderboard_text(registry.game(game), rows, fmt.DISCORD))
 
     async def review(
         self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
@@ -514,7 +518,9 @@ class Core(SweepLoop, commands.Cog):
             file = discord.File(io.BytesIO(png), filename=f"moment-{n}.png")
             unlink_when_done(file)
             files.append(file)
-        await interaction.followup.send(review_text(rules, match, found), files=files, ephemeral=True)
+        await interaction.followup.send(
+            review_text(rules, match, found, fmt.DISCORD), files=files, ephemeral=True
+        )
 
     async def notify(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self.service.set_turn_dms(interaction.user.id, enabled)
@@ -531,21 +537,23 @@ class Core(SweepLoop, commands.Cog):
     # ------------------------------------------------------------------ /wargames
 
     async def games(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, games_text())
+        await reply(interaction, games_text(fmt.DISCORD))
 
     async def mygames(self, interaction: discord.Interaction) -> None:
         guild, user = interaction.guild_id or 0, interaction.user.id
         games = await self.service.open_games(guild, user)
-        await reply(interaction, my_games_text(games, user, await self.service.away_until(guild, user)))
+        await reply(
+            interaction, my_games_text(games, user, fmt.DISCORD, await self.service.away_until(guild, user))
+        )
 
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         user = interaction.user.id
         away = await self.service.away(interaction.guild_id or 0, user, days)
-        await reply(interaction, away_text(away))
+        await reply(interaction, away_text(away, fmt.DISCORD))
         assert away.until is not None
         for match in away.games:
             await self.tell_channel(
-                match.channel_id, away_notice(match, user, away.until, match.id in away.owing)
+                match.channel_id, away_notice(match, user, away.until, match.id in away.owing, fmt.DISCORD)
             )
 
     async def back(self, interaction: discord.Interaction) -> None:
@@ -553,14 +561,16 @@ class Core(SweepLoop, commands.Cog):
         away = await self.service.back(interaction.guild_id or 0, user)
         await reply(interaction, back_text(away))
         for match in away.games:
-            await self.tell_channel(match.channel_id, back_notice(match, user, match.id in away.owing))
+            await self.tell_channel(
+                match.channel_id, back_notice(match, user, match.id in away.owing, fmt.DISCORD)
+            )
 
     async def verify(self, interaction: discord.Interaction, game: int | None = None) -> None:
         assert interaction.channel_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild = interaction.guild_id or 0
         match, report = await fairness.verify(self.service, guild, interaction.channel_id, game)
-        await reply(interaction, fairness.verify_text(match, report)[: limits.MESSAGE])
+        await reply(interaction, fairness.verify_text(match, report, fmt.DISCORD)[: limits.MESSAGE])
 
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         assert interaction.channel_id is not None
@@ -595,7 +605,7 @@ class Core(SweepLoop, commands.Cog):
         file = await self.render(match, state, [])
         await interaction.followup.send(
             f"Only you see this: you took back `{notation}`. It is still your turn.\n"
-            f"{status_text(match, state)}",
+            f"{status_text(match, state, fmt.DISCORD)}",
             file=file,
             view=view or discord.utils.MISSING,
             ephemeral=True,

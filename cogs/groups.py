@@ -1,10 +1,12 @@
 """Discord's command groups, generated from the platform's command table (`play.commands`).
 
-Each game's `/<game>` group and the `/wargames` group get one slash command per entry of the table.
-A callback here only turns Discord's typed arguments into a call on the handlers (`Handlers`, which
-the core cog provides): discord.py reads a command's parameters from its callback's signature, so
-each callback gets a `__signature__` built from the entry's options. Discord's limits on a tree are
-checked by tests/test_commands.py on the groups built here.
+Each game's `/<game>` group and the `/wargames` group (its subgroups `admin` and `tournament`
+included) get one slash command per entry of the table. A callback here only turns Discord's typed
+arguments into a call on the handlers (`Handlers`, which the core cog provides; a subgroup served
+by another cog, `ROOMS`, calls that cog's method of the command's name): discord.py reads a
+command's parameters from its callback's signature, so each callback gets a `__signature__` built
+from the entry's options. Discord's limits on a tree are checked by tests/test_commands.py on the
+groups built here.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ from discord import app_commands
 
 from cogs import limits
 from engine.protocol import Game, Verb
-from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, game_commands, wargames_commands
+from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, all_wargames_commands, game_commands
 
 Callback = Callable[..., Awaitable[None]]
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
 MAX_SUBCOMMANDS = limits.SUBCOMMANDS
+# The `/wargames` subgroups another cog serves, by that cog's name: `/wargames tournament join` calls
+# `Tournaments.join`, found when the command runs (the cog is loaded after the core builds the group).
+ROOMS = {"tournament": "Tournaments"}
 
 
 class Handlers(Protocol):
@@ -83,6 +88,8 @@ def _annotation(option: Option) -> Any:
         base = bool
     elif option.kind == "user":
         base = discord.User
+    elif option.kind == "role":
+        base = discord.Role
     elif option.kind == "int":
         low = option.minimum if option.minimum is not None else -(2**31)
         high = option.maximum if option.maximum is not None else 2**31
@@ -207,15 +214,17 @@ def build_group(core: Handlers, game: Game) -> app_commands.Group:
 
 
 def build_wargames(core: Handlers) -> app_commands.Group:
-    """The `/wargames` group: what is one for every game (the list, a setting, time away, admin)."""
+    """The `/wargames` group: what is one for every game (the list, a setting, time away, admin,
+    tournaments)."""
     group = app_commands.Group(name="wargames", description=WARGAMES_HELP, guild_only=True)
     subgroups = {
         sub: app_commands.Group(name=sub, description=text, parent=group) for sub, text in SUBGROUPS.items()
     }
-    for command in wargames_commands("discord"):
-        _add(
-            subgroups[command.subgroup] if command.subgroup else group, command, _forward(core, command.name)
-        )
+    for command in all_wargames_commands("discord"):
+        sub = command.subgroup
+        room = ROOMS.get(sub) if sub else None
+        callback = _forward(core, command.name) if room is None else _to_room(room, command.name)
+        _add(subgroups[sub] if sub else group, command, callback)
     return group
 
 
@@ -228,4 +237,16 @@ def _forward(core: Handlers, name: str) -> Callback:
     return callback
 
 
-__all__ = ["MAX_SUBCOMMANDS", "Handlers", "build_group", "build_wargames"]
+def _to_room(cog_name: str, name: str) -> Callback:
+    """A subgroup's command served by another cog: its method `name`, with the typed options."""
+
+    async def callback(interaction: discord.Interaction, **kw: Any) -> None:
+        cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]
+        if cog is None:
+            raise RuntimeError(f"the {cog_name} cog is not loaded")
+        await getattr(cog, name)(interaction, **kw)
+
+    return callback
+
+
+__all__ = ["MAX_SUBCOMMANDS", "ROOMS", "Handlers", "build_group", "build_wargames"]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs._format import DISCORD
 from play import Played
 from play.present import (
     private_text,
@@ -44,8 +45,12 @@ class Messages(Errors):
             if ping and await self.service.wants_turn_dms(user):
                 if await self.service.ended(match) is not None:
                     continue  # the game ended since (a resignation): no "your move" for it
-                await self.dm(user, turn_dm_text(match, stretch, user, secret, MESSAGE_LIMIT))
-            elif secret and not await self.dm(user, private_text(match, secret)) and rules.private_info:
+                await self.dm(user, turn_dm_text(match, stretch, user, DISCORD, secret, MESSAGE_LIMIT))
+            elif (
+                secret
+                and not await self.dm(user, private_text(match, secret, DISCORD))
+                and rules.private_info
+            ):
                 channel = await self.channel(match.channel_id)
                 if channel is not None:
                     await channel.send(DMS_CLOSED.format(user=user))

@@ -11,6 +11,7 @@ import discord
 
 from cogs import _views as views
 from cogs import limits
+from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from data import Match
 from engine.protocol import Choice, Event, State
@@ -111,7 +112,7 @@ class Outbox(Messages):
                     # hears so by DM, and the channel still waits for the hand-off.
                     log.warning("Interaction %s expired; telling its step by DM", interaction.id)
                     told = EXPIRED.format(played.notation)
-                    await self.dm(played.actor_id, private_text(played.match, told))
+                    await self.dm(played.actor_id, private_text(played.match, told, DISCORD))
                     self.after_action(played)
                     return
             self.spawn(self.post_private(lean, interaction.followup), "bw-board")
@@ -159,7 +160,7 @@ class Outbox(Messages):
             other = played.match.other_player(played.actor_id)
             note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
         room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
-        text = head + played_text(played, limit=room) + note
+        text = head + played_text(played, DISCORD, limit=room) + note
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -200,7 +201,7 @@ class Outbox(Messages):
             if followup is not None and secret:
                 await followup.send(f"Only you see this: {secret}.", ephemeral=True)
             elif secret and played.actor_id != played.match.ai_player_id:
-                await self.dm(played.actor_id, private_text(played.match, secret))
+                await self.dm(played.actor_id, private_text(played.match, secret, DISCORD))
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
             await self.service.board_delivered(played.match.id, played.match.version)  # nowhere to send
@@ -217,7 +218,9 @@ class Outbox(Messages):
             if channel is not None:
                 async with self._posting:
                     file = await self.render(played.match, played.state, played.events)
-                    await channel.send(ended_meanwhile_text(played, final, state, MESSAGE_LIMIT), file=file)
+                    await channel.send(
+                        ended_meanwhile_text(played, final, state, DISCORD, MESSAGE_LIMIT), file=file
+                    )
         except (discord.NotFound, discord.Forbidden) as exc:
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
         await self.service.board_delivered(played.match.id, played.match.version)
@@ -252,7 +255,7 @@ class Outbox(Messages):
                 continue
             file = await self.render(match, stretch.state, stretch.events)
             await channel.send(
-                played_text(stretch, MESSAGE_LIMIT),
+                played_text(stretch, DISCORD, MESSAGE_LIMIT),
                 file=file,
                 view=self.board_components(stretch.match, stretch.state) or discord.utils.MISSING,
             )

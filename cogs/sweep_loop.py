@@ -67,7 +67,7 @@ class SweepLoop(Background):
                 await channel.send(
                     fitted(
                         notice_text(notice, fmt.DISCORD),
-                        status_text(played.match, played.state),
+                        status_text(played.match, played.state, fmt.DISCORD),
                         MESSAGE_LIMIT,
                     ),
                     file=file,

@@ -1,5 +1,7 @@
 """`/wargames tournament ...`: Swiss tournaments, a thin adapter over `play.tournament.TournamentService`.
 
+The commands are declared in the command table (`play.commands.TOURNAMENT`) and built into the
+core cog's `/wargames` group by `cogs.groups`, which calls this cog's method of each command's name.
 Each command body only reads Discord's arguments and who may run tournaments (Manage Server, or
 the role `/wargames tournament organisers` sets), calls the service, and posts its words
 (`play.tournament_text`). Its own sweep loop records results, closes rounds and starts the next;
@@ -16,9 +18,9 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
-from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._views import _Released, persistent_view
 from data import StoreUnavailable
@@ -26,7 +28,7 @@ from data.tournaments import Board, Tournament
 from engine import registry
 from play.present import status_text
 from play.service import game_of
-from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS, RoundDone, Started, TournamentService
+from play.tournament import RoundDone, Started, TournamentService
 from play.tournament_text import (
     cancelled_text,
     game_text,
@@ -43,14 +45,6 @@ if TYPE_CHECKING:
     from settings import Settings
 
 log = logging.getLogger("bot.tournament")
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def stamp(at: float) -> str:
-    return f"<t:{int(at)}:R>"
 
 
 def _cog(interaction: discord.Interaction) -> Tournaments:
@@ -95,13 +89,9 @@ def signup_view(tournament_id: int) -> discord.ui.View:
     return view
 
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in registry.games()][:25]
-
-
 class Tournaments(commands.Cog):
-    """The tournament commands (a subgroup of `/wargames`), their buttons and their sweep."""
-
-    group = app_commands.Group(name="tournament", description="Swiss tournaments over days, for any game")
+    """The tournament commands' bodies (`/wargames tournament`, built from the table by
+    `cogs.groups`), their buttons and their sweep."""
 
     def __init__(self, bot: commands.Bot, service: MatchService, settings: Settings) -> None:
         """The bot's services come in here (see `setup`): this package imports nothing from bot.py."""
@@ -121,20 +111,10 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SignupButton)
-        # The group belongs under /wargames, not at the top level where discord.py would put a
-        # plain cog's group once this returns: hand it to the core cog's group instead.
-        self.__cog_app_commands__ = []
-        wargames = self.core.wargames
-        if wargames.get_command(self.group.name) is None:
-            wargames.add_command(self.group)
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
-        core = self.bot.get_cog("Core")
-        group = cast("Core", core).wargames if core is not None else None
-        if group is not None:
-            group.remove_command(self.group.name)
 
     # ------------------------------------------------------------------ who may run them
 
@@ -148,21 +128,12 @@ class Tournaments(commands.Cog):
 
     # ------------------------------------------------------------------ commands
 
-    @group.command(name="create", description="Open a Swiss tournament in this channel (organisers)")
-    @app_commands.describe(
-        game="Which game",
-        rounds=f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS})",
-        days=f"Days per round ({MIN_DAYS} to {MAX_DAYS}); a game still going then counts as a draw",
-        name="The tournament's name (optional)",
-        options="The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction,
         game: str,
-        rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS],
-        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS],
+        rounds: int,
+        days: int,
         name: str | None = None,
         options: str | None = None,
     ) -> None:
@@ -185,20 +156,16 @@ class Tournaments(commands.Cog):
             options=options or "",
             organiser=await self.organiser(interaction),
         )
-        text = signup_text(registry.game(tournament.game), tournament, [], mention)
+        text = signup_text(registry.game(tournament.game), tournament, [], DISCORD)
         await interaction.response.send_message(text, view=signup_view(tournament.id))
         message = await interaction.original_response()
         await self.service.set_message(tournament, message.id)
 
-    @group.command(name="join", description="Sign up for this channel's tournament")
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         tournament = await self.service.open_in(interaction.channel_id)
         await self.signup(interaction, "join", tournament.id)
 
-    @group.command(
-        name="leave", description="Take your name off this channel's tournament (before it starts)"
-    )
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         tournament = await self.service.open_in(interaction.channel_id)
@@ -229,14 +196,13 @@ class Tournaments(commands.Cog):
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return
         entries = await self.service.entries(tournament)
-        text = signup_text(registry.game(tournament.game), tournament, entries, mention)
+        text = signup_text(registry.game(tournament.game), tournament, entries, DISCORD)
         view = signup_view(tournament.id) if tournament.status.value == "signup" else None
         try:
             await channel.get_partial_message(tournament.message_id).edit(content=text[:2000], view=view)
         except discord.HTTPException:
             log.info("Could not update the sign-up message of tournament %s", tournament.id)
 
-    @group.command(name="start", description="Close sign-ups and pair round 1 (organisers)")
     async def start(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         started = await self.service.start(
@@ -247,13 +213,12 @@ class Tournaments(commands.Cog):
         game = registry.game(tournament.game)
         boards = await self.service.store.tournament_boards(tournament.id)
         await interaction.followup.send(
-            started_text(game, tournament, boards, mention, stamp),
+            started_text(game, tournament, boards, DISCORD),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         await self.refresh_signup(tournament)
         await self.start_boards(tournament, started.boards)
 
-    @group.command(name="standings", description="The standings of this channel's tournament")
     async def standings(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         table = await self.service.standings_of(interaction.channel_id)
@@ -264,19 +229,15 @@ class Tournaments(commands.Cog):
         said = said or f"**{t.name}** has not started yet."
         await interaction.followup.send(said, file=file)
 
-    @group.command(name="cancel", description="Cancel this channel's tournament (organisers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
         await interaction.response.send_message(
-            cancelled_text(done, interaction.user.mention), allowed_mentions=discord.AllowedMentions.none()
+            cancelled_text(done, interaction.user.mention, DISCORD),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.refresh_signup(done)
 
-    @group.command(
-        name="organisers", description="Who may run tournaments here besides managers (Manage Server)"
-    )
-    @app_commands.describe(role="Members with this role may create, start and cancel; leave empty to clear")
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         perms = interaction.permissions
         allowed = perms is not None and perms.manage_guild
@@ -325,7 +286,7 @@ class Tournaments(commands.Cog):
             return
         file = await self.core.render(match, state, [])
         await target.send(
-            f"{game_text(rules, tournament, board, mention, stamp)}\n{status_text(match, state)}",
+            f"{game_text(rules, tournament, board, DISCORD)}\n{status_text(match, state, DISCORD)}",
             file=file,
             view=self.core.board_components(match, state) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
@@ -417,7 +378,7 @@ class Tournaments(commands.Cog):
         channel = await self.core.channel(tournament.channel_id)
         if channel is None:
             return
-        text = round_text(item.table, item.boards, mention, stamp)
+        text = round_text(item.table, item.boards, DISCORD)
         await channel.send(
             text[:2000],
             file=await self.standings_file(item.table),

@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import re
 import signal
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError, fairness
-from play.commands import Command, game_commands, wargames_commands
+from play.commands import SUBGROUPS, Command, game_commands, wargames_commands
 from play.fairness import engine_seed
 from play.listings import (
     ai_stats_text,
@@ -87,6 +86,20 @@ def _usage(command: Command) -> str:
     return f"{command.name} {command.usage}".rstrip()
 
 
+def _subgroup_help(sub: str) -> list[str]:
+    """A `/wargames` subgroup's help lines: a command with options on a line of its own, the others
+    together with the subgroup's description ('' when the console offers none of it)."""
+    table = wargames_commands("console", sub)
+    if not table:
+        return []
+    head = f"  /wargames {sub} "
+    lines = [f"{head}{_usage(c)}" for c in table if c.usage]
+    plain = " | ".join(c.name for c in table if not c.usage)
+    if plain:
+        lines.append(f"{head}{plain}   {SUBGROUPS[sub]}")
+    return lines
+
+
 def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
     """`items` joined by " | " on lines of about `width` characters, each line starting with `head`."""
     lines: list[str] = []
@@ -126,10 +139,8 @@ def help_text() -> str:
     lines.append("Every game:")
     for command in wargames_commands("console"):
         lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
-    lines += [  # the tournament group is its own (console/tournament.py), not in the table yet
-        "  /wargames tournament create game:G rounds:N days:N [name:…] [options:a=1,b=on]",
-        "  /wargames tournament join | leave | start | standings | cancel   a Swiss tournament here",
-    ]
+    for sub in SUBGROUPS:
+        lines += _subgroup_help(sub)
     lines += [
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
@@ -138,6 +149,12 @@ def help_text() -> str:
         "  /quit            leave (games stay in the database)",
     ]
     return "\n".join(lines)
+
+
+def _plain(rules: str) -> str:
+    """A game's rule texts are the game's own words in Markdown (engine/<game>/help.py), which
+    Discord shows as bold; the terminal shows them without the asterisks."""
+    return rules.replace("**", "")
 
 
 class ConsoleMarkup:
@@ -153,10 +170,10 @@ class ConsoleMarkup:
         return "#" + names.channel_name(channel_id)
 
     def relative(self, ts: float) -> str:
-        return self.console.when(ts)
+        return self.console.when(int(ts))  # whole seconds, as Discord's timestamps
 
     def date(self, ts: float) -> str:
-        return self.console.date(ts)
+        return self.console.date(int(ts))
 
     def strong(self, text: str) -> str:
         return text
@@ -181,6 +198,7 @@ class Console:
         self.me = names.clean(me, "user name")
         self.channel = names.clean(channel, "channel name")
         self.markup = ConsoleMarkup(self)
+        service.markup = self.markup  # the refusals that name a player name them as @name
         self.ai_budget = ai_budget
         self.refused = 0  # lines answered with an error
         self.written: list[Path] = []  # every board and replay file, in order
@@ -210,16 +228,8 @@ class Console:
     # ------------------------------------------------------------------ output
 
     def say(self, text: str = "") -> None:
-        """Print bot text with Discord markup made readable: mentions as @name, timestamps as times,
-        no bold markers."""
-        print(self.humanize(text), file=self.out, flush=True)
-
-    def humanize(self, text: str) -> str:
-        text = text.replace("**", "")
-        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.user_name(int(m.group(1))), text)
-        text = re.sub(r"<#(\d+)>", lambda m: "#" + names.channel_name(int(m.group(1))), text)
-        text = re.sub(r"<t:(\d+):[FfDdTt]>", lambda m: self.date(int(m.group(1))), text)
-        return re.sub(r"<t:(\d+)(?::R)?>", lambda m: self.when(int(m.group(1))), text)
+        """Print what the bot would say; play/ worded it in this console's markup already."""
+        print(text, file=self.out, flush=True)
 
     @staticmethod
     def date(ts: float) -> str:
@@ -283,14 +293,14 @@ class Console:
             # the turn stays with the mover: as in Discord, this is theirs alone until the hand-off
             self.say(f"(only you see this) board: {path}")
             self.say(played_story(played))
-            self.say(status_text(shown.match, shown.state))
+            self.say(status_text(shown.match, shown.state, self.markup))
             self.say(MID_TURN_NOTE)
             return path
         self.say(f"board: {path}")
-        self.say(played_story(played) if mine else told(shown))
+        self.say(played_story(played) if mine else told(shown, self.markup))
         if mine and len(shown.steps) > len(played.steps):
-            self.say(f"The channel sees your turn: {told(shown)}")
-        self.say(status_text(shown.match, shown.state))
+            self.say(f"The channel sees your turn: {told(shown, self.markup)}")
+        self.say(status_text(shown.match, shown.state, self.markup))
         return path
 
     def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
@@ -305,7 +315,7 @@ class Console:
             if user == self.my_id:
                 self.say(f"(only you see this) {secret}.")
             else:
-                self.inbox.setdefault(user, []).append((match.id, private_text(match, secret)))
+                self.inbox.setdefault(user, []).append((match.id, private_text(match, secret, self.markup)))
 
     async def show_notices(self, notices: list[Notice]) -> None:
         for notice in notices:
@@ -391,7 +401,7 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        if sub == "tournament":  # its own group, not in the command table yet (console/tournament.py)
+        if sub == "tournament":  # a subgroup of the table (play/commands.py), run by console/tournament.py
             return await self.tournaments.command(args[1:])
         handler = WARGAMES_COMMANDS.get(sub)
         if handler is None or not any(c.name == sub for c in wargames_commands("console")):
@@ -400,18 +410,21 @@ class Console:
 
     @staticmethod
     def _wargames_usage() -> UsageError:
-        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), "tournament"])
+        subgroups = [sub for sub in SUBGROUPS if wargames_commands("console", sub)]
+        listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), *subgroups])
         return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
 
     async def wg_games(self, rest: list[str]) -> Outcome:
         self._no_wargames_args("games", rest)
-        self.say(games_text())
+        self.say(games_text(self.markup))
         return Outcome()
 
     async def wg_mygames(self, rest: list[str]) -> Outcome:
         self._no_wargames_args("mygames", rest)
         games = await self.service.open_games(GUILD_ID, self.my_id)
-        self.say(my_games_text(games, self.my_id, await self.service.away_until(GUILD_ID, self.my_id)))
+        self.say(
+            my_games_text(games, self.my_id, self.markup, await self.service.away_until(GUILD_ID, self.my_id))
+        )
         return Outcome()
 
     async def wg_away(self, rest: list[str]) -> Outcome:
@@ -419,10 +432,10 @@ class Console:
         if not raw.isdigit():
             raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
         away = await self.service.away(GUILD_ID, self.my_id, int(raw))
-        self.say(away_text(away))
+        self.say(away_text(away, self.markup))
         assert away.until is not None
         for match in away.games:
-            notice = away_notice(match, self.my_id, away.until, match.id in away.owing)
+            notice = away_notice(match, self.my_id, away.until, match.id in away.owing, self.markup)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
 
@@ -431,7 +444,7 @@ class Console:
         away = await self.service.back(GUILD_ID, self.my_id)
         self.say(back_text(away))
         for match in away.games:
-            notice = back_notice(match, self.my_id, match.id in away.owing)
+            notice = back_notice(match, self.my_id, match.id in away.owing, self.markup)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
 
@@ -441,7 +454,7 @@ class Console:
         self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
         path = self._board_file(match, state, (), await self._seq(match))
         self.say(f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 
     async def wg_verify(self, rest: list[str]) -> Outcome:
@@ -458,7 +471,7 @@ class Console:
         match_id = int(raw) if raw else None
         if sub == "verify":
             match, report = await fairness.verify(self.service, GUILD_ID, self.channel_id, match_id)
-            self.say(fairness.verify_text(match, report))
+            self.say(fairness.verify_text(match, report, self.markup))
             return Outcome(ok=report.ok)
         match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id)
         path = self._write(fairness.record_name(match), data)
@@ -499,7 +512,7 @@ class Console:
             return None
         if all(step.player_id == self.my_id for step in stretch.steps):
             return None  # they acted last: nothing new to tell
-        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id)}")
+        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup)}")
         return match.id
 
     def _channel(self, args: list[str]) -> Outcome:
@@ -591,16 +604,18 @@ class Console:
             ai_level=level if vs_bot else None,
         )
         rules = terms_text(game, match.options)
+        me = self.markup.mention(self.my_id)
         if vs_bot:
             label = level_label(game, level or game.ai.default)
-            self.say(f"<@{self.my_id}> takes on the AI ({label}): a game of {game.title}.{rules}")
+            self.say(f"{me} takes on the AI ({label}): a game of {game.title}.{rules}")
             return await self._started(match)
         wanted = chosen_side_text(game, match.challenger_side)
+        them = self.markup.mention(opponent)
         self.say(
-            f"<@{self.my_id}> challenges <@{opponent}> to {game.title} (side: {wanted}, "
+            f"{me} challenges {them} to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
-            f"<@{opponent}>: `/{game.name} accept` or `/{game.name} decline`. "
-            f"Expires <t:{int(match.challenge_expires_at or 0)}:R>."
+            f"{them}: `/{game.name} accept` or `/{game.name} decline`. "
+            f"Expires {self.markup.relative(int(match.challenge_expires_at or 0))}."
         )
         if match.seed_commitment:
             self.say(fairness.commitment_text(match))
@@ -610,13 +625,14 @@ class Console:
         """The first board of a new game, then whatever the AI owes (it may act first)."""
         match, state = await self.service.current(match.channel_id)
         game = game_of(match)
-        sides = ", ".join(f"<@{uid}> the {game.side(side).title}" for side, uid in match.sides.items())
+        mention = self.markup.mention
+        sides = ", ".join(f"{mention(uid)} the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
         if match.seed_commitment:
             self.say(fairness.commitment_text(match))
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         files = [path] + await self._ai_moves(match)
         return Outcome(files=files)
 
@@ -625,7 +641,7 @@ class Console:
             return await self._act("accept draw")
         self._no_args(game, "accept", args)
         match = await self.service.accept(self.channel_id, self.my_id)
-        self.say(f"<@{self.my_id}> accepts.")
+        self.say(f"{self.markup.mention(self.my_id)} accepts.")
         return await self._started(match)
 
     async def cmd_decline(self, game: Game, args: list[str]) -> Outcome:
@@ -641,14 +657,14 @@ class Console:
                 return await self._act("decline")
         match = await self.service.decline(self.channel_id, self.my_id)
         verb = "declines the challenge" if match.status is Status.DECLINED else "withdraws the challenge"
-        self.say(f"<@{self.my_id}> {verb}.")
+        self.say(f"{self.markup.mention(self.my_id)} {verb}.")
         return Outcome()
 
     async def cmd_cancel(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "cancel", args)
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
-        self.say(f"<@{self.my_id}> cancelled game {match.id}; no result is recorded.")
+        self.say(f"{self.markup.mention(self.my_id)} cancelled game {match.id}; no result is recorded.")
         return Outcome()
 
     # ------------------------------------------------------------------ playing
@@ -728,9 +744,9 @@ class Console:
         mine = match.side_of(self.my_id)
         if not legal:
             if mine is None:
-                self.say(f"You are not playing in this game. {status_text(match, state)}")
+                self.say(f"You are not playing in this game. {status_text(match, state, self.markup)}")
                 return Outcome()
-            self.say(f"Nothing to play right now. {status_text(match, state)}")
+            self.say(f"Nothing to play right now. {status_text(match, state, self.markup)}")
         else:
             self.say(f"{len(legal)} legal for @{self.me}:")
             self._command_lines(game, state, legal)
@@ -774,7 +790,7 @@ class Console:
             events = await self.service.last_events(match)
         path = self._board_file(match, state, events, await self._seq(match), overlay=focus)
         self.say(f"(only you see this) board: {path}" if mine else f"board: {path}")
-        self.say(status_text(match, state))
+        self.say(status_text(match, state, self.markup))
         if mine:
             self.say(MID_TURN_NOTE)
         return Outcome(files=[path])
@@ -794,7 +810,7 @@ class Console:
         if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
             raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
         entries = await self.service.history_entries(self.channel_id, limit=int(raw), asker=self.my_id)
-        self.say(history_text(entries, limit=100_000))
+        self.say(history_text(entries, self.markup, limit=100_000))
         return Outcome()
 
     async def cmd_review(self, game: Game, args: list[str]) -> Outcome:
@@ -802,7 +818,7 @@ class Console:
         self._no_args(game, "review", args)
         match, found = await self.service.review(self.channel_id, self.my_id)
         rules = game_of(match)
-        self.say(review_text(rules, match, found))
+        self.say(review_text(rules, match, found, self.markup))
         for n, moment in enumerate(found.moments, 1):
             png = renderer(match.game).board(rules.view_from_json(moment.view), [])
             path = self._write(f"{names.channel_name(match.channel_id)}-{match.id}-review-{n}.png", png)
@@ -824,12 +840,12 @@ class Console:
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
         topic = " ".join(args).split(":")[-1].strip().lower()
         if not topic:
-            self.say(rules_text(game))
+            self.say(_plain(rules_text(game)))
             return Outcome()
         found = next((t for t in game.rules if topic in t.lower()), None)
         if found is None:
             raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
-        self.say(rules_text(game, found))
+        self.say(_plain(rules_text(game, found)))
         return Outcome()
 
     async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:
@@ -837,15 +853,19 @@ class Console:
         who = opts.get("user") or opts.get("member") or (positional[0] if positional else self.me)
         uid = names.user_id(who)
         if uid == BOT_ID:  # the AI: a rating per level
-            self.say(ai_stats_text(game, uid, await self.service.ai_records(GUILD_ID, game.name)))
+            self.say(
+                ai_stats_text(game, uid, await self.service.ai_records(GUILD_ID, game.name), self.markup)
+            )
             return Outcome()
-        self.say(stats_text(game, await self.service.stats(GUILD_ID, game.name, uid)))
+        self.say(stats_text(game, await self.service.stats(GUILD_ID, game.name, uid), self.markup))
         return Outcome()
 
     async def cmd_leaderboard(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "leaderboard", args)
         self.say(
-            leaderboard_text(game, await self.service.leaderboard(GUILD_ID, game.name, ai_user_id=BOT_ID))
+            leaderboard_text(
+                game, await self.service.leaderboard(GUILD_ID, game.name, ai_user_id=BOT_ID), self.markup
+            )
         )
         return Outcome()
 

@@ -16,6 +16,8 @@ from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament
 from engine import registry
+from play.commands import wargames_commands
+from play.markup import Markup
 from play.service import MatchService
 from play.tournament import RoundDone, Started, Table, TournamentService
 from play.tournament_text import cancelled_text, game_text, round_text, signup_text, started_text
@@ -28,6 +30,8 @@ class Console(Protocol):
     service: MatchService
 
     @property
+    def markup(self) -> Markup: ...
+    @property
     def my_id(self) -> int: ...
     @property
     def channel_id(self) -> int: ...
@@ -36,17 +40,10 @@ class Console(Protocol):
 
 
 USAGE = (
-    "The tournament commands: create game:GAME rounds:N days:N [name:WORDS] [options:name=value,...], "
-    "join, leave, start, standings, cancel."
+    "The tournament commands: "
+    + ", ".join(f"{c.name} {c.usage}".rstrip() for c in wargames_commands("console", "tournament"))
+    + "."
 )
-
-
-def _who(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def _stamp(at: float) -> str:
-    return f"<t:{int(at)}:R>"
 
 
 def thread_name(board: Board) -> str:
@@ -87,7 +84,7 @@ class ConsoleTournaments:
                 options=opts.get("options", ""),
                 organiser=True,
             )
-            console.say(signup_text(registry.game(made.game), made, [], _who, buttons=False))
+            console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
         elif sub in ("join", "leave") and not rest:
             tournament = await self.service.open_in(channel)
             if sub == "join":
@@ -95,19 +92,23 @@ class ConsoleTournaments:
             else:
                 tournament = await self.service.leave(tournament, console.my_id)
             entries = await self.service.entries(tournament)
-            console.say(signup_text(registry.game(tournament.game), tournament, entries, _who, buttons=False))
+            console.say(
+                signup_text(
+                    registry.game(tournament.game), tournament, entries, console.markup, buttons=False
+                )
+            )
         elif sub == "start" and not rest:
             started = await self.service.start(channel, organiser=True)
             boards = await self.service.store.tournament_boards(started.tournament.id)
             game = registry.game(started.tournament.game)
-            console.say(started_text(game, started.tournament, boards, _who, _stamp))
+            console.say(started_text(game, started.tournament, boards, console.markup))
             await self.start_boards(started.tournament, started.boards)
         elif sub == "standings" and not rest:
             table = await self.service.standings_of(channel)
             self.show_table(table)
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
-            console.say(cancelled_text(done, _who(console.my_id)))
+            console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
         else:
             raise UsageError(USAGE)
         return Outcome()
@@ -127,14 +128,14 @@ class ConsoleTournaments:
         for board in boards:
             thread = thread_name(board)
             await self.service.start_board(board, names.channel_id(thread))
-            self.console.say(f"[{thread}] {game_text(game, tournament, board, _who, _stamp)}")
+            self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup)}")
 
     async def sweep(self) -> None:
         for item in await self.service.sweep():
             if isinstance(item, RoundDone):
                 tournament = item.table.tournament
                 channel = names.channel_name(tournament.channel_id)
-                self.console.say(f"[{channel}] {round_text(item.table, item.boards, _who, _stamp)}")
+                self.console.say(f"[{channel}] {round_text(item.table, item.boards, self.console.markup)}")
                 self.show_table(item.table)
                 await self.service.announced(item.table)
                 await self.start_boards(tournament, item.boards)

@@ -9,7 +9,7 @@ level but `random`, scored by the game's `evaluate`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import replace
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -30,8 +30,10 @@ from engine.protocol import (
     State,
     Verb,
     View,
+    Words,
 )
 
+EDITION = "edition"  # the options' key that holds the rules' edition a match began with (RULES.md)
 MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 
@@ -99,8 +101,9 @@ class Brain(Protocol[S_contra]):
 
 class BaseGame(Generic[S, V]):
     """Shared behaviour of the collection's games, built from the parts a game declares: its state
-    and view classes (`state_type`, `view_type`), its notation's `parser` and its AI's hooks
-    (`brain`). A game overrides only what it says or does differently."""
+    and view classes (`state_type`, `view_type`), its notation's `parser`, its `words` and its AI's
+    hooks (`brain`) and levels of its own (`own_levels`, `own_choice`). A game overrides only what
+    it says or does differently."""
 
     # The game's own classes: `state_of`/`view_of` narrow the protocol's State and View to them,
     # `from_json`/`view_from_json` read them back.
@@ -110,6 +113,12 @@ class BaseGame(Generic[S, V]):
     parser: Callable[[str], Action] | None = None
     # The AI's hooks (the game's `ai` module); without them the search plays at random and scores 0.
     brain: Brain[S] | None = None
+    # The game's words (its `words` module): status, descriptions, verbs and groups of actions, the
+    # private text, each from the game's own view. Without them: the plain defaults below.
+    words: Words[V] | None = None
+    # The AI levels the game plays by its own `own_choice` (a heuristic, a plan); every other level
+    # but `random` is the generic search. Each is behind the same win check (`guarded`).
+    own_levels: Set[str] = frozenset()
 
     name: str = ""
     title: str = ""
@@ -130,6 +139,11 @@ class BaseGame(Generic[S, V]):
     sampled: Mapping[str, tuple[str, ...]] = {}
     # How the generic search plays each level; a game may tune its own (its playout length above all).
     search_levels: Mapping[str, search.Settings] = SEARCH_LEVELS
+    # The newest edition of the game's rules, the one a new match gets. A game raises it when a rule
+    # changes in a way that would replay a stored game's log differently; the match keeps its edition
+    # in its options (`normalise_options` writes it; no player sees or types it) and `new_game` builds
+    # the rules of `edition_of(options)`. 1: the game has one edition, and its options hold no key.
+    edition: int = 1
     # The win check per level (`GUARDS`); a game whose turns are long or wide sets its own.
     guards: Mapping[str, search.Guard] = GUARDS
 
@@ -202,8 +216,10 @@ class BaseGame(Generic[S, V]):
     # -- options
 
     def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option filled in, as a match stores them; a game with editions adds the edition
+        (the newest, unless `raw` is a stored match's options that name one already)."""
         specs = {o.name: o for o in self.options}
-        unknown = sorted(set(raw) - set(specs))
+        unknown = sorted(set(raw) - set(specs) - ({EDITION} if self.edition > 1 else set()))
         if unknown:
             known = ", ".join(specs) or "none"
             raise ValueError(f"{self.title} has no option '{unknown[0]}' (its options: {known}).")
@@ -211,7 +227,31 @@ class BaseGame(Generic[S, V]):
         for name, spec in specs.items():
             value = raw.get(name, spec.default)
             out[name] = _checked(spec, value)
+        if self.edition > 1:
+            out[EDITION] = self._edition_checked(raw.get(EDITION, self.edition))
         return out
+
+    def edition_of(self, options: Mapping[str, Any]) -> int:
+        """The edition of the rules a match with `options` plays: the one they name; 1 if they name
+        every option but no edition (a match stored before the game had editions: the platform has
+        always stored every option); else the newest (options given by hand, as tests and benches
+        do: `{}` is a new game). So a new match's options must go through `normalise_options`."""
+        if self.edition == 1:
+            return 1
+        if EDITION in options:
+            return self._edition_checked(options[EDITION])
+        if all(spec.name in options for spec in self.options):
+            return 1
+        return self.edition
+
+    def _edition_checked(self, value: Any) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = 0
+        if not 1 <= number <= self.edition:
+            raise ValueError(f"{self.title}'s rules have editions 1 to {self.edition}, not {value!r}.")
+        return number
 
     # -- the AI
 
@@ -244,9 +284,27 @@ class BaseGame(Generic[S, V]):
     ) -> Action:
         if level not in self.ai.names:
             raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
+        obvious = self.obvious(view, level)
+        if obvious is not None:
+            return obvious
+        if level in self.own_levels:
+            return self.guarded(
+                view, level, seed, lambda: self.own_choice(view, level, seed, budget_s, iterations)
+            )
         return self.guarded(
             view, level, seed, lambda: self._level_choice(view, level, seed, budget_s, iterations)
         )
+
+    def obvious(self, view: View, level: str) -> Action | None:
+        """An action so plainly right at `level` that it is played without thought or win check
+        (None: think). A game whose search cannot tell something it knows says so here."""
+        return None
+
+    def own_choice(
+        self, view: View, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
+        """The choice at one of `own_levels`, before the win check; a game with such levels gives it."""
+        raise NotImplementedError(f"{self.title} declares no AI level of its own")
 
     def guarded(self, view: View, level: str, seed: int, pick: Callable[[], Action]) -> Action:
         """`pick()`, the level's own choice, after the win check of issue 32 (`search.guarded`): a
@@ -386,19 +444,29 @@ class BaseGame(Generic[S, V]):
         return b.name if name == a.name else a.name
 
     def status(self, view: View, side: Side) -> str:
-        return f"({self.title_of(side)}) to play."
+        if self.words is None:
+            return f"({self.title_of(side)}) to play."
+        return self.words.status(self.view_of(view), side)
 
     def describe(self, view: View, action: Action) -> str:
-        return str(action)
+        if self.words is None:
+            return str(action)
+        return self.words.describe(self.view_of(view), action)
 
     def verb_of(self, view: View, action: Action) -> str:
-        return "play"
+        if self.words is None:
+            return "play"
+        return self.words.verb_of(self.view_of(view), action)
 
     def group_of(self, view: View, action: Action) -> str | None:
-        return None
+        if self.words is None:
+            return None
+        return self.words.group_of(self.view_of(view), action)
 
     def group_label(self, view: View, group: str) -> str:
-        return group
+        if self.words is None:
+            return group
+        return self.words.group_label(self.view_of(view), group)
 
     def menu(self, view: View) -> Menu:
         return Menu(take_action=True)
@@ -407,7 +475,9 @@ class BaseGame(Generic[S, V]):
         return Menu()
 
     def private_text(self, view: View) -> str | None:
-        return None
+        if self.words is None:
+            return None
+        return self.words.private_text(self.view_of(view))
 
     def focus_choices(self, view: View) -> list[str]:
         return []
@@ -514,6 +584,7 @@ def _checked(spec: OptionSpec, value: Any) -> bool | int | str:
 __all__ = [
     "CORRESPONDENCE",
     "CORRESPONDENCE_BUDGET_S",
+    "EDITION",
     "GENERIC_LEVELS",
     "GUARDS",
     "MAX_OPTIONS",

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from random import Random
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 Side = str
 """A side's name, as the game spells it ("germans", "americans")."""
@@ -489,6 +489,27 @@ class Game(Protocol):
         ...
 
 
+V_contra = TypeVar("V_contra", contravariant=True)
+
+
+class Words(Protocol[V_contra]):
+    """A game's words (its `words` module), each function taking the game's own view: the `Game`
+    methods of the same names, which `engine.base.BaseGame` forwards to the module the game
+    declares. Presentation only; what reaches the channel is built from public facts."""
+
+    def status(self, view: V_contra, side: Side, /) -> str: ...
+
+    def describe(self, view: V_contra, action: Action, /) -> str: ...
+
+    def verb_of(self, view: V_contra, action: Action, /) -> str: ...
+
+    def group_of(self, view: V_contra, action: Action, /) -> str | None: ...
+
+    def group_label(self, view: V_contra, group: str, /) -> str: ...
+
+    def private_text(self, view: V_contra, /) -> str | None: ...
+
+
 __all__ = [
     "Action",
     "AiLevels",
@@ -507,6 +528,7 @@ __all__ = [
     "Verb",
     "View",
     "Weight",
+    "Words",
     "drew_or_revealed",
     "reveals",
 ]

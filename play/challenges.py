@@ -123,10 +123,11 @@ class Challenges(Reading):
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("This game has already started.")
+        them = self.markup.mention(match.opponent_id)
         if user_id == match.challenger_id:
-            raise NotAPlayer(f"You made this challenge: wait for <@{match.opponent_id}> to accept it.")
+            raise NotAPlayer(f"You made this challenge: wait for {them} to accept it.")
         if user_id != match.opponent_id:
-            raise NotAPlayer(f"Only <@{match.opponent_id}> can accept this challenge.")
+            raise NotAPlayer(f"Only {them} can accept this challenge.")
         async with self._lock(match.id):
             return await self._start(await self._reread(match), self.clock(), entropy)
 

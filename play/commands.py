@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from engine import registry
 from engine.protocol import Game, OptionSpec, Verb
 from play.ratings import level_choice
 from play.results import AWAY_DAYS_A_YEAR
+from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS
 
-Kind = Literal["text", "int", "bool", "user"]
+Kind = Literal["text", "int", "bool", "user", "role"]
 Complete = Literal["actions", "focus"]
 Platform = Literal["discord", "console"]
 BOTH: frozenset[Platform] = frozenset(("discord", "console"))
@@ -32,6 +34,8 @@ class Who(Enum):
     PLAYER = "a player of this channel's game"
     DECIDING = "the player who must decide now"
     ADMIN = "a player or anyone who may manage the channel"
+    ORGANISER = "a member who may manage the server or holds its tournament organiser role"
+    MANAGER = "a member who may manage the server"
     OWNER = "the bot's owner"
 
 
@@ -65,7 +69,7 @@ class Command:
     about_channel_game: bool = True  # the console refuses it where another game is this channel's
     verb: Verb | None = None  # a game's own command: it plays the verb's notation
     usage: str = ""  # the console's help line after the command's name, where options need showing
-    subgroup: str | None = None  # `/wargames admin sync`
+    subgroup: str | None = None  # `/wargames admin sync`, `/wargames tournament join`
 
     def on(self, platform: Platform) -> bool:
         return platform in self.platforms
@@ -221,6 +225,67 @@ _GAME_ID = Option(
     minimum=1,
 )
 
+# `/wargames tournament`: Swiss tournaments of any game (play/tournament.py), a subgroup of its own.
+TOURNAMENT: tuple[Command, ...] = (
+    Command(
+        "create",
+        "Open a Swiss tournament in this channel (organisers)",
+        (
+            Option("game", "text", "Which game", choices=tuple((g.title, g.name) for g in registry.games())),
+            Option(
+                "rounds",
+                "int",
+                f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS})",
+                minimum=MIN_ROUNDS,
+                maximum=MAX_ROUNDS,
+            ),
+            Option(
+                "days",
+                "int",
+                f"Days per round ({MIN_DAYS} to {MAX_DAYS}); a game still going then counts as a draw",
+                minimum=MIN_DAYS,
+                maximum=MAX_DAYS,
+            ),
+            Option("name", "text", "The tournament's name (optional)", None),
+            Option(
+                "options",
+                "text",
+                "The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
+                None,
+            ),
+        ),
+        who=Who.ORGANISER,
+        usage="game:G rounds:N days:N [name:…] [options:a=1,b=on]",
+        subgroup="tournament",
+    ),
+    Command("join", "Sign up for this channel's tournament", subgroup="tournament"),
+    Command(
+        "leave", "Take your name off this channel's tournament (before it starts)", subgroup="tournament"
+    ),
+    Command(
+        "start", "Close sign-ups and pair round 1 (organisers)", who=Who.ORGANISER, subgroup="tournament"
+    ),
+    Command("standings", "The standings of this channel's tournament", subgroup="tournament"),
+    Command(
+        "cancel", "Cancel this channel's tournament (organisers)", who=Who.ORGANISER, subgroup="tournament"
+    ),
+    Command(
+        "organisers",
+        "Who may run tournaments here besides managers (Manage Server)",
+        (
+            Option(
+                "role",
+                "role",
+                "Members with this role may create, start and cancel; leave empty to clear",
+                None,
+            ),
+        ),
+        who=Who.MANAGER,
+        platforms=DISCORD,
+        subgroup="tournament",
+    ),
+)
+
 # The `/wargames` group: one setting or list for every game, so one command each (a game's group has
 # room for 25 at most).
 WARGAMES: tuple[Command, ...] = (
@@ -271,13 +336,23 @@ WARGAMES: tuple[Command, ...] = (
         platforms=DISCORD,
         subgroup="admin",
     ),
+    *TOURNAMENT,
 )
-SUBGROUPS = {"admin": "Bot owner and moderator tools"}
+SUBGROUPS = {
+    "admin": "Bot owner and moderator tools",
+    "tournament": "Swiss tournaments over days, for any game",
+}
 WARGAMES_HELP = "Every game: list, admin tools"
 
 
-def wargames_commands(platform: Platform) -> list[Command]:
-    """The `/wargames` commands one adapter offers."""
+def wargames_commands(platform: Platform, subgroup: str | None = None) -> list[Command]:
+    """The `/wargames` commands one adapter offers: of the group itself (`subgroup` None) or of one
+    of its subgroups."""
+    return [c for c in WARGAMES if c.on(platform) and c.subgroup == subgroup]
+
+
+def all_wargames_commands(platform: Platform) -> list[Command]:
+    """Every `/wargames` command one adapter offers, its subgroups' included, in the table's order."""
     return [c for c in WARGAMES if c.on(platform)]
 
 
@@ -287,11 +362,13 @@ __all__ = [
     "DISCORD",
     "REQUIRED",
     "SUBGROUPS",
+    "TOURNAMENT",
     "WARGAMES",
     "WARGAMES_HELP",
     "Command",
     "Option",
     "Who",
+    "all_wargames_commands",
     "challenge_option",
     "game_commands",
     "verb_command",

@@ -16,6 +16,7 @@ from data import Database, Match, MatchNotFound, Status
 from engine import chance, fairness, registry
 from play import undo
 from play.errors import BadRequest, NoMatch
+from play.markup import Markup
 
 
 class MatchService(Protocol):
@@ -167,8 +168,8 @@ async def verify(
     return match, await asyncio.to_thread(fairness.check, data)  # a whole replay: off the event loop
 
 
-def verify_text(match: Match, report: fairness.Report) -> str:
-    return f"**Game {match.id}** ({report.game_title}).\n{report.text()}"
+def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
+    return f"{markup.strong(f'Game {match.id}')} ({report.game_title}).\n{report.text()}"
 
 
 async def export(

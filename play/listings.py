@@ -9,7 +9,8 @@ from data import AiRecord, Match, PlayerStats, Status
 from engine import registry
 from engine.protocol import Game
 from engine.review import Review
-from play.present import mention, when
+from play.markup import Markup
+from play.present import when
 from play.ratings import Standing, about, level_label, level_rating
 from play.results import (
     AWAY_DAYS_A_YEAR,
@@ -19,21 +20,28 @@ from play.results import (
 )
 
 
-def games_text() -> str:
+def games_text(markup: Markup) -> str:
     """Every hosted game and how to start it (`/wargames games`)."""
-    return "\n".join(f"**/{g.name}**: {g.title}. Start with `/{g.name} challenge`." for g in registry.games())
+    return "\n".join(
+        f"{markup.strong('/' + g.name)}: {g.title}. Start with `/{g.name} challenge`."
+        for g in registry.games()
+    )
 
 
 MY_GAMES_LIMIT = 1900  # characters: Discord's 2,000 less room for the last line
 
 
 def my_games_text(
-    games: Sequence[OpenGame], user_id: int, away_until: float | None = None, limit: int = MY_GAMES_LIMIT
+    games: Sequence[OpenGame],
+    user_id: int,
+    markup: Markup,
+    away_until: float | None = None,
+    limit: int = MY_GAMES_LIMIT,
 ) -> str:
     """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
     with its game, opponent, whose move, deadline and channel; and whether they are away."""
     away = (
-        f"You are away until <t:{int(away_until)}:F>: your clocks are stopped (`/wargames back` ends it).\n"
+        f"You are away until {markup.date(away_until)}: your clocks are stopped (`/wargames back` ends it).\n"
         if away_until is not None
         else ""
     )
@@ -44,9 +52,9 @@ def my_games_text(
         )
     mine = sum(1 for g in games if user_id in g.waiting)
     noun = "game" if len(games) == 1 else "games"
-    lines = [f"{away}**Your open {noun} here** ({len(games)}; {mine} waiting on you):"]
+    lines = [f"{away}{markup.strong(f'Your open {noun} here')} ({len(games)}; {mine} waiting on you):"]
     for n, game in enumerate(games, 1):
-        line = f"{n}. {_open_game_line(game, user_id)}"
+        line = f"{n}. {_open_game_line(game, user_id, markup)}"
         if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
             lines.append(f"… and {len(games) - n + 1} more.")
             break
@@ -54,28 +62,31 @@ def my_games_text(
     return "\n".join(lines)
 
 
-def _open_game_line(game: OpenGame, user_id: int) -> str:
+def _open_game_line(game: OpenGame, user_id: int, markup: Markup) -> str:
     match = game.match
     rules = game_of(match)
     other = match.other_player(user_id)
-    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else mention(other)
-    where = f"<#{match.channel_id}>"
+    them = f"the AI ({match.ai_level})" if other == match.ai_player_id else markup.mention(other)
+    where = markup.channel(match.channel_id)
+    due = when(markup, game.due)
     if match.status is Status.CHALLENGED:
         if user_id == match.opponent_id:
-            return f"**Challenge to you**: {rules.title} from {them} in {where}, expires {when(game.due)}."
-        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {when(game.due)}."
+            return (
+                f"{markup.strong('Challenge to you')}: {rules.title} from {them} in {where}, expires {due}."
+            )
+        return f"Your challenge: {rules.title} to {them} in {where}, unanswered, expires {due}."
     side = match.side_of(user_id)
     you = f" (you are the {rules.side(side).title})" if side else ""
     if user_id in game.waiting:
-        whose = "**Your move**"
+        whose = markup.strong("Your move")
     elif other == match.ai_player_id:
         whose = "The AI's move"
     else:
         whose = f"{them}'s move"
-    return f"{whose}: {rules.title}{you} against {them} in {where}, due {when(game.due)}."
+    return f"{whose}: {rules.title}{you} against {them} in {where}, due {due}."
 
 
-def away_text(away: TimeAway) -> str:
+def away_text(away: TimeAway, markup: Markup) -> str:
     """The answer to `/wargames away`, for the player alone."""
     assert away.until is not None
     n = len(away.games)
@@ -87,8 +98,8 @@ def away_text(away: TimeAway) -> str:
         stopped = "In games you start here meanwhile, your clock waits for you"
     told = ", and your opponents are told" if n else ""
     return (
-        f"You are away until <t:{int(away.until)}:F> (<t:{int(away.until)}:R>). {stopped}: no reminder "
-        f"and no loss on time until you are back{told}. {_days_left(away.left)} "
+        f"You are away until {markup.date(away.until)} ({markup.relative(away.until)}). "
+        f"{stopped}: no reminder and no loss on time until you are back{told}. {_days_left(away.left)} "
         f"`/wargames back` ends it early."
     )
 
@@ -104,22 +115,23 @@ def _days_left(days: int) -> str:
     return f"Time away left: {days} day{'' if days == 1 else 's'} (at most {AWAY_DAYS_A_YEAR} in any 365)."
 
 
-def away_notice(match: Match, user_id: int, until: float, owes: bool) -> str:
+def away_notice(match: Match, user_id: int, until: float, owes: bool, markup: Markup) -> str:
     """What a game's channel is told, once, when one of its players goes away (`owes`: the game
     waits on them now)."""
     other = match.other_player(user_id)
-    them = "" if other == match.ai_player_id else f"{mention(other)}: "
-    due = f" Their move here is now due {when(match.deadline)}." if owes else ""
+    them = "" if other == match.ai_player_id else f"{markup.mention(other)}: "
+    due = f" Their move here is now due {when(markup, match.deadline)}." if owes else ""
     return (
-        f"{them}{mention(user_id)} is away until <t:{int(until)}:F> (<t:{int(until)}:R>). While it is "
-        f"their move, their clock here stops: no reminder and no loss on time until then.{due}"
+        f"{them}{markup.mention(user_id)} is away until {markup.date(until)} "
+        f"({markup.relative(until)}). While it is their move, their clock here stops: no reminder "
+        f"and no loss on time until then.{due}"
     )
 
 
-def back_notice(match: Match, user_id: int, owes: bool) -> str:
+def back_notice(match: Match, user_id: int, owes: bool, markup: Markup) -> str:
     """What a game's channel is told when a player away comes back early."""
-    due = f": their move here is due {when(match.deadline)}" if owes else ""
-    return f"{mention(user_id)} is back and their clock runs again{due}."
+    due = f": their move here is due {when(markup, match.deadline)}" if owes else ""
+    return f"{markup.mention(user_id)} is back and their clock runs again{due}."
 
 
 def side_label(match: Match, user_id: int) -> str:
@@ -131,14 +143,14 @@ def _record(wins: int, losses: int, draws: int) -> str:
     return f"{wins} won, {losses} lost, {draws} drawn"
 
 
-def leaderboard_text(game: Game, rows: Sequence[Standing]) -> str:
+def leaderboard_text(game: Game, rows: Sequence[Standing], markup: Markup) -> str:
     """One game's leaderboard: players by rating, the AI at each level it played among them (at its
     level's fixed rating, `play.ratings`)."""
     if not rows:
         return f"No finished {game.title} games yet."
-    lines = [f"**{game.title} leaderboard**"]
+    lines = [markup.strong(f"{game.title} leaderboard")]
     for i, s in enumerate(rows, 1):
-        who = mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
+        who = markup.mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
         rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
         lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
     if any(s.level for s in rows):
@@ -146,9 +158,9 @@ def leaderboard_text(game: Game, rows: Sequence[Standing]) -> str:
     return "\n".join(lines)
 
 
-def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord]) -> str:
+def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord], markup: Markup) -> str:
     """The AI's record in a game, level by level, each with the rating a player's result counts at."""
-    lines = [f"{mention(user_id)} in {game.title} plays at a fixed rating per level:"]
+    lines = [f"{markup.mention(user_id)} in {game.title} plays at a fixed rating per level:"]
     played = {r.level: r for r in records}
     for level in sorted(game.ai.names, key=lambda lvl: level_rating(game, lvl) or float("inf")):
         r = played.get(level, AiRecord(level))
@@ -156,19 +168,21 @@ def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord]) -> str:
     return "\n".join(lines)
 
 
-def stats_text(game: Game, stats: PlayerStats) -> str:
+def stats_text(game: Game, stats: PlayerStats, markup: Markup) -> str:
     """A player's record and rating in a game."""
     return (
-        f"{mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
+        f"{markup.mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
         f"rating {stats.rating:.0f}."
     )
 
 
-def review_text(game: Game, match: Match, review: Review) -> str:
+def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str:
     """A look back at a finished game, for the player who asked (privately): their costliest choices
     by the AI's judgement, each with what it preferred; the boards go with it, one per moment."""
     title = game.side(review.side).title
-    lines = [f"**Looking back at game #{match.id}** of {game.title}, where you played the {title}."]
+    lines = [
+        f"{markup.strong(f'Looking back at game #{match.id}')} of {game.title}, where you played the {title}."
+    ]
     if not review.moments:
         lines.append("By my judgement none of your choices cost you anything worth showing. Well played.")
     else:
@@ -181,8 +195,8 @@ def review_text(game: Game, match: Match, review: Review) -> str:
         when = f"{game.turn_label.lower()} {moment.turn}" if moment.turn else "set-up"
         lines.append(
             f"{n}. Action {moment.index + 1} ({when}): you played "
-            f"**{chosen}**; I would have played **{preferred}**. That cost you about {points} "
-            f"{'point' if points == 1 else 'points'} out of 100."
+            f"{markup.strong(chosen)}; I would have played {markup.strong(preferred)}. "
+            f"That cost you about {points} {'point' if points == 1 else 'points'} out of 100."
         )
     judged = f"I judged {review.looked_at} of your {review.choices} choices"
     if review.looked_at < review.choices:

@@ -23,6 +23,7 @@ from play.errors import (
     NoMatch,
     StalePrompt,
 )
+from play.markup import PLAIN, Markup
 from play.results import (
     CHALLENGE_TTL,
     LIVE_GAMES_KEPT,
@@ -48,13 +49,16 @@ class LiveMatches:
         thinker: Thinker | None = None,
         guilds: Callable[[int], bool] | None = None,
         seeded_inputs: bool | None = None,
+        markup: Markup = PLAIN,
     ) -> None:
         """`outbox`: every stored move owes its board to the channel until `board_delivered` (the
         bot posts boards after acknowledging the move; the console draws them at once).
         `thinker`: where the AI thinks (the bot's worker processes; default: a thread).
         `guilds`: which guilds this process serves (its shards' own, docs/architecture.md); its sweep
-        and its owed boards are theirs alone. None: every guild."""
+        and its owed boards are theirs alone. None: every guild.
+        `markup`: how the adapter names players in the refusals that name one (play/markup.py)."""
         self.db = db
+        self.markup: Markup = markup
         self.thinker = thinker or Thinker(0)
         self._guilds = guilds
         self.outbox = outbox

@@ -2,9 +2,9 @@
 
 play/ writes no platform's markup itself: each adapter passes its own `Markup` (Discord's mention
 and timestamp syntax in cogs/, plain `@name` and local times in the console), so neither has to
-strip the other's back out. The sweep's notices are worded this way (`present.notice_text`); the
-rest of present.py, listings.py, fairness.py, tournament_text.py and refusals in challenges.py and
-moves.py still write Discord's syntax (tests/test_layers.py lists them; the list may only shrink).
+strip the other's back out. Every function of play/ that words something takes one, and the service
+holds its adapter's (`MatchService(markup=...)`) for the refusals that name a player;
+tests/test_layers.py checks that no file of play/ writes Discord's syntax.
 """
 
 from __future__ import annotations
@@ -36,4 +36,25 @@ class Markup(Protocol):
         ...
 
 
-__all__ = ["Markup"]
+class PlainMarkup:
+    """Markup for a service built with no adapter (tests, benches, scripts): readable plain text."""
+
+    def mention(self, user_id: int) -> str:
+        return f"@{user_id}"
+
+    def channel(self, channel_id: int) -> str:
+        return f"#{channel_id}"
+
+    def relative(self, ts: float) -> str:
+        return f"at {int(ts)}"
+
+    def date(self, ts: float) -> str:
+        return f"at {int(ts)}"
+
+    def strong(self, text: str) -> str:
+        return text
+
+
+PLAIN = PlainMarkup()
+
+__all__ = ["PLAIN", "Markup", "PlainMarkup"]

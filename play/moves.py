@@ -27,6 +27,7 @@ from play.errors import (
     StalePrompt,
 )
 from play.fairness import engine_seed
+from play.markup import PLAIN, Markup
 from play.present import partly_made
 from play.ratings import level_rating
 from play.results import (
@@ -105,7 +106,7 @@ class Moves(Challenges):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             before = live[1]
             quick_before = before.quick_decision()
-            chain = self.run_chain(match, rules, before, side, actions)
+            chain = self.run_chain(match, rules, before, side, actions, self.markup)
             state, steps, refused = chain.state, chain.steps, chain.refused
             mid_turn = user_id != match.ai_player_id and self.keeps_turn(rules, state, side, steps)
             played = await self._commit(
@@ -189,7 +190,13 @@ class Moves(Challenges):
 
     @classmethod
     def run_chain(
-        cls, match: Match, rules: Game, before: State, side: str, actions: Sequence[Action]
+        cls,
+        match: Match,
+        rules: Game,
+        before: State,
+        side: str,
+        actions: Sequence[Action],
+        markup: Markup = PLAIN,
     ) -> Chain:
         """A command's actions played in order for `side` on a copy of `before` (RULES.md, "One
         command, several actions"). A refused step refuses the whole command (the error is
@@ -211,9 +218,11 @@ class Moves(Challenges):
                     left_out.append(str(action))
                     continue
                 if n == 1:
-                    raise NotYourTurn(cls._waiting_for(match, rules, state))
+                    raise NotYourTurn(cls._waiting_for(match, rules, state, markup))
                 # the command's own first steps handed the game to the other side
-                refused = Refused(n, str(action), cls._owed_first(match, rules, state, n), NotYourTurn)
+                refused = Refused(
+                    n, str(action), cls._owed_first(match, rules, state, n, markup), NotYourTurn
+                )
                 break
             drawn = state.chance_drawn()
             try:
@@ -230,7 +239,9 @@ class Moves(Challenges):
             # Nothing drew chance or showed a secret: the command is refused whole, the game
             # unchanged, in words computed from what the player could see (RULES.md).
             if refused.kind is NotYourTurn:
-                raise NotYourTurn(cls._must_wait(match, rules, state, [str(a) for a in actions], refused.n))
+                raise NotYourTurn(
+                    cls._must_wait(match, rules, state, [str(a) for a in actions], refused.n, markup)
+                )
             raise IllegalMove(cls._step(refused.n, len(actions), refused.why), refused.hints)
         return Chain(state, steps, left_out, refused, stood)
 
@@ -252,7 +263,7 @@ class Moves(Challenges):
             return
         state = live[1]
         if side not in state.to_act() and not state.is_over():
-            raise NotYourTurn(self._waiting_for(match, game_of(match), state))
+            raise NotYourTurn(self._waiting_for(match, game_of(match), state, self.markup))
 
     @staticmethod
     def _step(n: int, of: int, why: str) -> str:
@@ -366,7 +377,9 @@ class Moves(Challenges):
         return played
 
     @classmethod
-    def _must_wait(cls, match: Match, rules: Game, state: State, texts: list[str], n: int) -> str:
+    def _must_wait(
+        cls, match: Match, rules: Game, state: State, texts: list[str], n: int, markup: Markup
+    ) -> str:
         """A command whose step `n` comes after the other side must answer (a retreat square, a
         negation): what to send now and what after, so nobody has to work it out."""
         owed = " and ".join(f"the {rules.side(s).title}" for s in sorted(state.to_act()))
@@ -374,26 +387,26 @@ class Moves(Challenges):
         return (
             f"Action {n} of {len(texts)} (`{texts[n - 1]}`) cannot be played yet: after action {n - 1} "
             f"{owed} must act first. Nothing was played. Send `{now}` now, then `{later}` when it is "
-            f"your turn again.\nWhat they are asked: {cls._owed(match, rules, state)}"
+            f"your turn again.\nWhat they are asked: {cls._owed(match, rules, state, markup)}"
         )
 
     @classmethod
-    def _owed_first(cls, match: Match, rules: Game, state: State, n: int) -> str:
+    def _owed_first(cls, match: Match, rules: Game, state: State, n: int, markup: Markup) -> str:
         """Why step `n` of a command that stands in part cannot be made: the other side owes an
         answer first (a retreat square, a negation)."""
         owed = " and ".join(f"the {rules.side(s).title}" for s in sorted(state.to_act()))
-        asked = cls._owed(match, rules, state)
+        asked = cls._owed(match, rules, state, markup)
         return f"after action {n - 1} {owed} must act first. What they are asked: {asked}"
 
     @classmethod
-    def _waiting_for(cls, match: Match, rules: Game, state: State) -> str:
+    def _waiting_for(cls, match: Match, rules: Game, state: State, markup: Markup) -> str:
         """Whom the game waits for, in the game's own words (`Game.status`)."""
-        return f"It is not your turn to act: {cls._owed(match, rules, state)}"
+        return f"It is not your turn to act: {cls._owed(match, rules, state, markup)}"
 
     @staticmethod
-    def _owed(match: Match, rules: Game, state: State) -> str:
+    def _owed(match: Match, rules: Game, state: State, markup: Markup) -> str:
         public = state.view(None)
         return " ".join(
-            rules.status(public, side).replace("{player}", f"<@{match.sides[side]}>")
+            rules.status(public, side).replace("{player}", markup.mention(match.sides[side]))
             for side in sorted(state.to_act())
         )

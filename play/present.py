@@ -29,13 +29,9 @@ from play.results import (
 from play.words import history_line
 
 
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
-def when(ts: float | None) -> str:
-    """A Discord timestamp, so each reader sees the deadline in their own zone."""
-    return f"<t:{int(ts)}:R>" if ts else "no deadline"
+def when(markup: Markup, ts: float | None) -> str:
+    """A deadline in the adapter's words (Discord: a live timestamp in each reader's zone)."""
+    return markup.relative(ts) if ts else "no deadline"
 
 
 def options_text(game: Game, options: Mapping[str, Any]) -> str:
@@ -96,7 +92,7 @@ def chosen_side_text(game: Game, side: str) -> str:
     return "chosen at random" if side == "random" else f"the {game.side(side).title}"
 
 
-def outcome_text(match: Match, state: State) -> str | None:
+def outcome_text(match: Match, state: State, markup: Markup) -> str | None:
     """How the game ended, or None while it goes on; once the match is finished, with its secret
     seed revealed (play/fairness.py)."""
     outcome = state.outcome()
@@ -105,25 +101,26 @@ def outcome_text(match: Match, state: State) -> str | None:
     reveal = fairness.reveal_text(match)
     reveal = f"\n{reveal}" if reveal else ""
     if outcome.winner is None:
-        return f"**Game over: a draw** ({outcome.detail}).{reveal}"
+        return f"{markup.strong('Game over: a draw')} ({outcome.detail}).{reveal}"
     winner = match.sides.get(outcome.winner)
     title = game_of(match).side(outcome.winner).title
     if winner is None:
-        return f"**Game over: the {title} win** ({outcome.detail}).{reveal}"
-    return f"**Game over: {mention(winner)} wins with the {title}** ({outcome.detail}).{reveal}"
+        return f"{markup.strong(f'Game over: the {title} win')} ({outcome.detail}).{reveal}"
+    won = markup.strong(f"Game over: {markup.mention(winner)} wins with the {title}")
+    return f"{won} ({outcome.detail}).{reveal}"
 
 
-def status_text(match: Match, state: State) -> str:
+def status_text(match: Match, state: State, markup: Markup) -> str:
     """Whose move it is and by when (one line per side that owes an action), or how the game ended."""
-    over = outcome_text(match, state)
+    over = outcome_text(match, state, markup)
     if over is not None:
         return over
     rules = game_of(match)
     public = state.view(None)
-    due = when(match.deadline)
+    due = when(markup, match.deadline)
     lines = []
     for side in sorted(state.to_act()):
-        player = mention(match.sides[side]) if side in match.sides else rules.side(side).title
+        player = markup.mention(match.sides[side]) if side in match.sides else rules.side(side).title
         lines.append(f"{rules.status(public, side).replace('{player}', player)} Due {due}.")
     return "\n".join(lines)
 
@@ -133,7 +130,7 @@ NEWS_CHARS = 700  # ...and characters; a longer one is summarised (`news`) in as
 NEWS_LINE = 240  # characters of one line of a summary, cut at a word
 
 
-def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
+def recap(steps: Sequence[Step], markup: Markup, viewer: str | None = None) -> str:
     """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
 
     A short one is its actions' stories (`story_lines`). A longer one (an AI's turn of 25 actions,
@@ -143,7 +140,7 @@ def recap(steps: Sequence[Step], viewer: str | None = None) -> str:
     lines = [ln for ln in lines if ln.strip()]
     if _short(lines):
         return "\n".join(lines)
-    return news(steps, viewer)
+    return news(steps, markup, viewer)
 
 
 def _short(lines: Sequence[str]) -> bool:
@@ -159,7 +156,7 @@ def _weight(event: Event) -> int:
     return int(getattr(event, "weight", Weight.ROUTINE))
 
 
-def news(steps: Sequence[Step], viewer: str | None = None) -> str:
+def news(steps: Sequence[Step], markup: Markup, viewer: str | None = None) -> str:
     """A stretch of actions in at most `NEWS_LINES` lines, ranked by what matters to the reader.
 
     First a headline: who played how many actions, what each side lost, named, and where the sides
@@ -200,7 +197,7 @@ def news(steps: Sequence[Step], viewer: str | None = None) -> str:
         # line of its own, but not the losses, which the headline names already.
         for _, text, _ in [t for t in told if getattr(t[2], "loss", None) is None] or told[-1:]:
             items.append((weight, len(items), _capital(who + text)))
-    lines = [f"**{head}.**" + "".join(f" {_capital(t)}." for t in _losses_words(losses))]
+    lines = [markup.strong(f"{head}.") + "".join(f" {_capital(t)}." for t in _losses_words(losses))]
     if scores:
         standing = _capital("; ".join(scores.values())) + "."
         if len(lines[0]) + len(standing) < NEWS_LINE:
@@ -261,23 +258,25 @@ def _words(text: str, most: int) -> str:
     return cut.rstrip(" ,;:(") + "…"
 
 
-def played_text(played: Played, limit: int | None = None) -> str:
+def played_text(played: Played, markup: Markup, limit: int | None = None) -> str:
     """The message that goes with the new board after an action or a stretch of them: what
     happened as the console tells it (`told`: an action that set off much one event a line, a long
     stretch recapped) and who acts now, fitted to `limit` by `fitted`."""
-    return fitted(told(played), status_text(played.match, played.state), limit)
+    return fitted(told(played, markup), status_text(played.match, played.state, markup), limit)
 
 
-def ended_meanwhile_text(played: Played, final: Match, state: State | None, limit: int | None = None) -> str:
+def ended_meanwhile_text(
+    played: Played, final: Match, state: State | None, markup: Markup, limit: int | None = None
+) -> str:
     """The message of a board for what a side stored just before its game ended under it (its
     opponent resigned while the AI was thinking): what it did, said to come before the end, and how
     the game ended, whichever of this and the game-over board the channel gets first."""
     side = played.match.side_of(played.actor_id)
     who = f"The {game_of(final).side(side).title}" if side else "This"
-    end = outcome_text(final, state) if state is not None else None
+    end = outcome_text(final, state, markup) if state is not None else None
     if end is None:
         end = "The game was cancelled." if final.status is Status.CANCELLED else "The game is over."
-    return fitted(told(played), f"{who} played this before the game ended. {end}", limit)
+    return fitted(told(played, markup), f"{who} played this before the game ended. {end}", limit)
 
 
 def fitted(story: str, status: str, limit: int | None = None) -> str:
@@ -295,21 +294,26 @@ def fitted(story: str, status: str, limit: int | None = None) -> str:
     return "\n".join([*kept, status])
 
 
-def private_text(match: Match, secret: str) -> str:
+def private_text(match: Match, secret: str, markup: Markup) -> str:
     """A direct message with what the game dealt one player privately (their drawn cards)."""
-    return f"In {game_of(match).title} in <#{match.channel_id}>, only you see this: {secret}."
+    return f"In {game_of(match).title} in {markup.channel(match.channel_id)}, only you see this: {secret}."
 
 
 def turn_dm_text(
-    match: Match, stretch: Played, user_id: int, secret: str | None = None, limit: int | None = None
+    match: Match,
+    stretch: Played,
+    user_id: int,
+    markup: Markup,
+    secret: str | None = None,
+    limit: int | None = None,
 ) -> str:
     """The turn ping by direct message: whose game, by when, what the opponent did since `user_id`
     last acted (as their side may know it) and what the game dealt them privately meanwhile. Within
     `limit` characters only the recap is shortened: the ping and the dealt cards are never cut."""
-    due = when(match.deadline) if match.deadline else "whenever you like"
-    head = f"Your move in {game_of(match).title} in <#{match.channel_id}>, due {due}."
+    due = when(markup, match.deadline) if match.deadline else "whenever you like"
+    head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}."
     side = match.side_of(user_id)
-    since = recap([s for s in stretch.steps if s.player_id != user_id], side)
+    since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
     if not since:
         return head + dealt
@@ -368,20 +372,20 @@ def played_story(played: Played, viewer: str | None = None) -> str:
     )
 
 
-def told(played: Played, viewer: str | None = None) -> str:
+def told(played: Played, markup: Markup, viewer: str | None = None) -> str:
     """The words after a command or a stretch, the same in the channel, the console and the turn
     DM: each action's story (`played_story`), or a summary when that would not read at a glance
     (`recap`)."""
     if not played.steps:
         return played.line
-    return recap(played.steps, viewer)
+    return recap(played.steps, markup, viewer)
 
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
+def history_text(entries: Sequence[HistoryEntry], markup: Markup, limit: int = 1900) -> str:
     """The history as a reader wants it: each turn under a heading, each action numbered from the
     game's first; when it does not all fit in `limit` characters, the oldest go and it says so."""
     if not entries:
@@ -393,7 +397,7 @@ def history_text(entries: Sequence[HistoryEntry], limit: int = 1900) -> str:
         for entry in shown:
             if entry.turn != turn:
                 turn = entry.turn
-                lines.append(f"**{entry.heading}**")
+                lines.append(markup.strong(entry.heading))
             lines.append(f"{entry.number}. {entry.line}")
         if len(shown) < len(entries):
             dropped = len(entries) - len(shown)

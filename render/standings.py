@@ -2,7 +2,7 @@
 
 Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
 (12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
-the rating change since the tournament began (Elo); a name too long for its column is cut with "…".
+the rating change since the tournament began (±Elo); a name too long for its column is cut with "…".
 """
 
 from __future__ import annotations
@@ -39,15 +39,17 @@ class Row:
     withdrawn: bool = False
 
 
+_PARTS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
 def _half(value: float) -> str:
-    """Points in halves as people write them: 2, 2½, ½."""
-    if abs(value * 2 - round(value * 2)) > 1e-9:  # Sonneborn-Berger may come in quarters
+    """Points as people write them: 2, 2½, ½, and the quarters Sonneborn-Berger may come in (3¼):
+    one way of writing fractions in every column."""
+    quarters = round(value * 4)
+    if abs(value * 4 - quarters) > 1e-9:  # not a quarter (no score gives one): two decimals
         return f"{value:.2f}"
-    whole = int(value + 1e-9)
-    half = value - whole >= 0.5 - 1e-9
-    if half:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
+    whole, part = divmod(quarters, 4)
+    return f"{whole or ''}{_PARTS[part]}" or "0"
 
 
 def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
@@ -60,13 +62,16 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
 
 
 # (title, right edge or None for the name column's left edge)
-_COLUMNS = (("#", 70), ("Player", None), ("Pts", 505), ("Bh", 600), ("SB", 680), ("Elo", WIDTH - PAD))
+_COLUMNS = (("#", 70), ("Player", None), ("Pts", 505), ("Bh", 600), ("SB", 680), ("±Elo", WIDTH - PAD))
 _NAME_LEFT, _NAME_RIGHT = 88, 420
 
 
 def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
     """The standings table: a band with the title, a header line, one line per player."""
     titles = wrap(title, HEAD, WIDTH - 2 * PAD, True) or ("",)
+    if len(titles) > 1 and ": " in title:  # "Club Swiss:" / "after round 2 of 3", no word left alone
+        head, _, tail = title.partition(": ")
+        titles = (*wrap(head + ":", HEAD, WIDTH - 2 * PAD, True), *wrap(tail, HEAD, WIDTH - 2 * PAD, True))
     subs = wrap(subtitle, BODY, WIDTH - 2 * PAD) if subtitle else ()
     band = PAD + len(titles) * (HEAD + 8) + len(subs) * (BODY + 8) + PAD // 2
     height = band + ROW + len(rows) * ROW + PAD

@@ -325,6 +325,7 @@ async def test_an_outsider_cannot_move(world: World):
     assert clicked.ephemeral and "not playing" in clicked.content
     not_yet = await w.slash(w.bob, "move", {"action": "e3-e4"})
     assert not_yet.ephemeral and "not your turn" in not_yet.content
+    assert f"<@{w.alice.id}>" in not_yet.content  # the service words it in Discord's markup
     illegal = await w.slash(w.alice, "move", {"action": "e6-e3"})
     assert illegal.ephemeral
     assert (await w.match()).version == match.version
@@ -385,6 +386,8 @@ async def test_challenges_that_are_refused(world: World):
     bot = await w.slash(w.alice, "challenge", {"opponent": w.other_bot})
     assert bot.ephemeral and "Bots cannot play" in bot.content
     await w.slash(w.alice, "challenge", {"opponent": w.bob})
+    not_eve = await w.slash(w.eve, "accept")
+    assert not_eve.ephemeral and not_eve.content == f"Only <@{w.bob.id}> can accept this challenge."
     second = await w.slash(w.eve, "challenge", {"opponent": w.mod})
     assert second.ephemeral and "thread" in second.content
     in_thread = await w.slash(w.eve, "challenge", {"opponent": w.mod}, channel=w.thread)

@@ -13,11 +13,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from cogs.groups import Handlers, build_group, build_wargames
+from cogs.groups import ROOMS, Handlers, build_group, build_wargames
+from cogs.tournament import Tournaments
 from console.app import COMMANDS, WARGAMES_COMMANDS, help_text
+from console.tournament import USAGE as TOURNAMENT_USAGE
 from engine import registry
 from engine.protocol import Verb
-from play.commands import WARGAMES, game_commands
+from play.commands import SUBGROUPS, TOURNAMENT, WARGAMES, game_commands, wargames_commands
 
 # Discord's limits on application commands (its API documentation, "Application Commands").
 MAX_TOP_LEVEL = 100
@@ -115,6 +117,26 @@ def test_the_groups_are_the_tables_commands() -> None:
         assert [o["name"] for o in payload[game.name]["options"]] == table
     wargames = {o["name"] for o in payload["wargames"]["options"]}
     assert wargames == {c.subgroup or c.name for c in WARGAMES if c.on("discord")}
+    for sub in SUBGROUPS:
+        built = next(o for o in payload["wargames"]["options"] if o["name"] == sub)
+        assert [o["name"] for o in built["options"]] == [c.name for c in wargames_commands("discord", sub)]
+
+
+def test_the_tournament_subgroup_is_counted_with_its_typed_options() -> None:
+    """`/wargames tournament` is built from the table like the rest (not declared by its cog), so the
+    limit test counts it: its commands, their ranges, the game choices and the role option."""
+    payload = {c["name"]: c for c in built_payload()}
+    tournament = next(o for o in payload["wargames"]["options"] if o["name"] == "tournament")
+    assert tournament["type"] == GROUP
+    commands = {o["name"]: o for o in tournament["options"]}
+    assert list(commands) == [c.name for c in TOURNAMENT]
+    create = {o["name"]: o for o in commands["create"]["options"]}
+    assert [c["value"] for c in create["game"]["choices"]] == list(registry.names())
+    assert (create["rounds"]["min_value"], create["rounds"]["max_value"]) == (1, 12)
+    assert (create["days"]["min_value"], create["days"]["max_value"]) == (1, 14)
+    assert create["name"].get("required", False) is False and create["game"]["required"] is True
+    role = commands["organisers"]["options"][0]
+    assert role["name"] == "role" and role["type"] == 8  # Discord's ROLE option type
 
 
 def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> None:
@@ -125,6 +147,21 @@ def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> N
                 assert command.name in COMMANDS, command.name
                 assert command.name in text, command.name
     for command in WARGAMES:
-        if command.on("console"):
+        if command.on("console") and command.subgroup is None:
             assert command.name in WARGAMES_COMMANDS, command.name
             assert f"/wargames {command.name}" in text, command.name
+    for command in TOURNAMENT:
+        if command.on("console"):
+            assert command.name in TOURNAMENT_USAGE, command.name
+            assert command.name in text.split("/wargames tournament", 1)[1], command.name
+    assert "organisers" not in TOURNAMENT_USAGE  # a Discord role: the console has none
+
+
+def test_every_command_of_a_subgroup_another_cog_serves_has_its_method() -> None:
+    """`/wargames tournament <name>` calls `Tournaments.<name>` when it runs: each must exist."""
+    cogs = {"Tournaments": Tournaments}
+    for sub, cog_name in ROOMS.items():
+        cog = cogs[cog_name]
+        assert cog.__cog_name__ == cog_name
+        for command in wargames_commands("discord", sub):
+            assert callable(getattr(cog, command.name, None)), f"{cog_name}.{command.name}"

@@ -291,12 +291,13 @@ def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
     svc.clock = clock
     console = Console(svc, boards=tmp_path, out=io.StringIO())
     bob = names.user_id("bob")
-    text = console.humanize(
-        f"<@{bob}>, your move is due <t:{int(clock.now) + 3 * 86400}:R>. <@{names.BOT_ID}>"
-    )
+    m = console.markup
+    due = m.relative(int(clock.now) + 3 * 86400)
+    text = f"{m.mention(bob)}, your move is due {due}. {m.mention(names.BOT_ID)}"
     assert text.startswith("@bob, your move is due in 3 days (")
     assert text.endswith("@bot")
-    assert console.humanize(f"<t:{int(clock.now) - 120}:R>").startswith("2 minutes ago")
+    assert m.relative(int(clock.now) - 120).startswith("2 minutes ago")
+    assert m.strong("Your move") == "Your move" and m.channel(names.channel_id("general")) == "#general"
 
 
 @given(st.text(alphabet=names.ALPHABET, min_size=1, max_size=names.MAX_LEN))
@@ -472,3 +473,30 @@ def test_turn_lengths_read_naturally() -> None:
         "1.5 hours",
         "72 hours",
     ]
+
+
+async def test_refusals_and_lists_name_players_in_the_consoles_words(tmp_path: Path) -> None:
+    """The service words its refusals in the console's markup (no regex reads Discord's back out):
+    players are @names, deadlines local times, and no Discord syntax reaches the terminal."""
+    console, out = await open_console(tmp_path)
+    lines = [
+        "/blockwars challenge @bob side:germans",
+        "/blockwars accept",  # the challenger: wait for @bob
+        "/as carol",
+        "/blockwars accept",  # only @bob
+        "/as bob",
+        "/blockwars accept",
+        "/wargames mygames",
+        "/blockwars setup std",  # the Germans deploy first: not bob's turn
+        "/blockwars stats",
+    ]
+    await console.run_lines(lines)
+    text = out.getvalue()
+    assert "✗ You made this challenge: wait for @bob to accept it." in text
+    assert "✗ Only @bob can accept this challenge." in text
+    assert "@bob accepts." in text and "The game is on: @alice the Germans, @bob the Canadians." in text
+    assert "Your open game here (1; 0 waiting on you):" in text
+    assert "✗ It is not your turn to act: @alice" in text
+    assert "@bob in Block Wars: 0 won, 0 lost, 0 drawn; rating 1200." in text
+    assert not re.search(r"<@|<#|<t:|\*\*", text), text
+    await console.close()

@@ -22,6 +22,7 @@ import pytest
 from PIL import Image
 
 from bot import WargamesBot, create_bot
+from cogs._format import DISCORD
 from cogs.core import Core
 from data import ActionRecord, Match
 from engine import registry
@@ -439,7 +440,7 @@ def test_a_short_stretch_is_told_line_by_line():
         Step("Germans", "e6-e5", [Said("e6-e5")]),
         Step("Germans", "end", [Said("the Germans end their turn")]),
     ]
-    assert recap(steps) == "Germans: e6-e5\nThe Germans end their turn"
+    assert recap(steps, DISCORD) == "Germans: e6-e5\nThe Germans end their turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +473,7 @@ def test_a_long_stretch_is_summarised_losses_first_then_what_mattered_then_a_cou
         ],
     )
     end = Step("British", "end", [Said("the British end their turn")])
-    text = recap([*moves[:12], kill, *moves[12:], hit, end])
+    text = recap([*moves[:12], kill, *moves[12:], hit, end], DISCORD)
     lines = text.split("\n")
     assert lines[0] == "**British, 28 actions.** The Germans lost the Tank on b6. Germans lost 4 of 9."
     assert lines[1] == "Tank b3xb6: 1 damage, 3/3; Tank on b6 destroyed"
@@ -480,15 +481,15 @@ def test_a_long_stretch_is_summarised_losses_first_then_what_mattered_then_a_cou
     assert lines[3] == "And 26 routine actions: `history` lists each action."
     assert len(lines) == 4 and "Infantry move" not in text
     secret = Step("British", "orders", [])  # an action the channel may not see says so, briefly
-    assert "(something only they may see)" not in recap([*moves, secret, end])
-    quiet = recap([*moves, end]).split("\n")
+    assert "(something only they may see)" not in recap([*moves, secret, end], DISCORD)
+    quiet = recap([*moves, end], DISCORD).split("\n")
     assert quiet == ["**British, 26 actions.**", "No attack and no loss: `history` lists each action."]
 
 
 def test_a_summary_keeps_the_weightiest_and_latest_results_when_they_do_not_all_fit():
     hits = [Step("British", f"h{n}", [Weighed(f"hit number {n}")]) for n in range(8)]
     kill = Step("British", "k", [Weighed("a kill", Weight.CHANGED, ("Germans", "G1"))])
-    lines = recap([*hits[:2], kill, *hits[2:]]).split("\n")
+    lines = recap([*hits[:2], kill, *hits[2:]], DISCORD).split("\n")
     assert len(lines) == 5
     assert lines[1:4] == ["A kill", "Hit number 6", "Hit number 7"]  # in the order played
     assert lines[4] == "And 6 more results of note: `history` lists each action."

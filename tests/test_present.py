@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from cogs._format import DISCORD
 from play import HistoryEntry
 from play.present import history_text
 
@@ -15,7 +16,7 @@ def entries(n: int, per_turn: int = 2, words: int = 8) -> list[HistoryEntry]:
 
 
 def test_history_is_numbered_and_broken_into_turns() -> None:
-    text = history_text([HistoryEntry(1, 0, "Germans: deployed", "Set-up"), *entries(4)[1:]])
+    text = history_text([HistoryEntry(1, 0, "Germans: deployed", "Set-up"), *entries(4)[1:]], DISCORD)
     lines = text.splitlines()
     assert lines[0] == "**Set-up**" and lines[1] == "1. Germans: deployed"
     assert "**Turn 1**" in lines and "**Turn 2**" in lines
@@ -26,7 +27,7 @@ def test_a_long_history_keeps_its_numbers_and_says_what_it_left_out() -> None:
     """60 long lines do not fit in one Discord message: the oldest go, the rest keep their numbers,
     and the reader is told how many were left out."""
     asked = entries(60, words=6)
-    text = history_text(asked)
+    text = history_text(asked, DISCORD)
     assert len(text) <= 1900
     first, *rest = text.splitlines()
     shown = [ln for ln in rest if not ln.startswith("**")]
@@ -41,8 +42,8 @@ def test_a_long_history_keeps_its_numbers_and_says_what_it_left_out() -> None:
 
 
 def test_a_short_history_is_whole() -> None:
-    assert "did not fit" not in history_text(entries(5))
-    assert history_text([]) == "Nothing has been played yet."
+    assert "did not fit" not in history_text(entries(5), DISCORD)
+    assert history_text([], DISCORD) == "Nothing has been played yet."
 
 
 def test_a_secret_action_never_shows_its_notation() -> None:
@@ -87,7 +88,7 @@ def test_a_secret_action_never_shows_its_notation() -> None:
 
 def test_history_headings_are_the_games_own_words() -> None:
     rounds = [HistoryEntry(1, 1, "The Reds pass", "Round 1"), HistoryEntry(2, 2, "The Blues pass", "Round 2")]
-    assert history_text(rounds).splitlines() == [
+    assert history_text(rounds, DISCORD).splitlines() == [
         "**Round 1**",
         "1. The Reds pass",
         "**Round 2**",
@@ -151,14 +152,14 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
     )  # fmt: skip
     played = Played(match, state, [], "", 1, "", steps=steps)
     secret = "you drew " + ", ".join(f"card {n}" for n in range(12))
-    whole = turn_dm_text(match, played, 2, secret)
+    whole = turn_dm_text(match, played, 2, DISCORD, secret)
     assert len(whole) > 400 and whole.endswith(f"Only you see this: {secret}.")
-    short = turn_dm_text(match, played, 2, secret, limit=len(whole) - 100)
+    short = turn_dm_text(match, played, 2, DISCORD, secret, limit=len(whole) - 100)
     assert len(short) <= len(whole) - 100
     head = "Your move in WWI Combined Arms in <#20>, due <t:1000000000:R>."
     assert short.startswith(f"{head} Since you last acted:\n")
     assert short.endswith(f"…\nOnly you see this: {secret}.")
-    tiny = turn_dm_text(match, played, 2, secret, limit=len(secret) + 90)
+    tiny = turn_dm_text(match, played, 2, DISCORD, secret, limit=len(secret) + 90)
     assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
 
 

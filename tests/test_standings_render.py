@@ -40,3 +40,13 @@ def test_the_picture_grows_with_the_players_and_decodes():
     large = Image.open(io.BytesIO(standings_png("T", "", rows(20))))
     assert large.size[1] > small.size[1] + 17 * 40
     assert large.getpixel((WIDTH // 2, large.size[1] // 2)) != (0, 0, 0)
+
+
+def test_points_and_tiebreaks_are_written_in_one_way_with_quarters_as_fractions():
+    """Sonneborn-Berger comes in quarters (a draw against a player on a half point): written 3¼
+    like the points' 2½, never 3.25 beside 2½ in the same column."""
+    from render.standings import _half
+
+    assert [_half(v) for v in (0, 0.25, 0.5, 0.75, 2, 2.5, 3.25, 4.75)] == [
+        "0", "¼", "½", "¾", "2", "2½", "3¼", "4¾",
+    ]  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from data import Database, MigrationError, StaleVersion, load_migrations
+from data import Database, MigrationError, PostgresDatabase, StaleVersion, load_migrations
 from data.schema import to_postgres
 from tests import pgserver
 
@@ -146,6 +146,8 @@ async def test_postgresql_hands_connections_back_without_a_reset_and_never_mid_t
         )
         with pytest.raises(StaleVersion):
             await db.update_match(match.id, expected_version=match.version + 1, status="cancelled")
+        assert isinstance(db, PostgresDatabase)
+        await db.announced()  # the challenge's announcement to other processes runs after its commit
         watcher = await asyncpg.connect(pg_url)
         try:
             pooled = await watcher.fetch(

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from cogs._format import DISCORD
 from data import Database, Status
 from data.tournaments import TournamentStatus
 from engine import registry
@@ -132,7 +133,7 @@ async def test_the_sign_up_message_states_the_options_as_a_challenge_does(world)
         organiser=True,
     )
     assert made.options["turn_limit"] == 12
-    text = signup_text(registry.game("fixbayonets"), made, [], str)
+    text = signup_text(registry.game("fixbayonets"), made, [], DISCORD)
     assert text.startswith("**Spring Cup**: a Swiss tournament of Fix Bayonets, 1 round of 1 day each.")
     assert "Turn limit: 12 rounds" in text
 

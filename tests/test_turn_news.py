@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from cogs._format import DISCORD
 from data.models import Match, Status
 from engine import registry
 from engine.protocol import Event, State, Weight
@@ -111,7 +112,7 @@ def test_a_long_turn_is_told_losses_and_decisive_actions_first_within_the_line_c
         actor = next(s.name for s in rules.sides if s.title == steps[0].who)
         reader = rules.other(actor) if hasattr(rules, "other") else None
         for viewer in (None, reader):  # the channel, and the opponent's DM
-            text = recap(steps, viewer)
+            text = recap(steps, DISCORD, viewer)
             lines = text.splitlines()
             assert len(lines) <= NEWS_LINES, text
             for step in steps:
@@ -141,7 +142,7 @@ def test_every_stretch_reads_in_a_few_lines_without_a_word_cut(game: str) -> Non
     for seed in (5, 6):
         for _, steps in stretches(game, seed):
             for viewer in (None, *(s.name for s in rules.sides)):
-                text = recap(steps, viewer)
+                text = recap(steps, DISCORD, viewer)
                 assert len(text.splitlines()) <= NEWS_LINES, text
                 assert all(len(line) <= 300 for line in text.splitlines()), text
                 check_no_word_cut(text, steps, viewer)
@@ -169,7 +170,7 @@ def test_a_games_last_message_names_the_winner_and_why(game: str) -> None:
             continue  # the 400-action cap came first
         played = Played(match_of(game, state, seed), state, [], "", steps[-1].player_id or 1, "", steps=steps)
         for limit in (2000, 400):
-            text = played_text(played, limit)
+            text = played_text(played, DISCORD, limit)
             assert "Game over" in text and outcome.detail in text, text
             if outcome.winner is not None:
                 assert f"<@{played.match.sides[outcome.winner]}> wins" in text
@@ -187,9 +188,9 @@ def test_the_turn_dm_carries_the_same_summary_as_the_channel(game: str) -> None:
         reader_id = _user(rules.sides[0].name, reader)
         state = rules.new_game({}, 1)
         played = Played(match_of(game, state, 1), state, [], "", steps[-1].player_id or 1, "", steps=steps)
-        dm = turn_dm_text(played.match, played, reader_id)
+        dm = turn_dm_text(played.match, played, reader_id, DISCORD)
         assert dm.startswith(f"Your move in {rules.title} in <#20>")
-        assert recap(steps, reader) in dm
+        assert recap(steps, DISCORD, reader) in dm
 
 
 def test_a_summary_names_each_sides_losses_and_their_standing() -> None:
@@ -203,7 +204,8 @@ def test_a_summary_names_each_sides_losses_and_their_standing() -> None:
     out = Removed("germans", "G5", "G:mg42", "routed", 3)
     own = Removed("americans", "A2", "A:scouts", "destroyed", 1)
     moves = [Step("Americans", f"move {n}", [TurnEnded("americans")]) for n in range(6)]
-    text = news([*moves, Step("Americans", "assault A4", [blow, out]), Step("Americans", "x", [own])])
+    stretch = [*moves, Step("Americans", "assault A4", [blow, out]), Step("Americans", "x", [own])]
+    text = news(stretch, DISCORD)
     lines = text.splitlines()
     assert lines[0] == (
         "**Americans, 8 actions.** The Germans lost G5 MG 42 team. The Americans lost A2 Scout team. "

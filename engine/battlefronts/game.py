@@ -71,7 +71,7 @@ AI_LEVELS = AiLevels(
 class BattlefrontsGame(BaseGame[State, View]):
     """Five fronts, four travel zones, two 52-card decks and a war of attrition."""
 
-    state_type, view_type, parser = State, View, staticmethod(A.parse)
+    state_type, view_type, parser, words = State, View, staticmethod(A.parse), words
     # Its `order` takes only Battlefronts' own actions: the game's `order` below passes only those.
     brain = cast("Brain[State]", ai)
 
@@ -165,32 +165,16 @@ class BattlefrontsGame(BaseGame[State, View]):
         mine = [a for a in actions if isinstance(a, A.Action)]  # never the shared words
         return list(ai.order(self.state_of(state), side, mine, rng))
 
-    # -- words
-
-    def status(self, view: AnyView, side: str) -> str:
-        return words.status(self.view_of(view).state, side)
-
-    def describe(self, view: AnyView, action: Action) -> str:
-        if not isinstance(action, A.Action):
-            return str(action)
-        return words.describe(self.view_of(view).state, action)
-
-    def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.verb_of(action) if isinstance(action, A.Action) else "play"
-
-    def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(action) if isinstance(action, A.Action) else None
-
-    def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(self.view_of(view).state, group)
+    # -- menus
 
     def menu(self, view: AnyView) -> Menu:
         """The tie to settle as buttons, or End turn / Pass and the Take action flow."""
-        state = self.view_of(view).state
+        v = self.view_of(view)
+        state = v.state
         if state.is_over():
             return Menu()
         if state.waiting is not None:
-            ties = [Choice(words.describe(state, a), str(a), style="primary") for a in state.legal_actions()]
+            ties = [Choice(words.describe(v, a), str(a), style="primary") for a in state.legal_actions()]
             if len(ties) <= MAX_BUTTONS:
                 return Menu(buttons=tuple(ties))
             return Menu(picks=pick_rows("Choose the battalion to reduce", ties))

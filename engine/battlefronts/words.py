@@ -1,4 +1,5 @@
-"""Battlefronts in words: what to do now, actions for buttons and autocomplete, battalions by name."""
+"""Battlefronts in words: what to do now, actions for buttons and autocomplete, battalions by name
+(the game's `words`: every function takes the view, `engine.protocol.Words`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from engine.battlefronts.model import (
     other,
     plural,
 )
-from engine.battlefronts.state import MOVE, SUPPORT, State
+from engine.battlefronts.state import MOVE, SUPPORT
+from engine.battlefronts.view import View
+from engine.protocol import Action
 
 PLAYER = "{player}"
 
@@ -26,8 +29,9 @@ def battalion_words(b: Battalion) -> str:
     return f"{b.label} ({top.label}, strength {b.strength}, {plural(b.size, 'card')})"
 
 
-def status(state: State, side: str) -> str:
+def status(view: View, side: str) -> str:
     """What `side` must do now, after its player's mention."""
+    state = view.state
     who = f"{PLAYER} ({TITLES[side]})"
     if state.waiting == side:
         head = state.queue[0]
@@ -72,8 +76,9 @@ def status(state: State, side: str) -> str:
     return f"{who} to play."
 
 
-def describe(state: State, action: A.Action) -> str:
-    """An action in words, for buttons and autocomplete."""
+def describe(view: View, action: Action) -> str:
+    """An action in words, for buttons and autocomplete (a shared word, `resign`, as written)."""
+    state = view.state
     if isinstance(action, A.Call):
         return f"Call up {plural(action.size, 'card')} into {PLACE_NAMES[action.zone]}"
     if isinstance(action, A.End):
@@ -94,7 +99,7 @@ def describe(state: State, action: A.Action) -> str:
     return f"Move {battalion_words(b)} from {src} to {PLACE_NAMES[action.dest]}{turn}"
 
 
-def verb_of(action: A.Action) -> str:
+def verb_of(view: View, action: Action) -> str:
     return {
         A.Call: "call",
         A.Move: "move",
@@ -105,7 +110,7 @@ def verb_of(action: A.Action) -> str:
     }.get(type(action), "play")
 
 
-def group_of(action: A.Action) -> str | None:
+def group_of(view: View, action: Action) -> str | None:
     """Moves and jumps group by battalion, call-ups by travel zone."""
     if isinstance(action, A.Move | A.Jump):
         return action.unit
@@ -116,15 +121,20 @@ def group_of(action: A.Action) -> str | None:
     return None
 
 
-def group_label(state: State, group: str) -> str:
+def group_label(view: View, group: str) -> str:
     if group == "reduce":
         return "Choose the battalion to reduce"
     if group.startswith("T"):
         return f"Call up into travel zone {group}"
-    b = state.find(group)
+    b = view.state.find(group)
     if b is None:
         return group
     return f"{battalion_words(b)} at {PLACE_NAMES[b.place]}"
 
 
-__all__ = ["battalion_words", "describe", "group_label", "group_of", "status", "verb_of"]
+def private_text(view: View) -> None:
+    """Nothing to tell one player alone: a card face down is unknown to both sides (R5)."""
+    return None
+
+
+__all__ = ["battalion_words", "describe", "group_label", "group_of", "private_text", "status", "verb_of"]

@@ -31,8 +31,6 @@ from engine.protocol import View as AnyView
 from engine.search import Settings
 from engine.search import choose as search_choose
 
-ACTION_WORDS = {2: "2 actions left", 1: "1 action left", 0: "no actions left"}
-PLAYER = "{player}"
 MAX_BUTTONS = 5
 SEARCH_BUDGET = 1.5  # the generic search thinks as long as `hard` may
 # No playout after the expansion: the evaluation is good and Block Wars' fights are decided by the
@@ -46,7 +44,7 @@ class BlockWarsGame(BaseGame[State, View]):
 
     # Its AI hooks are below, not a `brain`: they weigh with tuned weights, and the heuristics are
     # imported only when an AI plays.
-    state_type, view_type, parser = State, View, staticmethod(A.parse)
+    state_type, view_type, parser, words = State, View, staticmethod(A.parse), words
 
     name = "blockwars"
     title = "Block Wars"
@@ -132,22 +130,9 @@ class BlockWarsGame(BaseGame[State, View]):
 
     # -- the AI
 
-    def choose(
-        self,
-        view: AnyView,
-        level: str,
-        seed: int,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-    ) -> Action:
-        if level not in self.ai.names:
-            raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(self.ai.names)}.")
-        return self.guarded(
-            view, level, seed, lambda: self._own_choice(view, level, seed, budget_s, iterations)
-        )
+    own_levels = frozenset(ai.names)  # random included: its own heuristics' random player
 
-    def _own_choice(
+    def own_choice(
         self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
     ) -> Action:
         if level == "search":
@@ -187,28 +172,7 @@ class BlockWarsGame(BaseGame[State, View]):
         scored.sort(reverse=True)
         return [actions[i] for _, i in scored]
 
-    # -- words
-
-    def status(self, view: AnyView, side: str) -> str:
-        state = self.view_of(view).state
-        title = self.title_of(side)
-        if state.phase == SETUP:
-            return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
-        if state.pending is not None:
-            return f"{PLAYER} ({title}) must decide: {state.pending.question(state.legal_actions())}"
-        return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
-
-    def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(self.view_of(view).state, action)
-
-    def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.kind_of(self.view_of(view).state, action)
-
-    def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.unit_of(action)
-
-    def group_label(self, view: AnyView, group: str) -> str:
-        return words.unit_label(self.view_of(view).state, group)
+    # -- menus
 
     def focus_choices(self, view: AnyView) -> list[str]:
         board = self.view_of(view).state.board
@@ -216,13 +180,14 @@ class BlockWarsGame(BaseGame[State, View]):
 
     def menu(self, view: AnyView) -> Menu:
         """Set-up layouts, the decision's answers, or Take action and End turn."""
-        state = self.view_of(view).state
+        v = self.view_of(view)
+        state = v.state
         if state.is_over():
             return Menu()
         legal = state.legal_actions()
 
         def choice(a: Action, primary: bool) -> Choice:
-            return Choice(words.describe(state, a), str(a), style="primary" if primary else "secondary")
+            return Choice(words.describe(v, a), str(a), style="primary" if primary else "secondary")
 
         if state.phase == SETUP:
             return Menu(buttons=tuple(choice(a, str(a) == "setup std") for a in legal[:MAX_BUTTONS]))
@@ -234,12 +199,12 @@ class BlockWarsGame(BaseGame[State, View]):
             options = [a for a in ordinary if not isinstance(a, A.Decline)]
             declinable = len(options) != len(ordinary)
             what = "Choose the centre square" if state.pending.kind == "barrage" else "Choose"
-            picks = by_rank(what, state, options, most=3)  # ranks 1–3, 4–6, 7–8 for a barrage
+            picks = by_rank(what, v, options, most=3)  # ranks 1–3, 4–6, 7–8 for a barrage
             buttons: list[Choice] = []
             if gas:
                 buttons.append(Choice("Use poison gas instead…", opens="gas", style="danger"))
             if declinable:
-                buttons.append(Choice(words.describe(state, A.DECLINE), "decline"))
+                buttons.append(Choice(words.describe(v, A.DECLINE), "decline"))
             return Menu(buttons=tuple(buttons), picks=picks)
         end = (Choice("End turn", "end"),) if A.END in legal else ()
         return Menu(buttons=end, take_action=True)
@@ -249,18 +214,19 @@ class BlockWarsGame(BaseGame[State, View]):
         gas = [a for a in legal if isinstance(a, A.Barrage) and a.gas]
         if key != "gas" or not gas:
             return Menu(title="Gas is not available now.")
-        state = self.view_of(view).state
-        return Menu(title="Where should the gas fall?", picks=by_rank("Gas barrage", state, gas, most=3))
+        return Menu(
+            title="Where should the gas fall?", picks=by_rank("Gas barrage", self.view_of(view), gas, most=3)
+        )
 
 
-def by_rank(what: str, state: State, actions: Sequence[Action], most: int) -> tuple[Pick, ...]:
+def by_rank(what: str, view: View, actions: Sequence[Action], most: int) -> tuple[Pick, ...]:
     """Answers about squares as selects of whole ranks, each labelled with its ranks ("ranks 1–3"), so
     a player looking for e2 knows which one holds it. A rank holds at most 8 barrage or strafe answers
     (23 for an Ace, all on one rank), so three ranks always fit Discord's 25 a select and `most` (3 or
     more) selects hold every answer."""
     rows: dict[int, list[Choice]] = {}
     for a in actions:
-        rows.setdefault(rank_of(_square_of(a)), []).append(Choice(words.describe(state, a), str(a)))
+        rows.setdefault(rank_of(_square_of(a)), []).append(Choice(words.describe(view, a), str(a)))
     ranks = sorted(rows)
     per = max(1, -(-len(ranks) // most))  # ranks per select, as few selects as `most` allows
     picks = []

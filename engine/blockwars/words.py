@@ -1,12 +1,16 @@
-"""Block Wars in words: what buttons, selects and autocomplete say about an action, and how actions
-group by unit in the "Take action" flow. Presentation only: legality always comes from the state."""
+"""Block Wars in words: what a side must do now, what buttons, selects and autocomplete say about an
+action, and how actions group by unit in the "Take action" flow (the game's `words`: every function
+takes the view, `engine.protocol.Words`). Presentation only: legality always comes from the state."""
 
 from __future__ import annotations
 
 from engine.blockwars import actions as A
 from engine.blockwars.model import STANDARD, Side, describe_layout
 from engine.blockwars.squares import SQUARE_NAMES
-from engine.blockwars.state import State
+from engine.blockwars.state import SETUP, State, View
+
+ACTION_WORDS = {2: "2 actions left", 1: "1 action left", 0: "no actions left"}
+PLAYER = "{player}"
 
 TANK = "tank"
 RESERVE = "reserve"
@@ -21,8 +25,20 @@ def is_gun(state: State, square: int) -> bool:
     return uid is not None and uid[1] == "M"
 
 
-def kind_of(state: State, action: object) -> str:
+def status(view: View, side: str) -> str:
+    """What `side` must do now, after its player's mention."""
+    state = view.state
+    title = Side(side).title
+    if state.phase == SETUP:
+        return f"{PLAYER} ({title}): deploy your units (`setup std` for the standard layout)."
+    if state.pending is not None:
+        return f"{PLAYER} ({title}) must decide: {state.pending.question(state.legal_actions())}"
+    return f"{PLAYER} ({title}) to play, {ACTION_WORDS[state.actions_left]}."
+
+
+def verb_of(view: View, action: object) -> str:
     """Which command plays `action` (move, attack, fire, tank, reinforce, decide, setup, end)."""
+    state = view.state
     if isinstance(action, A.Setup):
         return "setup"
     if state.pending is not None:
@@ -40,8 +56,9 @@ def kind_of(state: State, action: object) -> str:
     return "decide"
 
 
-def describe(state: State, action: object) -> str:
+def describe(view: View, action: object) -> str:
     """One action in words, e.g. "Move e2 → e3" or "Attack e6 from e5 (after stepping)"."""
+    state = view.state
     if isinstance(action, A.Move):
         return f"Move {_sq(action.src)} → {_sq(action.dst)}"
     if isinstance(action, A.Attack):
@@ -89,7 +106,7 @@ def describe(state: State, action: object) -> str:
     return str(action)
 
 
-def unit_of(action: object) -> str | None:
+def group_of(view: View, action: object) -> str | None:
     """The unit an action belongs to in the select flow: a square, the tank, or the reserve."""
     if isinstance(action, A.Move | A.Attack):
         return _sq(action.src)
@@ -100,10 +117,18 @@ def unit_of(action: object) -> str | None:
     return None
 
 
-def unit_label(state: State, unit: str) -> str:
+def group_label(view: View, unit: str) -> str:
     if unit == TANK:
         return "Tank"
     if unit == RESERVE:
         return "Reserve: bring a unit onto the back row"
     index = SQUARE_NAMES.index(unit)
-    return f"{'Machine gun' if is_gun(state, index) else 'Infantry'} on {unit}"
+    return f"{'Machine gun' if is_gun(view.state, index) else 'Infantry'} on {unit}"
+
+
+def private_text(view: View) -> None:
+    """Block Wars has nothing one player knows and the other does not."""
+    return None
+
+
+__all__ = ["describe", "group_label", "group_of", "is_gun", "private_text", "status", "verb_of"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -225,12 +226,13 @@ def _verbs(era: Era) -> tuple[Verb, ...]:
 class CombinedArmsGame(BaseGame[State, View]):
     """The Combined Arms system for one era."""
 
-    state_type, view_type, brain = State, View, ai
+    state_type, view_type, words, brain = State, View, words, ai
 
     def __init__(
         self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
     ) -> None:
         self.era: Era = ERAS[era]
+        self.parser = partial(A.parse, era=self.era)  # the era's unit letters and armies
         self.name = name
         self.title = title
         self.description = description
@@ -239,6 +241,7 @@ class CombinedArmsGame(BaseGame[State, View]):
         self.verbs = _verbs(self.era)
         self.ai = AI_LEVELS[era]
         self.planned = PLANNED[era]
+        self.own_levels = frozenset({"easy", *self.planned})
         self.search_levels = LEVELS
         self.guards = CA_GUARDS
         self.private_info = False
@@ -265,9 +268,6 @@ class CombinedArmsGame(BaseGame[State, View]):
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         return new_game(self.era.key, self.normalise_options(options), seed)
 
-    def parse_action(self, text: str) -> Action:
-        return A.parse(text, self.era)
-
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:
         """A refusal's examples come from the position: an army of the options chosen (a Campaign
         army is larger), the rows that deploy this player's own army, actions legal now."""
@@ -277,21 +277,6 @@ class CombinedArmsGame(BaseGame[State, View]):
         return A.parse(tidy(text), self.era, lambda: examples_in(position, side))
 
     # -- the AI
-
-    def choose(
-        self,
-        view: AnyView,
-        level: str,
-        seed: int,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-    ) -> Action:
-        """`easy` takes the best-looking step, `normal` and `hard` play a whole-turn plan
-        (`engine.combinedarms.plan`); `search` is the generic tree search; `random` any action."""
-        if level != "easy" and level not in self.planned:
-            return super().choose(view, level, seed, budget_s, iterations=iterations)
-        return self.guarded(view, level, seed, lambda: self._planned_choice(view, level, seed))
 
     def guarded(self, view: AnyView, level: str, seed: int, pick: Callable[[], Action]) -> Action:
         """The platform's win check, then (every level but random) no move phase ended with the
@@ -303,7 +288,12 @@ class CombinedArmsGame(BaseGame[State, View]):
         config = self.planned.get(level, self.planned["hard"])
         return ai.hq_veto(self.view_of(view).state, side, chosen, config.weights)
 
-    def _planned_choice(self, view: AnyView, level: str, seed: int) -> Action:
+    def own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
+        """`easy` takes the best-looking step, `normal` and `hard` play a whole-turn plan
+        (`engine.combinedarms.plan`), bounded by its count of positions, not a clock; `search` is
+        the generic tree search, `random` any action."""
         s = self.view_of(view).state
         side = view.viewer
         if side is None:
@@ -312,22 +302,7 @@ class CombinedArmsGame(BaseGame[State, View]):
             return plan.greedy(s.clone(), side, seed)
         return plan.choose(s.clone(), side, level, self.planned[level], seed)
 
-    # -- words
-
-    def status(self, view: AnyView, side: str) -> str:
-        return words.status(self.view_of(view).state, side)
-
-    def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(self.view_of(view).state, action)
-
-    def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.kind_of(self.view_of(view).state, action)
-
-    def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(self.view_of(view).state, action)
-
-    def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(self.view_of(view).state, group)
+    # -- menus
 
     def focus_choices(self, view: AnyView) -> list[str]:
         s = self.view_of(view).state
@@ -335,7 +310,8 @@ class CombinedArmsGame(BaseGame[State, View]):
 
     def menu(self, view: AnyView) -> Menu:
         """Set-up choices as buttons, the retreat squares as buttons, or Take action and the phase ends."""
-        s = self.view_of(view).state
+        v = self.view_of(view)
+        s = v.state
         if s.phase == OVER:
             return Menu()
         if s.phase == DESIGN:
@@ -361,7 +337,7 @@ class CombinedArmsGame(BaseGame[State, View]):
         if s.pending is not None:
             return Menu(
                 buttons=tuple(
-                    Choice(words.describe(s, a), str(a), style="primary" if i == 0 else "secondary")
+                    Choice(words.describe(v, a), str(a), style="primary" if i == 0 else "secondary")
                     for i, a in enumerate(s.legal_actions()[:MAX_BUTTONS])
                 )
             )
@@ -376,7 +352,8 @@ class CombinedArmsGame(BaseGame[State, View]):
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
         """How to write your own army or layout, with one made for you to copy and change."""
-        s = self.view_of(view).state
+        v = self.view_of(view)
+        s = v.state
         me = view.viewer
         if key == "army" and s.phase == DESIGN:
             lim = s.rules.limits
@@ -388,7 +365,7 @@ class CombinedArmsGame(BaseGame[State, View]):
             )
             picks = pick_rows(
                 "Or take a ready-made army",
-                [Choice(words.describe(s, a), str(a)) for a in legal if isinstance(a, A.Army)],
+                [Choice(words.describe(v, a), str(a)) for a in legal if isinstance(a, A.Army)],
             )
             return Menu(title=text[:1900], picks=picks)
         if key == "layout" and s.phase == DEPLOY and me is not None:

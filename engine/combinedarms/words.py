@@ -1,7 +1,7 @@
 """Combined Arms in words: statuses, action descriptions, verbs and "Take action" groups.
 
-Presentation only: legality always comes from the state. Every function takes the state a view
-holds (never more than its viewer may know).
+Presentation only: legality always comes from the state. The game's `words` (`engine.protocol.Words`)
+take the view, the helpers the state a view holds (never more than its viewer may know).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.combinedarms import actions as A
 from engine.combinedarms.actions import LAYOUTS
 from engine.combinedarms.army import describe_army
-from engine.combinedarms.state import ATTACK, DEPLOY, DESIGN, MOVE, NOWHERE, OVER, REINFORCE, State
+from engine.combinedarms.state import ATTACK, DEPLOY, DESIGN, MOVE, NOWHERE, OVER, REINFORCE, State, View
 
 PLAYER = "{player}"
 
@@ -28,8 +28,9 @@ def unit_words(state: State, name: str) -> str:
     return "unit" if uid == NOWHERE else state.unit_name(uid)
 
 
-def status(state: State, side: str) -> str:
+def status(view: View, side: str) -> str:
     """What `side` must do now, after its player's mention, as one sentence or two."""
+    state = view.state
     who = state.side_index(side)
     title = state.title(who)
     if state.phase == OVER:
@@ -109,7 +110,7 @@ def _or(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def kind_of(state: State, action: object) -> str:
+def verb_of(view: View, action: object) -> str:
     """Which verb plays `action`."""
     if isinstance(action, A.Army):
         return "army"
@@ -132,8 +133,9 @@ def kind_of(state: State, action: object) -> str:
     return "play"
 
 
-def describe(state: State, action: object) -> str:
+def describe(view: View, action: object) -> str:
     """One action in words for buttons, selects and autocomplete."""
+    state = view.state
     era = state.rules.era
     if isinstance(action, A.Army):
         if action.preset is not None:
@@ -190,7 +192,7 @@ def _forced(state: State, target: int) -> str:
     return f"destroys it: {why}"
 
 
-def group_of(state: State, action: object) -> str | None:
+def group_of(view: View, action: object) -> str | None:
     """Moves and attacks group by the unit's square; reinforcements by type."""
     if isinstance(action, A.Move | A.Attack):
         return action.src
@@ -199,11 +201,16 @@ def group_of(state: State, action: object) -> str | None:
     return None
 
 
-def group_label(state: State, group: str) -> str:
+def group_label(view: View, group: str) -> str:
     if group.startswith("+"):
-        t = state.rules.era.by_code.get(group[1:])
+        t = view.state.rules.era.by_code.get(group[1:])
         return f"Reinforcement: {t.name if t else group[1:]}"
-    return f"{unit_words(state, group)} on {group}"
+    return f"{unit_words(view.state, group)} on {group}"
+
+
+def private_text(view: View) -> None:
+    """Combined Arms has no hand of cards to tell one player alone."""
+    return None
 
 
 def phase_words(state: State) -> str:
@@ -226,4 +233,13 @@ def phase_words(state: State) -> str:
     return f"{title} turn {turn}: {step}"
 
 
-__all__ = ["describe", "group_label", "group_of", "kind_of", "phase_words", "plural", "status"]
+__all__ = [
+    "describe",
+    "group_label",
+    "group_of",
+    "phase_words",
+    "plural",
+    "private_text",
+    "status",
+    "verb_of",
+]

@@ -359,7 +359,7 @@ def roll_worth(state: State, side: str, front: int, bonus: int = 0) -> float:
             if total >= CASUALTY_AT:
                 worth += ways * _result_worth(t, "casualty")
             elif total >= PIN_AT:  # a Pin on a Pinned unit is a Casualty (H13)
-                worth += ways * _result_worth(t, "casualty" if t.pinned else "pin")
+                worth += ways * _result_worth(t, "casualty" if t.pinned and state.double_pin else "pin")
     return worth / (36 * len(them))
 
 

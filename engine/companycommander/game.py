@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import search
-from engine.base import CORRESPONDENCE, BaseGame, limit_option
+from engine.base import CORRESPONDENCE, EDITION, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
@@ -21,6 +21,9 @@ from engine.companycommander.model import (
     TITLES,
     Options,
     sort_cards,
+)
+from engine.companycommander.model import (
+    EDITION as NEWEST,
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
@@ -35,7 +38,7 @@ ROLLOUT_DEPTH = 30
 class CompanyCommanderGame(BaseGame[State, View]):
     """Two infantry companies on three fronts: Squad decks, a shared Tactics deck and dice."""
 
-    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), brain
+    state_type, view_type, parser, words, brain = State, View, staticmethod(A.parse), words, brain
 
     name = "companycommander"
     title = "Company Commander"
@@ -44,6 +47,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
         SideInfo(AMERICANS, TITLES[AMERICANS], ADJECTIVES[AMERICANS]),
         SideInfo(GERMANS, TITLES[GERMANS], ADJECTIVES[GERMANS]),
     )
+    edition = NEWEST  # a game begun under edition 1 keeps its rules (rules/companycommander.md)
     options = (
         limit_option(
             "turn_limit",
@@ -147,6 +151,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
     policies = MappingProxyType(
         {"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful, CORRESPONDENCE: brain.careful}
     )
+    own_levels = frozenset(policies)
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
     # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
     # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
@@ -157,28 +162,18 @@ class CompanyCommanderGame(BaseGame[State, View]):
     # -- rules entry points
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
-        checked = self.normalise_options(options)
-        return new_game(Options(int(checked["turn_limit"])), seed)
+        edition = self.edition_of(options)  # before normalising, which would fill in the newest
+        checked = self.normalise_options({**options, EDITION: edition})
+        return new_game(Options(int(checked["turn_limit"]), edition), seed)
 
     # -- the AI
 
-    def choose(
-        self,
-        view: AnyView,
-        level: str,
-        seed: int,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
+    def own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
     ) -> Action:
         """`easy`, `normal` and `hard` play their policy on the view dealt for the seed (they read
-        nothing the view does not hold); `random` and `search` are the platform's."""
-        play = self.policies.get(level)
-        if play is None:
-            return super().choose(view, level, seed, budget_s, iterations=iterations)
-        return self.guarded(view, level, seed, lambda: self._policy_choice(view, level, seed))
-
-    def _policy_choice(self, view: AnyView, level: str, seed: int) -> Action:
+        nothing the view does not hold; a policy has no budget); `random` and `search` are the
+        platform's."""
         play = self.policies[level]
         side = self.view_of(view).viewer
         assert side is not None, "a spectator has nothing to choose"
@@ -209,26 +204,6 @@ class CompanyCommanderGame(BaseGame[State, View]):
             hands={AMERICANS: ["sniper", "medic"], GERMANS: ["airstrike", "rally", "medic"]},
         )
         return [(rig(s, (6,)), ["recon A1 look"])]
-
-    # -- words
-
-    def status(self, view: AnyView, side: str) -> str:
-        return words.status(self.view_of(view), side)
-
-    def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(self.view_of(view).state, action)
-
-    def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.verb_of(action)
-
-    def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(action)
-
-    def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(self.view_of(view).state, group)
-
-    def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(self.view_of(view))
 
     # -- menus
 
@@ -262,7 +237,8 @@ class CompanyCommanderGame(BaseGame[State, View]):
                     for deck, left in decks
                     if left
                 ]
-                buttons = (*offered, Choice("No extra card", str(A.EXTRA_NONE)))
+                declined = (Choice("No extra card", str(A.EXTRA_NONE)),) if s.extra_optional else ()
+                buttons = (*offered, *declined)
             else:
                 buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)

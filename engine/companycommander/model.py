@@ -47,6 +47,11 @@ FLANK_TURNS = 2  # turns each side has had before three fronts against one (or n
 START_HAND = 3  # Tactics cards dealt to each side before the first turn (H5)
 SECOND_PLAYER_BONUS = 4  # more for the side that moves second: 7, the hand limit (H5)
 DEFAULT_TURN_LIMIT = 0  # no limit unless the challenge sets one (H23: the text has none)
+# Editions of these rules (RULES.md): a game keeps the edition it began with, for ever. Edition 1 is
+# the rules before issue 31; edition 2 follows the text where edition 1 did not.
+EDITION = 2  # the edition new games get
+EDITION_1_SECOND_PLAYER_BONUS = 2  # edition 1: the second player was dealt 5 (H5)
+EDITION_1_FIRST_TURN_DRAW = 2  # edition 1: the game's very first Deploy phase drew 2 Squad cards (H5)
 
 
 def other(side: str) -> str:
@@ -267,14 +272,23 @@ def cards_words(cards: list[TacticsCard]) -> str:
 @dataclass(frozen=True, slots=True)
 class Options:
     turn_limit: int = DEFAULT_TURN_LIMIT  # rounds; 0: no limit (H23)
+    edition: int = EDITION  # the rules' edition the game began with (never a player's choice)
 
     def to_json(self) -> dict[str, int]:
-        return {"turn_limit": self.turn_limit}
+        # Edition 1 is written as it always was (no key), so an old game's snapshot replays to itself.
+        out = {"turn_limit": self.turn_limit}
+        if self.edition != 1:
+            out["edition"] = self.edition
+        return out
 
     @staticmethod
     def from_json(data: dict[str, object]) -> Options:
         value = data.get("turn_limit", DEFAULT_TURN_LIMIT)
-        return Options(int(value) if isinstance(value, int | str) else DEFAULT_TURN_LIMIT)
+        edition = data.get("edition", 1)  # a snapshot from before editions is edition 1
+        return Options(
+            int(value) if isinstance(value, int | str) else DEFAULT_TURN_LIMIT,
+            int(edition) if isinstance(edition, int | str) else 1,
+        )
 
 
 # --------------------------------------------------------------------------------------- words

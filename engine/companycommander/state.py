@@ -43,6 +43,8 @@ from engine.companycommander.events import (
 from engine.companycommander.model import (
     ADJACENT,
     ADJECTIVES,
+    EDITION_1_FIRST_TURN_DRAW,
+    EDITION_1_SECOND_PLAYER_BONUS,
     FLANK_TURNS,
     FRONT_LETTERS,
     FRONT_NAMES,
@@ -94,10 +96,8 @@ REPULSED_UPTO, STALLED_UPTO, HIT_UPTO, HIT_PINNED_UPTO = 4, 7, 9, 11
 PINNED_TARGET = 2  # assaulting a Pinned unit (H6)
 SURPRISE, AMBUSH = 3, 3  # the keyword cards' modifiers (H4)
 RALLY_AT = 4  # a Rally roll of this or more removes the Pinned marker (H17)
-# Our rulings reconsidered in issue 31 (rules/companycommander.md gives the figures for each):
-DOUBLE_PIN = True  # (H13) a Suppression Pin on a unit already Pinned is a Casualty instead
-AMBUSH_ONCE = True  # (H3) an Ambush spoils one enemy Assault at its front, then it is spent
-PINNED_FIRST = True  # (H15) an Assault goes in against a Pinned unit across, if there is one
+# The rulings issue 31 changed are edition 2's (model.EDITION): a game reads them from its own
+# edition (`State.double_pin` and its neighbours), so a game begun under edition 1 keeps its rules.
 REINFORCEMENTS = 2  # Squad cards the Reinforcements card draws
 LOOK, MARK = "look", "mark"
 _BITS = (0, 1, 1, 2, 1, 2, 2, 3)  # fronts in a 3-bit mask
@@ -191,6 +191,37 @@ class State:
         squad = sum(self.labels.values())
         return (self.n * 1000 + squad) * 1000 + (999 - len(self.tactics))
 
+    # -- the rulings that differ by edition (rules/companycommander.md, "Editions")
+
+    @property
+    def edition(self) -> int:
+        return self.options.edition
+
+    @property
+    def double_pin(self) -> bool:
+        """(H13) A Suppression Pin on a unit already Pinned is a Casualty instead (edition 2)."""
+        return self.options.edition >= 2
+
+    @property
+    def ambush_once(self) -> bool:
+        """(H3) An Ambush spoils one enemy Assault at its front, then it is spent (edition 2)."""
+        return self.options.edition >= 2
+
+    @property
+    def pinned_first(self) -> bool:
+        """(H15) An Assault goes in against a Pinned unit across, if there is one (edition 2)."""
+        return self.options.edition >= 2
+
+    @property
+    def extra_optional(self) -> bool:
+        """(H19) The Company Commander's extra card may be declined, `extra none` (edition 2)."""
+        return self.options.edition >= 2
+
+    @property
+    def rally_stands(self) -> bool:
+        """(H17) The Company Commander's +1 ends once he routs in the same Rally phase (edition 2)."""
+        return self.options.edition >= 2
+
     def quick_decision(self) -> bool:
         return False  # nothing is ever asked of the side whose turn it is not (H5)
 
@@ -275,7 +306,7 @@ class State:
         """(H15) The enemy units an Assault by `u` may fall on, one drawn at random: the Pinned ones
         across, if any (the attack goes in where the fire has pinned the enemy down), else all."""
         across = [t for t in self.forces[other(u.side)].values() if t.front == u.front]
-        if PINNED_FIRST:
+        if self.pinned_first:
             pinned = [t for t in across if t.pinned]
             if pinned:
                 return pinned
@@ -311,7 +342,8 @@ class State:
                     out.append(A.EXTRA_SQUAD)
                 if self.tactics_left():
                     out.append(A.EXTRA_TACTICS)
-                out.append(A.EXTRA_NONE)  # the text: you *may* draw it (issue 31)
+                if self.extra_optional:
+                    out.append(A.EXTRA_NONE)  # the text: you *may* draw it (issue 31)
             waiting = False
             for u in mine:
                 if u.front < 0:
@@ -477,6 +509,11 @@ class State:
         if isinstance(action, A.Discard):
             return "You discard only when you hold more than seven Tactics cards after the Tactics phase."
         if isinstance(action, A.Extra):
+            if action.deck == "none" and not self.extra_optional:
+                return (
+                    "This game began under the first edition of our rules, in which the Company "
+                    "Commander's extra card is always taken: `extra squad` or `extra tactics`."
+                )
             if self.phase != DEPLOY or not self._extra_open(side):
                 return (
                     "Your Company Commander's extra card is taken in the Deploy phase, once a turn, "
@@ -498,6 +535,8 @@ class State:
                 names = and_list([u.label for u in waiting])
                 return f"Deploy your new units first ({names}): `deploy {waiting[0].label} C`."
             if self._extra_open(side):
+                if not self.extra_optional:
+                    return "Take your Company Commander's extra card first: `extra squad` or `extra tactics`."
                 return (
                     "Take or decline your Company Commander's extra card first: `extra squad`, "
                     "`extra tactics` or `extra none`."
@@ -598,7 +637,8 @@ class State:
         self._events.append(TurnBegan(side, self.round))
         cc = self.commander(side)
         self.extra = cc is not None and cc.front >= 0 and bool(self.squad[side] or self.tactics_left())
-        self._draw_squad(side, SQUAD_DRAW, "deploy")
+        first = self.turns == 1 and self.options.edition == 1
+        self._draw_squad(side, EDITION_1_FIRST_TURN_DRAW if first else SQUAD_DRAW, "deploy")
         self._check_annihilation()
 
     def _tactics_phase(self, side: str) -> None:
@@ -717,7 +757,7 @@ class State:
             return (self._casualty(u),)
         if total >= PIN_AT:
             if u.pinned:
-                if DOUBLE_PIN:  # (H13) pinned again: the designer's "double whammy"
+                if self.double_pin:  # (H13) pinned again: the designer's "double whammy"
                     effect = self._casualty(u)
                     return ((u.label, u.type.key, "repinned" if effect[2] == "casualty" else effect[2]),)
                 return ((u.label, u.type.key, "already"),)
@@ -755,7 +795,7 @@ class State:
             self.surprise = 0
         if self.ambush[them] >> t.front & 1:
             mods.append(("Ambush", -AMBUSH))
-            if AMBUSH_ONCE:  # (H3) one fight, as the designer's Ambush card
+            if self.ambush_once:  # (H3) one fight, as the designer's Ambush card
                 self.ambush[them] &= ~(1 << t.front)
         total = sum(dice) + sum(m for _, m in mods)
         if total <= REPULSED_UPTO:
@@ -782,7 +822,7 @@ class State:
         cc = self.commander(side)
         for u in [u for u in self.forces[side].values() if u.pinned]:
             mods: tuple[Mod, ...] = ()
-            if cc is not None and cc.label not in self.forces[side]:
+            if self.rally_stands and cc is not None and cc.label not in self.forces[side]:
                 cc = None  # he routed earlier in this Rally phase: he no longer stands there (H17)
             if cc is not None and cc is not u and cc.front == u.front and cc.front >= 0:
                 mods = (("Company Commander", 1),)
@@ -1091,7 +1131,8 @@ def new_game(options: Options, seed: int) -> State:
     s.first = SIDES[chance.roll(seed, 3, 2) - 1]
     s.n = 4
     s._draw_tactics(s.first, START_HAND, "dealt")
-    s._draw_tactics(other(s.first), START_HAND + SECOND_PLAYER_BONUS, "dealt")
+    bonus = EDITION_1_SECOND_PLAYER_BONUS if options.edition == 1 else SECOND_PLAYER_BONUS
+    s._draw_tactics(other(s.first), START_HAND + bonus, "dealt")
     s.begin(s.first)
     s._events = []
     return s

@@ -1,4 +1,5 @@
-"""Company Commander in words: what to do now, actions for buttons and autocomplete, the hand.
+"""Company Commander in words: what to do now, actions for buttons and autocomplete, the hand (the
+game's `words`: every function takes the view, `engine.protocol.Words`).
 
 Everything here that reaches the channel (statuses, group labels) is built from public facts only:
 the units, the phase and hand *sizes*, never a hand's cards.
@@ -58,10 +59,13 @@ def status(view: View, side: str) -> str:
             steps.append(f"deploy {names} to your fronts (`deploy {waiting[0].label} C`)")
         if extra_open(view, side):
             decks = [f"`extra {d}`" for d, left in (("squad", s.squad[side]), ("tactics", True)) if left]
-            steps.append(
-                f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
-                "or `extra none` to go without)"
-            )
+            if s.extra_optional:
+                steps.append(
+                    f"take your Company Commander's extra card if you want it ({', '.join(decks)}, "
+                    "or `extra none` to go without)"
+                )
+            else:  # edition 1: the extra card is always taken
+                steps.append(f"take your Company Commander's extra card ({' or '.join(decks)})")
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
             steps.append("move units to a neighbouring front if you like (`move …`)")
         steps.append("then `tactics` to draw your two Tactics cards")
@@ -98,8 +102,9 @@ def extra_open(view: View, side: str) -> bool:
     return s.extra and bool(s.squad[side] or view.tactics_count or s.tactics_discard)
 
 
-def describe(state: State, action: Action) -> str:
+def describe(view: View, action: Action) -> str:
     """An action in words, for buttons and autocomplete (under 100 characters: a test holds it)."""
+    state = view.state
     if isinstance(action, A.Draw):
         return "Done deploying: draw 2 Tactics cards"
     if isinstance(action, A.End):
@@ -178,11 +183,11 @@ VERBS: dict[type, str] = {
 }
 
 
-def verb_of(action: Action) -> str:
+def verb_of(view: View, action: Action) -> str:
     return VERBS.get(type(action), "play")
 
 
-def group_of(action: Action) -> str | None:
+def group_of(view: View, action: Action) -> str | None:
     """A unit's actions group under its label, a card's plays under the card, discards together."""
     if isinstance(action, A.Deploy | A.Move | A.Recon | A.Fire | A.Assault):
         return action.unit
@@ -195,18 +200,18 @@ def group_of(action: Action) -> str | None:
     return None
 
 
-def group_label(state: State, group: str) -> str:
+def group_label(view: View, group: str) -> str:
     if group == "discard":
         return "Discard a Tactics card"
     if group == "extra":
         return "Company Commander's extra card"
     if group in TACTICS:
         return f"{TACTICS[group].name} card"
-    u = state.unit(group)
+    u = view.state.unit(group)
     return unit_words(u) if u is not None else group
 
 
-def hand_text(view: View) -> str | None:
+def private_text(view: View) -> str | None:
     """The viewer's hand in words, each card with what it does."""
     side = view.viewer
     if side is None:
@@ -258,7 +263,7 @@ __all__ = [
     "extra_open",
     "group_label",
     "group_of",
-    "hand_text",
+    "private_text",
     "status",
     "type_words",
     "unit_words",

@@ -71,7 +71,7 @@ ORDERS_BUTTON = Choice("Standing orders…", opens="orders")
 class FixBayonetsGame(BaseGame[State, View]):
     """The Argonne, 1918: private hands, a shared deck, and cards the opponent cancels."""
 
-    state_type, view_type, parser, brain = State, View, staticmethod(A.parse), ai
+    state_type, view_type, parser, words, brain = State, View, staticmethod(A.parse), words, ai
 
     name = "fixbayonets"
     title = "Fix Bayonets"
@@ -172,26 +172,18 @@ class FixBayonetsGame(BaseGame[State, View]):
 
     # -- the AI (BaseGame.choose runs the generic search with these)
 
-    def choose(
-        self,
-        view: AnyView,
-        level: str,
-        seed: int,
-        budget_s: float | None = None,
-        *,
-        iterations: int | None = None,
-    ) -> Action:
-        """The search, except that over the hand limit a card this side can never play (R22) is
-        always the first to go: keeping it is worth nothing, and the search cannot tell."""
+    def obvious(self, view: AnyView, level: str) -> Action | None:
+        """Over the hand limit, a card this side can never play (R22) is always the first to go:
+        keeping it is worth nothing, and the search cannot tell."""
         v = self.view_of(view)
         s, side = v.state, v.viewer
         if level != "random" and side is not None and s.phase == DISCARD and s.pending is None:
             useless = [c for c in s.hands[side] if not c.usable_by(side)]
             if useless and side in s.to_act():
                 return A.Discard(useless[0])
-        return super().choose(view, level, seed, budget_s, iterations=iterations)
+        return None
 
-    # -- words
+    # -- the fair-chance property
 
     def chance_twin(self, state: AnyState, side: str, rng: random.Random) -> AnyState:
         """The default twin with the other side's standing orders put back: a view drops them, but
@@ -200,24 +192,6 @@ class FixBayonetsGame(BaseGame[State, View]):
         twin = state.view(side).determinize(rng)
         twin.orders = {s: dict(o) for s, o in state.orders.items()}
         return twin
-
-    def status(self, view: AnyView, side: str) -> str:
-        return words.status(self.view_of(view), side)
-
-    def describe(self, view: AnyView, action: Action) -> str:
-        return words.describe(self.view_of(view).state, action)
-
-    def verb_of(self, view: AnyView, action: Action) -> str:
-        return words.verb_of(action)
-
-    def group_of(self, view: AnyView, action: Action) -> str | None:
-        return words.group_of(action)
-
-    def group_label(self, view: AnyView, group: str) -> str:
-        return words.group_label(group)
-
-    def private_text(self, view: AnyView) -> str | None:
-        return words.hand_text(self.view_of(view))
 
     # -- menus
 
@@ -285,7 +259,7 @@ class FixBayonetsGame(BaseGame[State, View]):
                     title="You hold no card that can cancel this one: let it stand.",
                     buttons=(Choice("Let it stand", "pass", style="primary"),),
                 )
-            buttons = [Choice(words.describe(s, a), str(a), style="danger") for a in cancels[:4]]
+            buttons = [Choice(words.describe(v, a), str(a), style="danger") for a in cancels[:4]]
             return Menu(title="Cancel the card with:", buttons=(*buttons, Choice("Let it stand", "pass")))
         if key == "orders":
             side = v.viewer

@@ -1,4 +1,5 @@
-"""Actions and positions in words for buttons, autocomplete, statuses and the private hand.
+"""Actions and positions in words for buttons, autocomplete, statuses and the private hand (the
+game's `words`: every function takes the view, `engine.protocol.Words`).
 
 Everything here that reaches the channel (statuses, the menu) is built from public facts only:
 the board, the phase, the cards on the table and hand *sizes*, never a hand's cards.
@@ -48,7 +49,8 @@ ATTACK_VERBS = {
 _PRESET_NAMES = {layout: name for name, layout in PRESETS.items()}
 
 
-def describe(state: State, action: Action) -> str:
+def describe(view: View, action: Action) -> str:
+    state = view.state
     if isinstance(action, A.Move):
         return f"{action.card.name}: {SINGULAR[action.kind]} {NAMES[action.src]} → {NAMES[action.dst]}"
     if isinstance(action, A.Group):
@@ -86,7 +88,7 @@ def describe(state: State, action: Action) -> str:
     return str(action)
 
 
-def verb_of(action: Action) -> str:
+def verb_of(view: View, action: Action) -> str:
     if isinstance(action, A.Move | A.Group):
         return "move"
     if isinstance(action, A.Attack):
@@ -110,7 +112,7 @@ def verb_of(action: Action) -> str:
     return "play"
 
 
-def group_of(action: Action) -> str | None:
+def group_of(view: View, action: Action) -> str | None:
     """The man an action belongs to in the Take action flow ("Rd1"), or a kind of action."""
     if isinstance(action, A.Move | A.Attack):
         return f"{action.kind}{NAMES[action.src]}"
@@ -123,7 +125,7 @@ def group_of(action: Action) -> str | None:
     return None
 
 
-def group_label(group: str) -> str:
+def group_label(view: View, group: str) -> str:
     fixed = {
         "group": "Several men forward with one card",
         "discard": "Discard a card",
@@ -177,7 +179,7 @@ def status(view: View, side: str) -> str:
     return f"{PLAYER} ({title}): the battle is over."
 
 
-def hand_text(view: View) -> str | None:
+def private_text(view: View) -> str | None:
     """The viewer's hand in words (and, hands face up, the opponent's), plus their standing orders."""
     side = view.viewer
     if side is None:

@@ -600,9 +600,10 @@ def test_h23_the_first_player_ending_the_last_round_does_not_end_it() -> None:
 
 
 def test_h23_the_limit_is_an_option_off_by_default() -> None:
-    assert GAME.normalise_options({}) == {"turn_limit": 0}  # the text has no limit (issue 31)
+    # the text has no limit (issue 31); a match stores its rules' edition beside its options
+    assert GAME.normalise_options({}) == {"turn_limit": 0, "edition": 2}
     assert GAME.new_game({}, 1).options.turn_limit == 0
-    assert GAME.normalise_options({"turn_limit": "0"}) == {"turn_limit": 0}
+    assert GAME.normalise_options({"turn_limit": "0"}) == {"turn_limit": 0, "edition": 2}
     with pytest.raises(ValueError, match="between 0 and 99"):
         GAME.normalise_options({"turn_limit": 100})
     from play.present import terms_text
@@ -616,7 +617,7 @@ def test_h23_the_limit_is_an_option_off_by_default() -> None:
     rig(s)
     command(s, "end")
     assert not s.is_over()
-    assert GAME.new_game({"turn_limit": 5}, 1).options.turn_limit == 5
+    assert GAME.new_game(GAME.normalise_options({"turn_limit": 5}), 1).options.turn_limit == 5
 
 
 def test_h24_nothing_is_owed_by_the_side_whose_turn_it_is_not() -> None:
