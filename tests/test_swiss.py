@@ -160,3 +160,14 @@ def test_pairing_is_deterministic_and_total():
         seen = [u for p in made for u in (p.first, p.second) if u is not None]
         assert sorted(seen) == list(range(1, 10))
         assert boards(made) == boards(pair(players, [], 1))
+
+
+def test_the_bot_loads_its_tournament_commands_without_the_graph_library():
+    """networkx costs the bot process 24 MB once imported (docs/performance.md, issue 35's memory
+    target): it is imported when a round is first paired, not when the commands load."""
+    import subprocess
+    import sys
+
+    code = "import sys, cogs.tournament, play.tournament, console.tournament; print('networkx' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
