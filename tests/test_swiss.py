@@ -168,6 +168,7 @@ def test_the_bot_loads_its_tournament_commands_without_the_graph_library():
     import subprocess
     import sys
 
-    code = "import sys, cogs.tournament, play.tournament, console.tournament; print('networkx' in sys.modules)"
+    modules = "cogs.tournament, play.tournament, console.tournament"
+    code = f"import sys, {modules}\nprint('networkx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
