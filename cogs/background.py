@@ -5,25 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-import discord
-
-from cogs._format import DISCORD
-from data import Match
-from engine.protocol import State
 from play import Played
-from play.present import (
-    ended_meanwhile_text,
-)
 from play.service import game_of, merged, waiting_ids
 
 if TYPE_CHECKING:
     pass
 
 from cogs.outbox import Outbox
-from cogs.room import (
-    MESSAGE_LIMIT,
-    log,
-)
 
 
 class Background(Outbox):
@@ -74,22 +62,6 @@ class Background(Outbox):
                 await self.post_board(channel_id, whole, after=False)
                 if not whole.over:
                     await self.tell_players(whole, whole)
-
-    async def post_ended(self, channel_id: int, played: Played, final: Match, state: State | None) -> None:
-        """The board of what was stored just before the game ended under the job posting it (the
-        AI's actions, when its opponent resigned while it thought): the channel sees every stored
-        action, said to come before the end, with no buttons, since the game is over."""
-        try:
-            channel = await self.channel(channel_id)
-            if channel is not None:
-                async with self._posting:
-                    file = await self.render(played.match, played.state, played.events)
-                    await channel.send(
-                        ended_meanwhile_text(played, final, state, DISCORD, MESSAGE_LIMIT), file=file
-                    )
-        except (discord.NotFound, discord.Forbidden) as exc:
-            log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
-        await self.service.board_delivered(played.match.id, played.match.version)
 
     async def ai_draw_answer(self, channel_id: int) -> None:
         lock = self._ai_locks.setdefault(channel_id, asyncio.Lock())
