@@ -48,6 +48,9 @@ COMMAND_TIMEOUT = 30.0  # a statement that takes longer than this has met a prob
 RELISTEN_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts to listen again, the last repeated
 MIGRATION_LOCK = 0x5741_5247_4D45  # pg_advisory_xact_lock key of "the migrations" ("WARGME")
 CHANNEL = "wargames_matches"
+# a player's time away or preferences changed ("away:<guild>:<user>", "prefs:<user>"): the processes
+# answer those from memory while they listen (`Database._remembers`), and forget one at its notice
+PEOPLE = "wargames_people"
 
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
@@ -69,12 +72,49 @@ BEGIN
     RETURN NULL;
 END $body$
 """
-_ANNOUNCE = "SELECT pg_notify('wargames_matches', change) FROM unnest($1::text[]) AS change"
+_ANNOUNCE = "SELECT pg_notify(channel, change) FROM unnest($1::text[], $2::text[]) AS x(channel, change)"
 ANNOUNCES = "wargames.announces"
 _NOTIFY_TRIGGER = """
 CREATE OR REPLACE TRIGGER wargames_match_changed AFTER INSERT OR UPDATE ON matches
 FOR EACH ROW EXECUTE FUNCTION wargames_match_changed()
 """
+# The same for a player's time away and preferences, which the processes keep in memory: the store
+# announces its own writes after COMMIT, this speaks for every other writer (old and new rows, so
+# a row moved to another player is forgotten for both).
+_PERSON_FUNCTION = """
+CREATE OR REPLACE FUNCTION wargames_person_changed() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+    IF current_setting('wargames.announces', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    IF TG_TABLE_NAME = 'time_away' THEN
+        IF TG_OP <> 'DELETE' THEN
+            PERFORM pg_notify('wargames_people', 'away:' || NEW.guild_id || ':' || NEW.user_id);
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            PERFORM pg_notify('wargames_people', 'away:' || OLD.guild_id || ':' || OLD.user_id);
+        END IF;
+    ELSE
+        IF TG_OP <> 'DELETE' THEN
+            PERFORM pg_notify('wargames_people', 'prefs:' || NEW.user_id);
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            PERFORM pg_notify('wargames_people', 'prefs:' || OLD.user_id);
+        END IF;
+    END IF;
+    RETURN NULL;
+END $body$
+"""
+_PERSON_TRIGGERS = (
+    """
+CREATE OR REPLACE TRIGGER wargames_person_changed AFTER INSERT OR UPDATE OR DELETE ON time_away
+FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
+""",
+    """
+CREATE OR REPLACE TRIGGER wargames_person_changed AFTER INSERT OR UPDATE OR DELETE ON users
+FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
+""",
+)
 _UNIQUE_COLUMNS = {
     # the UNIQUE indexes the transactions name, as SQLite names them ("table.column")
     "matches_one_open_per_channel": "matches.channel_id",
@@ -163,7 +203,9 @@ class PostgresDatabase(Database):
         self._busy = 0  # transactions asked for and not yet ended: close() lets them finish
         self._idle = asyncio.Event()
         self._idle.set()
-        self._changes: list[str] = []  # matches stored and not yet announced ("channel:id:version")
+        # stored and not yet announced: (channel, notice), "channel:id:version" for a match
+        self._changes: list[tuple[str, str]] = []
+        self._hearing = False  # listening for the other processes' changes now (`_remembers`)
         self._announcing: asyncio.Task[None] | None = None
 
     @classmethod
@@ -252,6 +294,10 @@ class PostgresDatabase(Database):
                 await conn.execute(_SET_VERSION, number)
             await conn.execute(_NOTIFY_FUNCTION)
             await conn.execute(_NOTIFY_TRIGGER)
+            await conn.execute(_PERSON_FUNCTION)
+            for trigger in _PERSON_TRIGGERS:
+                # sql-check: module-level constants
+                await conn.execute(trigger)
 
     # -- running the transactions and queries of data/db.py --
 
@@ -322,7 +368,16 @@ class PostgresDatabase(Database):
         statement, which writes no WAL. A process killed between the two announces nothing: the
         others then serve their copy until the version check refuses a move made on it, as in the
         moment before any notice arrives; a lost connection makes every listener forget all."""
-        self._changes.append(f"{match.channel_id}:{match.id}:{match.version}")
+        self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
+        self._announce_soon()
+
+    def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
+        """A player's time away or preferences written here: the others forget their copy (as
+        `_announce`, after the COMMIT; a write that failed is announced too, in case it landed)."""
+        self._changes.append((PEOPLE, ":".join((kind, *map(str, key)))))
+        self._announce_soon()
+
+    def _announce_soon(self) -> None:
         if self._announcing is None or self._announcing.done():
             self._announcing = asyncio.create_task(self._announce_pending(), name="wargames-announce")
 
@@ -338,7 +393,7 @@ class PostgresDatabase(Database):
             try:
                 async with self._pool.acquire() as conn:
                     # sql-check: a module-level constant
-                    await conn.execute(_ANNOUNCE, changes)
+                    await conn.execute(_ANNOUNCE, [c for c, _ in changes], [n for _, n in changes])
             except Exception as exc:
                 # the server is away: the listeners lost their connection too, and forget everything
                 log.info("Could not announce %d stored match(es) to other processes: %s", len(changes), exc)
@@ -407,6 +462,27 @@ class PostgresDatabase(Database):
             except Exception:
                 log.exception("A change listener failed")
 
+    def _remembers(self) -> bool:
+        return self._hearing
+
+    def _deaf(self) -> None:
+        """Not listening (yet, or any more): whatever changed meanwhile is read afresh."""
+        self._hearing = False
+        self._forget_people()
+        self._tell(None)
+
+    def _notified_person(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        kind, _, rest = str(payload).partition(":")
+        try:
+            key = tuple(int(x) for x in rest.split(":"))
+        except ValueError:
+            key = ()
+        if (kind, len(key)) not in (("away", 2), ("prefs", 1)):
+            log.warning("An unreadable change notice: %r", payload)
+            self._forget_people()
+            return
+        self._forget_person(kind, key)
+
     def _notified(self, conn: object, pid: int, channel: str, payload: object) -> None:
         try:
             channel_id, match_id, version = (int(x) for x in str(payload).split(":"))
@@ -425,8 +501,10 @@ class PostgresDatabase(Database):
                 conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
                 conn.add_termination_listener(lambda _, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, self._notified)
+                await conn.add_listener(PEOPLE, self._notified_person)
                 self.listens += 1
-                self._tell(None)  # whatever changed while nobody listened is read afresh
+                self._deaf()  # whatever changed while nobody listened is read afresh
+                self._hearing = True
                 if failures:
                     log.info("Listening for other processes' changes again.")
                 failures = 0
@@ -437,10 +515,11 @@ class PostgresDatabase(Database):
                 if failures == 0:
                     log.warning("Not listening for other processes' changes (%s); trying again.", exc)
             finally:
+                self._hearing = False
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         conn.terminate()
-            self._tell(None)
+            self._deaf()
             await asyncio.sleep(RELISTEN_DELAYS[min(failures, len(RELISTEN_DELAYS) - 1)])
             failures += 1
 
