@@ -158,7 +158,7 @@ async def run(
             db,
             workdir,
             tag=f"bot{k}",
-            profile=profile if profile is None or shards == 1 else profile.with_suffix(f".{k}{profile.suffix}"),
+            profile=profile.with_suffix(f".{k}{profile.suffix}") if profile and shards > 1 else profile,
             env=env | ({"SHARD_COUNT": str(shards), "SHARD_IDS": str(k)} if shards > 1 else {}),
         )
         for k in range(shards)

@@ -10,6 +10,7 @@ import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -206,11 +207,11 @@ async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.P
         await proxy.stop()
 
 
-async def test_a_move_through_the_service_is_one_round_trip_or_two(
+async def test_a_move_through_the_service_is_one_round_trip(
     one_connection: None, counted: tuple[Database, PgProxy]
 ) -> None:
-    # the whole of `MatchService.act` before the player is answered: the move's statement, and when
-    # a new whole-turn clock starts, one read of the waiting players' time away
+    # the whole of `MatchService.act` before the player is answered: the move's statement (the
+    # waiting players' time away, which a new whole-turn clock needs, is known from before)
     db, proxy = counted
     svc = MatchService(db, clock=lambda: T0, rng=random.Random(7))
     await svc.challenge(game="blockwars", guild_id=7, channel_id=5, challenger_id=ALICE, opponent_id=BOB)
@@ -227,9 +228,9 @@ async def test_a_move_through_the_service_is_one_round_trip_or_two(
         played = await svc.act(5, match.sides[str(side)], str(action), interaction_id=100 + n)
         trips.append(proxy.round_trips - before)
         match, state = played.match, played.state
-    # the first moves prepare their statements on the connection (one trip more, once)
-    assert max(trips[6:]) <= 2, trips
-    assert 1 in trips[6:], trips  # a move within a turn starts no new clock: one round trip
+    # the first moves prepare their statements on the connection (one trip more, once) and read each
+    # player's time away once; from then on the store hears any change of it, and a move is one trip
+    assert trips[6:] == [1] * 18, trips
 
 
 async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_trigger(
@@ -258,3 +259,79 @@ async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_t
             seen.add(await asyncio.wait_for(heard.get(), 5))
     finally:
         await listener.close()
+
+
+async def _hearing(db: Database) -> None:
+    """Listen for the other processes' changes, as the service does, and wait until it does."""
+    assert isinstance(db, PostgresDatabase)
+    db.watch(lambda change: None)
+    for _ in range(500):
+        if db._remembers():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the store never listened")
+
+
+async def _heard(read: Any, expected: object) -> None:
+    for _ in range(500):
+        if await read() == expected:
+            return
+        await asyncio.sleep(0.01)
+    assert await read() == expected
+
+
+async def test_time_away_and_preferences_come_from_memory_while_every_writer_is_heard(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # read before every move that starts a clock or pings a player: once a player's rows are read,
+    # no round trip, until a write here, in another process, or by any other writer is heard
+    import asyncpg
+
+    db, proxy = counted
+    await _hearing(db)
+    away = lambda: db.time_away(7, ALICE, T0)  # noqa: E731
+    dms = lambda: db.get_user_prefs(ALICE)  # noqa: E731
+    assert await away() == [] and not (await dms()).dm_on_turn
+    await settled(db)
+    before = proxy.round_trips
+    for _ in range(5):
+        assert await away() == [] and not (await dms()).dm_on_turn
+    assert proxy.round_trips == before
+
+    async with Database.open(pg_url) as other:  # another bot process on the same database
+        await other.set_time_away(7, ALICE, now=T0, until=T0 + 600)
+        await other.set_dm_on_turn(ALICE, True)
+        await _heard(away, [store.Away(7, ALICE, T0, T0 + 600)])
+        await _heard(lambda: db.get_user_prefs(ALICE), store.UserPrefs(ALICE, True))
+    admin = await asyncpg.connect(pg_url)  # a writer that is not this store: heard by the triggers
+    try:
+        await admin.execute("UPDATE time_away SET end_at = $1 WHERE user_id = $2", T0 + 60, ALICE)
+        await admin.execute("UPDATE users SET dm_on_turn = 0 WHERE user_id = $1", ALICE)
+        await _heard(away, [store.Away(7, ALICE, T0, T0 + 60)])
+        await _heard(dms, store.UserPrefs(ALICE, False))
+    finally:
+        await admin.close()
+    # this process's own write is known at once
+    await db.set_time_away(7, ALICE, now=T0 + 10, until=None)
+    assert await away() == [store.Away(7, ALICE, T0, T0 + 10)]
+
+
+async def test_a_store_that_does_not_hear_the_others_reads_afresh(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # nobody listens (or the listening connection is lost): what another process wrote meanwhile
+    # cannot be known, so nothing is answered from memory
+    db, proxy = counted
+    assert isinstance(db, PostgresDatabase) and not db._remembers()
+    assert await db.time_away(7, BOB, T0) == []
+    async with Database.open(pg_url) as other:
+        await other.set_time_away(7, BOB, now=T0, until=T0 + 600)
+    assert await db.time_away(7, BOB, T0) == [store.Away(7, BOB, T0, T0 + 600)]
+    await _hearing(db)
+    await db.time_away(7, BOB, T0)
+    before = proxy.round_trips
+    await db.time_away(7, BOB, T0)
+    assert proxy.round_trips == before
+    db._deaf()  # as when the listening connection is lost
+    await db.time_away(7, BOB, T0)
+    assert proxy.round_trips == before + 1
