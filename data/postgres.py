@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import re
@@ -71,6 +72,12 @@ BEGIN
     PERFORM pg_notify('wargames_matches', NEW.channel_id || ':' || NEW.id || ':' || NEW.version);
     RETURN NULL;
 END $body$
+"""
+# The boards delivered while the one statement before was on its way, in one statement (`board_delivered`).
+_BOARDS_DELIVERED = """
+DELETE FROM owed_boards AS o
+USING unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS d (match_id, version)
+WHERE o.match_id = d.match_id AND o.version <= d.version
 """
 _ANNOUNCE = "SELECT pg_notify(channel, change) FROM unnest($1::text[], $2::text[]) AS x(channel, change)"
 ANNOUNCES = "wargames.announces"
@@ -206,6 +213,9 @@ class PostgresDatabase(Database):
         # stored and not yet announced: (channel, notice), "channel:id:version" for a match
         self._changes: list[tuple[str, str]] = []
         self._hearing = False  # listening for the other processes' changes now (`_remembers`)
+        # boards delivered and not yet written: (match id, version, the caller's future)
+        self._deliveries: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._delivering: asyncio.Task[None] | None = None
         self._announcing: asyncio.Task[None] | None = None
 
     @classmethod
@@ -249,6 +259,9 @@ class PostgresDatabase(Database):
         self._closed = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), 10)
+        if self._delivering is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._delivering), 10)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.announced(), 5)
         if self._listening is not None:
@@ -380,6 +393,35 @@ class PostgresDatabase(Database):
     def _announce_soon(self) -> None:
         if self._announcing is None or self._announcing.done():
             self._announcing = asyncio.create_task(self._announce_pending(), name="wargames-announce")
+
+    async def board_delivered(self, match_id: int, version: int) -> None:
+        """As `Database.board_delivered`, with the boards delivered while the statement before was
+        on its way written together, in one statement (one round trip, one commit) when it returns:
+        under load several boards are delivered in the time of one round trip, each a statement of
+        its own before. The caller hears back after the COMMIT, or the error, as before."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._deliveries.append((match_id, version, done))
+        if self._delivering is None or self._delivering.done():
+            self._delivering = asyncio.create_task(self._deliver_pending(), name="wargames-delivered")
+        await done
+
+    async def _deliver_pending(self) -> None:
+        await asyncio.sleep(0)  # the boards delivered in this turn of the loop go together
+        while self._deliveries:
+            batch, self._deliveries = self._deliveries, []
+            newest: dict[int, int] = {}
+            for match_id, version, _ in batch:
+                newest[match_id] = max(version, newest.get(match_id, version))
+            try:
+                await self._transact(functools.partial(_delivered, list(newest), list(newest.values())))
+            except Exception as exc:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
     async def announced(self) -> None:
         """Wait until every match stored so far was announced (tests, and `close`)."""
@@ -522,6 +564,10 @@ class PostgresDatabase(Database):
             self._deaf()
             await asyncio.sleep(RELISTEN_DELAYS[min(failures, len(RELISTEN_DELAYS) - 1)])
             failures += 1
+
+
+def _delivered(match_ids: list[int], versions: list[int]) -> Transaction[None]:
+    yield Step("count", _BOARDS_DELIVERED, (match_ids, versions), alone=True)
 
 
 def _args(params: Any, names: tuple[str, ...] | None) -> list[Any]:

@@ -138,6 +138,30 @@ async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
     assert await db.owed_boards(T0 + 100) == []
 
 
+async def test_boards_delivered_together_are_one_round_trip(
+    one_connection: None, counted: tuple[Database, PgProxy]
+) -> None:
+    # under load several boards are delivered while one statement is on its way: they go together,
+    # and each caller hears back once they are written
+    db, proxy = counted
+    games = [await _active(db, channel_id) for channel_id in range(1, 6)]
+    moved = [await _move(db, m, 10 + k, "a") for k, m in enumerate(games)]
+    await db.board_delivered(moved[0].id, moved[0].version)  # prepares the statement
+    moved = [await _move(db, m, 20 + k, "b") for k, m in enumerate(moved)]
+    assert len(await db.owed_boards(T0 + 100)) == 5
+    await settled(db)
+    before = proxy.round_trips
+    await asyncio.gather(*(db.board_delivered(m.id, m.version) for m in moved[:4]))
+    assert proxy.round_trips - before == 1
+    assert await db.owed_boards(T0 + 100) == [(moved[4].id, moved[4].version, 5)]
+    # an older board delivered with a newer one of the same game leaves nothing owed either
+    newer = await _move(db, moved[4], 30, "c")
+    await asyncio.gather(
+        db.board_delivered(newer.id, newer.version), db.board_delivered(moved[4].id, moved[4].version)
+    )
+    assert await db.owed_boards(T0 + 100) == []
+
+
 async def test_the_one_statement_move_keeps_every_guarantee(counted: tuple[Database, PgProxy]) -> None:
     db, _ = counted
     m = await _active(db)
