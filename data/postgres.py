@@ -73,13 +73,16 @@ BEGIN
     RETURN NULL;
 END $body$
 """
-# The boards delivered while the one statement before was on its way, in one statement (`board_delivered`).
-_BOARDS_DELIVERED = """
-DELETE FROM owed_boards AS o
-USING unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS d (match_id, version)
-WHERE o.match_id = d.match_id AND o.version <= d.version
+# What the store sends after its commits (`_after_commits`): the boards delivered and the changes
+# stored while the statement before was on its way, in one statement.
+_AFTER_COMMITS = """
+WITH delivered AS (
+    DELETE FROM owed_boards AS o
+    USING unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS d (match_id, version)
+    WHERE o.match_id = d.match_id AND o.version <= d.version
+)
+SELECT pg_notify(x.channel, x.change) FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS x (channel, change)
 """
-_ANNOUNCE = "SELECT pg_notify(channel, change) FROM unnest($1::text[], $2::text[]) AS x(channel, change)"
 ANNOUNCES = "wargames.announces"
 _NOTIFY_TRIGGER = """
 CREATE OR REPLACE TRIGGER wargames_match_changed AFTER INSERT OR UPDATE ON matches
@@ -215,8 +218,7 @@ class PostgresDatabase(Database):
         self._hearing = False  # listening for the other processes' changes now (`_remembers`)
         # boards delivered and not yet written: (match id, version, the caller's future)
         self._deliveries: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._delivering: asyncio.Task[None] | None = None
-        self._announcing: asyncio.Task[None] | None = None
+        self._after: asyncio.Task[None] | None = None  # sending them and the changes (`_after_commits`)
 
     @classmethod
     async def connect(
@@ -259,9 +261,6 @@ class PostgresDatabase(Database):
         self._closed = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), 10)
-        if self._delivering is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._delivering), 10)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.announced(), 5)
         if self._listening is not None:
@@ -377,44 +376,65 @@ class PostgresDatabase(Database):
     def _announce(self, match: Match) -> None:
         """Tell the listening processes (`watch`) that `match` was stored, soon after its COMMIT.
 
-        Outside the transaction (see `_NOTIFY_FUNCTION`), and the changes of one moment in one
-        statement, which writes no WAL. A process killed between the two announces nothing: the
-        others then serve their copy until the version check refuses a move made on it, as in the
-        moment before any notice arrives; a lost connection makes every listener forget all."""
+        Outside the move's transaction (see `_NOTIFY_FUNCTION`): in the store's one statement
+        after commits (`_after_commits`), with every change and delivered board of that moment. A
+        process killed between the two announces nothing: the others then serve their copy until
+        the version check refuses a move made on it, as in the moment before any notice arrives;
+        a lost connection makes every listener forget all."""
         self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
-        self._announce_soon()
+        self._after_commits_soon()
 
     def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
         """A player's time away or preferences written here: the others forget their copy (as
         `_announce`, after the COMMIT; a write that failed is announced too, in case it landed)."""
         self._changes.append((PEOPLE, ":".join((kind, *map(str, key)))))
-        self._announce_soon()
-
-    def _announce_soon(self) -> None:
-        if self._announcing is None or self._announcing.done():
-            self._announcing = asyncio.create_task(self._announce_pending(), name="wargames-announce")
+        self._after_commits_soon()
 
     async def board_delivered(self, match_id: int, version: int) -> None:
-        """As `Database.board_delivered`, with the boards delivered while the statement before was
-        on its way written together, in one statement (one round trip, one commit) when it returns:
-        under load several boards are delivered in the time of one round trip, each a statement of
-        its own before. The caller hears back after the COMMIT, or the error, as before."""
+        """As `Database.board_delivered`, written in the store's one statement after commits with
+        the other boards delivered and the changes stored meanwhile (`_after_commits`): under load
+        several come in the time of one round trip, each a statement of its own before. The caller
+        hears back after the COMMIT, or the error, as before."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._deliveries.append((match_id, version, done))
-        if self._delivering is None or self._delivering.done():
-            self._delivering = asyncio.create_task(self._deliver_pending(), name="wargames-delivered")
+        self._after_commits_soon()
         await done
 
-    async def _deliver_pending(self) -> None:
-        await asyncio.sleep(0)  # the boards delivered in this turn of the loop go together
-        while self._deliveries:
+    def _after_commits_soon(self) -> None:
+        if self._after is None or self._after.done():
+            self._after = asyncio.create_task(self._after_commits(), name="wargames-after-commits")
+
+    async def announced(self) -> None:
+        """Wait until every match stored and board delivered so far was sent (tests, and `close`)."""
+        while self._after is not None and not self._after.done():
+            await asyncio.shield(self._after)
+
+    async def _after_commits(self) -> None:
+        """Send what waits, one statement at a time, until nothing does: what comes while one is on
+        its way goes with the next. One statement both deletes the boards delivered and announces
+        the changes: a transaction that NOTIFYs holds a database-wide lock through its commit (WAL
+        flush included, when it deleted a board), which here only this one statement at a time
+        takes, never a move."""
+        await asyncio.sleep(0)  # what this turn of the loop stored or delivered goes together
+        while self._changes or self._deliveries:
+            changes, self._changes = self._changes, []
             batch, self._deliveries = self._deliveries, []
             newest: dict[int, int] = {}
             for match_id, version, _ in batch:
                 newest[match_id] = max(version, newest.get(match_id, version))
+            work = functools.partial(
+                _after_commit,
+                list(newest),
+                list(newest.values()),
+                [c for c, _ in changes],
+                [n for _, n in changes],
+            )
             try:
-                await self._transact(functools.partial(_delivered, list(newest), list(newest.values())))
+                await self._transact(work)
             except Exception as exc:
+                if changes:
+                    # the server is away: the listeners lost their connection too, and forget everything
+                    log.info("Could not announce %d change(s) to other processes: %s", len(changes), exc)
                 for _, _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
@@ -422,23 +442,6 @@ class PostgresDatabase(Database):
                 for _, _, done in batch:
                     if not done.done():
                         done.set_result(None)
-
-    async def announced(self) -> None:
-        """Wait until every match stored so far was announced (tests, and `close`)."""
-        while self._announcing is not None and not self._announcing.done():
-            await asyncio.shield(self._announcing)
-
-    async def _announce_pending(self) -> None:
-        await asyncio.sleep(0)  # the changes stored in this turn of the loop go together
-        while self._changes:
-            changes, self._changes = self._changes, []
-            try:
-                async with self._pool.acquire() as conn:
-                    # sql-check: a module-level constant
-                    await conn.execute(_ANNOUNCE, [c for c, _ in changes], [n for _, n in changes])
-            except Exception as exc:
-                # the server is away: the listeners lost their connection too, and forget everything
-                log.info("Could not announce %d stored match(es) to other processes: %s", len(changes), exc)
 
     async def _transact_once_or_twice(self, work: Callable[[], Transaction[T]]) -> T:
         """Run a transaction: a statement sent `alone` on its own (PostgreSQL makes it a transaction of
@@ -566,8 +569,10 @@ class PostgresDatabase(Database):
             failures += 1
 
 
-def _delivered(match_ids: list[int], versions: list[int]) -> Transaction[None]:
-    yield Step("count", _BOARDS_DELIVERED, (match_ids, versions), alone=True)
+def _after_commit(
+    match_ids: list[int], versions: list[int], channels: list[str], changes: list[str]
+) -> Transaction[None]:
+    yield Step("count", _AFTER_COMMITS, (match_ids, versions, channels, changes), alone=True)
 
 
 def _args(params: Any, names: tuple[str, ...] | None) -> list[Any]:

@@ -359,3 +359,30 @@ async def test_a_store_that_does_not_hear_the_others_reads_afresh(
     db._deaf()  # as when the listening connection is lost
     await db.time_away(7, BOB, T0)
     assert proxy.round_trips == before + 1
+
+
+async def test_a_move_s_announcement_goes_with_its_delivered_board(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # what the store sends after its commits is one statement: the boards delivered and the changes
+    # stored meanwhile; the other processes still hear of the move
+    import asyncpg
+
+    db, proxy = counted
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(pg_url)
+    try:
+        await listener.add_listener("wargames_matches", lambda *args: heard.put_nowait(str(args[3])))
+        m = await _move(db, await _active(db), 1, "a")
+        await db.board_delivered(m.id, m.version)  # prepares the statements
+        await settled(db)
+        before = proxy.round_trips
+        moved = await _move(db, m, 2, "b")
+        await db.board_delivered(moved.id, moved.version)
+        await settled(db)
+        assert proxy.round_trips - before == 2  # the move, then its board and its announcement
+        assert await db.owed_boards(T0 + 100) == []
+        while await asyncio.wait_for(heard.get(), 5) != f"1:{m.id}:{moved.version}":
+            pass
+    finally:
+        await listener.close()
