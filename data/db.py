@@ -625,9 +625,11 @@ class Database:
         store only this process writes, yes; a shared one while it hears the others' writes."""
         return not self.shared
 
-    def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
+    async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
         """This process wrote a player's time away ("away", (guild, user)) or preferences ("prefs",
-        (user,)): a shared store tells the other processes, which forget their copy."""
+        (user,)): a shared store tells the other processes, which forget their copy, before the
+        write returns (a process that dies between the two has answered nobody: the player tries
+        again, and that write is announced)."""
 
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
         """Drop what memory holds of one player's time away or preferences (a write, here or elsewhere)."""
@@ -992,7 +994,7 @@ class Database:
             await self._transact(write)
         finally:
             self._forget_person("away", (guild_id, user_id))
-            self._person_changed("away", (guild_id, user_id))
+            await self._person_changed("away", (guild_id, user_id))
 
     # -- the outbox --
 
@@ -1067,7 +1069,7 @@ class Database:
             await self._transact(upsert)
         finally:
             self._forget_person("prefs", (user_id,))
-            self._person_changed("prefs", (user_id,))
+            await self._person_changed("prefs", (user_id,))
         return UserPrefs(user_id=user_id, dm_on_turn=enabled)
 
 

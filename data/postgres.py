@@ -384,11 +384,14 @@ class PostgresDatabase(Database):
         self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
         self._after_commits_soon()
 
-    def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
+    async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
         """A player's time away or preferences written here: the others forget their copy (as
-        `_announce`, after the COMMIT; a write that failed is announced too, in case it landed)."""
+        `_announce`, after the COMMIT; a write that failed is announced too, in case it landed).
+        Awaited: a process's memory of them has no version check to catch a notice never sent."""
         self._changes.append((PEOPLE, ":".join((kind, *map(str, key)))))
         self._after_commits_soon()
+        with contextlib.suppress(Exception):
+            await self.announced()
 
     async def board_delivered(self, match_id: int, version: int) -> None:
         """As `Database.board_delivered`, written in the store's one statement after commits with
