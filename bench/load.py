@@ -158,7 +158,7 @@ async def run(
             db,
             workdir,
             tag=f"bot{k}",
-            profile=profile,
+            profile=profile.with_suffix(f".{k}{profile.suffix}") if profile and shards > 1 else profile,
             env=env | ({"SHARD_COUNT": str(shards), "SHARD_IDS": str(k)} if shards > 1 else {}),
         )
         for k in range(shards)
@@ -426,7 +426,7 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 runs[name] = await run(
                     args.matches,
                     args.seconds,
-                    None,
+                    args.profile.with_suffix(f".{name}{args.profile.suffix}") if args.profile else None,
                     workdir / name,
                     args.ramp,
                     target,

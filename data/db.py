@@ -60,6 +60,7 @@ __all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "
 
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 _AWAYS_KEPT = 50_000  # players whose time away is kept in memory before it is all forgotten
+_PREFS_KEPT = 50_000  # players whose preferences are kept in memory before they are all forgotten
 NO_LIMIT = 2**62  # LIMIT for "all": both dialects take a number (PostgreSQL refuses SQLite's -1)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -553,6 +554,8 @@ class Database:
         # `time_away` read before, per (guild, user): (since, the rows ending after it)
         self._aways: dict[tuple[int, int], tuple[float, tuple[Away, ...]]] = {}
         self._aways_generation = 0  # bumped around every write of time away
+        self._prefs: dict[int, UserPrefs] = {}  # `get_user_prefs` read before, per user
+        self._prefs_generation = 0  # bumped around every write of a preference
 
     # -- life cycle --
 
@@ -614,6 +617,35 @@ class Database:
     def watch(self, listener: ChangeListener) -> None:
         """Call `listener` when another process changed a match (None: changes may have been missed,
         forget everything). A store only one process uses never calls it."""
+
+    # -- what this process read before: players' time away and preferences --
+
+    def _remembers(self) -> bool:
+        """Whether a player's time away and preferences read before may be answered from memory: a
+        store only this process writes, yes; a shared one while it hears the others' writes."""
+        return not self.shared
+
+    async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
+        """This process wrote a player's time away ("away", (guild, user)) or preferences ("prefs",
+        (user,)): a shared store tells the other processes, which forget their copy, before the
+        write returns (a process that dies between the two has answered nobody: the player tries
+        again, and that write is announced)."""
+
+    def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
+        """Drop what memory holds of one player's time away or preferences (a write, here or elsewhere)."""
+        if kind == "away":
+            self._aways_generation += 1
+            self._aways.pop((key[0], key[1]), None)
+        else:
+            self._prefs_generation += 1
+            self._prefs.pop(key[0], None)
+
+    def _forget_people(self) -> None:
+        """Drop every player's time away and preferences from memory (changes may have been missed)."""
+        self._aways_generation += 1
+        self._aways.clear()
+        self._prefs_generation += 1
+        self._prefs.clear()
 
     # -- what a store runs --
 
@@ -927,19 +959,22 @@ class Database:
     async def time_away(self, guild_id: int, user_id: int, since: float) -> list[Away]:
         """A player's times away in a server that end (or ended) after `since`, oldest first.
 
-        A store only this process writes (SQLite) answers from memory what it read before: a move
-        asks this for the players it starts a clock for, before it commits, and a read there cost
-        every such move a wait for the database thread (docs/performance.md). The rows only change
-        through `set_time_away`, which forgets them; the rows ending after an earlier `since` hold
-        every row ending after a later one."""
+        Answered from memory what was read before, where this process knows every write of it (a
+        store only it writes; a shared store while it hears the others' writes, `_remembers`): a
+        move asks this for the players it starts a clock for, before it commits, and a read there
+        cost every such move a wait for the database thread on SQLite and a round trip on
+        PostgreSQL (docs/performance.md). The rows only change through `set_time_away`, which
+        forgets them here and tells the other processes; the rows ending after an earlier `since`
+        hold every row ending after a later one."""
         key = (guild_id, user_id)
-        known = self._aways.get(key) if not self.shared else None
+        remembers = self._remembers()
+        known = self._aways.get(key) if remembers else None
         if known is not None and since >= known[0]:
             return [a for a in known[1] if a.end_at > since]
         generation = self._aways_generation
         found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
         aways = [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
-        if not self.shared and generation == self._aways_generation:  # no write began meanwhile
+        if remembers and generation == self._aways_generation:  # no write began or was heard meanwhile
             if len(self._aways) >= _AWAYS_KEPT:
                 self._aways.clear()
             self._aways[key] = (float(since), tuple(aways))
@@ -954,13 +989,12 @@ class Database:
             if until is not None:
                 yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))
 
-        self._aways_generation += 1
-        self._aways.pop((guild_id, user_id), None)
+        self._forget_person("away", (guild_id, user_id))
         try:
             await self._transact(write)
         finally:
-            self._aways_generation += 1
-            self._aways.pop((guild_id, user_id), None)
+            self._forget_person("away", (guild_id, user_id))
+            await self._person_changed("away", (guild_id, user_id))
 
     # -- the outbox --
 
@@ -1006,11 +1040,22 @@ class Database:
         ]
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
-        """A user's preferences; defaults (no DMs) for a user never seen."""
+        """A user's preferences; defaults (no DMs) for a user never seen.
+
+        Asked after most moves (is the next player owed a turn DM?), so answered from memory as
+        `time_away` is: `set_dm_on_turn` forgets it here and tells the other processes."""
+        remembers = self._remembers()
+        known = self._prefs.get(user_id) if remembers else None
+        if known is not None:
+            return known
+        generation = self._prefs_generation
         found = await self._query(_SELECT_USER, (user_id,))
-        if not found:
-            return UserPrefs(user_id=user_id)
-        return UserPrefs(user_id=user_id, dm_on_turn=bool(found[0]["dm_on_turn"]))
+        prefs = UserPrefs(user_id=user_id, dm_on_turn=bool(found[0]["dm_on_turn"]) if found else False)
+        if remembers and generation == self._prefs_generation:  # no write began or was heard meanwhile
+            if len(self._prefs) >= _PREFS_KEPT:
+                self._prefs.clear()
+            self._prefs[user_id] = prefs
+        return prefs
 
     async def set_dm_on_turn(self, user_id: int, enabled: bool, *, now: float | None = None) -> UserPrefs:
         """Opt in or out of "DM me when it's my turn"."""
@@ -1019,7 +1064,12 @@ class Database:
         def upsert() -> Transaction[None]:
             yield count(_UPSERT_DM_ON_TURN, (user_id, int(enabled), stamp, stamp), alone=True)
 
-        await self._transact(upsert)
+        self._forget_person("prefs", (user_id,))
+        try:
+            await self._transact(upsert)
+        finally:
+            self._forget_person("prefs", (user_id,))
+            await self._person_changed("prefs", (user_id,))
         return UserPrefs(user_id=user_id, dm_on_turn=enabled)
 
 

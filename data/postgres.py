@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import re
@@ -48,6 +49,9 @@ COMMAND_TIMEOUT = 30.0  # a statement that takes longer than this has met a prob
 RELISTEN_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts to listen again, the last repeated
 MIGRATION_LOCK = 0x5741_5247_4D45  # pg_advisory_xact_lock key of "the migrations" ("WARGME")
 CHANNEL = "wargames_matches"
+# a player's time away or preferences changed ("away:<guild>:<user>", "prefs:<user>"): the processes
+# answer those from memory while they listen (`Database._remembers`), and forget one at its notice
+PEOPLE = "wargames_people"
 
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
@@ -69,12 +73,58 @@ BEGIN
     RETURN NULL;
 END $body$
 """
-_ANNOUNCE = "SELECT pg_notify('wargames_matches', change) FROM unnest($1::text[]) AS change"
+# What the store sends after its commits (`_after_commits`): the boards delivered and the changes
+# stored while the statement before was on its way, in one statement.
+_AFTER_COMMITS = """
+WITH delivered AS (
+    DELETE FROM owed_boards AS o
+    USING unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS d (match_id, version)
+    WHERE o.match_id = d.match_id AND o.version <= d.version
+)
+SELECT pg_notify(x.channel, x.change) FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS x (channel, change)
+"""
 ANNOUNCES = "wargames.announces"
 _NOTIFY_TRIGGER = """
 CREATE OR REPLACE TRIGGER wargames_match_changed AFTER INSERT OR UPDATE ON matches
 FOR EACH ROW EXECUTE FUNCTION wargames_match_changed()
 """
+# The same for a player's time away and preferences, which the processes keep in memory: the store
+# announces its own writes after COMMIT, this speaks for every other writer (old and new rows, so
+# a row moved to another player is forgotten for both).
+_PERSON_FUNCTION = """
+CREATE OR REPLACE FUNCTION wargames_person_changed() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+    IF current_setting('wargames.announces', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    IF TG_TABLE_NAME = 'time_away' THEN
+        IF TG_OP <> 'DELETE' THEN
+            PERFORM pg_notify('wargames_people', 'away:' || NEW.guild_id || ':' || NEW.user_id);
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            PERFORM pg_notify('wargames_people', 'away:' || OLD.guild_id || ':' || OLD.user_id);
+        END IF;
+    ELSE
+        IF TG_OP <> 'DELETE' THEN
+            PERFORM pg_notify('wargames_people', 'prefs:' || NEW.user_id);
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            PERFORM pg_notify('wargames_people', 'prefs:' || OLD.user_id);
+        END IF;
+    END IF;
+    RETURN NULL;
+END $body$
+"""
+_PERSON_TRIGGERS = (
+    """
+CREATE OR REPLACE TRIGGER wargames_person_changed AFTER INSERT OR UPDATE OR DELETE ON time_away
+FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
+""",
+    """
+CREATE OR REPLACE TRIGGER wargames_person_changed AFTER INSERT OR UPDATE OR DELETE ON users
+FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
+""",
+)
 _UNIQUE_COLUMNS = {
     # the UNIQUE indexes the transactions name, as SQLite names them ("table.column")
     "matches_one_open_per_channel": "matches.channel_id",
@@ -163,8 +213,12 @@ class PostgresDatabase(Database):
         self._busy = 0  # transactions asked for and not yet ended: close() lets them finish
         self._idle = asyncio.Event()
         self._idle.set()
-        self._changes: list[str] = []  # matches stored and not yet announced ("channel:id:version")
-        self._announcing: asyncio.Task[None] | None = None
+        # stored and not yet announced: (channel, notice), "channel:id:version" for a match
+        self._changes: list[tuple[str, str]] = []
+        self._hearing = False  # listening for the other processes' changes now (`_remembers`)
+        # boards delivered and not yet written: (match id, version, the caller's future)
+        self._deliveries: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._after: asyncio.Task[None] | None = None  # sending them and the changes (`_after_commits`)
 
     @classmethod
     async def connect(
@@ -252,6 +306,10 @@ class PostgresDatabase(Database):
                 await conn.execute(_SET_VERSION, number)
             await conn.execute(_NOTIFY_FUNCTION)
             await conn.execute(_NOTIFY_TRIGGER)
+            await conn.execute(_PERSON_FUNCTION)
+            for trigger in _PERSON_TRIGGERS:
+                # sql-check: module-level constants
+                await conn.execute(trigger)
 
     # -- running the transactions and queries of data/db.py --
 
@@ -318,30 +376,75 @@ class PostgresDatabase(Database):
     def _announce(self, match: Match) -> None:
         """Tell the listening processes (`watch`) that `match` was stored, soon after its COMMIT.
 
-        Outside the transaction (see `_NOTIFY_FUNCTION`), and the changes of one moment in one
-        statement, which writes no WAL. A process killed between the two announces nothing: the
-        others then serve their copy until the version check refuses a move made on it, as in the
-        moment before any notice arrives; a lost connection makes every listener forget all."""
-        self._changes.append(f"{match.channel_id}:{match.id}:{match.version}")
-        if self._announcing is None or self._announcing.done():
-            self._announcing = asyncio.create_task(self._announce_pending(), name="wargames-announce")
+        Outside the move's transaction (see `_NOTIFY_FUNCTION`): in the store's one statement
+        after commits (`_after_commits`), with every change and delivered board of that moment. A
+        process killed between the two announces nothing: the others then serve their copy until
+        the version check refuses a move made on it, as in the moment before any notice arrives;
+        a lost connection makes every listener forget all."""
+        self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
+        self._after_commits_soon()
+
+    async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
+        """A player's time away or preferences written here: the others forget their copy (as
+        `_announce`, after the COMMIT; a write that failed is announced too, in case it landed).
+        Awaited: a process's memory of them has no version check to catch a notice never sent."""
+        self._changes.append((PEOPLE, ":".join((kind, *map(str, key)))))
+        self._after_commits_soon()
+        with contextlib.suppress(Exception):
+            await self.announced()
+
+    async def board_delivered(self, match_id: int, version: int) -> None:
+        """As `Database.board_delivered`, written in the store's one statement after commits with
+        the other boards delivered and the changes stored meanwhile (`_after_commits`): under load
+        several come in the time of one round trip, each a statement of its own before. The caller
+        hears back after the COMMIT, or the error, as before."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._deliveries.append((match_id, version, done))
+        self._after_commits_soon()
+        await done
+
+    def _after_commits_soon(self) -> None:
+        if self._after is None or self._after.done():
+            self._after = asyncio.create_task(self._after_commits(), name="wargames-after-commits")
 
     async def announced(self) -> None:
-        """Wait until every match stored so far was announced (tests, and `close`)."""
-        while self._announcing is not None and not self._announcing.done():
-            await asyncio.shield(self._announcing)
+        """Wait until every match stored and board delivered so far was sent (tests, and `close`)."""
+        while self._after is not None and not self._after.done():
+            await asyncio.shield(self._after)
 
-    async def _announce_pending(self) -> None:
-        await asyncio.sleep(0)  # the changes stored in this turn of the loop go together
-        while self._changes:
+    async def _after_commits(self) -> None:
+        """Send what waits, one statement at a time, until nothing does: what comes while one is on
+        its way goes with the next. One statement both deletes the boards delivered and announces
+        the changes: a transaction that NOTIFYs holds a database-wide lock through its commit (WAL
+        flush included, when it deleted a board), which here only this one statement at a time
+        takes, never a move."""
+        await asyncio.sleep(0)  # what this turn of the loop stored or delivered goes together
+        while self._changes or self._deliveries:
             changes, self._changes = self._changes, []
+            batch, self._deliveries = self._deliveries, []
+            newest: dict[int, int] = {}
+            for match_id, version, _ in batch:
+                newest[match_id] = max(version, newest.get(match_id, version))
+            work = functools.partial(
+                _after_commit,
+                list(newest),
+                list(newest.values()),
+                [c for c, _ in changes],
+                [n for _, n in changes],
+            )
             try:
-                async with self._pool.acquire() as conn:
-                    # sql-check: a module-level constant
-                    await conn.execute(_ANNOUNCE, changes)
+                await self._transact(work)
             except Exception as exc:
-                # the server is away: the listeners lost their connection too, and forget everything
-                log.info("Could not announce %d stored match(es) to other processes: %s", len(changes), exc)
+                if changes:
+                    # the server is away: the listeners lost their connection too, and forget everything
+                    log.info("Could not announce %d change(s) to other processes: %s", len(changes), exc)
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
     async def _transact_once_or_twice(self, work: Callable[[], Transaction[T]]) -> T:
         """Run a transaction: a statement sent `alone` on its own (PostgreSQL makes it a transaction of
@@ -407,6 +510,27 @@ class PostgresDatabase(Database):
             except Exception:
                 log.exception("A change listener failed")
 
+    def _remembers(self) -> bool:
+        return self._hearing
+
+    def _deaf(self) -> None:
+        """Not listening (yet, or any more): whatever changed meanwhile is read afresh."""
+        self._hearing = False
+        self._forget_people()
+        self._tell(None)
+
+    def _notified_person(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        kind, _, rest = str(payload).partition(":")
+        try:
+            key = tuple(int(x) for x in rest.split(":"))
+        except ValueError:
+            key = ()
+        if (kind, len(key)) not in (("away", 2), ("prefs", 1)):
+            log.warning("An unreadable change notice: %r", payload)
+            self._forget_people()
+            return
+        self._forget_person(kind, key)
+
     def _notified(self, conn: object, pid: int, channel: str, payload: object) -> None:
         try:
             channel_id, match_id, version = (int(x) for x in str(payload).split(":"))
@@ -425,8 +549,10 @@ class PostgresDatabase(Database):
                 conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
                 conn.add_termination_listener(lambda _, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, self._notified)
+                await conn.add_listener(PEOPLE, self._notified_person)
                 self.listens += 1
-                self._tell(None)  # whatever changed while nobody listened is read afresh
+                self._deaf()  # whatever changed while nobody listened is read afresh
+                self._hearing = True
                 if failures:
                     log.info("Listening for other processes' changes again.")
                 failures = 0
@@ -437,12 +563,19 @@ class PostgresDatabase(Database):
                 if failures == 0:
                     log.warning("Not listening for other processes' changes (%s); trying again.", exc)
             finally:
+                self._hearing = False
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         conn.terminate()
-            self._tell(None)
+            self._deaf()
             await asyncio.sleep(RELISTEN_DELAYS[min(failures, len(RELISTEN_DELAYS) - 1)])
             failures += 1
+
+
+def _after_commit(
+    match_ids: list[int], versions: list[int], channels: list[str], changes: list[str]
+) -> Transaction[None]:
+    yield Step("count", _AFTER_COMMITS, (match_ids, versions, channels, changes), alone=True)
 
 
 def _args(params: Any, names: tuple[str, ...] | None) -> list[Any]:

@@ -10,6 +10,7 @@ import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -137,6 +138,30 @@ async def test_a_move_and_its_delivered_board_are_one_round_trip_each(
     assert await db.owed_boards(T0 + 100) == []
 
 
+async def test_boards_delivered_together_are_one_round_trip(
+    one_connection: None, counted: tuple[Database, PgProxy]
+) -> None:
+    # under load several boards are delivered while one statement is on its way: they go together,
+    # and each caller hears back once they are written
+    db, proxy = counted
+    games = [await _active(db, channel_id) for channel_id in range(1, 6)]
+    moved = [await _move(db, m, 10 + k, "a") for k, m in enumerate(games)]
+    await db.board_delivered(moved[0].id, moved[0].version)  # prepares the statement
+    moved = [await _move(db, m, 20 + k, "b") for k, m in enumerate(moved)]
+    assert len(await db.owed_boards(T0 + 100)) == 5
+    await settled(db)
+    before = proxy.round_trips
+    await asyncio.gather(*(db.board_delivered(m.id, m.version) for m in moved[:4]))
+    assert proxy.round_trips - before == 1
+    assert await db.owed_boards(T0 + 100) == [(moved[4].id, moved[4].version, 5)]
+    # an older board delivered with a newer one of the same game leaves nothing owed either
+    newer = await _move(db, moved[4], 30, "c")
+    await asyncio.gather(
+        db.board_delivered(newer.id, newer.version), db.board_delivered(moved[4].id, moved[4].version)
+    )
+    assert await db.owed_boards(T0 + 100) == []
+
+
 async def test_the_one_statement_move_keeps_every_guarantee(counted: tuple[Database, PgProxy]) -> None:
     db, _ = counted
     m = await _active(db)
@@ -206,11 +231,11 @@ async def test_the_counting_proxy_lets_a_closing_client_go(pg_server: pgserver.P
         await proxy.stop()
 
 
-async def test_a_move_through_the_service_is_one_round_trip_or_two(
+async def test_a_move_through_the_service_is_one_round_trip(
     one_connection: None, counted: tuple[Database, PgProxy]
 ) -> None:
-    # the whole of `MatchService.act` before the player is answered: the move's statement, and when
-    # a new whole-turn clock starts, one read of the waiting players' time away
+    # the whole of `MatchService.act` before the player is answered: the move's statement (the
+    # waiting players' time away, which a new whole-turn clock needs, is known from before)
     db, proxy = counted
     svc = MatchService(db, clock=lambda: T0, rng=random.Random(7))
     await svc.challenge(game="blockwars", guild_id=7, channel_id=5, challenger_id=ALICE, opponent_id=BOB)
@@ -227,9 +252,9 @@ async def test_a_move_through_the_service_is_one_round_trip_or_two(
         played = await svc.act(5, match.sides[str(side)], str(action), interaction_id=100 + n)
         trips.append(proxy.round_trips - before)
         match, state = played.match, played.state
-    # the first moves prepare their statements on the connection (one trip more, once)
-    assert max(trips[6:]) <= 2, trips
-    assert 1 in trips[6:], trips  # a move within a turn starts no new clock: one round trip
+    # the first moves prepare their statements on the connection (one trip more, once) and read each
+    # player's time away once; from then on the store hears any change of it, and a move is one trip
+    assert trips[6:] == [1] * 18, trips
 
 
 async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_trigger(
@@ -256,5 +281,108 @@ async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_t
         await listener.execute("UPDATE matches SET version = version + 1 WHERE id = $1", m.id)
         while f"1:{m.id}:{moved.version + 1}" not in seen:
             seen.add(await asyncio.wait_for(heard.get(), 5))
+    finally:
+        await listener.close()
+
+
+async def _hearing(db: Database) -> None:
+    """Listen for the other processes' changes, as the service does, and wait until it does."""
+    assert isinstance(db, PostgresDatabase)
+    db.watch(lambda change: None)
+    for _ in range(500):
+        if db._remembers():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the store never listened")
+
+
+async def _heard(read: Any, expected: object) -> None:
+    for _ in range(500):
+        if await read() == expected:
+            return
+        await asyncio.sleep(0.01)
+    assert await read() == expected
+
+
+async def test_time_away_and_preferences_come_from_memory_while_every_writer_is_heard(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # read before every move that starts a clock or pings a player: once a player's rows are read,
+    # no round trip, until a write here, in another process, or by any other writer is heard
+    import asyncpg
+
+    db, proxy = counted
+    await _hearing(db)
+    away = lambda: db.time_away(7, ALICE, T0)  # noqa: E731
+    dms = lambda: db.get_user_prefs(ALICE)  # noqa: E731
+    assert await away() == [] and not (await dms()).dm_on_turn
+    await settled(db)
+    before = proxy.round_trips
+    for _ in range(5):
+        assert await away() == [] and not (await dms()).dm_on_turn
+    assert proxy.round_trips == before
+
+    async with Database.open(pg_url) as other:  # another bot process on the same database
+        await other.set_time_away(7, ALICE, now=T0, until=T0 + 600)
+        await other.set_dm_on_turn(ALICE, True)
+        await _heard(away, [store.Away(7, ALICE, T0, T0 + 600)])
+        await _heard(lambda: db.get_user_prefs(ALICE), store.UserPrefs(ALICE, True))
+    admin = await asyncpg.connect(pg_url)  # a writer that is not this store: heard by the triggers
+    try:
+        await admin.execute("UPDATE time_away SET end_at = $1 WHERE user_id = $2", T0 + 60, ALICE)
+        await admin.execute("UPDATE users SET dm_on_turn = 0 WHERE user_id = $1", ALICE)
+        await _heard(away, [store.Away(7, ALICE, T0, T0 + 60)])
+        await _heard(dms, store.UserPrefs(ALICE, False))
+    finally:
+        await admin.close()
+    # this process's own write is known at once
+    await db.set_time_away(7, ALICE, now=T0 + 10, until=None)
+    assert await away() == [store.Away(7, ALICE, T0, T0 + 10)]
+
+
+async def test_a_store_that_does_not_hear_the_others_reads_afresh(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # nobody listens (or the listening connection is lost): what another process wrote meanwhile
+    # cannot be known, so nothing is answered from memory
+    db, proxy = counted
+    assert isinstance(db, PostgresDatabase) and not db._remembers()
+    assert await db.time_away(7, BOB, T0) == []
+    async with Database.open(pg_url) as other:
+        await other.set_time_away(7, BOB, now=T0, until=T0 + 600)
+    assert await db.time_away(7, BOB, T0) == [store.Away(7, BOB, T0, T0 + 600)]
+    await _hearing(db)
+    await db.time_away(7, BOB, T0)
+    before = proxy.round_trips
+    await db.time_away(7, BOB, T0)
+    assert proxy.round_trips == before
+    db._deaf()  # as when the listening connection is lost
+    await db.time_away(7, BOB, T0)
+    assert proxy.round_trips == before + 1
+
+
+async def test_a_move_s_announcement_goes_with_its_delivered_board(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # what the store sends after its commits is one statement: the boards delivered and the changes
+    # stored meanwhile; the other processes still hear of the move
+    import asyncpg
+
+    db, proxy = counted
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(pg_url)
+    try:
+        await listener.add_listener("wargames_matches", lambda *args: heard.put_nowait(str(args[3])))
+        m = await _move(db, await _active(db), 1, "a")
+        await db.board_delivered(m.id, m.version)  # prepares the statements
+        await settled(db)
+        before = proxy.round_trips
+        moved = await _move(db, m, 2, "b")
+        await db.board_delivered(moved.id, moved.version)
+        await settled(db)
+        assert proxy.round_trips - before == 2  # the move, then its board and its announcement
+        assert await db.owed_boards(T0 + 100) == []
+        while await asyncio.wait_for(heard.get(), 5) != f"1:{m.id}:{moved.version}":
+            pass
     finally:
         await listener.close()

@@ -24,7 +24,8 @@ NOW = 1_790_000_000.0  # any fixed time: the store keeps what it is given
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE_PLUMBING = {"schema_version"}  # PostgreSQL's record of the migration number (SQLite: user_version)
-PLUMBING_TRIGGERS = {"wargames_match_changed"}  # PostgreSQL telling other processes of a change
+# PostgreSQL telling other processes of a change
+PLUMBING_TRIGGERS = {"wargames_match_changed", "wargames_person_changed"}
 TYPES = {"integer": "int", "bigint": "int", "real": "float", "double precision": "float", "text": "text"}
 
 
