@@ -63,11 +63,14 @@ AI_LEVELS = AiLevels(
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": "tries ten actions to the end of its turn, four guesses at your hand each",
         "hard": f"a tree search of {HARD_ITERATIONS} playouts a decision that weighs your replies",
-        CORRESPONDENCE: f"for games over days: {10 * HARD_ITERATIONS:,} playouts, up to 20 s a decision",
+        CORRESPONDENCE: (
+            f"for games over days: up to {CORRESPONDENCE_ITERATIONS:,} playouts, about 1 s a decision"
+        ),
     },
     # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
-    # random, normal 77.5 % against easy, hard 77.5 % against normal
-    ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1180.0},
+    # random, normal 77.5 % against easy, hard 77.5 % against normal. Correspondence: 65 % against
+    # hard in 20 games (2026-11-28, --cpu-clock), hard's Elo + 108.
+    ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1180.0, CORRESPONDENCE: 1288.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
