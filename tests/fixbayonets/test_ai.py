@@ -102,10 +102,16 @@ def test_settling_early_is_opt_in_and_stops_a_clear_choice_sooner(monkeypatch: p
     for settle in (1.0, SEARCH_LEVELS[CORRESPONDENCE].settle):
         stats = search.SearchStats()
         settings = search.Settings(iterations=budget, settle=settle)
-        picked.append(
-            str(search.choose(view, GAME.evaluate, seed=5, settings=settings, rollout=GAME.rollout,
-                              order=GAME.order, stats=stats))
-        )  # fmt: skip
+        action = search.choose(
+            view,
+            GAME.evaluate,
+            seed=5,
+            settings=settings,
+            rollout=GAME.rollout,
+            order=GAME.order,
+            stats=stats,
+        )
+        picked.append(str(action))
         spent.append(stats.iterations)
     assert picked == ["lose R", "lose R"]
     full, early = spent
