@@ -57,6 +57,12 @@ class Settings:
     # rest of the turn played by the rollout policy, then evaluated (`BaseGame.appraise`).
     greedy: int = 0
     deals: int = 4
+    # Early stopping: the search stops once the most visited action leads the second by more than
+    # `settle` times the iterations still to come. 1.0 (the default) stops only when the leader
+    # cannot be overtaken at all; a smaller share (opt-in, Fix Bayonets' correspondence) also stops
+    # when overtaking would take the runner-up winning nearly every iteration left, so a large
+    # budget is spent on the close decisions and an obvious one costs little.
+    settle: float = 1.0
 
 
 @dataclass(slots=True)
@@ -141,7 +147,11 @@ def choose(
         now = clock()
         if done and now > deadline:
             break
-        if done and done % 32 == 0 and _settled(root, by_notation, done, now - start, deadline - now, limit):
+        if (
+            done
+            and done % 32 == 0
+            and _settled(root, by_notation, done, now - start, deadline - now, limit, settings.settle)
+        ):
             break  # the most visited action cannot be overtaken in the time or iterations left
         state = root_state.clone() if done == 0 else view.determinize(rng)
         _iterate(root, state, me, evaluate, play_out, rank, rng, settings)
@@ -162,17 +172,24 @@ def choose(
 
 
 def _settled(
-    root: _Node, legal: dict[str, Action], done: int, spent: float, left: float, limit: int | None
+    root: _Node,
+    legal: dict[str, Action],
+    done: int,
+    spent: float,
+    left: float,
+    limit: int | None,
+    settle: float = 1.0,
 ) -> bool:
     """Whether the choice is made: the final pick is the most visited action, and the lead of the
-    first over the second is more than the iterations still to come (at the pace so far)."""
+    first over the second is more than `settle` times the iterations still to come (at the pace so
+    far)."""
     visits = sorted((c.visits for k, c in root.children.items() if k in legal), reverse=True)
     if len(visits) < 2:
         return False
     to_come = done * left / spent if spent > 0 else float("inf")
     if limit is not None:
         to_come = min(to_come, limit - done)
-    return visits[0] - visits[1] > to_come
+    return visits[0] - visits[1] > settle * to_come
 
 
 def _iterate(

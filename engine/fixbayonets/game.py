@@ -42,12 +42,18 @@ from engine.search import Guard, Settings
 # 20-game matches: normal beat easy 16-4, hard beat normal 15-5; a search of 100 playouts only
 # drew level with normal (9-11), so hard needs its 400. The 40-game ladder: 77.5 % and 77.5 %.
 HARD_ITERATIONS = 400
+CORRESPONDENCE_ITERATIONS = 5 * HARD_ITERATIONS
+CORRESPONDENCE_SETTLE = 0.3
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=0, greedy=10, deals=4, budget_s=2.0),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0),
-    # Correspondence (issue 32): the same search with ten times hard's playouts, capped at 20 s.
-    CORRESPONDENCE: Settings(iterations=10 * HARD_ITERATIONS, budget_s=CORRESPONDENCE_BUDGET_S),
+    # Correspondence (issue 32): the same search with up to five times hard's playouts, stopping
+    # early once the leading action is out of reach (`settle`), so a clear decision costs about
+    # hard's budget and the close ones get the rest; capped at 20 s.
+    CORRESPONDENCE: Settings(
+        iterations=CORRESPONDENCE_ITERATIONS, budget_s=CORRESPONDENCE_BUDGET_S, settle=CORRESPONDENCE_SETTLE
+    ),
 }
 AI_LEVELS = AiLevels(
     ("random", "easy", "normal", "hard", CORRESPONDENCE),
@@ -57,11 +63,15 @@ AI_LEVELS = AiLevels(
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": "tries ten actions to the end of its turn, four guesses at your hand each",
         "hard": f"a tree search of {HARD_ITERATIONS} playouts a decision that weighs your replies",
-        CORRESPONDENCE: f"for games over days: {10 * HARD_ITERATIONS:,} playouts, up to 20 s a decision",
+        CORRESPONDENCE: (
+            f"for games over days: up to {CORRESPONDENCE_ITERATIONS:,} playouts, about 1 s a decision"
+        ),
     },
     # bench/ladder.py, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 % against
-    # random, normal 77.5 % against easy, hard 77.5 % against normal
-    ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1180.0},
+    # random, normal 77.5 % against easy. After the win check (2026-11-28, --cpu-clock): hard won
+    # 72.5 % against normal (40 games; +168, it was 77.5 % and +208), correspondence 65 % against
+    # hard (20 games; +108).
+    ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1140.0, CORRESPONDENCE: 1248.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 

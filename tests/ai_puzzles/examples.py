@@ -9,6 +9,10 @@ from engine.battlefronts.state import MOVE
 from engine.combinedarms.position import build as ca_build
 from engine.companycommander.position import build as cc_build
 from engine.companycommander.state import DEPLOY, RECON
+from engine.fixbayonets.cards import CARD_TYPES as FB_CARDS
+from engine.fixbayonets.cards import MOVE as FB_MOVE
+from engine.fixbayonets.model import Options as FbOptions
+from engine.fixbayonets.position import build as fb_build
 from engine.protocol import State
 from tests.ai_puzzles.kit import Puzzle
 
@@ -388,6 +392,51 @@ LAST_BLOWS: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
         ("e7xh8",),
     ),
 }
+
+
+def fb_officer_at_bay(stack: str) -> State:
+    """Strategic Version (hands face up), the Americans' move phase with one Run in hand and their
+    last officer on d3 (with `stack`, the men beside him), a German rifleman two squares away on d5
+    with a Bayonet and a Pistol. Every move card is in the discard pile, so the Germans cannot
+    draw one: their next turn is the fight, and a lone officer within the Pistol's two squares
+    falls. Running the officer to h3 takes him out of every reach; a man who leaves him alone, or
+    a turn that leaves him where he stands alone, loses the game."""
+    moves = [c.code for c in FB_CARDS if c.kind == FB_MOVE for _ in range(3)]
+    moves.remove("run")
+    return fb_build(
+        {"d3": "A" + stack, "a1": "ARR", "d5": "GR", "h8": "GOO", "c8": "GRR"},
+        hands={"americans": ["run"], "germans": ["bayonet", "pistol"]},
+        discard=moves,
+        active="americans",
+        options=FbOptions(open_hands=True),
+    )
+
+
+EXAMPLES += [
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-at-bay",
+        "stop the loss",
+        0,
+        (),
+        ("run Od3-h3",),
+        ("fight", "end", "run Od3-h7", "run Ra1-e1"),
+        note="the last officer alone within a Pistol's reach: only running him clear saves the game",
+        build=partial(fb_officer_at_bay, "O"),
+    ),
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-shield",
+        "don't blunder",
+        0,
+        (),
+        ("fight", "end", "run Od3-h3", "run Ra1-e5"),
+        ("run Rd3-h7", "run Rd3-h3"),
+        note="the rifleman beside the last officer shields him from a single shot: running him "
+        "forward leaves the officer alone within a Pistol's reach",
+        build=partial(fb_officer_at_bay, "OR"),
+    ),
+]
 
 
 def _last_blow(ring: Puzzle, log: tuple[tuple[str, str], ...]) -> State:

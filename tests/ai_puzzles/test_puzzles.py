@@ -18,7 +18,7 @@ WORLDS = 2
 
 
 def test_every_game_has_ten_puzzles_and_the_suite_all_three_kinds() -> None:
-    """(Fix Bayonets has only *win now* positions: docs/ai.md says why.)"""
+    """(Fix Bayonets has mostly *win now* positions: docs/ai.md says why.)"""
     for game in kit.GAMES:
         puzzles = kit.load(game)
         assert len(puzzles) >= 10, (game, len(puzzles))

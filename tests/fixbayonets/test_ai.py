@@ -6,9 +6,14 @@ import random
 
 import pytest
 
+from engine import search
+from engine.base import CORRESPONDENCE
 from engine.fixbayonets import GAME, ai
+from engine.fixbayonets.game import SEARCH_LEVELS
 from engine.fixbayonets.state import FIGHTING
+from play.ratings import level_choice, level_label, level_rating
 from tests.ai_levels import check_level, positions
+from tests.ai_puzzles import kit
 
 from .helpers import A, G, pos
 
@@ -76,8 +81,55 @@ def test_over_the_limit_it_throws_away_the_cards_it_can_never_play_first() -> No
             assert s.phase == MOVING
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", CORRESPONDENCE])
 def test_a_level_is_deterministic_for_a_seed_and_keeps_to_its_iterations(
     level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     check_level(GAME, level, positions(GAME, (3, 4), (12, 30)), monkeypatch)
+
+
+def test_settling_early_is_opt_in_and_stops_a_clear_choice_sooner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Settings.settle` below 1 (correspondence here) stops once the leader's lead exceeds that
+    share of the iterations left; by default the search stops only when it cannot be overtaken, so
+    no other level's play changes. The clock is frozen: only the iterations count."""
+    assert search.Settings().settle == 1.0
+    assert SEARCH_LEVELS[CORRESPONDENCE].settle < 1.0
+    monkeypatch.setattr(search, "clock", lambda: 0.0)
+    s = pos({"d4": "GR", "d5": "AOR", "h1": "AO"}, g=["bayonet"], phase=FIGHTING)
+    s.apply("bayonet Rd4xd5", G)  # the Americans choose who falls: the rifleman, plainly
+    view, budget = s.view(A), 1000
+    picked, spent = [], []
+    for settle in (1.0, SEARCH_LEVELS[CORRESPONDENCE].settle):
+        stats = search.SearchStats()
+        settings = search.Settings(iterations=budget, settle=settle)
+        action = search.choose(
+            view,
+            GAME.evaluate,
+            seed=5,
+            settings=settings,
+            rollout=GAME.rollout,
+            order=GAME.order,
+            stats=stats,
+        )
+        picked.append(str(action))
+        spent.append(stats.iterations)
+    assert picked == ["lose R", "lose R"]
+    full, early = spent
+    assert early < full <= budget
+    # the lead can pass `settle` times what is left only after about settle / (1 + settle) of it
+    assert early >= budget * SEARCH_LEVELS[CORRESPONDENCE].settle / (1 + SEARCH_LEVELS[CORRESPONDENCE].settle)
+
+
+def test_correspondence_is_rated_above_hard_and_says_its_think_time() -> None:
+    """Its rating comes from its measured match against hard (docs/ai.md); the challenge shows it
+    like the other levels', with the think time, whole."""
+    hard, corr = level_rating(GAME, "hard"), level_rating(GAME, CORRESPONDENCE)
+    assert hard is not None and corr is not None and corr > hard
+    assert level_label(GAME, CORRESPONDENCE).startswith("correspondence, about ")
+    text = level_choice(GAME, CORRESPONDENCE)
+    assert not text.endswith("…") and "s a decision" in text, text
+
+
+def test_correspondence_solves_every_puzzle() -> None:
+    missed = [p for p in kit.load("fixbayonets") if not kit.solved(p, CORRESPONDENCE, 2)]
+    assert not missed, kit.describe(missed)
