@@ -143,8 +143,10 @@ class BlockWarsGame(BaseGame[State, View]):
             )
         from engine.blockwars import ai  # the heuristics are only needed for AI games
 
-        if level == CORRESPONDENCE:  # hard's plans: more search made it weaker (docs/ai.md)
-            return ai.choose(self.view_of(view), "hard", seed, budget_s, iterations)
+        if level == CORRESPONDENCE:  # hard's plans judged after hard's own reply (docs/ai.md)
+            from engine.blockwars import correspondence
+
+            return correspondence.choose(self.view_of(view), seed, budget_s)
         return ai.choose(self.view_of(view), level, seed, budget_s, iterations)
 
     def evaluate(self, state: AnyState, side: str) -> float:
