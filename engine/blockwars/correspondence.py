@@ -41,6 +41,9 @@ class Config:
     candidates: int = 4  # hard's best first actions (or last actions) judged after the reply
     tempo: float = 1.0  # weight of our own attacks once the reply is over (we move next)
     least: float = 1e-3  # turn ends likelier than this are judged; the rest keep their share
+    # Hard's own first choice gives way only to a candidate worth this much more after the reply:
+    # the reply model is one turn deep, so near-equal values say more about it than about the game.
+    margin: float = 0.25
 
 
 CONFIG = Config()
@@ -67,6 +70,8 @@ def choose(view: View, seed: int = 0, budget_s: float | None = None, config: Con
         if i >= 1 and ai.clock() > deadline:
             break
         v = after_reply(leaves, side, counts, reply_seed, deadline, config)
+        if i == 0:
+            v += config.margin
         if v > best_v:
             best, best_v = a, v
     return best
