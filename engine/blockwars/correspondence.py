@@ -7,9 +7,10 @@ charging it at most a static count of the attacks it leaves (`ai.threat`). This 
 turn further, the way a player with time to think does: for each of hard's best few first actions
 it takes the turn hard would finish with it, every end of that turn with its odds (`ai.turn_plan`),
 and in each of them lets the opponent plan its own whole turn exactly as `hard` would, again over
-every fight result. The action whose turn is worth most after that reply is played. So a quiet
-move that stops a breakthrough beats an attack that wins a fight but lets the enemy through, and
-an attack that only looks good until the enemy's tank answers it is seen for what it is.
+every fight result. Hard's own first choice is played unless another candidate's turn is worth
+clearly more (`Config.margin`) after that reply. So a quiet move that stops a breakthrough beats an
+attack that wins a fight but lets the enemy through, and an attack that only looks good until the
+enemy's tank answers it is seen for what it is.
 
 The opponent's reply is judged as the position where we move next: our evaluation plus the attacks
 we then have (`ai.threat` from our side), the mirror of hard's caution after its own turn.
@@ -90,7 +91,6 @@ def hard_plans(
     scored = ai._greedy_scores(view, side, s.legal_actions(), rng, counts, deadline, w)
     cands = [a for _, a in scored[: cfg.candidates]]
     seed = rng.getrandbits(32)
-    out: list[tuple[Action, Leaves]] = []
     if s.actions_left == 2:
         plans: list[tuple[float, int, Action, Leaves]] = []
         for i, a in enumerate(cands):
@@ -114,8 +114,7 @@ def hard_plans(
         v = sum(q * ai.leaf_value(t, side, w, cfg.wary, odds) for q, t in outs)
         lasts.append((v if cfg.wary else -float(i), i, a, outs))
     lasts.sort(key=lambda t: (-t[0], t[1]))
-    out = [(a, leaves) for _, _, a, leaves in lasts[:most]]
-    return out
+    return [(a, leaves) for _, _, a, leaves in lasts[:most]]
 
 
 def after_reply(
