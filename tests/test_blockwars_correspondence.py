@@ -14,6 +14,7 @@ from engine import registry, search
 from engine.base import CORRESPONDENCE
 from engine.blockwars import Options, State, ai, correspondence, new_game
 from engine.blockwars.model import Side
+from play.ratings import level_choice, level_label, level_rating
 from tests.ai_puzzles import kit
 
 OPTS = Options(crosses=True, fighter_aces=True)
@@ -106,3 +107,12 @@ def test_answers_decisions_through_the_game_as_every_level_does() -> None:
     assert side is not None and s.phase == "setup"
     action = game.choose(s.view(side), CORRESPONDENCE, 1)
     assert action in s.legal_actions()
+
+
+def test_rated_and_shown_with_its_think_time() -> None:
+    game = registry.game("blockwars")
+    rating, hard = level_rating(game, CORRESPONDENCE), level_rating(game, "hard")
+    assert rating is not None and hard is not None and rating >= hard  # measured level with hard
+    assert level_label(game, CORRESPONDENCE).startswith("correspondence, about ")
+    choice = level_choice(game, CORRESPONDENCE)
+    assert "second" in choice and len(choice) <= 100 and not choice.endswith("…"), choice
