@@ -110,9 +110,11 @@ class BlockWarsGame(BaseGame[State, View]):
             "normal": "tries every action with the exact odds of its card fight and keeps the best",
             "hard": "plans each two-action turn with exact odds and weighs what it leaves the enemy",
             "search": "the generic tree search every game has, 1.5 seconds a decision; not rated",
-            CORRESPONDENCE: "for games over days: hard's plans with the deepest check of both sides' wins",
+            CORRESPONDENCE: "hard's plans weighed against hard's reply; about a second a decision",
         },
-        ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0},
+        # correspondence: hard's Elo plus its measured match against hard (20-20 in 40 games,
+        # 2026-11-28, docs/ai.md): level with hard, +/- about 110 Elo at 95 %.
+        ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0, CORRESPONDENCE: 861.0},
         budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S},
     )
     focus = Focus(
@@ -143,8 +145,10 @@ class BlockWarsGame(BaseGame[State, View]):
             )
         from engine.blockwars import ai  # the heuristics are only needed for AI games
 
-        if level == CORRESPONDENCE:  # hard's plans: more search made it weaker (docs/ai.md)
-            return ai.choose(self.view_of(view), "hard", seed, budget_s, iterations)
+        if level == CORRESPONDENCE:  # hard's plans judged after hard's own reply (docs/ai.md)
+            from engine.blockwars import correspondence
+
+            return correspondence.choose(self.view_of(view), seed, budget_s)
         return ai.choose(self.view_of(view), level, seed, budget_s, iterations)
 
     def evaluate(self, state: AnyState, side: str) -> float:

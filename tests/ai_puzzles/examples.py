@@ -6,6 +6,8 @@ from functools import partial
 
 from engine.battlefronts.position import build as bf_build
 from engine.battlefronts.state import MOVE
+from engine.blockwars.model import Side as BwSide
+from engine.blockwars.position import build as bw_build
 from engine.combinedarms.position import build as ca_build
 from engine.companycommander.position import build as cc_build
 from engine.companycommander.state import DEPLOY, RECON
@@ -153,6 +155,20 @@ def bf_jump_threat() -> State:
     )
 
 
+def bw_gamble() -> State:
+    """Canadians to move: a German stands on a1, their back row, and another on h2 can step onto the
+    empty h1 for the second. Covering h1 (g2-h1, or a reinforcement there) stops it; attacking h2
+    wins the fight about half the time, and a lost fight leaves the step open, or g1 too."""
+    return bw_build(
+        {
+            **{sq: "G" for sq in ("a1", "h2", "d6", "e6", "f7")},
+            **{"c7": "GM", "f8": "GM"},
+            **{sq: "C" for sq in ("g1", "g2", "f1", "c4", "d3", "e2")},
+        },
+        active=BwSide.CANADIANS,
+    )
+
+
 # Combined Arms: the Headquarters in a corner, ringed by three units. WWI: an enemy Flame Thrower
 # (2 damage to anything) stands next to the ring and two Artillery are in range; moving the unit
 # on b2 away lets the Flame Thrower step in, and the three bring the 4 damage that destroys the
@@ -283,6 +299,18 @@ EXAMPLES: list[Puzzle] = [
         ("pass",),
         note="issue 32, game 2: hard passed its move phase while the newcomer held two fronts alone",
         build=bf_jump_threat,
+    ),
+    Puzzle(
+        "blockwars",
+        "bw-quiet-move-not-a-fight",
+        "stop the loss",
+        0,
+        (),
+        ("g2-h1", "R@h1"),
+        ("g2xh2", "g1xh2"),
+        note="issue 32: hard gambled the game on a card fight where one quiet move stopped the loss",
+        build=bw_gamble,
+        blunder_share=0.1,  # lost only when the fight (and the second try) goes wrong
     ),
     Puzzle(
         "companycommander",
