@@ -337,7 +337,7 @@ class Core(SweepLoop, commands.Cog):
         mine = state.view(side)
         on_turn = side in state.to_act()
         legal = list(state.legal_actions(side)) if on_turn else []
-        standing = [a for a in standing_actions(rules, verb) if a not in legal]
+        standing = [a for a in standing_actions(rules, verb, state, side) if a not in legal]
         chosen = fmt.filter_choices(rules, mine, [*legal, *standing], kinds, current)
         out: list[app_commands.Choice[str]] = []
         if not on_turn and (verb is None or not chosen):

@@ -750,7 +750,7 @@ class Console:
         else:
             self.say(f"{len(legal)} legal for @{self.me}:")
             self._command_lines(game, state, legal)
-        standing = [str(a) for a in standing_actions(game)]
+        standing = [str(a) for a in standing_actions(game, None, state, mine)] if mine else []
         if mine is not None and standing:
             self.say("At any time, on turn or not:")
             self._command_lines(game, state, standing)

@@ -78,7 +78,9 @@ async def test_legal_lists_the_standing_orders_to_both_players(tmp_path: Path, n
             assert await console.run_lines([f"/as {who}", f"/{name} legal"]) == 0
             text = said(out)
             assert "At any time, on turn or not:" in text
-            assert f"/{name} {verb.name}: {', '.join(verb.choices)}" in text
+            # every setting but a switch already in force (Combined Arms: retreats are asked at first)
+            offered = verb.choices if name == "fixbayonets" else ("on",)
+            assert f"/{name} {verb.name}: {', '.join(offered)}" in text
     finally:
         await console.close()
 
