@@ -728,3 +728,63 @@ async def test_both_sides_set_up_at_once_each_in_secret(store: str, clock: Clock
     assert not second.mid_turn and await svc.channel_view(second.match) is None
     both = " ".join(await svc.history(CHANNEL, asker=BOB))
     assert game == "combinedarms" or secret in both  # Fix Bayonets shows both set-ups once both are in
+
+
+# ---------------------------------------------------------------------- writes that keep the version
+
+
+@pytest.mark.parametrize("how", ["moved", "step"])
+@pytest.mark.parametrize("write", ["reminded", "shifted"])
+async def test_a_clock_write_landing_while_a_game_is_moved_is_kept(
+    store: str, clock: Clock, write: str, how: str
+) -> None:
+    """A reminder's mark and a clock shift (time away) do not bump the version, so the players'
+    buttons stay current. A write of the whole match row (moving the game to another channel) that
+    had read the row before one of them landed wrote the old value back on PostgreSQL: a second
+    reminder, or a shift lost for a player away. Another process's sweep does the write here, in
+    the middle of the move; SQLite runs one write at a time, so there it lands before or after. A
+    step of a turn (a move that starts no new clock) writes only what it changes: it keeps it too."""
+    svc = await open_service(store, clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    assert match.deadline is not None and match.reminder_at is not None and not match.reminded
+    later = match.deadline + 86_400
+    if write == "reminded":
+        sql, args = "UPDATE matches SET reminded = 1 WHERE id = $1 AND version = $2 AND reminded = 0", ()
+    else:
+        sql, args = "UPDATE matches SET deadline = $3 WHERE id = $1 AND version = $2", (later,)
+    if store.startswith("postgres"):
+        other = await asyncpg.connect(store)
+        try:
+            async with other.transaction():
+                await other.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match.id)
+                moving = asyncio.create_task(change(svc, match, how))
+                await asyncio.sleep(0.3)  # the move is under way, waiting for the row
+                assert not moving.done()
+                assert await other.execute(sql, match.id, match.version, *args) == "UPDATE 1"
+            await moving
+        finally:
+            await other.close()
+    else:
+        if write == "reminded":
+            assert await svc.db.mark_reminded(match.id, match.version)
+        else:
+            assert await svc.db.shift_clock(match.id, match.version, later, match.reminder_at)
+        await change(svc, match, how)
+    stored = await svc.db.get_match(match.id)
+    assert stored.channel_id == (CHANNEL + 1 if how == "moved" else CHANNEL)
+    assert stored.version == match.version + 1
+    if write == "reminded":
+        assert stored.reminded
+    else:
+        assert stored.deadline == later
+
+
+async def change(svc: MatchService, match, how: str) -> None:
+    """A write of the match that bumps its version: moving it to another channel, or a step of the
+    Germans' turn (their first of two actions: no new clock)."""
+    if how == "moved":
+        await svc.db.update_match(match.id, expected_version=match.version, channel_id=CHANNEL + 1)
+    else:
+        played = await svc.act(CHANNEL, ALICE, "e6-e5")
+        assert played.mid_turn
