@@ -276,8 +276,12 @@ class Moves(Challenges):
         """The other player's turn, while its steps are still theirs alone (`channel_view`): what
         `user_id`, one of the players, may know of the game is the position before it. None when
         there is no such turn, or it is theirs, or they are not a player."""
-        if match.side_of(user_id) is None or user_id == match.ai_player_id:
+        side = match.side_of(user_id)
+        if side is None or user_id == match.ai_player_id:
             return None
+        live = self._live.get(match.channel_id)
+        if live is not None and live[0].id == match.id and live[1] is not None and side in live[1].to_act():
+            return None  # theirs to act (every move of the player on turn): no log to read
         private = await self.channel_view(match)
         return private if private is not None and private.player_id != user_id else None
 
