@@ -749,8 +749,9 @@ async def test_a_clock_write_landing_while_a_game_is_moved_is_kept(
     match, _ = await svc.current(CHANNEL)
     assert match.deadline is not None and match.reminder_at is not None and not match.reminded
     later = match.deadline + 86_400
+    args: tuple[float, ...] = ()
     if write == "reminded":
-        sql, args = "UPDATE matches SET reminded = 1 WHERE id = $1 AND version = $2 AND reminded = 0", ()
+        sql = "UPDATE matches SET reminded = 1 WHERE id = $1 AND version = $2 AND reminded = 0"
     else:
         sql, args = "UPDATE matches SET deadline = $3 WHERE id = $1 AND version = $2", (later,)
     if store.startswith("postgres"):
