@@ -388,18 +388,14 @@ class TournamentService:
         return Table(tournament, registry.game(tournament.game), upto, lines, final)
 
     async def _rating_changes(self, entries: Sequence[Entry], boards: Sequence[Board]) -> dict[int, float]:
-        """What the tournament's own games did to each player's rating: every rated game of it (a
-        bye and a game stopped without a result are not rated), in round order, as Elo moves it from
-        the ratings the players had when the tournament began. Games played outside the tournament
-        meanwhile are not counted (the player's rating now minus their rating then counted them)."""
+        """What the tournament's own rated games did to each rating, in round order from the ratings
+        at its start: games outside it meanwhile do not count (rating now minus then counted them)."""
         rating = {e.user_id: e.rating for e in entries if e.rating is not None}
         change = dict.fromkeys(rating, 0.0)
         for board in sorted(boards, key=lambda b: (b.round, b.board)):
             first, second = board.first_id, board.second_id
-            if board.result is None or board.match_id is None or second is None:
-                continue
-            if first not in rating or second not in rating:
-                continue
+            if board.result is None or board.match_id is None or second not in rating or first not in rating:
+                continue  # a bye, a game not over, a player unrated
             if (await self.db.get_match(board.match_id)).status is not Status.FINISHED:
                 continue  # stopped without a result: a draw in the standings, but never rated
             after = elo.updated(rating[first], rating[second], board.result)
