@@ -166,9 +166,19 @@ class Core(SweepLoop, commands.Cog):
         if side is None:
             await reply(interaction, "You are not playing in this game; only its two players can act.")
             return None
+        held = await self.service.held_back(match, interaction.user.id)
+        if held is not None and version == held.seen.match.version:
+            version = match.version  # the channel's board is still the newest this player has
         if not is_current(match, version):
             await reply(interaction, STALE)
             return None
+        if held is not None:
+            # The other player's turn is still theirs alone: this player's buttons act on, and show,
+            # the position the channel has, and nothing of a step that may yet be taken back.
+            if acting and side not in held.seen.state.to_act():
+                await reply(interaction, str(self.service.still_private(match, held)))
+                return None
+            state = held.seen.state
         if acting and side not in state.to_act():
             waiting = " and ".join(f"<@{u}>" for u in waiting_ids(match, state))
             await reply(interaction, f"It is not your turn: {waiting} is to play.")
@@ -320,11 +330,14 @@ class Core(SweepLoop, commands.Cog):
         side = match.side_of(interaction.user.id)
         if match.game != game or side is None:
             return []
+        held = await self.service.held_back(match, interaction.user.id)
+        if held is not None:  # nothing of the other player's turn while it is still theirs alone
+            state = held.seen.state
         rules = game_of(match)
         mine = state.view(side)
         on_turn = side in state.to_act()
         legal = list(state.legal_actions(side)) if on_turn else []
-        standing = [a for a in standing_actions(rules, verb) if a not in legal]
+        standing = [a for a in standing_actions(rules, verb, state, side) if a not in legal]
         chosen = fmt.filter_choices(rules, mine, [*legal, *standing], kinds, current)
         out: list[app_commands.Choice[str]] = []
         if not on_turn and (verb is None or not chosen):

@@ -160,8 +160,12 @@ def _plain(rules: str) -> str:
 class ConsoleMarkup:
     """The console's `play.markup.Markup`: what play/ words for it reads as plain text."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, named: float | None = None) -> None:
         self.console = console
+        # Discord's live countdown shows its date when a reader points at it; the terminal writes
+        # it out, except for the moment `named`, whose date the sentence gives already ("away
+        # until <date> (in 5 days)" said the date twice).
+        self.named = None if named is None else int(named)
 
     def mention(self, user_id: int) -> str:
         return "@" + names.user_name(user_id)
@@ -170,7 +174,8 @@ class ConsoleMarkup:
         return "#" + names.channel_name(channel_id)
 
     def relative(self, ts: float) -> str:
-        return self.console.when(int(ts))  # whole seconds, as Discord's timestamps
+        # whole seconds, as Discord's timestamps
+        return self.console.when(int(ts), dated=int(ts) != self.named)
 
     def date(self, ts: float) -> str:
         return self.console.date(int(ts))
@@ -236,8 +241,9 @@ class Console:
         """A Discord timestamp written as a date ("Tue 24 Nov 20:05")."""
         return datetime.fromtimestamp(ts).strftime("%a %d %b %H:%M")
 
-    def when(self, ts: float) -> str:
-        """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock."""
+    def when(self, ts: float, *, dated: bool = True) -> str:
+        """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock (without the
+        date: "in 3 days")."""
         delta = ts - self.service.clock()
         span = round(abs(delta) / 60) * 60 if abs(delta) >= 60 else abs(delta)  # a day, not 23.99 hours
         unit, n = next(
@@ -245,7 +251,7 @@ class Console:
         )
         rel = f"{n} {unit}{'' if n == 1 else 's'}"
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
-        return f"{rel} ({self.date(ts)})"
+        return f"{rel} ({self.date(ts)})" if dated else rel
 
     def refuse(self, message: str, legal: Iterable[str] = ()) -> Outcome:
         """The console's ephemeral reply: one line, the game untouched."""
@@ -432,10 +438,11 @@ class Console:
         if not raw.isdigit():
             raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
         away = await self.service.away(GUILD_ID, self.my_id, int(raw))
-        self.say(away_text(away, self.markup))
         assert away.until is not None
+        once = ConsoleMarkup(self, named=away.until)  # "away until <date> (in N days)": the date once
+        self.say(away_text(away, once))
         for match in away.games:
-            notice = away_notice(match, self.my_id, away.until, match.id in away.owing, self.markup)
+            notice = away_notice(match, self.my_id, away.until, match.id in away.owing, once)
             self.say(f"[{names.channel_name(match.channel_id)}] {notice}")
         return Outcome()
 
@@ -750,7 +757,7 @@ class Console:
         else:
             self.say(f"{len(legal)} legal for @{self.me}:")
             self._command_lines(game, state, legal)
-        standing = [str(a) for a in standing_actions(game)]
+        standing = [str(a) for a in standing_actions(game, None, state, mine)] if mine else []
         if mine is not None and standing:
             self.say("At any time, on turn or not:")
             self._command_lines(game, state, standing)

@@ -155,6 +155,11 @@ RETURNING *
 """
 
 _SELECT_MATCH = "SELECT * FROM matches WHERE id = ?"
+# PostgreSQL: a read-modify-write of a match holds its row from the read on. A clock shift or a
+# reminder's mark does not bump the version (the buttons stay current), so without the lock one
+# committed between the read and the write was overwritten with the value read: the mark lost (a
+# second reminder), or the shift (a player away could lose on time). SQLite writes one at a time.
+_SELECT_MATCH_LOCKED = "SELECT * FROM matches WHERE id = ? FOR UPDATE"
 
 _SELECT_CHANNEL_MATCH = "SELECT * FROM matches WHERE channel_id = ? AND status IN ('challenged', 'active')"
 
@@ -1143,7 +1148,7 @@ def _apply(
     result: Result | None,
 ) -> Transaction[Match]:
     """Read-check-write of one match inside the caller's transaction."""
-    row = yield one(_SELECT_MATCH, (match_id,))
+    row = yield one(_SELECT_MATCH, (match_id,), postgres=_SELECT_MATCH_LOCKED)
     if row is None:
         raise MatchNotFound(match_id)
     current = row_to_match(row)

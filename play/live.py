@@ -28,6 +28,8 @@ from play.results import (
     CHALLENGE_TTL,
     LIVE_GAMES_KEPT,
     NO_GAME,
+    Played,
+    PrivateTurn,
     Step,
     _handed_out,
     game_of,
@@ -81,6 +83,10 @@ class LiveMatches:
         # (`stretch`); complete when this process saw where it began (else the log tells)
         self._runs: OrderedDict[int, tuple[int, int, list[Step], bool]] = OrderedDict()
         self._reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()  # (match id, side): the latest
+        # (match id, version) -> the channel's view of a private turn then (`Reading.channel_view`),
+        # and (match id, version the channel saw) -> the stretch it saw, so neither is replayed twice
+        self._channel_views: OrderedDict[tuple[int, int], PrivateTurn | None] = OrderedDict()
+        self._channel_seen: OrderedDict[tuple[int, int], Played] = OrderedDict()
         db.watch(self._changed_elsewhere)
 
     def _changed_elsewhere(self, change: MatchChange | None) -> None:

@@ -34,6 +34,7 @@ from play.results import (
     SEPARATOR,
     Chain,
     Played,
+    PrivateTurn,
     Refused,
     Step,
     game_of,
@@ -87,9 +88,14 @@ class Moves(Challenges):
         rules = game_of(match)
         live = self._live.get(channel_id)
         side = match.side_of(user_id)
+        held = await self.held_back(match, user_id)
+        # the other player's turn still private: what this player may know is the channel's position
+        position = held.seen.state if held is not None else live[1] if live is not None else None
         try:
-            actions = self.parse_command(rules, live[1] if live is not None else None, side, texts)
+            actions = self.parse_command(rules, position, side, texts)
         except IllegalMove:
+            if held is not None and side not in held.seen.state.to_act():
+                raise self.still_private(match, held) from None
             await self._refuse_if_not_their_turn(match, user_id)
             raise
         async with self._lock(match.id):
@@ -102,8 +108,19 @@ class Moves(Challenges):
             side = match.side_of(user_id)
             if side is None:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
+            held = await self.held_back(match, user_id)
+            if held is not None and expected_version == held.seen.match.version:
+                expected_version = None  # the channel's board is still the newest this player has
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
+            if (
+                held is not None
+                and side not in held.seen.state.to_act()
+                and not all(a.anytime for a in actions)
+            ):
+                # Before the game's own checks: a refusal worded on the position as it is would tell
+                # of steps the other player may yet take back (RULES.md, "Your turn is yours").
+                raise self.still_private(match, held)
             before = live[1]
             quick_before = before.quick_decision()
             chain = self.run_chain(match, rules, before, side, actions, self.markup)
@@ -254,6 +271,31 @@ class Moves(Challenges):
         if not earlier or not all(a.anytime for a in earlier):
             return False
         return str(action) in {str(a) for a in before.legal_actions(side)}
+
+    async def held_back(self, match: Match, user_id: int) -> PrivateTurn | None:
+        """The other player's turn, while its steps are still theirs alone (`channel_view`): what
+        `user_id`, one of the players, may know of the game is the position before it. None when
+        there is no such turn, or it is theirs, or they are not a player."""
+        side = match.side_of(user_id)
+        if side is None or user_id == match.ai_player_id:
+            return None
+        live = self._live.get(match.channel_id)
+        if live is not None and live[0].id == match.id and live[1] is not None and side in live[1].to_act():
+            return None  # theirs to act (every move of the player on turn): no log to read
+        private = await self.channel_view(match)
+        return private if private is not None and private.player_id != user_id else None
+
+    def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
+        """The answer to a player who would act while the other still takes a turn in private: whose
+        turn it is and when they can act, and nothing of the steps taken so far."""
+        rules = game_of(match)
+        side = match.side_of(held.player_id)
+        who = self.markup.mention(held.player_id)
+        title = f" ({rules.side(side).title})" if side is not None else ""
+        return NotYourTurn(
+            f"{who}{title} is still taking their turn. You can act once they hand it over: "
+            "the channel then gets the board of their whole turn."
+        )
 
     async def _refuse_if_not_their_turn(self, match: Match, user_id: int) -> None:
         """Whoever is not owed an action hears that first: it is more useful than a notation error."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from data import Match, Status
-from engine.errors import InvalidNotation
+from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Action, Event, Game, State, Verb, Weight
 from play import fairness
 from play.errors import MatchOver
@@ -72,9 +72,13 @@ def terms_text(game: Game, options: Mapping[str, Any]) -> str:
     return f"{out} {limits}" if limits else out
 
 
-def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
+def standing_actions(
+    game: Game, verb: Verb | None = None, state: State | None = None, side: str | None = None
+) -> list[Action]:
     """The any-time actions a verb's fixed choices play (standing orders): either player may send
-    them whoever is to act, and `legal_actions` never lists them. No verb: those of every verb."""
+    them whoever is to act, and `legal_actions` never lists them. No verb: those of every verb.
+    With a position and a side, only those that side may give there: a switch already set the way
+    it would set it is refused, so it is not offered (tried on a copy, which is then dropped)."""
     out: list[Action] = []
     for v in (verb,) if verb is not None else game.verbs:
         for choice in v.choices:
@@ -82,8 +86,14 @@ def standing_actions(game: Game, verb: Verb | None = None) -> list[Action]:
                 action = game.parse(v.notation(choice))
             except InvalidNotation:
                 continue
-            if action.anytime:
-                out.append(action)
+            if not action.anytime:
+                continue
+            if state is not None and side is not None:
+                try:
+                    state.clone().apply(action, side)
+                except IllegalAction:
+                    continue
+            out.append(action)
     return out
 
 

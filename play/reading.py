@@ -27,6 +27,7 @@ from play.errors import (
 from play.fairness import engine_seed
 from play.ratings import Standing, standings
 from play.results import (
+    CHANNEL_VIEWS_KEPT,
     REVIEW_SECONDS,
     REVIEWS_KEPT,
     SEPARATOR,
@@ -38,6 +39,7 @@ from play.results import (
     _run_start,
     game_of,
     merged,
+    standing_order,
     waiting_ids,
 )
 from play.words import history_line, private_lines
@@ -141,20 +143,64 @@ class Reading(Clocks):
         the channel last saw, replayed from the log (the position before their first step of the
         turn, and the stretch that led to it). None when the channel has seen all there is: its board is
         the latest position. `board`, `history` and `replay` show this to everyone but that player,
-        so nobody else sees a step before the turn is handed over, nor one taken back meanwhile."""
-        if not match.status.is_open or match.snapshot is None:
+        so nobody else sees a step before the turn is handed over, nor one taken back meanwhile.
+
+        Asked on every `board`, `history`, autocomplete and click of a private turn, so it is kept
+        per match and version (and the position the channel saw, per turn start): asked again, it
+        reads nothing and replays nothing."""
+        if not match.status.is_open:
+            return None
+        key = (match.id, match.version)
+        if key in self._channel_views:
+            self._channel_views.move_to_end(key)
+            return self._channel_views[key]
+        found = await self._channel_view(match)
+        self._channel_views[key] = found
+        while len(self._channel_views) > CHANNEL_VIEWS_KEPT:
+            self._channel_views.popitem(last=False)
+        return found
+
+    async def _channel_view(self, match: Match) -> PrivateTurn | None:
+        rules = game_of(match)
+        live = self._live.get(match.channel_id)
+        state: State | None = None
+        if match.snapshot is not None:
+            state = rules.from_json(match.snapshot)
+        elif live is not None and live[0].id == match.id and live[0].version == match.version:
+            state = live[1]  # the copy in memory (a match kept there has no snapshot)
+        else:
+            stored = await self.db.get_match(match.id)
+            if stored.version == match.version and stored.snapshot is not None:
+                state = rules.from_json(stored.snapshot)
+        if state is None:
             return None
         rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
-        if not rows or rows[-1].player_id in (None, match.ai_player_id):
+        # A standing order given meanwhile, by either player, neither ends the turn nor shows
+        # anything: the turn is whose it was before it.
+        end = len(rows)
+        while end > 0 and rows[end - 1].player_id is not None and standing_order(rules, rows[end - 1]):
+            end -= 1
+        if not end or rows[end - 1].player_id in (None, match.ai_player_id):
             return None
-        actor = rows[-1].player_id
+        actor = rows[end - 1].player_id
+        assert actor is not None
         side = match.side_of(actor)
-        state = game_of(match).from_json(match.snapshot)
         if side is None or state.is_over() or side not in state.to_act():
             return None
-        first = _run_start(rows, {p for p in match.players if p != actor})
+        others = {p for p in match.players if p != actor}
+        first = end
+        while first > 0 and (
+            rows[first - 1].player_id not in others or standing_order(rules, rows[first - 1])
+        ):
+            first -= 1
         version = rows[first - 1].version if first > 0 else 0
-        seen = self._replay_stretch(replace(match, version=version, snapshot=None), rows, first)
+        seen_key = (match.id, version)
+        seen = self._channel_seen.get(seen_key)
+        if seen is None:
+            seen = self._replay_stretch(replace(match, version=version, snapshot=None), rows, first)
+            self._channel_seen[seen_key] = seen
+            while len(self._channel_seen) > CHANNEL_VIEWS_KEPT:
+                self._channel_seen.popitem(last=False)
         return PrivateTurn(actor, seen)
 
     def _replay_stretch(self, match: Match, rows: Sequence[ActionRecord], end: int) -> Played:

@@ -13,6 +13,7 @@ from data import (
     Status,
 )
 from engine import registry
+from engine.meta import MetaAction
 from engine.protocol import Action, Event, Game, State
 from play.errors import (
     ServiceError,
@@ -32,6 +33,7 @@ AWAY_WINDOW = 365 * DAY
 AWAY_GRACE = 3600  # a time away cut this short costs no day of the allowance
 REVIEW_SECONDS = 40.0  # a look back at a finished game thinks this long at most (answered in a minute)
 REVIEWS_KEPT = 64
+CHANNEL_VIEWS_KEPT = 256  # channels' views of private turns kept (`Reading.channel_view`)
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
@@ -96,6 +98,13 @@ def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, flo
     if state.quick_decision():
         return now
     return max([now, *(aways[u] for u in waiting_ids(match, state) if aways.get(u, now) > now)])
+
+
+def standing_order(rules: Game, row: ActionRecord) -> bool:
+    """Whether a logged action is a standing order: sent at any time and seen by nobody but its
+    sender (unlike resigning or a draw offer, the other actions for any time)."""
+    action = rules.parse(row.notation)
+    return action.anytime and not isinstance(action, MetaAction)
 
 
 def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:

@@ -21,7 +21,7 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from data import Database, Match, StaleVersion, Status
+from data import Database, Match, StaleVersion, Status, elo
 from data.tournaments import (
     Board,
     Entry,
@@ -35,7 +35,7 @@ from engine import registry
 from engine.protocol import Game, OptionSpec
 from play.errors import BadRequest, NotAPlayer, ServiceError
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, Standing, pair, standings
+from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, pair, standings
 
 DAY = 24 * 3600
 MIN_ROUNDS, MAX_ROUNDS = 1, 12
@@ -51,7 +51,7 @@ Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a memb
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of the standings as shown: `change` is the rating gained in the game since the start."""
+    """One line of the standings as shown: `change` is the rating the tournament's own games gained."""
 
     rank: int
     user_id: int
@@ -369,21 +369,40 @@ class TournamentService:
         boards = await self.store.tournament_boards(tournament.id)
         upto = tournament.round if round_no is None else round_no
         games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round <= upto]
-        rated = {e.user_id: e.rating for e in entries}
         players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
-        lines: list[Line] = []
+        changes = await self._rating_changes(entries, [b for b in boards if b.round <= upto])
         gone = {e.user_id for e in entries if e.withdrawn}
-        for s in standings(players, games):
-            lines.append(await self._line(tournament, s, rated.get(s.user_id), s.user_id in gone))
+        lines = [
+            Line(
+                s.rank,
+                s.user_id,
+                s.points,
+                s.buchholz,
+                s.sonneborn,
+                changes.get(s.user_id, 0.0),
+                s.user_id in gone,
+            )
+            for s in standings(players, games)
+        ]
         final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
         return Table(tournament, registry.game(tournament.game), upto, lines, final)
 
-    async def _line(self, tournament: Tournament, s: Standing, start: float | None, gone: bool) -> Line:
-        change = 0.0
-        if start is not None:
-            now = (await self.db.player_stats(tournament.guild_id, tournament.game, s.user_id)).rating
-            change = now - start
-        return Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, change, gone)
+    async def _rating_changes(self, entries: Sequence[Entry], boards: Sequence[Board]) -> dict[int, float]:
+        """What the tournament's own rated games did to each rating, in round order from the ratings
+        at its start: games outside it meanwhile do not count (rating now minus then counted them)."""
+        rating = {e.user_id: e.rating for e in entries if e.rating is not None}
+        change = dict.fromkeys(rating, 0.0)
+        for board in sorted(boards, key=lambda b: (b.round, b.board)):
+            first, second = board.first_id, board.second_id
+            if board.result is None or board.match_id is None or second not in rating or first not in rating:
+                continue  # a bye, a game not over, a player unrated
+            if (await self.db.get_match(board.match_id)).status is not Status.FINISHED:
+                continue  # stopped without a result: a draw in the standings, but never rated
+            after = elo.updated(rating[first], rating[second], board.result)
+            for user, now in zip((first, second), after, strict=True):
+                change[user] += now - rating[user]
+                rating[user] = now
+        return change
 
     async def standings_of(self, channel_id: int) -> Table:
         found = await self.store.channel_tournament(channel_id, open_only=False)

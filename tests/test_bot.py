@@ -929,3 +929,31 @@ async def test_the_running_bot_notes_its_health(world: World):
     ok, why = health(path, time.time())
     assert not ok and "not connected" in why
     await w.start()  # a running bot again, for the fixture's tidy-up
+
+
+async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(world: World):
+    """While Alice's turn is hers alone, Bob's clicks on the channel's board answer him, privately,
+    that she is still taking it: nothing is played, nothing of her step is shown, and the buttons
+    act as usual once she hands the turn over."""
+    w = world
+    board = await deployed(w)
+    match = await w.match()
+    step = await w.slash(w.alice, "move", {"action": "e6-e5"})
+    assert_private_board(step.message, w.alice)
+    take = f"bw:act:{match.id}:{match.version}"
+    assert take in board.custom_ids
+    for custom_id in board.custom_ids:
+        if custom_id.startswith(("bw:act:", "bw:dec:", "bw:open:")):
+            answer = await w.fake.click(w.bob, board, custom_id)
+            assert answer.ephemeral, custom_id
+            assert answer.content.startswith(f"<@{w.alice.id}> (Germans) is still taking their turn."), (
+                answer.content
+            )
+            assert "e5" not in answer.content and "left" not in answer.content
+    assert (await w.match()).version == match.version + 1
+    await w.slash(w.alice, "end")
+    handed = await w.match()
+    after = [m for m in w.fake.messages_in(w.general) if not m.ephemeral and m.attachments][-1]
+    assert f"bw:act:{handed.id}:{handed.version}" in after.custom_ids
+    picker = await w.fake.click(w.bob, after, f"bw:act:{handed.id}:{handed.version}")
+    assert picker.ephemeral and picker.content == "Which one?"

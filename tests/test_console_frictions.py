@@ -78,7 +78,9 @@ async def test_legal_lists_the_standing_orders_to_both_players(tmp_path: Path, n
             assert await console.run_lines([f"/as {who}", f"/{name} legal"]) == 0
             text = said(out)
             assert "At any time, on turn or not:" in text
-            assert f"/{name} {verb.name}: {', '.join(verb.choices)}" in text
+            # every setting but a switch already in force (Combined Arms: retreats are asked at first)
+            offered = verb.choices if name == "fixbayonets" else ("on",)
+            assert f"/{name} {verb.name}: {', '.join(offered)}" in text
     finally:
         await console.close()
 
@@ -299,5 +301,24 @@ async def test_a_line_the_game_cannot_read_is_refused_with_examples_playable_the
         await console.run_lines([offered[0]])  # (`run_lines` counts the refusal above to the end)
         _, after = await console.service.latest(console.channel_id)
         assert "✗" not in said(out) and after.to_act() != before.to_act()  # accepted: the Germans owe theirs
+    finally:
+        await console.close()
+
+
+async def test_time_away_names_its_date_once(tmp_path: Path) -> None:
+    """`/wargames away` read "You are away until Tue 24 Nov 20:05 (in 5 days (Tue 24 Nov 20:05))",
+    and so did the note to the opponent's channel: the date once, then how far off it is."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        said(out)
+        assert await console.run_lines(["/wargames away days:5"]) == 0
+        text = said(out)
+        until = console.date(int(console.service.clock()) + 5 * 86400)
+        assert f"You are away until {until} (in 5 days). " in text, text
+        assert f"@alice is away until {until} (in 5 days). While it is their move" in text, text
+        assert text.count(until) == 2, text  # once in the answer, once in the game's channel
+        assert "Their move here is now due in 8 days (" in text, text  # another moment keeps its date
     finally:
         await console.close()

@@ -188,23 +188,26 @@ async def test_any_time_commands_are_offered_to_both_players_and_accepted(table:
         user = t.users[user_id]
         offered = await t.fake.autocomplete(user, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg)
         values = [c["value"] for c in offered]
-        assert values == list(spec.choices), offered
+        # every setting, but a switch already set that way (it would be refused as "already")
+        assert values and set(values) <= set(spec.choices), offered
         assert not any("not your turn" in c["name"].lower() for c in offered)
         typed = await t.fake.autocomplete(
-            user, t.channel, name, verb, {spec.arg: spec.choices[-1][:3]}, focused=spec.arg
+            user, t.channel, name, verb, {spec.arg: values[-1][:3]}, focused=spec.arg
         )
-        assert spec.choices[-1] in [c["value"] for c in typed]
+        assert values[-1] in [c["value"] for c in typed]
         answers = []
-        for value in values:  # a setting already in force is refused as such, never for the turn
+        for value in values:  # taken, never refused for the turn nor as a setting already in force
             answers.append(sent := await t.slash(user, name, verb, {spec.arg: value}))
             assert "not your turn" not in sent.content.lower(), sent.content
+            assert "already" not in sent.content.lower(), sent.content
         # taken: a private note (orders kept secret) or the board in the channel (orders made public)
         assert any(not a.ephemeral or a.content.startswith("Only you see this") for a in answers)
     # the general `play` command offers them too, after the note, to the player not on turn
     user = t.users[waiting]
+    mine = await t.fake.autocomplete(user, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg)
     offered = await t.fake.autocomplete(user, t.channel, name, "play", {"action": ""}, focused="action")
     assert "not your turn" in offered[0]["name"].lower()
-    assert spec.notation(spec.choices[0]) in [c["value"] for c in offered[1:]]
+    assert spec.notation(mine[0]["value"]) in [c["value"] for c in offered[1:]]
     # a spectator is offered nothing
     assert await t.fake.autocomplete(t.eve, t.channel, name, verb, {spec.arg: ""}, focused=spec.arg) == []
 
@@ -388,3 +391,30 @@ async def test_a_pass_that_sets_off_a_great_battle_still_posts_its_board(table: 
     battle = "Reds 9 against Blues 9, so the Blues take 2 reductions and the Reds 2"
     assert lines[1:5] == [f"Battle at F{n}: {battle}" for n in range(1, 5)]  # a line each
     assert len(lines) == 6 and lines[-1].startswith("<@")  # whose turn it is now is never cut
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+async def test_autoretreat_offers_only_the_switch_that_changes_something(table: Table, name: str):
+    """A player whose automatic retreats were off was offered `autoretreat off` too, and sending it
+    was refused as "already off": now each player is offered the one setting that changes theirs,
+    in `/autoretreat` and in `play`, whoever is on turn."""
+    t, game = table, registry.game(name)
+    await t.start(game)
+    await t.play_until(game, lambda state, side: state.turn_number() >= 1 and not state.quick_decision())
+    match, state = await t.bot.service.current(t.channel.id)
+    on_turn = match.sides[min(state.to_act())]
+    for user_id in (on_turn, match.other_player(on_turn)):
+        user = t.users[user_id]
+        for expected in ("on", "off", "on"):
+            offered = await t.fake.autocomplete(
+                user, t.channel, name, "autoretreat", {"setting": ""}, focused="setting"
+            )
+            assert [c["value"] for c in offered] == [expected], offered
+            play = await t.fake.autocomplete(
+                user, t.channel, name, "play", {"action": "auto"}, focused="action"
+            )
+            assert [c["value"] for c in play if c["value"].startswith("autoretreat")] == [
+                f"autoretreat {expected}"
+            ]
+            sent = await t.slash(user, name, "autoretreat", {"setting": expected})
+            assert "already" not in sent.content.lower(), sent.content

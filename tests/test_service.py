@@ -495,7 +495,13 @@ async def test_a_command_the_channel_does_not_see_keeps_its_board_current(store:
     legal = await svc.legal(CHANNEL, ALICE)
     played = await svc.act(CHANNEL, ALICE, legal[0], expected_version=board.version)
     assert not played.secret and played.match.quiet_from is None
-    # now that board is out of date for real
+    # while her turn is hers alone, that board is still the newest Bob has: his orders from it stand
+    assert played.mid_turn
+    again = await svc.act(CHANNEL, BOB, "orders ask", expected_version=board.version)
+    assert again.secret
+    # once she hands the turn over, that board is out of date for real
+    handed = await svc.act(CHANNEL, ALICE, "end")
+    assert not handed.mid_turn
     with pytest.raises(StalePrompt):
         await svc.act(CHANNEL, BOB, "orders ask", expected_version=board.version)
     await svc.db.close()
@@ -608,3 +614,178 @@ async def test_a_refusal_offers_examples_of_the_position_it_was_given_in(
     rows = [e for e in words.split("`")[1::2] if e.startswith("deploy ") and "/" in e]
     assert rows  # rows of the army the command's first action chose
     await svc.act(CHANNEL, american, f"army fortress; {rows[0]}")
+
+
+# ---------------------------------------------------------------------- a turn still private
+
+
+async def test_the_other_player_cannot_act_on_or_learn_of_a_private_turn(store: str, clock: Clock) -> None:
+    """While Alice plays a turn of several steps in private, Bob's clicks on the channel's board and
+    his typed commands are answered with whose turn it is, in words that tell nothing of her steps
+    (not how many actions she has left), and change nothing; his history stops before her turn."""
+    svc = await open_service(store, clock)
+    await started(svc)
+    board, state = await svc.current(CHANNEL)
+    assert state.to_act() == {"germans"}
+    step = await svc.act(CHANNEL, ALICE, "e6-e5")
+    assert step.mid_turn
+    private = await svc.channel_view(step.match)
+    assert private is not None and private.seen.match.version == board.version
+    tries = [("end", board.version), ("a3-a4", board.version), ("a3-a4", None), ("zz", None)]
+    for notation, version in tries:
+        with pytest.raises(NotYourTurn) as refused:
+            await svc.act(CHANNEL, BOB, notation, expected_version=version)
+        said = str(refused.value)
+        assert said.startswith("@1 (Germans) is still taking their turn. You can act once they hand it over")
+        assert "left" not in said and "e5" not in said and "moved on" not in said
+    now, _ = await svc.current(CHANNEL)
+    assert now.version == step.match.version
+    assert all("e5" not in line for line in await svc.history(CHANNEL, asker=BOB))
+    assert any("e5" in line for line in await svc.history(CHANNEL, asker=ALICE))
+    # resigning is never kept back
+    done = await svc.act(CHANNEL, BOB, "resign")
+    assert done.match.status is Status.FINISHED
+
+
+async def test_a_standing_order_given_meanwhile_keeps_the_turn_private(store: str, clock: Clock) -> None:
+    """Bob gives a standing order (Fix Bayonets) from the channel's board while Alice's turn is still
+    hers alone: it is taken, and the channel still sees the game as it was before her turn; it used
+    to end the privacy, so `board` and `history` showed her steps to everyone."""
+    svc = await open_service(store, clock)
+    await svc.challenge(
+        game="fixbayonets",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+    )
+    await svc.accept(CHANNEL, BOB)
+    await svc.act(CHANNEL, ALICE, "setup std")
+    await svc.act(CHANNEL, BOB, "setup std")
+    board, _ = await svc.current(CHANNEL)
+    step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")
+    assert step.mid_turn
+    order = await svc.act(CHANNEL, BOB, "orders never", expected_version=board.version)
+    assert order.secret
+    private = await svc.channel_view(order.match)
+    assert private is not None and private.player_id == ALICE
+    assert private.seen.match.version == board.version
+    assert all("d6" not in line for line in await svc.history(CHANNEL, asker=BOB))
+    with pytest.raises(NotYourTurn, match="still taking their turn"):
+        await svc.act(CHANNEL, BOB, "advance Rb1-d3", expected_version=board.version)
+
+
+async def test_the_channels_view_of_a_private_turn_is_replayed_once(store: str, clock: Clock) -> None:
+    """`board`, `history`, autocomplete and every click ask for the channel's view during a private
+    turn: asked again at the same version it reads no log and replays nothing."""
+    svc = await open_service(store, clock)
+    await started(svc)
+    await svc.act(CHANNEL, ALICE, "e6-e5")
+    match, _ = await svc.current(CHANNEL)
+    reads = 0
+    real = svc.db.actions
+
+    async def counted(match_id: int):  # the store's own answer, counted
+        nonlocal reads
+        reads += 1
+        return await real(match_id)
+
+    svc.db.actions = counted  # type: ignore[method-assign]
+    first = await svc.channel_view(match)
+    for _ in range(5):
+        assert await svc.channel_view(match) is first
+        await svc.history(CHANNEL, asker=BOB)
+    assert first is not None and reads == 1 + 5  # one for the view; history reads the log it shows
+
+
+@pytest.mark.parametrize("game", ["combinedarms", "fixbayonets"])
+async def test_both_sides_set_up_at_once_each_in_secret(store: str, clock: Clock, game: str) -> None:
+    """Games whose sides set up at the same time: the first to set up does not hold the second back
+    (no "still taking their turn"), the second learns nothing of the first's choice before both are
+    in, neither from the history nor from a refusal, and both are shown once the second is in."""
+    svc = await open_service(store, clock)
+    await svc.challenge(
+        game=game, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB, side="random"
+    )
+    await svc.accept(CHANNEL, BOB)
+    _, state = await svc.current(CHANNEL)
+    assert len(state.to_act()) == 2
+    first_choice = (await svc.legal(CHANNEL, ALICE))[-1]
+    nonsense = f"{first_choice.split()[0]} nonsense"
+    with pytest.raises(IllegalMove) as before:
+        await svc.act(CHANNEL, BOB, nonsense)
+    first = await svc.act(CHANNEL, ALICE, first_choice)
+    assert not first.mid_turn and await svc.channel_view(first.match) is None
+    secret = first_choice.split(" ", 1)[1]
+    lines = await svc.history(CHANNEL, asker=BOB)
+    assert lines and all(secret not in line for line in lines)
+    with pytest.raises(IllegalMove) as refused:
+        await svc.act(CHANNEL, BOB, nonsense)
+    assert str(refused.value) == str(before.value)  # the same words whatever Alice chose
+    second_choice = (await svc.legal(CHANNEL, BOB))[0]
+    second = await svc.act(CHANNEL, BOB, second_choice, expected_version=first.match.version)
+    assert not second.mid_turn and await svc.channel_view(second.match) is None
+    both = " ".join(await svc.history(CHANNEL, asker=BOB))
+    assert game == "combinedarms" or secret in both  # Fix Bayonets shows both set-ups once both are in
+
+
+# ---------------------------------------------------------------------- writes that keep the version
+
+
+@pytest.mark.parametrize("how", ["moved", "step"])
+@pytest.mark.parametrize("write", ["reminded", "shifted"])
+async def test_a_clock_write_landing_while_a_game_is_moved_is_kept(
+    store: str, clock: Clock, write: str, how: str
+) -> None:
+    """A reminder's mark and a clock shift (time away) do not bump the version, so the players'
+    buttons stay current. A write of the whole match row (moving the game to another channel) that
+    had read the row before one of them landed wrote the old value back on PostgreSQL: a second
+    reminder, or a shift lost for a player away. Another process's sweep does the write here, in
+    the middle of the move; SQLite runs one write at a time, so there it lands before or after. A
+    step of a turn (a move that starts no new clock) writes only what it changes: it keeps it too."""
+    svc = await open_service(store, clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    assert match.deadline is not None and match.reminder_at is not None and not match.reminded
+    later = match.deadline + 86_400
+    args: tuple[float, ...] = ()
+    if write == "reminded":
+        sql = "UPDATE matches SET reminded = 1 WHERE id = $1 AND version = $2 AND reminded = 0"
+    else:
+        sql, args = "UPDATE matches SET deadline = $3 WHERE id = $1 AND version = $2", (later,)
+    if store.startswith("postgres"):
+        other = await asyncpg.connect(store)
+        try:
+            async with other.transaction():
+                await other.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match.id)
+                moving = asyncio.create_task(change(svc, match, how))
+                await asyncio.sleep(0.3)  # the move is under way, waiting for the row
+                assert not moving.done()
+                assert await other.execute(sql, match.id, match.version, *args) == "UPDATE 1"
+            await moving
+        finally:
+            await other.close()
+    else:
+        if write == "reminded":
+            assert await svc.db.mark_reminded(match.id, match.version)
+        else:
+            assert await svc.db.shift_clock(match.id, match.version, later, match.reminder_at)
+        await change(svc, match, how)
+    stored = await svc.db.get_match(match.id)
+    assert stored.channel_id == (CHANNEL + 1 if how == "moved" else CHANNEL)
+    assert stored.version == match.version + 1
+    if write == "reminded":
+        assert stored.reminded
+    else:
+        assert stored.deadline == later
+
+
+async def change(svc: MatchService, match, how: str) -> None:
+    """A write of the match that bumps its version: moving it to another channel, or a step of the
+    Germans' turn (their first of two actions: no new clock)."""
+    if how == "moved":
+        await svc.db.update_match(match.id, expected_version=match.version, channel_id=CHANNEL + 1)
+    else:
+        played = await svc.act(CHANNEL, ALICE, "e6-e5")
+        assert played.mid_turn

@@ -301,3 +301,35 @@ async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world
     again = await t.store.tournament_boards(started.tournament.id)
     assert again[0].match_id == begun.id and again[0].thread_id == 2001
     assert await t.pending_starts(started.tournament) == []
+
+
+async def test_the_rating_change_counts_the_tournaments_own_games_only(world):
+    """The standings' rating change was a player's rating now minus at the start, so a game played
+    outside the tournament meanwhile counted in it: only the tournament's own games count."""
+    from data import elo
+
+    db, clock = world
+    t = services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    (board,) = await t.store.tournament_boards(started.tournament.id)
+    assert board.thread_id is not None and board.second_id is not None
+    # meanwhile the first player loses an outside game to someone else, in the same game and server
+    outside = 777
+    await t.matches.challenge(
+        game="blockwars", guild_id=GUILD, channel_id=outside, challenger_id=board.first_id, opponent_id=99
+    )
+    await t.matches.accept(outside, 99)
+    await t.matches.act(outside, board.first_id, "resign")
+    before = (await db.player_stats(GUILD, "blockwars", board.first_id)).rating
+    assert before < elo.START_RATING
+    # the tournament game: the second player resigns
+    await t.matches.act(board.thread_id, board.second_id, "resign")
+    (done,) = await t.sweep()
+    table = done.table  # type: ignore[union-attr]
+    won = elo.updated(elo.START_RATING, elo.START_RATING, 1.0)[0] - elo.START_RATING  # +16
+    change = {line.user_id: line.change for line in table.lines}
+    assert change == {board.first_id: pytest.approx(won), board.second_id: pytest.approx(-won)}
+    now = (await db.player_stats(GUILD, "blockwars", board.first_id)).rating
+    assert now - elo.START_RATING != pytest.approx(won)  # what the column used to show

@@ -509,15 +509,21 @@ class State:
         if isinstance(action, A.Discard):
             return "You discard only when you hold more than seven Tactics cards after the Tactics phase."
         if isinstance(action, A.Extra):
+            if self.phase != DEPLOY or not self._extra_open(side):
+                # first whether there is a card on offer at all: the edition matters only then
+                if action.deck == "none":
+                    return (
+                        "There is no extra card to decline now: your Company Commander's extra card "
+                        "comes in the Deploy phase, once a turn, when he was in play at its start."
+                    )
+                return (
+                    "Your Company Commander's extra card is taken in the Deploy phase, once a turn, "
+                    "when he was in play at its start."
+                )
             if action.deck == "none" and not self.extra_optional:
                 return (
                     "This game began under the first edition of our rules, in which the Company "
                     "Commander's extra card is always taken: `extra squad` or `extra tactics`."
-                )
-            if self.phase != DEPLOY or not self._extra_open(side):
-                return (
-                    "Your Company Commander's extra card is taken in the Deploy phase, once a turn, "
-                    "when he was in play at its start."
                 )
             return f"Your {action.deck.title()} deck is empty: take the other card."
         if isinstance(action, A.Play):

@@ -51,7 +51,6 @@ HEADER = 70
 LABEL = 36
 ARRIVING_LINE = 26
 ROW = cards.CARD_H + 6
-MINI_ROW = cards.MINI_H + 4  # a row of halved cards, two units side by side
 MIN_ROWS = 1
 FRAME_ROWS = 5  # a replay frame's cards a front (one size for the whole replay)
 FRAME_LINES = 4  # a replay frame's lines of record
@@ -197,7 +196,7 @@ def draw(view: View, events: Sequence[Event] = (), *, frame: bool = False) -> Im
     y_g_label = HEADER
     y_g_arr = y_g_label + LABEL
     y_g_area = y_g_arr + len(arriving[GERMANS]) * ARRIVING_LINE
-    row_h = {side: MINI_ROW if compact[side] else ROW for side in SIDES}
+    row_h = {side: mini_row(state, side) if compact[side] else ROW for side in SIDES}
     y_band = y_g_area + rows[GERMANS] * row_h[GERMANS] + 4
     y_a_area = y_band + BAND
     y_a_arr = y_a_area + rows[AMERICANS] * row_h[AMERICANS] + 4
@@ -279,7 +278,7 @@ def _fit(
     rows = dict(need)
 
     def tall() -> int:
-        return sum(rows[s] * (MINI_ROW if compact[s] else ROW) for s in SIDES)
+        return sum(rows[s] * (mini_row(state, s) if compact[s] else ROW) for s in SIDES)
 
     for side in sorted(SIDES, key=lambda s: -need[s]):
         if tall() <= room:
@@ -305,8 +304,27 @@ def _plural(n: int, noun: str) -> str:
 
 
 def _mini(c: Canvas, state: State, u: Unit, x: int, y: int, hot: set[str]) -> None:
-    tile = cards.mini(u.side, u.type.short, u.label, u.type.strength, u.cas, u.pinned, u.label in hot)
+    tag, tagged = tag_of(state, u), tagged_side(state, u.side)
+    tile = cards.mini(u.side, u.type.short, u.label, u.type.strength, u.cas, tag, u.label in hot, tagged)
     c.im.paste(tile, (x, y))
+
+
+def shows_turn(state: State, side: str) -> bool:
+    """Whether `side`'s cards say what each unit did this turn (the side to act, in a game going on)."""
+    return side == state.active and state.result is None
+
+
+def tagged_side(state: State, side: str) -> bool:
+    """Whether `side`'s halved cards need the line for what a unit did this turn: the side to act,
+    once one of its units has done something (or came) this turn; else the line would stand empty."""
+    if not shows_turn(state, side):
+        return False
+    return any(tag_of(state, u) not in ("", "pinned") for u in state.forces[side].values() if u.front >= 0)
+
+
+def mini_row(state: State, side: str) -> int:
+    """The height of a row of `side`'s halved cards (`tagged_side`: taller, with that line)."""
+    return (cards.MINI_TAGGED_H if tagged_side(state, side) else cards.MINI_H) + 4
 
 
 def tag_of(state: State, u: Unit) -> str:
@@ -314,7 +332,7 @@ def tag_of(state: State, u: Unit) -> str:
     did comes before when it came: a unit deployed this turn that then fired is done (H8)."""
     if u.pinned:
         return "pinned"
-    if u.side != state.active or state.result is not None:
+    if not shows_turn(state, u.side):
         return ""
     return "done" if u.acted else ("moved" if u.moved else ("new" if u.fresh else ""))
 

@@ -70,20 +70,25 @@ def card(side: str, short: str, label: str, strength: int, cas: int, tag: str, h
 
 MINI_W = (CARD_W - 4) // 2  # two to a card's room, where a front holds more units than fit a row each
 MINI_H = 50
+MINI_TAGGED_H = 70  # with a line for what the unit did this turn (the side to act's cards)
 
 
 def mini_rgb(
-    side: str, short: str, label: str, strength: int, cas: int, pinned: bool, hot: bool
+    side: str, short: str, label: str, strength: int, cas: int, tag: str, hot: bool, tagged: bool = False
 ) -> Image.Image:
     """A unit as half a card, for a crowded front: its label, Strength left (red once it has lost
-    any) and type, the type on orange when it is Pinned."""
+    any) and type, the type on orange when it is Pinned; `tagged` (the side to act), a line below
+    says what it did this turn (new, moved, done), as the full card does: half a card has no room
+    for the word beside its type."""
     k = _key()
-    im = Image.new("RGB", (MINI_W, MINI_H), k[f"{side}_tint"])
+    pinned = tag == "pinned"
+    height = MINI_TAGGED_H if tagged else MINI_H
+    im = Image.new("RGB", (MINI_W, height), k[f"{side}_tint"])
     d = ImageDraw.Draw(im)
     edge = k["gold"] if hot else k[side]
     fill = k["pinned_card"] if pinned else k[f"{side}_card"]
     d.rounded_rectangle(
-        [0, 0, MINI_W - 1, MINI_H - 1], radius=6, fill=fill, outline=edge, width=3 if hot else 2
+        [0, 0, MINI_W - 1, height - 1], radius=6, fill=fill, outline=edge, width=3 if hot else 2
     )
     d.rounded_rectangle([3, 3, LABEL_W, 24], radius=4, fill=k[side])
     d.text(((3 + LABEL_W) // 2 + 1, 14), label, font=font(SMALL, True), fill=k["white"], anchor="mm")
@@ -98,14 +103,19 @@ def mini_rgb(
         d.text((6, 36), short, font=f, fill=k["white"], anchor="lm")
     else:
         d.text((5, 36), short, font=f, fill=k["ink"], anchor="lm")
+    words = TAGS[tag]
+    if tagged and words and not pinned:
+        d.text((5, 57), words, font=f, fill=k["dim"], anchor="lm")
     return im
 
 
 @lru_cache(maxsize=4096)
-def mini(side: str, short: str, label: str, strength: int, cas: int, pinned: bool, hot: bool) -> Image.Image:
+def mini(
+    side: str, short: str, label: str, strength: int, cas: int, tag: str, hot: bool, tagged: bool = False
+) -> Image.Image:
     from render.companycommander.theme import to_p
 
-    return to_p(mini_rgb(side, short, label, strength, cas, pinned, hot))
+    return to_p(mini_rgb(side, short, label, strength, cas, tag, hot, tagged))
 
 
 def sample_sheet() -> Image.Image:

@@ -221,3 +221,21 @@ async def test_a_new_challenge_stores_edition_2_and_an_old_match_plays_on_under_
         assert isinstance(state, State) and state.edition == 2
     finally:
         await svc.db.close()
+
+
+@pytest.mark.parametrize("options", [OLD, Options()], ids=["edition 1", "edition 2"])
+def test_extra_none_with_no_extra_card_on_offer_says_so(options: Options) -> None:
+    """Edition 1 answered `extra none` with "the extra card is always taken" even when no extra card
+    was on offer (taken already, or another phase): the refusal says what is true then."""
+    s = build({"A1": "cc C", "G1": "rifles C"}, phase=DEPLOY, options=options, squad={A: ["rifles", "hmg"]})
+    s.extra = False  # taken already this turn
+    before = as_stored(s)
+    with pytest.raises(IllegalAction) as refused:
+        command(s, "extra none")
+    said = str(refused.value)
+    assert said.startswith("There is no extra card to decline now: your Company Commander's extra card")
+    assert "first edition" not in said and "always taken" not in said
+    assert as_stored(s) == before
+    s = build({"A1": "cc C", "G1": "rifles C"}, phase=FIRE, options=options)
+    with pytest.raises(IllegalAction, match=r"^There is no extra card to decline now"):
+        command(s, "extra none")

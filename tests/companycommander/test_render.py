@@ -193,3 +193,39 @@ def test_the_company_commanders_card_names_him_readably() -> None:
     # the short name and the Strength on the card do not meet
     room = cards.CARD_W - 9 - font(26, True).getlength("4") - (cards.LABEL_W + 7)
     assert font(cards.SMALL, True).getlength("Co. Cmdr") + 6 <= room
+
+
+def test_halved_cards_say_what_each_unit_did_this_turn() -> None:
+    """A crowded front halves its cards; they showed Pinned but not new, moved and done, which the
+    full cards show. The side to act's halved cards have a line for it, once one of them has a word
+    to show; the other side's keep the short half card."""
+    from render.companycommander.board import mini_row, tag_of
+
+    units = {f"A{i}": f"rifles {'LCR'[i % 3]}" for i in range(1, 25)} | {"A25": "hmg -"}
+    units |= {f"G{i}": f"mg42 {'LCR'[i % 3]}" for i in range(1, 13)}
+    s = build(units, phase=DEPLOY)
+    command(s, "deploy A25 C; move A1 L; tactics")
+    assert [tag_of(s, s.forces[A][k]) for k in ("A1", "A25", "A2")] == ["moved", "new", ""]
+    _, record = _record(s, [])
+    _, compact, _ = _fit(s, {A: (), G: ()}, record)
+    assert compact[A]
+    assert mini_row(s, A) == cards.MINI_TAGGED_H + 4 and mini_row(s, G) == cards.MINI_H + 4
+    im = draw(s.view(None))
+    tiles = {
+        (short, label, tag): cards.mini(A, short, label, strength, 0, tag, False, True)
+        for short, label, strength, tag in [("Rifles", "A1", 3, "moved"), ("HMG", "A25", 2, "new")]
+    }
+    for (short, label, tag), tile in tiles.items():
+        untagged = cards.mini(A, short, label, 3 if short == "Rifles" else 2, 0, "", False, True)
+        assert tile.tobytes() != untagged.tobytes()  # the word is drawn
+        found = [
+            (x, y)
+            for y in range(im.height - tile.height)
+            for x in range(0, W - tile.width, 2)
+            if im.getpixel((x + 4, y + 4)) == tile.getpixel((4, 4))
+            and im.crop((x, y, x + tile.width, y + tile.height)).tobytes() == tile.tobytes()
+        ]
+        assert found, (label, tag)
+    with measuring() as sizes:
+        draw(s.view(None))
+    assert css_px_at(sizes, W) >= 12

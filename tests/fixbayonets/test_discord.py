@@ -161,3 +161,37 @@ async def test_standing_orders_are_given_off_turn_and_in_private(table: Table):
     take = await t.fake.click(t.alice, board, f"bw:act:{match.id}:{match.version}")
     assert take.ephemeral and "out of date" not in take.content, take.content
     assert any(c.startswith("bw:") for c in take.message.custom_ids)
+
+
+async def test_orders_given_during_the_others_private_turn_keep_it_private(table: Table):
+    """Alice takes a step of her turn (hers alone until she hands it over); Bob gives standing orders
+    from the channel's board meanwhile: taken, in private, and the channel, Bob's board and history
+    still show the game as it was before her turn (the orders used to end its privacy)."""
+    t = table
+    board = await started(t)
+    match = await t.match()
+    from engine import registry
+    from play.undo import MID_TURN_NOTE
+    from tests.test_undo_hidden import quiet_step
+
+    _, state = await t.bot.service.current(t.channel.id)
+    found = quiet_step(registry.game(NAME), state, GERMANS, random.Random(1), set())
+    assert found is not None
+    action, line = found
+    square = action.split("-")[-1]
+    step = await t.slash(t.alice, "play", {"action": action})
+    assert step.ephemeral and MID_TURN_NOTE in step.content and all(m.ephemeral for m in step.messages)
+    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:orders")
+    assert opened.ephemeral and "still taking" not in opened.content
+    select = next(c for c in opened.message.custom_ids if c.startswith("bw:pick:"))
+    given = await t.fake.select(t.bob, opened.message, select, ["orders never"])
+    assert given.ephemeral and given.content.startswith("Only you see this")
+    take = await t.fake.click(t.bob, board, f"bw:act:{match.id}:{match.version}")
+    assert take.ephemeral and take.content.startswith(
+        f"<@{t.alice.id}> (Germans) is still taking their turn."
+    )
+    history = await t.slash(t.bob, "history", {"count": 60})
+    assert line not in history.content and square not in history.content
+    seen = await t.slash(t.bob, "board")
+    assert not seen.ephemeral and square not in seen.content
+    assert f"bw:act:{match.id}:{match.version}" in seen.message.custom_ids  # the board as it was
