@@ -84,17 +84,24 @@ CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
 # made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
 _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
-# Correspondence (issue 32): hard's plan with twice its beam and four times its positions.
+_HARD_WWII = replace(_HARD, guard=0.5)
+# Correspondence (issue 32): each turn chosen among lines hard's planner plays out for both sides
+# (`plan.turn_plan`: policy improvement; a wider beam alone was not measured to pay).
+CORRESPONDENCE_LINES = 6
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
         "wwi": MappingProxyType(
-            {"normal": _NORMAL, "hard": _HARD, CORRESPONDENCE: replace(_HARD, beam=12, positions=16000)}
+            {
+                "normal": _NORMAL,
+                "hard": _HARD,
+                CORRESPONDENCE: replace(_HARD, rollout=_HARD, lines=CORRESPONDENCE_LINES),
+            }
         ),
         "wwii": MappingProxyType(
             {
                 "normal": _NORMAL,
-                "hard": replace(_HARD, guard=0.5),
-                CORRESPONDENCE: replace(_HARD, guard=0.5, beam=12, positions=16000),
+                "hard": _HARD_WWII,
+                CORRESPONDENCE: replace(_HARD_WWII, rollout=_HARD_WWII, lines=CORRESPONDENCE_LINES),
             }
         ),
     }
