@@ -86,7 +86,8 @@ _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
 _HARD_WWII = replace(_HARD, guard=0.5)
 # Correspondence (issue 32): each turn chosen among lines hard's planner plays out for both sides
-# (`plan.turn_plan`: policy improvement; a wider beam alone was not measured to pay).
+# (`plan.turn_plan`: policy improvement; a wider beam alone was not measured to pay). No line is
+# begun after half its cap: on the Campaign board at a busy moment a line can take seconds.
 CORRESPONDENCE_LINES = 6
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
@@ -94,14 +95,21 @@ PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
             {
                 "normal": _NORMAL,
                 "hard": _HARD,
-                CORRESPONDENCE: replace(_HARD, rollout=_HARD, lines=CORRESPONDENCE_LINES),
+                CORRESPONDENCE: replace(
+                    _HARD, rollout=_HARD, lines=CORRESPONDENCE_LINES, cap_s=CORRESPONDENCE_BUDGET_S / 2
+                ),
             }
         ),
         "wwii": MappingProxyType(
             {
                 "normal": _NORMAL,
                 "hard": _HARD_WWII,
-                CORRESPONDENCE: replace(_HARD_WWII, rollout=_HARD_WWII, lines=CORRESPONDENCE_LINES),
+                CORRESPONDENCE: replace(
+                    _HARD_WWII,
+                    rollout=_HARD_WWII,
+                    lines=CORRESPONDENCE_LINES,
+                    cap_s=CORRESPONDENCE_BUDGET_S / 2,
+                ),
             }
         ),
     }

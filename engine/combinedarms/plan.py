@@ -47,6 +47,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from engine import search
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai
 from engine.combinedarms.army import ready_layout
@@ -98,6 +99,7 @@ class Config:
     # (hard's) for both sides, our turn and the enemy's reply; `lines` first moves are tried.
     rollout: Config | None = None
     lines: int = 0
+    cap_s: float = 0.0  # a safety net only: no line is begun after this long (`search.clock`)
 
 
 # ----------------------------------------------------------------------------- small pieces
@@ -744,7 +746,10 @@ def turn_plan(state: State, me: int, cfg: Config, tag: str) -> list[tuple[Any, A
     best: tuple[float, list[tuple[Any, A.Action]]] | None = None
     seen: set[tuple[Any, ...]] = set()
     lines = 0
+    began = search.clock()
     for first, line_cfg in starts:
+        if best is not None and cfg.cap_s and search.clock() - began > cfg.cap_s:
+            break
         c = state.clone()
         record: list[tuple[Any, A.Action]] = []
         if first is not None:
