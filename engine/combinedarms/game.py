@@ -120,10 +120,14 @@ _DESCRIPTIONS = {
     "normal": "moves like easy, and plans each attack phase as a whole",
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
-    CORRESPONDENCE: "for games over days: hard's plans, twice as wide and four times as deep",
 }
+# Its think time: the whole turn's CPU at p95 in its ladder against hard (2026-11-28).
+_CORRESPONDENCE = "tries 7 whole turns against hard's reply; most turns under {} s"
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
-# at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
+# at 0; WWI's hard refitted against normal after the win check and the Headquarters veto (seeds
+# 1001-1040 again, 2026-11-28: 63.75 %, +98); correspondence is hard's Elo plus its measured
+# difference against hard (seeds 5001-5040, 2026-11-28, draws half: WWI 76.25 %, +203).
+# Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
 _BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
@@ -131,8 +135,8 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
         "wwi": AiLevels(
             ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
-            _DESCRIPTIONS,
-            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
+            {**_DESCRIPTIONS, CORRESPONDENCE: _CORRESPONDENCE.format("2.5")},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1094.0, CORRESPONDENCE: 1297.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
