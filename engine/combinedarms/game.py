@@ -86,8 +86,8 @@ _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
 _HARD_WWII = replace(_HARD, guard=0.5)
 # Correspondence (issue 32): each turn chosen among lines hard's planner plays out for both sides
-# (`plan.turn_plan`: policy improvement; a wider beam alone was not measured to pay). No line is
-# begun after half its cap: on the Campaign board at a busy moment a line can take seconds.
+# (`plan.turn_plan`: policy improvement; hard's best 6 first moves, and its guard weight varied).
+# It replaced a wider beam that was never measured. No line is begun after half its cap.
 CORRESPONDENCE_LINES = 6
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
@@ -122,11 +122,11 @@ _DESCRIPTIONS = {
     "search": "the generic tree search every game has, a step at a time",
 }
 # Its think time: the whole turn's CPU at p95 in its ladder against hard (2026-11-28).
-_CORRESPONDENCE = "tries 7 whole turns against hard's reply; most turns under {} s"
+_CORRESPONDENCE = "weighs up to 9 turns by hard's reply; most turns under {} s"
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
 # at 0; WWI's hard refitted against normal after the win check and the Headquarters veto (seeds
 # 1001-1040 again, 2026-11-28: 63.75 %, +98); correspondence is hard's Elo plus its measured
-# difference against hard (seeds 5001-5040, 2026-11-28, draws half: WWI 76.25 %, +203).
+# difference against hard (seeds 5001-5040, 2026-11-28, draws half: WWI 76.25 %, +203; WWII 85 %, +301).
 # Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
 _BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
@@ -145,8 +145,9 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
             {
                 **_DESCRIPTIONS,
                 "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
+                CORRESPONDENCE: _CORRESPONDENCE.format("2"),
             },
-            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0, CORRESPONDENCE: 1547.0},
             budgets=_BUDGETS,
         ),
     }
