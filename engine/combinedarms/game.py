@@ -84,17 +84,32 @@ CA_GUARDS: Mapping[str, Guard] = MappingProxyType(
 # made it worse in WWI and better in WWII, where a base falls only to 6 damage and games are longer.
 _NORMAL = plan.Config(deep=False, beam=3, corner=True)
 _HARD = plan.Config(deep=True, beam=6, focus=1.0, siege=1.0, corner=True)
-# Correspondence (issue 32): hard's plan with twice its beam and four times its positions.
+_HARD_WWII = replace(_HARD, guard=0.5)
+# Correspondence (issue 32): each turn chosen among lines hard's planner plays out for both sides
+# (`plan.turn_plan`: policy improvement; hard's best 6 first moves, and its guard weight varied).
+# It replaced a wider beam that was never measured. No line is begun after half its cap.
+CORRESPONDENCE_LINES = 6
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
         "wwi": MappingProxyType(
-            {"normal": _NORMAL, "hard": _HARD, CORRESPONDENCE: replace(_HARD, beam=12, positions=16000)}
+            {
+                "normal": _NORMAL,
+                "hard": _HARD,
+                CORRESPONDENCE: replace(
+                    _HARD, rollout=_HARD, lines=CORRESPONDENCE_LINES, cap_s=CORRESPONDENCE_BUDGET_S / 2
+                ),
+            }
         ),
         "wwii": MappingProxyType(
             {
                 "normal": _NORMAL,
-                "hard": replace(_HARD, guard=0.5),
-                CORRESPONDENCE: replace(_HARD, guard=0.5, beam=12, positions=16000),
+                "hard": _HARD_WWII,
+                CORRESPONDENCE: replace(
+                    _HARD_WWII,
+                    rollout=_HARD_WWII,
+                    lines=CORRESPONDENCE_LINES,
+                    cap_s=CORRESPONDENCE_BUDGET_S / 2,
+                ),
             }
         ),
     }
@@ -105,10 +120,14 @@ _DESCRIPTIONS = {
     "normal": "moves like easy, and plans each attack phase as a whole",
     "hard": "plans its attacks, moves to mass on targets and the enemy HQ",
     "search": "the generic tree search every game has, a step at a time",
-    CORRESPONDENCE: "for games over days: hard's plans, twice as wide and four times as deep",
 }
+# Its think time: the whole turn's CPU at p95 in its ladder against hard (2026-11-28).
+_CORRESPONDENCE = "weighs up to 9 turns by hard's reply; most turns under {} s"
 # Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
-# at 0. Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
+# at 0; WWI's hard refitted against normal after the win check and the Headquarters veto (seeds
+# 1001-1040 again, 2026-11-28: 63.75 %, +98); correspondence is hard's Elo plus its measured
+# difference against hard (seeds 5001-5040, 2026-11-28, draws half: WWI 76.25 %, +203; WWII 85 %, +301).
+# Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
 _BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
 AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
@@ -116,8 +135,8 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
         "wwi": AiLevels(
             ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
-            _DESCRIPTIONS,
-            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1120.0},
+            {**_DESCRIPTIONS, CORRESPONDENCE: _CORRESPONDENCE.format("2.5")},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1094.0, CORRESPONDENCE: 1297.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
@@ -126,8 +145,9 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
             {
                 **_DESCRIPTIONS,
                 "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
+                CORRESPONDENCE: _CORRESPONDENCE.format("2"),
             },
-            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0, CORRESPONDENCE: 1547.0},
             budgets=_BUDGETS,
         ),
     }

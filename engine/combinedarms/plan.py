@@ -47,6 +47,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from engine import search
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai
 from engine.combinedarms.army import ready_layout
@@ -94,6 +95,11 @@ class Config:
     corner: bool = False  # deploy the Headquarters in a corner of the back row, ringed by units
     positions: int = 4000  # the most positions an attack plan plays through (its budget)
     weights: Weights = TUNED
+    # Correspondence (`turn_plan`): the whole turn chosen among lines played out by this planner
+    # (hard's) for both sides, our turn and the enemy's reply; `lines` first moves are tried.
+    rollout: Config | None = None
+    lines: int = 0
+    cap_s: float = 0.0  # a safety net only: no line is begun after this long (`search.clock`)
 
 
 # ----------------------------------------------------------------------------- small pieces
@@ -647,13 +653,18 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
     """A move by the quick score, weighed against what it leaves our Headquarters open to: the best
     few moves, every move onto a square beside the Headquarters and `done` are judged by the damage
     the enemy could bring to it next turn (a destroyed Headquarters most of all)."""
+    return weighed_moves(state, me, cfg, seed)[0]
+
+
+def weighed_moves(state: State, me: int, cfg: Config, seed: int) -> list[A.Action]:
+    """`guarded`'s candidates, its pick first and the rest in the order it weighs them."""
     side = state.sides[me]
     rng = random.Random(f"ca-guard:{seed}")
     legal = state.legal_actions(side)
     ranked = ai.order(state, side, legal, rng)
     mine = state.hq(me)
     if mine is None:
-        return ranked[0]  # type: ignore[return-value]
+        return ranked  # type: ignore[return-value]
     g = state.g
     ring = g.near[state.u_sq[mine]]
     w = cfg.weights
@@ -666,7 +677,7 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
             picks.append(a)
     picks.append(A.DONE)
     base = now_value(state, me, cfg) if cfg.focus else 0.0
-    best: tuple[float, int] | None = None
+    valued: list[tuple[float, int]] = []
     for i, a in enumerate(picks):
         if isinstance(a, A.Move):
             src, dst = g.index[a.src], g.index[a.dst]
@@ -688,11 +699,76 @@ def guarded(state: State, me: int, cfg: Config, seed: int) -> A.Action:
             + cfg.siege * reach
             - cfg.guard * (min(risk, 2.0) ** 2 + (3.0 if risk >= 1.0 else 0.0))
         )
-        v -= 0.0001 * i
-        if best is None or v > best[0]:
-            best = (v, i)
+        valued.append((v - 0.0001 * i, i))
+    valued.sort(key=lambda x: -x[0])
+    return [picks[i] for _, i in valued]
+
+
+LAST_LINES = 0  # lines the last turn plan played out (for tests and benches)
+
+
+def _step(c: State, cfg: Config, tag: str) -> A.Action:
+    """The action `cfg`'s planner takes in `c` for whoever owes one, as the level plays it (its
+    Headquarters veto included)."""
+    side = c.sides[c._owed()[0]]
+    action = choose(c, side, tag, cfg, 0)
+    return ai.hq_veto(c, side, action, cfg.weights)  # type: ignore[return-value]
+
+
+def _play_turn(c: State, me: int, cfg: Config, tag: str, record: list[tuple[Any, A.Action]] | None) -> None:
+    """Play `c` on with `cfg`'s planner until side `me`'s turn is over (retreats forced on the other
+    side chosen as its planner would), recording our own steps under the positions they are taken in."""
+    moves = 0
+    while c.phase != OVER and c.active == me and moves < 200:
+        action = _step(c, cfg, tag)
+        if record is not None and c._owed()[0] == me:
+            record.append((state_key(c), action))
+        c.apply(action, c.sides[c._owed()[0]])
+        moves += 1
+
+
+def turn_plan(state: State, me: int, cfg: Config, tag: str) -> list[tuple[Any, A.Action]]:
+    """Correspondence: policy improvement over hard's planner, a whole turn at a time. Lines of
+    play differ in their first move (hard's best `lines` by `weighed_moves`, and `done`) and in how
+    much the moves weigh our Headquarters' danger; each line is played out by the planner to the end
+    of our turn, then the enemy's whole turn is played by it as well (the game has no dice, so the
+    line is exact against that planner) and the position we would face is judged. The best line's
+    own steps are returned under the positions they expect."""
+    global LAST_LINES
+    base = cfg.rollout or cfg
+    sim = f"{tag}:line"
+    starts: list[tuple[A.Action | None, Config]] = [(None, base)]
+    for g in (0.0, 0.5, 1.5):
+        if g != base.guard:
+            starts.append((None, replace(base, guard=g)))
+    for a in weighed_moves(state, me, base, 0)[: cfg.lines]:
+        starts.append((a, base))
+    best: tuple[float, list[tuple[Any, A.Action]]] | None = None
+    seen: set[tuple[Any, ...]] = set()
+    lines = 0
+    began = search.clock()
+    for first, line_cfg in starts:
+        if best is not None and cfg.cap_s and search.clock() - began > cfg.cap_s:
+            break
+        c = state.clone()
+        record: list[tuple[Any, A.Action]] = []
+        if first is not None:
+            record.append((state_key(c), first))
+            c.apply(first, state.sides[me])
+        _play_turn(c, me, line_cfg, sim, record)
+        key = state_key(c)
+        if key in seen:
+            continue
+        seen.add(key)
+        lines += 1
+        if c.phase != OVER:
+            _play_turn(c, 1 - me, base, sim, None)
+        value = judge(c, me, base) - (0.0 if best is None else 0.25)  # hard's own line unless beaten
+        if best is None or value > best[0]:
+            best = (value, record)
+    LAST_LINES = lines
     assert best is not None
-    return picks[best[1]]
+    return best[1]
 
 
 def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Action:
@@ -706,6 +782,14 @@ def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Actio
         return retreat_choice(state, cfg)
     if state.step == REINFORCE:
         return reinforcement(state, me, cfg)
+    if cfg.lines:
+        got = _PLANS.get((tag, cfg, "turn", state_key(state)))
+        if got is None and state.step == MOVE:
+            for key, action in turn_plan(state, me, cfg, tag):
+                _remember((tag, cfg, "turn", key), action)
+            got = _PLANS.get((tag, cfg, "turn", state_key(state)))
+        if got is not None:
+            return got
     if state.step == MOVE:
         if cfg.guard or cfg.focus or cfg.siege:
             return guarded(state, me, cfg, seed)
