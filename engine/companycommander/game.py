@@ -13,6 +13,7 @@ from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
 from engine.companycommander.help import TOPICS
+from engine.companycommander.improve import improve
 from engine.companycommander.model import (
     ADJECTIVES,
     AMERICANS,
@@ -148,10 +149,8 @@ class CompanyCommanderGame(BaseGame[State, View]):
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.
-    policies = MappingProxyType(
-        {"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful, CORRESPONDENCE: brain.careful}
-    )
-    own_levels = frozenset(policies)
+    policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
+    own_levels = frozenset((*policies, CORRESPONDENCE))  # correspondence: hard's play improved by rollouts
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
     # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
     # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
@@ -172,8 +171,10 @@ class CompanyCommanderGame(BaseGame[State, View]):
         self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
     ) -> Action:
         """`easy`, `normal` and `hard` play their policy on the view dealt for the seed (they read
-        nothing the view does not hold; a policy has no budget); `random` and `search` are the
-        platform's."""
+        nothing the view does not hold; a policy has no budget); `correspondence` plays hard's
+        candidates out in many deals (`improve`); `random` and `search` are the platform's."""
+        if level == CORRESPONDENCE:
+            return improve(self.view_of(view), seed)
         play = self.policies[level]
         side = self.view_of(view).viewer
         assert side is not None, "a spectator has nothing to choose"
