@@ -26,13 +26,16 @@ from engine.protocol import Action
 @dataclass(frozen=True)
 class Rollouts:
     """How hard the level looks: `candidates` actions, up to `deals` deals each in batches of
-    `batch`, a candidate dropped when it trails the leader by `drop` standard errors; `cap_s` of
-    CPU at most (a safety net: the deals bound it first)."""
+    `batch`, a candidate dropped when it trails the leader by `drop` standard errors; another
+    action replaces careful's own pick only when it wins `prefer` more of the deals (the noise of
+    a few dozen games would otherwise swap it for one no better); `cap_s` of CPU at most (a
+    safety net: the deals bound it first)."""
 
     candidates: int = 5
-    deals: int = 48
+    deals: int = 32
     batch: int = 8
-    drop: float = 2.0
+    drop: float = 1.5
+    prefer: float = 0.04
     horizon: int = 600  # actions a playout may run before its position is judged instead
     cap_s: float = 20.0
 
@@ -112,7 +115,10 @@ def improve(view: View, seed: int, settings: Rollouts = CORRESPONDENCE_ROLLOUTS)
         alive = _survivors(results, alive, settings.drop)
         if clock() - start > settings.cap_s:
             break
-    return cands[max(alive, key=lambda i: (_mean(results[i]), -i))]
+    best = max(alive, key=lambda i: (_mean(results[i]), -i))
+    if 0 in alive and _mean(results[best]) < _mean(results[0]) + settings.prefer:
+        return pick
+    return cands[best]
 
 
 def _mean(xs: list[float]) -> float:
