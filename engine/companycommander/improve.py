@@ -27,20 +27,23 @@ from engine.protocol import Action
 class Rollouts:
     """How hard the level looks: `candidates` actions, up to `deals` deals each in batches of
     `batch`, a candidate dropped when it trails the leader by `drop` standard errors; another
-    action replaces careful's own pick only when it wins `prefer` more of the deals (the noise of
-    a few dozen games would otherwise swap it for one no better); `cap_s` of CPU at most (a
-    safety net: the deals bound it first)."""
+    action replaces careful's own pick only when it wins `prefer` more of the deals and `sure`
+    standard errors more (the noise of a few dozen games would otherwise swap it for one no
+    better); `cap_s` of CPU at most (a safety net: the deals bound it first)."""
 
     candidates: int = 5
     deals: int = 32
     batch: int = 8
     drop: float = 1.5
     prefer: float = 0.04
+    sure: float = 1.0
     horizon: int = 600  # actions a playout may run before its position is judged instead
     cap_s: float = 20.0
 
 
 CORRESPONDENCE_ROLLOUTS = Rollouts()
+RESYNC = 1 << 20  # the playouts' draws of chance are numbered from here, far above a real game's
+TURN_DRAWS = 1 << 12  # more draws than any turn makes
 
 
 def _kind(state: State, side: str, a: Action) -> object:
@@ -74,11 +77,21 @@ def candidates(state: State, side: str, pick: Action, most: int) -> list[Action]
 
 def playout(state: State, side: str, rng: random.Random, horizon: int) -> float:
     """`careful` for both sides to the end of the game: 1 won, 0 lost, a half drawn; a game still
-    going after `horizon` actions is judged by its position."""
+    going after `horizon` actions is judged by its position.
+
+    The dice are the deal's, but numbered afresh at every turn (`State.n` counts the draws of
+    chance, and the dice are drawn by that count): candidates that roll a different number of
+    times this turn still meet the same throws from the next turn on, which keeps their playouts
+    alike and their difference a measure of the action, not of the dice. Each deal's seed is
+    sampled, so every stream is as random as the game's own."""
+    turn = -1
     for _ in range(horizon):
         if state.result is not None:
             w = state.result.winner
             return 0.5 if w is None else (1.0 if w == side else 0.0)
+        if state.turns != turn:
+            turn = state.turns
+            state.n = RESYNC + turn * TURN_DRAWS
         actor = state.active
         state.apply(careful(state, actor, rng), actor)
     return 0.5 + 0.5 * evaluate(state, side)
@@ -116,13 +129,24 @@ def improve(view: View, seed: int, settings: Rollouts = CORRESPONDENCE_ROLLOUTS)
         if clock() - start > settings.cap_s:
             break
     best = max(alive, key=lambda i: (_mean(results[i]), -i))
-    if 0 in alive and _mean(results[best]) < _mean(results[0]) + settings.prefer:
-        return pick
+    if 0 in alive and best != 0:
+        gain, se = _paired(results[0], results[best])
+        if gain < max(settings.prefer, settings.sure * se):
+            return pick
     return cands[best]
 
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
+
+
+def _paired(base: list[float], other: list[float]) -> tuple[float, float]:
+    """How much `other` beat `base` over the same deals, and the standard error of that."""
+    diffs = [b - a for a, b in zip(base, other, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def _survivors(results: list[list[float]], alive: list[int], drop: float) -> list[int]:
@@ -134,12 +158,8 @@ def _survivors(results: list[list[float]], alive: list[int], drop: float) -> lis
         if i == lead:
             keep.append(i)
             continue
-        diffs = [b - a for a, b in zip(results[i], results[lead], strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        se = math.sqrt(var / n) if var > 0 else 0.0
-        if mean <= drop * se or (se == 0.0 and n < 16):  # no spread yet: too few deals to judge
+        mean, se = _paired(results[i], results[lead])
+        if mean <= drop * se or (se == 0.0 and len(results[i]) < 16):  # no spread: too few deals
             keep.append(i)
     return keep
 
