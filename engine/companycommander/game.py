@@ -13,6 +13,7 @@ from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
 from engine.companycommander.help import TOPICS
+from engine.companycommander.improve import improve
 from engine.companycommander.model import (
     ADJECTIVES,
     AMERICANS,
@@ -140,18 +141,18 @@ class CompanyCommanderGame(BaseGame[State, View]):
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
-            CORRESPONDENCE: "for games over days: hard's play with the deepest check of both sides' wins",
+            CORRESPONDENCE: "hard's best choices, each played to the end 32 times: 0.5 s a move",
         },
         # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
         # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal
-        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0},
+        # correspondence: hard's Elo plus the measured difference against hard (improve.py), the same
+        # ladder at --procs 1, seeds 1-40: 57.5 % (docs/ai.md)
+        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0, CORRESPONDENCE: 774.0},
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.
-    policies = MappingProxyType(
-        {"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful, CORRESPONDENCE: brain.careful}
-    )
-    own_levels = frozenset(policies)
+    policies = MappingProxyType({"easy": brain.easy, "normal": brain.rollout, "hard": brain.careful})
+    own_levels = frozenset((*policies, CORRESPONDENCE))  # correspondence: hard's play improved by rollouts
     # Iterations, not seconds, bound the search, so it plays the same for the same seed; the budget
     # is a safety net above what the iterations take on a quiet machine (docs/performance.md). A turn
     # is 15-20 decisions: at 400 iterations and 2 s a turn took 41 s (p95) on the loaded machine.
@@ -172,8 +173,10 @@ class CompanyCommanderGame(BaseGame[State, View]):
         self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
     ) -> Action:
         """`easy`, `normal` and `hard` play their policy on the view dealt for the seed (they read
-        nothing the view does not hold; a policy has no budget); `random` and `search` are the
-        platform's."""
+        nothing the view does not hold; a policy has no budget); `correspondence` plays hard's
+        candidates out in many deals (`improve`); `random` and `search` are the platform's."""
+        if level == CORRESPONDENCE:
+            return improve(self.view_of(view), seed)
         play = self.policies[level]
         side = self.view_of(view).viewer
         assert side is not None, "a spectator has nothing to choose"

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine import search
+from engine.base import CORRESPONDENCE
 from engine.companycommander import GAME, State, ai
 from engine.companycommander.state import DEPLOY
 from tests.ai_levels import check_level, positions
@@ -109,8 +110,9 @@ def test_the_search_level_is_deterministic_and_bounded_by_iterations_on_a_frozen
 def test_the_levels_are_described_and_normal_is_the_default() -> None:
     assert GAME.ai.names[:4] == ("random", "easy", "normal", "hard") and GAME.ai.default == "normal"
     assert set(GAME.ai.descriptions) == set(GAME.ai.names)
-    assert set(GAME.ai.ratings) == {"random", "easy", "normal", "hard"} and GAME.ai.ratings["random"] == 0
-    ladder = [GAME.ai.ratings[level] for level in ("random", "easy", "normal", "hard")]
+    rated = ("random", "easy", "normal", "hard", CORRESPONDENCE)
+    assert set(GAME.ai.ratings) == set(rated) and GAME.ai.ratings["random"] == 0
+    ladder = [GAME.ai.ratings[level] for level in rated]
     assert ladder == sorted(ladder)
 
 
