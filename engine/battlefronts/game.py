@@ -42,7 +42,7 @@ SEARCH_LEVELS = {
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
     # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
     CORRESPONDENCE: Settings(
-        iterations=10 * HARD_ITERATIONS,
+        iterations=3 * HARD_ITERATIONS,
         budget_s=CORRESPONDENCE_BUDGET_S,
         rollout_depth=ROLLOUT_DEPTH,
         to_turn_end=True,
