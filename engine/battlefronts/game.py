@@ -36,13 +36,14 @@ ROLLOUT_DEPTH = 30
 # iterations keep a whole turn under 20 s of CPU (800 took up to 20.2 s) and won 75 % on the ladder.
 NORMAL_ITERATIONS = 100
 HARD_ITERATIONS = 700
+CORRESPONDENCE_ITERATIONS = 4 * HARD_ITERATIONS
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
-    # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
+    # Correspondence (issue 32): hard's search with four times its playouts, capped at 20 s.
     CORRESPONDENCE: Settings(
-        iterations=3 * HARD_ITERATIONS,
+        iterations=CORRESPONDENCE_ITERATIONS,
         budget_s=CORRESPONDENCE_BUDGET_S,
         rollout_depth=ROLLOUT_DEPTH,
         to_turn_end=True,
@@ -57,7 +58,7 @@ AI_LEVELS = AiLevels(
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
         CORRESPONDENCE: (
-            f"for games over days: {10 * HARD_ITERATIONS:,} playouts to the round's end, up to 20 s"
+            f"for games over days: {CORRESPONDENCE_ITERATIONS:,} playouts to the round's end, up to 20 s"
         ),
     },
     # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
