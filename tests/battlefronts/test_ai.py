@@ -109,3 +109,15 @@ def _round_start_with(place: str, blue: str) -> float:
         "F4": {"red": ["R6:2C"]},
     }
     return GAME.evaluate(build(places, round=4, phase=ATTRITION), "red")
+
+
+def test_correspondence_solves_the_issue_s_two_games() -> None:
+    """Issue 32's two lost games, played again at the correspondence level (one deal each: about
+    ten seconds of CPU; bench/puzzles.py plays every puzzle in four)."""
+    from engine.base import CORRESPONDENCE
+    from tests.ai_puzzles import kit
+
+    examples = [p for p in kit.load("battlefronts") if p.build is not None]
+    assert len(examples) == 2
+    missed = [p for p in examples if not kit.solved(p, CORRESPONDENCE, 1)]
+    assert not missed, kit.describe(missed)
