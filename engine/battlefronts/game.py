@@ -58,7 +58,7 @@ AI_LEVELS = AiLevels(
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
         CORRESPONDENCE: (
-            f"{CORRESPONDENCE_ITERATIONS:,} playouts to the round's end: about 1 s a decision, 20 s at most"
+            f"{CORRESPONDENCE_ITERATIONS:,} playouts to the round's end: about 2 s a decision, 20 s at most"
         ),
     },
     # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
