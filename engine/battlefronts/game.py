@@ -61,10 +61,10 @@ AI_LEVELS = AiLevels(
             f"{CORRESPONDENCE_ITERATIONS:,} playouts to the round's end: about 2 s a decision, 20 s at most"
         ),
     },
-    # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
-    # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
-    # (2 drawn)
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1168.0},
+    # bench/ladder.py --cpu-clock (docs/performance.md): easy won 100 % against random and normal
+    # 72.5 % against easy (3 drawn), 40 games each, 2026-11-27; hard with the threat term 70.8 %
+    # against normal (17 of 24, 2026-11-28). Correspondence is unrated: 8 games against hard only.
+    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1107.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
