@@ -37,19 +37,25 @@ class Counts:
 
 
 class Sums:
-    """Per side and place: strength, battalions and cards (for judging a position)."""
+    """Per side and place: strength, battalions and cards (for judging a position); per side, the
+    places its face-led battalions (that may jump to any front) stand."""
 
-    __slots__ = ("cards", "count", "strength")
+    __slots__ = ("cards", "count", "jumpers", "strength")
 
     def __init__(self, state: State) -> None:
         self.strength = {RED: [0] * 9, BLUE: [0] * 9}
         self.count = {RED: [0] * 9, BLUE: [0] * 9}
         self.cards = {RED: [0] * 9, BLUE: [0] * 9}
+        self.jumpers: dict[str, list[int]] = {RED: [], BLUE: []}
         for b in state.battalions:
             p = b.place
-            self.strength[b.side][p] += b.strength if b.up else FACE_DOWN_GUESS
+            up = b.up
+            self.strength[b.side][p] += b.strength if up else FACE_DOWN_GUESS
             self.count[b.side][p] += 1
-            self.cards[b.side][p] += len(b.cards)
+            n = len(b.cards)
+            self.cards[b.side][p] += n
+            if up and n > 1 and b.face_led:
+                self.jumpers[b.side].append(p)
 
 
 def _other(side: str) -> str:
@@ -58,6 +64,64 @@ def _other(side: str) -> str:
 
 def _damage(total: int) -> int:
     return -(-total // BATTLE_DIVISOR)
+
+
+# The threat term (issue 32): how likely each front is to be taken next round by the side that can
+# reach it, weighed more where taking it gives that side three fronts alone.
+THREAT_WEIGHT = 0.12  # a front likely to fall next round, whoever holds it now
+WIN_THREAT_WEIGHT = 0.45  # the third front alone within the opponent's (or our) reach
+
+
+def _reach(s: Sums, side: str, f: int) -> tuple[int, int]:
+    """The strength and battalions `side` can have at front `f` after its next move phase: what is
+    there, what stands in the travel zones beside it, and one jump by a face-led battalion from
+    elsewhere (its face card discarded, the next card a guess)."""
+    strength, count = s.strength[side], s.count[side]
+    total, n = strength[f], count[f]
+    for z in NEIGHBOURS[f]:
+        total += strength[z]
+        n += count[z]
+    if any(p != f for p in s.jumpers[side]):
+        total += FACE_DOWN_GUESS
+        n += 1
+    return total, n
+
+
+def _take_chance(s: Sums, side: str, foe: str, f: int) -> float:
+    """How likely `side` is to hold front `f` alone after next round's battle, judged from the
+    reach of both sides (the moves of the next round not yet made): 0 where it cannot get there or
+    already holds it alone (that is counted as held)."""
+    reach, n = _reach(s, side, f)
+    if not n:
+        return 0.0
+    theirs = s.count[foe][f]
+    if not theirs:
+        if s.count[side][f]:
+            return 0.0  # held already
+        # An empty front: taken by moving in, unless the other side can come too.
+        return 0.35 if _reach(s, foe, f)[1] else 1.0
+    # The other side stands there: its cards against the damage we can bring (ceil(strength/5) in
+    # the battle, and one attrition where we stand already), with what it can bring up to hold on.
+    support = sum(s.cards[foe][z] for z in NEIGHBOURS[f])
+    damage = _damage(reach) + (1 if s.count[side][f] else 0)
+    margin = s.cards[foe][f] + 0.5 * support - damage
+    return 1.0 / (1.0 + math.exp(1.5 * margin + 0.5))
+
+
+def _threats(s: Sums, side: str, foe: str, held_me: int, held_foe: int) -> float:
+    """Our chances of taking fronts next round against the opponent's, each front counted, and a
+    third front alone (the win) counted again."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    for f in FRONTS:
+        mine.append(_take_chance(s, side, foe, f))
+        theirs.append(_take_chance(s, foe, side, f))
+    value = THREAT_WEIGHT * (sum(mine) - sum(theirs))
+    if held_me >= 2:
+        value += WIN_THREAT_WEIGHT * max(mine)
+    if held_foe >= 2:
+        value -= WIN_THREAT_WEIGHT * max(theirs)
+    return value
 
 
 def evaluate(state: State, side: str) -> float:
@@ -91,6 +155,7 @@ def evaluate(state: State, side: str) -> float:
         - (0.3 if held_foe >= 2 else 0.0)
         + 0.15 * fronts
         + 0.01 * cards
+        + _threats(s, side, foe, held_me, held_foe)
     )
     return math.tanh(score)
 

@@ -36,13 +36,14 @@ ROLLOUT_DEPTH = 30
 # iterations keep a whole turn under 20 s of CPU (800 took up to 20.2 s) and won 75 % on the ladder.
 NORMAL_ITERATIONS = 100
 HARD_ITERATIONS = 700
+CORRESPONDENCE_ITERATIONS = 4 * HARD_ITERATIONS
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True),
-    # Correspondence (issue 32): hard's search with ten times its playouts, capped at 20 s.
+    # Correspondence (issue 32): hard's search with four times its playouts, capped at 20 s.
     CORRESPONDENCE: Settings(
-        iterations=10 * HARD_ITERATIONS,
+        iterations=CORRESPONDENCE_ITERATIONS,
         budget_s=CORRESPONDENCE_BUDGET_S,
         rollout_depth=ROLLOUT_DEPTH,
         to_turn_end=True,
@@ -57,13 +58,13 @@ AI_LEVELS = AiLevels(
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
         CORRESPONDENCE: (
-            f"for games over days: {10 * HARD_ITERATIONS:,} playouts to the round's end, up to 20 s"
+            f"{CORRESPONDENCE_ITERATIONS:,} playouts to the round's end: about 2 s a decision, 20 s at most"
         ),
     },
-    # bench/ladder.py --cpu-clock, 40 games a pairing, 2026-11-27 (docs/performance.md): easy won 100 %
-    # against random, normal 72.5 % against easy (3 drawn), hard at 700 playouts 75 % against normal
-    # (2 drawn)
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1168.0},
+    # bench/ladder.py --cpu-clock (docs/performance.md): easy won 100 % against random and normal
+    # 72.5 % against easy (3 drawn), 40 games each, 2026-11-27; hard with the threat term 70.8 %
+    # against normal (17 of 24, 2026-11-28). Correspondence is unrated: 8 games against hard only.
+    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1107.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 

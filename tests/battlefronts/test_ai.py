@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -58,3 +59,87 @@ def test_the_level_descriptions_say_what_the_searches_do() -> None:
         assert f"{settings.iterations} playouts" in said, (level, said)
         assert ("round's end" in said) == settings.to_turn_end, (level, said)
     assert GAME.search_levels["hard"].to_turn_end and not GAME.search_levels["normal"].to_turn_end
+
+
+def _round_start(red_at_f4: list[str], blue_t4: list[str]) -> float:
+    """Red's evaluation at the start of round 4 (attrition still to run), the Blues holding F1 and
+    F5 alone, Red F2 and F3 alone and F4 with `red_at_f4`; `blue_t4` waits in T4, a step from F4."""
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import ATTRITION
+
+    places: dict[str, dict[str, list[str]]] = {
+        "F1": {"blue": ["B1:9C 8C 7C"]},
+        "F5": {"blue": ["B2:9D 8D 7D"]},
+        "F2": {"red": ["R1:TH 9H 8H"]},
+        "F3": {"red": ["R3:TD 9D 8D"]},
+        "F4": {"red": red_at_f4},
+    }
+    if blue_t4:
+        places["T4"] = {"blue": blue_t4}
+    return GAME.evaluate(build(places, round=4, phase=ATTRITION), "red")
+
+
+def test_a_front_within_the_enemy_s_reach_is_valued_as_the_risk_it_is() -> None:
+    """Issue 32: a one-card battalion holding the third front, with an enemy battalion a step
+    away while the enemy holds two fronts alone, is a game about to be lost; the same front held by
+    a deep battalion, or with no enemy in reach, is not."""
+    thin_in_reach = _round_start(["R6:2C"], ["B5:?7S 6S 5S"])
+    thin_out_of_reach = _round_start(["R6:2C"], [])
+    deep_in_reach = _round_start(["R6:KH 7H 6H 5H 4H"], ["B5:?7S 6S 5S"])
+    assert thin_in_reach < deep_in_reach - 0.2, (thin_in_reach, deep_in_reach)
+    assert thin_in_reach < thin_out_of_reach - 0.2, (thin_in_reach, thin_out_of_reach)
+
+
+def test_a_face_card_s_jump_counts_in_the_reach() -> None:
+    """A Queen-led battalion may jump to any front: far from F4 it threatens the one-card battalion
+    there as a battalion a step away would; a plain one that far does not."""
+    queen = _round_start(["R6:2C"], []) - _round_start_with("F1", "B5:QS 6S 5S")
+    plain = _round_start(["R6:2C"], []) - _round_start_with("F1", "B5:7S 6S 5S")
+    assert queen > plain + 0.1, (queen, plain)
+
+
+def _round_start_with(place: str, blue: str) -> float:
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import ATTRITION
+
+    places: dict[str, dict[str, list[str]]] = {
+        "F1": {"blue": ["B1:9C 8C 7C", blue] if place == "F1" else ["B1:9C 8C 7C"]},
+        "F5": {"blue": ["B2:9D 8D 7D"]},
+        "F2": {"red": ["R1:TH 9H 8H"]},
+        "F3": {"red": ["R3:TD 9D 8D"]},
+        "F4": {"red": ["R6:2C"]},
+    }
+    return GAME.evaluate(build(places, round=4, phase=ATTRITION), "red")
+
+
+def test_correspondence_solves_the_issue_s_two_games() -> None:
+    """Issue 32's two lost games, played again at the correspondence level (one deal each: about
+    ten seconds of CPU; bench/puzzles.py plays every puzzle in four)."""
+    from engine.base import CORRESPONDENCE
+    from tests.ai_puzzles import kit
+
+    examples = [p for p in kit.load("battlefronts") if p.build is not None]
+    assert len(examples) == 2
+    missed = [p for p in examples if not kit.solved(p, CORRESPONDENCE, 1)]
+    assert not missed, kit.describe(missed)
+
+
+def test_a_rated_correspondence_level_shows_like_the_others() -> None:
+    """Issue 32: once the ladder rates the correspondence level (hard's Elo and its measured match
+    against hard), the challenge shows its rating and think time like any level's, uncut on a phone."""
+    import copy
+
+    from engine.base import CORRESPONDENCE
+    from play.ratings import about, level_choice, level_label, level_rating
+
+    game = copy.copy(GAME)
+    hard = GAME.ai.ratings["hard"]
+    game.ai = replace(GAME.ai, ratings={**GAME.ai.ratings, CORRESPONDENCE: hard + 120.0})
+    rating = level_rating(game, CORRESPONDENCE)
+    assert rating is not None and rating == (level_rating(GAME, "hard") or 0.0) + 120.0
+    assert level_label(game, CORRESPONDENCE) == f"correspondence, about {about(rating)}"
+    choice = level_choice(game, CORRESPONDENCE)
+    assert choice.startswith(f"correspondence, about {about(rating)}: ") and not choice.endswith("…")
+    said = GAME.ai.descriptions[CORRESPONDENCE]
+    assert f"{GAME.search_levels[CORRESPONDENCE].iterations:,} playouts" in said
+    assert "s a decision" in said and "20 s" in said, said
