@@ -188,11 +188,7 @@ class Reading(Clocks):
         if side is None or state.is_over() or side not in state.to_act():
             return None
         others = {p for p in match.players if p != actor}
-        first = end
-        while first > 0 and (
-            rows[first - 1].player_id not in others or standing_order(rules, rows[first - 1])
-        ):
-            first -= 1
+        first = _run_start(rows[:end], others, passed=lambda row: standing_order(rules, row))
         version = rows[first - 1].version if first > 0 else 0
         seen_key = (match.id, version)
         seen = self._channel_seen.get(seen_key)

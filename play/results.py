@@ -4,7 +4,7 @@ they did (`Played`), notices, open games, time away; deadlines, hints and the hi
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from data import (
@@ -107,10 +107,15 @@ def standing_order(rules: Game, row: ActionRecord) -> bool:
     return action.anytime and not isinstance(action, MetaAction)
 
 
-def _run_start(rows: Sequence[ActionRecord], others: set[int]) -> int:
-    """Where the trailing run of log rows played by none of `others` begins."""
+def _run_start(
+    rows: Sequence[ActionRecord], others: set[int], passed: Callable[[ActionRecord], bool] | None = None
+) -> int:
+    """Where the trailing run of log rows played by none of `others` begins; rows `passed` says
+    belong to no one's turn (standing orders) do not end it."""
     first = len(rows)
-    while first > 0 and rows[first - 1].player_id not in others:
+    while first > 0 and (
+        rows[first - 1].player_id not in others or (passed is not None and passed(rows[first - 1]))
+    ):
         first -= 1
     return first
 
