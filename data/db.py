@@ -33,7 +33,7 @@ import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from data import elo
 from data.errors import (
@@ -59,8 +59,7 @@ from data.schema import MIGRATIONS_DIR, load_migrations
 __all__ = ["MIGRATIONS_DIR", "MUTABLE_FIELDS", "Conflict", "Database", "Step", "load_migrations"]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
-_AWAYS_KEPT = 50_000  # players whose time away is kept in memory before it is all forgotten
-_PREFS_KEPT = 50_000  # players whose preferences are kept in memory before they are all forgotten
+_PEOPLE_KEPT = 50_000  # players whose time away (or preferences) are kept before all are forgotten
 NO_LIMIT = 2**62  # LIMIT for "all": both dialects take a number (PostgreSQL refuses SQLite's -1)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -68,6 +67,8 @@ Clock = Callable[[], float]
 BeforeCommit = Callable[[], None]
 ChangeListener = Callable[[MatchChange | None], None]
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 # Fields a caller may change on an existing match. The rest are fixed at challenge time
 # (guild, game, options, seed, players) or owned by this module (version, timestamps), and
@@ -539,6 +540,35 @@ class _Opening:
             await self._db.close()
 
 
+class _Memory(Generic[K, V]):
+    """What this process read before of players (time away, preferences), and a generation bumped by
+    every forgetting, so that a read a write overtook (begun here, or heard from elsewhere) is not
+    kept. All of it is dropped rather than grown past `_PEOPLE_KEPT`."""
+
+    def __init__(self) -> None:
+        self._known: dict[K, V] = {}
+        self.generation = 0
+
+    def get(self, key: K) -> V | None:
+        return self._known.get(key)
+
+    def keep(self, key: K, value: V, generation: int) -> None:
+        """Remember a value read at `generation`, unless something was forgotten since."""
+        if generation != self.generation:
+            return
+        if len(self._known) >= _PEOPLE_KEPT:
+            self._known.clear()
+        self._known[key] = value
+
+    def forget(self, key: K) -> None:
+        self.generation += 1
+        self._known.pop(key, None)
+
+    def forget_all(self) -> None:
+        self.generation += 1
+        self._known.clear()
+
+
 class Database:
     """Storage for matches, the action log, player stats and preferences, on either store.
 
@@ -557,10 +587,8 @@ class Database:
         self.clock = clock
         self.commits = 0  # COMMITs so far (SQLite: fewer than transactions when they were grouped)
         # `time_away` read before, per (guild, user): (since, the rows ending after it)
-        self._aways: dict[tuple[int, int], tuple[float, tuple[Away, ...]]] = {}
-        self._aways_generation = 0  # bumped around every write of time away
-        self._prefs: dict[int, UserPrefs] = {}  # `get_user_prefs` read before, per user
-        self._prefs_generation = 0  # bumped around every write of a preference
+        self._aways: _Memory[tuple[int, int], tuple[float, tuple[Away, ...]]] = _Memory()
+        self._prefs: _Memory[tuple[int], UserPrefs] = _Memory()  # `get_user_prefs` read before
 
     # -- life cycle --
 
@@ -639,18 +667,14 @@ class Database:
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
         """Drop what memory holds of one player's time away or preferences (a write, here or elsewhere)."""
         if kind == "away":
-            self._aways_generation += 1
-            self._aways.pop((key[0], key[1]), None)
+            self._aways.forget((key[0], key[1]))
         else:
-            self._prefs_generation += 1
-            self._prefs.pop(key[0], None)
+            self._prefs.forget((key[0],))
 
     def _forget_people(self) -> None:
         """Drop every player's time away and preferences from memory (changes may have been missed)."""
-        self._aways_generation += 1
-        self._aways.clear()
-        self._prefs_generation += 1
-        self._prefs.clear()
+        self._aways.forget_all()
+        self._prefs.forget_all()
 
     # -- what a store runs --
 
@@ -976,13 +1000,11 @@ class Database:
         known = self._aways.get(key) if remembers else None
         if known is not None and since >= known[0]:
             return [a for a in known[1] if a.end_at > since]
-        generation = self._aways_generation
+        generation = self._aways.generation
         found = await self._query(_TIME_AWAY, (guild_id, user_id, float(since)))
         aways = [Away(r["guild_id"], r["user_id"], float(r["start_at"]), float(r["end_at"])) for r in found]
-        if remembers and generation == self._aways_generation:  # no write began or was heard meanwhile
-            if len(self._aways) >= _AWAYS_KEPT:
-                self._aways.clear()
-            self._aways[key] = (float(since), tuple(aways))
+        if remembers:
+            self._aways.keep(key, (float(since), tuple(aways)), generation)
         return aways
 
     async def set_time_away(self, guild_id: int, user_id: int, *, now: float, until: float | None) -> None:
@@ -1050,16 +1072,14 @@ class Database:
         Asked after most moves (is the next player owed a turn DM?), so answered from memory as
         `time_away` is: `set_dm_on_turn` forgets it here and tells the other processes."""
         remembers = self._remembers()
-        known = self._prefs.get(user_id) if remembers else None
+        known = self._prefs.get((user_id,)) if remembers else None
         if known is not None:
             return known
-        generation = self._prefs_generation
+        generation = self._prefs.generation
         found = await self._query(_SELECT_USER, (user_id,))
         prefs = UserPrefs(user_id=user_id, dm_on_turn=bool(found[0]["dm_on_turn"]) if found else False)
-        if remembers and generation == self._prefs_generation:  # no write began or was heard meanwhile
-            if len(self._prefs) >= _PREFS_KEPT:
-                self._prefs.clear()
-            self._prefs[user_id] = prefs
+        if remembers:
+            self._prefs.keep((user_id,), prefs, generation)
         return prefs
 
     async def set_dm_on_turn(self, user_id: int, enabled: bool, *, now: float | None = None) -> UserPrefs:
