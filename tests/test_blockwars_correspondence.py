@@ -6,16 +6,14 @@ time cap, solves every puzzle, and shows its rating and think time where a playe
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine import registry, search
 from engine.base import CORRESPONDENCE
 from engine.blockwars import Options, State, ai, correspondence, new_game
-from engine.blockwars.model import Side
 from play.ratings import level_choice, level_label, level_rating
 from tests.ai_puzzles import kit
+from tests.test_ai import _reshuffled  # the same public position, the deck order changed
 
 OPTS = Options(crosses=True, fighter_aces=True)
 
@@ -33,18 +31,6 @@ def _positions(seed: int, steps: int, every: int) -> list[State]:
             out.append(s.clone())
         s.apply(ai.choose(s.view(side), "normal", n), side)
     return out
-
-
-def _reshuffled(s: State, seed: int) -> State:
-    """The same public position with the hidden deck order (and match seed) changed."""
-    t = s.clone()
-    rng = random.Random(seed)
-    cards = [c for d in (t.decks[Side.GERMANS], t.decks[Side.CANADIANS]) for c in d]
-    rng.shuffle(cards)
-    n = len(t.decks[Side.GERMANS])
-    t.decks = {Side.GERMANS: cards[:n], Side.CANADIANS: cards[n:]}
-    t.seed = seed + 12345
-    return t
 
 
 POSITIONS = _positions(3, 120, 17)
