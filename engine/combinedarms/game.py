@@ -89,27 +89,26 @@ _HARD_WWII = replace(_HARD, guard=0.5)
 # (`plan.turn_plan`: policy improvement; hard's best 6 first moves, and its guard weight varied).
 # It replaced a wider beam that was never measured. No line is begun after half its cap.
 CORRESPONDENCE_LINES = 6
+
+
+def _correspondence(hard: plan.Config) -> plan.Config:
+    return replace(hard, rollout=hard, lines=CORRESPONDENCE_LINES, cap_s=CORRESPONDENCE_BUDGET_S / 2)
+
+
 PLANNED: Mapping[str, Mapping[str, plan.Config]] = MappingProxyType(
     {
         "wwi": MappingProxyType(
             {
                 "normal": _NORMAL,
                 "hard": _HARD,
-                CORRESPONDENCE: replace(
-                    _HARD, rollout=_HARD, lines=CORRESPONDENCE_LINES, cap_s=CORRESPONDENCE_BUDGET_S / 2
-                ),
+                CORRESPONDENCE: _correspondence(_HARD),
             }
         ),
         "wwii": MappingProxyType(
             {
                 "normal": _NORMAL,
                 "hard": _HARD_WWII,
-                CORRESPONDENCE: replace(
-                    _HARD_WWII,
-                    rollout=_HARD_WWII,
-                    lines=CORRESPONDENCE_LINES,
-                    cap_s=CORRESPONDENCE_BUDGET_S / 2,
-                ),
+                CORRESPONDENCE: _correspondence(_HARD_WWII),
             }
         ),
     }
