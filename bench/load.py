@@ -2,7 +2,7 @@
 Discord for `--seconds`; the last line printed is one JSON object of figures.
 
     .venv/bin/python bench/load.py [--matches 200] [--seconds 60] [--ramp 1] [--profile bot.prof]
-    .venv/bin/python bench/load.py --ai-games 20 [--ai-game fixbayonets] [--ai-level hard]
+    .venv/bin/python bench/load.py --ai-games 20 [--ai-game fixbayonets|all] [--ai-level hard]
     .venv/bin/python bench/load.py --database-url postgresql://user:pw@host/db [--seconds 30]
     .venv/bin/python bench/load.py --start-postgres [--seconds 30] [--pg-delay-ms 1]
     .venv/bin/python bench/load.py --mix [--seconds 30]
@@ -39,7 +39,8 @@ every answered move is logged, every snapshot equals its replay, no open game is
 With `--ai-games N`, N more channels each hold a game against the bot's own AI at `--ai-level`
 (hard by default) in `--ai-game` (any registered game; Fix Bayonets by default, whose hard level
 searches 400 playouts a decision, up to about 0.4 s of CPU, where Block Wars' hard plans a turn in
-hundredths): a player
+hundredths; `all` spreads them over every registered game in turn, with the AI's turn reported per
+game in `ai_per_game`): a player
 challenges the bot, plays any legal action autocomplete offers with `/<game> play`, and waits for
 the AI's board. The AI thinks in its worker processes (`AI_PROCESSES`), so the figures that matter
 are the human games' answer latency and the bot's loop stall beside it; the AI's turn (from the
@@ -87,6 +88,8 @@ from tests.reliability.loadkit import (
     start_bot_process,
     start_control,
 )
+
+ALL_GAMES = "all"  # --ai-game all: the AI games spread over every registered game
 
 TARGETS = {
     "moves_per_s": 100.0,
@@ -180,8 +183,21 @@ async def run(
             drivers.append(MixDriver(fake, t, stats, stop, seed=i, game=name, mine=by_game[name]))
     else:
         drivers = [Driver(fake, t, stats, stop, seed=i) for i, t in enumerate(tables[:matches])]
+    # `all`: the AI games go round every registered game in turn, as `--mix` does for people
+    ai_names = list(registry.names()) if ai_game == ALL_GAMES else [ai_game]
+    ai_by_game: dict[str, list[float]] = {name: [] for name in ai_names}
     drivers += [
-        AiDriver(fake, t, stats, stop, seed=matches + i, game=ai_game, level=ai_level, ai_turns=ai_turns)
+        AiDriver(
+            fake,
+            t,
+            stats,
+            stop,
+            seed=matches + i,
+            game=ai_names[i % len(ai_names)],
+            level=ai_level,
+            ai_turns=ai_turns,
+            mine=ai_by_game[ai_names[i % len(ai_names)]],
+        )
         for i, t in enumerate(tables[matches:])
     ]
     try:
@@ -276,6 +292,17 @@ async def run(
         "ai_turn_p50_s": round(percentile(ai_turns, 50), 2),
         "ai_turn_p95_s": round(percentile(ai_turns, 95), 2),
         "ai_turn_max_s": round(max(ai_turns, default=0.0), 2),
+        "ai_per_game": {
+            name: {
+                "tables": sum(1 for d in drivers if isinstance(d, AiDriver) and d.game == name),
+                "ai_turns": len(turns),
+                "ai_turn_p50_s": round(percentile(turns, 50), 2),
+                "ai_turn_max_s": round(max(turns, default=0.0), 2),
+            }
+            for name, turns in ai_by_game.items()
+        }
+        if ai_games
+        else None,
         "seconds": round(elapsed, 1),
         "ramp_s": ramp,
         "moves": stats.window_moves,
@@ -482,7 +509,11 @@ def main() -> int:
         help="spread the games over every registered game (default: Block Wars only)",
     )
     parser.add_argument("--ai-games", type=int, default=0, help="AI games beside the others")
-    parser.add_argument("--ai-game", default="fixbayonets", help="the game of those (default fixbayonets)")
+    parser.add_argument(
+        "--ai-game",
+        default="fixbayonets",
+        help=f"the game of those (default fixbayonets; {ALL_GAMES}: every registered game in turn)",
+    )
     parser.add_argument("--ai-level", default="hard", help="the AI's level in them (default hard)")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bw-load-"))

@@ -606,11 +606,13 @@ class AiDriver(Driver):
         game: str,
         level: str,
         ai_turns: list[float],
+        mine: list[float] | None = None,
     ) -> None:
         super().__init__(fake, table, stats, stop, seed)
         self.game = game
         self.level = level
         self.ai_turns = ai_turns
+        self.mine = mine  # this game's own AI turns, when several games share the run
         self.until = float("inf")
 
     async def run(self, until: float, *, max_interactions: int = 1_000_000, delay: float = 0.0) -> None:
@@ -678,7 +680,10 @@ class AiDriver(Driver):
             except TimeoutError:
                 return
         if self.stats.counting:
-            self.ai_turns.append(loop.time() - started)
+            took = loop.time() - started
+            self.ai_turns.append(took)
+            if self.mine is not None:
+                self.mine.append(took)
 
 
 class MixDriver(Driver):
