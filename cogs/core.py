@@ -256,16 +256,14 @@ class Core(SweepLoop, commands.Cog):
     ) -> None:
         """What only the caller may know (their hand), privately."""
         assert interaction.channel_id is not None
-        match, state = await self.service.latest(interaction.channel_id)
+        match, text = await self.service.hand(interaction.channel_id, interaction.user.id)
         _check_game(match, game_name)
         if match_id is not None and match.id != match_id:
             await reply(interaction, "This button belongs to a game that is over.")
             return
-        side = match.side_of(interaction.user.id)
-        if side is None:
+        if text is None:
             await reply(interaction, "Only the two players have hands in this game.")
             return
-        text = game_of(match).private_text(state.view(side))
         await reply(interaction, text or "You hold nothing secret in this game.")
 
     async def accept_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:

@@ -804,11 +804,10 @@ class Console:
 
     async def cmd_hand(self, game: Game, args: list[str]) -> Outcome:
         self._no_args(game, "hand", args)
-        match, state = await self.service.latest(self.channel_id)
-        side = match.side_of(self.my_id)
-        if side is None:
+        _, text = await self.service.hand(self.channel_id, self.my_id)
+        if text is None:
             raise UsageError("Only the two players have hands in this game.")
-        self.say(game.private_text(state.view(side)) or "You hold nothing secret in this game.")
+        self.say(text or "You hold nothing secret in this game.")
         return Outcome()
 
     async def cmd_history(self, game: Game, args: list[str]) -> Outcome:

@@ -285,6 +285,20 @@ class Moves(Challenges):
         private = await self.channel_view(match)
         return private if private is not None and private.player_id != user_id else None
 
+    async def hand(self, channel_id: int, user_id: int) -> tuple[Match, str | None]:
+        """What `user_id` alone may know of the channel's game ("My hand"): None for someone not
+        playing it, "" when their side holds nothing secret. While the other player's turn is still
+        private it is read from the position the channel saw, so a card that turn took or gave (a
+        step that may yet be taken back) is not told before the hand-off."""
+        match, state = await self.latest(channel_id)
+        side = match.side_of(user_id)
+        if side is None:
+            return match, None
+        held = await self.held_back(match, user_id)
+        if held is not None:
+            state = held.seen.state
+        return match, game_of(match).private_text(state.view(side))
+
     def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
         """The answer to a player who would act while the other still takes a turn in private: whose
         turn it is and when they can act, and nothing of the steps taken so far."""

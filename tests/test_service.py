@@ -676,6 +676,39 @@ async def test_a_standing_order_given_meanwhile_keeps_the_turn_private(store: st
         await svc.act(CHANNEL, BOB, "advance Rb1-d3", expected_version=board.version)
 
 
+async def test_my_hand_tells_nothing_of_the_other_players_private_turn(store: str, clock: Clock) -> None:
+    """ "My hand" while Alice's turn is still hers alone: Bob's answer is read from the position the
+    channel saw. Hands face up (Fix Bayonets' Strategic Version), it used to show her live hand, so
+    the card her first step played (a step she may still take back) was told before the hand-off;
+    her own answer shows her live hand."""
+    svc = await open_service(store, clock)
+    await svc.challenge(
+        game="fixbayonets",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+        options={"open_hands": True},
+    )
+    await svc.accept(CHANNEL, BOB)
+    await svc.act(CHANNEL, ALICE, "setup std")
+    await svc.act(CHANNEL, BOB, "setup std")
+    _, before = await svc.hand(CHANNEL, BOB)
+    _, hers_before = await svc.hand(CHANNEL, ALICE)
+    step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")
+    assert step.mid_turn
+    _, during = await svc.hand(CHANNEL, BOB)
+    _, hers = await svc.hand(CHANNEL, ALICE)
+    assert before and during == before
+    assert hers != hers_before  # her move card has left her hand, and she sees it
+    _, nobody = await svc.hand(CHANNEL, 999)
+    assert nobody is None
+    await svc.act(CHANNEL, ALICE, "end")
+    _, after = await svc.hand(CHANNEL, BOB)
+    assert after != before  # handed over: Bob now sees the hand she kept
+
+
 async def test_the_channels_view_of_a_private_turn_is_replayed_once(store: str, clock: Clock) -> None:
     """`board`, `history`, autocomplete and every click ask for the channel's view during a private
     turn: asked again at the same version it reads no log and replays nothing."""
