@@ -36,6 +36,9 @@ class PgProxy:
         self.port = port
         self.round_trips = 0
         self.connections = 0
+        # set: every byte either way is dropped and no connection closed, as on a network that
+        # loses packets (a heartbeat's unanswered question finds it)
+        self.silent = False
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -108,6 +111,8 @@ class PgProxy:
                 wait = due - loop.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
+                if self.silent:
+                    continue
                 writer.write(data)
                 await writer.drain()
 
@@ -136,6 +141,8 @@ class PgProxy:
             data = await reader.read(65536)
             if not data:
                 return
+            if self.silent:
+                continue
             writer.write(data)
             if counting:
                 buffer += data

@@ -16,7 +16,10 @@ Several processes. A trigger (`wargames_match_changed`, set up here, not a migra
 store's plumbing) notifies every change of a match row on the channel `wargames_matches`; `watch`
 listens on a connection of its own, so a process drops its copy of a game another process changed
 (play/service.py). If that connection is lost, everything is forgotten, and again once it listens
-anew, so no change made while it was deaf is served from memory.
+anew, so no change made while it was deaf is served from memory. A connection can also go quiet
+without closing (a network that drops packets): the listener asks it a question every
+`HEARTBEAT_S`, and one unanswered within `HEARTBEAT_TIMEOUT_S` counts as lost, so what another
+process wrote is served stale for at most their sum.
 """
 
 from __future__ import annotations
@@ -47,11 +50,15 @@ POOL_SIZE = 32  # connections per process: 8 queued 200 busy games for seconds w
 CONNECT_TIMEOUT = 10.0  # seconds to reach the server before saying it cannot be reached
 COMMAND_TIMEOUT = 30.0  # a statement that takes longer than this has met a problem, not a load
 RELISTEN_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts to listen again, the last repeated
+HEARTBEAT_S = 10.0  # how often the listening connection is asked whether it still hears the server
+HEARTBEAT_TIMEOUT_S = 5.0  # an answer slower than this: the connection is taken for lost
 MIGRATION_LOCK = 0x5741_5247_4D45  # pg_advisory_xact_lock key of "the migrations" ("WARGME")
 CHANNEL = "wargames_matches"
-# a player's time away or preferences changed ("away:<guild>:<user>", "prefs:<user>"): the processes
-# answer those from memory while they listen (`Database._remembers`), and forget one at its notice
+# a player's time away or preferences changed ("away:<guild>:<user>", "prefs:<user>"; "all" when a
+# table was emptied): the processes answer those from memory while they listen
+# (`Database._remembers`), and forget one at its notice
 PEOPLE = "wargames_people"
+EVERYONE = "all"
 
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
@@ -124,6 +131,21 @@ FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
 CREATE OR REPLACE TRIGGER wargames_person_changed AFTER INSERT OR UPDATE OR DELETE ON users
 FOR EACH ROW EXECUTE FUNCTION wargames_person_changed()
 """,
+)
+# TRUNCATE fires no row trigger: a statement trigger of its own says that everyone was forgotten
+_PEOPLE_EMPTIED_FUNCTION = """
+CREATE OR REPLACE FUNCTION wargames_people_emptied() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+    PERFORM pg_notify('wargames_people', 'all');
+    RETURN NULL;
+END $body$
+"""
+_PEOPLE_EMPTIED_TRIGGERS = tuple(
+    f"""
+CREATE OR REPLACE TRIGGER wargames_people_emptied AFTER TRUNCATE ON {table}
+FOR EACH STATEMENT EXECUTE FUNCTION wargames_people_emptied()
+"""
+    for table in ("time_away", "users")
 )
 _UNIQUE_COLUMNS = {
     # the UNIQUE indexes the transactions name, as SQLite names them ("table.column")
@@ -307,7 +329,8 @@ class PostgresDatabase(Database):
             await conn.execute(_NOTIFY_FUNCTION)
             await conn.execute(_NOTIFY_TRIGGER)
             await conn.execute(_PERSON_FUNCTION)
-            for trigger in _PERSON_TRIGGERS:
+            await conn.execute(_PEOPLE_EMPTIED_FUNCTION)
+            for trigger in (*_PERSON_TRIGGERS, *_PEOPLE_EMPTIED_TRIGGERS):
                 # sql-check: module-level constants
                 await conn.execute(trigger)
 
@@ -520,6 +543,9 @@ class PostgresDatabase(Database):
         self._tell(None)
 
     def _notified_person(self, conn: object, pid: int, channel: str, payload: object) -> None:
+        if payload == EVERYONE:
+            self._forget_people()
+            return
         kind, _, rest = str(payload).partition(":")
         try:
             key = tuple(int(x) for x in rest.split(":"))
@@ -556,7 +582,16 @@ class PostgresDatabase(Database):
                 if failures:
                     log.info("Listening for other processes' changes again.")
                 failures = 0
-                await lost.wait()
+                while not lost.is_set():
+                    try:
+                        await asyncio.wait_for(lost.wait(), HEARTBEAT_S)
+                    except TimeoutError:  # quiet: is the server still there?
+                        try:
+                            await asyncio.wait_for(conn.fetchval("SELECT 1"), HEARTBEAT_TIMEOUT_S)
+                        except TimeoutError:
+                            raise ConnectionError(
+                                f"the server did not answer within {HEARTBEAT_TIMEOUT_S:g} s"
+                            ) from None
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -340,6 +340,53 @@ async def test_time_away_and_preferences_come_from_memory_while_every_writer_is_
     assert await away() == [store.Away(7, ALICE, T0, T0 + 10)]
 
 
+async def test_emptying_a_table_of_people_is_heard_too(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
+) -> None:
+    # TRUNCATE fires no row trigger: a statement trigger of its own says everyone was forgotten
+    import asyncpg
+
+    db, _ = counted
+    await _hearing(db)
+    await db.set_time_away(7, ALICE, now=T0, until=T0 + 600)
+    await db.set_dm_on_turn(ALICE, True)
+    assert await db.time_away(7, ALICE, T0) == [store.Away(7, ALICE, T0, T0 + 600)]
+    assert (await db.get_user_prefs(ALICE)).dm_on_turn
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute("TRUNCATE time_away")
+        await _heard(lambda: db.time_away(7, ALICE, T0), [])
+        await admin.execute("TRUNCATE users CASCADE")
+        await _heard(lambda: db.get_user_prefs(ALICE), store.UserPrefs(ALICE, False))
+    finally:
+        await admin.close()
+
+
+async def test_a_listener_that_hears_nothing_any_more_is_taken_for_lost(
+    one_connection: None, counted: tuple[Database, PgProxy], pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a network that drops every packet closes no connection: without the heartbeat the store went
+    # on answering from memory what another process had changed meanwhile, for as long as it ran
+    monkeypatch.setattr("data.postgres.HEARTBEAT_S", 0.2)
+    monkeypatch.setattr("data.postgres.HEARTBEAT_TIMEOUT_S", 0.3)
+    db, proxy = counted
+    assert isinstance(db, PostgresDatabase)
+    await _hearing(db)
+    assert await db.time_away(7, ALICE, T0) == []
+    proxy.silent = True  # this process hears nothing from here on, and is told nothing
+    try:
+        async with Database.open(pg_url) as other:  # another process, on a network that works
+            await other.set_time_away(7, ALICE, now=T0, until=T0 + 600)
+        for _ in range(300):
+            if not db._remembers():
+                break
+            await asyncio.sleep(0.01)
+        assert not db._remembers()
+    finally:
+        proxy.silent = False
+    assert await db.time_away(7, ALICE, T0) == [store.Away(7, ALICE, T0, T0 + 600)]
+
+
 async def test_a_store_that_does_not_hear_the_others_reads_afresh(
     one_connection: None, counted: tuple[Database, PgProxy], pg_url: str
 ) -> None:
