@@ -72,6 +72,22 @@ async def started(svc: MatchService, side: str = "germans", channel: int = CHANN
     await svc.act(channel, BOB if german == ALICE else ALICE, "setup std")
 
 
+async def fix_bayonets_started(svc: MatchService, **options: object) -> None:
+    """Alice (Germans) challenges Bob to Fix Bayonets with `options`; both set up the standard way."""
+    await svc.challenge(
+        game="fixbayonets",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side="germans",
+        options=options or None,
+    )
+    await svc.accept(CHANNEL, BOB)
+    await svc.act(CHANNEL, ALICE, "setup std")
+    await svc.act(CHANNEL, BOB, "setup std")
+
+
 def player_for(match_sides: dict[str, int], state: protocol.State) -> int:
     assert isinstance(state, State)  # the service's games here are Block Wars
     side = state.current_player()
@@ -475,17 +491,7 @@ async def test_a_command_the_channel_does_not_see_keeps_its_board_current(store:
     """A standing order given in private (Fix Bayonets) moves the version, yet the board the channel
     has stays the newest: its buttons still act. Anything public after it ends that."""
     svc = await open_service(store, clock)
-    await svc.challenge(
-        game="fixbayonets",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        side="germans",
-    )
-    await svc.accept(CHANNEL, BOB)
-    await svc.act(CHANNEL, ALICE, "setup std")
-    await svc.act(CHANNEL, BOB, "setup std")
+    await fix_bayonets_started(svc)
     board, state = await svc.current(CHANNEL)
     assert state.to_act() == {"germans"}
     secret = await svc.act(CHANNEL, BOB, "orders never")
@@ -652,17 +658,7 @@ async def test_a_standing_order_given_meanwhile_keeps_the_turn_private(store: st
     hers alone: it is taken, and the channel still sees the game as it was before her turn; it used
     to end the privacy, so `board` and `history` showed her steps to everyone."""
     svc = await open_service(store, clock)
-    await svc.challenge(
-        game="fixbayonets",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        side="germans",
-    )
-    await svc.accept(CHANNEL, BOB)
-    await svc.act(CHANNEL, ALICE, "setup std")
-    await svc.act(CHANNEL, BOB, "setup std")
+    await fix_bayonets_started(svc)
     board, _ = await svc.current(CHANNEL)
     step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")
     assert step.mid_turn
@@ -682,18 +678,7 @@ async def test_my_hand_tells_nothing_of_the_other_players_private_turn(store: st
     the card her first step played (a step she may still take back) was told before the hand-off;
     her own answer shows her live hand."""
     svc = await open_service(store, clock)
-    await svc.challenge(
-        game="fixbayonets",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        side="germans",
-        options={"open_hands": True},
-    )
-    await svc.accept(CHANNEL, BOB)
-    await svc.act(CHANNEL, ALICE, "setup std")
-    await svc.act(CHANNEL, BOB, "setup std")
+    await fix_bayonets_started(svc, open_hands=True)
     _, before = await svc.hand(CHANNEL, BOB)
     _, hers_before = await svc.hand(CHANNEL, ALICE)
     step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")
