@@ -122,11 +122,13 @@ _DESCRIPTIONS = {
 }
 # Its think time: the whole turn's CPU at p95 in its ladder against hard (2026-11-28).
 _CORRESPONDENCE = "weighs up to 9 turns by hard's reply; most turns under {} s"
-# Ratings, random at 0, each level its measured Elo difference over the one below (draws half):
-# easy and normal from bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md);
-# hard over normal after the win check and the Headquarters veto (2026-11-28): WWI 80 games (seeds
-# 1001-1040 and 1-40: 58.5 of 80, 73.1 %, +174), WWII 40 (seeds 1-40: 34 of 40, 85 %, +301);
-# correspondence over hard (seeds 5001-5040, 2026-11-28: WWI 76.25 %, +203; WWII 85 %, +301).
+# Ratings (docs/ai.md, docs/performance.md "ladders"): random at 0, each level its measured Elo
+# difference over the one below (draws half), every pairing measured after the win check and the
+# Headquarters veto, 2026-11-28, bench/ladder.py --cpu-clock. easy over random 40 of 40 (seeds
+# 1001-1040; a sweep counts one virtual draw, +763); normal over easy (seeds 1001-1040): WWI 82.5 %
+# (+269), WWII 80 % (+241); hard over normal: WWI 58.5 of 80 (seeds 1001-1040 and 1-40, 73.1 %,
+# +174), WWII 34 of 40 (seeds 1-40, 85 %, +301); correspondence over hard (seeds 5001-5040): WWI
+# 76.25 % (+203), WWII 85 % (+301).
 # Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
 _BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
@@ -136,7 +138,7 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
             ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             {**_DESCRIPTIONS, CORRESPONDENCE: _CORRESPONDENCE.format("2.5")},
-            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1170.0, CORRESPONDENCE: 1373.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 1032.0, "hard": 1206.0, CORRESPONDENCE: 1409.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
@@ -147,7 +149,7 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
                 "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
                 CORRESPONDENCE: _CORRESPONDENCE.format("2"),
             },
-            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1273.0, CORRESPONDENCE: 1574.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 1004.0, "hard": 1305.0, CORRESPONDENCE: 1606.0},
             budgets=_BUDGETS,
         ),
     }
