@@ -122,10 +122,13 @@ _DESCRIPTIONS = {
 }
 # Its think time: the whole turn's CPU at p95 in its ladder against hard (2026-11-28).
 _CORRESPONDENCE = "weighs up to 9 turns by hard's reply; most turns under {} s"
-# Ratings: bench/ladder.py --seed 1001, 40 games a pairing, 2026-11-27 (docs/performance.md), random
-# at 0; WWI's hard refitted against normal after the win check and the Headquarters veto (seeds
-# 1001-1040 again, 2026-11-28: 63.75 %, +98); correspondence is hard's Elo plus its measured
-# difference against hard (seeds 5001-5040, 2026-11-28, draws half: WWI 76.25 %, +203; WWII 85 %, +301).
+# Ratings (docs/ai.md, docs/performance.md "ladders"): random at 0, each level its measured Elo
+# difference over the one below (draws half), every pairing measured after the win check and the
+# Headquarters veto, 2026-11-28, bench/ladder.py --cpu-clock. easy over random 40 of 40 (seeds
+# 1001-1040; a sweep counts one virtual draw, +763); normal over easy (seeds 1001-1040): WWI 82.5 %
+# (+269), WWII 80 % (+241); hard over normal: WWI 58.5 of 80 (seeds 1001-1040 and 1-40, 73.1 %,
+# +174), WWII 34 of 40 (seeds 1-40, 85 %, +301); correspondence over hard (seeds 5001-5040): WWI
+# 76.25 % (+203), WWII 85 % (+301).
 # Budgets: the most a decision may take; the plans' own budgets are counts of positions, and on
 # the 2-core machine at load 11-15 the longest decision took 3.7 s (hard) and 3.1 s (normal).
 _BUDGETS = {"easy": 0.5, "normal": 5.0, "hard": 5.0, "search": 1.2, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S}
@@ -135,7 +138,7 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
             ("random", "easy", "normal", "hard", "search", CORRESPONDENCE),
             "normal",
             {**_DESCRIPTIONS, CORRESPONDENCE: _CORRESPONDENCE.format("2.5")},
-            ratings={"random": 0.0, "easy": 763.0, "normal": 996.0, "hard": 1094.0, CORRESPONDENCE: 1297.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 1032.0, "hard": 1206.0, CORRESPONDENCE: 1409.0},
             budgets=_BUDGETS,
         ),
         "wwii": AiLevels(
@@ -146,7 +149,7 @@ AI_LEVELS: Mapping[str, AiLevels] = MappingProxyType(
                 "hard": "plans its attacks, moves to mass on targets and the enemy HQ, guards its own",
                 CORRESPONDENCE: _CORRESPONDENCE.format("2"),
             },
-            ratings={"random": 0.0, "easy": 763.0, "normal": 972.0, "hard": 1246.0, CORRESPONDENCE: 1547.0},
+            ratings={"random": 0.0, "easy": 763.0, "normal": 1004.0, "hard": 1305.0, CORRESPONDENCE: 1606.0},
             budgets=_BUDGETS,
         ),
     }
