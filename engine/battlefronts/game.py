@@ -40,8 +40,8 @@ NORMAL_ITERATIONS = 100
 HARD_ITERATIONS = 700
 HARD = Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True)
 # Correspondence (issue 32): hard's search, its time cap the level's 20 s, each leaf judged a round
-# later (`correspondence`): four times hard's playouts had scored 47.5 % of 20 against hard, at up
-# to 33 s of CPU a turn; judging a round later costs hard's CPU and scored as docs/ai.md says.
+# later (`correspondence`), at about hard's CPU: 67.5 % of 40 against hard, where four times hard's
+# playouts had scored 47.5 % of 20 at up to 33 s of CPU a turn.
 CORRESPONDENCE_LOOKAHEAD = Lookahead(replace(HARD, budget_s=CORRESPONDENCE_BUDGET_S), rounds=1)
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
@@ -58,12 +58,13 @@ AI_LEVELS = AiLevels(
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
-        CORRESPONDENCE: "hard's search, each playout judged a round later, after your answer",
+        CORRESPONDENCE: "hard's search, each line judged after your reply: about 1 s a decision",
     },
-    # bench/ladder.py --cpu-clock (docs/performance.md): easy won 100 % against random and normal
-    # 72.5 % against easy (3 drawn), 40 games each, 2026-11-27; hard with the threat term 70.8 %
-    # against normal (17 of 24, 2026-11-28). Correspondence plays as hard, so it has hard's rating.
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1107.0, CORRESPONDENCE: 1107.0},
+    # bench/ladder.py --cpu-clock (docs/performance.md, 2026-11-28, 40 games each unless said): easy
+    # won 97.5 % against random and normal 55 % against easy (5 drawn; 61.25 % with draws as half),
+    # both with the threat term, the ladder's fit giving easy 568 and normal 646; hard 70.8 %
+    # against normal (17 of 24), +147; correspondence 67.5 % against hard (26 won, 2 drawn), +127.
+    ratings={"random": 0.0, "easy": 568.0, "normal": 646.0, "hard": 793.0, CORRESPONDENCE: 920.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
