@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, cast
 
-from engine.base import CORRESPONDENCE, BaseGame, Brain, limit_option, pick_rows
+from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, BaseGame, Brain, limit_option, pick_rows
 from engine.battlefronts import actions as A
 from engine.battlefronts import ai, words
 from engine.battlefronts.ai import idle
+from engine.battlefronts.correspondence import Lookahead
 from engine.battlefronts.help import TOPICS
 from engine.battlefronts.model import ADJECTIVES, BLUE, RED, TITLES
 from engine.battlefronts.state import DEFAULT_ROUNDS, State, new_game
@@ -37,13 +39,15 @@ ROLLOUT_DEPTH = 30
 NORMAL_ITERATIONS = 100
 HARD_ITERATIONS = 700
 HARD = Settings(iterations=HARD_ITERATIONS, budget_s=5.0, rollout_depth=ROLLOUT_DEPTH, to_turn_end=True)
+# Correspondence (issue 32): hard's search, its time cap the level's 20 s, each leaf judged a round
+# later (`correspondence`), at about hard's CPU: 67.5 % of 40 against hard, where four times hard's
+# playouts had scored 47.5 % of 20 at up to 33 s of CPU a turn.
+CORRESPONDENCE_LOOKAHEAD = Lookahead(replace(HARD, budget_s=CORRESPONDENCE_BUDGET_S), rounds=1)
 SEARCH_LEVELS = {
     "easy": Settings(iterations=0, greedy=3, deals=1, budget_s=1.0),
     "normal": Settings(iterations=NORMAL_ITERATIONS, budget_s=2.0, rollout_depth=ROLLOUT_DEPTH),
     "hard": HARD,
-    # Correspondence (issue 32) plays as hard for now: hard's search with four times its playouts
-    # scored 47.5 % against hard (20 games, 2026-11-28) at up to 33 s of CPU a turn (docs/ai.md).
-    CORRESPONDENCE: HARD,
+    CORRESPONDENCE: CORRESPONDENCE_LOOKAHEAD.search,  # played by `own_choice`, a round later
 }
 HARD_GUARD = Guard(deals=6, depth=2, reply_depth=3, width=8, rest=10, alternatives=40, idle=idle)
 AI_LEVELS = AiLevels(
@@ -54,12 +58,13 @@ AI_LEVELS = AiLevels(
         "easy": "tries its three likeliest actions to the end of its turn, blind to your reply",
         "normal": f"a tree search of {NORMAL_ITERATIONS} playouts a decision, guessing your hidden cards",
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
-        CORRESPONDENCE: "plays as hard for now: more playouts did not play better",
+        CORRESPONDENCE: "hard's search, each line judged after your reply: about 1 s a decision",
     },
-    # bench/ladder.py --cpu-clock (docs/performance.md): easy won 100 % against random and normal
-    # 72.5 % against easy (3 drawn), 40 games each, 2026-11-27; hard with the threat term 70.8 %
-    # against normal (17 of 24, 2026-11-28). Correspondence plays as hard, so it has hard's rating.
-    ratings={"random": 0.0, "easy": 763.0, "normal": 960.0, "hard": 1107.0, CORRESPONDENCE: 1107.0},
+    # bench/ladder.py --cpu-clock (docs/performance.md, 2026-11-28, 40 games each unless said): easy
+    # won 97.5 % against random and normal 55 % against easy (5 drawn; 61.25 % with draws as half),
+    # both with the threat term, the ladder's fit giving easy 568 and normal 646; hard 70.8 %
+    # against normal (17 of 24), +147; correspondence 67.5 % against hard (26 won, 2 drawn), +127.
+    ratings={"random": 0.0, "easy": 568.0, "normal": 646.0, "hard": 793.0, CORRESPONDENCE: 920.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
@@ -143,9 +148,21 @@ class BattlefrontsGame(BaseGame[State, View]):
             "easy": Guard(deals=2, depth=2, reply_depth=2, width=4, rest=4, alternatives=12, idle=idle),
             "normal": Guard(deals=4, depth=2, reply_depth=2, width=6, rest=6, alternatives=24, idle=idle),
             "hard": HARD_GUARD,
-            CORRESPONDENCE: HARD_GUARD,  # the level plays as hard for now (SEARCH_LEVELS)
+            CORRESPONDENCE: HARD_GUARD,
         }
     )
+
+    own_levels = frozenset({CORRESPONDENCE})
+
+    def own_choice(
+        self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
+    ) -> Action:
+        """Correspondence: hard's search with each leaf judged a round later (`correspondence`)."""
+        from engine.battlefronts import correspondence
+
+        return correspondence.choose(
+            self.view_of(view), seed, CORRESPONDENCE_LOOKAHEAD, self.order, self.rollout, budget_s, iterations
+        )
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
         checked = self.normalise_options(options)

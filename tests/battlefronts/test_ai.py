@@ -123,16 +123,51 @@ def test_correspondence_solves_the_issue_s_two_games() -> None:
     assert not missed, kit.describe(missed)
 
 
-def test_correspondence_plays_as_hard_and_shows_hard_s_rating() -> None:
-    """Issue 32: four times hard's playouts did not beat hard (47.5 % of 20), so correspondence plays
-    as hard for now, says so, and is offered at hard's rating, uncut on a phone."""
+def test_correspondence_is_deterministic_for_a_seed_and_keeps_to_its_iterations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.base import CORRESPONDENCE
+
+    check_level(GAME, CORRESPONDENCE, positions(GAME, (3,), (8, 20)), monkeypatch)
+
+
+def test_correspondence_judges_each_leaf_after_the_next_round() -> None:
+    """Correspondence's leaves are judged one round later than hard's: the round after the
+    playout's own is played out, both sides' moves and the battle included, and the position the
+    search handed over is left as it was."""
+    from engine.battlefronts.correspondence import judge_later
+    from engine.battlefronts.state import new_game
+
+    state = new_game(7)
+    for n in range(100):  # into the game, as easy plays both sides, to the start of a round's moves
+        side = min(state.to_act())
+        state.apply(GAME.choose(state.view(side), "easy", n), side)
+        if state.round >= 4 and state.phase == MOVE and not any(b.moved for b in state.battalions):
+            break
+    assert state.round >= 4 and not state.is_over()
+    before = state.to_json()
+    judged: list[tuple[int, bool]] = []  # the round judged, and whether anything moved in it yet
+
+    def evaluate(s: Any, side: str) -> float:
+        if not s.is_over():  # a game won in the round played out is judged as won or lost
+            judged.append((s.round, any(b.moved for b in s.battalions)))
+        return GAME.evaluate(s, side)
+
+    for seed in range(8):
+        judge_later(seed, 1, evaluate)(state, "red")
+    assert state.to_json() == before
+    assert len(judged) >= 4
+    assert all(r == state.round + 1 and not moved for r, moved in judged), judged
+
+
+def test_correspondence_is_shown_with_its_measured_rating() -> None:
+    """Correspondence is offered above hard, at the rating its match against hard measured, uncut
+    on a phone."""
     from engine.base import CORRESPONDENCE
     from play.ratings import about, level_choice, level_rating
 
-    assert GAME.search_levels[CORRESPONDENCE] == GAME.search_levels["hard"]
-    assert GAME.guards[CORRESPONDENCE] == GAME.guards["hard"]
-    rating = level_rating(GAME, CORRESPONDENCE)
-    assert rating is not None and rating == level_rating(GAME, "hard")
+    rating, hard = level_rating(GAME, CORRESPONDENCE), level_rating(GAME, "hard")
+    assert rating is not None and hard is not None
     choice = level_choice(GAME, CORRESPONDENCE)
-    assert choice.startswith(f"correspondence, about {about(rating)}: plays as hard")
+    assert choice.startswith(f"correspondence, about {about(rating)}: hard's search")
     assert not choice.endswith("…")
