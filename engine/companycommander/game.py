@@ -141,13 +141,13 @@ class CompanyCommanderGame(BaseGame[State, View]):
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
-            CORRESPONDENCE: "hard's best choices, each played to the end 32 times: 0.5 s a move",
+            CORRESPONDENCE: "hard's 8 best choices played out in up to 96 deals: 1 s a move",
         },
         # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
         # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal
         # correspondence: hard's Elo plus the measured difference against hard (improve.py), the same
-        # ladder at --procs 1, seeds 1-40: 57.5 % (docs/ai.md)
-        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0, CORRESPONDENCE: 774.0},
+        # ladder at --procs 1: seeds 41-80 26 of 40, seeds 1-40 26 of 40, together 65 % (+108; docs/ai.md)
+        ratings={"random": 0.0, "easy": 412.0, "normal": 536.0, "hard": 721.0, CORRESPONDENCE: 829.0},
         budgets={"random": 1.0, "easy": 1.0, "normal": 1.0, "hard": 1.0, "search": 1.0, CORRESPONDENCE: 20.0},
     )
     # The levels that play a policy of their own, without searching.

@@ -47,10 +47,36 @@ def test_the_candidates_are_hards_pick_the_end_of_the_turn_and_the_best_others_o
 
 def test_a_playout_ends_the_game_and_scores_it_for_the_side() -> None:
     s = _busy()
-    value = improve.playout(s.clone(), A, random.Random(3), 600)
+    value = improve.playout(s.clone(), A, 3, 0)  # to the end of the game
     assert value in (0.0, 0.5, 1.0)
-    cut = improve.playout(s.clone(), A, random.Random(3), 2)  # judged by its position when cut short
+    cut = improve.playout(s.clone(), A, 3, s.turns + 3)  # judged by its position after our next turn
     assert 0.0 < cut < 1.0
+    short = improve.playout(s.clone(), A, 3, 0, horizon=2)  # or when the actions run out
+    assert 0.0 < short < 1.0
+
+
+def test_a_playout_stops_when_the_turn_it_waits_for_begins() -> None:
+    """Judged after our next turn: the opponent's turn and ours played, no more."""
+    s = _busy()
+    start = s.turns
+    improve.playout(s, A, 3, start + 3)
+    assert s.result is not None or s.turns == start + 3
+
+
+def test_the_same_action_meets_the_same_dice_whatever_came_before() -> None:
+    """Common random numbers that pair: an action's draws of chance are keyed by the action and
+    its turn, not by how many draws came before it."""
+    a = _busy()
+    b = a.clone()
+    b.n += 17  # another history of draws this turn
+    made_a: dict[str, int] = {}
+    made_b: dict[str, int] = {}
+    fire = next(x for x in a.legal_actions(A) if str(x).startswith("fire"))
+    improve._keyed(a, A, fire, made_a)
+    improve._keyed(b, A, fire, made_b)
+    assert a.to_json() == b.to_json()  # the same throw, the same markers
+    assert improve.dice_key(a.turns, A, "fire A2", 0) == improve.dice_key(a.turns, A, "fire A2", 0)
+    assert improve.dice_key(a.turns, A, "fire A2", 0) != improve.dice_key(a.turns, A, "fire A2", 1)
 
 
 def test_the_level_is_deterministic_for_a_seed_and_answers_legally() -> None:
