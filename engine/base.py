@@ -333,7 +333,9 @@ class BaseGame(Generic[S, V]):
         if iterations is not None:
             settings = replace(settings, iterations=iterations)
         if settings.iterations == 0 and settings.greedy > 0:  # no search: the best-looking action
-            judged = self.appraise(view, (), seed, most=settings.greedy, deals=settings.deals)
+            judged = self.appraise(
+                view, (), seed, most=settings.greedy, deals=settings.deals, judge=self.judge_of(level)
+            )
             if judged:
                 return judged[0][0]
         if settings.iterations == 0:  # no search: the game's rule of thumb, its playout policy
@@ -353,11 +355,24 @@ class BaseGame(Generic[S, V]):
         deals = [view.determinize(rng) for _ in range(4)]
         return sum(self.evaluate(d, side) for d in deals) / len(deals) <= 0.0
 
+    def judge_of(self, level: str) -> Callable[[State, Side], float] | None:
+        """What a level that looks one turn ahead (`Settings.greedy`) judges the end of its turn by,
+        when a game gives it less than its whole evaluation; None: `evaluate`."""
+        return None
+
     def appraise(
-        self, view: View, actions: Sequence[Action], seed: int, *, most: int = 10, deals: int = 4
+        self,
+        view: View,
+        actions: Sequence[Action],
+        seed: int,
+        *,
+        most: int = 10,
+        deals: int = 4,
+        judge: Callable[[State, Side], float] | None = None,
     ) -> list[tuple[Action, float]]:
         """Each candidate played in the same `deals` deals of the unknown, the rest of the viewer's
-        turn played on by the rollout policy, then `evaluate`d (a finished game is worth 1 or -1).
+        turn played on by the rollout policy, then `evaluate`d (or judged by `judge`, a level that
+        sees less than the game's evaluation; a finished game is worth 1 or -1).
 
         The candidates are `actions` and the first `most` legal actions by `order`. The same deals
         for every candidate keep luck out of the comparison.
@@ -381,13 +396,22 @@ class BaseGame(Generic[S, V]):
                     after.apply(action, side)
                 except IllegalAction:
                     continue  # not legal in this deal (it hinges on something the viewer cannot see)
-                values.append(self._turn_value(after, side, random.Random(f"appraise:{seed}:{i}")))
+                rest = random.Random(f"appraise:{seed}:{i}")  # the rest of the turn, this deal's
+                values.append(self._turn_value(after, side, rest, judge=judge))
             if values:
                 judged.append((action, sum(values) / len(values)))
         judged.sort(key=lambda pair: -pair[1])
         return judged
 
-    def _turn_value(self, state: State, side: Side, rng: random.Random, most: int = 40) -> float:
+    def _turn_value(
+        self,
+        state: State,
+        side: Side,
+        rng: random.Random,
+        most: int = 40,
+        *,
+        judge: Callable[[State, Side], float] | None = None,
+    ) -> float:
         """`evaluate` once `side`'s turn is played out by the rollout policy (quick answers owed by
         the other side on the way included)."""
         for _ in range(most):
@@ -403,7 +427,7 @@ class BaseGame(Generic[S, V]):
             return 0.0 if outcome.winner is None else 1.0 if outcome.winner == side else -1.0
         # However good it looks, a game not yet won is worth less than one won: an evaluation that
         # saturates (tanh of a large lead) must not make a missed win look free.
-        return UNFINISHED * max(-1.0, min(1.0, self.evaluate(state, side)))
+        return UNFINISHED * max(-1.0, min(1.0, (judge or self.evaluate)(state, side)))
 
     # -- the conformance suite's no-leak test
 

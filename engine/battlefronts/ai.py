@@ -126,6 +126,17 @@ def _threats(s: Sums, side: str, foe: str, held_me: int, held_foe: int) -> float
 
 def evaluate(state: State, side: str) -> float:
     """How good `state` is for `side`, in [-1, 1]."""
+    return _judged(state, side, threats=True)
+
+
+def evaluate_now(state: State, side: str) -> float:
+    """`evaluate` blind to next round (no threat term): `easy`'s judgement. With the term, easy
+    gained more than normal, whose playouts stop anywhere in a round, where the term reads a round
+    half played as if it were about to start (normal beat easy 55 % of 40; without it for easy: 75 %)."""
+    return _judged(state, side, threats=False)
+
+
+def _judged(state: State, side: str, *, threats: bool) -> float:
     if state.result is not None:
         w = state.result.winner
         return 0.0 if w is None else (1.0 if w == side else -1.0)
@@ -155,7 +166,7 @@ def evaluate(state: State, side: str) -> float:
         - (0.3 if held_foe >= 2 else 0.0)
         + 0.15 * fronts
         + 0.01 * cards
-        + _threats(s, side, foe, held_me, held_foe)
+        + (_threats(s, side, foe, held_me, held_foe) if threats else 0.0)
     )
     return math.tanh(score)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, cast
@@ -60,11 +60,11 @@ AI_LEVELS = AiLevels(
         "hard": f"the same search, {HARD_ITERATIONS} playouts a decision, each played to the round's end",
         CORRESPONDENCE: "hard's search, each line judged after your reply: about 1 s a decision",
     },
-    # bench/ladder.py --cpu-clock (docs/performance.md, 2026-11-28, 40 games each unless said): easy
-    # won 97.5 % against random and normal 55 % against easy (5 drawn; 61.25 % with draws as half),
-    # both with the threat term, the ladder's fit giving easy 568 and normal 646; hard 70.8 %
-    # against normal (17 of 24), +147; correspondence 67.5 % against hard (26 won, 2 drawn), +127.
-    ratings={"random": 0.0, "easy": 568.0, "normal": 646.0, "hard": 793.0, CORRESPONDENCE: 920.0},
+    # bench/ladder.py --cpu-clock (docs/performance.md, 2026-11-28, 40 games each unless said), easy
+    # judging its turn blind to the threat term (`ai.evaluate_now`): easy won 100 % against random
+    # (+763, the ladder's virtual draw), normal 75 % against easy (2 drawn: 76.25 %, +208); hard
+    # 70.8 % against normal (17 of 24), +147; correspondence 67.5 % against hard (26 won, 2 drawn), +127.
+    ratings={"random": 0.0, "easy": 763.0, "normal": 971.0, "hard": 1118.0, CORRESPONDENCE: 1245.0},
     budgets={level: settings.budget_s for level, settings in SEARCH_LEVELS.items()},
 )
 
@@ -153,6 +153,12 @@ class BattlefrontsGame(BaseGame[State, View]):
     )
 
     own_levels = frozenset({CORRESPONDENCE})
+
+    def judge_of(self, level: str) -> Callable[[AnyState, str], float] | None:
+        """Easy judges its turn by what holds at its end, blind to next round's threats."""
+        if level != "easy":
+            return None
+        return lambda state, side: ai.evaluate_now(self.state_of(state), side)
 
     def own_choice(
         self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None

@@ -111,6 +111,39 @@ def _round_start_with(place: str, blue: str) -> float:
     return GAME.evaluate(build(places, round=4, phase=ATTRITION), "red")
 
 
+def test_easy_judges_its_turn_blind_to_next_round_s_threats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The threat term made easy stronger than normal could bear (normal beat it 55 % of 40): easy
+    judges the end of its turn by what holds then (`ai.evaluate_now`), the other levels by all of
+    `evaluate`."""
+    from engine.battlefronts import ai
+    from engine.battlefronts.position import build
+
+    thin, far = _round_start(["R6:2C"], ["B5:?7S 6S 5S"]), _round_start(["R6:2C"], [])
+    places = {"F1": {"blue": ["B1:9C 8C 7C"]}, "F5": {"blue": ["B2:9D 8D 7D"]}, "F4": {"red": ["R6:2C"]}}
+    blind = [
+        ai.evaluate_now(build(places | extra, round=4, phase=ATTRITION), "red")
+        for extra in (
+            {"T4": {"blue": ["B5:?7S 6S 5S"]}},
+            {},
+        )
+    ]
+    assert thin < far - 0.2 and abs(blind[0] - blind[1]) < 0.1, (thin, far, blind)
+    judged: list[str] = []
+    real = ai.evaluate_now
+
+    def counted(state: Any, side: str) -> float:
+        judged.append(side)
+        return real(state, side)
+
+    monkeypatch.setattr(ai, "evaluate_now", counted)
+    (position,) = positions(GAME, (5,), (10,))
+    side = min(position.to_act())
+    GAME.choose(position.view(side), "normal", 1)
+    assert not judged and GAME.judge_of("normal") is None
+    GAME.choose(position.view(side), "easy", 1)
+    assert judged and set(judged) == {side}
+
+
 def test_correspondence_solves_the_issue_s_two_games() -> None:
     """Issue 32's two lost games, played again at the correspondence level (one deal each: about
     ten seconds of CPU; bench/puzzles.py plays every puzzle in four)."""
