@@ -642,11 +642,12 @@ class AiDriver(Driver):
         if t.board is None:
             await self.start_game()
             return
-        if "Game over" in t.board.content.rsplit("\n", 1)[-1]:
+        actor = actor_of(t.board)
+        if actor is None:  # over: the status line (the last) names nobody, or the reveal follows it
             self.stats.games_finished += 1
             t.board = None
             return
-        if actor_of(t.board) != t.a.id:
+        if actor != t.a.id:
             await self.await_ai()
             return
         offered = await self.fake.complete(t.a, t.channel, "play", group=self.game)
@@ -671,7 +672,7 @@ class AiDriver(Driver):
         t = self.t
         loop = asyncio.get_running_loop()
         started = loop.time()
-        while t.board is not None and actor_of(t.board) != t.a.id and "Game over" not in t.board.content:
+        while t.board is not None and actor_of(t.board) not in (t.a.id, None):
             left = self.until - loop.time()
             if left <= 0 or self.stop.is_set():
                 return
