@@ -401,8 +401,14 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 def persistent_view() -> discord.ui.View:
     """A view of dynamic items only: Discord keeps the buttons, and discord.py needs no Python object
-    to answer them later, so the view is unlinked when the task that made it ends."""
+    to answer them later (the items' classes are registered at start-up), so the view is unlinked
+    when the task that made it ends.
+
+    It is also stopped before it is sent, so discord.py never stores it: stored, an ephemeral one got
+    a 15-minute timeout, a task and a timer keeping it alive per private board or menu, thousands
+    under load, which every full garbage collection walked (loop stalls)."""
     view = discord.ui.View(timeout=None)
+    view.stop()
     unlink_when_done(view)
     return view
 

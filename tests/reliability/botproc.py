@@ -211,10 +211,22 @@ def _cycles(objects: list[Any]) -> list[list[Any]]:
 
 def census(path: Path) -> None:
     """Diagnosis (SIGUSR2 with BW_STALL_TRACE): what the old generation holds and what a full
-    collection finds to be cyclic garbage, by type."""
+    collection finds to be cyclic garbage, by type; the loop's tasks by coroutine, and the views
+    discord.py keeps with a timeout running (what found the 15-minute ephemeral views)."""
     import collections
 
     old = collections.Counter(type(o).__qualname__ for o in gc.get_objects(generation=2))
+    views: collections.Counter[str] = collections.Counter()
+    for t in asyncio.all_tasks():
+        frame = getattr(t.get_coro(), "cr_frame", None)
+        view = frame.f_locals.get("self") if frame is not None else None
+        if view is not None and "timeout" in getattr(t.get_coro(), "__qualname__", ""):
+            ids = [getattr(i, "custom_id", "?") for i in getattr(view, "children", [])][:3]
+            views[f"{view!r} {ids} {type(view).__module__}"] += 1
+    tasks = collections.Counter(
+        f"{t.get_name().rstrip('0123456789-')} {getattr(t.get_coro(), '__qualname__', '?')}"
+        for t in asyncio.all_tasks()
+    )
     edges: collections.Counter[str] = collections.Counter()
     for o in gc.get_objects(generation=2):
         edges[type(o).__qualname__] += len(gc.get_referents(o))
@@ -247,6 +259,8 @@ def census(path: Path) -> None:
                     "census": True,
                     "old_total": sum(old.values()),
                     "old": old.most_common(40),
+                    "tasks": tasks.most_common(20),
+                    "timed_views": views.most_common(10),
                     "edges_total": sum(edges.values()),
                     "edges": edges.most_common(25),
                     "list_owners": owners.most_common(20),
