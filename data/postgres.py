@@ -140,12 +140,15 @@ BEGIN
     RETURN NULL;
 END $body$
 """
-_PEOPLE_EMPTIED_TRIGGERS = tuple(
-    f"""
-CREATE OR REPLACE TRIGGER wargames_people_emptied AFTER TRUNCATE ON {table}
+_PEOPLE_EMPTIED_TRIGGERS = (
+    """
+CREATE OR REPLACE TRIGGER wargames_people_emptied AFTER TRUNCATE ON time_away
 FOR EACH STATEMENT EXECUTE FUNCTION wargames_people_emptied()
-"""
-    for table in ("time_away", "users")
+""",
+    """
+CREATE OR REPLACE TRIGGER wargames_people_emptied AFTER TRUNCATE ON users
+FOR EACH STATEMENT EXECUTE FUNCTION wargames_people_emptied()
+""",
 )
 _UNIQUE_COLUMNS = {
     # the UNIQUE indexes the transactions name, as SQLite names them ("table.column")
