@@ -76,10 +76,8 @@ def test_hards_first_choice_stands_within_the_margin() -> None:
     s = POSITIONS[2]
     side = s.current_player()
     assert side is not None
-    first = correspondence.choose(
-        s.view(side), 5, budget_s=60.0, config=correspondence.Config(candidates=1, reply=True)
-    )
-    huge = correspondence.Config(margin=1e6, reply=True)
+    first = correspondence.choose(s.view(side), 5, budget_s=60.0, config=correspondence.Config(candidates=1))
+    huge = correspondence.Config(margin=1e6)
     assert correspondence.choose(s.view(side), 5, budget_s=60.0, config=huge) == first
 
 

@@ -835,15 +835,12 @@ def choose(
     seed: int = 0,
     budget_s: float | None = None,
     iterations: int | None = None,
-    weights: Weights | None = None,
-    config: SearchConfig | None = None,
 ) -> Action:
     """Pick the action for the side of `view` (which must be the side to act now).
 
     `budget_s` caps thinking time (default: DEFAULT_BUDGETS[level]); `iterations` caps rollouts
     (default: DEFAULT_ITERATIONS[level]). With a generous time cap the result depends only on the
-    view, the level, the seed and the iterations. `weights` and `config` replace the level's own
-    judgement and planning (the correspondence level plans as hard with a judgement of its own).
+    view, the level, the seed and the iterations.
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown AI level '{level}': choose one of {', '.join(LEVELS)}.")
@@ -862,7 +859,7 @@ def choose(
     counts = _rank_counts(s)
     if len(legal) == 1:
         return legal[0]
-    w = level_weights(level, side) if weights is None else weights
+    w = level_weights(level, side)
     if s.phase == SETUP or s.pending is not None:
         return decide(s, side, counts, w)
     if level == EASY:
@@ -870,7 +867,7 @@ def choose(
     scored = _greedy_scores(view, side, legal, rng, counts, deadline, w)
     if level == NORMAL:
         return scored[0][1]
-    cfg = search_config(level, side) if config is None else config
+    cfg = search_config(level, side)
     iters = DEFAULT_ITERATIONS[level] if iterations is None else iterations
     cands = [a for _, a in scored[: cfg.candidates]]
     if cfg.lookahead and s.actions_left == 2 and len(cands) > 1:

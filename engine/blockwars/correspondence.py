@@ -1,29 +1,29 @@
-"""The correspondence level: hard's turn planner, narrowed as self-play against hard chose (issue 32).
+"""The correspondence level: hard's plans judged after hard's own reply (issue 32).
 
     action = choose(state.view(side), seed=42)
 
-`hard` plans its whole two-action turn with exact fight odds, its first actions among its eight
-best and each second action among its ten likeliest. Its judgement (`ai.Weights`, its side caution)
-was tuned against `easy`, and a wider or deeper look than hard's only exposes that judgement's
-errors (docs/ai.md, Block Wars). So this level plans as hard does with the setting that did best
-against `hard` itself in paired self-play (`bench/bw_selfplay.py`): `PLANNING` (as the Germans
-hard's five best first actions, six second actions each; as the Canadians hard's own) and `WEIGHTS`
-(hard's: every change of them tried scored below 50 %).
+`hard` plans its whole two-action turn with exact fight odds but judges the turn where it ends,
+charging it at most a static count of the attacks it leaves (`ai.threat`). This level looks one
+turn further, the way a player with time to think does: for each of hard's best few first actions
+it takes the turn hard would finish with it, every end of that turn with its odds (`ai.turn_plan`),
+and in each of them lets the opponent plan its own whole turn exactly as `hard` would, again over
+every fight result. Hard's own first choice is played unless another candidate's turn is worth
+clearly more (`Config.margin`) after that reply. So a quiet move that stops a breakthrough beats an
+attack that wins a fight but lets the enemy through, and an attack that only looks good until the
+enemy's tank answers it is seen for what it is.
 
-The earlier version, kept behind `Config.reply`, looked one turn further: for hard's best few first
-actions it took the turn hard would finish with each, let the opponent plan its own whole turn as
-`hard` would over every fight result, and judged what followed as the position where we move next
-(our evaluation plus our own best attacks, `ai.threat`). Hard's first choice stood unless another
-was worth `Config.margin` more. It scored 50 % of 40 against hard.
+The opponent's reply is judged as the position where we move next: our evaluation plus the attacks
+we then have (`ai.threat` from our side), the mirror of hard's caution after its own turn.
 
 Deterministic for a given (view, seed): a fixed amount of work, exact odds, every sample seeded.
-The time cap (`budget_s`) only binds on a machine many times too slow.
+The time cap (`budget_s`) only binds on a machine many times too slow; then the candidates judged
+so far decide, hard's first choice first.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.blockwars import actions as A
 from engine.blockwars import ai
@@ -45,33 +45,20 @@ class Config:
     # Hard's own first choice gives way only to a candidate worth this much more after the reply:
     # the reply model is one turn deep, so near-equal values say more about it than about the game.
     margin: float = 0.25
-    reply: bool = False  # judge the plans after hard's reply (the first version); off: plan alone
 
 
 CONFIG = Config()
 
-# This level's judgement, tuned against `hard` in paired self-play (bench/bw_selfplay.py; docs/ai.md,
-# Block Wars): hard's were tuned against `easy`, and a look further than hard's only exposes them.
-WEIGHTS: dict[Side, ai.Weights] = {side: ai.level_weights(HARD, side) for side in Side}
-# As the Germans, hard's five best first actions and six second actions each (hard: 8 and 10) scored
-# 58.8 % of 180 games against hard; as the Canadians that narrowing scored 45.4 %, so they plan as hard.
-PLANNING: dict[Side, ai.SearchConfig] = {
-    Side.GERMANS: replace(ai.search_config(HARD, Side.GERMANS), candidates=5, lookahead=6),
-    Side.CANADIANS: ai.search_config(HARD, Side.CANADIANS),
-}
-
 
 def choose(view: View, seed: int = 0, budget_s: float | None = None, config: Config = CONFIG) -> Action:
-    """The action for `view`'s side: hard's plan with this level's planning and judgement, or (with
-    `config.reply`) hard's candidate whose turn is worth most after hard's reply."""
+    """The action for `view`'s side: hard's candidate whose turn is worth most after hard's reply."""
     s = view.state
     side = view.side
     if side is None or s.current_player() is not side:
         raise ValueError(f"It is not the {side.title if side else 'spectator'}' move.")
     legal = s.legal_actions()
-    budget = BUDGET_S if budget_s is None else budget_s
-    if not config.reply or len(legal) == 1 or s.phase == SETUP or s.pending is not None or s.phase != PLAY:
-        return ai.choose(view, HARD, seed, budget, weights=WEIGHTS[side], config=PLANNING[side])
+    if len(legal) == 1 or s.phase == SETUP or s.pending is not None or s.phase != PLAY:
+        return ai.choose(view, HARD, seed, budget_s)
     deadline = ai.clock() + (BUDGET_S if budget_s is None else budget_s)
     rng = random.Random(f"blockwars-ai:correspondence:{seed}")
     counts = ai._rank_counts(s)
@@ -92,24 +79,15 @@ def choose(view: View, seed: int = 0, budget_s: float | None = None, config: Con
 
 
 def hard_plans(
-    view: View,
-    side: Side,
-    rng: random.Random,
-    counts: list[int],
-    deadline: float,
-    most: int,
-    own: bool = True,
+    view: View, side: Side, rng: random.Random, counts: list[int], deadline: float, most: int
 ) -> list[tuple[Action, Leaves]]:
     """Hard's `most` best actions in its own order, each with where its turn ends (state, odds).
 
-    The same work `ai.choose` does at `hard`, keeping the planned turns instead of dropping them;
-    judged with this level's weights (`own`) or with hard's (the opponent's reply it models).
+    The same work `ai.choose` does at `hard`, keeping the planned turns instead of dropping them.
     """
     s = view.state
-    if own:
-        w, cfg = WEIGHTS[side], PLANNING[side]
-    else:
-        w, cfg = ai.level_weights(HARD, side), ai.search_config(HARD, side)
+    w = ai.level_weights(HARD, side)
+    cfg = ai.search_config(HARD, side)
     scored = ai._greedy_scores(view, side, s.legal_actions(), rng, counts, deadline, w)
     cands = [a for _, a in scored[: cfg.candidates]]
     seed = rng.getrandbits(32)
@@ -144,7 +122,7 @@ def after_reply(
 ) -> float:
     """The expected worth of a finished turn for `side` once the opponent has played hard's turn."""
     enemy = side.other
-    w = WEIGHTS[side]
+    w = ai.level_weights(HARD, side)
     total = 0.0
     for p, e in leaves:
         if p < config.least:
@@ -158,7 +136,7 @@ def after_reply(
             total += p * _judge(e, side, w, config)
             continue
         ev = View(e, enemy)
-        reply = hard_plans(ev, enemy, random.Random(seed), ai._rank_counts(e), deadline, 1, own=False)
+        reply = hard_plans(ev, enemy, random.Random(seed), ai._rank_counts(e), deadline, 1)
         total += p * sum(q * _judge(f, side, w, config) for q, f in reply[0][1])
     return total
 
