@@ -141,7 +141,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
             "normal": "fires everything, barrages the most crowded front, assaults at fair odds",
             "hard": "weighs each assault and barrage by its exact odds, lays ambushes",
             "search": "the generic tree search, 200 playouts a decision (under a second); not rated",
-            CORRESPONDENCE: "hard's 8 best choices played out in up to 96 deals: 1 s a move",
+            CORRESPONDENCE: "plays out hard's 8 best choices in up to 96 deals: about 1 s a decision",
         },
         # bench/ladder.py --cpu-clock, 40 games a pairing, seeds 1-40, 2026-11-28 (issue 32: the win
         # check, moves and the race to ten): easy 92.5 % v random, normal 67.5 % v easy, hard 75 % v normal

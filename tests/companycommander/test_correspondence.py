@@ -106,7 +106,7 @@ def test_correspondence_is_rated_above_hard_and_shows_its_think_time() -> None:
     assert hard is not None and corr is not None and corr > hard
     assert level_label(GAME, CORRESPONDENCE).startswith("correspondence, about ")
     choice = level_choice(GAME, CORRESPONDENCE)
-    assert "s a move" in choice and not choice.endswith("…"), choice
+    assert "s a decision" in choice and not choice.endswith("…"), choice
 
 
 def test_correspondence_solves_every_puzzle() -> None:
