@@ -417,10 +417,7 @@ def main() -> int:
     if args.start_postgres:
         from tests import pgserver
 
-        binaries = pgserver.find_binaries()
-        if binaries is None:
-            raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
-        server = pgserver.PgServer(binaries, durable=True).start()  # fsync on, as in production
+        server = pgserver.start_for_bench()
         url = server.url()
     try:
         with tempfile.TemporaryDirectory(prefix="bw-crash-") as tmp:

@@ -405,10 +405,7 @@ async def _compare(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     if args.start_postgres:
         from tests import pgserver
 
-        binaries = pgserver.find_binaries()
-        if binaries is None:
-            raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
-        server = await asyncio.to_thread(pgserver.PgServer(binaries, durable=True).start)
+        server = await asyncio.to_thread(pgserver.start_for_bench)
         url = server.url()
     proxy = None
     if args.pg_delay_ms is not None:

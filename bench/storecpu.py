@@ -85,10 +85,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
     if args.start_postgres:
         from tests import pgserver
 
-        binaries = pgserver.find_binaries()
-        if binaries is None:
-            raise SystemExit(f"--start-postgres: {pgserver.SEARCHED} hold no PostgreSQL server")
-        server = await asyncio.to_thread(pgserver.PgServer(binaries, durable=True).start)
+        server = await asyncio.to_thread(pgserver.start_for_bench)
         url = server.url()
     figures: dict[str, object] = {"bench": "storecpu", "games": args.games}
     try:

@@ -130,3 +130,12 @@ class PgServer:
         with contextlib.suppress(Exception):
             self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def start_for_bench() -> PgServer:
+    """A durable throwaway server (fsync on, as in production) for a bench's `--start-postgres`;
+    exits with a one-line reason when this machine has no PostgreSQL binaries."""
+    binaries = find_binaries()
+    if binaries is None:
+        raise SystemExit(f"--start-postgres: {SEARCHED} hold no PostgreSQL server")
+    return PgServer(binaries, durable=True).start()
