@@ -13,7 +13,7 @@ from engine.base import CORRESPONDENCE
 from engine.blockwars import Options, State, ai, correspondence, new_game
 from play.ratings import level_choice, level_label, level_rating
 from tests.ai_puzzles import kit
-from tests.test_ai import _reshuffled  # the same public position, the deck order changed
+from tests.test_ai import FakeClock, _reshuffled  # _reshuffled: the deck reordered, the rest alike
 
 OPTS = Options(crosses=True, fighter_aces=True)
 
@@ -45,18 +45,6 @@ def test_legal_deterministic_and_blind_to_the_deck_order() -> None:
         picks.append(str(correspondence.choose(s.view(side), i, budget_s=60.0)))
         assert len(set(picks)) == 1, picks
         assert picks[0] in {str(a) for a in s.legal_actions()}
-
-
-class FakeClock:
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.reads += 1
-        self.now += self.step
-        return self.now
 
 
 def test_the_time_cap_ends_the_thinking(monkeypatch: pytest.MonkeyPatch) -> None:
