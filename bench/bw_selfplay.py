@@ -23,6 +23,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,22 @@ def score(winner: Side | None, side: Side) -> float:
     return 0.5 if winner is None else 1.0 if winner is side else 0.0
 
 
+def paired(seeds: Iterable[int], game: Callable[[int, Side], Side | None]) -> dict[str, float | None]:
+    """Every seed played twice, the variant once on each side (`game(seed, variant's side)` gives the
+    winner): its score, the standard error over the seed pairs and its score as each side."""
+    by_side: dict[Side, list[float]] = {side: [] for side in Side}
+    pairs = []
+    for seed in seeds:
+        for side in Side:
+            by_side[side].append(score(game(seed, side), side))
+        pairs.append((by_side[Side.GERMANS][-1] + by_side[Side.CANADIANS][-1]) / 2)
+        print(f"seed {seed}: {pairs[-1]:.2f}", flush=True)
+    se = statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else None
+    out: dict[str, float | None] = {"score": round(statistics.fmean(pairs), 3), "se": se and round(se, 3)}
+    out.update({side.value: round(statistics.fmean(v), 3) for side, v in by_side.items()})
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", default="{}", help="JSON overrides of hard's settings (see above)")
@@ -86,18 +103,8 @@ def main() -> None:
     else:
         spec = json.loads(args.spec)
         install(spec)
-        by_side: dict[Side, list[float]] = {side: [] for side in Side}
-        pairs = []
-        for seed in seeds:
-            for side in Side:
-                levels = {side: VARIANT, side.other: ai.HARD}
-                by_side[side].append(score(play(seed, levels), side))
-            pairs.append((by_side[Side.GERMANS][-1] + by_side[Side.CANADIANS][-1]) / 2)
-            print(f"seed {seed}: {pairs[-1]:.1f}", flush=True)
-        se = statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else None
         out = {"bench": "bw_selfplay", "spec": spec, "seeds": f"{args.first}-{args.last}"}
-        out.update({"score": round(statistics.fmean(pairs), 3), "se": se and round(se, 3)})
-        out.update({side.value: round(statistics.fmean(v), 3) for side, v in by_side.items()})
+        out.update(paired(seeds, lambda seed, side: play(seed, {side: VARIANT, side.other: ai.HARD})))
     out["cpu_s"] = round(time.process_time() - t0, 1)
     print(json.dumps(out))
 

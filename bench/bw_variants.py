@@ -28,7 +28,6 @@ import argparse
 import json
 import math
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bw_selfplay import paired
 from engine import search
 from engine.blockwars import actions as A
 from engine.blockwars import ai, correspondence, new_game
@@ -257,22 +257,13 @@ def main() -> None:
     args = parser.parse_args()
     search.clock = time.thread_time
     t0 = time.process_time()
-    by_side: dict[Side, list[float]] = {side: [] for side in Side}
-    pairs = []
-    for seed in range(args.first, args.last + 1):
-        for side in Side:
-            winner = play(seed, side, args.variant)
-            by_side[side].append(0.5 if winner is None else 1.0 if winner is side else 0.0)
-        pairs.append((by_side[Side.GERMANS][-1] + by_side[Side.CANADIANS][-1]) / 2)
-        print(f"seed {seed}: {pairs[-1]:.2f}", flush=True)
-    se = statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else None
+    seeds = range(args.first, args.last + 1)
     out: dict[str, Any] = {
         "bench": "bw_variants",
         "variant": args.variant,
         "seeds": f"{args.first}-{args.last}",
     }
-    out.update({"score": round(statistics.fmean(pairs), 3), "se": se and round(se, 3)})
-    out.update({side.value: round(statistics.fmean(v), 3) for side, v in by_side.items()})
+    out.update(paired(seeds, lambda seed, side: play(seed, side, args.variant)))
     out["cpu_s"] = round(time.process_time() - t0, 1)
     print(json.dumps(out))
 
