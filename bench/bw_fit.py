@@ -10,9 +10,11 @@ clock), records each position where a side starts its turn, and fits a logistic 
 final result (a draw half) on the difference of the two sides' counts, with one bias per side to
 move (the tempo and the sides' unequal games). Newton's method with a little L2 keeps it exact and
 pure Python. The weights are printed scaled so that an infantry unit is worth 1, as the hand-tuned
-ones are, with the log-likelihood per position of the fit against hard's own weights on the same
-positions (refitted only in scale), and on held-out games (every fifth game). The last line is one
-JSON object.
+ones are (with `--hold`, the named terms keep hard's weights and the rest are scaled to them: the
+machine guns, the tank and the gas are each all on one side, so a free fit cannot tell their worth
+from the side's), with the log-likelihood per position of the fit against hard's own weights on
+the same positions (refitted only in scale), and on held-out games (every fifth game). The last line
+is one JSON object.
 """
 
 from __future__ import annotations
@@ -158,11 +160,20 @@ def loglik(data: list[tuple[list[float], float]], b: list[float]) -> float:
     return total / len(data)
 
 
+_HARD_VALUES = [ai.HARD_WEIGHTS.adv[p] for p in range(1, 7)] + [getattr(ai.HARD_WEIGHTS, n) for n in LINEAR]
+HARD = dict(zip(NAMES, _HARD_VALUES, strict=True))
+
+
 def hard_score(rows: list[Row]) -> list[Row]:
     """Hard's own evaluation of each row as one count (its weights dotted with the counts)."""
-    w = ai.HARD_WEIGHTS
-    vec = [w.adv[p] for p in range(1, 7)] + [getattr(w, n) for n in LINEAR]
-    return [(g, [sum(a * b for a, b in zip(vec, x, strict=True))], y) for g, x, y in rows]
+    return held_back(rows, NAMES)
+
+
+def held_back(rows: list[Row], hold: list[str]) -> list[Row]:
+    """Each row with the `hold` terms as one count at hard's weights, first, then the others."""
+    at = [NAMES.index(n) for n in hold]
+    free = [i for i in range(len(NAMES)) if i not in at]
+    return [(g, [sum(HARD[NAMES[i]] * x[i] for i in at), *(x[i] for i in free)], y) for g, x, y in rows]
 
 
 def main() -> None:
@@ -174,6 +185,9 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--save", help="write the positions here (JSON) for another fit")
     parser.add_argument("--load", help="fit positions saved by --save instead of playing")
+    parser.add_argument(
+        "--hold", default="", help="terms kept at hard's weights (comma-separated), e.g. mg,tank_hp"
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
     if args.load:
@@ -184,26 +198,32 @@ def main() -> None:
             games = pool.map(play, jobs, chunksize=1)
     if args.save:
         Path(args.save).write_text(json.dumps(games))
-    train = [r for i, g in enumerate(games) if i % 5 != 4 for r in g]
-    held = [r for i, g in enumerate(games) if i % 5 == 4 for r in g]
+    hold = [n for n in args.hold.split(",") if n]
+    names = ["held", *(n for n in NAMES if n not in hold)]
+    raw_train = [r for i, g in enumerate(games) if i % 5 != 4 for r in g]
+    raw_held = [r for i, g in enumerate(games) if i % 5 == 4 for r in g]
+    train, held = held_back(raw_train, hold), held_back(raw_held, hold)
     # Terms no position ever shows are left out (their weight stays hard's).
-    cols = [c for c in range(len(NAMES)) if any(abs(x[c]) > 1e-9 for _, x, _ in train)]
+    cols = [c for c in range(len(names)) if any(abs(x[c]) > 1e-9 for _, x, _ in train)]
     b = fit(design(train, cols), args.l2)
-    hb = fit(design(hard_score(train), [0]), 0.0)
-    scale = b[2 + cols.index(NAMES.index("inf"))] if NAMES.index("inf") in cols else 1.0
-    weights = {NAMES[c]: round(b[2 + i] / scale, 3) for i, c in enumerate(cols)}
+    hb = fit(design(hard_score(raw_train), [0]), 0.0)
+    unit = "held" if hold else "inf"  # held terms keep hard's weights; else an infantry unit is 1
+    scale = b[2 + cols.index(names.index(unit))]
+    weights = {n: HARD[n] for n in hold}
+    weights.update({names[c]: round(b[2 + i] / scale, 3) for i, c in enumerate(cols) if names[c] != "held"})
     out: dict[str, Any] = {
         "bench": "bw_fit",
         "games": len(games),
         "positions": len(train) + len(held),
-        "logit_per_infantry": round(scale, 4),
+        "held_at_hard": hold,
+        f"logit_per_{'hard_point' if hold else 'infantry'}": round(scale, 4),
         "weights": weights,
         "bias_germans_to_move": round(b[0], 3),
         "bias_canadians_to_move": round(b[1], 3),
         "loglik_fit_train": round(loglik(design(train, cols), b), 4),
-        "loglik_hard_train": round(loglik(design(hard_score(train), [0]), hb), 4),
+        "loglik_hard_train": round(loglik(design(hard_score(raw_train), [0]), hb), 4),
         "loglik_fit_held": round(loglik(design(held, cols), b), 4) if held else None,
-        "loglik_hard_held": round(loglik(design(hard_score(held), [0]), hb), 4) if held else None,
+        "loglik_hard_held": round(loglik(design(hard_score(raw_held), [0]), hb), 4) if held else None,
         "wall_s": round(time.perf_counter() - t0, 1),
     }
     for k, v in out.items():
