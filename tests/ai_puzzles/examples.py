@@ -13,6 +13,7 @@ from engine.companycommander.position import build as cc_build
 from engine.companycommander.state import DEPLOY, RECON
 from engine.fixbayonets.cards import CARD_TYPES as FB_CARDS
 from engine.fixbayonets.cards import MOVE as FB_MOVE
+from engine.fixbayonets.cards import TERRAIN as FB_TERRAIN
 from engine.fixbayonets.model import Options as FbOptions
 from engine.fixbayonets.position import build as fb_build
 from engine.protocol import State
@@ -463,6 +464,53 @@ EXAMPLES += [
         note="the rifleman beside the last officer shields him from a single shot: running him "
         "forward leaves the officer alone within a Pistol's reach",
         build=partial(fb_officer_at_bay, "OR"),
+    ),
+]
+
+
+def fb_officer_hidden() -> State:
+    """The standard game (hands hidden), the Americans' move phase with one Run in hand and their
+    last officer alone on d3 inside a ring of German men who could hit him with any of six attack
+    cards (a Bayonet or Pistol from d4, a Flame Thrower from d5, a Rifle (3) from d6, a Grenade from
+    c5, a Sniper from d8). The Germans hold two cards the Americans cannot see and draw three; move
+    cards are still to draw (the terrain cards, the Rifles (4) and the Americans' own cards are in
+    the discard pile, so nearly every German hand holds a shot). Their stacks at the back make
+    many group moves that `order` ranks above FIGHT, so a check that tries only the first few
+    actions of the reply never sees into the fight, then the shot. Running the officer to h3 takes
+    him out of every reach."""
+    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in ("rifle4", "mg", "counter", "zigzag", "advance")]
+    return fb_build(
+        {
+            "d3": "AO",
+            "a1": "ARR",
+            "d4": "GR",
+            "d5": "GH",
+            "d6": "GR",
+            "c5": "GR",
+            "d8": "GS",
+            "h8": "GOO",
+            "a7": "GUR",
+            "b7": "GRR",
+            "a8": "GRRH",
+        },
+        hands={"americans": ["run"], "germans": ["crawl", "march"]},
+        discard=[c for c in discard for _ in range(3)],
+        active="americans",
+    )
+
+
+EXAMPLES += [
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-hidden",
+        "stop the loss",
+        0,
+        (),
+        ("run Od3-h3",),
+        ("fight", "end", "run Ra1-e1", "run Ra1-a5", "run fwd RRa1"),
+        note="hands hidden, move cards to draw: the Germans' win is into the fight, then the shot; "
+        "only running the last officer clear saves the game",
+        build=fb_officer_hidden,
     ),
 ]
 

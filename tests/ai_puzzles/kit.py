@@ -29,6 +29,7 @@ from typing import Any
 
 from engine import registry, search
 from engine.battlefronts.ai import idle as battlefronts_idle
+from engine.fixbayonets.ai import into_fight as fixbayonets_into_fight
 from engine.protocol import Action, Side, State
 
 HERE = Path(__file__).resolve().parent
@@ -44,7 +45,9 @@ GAMES = ("blockwars", "fixbayonets", "battlefronts", "combinedarms", "combinedar
 # wide), and the opponent's line after our turn.
 CHECKS: dict[str, search.Guard] = {
     "blockwars": search.Guard(deals=8, depth=2, reply_depth=1, width=8, rest=6),
-    "fixbayonets": search.Guard(deals=8, depth=1, reply_depth=2, width=6, rest=6),
+    "fixbayonets": search.Guard(
+        deals=8, depth=1, reply_depth=2, width=6, rest=6, always=fixbayonets_into_fight
+    ),
     "battlefronts": search.Guard(deals=8, depth=2, reply_depth=3, width=8, rest=6, idle=battlefronts_idle),
     "combinedarms": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
     "combinedarms_wwii": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
