@@ -468,7 +468,7 @@ EXAMPLES += [
 ]
 
 
-def fb_officer_hidden() -> State:
+def fb_officer_hidden(more_moves: bool = False) -> State:
     """The standard game (hands hidden), the Americans' move phase with one Run in hand and their
     last officer alone on d3 inside a ring of German men who could hit him with any of six attack
     cards (a Bayonet or Pistol from d4, a Flame Thrower from d5, a Rifle (3) from d6, a Grenade from
@@ -477,8 +477,11 @@ def fb_officer_hidden() -> State:
     the discard pile, so nearly every German hand holds a shot). Their stacks at the back make
     many group moves that `order` ranks above FIGHT, so a check that tries only the first few
     actions of the reply never sees into the fight, then the shot. Running the officer to h3 takes
-    him out of every reach."""
-    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in ("rifle4", "mg", "counter", "zigzag", "advance")]
+    him out of every reach. With `more_moves`, the Zigzags and Advances are still to draw too: a
+    German hand then lacks a shot a little more often (about one deal in thirty), and the levels'
+    own searches, before the check saw the fight, ran the officer in only half the worlds."""
+    kept = ("rifle4", "mg", "counter") if more_moves else ("rifle4", "mg", "counter", "zigzag", "advance")
+    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in kept]
     return fb_build(
         {
             "d3": "AO",
@@ -511,6 +514,20 @@ EXAMPLES += [
         note="hands hidden, move cards to draw: the Germans' win is into the fight, then the shot; "
         "only running the last officer clear saves the game",
         build=fb_officer_hidden,
+    ),
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-hidden-more-moves",
+        "stop the loss",
+        0,
+        (),
+        ("run Od3-h3",),
+        ("run Ra1-e1", "run Ra1-a5", "run fwd RRa1"),
+        note="as fb-officer-hidden with more move cards to draw; the Germans draw no shot in about "
+        "one deal in eight of the check's, so the blunders state their share (and ending the turn "
+        "or fighting with the officer where he stands is judged by the loss the turn leaves)",
+        build=partial(fb_officer_hidden, True),
+        blunder_share=0.85,
     ),
 ]
 
