@@ -532,6 +532,45 @@ EXAMPLES += [
 ]
 
 
+def fb_fight_then_shot() -> State:
+    """The mirror, a *win now*: the standard game (hands hidden), the Germans' move phase with a
+    Pistol, a Double Time and a March in hand, a German rifleman on d5 two squares from the
+    Americans' last officer alone on d3. The terrain cards are in the discard pile, so the
+    Americans' two hidden cards cannot cancel the shot. The moves rank first by `order` (group
+    moves forward); the win is into the fight, then the Pistol."""
+    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in ("rifle4", "mg", "counter")]
+    return fb_build(
+        {
+            "d3": "AO",
+            "a1": "ARR",
+            "d5": "GR",
+            "h8": "GOO",
+            "a7": "GUR",
+            "b7": "GRR",
+            "a8": "GRRH",
+            "c8": "GRR",
+        },
+        hands={"americans": ["run", "crawl"], "germans": ["pistol", "double", "march"]},
+        discard=[c for c in discard for _ in range(3)],
+        active="germans",
+    )
+
+
+EXAMPLES += [
+    Puzzle(
+        "fixbayonets",
+        "fb-fight-then-shot",
+        "win now",
+        0,
+        (),
+        ("fight",),
+        note="hands hidden, move cards in hand: the win is into the fight, then the Pistol at the last "
+        "officer",
+        build=fb_fight_then_shot,
+    ),
+]
+
+
 def _last_blow(ring: Puzzle, log: tuple[tuple[str, str], ...]) -> State:
     from engine.registry import game
 
