@@ -205,15 +205,24 @@ def order(state: State, side: str, actions: Sequence[Action], rng: random.Random
 
 def into_fight(state: AnyState, side: str, actions: Sequence[Action]) -> list[Action]:
     """FIGHT, for the win check (`Guard.always`), where one shot could then end the game: the
-    enemy's officers all on one square within reach of `side`'s men. The moves outrank it by
-    `order`, so without this a check that tries only the first few actions of a line never sees
-    "into the fight, then the shot" while move cards are in hand."""
+    enemy's officers all on one square, within reach of one of `side`'s men with an attack card in
+    its hand. The moves outrank FIGHT by `order`, so without this a check that tries only the first
+    few actions of a line never sees "into the fight, then the shot" while move cards are in hand."""
     if not isinstance(state, State) or state.phase != MOVING:
         return []
     squares = {state.where[u] for u in _officer_ids(other(side)) if state.alive[u] and state.where[u] >= 0}
-    if len(squares) != 1 or not _threats(state, side)[0] & BIT[squares.pop()]:
+    if len(squares) != 1:
         return []
-    return [a for a in actions if isinstance(a, A.Fight)]
+    target = BIT[squares.pop()]
+    cards = [c for c in dict.fromkeys(state.hands[side]) if c.kind == ATTACK and c.usable_by(side)]
+    for u in side_units(side):
+        sq = state.where[u]
+        if sq < 0:
+            continue
+        kind = UNIT_KINDS[u % MEN_PER_SIDE]
+        if any(kind in c.users and ATTACK_MASKS[c.index][sq] & target for c in cards):
+            return [a for a in actions if isinstance(a, A.Fight)]
+    return []
 
 
 def rollout(state: State, side: str, rng: random.Random) -> Action:

@@ -183,6 +183,9 @@ def test_fight_is_always_tried_only_where_one_shot_could_win() -> None:
     assert ai.into_fight(clear, G, clear.legal_actions(G)) == []
     two = pos({"d4": "GR", "d3": "AO", "h1": "AO"}, g=["pistol"])  # two officers: no one-shot win
     assert ai.into_fight(two, G, two.legal_actions(G)) == []
+    for hand, tried in ((["pistol"], ["fight"]), (["rifle4", "march"], []), (["flamer"], [])):
+        one = pos({"d4": "GR", "d3": "AO"}, g=hand)  # a rifleman beside the last officer
+        assert [str(a) for a in ai.into_fight(one, G, one.legal_actions(G))] == tried, hand
 
 
 def test_before_the_check_saw_the_fight_hard_left_the_shot_in_half_the_worlds(
