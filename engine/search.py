@@ -282,7 +282,8 @@ class Guard:
     """How deep and wide the win check looks. `depth`: own actions in a row a winning line may take
     (the first step tries every legal action, later steps the first `width` by the game's order);
     `reply_depth`: the same for the opponent's line after our turn; `share`: the share of deals in
-    which a line must win to count as a win (a threat counts from `risk`)."""
+    which a line must win to count as a win (a threat counts from `risk`); `always`: actions a line
+    tries beside the first `width`, for a game whose wins go through one its order ranks low."""
 
     deals: int = 6
     depth: int = 1
