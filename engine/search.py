@@ -367,7 +367,11 @@ def win_line(
     candidates = [a for a, _ in later]
     keep = {str(a) for a in order(state, side, candidates, rng)[:width]}
     if guard is not None and guard.always is not None:
-        keep.update(str(a) for a in guard.always(state, side, candidates))
+        named = {str(a) for a in guard.always(state, side, candidates)}
+        keep |= named
+        # The named actions first: they are named because a win goes through them, and whether a
+        # line exists does not depend on the order it is found in.
+        later.sort(key=lambda pair: str(pair[0]) not in named)
     for action, after in later:
         if str(action) in keep:
             line = win_line(after, side, depth - 1, width, order, rollout, rng, guard)
