@@ -12,7 +12,7 @@ from engine import search
 from engine.base import CORRESPONDENCE
 from engine.fixbayonets import GAME, ai
 from engine.fixbayonets.game import SEARCH_LEVELS
-from engine.fixbayonets.state import FIGHTING
+from engine.fixbayonets.state import FIGHTING, State
 from play.ratings import level_choice, level_label, level_rating
 from tests.ai_levels import check_level, positions
 from tests.ai_puzzles import kit
@@ -142,10 +142,12 @@ def test_correspondence_solves_every_puzzle() -> None:
 LEVELS = ("normal", "hard", CORRESPONDENCE)
 
 
-def _hidden_at_bay() -> tuple[object, str]:
+def _hidden_at_bay() -> tuple[State, str]:
     from tests.ai_puzzles import examples
 
-    return examples.fb_officer_hidden(), A
+    s = examples.fb_officer_hidden()
+    assert isinstance(s, State)
+    return s, A
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -157,10 +159,10 @@ def test_the_win_check_sees_the_fight_then_the_shot_with_hidden_hands(level: str
     guard = GAME.guard_of(level)
     assert guard is not None and guard.always is ai.into_fight
     blind = replace(guard, always=None)
-    view = s.view(side)  # type: ignore[attr-defined]
+    view = s.view(side)
     end = GAME.parse("end")
     for g, most, least in ((blind, 0.2, 0.0), (guard, 1.0, 1.0)):
-        deals = kit.deals(s, side, 32, 0)  # type: ignore[arg-type]
+        deals = kit.deals(s, side, 32, 0)
         share = search.threat_share(deals, side, end, g, GAME.order, GAME.rollout, random.Random(1))
         assert least <= share <= most, (level, g.always, share)
     if level != CORRESPONDENCE:
@@ -171,12 +173,12 @@ def test_the_win_check_sees_the_fight_then_the_shot_with_hidden_hands(level: str
 
 def test_fight_is_always_tried_only_where_one_shot_could_win() -> None:
     s, side = _hidden_at_bay()
-    world = s.clone()  # type: ignore[attr-defined]
+    world = s.clone()
     world.apply(GAME.parse("end"), side)  # the Germans' move phase, the officer alone in reach
     legal = world.legal_actions(G)
     assert [str(a) for a in ai.into_fight(world, G, legal)] == ["fight"]
     assert "fight" not in {str(a) for a in GAME.order(world, G, legal, random.Random(0))[:10]}
-    clear = s.clone()  # type: ignore[attr-defined]
+    clear = s.clone()
     clear.apply(GAME.parse("run Od3-h3"), side)
     clear.apply(GAME.parse("pass"), G)  # the Germans let the Run stand
     clear.apply(GAME.parse("end"), side)
@@ -201,3 +203,13 @@ def test_before_the_check_saw_the_fight_hard_left_the_shot_in_half_the_worlds(
     blind = MappingProxyType({k: replace(g, always=None) for k, g in type(GAME).guards.items()})
     monkeypatch.setattr(type(GAME), "guards", blind)
     assert kit.solve_share(puzzle, "hard", 4) <= 0.5
+
+
+def test_no_other_game_names_actions_its_check_always_tries() -> None:
+    """`Guard.always` is Fix Bayonets' alone: every other game's check is as it was."""
+    from engine import registry
+
+    assert search.Guard().always is None
+    for name in registry.names():
+        if name != "fixbayonets":
+            assert all(g.always is None for g in registry.game(name).guards.values()), name  # type: ignore[attr-defined]
