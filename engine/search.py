@@ -282,7 +282,8 @@ class Guard:
     """How deep and wide the win check looks. `depth`: own actions in a row a winning line may take
     (the first step tries every legal action, later steps the first `width` by the game's order);
     `reply_depth`: the same for the opponent's line after our turn; `share`: the share of deals in
-    which a line must win to count as a win (a threat counts from `risk`)."""
+    which a line must win to count as a win (a threat counts from `risk`); `always`: actions a line
+    tries beside the first `width`, for a game whose wins go through one its order ranks low."""
 
     deals: int = 6
     depth: int = 1
@@ -298,6 +299,12 @@ class Guard:
     # phase, which only fills travel zones, between the move phase and the battle that decides a
     # win): a line goes on through it. None: a line ends where the other side has a choice.
     idle: Callable[[State, Side], Action | None] | None = None
+    # Actions a line always tries at a step before its last, beside the first `width` by order: a
+    # game whose wins go through an action its order ranks low (Fix Bayonets' FIGHT, which opens
+    # the shot at a last officer while the moves rank first) names them here, so the check sees
+    # those lines without widening it, and the search's own order stays as it is. None: only the
+    # first `width`.
+    always: Callable[[State, Side, Sequence[Action]], Sequence[Action]] | None = None
 
 
 def winner_of(state: State) -> Side | None:
@@ -338,7 +345,7 @@ def win_line(
 ) -> list[Action] | None:
     """A line of `side`'s own actions in a row, at most `depth` long, after which `side` has won; None
     if there is none. Every action is tried at the last step (a win is cheap to spot), the first
-    `width` by `order` before it."""
+    `width` by `order` before it, and those the guard's `always` names."""
     if state.is_over():
         return [] if winner_of(state) == side else None
     if depth <= 0 or side not in state.to_act():
@@ -357,7 +364,14 @@ def win_line(
             later.append((action, after))
     if not later:
         return None
-    keep = {str(a) for a in order(state, side, [a for a, _ in later], rng)[:width]}
+    candidates = [a for a, _ in later]
+    keep = {str(a) for a in order(state, side, candidates, rng)[:width]}
+    if guard is not None and guard.always is not None:
+        named = {str(a) for a in guard.always(state, side, candidates)}
+        keep |= named
+        # The named actions first: they are named because a win goes through them, and whether a
+        # line exists does not depend on the order it is found in.
+        later.sort(key=lambda pair: str(pair[0]) not in named)
     for action, after in later:
         if str(action) in keep:
             line = win_line(after, side, depth - 1, width, order, rollout, rng, guard)

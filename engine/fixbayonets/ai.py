@@ -25,6 +25,7 @@ from engine.fixbayonets.model import (
 from engine.fixbayonets.state import DISCARD, FIGHTING, MOVING, SETUP, State
 from engine.fixbayonets.tables import ATTACK_MASKS, BIT
 from engine.protocol import Action
+from engine.protocol import State as AnyState
 
 VALUE = {"O": 10.0, "H": 1.6, "S": 1.4, "U": 1.0, "R": 1.0}
 ALL_SQUARES = range(64)
@@ -200,6 +201,28 @@ def order(state: State, side: str, actions: Sequence[Action], rng: random.Random
         ((quick(state, side, a) + rng.random() * 0.05, i) for i, a in enumerate(actions)), reverse=True
     )
     return [actions[i] for _, i in scored]
+
+
+def into_fight(state: AnyState, side: str, actions: Sequence[Action]) -> list[Action]:
+    """FIGHT, for the win check (`Guard.always`), where one shot could then end the game: the
+    enemy's officers all on one square, within reach of one of `side`'s men with an attack card in
+    its hand. The moves outrank FIGHT by `order`, so without this a check that tries only the first
+    few actions of a line never sees "into the fight, then the shot" while move cards are in hand."""
+    if not isinstance(state, State) or state.phase != MOVING:
+        return []
+    squares = {state.where[u] for u in _officer_ids(other(side)) if state.alive[u] and state.where[u] >= 0}
+    if len(squares) != 1:
+        return []
+    target = BIT[squares.pop()]
+    cards = [c for c in dict.fromkeys(state.hands[side]) if c.kind == ATTACK and c.usable_by(side)]
+    for u in side_units(side):
+        sq = state.where[u]
+        if sq < 0:
+            continue
+        kind = UNIT_KINDS[u % MEN_PER_SIDE]
+        if any(kind in c.users and ATTACK_MASKS[c.index][sq] & target for c in cards):
+            return [a for a in actions if isinstance(a, A.Fight)]
+    return []
 
 
 def rollout(state: State, side: str, rng: random.Random) -> Action:

@@ -10,6 +10,7 @@ from typing import Any
 from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
+from engine.fixbayonets.ai import into_fight
 from engine.fixbayonets.help import TOPICS
 from engine.fixbayonets.model import (
     AMERICANS,
@@ -161,13 +162,21 @@ class FixBayonetsGame(BaseGame[State, View]):
     ai = AI_LEVELS
     search_levels = SEARCH_LEVELS
     # The win check (issue 32): a side's officers fall to a fight phase entered first, so the
-    # opponent's line after our turn may take two actions (into the fight, then the shot).
+    # opponent's line after our turn may take two actions (into the fight, then the shot), and
+    # FIGHT is always tried where a shot could then win (`ai.into_fight`): the moves outrank it
+    # by `order` while move cards are in hand.
     guards = MappingProxyType(
         {
             **GUARDS,
-            "normal": Guard(deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24),
-            "hard": Guard(deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40),
-            CORRESPONDENCE: Guard(deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60),
+            "normal": Guard(
+                deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24, always=into_fight
+            ),
+            "hard": Guard(
+                deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40, always=into_fight
+            ),
+            CORRESPONDENCE: Guard(
+                deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60, always=into_fight
+            ),
         }
     )
     rules = TOPICS

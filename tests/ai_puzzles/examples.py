@@ -13,6 +13,7 @@ from engine.companycommander.position import build as cc_build
 from engine.companycommander.state import DEPLOY, RECON
 from engine.fixbayonets.cards import CARD_TYPES as FB_CARDS
 from engine.fixbayonets.cards import MOVE as FB_MOVE
+from engine.fixbayonets.cards import TERRAIN as FB_TERRAIN
 from engine.fixbayonets.model import Options as FbOptions
 from engine.fixbayonets.position import build as fb_build
 from engine.protocol import State
@@ -463,6 +464,109 @@ EXAMPLES += [
         note="the rifleman beside the last officer shields him from a single shot: running him "
         "forward leaves the officer alone within a Pistol's reach",
         build=partial(fb_officer_at_bay, "OR"),
+    ),
+]
+
+
+def fb_officer_hidden(more_moves: bool = False) -> State:
+    """The standard game (hands hidden), the Americans' move phase with one Run in hand and their
+    last officer alone on d3 inside a ring of German men who could hit him with any of six attack
+    cards (a Bayonet or Pistol from d4, a Flame Thrower from d5, a Rifle (3) from d6, a Grenade from
+    c5, a Sniper from d8). The Germans hold two cards the Americans cannot see and draw three; move
+    cards are still to draw (the terrain cards, the Rifles (4) and the Americans' own cards are in
+    the discard pile, so nearly every German hand holds a shot). Their stacks at the back make
+    many group moves that `order` ranks above FIGHT, so a check that tries only the first few
+    actions of the reply never sees into the fight, then the shot. Running the officer to h3 takes
+    him out of every reach. With `more_moves`, the Zigzags and Advances are still to draw too: a
+    German hand then lacks a shot a little more often (about one deal in thirty), and the levels'
+    own searches, before the check saw the fight, ran the officer in only half the worlds."""
+    kept = ("rifle4", "mg", "counter") if more_moves else ("rifle4", "mg", "counter", "zigzag", "advance")
+    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in kept]
+    return fb_build(
+        {
+            "d3": "AO",
+            "a1": "ARR",
+            "d4": "GR",
+            "d5": "GH",
+            "d6": "GR",
+            "c5": "GR",
+            "d8": "GS",
+            "h8": "GOO",
+            "a7": "GUR",
+            "b7": "GRR",
+            "a8": "GRRH",
+        },
+        hands={"americans": ["run"], "germans": ["crawl", "march"]},
+        discard=[c for c in discard for _ in range(3)],
+        active="americans",
+    )
+
+
+EXAMPLES += [
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-hidden",
+        "stop the loss",
+        0,
+        (),
+        ("run Od3-h3",),
+        ("fight", "end", "run Ra1-e1", "run Ra1-a5", "run fwd RRa1"),
+        note="hands hidden, move cards to draw: the Germans' win is into the fight, then the shot; "
+        "only running the last officer clear saves the game",
+        build=fb_officer_hidden,
+    ),
+    Puzzle(
+        "fixbayonets",
+        "fb-officer-hidden-more-moves",
+        "stop the loss",
+        0,
+        (),
+        ("run Od3-h3",),
+        ("run Ra1-e1", "run Ra1-a5", "run fwd RRa1"),
+        note="as fb-officer-hidden with more move cards to draw; the Germans draw no shot in about "
+        "one deal in eight of the check's, so the blunders state their share (and ending the turn "
+        "or fighting with the officer where he stands is judged by the loss the turn leaves)",
+        build=partial(fb_officer_hidden, True),
+        blunder_share=0.85,
+    ),
+]
+
+
+def fb_fight_then_shot() -> State:
+    """The mirror, a *win now*: the standard game (hands hidden), the Germans' move phase with a
+    Pistol, a Double Time and a March in hand, a German rifleman on d5 two squares from the
+    Americans' last officer alone on d3. The terrain cards are in the discard pile, so the
+    Americans' two hidden cards cannot cancel the shot. The moves rank first by `order` (group
+    moves forward); the win is into the fight, then the Pistol."""
+    discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in ("rifle4", "mg", "counter")]
+    return fb_build(
+        {
+            "d3": "AO",
+            "a1": "ARR",
+            "d5": "GR",
+            "h8": "GOO",
+            "a7": "GUR",
+            "b7": "GRR",
+            "a8": "GRRH",
+            "c8": "GRR",
+        },
+        hands={"americans": ["run", "crawl"], "germans": ["pistol", "double", "march"]},
+        discard=[c for c in discard for _ in range(3)],
+        active="germans",
+    )
+
+
+EXAMPLES += [
+    Puzzle(
+        "fixbayonets",
+        "fb-fight-then-shot",
+        "win now",
+        0,
+        (),
+        ("fight",),
+        note="hands hidden, move cards in hand: the win is into the fight, then the Pistol at the last "
+        "officer",
+        build=fb_fight_then_shot,
     ),
 ]
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 
@@ -10,7 +12,7 @@ from engine import search
 from engine.base import CORRESPONDENCE
 from engine.fixbayonets import GAME, ai
 from engine.fixbayonets.game import SEARCH_LEVELS
-from engine.fixbayonets.state import FIGHTING
+from engine.fixbayonets.state import FIGHTING, State
 from play.ratings import level_choice, level_label, level_rating
 from tests.ai_levels import check_level, positions
 from tests.ai_puzzles import kit
@@ -133,3 +135,81 @@ def test_correspondence_is_rated_above_hard_and_says_its_think_time() -> None:
 def test_correspondence_solves_every_puzzle() -> None:
     missed = [p for p in kit.load("fixbayonets") if not kit.solved(p, CORRESPONDENCE, 2)]
     assert not missed, kit.describe(missed)
+
+
+# Issue 32, "into the fight, then the shot" with hidden hands: `fb-officer-hidden` (the standard
+# game, move cards to draw) is lost by every action but running the last officer clear.
+LEVELS = ("normal", "hard", CORRESPONDENCE)
+
+
+def _hidden_at_bay() -> tuple[State, str]:
+    from tests.ai_puzzles import examples
+
+    s = examples.fb_officer_hidden()
+    assert isinstance(s, State)
+    return s, A
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_win_check_sees_the_fight_then_the_shot_with_hidden_hands(level: str) -> None:
+    """The moves outrank FIGHT by `order`, so without `Guard.always` the check finds the shot in few
+    deals if any (none at normal and hard, about one in ten at correspondence's width) and keeps a
+    pick that leaves it; with it, in every deal, and the pick gives way to running the officer."""
+    s, side = _hidden_at_bay()
+    guard = GAME.guard_of(level)
+    assert guard is not None and guard.always is ai.into_fight
+    blind = replace(guard, always=None)
+    view = s.view(side)
+    end = GAME.parse("end")
+    for g, most, least in ((blind, 0.2, 0.0), (guard, 1.0, 1.0)):
+        deals = kit.deals(s, side, 32, 0)
+        share = search.threat_share(deals, side, end, g, GAME.order, GAME.rollout, random.Random(1))
+        assert least <= share <= most, (level, g.always, share)
+    if level != CORRESPONDENCE:
+        kept = search.guarded(view, lambda: end, seed=3, guard=blind, order=GAME.order, rollout=GAME.rollout)
+        assert str(kept) == "end"
+    assert str(GAME.guarded(view, level, 3, lambda: end)) == "run Od3-h3"
+
+
+def test_fight_is_always_tried_only_where_one_shot_could_win() -> None:
+    s, side = _hidden_at_bay()
+    world = s.clone()
+    world.apply(GAME.parse("end"), side)  # the Germans' move phase, the officer alone in reach
+    legal = world.legal_actions(G)
+    assert [str(a) for a in ai.into_fight(world, G, legal)] == ["fight"]
+    assert "fight" not in {str(a) for a in GAME.order(world, G, legal, random.Random(0))[:10]}
+    clear = s.clone()
+    clear.apply(GAME.parse("run Od3-h3"), side)
+    clear.apply(GAME.parse("pass"), G)  # the Germans let the Run stand
+    clear.apply(GAME.parse("end"), side)
+    assert ai.into_fight(clear, G, clear.legal_actions(G)) == []
+    two = pos({"d4": "GR", "d3": "AO", "h1": "AO"}, g=["pistol"])  # two officers: no one-shot win
+    assert ai.into_fight(two, G, two.legal_actions(G)) == []
+    for hand, tried in ((["pistol"], ["fight"]), (["rifle4", "march"], []), (["flamer"], [])):
+        one = pos({"d4": "GR", "d3": "AO"}, g=hand)  # a rifleman beside the last officer
+        assert [str(a) for a in ai.into_fight(one, G, one.legal_actions(G))] == tried, hand
+
+
+def test_before_the_check_saw_the_fight_hard_left_the_shot_in_half_the_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reproduction: with more move cards to draw, `hard`'s own search ends its turn with the
+    officer in reach in half the worlds, and the old check (without `always`) let it; with the
+    check as it is, it runs him clear in every world."""
+    from tests.ai_puzzles import examples
+
+    puzzle = next(p for p in examples.EXAMPLES if p.name == "fb-officer-hidden-more-moves")
+    assert kit.solve_share(puzzle, "hard", 4) == 1.0
+    blind = MappingProxyType({k: replace(g, always=None) for k, g in type(GAME).guards.items()})
+    monkeypatch.setattr(type(GAME), "guards", blind)
+    assert kit.solve_share(puzzle, "hard", 4) <= 0.5
+
+
+def test_no_other_game_names_actions_its_check_always_tries() -> None:
+    """`Guard.always` is Fix Bayonets' alone: every other game's check is as it was."""
+    from engine import registry
+
+    assert search.Guard().always is None
+    for name in registry.names():
+        if name != "fixbayonets":
+            assert all(g.always is None for g in registry.game(name).guards.values()), name  # type: ignore[attr-defined]
