@@ -283,7 +283,8 @@ class Guard:
     (the first step tries every legal action, later steps the first `width` by the game's order);
     `reply_depth`: the same for the opponent's line after our turn; `share`: the share of deals in
     which a line must win to count as a win (a threat counts from `risk`); `always`: actions a line
-    tries beside the first `width`, for a game whose wins go through one its order ranks low."""
+    tries beside the first `width`, for a game whose wins go through one its order ranks low;
+    `forced`: a step a side must take before it acts, which a line takes without counting it."""
 
     deals: int = 6
     depth: int = 1
@@ -305,6 +306,10 @@ class Guard:
     # those lines without widening it, and the search's own order stays as it is. None: only the
     # first `width`.
     always: Callable[[State, Side, Sequence[Action]], Sequence[Action]] | None = None
+    # A step forced on a side before it may act, played by the game's rule of thumb without counting
+    # against the line's depth (Fix Bayonets' discard down to the hand limit, which opens a turn
+    # when the hand is full: the fight and the shot come after it). None where there is none.
+    forced: Callable[[State, Side], Action | None] | None = None
 
 
 def winner_of(state: State) -> Side | None:
@@ -345,11 +350,19 @@ def win_line(
 ) -> list[Action] | None:
     """A line of `side`'s own actions in a row, at most `depth` long, after which `side` has won; None
     if there is none. Every action is tried at the last step (a win is cheap to spot), the first
-    `width` by `order` before it, and those the guard's `always` names."""
+    `width` by `order` before it, and those the guard's `always` names. A step the guard's `forced`
+    plays costs no depth."""
     if state.is_over():
         return [] if winner_of(state) == side else None
     if depth <= 0 or side not in state.to_act():
         return None
+    step = guard.forced(state, side) if guard is not None and guard.forced is not None else None
+    if step is not None:
+        after = state.clone()
+        after.apply(step, side)
+        _answer_others(after, side, rollout, rng, guard)
+        line = win_line(after, side, depth, width, order, rollout, rng, guard)
+        return None if line is None else [step, *line]
     legal = list(state.legal_actions(side))
     later: list[tuple[Action, State]] = []
     for action in legal:

@@ -225,6 +225,16 @@ def into_fight(state: AnyState, side: str, actions: Sequence[Action]) -> list[Ac
     return []
 
 
+def discard_first(state: AnyState, side: str) -> Action | None:
+    """The discard a full hand forces at the start of a turn, for the win check (`Guard.forced`):
+    the rule of thumb's (attack cards kept to the last), so the check sees the fight and the shot
+    that follow it instead of spending its depth on the discard."""
+    if not isinstance(state, State) or state.phase != DISCARD or state.pending is not None:
+        return None
+    legal = state.legal_actions(side)
+    return max(legal, key=lambda a: quick(state, side, a)) if legal else None
+
+
 def rollout(state: State, side: str, rng: random.Random) -> Action:
     """A quick, sensible playout move: strong attacks, sensible answers, a few forward moves."""
     legal = state.legal_actions(side)

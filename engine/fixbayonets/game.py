@@ -10,7 +10,7 @@ from typing import Any
 from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
-from engine.fixbayonets.ai import into_fight
+from engine.fixbayonets.ai import discard_first, into_fight
 from engine.fixbayonets.help import TOPICS
 from engine.fixbayonets.model import (
     AMERICANS,
@@ -164,18 +164,40 @@ class FixBayonetsGame(BaseGame[State, View]):
     # The win check (issue 32): a side's officers fall to a fight phase entered first, so the
     # opponent's line after our turn may take two actions (into the fight, then the shot), and
     # FIGHT is always tried where a shot could then win (`ai.into_fight`): the moves outrank it
-    # by `order` while move cards are in hand.
+    # by `order` while move cards are in hand. A turn that opens with a full hand's discard plays
+    # it by rule of thumb first (`ai.discard_first`), so the fight and the shot stay in reach.
     guards = MappingProxyType(
         {
             **GUARDS,
             "normal": Guard(
-                deals=4, depth=1, reply_depth=2, width=6, rest=6, alternatives=24, always=into_fight
+                deals=4,
+                depth=1,
+                reply_depth=2,
+                width=6,
+                rest=6,
+                alternatives=24,
+                always=into_fight,
+                forced=discard_first,
             ),
             "hard": Guard(
-                deals=6, depth=2, reply_depth=2, width=8, rest=12, alternatives=40, always=into_fight
+                deals=6,
+                depth=2,
+                reply_depth=2,
+                width=8,
+                rest=12,
+                alternatives=40,
+                always=into_fight,
+                forced=discard_first,
             ),
             CORRESPONDENCE: Guard(
-                deals=12, depth=2, reply_depth=2, width=10, rest=16, alternatives=60, always=into_fight
+                deals=12,
+                depth=2,
+                reply_depth=2,
+                width=10,
+                rest=16,
+                alternatives=60,
+                always=into_fight,
+                forced=discard_first,
             ),
         }
     )

@@ -468,7 +468,7 @@ EXAMPLES += [
 ]
 
 
-def fb_officer_hidden(more_moves: bool = False) -> State:
+def fb_officer_hidden(more_moves: bool = False, full_hand: bool = False) -> State:
     """The standard game (hands hidden), the Americans' move phase with one Run in hand and their
     last officer alone on d3 inside a ring of German men who could hit him with any of six attack
     cards (a Bayonet or Pistol from d4, a Flame Thrower from d5, a Rifle (3) from d6, a Grenade from
@@ -479,7 +479,9 @@ def fb_officer_hidden(more_moves: bool = False) -> State:
     actions of the reply never sees into the fight, then the shot. Running the officer to h3 takes
     him out of every reach. With `more_moves`, the Zigzags and Advances are still to draw too: a
     German hand then lacks a shot a little more often (about one deal in thirty), and the levels'
-    own searches, before the check saw the fight, ran the officer in only half the worlds."""
+    own searches, before the check saw the fight, ran the officer in only half the worlds. With
+    `full_hand` the Germans hold three cards, so their turn opens with a discard (six after the
+    draw) before the fight and the shot."""
     kept = ("rifle4", "mg", "counter") if more_moves else ("rifle4", "mg", "counter", "zigzag", "advance")
     discard = [c.code for c in FB_CARDS if c.kind == FB_TERRAIN or c.code in kept]
     return fb_build(
@@ -496,7 +498,7 @@ def fb_officer_hidden(more_moves: bool = False) -> State:
             "b7": "GRR",
             "a8": "GRRH",
         },
-        hands={"americans": ["run"], "germans": ["crawl", "march"]},
+        hands={"americans": ["run"], "germans": ["crawl", "march", *(["march"] if full_hand else [])]},
         discard=[c for c in discard for _ in range(3)],
         active="americans",
     )

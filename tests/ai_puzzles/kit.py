@@ -29,6 +29,7 @@ from typing import Any
 
 from engine import registry, search
 from engine.battlefronts.ai import idle as battlefronts_idle
+from engine.fixbayonets.ai import discard_first as fixbayonets_discard_first
 from engine.fixbayonets.ai import into_fight as fixbayonets_into_fight
 from engine.protocol import Action, Side, State
 
@@ -43,11 +44,18 @@ GAMES = ("blockwars", "fixbayonets", "battlefronts", "combinedarms", "combinedar
 
 # How deep the checks look, per game: own actions in a row for a win (1 where a turn is long and
 # wide), and the opponent's line after our turn. Fix Bayonets: two each (into the fight, then the
-# shot), FIGHT always tried (`Guard.always`) where one shot could then win.
+# shot), FIGHT always tried (`Guard.always`) where one shot could then win, and a full hand's
+# discard played by rule of thumb first (`Guard.forced`).
 CHECKS: dict[str, search.Guard] = {
     "blockwars": search.Guard(deals=8, depth=2, reply_depth=1, width=8, rest=6),
     "fixbayonets": search.Guard(
-        deals=8, depth=2, reply_depth=2, width=6, rest=6, always=fixbayonets_into_fight
+        deals=8,
+        depth=2,
+        reply_depth=2,
+        width=6,
+        rest=6,
+        always=fixbayonets_into_fight,
+        forced=fixbayonets_discard_first,
     ),
     "battlefronts": search.Guard(deals=8, depth=2, reply_depth=3, width=8, rest=6, idle=battlefronts_idle),
     "combinedarms": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),

@@ -11,6 +11,7 @@ import pytest
 from engine import search
 from engine.base import CORRESPONDENCE
 from engine.fixbayonets import GAME, ai
+from engine.fixbayonets.cards import ATTACK, MOVE
 from engine.fixbayonets.game import SEARCH_LEVELS
 from engine.fixbayonets.state import FIGHTING, State
 from play.ratings import level_choice, level_label, level_rating
@@ -171,6 +172,48 @@ def test_the_win_check_sees_the_fight_then_the_shot_with_hidden_hands(level: str
     assert str(GAME.guarded(view, level, 3, lambda: end)) == "run Od3-h3"
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_win_check_plays_a_full_hands_discard_first(level: str) -> None:
+    """With three cards in hand the Germans' turn opens with a discard (six after the draw), so the
+    shot is a third action: without `Guard.forced` the check, two actions deep, finds it in no
+    deal; with the discard played by rule of thumb first (attack cards kept), in every deal."""
+    from tests.ai_puzzles import examples
+
+    s = examples.fb_officer_hidden(full_hand=True)
+    guard = GAME.guard_of(level)
+    assert guard is not None and guard.forced is ai.discard_first
+    end = GAME.parse("end")
+    for g, share in ((replace(guard, forced=None), 0.0), (guard, 1.0)):
+        deals = kit.deals(s, A, 32, 0)
+        assert search.threat_share(deals, A, end, g, GAME.order, GAME.rollout, random.Random(1)) == share
+    assert str(GAME.guarded(s.view(A), level, 3, lambda: end)) == "run Od3-h3"
+
+
+def test_the_forced_discard_keeps_the_attack_cards() -> None:
+    """The rule of thumb's discard: a move card goes, every attack card stays for the shot."""
+    s = examples_full_hand_germans_turn()
+    hand = {c.code: c.kind for c in s.hands[G]}
+    assert ATTACK in hand.values() and MOVE in hand.values(), hand
+    step = ai.discard_first(s, G)
+    assert step is not None and str(step).startswith("discard ")
+    assert hand[str(step).removeprefix("discard ")] == MOVE
+    assert ai.discard_first(s, A) is None  # not the Americans' step
+    s.apply(step, G)
+    assert ai.discard_first(s, G) is None  # five cards: the move phase, nothing forced
+
+
+def examples_full_hand_germans_turn() -> State:
+    """`fb-officer-hidden` with a full German hand, after the Americans end their turn: one deal."""
+    from tests.ai_puzzles import examples
+
+    s = examples.fb_officer_hidden(full_hand=True)
+    world = kit.deals(s, A, 1, 0)[0]
+    assert isinstance(world, State)
+    world.apply(GAME.parse("end"), A)
+    assert world.phase == "discard", world.phase
+    return world
+
+
 def test_fight_is_always_tried_only_where_one_shot_could_win() -> None:
     s, side = _hidden_at_bay()
     world = s.clone()
@@ -206,10 +249,11 @@ def test_before_the_check_saw_the_fight_hard_left_the_shot_in_half_the_worlds(
 
 
 def test_no_other_game_names_actions_its_check_always_tries() -> None:
-    """`Guard.always` is Fix Bayonets' alone: every other game's check is as it was."""
+    """`Guard.always` and `Guard.forced` are Fix Bayonets' alone: every other game's check is as it was."""
     from engine import registry
 
-    assert search.Guard().always is None
+    assert search.Guard().always is None and search.Guard().forced is None
     for name in registry.names():
         if name != "fixbayonets":
-            assert all(g.always is None for g in registry.game(name).guards.values()), name  # type: ignore[attr-defined]
+            guards = registry.game(name).guards.values()  # type: ignore[attr-defined]
+            assert all(g.always is None and g.forced is None for g in guards), name
