@@ -26,6 +26,7 @@ from engine.fixbayonets.state import DISCARD, FIGHTING, MOVING, SETUP, State
 from engine.fixbayonets.tables import ATTACK_MASKS, BIT
 from engine.protocol import Action
 from engine.protocol import State as AnyState
+from engine.search import Guard
 
 VALUE = {"O": 10.0, "H": 1.6, "S": 1.4, "U": 1.0, "R": 1.0}
 ALL_SQUARES = range(64)
@@ -233,6 +234,22 @@ def discard_first(state: AnyState, side: str) -> Action | None:
         return None
     legal = state.legal_actions(side)
     return max(legal, key=lambda a: quick(state, side, a)) if legal else None
+
+
+def win_check(deals: int, depth: int, width: int, rest: int, alternatives: int = 40) -> Guard:
+    """Fix Bayonets' win check at one level's size: the opponent's line after our turn two actions
+    deep (into the fight, then the shot), FIGHT always tried where a shot could then win, and a full
+    hand's opening discard played first."""
+    return Guard(
+        deals=deals,
+        depth=depth,
+        reply_depth=2,
+        width=width,
+        rest=rest,
+        alternatives=alternatives,
+        always=into_fight,
+        forced=discard_first,
+    )
 
 
 def rollout(state: State, side: str, rng: random.Random) -> Action:

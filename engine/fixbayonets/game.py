@@ -10,7 +10,7 @@ from typing import Any
 from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
-from engine.fixbayonets.ai import discard_first, into_fight
+from engine.fixbayonets.ai import win_check
 from engine.fixbayonets.help import TOPICS
 from engine.fixbayonets.model import (
     AMERICANS,
@@ -35,7 +35,7 @@ from engine.fixbayonets.state import (
 from engine.protocol import Action, AiLevels, Choice, Menu, OptionSpec, Pick, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
-from engine.search import Guard, Settings
+from engine.search import Settings
 
 # The levels (docs/ai.md has the matches that chose them): a fixed amount of work each, the time
 # cap only a safety net. Easy and normal look one turn ahead and no further (easy at its three most
@@ -170,36 +170,9 @@ class FixBayonetsGame(BaseGame[State, View]):
     guards = MappingProxyType(
         {
             **GUARDS,
-            "normal": Guard(
-                deals=4,
-                depth=1,
-                reply_depth=2,
-                width=6,
-                rest=6,
-                alternatives=24,
-                always=into_fight,
-                forced=discard_first,
-            ),
-            "hard": Guard(
-                deals=6,
-                depth=2,
-                reply_depth=2,
-                width=8,
-                rest=12,
-                alternatives=40,
-                always=into_fight,
-                forced=discard_first,
-            ),
-            CORRESPONDENCE: Guard(
-                deals=12,
-                depth=2,
-                reply_depth=2,
-                width=10,
-                rest=16,
-                alternatives=60,
-                always=into_fight,
-                forced=discard_first,
-            ),
+            "normal": win_check(deals=4, depth=1, width=6, rest=6, alternatives=24),
+            "hard": win_check(deals=6, depth=2, width=8, rest=12, alternatives=40),
+            CORRESPONDENCE: win_check(deals=12, depth=2, width=10, rest=16, alternatives=60),
         }
     )
     rules = TOPICS

@@ -29,8 +29,7 @@ from typing import Any
 
 from engine import registry, search
 from engine.battlefronts.ai import idle as battlefronts_idle
-from engine.fixbayonets.ai import discard_first as fixbayonets_discard_first
-from engine.fixbayonets.ai import into_fight as fixbayonets_into_fight
+from engine.fixbayonets.ai import win_check as fixbayonets_check
 from engine.protocol import Action, Side, State
 
 HERE = Path(__file__).resolve().parent
@@ -48,15 +47,7 @@ GAMES = ("blockwars", "fixbayonets", "battlefronts", "combinedarms", "combinedar
 # discard played by rule of thumb first (`Guard.forced`).
 CHECKS: dict[str, search.Guard] = {
     "blockwars": search.Guard(deals=8, depth=2, reply_depth=1, width=8, rest=6),
-    "fixbayonets": search.Guard(
-        deals=8,
-        depth=2,
-        reply_depth=2,
-        width=6,
-        rest=6,
-        always=fixbayonets_into_fight,
-        forced=fixbayonets_discard_first,
-    ),
+    "fixbayonets": fixbayonets_check(deals=8, depth=2, width=6, rest=6),
     "battlefronts": search.Guard(deals=8, depth=2, reply_depth=3, width=8, rest=6, idle=battlefronts_idle),
     "combinedarms": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
     "combinedarms_wwii": search.Guard(deals=2, depth=1, reply_depth=1, width=8, rest=6),
