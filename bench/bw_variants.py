@@ -1,4 +1,4 @@
-"""Block Wars: four ways to look further than `hard`, each against `hard` in paired self-play.
+"""Block Wars: ways to play better than `hard`, each against `hard` in paired self-play.
 
     .venv/bin/python bench/bw_variants.py specials --first 1 --last 30
     .venv/bin/python bench/bw_variants.py deep --first 1 --last 20
@@ -16,7 +16,9 @@ plays its variants (every seed from both sides, without the win check, the threa
   is weighed by what it does to the game, not by a win's 1,000 points;
 - `deep`: hard's three best first actions, each with the turn hard finishes it with, the opponent's
   whole turn as hard plans it, and hard's own best next turn, judged where that ends (80 % of each
-  turn's likeliest ends; about 0.1 s of CPU a decision).
+  turn's likeliest ends; about 0.1 s of CPU a decision);
+- `checkerboard`, `wide`, `narrow`: hard deploying in another of the offered layouts than the
+  standard one it always takes.
 They live here, not in the engine, because none beat `hard` (docs/ai.md, Block Wars); the swap is a
 module attribute of `engine.blockwars.ai`, put back after every decision, so `hard` on the other
 side plays as it always does. The last line printed is one JSON object.
@@ -44,7 +46,7 @@ from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD, Leaves
 from engine.blockwars.model import Options, Side
-from engine.blockwars.state import PLAY, TANK_ID, State, View
+from engine.blockwars.state import PLAY, SETUP, TANK_ID, State, View
 
 MAX_ACTIONS = 3000
 SPECIAL = (11, 13, 14)  # Jack, King, Ace
@@ -210,11 +212,24 @@ def choose_deep(view: View, level: str, seed: int, budget_s: float | None = None
     return max(plans, key=lambda plan: _after_two_turns(plan[1], side, seed2))[0]
 
 
+def deploying(k: int) -> Callable[..., Action]:
+    """Hard that deploys in the set-up's `k`-th offered layout (0 is the standard one it always takes)."""
+
+    def choose(view: View, level: str, seed: int, budget_s: float | None = None) -> Action:
+        s = view.state
+        return s.legal_actions()[k] if s.phase == SETUP else _choose(view, level, seed, budget_s)
+
+    return choose
+
+
 VARIANTS: dict[str, dict[str, Callable[..., Any]]] = {
     "specials": {"outcomes": outcomes_with_specials},
     "decisions": {"choose": choose_decisions},
     "winprob": {"leaf_value": leaf_win_chance},
     "deep": {"choose": choose_deep},
+    "checkerboard": {"choose": deploying(1)},
+    "wide": {"choose": deploying(2)},
+    "narrow": {"choose": deploying(3)},
 }
 
 
