@@ -61,31 +61,24 @@ async def close_databases():
         await OPENED.pop().close()
 
 
-async def started(svc: MatchService, side: str = "germans", channel: int = CHANNEL) -> None:
-    """Alice (Germans by default) challenges Bob, who accepts; both deploy the standard layout."""
+async def started(
+    svc: MatchService, side: str = "germans", channel: int = CHANNEL, game: str = GAME, **options: object
+) -> None:
+    """Alice (Germans by default) challenges Bob to `game` with `options`, who accepts; both deploy
+    the standard layout."""
     await svc.challenge(
-        game=GAME, guild_id=GUILD, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, side=side
+        game=game,
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        side=side,
+        options=options or None,
     )
     await svc.accept(channel, BOB)
     german = ALICE if side == "germans" else BOB
     await svc.act(channel, german, "setup std")
     await svc.act(channel, BOB if german == ALICE else ALICE, "setup std")
-
-
-async def fix_bayonets_started(svc: MatchService, **options: object) -> None:
-    """Alice (Germans) challenges Bob to Fix Bayonets with `options`; both set up the standard way."""
-    await svc.challenge(
-        game="fixbayonets",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        side="germans",
-        options=options or None,
-    )
-    await svc.accept(CHANNEL, BOB)
-    await svc.act(CHANNEL, ALICE, "setup std")
-    await svc.act(CHANNEL, BOB, "setup std")
 
 
 def player_for(match_sides: dict[str, int], state: protocol.State) -> int:
@@ -491,7 +484,7 @@ async def test_a_command_the_channel_does_not_see_keeps_its_board_current(store:
     """A standing order given in private (Fix Bayonets) moves the version, yet the board the channel
     has stays the newest: its buttons still act. Anything public after it ends that."""
     svc = await open_service(store, clock)
-    await fix_bayonets_started(svc)
+    await started(svc, game="fixbayonets")
     board, state = await svc.current(CHANNEL)
     assert state.to_act() == {"germans"}
     secret = await svc.act(CHANNEL, BOB, "orders never")
@@ -658,7 +651,7 @@ async def test_a_standing_order_given_meanwhile_keeps_the_turn_private(store: st
     hers alone: it is taken, and the channel still sees the game as it was before her turn; it used
     to end the privacy, so `board` and `history` showed her steps to everyone."""
     svc = await open_service(store, clock)
-    await fix_bayonets_started(svc)
+    await started(svc, game="fixbayonets")
     board, _ = await svc.current(CHANNEL)
     step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")
     assert step.mid_turn
@@ -678,7 +671,7 @@ async def test_my_hand_tells_nothing_of_the_other_players_private_turn(store: st
     the card her first step played (a step she may still take back) was told before the hand-off;
     her own answer shows her live hand."""
     svc = await open_service(store, clock)
-    await fix_bayonets_started(svc, open_hands=True)
+    await started(svc, game="fixbayonets", open_hands=True)
     _, before = await svc.hand(CHANNEL, BOB)
     _, hers_before = await svc.hand(CHANNEL, ALICE)
     step = await svc.act(CHANNEL, ALICE, "advance Rb8-d6")

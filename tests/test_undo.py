@@ -15,6 +15,7 @@ from engine.protocol import drew_or_revealed
 from play import BadRequest, MatchService, NotAPlayer, NotYourTurn
 from play import fairness as play_fairness
 from play.undo import UNDO
+from tests.test_service import started
 
 GUILD, CHANNEL = 10, 100
 ALICE, BOB, EVE = 1, 2, 5
@@ -50,17 +51,8 @@ def as_json(state) -> dict:
 
 
 async def blockwars_after_setup(svc: MatchService) -> tuple[int, int]:
-    await svc.challenge(
-        game="blockwars",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        side="germans",
-    )
-    await svc.accept(CHANNEL, BOB)
-    await svc.act(CHANNEL, ALICE, "setup std")
-    await svc.act(CHANNEL, BOB, "setup std")
+    """Block Wars between Alice (Germans) and Bob, both deployed: (the German, the Canadian)."""
+    await started(svc)
     return ALICE, BOB
 
 
