@@ -46,7 +46,7 @@ from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD, Leaves
 from engine.blockwars.model import Options, Side
-from engine.blockwars.state import PLAY, SETUP, TANK_ID, State, View
+from engine.blockwars.state import PLAY, SETUP, State, View
 
 MAX_ACTIONS = 3000
 SPECIAL = (11, 13, 14)  # Jack, King, Ace
@@ -60,20 +60,6 @@ DEEP_CANDIDATES = 3
 DEEP_MASS = 0.8
 
 _outcomes, _leaf_value, _choose = ai.outcomes, ai.leaf_value, ai.choose
-
-
-def _need(s: State, side: Side, a: Action) -> int:
-    """What the attacker must win by (0: no fight), as `ai.outcomes` reads it."""
-    if not isinstance(a, A.Attack | A.TankFire):
-        return 0
-    if s.board[a.target] == TANK_ID:
-        return 2
-    if isinstance(a, A.Attack) and (s.board[a.src] or "").startswith(("GI", "CI")):
-        here = a.via if a.via is not None else a.src
-        enemy = side.other
-        if (here >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank:
-            return 2
-    return 1
 
 
 def card_classes(counts: list[int], need: int) -> list[tuple[float, tuple[int, int]]]:
@@ -99,7 +85,7 @@ def outcomes_with_specials(
     view: View, side: Side, a: Action, rng: random.Random, counts: list[int], w: ai.Weights = ai.PLAIN
 ) -> list[tuple[float, State]]:
     base = ai._sample(view, rng)
-    need = _need(base, side, a)
+    need = ai.fight_need(base, side, a)
     out: list[tuple[float, State]] = []
     for p, (ar, dr) in card_classes(counts, need) if need else []:
         s = base.clone()

@@ -639,22 +639,27 @@ def _pick_ranks(counts: list[int], need: int) -> dict[str, tuple[int, int]]:
     return out
 
 
+def fight_need(s: State, side: Side, a: Action) -> int:
+    """What `side`'s fight by `a` must be won by: 2 against the tank or across the wire, else 1; 0
+    for an action that is no fight."""
+    if not isinstance(a, A.Attack | A.TankFire):
+        return 0
+    if s.board[a.target] == TANK_ID:
+        return 2
+    if isinstance(a, A.Attack) and (s.board[a.src] or "").startswith(("GI", "CI")):
+        here = a.via if a.via is not None else a.src
+        enemy = side.other
+        if (here >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank:
+            return 2
+    return 1
+
+
 def outcomes(
     view: View, side: Side, a: Action, rng: random.Random, counts: list[int], w: Weights = PLAIN
 ) -> list[tuple[float, State]]:
     """The states after `a` with their probabilities: one per fight result (specials aside)."""
     base = _sample(view, rng)
-    need = 0
-    if isinstance(a, A.Attack | A.TankFire):
-        tgt = base.board[a.target]
-        src = a.via if isinstance(a, A.Attack) and a.via is not None else getattr(a, "src", -1)
-        need = 1
-        if tgt == TANK_ID:
-            need = 2
-        elif isinstance(a, A.Attack) and (base.board[a.src] or "").startswith(("GI", "CI")):
-            enemy = side.other
-            if (src >> 3) == enemy.front_rank + enemy.forward and (a.target >> 3) == enemy.front_rank:
-                need = 2
+    need = fight_need(base, side, a)
     out: list[tuple[float, State]] = []
     if need:
         p_win, p_tie, p_loss = fight_odds(counts, need)
