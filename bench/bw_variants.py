@@ -41,7 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bw_selfplay import paired
 from engine import search
-from engine.blockwars import actions as A
 from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD, Leaves
@@ -145,15 +144,6 @@ def _likeliest(leaves: Leaves) -> Iterator[tuple[float, State]]:
     return ((p / mass, s) for p, s in kept)
 
 
-def _handed_over(e: State, mover: Side, w: ai.Weights) -> State:
-    """`e` once `mover` has ended its turn there (and any decision that opened is answered)."""
-    if e.phase == PLAY and e.pending is None and e.active is mover:
-        e = e.clone()
-        e.apply(A.END)
-        ai._settle(e, mover.other, ai._rank_counts(e), w)
-    return e
-
-
 def _best_turn(s: State, side: Side, seed: int) -> float:
     """Hard's judgement of the turn it would play from `s` (at its end, as it judges its own)."""
     w, cfg = ai.level_weights(HARD, side), ai.search_config(HARD, side)
@@ -167,7 +157,7 @@ def _after_two_turns(leaves: Leaves, side: Side, seed: int) -> float:
     w = ai.level_weights(HARD, side)
     total = 0.0
     for p, e in _likeliest(leaves):
-        e = _handed_over(e, side, w)
+        e = correspondence.handed_over(e, side, ai._rank_counts(e), w)
         if e.phase != PLAY or e.pending is not None or e.active is side:
             total += p * ai.evaluate(e, side, w)
             continue
@@ -176,7 +166,7 @@ def _after_two_turns(leaves: Leaves, side: Side, seed: int) -> float:
             View(e, side.other), side.other, random.Random(seed), counts, math.inf, 1
         )
         for q, f in _likeliest(reply[0][1]):
-            f = _handed_over(f, side.other, w)
+            f = correspondence.handed_over(f, side.other, ai._rank_counts(f), w)
             ours = f.phase == PLAY and f.pending is None and f.active is side
             total += p * q * (_best_turn(f, side, seed) if ours else ai.evaluate(f, side, w))
     return total

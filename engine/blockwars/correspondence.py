@@ -128,10 +128,7 @@ def after_reply(
         if p < config.least:
             total += p * ai.evaluate(e, side, w)
             continue
-        if e.phase == PLAY and e.pending is None and e.active is side:
-            e = e.clone()
-            e.apply(A.END)
-            ai._settle(e, enemy, counts, w)
+        e = handed_over(e, side, counts, w)
         if e.phase != PLAY or e.pending is not None or e.active is not enemy:
             total += p * _judge(e, side, w, config)
             continue
@@ -139,6 +136,16 @@ def after_reply(
         reply = hard_plans(ev, enemy, random.Random(seed), ai._rank_counts(e), deadline, 1)
         total += p * sum(q * _judge(f, side, w, config) for q, f in reply[0][1])
     return total
+
+
+def handed_over(e: State, mover: Side, counts: list[int], w: ai.Weights) -> State:
+    """`e` once `mover`, whose turn it still is, has ended it (a decision that opens is answered by
+    rule of thumb); `e` itself where the turn is already over or waits on a decision."""
+    if e.phase == PLAY and e.pending is None and e.active is mover:
+        e = e.clone()
+        e.apply(A.END)
+        ai._settle(e, mover.other, counts, w)
+    return e
 
 
 def _judge(s: State, side: Side, w: ai.Weights, config: Config) -> float:
