@@ -381,7 +381,7 @@ def _status(st: State) -> tuple[str, str, str]:
     if st.phase == SETUP:
         ready = [s for s in SIDES if st.layouts[s] is not None]
         if not ready:
-            return "Both sides set up", "Set-ups stay hidden until both are in.", "wait"
+            return "Both sides to set up", "Set-ups stay hidden until both are in.", "wait"
         waiting = other(ready[0])
         return f"{TITLE[waiting]} to set up", f"The {TITLE[ready[0]]} have set up (hidden).", "wait"
     p = st.pending

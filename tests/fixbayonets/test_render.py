@@ -7,10 +7,10 @@ import io
 import pytest
 from PIL import Image
 
-from engine.fixbayonets.model import GRID
-from engine.fixbayonets.state import FIGHTING
+from engine.fixbayonets.model import GRID, Options
+from engine.fixbayonets.state import FIGHTING, new_game
 from render import renderer, seen
-from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo, strength_words
+from render.fixbayonets.board import REPLAY_SQUARE, SQUARE, Geo, _status, strength_words
 from render.fixbayonets.theme import INDEX, PALETTE
 
 from .helpers import A, G, play, pos
@@ -245,3 +245,12 @@ def test_no_word_runs_off_the_picture_or_over_the_board(monkeypatch: pytest.Monk
                 for x0, y0, x1, y1 in boxes:
                     assert x0 >= 0 and x1 <= im.width and y1 <= im.height, (x0, y0, x1, y1)
                     assert y1 <= top or y0 >= bottom, (y0, y1, top, bottom)
+
+
+def test_the_set_up_headline_says_who_still_has_to_set_up() -> None:
+    """Before either deployment the band asks both sides to set up, not as if they already had."""
+    s = new_game(Options(), 1)
+    assert _status(s)[0] == "Both sides to set up"
+    s.apply("setup std", G)
+    head, detail, _ = _status(s)
+    assert (head, detail) == ("Americans to set up", "The Germans have set up (hidden).")
