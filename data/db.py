@@ -342,6 +342,10 @@ UPDATE player_stats
 SET wins = wins + ?, losses = losses + ?, draws = draws + ?, rating = ?, updated_at = ?
 WHERE guild_id = ? AND game = ? AND user_id = ?
 """
+# Each person's rating before and after a rated result, written with it (migration 0008).
+_RECORD_CHANGE = """
+INSERT INTO rating_changes (match_id, user_id, rating_before, rating_after) VALUES (?, ?, ?, ?)
+"""
 _LEADERBOARD = """
 SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
 ORDER BY rating DESC, wins DESC, user_id ASC
@@ -1203,6 +1207,8 @@ def _apply(
 
 
 def _record_result(match: Match, result: Result, now: float) -> Transaction[None]:
+    """The players' records and ratings, and each rating's change as it happened (migration 0008),
+    in the transaction that finishes the match."""
     a, b = match.players
     # Against the AI its side is rated at its level's fixed rating, and only the player's row moves.
     ai = match.ai_player_id if result.ai_rating is not None else None
@@ -1221,6 +1227,10 @@ def _record_result(match: Match, result: Result, now: float) -> Transaction[None
     else:
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
     new_a, new_b = elo.updated(rating[a], rating[b], score_a)
+    moved = []
     for user, new, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
         if user != ai:
             yield count(_ADD_RESULT, (wins, losses, draws, new, now, match.guild_id, match.game, user))
+            moved.append((match.id, user, rating[user], new))
+    # what really happened, kept: replaying Elo later cannot know the games played in between
+    yield many(_RECORD_CHANGE, moved)

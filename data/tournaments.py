@@ -1,4 +1,4 @@
-"""The tournaments' rows and queries (migration 0007), written once for both stores.
+"""The tournaments' rows and queries (migrations 0007 and 0008), written once for both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -17,6 +17,7 @@ from typing import Any
 
 from data.db import Conflict, Database, Transaction, count, many, one
 from data.errors import DataError
+from data.models import Status
 
 
 class TournamentStatus(StrEnum):
@@ -84,6 +85,19 @@ class Board:
     result: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """What a tournament game did to its players' ratings, as recorded when it was rated (migration
+    0008): `changes` maps each player to their rating (before, after). No changes and `finished`: it
+    ended with a result before the changes were recorded (the standings estimate it); no changes and
+    not `finished`: it was never rated (stopped at the round's end, cancelled, still going)."""
+
+    round: int
+    board: int
+    finished: bool
+    changes: dict[int, tuple[float, float]]
+
+
 _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
@@ -104,6 +118,16 @@ ORDER BY id
 """
 _PLAYERS = "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, user_id"
 _BOARDS = "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board"
+# Every game's recorded rating changes in one statement, whatever the number of boards (a row per
+# player whose rating moved; one row of NULLs for a game that recorded none).
+_GAME_RATINGS = """
+SELECT g.round, g.board, m.status, c.user_id, c.rating_before, c.rating_after
+FROM tournament_games AS g
+JOIN matches AS m ON m.id = g.match_id
+LEFT JOIN rating_changes AS c ON c.match_id = g.match_id
+WHERE g.tournament_id = ?
+ORDER BY g.round, g.board, c.user_id
+"""
 _JOIN = """
 INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)
 SELECT id, :user_id, NULL, 0, :now FROM tournaments WHERE id = :id AND status = 'signup'
@@ -274,6 +298,19 @@ class TournamentStore:
     async def tournament_boards(self, tournament_id: int) -> list[Board]:
         return [_board(row) for row in await self._query(_BOARDS, (tournament_id,))]
 
+    async def game_ratings(self, tournament_id: int) -> list[GameRating]:
+        """The rating changes of every game of the tournament that has a match, in round and board
+        order, read in one query (the standings are drawn after every round)."""
+        games: dict[tuple[int, int], GameRating] = {}
+        for row in await self._query(_GAME_RATINGS, (tournament_id,)):
+            key = (int(row["round"]), int(row["board"]))
+            game = games.get(key)
+            if game is None:
+                game = games[key] = GameRating(*key, Status(row["status"]) is Status.FINISHED, {})
+            if row["user_id"] is not None:
+                game.changes[int(row["user_id"])] = (float(row["rating_before"]), float(row["rating_after"]))
+        return list(games.values())
+
     async def join_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
         """Sign a player up; False if they were already, or sign-ups are closed."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
@@ -395,6 +432,7 @@ class TournamentStore:
 __all__ = [
     "Board",
     "Entry",
+    "GameRating",
     "Tournament",
     "TournamentBusy",
     "TournamentMoved",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
@@ -370,38 +371,36 @@ class TournamentService:
         upto = tournament.round if round_no is None else round_no
         games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round <= upto]
         players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
-        changes = await self._rating_changes(entries, [b for b in boards if b.round <= upto])
+        changes = await self._rating_changes(tournament, entries, [b for b in boards if b.round <= upto])
         gone = {e.user_id for e in entries if e.withdrawn}
         lines = [
-            Line(
-                s.rank,
-                s.user_id,
-                s.points,
-                s.buchholz,
-                s.sonneborn,
-                changes.get(s.user_id, 0.0),
-                s.user_id in gone,
-            )
+            Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone)
             for s in standings(players, games)
         ]
         final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
         return Table(tournament, registry.game(tournament.game), upto, lines, final)
 
-    async def _rating_changes(self, entries: Sequence[Entry], boards: Sequence[Board]) -> dict[int, float]:
-        """What the tournament's own rated games did to each rating, in round order from the ratings
-        at its start: games outside it meanwhile do not count (rating now minus then counted them)."""
-        rating = {e.user_id: e.rating for e in entries if e.rating is not None}
-        change = dict.fromkeys(rating, 0.0)
+    async def _rating_changes(
+        self, tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
+    ) -> defaultdict[int, float]:
+        """What the tournament's own games did to each rating: the changes recorded as each was rated,
+        read in one query. A game rated before they were recorded (migration 0008) is estimated as the
+        bot did then: by Elo, from the rating at the start plus the changes of the games before it."""
+        start = {e.user_id: e.rating for e in entries if e.rating is not None}
+        change: defaultdict[int, float] = defaultdict(float)
+        rated = {(g.round, g.board): g for g in await self.store.game_ratings(tournament.id)}
         for board in sorted(boards, key=lambda b: (b.round, b.board)):
-            first, second = board.first_id, board.second_id
-            if board.result is None or board.match_id is None or second not in rating or first not in rating:
-                continue  # a bye, a game not over, a player unrated
-            if (await self.db.get_match(board.match_id)).status is not Status.FINISHED:
-                continue  # stopped without a result: a draw in the standings, but never rated
-            after = elo.updated(rating[first], rating[second], board.result)
-            for user, now in zip((first, second), after, strict=True):
-                change[user] += now - rating[user]
-                rating[user] = now
+            game = rated.get((board.round, board.board))
+            if game is None or board.result is None or board.second_id is None:
+                continue  # a bye, or a game not over
+            for user, (before, after) in game.changes.items():
+                change[user] += after - before
+            pair = (board.first_id, board.second_id)
+            if game.changes or not game.finished or not set(pair) <= set(start):
+                continue  # recorded, or never rated (stopped without a result)
+            was = [start[user] + change[user] for user in pair]
+            for user, now, then in zip(pair, elo.updated(was[0], was[1], board.result), was, strict=True):
+                change[user] += now - then
         return change
 
     async def standings_of(self, channel_id: int) -> Table:

@@ -2,7 +2,8 @@
 
 Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
 (12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
-the rating change since the tournament began (±Elo); a name too long for its column is cut with "…".
+the rating change the tournament's own games made (±Elo, RULES.md "Standings"); a name too long
+for its column is cut with "…".
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A database written by the one-game bot (commit cb66d09) opens with the platform and plays on.
+"""Databases written by earlier versions open with this code and play on: the one-game bot's
+(commit cb66d09), and tournaments kept at migration 7 (commit 67acd80), below.
 
 tests/fixtures/pre_platform.db was written by that version through its own match service
 (tests/fixtures/make_pre_platform_db.py says how): a finished game with ratings, a game in progress
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 import random
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from data import Database, Status
+from data import Database, Status, load_migrations
 from engine import registry
 from play import MatchService
+from play.tournament import TournamentService
+from render.standings import Row, standings_png
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pre_platform.db"
 GUILD = 10
@@ -78,3 +82,130 @@ async def test_an_ai_game_continues_with_the_ai(service: MatchService):
     answered = await service.ai_turns(103)
     assert answered and all(p.match.game == "blockwars" for p in answered)
     assert registry.game("blockwars").title == "Block Wars"
+
+
+# --- tournaments kept at migration 7, before each rating change was recorded ----------------------
+
+V7 = Path(__file__).parent / "fixtures" / "tournament_v7.db"
+V7_GUILD, OLD_CUP, RUNNING_CUP = 10, 100, 200
+# Old Cup's standings as the bot of migration 7 drew them (make_tournament_v7_db.py prints them):
+# (player, points, rating change), the change replayed from the ratings at the start.
+OLD_CUP_LINES = [(4, 2.0, 32.0), (1, 1.0, 0.0), (2, 0.5, -16.0), (3, 0.5, -16.0)]
+
+
+def _load_v7_into_postgresql(url: str, tmp_path: Path) -> None:
+    """A PostgreSQL database at migration 7 holding the fixture's rows, as a bot of that version
+    would have left it (the identities moved on past the ids copied)."""
+    import asyncio
+
+    import asyncpg
+
+    from data.move import _HIGHEST, _IDENTITIES, _RESTART_IDENTITY, _quoted, _read
+    from data.schema import load_migrations
+
+    seven = tmp_path / "migrations_7"
+    seven.mkdir()
+    for number, path in load_migrations():
+        if number <= 7:
+            shutil.copy(path, seven / path.name)
+
+    async def load() -> None:
+        async with Database.open(url, migrations_dir=seven) as db:
+            assert await db.schema_version() == 7
+        conn = await asyncpg.connect(url)
+        try:
+            for table, (columns, found) in _read(V7).items():
+                if found:
+                    await conn.copy_records_to_table(table, records=found, columns=columns)
+            for row in await conn.fetch(_IDENTITIES):
+                table, column = row["table_name"], row["column_name"]
+                # as data/move.py does after its copy: names from information_schema, quoted
+                highest = await conn.fetchval(
+                    _HIGHEST.replace("{column}", _quoted(column)).replace("{table}", _quoted(table))
+                )
+                if highest is not None:
+                    await conn.execute(_RESTART_IDENTITY, table, column, highest)
+        finally:
+            await conn.close()
+
+    asyncio.run(load())
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def v7_store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where the tournaments of migration 7 wait to be opened by this code: a copy of the file, or
+    the same rows in a PostgreSQL database at migration 7."""
+    if request.param == "sqlite":
+        path = tmp_path / "v7.db"
+        shutil.copy(V7, path)
+        conn = sqlite3.connect(path)
+        try:
+            assert conn.execute("PRAGMA user_version").fetchone() == (7,)
+        finally:
+            conn.close()
+        return str(path)
+    url: str = request.getfixturevalue("pg_empty_url")
+    _load_v7_into_postgresql(url, tmp_path)
+    return url
+
+
+def _tournaments(db: Database) -> TournamentService:
+    clock = lambda: T0 + 10 * 86_400  # noqa: E731 (after everything in the file)
+    return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(1)), clock=clock)
+
+
+async def test_a_finished_tournament_of_migration_7_draws_the_standings_it_drew_before(v7_store: str):
+    """Its games were rated before the changes were recorded: the standings estimate those as the
+    bot did then (Elo replayed from the ratings at the start), so the final table reads the same."""
+    async with Database.open(v7_store) as db:
+        assert await db.schema_version() == len(load_migrations())
+        t = _tournaments(db)
+        table = await t.standings_of(OLD_CUP)
+        assert table.final and table.tournament.name == "Old Cup"
+        lines = [(line.user_id, line.points, line.change) for line in table.lines]
+        assert lines == [(u, p, pytest.approx(c)) for u, p, c in OLD_CUP_LINES]
+        # player 1 lost a rated game outside the cup between its rounds: in their rating, not in the cup
+        assert (await db.player_stats(V7_GUILD, "blockwars", 1)).rating != pytest.approx(1200.0)
+        games = await t.store.game_ratings(table.tournament.id)
+        # three games rated before the record, the game stopped at round 2's end never rated
+        assert sorted((g.finished, g.changes == {}) for g in games) == [(False, True)] + [(True, True)] * 3
+        rows = [
+            Row(x.rank, f"Player {x.user_id}", x.points, x.buchholz, x.sonneborn, x.change)
+            for x in table.lines
+        ]
+        png = standings_png("Old Cup: after round 2 of 2", "Final standings.", rows)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_a_tournament_running_across_the_upgrade_adds_its_new_games_as_recorded(v7_store: str):
+    """Round 1 ended before the upgrade (estimated), round 2 ends after it (recorded)."""
+    async with Database.open(v7_store) as db:
+        t = _tournaments(db)
+        running = await t.open_in(RUNNING_CUP)
+        before = {line.user_id: line.change for line in (await t.table(running)).lines}
+        assert before == {6: 16.0, 9: 16.0, 7: -16.0, 8: -16.0}  # round 1, as the file's bot drew it
+        round2 = [b for b in await t.store.tournament_boards(running.id) if b.round == 2]
+        # after the upgrade, a player of round 2 loses a rated game outside the cup first
+        wanderer = round2[0].first_id
+        await t.matches.challenge(
+            game="blockwars", guild_id=V7_GUILD, channel_id=778, challenger_id=wanderer, opponent_id=5
+        )
+        await t.matches.accept(778, 5)
+        await t.matches.act(778, wanderer, "resign")
+        real: dict[int, float] = {}
+        for board in round2:
+            assert board.thread_id is not None and board.second_id is not None
+            players = (board.first_id, board.second_id)
+            was = [(await db.player_stats(V7_GUILD, "blockwars", u)).rating for u in players]
+            await t.matches.act(board.thread_id, board.second_id, "resign")
+            for user, rating in zip(players, was, strict=True):
+                real[user] = (await db.player_stats(V7_GUILD, "blockwars", user)).rating - rating
+        (done,) = [d for d in await t.sweep() if getattr(d, "table", None) is not None]
+        table = done.table  # type: ignore[union-attr]
+        assert table.final
+        assert {line.user_id: line.change for line in table.lines} == {
+            user: pytest.approx(before[user] + real[user]) for user in before
+        }
+        # a replay of round 2 from the ratings at the start (what the bot of migration 7 showed)
+        # would have given the wanderer 16: they came to the game rated lower than that
+        assert real[wanderer] > 16.5
