@@ -1,0 +1,186 @@
+"""City Spaces (W6): every city occupied wins at once, but not before both sides have had a turn.
+
+The first side can stand on all four cities in its very first turn in every seed (any ready-made
+army and layout, with or without Difficult Terrain), which ended the game before the second side
+had moved. These tests walk real games from their seeds into that first turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.combinedarms import actions as A
+from engine.combinedarms.game import WWII_GAME
+from engine.combinedarms.state import NOWHERE, State, new_game
+from engine.protocol import EndReason
+from tests.combinedarms.helpers import AMERICANS, GERMANS, E, build, code_at, play
+
+CITIES_AND_DIFFICULT = {"cities": True, "difficult": True}
+OPTION_SETS = {
+    "cities": {"cities": True},
+    "cities+difficult": CITIES_AND_DIFFICULT,
+    "campaign": {"campaign": True},
+}
+# The fortress army (one tank) never reaches all four in a first turn; the others nearly always do.
+MOBILE = ("balanced", "armoured", "airborne")
+
+
+def _grab(s: State, side: int) -> list[str] | None:
+    """Moves that put `side` on every city this turn (only moves onto cities), or None."""
+
+    def walk(st: State, moved: frozenset[int], path: list[str]) -> list[str] | None:
+        free = [c for c in st.cities if st.board[c] == NOWHERE]
+        if not free:
+            return path if all(st.u_side[st.board[c]] == side for c in st.cities) else None
+        for u in st.alive(side):
+            if u not in moved and st.u_sq[u] not in st.cities and st.reach(u) >> free[0] & 1:
+                nxt = st.clone()
+                move = f"{st.g.names[st.u_sq[u]]}-{st.g.names[free[0]]}"
+                nxt.apply(move, st.sides[side])
+                found = walk(nxt, moved | {u}, [*path, move])
+                if found:
+                    return found
+        return None
+
+    return walk(s, frozenset(), [])
+
+
+def _set_up(options: dict[str, bool], seed: int, army: str, layout: str) -> State:
+    s = new_game("wwii", options, seed)
+    play(s, AMERICANS, f"army {army}")
+    play(s, GERMANS, f"army {army}")
+    play(s, AMERICANS, f"deploy {layout}")
+    play(s, GERMANS, f"deploy {layout}")
+    return s
+
+
+def test_the_seed_3_game_no_longer_ends_in_the_first_turn():
+    """The game docs/ai.md recorded: City Spaces and Difficult Terrain, seed 3, over after 8 actions."""
+    s = new_game("wwii", CITIES_AND_DIFFICULT, 3)
+    play(s, AMERICANS, "army balanced")
+    play(s, GERMANS, "army armoured")
+    play(s, AMERICANS, "deploy HT.A...A/XI...IIY/LTMEEKM.")
+    play(s, GERMANS, "deploy A..A..MH/I.Y.XEMI/MLTKTL..")
+    events = play(s, AMERICANS, "g3-f5", "c3-d5", "a3-c4")
+    assert not any(isinstance(e, E.CitiesHeld) for e in events)
+    events = play(s, AMERICANS, "d3-e4")  # the fourth city: this ended the game
+    assert all(code_at(s, s.g.names[c]) in {"L", "M", "I", "E", "T", "K"} for c in s.cities)
+    assert not s.is_over()
+    held = [e for e in events if isinstance(e, E.CitiesHeld)]
+    assert len(held) == 1 and held[0].text() == (
+        "the Americans stand on all 4 cities, but the cities win nothing before both sides have had "
+        "a turn: the Americans win if they still hold them all when the Germans' first turn ends"
+    )
+    assert {str(a) for a in s.legal_actions(AMERICANS)} >= {"done", "end"}  # the turn goes on
+    play(s, AMERICANS, "end")
+    assert s.active == 1 and not s.is_over()  # the Germans get their turn...
+    events = play(s, GERMANS, "done", "end")  # ...and, doing nothing, lose when it ends
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
+    assert outcome.detail == "they still occupy all 4 cities now that both sides have had a turn"
+    assert isinstance(events[-1], E.GameOver) and s.taken == [1, 1]
+
+
+@pytest.mark.parametrize("name", list(OPTION_SETS))
+def test_in_no_seed_does_the_first_side_win_in_its_first_turn(name: str):
+    """Seeds 1-500, each mobile ready-made army with each layout: the first side can stand on every
+    city in its first turn (on 8 x 8 in every seed), and the game goes on to the second side's turn."""
+    options = OPTION_SETS[name]
+    seeds = set()
+    grabs = 0
+    for seed in range(1, 501):
+        for army in MOBILE:
+            for layout in A.LAYOUTS:
+                s = _set_up(options, seed, army, layout)
+                moves = _grab(s, 0)
+                if moves is None:
+                    continue
+                seeds.add(seed)
+                grabs += 1
+                for move in moves:
+                    play(s, AMERICANS, move)
+                assert not s.is_over(), (seed, army, layout, moves)
+                play(s, AMERICANS, "end")
+                assert s.active == 1 and not s.is_over(), (seed, army, layout)
+    # As measured: in every seed, on 8 x 8 in 4,485 of the 4,500 games with City Spaces alone and
+    # 4,404 with Difficult Terrain too, on the Campaign's board in 2,879.
+    assert len(seeds) == 500
+    assert grabs >= (2800 if name == "campaign" else 4300)
+
+
+def test_the_second_side_on_every_city_in_its_first_turn_wins_when_that_turn_ends():
+    """The first side has moved by then; the win comes as the first round ends, without a reply."""
+    s = _set_up({"cities": True}, 5, "balanced", "line")
+    play(s, AMERICANS, "done", "end")
+    moves = _grab(s, 1)
+    assert moves is not None
+    events = play(s, GERMANS, *moves)
+    assert not s.is_over() and any(isinstance(e, E.CitiesHeld) for e in events)
+    events = play(s, GERMANS, "done", "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == GERMANS and "all 4 cities" in outcome.detail
+
+
+def test_a_hold_broken_in_the_second_sides_turn_wins_nothing_and_retaking_it_wins_at_once():
+    """Pushed off one city in the Germans' first turn, the Americans have no win when that turn ends;
+    stepping back on in their second turn wins there and then, as the text says."""
+    american = {"c4": "I", "f4": "I", "c5": "T", "f5": "I", "a1": "H"}
+    german = {"b7": "a", "c7": "a", "d7": "a", "e7": "a", "h8": "h"}
+    s = build("wwii", {**american, **german}, cities=["c4", "f4", "c5", "f5"], options={"cities": True})
+    play(s, AMERICANS, "done", "end")
+    play(s, GERMANS, "done", "b7xc5", "c7xc5", "d7xc5", "e7xc5")  # the Medium Tank (defence 4)
+    play(s, AMERICANS, "retreat d4")
+    assert code_at(s, "c5") is None and code_at(s, "d4") == "T"
+    events = play(s, GERMANS, "end")
+    assert not s.is_over() and s.taken == [2, 1]
+    assert isinstance(events[-1], E.TurnBegins) and events[-1].side == AMERICANS
+    events = play(s, AMERICANS, "d4-c5")
+    outcome = s.outcome()
+    assert (
+        outcome is not None and outcome.winner == AMERICANS and outcome.detail == "they occupy all 4 cities"
+    )
+    assert isinstance(events[-1], E.GameOver)
+
+
+def test_forced_back_onto_the_last_city_in_the_first_turn_counts_when_the_round_ends():
+    """A German unit pushed onto the last city in the Americans' first turn wins nothing then: the
+    Germans have not moved yet. Still there when their turn ends, it wins."""
+    men = {"c5": "i", "f4": "i", "f5": "i", "d5": "i", "e5": "i", "e4": "i", "d4": "a"}
+    s = build(
+        "wwii",
+        {**men, "c1": "A", "d1": "A", "e1": "A", "a1": "H", "h8": "h"},
+        cities=["c4", "f4", "c5", "f5"],
+        options={"cities": True},
+    )
+    events = play(s, AMERICANS, "done", "c1xd4", "d1xd4", "e1xd4")  # c4 is its only square
+    assert code_at(s, "c4") == "a" and not s.is_over()
+    assert [e.side for e in events if isinstance(e, E.CitiesHeld)] == [GERMANS]
+    play(s, AMERICANS, "end")
+    play(s, GERMANS, "done")
+    assert not s.is_over()
+    play(s, GERMANS, "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == GERMANS
+
+
+def test_the_cities_win_before_a_one_turn_limit_draws():
+    s = build(
+        "wwii",
+        {"c4": "I", "f4": "I", "c5": "I", "f5": "I", "a1": "H", "h8": "h"},
+        cities=["c4", "f4", "c5", "f5"],
+        options={"cities": True, "turns": 1},
+        active=1,
+    )
+    play(s, GERMANS, "done", "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
+
+
+@pytest.mark.parametrize("levels", [("hard", "normal"), ("normal", "hard")])
+def test_the_ai_levels_play_the_seed_3_game_with_cities_and_difficult_terrain_to_its_end(levels):
+    s = WWII_GAME.new_game(CITIES_AND_DIFFICULT, 3)
+    n = 0
+    while not s.is_over() and n < 3000:
+        side = min(s.to_act())
+        s.apply(WWII_GAME.choose(s.view(side), levels[side == GERMANS], n), side)
+        n += 1
+    assert s.is_over() and s.taken[1] >= 1  # never before the Germans have had a turn
