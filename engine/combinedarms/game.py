@@ -181,7 +181,11 @@ WWI_OPTIONS = (
     *COMMON_OPTIONS,
 )
 WWII_OPTIONS = (
-    OptionSpec("cities", "City Spaces", "Optional rule: 4 cities in the middle ranks; hold all 4 to win"),
+    OptionSpec(
+        "cities",
+        "City Spaces",
+        "Optional rule: 4 cities in the middle ranks; hold all 4 to win once both sides have had a turn",
+    ),
     OptionSpec(
         "difficult",
         "Difficult Terrain",

@@ -184,3 +184,10 @@ def test_the_ai_levels_play_the_seed_3_game_with_cities_and_difficult_terrain_to
         s.apply(WWII_GAME.choose(s.view(side), levels[side == GERMANS], n), side)
         n += 1
     assert s.is_over() and s.taken[1] >= 1  # never before the Germans have had a turn
+
+
+def test_the_help_the_endings_and_the_challenge_option_say_when_the_cities_count():
+    assert "once both sides have had a turn" in WWII_GAME.rules["endings"]
+    assert "not before both sides have had a turn" in WWII_GAME.rules["options"]
+    spec = next(o for o in WWII_GAME.options if o.name == "cities")
+    assert spec.description.endswith("once both sides have had a turn") and len(spec.description) <= 100
