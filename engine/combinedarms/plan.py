@@ -353,6 +353,10 @@ def _standing(s: State, me: int, their_hq: int, w: Weights) -> float:
 
 
 def _cities(s: State, me: int, w: Weights) -> float:
+    """Cities held (W6). Every city held is the game once both sides have had a turn (the engine
+    ends it then); before that it wins when the second side's first turn ends, so in that turn it
+    is as good as won, and in the first side's first turn it is a threat the second side must
+    answer."""
     held = [0, 0]
     for c in s.cities:
         uid = s.board[c]
@@ -364,7 +368,50 @@ def _cities(s: State, me: int, w: Weights) -> float:
         score += w.city
     if held[1 - me] == n - 1:
         score -= 2 * w.city
+    for side, sign in ((me, 1.0), (1 - me, -1.0)):
+        if held[side] == n:
+            score += sign * (WIN / 2 if s.active == 1 else w.hq_lost)
+    if held[me] == 0 and held[1 - me] < n and _fill_next(s, 1 - me):
+        score -= w.hq_lost  # like a Headquarters the enemy can destroy next turn
     return score
+
+
+def _fill_next(s: State, side: int) -> bool:
+    """Whether `side` could stand on every city in its next turn: each city it does not hold yet
+    is empty and a unit of its own (a different one for each, not one holding a city) could move
+    there through empty squares (Paratroopers with Move 4 if an Airfield is beside them now)."""
+    open_cities = [c for c in s.cities if s.board[c] == NOWHERE]
+    if any(s.board[c] != NOWHERE and s.u_side[s.board[c]] != side for c in s.cities):
+        return False
+    g = s.g
+    empty = g.full & ~(s.occ[0] | s.occ[1])
+    cities = 0
+    for c in s.cities:
+        cities |= 1 << c
+    fields = s.occ[side] & ~cities
+    airfields = 0
+    for u in s.alive(side):
+        if s.utype(u).airfield:
+            airfields |= 1 << s.u_sq[u]
+    boost = g.spread(airfields) if airfields else 0
+    options: list[list[int]] = [[] for _ in open_cities]
+    for u in s.alive(side):
+        sq = s.u_sq[u]
+        if not fields >> sq & 1:
+            continue
+        t = s.utype(u)
+        moves = t.para_move if t.para_move and boost >> sq & 1 else t.move
+        reach = _reach_mask(s, u, empty, moves)
+        for i, c in enumerate(open_cities):
+            if reach >> c & 1:
+                options[i].append(u)
+
+    def match(i: int, used: frozenset[int]) -> bool:
+        if i == len(open_cities):
+            return True
+        return any(match(i + 1, used | {u}) for u in options[i] if u not in used)
+
+    return all(options) and match(0, frozenset())
 
 
 _FIELDS: OrderedDict[tuple[int, int, int], tuple[int, ...]] = OrderedDict()

@@ -960,7 +960,7 @@ class State:
         had a turn, so the first side cannot win before the second has moved."""
         return self.taken[0] >= 2
 
-    def _holder(self) -> int | None:
+    def cities_holder(self) -> int | None:
         """The side whose units stand on every city, if one does."""
         if not (self.rules.cities and self.cities):
             return None
@@ -976,7 +976,7 @@ class State:
         """(W6) City Spaces: a side whose units stand on every city wins at once, whenever that
         happens (a move to `dst`, or even a retreat there in the enemy's turn), once both sides have
         had a turn; before that, the players are told when it will count."""
-        if self.phase == OVER or dst not in self.cities or self._holder() != side:
+        if self.phase == OVER or dst not in self.cities or self.cities_holder() != side:
             return
         n = len(self.cities)
         if not self.cities_count():
@@ -986,7 +986,7 @@ class State:
 
     def _cities_held(self, events: list[Event]) -> None:
         """(W6) The first round is over: a side that still stands on every city wins now."""
-        side = self._holder()
+        side = self.cities_holder()
         if side is None:
             return
         n = len(self.cities)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine.combinedarms import actions as A
-from engine.combinedarms.game import WWII_GAME
+from engine.combinedarms import plan
+from engine.combinedarms.game import PLANNED, WWII_GAME
 from engine.combinedarms.state import NOWHERE, State, new_game
 from engine.protocol import EndReason
 from tests.combinedarms.helpers import AMERICANS, GERMANS, E, build, code_at, play
@@ -191,3 +192,35 @@ def test_the_help_the_endings_and_the_challenge_option_say_when_the_cities_count
     assert "not before both sides have had a turn" in WWII_GAME.rules["options"]
     spec = next(o for o in WWII_GAME.options if o.name == "cities")
     assert spec.description.endswith("once both sides have had a turn") and len(spec.description) <= 100
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "correspondence"])
+def test_every_level_pushes_a_unit_off_a_city_when_the_americans_hold_them_all_early(level: str):
+    """The Germans' first turn with every city American: four Howitzers can push the Medium Tank off
+    c5 (defence 4) or the Howitzer on e5 (defence 3, a unit off the cities). Leaving the cities
+    loses when the turn ends, so every level takes the tank; before W6's limit the planned levels
+    judged three cities held worse than four (never met then: four ended the game) and ended the
+    turn without a shot."""
+    pieces = {"c4": "I", "f4": "I", "c5": "T", "f5": "I", "e5": "A", "a1": "H"}
+    german = {"b7": "a", "c7": "a", "d7": "a", "e7": "a", "h8": "h"}
+    s = build(
+        "wwii", {**pieces, **german}, cities=["c4", "f4", "c5", "f5"], options={"cities": True}, active=1
+    )
+    n = 0
+    while not s.is_over() and s.active == 1:
+        side = min(s.to_act())
+        s.apply(WWII_GAME.choose(s.view(side), level, n), side)
+        n += 1
+    assert not s.is_over() and code_at(s, "c5") is None and s.active == 0
+
+
+def test_the_planner_dreads_a_last_city_the_enemy_can_step_onto_next_turn():
+    """Three cities American and the fourth empty: a Medium Tank two squares from it wins the game
+    next turn, one three squares away does not. `judge` (the planned levels' view of a position)
+    weighs the first like a Headquarters the enemy can destroy next turn."""
+    cfg = PLANNED["wwii"]["hard"]
+    base = {"c4": "I", "f4": "I", "c5": "I", "a1": "H", "b7": "i", "h8": "h"}
+    cities = ["c4", "f4", "c5", "f5"]
+    near = build("wwii", {**base, "f3": "T"}, cities=cities, options={"cities": True}, active=1, turn=2)
+    far = build("wwii", {**base, "f2": "T"}, cities=cities, options={"cities": True}, active=1, turn=2)
+    assert plan.judge(far, 1, cfg) - plan.judge(near, 1, cfg) > cfg.weights.hq_lost * 0.8
