@@ -16,7 +16,11 @@ that, so the turn is planned as a whole:
 - **Judging a position** (`judge`): material; the own Headquarters' empty neighbours and friendly
   guards; where units stand (their range from the nearest enemy, their distance to the enemy
   Headquarters, both sides); units pushed back this turn; at `hard` also what the enemy can force
-  next turn (its Headquarters destroyed above all) against what we can.
+  next turn (its Headquarters destroyed above all) against what we can. With City Spaces, the
+  cities held; every city held before they count (W6: the first round) is as good as won in the
+  Germans' first turn and a threat in the Americans', so pushing a unit off one counts like a
+  Headquarters in `force`; an enemy able to step onto every city next turn counts like our
+  Headquarters lost.
 - **The attack phase** is a beam search over attack sequences played on copies of the state (so
   retreats, the Double Whammy and blocked retreats are the engine's own); the defender's retreat
   squares are chosen as our own defender would choose them (where the attackers still to fire can
@@ -226,6 +230,10 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
         return out
     occ_t = s.occ[target_side]
     free = g.full & ~occ_t  # squares a melee attacker could stand on (its own, or empty ones)
+    held = 0  # every city, held by the target side before they count (W6): pushing one off saves the game
+    if s.cities and s.cities_holder() == target_side:
+        for c in s.cities:
+            held |= 1 << c
     alts = [bin(z & occ_t).count("1") for _, z, _ in zones]
     plans: list[tuple[float, float, int, list[tuple[int, int]], int, int, bool]] = []
     for e in s.alive(target_side):
@@ -268,8 +276,11 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
             gain, cost = value * w.double, need + d_e
         else:
             gain, cost = value * w.retreat, need
+        double = gain == value * w.double
+        if held & bit:
+            gain += w.hq_lost
         contributors.sort(key=lambda x: (alts[x[0]], -x[1]))
-        plans.append((gain / cost, gain, cost, contributors, need, e, gain == value * w.double))
+        plans.append((gain / cost, gain, cost, contributors, need, e, double))
     plans.sort(key=lambda p: (-p[0], -p[1], p[5]))
     used: set[int] = set()
     for _, gain, cost, contributors, need, e, double in plans:
@@ -283,7 +294,8 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
             if got >= cost:
                 break
         if got < cost and double and got >= need:
-            gain = _value(s, e) * w.retreat  # not enough left for the second push: only the first
+            # not enough left for the second push: only the first
+            gain = _value(s, e) * w.retreat + (w.hq_lost if held >> s.u_sq[e] & 1 else 0.0)
         elif got < cost:
             continue
         used.update(chosen)

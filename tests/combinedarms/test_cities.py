@@ -11,7 +11,7 @@ import pytest
 from engine.combinedarms import actions as A
 from engine.combinedarms import plan
 from engine.combinedarms.game import PLANNED, WWII_GAME
-from engine.combinedarms.state import NOWHERE, State, new_game
+from engine.combinedarms.state import MOVE, NOWHERE, State, new_game
 from engine.protocol import EndReason
 from tests.combinedarms.helpers import AMERICANS, GERMANS, E, build, code_at, play
 
@@ -224,3 +224,19 @@ def test_the_planner_dreads_a_last_city_the_enemy_can_step_onto_next_turn():
     near = build("wwii", {**base, "f3": "T"}, cities=cities, options={"cities": True}, active=1, turn=2)
     far = build("wwii", {**base, "f2": "T"}, cities=cities, options={"cities": True}, active=1, turn=2)
     assert plan.judge(far, 1, cfg) - plan.judge(near, 1, cfg) > cfg.weights.hq_lost * 0.8
+
+
+@pytest.mark.parametrize("seed", [13, 26])
+def test_hard_as_the_germans_moves_to_break_an_early_hold_of_every_city(seed: int):
+    """Seeds where `hard`'s Americans take every city in their first turn and its Germans, whose
+    moves weighed only what they could force in general, ended their turn with the hold unbroken.
+    Pushing a unit off a held city now counts like a Headquarters in what a move lets them force."""
+    s = WWII_GAME.new_game(CITIES_AND_DIFFICULT, seed)
+    n = 0
+    while not s.is_over() and s.taken[0] < 2:
+        side = min(s.to_act())
+        s.apply(WWII_GAME.choose(s.view(side), "hard", seed * 10000 + n), side)
+        n += 1
+        if s.active == 1 and s.step == MOVE and not s.moved and s.pending is None:
+            assert s.cities_holder() == 0  # the Americans hold every city as the Germans begin
+    assert not s.is_over() and s.taken == [2, 1]
