@@ -159,7 +159,9 @@ class State:
     )
 
     def __init__(self, era: str, options: Mapping[str, Any], seed: int) -> None:
-        self.options: dict[str, Any] = dict(options)
+        # The rules' edition (a match's options hold it) is in `rules`, never among the options a
+        # snapshot keeps: those stay as they were before editions.
+        self.options: dict[str, Any] = {k: v for k, v in options.items() if k != "edition"}
         self.rules = Rules.of(era, options)
         self.types = self.rules.era.by_code
         self.seed = seed
@@ -735,7 +737,7 @@ class State:
             self.u_dmg[u] = 0  # (R9): damage lasts one turn
         self.retreated.clear()
         self.helpers.clear()
-        if side == 1 and self.taken[1] == 1:  # (W6): both sides have had a turn, the cities count now
+        if side == 1 and self.taken[1] == 1 and self.rules.cities_wait:  # (W6): the cities count now
             self._cities_held(events)
             if self.phase == OVER:
                 return
@@ -957,8 +959,8 @@ class State:
 
     def cities_count(self) -> bool:
         """(W6, a limit of ours) Whether standing on every city wins now: not before both sides have
-        had a turn, so the first side cannot win before the second has moved."""
-        return self.taken[0] >= 2
+        had a turn, so the first side cannot win before the second has moved (edition 1: always)."""
+        return not self.rules.cities_wait or self.taken[0] >= 2
 
     def cities_holder(self) -> int | None:
         """The side whose units stand on every city, if one does."""
@@ -1173,11 +1175,14 @@ class State:
             "result": None if r is None else r.to_json(),
             "trail": [list(t) for t in self.trail],
             "last_trail": [list(t) for t in self.last_trail],
+            **({"edition": self.rules.edition} if self.rules.edition != 1 else {}),
         }
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> State:
-        s = State(str(data["era"]), dict(data["options"]), int(data["seed"]))
+        # A snapshot from before editions names none: edition 1.
+        options = {**data["options"], "edition": int(data.get("edition", 1))}
+        s = State(str(data["era"]), options, int(data["seed"]))
         s.draws = int(data["draws"])
         s.phase = str(data["phase"])
         s.step = str(data["step"])

@@ -10,7 +10,7 @@ import pytest
 
 from engine.combinedarms import actions as A
 from engine.combinedarms import plan
-from engine.combinedarms.game import PLANNED, WWII_GAME
+from engine.combinedarms.game import PLANNED, WWI_GAME, WWII_GAME
 from engine.combinedarms.state import MOVE, NOWHERE, State, new_game
 from engine.protocol import EndReason
 from tests.combinedarms.helpers import AMERICANS, GERMANS, E, build, code_at, play
@@ -240,3 +240,57 @@ def test_hard_as_the_germans_moves_to_break_an_early_hold_of_every_city(seed: in
         if s.active == 1 and s.step == MOVE and not s.moved and s.pending is None:
             assert s.cities_holder() == 0  # the Americans hold every city as the Germans begin
     assert not s.is_over() and s.taken == [2, 1]
+
+
+# ------------------------------------------------------------------ editions: a game keeps its rules
+
+SEED_3_OPENING = (
+    (AMERICANS, "army balanced"),
+    (GERMANS, "army armoured"),
+    (AMERICANS, "deploy HT.A...A/XI...IIY/LTMEEKM."),
+    (GERMANS, "deploy A..A..MH/I.Y.XEMI/MLTKTL.."),
+    (AMERICANS, "g3-f5"),
+    (AMERICANS, "c3-d5"),
+    (AMERICANS, "a3-c4"),
+    (AMERICANS, "d3-e4"),
+)
+
+
+def test_a_game_stored_before_the_limit_replays_as_it_was_played():
+    """A match stored before edition 2 holds every option but no edition: it plays edition 1, where
+    the seed-3 opening won at once, so its replay, review and verify still end where it ended."""
+    stored: dict[str, object] = {name: False for name in WWII_GAME.normalise_options({}) if name != "edition"}
+    stored.update(cities=True, difficult=True, turns=20)
+    assert WWII_GAME.edition_of(stored) == 1
+    old = WWII_GAME.new_game(stored, 3)
+    new = WWII_GAME.new_game(CITIES_AND_DIFFICULT, 3)
+    assert old.rules.edition == 1 and new.rules.edition == 2
+    assert WWII_GAME.normalise_options(CITIES_AND_DIFFICULT)["edition"] == 2  # what a new match stores
+    for side, text in SEED_3_OPENING:
+        old.apply(text, side)
+        new.apply(text, side)
+    outcome = old.outcome()
+    assert (
+        outcome is not None and outcome.winner == AMERICANS and outcome.detail == "they occupy all 4 cities"
+    )
+    assert not new.is_over()
+    assert "edition" not in WWI_GAME.normalise_options({})  # WWI has one edition
+
+
+def test_snapshots_keep_their_edition():
+    s = WWII_GAME.new_game(CITIES_AND_DIFFICULT, 3)
+    for side, text in SEED_3_OPENING[:7]:
+        s.apply(text, side)
+    data = s.to_json()
+    assert State.from_json(data).rules.edition == 2
+    bare = new_game("wwii", CITIES_AND_DIFFICULT, 3)  # built without the platform: the newest rules
+    assert bare.rules.edition == 2 and State.from_json(bare.to_json()).rules.edition == 2
+    before = {k: v for k, v in data.items() if k != "edition"}  # a snapshot from before editions
+    before["options"] = {k: v for k, v in data["options"].items() if k != "edition"}
+    old = State.from_json(before)
+    assert old.rules.edition == 1 and State.from_json(old.to_json()).rules.edition == 1
+    old.apply("d3-e4", AMERICANS)
+    assert old.is_over()
+    again = State.from_json(data)
+    again.apply("d3-e4", AMERICANS)
+    assert not again.is_over()
