@@ -18,6 +18,7 @@ from typing import Any
 from engine.base import (
     CORRESPONDENCE,
     CORRESPONDENCE_BUDGET_S,
+    EDITION,
     BaseGame,
     examples_now,
     legal_now,
@@ -28,7 +29,7 @@ from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
 from engine.combinedarms.help import WWI_TOPICS, WWII_TOPICS
-from engine.combinedarms.rules import TURNS
+from engine.combinedarms.rules import TURNS, WWII_EDITION
 from engine.combinedarms.state import DEPLOY, DESIGN, OVER, REINFORCE, State, View, new_game
 from engine.combinedarms.units import ERAS, Era
 from engine.meta import parse_meta
@@ -181,7 +182,11 @@ WWI_OPTIONS = (
     *COMMON_OPTIONS,
 )
 WWII_OPTIONS = (
-    OptionSpec("cities", "City Spaces", "Optional rule: 4 cities in the middle ranks; hold all 4 to win"),
+    OptionSpec(
+        "cities",
+        "City Spaces",
+        "Optional rule: 4 cities in the middle ranks; hold all 4 to win once both sides have had a turn",
+    ),
     OptionSpec(
         "difficult",
         "Difficult Terrain",
@@ -276,6 +281,7 @@ class CombinedArmsGame(BaseGame[State, View]):
         self.notation_help = A.EXAMPLES
         # Set-up lists the ready-made armies and layouts; any army and deployment within the rules goes.
         self.sampled = MappingProxyType({"Army": ("preset", "counts"), "Deploy": ("preset", "rows")})
+        self.edition = WWII_EDITION if era == "wwii" else 1  # a game keeps its edition (W6)
 
     # -- rules entry points
 
@@ -288,6 +294,8 @@ class CombinedArmsGame(BaseGame[State, View]):
         return out
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> State:
+        if self.edition > 1:  # the edition before normalising, which would fill in the newest
+            options = {**options, EDITION: self.edition_of(options)}
         return new_game(self.era.key, self.normalise_options(options), seed)
 
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:

@@ -16,7 +16,11 @@ that, so the turn is planned as a whole:
 - **Judging a position** (`judge`): material; the own Headquarters' empty neighbours and friendly
   guards; where units stand (their range from the nearest enemy, their distance to the enemy
   Headquarters, both sides); units pushed back this turn; at `hard` also what the enemy can force
-  next turn (its Headquarters destroyed above all) against what we can.
+  next turn (its Headquarters destroyed above all) against what we can. With City Spaces, the
+  cities held; every city held before they count (W6: the first round) is as good as won in the
+  Germans' first turn and a threat in the Americans', so pushing a unit off one counts like a
+  Headquarters in `force`; an enemy able to step onto every city next turn counts like our
+  Headquarters lost.
 - **The attack phase** is a beam search over attack sequences played on copies of the state (so
   retreats, the Double Whammy and blocked retreats are the engine's own); the defender's retreat
   squares are chosen as our own defender would choose them (where the attackers still to fire can
@@ -226,6 +230,10 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
         return out
     occ_t = s.occ[target_side]
     free = g.full & ~occ_t  # squares a melee attacker could stand on (its own, or empty ones)
+    held = 0  # every city, held by the target side before they count (W6): pushing one off saves the game
+    if s.cities and s.cities_holder() == target_side:
+        for c in s.cities:
+            held |= 1 << c
     alts = [bin(z & occ_t).count("1") for _, z, _ in zones]
     plans: list[tuple[float, float, int, list[tuple[int, int]], int, int, bool]] = []
     for e in s.alive(target_side):
@@ -268,8 +276,11 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
             gain, cost = value * w.double, need + d_e
         else:
             gain, cost = value * w.retreat, need
+        double = gain == value * w.double
+        if held & bit:
+            gain += w.hq_lost
         contributors.sort(key=lambda x: (alts[x[0]], -x[1]))
-        plans.append((gain / cost, gain, cost, contributors, need, e, gain == value * w.double))
+        plans.append((gain / cost, gain, cost, contributors, need, e, double))
     plans.sort(key=lambda p: (-p[0], -p[1], p[5]))
     used: set[int] = set()
     for _, gain, cost, contributors, need, e, double in plans:
@@ -283,7 +294,8 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
             if got >= cost:
                 break
         if got < cost and double and got >= need:
-            gain = _value(s, e) * w.retreat  # not enough left for the second push: only the first
+            # not enough left for the second push: only the first
+            gain = _value(s, e) * w.retreat + (w.hq_lost if held >> s.u_sq[e] & 1 else 0.0)
         elif got < cost:
             continue
         used.update(chosen)
@@ -353,6 +365,10 @@ def _standing(s: State, me: int, their_hq: int, w: Weights) -> float:
 
 
 def _cities(s: State, me: int, w: Weights) -> float:
+    """Cities held (W6). Every city held is the game once both sides have had a turn (the engine
+    ends it then); before that it wins when the second side's first turn ends, so in that turn it
+    is as good as won, and in the first side's first turn it is a threat the second side must
+    answer."""
     held = [0, 0]
     for c in s.cities:
         uid = s.board[c]
@@ -364,7 +380,50 @@ def _cities(s: State, me: int, w: Weights) -> float:
         score += w.city
     if held[1 - me] == n - 1:
         score -= 2 * w.city
+    for side, sign in ((me, 1.0), (1 - me, -1.0)):
+        if held[side] == n:
+            score += sign * (WIN / 2 if s.active == 1 else w.hq_lost)
+    if held[me] == 0 and held[1 - me] < n and _fill_next(s, 1 - me):
+        score -= w.hq_lost  # like a Headquarters the enemy can destroy next turn
     return score
+
+
+def _fill_next(s: State, side: int) -> bool:
+    """Whether `side` could stand on every city in its next turn: each city it does not hold yet
+    is empty and a unit of its own (a different one for each, not one holding a city) could move
+    there through empty squares (Paratroopers with Move 4 if an Airfield is beside them now)."""
+    open_cities = [c for c in s.cities if s.board[c] == NOWHERE]
+    if any(s.board[c] != NOWHERE and s.u_side[s.board[c]] != side for c in s.cities):
+        return False
+    g = s.g
+    empty = g.full & ~(s.occ[0] | s.occ[1])
+    cities = 0
+    for c in s.cities:
+        cities |= 1 << c
+    fields = s.occ[side] & ~cities
+    airfields = 0
+    for u in s.alive(side):
+        if s.utype(u).airfield:
+            airfields |= 1 << s.u_sq[u]
+    boost = g.spread(airfields) if airfields else 0
+    options: list[list[int]] = [[] for _ in open_cities]
+    for u in s.alive(side):
+        sq = s.u_sq[u]
+        if not fields >> sq & 1:
+            continue
+        t = s.utype(u)
+        moves = t.para_move if t.para_move and boost >> sq & 1 else t.move
+        reach = _reach_mask(s, u, empty, moves)
+        for i, c in enumerate(open_cities):
+            if reach >> c & 1:
+                options[i].append(u)
+
+    def match(i: int, used: frozenset[int]) -> bool:
+        if i == len(open_cities):
+            return True
+        return any(match(i + 1, used | {u}) for u in options[i] if u not in used)
+
+    return all(options) and match(0, frozenset())
 
 
 _FIELDS: OrderedDict[tuple[int, int, int], tuple[int, ...]] = OrderedDict()

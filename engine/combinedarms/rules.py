@@ -17,6 +17,10 @@ CAMPAIGN_BOARD = (12, 10)  # 36 squares in each side's back three rows for 24 un
 DEPLOY_ROWS = 3
 TURNS = 20  # turns each side plays before the game is drawn (option "turns")
 EXPERIENCED_KILLS = 5
+# Editions of the WWII rules (RULES.md): a game keeps the edition it began with, for ever. Edition 2
+# made City Spaces win nothing before both sides have had a turn (W6); in edition 1 the first side
+# could win by them in its very first turn. WWI has one edition.
+WWII_EDITION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,7 @@ class Rules:
     reinforcements: bool = False
     campaign: bool = False
     turns: int = TURNS
+    edition: int = 1
 
     @staticmethod
     def of(era_key: str, options: Mapping[str, Any]) -> Rules:
@@ -49,7 +54,13 @@ class Rules:
             reinforcements=on("reinforcements"),
             campaign=campaign,
             turns=int(options.get("turns", TURNS)),
+            edition=int(options.get("edition", WWII_EDITION)) if era.key == "wwii" else 1,
         )
+
+    @property
+    def cities_wait(self) -> bool:
+        """(W6, edition 2) The cities win nothing before both sides have had a turn."""
+        return self.cities and self.edition >= 2
 
     @property
     def size(self) -> tuple[int, int]:

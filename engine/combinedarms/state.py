@@ -31,6 +31,7 @@ from engine.combinedarms.events import (
     ArmiesRevealed,
     ArmyChosen,
     BecameElite,
+    CitiesHeld,
     Deployed,
     Destroyed,
     Event,
@@ -158,7 +159,9 @@ class State:
     )
 
     def __init__(self, era: str, options: Mapping[str, Any], seed: int) -> None:
-        self.options: dict[str, Any] = dict(options)
+        # The rules' edition (a match's options hold it) is in `rules`, never among the options a
+        # snapshot keeps: those stay as they were before editions.
+        self.options: dict[str, Any] = {k: v for k, v in options.items() if k != "edition"}
         self.rules = Rules.of(era, options)
         self.types = self.rules.era.by_code
         self.seed = seed
@@ -734,6 +737,10 @@ class State:
             self.u_dmg[u] = 0  # (R9): damage lasts one turn
         self.retreated.clear()
         self.helpers.clear()
+        if side == 1 and self.taken[1] == 1 and self.rules.cities_wait:  # (W6): the cities count now
+            self._cities_held(events)
+            if self.phase == OVER:
+                return
         if side == 1 and self.rules.turns and self.taken[1] >= self.rules.turns:  # (R24): 0 is no limit
             self._finish(
                 Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {self.rules.turns} turns each reached"),
@@ -825,7 +832,7 @@ class State:
         self.moved.add(uid)
         events.append(Moved(self.sides[who], self.unit_name(uid), action.src, action.dst))
         self.trail.append(["move", self.sides[who], action.src, action.dst])
-        self._cities_taken(who, events)
+        self._cities_taken(who, dst, events)
 
     def _why_not_there(self, uid: int, dst: int) -> str:
         t = self.utype(uid)
@@ -948,18 +955,51 @@ class State:
         side = self.u_side[uid]
         events.append(Retreated(self.sides[side], self.unit_name(uid), names[src], names[dst], how))
         self.trail.append(["retreat", self.sides[side], names[src], names[dst]])
-        self._cities_taken(side, events)
+        self._cities_taken(side, dst, events)
 
-    def _cities_taken(self, side: int, events: list[Event]) -> None:
-        """(W6) City Spaces: a side whose units stand on every city wins at once, whenever that
-        happens (a move, or even a retreat in the enemy's turn)."""
-        if not (self.rules.cities and self.cities) or self.phase == OVER:
-            return
+    def cities_count(self) -> bool:
+        """(W6, a limit of ours) Whether standing on every city wins now: not before both sides have
+        had a turn, so the first side cannot win before the second has moved (edition 1: always)."""
+        return not self.rules.cities_wait or self.taken[0] >= 2
+
+    def cities_holder(self) -> int | None:
+        """The side whose units stand on every city, if one does."""
+        if not (self.rules.cities and self.cities):
+            return None
+        first = self.board[self.cities[0]]
+        if first == NOWHERE:
+            return None
+        side = self.u_side[first]
         if all(self.board[c] != NOWHERE and self.u_side[self.board[c]] == side for c in self.cities):
-            n = len(self.cities)
-            self._finish(
-                Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events
-            )
+            return side
+        return None
+
+    def _cities_taken(self, side: int, dst: int, events: list[Event]) -> None:
+        """(W6) City Spaces: a side whose units stand on every city wins at once, whenever that
+        happens (a move to `dst`, or even a retreat there in the enemy's turn), once both sides have
+        had a turn; before that, the players are told when it will count."""
+        if self.phase == OVER or dst not in self.cities or self.cities_holder() != side:
+            return
+        n = len(self.cities)
+        if not self.cities_count():
+            events.append(CitiesHeld(self.sides[side], self.title(side), n, self.title(1)))
+            return
+        self._finish(Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events)
+
+    def _cities_held(self, events: list[Event]) -> None:
+        """(W6) The first round is over: a side that still stands on every city wins now."""
+        side = self.cities_holder()
+        if side is None:
+            return
+        n = len(self.cities)
+        self._finish(
+            Outcome(
+                self.sides[side],
+                EndReason.OBJECTIVE,
+                f"they still occupy all {n} cities now that both sides have had a turn",
+            ),
+            events,
+        )
 
     def _destroy(self, uid: int, why: str, events: list[Event]) -> None:
         side = self.u_side[uid]
@@ -1135,11 +1175,14 @@ class State:
             "result": None if r is None else r.to_json(),
             "trail": [list(t) for t in self.trail],
             "last_trail": [list(t) for t in self.last_trail],
+            **({"edition": self.rules.edition} if self.rules.edition != 1 else {}),
         }
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> State:
-        s = State(str(data["era"]), dict(data["options"]), int(data["seed"]))
+        # A snapshot from before editions names none: edition 1.
+        options = {**data["options"], "edition": int(data.get("edition", 1))}
+        s = State(str(data["era"]), options, int(data["seed"]))
         s.draws = int(data["draws"])
         s.phase = str(data["phase"])
         s.step = str(data["step"])

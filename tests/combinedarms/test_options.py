@@ -295,12 +295,14 @@ def test_cities_are_placed_on_the_middle_ranks_mirrored():
 
 
 def test_occupying_every_city_wins_at_once():
-    """W6, as the text says: occupying all the cities wins automatically, the moment it happens."""
+    """W6, as the text says: occupying all the cities wins automatically, the moment it happens
+    (once both sides have had a turn: the Americans' second turn here)."""
     s = build(
         "wwii",
         {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
         cities=["c4", "f4", "c5", "f5"],
         options={"cities": True},
+        turn=2,
     )
     assert not s.is_over()
     play(s, AMERICANS, "c4-b4")
@@ -310,6 +312,7 @@ def test_occupying_every_city_wins_at_once():
         {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
         cities=["c4", "f4", "c5", "f5"],
         options={"cities": True},
+        turn=2,
     )
     events = play(s, AMERICANS, "f6-f5")  # ...the fourth wins in the middle of the move phase
     outcome = s.outcome()
@@ -318,13 +321,15 @@ def test_occupying_every_city_wins_at_once():
 
 
 def test_a_retreat_onto_the_last_city_wins_for_the_retreating_side():
-    """Occupying is occupying, however it comes about: even forced back onto the last city."""
+    """Occupying is occupying, however it comes about: even forced back onto the last city (in the
+    Americans' second turn, the first round over)."""
     men = {"c5": "i", "f4": "i", "f5": "i", "d5": "i", "e5": "i", "e4": "i", "d4": "a"}
     s = build(
         "wwii",
         {**men, "c1": "A", "d1": "A", "e1": "A", "a1": "H", "h8": "h"},
         cities=["c4", "f4", "c5", "f5"],
         options={"cities": True},
+        turn=2,
     )
     events = play(s, AMERICANS, "done", "c1xd4", "d1xd4", "e1xd4")  # c4 is its only square
     assert code_at(s, "c4") == "a"
