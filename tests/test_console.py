@@ -25,6 +25,7 @@ from console.app import command_for
 from data import Database, Status
 from engine.blockwars import GAME, Side, State
 from play import MatchService
+from tests.clock import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
 HAS_AI = importlib.util.find_spec("engine.blockwars.ai") is not None
@@ -39,18 +40,10 @@ START = [
 ]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_790_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def open_console(
     tmp_path: Path, seed: int = 5, clock: Clock | None = None
 ) -> tuple[Console, io.StringIO]:
-    clock = clock or Clock()
+    clock = clock or Clock(1_790_000_000.0)
     db = await Database.open(tmp_path / "console.db", clock=clock)
     out = io.StringIO()
     svc = MatchService(db, clock=clock, rng=random.Random(seed))
@@ -213,7 +206,7 @@ async def test_garbage_gets_friendly_one_line_errors_and_changes_nothing(tmp_pat
 
 
 async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = Clock(1_790_000_000.0)
     console, out = await open_console(tmp_path, clock=clock)
     start = START.copy()
     start[0] += " hours_per_turn:1"
@@ -286,7 +279,7 @@ def test_python_m_console_reads_a_script_from_stdin(tmp_path: Path) -> None:
 
 
 def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = Clock(1_790_000_000.0)
     svc = MatchService.__new__(MatchService)
     svc.clock = clock
     console = Console(svc, boards=tmp_path, out=io.StringIO())

@@ -23,22 +23,15 @@ from engine.companycommander.state import FIRE
 from engine.fixbayonets.position import build as bayonets_position
 from engine.protocol import State
 from play import MatchService, NotYourTurn, Played, ServiceError
+from tests.clock import Clock
 
 GUILD = 10
 ALICE, BOB = 1, 2
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def svc(tmp_path: Path):
-    clock = Clock()
+    clock = Clock(1_700_000_000.0)
     db = await Database.open(tmp_path / "fair.sqlite", clock=clock)
     yield MatchService(db, clock=clock, rng=random.Random(5))
     await db.close()

@@ -21,20 +21,13 @@ from play import BadRequest, MatchService, NoMatch
 from play import fairness as play_fairness
 from play.fairness import engine_seed, inputs_of
 from play.present import status_text
+from tests.clock import Clock
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "verify_game.py"
 FIXTURE = Path(__file__).parent / "fixtures" / "v1_chance.db"
 GUILD, CHANNEL = 10, 100
 ALICE, BOB = 1, 2
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 OPENED: list[Database] = []

@@ -28,20 +28,11 @@ from play import (
     ServiceError,
     StalePrompt,
 )
+from tests.clock import Clock
 
 GUILD, CHANNEL = 10, 100
 GAME = "blockwars"
 ALICE, BOB, EVE = 1, 2, 3
-
-
-class Clock:
-    """A clock the test moves by hand, so deadlines need no sleeping."""
-
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 OPENED: list[Database] = []
@@ -90,7 +81,7 @@ def player_for(match_sides: dict[str, int], state: protocol.State) -> int:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_700_000_000.0)
 
 
 async def test_challenge_accept_setup_and_first_move(store: str, clock: Clock) -> None:
@@ -367,7 +358,7 @@ def test_garbage_commands_give_clear_errors_and_change_nothing(
     tmp_path_factory: pytest.TempPathFactory, user: int, text: str, channel: int
 ) -> None:
     async def scenario() -> None:
-        svc = await open_service(tmp_path_factory.mktemp("fuzz") / "g.db", Clock())
+        svc = await open_service(tmp_path_factory.mktemp("fuzz") / "g.db", Clock(1_700_000_000.0))
         await started(svc)
         match, _ = await svc.current(CHANNEL)
         legal = await svc.legal(CHANNEL, ALICE)

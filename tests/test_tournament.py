@@ -17,18 +17,11 @@ from engine import registry
 from play import BadRequest, MatchService, NotAPlayer
 from play.tournament import DAY, TournamentService, parse_options, turn_seconds
 from play.tournament_text import signup_text
+from tests.clock import Clock
 
 GUILD, CHANNEL = 5, 100
 ORGANISER = 1
 PLAYERS = [11, 12, 13, 14, 15]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -23,17 +23,10 @@ from data.tournaments import Board
 from play import MatchService
 from play.tournament import DAY, RoundDone, TournamentService
 from tests import pgserver
+from tests.clock import Clock
 
 GUILD, CHANNEL, ORGANISER, GAME = 5, 100, 1, "blockwars"
 OUTSIDER, BOT = 99, 98
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

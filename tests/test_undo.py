@@ -15,18 +15,11 @@ from engine.protocol import drew_or_revealed
 from play import BadRequest, MatchService, NotAPlayer, NotYourTurn
 from play import fairness as play_fairness
 from play.undo import UNDO
+from tests.clock import Clock
 from tests.test_service import started
 
 GUILD, CHANNEL = 10, 100
 ALICE, BOB, EVE = 1, 2, 5
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 OPENED: list[Database] = []

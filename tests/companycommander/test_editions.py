@@ -196,8 +196,9 @@ async def test_a_new_challenge_stores_edition_2_and_an_old_match_plays_on_under_
 ) -> None:
     import shutil
 
+    from tests.clock import Clock
     from tests.test_fairness import FIXTURE as OLD_DB
-    from tests.test_fairness import Clock, open_service
+    from tests.test_fairness import open_service
 
     path = tmp_path / "old.db"
     shutil.copy(OLD_DB, path)
