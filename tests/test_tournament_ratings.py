@@ -24,6 +24,7 @@ from play import MatchService
 from play.tournament import DAY, RoundDone, TournamentService
 from tests import pgserver
 from tests.clock import Clock
+from tests.test_tournament import open_one, services
 
 GUILD, CHANNEL, ORGANISER, GAME = 5, 100, 1, "blockwars"
 OUTSIDER, BOT = 99, 98
@@ -55,26 +56,12 @@ async def world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
         await db.close()
 
 
-def services(db: Database, clock: Clock) -> TournamentService:
-    return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(1)), clock=clock)
-
-
 async def begin(t: TournamentService, players: list[int], rounds: int) -> int:
     """A tournament of `players` started in CHANNEL, its first round's games begun; its id."""
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game=GAME,
-        rounds=rounds,
-        days=2,
-        organiser=True,
-    )
-    for user in players:
-        await t.join(made, user)
-    await t.start(CHANNEL, organiser=True)
+    await open_one(t, players, rounds)
+    started = await t.start(CHANNEL, organiser=True)
     await start_games(t)
-    return made.id
+    return started.tournament.id
 
 
 async def start_games(t: TournamentService) -> None:
