@@ -383,7 +383,7 @@ def _cities(s: State, me: int, w: Weights) -> float:
         if held[side] == n:
             score += sign * (WIN / 2 if side != s.active else w.hq_lost)
     if held[me] == 0 and held[1 - me] < n and _fill_next(s, 1 - me):
-        score -= w.hq_lost  # like a Headquarters the enemy can destroy next turn
+        score -= w.hq_lost  # a hold the enemy can make next turn: like our Headquarters in reach
     return score
 
 
