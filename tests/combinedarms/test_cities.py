@@ -237,8 +237,9 @@ def test_every_level_breaks_a_hold_of_every_city_it_can_break(level: str, breake
 
 def test_the_planner_dreads_a_last_city_the_enemy_can_step_onto_next_turn():
     """Three cities American and the fourth empty: a Medium Tank two squares from it makes a hold
-    next turn (one we would then have to break), one three squares away does not. `judge` (the planned levels' view of a position)
-    weighs the first like a Headquarters the enemy can destroy next turn."""
+    next turn (one we would then have to break), one three squares away does not. `judge` (the
+    planned levels' view of a position) weighs the first like a Headquarters the enemy can destroy
+    next turn."""
     cfg = PLANNED["wwii"]["hard"]
     base = {"c4": "I", "f4": "I", "c5": "I", "a1": "H", "b7": "i", "h8": "h"}
     cities = ["c4", "f4", "c5", "f5"]
