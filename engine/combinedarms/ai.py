@@ -157,9 +157,8 @@ def _side_score(s: State, me: int) -> float:
 
 
 def _cities_score(s: State, me: int, squares: list[int]) -> float:
-    """Cities held, all of them most (before both sides have had a turn, the only time the game
-    goes on with them all held: a win when the first round ends unless one is pushed off first),
-    and units on the way to the ones not held yet."""
+    """Cities held, all of them most (a win when our next turn begins unless the enemy pushes one
+    off first, W6), and units on the way to the ones not held yet."""
     held = 0
     total = 0.0
     for c in s.cities:
@@ -241,7 +240,7 @@ def _attack_score(s: State, src: int, dst: int, ready: list[tuple[int, int, int]
     left = d - s.u_dmg[tgt]
     value = _value(s, tgt)
     if dst in s.cities and s.cities_holder() == s.u_side[tgt]:
-        value += HQ_VALUE  # every city held before they count (W6): pushing one off saves the game
+        value += HQ_VALUE  # every city held (W6): pushing one off breaks the hold
     choice = 0.05 * bin(s.targets(att)).count("1")  # a unit with fewer targets fires first
     if dmg >= left:
         t = s.utype(tgt)

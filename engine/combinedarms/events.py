@@ -199,21 +199,19 @@ class BecameElite(Event):
 
 @dataclass(frozen=True, slots=True)
 class CitiesHeld(Event):
-    """Every city is held before both sides have had a turn: no win yet, and the player is told
-    when it comes (W6)."""
+    """Every city is held: the enemy has a turn to break the hold, and the players are told when it
+    would win (W6)."""
 
     weight: ClassVar[Weight] = Weight.DECISIVE
 
     side: str
     title: str
     cities: int
-    second: str  # the second side's title: the first round ends with its turn
 
     def text(self, viewer: str | None = None) -> str:
         return (
-            f"the {self.title} stand on all {self.cities} cities, but the cities win nothing before both "
-            f"sides have had a turn: the {self.title} win if they still hold them all when the "
-            f"{self.second}' first turn ends"
+            f"the {self.title} stand on all {self.cities} cities: they win if they still hold them all "
+            "when their next turn begins"
         )
 
 

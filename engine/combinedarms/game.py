@@ -185,7 +185,7 @@ WWII_OPTIONS = (
     OptionSpec(
         "cities",
         "City Spaces",
-        "Optional rule: 4 cities in the middle ranks; hold all 4 to win once both sides have had a turn",
+        "Optional rule: 4 cities in the middle ranks; hold all 4 through the enemy's turn to win",
     ),
     OptionSpec(
         "difficult",

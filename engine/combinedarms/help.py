@@ -142,10 +142,10 @@ def _topics(era: Era) -> dict[str, str]:
         "in one turn. Fortifications and the HQ cannot move: a forced retreat destroys them."
     )
     options = (
-        "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win at "
-        "once, but not before both sides have had a turn (a rule of ours, so the side that moves "
-        "first cannot win before the other has moved): all 4 held earlier win when the Germans' "
-        "first turn ends. Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
+        "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win "
+        "when your next turn begins if you still hold them all (a rule of ours: the enemy gets a "
+        "whole turn to push you off one, so the side that moves first cannot win before the other "
+        "has moved). Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
         "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
@@ -154,8 +154,8 @@ def _topics(era: Era) -> dict[str, str]:
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "
-        "retreat). With City Spaces, you also win the moment your units stand on every city, once "
-        "both sides have had a turn (held earlier, they win when the Germans' first turn ends). You "
+        "retreat). With City Spaces, you also win if your units stand on every city when your next "
+        "turn begins: the enemy gets a whole turn to push one off. You "
         "may also resign, or offer a draw (`offer draw`, `accept draw`). A turn limit of ours (the "
         "text has none): when both sides have played the agreed number of turns (20 each unless the "
         "challenge chose another, `turns:0` for none) the game is drawn."

@@ -17,10 +17,10 @@ that, so the turn is planned as a whole:
   guards; where units stand (their range from the nearest enemy, their distance to the enemy
   Headquarters, both sides); units pushed back this turn; at `hard` also what the enemy can force
   next turn (its Headquarters destroyed above all) against what we can. With City Spaces, the
-  cities held; every city held before they count (W6: the first round) is as good as won in the
-  Germans' first turn and a threat in the Americans', so pushing a unit off one counts like a
-  Headquarters in `force`; an enemy able to step onto every city next turn counts like our
-  Headquarters lost.
+  cities held; every city the enemy holds wins for it when our turn ends (W6), so it is as good as
+  lost unless we break the hold, and our own hold is a threat the enemy must answer: pushing a unit
+  off a held city counts like a Headquarters in `force`; an enemy able to step onto every city next
+  turn counts like our Headquarters lost.
 - **The attack phase** is a beam search over attack sequences played on copies of the state (so
   retreats, the Double Whammy and blocked retreats are the engine's own); the defender's retreat
   squares are chosen as our own defender would choose them (where the attackers still to fire can
@@ -230,7 +230,7 @@ def force(s: State, zones: list[Zone], target_side: int, fresh: bool, w: Weights
         return out
     occ_t = s.occ[target_side]
     free = g.full & ~occ_t  # squares a melee attacker could stand on (its own, or empty ones)
-    held = 0  # every city, held by the target side before they count (W6): pushing one off saves the game
+    held = 0  # every city, held by the target side (W6): pushing one off breaks the hold
     if s.cities and s.cities_holder() == target_side:
         for c in s.cities:
             held |= 1 << c
@@ -365,10 +365,9 @@ def _standing(s: State, me: int, their_hq: int, w: Weights) -> float:
 
 
 def _cities(s: State, me: int, w: Weights) -> float:
-    """Cities held (W6). Every city held is the game once both sides have had a turn (the engine
-    ends it then); before that it wins when the second side's first turn ends, so in that turn it
-    is as good as won, and in the first side's first turn it is a threat the second side must
-    answer."""
+    """Cities held (W6). Every city held wins when the holder's next turn begins, so a hold the
+    side to move has not broken is as good as lost for it when its turn ends, and its own hold is a
+    threat the enemy must answer (in edition 1 the engine ends the game at once instead)."""
     held = [0, 0]
     for c in s.cities:
         uid = s.board[c]
@@ -382,9 +381,9 @@ def _cities(s: State, me: int, w: Weights) -> float:
         score -= 2 * w.city
     for side, sign in ((me, 1.0), (1 - me, -1.0)):
         if held[side] == n:
-            score += sign * (WIN / 2 if s.active == 1 else w.hq_lost)
+            score += sign * (WIN / 2 if side != s.active else w.hq_lost)
     if held[me] == 0 and held[1 - me] < n and _fill_next(s, 1 - me):
-        score -= w.hq_lost  # like a Headquarters the enemy can destroy next turn
+        score -= w.hq_lost  # a hold the enemy can make next turn: like our Headquarters in reach
     return score
 
 

@@ -18,8 +18,8 @@ DEPLOY_ROWS = 3
 TURNS = 20  # turns each side plays before the game is drawn (option "turns")
 EXPERIENCED_KILLS = 5
 # Editions of the WWII rules (RULES.md): a game keeps the edition it began with, for ever. Edition 2
-# made City Spaces win nothing before both sides have had a turn (W6); in edition 1 the first side
-# could win by them in its very first turn. WWI has one edition.
+# made every city held win only if the enemy's whole turn cannot break the hold (W6); in edition 1
+# it won at once, so the first side could win in its very first turn. WWI has one edition.
 WWII_EDITION = 2
 
 
@@ -58,8 +58,9 @@ class Rules:
         )
 
     @property
-    def cities_wait(self) -> bool:
-        """(W6, edition 2) The cities win nothing before both sides have had a turn."""
+    def cities_hold(self) -> bool:
+        """(W6, edition 2) Every city held wins only if still held when the holder's next turn
+        begins; edition 1 won the moment the last one was taken."""
         return self.cities and self.edition >= 2
 
     @property

@@ -737,10 +737,9 @@ class State:
             self.u_dmg[u] = 0  # (R9): damage lasts one turn
         self.retreated.clear()
         self.helpers.clear()
-        if side == 1 and self.taken[1] == 1 and self.rules.cities_wait:  # (W6): the cities count now
-            self._cities_held(events)
-            if self.phase == OVER:
-                return
+        if self.rules.cities_hold and self.cities_holder() == 1 - side:  # (W6): the hold survived
+            self._cities_held(1 - side, events)
+            return
         if side == 1 and self.rules.turns and self.taken[1] >= self.rules.turns:  # (R24): 0 is no limit
             self._finish(
                 Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {self.rules.turns} turns each reached"),
@@ -957,11 +956,6 @@ class State:
         self.trail.append(["retreat", self.sides[side], names[src], names[dst]])
         self._cities_taken(side, dst, events)
 
-    def cities_count(self) -> bool:
-        """(W6, a limit of ours) Whether standing on every city wins now: not before both sides have
-        had a turn, so the first side cannot win before the second has moved (edition 1: always)."""
-        return not self.rules.cities_wait or self.taken[0] >= 2
-
     def cities_holder(self) -> int | None:
         """The side whose units stand on every city, if one does."""
         if not (self.rules.cities and self.cities):
@@ -975,28 +969,25 @@ class State:
         return None
 
     def _cities_taken(self, side: int, dst: int, events: list[Event]) -> None:
-        """(W6) City Spaces: a side whose units stand on every city wins at once, whenever that
-        happens (a move to `dst`, or even a retreat there in the enemy's turn), once both sides have
-        had a turn; before that, the players are told when it will count."""
+        """(W6) City Spaces: a side whose units come to stand on every city (a move to `dst`, or
+        even a retreat there in the enemy's turn) wins if it still stands on them all when its own
+        next turn begins, and the players are told so; edition 1 ended the game at once."""
         if self.phase == OVER or dst not in self.cities or self.cities_holder() != side:
             return
         n = len(self.cities)
-        if not self.cities_count():
-            events.append(CitiesHeld(self.sides[side], self.title(side), n, self.title(1)))
+        if self.rules.cities_hold:
+            events.append(CitiesHeld(self.sides[side], self.title(side), n))
             return
         self._finish(Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events)
 
-    def _cities_held(self, events: list[Event]) -> None:
-        """(W6) The first round is over: a side that still stands on every city wins now."""
-        side = self.cities_holder()
-        if side is None:
-            return
+    def _cities_held(self, side: int, events: list[Event]) -> None:
+        """(W6) The enemy's turn is over and `side` still stands on every city: it wins as its own
+        turn would begin."""
         n = len(self.cities)
+        enemy = self.title(1 - side)
         self._finish(
             Outcome(
-                self.sides[side],
-                EndReason.OBJECTIVE,
-                f"they still occupy all {n} cities now that both sides have had a turn",
+                self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities through the {enemy}' turn"
             ),
             events,
         )

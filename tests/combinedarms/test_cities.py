@@ -1,8 +1,9 @@
-"""City Spaces (W6): every city occupied wins at once, but not before both sides have had a turn.
+"""City Spaces (W6): every city occupied wins if still held when the holder's next turn begins.
 
 The first side can stand on all four cities in its very first turn in every seed (any ready-made
 army and layout, with or without Difficult Terrain), which ended the game before the second side
-had moved. These tests walk real games from their seeds into that first turn."""
+had moved when a hold won at once (edition 1). Now the enemy has a whole turn to break a hold. These
+tests walk real games from their seeds into that first turn, and built positions later on."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def _set_up(options: dict[str, bool], seed: int, army: str, layout: str) -> Stat
     return s
 
 
+HELD_AT_TURN = (
+    "the Americans stand on all 4 cities: they win if they still hold them all when their next turn begins"
+)
+
+
 def test_the_seed_3_game_no_longer_ends_in_the_first_turn():
     """The game docs/ai.md recorded: City Spaces and Difficult Terrain, seed 3, over after 8 actions."""
     s = new_game("wwii", CITIES_AND_DIFFICULT, 3)
@@ -67,17 +73,14 @@ def test_the_seed_3_game_no_longer_ends_in_the_first_turn():
     assert all(code_at(s, s.g.names[c]) in {"L", "M", "I", "E", "T", "K"} for c in s.cities)
     assert not s.is_over()
     held = [e for e in events if isinstance(e, E.CitiesHeld)]
-    assert len(held) == 1 and held[0].text() == (
-        "the Americans stand on all 4 cities, but the cities win nothing before both sides have had "
-        "a turn: the Americans win if they still hold them all when the Germans' first turn ends"
-    )
+    assert len(held) == 1 and held[0].text() == HELD_AT_TURN
     assert {str(a) for a in s.legal_actions(AMERICANS)} >= {"done", "end"}  # the turn goes on
     play(s, AMERICANS, "end")
     assert s.active == 1 and not s.is_over()  # the Germans get their turn...
-    events = play(s, GERMANS, "done", "end")  # ...and, doing nothing, lose when it ends
+    events = play(s, GERMANS, "done", "end")  # ...and, doing nothing, lose as the Americans' begins
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
-    assert outcome.detail == "they still occupy all 4 cities now that both sides have had a turn"
+    assert outcome.detail == "they held all 4 cities through the Germans' turn"
     assert isinstance(events[-1], E.GameOver) and s.taken == [1, 1]
 
 
@@ -108,43 +111,53 @@ def test_in_no_seed_does_the_first_side_win_in_its_first_turn(name: str):
     assert grabs >= (2800 if name == "campaign" else 4300)
 
 
-def test_the_second_side_on_every_city_in_its_first_turn_wins_when_that_turn_ends():
-    """The first side has moved by then; the win comes as the first round ends, without a reply."""
+def test_the_second_side_on_every_city_wins_only_when_the_first_side_cannot_break_it():
+    """The Germans' hold gets the same answer as the Americans': a whole American turn to break it."""
     s = _set_up({"cities": True}, 5, "balanced", "line")
     play(s, AMERICANS, "done", "end")
     moves = _grab(s, 1)
     assert moves is not None
     events = play(s, GERMANS, *moves)
-    assert not s.is_over() and any(isinstance(e, E.CitiesHeld) for e in events)
-    events = play(s, GERMANS, "done", "end")
+    held = [e for e in events if isinstance(e, E.CitiesHeld)]
+    assert not s.is_over() and held and held[-1].side == GERMANS
+    play(s, GERMANS, "done", "end")
+    assert not s.is_over() and s.active == 0 and s.taken == [2, 1]  # the Americans' turn to answer
+    play(s, AMERICANS, "done", "end")
     outcome = s.outcome()
-    assert outcome is not None and outcome.winner == GERMANS and "all 4 cities" in outcome.detail
+    assert outcome is not None and outcome.winner == GERMANS
+    assert outcome.detail == "they held all 4 cities through the Americans' turn"
 
 
-def test_a_hold_broken_in_the_second_sides_turn_wins_nothing_and_retaking_it_wins_at_once():
-    """Pushed off one city in the Germans' first turn, the Americans have no win when that turn ends;
-    stepping back on in their second turn wins there and then, as the text says."""
+@pytest.mark.parametrize("turn", [1, 4])
+def test_a_hold_broken_in_the_enemys_turn_wins_nothing_and_a_hold_retaken_counts_from_then(turn: int):
+    """Pushed off one city in the Germans' turn, the Americans have no win when that turn ends;
+    stepping back on in their next turn is a new hold, which the Germans get a turn to break."""
     american = {"c4": "I", "f4": "I", "c5": "T", "f5": "I", "a1": "H"}
     german = {"b7": "a", "c7": "a", "d7": "a", "e7": "a", "h8": "h"}
-    s = build("wwii", {**american, **german}, cities=["c4", "f4", "c5", "f5"], options={"cities": True})
+    s = build(
+        "wwii", {**american, **german}, cities=["c4", "f4", "c5", "f5"], options={"cities": True}, turn=turn
+    )
     play(s, AMERICANS, "done", "end")
+    assert not s.is_over()  # held all along, but no move made it a hold this turn: it counts all the same
     play(s, GERMANS, "done", "b7xc5", "c7xc5", "d7xc5", "e7xc5")  # the Medium Tank (defence 4)
     play(s, AMERICANS, "retreat d4")
     assert code_at(s, "c5") is None and code_at(s, "d4") == "T"
     events = play(s, GERMANS, "end")
-    assert not s.is_over() and s.taken == [2, 1]
+    assert not s.is_over() and s.taken == [turn + 1, turn]
     assert isinstance(events[-1], E.TurnBegins) and events[-1].side == AMERICANS
     events = play(s, AMERICANS, "d4-c5")
+    assert not s.is_over() and [e.text() for e in events if isinstance(e, E.CitiesHeld)] == [HELD_AT_TURN]
+    play(s, AMERICANS, "end")
+    assert not s.is_over()
+    play(s, GERMANS, "done", "end")
     outcome = s.outcome()
-    assert (
-        outcome is not None and outcome.winner == AMERICANS and outcome.detail == "they occupy all 4 cities"
-    )
-    assert isinstance(events[-1], E.GameOver)
+    assert outcome is not None and outcome.winner == AMERICANS and s.taken == [turn + 1, turn + 1]
 
 
-def test_forced_back_onto_the_last_city_in_the_first_turn_counts_when_the_round_ends():
+def test_forced_back_onto_the_last_city_wins_when_the_pushers_turn_ends():
     """A German unit pushed onto the last city in the Americans' first turn wins nothing then: the
-    Germans have not moved yet. Still there when their turn ends, it wins."""
+    Americans may still push it off. Still there when their turn ends, the Germans' turn would
+    begin with every city theirs: they win."""
     men = {"c5": "i", "f4": "i", "f5": "i", "d5": "i", "e5": "i", "e4": "i", "d4": "a"}
     s = build(
         "wwii",
@@ -156,14 +169,11 @@ def test_forced_back_onto_the_last_city_in_the_first_turn_counts_when_the_round_
     assert code_at(s, "c4") == "a" and not s.is_over()
     assert [e.side for e in events if isinstance(e, E.CitiesHeld)] == [GERMANS]
     play(s, AMERICANS, "end")
-    play(s, GERMANS, "done")
-    assert not s.is_over()
-    play(s, GERMANS, "end")
     outcome = s.outcome()
-    assert outcome is not None and outcome.winner == GERMANS
+    assert outcome is not None and outcome.winner == GERMANS and s.taken == [1, 0]
 
 
-def test_the_cities_win_before_a_one_turn_limit_draws():
+def test_a_hold_that_survived_the_last_turn_wins_before_the_turn_limit_draws():
     s = build(
         "wwii",
         {"c4": "I", "f4": "I", "c5": "I", "f5": "I", "a1": "H", "h8": "h"},
@@ -188,36 +198,48 @@ def test_the_ai_levels_play_the_seed_3_game_with_cities_and_difficult_terrain_to
 
 
 def test_the_help_the_endings_and_the_challenge_option_say_when_the_cities_count():
-    assert "once both sides have had a turn" in WWII_GAME.rules["endings"]
-    assert "not before both sides have had a turn" in WWII_GAME.rules["options"]
+    assert "when your next turn begins" in WWII_GAME.rules["endings"]
+    assert "when your next turn begins" in WWII_GAME.rules["options"]
     spec = next(o for o in WWII_GAME.options if o.name == "cities")
-    assert spec.description.endswith("once both sides have had a turn") and len(spec.description) <= 100
+    assert spec.description.endswith("hold all 4 through the enemy's turn to win")
+    assert len(spec.description) <= 100
+
+
+def _mirrored(pieces: dict[str, str]) -> dict[str, str]:
+    """The same position with the sides swapped: ranks mirrored, owners swapped."""
+    return {f"{sq[0]}{9 - int(sq[1:])}": code.swapcase() for sq, code in pieces.items()}
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard", "correspondence"])
-def test_every_level_pushes_a_unit_off_a_city_when_the_americans_hold_them_all_early(level: str):
-    """The Germans' first turn with every city American: four Howitzers can push the Medium Tank off
-    c5 (defence 4) or the Howitzer on e5 (defence 3, a unit off the cities). Leaving the cities
-    loses when the turn ends, so every level takes the tank; before W6's limit the planned levels
-    judged three cities held worse than four (never met then: four ended the game) and ended the
-    turn without a shot."""
-    pieces = {"c4": "I", "f4": "I", "c5": "T", "f5": "I", "e5": "A", "a1": "H"}
-    german = {"b7": "a", "c7": "a", "d7": "a", "e7": "a", "h8": "h"}
-    s = build(
-        "wwii", {**pieces, **german}, cities=["c4", "f4", "c5", "f5"], options={"cities": True}, active=1
-    )
+@pytest.mark.parametrize(("breaker", "turn"), [(1, 1), (1, 5), (0, 5)])
+def test_every_level_breaks_a_hold_of_every_city_it_can_break(level: str, breaker: int, turn: int):
+    """The enemy holds every city as our turn begins (the Germans' first turn, or any later turn of
+    either side): four Howitzers can push the Medium Tank off its city (defence 4) or the Howitzer
+    beside it (defence 3, a unit off the cities). Leaving the hold loses when the turn ends, so
+    every level takes the tank; before W6's limit the planned levels judged three cities held worse
+    than four (never met then: four ended the game) and ended the turn without a shot."""
+    holder = {"c4": "I", "f4": "I", "c5": "T", "f5": "I", "e5": "A", "a1": "H"}
+    guns = {"b7": "a", "c7": "a", "d7": "a", "e7": "a", "h8": "h"}
+    pieces = {**holder, **guns}
+    tank = "c5"
+    if breaker == 0:
+        pieces, tank = _mirrored(pieces), "c4"
+    cities = ["c4", "f4", "c5", "f5"]
+    s = build("wwii", pieces, cities=cities, options={"cities": True}, active=breaker, turn=turn)
+    assert s.cities_holder() == 1 - breaker
     n = 0
-    while not s.is_over() and s.active == 1:
+    while not s.is_over() and s.active == breaker:
         side = min(s.to_act())
         s.apply(WWII_GAME.choose(s.view(side), level, n), side)
         n += 1
-    assert not s.is_over() and code_at(s, "c5") is None and s.active == 0
+    assert not s.is_over() and code_at(s, tank) is None and s.active == 1 - breaker
 
 
 def test_the_planner_dreads_a_last_city_the_enemy_can_step_onto_next_turn():
-    """Three cities American and the fourth empty: a Medium Tank two squares from it wins the game
-    next turn, one three squares away does not. `judge` (the planned levels' view of a position)
-    weighs the first like a Headquarters the enemy can destroy next turn."""
+    """Three cities American and the fourth empty: a Medium Tank two squares from it makes a hold
+    next turn (one we would then have to break), one three squares away does not. `judge` (the
+    planned levels' view of a position) weighs the first like a Headquarters the enemy can destroy
+    next turn."""
     cfg = PLANNED["wwii"]["hard"]
     base = {"c4": "I", "f4": "I", "c5": "I", "a1": "H", "b7": "i", "h8": "h"}
     cities = ["c4", "f4", "c5", "f5"]
@@ -227,7 +249,7 @@ def test_the_planner_dreads_a_last_city_the_enemy_can_step_onto_next_turn():
 
 
 @pytest.mark.parametrize("seed", [13, 26])
-def test_hard_as_the_germans_moves_to_break_an_early_hold_of_every_city(seed: int):
+def test_hard_as_the_germans_moves_to_break_a_first_turn_hold_of_every_city(seed: int):
     """Seeds where `hard`'s Americans take every city in their first turn and its Germans, whose
     moves weighed only what they could force in general, ended their turn with the hold unbroken.
     Pushing a unit off a held city now counts like a Headquarters in what a move lets them force."""

@@ -294,45 +294,44 @@ def test_cities_are_placed_on_the_middle_ranks_mirrored():
     assert new_game("wwii", {"cities": True}, 11).cities == s.cities
 
 
-def test_occupying_every_city_wins_at_once():
-    """W6, as the text says: occupying all the cities wins automatically, the moment it happens
-    (once both sides have had a turn: the Americans' second turn here)."""
-    s = build(
-        "wwii",
-        {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
-        cities=["c4", "f4", "c5", "f5"],
-        options={"cities": True},
-        turn=2,
-    )
+@pytest.mark.parametrize("edition", [1, 2])
+def test_occupying_every_city_wins_when_the_holders_next_turn_begins(edition: int):
+    """W6: occupying all the cities wins if the enemy's whole turn does not break the hold (edition
+    2; the Americans' second turn here); edition 1 won the moment the last city was taken."""
+    pieces = {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"}
+    options = {"cities": True, "edition": edition}
+    s = build("wwii", pieces, cities=["c4", "f4", "c5", "f5"], options=options, turn=2)
     assert not s.is_over()
     play(s, AMERICANS, "c4-b4")
     assert not s.is_over()  # three of four is not enough...
-    s = build(
-        "wwii",
-        {"c4": "I", "f4": "I", "c5": "I", "f6": "I", "a1": "H", "h8": "h"},
-        cities=["c4", "f4", "c5", "f5"],
-        options={"cities": True},
-        turn=2,
-    )
-    events = play(s, AMERICANS, "f6-f5")  # ...the fourth wins in the middle of the move phase
+    s = build("wwii", pieces, cities=["c4", "f4", "c5", "f5"], options=options, turn=2)
+    events = play(s, AMERICANS, "f6-f5")  # ...all four win, at once in edition 1
+    if edition == 2:
+        assert not s.is_over() and isinstance(events[-1], E.CitiesHeld)
+        play(s, AMERICANS, "end")
+        events = play(s, GERMANS, "done", "end")
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
     assert "all 4 cities" in outcome.detail and isinstance(events[-1], E.GameOver)
 
 
-def test_a_retreat_onto_the_last_city_wins_for_the_retreating_side():
+@pytest.mark.parametrize("edition", [1, 2])
+def test_a_retreat_onto_the_last_city_counts_for_the_retreating_side(edition: int):
     """Occupying is occupying, however it comes about: even forced back onto the last city (in the
-    Americans' second turn, the first round over)."""
+    Americans' second turn). The Germans win when that turn ends (edition 2), or at once (1)."""
     men = {"c5": "i", "f4": "i", "f5": "i", "d5": "i", "e5": "i", "e4": "i", "d4": "a"}
     s = build(
         "wwii",
         {**men, "c1": "A", "d1": "A", "e1": "A", "a1": "H", "h8": "h"},
         cities=["c4", "f4", "c5", "f5"],
-        options={"cities": True},
+        options={"cities": True, "edition": edition},
         turn=2,
     )
     events = play(s, AMERICANS, "done", "c1xd4", "d1xd4", "e1xd4")  # c4 is its only square
     assert code_at(s, "c4") == "a"
+    if edition == 2:
+        assert not s.is_over()
+        events = play(s, AMERICANS, "end")
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == GERMANS and "all 4 cities" in outcome.detail
     assert isinstance(events[-1], E.GameOver)
