@@ -19,7 +19,8 @@ from engine import registry
 from play.commands import wargames_commands
 from play.markup import Markup
 from play.service import MatchService
-from play.tournament import RoundDone, Started, Table, TournamentService
+from play.tournament import RoundDone, Started, TournamentService
+from play.tournament_table import Table
 from play.tournament_text import cancelled_text, game_text, round_text, signup_text, started_text
 from render.standings import Row, standings_png
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from data import Database, Match, StaleVersion, Status, elo
+from data import Database, Match, StaleVersion, Status
 from data.tournaments import (
     Board,
     Entry,
@@ -34,9 +33,11 @@ from data.tournaments import (
 )
 from engine import registry
 from engine.protocol import Game, OptionSpec
+from play import tournament_table
 from play.errors import BadRequest, NotAPlayer, ServiceError
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, pair, standings
+from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, pair
+from play.tournament_table import Table
 
 DAY = 24 * 3600
 MIN_ROUNDS, MAX_ROUNDS = 1, 12
@@ -48,34 +49,6 @@ YES = {"yes", "on", "true", "1"}
 NO = {"no", "off", "false", "0"}
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the standings as shown: `change` is the rating the tournament's own games gained."""
-
-    rank: int
-    user_id: int
-    points: float
-    buchholz: float
-    sonneborn: float
-    change: float
-    withdrawn: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The standings of a tournament after `round` rounds (`final`: the last)."""
-
-    tournament: Tournament
-    game: Game
-    round: int
-    lines: list[Line]
-    final: bool
-
-    @property
-    def winners(self) -> list[int]:
-        return [line.user_id for line in self.lines if line.rank == 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,42 +339,7 @@ class TournamentService:
 
     async def table(self, tournament: Tournament, round_no: int | None = None) -> Table:
         """The standings after `round_no` (default: every result so far)."""
-        entries = await self.entries(tournament)
-        boards = await self.store.tournament_boards(tournament.id)
-        upto = tournament.round if round_no is None else round_no
-        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round <= upto]
-        players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
-        changes = await self._rating_changes(tournament, entries, [b for b in boards if b.round <= upto])
-        gone = {e.user_id for e in entries if e.withdrawn}
-        lines = [
-            Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone)
-            for s in standings(players, games)
-        ]
-        final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
-        return Table(tournament, registry.game(tournament.game), upto, lines, final)
-
-    async def _rating_changes(
-        self, tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
-    ) -> defaultdict[int, float]:
-        """What the tournament's own games did to each rating: the changes recorded as each was rated,
-        read in one query. A game rated before they were recorded (migration 0008) is estimated as the
-        bot did then: by Elo, from the rating at the start plus the changes of the games before it."""
-        start = {e.user_id: e.rating for e in entries if e.rating is not None}
-        change: defaultdict[int, float] = defaultdict(float)
-        rated = {(g.round, g.board): g for g in await self.store.game_ratings(tournament.id)}
-        for board in sorted(boards, key=lambda b: (b.round, b.board)):
-            game = rated.get((board.round, board.board))
-            if game is None or board.result is None or board.second_id is None:
-                continue  # a bye, or a game not over
-            for user, (before, after) in game.changes.items():
-                change[user] += after - before
-            pair = (board.first_id, board.second_id)
-            if game.changes or not game.finished or not set(pair) <= set(start):
-                continue  # recorded, or never rated (stopped without a result)
-            was = [start[user] + change[user] for user in pair]
-            for user, now, then in zip(pair, elo.updated(was[0], was[1], board.result), was, strict=True):
-                change[user] += now - then
-        return change
+        return await tournament_table.table(self.store, tournament, round_no)
 
     async def standings_of(self, channel_id: int) -> Table:
         found = await self.store.channel_tournament(channel_id, open_only=False)
@@ -507,7 +445,6 @@ __all__ = [
     "MAX_ROUNDS",
     "MIN_DAYS",
     "MIN_ROUNDS",
-    "Line",
     "RoundDone",
     "Started",
     "Table",

@@ -12,7 +12,8 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
-from play.tournament import DAY, Table
+from play.tournament import DAY
+from play.tournament_table import Table
 
 
 def _plural(n: int, word: str) -> str:
