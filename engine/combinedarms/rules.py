@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.base import EDITION
 from engine.combinedarms.units import ERAS, Era, Limits
 
 BOARD = (8, 8)
@@ -54,7 +55,7 @@ class Rules:
             reinforcements=on("reinforcements"),
             campaign=campaign,
             turns=int(options.get("turns", TURNS)),
-            edition=int(options.get("edition", WWII_EDITION)) if era.key == "wwii" else 1,
+            edition=int(options.get(EDITION, WWII_EDITION)) if era.key == "wwii" else 1,
         )
 
     @property

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.base import EDITION
 from engine.combinedarms import actions as A
 from engine.combinedarms import terrain as T
 from engine.combinedarms.army import (
@@ -161,7 +162,7 @@ class State:
     def __init__(self, era: str, options: Mapping[str, Any], seed: int) -> None:
         # The rules' edition (a match's options hold it) is in `rules`, never among the options a
         # snapshot keeps: those stay as they were before editions.
-        self.options: dict[str, Any] = {k: v for k, v in options.items() if k != "edition"}
+        self.options: dict[str, Any] = {k: v for k, v in options.items() if k != EDITION}
         self.rules = Rules.of(era, options)
         self.types = self.rules.era.by_code
         self.seed = seed
@@ -1172,7 +1173,7 @@ class State:
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> State:
         # A snapshot from before editions names none: edition 1.
-        options = {**data["options"], "edition": int(data.get("edition", 1))}
+        options = {**data["options"], EDITION: int(data.get("edition", 1))}
         s = State(str(data["era"]), options, int(data["seed"]))
         s.draws = int(data["draws"])
         s.phase = str(data["phase"])
