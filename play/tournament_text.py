@@ -49,7 +49,8 @@ def signup_text(
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
-        players = ", ".join(markup.mention(e.user_id) for e in entries)
+        gone = " (withdrawn)"
+        players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
         return f"{head}\nSign-ups are closed. Players ({len(entries)}): {players}."
     if not entries:
         listed = "Nobody has signed up yet."
