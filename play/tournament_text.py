@@ -181,14 +181,14 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
 
 
-def _result(now: BoardNow, name: Callable[[int], str], short: bool) -> str:
+def _result(now: BoardNow, markup: Markup, short: bool) -> str:
     board, result = now.board, now.result
     assert result is not None and board.second_id is not None
     if short:
         return {1.0: "1–0", 0.0: "0–1"}.get(result, "½–½")
     if result == 0.5:
         return "a draw"
-    return f"{name(board.first_id if result == 1.0 else board.second_id)} won"
+    return f"{markup.mention(board.first_id if result == 1.0 else board.second_id)} won"
 
 
 def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short: bool) -> str:
@@ -200,7 +200,7 @@ def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short
     first, second = name(board.first_id), name(board.second_id)
     if short:
         if now.result is not None:
-            return f"{n} {first} v {second}: {_result(now, name, True)}"
+            return f"{n} {first} v {second}: {_result(now, markup, True)}"
         if now.to_move == board.first_id:
             first = TO_MOVE + first
         elif now.to_move == board.second_id:
@@ -208,17 +208,17 @@ def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short
         return f"{n} {first} v {second}"
     where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
     if now.result is not None:
-        state = _result(now, name, False)
+        state = _result(now, markup, False)
     elif not now.started:
         state = "the game is being set up"
     elif now.to_move is not None:
-        state = f"{name(now.to_move)} to move"
+        state = f"{markup.mention(now.to_move)} to move"
     else:
         state = "under way"
     return f"{n} {first} v {second}{where}: {state}."
 
 
-def _round_head(now: RoundNow, markup: Markup, short: bool = False) -> str:
+def _round_head(now: RoundNow, markup: Markup) -> str:
     t = now.tournament
     name, of = markup.strong(t.name), f"round {t.round} of {t.rounds}"
     if t.status is TournamentStatus.CANCELLED:
@@ -227,10 +227,9 @@ def _round_head(now: RoundNow, markup: Markup, short: bool = False) -> str:
     over = sum(1 for b in games if b.result is not None)
     if t.status is TournamentStatus.FINISHED:
         return f"{name} is over; its last round was {of}."
-    ends = t.round_ends_at or 0.0
-    when = markup.relative(ends) + ("" if short else f" ({markup.date(ends)})")
     return (
-        f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends {when}. "
+        f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
+        f"{markup.relative(t.round_ends_at or 0.0)}. "
         f"The first named plays the {now.game.sides[0].title}."
     )
 
@@ -251,7 +250,6 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     text = "\n".join([head, *full, *([tail] if tail else [])])
     if len(text) <= limit:
         return text
-    head = _round_head(now, markup, short=True)
     short = [_board_line(b, name, markup, True) for b in now.boards]
     note = f"Shortened to fit one message: {TO_MOVE} marks whose move it is; the threads are in this channel."
     lines = [head, *short, *([tail] if tail else []), note]

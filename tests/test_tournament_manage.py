@@ -265,17 +265,17 @@ async def test_the_round_view_names_each_board_as_it_stands(world):
     lines = text.splitlines()
     ends = tournament.round_ends_at or 0
     assert lines[0] == (
-        f"{tournament.name}, round 1 of 3: 1 of 2 games over; the round ends at {int(ends)} "
-        f"(at {int(ends)}). The first named plays the Germans."
+        f"{tournament.name}, round 1 of 3: 1 of 2 games over; the round ends at {int(ends)}. "
+        "The first named plays the Germans."
     )
     name = {u: f"@{u}" + (" (withdrawn)" if u == running.first_id else "") for u in range(11, 16)}
     assert lines[won.board] == (
         f"{won.board}. {name[won.first_id]} v {name[won.second_id or 0]} in #{won.thread_id}: "
-        f"{name[won.first_id]} won."
+        f"@{won.first_id} won."
     )
     assert lines[running.board] == (
         f"{running.board}. {name[running.first_id]} v {name[running.second_id or 0]} in "
-        f"#{running.thread_id}: {name[mover or 0]} to move."
+        f"#{running.thread_id}: @{mover} to move."
     )
     bye_board = next(b.board for b in boards if b.second_id is None)
     assert lines[bye_board] == f"{bye_board}. @{bye} has the bye (a win)."
@@ -365,3 +365,54 @@ async def test_the_sweep_reads_a_rounds_matches_in_one_statement_whatever_its_si
         finally:
             await db.close()
     assert found[0] == found[1]
+
+
+async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path):
+    """The console has no buttons: `leave` once it runs asks, `leave confirm` withdraws; `remove`
+    and `round` as in Discord, in the console's plain words."""
+    import io
+
+    from console import Console, names
+
+    clock = Clock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    first = names.user_name(console.my_id)
+    try:
+        for line in (
+            "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
+            "/wargames tournament join",
+            "/as bob",
+            "/wargames tournament join",
+            "/as carol",
+            "/wargames tournament join",
+            "/wargames tournament start",
+            "/wargames tournament round",
+        ):
+            await console.handle(line)
+        text = out.getvalue()
+        assert "Club, round 1 of 2: 0 of 1 game over; the round ends" in text
+        assert "has the bye (a win)." in text and " to move." in text
+        tournament = await TournamentService.over(console.service).open_in(names.channel_id("general"))
+        service = console.tournaments.service
+        (game,) = [b for b in await service.store.tournament_boards(tournament.id) if b.second_id]
+        leaver = names.user_name(game.first_id)
+        await console.handle(f"/as {leaver}")
+        await console.handle("/wargames tournament leave")
+        assert "Withdraw from Club? You will not be paired in any later round" in out.getvalue()
+        assert "Type `/wargames tournament leave confirm` to withdraw." in out.getvalue()
+        assert not any(e.withdrawn for e in await service.entries(tournament))
+        await console.handle("/wargames tournament leave confirm")
+        assert "You have withdrawn from Club: you will not be paired again." in out.getvalue()
+        assert f"@{leaver} has withdrawn from Club" in out.getvalue()
+        other = next(n for n in (first, "bob", "carol") if names.user_id(n) != game.first_id)
+        await console.handle(f"/wargames tournament remove member:{other}")
+        assert f"removed @{other} from Club: they will not be paired again" in out.getvalue()
+        await console.handle(f"/wargames tournament remove member:{other}")
+        assert f"✗ @{other} is already withdrawn from this tournament" in out.getvalue()
+        gone = [e.user_id for e in await service.entries(tournament) if e.withdrawn]
+        assert sorted(gone) == sorted([game.first_id, names.user_id(other)])
+        assert console.refused == 1
+    finally:
+        await db.close()
