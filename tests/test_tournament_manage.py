@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.pgproxy import PgProxy
 from cogs._format import DISCORD
-from data import Database, SqliteDatabase, Status
+from data import Database, PostgresDatabase, SqliteDatabase, Status
 from data.tournaments import Board, Tournament, TournamentMoved, TournamentStatus
 from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
@@ -29,6 +30,7 @@ from play.tournament_text import (
 )
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, open_one, services
+from tests.test_tournament_ratings import proxied  # noqa: F401 (a fixture)
 
 ORGANISER = 1
 
@@ -364,6 +366,24 @@ async def test_the_sweep_reads_a_rounds_matches_in_one_statement_whatever_its_si
             assert sum("JOIN matches" in s for s in traced) == 1
         finally:
             await db.close()
+    assert found[0] == found[1]
+
+
+async def test_the_sweep_takes_the_same_round_trips_for_two_boards_or_twenty_on_postgresql(
+    proxied: tuple[Database, PgProxy],  # noqa: F811
+):
+    db, proxy = proxied
+    assert isinstance(db, PostgresDatabase)
+    found = []
+    for players in (4, 40):
+        clock = Clock()
+        t = TournamentService(db, MatchService(db, clock=clock, rng=random.Random(3)), clock=clock)
+        await begin(t, list(range(100, 100 + players)), rounds=2)
+        assert await t.sweep() == []  # warm: PostgreSQL prepares a statement on its first use
+        before = proxy.round_trips
+        assert await t.sweep() == []
+        found.append(proxy.round_trips - before)
+        await t.cancel(CHANNEL, organiser=True)  # the channel is free for the next size
     assert found[0] == found[1]
 
 
