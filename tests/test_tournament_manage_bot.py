@@ -34,6 +34,7 @@ async def test_withdraw_remove_and_the_round_view(
     assert early.ephemeral and "This channel has had no tournament" in early.content
     signup = await create_and_fill(fake, bot, club, players, "Five")
     await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    assert bot.database is not None
     tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
     assert tournament is not None
