@@ -144,8 +144,12 @@ def _their_game(w: Withdrawal, markup: Markup, you: bool) -> str:
     return f" Their game of this round with {markup.mention(other)} plays on{where}."
 
 
+def _last(w: Withdrawal) -> bool:
+    return w.tournament.round >= w.tournament.rounds
+
+
 def _ending(w: Withdrawal) -> str:
-    if not w.ends:
+    if not w.ends or _last(w):
         return ""
     left = "nobody else" if w.remaining == 0 else "only 1 player"
     return f" With {left} left to pair, the tournament ends when this round is over."
@@ -153,10 +157,14 @@ def _ending(w: Withdrawal) -> str:
 
 def withdraw_question(w: Withdrawal, markup: Markup) -> str:
     """Asked privately before a player withdraws from a running tournament (it cannot be undone)."""
+    later = (
+        "This is the last round, so nobody is paired again anyway; the standings will show you as withdrawn"
+        if _last(w)
+        else "You will not be paired in any later round"
+    )
     return (
-        f"Withdraw from {markup.strong(w.tournament.name)}? You will not be paired in any later round, "
-        f"and this cannot be undone; your results so far stand.{_their_game(w, markup, True)}"
-        f"{_ending(w)}"
+        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; your "
+        f"results so far stand.{_their_game(w, markup, True)}{_ending(w)}"
     )
 
 

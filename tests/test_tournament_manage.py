@@ -193,7 +193,6 @@ async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(w
     db, clock = world
     t = services(db, clock)
     tournament = await begin(t, [11, 12], rounds=3)
-    (board,) = await boards_of(t, tournament.id, 1)
     asked = await t.withdrawal(tournament, 12)
     assert asked.ends and asked.remaining == 1
     assert "With only 1 player left to pair, the tournament ends when this round is over." in (
@@ -210,7 +209,20 @@ async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(w
     assert ended is not None and ended.status is TournamentStatus.FINISHED and ended.round == 1
     with pytest.raises(BadRequest, match="This tournament is over"):
         await t.withdrawal(ended, 11)
-    assert board.thread_id is not None
+
+
+async def test_in_the_last_round_the_question_says_nobody_is_paired_again_anyway(world):
+    db, clock = world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12], rounds=1)
+    asked = await t.withdrawal(tournament, 12)
+    assert asked.ends
+    question = withdraw_question(asked, PLAIN)
+    assert question.startswith(
+        f"Withdraw from {tournament.name}? This is the last round, so nobody is paired again anyway; "
+        "the standings will show you as withdrawn, and this cannot be undone;"
+    )
+    assert "ends when this round is over" not in question
 
 
 async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(world):
