@@ -190,15 +190,20 @@ class TournamentService:
     async def withdrawal(self, tournament: Tournament, user_id: int, *, own: bool = True) -> Withdrawal:
         """What withdrawing `user_id` from a running tournament would do (shown before they confirm),
         or a refusal saying why not (`own`: they asked, else an organiser names them)."""
-        who = "You are" if own else f"{self.matches.markup.mention(user_id)} is"
+        them = self.matches.markup.mention(user_id)
         if tournament.status is not TournamentStatus.RUNNING:
             raise BadRequest(self._closed(tournament))
         entries = await self.entries(tournament)
         entry = next((e for e in entries if e.user_id == user_id), None)
         if entry is None:
-            raise BadRequest(f"{who} not playing in this tournament.")
+            raise BadRequest(f"{'You are' if own else f'{them} is'} not playing in this tournament.")
         if entry.withdrawn:
-            raise BadRequest(f"{who} already withdrawn from this tournament: not paired again.")
+            raise BadRequest(
+                "You have already withdrawn from this tournament: you will not be paired again."
+                if own
+                else f"{them} has already withdrawn, left the server or been removed: they will not be "
+                "paired again."
+            )
         remaining = sum(1 for e in entries if not e.withdrawn and e.user_id != user_id)
         boards = await self.store.tournament_boards(tournament.id)
         matches = await self.store.round_matches(tournament.id, tournament.round)

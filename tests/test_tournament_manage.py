@@ -134,9 +134,9 @@ async def test_the_refusals_say_why_and_change_nothing(world):
     with pytest.raises(BadRequest, match="has started: withdrawing from it is asked and confirmed"):
         await t.leave(started, 11)
     await t.withdraw_from(started.id, 11)
-    with pytest.raises(BadRequest, match="You are already withdrawn"):
+    with pytest.raises(BadRequest, match="You have already withdrawn from this tournament: you will not be"):
         await t.withdraw_from(started.id, 11)
-    with pytest.raises(BadRequest, match="@11 is already withdrawn"):
+    with pytest.raises(BadRequest, match="@11 has already withdrawn, left the server or been removed"):
         await t.remove(CHANNEL, 11, organiser=True)
     assert [e.user_id for e in await t.entries(started) if e.withdrawn] == [11]
 
@@ -442,7 +442,7 @@ async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path)
         await console.handle(f"/wargames tournament remove member:{other}")
         assert f"removed @{other} from Club: they will not be paired again" in out.getvalue()
         await console.handle(f"/wargames tournament remove member:{other}")
-        assert f"✗ @{other} is already withdrawn from this tournament" in out.getvalue()
+        assert f"✗ @{other} has already withdrawn, left the server or been removed" in out.getvalue()
         gone = [e.user_id for e in await service.entries(tournament) if e.withdrawn]
         assert sorted(gone) == sorted([game.first_id, names.user_id(other)])
         assert console.refused == 1

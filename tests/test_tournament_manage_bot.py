@@ -79,7 +79,7 @@ async def test_withdraw_remove_and_the_round_view(
     await until(lambda: f"<@{leaver.id}> (withdrawn)" in signup.content)
     again = await fake.slash(leaver, club, "wargames", "tournament", "leave")
     assert again.ephemeral and again.content == (
-        "You are already withdrawn from this tournament: not paired again."
+        "You have already withdrawn from this tournament: you will not be paired again."
     )
 
     # an organiser removes someone; the refusals are private and change nothing
@@ -92,7 +92,7 @@ async def test_withdraw_remove_and_the_round_view(
     assert not removed.ephemeral
     assert removed.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}> from **Five**: ")
     twice = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": leaver})
-    assert twice.ephemeral and "is already withdrawn" in twice.content
+    assert twice.ephemeral and "has already withdrawn, left the server or been removed" in twice.content
     shown = await fake.slash(carol, club, "wargames", "tournament", "round")
     assert f"<@{leaver.id}> (withdrawn)" in shown.content and f"<@{target.id}> (withdrawn)" in shown.content
 
