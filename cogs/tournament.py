@@ -209,9 +209,17 @@ class Tournaments(commands.Cog):
         tournament = await self.service.open_in(interaction.channel_id)
         await self.signup(interaction, "join", tournament.id)
 
-    async def leave(self, interaction: discord.Interaction) -> None:
+    @staticmethod
+    def room(interaction: discord.Interaction) -> int:
+        """The tournament's channel: this one, or the parent of the game's thread one asks in."""
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+            return channel.parent_id
         assert interaction.channel_id is not None
-        tournament = await self.service.open_in(interaction.channel_id)
+        return interaction.channel_id
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        tournament = await self.service.open_in(self.room(interaction))
         await self.signup(interaction, "leave", tournament.id)
 
     async def signup(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
@@ -272,8 +280,7 @@ class Tournaments(commands.Cog):
 
     async def round(self, interaction: discord.Interaction) -> None:
         """The round now, privately (anyone may ask; nobody is pinged)."""
-        assert interaction.channel_id is not None
-        now = await self.service.round_of(interaction.channel_id)
+        now = await self.service.round_of(self.room(interaction))
         await interaction.response.send_message(
             round_now_text(now, DISCORD),
             ephemeral=True,
@@ -318,8 +325,7 @@ class Tournaments(commands.Cog):
         await self.start_boards(tournament, started.boards)
 
     async def standings(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        table = await self.service.standings_of(interaction.channel_id)
+        table = await self.service.standings_of(self.room(interaction))
         await interaction.response.defer(thinking=True)
         file = await self.standings_file(table)
         t = table.tournament

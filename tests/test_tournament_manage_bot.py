@@ -55,10 +55,14 @@ async def test_withdraw_remove_and_the_round_view(
             assert f"<@{board.first_id}> v <@{board.second_id}> in <#{board.thread_id}>: " in line
             assert line.endswith(" to move.")
 
-    # a player in a game withdraws: asked privately first, "Stay in" changes nothing
+    # a player in a game withdraws (asking in their game's thread): asked privately first, and
+    # "Stay in" changes nothing
     mine = next(b for b in boards if b.second_id is not None)
     leaver = next(u for u in players if u.id == mine.first_id)
-    asked = await fake.slash(leaver, club, "wargames", "tournament", "leave")
+    thread = next(c for c in threads_of(fake, club) if c.id == mine.thread_id)
+    there = await fake.slash(leaver, thread, "wargames", "tournament", "round")
+    assert there.ephemeral and there.content == seen.content
+    asked = await fake.slash(leaver, thread, "wargames", "tournament", "leave")
     assert asked.ephemeral and asked.content.startswith("Withdraw from **Five**?")
     assert f"plays on in <#{mine.thread_id}>" in asked.content
     stay = next(c for c in asked.message.custom_ids if c.startswith("bw:tstay:"))
