@@ -24,18 +24,22 @@ from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._views import _Released, persistent_view
 from data import StoreUnavailable
-from data.tournaments import Board, Tournament
+from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play.present import status_text
 from play.service import game_of
-from play.tournament import RoundDone, Started, TournamentService
+from play.tournament import RoundDone, Started, TournamentService, Withdrawal
 from play.tournament_text import (
     cancelled_text,
     game_text,
+    round_now_text,
     round_text,
     signup_text,
     started_text,
     thread_name,
+    withdraw_question,
+    withdrawal_notice,
+    withdrawn_text,
 )
 from render.standings import Row, standings_png
 
@@ -82,6 +86,45 @@ class SignupButton(
         await cog.core.guarded(interaction, cog.signup(interaction, self.verb, self.tournament_id))
 
 
+class WithdrawButton(
+    _Released,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bw:t(?P<verb>withdraw|stay):(?P<tid>\d+)",
+):
+    """Confirm withdrawing from a running tournament, or think better of it (a private question: the
+    one who clicks is the one who asked)."""
+
+    def __init__(self, verb: str, tournament_id: int) -> None:
+        withdraw = verb == "withdraw"
+        super().__init__(
+            discord.ui.Button(
+                label="Withdraw" if withdraw else "Stay in",
+                style=discord.ButtonStyle.danger if withdraw else discord.ButtonStyle.secondary,
+                custom_id=f"bw:t{verb}:{tournament_id}",
+            )
+        )
+        self.verb = verb
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> WithdrawButton:
+        return cls(match["verb"], int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        answer = cog.confirm_withdrawal(interaction, self.verb, self.tournament_id)
+        await cog.core.guarded(interaction, answer)
+
+
+def withdraw_view(tournament_id: int) -> discord.ui.View:
+    view = persistent_view()
+    view.add_item(WithdrawButton("withdraw", tournament_id))
+    view.add_item(WithdrawButton("stay", tournament_id))
+    return view
+
+
 def signup_view(tournament_id: int) -> discord.ui.View:
     view = persistent_view()
     view.add_item(SignupButton("join", tournament_id))
@@ -110,7 +153,7 @@ class Tournaments(commands.Cog):
         return cast("Core", core)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SignupButton)
+        self.bot.add_dynamic_items(SignupButton, WithdrawButton)
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
@@ -166,13 +209,30 @@ class Tournaments(commands.Cog):
         tournament = await self.service.open_in(interaction.channel_id)
         await self.signup(interaction, "join", tournament.id)
 
-    async def leave(self, interaction: discord.Interaction) -> None:
+    @staticmethod
+    def room(interaction: discord.Interaction) -> int:
+        """The tournament's channel: this one, or the parent of the game's thread one asks in."""
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+            return channel.parent_id
         assert interaction.channel_id is not None
-        tournament = await self.service.open_in(interaction.channel_id)
+        return interaction.channel_id
+
+    async def leave(self, interaction: discord.Interaction) -> None:
+        tournament = await self.service.open_in(self.room(interaction))
         await self.signup(interaction, "leave", tournament.id)
 
     async def signup(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
         tournament = await self.service.by_id(tournament_id)
+        if verb == "leave" and tournament.status is TournamentStatus.RUNNING:
+            ahead = await self.service.withdrawal(tournament, interaction.user.id)
+            await interaction.response.send_message(
+                withdraw_question(ahead, DISCORD),
+                view=withdraw_view(tournament.id),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
         if verb == "join":
             tournament = await self.service.join(tournament, interaction.user.id)
             said = f"You are in **{tournament.name}**. The games start when an organiser starts it."
@@ -181,6 +241,51 @@ class Tournaments(commands.Cog):
             said = f"You are no longer signed up for **{tournament.name}**."
         await self.core_reply(interaction, said)
         await self.refresh_signup(tournament)
+
+    async def confirm_withdrawal(
+        self, interaction: discord.Interaction, verb: str, tournament_id: int
+    ) -> None:
+        """The answer to the private question: withdraw now (the channel is told), or stay in."""
+        if verb != "withdraw":
+            tournament = await self.service.by_id(tournament_id)
+            await interaction.response.edit_message(
+                content=f"You are still in **{tournament.name}**; nothing changed.", view=None
+            )
+            return
+        done = await self.service.withdraw_from(tournament_id, interaction.user.id)
+        await interaction.response.edit_message(content=withdrawn_text(done, DISCORD), view=None)
+        await self.tell_channel(done, None)
+
+    async def tell_channel(self, done: Withdrawal, by: int | None) -> None:
+        """One line in the tournament's channel: who withdrew, or who removed whom (only they are
+        pinged), and the sign-up message's list brought up to date."""
+        channel = await self.core.channel(done.tournament.channel_id)
+        if isinstance(channel, discord.TextChannel | discord.Thread):
+            await channel.send(
+                withdrawal_notice(done, by, DISCORD),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)]),
+            )
+        await self.refresh_signup(done.tournament)
+
+    async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
+        assert interaction.channel_id is not None
+        done = await self.service.remove(
+            interaction.channel_id, member.id, organiser=await self.organiser(interaction)
+        )
+        await interaction.response.send_message(
+            withdrawal_notice(done, interaction.user.id, DISCORD),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)]),
+        )
+        await self.refresh_signup(done.tournament)
+
+    async def round(self, interaction: discord.Interaction) -> None:
+        """The round now, privately (anyone may ask; nobody is pinged)."""
+        now = await self.service.round_of(self.room(interaction))
+        await interaction.response.send_message(
+            round_now_text(now, DISCORD),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def core_reply(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -220,8 +325,7 @@ class Tournaments(commands.Cog):
         await self.start_boards(tournament, started.boards)
 
     async def standings(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        table = await self.service.standings_of(interaction.channel_id)
+        table = await self.service.standings_of(self.room(interaction))
         await interaction.response.defer(thinking=True)
         file = await self.standings_file(table)
         t = table.tournament
@@ -391,4 +495,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Tournaments(bot, own.service, own.settings))
 
 
-__all__ = ["SignupButton", "Tournaments", "setup"]
+__all__ = ["SignupButton", "Tournaments", "WithdrawButton", "setup"]

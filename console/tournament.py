@@ -14,14 +14,24 @@ from typing import Protocol
 from console import names
 from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
-from data.tournaments import Board, Tournament
+from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play.commands import wargames_commands
 from play.markup import Markup
 from play.service import MatchService
 from play.tournament import RoundDone, Started, TournamentService
 from play.tournament_table import Table
-from play.tournament_text import cancelled_text, game_text, round_text, signup_text, started_text
+from play.tournament_text import (
+    cancelled_text,
+    game_text,
+    round_now_text,
+    round_text,
+    signup_text,
+    started_text,
+    withdraw_question,
+    withdrawal_notice,
+    withdrawn_text,
+)
 from render.standings import Row, standings_png
 
 
@@ -86,8 +96,13 @@ class ConsoleTournaments:
                 organiser=True,
             )
             console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
-        elif sub in ("join", "leave") and not rest:
+        elif sub in ("join", "leave") and rest in ([], ["confirm"]):
             tournament = await self.service.open_in(channel)
+            if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
+                await self.withdraw(tournament, confirmed=bool(rest))
+                return Outcome()
+            if rest:
+                raise UsageError(USAGE)
             if sub == "join":
                 tournament = await self.service.join(tournament, console.my_id)
             else:
@@ -107,12 +122,31 @@ class ConsoleTournaments:
         elif sub == "standings" and not rest:
             table = await self.service.standings_of(channel)
             self.show_table(table)
+        elif sub == "round" and not rest:
+            console.say(round_now_text(await self.service.round_of(channel), console.markup))
+        elif sub == "remove" and not rest and "member" in opts:
+            removed = await self.service.remove(channel, names.user_id(opts["member"]), organiser=True)
+            console.say(withdrawal_notice(removed, console.my_id, console.markup))
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
         else:
             raise UsageError(USAGE)
         return Outcome()
+
+    async def withdraw(self, tournament: Tournament, *, confirmed: bool) -> None:
+        """Withdrawing once it runs: the question first, then `leave confirm` does it (no buttons here)."""
+        console = self.console
+        if not confirmed:
+            ahead = await self.service.withdrawal(tournament, console.my_id)
+            console.say(
+                f"{withdraw_question(ahead, console.markup)} "
+                "Type `/wargames tournament leave confirm` to withdraw."
+            )
+            return
+        done = await self.service.withdraw_from(tournament.id, console.my_id)
+        console.say(withdrawn_text(done, console.markup))
+        console.say(withdrawal_notice(done, None, console.markup))
 
     def show_table(self, table: Table) -> None:
         rows = [

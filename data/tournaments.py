@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from data.db import Conflict, Database, Transaction, count, many, one
+from data.db import Conflict, Database, Transaction, count, many, one, row_to_match
 from data.errors import DataError
-from data.models import Status
+from data.models import Match, Status
 
 
 class TournamentStatus(StrEnum):
@@ -173,6 +173,20 @@ _WITHDRAW_SIGNUP = """
 DELETE FROM tournament_players
 WHERE user_id = :user_id AND tournament_id IN
     (SELECT id FROM tournaments WHERE guild_id = :guild_id AND status = 'signup')
+"""
+# A player withdraws (or is removed) from a running tournament: never paired again. The version moves
+# too, so a sweep that read the players before this is refused and pairs the round again without them.
+_WITHDRAW_ONE = """
+UPDATE tournament_players SET withdrawn = 1
+WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 0
+AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'running')
+"""
+_TOUCH = "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?"
+# The matches of one round's boards in one statement (the sweep and the round's view read them all).
+_ROUND_MATCHES = """
+SELECT g.board AS board_no, m.* FROM tournament_games AS g
+JOIN matches AS m ON m.id = g.match_id
+WHERE g.tournament_id = ? AND g.round = ?
 """
 _GET_ROLE = "SELECT role_id FROM tournament_roles WHERE guild_id = ?"
 _SET_ROLE = """
@@ -414,6 +428,27 @@ class TournamentStore:
             yield count(_WITHDRAW_RUNNING, params)
 
         await self._transact(withdraw)
+
+    async def withdraw_entry(self, tournament_id: int, user_id: int, now: float) -> bool:
+        """A player withdraws from a running tournament (or an organiser removes them): not paired
+        again, their games and results kept. False if they were not in it, had already withdrawn,
+        or it is no longer running."""
+        params = {"id": tournament_id, "user_id": user_id}
+
+        def withdraw() -> Transaction[bool]:
+            gone = yield count(_WITHDRAW_ONE, params)
+            if gone:
+                yield count(_TOUCH, (float(now), tournament_id))
+            return bool(gone)
+
+        done: bool = await self._transact(withdraw)
+        return done
+
+    async def round_matches(self, tournament_id: int, round_no: int) -> dict[int, Match]:
+        """The matches of a round's boards that have one, by board number, in one query. Their
+        `snapshot` is not parsed (None): the caller wants the status, the winner and whose turn."""
+        rows = await self._query(_ROUND_MATCHES, (tournament_id, round_no))
+        return {int(row["board_no"]): row_to_match(row, None) for row in rows}
 
     async def organiser_role(self, guild_id: int) -> int | None:
         found = await self._query(_GET_ROLE, (guild_id,))

@@ -260,12 +260,28 @@ TOURNAMENT: tuple[Command, ...] = (
     ),
     Command("join", "Sign up for this channel's tournament", subgroup="tournament"),
     Command(
-        "leave", "Take your name off this channel's tournament (before it starts)", subgroup="tournament"
+        "leave",
+        "Take your name off this channel's tournament, or withdraw once it runs (asks first)",
+        usage="[confirm]",
+        subgroup="tournament",
     ),
     Command(
         "start", "Close sign-ups and pair round 1 (organisers)", who=Who.ORGANISER, subgroup="tournament"
     ),
     Command("standings", "The standings of this channel's tournament", subgroup="tournament"),
+    Command(
+        "round",
+        "This round's games: who plays whom, where, results so far, whose move, when it ends",
+        subgroup="tournament",
+    ),
+    Command(
+        "remove",
+        "Take a player off this channel's tournament; they are not paired again (organisers)",
+        (Option("member", "user", "The player to remove"),),
+        who=Who.ORGANISER,
+        usage="member:@user",
+        subgroup="tournament",
+    ),
     Command(
         "cancel", "Cancel this channel's tournament (organisers)", who=Who.ORGANISER, subgroup="tournament"
     ),

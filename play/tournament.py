@@ -32,11 +32,12 @@ from data.tournaments import (
     TournamentStore,
 )
 from engine import registry
-from engine.protocol import Game, OptionSpec
 from play import tournament_table
 from play.errors import BadRequest, NotAPlayer, ServiceError
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import DRAW, LOSS, WIN, Entrant, Pairing, pair
+from play.swiss import DRAW, Entrant, Pairing, pair
+from play.tournament_options import parse_options
+from play.tournament_round import RoundNow, result_of, round_now
 from play.tournament_table import Table
 
 DAY = 24 * 3600
@@ -45,8 +46,6 @@ MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
 ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
-YES = {"yes", "on", "true", "1"}
-NO = {"no", "off", "false", "0"}
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
 
@@ -67,52 +66,26 @@ class Started:
     boards: list[Board]
 
 
-def parse_options(game: Game, text: str) -> dict[str, object]:
-    """The game's options from `name=value` words (the challenge's names), checked by the game."""
-    specs: dict[str, OptionSpec] = {spec.name: spec for spec in game.options}
-    raw: dict[str, object] = {}
-    for word in text.replace(",", " ").split():
-        name, sep, value = word.partition("=")
-        name, value = name.strip().lower(), value.strip().lower()
-        spec = specs.get(name)
-        if not sep or spec is None:
-            known = ", ".join(f"`{s}`" for s in specs) or "none"
-            raise BadRequest(
-                f"`{word[:30]}` is not an option of {game.title}: write `name=value`; "
-                f"its options are {known}."
-            )
-        if isinstance(spec.default, bool):
-            if value not in YES | NO:
-                raise BadRequest(f"Option `{name}` is on or off: write `{name}=on` or `{name}=off`.")
-            raw[name] = value in YES
-        elif isinstance(spec.default, int):
-            try:
-                raw[name] = int(value)
-            except ValueError:
-                raise BadRequest(
-                    f"Option `{name}` takes a whole number, e.g. `{name}={spec.default}`."
-                ) from None
-        else:
-            raw[name] = value
-    try:
-        return game.normalise_options(raw)
-    except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A player leaving a tournament after its start (or an organiser taking them off, before or
+    after): `remaining` players are still to be paired without them; `game` is their game of this
+    round still going, which plays on (RULES.md "Leaving")."""
+
+    tournament: Tournament
+    user_id: int
+    remaining: int
+    game: Board | None
+
+    @property
+    def ends(self) -> bool:
+        """Fewer than 2 players are left: the tournament ends when this round is over."""
+        return self.remaining < 2
 
 
 def turn_seconds(round_seconds: int) -> int:
     """A tournament game's time per turn: the usual three days, but at most a third of a round."""
     return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
-
-
-def result_of(board: Board, match: Match) -> float | None:
-    """`first_id`'s points from the match, once it is over; a game stopped without a result (an
-    admin's cancel, the round's time running out) counts as a draw."""
-    if match.status.is_open:
-        return None
-    if match.status is Status.FINISHED and match.winner_id is not None:
-        return WIN if match.winner_id == board.first_id else LOSS
-    return DRAW
 
 
 class TournamentService:
@@ -205,15 +178,67 @@ class TournamentService:
         return await self.by_id(tournament.id)
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
+        """Off the sign-up list; once it runs, leaving is a withdrawal (`withdrawal`, `withdraw_from`)."""
         if tournament.status is TournamentStatus.RUNNING:
-            raise BadRequest(
-                "This tournament has started: you can no longer leave it (resign your game if you must)."
-            )
+            raise BadRequest("This tournament has started: withdrawing from it is asked and confirmed first.")
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(self._closed(tournament))
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest("You are not signed up for this tournament.")
         return await self.by_id(tournament.id)
+
+    async def withdrawal(self, tournament: Tournament, user_id: int, *, own: bool = True) -> Withdrawal:
+        """What withdrawing `user_id` from a running tournament would do (shown before they confirm),
+        or a refusal saying why not (`own`: they asked, else an organiser names them)."""
+        them = self.matches.markup.mention(user_id)
+        if tournament.status is not TournamentStatus.RUNNING:
+            raise BadRequest(self._closed(tournament))
+        entries = await self.entries(tournament)
+        entry = next((e for e in entries if e.user_id == user_id), None)
+        if entry is None:
+            raise BadRequest(f"{'You are' if own else f'{them} is'} not playing in this tournament.")
+        if entry.withdrawn:
+            raise BadRequest(
+                "You have already withdrawn from this tournament: you will not be paired again."
+                if own
+                else f"{them} has already withdrawn, left the server or been removed: they will not be "
+                "paired again."
+            )
+        remaining = sum(1 for e in entries if not e.withdrawn and e.user_id != user_id)
+        boards = await self.store.tournament_boards(tournament.id)
+        matches = await self.store.round_matches(tournament.id, tournament.round)
+        going = [
+            b
+            for b in boards
+            if b.round == tournament.round
+            and user_id in (b.first_id, b.second_id)
+            and b.second_id is not None
+            and b.result is None
+            and (b.board not in matches or matches[b.board].status.is_open)
+        ]
+        return Withdrawal(tournament, user_id, remaining, going[0] if going else None)
+
+    async def withdraw_from(self, tournament_id: int, user_id: int, *, own: bool = True) -> Withdrawal:
+        """Withdraw a player from a running tournament: never paired again, their game of this round
+        (if still going) plays on, their results and their opponents' tiebreaks stand."""
+        ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
+        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock()):
+            # it moved on meanwhile: the refusal that now applies
+            await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
+            raise BadRequest("The tournament changed just now; try again.")
+        return Withdrawal(await self.by_id(tournament_id), user_id, ahead.remaining, ahead.game)
+
+    async def remove(self, channel_id: int, user_id: int, *, organiser: bool) -> Withdrawal:
+        """An organiser takes a player off: off the sign-up list before the start, withdrawn after."""
+        tournament = await self.open_in(channel_id)
+        if not organiser:
+            raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
+        if tournament.status is TournamentStatus.RUNNING:
+            return await self.withdraw_from(tournament.id, user_id, own=False)
+        if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
+            raise BadRequest(f"{self.matches.markup.mention(user_id)} is not signed up for this tournament.")
+        left = await self.entries(tournament)
+        return Withdrawal(await self.by_id(tournament.id), user_id, len(left), None)
 
     async def entries(self, tournament: Tournament) -> list[Entry]:
         return await self.store.tournament_entries(tournament.id)
@@ -347,6 +372,17 @@ class TournamentService:
             raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
         return await self.table(found)
 
+    async def round_of(self, channel_id: int) -> RoundNow:
+        """The channel's tournament's latest round as it stands (its last, once it is over)."""
+        found = await self.store.channel_tournament(channel_id, open_only=False)
+        if found is None:
+            raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
+        if found.round == 0:
+            raise BadRequest(
+                "This tournament has not started yet: round 1 is paired when an organiser starts it."
+            )
+        return await round_now(self.store, found)
+
     async def withdraw(self, guild_id: int, user_id: int) -> None:
         """A player left the server: off the sign-up lists, never paired again (games run on)."""
         await self.store.withdraw_player(guild_id, user_id)
@@ -388,11 +424,13 @@ class TournamentService:
         self, tournament: Tournament, now: float, present: Present | None
     ) -> Tournament | None:
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
-        for board in boards:
-            if board.result is None and board.match_id is not None:
-                result = result_of(board, await self.db.get_match(board.match_id))
-                if result is not None and await self.store.set_board_result(board, result):
-                    continue
+        if any(b.result is None and b.match_id is not None for b in boards):
+            matches = await self.store.round_matches(tournament.id, tournament.round)  # one query
+            for board in boards:
+                if board.result is None and board.board in matches:
+                    result = result_of(board, matches[board.board])
+                    if result is not None:
+                        await self.store.set_board_result(board, result)
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
         due = tournament.round_ends_at is not None and now >= tournament.round_ends_at
         if any(b.result is None for b in boards):
@@ -449,6 +487,7 @@ __all__ = [
     "Started",
     "Table",
     "TournamentService",
+    "Withdrawal",
     "parse_options",
     "result_of",
     "turn_seconds",

@@ -12,8 +12,12 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
-from play.tournament import DAY
+from play.tournament import DAY, Withdrawal
+from play.tournament_round import BoardNow, RoundNow
 from play.tournament_table import Table
+
+LIMIT = 2000  # one Discord message
+TO_MOVE = "▶"
 
 
 def _plural(n: int, word: str) -> str:
@@ -45,7 +49,8 @@ def signup_text(
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
-        players = ", ".join(markup.mention(e.user_id) for e in entries)
+        gone = " (withdrawn)"
+        players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
         return f"{head}\nSign-ups are closed. Players ({len(entries)}): {players}."
     if not entries:
         listed = "Nobody has signed up yet."
@@ -123,13 +128,164 @@ def cancelled_text(tournament: Tournament, by: str, markup: Markup) -> str:
     return f"{name} was cancelled by {by}; games still going were stopped without a result."
 
 
+def _their_game(w: Withdrawal, markup: Markup, you: bool) -> str:
+    """Where the player's game of this round stands once they withdraw: it plays on."""
+    if w.game is None:
+        return ""
+    board = w.game
+    other = board.second_id if board.first_id == w.user_id else board.first_id
+    assert other is not None
+    where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
+    if you:
+        return (
+            f" Your game of this round with {markup.mention(other)} plays on{where}: finish it, "
+            "or resign it there if you cannot play."
+        )
+    return f" Their game of this round with {markup.mention(other)} plays on{where}."
+
+
+def _last(w: Withdrawal) -> bool:
+    return w.tournament.round >= w.tournament.rounds
+
+
+def _ending(w: Withdrawal) -> str:
+    if not w.ends or _last(w):
+        return ""
+    left = "nobody else" if w.remaining == 0 else "only 1 player"
+    return f" With {left} left to pair, the tournament ends when this round is over."
+
+
+def withdraw_question(w: Withdrawal, markup: Markup) -> str:
+    """Asked privately before a player withdraws from a running tournament (it cannot be undone)."""
+    later = (
+        "This is the last round, so nobody is paired again anyway; the standings will show you as withdrawn"
+        if _last(w)
+        else "You will not be paired in any later round"
+    )
+    return (
+        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; your "
+        f"results so far stand.{_their_game(w, markup, True)}{_ending(w)}"
+    )
+
+
+def withdrawn_text(w: Withdrawal, markup: Markup) -> str:
+    """The player's own confirmation, privately."""
+    return (
+        f"You have withdrawn from {markup.strong(w.tournament.name)}: you will not be paired again."
+        f"{_their_game(w, markup, True)}{_ending(w)}"
+    )
+
+
+def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
+    """The channel is told: `by` None when the player withdrew themselves, else the organiser."""
+    name, who = markup.strong(w.tournament.name), markup.mention(w.user_id)
+    if w.tournament.status is TournamentStatus.SIGNUP:
+        assert by is not None
+        return f"{markup.mention(by)} took {who} off the sign-up list of {name}."
+    head = f"{who} has withdrawn from {name}"
+    if by is not None:
+        head = f"{markup.mention(by)} removed {who} from {name}"
+    game = "; their game of this round plays on" if w.game is not None else ""
+    return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
+
+
+def _result(now: BoardNow, markup: Markup, short: bool) -> str:
+    board, result = now.board, now.result
+    assert result is not None and board.second_id is not None
+    if short:
+        return {1.0: "1–0", 0.0: "0–1"}.get(result, "½–½")
+    if result == 0.5:
+        return "a draw"
+    return f"{markup.mention(board.first_id if result == 1.0 else board.second_id)} won"
+
+
+def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short: bool) -> str:
+    board = now.board
+    n = f"{board.board}."
+    if board.second_id is None:
+        bye = ": bye" if short else " has the bye (a win)."
+        return f"{n} {name(board.first_id)}{bye}"
+    first, second = name(board.first_id), name(board.second_id)
+    if short:
+        if now.result is not None:
+            return f"{n} {first} v {second}: {_result(now, markup, True)}"
+        if now.to_move == board.first_id:
+            first = TO_MOVE + first
+        elif now.to_move == board.second_id:
+            second = TO_MOVE + second
+        return f"{n} {first} v {second}"
+    where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
+    if now.result is not None:
+        state = _result(now, markup, False)
+    elif not now.started:
+        state = "the game is being set up"
+    elif now.to_move is not None:
+        state = f"{markup.mention(now.to_move)} to move"
+    else:
+        state = "under way"
+    return f"{n} {first} v {second}{where}: {state}."
+
+
+def _round_head(now: RoundNow, markup: Markup) -> str:
+    t = now.tournament
+    name, of = markup.strong(t.name), f"round {t.round} of {t.rounds}"
+    if t.status is TournamentStatus.CANCELLED:
+        return f"{name} was cancelled in {of}; its games still going then were stopped."
+    games = [b for b in now.boards if not b.is_bye]
+    over = sum(1 for b in games if b.result is not None)
+    if t.status is TournamentStatus.FINISHED:
+        return f"{name} is over; its last round was {of}."
+    return (
+        f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
+        f"{markup.relative(t.round_ends_at or 0.0)}. "
+        f"The first named plays the {now.game.sides[0].title}."
+    )
+
+
+def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
+    """The round's boards in one message (`limit` characters): in full where they fit; else each
+    board on a short line without its thread (▶ marks whose move it is); else the first boards and
+    how many more. A withdrawn player is marked where named and listed at the end."""
+
+    def name(user: int) -> str:
+        return markup.mention(user) + (" (withdrawn)" if user in now.withdrawn else "")
+
+    seated = {u for b in now.boards for u in (b.board.first_id, b.board.second_id) if u is not None}
+    away = [u for u in sorted(now.withdrawn) if u not in seated]
+    tail = f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}." if away else ""
+    head = _round_head(now, markup)
+    full = [_board_line(b, name, markup, False) for b in now.boards]
+    text = "\n".join([head, *full, *([tail] if tail else [])])
+    if len(text) <= limit:
+        return text
+    short = [_board_line(b, name, markup, True) for b in now.boards]
+    note = f"Shortened to fit one message: {TO_MOVE} marks whose move it is; the threads are in this channel."
+    lines = [head, *short, *([tail] if tail else []), note]
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    keep = len(short)
+    while keep > 0:
+        keep -= 1
+        more = _plural(len(short) - keep, "more board")
+        cut = f"Shortened to fit one message: {TO_MOVE} marks whose move it is; {more} not shown here."
+        text = "\n".join([head, *short[:keep], cut])
+        if len(text) <= limit:
+            return text
+    return head[:limit]
+
+
 __all__ = [
     "cancelled_text",
     "game_text",
     "options_text",
     "pairings_text",
+    "round_now_text",
     "round_text",
     "signup_text",
     "started_text",
     "thread_name",
+    "withdraw_question",
+    "withdrawal_notice",
+    "withdrawn_text",
 ]

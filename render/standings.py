@@ -3,7 +3,7 @@
 Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
 (12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
 the rating change the tournament's own games made (±Elo, RULES.md "Standings"); a name too long
-for its column is cut with "…".
+for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", never cut.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ BAND = (48, 70, 96)
 STRIPE = (238, 234, 222)
 GOLD = (176, 132, 20)
 UP, DOWN = (20, 110, 50), (160, 40, 30)
+WITHDRAWN = " (withdrawn)"  # after the name of a player not paired again, whose row is muted
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,14 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def name_cell(row: Row) -> str:
+    """The player's name as it fits its column; "(withdrawn)" after it is never cut."""
+    mark = WITHDRAWN if row.withdrawn else ""
+    strong = row.rank == 1 and not row.withdrawn
+    room = _NAME_RIGHT - _NAME_LEFT - (font(BODY, strong).getlength(mark) if mark else 0)
+    return _fit(row.name, BODY, int(room), strong) + mark
 
 
 # (title, right edge or None for the name column's left edge)
@@ -97,7 +106,7 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
     for n, row in enumerate(rows):
         if n % 2 == 0:
             draw.rectangle((0, y - 8, WIDTH, y + ROW - 8), fill=STRIPE)
-        ink = GOLD if row.rank == 1 else INK
+        ink = MUTED if row.withdrawn else GOLD if row.rank == 1 else INK
         change = round(row.change)
         cells = (
             str(row.rank),
@@ -109,9 +118,8 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
         )
         for (_, right), cell in zip(_COLUMNS, cells, strict=True):
             if cell is None:
-                name = row.name + (" (left)" if row.withdrawn else "")
-                shown = _fit(name, BODY, _NAME_RIGHT - _NAME_LEFT, row.rank == 1)
-                draw.text((_NAME_LEFT, y), shown, font=bold if row.rank == 1 else body, fill=ink)
+                strong = row.rank == 1 and not row.withdrawn
+                draw.text((_NAME_LEFT, y), name_cell(row), font=bold if strong else body, fill=ink)
                 continue
             assert right is not None
             colour = ink
@@ -123,4 +131,4 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
     return encode(im)
 
 
-__all__ = ["WIDTH", "Row", "standings_png"]
+__all__ = ["WIDTH", "Row", "name_cell", "standings_png"]

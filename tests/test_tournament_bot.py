@@ -157,7 +157,9 @@ async def test_a_four_player_tournament_of_three_rounds(
     await until(lambda: "Sign-ups are closed" in signup.content)
     assert not signup.custom_ids
     late = await fake.slash(players[0], club, "wargames", "tournament", "leave")
-    assert late.ephemeral and "has started" in late.content
+    # once it runs, leaving is a withdrawal, asked first: unanswered, it changes nothing
+    assert late.ephemeral and late.content.startswith("Withdraw from **Club Swiss**?")
+    assert sorted(c.split(":")[1] for c in late.message.custom_ids) == ["tstay", "twithdraw"]
 
     played: set[frozenset[int]] = set()
     outcomes = ["first wins", "draw"]

@@ -1,0 +1,73 @@
+"""The round now (`/wargames tournament round`): each board of a tournament's current round with its
+thread, its result once over and, while it runs, whose move it is; the bye; who has withdrawn.
+
+Read in two queries whatever the number of boards (the boards, then their matches in one), plus
+the players; nothing here reads a game's state, only what the match row says (status, winner,
+whose turn), so nothing it shows depends on a card or a draw a player may not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from data import Match, Status
+from data.tournaments import Board, Tournament, TournamentStore
+from engine import registry
+from engine.protocol import Game
+from play.swiss import DRAW, LOSS, WIN
+
+
+@dataclass(frozen=True, slots=True)
+class BoardNow:
+    """One board as it stands: `result` is `first_id`'s points once over (recorded by the sweep, or
+    read from a match that ended since); `to_move` who must act in a game still going; `started`
+    whether its game has begun (its thread is made a moment after the pairing)."""
+
+    board: Board
+    result: float | None
+    to_move: int | None
+    started: bool
+
+    @property
+    def is_bye(self) -> bool:
+        return self.board.second_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundNow:
+    """The boards of a tournament's latest round, and the players who have withdrawn."""
+
+    tournament: Tournament
+    game: Game
+    boards: list[BoardNow]
+    withdrawn: frozenset[int]
+
+
+def result_of(board: Board, match: Match) -> float | None:
+    """`first_id`'s points from the match, once it is over; a game stopped without a result (an
+    admin's cancel, the round's time running out) counts as a draw."""
+    if match.status.is_open:
+        return None
+    if match.status is Status.FINISHED and match.winner_id is not None:
+        return WIN if match.winner_id == board.first_id else LOSS
+    return DRAW
+
+
+async def round_now(store: TournamentStore, tournament: Tournament) -> RoundNow:
+    """The tournament's latest round as it stands now."""
+    boards = [b for b in await store.tournament_boards(tournament.id) if b.round == tournament.round]
+    matches = await store.round_matches(tournament.id, tournament.round)
+    shown: list[BoardNow] = []
+    for board in boards:
+        match = matches.get(board.board)
+        if board.result is not None or match is None:
+            shown.append(BoardNow(board, board.result, None, match is not None or board.second_id is None))
+            continue
+        result = result_of(board, match)
+        to_move = match.turn_player_id if result is None else None
+        shown.append(BoardNow(board, result, to_move, True))
+    gone = frozenset(e.user_id for e in await store.tournament_entries(tournament.id) if e.withdrawn)
+    return RoundNow(tournament, registry.game(tournament.game), shown, gone)
+
+
+__all__ = ["BoardNow", "RoundNow", "result_of", "round_now"]
