@@ -240,7 +240,7 @@ class Shot(Rolled):
         return effects_words(self.effects)
 
     def text(self, viewer: Viewer = None) -> str:
-        roll = dice_words(self.dice, self.mods)
+        roll = "no roll" if self.empty else dice_words(self.dice, self.mods)
         if self.source == "spotted":
             return f"spotted: the {TITLES[self.side]} fire at it: {roll}, {self._result()}"
         target = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
@@ -260,7 +260,7 @@ class Shot(Rolled):
         return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {result}"
 
     def short(self) -> str:
-        roll = short_dice(self.dice, self.mods)
+        roll = "no roll" if self.empty else short_dice(self.dice, self.mods)
         result = "nobody left" if self.empty else (effects_short(self.effects) or "no effect")
         if self.source == "spotted":
             return f"  spotted: {roll}, {result}"

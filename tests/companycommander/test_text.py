@@ -337,3 +337,19 @@ def test_random_games_never_print_deployed_this_turn() -> None:
             except IllegalAction as exc:
                 assert "it acts from your next turn" not in str(exc)
             s.apply(rng.choice(s.legal_actions(side)), side)
+
+
+# ------------------------------------------------- audit: a roll with nobody left to hit
+
+
+def test_a_support_roll_with_nobody_left_shows_no_dice() -> None:
+    """H12: a Support card's later roll at a front emptied by its earlier ones rolls nothing, so
+    its line names no dice ("0D6:  = 0" read like a broken roll) and says why."""
+    s = build({"A1": "rifles C", "G1": "scouts C", "G2": "rifles L"}, hands={A: ["mortars"]})
+    rig(s, (6, 6))
+    events = command(s, "play mortars C")
+    last = of_type(events, Shot)[-1]
+    assert last.empty
+    assert last.text(None) == "Mortar Barrage on the German Center: no roll, nobody is left there to hit"
+    assert last.short() == "Mortar Barrage → C: no roll, nobody left"
+    assert "D6" not in history(events).split("destroyed")[-1]
