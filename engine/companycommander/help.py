@@ -110,8 +110,10 @@ TOPICS: dict[str, str] = {
         "`play artillery C` · `play sniper R` · `play mortars L` · `play airstrike C` · `play rally L` · "
         "`play medic A3` · `play ambush R` · `play surprise` · `play reinforcements` · `assault A1` · "
         "`end`. A card play may leave out `play` (`mortars L`) or say `card` (`card mortars L`). Units "
-        "are A1, A2... (Americans) and G1, G2... (Germans) in the order drawn. Join several with `;`; if "
-        "a die makes a later one impossible, the command is refused whole and nothing is played."
+        "are A1, A2... (Americans) and G1, G2... (Germans) in the order drawn. Join several with `;`. A "
+        "mistake found before any die is rolled or card drawn refuses the whole command; after one, "
+        "what came before stands (it cannot be taken back) and you alone are told which action "
+        "could not be made and why."
     ),
     "house rules": (
         "Our text of Company Commander stops in the middle of the Suppression phase. Everything after, "

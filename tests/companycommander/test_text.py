@@ -353,3 +353,13 @@ def test_a_support_roll_with_nobody_left_shows_no_dice() -> None:
     assert last.text(None) == "Mortar Barrage on the German Center: no roll, nobody is left there to hit"
     assert last.short() == "Mortar Barrage → C: no roll, nobody left"
     assert "D6" not in history(events).split("destroyed")[-1]
+
+
+def test_the_notation_help_says_a_roll_stands_as_the_platform_plays_it() -> None:
+    """RULES.md, "Chance is never shown before it is drawn": after a die, the actions before a
+    refused one stand (tests/test_fair_chance_scenarios.py plays `assault A3; play rally C` so). The
+    help said the command was then refused whole and nothing played, which was never so."""
+    words = TOPICS["notation"]
+    assert "nothing is played" not in words
+    assert "before any die is rolled or card drawn refuses the whole command" in words
+    assert "after one, what came before stands" in words
