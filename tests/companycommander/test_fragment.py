@@ -379,7 +379,7 @@ def _quiet_turn(s, fronts: str) -> None:
 def test_the_flank_victory_waits_until_each_side_has_had_two_turns() -> None:
     s = new_game(Options(), 3)
     first = s.first
-    _quiet_turn(s, "LC")  # two units in the first player's first turn (H5)
+    _quiet_turn(s, "LC")  # three units in the first player's first turn, to L, C and C (H5)
     _quiet_turn(s, "C")
     assert not s.is_over()  # the first round: it does not count yet (H18)
     _quiet_turn(s, "R")
