@@ -25,8 +25,9 @@ TOPICS: dict[str, str] = {
         "marks the units the last move (or the opponent's whole turn) touched. In the band: Recon +1 on "
         "the side of a front marked by a Recon success, Ambush on the side that laid one. Each side's "
         "row gives units lost of the ten, hand and Squad deck sizes; units drawn and not yet deployed "
-        "are listed as Arriving. Below: every die of this turn (or of the last turn, until the new one "
-        "rolls), then the Tactics deck and its discard pile."
+        "are listed as Arriving. Below: the dice of this turn (or of the last turn, until the new one "
+        "rolls), the latest ones when they do not all fit (the history has every roll), then the "
+        "Tactics deck and its discard pile."
     ),
     "turn": (
         "**A turn**: 1. Deploy: your 3 Squad cards are drawn; deploy them (`deploy A7 L`), take or "
