@@ -75,9 +75,9 @@ TOPICS: dict[str, str] = {
     ),
     "rally": (
         "**Rally** (house rule H17), when you `end` your turn: each of your Pinned units rolls 1D6, +1 "
-        "if your Company Commander stands at its front. 4+: it rallies. A 1 on a unit that has a "
-        "Casualty marker: it routs. Otherwise it stays Pinned. A Pinned unit may not move, go on a "
-        "mission, fire or assault, and is assaulted at +2."
+        "if your Company Commander stands at its front (not for his own roll). 4+: it rallies. A 1 on "
+        "a unit that has a Casualty marker: it routs. Otherwise it stays Pinned. A Pinned unit may not "
+        "move, go on a mission, fire or assault, and is assaulted at +2."
     ),
     "units": (
         "**Americans (32 cards):** Rifle squad 3 (×16), Heavy MG team 2 (×4, fires), Mortar team 2 (×4, "
