@@ -589,7 +589,12 @@ class State:
         if c.kind == SUPPORT:
             if self.phase not in (RECON, FIRE):
                 now = PHASE_NAMES[self.phase]
-                return f"Support cards are played in the Suppression phase, and this is the {now} phase."
+                why = (
+                    f"Support cards are played in the Recon or Suppression phase, and this is the {now} phase"
+                )
+                if self.phase == ASSAULT:
+                    return f"{why} (an assault or a Surprise Attack ends the Suppression phase)."
+                return f"{why}."
             assert action.front is not None
             where = FRONT_NAMES[action.front]
             return f"The enemy has no unit on the {where}: a Support card needs a target there."

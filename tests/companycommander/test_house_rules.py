@@ -109,8 +109,16 @@ def test_h4_when_each_card_may_be_played() -> None:
     assert not any(a.startswith("play") for a in legal(discard))
     assault = build(units, phase=ASSAULT, hands={A: hand})
     assert "play sniper C" not in legal(assault)
-    with pytest.raises(IllegalAction, match="Support cards are played in the Suppression phase"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"Support cards are played in the Recon or Suppression phase, and this is the Assault "
+        r"phase \(an assault or a Surprise Attack ends the Suppression phase\)\.",
+    ):
         command(assault, "play sniper C")
+    with pytest.raises(
+        IllegalAction, match=r"in the Recon or Suppression phase, and this is the Deploy phase\.$"
+    ):
+        command(deploy, "play sniper C")
     with pytest.raises(IllegalAction, match="Reinforcements are played in your Deploy phase"):
         command(recon, "play reinforcements")
 
