@@ -506,6 +506,20 @@ def test_h17_the_company_commander_rallies_without_his_own_bonus() -> None:
     assert rallied.mods == () and rallied.result == "pinned"
 
 
+def test_h17_h19_a_pinned_company_commander_still_leads() -> None:
+    """Pinned forbids acting (H14), not leading: a Pinned Company Commander still gives +1 to the
+    rallies at his front (after his own roll, which has none) and his extra card next turn."""
+    s = build({"A1": "cc C pinned", "A2": "rifles C pinned cas1", "G1": "rifles C"})
+    rig(s, (3,), (3,))
+    commander, rifles = of_type(command(s, "end"), Rallied)
+    assert (commander.unit, commander.mods, commander.result) == ("A1", (), "pinned")
+    assert (rifles.unit, rifles.mods, rifles.result) == ("A2", (("Company Commander", 1),), "rallied")
+    t = build({"A1": "cc C pinned", "G1": "rifles C"}, active=G)
+    rig(t)
+    command(t, "end")
+    assert t.active == A and "extra tactics" in legal(t)
+
+
 # ---------------------------------------------------------------------- H18, H19, H20, H21
 
 
