@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.battlefronts.model import TITLES, WIN_FRONTS, and_list, plural
+from engine.battlefronts.model import TITLES, WIN_FRONTS, and_list, or_list, plural
 from engine.cards import Card
 from engine.meta import PlainEvent
 from engine.protocol import Weight
@@ -191,7 +191,7 @@ class MustChoose(Event):
     def text(self, viewer: str | None = None) -> str:
         return (
             f"the {TITLES[self.side]} must choose which battalion at {self.place} takes the {self.cause} "
-            f"reduction: {' or '.join(self.units)} (each strength {self.strength})"
+            f"reduction: {or_list(list(self.units))} (each strength {self.strength})"
         )
 
 

@@ -22,7 +22,7 @@ TOPICS: dict[str, str] = {
         "those it lost there since. A gold frame marks the battalions the last action touched or "
         "that must be chosen between. Above: the round, who is to act and the phase; each side's "
         "battalions, deck, cards left and lost, and the fronts it holds alone. Below: what was just "
-        "played, every action of it."
+        "played, its last steps when it does not all fit (the history has the rest)."
     ),
     "round": (
         "**A round.** 1. Attrition. 2. Move. 3. Support. 4. Battle. 5. Check for a win. The Reds go "

@@ -119,6 +119,13 @@ def and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def or_list(items: list[str]) -> str:
+    """'a', 'a or b', 'a, b or c': the choices of a tie (R4)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
 __all__ = [
     "ADJECTIVES",
     "BATTLE_DIVISOR",
@@ -136,6 +143,7 @@ __all__ = [
     "Battalion",
     "and_list",
     "is_front",
+    "or_list",
     "other",
     "parse_label",
     "place_of",

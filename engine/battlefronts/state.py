@@ -44,6 +44,7 @@ from engine.battlefronts.model import (
     Battalion,
     and_list,
     is_front,
+    or_list,
     other,
     plural,
 )
@@ -328,7 +329,7 @@ class State:
     def _explain(self, action: A.Action, side: str) -> str:
         phase = self.phase
         if self.waiting is not None:
-            names = " or ".join(b.label for b in self.tied())
+            names = or_list([b.label for b in self.tied()])
             return f"First choose which battalion takes the reduction: reduce {names}."
         if isinstance(action, A.Reduce):
             return "There is no reduction to choose now."

@@ -11,6 +11,7 @@ from engine.battlefronts.model import (
     ZONES,
     Battalion,
     and_list,
+    or_list,
     other,
     plural,
 )
@@ -36,8 +37,8 @@ def status(view: View, side: str) -> str:
     if state.waiting == side:
         head = state.queue[0]
         tied = state.tied()
-        options = " or ".join(
-            f"`reduce {b.label}` ({b.cards[-1].label}, {plural(b.size, 'card')})" for b in tied
+        options = or_list(
+            [f"`reduce {b.label}` ({b.cards[-1].label}, {plural(b.size, 'card')})" for b in tied]
         )
         return (
             f"{who}: your battalions at {PLACE_NAMES[head[1]]} tie at strength {tied[0].strength}; "

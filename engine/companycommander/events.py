@@ -2,7 +2,7 @@
 
 Every die rolled is in an event, with its dice, modifiers and total ("2D6: 4 + 5 = 9, the German
 MG 42 team G3 is Pinned"). Two events hold secrets: the Tactics cards a side draws (its owner alone
-sees which) and the hand a Recon mission looks at (the Recon side alone sees it, once: H14).
+sees which) and the hand a Recon mission looks at (the Recon side alone sees it, once: H11).
 `seen_by` returns the event as a viewer may know it. Units are named by label and type key, cards
 by code, so events read the same in JSON without the state at hand; the board's record of the last
 turn is a list of these events.
@@ -110,7 +110,7 @@ class TurnBegan(Event):
 
 @dataclass(frozen=True, slots=True)
 class SquadDrawn(Event):
-    """Squad cards drawn to deploy (face up: everyone sees them, H10)."""
+    """Squad cards drawn to deploy (face up: everyone sees them, H6)."""
 
     side: str
     units: tuple[tuple[str, str], ...]  # (label, type key)
@@ -240,7 +240,7 @@ class Shot(Rolled):
         return effects_words(self.effects)
 
     def text(self, viewer: Viewer = None) -> str:
-        roll = dice_words(self.dice, self.mods)
+        roll = "no roll" if self.empty else dice_words(self.dice, self.mods)
         if self.source == "spotted":
             return f"spotted: the {TITLES[self.side]} fire at it: {roll}, {self._result()}"
         target = f"the {ADJECTIVES[other(self.side)]} {FRONT_NAMES[self.front]}"
@@ -260,7 +260,7 @@ class Shot(Rolled):
         return f"{self.source} {TYPES[self.source_type].name} fires at {target}: {result}"
 
     def short(self) -> str:
-        roll = short_dice(self.dice, self.mods)
+        roll = "no roll" if self.empty else short_dice(self.dice, self.mods)
         result = "nobody left" if self.empty else (effects_short(self.effects) or "no effect")
         if self.source == "spotted":
             return f"  spotted: {roll}, {result}"
@@ -308,7 +308,7 @@ class Mission(Rolled):
 
 @dataclass(frozen=True, slots=True)
 class HandSeen(Event):
-    """A Recon success looking at the enemy's hand: the cards go to the Recon side alone (H14)."""
+    """A Recon success looking at the enemy's hand: the cards go to the Recon side alone (H11)."""
 
     reveals: ClassVar[bool] = True  # the rules show a secret here (tests/test_conformance.py)
     weight: ClassVar[Weight] = Weight.DECISIVE

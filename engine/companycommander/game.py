@@ -118,7 +118,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
         ),
         Verb(
             "assault",
-            "Assault a random enemy unit at the front across",
+            "Assault the enemy front across: a random unit there, a Pinned one if any",
             arg="unit",
             arg_description="The assaulting unit, e.g. A1",
             template="assault {}",

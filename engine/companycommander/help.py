@@ -25,8 +25,9 @@ TOPICS: dict[str, str] = {
         "marks the units the last move (or the opponent's whole turn) touched. In the band: Recon +1 on "
         "the side of a front marked by a Recon success, Ambush on the side that laid one. Each side's "
         "row gives units lost of the ten, hand and Squad deck sizes; units drawn and not yet deployed "
-        "are listed as Arriving. Below: every die of this turn (or of the last turn, until the new one "
-        "rolls), then the Tactics deck and its discard pile."
+        "are listed as Arriving. Below: the dice of this turn (or of the last turn, until the new one "
+        "rolls), the latest ones when they do not all fit (the history has every roll), then the "
+        "Tactics deck and its discard pile."
     ),
     "turn": (
         "**A turn**: 1. Deploy: your 3 Squad cards are drawn; deploy them (`deploy A7 L`), take or "
@@ -74,9 +75,9 @@ TOPICS: dict[str, str] = {
     ),
     "rally": (
         "**Rally** (house rule H17), when you `end` your turn: each of your Pinned units rolls 1D6, +1 "
-        "if your Company Commander stands at its front. 4+: it rallies. A 1 on a unit that has a "
-        "Casualty marker: it routs. Otherwise it stays Pinned. A Pinned unit may not move, go on a "
-        "mission, fire or assault, and is assaulted at +2."
+        "if your Company Commander stands at its front (not for his own roll). 4+: it rallies. A 1 on "
+        "a unit that has a Casualty marker: it routs. Otherwise it stays Pinned. A Pinned unit may not "
+        "move, go on a mission, fire or assault, and is assaulted at +2."
     ),
     "units": (
         "**Americans (32 cards):** Rifle squad 3 (×16), Heavy MG team 2 (×4, fires), Mortar team 2 (×4, "
@@ -110,8 +111,10 @@ TOPICS: dict[str, str] = {
         "`play artillery C` · `play sniper R` · `play mortars L` · `play airstrike C` · `play rally L` · "
         "`play medic A3` · `play ambush R` · `play surprise` · `play reinforcements` · `assault A1` · "
         "`end`. A card play may leave out `play` (`mortars L`) or say `card` (`card mortars L`). Units "
-        "are A1, A2... (Americans) and G1, G2... (Germans) in the order drawn. Join several with `;`; if "
-        "a die makes a later one impossible, the command is refused whole and nothing is played."
+        "are A1, A2... (Americans) and G1, G2... (Germans) in the order drawn. Join several with `;`. A "
+        "mistake found before any die is rolled or card drawn refuses the whole command; after one, "
+        "what came before stands (it cannot be taken back) and you alone are told which action "
+        "could not be made and why."
     ),
     "house rules": (
         "Our text of Company Commander stops in the middle of the Suppression phase. Everything after, "

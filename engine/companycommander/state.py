@@ -1,10 +1,10 @@
 """The Company Commander state: every rule of the fragment, our house rules, and seeded dice.
 
 A turn is the six phases of the fragment. Deploy waits for the player (deploy the drawn units, take
-the Company Commander's extra card, move units, then `draw`); the Tactics phase draws by itself and
+the Company Commander's extra card, move units, then `tactics`); the Tactics phase draws by itself and
 asks only for discards over seven; Recon, Suppression and Assault follow in that order, a player
 moving on simply by acting in a later phase; `end` closes the turn with the Rally phase, whose rolls
-are automatic. Nothing is ever owed by the side whose turn it is not (H5), so a game over days never
+are automatic. Nothing is ever owed by the side whose turn it is not (H24), so a game over days never
 waits for an answer. House rules are numbered in rules/companycommander.md and cited as (H<n>).
 
 Every die is rolled with `engine.chance` from the match seed and a counter kept here (`n`), so the
@@ -93,8 +93,8 @@ ACTING = (RECON, FIRE, ASSAULT)  # the phases a player leaves simply by acting i
 PIN_AT, CASUALTY_AT = 8, 11
 # Our Assault table (H15), on 2D6 plus the modifiers: what each total does.
 REPULSED_UPTO, STALLED_UPTO, HIT_UPTO, HIT_PINNED_UPTO = 4, 7, 9, 11
-PINNED_TARGET = 2  # assaulting a Pinned unit (H6)
-SURPRISE, AMBUSH = 3, 3  # the keyword cards' modifiers (H4)
+PINNED_TARGET = 2  # assaulting a Pinned unit (H14)
+SURPRISE, AMBUSH = 3, 3  # the keyword cards' modifiers (H3)
 RALLY_AT = 4  # a Rally roll of this or more removes the Pinned marker (H17)
 # The rulings issue 31 changed are edition 2's (model.EDITION): a game reads them from its own
 # edition (`State.double_pin` and its neighbours), so a game begun under edition 1 keeps its rules.
@@ -223,7 +223,7 @@ class State:
         return self.options.edition >= 2
 
     def quick_decision(self) -> bool:
-        return False  # nothing is ever asked of the side whose turn it is not (H5)
+        return False  # nothing is ever asked of the side whose turn it is not (H24)
 
     def default_action(self, side: str) -> Action | None:
         return None
@@ -369,7 +369,7 @@ class State:
         return out
 
     def _card_plays(self, side: str, mine: list[Unit], enemy: int) -> list[Action]:
-        """The Tactics cards `side` may play now (H5), each with every target it may name."""
+        """The Tactics cards `side` may play now (H4), each with every target it may name."""
         out: list[Action] = []
         hand = self.hands[side]
         if not hand:
@@ -589,7 +589,12 @@ class State:
         if c.kind == SUPPORT:
             if self.phase not in (RECON, FIRE):
                 now = PHASE_NAMES[self.phase]
-                return f"Support cards are played in the Suppression phase, and this is the {now} phase."
+                why = (
+                    f"Support cards are played in the Recon or Suppression phase, and this is the {now} phase"
+                )
+                if self.phase == ASSAULT:
+                    return f"{why} (an assault or a Surprise Attack ends the Suppression phase)."
+                return f"{why}."
             assert action.front is not None
             where = FRONT_NAMES[action.front]
             return f"The enemy has no unit on the {where}: a Support card needs a target there."
@@ -758,7 +763,7 @@ class State:
         self._removals(effects)
 
     def _hit(self, u: Unit, total: int) -> tuple[Effect, ...]:
-        """A Suppression result on `u` (H7: a second Pin does nothing more)."""
+        """A Suppression result on `u` (H13: a second Pin is a Casualty; in edition 1 it did nothing)."""
         if total >= CASUALTY_AT:
             return (self._casualty(u),)
         if total >= PIN_AT:
@@ -1129,7 +1134,7 @@ def _move_refusal(u: Unit, front: int) -> str:
 
 def new_game(options: Options, seed: int) -> State:
     """A new game: the decks shuffled, the first player drawn at random, the starting hands dealt
-    (H8), and the first turn's Deploy phase under way."""
+    (H5), and the first turn's Deploy phase under way."""
     s = State(options, seed)
     s.tactics = chance.shuffled(TACTICS_DECK, seed, 0)
     for i, side in enumerate(SIDES):

@@ -6,7 +6,7 @@ the order of every deck (from everyone, the owner of a Squad deck too: nobody lo
 the seed, which would predict every die. A view holds a copy of the state with all of that taken out
 (the Squad decks in card-list order, the Tactics deck and the hidden hands empty, the seed 0), so
 renderers and the AI, which only get views, cannot leak it. A hand seen by a Recon mission is not
-kept: the mission's event showed it once (H14).
+kept: the mission's event showed it once (H11).
 """
 
 from __future__ import annotations

@@ -136,7 +136,12 @@ def describe(view: View, action: Action) -> str:
         bonus = f", +{u.type.fire_bonus}" if u.type.fire_bonus else ""
         return f"{name} fires at {across} ({plural(count, 'unit')} there{bonus})"
     if isinstance(action, A.Assault):
-        return f"{name} assaults {across} ({plural(count, 'unit')} there, one at random)"
+        pool = state.assault_targets(u)  # (H15) the Pinned ones across, if any (edition 2)
+        if len(pool) == count:
+            return f"{name} assaults {across} ({plural(count, 'unit')} there, one at random)"
+        if len(pool) == 1:
+            return f"{name} assaults {across} (the Pinned {pool[0].label} there)"
+        return f"{name} assaults {across} (a random one of the {len(pool)} Pinned there)"
     return str(action)
 
 

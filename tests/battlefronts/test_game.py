@@ -281,3 +281,15 @@ def test_the_end_of_round_line_lists_fronts_without_ambiguous_commas() -> None:
     assert "end of round 5: the Reds hold F1 and F3 alone and the Blues hold F5 alone" in line
     s = build({"F1": {RED: ["5H"]}, "T3": {BLUE: ["7C"]}}, round=5, phase="battle")
     assert "end of round 5: the Reds hold F1 alone and the Blues hold no front alone" in history(begin(s))
+
+
+def test_a_three_way_tie_names_its_choices_as_a_list() -> None:
+    """R4: the status, the history and a refusal list three equal battalions as 'R1, R2 or R3',
+    not 'R1 or R2 or R3'."""
+    s = build({"F2": {RED: ["2H 3H 4H", "2D 5D", "JS 6S"], BLUE: ["6C"]}}, round=4, phase="attrition")
+    events = begin(s)
+    assert "R1, R2 or R3 (each strength 2)" in history(events)
+    status = GAME.status(s.view(RED), RED)
+    assert "`reduce R1` (2♥, 3 cards), `reduce R2` (2♦, 2 cards) or `reduce R3` (J♠, 2 cards)." in status
+    with pytest.raises(IllegalAction, match=r"reduce R1, R2 or R3\."):
+        command(s, RED, "pass")

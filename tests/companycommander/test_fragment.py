@@ -379,7 +379,7 @@ def _quiet_turn(s, fronts: str) -> None:
 def test_the_flank_victory_waits_until_each_side_has_had_two_turns() -> None:
     s = new_game(Options(), 3)
     first = s.first
-    _quiet_turn(s, "LC")  # two units in the first player's first turn (H5)
+    _quiet_turn(s, "LC")  # three units in the first player's first turn, to L, C and C (H5)
     _quiet_turn(s, "C")
     assert not s.is_over()  # the first round: it does not count yet (H18)
     _quiet_turn(s, "R")
@@ -388,3 +388,35 @@ def test_the_flank_victory_waits_until_each_side_has_had_two_turns() -> None:
     o = s.outcome()
     assert o is not None and o.winner == first and o.reason is EndReason.OBJECTIVE
     assert "hold all three fronts" in o.detail and s.round == 2
+
+
+# ------------------------------------------------- audit: wins that fall to the side not on turn
+
+
+def test_the_flank_victory_can_fall_to_the_side_not_on_turn_at_once() -> None:
+    """The fragment's "if you ever have units at all three fronts": checked for both sides after
+    every action (H18), so an American assault repulsed off the Left Flank hands the Germans the
+    win in the Americans' own turn."""
+    s = build(
+        {"A1": "scouts L cas0", "A2": "rifles C"} | {"G1": "rifles L", "G2": "rifles C", "G3": "rifles R"},
+        phase=FIRE,
+    )
+    rig(s, (1, 1))  # 2 - 2 (Strength 1 against 3) = 0: repulsed, the Scouts' only point gone
+    events = command(s, "assault A1")
+    o = s.outcome()
+    assert o is not None and o.winner == G and o.reason is EndReason.OBJECTIVE
+    assert o.detail == "the Germans hold all three fronts and the Americans one front"
+    assert "the Germans win" in history(events)
+
+
+def test_a_rally_rout_that_is_the_tenth_loss_ends_the_game_before_the_turn_passes() -> None:
+    """Ten units destroyed or routed win at once, whoever rolled: a Pinned American with a Casualty
+    who rolls a 1 in the Rally phase is the Americans' tenth loss, and the Germans never begin a
+    turn."""
+    s = build({"A1": "rifles C pinned cas1", "A2": "rifles L", "G1": "rifles C"}, lost={A: 9})
+    rig(s, (1,))
+    events = command(s, "end")
+    o = s.outcome()
+    assert o is not None and o.winner == G and o.detail == "10 American units destroyed or routed"
+    assert s.active == A and not s.arriving(G)  # the Germans drew nothing: no turn of theirs began
+    assert "the Germans' turn" not in history(events)

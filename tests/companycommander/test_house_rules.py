@@ -109,8 +109,16 @@ def test_h4_when_each_card_may_be_played() -> None:
     assert not any(a.startswith("play") for a in legal(discard))
     assault = build(units, phase=ASSAULT, hands={A: hand})
     assert "play sniper C" not in legal(assault)
-    with pytest.raises(IllegalAction, match="Support cards are played in the Suppression phase"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"Support cards are played in the Recon or Suppression phase, and this is the Assault "
+        r"phase \(an assault or a Surprise Attack ends the Suppression phase\)\.",
+    ):
         command(assault, "play sniper C")
+    with pytest.raises(
+        IllegalAction, match=r"in the Recon or Suppression phase, and this is the Deploy phase\.$"
+    ):
+        command(deploy, "play sniper C")
     with pytest.raises(IllegalAction, match="Reinforcements are played in your Deploy phase"):
         command(recon, "play reinforcements")
 
@@ -496,6 +504,20 @@ def test_h17_the_company_commander_rallies_without_his_own_bonus() -> None:
     rig(s, (3,))
     (rallied,) = of_type(command(s, "end"), Rallied)
     assert rallied.mods == () and rallied.result == "pinned"
+
+
+def test_h17_h19_a_pinned_company_commander_still_leads() -> None:
+    """Pinned forbids acting (H14), not leading: a Pinned Company Commander still gives +1 to the
+    rallies at his front (after his own roll, which has none) and his extra card next turn."""
+    s = build({"A1": "cc C pinned", "A2": "rifles C pinned cas1", "G1": "rifles C"})
+    rig(s, (3,), (3,))
+    commander, rifles = of_type(command(s, "end"), Rallied)
+    assert (commander.unit, commander.mods, commander.result) == ("A1", (), "pinned")
+    assert (rifles.unit, rifles.mods, rifles.result) == ("A2", (("Company Commander", 1),), "rallied")
+    t = build({"A1": "cc C pinned", "G1": "rifles C"}, active=G)
+    rig(t)
+    command(t, "end")
+    assert t.active == A and "extra tactics" in legal(t)
 
 
 # ---------------------------------------------------------------------- H18, H19, H20, H21

@@ -337,3 +337,29 @@ def test_random_games_never_print_deployed_this_turn() -> None:
             except IllegalAction as exc:
                 assert "it acts from your next turn" not in str(exc)
             s.apply(rng.choice(s.legal_actions(side)), side)
+
+
+# ------------------------------------------------- audit: a roll with nobody left to hit
+
+
+def test_a_support_roll_with_nobody_left_shows_no_dice() -> None:
+    """H12: a Support card's later roll at a front emptied by its earlier ones rolls nothing, so
+    its line names no dice ("0D6:  = 0" read like a broken roll) and says why."""
+    s = build({"A1": "rifles C", "G1": "scouts C", "G2": "rifles L"}, hands={A: ["mortars"]})
+    rig(s, (6, 6))
+    events = command(s, "play mortars C")
+    last = of_type(events, Shot)[-1]
+    assert last.empty
+    assert last.text(None) == "Mortar Barrage on the German Center: no roll, nobody is left there to hit"
+    assert last.short() == "Mortar Barrage → C: no roll, nobody left"
+    assert "D6" not in history(events).split("destroyed")[-1]
+
+
+def test_the_notation_help_says_a_roll_stands_as_the_platform_plays_it() -> None:
+    """RULES.md, "Chance is never shown before it is drawn": after a die, the actions before a
+    refused one stand (tests/test_fair_chance_scenarios.py plays `assault A3; play rally C` so). The
+    help said the command was then refused whole and nothing played, which was never so."""
+    words = TOPICS["notation"]
+    assert "nothing is played" not in words
+    assert "before any die is rolled or card drawn refuses the whole command" in words
+    assert "after one, what came before stands" in words

@@ -286,3 +286,23 @@ def test_an_action_changed_after_it_was_made_is_not_the_listed_one() -> None:
     assert s.unit("A1") is not None and s.unit("A1").front == -1  # type: ignore[union-attr]
     s.apply(A_.Deploy("A1", 1), A)  # made afresh, not interned: accepted by value
     assert s.unit("A1").front == 1  # type: ignore[union-attr]
+
+
+def test_an_assault_button_says_it_falls_on_a_pinned_unit_when_one_stands_across() -> None:
+    """H15 (edition 2): the target is drawn among the Pinned units across, if any. The button said
+    "one at random" of all the units there, which a player would read as any of them."""
+    s = build({"A1": "rifles C", "G1": "rifles C pinned", "G2": "mg42 C", "G3": "scouts C pinned"})
+    view = s.view(A)
+    assert GAME.describe(view, parse("assault A1")) == (
+        "Rifle squad A1 assaults the German Center (a random one of the 2 Pinned there)"
+    )
+    one = build({"A1": "rifles C", "G1": "rifles C pinned", "G2": "mg42 C"})
+    assert GAME.describe(one.view(A), parse("assault A1")) == (
+        "Rifle squad A1 assaults the German Center (the Pinned G1 there)"
+    )
+    old = build(
+        {"A1": "rifles C", "G1": "rifles C pinned", "G2": "mg42 C"}, options=Options(edition=1)
+    )  # edition 1 draws among them all
+    assert GAME.describe(old.view(A), parse("assault A1")) == (
+        "Rifle squad A1 assaults the German Center (2 units there, one at random)"
+    )
