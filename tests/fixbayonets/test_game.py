@@ -131,6 +131,18 @@ def test_statuses_are_public_sentences_naming_what_to_do() -> None:
         assert "{player}" in text and text.endswith(".")
 
 
+def test_the_first_question_says_when_the_player_is_asked() -> None:
+    """Hands hidden, the question comes after every card; face up, only with a fitting card (R13)."""
+    hidden = pos({"d4": "GR"}, g=["march"], a=["bayonet"])
+    face_up = pos({"d4": "GR"}, g=["march"], a=["rough"], options=OPEN)
+    for st in (hidden, face_up):
+        play(st, "march Rd4-d6")
+    assert "You are asked after every card, whatever you hold;" in GAME.status(hidden.view(AM), AM)
+    words = GAME.status(face_up.view(AM), AM)
+    assert "whatever you hold" not in words
+    assert "You are asked whenever you hold a card that could cancel it (hands are face up);" in words
+
+
 def test_descriptions_fit_buttons_and_name_what_happens() -> None:
     s = pos({"d4": "GRR", "d5": "AOR", "e6": "AR"}, g=["pistol", "grenade"], phase=FIGHTING)
     view = s.view(G)
