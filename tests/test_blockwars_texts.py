@@ -133,3 +133,14 @@ def test_acting_during_the_other_sides_decision_names_the_decision() -> None:
     with pytest.raises(IllegalAction) as exc:
         s.apply("a8-a7", "germans")
     assert str(exc.value) == "It is not your decision: the Canadians must first answer the dogfight."
+
+
+def test_the_help_says_whom_a_barrage_and_a_strafe_hit() -> None:
+    """The help says what the engine does: a barrage hits friend and foe and damages the tank, a strafe
+    never targets the tank, and only a side with nothing left on the board or in reserve loses."""
+    from engine.blockwars.help import TOPICS
+
+    specials = TOPICS["specials"]
+    assert "friend or foe" in specials and "the tank is damaged instead" in specials
+    assert "strafe an enemy unit (never the tank)" in specials
+    assert "no unit left, on the board or in reserve, loses" in TOPICS["winning"]
