@@ -98,6 +98,15 @@ def test_bad_notation_is_refused_with_a_reason(text: str) -> None:
     assert str(exc.value).strip().endswith((".", ")"))
 
 
+def test_a_group_of_one_is_told_how_to_write_a_plain_move() -> None:
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse("march fwd Rd1")
+    assert str(exc.value) == (
+        "A group move needs two men or more; one man moves with a plain move, the card, the man and "
+        "the square he goes to: `march Rd1-<square>`."
+    )
+
+
 def test_every_legal_action_is_played_by_its_verb_through_a_whole_game() -> None:
     """A whole game can be played with the game's own commands: each action's verb, given the
     argument autocomplete offers, plays exactly that action."""
