@@ -79,6 +79,19 @@ def test_a_gun_that_loses_misses_and_a_modified_face_card_is_named() -> None:
     assert "Jack of clubs (as a Queen)" in combat.text()
 
 
+def test_an_ace_in_the_aces_hands_counts_as_one_above_an_ace_in_words() -> None:
+    """The fighter ace's Ace counts 15: the line says what that means, not a bare number."""
+    aces = Options(fighter_aces=True)
+    s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, options=aces, g=["JD", "AC"], c=["2D", "3H"])
+    s.apply("e5xe4")
+    s.apply("fly A", "germans")
+    s.apply("decline", "canadians")
+    (combat,) = [e for e in s.apply("strafe h1", "germans") if isinstance(e, Combat)]
+    assert combat.attacker_value == 15
+    assert "Ace of clubs (as one above an Ace) vs 3 of hearts" in combat.text()
+    assert "15" not in combat.text()
+
+
 def test_refusals_count_their_files_in_words() -> None:
     s = new_game(Options(), 1)
     s.apply("setup std")
@@ -120,3 +133,14 @@ def test_acting_during_the_other_sides_decision_names_the_decision() -> None:
     with pytest.raises(IllegalAction) as exc:
         s.apply("a8-a7", "germans")
     assert str(exc.value) == "It is not your decision: the Canadians must first answer the dogfight."
+
+
+def test_the_help_says_whom_a_barrage_and_a_strafe_hit() -> None:
+    """The help says what the engine does: a barrage hits friend and foe and damages the tank, a strafe
+    never targets the tank, and only a side with nothing left on the board or in reserve loses."""
+    from engine.blockwars.help import TOPICS
+
+    specials = TOPICS["specials"]
+    assert "friend or foe" in specials and "the tank is damaged instead" in specials
+    assert "strafe an enemy unit (never the tank)" in specials
+    assert "no unit left, on the board or in reserve, loses" in TOPICS["winning"]

@@ -645,6 +645,22 @@ def test_r14_unit_arriving_off_turn_can_attack_on_its_own_next_turn():
     assert "a1xb2" in legal(s)
 
 
+def test_r14_a_casualty_back_by_ace_may_move_though_it_had_moved_earlier_that_turn():
+    """The unit that comes back is a new arrival: the move it made before it fell does not count."""
+    s = pos({"e3": "C", "e5": "G", "a8": "G", "h1": "C"}, active=C, c=["AC"], g=["5D"], options=CROSSES)
+    empty_reserve(s, C)
+    s.casualties[C] = [u for u in s.casualties[C] if u[1] != "I"]  # no infantry has fallen yet
+    s.apply("e3-e4xe5")  # the Canadian wins with the Ace, the Germans spend the Iron Cross
+    ev = s.apply("cross")
+    assert of(ev, Removed)[0].square == "e4" and s.pending is not None and s.pending.kind == "ace"
+    r = of(s.apply("R@b1"), Reinforced)[0]
+    assert r.from_casualties and s.active is C and s.actions_left == 1
+    assert {"b1-b2", "b1-a2", "b1-c1"} <= legal(s)  # it may move (R14)...
+    assert not any(a.startswith("b1x") for a in legal(s))  # ...but not attack
+    s.apply("b1-b2")
+    assert s.board[square("b2")] is not None
+
+
 def test_r14_tank_arriving_by_ace_cannot_fire_that_turn():
     s = pos({"e4": "C", "e5": "G", "a3": "G"}, active=C, c=["AC"], g=["2D"])
     s.apply("e4xe5")

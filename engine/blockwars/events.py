@@ -331,8 +331,9 @@ class GameOver(Event):
 
 
 def _value(v: int) -> str:
-    """What a modified card counts as: a number, or a face card's name."""
-    return {11: "a Jack", 12: "a Queen", 13: "a King", 14: "an Ace"}.get(v, str(v))
+    """What a modified card counts as: a number, or a face card's name (the ace's own Ace counts
+    one more than any card)."""
+    return {11: "a Jack", 12: "a Queen", 13: "a King", 14: "an Ace", 15: "one above an Ace"}.get(v, str(v))
 
 
 def actor(events: Sequence[Event]) -> Side | None:

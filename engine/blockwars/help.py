@@ -51,15 +51,16 @@ TOPICS: dict[str, str] = {
     ),
     "specials": (
         "**Special cards** (in ordinary fights only). **King**: an artillery barrage on any square and its "
-        "neighbours; a 2 or 3 destroys each unit hit (the Germans may use gas once: 2–6). **Ace**: bring "
+        "neighbours, friend or foe; for each unit there a card is turned, and a 2 or 3 destroys it (the tank "
+        "is damaged instead; the Germans may use gas once: 2–6). **Ace**: bring "
         "a unit onto your back row at once (with no infantry left in reserve, a fallen infantry unit or "
         "machine gun comes back; a destroyed tank never does). **Jack**: an air battle; one of your "
-        "aircraft may strafe an enemy unit, and the enemy may meet it in a dogfight first."
+        "aircraft may strafe an enemy unit (never the tank), and the enemy may meet it in a dogfight first."
     ),
     "winning": (
         "**Winning.** Two of your units on the enemy back row at once wins at that moment. You can also "
-        "resign, agree a draw, or lose on time when your turn deadline passes. A side with no units left "
-        "loses; sixty turns in a row with no card turned is a draw."
+        "resign, agree a draw, or lose on time when your turn deadline passes. A side with no unit left, "
+        "on the board or in reserve, loses; sixty turns in a row with no card turned is a draw."
     ),
     "optional": (
         "**Optional rules** (chosen in the challenge). *Crosses*: once a game each side may turn one "

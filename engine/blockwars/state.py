@@ -705,6 +705,7 @@ class State:
             self.pos[uid] = action.at
         for s in squares:
             self.board[s] = uid
+        self.moved.discard(uid)  # (R14) a casualty back is a new arrival: a move before it fell is forgotten
         self.entered.add(uid)
         kind = TANK if action.tank else MACHINE_GUN if action.gun else INFANTRY
         self._events.append(Reinforced(side, kind, _names(squares), by_ace, from_casualties))

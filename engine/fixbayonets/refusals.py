@@ -209,7 +209,9 @@ def spent_words(state: State, kind: str, sq: int, *, wanted: int = 1) -> str:
     times = "twice" if MOVES_PER_TURN[kind] == 2 else "once"
     if wanted > 1:
         return f"Not that many {PLURAL[kind]} on {NAMES[sq]} may still move this turn."
-    return f"The {SINGULAR[kind]} on {NAMES[sq]} has moved: a {SINGULAR[kind]} moves {times} a turn."
+    here = sum(1 for u in state.stacks[sq] if unit_kind(u) == kind)
+    men, verb = (PLURAL[kind], "have") if here > 1 else (SINGULAR[kind], "has")
+    return f"The {men} on {NAMES[sq]} {verb} moved: {_an(SINGULAR[kind])} moves {times} a turn."
 
 
 def hints(state: State, action: Action, side: str) -> list[Action]:

@@ -155,10 +155,15 @@ def status(view: View, side: str) -> str:
                 "(`negate …`) or let it stand (`pass`)."
             )
             if s.asked[side] <= 1:  # the first time in the game: how not to be asked at all
+                when = (
+                    "whenever you hold a card that could cancel it (hands are face up)"
+                    if s.options.open_hands
+                    else "after every card, whatever you hold"
+                )
                 ask += (
-                    " You are asked after every card, whatever you hold; standing orders answer for "
-                    "you: `orders never` lets every card stand, `orders officers` cancels only attacks "
-                    "on your officers, `orders ask` asks again."
+                    f" You are asked {when}; standing orders answer for you: `orders never` lets "
+                    "every card stand, `orders officers` cancels only attacks on your officers, "
+                    "`orders ask` asks again."
                 )
             return ask
         assert isinstance(p.play, A.Attack)

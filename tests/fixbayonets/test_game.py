@@ -98,6 +98,15 @@ def test_bad_notation_is_refused_with_a_reason(text: str) -> None:
     assert str(exc.value).strip().endswith((".", ")"))
 
 
+def test_a_group_of_one_is_told_how_to_write_a_plain_move() -> None:
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse("march fwd Rd1")
+    assert str(exc.value) == (
+        "A group move needs two men or more; one man moves with a plain move, the card, the man and "
+        "the square he goes to: `march Rd1-<square>`."
+    )
+
+
 def test_every_legal_action_is_played_by_its_verb_through_a_whole_game() -> None:
     """A whole game can be played with the game's own commands: each action's verb, given the
     argument autocomplete offers, plays exactly that action."""
@@ -129,6 +138,18 @@ def test_statuses_are_public_sentences_naming_what_to_do() -> None:
     for s, side in random_game(7, 200):
         text = GAME.status(s.view(side), side)
         assert "{player}" in text and text.endswith(".")
+
+
+def test_the_first_question_says_when_the_player_is_asked() -> None:
+    """Hands hidden, the question comes after every card; face up, only with a fitting card (R13)."""
+    hidden = pos({"d4": "GR"}, g=["march"], a=["bayonet"])
+    face_up = pos({"d4": "GR"}, g=["march"], a=["rough"], options=OPEN)
+    for st in (hidden, face_up):
+        play(st, "march Rd4-d6")
+    assert "You are asked after every card, whatever you hold;" in GAME.status(hidden.view(AM), AM)
+    words = GAME.status(face_up.view(AM), AM)
+    assert "whatever you hold" not in words
+    assert "You are asked whenever you hold a card that could cancel it (hands are face up);" in words
 
 
 def test_descriptions_fit_buttons_and_name_what_happens() -> None:

@@ -158,7 +158,10 @@ def test_r11_a_man_moves_once_a_turn() -> None:
     s = pos({"d4": "GR"}, g=["crawl", "crawl"])
     play(s, "crawl Rd4-d5")
     assert not any(a.startswith("crawl Rd5") for a in legal(s))
-    assert "has moved" in refused(s, "crawl Rd5-d6")
+    assert refused(s, "crawl Rd5-d6") == "The rifleman on d5 has moved: a rifleman moves once a turn."
+    s = pos({"d4": "GOO"}, g=["crawl", "crawl", "crawl"])
+    play(s, "crawl Od4-d5", "crawl Od4-d5")
+    assert refused(s, "crawl Od5-d6") == "The officers on d5 have moved: an officer moves once a turn."
 
 
 def test_r11_the_runner_moves_twice() -> None:
@@ -201,7 +204,7 @@ def test_r11_a_group_move_is_blocked_by_enemies_and_spends_every_man_s_move() ->
     s = pos({"d7": "GRR", "e7": "GR", "e6": "AR"}, g=["march", "crawl"])
     assert "into or through enemy" in refused(s, "march fwd RRd7,Re7")
     play(s, "march fwd RRd7")
-    assert "has moved" in refused(s, "crawl Rd5-d4")
+    assert refused(s, "crawl Rd5-d4") == "The riflemen on d5 have moved: a rifleman moves once a turn."
 
 
 def test_r11_the_menu_of_group_moves_and_any_other_group_applies() -> None:
