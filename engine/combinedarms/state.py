@@ -914,21 +914,30 @@ class State:
             )
         return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
 
+    def falls_if_forced(self, uid: int) -> str | None:
+        """Why a forced retreat of `uid` now would destroy it (the `Destroyed` event's reason), or
+        None when it would fall back: one test for the engine and for what the players are told."""
+        if uid in self.retreated:
+            return "double whammy"  # (R13)
+        t = self.utype(uid)
+        if t.base:
+            return "base"  # (W5)
+        if t.move == 0:
+            return "cannot move"  # (R14): a unit that cannot move cannot retreat (the WWI HQ)
+        if self.retreat_squares(uid):
+            return None
+        side = self.u_side[uid]
+        on_back = self.u_sq[uid] // self.g.width == (0 if side == 0 else self.g.height - 1)
+        return "off the board" if on_back else "no retreat"
+
     def _forced_retreat(self, uid: int, events: list[Event]) -> None:
         side = self.u_side[uid]
-        if uid in self.retreated:
-            self._destroy(uid, "double whammy", events)  # (R13)
-            return
-        t = self.utype(uid)
-        if t.base or t.move == 0:
-            # (W5) bases; (R14) a unit that cannot move cannot retreat, so the WWI Headquarters too
-            self._destroy(uid, "base" if t.base else "cannot move", events)
+        why = self.falls_if_forced(uid)
+        if why is not None:
+            self._destroy(uid, why, events)
             return
         options = self.retreat_squares(uid)
-        if not options:
-            on_back = self.u_sq[uid] // self.g.width == (0 if side == 0 else self.g.height - 1)
-            self._destroy(uid, "off the board" if on_back else "no retreat", events)
-        elif len(options) == 1:
+        if len(options) == 1:
             self._retreat(uid, options[0], "only square", events)
         elif self.auto[side]:
             self._retreat(uid, options[0], "automatic", events)
