@@ -248,6 +248,34 @@ def test_paratroopers_next_to_a_friendly_airfield_when_the_turn_begins_move_four
     assert "d1-d5" in legal(s, AMERICANS)
 
 
+def test_an_airfield_retreats_by_the_retreat_rule_not_its_move_rule():
+    """W15: a forced retreat is not a move, so an Airfield may fall back onto a square beside an
+    enemy and beside no friend, where it could never move; it is not destroyed for want of one."""
+    s = build("wwii", {"d4": "R", "c5": "i", "e5": "i", "h1": "H", "a8": "h"}, active=1)
+    events = play(s, GERMANS, "done", "c5xd4", "e5xd4")
+    owed = next(e for e in events if isinstance(e, E.RetreatOwed))
+    assert owed.options == ("d3", "e3", "c3")  # the laterals c4 and e4 touch the attackers (R11)
+    play(s, AMERICANS, "retreat c3")
+    assert code_at(s, "c3") == "R" and not any(isinstance(e, E.Destroyed) for e in events)
+
+
+def test_a_reinforcement_is_placed_not_moved_and_judged_after_the_turn_began():
+    """W15: an Airfield may arrive on any empty back-row square, friends beside it or not, and a
+    Paratrooper arriving beside a friendly Airfield has Move 1 that turn: it was not on the board
+    when the turn began (W4)."""
+    options = {"reinforcements": True}
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h"}, options=options, turn=3)
+    assert "R@a1" in legal(s, AMERICANS)
+    play(s, AMERICANS, "R@a1")
+    assert code_at(s, "a1") == "R"
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h"}, options=options, turn=3)
+    play(s, AMERICANS, "P@c1")
+    assert {m for m in legal(s, AMERICANS) if m.startswith("c1-")} == {"c1-b1", "c1-b2", "c1-c2", "c1-d2"}
+    play(s, AMERICANS, "end")
+    play(s, GERMANS, "I@b8", "end")
+    assert "c1-c5" in legal(s, AMERICANS)  # next turn it begins beside the Airfield: Move 4
+
+
 def test_difficult_terrain_gives_defence_and_stops_tanks_and_mechanized_infantry():
     s = build(
         "wwii",
