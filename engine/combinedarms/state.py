@@ -247,6 +247,12 @@ class State:
     def adjective(self, index: int) -> str:
         return self.rules.era.sides[index].adjective
 
+    def whose(self, index: int) -> str:
+        """A side's name before "turn": "the Germans' turn", but "the British turn" (no 's' to
+        take an apostrophe)."""
+        title = self.title(index)
+        return f"{title}'" if title.endswith("s") else title
+
     def utype(self, uid: int) -> UnitType:
         return self.types[self.u_code[uid]]
 
@@ -560,7 +566,7 @@ class State:
                 f"The {self.title(other)} must first choose where their {self.unit_name(uid)} on "
                 f"{self.g.names[self.u_sq[uid]]} retreats; send the rest after their answer."
             )
-        return f"It is the {self.title(other)}' turn, not yours."
+        return f"It is the {self.whose(other)} turn, not yours."
 
     def _apply_meta(self, action: MetaAction, who: int) -> list[Event]:
         done = settle(
@@ -994,10 +1000,10 @@ class State:
         """(W6) The enemy's turn is over and `side` still stands on every city: it wins as its own
         turn would begin."""
         n = len(self.cities)
-        enemy = self.title(1 - side)
+        enemy = self.whose(1 - side)
         self._finish(
             Outcome(
-                self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities through the {enemy}' turn"
+                self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities through the {enemy} turn"
             ),
             events,
         )

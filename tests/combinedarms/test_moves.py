@@ -66,6 +66,17 @@ def test_moving_the_enemy_or_an_empty_square_is_refused_with_a_reason():
         play(s, BRITISH, "c3-z9")
 
 
+def test_acting_out_of_turn_is_told_whose_turn_it_is_in_good_english():
+    s = build("wwi", {"c3": "T", "d1": "H", "h8": "h", "c6": "i"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, GERMANS, "c6-c5")
+    assert str(info.value) == "It is the British turn, not yours."  # never "the British' turn"
+    s = build("wwii", {"c3": "T", "d1": "H", "h8": "h", "c6": "i"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, GERMANS, "c6-c5")
+    assert str(info.value) == "It is the Americans' turn, not yours."
+
+
 def test_done_ends_the_move_phase_and_an_attack_ends_it_too():
     s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
     events = play(s, BRITISH, "done")
