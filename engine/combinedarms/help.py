@@ -105,10 +105,10 @@ def _topics(era: Era) -> dict[str, str]:
         options = (
             "**Options.** Terrain: bunkers (+2 defence), trenches (+1) and No Man's Land (-1), dealt "
             "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 "
-            "defence and always do 2. Experienced: a unit that has hit 5 enemy "
-            "units in the turns they died "
-            "becomes Elite. Reinforcements: every third turn of yours, one more unit (not an HQ) on "
-            "your back row (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
+            "defence and always do 2. Experienced: a unit that has hit 5 enemy units in the turns "
+            "they died becomes Elite. Reinforcements: every third turn of yours, one more unit (not "
+            "an HQ, and no more of its type than your army may have) on your back row (`T@a1`). "
+            "Campaign: a 12x10 board, 24-unit armies, every option on."
         )
         return {
             "overview": overview,
@@ -132,7 +132,8 @@ def _topics(era: Era) -> dict[str, str]:
         f"**Army.** Exactly {lim.size} units: one Headquarters, at most 4 of any type, at most 5 tanks "
         "(light, medium and heavy together), and at least 7 different types besides the Headquarters. "
         "`army balanced` (or armoured, airborne, fortress), or counts: "
-        "`army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1`. Secret until both are in."
+        "`army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1`. Secret until both are in. In the Campaign: "
+        f"{era.campaign_limits.size} units, at most 6 of any type and 7 tanks in all."
     )
     special = (
         "**Special rules.** Engineers do 2 to Fortifications and the HQ. Anti-Tank Guns do 2 to every "

@@ -191,6 +191,13 @@ def test_the_rules_topics_give_the_campaign_army_too():
     lim = WWI_GAME.new_game({"campaign": True}, 1).rules.limits
     assert f"{lim.size} units" in army and "at least 12 Infantry" in army and "at most 7 Artillery" in army
     assert "Elite: up to 2 units" in WWI_GAME.rules["options"] and "3 in the Campaign" not in army
+    assert "no more of its type than your army may have" in WWI_GAME.rules["options"]  # R19
+    # WWII's Campaign army too (W13): 24 units, at most 6 of a type and 7 tanks.
+    army = WWII_GAME.rules["army"]
+    lim = WWII_GAME.new_game({"campaign": True}, 1).rules.limits
+    assert (
+        f"{lim.size} units, at most {lim.most['I']} of any type and {lim.class_most['armour']} tanks" in army
+    )
 
 
 def test_menus_for_each_stage():
