@@ -858,10 +858,15 @@ class State:
                 )
             return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away.{boost}"
         if t.airfield:
-            return (
-                "An airfield may only move to a square next to a friendly unit and not next to an enemy; "
-                f"{name} is not such a square."
-            )
+            # (W2) Name what is wrong with the square; a square that is right for it but walled
+            # off gets the path's reason below.
+            side = self.u_side[uid]
+            foes = self.g.near[dst] & self.occ[1 - side]
+            rule = "An airfield may only move to a square next to a friendly unit and not next to an enemy"
+            if foes:
+                return f"{rule}; {name} is next to the enemy on {self.g.names[next(bits(foes))]}."
+            if not self.g.near[dst] & self.occ[side] & ~(1 << self.u_sq[uid]):
+                return f"{rule}; no friendly unit stands next to {name}."
         if t.heavy and self.slow:
             return (
                 f"No path of empty squares leads to {name} (units cannot pass through others, and "

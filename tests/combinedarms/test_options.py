@@ -196,8 +196,21 @@ def test_airfields_move_only_next_to_a_friend_and_away_from_enemies():
     moves = {m.split("-")[1] for m in legal(s, AMERICANS) if m.startswith("d2-")}
     # Within 2 of d2, next to f2 or a4, and not next to the enemy on d4 (so not e3) (W2).
     assert moves == {"e1", "e2", "f1", "f3", "b3", "b4"}
-    with pytest.raises(IllegalAction, match="next to a friendly unit and not next to an enemy"):
+    with pytest.raises(IllegalAction, match="next to a friendly unit and not next to an enemy") as info:
         play(s, AMERICANS, "d2-d3")
+    assert str(info.value).endswith("; d3 is next to the enemy on d4.")
+    with pytest.raises(IllegalAction, match="no friendly unit stands next to c1"):
+        play(s, AMERICANS, "d2-c1")
+
+
+def test_an_airfield_walled_in_is_told_the_path_is_blocked_not_the_square_wrong():
+    """d4 is beside friends and no enemy, so it is a square an Airfield may take; what stops it is
+    that no path of empty squares leads there (R6, W2), and the refusal must say that."""
+    own = {sq: "I" for sq in ("c1", "d1", "e1", "c2", "e2", "c3", "d3", "e3")}
+    s = build("wwii", {"d2": "R", **own, "h1": "H", "h8": "h"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, AMERICANS, "d2-d4")
+    assert str(info.value) == "No path of empty squares leads to d4: units cannot move through other units."
 
 
 def test_an_airfield_that_moved_cannot_attack_that_turn():
