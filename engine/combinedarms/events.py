@@ -207,8 +207,14 @@ class CitiesHeld(Event):
     side: str
     title: str
     cities: int
+    too_late: bool = False  # made in the last turn the turn limit allows: no turn of theirs is left
 
     def text(self, viewer: str | None = None) -> str:
+        if self.too_late:
+            return (
+                f"the {self.title} stand on all {self.cities} cities, but too late: the turn limit "
+                "draws the game when this turn ends"
+            )
         return (
             f"the {self.title} stand on all {self.cities} cities: they win if they still hold them all "
             "when their next turn begins"

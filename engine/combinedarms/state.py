@@ -997,7 +997,10 @@ class State:
             return
         n = len(self.cities)
         if self.rules.cities_hold:
-            events.append(CitiesHeld(self.sides[side], self.title(side), n))
+            # Only a second-side hold made in its own last turn has no next turn before the limit
+            # (every other hold is judged as an enemy turn ends, before the limit: W6, R24).
+            last = side == 1 == self.active and 0 < self.rules.turns <= self.taken[1]
+            events.append(CitiesHeld(self.sides[side], self.title(side), n, too_late=last))
             return
         self._finish(Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events)
 
