@@ -796,7 +796,19 @@ class State:
                 f"(your next on your turn {due})."
             )
         else:
-            raise IllegalAction("Set-up is over: move (b2-c4), attack (c4xd6), `done` or `end`.")
+            raise IllegalAction(f"Set-up is over: {self._what_now()}", self._hint_units(who))
+
+    def _what_now(self) -> str:
+        """What the side on turn may do in this phase, with an example it can play now."""
+        legal = self._generate()
+        if self.step == MOVE:
+            move = next((a for a in legal if isinstance(a, A.Move)), None)
+            example = f"move a unit (e.g. `{move}`), " if move else ""
+            return f"{example}`done` to go on to the attacks, or `end` your turn."
+        attack = next((a for a in legal if isinstance(a, A.Attack)), None)
+        if attack is None:
+            return "no unit of yours can attack now; `end` your turn."
+        return f"attack an enemy unit in range (e.g. `{attack}`) or `end` your turn."
 
     def _square(self, name: str) -> int:
         sq = self.g.index.get(name)
@@ -819,9 +831,7 @@ class State:
 
     def _do_move(self, who: int, action: A.Move, events: list[Event]) -> None:
         if self.step != MOVE:
-            raise IllegalAction(
-                "The move phase is over: attack (c4xd6) or `end` your turn.", self._hint_units(who)
-            )
+            raise IllegalAction(f"The move phase is over: {self._what_now()}", self._hint_units(who))
         uid = self._own_unit(who, action.src)
         dst = self._square(action.dst)
         t = self.utype(uid)

@@ -81,10 +81,26 @@ def test_done_ends_the_move_phase_and_an_attack_ends_it_too():
     s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
     events = play(s, BRITISH, "done")
     assert any(isinstance(e, E.MovesDone) for e in events)
-    with pytest.raises(IllegalAction, match="move phase is over"):
+    with pytest.raises(IllegalAction, match="move phase is over") as info:
         play(s, BRITISH, "c3-c4")
+    # The example is an attack this side can make (not a made-up `c4xd6`).
+    assert str(info.value) == (
+        "The move phase is over: attack an enemy unit in range (e.g. `c3xc5`) or `end` your turn."
+    )
     with pytest.raises(IllegalAction, match="already over"):
         play(s, BRITISH, "done")
+    play(s, BRITISH, "c3xc5")
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "c3-c4")
+    assert str(info.value) == "The move phase is over: no unit of yours can attack now; `end` your turn."
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "army balanced")
+    assert str(info.value) == "Set-up is over: no unit of yours can attack now; `end` your turn."
+    s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "deploy line")
+    assert str(info.value).startswith("Set-up is over: move a unit (e.g. `c3-")
+    assert str(info.value).endswith("`done` to go on to the attacks, or `end` your turn.")
     # An attack sent during the move phase closes it first (R8).
     s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
     events = play(s, BRITISH, "c3xc5")
