@@ -140,7 +140,8 @@ def _topics(era: Era) -> dict[str, str]:
         "tank. Airfields cannot attack an Anti-Aircraft Gun or a unit next to one (its own side's). "
         "Paratroopers that begin the turn next to a friendly Airfield move 4. An Airfield moves only "
         "to a square next to a friendly unit and not next to an enemy, and never moves and attacks "
-        "in one turn. Fortifications and the HQ cannot move: a forced retreat destroys them."
+        "in one turn; forced back, it retreats like any unit. Fortifications and the HQ cannot move: "
+        "a forced retreat destroys them."
     )
     options = (
         "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win "

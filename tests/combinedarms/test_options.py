@@ -270,6 +270,7 @@ def test_an_airfield_retreats_by_the_retreat_rule_not_its_move_rule():
     assert owed.options == ("d3", "e3", "c3")  # the laterals c4 and e4 touch the attackers (R11)
     play(s, AMERICANS, "retreat c3")
     assert code_at(s, "c3") == "R" and not any(isinstance(e, E.Destroyed) for e in events)
+    assert "forced back, it retreats like any unit" in WWII_GAME.rules["special"]
 
 
 def test_a_reinforcement_is_placed_not_moved_and_judged_after_the_turn_began():
