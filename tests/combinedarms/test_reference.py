@@ -12,6 +12,7 @@ import random
 import pytest
 
 from engine.combinedarms import actions as A
+from engine.combinedarms import events as E
 from engine.combinedarms.state import MOVE, NOWHERE, PLAY, REINFORCE, State, new_game
 
 
@@ -139,9 +140,9 @@ def _attack(s: State, action: A.Attack, side: str) -> None:
     cannot = s.utype(tgt).move == 0
     room = _retreats(s, tgt)
     events = s.apply(action, side)
-    hit = next(e for e in events if type(e).__name__ == "Hit")
+    hit = next(e for e in events if isinstance(e, E.Hit))
     assert (hit.damage, hit.defense, hit.total) == (dmg, d, before + dmg)
-    gone = [e for e in events if type(e).__name__ == "Destroyed"]
+    gone = [e for e in events if isinstance(e, E.Destroyed)]
     if before + dmg < d:
         assert not gone and s.u_sq[tgt] == g.index[action.dst]
     elif again or cannot or not room:  # Double Whammy (R13), no Move (R14, W5), nowhere to go
