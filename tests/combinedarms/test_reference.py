@@ -28,7 +28,8 @@ def _moves(s: State, uid: int) -> set[int]:
     side = s.u_side[uid]
     start = s.u_sq[uid]
     points = t.para_move if uid in s.boosted else t.move
-    slow = {i for i in range(s.g.size) if s.slow >> i & 1}
+    # Difficult ground, and the cities too when both options are on (W7).
+    slow = {i for i, t in enumerate(s.terrain) if t == "D"} | (set(s.cities) if s.rules.difficult else set())
     seen = {start}
     frontier = [start]
     for _ in range(points):
