@@ -1,8 +1,8 @@
 """The engine's bit-mask moves, attacks, damage and retreats against a plain reading of the rules.
 
 The state answers "where may this unit go" with whole-board masks and a per-unit cache; here the
-same questions are answered square by square, straight from the rulings (R5-R16, R22, W2-W8,
-W12), over seeded random games of both eras with every option, and the two must agree everywhere.
+same questions are answered square by square, straight from the rulings (R5-R19, R22, R24, W2-W8,
+W6, W10, W12), over seeded random games of both eras with every option, and the two must agree everywhere.
 """
 
 from __future__ import annotations
@@ -88,6 +88,41 @@ def _retreats(s: State, uid: int) -> set[int]:
     return out
 
 
+def _reinforcements(s: State, side: int) -> set[str]:
+    """Any type but the Headquarters and (WWII) the bases, while the board holds fewer of it than
+    the army may have, and fewer tanks than the army may have (R19, W10)."""
+    lim = s.rules.limits
+    mine = [s.u_code[u] for u in s.alive(side)]
+    tanks = sum(1 for c in mine if s.types[c].cls == "armour")
+    out = set()
+    for t in s.rules.era.units:
+        if t.code == "H" or (t.code == "F" and s.rules.era.key == "wwii"):
+            continue
+        if mine.count(t.code) >= lim.most.get(t.code, 99):
+            continue
+        if t.cls == "armour" and tanks >= lim.class_most["armour"]:
+            continue
+        out.add(t.code)
+    return out
+
+
+def _end(s: State, side: str) -> None:
+    """Ending a turn: every city held by the other side wins for it (W6, edition 2); else the turn
+    limit draws after the second side's turn (R24); else the other side begins."""
+    me = s.side_index(side)
+    occupants = {s.u_side[s.board[c]] if s.board[c] != NOWHERE else None for c in s.cities}
+    held = s.rules.cities and occupants == {1 - me}
+    last = me == 1 and 0 < s.rules.turns <= s.taken[1]
+    s.apply(A.END, side)
+    outcome = s.outcome()
+    if held:
+        assert outcome is not None and outcome.winner == s.sides[1 - me]
+    elif last:
+        assert outcome is not None and outcome.winner is None
+    else:
+        assert outcome is None and s.active == 1 - me
+
+
 def _check(s: State) -> None:
     names = s.g.names
     legal = s.legal_actions()
@@ -99,6 +134,7 @@ def _check(s: State) -> None:
     if s.step == REINFORCE:
         free = {names[d] for d in s.back_row(side) if s.board[d] == NOWHERE}
         assert {a.dst for a in legal if isinstance(a, A.Reinforce)} == free
+        assert {a.code for a in legal if isinstance(a, A.Reinforce)} == _reinforcements(s, side)
         return
     for uid in s.alive(side):
         src = names[s.u_sq[uid]]
@@ -182,6 +218,8 @@ def test_moves_attacks_damage_and_retreats_agree_with_a_square_by_square_reading
             action = rng.choice(pick)
             if isinstance(action, A.Attack):
                 _attack(s, action, next(iter(s.to_act())))
+            elif isinstance(action, A.End):
+                _end(s, next(iter(s.to_act())))
             else:
                 s.apply(action, next(iter(s.to_act())))
             steps += 1
