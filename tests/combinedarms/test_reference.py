@@ -2,7 +2,7 @@
 
 The state answers "where may this unit go" with whole-board masks and a per-unit cache; here the
 same questions are answered square by square, straight from the rulings (R5-R19, R22, R24, W2-W8,
-W6, W10, W12), over seeded random games of both eras with every option, and the two must agree everywhere.
+W10, W12), over seeded random games of both eras with every option: the two must agree everywhere.
 """
 
 from __future__ import annotations
