@@ -282,6 +282,9 @@ def test_a_reinforcement_is_placed_not_moved_and_judged_after_the_turn_began():
     assert "R@a1" in legal(s, AMERICANS)
     play(s, AMERICANS, "R@a1")
     assert code_at(s, "a1") == "R"
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h", "a5": "i"}, options=options, turn=3)
+    play(s, AMERICANS, "R@a1", "done")
+    assert "a1xa5" in legal(s, AMERICANS)  # placed, not moved: it may attack (W2, W15)
     s = build("wwii", {"d1": "R", "h1": "H", "a8": "h"}, options=options, turn=3)
     play(s, AMERICANS, "P@c1")
     assert {m for m in legal(s, AMERICANS) if m.startswith("c1-")} == {"c1-b1", "c1-b2", "c1-c2", "c1-d2"}
