@@ -210,6 +210,10 @@ def test_moves_attacks_damage_and_retreats_agree_with_a_square_by_square_reading
         steps = 0
         while s.phase == PLAY and steps < 1500:
             _check(s)
+            if steps % 7 == 0:  # a stored game comes back as it was: the same actions, the same turn
+                back = State.from_json(s.to_json())
+                assert back.legal_actions() == s.legal_actions() and back.to_json() == s.to_json()
+                s = back
             legal = s.legal_actions()
             # Moves and attacks mostly, so the game goes somewhere; an end now and then.
             pick = [a for a in legal if not isinstance(a, A.End | A.Done)] or legal
