@@ -69,18 +69,23 @@ class Reinforced(Event):
     side: str
     unit: str
     dst: str
+    adjective: str = ""  # "German": whose reinforcement it is
 
     def text(self, viewer: str | None = None) -> str:
-        return f"a reinforcement ({self.unit}) arrives on {self.dst}"
+        whose = f"{self.adjective} " if self.adjective else ""
+        return f"a {whose}reinforcement ({self.unit}) arrives on {self.dst}"
 
 
 @dataclass(frozen=True, slots=True)
 class NoReinforcement(Event):
     side: str
-    why: str
+    why: str  # "the back row is full", "every type is at its maximum"
+    title: str = ""  # "Germans": whose reinforcement it would have been
 
     def text(self, viewer: str | None = None) -> str:
-        return f"no reinforcement this turn ({self.why})"
+        whose = f" for the {self.title}" if self.title else ""
+        why = self.why.replace("the back row", "their back row") if self.title else self.why
+        return f"no reinforcement{whose} this turn ({why})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -731,9 +731,11 @@ class State:
         self.step = MOVE
         if self.rules.reinforcements and self.taken[side] % 3 == 0:  # (R18)
             if not any(self.board[s] == NOWHERE for s in self.back_row(side)):
-                events.append(NoReinforcement(self.sides[side], "the back row is full"))
+                events.append(NoReinforcement(self.sides[side], "the back row is full", self.title(side)))
             elif not self.reinforcement_types(side):
-                events.append(NoReinforcement(self.sides[side], "every type is at its maximum"))
+                events.append(
+                    NoReinforcement(self.sides[side], "every type is at its maximum", self.title(side))
+                )
             else:
                 self.step = REINFORCE
 
@@ -1096,7 +1098,8 @@ class State:
             )
         self._add_unit(action.code, who, dst)
         self.step = MOVE
-        events.append(Reinforced(self.sides[who], self.rules.era.by_code[action.code].name, action.dst))
+        name = self.rules.era.by_code[action.code].name
+        events.append(Reinforced(self.sides[who], name, action.dst, self.adjective(who)))
         self.trail.append(["reinforce", self.sides[who], action.dst, action.dst])
 
     def _why_not_reinforcement(self, who: int, code: str) -> str:

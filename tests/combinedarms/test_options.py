@@ -114,7 +114,8 @@ def test_reinforcements_come_every_third_turn_before_moving():
     with pytest.raises(IllegalAction, match="empty square of your back row"):
         play(s, BRITISH, "T@b2")
     events = play(s, BRITISH, "T@b1")
-    assert any(isinstance(e, E.Reinforced) for e in events) and code_at(s, "b1") == "T"
+    (came,) = [e for e in events if isinstance(e, E.Reinforced)]
+    assert came.text() == "a British reinforcement (Tank) arrives on b1" and code_at(s, "b1") == "T"
     assert s.step == "move" and "b1-b3" in legal(s, BRITISH)  # it may move at once
 
 
@@ -134,6 +135,11 @@ def test_no_reinforcement_when_the_back_row_is_full():
     s = build("wwi", pieces, options={"reinforcements": True}, turn=3)
     assert s.step == "move"
     assert len(s.alive(0)) == 8
+    # Said for the side it concerns (the other side's turn ends in the same message).
+    s = build("wwi", pieces, options={"reinforcements": True}, turn=2, active=1)
+    events = play(s, GERMANS, "end")
+    (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
+    assert none.text() == "no reinforcement for the British this turn (their back row is full)"
 
 
 def test_the_german_reinforcement_goes_on_rank_8():
