@@ -69,11 +69,12 @@ class Reinforced(Event):
     side: str
     unit: str
     dst: str
-    adjective: str = ""  # "German": whose reinforcement it is
+    title: str = ""  # "Germans": whose reinforcement it is
 
     def text(self, viewer: str | None = None) -> str:
-        whose = f"{self.adjective} " if self.adjective else ""
-        return f"a {whose}reinforcement ({self.unit}) arrives on {self.dst}"
+        if not self.title:
+            return f"a reinforcement ({self.unit}) arrives on {self.dst}"
+        return f"the {self.title} bring in a reinforcement ({self.unit}) on {self.dst}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +84,10 @@ class NoReinforcement(Event):
     title: str = ""  # "Germans": whose reinforcement it would have been
 
     def text(self, viewer: str | None = None) -> str:
-        whose = f" for the {self.title}" if self.title else ""
-        why = self.why.replace("the back row", "their back row") if self.title else self.why
-        return f"no reinforcement{whose} this turn ({why})"
+        if not self.title:
+            return f"no reinforcement this turn ({self.why})"
+        why = self.why.replace("the back row", "their back row")
+        return f"the {self.title} get no reinforcement this turn ({why})"
 
 
 @dataclass(frozen=True, slots=True)

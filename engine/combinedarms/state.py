@@ -1099,7 +1099,7 @@ class State:
         self._add_unit(action.code, who, dst)
         self.step = MOVE
         name = self.rules.era.by_code[action.code].name
-        events.append(Reinforced(self.sides[who], name, action.dst, self.adjective(who)))
+        events.append(Reinforced(self.sides[who], name, action.dst, self.title(who)))
         self.trail.append(["reinforce", self.sides[who], action.dst, action.dst])
 
     def _why_not_reinforcement(self, who: int, code: str) -> str:

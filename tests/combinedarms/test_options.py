@@ -115,7 +115,7 @@ def test_reinforcements_come_every_third_turn_before_moving():
         play(s, BRITISH, "T@b2")
     events = play(s, BRITISH, "T@b1")
     (came,) = [e for e in events if isinstance(e, E.Reinforced)]
-    assert came.text() == "a British reinforcement (Tank) arrives on b1" and code_at(s, "b1") == "T"
+    assert came.text() == "the British bring in a reinforcement (Tank) on b1" and code_at(s, "b1") == "T"
     assert s.step == "move" and "b1-b3" in legal(s, BRITISH)  # it may move at once
 
 
@@ -139,7 +139,7 @@ def test_no_reinforcement_when_the_back_row_is_full():
     s = build("wwi", pieces, options={"reinforcements": True}, turn=2, active=1)
     events = play(s, GERMANS, "end")
     (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
-    assert none.text() == "no reinforcement for the British this turn (their back row is full)"
+    assert none.text() == "the British get no reinforcement this turn (their back row is full)"
 
 
 def test_the_german_reinforcement_goes_on_rank_8():
