@@ -868,7 +868,7 @@ class State:
                     f" ({t.plural} have Move {t.para_move} when their turn begins next to a friendly "
                     "Airfield.)"
                 )
-            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away.{boost}"
+            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} squares away.{boost}"
         if t.airfield:
             # (W2) Name what is wrong with the square; a square that is right for it but walled
             # off gets the path's reason below.
