@@ -107,8 +107,8 @@ def _topics(era: Era) -> dict[str, str]:
             "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 "
             "defence and always do 2. Experienced: a unit that has hit 5 enemy units in the turns "
             "they died becomes Elite. Reinforcements: every third turn of yours, one more unit (not "
-            "an HQ, and no more of its type than your army may have) on your back row (`T@a1`). "
-            "Campaign: a 12x10 board, 24-unit armies, every option on."
+            "an HQ, and no more of its type than your army may have) on your back row, placed "
+            "before you move (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
         )
         return {
             "overview": overview,
@@ -151,8 +151,8 @@ def _topics(era: Era) -> dict[str, str]:
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
         "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
-        "base, within the army's limits) on your back row (`T@a1`). Campaign: 12x10 board, 24 units, "
-        "every option on."
+        "base, within the army's limits) on your back row, placed before you move (`T@a1`). "
+        "Campaign: 12x10 board, 24 units, every option on."
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "

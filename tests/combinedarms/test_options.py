@@ -111,6 +111,13 @@ def test_reinforcements_come_every_third_turn_before_moving():
     assert not any(c.endswith("@a1") or c.endswith("2") for c in choices)  # empty back-row squares only
     with pytest.raises(IllegalAction, match="your back row first"):
         play(s, BRITISH, "d4-d5")
+    for other in ("end", "done", "d4xd5"):  # placed before anything else (R27)
+        with pytest.raises(IllegalAction, match="A reinforcement is due"):
+            play(s, BRITISH, other)
+    assert (
+        "placed before you move" in WWI_GAME.rules["options"]
+        and "placed before you move" in (WWII_GAME.rules["options"])
+    )
     with pytest.raises(IllegalAction, match="empty square of your back row"):
         play(s, BRITISH, "T@b2")
     events = play(s, BRITISH, "T@b1")
