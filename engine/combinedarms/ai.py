@@ -128,7 +128,7 @@ def _side_score(s: State, me: int) -> float:
             total += tempo * (0.5 * min(potential, 2 * d_e) + 0.25 * now)
             if potential >= d_e:
                 total += tempo * 2.0
-                if not s.retreat_squares(e) or s.utype(e).base:
+                if s.falls_if_forced(e) is not None:  # a Headquarters never retreats (R14, W5)
                     total += tempo * 3.0
         elif potential:
             total += tempo * _value(s, e) * THREAT * min(1.0, potential / (2 * d_e))
@@ -243,8 +243,7 @@ def _attack_score(s: State, src: int, dst: int, ready: list[tuple[int, int, int]
         value += HQ_VALUE  # every city held (W6): pushing one off breaks the hold
     choice = 0.05 * bin(s.targets(att)).count("1")  # a unit with fewer targets fires first
     if dmg >= left:
-        t = s.utype(tgt)
-        if tgt in s.retreated or t.base or not s.retreat_squares(tgt):
+        if s.falls_if_forced(tgt) is not None:
             return 20.0 + value * 3.0 - choice
         return 6.0 + value - choice
     if dmg + firepower(s, tgt, att, ready) >= left:

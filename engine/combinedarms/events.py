@@ -69,18 +69,25 @@ class Reinforced(Event):
     side: str
     unit: str
     dst: str
+    title: str = ""  # "Germans": whose reinforcement it is
 
     def text(self, viewer: str | None = None) -> str:
-        return f"a reinforcement ({self.unit}) arrives on {self.dst}"
+        if not self.title:
+            return f"a reinforcement ({self.unit}) arrives on {self.dst}"
+        return f"the {self.title} bring in a reinforcement ({self.unit}) on {self.dst}"
 
 
 @dataclass(frozen=True, slots=True)
 class NoReinforcement(Event):
     side: str
-    why: str
+    why: str  # "the back row is full", "every type is at its maximum"
+    title: str = ""  # "Germans": whose reinforcement it would have been
 
     def text(self, viewer: str | None = None) -> str:
-        return f"no reinforcement this turn ({self.why})"
+        if not self.title:
+            return f"no reinforcement this turn ({self.why})"
+        why = self.why.replace("the back row", "their back row")
+        return f"the {self.title} get no reinforcement this turn ({why})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +214,14 @@ class CitiesHeld(Event):
     side: str
     title: str
     cities: int
+    too_late: bool = False  # made in the last turn the turn limit allows: no turn of theirs is left
 
     def text(self, viewer: str | None = None) -> str:
+        if self.too_late:
+            return (
+                f"the {self.title} stand on all {self.cities} cities, but too late: the turn limit "
+                "draws the game when this turn ends"
+            )
         return (
             f"the {self.title} stand on all {self.cities} cities: they win if they still hold them all "
             "when their next turn begins"

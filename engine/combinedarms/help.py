@@ -105,10 +105,10 @@ def _topics(era: Era) -> dict[str, str]:
         options = (
             "**Options.** Terrain: bunkers (+2 defence), trenches (+1) and No Man's Land (-1), dealt "
             "from the seed and mirrored. Elite: up to 2 units (`*` in your deployment) get +1 "
-            "defence and always do 2. Experienced: a unit that has hit 5 enemy "
-            "units in the turns they died "
-            "becomes Elite. Reinforcements: every third turn of yours, one more unit (not an HQ) on "
-            "your back row (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
+            "defence and always do 2. Experienced: a unit that has hit 5 enemy units in the turns "
+            "they died becomes Elite. Reinforcements: every third turn of yours, one more unit (not "
+            "an HQ, and no more of its type than your army may have) on your back row, placed "
+            "before you move (`T@a1`). Campaign: a 12x10 board, 24-unit armies, every option on."
         )
         return {
             "overview": overview,
@@ -132,14 +132,16 @@ def _topics(era: Era) -> dict[str, str]:
         f"**Army.** Exactly {lim.size} units: one Headquarters, at most 4 of any type, at most 5 tanks "
         "(light, medium and heavy together), and at least 7 different types besides the Headquarters. "
         "`army balanced` (or armoured, airborne, fortress), or counts: "
-        "`army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1`. Secret until both are in."
+        "`army I3 E2 M2 L1 T2 K1 A2 X1 Y1 H1`. Secret until both are in. In the Campaign: "
+        f"{era.campaign_limits.size} units, at most 6 of any type and 7 tanks in all."
     )
     special = (
         "**Special rules.** Engineers do 2 to Fortifications and the HQ. Anti-Tank Guns do 2 to every "
         "tank. Airfields cannot attack an Anti-Aircraft Gun or a unit next to one (its own side's). "
         "Paratroopers that begin the turn next to a friendly Airfield move 4. An Airfield moves only "
         "to a square next to a friendly unit and not next to an enemy, and never moves and attacks "
-        "in one turn. Fortifications and the HQ cannot move: a forced retreat destroys them."
+        "in one turn; forced back, it retreats like any unit. Fortifications and the HQ cannot move: "
+        "a forced retreat destroys them."
     )
     options = (
         "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win "
@@ -149,8 +151,8 @@ def _topics(era: Era) -> dict[str, str]:
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
         "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
-        "base, within the army's limits) on your back row (`T@a1`). Campaign: 12x10 board, 24 units, "
-        "every option on."
+        "base, within the army's limits) on your back row, placed before you move (`T@a1`). "
+        "Campaign: 12x10 board, 24 units, every option on."
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "

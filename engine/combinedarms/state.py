@@ -247,6 +247,12 @@ class State:
     def adjective(self, index: int) -> str:
         return self.rules.era.sides[index].adjective
 
+    def whose(self, index: int) -> str:
+        """A side's name before "turn": "the Germans' turn", but "the British turn" (no 's' to
+        take an apostrophe)."""
+        title = self.title(index)
+        return f"{title}'" if title.endswith("s") else title
+
     def utype(self, uid: int) -> UnitType:
         return self.types[self.u_code[uid]]
 
@@ -560,7 +566,7 @@ class State:
                 f"The {self.title(other)} must first choose where their {self.unit_name(uid)} on "
                 f"{self.g.names[self.u_sq[uid]]} retreats; send the rest after their answer."
             )
-        return f"It is the {self.title(other)}' turn, not yours."
+        return f"It is the {self.whose(other)} turn, not yours."
 
     def _apply_meta(self, action: MetaAction, who: int) -> list[Event]:
         done = settle(
@@ -725,9 +731,11 @@ class State:
         self.step = MOVE
         if self.rules.reinforcements and self.taken[side] % 3 == 0:  # (R18)
             if not any(self.board[s] == NOWHERE for s in self.back_row(side)):
-                events.append(NoReinforcement(self.sides[side], "the back row is full"))
+                events.append(NoReinforcement(self.sides[side], "the back row is full", self.title(side)))
             elif not self.reinforcement_types(side):
-                events.append(NoReinforcement(self.sides[side], "every type is at its maximum"))
+                events.append(
+                    NoReinforcement(self.sides[side], "every type is at its maximum", self.title(side))
+                )
             else:
                 self.step = REINFORCE
 
@@ -790,7 +798,19 @@ class State:
                 f"(your next on your turn {due})."
             )
         else:
-            raise IllegalAction("Set-up is over: move (b2-c4), attack (c4xd6), `done` or `end`.")
+            raise IllegalAction(f"Set-up is over: {self._what_now()}", self._hint_units(who))
+
+    def _what_now(self) -> str:
+        """What the side on turn may do in this phase, with an example it can play now."""
+        legal = self._generate()
+        if self.step == MOVE:
+            move = next((a for a in legal if isinstance(a, A.Move)), None)
+            example = f"move a unit (e.g. `{move}`), " if move else ""
+            return f"{example}`done` to go on to the attacks, or `end` your turn."
+        attack = next((a for a in legal if isinstance(a, A.Attack)), None)
+        if attack is None:
+            return "no unit of yours can attack now; `end` your turn."
+        return f"attack an enemy unit in range (e.g. `{attack}`) or `end` your turn."
 
     def _square(self, name: str) -> int:
         sq = self.g.index.get(name)
@@ -813,9 +833,7 @@ class State:
 
     def _do_move(self, who: int, action: A.Move, events: list[Event]) -> None:
         if self.step != MOVE:
-            raise IllegalAction(
-                "The move phase is over: attack (c4xd6) or `end` your turn.", self._hint_units(who)
-            )
+            raise IllegalAction(f"The move phase is over: {self._what_now()}", self._hint_units(who))
         uid = self._own_unit(who, action.src)
         dst = self._square(action.dst)
         t = self.utype(uid)
@@ -850,12 +868,17 @@ class State:
                     f" ({t.plural} have Move {t.para_move} when their turn begins next to a friendly "
                     "Airfield.)"
                 )
-            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} away.{boost}"
+            return f"Your {t.name} {moves} at most {points} {squares}; {name} is {d} squares away.{boost}"
         if t.airfield:
-            return (
-                "An airfield may only move to a square next to a friendly unit and not next to an enemy; "
-                f"{name} is not such a square."
-            )
+            # (W2) Name what is wrong with the square; a square that is right for it but walled
+            # off gets the path's reason below.
+            side = self.u_side[uid]
+            foes = self.g.near[dst] & self.occ[1 - side]
+            rule = "An airfield may only move to a square next to a friendly unit and not next to an enemy"
+            if foes:
+                return f"{rule}; {name} is next to the enemy on {self.g.names[next(bits(foes))]}."
+            if not self.g.near[dst] & self.occ[side] & ~(1 << self.u_sq[uid]):
+                return f"{rule}; no friendly unit stands next to {name}."
         if t.heavy and self.slow:
             return (
                 f"No path of empty squares leads to {name} (units cannot pass through others, and "
@@ -914,21 +937,30 @@ class State:
             )
         return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
 
+    def falls_if_forced(self, uid: int) -> str | None:
+        """Why a forced retreat of `uid` now would destroy it (the `Destroyed` event's reason), or
+        None when it would fall back: one test for the engine and for what the players are told."""
+        if uid in self.retreated:
+            return "double whammy"  # (R13)
+        t = self.utype(uid)
+        if t.base:
+            return "base"  # (W5)
+        if t.move == 0:
+            return "cannot move"  # (R14): a unit that cannot move cannot retreat (the WWI HQ)
+        if self.retreat_squares(uid):
+            return None
+        side = self.u_side[uid]
+        on_back = self.u_sq[uid] // self.g.width == (0 if side == 0 else self.g.height - 1)
+        return "off the board" if on_back else "no retreat"
+
     def _forced_retreat(self, uid: int, events: list[Event]) -> None:
         side = self.u_side[uid]
-        if uid in self.retreated:
-            self._destroy(uid, "double whammy", events)  # (R13)
-            return
-        t = self.utype(uid)
-        if t.base or t.move == 0:
-            # (W5) bases; (R14) a unit that cannot move cannot retreat, so the WWI Headquarters too
-            self._destroy(uid, "base" if t.base else "cannot move", events)
+        why = self.falls_if_forced(uid)
+        if why is not None:
+            self._destroy(uid, why, events)
             return
         options = self.retreat_squares(uid)
-        if not options:
-            on_back = self.u_sq[uid] // self.g.width == (0 if side == 0 else self.g.height - 1)
-            self._destroy(uid, "off the board" if on_back else "no retreat", events)
-        elif len(options) == 1:
+        if len(options) == 1:
             self._retreat(uid, options[0], "only square", events)
         elif self.auto[side]:
             self._retreat(uid, options[0], "automatic", events)
@@ -977,7 +1009,10 @@ class State:
             return
         n = len(self.cities)
         if self.rules.cities_hold:
-            events.append(CitiesHeld(self.sides[side], self.title(side), n))
+            # Only a second-side hold made in its own last turn has no next turn before the limit
+            # (every other hold is judged as an enemy turn ends, before the limit: W6, R24).
+            last = side == 1 == self.active and 0 < self.rules.turns <= self.taken[1]
+            events.append(CitiesHeld(self.sides[side], self.title(side), n, too_late=last))
             return
         self._finish(Outcome(self.sides[side], EndReason.OBJECTIVE, f"they occupy all {n} cities"), events)
 
@@ -985,10 +1020,10 @@ class State:
         """(W6) The enemy's turn is over and `side` still stands on every city: it wins as its own
         turn would begin."""
         n = len(self.cities)
-        enemy = self.title(1 - side)
+        enemy = self.whose(1 - side)
         self._finish(
             Outcome(
-                self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities through the {enemy}' turn"
+                self.sides[side], EndReason.OBJECTIVE, f"they held all {n} cities through the {enemy} turn"
             ),
             events,
         )
@@ -1063,7 +1098,8 @@ class State:
             )
         self._add_unit(action.code, who, dst)
         self.step = MOVE
-        events.append(Reinforced(self.sides[who], self.rules.era.by_code[action.code].name, action.dst))
+        name = self.rules.era.by_code[action.code].name
+        events.append(Reinforced(self.sides[who], name, action.dst, self.title(who)))
         self.trail.append(["reinforce", self.sides[who], action.dst, action.dst])
 
     def _why_not_reinforcement(self, who: int, code: str) -> str:

@@ -178,15 +178,16 @@ def describe(view: View, action: object) -> str:
 
 
 def _forced(state: State, target: int) -> str:
-    """What an attack that reaches the target's defence does to it (R9-R14, W5)."""
-    if target in state.retreated:
-        why = "a second retreat this turn"
-    elif state.utype(target).base:
-        why = "a base cannot retreat"
-    elif not state.retreat_squares(target):
-        why = "no square to retreat to"
-    else:
+    """What an attack that reaches the target's defence does to it (R9-R14, W5): the engine's own
+    test (`falls_if_forced`), so a Headquarters with free squares behind it is not said to retreat."""
+    fall = state.falls_if_forced(target)
+    if fall is None:
         return "forces a retreat"
+    why = {
+        "double whammy": "a second retreat this turn",
+        "base": "a base cannot retreat",
+        "cannot move": "a unit that cannot move cannot retreat",
+    }.get(fall, "no square to retreat to")
     if state.utype(target).hq:
         return f"destroys it: {why}, and wins the game"
     return f"destroys it: {why}"

@@ -26,6 +26,21 @@ def test_the_order_puts_the_killing_attack_first():
     assert str(ranked[0]) == "e7xd8"  # the second Flame Thrower destroys the trapped HQ
 
 
+def test_the_order_knows_the_wwi_headquarters_falls_even_with_room_behind_it():
+    """R14: a forced retreat destroys the Headquarters wherever it stands, so the attack that brings
+    it to its defence outranks one that destroys an Infantry caught with nowhere to go."""
+    s = build(
+        "wwi",
+        {"d5": "F", "e5": "F", "d6": "h", "b4": "F", "b5": "i", "a6": "i", "b6": "i", "c6": "i", "a1": "H"},
+    )
+    play(s, BRITISH, "done", "d5xd6")
+    s.u_dmg[at(s, "b5")] = 1
+    assert s.retreat_squares(at(s, "d6")) and not s.retreat_squares(at(s, "b5"))
+    hq, infantry = (next(a for a in s.legal_actions(BRITISH) if str(a) == x) for x in ("e5xd6", "b4xb5"))
+    assert ai.score(s, 0, hq) > ai.score(s, 0, infantry)
+    assert str(ai.order(s, BRITISH, s.legal_actions(BRITISH), random.Random(0))[0]) == "e5xd6"
+
+
 def test_the_search_takes_the_headquarters_when_it_can():
     s = build("wwi", {"c7": "F", "e7": "F", "d6": "I", "d8": "h", "c8": "i", "e8": "i", "b5": "i", "a1": "H"})
     play(s, BRITISH, "done", "c7xd8")

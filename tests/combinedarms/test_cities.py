@@ -186,6 +186,28 @@ def test_a_hold_that_survived_the_last_turn_wins_before_the_turn_limit_draws():
     assert outcome is not None and outcome.winner == AMERICANS and outcome.reason is EndReason.OBJECTIVE
 
 
+def test_a_hold_made_in_the_germans_last_turn_is_said_to_come_too_late():
+    """The Germans' last turn is the game's last (R24): a hold they make in it can never last to
+    a turn of theirs, so the players are not told it may still win; it is drawn."""
+    pieces = {"c4": "i", "f4": "i", "c5": "i", "e6": "i", "a1": "H", "h8": "h"}
+    options = {"cities": True, "turns": 2}
+    s = build("wwii", pieces, cities=["c4", "f4", "c5", "f5"], options=options, active=1, turn=2)
+    events = play(s, GERMANS, "e6-f5")
+    (held,) = [e for e in events if isinstance(e, E.CitiesHeld)]
+    assert held.text() == (
+        "the Germans stand on all 4 cities, but too late: the turn limit draws the game when this turn ends"
+    )
+    play(s, GERMANS, "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.reason is EndReason.TURN_LIMIT
+    # A turn earlier the same hold has the Americans' turn to survive, and is told so.
+    s = build("wwii", pieces, cities=["c4", "f4", "c5", "f5"], options=options, active=1, turn=1)
+    events = play(s, GERMANS, "e6-f5")
+    assert [e.text() for e in events if isinstance(e, E.CitiesHeld)] == [
+        "the Germans stand on all 4 cities: they win if they still hold them all when their next turn begins"
+    ]
+
+
 @pytest.mark.parametrize("levels", [("hard", "normal"), ("normal", "hard")])
 def test_the_ai_levels_play_the_seed_3_game_with_cities_and_difficult_terrain_to_its_end(levels):
     s = WWII_GAME.new_game(CITIES_AND_DIFFICULT, 3)

@@ -10,7 +10,7 @@ from engine import registry
 from engine.combinedarms import actions as A
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
 from engine.errors import IllegalAction, InvalidNotation
-from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, at, build, play
+from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, E, at, build, play
 
 NOTATIONS = [
     "army balanced",
@@ -173,12 +173,31 @@ def test_an_attack_that_will_destroy_says_so_in_its_description():
     assert "destroys it" in text and "wins the game" in text
 
 
+def test_an_attack_on_the_wwi_headquarters_with_room_behind_it_says_it_wins():
+    """R14: the Headquarters cannot move, so it falls even with every square behind it free; the
+    attack's description (buttons, the Take action list) must not promise a mere retreat."""
+    s = build("wwi", {"d5": "F", "e5": "F", "d6": "h", "a1": "H"})
+    play(s, BRITISH, "done", "d5xd6")
+    assert s.retreat_squares(at(s, "d6"))  # d7, c7 and e7 are all free
+    text = WWI_GAME.describe(s.view(BRITISH), A.Attack("e5", "d6"))
+    assert text.endswith("(destroys it: a unit that cannot move cannot retreat, and wins the game)")
+    events = play(s, BRITISH, "e5xd6")
+    assert any(isinstance(e, E.Destroyed) and e.why == "cannot move" for e in events) and s.is_over()
+
+
 def test_the_rules_topics_give_the_campaign_army_too():
     # A Campaign player asking `rules army` must not read only "exactly 16 units".
     army = WWI_GAME.rules["army"]
     lim = WWI_GAME.new_game({"campaign": True}, 1).rules.limits
     assert f"{lim.size} units" in army and "at least 12 Infantry" in army and "at most 7 Artillery" in army
     assert "Elite: up to 2 units" in WWI_GAME.rules["options"] and "3 in the Campaign" not in army
+    assert "no more of its type than your army may have" in WWI_GAME.rules["options"]  # R19
+    # WWII's Campaign army too (W13): 24 units, at most 6 of a type and 7 tanks.
+    army = WWII_GAME.rules["army"]
+    lim = WWII_GAME.new_game({"campaign": True}, 1).rules.limits
+    assert (
+        f"{lim.size} units, at most {lim.most['I']} of any type and {lim.class_most['armour']} tanks" in army
+    )
 
 
 def test_menus_for_each_stage():

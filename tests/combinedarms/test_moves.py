@@ -60,20 +60,48 @@ def test_moving_the_enemy_or_an_empty_square_is_refused_with_a_reason():
     assert info.value.legal
     with pytest.raises(IllegalAction, match="no unit on e4"):
         play(s, BRITISH, "e4-e5")
-    with pytest.raises(IllegalAction, match="at most 2"):
+    with pytest.raises(IllegalAction) as info:
         play(s, BRITISH, "c3-c7")
+    assert str(info.value) == "Your Tank moves at most 2 squares; c7 is 4 squares away."
     with pytest.raises(IllegalAction, match="not on this board"):
         play(s, BRITISH, "c3-z9")
+
+
+def test_acting_out_of_turn_is_told_whose_turn_it_is_in_good_english():
+    s = build("wwi", {"c3": "T", "d1": "H", "h8": "h", "c6": "i"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, GERMANS, "c6-c5")
+    assert str(info.value) == "It is the British turn, not yours."  # never "the British' turn"
+    s = build("wwii", {"c3": "T", "d1": "H", "h8": "h", "c6": "i"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, GERMANS, "c6-c5")
+    assert str(info.value) == "It is the Americans' turn, not yours."
 
 
 def test_done_ends_the_move_phase_and_an_attack_ends_it_too():
     s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
     events = play(s, BRITISH, "done")
     assert any(isinstance(e, E.MovesDone) for e in events)
-    with pytest.raises(IllegalAction, match="move phase is over"):
+    with pytest.raises(IllegalAction, match="move phase is over") as info:
         play(s, BRITISH, "c3-c4")
+    # The example is an attack this side can make (not a made-up `c4xd6`).
+    assert str(info.value) == (
+        "The move phase is over: attack an enemy unit in range (e.g. `c3xc5`) or `end` your turn."
+    )
     with pytest.raises(IllegalAction, match="already over"):
         play(s, BRITISH, "done")
+    play(s, BRITISH, "c3xc5")
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "c3-c4")
+    assert str(info.value) == "The move phase is over: no unit of yours can attack now; `end` your turn."
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "army balanced")
+    assert str(info.value) == "Set-up is over: no unit of yours can attack now; `end` your turn."
+    s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, BRITISH, "deploy line")
+    assert str(info.value).startswith("Set-up is over: move a unit (e.g. `c3-")
+    assert str(info.value).endswith("`done` to go on to the attacks, or `end` your turn.")
     # An attack sent during the move phase closes it first (R8).
     s = build("wwi", {"c3": "T", "c5": "i", "d1": "H", "h8": "h"})
     events = play(s, BRITISH, "c3xc5")

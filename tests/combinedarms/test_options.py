@@ -111,10 +111,18 @@ def test_reinforcements_come_every_third_turn_before_moving():
     assert not any(c.endswith("@a1") or c.endswith("2") for c in choices)  # empty back-row squares only
     with pytest.raises(IllegalAction, match="your back row first"):
         play(s, BRITISH, "d4-d5")
+    for other in ("end", "done", "d4xd5"):  # placed before anything else (R27)
+        with pytest.raises(IllegalAction, match="A reinforcement is due"):
+            play(s, BRITISH, other)
+    assert (
+        "placed before you move" in WWI_GAME.rules["options"]
+        and "placed before you move" in (WWII_GAME.rules["options"])
+    )
     with pytest.raises(IllegalAction, match="empty square of your back row"):
         play(s, BRITISH, "T@b2")
     events = play(s, BRITISH, "T@b1")
-    assert any(isinstance(e, E.Reinforced) for e in events) and code_at(s, "b1") == "T"
+    (came,) = [e for e in events if isinstance(e, E.Reinforced)]
+    assert came.text() == "the British bring in a reinforcement (Tank) on b1" and code_at(s, "b1") == "T"
     assert s.step == "move" and "b1-b3" in legal(s, BRITISH)  # it may move at once
 
 
@@ -134,6 +142,11 @@ def test_no_reinforcement_when_the_back_row_is_full():
     s = build("wwi", pieces, options={"reinforcements": True}, turn=3)
     assert s.step == "move"
     assert len(s.alive(0)) == 8
+    # Said for the side it concerns (the other side's turn ends in the same message).
+    s = build("wwi", pieces, options={"reinforcements": True}, turn=2, active=1)
+    events = play(s, GERMANS, "end")
+    (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
+    assert none.text() == "the British get no reinforcement this turn (their back row is full)"
 
 
 def test_the_german_reinforcement_goes_on_rank_8():
@@ -196,8 +209,21 @@ def test_airfields_move_only_next_to_a_friend_and_away_from_enemies():
     moves = {m.split("-")[1] for m in legal(s, AMERICANS) if m.startswith("d2-")}
     # Within 2 of d2, next to f2 or a4, and not next to the enemy on d4 (so not e3) (W2).
     assert moves == {"e1", "e2", "f1", "f3", "b3", "b4"}
-    with pytest.raises(IllegalAction, match="next to a friendly unit and not next to an enemy"):
+    with pytest.raises(IllegalAction, match="next to a friendly unit and not next to an enemy") as info:
         play(s, AMERICANS, "d2-d3")
+    assert str(info.value).endswith("; d3 is next to the enemy on d4.")
+    with pytest.raises(IllegalAction, match="no friendly unit stands next to c1"):
+        play(s, AMERICANS, "d2-c1")
+
+
+def test_an_airfield_walled_in_is_told_the_path_is_blocked_not_the_square_wrong():
+    """d4 is beside friends and no enemy, so it is a square an Airfield may take; what stops it is
+    that no path of empty squares leads there (R6, W2), and the refusal must say that."""
+    own = {sq: "I" for sq in ("c1", "d1", "e1", "c2", "e2", "c3", "d3", "e3")}
+    s = build("wwii", {"d2": "R", **own, "h1": "H", "h8": "h"})
+    with pytest.raises(IllegalAction) as info:
+        play(s, AMERICANS, "d2-d4")
+    assert str(info.value) == "No path of empty squares leads to d4: units cannot move through other units."
 
 
 def test_an_airfield_that_moved_cannot_attack_that_turn():
@@ -246,6 +272,38 @@ def test_paratroopers_next_to_a_friendly_airfield_when_the_turn_begins_move_four
     # Judged when the turn begins: moving the airfield away first does not take the boost back.
     play(s, AMERICANS, "e1-e2")
     assert "d1-d5" in legal(s, AMERICANS)
+
+
+def test_an_airfield_retreats_by_the_retreat_rule_not_its_move_rule():
+    """W15: a forced retreat is not a move, so an Airfield may fall back onto a square beside an
+    enemy and beside no friend, where it could never move; it is not destroyed for want of one."""
+    s = build("wwii", {"d4": "R", "c5": "i", "e5": "i", "h1": "H", "a8": "h"}, active=1)
+    events = play(s, GERMANS, "done", "c5xd4", "e5xd4")
+    owed = next(e for e in events if isinstance(e, E.RetreatOwed))
+    assert owed.options == ("d3", "e3", "c3")  # the laterals c4 and e4 touch the attackers (R11)
+    play(s, AMERICANS, "retreat c3")
+    assert code_at(s, "c3") == "R" and not any(isinstance(e, E.Destroyed) for e in events)
+    assert "forced back, it retreats like any unit" in WWII_GAME.rules["special"]
+
+
+def test_a_reinforcement_is_placed_not_moved_and_judged_after_the_turn_began():
+    """W15: an Airfield may arrive on any empty back-row square, friends beside it or not, and a
+    Paratrooper arriving beside a friendly Airfield has Move 1 that turn: it was not on the board
+    when the turn began (W4)."""
+    options = {"reinforcements": True}
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h"}, options=options, turn=3)
+    assert "R@a1" in legal(s, AMERICANS)
+    play(s, AMERICANS, "R@a1")
+    assert code_at(s, "a1") == "R"
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h", "a5": "i"}, options=options, turn=3)
+    play(s, AMERICANS, "R@a1", "done")
+    assert "a1xa5" in legal(s, AMERICANS)  # placed, not moved: it may attack (W2, W15)
+    s = build("wwii", {"d1": "R", "h1": "H", "a8": "h"}, options=options, turn=3)
+    play(s, AMERICANS, "P@c1")
+    assert {m for m in legal(s, AMERICANS) if m.startswith("c1-")} == {"c1-b1", "c1-b2", "c1-c2", "c1-d2"}
+    play(s, AMERICANS, "end")
+    play(s, GERMANS, "I@b8", "end")
+    assert "c1-c5" in legal(s, AMERICANS)  # next turn it begins beside the Airfield: Move 4
 
 
 def test_difficult_terrain_gives_defence_and_stops_tanks_and_mechanized_infantry():

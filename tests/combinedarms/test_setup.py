@@ -62,6 +62,59 @@ def test_an_illegal_army_is_refused_with_the_reason():
     assert s.to_act() == {BRITISH, GERMANS}
 
 
+# The texts' unit lists: name, move, range, defence, and WWI's per-type bounds (max, min; None for
+# none), so a slip in units.py shows here and not in play.
+WWI_TEXT = {
+    "Infantry": (2, 1, 3, None, 8),
+    "Sniper": (2, 2, 2, 2, None),
+    "Machine Gun": (1, 2, 3, 2, None),
+    "Tank": (2, 2, 3, 2, None),
+    "Artillery": (1, 4, 2, 5, None),
+    "Headquarters": (0, 1, 4, 1, 1),
+    "Flame Thrower": (1, 1, 3, 2, None),
+    "Trench Raiders": (3, 1, 3, 2, None),
+}
+WWII_TEXT = {
+    "General Infantry": ("infantry", 1, 1, 5),
+    "Paratroopers": ("infantry", 1, 1, 4),
+    "Engineers": ("infantry", 1, 1, 4),
+    "Mechanized Infantry": ("infantry", 2, 1, 4),
+    "Light Tank": ("armour", 3, 2, 3),
+    "Medium Tank": ("armour", 2, 2, 4),
+    "Heavy Tank": ("armour", 1, 2, 5),
+    "Howitzer": ("artillery", 1, 3, 3),
+    "Anti-Tank Gun": ("artillery", 1, 2, 3),
+    "Anti-Aircraft Gun": ("artillery", 1, 2, 3),
+    "Airfield": ("air", 2, 4, 2),
+    "Fortification": ("base", 0, 3, 6),
+    "Headquarters": ("base", 0, 1, 6),
+}
+
+
+def test_the_unit_tables_are_the_texts():
+    wwi = {
+        u.name: (u.move, u.reach, u.defense, WWI.limits.most.get(u.code), WWI.limits.least.get(u.code))
+        for u in WWI.units
+    }
+    assert wwi == WWI_TEXT and WWI.limits.size == 16
+    assert {u.name: (u.cls, u.move, u.reach, u.defense) for u in WWII.units} == WWII_TEXT
+    # The special abilities as data: who does 2 damage to whom, and the WWII flags.
+    twice = {u.name: {WWI.unit(c).name for c in u.double_vs} for u in WWI.units if u.double_vs}
+    assert twice == {"Machine Gun": {"Infantry", "Flame Thrower"}, "Tank": {"Machine Gun"}}
+    assert [u.name for u in WWI.units if u.always_double] == ["Flame Thrower"]
+    twice = {u.name: {WWII.unit(c).name for c in u.double_vs} for u in WWII.units if u.double_vs}
+    assert twice == {
+        "Engineers": {"Fortification", "Headquarters"},
+        "Anti-Tank Gun": {"Light Tank", "Medium Tank", "Heavy Tank"},
+    }
+    assert {u.name for u in WWII.units if u.base} == {"Fortification", "Headquarters"}
+    assert [u.name for u in WWII.units if u.airfield] == ["Airfield"]
+    assert [u.name for u in WWII.units if u.shield] == ["Anti-Aircraft Gun"]
+    assert [(u.name, u.para_move) for u in WWII.units if u.para_move] == [("Paratroopers", 4)]
+    heavy = {u.name for u in WWII.units if u.heavy}
+    assert heavy == {"Light Tank", "Medium Tank", "Heavy Tank", "Mechanized Infantry"}  # W8
+
+
 def test_wwii_army_limits():
     lim = WWII.limits
     assert army_problem({"I": 4, "E": 4, "M": 4, "T": 3, "H": 1}, lim, WWII) == (
