@@ -227,11 +227,11 @@ def phase_words(state: State) -> str:
     turn = state.taken[state.active]
     if state.pending is not None:
         side = state.u_side[state.pending[0]]
-        return f"{title} turn {turn}: the {state.title(side)} choose a retreat"
+        return f"{title}, turn {turn}: the {state.title(side)} choose a retreat"
     step = {REINFORCE: "reinforcement", MOVE: "move phase", ATTACK: "attack phase"}.get(
         state.step, state.step
     )
-    return f"{title} turn {turn}: {step}"
+    return f"{title}, turn {turn}: {step}"
 
 
 __all__ = [

@@ -9,6 +9,7 @@ import pytest
 from engine import registry
 from engine.combinedarms import actions as A
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
+from engine.combinedarms.words import phase_words
 from engine.errors import IllegalAction, InvalidNotation
 from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, E, at, build, play
 
@@ -114,6 +115,14 @@ def test_status_says_whose_turn_and_what_to_do():
     play(s, BRITISH, "done", "d1xd5")
     text = WWI_GAME.status(s.view(GERMANS), GERMANS)
     assert "your Infantry on d5 must retreat" in text and "`retreat d6`" in text
+
+
+def test_the_board_header_names_the_side_then_its_turn():
+    """Without a comma, "Germans turn 1" read as a typo: the side, a comma, then its turn."""
+    s = build("wwi", {"d4": "I", "a1": "H", "h8": "h"})
+    assert phase_words(s) == "British, turn 1: move phase"
+    play(s, BRITISH, "done", "end")
+    assert phase_words(s) == "Germans, turn 1: move phase"
 
 
 def test_the_status_example_is_a_move_or_attack_the_side_can_really_play():
