@@ -66,7 +66,7 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     return [str(a) for a in ranked][:HINTS]
 
 
-def reminder_lead(turn_seconds: int) -> float:
+def reminder_lead(turn_seconds: float) -> float:
     """How long before the deadline to remind: a quarter of the turn, at most 12 hours."""
     return min(turn_seconds / 4, 12 * 3600)
 
