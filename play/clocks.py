@@ -25,6 +25,7 @@ from play.results import (
     DAY,
     TimeAway,
     _clock_start,
+    clock_left,
     quick_seconds,
     reminder_lead,
     waiting_ids,
@@ -193,21 +194,3 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
-
-
-def clock_left(clock: GameClock, user_id: int) -> float:
-    """What was left on a player's game clock when it last stopped (seconds)."""
-    return clock.left.get(user_id, float(clock.total))
-
-
-def game_clock_left(match: Match, user_id: int, now: float) -> float | None:
-    """What is left on a player's game clock now (seconds), counting a running clock down from when
-    it began to run (for a player away, from their return: the deadline counts the same way); None
-    for a match without a game clock."""
-    clock = match.game_clock
-    if clock is None:
-        return None
-    left = clock_left(clock, user_id)
-    if user_id in clock.running and clock.since is not None:
-        left -= max(0.0, now - clock.since)
-    return max(0.0, left)

@@ -390,7 +390,7 @@ class TournamentService:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."
             )
-        return await round_now(self.store, found)
+        return await round_now(self.store, found, self.clock())
 
     async def withdraw(self, guild_id: int, user_id: int) -> None:
         """A player left the server: off the sign-up lists, never paired again (games run on)."""
