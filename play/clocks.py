@@ -58,18 +58,10 @@ class Clocks(LiveMatches):
 
     async def _game_clock_stopped(self, match: Match, now: float) -> GameClock:
         """The game clock with the clocks that ran until now stopped: each of those players is
-        charged the time since it began to run, less any time away still to come (it stopped
-        their clock: `_reclock` moved `since` on by all of it)."""
+        charged the time since it began to run (nothing while it waits for their return)."""
         clock = match.game_clock
         assert clock is not None
-        if not clock.running or clock.since is None:
-            return replace(clock, running=(), since=None)
-        aways = await self._away_ends(match.guild_id, clock.running, now)
-        left = dict(clock.left)
-        for user in clock.running:
-            until = max(now, aways.get(user, now))
-            left[user] = max(0.0, clock_left(clock, user) - max(0.0, until - clock.since))
-        return GameClock(clock.total, left)
+        return _charged(clock, now)
 
     async def _game_clock_runs(self, match: Match, state: State, now: float, start: float) -> GameClock:
         """The game clock once `state` is reached: the clocks that ran stopped, and those of the
@@ -180,9 +172,7 @@ class Clocks(LiveMatches):
                 deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
                 game_clock = match.game_clock
                 if game_clock is not None and game_clock.running and game_clock.since is not None:
-                    game_clock = replace(
-                        game_clock, since=game_clock.since + shift
-                    )  # stopped with the turn's
+                    game_clock = _shifted(game_clock, now, shift)  # it stops with the turn's
                 else:
                     game_clock = None
                 moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
@@ -194,3 +184,22 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+
+def _charged(clock: GameClock, now: float) -> GameClock:
+    """`clock` with the clocks that ran stopped at `now`, their players charged the time they ran."""
+    if not clock.running or clock.since is None:
+        return replace(clock, running=(), since=None)
+    used = max(0.0, now - clock.since)
+    left = dict(clock.left)
+    for user in clock.running:
+        left[user] = max(0.0, clock_left(clock, user) - used)
+    return GameClock(clock.total, left)
+
+
+def _shifted(clock: GameClock, now: float, shift: float) -> GameClock:
+    """A running game clock when time away moves the turn's start by `shift`: the time it ran
+    until `now` charged, and it runs again from the new start (the player's return)."""
+    assert clock.since is not None
+    stopped = _charged(clock, now)
+    return replace(stopped, running=clock.running, since=max(clock.since, now) + shift)

@@ -108,9 +108,7 @@ def clock_left(clock: GameClock, user_id: int) -> float:
 
 def game_clock_left(match: Match, user_id: int, now: float) -> float | None:
     """What is left on a player's game clock now (seconds), counting a running clock down from when
-    it began to run; None for a match without a game clock. For a player away while their clock
-    runs, their time away still to come is counted in (it stopped the clock): the time from now to
-    when the clock runs out, as their deadline counts it."""
+    it began to run (for a player away, their return); None for a match without a game clock."""
     clock = match.game_clock
     if clock is None:
         return None
