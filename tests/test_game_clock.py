@@ -326,8 +326,7 @@ async def test_the_thread_states_the_clock(store: str):
             f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
             "days 12 hours on a clock for the whole game: it runs only on your own turns and stops while "
             "you are away; whoever runs out loses on time. The round ends at "
-            f"{int(tournament.round_ends_at or 0)}; a game still going then (time away stopped a clock) is "
-            "stopped and counts as a draw."
+            f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
         )
     finally:
         await db.close()
