@@ -330,3 +330,37 @@ async def test_the_thread_states_the_clock(store: str):
         )
     finally:
         await db.close()
+
+
+async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        await svc.challenge(
+            guild_id=GUILD,
+            channel_id=THREAD,
+            challenger_id=QUICK,
+            opponent_id=STALLER,
+            game="fixbayonets",
+            side="americans",
+            turn_seconds=DAY,
+            game_seconds=5 * DAY,
+        )
+        begun = await svc.accept(THREAD, STALLER)
+        assert begun.game_clock is not None and set(begun.game_clock.running) == {QUICK, STALLER}
+        clock.now += HOUR
+        done = await svc.act(THREAD, QUICK, "setup std")  # their clock stops; the other's runs on
+        assert done.match.game_clock is not None and done.match.game_clock.running == (STALLER,)
+        clock.now += 2 * HOUR
+        done = await svc.act(THREAD, STALLER, "setup std")
+        match = done.match
+        assert match.turn_player_id == STALLER  # the Germans move first: their clock runs on
+        assert game_clock_left(match, QUICK, clock.now) == 5 * DAY - HOUR
+        assert game_clock_left(match, STALLER, clock.now) == 5 * DAY - 3 * HOUR
+        clock.now += HOUR
+        played = await whole_turn(svc, STALLER)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left == {QUICK: 5 * DAY - HOUR, STALLER: 5 * DAY - 4 * HOUR}
+    finally:
+        await db.close()
