@@ -389,8 +389,9 @@ class Tournaments(commands.Cog):
         if target is None:
             return
         file = await self.core.render(match, state, [])
+        clock = match.game_clock.total if match.game_clock is not None else None
         await target.send(
-            f"{game_text(rules, tournament, board, DISCORD)}\n{status_text(match, state, DISCORD)}",
+            f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status_text(match, state, DISCORD)}",
             file=file,
             view=self.core.board_components(match, state) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),

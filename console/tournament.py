@@ -162,8 +162,9 @@ class ConsoleTournaments:
         game = registry.game(tournament.game)
         for board in boards:
             thread = thread_name(board)
-            await self.service.start_board(board, names.channel_id(thread))
-            self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup)}")
+            match = await self.service.start_board(board, names.channel_id(thread))
+            clock = match.game_clock.total if match.game_clock is not None else None
+            self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup, clock)}")
 
     async def sweep(self) -> None:
         for item in await self.service.sweep():

@@ -46,6 +46,7 @@ from data.models import (
     ActionRecord,
     AiRecord,
     Away,
+    GameClock,
     Match,
     MatchChange,
     NewAction,
@@ -89,6 +90,7 @@ MUTABLE_FIELDS: frozenset[str] = frozenset(
         "quiet_from",
         "ai_player_id",
         "ai_level",
+        "game_clock",
     }
 )
 
@@ -146,11 +148,11 @@ _INSERT_MATCH = """
 INSERT INTO matches (
     guild_id, channel_id, game, options, seed, challenger_id, opponent_id, challenger_side,
     sides, status, turn_seconds, version, challenge_expires_at, ai_player_id, ai_level,
-    created_at, updated_at, chance_version, seed_secret, seed_commitment, seed_inputs
+    created_at, updated_at, chance_version, seed_secret, seed_commitment, seed_inputs, game_clock
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :seed, :challenger_id, :opponent_id, :challenger_side,
     '{}', 'challenged', :turn_seconds, 0, :challenge_expires_at, :ai_player_id, :ai_level,
-    :now, :now, :chance_version, :seed_secret, :seed_commitment, :seed_inputs
+    :now, :now, :chance_version, :seed_secret, :seed_commitment, :seed_inputs, :game_clock
 )
 RETURNING *
 """
@@ -197,6 +199,7 @@ UPDATE matches SET
     ai_player_id = :ai_player_id,
     ai_level = :ai_level,
     quiet_from = :quiet_from,
+    game_clock = :game_clock,
     updated_at = :updated_at
 WHERE id = :id AND version = :expected_version
 """
@@ -243,6 +246,7 @@ WITH seen AS (
         ai_player_id = CASE WHEN :set_ai_player_id THEN CAST(:ai_player_id AS BIGINT) ELSE ai_player_id END,
         ai_level = CASE WHEN :set_ai_level THEN CAST(:ai_level AS TEXT) ELSE ai_level END,
         quiet_from = CASE WHEN :set_quiet_from THEN CAST(:quiet_from AS BIGINT) ELSE quiet_from END,
+        game_clock = CASE WHEN :set_game_clock THEN CAST(:game_clock AS TEXT) ELSE game_clock END,
         version = version + 1,
         updated_at = :now
     WHERE id = :id AND version = :expected_version AND NOT (SELECT seen FROM seen)
@@ -308,8 +312,10 @@ ORDER BY MIN(o.created_at), o.match_id
 """
 
 # Moving a clock does not bump the version, as a reminder does not: the board's buttons stay current.
+# A game clock that runs moves with it (NULL: the stored one stays).
 _SHIFT_CLOCK = """
-UPDATE matches SET deadline = ?, reminder_at = ?, reminded = 0
+UPDATE matches SET deadline = ?, reminder_at = ?, reminded = 0,
+    game_clock = COALESCE(CAST(? AS TEXT), game_clock)
 WHERE id = ? AND version = ? AND status = 'active'
 """
 _TIME_AWAY = """
@@ -437,7 +443,16 @@ def row_to_match(row: Any, snapshot: Any = _UNREAD) -> Match:
         seed_secret=row["seed_secret"],
         seed_commitment=row["seed_commitment"],
         seed_inputs=row["seed_inputs"],
+        game_clock=_clock_opt(row["game_clock"]),
     )
+
+
+def _clock_opt(text: str | None) -> GameClock | None:
+    return None if text is None else GameClock.from_json(json.loads(text))
+
+
+def _clock_text(clock: GameClock | None) -> str | None:
+    return None if clock is None else _dumps(clock.to_json())
 
 
 def _match_params(match: Match, expected_version: int) -> dict[str, Any]:
@@ -461,6 +476,7 @@ def _match_params(match: Match, expected_version: int) -> dict[str, Any]:
         "ai_player_id": match.ai_player_id,
         "ai_level": match.ai_level,
         "quiet_from": match.quiet_from,
+        "game_clock": _clock_text(match.game_clock),
         "updated_at": float(match.updated_at),
     }
 
@@ -715,6 +731,7 @@ class Database:
         seed_secret: str | None = None,
         seed_commitment: str | None = None,
         seed_inputs: str | None = None,
+        game_clock: GameClock | None = None,
     ) -> Match:
         """Store a new match in status 'challenged' at version 0.
 
@@ -752,6 +769,7 @@ class Database:
             "seed_secret": seed_secret,
             "seed_commitment": seed_commitment,
             "seed_inputs": seed_inputs,
+            "game_clock": _clock_text(game_clock),
         }
 
         def insert() -> Transaction[Match]:
@@ -975,11 +993,18 @@ class Database:
         """Challenges nobody answered by their expiry time."""
         return [row_to_match(row) for row in await self._query(_EXPIRED_CHALLENGES, (float(now),))]
 
-    async def shift_clock(self, match_id: int, version: int, deadline: float, reminder_at: float) -> bool:
+    async def shift_clock(
+        self,
+        match_id: int,
+        version: int,
+        deadline: float,
+        reminder_at: float,
+        game_clock: GameClock | None = None,
+    ) -> bool:
         """Move the running clock of an active match (a player's time away stops it), owing its
-        reminder again; False if the match moved on meanwhile. The version stays, as for a
-        reminder: the players' buttons stay current."""
-        params = (float(deadline), float(reminder_at), match_id, version)
+        reminder again, and its game clock with it if given; False if the match moved on meanwhile.
+        The version stays, as for a reminder: the players' buttons stay current."""
+        params = (float(deadline), float(reminder_at), _clock_text(game_clock), match_id, version)
 
         def shift() -> Transaction[bool]:
             changed = yield count(_SHIFT_CLOCK, params, alone=True)
@@ -1131,6 +1156,8 @@ def _move_params(
     for name, value in changes.items():
         if name in ("sides", "snapshot"):
             value = None if value is None else _dumps(value)
+        elif name == "game_clock":
+            value = _clock_text(value)
         elif name == "status":
             value = str(value)
         elif name == "reminded":

@@ -29,6 +29,42 @@ OPEN_STATUSES: tuple[Status, ...] = (Status.CHALLENGED, Status.ACTIVE)
 
 
 @dataclass(frozen=True, slots=True)
+class GameClock:
+    """A clock for the whole game (a chess clock), per player (migration 0009): each had `total`
+    seconds at the start; `left` is what each had when their clock last stopped, `running` whose
+    clocks run now and `since` when they began to (moved on by time away, as the deadline is).
+    What it means for a turn's deadline is play/clocks.py's to say."""
+
+    total: int
+    left: dict[int, float]
+    running: tuple[int, ...] = ()
+    since: float | None = None
+
+    @classmethod
+    def fresh(cls, total: int, players: tuple[int, ...]) -> GameClock:
+        """Every player's whole time, nobody's clock running yet."""
+        return cls(total, {p: float(total) for p in players})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "left": {str(u): s for u, s in self.left.items()},
+            "running": list(self.running),
+            "since": self.since,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameClock:
+        since = data.get("since")
+        return cls(
+            int(data["total"]),
+            {int(u): float(s) for u, s in data["left"].items()},
+            tuple(int(u) for u in data.get("running", ())),
+            None if since is None else float(since),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Match:
     """One row of `matches`; immutable so a stale copy can never be "fixed up" and written back.
 
@@ -71,6 +107,8 @@ class Match:
     seed_secret: str | None = field(default=None, repr=False)
     seed_commitment: str | None = None
     seed_inputs: str | None = None
+    # a clock for the whole game (migration 0009); None: the turns' own deadlines only
+    game_clock: GameClock | None = None
 
     @property
     def players(self) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from data import (
     ChannelBusy,
+    GameClock,
     Match,
     StaleVersion,
     Status,
@@ -46,13 +47,15 @@ class Challenges(Reading):
         side: str = "random",
         options: Mapping[str, Any] | None = None,
         turn_seconds: int | None = None,
+        game_seconds: int | None = None,
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
         entropy: int | str | None = None,
     ) -> Match:
         """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
         `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
-        commitment is fixed (play/fairness.py)."""
+        commitment is fixed (play/fairness.py). `game_seconds` gives each player a clock for the
+        whole game, that much time in all (a tournament's games: RULES.md); None, none."""
         try:
             rules = registry.game(game)
         except registry.UnknownGame as exc:
@@ -76,6 +79,11 @@ class Challenges(Reading):
         turn = DEFAULT_TURN_SECONDS if turn_seconds is None else int(turn_seconds)
         if not MIN_TURN_SECONDS <= turn <= MAX_TURN_SECONDS:
             raise BadRequest("Time per turn must be between 1 minute and 14 days.")
+        if game_seconds is not None and game_seconds < MIN_TURN_SECONDS:
+            raise BadRequest("A clock for the whole game must hold at least a minute.")
+        game_clock = (
+            None if game_seconds is None else GameClock.fresh(game_seconds, (challenger_id, opponent_id))
+        )
         now = self.clock()
         secret = self.new_secret()
         try:
@@ -97,6 +105,7 @@ class Challenges(Reading):
                 seed_secret=secret.hex(),
                 seed_commitment=chance.commitment(secret),
                 seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
+                game_clock=game_clock,
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time

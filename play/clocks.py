@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from data import (
+    GameClock,
     Match,
     Status,
 )
@@ -24,6 +25,7 @@ from play.results import (
     DAY,
     TimeAway,
     _clock_start,
+    clock_left,
     quick_seconds,
     reminder_lead,
     waiting_ids,
@@ -36,14 +38,52 @@ class Clocks(LiveMatches):
 
     async def _new_clock(self, match: Match, state: State, now: float) -> dict[str, Any]:
         """A new clock: a whole turn, or a short one for a quick decision. A whole turn owed by a
-        player who is away starts when they are back (`_clock_start`)."""
+        player who is away starts when they are back (`_clock_start`). In a game with a game clock
+        the turn's deadline is also never later than the end of the clock of the player owing it,
+        which starts to run then (and the clock that ran until now stops)."""
         quick = state.quick_decision()
-        span = quick_seconds(match.turn_seconds) if quick else match.turn_seconds
+        span: float = quick_seconds(match.turn_seconds) if quick else match.turn_seconds
         start = now
         if not quick:
             aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
             start = _clock_start(match, state, now, aways)
-        return {"deadline": start + span, "reminder_at": start + span - reminder_lead(span)}
+        changes: dict[str, Any] = {}
+        if match.game_clock is not None:
+            clock = await self._game_clock_runs(match, state, now, start)
+            if clock.running:
+                span = min(span, min(clock_left(clock, u) for u in clock.running))
+            changes["game_clock"] = clock
+        changes.update(deadline=start + span, reminder_at=start + span - reminder_lead(span))
+        return changes
+
+    async def _game_clock_stopped(self, match: Match, now: float) -> GameClock:
+        """The game clock with the clocks that ran until now stopped: each of those players is
+        charged the time since it began to run (nothing while it waits for their return)."""
+        clock = match.game_clock
+        assert clock is not None
+        return _charged(clock, now)
+
+    async def _game_clock_runs(self, match: Match, state: State, now: float, start: float) -> GameClock:
+        """The game clock once `state` is reached: the clocks that ran stopped, and those of the
+        players it waits on for a turn running from `start`. A quick decision runs no clock (it has
+        its own short deadline and automatic answer), nor does a game that is over."""
+        clock = await self._game_clock_stopped(match, now)
+        if state.is_over() or state.quick_decision():
+            return clock
+        running = tuple(waiting_ids(match, state))
+        return replace(clock, running=running, since=start) if running else clock
+
+    async def _game_clock_moved(self, match: Match, state: State, now: float) -> GameClock | None:
+        """The game clock after a command that made no new turn clock, if whose clocks run
+        changed (one of two players setting up at once has finished: theirs stops); else None."""
+        clock = match.game_clock
+        if clock is None:
+            return None
+        waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
+        if set(waiting) == set(clock.running):
+            return None
+        aways = await self._away_ends(match.guild_id, waiting, now)
+        return await self._game_clock_runs(match, state, now, _clock_start(match, state, now, aways))
 
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""
@@ -130,10 +170,36 @@ class Clocks(LiveMatches):
                 if not shift:
                     continue
                 deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
+                game_clock = match.game_clock
+                if game_clock is not None and game_clock.running and game_clock.since is not None:
+                    game_clock = _shifted(game_clock, now, shift)  # it stops with the turn's
+                else:
+                    game_clock = None
                 moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
-                if await self.db.shift_clock(match.id, match.version, deadline, reminder_at):
+                if game_clock is not None:
+                    moved = replace(moved, game_clock=game_clock)
+                if await self.db.shift_clock(match.id, match.version, deadline, reminder_at, game_clock):
                     self._remember(moved, state)
                     games[-1] = moved
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+
+def _charged(clock: GameClock, now: float) -> GameClock:
+    """`clock` with the clocks that ran stopped at `now`, their players charged the time they ran."""
+    if not clock.running or clock.since is None:
+        return replace(clock, running=(), since=None)
+    used = max(0.0, now - clock.since)
+    left = dict(clock.left)
+    for user in clock.running:
+        left[user] = max(0.0, clock_left(clock, user) - used)
+    return GameClock(clock.total, left)
+
+
+def _shifted(clock: GameClock, now: float, shift: float) -> GameClock:
+    """A running game clock when time away moves the turn's start by `shift`: the time it ran
+    until `now` charged, and it runs again from the new start (the player's return)."""
+    assert clock.since is not None
+    stopped = _charged(clock, now)
+    return replace(stopped, running=clock.running, since=max(clock.since, now) + shift)

@@ -24,9 +24,10 @@ from play.results import (
     Played,
     Refused,
     Step,
+    clock_limits,
     game_of,
 )
-from play.words import history_line
+from play.words import duration_text, history_line
 
 
 def when(markup: Markup, ts: float | None) -> str:
@@ -131,8 +132,20 @@ def status_text(match: Match, state: State, markup: Markup) -> str:
     lines = []
     for side in sorted(state.to_act()):
         player = markup.mention(match.sides[side]) if side in match.sides else rules.side(side).title
-        lines.append(f"{rules.status(public, side).replace('{player}', player)} Due {due}.")
+        clock = _clock_due(match, match.sides.get(side), "their")
+        lines.append(f"{rules.status(public, side).replace('{player}', player)} Due {due}{clock}.")
     return "\n".join(lines)
+
+
+def _clock_due(match: Match, user_id: int | None, whose: str) -> str:
+    """After "due <when>" for a turn whose deadline the player's game clock sets: that it does and
+    what was left on it when the turn began; '' otherwise (the turn's own deadline, or no clock)."""
+    left = None if user_id is None else clock_limits(match, user_id)
+    if left is None:
+        return ""
+    return (
+        f", when {whose} clock for this game runs out ({duration_text(left)} left on it as this turn began)"
+    )
 
 
 NEWS_LINES = 5  # a stretch is told action by action in at most this many lines (the status follows)...
@@ -321,7 +334,8 @@ def turn_dm_text(
     last acted (as their side may know it) and what the game dealt them privately meanwhile. Within
     `limit` characters only the recap is shortened: the ping and the dealt cards are never cut."""
     due = when(markup, match.deadline) if match.deadline else "whenever you like"
-    head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}."
+    clock = _clock_due(match, user_id, "your") if match.deadline else ""
+    head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}{clock}."
     side = match.side_of(user_id)
     since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
@@ -465,7 +479,8 @@ def notice_text(notice: Notice, markup: Markup) -> str:
         return "The challenge expired unanswered."
     if notice.kind == "reminder":
         assert notice.user_id is not None and notice.due is not None
-        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}."
+        clock = _clock_due(notice.match, notice.user_id, "your")
+        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}."
     if notice.kind == "default":
         assert notice.played is not None
         who = " and ".join(markup.mention(u) for u in notice.late)
@@ -473,4 +488,7 @@ def notice_text(notice: Notice, markup: Markup) -> str:
     if notice.abandoned:
         return "Neither player acted in time: the game ends without a winner."
     assert notice.user_id is not None
+    if notice.clock_out:
+        who = markup.mention(notice.user_id)
+        return f"{who} has no time left on their clock for this game and loses on time."
     return f"{markup.mention(notice.user_id)} ran out of time and loses the game."

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from data import (
     ActionRecord,
+    GameClock,
     Match,
     Status,
 )
@@ -66,7 +67,7 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     return [str(a) for a in ranked][:HINTS]
 
 
-def reminder_lead(turn_seconds: int) -> float:
+def reminder_lead(turn_seconds: float) -> float:
     """How long before the deadline to remind: a quarter of the turn, at most 12 hours."""
     return min(turn_seconds / 4, 12 * 3600)
 
@@ -98,6 +99,34 @@ def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, flo
     if state.quick_decision():
         return now
     return max([now, *(aways[u] for u in waiting_ids(match, state) if aways.get(u, now) > now)])
+
+
+def clock_left(clock: GameClock, user_id: int) -> float:
+    """What was left on a player's game clock when it last stopped (seconds)."""
+    return clock.left.get(user_id, float(clock.total))
+
+
+def game_clock_left(match: Match, user_id: int, now: float) -> float | None:
+    """What is left on a player's game clock now (seconds), counting a running clock down from when
+    it began to run (for a player away, their return); None for a match without a game clock."""
+    clock = match.game_clock
+    if clock is None:
+        return None
+    left = clock_left(clock, user_id)
+    if user_id in clock.running and clock.since is not None:
+        left -= max(0.0, now - clock.since)
+    return max(0.0, left)
+
+
+def clock_limits(match: Match, user_id: int) -> float | None:
+    """What was left on the game clock of `user_id` when their turn began, if that, rather than the
+    turn's own deadline, sets when it is due (their clock runs now and holds less than a turn); else
+    None. Counted from the turn's start, it never goes stale in a message posted then."""
+    clock = match.game_clock
+    if clock is None or user_id not in clock.running:
+        return None
+    left = clock_left(clock, user_id)
+    return left if left < match.turn_seconds else None
 
 
 def standing_order(rules: Game, row: ActionRecord) -> bool:
@@ -292,6 +321,7 @@ class Notice:
     late: tuple[int, ...] = ()  # the players who did not act in time (a default, a forfeit)
     due: float | None = None  # a reminder: when the move is due
     abandoned: bool = False  # a forfeit: both sides owed an action and neither came
+    clock_out: bool = False  # a forfeit: the player's game clock ran out, not the turn's own deadline
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

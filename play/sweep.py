@@ -15,6 +15,7 @@ from play.errors import (
 )
 from play.results import (
     Notice,
+    clock_limits,
     game_of,
     waiting_ids,
 )
@@ -78,6 +79,7 @@ class Sweep(AiTurns):
             quick_before = state.quick_decision()
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
+            clock_out = not quick_before and clock_limits(match, late) is not None
             if quick_before:
                 for side in owed:
                     default = state.default_action(side)
@@ -97,4 +99,6 @@ class Sweep(AiTurns):
         if not state.is_over():
             return Notice("default", played.match, late, played, late=users)
         abandoned = len(owed) > 1 and not quick_before
-        return Notice("forfeit", played.match, late, played, late=users, abandoned=abandoned)
+        return Notice(
+            "forfeit", played.match, late, played, late=users, abandoned=abandoned, clock_out=clock_out
+        )

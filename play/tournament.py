@@ -45,6 +45,7 @@ MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
+MIN_GAME_CLOCK = 60  # a game started at the very end of its round still gets a minute each
 ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
@@ -86,6 +87,13 @@ class Withdrawal:
 def turn_seconds(round_seconds: int) -> int:
     """A tournament game's time per turn: the usual three days, but at most a third of a round."""
     return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
+
+
+def game_seconds(tournament: Tournament, now: float) -> int:
+    """Each player's clock for a whole game starting `now`: half the time left in the round, so the
+    two clocks together run out no later than the round does (RULES.md "Games")."""
+    left = (tournament.round_ends_at or now + tournament.round_seconds) - now
+    return max(MIN_GAME_CLOCK, int(left // 2))
 
 
 class TournamentService:
@@ -347,6 +355,7 @@ class TournamentService:
                 side=rules.sides[0].name,
                 options=tournament.options,
                 turn_seconds=turn_seconds(tournament.round_seconds),
+                game_seconds=game_seconds(tournament, self.clock()),
             )
             match = await self.matches.accept(thread_id, board.second_id, match.id)
         except BadRequest:
@@ -381,7 +390,7 @@ class TournamentService:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."
             )
-        return await round_now(self.store, found)
+        return await round_now(self.store, found, self.clock())
 
     async def withdraw(self, guild_id: int, user_id: int) -> None:
         """A player left the server: off the sign-up lists, never paired again (games run on)."""
@@ -488,6 +497,7 @@ __all__ = [
     "Table",
     "TournamentService",
     "Withdrawal",
+    "game_seconds",
     "parse_options",
     "result_of",
     "turn_seconds",

@@ -3,7 +3,7 @@ thread, its result once over and, while it runs, whose move it is; the bye; who 
 
 Read in two queries whatever the number of boards (the boards, then their matches in one), plus
 the players; nothing here reads a game's state, only what the match row says (status, winner,
-whose turn), so nothing it shows depends on a card or a draw a player may not see.
+whose turn, the game clocks), so nothing it shows depends on a card or a draw a player may not see.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from data import Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
 from engine import registry
 from engine.protocol import Game
+from play.results import game_clock_left
 from play.swiss import DRAW, LOSS, WIN
 
 
@@ -21,12 +22,14 @@ from play.swiss import DRAW, LOSS, WIN
 class BoardNow:
     """One board as it stands: `result` is `first_id`'s points once over (recorded by the sweep, or
     read from a match that ended since); `to_move` who must act in a game still going; `started`
-    whether its game has begun (its thread is made a moment after the pairing)."""
+    whether its game has begun (its thread is made a moment after the pairing); `clocks` what is
+    left on each player's clock for the game (first, second; seconds), if it has one."""
 
     board: Board
     result: float | None
     to_move: int | None
     started: bool
+    clocks: tuple[float, float] | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -53,8 +56,8 @@ def result_of(board: Board, match: Match) -> float | None:
     return DRAW
 
 
-async def round_now(store: TournamentStore, tournament: Tournament) -> RoundNow:
-    """The tournament's latest round as it stands now."""
+async def round_now(store: TournamentStore, tournament: Tournament, now: float) -> RoundNow:
+    """The tournament's latest round as it stands at `now`."""
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round == tournament.round]
     matches = await store.round_matches(tournament.id, tournament.round)
     shown: list[BoardNow] = []
@@ -65,7 +68,11 @@ async def round_now(store: TournamentStore, tournament: Tournament) -> RoundNow:
             continue
         result = result_of(board, match)
         to_move = match.turn_player_id if result is None else None
-        shown.append(BoardNow(board, result, to_move, True))
+        clocks = None
+        if result is None and board.second_id is not None:
+            a, b = game_clock_left(match, board.first_id, now), game_clock_left(match, board.second_id, now)
+            clocks = None if a is None or b is None else (a, b)
+        shown.append(BoardNow(board, result, to_move, True, clocks))
     gone = frozenset(e.user_id for e in await store.tournament_entries(tournament.id) if e.withdrawn)
     return RoundNow(tournament, registry.game(tournament.game), shown, gone)
 

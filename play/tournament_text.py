@@ -15,6 +15,7 @@ from play.present import terms_text
 from play.tournament import DAY, Withdrawal
 from play.tournament_round import BoardNow, RoundNow
 from play.tournament_table import Table
+from play.words import duration_text
 
 LIMIT = 2000  # one Discord message
 TO_MOVE = "▶"
@@ -107,14 +108,23 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup) -> str:
     return f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup)}"
 
 
-def game_text(game: Game, tournament: Tournament, board: Board, markup: Markup) -> str:
-    """The first message of a tournament game's thread."""
+def game_text(
+    game: Game, tournament: Tournament, board: Board, markup: Markup, clock: int | None = None
+) -> str:
+    """The first message of a tournament game's thread; `clock`: each player's time for the whole
+    game (None for a game begun before tournament games had one)."""
     assert board.second_id is not None
-    return (
+    head = (
         f"{markup.strong(tournament.name)}, round {board.round}: {markup.mention(board.first_id)} "
         f"({game.sides[0].title}) v {markup.mention(board.second_id)} ({game.sides[1].title}). "
-        f"The round ends {markup.relative(tournament.round_ends_at or 0.0)}; "
-        "a game still going then is stopped and counts as a draw."
+    )
+    ends = markup.relative(tournament.round_ends_at or 0.0)
+    if clock is None:
+        return f"{head}The round ends {ends}; a game still going then is stopped and counts as a draw."
+    return (
+        f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only on your "
+        "own turns and stops while you are away; whoever runs out loses on time. The round ends "
+        f"{ends}; a game still going then is stopped and counts as a draw."
     )
 
 
@@ -223,6 +233,10 @@ def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short
         state = f"{markup.mention(now.to_move)} to move"
     else:
         state = "under way"
+    if now.result is None and now.clocks is not None:
+        a, b = (duration_text(s) for s in now.clocks)
+        first_, second_ = markup.mention(board.first_id), markup.mention(board.second_id)
+        state += f"; clocks: {a} left for {first_}, {b} for {second_}"
     return f"{n} {first} v {second}{where}: {state}."
 
 

@@ -52,3 +52,17 @@ def private_lines(events: Sequence[Event], side: str) -> str:
 
 def days_text(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
+
+
+def duration_text(seconds: float) -> str:
+    """A stretch of time in words, rounded down to its two largest units: "1 day 4 hours",
+    "3 hours 20 minutes", "5 minutes" ("less than a minute" below one)."""
+    minutes = int(max(0.0, seconds) // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    first = next((i for i, (n, _) in enumerate(units) if n), None)
+    if first is None:
+        return "less than a minute"
+    shown = [(n, w) for n, w in units[first : first + 2] if n]
+    return " ".join(f"{n} {w}" if n == 1 else f"{n} {w}s" for n, w in shown)

@@ -289,7 +289,8 @@ async def test_the_round_view_names_each_board_as_it_stands(world):
     )
     assert lines[running.board] == (
         f"{running.board}. {name[running.first_id]} v {name[running.second_id or 0]} in "
-        f"#{running.thread_id}: @{mover} to move."
+        f"#{running.thread_id}: @{mover} to move; clocks: 1 day left for @{running.first_id}, 1 day for "
+        f"@{running.second_id}."
     )
     bye_board = next(b.board for b in boards if b.second_id is None)
     assert lines[bye_board] == f"{bye_board}. @{bye} has the bye (a win)."
@@ -425,7 +426,7 @@ async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path)
             await console.handle(line)
         text = out.getvalue()
         assert "Club, round 1 of 2: 0 of 1 game over; the round ends" in text
-        assert "has the bye (a win)." in text and " to move." in text
+        assert "has the bye (a win)." in text and " to move; clocks: 12 hours left for @" in text
         tournament = await TournamentService.over(console.service).open_in(names.channel_id("general"))
         service = console.tournaments.service
         (game,) = [b for b in await service.store.tournament_boards(tournament.id) if b.second_id]

@@ -53,7 +53,9 @@ async def test_withdraw_remove_and_the_round_view(
         else:
             line = lines[board.board]
             assert f"<@{board.first_id}> v <@{board.second_id}> in <#{board.thread_id}>: " in line
-            assert line.endswith(" to move.")
+            # each player's clock for the game: half the round's 2 days (the hand clock stands still)
+            clocks = f" to move; clocks: 1 day left for <@{board.first_id}>, 1 day for "
+            assert clocks in line and line.endswith(f"<@{board.second_id}>.")
 
     # a player in a game withdraws (asking in their game's thread): asked privately first, and
     # "Stay in" changes nothing

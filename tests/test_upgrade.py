@@ -192,6 +192,12 @@ async def test_a_tournament_running_across_the_upgrade_adds_its_new_games_as_rec
         )
         await t.matches.accept(778, 5)
         await t.matches.act(778, wanderer, "resign")
+        # its games began before games had a clock for the whole game (migration 0009): they keep
+        # the rule they began under, each turn its own deadline only
+        for board in round2:
+            assert board.thread_id is not None
+            begun, _ = await t.matches.current(board.thread_id)
+            assert begun.status is Status.ACTIVE and begun.game_clock is None
         real: dict[int, float] = {}
         for board in round2:
             assert board.thread_id is not None and board.second_id is not None

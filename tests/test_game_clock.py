@@ -1,0 +1,366 @@
+"""A clock for the whole game (RULES.md, "Tournaments": Games): a tournament game's players each have
+half the round's time for all their turns, so a player cannot stall a lost game into the round's
+draw by taking nearly every turn's whole deadline. On both stores, with the hand-moved clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from data import Database, Status
+from engine import registry
+from play import BadRequest, MatchService
+from play.markup import PLAIN
+from play.present import notice_text, status_text, turn_dm_text
+from play.results import Played, game_clock_left
+from play.tournament import DAY, TournamentService, turn_seconds
+from play.tournament_text import game_text, round_now_text
+from play.words import duration_text
+from tests.clock import Clock
+
+HOUR = 3600
+GUILD, CHANNEL, THREAD = 5, 100, 1001
+QUICK, STALLER = 11, 12  # the first named plays the Germans, who set up first
+ROUND = 7 * DAY
+TURN = turn_seconds(ROUND)  # 2 days 8 hours: a third of the round
+HALF = ROUND // 2  # each player's clock: half the round
+
+
+def services(db: Database, clock: Clock) -> TournamentService:
+    return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(1)), clock=clock)
+
+
+async def one_game(t: TournamentService) -> None:
+    """A tournament of two (7-day rounds), started, its one game begun in THREAD."""
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="blockwars",
+        rounds=1,
+        days=ROUND // DAY,
+        organiser=True,
+    )
+    for user in (QUICK, STALLER):
+        await t.join(made, user)
+    started = await t.start(CHANNEL, organiser=True)
+    (board,) = started.boards
+    assert (board.first_id, board.second_id) == (QUICK, STALLER)
+    await t.start_board(board, THREAD)
+
+
+async def whole_turn(svc: MatchService, user: int) -> Played:
+    """`user` plays their whole turn (set-up, or both moves of a Block Wars turn) at once."""
+    played = None
+    while True:
+        match, _ = await svc.current(THREAD)
+        if match.turn_player_id != user or match.status is not Status.ACTIVE:
+            assert played is not None
+            return played
+        legal = await svc.legal(THREAD, user)
+        played = await svc.act(THREAD, user, "setup std" if "setup std" in legal else legal[0])
+
+
+async def test_a_staller_loses_on_time_though_every_turn_kept_its_own_deadline(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    t = services(db, clock)
+    try:
+        await one_game(t)
+        svc = t.matches
+        begun, _ = await svc.current(THREAD)
+        assert begun.game_clock is not None and begun.game_clock.total == HALF
+        # the quick player's first turn: a whole turn's deadline (their clock holds more)
+        assert begun.deadline == clock.now + TURN
+
+        clock.now += HOUR
+        await whole_turn(svc, QUICK)
+        turn = await svc.current(THREAD)
+        match, state = turn
+        assert match.game_clock is not None
+        assert match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF}
+        assert match.game_clock.running == (STALLER,) and match.game_clock.since == clock.now
+        assert match.deadline == clock.now + TURN  # 3 days 12 hours left: the turn's own deadline
+        assert "clock" not in status_text(match, state, PLAIN)
+
+        # the staller takes 2 days, within the turn's 2 days 8 hours; the quick player's clock stood still
+        clock.now += 2 * DAY
+        assert game_clock_left(match, QUICK, clock.now) == HALF - HOUR
+        assert game_clock_left(match, STALLER, clock.now) == HALF - 2 * DAY
+        await whole_turn(svc, STALLER)
+        clock.now += HOUR
+        played = await whole_turn(svc, QUICK)
+
+        # now the staller's clock (1 day 12 hours) is shorter than a turn: it sets the deadline
+        match = played.match
+        assert match.game_clock is not None
+        assert match.game_clock.left == {QUICK: HALF - 2 * HOUR, STALLER: HALF - 2 * DAY}
+        assert match.deadline == clock.now + 36 * HOUR < clock.now + TURN
+        assert status_text(match, played.state, PLAIN).endswith(
+            f"Due at {int(clock.now + 36 * HOUR)}, when their clock for this game runs out (1 day 12 "
+            "hours left on it as this turn began)."
+        )
+        assert turn_dm_text(match, played, STALLER, PLAIN).startswith(
+            f"Your move in Block Wars in #{THREAD}, due at {int(clock.now + 36 * HOUR)}, when your clock "
+            "for this game runs out (1 day 12 hours left on it as this turn began)."
+        )
+        # the round view shows both clocks, the staller's counting down
+        clock.now += 6 * HOUR
+        line = round_now_text(await t.round_of(CHANNEL), PLAIN).splitlines()[1]
+        assert line == (
+            f"1. @{QUICK} v @{STALLER} in #{THREAD}: @{STALLER} to move; clocks: 3 days 10 hours left "
+            f"for @{QUICK}, 1 day 6 hours for @{STALLER}."
+        )
+        # the reminder comes a quarter of the time left before the clock runs out, and names the clock
+        assert match.reminder_at == match.deadline - 9 * HOUR
+        clock.now = match.reminder_at
+        (reminder,) = await svc.sweep()
+        assert reminder.kind == "reminder" and reminder.user_id == STALLER
+        assert notice_text(reminder, PLAIN) == (
+            f"@{STALLER}, your move is due at {int(match.deadline)}, when your clock for this game runs "
+            "out (1 day 12 hours left on it as this turn began)."
+        )
+        # a minute before it runs out the staller moves: in time again
+        clock.now = match.deadline - 60
+        await whole_turn(svc, STALLER)
+        clock.now += HOUR
+        played = await whole_turn(svc, QUICK)
+        match = played.match
+        assert match.game_clock is not None and match.game_clock.left[STALLER] == 60
+        assert match.deadline == clock.now + 60
+
+        # ... and a minute later their clock is out: a loss on time, days before the round ends
+        clock.now = match.deadline + 1
+        (lost,) = await svc.sweep()
+        assert lost.kind == "forfeit" and lost.user_id == STALLER and lost.clock_out
+        assert notice_text(lost, PLAIN) == (
+            f"@{STALLER} has no time left on their clock for this game and loses on time."
+        )
+        over = await db.get_match(match.id)
+        assert over.status is Status.FINISHED and over.winner_id == QUICK
+        assert over.game_clock is not None and over.game_clock.left[STALLER] == 0
+        assert over.game_clock.running == ()
+        tournament = await t.open_in(CHANNEL)
+        assert tournament.round_ends_at is not None and clock.now < tournament.round_ends_at - 3 * DAY
+        await t.sweep()
+        (board,) = await t.store.tournament_boards(tournament.id)
+        assert board.result == 1.0  # the quick player's win, not the round's draw
+    finally:
+        await db.close()
+
+
+async def test_the_clock_is_stored_and_survives_a_restart(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        await one_game(t)
+        clock.now += 2 * DAY
+        await whole_turn(t.matches, QUICK)  # 2 days of the quick player's 3 days 12 hours
+        before, _ = await t.matches.current(THREAD)
+    finally:
+        await db.close()
+    # another process, or the bot restarted: it reads the clock the match stored
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        after, _ = await t.matches.current(THREAD)
+        assert after.game_clock == before.game_clock
+        assert after.game_clock is not None and after.game_clock.left[QUICK] == HALF - 2 * DAY
+        clock.now += HOUR
+        await whole_turn(t.matches, STALLER)
+        match, _ = await t.matches.current(THREAD)
+        # the quick player's clock (1 day 12 hours) now sets their deadline
+        assert match.deadline == clock.now + HALF - 2 * DAY
+        clock.now = match.deadline + 1
+        (lost,) = await t.matches.sweep()
+        assert lost.kind == "forfeit" and lost.user_id == QUICK and lost.clock_out
+    finally:
+        await db.close()
+
+
+async def test_time_away_stops_the_clock(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        await one_game(t)
+        await whole_turn(svc, QUICK)  # at once: nothing used
+        # the staller's turn: an hour, then away for 3 days, back after 1 of them, an hour more
+        clock.now += HOUR
+        await svc.away(GUILD, STALLER, 3)
+        match, _ = await svc.current(THREAD)
+        assert match.game_clock is not None and match.deadline is not None
+        assert match.game_clock.since == clock.now + 3 * DAY  # it runs again from their return
+        assert match.deadline == clock.now - HOUR + TURN + 3 * DAY
+        clock.now += DAY
+        # meanwhile their clock stands where it stopped
+        assert game_clock_left(match, STALLER, clock.now) == HALF - HOUR
+        await svc.back(GUILD, STALLER)
+        clock.now += HOUR
+        played = await whole_turn(svc, STALLER)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left[STALLER] == HALF - 2 * HOUR  # the day away not counted
+
+        # the quick player plays an hour, goes away for 2 days and moves while away, a day later
+        clock.now += HOUR
+        await svc.away(GUILD, QUICK, 2)
+        clock.now += DAY
+        played = await whole_turn(svc, QUICK)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left[QUICK] == HALF - HOUR  # only the hour before going away
+
+        # the staller goes away on their turn and plays it at once, and so does the quick player (still
+        # away): neither clock ran. The turn comes to the staller while away: their clock starts when
+        # they are back, so the hour they take meanwhile costs nothing
+        await svc.away(GUILD, STALLER, 2)
+        await whole_turn(svc, STALLER)
+        played = await whole_turn(svc, QUICK)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.since == clock.now + 2 * DAY
+        clock.now += HOUR
+        played = await whole_turn(svc, STALLER)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - 2 * HOUR}
+    finally:
+        await db.close()
+
+
+async def test_a_quick_decision_runs_no_clock(store: str):
+    """A quick answer (a retreat square, a card's reply) has its own short deadline and automatic
+    answer: nobody's game clock runs while it is owed."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        await svc.challenge(
+            guild_id=GUILD,
+            channel_id=THREAD,
+            challenger_id=QUICK,
+            opponent_id=STALLER,
+            game="fixbayonets",
+            side="americans",
+            turn_seconds=DAY,
+            game_seconds=5 * DAY,
+        )
+        await svc.accept(THREAD, STALLER)
+        await svc.act(THREAD, QUICK, "setup std")
+        await svc.act(THREAD, STALLER, "setup std")
+        rng = random.Random(1)
+        for _ in range(60):  # the Germans play until the Americans owe a quick answer
+            match, state = await svc.current(THREAD)
+            if match.turn_player_id == QUICK and state.quick_decision():
+                break
+            legal = await svc.legal(THREAD, match.turn_player_id or STALLER)
+            clock.now += 60
+            await svc.act(
+                THREAD, match.turn_player_id or STALLER, rng.choice([a for a in legal if a != "fight"])
+            )
+        assert match.turn_player_id == QUICK and state.quick_decision()
+        assert match.game_clock is not None and match.game_clock.running == ()
+        left = dict(match.game_clock.left)
+        assert match.deadline is not None and match.deadline - clock.now <= 6 * HOUR  # its own short deadline
+        clock.now += 5 * HOUR
+        for user in (QUICK, STALLER):
+            assert game_clock_left(match, user, clock.now) == left[user]
+        legal = await svc.legal(THREAD, QUICK)
+        played = await svc.act(THREAD, QUICK, legal[0])
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left == left  # the 5 hours cost nobody anything
+    finally:
+        await db.close()
+
+
+async def test_a_game_without_a_clock_is_as_before(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        await svc.challenge(
+            guild_id=GUILD, channel_id=THREAD, challenger_id=QUICK, opponent_id=STALLER, game="blockwars"
+        )
+        with pytest.raises(BadRequest, match="at least a minute"):
+            await svc.challenge(
+                guild_id=GUILD,
+                channel_id=THREAD + 1,
+                challenger_id=QUICK,
+                opponent_id=STALLER,
+                game="blockwars",
+                game_seconds=30,
+            )
+        await svc.accept(THREAD, STALLER)
+        for _ in range(4):
+            clock.now += 2 * DAY
+            match, _ = await svc.current(THREAD)
+            played = await whole_turn(svc, match.turn_player_id or 0)
+            assert played.match.game_clock is None
+            assert played.match.deadline == clock.now + 3 * DAY  # every turn its whole 3 days
+            assert "clock" not in status_text(played.match, played.state, PLAIN)
+        assert (await db.get_match(played.match.id)).game_clock is None
+    finally:
+        await db.close()
+
+
+def test_the_clock_in_words():
+    assert duration_text(36 * HOUR) == "1 day 12 hours"
+    assert duration_text(2 * DAY + 59) == "2 days"
+    assert duration_text(3 * HOUR + 20 * 60 + 59) == "3 hours 20 minutes"
+    assert duration_text(60) == "1 minute"
+    assert duration_text(59) == "less than a minute"
+
+
+async def test_the_thread_states_the_clock(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        await one_game(t)
+        tournament = await t.open_in(CHANNEL)
+        (board,) = await t.store.tournament_boards(tournament.id)
+        match, _ = await t.matches.current(THREAD)
+        assert match.game_clock is not None
+        text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
+        assert text == (
+            f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
+            "days 12 hours on a clock for the whole game: it runs only on your own turns and stops while "
+            "you are away; whoever runs out loses on time. The round ends at "
+            f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
+        )
+    finally:
+        await db.close()
+
+
+async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        await svc.challenge(
+            guild_id=GUILD,
+            channel_id=THREAD,
+            challenger_id=QUICK,
+            opponent_id=STALLER,
+            game="fixbayonets",
+            side="americans",
+            turn_seconds=DAY,
+            game_seconds=5 * DAY,
+        )
+        begun = await svc.accept(THREAD, STALLER)
+        assert begun.game_clock is not None and set(begun.game_clock.running) == {QUICK, STALLER}
+        clock.now += HOUR
+        done = await svc.act(THREAD, QUICK, "setup std")  # their clock stops; the other's runs on
+        assert done.match.game_clock is not None and done.match.game_clock.running == (STALLER,)
+        clock.now += 2 * HOUR
+        done = await svc.act(THREAD, STALLER, "setup std")
+        match = done.match
+        assert match.turn_player_id == STALLER  # the Germans move first: their clock runs on
+        assert game_clock_left(match, QUICK, clock.now) == 5 * DAY - HOUR
+        assert game_clock_left(match, STALLER, clock.now) == 5 * DAY - 3 * HOUR
+        clock.now += HOUR
+        played = await whole_turn(svc, STALLER)
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left == {QUICK: 5 * DAY - HOUR, STALLER: 5 * DAY - 4 * HOUR}
+    finally:
+        await db.close()
