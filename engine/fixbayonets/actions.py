@@ -237,8 +237,8 @@ def _play(low: str) -> Action:
         if sum(len(k) for _, k in group) < 2:
             s, k = group[0]
             raise InvalidNotation(
-                f"A group move needs two men or more; one man moves with a plain move, the card, the "
-                f"man and the square he goes to: `{c.code} {k}{NAMES[s]}-<square>`."
+                f"A group move needs two men or more; one man moves with a plain move: the card, the "
+                f"man, a dash and the square he goes to ({c.code} {k}{NAMES[s]}-, then the square)."
             )
         return Group(c, group)
     m = _PLAY.match(low)

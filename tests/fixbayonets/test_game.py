@@ -102,9 +102,10 @@ def test_a_group_of_one_is_told_how_to_write_a_plain_move() -> None:
     with pytest.raises(InvalidNotation) as exc:
         GAME.parse("march fwd Rd1")
     assert str(exc.value) == (
-        "A group move needs two men or more; one man moves with a plain move, the card, the man and "
-        "the square he goes to: `march Rd1-<square>`."
+        "A group move needs two men or more; one man moves with a plain move: the card, the man, a "
+        "dash and the square he goes to (march Rd1-, then the square)."
     )
+    # no example in backticks: the parser knows no position, and an offered example must be legal there
 
 
 def test_every_legal_action_is_played_by_its_verb_through_a_whole_game() -> None:
