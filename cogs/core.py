@@ -488,7 +488,16 @@ class Core(SweepLoop, commands.Cog):
         )
 
     async def rules(self, interaction: discord.Interaction, game: str, topic: str) -> None:
-        await reply(interaction, rules_text(registry.game(game), topic))
+        await reply(
+            interaction, rules_text(registry.game(game), topic, await self._options_here(interaction, game))
+        )
+
+    async def _options_here(self, interaction: discord.Interaction, game: str) -> dict[str, Any] | None:
+        """The options of the channel's open match of `game` (its rules' edition), if it has one."""
+        if interaction.channel_id is None:
+            return None
+        match = await self.service.channel_match(interaction.channel_id)
+        return match.options if match is not None and match.game == game else None
 
     async def stats(self, interaction: discord.Interaction, game: str, member: discord.User | None) -> None:
         who = member or interaction.user

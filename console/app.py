@@ -845,13 +845,15 @@ class Console:
 
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
         topic = " ".join(args).split(":")[-1].strip().lower()
+        match = await self.service.channel_match(self.channel_id)  # its game keeps its rules' edition
+        here = match.options if match is not None and match.game == game.name else None
         if not topic:
-            self.say(_plain(rules_text(game)))
+            self.say(_plain(rules_text(game, None, here)))
             return Outcome()
         found = next((t for t in game.rules if topic in t.lower()), None)
         if found is None:
             raise UsageError(f"No rules topic '{topic[:20]}'. Topics: {', '.join(game.rules)}.")
-        self.say(_plain(rules_text(game, found)))
+        self.say(_plain(rules_text(game, found, here)))
         return Outcome()
 
     async def cmd_stats(self, game: Game, args: list[str]) -> Outcome:

@@ -244,6 +244,11 @@ class BaseGame(Generic[S, V]):
             return 1
         return self.edition
 
+    def rules_for(self, options: Mapping[str, Any]) -> Mapping[str, str]:
+        """The rules topics a match with `options` plays: `rules`, unless a game with editions
+        words an older edition's differences (rules/<game>.md says what they are)."""
+        return self.rules
+
     def _edition_checked(self, value: Any) -> int:
         try:
             number = int(value)

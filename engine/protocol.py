@@ -395,9 +395,15 @@ class Game(Protocol):
     @property
     def focus(self) -> Focus | None: ...
 
-    # topic -> a short text in the game's own words (the first: overview)
+    # topic -> a short text in the game's own words (the first: overview), as the newest edition
+    # of the game's rules has them (what a new challenge plays)
     @property
     def rules(self) -> Mapping[str, str]: ...
+
+    # the newest edition of the game's rules (1: it has one); a match keeps the edition it began
+    # with (`BaseGame.edition`, RULES.md)
+    @property
+    def edition(self) -> int: ...
 
     # one line of examples, shown when a notation does not parse
     @property
@@ -412,6 +418,16 @@ class Game(Protocol):
 
     def normalise_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Checked options with defaults filled in; ValueError with a player's message if wrong."""
+        ...
+
+    def edition_of(self, options: Mapping[str, Any]) -> int:
+        """The edition of the rules a match with these (stored) options plays."""
+        ...
+
+    def rules_for(self, options: Mapping[str, Any]) -> Mapping[str, str]:
+        """The `rules` topics as a match with these options plays them (its edition's), so a
+        player of a game begun under an older edition reads the rules their game plays. The same
+        topics in the same order as `rules` (Discord lists them as fixed choices)."""
         ...
 
     def from_json(self, data: dict[str, Any]) -> State: ...

@@ -435,15 +435,31 @@ def history_text(entries: Sequence[HistoryEntry], markup: Markup, limit: int = 1
         shown = shown[1:]
 
 
-def rules_text(game: Game, topic: str | None = None) -> str:
+def rules_text(game: Game, topic: str | None = None, options: Mapping[str, Any] | None = None) -> str:
     """A rules topic; the first (the overview, also when `topic` is unknown or None) ends with the
-    list of topics, so a player learns there is more to ask for."""
-    topics = list(game.rules)
-    chosen = topic if topic is not None and topic in game.rules else topics[0]
-    text = game.rules[chosen]
+    list of topics, so a player learns there is more to ask for. `options` are those of the match
+    the player asks about (None: no match, the newest rules, which a new challenge plays): a game
+    keeps the edition of the rules it began with, and its players read that edition's, told so
+    first, so nobody reads a rule their game does not play."""
+    rules = game.rules if options is None else game.rules_for(options)
+    topics = list(rules)
+    chosen = topic if topic is not None and topic in rules else topics[0]
+    text = rules[chosen]
     if chosen == topics[0]:
         text += f"\nTopics: {', '.join(topics)} (`/{game.name} rules topic:…`)."
+    edition = game.edition if options is None else game.edition_of(options)
+    if edition < game.edition:
+        text = f"{edition_note(game, edition)}\n{text}"
     return text
+
+
+def edition_note(game: Game, edition: int) -> str:
+    """The line before the rules of a game that keeps an older edition: which one it plays, and
+    where the newest is read (anywhere no game of this kind is open)."""
+    return (
+        f"This game keeps edition {edition} of our rulings, the one it began under. New challenges play "
+        f"edition {game.edition}, which `/{game.name} rules` shows where no {game.title} game is open."
+    )
 
 
 def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], still_yours: bool) -> str:

@@ -28,7 +28,7 @@ from engine.base import (
 from engine.combinedarms import actions as A
 from engine.combinedarms import ai, plan, words
 from engine.combinedarms.army import ready_layout
-from engine.combinedarms.help import WWI_TOPICS, WWII_TOPICS
+from engine.combinedarms.help import WWI_TOPICS, WWII_EDITION_1, WWII_TOPICS
 from engine.combinedarms.rules import TURNS, WWII_EDITION
 from engine.combinedarms.state import DEPLOY, DESIGN, OVER, REINFORCE, State, View, new_game
 from engine.combinedarms.units import ERAS, Era
@@ -297,6 +297,9 @@ class CombinedArmsGame(BaseGame[State, View]):
         if self.edition > 1:  # the edition before normalising, which would fill in the newest
             options = {**options, EDITION: self.edition_of(options)}
         return new_game(self.era.key, self.normalise_options(options), seed)
+
+    def rules_for(self, options: Mapping[str, Any]) -> Mapping[str, str]:
+        return WWII_EDITION_1 if self.edition > 1 and self.edition_of(options) == 1 else self.rules
 
     def parse_in(self, text: str, state: AnyState, side: str) -> Action:
         """A refusal's examples come from the position: an army of the options chosen (a Campaign

@@ -6,6 +6,7 @@ The full rules with every ruling are rules/combinedarms.md and rules/combinedarm
 from __future__ import annotations
 
 from engine.combinedarms.actions import ROWS_EXAMPLE
+from engine.combinedarms.rules import WWII_EDITION
 from engine.combinedarms.units import WWI, WWII, Era
 
 
@@ -79,7 +80,9 @@ def _board(era: Era) -> str:
     )
 
 
-def _topics(era: Era) -> dict[str, str]:
+def _topics(era: Era, edition: int = 1) -> dict[str, str]:
+    """The topics of `era` as a game of `edition` plays them: WWII's edition 1 (W6, before issue
+    22's hold) differs only in when every city held wins, chosen below clause by clause."""
     first, second = era.sides
     lim = era.limits
     if era.key == "wwi":
@@ -145,9 +148,15 @@ def _topics(era: Era) -> dict[str, str]:
     )
     options = (
         "**Options.** City Spaces: 4 cities on the two middle ranks; occupy them all and you win "
-        "when your next turn begins if you still hold them all (a rule of ours: the enemy gets a "
-        "whole turn to push you off one, so the side that moves first cannot win before the other "
-        "has moved). Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
+        + (
+            "when your next turn begins if you still hold them all (a rule of ours: the enemy gets a "
+            "whole turn to push you off one, so the side that moves first cannot win before the other "
+            "has moved)."
+            if edition >= 2
+            else "the moment the last one is taken (edition 1 of our rule: even in the first side's "
+            "first turn)."
+        )
+        + " Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
         "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
@@ -156,9 +165,14 @@ def _topics(era: Era) -> dict[str, str]:
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "
-        "retreat). With City Spaces, you also win if your units stand on every city when your next "
-        "turn begins: the enemy gets a whole turn to push one off. You "
-        "may also resign, or offer a draw (`offer draw`, `accept draw`). A turn limit of ours (the "
+        "retreat). With City Spaces, you also win "
+        + (
+            "if your units stand on every city when your next turn begins: the enemy gets a whole turn "
+            "to push one off."
+            if edition >= 2
+            else "the moment your units stand on every city (edition 1)."
+        )
+        + " You may also resign, or offer a draw (`offer draw`, `accept draw`). A turn limit of ours (the "
         "text has none): when both sides have played the agreed number of turns (20 each unless the "
         "challenge chose another, `turns:0` for none) the game is drawn."
     )
@@ -197,6 +211,7 @@ def _notation() -> str:
 
 
 WWI_TOPICS = _topics(WWI)
-WWII_TOPICS = _topics(WWII)
+WWII_TOPICS = _topics(WWII, WWII_EDITION)  # the newest: what a new challenge plays
+WWII_EDITION_1 = _topics(WWII, 1)
 
-__all__ = ["WWII_TOPICS", "WWI_TOPICS"]
+__all__ = ["WWII_EDITION_1", "WWII_TOPICS", "WWI_TOPICS"]

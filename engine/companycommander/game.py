@@ -12,7 +12,7 @@ from engine.base import CORRESPONDENCE, EDITION, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
 from engine.companycommander import words
-from engine.companycommander.help import TOPICS
+from engine.companycommander.help import EDITION_1, TOPICS
 from engine.companycommander.improve import improve
 from engine.companycommander.model import (
     ADJECTIVES,
@@ -166,6 +166,9 @@ class CompanyCommanderGame(BaseGame[State, View]):
         edition = self.edition_of(options)  # before normalising, which would fill in the newest
         checked = self.normalise_options({**options, EDITION: edition})
         return new_game(Options(int(checked["turn_limit"]), edition), seed)
+
+    def rules_for(self, options: Mapping[str, Any]) -> Mapping[str, str]:
+        return EDITION_1 if self.edition_of(options) == 1 else TOPICS
 
     # -- the AI
 

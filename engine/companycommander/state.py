@@ -907,7 +907,9 @@ class State:
                     side,
                     c.code,
                     action.front,
-                    effect=f"the next enemy Assault there is at −{AMBUSH}, before their next turn",
+                    effect=f"the next enemy Assault there is at −{AMBUSH}, before their next turn"
+                    if self.ambush_once  # (H3; edition 1: every one until then)
+                    else f"every enemy Assault there is at −{AMBUSH} until their next turn",
                 )
             )
         elif c.code == "rally":

@@ -30,6 +30,8 @@ from engine.companycommander.view import View
 from engine.protocol import Action
 
 PLAYER = "{player}"
+# The Ambush card's words in an edition-1 game (H3, H4: it held against every Assault at its front).
+AMBUSH_EDITION_1 = "every enemy Assault on your units at one front, until your next turn, is at -3"
 
 
 def unit_words(u: Unit) -> str:
@@ -162,7 +164,12 @@ def _play_words(state: State, action: A.Play) -> str:
         return f"Play Rally on your {FRONT_NAMES[action.front]}: {and_list(pinned)} no longer Pinned"
     if c.code == "ambush":
         assert action.front is not None
-        return f"Play Ambush on your {FRONT_NAMES[action.front]}: the next enemy Assault there is at −3"
+        lasts = (
+            "the next enemy Assault there"
+            if state.ambush_once
+            else "every enemy Assault there until your next turn"
+        )
+        return f"Play Ambush on your {FRONT_NAMES[action.front]}: {lasts} is at −3"
     if c.code == "medic":
         u = state.unit(action.unit or "")
         what = f"{u.type.name} {u.label}" if u else action.unit
@@ -226,7 +233,8 @@ def private_text(view: View) -> str | None:
         return "Your hand is empty."
     lines = [f"Your hand ({plural(len(cards), 'card')}): {cards_words(cards)}."]
     for c in dict.fromkeys(cards):
-        lines.append(f"- {c.name} ({_play_form(view, c)}): {c.text}.")
+        text = c.text if c.code != "ambush" or view.state.ambush_once else AMBUSH_EDITION_1
+        lines.append(f"- {c.name} ({_play_form(view, c)}): {text}.")
     return "\n".join(lines)
 
 

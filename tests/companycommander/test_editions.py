@@ -20,7 +20,7 @@ from engine.companycommander.model import Options
 from engine.companycommander.state import DEPLOY, FIRE, State, new_game
 from engine.errors import IllegalAction
 from play.present import limits_text, options_text, terms_text
-from tests.companycommander.helpers import A, G, build, command, legal, of_type, rig
+from tests.companycommander.helpers import A, G, build, command, history, legal, of_type, rig
 from tests.test_conformance import check_invariants, check_round_trips
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "cc_edition1_games.json"
@@ -128,6 +128,21 @@ def test_edition_1_ambush_lasts_the_turn_and_edition_2_spends_it() -> None:
         first, second = of_type(command(s, "assault G1; assault G2"), Assaulted)
         assert first.mods == (("Ambush", -3),)
         assert (second.mods == ()) is spent
+
+
+def test_the_ambush_is_told_as_its_edition_plays_it() -> None:
+    """The hand, the button's preview and the history say how long an Ambush holds in this game's
+    edition: every enemy Assault until the Ambush side's next turn in edition 1, the next one in 2."""
+    for options, words in ((OLD, "every enemy Assault"), (Options(), "the next enemy Assault")):
+        units = {"A1": "rifles C", "G1": "rifles C"}
+        s = build(units, hands={A: ["ambush"]}, options=options)
+        other = "the next enemy Assault" if options is OLD else "every enemy Assault"
+        hand = GAME.private_text(s.view(A))
+        assert hand is not None and words in hand and other not in hand
+        preview = GAME.describe(s.view(A), GAME.parse("play ambush C"))
+        assert words in preview and other not in preview
+        told = history(command(s, "play ambush C"), G)
+        assert words in told and other not in told
 
 
 def test_edition_1_draws_the_assault_target_among_all_and_edition_2_among_the_pinned() -> None:
