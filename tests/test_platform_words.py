@@ -1,0 +1,75 @@
+"""The platform's own sentences, read as a player reads them (the words audit of 2026-11-28): counts
+agree with their nouns, nothing says 'all 1' or '0 of your 0', and each text says what it means."""
+
+from __future__ import annotations
+
+from cogs._format import DISCORD
+from data import Match, Status
+from engine import registry
+from engine.review import Moment, Review
+from play.listings import review_text
+
+GAME = registry.game("blockwars")
+
+
+def finished_match() -> Match:
+    sides = {GAME.sides[0].name: 1, GAME.sides[1].name: 2}
+    return Match(
+        7, 10, 20, GAME.name, {}, 3, 1, 2, "random", sides, Status.FINISHED,
+        None, None, None, False, 3600, 9, None, 2, "resignation", None, None, None, 0.0, 0.0,
+    )  # fmt: skip
+
+
+def a_moment() -> Moment:
+    """A real choice of the first side: its set-up, with another legal one preferred."""
+    state = GAME.new_game({}, 3)
+    side = min(state.to_act())
+    legal = [str(a) for a in state.legal_actions(side)]
+    view = state.view(side).to_json()
+    return Moment(0, 0, legal[0], legal[1], 0.2, 0.1, 0.3, view)
+
+
+def review(choices: int, looked_at: int, moments: int) -> str:
+    found = Review(GAME.sides[0].name, tuple(a_moment() for _ in range(moments)), choices, looked_at, 1.0)
+    return review_text(GAME, finished_match(), found, DISCORD)
+
+
+def test_a_look_back_with_one_moment_speaks_of_one_choice() -> None:
+    text = review(choices=3, looked_at=3, moments=1)
+    assert "this choice cost you most (the board of that moment is below)" in text
+    assert "these choices" not in text
+    assert "I judged all 3 of your choices," in text
+
+
+def test_a_look_back_at_several_moments_speaks_of_several() -> None:
+    text = review(choices=5, looked_at=5, moments=2)
+    assert "these choices cost you most (the board of each moment is below)" in text
+    assert "I judged all 5 of your choices," in text
+
+
+def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None:
+    text = review(choices=1, looked_at=1, moments=0)
+    assert "1 of your 1" not in text and "choices" not in text
+    assert "By my judgement your one choice cost you nothing worth showing. Well played." in text
+    assert "I judged your one choice, each from what you could see at the time" in text
+
+
+def test_a_look_back_cut_short_by_time_says_how_many_it_judged() -> None:
+    text = review(choices=9, looked_at=4, moments=0)
+    assert "I judged 4 of your 9 choices (time ran out for the rest)," in text
+
+
+def test_a_game_without_a_move_of_choice_says_there_is_nothing_to_look_back_at() -> None:
+    """A player who resigned (or offered a draw) before any move of the game: no '0 of your 0
+    choices', and no 'well played' for a game they did not play."""
+    text = review(choices=0, looked_at=0, moments=0)
+    assert "0 of your 0" not in text and "Well played" not in text
+    assert text.endswith(
+        "You made no move in this game that had an alternative, so there is nothing to look back at."
+    )
+
+
+def test_a_look_back_that_judged_nothing_does_not_praise_the_play() -> None:
+    text = review(choices=4, looked_at=0, moments=0)
+    assert "Well played" not in text and "none of your choices cost" not in text
+    assert text.endswith("Time ran out before I could judge any of your 4 choices.")
