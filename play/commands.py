@@ -358,7 +358,7 @@ SUBGROUPS = {
     "admin": "Bot owner and moderator tools",
     "tournament": "Swiss tournaments over days, for any game",
 }
-WARGAMES_HELP = "Every game: list, admin tools"
+WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"
 
 
 def wargames_commands(platform: Platform, subgroup: str | None = None) -> list[Command]:

@@ -73,3 +73,15 @@ def test_a_look_back_that_judged_nothing_does_not_praise_the_play() -> None:
     text = review(choices=4, looked_at=0, moments=0)
     assert "Well played" not in text and "none of your choices cost" not in text
     assert text.endswith("Time ran out before I could judge any of your 4 choices.")
+
+
+def test_the_wargames_group_says_what_it_holds() -> None:
+    """Its description read 'Every game: list, admin tools' while the group grew `mygames`, `away`,
+    `undo`, `verify` and the tournaments: the picker now names them."""
+    from play.commands import WARGAMES_HELP, all_wargames_commands
+
+    names = {c.name for c in all_wargames_commands("discord")}
+    assert {"games", "mygames", "away", "undo", "verify", "join"} <= names
+    for word in ("games", "your games", "time away", "undo", "dice", "tournaments"):
+        assert word in WARGAMES_HELP
+    assert "admin tools" not in WARGAMES_HELP and len(WARGAMES_HELP) <= 100
