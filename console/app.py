@@ -671,7 +671,7 @@ class Console:
         self._no_args(game, "cancel", args)
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
-        self.say(f"{self.markup.mention(self.my_id)} cancelled game {match.id}; no result is recorded.")
+        self.say(f"{self.markup.mention(self.my_id)} cancelled game #{match.id}; no result is recorded.")
         return Outcome()
 
     # ------------------------------------------------------------------ playing

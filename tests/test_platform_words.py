@@ -85,3 +85,13 @@ def test_the_wargames_group_says_what_it_holds() -> None:
     for word in ("games", "your games", "time away", "undo", "dice", "tournaments"):
         assert word in WARGAMES_HELP
     assert "admin tools" not in WARGAMES_HELP and len(WARGAMES_HELP) <= 100
+
+
+def test_a_game_never_played_to_its_end_says_why_in_words() -> None:
+    """`verify` and `export` of a game that never ended said '(declined)', the store's word for its
+    status: each dead end has a reader's words."""
+    from play.fairness import NEVER_PLAYED
+
+    ends = {s for s in Status if not s.is_open and s is not Status.FINISHED}
+    assert set(NEVER_PLAYED) == ends
+    assert NEVER_PLAYED[Status.DECLINED] == "its challenge was declined"
