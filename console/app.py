@@ -755,7 +755,8 @@ class Console:
                 return Outcome()
             self.say(f"Nothing to play right now. {status_text(match, state, self.markup)}")
         else:
-            self.say(f"{len(legal)} legal for @{self.me}:")
+            n = len(legal)
+            self.say(f"{n} legal {'action' if n == 1 else 'actions'} for @{self.me}:")
             self._command_lines(game, state, legal)
         standing = [str(a) for a in standing_actions(game, None, state, mine)] if mine else []
         if mine is not None and standing:

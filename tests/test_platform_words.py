@@ -3,11 +3,15 @@ agree with their nouns, nothing says 'all 1' or '0 of your 0', and each text say
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from cogs._format import DISCORD
 from data import Match, Status
 from engine import registry
 from engine.review import Moment, Review
 from play.listings import review_text
+from tests.test_console import open_console
 
 GAME = registry.game("blockwars")
 
@@ -95,3 +99,16 @@ def test_a_game_never_played_to_its_end_says_why_in_words() -> None:
     ends = {s for s in Status if not s.is_open and s is not Status.FINISHED}
     assert set(NEVER_PLAYED) == ends
     assert NEVER_PLAYED[Status.DECLINED] == "its challenge was declined"
+
+
+async def test_the_consoles_legal_list_counts_actions(tmp_path: Path) -> None:
+    """It said '47 legal for @alice:', a count without its noun."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars setup std", "/as bob", "/blockwars setup std", "/as alice"])
+    await console.run_lines(["/blockwars legal"])
+    said = out.getvalue()
+    assert re.search(r"^\d+ legal actions for @alice:$", said, re.M), said[-600:]
+    assert " legal for @" not in said
