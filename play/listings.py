@@ -96,7 +96,7 @@ def away_text(away: TimeAway, markup: Markup) -> str:
         stopped = f"The clocks of your {n} games here stop while it is your move"
     else:
         stopped = "In games you start here meanwhile, your clock waits for you"
-    told = ", and your opponents are told" if n else ""
+    told = ", and your opponent is told" if n == 1 else ", and your opponents are told" if n else ""
     return (
         f"You are away until {markup.date(away.until)} ({markup.relative(away.until)}). "
         f"{stopped}: no reminder and no loss on time until you are back{told}. {_days_left(away.left)} "

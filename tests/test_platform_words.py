@@ -112,3 +112,16 @@ async def test_the_consoles_legal_list_counts_actions(tmp_path: Path) -> None:
     said = out.getvalue()
     assert re.search(r"^\d+ legal actions for @alice:$", said, re.M), said[-600:]
     assert " legal for @" not in said
+
+
+def test_time_away_tells_one_opponent_or_several() -> None:
+    """With one game it said 'your opponents are told' of the one opponent there is."""
+    from play.listings import away_text
+    from play.results import TimeAway
+
+    one = away_text(TimeAway(1e9, 29, [finished_match()]), DISCORD)
+    assert "The clock of your game here stops" in one and ", and your opponent is told." in one
+    two = away_text(TimeAway(1e9, 29, [finished_match(), finished_match()]), DISCORD)
+    assert "The clocks of your 2 games here stop" in two and ", and your opponents are told." in two
+    none = away_text(TimeAway(1e9, 1, []), DISCORD)
+    assert "told" not in none and "Time away left: 1 day (at most" in none
