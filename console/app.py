@@ -585,18 +585,18 @@ class Console:
         vs_bot = opponent == BOT_ID
         level = opts.get("level")
         if level is not None and not vs_bot:
-            raise UsageError("level: only applies when you challenge me (@bot) to play the AI.")
+            raise UsageError("The `level` option is only for games against me (@bot), the AI.")
         if vs_bot:
             level = (level or game.ai.default).lower()
             if level not in game.ai.names:
-                raise UsageError(f"level must be one of {', '.join(game.ai.names)}.")
+                raise UsageError(f"The AI's level must be one of {', '.join(game.ai.names)}.")
         hours = opts.get("hours_per_turn")
         turn_seconds: int | None = None
         if hours is not None:
             try:
                 turn_seconds = round(float(hours) * 3600)
             except ValueError:
-                raise UsageError("hours_per_turn must be a number of hours, for example 72.") from None
+                raise UsageError("`hours_per_turn` must be a number of hours, for example 72.") from None
         chosen = {o.name: opts[o.name] for o in game.options if o.name in opts}
         match = await self.service.challenge(
             guild_id=GUILD_ID,

@@ -125,3 +125,18 @@ def test_time_away_tells_one_opponent_or_several() -> None:
     assert "The clocks of your 2 games here stop" in two and ", and your opponents are told." in two
     none = away_text(TimeAway(1e9, 1, []), DISCORD)
     assert "told" not in none and "Time away left: 1 day (at most" in none
+
+
+async def test_the_consoles_challenge_refusals_are_sentences(tmp_path: Path) -> None:
+    """'level must be one of …' began with a lower-case option name: each refusal reads as a
+    sentence, as Discord's words for the same refusal do."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["/blockwars challenge @bot level:superb"])
+    await console.run_lines(["/blockwars challenge @bob level:easy"])
+    await console.run_lines(["/blockwars challenge @bob hours_per_turn:soon"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        f"✗ The AI's level must be one of {', '.join(GAME.ai.names)}.",
+        "✗ The `level` option is only for games against me (@bot), the AI.",
+        "✗ `hours_per_turn` must be a number of hours, for example 72.",
+    ]
