@@ -154,7 +154,7 @@ def leaderboard_text(game: Game, rows: Sequence[Standing], markup: Markup) -> st
         return f"No finished {game.title} games yet."
     lines = [markup.strong(f"{game.title} leaderboard")]
     for i, s in enumerate(rows, 1):
-        who = markup.mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
+        who = markup.mention(s.user_id) + (f" (the AI, level {s.level})" if s.level else "")
         rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
         lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
     if any(s.level for s in rows):

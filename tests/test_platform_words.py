@@ -140,3 +140,15 @@ async def test_the_consoles_challenge_refusals_are_sentences(tmp_path: Path) -> 
         "✗ The `level` option is only for games against me (@bot), the AI.",
         "✗ `hours_per_turn` must be a number of hours, for example 72.",
     ]
+
+
+def test_the_leaderboard_names_the_ais_level_as_a_level() -> None:
+    """'@bot (the AI at random)' read as a bot placed by chance: the level is named as one."""
+    from play.listings import leaderboard_text
+    from play.ratings import Standing
+
+    text = leaderboard_text(
+        GAME, [Standing(5, 1200.0, 1, 0, 0), Standing(9, 750.0, 0, 1, 0, "random")], DISCORD
+    )
+    assert "2. <@9> (the AI, level random): about 750 (0-1-0)" in text
+    assert "the AI at random" not in text
