@@ -152,3 +152,21 @@ def test_the_leaderboard_names_the_ais_level_as_a_level() -> None:
     )
     assert "2. <@9> (the AI, level random): about 750 (0-1-0)" in text
     assert "the AI at random" not in text
+
+
+async def test_undo_of_a_standing_order_or_a_draw_offer_says_which_it_is(tmp_path: Path) -> None:
+    """A standing order was refused as 'not a resignation or a word about a draw', which it is
+    neither: each is named for what it is (and a resignation can never be taken back: the game is
+    over by then, and that refusal comes first)."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/fixbayonets challenge @bob side:germans", "/as bob", "/fixbayonets accept", "/as alice"]
+    )
+    await console.run_lines(["/fixbayonets orders never", "/wargames undo"])
+    await console.run_lines(["/fixbayonets draw offer", "/wargames undo"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        "✗ `orders never` cannot be taken back: it is a standing order, not a step of the game. "
+        "Give another order to change it.",
+        "✗ `offer draw` cannot be taken back: only steps of the game itself can, not a word about a draw.",
+    ]
