@@ -170,3 +170,22 @@ async def test_undo_of_a_standing_order_or_a_draw_offer_says_which_it_is(tmp_pat
         "Give another order to change it.",
         "✗ `offer draw` cannot be taken back: only steps of the game itself can, not a word about a draw.",
     ]
+
+
+def test_a_board_for_a_game_that_ended_meanwhile_names_who_played_it() -> None:
+    """Its fallback, for an actor with no side, read 'This played this before the game ended.'"""
+    from dataclasses import replace
+
+    from play.present import ended_meanwhile_text
+    from play.results import Played
+
+    state = GAME.new_game({}, 3)
+    final = finished_match()
+    live = replace(final, status=Status.ACTIVE)
+    cancelled = replace(final, status=Status.CANCELLED)
+    by_first = ended_meanwhile_text(Played(live, state, [], "", 1, "x"), cancelled, None, DISCORD)
+    assert by_first.endswith(
+        f"The {GAME.sides[0].title} played this before the game ended. The game was cancelled."
+    )
+    by_nobody = ended_meanwhile_text(Played(live, state, [], "", 99, "x"), cancelled, None, DISCORD)
+    assert by_nobody.endswith("This was played before the game ended. The game was cancelled.")
