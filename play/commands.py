@@ -355,7 +355,7 @@ WARGAMES: tuple[Command, ...] = (
     *TOURNAMENT,
 )
 SUBGROUPS = {
-    "admin": "Bot owner and moderator tools",
+    "admin": "The bot owner's tools (pushing the slash commands to Discord)",
     "tournament": "Swiss tournaments over days, for any game",
 }
 WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"

@@ -189,3 +189,12 @@ def test_a_board_for_a_game_that_ended_meanwhile_names_who_played_it() -> None:
     )
     by_nobody = ended_meanwhile_text(Played(live, state, [], "", 99, "x"), cancelled, None, DISCORD)
     assert by_nobody.endswith("This was played before the game ended. The game was cancelled.")
+
+
+def test_the_admin_subgroup_promises_only_what_it_holds() -> None:
+    """It said 'Bot owner and moderator tools' while it holds one owner-only command."""
+    from play.commands import SUBGROUPS, Who, all_wargames_commands
+
+    admin = [c for c in all_wargames_commands("discord") if c.subgroup == "admin"]
+    assert admin and all(c.who is Who.OWNER for c in admin)
+    assert "moderator" not in SUBGROUPS["admin"] and "owner" in SUBGROUPS["admin"]
