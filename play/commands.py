@@ -33,7 +33,7 @@ class Who(Enum):
     ANYONE = "anyone"
     PLAYER = "a player of this channel's game"
     DECIDING = "the player who must decide now"
-    ADMIN = "a player or anyone who may manage the channel"
+    ADMIN = "a member who may manage the channel"
     ORGANISER = "a member who may manage the server or holds its tournament organiser role"
     MANAGER = "a member who may manage the server"
     OWNER = "the bot's owner"

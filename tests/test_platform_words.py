@@ -198,3 +198,13 @@ def test_the_admin_subgroup_promises_only_what_it_holds() -> None:
     admin = [c for c in all_wargames_commands("discord") if c.subgroup == "admin"]
     assert admin and all(c.who is Who.OWNER for c in admin)
     assert "moderator" not in SUBGROUPS["admin"] and "owner" in SUBGROUPS["admin"]
+
+
+def test_who_may_cancel_is_said_as_the_service_enforces_it() -> None:
+    """The table said 'a player or anyone who may manage the channel' may cancel; the service lets
+    only those who may manage the channel (a player alone resigns or offers a draw)."""
+    from play.commands import Who, game_commands
+
+    cancel = next(c for c in game_commands(GAME) if c.name == "cancel")
+    assert cancel.who is Who.ADMIN and "player" not in Who.ADMIN.value
+    assert "(Manage Channels)" in cancel.help
