@@ -209,7 +209,8 @@ def game_commands(game: Game) -> list[Command]:
             "leaderboard", f"The best-rated {game.title} players on this server", about_channel_game=False
         ),
         Command(
-            "review", "After a game: your three costliest choices by the AI's judgement, shown only to you"
+            "review",
+            "After a game: your costliest choices (three at most) by the AI's judgement, only to you",
         ),
         Command("cancel", "Cancel this channel's game without a result (Manage Channels)", who=Who.ADMIN),
         Command("help", "Every command, as here", platforms=CONSOLE, about_channel_game=False),

@@ -208,3 +208,12 @@ def test_who_may_cancel_is_said_as_the_service_enforces_it() -> None:
     cancel = next(c for c in game_commands(GAME) if c.name == "cancel")
     assert cancel.who is Who.ADMIN and "player" not in Who.ADMIN.value
     assert "(Manage Channels)" in cancel.help
+
+
+def test_the_review_command_promises_at_most_three_moments() -> None:
+    """'your three costliest choices' while a look back may show one, or none."""
+    from engine.review import MOMENTS
+    from play.commands import game_commands
+
+    review = next(c for c in game_commands(GAME) if c.name == "review")
+    assert MOMENTS == 3 and "(three at most)" in review.help and len(review.help) <= 100
