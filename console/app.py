@@ -585,18 +585,18 @@ class Console:
         vs_bot = opponent == BOT_ID
         level = opts.get("level")
         if level is not None and not vs_bot:
-            raise UsageError("level: only applies when you challenge me (@bot) to play the AI.")
+            raise UsageError("The `level` option is only for games against me (@bot), the AI.")
         if vs_bot:
             level = (level or game.ai.default).lower()
             if level not in game.ai.names:
-                raise UsageError(f"level must be one of {', '.join(game.ai.names)}.")
+                raise UsageError(f"The AI's level must be one of {', '.join(game.ai.names)}.")
         hours = opts.get("hours_per_turn")
         turn_seconds: int | None = None
         if hours is not None:
             try:
                 turn_seconds = round(float(hours) * 3600)
             except ValueError:
-                raise UsageError("hours_per_turn must be a number of hours, for example 72.") from None
+                raise UsageError("`hours_per_turn` must be a number of hours, for example 72.") from None
         chosen = {o.name: opts[o.name] for o in game.options if o.name in opts}
         match = await self.service.challenge(
             guild_id=GUILD_ID,
@@ -671,7 +671,7 @@ class Console:
         self._no_args(game, "cancel", args)
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
-        self.say(f"{self.markup.mention(self.my_id)} cancelled game {match.id}; no result is recorded.")
+        self.say(f"{self.markup.mention(self.my_id)} cancelled game #{match.id}; no result is recorded.")
         return Outcome()
 
     # ------------------------------------------------------------------ playing
@@ -755,7 +755,8 @@ class Console:
                 return Outcome()
             self.say(f"Nothing to play right now. {status_text(match, state, self.markup)}")
         else:
-            self.say(f"{len(legal)} legal for @{self.me}:")
+            n = len(legal)
+            self.say(f"{n} legal {'action' if n == 1 else 'actions'} for @{self.me}:")
             self._command_lines(game, state, legal)
         standing = [str(a) for a in standing_actions(game, None, state, mine)] if mine else []
         if mine is not None and standing:

@@ -33,7 +33,7 @@ class Who(Enum):
     ANYONE = "anyone"
     PLAYER = "a player of this channel's game"
     DECIDING = "the player who must decide now"
-    ADMIN = "a player or anyone who may manage the channel"
+    ADMIN = "a member who may manage the channel"
     ORGANISER = "a member who may manage the server or holds its tournament organiser role"
     MANAGER = "a member who may manage the server"
     OWNER = "the bot's owner"
@@ -209,7 +209,8 @@ def game_commands(game: Game) -> list[Command]:
             "leaderboard", f"The best-rated {game.title} players on this server", about_channel_game=False
         ),
         Command(
-            "review", "After a game: your three costliest choices by the AI's judgement, shown only to you"
+            "review",
+            "After a game: your costliest choices (three at most) by the AI's judgement, only to you",
         ),
         Command("cancel", "Cancel this channel's game without a result (Manage Channels)", who=Who.ADMIN),
         Command("help", "Every command, as here", platforms=CONSOLE, about_channel_game=False),
@@ -355,10 +356,10 @@ WARGAMES: tuple[Command, ...] = (
     *TOURNAMENT,
 )
 SUBGROUPS = {
-    "admin": "Bot owner and moderator tools",
+    "admin": "The bot owner's tools (pushing the slash commands to Discord)",
     "tournament": "Swiss tournaments over days, for any game",
 }
-WARGAMES_HELP = "Every game: list, admin tools"
+WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"
 
 
 def wargames_commands(platform: Platform, subgroup: str | None = None) -> list[Command]:

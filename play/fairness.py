@@ -28,6 +28,13 @@ class MatchService(Protocol):
     async def log(self, match: Match) -> list[tuple[str, str, int | None]]: ...
 
 
+# Why a game never reached its end, as a reader says it (the status's own value is the store's word).
+NEVER_PLAYED = {
+    Status.DECLINED: "its challenge was declined",
+    Status.EXPIRED: "its challenge expired unanswered",
+    Status.CANCELLED: "it was cancelled",
+}
+
 SHORT = 16  # hex digits of a commitment shown on a phone; the whole value is in the record
 
 
@@ -81,7 +88,8 @@ async def finished(
             match = None
         if match is None or match.guild_id != guild_id:
             raise NoMatch(
-                f"There is no game {match_id} in this server. The id is in a finished game's end message."
+                f"There is no game #{match_id} in this server. "
+                "A finished game's number is in its end message."
             )
     else:  # this channel's last finished game; an open one is refused below, saying why
         found = await service.db.list_matches(channel_id=channel_id, statuses=[Status.FINISHED], limit=1)
@@ -94,13 +102,12 @@ async def finished(
     if match.status.is_open:
         commitment = f" Its commitment is `{match.seed_commitment}`." if match.seed_commitment else ""
         raise BadRequest(
-            f"Game {match.id} is still being played, so there is nothing to {what} yet: its secret "
+            f"Game #{match.id} is still being played, so there is nothing to {what} yet: its secret "
             "seed would tell every roll and card to come, and it is revealed only when the game "
             f"ends.{commitment} During the game, `history` shows the moves so far."
         )
-    raise NoMatch(
-        f"Game {match.id} was never played to an end ({match.status.value}), so there is nothing to {what}."
-    )
+    why = NEVER_PLAYED.get(match.status, match.status.value)
+    raise NoMatch(f"Game #{match.id} was never played to an end ({why}), so there is nothing to {what}.")
 
 
 async def record(service: MatchService, match: Match) -> dict[str, Any]:
@@ -169,7 +176,7 @@ async def verify(
 
 
 def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
-    return f"{markup.strong(f'Game {match.id}')} ({report.game_title}).\n{report.text()}"
+    return f"{markup.strong(f'Game #{match.id}')} ({report.game_title}).\n{report.text()}"
 
 
 async def export(
@@ -183,7 +190,7 @@ async def export(
 
 def export_text(match: Match) -> str:
     return (
-        f"The record of game {match.id}: every action in order, the options, the players, the revealed "
+        f"The record of game #{match.id}: every action in order, the options, the players, the revealed "
         "seed with its commitment and inputs, and the result. Check it yourself with "
         "`python scripts/verify_game.py FILE` from the bot's source."
     )

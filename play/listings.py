@@ -96,7 +96,7 @@ def away_text(away: TimeAway, markup: Markup) -> str:
         stopped = f"The clocks of your {n} games here stop while it is your move"
     else:
         stopped = "In games you start here meanwhile, your clock waits for you"
-    told = ", and your opponents are told" if n else ""
+    told = ", and your opponent is told" if n == 1 else ", and your opponents are told" if n else ""
     return (
         f"You are away until {markup.date(away.until)} ({markup.relative(away.until)}). "
         f"{stopped}: no reminder and no loss on time until you are back{told}. {_days_left(away.left)} "
@@ -139,6 +139,10 @@ def side_label(match: Match, user_id: int) -> str:
     return game_of(match).side(side).title if side else "spectator"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _record(wins: int, losses: int, draws: int) -> str:
     return f"{wins} won, {losses} lost, {draws} drawn"
 
@@ -150,7 +154,7 @@ def leaderboard_text(game: Game, rows: Sequence[Standing], markup: Markup) -> st
         return f"No finished {game.title} games yet."
     lines = [markup.strong(f"{game.title} leaderboard")]
     for i, s in enumerate(rows, 1):
-        who = markup.mention(s.user_id) + (f" (the AI at {s.level})" if s.level else "")
+        who = markup.mention(s.user_id) + (f" (the AI, level {s.level})" if s.level else "")
         rating = f"about {about(s.rating)}" if s.level else f"{s.rating:.0f}"
         lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
     if any(s.level for s in rows):
@@ -183,8 +187,23 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
     lines = [
         f"{markup.strong(f'Looking back at game #{match.id}')} of {game.title}, where you played the {title}."
     ]
+    if not review.choices:
+        lines.append(
+            "You made no move in this game that had an alternative, so there is nothing to look back at."
+        )
+        return "\n".join(lines)
+    if not review.looked_at:
+        lines.append(f"Time ran out before I could judge any of your {_plural(review.choices, 'choice')}.")
+        return "\n".join(lines)
     if not review.moments:
-        lines.append("By my judgement none of your choices cost you anything worth showing. Well played.")
+        none = (
+            "your one choice cost you nothing"
+            if review.choices == 1
+            else "none of your choices cost you anything"
+        )
+        lines.append(f"By my judgement {none} worth showing. Well played.")
+    elif len(review.moments) == 1:
+        lines.append("By my judgement this choice cost you most (the board of that moment is below):")
     else:
         lines.append("By my judgement these choices cost you most (the board of each moment is below):")
     for n, moment in enumerate(review.moments, 1):
@@ -198,9 +217,12 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
             f"{markup.strong(chosen)}; I would have played {markup.strong(preferred)}. "
             f"That cost you about {points} {'point' if points == 1 else 'points'} out of 100."
         )
-    judged = f"I judged {review.looked_at} of your {review.choices} choices"
     if review.looked_at < review.choices:
-        judged += " (time ran out for the rest)"
+        judged = f"I judged {review.looked_at} of your {review.choices} choices (time ran out for the rest)"
+    elif review.choices == 1:
+        judged = "I judged your one choice"
+    else:
+        judged = f"I judged all {review.choices} of your choices"
     lines.append(
         f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
     )

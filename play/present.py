@@ -295,11 +295,11 @@ def ended_meanwhile_text(
     opponent resigned while the AI was thinking): what it did, said to come before the end, and how
     the game ended, whichever of this and the game-over board the channel gets first."""
     side = played.match.side_of(played.actor_id)
-    who = f"The {game_of(final).side(side).title}" if side else "This"
+    who = f"The {game_of(final).side(side).title} played this" if side else "This was played"
     end = outcome_text(final, state, markup) if state is not None else None
     if end is None:
         end = "The game was cancelled." if final.status is Status.CANCELLED else "The game is over."
-    return fitted(told(played, markup), f"{who} played this before the game ended. {end}", limit)
+    return fitted(told(played, markup), f"{who} before the game ended. {end}", limit)
 
 
 def fitted(story: str, status: str, limit: int | None = None) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from data import Match
+from engine.meta import MetaAction
 from engine.protocol import Game, State, drew_or_revealed
 from play.errors import BadRequest, NotAPlayer, NotYourTurn
 
@@ -97,10 +98,14 @@ def take_back(
     before = state.clone()
     notation = rows[-1].notation
     action = rules.parse(notation)
+    if isinstance(action, MetaAction):
+        raise BadRequest(
+            f"`{notation}` cannot be taken back: only steps of the game itself can, not a word about a draw."
+        )
     if action.anytime:
         raise BadRequest(
-            f"`{notation}` cannot be taken back: only steps of the game itself can, not a "
-            "resignation or a word about a draw."
+            f"`{notation}` cannot be taken back: it is a standing order, not a step of the game. "
+            "Give another order to change it."
         )
     if others & before.to_act():
         raise BadRequest(

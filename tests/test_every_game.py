@@ -138,7 +138,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
         assert secret in last.content
         assert all("Game over" in m.content for m in fake.messages_in(channel) if secret in m.content)
         verified = await fake.slash(bob, channel, "wargames", "verify", {})
-        assert verified.ephemeral and verified.content.startswith(f"**Game {finished.id}**")
+        assert verified.ephemeral and verified.content.startswith(f"**Game #{finished.id}**")
         assert "Verified" in verified.content and "❌" not in verified.content
         exported = await fake.slash(
             fake.add_user("dora"), channel, "wargames", "export", {"game": finished.id}

@@ -221,7 +221,7 @@ async def test_nothing_of_a_live_game_can_be_verified_or_exported(store: str) ->
     await svc.cancel(CHANNEL, ALICE, is_admin=True)
     with pytest.raises(NoMatch) as missing:
         await play_fairness.export(svc, GUILD, CHANNEL, match.id)
-    assert "never played to an end (cancelled)" in missing.value.message
+    assert f"Game #{match.id} was never played to an end (it was cancelled)," in missing.value.message
 
 
 async def test_a_restart_between_commitment_and_reveal_loses_nothing(tmp_path: Path) -> None:

@@ -102,7 +102,7 @@ async def test_against_the_bot_the_level_rating_is_shown_and_counts(
         stats = await w.slash(w.alice, "stats")
         assert "0 won, 1 lost" in stats.content and f"rating {lost:.0f}" in stats.content
         board = await w.slash(w.bob, "leaderboard")
-        assert f"<@{me.id}> (the AI at hard): about {about(hard)} (1-0-0)" in board.content
+        assert f"<@{me.id}> (the AI, level hard): about {about(hard)} (1-0-0)" in board.content
         assert f"<@{w.alice.id}>: {lost:.0f} (0-1-0)" in board.content
         assert w.bot is not None
         assert math.isclose((await w.bot.service.stats(w.guild.id, "blockwars", w.alice.id)).rating, lost)

@@ -1,0 +1,219 @@
+"""The platform's own sentences, read as a player reads them (the words audit of 2026-11-28): counts
+agree with their nouns, nothing says 'all 1' or '0 of your 0', and each text says what it means."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cogs._format import DISCORD
+from data import Match, Status
+from engine import registry
+from engine.review import Moment, Review
+from play.listings import review_text
+from tests.test_console import open_console
+
+GAME = registry.game("blockwars")
+
+
+def finished_match() -> Match:
+    sides = {GAME.sides[0].name: 1, GAME.sides[1].name: 2}
+    return Match(
+        7, 10, 20, GAME.name, {}, 3, 1, 2, "random", sides, Status.FINISHED,
+        None, None, None, False, 3600, 9, None, 2, "resignation", None, None, None, 0.0, 0.0,
+    )  # fmt: skip
+
+
+def a_moment() -> Moment:
+    """A real choice of the first side: its set-up, with another legal one preferred."""
+    state = GAME.new_game({}, 3)
+    side = min(state.to_act())
+    legal = [str(a) for a in state.legal_actions(side)]
+    view = state.view(side).to_json()
+    return Moment(0, 0, legal[0], legal[1], 0.2, 0.1, 0.3, view)
+
+
+def review(choices: int, looked_at: int, moments: int) -> str:
+    found = Review(GAME.sides[0].name, tuple(a_moment() for _ in range(moments)), choices, looked_at, 1.0)
+    return review_text(GAME, finished_match(), found, DISCORD)
+
+
+def test_a_look_back_with_one_moment_speaks_of_one_choice() -> None:
+    text = review(choices=3, looked_at=3, moments=1)
+    assert "this choice cost you most (the board of that moment is below)" in text
+    assert "these choices" not in text
+    assert "I judged all 3 of your choices," in text
+
+
+def test_a_look_back_at_several_moments_speaks_of_several() -> None:
+    text = review(choices=5, looked_at=5, moments=2)
+    assert "these choices cost you most (the board of each moment is below)" in text
+    assert "I judged all 5 of your choices," in text
+
+
+def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None:
+    text = review(choices=1, looked_at=1, moments=0)
+    assert "1 of your 1" not in text and "choices" not in text
+    assert "By my judgement your one choice cost you nothing worth showing. Well played." in text
+    assert "I judged your one choice, each from what you could see at the time" in text
+
+
+def test_a_look_back_cut_short_by_time_says_how_many_it_judged() -> None:
+    text = review(choices=9, looked_at=4, moments=0)
+    assert "I judged 4 of your 9 choices (time ran out for the rest)," in text
+
+
+def test_a_game_without_a_move_of_choice_says_there_is_nothing_to_look_back_at() -> None:
+    """A player who resigned (or offered a draw) before any move of the game: no '0 of your 0
+    choices', and no 'well played' for a game they did not play."""
+    text = review(choices=0, looked_at=0, moments=0)
+    assert "0 of your 0" not in text and "Well played" not in text
+    assert text.endswith(
+        "You made no move in this game that had an alternative, so there is nothing to look back at."
+    )
+
+
+def test_a_look_back_that_judged_nothing_does_not_praise_the_play() -> None:
+    text = review(choices=4, looked_at=0, moments=0)
+    assert "Well played" not in text and "none of your choices cost" not in text
+    assert text.endswith("Time ran out before I could judge any of your 4 choices.")
+
+
+def test_the_wargames_group_says_what_it_holds() -> None:
+    """Its description read 'Every game: list, admin tools' while the group grew `mygames`, `away`,
+    `undo`, `verify` and the tournaments: the picker now names them."""
+    from play.commands import WARGAMES_HELP, all_wargames_commands
+
+    names = {c.name for c in all_wargames_commands("discord")}
+    assert {"games", "mygames", "away", "undo", "verify", "join"} <= names
+    for word in ("games", "your games", "time away", "undo", "dice", "tournaments"):
+        assert word in WARGAMES_HELP
+    assert "admin tools" not in WARGAMES_HELP and len(WARGAMES_HELP) <= 100
+
+
+def test_a_game_never_played_to_its_end_says_why_in_words() -> None:
+    """`verify` and `export` of a game that never ended said '(declined)', the store's word for its
+    status: each dead end has a reader's words."""
+    from play.fairness import NEVER_PLAYED
+
+    ends = {s for s in Status if not s.is_open and s is not Status.FINISHED}
+    assert set(NEVER_PLAYED) == ends
+    assert NEVER_PLAYED[Status.DECLINED] == "its challenge was declined"
+
+
+async def test_the_consoles_legal_list_counts_actions(tmp_path: Path) -> None:
+    """It said '47 legal for @alice:', a count without its noun."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars setup std", "/as bob", "/blockwars setup std", "/as alice"])
+    await console.run_lines(["/blockwars legal"])
+    said = out.getvalue()
+    assert re.search(r"^\d+ legal actions for @alice:$", said, re.M), said[-600:]
+    assert " legal for @" not in said
+
+
+def test_time_away_tells_one_opponent_or_several() -> None:
+    """With one game it said 'your opponents are told' of the one opponent there is."""
+    from play.listings import away_text
+    from play.results import TimeAway
+
+    one = away_text(TimeAway(1e9, 29, [finished_match()]), DISCORD)
+    assert "The clock of your game here stops" in one and ", and your opponent is told." in one
+    two = away_text(TimeAway(1e9, 29, [finished_match(), finished_match()]), DISCORD)
+    assert "The clocks of your 2 games here stop" in two and ", and your opponents are told." in two
+    none = away_text(TimeAway(1e9, 1, []), DISCORD)
+    assert "told" not in none and "Time away left: 1 day (at most" in none
+
+
+async def test_the_consoles_challenge_refusals_are_sentences(tmp_path: Path) -> None:
+    """'level must be one of …' began with a lower-case option name: each refusal reads as a
+    sentence, as Discord's words for the same refusal do."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["/blockwars challenge @bot level:superb"])
+    await console.run_lines(["/blockwars challenge @bob level:easy"])
+    await console.run_lines(["/blockwars challenge @bob hours_per_turn:soon"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        f"✗ The AI's level must be one of {', '.join(GAME.ai.names)}.",
+        "✗ The `level` option is only for games against me (@bot), the AI.",
+        "✗ `hours_per_turn` must be a number of hours, for example 72.",
+    ]
+
+
+def test_the_leaderboard_names_the_ais_level_as_a_level() -> None:
+    """'@bot (the AI at random)' read as a bot placed by chance: the level is named as one."""
+    from play.listings import leaderboard_text
+    from play.ratings import Standing
+
+    text = leaderboard_text(
+        GAME, [Standing(5, 1200.0, 1, 0, 0), Standing(9, 750.0, 0, 1, 0, "random")], DISCORD
+    )
+    assert "2. <@9> (the AI, level random): about 750 (0-1-0)" in text
+    assert "the AI at random" not in text
+
+
+async def test_undo_of_a_standing_order_or_a_draw_offer_says_which_it_is(tmp_path: Path) -> None:
+    """A standing order was refused as 'not a resignation or a word about a draw', which it is
+    neither: each is named for what it is (and a resignation can never be taken back: the game is
+    over by then, and that refusal comes first)."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/fixbayonets challenge @bob side:germans", "/as bob", "/fixbayonets accept", "/as alice"]
+    )
+    await console.run_lines(["/fixbayonets orders never", "/wargames undo"])
+    await console.run_lines(["/fixbayonets draw offer", "/wargames undo"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        "✗ `orders never` cannot be taken back: it is a standing order, not a step of the game. "
+        "Give another order to change it.",
+        "✗ `offer draw` cannot be taken back: only steps of the game itself can, not a word about a draw.",
+    ]
+
+
+def test_a_board_for_a_game_that_ended_meanwhile_names_who_played_it() -> None:
+    """Its fallback, for an actor with no side, read 'This played this before the game ended.'"""
+    from dataclasses import replace
+
+    from play.present import ended_meanwhile_text
+    from play.results import Played
+
+    state = GAME.new_game({}, 3)
+    final = finished_match()
+    live = replace(final, status=Status.ACTIVE)
+    cancelled = replace(final, status=Status.CANCELLED)
+    by_first = ended_meanwhile_text(Played(live, state, [], "", 1, "x"), cancelled, None, DISCORD)
+    assert by_first.endswith(
+        f"The {GAME.sides[0].title} played this before the game ended. The game was cancelled."
+    )
+    by_nobody = ended_meanwhile_text(Played(live, state, [], "", 99, "x"), cancelled, None, DISCORD)
+    assert by_nobody.endswith("This was played before the game ended. The game was cancelled.")
+
+
+def test_the_admin_subgroup_promises_only_what_it_holds() -> None:
+    """It said 'Bot owner and moderator tools' while it holds one owner-only command."""
+    from play.commands import SUBGROUPS, Who, all_wargames_commands
+
+    admin = [c for c in all_wargames_commands("discord") if c.subgroup == "admin"]
+    assert admin and all(c.who is Who.OWNER for c in admin)
+    assert "moderator" not in SUBGROUPS["admin"] and "owner" in SUBGROUPS["admin"]
+
+
+def test_who_may_cancel_is_said_as_the_service_enforces_it() -> None:
+    """The table said 'a player or anyone who may manage the channel' may cancel; the service lets
+    only those who may manage the channel (a player alone resigns or offers a draw)."""
+    from play.commands import Who, game_commands
+
+    cancel = next(c for c in game_commands(GAME) if c.name == "cancel")
+    assert cancel.who is Who.ADMIN and "player" not in Who.ADMIN.value
+    assert "(Manage Channels)" in cancel.help
+
+
+def test_the_review_command_promises_at_most_three_moments() -> None:
+    """'your three costliest choices' while a look back may show one, or none."""
+    from engine.review import MOMENTS
+    from play.commands import game_commands
+
+    review = next(c for c in game_commands(GAME) if c.name == "review")
+    assert MOMENTS == 3 and "(three at most)" in review.help and len(review.help) <= 100
