@@ -13,7 +13,8 @@ from engine import registry
 from play import BadRequest, MatchService
 from play.markup import PLAIN
 from play.present import notice_text, status_text, turn_dm_text
-from play.results import Played, game_clock_left
+from play.listings import away_notice, away_text, back_notice
+from play.results import Played, clock_limits, game_clock_left
 from play.tournament import DAY, TournamentService, turn_seconds
 from play.tournament_text import game_text, round_now_text
 from play.words import duration_text
@@ -180,7 +181,9 @@ async def test_the_clock_is_stored_and_survives_a_restart(store: str):
         await db.close()
 
 
-async def test_time_away_stops_the_clock(store: str):
+async def test_time_away_does_not_stop_the_clock_a_staller_away_loses_on_time(store: str):
+    """A round does not wait (RULES.md, "The game clock"): a player in a lost game who goes away
+    keeps spending their clock and loses on time when it runs out, days before the round ends."""
     clock = Clock()
     db = await Database.open(store, clock=clock)
     try:
@@ -188,42 +191,85 @@ async def test_time_away_stops_the_clock(store: str):
         svc = t.matches
         await one_game(t)
         await whole_turn(svc, QUICK)  # at once: nothing used
-        # the staller's turn: an hour, then away for 3 days, back after 1 of them, an hour more
+        turn_began = clock.now
+        # the staller's turn: an hour, then away for 5 days, longer than their clock's 3 days 12 hours
         clock.now += HOUR
-        await svc.away(GUILD, STALLER, 3)
+        away = await svc.away(GUILD, STALLER, 5)
         match, _ = await svc.current(THREAD)
-        assert match.game_clock is not None and match.deadline is not None
-        assert match.game_clock.since == clock.now + 3 * DAY  # it runs again from their return
-        assert match.deadline == clock.now - HOUR + TURN + 3 * DAY
+        assert away.clocks == {match.id: HALF - HOUR}
+        assert away_text(away, PLAIN) == (
+            f"You are away until at {int(away.until or 0)} (at {int(away.until or 0)}). Your tournament "
+            f"game in #{THREAD} does not wait: your clock for the whole game keeps running on your turns "
+            "while you are away (3 days 11 hours left on it), and you lose on time if it runs out. Your "
+            "opponents are told. Time away left: 25 days (at most 30 in any 365). `/wargames back` ends "
+            "it early."
+        )
+        told = away_notice(match, STALLER, away.until or 0, True, PLAIN)
+        assert "This tournament game does not wait: their clock for the whole game keeps running" in told
+        assert "no loss on time" not in told
+        # the clock ran on from the turn's start; the turn's own deadline moved 5 days, past the clock
+        assert match.game_clock is not None and match.game_clock.since == turn_began
+        assert match.deadline == turn_began + HALF < turn_began + TURN + 5 * DAY
+        assert match.reminder_at == match.deadline - 12 * HOUR
         clock.now += DAY
-        # meanwhile their clock stands where it stopped
-        assert game_clock_left(match, STALLER, clock.now) == HALF - HOUR
-        await svc.back(GUILD, STALLER)
-        clock.now += HOUR
-        played = await whole_turn(svc, STALLER)
-        assert played.match.game_clock is not None
-        assert played.match.game_clock.left[STALLER] == HALF - 2 * HOUR  # the day away not counted
+        assert game_clock_left(match, STALLER, clock.now) == HALF - HOUR - DAY
+        assert status_text(match, (await svc.current(THREAD))[1], PLAIN).endswith(
+            f"Due at {int(match.deadline)}, when their clock for this game runs out (3 days 12 hours left "
+            "on it as this turn began)."
+        )
 
-        # the quick player plays an hour, goes away for 2 days and moves while away, a day later
-        clock.now += HOUR
-        await svc.away(GUILD, QUICK, 2)
-        clock.now += DAY
-        played = await whole_turn(svc, QUICK)
-        assert played.match.game_clock is not None
-        assert played.match.game_clock.left[QUICK] == HALF - HOUR  # only the hour before going away
+        # still away when the clock runs out: a loss on time, as for anyone, days before the round ends
+        clock.now = match.deadline + 1
+        assert await svc.away_until(GUILD, STALLER) is not None
+        (lost,) = await svc.sweep()
+        assert lost.kind == "forfeit" and lost.user_id == STALLER and lost.clock_out
+        over = await db.get_match(match.id)
+        assert over.status is Status.FINISHED and over.winner_id == QUICK
+        tournament = await t.open_in(CHANNEL)
+        assert tournament.round_ends_at is not None and clock.now < tournament.round_ends_at - 3 * DAY
+        await t.sweep()
+        (board,) = await t.store.tournament_boards(tournament.id)
+        assert board.result == 1.0  # the quick player's win, not the round's draw
+        table = await t.standings_of(CHANNEL)
+        assert [(line.user_id, line.points) for line in table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
+    finally:
+        await db.close()
 
-        # the staller goes away on their turn and plays it at once, and so does the quick player (still
-        # away): neither clock ran. The turn comes to the staller while away: their clock starts when
-        # they are back, so the hour they take meanwhile costs nothing
+
+async def test_a_turn_that_comes_while_away_starts_the_clock_at_once(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        await one_game(t)
+        # the staller goes away for 2 days before their turn; the turn comes to them an hour later
         await svc.away(GUILD, STALLER, 2)
-        await whole_turn(svc, STALLER)
+        back_at = clock.now + 2 * DAY
+        clock.now += HOUR
         played = await whole_turn(svc, QUICK)
-        assert played.match.game_clock is not None
-        assert played.match.game_clock.since == clock.now + 2 * DAY
+        match = played.match
+        assert match.game_clock is not None and match.game_clock.running == (STALLER,)
+        assert match.game_clock.since == clock.now  # from now, not from their return
+        # the turn's own deadline counts from their return, but the clock ends first
+        assert back_at + TURN > clock.now + HALF
+        assert match.deadline == clock.now + HALF
+        assert clock_limits(match, STALLER) == HALF
+        reached = clock.now
+        # back a day early: the turn's own deadline moves back, the clock never stopped
+        clock.now += DAY
+        back = await svc.back(GUILD, STALLER)
+        (match,) = back.games
+        assert match.deadline == clock.now + TURN < reached + HALF
+        assert match.game_clock is not None and match.game_clock.since == reached
+        assert (
+            back_notice(match, STALLER, True, PLAIN)
+            == f"@{STALLER} is back: their move here is due at {int(match.deadline)}."
+        )
         clock.now += HOUR
         played = await whole_turn(svc, STALLER)
         assert played.match.game_clock is not None
-        assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - 2 * HOUR}
+        assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - DAY - HOUR}
     finally:
         await db.close()
 
@@ -324,8 +370,8 @@ async def test_the_thread_states_the_clock(store: str):
         text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
         assert text == (
             f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
-            "days 12 hours on a clock for the whole game: it runs only on your own turns and stops while "
-            "you are away; whoever runs out loses on time. The round ends at "
+            "days 12 hours on a clock for the whole game: it runs only on your own turns, also while you "
+            "are away; whoever runs out loses on time. The round ends at "
             f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
         )
     finally:
