@@ -177,12 +177,12 @@ class Clocks(LiveMatches):
                 if not shift:
                     continue
                 deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
-                game_clock = match.game_clock
-                if game_clock is not None and game_clock.running and game_clock.since is not None:
+                game_clock = was = match.game_clock
+                if was is not None and was.running and was.since is not None:
                     # the game clock does not stop: the turn is due when it runs out, if that is sooner
-                    game_clock = _unwaited(game_clock, now, shift)
+                    game_clock = _unwaited(was, now, shift)
                     end = _clock_end(game_clock)
-                    if shift < 0 and match.deadline >= _clock_end(match.game_clock):
+                    if shift < 0 and match.deadline >= _clock_end(was):
                         # the clock had set it, so the turn's own deadline is not known: back now,
                         # it is at most a whole turn from now (and the clock still ends it first)
                         deadline = _clock_start(match, state, now, after) + match.turn_seconds

@@ -34,6 +34,7 @@ from data.tournaments import (
 from engine import registry
 from play import tournament_table
 from play.errors import BadRequest, NotAPlayer, ServiceError
+from play.results import Notice
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import DRAW, Entrant, Pairing, pair
 from play.tournament_options import parse_options
@@ -400,17 +401,19 @@ class TournamentService:
 
     async def sweep(
         self, now: float | None = None, present: Present | None = None
-    ) -> list[RoundDone | Started]:
+    ) -> list[RoundDone | Started | Notice]:
         """Record the results of games that ended; close a round whose games are all over or whose
-        days ran out (games still open are stopped and count as draws); pair and open the next, or
-        finish; and hand back what the channels must be shown or started, in this process's guilds."""
+        days ran out (a turn that fell due before its end is decided by its deadline first, a game
+        still within it is stopped and counts as a draw); pair and open the next, or finish; and hand
+        back what the channels must be told (those deadlines' notices first), shown or started, in
+        this process's guilds."""
         now = self.clock() if now is None else now
-        out: list[RoundDone | Started] = []
+        out: list[RoundDone | Started | Notice] = []
         for tournament in await self.store.running_tournaments():
             if not self.matches.serves(tournament.guild_id):
                 continue
             if tournament.status is TournamentStatus.RUNNING:
-                moved = await self._sweep_one(tournament, now, present)
+                moved = await self._sweep_one(tournament, now, present, out)
                 if moved is not None:
                     tournament = moved
             for round_no in range(tournament.announced + 1, tournament.round + 1):
@@ -430,7 +433,11 @@ class TournamentService:
         await self.store.mark_announced(table.tournament.id, table.round)
 
     async def _sweep_one(
-        self, tournament: Tournament, now: float, present: Present | None
+        self,
+        tournament: Tournament,
+        now: float,
+        present: Present | None,
+        told: list[RoundDone | Started | Notice],
     ) -> Tournament | None:
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
         if any(b.result is None and b.match_id is not None for b in boards):
@@ -441,16 +448,43 @@ class TournamentService:
                     if result is not None:
                         await self.store.set_board_result(board, result)
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
-        due = tournament.round_ends_at is not None and now >= tournament.round_ends_at
+        ends = tournament.round_ends_at
+        due = ends is not None and now >= ends
         if any(b.result is None for b in boards):
             if not due:
                 return None
+            assert ends is not None
+            for board in boards:
+                if board.result is None and board.match_id is not None:
+                    await self._due_before(board, ends, now, told)
+            boards = [
+                b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round
+            ]
             for board in boards:
                 if board.result is None:
                     if board.thread_id is not None:
                         await self._stop(board)
                     await self.store.set_board_result(board, DRAW)
         return await self._next_round(tournament, now, present)
+
+    async def _due_before(
+        self, board: Board, ends: float, now: float, told: list[RoundDone | Started | Notice]
+    ) -> None:
+        """Decide a board's game by a deadline that fell before its round ended (`ends`), as the
+        deadline sweep would have, had the bot been up then: the loss on time stands, or a quick
+        decision gets its automatic answer (and the next turn's deadline, from now, is past the
+        round's end). Its notices go to `told`; the game's result, if it ended, to the board."""
+        assert board.match_id is not None
+        match = await self.db.get_match(board.match_id)
+        while match.status is Status.ACTIVE and match.deadline is not None and match.deadline <= ends:
+            notice = await self.matches.overdue(match, now)
+            if notice is None:
+                break  # moved meanwhile (a move, or the deadline sweep acted first): read below
+            told.append(notice)
+            match = await self.db.get_match(board.match_id)
+        result = result_of(board, match)
+        if result is not None:
+            await self.store.set_board_result(board, result)
 
     async def _next_round(
         self, tournament: Tournament, now: float, present: Present | None

@@ -11,14 +11,15 @@ import pytest
 from data import Database, Status
 from engine import registry
 from play import BadRequest, MatchService
+from play.listings import away_notice, away_text, back_notice
 from play.markup import PLAIN
 from play.present import notice_text, status_text, turn_dm_text
-from play.listings import away_notice, away_text, back_notice
-from play.results import Played, clock_limits, game_clock_left
-from play.tournament import DAY, TournamentService, turn_seconds
+from play.results import Notice, Played, clock_limits, game_clock_left
+from play.tournament import DAY, RoundDone, TournamentService, turn_seconds
 from play.tournament_text import game_text, round_now_text
 from play.words import duration_text
 from tests.clock import Clock
+from tests.round_end import going_at_the_round_end
 
 HOUR = 3600
 GUILD, CHANNEL, THREAD = 5, 100, 1001
@@ -408,5 +409,61 @@ async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str
         played = await whole_turn(svc, STALLER)
         assert played.match.game_clock is not None
         assert played.match.game_clock.left == {QUICK: 5 * DAY - HOUR, STALLER: 5 * DAY - 4 * HOUR}
+    finally:
+        await db.close()
+
+
+async def test_a_loss_on_time_while_the_bot_was_down_stands_at_the_rounds_end(store: str):
+    """The bot was down from before the staller's clock ran out until after the round's end: the
+    round's close applies the loss on time first (its notice first), so the standings have the win,
+    not the draw; whichever sweep comes first."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        await one_game(t)
+        await whole_turn(svc, QUICK)
+        clock.now += 2 * DAY
+        await whole_turn(svc, STALLER)
+        played = await whole_turn(svc, QUICK)
+        match = played.match
+        assert match.deadline == clock.now + HALF - 2 * DAY  # the staller's clock sets it
+        tournament = await t.open_in(CHANNEL)
+        ends = tournament.round_ends_at
+        assert ends is not None and match.deadline < ends
+
+        clock.now = ends + DAY  # back up a day after the round's end; the tournament sweeps first
+        timed_out, done = await t.sweep()
+        assert isinstance(timed_out, Notice) and isinstance(done, RoundDone)
+        assert timed_out.kind == "forfeit" and timed_out.user_id == STALLER and timed_out.clock_out
+        assert [(line.user_id, line.points) for line in done.table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
+        over = await db.get_match(match.id)
+        assert over.status is Status.FINISHED and over.winner_id == QUICK  # rated, not cancelled
+        assert await svc.sweep() == []  # the deadline sweep finds nothing left to do
+    finally:
+        await db.close()
+
+
+async def test_a_deadline_after_the_rounds_end_came_too_late(store: str):
+    """A game still within its turn's deadline at the round's end is stopped as a draw, also when
+    the bot was down until after that deadline too: the round ended first."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        await one_game(t)
+        tournament = await t.open_in(CHANNEL)
+        (board,) = await t.store.tournament_boards(tournament.id)
+        assert board.match_id is not None and tournament.round_ends_at is not None
+        await going_at_the_round_end(t, tournament.id, board.match_id, clock)  # a game begun before clocks
+        match = await db.get_match(board.match_id)
+        assert match.deadline is not None and match.deadline > tournament.round_ends_at
+        clock.now = match.deadline + HOUR
+        (done,) = await t.sweep()
+        assert isinstance(done, RoundDone)
+        assert [line.points for line in done.table.lines] == [0.5, 0.5]
+        assert (await db.get_match(board.match_id)).status is Status.CANCELLED
+        assert await t.matches.sweep() == []
     finally:
         await db.close()
