@@ -11,7 +11,7 @@ import pytest
 from data import Database, Status
 from engine import registry
 from play import BadRequest, MatchService
-from play.listings import away_notice, away_text, back_notice
+from play.listings import away_notice, away_text, back_notice, my_games_text
 from play.markup import PLAIN
 from play.present import notice_text, status_text, turn_dm_text
 from play.results import Notice, Played, clock_limits, game_clock_left
@@ -204,6 +204,11 @@ async def test_time_away_does_not_stop_the_clock_a_staller_away_loses_on_time(st
             "while you are away (3 days 11 hours left on it), and you lose on time if it runs out. Your "
             "opponents are told. Time away left: 25 days (at most 30 in any 365). `/wargames back` ends "
             "it early."
+        )
+        mine = my_games_text(await svc.open_games(GUILD, STALLER), STALLER, PLAIN, away.until)
+        assert mine.startswith(
+            f"You are away until at {int(away.until or 0)}: your clocks are stopped, except your "
+            "tournament games' clocks, which keep running (`/wargames back` ends it)."
         )
         told = away_notice(match, STALLER, away.until or 0, True, PLAIN)
         assert "This tournament game does not wait: their clock for the whole game keeps running" in told
@@ -465,5 +470,36 @@ async def test_a_deadline_after_the_rounds_end_came_too_late(store: str):
         assert [line.points for line in done.table.lines] == [0.5, 0.5]
         assert (await db.get_match(board.match_id)).status is Status.CANCELLED
         assert await t.matches.sweep() == []
+    finally:
+        await db.close()
+
+
+async def test_the_away_answer_tells_apart_an_ordinary_game_and_a_tournament_game(store: str):
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        await one_game(t)
+        other = THREAD + 1
+        await svc.challenge(
+            guild_id=GUILD, channel_id=other, challenger_id=STALLER, opponent_id=QUICK, game="blockwars"
+        )
+        await svc.accept(other, QUICK)
+        clock.now += HOUR
+        away = await svc.away(GUILD, STALLER, 2)
+        assert away.until is not None
+        assert away_text(away, PLAIN) == (
+            f"You are away until at {int(away.until)} (at {int(away.until)}). The clock of your other game "
+            "here stops while it is your move: no reminder and no loss on time until you are back, and "
+            f"your opponents are told. Your tournament game in #{THREAD} does not wait: your clock for the "
+            "whole game keeps running on your turns while you are away (3 days 12 hours left on it), and "
+            "you lose on time if it runs out. Time away left: 28 days (at most 30 in any 365). "
+            "`/wargames back` ends it early."
+        )
+        ordinary = next(m for m in away.games if m.channel_id == other)
+        said = away_notice(ordinary, STALLER, away.until, True, PLAIN)
+        assert "While it is their move, their clock here stops: no reminder and no loss on time" in said
+        assert ordinary.deadline == clock.now - HOUR + 3 * DAY + 2 * DAY  # the ordinary game waits
     finally:
         await db.close()
