@@ -274,10 +274,18 @@ FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 # The fields `_MOVE` may change, each with its `set_*` flag (tests/test_data.py checks it names all).
 _MOVE_FIELDS = tuple(sorted(MUTABLE_FIELDS))
 
+# A tournament game whose round ended before its deadline is left to the tournament's sweep, which
+# stops it as a draw (RULES.md "The end of a round"): the deadline came too late, whichever sweep
+# runs first after a restart.
 _DUE_DEADLINES = """
-SELECT * FROM matches
-WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?
-ORDER BY deadline, id
+SELECT * FROM matches AS m
+WHERE m.status = 'active' AND m.deadline IS NOT NULL AND m.deadline <= ?
+AND NOT EXISTS (
+    SELECT 1 FROM tournament_games AS g JOIN tournaments AS t ON t.id = g.tournament_id
+    WHERE g.match_id = m.id AND g.round = t.round AND t.status = 'running'
+    AND t.round_ends_at IS NOT NULL AND t.round_ends_at < m.deadline
+)
+ORDER BY m.deadline, m.id
 """
 # A reminder whose deadline has also passed is skipped: the deadline sweep acts on that match.
 _DUE_REMINDERS = """
