@@ -505,3 +505,50 @@ async def test_the_away_answer_tells_apart_an_ordinary_game_and_a_tournament_gam
         assert ordinary.deadline == clock.now - HOUR + 3 * DAY + 2 * DAY  # the ordinary game waits
     finally:
         await db.close()
+
+
+async def test_a_quick_decision_owed_across_downtime_gets_its_answer_then_the_rounds_draw(store: str):
+    """The bot was down across a quick decision's short deadline and the round's end: its automatic
+    answer is played (and told), but the turn after it starts only when the bot is back, past the
+    round's end, so the game is the round's draw."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        made = await t.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=1,
+            game="fixbayonets",
+            rounds=1,
+            days=7,
+            organiser=True,
+        )
+        for user in (QUICK, STALLER):
+            await t.join(made, user)
+        (board,) = (await t.start(CHANNEL, organiser=True)).boards
+        await t.start_board(board, THREAD)
+        rng = random.Random(1)
+        for _ in range(80):  # play on until someone owes a quick answer
+            match, state = await svc.current(THREAD)
+            if state.quick_decision():
+                break
+            user = match.turn_player_id or QUICK
+            legal = await svc.legal(THREAD, user)
+            clock.now += 60
+            choices = [a for a in legal if a != "fight"] or legal
+            await svc.act(THREAD, user, "setup std" if "setup std" in legal else rng.choice(choices))
+        assert state.quick_decision() and match.deadline is not None
+        tournament = await t.open_in(CHANNEL)
+        ends = tournament.round_ends_at
+        assert ends is not None and match.deadline < ends
+
+        clock.now = ends + HOUR
+        answered, done = await t.sweep()
+        assert isinstance(answered, Notice) and answered.kind == "default"
+        assert isinstance(done, RoundDone)
+        assert [line.points for line in done.table.lines] == [0.5, 0.5]
+        assert (await db.get_match(match.id)).status is Status.CANCELLED
+    finally:
+        await db.close()
