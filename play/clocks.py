@@ -149,7 +149,8 @@ class Clocks(LiveMatches):
         self, guild_id: int, user_id: int, now: float, until: float | None
     ) -> tuple[list[Match], frozenset[int]]:
         """Record a player's new time away (`until`) or its end (None), and move the clock of each
-        of their active games in this server by as much as its start moves. A deadline already
+        of their active games in this server by as much as its start moves; a game clock does not
+        move, and the turn is due when it runs out if that comes sooner. A deadline already
         passed is left to the sweep: it fell due before the time away began. Returns those games
         and the ids of those waiting on the player (both players of a set-up made at once)."""
         found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])

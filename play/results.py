@@ -313,9 +313,8 @@ class TimeAway:
     left: int  # days
     games: list[Match]
     owing: frozenset[int] = frozenset()  # ids of those games that wait on the player now
-    clocks: Mapping[int, float] = field(
-        default_factory=dict
-    )  # ids of games with a game clock: what is left on theirs
+    # for each of those games with a game clock (a tournament's), by id: what is left on the player's
+    clocks: Mapping[int, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

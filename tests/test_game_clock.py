@@ -5,6 +5,7 @@ draw by taking nearly every turn's whole deadline. On both stores, with the hand
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -550,5 +551,39 @@ async def test_a_quick_decision_owed_across_downtime_gets_its_answer_then_the_ro
         assert isinstance(done, RoundDone)
         assert [line.points for line in done.table.lines] == [0.5, 0.5]
         assert (await db.get_match(match.id)).status is Status.CANCELLED
+    finally:
+        await db.close()
+
+
+async def test_a_clock_stopped_for_time_away_under_the_old_rule_runs_again_at_the_return(store: str):
+    """A game whose clock was set to wait for a player's return before this rule (it stopped while
+    away) runs again from when they come back early, as it would have then."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        t = services(db, clock)
+        svc = t.matches
+        await one_game(t)
+        await whole_turn(svc, QUICK)
+        away = await svc.away(GUILD, STALLER, 3)
+        assert away.until is not None
+        match, _ = await svc.current(THREAD)
+        assert match.game_clock is not None
+        # as the old rule left it: the clock waiting for the return, the turn's deadline a turn after
+        old = replace(match.game_clock, since=away.until)
+        await db.update_match(
+            match.id,
+            expected_version=match.version,
+            game_clock=old,
+            deadline=away.until + TURN,
+            reminder_at=away.until,
+        )
+        svc.forget(THREAD)
+        clock.now += DAY
+        back = await svc.back(GUILD, STALLER)
+        (match,) = back.games
+        assert match.game_clock is not None and match.game_clock.since == clock.now
+        assert match.deadline == clock.now + TURN
+        assert game_clock_left(match, STALLER, clock.now + HOUR) == HALF - HOUR
     finally:
         await db.close()
