@@ -1,10 +1,11 @@
 """How long drawing a tournament's standings takes (play/tournament.py `TournamentService.table`).
 
 Plays a Swiss tournament of `--players` players over `--rounds` rounds of Block Wars through the
-services (each game resigned by a seeded random player, one in ten stopped when the round's days
-run out), then draws its standings `--draws` times and reports the median wall and process CPU
-milliseconds of one drawing: on an SQLite file, and with `--start-postgres` (a throwaway server) on
-PostgreSQL too. The tournament is played before timing starts; only the drawing is timed.
+services (each game resigned by a seeded random player, one in ten left unplayed: its first turn
+falls due before the round's days run out, a loss on time when the round closes), then draws its
+standings `--draws` times and reports the median wall and process CPU milliseconds of one drawing:
+on an SQLite file, and with `--start-postgres` (a throwaway server) on PostgreSQL too. The
+tournament is played before timing starts; only the drawing is timed.
 
     .venv/bin/python bench/standings.py [--players 64] [--rounds 6] [--start-postgres]
 
@@ -60,7 +61,7 @@ async def play_tournament(db: Database, players: int, rounds: int, seed: int) ->
                 assert board.thread_id is not None
                 loser = rng.choice((board.first_id, board.second_id))
                 await t.matches.act(board.thread_id, loser, "resign")
-        clock.now += DAY + 1  # the games left open are stopped: draws, unrated
+        clock.now += DAY + 1  # the games left open lost on time: their first turns fell due first
         for done in await t.sweep():
             table = getattr(done, "table", None)
             if table is not None:

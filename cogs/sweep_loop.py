@@ -48,6 +48,12 @@ class SweepLoop(Background):
     async def run_sweep(self, now: float | None = None) -> list[Notice]:
         """Apply what is due (reminders, forfeits, expired challenges) and tell the channels."""
         notices = await self.service.sweep(now)
+        await self.tell(notices)
+        return notices
+
+    async def tell(self, notices: list[Notice]) -> None:
+        """Post each notice in its channel (the deadline sweep's, or a tournament's closing round's);
+        a channel gone or hidden costs only its own notice."""
         for notice in notices:
             try:
                 await self.announce(notice)
@@ -55,7 +61,6 @@ class SweepLoop(Background):
                 log.warning("Could not post a %s notice for match %s: %s", notice.kind, notice.match.id, exc)
             except Exception:
                 log.exception("Could not post a %s notice for match %s", notice.kind, notice.match.id)
-        return notices
 
     async def announce(self, notice: Notice) -> None:
         channel_id = notice.match.channel_id

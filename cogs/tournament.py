@@ -27,6 +27,7 @@ from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play.present import status_text
+from play.results import Notice
 from play.service import game_of
 from play.tournament import RoundDone, Started, TournamentService, Withdrawal
 from play.tournament_text import (
@@ -470,7 +471,9 @@ class Tournaments(commands.Cog):
 
     async def _sweep(self, now: float | None) -> None:
         for item in await self.service.sweep(now, self.present):
-            if isinstance(item, RoundDone):
+            if isinstance(item, Notice):  # a deadline that fell before its round's end, told first
+                await self.core.tell([item])
+            elif isinstance(item, RoundDone):
                 await self.post_round(item)
                 await self.service.announced(item.table)
                 if item.boards:

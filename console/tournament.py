@@ -18,6 +18,7 @@ from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play.commands import wargames_commands
 from play.markup import Markup
+from play.results import Notice
 from play.service import MatchService
 from play.tournament import RoundDone, Started, TournamentService
 from play.tournament_table import Table
@@ -48,6 +49,7 @@ class Console(Protocol):
     def channel_id(self) -> int: ...
     def say(self, text: str = "") -> None: ...
     def _write(self, name: str, data: bytes) -> Path: ...
+    async def show_notices(self, notices: list[Notice]) -> None: ...
 
 
 USAGE = (
@@ -177,6 +179,8 @@ class ConsoleTournaments:
                 await self.start_boards(tournament, item.boards)
             elif isinstance(item, Started):
                 await self.start_boards(item.tournament, item.boards)
+            else:  # a deadline that fell before its round's end, told ahead of the standings
+                await self.console.show_notices([item])
 
 
 __all__ = ["ConsoleTournaments"]

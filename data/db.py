@@ -274,10 +274,20 @@ FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 # The fields `_MOVE` may change, each with its `set_*` flag (tests/test_data.py checks it names all).
 _MOVE_FIELDS = tuple(sorted(MUTABLE_FIELDS))
 
+# A tournament game whose round ended before its deadline is left to the tournament's sweep, which
+# stops it as a draw (RULES.md "The end of a round"): the deadline came too late, whichever sweep
+# runs first after a restart. The running rounds' games are read once per query, by the
+# tournament's key (tournaments are few), not once per due match.
 _DUE_DEADLINES = """
-SELECT * FROM matches
-WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?
-ORDER BY deadline, id
+SELECT m.* FROM matches AS m
+LEFT JOIN (
+    SELECT g.match_id, t.round_ends_at FROM tournaments AS t
+    JOIN tournament_games AS g ON g.tournament_id = t.id AND g.round = t.round
+    WHERE t.status = 'running' AND g.match_id IS NOT NULL
+) AS held ON held.match_id = m.id
+WHERE m.status = 'active' AND m.deadline IS NOT NULL AND m.deadline <= ?
+AND (held.round_ends_at IS NULL OR held.round_ends_at >= m.deadline)
+ORDER BY m.deadline, m.id
 """
 # A reminder whose deadline has also passed is skipped: the deadline sweep acts on that match.
 _DUE_REMINDERS = """

@@ -1,4 +1,4 @@
-"""Clocks and time away: who owes what by when, and a player away stopping their games' clocks."""
+"""Clocks and time away: who owes what by when, and a player away stopping their turns' clocks."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from play.results import (
     TimeAway,
     _clock_start,
     clock_left,
+    game_clock_left,
     quick_seconds,
     reminder_lead,
     waiting_ids,
@@ -39,21 +40,24 @@ class Clocks(LiveMatches):
     async def _new_clock(self, match: Match, state: State, now: float) -> dict[str, Any]:
         """A new clock: a whole turn, or a short one for a quick decision. A whole turn owed by a
         player who is away starts when they are back (`_clock_start`). In a game with a game clock
-        the turn's deadline is also never later than the end of the clock of the player owing it,
-        which starts to run then (and the clock that ran until now stops)."""
+        the clock of the player owing it starts to run now, away or not (a tournament round does
+        not wait: RULES.md), the clock that ran until now stops, and the turn is due at its own
+        deadline or when that clock runs out, whichever comes first."""
         quick = state.quick_decision()
         span: float = quick_seconds(match.turn_seconds) if quick else match.turn_seconds
         start = now
         if not quick:
             aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
             start = _clock_start(match, state, now, aways)
+        deadline = start + span
         changes: dict[str, Any] = {}
         if match.game_clock is not None:
-            clock = await self._game_clock_runs(match, state, now, start)
+            clock = await self._game_clock_runs(match, state, now)
             if clock.running:
-                span = min(span, min(clock_left(clock, u) for u in clock.running))
+                deadline = min(deadline, now + min(clock_left(clock, u) for u in clock.running))
             changes["game_clock"] = clock
-        changes.update(deadline=start + span, reminder_at=start + span - reminder_lead(span))
+        lead = reminder_lead(min(span, deadline - now))
+        changes.update(deadline=deadline, reminder_at=deadline - lead)
         return changes
 
     async def _game_clock_stopped(self, match: Match, now: float) -> GameClock:
@@ -63,15 +67,16 @@ class Clocks(LiveMatches):
         assert clock is not None
         return _charged(clock, now)
 
-    async def _game_clock_runs(self, match: Match, state: State, now: float, start: float) -> GameClock:
+    async def _game_clock_runs(self, match: Match, state: State, now: float) -> GameClock:
         """The game clock once `state` is reached: the clocks that ran stopped, and those of the
-        players it waits on for a turn running from `start`. A quick decision runs no clock (it has
-        its own short deadline and automatic answer), nor does a game that is over."""
+        players it waits on for a turn running from now, away or not (time away does not stop it).
+        A quick decision runs no clock (it has its own short deadline and automatic answer), nor
+        does a game that is over."""
         clock = await self._game_clock_stopped(match, now)
         if state.is_over() or state.quick_decision():
             return clock
         running = tuple(waiting_ids(match, state))
-        return replace(clock, running=running, since=start) if running else clock
+        return replace(clock, running=running, since=now) if running else clock
 
     async def _game_clock_moved(self, match: Match, state: State, now: float) -> GameClock | None:
         """The game clock after a command that made no new turn clock, if whose clocks run
@@ -82,8 +87,7 @@ class Clocks(LiveMatches):
         waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
         if set(waiting) == set(clock.running):
             return None
-        aways = await self._away_ends(match.guild_id, waiting, now)
-        return await self._game_clock_runs(match, state, now, _clock_start(match, state, now, aways))
+        return await self._game_clock_runs(match, state, now)
 
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""
@@ -113,7 +117,9 @@ class Clocks(LiveMatches):
     async def away(self, guild_id: int, user_id: int, days: int) -> TimeAway:
         """Stop the clocks of a player's games in this server for `days` days (RULES.md): a turn
         they owe is due that much later, one that comes to them meanwhile starts when they are
-        back; reminders and losses on time wait with it. Asked while away, it sets a new return."""
+        back; reminders and losses on time wait with it. A game clock (a tournament game's) does
+        not stop: the round does not wait, so the answer says what is left on it. Asked while
+        away, it sets a new return."""
         if not 1 <= days <= AWAY_DAYS_A_YEAR:
             raise BadRequest(f"Time away is 1 to {AWAY_DAYS_A_YEAR} days.")
         taken = await self.away_taken(guild_id, user_id)
@@ -127,7 +133,8 @@ class Clocks(LiveMatches):
         now = self.clock()
         until = now + days * DAY
         games, owing = await self._reclock(guild_id, user_id, now, until)
-        return TimeAway(until, left - days, games, owing)
+        clocks = {m.id: t for m in games if (t := game_clock_left(m, user_id, now)) is not None}
+        return TimeAway(until, left - days, games, owing, clocks)
 
     async def back(self, guild_id: int, user_id: int) -> TimeAway:
         """End a player's time away early: the clocks it stopped run again from now."""
@@ -142,7 +149,8 @@ class Clocks(LiveMatches):
         self, guild_id: int, user_id: int, now: float, until: float | None
     ) -> tuple[list[Match], frozenset[int]]:
         """Record a player's new time away (`until`) or its end (None), and move the clock of each
-        of their active games in this server by as much as its start moves. A deadline already
+        of their active games in this server by as much as its start moves; a game clock does not
+        move, and the turn is due when it runs out if that comes sooner. A deadline already
         passed is left to the sweep: it fell due before the time away began. Returns those games
         and the ids of those waiting on the player (both players of a set-up made at once)."""
         found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
@@ -170,9 +178,20 @@ class Clocks(LiveMatches):
                 if not shift:
                     continue
                 deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
-                game_clock = match.game_clock
-                if game_clock is not None and game_clock.running and game_clock.since is not None:
-                    game_clock = _shifted(game_clock, now, shift)  # it stops with the turn's
+                game_clock = was = match.game_clock
+                if was is not None and was.running and was.since is not None:
+                    # the game clock does not stop: the turn is due when it runs out, if that is sooner
+                    game_clock = _unwaited(was, now, shift)
+                    end = _clock_end(game_clock)
+                    if shift < 0 and match.deadline >= _clock_end(was):
+                        # the clock had set it, so the turn's own deadline is not known: back now,
+                        # it is at most a whole turn from now (and the clock still ends it first)
+                        deadline = _clock_start(match, state, now, after) + match.turn_seconds
+                    if end < deadline:
+                        deadline = end
+                    reminder_at = deadline - (match.deadline - match.reminder_at)
+                    if deadline == match.deadline and game_clock == match.game_clock:
+                        continue
                 else:
                     game_clock = None
                 moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
@@ -197,9 +216,17 @@ def _charged(clock: GameClock, now: float) -> GameClock:
     return GameClock(clock.total, left)
 
 
-def _shifted(clock: GameClock, now: float, shift: float) -> GameClock:
-    """A running game clock when time away moves the turn's start by `shift`: the time it ran
-    until `now` charged, and it runs again from the new start (the player's return)."""
+def _clock_end(clock: GameClock) -> float:
+    """When the first of the running game clocks runs out."""
     assert clock.since is not None
-    stopped = _charged(clock, now)
-    return replace(stopped, running=clock.running, since=max(clock.since, now) + shift)
+    return clock.since + min(clock_left(clock, u) for u in clock.running)
+
+
+def _unwaited(clock: GameClock, now: float, shift: float) -> GameClock:
+    """A running game clock when time away moves the turn's start by `shift`: unchanged, since
+    time away does not stop it. Only a clock left waiting for a return by the rule before
+    (it stopped while away) is brought back towards now when the return comes sooner."""
+    assert clock.since is not None
+    if clock.since > now and shift < 0:
+        return replace(clock, since=max(now, clock.since + shift))
+    return clock

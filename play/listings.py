@@ -18,6 +18,7 @@ from play.results import (
     TimeAway,
     game_of,
 )
+from play.words import duration_text
 
 
 def games_text(markup: Markup) -> str:
@@ -40,11 +41,14 @@ def my_games_text(
 ) -> str:
     """`/wargames mygames`: a player's open games in this server, those waiting on them first, each
     with its game, opponent, whose move, deadline and channel; and whether they are away."""
-    away = (
-        f"You are away until {markup.date(away_until)}: your clocks are stopped (`/wargames back` ends it).\n"
-        if away_until is not None
-        else ""
-    )
+    away = ""
+    if away_until is not None:
+        running = any(g.match.game_clock is not None and g.match.status is Status.ACTIVE for g in games)
+        but = ", except your tournament games' clocks, which keep running" if running else ""
+        away = (
+            f"You are away until {markup.date(away_until)}: your clocks are stopped{but} "
+            "(`/wargames back` ends it).\n"
+        )
     if not games:
         return away + (
             "You have no open games in this server. Start one with a game's `challenge` command "
@@ -87,20 +91,51 @@ def _open_game_line(game: OpenGame, user_id: int, markup: Markup) -> str:
 
 
 def away_text(away: TimeAway, markup: Markup) -> str:
-    """The answer to `/wargames away`, for the player alone."""
+    """The answer to `/wargames away`, for the player alone. A tournament game's clock for the whole
+    game does not stop (a round does not wait): the player hears what is left on it."""
     assert away.until is not None
     n = len(away.games)
-    if n == 1:
-        stopped = "The clock of your game here stops while it is your move"
-    elif n:
-        stopped = f"The clocks of your {n} games here stop while it is your move"
-    else:
+    clocked = [m for m in away.games if m.id in away.clocks]
+    ordinary = n - len(clocked)
+    other = "other " if clocked else ""
+    if ordinary == 1:
+        stopped = f"The clock of your {other}game here stops while it is your move"
+    elif ordinary:
+        stopped = f"The clocks of your {ordinary} {other}games here stop while it is your move"
+    elif not n:
         stopped = "In games you start here meanwhile, your clock waits for you"
+    else:
+        stopped = ""
     told = ", and your opponent is told" if n == 1 else ", and your opponents are told" if n else ""
+    said = f"{stopped}: no reminder and no loss on time until you are back{told}. " if stopped else ""
     return (
         f"You are away until {markup.date(away.until)} ({markup.relative(away.until)}). "
-        f"{stopped}: no reminder and no loss on time until you are back{told}. {_days_left(away.left)} "
-        f"`/wargames back` ends it early."
+        f"{said}{_clocks_run(clocked, away, markup)}{'' if stopped else _told(n)}"
+        f"{_days_left(away.left)} `/wargames back` ends it early."
+    )
+
+
+def _told(games: int) -> str:
+    """Who hears of the time away when no game's clock stops (only tournament games, whose clocks run)."""
+    return "Your opponent is told. " if games == 1 else "Your opponents are told. "
+
+
+def _clocks_run(clocked: Sequence[Match], away: TimeAway, markup: Markup) -> str:
+    """The sentence for the tournament games among a player's games: their clocks keep running."""
+    if not clocked:
+        return ""
+    if len(clocked) == 1:
+        (match,) = clocked
+        left = duration_text(away.clocks[match.id])
+        return (
+            f"Your tournament game in {markup.channel(match.channel_id)} does not wait: your clock for the "
+            f"whole game keeps running on your turns while you are away ({left} left on it), and you lose "
+            "on time if it runs out. "
+        )
+    each = ", ".join(f"{duration_text(away.clocks[m.id])} in {markup.channel(m.channel_id)}" for m in clocked)
+    return (
+        f"Your {len(clocked)} tournament games here do not wait: your clocks for them keep running on "
+        f"your turns while you are away ({each} left), and you lose on time if one runs out. "
     )
 
 
@@ -117,20 +152,26 @@ def _days_left(days: int) -> str:
 
 def away_notice(match: Match, user_id: int, until: float, owes: bool, markup: Markup) -> str:
     """What a game's channel is told, once, when one of its players goes away (`owes`: the game
-    waits on them now)."""
+    waits on them now). A tournament game's clock for the whole game keeps running."""
     other = match.other_player(user_id)
     them = "" if other == match.ai_player_id else f"{markup.mention(other)}: "
     due = f" Their move here is now due {when(markup, match.deadline)}." if owes else ""
-    return (
-        f"{them}{markup.mention(user_id)} is away until {markup.date(until)} "
-        f"({markup.relative(until)}). While it is their move, their clock here stops: no reminder "
-        f"and no loss on time until then.{due}"
-    )
+    if match.game_clock is not None:
+        stops = (
+            "This tournament game does not wait: their clock for the whole game keeps running on their "
+            "turns, and they lose on time if it runs out."
+        )
+    else:
+        stops = "While it is their move, their clock here stops: no reminder and no loss on time until then."
+    gone = f"{markup.mention(user_id)} is away until {markup.date(until)} ({markup.relative(until)})."
+    return f"{them}{gone} {stops}{due}"
 
 
 def back_notice(match: Match, user_id: int, owes: bool, markup: Markup) -> str:
     """What a game's channel is told when a player away comes back early."""
     due = f": their move here is due {when(markup, match.deadline)}" if owes else ""
+    if match.game_clock is not None:  # their game clock never stopped
+        return f"{markup.mention(user_id)} is back{due}."
     return f"{markup.mention(user_id)} is back and their clock runs again{due}."
 
 

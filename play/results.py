@@ -108,7 +108,7 @@ def clock_left(clock: GameClock, user_id: int) -> float:
 
 def game_clock_left(match: Match, user_id: int, now: float) -> float | None:
     """What is left on a player's game clock now (seconds), counting a running clock down from when
-    it began to run (for a player away, their return); None for a match without a game clock."""
+    it began to run; None for a match without a game clock."""
     clock = match.game_clock
     if clock is None:
         return None
@@ -120,13 +120,19 @@ def game_clock_left(match: Match, user_id: int, now: float) -> float | None:
 
 def clock_limits(match: Match, user_id: int) -> float | None:
     """What was left on the game clock of `user_id` when their turn began, if that, rather than the
-    turn's own deadline, sets when it is due (their clock runs now and holds less than a turn); else
-    None. Counted from the turn's start, it never goes stale in a message posted then."""
+    turn's own deadline, sets when it is due (their clock runs now and ends first: it holds less
+    than a turn, or time away moved the turn's deadline past it); else None. Counted from the
+    turn's start, it never goes stale in a message posted then."""
     clock = match.game_clock
     if clock is None or user_id not in clock.running:
         return None
     left = clock_left(clock, user_id)
-    return left if left < match.turn_seconds else None
+    if left < match.turn_seconds:
+        return left
+    ends_first = (
+        clock.since is not None and match.deadline is not None and clock.since + left <= match.deadline
+    )
+    return left if ends_first else None
 
 
 def standing_order(rules: Game, row: ActionRecord) -> bool:
@@ -307,6 +313,8 @@ class TimeAway:
     left: int  # days
     games: list[Match]
     owing: frozenset[int] = frozenset()  # ids of those games that wait on the player now
+    # for each of those games with a game clock (a tournament's), by id: what is left on the player's
+    clocks: Mapping[int, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

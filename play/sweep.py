@@ -61,6 +61,11 @@ class Sweep(AiTurns):
                 notices.append(Notice("reminder", match, user, due=match.deadline or now))
         return notices
 
+    async def overdue(self, match: Match, now: float) -> Notice | None:
+        """Apply a deadline of `match` that passed by `now`, as the sweep does (None: not due, or
+        the game moved on): for a tournament closing a round, whose deadlines come first."""
+        return await self._forfeit(match, now)
+
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
         """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and
         a game where both sides owed something and neither came ends without a winner."""

@@ -4,7 +4,7 @@ A tournament lives in one channel of one guild (so one shard serves it); each pa
 ordinary rated match in a thread of that channel, started through `MatchService` (challenge and
 accept on the players' behalf), so its deadlines, reminders, time away and ratings are the usual
 ones. The adapter (cogs/tournament.py, the console) makes the threads and posts what `sweep`
-returns; the rules are in RULES.md ("Tournaments").
+(play/tournament_sweep.py: closing rounds) returns; the rules are in RULES.md ("Tournaments").
 
 Exactly once across processes: moving a tournament on (start, next round, the end, cancel) is one
 versioned write with the new round's pairings (`TournamentStore.advance_tournament`), so of two
@@ -17,11 +17,10 @@ of CPU for 64 players, 180 ms for 128), so the event loop keeps answering meanwh
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from data import Database, Match, StaleVersion, Status
+from data import Database, Match, Status
 from data.tournaments import (
     Board,
     Entry,
@@ -33,11 +32,12 @@ from data.tournaments import (
 )
 from engine import registry
 from play import tournament_table
-from play.errors import BadRequest, NotAPlayer, ServiceError
+from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import DRAW, Entrant, Pairing, pair
+from play.swiss import Entrant, pair
 from play.tournament_options import parse_options
 from play.tournament_round import RoundNow, result_of, round_now
+from play.tournament_sweep import RoundDone, RoundSweep, Started
 from play.tournament_table import Table
 
 DAY = 24 * 3600
@@ -47,24 +47,6 @@ NAME_LIMIT = 60
 MIN_TURN = 3600
 MIN_GAME_CLOCK = 60  # a game started at the very end of its round still gets a minute each
 ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
-
-Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDone:
-    """A round is over: post its standings (`table`), then start `boards` (the next round's)."""
-
-    table: Table
-    boards: list[Board]
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A tournament started: its first round's boards are to be started."""
-
-    tournament: Tournament
-    boards: list[Board]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +78,7 @@ def game_seconds(tournament: Tournament, now: float) -> int:
     return max(MIN_GAME_CLOCK, int(left // 2))
 
 
-class TournamentService:
+class TournamentService(RoundSweep):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(
@@ -296,18 +278,6 @@ class TournamentService:
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
         return Started(started, await self._unstarted(started))
 
-    @staticmethod
-    def _rows(pairings: Sequence[Pairing]) -> list[tuple[int, int | None, float | None]]:
-        return [(p.first, p.second, 1.0 if p.is_bye else None) for p in pairings]
-
-    async def _unstarted(self, tournament: Tournament) -> list[Board]:
-        boards = await self.store.tournament_boards(tournament.id)
-        return [
-            b
-            for b in boards
-            if b.round == tournament.round and b.second_id is not None and b.match_id is None
-        ]
-
     async def cancel(self, channel_id: int, *, organiser: bool) -> Tournament:
         tournament = await self.open_in(channel_id)
         if not organiser:
@@ -326,13 +296,6 @@ class TournamentService:
             if board.result is None and board.thread_id is not None:
                 await self._stop(board)
         return done
-
-    async def _stop(self, board: Board) -> None:
-        """Stop a game left open (the round's time ran out, or the tournament was cancelled)."""
-        assert board.thread_id is not None
-        # it may have ended meanwhile (or never started): its own result then stands
-        with contextlib.suppress(ServiceError, StaleVersion):
-            await self.matches.cancel(board.thread_id, 0, is_admin=True)
 
     async def start_board(self, board: Board, thread_id: int) -> Match:
         """Start a pairing's game in its thread (made by the adapter): first side to `first_id`.
@@ -395,96 +358,6 @@ class TournamentService:
     async def withdraw(self, guild_id: int, user_id: int) -> None:
         """A player left the server: off the sign-up lists, never paired again (games run on)."""
         await self.store.withdraw_player(guild_id, user_id)
-
-    # ------------------------------------------------------------------ the sweep
-
-    async def sweep(
-        self, now: float | None = None, present: Present | None = None
-    ) -> list[RoundDone | Started]:
-        """Record the results of games that ended; close a round whose games are all over or whose
-        days ran out (games still open are stopped and count as draws); pair and open the next, or
-        finish; and hand back what the channels must be shown or started, in this process's guilds."""
-        now = self.clock() if now is None else now
-        out: list[RoundDone | Started] = []
-        for tournament in await self.store.running_tournaments():
-            if not self.matches.serves(tournament.guild_id):
-                continue
-            if tournament.status is TournamentStatus.RUNNING:
-                moved = await self._sweep_one(tournament, now, present)
-                if moved is not None:
-                    tournament = moved
-            for round_no in range(tournament.announced + 1, tournament.round + 1):
-                closed = round_no < tournament.round or tournament.status is TournamentStatus.FINISHED
-                if not closed:
-                    break
-                table = await self.table(tournament, round_no)
-                nxt = await self._unstarted(tournament) if round_no == tournament.round - 1 else []
-                out.append(RoundDone(table, nxt))
-            if tournament.status is TournamentStatus.RUNNING and tournament.announced >= tournament.round - 1:
-                waiting = await self._unstarted(tournament)
-                if waiting:
-                    out.append(Started(tournament, waiting))
-        return out
-
-    async def announced(self, table: Table) -> None:
-        await self.store.mark_announced(table.tournament.id, table.round)
-
-    async def _sweep_one(
-        self, tournament: Tournament, now: float, present: Present | None
-    ) -> Tournament | None:
-        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
-        if any(b.result is None and b.match_id is not None for b in boards):
-            matches = await self.store.round_matches(tournament.id, tournament.round)  # one query
-            for board in boards:
-                if board.result is None and board.board in matches:
-                    result = result_of(board, matches[board.board])
-                    if result is not None:
-                        await self.store.set_board_result(board, result)
-        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
-        due = tournament.round_ends_at is not None and now >= tournament.round_ends_at
-        if any(b.result is None for b in boards):
-            if not due:
-                return None
-            for board in boards:
-                if board.result is None:
-                    if board.thread_id is not None:
-                        await self._stop(board)
-                    await self.store.set_board_result(board, DRAW)
-        return await self._next_round(tournament, now, present)
-
-    async def _next_round(
-        self, tournament: Tournament, now: float, present: Present | None
-    ) -> Tournament | None:
-        entries = await self.entries(tournament)
-        if present is not None:
-            for entry in entries:
-                if not entry.withdrawn and not await present(tournament.guild_id, entry.user_id):
-                    await self.withdraw(tournament.guild_id, entry.user_id)
-            entries = await self.entries(tournament)
-        boards = await self.store.tournament_boards(tournament.id)
-        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
-        players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
-        last = tournament.round >= tournament.rounds or len(players) < 2
-        try:
-            if last:
-                return await self.store.advance_tournament(
-                    tournament,
-                    status=TournamentStatus.FINISHED,
-                    round_no=tournament.round,
-                    round_ends_at=None,
-                    now=now,
-                )
-            round_no = tournament.round + 1
-            return await self.store.advance_tournament(
-                tournament,
-                status=TournamentStatus.RUNNING,
-                round_no=round_no,
-                round_ends_at=now + tournament.round_seconds,
-                now=now,
-                boards=self._rows(await asyncio.to_thread(pair, players, games, round_no)),
-            )
-        except TournamentMoved:
-            return None  # another sweep moved it on first: it posts and starts what follows
 
 
 __all__ = [

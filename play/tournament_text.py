@@ -123,7 +123,7 @@ def game_text(
         return f"{head}The round ends {ends}; a game still going then is stopped and counts as a draw."
     return (
         f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only on your "
-        "own turns and stops while you are away; whoever runs out loses on time. The round ends "
+        "own turns, also while you are away; whoever runs out loses on time. The round ends "
         f"{ends}; a game still going then is stopped and counts as a draw."
     )
 

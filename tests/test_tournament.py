@@ -15,9 +15,11 @@ from data import Database, Status
 from data.tournaments import TournamentStatus
 from engine import registry
 from play import BadRequest, MatchService, NotAPlayer
-from play.tournament import DAY, TournamentService, parse_options, turn_seconds
+from play.results import Notice
+from play.tournament import DAY, RoundDone, TournamentService, parse_options, turn_seconds
 from play.tournament_text import signup_text
 from tests.clock import Clock
+from tests.round_end import going_at_the_round_end
 
 GUILD, CHANNEL = 5, 100
 ORGANISER = 1
@@ -168,7 +170,10 @@ async def test_the_rounds_days_running_out_stops_open_games_as_draws(world):
     started = await t.start(CHANNEL, organiser=True)
     await thread_ids(t, [0])
     assert await t.sweep() == []  # nothing over yet
-    clock.now += 2 * DAY + 1
+    board = (await t.store.tournament_boards(started.tournament.id))[0]
+    assert board.match_id is not None
+    await going_at_the_round_end(t, started.tournament.id, board.match_id, clock)  # its turn runs past it
+    clock.now = (started.tournament.round_ends_at or 0) + 1
     done = await t.sweep()
     assert len(done) == 1
     table = done[0].table  # type: ignore[union-attr]
@@ -269,7 +274,9 @@ async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
     assert await elsewhere.sweep() == []
     still = await t.store.get_tournament(started.tournament.id)
     assert still is not None and still.status is TournamentStatus.RUNNING
-    assert len(await t.sweep()) == 1
+    # nobody moved: the first turn fell due before the round's end, its loss on time is told first
+    timed_out, done = await t.sweep()
+    assert isinstance(timed_out, Notice) and timed_out.kind == "forfeit" and isinstance(done, RoundDone)
 
 
 async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world):

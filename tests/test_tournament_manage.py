@@ -19,6 +19,7 @@ from data import Database, PostgresDatabase, SqliteDatabase, Status
 from data.tournaments import Board, Tournament, TournamentMoved, TournamentStatus
 from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
+from play.results import Notice
 from play.tournament import DAY, TournamentService
 from play.tournament_round import BoardNow, RoundNow
 from play.tournament_text import (
@@ -200,11 +201,12 @@ async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(w
     )
     await t.withdraw_from(tournament.id, 12)
     assert await t.sweep() == []  # the round still runs: their game plays on
-    clock.now += 2 * DAY + 1  # it runs past the round's days: stopped, a draw
-    (done,) = await t.sweep()
+    clock.now += 2 * DAY + 1  # the round's days run out; nobody moved, so 11's first turn fell due first
+    timed_out, done = await t.sweep()
+    assert isinstance(timed_out, Notice) and timed_out.kind == "forfeit" and timed_out.user_id == 11
     table = done.table  # type: ignore[union-attr]
     assert table.final and table.round == 1
-    assert [x.points for x in table.lines] == [0.5, 0.5]
+    assert [(x.user_id, x.points) for x in table.lines] == [(12, 1.0), (11, 0.0)]
     ended = await t.store.get_tournament(tournament.id)
     assert ended is not None and ended.status is TournamentStatus.FINISHED and ended.round == 1
     with pytest.raises(BadRequest, match="This tournament is over"):

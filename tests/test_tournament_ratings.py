@@ -21,9 +21,10 @@ from bench.pgproxy import PgProxy
 from data import Database, PostgresDatabase, SqliteDatabase, Status, elo
 from data.tournaments import Board
 from play import MatchService
-from play.tournament import DAY, RoundDone, TournamentService
+from play.tournament import RoundDone, TournamentService
 from tests import pgserver
 from tests.clock import Clock
+from tests.round_end import going_at_the_round_end
 from tests.test_tournament import open_one, services
 
 GUILD, CHANNEL, ORGANISER, GAME = 5, 100, 1, "blockwars"
@@ -158,7 +159,9 @@ async def test_a_bye_and_a_game_stopped_at_the_rounds_end_move_no_rating(world):
     tid = await begin(t, [11, 12, 13], rounds=1)
     (game, bye) = sorted(await round_boards(t, tid, 1), key=lambda b: b.second_id is None)
     assert bye.second_id is None and game.match_id is not None and game.second_id is not None
-    clock.now += 2 * DAY + 1  # the round's days run out: the game is stopped, a draw unrated
+    await going_at_the_round_end(t, tid, game.match_id, clock)  # its turn runs past the round's end
+    clock.now = (await t.by_id(tid)).round_ends_at or 0
+    clock.now += 1  # the round's days run out: the game is stopped, a draw unrated
     (done,) = await t.sweep()
     lines = {line.user_id: line for line in done.table.lines}  # type: ignore[union-attr]
     assert lines[bye.first_id].points == 1.0 and lines[bye.first_id].change == 0.0

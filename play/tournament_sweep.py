@@ -1,0 +1,203 @@
+"""A tournament's sweep: record the results of games that ended, close a round whose games are over
+or whose days ran out, and pair the next (RULES.md "Tournaments": The end of a round).
+
+Closing a round on time first applies, through the deadline sweep's own path, every turn's deadline
+that fell at or before the round's end (the bot may have been down across both), so a loss on time
+stands; only a game still within its deadline at the end is stopped and counts as a draw. Moving
+the tournament on is one versioned write (`TournamentStore.advance_tournament`): of two sweeps, one
+pairs the round and the other is refused. Pairing runs in a thread, so the event loop answers
+meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from data import Database, StaleVersion, Status
+from data.tournaments import (
+    Board,
+    Tournament,
+    TournamentMoved,
+    TournamentStatus,
+    TournamentStore,
+)
+from play import tournament_table
+from play.errors import ServiceError
+from play.results import Notice
+from play.service import MatchService
+from play.swiss import DRAW, Entrant, Pairing, pair
+from play.tournament_round import result_of
+from play.tournament_table import Table
+
+Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDone:
+    """A round is over: post its standings (`table`), then start `boards` (the next round's)."""
+
+    table: Table
+    boards: list[Board]
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A tournament started: its first round's boards are to be started."""
+
+    tournament: Tournament
+    boards: list[Board]
+
+
+class RoundSweep:
+    """The sweep of `TournamentService` (which holds the store, the match service and the clock)."""
+
+    store: TournamentStore
+    db: Database
+    matches: MatchService
+    clock: Callable[[], float]
+
+    async def sweep(
+        self, now: float | None = None, present: Present | None = None
+    ) -> list[RoundDone | Started | Notice]:
+        """Record the results of games that ended; close a round whose games are all over or whose
+        days ran out (a turn that fell due before its end is decided by its deadline first, a game
+        still within it is stopped and counts as a draw); pair and open the next, or finish; and hand
+        back what the channels must be told (those deadlines' notices first), shown or started, in
+        this process's guilds."""
+        now = self.clock() if now is None else now
+        out: list[RoundDone | Started | Notice] = []
+        for tournament in await self.store.running_tournaments():
+            if not self.matches.serves(tournament.guild_id):
+                continue
+            if tournament.status is TournamentStatus.RUNNING:
+                moved = await self._sweep_one(tournament, now, present, out)
+                if moved is not None:
+                    tournament = moved
+            for round_no in range(tournament.announced + 1, tournament.round + 1):
+                closed = round_no < tournament.round or tournament.status is TournamentStatus.FINISHED
+                if not closed:
+                    break
+                table = await tournament_table.table(self.store, tournament, round_no)
+                nxt = await self._unstarted(tournament) if round_no == tournament.round - 1 else []
+                out.append(RoundDone(table, nxt))
+            if tournament.status is TournamentStatus.RUNNING and tournament.announced >= tournament.round - 1:
+                waiting = await self._unstarted(tournament)
+                if waiting:
+                    out.append(Started(tournament, waiting))
+        return out
+
+    async def announced(self, table: Table) -> None:
+        await self.store.mark_announced(table.tournament.id, table.round)
+
+    async def _sweep_one(
+        self,
+        tournament: Tournament,
+        now: float,
+        present: Present | None,
+        told: list[RoundDone | Started | Notice],
+    ) -> Tournament | None:
+        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
+        if any(b.result is None and b.match_id is not None for b in boards):
+            matches = await self.store.round_matches(tournament.id, tournament.round)  # one query
+            for board in boards:
+                if board.result is None and board.board in matches:
+                    result = result_of(board, matches[board.board])
+                    if result is not None:
+                        await self.store.set_board_result(board, result)
+        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
+        ends = tournament.round_ends_at
+        due = ends is not None and now >= ends
+        if any(b.result is None for b in boards):
+            if not due:
+                return None
+            assert ends is not None
+            for board in boards:
+                if board.result is None and board.match_id is not None:
+                    await self._due_before(board, ends, now, told)
+            boards = [
+                b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round
+            ]
+            for board in boards:
+                if board.result is None:
+                    if board.thread_id is not None:
+                        await self._stop(board)
+                    await self.store.set_board_result(board, DRAW)
+        return await self._next_round(tournament, now, present)
+
+    async def _due_before(
+        self, board: Board, ends: float, now: float, told: list[RoundDone | Started | Notice]
+    ) -> None:
+        """Decide a board's game by a deadline that fell before its round ended (`ends`), as the
+        deadline sweep would have, had the bot been up then: the loss on time stands, or a quick
+        decision gets its automatic answer (and the next turn's deadline, from now, is past the
+        round's end). Its notices go to `told`; the game's result, if it ended, to the board."""
+        assert board.match_id is not None
+        match = await self.db.get_match(board.match_id)
+        while match.status is Status.ACTIVE and match.deadline is not None and match.deadline <= ends:
+            notice = await self.matches.overdue(match, now)
+            if notice is None:
+                break  # moved meanwhile (a move, or the deadline sweep acted first): read below
+            told.append(notice)
+            match = await self.db.get_match(board.match_id)
+        result = result_of(board, match)
+        if result is not None:
+            await self.store.set_board_result(board, result)
+
+    async def _next_round(
+        self, tournament: Tournament, now: float, present: Present | None
+    ) -> Tournament | None:
+        entries = await self.store.tournament_entries(tournament.id)
+        if present is not None:
+            for entry in entries:
+                if not entry.withdrawn and not await present(tournament.guild_id, entry.user_id):
+                    await self.store.withdraw_player(tournament.guild_id, entry.user_id)
+            entries = await self.store.tournament_entries(tournament.id)
+        boards = await self.store.tournament_boards(tournament.id)
+        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+        players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
+        last = tournament.round >= tournament.rounds or len(players) < 2
+        try:
+            if last:
+                return await self.store.advance_tournament(
+                    tournament,
+                    status=TournamentStatus.FINISHED,
+                    round_no=tournament.round,
+                    round_ends_at=None,
+                    now=now,
+                )
+            round_no = tournament.round + 1
+            return await self.store.advance_tournament(
+                tournament,
+                status=TournamentStatus.RUNNING,
+                round_no=round_no,
+                round_ends_at=now + tournament.round_seconds,
+                now=now,
+                boards=self._rows(await asyncio.to_thread(pair, players, games, round_no)),
+            )
+        except TournamentMoved:
+            return None  # another sweep moved it on first: it posts and starts what follows
+
+    @staticmethod
+    def _rows(pairings: Sequence[Pairing]) -> list[tuple[int, int | None, float | None]]:
+        return [(p.first, p.second, 1.0 if p.is_bye else None) for p in pairings]
+
+    async def _unstarted(self, tournament: Tournament) -> list[Board]:
+        boards = await self.store.tournament_boards(tournament.id)
+        return [
+            b
+            for b in boards
+            if b.round == tournament.round and b.second_id is not None and b.match_id is None
+        ]
+
+    async def _stop(self, board: Board) -> None:
+        """Stop a game left open (the round's time ran out, or the tournament was cancelled)."""
+        assert board.thread_id is not None
+        # it may have ended meanwhile (or never started): its own result then stands
+        with contextlib.suppress(ServiceError, StaleVersion):
+            await self.matches.cancel(board.thread_id, 0, is_admin=True)
+
+
+__all__ = ["Present", "RoundDone", "RoundSweep", "Started"]
