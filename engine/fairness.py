@@ -139,7 +139,8 @@ def _check(record: Mapping[str, Any]) -> Report:
         except ValueError as exc:
             report.add(False, f"Action {n} of {len(actions)} ({side}: `{notation}`) does not replay: {exc}")
             return report
-    report.add(True, f"All {len(actions)} actions replay from the seed, in order.")
+    replayed = "The one action replays" if len(actions) == 1 else f"All {len(actions)} actions replay"
+    report.add(True, f"{replayed} from the seed, in order.")
     final = record.get("final")
     if final is not None:
         same = ends_as_stored(rules, state.to_json(), final)

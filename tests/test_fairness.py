@@ -129,6 +129,23 @@ async def test_verify_and_export_a_finished_game(store: str, tmp_path: Path) -> 
     assert "Verified" in done.stdout and "❌" not in done.stdout
 
 
+async def test_a_game_of_one_action_is_said_to_replay_in_the_singular(store: str) -> None:
+    """A resignation straight after the accept is a game of one action: not "All 1 actions"."""
+    svc = await open_service(store, Clock(), random.Random(5))
+    await svc.challenge(
+        game="blockwars",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        entropy=111,
+    )
+    match = await svc.accept(CHANNEL, BOB, entropy=222)
+    await svc.act(CHANNEL, match.sides["germans"], "resign")
+    _, report = await play_fairness.verify(svc, GUILD, CHANNEL)
+    assert report.ok and "The one action replays from the seed, in order." in report.text(), report.text()
+
+
 def script(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run a Python program as a player would, in a process of its own."""
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False, cwd=cwd)
