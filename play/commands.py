@@ -316,7 +316,7 @@ WARGAMES: tuple[Command, ...] = (
     Command("mygames", "Your open games in this server, those waiting on you first"),
     Command(
         "away",
-        "Going away? Stop your games' clocks here for some days",
+        "Going away? Stop your games' clocks here for some days (a tournament game's keeps running)",
         (
             Option(
                 "days",
