@@ -59,77 +59,55 @@ def _cog(interaction: discord.Interaction) -> Tournaments:
     return cast("Tournaments", cog)
 
 
-class SignupButton(
-    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:t(?P<verb>join|leave):(?P<tid>\d+)"
-):
-    """Join or leave a tournament's sign-up list (works after a restart: the id is in the custom id)."""
-
-    def __init__(self, verb: str, tournament_id: int) -> None:
-        join = verb == "join"
-        super().__init__(
-            discord.ui.Button(
-                label="Join" if join else "Leave",
-                style=discord.ButtonStyle.success if join else discord.ButtonStyle.secondary,
-                custom_id=f"bw:t{verb}:{tournament_id}",
-            )
-        )
-        self.verb = verb
-        self.tournament_id = tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> SignupButton:
-        return cls(match["verb"], int(match["tid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _cog(interaction)
-        await cog.core.guarded(interaction, cog.signup(interaction, self.verb, self.tournament_id))
+# Each button's label and style by its verb: the sign-up message's pair, and the private question
+# before a withdrawal (the one who clicks is the one who asked).
+_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "withdraw": ("Withdraw", discord.ButtonStyle.danger),
+    "stay": ("Stay in", discord.ButtonStyle.secondary),
+}
 
 
-class WithdrawButton(
+class TournamentButton(
     _Released,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bw:t(?P<verb>withdraw|stay):(?P<tid>\d+)",
+    template=r"bw:t(?P<verb>join|leave|withdraw|stay):(?P<tid>\d+)",
 ):
-    """Confirm withdrawing from a running tournament, or think better of it (a private question: the
-    one who clicks is the one who asked)."""
+    """A tournament's button (works after a restart: the verb and the id are in the custom id)."""
 
     def __init__(self, verb: str, tournament_id: int) -> None:
-        withdraw = verb == "withdraw"
-        super().__init__(
-            discord.ui.Button(
-                label="Withdraw" if withdraw else "Stay in",
-                style=discord.ButtonStyle.danger if withdraw else discord.ButtonStyle.secondary,
-                custom_id=f"bw:t{verb}:{tournament_id}",
-            )
-        )
+        label, style = _BUTTONS[verb]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"bw:t{verb}:{tournament_id}"))
         self.verb = verb
         self.tournament_id = tournament_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> WithdrawButton:
+    ) -> TournamentButton:
         return cls(match["verb"], int(match["tid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        answer = cog.confirm_withdrawal(interaction, self.verb, self.tournament_id)
+        if self.verb in ("join", "leave"):
+            answer = cog.signup(interaction, self.verb, self.tournament_id)
+        else:
+            answer = cog.confirm_withdrawal(interaction, self.verb, self.tournament_id)
         await cog.core.guarded(interaction, answer)
 
 
 def withdraw_view(tournament_id: int) -> discord.ui.View:
     view = persistent_view()
-    view.add_item(WithdrawButton("withdraw", tournament_id))
-    view.add_item(WithdrawButton("stay", tournament_id))
+    view.add_item(TournamentButton("withdraw", tournament_id))
+    view.add_item(TournamentButton("stay", tournament_id))
     return view
 
 
 def signup_view(tournament_id: int) -> discord.ui.View:
     view = persistent_view()
-    view.add_item(SignupButton("join", tournament_id))
-    view.add_item(SignupButton("leave", tournament_id))
+    view.add_item(TournamentButton("join", tournament_id))
+    view.add_item(TournamentButton("leave", tournament_id))
     return view
 
 
@@ -154,7 +132,7 @@ class Tournaments(commands.Cog):
         return cast("Core", core)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SignupButton, WithdrawButton)
+        self.bot.add_dynamic_items(TournamentButton)
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
@@ -499,4 +477,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Tournaments(bot, own.service, own.settings))
 
 
-__all__ = ["SignupButton", "Tournaments", "WithdrawButton", "setup"]
+__all__ = ["TournamentButton", "Tournaments", "setup"]
