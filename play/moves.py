@@ -461,7 +461,7 @@ class Moves(Challenges):
     @classmethod
     def _waiting_for(cls, match: Match, rules: Game, state: State, markup: Markup) -> str:
         """Whom the game waits for, in the game's own words (`Game.status`), on a line of its own: the
-        status speaks to the player on turn ("@alice (Germans): deploy your units"), not to the asker."""
+        status speaks to the player on turn ("@alice (their side): what to do"), not to the asker."""
         return (
             f"It is not your turn to act. The game waits for this:\n{cls._owed(match, rules, state, markup)}"
         )
