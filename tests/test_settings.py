@@ -47,6 +47,30 @@ def test_one_database_default_and_the_old_file_is_kept(clean_env: Path) -> None:
     assert load_settings({}).health_path == Path("data") / "wargames.health.json"
 
 
+def docker_env_file(path: Path) -> dict[str, str]:
+    """What `docker run --env-file` (and compose's `env_file`) sets in a container: every line with
+    `=` is set, an empty value included; lines without `=` copy the host's value (none here)."""
+    env: dict[str, str] = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.lstrip()
+        if line and not line.startswith("#") and "=" in line:
+            name, _, value = line.partition("=")
+            env[name] = value
+    return env
+
+
+def test_env_example_copied_for_docker_keeps_the_images_data_volume() -> None:
+    """docs/discord.md: `cp .env.example .env`, then `docker run --env-file .env`. The image sets
+    DATA_DIR=/data, its volume; an empty `DATA_DIR=` in the file would replace it, and the bot would
+    look for its database in the image's code folder."""
+    root = Path(__file__).resolve().parent.parent
+    assert "DATA_DIR=/data" in (root / "Dockerfile").read_text(encoding="utf-8")
+    container = {"DATA_DIR": "/data"} | docker_env_file(root / ".env.example")
+    settings = load_settings(container)
+    assert settings.database_path == Path("/data/wargames.db")
+    assert settings.health_path == Path("/data/wargames.health.json")
+
+
 def test_health_reads_the_running_bots_note(tmp_path: Path) -> None:
     note = tmp_path / "wargames.health.json"
     now = time.time()
