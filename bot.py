@@ -214,7 +214,7 @@ def create_bot(
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="WWI wargames for Discord (or the local console without a token)."
+        description="WWI and WWII wargames for Discord (or the local console without a token)."
     )
     parser.add_argument(
         "--sync",

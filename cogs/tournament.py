@@ -328,7 +328,8 @@ class Tournaments(commands.Cog):
             interaction.guild_id or 0, role.id if role else None, organiser=allowed
         )
         said = (
-            f"Members with the role {role.name} may now create, start and cancel tournaments here."
+            f"Members with the role {role.name} may now create, start and cancel tournaments here, "
+            "and remove players."
             if role
             else "Only members who can manage the server may run tournaments here now."
         )

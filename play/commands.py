@@ -293,7 +293,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "role",
                 "role",
-                "Members with this role may create, start and cancel; leave empty to clear",
+                "Members with this role may create, start, remove players and cancel; empty clears it",
                 None,
             ),
         ),

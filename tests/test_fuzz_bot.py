@@ -200,7 +200,8 @@ def assert_consistent(w: Arena) -> None:
 
 
 def subcommands(fake: FakeDiscord) -> list[tuple[list[str], list[dict[str, Any]]]]:
-    """(["move"], options) for every leaf of /blockwars as synced, including groups (["admin", "sync"])."""
+    """(["move"], options) for every leaf of /blockwars as synced, and a subgroup's leaves
+    (["group", "leaf"]) should it have any."""
     (root,) = [c for c in fake.synced_commands() if c["name"] == "blockwars"]
     out = []
     for option in root.get("options", []):
