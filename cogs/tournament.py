@@ -33,6 +33,7 @@ from play.tournament import RoundDone, Started, TournamentService, Withdrawal
 from play.tournament_text import (
     cancelled_text,
     game_text,
+    no_threads_text,
     round_now_text,
     round_text,
     signup_text,
@@ -120,6 +121,7 @@ class Tournaments(commands.Cog):
         self.bot = bot
         self.service = TournamentService.over(service)
         self._starting: dict[int, asyncio.Lock] = {}
+        self._told_no_threads: set[tuple[int, int]] = set()  # (tournament, round): said once a process
         self._sweeping = asyncio.Lock()  # the loop's sweep and one asked for (tests) never overlap
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self.bot.wait_until_ready)
@@ -343,23 +345,29 @@ class Tournaments(commands.Cog):
         async with lock:
             waiting = {(b.round, b.board) for b in await self.service.pending_starts(tournament)}
             for board in boards:
-                if (board.round, board.board) in waiting:
-                    await self.start_board(tournament, board)
+                if (board.round, board.board) in waiting and not await self.start_board(tournament, board):
+                    return  # no thread may be opened: the next sweep tries again
 
-    async def start_board(self, tournament: Tournament, board: Board) -> None:
+    async def start_board(self, tournament: Tournament, board: Board) -> bool:
+        """Open the board's thread (unless it has one) and start its game there; False if the bot may
+        not open threads in the channel (the channel is told once, the next sweep tries again)."""
         channel = await self.core.channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("Tournament %s: its channel is gone or not a text channel", tournament.id)
-            return
+            return True
         thread_id = board.thread_id
         if thread_id is None:
             names = {
                 u: await self.name_of(tournament.guild_id, u) for u in (board.first_id, board.second_id) if u
             }
-            thread = await channel.create_thread(
-                name=thread_name(tournament, board, lambda u: names.get(u, "player")),
-                type=discord.ChannelType.public_thread,
-            )
+            try:
+                thread = await channel.create_thread(
+                    name=thread_name(tournament, board, lambda u: names.get(u, "player")),
+                    type=discord.ChannelType.public_thread,
+                )
+            except discord.Forbidden:
+                await self.no_threads(tournament, channel)
+                return False
             thread_id = thread.id
         match = await self.service.start_board(board, thread_id)
         rules = game_of(match)
@@ -367,7 +375,7 @@ class Tournaments(commands.Cog):
         state = rules.from_json(match.snapshot)
         target = await self.core.channel(match.channel_id)
         if target is None:
-            return
+            return True
         file = await self.core.render(match, state, [])
         clock = match.game_clock.total if match.game_clock is not None else None
         await target.send(
@@ -376,6 +384,19 @@ class Tournaments(commands.Cog):
             view=self.core.board_components(match, state) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        return True
+
+    async def no_threads(self, tournament: Tournament, channel: discord.TextChannel) -> None:
+        """Tell the channel, once a round, that the bot may not open its game threads."""
+        key = (tournament.id, tournament.round)
+        if key in self._told_no_threads:
+            return
+        self._told_no_threads.add(key)
+        log.warning("Tournament %s: no permission to open threads in its channel", tournament.id)
+        try:
+            await channel.send(no_threads_text(tournament, DISCORD))
+        except discord.HTTPException:
+            log.warning("Tournament %s: could not say so in its channel either", tournament.id)
 
     async def name_of(self, guild_id: int, user_id: int) -> str:
         guild = self.bot.get_guild(guild_id)

@@ -138,6 +138,17 @@ def cancelled_text(tournament: Tournament, by: str, markup: Markup) -> str:
     return f"{name} was cancelled by {by}; games still going were stopped without a result."
 
 
+def no_threads_text(tournament: Tournament, markup: Markup) -> str:
+    """Said once in the channel when the bot may not open the round's game threads: nothing can start
+    until an admin grants the permission, while the round's days run."""
+    return (
+        f"I cannot open the game threads of {markup.strong(tournament.name)}, round {tournament.round}: "
+        "I need the Create Public Threads and Send Messages in Threads permissions in this channel. "
+        "Someone who can manage the server can grant them; I try again every minute and start the games "
+        "as soon as I can. Meanwhile the round's days are running."
+    )
+
+
 def _their_game(w: Withdrawal, markup: Markup, you: bool) -> str:
     """Where the player's game of this round stands once they withdraw: it plays on."""
     if w.game is None:

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from .records import (
+    CREATE_PUBLIC_THREADS,
     DEFAULT_PERMISSIONS,
     DM,
     EPHEMERAL,
@@ -1510,6 +1511,9 @@ class FakeDiscord:
         body, _ = await self._read_body(request)
         if parent.is_dm or parent.is_thread:
             raise _HTTPError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.guilds.get(parent.guild_id or 0)
+        if guild is not None and not guild.permissions_of(self.bot_user.id) & CREATE_PUBLIC_THREADS:
+            raise _HTTPError(403, 50013, "Missing Permissions")  # as Discord refuses a bot without it
         # A thread started from a message shares the message's id.
         tid = self._message(request, parent).id if "message_id" in request.match_info else None
         thread_type = PRIVATE_THREAD if body.get("type") == PRIVATE_THREAD else PUBLIC_THREAD
