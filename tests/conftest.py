@@ -77,7 +77,7 @@ def pg_server() -> Iterator[pgserver.PgServer]:
 
 def _fresh_database(server: pgserver.PgServer, template: str) -> Iterator[str]:
     name = f"test_{os.getpid()}_{next(_names)}"
-    asyncio.run(_admin(server, f"CREATE DATABASE {name} TEMPLATE {template}"))
+    asyncio.run(_admin(server, f"CREATE DATABASE {name} TEMPLATE {template}{server.copy_clause}"))
     try:
         yield server.url(name)
     finally:

@@ -56,7 +56,9 @@ def png_named(message: FakeMessage, filename: str) -> Image.Image | None:
 @pytest.mark.parametrize("name", GAMES)
 async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     fake = fake_discord
-    fake.settle = 0.01  # each command is answered in full before the driver returns anyway
+    # No quiet spell after each command: what the bot does after answering (a DM of what the other
+    # drew, a board) is awaited below by `core.idle()`, and every message made until then is checked.
+    fake.settle = 0
     guild = fake.add_guild("Front", channels=("general",))
     channel = guild.channel("general")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
@@ -107,9 +109,11 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
                 after.apply(game.parse(action), waiting[0])
                 if waiting[0] in after.to_act() and not after.is_over():
                     action += "; " + rng.choice([str(a) for a in after.legal_actions(waiting[0])])
-            played = await fake.slash(user, channel, name, "play", {"action": action})
+            made_before = len(fake.messages)
+            await fake.slash(user, channel, name, "play", {"action": action})
             await core.idle()  # what follows a command (a DM of what the other drew) is done before the next
-            in_channel = [m for m in played.messages if m.kind != "dm"]  # DMs: what the other was dealt
+            made = list(fake.messages.values())[made_before:]
+            in_channel = [m for m in made if m.kind != "dm"]  # DMs: what the other was dealt
             public = [m for m in in_channel if not m.ephemeral]
             _, after = await bot.service.latest(channel.id)
             if not public and not after.is_over() and waiting[0] in after.to_act():
@@ -118,7 +122,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
                 assert board.ephemeral and MID_TURN_NOTE in board.content, board.content
                 png(board)
                 continue
-            assert len(public) == 1, [m.content for m in played.messages]
+            assert len(public) == 1, [m.content for m in made]
             board = public[0]
             png(board)
             assert board.content.strip()
@@ -126,6 +130,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
             assert all(
                 m.ephemeral and m.content.startswith("Only you see") for m in in_channel if m is not board
             )
+        fake.settle = 0.01  # the commands after the game are answered as any others
         finished = (await database.list_matches(channel_id=channel.id, limit=1))[0]
         assert finished.status is Status.FINISHED
         last = fake.messages_in(channel)[-1]
