@@ -173,9 +173,7 @@ class FakeDiscord:
         self,
         *,
         bot_name: str = "TestBot",
-        # The longest quiet spell a later request of the bot ever broke, over every fake-Discord test
-        # (2026-11-28, load about 1.5 on 2 cores), was 15 ms: 40 ms waits for it with room to spare.
-        settle: float = 0.04,
+        settle: float = 0.1,
         timeout: float = 5.0,
         interaction_deadline: float = INTERACTION_DEADLINE,
     ) -> None:
