@@ -6,7 +6,7 @@ import gc
 import itertools
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import aiosqlite
@@ -15,6 +15,7 @@ import pytest
 
 from data import Database
 from tests import pgserver
+from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 
 
@@ -103,3 +104,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "nested" / "wargames.db")
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture
+async def store_world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
+    """The test's store opened, on a clock the test moves by hand; closed after the test."""
+    clock = Clock()
+    db = await Database.open(store, clock=clock)
+    try:
+        yield db, clock
+    finally:
+        await db.close()

@@ -183,102 +183,96 @@ async def test_the_clock_is_stored_and_survives_a_restart(store: str):
         await db.close()
 
 
-async def test_time_away_does_not_stop_the_clock_a_staller_away_loses_on_time(store: str):
+async def test_time_away_does_not_stop_the_clock_a_staller_away_loses_on_time(
+    store_world: tuple[Database, Clock],
+):
     """A round does not wait (RULES.md, "The game clock"): a player in a lost game who goes away
     keeps spending their clock and loses on time when it runs out, days before the round ends."""
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        await one_game(t)
-        await whole_turn(svc, QUICK)  # at once: nothing used
-        turn_began = clock.now
-        # the staller's turn: an hour, then away for 5 days, longer than their clock's 3 days 12 hours
-        clock.now += HOUR
-        away = await svc.away(GUILD, STALLER, 5)
-        match, _ = await svc.current(THREAD)
-        assert away.clocks == {match.id: HALF - HOUR}
-        assert away_text(away, PLAIN) == (
-            f"You are away until at {int(away.until or 0)} (at {int(away.until or 0)}). Your tournament "
-            f"game in #{THREAD} does not wait: your clock for the whole game keeps running on your turns "
-            "while you are away (3 days 11 hours left on it), and you lose on time if it runs out. Your "
-            "opponent is told. Time away left: 25 days (at most 30 in any 365). `/wargames back` ends "
-            "it early."
-        )
-        mine = my_games_text(await svc.open_games(GUILD, STALLER), STALLER, PLAIN, away.until)
-        assert mine.startswith(
-            f"You are away until at {int(away.until or 0)}: your clocks are stopped, except your "
-            "tournament games' clocks, which keep running (`/wargames back` ends it)."
-        )
-        told = away_notice(match, STALLER, away.until or 0, True, PLAIN)
-        assert "This tournament game does not wait: their clock for the whole game keeps running" in told
-        assert "no loss on time" not in told
-        # the clock ran on from the turn's start; the turn's own deadline moved 5 days, past the clock
-        assert match.game_clock is not None and match.game_clock.since == turn_began
-        assert match.deadline == turn_began + HALF < turn_began + TURN + 5 * DAY
-        assert match.reminder_at == match.deadline - 12 * HOUR
-        clock.now += DAY
-        assert game_clock_left(match, STALLER, clock.now) == HALF - HOUR - DAY
-        assert status_text(match, (await svc.current(THREAD))[1], PLAIN).endswith(
-            f"Due at {int(match.deadline)}, when their clock for this game runs out (3 days 12 hours left "
-            "on it as this turn began)."
-        )
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    await whole_turn(svc, QUICK)  # at once: nothing used
+    turn_began = clock.now
+    # the staller's turn: an hour, then away for 5 days, longer than their clock's 3 days 12 hours
+    clock.now += HOUR
+    away = await svc.away(GUILD, STALLER, 5)
+    match, _ = await svc.current(THREAD)
+    assert away.clocks == {match.id: HALF - HOUR}
+    assert away_text(away, PLAIN) == (
+        f"You are away until at {int(away.until or 0)} (at {int(away.until or 0)}). Your tournament "
+        f"game in #{THREAD} does not wait: your clock for the whole game keeps running on your turns "
+        "while you are away (3 days 11 hours left on it), and you lose on time if it runs out. Your "
+        "opponent is told. Time away left: 25 days (at most 30 in any 365). `/wargames back` ends "
+        "it early."
+    )
+    mine = my_games_text(await svc.open_games(GUILD, STALLER), STALLER, PLAIN, away.until)
+    assert mine.startswith(
+        f"You are away until at {int(away.until or 0)}: your clocks are stopped, except your "
+        "tournament games' clocks, which keep running (`/wargames back` ends it)."
+    )
+    told = away_notice(match, STALLER, away.until or 0, True, PLAIN)
+    assert "This tournament game does not wait: their clock for the whole game keeps running" in told
+    assert "no loss on time" not in told
+    # the clock ran on from the turn's start; the turn's own deadline moved 5 days, past the clock
+    assert match.game_clock is not None and match.game_clock.since == turn_began
+    assert match.deadline == turn_began + HALF < turn_began + TURN + 5 * DAY
+    assert match.reminder_at == match.deadline - 12 * HOUR
+    clock.now += DAY
+    assert game_clock_left(match, STALLER, clock.now) == HALF - HOUR - DAY
+    assert status_text(match, (await svc.current(THREAD))[1], PLAIN).endswith(
+        f"Due at {int(match.deadline)}, when their clock for this game runs out (3 days 12 hours left "
+        "on it as this turn began)."
+    )
 
-        # still away when the clock runs out: a loss on time, as for anyone, days before the round ends
-        clock.now = match.deadline + 1
-        assert await svc.away_until(GUILD, STALLER) is not None
-        (lost,) = await svc.sweep()
-        assert lost.kind == "forfeit" and lost.user_id == STALLER and lost.clock_out
-        over = await db.get_match(match.id)
-        assert over.status is Status.FINISHED and over.winner_id == QUICK
-        tournament = await t.open_in(CHANNEL)
-        assert tournament.round_ends_at is not None and clock.now < tournament.round_ends_at - 3 * DAY
-        await t.sweep()
-        (board,) = await t.store.tournament_boards(tournament.id)
-        assert board.result == 1.0  # the quick player's win, not the round's draw
-        table = await t.standings_of(CHANNEL)
-        assert [(line.user_id, line.points) for line in table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
-    finally:
-        await db.close()
+    # still away when the clock runs out: a loss on time, as for anyone, days before the round ends
+    clock.now = match.deadline + 1
+    assert await svc.away_until(GUILD, STALLER) is not None
+    (lost,) = await svc.sweep()
+    assert lost.kind == "forfeit" and lost.user_id == STALLER and lost.clock_out
+    over = await db.get_match(match.id)
+    assert over.status is Status.FINISHED and over.winner_id == QUICK
+    tournament = await t.open_in(CHANNEL)
+    assert tournament.round_ends_at is not None and clock.now < tournament.round_ends_at - 3 * DAY
+    await t.sweep()
+    (board,) = await t.store.tournament_boards(tournament.id)
+    assert board.result == 1.0  # the quick player's win, not the round's draw
+    table = await t.standings_of(CHANNEL)
+    assert [(line.user_id, line.points) for line in table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
 
 
-async def test_a_turn_that_comes_while_away_starts_the_clock_at_once(store: str):
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        await one_game(t)
-        # the staller goes away for 2 days before their turn; the turn comes to them an hour later
-        await svc.away(GUILD, STALLER, 2)
-        back_at = clock.now + 2 * DAY
-        clock.now += HOUR
-        played = await whole_turn(svc, QUICK)
-        match = played.match
-        assert match.game_clock is not None and match.game_clock.running == (STALLER,)
-        assert match.game_clock.since == clock.now  # from now, not from their return
-        # the turn's own deadline counts from their return, but the clock ends first
-        assert back_at + TURN > clock.now + HALF
-        assert match.deadline == clock.now + HALF
-        assert clock_limits(match, STALLER) == HALF
-        reached = clock.now
-        # back a day early: the turn's own deadline moves back, the clock never stopped
-        clock.now += DAY
-        back = await svc.back(GUILD, STALLER)
-        (match,) = back.games
-        assert match.deadline == clock.now + TURN < reached + HALF
-        assert match.game_clock is not None and match.game_clock.since == reached
-        assert (
-            back_notice(match, STALLER, True, PLAIN)
-            == f"@{STALLER} is back: their move here is due at {int(match.deadline)}."
-        )
-        clock.now += HOUR
-        played = await whole_turn(svc, STALLER)
-        assert played.match.game_clock is not None
-        assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - DAY - HOUR}
-    finally:
-        await db.close()
+async def test_a_turn_that_comes_while_away_starts_the_clock_at_once(store_world: tuple[Database, Clock]):
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    # the staller goes away for 2 days before their turn; the turn comes to them an hour later
+    await svc.away(GUILD, STALLER, 2)
+    back_at = clock.now + 2 * DAY
+    clock.now += HOUR
+    played = await whole_turn(svc, QUICK)
+    match = played.match
+    assert match.game_clock is not None and match.game_clock.running == (STALLER,)
+    assert match.game_clock.since == clock.now  # from now, not from their return
+    # the turn's own deadline counts from their return, but the clock ends first
+    assert back_at + TURN > clock.now + HALF
+    assert match.deadline == clock.now + HALF
+    assert clock_limits(match, STALLER) == HALF
+    reached = clock.now
+    # back a day early: the turn's own deadline moves back, the clock never stopped
+    clock.now += DAY
+    back = await svc.back(GUILD, STALLER)
+    (match,) = back.games
+    assert match.deadline == clock.now + TURN < reached + HALF
+    assert match.game_clock is not None and match.game_clock.since == reached
+    assert (
+        back_notice(match, STALLER, True, PLAIN)
+        == f"@{STALLER} is back: their move here is due at {int(match.deadline)}."
+    )
+    clock.now += HOUR
+    played = await whole_turn(svc, STALLER)
+    assert played.match.game_clock is not None
+    assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - DAY - HOUR}
 
 
 async def test_a_quick_decision_runs_no_clock(store: str):
@@ -364,25 +358,21 @@ def test_the_clock_in_words():
     assert duration_text(59) == "less than a minute"
 
 
-async def test_the_thread_states_the_clock(store: str):
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        await one_game(t)
-        tournament = await t.open_in(CHANNEL)
-        (board,) = await t.store.tournament_boards(tournament.id)
-        match, _ = await t.matches.current(THREAD)
-        assert match.game_clock is not None
-        text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
-        assert text == (
-            f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
-            "days 12 hours on a clock for the whole game: it runs only on your own turns, also while you "
-            "are away; whoever runs out loses on time. The round ends at "
-            f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
-        )
-    finally:
-        await db.close()
+async def test_the_thread_states_the_clock(store_world: tuple[Database, Clock]):
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)
+    tournament = await t.open_in(CHANNEL)
+    (board,) = await t.store.tournament_boards(tournament.id)
+    match, _ = await t.matches.current(THREAD)
+    assert match.game_clock is not None
+    text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
+    assert text == (
+        f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
+        "days 12 hours on a clock for the whole game: it runs only on your own turns, also while you "
+        "are away; whoever runs out loses on time. The round ends at "
+        f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
+    )
 
 
 async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str):
@@ -419,171 +409,159 @@ async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str
         await db.close()
 
 
-async def test_a_loss_on_time_while_the_bot_was_down_stands_at_the_rounds_end(store: str):
+async def test_a_loss_on_time_while_the_bot_was_down_stands_at_the_rounds_end(
+    store_world: tuple[Database, Clock],
+):
     """The bot was down from before the staller's clock ran out until after the round's end: the
     round's close applies the loss on time first (its notice first), so the standings have the win,
     not the draw; whichever sweep comes first."""
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        await one_game(t)
-        await whole_turn(svc, QUICK)
-        clock.now += 2 * DAY
-        await whole_turn(svc, STALLER)
-        played = await whole_turn(svc, QUICK)
-        match = played.match
-        assert match.deadline == clock.now + HALF - 2 * DAY  # the staller's clock sets it
-        tournament = await t.open_in(CHANNEL)
-        ends = tournament.round_ends_at
-        assert ends is not None and match.deadline < ends
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    await whole_turn(svc, QUICK)
+    clock.now += 2 * DAY
+    await whole_turn(svc, STALLER)
+    played = await whole_turn(svc, QUICK)
+    match = played.match
+    assert match.deadline == clock.now + HALF - 2 * DAY  # the staller's clock sets it
+    tournament = await t.open_in(CHANNEL)
+    ends = tournament.round_ends_at
+    assert ends is not None and match.deadline < ends
 
-        clock.now = ends + DAY  # back up a day after the round's end; the tournament sweeps first
-        timed_out, done = await t.sweep()
-        assert isinstance(timed_out, Notice) and isinstance(done, RoundDone)
-        assert timed_out.kind == "forfeit" and timed_out.user_id == STALLER and timed_out.clock_out
-        assert [(line.user_id, line.points) for line in done.table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
-        over = await db.get_match(match.id)
-        assert over.status is Status.FINISHED and over.winner_id == QUICK  # rated, not cancelled
-        assert await svc.sweep() == []  # the deadline sweep finds nothing left to do
-    finally:
-        await db.close()
+    clock.now = ends + DAY  # back up a day after the round's end; the tournament sweeps first
+    timed_out, done = await t.sweep()
+    assert isinstance(timed_out, Notice) and isinstance(done, RoundDone)
+    assert timed_out.kind == "forfeit" and timed_out.user_id == STALLER and timed_out.clock_out
+    assert [(line.user_id, line.points) for line in done.table.lines] == [(QUICK, 1.0), (STALLER, 0.0)]
+    over = await db.get_match(match.id)
+    assert over.status is Status.FINISHED and over.winner_id == QUICK  # rated, not cancelled
+    assert await svc.sweep() == []  # the deadline sweep finds nothing left to do
 
 
-async def test_a_deadline_after_the_rounds_end_came_too_late(store: str):
+async def test_a_deadline_after_the_rounds_end_came_too_late(store_world: tuple[Database, Clock]):
     """A game still within its turn's deadline at the round's end is stopped as a draw, also when
     the bot was down until after that deadline too and the deadline sweep runs first: the round
     ended first."""
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        await one_game(t)
-        tournament = await t.open_in(CHANNEL)
-        (board,) = await t.store.tournament_boards(tournament.id)
-        assert board.match_id is not None and tournament.round_ends_at is not None
-        await going_at_the_round_end(t, tournament.id, board.match_id, clock)  # a game begun before clocks
-        match = await db.get_match(board.match_id)
-        assert match.deadline is not None and match.deadline > tournament.round_ends_at
-        clock.now = match.deadline + HOUR
-        assert await t.matches.sweep() == []  # the deadline sweep, first after the restart, leaves it
-        assert (await db.get_match(board.match_id)).status is Status.ACTIVE
-        (done,) = await t.sweep()
-        assert isinstance(done, RoundDone)
-        assert [line.points for line in done.table.lines] == [0.5, 0.5]
-        assert (await db.get_match(board.match_id)).status is Status.CANCELLED
-    finally:
-        await db.close()
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)
+    tournament = await t.open_in(CHANNEL)
+    (board,) = await t.store.tournament_boards(tournament.id)
+    assert board.match_id is not None and tournament.round_ends_at is not None
+    await going_at_the_round_end(t, tournament.id, board.match_id, clock)  # a game begun before clocks
+    match = await db.get_match(board.match_id)
+    assert match.deadline is not None and match.deadline > tournament.round_ends_at
+    clock.now = match.deadline + HOUR
+    assert await t.matches.sweep() == []  # the deadline sweep, first after the restart, leaves it
+    assert (await db.get_match(board.match_id)).status is Status.ACTIVE
+    (done,) = await t.sweep()
+    assert isinstance(done, RoundDone)
+    assert [line.points for line in done.table.lines] == [0.5, 0.5]
+    assert (await db.get_match(board.match_id)).status is Status.CANCELLED
 
 
-async def test_the_away_answer_tells_apart_an_ordinary_game_and_a_tournament_game(store: str):
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        await one_game(t)
-        other = THREAD + 1
-        await svc.challenge(
-            guild_id=GUILD, channel_id=other, challenger_id=STALLER, opponent_id=QUICK, game="blockwars"
-        )
-        await svc.accept(other, QUICK)
-        clock.now += HOUR
-        away = await svc.away(GUILD, STALLER, 2)
-        assert away.until is not None
-        assert away_text(away, PLAIN) == (
-            f"You are away until at {int(away.until)} (at {int(away.until)}). The clock of your other game "
-            "here stops while it is your move: no reminder and no loss on time until you are back, and "
-            f"your opponents are told. Your tournament game in #{THREAD} does not wait: your clock for the "
-            "whole game keeps running on your turns while you are away (3 days 12 hours left on it), and "
-            "you lose on time if it runs out. Time away left: 28 days (at most 30 in any 365). "
-            "`/wargames back` ends it early."
-        )
-        ordinary = next(m for m in away.games if m.channel_id == other)
-        said = away_notice(ordinary, STALLER, away.until, True, PLAIN)
-        assert "While it is their move, their clock here stops: no reminder and no loss on time" in said
-        assert ordinary.deadline == clock.now - HOUR + 3 * DAY + 2 * DAY  # the ordinary game waits
-    finally:
-        await db.close()
+async def test_the_away_answer_tells_apart_an_ordinary_game_and_a_tournament_game(
+    store_world: tuple[Database, Clock],
+):
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    other = THREAD + 1
+    await svc.challenge(
+        guild_id=GUILD, channel_id=other, challenger_id=STALLER, opponent_id=QUICK, game="blockwars"
+    )
+    await svc.accept(other, QUICK)
+    clock.now += HOUR
+    away = await svc.away(GUILD, STALLER, 2)
+    assert away.until is not None
+    assert away_text(away, PLAIN) == (
+        f"You are away until at {int(away.until)} (at {int(away.until)}). The clock of your other game "
+        "here stops while it is your move: no reminder and no loss on time until you are back, and "
+        f"your opponents are told. Your tournament game in #{THREAD} does not wait: your clock for the "
+        "whole game keeps running on your turns while you are away (3 days 12 hours left on it), and "
+        "you lose on time if it runs out. Time away left: 28 days (at most 30 in any 365). "
+        "`/wargames back` ends it early."
+    )
+    ordinary = next(m for m in away.games if m.channel_id == other)
+    said = away_notice(ordinary, STALLER, away.until, True, PLAIN)
+    assert "While it is their move, their clock here stops: no reminder and no loss on time" in said
+    assert ordinary.deadline == clock.now - HOUR + 3 * DAY + 2 * DAY  # the ordinary game waits
 
 
-async def test_a_quick_decision_owed_across_downtime_gets_its_answer_then_the_rounds_draw(store: str):
+async def test_a_quick_decision_owed_across_downtime_gets_its_answer_then_the_rounds_draw(
+    store_world: tuple[Database, Clock],
+):
     """The bot was down across a quick decision's short deadline and the round's end: its automatic
     answer is played (and told), but the turn after it starts only when the bot is back, past the
     round's end, so the game is the round's draw."""
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        made = await t.create(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            user_id=1,
-            game="fixbayonets",
-            rounds=1,
-            days=7,
-            organiser=True,
-        )
-        for user in (QUICK, STALLER):
-            await t.join(made, user)
-        (board,) = (await t.start(CHANNEL, organiser=True)).boards
-        await t.start_board(board, THREAD)
-        rng = random.Random(1)
-        for _ in range(80):  # play on until someone owes a quick answer
-            match, state = await svc.current(THREAD)
-            if state.quick_decision():
-                break
-            user = match.turn_player_id or QUICK
-            legal = await svc.legal(THREAD, user)
-            clock.now += 60
-            choices = [a for a in legal if a != "fight"] or legal
-            await svc.act(THREAD, user, "setup std" if "setup std" in legal else rng.choice(choices))
-        assert state.quick_decision() and match.deadline is not None
-        tournament = await t.open_in(CHANNEL)
-        ends = tournament.round_ends_at
-        assert ends is not None and match.deadline < ends
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="fixbayonets",
+        rounds=1,
+        days=7,
+        organiser=True,
+    )
+    for user in (QUICK, STALLER):
+        await t.join(made, user)
+    (board,) = (await t.start(CHANNEL, organiser=True)).boards
+    await t.start_board(board, THREAD)
+    rng = random.Random(1)
+    for _ in range(80):  # play on until someone owes a quick answer
+        match, state = await svc.current(THREAD)
+        if state.quick_decision():
+            break
+        user = match.turn_player_id or QUICK
+        legal = await svc.legal(THREAD, user)
+        clock.now += 60
+        choices = [a for a in legal if a != "fight"] or legal
+        await svc.act(THREAD, user, "setup std" if "setup std" in legal else rng.choice(choices))
+    assert state.quick_decision() and match.deadline is not None
+    tournament = await t.open_in(CHANNEL)
+    ends = tournament.round_ends_at
+    assert ends is not None and match.deadline < ends
 
-        clock.now = ends + HOUR
-        answered, done = await t.sweep()
-        assert isinstance(answered, Notice) and answered.kind == "default"
-        assert isinstance(done, RoundDone)
-        assert [line.points for line in done.table.lines] == [0.5, 0.5]
-        assert (await db.get_match(match.id)).status is Status.CANCELLED
-    finally:
-        await db.close()
+    clock.now = ends + HOUR
+    answered, done = await t.sweep()
+    assert isinstance(answered, Notice) and answered.kind == "default"
+    assert isinstance(done, RoundDone)
+    assert [line.points for line in done.table.lines] == [0.5, 0.5]
+    assert (await db.get_match(match.id)).status is Status.CANCELLED
 
 
-async def test_a_clock_stopped_for_time_away_under_the_old_rule_runs_again_at_the_return(store: str):
+async def test_a_clock_stopped_for_time_away_under_the_old_rule_runs_again_at_the_return(
+    store_world: tuple[Database, Clock],
+):
     """A game whose clock was set to wait for a player's return before this rule (it stopped while
     away) runs again from when they come back early, as it would have then."""
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        t = services(db, clock)
-        svc = t.matches
-        await one_game(t)
-        await whole_turn(svc, QUICK)
-        away = await svc.away(GUILD, STALLER, 3)
-        assert away.until is not None
-        match, _ = await svc.current(THREAD)
-        assert match.game_clock is not None
-        # as the old rule left it: the clock waiting for the return, the turn's deadline a turn after
-        old = replace(match.game_clock, since=away.until)
-        await db.update_match(
-            match.id,
-            expected_version=match.version,
-            game_clock=old,
-            deadline=away.until + TURN,
-            reminder_at=away.until,
-        )
-        svc.forget(THREAD)
-        clock.now += DAY
-        back = await svc.back(GUILD, STALLER)
-        (match,) = back.games
-        assert match.game_clock is not None and match.game_clock.since == clock.now
-        assert match.deadline == clock.now + TURN
-        assert game_clock_left(match, STALLER, clock.now + HOUR) == HALF - HOUR
-    finally:
-        await db.close()
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    await whole_turn(svc, QUICK)
+    away = await svc.away(GUILD, STALLER, 3)
+    assert away.until is not None
+    match, _ = await svc.current(THREAD)
+    assert match.game_clock is not None
+    # as the old rule left it: the clock waiting for the return, the turn's deadline a turn after
+    old = replace(match.game_clock, since=away.until)
+    await db.update_match(
+        match.id,
+        expected_version=match.version,
+        game_clock=old,
+        deadline=away.until + TURN,
+        reminder_at=away.until,
+    )
+    svc.forget(THREAD)
+    clock.now += DAY
+    back = await svc.back(GUILD, STALLER)
+    (match,) = back.games
+    assert match.game_clock is not None and match.game_clock.since == clock.now
+    assert match.deadline == clock.now + TURN
+    assert game_clock_left(match, STALLER, clock.now + HOUR) == HALF - HOUR

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -24,16 +23,6 @@ from tests.round_end import going_at_the_round_end
 GUILD, CHANNEL = 5, 100
 ORGANISER = 1
 PLAYERS = [11, 12, 13, 14, 15]
-
-
-@pytest.fixture
-async def world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        yield db, clock
-    finally:
-        await db.close()
 
 
 def services(db: Database, clock: Clock, seed: int = 1) -> TournamentService:
@@ -62,8 +51,8 @@ async def thread_ids(t: TournamentService, counter: list[int]) -> None:
         await t.start_board(board, 1000 + counter[0])
 
 
-async def test_refusals_change_nothing(world):
-    db, clock = world
+async def test_refusals_change_nothing(store_world):
+    db, clock = store_world
     t = services(db, clock)
     base = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars", rounds=3, days=2)
     with pytest.raises(NotAPlayer, match="manage the server"):
@@ -113,8 +102,8 @@ def test_options_are_the_challenges_words_checked_by_the_game():
     assert turn_seconds(2 * DAY) == 2 * DAY // 3 and turn_seconds(14 * DAY) == 3 * DAY
 
 
-async def test_the_sign_up_message_states_the_options_as_a_challenge_does(world):
-    db, clock = world
+async def test_the_sign_up_message_states_the_options_as_a_challenge_does(store_world):
+    db, clock = store_world
     t = services(db, clock)
     made = await t.create(
         guild_id=GUILD,
@@ -133,8 +122,8 @@ async def test_the_sign_up_message_states_the_options_as_a_challenge_does(world)
     assert "Turn limit: 12 rounds" in text
 
 
-async def test_a_restart_mid_round_and_two_sweeps_pair_the_next_round_once(world):
-    db, clock = world
+async def test_a_restart_mid_round_and_two_sweeps_pair_the_next_round_once(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:4])
     started = await t.start(CHANNEL, organiser=True)
@@ -163,8 +152,8 @@ async def test_a_restart_mid_round_and_two_sweeps_pair_the_next_round_once(world
     assert len({bd.match_id for bd in round2}) == 2
 
 
-async def test_the_rounds_days_running_out_stops_open_games_as_draws(world):
-    db, clock = world
+async def test_the_rounds_days_running_out_stops_open_games_as_draws(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:2], rounds=1)
     started = await t.start(CHANNEL, organiser=True)
@@ -185,8 +174,8 @@ async def test_the_rounds_days_running_out_stops_open_games_as_draws(world):
     assert finished is not None and finished.status is TournamentStatus.FINISHED
 
 
-async def test_a_player_who_left_the_server_is_not_paired_again(world):
-    db, clock = world
+async def test_a_player_who_left_the_server_is_not_paired_again(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:4])
     started = await t.start(CHANNEL, organiser=True)
@@ -203,8 +192,8 @@ async def test_a_player_who_left_the_server_is_not_paired_again(world):
     assert [line.withdrawn for line in table.lines if line.user_id == 14] == [True]
 
 
-async def test_cancel_stops_the_games_and_frees_the_channel(world):
-    db, clock = world
+async def test_cancel_stops_the_games_and_frees_the_channel(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:2])
     await t.start(CHANNEL, organiser=True)
@@ -261,8 +250,8 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
         await db.close()
 
 
-async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
-    db, clock = world
+async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:2], rounds=1)
     started = await t.start(CHANNEL, organiser=True)
@@ -279,10 +268,10 @@ async def test_a_process_sweeps_only_the_tournaments_of_its_own_shards(world):
     assert isinstance(timed_out, Notice) and timed_out.kind == "forfeit" and isinstance(done, RoundDone)
 
 
-async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world):
+async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(store_world):
     """The bot stopped after making a pairing's challenge in its thread but before accepting it: the
     next start finds that challenge, accepts it, and links it; no second game is made."""
-    db, clock = world
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:2], rounds=1)
     started = await t.start(CHANNEL, organiser=True)
@@ -303,14 +292,14 @@ async def test_starting_a_game_again_after_a_crash_finishes_what_was_begun(world
     assert await t.pending_starts(started.tournament) == []
 
 
-async def test_the_rating_change_counts_the_tournaments_own_games_only(world):
+async def test_the_rating_change_counts_the_tournaments_own_games_only(store_world):
     """The standings' rating change was a player's rating now minus at the start, so a game played
     outside the tournament meanwhile counted in it; then an Elo replay from the start, which missed
     that the outside game had moved the rating the tournament game started from. It is the change
     each tournament game really made, as recorded when it was rated."""
     from data import elo
 
-    db, clock = world
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, PLAYERS[:2], rounds=1)
     started = await t.start(CHANNEL, organiser=True)

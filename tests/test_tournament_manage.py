@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -36,16 +35,6 @@ from tests.test_tournament_ratings import proxied  # noqa: F401 (a fixture)
 ORGANISER = 1
 
 
-@pytest.fixture
-async def world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        yield db, clock
-    finally:
-        await db.close()
-
-
 async def begin(t: TournamentService, players: list[int], rounds: int = 3) -> Tournament:
     """A tournament of `players` started in CHANNEL, its first round's games begun in threads."""
     await open_one(t, players, rounds)
@@ -68,8 +57,8 @@ def board_of(boards: list[Board], user: int) -> Board:
     return next(b for b in boards if user in (b.first_id, b.second_id))
 
 
-async def test_a_withdrawn_player_is_not_paired_again_and_their_game_plays_on(world):
-    db, clock = world
+async def test_a_withdrawn_player_is_not_paired_again_and_their_game_plays_on(store_world):
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14])
     mine = board_of(await boards_of(t, tournament.id, 1), 14)
@@ -111,8 +100,8 @@ async def test_a_withdrawn_player_is_not_paired_again_and_their_game_plays_on(wo
     assert line.points == 1.0 and line.withdrawn
 
 
-async def test_the_refusals_say_why_and_change_nothing(world):
-    db, clock = world
+async def test_the_refusals_say_why_and_change_nothing(store_world):
+    db, clock = store_world
     t = services(db, clock)
     await open_one(t, [11, 12, 13])
     signup = await t.open_in(CHANNEL)
@@ -142,9 +131,9 @@ async def test_the_refusals_say_why_and_change_nothing(world):
     assert [e.user_id for e in await t.entries(started) if e.withdrawn] == [11]
 
 
-async def test_an_organiser_removes_a_player_whose_game_plays_on_and_counts(world):
+async def test_an_organiser_removes_a_player_whose_game_plays_on_and_counts(store_world):
     """RULES.md "Leaving": a removed player's game in progress is not stopped; they may still win it."""
-    db, clock = world
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14, 15])
     boards = await boards_of(t, tournament.id, 1)
@@ -170,10 +159,10 @@ async def test_an_organiser_removes_a_player_whose_game_plays_on_and_counts(worl
     assert len(round2) == 2 and all(b.second_id is not None for b in round2)  # four left: no bye
 
 
-async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(world):
+async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(store_world):
     """Chess arbiters' practice: the withdrawn player's games are played games, so what their
     opponents scored against them and the points they bring to a Buchholz are unchanged."""
-    db, clock = world
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14])
     for board in await boards_of(t, tournament.id, 1):
@@ -190,8 +179,8 @@ async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(world):
     assert [x.user_id for x in after.lines if x.withdrawn] == [loser]
 
 
-async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(world):
-    db, clock = world
+async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(store_world):
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12], rounds=3)
     asked = await t.withdrawal(tournament, 12)
@@ -213,8 +202,8 @@ async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(w
         await t.withdrawal(ended, 11)
 
 
-async def test_in_the_last_round_the_question_says_nobody_is_paired_again_anyway(world):
-    db, clock = world
+async def test_in_the_last_round_the_question_says_nobody_is_paired_again_anyway(store_world):
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12], rounds=1)
     asked = await t.withdrawal(tournament, 12)
@@ -227,10 +216,10 @@ async def test_in_the_last_round_the_question_says_nobody_is_paired_again_anyway
     assert "ends when this round is over" not in question
 
 
-async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(world):
+async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(store_world):
     """The withdrawal moves the tournament's version: a sweep holding the older one is refused, and
     the next pairs the round without the player."""
-    db, clock = world
+    db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14])
     for board in await boards_of(t, tournament.id, 1):
@@ -251,8 +240,8 @@ async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(w
 # --- the round's view ------------------------------------------------------------------------------
 
 
-async def test_the_round_view_names_each_board_as_it_stands(world):
-    db, clock = world
+async def test_the_round_view_names_each_board_as_it_stands(store_world):
+    db, clock = store_world
     t = services(db, clock)
     with pytest.raises(BadRequest, match="no tournament"):
         await t.round_of(CHANNEL)

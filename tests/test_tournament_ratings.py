@@ -47,16 +47,6 @@ async def proxied(
         await proxy.stop()
 
 
-@pytest.fixture
-async def world(store: str) -> AsyncIterator[tuple[Database, Clock]]:
-    clock = Clock()
-    db = await Database.open(store, clock=clock)
-    try:
-        yield db, clock
-    finally:
-        await db.close()
-
-
 async def begin(t: TournamentService, players: list[int], rounds: int) -> int:
     """A tournament of `players` started in CHANNEL, its first round's games begun; its id."""
     await open_one(t, players, rounds)
@@ -113,8 +103,8 @@ def replayed(start: dict[int, float], boards: list[Board]) -> dict[int, float]:
     return change
 
 
-async def test_a_rated_game_outside_the_tournament_between_rounds_does_not_bend_the_change(world):
-    db, clock = world
+async def test_a_rated_game_outside_the_tournament_between_rounds_does_not_bend_the_change(store_world):
+    db, clock = store_world
     t = services(db, clock)
     players = [11, 12, 13, 14]
     tid = await begin(t, players, rounds=2)
@@ -153,8 +143,8 @@ async def test_a_rated_game_outside_the_tournament_between_rounds_does_not_bend_
     assert after1 == {user: pytest.approx(won if user in winners else -won) for user in players}
 
 
-async def test_a_bye_and_a_game_stopped_at_the_rounds_end_move_no_rating(world):
-    db, clock = world
+async def test_a_bye_and_a_game_stopped_at_the_rounds_end_move_no_rating(store_world):
+    db, clock = store_world
     t = services(db, clock)
     tid = await begin(t, [11, 12, 13], rounds=1)
     (game, bye) = sorted(await round_boards(t, tid, 1), key=lambda b: b.second_id is None)
@@ -172,8 +162,8 @@ async def test_a_bye_and_a_game_stopped_at_the_rounds_end_move_no_rating(world):
     assert (stopped.finished, stopped.changes) == (False, {})
 
 
-async def test_a_cancelled_tournament_shows_no_change_for_its_stopped_games(world):
-    db, clock = world
+async def test_a_cancelled_tournament_shows_no_change_for_its_stopped_games(store_world):
+    db, clock = store_world
     t = services(db, clock)
     tid = await begin(t, [11, 12, 13, 14], rounds=3)
     boards = await round_boards(t, tid, 1)
@@ -188,8 +178,10 @@ async def test_a_cancelled_tournament_shows_no_change_for_its_stopped_games(worl
     assert boards[1].match_id is not None and await recorded(db, boards[1].match_id) == []
 
 
-async def test_each_rated_result_records_the_ratings_it_moved_and_against_the_ai_only_the_persons(world):
-    db, clock = world
+async def test_each_rated_result_records_the_ratings_it_moved_and_against_the_ai_only_the_persons(
+    store_world,
+):
+    db, clock = store_world
     service = MatchService(db, clock=clock, rng=random.Random(3))
     # between people: both rows, as the stats moved
     await service.challenge(game=GAME, guild_id=GUILD, channel_id=1, challenger_id=11, opponent_id=12)
