@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from data import Database, Status
+from data import Database, Match, Status
 from engine import registry
 from play import BadRequest, MatchService
 from play.listings import away_notice, away_text, back_notice, my_games_text
@@ -63,6 +63,21 @@ async def whole_turn(svc: MatchService, user: int) -> Played:
             return played
         legal = await svc.legal(THREAD, user)
         played = await svc.act(THREAD, user, "setup std" if "setup std" in legal else legal[0])
+
+
+async def clocked_fixbayonets(svc: MatchService) -> Match:
+    """A Fix Bayonets game in THREAD with a 5-day game clock each (QUICK the Americans), accepted."""
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=THREAD,
+        challenger_id=QUICK,
+        opponent_id=STALLER,
+        game="fixbayonets",
+        side="americans",
+        turn_seconds=DAY,
+        game_seconds=5 * DAY,
+    )
+    return await svc.accept(THREAD, STALLER)
 
 
 async def test_a_staller_loses_on_time_though_every_turn_kept_its_own_deadline(store: str):
@@ -282,17 +297,7 @@ async def test_a_quick_decision_runs_no_clock(store: str):
     db = await Database.open(store, clock=clock)
     svc = MatchService(db, clock=clock, rng=random.Random(3))
     try:
-        await svc.challenge(
-            guild_id=GUILD,
-            channel_id=THREAD,
-            challenger_id=QUICK,
-            opponent_id=STALLER,
-            game="fixbayonets",
-            side="americans",
-            turn_seconds=DAY,
-            game_seconds=5 * DAY,
-        )
-        await svc.accept(THREAD, STALLER)
+        await clocked_fixbayonets(svc)
         await svc.act(THREAD, QUICK, "setup std")
         await svc.act(THREAD, STALLER, "setup std")
         rng = random.Random(1)
@@ -380,17 +385,7 @@ async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str
     db = await Database.open(store, clock=clock)
     svc = MatchService(db, clock=clock, rng=random.Random(3))
     try:
-        await svc.challenge(
-            guild_id=GUILD,
-            channel_id=THREAD,
-            challenger_id=QUICK,
-            opponent_id=STALLER,
-            game="fixbayonets",
-            side="americans",
-            turn_seconds=DAY,
-            game_seconds=5 * DAY,
-        )
-        begun = await svc.accept(THREAD, STALLER)
+        begun = await clocked_fixbayonets(svc)
         assert begun.game_clock is not None and set(begun.game_clock.running) == {QUICK, STALLER}
         clock.now += HOUR
         done = await svc.act(THREAD, QUICK, "setup std")  # their clock stops; the other's runs on
