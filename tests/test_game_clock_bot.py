@@ -9,7 +9,7 @@ import re
 from bot import WargamesBot
 from data import Status
 from data.tournaments import TournamentStore
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     GAME,
     bot,
@@ -23,19 +23,30 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
 HOUR = 3600
 
 
+async def duel(
+    fake: FakeDiscord,
+    start_bot,
+    bot: WargamesBot,  # noqa: F811
+) -> tuple[FakeChannel, list[FakeUser], FakeChannel]:
+    """A two-player tournament (rounds of 2 days: turns of 16 hours, clocks of 1 day each) started,
+    its one game's thread open and posted in: the club, the players and the thread."""
+    _guild, club, players = await setup_club(fake, 2)
+    await start_bot(bot)
+    await create_and_fill(fake, bot, club, players, "Duel")
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await until(lambda: len(threads_of(fake, club)) == 1)
+    (thread,) = threads_of(fake, club)
+    await until(lambda: bool(fake.messages_in(thread)))
+    return club, players, thread
+
+
 async def test_a_tournament_games_ping_shows_the_clock(
     fake_discord: FakeDiscord,
     start_bot,
     bot: WargamesBot,  # noqa: F811
 ):
     fake = fake_discord
-    _guild, club, players = await setup_club(fake, 2)
-    await start_bot(bot)
-    await create_and_fill(fake, bot, club, players, "Duel")  # rounds of 2 days: turns of 16 hours
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
-    await until(lambda: len(threads_of(fake, club)) == 1)
-    (thread,) = threads_of(fake, club)
-    await until(lambda: bool(fake.messages_in(thread)))
+    _club, players, thread = await duel(fake, start_bot, bot)
     first = fake.messages_in(thread)[0].content
     assert "Each of you has 1 day on a clock for the whole game: it runs only on your own turns" in first
     match, _ = await bot.service.current(thread.id)
@@ -106,13 +117,7 @@ async def test_going_away_in_a_tournament_game_is_told_the_clock_runs_on(
     bot: WargamesBot,  # noqa: F811
 ):
     fake = fake_discord
-    _guild, club, players = await setup_club(fake, 2)
-    await start_bot(bot)
-    await create_and_fill(fake, bot, club, players, "Duel")  # rounds of 2 days: clocks of 1 day
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
-    await until(lambda: len(threads_of(fake, club)) == 1)
-    (thread,) = threads_of(fake, club)
-    await until(lambda: bool(fake.messages_in(thread)))
+    club, players, thread = await duel(fake, start_bot, bot)
     match, _ = await bot.service.current(thread.id)
     users = {u.id: u for u in players}
     germans, canadians = users[match.sides["germans"]], users[match.sides["canadians"]]
