@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cogs._format import DISCORD
-from data import Database, Status
+from data import Database, Match, Status
 from engine import chance, fairness, registry
 from play import BadRequest, MatchService, NoMatch
 from play import fairness as play_fairness
@@ -46,9 +46,9 @@ async def close_databases():
         await OPENED.pop().close()
 
 
-async def finished_game(svc: MatchService, channel: int = CHANNEL) -> int:
-    """A Block Wars game with a random side, set up, one move, and a resignation; its id."""
-    match = await svc.challenge(
+async def accepted_game(svc: MatchService, channel: int = CHANNEL) -> Match:
+    """A Block Wars game with a random side, challenged and accepted with known inputs."""
+    await svc.challenge(
         game="blockwars",
         guild_id=GUILD,
         channel_id=channel,
@@ -56,7 +56,12 @@ async def finished_game(svc: MatchService, channel: int = CHANNEL) -> int:
         opponent_id=BOB,
         entropy=111,
     )
-    match = await svc.accept(channel, BOB, entropy=222)
+    return await svc.accept(channel, BOB, entropy=222)
+
+
+async def finished_game(svc: MatchService, channel: int = CHANNEL) -> int:
+    """A Block Wars game with a random side, set up, one move, and a resignation; its id."""
+    match = await accepted_game(svc, channel)
     german = match.sides["germans"]
     canadian = match.sides["canadians"]
     await svc.act(channel, german, "setup std")
@@ -132,15 +137,7 @@ async def test_verify_and_export_a_finished_game(store: str, tmp_path: Path) -> 
 async def test_a_game_of_one_action_is_said_to_replay_in_the_singular(store: str) -> None:
     """A resignation straight after the accept is a game of one action: not "All 1 actions"."""
     svc = await open_service(store, Clock(), random.Random(5))
-    await svc.challenge(
-        game="blockwars",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        entropy=111,
-    )
-    match = await svc.accept(CHANNEL, BOB, entropy=222)
+    match = await accepted_game(svc)
     await svc.act(CHANNEL, match.sides["germans"], "resign")
     _, report = await play_fairness.verify(svc, GUILD, CHANNEL)
     assert report.ok and "The one action replays from the seed, in order." in report.text(), report.text()
