@@ -52,42 +52,13 @@ class Clocks(LiveMatches):
         deadline = start + span
         changes: dict[str, Any] = {}
         if match.game_clock is not None:
-            clock = await self._game_clock_runs(match, state, now)
+            clock = game_clock_runs(match, state, now)
             if clock.running:
                 deadline = min(deadline, now + min(clock_left(clock, u) for u in clock.running))
             changes["game_clock"] = clock
         lead = reminder_lead(min(span, deadline - now))
         changes.update(deadline=deadline, reminder_at=deadline - lead)
         return changes
-
-    async def _game_clock_stopped(self, match: Match, now: float) -> GameClock:
-        """The game clock with the clocks that ran until now stopped: each of those players is
-        charged the time since it began to run (nothing while it waits for their return)."""
-        clock = match.game_clock
-        assert clock is not None
-        return _charged(clock, now)
-
-    async def _game_clock_runs(self, match: Match, state: State, now: float) -> GameClock:
-        """The game clock once `state` is reached: the clocks that ran stopped, and those of the
-        players it waits on for a turn running from now, away or not (time away does not stop it).
-        A quick decision runs no clock (it has its own short deadline and automatic answer), nor
-        does a game that is over."""
-        clock = await self._game_clock_stopped(match, now)
-        if state.is_over() or state.quick_decision():
-            return clock
-        running = tuple(waiting_ids(match, state))
-        return replace(clock, running=running, since=now) if running else clock
-
-    async def _game_clock_moved(self, match: Match, state: State, now: float) -> GameClock | None:
-        """The game clock after a command that made no new turn clock, if whose clocks run
-        changed (one of two players setting up at once has finished: theirs stops); else None."""
-        clock = match.game_clock
-        if clock is None:
-            return None
-        waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
-        if set(waiting) == set(clock.running):
-            return None
-        return await self._game_clock_runs(match, state, now)
 
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""
@@ -203,6 +174,38 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+
+def game_clock_stopped(match: Match, now: float) -> GameClock:
+    """The game clock with the clocks that ran until now stopped: each of those players is
+    charged the time since it began to run."""
+    clock = match.game_clock
+    assert clock is not None
+    return _charged(clock, now)
+
+
+def game_clock_runs(match: Match, state: State, now: float) -> GameClock:
+    """The game clock once `state` is reached: the clocks that ran stopped, and those of the
+    players it waits on for a turn running from now, away or not (time away does not stop it).
+    A quick decision runs no clock (it has its own short deadline and automatic answer), nor
+    does a game that is over."""
+    clock = game_clock_stopped(match, now)
+    if state.is_over() or state.quick_decision():
+        return clock
+    running = tuple(waiting_ids(match, state))
+    return replace(clock, running=running, since=now) if running else clock
+
+
+def game_clock_moved(match: Match, state: State, now: float) -> GameClock | None:
+    """The game clock after a command that made no new turn clock, if whose clocks run
+    changed (one of two players setting up at once has finished: theirs stops); else None."""
+    clock = match.game_clock
+    if clock is None:
+        return None
+    waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
+    if set(waiting) == set(clock.running):
+        return None
+    return game_clock_runs(match, state, now)
 
 
 def _charged(clock: GameClock, now: float) -> GameClock:

@@ -17,6 +17,7 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from play import undo
 from play.challenges import Challenges
+from play.clocks import game_clock_moved, game_clock_stopped
 from play.errors import (
     AlreadyApplied,
     IllegalMove,
@@ -394,7 +395,7 @@ class Moves(Challenges):
                 ai_rating=level_rating(rules, match.ai_level) if match.ai_level else None,
             )
             if match.game_clock is not None:  # the clock that ran stops: the game's record keeps it
-                changes["game_clock"] = await self._game_clock_stopped(match, now)
+                changes["game_clock"] = game_clock_stopped(match, now)
         else:
             waiting = waiting_ids(match, state)
             next_id = waiting[0] if waiting else None
@@ -402,7 +403,7 @@ class Moves(Challenges):
             # A new player's clock starts, and so does one for a quick decision (and after it).
             if next_id != match.turn_player_id or state.quick_decision() != quick_before:
                 changes.update(await self._new_clock(match, state, now))
-            elif (moved := await self._game_clock_moved(match, state, now)) is not None:
+            elif (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
         try:
             updated = await self.db.commit_action(
