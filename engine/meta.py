@@ -166,6 +166,20 @@ class DrawLapsed(PlainEvent):
         return f"the draw offered by the {self.title} lapses"
 
 
+LOSER_FIRST = frozenset({EndReason.RESIGNATION.value, EndReason.TIMEOUT.value})
+
+
+def ended_text(winner_title: str | None, reason: str, detail: str) -> str:
+    """Every game's words for its end. A resignation or a loss on time names the loser first, as
+    its detail does ("the Canadians resigned"), so the history line, which starts with the side
+    that acted, names nobody twice ("The Canadians resigned: the Germans win")."""
+    if winner_title is None:
+        return f"the game is drawn ({detail})"
+    if reason in LOSER_FIRST:
+        return f"{detail}: the {winner_title} win"
+    return f"the {winner_title} win ({detail})"
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded(PlainEvent):
     winner: Side | None
@@ -174,9 +188,7 @@ class GameEnded(PlainEvent):
     detail: str
 
     def text(self, viewer: Side | None = None) -> str:
-        if self.winner_title is None:
-            return f"the game is drawn ({self.detail})"
-        return f"the {self.winner_title} win ({self.detail})"
+        return ended_text(self.winner_title, self.reason, self.detail)
 
     @staticmethod
     def of(outcome: Outcome, title: Callable[[Side], str]) -> GameEnded:

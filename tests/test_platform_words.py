@@ -6,11 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from cogs._format import DISCORD
 from data import Match, Status
 from engine import registry
+from engine.meta import RESIGN, TIMEOUT, MetaAction
 from engine.review import Moment, Review
 from play.listings import review_text
+from play.words import history_line
 from tests.test_console import open_console
 
 GAME = registry.game("blockwars")
@@ -217,3 +221,17 @@ def test_the_review_command_promises_at_most_three_moments() -> None:
 
     review = next(c for c in game_commands(GAME) if c.name == "review")
     assert MOMENTS == 3 and "(three at most)" in review.help and len(review.help) <= 100
+
+
+@pytest.mark.parametrize("name", registry.names())
+@pytest.mark.parametrize("action", [RESIGN, TIMEOUT])
+def test_a_resignation_or_a_loss_on_time_names_the_loser_once(name: str, action: MetaAction) -> None:
+    """The history read 'Canadians: the Germans win (the Canadians resigned)', the loser named
+    twice: the line now starts with the loser's own words and then names the winner."""
+    game = registry.game(name)
+    state = game.new_game({}, 5)
+    loser = min(state.to_act())
+    winner = next(s.title for s in game.sides if s.name != loser)
+    line = history_line(game.side(loser).title, str(action), state.apply(action, loser))
+    done = "resigned" if action is RESIGN else "ran out of time"
+    assert line == f"The {game.side(loser).title} {done}: the {winner} win", line

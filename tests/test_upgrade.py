@@ -67,7 +67,7 @@ async def test_a_finished_game_still_shows_and_replays(service: MatchService):
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == "germans" and "resigned" in outcome.detail
     lines = await service.history(101)
-    assert lines[-1].startswith("Canadians:") and "resigned" in lines[-1]
+    assert lines[-1] == "The Canadians resigned: the Germans win"
     from render import board
 
     assert board("blockwars", state, [])[:8] == b"\x89PNG\r\n\x1a\n"

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import ClassVar
 
 from engine.blockwars.model import DESTROYED, INFANTRY, MACHINE_GUN, TANK, Side, layout_name
+from engine.meta import ended_text
 from engine.protocol import Weight
 
 
@@ -321,13 +322,12 @@ class DrawLapsed(Event):
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     winner: Side | None
-    reason: str
+    reason: str  # the words (an Outcome's detail)
     squares: tuple[str, ...] = field(default=())
+    kind: str = ""  # the EndReason value
 
     def text(self, viewer: str | None = None) -> str:
-        if self.winner is None:
-            return f"the game is drawn ({self.reason})"
-        return f"the {self.winner.title} win ({self.reason})"
+        return ended_text(self.winner.title if self.winner else None, self.kind, self.reason)
 
 
 def _value(v: int) -> str:

@@ -1033,7 +1033,7 @@ class State:
         self.draw_offer = None
         self.result = Outcome(winner, kind, reason)
         self._legal = None
-        self._events.append(GameOver(winner, reason, squares))
+        self._events.append(GameOver(winner, reason, squares, kind.value))
 
     # -- resign, timeout, draws
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from engine.combinedarms.units import agree
-from engine.meta import PlainEvent
+from engine.meta import PlainEvent, ended_text
 from engine.protocol import Weight
 
 # Nothing secret unless a class says so: the platform's plain event, so the shared draw events
@@ -257,9 +257,7 @@ class GameOver(Event):
     detail: str
 
     def text(self, viewer: str | None = None) -> str:
-        if self.title is None:
-            return f"the game is drawn ({self.detail})"
-        return f"the {self.title} win ({self.detail})"
+        return ended_text(self.title, self.reason, self.detail)
 
 
 __all__ = [
