@@ -237,6 +237,67 @@ async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(s
     assert len(round2) == 2 and 11 not in {u for b in round2 for u in (b.first_id, b.second_id)}
 
 
+@pytest.mark.parametrize("how", ["leave", "left the server"])
+async def test_a_withdrawal_between_the_sweeps_read_and_its_commit_is_not_paired(store_world, how):
+    """The race: the sweep reads the players, pairs them, then commits the round. A withdrawal that
+    lands in between (its own `leave`, or leaving the server) must keep the player out of the round
+    being committed, not only the next one: that commit is refused and the next sweep pairs without
+    them."""
+    db, clock = store_world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12, 13, 14])
+    for board in await boards_of(t, tournament.id, 1):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.first_id, "resign")
+    commit = t.store.advance_tournament
+    raced: list[int] = []
+
+    async def withdraw_then_commit(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if not raced:  # the sweep has read the players and paired them: now the withdrawal lands
+            raced.append(11)
+            if how == "leave":
+                await t.withdraw_from(tournament.id, 11)
+            else:
+                await t.withdraw(tournament.guild_id, 11)
+        return await commit(*args, **kwargs)
+
+    t.store.advance_tournament = withdraw_then_commit  # type: ignore[method-assign]
+    await t.sweep()
+    assert raced == [11]
+    assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [11]
+    await t.sweep()
+    round2 = await boards_of(t, tournament.id, 2)
+    assert len(round2) == 2  # three left: a game and a bye
+    assert 11 not in {u for b in round2 for u in (b.first_id, b.second_id)}
+
+
+async def test_leaving_the_server_while_round_1_is_paired_refuses_the_start(store_world):
+    """The same race at the start: the organiser's start read the list, and a player left the server
+    (which takes them off it) before the pairing was written. The start is refused, nobody is paired,
+    and starting again pairs those still signed up."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [11, 12, 13, 14])
+    made = await t.open_in(CHANNEL)
+    commit = t.store.advance_tournament
+    raced: list[int] = []
+
+    async def leave_then_commit(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if not raced:
+            raced.append(14)
+            await t.withdraw(made.guild_id, 14)
+        return await commit(*args, **kwargs)
+
+    t.store.advance_tournament = leave_then_commit  # type: ignore[method-assign]
+    with pytest.raises(BadRequest, match="Someone joined or left just now"):
+        await t.start(CHANNEL, organiser=True)
+    assert await t.store.tournament_boards(made.id) == []
+    assert (await t.open_in(CHANNEL)).status is TournamentStatus.SIGNUP
+    await t.start(CHANNEL, organiser=True)
+    round1 = await t.store.tournament_boards(made.id)
+    assert sorted(u for b in round1 for u in (b.first_id, b.second_id) if u is not None) == [11, 12, 13]
+
+
 # --- the round's view ------------------------------------------------------------------------------
 
 
