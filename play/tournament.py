@@ -214,8 +214,9 @@ class TournamentService(RoundSweep):
 
     async def withdraw_from(self, tournament_id: int, user_id: int, *, own: bool = True) -> Withdrawal:
         """Withdraw a player from a running tournament: never paired again, their game of this round
-        (if still going) plays on, their results and their opponents' tiebreaks stand. The game is
-        read again after the write: a round paired just before it (with them) is the one that plays on."""
+        (if still going) plays on, their results stand (the rounds they then sit out count as
+        draws in their opponents' tiebreaks). The game is read again after the write: a round
+        paired just before it (with them) is the one that plays on."""
         ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
         if not await self.store.withdraw_entry(tournament_id, user_id, self.clock()):
             # it moved on meanwhile: the refusal that now applies
