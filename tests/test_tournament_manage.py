@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from play.tournament import DAY, TournamentService
 from play.tournament_round import BoardNow, RoundNow
 from play.tournament_text import (
     LIMIT,
+    _short_clock,
     round_now_text,
     withdraw_question,
     withdrawal_notice,
@@ -359,7 +361,7 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
         channel_id=100,
         game="blockwars",
         options={},
-        name="The Winter Championship of the Club",
+        name="The Winter Championship of the Old Comrades of the Somme, 16",  # the longest allowed
         rounds=7,
         round_seconds=7 * DAY,
         status=TournamentStatus.RUNNING,
@@ -375,7 +377,11 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
     for n in range(players // 2):
         first, second = base + 2 * n, base + 2 * n + 1
         board = Board(1, 4, n + 1, first, second, base + 1000 + n, base + 2000 + n, None)
-        boards.append(BoardNow(board, None, second if n % 2 else first, True))
+        # the clock of the player to move at its widest short form ("13h 37m", "13h"), the other's
+        # days and hours: half of a 7-day round each at most
+        mover, other = (10 + n % 14) * 3600 + 37 * 60.0, 2 * DAY + 5 * 3600.0
+        left = (other, mover) if n % 2 else (mover, other)
+        boards.append(BoardNow(board, None, second if n % 2 else first, True, left))
     if players % 2:
         bye = Board(1, 4, players // 2 + 1, base + players - 1, None, None, None, 1.0)
         boards.append(BoardNow(bye, 1.0, None, True))
@@ -385,20 +391,44 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
     return RoundNow(tournament, registry.game("blockwars"), boards, gone)
 
 
-def test_the_round_view_of_64_players_fits_one_message_and_says_it_was_shortened():
+def test_the_round_view_of_64_players_fits_one_message_with_the_clock_of_each_player_to_move():
     small = round_now_text(discord_round(8), DISCORD)
-    assert "Shortened" not in small and "<#" in small and "to move." in small
+    assert "Shortened" not in small and "<#" in small and "to move; clocks: " in small
     text = round_now_text(discord_round(64), DISCORD)
     assert len(text) <= LIMIT
     lines = text.splitlines()
     assert len(lines) == 1 + 32 + 1  # every board is shown, each on one line
-    assert lines[-1].startswith("Shortened to fit one message: ▶ marks whose move it is")
-    assert lines[1] == "1. ▶<@1234567890123456789> v <@1234567890123456790>"
-    assert lines[2] == "2. <@1234567890123456791> v ▶<@1234567890123456792>"
+    assert lines[-1] == (
+        "Shortened to fit one message: ▶ marks whose move it is and the time left on their clock; "
+        "the threads are in this channel."
+    )
+    assert lines[1] == "▶<@1234567890123456789> 10h v <@1234567890123456790>"
+    assert lines[2] == "<@1234567890123456791> v ▶<@1234567890123456792> 11h"
+    assert all(re.search(r"▶<@\d+> \d+h", line) for line in lines[1:-1])
     assert "<t:1800000000:R>" in lines[0]
     odd = round_now_text(discord_round(65, withdrawn=2), DISCORD)  # a bye and 2 marked withdrawn
     assert len(odd) <= LIMIT and "Shortened to fit one message" in odd
     assert "(withdrawn)" in odd and odd.splitlines()[-2].endswith(": bye")
+
+
+def test_a_mid_sized_round_view_shows_both_clocks_on_its_short_lines():
+    """24 players: the full lines (thread, whose move, both clocks in words) do not fit one message,
+    the short ones with both clocks do."""
+    text = round_now_text(discord_round(24), DISCORD)
+    assert len(text) <= LIMIT
+    lines = text.splitlines()
+    assert len(lines) == 1 + 12 + 1
+    assert lines[1] == "▶<@1234567890123456789> 10h 37m v <@1234567890123456790> 2d 5h"
+    assert lines[2] == "<@1234567890123456791> 2d 5h v ▶<@1234567890123456792> 11h 37m"
+    assert "beside each name, the time left on that player's clock" in lines[-1]
+
+
+def test_a_short_clock_is_rounded_down_never_up():
+    assert _short_clock(DAY + 23 * 3600 + 59 * 60, 2) == "1d 23h"
+    assert _short_clock(DAY + 23 * 3600 + 59 * 60, 1) == "1d"
+    assert _short_clock(DAY + 59, 2) == "1d"  # no "0h"
+    assert _short_clock(5 * 60 + 59, 1) == "5m"
+    assert _short_clock(59, 2) == "<1m"
 
 
 def test_the_round_view_cuts_the_last_boards_when_even_the_short_lines_do_not_fit():
