@@ -143,8 +143,9 @@ def test_tiebreaks_worked_by_hand():
 
 
 def test_a_bye_counts_as_a_win_over_a_stand_in_and_equal_lines_share_a_rank():
-    """FIDE's tie-break regulations (2024, article 16.4): the bye is a win over a stand-in with the
-    player's own points, at most half a point per round: 3 has 1 point after 1 round, so 0.5."""
+    """FIDE's tie-break regulations (article 16.4; the cap is the 2026 edition's): the bye is a win
+    over a stand-in with the player's own points, at most half a point per round: 3 has 1 point
+    after 1 round, so 0.5."""
     games = [Pairing(1, 1, 2, 0.5), Pairing(1, 3, None)]
     table = standings([Entrant(1, 1200), Entrant(2, 1200), Entrant(3, 1100)], games)
     assert [(s.user_id, s.rank, s.points, s.buchholz, s.sonneborn) for s in table] == [
