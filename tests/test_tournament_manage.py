@@ -10,6 +10,7 @@ import functools
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -254,7 +255,7 @@ async def test_a_withdrawal_between_the_sweeps_read_and_its_commit_is_not_paired
     commit = t.store.advance_tournament
     raced: list[int] = []
 
-    async def withdraw_then_commit(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def withdraw_then_commit(*args: Any, **kwargs: Any) -> Tournament:
         if not raced:  # the sweep has read the players and paired them: now the withdrawal lands
             raced.append(11)
             if how == "leave":
@@ -284,7 +285,7 @@ async def test_leaving_the_server_while_round_1_is_paired_refuses_the_start(stor
     commit = t.store.advance_tournament
     raced: list[int] = []
 
-    async def leave_then_commit(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def leave_then_commit(*args: Any, **kwargs: Any) -> Tournament:
         if not raced:
             raced.append(14)
             await t.withdraw(made.guild_id, 14)
