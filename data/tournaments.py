@@ -137,11 +137,14 @@ _LEAVE = """
 DELETE FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id
 AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'signup')
 """
-_TOUCH_SIGNUP = (
-    "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ? AND status = 'signup'"
-)
-# Who takes a player off a tournament moves (and so locks) its row first, as pairing it does, then
-# the player's: one order for all, so on PostgreSQL neither waits on the other in a cycle.
+# Who changes a tournament's list moves (and so locks) its row first, as pairing it does, then the
+# player's: one order for all, so on PostgreSQL neither waits on the other in a cycle, and a join or
+# a leave either commits first (the start, holding the older version, is refused) or waits for it.
+_TOUCH_IF_OUT = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'signup' AND NOT EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+"""
 _TOUCH_IF_IN = """
 UPDATE tournaments SET version = version + 1, updated_at = :now
 WHERE id = :id AND status = :status AND EXISTS
@@ -346,9 +349,8 @@ class TournamentStore:
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
+            yield count(_TOUCH_IF_OUT, params)
             added = yield count(_JOIN, params)
-            if added:
-                yield count(_TOUCH_SIGNUP, (float(now), tournament_id))
             return bool(added)
 
         joined: bool = await self._transact(join)
