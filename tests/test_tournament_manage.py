@@ -164,7 +164,8 @@ async def test_an_organiser_removes_a_player_whose_game_plays_on_and_counts(stor
 
 async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(store_world):
     """Chess arbiters' practice: the withdrawn player's games are played games, so what their
-    opponents scored against them and the points they bring to a Buchholz are unchanged."""
+    opponents scored against them and the points they bring to a Buchholz are unchanged; the
+    rounds they then sit out count as draws."""
     db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14])
@@ -180,6 +181,29 @@ async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(store_world):
     shown = {x.user_id: (x.rank, x.points, x.buchholz, x.sonneborn) for x in after.lines}
     assert shown == {x.user_id: (x.rank, x.points, x.buchholz, x.sonneborn) for x in before.lines}
     assert [x.user_id for x in after.lines if x.withdrawn] == [loser]
+
+    # round 2 ends and round 3 is paired without them: the round they sit out counts as a draw in
+    # the tiebreaks of everyone who met them (FIDE's article 16; RULES.md "Standings")
+    for board in await boards_of(t, tournament.id, 2):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.second_id or 0, "resign")
+    await t.sweep()
+    round3 = await boards_of(t, tournament.id, 3)
+    assert loser not in {u for b in round3 for u in (b.first_id, b.second_id)}
+    table = await t.table(await t.open_in(CHANNEL))
+    points = {x.user_id: x.points for x in table.lines}
+    met: dict[int, list[int]] = {}
+    for board in await t.store.tournament_boards(tournament.id):
+        if board.second_id is not None:
+            met.setdefault(board.first_id, []).append(board.second_id)
+            met.setdefault(board.second_id, []).append(board.first_id)
+    byes = {b.first_id for b in round3 if b.second_id is None}
+    for line in table.lines:
+        if line.user_id in (loser, *byes) or loser not in met[line.user_id]:
+            continue
+        worth = {o: points[o] + (0.5 if o == loser else 0.0) for o in met[line.user_id]}
+        assert line.buchholz == sum(worth.values())  # the loser: their points and ½ for round 3
+    assert any(loser in met[x.user_id] and x.user_id not in byes for x in table.lines if x.user_id != loser)
 
 
 async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(store_world):
