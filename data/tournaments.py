@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from data.db import Conflict, Database, Transaction, count, many, one, row_to_match
+from data.db import Conflict, Database, Transaction, count, many, one, row_to_match, rows
 from data.errors import DataError
 from data.models import Match, Status
 
@@ -137,9 +137,19 @@ _LEAVE = """
 DELETE FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id
 AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'signup')
 """
-_TOUCH_SIGNUP = (
-    "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ? AND status = 'signup'"
-)
+# Who changes a tournament's list moves (and so locks) its row first, as pairing it does, then the
+# player's: one order for all, so on PostgreSQL neither waits on the other in a cycle, and a join or
+# a leave either commits first (the start, holding the older version, is refused) or waits for it.
+_TOUCH_IF_OUT = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'signup' AND NOT EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+"""
+_TOUCH_IF_IN = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = :status AND EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 0)
+"""
 _MESSAGE = "UPDATE tournaments SET message_id = ? WHERE id = ?"
 _ADVANCE = """
 UPDATE tournaments SET status = :status, round = :round, round_ends_at = :round_ends_at,
@@ -164,6 +174,13 @@ UPDATE tournament_games SET match_id = ?
 WHERE tournament_id = ? AND round = ? AND board = ? AND match_id IS NULL
 """
 _ANNOUNCED = "UPDATE tournaments SET announced = ? WHERE id = ? AND announced < ?"
+# A player left the server: their tournaments' rows are locked first (no version moves, so a sweep
+# that is withdrawing them itself goes on), then the pairing's check of who is still in sees them go.
+_LOCK_THEIRS = """
+UPDATE tournaments SET version = version
+WHERE guild_id = :guild_id AND status IN ('signup', 'running') AND id IN
+    (SELECT tournament_id FROM tournament_players WHERE user_id = :user_id AND withdrawn = 0)
+"""
 _WITHDRAW_RUNNING = """
 UPDATE tournament_players SET withdrawn = 1
 WHERE user_id = :user_id AND withdrawn = 0 AND tournament_id IN
@@ -181,7 +198,9 @@ UPDATE tournament_players SET withdrawn = 1
 WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 0
 AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'running')
 """
-_TOUCH = "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?"
+# Read again inside the transaction that commits a round's pairings: a player withdrawn (or taken off
+# the list) since the players were read must not be paired; leaving the server moves no version.
+_STILL_IN = "SELECT user_id FROM tournament_players WHERE tournament_id = ? AND withdrawn = 0"
 # The matches of one round's boards in one statement (the sweep and the round's view read them all).
 _ROUND_MATCHES = """
 SELECT g.board AS board_no, m.* FROM tournament_games AS g
@@ -330,9 +349,8 @@ class TournamentStore:
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
+            yield count(_TOUCH_IF_OUT, params)
             added = yield count(_JOIN, params)
-            if added:
-                yield count(_TOUCH_SIGNUP, (float(now), tournament_id))
             return bool(added)
 
         joined: bool = await self._transact(join)
@@ -341,11 +359,11 @@ class TournamentStore:
     async def leave_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
         """Take a player off the sign-up list; False if they were not on it (or it has started)."""
         params = {"id": tournament_id, "user_id": user_id}
+        touch = {**params, "now": float(now), "status": str(TournamentStatus.SIGNUP)}
 
         def leave() -> Transaction[bool]:
+            yield count(_TOUCH_IF_IN, touch)
             gone = yield count(_LEAVE, params)
-            if gone:
-                yield count(_TOUCH_SIGNUP, (float(now), tournament_id))
             return bool(gone)
 
         left: bool = await self._transact(leave)
@@ -370,7 +388,8 @@ class TournamentStore:
     ) -> Tournament:
         """Move a tournament on (start it, pair the next round, finish or cancel it) in one
         transaction, if it is still at the version read: `boards` are the new round's (first,
-        second or None, result); `ratings` each player's rating at the start."""
+        second or None, result); `ratings` each player's rating at the start. Refused too
+        (`TournamentMoved`, nothing written) if a player the boards pair has withdrawn or left since."""
         params = {
             "status": str(status),
             "round": round_no,
@@ -382,10 +401,16 @@ class TournamentStore:
         new_boards = [(tournament.id, round_no, n, a, b, r) for n, (a, b, r) in enumerate(boards, 1)]
         rated = [(float(r), tournament.id, user) for user, r in ratings]
 
+        paired = {user for _, _, _, a, b, _ in new_boards for user in (a, b) if user is not None}
+
         def advance() -> Transaction[Tournament]:
             changed = yield count(_ADVANCE, params)
             if changed != 1:
                 raise TournamentMoved(tournament.id)
+            if paired:  # after the row is locked, so a withdrawal either lands before this or after
+                still = yield rows(_STILL_IN, (tournament.id,))
+                if not paired <= {int(row["user_id"]) for row in still}:
+                    raise TournamentMoved(tournament.id)
             if rated:
                 yield many(_RATING, rated)
             if new_boards:
@@ -424,6 +449,7 @@ class TournamentStore:
         params = {"guild_id": guild_id, "user_id": user_id}
 
         def withdraw() -> Transaction[None]:
+            yield count(_LOCK_THEIRS, params)
             yield count(_WITHDRAW_SIGNUP, params)
             yield count(_WITHDRAW_RUNNING, params)
 
@@ -434,11 +460,11 @@ class TournamentStore:
         again, their games and results kept. False if they were not in it, had already withdrawn,
         or it is no longer running."""
         params = {"id": tournament_id, "user_id": user_id}
+        touch = {**params, "now": float(now), "status": str(TournamentStatus.RUNNING)}
 
         def withdraw() -> Transaction[bool]:
+            yield count(_TOUCH_IF_IN, touch)
             gone = yield count(_WITHDRAW_ONE, params)
-            if gone:
-                yield count(_TOUCH, (float(now), tournament_id))
             return bool(gone)
 
         done: bool = await self._transact(withdraw)

@@ -155,9 +155,10 @@ class Clocks(LiveMatches):
                     game_clock = _unwaited(was, now, shift)
                     end = _clock_end(game_clock)
                     if shift < 0 and match.deadline >= _clock_end(was):
-                        # the clock had set it, so the turn's own deadline is not known: back now,
-                        # it is at most a whole turn from now (and the clock still ends it first)
-                        deadline = _clock_start(match, state, now, after) + match.turn_seconds
+                        # the clock had set it, so the turn's own deadline was not kept: back, the
+                        # turn has what it had left when the absence began, not a whole new turn
+                        used = await self._turn_used(match, state, was.since, now)
+                        deadline = _clock_start(match, state, now, after) + match.turn_seconds - used
                     if end < deadline:
                         deadline = end
                     reminder_at = deadline - (match.deadline - match.reminder_at)
@@ -174,6 +175,23 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+    async def _turn_used(self, match: Match, state: State, began: float, now: float) -> float:
+        """How much of a turn's own time has run by `now` since it began (`began`: when the game
+        clock of the player owing it started to run): the time when none of the players it waits
+        on was away. What a turn has left is its whole time less this, whatever the absences."""
+        spans: list[tuple[float, float]] = []
+        for user in set(waiting_ids(match, state)):
+            for away in await self.db.time_away(match.guild_id, user, began):
+                start, end = max(away.start_at, began), min(away.end_at, now)
+                if end > start:
+                    spans.append((start, end))
+        away_for, upto = 0.0, began
+        for start, end in sorted(spans):  # their union: two players away at once count once
+            start = max(start, upto)
+            if end > start:
+                away_for, upto = away_for + end - start, end
+        return max(0.0, now - began - away_for)
 
 
 def game_clock_stopped(match: Match, now: float) -> GameClock:

@@ -95,11 +95,37 @@ def scores(games: Iterable[Pairing]) -> dict[int, float]:
 def standings(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> list[Standing]:
     """Everyone ranked by points, then Buchholz (the sum of the opponents' points), then
     Sonneborn-Berger (the points of the opponents beaten, plus half those of the opponents held to a
-    draw), then rating. A bye counts in points, not in either tiebreak (it has no opponent)."""
+    draw), then rating; unplayed rounds in both tiebreaks as FIDE's tie-break regulations (article
+    16) count them, so that nobody's tiebreak moves for what someone else did not play:
+
+    - an opponent's points are **adjusted**: a round they sat out after withdrawing counts as a draw
+      (a round sat out and then played on after would count as the 0 it scored; a bye as its win);
+    - a player's own unplayed round (a bye, or a round after their withdrawal) counts as a game
+      against a stand-in with the player's own points, at most half a point per round so far: in
+      Buchholz always, in Sonneborn-Berger only if it scored (a bye, as a win).
+
+    A round counts from its pairing (a bye scores at once, a withdrawn player's absence too); games
+    still running count nothing yet, as in `scores`."""
     points = scores(games)
+    rounds = max((g.round for g in games), default=0)
+    seated: dict[int, set[int]] = {}
+    for game in games:
+        for user in (game.first, game.second):
+            if user is not None:
+                seated.setdefault(user, set()).add(game.round)
+    absent = {
+        e.user_id: [r for r in range(1, rounds + 1) if r not in seated.get(e.user_id, set())]
+        for e in entrants
+    }
+    adjusted = dict(points)
+    for user, missed in absent.items():
+        last = max(seated.get(user, set()), default=0)
+        adjusted[user] = points.get(user, 0.0) + DRAW * sum(1 for r in missed if r > last)
     lines: list[tuple[tuple[float, float, float, float, int], Standing]] = []
     for entrant in entrants:
         user = entrant.user_id
+        mine = points.get(user, 0.0)
+        stand_in = min(mine, DRAW * rounds)  # the unplayed round's opponent
         buchholz = sonneborn = 0.0
         played = 0
         for game in games:
@@ -108,11 +134,10 @@ def standings(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> list[Sta
             if got is None:
                 continue
             played += 1
-            if opponent is None:
-                continue
-            buchholz += points.get(opponent, 0.0)
-            sonneborn += got * points.get(opponent, 0.0)
-        mine = points.get(user, 0.0)
+            faced = stand_in if opponent is None else adjusted.get(opponent, 0.0)
+            buchholz += faced
+            sonneborn += got * faced
+        buchholz += stand_in * len(absent[user])  # a withdrawn player's own rounds: lost, unplayed
         key = (-mine, -buchholz, -sonneborn, -entrant.rating, user)
         lines.append((key, Standing(0, user, mine, buchholz, sonneborn, entrant.rating, played)))
     lines.sort(key=lambda pair: pair[0])

@@ -195,6 +195,10 @@ class TournamentService(RoundSweep):
                 "paired again."
             )
         remaining = sum(1 for e in entries if not e.withdrawn and e.user_id != user_id)
+        return Withdrawal(tournament, user_id, remaining, await self._going(tournament, user_id))
+
+    async def _going(self, tournament: Tournament, user_id: int) -> Board | None:
+        """`user_id`'s game of the tournament's current round, if it is still going."""
         boards = await self.store.tournament_boards(tournament.id)
         matches = await self.store.round_matches(tournament.id, tournament.round)
         going = [
@@ -206,17 +210,20 @@ class TournamentService(RoundSweep):
             and b.result is None
             and (b.board not in matches or matches[b.board].status.is_open)
         ]
-        return Withdrawal(tournament, user_id, remaining, going[0] if going else None)
+        return going[0] if going else None
 
     async def withdraw_from(self, tournament_id: int, user_id: int, *, own: bool = True) -> Withdrawal:
         """Withdraw a player from a running tournament: never paired again, their game of this round
-        (if still going) plays on, their results and their opponents' tiebreaks stand."""
+        (if still going) plays on, their results stand (the rounds they then sit out count as
+        draws in their opponents' tiebreaks). The game is read again after the write: a round
+        paired just before it (with them) is the one that plays on."""
         ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
         if not await self.store.withdraw_entry(tournament_id, user_id, self.clock()):
             # it moved on meanwhile: the refusal that now applies
             await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
             raise BadRequest("The tournament changed just now; try again.")
-        return Withdrawal(await self.by_id(tournament_id), user_id, ahead.remaining, ahead.game)
+        now = await self.by_id(tournament_id)
+        return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id))
 
     async def remove(self, channel_id: int, user_id: int, *, organiser: bool) -> Withdrawal:
         """An organiser takes a player off: off the sign-up list before the start, withdrawn after."""

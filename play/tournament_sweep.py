@@ -5,8 +5,9 @@ Closing a round on time first applies, through the deadline sweep's own path, ev
 that fell at or before the round's end (the bot may have been down across both), so a loss on time
 stands; only a game still within its deadline at the end is stopped and counts as a draw. Moving
 the tournament on is one versioned write (`TournamentStore.advance_tournament`): of two sweeps, one
-pairs the round and the other is refused. Pairing runs in a thread, so the event loop answers
-meanwhile.
+pairs the round and the other is refused; so is a pairing of a player who withdrew (or left the
+server) after the players were read, and the next sweep pairs the round without them. Pairing runs
+in a thread, so the event loop answers meanwhile.
 """
 
 from __future__ import annotations

@@ -220,21 +220,50 @@ def _result(now: BoardNow, markup: Markup, short: bool) -> str:
     return f"{markup.mention(board.first_id if result == 1.0 else board.second_id)} won"
 
 
-def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short: bool) -> str:
+def _short_clock(seconds: float, units: int) -> str:
+    """Time left on a game clock as a short line has room for: "1d 23h", "15h", "40m" (rounded
+    down to its `units` largest units, so it never shows more time than there is)."""
+    minutes = int(max(0.0, seconds) // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "d"), (hours, "h"), (minutes, "m")]
+    first = next((i for i, (n, _) in enumerate(parts) if n), None)
+    if first is None:
+        return "<1m"
+    return " ".join(f"{n}{u}" for n, u in parts[first : first + units] if n)
+
+
+# How much of the game clocks a short line shows (`round_now_text` tries them in turn): whose, and in
+# how many units.
+_BOTH, _MOVER, _NONE = "both", "mover", "none"
+
+
+def _board_line(
+    now: BoardNow,
+    name: Callable[[int], str],
+    markup: Markup,
+    short: bool,
+    clocks: tuple[str, int] = (_NONE, 0),
+) -> str:
     board = now.board
     n = f"{board.board}."
     if board.second_id is None:
-        bye = ": bye" if short else " has the bye (a win)."
-        return f"{n} {name(board.first_id)}{bye}"
+        return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
     first, second = name(board.first_id), name(board.second_id)
     if short:
         if now.result is not None:
-            return f"{n} {first} v {second}: {_result(now, markup, True)}"
-        if now.to_move == board.first_id:
-            first = TO_MOVE + first
-        elif now.to_move == board.second_id:
-            second = TO_MOVE + second
-        return f"{n} {first} v {second}"
+            return f"{first} v {second}: {_result(now, markup, True)}"
+        whose, units = clocks
+
+        def seat(user: int, left: float | None) -> str:
+            mover = now.to_move == user
+            shown = name(user)
+            if left is not None and (whose == _BOTH or (whose == _MOVER and mover)):
+                shown += " " + _short_clock(left, units)
+            return TO_MOVE + shown if mover else shown
+
+        a, b = now.clocks if now.clocks is not None else (None, None)
+        return f"{seat(board.first_id, a)} v {seat(board.second_id, b)}"
     where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
     if now.result is not None:
         state = _result(now, markup, False)
@@ -245,9 +274,9 @@ def _board_line(now: BoardNow, name: Callable[[int], str], markup: Markup, short
     else:
         state = "under way"
     if now.result is None and now.clocks is not None:
-        a, b = (duration_text(s) for s in now.clocks)
+        a_, b_ = (duration_text(s) for s in now.clocks)
         first_, second_ = markup.mention(board.first_id), markup.mention(board.second_id)
-        state += f"; clocks: {a} left for {first_}, {b} for {second_}"
+        state += f"; clocks: {a_} left for {first_}, {b_} for {second_}"
     return f"{n} {first} v {second}{where}: {state}."
 
 
@@ -269,8 +298,11 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
 
 def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     """The round's boards in one message (`limit` characters): in full where they fit; else each
-    board on a short line without its thread (▶ marks whose move it is); else the first boards and
-    how many more. A withdrawn player is marked where named and listed at the end."""
+    board on a short line in board order, without its number or thread (▶ marks whose move it is),
+    with as much of the game clocks as fits: both players' (two units), the clock of the player to
+    move (two units, then one), none; else the first boards and how many more. A withdrawn player
+    is marked where named and listed at the end. At 64 players the clock of the player to move
+    fits (tests/test_tournament_manage.py)."""
 
     def name(user: int) -> str:
         return markup.mention(user) + (" (withdrawn)" if user in now.withdrawn else "")
@@ -283,18 +315,26 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     text = "\n".join([head, *full, *([tail] if tail else [])])
     if len(text) <= limit:
         return text
-    short = [_board_line(b, name, markup, True) for b in now.boards]
-    note = f"Shortened to fit one message: {TO_MOVE} marks whose move it is; the threads are in this channel."
-    lines = [head, *short, *([tail] if tail else []), note]
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
+    timed = any(b.clocks is not None and b.result is None for b in now.boards)
+    shortened = f"Shortened to fit one message: {TO_MOVE} marks whose move it is"
+    threads = "the threads are in this channel."
+    mover = f"{shortened} and the time left on their clock; {threads}"
+    tiers = [
+        ((_BOTH, 2), f"{shortened}; beside each name, the time left on that player's clock; {threads}"),
+        ((_MOVER, 2), mover),
+        ((_MOVER, 1), mover),
+    ]
+    short: list[str] = []
+    for clocks, note in [*(tiers if timed else []), ((_NONE, 0), f"{shortened}; {threads}")]:
+        short = [_board_line(b, name, markup, True, clocks) for b in now.boards]
+        text = "\n".join([head, *short, *([tail] if tail else []), note])
+        if len(text) <= limit:
+            return text
     keep = len(short)
     while keep > 0:
         keep -= 1
         more = _plural(len(short) - keep, "more board")
-        cut = f"Shortened to fit one message: {TO_MOVE} marks whose move it is; {more} not shown here."
-        text = "\n".join([head, *short[:keep], cut])
+        text = "\n".join([head, *short[:keep], f"{shortened}; {more} not shown here."])
         if len(text) <= limit:
             return text
     return head[:limit]

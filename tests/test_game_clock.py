@@ -290,6 +290,68 @@ async def test_a_turn_that_comes_while_away_starts_the_clock_at_once(store_world
     assert played.match.game_clock.left == {QUICK: HALF - HOUR, STALLER: HALF - DAY - HOUR}
 
 
+async def test_back_early_a_tournament_turn_has_what_it_had_left_not_a_whole_new_turn(
+    store_world: tuple[Database, Clock],
+):
+    """RULES.md, "Time away": a turn owed when the absence began gets back, at an early return,
+    the time it had left then. Here the game clock had set the deadline while away (the turn's
+    own, moved by the absence, fell after it), so the turn's own deadline was not kept: it is
+    worked out from the turn's start and the absences, not handed out afresh as a whole turn."""
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    await one_game(t)
+    await whole_turn(svc, QUICK)
+    began = clock.now  # the staller's turn: 2 days 8 hours of its own, 3 days 12 hours of clock
+    clock.now += 6 * HOUR
+    await svc.away(GUILD, STALLER, 2)
+    match, _ = await svc.current(THREAD)
+    assert began + TURN + 2 * DAY > began + HALF == match.deadline  # the clock sets it while away
+    clock.now += 6 * HOUR
+    (match,) = (await svc.back(GUILD, STALLER)).games
+    assert match.deadline == clock.now + TURN - 6 * HOUR  # not clock.now + TURN, as it once was
+    assert match.game_clock is not None and match.game_clock.since == began  # it never stopped
+    # away again in the same turn, and back early again: the 6 hours used since count too
+    clock.now += 6 * HOUR
+    await svc.away(GUILD, STALLER, 3)
+    clock.now += 6 * HOUR
+    (match,) = (await svc.back(GUILD, STALLER)).games
+    assert match.deadline == clock.now + TURN - 12 * HOUR < began + HALF
+    assert match.reminder_at is not None and match.reminder_at < match.deadline
+    assert game_clock_left(match, STALLER, clock.now) == HALF - DAY  # the clock ran all along
+
+
+async def test_back_early_an_ordinary_turn_has_what_it_had_left_not_a_whole_new_turn(
+    store_world: tuple[Database, Clock],
+):
+    """The same rule without a game clock: the turn's deadline moved by the days away, and moves
+    back by those not taken, twice in one turn."""
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(1))
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=QUICK,
+        opponent_id=STALLER,
+        game="blockwars",
+        side="canadians",  # the staller plays the Germans, who set up first
+        turn_seconds=DAY,
+    )
+    began = (await svc.accept(CHANNEL, STALLER)).deadline
+    assert began is not None
+    began -= DAY
+    clock.now += 6 * HOUR
+    await svc.away(GUILD, STALLER, 3)
+    clock.now += 6 * HOUR
+    (match,) = (await svc.back(GUILD, STALLER)).games
+    assert match.game_clock is None and match.deadline == clock.now + DAY - 6 * HOUR
+    clock.now += 6 * HOUR
+    await svc.away(GUILD, STALLER, 3)
+    clock.now += 6 * HOUR
+    (match,) = (await svc.back(GUILD, STALLER)).games
+    assert match.deadline == clock.now + DAY - 12 * HOUR == began + DAY + 12 * HOUR
+
+
 async def test_a_quick_decision_runs_no_clock(store: str):
     """A quick answer (a retreat square, a card's reply) has its own short deadline and automatic
     answer: nobody's game clock runs while it is owed."""

@@ -142,14 +142,92 @@ def test_tiebreaks_worked_by_hand():
     assert [s.user_id for s in table] == [a, c, b, d]
 
 
-def test_a_bye_counts_in_points_not_in_tiebreaks_and_equal_lines_share_a_rank():
+def test_a_bye_counts_as_a_win_over_a_stand_in_and_equal_lines_share_a_rank():
+    """FIDE's tie-break regulations (article 16.4; the cap is the 2026 edition's): the bye is a win
+    over a stand-in with the player's own points, at most half a point per round: 3 has 1 point
+    after 1 round, so 0.5."""
     games = [Pairing(1, 1, 2, 0.5), Pairing(1, 3, None)]
     table = standings([Entrant(1, 1200), Entrant(2, 1200), Entrant(3, 1100)], games)
-    assert [(s.user_id, s.rank, s.points, s.buchholz) for s in table] == [
-        (3, 1, 1.0, 0.0),
-        (1, 2, 0.5, 0.5),
-        (2, 2, 0.5, 0.5),
+    assert [(s.user_id, s.rank, s.points, s.buchholz, s.sonneborn) for s in table] == [
+        (3, 1, 1.0, 0.5, 0.5),
+        (1, 2, 0.5, 0.5, 0.25),
+        (2, 2, 0.5, 0.5, 0.25),
     ]
+
+
+# Eight players over three rounds; W withdraws after round 1 (so sits out rounds 2 and 3), P has the
+# bye in round 2 and S in round 3. X and Y each beat someone who scored nothing: W, who left, and V,
+# who played every round and lost them all.
+X, Y, W, V, P, Q, R, S = 1, 2, 3, 4, 5, 6, 7, 8
+WITHDRAWAL = [
+    Pairing(1, X, W, 1.0),
+    Pairing(1, Y, V, 1.0),
+    Pairing(1, P, Q, 0.5),
+    Pairing(1, R, S, 0.5),
+    Pairing(2, X, Q, 1.0),
+    Pairing(2, Y, S, 1.0),
+    Pairing(2, R, V, 1.0),
+    Pairing(2, P, None),
+    Pairing(3, X, R, 0.5),
+    Pairing(3, Y, P, 0.5),
+    Pairing(3, Q, V, 1.0),
+    Pairing(3, S, None),
+]
+RATED = [Entrant(user, 1500.0 + (50 if user == Y else 0)) for user in (X, Y, W, V, P, Q, R, S)]
+
+
+def test_a_withdrawn_opponents_rounds_after_leaving_count_as_draws_in_the_tiebreaks():
+    """Points: X 2.5, Y 2.5, P 2, R 2, Q 1.5, S 1.5, W 0, V 0. For the tiebreaks of those who met W,
+    W's two rounds sat out count as draws: W is worth 0 + ½ + ½ = 1, V (who lost three games) 0.
+    X: Buchholz W 1 + Q 1.5 + R 2 = 4.5; Sonneborn-Berger 1 + 1.5 + ½·2 = 3.5.
+    Y: Buchholz V 0 + S 1.5 + P 2 = 3.5; Sonneborn-Berger 0 + 1.5 + ½·2 = 2.5.
+    Counted as before (W worth the 0 he scored) both had 3.5 and 2.5, and Y's higher rating put Y
+    first; now X, whose opponent left, is not the one who pays for it."""
+    table = {s.user_id: s for s in standings(RATED, WITHDRAWAL)}
+    assert (table[X].buchholz, table[X].sonneborn) == (4.5, 3.5)
+    assert (table[Y].buchholz, table[Y].sonneborn) == (3.5, 2.5)
+    assert (table[X].rank, table[Y].rank) == (1, 2)
+    # without the withdrawal (W lost rounds 2 and 3 over the board instead) X's tiebreak is Y's
+    played = [*WITHDRAWAL, Pairing(2, W, 99, 0.0), Pairing(3, W, 98, 0.0)]
+    also = [*RATED, Entrant(99, 1500.0), Entrant(98, 1500.0)]
+    table = {s.user_id: s for s in standings(also, played)}
+    assert table[X].buchholz == table[Y].buchholz == 3.5
+    assert table[X].sonneborn == table[Y].sonneborn == 2.5
+    assert [s.user_id for s in standings(also, played)][:2] == [Y, X]  # on rating
+
+
+def test_a_players_own_unplayed_rounds_count_against_a_stand_in_with_their_own_points():
+    """P's bye (round 2) is a win over a stand-in worth P's own 2 points, at most ½ per round: 1.5.
+    P: Buchholz Q 1.5 + 1.5 + Y 2.5 = 5.5; Sonneborn-Berger ½·1.5 + 1.5 + ½·2.5 = 3.5. R, level on 2
+    points with no bye: Buchholz S 1.5 + V 0 + X 2.5 = 4; Sonneborn-Berger ½·1.5 + 0 + ½·2.5 = 2.
+    W's own two rounds sat out are losses to a stand-in worth W's 0: Buchholz X 2.5 + 0 + 0."""
+    table = {s.user_id: s for s in standings(RATED, WITHDRAWAL)}
+    assert (table[P].buchholz, table[P].sonneborn, table[P].rank) == (5.5, 3.5, 3)
+    assert (table[R].buchholz, table[R].sonneborn, table[R].rank) == (4.0, 2.0, 4)
+    assert (table[W].points, table[W].buchholz, table[W].sonneborn) == (0.0, 2.5, 0.0)
+
+
+def test_an_absence_followed_by_a_played_round_counts_as_the_zero_it_scored():
+    """Article 16 counts as a draw only a round sat out that no played round follows (our
+    withdrawals are for good, so that is every one; the rule is kept whole all the same)."""
+    games = [
+        Pairing(1, 1, 2, 1.0),
+        Pairing(1, 3, 4, 1.0),
+        Pairing(2, 1, 3, 1.0),  # 2 and 4 sit round 2 out, then play on
+        Pairing(3, 2, 4, 0.5),
+        Pairing(3, 3, 1, 1.0),
+    ]
+    table = {s.user_id: s for s in standings(seeded(4), games)}
+    assert table[3].buchholz == 0.5 + 2.0 + 2.0  # 4 worth the ½ scored (not 1), 1 worth 2 twice
+
+
+def test_a_withdrawn_players_round_counts_from_its_pairing():
+    """While round 2 runs, W's absence from it already counts as a draw for X (as Y's bye scores
+    at once); X's game with V, still going, counts nothing yet."""
+    now = [Pairing(1, X, W, 1.0), Pairing(1, Y, V, 1.0), Pairing(2, X, V), Pairing(2, Y, None)]
+    table = {s.user_id: s for s in standings([Entrant(u, 1500.0) for u in (X, Y, W, V)], now)}
+    assert table[X].buchholz == 0.5  # W: 0 scored, ½ for round 2
+    assert table[Y].buchholz == 0.0 + 1.0  # V: 0 so far; the bye: Y's 2 points, at most ½ a round
 
 
 def test_pairing_is_deterministic_and_total():

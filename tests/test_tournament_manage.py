@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +25,7 @@ from play.tournament import DAY, TournamentService
 from play.tournament_round import BoardNow, RoundNow
 from play.tournament_text import (
     LIMIT,
+    _short_clock,
     round_now_text,
     withdraw_question,
     withdrawal_notice,
@@ -161,7 +164,8 @@ async def test_an_organiser_removes_a_player_whose_game_plays_on_and_counts(stor
 
 async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(store_world):
     """Chess arbiters' practice: the withdrawn player's games are played games, so what their
-    opponents scored against them and the points they bring to a Buchholz are unchanged."""
+    opponents scored against them and the points they bring to a Buchholz are unchanged; the
+    rounds they then sit out count as draws."""
     db, clock = store_world
     t = services(db, clock)
     tournament = await begin(t, [11, 12, 13, 14])
@@ -177,6 +181,29 @@ async def test_the_opponents_tiebreaks_stand_after_a_withdrawal(store_world):
     shown = {x.user_id: (x.rank, x.points, x.buchholz, x.sonneborn) for x in after.lines}
     assert shown == {x.user_id: (x.rank, x.points, x.buchholz, x.sonneborn) for x in before.lines}
     assert [x.user_id for x in after.lines if x.withdrawn] == [loser]
+
+    # round 2 ends and round 3 is paired without them: the round they sit out counts as a draw in
+    # the tiebreaks of everyone who met them (FIDE's article 16; RULES.md "Standings")
+    for board in await boards_of(t, tournament.id, 2):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.second_id or 0, "resign")
+    await t.sweep()
+    round3 = await boards_of(t, tournament.id, 3)
+    assert loser not in {u for b in round3 for u in (b.first_id, b.second_id)}
+    table = await t.table(await t.open_in(CHANNEL))
+    points = {x.user_id: x.points for x in table.lines}
+    met: dict[int, list[int]] = {}
+    for board in await t.store.tournament_boards(tournament.id):
+        if board.second_id is not None:
+            met.setdefault(board.first_id, []).append(board.second_id)
+            met.setdefault(board.second_id, []).append(board.first_id)
+    byes = {b.first_id for b in round3 if b.second_id is None}
+    for line in table.lines:
+        if line.user_id in (loser, *byes) or loser not in met[line.user_id]:
+            continue
+        worth = {o: points[o] + (0.5 if o == loser else 0.0) for o in met[line.user_id]}
+        assert line.buchholz == sum(worth.values())  # the loser: their points and ½ for round 3
+    assert any(loser in met[x.user_id] and x.user_id not in byes for x in table.lines if x.user_id != loser)
 
 
 async def test_fewer_than_two_players_left_ends_the_tournament_after_the_round(store_world):
@@ -235,6 +262,67 @@ async def test_a_sweep_that_read_the_players_before_a_withdrawal_pairs_nothing(s
     await t.sweep()
     round2 = await boards_of(t, tournament.id, 2)
     assert len(round2) == 2 and 11 not in {u for b in round2 for u in (b.first_id, b.second_id)}
+
+
+@pytest.mark.parametrize("how", ["leave", "left the server"])
+async def test_a_withdrawal_between_the_sweeps_read_and_its_commit_is_not_paired(store_world, how):
+    """The race: the sweep reads the players, pairs them, then commits the round. A withdrawal that
+    lands in between (its own `leave`, or leaving the server) must keep the player out of the round
+    being committed, not only the next one: that commit is refused and the next sweep pairs without
+    them."""
+    db, clock = store_world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12, 13, 14])
+    for board in await boards_of(t, tournament.id, 1):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.first_id, "resign")
+    commit = t.store.advance_tournament
+    raced: list[int] = []
+
+    async def withdraw_then_commit(*args: Any, **kwargs: Any) -> Tournament:
+        if not raced:  # the sweep has read the players and paired them: now the withdrawal lands
+            raced.append(11)
+            if how == "leave":
+                await t.withdraw_from(tournament.id, 11)
+            else:
+                await t.withdraw(tournament.guild_id, 11)
+        return await commit(*args, **kwargs)
+
+    t.store.advance_tournament = withdraw_then_commit  # type: ignore[method-assign]
+    await t.sweep()
+    assert raced == [11]
+    assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [11]
+    await t.sweep()
+    round2 = await boards_of(t, tournament.id, 2)
+    assert len(round2) == 2  # three left: a game and a bye
+    assert 11 not in {u for b in round2 for u in (b.first_id, b.second_id)}
+
+
+async def test_leaving_the_server_while_round_1_is_paired_refuses_the_start(store_world):
+    """The same race at the start: the organiser's start read the list, and a player left the server
+    (which takes them off it) before the pairing was written. The start is refused, nobody is paired,
+    and starting again pairs those still signed up."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [11, 12, 13, 14])
+    made = await t.open_in(CHANNEL)
+    commit = t.store.advance_tournament
+    raced: list[int] = []
+
+    async def leave_then_commit(*args: Any, **kwargs: Any) -> Tournament:
+        if not raced:
+            raced.append(14)
+            await t.withdraw(made.guild_id, 14)
+        return await commit(*args, **kwargs)
+
+    t.store.advance_tournament = leave_then_commit  # type: ignore[method-assign]
+    with pytest.raises(BadRequest, match="Someone joined or left just now"):
+        await t.start(CHANNEL, organiser=True)
+    assert await t.store.tournament_boards(made.id) == []
+    assert (await t.open_in(CHANNEL)).status is TournamentStatus.SIGNUP
+    await t.start(CHANNEL, organiser=True)
+    round1 = await t.store.tournament_boards(made.id)
+    assert sorted(u for b in round1 for u in (b.first_id, b.second_id) if u is not None) == [11, 12, 13]
 
 
 # --- the round's view ------------------------------------------------------------------------------
@@ -298,7 +386,7 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
         channel_id=100,
         game="blockwars",
         options={},
-        name="The Winter Championship of the Club",
+        name="The Winter Championship of the Old Comrades of the Somme, 16",  # the longest allowed
         rounds=7,
         round_seconds=7 * DAY,
         status=TournamentStatus.RUNNING,
@@ -314,7 +402,11 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
     for n in range(players // 2):
         first, second = base + 2 * n, base + 2 * n + 1
         board = Board(1, 4, n + 1, first, second, base + 1000 + n, base + 2000 + n, None)
-        boards.append(BoardNow(board, None, second if n % 2 else first, True))
+        # the clock of the player to move at its widest short form ("13h 37m", "13h"), the other's
+        # days and hours: half of a 7-day round each at most
+        mover, other = (10 + n % 14) * 3600 + 37 * 60.0, 2 * DAY + 5 * 3600.0
+        left = (other, mover) if n % 2 else (mover, other)
+        boards.append(BoardNow(board, None, second if n % 2 else first, True, left))
     if players % 2:
         bye = Board(1, 4, players // 2 + 1, base + players - 1, None, None, None, 1.0)
         boards.append(BoardNow(bye, 1.0, None, True))
@@ -324,20 +416,44 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
     return RoundNow(tournament, registry.game("blockwars"), boards, gone)
 
 
-def test_the_round_view_of_64_players_fits_one_message_and_says_it_was_shortened():
+def test_the_round_view_of_64_players_fits_one_message_with_the_clock_of_each_player_to_move():
     small = round_now_text(discord_round(8), DISCORD)
-    assert "Shortened" not in small and "<#" in small and "to move." in small
+    assert "Shortened" not in small and "<#" in small and "to move; clocks: " in small
     text = round_now_text(discord_round(64), DISCORD)
     assert len(text) <= LIMIT
     lines = text.splitlines()
     assert len(lines) == 1 + 32 + 1  # every board is shown, each on one line
-    assert lines[-1].startswith("Shortened to fit one message: ▶ marks whose move it is")
-    assert lines[1] == "1. ▶<@1234567890123456789> v <@1234567890123456790>"
-    assert lines[2] == "2. <@1234567890123456791> v ▶<@1234567890123456792>"
+    assert lines[-1] == (
+        "Shortened to fit one message: ▶ marks whose move it is and the time left on their clock; "
+        "the threads are in this channel."
+    )
+    assert lines[1] == "▶<@1234567890123456789> 10h v <@1234567890123456790>"
+    assert lines[2] == "<@1234567890123456791> v ▶<@1234567890123456792> 11h"
+    assert all(re.search(r"▶<@\d+> \d+h", line) for line in lines[1:-1])
     assert "<t:1800000000:R>" in lines[0]
     odd = round_now_text(discord_round(65, withdrawn=2), DISCORD)  # a bye and 2 marked withdrawn
     assert len(odd) <= LIMIT and "Shortened to fit one message" in odd
     assert "(withdrawn)" in odd and odd.splitlines()[-2].endswith(": bye")
+
+
+def test_a_mid_sized_round_view_shows_both_clocks_on_its_short_lines():
+    """24 players: the full lines (thread, whose move, both clocks in words) do not fit one message,
+    the short ones with both clocks do."""
+    text = round_now_text(discord_round(24), DISCORD)
+    assert len(text) <= LIMIT
+    lines = text.splitlines()
+    assert len(lines) == 1 + 12 + 1
+    assert lines[1] == "▶<@1234567890123456789> 10h 37m v <@1234567890123456790> 2d 5h"
+    assert lines[2] == "<@1234567890123456791> 2d 5h v ▶<@1234567890123456792> 11h 37m"
+    assert "beside each name, the time left on that player's clock" in lines[-1]
+
+
+def test_a_short_clock_is_rounded_down_never_up():
+    assert _short_clock(DAY + 23 * 3600 + 59 * 60, 2) == "1d 23h"
+    assert _short_clock(DAY + 23 * 3600 + 59 * 60, 1) == "1d"
+    assert _short_clock(DAY + 59, 2) == "1d"  # no "0h"
+    assert _short_clock(5 * 60 + 59, 1) == "5m"
+    assert _short_clock(59, 2) == "<1m"
 
 
 def test_the_round_view_cuts_the_last_boards_when_even_the_short_lines_do_not_fit():
