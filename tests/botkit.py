@@ -28,14 +28,14 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import TEST_TOKEN
 
 # What every test bot's environment holds unless the test says otherwise: a token, as a real start
-# has (the fake Discord takes any), and boards drawn in threads, as on a one-core machine. Why not
-# production's default on a multi-core machine (one painter process): each bot start then spawns a
-# painter and warms it (Pillow and every game's renderer), which doubled the CPU time of the bot's
-# tests (about 90 s -> 180 s for their 200 tests; docs/architecture.md, "How tests start the bot").
-# The painter process is tested where it is the point: tests/test_bot.py sets RENDER_PROCESSES=1, and
-# the bots tests/test_reliability.py and tests/test_multiprocess.py start through `bot.main` keep the
-# machine's default. AI_PROCESSES keeps production's default: its worker starts only with the AI's
-# first move, which few tests make, and cost them no measurable time.
+# has (the fake Discord takes any), and boards drawn in threads, as on a one-core machine. Not
+# production's multi-core default (one painter process): every bot start would spawn a painter and
+# warm it (Pillow, every game's renderer), which doubled the CPU time of the bot's tests (80-90 s ->
+# 183 s; docs/architecture.md, "How tests start the bot"). The painter process is tested where it is
+# the point: tests/test_bot.py sets RENDER_PROCESSES=1, and the bots tests/test_reliability.py and
+# tests/test_multiprocess.py start through `bot.main` keep the machine's default. AI_PROCESSES keeps
+# production's default (a worker process on a multi-core machine): it starts only with the AI's first
+# move, in the few tests that play the AI, and costs about 14 CPU seconds in all.
 TEST_ENV = {"DISCORD_TOKEN": TEST_TOKEN, "RENDER_PROCESSES": "0"}
 # `python bot.py --sync`: the tests sync the command tree at start-up, so the fake Discord checks
 # every slash command's options against the schema the bot pushed.
