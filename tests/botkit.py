@@ -5,8 +5,8 @@ processes, SWEEP_SECONDS, ...), applies the command line (`--sync`), opens the d
 `open_database` and builds the bot with `create_bot(settings, database=...)`. A test's bot goes
 through those same steps from an environment mapping, so it runs a configuration users run. Only
 what a test alone needs is given by hand: the hand clock, the seeded rng and the fake Discord's short
-wait for guilds. tests/test_layers.py holds the rule: no test builds `Settings(` or calls
-`create_bot(` itself.
+wait for guilds. tests/test_botkit.py holds the rule: no other test calls `Settings(`,
+`create_bot(` or `WargamesBot(` itself.
 
     bot = await botkit.build({"AI_BUDGET_SECONDS": "0.02"}, clock=HandClock(), rng=random.Random(1))
     await start_bot(bot)  # tests/fakediscord: connect it to the fake Discord
@@ -57,12 +57,12 @@ class BotKit:
     def __init__(self, tmp_path: Path) -> None:
         self.tmp_path = tmp_path
         self._bots: list[WargamesBot] = []
-        self._opened: dict[int, Database] = {}  # id(bot) -> the database opened for it
+        self._opened: dict[WargamesBot, Database] = {}  # the databases the kit opened, by bot
 
     def environment(self, env: Mapping[str, str] | None = None) -> dict[str, str]:
-        """TEST_ENV, then the test's own values; DATA_DIR is the test's tmp_path unless the test sets
-        it (it holds the SQLite file, unless DATABASE_PATH or DATABASE_URL says otherwise, and the
-        health note in every case). Nothing comes from the process's environment or a `.env`."""
+        """TEST_ENV, then the test's own values. DATA_DIR is the test's tmp_path unless the test sets
+        it, so the SQLite file and the health note are kept there unless the test names others
+        (DATABASE_PATH, DATABASE_URL). Nothing comes from the process's environment or a `.env`."""
         return {"DATA_DIR": str(self.tmp_path), **TEST_ENV, **(env or {})}
 
     def settings(self, env: Mapping[str, str] | None = None, argv: Iterable[str] = SYNC) -> Settings:
@@ -96,23 +96,22 @@ class BotKit:
             clock=clock,
             rng=rng,
             guild_ready_timeout=GUILD_READY_TIMEOUT,
-            chunk_guilds_at_startup=False,
         )
         self._bots.append(bot)
         if opened is not None:
-            self._opened[id(bot)] = opened
+            self._opened[bot] = opened
         return bot
 
     async def stop(self, bot: WargamesBot) -> None:
         """Stop `bot` as a process stops: the bot closes, then the database opened for it (a restart
         then builds a new bot, which opens it again)."""
         await bot.close()
-        database = self._opened.pop(id(bot), None)
+        database = self._opened.pop(bot, None)
         if database is not None:
             await database.close()
 
     async def close(self) -> None:
-        """Every bot still open, then every database still open."""
+        """Stop every bot the kit built, the newest first, each before its database."""
         for bot in reversed(self._bots):
             await self.stop(bot)
         self._bots.clear()
