@@ -287,14 +287,15 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     return asyncio.run(serve(settings, token, on_start=on_start))
 
 
-async def open_database(settings: Settings) -> Database | None:
+async def open_database(settings: Settings, *, clock: Callable[[], float] = time.time) -> Database | None:
     """The store the settings name, migrated; None after one line on what to fix (a server that
-    cannot be reached, a wrong password, a database newer than this code: never a traceback)."""
+    cannot be reached, a wrong password, a database newer than this code: never a traceback).
+    `clock` is for the tests (tests/botkit.py), whose bot runs on a clock they move by hand."""
     where = (
         "PostgreSQL (DATABASE_URL)" if settings.database_url else f"the SQLite file {settings.database_path}"
     )
     try:
-        database = await Database.open(settings.database)
+        database = await Database.open(settings.database, clock=clock)
     except DataError as exc:
         log.error("Cannot open the database: %s", exc)
         return None

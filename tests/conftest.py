@@ -1,5 +1,6 @@
-"""Shared fixtures: the fake Discord (see tests/fakediscord/README.md) for the bot's tests, and the
-two stores (an SQLite file, a database on a throwaway PostgreSQL server) for the data and service tests."""
+"""Shared fixtures: the fake Discord (see tests/fakediscord/README.md) and the bot built as `python
+bot.py` builds it (tests/botkit.py) for the bot's tests, and the two stores (an SQLite file, a
+database on a throwaway PostgreSQL server) for the data and service tests."""
 
 import asyncio
 import gc
@@ -15,6 +16,7 @@ import pytest
 
 from data import Database
 from tests import pgserver
+from tests.botkit import botkit  # noqa: F401 (a pytest fixture)
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 

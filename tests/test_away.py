@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from cogs._format import DISCORD
 from cogs.core import Core
 from console import Console
@@ -23,7 +23,7 @@ from data import Database, Match, Status
 from play import BadRequest, MatchService
 from play.present import notice_text
 from play.service import AWAY_DAYS_A_YEAR
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -220,17 +220,16 @@ async def bot(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIter
 
 
 async def test_time_away_stops_a_clock_across_a_restart_and_the_opponent_is_told_once(
-    fake_discord: FakeDiscord, start_bot, tmp_path: Path, bot
+    fake_discord: FakeDiscord, start_bot, botkit: BotKit, bot
 ):
     fake = fake_discord
     guild = fake.add_guild("Front", channels=("general", "trenches"))
     general, trenches = guild.channel("general"), guild.channel("trenches")
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     clock = HandClock()
-    settings = Settings(token=None, database_path=tmp_path / "a.db", sync_commands=True)
 
     async def start() -> tuple[WargamesBot, Core]:
-        made = create_bot(settings, clock=clock, rng=random.Random(2), guild_ready_timeout=0.05)
+        made = await botkit.build(clock=clock, rng=random.Random(2))
         bot.append(made)
         await start_bot(made)
         return made, made.get_cog("Core")  # type: ignore[return-value]
@@ -273,7 +272,7 @@ async def test_time_away_stops_a_clock_across_a_restart_and_the_opponent_is_told
     # Past the deadline she had before going away; the bot restarts, and the sweep finds nothing due.
     clock.now = first_deadline + HOUR
     await core.idle()
-    await running.close()
+    await botkit.stop(running)
     running, core = await start()
     posts = len(fake.messages_in(general))
     assert await core.run_sweep() == []

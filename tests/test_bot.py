@@ -1,4 +1,5 @@
-"""The Discord layer for real: the bot built by `bot.create_bot`, connected to a fake Discord.
+"""The Discord layer for real: the bot built as `python bot.py` builds it (tests/botkit.py), connected
+to a fake Discord.
 
 Every story drives slash commands, buttons and selects exactly as Discord would deliver them and
 checks what the bot sent back: text, components and a PNG that decodes. The database is a real
@@ -17,13 +18,12 @@ import random
 import re
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import discord
 import pytest
 from PIL import GifImagePlugin, Image
 
-from bot import WargamesBot, create_bot, intents
+from bot import WargamesBot, intents
 from cogs.core import APOLOGY, Core
 from data import Status
 from engine.blockwars import Side, State
@@ -32,6 +32,7 @@ from engine.blockwars.position import build
 from play.undo import MID_TURN_NOTE
 from render.blockwars import render_board
 from settings import Settings, load_settings
+from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeDiscordError, FakeMessage, InteractionResult
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 
@@ -39,9 +40,10 @@ from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 class World:
     """The fake guild, its players and a helper to (re)start the bot on the same database."""
 
-    def __init__(self, fake: FakeDiscord, start_bot, tmp_path: Path) -> None:
+    def __init__(self, fake: FakeDiscord, start_bot, botkit: BotKit) -> None:
         self.fake = fake
         self.start_bot = start_bot
+        self.kit = botkit
         self.guild = fake.add_guild("Western Front", channels=("general", "trenches"))
         self.general = self.guild.channel("general")
         self.trenches = self.guild.channel("trenches")
@@ -53,17 +55,17 @@ class World:
         self.mod = fake.add_user("mod", roles=[mods])
         self.other_bot = fake.add_user("otherbot", bot=True)
         self.clock = HandClock()
-        self.settings = Settings(token=None, database_path=tmp_path / "bw.db", sync_commands=True)
+        self.env: dict[str, str] = {}  # the bot's environment, beyond the kit's (a database in tmp_path)
         self.bot: WargamesBot | None = None
 
+    @property
+    def settings(self) -> Settings:
+        """What the running bot read from its environment."""
+        assert self.bot is not None
+        return self.bot.settings
+
     async def start(self) -> WargamesBot:
-        bot = create_bot(
-            self.settings,
-            clock=self.clock,
-            rng=random.Random(1),
-            guild_ready_timeout=0.05,
-            chunk_guilds_at_startup=False,
-        )
+        bot = await self.kit.build(self.env, clock=self.clock, rng=random.Random(1))
         await self.start_bot(bot)
         self.bot = bot
         return bot
@@ -71,7 +73,7 @@ class World:
     async def restart(self) -> WargamesBot:
         assert self.bot is not None
         await self.cog.idle()
-        await self.bot.close()
+        await self.kit.stop(self.bot)
         return await self.start()
 
     @property
@@ -93,11 +95,11 @@ class World:
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def world(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     handler = ForwardErrors(fake_discord)
     logger = logging.getLogger("bot")
     logger.addHandler(handler)
-    w = World(fake_discord, start_bot, tmp_path)
+    w = World(fake_discord, start_bot, botkit)
     w.errors = handler  # type: ignore[attr-defined]
     try:
         await w.start()
@@ -105,8 +107,8 @@ async def world(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
         await w.cog.idle()
     finally:
         logger.removeHandler(handler)
-        if w.bot is not None and w.bot.database is not None:
-            await w.bot.close()
+        if w.bot is not None:
+            await w.kit.stop(w.bot)
 
 
 def png_of(message: FakeMessage) -> Image.Image:
@@ -469,9 +471,9 @@ async def test_rules_history_notify_and_resign(world: World):
     assert f"Game over: <@{w.alice.id}> wins with the Germans" in resigned.content
 
 
-async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, tmp_path, caplog):
+async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, botkit, caplog):
     caplog.set_level(logging.DEBUG)
-    w = World(fake_discord, start_bot, tmp_path)
+    w = World(fake_discord, start_bot, botkit)
     await w.start()
     await w.slash(w.alice, "rules")
     await w.bot.close()  # type: ignore[union-attr]
@@ -531,7 +533,7 @@ def test_without_a_token_main_starts_the_console(monkeypatch):
 
     console.main = fake_main  # type: ignore[attr-defined]  # typeshed's ModuleType has no settable attributes
     monkeypatch.setitem(sys.modules, "console", console)
-    monkeypatch.setattr(bot_module, "load_settings", lambda: Settings(token=None))
+    monkeypatch.setattr(bot_module, "load_settings", lambda: load_settings({}, dotenv=False))  # no token
     assert bot_module.main(["--demo"]) == 0
     assert seen == [["--demo"]]
 
@@ -559,12 +561,12 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
 
 
 async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_order(
-    fake_discord, start_bot, tmp_path
+    fake_discord, start_bot, botkit
 ):
     """The set-up `make run` picks on a multi-core machine: boards drawn in a worker process, and
     one posting slot, so boards queue. Two games move at once; each board is the true position."""
-    w = World(fake_discord, start_bot, tmp_path)
-    w.settings = replace(w.settings, render_processes=1, posting_slots=1)
+    w = World(fake_discord, start_bot, botkit)
+    w.env = {"RENDER_PROCESSES": "1", "POSTING_SLOTS": "1"}
     await w.start()
     try:
         assert w.bot is not None and w.bot.painter.processes == 1
@@ -587,11 +589,11 @@ async def test_boards_drawn_in_a_painter_process_match_the_engine_and_come_in_or
         await w.bot.close()  # type: ignore[union-attr]
 
 
-async def test_in_an_ai_game_the_ai_thinks_in_its_worker_process(fake_discord, start_bot, tmp_path):
+async def test_in_an_ai_game_the_ai_thinks_in_its_worker_process(fake_discord, start_bot, botkit):
     """The set-up `make run` picks on a multi-core machine: the AI's decisions come from a worker
     process (play/thinking.py), and the game goes on as with the AI in a thread."""
-    w = World(fake_discord, start_bot, tmp_path)
-    w.settings = replace(w.settings, ai_processes=1)
+    w = World(fake_discord, start_bot, botkit)
+    w.env = {"AI_PROCESSES": "1"}
     await w.start()
     try:
         assert w.bot is not None and w.bot.thinker.processes == 1
@@ -956,8 +958,8 @@ async def test_the_running_bot_notes_its_health(world: World):
 
     w = world
     path = w.settings.health_path
-    assert health(path, time.time())[0] is True
-    await w.bot.close()  # type: ignore[union-attr]
+    assert health(path, time.time())[0] is True and w.bot is not None
+    await w.kit.stop(w.bot)
     ok, why = health(path, time.time())
     assert not ok and "not connected" in why
     await w.start()  # a running bot again, for the fixture's tidy-up

@@ -21,7 +21,6 @@ from typing import cast
 import pytest
 from PIL import GifImagePlugin, Image
 
-from bot import create_bot
 from cogs.core import Core
 from console import Console, names
 from console.app import command_for
@@ -30,7 +29,7 @@ from engine import fairness, registry
 from play import MatchService
 from play.undo import MID_TURN_NOTE
 from render.replay import FRAME_MS
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -54,7 +53,7 @@ def png_named(message: FakeMessage, filename: str) -> Image.Image | None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     fake = fake_discord
     # No quiet spell after each command: what the bot does after answering (a DM of what the other
     # drew, a board) is awaited below by `core.idle()`, and every message made until then is checked.
@@ -64,14 +63,7 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    settings = Settings(token=None, database_path=tmp_path / "g.db", sync_commands=True)
-    bot = create_bot(
-        settings,
-        clock=HandClock(),
-        rng=random.Random(3),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(3))
     try:
         await start_bot(bot)
         core = cast(Core, bot.get_cog("Core"))  # load_extension imports it afresh: not `isinstance`

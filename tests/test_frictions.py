@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import logging
 import random
-from pathlib import Path
 
 import pytest
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from data import Match
 from engine import registry
 from engine.protocol import Game, State
 from play.service import game_of
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -80,19 +79,13 @@ class Table:
 
 
 @pytest.fixture
-async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def table(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     fake = fake_discord
     fake.settle = 0.02
     guild = fake.add_guild("Front", channels=("general",))
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    bot = create_bot(
-        Settings(token=None, database_path=tmp_path / "f.db", sync_commands=True),
-        clock=HandClock(),
-        rng=random.Random(2),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(2))
     t = Table(fake, guild, bot)  # users exist before the bot connects: they join the guild
     try:
         await start_bot(t.bot)

@@ -30,10 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from cogs._views import DYNAMIC_ITEMS
 from cogs.core import APOLOGY
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.fakediscord.server import FakeDiscordError
@@ -146,7 +146,7 @@ class Arena:
 
 
 @pytest.fixture
-async def arena(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def arena(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     fake_discord.settle = 0.03
     guild = fake_discord.add_guild("Fuzz Front", channels=("general", "quiet"))
     general = guild.channel("general")
@@ -155,17 +155,14 @@ async def arena(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
     mod = fake_discord.add_user("mod", roles=[fake_discord.add_role(guild, "mods", MANAGE_CHANNELS)])
     other_bot = fake_discord.add_user("otherbot", bot=True)
     clock = HandClock()
-    settings_ = Settings(token=None, database_path=tmp_path / "fuzz.db", sync_commands=True)
-    bot = create_bot(
-        settings_, clock=clock, rng=random.Random(7), guild_ready_timeout=0.05, chunk_guilds_at_startup=False
-    )
+    bot = await botkit.build(clock=clock, rng=random.Random(7))
     handler = ForwardErrors(fake_discord)
     logger = logging.getLogger("bot")
     logger.addHandler(handler)
     try:
         await start_bot(bot)
         world = Arena(
-            fake_discord, bot, clock, settings_.database_path, general, guild.channel("quiet"), thread,
+            fake_discord, bot, clock, bot.settings.database_path, general, guild.channel("quiet"), thread,
             alice, bob, eve, mod, other_bot,
         )  # fmt: skip
         yield world

@@ -21,7 +21,7 @@ from typing import cast
 import pytest
 from PIL import Image
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from cogs._format import DISCORD
 from cogs.core import Core
 from data import ActionRecord, Match
@@ -32,7 +32,7 @@ from play.fairness import engine_seed
 from play.present import recap
 from play.service import Step
 from render import board as render_board
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -40,36 +40,28 @@ from tests.fakediscord.fixtures import ForwardErrors, HandClock
 class Table:
     """A guild with one channel, Alice and Bob, and the bot (restartable on the same database)."""
 
-    def __init__(self, fake: FakeDiscord, start_bot, tmp_path: Path) -> None:
+    def __init__(self, fake: FakeDiscord, start_bot, botkit: BotKit) -> None:
         self.fake = fake
         self.start_bot = start_bot
+        self.kit = botkit
         guild = fake.add_guild("Front", channels=("general",))
         self.channel = guild.channel("general")
         self.alice = fake.add_user("alice")
         self.bob = fake.add_user("bob")
         self.clock = HandClock()
-        self.settings = Settings(
-            token=None, database_path=tmp_path / "h.db", sync_commands=True, ai_budget_seconds=0.02
-        )
         self.bot: WargamesBot | None = None
 
     async def start(self) -> WargamesBot:
         # seed 5: its deals give the Germans a busy first turn in Fix Bayonets (the dice of a seeded
         # run come from this rng, docs/fairness.md)
-        self.bot = create_bot(
-            self.settings,
-            clock=self.clock,
-            rng=random.Random(5),
-            guild_ready_timeout=0.05,
-            chunk_guilds_at_startup=False,
-        )
+        self.bot = await self.kit.build({"AI_BUDGET_SECONDS": "0.02"}, clock=self.clock, rng=random.Random(5))
         await self.start_bot(self.bot)
         return self.bot
 
     async def restart(self) -> WargamesBot:
         assert self.bot is not None
         await self.core.idle()
-        await self.bot.close()
+        await self.kit.stop(self.bot)
         return await self.start()
 
     @property
@@ -92,11 +84,11 @@ class Table:
 
 
 @pytest.fixture
-async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIterator[Table]:
+async def table(fake_discord: FakeDiscord, start_bot, botkit: BotKit) -> AsyncIterator[Table]:
     fake_discord.settle = 0.01
     errors = ForwardErrors(fake_discord)
     logging.getLogger("bot").addHandler(errors)
-    t = Table(fake_discord, start_bot, tmp_path)
+    t = Table(fake_discord, start_bot, botkit)
     try:
         await t.start()
         yield t
@@ -104,7 +96,7 @@ async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIt
     finally:
         logging.getLogger("bot").removeHandler(errors)
         if t.bot is not None:
-            await t.bot.close()
+            await t.kit.stop(t.bot)
 
 
 def pick(legal: list[str], rng: random.Random) -> str:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from console import Console, names
 from data import Database
 from play import MatchService
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -24,17 +24,11 @@ DAY = 86400
 
 
 @pytest.fixture
-async def bot(fake_discord: FakeDiscord, start_bot, tmp_path: Path) -> AsyncIterator[WargamesBot]:
+async def bot(fake_discord: FakeDiscord, start_bot, botkit: BotKit) -> AsyncIterator[WargamesBot]:
     fake_discord.settle = 0.01
     errors = ForwardErrors(fake_discord)
     logging.getLogger("bot").addHandler(errors)
-    made = create_bot(
-        Settings(token=None, database_path=tmp_path / "m.db", sync_commands=True, ai_budget_seconds=0.02),
-        clock=HandClock(),
-        rng=random.Random(4),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    made = await botkit.build({"AI_BUDGET_SECONDS": "0.02"}, clock=HandClock(), rng=random.Random(4))
     try:
         yield made
     finally:

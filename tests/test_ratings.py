@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import math
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from data.elo import K_FACTOR, expected_score
 from engine import registry
 from engine.protocol import AiLevels, Game
 from play.ratings import ANCHOR_LEVEL, about, level_choice, level_label, level_rating, standings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord
 from tests.test_bot import World
 
@@ -80,9 +80,9 @@ def test_the_leaderboard_shows_the_ai_once_per_level_among_the_players() -> None
 
 
 async def test_against_the_bot_the_level_rating_is_shown_and_counts(
-    fake_discord: FakeDiscord, start_bot, tmp_path: Path
+    fake_discord: FakeDiscord, start_bot, botkit: BotKit
 ) -> None:
-    w = World(fake_discord, start_bot, tmp_path)
+    w = World(fake_discord, start_bot, botkit)
     await w.start()
     try:
         game = registry.game("blockwars")

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from bot import create_bot
 from console import Console, names
 from console.names import GUILD_ID
 from data import Database
@@ -25,7 +24,7 @@ from engine import registry
 from engine.base import EDITION
 from play import MatchService
 from play.present import rules_text
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.fixtures import HandClock
 
@@ -149,20 +148,13 @@ async def open_match(
 
 @pytest.mark.parametrize("name", sorted(DIFFERS))
 async def test_rules_in_discord_follow_the_channels_game(
-    name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path
+    name: str, fake_discord: FakeDiscord, start_bot, botkit: BotKit
 ) -> None:
     fake = fake_discord
     guild = fake.add_guild("Front", channels=("old", "new", "empty", "other"))
     old, new, empty, other = (guild.channel(c) for c in ("old", "new", "empty", "other"))
     alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
-    settings = Settings(token=None, database_path=tmp_path / "e.db", sync_commands=True)
-    bot = create_bot(
-        settings,
-        clock=HandClock(),
-        rng=random.Random(3),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(3))
     await start_bot(bot)
     game = registry.game(name)
     topic, then, now = DIFFERS[name]

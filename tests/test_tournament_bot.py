@@ -11,15 +11,14 @@ import io
 import logging
 import random
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from bot import WargamesBot, create_bot
+from bot import WargamesBot
 from data import Database
 from data.tournaments import TournamentStatus, TournamentStore
-from settings import Settings
+from tests.botkit import BotKit, store_env
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 from tests.fakediscord.records import FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -29,26 +28,17 @@ GAME = "blockwars"
 
 
 @pytest.fixture
-async def bot(fake_discord: FakeDiscord, store: str, tmp_path: Path) -> AsyncIterator[WargamesBot]:
+async def bot(fake_discord: FakeDiscord, store: str, botkit: BotKit) -> AsyncIterator[WargamesBot]:
     fake_discord.settle = 0.01
     errors = ForwardErrors(fake_discord)
     logging.getLogger("bot").addHandler(errors)
-    clock = HandClock()
-    database = await Database.open(store, clock=clock)
-    made = create_bot(
-        Settings(token=None, database_path=tmp_path / "t.db", sync_commands=True, ai_budget_seconds=0.02),
-        database=database,
-        clock=clock,
-        rng=random.Random(36),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    env = {"AI_BUDGET_SECONDS": "0.02", **store_env(store)}
+    made = await botkit.build(env, clock=HandClock(), rng=random.Random(36))
     try:
         yield made
     finally:
         logging.getLogger("bot").removeHandler(errors)
-        await made.close()
-        await database.close()
+        await botkit.stop(made)
 
 
 async def until(check: Callable[[], bool], seconds: float = 5.0) -> None:
@@ -287,7 +277,7 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
 
 
 async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
-    fake_discord: FakeDiscord, start_bot, store: str, tmp_path: Path
+    fake_discord: FakeDiscord, start_bot, store: str, botkit: BotKit
 ):
     """The bot stops mid-round; meanwhile the round ends and another process's sweep (or this one's,
     cut short by a crash) pairs round 2 without posting anything. The restarted bot posts round 1's
@@ -300,18 +290,12 @@ async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
 
-    def make() -> WargamesBot:
-        return create_bot(
-            Settings(token=None, database_path=tmp_path / "r.db", sync_commands=True, ai_budget_seconds=0.02),
-            database=database,
-            clock=clock,
-            rng=random.Random(7),
-            guild_ready_timeout=0.05,
-            chunk_guilds_at_startup=False,
-        )
+    async def make() -> WargamesBot:  # on the test's database, which another process's sweep shares
+        env = {"AI_BUDGET_SECONDS": "0.02", **store_env(store)}
+        return await botkit.build(env, clock=clock, rng=random.Random(7), database=database)
 
     try:
-        first = make()
+        first = await make()
         running = await start_bot(first)
         await create_and_fill(fake, first, club, players, "Restart Cup")
         await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
@@ -333,7 +317,7 @@ async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
         assert tournament is not None and tournament.round == 2 and tournament.announced == 0
 
         before = len(fake.messages_in(club))
-        second = make()
+        second = await make()
         await start_bot(second)
         await sweep(second)
         posts = fake.messages_in(club)[before:]

@@ -13,7 +13,6 @@ from typing import cast
 
 import pytest
 
-from bot import create_bot
 from cogs.core import Core
 from console import Console
 from data import Database
@@ -22,7 +21,7 @@ from engine.protocol import drew_or_revealed
 from play import MatchService
 from play.undo import MID_TURN_NOTE
 from play.words import history_line
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -48,7 +47,7 @@ def quiet_step(game, state, side: str, rng: random.Random, avoid: set[str]) -> t
 
 @pytest.mark.parametrize("name", GAMES)
 async def test_the_opponent_never_sees_a_step_taken_back(
-    name: str, fake_discord: FakeDiscord, start_bot, tmp_path: Path
+    name: str, fake_discord: FakeDiscord, start_bot, botkit: BotKit
 ) -> None:
     fake = fake_discord
     fake.settle = 0.01
@@ -57,14 +56,7 @@ async def test_the_opponent_never_sees_a_step_taken_back(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    settings = Settings(token=None, database_path=tmp_path / "u.db", sync_commands=True)
-    bot = create_bot(
-        settings,
-        clock=HandClock(),
-        rng=random.Random(3),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(3))
     try:
         await start_bot(bot)
         core = cast(Core, bot.get_cog("Core"))

@@ -10,17 +10,15 @@ from __future__ import annotations
 import io
 import logging
 import random
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from bot import create_bot
 from engine.companycommander import GAME
 from engine.companycommander.model import AMERICANS, GERMANS
 from engine.companycommander.position import build, rig
 from play.undo import MID_TURN_NOTE
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -58,19 +56,13 @@ def private(result, channel_id: int) -> FakeMessage:
 
 
 @pytest.fixture
-async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def table(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     fake = fake_discord
     fake.settle = 0.02
     guild = fake.add_guild("Normandy", channels=("general",))
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    bot = create_bot(
-        Settings(token=None, database_path=tmp_path / "cc.db", sync_commands=True),
-        clock=HandClock(),
-        rng=random.Random(2),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(2))
     t = Table(fake, bot, guild)
     try:
         await start_bot(bot)

@@ -6,15 +6,13 @@ from __future__ import annotations
 import io
 import logging
 import random
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from bot import create_bot
 from engine.fixbayonets.model import AMERICANS, GERMANS
 from engine.fixbayonets.position import build
-from settings import Settings
+from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
@@ -43,19 +41,13 @@ def public(result) -> FakeMessage:
 
 
 @pytest.fixture
-async def table(fake_discord: FakeDiscord, start_bot, tmp_path: Path):
+async def table(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
     fake = fake_discord
     fake.settle = 0.02
     guild = fake.add_guild("Argonne", channels=("general",))
     errors = ForwardErrors(fake)
     logging.getLogger("bot").addHandler(errors)
-    bot = create_bot(
-        Settings(token=None, database_path=tmp_path / "fb.db", sync_commands=True),
-        clock=HandClock(),
-        rng=random.Random(2),
-        guild_ready_timeout=0.05,
-        chunk_guilds_at_startup=False,
-    )
+    bot = await botkit.build(clock=HandClock(), rng=random.Random(2))
     t = Table(fake, bot, guild)  # users exist before the bot connects: they join the guild
     try:
         await start_bot(bot)
