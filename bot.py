@@ -60,7 +60,7 @@ class WargamesBot(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
-        database: Database | None = None,
+        database: Database,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         **options: object,
@@ -78,8 +78,7 @@ class WargamesBot(commands.AutoShardedBot):
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
-        self._given_database = database
-        self.database: Database | None = database
+        self.database = database  # opened and closed by whoever started the bot (`serve`)
         self.clock = clock
         self.rng = rng
         self._service: MatchService | None = None
@@ -101,9 +100,7 @@ class WargamesBot(commands.AutoShardedBot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cogs, and sync the command tree only when asked to."""
-        if self.database is None:
-            self.database = await Database.open(self.settings.database, clock=self.clock)
+        """Load the cogs, and sync the command tree only when asked to."""
         guilds = self.settings.serves if self.settings.shard_ids is not None else None
         self._service = MatchService(
             self.database,
@@ -194,16 +191,12 @@ class WargamesBot(commands.AutoShardedBot):
         finally:
             self.painter.close()
             self.thinker.close()
-            # Only close a database we opened; a test's database belongs to the test.
-            if self.database is not None and self._given_database is None:
-                await self.database.close()
-                self.database = None
 
 
 def create_bot(
     settings: Settings,
     *,
-    database: Database | None = None,
+    database: Database,
     clock: Callable[[], float] = time.time,
     rng: random.Random | None = None,
     **options: object,

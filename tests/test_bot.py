@@ -85,7 +85,7 @@ class World:
         return cog  # type: ignore[return-value]
 
     async def match(self, channel=None):
-        assert self.bot is not None and self.bot.database is not None
+        assert self.bot is not None
         return await self.bot.database.get_channel_match((channel or self.general).id)
 
     async def slash(
@@ -225,7 +225,7 @@ async def test_moves_by_the_take_action_select_flow(world: World):
 
 async def put_position(w: World, state: State, channel=None) -> None:
     """Replace the live game's snapshot by a built position (replay consistency is not needed here)."""
-    assert w.bot is not None and w.bot.database is not None
+    assert w.bot is not None
     match = await w.match(channel)
     side = state.current_player()
     assert side is not None

@@ -36,7 +36,6 @@ class Table:
         return {self.alice.id: self.alice, self.bob.id: self.bob}
 
     async def match(self) -> Match:
-        assert self.bot.database is not None
         match = await self.bot.database.get_channel_match(self.channel.id)
         assert match is not None
         return match
