@@ -18,9 +18,12 @@ LEGACY_NAMES = ("blockwars.db",)
 
 
 def default_database_path(env: Mapping[str, str]) -> Path:
-    """`DATA_DIR`/wargames.db (DATA_DIR defaults to data/; the Docker image sets /data, its volume),
-    or an existing database of the one-game bot in the same place."""
-    folder = Path(env.get("DATA_DIR") or DEFAULT_DATA_DIR)
+    """`DATA_DIR`/wargames.db, or an existing database of the one-game bot in the same place.
+
+    An unset or empty DATA_DIR means `DATA_DIR_DEFAULT` if set (the Docker image sets it to /data,
+    its volume: an env file's empty `DATA_DIR=` replaces the image's DATA_DIR, and must not move
+    the games off the volume), else data/ beside the code."""
+    folder = Path(env.get("DATA_DIR") or env.get("DATA_DIR_DEFAULT") or DEFAULT_DATA_DIR)
     path = folder / DATABASE_NAME
     if not path.exists():
         for legacy in (folder / name for name in LEGACY_NAMES):

@@ -71,6 +71,33 @@ def test_env_example_copied_for_docker_keeps_the_images_data_volume() -> None:
     assert settings.health_path == Path("/data/wargames.health.json")
 
 
+def image_env() -> dict[str, str]:
+    """The variables the Dockerfile's ENV sets (continued lines included)."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    line = next(ln for ln in text.splitlines() if ln.startswith("ENV "))
+    return dict(word.split("=", 1) for word in line.split()[1:])
+
+
+def test_an_old_env_file_with_an_empty_data_dir_keeps_the_docker_volume(tmp_path: Path) -> None:
+    """`.env` files copied from the example before it commented the line out hold `DATA_DIR=`:
+    Docker then sets DATA_DIR empty, replacing the image's /data, and the bot looked for its games
+    in the code folder, off the volume. An empty DATA_DIR now falls back to the image's default."""
+    old = tmp_path / ".env"
+    old.write_text("DISCORD_TOKEN=abc\nDATA_DIR=\n", encoding="utf-8")
+    container = image_env() | docker_env_file(old)
+    assert container["DATA_DIR"] == ""
+    settings = load_settings(container)
+    assert settings.database_path == Path("/data/wargames.db")
+    assert settings.health_path == Path("/data/wargames.health.json")
+    # Outside the image (`make run`), an empty DATA_DIR is still data/ beside the code.
+    assert load_settings({"DATA_DIR": ""}).database_path == Path("data") / "wargames.db"
+    # And a DATA_DIR that names a folder wins, in the image too.
+    assert load_settings(container | {"DATA_DIR": "/srv/games"}).database_path == Path(
+        "/srv/games/wargames.db"
+    )
+
+
 def test_health_reads_the_running_bots_note(tmp_path: Path) -> None:
     note = tmp_path / "wargames.health.json"
     now = time.time()
