@@ -77,9 +77,10 @@ class CompanyCommanderGame(BaseGame[State, View]):
         ),
         Verb(
             "extra",
-            "Your Company Commander's extra card: Squad, Tactics, or none (Deploy phase)",
+            # Registered once for both editions: edition 1 refuses `none` (H19), so it is not promised.
+            "Your Company Commander's extra card: Squad or Tactics, or none if your game allows (Deploy)",
             arg="deck",
-            arg_description="squad, tactics, or none to go without it",
+            arg_description="squad, tactics, or none to go without it (not in edition-1 games)",
             template="extra {}",
         ),
         Verb(

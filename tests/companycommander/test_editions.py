@@ -109,6 +109,17 @@ def test_edition_1_takes_the_extra_card_always_and_refuses_extra_none_with_a_rea
     assert "extra none" not in said and "`extra squad` or `extra tactics`" in said
 
 
+def test_the_extra_commands_words_promise_none_only_where_the_edition_allows_it() -> None:
+    """The slash command is registered once for both editions; it said 'Squad, Tactics, or none',
+    which an edition-1 game refuses. Its words now hold in both (edition 2 offers `extra none`)."""
+    (verb,) = [v for v in GAME.verbs if v.name == "extra"]
+    assert "or none if your game allows" in verb.description and len(verb.description) <= 100
+    assert verb.arg_description is not None and "not in edition-1 games" in verb.arg_description
+    s = build({"A1": "cc C", "G1": "rifles C"}, phase=DEPLOY, squad={A: ["rifles", "hmg"]})
+    s.extra = True
+    assert "extra none" in legal(s)  # edition 2, as every new game is
+
+
 def test_edition_1_pins_do_not_stack_and_edition_2_makes_a_casualty() -> None:
     for options, effect in ((OLD, "already"), (Options(), "repinned")):
         s = build({"A1": "hmg C", "G1": "panzer C pinned"}, options=options)
