@@ -15,7 +15,7 @@ from play.present import terms_text
 from play.tournament import DAY, Withdrawal
 from play.tournament_round import BoardNow, RoundNow
 from play.tournament_table import Table
-from play.words import duration_text
+from play.words import duration_text, largest_units
 
 LIMIT = 2000  # one Discord message
 TO_MOVE = "▶"
@@ -223,14 +223,8 @@ def _result(now: BoardNow, markup: Markup, short: bool) -> str:
 def _short_clock(seconds: float, units: int) -> str:
     """Time left on a game clock as a short line has room for: "1d 23h", "15h", "40m" (rounded
     down to its `units` largest units, so it never shows more time than there is)."""
-    minutes = int(max(0.0, seconds) // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [(days, "d"), (hours, "h"), (minutes, "m")]
-    first = next((i for i, (n, _) in enumerate(parts) if n), None)
-    if first is None:
-        return "<1m"
-    return " ".join(f"{n}{u}" for n, u in parts[first : first + units] if n)
+    shown = largest_units(seconds, ("d", "h", "m"), units)
+    return " ".join(f"{n}{u}" for n, u in shown) if shown else "<1m"
 
 
 # How much of the game clocks a short line shows (`round_now_text` tries them in turn): whose, and in

@@ -54,15 +54,24 @@ def days_text(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 
 
-def duration_text(seconds: float) -> str:
-    """A stretch of time in words, rounded down to its two largest units: "1 day 4 hours",
-    "3 hours 20 minutes", "5 minutes" ("less than a minute" below one)."""
+def largest_units(seconds: float, names: tuple[str, str, str], count: int) -> list[tuple[int, str]]:
+    """`seconds` in days, hours and minutes (named by `names`), rounded down to the `count` largest
+    from the first that is not zero, zeros left out: never more time than there is; [] below a
+    minute."""
     minutes = int(max(0.0, seconds) // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    units = list(zip((days, hours, minutes), names, strict=True))
     first = next((i for i, (n, _) in enumerate(units) if n), None)
     if first is None:
+        return []
+    return [(n, name) for n, name in units[first : first + count] if n]
+
+
+def duration_text(seconds: float) -> str:
+    """A stretch of time in words, rounded down to its two largest units: "1 day 4 hours",
+    "3 hours 20 minutes", "5 minutes" ("less than a minute" below one)."""
+    shown = largest_units(seconds, ("day", "hour", "minute"), 2)
+    if not shown:
         return "less than a minute"
-    shown = [(n, w) for n, w in units[first : first + 2] if n]
     return " ".join(f"{n} {w}" if n == 1 else f"{n} {w}s" for n, w in shown)
