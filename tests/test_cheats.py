@@ -1,0 +1,33 @@
+"""A cheater's hunt (docs/fairness.md, "What a cheater tried"): attacks a motivated player with a
+phone and a second account would try, each through the real paths (the fake Discord, the console)
+and the real engine. Each test here failed before its fix."""
+
+from __future__ import annotations
+
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
+
+
+async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and_shows_nothing(
+    world: World,  # noqa: F811
+) -> None:
+    """Alice's turn is hers until she hands it over. Bob offering a draw in the middle of it must not
+    make the channel's board (or his `board` and `history`) show her steps so far, nor stop her
+    taking them back: the offer is refused, saying she is still taking her turn."""
+    w = world
+    await deployed(w)
+    channel_before = await w.slash(w.eve, "board")
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)  # her step is hers alone
+    offer = await w.slash(w.bob, "draw", {"choice": "offer"})
+    assert [m for m in offer.messages if not m.ephemeral] == []
+    assert "still taking their turn" in offer.content
+    assert "1 action left" not in offer.content
+    for user in (w.bob, w.eve):
+        board = await w.slash(user, "board")
+        assert "2 actions left" in board.content and "1 action left" not in board.content
+        assert board.message.attachments[0].data == channel_before.message.attachments[0].data
+        history = await w.slash(user, "history")
+        assert "a6-a5" not in history.content and "draw" not in history.content
+    undone = await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
+    assert "you took back `a6-a5`" in undone.content
