@@ -4,8 +4,12 @@ and the real engine. Each test here failed before its fix."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
+from tests.test_console import START, open_console
 
 
 async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and_shows_nothing(
@@ -31,3 +35,29 @@ async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and
         assert "a6-a5" not in history.content and "draw" not in history.content
     undone = await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
     assert "you took back `a6-a5`" in undone.content
+
+
+async def test_in_the_console_legal_and_board_show_others_nothing_of_a_turn_still_private(
+    tmp_path: Path,
+) -> None:
+    """The console's `legal` told Bob (and an onlooker) the status of Alice's turn as it was after
+    her private steps ("1 action left"), and `board` named its picture by the number of actions
+    stored, her private steps included: both now read the game as the channel saw it."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(START)
+
+    async def said(*lines: str) -> str:
+        out.truncate(0)
+        out.seek(0)
+        await console.run_lines(list(lines))
+        return out.getvalue()
+
+    before = await said("/as bob", "/blockwars board")
+    picture = re.search(r"board: (\S+)", before)
+    assert picture is not None
+    await said("/as alice", "/blockwars play a6-a5")
+    for user in ("bob", "carol"):
+        text = await said(f"/as {user}", "/blockwars legal", "/blockwars board")
+        assert "2 actions left" in text and "1 action left" not in text, text
+        assert f"board: {picture.group(1)}\n" in text
+    await console.close()
