@@ -4,12 +4,19 @@ and the real engine. Each test here failed before its fix."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
+from engine import registry
+from engine.fixbayonets.model import GERMANS
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.fixbayonets.test_discord import Table as FixBayonetsTable
+from tests.fixbayonets.test_discord import started as fixbayonets_started
+from tests.fixbayonets.test_discord import table  # noqa: F401 (pytest fixture)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import START, open_console
+from tests.test_undo_hidden import quiet_step
 
 
 async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and_shows_nothing(
@@ -61,3 +68,26 @@ async def test_in_the_console_legal_and_board_show_others_nothing_of_a_turn_stil
         assert "2 actions left" in text and "1 action left" not in text, text
         assert f"board: {picture.group(1)}\n" in text
     await console.close()
+
+
+async def test_a_menu_opened_during_the_other_players_private_turn_carries_the_channels_version(
+    table: FixBayonetsTable,  # noqa: F811
+) -> None:
+    """Every button carries the version of the position it was built on. A menu Bob opened from the
+    channel's board while Alice's turn was still hers (his standing orders) was built on the game as
+    it is, so its custom_ids, which his client holds, counted her private steps and takings back.
+    It now carries the channel's version, and still works."""
+    t = table
+    board = await fixbayonets_started(t)
+    match = await t.match()
+    _, state = await t.bot.service.current(t.channel.id)
+    found = quiet_step(registry.game("fixbayonets"), state, GERMANS, random.Random(1), set())
+    assert found is not None
+    step = await t.slash(t.alice, "play", {"action": found[0]})
+    assert all(m.ephemeral for m in step.messages)
+    assert (await t.match()).version > match.version  # stored: the game as it is moved on
+    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:orders")
+    ids = [c for c in opened.message.custom_ids if c.startswith("bw:")]
+    assert ids and all(c.startswith(f"bw:pick:{match.id}:{match.version}:") for c in ids), ids
+    given = await t.fake.select(t.bob, opened.message, ids[0], ["orders never"])
+    assert given.ephemeral and given.content.startswith("Only you see this")
