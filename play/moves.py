@@ -402,8 +402,11 @@ class Moves(Challenges):
             waiting = waiting_ids(match, state)
             next_id = waiting[0] if waiting else None
             changes["turn_player_id"] = next_id
-            # A new player's clock starts, and so does one for a quick decision (and after it).
-            if next_id != match.turn_player_id or state.quick_decision() != quick_before:
+            # A new player's clock starts, and so does one for a quick decision (and after it),
+            # but not within a turn still private: everyone sees the deadline, and a step that
+            # may be taken back must not move it (RULES.md, "Your turn is yours").
+            quick_changed = state.quick_decision() != quick_before and not mid_turn
+            if next_id != match.turn_player_id or quick_changed:
                 changes.update(await self._new_clock(match, state, now))
             elif (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved

@@ -10,12 +10,16 @@ from pathlib import Path
 
 from engine import registry
 from engine.fixbayonets.model import GERMANS
+from play.markup import PLAIN
+from play.present import status_text
+from play.results import quick_seconds
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fixbayonets.test_discord import Table as FixBayonetsTable
 from tests.fixbayonets.test_discord import started as fixbayonets_started
 from tests.fixbayonets.test_discord import table  # noqa: F401 (pytest fixture)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import START, open_console
+from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 from tests.test_undo_hidden import quiet_step
 
 
@@ -91,3 +95,38 @@ async def test_a_menu_opened_during_the_other_players_private_turn_carries_the_c
     assert ids and all(c.startswith(f"bw:pick:{match.id}:{match.version}:") for c in ids), ids
     given = await t.fake.select(t.bob, opened.message, ids[0], ["orders never"])
     assert given.ephemeral and given.content.startswith("Only you see this")
+
+
+async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadline(tmp_path: Path) -> None:
+    """In Battlefronts a side that has done all it can in a phase owes only `pass`, a quick decision
+    with a short deadline. Reached by a step of a turn still private, the short deadline gave the
+    turn away: everyone's board said "due in 6 hours" instead of the turn's days (so she had moved
+    everything), and after she took the step back the short deadline stayed, and the sweep would
+    have had her lose on time. A private step now leaves the turn's clock alone."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    rng = random.Random(1)
+    for _ in range(300):
+        match, state = await svc.current(100)
+        side = sorted(state.to_act())[0]
+        user, other = match.sides[side], match.other_player(match.sides[side])
+        quick = state.quick_decision()
+        played = await svc.act(100, user, str(rng.choice(state.legal_actions(side))))
+        if played.mid_turn and played.state.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    seen = await svc.channel_view(played.match)
+    assert seen is not None  # still her turn alone
+    assert played.match.deadline == match.deadline, "the deadline others see moved"
+    board = status_text(played.match, seen.seen.state, PLAIN)
+    assert board == status_text(match, seen.seen.state, PLAIN)
+    undone, _, _ = await svc.undo(100, user)
+    assert undone.deadline == match.deadline
+    late = svc.clock() + quick_seconds(match.turn_seconds) + 60  # past the short deadline
+    assert await svc.sweep(late) == []
+    after, _ = await svc.current(100)
+    assert after.status.is_open and after.turn_player_id == user and other in after.players
