@@ -408,7 +408,7 @@ class Moves(Challenges):
             quick_changed = state.quick_decision() != quick_before and not mid_turn
             if next_id != match.turn_player_id or quick_changed:
                 changes.update(await self._new_clock(match, state, now))
-            elif (moved := game_clock_moved(match, state, now)) is not None:
+            elif not mid_turn and (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
         try:
             updated = await self.db.commit_action(

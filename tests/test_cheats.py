@@ -102,10 +102,17 @@ async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadl
     with a short deadline. Reached by a step of a turn still private, the short deadline gave the
     turn away: everyone's board said "due in 6 hours" instead of the turn's days (so she had moved
     everything), and after she took the step back the short deadline stayed, and the sweep would
-    have had her lose on time. A private step now leaves the turn's clock alone."""
+    have had her lose on time; in a tournament her game clock stopped too. A private step now leaves
+    both clocks alone."""
     svc = await open_service(tmp_path / "bf.db")
     await svc.challenge(
-        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=2,
+        game="battlefronts",
+        side="red",
+        game_seconds=7 * 24 * 3600,  # a tournament's game clock, which a quick decision stops
     )
     await svc.accept(100, 2)
     rng = random.Random(1)
@@ -122,6 +129,7 @@ async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadl
     seen = await svc.channel_view(played.match)
     assert seen is not None  # still her turn alone
     assert played.match.deadline == match.deadline, "the deadline others see moved"
+    assert played.match.game_clock == match.game_clock, "the game clock others see stopped"
     board = status_text(played.match, seen.seen.state, PLAIN)
     assert board == status_text(match, seen.seen.state, PLAIN)
     undone, _, _ = await svc.undo(100, user)
