@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+from data import Status
 from engine import registry
 from engine.fixbayonets.model import GERMANS
 from play.markup import PLAIN
@@ -138,3 +139,24 @@ async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadl
     assert await svc.sweep(late) == []
     after, _ = await svc.current(100)
     assert after.status.is_open and after.turn_player_id == user and other in after.players
+
+
+async def test_a_moderator_cannot_cancel_a_game_they_play_to_escape_its_result(
+    world: World,  # noqa: F811
+) -> None:
+    """Cancelling records no result and moves no rating (in a tournament it counts as a draw). A
+    member who may manage the channel and plays in the game could cancel it when it went badly, or
+    cancel a game against the AI until its first deal suited them. A player's own started game is
+    now theirs to resign, not to cancel; another moderator still may."""
+    w = world
+    await w.slash(w.mod, "challenge", {"opponent": w.bob})
+    match = await w.match()
+    await w.fake.click(w.bob, w.fake.messages_in(w.general)[-1], f"bw:accept:{match.id}")
+    refused = await w.slash(w.mod, "cancel")
+    assert refused.ephemeral and "you play in it" in refused.content and "Resign" in refused.content
+    assert (await w.match()).status is Status.ACTIVE
+    ai = await w.slash(w.mod, "challenge", {"opponent": w.fake.bot_user}, channel=w.trenches, messages=2)
+    assert any("against the AI" in m.content and not m.ephemeral for m in ai.messages)
+    again = await w.slash(w.mod, "cancel", channel=w.trenches)
+    assert again.ephemeral and "you play in it" in again.content
+    assert (await w.match(w.trenches)).status is Status.ACTIVE
