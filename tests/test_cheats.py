@@ -8,18 +8,23 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from data import Status
 from engine import registry
 from engine.fixbayonets.model import GERMANS
+from engine.protocol import Game, Menu, State
 from play.markup import PLAIN
-from play.present import status_text
+from play.present import standing_actions, status_text
 from play.results import quick_seconds
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fixbayonets.test_discord import Table as FixBayonetsTable
 from tests.fixbayonets.test_discord import started as fixbayonets_started
 from tests.fixbayonets.test_discord import table  # noqa: F401 (pytest fixture)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
+from tests.test_conformance import bad_inputs
 from tests.test_console import START, open_console
+from tests.test_fair_chance import answer, match_of, twin_moments
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 from tests.test_undo_hidden import quiet_step
 
@@ -160,3 +165,58 @@ async def test_a_moderator_cannot_cancel_a_game_they_play_to_escape_its_result(
     again = await w.slash(w.mod, "cancel", channel=w.trenches)
     assert again.ephemeral and "you play in it" in again.content
     assert (await w.match(w.trenches)).status is Status.ACTIVE
+
+
+def _keys(menu: Menu) -> set[str]:
+    return {b.opens for b in menu.buttons if b.opens}
+
+
+def _asked(game: Game, state: State, side: str, texts: list[str]) -> tuple[list[tuple], dict[str, object]]:
+    """Everything `side` (on turn or not) may ask of `state` without acting: its answers to
+    commands, the any-time list autocomplete offers, the status lines, the menus and every
+    submenu, the focus choices and its hand."""
+    view, public = state.view(side), state.view(None)
+    legal = state.legal_actions(side)
+    menu = game.menu(public)
+    keys = sorted(_keys(menu) | {"gas", "army", "layout", "setup", "negate", "orders"})
+    return [answer(game, match_of(game), state, side, t) for t in texts], {
+        "standing": [str(a) for a in standing_actions(game, None, state, side)],
+        "status": [game.status(public, s) for s in sorted(state.to_act())],
+        "menu": repr(menu),
+        "submenus": [repr(game.submenu(view, legal, k)) for k in keys],
+        "focus": game.focus_choices(public),
+        "hand": game.private_text(view),
+        "public": public.to_json(),
+    }
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_twins_answer_alike_whoever_asks_on_turn_or_not(name: str) -> None:
+    """The fair-chance twins (tests/test_fair_chance.py) are asked by the side on turn; a cheater
+    asks from either seat. For each side, a twin that differs only in what that side may not see
+    gets the same answer to the other side's moves (typed out of turn), to mistyped ones and to the
+    standing orders, and shows the same menus, submenus, status and hand."""
+    game = registry.game(name)
+    probed = differ = 0
+    for rng, state, _ in twin_moments(name, 31, steps=120, every=8):
+        for info in game.sides:
+            twin = game.chance_twin(state, info.name, random.Random(rng.random()))
+            texts = [str(a) for a in standing_actions(game)][:3]
+            for owed in sorted(state.to_act()):
+                legal = [str(a) for a in state.legal_actions(owed)]
+                texts += (
+                    rng.sample(legal, min(2, len(legal))) + sorted(bad_inputs(rng.choice(legal), rng))[:1]
+                )
+            (said, one), (said_twin, two) = (
+                _asked(game, state, info.name, texts),
+                _asked(game, twin, info.name, texts),
+            )
+            for n, (a, b) in enumerate(zip(said, said_twin, strict=True)):
+                if not (a[0] == b[0] == "played" and a[1] and b[1]):  # both drew: they may differ
+                    assert a == b, f"{name}: {info.name} asked `{texts[n]}`:\n{a}\n{b}"
+            assert one == two, f"{name}: {info.name} sees a difference"
+            probed += 1
+            differ += twin.to_json() != state.to_json()
+    assert probed > 10
+    if not name.startswith("combinedarms"):  # their only chance, the map, is dealt before play
+        assert differ > 5, f"{name}: only {differ} twins differ from their original at all"
