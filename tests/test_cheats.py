@@ -13,7 +13,7 @@ import pytest
 from data import Status
 from engine import registry
 from engine.fixbayonets.model import GERMANS
-from engine.protocol import Game, Menu, State
+from engine.protocol import Game, Menu, State, drew_or_revealed
 from play.markup import PLAIN
 from play.present import standing_actions, status_text
 from play.results import quick_seconds
@@ -220,3 +220,31 @@ def test_twins_answer_alike_whoever_asks_on_turn_or_not(name: str) -> None:
     assert probed > 10
     if not name.startswith("combinedarms"):  # their only chance, the map, is dealt before play
         assert differ > 5, f"{name}: only {differ} twins differ from their original at all"
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_step_that_may_be_undone_teaches_its_player_nothing_hidden(name: str) -> None:
+    """Undo is allowed because the step drew nothing and showed nothing: so played on twins that
+    differ only in what the mover may not see, such a step must leave the mover's view, the words
+    they read and their hand the same. Otherwise a player could step, look, and take it back."""
+    game = registry.game(name)
+    undoable = 0
+    for rng, state, side in twin_moments(name, 41, steps=150, every=4):
+        twin = game.chance_twin(state, side, random.Random(rng.random()))
+        legal = state.legal_actions(side)
+        for action in rng.sample(legal, min(4, len(legal))):
+            one, two = state.clone(), twin.clone()
+            marks = one.chance_drawn(), two.chance_drawn()
+            said = one.apply(action, side), two.apply(action, side)
+            drew = [
+                drew_or_revealed(m, s.chance_drawn(), e)
+                for m, s, e in zip(marks, (one, two), said, strict=True)
+            ]
+            assert drew[0] == drew[1], f"{name}: `{action}` drew or showed in one twin only"
+            if drew[0]:
+                continue
+            undoable += 1
+            assert one.view(side).to_json() == two.view(side).to_json(), f"{name}: `{action}` showed a secret"
+            assert [e.text(side) for e in said[0]] == [e.text(side) for e in said[1]]
+            assert game.private_text(one.view(side)) == game.private_text(two.view(side))
+    assert undoable > 20
