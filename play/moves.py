@@ -14,7 +14,7 @@ from data import (
     Status,
 )
 from engine.errors import IllegalAction, InvalidNotation
-from engine.meta import DrawOffer
+from engine.meta import DrawDecline, DrawOffer
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from play import undo
 from play.challenges import Challenges
@@ -118,11 +118,11 @@ class Moves(Challenges):
             if (
                 held is not None
                 and side not in held.seen.state.to_act()
-                and not all(a.anytime and not isinstance(a, DrawOffer) for a in actions)
+                and not all(a.anytime and not isinstance(a, DrawOffer | DrawDecline) for a in actions)
             ):
                 # Before the game's own checks: a refusal worded on the position as it is would tell
                 # of steps the other player may yet take back (RULES.md, "Your turn is yours"). A
-                # draw offer waits too: its board would show the channel the turn so far.
+                # draw offered or declined waits too: its board would show the turn so far.
                 raise self.still_private(match, held)
             before = live[1]
             quick_before = before.quick_decision()

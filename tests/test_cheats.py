@@ -54,6 +54,24 @@ async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and
     assert "you took back `a6-a5`" in undone.content
 
 
+async def test_declining_a_draw_during_the_other_players_private_turn_waits_for_the_hand_off(
+    world: World,  # noqa: F811
+) -> None:
+    """Alice offers a draw (public), then takes a step of her turn (hers alone). Bob's decline
+    would post the game as it is, her step included: it waits for the hand-off like his other
+    commands, and the offer stands meanwhile."""
+    w = world
+    await deployed(w)
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)
+    declined = await w.slash(w.bob, "draw", {"choice": "decline"})
+    assert [m for m in declined.messages if not m.ephemeral] == []
+    assert "still taking their turn" in declined.content and "1 action left" not in declined.content
+    history = await w.slash(w.eve, "history")
+    assert "a6-a5" not in history.content and "decline" not in history.content
+
+
 async def test_in_the_console_legal_and_board_show_others_nothing_of_a_turn_still_private(
     tmp_path: Path,
 ) -> None:
