@@ -688,9 +688,15 @@ class Console:
 
     async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)
-        files = [await self.show_played(played, mine=True)]
         side = played.match.side_of(self.my_id)
         secret = played.private.get(side) if side else None
+        if played.secret:
+            # Nothing the channel may see happened (a standing order): as in Discord, its words to
+            # the mover alone and no board, which would draw a turn the other player still keeps.
+            self.say(f"(only you see this) {secret or 'done'}.")
+            self.tell_players(played)
+            return Outcome()
+        files = [await self.show_played(played, mine=True)]
         if secret:
             self.say(f"(only you see this) {secret}.")
         self.tell_players(played)

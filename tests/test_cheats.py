@@ -98,6 +98,31 @@ async def test_in_the_console_legal_and_board_show_others_nothing_of_a_turn_stil
     await console.close()
 
 
+async def test_in_the_console_standing_orders_draw_no_board_of_a_turn_still_private(tmp_path: Path) -> None:
+    """Bob's standing orders, given while Alice's turn is still hers, are for him alone and show the
+    channel nothing: in Discord he reads only their words. The console wrote him a board of the
+    game as it is, her private step on it; now it says only what he ordered, as Discord does."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        [
+            *("/fixbayonets challenge @bob side:germans", "/as bob", "/fixbayonets accept", "/as alice"),
+            *("/fixbayonets setup std", "/as bob", "/fixbayonets setup std", "/as alice"),
+        ]
+    )
+    _, state = await console.service.current(console.channel_id)
+    found = quiet_step(registry.game("fixbayonets"), state, GERMANS, random.Random(1), set())
+    assert found is not None
+    await console.run_lines([f"/fixbayonets play {found[0]}", "/as bob"])
+    written = set(console.written)
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines(["/fixbayonets play orders never"])
+    said = out.getvalue()
+    assert "never cancel" in said and "only you see this" in said.lower()
+    assert "board:" not in said and set(console.written) == written  # no picture of her turn
+    await console.close()
+
+
 async def test_a_menu_opened_during_the_other_players_private_turn_carries_the_channels_version(
     table: FixBayonetsTable,  # noqa: F811
 ) -> None:
