@@ -25,6 +25,9 @@ from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures
 from tests.test_conformance import bad_inputs
 from tests.test_console import START, open_console
 from tests.test_fair_chance import answer, match_of, twin_moments
+from tests.test_service import ALICE as SERVICE_ALICE
+from tests.test_service import CHANNEL as SERVICE_CHANNEL
+from tests.test_service import ai_game
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 from tests.test_undo_hidden import quiet_step
 
@@ -291,3 +294,37 @@ def test_a_step_that_may_be_undone_teaches_its_player_nothing_hidden(name: str) 
             assert [e.text(side) for e in said[0]] == [e.text(side) for e in said[1]]
             assert game.private_text(one.view(side)) == game.private_text(two.view(side))
     assert undoable > 20
+
+
+async def test_the_ai_does_not_decline_a_draw_offer_its_opponent_played_on_from_in_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice offers the AI a draw and, before its answer comes, takes a step of her turn (hers alone
+    until she hands it over). A decline would post the game as it is, her step included: the AI
+    keeps it back (the offer lapses when it plays on, as any offer played on from) and the channel
+    sees nothing. Accepting ends the game, which is never kept back: that the real AI does here."""
+    svc = await open_service(tmp_path / "ai.db")
+    await ai_game(svc)
+    await svc.ai_turns(SERVICE_CHANNEL, budget_s=0.01)  # the AI's first turn: now Alice's
+    match, state = await svc.current(SERVICE_CHANNEL)
+    side = match.side_of(SERVICE_ALICE)
+    assert side is not None and side in state.to_act()
+    await svc.act(SERVICE_CHANNEL, SERVICE_ALICE, "offer draw")
+    _, state = await svc.current(SERVICE_CHANNEL)
+    found = quiet_step(registry.game("blockwars"), state, side, random.Random(1), set())
+    assert found is not None
+    step = await svc.act(SERVICE_CHANNEL, SERVICE_ALICE, found[0])
+    assert step.mid_turn
+    judge = svc.thinker.accepts_draw
+
+    async def declines(*args: object) -> bool:
+        await judge(*args)  # type: ignore[arg-type]
+        return False
+
+    monkeypatch.setattr(svc.thinker, "accepts_draw", declines)
+    assert await svc.ai_answers_draw(SERVICE_CHANNEL) is None
+    after, _ = await svc.current(SERVICE_CHANNEL)
+    assert after.version == step.match.version  # nothing stored, nothing posted
+    monkeypatch.setattr(svc.thinker, "accepts_draw", judge)
+    accepted = await svc.ai_answers_draw(SERVICE_CHANNEL)
+    assert accepted is not None and accepted.over  # the end shows all: not kept back
