@@ -328,3 +328,37 @@ async def test_the_ai_does_not_decline_a_draw_offer_its_opponent_played_on_from_
     monkeypatch.setattr(svc.thinker, "accepts_draw", judge)
     accepted = await svc.ai_answers_draw(SERVICE_CHANNEL)
     assert accepted is not None and accepted.over  # the end shows all: not kept back
+
+
+async def test_a_second_account_watching_a_private_turn_learns_nothing(world: World) -> None:  # noqa: F811
+    """Alice plays Bob in a thread; Eve, Alice's second account (or a friend she invited), watches
+    there and plays Bob herself in the channel, so she holds a seat against him too. While Alice's
+    step is hers alone, Eve's every way in to the thread's game answers as to any onlooker: the
+    board and history as the channel saw them, no autocomplete, no look back, no record,
+    no undo, no move; and her own game's seat gives her nothing of this one."""
+    w = world
+    await deployed(w, channel=w.thread)
+    await w.slash(w.eve, "challenge", {"opponent": w.bob, "side": "germans"})
+    g2 = await w.match()
+    await w.fake.click(w.bob, w.fake.messages_in(w.general)[-1], f"bw:accept:{g2.id}")
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"}, channel=w.thread)
+    assert all(m.ephemeral for m in step.messages)
+    t = w.thread
+    board = await w.slash(w.eve, "board", channel=t)
+    assert "2 actions left" in board.content and "1 action left" not in board.content
+    history = await w.slash(w.eve, "history", channel=t)
+    assert "a6-a5" not in history.content
+    for name, options, words in (
+        ("play", {"action": "a6-a4"}, "not playing in this game"),
+        ("review", {}, "Only the two players"),
+    ):
+        asked = await w.slash(w.eve, name, options, channel=t)
+        assert asked.ephemeral and words in asked.content, (name, asked.content)
+    for name, words in (("undo", "Only the two players"), ("export", "still being played")):
+        asked = await w.fake.slash(w.eve, t, "wargames", name, {})
+        assert asked.ephemeral and words in asked.content, (name, asked.content)
+    assert await w.fake.autocomplete(w.eve, t, "blockwars", "play", {"action": ""}, focused="action") == []
+    g1 = await w.match(t)
+    own = await w.slash(w.eve, "history")  # her own game, in the channel: nothing of the thread's
+    assert "a6-a5" not in own.content
+    assert (await w.match(t)).version == g1.version
