@@ -362,3 +362,18 @@ async def test_a_second_account_watching_a_private_turn_learns_nothing(world: Wo
     own = await w.slash(w.eve, "history")  # her own game, in the channel: nothing of the thread's
     assert "a6-a5" not in own.content
     assert (await w.match(t)).version == g1.version
+
+
+async def test_the_commitment_shown_is_long_enough_that_no_two_secrets_share_it(
+    world: World,  # noqa: F811
+) -> None:
+    """The challenge shows the commitment shortened for a phone. At 16 hex digits (64 bits) whoever
+    draws the secret could find two secrets whose commitments begin alike in about 2**32 tries, show
+    those digits, and after the accepting click pick whichever secret gives the dice they like: the
+    reveal would still match what was shown. At 32 digits (128 bits) that takes about 2**64 tries.
+    The first board of an AI game and the end message show the same digits."""
+    w = world
+    result = await w.slash(w.alice, "challenge", {"opponent": w.bob, "side": "germans"})
+    match = await w.match()
+    assert match.seed_commitment is not None
+    assert f"`{match.seed_commitment[:32]}…`" in result.content
