@@ -111,7 +111,14 @@ class Moves(Challenges):
             if side is None:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
             held = await self.held_back(match, user_id)
-            if held is not None and expected_version == held.seen.match.version:
+            if held is not None and expected_version is not None:
+                # The other player's turn is still theirs alone: this player's buttons are the
+                # channel's board's. Any other version is out of date, the newest too: telling it
+                # apart would count the private steps.
+                if expected_version != held.seen.match.version:
+                    raise StalePrompt(
+                        "This prompt is out of date: the game has moved on. Use the newest board."
+                    )
                 expected_version = None  # the channel's board is still the newest this player has
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
@@ -169,7 +176,8 @@ class Moves(Challenges):
             live = self._live.get(channel_id)
             if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
-            if expected_version is not None and not is_current(match, expected_version):
+            held = await self.held_back(match, user_id)  # theirs to refuse, whatever the version
+            if held is None and expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)

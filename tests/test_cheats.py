@@ -14,6 +14,7 @@ from data import Status
 from engine import registry
 from engine.fixbayonets.model import GERMANS
 from engine.protocol import Game, Menu, State, drew_or_revealed
+from play.errors import ServiceError
 from play.markup import PLAIN
 from play.present import standing_actions, status_text
 from play.results import quick_seconds
@@ -377,3 +378,39 @@ async def test_the_commitment_shown_is_long_enough_that_no_two_secrets_share_it(
     match = await w.match()
     assert match.seed_commitment is not None
     assert f"`{match.seed_commitment[:32]}…`" in result.content
+
+
+async def test_a_forged_version_tells_the_waiting_player_nothing_of_a_private_turn(tmp_path: Path) -> None:
+    """A button's custom_id carries the version it was drawn at, and a click on an old one is refused
+    as out of date. While Alice's turn is private, Bob holds only the channel's board; a client that
+    forged the version would have heard "out of date" for every version but the game's newest, which
+    counts her private steps. Now any version but the channel's is out of date for him, the newest
+    included, and Undo answers him as not his turn before looking at any version."""
+    svc = await open_service(tmp_path / "v.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="blockwars", side="germans"
+    )
+    await svc.accept(100, 2)
+    await svc.act(100, 1, "setup std")
+    await svc.act(100, 2, "setup std")
+    channel, _ = await svc.current(100)
+    step = await svc.act(100, 1, "a6-a5")
+    assert step.mid_turn
+    newest = step.match.version
+    answers = []
+    for version in (newest, newest + 3, channel.version - 1):
+        try:
+            await svc.act(100, 2, "h3-h4", expected_version=version)
+        except ServiceError as exc:
+            answers.append((type(exc).__name__, exc.message))
+    assert answers[0] == answers[1] == answers[2] and "out of date" in answers[0][1], answers
+    with pytest.raises(ServiceError) as held:
+        await svc.act(100, 2, "h3-h4", expected_version=channel.version)
+    assert "still taking their turn" in held.value.message
+    undos = []
+    for forged in (newest, newest + 3, None):
+        try:
+            await svc.undo(100, 2, expected_version=forged)
+        except ServiceError as exc:
+            undos.append((type(exc).__name__, exc.message))
+    assert undos[0] == undos[1] == undos[2], undos
