@@ -1,6 +1,7 @@
 """A cheater's hunt (docs/fairness.md, "What a cheater tried"): attacks a motivated player with a
 phone and a second account would try, each through the real paths (the fake Discord, the console)
-and the real engine. Each test here failed before its fix."""
+and the real engine. Each test of a leak failed before its fix; the twins and the second account
+guard what held."""
 
 from __future__ import annotations
 
