@@ -178,7 +178,8 @@ class Core(SweepLoop, commands.Cog):
             if acting and side not in held.seen.state.to_act():
                 await reply(interaction, str(self.service.still_private(match, held)))
                 return None
-            state = held.seen.state
+            # and a menu built on it carries its version: the newest would count the private steps
+            match, state = held.seen.match, held.seen.state
         if acting and side not in state.to_act():
             waiting = " and ".join(f"<@{u}>" for u in waiting_ids(match, state))
             await reply(interaction, f"It is not your turn: {waiting} is to play.")

@@ -284,7 +284,9 @@ class Console:
         return f"{self.file_prefix or names.channel_name(match.channel_id)}-{match.id}"
 
     async def _seq(self, match: Match) -> int:
-        return await self.service.action_count(match.id)
+        """The number in a board's file name: the actions stored up to `match`'s version (the
+        channel's, for a board of what it saw: a name counting a private turn's steps told them)."""
+        return await self.service.action_count(match.id, upto=match.version)
 
     async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
@@ -686,9 +688,15 @@ class Console:
 
     async def _act(self, notation: str, game: Game | None = None) -> Outcome:
         played = await self.service.act(self.channel_id, self.my_id, notation)
-        files = [await self.show_played(played, mine=True)]
         side = played.match.side_of(self.my_id)
         secret = played.private.get(side) if side else None
+        if played.secret:
+            # Nothing the channel may see happened (a standing order): as in Discord, its words to
+            # the mover alone and no board, which would draw a turn the other player still keeps.
+            self.say(f"(only you see this) {secret or 'done'}.")
+            self.tell_players(played)
+            return Outcome()
+        files = [await self.show_played(played, mine=True)]
         if secret:
             self.say(f"(only you see this) {secret}.")
         self.tell_players(played)
@@ -749,6 +757,9 @@ class Console:
         legal = await self.service.legal(self.channel_id, self.my_id)
         match, state = await self.service.current(self.channel_id)
         mine = match.side_of(self.my_id)
+        private = await self.service.channel_view(match)
+        if private is not None and private.player_id != self.my_id:
+            state = private.seen.state  # nothing of another player's turn while it is theirs alone
         if not legal:
             if mine is None:
                 self.say(f"You are not playing in this game. {status_text(match, state, self.markup)}")
@@ -793,10 +804,10 @@ class Console:
                 unknown = game.focus.unknown if game.focus else "`{}` is not one of the choices."
                 raise UsageError(unknown.format(focus[:12]).replace("`", "'"))
         if private is not None and not mine:
-            events = private.seen.events
+            events, seq = private.seen.events, await self._seq(private.seen.match)
         else:
-            events = await self.service.last_events(match)
-        path = self._board_file(match, state, events, await self._seq(match), overlay=focus)
+            events, seq = await self.service.last_events(match), await self._seq(match)
+        path = self._board_file(match, state, events, seq, overlay=focus)
         self.say(f"(only you see this) board: {path}" if mine else f"board: {path}")
         self.say(status_text(match, state, self.markup))
         if mine:

@@ -75,6 +75,10 @@ class AiTurns(Moves):
         if ai_id is None or side is None or state.is_over():
             return None
         accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
+        if not accept and await self.channel_view(match) is not None:
+            # Its offerer went on with their turn in private: a decline's board would show it. The
+            # offer lapses when the AI plays on instead, as any offer does (RULES.md).
+            return None
         try:
             return await self.act(
                 channel_id,

@@ -197,6 +197,13 @@ class Challenges(Reading):
         match = await self._open_match(channel_id)
         if not is_admin:
             raise NotAPlayer("Only members who can manage this channel may cancel a game.")
+        if user_id in match.players and match.status is not Status.CHALLENGED:
+            # A cancelled game has no result: a player who could cancel their own would escape a
+            # loss, or deal again against the AI until the first hand suited them.
+            raise NotAPlayer(
+                "You cannot cancel this game: you play in it, and a cancelled game records no result. "
+                "Resign or offer a draw, or ask another member who can manage this channel."
+            )
         async with self._lock(match.id):
             self.forget(channel_id)
             match = await self.db.get_match(match.id)

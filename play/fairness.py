@@ -35,7 +35,9 @@ NEVER_PLAYED = {
     Status.CANCELLED: "it was cancelled",
 }
 
-SHORT = 16  # hex digits of a commitment shown on a phone; the whole value is in the record
+# Hex digits of a commitment shown on a phone (the whole value is in the record): 128 bits, so that
+# finding two secrets whose commitments begin alike, to choose between after the accept, is out of reach.
+SHORT = 32
 
 
 def engine_seed(match: Match) -> int:

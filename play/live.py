@@ -220,9 +220,9 @@ class LiveMatches:
         """Every game in play (at start-up: those where the AI owes a move)."""
         return await self.db.list_matches(statuses=[Status.ACTIVE])
 
-    async def action_count(self, match_id: int) -> int:
-        """How many actions the match's log holds."""
-        return len(await self.db.actions(match_id))
+    async def action_count(self, match_id: int, upto: int | None = None) -> int:
+        """How many actions the match's log holds (with `upto`, as of that version)."""
+        return sum(1 for r in await self.db.actions(match_id) if upto is None or r.version <= upto)
 
     async def wants_turn_dms(self, user_id: int) -> bool:
         return (await self.db.get_user_prefs(user_id)).dm_on_turn

@@ -14,6 +14,7 @@ from data import (
     Status,
 )
 from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import DrawDecline, DrawOffer
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from play import undo
 from play.challenges import Challenges
@@ -110,17 +111,25 @@ class Moves(Challenges):
             if side is None:
                 raise NotAPlayer("You are not playing in this game; only its two players can act.")
             held = await self.held_back(match, user_id)
-            if held is not None and expected_version == held.seen.match.version:
+            if held is not None and expected_version is not None:
+                # The other player's turn is still theirs alone: this player's buttons are the
+                # channel's board's. Any other version is out of date, the newest too: telling it
+                # apart would count the private steps.
+                if expected_version != held.seen.match.version:
+                    raise StalePrompt(
+                        "This prompt is out of date: the game has moved on. Use the newest board."
+                    )
                 expected_version = None  # the channel's board is still the newest this player has
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             if (
                 held is not None
                 and side not in held.seen.state.to_act()
-                and not all(a.anytime for a in actions)
+                and not all(a.anytime and not isinstance(a, DrawOffer | DrawDecline) for a in actions)
             ):
                 # Before the game's own checks: a refusal worded on the position as it is would tell
-                # of steps the other player may yet take back (RULES.md, "Your turn is yours").
+                # of steps the other player may yet take back (RULES.md, "Your turn is yours"). A
+                # draw offered or declined waits too: its board would show the turn so far.
                 raise self.still_private(match, held)
             before = live[1]
             quick_before = before.quick_decision()
@@ -167,7 +176,8 @@ class Moves(Challenges):
             live = self._live.get(channel_id)
             if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
-            if expected_version is not None and not is_current(match, expected_version):
+            held = await self.held_back(match, user_id)  # theirs to refuse, whatever the version
+            if held is None and expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
@@ -400,10 +410,13 @@ class Moves(Challenges):
             waiting = waiting_ids(match, state)
             next_id = waiting[0] if waiting else None
             changes["turn_player_id"] = next_id
-            # A new player's clock starts, and so does one for a quick decision (and after it).
-            if next_id != match.turn_player_id or state.quick_decision() != quick_before:
+            # A new player's clock starts, and so does one for a quick decision (and after it),
+            # but not within a turn still private: everyone sees the deadline, and a step that
+            # may be taken back must not move it (RULES.md, "Your turn is yours").
+            quick_changed = state.quick_decision() != quick_before and not mid_turn
+            if next_id != match.turn_player_id or quick_changed:
                 changes.update(await self._new_clock(match, state, now))
-            elif (moved := game_clock_moved(match, state, now)) is not None:
+            elif not mid_turn and (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
         try:
             updated = await self.db.commit_action(

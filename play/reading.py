@@ -15,6 +15,7 @@ from data import (
     Status,
 )
 from engine import registry
+from engine.meta import MetaAction
 from engine.protocol import Event, State
 from engine.review import Review
 from play import undo
@@ -189,6 +190,13 @@ class Reading(Clocks):
             return None
         others = {p for p in match.players if p != actor}
         first = _run_start(rows[:end], others, passed=lambda row: standing_order(rules, row))
+        # A word about a draw in the turn (an offer) was posted with the position as it was then:
+        # the channel has seen the turn up to it, and the rest, if any, is still the player's.
+        said = [n for n in range(first, end) if isinstance(rules.parse(rows[n].notation), MetaAction)]
+        if said:
+            if said[-1] == end - 1:
+                return None
+            first = said[-1] + 1
         version = rows[first - 1].version if first > 0 else 0
         seen_key = (match.id, version)
         seen = self._channel_seen.get(seen_key)
