@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -49,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bw_selfplay import paired
 from engine import search
 from engine.blockwars import actions as A
-from engine.blockwars import ai, new_game
+from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD
 from engine.blockwars.model import Options, Side
@@ -59,6 +60,7 @@ from engine.cards import ACE, JACK, KING
 MAX_ACTIONS = 3000
 _hard_outcomes, _hard_config = ai.outcomes, ai.search_config
 SEER_WARY = 1.0  # the true fights are certain; only whether hard takes them is not
+PROPHET_PLANS = 4  # correspondence's candidates
 SEER_REPLY, SEER_FINALISTS = 0, 3  # hard's: no greedy reply look (10 and 8 scored 35 % on seeds 3-12)
 _PLAIN_RANKS = [r for r in range(2, 15) if r not in (JACK, KING, ACE)]
 
@@ -279,7 +281,49 @@ def cheat_choose(s: State, side: Side, name: str, seed: int) -> Action:
         return ai.choose(TrueView(s.clone(), side), HARD, seed, 100.0)
 
 
-def _same(a: State, b: State) -> bool:
+def hard_reply(e: State, side: Side, seed: int) -> State:
+    """`e` (a clone) once `side`'s opponent has played its whole turn as `hard` really plays it, on
+    the true cards; every decision on the way answered as `hard` answers it."""
+    e = e.clone()
+    n = 0
+    while e.phase == PLAY and n < 40:
+        who = e.current_player()
+        assert who is not None
+        if who is side and e.pending is None:
+            break
+        e.apply(ai.choose(e.view(who), HARD, seed + n, 100.0), who)
+        n += 1
+    return e
+
+
+def prophet_choose(s: State, side: Side, seed: int) -> Action:
+    """Hard's best PROPHET_PLANS turns, each as it really ends, then `hard`'s real reply played on the
+    true cards, judged where we move next (hard's evaluation plus our next fights, true ones)."""
+    legal = s.legal_actions()
+    if s.phase != PLAY or s.pending is not None or len(legal) == 1:
+        return cheat_choose(s, side, "oracle", seed)
+    view = TrueView(s.clone(), side)
+    counts = ai._rank_counts(s)
+    w = ai.level_weights(HARD, side)
+    with cheating("oracle"):
+        plans = correspondence.hard_plans(view, side, random.Random(seed), counts, math.inf, PROPHET_PLANS)
+    reply_seed = random.Random(f"reply:{seed}").getrandbits(
+        32
+    )  # not the seed hard will use: its program only
+    best, best_v = plans[0][0], -math.inf
+    for a, [(_, e)] in plans:
+        e = correspondence.handed_over(e, side, counts, w) if e.active is side else e
+        f = hard_reply(e, side, reply_seed)
+        v = ai.evaluate(f, side, w)
+        if f.phase == PLAY:
+            c = ai._rank_counts(f)
+            v += exact_threat(f, side, {1: ai.fight_odds(c, 1), 2: ai.fight_odds(c, 2)}, w)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def same_state(a: State, b: State) -> bool:
     keys = ("board", "pos", "tank_damage", "reserves", "casualties", "decks", "discards", "aircraft")
     return all(getattr(a, k) == getattr(b, k) for k in keys) and (a.active, a.turn, a.phase) == (
         b.active,
@@ -305,7 +349,7 @@ def play(seed: int, cheat_side: Side, name: str, tally: Tally | None = None) -> 
         assert side is not None
         key = seed * 100_003 + n
         if side is cheat_side:
-            action = cheat_choose(s, side, name, key)
+            action = prophet_choose(s, side, key) if name == "prophet" else cheat_choose(s, side, name, key)
             if tally is not None and s.phase == PLAY and s.pending is None and ai.fight_need(s, side, action):
                 expect = oracle_outcomes(TrueView(s.clone(), side), side, action, random.Random(0), [])[0][1]
         else:
@@ -314,7 +358,7 @@ def play(seed: int, cheat_side: Side, name: str, tally: Tally | None = None) -> 
         n += 1
         if expect is not None and tally is not None and (s.pending is None or s.is_over()):
             tally.checked += 1
-            tally.matched += _same(expect, s)
+            tally.matched += same_state(expect, s)
             expect = None
     winner = s.result.winner if s.result else None
     return Side(winner) if winner else None
@@ -322,7 +366,7 @@ def play(seed: int, cheat_side: Side, name: str, tally: Tally | None = None) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variant", choices=sorted(VARIANTS))
+    parser.add_argument("variant", choices=sorted([*VARIANTS, "prophet"]))
     parser.add_argument("--first", type=int, default=1, help="first seed")
     parser.add_argument("--last", type=int, default=2, help="last seed")
     args = parser.parse_args()
