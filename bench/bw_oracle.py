@@ -54,7 +54,7 @@ from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD
 from engine.blockwars.model import Options, Side
-from engine.blockwars.state import PLAY, State, View
+from engine.blockwars.state import PLAY, TANK_ID, State, View
 from engine.cards import ACE, JACK, KING
 
 MAX_ACTIONS = 3000
@@ -220,17 +220,17 @@ def exact_threat(s: State, attacker: Side, odds: ai.Odds, w: ai.Weights) -> floa
     for a in t.legal_actions():
         if not isinstance(a, A.Attack | A.TankFire):
             continue
-        uid = ai.TANK_ID if isinstance(a, A.TankFire) else board[a.src]
+        uid = TANK_ID if isinstance(a, A.TankFire) else board[a.src]
         tgt = board[a.target]
         if uid is None or tgt is None:
             continue
-        fires = uid == ai.TANK_ID or uid[1] == "M"  # a gun that loses is not harmed
+        fires = uid == TANK_ID or uid[1] == "M"  # a gun that loses is not harmed
         wire = False
         if isinstance(a, A.Attack) and not fires:
             here = a.via if a.via is not None else a.src
             wire = (here >> 3) == wire_from and (a.target >> 3) == wire_to
-        need = 2 if tgt == ai.TANK_ID or wire else 1
-        prize = w.tank_hp if tgt == ai.TANK_ID else ai.unit_value(t, tgt, w)
+        need = 2 if tgt == TANK_ID or wire else 1
+        prize = w.tank_hp if tgt == TANK_ID else ai.unit_value(t, tgt, w)
         cost = 0.0 if fires else ai.unit_value(t, uid, w)
         for k in (0, 1):
             result = _pair_result(t, attacker, k, need)
@@ -243,7 +243,7 @@ def exact_threat(s: State, attacker: Side, odds: ai.Odds, w: ai.Weights) -> floa
     best = max([0.0, *(g for _, g in gains[0])])  # one fight (a second that would lose is not made)
     for u1, g1 in gains[0]:
         for u2, g2 in gains[1]:
-            if g1 > 0 and g2 > 0 and (u1 != u2 or u1 == ai.TANK_ID or u1[1] == "M"):
+            if g1 > 0 and g2 > 0 and (u1 != u2 or u1 == TANK_ID or u1[1] == "M"):
                 best = max(best, g1 + g2)
     return best
 

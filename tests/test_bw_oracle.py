@@ -13,14 +13,16 @@ from bench.bw_oracle import (
     _pair_result,
     cheat_choose,
     half_outcomes,
+    hard_reply,
     oracle_outcomes,
+    prophet_choose,
     same_state,
 )
 from engine.blockwars import actions as A
 from engine.blockwars import ai, new_game
 from engine.blockwars.events import Combat
 from engine.blockwars.model import Options, Side
-from engine.blockwars.state import PLAY, State
+from engine.blockwars.state import PLAY, State, View
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ("engine", "play", "data", "cogs", "render", "console")
@@ -123,7 +125,19 @@ def test_a_cheater_plays_legal_moves_and_leaves_the_game_untouched() -> None:
     before = s.clone()
     action = cheat_choose(s, side, "seer", 1)
     assert action in s.legal_actions()
-    assert same_state(before, s) and ai.View is not TrueView and ai.outcomes is not oracle_outcomes
+    assert same_state(before, s) and vars(ai)["View"] is View and ai.outcomes is not oracle_outcomes
+    assert prophet_choose(s, side, 1) in s.legal_actions() and same_state(before, s)
+
+
+def test_the_prophets_reply_is_hards_whole_turn() -> None:
+    """The prophet plays hard's reply on the true cards until it is its own turn again."""
+    s = positions(6, 13, 2)[-1]
+    side = s.current_player()
+    assert side is not None
+    e = s.clone()
+    e.apply(A.END, side)
+    f = hard_reply(e, side, 7)
+    assert f.phase != PLAY or (f.current_player() is side and f.pending is None and f.turn == s.turn + 2)
 
 
 def test_no_module_of_the_bot_imports_the_cheaters() -> None:
