@@ -257,6 +257,9 @@ VARIANTS: dict[str, dict[str, Callable[..., Any]]] = {
     "oracle": {"outcomes": oracle_outcomes},
     "seer": {"outcomes": oracle_outcomes, "threat": exact_threat, "search_config": seer_config},
     "half": {"outcomes": half_outcomes},
+    # The check of the machinery: hard's own judgement through a true view (its samples shuffle every
+    # unseen card, so it reads nothing of the order): it must play exactly as `hard` does, 50 %.
+    "control": {"outcomes": _hard_outcomes},
 }
 
 
