@@ -2,27 +2,34 @@
 
     .venv/bin/python bench/bw_oracle.py oracle                     # seeds 1-2, under a minute
     .venv/bin/python bench/bw_oracle.py oracle --first 1 --last 60
-    .venv/bin/python bench/bw_oracle.py half --first 1 --last 60
+    .venv/bin/python bench/bw_oracle.py prophet --first 1 --last 30    # about 7 s of CPU a game
 
-A ceiling for a fair level above `hard` (issue 32): if even a player who sees what no player may
-scores only a little above `hard`, a fair one will not reach 60 %. Both cheaters are hard's own turn
-planner (its weights, its width, its set-up, its rules of thumb for decisions, its `wary` charge for
-the attacks a plan leaves); only how a fight of its own turn is judged changes:
-- `oracle`: every fight by its true result. Nothing in Block Wars is chance but the two decks and
-  the reshuffles, and a reshuffle is dealt from the game's seed and the count of shuffles, so a
-  clone of the real state (decks in draw order, seed and all) draws exactly the cards the game
-  will. Each candidate action is played on such a clone, and the decisions the fight raises
+Meant as a ceiling for a fair level above `hard` (issue 32): if even a player who sees what no
+player may scores only a little above `hard`, a fair one will not reach 60 %. Every cheater is
+hard's own turn planner (its weights, its width, its set-up, its rules of thumb for decisions); what
+changes is how fights are judged:
+- `oracle`: every fight of its own turn by its true result. Nothing in Block Wars is chance but the
+  two decks and the reshuffles, and a reshuffle is dealt from the game's seed and the count of
+  shuffles, so a clone of the real state (decks in draw order, seed and all) draws exactly the cards
+  the game will. Each candidate action is played on such a clone, and the decisions the fight raises
   (barrage, Ace, aircraft, dogfight, strafe, Cross, for either side) are answered with the rule of
   thumb `hard` answers them with in the game, from the counts of the moment, so the predicted state
-  is the state the game reaches (the `checked` / `matched` figures count it on every fight played).
+  is the state the game reaches (`fights_checked` / `fights_matched` count it on every fight the
+  cheater starts). The opponent's reply is charged as hard charges it (`wary`, odds-based).
+- `seer`: the oracle, and the attacks its plan leaves the opponent judged by the cards the
+  opponent would really draw (the two decks' top cards, then the next two), on both sides.
+- `prophet`: hard's four best plans (correspondence's candidates) as they really end, each followed
+  by `hard`'s real reply played on the true cards (hard's program, not the seed it will use),
+  judged where the prophet moves next by hard's evaluation and its own next fights, true ones.
 - `half`: what the oracle sees short of the order. Block Wars has no hand: the only thing hidden
   is the decks, so the half-oracle knows which of the unseen cards lies in which deck (the split,
   which a fair player never learns) but not their order. Its fights are judged like hard's, exactly
   over win, tie and loss, but with odds from the attacker's deck against the defender's, and its
   samples shuffle each deck within itself (future reshuffles re-seeded, so unknown).
-The opponent's reply is judged as hard judges it (its odds-based `threat`): the cheaters know the
-cards, not what `hard` will choose. So the figure is a lower bound on a cheater's score and an
-estimate of how much of hard's loss is the cards, not a proof of a ceiling.
+- `control`: hard's own judgement through the cheaters' true view; it must score exactly 50 %, the
+  check that the swap reads nothing else.
+None of them beats `hard` (docs/ai.md, Block Wars, "Players who see the cards"): a cheater is a
+lower bound on what seeing the cards is worth, and built on hard's judgement it is worth nothing.
 
 Played as `bench/bw_variants.py` plays its variants (every seed from both sides, no win check, the
 thread's CPU clock; `hard` against itself scores exactly 50 %). The swap is a module attribute of
