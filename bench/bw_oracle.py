@@ -46,6 +46,7 @@ import math
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -60,6 +61,7 @@ from engine.blockwars import actions as A
 from engine.blockwars import ai, correspondence, new_game
 from engine.blockwars.actions import Action
 from engine.blockwars.ai import HARD
+from engine.blockwars.events import Combat
 from engine.blockwars.model import Options, Side
 from engine.blockwars.state import PLAY, TANK_ID, State, View
 from engine.cards import ACE, JACK, KING
@@ -343,11 +345,19 @@ def same_state(a: State, b: State) -> bool:
 
 
 class Tally:
-    """The oracle's predicted states against the game's, fight by fight."""
+    """The oracle's predicted states against the game's, fight by fight; and the fights each side
+    started (attacks and shots), by result."""
 
     def __init__(self) -> None:
         self.checked = 0
         self.matched = 0
+        self.started: dict[str, Counter[str]] = {"cheater": Counter(), "hard": Counter()}
+
+    def count(self, events: list[Any], cheater: bool) -> None:
+        for e in events:
+            if isinstance(e, Combat) and e.kind in ("attack", "fire", "tank fire"):
+                self.started["cheater" if cheater else "hard"][e.result] += 1
+                self.started["cheater" if cheater else "hard"]["shots"] += e.kind != "attack"
 
 
 def play(seed: int, cheat_side: Side, name: str, tally: Tally | None = None) -> Side | None:
@@ -364,7 +374,9 @@ def play(seed: int, cheat_side: Side, name: str, tally: Tally | None = None) -> 
                 expect = oracle_outcomes(TrueView(s.clone(), side), side, action, random.Random(0), [])[0][1]
         else:
             action = ai.choose(s.view(side), HARD, key, 100.0)
-        s.apply(action, side)
+        events = s.apply(action, side)
+        if tally is not None:
+            tally.count(events, side is cheat_side)
         n += 1
         if expect is not None and tally is not None and (s.pending is None or s.is_over()):
             tally.checked += 1
@@ -392,6 +404,7 @@ def main() -> None:
         paired(range(args.first, args.last + 1), lambda seed, side: play(seed, side, args.variant, tally))
     )
     out["fights_checked"], out["fights_matched"] = tally.checked, tally.matched
+    out["fights_started"] = {who: dict(sorted(c.items())) for who, c in tally.started.items()}
     out["cpu_s"] = round(time.process_time() - t0, 1)
     print(json.dumps(out))
 
