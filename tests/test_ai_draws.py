@@ -1,0 +1,140 @@
+"""Every draw offer to the AI gets its answer (RULES.md, "Draws with the AI"): however it was made
+(alone, as the last link of a chain), in Discord and in the console, and a decline kept back while
+its offerer's turn was private comes at the hand-off, before the AI's own play. And the sweep's
+notice after a private turn tells the whole turn the channel had not seen."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import IllegalAction, registry
+from engine.protocol import State
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, world  # noqa: F401 (pytest fixtures)
+from tests.test_console import open_console
+from tests.test_service import Held
+from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
+from tests.test_undo_hidden import quiet_step
+
+ANSWERS = ("accept draw", "decline draw")
+
+
+def offer_stands(state: State, side: str) -> bool:
+    """Whether a draw offer to `side` stands: the game lets `side` decline one."""
+    try:
+        state.clone().apply(registry.game("blockwars").parse("decline draw"), side)
+    except IllegalAction:
+        return False
+    return True
+
+
+async def ai_game_deployed(w: World) -> None:
+    """Alice (Germans) against the AI (Canadians) in Block Wars, both deployed: Alice to play."""
+    me = w.fake.bot_user
+    await w.slash(w.alice, "challenge", {"opponent": me, "side": "germans", "level": "easy"})
+    await w.slash(w.alice, "setup")
+    await w.cog.idle()  # the AI deploys
+
+
+async def log_of(w: World) -> list[str]:
+    match = await w.match()
+    assert w.bot is not None
+    return [a.notation for a in await w.bot.database.actions(match.id)]
+
+
+async def test_a_draw_offered_as_the_last_link_of_a_chain_is_answered(world: World) -> None:  # noqa: F811
+    """`e6-e5; offer draw` offers a draw as surely as `offer draw` alone: the AI answers it. Only a
+    command whose notation was exactly `offer draw` got an answer; this offer stood unanswered."""
+    w = world
+    await ai_game_deployed(w)
+    match = await w.match()
+    _, state = await w.bot.service.current(w.general.id)  # type: ignore[union-attr]
+    found = quiet_step(registry.game("blockwars"), state, "germans", random.Random(1), set())
+    assert found is not None
+    chain = await w.slash(w.alice, "play", {"action": f"{found[0]}; offer draw"})
+    assert not chain.messages[0].ephemeral and "offer a draw" in chain.messages[0].content
+    await w.cog.idle()  # the AI weighs the offer
+    log = await log_of(w)
+    assert log[-1] in ANSWERS, log
+    said = [m.content for m in w.fake.messages_in(w.general) if "draw" in m.content]
+    assert any("Canadians: decline the draw" in s or "drawn" in s for s in said), said
+    assert (await w.match()).version == match.version + 2  # her command (one, of two steps), its answer
+
+
+async def test_a_decline_kept_back_during_a_private_turn_comes_at_the_hand_off(
+    world: World,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice offers the AI a draw, and takes a step of her turn (hers alone) while it weighs the
+    offer: it would decline, and a decline now would show her step, so it waits. At her hand-off
+    the AI gives it, first, on the board of its own turn. Before, it played on and the offer lapsed
+    unanswered (in Battlefronts, where an offer stands until answered, it stood for ever)."""
+    w = world
+    await ai_game_deployed(w)
+    service = w.bot.service  # type: ignore[union-attr]
+    real = service.thinker.accepts_draw
+
+    async def declines(*args: object) -> bool:
+        await real(*args)  # type: ignore[arg-type]
+        return False
+
+    held = Held(declines)
+    monkeypatch.setattr(service.thinker, "accepts_draw", held)
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    await held.thinking.wait()
+    _, state = await service.current(w.general.id)
+    rng = random.Random(3)
+    first = quiet_step(registry.game("blockwars"), state, "germans", rng, set())
+    assert first is not None
+    step = await w.slash(w.alice, "play", {"action": first[0]})
+    assert all(m.ephemeral for m in step.messages)  # hers alone
+    held.release.set()
+    await w.cog.idle()
+    log = await log_of(w)
+    assert log[-2:] == ["offer draw", first[0]], log  # nothing answered yet: it would show her step
+    _, state = await service.current(w.general.id)
+    assert offer_stands(state, "canadians")  # her offer stands
+    monkeypatch.setattr(service.thinker, "accepts_draw", declines)
+    before = len(w.fake.messages_in(w.general))
+    legal = [a for a in state.legal_actions("germans") if not a.anytime]
+    handed = await w.slash(w.alice, "play", {"action": str(legal[0])})
+    assert not handed.messages[0].ephemeral  # the hand-off: the channel sees her whole turn
+    await w.cog.idle()  # the AI answers, then plays its turn
+    log = await log_of(w)
+    assert "decline draw" in log, log
+    answered = log.index("decline draw")
+    assert log[answered - 2 : answered] == [first[0], str(legal[0])], log  # at the hand-off, first
+    posts = [m.content for m in w.fake.messages_in(w.general)[before:] if not m.ephemeral]
+    ai_board = next(p for p in posts if "Canadians: decline the draw" in p)
+    assert ai_board.index("decline the draw") < ai_board.index(f"<@{w.alice.id}>")  # then her turn again
+    _, state = await service.current(w.general.id)
+    assert not offer_stands(state, "canadians")
+
+
+async def test_the_console_answers_a_draw_offered_to_the_ai(tmp_path: Path) -> None:
+    """The console never answered a draw offered to the AI (it answered only what the AI owed):
+    alone or at the end of a chain, the AI's answer now follows, as in Discord."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["vs ai blockwars easy", "/blockwars setup std"])
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines(["/blockwars draw offer"])
+    said = out.getvalue()
+    assert "Germans: offer a draw" in said and ("Canadians: decline the draw" in said or "drawn" in said), (
+        said
+    )
+    if "drawn" in said:
+        await console.close()
+        return
+    _, state = await console.service.current(console.channel_id)
+    found = quiet_step(registry.game("blockwars"), state, "germans", random.Random(1), set())
+    assert found is not None
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines([f"/blockwars play {found[0]}; offer draw"])
+    said = out.getvalue()
+    assert "offer a draw" in said and ("Canadians: decline the draw" in said or "drawn" in said), said
+    await console.close()
