@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from cogs._format import DISCORD
 from engine import IllegalAction, registry
 from engine.protocol import State
+from play.markup import PLAIN
+from play.present import notice_text, told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
 from tests.test_service import Held
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
@@ -138,3 +141,83 @@ async def test_the_console_answers_a_draw_offered_to_the_ai(tmp_path: Path) -> N
     said = out.getvalue()
     assert "offer a draw" in said and ("Canadians: decline the draw" in said or "drawn" in said), said
     await console.close()
+
+
+async def test_the_sweeps_default_after_a_private_turn_tells_the_whole_turn(tmp_path: Path) -> None:
+    """In Battlefronts a private step may leave its player only `pass`. When the turn's deadline
+    passes, the sweep passes for her: its notice told only the `pass`, and its board showed steps the
+    channel had never been told of. It now tells the whole stretch since the channel last saw the
+    game, as her own hand-off would have."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    rng = random.Random(1)
+    for _ in range(300):
+        match, state = await svc.current(100)
+        side = sorted(state.to_act())[0]
+        user = match.sides[side]
+        quick = state.quick_decision()
+        played = await svc.act(100, user, str(rng.choice(state.legal_actions(side))))
+        if played.mid_turn and played.state.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    seen = await svc.channel_view(played.match)
+    assert seen is not None
+    private = [s.notation for s in (await svc.stretch(played)).steps]
+    assert played.match.deadline is not None
+    notices = await svc.sweep(played.match.deadline + 1)
+    [notice] = [n for n in notices if n.kind == "default"]
+    assert notice.played is not None
+    told = [s.notation for s in notice.played.steps]
+    assert told[: len(private)] == private and told[-1] == "pass", (told, private)
+    text = notice_text(notice, PLAIN)
+    for line in notice.played.line.split("\n"):
+        assert line in text, (line, text)
+
+
+async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole_turn(
+    world: World,  # noqa: F811
+) -> None:
+    """The same through the bot: Bob's Battlefronts turn, private until its last step left him only
+    `pass`, is told in the channel by the sweep's notice, every step of it, on one board."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(1)
+    private: list[str] = []  # the steps of the turn the channel has not seen
+    for _ in range(300):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        quick = state.quick_decision()
+        action = str(rng.choice(state.legal_actions(side)))
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        private = [*private, action] if hidden else []
+        _, after = await service.current(w.general.id)
+        if hidden and after.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "default"]
+    assert notice.played is not None
+    assert [s.notation for s in notice.played.steps][-len(private) - 1 :] == [*private, "pass"]
+    [posted] = w.fake.messages_in(w.general)[before:]
+    assert posted.content.startswith(f"<@{user.id}> did not finish their turn in time")
+    for story in told(notice.played, DISCORD).split("\n"):
+        assert story in posted.content
+    assert posted.content.count("\n") >= len(private) + 1  # a line for each step, then whose turn
+    png_of(posted)
