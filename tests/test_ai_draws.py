@@ -12,7 +12,7 @@ import pytest
 
 from cogs._format import DISCORD
 from engine import IllegalAction, registry
-from engine.protocol import State
+from engine.protocol import Game, State
 from play.markup import PLAIN
 from play.present import notice_text, told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
@@ -221,3 +221,79 @@ async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole
         assert story in posted.content
     assert posted.content.count("\n") >= len(private) + 1  # a line for each step, then whose turn
     png_of(posted)
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_in_every_game_a_decline_kept_back_is_given_before_the_ais_play(
+    tmp_path: Path, name: str
+) -> None:
+    """In each game: Alice offers the AI a draw, then takes a private step before its answer comes.
+    The AI would decline and keeps it back; when her turn is handed over, its stretch begins with
+    the decline and no offer is left standing (in Battlefronts it stood for ever, elsewhere it lapsed
+    unweighed)."""
+    svc = await open_service(tmp_path / "g.db")
+    game = registry.game(name)
+    human = game.sides[0].name
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=99,
+        game=name,
+        side=human,
+        opponent_is_bot=True,
+        ai_level=game.ai.default,
+    )
+    real = svc.thinker.accepts_draw
+
+    async def declines(*args: object) -> bool:
+        await real(*args)  # type: ignore[arg-type]
+        return False
+
+    svc.thinker.accepts_draw = declines  # type: ignore[method-assign]
+    rng = random.Random(7)
+    for _ in range(400):
+        await svc.ai_turns(100, budget_s=0.01)
+        _, state = await svc.current(100)
+        assert not state.is_over(), "the game ended before a private step was found"
+        if human not in state.to_act():
+            continue
+        if not state.quick_decision() and quiet_step(game, state, human, random.Random(1), set()):
+            break
+        legal = [a for a in state.legal_actions(human) if not a.anytime]
+        await svc.act(100, 1, str(rng.choice(legal)))
+    else:
+        raise AssertionError(f"{name}: Alice never had a quiet step")
+    offered = await svc.act(100, 1, "offer draw")
+    assert not offered.mid_turn
+    _, state = await svc.current(100)
+    found = quiet_step(game, state, human, random.Random(1), set())
+    assert found is not None
+    step = await svc.act(100, 1, found[0])
+    assert step.mid_turn  # hers alone: a decline now would show it
+    assert await svc.ai_answers_draw(100) is None  # kept back
+    ai_side = offered.match.side_of(99)
+    assert ai_side is not None
+    for _ in range(200):  # Alice plays on until she hands the turn over
+        _, state = await svc.current(100)
+        if human not in state.to_act() or state.is_over():
+            break
+        legal = [a for a in state.legal_actions(human) if not a.anytime]
+        played = await svc.act(100, 1, str(rng.choice(legal)))
+        if not played.mid_turn:
+            break
+    if state.is_over():
+        pytest.skip(f"{name}: the game ended within her turn")
+    assert offer_stands_in(game, (await svc.current(100))[1], ai_side)
+    stretch = await svc.ai_turns(100, budget_s=0.01)
+    assert stretch and stretch[0].notation == "decline draw", [p.notation for p in stretch]
+    _, state = await svc.current(100)
+    assert not offer_stands_in(game, state, ai_side)
+
+
+def offer_stands_in(game: Game, state: State, side: str) -> bool:
+    try:
+        state.clone().apply(game.parse("decline draw"), side)
+    except IllegalAction:
+        return False
+    return True
