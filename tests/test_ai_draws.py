@@ -250,7 +250,7 @@ async def test_in_every_game_a_decline_kept_back_is_given_before_the_ais_play(
         await real(*args)  # type: ignore[arg-type]
         return False
 
-    svc.thinker.accepts_draw = declines  # type: ignore[method-assign]
+    svc.thinker.accepts_draw = declines  # type: ignore[method-assign,assignment]
     rng = random.Random(7)
     for _ in range(400):
         await svc.ai_turns(100, budget_s=0.01)
