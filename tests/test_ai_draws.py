@@ -5,6 +5,7 @@ notice after a private turn tells the whole turn the channel had not seen."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -297,3 +298,29 @@ def offer_stands_in(game: Game, state: State, side: str) -> bool:
     except IllegalAction:
         return False
     return True
+
+
+async def test_an_offer_to_the_ai_left_unanswered_by_a_restart_is_answered_after_it(
+    world: World,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot went down after Alice's offer was stored and before the AI answered it: at start-up
+    the AI answers it, as it plays a turn it owed (only a turn it owed was resumed)."""
+    w = world
+    await ai_game_deployed(w)
+    monkeypatch.setattr(w.cog, "ai_draw_answer", _nothing)  # the bot "dies" before answering
+    offer = await w.slash(w.alice, "draw", {"choice": "offer"})
+    assert "offer a draw" in offer.content
+    await w.cog.idle()
+    assert (await log_of(w))[-1] == "offer draw"
+    await w.restart()  # a new cog: its own ai_draw_answer
+    for _ in range(100):  # the sweep loop resumes AI games once the bot is ready
+        await asyncio.sleep(0.05)
+        await w.cog.idle()
+        if (await log_of(w))[-1] != "offer draw":
+            break
+    assert (await log_of(w))[-1] in ANSWERS
+
+
+async def _nothing(channel_id: int) -> None:
+    return None
