@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from play import Played
+from play.ai_turns import offered_to
 from play.service import game_of, merged, waiting_ids
 
 if TYPE_CHECKING:
@@ -23,11 +24,12 @@ class Background(Outbox):
         match = played.match
         if played.over:
             return
-        if played.notation == "offer draw" and match.ai_player_id not in (None, played.actor_id):
-            self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")
-            return
         if match.ai_player_id is not None and match.ai_player_id in played.waiting:
-            self.schedule_ai(match.channel_id)
+            self.schedule_ai(match.channel_id)  # a draw offered to it is answered first (`ai_turns`)
+        elif not played.mid_turn and self.service.offered_to_ai(played):
+            # offered alone, as the last link of a chain or by a button, or left standing by a turn
+            # now handed over: the AI answers, whoever is to act
+            self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")
         if played.mid_turn:
             return  # the turn goes on: the players hear of it at the hand-off, without any step undone
         self.spawn(self.tell_players(played, stretch or played, actor_told=actor_told), f"bw-dm-{match.id}")
@@ -79,4 +81,6 @@ class Background(Outbox):
                 continue
             state = game_of(match).from_json(match.snapshot)
             if match.ai_player_id in waiting_ids(match, state):
-                self.schedule_ai(match.channel_id)
+                self.schedule_ai(match.channel_id)  # a standing offer to it is answered first
+            elif (side := match.side_of(match.ai_player_id)) and offered_to(game_of(match), state, side):
+                self.spawn(self.ai_draw_answer(match.channel_id), f"bw-ai-draw-{match.id}")

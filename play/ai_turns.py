@@ -9,7 +9,9 @@ from data import (
     MatchNotFound,
     Status,
 )
-from engine.protocol import State
+from engine.errors import IllegalAction
+from engine.meta import DRAW_DECLINE
+from engine.protocol import Game, State
 from play.errors import (
     IllegalMove,
     MatchOver,
@@ -24,16 +26,31 @@ from play.results import (
 )
 
 
+def offered_to(rules: Game, state: State, side: str) -> bool:
+    """Whether a draw offer to `side` stands in `state`, read from the game itself (whoever made it,
+    in whatever command, typed or clicked): `side` may decline one. A copy is tried, so `state` is
+    left as it was."""
+    if state.is_over():
+        return False
+    try:
+        state.clone().apply(rules.parse(str(DRAW_DECLINE)), side)
+    except IllegalAction:
+        return False
+    return True
+
+
 class AiTurns(Moves):
     """The AI's turns: it plays what it owes through the same path as a player."""
 
     async def ai_turns(self, channel_id: int, *, budget_s: float | None = None) -> list[Played]:
         """Let the AI play every action it owes now (its turn and the decisions it owes), in the
-        channel's game as it was when it began. If that game ends while the AI thinks (its opponent
-        resigned, an admin cancelled it), the AI stops there, quietly: what it stored before is
-        returned, for the channel must still see it (`ended`)."""
+        channel's game as it was when it began; a draw offered to it and still standing is answered
+        first (`ai_answers_draw`), so its answer comes with its play. If that game ends while the AI
+        thinks (its opponent resigned, an admin cancelled it), the AI stops there, quietly: what it
+        stored before is returned, for the channel must still see it (`ended`)."""
         played: list[Played] = []
         pinned: int | None = None
+        weighed: set[int] = set()  # the versions at which it weighed a standing offer
         for _ in range(256):
             try:
                 match, state = await self.current(channel_id)
@@ -44,9 +61,22 @@ class AiTurns(Moves):
             pinned = match.id
             ai_id = match.ai_player_id
             side = match.side_of(ai_id) if ai_id is not None else None
-            if ai_id is None or side is None or side not in state.to_act():
+            if ai_id is None or side is None:
                 break
             rules = game_of(match)
+            if (
+                match.version not in weighed
+                and offered_to(rules, state, side)
+                and (side in state.to_act() or await self.channel_view(match) is None)
+            ):
+                # (not weighed again after each private step of its offerer: it was at the offer)
+                weighed.add(match.version)
+                answer = await self._answer_offer(channel_id, match, state, side, ai_id)
+                if answer is not None:
+                    played.append(answer)
+                continue  # look again: the game moved on, or ended if it accepted
+            if side not in state.to_act():
+                break
             view = state.view(side)  # the AI sees what its side may know, nothing more
             seed = match.seed ^ (match.version * 7919)
             level = match.ai_level or rules.ai.default
@@ -64,20 +94,38 @@ class AiTurns(Moves):
         return played
 
     async def ai_answers_draw(self, channel_id: int) -> Played | None:
-        """The AI's answer to a draw offer made to it: it accepts when its judgement of the position
-        (`Game.accepts_draw`, from its own view) says it is not ahead."""
+        """The AI's answer to a draw offer made to it and still standing (None: there is none, or
+        the answer must wait): it accepts when its judgement of the position (`Game.accepts_draw`,
+        from its own view) says it is not ahead."""
         try:
             match, state = await self.current(channel_id)
         except NoMatch:
             return None
         ai_id = match.ai_player_id
         side = match.side_of(ai_id) if ai_id is not None else None
-        if ai_id is None or side is None or state.is_over():
+        if ai_id is None or side is None or not offered_to(game_of(match), state, side):
             return None
+        return await self._answer_offer(channel_id, match, state, side, ai_id)
+
+    def offered_to_ai(self, played: Played) -> bool:
+        """Whether, after its opponent's command `played`, a draw offer to the AI stands: the signal
+        for its answer, however the offer came (alone, as the last link of a chain, by a button)."""
+        match = played.match
+        ai_id = match.ai_player_id
+        side = match.side_of(ai_id) if ai_id is not None else None
+        if side is None or played.actor_id == ai_id:
+            return False
+        return offered_to(game_of(match), played.state, side)
+
+    async def _answer_offer(
+        self, channel_id: int, match: Match, state: State, side: str, ai_id: int
+    ) -> Played | None:
+        """Weigh the offer standing to the AI and store its answer. A decline waits while its
+        offerer goes on with a turn in private (its board would show their steps): the AI gives it
+        once the turn is handed over, before its own play (`ai_turns`; RULES.md, draws with the AI).
+        Accepting ends the game, which is never kept back."""
         accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
         if not accept and await self.channel_view(match) is not None:
-            # Its offerer went on with their turn in private: a decline's board would show it. The
-            # offer lapses when the AI plays on instead, as any offer does (RULES.md).
             return None
         try:
             return await self.act(

@@ -500,6 +500,10 @@ def notice_text(notice: Notice, markup: Markup) -> str:
     if notice.kind == "default":
         assert notice.played is not None
         who = " and ".join(markup.mention(u) for u in notice.late)
+        if notice.whole_turn:
+            story = told(notice.played, markup)
+            # the turn was theirs alone till now: the channel reads all of it, the default last
+            return f"{who} did not finish their turn in time, so the game finished it for them:\n{story}"
         return f"{who} did not answer in time: {notice.played.line}"
     if notice.abandoned:
         return "Neither player acted in time: the game ends without a winner."

@@ -82,6 +82,8 @@ class Sweep(AiTurns):
             if not owed:
                 return None
             quick_before = state.quick_decision()
+            # a turn still private (its last step left only a formality): the channel sees it now
+            private = await self.channel_view(match) if quick_before else None
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
             clock_out = not quick_before and clock_limits(match, late) is not None
@@ -102,6 +104,11 @@ class Sweep(AiTurns):
                 return None
         users = tuple(match.sides[s] for s in owed)
         if not state.is_over():
+            if private is not None:
+                # As its player's own hand-off would have: the notice and its board tell the whole
+                # turn, not only the default that ended it (RULES.md, "Your turn is yours").
+                whole = await self.stretch(played)
+                return Notice("default", whole.match, late, whole, late=users, whole_turn=True)
             return Notice("default", played.match, late, played, late=users)
         abandoned = len(owed) > 1 and not quick_before
         return Notice(

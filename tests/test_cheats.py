@@ -303,7 +303,7 @@ async def test_the_ai_does_not_decline_a_draw_offer_its_opponent_played_on_from_
 ) -> None:
     """Alice offers the AI a draw and, before its answer comes, takes a step of her turn (hers alone
     until she hands it over). A decline would post the game as it is, her step included: the AI
-    keeps it back (the offer lapses when it plays on, as any offer played on from) and the channel
+    keeps it back (it comes at her hand-off: tests/test_ai_draws.py) and the channel
     sees nothing. Accepting ends the game, which is never kept back: that the real AI does here."""
     svc = await open_service(tmp_path / "ai.db")
     await ai_game(svc)

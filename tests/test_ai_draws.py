@@ -1,0 +1,326 @@
+"""Every draw offer to the AI gets its answer (RULES.md, "Draws with the AI"): however it was made
+(alone, as the last link of a chain), in Discord and in the console, and a decline kept back while
+its offerer's turn was private comes at the hand-off, before the AI's own play. And the sweep's
+notice after a private turn tells the whole turn the channel had not seen."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from cogs._format import DISCORD
+from engine import IllegalAction, registry
+from engine.protocol import Game, State
+from play.markup import PLAIN
+from play.present import notice_text, told
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_console import open_console
+from tests.test_service import Held
+from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
+from tests.test_undo_hidden import quiet_step
+
+ANSWERS = ("accept draw", "decline draw")
+
+
+def offer_stands(state: State, side: str) -> bool:
+    """Whether a draw offer to `side` stands: the game lets `side` decline one."""
+    try:
+        state.clone().apply(registry.game("blockwars").parse("decline draw"), side)
+    except IllegalAction:
+        return False
+    return True
+
+
+async def ai_game_deployed(w: World) -> None:
+    """Alice (Germans) against the AI (Canadians) in Block Wars, both deployed: Alice to play."""
+    me = w.fake.bot_user
+    await w.slash(w.alice, "challenge", {"opponent": me, "side": "germans", "level": "easy"})
+    await w.slash(w.alice, "setup")
+    await w.cog.idle()  # the AI deploys
+
+
+async def log_of(w: World) -> list[str]:
+    match = await w.match()
+    assert w.bot is not None
+    return [a.notation for a in await w.bot.database.actions(match.id)]
+
+
+async def test_a_draw_offered_as_the_last_link_of_a_chain_is_answered(world: World) -> None:  # noqa: F811
+    """`e6-e5; offer draw` offers a draw as surely as `offer draw` alone: the AI answers it. Only a
+    command whose notation was exactly `offer draw` got an answer; this offer stood unanswered."""
+    w = world
+    await ai_game_deployed(w)
+    match = await w.match()
+    _, state = await w.bot.service.current(w.general.id)  # type: ignore[union-attr]
+    found = quiet_step(registry.game("blockwars"), state, "germans", random.Random(1), set())
+    assert found is not None
+    chain = await w.slash(w.alice, "play", {"action": f"{found[0]}; offer draw"})
+    assert not chain.messages[0].ephemeral and "offer a draw" in chain.messages[0].content
+    await w.cog.idle()  # the AI weighs the offer
+    log = await log_of(w)
+    assert log[-1] in ANSWERS, log
+    said = [m.content for m in w.fake.messages_in(w.general) if "draw" in m.content]
+    assert any("Canadians: decline the draw" in s or "drawn" in s for s in said), said
+    assert (await w.match()).version == match.version + 2  # her command (one, of two steps), its answer
+
+
+async def test_a_decline_kept_back_during_a_private_turn_comes_at_the_hand_off(
+    world: World,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice offers the AI a draw, and takes a step of her turn (hers alone) while it weighs the
+    offer: it would decline, and a decline now would show her step, so it waits. At her hand-off
+    the AI gives it, first, on the board of its own turn. Before, it played on and the offer lapsed
+    unanswered (in Battlefronts, where an offer stands until answered, it stood for ever)."""
+    w = world
+    await ai_game_deployed(w)
+    service = w.bot.service  # type: ignore[union-attr]
+    real = service.thinker.accepts_draw
+
+    async def declines(*args: object) -> bool:
+        await real(*args)  # type: ignore[arg-type]
+        return False
+
+    held = Held(declines)
+    monkeypatch.setattr(service.thinker, "accepts_draw", held)
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    await held.thinking.wait()
+    _, state = await service.current(w.general.id)
+    rng = random.Random(3)
+    first = quiet_step(registry.game("blockwars"), state, "germans", rng, set())
+    assert first is not None
+    step = await w.slash(w.alice, "play", {"action": first[0]})
+    assert all(m.ephemeral for m in step.messages)  # hers alone
+    held.release.set()
+    await w.cog.idle()
+    log = await log_of(w)
+    assert log[-2:] == ["offer draw", first[0]], log  # nothing answered yet: it would show her step
+    _, state = await service.current(w.general.id)
+    assert offer_stands(state, "canadians")  # her offer stands
+    monkeypatch.setattr(service.thinker, "accepts_draw", declines)
+    before = len(w.fake.messages_in(w.general))
+    legal = [a for a in state.legal_actions("germans") if not a.anytime]
+    handed = await w.slash(w.alice, "play", {"action": str(legal[0])})
+    assert not handed.messages[0].ephemeral  # the hand-off: the channel sees her whole turn
+    await w.cog.idle()  # the AI answers, then plays its turn
+    log = await log_of(w)
+    assert "decline draw" in log, log
+    answered = log.index("decline draw")
+    assert log[answered - 2 : answered] == [first[0], str(legal[0])], log  # at the hand-off, first
+    posts = [m.content for m in w.fake.messages_in(w.general)[before:] if not m.ephemeral]
+    ai_board = next(p for p in posts if "Canadians: decline the draw" in p)
+    assert ai_board.index("decline the draw") < ai_board.index(f"<@{w.alice.id}>")  # then her turn again
+    _, state = await service.current(w.general.id)
+    assert not offer_stands(state, "canadians")
+
+
+async def test_the_console_answers_a_draw_offered_to_the_ai(tmp_path: Path) -> None:
+    """The console never answered a draw offered to the AI (it answered only what the AI owed):
+    alone or at the end of a chain, the AI's answer now follows, as in Discord."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["vs ai blockwars easy", "/blockwars setup std"])
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines(["/blockwars draw offer"])
+    said = out.getvalue()
+    assert "Germans: offer a draw" in said and ("Canadians: decline the draw" in said or "drawn" in said), (
+        said
+    )
+    if "drawn" in said:
+        await console.close()
+        return
+    _, state = await console.service.current(console.channel_id)
+    found = quiet_step(registry.game("blockwars"), state, "germans", random.Random(1), set())
+    assert found is not None
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines([f"/blockwars play {found[0]}; offer draw"])
+    said = out.getvalue()
+    assert "offer a draw" in said and ("Canadians: decline the draw" in said or "drawn" in said), said
+    await console.close()
+
+
+async def test_the_sweeps_default_after_a_private_turn_tells_the_whole_turn(tmp_path: Path) -> None:
+    """In Battlefronts a private step may leave its player only `pass`. When the turn's deadline
+    passes, the sweep passes for her: its notice told only the `pass`, and its board showed steps the
+    channel had never been told of. It now tells the whole stretch since the channel last saw the
+    game, as her own hand-off would have."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    rng = random.Random(1)
+    for _ in range(300):
+        match, state = await svc.current(100)
+        side = sorted(state.to_act())[0]
+        user = match.sides[side]
+        quick = state.quick_decision()
+        played = await svc.act(100, user, str(rng.choice(state.legal_actions(side))))
+        if played.mid_turn and played.state.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    seen = await svc.channel_view(played.match)
+    assert seen is not None
+    private = [s.notation for s in (await svc.stretch(played)).steps]
+    assert played.match.deadline is not None
+    notices = await svc.sweep(played.match.deadline + 1)
+    [notice] = [n for n in notices if n.kind == "default"]
+    assert notice.played is not None
+    told = [s.notation for s in notice.played.steps]
+    assert told[: len(private)] == private and told[-1] == "pass", (told, private)
+    text = notice_text(notice, PLAIN)
+    for line in notice.played.line.split("\n"):
+        assert line in text, (line, text)
+
+
+async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole_turn(
+    world: World,  # noqa: F811
+) -> None:
+    """The same through the bot: Bob's Battlefronts turn, private until its last step left him only
+    `pass`, is told in the channel by the sweep's notice, every step of it, on one board."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(1)
+    private: list[str] = []  # the steps of the turn the channel has not seen
+    for _ in range(300):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        quick = state.quick_decision()
+        action = str(rng.choice(state.legal_actions(side)))
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        private = [*private, action] if hidden else []
+        _, after = await service.current(w.general.id)
+        if hidden and after.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "default"]
+    assert notice.played is not None
+    assert [s.notation for s in notice.played.steps][-len(private) - 1 :] == [*private, "pass"]
+    [posted] = w.fake.messages_in(w.general)[before:]
+    assert posted.content.startswith(f"<@{user.id}> did not finish their turn in time")
+    for story in told(notice.played, DISCORD).split("\n"):
+        assert story in posted.content
+    assert posted.content.count("\n") >= len(private) + 1  # a line for each step, then whose turn
+    png_of(posted)
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_in_every_game_a_decline_kept_back_is_given_before_the_ais_play(
+    tmp_path: Path, name: str
+) -> None:
+    """In each game: Alice offers the AI a draw, then takes a private step before its answer comes.
+    The AI would decline and keeps it back; when her turn is handed over, its stretch begins with
+    the decline and no offer is left standing (in Battlefronts it stood for ever, elsewhere it lapsed
+    unweighed)."""
+    svc = await open_service(tmp_path / "g.db")
+    game = registry.game(name)
+    human = game.sides[0].name
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=99,
+        game=name,
+        side=human,
+        opponent_is_bot=True,
+        ai_level=game.ai.default,
+    )
+    real = svc.thinker.accepts_draw
+
+    async def declines(*args: object) -> bool:
+        await real(*args)  # type: ignore[arg-type]
+        return False
+
+    svc.thinker.accepts_draw = declines  # type: ignore[method-assign,assignment]
+    rng = random.Random(7)
+    for _ in range(400):
+        await svc.ai_turns(100, budget_s=0.01)
+        _, state = await svc.current(100)
+        assert not state.is_over(), "the game ended before a private step was found"
+        if human not in state.to_act():
+            continue
+        if not state.quick_decision() and quiet_step(game, state, human, random.Random(1), set()):
+            break
+        legal = [a for a in state.legal_actions(human) if not a.anytime]
+        await svc.act(100, 1, str(rng.choice(legal)))
+    else:
+        raise AssertionError(f"{name}: Alice never had a quiet step")
+    offered = await svc.act(100, 1, "offer draw")
+    assert not offered.mid_turn
+    _, state = await svc.current(100)
+    found = quiet_step(game, state, human, random.Random(1), set())
+    assert found is not None
+    step = await svc.act(100, 1, found[0])
+    assert step.mid_turn  # hers alone: a decline now would show it
+    assert await svc.ai_answers_draw(100) is None  # kept back
+    ai_side = offered.match.side_of(99)
+    assert ai_side is not None
+    for _ in range(200):  # Alice plays on until she hands the turn over
+        _, state = await svc.current(100)
+        if human not in state.to_act() or state.is_over():
+            break
+        legal = [a for a in state.legal_actions(human) if not a.anytime]
+        played = await svc.act(100, 1, str(rng.choice(legal)))
+        if not played.mid_turn:
+            break
+    if state.is_over():
+        pytest.skip(f"{name}: the game ended within her turn")
+    assert offer_stands_in(game, (await svc.current(100))[1], ai_side)
+    stretch = await svc.ai_turns(100, budget_s=0.01)
+    assert stretch and stretch[0].notation == "decline draw", [p.notation for p in stretch]
+    _, state = await svc.current(100)
+    assert not offer_stands_in(game, state, ai_side)
+
+
+def offer_stands_in(game: Game, state: State, side: str) -> bool:
+    try:
+        state.clone().apply(game.parse("decline draw"), side)
+    except IllegalAction:
+        return False
+    return True
+
+
+async def test_an_offer_to_the_ai_left_unanswered_by_a_restart_is_answered_after_it(
+    world: World,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot went down after Alice's offer was stored and before the AI answered it: at start-up
+    the AI answers it, as it plays a turn it owed (only a turn it owed was resumed)."""
+    w = world
+    await ai_game_deployed(w)
+    monkeypatch.setattr(w.cog, "ai_draw_answer", _nothing)  # the bot "dies" before answering
+    offer = await w.slash(w.alice, "draw", {"choice": "offer"})
+    assert "offer a draw" in offer.content
+    await w.cog.idle()
+    assert (await log_of(w))[-1] == "offer draw"
+    await w.restart()  # a new cog: its own ai_draw_answer
+    for _ in range(100):  # the sweep loop resumes AI games once the bot is ready
+        await asyncio.sleep(0.05)
+        await w.cog.idle()
+        if (await log_of(w))[-1] != "offer draw":
+            break
+    assert (await log_of(w))[-1] in ANSWERS
+
+
+async def _nothing(channel_id: int) -> None:
+    return None
