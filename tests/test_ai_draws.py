@@ -18,6 +18,7 @@ from play.markup import PLAIN
 from play.present import notice_text, told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_cheats import to_a_private_formality
 from tests.test_console import open_console
 from tests.test_service import Held
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
@@ -154,17 +155,7 @@ async def test_the_sweeps_default_after_a_private_turn_tells_the_whole_turn(tmp_
         guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
     )
     await svc.accept(100, 2)
-    rng = random.Random(1)
-    for _ in range(300):
-        match, state = await svc.current(100)
-        side = sorted(state.to_act())[0]
-        user = match.sides[side]
-        quick = state.quick_decision()
-        played = await svc.act(100, user, str(rng.choice(state.legal_actions(side))))
-        if played.mid_turn and played.state.quick_decision() and not quick:
-            break
-    else:
-        raise AssertionError("no private step left only a formality")
+    _, played = await to_a_private_formality(svc, 100)
     seen = await svc.channel_view(played.match)
     assert seen is not None
     private = [s.notation for s in (await svc.stretch(played)).steps]

@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from data import Status
+from data import Match, Status
 from engine import registry
 from engine.fixbayonets.model import GERMANS
 from engine.protocol import Game, Menu, State, drew_or_revealed
+from play import Played
 from play.errors import ServiceError
 from play.markup import PLAIN
 from play.present import standing_actions, status_text
 from play.results import quick_seconds
+from play.service import MatchService
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fixbayonets.test_discord import Table as FixBayonetsTable
 from tests.fixbayonets.test_discord import started as fixbayonets_started
@@ -151,6 +153,21 @@ async def test_a_menu_opened_during_the_other_players_private_turn_carries_the_c
     assert given.ephemeral and given.content.startswith("Only you see this")
 
 
+async def to_a_private_formality(svc: MatchService, channel: int) -> tuple[Match, Played]:
+    """Play a Battlefronts game at random (seeded) until a step of a turn still private leaves its
+    player only a quick decision (the formal `pass`): the game as it was before that step, and the
+    step."""
+    rng = random.Random(1)
+    for _ in range(300):
+        match, state = await svc.current(channel)
+        side = sorted(state.to_act())[0]
+        quick = state.quick_decision()
+        played = await svc.act(channel, match.sides[side], str(rng.choice(state.legal_actions(side))))
+        if played.mid_turn and played.state.quick_decision() and not quick:
+            return match, played
+    raise AssertionError("no private step left only a formality")
+
+
 async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadline(tmp_path: Path) -> None:
     """In Battlefronts a side that has done all it can in a phase owes only `pass`, a quick decision
     with a short deadline. Reached by a step of a turn still private, the short deadline gave the
@@ -169,17 +186,9 @@ async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadl
         game_seconds=7 * 24 * 3600,  # a tournament's game clock, which a quick decision stops
     )
     await svc.accept(100, 2)
-    rng = random.Random(1)
-    for _ in range(300):
-        match, state = await svc.current(100)
-        side = sorted(state.to_act())[0]
-        user, other = match.sides[side], match.other_player(match.sides[side])
-        quick = state.quick_decision()
-        played = await svc.act(100, user, str(rng.choice(state.legal_actions(side))))
-        if played.mid_turn and played.state.quick_decision() and not quick:
-            break
-    else:
-        raise AssertionError("no private step left only a formality")
+    match, played = await to_a_private_formality(svc, 100)
+    user = played.actor_id
+    other = match.other_player(user)
     seen = await svc.channel_view(played.match)
     assert seen is not None  # still her turn alone
     assert played.match.deadline == match.deadline, "the deadline others see moved"
