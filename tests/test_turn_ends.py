@@ -1,0 +1,101 @@
+"""What the channel is told when a private turn ends without its player (RULES.md, "Your turn is
+yours"): a loss on time after private steps tells the steps that stand, the console's sweep runs what
+the AI then owes, and a draw offer standing after a move shows its answers, read from the game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from cogs._format import DISCORD
+from play.markup import PLAIN
+from play.present import notice_text, told
+from play.service import MatchService
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
+
+
+async def private_steps(svc: MatchService, channel: int) -> list[str]:
+    """Play Battlefronts at random (seeded) until a player is in the middle of a private turn that
+    owes no quick decision: the notations of the steps the channel has not seen."""
+    rng = random.Random(2)
+    private: list[str] = []
+    for _ in range(300):
+        match, state = await svc.current(channel)
+        side = sorted(state.to_act())[0]
+        action = str(rng.choice(state.legal_actions(side)))
+        played = await svc.act(channel, match.sides[side], action)
+        private = [*private, action] if played.mid_turn else []
+        if played.mid_turn and not played.state.quick_decision() and len(private) >= 2:
+            return private
+    raise AssertionError("no private turn of two steps came")
+
+
+async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
+    """Bob took two private steps, then let his deadline pass. The loss on time used to name only
+    the loss while its board showed his steps; the steps stand, and the notice now tells them."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    private = await private_steps(svc, 100)
+    match, _ = await svc.current(100)
+    assert await svc.channel_view(match) is not None  # the channel has not seen them
+    assert match.deadline is not None
+    [notice] = [n for n in await svc.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    assert notice.played is not None and notice.played.over
+    told_steps = [s.notation for s in notice.played.steps]
+    assert told_steps[: len(private)] == private and len(told_steps) == len(private) + 1, (
+        told_steps,
+        private,
+    )
+    text = notice_text(notice, PLAIN)
+    assert text.startswith(f"@{notice.user_id} ran out of time and loses the game."), text
+    for line in told(notice.played, PLAIN).split("\n"):
+        assert line in text, (line, text)
+    assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
+
+
+async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
+    world: World,  # noqa: F811
+) -> None:
+    """The same through the bot: the channel's notice of the loss tells every private step, the
+    words and the board agree, and no step was shown before (each was answered privately)."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(2)
+    private: list[str] = []
+    for _ in range(300):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        action = str(rng.choice(state.legal_actions(side)))
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        private = [*private, action] if hidden else []
+        _, after = await service.current(w.general.id)
+        if hidden and not after.quick_decision() and len(private) >= 2:
+            break
+    else:
+        raise AssertionError("no private turn of two steps came")
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "forfeit"]
+    assert notice.played is not None
+    assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
+    [posted] = w.fake.messages_in(w.general)[before:]
+    assert posted.content.startswith(f"<@{user.id}> ran out of time and loses the game."), posted.content
+    for story in told(notice.played, DISCORD).split("\n"):
+        assert story in posted.content
+    png_of(posted)
