@@ -326,11 +326,16 @@ class Console:
                 self.inbox.setdefault(user, []).append((match.id, private_text(match, secret, self.markup)))
 
     async def show_notices(self, notices: list[Notice]) -> None:
+        """What the sweep did, each in its channel's words and board; then what the AI owes after
+        it (its turn after a default, a draw offer to answer), as Discord's sweep loop has it played:
+        no command of the player's would bring it, when the turn is the AI's."""
         for notice in notices:
             self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
             if notice.played is not None:
                 await self.show_played(notice.played)
                 self.tell_players(notice.played, actor_told=False)
+                if not notice.played.over:
+                    await self._ai_moves(notice.played.match)
 
     # ------------------------------------------------------------------ lines
 

@@ -8,11 +8,14 @@ import random
 from pathlib import Path
 
 from cogs._format import DISCORD
+from console.names import BOT_ID
 from play.markup import PLAIN
 from play.present import notice_text, told
 from play.service import MatchService
+from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
 
@@ -99,3 +102,41 @@ async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     for story in told(notice.played, DISCORD).split("\n"):
         assert story in posted.content
     png_of(posted)
+
+
+async def test_the_consoles_sweep_runs_what_the_ai_then_owes(tmp_path: Path) -> None:
+    """Against the AI at the console: my private Battlefronts turn leaves me only `pass` and its
+    deadline passes. The sweep passed for me, but the AI's turn then waited for my next action,
+    which the game refuses (it is the AI's turn): the game stood still. As in Discord's sweep loop,
+    the AI now plays what it owes right after the notice."""
+    clock = Clock(1_790_000_000.0)
+    console, out = await open_console(tmp_path, clock=clock)
+    await console.run_lines(["vs ai battlefronts random"])
+    svc = console.service
+    rng = random.Random(3)
+    for _ in range(300):
+        match, state = await svc.current(console.channel_id)
+        mine = match.side_of(console.my_id)
+        assert mine is not None and mine in state.to_act(), "the AI left its turn owed"
+        quick = state.quick_decision()
+        await console.run_lines([str(rng.choice(state.legal_actions(mine)))])
+        match, state = await svc.current(console.channel_id)
+        if await svc.channel_view(match) is not None and state.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    assert match.deadline is not None
+    played = len(await svc.db.actions(match.id))
+    out.truncate(0)
+    out.seek(0)
+    clock.now = match.deadline + 1
+    await console.run_lines(["/whoami"])  # every line runs the sweep first
+    said = out.getvalue()
+    assert "did not finish their turn in time" in said, said
+    rows = (await svc.db.actions(match.id))[played:]
+    assert rows[0].notation == "pass", [r.notation for r in rows]
+    assert any(r.player_id == BOT_ID for r in rows[1:]), [(r.player_id, r.notation) for r in rows]
+    match, state = await svc.latest(console.channel_id)
+    assert state.is_over() or (match.side_of(console.my_id) in state.to_act()), state.to_act()
+    assert said.count("board: ") >= 2, said  # the notice's board, then the AI's
+    await console.close()
