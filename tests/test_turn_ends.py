@@ -14,7 +14,7 @@ from play.present import notice_text, told
 from play.service import MatchService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, deployed, png_of, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
@@ -140,3 +140,36 @@ async def test_the_consoles_sweep_runs_what_the_ai_then_owes(tmp_path: Path) -> 
     assert state.is_over() or (match.side_of(console.my_id) in state.to_act()), state.to_act()
     assert said.count("board: ") >= 2, said  # the notice's board, then the AI's
     await console.close()
+
+
+async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(world: World) -> None:  # noqa: F811
+    """Alice offers a draw, then plays her turn on in private (in Block Wars her offer stands). The
+    buttons to answer it were shown only when a command's last link read `offer draw`; the board of
+    her whole turn, at the hand-off, now shows them too, read from the game, and names Bob, whose
+    answer it is. Her private boards show none (nobody else could click them)."""
+    w = world
+    await deployed(w)
+    offered = await w.slash(w.alice, "draw", {"choice": "offer"})
+    assert f"<@{w.bob.id}>: accept or decline the draw" in offered.message.content
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(4)
+    handed = None
+    for _ in range(20):
+        match, state = await service.current(w.general.id)
+        if match.side_of(w.alice.id) not in state.to_act():
+            break
+        legal = [a for a in state.legal_actions(match.side_of(w.alice.id)) if not a.anytime]
+        step = await w.slash(w.alice, "play", {"action": str(rng.choice(legal))})
+        await w.cog.idle()
+        if step.message.ephemeral:
+            assert not any("accept draw" in c for c in step.message.custom_ids), step.message.custom_ids
+        else:
+            handed = step.message
+    assert handed is not None, "her turn was never handed over"
+    match = await w.match()
+    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    assert accept in handed.custom_ids, handed.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in handed.custom_ids
+    assert f"<@{w.bob.id}>: accept or decline the draw" in handed.content, handed.content
+    answered = await w.fake.click(w.bob, handed, accept)
+    assert "Game over: a draw" in answered.message.content
