@@ -43,6 +43,12 @@ EXPIRED = (
 )
 
 
+def draw_note(answering: Sequence[int]) -> str:
+    """The line under a board with a draw offer standing: whose answer it is, and how to give it."""
+    who = " and ".join(f"<@{user}>" for user in answering)
+    return f"{who}: accept or decline the draw with the buttons (or the `draw` command)."
+
+
 class Outbox(Messages):
     """Boards: drawn, posted after a move (acknowledged first), and those owed posted again."""
 
@@ -159,8 +165,7 @@ class Outbox(Messages):
         view = components or discord.utils.MISSING
         note = ""
         if offered:
-            who = " and ".join(f"<@{user}>" for user in answering)
-            note = f"\n{who}: accept or decline the draw with the buttons (or the `draw` command)."
+            note = "\n" + draw_note(answering)
         room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
         text = head + played_text(played, DISCORD, limit=room) + note
         try:

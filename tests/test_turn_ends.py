@@ -173,3 +173,56 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
     assert f"<@{w.bob.id}>: accept or decline the draw" in handed.content, handed.content
     answered = await w.fake.click(w.bob, handed, accept)
     assert "Game over: a draw" in answered.message.content
+
+
+async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answers(
+    world: World,  # noqa: F811
+) -> None:
+    """In Battlefronts an offer stands until answered. Its maker plays her turn on in private till
+    only `pass` is left and lets the deadline pass: the sweep's board of her whole turn, the first
+    her opponent sees of it, carries the buttons to answer her offer."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(5)
+    offerer = None
+    for _ in range(600):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        quick = state.quick_decision()
+        if offerer is None and not quick and await service.channel_view(match) is None:
+            made = await w.fake.slash(user, w.general, "battlefronts", "draw", {"choice": "offer"})
+            assert not made.message.ephemeral, made.message.content  # never kept back
+            offerer = user
+            continue
+        legal = [a for a in state.legal_actions(side) if not a.anytime]
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": str(rng.choice(legal))})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        _, after = await service.current(w.general.id)
+        if hidden and user is offerer and after.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("the offerer's private turn never came down to a formality")
+    other = w.bob if offerer is w.alice else w.alice
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "default"]
+    assert notice.played is not None and other.id in notice.played.waiting
+    [posted] = w.fake.messages_in(w.general)[before:]
+    version = notice.played.match.version
+    for answer in ("accept draw", "decline draw"):
+        assert f"bw:dec:{match.id}:{version}:{answer}" in posted.custom_ids, posted.custom_ids
+    assert posted.content.endswith(
+        f"<@{other.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    )
+    answered = await w.fake.click(other, posted, f"bw:dec:{match.id}:{version}:accept draw")
+    assert "Game over: a draw" in answered.message.content, answered.message.content
