@@ -133,6 +133,10 @@ async def test_the_consoles_sweep_runs_what_the_ai_then_owes(tmp_path: Path) -> 
     await console.run_lines(["/whoami"])  # every line runs the sweep first
     said = out.getvalue()
     assert "did not finish their turn in time" in said, said
+    first = said.split("did not finish their turn in time, so the game finished it for them:\n")[1].split(
+        "\n"
+    )[0]
+    assert said.count(first) == 1, said  # told once, as in Discord: the board then follows
     rows = (await svc.db.actions(match.id))[played:]
     assert rows[0].notation == "pass", [r.notation for r in rows]
     assert any(r.player_id == BOT_ID for r in rows[1:]), [(r.player_id, r.notation) for r in rows]
