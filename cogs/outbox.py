@@ -16,6 +16,7 @@ from cogs._release import unlink_when_done
 from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
+from play.ai_turns import answering_draw
 from play.present import (
     ended_meanwhile_text,
     played_text,
@@ -40,6 +41,12 @@ EXPIRED = (
     "your `{}` was played, though Discord gave up waiting for my answer. It is still your turn: "
     "the `board` command shows you your position, for you alone"
 )
+
+
+def draw_note(answering: Sequence[int]) -> str:
+    """The line under a board with a draw offer standing: whose answer it is, and how to give it."""
+    who = " and ".join(f"<@{user}>" for user in answering)
+    return f"{who}: accept or decline the draw with the buttons (or the `draw` command)."
 
 
 class Outbox(Messages):
@@ -149,7 +156,8 @@ class Outbox(Messages):
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
-        offered = played.notation.rsplit(";", 1)[-1].strip() == "offer draw" and not played.over
+        answering = answering_draw(played)  # read from the game, however the offer was made
+        offered = bool(answering)
         components = self.board_components(played.match, played.state, draw_offer=offered)
         if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
             # the answer to a player's own step of a turn they go on with: they may take it back
@@ -157,8 +165,7 @@ class Outbox(Messages):
         view = components or discord.utils.MISSING
         note = ""
         if offered:
-            other = played.match.other_player(played.actor_id)
-            note = f"\n<@{other}>: accept or decline the draw with the buttons (or the `draw` command)."
+            note = "\n" + draw_note(answering)
         room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
         text = head + played_text(played, DISCORD, limit=room) + note
         try:

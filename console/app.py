@@ -288,11 +288,15 @@ class Console:
         channel's, for a board of what it saw: a name counting a private turn's steps told them)."""
         return await self.service.action_count(match.id, upto=match.version)
 
-    async def show_played(self, played: Played, seq: int | None = None, *, mine: bool = False) -> Path:
+    async def show_played(
+        self, played: Played, seq: int | None = None, *, mine: bool = False, told_already: bool = False
+    ) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
         players now waiting last acted, as in Discord) and print its path with the bot's text: for
         the command typed here (`mine`), what each of its actions did; else what the stretch did.
-        `seq` is the number of actions played by then (the file name's), default: all so far."""
+        `seq` is the number of actions played by then (the file name's), default: all so far.
+        `told_already`: the words came before (a sweep's notice), so only the board and the status
+        follow, as in Discord."""
         if seq is None:
             seq = await self._seq(played.match)
         shown = await self.service.stretch(played) if played.hands_off else played
@@ -305,7 +309,8 @@ class Console:
             self.say(MID_TURN_NOTE)
             return path
         self.say(f"board: {path}")
-        self.say(played_story(played) if mine else told(shown, self.markup))
+        if not told_already:
+            self.say(played_story(played) if mine else told(shown, self.markup))
         if mine and len(shown.steps) > len(played.steps):
             self.say(f"The channel sees your turn: {told(shown, self.markup)}")
         self.say(status_text(shown.match, shown.state, self.markup))
@@ -326,11 +331,16 @@ class Console:
                 self.inbox.setdefault(user, []).append((match.id, private_text(match, secret, self.markup)))
 
     async def show_notices(self, notices: list[Notice]) -> None:
+        """What the sweep did, each in its channel's words and board; then what the AI owes after
+        it (its turn after a default, a draw offer to answer), as Discord's sweep loop has it played:
+        no command of the player's would bring it, when the turn is the AI's."""
         for notice in notices:
             self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
             if notice.played is not None:
-                await self.show_played(notice.played)
+                await self.show_played(notice.played, told_already=True)
                 self.tell_players(notice.played, actor_told=False)
+                if not notice.played.over:
+                    await self._ai_moves(notice.played.match)
 
     # ------------------------------------------------------------------ lines
 

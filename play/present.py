@@ -506,9 +506,14 @@ def notice_text(notice: Notice, markup: Markup) -> str:
             return f"{who} did not finish their turn in time, so the game finished it for them:\n{story}"
         return f"{who} did not answer in time: {notice.played.line}"
     if notice.abandoned:
-        return "Neither player acted in time: the game ends without a winner."
-    assert notice.user_id is not None
-    if notice.clock_out:
+        said = "Neither player acted in time: the game ends without a winner."
+    else:
+        assert notice.user_id is not None
         who = markup.mention(notice.user_id)
-        return f"{who} has no time left on their clock for this game and loses on time."
-    return f"{markup.mention(notice.user_id)} ran out of time and loses the game."
+        said = f"{who} ran out of time and loses the game."
+        if notice.clock_out:
+            said = f"{who} has no time left on their clock for this game and loses on time."
+    if notice.whole_turn and notice.played is not None:
+        # the turn was theirs alone till now: its steps stand, and the channel reads them all
+        said += f" The steps of the turn they had begun stand:\n{told(notice.played, markup)}"
+    return said

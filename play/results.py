@@ -330,7 +330,8 @@ class Notice:
     due: float | None = None  # a reminder: when the move is due
     abandoned: bool = False  # a forfeit: both sides owed an action and neither came
     clock_out: bool = False  # a forfeit: the player's game clock ran out, not the turn's own deadline
-    # a default: `played` is the late player's whole turn, kept private until this default handed it over
+    # a default or a forfeit: `played` is the late player's whole turn, kept private until this
+    # default handed it over or this loss ended the game (its steps stand)
     whole_turn: bool = False
 
 

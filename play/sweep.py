@@ -82,8 +82,9 @@ class Sweep(AiTurns):
             if not owed:
                 return None
             quick_before = state.quick_decision()
-            # a turn still private (its last step left only a formality): the channel sees it now
-            private = await self.channel_view(match) if quick_before else None
+            # a turn still private (its last step left only a formality, or its player let the clock
+            # run out in the middle of it): the channel sees it now, as it would at a hand-off
+            private = await self.channel_view(match)
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
             clock_out = not quick_before and clock_limits(match, late) is not None
@@ -103,14 +104,22 @@ class Sweep(AiTurns):
             except StalePrompt:
                 return None
         users = tuple(match.sides[s] for s in owed)
+        if private is not None:
+            # As its player's own hand-off would have: the notice and its board tell the whole turn,
+            # not only the default or the loss that ended it; its steps stand (RULES.md, "Your turn
+            # is yours").
+            played = await self.stretch(played)
+        whole_turn = private is not None
         if not state.is_over():
-            if private is not None:
-                # As its player's own hand-off would have: the notice and its board tell the whole
-                # turn, not only the default that ended it (RULES.md, "Your turn is yours").
-                whole = await self.stretch(played)
-                return Notice("default", whole.match, late, whole, late=users, whole_turn=True)
-            return Notice("default", played.match, late, played, late=users)
+            return Notice("default", played.match, late, played, late=users, whole_turn=whole_turn)
         abandoned = len(owed) > 1 and not quick_before
         return Notice(
-            "forfeit", played.match, late, played, late=users, abandoned=abandoned, clock_out=clock_out
+            "forfeit",
+            played.match,
+            late,
+            played,
+            late=users,
+            abandoned=abandoned,
+            clock_out=clock_out,
+            whole_turn=whole_turn,
         )

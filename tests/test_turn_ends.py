@@ -1,0 +1,232 @@
+"""What the channel is told when a private turn ends without its player (RULES.md, "Your turn is
+yours"): a loss on time after private steps tells the steps that stand, the console's sweep runs what
+the AI then owes, and a draw offer standing after a move shows its answers, read from the game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from cogs._format import DISCORD
+from console.names import BOT_ID
+from play.markup import PLAIN
+from play.present import notice_text, told
+from play.service import MatchService
+from tests.clock import Clock
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, deployed, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_console import open_console
+from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
+
+
+async def private_steps(svc: MatchService, channel: int) -> list[str]:
+    """Play Battlefronts at random (seeded) until a player is in the middle of a private turn that
+    owes no quick decision: the notations of the steps the channel has not seen."""
+    rng = random.Random(2)
+    private: list[str] = []
+    for _ in range(300):
+        match, state = await svc.current(channel)
+        side = sorted(state.to_act())[0]
+        action = str(rng.choice(state.legal_actions(side)))
+        played = await svc.act(channel, match.sides[side], action)
+        private = [*private, action] if played.mid_turn else []
+        if played.mid_turn and not played.state.quick_decision() and len(private) >= 2:
+            return private
+    raise AssertionError("no private turn of two steps came")
+
+
+async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
+    """Bob took two private steps, then let his deadline pass. The loss on time used to name only
+    the loss while its board showed his steps; the steps stand, and the notice now tells them."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    private = await private_steps(svc, 100)
+    match, _ = await svc.current(100)
+    assert await svc.channel_view(match) is not None  # the channel has not seen them
+    assert match.deadline is not None
+    [notice] = [n for n in await svc.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    assert notice.played is not None and notice.played.over
+    told_steps = [s.notation for s in notice.played.steps]
+    assert told_steps[: len(private)] == private and len(told_steps) == len(private) + 1, (
+        told_steps,
+        private,
+    )
+    text = notice_text(notice, PLAIN)
+    assert text.startswith(f"@{notice.user_id} ran out of time and loses the game."), text
+    for line in told(notice.played, PLAIN).split("\n"):
+        assert line in text, (line, text)
+    assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
+
+
+async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
+    world: World,  # noqa: F811
+) -> None:
+    """The same through the bot: the channel's notice of the loss tells every private step, the
+    words and the board agree, and no step was shown before (each was answered privately)."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(2)
+    private: list[str] = []
+    for _ in range(300):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        action = str(rng.choice(state.legal_actions(side)))
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        private = [*private, action] if hidden else []
+        _, after = await service.current(w.general.id)
+        if hidden and not after.quick_decision() and len(private) >= 2:
+            break
+    else:
+        raise AssertionError("no private turn of two steps came")
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "forfeit"]
+    assert notice.played is not None
+    assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
+    [posted] = w.fake.messages_in(w.general)[before:]
+    assert posted.content.startswith(f"<@{user.id}> ran out of time and loses the game."), posted.content
+    for story in told(notice.played, DISCORD).split("\n"):
+        assert story in posted.content
+    png_of(posted)
+
+
+async def test_the_consoles_sweep_runs_what_the_ai_then_owes(tmp_path: Path) -> None:
+    """Against the AI at the console: my private Battlefronts turn leaves me only `pass` and its
+    deadline passes. The sweep passed for me, but the AI's turn then waited for my next action,
+    which the game refuses (it is the AI's turn): the game stood still. As in Discord's sweep loop,
+    the AI now plays what it owes right after the notice."""
+    clock = Clock(1_790_000_000.0)
+    console, out = await open_console(tmp_path, clock=clock)
+    await console.run_lines(["vs ai battlefronts random"])
+    svc = console.service
+    rng = random.Random(3)
+    for _ in range(300):
+        match, state = await svc.current(console.channel_id)
+        mine = match.side_of(console.my_id)
+        assert mine is not None and mine in state.to_act(), "the AI left its turn owed"
+        quick = state.quick_decision()
+        await console.run_lines([str(rng.choice(state.legal_actions(mine)))])
+        match, state = await svc.current(console.channel_id)
+        if await svc.channel_view(match) is not None and state.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("no private step left only a formality")
+    assert match.deadline is not None
+    played = len(await svc.db.actions(match.id))
+    out.truncate(0)
+    out.seek(0)
+    clock.now = match.deadline + 1
+    await console.run_lines(["/whoami"])  # every line runs the sweep first
+    said = out.getvalue()
+    assert "did not finish their turn in time" in said, said
+    first = said.split("did not finish their turn in time, so the game finished it for them:\n")[1].split(
+        "\n"
+    )[0]
+    assert said.count(first) == 1, said  # told once, as in Discord: the board then follows
+    rows = (await svc.db.actions(match.id))[played:]
+    assert rows[0].notation == "pass", [r.notation for r in rows]
+    assert any(r.player_id == BOT_ID for r in rows[1:]), [(r.player_id, r.notation) for r in rows]
+    match, state = await svc.latest(console.channel_id)
+    assert state.is_over() or (match.side_of(console.my_id) in state.to_act()), state.to_act()
+    assert said.count("board: ") >= 2, said  # the notice's board, then the AI's
+    await console.close()
+
+
+async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(world: World) -> None:  # noqa: F811
+    """Alice offers a draw, then plays her turn on in private (in Block Wars her offer stands). The
+    buttons to answer it were shown only when a command's last link read `offer draw`; the board of
+    her whole turn, at the hand-off, now shows them too, read from the game, and names Bob, whose
+    answer it is. Her private boards show none (nobody else could click them)."""
+    w = world
+    await deployed(w)
+    offered = await w.slash(w.alice, "draw", {"choice": "offer"})
+    assert f"<@{w.bob.id}>: accept or decline the draw" in offered.message.content
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(4)
+    handed = None
+    for _ in range(20):
+        match, state = await service.current(w.general.id)
+        if match.side_of(w.alice.id) not in state.to_act():
+            break
+        legal = [a for a in state.legal_actions(match.side_of(w.alice.id)) if not a.anytime]
+        step = await w.slash(w.alice, "play", {"action": str(rng.choice(legal))})
+        await w.cog.idle()
+        if step.message.ephemeral:
+            assert not any("accept draw" in c for c in step.message.custom_ids), step.message.custom_ids
+        else:
+            handed = step.message
+    assert handed is not None, "her turn was never handed over"
+    match = await w.match()
+    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    assert accept in handed.custom_ids, handed.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in handed.custom_ids
+    assert f"<@{w.bob.id}>: accept or decline the draw" in handed.content, handed.content
+    answered = await w.fake.click(w.bob, handed, accept)
+    assert "Game over: a draw" in answered.message.content
+
+
+async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answers(
+    world: World,  # noqa: F811
+) -> None:
+    """In Battlefronts an offer stands until answered. Its maker plays her turn on in private till
+    only `pass` is left and lets the deadline pass: the sweep's board of her whole turn, the first
+    her opponent sees of it, carries the buttons to answer her offer."""
+    w = world
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    service = w.bot.service  # type: ignore[union-attr]
+    rng = random.Random(5)
+    offerer = None
+    for _ in range(600):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        quick = state.quick_decision()
+        if offerer is None and not quick and await service.channel_view(match) is None:
+            made = await w.fake.slash(user, w.general, "battlefronts", "draw", {"choice": "offer"})
+            assert not made.message.ephemeral, made.message.content  # never kept back
+            offerer = user
+            continue
+        legal = [a for a in state.legal_actions(side) if not a.anytime]
+        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": str(rng.choice(legal))})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        _, after = await service.current(w.general.id)
+        if hidden and user is offerer and after.quick_decision() and not quick:
+            break
+    else:
+        raise AssertionError("the offerer's private turn never came down to a formality")
+    other = w.bob if offerer is w.alice else w.alice
+    match = await w.match()
+    assert match.deadline is not None
+    before = len(w.fake.messages_in(w.general))
+    w.clock.now = match.deadline + 1
+    [notice] = [n for n in await w.cog.run_sweep() if n.kind == "default"]
+    assert notice.played is not None and other.id in notice.played.waiting
+    [posted] = w.fake.messages_in(w.general)[before:]
+    version = notice.played.match.version
+    for answer in ("accept draw", "decline draw"):
+        assert f"bw:dec:{match.id}:{version}:{answer}" in posted.custom_ids, posted.custom_ids
+    assert posted.content.endswith(
+        f"<@{other.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    )
+    answered = await w.fake.click(other, posted, f"bw:dec:{match.id}:{version}:accept draw")
+    assert "Game over: a draw" in answered.message.content, answered.message.content
