@@ -17,7 +17,7 @@ from engine.protocol import Game, State
 from play.markup import PLAIN
 from play.present import notice_text, told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, battlefronts_accepted, png_of, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality
 from tests.test_console import open_console
 from tests.test_service import Held
@@ -176,13 +176,7 @@ async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole
     """The same through the bot: Bob's Battlefronts turn, private until its last step left him only
     `pass`, is told in the channel by the sweep's notice, every step of it, on one board."""
     w = world
-    challenge = await w.fake.slash(
-        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
-    )
-    match = await w.match()
-    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
-    await w.cog.idle()
-    service = w.bot.service  # type: ignore[union-attr]
+    service = await battlefronts_accepted(w)
     rng = random.Random(1)
     private: list[str] = []  # the steps of the turn the channel has not seen
     for _ in range(300):

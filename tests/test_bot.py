@@ -29,6 +29,7 @@ from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.events import Event
 from engine.blockwars.position import build
+from play.service import MatchService
 from play.undo import MID_TURN_NOTE
 from render.blockwars import render_board
 from settings import Settings, load_settings
@@ -157,6 +158,19 @@ async def challenge_accepted(w: World, channel=None) -> FakeMessage:
     assert_board_post(board, w.alice)
     assert "deploy" in board.content
     return board
+
+
+async def battlefronts_accepted(w: World) -> MatchService:
+    """Alice (the Reds) challenges Bob to Battlefronts in #general and he accepts by the button:
+    the bot's service, to read the game the tests then play through the bot."""
+    challenge = await w.fake.slash(
+        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
+    )
+    match = await w.match()
+    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
+    await w.cog.idle()
+    assert w.bot is not None
+    return w.bot.service
 
 
 async def deployed(w: World, channel=None) -> FakeMessage:

@@ -14,7 +14,7 @@ from play.present import notice_text, told
 from play.service import MatchService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, deployed, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, battlefronts_accepted, deployed, png_of, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
@@ -67,13 +67,7 @@ async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     """The same through the bot: the channel's notice of the loss tells every private step, the
     words and the board agree, and no step was shown before (each was answered privately)."""
     w = world
-    challenge = await w.fake.slash(
-        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
-    )
-    match = await w.match()
-    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
-    await w.cog.idle()
-    service = w.bot.service  # type: ignore[union-attr]
+    service = await battlefronts_accepted(w)
     rng = random.Random(2)
     private: list[str] = []
     for _ in range(300):
@@ -186,13 +180,7 @@ async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answer
     only `pass` is left and lets the deadline pass: the sweep's board of her whole turn, the first
     her opponent sees of it, carries the buttons to answer her offer."""
     w = world
-    challenge = await w.fake.slash(
-        w.alice, w.general, "battlefronts", "challenge", {"opponent": w.bob, "side": "red"}
-    )
-    match = await w.match()
-    await w.fake.click(w.bob, challenge.message, f"bw:accept:{match.id}")
-    await w.cog.idle()
-    service = w.bot.service  # type: ignore[union-attr]
+    service = await battlefronts_accepted(w)
     rng = random.Random(5)
     offerer = None
     for _ in range(600):
