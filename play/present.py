@@ -514,6 +514,7 @@ def notice_text(notice: Notice, markup: Markup) -> str:
         if notice.clock_out:
             said = f"{who} has no time left on their clock for this game and loses on time."
     if notice.whole_turn and notice.played is not None:
-        # the turn was theirs alone till now: its steps stand, and the channel reads them all
-        said += f" The steps of the turn they had begun stand:\n{told(notice.played, markup)}"
+        # the turn was theirs alone till now: its steps stand, and the channel reads them all; the
+        # last step is the sweep's own loss on time, which the sentence before has said already
+        said += f" The steps of the turn they had begun stand:\n{recap(notice.played.steps[:-1], markup)}"
     return said

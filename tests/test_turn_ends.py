@@ -56,9 +56,11 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
     )
     text = notice_text(notice, PLAIN)
     assert text.startswith(f"@{notice.user_id} ran out of time and loses the game."), text
-    for line in told(notice.played, PLAIN).split("\n"):
+    *steps, loss = told(notice.played, PLAIN).split("\n")
+    for line in steps:
         assert line in text, (line, text)
     assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
+    assert loss not in text and text.count("ran out of time") == 1, text  # the loss is said once
 
 
 async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
@@ -93,8 +95,10 @@ async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
     [posted] = w.fake.messages_in(w.general)[before:]
     assert posted.content.startswith(f"<@{user.id}> ran out of time and loses the game."), posted.content
-    for story in told(notice.played, DISCORD).split("\n"):
+    *steps, loss = told(notice.played, DISCORD).split("\n")
+    for story in steps:
         assert story in posted.content
+    assert loss not in posted.content  # the loss is said in the notice's first sentence, not again
     png_of(posted)
 
 
