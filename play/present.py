@@ -497,13 +497,19 @@ def notice_text(notice: Notice, markup: Markup) -> str:
         assert notice.user_id is not None and notice.due is not None
         clock = _clock_due(notice.match, notice.user_id, "your")
         return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}."
-    if notice.kind == "default":
+    if notice.kind == "default" or notice.by_default:
         assert notice.played is not None
         who = " and ".join(markup.mention(u) for u in notice.late)
+        # the game's automatic answer, which may have ended the game (as often won as lost by it)
+        ended = ", and that ended the game" if notice.by_default else ""
+        story = told(notice.played, markup)
         if notice.whole_turn:
-            story = told(notice.played, markup)
             # the turn was theirs alone till now: the channel reads all of it, the default last
-            return f"{who} did not finish their turn in time, so the game finished it for them:\n{story}"
+            return (
+                f"{who} did not finish their turn in time, so the game finished it for them{ended}:\n{story}"
+            )
+        if ended:
+            return f"{who} did not answer in time, so the game answered for them{ended}:\n{story}"
         return f"{who} did not answer in time: {notice.played.line}"
     if notice.abandoned:
         said = "Neither player acted in time: the game ends without a winner."

@@ -333,6 +333,9 @@ class Notice:
     # a default or a forfeit: `played` is the late player's whole turn, kept private until this
     # default handed it over or this loss ended the game (its steps stand)
     whole_turn: bool = False
+    # a forfeit: the game was ended by the late player's automatic answer (a default that finished
+    # the game: a last round's limit, a win), not by a loss on time
+    by_default: bool = False
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

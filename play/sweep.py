@@ -122,4 +122,5 @@ class Sweep(AiTurns):
             abandoned=abandoned,
             clock_out=clock_out,
             whole_turn=whole_turn,
+            by_default=quick_before and steps[-1][0] != str(TIMEOUT),
         )

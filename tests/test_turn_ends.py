@@ -222,3 +222,43 @@ async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answer
     )
     answered = await w.fake.click(other, posted, f"bw:dec:{match.id}:{version}:accept draw")
     assert "Game over: a draw" in answered.message.content, answered.message.content
+
+
+async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(tmp_path: Path) -> None:
+    """Battlefronts: a player left only the formal `pass` lets the deadline go by; the game passes
+    for them, and that pass ends the game (the last round's limit, or three fronts held), often with
+    them as the winner. The notice said they "ran out of time and lose the game", beside a game-over
+    line naming them the winner. It now says the game's automatic answer ended it, and tells it."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=2,
+        game="battlefronts",
+        side="red",
+        options={"rounds": 2},
+    )
+    await svc.accept(100, 2)
+    rng = random.Random(8)
+    for _ in range(3000):
+        match, state = await svc.current(100)
+        side = sorted(state.to_act())[0]
+        default = state.default_action(side) if state.quick_decision() else None
+        if default is not None:
+            after = state.clone()
+            after.apply(default, side)
+            outcome = after.outcome()
+            if outcome is not None and outcome.winner == side:
+                break
+        await svc.act(100, match.sides[side], str(rng.choice(state.legal_actions(side))))
+    else:
+        raise AssertionError("no default answer that wins the game came")
+    assert match.deadline is not None
+    [notice] = await svc.sweep(match.deadline + 1)
+    assert notice.played is not None and notice.played.over
+    assert notice.played.match.winner_id == match.sides[side]  # the late player won by the pass
+    text = notice_text(notice, PLAIN)
+    assert "loses" not in text and "ran out of time" not in text, text
+    assert text.startswith(f"@{match.sides[side]} did not "), text
+    assert "and that ended the game:" in text and told(notice.played, PLAIN) in text, text
