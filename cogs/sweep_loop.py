@@ -11,9 +11,9 @@ from cogs.outbox import draw_note
 from data import StoreUnavailable
 from play import Notice
 from play.ai_turns import answering_draw
+from play.notices import notice_text
 from play.present import (
     fitted,
-    notice_text,
     status_text,
 )
 

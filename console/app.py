@@ -47,10 +47,10 @@ from play.listings import (
     review_text,
     stats_text,
 )
+from play.notices import notice_text
 from play.present import (
     chosen_side_text,
     history_text,
-    notice_text,
     played_story,
     private_text,
     rules_text,

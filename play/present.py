@@ -20,7 +20,6 @@ from play.markup import Markup
 from play.results import (
     SEPARATOR,
     HistoryEntry,
-    Notice,
     Played,
     Refused,
     Step,
@@ -132,12 +131,12 @@ def status_text(match: Match, state: State, markup: Markup) -> str:
     lines = []
     for side in sorted(state.to_act()):
         player = markup.mention(match.sides[side]) if side in match.sides else rules.side(side).title
-        clock = _clock_due(match, match.sides.get(side), "their")
+        clock = clock_due(match, match.sides.get(side), "their")
         lines.append(f"{rules.status(public, side).replace('{player}', player)} Due {due}{clock}.")
     return "\n".join(lines)
 
 
-def _clock_due(match: Match, user_id: int | None, whose: str) -> str:
+def clock_due(match: Match, user_id: int | None, whose: str) -> str:
     """After "due <when>" for a turn whose deadline the player's game clock sets: that it does and
     what was left on it when the turn began; '' otherwise (the turn's own deadline, or no clock)."""
     left = None if user_id is None else clock_limits(match, user_id)
@@ -334,7 +333,7 @@ def turn_dm_text(
     last acted (as their side may know it) and what the game dealt them privately meanwhile. Within
     `limit` characters only the recap is shortened: the ping and the dealt cards are never cut."""
     due = when(markup, match.deadline) if match.deadline else "whenever you like"
-    clock = _clock_due(match, user_id, "your") if match.deadline else ""
+    clock = clock_due(match, user_id, "your") if match.deadline else ""
     head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}{clock}."
     side = match.side_of(user_id)
     since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
@@ -487,40 +486,3 @@ def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], 
         return text
     later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
     return text + f" Send `{later}` when it is your turn again, if it still fits"
-
-
-def notice_text(notice: Notice, markup: Markup) -> str:
-    """What the channel is told of something the sweep did, in the adapter's markup."""
-    if notice.kind == "expired":
-        return "The challenge expired unanswered."
-    if notice.kind == "reminder":
-        assert notice.user_id is not None and notice.due is not None
-        clock = _clock_due(notice.match, notice.user_id, "your")
-        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}."
-    if notice.kind == "default" or notice.by_default:
-        assert notice.played is not None
-        who = " and ".join(markup.mention(u) for u in notice.late)
-        # the game's automatic answer, which may have ended the game (as often won as lost by it)
-        ended = ", and that ended the game" if notice.by_default else ""
-        story = told(notice.played, markup)
-        if notice.whole_turn:
-            # the turn was theirs alone till now: the channel reads all of it, the default last
-            return (
-                f"{who} did not finish their turn in time, so the game finished it for them{ended}:\n{story}"
-            )
-        if ended:
-            return f"{who} did not answer in time, so the game answered for them{ended}:\n{story}"
-        return f"{who} did not answer in time: {notice.played.line}"
-    if notice.abandoned:
-        said = "Neither player acted in time: the game ends without a winner."
-    else:
-        assert notice.user_id is not None
-        who = markup.mention(notice.user_id)
-        said = f"{who} ran out of time and loses the game."
-        if notice.clock_out:
-            said = f"{who} has no time left on their clock for this game and loses on time."
-    if notice.whole_turn and notice.played is not None:
-        # the turn was theirs alone till now: its steps stand, and the channel reads them all; the
-        # last step is the sweep's own loss on time, which the sentence before has said already
-        said += f" The steps of the turn they had begun stand:\n{recap(notice.played.steps[:-1], markup)}"
-    return said

@@ -320,7 +320,7 @@ class TimeAway:
 @dataclass(slots=True)
 class Notice:
     """Something the sweep did that players should hear about, as data: each adapter words it
-    (`play.present.notice_text`) with its own markup."""
+    (`play.notices.notice_text`) with its own markup."""
 
     kind: str  # reminder, default (a quick decision answered by default), forfeit, expired
     match: Match

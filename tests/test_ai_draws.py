@@ -15,7 +15,8 @@ from cogs._format import DISCORD
 from engine import IllegalAction, registry
 from engine.protocol import Game, State
 from play.markup import PLAIN
-from play.present import notice_text, told
+from play.notices import notice_text
+from play.present import told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, png_of, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality

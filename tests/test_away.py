@@ -21,7 +21,7 @@ from cogs.core import Core
 from console import Console
 from data import Database, Match, Status
 from play import BadRequest, MatchService
-from play.present import notice_text
+from play.notices import notice_text
 from play.service import AWAY_DAYS_A_YEAR
 from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord

@@ -14,7 +14,8 @@ from engine import registry
 from play import BadRequest, MatchService
 from play.listings import away_notice, away_text, back_notice, my_games_text
 from play.markup import PLAIN
-from play.present import notice_text, status_text, turn_dm_text
+from play.notices import notice_text
+from play.present import status_text, turn_dm_text
 from play.results import Notice, Played, clock_limits, game_clock_left
 from play.tournament import DAY, RoundDone, TournamentService, turn_seconds
 from play.tournament_text import game_text, round_now_text

@@ -10,7 +10,8 @@ from pathlib import Path
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
-from play.present import notice_text, told
+from play.notices import notice_text
+from play.present import told
 from play.service import MatchService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
