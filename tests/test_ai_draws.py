@@ -18,7 +18,7 @@ from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, battlefronts_accepted, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, battlefronts_accepted, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality
 from tests.test_console import open_console
 from tests.test_service import Held
@@ -178,23 +178,10 @@ async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole
     `pass`, is told in the channel by the sweep's notice, every step of it, on one board."""
     w = world
     service = await battlefronts_accepted(w)
-    rng = random.Random(1)
-    private: list[str] = []  # the steps of the turn the channel has not seen
-    for _ in range(300):
-        match, state = await service.current(w.general.id)
-        side = sorted(state.to_act())[0]
-        user = w.alice if match.sides[side] == w.alice.id else w.bob
-        quick = state.quick_decision()
-        action = str(rng.choice(state.legal_actions(side)))
-        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
-        await w.cog.idle()
-        hidden = all(m.ephemeral for m in step.messages)
-        private = [*private, action] if hidden else []
-        _, after = await service.current(w.general.id)
-        if hidden and after.quick_decision() and not quick:
-            break
-    else:
-        raise AssertionError("no private step left only a formality")
+    # the steps of the turn the channel has not seen, the last one leaving only a formality
+    private = await private_steps_until(
+        w, service, 1, lambda quick, after, _: after.quick_decision() and not quick
+    )
     match = await w.match()
     assert match.deadline is not None
     before = len(w.fake.messages_in(w.general))
@@ -203,7 +190,7 @@ async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole
     assert notice.played is not None
     assert [s.notation for s in notice.played.steps][-len(private) - 1 :] == [*private, "pass"]
     [posted] = w.fake.messages_in(w.general)[before:]
-    assert posted.content.startswith(f"<@{user.id}> did not finish their turn in time")
+    assert posted.content.startswith(f"<@{match.turn_player_id}> did not finish their turn in time")
     for story in told(notice.played, DISCORD).split("\n"):
         assert story in posted.content
     assert posted.content.count("\n") >= len(private) + 1  # a line for each step, then whose turn

@@ -17,6 +17,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import discord
@@ -29,6 +30,7 @@ from data import Status
 from engine.blockwars import Side, State
 from engine.blockwars.events import Event
 from engine.blockwars.position import build
+from engine.protocol import State as AnyGame
 from play.service import MatchService
 from play.undo import MID_TURN_NOTE
 from render.blockwars import render_board
@@ -171,6 +173,30 @@ async def battlefronts_accepted(w: World) -> MatchService:
     await w.cog.idle()
     assert w.bot is not None
     return w.bot.service
+
+
+async def private_steps_until(
+    w: World, service: MatchService, seed: int, stop: Callable[[bool, AnyGame, list[str]], bool]
+) -> list[str]:
+    """Play the game in #general at random (seeded) through the bot, each step a `play` command of
+    the player to act, until a step answered privately meets `stop(quick_before, after, private)`:
+    the steps of the turn the channel has not seen (the last one included)."""
+    rng = random.Random(seed)
+    private: list[str] = []
+    for _ in range(300):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        user = w.alice if match.sides[side] == w.alice.id else w.bob
+        quick = state.quick_decision()
+        action = str(rng.choice(state.legal_actions(side)))
+        step = await w.fake.slash(user, w.general, match.game, "play", {"action": action})
+        await w.cog.idle()
+        hidden = all(m.ephemeral for m in step.messages)
+        private = [*private, action] if hidden else []
+        _, after = await service.current(w.general.id)
+        if hidden and stop(quick, after, private):
+            return private
+    raise AssertionError("no private step met the test's condition")
 
 
 async def deployed(w: World, channel=None) -> FakeMessage:

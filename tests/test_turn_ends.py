@@ -15,7 +15,7 @@ from play.present import told
 from play.service import MatchService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.test_bot import World, battlefronts_accepted, deployed, png_of, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
@@ -71,22 +71,9 @@ async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     words and the board agree, and no step was shown before (each was answered privately)."""
     w = world
     service = await battlefronts_accepted(w)
-    rng = random.Random(2)
-    private: list[str] = []
-    for _ in range(300):
-        match, state = await service.current(w.general.id)
-        side = sorted(state.to_act())[0]
-        user = w.alice if match.sides[side] == w.alice.id else w.bob
-        action = str(rng.choice(state.legal_actions(side)))
-        step = await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
-        await w.cog.idle()
-        hidden = all(m.ephemeral for m in step.messages)
-        private = [*private, action] if hidden else []
-        _, after = await service.current(w.general.id)
-        if hidden and not after.quick_decision() and len(private) >= 2:
-            break
-    else:
-        raise AssertionError("no private turn of two steps came")
+    private = await private_steps_until(
+        w, service, 2, lambda _, after, private: not after.quick_decision() and len(private) >= 2
+    )
     match = await w.match()
     assert match.deadline is not None
     before = len(w.fake.messages_in(w.general))
@@ -95,7 +82,8 @@ async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     assert notice.played is not None
     assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
     [posted] = w.fake.messages_in(w.general)[before:]
-    assert posted.content.startswith(f"<@{user.id}> ran out of time and loses the game."), posted.content
+    late = match.turn_player_id
+    assert posted.content.startswith(f"<@{late}> ran out of time and loses the game."), posted.content
     *steps, loss = told(notice.played, DISCORD).split("\n")
     for story in steps:
         assert story in posted.content
