@@ -214,14 +214,9 @@ def exact_threat(s: State, attacker: Side, odds: ai.Odds, w: ai.Weights) -> floa
     """Hard's `threat` (the gain of `attacker`'s two best attacks if it moved now) with each fight
     judged by the cards it would really draw: the first by the two decks' top cards, the second by
     the next two (King, Ace and Jack aside, as in hard's)."""
-    if s.phase != PLAY or s.pending is not None:
+    t = ai.attackers_turn(s, attacker)
+    if t is None:
         return 0.0
-    t = s
-    if s.active is not attacker:
-        t = s.clone()
-        t.apply(A.END)
-        if t.phase != PLAY or t.pending is not None or t.active is not attacker:
-            return 0.0
     board = t.board
     defender = attacker.other
     wire_from, wire_to = defender.front_rank + defender.forward, defender.front_rank

@@ -294,20 +294,29 @@ def unit_value(s: State, uid: str, w: Weights = PLAIN) -> float:
     return w.inf + (w.adv[6] + w.one_through if p == 7 else w.adv[p])
 
 
+def attackers_turn(s: State, attacker: Side) -> State | None:
+    """`s` with `attacker` to act in its play phase: `s` itself, or after the side on turn ends its
+    turn (a copy); None when no such turn follows at once (a decision pending, another phase)."""
+    if s.phase != PLAY or s.pending is not None:
+        return None
+    if s.active is attacker:
+        return s
+    t = s.clone()
+    t.apply(A.END)
+    if t.phase != PLAY or t.pending is not None or t.active is not attacker:
+        return None
+    return t
+
+
 def threat(s: State, attacker: Side, odds: dict[int, tuple[float, float, float]], w: Weights) -> float:
     """The expected gain of `attacker`'s two best attacks if it moved now in `s` (cards aside).
 
     A cheap stand-in for the opponent's reply: it is what a greedy opponent mostly does with its turn,
     so a plan that leaves units hanging next to enemy infantry or in a gun's sights pays for it.
     """
-    if s.phase != PLAY or s.pending is not None:
+    t = attackers_turn(s, attacker)
+    if t is None:
         return 0.0
-    t = s
-    if s.active is not attacker:
-        t = s.clone()
-        t.apply(A.END)
-        if t.phase != PLAY or t.pending is not None or t.active is not attacker:
-            return 0.0
     board = t.board
     defender = attacker.other
     wire_from, wire_to = defender.front_rank + defender.forward, defender.front_rank
