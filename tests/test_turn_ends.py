@@ -251,3 +251,41 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     assert "loses" not in text and "ran out of time" not in text, text
     assert text.startswith(f"@{match.sides[side]} did not "), text
     assert "and that ended the game:" in text and told(notice.played, PLAIN) in text, text
+
+
+async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(world: World) -> None:  # noqa: F811
+    """Alice offers a draw; anyone's `board` showed the game without the buttons to answer it (only
+    the board after the offer had them). It now carries them and names Bob, the same before and
+    after a private step of her turn (nothing shows whether she has taken one). Only Bob's click
+    counts: hers and Eve's are refused and leave the game as it was. Her own look at her private turn
+    shows none."""
+    w = world
+    await deployed(w)
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    match = await w.match()
+    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    note = f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    before = await w.slash(w.eve, "board")
+    assert accept in before.message.custom_ids, before.message.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in before.message.custom_ids
+    assert before.content.endswith(note), before.content
+    for wrong in (w.alice, w.eve):
+        refused = await w.fake.click(wrong, before.message, accept)
+        assert refused.message.ephemeral and "Game over" not in refused.content, refused.content
+    assert (await w.match()).version == match.version  # nothing was applied
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)  # her step is hers alone
+    for user in (w.bob, w.eve):
+        board = await w.slash(user, "board")
+        assert board.content == before.content, board.content
+        assert board.message.custom_ids == before.message.custom_ids
+        assert board.message.attachments[0].data == before.message.attachments[0].data
+    hers = await w.slash(w.alice, "board")
+    assert hers.message.ephemeral and not any("draw" in c for c in hers.message.custom_ids)
+    assert "accept or decline" not in hers.content
+    await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
+    board = await w.slash(w.bob, "board")  # her step taken back: the game as the channel saw it, newer
+    assert board.content.endswith(note), board.content
+    again = next(c for c in board.message.custom_ids if c.endswith(":accept draw"))
+    answered = await w.fake.click(w.bob, board.message, again)
+    assert "Game over: a draw" in answered.message.content, answered.message.content
