@@ -87,8 +87,12 @@ class Sweep(AiTurns):
             private = await self.channel_view(match)
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
-            clock_out = not quick_before and clock_limits(match, late) is not None
-            if quick_before:
+            # A game clock still running when a quick decision is owed belongs to a private turn
+            # whose last step left only a formality (a private step moves no clock): the clock ran
+            # out, which is a loss on time, not the formality's automatic answer (RULES.md, "The
+            # game clock").
+            clock_out = clock_limits(match, late) is not None and (not quick_before or private is not None)
+            if quick_before and not clock_out:
                 for side in owed:
                     default = state.default_action(side)
                     action: Action = default if default is not None else TIMEOUT

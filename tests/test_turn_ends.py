@@ -5,6 +5,7 @@ the AI then owes, and a draw offer standing after a move shows its answers, read
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from cogs._format import DISCORD
@@ -12,6 +13,7 @@ from console.names import BOT_ID
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import told
+from play.results import Played
 from play.service import MatchService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
@@ -20,20 +22,34 @@ from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
 
-async def private_steps(svc: MatchService, channel: int) -> list[str]:
-    """Play Battlefronts at random (seeded) until a player is in the middle of a private turn that
-    owes no quick decision: the notations of the steps the channel has not seen."""
+def two_open_steps(quick_before: bool, played: Played, private: list[str]) -> bool:
+    """At least two private steps, and the turn owes more than a formality."""
+    return not played.state.quick_decision() and len(private) >= 2
+
+
+def down_to_a_formality(quick_before: bool, played: Played, private: list[str]) -> bool:
+    """The latest private step left only a formality (Battlefronts' `pass`)."""
+    return played.state.quick_decision() and not quick_before
+
+
+async def private_steps(
+    svc: MatchService, channel: int, stop: Callable[[bool, Played, list[str]], bool] = two_open_steps
+) -> list[str]:
+    """Play the channel's game at random (seeded) until a player is in the middle of a private turn
+    whose latest step meets `stop(quick_before, played, private)`: the notations of the steps the
+    channel has not seen."""
     rng = random.Random(2)
     private: list[str] = []
     for _ in range(300):
         match, state = await svc.current(channel)
         side = sorted(state.to_act())[0]
+        quick = state.quick_decision()
         action = str(rng.choice(state.legal_actions(side)))
         played = await svc.act(channel, match.sides[side], action)
         private = [*private, action] if played.mid_turn else []
-        if played.mid_turn and not played.state.quick_decision() and len(private) >= 2:
+        if played.mid_turn and stop(quick, played, private):
             return private
-    raise AssertionError("no private turn of two steps came")
+    raise AssertionError("no private turn came to what was wanted")
 
 
 async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
