@@ -173,8 +173,10 @@ class Reading(Clocks):
             stored = await self.db.get_match(match.id)
             if stored.version == match.version and stored.snapshot is not None:
                 state = rules.from_json(stored.snapshot)
-        if state is None:
+        if state is None or state.is_over():
             return None
+        if all(match.sides.get(side) in (None, match.ai_player_id) for side in state.to_act()):
+            return None  # no player is to act (the AI is, or nobody): nobody's turn can be private
         rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         # A standing order given meanwhile, by either player, neither ends the turn nor shows
         # anything: the turn is whose it was before it.
@@ -186,7 +188,7 @@ class Reading(Clocks):
         actor = rows[end - 1].player_id
         assert actor is not None
         side = match.side_of(actor)
-        if side is None or state.is_over() or side not in state.to_act():
+        if side is None or side not in state.to_act():
             return None
         others = {p for p in match.players if p != actor}
         first = _run_start(rows[:end], others, passed=lambda row: standing_order(rules, row))
@@ -224,11 +226,13 @@ class Reading(Clocks):
                 steps.append(Step(who, row.notation, events, row.player_id))
         return self._played(match, state, steps, actor)
 
-    async def stretch(self, played: Played) -> Played:
+    async def stretch(self, played: Played, since: Played | None = None) -> Played:
         """`played` with the commands before it since any other player last acted: at a hand-off,
         the whole stretch the players now waiting have not seen acted out (a turn played as several
         commands, an AI turn resumed after a restart). The game is replayed only when there are
-        such commands; most hand-offs are a single command."""
+        such commands; most hand-offs are a single command. `since`: what the channel saw before a
+        private turn (`channel_view`); when the stretch begins there, its position is the replay's
+        start, not the seed."""
         match = played.match
         if not played.steps:
             return played
@@ -243,20 +247,27 @@ class Reading(Clocks):
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
             return played
+        at = None
+        if since is not None and since.match.id == match.id:
+            at = since.state if (rows[first - 1].version if first else 0) == since.match.version else None
         try:
-            steps = self._replayed_steps(match, rows, first, start)
+            steps = self._replayed_steps(match, rows, first, start, at=at)
         except ValueError:  # a log that does not replay (a position set by hand): the command alone
             return played
         return merged([self._played(match, played.state, steps, played.actor_id), played])
 
     @staticmethod
-    def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
-        """The steps of log rows `first` to `end` (not included), replayed from the seed."""
+    def _replayed_steps(
+        match: Match, rows: Sequence[ActionRecord], first: int, end: int, *, at: State | None = None
+    ) -> list[Step]:
+        """The steps of log rows `first` to `end` (not included), replayed from the seed, or from
+        `at`, the position after the first `first` rows (left as it was)."""
         rules = game_of(match)
-        state = rules.new_game(match.options, engine_seed(match))
+        begin = 0 if at is None else first
+        state = rules.new_game(match.options, engine_seed(match)) if at is None else at.clone()
         opening = rules.sides[0].name
         out = []
-        for n, row in enumerate(rows[:end]):
+        for n, row in enumerate(rows[begin:end], begin):
             side = match.side_of(row.player_id) if row.player_id is not None else None
             events = list(state.apply(rules.parse(row.notation), side or opening))
             if n >= first:

@@ -112,7 +112,7 @@ class Sweep(AiTurns):
             # As its player's own hand-off would have: the notice and its board tell the whole turn,
             # not only the default or the loss that ended it; its steps stand (RULES.md, "Your turn
             # is yours").
-            played = await self.stretch(played)
+            played = await self.stretch(played, since=private.seen)  # replayed from the turn's start
         whole_turn = private is not None
         if not state.is_over():
             return Notice("default", played.match, late, played, late=users, whole_turn=whole_turn)

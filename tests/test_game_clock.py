@@ -643,7 +643,9 @@ async def test_a_loss_on_the_game_clock_in_the_middle_of_a_private_turn(store_wo
     assert step.mid_turn
     match = step.match
     assert match.game_clock is not None and match.game_clock.running == (QUICK,)
-    assert match.deadline == match.game_clock.since + 2 * HOUR  # the clock's end, not the turn's day
+    assert (
+        match.game_clock.since is not None and match.deadline == match.game_clock.since + 2 * HOUR
+    )  # the clock's end, not the turn's day
     assert await svc.channel_view(match) is not None  # the channel has not seen the step
     clock.now = match.deadline + 1
     (lost,) = await svc.sweep()

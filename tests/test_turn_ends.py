@@ -80,6 +80,29 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
     assert loss not in text and text.count("ran out of time") == 1, text  # the loss is said once
 
 
+async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_would(tmp_path: Path) -> None:
+    """After a restart (a process that did not see the turn played: nothing of it in memory) the
+    sweep replays the private turn from where the channel last saw the game, not again from the
+    seed: the same stretch, word for word and card for card, as a replay of the whole log."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
+    )
+    await svc.accept(100, 2)
+    private = await private_steps(svc, 100)
+    match, _ = await svc.current(100)
+    assert match.deadline is not None
+    restarted = MatchService(svc.db, clock=svc.clock)
+    [notice] = [n for n in await restarted.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    assert notice.whole_turn and notice.played is not None
+    assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
+    replayed = await MatchService(svc.db, clock=svc.clock).latest_stretch(await svc.db.get_match(match.id))
+    assert replayed is not None
+    assert told(replayed, PLAIN) == told(notice.played, PLAIN)
+    assert replayed.private == notice.played.private
+    assert replayed.state.to_json() == notice.played.state.to_json()
+
+
 async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
     world: World,  # noqa: F811
 ) -> None:
@@ -305,3 +328,23 @@ async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(worl
     again = next(c for c in board.message.custom_ids if c.endswith(":accept draw"))
     answered = await w.fake.click(w.bob, board.message, again)
     assert "Game over: a draw" in answered.message.content, answered.message.content
+
+
+def test_the_sweep_bench_runs_and_ends_with_its_figures() -> None:
+    """bench/sweep.py (docs/performance.md), at its smallest: it must not rot unseen."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "sweep.py"), "--games", "4", "--turns", "3", "--reps", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert figures["bench"] == "sweep" and figures["notices"] == 4
+    assert figures["whole_turn_notices"] == figures["private_turns"] >= 1
+    assert figures["log_reads"] == 4 + figures["private_turns"]  # one per game, one more per whole turn
