@@ -139,7 +139,7 @@ class Reading(Clocks):
             return None
         return self._replay_stretch(replace(match, version=version, snapshot=None), rows, len(rows))
 
-    async def channel_view(self, match: Match) -> PrivateTurn | None:
+    async def channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
         """While a player plays a turn whose steps are still theirs alone (`Played.mid_turn`): what
         the channel last saw, replayed from the log (the position before their first step of the
         turn, and the stretch that led to it). None when the channel has seen all there is: its board is
@@ -148,31 +148,37 @@ class Reading(Clocks):
 
         Asked on every `board`, `history`, autocomplete and click of a private turn, so it is kept
         per match and version (and the position the channel saw, per turn start): asked again, it
-        reads nothing and replays nothing."""
+        reads nothing and replays nothing. `state`: the position of `match` if the caller has it
+        (the sweep), not parsed again; it is left as it was."""
         if not match.status.is_open:
             return None
         key = (match.id, match.version)
         if key in self._channel_views:
             self._channel_views.move_to_end(key)
             return self._channel_views[key]
-        found = await self._channel_view(match)
+        found = await self._channel_view(match, state)
         self._channel_views[key] = found
         while len(self._channel_views) > CHANNEL_VIEWS_KEPT:
             self._channel_views.popitem(last=False)
         return found
 
-    async def _channel_view(self, match: Match) -> PrivateTurn | None:
+    async def _position(self, match: Match) -> State | None:
+        """The position of `match` at its version: its snapshot, the copy in memory, or the store's."""
         rules = game_of(match)
         live = self._live.get(match.channel_id)
-        state: State | None = None
         if match.snapshot is not None:
-            state = rules.from_json(match.snapshot)
-        elif live is not None and live[0].id == match.id and live[0].version == match.version:
-            state = live[1]  # the copy in memory (a match kept there has no snapshot)
-        else:
-            stored = await self.db.get_match(match.id)
-            if stored.version == match.version and stored.snapshot is not None:
-                state = rules.from_json(stored.snapshot)
+            return rules.from_json(match.snapshot)
+        if live is not None and live[0].id == match.id and live[0].version == match.version:
+            return live[1]  # the copy in memory (a match kept there has no snapshot)
+        stored = await self.db.get_match(match.id)
+        if stored.version == match.version and stored.snapshot is not None:
+            return rules.from_json(stored.snapshot)
+        return None
+
+    async def _channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
+        rules = game_of(match)
+        if state is None:
+            state = await self._position(match)
         if state is None or state.is_over():
             return None
         if all(match.sides.get(side) in (None, match.ai_player_id) for side in state.to_act()):

@@ -84,7 +84,7 @@ class Sweep(AiTurns):
             quick_before = state.quick_decision()
             # a turn still private (its last step left only a formality, or its player let the clock
             # run out in the middle of it): the channel sees it now, as it would at a hand-off
-            private = await self.channel_view(match)
+            private = await self.channel_view(match, state)
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
             # A game clock still running when a quick decision is owed belongs to a private turn
