@@ -370,6 +370,7 @@ class Tournaments(commands.Cog):
                 return False
             thread_id = thread.id
         match = await self.service.start_board(board, thread_id)
+        tournament = await self.service.by_id(tournament.id)  # a game begun late moved the round's end
         rules = game_of(match)
         assert match.snapshot is not None
         state = rules.from_json(match.snapshot)

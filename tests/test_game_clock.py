@@ -36,8 +36,9 @@ def services(db: Database, clock: Clock) -> TournamentService:
     return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(1)), clock=clock)
 
 
-async def one_game(t: TournamentService) -> None:
-    """A tournament of two (7-day rounds), started, its one game begun in THREAD."""
+async def one_game(t: TournamentService, clock: Clock | None = None, late: float = 0.0) -> None:
+    """A tournament of two (7-day rounds), started, its one game begun in THREAD (`late` seconds
+    after the pairing, on `clock`)."""
     made = await t.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -52,6 +53,9 @@ async def one_game(t: TournamentService) -> None:
     started = await t.start(CHANNEL, organiser=True)
     (board,) = started.boards
     assert (board.first_id, board.second_id) == (QUICK, STALLER)
+    if late:
+        assert clock is not None
+        clock.now += late
     await t.start_board(board, THREAD)
 
 
@@ -693,3 +697,37 @@ async def test_a_game_clock_run_out_when_only_a_formality_was_left_is_a_loss_on_
     over = await db.get_match(match.id)
     assert over.status is Status.FINISHED and over.winner_id == match.other_player(late)
     assert over.game_clock is not None and over.game_clock.left[late] == 0
+
+
+async def test_a_game_begun_late_has_the_whole_round_and_the_round_waits_for_it(
+    store_world: tuple[Database, Clock],
+):
+    """The bot could not start the game until three days into its seven-day round. Its players got
+    half the time left each (2 days, where a game begun with the round has 3 days 12 hours), and the
+    round's end stopped it as a draw while both still had time. Now it has the whole round: full
+    clocks, and the round's end moves to its start plus seven days (RULES.md, a game begun late)."""
+    db, clock = store_world
+    t = services(db, clock)
+    paired = clock.now
+    await one_game(t, clock, late=3 * DAY)
+    begun, _ = await t.matches.current(THREAD)
+    assert begun.game_clock is not None and begun.game_clock.total == HALF
+    tournament = await t.open_in(CHANNEL)
+    assert tournament.round_ends_at == paired + 3 * DAY + ROUND
+    # both play on, a turn every six hours, past the round's first end
+    while clock.now <= paired + ROUND:
+        clock.now += 6 * HOUR
+        match, _ = await t.matches.current(THREAD)
+        await whole_turn(t.matches, match.turn_player_id or 0)
+    assert await t.sweep() == []  # the round waits for it
+    match, _ = await t.matches.current(THREAD)
+    assert match.status is Status.ACTIVE and match.game_clock is not None
+    # then the player to move lets their clock run out: the win counts, the round closes
+    late = match.turn_player_id
+    assert match.deadline is not None and match.deadline < (tournament.round_ends_at or 0)
+    clock.now = match.deadline + 1
+    (lost,) = await t.matches.sweep()
+    assert lost.kind == "forfeit" and lost.user_id == late
+    (done,) = await t.sweep()
+    assert isinstance(done, RoundDone)
+    assert sorted(line.points for line in done.table.lines) == [0.0, 1.0]

@@ -18,6 +18,7 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     until,
 )
 
+HOUR, DAY = 3600, 86400
 MISSING = "I cannot open the game threads of **Threadless**, round 1: I need the Create Public Threads"
 
 
@@ -43,14 +44,19 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
     assert len([m for m in fake.messages_in(club) if MISSING in m.content]) == 1
     assert not threads_of(fake, club)
 
-    everyone.permissions |= CREATE_PUBLIC_THREADS  # an admin grants it
+    bot.clock.now += 12 * HOUR  # type: ignore[attr-defined]
+    everyone.permissions |= CREATE_PUBLIC_THREADS  # an admin grants it, half a day into the round
     await sweep(bot)
     await until(lambda: len(threads_of(fake, club)) == 2)
+    ends = int(bot.clock.now + 2 * DAY)  # type: ignore[attr-defined]  # the whole round from now
     for thread in threads_of(fake, club):
         await until(lambda: bool(fake.messages_in(thread)))  # noqa: B023 (awaited before the loop moves on)
         post = first_post(fake, thread)
         match, _ = await bot.service.current(thread.id)
         assert all(f"<@{user}>" in post.content for user in match.players)
+        # begun late, it still has the whole round: full clocks, and the round ends later
+        assert "Each of you has 1 day on a clock for the whole game" in post.content, post.content
+        assert f"The round ends <t:{ends}:R>" in post.content, post.content
 
 
 async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(
