@@ -28,11 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.service import deployed
 from data import Database
 from play import MatchService
 
-GUILD = 1
-FIRST_CHANNEL = 1000
 START = 1_800_000_000.0
 
 
@@ -55,14 +54,7 @@ async def populate(path: Path, games: int, turns: int, seed: int) -> int:
     private = 0
     try:
         for i in range(games):
-            channel = FIRST_CHANNEL + i
-            a, b = 10_000 + 2 * i, 10_001 + 2 * i
-            await svc.challenge(
-                guild_id=GUILD, channel_id=channel, challenger_id=a, opponent_id=b, game="blockwars"
-            )
-            match = await svc.accept(channel, b)
-            await svc.act(channel, match.sides["germans"], "setup std")
-            await svc.act(channel, match.sides["canadians"], "setup std")
+            channel, (a, _) = await deployed(svc, i)
             handed = 0
             while handed < turns:
                 match, state = await svc.current(channel)

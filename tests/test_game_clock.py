@@ -22,7 +22,7 @@ from play.tournament_text import game_text, round_now_text
 from play.words import duration_text
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
-from tests.test_turn_ends import down_to_a_formality, private_steps
+from tests.test_cheats import to_a_private_formality
 
 HOUR = 3600
 GUILD, CHANNEL, THREAD = 5, 100, 1001
@@ -680,7 +680,7 @@ async def test_a_game_clock_run_out_when_only_a_formality_was_left_is_a_loss_on_
     db, clock = store_world
     svc = MatchService(db, clock=clock, rng=random.Random(3))
     await clocked_game(svc, "battlefronts", "red", game_seconds=3 * HOUR)
-    private = await private_steps(svc, THREAD, down_to_a_formality)
+    _, step = await to_a_private_formality(svc, THREAD)
     match, state = await svc.current(THREAD)
     assert state.quick_decision() and match.game_clock is not None
     late = match.game_clock.running[0]
@@ -689,7 +689,10 @@ async def test_a_game_clock_run_out_when_only_a_formality_was_left_is_a_loss_on_
     (lost,) = await svc.sweep()
     assert lost.kind == "forfeit" and lost.user_id == late and lost.clock_out and lost.whole_turn
     assert not lost.by_default
-    assert lost.played is not None and [s.notation for s in lost.played.steps] == [*private, "timeout"]
+    assert lost.played is not None and [s.notation for s in lost.played.steps][-2:] == [
+        step.notation,
+        "timeout",
+    ]
     assert notice_text(lost, PLAIN).startswith(
         f"@{late} has no time left on their clock for this game and loses on time. The steps of the "
         "turn they had begun stand:\n"

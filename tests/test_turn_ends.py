@@ -5,7 +5,6 @@ the AI then owes, and a draw offer standing after a move shows its answers, read
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 from cogs._format import DISCORD
@@ -13,8 +12,8 @@ from console.names import BOT_ID
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import told
-from play.results import Played
 from play.service import MatchService
+from tests.benchrun import last_figures
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
@@ -22,44 +21,43 @@ from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
 
-def two_open_steps(quick_before: bool, played: Played, private: list[str]) -> bool:
-    """At least two private steps, and the turn owes more than a formality."""
-    return not played.state.quick_decision() and len(private) >= 2
-
-
-def down_to_a_formality(quick_before: bool, played: Played, private: list[str]) -> bool:
-    """The latest private step left only a formality (Battlefronts' `pass`)."""
-    return played.state.quick_decision() and not quick_before
-
-
-async def private_steps(
-    svc: MatchService, channel: int, stop: Callable[[bool, Played, list[str]], bool] = two_open_steps
-) -> list[str]:
-    """Play the channel's game at random (seeded) until a player is in the middle of a private turn
-    whose latest step meets `stop(quick_before, played, private)`: the notations of the steps the
-    channel has not seen."""
+async def private_steps(svc: MatchService, channel: int) -> list[str]:
+    """Play Battlefronts at random (seeded) until a player is in the middle of a private turn that
+    owes no quick decision: the notations of the steps the channel has not seen."""
     rng = random.Random(2)
     private: list[str] = []
     for _ in range(300):
         match, state = await svc.current(channel)
         side = sorted(state.to_act())[0]
-        quick = state.quick_decision()
         action = str(rng.choice(state.legal_actions(side)))
         played = await svc.act(channel, match.sides[side], action)
         private = [*private, action] if played.mid_turn else []
-        if played.mid_turn and stop(quick, played, private):
+        if played.mid_turn and not played.state.quick_decision() and len(private) >= 2:
             return private
-    raise AssertionError("no private turn came to what was wanted")
+    raise AssertionError("no private turn of two steps came")
+
+
+async def battlefronts_begun(tmp_path: Path, options: dict[str, object] | None = None) -> MatchService:
+    """A Battlefronts game in channel 100 on a fresh SQLite file: player 1 (the Reds) challenged
+    player 2, who accepted."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=2,
+        game="battlefronts",
+        side="red",
+        options=options,
+    )
+    await svc.accept(100, 2)
+    return svc
 
 
 async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
     """Bob took two private steps, then let his deadline pass. The loss on time used to name only
     the loss while its board showed his steps; the steps stand, and the notice now tells them."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
-    )
-    await svc.accept(100, 2)
+    svc = await battlefronts_begun(tmp_path)
     private = await private_steps(svc, 100)
     match, _ = await svc.current(100)
     assert await svc.channel_view(match) is not None  # the channel has not seen them
@@ -84,11 +82,7 @@ async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_
     """After a restart (a process that did not see the turn played: nothing of it in memory) the
     sweep replays the private turn from where the channel last saw the game, not again from the
     seed: the same stretch, word for word and card for card, as a replay of the whole log."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
-    )
-    await svc.accept(100, 2)
+    svc = await battlefronts_begun(tmp_path)
     private = await private_steps(svc, 100)
     match, _ = await svc.current(100)
     assert match.deadline is not None
@@ -257,17 +251,7 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     for them, and that pass ends the game (the last round's limit, or three fronts held), often with
     them as the winner. The notice said they "ran out of time and lose the game", beside a game-over
     line naming them the winner. It now says the game's automatic answer ended it, and tells it."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10,
-        channel_id=100,
-        challenger_id=1,
-        opponent_id=2,
-        game="battlefronts",
-        side="red",
-        options={"rounds": 2},
-    )
-    await svc.accept(100, 2)
+    svc = await battlefronts_begun(tmp_path, {"rounds": 2})
     rng = random.Random(8)
     for _ in range(3000):
         match, state = await svc.current(100)
@@ -332,19 +316,7 @@ async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(worl
 
 def test_the_sweep_bench_runs_and_ends_with_its_figures() -> None:
     """bench/sweep.py (docs/performance.md), at its smallest: it must not rot unseen."""
-    import json
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run(
-        [sys.executable, str(root / "bench" / "sweep.py"), "--games", "4", "--turns", "3", "--reps", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    figures = last_figures("sweep.py", "--games", "4", "--turns", "3", "--reps", "1")
     assert figures["bench"] == "sweep" and figures["notices"] == 4
     assert figures["whole_turn_notices"] == figures["private_turns"] >= 1
     assert figures["log_reads"] == 4 + figures["private_turns"]  # one per game, one more per whole turn
