@@ -105,8 +105,9 @@ class Outbox(Messages):
     ) -> tuple[str, discord.ui.View | None]:
         """The line under a board naming who must answer a draw offer standing after the stretch
         `shown` ("" when none stands), and the board's buttons, the answers first: the one path of
-        every board a channel sees (a move's, the sweep's, `board`, a tournament's first). `shown`
-        is what the channel saw (None: nothing yet), never a private turn's unfinished steps."""
+        every board a channel sees (a move's, the sweep's, one owed after a crash, `board`, a
+        tournament's first). `shown` is what the channel saw (None: nothing yet), never a private
+        turn's unfinished steps."""
         answering = answering_draw(shown) if shown is not None else []
         note = draw_note(answering) if answering else ""
         return note, self.board_components(match, state, draw_offer=bool(answering))
@@ -293,10 +294,12 @@ class Outbox(Messages):
                 await self.service.board_delivered(match_id, version)
                 continue
             file = await self.render(match, stretch.state, stretch.events)
+            note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
+            note = "\n" + note if note else ""
             await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT),
+                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note)) + note,
                 file=file,
-                view=self.board_components(stretch.match, stretch.state) or discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
             )
             await self.service.board_delivered(match_id, version)
             posted += 1

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
@@ -15,6 +17,7 @@ from play.present import told
 from play.service import MatchService
 from tests.benchrun import last_figures
 from tests.clock import Clock
+from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
@@ -197,6 +200,34 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
     assert f"<@{w.bob.id}>: accept or decline the draw" in handed.content, handed.content
     answered = await w.fake.click(w.bob, handed, accept)
     assert "Game over: a draw" in answered.message.content
+
+
+async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: World) -> None:  # noqa: F811
+    """Alice offers a draw and the bot dies before posting its board: the restarted bot posts the
+    board it owed, but without the buttons to answer the offer or the line naming Bob. It now
+    carries both, as the board it stands for would have."""
+    w = world
+    await deployed(w)
+
+    async def died(*args: object, **kwargs: object) -> None:
+        return None  # as if the process were killed right after the acknowledgement
+
+    w.cog.post_board = died  # type: ignore[method-assign]
+    with pytest.raises(FakeDiscordError):
+        await w.slash(w.alice, "draw", {"choice": "offer"}, timeout=1.0)
+    match = await w.match()
+    await w.restart()
+    (board,) = await w.fake.wait_for_messages(
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and "offer a draw" in m.content,
+        timeout=10,
+    )
+    assert f"bw:dec:{match.id}:{match.version}:accept draw" in board.custom_ids, board.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in board.custom_ids
+    assert board.content.endswith(
+        f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    ), board.content
+    answered = await w.fake.click(w.bob, board, f"bw:dec:{match.id}:{match.version}:accept draw")
+    assert "Game over: a draw" in answered.message.content, answered.message.content
 
 
 async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answers(
