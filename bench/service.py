@@ -36,18 +36,23 @@ FIRST_CHANNEL = 1000
 P50_TARGET_MS, P99_TARGET_MS = 20.0, 50.0
 
 
+async def deployed(svc: MatchService, i: int) -> tuple[int, tuple[int, int]]:
+    """The `i`-th bench game of Block Wars, challenged, accepted and both sides set up: its channel
+    and its players (also for bench/sweep.py)."""
+    channel = FIRST_CHANNEL + i
+    a, b = 10_000 + 2 * i, 10_001 + 2 * i
+    await svc.challenge(guild_id=GUILD, channel_id=channel, challenger_id=a, opponent_id=b, game="blockwars")
+    match = await svc.accept(channel, b)
+    await svc.act(channel, match.sides["germans"], "setup std")
+    await svc.act(channel, match.sides["canadians"], "setup std")
+    return channel, (a, b)
+
+
 async def populate(svc: MatchService, n: int, rng: random.Random) -> dict[int, tuple[int, int]]:
     """`n` active matches, set up and a few actions in; returns channel -> (player a, player b)."""
     players: dict[int, tuple[int, int]] = {}
     for i in range(n):
-        channel = FIRST_CHANNEL + i
-        a, b = 10_000 + 2 * i, 10_001 + 2 * i
-        await svc.challenge(
-            guild_id=GUILD, channel_id=channel, challenger_id=a, opponent_id=b, game="blockwars"
-        )
-        match = await svc.accept(channel, b)
-        await svc.act(channel, match.sides["germans"], "setup std")
-        await svc.act(channel, match.sides["canadians"], "setup std")
+        channel, (a, b) = await deployed(svc, i)
         for _ in range(rng.randint(2, 6)):
             await play_one(svc, channel, (a, b), rng)
         players[channel] = (a, b)

@@ -426,11 +426,11 @@ class Core(SweepLoop, commands.Cog):
         rules = game_of(match)
         private = await self.service.channel_view(match)
         mine = private is not None and private.player_id == interaction.user.id
-        seen = private.seen.state if private is not None and not mine else state
+        looked_at = private.seen.state if private is not None and not mine else state
         overlay = None
         if focus:
             overlay = focus.strip().lower()
-            choices = {c.lower() for c in rules.focus_choices(seen.view(None))}
+            choices = {c.lower() for c in rules.focus_choices(looked_at.view(None))}
             if overlay not in choices:
                 unknown = rules.focus.unknown if rules.focus else "`{}` is not one of the choices."
                 await reply(interaction, unknown.format(focus.strip()[:20]))
@@ -446,19 +446,15 @@ class Core(SweepLoop, commands.Cog):
                 ephemeral=True,
             )
             return
-        shown = match
-        if private is not None:
-            # Anyone else sees what the channel saw before that turn began; its buttons carry that
-            # board's version, so a click on them is refused as out of date, never applied.
-            state, events, shown = private.seen.state, private.seen.events, private.seen.match
-        else:
-            events = await self.service.last_events(match)
+        # Anyone else sees what the channel saw before that turn began, with the answers to a draw
+        # offer standing on it, as under that board.
+        seen = await self.channel_board(match, state)
         await interaction.response.defer(thinking=True)
-        file = await self.render(match, state, events, overlay)
+        file = await self.render(match, seen.state, seen.events, overlay)
         await interaction.followup.send(
-            status_text(match, state, fmt.DISCORD),
+            status_text(match, seen.state, fmt.DISCORD) + (f"\n{seen.note}" if seen.note else ""),
             file=file,
-            view=self.board_components(shown, state) or discord.utils.MISSING,
+            view=seen.view or discord.utils.MISSING,
         )
 
     async def history(self, interaction: discord.Interaction, game: str, count: int) -> None:

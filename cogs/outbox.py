@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -49,6 +49,16 @@ def draw_note(answering: Sequence[int]) -> str:
     return f"{who}: accept or decline the draw with the buttons (or the `draw` command)."
 
 
+class ChannelBoard(NamedTuple):
+    """A board as the channel may see it (`Outbox.channel_board`)."""
+
+    match: Match  # the row the channel saw: its buttons carry that version
+    state: State
+    events: Sequence[Event]  # the stretch that led to it, for its highlights
+    note: str  # who must answer a draw offer standing on it ("" when none)
+    view: discord.ui.View | None
+
+
 class Outbox(Messages):
     """Boards: drawn, posted after a move (acknowledged first), and those owed posted again."""
 
@@ -89,6 +99,32 @@ class Outbox(Messages):
             )
             menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
         return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
+
+    def answerable(
+        self, shown: Played | None, match: Match, state: State
+    ) -> tuple[str, discord.ui.View | None]:
+        """The line under a board naming who must answer a draw offer standing after the stretch
+        `shown` ("" when none stands), and the board's buttons, the answers first: the one path of
+        every board a channel sees (a move's, the sweep's, one owed after a crash, `board`, a
+        tournament's first). `shown` is what the channel saw (None: nothing yet), never a private
+        turn's unfinished steps."""
+        answering = answering_draw(shown) if shown is not None else []
+        note = draw_note(answering) if answering else ""
+        return note, self.board_components(match, state, draw_offer=bool(answering))
+
+    async def channel_board(self, match: Match, state: State) -> ChannelBoard:
+        """The board of `match` (at `state`) the channel may see, again (`board`, a tournament's
+        first post after a restart): while a turn is still its player's alone, the position before
+        its first step, whose buttons carry that board's version, so a click on them is refused as
+        out of date, never applied; nothing of the steps shows, nor whether there are any."""
+        private = await self.service.channel_view(match)
+        if private is not None:
+            stretch: Played | None = private.seen
+            match, state = private.seen.match, private.seen.state
+        else:
+            stretch = await self.service.latest_stretch(match)
+        note, view = self.answerable(stretch, match, state)
+        return ChannelBoard(match, state, stretch.events if stretch is not None else [], note, view)
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
         """After an action: acknowledge it ("thinking…"), then hand its board to a background job.
@@ -156,16 +192,13 @@ class Outbox(Messages):
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
-        answering = answering_draw(played)  # read from the game, however the offer was made
-        offered = bool(answering)
-        components = self.board_components(played.match, played.state, draw_offer=offered)
+        # the offer read from the game, however it was made
+        note, components = self.answerable(played, played.match, played.state)
         if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
             # the answer to a player's own step of a turn they go on with: they may take it back
             components = views.with_undo(components, played.match.id, played.match.version)
         view = components or discord.utils.MISSING
-        note = ""
-        if offered:
-            note = "\n" + draw_note(answering)
+        note = "\n" + note if note else ""
         room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
         text = head + played_text(played, DISCORD, limit=room) + note
         try:
@@ -261,10 +294,12 @@ class Outbox(Messages):
                 await self.service.board_delivered(match_id, version)
                 continue
             file = await self.render(match, stretch.state, stretch.events)
+            note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
+            note = "\n" + note if note else ""
             await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT),
+                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note)) + note,
                 file=file,
-                view=self.board_components(stretch.match, stretch.state) or discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
             )
             await self.service.board_delivered(match_id, version)
             posted += 1

@@ -7,10 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs import _format as fmt
-from cogs.outbox import draw_note
 from data import StoreUnavailable
 from play import Notice
-from play.ai_turns import answering_draw
 from play.notices import notice_text
 from play.present import (
     fitted,
@@ -71,15 +69,15 @@ class SweepLoop(Background):
             played = notice.played
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
-                answering = answering_draw(played)  # an offer standing: its answer is owed now too
+                # an offer standing: its answer is owed now too
+                note, view = self.answerable(played, played.match, played.state)
                 status = status_text(played.match, played.state, fmt.DISCORD)
-                if answering:
-                    status += "\n" + draw_note(answering)  # with the status: never cut
+                if note:
+                    status += "\n" + note  # with the status: never cut
                 await channel.send(
                     fitted(notice_text(notice, fmt.DISCORD), status, MESSAGE_LIMIT),
                     file=file,
-                    view=self.board_components(played.match, played.state, draw_offer=bool(answering))
-                    or discord.utils.MISSING,
+                    view=view or discord.utils.MISSING,
                 )
             await self.service.board_delivered(played.match.id, played.match.version)
             self.after_action(played, actor_told=False)  # nobody answered: the late player hears it too

@@ -370,18 +370,23 @@ class Tournaments(commands.Cog):
                 return False
             thread_id = thread.id
         match = await self.service.start_board(board, thread_id)
+        tournament = await self.service.by_id(tournament.id)  # a game begun late moved the round's end
         rules = game_of(match)
         assert match.snapshot is not None
         state = rules.from_json(match.snapshot)
         target = await self.core.channel(match.channel_id)
         if target is None:
             return True
-        file = await self.core.render(match, state, [])
+        # After a restart the game may have begun already: the board the channel may see of it,
+        # with the answers to a draw offer standing, as every board
+        seen = await self.core.channel_board(match, state)
+        file = await self.core.render(match, seen.state, seen.events)
         clock = match.game_clock.total if match.game_clock is not None else None
+        status = status_text(match, seen.state, DISCORD) + (f"\n{seen.note}" if seen.note else "")
         await target.send(
-            f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status_text(match, state, DISCORD)}",
+            f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,
-            view=self.core.board_components(match, state) or discord.utils.MISSING,
+            view=seen.view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         return True

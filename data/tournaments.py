@@ -156,6 +156,13 @@ UPDATE tournaments SET status = :status, round = :round, round_ends_at = :round_
     version = version + 1, updated_at = :now
 WHERE id = :id AND version = :version
 """
+# A game begun late in its round has the whole round (RULES.md "Tournaments": a game begun late):
+# the round ends no sooner than its start plus the round's length. Only ever later; the version
+# moves, so a sweep holding the earlier end pairs nothing on it.
+_EXTEND = """
+UPDATE tournaments SET round_ends_at = :ends, version = version + 1, updated_at = :now
+WHERE id = :id AND round = :round AND status = 'running' AND round_ends_at < :ends
+"""
 _RATING = "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?"
 _INSERT_BOARD = """
 INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, result)
@@ -427,6 +434,18 @@ class TournamentStore:
             return bool(changed == 1)
 
         done: bool = await self._transact(write)
+        return done
+
+    async def extend_round(self, tournament_id: int, round_no: int, ends: float, now: float) -> bool:
+        """Move the end of round `round_no` of a running tournament to `ends`, if that is later;
+        False if it was not (as late already, another round now, or no longer running)."""
+        params = {"ends": float(ends), "now": float(now), "id": tournament_id, "round": round_no}
+
+        def extend() -> Transaction[bool]:
+            changed = yield count(_EXTEND, params)
+            return bool(changed == 1)
+
+        done: bool = await self._transact(extend)
         return done
 
     async def set_board_result(self, board: Board, result: float) -> bool:

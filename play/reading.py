@@ -139,7 +139,7 @@ class Reading(Clocks):
             return None
         return self._replay_stretch(replace(match, version=version, snapshot=None), rows, len(rows))
 
-    async def channel_view(self, match: Match) -> PrivateTurn | None:
+    async def channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
         """While a player plays a turn whose steps are still theirs alone (`Played.mid_turn`): what
         the channel last saw, replayed from the log (the position before their first step of the
         turn, and the stretch that led to it). None when the channel has seen all there is: its board is
@@ -148,33 +148,41 @@ class Reading(Clocks):
 
         Asked on every `board`, `history`, autocomplete and click of a private turn, so it is kept
         per match and version (and the position the channel saw, per turn start): asked again, it
-        reads nothing and replays nothing."""
+        reads nothing and replays nothing. `state`: the position of `match` if the caller has it
+        (the sweep), not parsed again; it is left as it was."""
         if not match.status.is_open:
             return None
         key = (match.id, match.version)
         if key in self._channel_views:
             self._channel_views.move_to_end(key)
             return self._channel_views[key]
-        found = await self._channel_view(match)
+        found = await self._channel_view(match, state)
         self._channel_views[key] = found
         while len(self._channel_views) > CHANNEL_VIEWS_KEPT:
             self._channel_views.popitem(last=False)
         return found
 
-    async def _channel_view(self, match: Match) -> PrivateTurn | None:
+    async def _position(self, match: Match) -> State | None:
+        """The position of `match` at its version: its snapshot, the copy in memory, or the store's."""
         rules = game_of(match)
         live = self._live.get(match.channel_id)
-        state: State | None = None
         if match.snapshot is not None:
-            state = rules.from_json(match.snapshot)
-        elif live is not None and live[0].id == match.id and live[0].version == match.version:
-            state = live[1]  # the copy in memory (a match kept there has no snapshot)
-        else:
-            stored = await self.db.get_match(match.id)
-            if stored.version == match.version and stored.snapshot is not None:
-                state = rules.from_json(stored.snapshot)
+            return rules.from_json(match.snapshot)
+        if live is not None and live[0].id == match.id and live[0].version == match.version:
+            return live[1]  # the copy in memory (a match kept there has no snapshot)
+        stored = await self.db.get_match(match.id)
+        if stored.version == match.version and stored.snapshot is not None:
+            return rules.from_json(stored.snapshot)
+        return None
+
+    async def _channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
+        rules = game_of(match)
         if state is None:
+            state = await self._position(match)
+        if state is None or state.is_over():
             return None
+        if all(match.sides.get(side) in (None, match.ai_player_id) for side in state.to_act()):
+            return None  # no player is to act (the AI is, or nobody): nobody's turn can be private
         rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
         # A standing order given meanwhile, by either player, neither ends the turn nor shows
         # anything: the turn is whose it was before it.
@@ -186,7 +194,7 @@ class Reading(Clocks):
         actor = rows[end - 1].player_id
         assert actor is not None
         side = match.side_of(actor)
-        if side is None or state.is_over() or side not in state.to_act():
+        if side is None or side not in state.to_act():
             return None
         others = {p for p in match.players if p != actor}
         first = _run_start(rows[:end], others, passed=lambda row: standing_order(rules, row))
@@ -224,11 +232,13 @@ class Reading(Clocks):
                 steps.append(Step(who, row.notation, events, row.player_id))
         return self._played(match, state, steps, actor)
 
-    async def stretch(self, played: Played) -> Played:
+    async def stretch(self, played: Played, since: Played | None = None) -> Played:
         """`played` with the commands before it since any other player last acted: at a hand-off,
         the whole stretch the players now waiting have not seen acted out (a turn played as several
         commands, an AI turn resumed after a restart). The game is replayed only when there are
-        such commands; most hand-offs are a single command."""
+        such commands; most hand-offs are a single command. `since`: what the channel saw before a
+        private turn (`channel_view`); when the stretch begins there, its position is the replay's
+        start, not the seed."""
         match = played.match
         if not played.steps:
             return played
@@ -243,20 +253,27 @@ class Reading(Clocks):
         first = _run_start(rows[: max(start, 0)], {p for p in match.players if p != played.actor_id})
         if start <= 0 or first == start:
             return played
+        at = None
+        if since is not None and since.match.id == match.id:
+            at = since.state if (rows[first - 1].version if first else 0) == since.match.version else None
         try:
-            steps = self._replayed_steps(match, rows, first, start)
+            steps = self._replayed_steps(match, rows, first, start, at=at)
         except ValueError:  # a log that does not replay (a position set by hand): the command alone
             return played
         return merged([self._played(match, played.state, steps, played.actor_id), played])
 
     @staticmethod
-    def _replayed_steps(match: Match, rows: Sequence[ActionRecord], first: int, end: int) -> list[Step]:
-        """The steps of log rows `first` to `end` (not included), replayed from the seed."""
+    def _replayed_steps(
+        match: Match, rows: Sequence[ActionRecord], first: int, end: int, *, at: State | None = None
+    ) -> list[Step]:
+        """The steps of log rows `first` to `end` (not included), replayed from the seed, or from
+        `at`, the position after the first `first` rows (left as it was)."""
         rules = game_of(match)
-        state = rules.new_game(match.options, engine_seed(match))
+        begin = 0 if at is None else first
+        state = rules.new_game(match.options, engine_seed(match)) if at is None else at.clone()
         opening = rules.sides[0].name
         out = []
-        for n, row in enumerate(rows[:end]):
+        for n, row in enumerate(rows[begin:end], begin):
             side = match.side_of(row.player_id) if row.player_id is not None else None
             events = list(state.apply(rules.parse(row.notation), side or opening))
             if n >= first:

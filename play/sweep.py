@@ -84,11 +84,15 @@ class Sweep(AiTurns):
             quick_before = state.quick_decision()
             # a turn still private (its last step left only a formality, or its player let the clock
             # run out in the middle of it): the channel sees it now, as it would at a hand-off
-            private = await self.channel_view(match)
+            private = await self.channel_view(match, state)
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
-            clock_out = not quick_before and clock_limits(match, late) is not None
-            if quick_before:
+            # A game clock still running when a quick decision is owed belongs to a private turn
+            # whose last step left only a formality (a private step moves no clock): the clock ran
+            # out, which is a loss on time, not the formality's automatic answer (RULES.md, "The
+            # game clock").
+            clock_out = clock_limits(match, late) is not None and (not quick_before or private is not None)
+            if quick_before and not clock_out:
                 for side in owed:
                     default = state.default_action(side)
                     action: Action = default if default is not None else TIMEOUT
@@ -108,7 +112,7 @@ class Sweep(AiTurns):
             # As its player's own hand-off would have: the notice and its board tell the whole turn,
             # not only the default or the loss that ended it; its steps stand (RULES.md, "Your turn
             # is yours").
-            played = await self.stretch(played)
+            played = await self.stretch(played, since=private.seen)  # replayed from the turn's start
         whole_turn = private is not None
         if not state.is_over():
             return Notice("default", played.match, late, played, late=users, whole_turn=whole_turn)

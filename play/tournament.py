@@ -45,7 +45,6 @@ MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
-MIN_GAME_CLOCK = 60  # a game started at the very end of its round still gets a minute each
 ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 
@@ -71,11 +70,11 @@ def turn_seconds(round_seconds: int) -> int:
     return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
 
 
-def game_seconds(tournament: Tournament, now: float) -> int:
-    """Each player's clock for a whole game starting `now`: half the time left in the round, so the
-    two clocks together run out no later than the round does (RULES.md "Games")."""
-    left = (tournament.round_ends_at or now + tournament.round_seconds) - now
-    return max(MIN_GAME_CLOCK, int(left // 2))
+def game_seconds(tournament: Tournament) -> int:
+    """Each player's clock for a whole game: half the round's length, so the two clocks together
+    run out no later than the round does, which waits for a game begun late (RULES.md "The game
+    clock", "A game begun late")."""
+    return tournament.round_seconds // 2
 
 
 class TournamentService(RoundSweep):
@@ -325,7 +324,7 @@ class TournamentService(RoundSweep):
                 side=rules.sides[0].name,
                 options=tournament.options,
                 turn_seconds=turn_seconds(tournament.round_seconds),
-                game_seconds=game_seconds(tournament, self.clock()),
+                game_seconds=game_seconds(tournament),
             )
             match = await self.matches.accept(thread_id, board.second_id, match.id)
         except BadRequest:
@@ -335,6 +334,10 @@ class TournamentService(RoundSweep):
             match = found
             if match.status is Status.CHALLENGED:  # the crash came between the two steps
                 match = await self.matches.accept(thread_id, board.second_id, match.id)
+        # Begun late (the bot was down, or could not open the threads): it still has the whole round
+        if match.game_clock is not None:
+            ends = match.created_at + tournament.round_seconds
+            await self.store.extend_round(tournament.id, board.round, ends, self.clock())
         await self.store.set_board_match(board, match.id)
         return match
 

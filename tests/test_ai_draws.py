@@ -39,8 +39,7 @@ def offer_stands(state: State, side: str) -> bool:
 
 async def ai_game_deployed(w: World) -> None:
     """Alice (Germans) against the AI (Canadians) in Block Wars, both deployed: Alice to play."""
-    me = w.fake.bot_user
-    await w.slash(w.alice, "challenge", {"opponent": me, "side": "germans", "level": "easy"})
+    await w.vs_ai("germans")
     await w.slash(w.alice, "setup")
     await w.cog.idle()  # the AI deploys
 

@@ -96,6 +96,11 @@ class World:
     ) -> InteractionResult:
         return await self.fake.slash(user, channel or self.general, "blockwars", name, options or {}, **kw)
 
+    async def vs_ai(self, side: str = "canadians", level: str = "easy") -> InteractionResult:
+        """Alice challenges the bot itself to Block Wars, playing `side`: the game begins at once."""
+        options = {"opponent": self.fake.bot_user, "side": side, "level": level}
+        return await self.slash(self.alice, "challenge", options)
+
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, start_bot, botkit: BotKit):
@@ -531,7 +536,7 @@ def test_no_privileged_intents():
 async def test_challenging_the_bot_starts_an_ai_game(world: World):
     w = world
     me = w.fake.bot_user
-    started = await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    started = await w.vs_ai()
     png_of(started.messages[0])
     match = await w.match()
     assert match.status is Status.ACTIVE and match.ai_player_id == me.id
@@ -646,7 +651,7 @@ async def test_in_an_ai_game_the_ai_thinks_in_its_worker_process(fake_discord, s
 
         w.bot.thinker.choose = spy  # type: ignore[method-assign]
         me = w.fake.bot_user
-        await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+        await w.vs_ai()
         await w.cog.idle()
         await w.slash(w.alice, "setup")
         await w.cog.idle()
@@ -732,7 +737,7 @@ async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: Wor
 async def test_an_ai_move_owed_when_the_bot_went_down_is_played_after_the_restart(world: World, monkeypatch):
     w = world
     me = w.fake.bot_user
-    await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    await w.vs_ai()
     await w.cog.idle()  # the AI (Germans) deploys
     monkeypatch.setattr(w.cog, "schedule_ai", lambda channel_id: None)  # the bot "dies" before answering
     await w.slash(w.alice, "setup")
@@ -847,8 +852,7 @@ async def test_the_ai_answers_even_when_the_players_board_cannot_be_posted(world
     """The board of a move is posted after the move is stored; if Discord refuses that post (here an
     expired interaction token), the move still stands and the AI still answers it."""
     w = world
-    me = w.fake.bot_user
-    await w.slash(w.alice, "challenge", {"opponent": me, "side": "canadians", "level": "easy"})
+    await w.vs_ai()
     await w.cog.idle()
     match = await w.match()
     w.fake.followups_expired = True
@@ -976,8 +980,7 @@ async def test_a_declined_challenge_loses_its_buttons(world: World):
 
 async def test_the_ai_answers_a_draw_offer_by_its_judgement(world: World):
     w = world
-    me = w.fake.bot_user
-    await w.slash(w.alice, "challenge", {"opponent": me, "side": "germans", "level": "easy"})
+    await w.vs_ai("germans")
     await w.slash(w.alice, "setup")
     await w.cog.idle()  # the AI deploys
     await w.slash(w.alice, "draw", {"choice": "offer"})

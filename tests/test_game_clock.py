@@ -22,6 +22,7 @@ from play.tournament_text import game_text, round_now_text
 from play.words import duration_text
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
+from tests.test_cheats import to_a_private_formality
 
 HOUR = 3600
 GUILD, CHANNEL, THREAD = 5, 100, 1001
@@ -35,8 +36,9 @@ def services(db: Database, clock: Clock) -> TournamentService:
     return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(1)), clock=clock)
 
 
-async def one_game(t: TournamentService) -> None:
-    """A tournament of two (7-day rounds), started, its one game begun in THREAD."""
+async def one_game(t: TournamentService, clock: Clock | None = None, late: float = 0.0) -> None:
+    """A tournament of two (7-day rounds), started, its one game begun in THREAD (`late` seconds
+    after the pairing, on `clock`)."""
     made = await t.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -51,6 +53,9 @@ async def one_game(t: TournamentService) -> None:
     started = await t.start(CHANNEL, organiser=True)
     (board,) = started.boards
     assert (board.first_id, board.second_id) == (QUICK, STALLER)
+    if late:
+        assert clock is not None
+        clock.now += late
     await t.start_board(board, THREAD)
 
 
@@ -66,17 +71,20 @@ async def whole_turn(svc: MatchService, user: int) -> Played:
         played = await svc.act(THREAD, user, "setup std" if "setup std" in legal else legal[0])
 
 
-async def clocked_fixbayonets(svc: MatchService) -> Match:
-    """A Fix Bayonets game in THREAD with a 5-day game clock each (QUICK the Americans), accepted."""
+async def clocked_game(
+    svc: MatchService, game: str = "fixbayonets", side: str = "americans", game_seconds: int = 5 * DAY
+) -> Match:
+    """A game in THREAD with turns of a day and a game clock each (5 days unless told; QUICK plays
+    `side`, by default Fix Bayonets' Americans), accepted."""
     await svc.challenge(
         guild_id=GUILD,
         channel_id=THREAD,
         challenger_id=QUICK,
         opponent_id=STALLER,
-        game="fixbayonets",
-        side="americans",
+        game=game,
+        side=side,
         turn_seconds=DAY,
-        game_seconds=5 * DAY,
+        game_seconds=game_seconds,
     )
     return await svc.accept(THREAD, STALLER)
 
@@ -360,7 +368,7 @@ async def test_a_quick_decision_runs_no_clock(store: str):
     db = await Database.open(store, clock=clock)
     svc = MatchService(db, clock=clock, rng=random.Random(3))
     try:
-        await clocked_fixbayonets(svc)
+        await clocked_game(svc)
         await svc.act(THREAD, QUICK, "setup std")
         await svc.act(THREAD, STALLER, "setup std")
         rng = random.Random(1)
@@ -448,7 +456,7 @@ async def test_two_players_setting_up_at_once_each_pay_their_own_time(store: str
     db = await Database.open(store, clock=clock)
     svc = MatchService(db, clock=clock, rng=random.Random(3))
     try:
-        begun = await clocked_fixbayonets(svc)
+        begun = await clocked_game(svc)
         assert begun.game_clock is not None and set(begun.game_clock.running) == {QUICK, STALLER}
         clock.now += HOUR
         done = await svc.act(THREAD, QUICK, "setup std")  # their clock stops; the other's runs on
@@ -623,3 +631,106 @@ async def test_a_clock_stopped_for_time_away_under_the_old_rule_runs_again_at_th
     assert match.game_clock is not None and match.game_clock.since == clock.now
     assert match.deadline == clock.now + TURN
     assert game_clock_left(match, STALLER, clock.now + HOUR) == HALF - HOUR
+
+
+async def test_a_loss_on_the_game_clock_in_the_middle_of_a_private_turn(store_world: tuple[Database, Clock]):
+    """The game clock runs out while its player is in the middle of a turn still theirs alone (one of
+    Block Wars' two actions taken): they lose on time, their clock reads nothing left and stops, and
+    the step they had taken stands and is told, as when a turn's own deadline passes."""
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    await clocked_game(svc, "blockwars", "germans", game_seconds=2 * HOUR)
+    for user in (QUICK, STALLER):
+        await svc.act(THREAD, user, "setup std")
+    clock.now += HOUR
+    step = await svc.act(THREAD, QUICK, "a6-a5")
+    assert step.mid_turn
+    match = step.match
+    assert match.game_clock is not None and match.game_clock.running == (QUICK,)
+    assert (
+        match.game_clock.since is not None and match.deadline == match.game_clock.since + 2 * HOUR
+    )  # the clock's end, not the turn's day
+    assert await svc.channel_view(match) is not None  # the channel has not seen the step
+    clock.now = match.deadline + 1
+    (lost,) = await svc.sweep()
+    assert lost.kind == "forfeit" and lost.user_id == QUICK and lost.clock_out and lost.whole_turn
+    assert lost.played is not None and [s.notation for s in lost.played.steps] == ["a6-a5", "timeout"]
+    text = notice_text(lost, PLAIN)
+    assert text.startswith(
+        f"@{QUICK} has no time left on their clock for this game and loses on time. The steps of the "
+        "turn they had begun stand:\n"
+    ), text
+    assert "a6-a5" in text and text.count("time") == 2, text
+    over = await db.get_match(match.id)
+    assert over.status is Status.FINISHED and over.winner_id == STALLER
+    assert over.game_clock is not None and over.game_clock.left == {QUICK: 0, STALLER: 2 * HOUR}
+    assert over.game_clock.running == ()
+    assert [r.notation for r in await db.actions(match.id)][-2:] == ["a6-a5", "timeout"]
+    assert await svc.sweep() == []  # told once
+
+
+async def test_a_game_clock_run_out_when_only_a_formality_was_left_is_a_loss_on_time(
+    store_world: tuple[Database, Clock],
+):
+    """Battlefronts: a private step left its player only the formal `pass`, and their game clock (not
+    the turn's deadline) then ran out. The sweep played the `pass` for them, as at a turn's deadline,
+    and the game went on with their clock at nothing: the loss came a turn later, after the opponent
+    had played for nothing (or the pass ended the game, perhaps as their win). A clock run out is a
+    loss on time, the steps standing and told (RULES.md, "The game clock")."""
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    await clocked_game(svc, "battlefronts", "red", game_seconds=3 * HOUR)
+    _, step = await to_a_private_formality(svc, THREAD)
+    match, state = await svc.current(THREAD)
+    assert state.quick_decision() and match.game_clock is not None
+    late = match.game_clock.running[0]
+    assert match.deadline is not None and match.deadline < clock.now + DAY  # the clock's end
+    clock.now = match.deadline + 1
+    (lost,) = await svc.sweep()
+    assert lost.kind == "forfeit" and lost.user_id == late and lost.clock_out and lost.whole_turn
+    assert not lost.by_default
+    assert lost.played is not None and [s.notation for s in lost.played.steps][-2:] == [
+        step.notation,
+        "timeout",
+    ]
+    assert notice_text(lost, PLAIN).startswith(
+        f"@{late} has no time left on their clock for this game and loses on time. The steps of the "
+        "turn they had begun stand:\n"
+    )
+    over = await db.get_match(match.id)
+    assert over.status is Status.FINISHED and over.winner_id == match.other_player(late)
+    assert over.game_clock is not None and over.game_clock.left[late] == 0
+
+
+async def test_a_game_begun_late_has_the_whole_round_and_the_round_waits_for_it(
+    store_world: tuple[Database, Clock],
+):
+    """The bot could not start the game until three days into its seven-day round. Its players got
+    half the time left each (2 days, where a game begun with the round has 3 days 12 hours), and the
+    round's end stopped it as a draw while both still had time. Now it has the whole round: full
+    clocks, and the round's end moves to its start plus seven days (RULES.md, a game begun late)."""
+    db, clock = store_world
+    t = services(db, clock)
+    paired = clock.now
+    await one_game(t, clock, late=3 * DAY)
+    begun, _ = await t.matches.current(THREAD)
+    assert begun.game_clock is not None and begun.game_clock.total == HALF
+    tournament = await t.open_in(CHANNEL)
+    assert tournament.round_ends_at == paired + 3 * DAY + ROUND
+    # both play on, a turn every six hours, past the round's first end
+    while clock.now <= paired + ROUND:
+        clock.now += 6 * HOUR
+        match, _ = await t.matches.current(THREAD)
+        await whole_turn(t.matches, match.turn_player_id or 0)
+    assert await t.sweep() == []  # the round waits for it
+    match, _ = await t.matches.current(THREAD)
+    assert match.status is Status.ACTIVE and match.game_clock is not None
+    # then the player to move lets their clock run out: the win counts, the round closes
+    late = match.turn_player_id
+    assert match.deadline is not None and match.deadline < (tournament.round_ends_at or 0)
+    clock.now = match.deadline + 1
+    (lost,) = await t.matches.sweep()
+    assert lost.kind == "forfeit" and lost.user_id == late
+    (done,) = await t.sweep()
+    assert isinstance(done, RoundDone)
+    assert sorted(line.points for line in done.table.lines) == [0.0, 1.0]

@@ -23,6 +23,7 @@ from data.tournaments import Board
 from play import MatchService
 from play.tournament import RoundDone, TournamentService
 from tests import pgserver
+from tests.benchrun import last_figures
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
 from tests.test_tournament import open_one, services
@@ -276,19 +277,6 @@ async def test_the_standings_take_the_same_few_round_trips_for_two_boards_or_twe
 
 def test_the_standings_bench_runs_and_ends_with_its_figures() -> None:
     """bench/standings.py (docs/performance.md), at its smallest: it must not rot unseen."""
-    import json
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parent.parent
-    args = ["--players", "4", "--rounds", "1", "--draws", "2"]
-    out = subprocess.run(
-        [sys.executable, str(root / "bench" / "standings.py"), *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    figures = last_figures("standings.py", "--players", "4", "--rounds", "1", "--draws", "2")
     assert figures["bench"] == "standings" and figures["players"] == 4
     assert figures["sqlite"]["median_ms"] > 0 and "postgresql" not in figures

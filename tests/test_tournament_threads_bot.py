@@ -8,6 +8,7 @@ from bot import WargamesBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.records import CREATE_PUBLIC_THREADS
 from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
+    GAME,
     bot,
     create_and_fill,
     first_post,
@@ -17,6 +18,7 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     until,
 )
 
+HOUR, DAY = 3600, 86400
 MISSING = "I cannot open the game threads of **Threadless**, round 1: I need the Create Public Threads"
 
 
@@ -42,11 +44,61 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
     assert len([m for m in fake.messages_in(club) if MISSING in m.content]) == 1
     assert not threads_of(fake, club)
 
-    everyone.permissions |= CREATE_PUBLIC_THREADS  # an admin grants it
+    bot.clock.now += 12 * HOUR  # type: ignore[attr-defined]
+    everyone.permissions |= CREATE_PUBLIC_THREADS  # an admin grants it, half a day into the round
     await sweep(bot)
     await until(lambda: len(threads_of(fake, club)) == 2)
+    ends = int(bot.clock.now + 2 * DAY)  # type: ignore[attr-defined]  # the whole round from now
     for thread in threads_of(fake, club):
         await until(lambda: bool(fake.messages_in(thread)))  # noqa: B023 (awaited before the loop moves on)
         post = first_post(fake, thread)
         match, _ = await bot.service.current(thread.id)
         assert all(f"<@{user}>" in post.content for user in match.players)
+        # begun late, it still has the whole round: full clocks, and the round ends later
+        assert "Each of you has 1 day on a clock for the whole game" in post.content, post.content
+        assert f"The round ends <t:{ends}:R>" in post.content, post.content
+
+
+async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(
+    fake_discord: FakeDiscord,
+    start_bot,
+    bot: WargamesBot,  # noqa: F811
+):
+    """A restart cut a start between the game's acceptance and its post; meanwhile its players
+    deployed in the thread, the first offered a draw and took a step of her turn (hers alone). The
+    restarted bot's first post of that game drew the game as it is, her step on it, with no way to
+    answer the offer. It now shows what the thread saw (the board after her offer) and the answers
+    to the offer, for the player who must give them."""
+    fake = fake_discord
+    _guild, club, players = await setup_club(fake, 4)
+    await start_bot(bot)
+    await create_and_fill(fake, bot, club, players, "Restart Cup")
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    await until(lambda: len(threads_of(fake, club)) == 2)
+    thread = threads_of(fake, club)[0]
+    await until(lambda: bool(fake.messages_in(thread)))
+    match, _ = await bot.service.current(thread.id)
+    users = {u.id: u for u in players}
+    first, second = users[match.sides["germans"]], users[match.sides["canadians"]]
+    for user in (first, second):
+        await fake.slash(user, thread, GAME, "setup", {"layout": "std"})
+    offered = await fake.slash(first, thread, GAME, "draw", {"choice": "offer"})
+    step = await fake.slash(first, thread, GAME, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)
+    cog = bot.get_cog("Tournaments")
+    assert cog is not None
+    service = cog.service  # type: ignore[attr-defined]
+    tournament = await service.store.channel_tournament(club.id)
+    [board] = [b for b in await service.store.tournament_boards(tournament.id) if b.thread_id == thread.id]
+    before = len(fake.messages_in(thread))
+    assert await cog.start_board(tournament, board)  # type: ignore[attr-defined]
+    [post] = fake.messages_in(thread)[before:]
+    assert post.attachments[0].data == offered.message.attachments[0].data  # not her step
+    seen = [c for c in offered.message.custom_ids if not c.startswith("bw:undo:")]  # hers to take back
+    accept = next(c for c in seen if c.endswith(":accept draw"))
+    assert post.custom_ids == seen, (post.custom_ids, seen)
+    assert post.content.endswith(
+        f"<@{second.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    )
+    answered = await fake.click(second, post, accept)
+    assert "Game over: a draw" in answered.message.content, answered.message.content

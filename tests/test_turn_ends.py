@@ -7,13 +7,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import told
 from play.service import MatchService
+from tests.benchrun import last_figures
 from tests.clock import Clock
+from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
@@ -36,14 +40,27 @@ async def private_steps(svc: MatchService, channel: int) -> list[str]:
     raise AssertionError("no private turn of two steps came")
 
 
+async def battlefronts_begun(tmp_path: Path, options: dict[str, object] | None = None) -> MatchService:
+    """A Battlefronts game in channel 100 on a fresh SQLite file: player 1 (the Reds) challenged
+    player 2, who accepted."""
+    svc = await open_service(tmp_path / "bf.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=2,
+        game="battlefronts",
+        side="red",
+        options=options,
+    )
+    await svc.accept(100, 2)
+    return svc
+
+
 async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
     """Bob took two private steps, then let his deadline pass. The loss on time used to name only
     the loss while its board showed his steps; the steps stand, and the notice now tells them."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="battlefronts", side="red"
-    )
-    await svc.accept(100, 2)
+    svc = await battlefronts_begun(tmp_path)
     private = await private_steps(svc, 100)
     match, _ = await svc.current(100)
     assert await svc.channel_view(match) is not None  # the channel has not seen them
@@ -62,6 +79,25 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
         assert line in text, (line, text)
     assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
     assert loss not in text and text.count("ran out of time") == 1, text  # the loss is said once
+
+
+async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_would(tmp_path: Path) -> None:
+    """After a restart (a process that did not see the turn played: nothing of it in memory) the
+    sweep replays the private turn from where the channel last saw the game, not again from the
+    seed: the same stretch, word for word and card for card, as a replay of the whole log."""
+    svc = await battlefronts_begun(tmp_path)
+    private = await private_steps(svc, 100)
+    match, _ = await svc.current(100)
+    assert match.deadline is not None
+    restarted = MatchService(svc.db, clock=svc.clock)
+    [notice] = [n for n in await restarted.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    assert notice.whole_turn and notice.played is not None
+    assert [s.notation for s in notice.played.steps] == [*private, "timeout"]
+    replayed = await MatchService(svc.db, clock=svc.clock).latest_stretch(await svc.db.get_match(match.id))
+    assert replayed is not None
+    assert told(replayed, PLAIN) == told(notice.played, PLAIN)
+    assert replayed.private == notice.played.private
+    assert replayed.state.to_json() == notice.played.state.to_json()
 
 
 async def test_in_discord_the_loss_on_time_after_private_steps_shows_them(
@@ -166,6 +202,34 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
     assert "Game over: a draw" in answered.message.content
 
 
+async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: World) -> None:  # noqa: F811
+    """Alice offers a draw and the bot dies before posting its board: the restarted bot posts the
+    board it owed, but without the buttons to answer the offer or the line naming Bob. It now
+    carries both, as the board it stands for would have."""
+    w = world
+    await deployed(w)
+
+    async def died(*args: object, **kwargs: object) -> None:
+        return None  # as if the process were killed right after the acknowledgement
+
+    w.cog.post_board = died  # type: ignore[method-assign]
+    with pytest.raises(FakeDiscordError):
+        await w.slash(w.alice, "draw", {"choice": "offer"}, timeout=1.0)
+    match = await w.match()
+    await w.restart()
+    (board,) = await w.fake.wait_for_messages(
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and "offer a draw" in m.content,
+        timeout=10,
+    )
+    assert f"bw:dec:{match.id}:{match.version}:accept draw" in board.custom_ids, board.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in board.custom_ids
+    assert board.content.endswith(
+        f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    ), board.content
+    answered = await w.fake.click(w.bob, board, f"bw:dec:{match.id}:{match.version}:accept draw")
+    assert "Game over: a draw" in answered.message.content, answered.message.content
+
+
 async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answers(
     world: World,  # noqa: F811
 ) -> None:
@@ -218,17 +282,7 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     for them, and that pass ends the game (the last round's limit, or three fronts held), often with
     them as the winner. The notice said they "ran out of time and lose the game", beside a game-over
     line naming them the winner. It now says the game's automatic answer ended it, and tells it."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10,
-        channel_id=100,
-        challenger_id=1,
-        opponent_id=2,
-        game="battlefronts",
-        side="red",
-        options={"rounds": 2},
-    )
-    await svc.accept(100, 2)
+    svc = await battlefronts_begun(tmp_path, {"rounds": 2})
     rng = random.Random(8)
     for _ in range(3000):
         match, state = await svc.current(100)
@@ -251,3 +305,49 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     assert "loses" not in text and "ran out of time" not in text, text
     assert text.startswith(f"@{match.sides[side]} did not "), text
     assert "and that ended the game:" in text and told(notice.played, PLAIN) in text, text
+
+
+async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(world: World) -> None:  # noqa: F811
+    """Alice offers a draw; anyone's `board` showed the game without the buttons to answer it (only
+    the board after the offer had them). It now carries them and names Bob, the same before and
+    after a private step of her turn (nothing shows whether she has taken one). Only Bob's click
+    counts: hers and Eve's are refused and leave the game as it was. Her own look at her private turn
+    shows none."""
+    w = world
+    await deployed(w)
+    await w.slash(w.alice, "draw", {"choice": "offer"})
+    match = await w.match()
+    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    note = f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    before = await w.slash(w.eve, "board")
+    assert accept in before.message.custom_ids, before.message.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" in before.message.custom_ids
+    assert before.content.endswith(note), before.content
+    for wrong in (w.alice, w.eve):
+        refused = await w.fake.click(wrong, before.message, accept)
+        assert refused.message.ephemeral and "Game over" not in refused.content, refused.content
+    assert (await w.match()).version == match.version  # nothing was applied
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)  # her step is hers alone
+    for user in (w.bob, w.eve):
+        board = await w.slash(user, "board")
+        assert board.content == before.content, board.content
+        assert board.message.custom_ids == before.message.custom_ids
+        assert board.message.attachments[0].data == before.message.attachments[0].data
+    hers = await w.slash(w.alice, "board")
+    assert hers.message.ephemeral and not any("draw" in c for c in hers.message.custom_ids)
+    assert "accept or decline" not in hers.content
+    await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
+    board = await w.slash(w.bob, "board")  # her step taken back: the game as the channel saw it, newer
+    assert board.content.endswith(note), board.content
+    again = next(c for c in board.message.custom_ids if c.endswith(":accept draw"))
+    answered = await w.fake.click(w.bob, board.message, again)
+    assert "Game over: a draw" in answered.message.content, answered.message.content
+
+
+def test_the_sweep_bench_runs_and_ends_with_its_figures() -> None:
+    """bench/sweep.py (docs/performance.md), at its smallest: it must not rot unseen."""
+    figures = last_figures("sweep.py", "--games", "4", "--turns", "3", "--reps", "1")
+    assert figures["bench"] == "sweep" and figures["notices"] == 4
+    assert figures["whole_turn_notices"] == figures["private_turns"] >= 1
+    assert figures["log_reads"] == 4 + figures["private_turns"]  # one per game, one more per whole turn
