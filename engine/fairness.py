@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,10 @@ from typing import Any
 from engine import chance, registry
 
 RECORD_FORMAT = "wargames-game-record"
-RECORD_VERSION = 1
+# 2: a game whose secret was a channel's seal carries `seal` (where and when its commitment was
+# shown before the challenge); a record without it reads as before.
+RECORD_VERSION = 2
+DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
 
 
@@ -108,7 +112,7 @@ def _check(record: Mapping[str, Any]) -> Report:
         ):
             return report
         inputs = [str(i) for i in record["inputs"]]
-        report.add(True, f"Players' inputs mixed in after the commitment: {', '.join(inputs) or 'none'}.")
+        _inputs_and_seal(report, record, inputs)
     else:
         report.add(
             True,
@@ -169,6 +173,64 @@ def _check(record: Mapping[str, Any]) -> Report:
     return report
 
 
+def snowflake_time(value: object) -> float | None:
+    """When Discord minted an id (unix seconds), read from the id itself; None for what is not one."""
+    text = str(value)
+    if not text.isdigit() or int(text) >> 22 == 0 or int(text) >= 2**63:
+        return None
+    return ((int(text) >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence[str]) -> None:
+    """Whether the inputs came after the secret was fixed: a sealed game's commitment was shown in its
+    channel before the challenge, so every input (the challenge's id too) came after it; else only
+    the inputs after the challenge's own (an accept) did, and a game with none (against the AI, a
+    tournament's) shows that its dice follow from the commitment, not that the bot drew it once."""
+    listed = ", ".join(inputs) or "none"
+    seal = record.get("seal")
+    if not seal:
+        later = [i for i in inputs if not i.startswith("challenge:") and not i.endswith(":-")]
+        if later:
+            report.add(
+                True, f"Players' inputs mixed in: {listed}; {', '.join(later)} came after the commitment."
+            )
+        else:
+            report.add(
+                True,
+                f"Players' inputs mixed in: {listed}. The secret was drawn at the challenge and no input "
+                "came after its commitment, so this shows that the dice follow from the commitment, "
+                "not that the bot did not try several secrets before showing one.",
+            )
+        return
+    report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
+    challenge = next((i.split(":", 1)[1] for i in inputs if i.startswith("challenge:")), None)
+    shown_id, asked = snowflake_time(seal.get("message_id")), snowflake_time(challenge)
+    if shown_id is not None and asked is not None:
+        before = shown_id < asked
+        report.add(
+            before,
+            f"The commitment was shown by message {seal['message_id']} at {_when(shown_id)}, "
+            + ("before" if before else "not before")
+            + f" the challenge at {_when(asked)} (both times are Discord's, read from the ids). "
+            "That the message shows this commitment is for a reader to see in the channel: "
+            "the record alone cannot.",
+        )
+        return
+    shown, started = float(seal["shown_at"]), float(record["started_at"])
+    before = shown <= started
+    report.add(
+        before,
+        f"The bot's clock says the commitment was shown at {_when(shown)}, "
+        + ("before" if before else "not before")
+        + f" the challenge at {_when(started)}. No message id was kept, so only the channel's history "
+        "can confirm it; the record alone cannot.",
+    )
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
 def ends_as_stored(rules: Any, replayed: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
     """Whether a replay ends where the game stored its end. The stored position is read by today's
     rules first (`from_json`, then `to_json`), so a later change of how a game writes itself down
@@ -201,4 +263,5 @@ __all__ = [
     "ends_as_stored",
     "random_side",
     "seed_of",
+    "snowflake_time",
 ]

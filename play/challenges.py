@@ -12,6 +12,7 @@ from data import (
     ChannelBusy,
     GameClock,
     Match,
+    Seal,
     StaleVersion,
     Status,
 )
@@ -106,6 +107,7 @@ class Challenges(Reading):
                 seed_commitment=chance.commitment(secret),
                 seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
                 game_clock=game_clock,
+                sealed=chance.VERSION == 2,  # the channel's seal, if shown, is this game's secret
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -117,6 +119,21 @@ class Challenges(Reading):
         if ai_level is not None:
             match = await self._start(match, now)
         return match
+
+    async def next_seal(self, channel_id: int) -> Seal:
+        """The seal of the channel's next game, for a message to show: the one it holds, else one
+        drawn now (docs/fairness.md, "Sealed in advance"). A challenge takes it once it was shown."""
+        secret = self.new_seal()
+        return await self.db.channel_seal(
+            channel_id, secret=secret.hex(), commitment=chance.commitment(secret), now=self.clock()
+        )
+
+    async def seal_shown(self, seal: Seal, message_id: int | None = None) -> bool:
+        """A message (`message_id`, where the platform gives one) showed `seal` in its channel: from
+        now on the channel's next challenge takes it. Only the first showing counts."""
+        return await self.db.seal_shown(
+            seal.channel_id, seal.commitment, message_id=message_id, now=self.clock()
+        )
 
     def _input(self, entropy: int | str | None) -> int | str:
         """A player's input to the dice as stored: their interaction's id (`-` where there is none,

@@ -12,7 +12,7 @@ import asyncio
 import json
 from typing import Any, Protocol
 
-from data import Database, Match, MatchNotFound, Status
+from data import Database, Match, MatchNotFound, Seal, Status
 from engine import chance, fairness, registry
 from play import undo
 from play.errors import BadRequest, NoMatch
@@ -58,14 +58,32 @@ def with_input(match: Match, name: str, value: int | str | None) -> str:
     return json.dumps([*inputs_of(match), f"{name}:{'-' if value is None else value}"])
 
 
-def commitment_text(match: Match) -> str:
-    """The line a game's first messages carry: the commitment, shortened for a phone."""
+def commitment_text(match: Match, markup: Markup) -> str:
+    """The line a game's first messages carry: the commitment, shortened for a phone, and, for a
+    game whose secret was a channel's seal, when and where that commitment was shown."""
     if match.seed_commitment is None:
         return ""
+    short = f"`{match.seed_commitment[:SHORT]}…`"
+    if match.sealed_at is not None:
+        where = (
+            "in this channel"
+            if match.seal_channel_id in (None, match.channel_id)
+            else f"in {markup.channel(match.seal_channel_id)}"
+        )
+        return (
+            f"Dice sealed in advance: commitment {short}, shown {where} {markup.date(match.sealed_at)}, "
+            "before this challenge. Its secret is revealed when the game ends, so anyone can check "
+            "every roll and card."
+        )
     return (
-        f"Dice commitment: `{match.seed_commitment[:SHORT]}…` (the SHA-256 of a secret seed, revealed "
+        f"Dice commitment: {short} (the SHA-256 of a secret seed, revealed "
         "when the game ends so anyone can check every roll and card)."
     )
+
+
+def seal_text(seal: Seal) -> str:
+    """The line of a channel's end message that seals its next game (docs/fairness.md)."""
+    return f"The next game here is sealed: dice commitment `{seal.commitment[:SHORT]}…`."
 
 
 def reveal_text(match: Match) -> str:
@@ -153,6 +171,12 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     }
     if match.chance_version == 2:
         out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
+        if match.sealed_at is not None:
+            out["seal"] = {
+                "channel_id": match.seal_channel_id,
+                "shown_at": match.sealed_at,
+                "message_id": match.seal_message_id,
+            }
     else:
         out["seed"] = match.seed
     return out
@@ -209,6 +233,7 @@ __all__ = [
     "record_bytes",
     "record_name",
     "reveal_text",
+    "seal_text",
     "verify",
     "verify_text",
     "with_input",
