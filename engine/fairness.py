@@ -217,13 +217,12 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
         )
         return
     shown, started = float(seal["shown_at"]), float(record["started_at"])
-    before = shown <= started
+    order = "before" if shown < started else "no later than" if shown == started else "after"
     report.add(
-        before,
-        f"The bot's clock says the commitment was shown at {_when(shown)}, "
-        + ("before" if before else "not before")
-        + f" the challenge at {_when(started)}. No message id was kept, so only the channel's history "
-        "can confirm it; the record alone cannot.",
+        shown <= started,
+        f"The bot's clock says the commitment was shown at {_when(shown)}, {order} the challenge at "
+        f"{_when(started)}. No message id was kept, so only the channel's history can confirm it; "
+        "the record alone cannot.",
     )
 
 
