@@ -601,6 +601,16 @@ class Core(SweepLoop, commands.Cog):
         match, report = await fairness.verify(self.service, guild, interaction.channel_id, game)
         await reply(interaction, fairness.verify_text(match, report, fmt.DISCORD)[: limits.MESSAGE])
 
+    async def seal(self, interaction: discord.Interaction) -> None:
+        """`/wargames seal`: the channel's next game sealed now, its commitment posted for everyone;
+        a seal shown before is told privately rather than posted twice."""
+        assert interaction.channel_id is not None
+        seal = await self.service.next_seal(interaction.channel_id)
+        if seal.shown_at is not None:
+            await reply(interaction, fairness.sealed_already_text(seal, fmt.DISCORD))
+            return
+        await self.sealed(seal, await reply(interaction, fairness.seal_posted_text(seal), ephemeral=False))
+
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         assert interaction.channel_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)

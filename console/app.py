@@ -488,6 +488,16 @@ class Console:
         self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 
+    async def wg_seal(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("seal", rest)
+        seal = await self.service.next_seal(self.channel_id)
+        if seal.shown_at is not None:
+            self.say(f"(only you see this) {fairness.sealed_already_text(seal, self.markup)}")
+        else:
+            self.say(fairness.seal_posted_text(seal))
+            await self.service.seal_shown(seal)
+        return Outcome()
+
     async def wg_verify(self, rest: list[str]) -> Outcome:
         return await self._check_or_export("verify", rest)
 
@@ -983,6 +993,7 @@ WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
     "undo": Console.wg_undo,
     "verify": Console.wg_verify,
     "export": Console.wg_export,
+    "seal": Console.wg_seal,
 }
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,

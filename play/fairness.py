@@ -86,6 +86,23 @@ def seal_text(seal: Seal) -> str:
     return f"The next game here is sealed: dice commitment `{seal.commitment[:SHORT]}…`."
 
 
+def seal_posted_text(seal: Seal) -> str:
+    """What `/wargames seal` posts in the channel: the seal, and what it means for the next game."""
+    return (
+        f"{seal_text(seal)} Its secret is fixed now, before anyone challenges: the next game challenged "
+        "in this channel plays with it, and it is revealed when that game ends."
+    )
+
+
+def sealed_already_text(seal: Seal, markup: Markup) -> str:
+    """The private answer to `/wargames seal` in a channel whose next game was sealed already."""
+    when = "" if seal.shown_at is None else f", shown here {markup.date(seal.shown_at)}"
+    return (
+        f"This channel's next game is sealed already: dice commitment `{seal.commitment[:SHORT]}…`{when}. "
+        "The next game challenged here plays with it."
+    )
+
+
 def reveal_text(match: Match) -> str:
     """The line of a finished game's end message that reveals its secret seed."""
     if match.status is not Status.FINISHED or match.seed_secret is None or match.seed_commitment is None:
@@ -233,7 +250,9 @@ __all__ = [
     "record_bytes",
     "record_name",
     "reveal_text",
+    "seal_posted_text",
     "seal_text",
+    "sealed_already_text",
     "verify",
     "verify_text",
     "with_input",

@@ -114,6 +114,35 @@ async def test_a_loss_on_time_seals_the_next_game_in_the_sweeps_notice(world: Wo
     assert sum(seal.commitment[:32] in m.content for m in w.fake.messages_in(w.general)) == 1
 
 
+async def test_wargames_seal_seals_a_new_thread_once_for_its_first_game(world: World) -> None:  # noqa: F811
+    """A thread that never held a game has no end message to seal it: `/wargames seal` posts the
+    seal there, once (asked again, it is told privately), and the thread's first game, against the
+    AI, takes it and verifies with it."""
+    w = world
+    assert w.bot is not None
+    posted = await w.fake.slash(w.eve, w.thread, "wargames", "seal", {})
+    assert not posted.ephemeral
+    short = sealed_by(posted.content)
+    assert "before anyone challenges" in posted.content
+    again = await w.fake.slash(w.alice, w.thread, "wargames", "seal", {})
+    assert again.ephemeral and f"sealed already: dice commitment `{short}…`, shown here <t:" in again.content
+    w.clock.now += 60
+    started = await w.slash(
+        w.alice,
+        "challenge",
+        {"opponent": w.fake.bot_user, "side": "canadians", "level": "easy"},
+        channel=w.thread,
+    )
+    assert (
+        f"Dice sealed in advance: commitment `{short}…`, shown in this channel" in started.messages[0].content
+    )
+    await w.cog.idle()
+    await w.slash(w.alice, "resign", channel=w.thread)
+    await w.cog.idle()
+    verified = await w.fake.slash(w.eve, w.thread, "wargames", "verify", {})
+    assert "Verified" in verified.content and f"shown by message {posted.message.id}" in verified.content
+
+
 async def test_the_console_seals_the_next_game_at_each_end(tmp_path: Path) -> None:
     console, out = await open_console(tmp_path)
     await console.run_lines(["/blockwars challenge @bob", "/as bob", "/blockwars decline"])
@@ -137,4 +166,15 @@ async def test_the_console_seals_the_next_game_at_each_end(tmp_path: Path) -> No
     text = out.getvalue()
     assert "Verified" in text and "❌" not in text, text
     assert "✅ The bot's clock says the commitment was shown at" in text and "the challenge at" in text
+    out.truncate(0)
+    out.seek(0)
+    await console.run_lines(["/wargames seal", "/wargames seal"])
+    text = out.getvalue()
+    # the end showed the seal already: it is said again privately, not posted or drawn anew
+    assert (
+        text.count(
+            f"(only you see this) This channel's next game is sealed already: dice commitment `{second}…`"
+        )
+        == 2
+    )
     await console.close()
