@@ -8,6 +8,7 @@ the standard library and the rules, so anyone can run it on their own machine
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -173,6 +174,18 @@ def _check(record: Mapping[str, Any]) -> Report:
     return report
 
 
+def tournament_label(tournament_id: int, round_no: int, board: int) -> str:
+    """The name a tournament game's secret is drawn under: its tournament, round and board."""
+    return f"tournament {tournament_id} round {round_no} board {board}"
+
+
+def tournament_secret(tournament_secret: bytes, label: str) -> bytes:
+    """A tournament game's secret: HMAC-SHA256 of its label under the tournament's sealed secret, so
+    each game's is fixed when the tournament's commitment is shown, and revealing one tells nothing of
+    another's."""
+    return hmac.new(tournament_secret, label.encode("utf-8"), hashlib.sha256).digest()
+
+
 def snowflake_time(value: object) -> float | None:
     """When Discord minted an id (unix seconds), read from the id itself; None for what is not one."""
     text = str(value)
@@ -187,6 +200,9 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
     the inputs after the challenge's own (an accept) did, and a game with none (against the AI, a
     tournament's) shows that its dice follow from the commitment, not that the bot drew it once."""
     listed = ", ".join(inputs) or "none"
+    if record.get("tournament"):
+        _tournament(report, record, inputs)
+        return
     seal = record.get("seal")
     if not seal:
         later = [i for i in inputs if not i.startswith("challenge:") and not i.endswith(":-")]
@@ -204,8 +220,10 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
         return
     report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
     challenge = next((i.split(":", 1)[1] for i in inputs if i.startswith("challenge:")), None)
-    shown_id, asked = snowflake_time(seal.get("message_id")), snowflake_time(challenge)
-    if shown_id is not None and asked is not None:
+    started = float(record["started_at"])
+    asked = _discord_time(challenge, started)
+    shown_id = snowflake_time(seal.get("message_id"))
+    if asked is not None and shown_id is not None:
         before = shown_id < asked
         report.add(
             before,
@@ -216,13 +234,85 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             "the record alone cannot.",
         )
         return
-    shown, started = float(seal["shown_at"]), float(record["started_at"])
+    shown = float(seal["shown_at"])
     order = "before" if shown < started else "no later than" if shown == started else "after"
+    where = (
+        f"Message {seal['message_id']} in the channel showed it"
+        if seal.get("message_id")
+        else "No message id was kept"
+    )
     report.add(
         shown <= started,
         f"The bot's clock says the commitment was shown at {_when(shown)}, {order} the challenge at "
-        f"{_when(started)}. No message id was kept, so only the channel's history can confirm it; "
-        "the record alone cannot.",
+        f"{_when(started)}. {where}; only the channel's history can confirm the time, the record "
+        "alone cannot.",
+    )
+
+
+# How far an interaction's id may be from the moment the bot stored what it did: Discord waits 15
+# minutes at most for a deferred answer. An input further off is not an id Discord gave then (a
+# console's `-`, a seeded run's number), so the record's times are the bot's clock alone.
+ID_SLACK = 15 * 60
+
+
+def _discord_time(value: object, stored_at: float) -> float | None:
+    """The time of a Discord id given with something the bot stored at `stored_at`, or None if it
+    is not such an id."""
+    minted = snowflake_time(value)
+    return minted if minted is not None and abs(minted - stored_at) <= ID_SLACK else None
+
+
+def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]) -> None:
+    """A tournament game: its secret comes from the tournament's seal, shown before anyone joined,
+    and the players' joins are its inputs. The link to that seal can be checked once the tournament
+    is over and its secret revealed; the order of the seal's message and the joins, from their ids."""
+    t = record["tournament"]
+    label, sealed = str(t["label"]), str(t["commitment"]).lower()
+    report.add(True, f"Players' inputs mixed in: {', '.join(inputs) or 'none'}.")
+    shown = _discord_time(t.get("message_id"), float(t["shown_at"] or 0.0))
+    started = float(record["started_at"])
+    joins = [snowflake_time(i.split(":", 1)[1]) for i in inputs if i.startswith("join:")]
+    after = [j for j in joins if j is not None and shown is not None and shown < j <= started + ID_SLACK]
+    if shown is not None and after:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"{_when(shown)}; {len(after)} of the {len(joins)} players' joins came after it (Discord's "
+            "times, read from the ids), so the bot could not know them when it fixed the secret. "
+            "That the message shows this commitment is for a reader to see in the channel.",
+        )
+    elif shown is not None:
+        report.add(
+            False,
+            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"{_when(shown)}, but no player's join mixed into this game came after it.",
+        )
+    else:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
+            "the bot records it; without Discord ids the record alone cannot order them.",
+        )
+    revealed = t.get("secret")
+    if not revealed:
+        report.add(
+            True,
+            f"This game's secret comes from the tournament's sealed secret, for `{label}`. That secret "
+            "is revealed when the tournament ends; verify this game again then to check the link.",
+        )
+        return
+    whole = bytes.fromhex(str(revealed))
+    made = hashlib.sha256(whole).hexdigest() == sealed
+    linked = made and tournament_secret(whole, label).hex() == str(record["secret"]).lower()
+    report.add(
+        linked,
+        f"The tournament's revealed secret matches its commitment and gives this game's secret for `{label}`."
+        if linked
+        else (
+            f"The tournament's revealed secret does not give this game's secret for `{label}`."
+            if made
+            else "The tournament's revealed secret does not match its commitment."
+        ),
     )
 
 
@@ -263,4 +353,6 @@ __all__ = [
     "random_side",
     "seed_of",
     "snowflake_time",
+    "tournament_label",
+    "tournament_secret",
 ]

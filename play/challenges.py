@@ -52,11 +52,15 @@ class Challenges(Reading):
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
         entropy: int | str | None = None,
+        secret: bytes | None = None,
+        inputs: list[str] | None = None,
     ) -> Match:
         """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
         `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
         commitment is fixed (play/fairness.py). `game_seconds` gives each player a clock for the
-        whole game, that much time in all (a tournament's games: RULES.md); None, none."""
+        whole game, that much time in all (a tournament's games: RULES.md); None, none. A tournament
+        gives its game's `secret` (from its seal) and `inputs` (its players' joins), used instead of
+        a secret drawn now (or the channel's seal) and the challenge's id."""
         try:
             rules = registry.game(game)
         except registry.UnknownGame as exc:
@@ -86,7 +90,11 @@ class Challenges(Reading):
             None if game_seconds is None else GameClock.fresh(game_seconds, (challenger_id, opponent_id))
         )
         now = self.clock()
-        secret = self.new_secret()
+        drawn = self.new_secret()  # drawn even when given, so a seeded run's draws stay in step
+        given = secret is not None
+        secret = drawn if secret is None else secret
+        challenge_input = f"challenge:{self.player_input(entropy)}"
+        entered = [challenge_input] if inputs is None else inputs
         try:
             match = await self.db.create_challenge(
                 guild_id=guild_id,
@@ -105,9 +113,10 @@ class Challenges(Reading):
                 chance_version=chance.VERSION,
                 seed_secret=secret.hex(),
                 seed_commitment=chance.commitment(secret),
-                seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
+                seed_inputs=json.dumps(entered),
                 game_clock=game_clock,
-                sealed=chance.VERSION == 2,  # the channel's seal, if shown, is this game's secret
+                # the channel's seal, if shown, is this game's secret, unless the game was given one
+                sealed=chance.VERSION == 2 and not given,
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -135,7 +144,7 @@ class Challenges(Reading):
             seal.channel_id, seal.commitment, message_id=message_id, now=self.clock()
         )
 
-    def _input(self, entropy: int | str | None) -> int | str:
+    def player_input(self, entropy: int | str | None) -> int | str:
         """A player's input to the dice as stored: their interaction's id (`-` where there is none,
         as in the console), or a number from `rng` in a seeded run."""
         if self.seeded_inputs:
@@ -161,7 +170,9 @@ class Challenges(Reading):
         rules = game_of(match)
         names = [s.name for s in rules.sides]
         if match.chance_version == 2 and match.ai_player_id is None:
-            match = replace(match, seed_inputs=fairness.with_input(match, "accept", self._input(entropy)))
+            match = replace(
+                match, seed_inputs=fairness.with_input(match, "accept", self.player_input(entropy))
+            )
         seed = fairness.engine_seed(match)
         wanted = match.challenger_side
         if wanted == "random":

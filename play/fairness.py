@@ -13,6 +13,7 @@ import json
 from typing import Any, Protocol
 
 from data import Database, Match, MatchNotFound, Seal, Status
+from data.tournaments import Tournament, TournamentStatus, TournamentStore
 from engine import chance, fairness, registry
 from play import undo
 from play.errors import BadRequest, NoMatch
@@ -188,6 +189,9 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     }
     if match.chance_version == 2:
         out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
+        sealed_by = await _tournament_seal(service.db, match)
+        if sealed_by is not None:
+            out["tournament"] = sealed_by
         if match.sealed_at is not None:
             out["seal"] = {
                 "channel_id": match.seal_channel_id,
@@ -197,6 +201,48 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     else:
         out["seed"] = match.seed
     return out
+
+
+async def _tournament_seal(db: Database, match: Match) -> dict[str, Any] | None:
+    """For a tournament's game whose secret came from the tournament's seal: the seal's facts, and
+    its secret once the tournament is over (before, it would tell the secrets of games to come)."""
+    store = TournamentStore(db)
+    board = await store.board_of_match(match.id)
+    if board is None:
+        return None
+    tournament = await store.get_tournament(board.tournament_id)
+    if tournament is None or tournament.seal_commitment is None:
+        return None
+    over = tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+    return {
+        "id": tournament.id,
+        "label": fairness.tournament_label(tournament.id, board.round, board.board),
+        "commitment": tournament.seal_commitment,
+        "shown_at": tournament.sealed_at,
+        "message_id": tournament.seal_message_id,
+        "secret": tournament.seal_secret if over else None,
+    }
+
+
+def tournament_seal_text(tournament: Tournament) -> str:
+    """The tournament's own message, posted before anyone can join: its seal."""
+    if tournament.seal_commitment is None:
+        return ""
+    return (
+        f"The dice of every game of this tournament are sealed: commitment "
+        f"`{tournament.seal_commitment[:SHORT]}…`. Each game's secret comes from it and your sign-up; "
+        "it is revealed when the tournament ends."
+    )
+
+
+def tournament_reveal_text(tournament: Tournament) -> str:
+    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal."""
+    if tournament.seal_secret is None or tournament.seal_commitment is None:
+        return ""
+    return (
+        f"The tournament's dice secret was `{tournament.seal_secret}` (commitment "
+        f"`{tournament.seal_commitment[:SHORT]}…`): `/wargames verify` now links each of its games to it."
+    )
 
 
 def record_bytes(data: dict[str, Any]) -> bytes:
@@ -253,6 +299,8 @@ __all__ = [
     "seal_posted_text",
     "seal_text",
     "sealed_already_text",
+    "tournament_reveal_text",
+    "tournament_seal_text",
     "verify",
     "verify_text",
     "with_input",

@@ -248,7 +248,7 @@ def test_a_seal_shown_after_the_challenge_fails_the_check() -> None:
     record["seal"]["shown_at"] = record["started_at"] - 10
     report = fairness.check(record)
     assert report.ok, report.text()
-    assert "No message id was kept, so only the channel's history can confirm it" in report.text()
+    assert "No message id was kept; only the channel's history can confirm the time" in report.text()
 
 
 def test_an_unsealed_game_says_which_inputs_came_after_its_commitment() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from pathlib import Path
 
 from engine import fairness
@@ -16,6 +17,15 @@ from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures
 from tests.test_console import open_console
 
 SEALED = re.compile(r"The next game here is sealed: dice commitment `([0-9a-f]{32})…`\.")
+
+
+def discord_ids(w: World) -> None:
+    """Make the bot's players' inputs the ids the fake Discord gives (not numbers from its seeded
+    rng) and its clock the fake's, which mints ids from the wall clock: then a record's ids and
+    times agree as in production, and `verify` compares the ids' own times."""
+    assert w.bot is not None
+    w.bot.service.seeded_inputs = False
+    w.clock.now = time.time()
 
 
 def sealed_by(text: str) -> str:
@@ -33,6 +43,7 @@ async def test_each_end_seals_the_next_game_which_an_ai_game_takes_and_verify_ch
     w = world
     assert w.bot is not None
     service, db = w.bot.service, w.bot.database
+    discord_ids(w)
     # A challenge declined by its button: the channel is free, and its next game is sealed.
     made = await w.slash(w.alice, "challenge", {"opponent": w.bob})
     match = await w.match()
@@ -120,6 +131,7 @@ async def test_wargames_seal_seals_a_new_thread_once_for_its_first_game(world: W
     AI, takes it and verifies with it."""
     w = world
     assert w.bot is not None
+    discord_ids(w)
     posted = await w.fake.slash(w.eve, w.thread, "wargames", "seal", {})
     assert not posted.ephemeral
     short = sealed_by(posted.content)

@@ -21,4 +21,17 @@ ALTER TABLE matches ADD COLUMN sealed_at DOUBLE PRECISION;
 ALTER TABLE matches ADD COLUMN seal_channel_id BIGINT;
 ALTER TABLE matches ADD COLUMN seal_message_id BIGINT;
 
+-- A tournament's seal (docs/fairness.md, "Tournaments"): `seal_secret` (hex; revealed when the
+-- tournament ends) and its SHA-256 `seal_commitment`, drawn when the tournament is created and shown
+-- in its channel by a message of its own (`seal_message_id`, at `sealed_at`) before anyone joins.
+-- Each of its games' secrets is an HMAC of it (engine/fairness.py). A player's `join_input` is the
+-- id of the interaction that signed them up (given after the seal was shown), mixed into their games'
+-- dice; NULL for every tournament and player stored before.
+
+ALTER TABLE tournaments ADD COLUMN seal_secret TEXT;
+ALTER TABLE tournaments ADD COLUMN seal_commitment TEXT;
+ALTER TABLE tournaments ADD COLUMN sealed_at DOUBLE PRECISION;
+ALTER TABLE tournaments ADD COLUMN seal_message_id BIGINT;
+ALTER TABLE tournament_players ADD COLUMN join_input TEXT;
+
 PRAGMA user_version = 10;
