@@ -265,11 +265,13 @@ class Outbox(Messages):
                 await self.service.board_delivered(match_id, version)
                 continue
             file = await self.render(match, stretch.state, stretch.events)
-            await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT),
+            seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
+            sent = await channel.send(
+                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(seal_line)) + seal_line,
                 file=file,
                 view=self.board_components(stretch.match, stretch.state) or discord.utils.MISSING,
             )
+            await self.sealed(seal, sent)
             await self.service.board_delivered(match_id, version)
             posted += 1
         if posted:

@@ -90,7 +90,9 @@ class Challenges(Reading):
             None if game_seconds is None else GameClock.fresh(game_seconds, (challenger_id, opponent_id))
         )
         now = self.clock()
-        drawn = self.new_secret()  # drawn even when given, so a seeded run's draws stay in step
+        # drawn in this order even when given, so a seeded run's draws stay in step
+        drawn = self.new_secret()
+        seed = self.rng.getrandbits(62)
         given = secret is not None
         secret = drawn if secret is None else secret
         challenge_input = f"challenge:{self.player_input(entropy)}"
@@ -101,7 +103,7 @@ class Challenges(Reading):
                 channel_id=channel_id,
                 challenger_id=challenger_id,
                 opponent_id=opponent_id,
-                seed=self.rng.getrandbits(62),
+                seed=seed,
                 turn_seconds=turn,
                 challenge_expires_at=now + self.challenge_ttl,
                 game=rules.name,

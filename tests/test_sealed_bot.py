@@ -6,12 +6,16 @@ game ends (docs/fairness.md, "Sealed in advance")."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
 from pathlib import Path
 
+import pytest
+
 from engine import fairness
+from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
@@ -190,3 +194,30 @@ async def test_the_console_seals_the_next_game_at_each_end(tmp_path: Path) -> No
         == 2
     )
     await console.close()
+
+
+async def test_a_games_end_owed_since_a_crash_seals_the_next_game_when_posted(world: World) -> None:  # noqa: F811
+    """The bot stores a resignation and dies before posting its board: the restarted bot posts the
+    owed end, with the seal of the next game, recorded as shown by that post."""
+    w = world
+    assert w.bot is not None
+    await deployed(w)
+
+    async def died(*args, **kwargs) -> None:
+        return None  # as if the process were killed right after the acknowledgement
+
+    w.cog.post_board = died  # type: ignore[method-assign]
+    with pytest.raises(FakeDiscordError):
+        await w.slash(w.bob, "resign", timeout=1.0)
+    assert await w.match() is None  # the game is over, its board owed
+    await w.restart()
+    (end,) = await w.fake.wait_for_messages(
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and "Game over" in m.content, timeout=10
+    )
+    seal = await w.bot.service.next_seal(w.general.id)
+    assert seal.commitment.startswith(sealed_by(end.content))
+    for _ in range(100):  # recorded as shown right after the post lands
+        if (seal := await w.bot.service.next_seal(w.general.id)).message_id is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert seal.message_id == end.id

@@ -141,7 +141,13 @@ async def test_in_discord_a_tournament_shows_its_seal_first_and_reveals_it_at_it
     bot.service.seeded_inputs = False  # the joins' ids, as in production (tests/test_sealed_bot.py)
     bot.service.clock.now = time.time()  # type: ignore[attr-defined]
     created = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 2}
+        fake.owner,
+        club,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": GAME, "rounds": 1, "days": 2},
+        messages=2,
     )
     signup, sealed = created.messages  # the seal in a message of its own, never edited
     found = re.search(r"sealed: commitment `([0-9a-f]{32})…`", sealed.content)

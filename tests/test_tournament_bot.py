@@ -88,6 +88,7 @@ async def create_and_fill(
         "tournament",
         "create",
         {"game": GAME, "rounds": 3, "days": 2, "name": name},
+        messages=2,
     )
     signup, sealed = created.messages  # the sign-up list, then the tournament's seal (docs/fairness.md)
     assert not signup.ephemeral and not sealed.ephemeral
@@ -266,7 +267,7 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     granted = await fake.slash(fake.owner, club, "wargames", "tournament", "organisers", {"role": role})
     assert granted.ephemeral and "Organisers may now create, start and cancel" in granted.content
     made = await fake.slash(
-        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}
+        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
     made_signup = made.messages[0]  # its seal follows in a message of its own
     assert (
