@@ -166,9 +166,8 @@ class Outbox(Messages):
         note = ""
         if offered:
             note = "\n" + draw_note(answering)
-        room = (
-            MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
-        )  # the apology may follow
+        # room for the words, the notes around them and the apology that may follow
+        room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
         text = head + played_text(played, DISCORD, limit=room) + note + tail
         try:
             file = await self.render(played.match, played.state, played.events)

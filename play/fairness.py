@@ -72,7 +72,7 @@ def commitment_text(match: Match, markup: Markup) -> str:
             else f"in {markup.channel(match.seal_channel_id)}"
         )
         return (
-            f"Dice sealed in advance: commitment {short}, shown {where} {markup.date(match.sealed_at)}, "
+            f"Dice sealed in advance: commitment {short}, shown {where} on {markup.date(match.sealed_at)}, "
             "before this challenge. Its secret is revealed when the game ends, so anyone can check "
             "every roll and card."
         )
@@ -97,7 +97,7 @@ def seal_posted_text(seal: Seal) -> str:
 
 def sealed_already_text(seal: Seal, markup: Markup) -> str:
     """The private answer to `/wargames seal` in a channel whose next game was sealed already."""
-    when = "" if seal.shown_at is None else f", shown here {markup.date(seal.shown_at)}"
+    when = "" if seal.shown_at is None else f", shown here on {markup.date(seal.shown_at)}"
     return (
         f"This channel's next game is sealed already: dice commitment `{seal.commitment[:SHORT]}…`{when}. "
         "The next game challenged here plays with it."

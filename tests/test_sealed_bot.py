@@ -64,7 +64,7 @@ async def test_each_end_seals_the_next_game_which_an_ai_game_takes_and_verify_ch
         w.alice, "challenge", {"opponent": w.fake.bot_user, "side": "canadians", "level": "easy"}
     )
     board = started.messages[0].content
-    assert f"Dice sealed in advance: commitment `{first}…`, shown in this channel <t:" in board
+    assert f"Dice sealed in advance: commitment `{first}…`, shown in this channel on <t:" in board
     assert "before this challenge" in board
     game = await w.match()
     assert game.seed_commitment == seal.commitment and game.seal_message_id == answer.id
@@ -141,7 +141,9 @@ async def test_wargames_seal_seals_a_new_thread_once_for_its_first_game(world: W
     short = sealed_by(posted.content)
     assert "before anyone challenges" in posted.content
     again = await w.fake.slash(w.alice, w.thread, "wargames", "seal", {})
-    assert again.ephemeral and f"sealed already: dice commitment `{short}…`, shown here <t:" in again.content
+    assert (
+        again.ephemeral and f"sealed already: dice commitment `{short}…`, shown here on <t:" in again.content
+    )
     w.clock.now += 60
     started = await w.slash(
         w.alice,
