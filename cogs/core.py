@@ -279,7 +279,11 @@ class Core(SweepLoop, commands.Cog):
         assert interaction.channel_id is not None
         match = await self.service.decline(interaction.channel_id, interaction.user.id, match_id)
         verb = "declined" if match.status is Status.DECLINED else "withdrawn"
-        await reply(interaction, f"The challenge was {verb} by {interaction.user.mention}.", ephemeral=False)
+        line, seal = await self.seal_for(match)
+        sent = await reply(
+            interaction, f"The challenge was {verb} by {interaction.user.mention}.{line}", ephemeral=False
+        )
+        await self.sealed(seal, sent)
         await self.answered(interaction, verb.capitalize() + ".")
 
     async def answered(self, interaction: discord.Interaction, note: str) -> None:
@@ -303,7 +307,7 @@ class Core(SweepLoop, commands.Cog):
         file = await self.render(match, state, [])
         status = status_text(match, state, fmt.DISCORD)
         await interaction.followup.send(
-            f"{headline} {sides}.\n{commitment_text(match)}\n{status}".replace("\n\n", "\n"),
+            f"{headline} {sides}.\n{commitment_text(match, fmt.DISCORD)}\n{status}".replace("\n\n", "\n"),
             file=file,
             view=self.board_components(match, state) or discord.utils.MISSING,
         )
@@ -414,7 +418,7 @@ class Core(SweepLoop, commands.Cog):
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "
             f"(challenger's side: {wanted}; {hours_per_turn} {'hour' if hours_per_turn == 1 else 'hours'} "
             f"per turn).{extras} "
-            f"Accept or decline; the challenge expires {expires}.\n{commitment_text(match)}",
+            f"Accept or decline; the challenge expires {expires}.\n{commitment_text(match, fmt.DISCORD)}",
             view=views.challenge_view(match.id),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
@@ -547,9 +551,13 @@ class Core(SweepLoop, commands.Cog):
         assert interaction.channel_id is not None
         allowed = bool(interaction.permissions and interaction.permissions.manage_channels)
         match = await self.service.cancel(interaction.channel_id, interaction.user.id, is_admin=allowed)
-        await reply(
-            interaction, f"Game #{match.id} was cancelled by {interaction.user.mention}.", ephemeral=False
+        line, seal = await self.seal_for(match)
+        sent = await reply(
+            interaction,
+            f"Game #{match.id} was cancelled by {interaction.user.mention}.{line}",
+            ephemeral=False,
         )
+        await self.sealed(seal, sent)
 
     # ------------------------------------------------------------------ /wargames
 
@@ -588,6 +596,16 @@ class Core(SweepLoop, commands.Cog):
         guild = interaction.guild_id or 0
         match, report = await fairness.verify(self.service, guild, interaction.channel_id, game)
         await reply(interaction, fairness.verify_text(match, report, fmt.DISCORD)[: limits.MESSAGE])
+
+    async def seal(self, interaction: discord.Interaction) -> None:
+        """`/wargames seal`: the channel's next game sealed now, its commitment posted for everyone;
+        a seal shown before is told privately rather than posted twice."""
+        assert interaction.channel_id is not None
+        seal = await self.service.next_seal(interaction.channel_id)
+        if seal.shown_at is not None:
+            await reply(interaction, fairness.sealed_already_text(seal, fmt.DISCORD))
+            return
+        await self.sealed(seal, await reply(interaction, fairness.seal_posted_text(seal), ephemeral=False))
 
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         assert interaction.channel_id is not None

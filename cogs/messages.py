@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs._format import DISCORD
+from data import Match, Seal, StoreUnavailable
 from play import Played
+from play.fairness import seal_text
 from play.present import (
     private_text,
     turn_dm_text,
@@ -54,6 +56,33 @@ class Messages(Errors):
                 channel = await self.channel(match.channel_id)
                 if channel is not None:
                     await channel.send(DMS_CLOSED.format(user=user))
+
+    async def seal_for(self, match: Match) -> tuple[str, Seal | None]:
+        """For the message that says `match` ended (its channel is free): the line, with the newline
+        before it, sealing the channel's next game (docs/fairness.md, "Sealed in advance"); nothing
+        while the game goes on. A store that cannot be reached costs the line, never the message."""
+        if match.status.is_open:
+            return "", None
+        try:
+            seal = await self.service.next_seal(match.channel_id)
+        except StoreUnavailable as exc:
+            log.warning("Could not seal channel %s's next game: %s", match.channel_id, exc)
+            return "", None
+        return "\n" + seal_text(seal), seal
+
+    async def sealed(self, seal: Seal | None, sent: object) -> None:
+        """The message `sent` (a message, or an interaction's answer) showed `seal`: the channel's
+        next challenge may take it, and its id lets a player check when it was shown."""
+        if seal is None:
+            return
+        if isinstance(sent, discord.InteractionCallbackResponse):
+            message_id = sent.message_id
+        else:
+            message_id = sent.id if isinstance(sent, discord.Message | discord.WebhookMessage) else None
+        try:
+            await self.service.seal_shown(seal, message_id)
+        except StoreUnavailable as exc:  # not shown as far as the store knows: the next game draws afresh
+            log.warning("Could not record channel %s's seal as shown: %s", seal.channel_id, exc)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         found = self.bot.get_channel(channel_id)

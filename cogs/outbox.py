@@ -188,7 +188,7 @@ class Outbox(Messages):
             # `board`, privately) shows it, and the channel still sees the turn at the hand-off.
             log.warning("Could not answer a step of match %s privately: %s", played.match.id, exc)
 
-    async def board_message(self, played: Played, *, head: str = "") -> tuple[str, Any, Any]:
+    async def board_message(self, played: Played, *, head: str = "", tail: str = "") -> tuple[str, Any, Any]:
         """Text, picture and buttons after a move. The move is stored by now, so if the picture
         cannot be drawn the players still get the words and the buttons, not an apology that
         would wrongly say nothing happened."""
@@ -199,8 +199,9 @@ class Outbox(Messages):
             components = views.with_undo(components, played.match.id, played.match.version)
         view = components or discord.utils.MISSING
         note = "\n" + note if note else ""
-        room = MESSAGE_LIMIT - len(head) - len(note) - len(NO_PICTURE) - 1  # the apology may follow
-        text = head + played_text(played, DISCORD, limit=room) + note
+        # room for the words, the notes around them and the apology that may follow
+        room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
+        text = head + played_text(played, DISCORD, limit=room) + note + tail
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -223,18 +224,20 @@ class Outbox(Messages):
             target = followup or await self.channel(channel_id)
             if target is None:
                 return
+            seal_line, seal = await self.seal_for(played.match)  # a game over seals the next one here
             async with self._posting:
-                text, file, view = await self.board_message(shown)
+                text, file, view = await self.board_message(shown, tail=seal_line)
                 try:
-                    await target.send(text, file=file, view=view)
+                    sent: object = await target.send(text, file=file, view=view)
                 except discord.NotFound:
                     channel = await self.channel(channel_id) if followup is not None else None
                     if channel is None:
                         raise
                     # The interaction's token expired (after 15 minutes): the channel gets the board.
                     followup = None
-                    text, file, view = await self.board_message(shown)
-                    await channel.send(text, file=file, view=view)
+                    text, file, view = await self.board_message(shown, tail=seal_line)
+                    sent = await channel.send(text, file=file, view=view)
+            await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
             secret = played.private.get(side) if side else None
@@ -296,11 +299,13 @@ class Outbox(Messages):
             file = await self.render(match, stretch.state, stretch.events)
             note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
             note = "\n" + note if note else ""
-            await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note)) + note,
+            seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
+            sent = await channel.send(
+                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note) - len(seal_line)) + note + seal_line,
                 file=file,
                 view=view or discord.utils.MISSING,
             )
+            await self.sealed(seal, sent)
             await self.service.board_delivered(match_id, version)
             posted += 1
         if posted:

@@ -66,12 +66,12 @@ def friendly(error: BaseException) -> str | None:
     return None
 
 
-async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """Answer whether or not the interaction was already answered or deferred."""
+async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> object:
+    """Answer whether or not the interaction was already answered or deferred; what was sent (for
+    its message id)."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
+        return await interaction.followup.send(text, ephemeral=ephemeral, wait=True)
+    return await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
 def _check_game(match: Match, game: str | None) -> None:

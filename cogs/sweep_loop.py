@@ -74,18 +74,21 @@ class SweepLoop(Background):
                 status = status_text(played.match, played.state, fmt.DISCORD)
                 if note:
                     status += "\n" + note  # with the status: never cut
-                await channel.send(
-                    fitted(notice_text(notice, fmt.DISCORD), status, MESSAGE_LIMIT),
+                seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game
+                sent = await channel.send(
+                    fitted(notice_text(notice, fmt.DISCORD), status + seal_line, MESSAGE_LIMIT),
                     file=file,
                     view=view or discord.utils.MISSING,
                 )
+                await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)
             self.after_action(played, actor_told=False)  # nobody answered: the late player hears it too
             return
         if notice.kind == "reminder" and await self.service.ended(notice.match) is not None:
             return  # the game ended after the sweep found the reminder due (a resignation)
         if channel is not None:
-            await channel.send(notice_text(notice, fmt.DISCORD))
+            seal_line, seal = await self.seal_for(notice.match)  # an expired challenge frees the channel
+            await self.sealed(seal, await channel.send(notice_text(notice, fmt.DISCORD) + seal_line))
         user = notice.user_id
         if notice.kind == "reminder" and user is not None and await self.service.wants_turn_dms(user):
             said = notice_text(notice, fmt.DISCORD)

@@ -26,6 +26,7 @@ from cogs._views import _Released, persistent_view
 from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
+from play import fairness
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
@@ -184,6 +185,10 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message(text, view=signup_view(tournament.id))
         message = await interaction.original_response()
         await self.service.set_message(tournament, message.id)
+        if tournament.seal_commitment is not None:
+            # the seal in a message of its own, never edited (the sign-up list is), before any join
+            sealed = await interaction.followup.send(fairness.tournament_seal_text(tournament), wait=True)
+            await self.service.seal_shown(tournament, sealed.id)
 
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
@@ -215,7 +220,7 @@ class Tournaments(commands.Cog):
             )
             return
         if verb == "join":
-            tournament = await self.service.join(tournament, interaction.user.id)
+            tournament = await self.service.join(tournament, interaction.user.id, entropy=interaction.id)
             said = f"You are in **{tournament.name}**. The games start when an organiser starts it."
         else:
             tournament = await self.service.leave(tournament, interaction.user.id)
@@ -317,8 +322,9 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
+        reveal = fairness.tournament_reveal_text(done)
         await interaction.response.send_message(
-            cancelled_text(done, interaction.user.mention, DISCORD),
+            cancelled_text(done, interaction.user.mention, DISCORD) + (f"\n{reveal}" if reveal else ""),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.refresh_signup(done)
@@ -492,6 +498,8 @@ class Tournaments(commands.Cog):
         if channel is None:
             return
         text = round_text(item.table, item.boards, DISCORD)
+        if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
+            text += f"\n{reveal}"  # the tournament is over: its seal's secret can be told
         await channel.send(
             text[:2000],
             file=await self.standings_file(item.table),

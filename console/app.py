@@ -314,7 +314,17 @@ class Console:
         if mine and len(shown.steps) > len(played.steps):
             self.say(f"The channel sees your turn: {told(shown, self.markup)}")
         self.say(status_text(shown.match, shown.state, self.markup))
+        await self.seal_next(played.match)
         return path
+
+    async def seal_next(self, match: Match) -> None:
+        """After what said `match` ended (its channel is free): the line sealing the channel's next
+        game, recorded as shown (docs/fairness.md, "Sealed in advance"); nothing while it goes on."""
+        if match.status.is_open:
+            return
+        seal = await self.service.next_seal(match.channel_id)
+        self.say(fairness.seal_text(seal))
+        await self.service.seal_shown(seal)
 
     def tell_players(self, played: Played, *, actor_told: bool = True) -> None:
         """What the game dealt a player privately (but the mover, told already unless `actor_told`
@@ -336,7 +346,9 @@ class Console:
         no command of the player's would bring it, when the turn is the AI's."""
         for notice in notices:
             self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
-            if notice.played is not None:
+            if notice.played is None:
+                await self.seal_next(notice.match)  # an expired challenge, a game ended on time
+            else:
                 await self.show_played(notice.played, told_already=True)
                 self.tell_players(notice.played, actor_told=False)
                 if not notice.played.over:
@@ -475,6 +487,16 @@ class Console:
         self.say(f"board: {path}")
         self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
+
+    async def wg_seal(self, rest: list[str]) -> Outcome:
+        self._no_wargames_args("seal", rest)
+        seal = await self.service.next_seal(self.channel_id)
+        if seal.shown_at is not None:
+            self.say(f"(only you see this) {fairness.sealed_already_text(seal, self.markup)}")
+        else:
+            self.say(fairness.seal_posted_text(seal))
+            await self.service.seal_shown(seal)
+        return Outcome()
 
     async def wg_verify(self, rest: list[str]) -> Outcome:
         return await self._check_or_export("verify", rest)
@@ -637,7 +659,7 @@ class Console:
             f"Expires {self.markup.relative(int(match.challenge_expires_at or 0))}."
         )
         if match.seed_commitment:
-            self.say(fairness.commitment_text(match))
+            self.say(fairness.commitment_text(match, self.markup))
         return Outcome()
 
     async def _started(self, match: Match) -> Outcome:
@@ -648,7 +670,7 @@ class Console:
         sides = ", ".join(f"{mention(uid)} the {game.side(side).title}" for side, uid in match.sides.items())
         self.say(f"The game is on: {sides}.")
         if match.seed_commitment:
-            self.say(fairness.commitment_text(match))
+            self.say(fairness.commitment_text(match, self.markup))
         path = self._board_file(match, state, (), 0)
         self.say(f"board: {path}")
         self.say(status_text(match, state, self.markup))
@@ -677,6 +699,7 @@ class Console:
         match = await self.service.decline(self.channel_id, self.my_id)
         verb = "declines the challenge" if match.status is Status.DECLINED else "withdraws the challenge"
         self.say(f"{self.markup.mention(self.my_id)} {verb}.")
+        await self.seal_next(match)
         return Outcome()
 
     async def cmd_cancel(self, game: Game, args: list[str]) -> Outcome:
@@ -684,6 +707,7 @@ class Console:
         # The person at the terminal owns this server, so they have Manage Channels.
         match = await self.service.cancel(self.channel_id, self.my_id, is_admin=True)
         self.say(f"{self.markup.mention(self.my_id)} cancelled game #{match.id}; no result is recorded.")
+        await self.seal_next(match)
         return Outcome()
 
     # ------------------------------------------------------------------ playing
@@ -969,6 +993,7 @@ WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
     "undo": Console.wg_undo,
     "verify": Console.wg_verify,
     "export": Console.wg_export,
+    "seal": Console.wg_seal,
 }
 COMMANDS: dict[str, Handler] = {
     "challenge": Console.cmd_challenge,

@@ -16,6 +16,7 @@ from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
+from play import fairness
 from play.commands import wargames_commands
 from play.markup import Markup
 from play.results import Notice
@@ -98,6 +99,9 @@ class ConsoleTournaments:
                 organiser=True,
             )
             console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
+            if made.seal_commitment is not None:  # its own line, before anyone can join
+                console.say(fairness.tournament_seal_text(made))
+                await self.service.seal_shown(made)
         elif sub in ("join", "leave") and rest in ([], ["confirm"]):
             tournament = await self.service.open_in(channel)
             if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
@@ -132,6 +136,8 @@ class ConsoleTournaments:
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
+            if reveal := fairness.tournament_reveal_text(done):
+                console.say(reveal)
         else:
             raise UsageError(USAGE)
         return Outcome()
@@ -174,6 +180,8 @@ class ConsoleTournaments:
                 tournament = item.table.tournament
                 channel = names.channel_name(tournament.channel_id)
                 self.console.say(f"[{channel}] {round_text(item.table, item.boards, self.console.markup)}")
+                if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
+                    self.console.say(f"[{channel}] {reveal}")
                 self.show_table(item.table)
                 await self.service.announced(item.table)
                 await self.start_boards(tournament, item.boards)

@@ -28,6 +28,7 @@ from data.models import (
     NewAction,
     PlayerStats,
     Result,
+    Seal,
     Status,
     UserPrefs,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "PlayerStats",
     "PostgresDatabase",
     "Result",
+    "Seal",
     "SqliteDatabase",
     "StaleVersion",
     "Status",

@@ -52,6 +52,7 @@ from data.models import (
     NewAction,
     PlayerStats,
     Result,
+    Seal,
     Status,
     UserPrefs,
 )
@@ -148,14 +149,30 @@ _INSERT_MATCH = """
 INSERT INTO matches (
     guild_id, channel_id, game, options, seed, challenger_id, opponent_id, challenger_side,
     sides, status, turn_seconds, version, challenge_expires_at, ai_player_id, ai_level,
-    created_at, updated_at, chance_version, seed_secret, seed_commitment, seed_inputs, game_clock
+    created_at, updated_at, chance_version, seed_secret, seed_commitment, seed_inputs, game_clock,
+    sealed_at, seal_channel_id, seal_message_id
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :seed, :challenger_id, :opponent_id, :challenger_side,
     '{}', 'challenged', :turn_seconds, 0, :challenge_expires_at, :ai_player_id, :ai_level,
-    :now, :now, :chance_version, :seed_secret, :seed_commitment, :seed_inputs, :game_clock
+    :now, :now, :chance_version, :seed_secret, :seed_commitment, :seed_inputs, :game_clock,
+    :sealed_at, :seal_channel_id, :seal_message_id
 )
 RETURNING *
 """
+
+# A channel's seal (migration 0010): drawn once and kept until a challenge takes it; shown once (the
+# first message that showed it is the one a player can check); taken, only once shown, by the
+# transaction that stores the challenge, so two challenges can never share one.
+_ADD_SEAL = """
+INSERT INTO channel_seals (channel_id, secret, commitment, created_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (channel_id) DO NOTHING
+"""
+_SELECT_SEAL = "SELECT * FROM channel_seals WHERE channel_id = ?"
+_SEAL_SHOWN = """
+UPDATE channel_seals SET shown_at = ?, message_id = ?
+WHERE channel_id = ? AND commitment = ? AND shown_at IS NULL
+"""
+_TAKE_SEAL = "DELETE FROM channel_seals WHERE channel_id = ? AND shown_at IS NOT NULL RETURNING *"
 
 _SELECT_MATCH = "SELECT * FROM matches WHERE id = ?"
 # PostgreSQL: a read-modify-write of a match holds its row from the read on. A clock shift or a
@@ -454,6 +471,20 @@ def row_to_match(row: Any, snapshot: Any = _UNREAD) -> Match:
         seed_commitment=row["seed_commitment"],
         seed_inputs=row["seed_inputs"],
         game_clock=_clock_opt(row["game_clock"]),
+        sealed_at=_float_opt(row["sealed_at"]),
+        seal_channel_id=row["seal_channel_id"],
+        seal_message_id=row["seal_message_id"],
+    )
+
+
+def _row_to_seal(row: Any) -> Seal:
+    return Seal(
+        channel_id=row["channel_id"],
+        commitment=row["commitment"],
+        created_at=float(row["created_at"]),
+        shown_at=_float_opt(row["shown_at"]),
+        message_id=row["message_id"],
+        secret=row["secret"],
     )
 
 
@@ -742,11 +773,14 @@ class Database:
         seed_commitment: str | None = None,
         seed_inputs: str | None = None,
         game_clock: GameClock | None = None,
+        sealed: bool = False,
     ) -> Match:
         """Store a new match in status 'challenged' at version 0.
 
         `chance_version` and the `seed_*` fields are the chance it will draw (migration 0006); the
-        inputs may be completed when it starts (`start_match`).
+        inputs may be completed when it starts (`start_match`). With `sealed`, the channel's seal,
+        if one was shown, replaces `seed_secret` and `seed_commitment`: it is taken in this
+        transaction, so it serves this challenge alone (migration 0010).
 
         Raises `ChannelBusy` if the channel already has a challenged or active match: the unique
         partial index decides, so two simultaneous challenges cannot both get in.
@@ -780,11 +814,26 @@ class Database:
             "seed_commitment": seed_commitment,
             "seed_inputs": seed_inputs,
             "game_clock": _clock_text(game_clock),
+            "sealed_at": None,
+            "seal_channel_id": None,
+            "seal_message_id": None,
         }
 
         def insert() -> Transaction[Match]:
+            values = params
+            if sealed:
+                seal = yield one(_TAKE_SEAL, (channel_id,))
+                if seal is not None:
+                    values = {
+                        **params,
+                        "seed_secret": seal["secret"],
+                        "seed_commitment": seal["commitment"],
+                        "sealed_at": float(seal["shown_at"]),
+                        "seal_channel_id": channel_id,
+                        "seal_message_id": seal["message_id"],
+                    }
             try:
-                row = yield one(_INSERT_MATCH, params, alone=True)
+                row = yield one(_INSERT_MATCH, values, alone=not sealed)
             except Conflict as exc:
                 if exc.on == "matches.channel_id":
                     raise ChannelBusy(channel_id) from None
@@ -792,6 +841,35 @@ class Database:
             return row_to_match(row)
 
         return await self._transact(insert)
+
+    async def channel_seal(
+        self, channel_id: int, *, secret: str, commitment: str, now: float | None = None
+    ) -> Seal:
+        """The channel's seal: the one it holds (shown or not), else a new one of `secret`."""
+        _check_int64("channel_id", channel_id)
+        stamp = self._now(now)
+
+        def draw() -> Transaction[Seal]:
+            yield count(_ADD_SEAL, (channel_id, secret, commitment, stamp))
+            row = yield one(_SELECT_SEAL, (channel_id,))
+            return _row_to_seal(row)
+
+        return await self._transact(draw)
+
+    async def seal_shown(
+        self, channel_id: int, commitment: str, *, message_id: int | None = None, now: float | None = None
+    ) -> bool:
+        """Record that a message showed the channel's seal; the first showing counts (False: it was
+        shown before, or was taken meanwhile)."""
+        if message_id is not None:
+            _check_int64("message_id", message_id)
+        stamp = self._now(now)
+
+        def mark() -> Transaction[bool]:
+            changed = yield count(_SEAL_SHOWN, (stamp, message_id, channel_id, commitment), alone=True)
+            return bool(changed)
+
+        return await self._transact(mark)
 
     async def get_match(self, match_id: int) -> Match:
         """The match with this id; raises `MatchNotFound`."""

@@ -109,6 +109,11 @@ class Match:
     seed_inputs: str | None = None
     # a clock for the whole game (migration 0009); None: the turns' own deadlines only
     game_clock: GameClock | None = None
+    # the channel's seal its secret came from (migration 0010): when and where its commitment was
+    # shown before the challenge; None: drawn at the challenge
+    sealed_at: float | None = None
+    seal_channel_id: int | None = None
+    seal_message_id: int | None = None
 
     @property
     def players(self) -> tuple[int, int]:
@@ -129,6 +134,20 @@ class Match:
             if uid == user_id:
                 return side
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """A channel's seal (migration 0010): the secret of the next game there, drawn before anyone
+    asks for it, and its commitment; `shown_at` once a message showed the commitment in the channel
+    (that message's id, where the platform has one). The secret is kept out of repr and logs."""
+
+    channel_id: int
+    commitment: str
+    created_at: float
+    shown_at: float | None = None
+    message_id: int | None = None
+    secret: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True, slots=True)

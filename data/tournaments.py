@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -59,16 +59,24 @@ class Tournament:
     created_by: int
     version: int
     created_at: float
+    # the tournament's seal (migration 0010): its games' secrets come from it; shown by a message of
+    # its own before anyone joined; the secret (kept out of repr) is revealed when the tournament ends
+    seal_commitment: str | None = None
+    sealed_at: float | None = None
+    seal_message_id: int | None = None
+    seal_secret: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A player of a tournament; `rating` is theirs in the game when it started (None before)."""
+    """A player of a tournament; `rating` is theirs in the game when it started (None before);
+    `join_input` their input to their games' dice (the id of the interaction that signed them up)."""
 
     user_id: int
     rating: float | None
     withdrawn: bool
     joined_at: float
+    join_input: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +109,19 @@ class GameRating:
 _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
-    created_by, version, created_at, updated_at
+    created_by, version, created_at, updated_at, seal_secret, seal_commitment
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
-    :created_by, 0, :now, :now
+    :created_by, 0, :now, :now, :seal_secret, :seal_commitment
 )
 RETURNING *
 """
+# The message that showed the tournament's seal: the first one counts.
+_SEAL_SHOWN = """
+UPDATE tournaments SET sealed_at = ?, seal_message_id = ? WHERE id = ? AND sealed_at IS NULL
+"""
+# The tournament game a match is, if it is one (its seal gives the match's secret).
+_BOARD_OF_MATCH = "SELECT * FROM tournament_games WHERE match_id = ?"
 _SELECT = "SELECT * FROM tournaments WHERE id = ?"
 _OPEN_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')"
 _LATEST_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
@@ -129,8 +143,8 @@ WHERE g.tournament_id = ?
 ORDER BY g.round, g.board, c.user_id
 """
 _JOIN = """
-INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at)
-SELECT id, :user_id, NULL, 0, :now FROM tournaments WHERE id = :id AND status = 'signup'
+INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at, join_input)
+SELECT id, :user_id, NULL, 0, :now, :join_input FROM tournaments WHERE id = :id AND status = 'signup'
 ON CONFLICT DO NOTHING
 """
 _LEAVE = """
@@ -241,6 +255,10 @@ def _tournament(row: Any) -> Tournament:
         created_by=int(row["created_by"]),
         version=int(row["version"]),
         created_at=float(row["created_at"]),
+        seal_commitment=row["seal_commitment"],
+        sealed_at=None if row["sealed_at"] is None else float(row["sealed_at"]),
+        seal_message_id=None if row["seal_message_id"] is None else int(row["seal_message_id"]),
+        seal_secret=row["seal_secret"],
     )
 
 
@@ -251,6 +269,7 @@ def _entry(row: Any) -> Entry:
         None if rating is None else float(rating),
         bool(row["withdrawn"]),
         float(row["joined_at"]),
+        row["join_input"],
     )
 
 
@@ -295,8 +314,11 @@ class TournamentStore:
         round_seconds: int,
         created_by: int,
         now: float,
+        seal_secret: str | None = None,
+        seal_commitment: str | None = None,
     ) -> Tournament:
-        """A new tournament taking sign-ups; `TournamentBusy` if the channel runs one."""
+        """A new tournament taking sign-ups, with its seal (migration 0010); `TournamentBusy` if the
+        channel runs one."""
         params = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -307,6 +329,8 @@ class TournamentStore:
             "round_seconds": round_seconds,
             "created_by": created_by,
             "now": float(now),
+            "seal_secret": seal_secret,
+            "seal_commitment": seal_commitment,
         }
 
         def insert() -> Transaction[Tournament]:
@@ -351,13 +375,16 @@ class TournamentStore:
                 game.changes[int(row["user_id"])] = (float(row["rating_before"]), float(row["rating_after"]))
         return list(games.values())
 
-    async def join_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
-        """Sign a player up; False if they were already, or sign-ups are closed."""
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, now: float, join_input: str | None = None
+    ) -> bool:
+        """Sign a player up, with their input to their games' dice; False if they were already, or
+        sign-ups are closed."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
             yield count(_TOUCH_IF_OUT, params)
-            added = yield count(_JOIN, params)
+            added = yield count(_JOIN, {**params, "join_input": join_input})
             return bool(added)
 
         joined: bool = await self._transact(join)
@@ -375,6 +402,22 @@ class TournamentStore:
 
         left: bool = await self._transact(leave)
         return left
+
+    async def tournament_seal_shown(self, tournament_id: int, message_id: int | None, now: float) -> bool:
+        """A message (`message_id`, where the platform gives one) showed the tournament's seal; the
+        first showing counts."""
+
+        def write() -> Transaction[bool]:
+            changed = yield count(_SEAL_SHOWN, (float(now), message_id, tournament_id))
+            return bool(changed)
+
+        shown: bool = await self._transact(write)
+        return shown
+
+    async def board_of_match(self, match_id: int) -> Board | None:
+        """The tournament game `match_id` is, or None for a match outside any tournament."""
+        found = await self._query(_BOARD_OF_MATCH, (match_id,))
+        return _board(found[0]) if found else None
 
     async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
         def write() -> Transaction[None]:

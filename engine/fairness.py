@@ -8,7 +8,9 @@ the standard library and the rules, so anyone can run it on their own machine
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +18,10 @@ from typing import Any
 from engine import chance, registry
 
 RECORD_FORMAT = "wargames-game-record"
-RECORD_VERSION = 1
+# 2: a game whose secret was a channel's seal carries `seal` (where and when its commitment was
+# shown before the challenge); a record without it reads as before.
+RECORD_VERSION = 2
+DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
 
 
@@ -108,7 +113,7 @@ def _check(record: Mapping[str, Any]) -> Report:
         ):
             return report
         inputs = [str(i) for i in record["inputs"]]
-        report.add(True, f"Players' inputs mixed in after the commitment: {', '.join(inputs) or 'none'}.")
+        _inputs_and_seal(report, record, inputs)
     else:
         report.add(
             True,
@@ -169,6 +174,152 @@ def _check(record: Mapping[str, Any]) -> Report:
     return report
 
 
+def tournament_label(tournament_id: int, round_no: int, board: int) -> str:
+    """The name a tournament game's secret is drawn under: its tournament, round and board."""
+    return f"tournament {tournament_id} round {round_no} board {board}"
+
+
+def tournament_secret(tournament_secret: bytes, label: str) -> bytes:
+    """A tournament game's secret: HMAC-SHA256 of its label under the tournament's sealed secret, so
+    each game's is fixed when the tournament's commitment is shown, and revealing one tells nothing of
+    another's."""
+    return hmac.new(tournament_secret, label.encode("utf-8"), hashlib.sha256).digest()
+
+
+def snowflake_time(value: object) -> float | None:
+    """When Discord minted an id (unix seconds), read from the id itself; None for what is not one."""
+    text = str(value)
+    if not text.isdigit() or int(text) >> 22 == 0 or int(text) >= 2**63:
+        return None
+    return ((int(text) >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence[str]) -> None:
+    """Whether the inputs came after the secret was fixed: a sealed game's commitment was shown in its
+    channel before the challenge, so every input (the challenge's id too) came after it; else only
+    the inputs after the challenge's own (an accept) did, and a game with none (against the AI, a
+    tournament's) shows that its dice follow from the commitment, not that the bot drew it once."""
+    listed = ", ".join(inputs) or "none"
+    if record.get("tournament"):
+        _tournament(report, record, inputs)
+        return
+    seal = record.get("seal")
+    if not seal:
+        later = [i for i in inputs if not i.startswith("challenge:") and not i.endswith(":-")]
+        if later:
+            report.add(
+                True, f"Players' inputs mixed in: {listed}; {', '.join(later)} came after the commitment."
+            )
+        else:
+            report.add(
+                True,
+                f"Players' inputs mixed in: {listed}. The secret was drawn at the challenge and no input "
+                "came after its commitment, so this shows that the dice follow from the commitment, "
+                "not that the bot did not try several secrets before showing one.",
+            )
+        return
+    report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
+    challenge = next((i.split(":", 1)[1] for i in inputs if i.startswith("challenge:")), None)
+    started = float(record["started_at"])
+    asked = _discord_time(challenge, started)
+    shown_id = snowflake_time(seal.get("message_id"))
+    if asked is not None and shown_id is not None:
+        before = shown_id < asked
+        report.add(
+            before,
+            f"The commitment was shown by message {seal['message_id']} at {_when(shown_id)}, "
+            + ("before" if before else "not before")
+            + f" the challenge at {_when(asked)} (both times are Discord's, read from the ids). "
+            "That the message shows this commitment is for a reader to see in the channel: "
+            "the record alone cannot.",
+        )
+        return
+    shown = float(seal["shown_at"])
+    order = "before" if shown < started else "no later than" if shown == started else "after"
+    where = (
+        f"Message {seal['message_id']} in the channel showed it"
+        if seal.get("message_id")
+        else "No message id was kept"
+    )
+    report.add(
+        shown <= started,
+        f"The bot's clock says the commitment was shown at {_when(shown)}, {order} the challenge at "
+        f"{_when(started)}. {where}; only the channel's history can confirm the time, the record "
+        "alone cannot.",
+    )
+
+
+# How far an interaction's id may be from the moment the bot stored what it did: Discord waits 15
+# minutes at most for a deferred answer. An input further off is not an id Discord gave then (a
+# console's `-`, a seeded run's number), so the record's times are the bot's clock alone.
+ID_SLACK = 15 * 60
+
+
+def _discord_time(value: object, stored_at: float) -> float | None:
+    """The time of a Discord id given with something the bot stored at `stored_at`, or None if it
+    is not such an id."""
+    minted = snowflake_time(value)
+    return minted if minted is not None and abs(minted - stored_at) <= ID_SLACK else None
+
+
+def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]) -> None:
+    """A tournament game: its secret comes from the tournament's seal, shown before anyone joined,
+    and the players' joins are its inputs. The link to that seal can be checked once the tournament
+    is over and its secret revealed; the order of the seal's message and the joins, from their ids."""
+    t = record["tournament"]
+    label, sealed = str(t["label"]), str(t["commitment"]).lower()
+    report.add(True, f"Players' inputs mixed in: {', '.join(inputs) or 'none'}.")
+    shown = _discord_time(t.get("message_id"), float(t["shown_at"] or 0.0))
+    started = float(record["started_at"])
+    joins = [snowflake_time(i.split(":", 1)[1]) for i in inputs if i.startswith("join:")]
+    after = [j for j in joins if j is not None and shown is not None and shown < j <= started + ID_SLACK]
+    if shown is not None and after:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"{_when(shown)}; {len(after)} of the {len(joins)} players' joins came after it (Discord's "
+            "times, read from the ids), so the bot could not know them when it fixed the secret. "
+            "That the message shows this commitment is for a reader to see in the channel.",
+        )
+    elif shown is not None:
+        report.add(
+            False,
+            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"{_when(shown)}, but no player's join mixed into this game came after it.",
+        )
+    else:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
+            "the bot records it; without Discord ids the record alone cannot order them.",
+        )
+    revealed = t.get("secret")
+    if not revealed:
+        report.add(
+            True,
+            f"This game's secret comes from the tournament's sealed secret, for `{label}`. That secret "
+            "is revealed when the tournament ends; verify this game again then to check the link.",
+        )
+        return
+    whole = bytes.fromhex(str(revealed))
+    made = hashlib.sha256(whole).hexdigest() == sealed
+    linked = made and tournament_secret(whole, label).hex() == str(record["secret"]).lower()
+    report.add(
+        linked,
+        f"The tournament's revealed secret matches its commitment and gives this game's secret for `{label}`."
+        if linked
+        else (
+            f"The tournament's revealed secret does not give this game's secret for `{label}`."
+            if made
+            else "The tournament's revealed secret does not match its commitment."
+        ),
+    )
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
 def ends_as_stored(rules: Any, replayed: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
     """Whether a replay ends where the game stored its end. The stored position is read by today's
     rules first (`from_json`, then `to_json`), so a later change of how a game writes itself down
@@ -201,4 +352,7 @@ __all__ = [
     "ends_as_stored",
     "random_side",
     "seed_of",
+    "snowflake_time",
+    "tournament_label",
+    "tournament_secret",
 ]

@@ -12,6 +12,7 @@ from data import (
     ChannelBusy,
     GameClock,
     Match,
+    Seal,
     StaleVersion,
     Status,
 )
@@ -51,11 +52,15 @@ class Challenges(Reading):
         opponent_is_bot: bool = False,
         ai_level: str | None = None,
         entropy: int | str | None = None,
+        secret: bytes | None = None,
+        inputs: list[str] | None = None,
     ) -> Match:
         """Open a challenge to a game of `game`; against the AI (`ai_level` set) it starts at once.
         `entropy` is the challenger's input to the dice (the interaction's id), mixed in after the
         commitment is fixed (play/fairness.py). `game_seconds` gives each player a clock for the
-        whole game, that much time in all (a tournament's games: RULES.md); None, none."""
+        whole game, that much time in all (a tournament's games: RULES.md); None, none. A tournament
+        gives its game's `secret` (from its seal) and `inputs` (its players' joins), used instead of
+        a secret drawn now (or the channel's seal) and the challenge's id."""
         try:
             rules = registry.game(game)
         except registry.UnknownGame as exc:
@@ -85,14 +90,20 @@ class Challenges(Reading):
             None if game_seconds is None else GameClock.fresh(game_seconds, (challenger_id, opponent_id))
         )
         now = self.clock()
-        secret = self.new_secret()
+        # drawn in this order even when given, so a seeded run's draws stay in step
+        drawn = self.new_secret()
+        seed = self.rng.getrandbits(62)
+        given = secret is not None
+        secret = drawn if secret is None else secret
+        challenge_input = f"challenge:{self.player_input(entropy)}"
+        entered = [challenge_input] if inputs is None else inputs
         try:
             match = await self.db.create_challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 challenger_id=challenger_id,
                 opponent_id=opponent_id,
-                seed=self.rng.getrandbits(62),
+                seed=seed,
                 turn_seconds=turn,
                 challenge_expires_at=now + self.challenge_ttl,
                 game=rules.name,
@@ -104,8 +115,10 @@ class Challenges(Reading):
                 chance_version=chance.VERSION,
                 seed_secret=secret.hex(),
                 seed_commitment=chance.commitment(secret),
-                seed_inputs=json.dumps([f"challenge:{self._input(entropy)}"]),
+                seed_inputs=json.dumps(entered),
                 game_clock=game_clock,
+                # the channel's seal, if shown, is this game's secret, unless the game was given one
+                sealed=chance.VERSION == 2 and not given,
             )
         except ChannelBusy:
             self.forget(channel_id)  # a game we did not know of: read it next time
@@ -118,7 +131,22 @@ class Challenges(Reading):
             match = await self._start(match, now)
         return match
 
-    def _input(self, entropy: int | str | None) -> int | str:
+    async def next_seal(self, channel_id: int) -> Seal:
+        """The seal of the channel's next game, for a message to show: the one it holds, else one
+        drawn now (docs/fairness.md, "Sealed in advance"). A challenge takes it once it was shown."""
+        secret = self.new_seal()
+        return await self.db.channel_seal(
+            channel_id, secret=secret.hex(), commitment=chance.commitment(secret), now=self.clock()
+        )
+
+    async def seal_shown(self, seal: Seal, message_id: int | None = None) -> bool:
+        """A message (`message_id`, where the platform gives one) showed `seal` in its channel: from
+        now on the channel's next challenge takes it. Only the first showing counts."""
+        return await self.db.seal_shown(
+            seal.channel_id, seal.commitment, message_id=message_id, now=self.clock()
+        )
+
+    def player_input(self, entropy: int | str | None) -> int | str:
         """A player's input to the dice as stored: their interaction's id (`-` where there is none,
         as in the console), or a number from `rng` in a seeded run."""
         if self.seeded_inputs:
@@ -144,7 +172,9 @@ class Challenges(Reading):
         rules = game_of(match)
         names = [s.name for s in rules.sides]
         if match.chance_version == 2 and match.ai_player_id is None:
-            match = replace(match, seed_inputs=fairness.with_input(match, "accept", self._input(entropy)))
+            match = replace(
+                match, seed_inputs=fairness.with_input(match, "accept", self.player_input(entropy))
+            )
         seed = fairness.engine_seed(match)
         wanted = match.challenger_side
         if wanted == "random":

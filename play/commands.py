@@ -346,6 +346,7 @@ WARGAMES: tuple[Command, ...] = (
         (_GAME_ID,),
         usage="[game:ID]",
     ),
+    Command("seal", "Fix the dice of this channel's next game now, and post their commitment here"),
     Command(
         "sync",
         "Push the slash commands to Discord (bot owner only)",

@@ -12,7 +12,8 @@ import asyncio
 import json
 from typing import Any, Protocol
 
-from data import Database, Match, MatchNotFound, Status
+from data import Database, Match, MatchNotFound, Seal, Status
+from data.tournaments import Tournament, TournamentStatus, TournamentStore
 from engine import chance, fairness, registry
 from play import undo
 from play.errors import BadRequest, NoMatch
@@ -58,13 +59,48 @@ def with_input(match: Match, name: str, value: int | str | None) -> str:
     return json.dumps([*inputs_of(match), f"{name}:{'-' if value is None else value}"])
 
 
-def commitment_text(match: Match) -> str:
-    """The line a game's first messages carry: the commitment, shortened for a phone."""
+def commitment_text(match: Match, markup: Markup) -> str:
+    """The line a game's first messages carry: the commitment, shortened for a phone, and, for a
+    game whose secret was a channel's seal, when and where that commitment was shown."""
     if match.seed_commitment is None:
         return ""
+    short = f"`{match.seed_commitment[:SHORT]}…`"
+    if match.sealed_at is not None:
+        where = (
+            "in this channel"
+            if match.seal_channel_id in (None, match.channel_id)
+            else f"in {markup.channel(match.seal_channel_id)}"
+        )
+        return (
+            f"Dice sealed in advance: commitment {short}, shown {where} on {markup.date(match.sealed_at)}, "
+            "before this challenge. Its secret is revealed when the game ends, so anyone can check "
+            "every roll and card."
+        )
     return (
-        f"Dice commitment: `{match.seed_commitment[:SHORT]}…` (the SHA-256 of a secret seed, revealed "
+        f"Dice commitment: {short} (the SHA-256 of a secret seed, revealed "
         "when the game ends so anyone can check every roll and card)."
+    )
+
+
+def seal_text(seal: Seal) -> str:
+    """The line of a channel's end message that seals its next game (docs/fairness.md)."""
+    return f"The next game here is sealed: dice commitment `{seal.commitment[:SHORT]}…`."
+
+
+def seal_posted_text(seal: Seal) -> str:
+    """What `/wargames seal` posts in the channel: the seal, and what it means for the next game."""
+    return (
+        f"{seal_text(seal)} Its secret is fixed now, before anyone challenges: the next game challenged "
+        "in this channel plays with it, and it is revealed when that game ends."
+    )
+
+
+def sealed_already_text(seal: Seal, markup: Markup) -> str:
+    """The private answer to `/wargames seal` in a channel whose next game was sealed already."""
+    when = "" if seal.shown_at is None else f", shown here on {markup.date(seal.shown_at)}"
+    return (
+        f"This channel's next game is sealed already: dice commitment `{seal.commitment[:SHORT]}…`{when}. "
+        "The next game challenged here plays with it."
     )
 
 
@@ -153,9 +189,60 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     }
     if match.chance_version == 2:
         out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
+        sealed_by = await _tournament_seal(service.db, match)
+        if sealed_by is not None:
+            out["tournament"] = sealed_by
+        if match.sealed_at is not None:
+            out["seal"] = {
+                "channel_id": match.seal_channel_id,
+                "shown_at": match.sealed_at,
+                "message_id": match.seal_message_id,
+            }
     else:
         out["seed"] = match.seed
     return out
+
+
+async def _tournament_seal(db: Database, match: Match) -> dict[str, Any] | None:
+    """For a tournament's game whose secret came from the tournament's seal: the seal's facts, and
+    its secret once the tournament is over (before, it would tell the secrets of games to come)."""
+    store = TournamentStore(db)
+    board = await store.board_of_match(match.id)
+    if board is None:
+        return None
+    tournament = await store.get_tournament(board.tournament_id)
+    if tournament is None or tournament.seal_commitment is None:
+        return None
+    over = tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+    return {
+        "id": tournament.id,
+        "label": fairness.tournament_label(tournament.id, board.round, board.board),
+        "commitment": tournament.seal_commitment,
+        "shown_at": tournament.sealed_at,
+        "message_id": tournament.seal_message_id,
+        "secret": tournament.seal_secret if over else None,
+    }
+
+
+def tournament_seal_text(tournament: Tournament) -> str:
+    """The tournament's own message, posted before anyone can join: its seal."""
+    if tournament.seal_commitment is None:
+        return ""
+    return (
+        f"The dice of every game of this tournament are sealed: commitment "
+        f"`{tournament.seal_commitment[:SHORT]}…`. Each game's secret comes from it and your sign-up; "
+        "it is revealed when the tournament ends."
+    )
+
+
+def tournament_reveal_text(tournament: Tournament) -> str:
+    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal."""
+    if tournament.seal_secret is None or tournament.seal_commitment is None:
+        return ""
+    return (
+        f"The tournament's dice secret was `{tournament.seal_secret}` (commitment "
+        f"`{tournament.seal_commitment[:SHORT]}…`): `/wargames verify` now links each of its games to it."
+    )
 
 
 def record_bytes(data: dict[str, Any]) -> bytes:
@@ -209,6 +296,11 @@ __all__ = [
     "record_bytes",
     "record_name",
     "reveal_text",
+    "seal_posted_text",
+    "seal_text",
+    "sealed_already_text",
+    "tournament_reveal_text",
+    "tournament_seal_text",
     "verify",
     "verify_text",
     "with_input",

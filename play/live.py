@@ -70,6 +70,12 @@ class LiveMatches:
         self.new_secret: Callable[[], bytes] = (
             (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
         )
+        # a channel's seal, the secret of its next game (play/challenges.py): from the OS, or in a
+        # seeded run from a generator of its own, so that drawing one leaves `rng`'s games alone
+        seals = random.Random("channel seals")
+        self.new_seal: Callable[[], bytes] = (
+            (lambda: seals.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
+        )
         # The players' inputs to the dice are the ids Discord gave their interactions; a seeded run
         # (tests, benches: `rng` given) must be the same game every time, so it draws them from
         # `rng` instead, unless told otherwise.

@@ -30,7 +30,7 @@ from data.tournaments import (
     TournamentStatus,
     TournamentStore,
 )
-from engine import registry
+from engine import chance, fairness, registry
 from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
@@ -122,6 +122,7 @@ class TournamentService(RoundSweep):
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
         title = " ".join((name or f"{rules.title} Swiss").split())[:NAME_LIMIT] or f"{rules.title} Swiss"
+        seal = self.matches.new_seal()  # every game's secret comes from it (docs/fairness.md)
         try:
             return await self.store.create_tournament(
                 guild_id=guild_id,
@@ -133,6 +134,8 @@ class TournamentService(RoundSweep):
                 round_seconds=days * DAY,
                 created_by=user_id,
                 now=self.clock(),
+                seal_secret=seal.hex(),
+                seal_commitment=chance.commitment(seal),
             )
         except TournamentBusy:
             raise BadRequest(
@@ -159,10 +162,15 @@ class TournamentService(RoundSweep):
             return "This tournament is over."
         return "This tournament has started: sign-ups are closed."
 
-    async def join(self, tournament: Tournament, user_id: int) -> Tournament:
+    async def join(
+        self, tournament: Tournament, user_id: int, *, entropy: int | str | None = None
+    ) -> Tournament:
+        """Sign a player up; `entropy` (the id of the interaction) is their input to their games'
+        dice, given after the tournament's seal was shown."""
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(self._closed(tournament))
-        if not await self.store.join_tournament(tournament.id, user_id, self.clock()):
+        given = str(self.matches.player_input(entropy))
+        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
             raise BadRequest("You are already signed up for this tournament.")
         return await self.by_id(tournament.id)
 
@@ -239,6 +247,11 @@ class TournamentService(RoundSweep):
     async def entries(self, tournament: Tournament) -> list[Entry]:
         return await self.store.tournament_entries(tournament.id)
 
+    async def seal_shown(self, tournament: Tournament, message_id: int | None = None) -> bool:
+        """A message of its own (`message_id`, where the platform gives one) showed the tournament's
+        seal in its channel, before anyone could join."""
+        return await self.store.tournament_seal_shown(tournament.id, message_id, self.clock())
+
     async def set_message(self, tournament: Tournament, message_id: int) -> None:
         await self.store.set_tournament_message(tournament.id, message_id)
 
@@ -314,6 +327,7 @@ class TournamentService(RoundSweep):
             thread_id = next(b.thread_id for b in fresh if b.round == board.round) or thread_id
         rules = registry.game(tournament.game)
         assert board.second_id is not None
+        secret, inputs = await self._dice(tournament, board)
         try:
             match = await self.matches.challenge(
                 guild_id=tournament.guild_id,
@@ -325,6 +339,8 @@ class TournamentService(RoundSweep):
                 options=tournament.options,
                 turn_seconds=turn_seconds(tournament.round_seconds),
                 game_seconds=game_seconds(tournament),
+                secret=secret,
+                inputs=inputs,
             )
             match = await self.matches.accept(thread_id, board.second_id, match.id)
         except BadRequest:
@@ -340,6 +356,17 @@ class TournamentService(RoundSweep):
             await self.store.extend_round(tournament.id, board.round, ends, self.clock())
         await self.store.set_board_match(board, match.id)
         return match
+
+    async def _dice(self, tournament: Tournament, board: Board) -> tuple[bytes | None, list[str] | None]:
+        """A game's secret from the tournament's seal and its label, and its players' joins as the
+        inputs; (None, None) for a tournament stored before seals (its games draw as ordinary ones)."""
+        if tournament.seal_secret is None:
+            return None, None
+        label = fairness.tournament_label(tournament.id, board.round, board.board)
+        joined = {e.user_id: e.join_input for e in await self.store.tournament_entries(tournament.id)}
+        players = [board.first_id] if board.second_id is None else [board.first_id, board.second_id]
+        inputs = [f"join:{joined.get(uid) or '-'}" for uid in players]
+        return fairness.tournament_secret(bytes.fromhex(tournament.seal_secret), label), inputs
 
     async def pending_starts(self, tournament: Tournament) -> list[Board]:
         return await self._unstarted(tournament)

@@ -88,9 +88,11 @@ async def create_and_fill(
         "tournament",
         "create",
         {"game": GAME, "rounds": 3, "days": 2, "name": name},
+        messages=2,
     )
-    assert not created.ephemeral
-    signup = created.message
+    signup, sealed = created.messages  # the sign-up list, then the tournament's seal (docs/fairness.md)
+    assert not signup.ephemeral and not sealed.ephemeral
+    assert "The dice of every game of this tournament are sealed: commitment `" in sealed.content
     assert f"**{name}**: a Swiss tournament of Block Wars, 3 rounds of 2 days each." in signup.content
     join_id = next(c for c in signup.custom_ids if c.startswith("bw:tjoin:"))
     for user in players[:-1]:  # by the button...
@@ -265,15 +267,19 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     granted = await fake.slash(fake.owner, club, "wargames", "tournament", "organisers", {"role": role})
     assert granted.ephemeral and "Organisers may now create, start and cancel" in granted.content
     made = await fake.slash(
-        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}
+        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
-    assert not made.ephemeral and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made.content
+    made_signup = made.messages[0]  # its seal follows in a message of its own
+    assert (
+        not made_signup.ephemeral
+        and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made_signup.content
+    )
     nope = await fake.slash(bob, club, "wargames", "tournament", "cancel")
     assert nope.ephemeral and "organiser role" in nope.content
     done = await fake.slash(alice, club, "wargames", "tournament", "cancel")
     assert not done.ephemeral and "was cancelled by" in done.content
-    await until(lambda: "This tournament was cancelled." in made.message.content)
-    assert not made.message.custom_ids
+    await until(lambda: "This tournament was cancelled." in made_signup.content)
+    assert not made_signup.custom_ids
 
 
 async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
