@@ -264,7 +264,8 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
         judged = "I judged your one choice"
     else:
         judged = f"I judged all {review.choices} of your choices"
+    each = ", each" if review.looked_at > 1 else ""  # not "each" of one choice
     lines.append(
-        f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
+        f"{judged}{each} from what you could see at the time; the points are my estimate of your chances."
     )
     return "\n".join(lines)

@@ -59,7 +59,8 @@ def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None
     text = review(choices=1, looked_at=1, moments=0)
     assert "1 of your 1" not in text and "choices" not in text
     assert "By my judgement your one choice cost you nothing worth showing. Well played." in text
-    assert "I judged your one choice, each from what you could see at the time" in text
+    assert "I judged your one choice from what you could see at the time;" in text
+    assert "each" not in text
 
 
 def test_a_look_back_cut_short_by_time_says_how_many_it_judged() -> None:
