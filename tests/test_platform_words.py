@@ -236,3 +236,16 @@ def test_a_resignation_or_a_loss_on_time_names_the_loser_once(name: str, action:
     line = history_line(game.side(loser).title, str(action), state.apply(action, loser))
     done = "resigned" if action is RESIGN else "ran out of time"
     assert line == f"The {game.side(loser).title} {done}: the {winner} win", line
+
+
+async def test_a_player_of_a_game_without_hands_is_not_told_they_are_not_playing(tmp_path: Path) -> None:
+    """`hand` in Block Wars, which has no hands, told a player 'Only the two players have hands in
+    this game', as if they were not one of them: they hold nothing secret, and are told so."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars hand", "/as carol", "/blockwars hand"])
+    said = out.getvalue().splitlines()
+    assert "You hold nothing secret in this game." in said
+    assert said[-1] == "✗ Only the two players have hands in this game."  # carol does not play
