@@ -228,4 +228,6 @@ def _hand_line(view: View, side: str, *, own: bool) -> str:
     n = len(cards)
     noun = "card" if n == 1 else "cards"
     who = "Your hand" if own else f"The {TITLE[side]}' hand"
+    if not cards:
+        return f"{who} is empty."  # not "(0 cards): no cards"
     return f"{who} ({n} {noun}): {cards_words(cards)}."

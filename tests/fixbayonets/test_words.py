@@ -142,3 +142,11 @@ def test_a_game_stored_before_the_count_of_questions_does_not_explain_the_orders
     del data["asked"]
     old = GAME.from_json(data)
     assert "orders" not in GAME.status(old.view(None), AM)
+
+
+def test_an_empty_hand_is_said_to_be_empty() -> None:
+    """Before the first draw `hand` said 'Your hand (0 cards): no cards.'"""
+    s = pos({"d8": "GR", "a1": "AR"}, g=[], a=["trees"])
+    text = GAME.private_text(s.view(G)) or ""
+    assert text.startswith("Your hand is empty.")
+    assert "0 cards" not in text
