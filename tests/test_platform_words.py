@@ -249,3 +249,17 @@ async def test_a_player_of_a_game_without_hands_is_not_told_they_are_not_playing
     said = out.getvalue().splitlines()
     assert "You hold nothing secret in this game." in said
     assert said[-1] == "✗ Only the two players have hands in this game."  # carol does not play
+
+
+async def test_a_board_focus_on_an_empty_square_says_what_a_focus_is(tmp_path: Path) -> None:
+    """`board unit:a4` answered 'There is no unit on a4. Give a square like e2.', as if a4 were not
+    a square: the refusal says the square must hold a unit."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars setup std", "/as bob", "/blockwars setup std"])
+    await console.run_lines(["/blockwars board unit:a4"])
+    assert out.getvalue().splitlines()[-1] == (
+        "✗ There is no unit on 'a4': give the square of a unit on the board, its file and rank (like 'e2')."
+    )
