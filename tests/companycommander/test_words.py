@@ -158,7 +158,12 @@ def test_statuses_say_what_to_do_from_public_facts() -> None:
     assert GAME.status(s.view(None), A) == (
         "{player} (Americans), round 3, Recon phase: next, in this order, Recon missions by A2 "
         "(`recon A2 look` or `recon A2 mark`); then Suppression fire by A3 (`fire A3`); "
-        "then assaults by A2, A3 and A4 (`assault A2`) (and Tactics cards, `play …`); then `end` your turn."
+        "then assaults by A2, A3 and A4 (`assault A2`); then `end` your turn. "
+        "You may also play Tactics cards (`play …`)."
+    )
+    nothing = build({"A1": "rifles C fresh", "G1": "rifles C"}, phase=DEPLOY)  # only the draw is left
+    assert GAME.status(nothing.view(None), A).endswith(
+        "round 3, Deploy phase: `tactics` to draw your two Tactics cards."
     )
     d = build({"A1": "rifles C", "G1": "rifles C"}, phase=DISCARD, hands={A: ["sniper"] * 6 + ["medic"] * 3})
     assert GAME.status(d.view(None), A) == (
