@@ -55,12 +55,15 @@ def limits_text(game: Game, options: Mapping[str, Any]) -> str:
     both players know how the game can end besides its own victory: "Turn limit: 20 turns each,
     then a draw (set at the challenge; 0 switches it off)."; '' for a game without one."""
     out = []
+    on = False  # "0 switches it off" is no news of a limit that is off already
     for spec in game.options:
         if spec.limit:
-            out.append(f"{spec.label}: {spec.stated(options.get(spec.name, spec.default))}")
+            value = options.get(spec.name, spec.default)
+            on = on or value not in (0, "0")
+            out.append(f"{spec.label}: {spec.stated(value)}")
     if not out:
         return ""
-    return "; ".join(out) + " (a rule of ours, set with the challenge; 0 switches it off)."
+    return "; ".join(out) + f" (a rule of ours, set with the challenge{'; 0 switches it off' if on else ''})."
 
 
 def terms_text(game: Game, options: Mapping[str, Any]) -> str:
