@@ -262,6 +262,8 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
         judged = f"I judged {review.looked_at} of your {review.choices} choices (time ran out for the rest)"
     elif review.choices == 1:
         judged = "I judged your one choice"
+    elif review.choices == 2:
+        judged = "I judged both your choices"  # not "all 2 of your choices"
     else:
         judged = f"I judged all {review.choices} of your choices"
     each = ", each" if review.looked_at > 1 else ""  # not "each" of one choice

@@ -63,6 +63,12 @@ def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None
     assert "each" not in text
 
 
+def test_a_look_back_at_two_choices_says_both() -> None:
+    text = review(choices=2, looked_at=2, moments=0)
+    assert "I judged both your choices, each from what you could see at the time" in text
+    assert "all 2" not in text
+
+
 def test_a_look_back_cut_short_by_time_says_how_many_it_judged() -> None:
     text = review(choices=9, looked_at=4, moments=0)
     assert "I judged 4 of your 9 choices (time ran out for the rest)," in text
