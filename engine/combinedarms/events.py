@@ -37,11 +37,14 @@ class ArmyChosen(Event):
 @dataclass(frozen=True, slots=True)
 class ArmiesRevealed(Event):
     reveals: ClassVar[bool] = True  # both secret armies come into the open
-    first: str  # "the British: 8 Infantry, ..."
+    first: str  # "the British field 8 Infantry, ..."
     second: str
+    title: str = ""  # the side whose choice completed the pair (its history line begins with it)
 
     def text(self, viewer: str | None = None) -> str:
-        return f"both armies are in: {self.first}; {self.second}"
+        # Named, so the line is not "Germans: both armies are in: the British: …".
+        who = f"the {self.title} have chosen their army, and " if self.title else ""
+        return f"{who}both armies are shown: {self.first}; {self.second}"
 
 
 @dataclass(frozen=True, slots=True)

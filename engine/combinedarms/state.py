@@ -640,8 +640,9 @@ class State:
             assert a0 is not None and a1 is not None
             events.append(
                 ArmiesRevealed(
-                    f"the {self.title(0)}: {describe_army(a0, self.rules.era)}",
-                    f"the {self.title(1)}: {describe_army(a1, self.rules.era)}",
+                    f"the {self.title(0)} field {describe_army(a0, self.rules.era)}",
+                    f"the {self.title(1)} field {describe_army(a1, self.rules.era)}",
+                    self.title(who),
                 )
             )
             self.phase = DEPLOY  # (R3): the first side deploys first and moves first
