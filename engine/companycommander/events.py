@@ -20,6 +20,7 @@ from engine.companycommander.model import (
     TITLES,
     TYPES,
     VICTORY_LOSSES,
+    and_list,
     cards_words,
     other,
     plural,
@@ -124,7 +125,7 @@ class SquadDrawn(Event):
             short = f" (their Squad deck is {'empty' if not self.units else 'used up'})"
         if not self.units:
             return f"{who} draw no Squad card{short}"
-        what = ", ".join(f"{label} {TYPES[key].name}" for label, key in self.units)
+        what = and_list([f"{label} {TYPES[key].name}" for label, key in self.units])
         how = {"deploy": "draw", "extra": "draw an extra Squad card:", "reinforcements": "draw"}[self.source]
         return f"{who} {how} {what}{short}"
 

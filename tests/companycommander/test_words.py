@@ -311,3 +311,11 @@ def test_an_assault_button_says_it_falls_on_a_pinned_unit_when_one_stands_across
     assert GAME.describe(old.view(A), parse("assault A1")) == (
         "Rifle squad A1 assaults the German Center (2 units there, one at random)"
     )
+
+
+def test_squad_cards_drawn_are_listed_with_and() -> None:
+    """'the Americans draw A1 Mortar team, A2 Rifle squad, A3 Rifle squad' read as a list cut off."""
+    from engine.companycommander.events import SquadDrawn
+
+    drawn = SquadDrawn(A, (("A1", "A:mortar"), ("A2", "A:rifles"), ("A3", "A:rifles")), "deploy", 3)
+    assert drawn.text(None) == "the Americans draw A1 Mortar team, A2 Rifle squad and A3 Rifle squad"
