@@ -269,3 +269,19 @@ async def test_a_board_focus_on_an_empty_square_says_what_a_focus_is(tmp_path: P
     assert out.getvalue().splitlines()[-1] == (
         "✗ There is no unit on 'a4': give the square of a unit on the board, its file and rank (like 'e2')."
     )
+
+
+async def test_an_expired_challenge_says_whose_it_was(tmp_path: Path) -> None:
+    """The channel was told 'The challenge expired unanswered.': which one, of whom to whom, and
+    that the channel is free again."""
+    from tests.clock import Clock
+
+    clock = Clock(1_790_000_000.0)
+    console, out = await open_console(tmp_path, clock=clock)
+    await console.run_lines(["/blockwars challenge @bob"])
+    clock.now += 2 * 24 * 3600
+    await console.run_lines(["/wargames mygames"])
+    assert (
+        "[general] @bob did not answer @alice's challenge to Block Wars in time, so it has expired; "
+        "the channel is free for a new one."
+    ) in out.getvalue().splitlines()
