@@ -34,7 +34,7 @@ def notice_text(notice: Notice, markup: Markup) -> str:
             )
         if ended:
             return f"{who} did not answer in time, so the game answered for them{ended}:\n{story}"
-        return f"{who} did not answer in time: {notice.played.line}"
+        return f"{who} did not answer in time, so the game answered for them: {notice.played.line}"
     if notice.abandoned:
         said = "Neither player acted in time: the game ends without a winner."
     else:

@@ -285,3 +285,16 @@ async def test_an_expired_challenge_says_whose_it_was(tmp_path: Path) -> None:
         "[general] @bob did not answer @alice's challenge to Block Wars in time, so it has expired; "
         "the channel is free for a new one."
     ) in out.getvalue().splitlines()
+
+
+def test_a_quick_decision_answered_by_the_game_says_so() -> None:
+    """'@bob did not answer in time: The Americans let it stand; …' left the reader to guess that
+    the line after the colon was the game's answer for them."""
+    from play.notices import notice_text
+    from play.results import Notice, Played
+
+    match = finished_match()
+    state = GAME.new_game({}, 3)
+    played = Played(match, state, [], "decline", 2, "Canadians: decline")
+    text = notice_text(Notice("default", match, 2, played, late=(2,)), DISCORD)
+    assert text == "<@2> did not answer in time, so the game answered for them: Canadians: decline"
