@@ -56,7 +56,12 @@ def my_games_text(
         )
     mine = sum(1 for g in games if user_id in g.waiting)
     noun = "game" if len(games) == 1 else "games"
-    lines = [f"{away}{markup.strong(f'Your open {noun} here')} ({len(games)}; {mine} waiting on you):"]
+    if len(games) == 1:  # not "(1; 0 waiting on you)"
+        count = "waiting on you" if mine else "not waiting on you"
+    else:
+        waiting = "none" if not mine else "all" if mine == len(games) else str(mine)
+        count = f"{len(games)}; {waiting} waiting on you"
+    lines = [f"{away}{markup.strong(f'Your open {noun} here')} ({count}):"]
     for n, game in enumerate(games, 1):
         line = f"{n}. {_open_game_line(game, user_id, markup)}"
         if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
