@@ -28,6 +28,7 @@ from play.tournament_text import (
     round_now_text,
     round_text,
     signup_text,
+    standings_title,
     started_text,
     withdraw_question,
     withdrawal_notice,
@@ -103,6 +104,11 @@ class ConsoleTournaments:
             if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
                 await self.withdraw(tournament, confirmed=bool(rest))
                 return Outcome()
+            if rest and sub == "leave":  # nothing to confirm before it begins
+                raise UsageError(
+                    "The tournament has not begun, so there is nothing to confirm: "
+                    "`/wargames tournament leave` alone takes you off the list."
+                )
             if rest:
                 raise UsageError(USAGE)
             if sub == "join":
@@ -123,6 +129,8 @@ class ConsoleTournaments:
             await self.start_boards(started.tournament, started.boards)
         elif sub == "standings" and not rest:
             table = await self.service.standings_of(channel)
+            if not table.round:  # as Discord says it, above the same picture
+                console.say(f"{table.tournament.name} has not started yet.")
             self.show_table(table)
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
@@ -156,7 +164,7 @@ class ConsoleTournaments:
             for x in table.lines
         ]
         t = table.tournament
-        png = standings_png(f"{t.name}: after round {table.round} of {t.rounds}", "", rows)
+        png = standings_png(standings_title(t, table.round), "", rows)
         path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
         self.console.say(f"standings: {path}")
 

@@ -298,3 +298,19 @@ def test_a_quick_decision_answered_by_the_game_says_so() -> None:
     played = Played(match, state, [], "decline", 2, "Canadians: decline")
     text = notice_text(Notice("default", match, 2, played, late=(2,)), DISCORD)
     assert text == "<@2> did not answer in time, so the game answered for them: Canadians: decline"
+
+
+async def test_standings_before_the_first_round_do_not_say_after_round_0(tmp_path: Path) -> None:
+    """The standings picture of a tournament still signing up was titled 'after round 0 of 2'."""
+    from play.tournament_text import standings_title
+
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/wargames tournament create game:blockwars rounds:2 days:3 name:Cup", "/wargames tournament join"]
+    )
+    await console.run_lines(["/wargames tournament standings"])
+    said = out.getvalue().splitlines()
+    assert said[-2] == "Cup has not started yet." and said[-1].startswith("standings: ")
+    table = await console.tournaments.service.standings_of(console.channel_id)
+    assert standings_title(table.tournament, 0) == "Cup: signed up, not begun yet"
+    assert standings_title(table.tournament, 1) == "Cup: after round 1 of 2"
