@@ -112,10 +112,11 @@ def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
     return [*lines, head + " | ".join(line)] if line else lines
 
 
-def help_text() -> str:
-    """The command list, from the command table (play/commands.py) and every hosted game's spec."""
+def help_text(only: Game | None = None) -> str:
+    """The command list, from the command table (play/commands.py) and every hosted game's spec;
+    `only`: that game's commands alone (`/blockwars help`), then those of every game."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
-    for game in registry.games():
+    for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"
         table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
         challenge = next(c for c in table if c.name == "challenge")
@@ -148,6 +149,10 @@ def help_text() -> str:
         "  /whoami          who and where you are          /help            this text",
         "  /quit            leave (games stay in the database)",
     ]
+    if only is not None:
+        lines[-2] = lines[-2].replace(
+            "/help            this text", "/help            the commands of every game"
+        )
     return "\n".join(lines)
 
 
@@ -900,7 +905,7 @@ class Console:
         return Outcome()
 
     async def cmd_help(self, game: Game, args: list[str]) -> Outcome:
-        self.say(help_text())
+        self.say(help_text(game))
         return Outcome()
 
     # ------------------------------------------------------------------ scripts and the demo

@@ -314,3 +314,15 @@ async def test_standings_before_the_first_round_do_not_say_after_round_0(tmp_pat
     table = await console.tournaments.service.standings_of(console.channel_id)
     assert standings_title(table.tournament, 0) == "Cup: signed up, not begun yet"
     assert standings_title(table.tournament, 1) == "Cup: after round 1 of 2"
+
+
+async def test_a_games_help_lists_that_game_and_the_commands_of_every_game(tmp_path: Path) -> None:
+    """`/fixbayonets help` printed the commands of all six games."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["/fixbayonets help"])
+    said = out.getvalue()
+    assert "/fixbayonets setup LAYOUT" in said and "/wargames mygames" in said
+    assert "/blockwars" not in said and "/companycommander" not in said
+    assert "/help            the commands of every game" in said
+    await console.run_lines(["/help"])
+    assert "/blockwars challenge" in out.getvalue()
