@@ -176,7 +176,7 @@ def status(view: View, side: str) -> str:
     n = view.hand_counts[side]
     if s.phase == DISCARD:
         extra = n - HAND_LIMIT
-        return f"{PLAYER} ({title}): you hold {n} cards; discard {extra} to keep five."
+        return f"{PLAYER} ({title}): you hold {n} cards; discard {extra} (`discard …`) to keep five."
     if s.phase == MOVING:
         return f"{PLAYER} ({title}), round {s.round}: play move cards, then `fight` (or `end`)."
     if s.phase == FIGHTING:

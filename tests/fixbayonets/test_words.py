@@ -150,3 +150,14 @@ def test_an_empty_hand_is_said_to_be_empty() -> None:
     text = GAME.private_text(s.view(G)) or ""
     assert text.startswith("Your hand is empty.")
     assert "0 cards" not in text
+
+
+def test_a_hand_over_the_limit_says_which_command_discards() -> None:
+    """The status said 'discard 1 to keep five' without the command, as Company Commander's gives."""
+    from engine.fixbayonets.state import DISCARD
+
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march", "trees", "rifle3", "rifle3", "crawl", "run"], phase=DISCARD)
+    assert (
+        GAME.status(s.view(None), G)
+        == "{player} (Germans): you hold 6 cards; discard 1 (`discard …`) to keep five."
+    )
