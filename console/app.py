@@ -400,8 +400,15 @@ class Console:
             game = (
                 registry.game(rest.pop(0).lower()) if rest and rest[0].lower() in registry.names() else None
             )
+            named = game is not None
             game = game or await self.channel_game()
             level = rest[0].split(":")[-1] if rest else game.ai.default
+            if not named and level.lower() not in game.ai.names and ":" not in rest[0]:
+                # a misspelt game reads as a level: say both lists
+                raise UsageError(
+                    f"'{level[:20]}' is neither a game nor an AI level. Games: "
+                    f"{', '.join(registry.names())}; levels of {game.title}: {', '.join(game.ai.names)}."
+                )
             return await self._game_command(game, "challenge", ["@bot", f"level:{level}"])
         game = await self.channel_game()
         if any(c.name == group and c.on("console") for c in game_commands(game)):

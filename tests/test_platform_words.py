@@ -326,3 +326,13 @@ async def test_a_games_help_lists_that_game_and_the_commands_of_every_game(tmp_p
     assert "/help            the commands of every game" in said
     await console.run_lines(["/help"])
     assert "/blockwars challenge" in out.getvalue()
+
+
+async def test_vs_ai_with_a_word_that_is_no_game_says_both_lists(tmp_path: Path) -> None:
+    """`vs ai chess` answered 'The AI's level must be one of …': the player meant a game."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["vs ai chess", "vs ai fixbayonets superb"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals[0].startswith("✗ 'chess' is neither a game nor an AI level. Games: blockwars, ")
+    assert f"levels of Block Wars: {', '.join(GAME.ai.names)}." in refusals[0]
+    assert refusals[1] == "✗ The AI's level must be one of random, easy, normal, hard, correspondence."
