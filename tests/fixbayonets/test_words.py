@@ -161,3 +161,16 @@ def test_a_hand_over_the_limit_says_which_command_discards() -> None:
         GAME.status(s.view(None), G)
         == "{player} (Germans): you hold 6 cards; discard 1 (`discard …`) to keep five."
     )
+
+
+def test_a_turn_limit_of_one_round_is_one_round() -> None:
+    """The draw at a limit of 1 said 'turn limit of 1 rounds reached'."""
+    s = GAME.new_game({"turn_limit": 1}, 3)
+    for text in ("setup std", "setup std"):
+        (side,) = s.to_act() if len(s.to_act()) == 1 else sorted(s.to_act())[:1]
+        s.apply(GAME.parse(text), side)
+    while not s.is_over():
+        (side,) = s.to_act()
+        s.apply(GAME.parse("end"), side)
+    outcome = s.outcome()
+    assert outcome is not None and outcome.detail == "turn limit of 1 round reached"
