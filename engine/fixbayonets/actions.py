@@ -194,6 +194,12 @@ def _setup(rest: str) -> Setup:
 
 def _kind(word: str) -> str:
     w = word.strip().lower()
+    if not w:  # a bare `lose`: not "'' is not a kind of man"
+        raise InvalidNotation(
+            "Name the man who falls: `lose O` (officer), `lose H` (heavy weapons specialist), "
+            "`lose S` (sniper), `lose U` (runner) or `lose R` (rifleman).",
+            ("lose O", "lose H", "lose S", "lose U", "lose R"),
+        )
     if len(w) == 1 and w.upper() in KIND_INDEX:
         return w.upper()
     if w in KIND_WORDS:

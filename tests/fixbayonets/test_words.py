@@ -174,3 +174,24 @@ def test_a_turn_limit_of_one_round_is_one_round() -> None:
         s.apply(GAME.parse("end"), side)
     outcome = s.outcome()
     assert outcome is not None and outcome.detail == "turn limit of 1 round reached"
+
+
+@pytest.mark.parametrize(
+    ("card", "target", "said"),
+    [
+        ("bayonet", "d6", "Bayonet reaches exactly 1 square in a straight line: d6 is out of its reach."),
+        ("rifle3", "d5", "Rifle (3) reaches exactly 3 squares in a straight line: d5 is out of its reach."),
+        ("grenade", "d6", "Grenade reaches a knight's jump: d6 is out of its reach."),
+    ],
+)
+def test_an_attack_out_of_reach_counts_its_squares(card: str, target: str, said: str) -> None:
+    """It said 'Bayonet reaches exactly 1 squares' and 'Grenade reaches a knight's jump squares'."""
+    s = pos({"d1": "AR", "d5": "GR", "d6": "GR"}, a=[card], active=AM, phase=FIGHTING)
+    assert refused(s, f"{card} Rd1x{target}") == said
+
+
+def test_a_bare_lose_asks_which_man_falls() -> None:
+    """`lose` alone answered "'' is not a kind of man"."""
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse("lose")
+    assert str(exc.value).startswith("Name the man who falls: `lose O` (officer), ")
