@@ -195,3 +195,13 @@ def test_a_bare_lose_asks_which_man_falls() -> None:
     with pytest.raises(InvalidNotation) as exc:
         GAME.parse("lose")
     assert str(exc.value).startswith("Name the man who falls: `lose O` (officer), ")
+
+
+@pytest.mark.parametrize(
+    ("typed", "start"), [("negate", "Name the terrain card"), ("discard", "Name the card")]
+)
+def test_a_bare_negate_or_discard_asks_for_the_card(typed: str, start: str) -> None:
+    """`negate` alone answered "'' is not a card. The cards: …" with all twenty cards."""
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse(typed)
+    assert str(exc.value).startswith(start) and "''" not in str(exc.value)
