@@ -336,3 +336,18 @@ async def test_vs_ai_with_a_word_that_is_no_game_says_both_lists(tmp_path: Path)
     assert refusals[0].startswith("✗ 'chess' is neither a game nor an AI level. Games: blockwars, ")
     assert f"levels of Block Wars: {', '.join(GAME.ai.names)}." in refusals[0]
     assert refusals[1] == "✗ The AI's level must be one of random, easy, normal, hard, correspondence."
+
+
+async def test_acting_after_the_end_says_the_game_is_over(tmp_path: Path) -> None:
+    """`resign` after the game ended answered 'There is no game in this channel', beside the end
+    board that `board` still shows: the game is named, and said to be over."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/blockwars resign"]
+    )
+    await console.run_lines(["/blockwars resign", "/wargames undo"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    said = "✗ Game #1 in this channel (Block Wars) is over. Start a new one with the `challenge` command of a game."
+    assert refusals == [said, said]
+    await console.run_lines(["/channel elsewhere", "/blockwars resign"])
+    assert out.getvalue().splitlines()[-1].startswith("✗ There is no game in this channel.")
