@@ -347,7 +347,10 @@ async def test_acting_after_the_end_says_the_game_is_over(tmp_path: Path) -> Non
     )
     await console.run_lines(["/blockwars resign", "/wargames undo"])
     refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
-    said = "✗ Game #1 in this channel (Block Wars) is over. Start a new one with the `challenge` command of a game."
+    said = (
+        "✗ Game #1 in this channel (Block Wars) is over. "
+        "Start a new one with the `challenge` command of a game."
+    )
     assert refusals == [said, said]
     await console.run_lines(["/channel elsewhere", "/blockwars resign"])
     assert out.getvalue().splitlines()[-1].startswith("✗ There is no game in this channel.")
