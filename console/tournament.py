@@ -8,6 +8,8 @@ sweep after the deadline sweep, as the bot's loop would.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -17,6 +19,7 @@ from console.names import GUILD_ID
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play.commands import wargames_commands
+from play.errors import ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
@@ -41,6 +44,7 @@ class Console(Protocol):
     """What the tournaments use of the console (console/app.py's `Console`, which imports this)."""
 
     service: MatchService
+    channel: str  # its name: a game's thread is named for its tournament
 
     @property
     def markup(self) -> Markup: ...
@@ -60,6 +64,9 @@ USAGE = (
 )
 
 
+THREAD = re.compile(r"^t(\d+)r\d+b\d+$")  # a tournament game's thread, as `thread_name` names it
+
+
 def thread_name(board: Board) -> str:
     return f"t{board.tournament_id}r{board.round}b{board.board}"
 
@@ -77,11 +84,21 @@ class ConsoleTournaments:
             self._service = TournamentService.over(self.console.service)
         return self._service
 
+    async def room(self) -> int:
+        """The tournament's channel: this one, or the one whose tournament a game's thread
+        (`t1r2b3`) belongs to, as Discord takes a thread's parent; it answered in a game's thread
+        that the channel had had no tournament."""
+        found = THREAD.match(self.console.channel)
+        if found is not None:
+            with contextlib.suppress(ServiceError):
+                return (await self.service.by_id(int(found.group(1)))).channel_id
+        return self.console.channel_id
+
     async def command(self, args: list[str]) -> Outcome:
         console = self.console
         sub = args[0].lower() if args else ""
         opts, rest = options(args[1:])
-        channel = console.channel_id
+        channel = await self.room()
         if sub == "create":
             try:
                 rounds, days = int(opts.get("rounds", "")), int(opts.get("days", ""))

@@ -354,3 +354,22 @@ async def test_acting_after_the_end_says_the_game_is_over(tmp_path: Path) -> Non
     assert refusals == [said, said]
     await console.run_lines(["/channel elsewhere", "/blockwars resign"])
     assert out.getvalue().splitlines()[-1].startswith("✗ There is no game in this channel.")
+
+
+async def test_the_round_asked_in_a_games_thread_is_its_tournaments(tmp_path: Path) -> None:
+    """In a tournament game's thread `/wargames tournament round` answered 'This channel has had no
+    tournament'; Discord takes a thread's parent, and the console now takes the thread's tournament."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        [
+            "/wargames tournament create game:blockwars rounds:1 days:3 name:Cup",
+            "/wargames tournament join",
+            "/as bob",
+            "/wargames tournament join",
+            "/as alice",
+            "/wargames tournament start",
+            "/channel t1r1b1",
+            "/wargames tournament round",
+        ]
+    )
+    assert out.getvalue().splitlines()[-2].startswith("Cup, round 1 of 1: 0 of 1 game over;")
