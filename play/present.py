@@ -427,10 +427,10 @@ def history_text(entries: Sequence[HistoryEntry], markup: Markup, limit: int = 1
             lines.append(f"{entry.number}. {entry.line}")
         if len(shown) < len(entries):
             dropped = len(entries) - len(shown)
-            more = "action" if dropped == 1 else "actions"
-            lines.insert(
-                0, f"(The {dropped} older {more} asked for did not fit; showing the last {len(shown)}.)"
-            )
+            # not "The 1 older action" nor "the last 1"
+            gone = "The oldest action" if dropped == 1 else f"The {dropped} older actions"
+            kept = "the latest only" if len(shown) == 1 else f"the last {len(shown)}"
+            lines.insert(0, f"({gone} asked for did not fit; showing {kept}.)")
         text = "\n".join(lines)
         if len(text) <= limit or len(shown) == 1:
             return text[:limit]
