@@ -129,8 +129,8 @@ class Hit(Event):
 
     def text(self, viewer: str | None = None) -> str:
         return (
-            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage, "
-            f"{min(self.total, self.defense)}/{self.defense}"
+            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage "
+            f"({min(self.total, self.defense)} of {self.defense} this turn)"  # not "1/3"
         )
 
 
