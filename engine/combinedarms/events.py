@@ -160,7 +160,7 @@ class Retreated(Event):
 
     def text(self, viewer: str | None = None) -> str:
         extra = {"only square": " (the only square)", "automatic": " (automatic)"}.get(self.how, "")
-        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} {self.src}→{self.dst}{extra}"
+        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} from {self.src} to {self.dst}{extra}"
 
 
 @dataclass(frozen=True, slots=True)
