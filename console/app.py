@@ -114,7 +114,7 @@ def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
 
 def help_text(only: Game | None = None) -> str:
     """The command list, from the command table (play/commands.py) and every hosted game's spec;
-    `only`: that game's commands alone (`/blockwars help`), then those of every game."""
+    `only`: that game's commands alone (`/GAME help`), then those of every game."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"

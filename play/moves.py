@@ -308,7 +308,7 @@ class Moves(Challenges):
         held = await self.held_back(match, user_id)
         if held is not None:
             state = held.seen.state
-        # A player of a game without hands (Block Wars) holds nothing secret: "", not None, which
+        # A player of a game without hands holds nothing secret: "", not None, which
         # would tell them they are not playing.
         return match, game_of(match).private_text(state.view(side)) or ""
 
