@@ -185,10 +185,6 @@ def side_label(match: Match, user_id: int) -> str:
     return game_of(match).side(side).title if side else "spectator"
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _record(wins: int, losses: int, draws: int) -> str:
     return f"{wins} won, {losses} lost, {draws} drawn"
 
@@ -239,7 +235,8 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
         )
         return "\n".join(lines)
     if not review.looked_at:
-        lines.append(f"Time ran out before I could judge any of your {_plural(review.choices, 'choice')}.")
+        which = "your one choice" if review.choices == 1 else f"any of your {review.choices} choices"
+        lines.append(f"Time ran out before I could judge {which}.")  # not "any of your 1 choice"
         return "\n".join(lines)
     if not review.moments:
         none = (

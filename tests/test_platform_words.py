@@ -63,6 +63,15 @@ def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None
     assert "each" not in text
 
 
+def test_a_look_back_that_ran_out_of_time_at_one_choice_says_so() -> None:
+    assert review(choices=1, looked_at=0, moments=0).endswith(
+        "Time ran out before I could judge your one choice."
+    )
+    assert review(choices=4, looked_at=0, moments=0).endswith(
+        "Time ran out before I could judge any of your 4 choices."
+    )
+
+
 def test_a_look_back_at_two_choices_says_both() -> None:
     text = review(choices=2, looked_at=2, moments=0)
     assert "I judged both your choices, each from what you could see at the time" in text
