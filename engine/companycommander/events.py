@@ -435,7 +435,10 @@ class Rallied(Rolled):
             "pinned": "stays Pinned",
             "routed": "routs",
         }[self.result]
-        return f"rally: {self.unit} {TYPES[self.utype].name} {what} ({roll})"
+        # Named for its side, so the history line is not "Germans: rally: G6 …"
+        return (
+            f"the {TITLES[self.side]} roll to rally {self.unit} {TYPES[self.utype].name}: it {what} ({roll})"
+        )
 
     def short(self) -> str:
         what = {"rallied": "rallies", "pinned": "stays Pinned", "routed": "routs"}[self.result]
