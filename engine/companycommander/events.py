@@ -431,7 +431,7 @@ class Rallied(Rolled):
     def text(self, viewer: Viewer = None) -> str:
         roll = dice_words((self.roll,), self.mods)
         what = {
-            "rallied": "rallies (its Pinned marker is removed)",
+            "rallied": "rallies, its Pinned marker removed",  # one parenthesis: the roll's
             "pinned": "stays Pinned",
             "routed": "routs",
         }[self.result]

@@ -319,3 +319,14 @@ def test_squad_cards_drawn_are_listed_with_and() -> None:
 
     drawn = SquadDrawn(A, (("A1", "A:mortar"), ("A2", "A:rifles"), ("A3", "A:rifles")), "deploy", 3)
     assert drawn.text(None) == "the Americans draw A1 Mortar team, A2 Rifle squad and A3 Rifle squad"
+
+
+def test_a_rally_roll_is_told_as_its_sides_with_one_parenthesis() -> None:
+    """It read 'Germans: rally: G6 Assault squad rallies (its Pinned marker is removed) (1D6: 4)'."""
+    from engine.companycommander.events import Rallied
+    from play.words import history_line
+
+    rallied = Rallied(G, "G6", "G:assault", 4, (), "rallied")
+    assert history_line("Germans", "end", [rallied]) == (
+        "The Germans roll to rally G6 Assault squad: it rallies, its Pinned marker removed (1D6: 4)"
+    )
