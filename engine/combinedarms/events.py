@@ -36,15 +36,26 @@ class ArmyChosen(Event):
 
 @dataclass(frozen=True, slots=True)
 class ArmiesRevealed(Event):
+    """The second army chosen: both come into the open, each told by an `ArmyShown` after this, so
+    a turn's story gives each army a line of its own (one line of both was too long for a phone's
+    summary, which then told nothing of them)."""
+
     reveals: ClassVar[bool] = True  # both secret armies come into the open
-    first: str  # "the British field 8 Infantry, ..."
-    second: str
-    title: str = ""  # the side whose choice completed the pair (its history line begins with it)
+    title: str  # the side whose choice completed the pair (its history line begins with it)
 
     def text(self, viewer: str | None = None) -> str:
-        # Named, so the line is not "Germans: both armies are in: the British: …".
-        who = f"the {self.title} have chosen their army, and " if self.title else ""
-        return f"{who}both armies are shown: {self.first}; {self.second}"
+        return f"the {self.title} have chosen their army, and both armies are shown"
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyShown(Event):
+    """One side's army, as the reveal shows it."""
+
+    title: str
+    army: str  # in words: "8 Infantry, 1 Sniper, ..."
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} field {self.army}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +277,7 @@ class GameOver(Event):
 __all__ = [
     "ArmiesRevealed",
     "ArmyChosen",
+    "ArmyShown",
     "BecameElite",
     "CitiesHeld",
     "Deployed",

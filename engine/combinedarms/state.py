@@ -31,6 +31,7 @@ from engine.combinedarms.board import Geometry, bits, geometry
 from engine.combinedarms.events import (
     ArmiesRevealed,
     ArmyChosen,
+    ArmyShown,
     BecameElite,
     CitiesHeld,
     Deployed,
@@ -638,13 +639,10 @@ class State:
         else:
             a0, a1 = self.armies
             assert a0 is not None and a1 is not None
-            events.append(
-                ArmiesRevealed(
-                    f"the {self.title(0)} field {describe_army(a0, self.rules.era)}",
-                    f"the {self.title(1)} field {describe_army(a1, self.rules.era)}",
-                    self.title(who),
-                )
-            )
+            events.append(ArmiesRevealed(self.title(who)))
+            events += [
+                ArmyShown(self.title(i), describe_army(a, self.rules.era)) for i, a in enumerate((a0, a1))
+            ]
             self.phase = DEPLOY  # (R3): the first side deploys first and moves first
 
     def army_of(self, action: A.Army) -> dict[str, int]:
