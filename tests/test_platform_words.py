@@ -382,3 +382,16 @@ async def test_the_round_asked_in_a_games_thread_is_its_tournaments(tmp_path: Pa
         ]
     )
     assert out.getvalue().splitlines()[-2].startswith("Cup, round 1 of 1: 0 of 1 game over;")
+
+
+def test_a_limit_of_one_is_stated_in_the_singular() -> None:
+    """'Turn limit: 1 turns each, then a draw' and 'Round limit: 1 rounds' when a challenge set 1."""
+    from play.present import limits_text
+
+    assert limits_text(registry.game("combinedarms"), {"turns": 1}).startswith(
+        "Turn limit: 1 turn each, then a draw"
+    )
+    assert limits_text(registry.game("battlefronts"), {"rounds": 1}).startswith("Round limit: 1 round, then")
+    assert limits_text(registry.game("battlefronts"), {"rounds": 11}).startswith(
+        "Round limit: 11 rounds, then"
+    )

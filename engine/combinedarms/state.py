@@ -750,7 +750,12 @@ class State:
             return
         if side == 1 and self.rules.turns and self.taken[1] >= self.rules.turns:  # (R24): 0 is no limit
             self._finish(
-                Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {self.rules.turns} turns each reached"),
+                Outcome(
+                    None,
+                    EndReason.TURN_LIMIT,
+                    f"turn limit of {self.rules.turns} turn{'' if self.rules.turns == 1 else 's'} "
+                    "each reached",
+                ),
                 events,
             )
             return
