@@ -317,7 +317,9 @@ class Console:
         if not told_already:
             self.say(played_story(played) if mine else told(shown, self.markup))
         if mine and len(shown.steps) > len(played.steps):
-            self.say(f"The channel sees your turn: {told(shown, self.markup)}")
+            seen = told(shown, self.markup)
+            gap = "\n" if "\n" in seen else " "  # several lines start on a line of their own, aligned
+            self.say(f"The channel sees your turn:{gap}{seen}")
         self.say(status_text(shown.match, shown.state, self.markup))
         return path
 
