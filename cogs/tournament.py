@@ -38,6 +38,7 @@ from play.tournament_text import (
     round_now_text,
     round_text,
     signup_text,
+    standings_title,
     started_text,
     thread_name,
     withdraw_question,
@@ -456,7 +457,7 @@ class Tournaments(commands.Cog):
             for line in table.lines
         ]
         t = table.tournament
-        title = f"{t.name}: after round {table.round} of {t.rounds}"
+        title = standings_title(t, table.round)
         sub = (
             "Final standings. " if table.final else ""
         ) + "Pts, then Buchholz (Bh), then Sonneborn-Berger (SB)."

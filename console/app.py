@@ -112,10 +112,11 @@ def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
     return [*lines, head + " | ".join(line)] if line else lines
 
 
-def help_text() -> str:
-    """The command list, from the command table (play/commands.py) and every hosted game's spec."""
+def help_text(only: Game | None = None) -> str:
+    """The command list, from the command table (play/commands.py) and every hosted game's spec;
+    `only`: that game's commands alone (`/GAME help`), then those of every game."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
-    for game in registry.games():
+    for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"
         table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
         challenge = next(c for c in table if c.name == "challenge")
@@ -148,6 +149,10 @@ def help_text() -> str:
         "  /whoami          who and where you are          /help            this text",
         "  /quit            leave (games stay in the database)",
     ]
+    if only is not None:
+        lines[-2] = lines[-2].replace(
+            "/help            this text", "/help            the commands of every game"
+        )
     return "\n".join(lines)
 
 
@@ -312,7 +317,9 @@ class Console:
         if not told_already:
             self.say(played_story(played) if mine else told(shown, self.markup))
         if mine and len(shown.steps) > len(played.steps):
-            self.say(f"The channel sees your turn: {told(shown, self.markup)}")
+            seen = told(shown, self.markup)
+            gap = "\n" if "\n" in seen else " "  # several lines start on a line of their own, aligned
+            self.say(f"The channel sees your turn:{gap}{seen}")
         self.say(status_text(shown.match, shown.state, self.markup))
         await self.seal_next(played.match)
         return path
@@ -407,8 +414,15 @@ class Console:
             game = (
                 registry.game(rest.pop(0).lower()) if rest and rest[0].lower() in registry.names() else None
             )
+            named = game is not None
             game = game or await self.channel_game()
             level = rest[0].split(":")[-1] if rest else game.ai.default
+            if not named and level.lower() not in game.ai.names and ":" not in rest[0]:
+                # a misspelt game reads as a level: say both lists
+                raise UsageError(
+                    f"'{level[:20]}' is neither a game nor an AI level. Games: "
+                    f"{', '.join(registry.names())}; levels of {game.title}: {', '.join(game.ai.names)}."
+                )
             return await self._game_command(game, "challenge", ["@bot", f"level:{level}"])
         game = await self.channel_game()
         if any(c.name == group and c.on("console") for c in game_commands(game)):
@@ -924,7 +938,7 @@ class Console:
         return Outcome()
 
     async def cmd_help(self, game: Game, args: list[str]) -> Outcome:
-        self.say(help_text())
+        self.say(help_text(game))
         return Outcome()
 
     # ------------------------------------------------------------------ scripts and the demo

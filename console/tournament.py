@@ -8,6 +8,8 @@ sweep after the deadline sweep, as the bot's loop would.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -18,6 +20,7 @@ from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
 from play.commands import wargames_commands
+from play.errors import ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
@@ -29,6 +32,7 @@ from play.tournament_text import (
     round_now_text,
     round_text,
     signup_text,
+    standings_title,
     started_text,
     withdraw_question,
     withdrawal_notice,
@@ -41,6 +45,7 @@ class Console(Protocol):
     """What the tournaments use of the console (console/app.py's `Console`, which imports this)."""
 
     service: MatchService
+    channel: str  # its name: a game's thread is named for its tournament
 
     @property
     def markup(self) -> Markup: ...
@@ -60,6 +65,9 @@ USAGE = (
 )
 
 
+THREAD = re.compile(r"^t(\d+)r\d+b\d+$")  # a tournament game's thread, as `thread_name` names it
+
+
 def thread_name(board: Board) -> str:
     return f"t{board.tournament_id}r{board.round}b{board.board}"
 
@@ -77,11 +85,21 @@ class ConsoleTournaments:
             self._service = TournamentService.over(self.console.service)
         return self._service
 
+    async def room(self) -> int:
+        """The tournament's channel: this one, or the one whose tournament a game's thread
+        (`t1r2b3`) belongs to, as Discord takes a thread's parent; it answered in a game's thread
+        that the channel had had no tournament."""
+        found = THREAD.match(self.console.channel)
+        if found is not None:
+            with contextlib.suppress(ServiceError):
+                return (await self.service.by_id(int(found.group(1)))).channel_id
+        return self.console.channel_id
+
     async def command(self, args: list[str]) -> Outcome:
         console = self.console
         sub = args[0].lower() if args else ""
         opts, rest = options(args[1:])
-        channel = console.channel_id
+        channel = await self.room()
         if sub == "create":
             try:
                 rounds, days = int(opts.get("rounds", "")), int(opts.get("days", ""))
@@ -107,6 +125,11 @@ class ConsoleTournaments:
             if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
                 await self.withdraw(tournament, confirmed=bool(rest))
                 return Outcome()
+            if rest and sub == "leave":  # nothing to confirm before it begins
+                raise UsageError(
+                    "The tournament has not begun, so there is nothing to confirm: "
+                    "`/wargames tournament leave` alone takes you off the list."
+                )
             if rest:
                 raise UsageError(USAGE)
             if sub == "join":
@@ -127,6 +150,8 @@ class ConsoleTournaments:
             await self.start_boards(started.tournament, started.boards)
         elif sub == "standings" and not rest:
             table = await self.service.standings_of(channel)
+            if not table.round:  # as Discord says it, above the same picture
+                console.say(f"{table.tournament.name} has not started yet.")
             self.show_table(table)
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
@@ -162,7 +187,7 @@ class ConsoleTournaments:
             for x in table.lines
         ]
         t = table.tournament
-        png = standings_png(f"{t.name}: after round {table.round} of {t.rounds}", "", rows)
+        png = standings_png(standings_title(t, table.round), "", rows)
         path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
         self.console.say(f"standings: {path}")
 

@@ -24,6 +24,7 @@ Conventions every game keeps:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -252,8 +253,12 @@ class OptionSpec:
         return bool(self.shown)
 
     def stated(self, value: object) -> str:
-        """How the challenge message states this limit's chosen `value`."""
-        return self.off if value in (0, "0") else self.shown.format(value)
+        """How the challenge message states this limit's chosen `value` ("1 turn each", not "1
+        turns each": `shown` is written for the plural)."""
+        if value in (0, "0"):
+            return self.off
+        said = self.shown.format(value)
+        return re.sub(r"\b1 (\w+?)s\b", r"1 \1", said) if value in (1, "1") else said
 
 
 @dataclass(frozen=True, slots=True)

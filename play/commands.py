@@ -213,7 +213,12 @@ def game_commands(game: Game) -> list[Command]:
             "After a game: your costliest choices (three at most) by the AI's judgement, only to you",
         ),
         Command("cancel", "Cancel this channel's game without a result (Manage Channels)", who=Who.ADMIN),
-        Command("help", "Every command, as here", platforms=CONSOLE, about_channel_game=False),
+        Command(
+            "help",
+            "This game's commands and those of every game",
+            platforms=CONSOLE,
+            about_channel_game=False,
+        ),
     ]
     return commands
 

@@ -56,7 +56,12 @@ def my_games_text(
         )
     mine = sum(1 for g in games if user_id in g.waiting)
     noun = "game" if len(games) == 1 else "games"
-    lines = [f"{away}{markup.strong(f'Your open {noun} here')} ({len(games)}; {mine} waiting on you):"]
+    if len(games) == 1:  # not "(1; 0 waiting on you)"
+        count = "waiting on you" if mine else "not waiting on you"
+    else:
+        waiting = "none" if not mine else "all" if mine == len(games) else str(mine)
+        count = f"{len(games)}; {waiting} waiting on you"
+    lines = [f"{away}{markup.strong(f'Your open {noun} here')} ({count}):"]
     for n, game in enumerate(games, 1):
         line = f"{n}. {_open_game_line(game, user_id, markup)}"
         if sum(len(x) + 1 for x in lines) + len(line) > limit - 40:
@@ -180,10 +185,6 @@ def side_label(match: Match, user_id: int) -> str:
     return game_of(match).side(side).title if side else "spectator"
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _record(wins: int, losses: int, draws: int) -> str:
     return f"{wins} won, {losses} lost, {draws} drawn"
 
@@ -234,7 +235,8 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
         )
         return "\n".join(lines)
     if not review.looked_at:
-        lines.append(f"Time ran out before I could judge any of your {_plural(review.choices, 'choice')}.")
+        which = "your one choice" if review.choices == 1 else f"any of your {review.choices} choices"
+        lines.append(f"Time ran out before I could judge {which}.")  # not "any of your 1 choice"
         return "\n".join(lines)
     if not review.moments:
         none = (
@@ -262,9 +264,12 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
         judged = f"I judged {review.looked_at} of your {review.choices} choices (time ran out for the rest)"
     elif review.choices == 1:
         judged = "I judged your one choice"
+    elif review.choices == 2:
+        judged = "I judged both your choices"  # not "all 2 of your choices"
     else:
         judged = f"I judged all {review.choices} of your choices"
+    each = ", each" if review.looked_at > 1 else ""  # not "each" of one choice
     lines.append(
-        f"{judged}, each from what you could see at the time; the points are my estimate of your chances."
+        f"{judged}{each} from what you could see at the time; the points are my estimate of your chances."
     )
     return "\n".join(lines)

@@ -206,8 +206,20 @@ class LiveMatches:
         if match is None or (match_id is not None and match.id != match_id):
             if match_id is not None:
                 raise StalePrompt("This prompt belongs to a game that is over.")
-            raise NoMatch(NO_GAME)
+            raise NoMatch(await self._no_game_text(channel_id))
         return match
+
+    async def _no_game_text(self, channel_id: int) -> str:
+        """Why there is no game to act in: after a game here ended, that it is over (a `resign` or
+        `undo` after the end was told that the channel had no game, beside its end board)."""
+        found = await self.db.list_matches(channel_id=channel_id, limit=1)
+        if found and found[0].status is Status.FINISHED:
+            ended = found[0]
+            return (
+                f"Game #{ended.id} in this channel ({game_of(ended).title}) is over. "
+                "Start a new one with the `challenge` command of a game."
+            )
+        return NO_GAME
 
     async def match(self, match_id: int) -> Match:
         """A match as stored now (the outbox checks the version it owes a board for)."""

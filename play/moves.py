@@ -308,7 +308,9 @@ class Moves(Challenges):
         held = await self.held_back(match, user_id)
         if held is not None:
             state = held.seen.state
-        return match, game_of(match).private_text(state.view(side))
+        # A player of a game without hands holds nothing secret: "", not None, which
+        # would tell them they are not playing.
+        return match, game_of(match).private_text(state.view(side)) or ""
 
     def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
         """The answer to a player who would act while the other still takes a turn in private: whose

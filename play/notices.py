@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from play.markup import Markup
 from play.present import clock_due, recap, told
-from play.results import Notice
+from play.results import Notice, game_of
 
 
 def notice_text(notice: Notice, markup: Markup) -> str:
     """What the channel is told of something the sweep did, in the adapter's markup."""
     if notice.kind == "expired":
-        return "The challenge expired unanswered."
+        m = notice.match  # which challenge, and who may send another
+        return (
+            f"{markup.mention(m.opponent_id)} did not answer {markup.mention(m.challenger_id)}'s "
+            f"challenge to {game_of(m).title} in time, so it has expired; the channel is free for "
+            "a new one."
+        )
     if notice.kind == "reminder":
         assert notice.user_id is not None and notice.due is not None
         clock = clock_due(notice.match, notice.user_id, "your")
@@ -29,7 +34,7 @@ def notice_text(notice: Notice, markup: Markup) -> str:
             )
         if ended:
             return f"{who} did not answer in time, so the game answered for them{ended}:\n{story}"
-        return f"{who} did not answer in time: {notice.played.line}"
+        return f"{who} did not answer in time, so the game answered for them: {notice.played.line}"
     if notice.abandoned:
         said = "Neither player acted in time: the game ends without a winner."
     else:

@@ -55,12 +55,15 @@ def limits_text(game: Game, options: Mapping[str, Any]) -> str:
     both players know how the game can end besides its own victory: "Turn limit: 20 turns each,
     then a draw (set at the challenge; 0 switches it off)."; '' for a game without one."""
     out = []
+    on = False  # "0 switches it off" is no news of a limit that is off already
     for spec in game.options:
         if spec.limit:
-            out.append(f"{spec.label}: {spec.stated(options.get(spec.name, spec.default))}")
+            value = options.get(spec.name, spec.default)
+            on = on or value not in (0, "0")
+            out.append(f"{spec.label}: {spec.stated(value)}")
     if not out:
         return ""
-    return "; ".join(out) + " (a rule of ours, set with the challenge; 0 switches it off)."
+    return "; ".join(out) + f" (a rule of ours, set with the challenge{'; 0 switches it off' if on else ''})."
 
 
 def terms_text(game: Game, options: Mapping[str, Any]) -> str:
@@ -424,10 +427,10 @@ def history_text(entries: Sequence[HistoryEntry], markup: Markup, limit: int = 1
             lines.append(f"{entry.number}. {entry.line}")
         if len(shown) < len(entries):
             dropped = len(entries) - len(shown)
-            more = "action" if dropped == 1 else "actions"
-            lines.insert(
-                0, f"(The {dropped} older {more} asked for did not fit; showing the last {len(shown)}.)"
-            )
+            # not "The 1 older action" nor "the last 1"
+            gone = "The oldest action" if dropped == 1 else f"The {dropped} older actions"
+            kept = "the latest only" if len(shown) == 1 else f"the last {len(shown)}"
+            lines.insert(0, f"({gone} asked for did not fit; showing {kept}.)")
         text = "\n".join(lines)
         if len(text) <= limit or len(shown) == 1:
             return text[:limit]

@@ -68,6 +68,14 @@ def signup_text(
     )
 
 
+def standings_title(tournament: Tournament, after_round: int) -> str:
+    """The standings picture's title: after which round, or, before the first, that it has not
+    begun (it said "after round 0 of 3")."""
+    if after_round <= 0:
+        return f"{tournament.name}: signed up, not begun yet"
+    return f"{tournament.name}: after round {after_round} of {tournament.rounds}"
+
+
 def pairings_text(boards: Sequence[Board], markup: Markup) -> str:
     who = markup.mention
     lines = []
@@ -342,6 +350,7 @@ __all__ = [
     "round_now_text",
     "round_text",
     "signup_text",
+    "standings_title",
     "started_text",
     "thread_name",
     "withdraw_question",

@@ -144,3 +144,35 @@ def test_the_help_says_whom_a_barrage_and_a_strafe_hit() -> None:
     assert "friend or foe" in specials and "the tank is damaged instead" in specials
     assert "strafe an enemy unit (never the tank)" in specials
     assert "no unit left, on the board or in reserve, loses" in TOPICS["winning"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("a1-a9", "There is no square a9: the board runs from a1 to h8."),
+        ("e4-e5xi5", "There is no square i5: the board runs from a1 to h8."),
+        ("b10xb9", "There is no square b10: the board runs from a1 to h8."),
+    ],
+)
+def test_a_square_off_the_board_is_named(typed: str, said: str) -> None:
+    """'a1-a9' was 'not an action I understand' and a list of every kind of action: the player
+    typed a move, and the square that is not on the board is what to fix."""
+    from engine.blockwars.actions import parse
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        parse(typed)
+    assert str(exc.value) == said
+
+
+def test_a_mistyped_layout_is_answered_with_the_layouts() -> None:
+    """'setup xyz' was answered with moves and attacks ('Try: e2-e3 (move), …'), none of them a
+    layout."""
+    from engine.blockwars.actions import parse
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        parse("setup xyz")
+    assert str(exc.value).startswith("'setup xyz' is not a layout: send `setup std`, or your back-row")
+    assert "e2-e3" not in str(exc.value)
+    assert exc.value.examples == ("setup std", "setup bcfg/cdef/cf")

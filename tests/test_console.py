@@ -488,7 +488,7 @@ async def test_refusals_and_lists_name_players_in_the_consoles_words(tmp_path: P
     assert "✗ You made this challenge: wait for @bob to accept it." in text
     assert "✗ Only @bob can accept this challenge." in text
     assert "@bob accepts." in text and "The game is on: @alice the Germans, @bob the Canadians." in text
-    assert "Your open game here (1; 0 waiting on you):" in text
+    assert "Your open game here (not waiting on you):" in text
     assert "✗ It is not your turn to act. The game waits for this:\n@alice (Germans): " in text
     assert "@bob in Block Wars: 0 won, 0 lost, 0 drawn; rating 1200." in text
     assert not re.search(r"<@|<#|<t:|\*\*", text), text

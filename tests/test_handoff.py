@@ -458,7 +458,7 @@ def test_a_long_stretch_is_summarised_losses_first_then_what_mattered_then_a_cou
         "British",
         "b3xb6",
         [
-            Weighed("Tank b3xb6: 1 damage, 3/3"),
+            Weighed("Tank b3xb6: 1 damage (3 of 3 this turn)"),
             Weighed(
                 "Tank on b6 destroyed", Weight.CHANGED, ("Germans", "the Tank on b6"), "Germans lost 4 of 9"
             ),
@@ -468,7 +468,7 @@ def test_a_long_stretch_is_summarised_losses_first_then_what_mattered_then_a_cou
     text = recap([*moves[:12], kill, *moves[12:], hit, end], DISCORD)
     lines = text.split("\n")
     assert lines[0] == "**British, 28 actions.** The Germans lost the Tank on b6. Germans lost 4 of 9."
-    assert lines[1] == "Tank b3xb6: 1 damage, 3/3; Tank on b6 destroyed"
+    assert lines[1] == "Tank b3xb6: 1 damage (3 of 3 this turn); Tank on b6 destroyed"
     assert lines[2] == "Tank a3xa6: 1 damage"
     assert lines[3] == "And 26 routine actions: `history` lists each action."
     assert len(lines) == 4 and "Infantry move" not in text

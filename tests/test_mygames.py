@@ -159,7 +159,9 @@ async def test_mygames_in_the_console(tmp_path: Path):
     ]
     assert await console.run_lines(script) == 0
     shown = out.getvalue().split("alice #game-2> /wargames mygames\n", 1)[1]
-    assert shown.startswith("Your open games here (2; 2 waiting on you):\n1. Challenge to you: Fix Bayonets")
+    assert shown.startswith(
+        "Your open games here (2; all waiting on you):\n1. Challenge to you: Fix Bayonets"
+    )
     assert "from @bob in #game-2, expires in 1 day" in shown
     assert "2. Your move: Block Wars (you are the Germans) against @bob in #general, due in 3 days" in shown
     assert await console.run_lines(["/wargames mygames please"]) == 1  # refused, with the commands

@@ -59,7 +59,23 @@ def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None
     text = review(choices=1, looked_at=1, moments=0)
     assert "1 of your 1" not in text and "choices" not in text
     assert "By my judgement your one choice cost you nothing worth showing. Well played." in text
-    assert "I judged your one choice, each from what you could see at the time" in text
+    assert "I judged your one choice from what you could see at the time;" in text
+    assert "each" not in text
+
+
+def test_a_look_back_that_ran_out_of_time_at_one_choice_says_so() -> None:
+    assert review(choices=1, looked_at=0, moments=0).endswith(
+        "Time ran out before I could judge your one choice."
+    )
+    assert review(choices=4, looked_at=0, moments=0).endswith(
+        "Time ran out before I could judge any of your 4 choices."
+    )
+
+
+def test_a_look_back_at_two_choices_says_both() -> None:
+    text = review(choices=2, looked_at=2, moments=0)
+    assert "I judged both your choices, each from what you could see at the time" in text
+    assert "all 2" not in text
 
 
 def test_a_look_back_cut_short_by_time_says_how_many_it_judged() -> None:
@@ -235,3 +251,147 @@ def test_a_resignation_or_a_loss_on_time_names_the_loser_once(name: str, action:
     line = history_line(game.side(loser).title, str(action), state.apply(action, loser))
     done = "resigned" if action is RESIGN else "ran out of time"
     assert line == f"The {game.side(loser).title} {done}: the {winner} win", line
+
+
+async def test_a_player_of_a_game_without_hands_is_not_told_they_are_not_playing(tmp_path: Path) -> None:
+    """`hand` in Block Wars, which has no hands, told a player 'Only the two players have hands in
+    this game', as if they were not one of them: they hold nothing secret, and are told so."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars hand", "/as carol", "/blockwars hand"])
+    said = out.getvalue().splitlines()
+    assert "You hold nothing secret in this game." in said
+    assert said[-1] == "✗ Only the two players have hands in this game."  # carol does not play
+
+
+async def test_a_board_focus_on_an_empty_square_says_what_a_focus_is(tmp_path: Path) -> None:
+    """`board unit:a4` answered 'There is no unit on a4. Give a square like e2.', as if a4 were not
+    a square: the refusal says the square must hold a unit."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/as alice"]
+    )
+    await console.run_lines(["/blockwars setup std", "/as bob", "/blockwars setup std"])
+    await console.run_lines(["/blockwars board unit:a4"])
+    assert out.getvalue().splitlines()[-1] == (
+        "✗ There is no unit on 'a4': give the square of a unit on the board, its file and rank (like 'e2')."
+    )
+
+
+async def test_an_expired_challenge_says_whose_it_was(tmp_path: Path) -> None:
+    """The channel was told 'The challenge expired unanswered.': which one, of whom to whom, and
+    that the channel is free again."""
+    from tests.clock import Clock
+
+    clock = Clock(1_790_000_000.0)
+    console, out = await open_console(tmp_path, clock=clock)
+    await console.run_lines(["/blockwars challenge @bob"])
+    clock.now += 2 * 24 * 3600
+    await console.run_lines(["/wargames mygames"])
+    assert (
+        "[general] @bob did not answer @alice's challenge to Block Wars in time, so it has expired; "
+        "the channel is free for a new one."
+    ) in out.getvalue().splitlines()
+
+
+def test_a_quick_decision_answered_by_the_game_says_so() -> None:
+    """'@bob did not answer in time: The Americans let it stand; …' left the reader to guess that
+    the line after the colon was the game's answer for them."""
+    from play.notices import notice_text
+    from play.results import Notice, Played
+
+    match = finished_match()
+    state = GAME.new_game({}, 3)
+    played = Played(match, state, [], "decline", 2, "Canadians: decline")
+    text = notice_text(Notice("default", match, 2, played, late=(2,)), DISCORD)
+    assert text == "<@2> did not answer in time, so the game answered for them: Canadians: decline"
+
+
+async def test_standings_before_the_first_round_do_not_say_after_round_0(tmp_path: Path) -> None:
+    """The standings picture of a tournament still signing up was titled 'after round 0 of 2'."""
+    from play.tournament_text import standings_title
+
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/wargames tournament create game:blockwars rounds:2 days:3 name:Cup", "/wargames tournament join"]
+    )
+    await console.run_lines(["/wargames tournament standings"])
+    said = out.getvalue().splitlines()
+    assert said[-2] == "Cup has not started yet." and said[-1].startswith("standings: ")
+    table = await console.tournaments.service.standings_of(console.channel_id)
+    assert standings_title(table.tournament, 0) == "Cup: signed up, not begun yet"
+    assert standings_title(table.tournament, 1) == "Cup: after round 1 of 2"
+
+
+async def test_a_games_help_lists_that_game_and_the_commands_of_every_game(tmp_path: Path) -> None:
+    """`/fixbayonets help` printed the commands of all six games."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["/fixbayonets help"])
+    said = out.getvalue()
+    assert "/fixbayonets setup LAYOUT" in said and "/wargames mygames" in said
+    assert "/blockwars" not in said and "/companycommander" not in said
+    assert "/help            the commands of every game" in said
+    await console.run_lines(["/help"])
+    assert "/blockwars challenge" in out.getvalue()
+
+
+async def test_vs_ai_with_a_word_that_is_no_game_says_both_lists(tmp_path: Path) -> None:
+    """`vs ai chess` answered 'The AI's level must be one of …': the player meant a game."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["vs ai chess", "vs ai fixbayonets superb"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals[0].startswith("✗ 'chess' is neither a game nor an AI level. Games: blockwars, ")
+    assert f"levels of Block Wars: {', '.join(GAME.ai.names)}." in refusals[0]
+    assert refusals[1] == "✗ The AI's level must be one of random, easy, normal, hard, correspondence."
+
+
+async def test_acting_after_the_end_says_the_game_is_over(tmp_path: Path) -> None:
+    """`resign` after the game ended answered 'There is no game in this channel', beside the end
+    board that `board` still shows: the game is named, and said to be over."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob side:germans", "/as bob", "/blockwars accept", "/blockwars resign"]
+    )
+    await console.run_lines(["/blockwars resign", "/wargames undo"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    said = (
+        "✗ Game #1 in this channel (Block Wars) is over. "
+        "Start a new one with the `challenge` command of a game."
+    )
+    assert refusals == [said, said]
+    await console.run_lines(["/channel elsewhere", "/blockwars resign"])
+    assert out.getvalue().splitlines()[-1].startswith("✗ There is no game in this channel.")
+
+
+async def test_the_round_asked_in_a_games_thread_is_its_tournaments(tmp_path: Path) -> None:
+    """In a tournament game's thread `/wargames tournament round` answered 'This channel has had no
+    tournament'; Discord takes a thread's parent, and the console now takes the thread's tournament."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        [
+            "/wargames tournament create game:blockwars rounds:1 days:3 name:Cup",
+            "/wargames tournament join",
+            "/as bob",
+            "/wargames tournament join",
+            "/as alice",
+            "/wargames tournament start",
+            "/channel t1r1b1",
+            "/wargames tournament round",
+        ]
+    )
+    assert out.getvalue().splitlines()[-2].startswith("Cup, round 1 of 1: 0 of 1 game over;")
+
+
+def test_a_limit_of_one_is_stated_in_the_singular() -> None:
+    """'Turn limit: 1 turns each, then a draw' and 'Round limit: 1 rounds' when a challenge set 1."""
+    from play.present import limits_text
+
+    assert limits_text(registry.game("combinedarms"), {"turns": 1}).startswith(
+        "Turn limit: 1 turn each, then a draw"
+    )
+    assert limits_text(registry.game("battlefronts"), {"rounds": 1}).startswith("Round limit: 1 round, then")
+    assert limits_text(registry.game("battlefronts"), {"rounds": 11}).startswith(
+        "Round limit: 11 rounds, then"
+    )

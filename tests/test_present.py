@@ -41,6 +41,15 @@ def test_a_long_history_keeps_its_numbers_and_says_what_it_left_out() -> None:
     )
 
 
+def test_a_history_one_action_too_long_names_the_one_left_out() -> None:
+    """It said '(The 1 older action asked for did not fit; showing the last 1.)'."""
+    long = HistoryEntry(1, 1, "Side: " + "x " * 700, "Turn 1")
+    text = history_text([long, HistoryEntry(2, 1, "Side: " + "y " * 700, "Turn 1")], DISCORD)
+    assert text.startswith("(The oldest action asked for did not fit; showing the latest only.)")
+    text = history_text(entries(60, words=6), DISCORD, limit=1900)
+    assert "1 older" not in text
+
+
 def test_a_short_history_is_whole() -> None:
     assert "did not fit" not in history_text(entries(5), DISCORD)
     assert history_text([], DISCORD) == "Nothing has been played yet."

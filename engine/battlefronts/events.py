@@ -119,9 +119,12 @@ class Reduced(Event):
         return self.cause.capitalize()
 
     def text(self, viewer: str | None = None) -> str:
-        how = "chosen, " if self.chosen else ""
         lost = _card(self.discarded)
-        head = f"{self.cause} at {self.place}: {self.unit} loses its {lost} ({how}strength {self.was})"
+        if self.chosen:  # the owner's choice, named for them: not "Reds: battle at F2: R8 … (chosen, …)"
+            who = f"the {TITLES[self.side]} choose {self.unit} for the {self.cause} reduction at {self.place}"
+            head = f"{who}: it loses its {lost} (strength {self.was})"
+        else:
+            head = f"{self.cause} at {self.place}: {self.unit} loses its {lost} (strength {self.was})"
         if self.revealed is None:
             return f"{head} and is wiped out"
         return f"{head}, turning up the {_card(self.revealed)} (strength {self.strength})"

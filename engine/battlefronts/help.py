@@ -21,7 +21,8 @@ TOPICS: dict[str, str] = {
         "battalions: ⚔2 is the reductions it took in the last battle, and the grey struck cards are "
         "those it lost there since. A gold frame marks the battalions the last action touched or "
         "that must be chosen between. Above: the round, who is to act and the phase; each side's "
-        "battalions, deck, cards left and lost, and the fronts it holds alone. Below: what was just "
+        "battalions, deck, cards in play (deck and battalions) and lost, and the fronts it holds alone. "
+        "Below: what was just "
         "played, its last steps when it does not all fit (the history has the rest)."
     ),
     "round": (

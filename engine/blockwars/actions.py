@@ -253,6 +253,8 @@ _INCOMPLETE: dict[str, tuple[str, tuple[str, ...]]] = {  # words, and the notati
     ),
 }
 
+_OFF_BOARD = re.compile(r"(?<![a-wyz0-9])(?:[i-z]\d+|[a-h](?:9|0|\d\d+))(?!\d)")  # i4, a9, b10
+
 EXAMPLES = (
     "e2-e3 (move), e4-e5xe6 (move and attack), e5xe6 (attack without moving), c6xd4 (machine gun), "
     "T+ / T- (tank forward / back), Txd5 (tank machine gun), R@c1 (reinforce), T@c1 (tank), end"
@@ -299,6 +301,15 @@ def parse(text: str) -> Action | MetaAction:
     if norm in _INCOMPLETE:
         raise InvalidNotation(*_INCOMPLETE[norm])
     shown = str(text).strip()[:40]
+    if norm.startswith("setup "):  # a layout mistyped: the layouts, not the moves, are what help
+        raise InvalidNotation(
+            f"'{shown}' is not a layout: send `setup std`, or your back-row, second-row and "
+            "machine-gun files, e.g. `setup bcfg/cdef/cf`.",
+            ("setup std", "setup bcfg/cdef/cf"),
+        )
+    off = _OFF_BOARD.search(norm)
+    if off:
+        raise InvalidNotation(f"There is no square {off.group(0)}: the board runs from a1 to h8.")
     raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
 
 

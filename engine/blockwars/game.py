@@ -120,7 +120,7 @@ class BlockWarsGame(BaseGame[State, View]):
     focus = Focus(
         "unit",
         "A square with a unit on it, to show where it can move and attack",
-        "There is no unit on `{}`. Give a square like `e2`.",
+        "There is no unit on `{}`: give the square of a unit on the board, its file and rank (like `e2`).",
     )
     rules = TOPICS
     notation_help = A.EXAMPLES

@@ -36,12 +36,26 @@ class ArmyChosen(Event):
 
 @dataclass(frozen=True, slots=True)
 class ArmiesRevealed(Event):
+    """The second army chosen: both come into the open, each told by an `ArmyShown` after this, so
+    a turn's story gives each army a line of its own (one line of both was too long for a phone's
+    summary, which then told nothing of them)."""
+
     reveals: ClassVar[bool] = True  # both secret armies come into the open
-    first: str  # "the British: 8 Infantry, ..."
-    second: str
+    title: str  # the side whose choice completed the pair (its history line begins with it)
 
     def text(self, viewer: str | None = None) -> str:
-        return f"both armies are in: {self.first}; {self.second}"
+        return f"the {self.title} have chosen their army, and both armies are shown"
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyShown(Event):
+    """One side's army, as the reveal shows it."""
+
+    title: str
+    army: str  # in words: "8 Infantry, 1 Sniper, ..."
+
+    def text(self, viewer: str | None = None) -> str:
+        return f"the {self.title} field {self.army}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +140,8 @@ class Hit(Event):
 
     def text(self, viewer: str | None = None) -> str:
         return (
-            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage, "
-            f"{min(self.total, self.defense)}/{self.defense}"
+            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage "
+            f"({min(self.total, self.defense)} of {self.defense} this turn)"  # not "1/3"
         )
 
 
@@ -157,7 +171,7 @@ class Retreated(Event):
 
     def text(self, viewer: str | None = None) -> str:
         extra = {"only square": " (the only square)", "automatic": " (automatic)"}.get(self.how, "")
-        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} {self.src}→{self.dst}{extra}"
+        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} from {self.src} to {self.dst}{extra}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +277,7 @@ class GameOver(Event):
 __all__ = [
     "ArmiesRevealed",
     "ArmyChosen",
+    "ArmyShown",
     "BecameElite",
     "CitiesHeld",
     "Deployed",

@@ -275,7 +275,8 @@ class CombinedArmsGame(BaseGame[State, View]):
         self.focus = Focus(
             "unit",
             "A square with a unit on it, to show where it can move and what it can attack",
-            "There is no unit on `{}`. Give a square like `e2`.",
+            "There is no unit on `{}`: give the square of a unit on the board, its file and rank "
+            "(like `e2`).",
         )
         self.rules = WWI_TOPICS if era == "wwi" else WWII_TOPICS
         self.notation_help = A.EXAMPLES

@@ -31,6 +31,7 @@ from engine.combinedarms.board import Geometry, bits, geometry
 from engine.combinedarms.events import (
     ArmiesRevealed,
     ArmyChosen,
+    ArmyShown,
     BecameElite,
     CitiesHeld,
     Deployed,
@@ -638,12 +639,10 @@ class State:
         else:
             a0, a1 = self.armies
             assert a0 is not None and a1 is not None
-            events.append(
-                ArmiesRevealed(
-                    f"the {self.title(0)}: {describe_army(a0, self.rules.era)}",
-                    f"the {self.title(1)}: {describe_army(a1, self.rules.era)}",
-                )
-            )
+            events.append(ArmiesRevealed(self.title(who)))
+            events += [
+                ArmyShown(self.title(i), describe_army(a, self.rules.era)) for i, a in enumerate((a0, a1))
+            ]
             self.phase = DEPLOY  # (R3): the first side deploys first and moves first
 
     def army_of(self, action: A.Army) -> dict[str, int]:
@@ -751,7 +750,12 @@ class State:
             return
         if side == 1 and self.rules.turns and self.taken[1] >= self.rules.turns:  # (R24): 0 is no limit
             self._finish(
-                Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {self.rules.turns} turns each reached"),
+                Outcome(
+                    None,
+                    EndReason.TURN_LIMIT,
+                    f"turn limit of {self.rules.turns} turn{'' if self.rules.turns == 1 else 's'} "
+                    "each reached",
+                ),
                 events,
             )
             return

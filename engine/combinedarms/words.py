@@ -156,7 +156,7 @@ def describe(view: View, action: object) -> str:
         dmg = state.damage_of(att, tgt)
         now = state.u_dmg[tgt] + dmg
         d = state.defense(tgt)
-        effect = f" ({_forced(state, tgt)})" if now >= d else f" ({now}/{d})"
+        effect = f" ({_forced(state, tgt)})" if now >= d else f" ({now} of {d} damage)"
         return f"{state.unit_name(att)} {action.src} attacks {state.unit_name(tgt)} {action.dst}{effect}"
     if isinstance(action, A.Done):
         return "Done moving: on to the attacks"

@@ -20,6 +20,7 @@ from engine.companycommander.model import (
     TITLES,
     TYPES,
     VICTORY_LOSSES,
+    and_list,
     cards_words,
     other,
     plural,
@@ -124,7 +125,7 @@ class SquadDrawn(Event):
             short = f" (their Squad deck is {'empty' if not self.units else 'used up'})"
         if not self.units:
             return f"{who} draw no Squad card{short}"
-        what = ", ".join(f"{label} {TYPES[key].name}" for label, key in self.units)
+        what = and_list([f"{label} {TYPES[key].name}" for label, key in self.units])
         how = {"deploy": "draw", "extra": "draw an extra Squad card:", "reinforcements": "draw"}[self.source]
         return f"{who} {how} {what}{short}"
 
@@ -430,11 +431,14 @@ class Rallied(Rolled):
     def text(self, viewer: Viewer = None) -> str:
         roll = dice_words((self.roll,), self.mods)
         what = {
-            "rallied": "rallies (its Pinned marker is removed)",
+            "rallied": "rallies, its Pinned marker removed",  # one parenthesis: the roll's
             "pinned": "stays Pinned",
             "routed": "routs",
         }[self.result]
-        return f"rally: {self.unit} {TYPES[self.utype].name} {what} ({roll})"
+        # Named for its side, so the history line is not "Germans: rally: G6 …"
+        return (
+            f"the {TITLES[self.side]} roll to rally {self.unit} {TYPES[self.utype].name}: it {what} ({roll})"
+        )
 
     def short(self) -> str:
         what = {"rallied": "rallies", "pinned": "stays Pinned", "routed": "routs"}[self.result]

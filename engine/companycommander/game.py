@@ -53,7 +53,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
         limit_option(
             "turn_limit",
             "Turn limit",
-            "Rounds before more enemy units put out wins (0 = no limit, the default; the text has none)",
+            "Rounds, then the side that put out more enemy units wins (0 = no limit, the default)",
             DEFAULT_TURN_LIMIT,
             99,
             shown="after round {}, the side that put out more enemy units wins",

@@ -70,7 +70,7 @@ def status(view: View, side: str) -> str:
                 steps.append(f"take your Company Commander's extra card ({' or '.join(decks)})")
         if any(isinstance(a, A.Move) for a in s.legal_actions(side)):
             steps.append("move units to a neighbouring front if you like (`move …`)")
-        steps.append("then `tactics` to draw your two Tactics cards")
+        steps.append(f"{'then ' if steps else ''}`tactics` to draw your two Tactics cards")
         return f"{head}, Deploy phase: {'; '.join(steps)}."
     if s.phase == DISCARD:
         n = view.hand_counts[side]
@@ -91,10 +91,10 @@ def status(view: View, side: str) -> str:
     if hits:
         parts.append(f"assaults by {and_list(hits)} (`assault {hits[0]}`)")
     name = {RECON: "Recon", FIRE: "Suppression", ASSAULT: "Assault"}[s.phase]
-    cards = " (and Tactics cards, `play …`)" if view.hand_counts[side] else ""
+    cards = " You may also play Tactics cards (`play …`)." if view.hand_counts[side] else ""
     if not parts:
-        return f"{head}, {name} phase: none of your units can act now{cards}; `end` your turn."
-    return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}{cards}; then `end` your turn."
+        return f"{head}, {name} phase: none of your units can act now; `end` your turn.{cards}"
+    return f"{head}, {name} phase: next, in this order, {'; then '.join(parts)}; then `end` your turn.{cards}"
 
 
 def extra_open(view: View, side: str) -> bool:

@@ -147,6 +147,14 @@ class Orders(Action):
 
 PASS, FIGHT, END = Pass(), Fight(), End()
 _WORDS: dict[str, Action] = {"pass": PASS, "fight": FIGHT, "end": END, "end turn": END}
+_NAME_THE_CARD = {
+    "negate": (
+        "Name the terrain card that cancels it: `negate trees`, `negate foxholes`, `negate rough` or "
+        "`negate hold`.",
+        ("negate trees", "negate foxholes", "negate rough", "negate hold"),
+    ),
+    "discard": ("Name the card to throw away, e.g. `discard trees`.", ("discard trees",)),
+}
 _SQ = CHESSBOARD.pattern
 _PLAY = re.compile(rf"^(.+?)\s+([ohsur]){_SQ}\s*([-x])\s*{_SQ}$")
 _GROUP = re.compile(r"^(.+?)\s+fwd\s+(.+)$")
@@ -162,6 +170,8 @@ def parse(text: str) -> Action:
     if low in _WORDS:
         return _WORDS[low]
     head, _, rest = low.partition(" ")
+    if head in _NAME_THE_CARD and not rest:  # not "'' is not a card"
+        raise InvalidNotation(*_NAME_THE_CARD[head])
     if head == "setup":
         return _setup(rest)
     if head == "negate":
@@ -194,6 +204,12 @@ def _setup(rest: str) -> Setup:
 
 def _kind(word: str) -> str:
     w = word.strip().lower()
+    if not w:  # a bare `lose`: not "'' is not a kind of man"
+        raise InvalidNotation(
+            "Name the man who falls: `lose O` (officer), `lose H` (heavy weapons specialist), "
+            "`lose S` (sniper), `lose U` (runner) or `lose R` (rifleman).",
+            ("lose O", "lose H", "lose S", "lose U", "lose R"),
+        )
     if len(w) == 1 and w.upper() in KIND_INDEX:
         return w.upper()
     if w in KIND_WORDS:

@@ -185,10 +185,9 @@ def attack_refusal(state: State, action: A.Attack, side: str) -> str | None:
     if able(state, side, action.src, action.kind) < 0:
         return f"You have no {SINGULAR[action.kind]} on {NAMES[action.src]}."
     if action.dst not in ATTACK_TARGETS[c.index][action.src]:
-        return (
-            f"{c.name} reaches {c.range_words} squares"
-            f"{'' if c.knight else ' in a straight line'}: {NAMES[action.dst]} is out of its reach."
-        )
+        # not "exactly 1 squares", nor "a knight's jump squares"
+        squares = "" if c.knight else f" square{'' if c.hi == 1 else 's'} in a straight line"
+        return f"{c.name} reaches {c.range_words}{squares}: {NAMES[action.dst]} is out of its reach."
     if not state.occ[other(side)] & BIT[action.dst]:
         return f"There is no enemy on {NAMES[action.dst]} to attack."
     return None

@@ -566,7 +566,13 @@ class State:
             self._events.append(DrawLapsed(other(side), TITLE[other(side)]))
         limit = self.options.turn_limit
         if side != FIRST and limit and self.round >= limit:  # (R20): 0 is no limit
-            self._finish(Outcome(None, EndReason.TURN_LIMIT, f"turn limit of {limit} rounds reached"))
+            self._finish(
+                Outcome(
+                    None,
+                    EndReason.TURN_LIMIT,
+                    f"turn limit of {limit} round{'' if limit == 1 else 's'} reached",
+                )
+            )
             return
         self._begin_turn(other(side))
 

@@ -176,7 +176,7 @@ def status(view: View, side: str) -> str:
     n = view.hand_counts[side]
     if s.phase == DISCARD:
         extra = n - HAND_LIMIT
-        return f"{PLAYER} ({title}): you hold {n} cards; discard {extra} to keep five."
+        return f"{PLAYER} ({title}): you hold {n} cards; discard {extra} (`discard …`) to keep five."
     if s.phase == MOVING:
         return f"{PLAYER} ({title}), round {s.round}: play move cards, then `fight` (or `end`)."
     if s.phase == FIGHTING:
@@ -228,4 +228,6 @@ def _hand_line(view: View, side: str, *, own: bool) -> str:
     n = len(cards)
     noun = "card" if n == 1 else "cards"
     who = "Your hand" if own else f"The {TITLE[side]}' hand"
+    if not cards:
+        return f"{who} is empty."  # not "(0 cards): no cards"
     return f"{who} ({n} {noun}): {cards_words(cards)}."

@@ -263,7 +263,7 @@ def _side_head(im: Image.Image, d: ImageDraw.ImageDraw, state: State, side: str,
     held = state.held(side)
     lines = (
         f"{plural(len(mine), 'battalion')} · deck {len(state.decks[side])}",
-        f"{state.cards_left(side)} cards left · {len(state.discards[side])} lost",
+        f"{plural(state.cards_left(side), 'card')} in play · {len(state.discards[side])} lost",
         f"holds {', '.join(PLACE_NAMES[f] for f in held)}" if held else "holds no front alone",
     )
     for n, words in enumerate(lines, 1):

@@ -564,7 +564,9 @@ def _said(st: State, events: Sequence[Event], viewer: str | None) -> list[str]:
         else:
             out.append(f"{len(moves)} moves, drawn as lines from where each unit stood.")
     for e in events:
-        if isinstance(e, E.Moved | E.TurnBegins | E.TurnEnded | E.MovesDone | GameEnded):
+        # The end is the board's heading and its first line already (a resignation was said three
+        # times: "The Germans resigned.", then "Last: … The Germans resigned: the British win.").
+        if isinstance(e, E.Moved | E.TurnBegins | E.TurnEnded | E.MovesDone | GameEnded | E.GameOver):
             continue
         if t := e.text(viewer):
             out.append(_sentence(t))

@@ -115,8 +115,8 @@ def _record(state: State, events: Sequence[Event]) -> tuple[str, list[tuple[str,
         log = state.last_log
         rnd = state.round - (1 if state.active == state.first and state.result is None else 0)
         head = f"Last turn ({TITLES[state.last_side]}, round {max(rnd, 1)}):"
-    else:
-        head = "No dice rolled yet."
+    else:  # a game over before any roll (a resignation) is not waiting for dice
+        head = "No dice rolled yet." if state.result is None else "Game over, no dice rolled."
     lines: list[tuple[str, bool]] = []
     width = W - 2 * MARGIN - 2 * PAD
     if state.result is not None:

@@ -190,3 +190,24 @@ def test_a_lost_card_chip_keeps_its_cross_off_the_rank_and_suit() -> None:
             for dy in (-1, 0, 1)
         ]
         assert near and KEY["lost"] not in near, code
+
+
+def test_a_sides_card_count_says_the_cards_are_in_play(monkeypatch) -> None:
+    """'52 cards left' under 'deck 5' read as a second deck: the count is of the cards in play, the
+    deck and the battalions together."""
+    from render.battlefronts import theme
+
+    s = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"], BLUE: ["7C"]}}, round=3, phase=MOVE)
+    said: list[str] = []
+    real = theme.PALETTE.text
+
+    def text(words: str, *args, **kw):
+        said.append(words)
+        return real(words, *args, **kw)
+
+    monkeypatch.setattr(theme.PALETTE, "text", text)
+    with measuring():
+        draw(s)
+    counts = [w for w in said if " in play · " in w]
+    assert len(counts) == 2 and not any("cards left" in w for w in said)
+    assert f"{s.cards_left(RED)} cards in play · 0 lost" in counts

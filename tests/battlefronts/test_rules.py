@@ -247,6 +247,9 @@ def test_equal_strength_the_owner_chooses() -> None:
         command(s, RED, "reduce R3")
     (done,) = of_type(command(s, RED, "reduce R2"), Reduced)
     assert done.unit == "R2" and done.chosen and s.find("R2") is None
+    # named for the side that chose: not "Reds: attrition at F2: R2 loses its … (chosen, strength 5)"
+    assert done.text().startswith("the Reds choose R2 for the ")
+    assert "chosen," not in done.text()
     assert tops(s, "R1") == ("5H", 4, 5) and s.phase == MOVE
 
 

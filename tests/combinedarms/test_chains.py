@@ -65,6 +65,6 @@ async def test_the_defenders_standing_order_keeps_the_attackers_chain_whole(tmp_
     try:
         assert await console.run_lines([*SET_UP, "/as bob", "autoretreat on", "/as alice"]) == 0
         assert await console.run_lines(["; ".join(TURN)]) == 0, out.getvalue()[-600:]
-        assert "Infantry retreats d6→d7 (automatic)" in out.getvalue()
+        assert "Infantry retreats from d6 to d7 (automatic)" in out.getvalue()
     finally:
         await console.close()

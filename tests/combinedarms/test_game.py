@@ -149,7 +149,7 @@ def test_describe_group_and_verb_of_each_kind_of_action():
     assert WWI_GAME.group_of(v, move) == "d4" and WWI_GAME.group_label(v, "d4") == "Machine Gun on d4"
     assert WWI_GAME.verb_of(v, move) == "move"
     shot = A.Attack("d4", "d5")
-    assert WWI_GAME.describe(v, shot) == "Machine Gun d4 attacks Infantry d5 (2/3)"
+    assert WWI_GAME.describe(v, shot) == "Machine Gun d4 attacks Infantry d5 (2 of 3 damage)"
     assert WWI_GAME.verb_of(v, shot) == "attack"
     assert WWI_GAME.verb_of(v, A.DONE) == "done" and WWI_GAME.verb_of(v, A.END) == "end"
     assert WWI_GAME.describe(v, A.Reinforce("T", "a1")) == "Reinforcement: Tank on a1"

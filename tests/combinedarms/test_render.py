@@ -150,6 +150,22 @@ def test_a_whole_turn_is_said_in_full_without_an_ellipsis():
     assert isinstance(view, View)
     lines = _said(s, seen(events, None), None)
     assert lines[0] == "5 moves, drawn as lines from where each unit stood."
-    assert sum(" damage, " in line for line in lines) == 2 and not any("…" in line for line in lines)
+    assert sum(" damage (" in line for line in lines) == 2 and not any("…" in line for line in lines)
     png = RENDERER.board(view, seen(events, None))
     assert Image.open(io.BytesIO(png)).height > geo(8, 8, RENDERER.square).height  # it grew to say it
+
+
+def test_a_resignation_is_said_once_below_the_board():
+    """The end board said it three times: the heading, 'The Germans resigned.' and, under 'Last:',
+    'The Germans resigned: the British win.' The heading and the first line say it now; 'Last:'
+    keeps what else the turn did (the draw offered before it)."""
+    from engine.combinedarms.state import View
+    from render.combinedarms.board import _said
+
+    s = build("wwi", {"d2": "I", "d7": "i", "a1": "H", "h8": "h"}, active=1)
+    events = [e for text in ("offer draw", "resign") for e in s.apply(WWI_GAME.parse(text), GERMANS)]
+    assert s.result is not None and s.result.detail == "the Germans resigned"
+    assert _said(s, seen(events, None), None) == ["The Germans offer a draw."]
+    view = s.view(None)
+    assert isinstance(view, View)
+    Image.open(io.BytesIO(RENDERER.board(view, seen(events, None)))).verify()

@@ -36,9 +36,15 @@ def test_both_sides_design_at_once_and_each_army_stays_secret_until_both_are_in(
         s.apply(A.Army(preset="guns"), GERMANS)
     events = s.apply(A.Army(preset="balanced"), BRITISH)
     revealed = next(e for e in events if isinstance(e, E.ArmiesRevealed))
-    assert "5 Artillery" in revealed.text(None) and "1 Sniper" in revealed.text(None)
+    # The line names who chose, as the first army's line did ("British: both armies are in" named
+    # them only by the platform's prefix), and each army is an event of its own, so a story tells
+    # each on a line of its own.
+    assert revealed.text(None) == "the British have chosen their army, and both armies are shown"
+    shown = [e.text(None) for e in events if isinstance(e, E.ArmyShown)]
+    assert shown[1] == "the Germans field 8 Infantry, 2 Machine Guns, 5 Artillery, 1 Headquarters"
+    assert shown[0].startswith("the British field ") and "1 Sniper" in shown[0]
     # The second army is not called "secret until both are in" in the line that reveals both.
-    assert [type(e) for e in events] == [E.ArmiesRevealed]
+    assert [type(e) for e in events] == [E.ArmiesRevealed, E.ArmyShown, E.ArmyShown]
     assert all("secret" not in e.text(v) for e in events for v in (BRITISH, GERMANS, None))
     assert s.phase == "deploy" and s.to_act() == {BRITISH}
 

@@ -73,7 +73,7 @@ def test_a_turn_runs_deploy_tactics_recon_suppression_assault_rally_in_order() -
         command(s, "fire A6")
     rig(s, (5,))
     events = command(s, "end")  # the Rally phase comes by itself
-    assert "rally: A3 Rifle squad rallies" in history(events)
+    assert "the Americans roll to rally A3 Rifle squad: it rallies" in history(events)
     assert s.active == G and s.phase == DEPLOY
 
 

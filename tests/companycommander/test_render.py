@@ -229,3 +229,12 @@ def test_halved_cards_say_what_each_unit_did_this_turn() -> None:
     with measuring() as sizes:
         draw(s.view(None))
     assert css_px_at(sizes, W) >= 12
+
+
+def test_a_game_resigned_before_any_roll_does_not_wait_for_dice() -> None:
+    """The end board of a game resigned in its first Deploy phase said 'No dice rolled yet.'"""
+    s = new_game(Options(), 4)
+    s.apply(GAME.parse("resign"), min(s.to_act()))
+    head, lines = _record(s, [])
+    assert head == "Game over, no dice rolled."
+    assert lines[0][0].endswith("resigned.")

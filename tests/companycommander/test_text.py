@@ -288,7 +288,7 @@ def test_the_company_commanders_rally_bonus_ends_when_he_routs_in_the_same_rally
     first, second = of_type(events, Rallied)
     assert (first.unit, first.result) == ("A1", "routed") and of_type(events, Removed)[0].unit == "A1"
     assert (second.unit, second.mods, second.result) == ("A2", (), "pinned")
-    assert "rally: A2 Rifle squad stays Pinned (1D6: 3)" in history(events)
+    assert "the Americans roll to rally A2 Rifle squad: it stays Pinned (1D6: 3)" in history(events)
 
 
 def test_the_bonus_still_counts_while_he_stands() -> None:

@@ -158,7 +158,12 @@ def test_statuses_say_what_to_do_from_public_facts() -> None:
     assert GAME.status(s.view(None), A) == (
         "{player} (Americans), round 3, Recon phase: next, in this order, Recon missions by A2 "
         "(`recon A2 look` or `recon A2 mark`); then Suppression fire by A3 (`fire A3`); "
-        "then assaults by A2, A3 and A4 (`assault A2`) (and Tactics cards, `play …`); then `end` your turn."
+        "then assaults by A2, A3 and A4 (`assault A2`); then `end` your turn. "
+        "You may also play Tactics cards (`play …`)."
+    )
+    nothing = build({"A1": "rifles C fresh", "G1": "rifles C"}, phase=DEPLOY)  # only the draw is left
+    assert GAME.status(nothing.view(None), A).endswith(
+        "round 3, Deploy phase: `tactics` to draw your two Tactics cards."
     )
     d = build({"A1": "rifles C", "G1": "rifles C"}, phase=DISCARD, hands={A: ["sniper"] * 6 + ["medic"] * 3})
     assert GAME.status(d.view(None), A) == (
@@ -305,4 +310,23 @@ def test_an_assault_button_says_it_falls_on_a_pinned_unit_when_one_stands_across
     )  # edition 1 draws among them all
     assert GAME.describe(old.view(A), parse("assault A1")) == (
         "Rifle squad A1 assaults the German Center (2 units there, one at random)"
+    )
+
+
+def test_squad_cards_drawn_are_listed_with_and() -> None:
+    """'the Americans draw A1 Mortar team, A2 Rifle squad, A3 Rifle squad' read as a list cut off."""
+    from engine.companycommander.events import SquadDrawn
+
+    drawn = SquadDrawn(A, (("A1", "A:mortar"), ("A2", "A:rifles"), ("A3", "A:rifles")), "deploy", 3)
+    assert drawn.text(None) == "the Americans draw A1 Mortar team, A2 Rifle squad and A3 Rifle squad"
+
+
+def test_a_rally_roll_is_told_as_its_sides_with_one_parenthesis() -> None:
+    """It read 'Germans: rally: G6 Assault squad rallies (its Pinned marker is removed) (1D6: 4)'."""
+    from engine.companycommander.events import Rallied
+    from play.words import history_line
+
+    rallied = Rallied(G, "G6", "G:assault", 4, (), "rallied")
+    assert history_line("Germans", "end", [rallied]) == (
+        "The Germans roll to rally G6 Assault squad: it rallies, its Pinned marker removed (1D6: 4)"
     )

@@ -248,7 +248,9 @@ def test_options_normalise_and_start_games() -> None:
 
     assert options_text(GAME, {"open_hands": True, "turn_limit": 30}) == "Strategic Version"
     assert limits_text(GAME, {"turn_limit": 30}).startswith("Turn limit: 30 rounds, then a draw")
-    assert limits_text(GAME, {"turn_limit": 0}).startswith("Turn limit: none")
+    assert (
+        limits_text(GAME, {"turn_limit": 0}) == "Turn limit: none (a rule of ours, set with the challenge)."
+    )
     assert terms_text(GAME, {"open_hands": True, "turn_limit": 12}) == (
         " Optional rules: Strategic Version. Turn limit: 12 rounds, then a draw "
         "(a rule of ours, set with the challenge; 0 switches it off)."

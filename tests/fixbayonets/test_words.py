@@ -142,3 +142,66 @@ def test_a_game_stored_before_the_count_of_questions_does_not_explain_the_orders
     del data["asked"]
     old = GAME.from_json(data)
     assert "orders" not in GAME.status(old.view(None), AM)
+
+
+def test_an_empty_hand_is_said_to_be_empty() -> None:
+    """Before the first draw `hand` said 'Your hand (0 cards): no cards.'"""
+    s = pos({"d8": "GR", "a1": "AR"}, g=[], a=["trees"])
+    text = GAME.private_text(s.view(G)) or ""
+    assert text.startswith("Your hand is empty.")
+    assert "0 cards" not in text
+
+
+def test_a_hand_over_the_limit_says_which_command_discards() -> None:
+    """The status said 'discard 1 to keep five' without the command, as Company Commander's gives."""
+    from engine.fixbayonets.state import DISCARD
+
+    s = pos({"d8": "GR", "a1": "AR"}, g=["march", "trees", "rifle3", "rifle3", "crawl", "run"], phase=DISCARD)
+    assert (
+        GAME.status(s.view(None), G)
+        == "{player} (Germans): you hold 6 cards; discard 1 (`discard …`) to keep five."
+    )
+
+
+def test_a_turn_limit_of_one_round_is_one_round() -> None:
+    """The draw at a limit of 1 said 'turn limit of 1 rounds reached'."""
+    s = GAME.new_game({"turn_limit": 1}, 3)
+    for text in ("setup std", "setup std"):
+        (side,) = s.to_act() if len(s.to_act()) == 1 else sorted(s.to_act())[:1]
+        s.apply(GAME.parse(text), side)
+    while not s.is_over():
+        (side,) = s.to_act()
+        s.apply(GAME.parse("end"), side)
+    outcome = s.outcome()
+    assert outcome is not None and outcome.detail == "turn limit of 1 round reached"
+
+
+@pytest.mark.parametrize(
+    ("card", "target", "said"),
+    [
+        ("bayonet", "d6", "Bayonet reaches exactly 1 square in a straight line: d6 is out of its reach."),
+        ("rifle3", "d5", "Rifle (3) reaches exactly 3 squares in a straight line: d5 is out of its reach."),
+        ("grenade", "d6", "Grenade reaches a knight's jump: d6 is out of its reach."),
+    ],
+)
+def test_an_attack_out_of_reach_counts_its_squares(card: str, target: str, said: str) -> None:
+    """It said 'Bayonet reaches exactly 1 squares' and 'Grenade reaches a knight's jump squares'."""
+    s = pos({"d1": "AR", "d5": "GR", "d6": "GR"}, a=[card], active=AM, phase=FIGHTING)
+    assert refused(s, f"{card} Rd1x{target}") == said
+
+
+def test_a_bare_lose_asks_which_man_falls() -> None:
+    """`lose` alone answered "'' is not a kind of man"."""
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse("lose")
+    assert str(exc.value).startswith("Name the man who falls: `lose O` (officer), ")
+
+
+@pytest.mark.parametrize(
+    ("typed", "start"), [("negate", "Name the terrain card"), ("discard", "Name the card")]
+)
+def test_a_bare_negate_or_discard_asks_for_the_card(typed: str, start: str) -> None:
+    """`negate` alone answered "'' is not a card. The cards: …" with all twenty cards."""
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse(typed)
+    assert str(exc.value).startswith(start) and "''" not in str(exc.value)
