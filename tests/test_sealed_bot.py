@@ -106,7 +106,7 @@ async def test_a_cancelled_game_and_an_expired_challenge_seal_their_channel_once
     w.clock.now += 8 * 86400
     await w.cog.run_sweep()
     await w.cog.idle()
-    notices = [m for m in w.fake.messages_in(w.general) if "expired unanswered" in m.content]
+    notices = [m for m in w.fake.messages_in(w.general) if "so it has expired" in m.content]
     (notice,) = notices
     expired = sealed_by(notice.content)
     assert expired != cancelled
