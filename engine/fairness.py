@@ -107,8 +107,9 @@ def _check(record: Mapping[str, Any]) -> Report:
         made = hashlib.sha256(secret).hexdigest()
         if not report.add(
             made == str(record["commitment"]).lower(),
-            f"The secret's SHA-256 is {made[:16]}…; the commitment shown at the start was "
-            f"{str(record['commitment'])[:16]}…"
+            f"The secret's SHA-256 is {made[:16]}…; the commitment shown "
+            + ("before the challenge" if record.get("seal") else "at the start")
+            + f" was {str(record['commitment'])[:16]}…"
             + (" (they match)." if made == str(record["commitment"]).lower() else " (they differ)."),
         ):
             return report
@@ -236,6 +237,8 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
         return
     shown = float(seal["shown_at"])
     order = "before" if shown < started else "no later than" if shown == started else "after"
+    if order == "before" and _when(shown) == _when(started):
+        order = "a moment before"  # the same second as written: say it was earlier all the same
     where = (
         f"Message {seal['message_id']} in the channel showed it"
         if seal.get("message_id")

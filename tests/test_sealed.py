@@ -215,6 +215,7 @@ async def test_an_ai_game_in_a_sealed_channel_verifies_with_the_seal_shown_befor
     assert report.ok, report.text()
     text = report.text()
     assert "all after the sealed commitment was shown" in text
+    assert "the commitment shown before the challenge was" in text  # not "at the start": it came first
     assert f"shown by message {snowflake(clock.now - 660, 3)}" in text
     assert "before the challenge" in text and "the record alone cannot" in text
     # the record carries the seal's facts, and the script checks them the same way
