@@ -1,0 +1,85 @@
+"""The second red team (2026-11-28): a cheating player and a dishonest operator against the sealed dice
+(docs/fairness.md, "Sealed in advance", "Tournaments", "What a cheater tried"). Each hole found has a
+test here that failed before its fix; each probe that held has one too."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from data import Database, Status
+from data.tournaments import Board, Tournament
+from play import MatchService
+from play.errors import BadRequest
+from play.tournament import TournamentService
+from tests.clock import Clock
+from tests.test_sealed import snowflake
+
+GUILD, CHANNEL, THREAD, OTHER_THREAD = 5, 100, 1001, 1002
+ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
+
+
+def services(db: Database, clock: Clock) -> tuple[MatchService, TournamentService]:
+    matches = MatchService(db, clock=clock, rng=random.Random(3), seeded_inputs=False)
+    return matches, TournamentService(db, matches, clock=clock)
+
+
+async def sealed_tournament(t: TournamentService, clock: Clock, players: tuple[int, ...]) -> Tournament:
+    """A one-round Block Wars tournament, its seal shown, `players` joined after it, started."""
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="blockwars",
+        rounds=1,
+        days=2,
+        organiser=True,
+    )
+    assert await t.seal_shown(made, snowflake(clock.now, 1))
+    clock.now += 60
+    for n, user in enumerate(players):
+        await t.join(made, user, entropy=snowflake(clock.now, 10 + n))
+    await t.start(CHANNEL, organiser=True)
+    return made
+
+
+async def test_a_board_started_after_its_tournament_was_cancelled_is_refused(store_world) -> None:
+    """Cancelling reveals the tournament's secret, which gives every game's secret. The bot opens the
+    round's threads one by one after the start; an organiser who cancels meanwhile left the boards not
+    yet opened to be started afterwards, in a cancelled tournament, with their secret already told
+    to the channel. Such a board must not start."""
+    db, clock = store_world
+    _, t = services(db, clock)
+    made = await sealed_tournament(t, clock, (ALICE, BOB, CAROL, DAVE))
+    first, second = await t.pending_starts(await t.open_in(CHANNEL))
+    await t.start_board(first, THREAD)  # the first thread was opened before the cancel
+    done = await t.cancel(CHANNEL, organiser=True)
+    assert done.seal_secret == made.seal_secret  # told with the notice of the cancel
+    assert (await db.get_channel_match(THREAD)) is None  # the running game was stopped
+    with pytest.raises(BadRequest, match="cancelled"):
+        await t.start_board(second, OTHER_THREAD)  # the cog's loop goes on to the next board
+    assert (await db.get_channel_match(OTHER_THREAD)) is None
+    assert await t.pending_starts(done) == []
+
+
+async def test_a_cancel_that_comes_while_a_board_is_being_started_stops_that_game(store_world) -> None:
+    """The same race one step later: the cancel comes after the board was found still running and
+    its thread recorded, before its game exists (the cancel finds nothing to stop there). The game,
+    once made, must be stopped, not left running with its secret told."""
+    db, clock = store_world
+    matches, _ = services(db, clock)
+
+    class CancelledMidway(TournamentService):
+        async def _dice(self, tournament: Tournament, board: Board) -> tuple[bytes | None, list[str] | None]:
+            await self.cancel(CHANNEL, organiser=True)
+            return await super()._dice(tournament, board)
+
+    t = CancelledMidway(db, matches, clock=clock)
+    await sealed_tournament(t, clock, (ALICE, BOB))
+    (board,) = await t.pending_starts(await t.open_in(CHANNEL))
+    with pytest.raises(BadRequest, match="cancelled"):
+        await t.start_board(board, THREAD)
+    assert (await db.get_channel_match(THREAD)) is None
+    (stopped,) = await db.list_matches(channel_id=THREAD)
+    assert stopped.status is Status.CANCELLED
