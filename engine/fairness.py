@@ -20,7 +20,8 @@ from engine import chance, registry
 RECORD_FORMAT = "wargames-game-record"
 # 2: a game whose secret was a channel's seal carries `seal` (where and when its commitment was
 # shown before the challenge); a record without it reads as before.
-RECORD_VERSION = 2
+# 3: the game's `channel_id`, so that a seal shown in another channel fails the check.
+RECORD_VERSION = 3
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
 
@@ -219,6 +220,13 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             )
         return
     report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
+    _seal_channel(report, record, seal)
+    # what a reader looks for in the channel: the latest commitment sealed there before the challenge
+    look = (
+        f"That the message shows `{str(record['commitment']).lower()[:32]}…`, and that no other "
+        "commitment was sealed in the channel between it and the challenge, is for a reader to see "
+        "in the channel: the record alone cannot."
+    )
     challenge = next((i.split(":", 1)[1] for i in inputs if i.startswith("challenge:")), None)
     started = float(record["started_at"])
     asked = _discord_time(challenge, started)
@@ -230,22 +238,43 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             f"The commitment was shown by message {seal['message_id']} at {_when(shown_id)}, "
             + ("before" if before else "not before")
             + f" the challenge at {_when(asked)} (both times are Discord's, read from the ids). "
-            "That the message shows this commitment is for a reader to see in the channel: "
-            "the record alone cannot.",
+            + look,
         )
         return
     shown = float(seal["shown_at"])
     order = "before" if shown < started else "no later than" if shown == started else "after"
-    where = (
-        f"Message {seal['message_id']} in the channel showed it"
-        if seal.get("message_id")
-        else "No message id was kept"
-    )
+    if not seal.get("message_id"):
+        where = "No message id was kept"
+    elif shown_id is not None:  # an id, but the record's times are not near it: say what it says
+        where = f"Message {seal['message_id']} in the channel showed it (its id says at {_when(shown_id)})"
+    else:
+        where = f"Message {seal['message_id']} in the channel showed it"
     report.add(
         shown <= started,
         f"The bot's clock says the commitment was shown at {_when(shown)}, {order} the challenge at "
         f"{_when(started)}. {where}; only the channel's history can confirm the time, the record "
-        "alone cannot.",
+        f"alone cannot. {look}",
+    )
+
+
+def _seal_channel(report: Report, record: Mapping[str, Any], seal: Mapping[str, Any]) -> None:
+    """A channel's seal binds that channel's next game alone: a seal taken from another channel could
+    have been picked, after the challenge, among the seals of many (second red team)."""
+    here = record.get("channel_id")
+    if here is None:
+        report.add(
+            True,
+            "This record does not say which channel the game was in (records before format 3 do not), "
+            f"so that its seal was shown there (in channel {seal.get('channel_id')}) is for a reader to see.",
+        )
+        return
+    same = str(seal.get("channel_id")) == str(here)
+    report.add(
+        same,
+        f"The seal was shown in this game's own channel ({here})."
+        if same
+        else f"The seal was shown in channel {seal.get('channel_id')}, not in this game's channel {here}: "
+        "a channel's seal is for that channel's next game alone.",
     )
 
 

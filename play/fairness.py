@@ -159,6 +159,7 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
         "format": fairness.RECORD_FORMAT,
         "format_version": fairness.RECORD_VERSION,
         "match_id": match.id,
+        "channel_id": match.channel_id,
         "game": match.game,
         "title": rules.title,
         "options": match.options,

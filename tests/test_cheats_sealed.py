@@ -4,17 +4,22 @@ test here that failed before its fix; each probe that held has one too."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from data import Database, Status
 from data.tournaments import Board, Tournament
+from engine import fairness
 from play import MatchService
+from play import fairness as play_fairness
 from play.errors import BadRequest
 from play.tournament import TournamentService
 from tests.clock import Clock
-from tests.test_sealed import snowflake
+from tests.test_sealed import CHANNEL as HERE
+from tests.test_sealed import GUILD as SEALED_GUILD
+from tests.test_sealed import OTHER, ai_game, open_service, shown_seal, snowflake
 
 GUILD, CHANNEL, THREAD, OTHER_THREAD = 5, 100, 1001, 1002
 ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
@@ -83,3 +88,33 @@ async def test_a_cancel_that_comes_while_a_board_is_being_started_stops_that_gam
     assert (await db.get_channel_match(THREAD)) is None
     (stopped,) = await db.list_matches(channel_id=THREAD)
     assert stopped.status is Status.CANCELLED
+
+
+async def test_a_seal_shown_in_another_channel_does_not_verify_a_game_here(store: str) -> None:
+    """The operator shows a seal in each of many channels, then, once a challenge against the AI has
+    its id, picks whichever channel's seal deals the AI best for the game here, and says so in the
+    record. Every other check holds (that message was shown, before the challenge), so the record
+    must say which channel the game was in, and the seal must have been shown there."""
+    clock = Clock()
+    svc = await open_service(store, clock, seed=9)
+    await shown_seal(svc, clock, OTHER)  # another channel's seal, shown before
+    clock.now += 60
+    mine = await shown_seal(svc, clock)
+    clock.now += 600
+    match = await ai_game(svc, clock)
+    assert match.seed_commitment == mine.commitment and match.seal_channel_id == HERE
+    _, data = await play_fairness.export(svc, SEALED_GUILD, HERE)
+    record = json.loads(data)
+    assert record["channel_id"] == HERE
+    honest = fairness.check(record)
+    assert honest.ok, honest.text()
+    # what a reader must look for in the channel, whole enough to compare with the seal's line
+    assert f"That the message shows `{mine.commitment[:32]}…`, and that no other commitment" in honest.text()
+    assert f"✅ The seal was shown in this game's own channel ({HERE})." in honest.text()
+    # the operator's record: the other channel's seal (its secret, its message) for this game
+    other = await svc.db.list_matches(channel_id=OTHER)
+    assert other == []  # that seal was never taken: the operator has it
+    record["seal"]["channel_id"] = OTHER
+    report = fairness.check(record)
+    assert not report.ok
+    assert f"shown in channel {OTHER}, not in this game's channel {HERE}" in report.text()
