@@ -298,7 +298,9 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
     t = record["tournament"]
     label, sealed = str(t["label"]), str(t["commitment"]).lower()
     report.add(True, f"Players' inputs mixed in: {', '.join(inputs) or 'none'}.")
-    shown = _discord_time(t.get("message_id"), float(t["shown_at"] or 0.0))
+    # A message's id is the platform's, never a number the bot drew, so its own time is read as it
+    # is: a recorded time far from it cannot turn it into "no Discord id" (second red team).
+    shown = snowflake_time(t.get("message_id"))
     started = float(record["started_at"])
     joins = [snowflake_time(i.split(":", 1)[1]) for i in inputs if i.startswith("join:")]
     after = [j for j in joins if j is not None and shown is not None and shown < j <= started + ID_SLACK]
@@ -316,11 +318,18 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
             f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
             f"{_when(shown)}, but no player's join mixed into this game came after it.",
         )
+    elif t.get("shown_at") is None:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was never recorded as shown (no time, no "
+            "message): this shows that the game's dice follow from the tournament's secret, not that "
+            "the bot did not choose it after the players joined.",
+        )
     else:
         report.add(
             True,
             f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
-            "the bot records it; without Discord ids the record alone cannot order them.",
+            "the bot records it; without a message id the record alone cannot order them.",
         )
     revealed = t.get("secret")
     if not revealed:

@@ -118,3 +118,64 @@ async def test_a_seal_shown_in_another_channel_does_not_verify_a_game_here(store
     report = fairness.check(record)
     assert not report.ok
     assert f"shown in channel {OTHER}, not in this game's channel {HERE}" in report.text()
+
+
+async def finished_tournament_game(
+    t: TournamentService, matches: MatchService, clock: Clock, *, show: bool
+) -> tuple[Tournament, dict]:
+    """A one-round tournament of Alice and Bob (its seal shown or, after a crash, not), its game
+    resigned, the round closed; the tournament and its game's record."""
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="blockwars",
+        rounds=1,
+        days=2,
+        organiser=True,
+    )
+    if show:
+        assert await t.seal_shown(made, snowflake(clock.now, 1))
+    clock.now += 60
+    for n, user in enumerate((ALICE, BOB)):
+        await t.join(made, user, entropy=snowflake(clock.now, 10 + n))
+    clock.now += 3600  # an hour of sign-ups after the last join
+    await t.start(CHANNEL, organiser=True)
+    (board,) = await t.pending_starts(await t.open_in(CHANNEL))
+    match = await t.start_board(board, THREAD)
+    await matches.act(THREAD, match.sides["germans"], "resign")
+    await t.sweep()
+    _, data = await play_fairness.export(matches, GUILD, THREAD)
+    return await t.by_id(made.id), json.loads(data)
+
+
+async def test_a_tournament_seal_never_shown_is_not_said_to_be_shown(store_world) -> None:
+    """After a crash between making the tournament and posting its seal (or from an operator who
+    never posts it and draws the secret once every join is in), the record has no time and no
+    message for the seal. Verify said it "was shown before the players joined, as the bot records
+    it": the bot recorded nothing. It must say the seal was never shown, and what that leaves."""
+    db, clock = store_world
+    matches, t = services(db, clock)
+    _, record = await finished_tournament_game(t, matches, clock, show=False)
+    assert record["tournament"]["shown_at"] is None and record["tournament"]["message_id"] is None
+    text = fairness.check(record).text()
+    assert "was shown before the players joined" not in text
+    assert "was never recorded as shown" in text
+    assert "not that the bot did not choose it after the players joined" in text
+
+
+async def test_a_tournament_seal_posted_after_the_joins_fails_even_with_a_forged_time(store_world) -> None:
+    """The operator waits for every join, then picks the tournament's secret (the pairing follows
+    from the joins, so it knows every game's dice) and posts its seal, recording an early time for
+    it. The message's own id is Discord's and later than the joins: that must fail, not pass as "the
+    bot's record" because the record's time and the id disagree."""
+    db, clock = store_world
+    matches, t = services(db, clock)
+    _, record = await finished_tournament_game(t, matches, clock, show=True)
+    assert fairness.check(record).ok
+    seal = record["tournament"]
+    # posted after the joins, just before the start, its time left as recorded (an hour earlier)
+    seal["message_id"] = snowflake(record["started_at"] - 60, 99)
+    report = fairness.check(record)
+    assert not report.ok, report.text()
+    assert "no player's join mixed into this game came after it" in report.text()
