@@ -17,6 +17,8 @@ from play import fairness as play_fairness
 from play.errors import BadRequest
 from play.tournament import TournamentService
 from tests.clock import Clock
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_sealed import CHANNEL as HERE
 from tests.test_sealed import GUILD as SEALED_GUILD
 from tests.test_sealed import OTHER, ai_game, open_service, shown_seal, snowflake
@@ -179,3 +181,21 @@ async def test_a_tournament_seal_posted_after_the_joins_fails_even_with_a_forged
     report = fairness.check(record)
     assert not report.ok, report.text()
     assert "no player's join mixed into this game came after it" in report.text()
+
+
+async def test_a_waiting_players_command_tells_nothing_of_whether_a_private_step_was_taken(
+    world: World,  # noqa: F811
+) -> None:
+    """Bob, waiting on Alice's turn, sends a command (any: it costs nothing) before and after she
+    takes a step of it in private. Refused both times, but in other words: "it is not your turn"
+    before, "she is still taking her turn" after, so a command told him whether she had begun, and
+    the moment she did. The refusal must read the same whether or not she has taken a step."""
+    w = world
+    await deployed(w)
+    before = await w.slash(w.bob, "play", {"action": "a3-a4"})
+    assert before.ephemeral
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)
+    after = await w.slash(w.bob, "play", {"action": "a3-a4"})
+    assert after.ephemeral
+    assert after.content == before.content, (before.content, after.content)
