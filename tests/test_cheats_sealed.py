@@ -199,3 +199,35 @@ async def test_a_waiting_players_command_tells_nothing_of_whether_a_private_step
     after = await w.slash(w.bob, "play", {"action": "a3-a4"})
     assert after.ephemeral
     assert after.content == before.content, (before.content, after.content)
+
+
+async def test_a_step_taken_back_leaves_no_trace_on_the_waiting_players_board(world: World) -> None:  # noqa: F811
+    """Alice takes a step of her turn in private and takes it back. Nothing of it stands, but the
+    log has two more rows, and the board anyone else asks for carried the game's newest version in
+    its buttons' custom_ids (which Bob's client shows): he could tell that she had tried a step and
+    taken it back. The board must be the one from before, buttons and all, and its buttons must
+    still answer as they did."""
+    w = world
+    board = await deployed(w)
+    before = {user.id: await w.slash(user, "board") for user in (w.bob, w.eve)}
+    clicks = [c for c in board.custom_ids if c.startswith(("bw:act:", "bw:dec:", "bw:open:"))]
+    answers = {c: (await w.fake.click(w.bob, board, c)).content for c in clicks}
+    step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+    assert all(m.ephemeral for m in step.messages)
+    undone = await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
+    assert "you took back `a6-a5`" in undone.content
+    for user in (w.bob, w.eve):
+        seen = await w.slash(user, "board")
+        assert seen.content == before[user.id].content
+        assert seen.message.custom_ids == before[user.id].message.custom_ids, (
+            before[user.id].message.custom_ids,
+            seen.message.custom_ids,
+        )
+        assert seen.message.attachments[0].data == before[user.id].message.attachments[0].data
+    for c in clicks:
+        assert (await w.fake.click(w.bob, board, c)).content == answers[c], c
+    # and her turn goes on as usual: her step again, then the hand-off, posted to all
+    await w.slash(w.alice, "play", {"action": "a6-a5"})
+    await w.slash(w.alice, "end")
+    after = await w.slash(w.eve, "board")
+    assert after.message.custom_ids != before[w.eve.id].message.custom_ids
