@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from data import Database, Status
+from data import Database, Match, Status
 from data.tournaments import Board, Tournament
 from engine import fairness
 from play import MatchService
@@ -231,3 +232,31 @@ async def test_a_step_taken_back_leaves_no_trace_on_the_waiting_players_board(wo
     await w.slash(w.alice, "end")
     after = await w.slash(w.eve, "board")
     assert after.message.custom_ids != before[w.eve.id].message.custom_ids
+
+
+async def test_a_game_moved_by_another_process_while_its_tournament_is_cancelled_is_stopped(
+    store_world,
+) -> None:
+    """On PostgreSQL two bot processes share the games: a move stored by the other one between the
+    cancel's read of a game and its write made the write stale, and the stop gave up on it ("it
+    may have ended meanwhile"). The game went on while the cancel's notice told the tournament's
+    secret, and so its dice. The stop must read the game again and stop it."""
+    db, clock = store_world
+    _, t = services(db, clock)
+    await sealed_tournament(t, clock, (ALICE, BOB))
+    (board,) = await t.pending_starts(await t.open_in(CHANNEL))
+    match = await t.start_board(board, THREAD)
+    real = db.update_match
+    raced: list[int] = []
+
+    async def racing(match_id: int, *, expected_version: int, **changes: Any) -> Match:
+        if changes.get("status") is Status.CANCELLED and not raced:
+            raced.append(match_id)  # the other process's write, stored first (a deadline moved)
+            await real(match_id, expected_version=expected_version, deadline=clock.now + 60)
+        return await real(match_id, expected_version=expected_version, **changes)
+
+    db.update_match = racing  # type: ignore[method-assign]
+    done = await t.cancel(CHANNEL, organiser=True)
+    assert raced == [match.id] and done.seal_secret is not None
+    assert (await db.get_channel_match(THREAD)) is None
+    assert (await db.get_match(match.id)).status is Status.CANCELLED
