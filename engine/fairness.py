@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -331,6 +332,16 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
             f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
             "the bot records it; without a message id the record alone cannot order them.",
         )
+    named = re.fullmatch(r"tournament (\d+) round (\d+) board (\d+)", label)
+    ours = named is not None and named[1] == str(t.get("id"))
+    report.add(
+        ours,
+        f"The game is round {named[2]}, board {named[3]} of tournament {named[1]}: that this pair "
+        "played that board, as the tournament's standings say, is for a reader to see in them "
+        "(another board's label would give other dice)."
+        if ours and named is not None
+        else f"`{label}` is not the label of a board of tournament {t.get('id')}.",
+    )
     revealed = t.get("secret")
     if not revealed:
         report.add(

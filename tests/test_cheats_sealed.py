@@ -260,3 +260,48 @@ async def test_a_game_moved_by_another_process_while_its_tournament_is_cancelled
     assert raced == [match.id] and done.seal_secret is not None
     assert (await db.get_channel_match(THREAD)) is None
     assert (await db.get_match(match.id)).status is Status.CANCELLED
+
+
+async def test_a_seal_posted_but_not_recorded_is_never_used_unshown_and_verifies_at_its_next_showing(
+    store: str,
+) -> None:
+    """A crash between posting a seal's message and recording it as shown: the channel saw the
+    commitment, the store does not know it. The next challenge must not take it (it would claim a
+    showing the record cannot name), nor lose it: it is shown again at the next end, and the game
+    after that takes it, naming that later message, which is before its challenge. Held."""
+    clock = Clock()
+    svc = await open_service(store, clock, seed=9)
+    posted = await svc.next_seal(HERE)  # its message went out; the crash came before `seal_shown`
+    clock.now += 60
+    unsealed = await ai_game(svc, clock)
+    assert unsealed.seed_commitment != posted.commitment and unsealed.sealed_at is None
+    clock.now += 60
+    again = await svc.next_seal(HERE)  # the end of that game shows the same seal, and is recorded
+    assert again.commitment == posted.commitment
+    assert await svc.seal_shown(again, snowflake(clock.now, 3))
+    assert not await svc.seal_shown(again, snowflake(clock.now + 5, 4))  # only the first showing counts
+    clock.now += 600
+    sealed = await ai_game(svc, clock)
+    assert sealed.seed_commitment == posted.commitment
+    assert sealed.seal_message_id == snowflake(clock.now - 660, 3)
+    _, report = await play_fairness.verify(svc, SEALED_GUILD, HERE)
+    assert report.ok, report.text()
+    assert f"shown by message {snowflake(clock.now - 660, 3)}" in report.text()
+
+
+async def test_a_tournament_games_label_names_its_board_for_a_reader_and_no_other_tournament(
+    store_world,
+) -> None:
+    """Knowing every join, the operator could draw a game's dice under another label than its
+    board's and pick the one it likes: the record names round and board so a reader can hold them
+    against the standings, and a label of another tournament fails."""
+    db, clock = store_world
+    matches, t = services(db, clock)
+    made, record = await finished_tournament_game(t, matches, clock, show=True)
+    report = fairness.check(record)
+    assert report.ok, report.text()
+    assert f"✅ The game is round 1, board 1 of tournament {made.id}: that this pair played" in report.text()
+    record["tournament"]["label"] = fairness.tournament_label(made.id + 1, 1, 1)
+    report = fairness.check(record)
+    assert not report.ok
+    assert f"is not the label of a board of tournament {made.id}" in report.text()
