@@ -237,8 +237,11 @@ def tournament_seal_text(tournament: Tournament) -> str:
 
 
 def tournament_reveal_text(tournament: Tournament) -> str:
-    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal."""
+    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal;
+    nothing while it runs, whoever asks (it would tell the dice of every game)."""
     if tournament.seal_secret is None or tournament.seal_commitment is None:
+        return ""
+    if tournament.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         return ""
     return (
         f"The tournament's dice secret was `{tournament.seal_secret}` (commitment "

@@ -62,7 +62,10 @@ async def test_a_board_started_after_its_tournament_was_cancelled_is_refused(sto
     made = await sealed_tournament(t, clock, (ALICE, BOB, CAROL, DAVE))
     first, second = await t.pending_starts(await t.open_in(CHANNEL))
     await t.start_board(first, THREAD)  # the first thread was opened before the cancel
+    running = await t.open_in(CHANNEL)
+    assert running.seal_secret is not None and play_fairness.tournament_reveal_text(running) == ""
     done = await t.cancel(CHANNEL, organiser=True)
+    assert made.seal_secret in play_fairness.tournament_reveal_text(done)
     assert done.seal_secret == made.seal_secret  # told with the notice of the cancel
     assert (await db.get_channel_match(THREAD)) is None  # the running game was stopped
     with pytest.raises(BadRequest, match="cancelled"):
