@@ -65,7 +65,7 @@ async def test_a_board_started_after_its_tournament_was_cancelled_is_refused(sto
     running = await t.open_in(CHANNEL)
     assert running.seal_secret is not None and play_fairness.tournament_reveal_text(running) == ""
     done = await t.cancel(CHANNEL, organiser=True)
-    assert made.seal_secret in play_fairness.tournament_reveal_text(done)
+    assert made.seal_secret is not None and made.seal_secret in play_fairness.tournament_reveal_text(done)
     assert done.seal_secret == made.seal_secret  # told with the notice of the cancel
     assert (await db.get_channel_match(THREAD)) is None  # the running game was stopped
     with pytest.raises(BadRequest, match="cancelled"):
@@ -258,7 +258,7 @@ async def test_a_game_moved_by_another_process_while_its_tournament_is_cancelled
             await real(match_id, expected_version=expected_version, deadline=clock.now + 60)
         return await real(match_id, expected_version=expected_version, **changes)
 
-    db.update_match = racing  # type: ignore[method-assign]
+    db.update_match = racing  # another process, as the store would meet it
     done = await t.cancel(CHANNEL, organiser=True)
     assert raced == [match.id] and done.seal_secret is not None
     assert (await db.get_channel_match(THREAD)) is None
