@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from data import Database, Match, Status
 from data.tournaments import Board, Tournament
-from engine import fairness
+from engine import fairness, registry
+from engine.meta import MetaAction
 from play import MatchService
 from play import fairness as play_fairness
-from play.errors import BadRequest
+from play.errors import BadRequest, ServiceError
 from play.tournament import TournamentService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
@@ -308,3 +310,43 @@ async def test_a_tournament_games_label_names_its_board_for_a_reader_and_no_othe
     report = fairness.check(record)
     assert not report.ok
     assert f"is not the label of a board of tournament {made.id}" in report.text()
+
+
+@pytest.mark.parametrize("game", ["companycommander", "battlefronts"])
+async def test_a_private_first_step_of_the_game_keeps_the_boards_version(tmp_path: Path, game: str) -> None:
+    """In Company Commander and Battlefronts the game's very first action can be a private step.
+    The board the channel saw then was said to be at version 0 (there is no row before the turn),
+    not the game's start: the others' board changed its custom_ids the moment she began, and a
+    click on the board they held was refused as out of date instead of as not their turn."""
+    clock = Clock()
+    db = await Database.open(tmp_path / "first.db", clock=clock)
+    try:
+        svc = MatchService(db, clock=clock, rng=random.Random(5))
+        rules = registry.game(game)
+        await svc.challenge(
+            game=game,
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            side=rules.sides[0].name,
+        )
+        await svc.accept(CHANNEL, BOB)
+        start, state = await svc.current(CHANNEL)
+        (side,) = state.to_act()
+        mover, waiting = start.sides[side], next(u for u in start.players if u != start.sides[side])
+        first = next(
+            str(a) for a in state.legal_actions(side) if not a.anytime and not isinstance(a, MetaAction)
+        )
+        # the waiting player sends the same action from the board he holds (it parses; not his turn)
+        with pytest.raises(ServiceError) as before:
+            await svc.act(CHANNEL, waiting, first, expected_version=start.version)
+        played = await svc.act(CHANNEL, mover, first)
+        assert played.mid_turn
+        private = await svc.channel_view(played.match)
+        assert private is not None and private.seen.match.version == start.version
+        with pytest.raises(ServiceError) as after:
+            await svc.act(CHANNEL, waiting, first, expected_version=start.version)
+        assert (type(after.value), after.value.message) == (type(before.value), before.value.message)
+    finally:
+        await db.close()
