@@ -242,6 +242,16 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             + look,
         )
         return
+    minted = snowflake_time(challenge)
+    if shown_id is not None and minted is not None and shown_id - LATE_SEAL <= minted < shown_id:
+        # Both are Discord's ids and say the seal came after the challenge: the record's own times,
+        # which moved the start away from the challenge's id, cannot outweigh them.
+        report.add(
+            False,
+            f"Message {seal['message_id']}, which showed the commitment, was posted at {_when(shown_id)}, "
+            f"after the challenge's own id ({_when(minted)}), whatever the record's own times say.",
+        )
+        return
     shown = float(seal["shown_at"])
     order = "before" if shown < started else "no later than" if shown == started else "after"
     if not seal.get("message_id"):
@@ -283,6 +293,10 @@ def _seal_channel(report: Report, record: Mapping[str, Any], seal: Mapping[str, 
 # minutes at most for a deferred answer. An input further off is not an id Discord gave then (a
 # console's `-`, a seeded run's number), so the record's times are the bot's clock alone.
 ID_SLACK = 15 * 60
+# How long before a seal's message a challenge's id, though far from the record's start, is still
+# taken for Discord's (a seeded run's number lands in so short a stretch of its 70 years rarely): a
+# seal shown after a challenge must fail even when the record's times were moved.
+LATE_SEAL = 90 * 24 * 3600
 
 
 def _discord_time(value: object, stored_at: float) -> float | None:

@@ -24,7 +24,7 @@ from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (py
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_sealed import CHANNEL as HERE
 from tests.test_sealed import GUILD as SEALED_GUILD
-from tests.test_sealed import OTHER, ai_game, open_service, shown_seal, snowflake
+from tests.test_sealed import OTHER, _sealed_record, ai_game, open_service, shown_seal, snowflake
 
 GUILD, CHANNEL, THREAD, OTHER_THREAD = 5, 100, 1001, 1002
 ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
@@ -350,3 +350,20 @@ async def test_a_private_first_step_of_the_game_keeps_the_boards_version(tmp_pat
         assert (type(after.value), after.value.message) == (type(before.value), before.value.message)
     finally:
         await db.close()
+
+
+def test_a_seal_posted_after_the_challenge_fails_even_with_the_records_times_moved() -> None:
+    """Against the AI, the operator sees the challenge's id, then picks a secret, posts its seal and
+    writes a record whose start is more than 15 minutes after the challenge's id (so that id is not
+    read as Discord's) and whose shown time is before that start. Both ids are Discord's and say the
+    seal came after the challenge: that must fail, not fall back to the bot's clock."""
+    record = _sealed_record(shown=2000.0, asked=1000.0)  # the seal message 1000 s after the challenge
+    assert not fairness.check(record).ok  # as it was already, with the record's own times
+    record["started_at"] = 1_800_000_000 + 3000.0  # the start moved past the id's 15 minutes
+    record["seal"]["shown_at"] = 1_800_000_000 + 2500.0  # and the showing before it
+    report = fairness.check(record)
+    assert not report.ok, report.text()
+    assert "after the challenge's own id" in report.text()
+    # a challenge that is not a Discord id (the console's, a seeded run's) keeps the bot's clock
+    record["inputs"] = ["challenge:-"]
+    assert "The bot's clock says" in fairness.check(record).text()
