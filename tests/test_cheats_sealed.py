@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot import WargamesBot
 from data import Database, Match, Status
 from data.tournaments import Board, Tournament
 from engine import fairness, registry
@@ -20,11 +21,13 @@ from play import fairness as play_fairness
 from play.errors import BadRequest, ServiceError
 from play.tournament import TournamentService
 from tests.clock import Clock
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_sealed import CHANNEL as HERE
 from tests.test_sealed import GUILD as SEALED_GUILD
 from tests.test_sealed import OTHER, _sealed_record, ai_game, open_service, shown_seal, snowflake
+from tests.test_tournament_bot import bot, create_and_fill, setup_club, until  # noqa: F401 (pytest fixtures)
 
 GUILD, CHANNEL, THREAD, OTHER_THREAD = 5, 100, 1001, 1002
 ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
@@ -367,3 +370,38 @@ def test_a_seal_posted_after_the_challenge_fails_even_with_the_records_times_mov
     # a challenge that is not a Discord id (the console's, a seeded run's) keeps the bot's clock
     record["inputs"] = ["challenge:-"]
     assert "The bot's clock says" in fairness.check(record).text()
+
+
+async def test_in_discord_a_cancel_while_the_threads_are_opened_begins_no_more_games(
+    fake_discord: FakeDiscord,  # noqa: F811
+    start_bot,  # noqa: F811
+    bot: WargamesBot,  # noqa: F811
+) -> None:
+    """The start opens the round's threads one by one. An organiser's cancel (which tells the
+    tournament's secret) comes after the first game began and while the second's thread is being
+    opened: the bot must not begin that game, nor fail the start's answer."""
+    fake = fake_discord
+    _, club, players = await setup_club(fake, 4)
+    await start_bot(bot)
+    cog = bot.get_cog("Tournaments")
+    assert cog is not None
+    service: TournamentService = cog.service  # type: ignore[attr-defined]
+    real = service.start_board
+    calls: list[int] = []
+
+    async def cancelled_midway(board: Board, thread_id: int) -> Match:
+        calls.append(thread_id)
+        if len(calls) == 2:  # the organiser's cancel, just as the second thread was opened
+            await service.cancel(club.id, organiser=True)
+        return await real(board, thread_id)
+
+    service.start_board = cancelled_midway  # type: ignore[method-assign]
+    await create_and_fill(fake, bot, club, players, "Club Swiss")
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=1)
+    await until(lambda: len(calls) == 2)
+    await bot.get_cog("Core").idle()  # type: ignore[union-attr]
+    first, second = calls
+    assert (await bot.database.get_channel_match(first)) is None  # stopped by the cancel
+    assert (await bot.database.get_channel_match(second)) is None  # never begun
+    assert await bot.database.list_matches(channel_id=second) == []
+    assert fake.messages_in(fake.channels[second]) == []
