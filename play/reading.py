@@ -228,7 +228,7 @@ class Reading(Clocks):
         if side is None or side not in state.to_act() or any(r.player_id != actor for r in after):
             return None
         version = last if last is not None else after[0].version - 1
-        return PrivateTurn(actor, self._seen_at(match, version, rows, len(rows)))
+        return PrivateTurn(actor, self._seen_at(match, version, rows, len(rows)), standing=False)
 
     def _seen_at(self, match: Match, version: int, rows: Sequence[ActionRecord], first: int) -> Played:
         """The position after the first `first` rows, as the channel saw it at `version` (kept)."""
