@@ -27,6 +27,7 @@ from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
+from play.errors import BadRequest
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
@@ -350,8 +351,9 @@ class Tournaments(commands.Cog):
         """Each pairing's game in a thread of the tournament's channel, both players pinged."""
         lock = self._starting.setdefault(tournament.id, asyncio.Lock())
         async with lock:
-            waiting = {(b.round, b.board) for b in await self.service.pending_starts(tournament)}
             for board in boards:
+                # read again for each: a cancel may come while the threads are being opened
+                waiting = {(b.round, b.board) for b in await self.service.pending_starts(tournament)}
                 if (board.round, board.board) in waiting and not await self.start_board(tournament, board):
                     return  # no thread may be opened: the next sweep tries again
 
@@ -376,7 +378,11 @@ class Tournaments(commands.Cog):
                 await self.no_threads(tournament, channel)
                 return False
             thread_id = thread.id
-        match = await self.service.start_board(board, thread_id)
+        try:
+            match = await self.service.start_board(board, thread_id)
+        except BadRequest:  # the tournament was cancelled meanwhile: its games are not played
+            log.info("Tournament %s is over: board %s not started", tournament.id, board.board)
+            return False
         tournament = await self.service.by_id(tournament.id)  # a game begun late moved the round's end
         rules = game_of(match)
         assert match.snapshot is not None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,8 @@ from engine import chance, registry
 RECORD_FORMAT = "wargames-game-record"
 # 2: a game whose secret was a channel's seal carries `seal` (where and when its commitment was
 # shown before the challenge); a record without it reads as before.
-RECORD_VERSION = 2
+# 3: the game's `channel_id`, so that a seal shown in another channel fails the check.
+RECORD_VERSION = 3
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
 
@@ -220,6 +222,13 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             )
         return
     report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
+    _seal_channel(report, record, seal)
+    # what a reader looks for in the channel: the latest commitment sealed there before the challenge
+    look = (
+        f"That the message shows `{str(record['commitment']).lower()[:32]}…`, and that no other "
+        "commitment was sealed in the channel between it and the challenge, is for a reader to see "
+        "in the channel: the record alone cannot."
+    )
     challenge = next((i.split(":", 1)[1] for i in inputs if i.startswith("challenge:")), None)
     started = float(record["started_at"])
     asked = _discord_time(challenge, started)
@@ -231,24 +240,55 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
             f"The commitment was shown by message {seal['message_id']} at {_when(shown_id)}, "
             + ("before" if before else "not before")
             + f" the challenge at {_when(asked)} (both times are Discord's, read from the ids). "
-            "That the message shows this commitment is for a reader to see in the channel: "
-            "the record alone cannot.",
+            + look,
+        )
+        return
+    minted = snowflake_time(challenge)
+    if shown_id is not None and minted is not None and shown_id - LATE_SEAL <= minted < shown_id:
+        # Both are Discord's ids and say the seal came after the challenge: the record's own times,
+        # which moved the start away from the challenge's id, cannot outweigh them.
+        report.add(
+            False,
+            f"Message {seal['message_id']}, which showed the commitment, was posted at {_when(shown_id)}, "
+            f"after the challenge's own id ({_when(minted)}), whatever the record's own times say.",
         )
         return
     shown = float(seal["shown_at"])
     order = "before" if shown < started else "no later than" if shown == started else "after"
     if order == "before" and _when(shown) == _when(started):
         order = "a moment before"  # the same second as written: say it was earlier all the same
-    where = (
-        f"Message {seal['message_id']} in the channel showed it"
-        if seal.get("message_id")
-        else "No message id was kept"
-    )
+    if not seal.get("message_id"):
+        where = "No message id was kept"
+    elif shown_id is not None:  # an id, but the record's times are not near it: say what it says
+        where = f"Message {seal['message_id']} in the channel showed it (its id says at {_when(shown_id)})"
+    else:
+        where = f"Message {seal['message_id']} in the channel showed it"
     report.add(
         shown <= started,
         f"The bot's clock says the commitment was shown at {_when(shown)}, {order} the challenge at "
         f"{_when(started)}. {where}; only the channel's history can confirm the time, the record "
-        "alone cannot.",
+        f"alone cannot. {look}",
+    )
+
+
+def _seal_channel(report: Report, record: Mapping[str, Any], seal: Mapping[str, Any]) -> None:
+    """A channel's seal binds that channel's next game alone: a seal taken from another channel could
+    have been picked, after the challenge, among the seals of many (second red team)."""
+    here = record.get("channel_id")
+    if here is None:
+        report.add(
+            True,
+            "This record does not say which channel the game was in (records before format 3 do not), "
+            f"so that its seal was shown there (in channel {seal.get('channel_id')}) is for a reader to see.",
+        )
+        return
+    same = str(seal.get("channel_id")) == str(here)
+    report.add(
+        same,
+        f"The seal was shown in this game's own channel ({here})."
+        if same
+        else f"The seal was shown in channel {seal.get('channel_id')}, not in this game's channel {here}: "
+        "a channel's seal is for that channel's next game alone.",
     )
 
 
@@ -256,6 +296,10 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
 # minutes at most for a deferred answer. An input further off is not an id Discord gave then (a
 # console's `-`, a seeded run's number), so the record's times are the bot's clock alone.
 ID_SLACK = 15 * 60
+# How long before a seal's message a challenge's id, though far from the record's start, is still
+# taken for Discord's (a seeded run's number lands in so short a stretch of its 70 years rarely): a
+# seal shown after a challenge must fail even when the record's times were moved.
+LATE_SEAL = 90 * 24 * 3600
 
 
 def _discord_time(value: object, stored_at: float) -> float | None:
@@ -272,7 +316,9 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
     t = record["tournament"]
     label, sealed = str(t["label"]), str(t["commitment"]).lower()
     report.add(True, f"Players' inputs mixed in: {', '.join(inputs) or 'none'}.")
-    shown = _discord_time(t.get("message_id"), float(t["shown_at"] or 0.0))
+    # A message's id is the platform's, never a number the bot drew, so its own time is read as it
+    # is: a recorded time far from it cannot turn it into "no Discord id" (second red team).
+    shown = snowflake_time(t.get("message_id"))
     started = float(record["started_at"])
     joins = [snowflake_time(i.split(":", 1)[1]) for i in inputs if i.startswith("join:")]
     after = [j for j in joins if j is not None and shown is not None and shown < j <= started + ID_SLACK]
@@ -290,12 +336,29 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
             f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
             f"{_when(shown)}, but no player's join mixed into this game came after it.",
         )
+    elif t.get("shown_at") is None:
+        report.add(
+            True,
+            f"The tournament's commitment {sealed[:16]}… was never recorded as shown (no time, no "
+            "message): this shows that the game's dice follow from the tournament's secret, not that "
+            "the bot did not choose it after the players joined.",
+        )
     else:
         report.add(
             True,
             f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
-            "the bot records it; without Discord ids the record alone cannot order them.",
+            "the bot records it; without a message id the record alone cannot order them.",
         )
+    named = re.fullmatch(r"tournament (\d+) round (\d+) board (\d+)", label)
+    ours = named is not None and named[1] == str(t.get("id"))
+    report.add(
+        ours,
+        f"The game is round {named[2]}, board {named[3]} of tournament {named[1]}: that this pair "
+        "played that board, as the tournament's standings say, is for a reader to see in them "
+        "(another board's label would give other dice)."
+        if ours and named is not None
+        else f"`{label}` is not the label of a board of tournament {t.get('id')}.",
+    )
     revealed = t.get("secret")
     if not revealed:
         report.add(

@@ -159,6 +159,7 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
         "format": fairness.RECORD_FORMAT,
         "format_version": fairness.RECORD_VERSION,
         "match_id": match.id,
+        "channel_id": match.channel_id,
         "game": match.game,
         "title": rules.title,
         "options": match.options,
@@ -236,8 +237,11 @@ def tournament_seal_text(tournament: Tournament) -> str:
 
 
 def tournament_reveal_text(tournament: Tournament) -> str:
-    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal."""
+    """The line of a tournament's last message (its end, or its cancelling) that reveals its seal;
+    nothing while it runs, whoever asks (it would tell the dice of every game)."""
     if tournament.seal_secret is None or tournament.seal_commitment is None:
+        return ""
+    if tournament.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         return ""
     return (
         f"The tournament's dice secret was `{tournament.seal_secret}` (commitment "

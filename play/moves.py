@@ -130,7 +130,8 @@ class Moves(Challenges):
                 # Before the game's own checks: a refusal worded on the position as it is would tell
                 # of steps the other player may yet take back (RULES.md, "Your turn is yours"). A
                 # draw offered or declined waits too: its board would show the turn so far.
-                raise self.still_private(match, held)
+                draw = any(isinstance(a, DrawOffer | DrawDecline) for a in actions)
+                raise self.still_private(match, held, draw=draw)
             before = live[1]
             quick_before = before.quick_decision()
             chain = self.run_chain(match, rules, before, side, actions, self.markup)
@@ -312,10 +313,14 @@ class Moves(Challenges):
         # would tell them they are not playing.
         return match, game_of(match).private_text(state.view(side)) or ""
 
-    def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
-        """The answer to a player who would act while the other still takes a turn in private: whose
-        turn it is and when they can act, and nothing of the steps taken so far."""
+    def still_private(self, match: Match, held: PrivateTurn, *, draw: bool = False) -> NotYourTurn:
+        """The answer to a player who would act while the other still takes a turn in private: the
+        one they had before that turn's first step (whose turn it is, as the channel's board says),
+        so it tells nothing of the steps, nor whether there are any. A draw offered or declined
+        (`draw`) is told to wait for the hand-off: its board would show the turn so far."""
         rules = game_of(match)
+        if not draw:
+            return NotYourTurn(self._waiting_for(match, rules, held.seen.state, self.markup))
         side = match.side_of(held.player_id)
         who = self.markup.mention(held.player_id)
         title = f" ({rules.side(side).title})" if side is not None else ""

@@ -183,19 +183,20 @@ class Reading(Clocks):
             return None
         if all(match.sides.get(side) in (None, match.ai_player_id) for side in state.to_act()):
             return None  # no player is to act (the AI is, or nobody): nobody's turn can be private
-        rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
+        raw = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective(raw)
         # A standing order given meanwhile, by either player, neither ends the turn nor shows
         # anything: the turn is whose it was before it.
         end = len(rows)
         while end > 0 and rows[end - 1].player_id is not None and standing_order(rules, rows[end - 1]):
             end -= 1
         if not end or rows[end - 1].player_id in (None, match.ai_player_id):
-            return None
+            return self._taken_back(match, state, raw, rows)
         actor = rows[end - 1].player_id
         assert actor is not None
         side = match.side_of(actor)
         if side is None or side not in state.to_act():
-            return None
+            return self._taken_back(match, state, raw, rows)
         others = {p for p in match.players if p != actor}
         first = _run_start(rows[:end], others, passed=lambda row: standing_order(rules, row))
         # A word about a draw in the turn (an offer) was posted with the position as it was then:
@@ -203,9 +204,34 @@ class Reading(Clocks):
         said = [n for n in range(first, end) if isinstance(rules.parse(rows[n].notation), MetaAction)]
         if said:
             if said[-1] == end - 1:
-                return None
+                return self._taken_back(match, state, raw, rows)
             first = said[-1] + 1
-        version = rows[first - 1].version if first > 0 else 0
+        # the version of the board the channel saw last: the row before the turn's, or the game's
+        # start (the version before its first row), never one that counts rows of the turn
+        version = rows[first - 1].version if first > 0 else raw[0].version - 1
+        return PrivateTurn(actor, self._seen_at(match, version, rows, first))
+
+    def _taken_back(
+        self, match: Match, state: State, raw: Sequence[ActionRecord], rows: Sequence[ActionRecord]
+    ) -> PrivateTurn | None:
+        """Nothing of the turn stands, but its player took steps and took them back: the log has
+        rows the channel never saw, and the game's version counts them. What the channel saw is the
+        position as it is, at the version before those rows (a board at the newest would tell the
+        other player that steps were tried and taken back). None when no such rows follow the
+        last that stands."""
+        last = rows[-1].version if rows else None
+        after = [r for r in raw if last is None or r.version > last]
+        if not after or after[-1].player_id is None:
+            return None
+        actor = after[-1].player_id
+        side = match.side_of(actor)
+        if side is None or side not in state.to_act() or any(r.player_id != actor for r in after):
+            return None
+        version = last if last is not None else after[0].version - 1
+        return PrivateTurn(actor, self._seen_at(match, version, rows, len(rows)), standing=False)
+
+    def _seen_at(self, match: Match, version: int, rows: Sequence[ActionRecord], first: int) -> Played:
+        """The position after the first `first` rows, as the channel saw it at `version` (kept)."""
         seen_key = (match.id, version)
         seen = self._channel_seen.get(seen_key)
         if seen is None:
@@ -213,7 +239,7 @@ class Reading(Clocks):
             self._channel_seen[seen_key] = seen
             while len(self._channel_seen) > CHANNEL_VIEWS_KEPT:
                 self._channel_seen.popitem(last=False)
-        return PrivateTurn(actor, seen)
+        return seen
 
     def _replay_stretch(self, match: Match, rows: Sequence[ActionRecord], end: int) -> Played:
         """The position after the first `end` rows, and the stretch of them since another player

@@ -250,10 +250,13 @@ class Played:
 class PrivateTurn:
     """A turn whose steps are still its player's alone (`Played.mid_turn`): who plays it, and what
     the channel last saw (`seen`: its position and the stretch that led to it; `seen.match.version`
-    is the version that board showed, 0 for the opening position)."""
+    is the version that board showed, the game's start for the opening position). `standing`:
+    whether a step of it stands; False when all were taken back, so the position is the channel's,
+    but the log's rows since (and the version counting them) are still the player's alone."""
 
     player_id: int
     seen: Played
+    standing: bool = True
 
 
 def merged(plays: Sequence[Played]) -> Played:

@@ -85,6 +85,8 @@ class Sweep(AiTurns):
             # a turn still private (its last step left only a formality, or its player let the clock
             # run out in the middle of it): the channel sees it now, as it would at a hand-off
             private = await self.channel_view(match, state)
+            if private is not None and not private.standing:
+                private = None  # every step taken back: nothing of the turn to tell, as before it
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
             # A game clock still running when a quick decision is owed belongs to a private turn

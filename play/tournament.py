@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from data import Database, Match, Status
 from data.tournaments import (
@@ -318,8 +318,10 @@ class TournamentService(RoundSweep):
 
     async def start_board(self, board: Board, thread_id: int) -> Match:
         """Start a pairing's game in its thread (made by the adapter): first side to `first_id`.
-        After a crash it finds the game already begun there instead of starting a second one."""
-        tournament = await self.by_id(board.tournament_id)
+        After a crash it finds the game already begun there instead of starting a second one.
+        Refused once the tournament is over or cancelled: its seal's secret is told then, and would
+        tell this game's dice (docs/fairness.md, "What a cheater tried", second review)."""
+        tournament = await self._running(board.tournament_id)
         if not await self.store.set_board_thread(board, thread_id):
             fresh = [
                 b for b in await self.store.tournament_boards(board.tournament_id) if b.board == board.board
@@ -355,7 +357,18 @@ class TournamentService(RoundSweep):
             ends = match.created_at + tournament.round_seconds
             await self.store.extend_round(tournament.id, board.round, ends, self.clock())
         await self.store.set_board_match(board, match.id)
+        if (await self.by_id(board.tournament_id)).status is not TournamentStatus.RUNNING:
+            # cancelled while it was being started: its secret is being told, so it must not be played
+            await self._stop(replace(board, thread_id=thread_id))
+            raise BadRequest(self._closed(await self.by_id(board.tournament_id)))
         return match
+
+    async def _running(self, tournament_id: int) -> Tournament:
+        """The tournament, if its games may still start."""
+        tournament = await self.by_id(tournament_id)
+        if tournament.status is not TournamentStatus.RUNNING:
+            raise BadRequest(self._closed(tournament))
+        return tournament
 
     async def _dice(self, tournament: Tournament, board: Board) -> tuple[bytes | None, list[str] | None]:
         """A game's secret from the tournament's seal and its label, and its players' joins as the
@@ -369,7 +382,9 @@ class TournamentService(RoundSweep):
         return fairness.tournament_secret(bytes.fromhex(tournament.seal_secret), label), inputs
 
     async def pending_starts(self, tournament: Tournament) -> list[Board]:
-        return await self._unstarted(tournament)
+        """The boards of the round still to start: none once the tournament is over or cancelled."""
+        now = await self.by_id(tournament.id)
+        return await self._unstarted(now) if now.status is TournamentStatus.RUNNING else []
 
     async def table(self, tournament: Tournament, round_no: int | None = None) -> Table:
         """The standings after `round_no` (default: every result so far)."""

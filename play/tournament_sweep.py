@@ -13,7 +13,7 @@ in a thread, so the event loop answers meanwhile.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +34,11 @@ from play.tournament_round import result_of
 from play.tournament_table import Table
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
+
+log = logging.getLogger("wargames.tournament")
+
+# How often a game to stop is read again when another process moved it between the read and the write.
+STOP_TRIES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,11 +199,20 @@ class RoundSweep:
         ]
 
     async def _stop(self, board: Board) -> None:
-        """Stop a game left open (the round's time ran out, or the tournament was cancelled)."""
+        """Stop a game left open (the round's time ran out, or the tournament was cancelled). It must
+        not go on: the tournament's secret, told at its end, would tell its dice."""
         assert board.thread_id is not None
-        # it may have ended meanwhile (or never started): its own result then stands
-        with contextlib.suppress(ServiceError, StaleVersion):
-            await self.matches.cancel(board.thread_id, 0, is_admin=True)
+        for _ in range(STOP_TRIES):
+            try:
+                await self.matches.cancel(board.thread_id, 0, is_admin=True)
+            except StaleVersion:
+                continue  # moved meanwhile (a move stored by another process): read it again
+            except ServiceError:
+                pass  # it ended meanwhile (or never started): its own result stands
+            return
+        log.warning(
+            "Tournament %s: could not stop the game in thread %s", board.tournament_id, board.thread_id
+        )
 
 
 __all__ = ["Present", "RoundDone", "RoundSweep", "Started"]

@@ -7,10 +7,11 @@ Discord, no third-party package. It checks that the revealed secret's SHA-256 is
 bot showed when the game was challenged, derives the seed from the secret and the players' inputs,
 replays every action with the rules and compares every roll and card with the stored end of the game
 and its result (docs/fairness.md). For a game sealed in advance it checks that the seal was shown
-before the challenge (the Discord ids' own times where the record has them); for a tournament's
-game, that the tournament's seal came before the players' sign-ups and, once the tournament is over,
-that its revealed secret gives this game's. Exit status 0 when everything matches, 1 when something
-does not, 2 when the file cannot be read.
+in the game's own channel, before the challenge (the Discord ids' own times where the record has
+them); for a tournament's game, that the tournament's seal came before the players' sign-ups, that
+its label is a board of that tournament and, once the tournament is over, that its revealed secret
+gives this game's. Exit status 0 when everything matches, 1 when something does not, 2 when the
+file cannot be read.
 """
 
 from __future__ import annotations

@@ -1010,23 +1010,23 @@ async def test_the_running_bot_notes_its_health(world: World):
 
 async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(world: World):
     """While Alice's turn is hers alone, Bob's clicks on the channel's board answer him, privately,
-    that she is still taking it: nothing is played, nothing of her step is shown, and the buttons
-    act as usual once she hands the turn over."""
+    that it is her turn, in the same words as before her first step (nothing tells him whether she
+    has begun): nothing is played, nothing of her step is shown, and the buttons act as usual once
+    she hands the turn over."""
     w = world
     board = await deployed(w)
     match = await w.match()
-    step = await w.slash(w.alice, "move", {"action": "e6-e5"})
-    assert_private_board(step.message, w.alice)
     take = f"bw:act:{match.id}:{match.version}"
     assert take in board.custom_ids
-    for custom_id in board.custom_ids:
-        if custom_id.startswith(("bw:act:", "bw:dec:", "bw:open:")):
-            answer = await w.fake.click(w.bob, board, custom_id)
-            assert answer.ephemeral, custom_id
-            assert answer.content.startswith(f"<@{w.alice.id}> (Germans) is still taking their turn."), (
-                answer.content
-            )
-            assert "e5" not in answer.content and "left" not in answer.content
+    buttons = [c for c in board.custom_ids if c.startswith(("bw:act:", "bw:dec:", "bw:open:"))]
+    before = {c: (await w.fake.click(w.bob, board, c)).content for c in buttons}
+    step = await w.slash(w.alice, "move", {"action": "e6-e5"})
+    assert_private_board(step.message, w.alice)
+    for custom_id in buttons:
+        answer = await w.fake.click(w.bob, board, custom_id)
+        assert answer.ephemeral, custom_id
+        assert answer.content == before[custom_id], (custom_id, answer.content)
+        assert "e5" not in answer.content and "1 action left" not in answer.content
     assert (await w.match()).version == match.version + 1
     await w.slash(w.alice, "end")
     handed = await w.match()

@@ -416,7 +416,7 @@ async def test_a_forged_version_tells_the_waiting_player_nothing_of_a_private_tu
     assert answers[0] == answers[1] == answers[2] and "out of date" in answers[0][1], answers
     with pytest.raises(ServiceError) as held:
         await svc.act(100, 2, "h3-h4", expected_version=channel.version)
-    assert "still taking their turn" in held.value.message
+    assert "It is not your turn to act" in held.value.message  # as before her step
     undos = []
     for forged in (newest, newest + 3, None):
         try:

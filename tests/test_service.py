@@ -612,11 +612,14 @@ async def test_a_refusal_offers_examples_of_the_position_it_was_given_in(
 async def test_the_other_player_cannot_act_on_or_learn_of_a_private_turn(store: str, clock: Clock) -> None:
     """While Alice plays a turn of several steps in private, Bob's clicks on the channel's board and
     his typed commands are answered with whose turn it is, in words that tell nothing of her steps
-    (not how many actions she has left), and change nothing; his history stops before her turn."""
+    (the same words as before her first step: not how many actions she has left, nor whether she
+    has begun), and change nothing; his history stops before her turn."""
     svc = await open_service(store, clock)
     await started(svc)
     board, state = await svc.current(CHANNEL)
     assert state.to_act() == {"germans"}
+    with pytest.raises(NotYourTurn) as before:
+        await svc.act(CHANNEL, BOB, "a3-a4")
     step = await svc.act(CHANNEL, ALICE, "e6-e5")
     assert step.mid_turn
     private = await svc.channel_view(step.match)
@@ -626,8 +629,8 @@ async def test_the_other_player_cannot_act_on_or_learn_of_a_private_turn(store: 
         with pytest.raises(NotYourTurn) as refused:
             await svc.act(CHANNEL, BOB, notation, expected_version=version)
         said = str(refused.value)
-        assert said.startswith("@1 (Germans) is still taking their turn. You can act once they hand it over")
-        assert "left" not in said and "e5" not in said and "moved on" not in said
+        assert said == str(before.value), said  # as before her step: "2 actions left", the channel's
+        assert "e5" not in said and "moved on" not in said
     now, _ = await svc.current(CHANNEL)
     assert now.version == step.match.version
     assert all("e5" not in line for line in await svc.history(CHANNEL, asker=BOB))
@@ -652,7 +655,7 @@ async def test_a_standing_order_given_meanwhile_keeps_the_turn_private(store: st
     assert private is not None and private.player_id == ALICE
     assert private.seen.match.version == board.version
     assert all("d6" not in line for line in await svc.history(CHANNEL, asker=BOB))
-    with pytest.raises(NotYourTurn, match="still taking their turn"):
+    with pytest.raises(NotYourTurn, match="It is not your turn to act"):
         await svc.act(CHANNEL, BOB, "advance Rb1-d3", expected_version=board.version)
 
 

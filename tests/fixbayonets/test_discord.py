@@ -179,9 +179,7 @@ async def test_orders_given_during_the_others_private_turn_keep_it_private(table
     given = await t.fake.select(t.bob, opened.message, select, ["orders never"])
     assert given.ephemeral and given.content.startswith("Only you see this")
     take = await t.fake.click(t.bob, board, f"bw:act:{match.id}:{match.version}")
-    assert take.ephemeral and take.content.startswith(
-        f"<@{t.alice.id}> (Germans) is still taking their turn."
-    )
+    assert take.ephemeral and take.content == f"It is not your turn: <@{t.alice.id}> is to play."
     history = await t.slash(t.bob, "history", {"count": 60})
     assert line not in history.content and square not in history.content
     seen = await t.slash(t.bob, "board")
