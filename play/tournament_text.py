@@ -258,7 +258,7 @@ def _board_line(
         whose, units = clocks
 
         def seat(user: int, left: float | None) -> str:
-            mover = now.to_move == user
+            mover = user in now.to_move
             shown = name(user)
             if left is not None and (whose == _BOTH or (whose == _MOVER and mover)):
                 shown += " " + _short_clock(left, units)
@@ -271,8 +271,10 @@ def _board_line(
         state = _result(now, markup, False)
     elif not now.started:
         state = "the game is being set up"
-    elif now.to_move is not None:
-        state = f"{markup.mention(now.to_move)} to move"
+    elif len(now.to_move) > 1:  # a simultaneous set-up: both act at once
+        state = f"{' and '.join(markup.mention(u) for u in now.to_move)} both to move"
+    elif now.to_move:
+        state = f"{markup.mention(now.to_move[0])} to move"
     else:
         state = "under way"
     if now.result is None and now.clocks is not None:
@@ -300,7 +302,8 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
 
 def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     """The round's boards in one message (`limit` characters): in full where they fit; else each
-    board on a short line in board order, without its number or thread (▶ marks whose move it is),
+    board on a short line in board order, without its number or thread (▶ marks whose move it is,
+    both players in a simultaneous set-up),
     with as much of the game clocks as fits: both players' (two units), the clock of the player to
     move (two units, then one), none; else the first boards and how many more. A withdrawn player
     is marked where named and listed at the end. At 64 players the clock of the player to move
