@@ -157,6 +157,29 @@ def no_threads_text(tournament: Tournament, markup: Markup) -> str:
     )
 
 
+def _boards(numbers: Sequence[int]) -> str:
+    """ "board 2", "boards 1 and 3", "boards 1, 2 and 5"."""
+    if len(numbers) == 1:
+        return f"board {numbers[0]}"
+    return f"boards {', '.join(str(n) for n in numbers[:-1])} and {numbers[-1]}"
+
+
+def round_moved_text(tournament: Tournament, late: Sequence[int], games: int, markup: Markup) -> str:
+    """Said once in the channel when games begun late (`late`: their board numbers, of the round's
+    `games`) moved the round's end: everyone in the round learns the new end, and why."""
+    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    head = f"{name}: round {tournament.round} of {tournament.rounds} now ends {ends}"
+    if len(late) >= games:
+        return f"{head}, because its games began late and each has the whole round."
+    many = len(late) > 4
+    which = f"{len(late)} of its games" if many else _boards(late)
+    verb = "began late and have" if len(late) > 1 else "began late and has"
+    return (
+        f"{head}, because {which} {verb} the whole round; the other games may go on until then, "
+        "on the clocks they have."
+    )
+
+
 def _their_game(w: Withdrawal, markup: Markup, you: bool) -> str:
     """Where the player's game of this round stands once they withdraw: it plays on."""
     if w.game is None:
@@ -350,6 +373,7 @@ __all__ = [
     "game_text",
     "options_text",
     "pairings_text",
+    "round_moved_text",
     "round_now_text",
     "round_text",
     "signup_text",
