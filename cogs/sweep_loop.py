@@ -9,10 +9,9 @@ import discord
 from cogs import _format as fmt
 from data import StoreUnavailable
 from play import Notice
-from play.notices import notice_text
+from play.notices import notice_status, notice_text
 from play.present import (
     fitted,
-    status_text,
 )
 
 if TYPE_CHECKING:
@@ -71,7 +70,7 @@ class SweepLoop(Background):
                 file = await self.render(played.match, played.state, played.events)
                 # an offer standing: its answer is owed now too
                 note, view = self.answerable(played, played.match, played.state)
-                status = status_text(played.match, played.state, fmt.DISCORD)
+                status = notice_status(notice, fmt.DISCORD)
                 if note:
                     status += "\n" + note  # with the status: never cut
                 seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game

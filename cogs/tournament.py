@@ -31,11 +31,12 @@ from play.errors import BadRequest
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
-from play.tournament import RoundDone, Started, TournamentService, Withdrawal
+from play.tournament import RoundDone, Started, TournamentService, Withdrawal, began_late
 from play.tournament_text import (
     cancelled_text,
     game_text,
     no_threads_text,
+    round_moved_text,
     round_now_text,
     round_text,
     signup_text,
@@ -351,11 +352,39 @@ class Tournaments(commands.Cog):
         """Each pairing's game in a thread of the tournament's channel, both players pinged."""
         lock = self._starting.setdefault(tournament.id, asyncio.Lock())
         async with lock:
+            ends = (await self.service.by_id(tournament.id)).round_ends_at
+            late: list[int] = []
             for board in boards:
                 # read again for each: a cancel may come while the threads are being opened
                 waiting = {(b.round, b.board) for b in await self.service.pending_starts(tournament)}
-                if (board.round, board.board) in waiting and not await self.start_board(tournament, board):
-                    return  # no thread may be opened: the next sweep tries again
+                if (board.round, board.board) not in waiting:
+                    continue
+                if not await self.start_board(tournament, board):
+                    break  # no thread may be opened: the next sweep tries again
+                if began_late(ends, (await self.service.by_id(tournament.id)).round_ends_at):
+                    late.append(board.board)
+            if late:
+                await self.round_moved(tournament, late)
+
+    async def round_moved(self, tournament: Tournament, late: list[int]) -> None:
+        """One line in the channel: the round's new end, moved by the games begun late (`late`), so
+        the players of its other games, whose first messages named the old end, know it too."""
+        now = await self.service.by_id(tournament.id)
+        games = [
+            b
+            for b in await self.service.store.tournament_boards(now.id)
+            if b.round == now.round and b.second_id is not None
+        ]
+        channel = await self.core.channel(now.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        try:
+            await channel.send(
+                round_moved_text(now, late, len(games), DISCORD),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("Tournament %s: could not say that its round now ends later", now.id)
 
     async def start_board(self, tournament: Tournament, board: Board) -> bool:
         """Open the board's thread (unless it has one) and start its game there; False if the bot may

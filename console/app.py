@@ -47,7 +47,7 @@ from play.listings import (
     review_text,
     stats_text,
 )
-from play.notices import notice_text
+from play.notices import notice_tells_why, notice_text
 from play.present import (
     chosen_side_text,
     history_text,
@@ -56,6 +56,7 @@ from play.present import (
     rules_text,
     standing_actions,
     status_text,
+    tells_why,
     terms_text,
     told,
     turn_dm_text,
@@ -294,14 +295,21 @@ class Console:
         return await self.service.action_count(match.id, upto=match.version)
 
     async def show_played(
-        self, played: Played, seq: int | None = None, *, mine: bool = False, told_already: bool = False
+        self,
+        played: Played,
+        seq: int | None = None,
+        *,
+        mine: bool = False,
+        told_already: bool = False,
+        why_told: bool = False,
     ) -> Path:
         """Write the board after a command (at a hand-off: after the whole stretch since the
         players now waiting last acted, as in Discord) and print its path with the bot's text: for
         the command typed here (`mine`), what each of its actions did; else what the stretch did.
         `seq` is the number of actions played by then (the file name's), default: all so far.
         `told_already`: the words came before (a sweep's notice), so only the board and the status
-        follow, as in Discord."""
+        follow, as in Discord; `why_told`: they said why the game ended, which the status then
+        does not say again (as the words of an action that ended it)."""
         if seq is None:
             seq = await self._seq(played.match)
         shown = await self.service.stretch(played) if played.hands_off else played
@@ -314,13 +322,16 @@ class Console:
             self.say(MID_TURN_NOTE)
             return path
         self.say(f"board: {path}")
+        said = ""
         if not told_already:
-            self.say(played_story(played) if mine else told(shown, self.markup))
+            said = played_story(played) if mine else told(shown, self.markup)
+            self.say(said)
         if mine and len(shown.steps) > len(played.steps):
-            seen = told(shown, self.markup)
-            gap = "\n" if "\n" in seen else " "  # several lines start on a line of their own, aligned
-            self.say(f"The channel sees your turn:{gap}{seen}")
-        self.say(status_text(shown.match, shown.state, self.markup))
+            said = told(shown, self.markup)
+            gap = "\n" if "\n" in said else " "  # several lines start on a line of their own, aligned
+            self.say(f"The channel sees your turn:{gap}{said}")
+        why_told = why_told or tells_why(said, shown.state)
+        self.say(status_text(shown.match, shown.state, self.markup, why_told=why_told))
         await self.seal_next(played.match)
         return path
 
@@ -356,7 +367,9 @@ class Console:
             if notice.played is None:
                 await self.seal_next(notice.match)  # an expired challenge, a game ended on time
             else:
-                await self.show_played(notice.played, told_already=True)
+                await self.show_played(
+                    notice.played, told_already=True, why_told=notice_tells_why(notice, self.markup)
+                )
                 self.tell_players(notice.played, actor_told=False)
                 if not notice.played.over:
                     await self._ai_moves(notice.played.match)

@@ -4,7 +4,7 @@ game's automatic answer, a loss on time, a challenge that expired), each adapter
 from __future__ import annotations
 
 from play.markup import Markup
-from play.present import clock_due, recap, told
+from play.present import clock_due, recap, status_text, tells_why, told
 from play.results import Notice, game_of
 
 
@@ -48,3 +48,22 @@ def notice_text(notice: Notice, markup: Markup) -> str:
         # last step is the sweep's own loss on time, which the sentence before has said already
         said += f" The steps of the turn they had begun stand:\n{recap(notice.played.steps[:-1], markup)}"
     return said
+
+
+def notice_tells_why(notice: Notice, markup: Markup) -> bool:
+    """Whether a notice already says why its game ended: a loss on time (or a game nobody acted in)
+    in its first sentence, a game its automatic answer ended in its last line; the status under it
+    then says only who won."""
+    if notice.played is None or notice.played.state.outcome() is None:
+        return False
+    if notice.kind == "forfeit" and not notice.by_default:
+        return True
+    return tells_why(notice_text(notice, markup), notice.played.state)
+
+
+def notice_status(notice: Notice, markup: Markup) -> str:
+    """The status under a notice's board: who acts now, or who won (the reason once, see
+    `notice_tells_why`)."""
+    assert notice.played is not None
+    played = notice.played
+    return status_text(played.match, played.state, markup, why_told=notice_tells_why(notice, markup))

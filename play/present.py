@@ -105,27 +105,39 @@ def chosen_side_text(game: Game, side: str) -> str:
     return "chosen at random" if side == "random" else f"the {game.side(side).title}"
 
 
-def outcome_text(match: Match, state: State, markup: Markup) -> str | None:
+def tells_why(story: str, state: State) -> bool:
+    """Whether the last line of `story` already says why the game ended: every game's end line
+    carries the outcome's detail (engine/meta.py `ended_text`: "The <loser> resigned: the <winner>
+    win"), so the status under it need not say it again."""
+    outcome = state.outcome()
+    lines = [ln for ln in story.splitlines() if ln.strip()]
+    return outcome is not None and bool(lines) and outcome.detail.lower() in lines[-1].lower()
+
+
+def outcome_text(match: Match, state: State, markup: Markup, *, why_told: bool = False) -> str | None:
     """How the game ended, or None while it goes on; once the match is finished, with its secret
-    seed revealed (play/fairness.py)."""
+    seed revealed (play/fairness.py). `why_told`: the lines just before say why (the end line of
+    the action that ended it, a loss on time), so only who won is said, not the reason again."""
     outcome = state.outcome()
     if outcome is None:
         return None
     reveal = fairness.reveal_text(match)
     reveal = f"\n{reveal}" if reveal else ""
+    why = "" if why_told else f" ({outcome.detail})"
     if outcome.winner is None:
-        return f"{markup.strong('Game over: a draw')} ({outcome.detail}).{reveal}"
+        return f"{markup.strong('Game over: a draw')}{why}.{reveal}"
     winner = match.sides.get(outcome.winner)
     title = game_of(match).side(outcome.winner).title
     if winner is None:
-        return f"{markup.strong(f'Game over: the {title} win')} ({outcome.detail}).{reveal}"
+        return f"{markup.strong(f'Game over: the {title} win')}{why}.{reveal}"
     won = markup.strong(f"Game over: {markup.mention(winner)} wins with the {title}")
-    return f"{won} ({outcome.detail}).{reveal}"
+    return f"{won}{why}.{reveal}"
 
 
-def status_text(match: Match, state: State, markup: Markup) -> str:
-    """Whose move it is and by when (one line per side that owes an action), or how the game ended."""
-    over = outcome_text(match, state, markup)
+def status_text(match: Match, state: State, markup: Markup, *, why_told: bool = False) -> str:
+    """Whose move it is and by when (one line per side that owes an action), or how the game ended
+    (`why_told`: see `outcome_text`)."""
+    over = outcome_text(match, state, markup, why_told=why_told)
     if over is not None:
         return over
     rules = game_of(match)
@@ -286,8 +298,11 @@ def _words(text: str, most: int) -> str:
 def played_text(played: Played, markup: Markup, limit: int | None = None) -> str:
     """The message that goes with the new board after an action or a stretch of them: what
     happened as the console tells it (`told`: an action that set off much one event a line, a long
-    stretch recapped) and who acts now, fitted to `limit` by `fitted`."""
-    return fitted(told(played, markup), status_text(played.match, played.state, markup), limit)
+    stretch recapped) and who acts now, fitted to `limit` by `fitted`; under the line that ended the
+    game, who won without the reason again ("Game over: @x wins with the <side>.")."""
+    story = told(played, markup)
+    status = status_text(played.match, played.state, markup, why_told=tells_why(story, played.state))
+    return fitted(story, status, limit)
 
 
 def ended_meanwhile_text(

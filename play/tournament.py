@@ -65,6 +65,16 @@ class Withdrawal:
         return self.remaining < 2
 
 
+LATE = 15 * 60  # a game begun this much after its round's pairing is told in the channel as late
+
+
+def began_late(ends_before: float | None, ends_now: float | None) -> bool:
+    """Whether starting a game moved its round's end (`ends_before` -> `ends_now`) as a game begun
+    late does; every game moves it by the moment it takes to start, which is no news (RULES.md "A
+    game begun late")."""
+    return ends_before is not None and ends_now is not None and ends_now - ends_before > LATE
+
+
 def turn_seconds(round_seconds: int) -> int:
     """A tournament game's time per turn: the usual three days, but at most a third of a round."""
     return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
@@ -422,6 +432,7 @@ __all__ = [
     "Table",
     "TournamentService",
     "Withdrawal",
+    "began_late",
     "game_seconds",
     "parse_options",
     "result_of",

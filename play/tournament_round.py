@@ -2,8 +2,9 @@
 thread, its result once over and, while it runs, whose move it is; the bye; who has withdrawn.
 
 Read in two queries whatever the number of boards (the boards, then their matches in one), plus
-the players; nothing here reads a game's state, only what the match row says (status, winner,
-whose turn, the game clocks), so nothing it shows depends on a card or a draw a player may not see.
+the players; what it shows is what the match row says (status, winner, whose clocks run, what is
+left on them), or for a game without a running clock who must act, which every board's status line
+shows too: nothing depends on a card or a draw a player may not see.
 """
 
 from __future__ import annotations
@@ -14,20 +15,21 @@ from data import Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
 from engine import registry
 from engine.protocol import Game
-from play.results import game_clock_left
+from play.results import game_clock_left, game_of, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
 
 
 @dataclass(frozen=True, slots=True)
 class BoardNow:
     """One board as it stands: `result` is `first_id`'s points once over (recorded by the sweep, or
-    read from a match that ended since); `to_move` who must act in a game still going; `started`
+    read from a match that ended since); `to_move` who must act in a game still going (both
+    players in a simultaneous set-up, as play/results.py `waiting_ids` says); `started`
     whether its game has begun (its thread is made a moment after the pairing); `clocks` what is
     left on each player's clock for the game (first, second; seconds), if it has one."""
 
     board: Board
     result: float | None
-    to_move: int | None
+    to_move: tuple[int, ...]
     started: bool
     clocks: tuple[float, float] | None = None
 
@@ -44,6 +46,23 @@ class RoundNow:
     game: Game
     boards: list[BoardNow]
     withdrawn: frozenset[int]
+
+
+def acting(match: Match) -> tuple[int, ...]:
+    """Who must act in an open match, challenger (a tournament's first named) first: whose game
+    clocks run (kept as `waiting_ids` by play/clocks.py, so both players of a simultaneous set-up,
+    with no state read); without a running clock (a game begun before clocks, a quick decision),
+    from its position, as every other whose-move line says it."""
+    clock = match.game_clock
+    if clock is not None and clock.running:
+        waiting: set[int] = set(clock.running)
+    elif match.snapshot is not None:
+        waiting = set(waiting_ids(match, game_of(match).from_json(match.snapshot)))
+    else:
+        waiting = set()
+    if not waiting and match.turn_player_id is not None:
+        waiting = {match.turn_player_id}
+    return tuple(u for u in match.players if u in waiting)
 
 
 def result_of(board: Board, match: Match) -> float | None:
@@ -64,10 +83,10 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
     for board in boards:
         match = matches.get(board.board)
         if board.result is not None or match is None:
-            shown.append(BoardNow(board, board.result, None, match is not None or board.second_id is None))
+            shown.append(BoardNow(board, board.result, (), match is not None or board.second_id is None))
             continue
         result = result_of(board, match)
-        to_move = match.turn_player_id if result is None else None
+        to_move = acting(match) if result is None else ()
         clocks = None
         if result is None and board.second_id is not None:
             a, b = game_clock_left(match, board.first_id, now), game_clock_left(match, board.second_id, now)
@@ -77,4 +96,4 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
     return RoundNow(tournament, registry.game(tournament.game), shown, gone)
 
 
-__all__ = ["BoardNow", "RoundNow", "result_of", "round_now"]
+__all__ = ["BoardNow", "RoundNow", "acting", "result_of", "round_now"]

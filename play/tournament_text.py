@@ -157,6 +157,29 @@ def no_threads_text(tournament: Tournament, markup: Markup) -> str:
     )
 
 
+def _boards(numbers: Sequence[int]) -> str:
+    """ "board 2", "boards 1 and 3", "boards 1, 2 and 5"."""
+    if len(numbers) == 1:
+        return f"board {numbers[0]}"
+    return f"boards {', '.join(str(n) for n in numbers[:-1])} and {numbers[-1]}"
+
+
+def round_moved_text(tournament: Tournament, late: Sequence[int], games: int, markup: Markup) -> str:
+    """Said once in the channel when games begun late (`late`: their board numbers, of the round's
+    `games`) moved the round's end: everyone in the round learns the new end, and why."""
+    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    head = f"{name}: round {tournament.round} of {tournament.rounds} now ends {ends}"
+    if len(late) >= games:
+        return f"{head}, because its games began late and each has the whole round."
+    many = len(late) > 4
+    which = f"{len(late)} of its games" if many else _boards(late)
+    verb = "began late and have" if len(late) > 1 else "began late and has"
+    return (
+        f"{head}, because {which} {verb} the whole round; the other games may go on until then, "
+        "on the clocks they have."
+    )
+
+
 def _their_game(w: Withdrawal, markup: Markup, you: bool) -> str:
     """Where the player's game of this round stands once they withdraw: it plays on."""
     if w.game is None:
@@ -258,7 +281,7 @@ def _board_line(
         whose, units = clocks
 
         def seat(user: int, left: float | None) -> str:
-            mover = now.to_move == user
+            mover = user in now.to_move
             shown = name(user)
             if left is not None and (whose == _BOTH or (whose == _MOVER and mover)):
                 shown += " " + _short_clock(left, units)
@@ -271,8 +294,10 @@ def _board_line(
         state = _result(now, markup, False)
     elif not now.started:
         state = "the game is being set up"
-    elif now.to_move is not None:
-        state = f"{markup.mention(now.to_move)} to move"
+    elif len(now.to_move) > 1:  # a simultaneous set-up: both act at once
+        state = f"{' and '.join(markup.mention(u) for u in now.to_move)} both to move"
+    elif now.to_move:
+        state = f"{markup.mention(now.to_move[0])} to move"
     else:
         state = "under way"
     if now.result is None and now.clocks is not None:
@@ -300,7 +325,8 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
 
 def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     """The round's boards in one message (`limit` characters): in full where they fit; else each
-    board on a short line in board order, without its number or thread (▶ marks whose move it is),
+    board on a short line in board order, without its number or thread (▶ marks whose move it is,
+    both players in a simultaneous set-up),
     with as much of the game clocks as fits: both players' (two units), the clock of the player to
     move (two units, then one), none; else the first boards and how many more. A withdrawn player
     is marked where named and listed at the end. At 64 players the clock of the player to move
@@ -347,6 +373,7 @@ __all__ = [
     "game_text",
     "options_text",
     "pairings_text",
+    "round_moved_text",
     "round_now_text",
     "round_text",
     "signup_text",

@@ -422,6 +422,9 @@ async def test_a_deadline_passing_forfeits_the_game(world: World):
     assert [n.kind for n in notices] == ["forfeit"]
     posted = w.fake.messages_in(w.general)[-1]
     assert "ran out of time" in posted.content and "wins with the Canadians" in posted.content
+    # the notice says why; the status only who won (it said the loss on time twice)
+    assert f"Game over: <@{w.bob.id}> wins with the Canadians**.\n" in posted.content, posted.content
+    assert posted.content.count("ran out of time") == 1, posted.content
     png_of(posted)
     assert await w.match() is None
 
@@ -513,7 +516,13 @@ async def test_rules_history_notify_and_resign(world: World):
     offered = await w.slash(w.bob, "draw", {"choice": "offer"})
     assert not offered.ephemeral
     resigned = await w.slash(w.bob, "resign")
-    assert f"Game over: <@{w.alice.id}> wins with the Germans" in resigned.content
+    # the history line says why, the status who won: the resignation is told once
+    lines = resigned.content.splitlines()
+    assert lines[1:3] == [  # after the draw offer its stretch began with
+        "The Canadians resigned: the Germans win",
+        f"**Game over: <@{w.alice.id}> wins with the Germans**.",
+    ], resigned.content
+    assert resigned.content.count("resigned") == 1, resigned.content
 
 
 async def test_the_token_never_reaches_the_logs(fake_discord, start_bot, botkit, caplog):

@@ -165,3 +165,18 @@ def test_every_command_of_a_subgroup_another_cog_serves_has_its_method() -> None
         assert cog.__cog_name__ == cog_name
         for command in wargames_commands("discord", sub):
             assert callable(getattr(cog, command.name, None)), f"{cog_name}.{command.name}"
+
+
+def test_discord_offers_hand_only_in_the_games_whose_rules_have_hands() -> None:
+    """`hand` in Block Wars or Battlefronts could only answer "You hold nothing secret in this game":
+    Discord's group of a game lists it only where its rules keep something private (a property of the
+    rules, no game named); the console, typed, still answers it everywhere with that sentence."""
+    groups = {node["name"]: {o["name"] for o in node.get("options") or ()} for node in built_payload()}
+    for game in registry.games():
+        assert ("hand" in groups[game.name]) is game.private_info, game.name
+    assert {g.name for g in registry.games() if "hand" in groups[g.name]} == {
+        "fixbayonets",
+        "companycommander",
+    }
+    for game in registry.games():
+        assert any(c.name == "hand" and c.on("console") for c in game_commands(game))

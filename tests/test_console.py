@@ -216,7 +216,9 @@ async def test_deadlines_apply_in_the_console_too(tmp_path: Path) -> None:
     await console.run_lines(["/blockwars history"])
     text = out.getvalue()
     assert "@alice ran out of time and loses the game." in text
-    assert "Game over: @bob wins with the Canadians (" in text and "**" not in text
+    # the notice said why: the status says who won, not the reason again
+    assert "Game over: @bob wins with the Canadians.\n" in text and "**" not in text
+    assert "Canadians (the Germans ran out of time)" not in text
     await console.close()
 
 

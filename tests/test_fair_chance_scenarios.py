@@ -179,7 +179,7 @@ async def test_blockwars_a_mistyped_later_step_is_refused_before_anything_is_dra
 
 
 async def test_companycommander_an_assault_then_a_rally_keeps_the_roll(svc: MatchService) -> None:
-    """`assault A3; play rally C` was refused with "None of your units on the Center is Pinned"
+    """`assault A3; play rally C` was refused with "None of your units in the Center is Pinned"
     when the assault would hit. The roll now stands in both twins: after a stall the rally is
     played, after a rout it is not made and the player is told why."""
     answers = []
@@ -197,7 +197,7 @@ async def test_companycommander_an_assault_then_a_rally_keeps_the_roll(svc: Matc
     assert await logged(svc, 500) == ["assault A3", "play rally C"]
     assert await logged(svc, 501) == ["assault A3"]
     assert isinstance(routed, Played) and routed.not_made is not None
-    assert routed.not_made.why == "None of your units on the Center is Pinned."
+    assert routed.not_made.why == "None of your units in the Center is Pinned."
     assert "6 + 6 = 12" in routed.line
     assert isinstance(stalled, Played) and stalled.not_made is None
 

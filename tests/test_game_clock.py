@@ -17,8 +17,8 @@ from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import status_text, turn_dm_text
 from play.results import Notice, Played, clock_limits, game_clock_left
-from play.tournament import DAY, RoundDone, TournamentService, turn_seconds
-from play.tournament_text import game_text, round_now_text
+from play.tournament import DAY, RoundDone, TournamentService, began_late, turn_seconds
+from play.tournament_text import game_text, round_moved_text, round_now_text
 from play.words import duration_text
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
@@ -700,6 +700,35 @@ async def test_a_game_clock_run_out_when_only_a_formality_was_left_is_a_loss_on_
     over = await db.get_match(match.id)
     assert over.status is Status.FINISHED and over.winner_id == match.other_player(late)
     assert over.game_clock is not None and over.game_clock.left[late] == 0
+
+
+async def test_a_game_begun_late_is_told_as_late_and_one_begun_with_its_round_is_not(
+    store_world: tuple[Database, Clock],
+):
+    """Every game moves its round's end by the moment it took to start (no news); one begun late
+    moves it by its delay, and the channel is told in one line (cogs/tournament.py)."""
+    db, clock = store_world
+    t = services(db, clock)
+    paired = clock.now
+    await one_game(t, clock, late=20)  # the thread took a moment to open
+    prompt = await t.open_in(CHANNEL)
+    assert prompt.round_ends_at == paired + 20 + ROUND  # moved, by that moment
+    assert not began_late(paired + ROUND, prompt.round_ends_at)
+    assert began_late(paired + ROUND, paired + HOUR + ROUND)
+    assert not began_late(None, paired + ROUND)
+    ends = int(prompt.round_ends_at or 0)
+    name = prompt.name
+    assert round_moved_text(prompt, [1], 1, PLAIN) == (
+        f"{name}: round 1 of 1 now ends at {ends}, because its games began late and each has the whole round."
+    )
+    assert round_moved_text(prompt, [2], 4, PLAIN) == (
+        f"{name}: round 1 of 1 now ends at {ends}, because board 2 began late and has the whole round; "
+        "the other games may go on until then, on the clocks they have."
+    )
+    assert "because boards 1, 2 and 4 began late and have the whole round; " in round_moved_text(
+        prompt, [1, 2, 4], 8, PLAIN
+    )
+    assert "because 5 of its games began late and have" in round_moved_text(prompt, [1, 2, 3, 4, 5], 8, PLAIN)
 
 
 async def test_a_game_begun_late_has_the_whole_round_and_the_round_waits_for_it(

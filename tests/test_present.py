@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from cogs._format import DISCORD
+from engine import registry
 from play import HistoryEntry
-from play.present import history_text
+from play.present import history_text, tells_why
 
 
 def entries(n: int, per_turn: int = 2, words: int = 8) -> list[HistoryEntry]:
@@ -185,3 +186,19 @@ def test_a_shortened_text_is_cut_between_words_never_inside_one() -> None:
         kept = cut[:-1]
         assert text.startswith(kept) and text[len(kept)] in " ,(", (most, cut)
         assert not kept.endswith((",", "(", " "))
+
+
+def test_the_end_line_tells_why_so_the_status_need_not_say_it_again() -> None:
+    """Under "The Canadians resigned: the Germans win" the status said "(the Canadians resigned)"
+    again; each game's end line carries its outcome's detail, so `tells_why` finds it there, and
+    only there: a story whose last line is something else keeps the reason in the status."""
+    for game in registry.games():
+        state = game.new_game({}, 7)
+        loser = game.sides[1].name
+        events = state.apply(game.parse("resign"), loser)
+        last = [e.text(None) for e in events][-1]
+        assert tells_why(last, state), (game.name, last)
+        assert tells_why(f"Something first\n{last}\n", state)
+        assert not tells_why(f"{last}\nSomething after", state)
+        assert not tells_why("", state)
+    assert not tells_why("anything", registry.game("blockwars").new_game({}, 7))  # not over

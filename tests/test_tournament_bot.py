@@ -192,6 +192,8 @@ async def test_a_four_player_tournament_of_three_rounds(
     assert len(fake.messages_in(club)) == count
     shown = await fake.slash(players[1], club, "wargames", "tournament", "standings")
     assert standings_png(shown.message).width == 800
+    # every game began with its round: no round's end was said to move
+    assert not [m.content for m in fake.messages_in(club) if "now ends" in m.content]
 
 
 async def test_a_five_player_tournament_with_byes_a_timeout_and_a_player_who_left(

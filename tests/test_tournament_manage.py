@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
 from play.results import Notice
 from play.tournament import DAY, TournamentService
-from play.tournament_round import BoardNow, RoundNow
+from play.tournament_round import BoardNow, RoundNow, acting
 from play.tournament_text import (
     LIMIT,
     _short_clock,
@@ -351,7 +352,7 @@ async def test_the_round_view_names_each_board_as_it_stands(store_world):
     await t.withdraw_from(tournament.id, running.first_id)
     now = await t.round_of(CHANNEL)
     assert [b.result for b in now.boards if b.board.second_id is not None] == [1.0, None]
-    mover = next(b.to_move for b in now.boards if b.board == running)
+    (mover,) = next(b.to_move for b in now.boards if b.board == running)
     match = await db.get_match(running.match_id or 0)
     assert mover == match.turn_player_id and mover in (running.first_id, running.second_id)
     text = round_now_text(now, PLAIN)
@@ -376,9 +377,10 @@ async def test_the_round_view_names_each_board_as_it_stands(store_world):
     assert len(lines) == 4  # the withdrawn player sits at a board: no list of others at the end
 
 
-def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
+def discord_round(players: int, withdrawn: int = 0, together: bool = False) -> RoundNow:
     """A round of `players` at its busiest in words: every board running, real Discord-sized ids
-    (19 digits), a long name, every thread made, some players withdrawn."""
+    (19 digits), a long name, every thread made, some players withdrawn (`together`: both players of
+    every board setting up at once)."""
     base = 1_234_567_890_123_456_789
     tournament = Tournament(
         id=1,
@@ -406,10 +408,11 @@ def discord_round(players: int, withdrawn: int = 0) -> RoundNow:
         # days and hours: half of a 7-day round each at most
         mover, other = (10 + n % 14) * 3600 + 37 * 60.0, 2 * DAY + 5 * 3600.0
         left = (other, mover) if n % 2 else (mover, other)
-        boards.append(BoardNow(board, None, second if n % 2 else first, True, left))
+        movers = (first, second) if together else (second if n % 2 else first,)
+        boards.append(BoardNow(board, None, movers, True, left))
     if players % 2:
         bye = Board(1, 4, players // 2 + 1, base + players - 1, None, None, None, 1.0)
-        boards.append(BoardNow(bye, 1.0, None, True))
+        boards.append(BoardNow(bye, 1.0, (), True))
     from engine import registry
 
     gone = frozenset(base + 2 * n for n in range(withdrawn))
@@ -434,6 +437,50 @@ def test_the_round_view_of_64_players_fits_one_message_with_the_clock_of_each_pl
     odd = round_now_text(discord_round(65, withdrawn=2), DISCORD)  # a bye and 2 marked withdrawn
     assert len(odd) <= LIMIT and "Shortened to fit one message" in odd
     assert "(withdrawn)" in odd and odd.splitlines()[-2].endswith(": bye")
+
+
+def test_the_round_view_of_64_players_setting_up_at_once_marks_both_and_fits_one_message():
+    full = round_now_text(discord_round(4, together=True), DISCORD)
+    assert "<@1234567890123456789> and <@1234567890123456790> both to move; clocks: " in full
+    text = round_now_text(discord_round(64, together=True), DISCORD)
+    assert len(text) <= LIMIT
+    lines = text.splitlines()
+    assert len(lines) == 1 + 32 + 1  # every board is shown, each on one line
+    assert all(line.count("▶") == 2 for line in lines[1:-1])
+    assert lines[1].startswith("▶<@1234567890123456789>") and " v ▶<@1234567890123456790>" in lines[1]
+
+
+async def test_the_round_view_names_both_players_of_a_simultaneous_set_up(store_world):
+    """Fix Bayonets' deployment: both players act at once, so the round view names both (it
+    followed the match's one `turn_player_id`), then only the one still to deploy."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=5,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="fixbayonets",
+        rounds=1,
+        days=2,
+        organiser=True,
+    )
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.second_id is not None and board.thread_id is not None
+    now = await t.round_of(CHANNEL)
+    assert now.boards[0].to_move == (board.first_id, board.second_id)
+    line = round_now_text(now, PLAIN).splitlines()[1]
+    assert f": @{board.first_id} and @{board.second_id} both to move; clocks: " in line
+    match = await db.get_match(board.match_id or 0)
+    assert acting(replace(match, game_clock=None)) == (board.first_id, board.second_id)  # read from play
+    await t.matches.act(board.thread_id, board.first_id, "setup std")
+    now = await t.round_of(CHANNEL)
+    assert now.boards[0].to_move == (board.second_id,)
+    line = round_now_text(now, PLAIN).splitlines()[1]
+    assert f": @{board.second_id} to move; clocks: " in line
 
 
 def test_a_mid_sized_round_view_shows_both_clocks_on_its_short_lines():

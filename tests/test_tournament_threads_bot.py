@@ -1,6 +1,7 @@
 """A tournament whose bot may not open threads in its channel, through the fake Discord on SQLite and
 on PostgreSQL: the channel is told once what permission is missing (not the log alone, every
-minute), and the games start at the next sweep once an admin grants it."""
+minute), and the games start at the next sweep once an admin grants it; begun late, they move the
+round's end, and the channel is told so once."""
 
 from __future__ import annotations
 
@@ -57,6 +58,18 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
         # begun late, it still has the whole round: full clocks, and the round ends later
         assert "Each of you has 1 day on a clock for the whole game" in post.content, post.content
         assert f"The round ends <t:{ends}:R>" in post.content, post.content
+    # the channel is told once, in one line, that the round ends later and why; nobody is pinged
+    await until(lambda: any("now ends" in m.content for m in fake.messages_in(club)))
+    (moved,) = [m for m in fake.messages_in(club) if "now ends" in m.content]
+    assert moved.content == (
+        f"**Threadless**: round 1 of 3 now ends <t:{ends}:R>, because its games began late and each has "
+        "the whole round."
+    )
+    await sweep(bot)  # the next sweep starts nothing and says nothing more
+    assert len([m for m in fake.messages_in(club) if "now ends" in m.content]) == 1
+    # the round view reads the new end
+    view = await fake.slash(players[0], club, "wargames", "tournament", "round")
+    assert view.ephemeral and f"the round ends <t:{ends}:R>" in view.content, view.content
 
 
 async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(

@@ -211,5 +211,5 @@ def test_a_summary_names_each_sides_losses_and_their_standing() -> None:
         "**Americans, 8 actions.** The Germans lost G5 MG 42 team. The Americans lost A2 Scout team. "
         "German losses so far: 3 of 10; American losses so far: 1 of 10."
     )
-    assert lines[1] == "A4 Rifle squad assaults G5 on the Center: a rout, G5 routs"
+    assert lines[1] == "A4 Rifle squad assaults G5 in the Center: a rout, G5 routs"
     assert lines[-1] == "And 6 routine actions: `history` lists each action."

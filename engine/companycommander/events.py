@@ -21,6 +21,7 @@ from engine.companycommander.model import (
     TYPES,
     VICTORY_LOSSES,
     and_list,
+    at_front,
     cards_words,
     other,
     plural,
@@ -139,7 +140,7 @@ class Deployed(Event):
 
     def text(self, viewer: Viewer = None) -> str:
         name = TYPES[self.utype].name
-        return f"the {TITLES[self.side]} deploy {self.unit} {name} on the {FRONT_NAMES[self.front]}"
+        return f"the {TITLES[self.side]} deploy {self.unit} {name} {at_front(self.front)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +350,7 @@ class CardPlayed(Event):
             return (
                 f"{who} against the {them} {FRONT_NAMES[self.front]} ({plural(c.rolls, 'Suppression roll')})"
             )
-        where = f" on their {FRONT_NAMES[self.front]}" if self.front >= 0 else ""
+        where = f" {at_front(self.front, 'their')}" if self.front >= 0 else ""
         if self.unit:
             where = f" on {self.unit} {TYPES[self.utype].name}"
         return f"{who}{where}" + (f": {self.effect}" if self.effect else "")
@@ -383,7 +384,7 @@ class Assaulted(Rolled):
     def text(self, viewer: Viewer = None) -> str:
         head = (
             f"{self.unit} {TYPES[self.utype].name} assaults {unit_words(self.target, self.ttype)} "
-            f"(drawn at random) on the {FRONT_NAMES[self.front]}: {dice_words(self.dice, self.mods)}"
+            f"(drawn at random) {at_front(self.front)}: {dice_words(self.dice, self.mods)}"
         )
         how = {
             "repulsed": "repulsed",
@@ -404,7 +405,7 @@ class Assaulted(Rolled):
             "routed": "a rout",
         }
         return (
-            f"{self.unit} {TYPES[self.utype].name} assaults {self.target} on the {FRONT_NAMES[self.front]}: "
+            f"{self.unit} {TYPES[self.utype].name} assaults {self.target} {at_front(self.front)}: "
             f"{how[self.result]}, {effects_short(self.effects)}"
         )
 

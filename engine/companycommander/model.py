@@ -25,6 +25,14 @@ FRONTS = (LEFT, CENTER, RIGHT)
 FRONT_LETTERS = ("L", "C", "R")
 FRONT_NAMES = ("Left Flank", "Center", "Right Flank")
 ADJACENT = ((CENTER,), (LEFT, RIGHT), (CENTER,))
+
+
+def at_front(front: int, whose: str = "the") -> str:
+    """Where a unit stands, as a reader says it: "on the Left Flank" (a flank is a side one is on),
+    "in the Center" (a place one is in); `whose`: "the", "your", "their"."""
+    return f"{'in' if front == CENTER else 'on'} {whose} {FRONT_NAMES[front]}"
+
+
 _FRONT_WORDS = {
     "l": LEFT,
     "left": LEFT,
@@ -334,6 +342,7 @@ __all__ = [
     "Unit",
     "UnitType",
     "and_list",
+    "at_front",
     "cards_words",
     "front_of",
     "other",

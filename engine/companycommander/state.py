@@ -69,6 +69,7 @@ from engine.companycommander.model import (
     Unit,
     UnitType,
     and_list,
+    at_front,
     other,
     plural,
     sort_cards,
@@ -532,8 +533,8 @@ class State:
             waiting = self.arriving(side)
             if isinstance(action, A.Deploy):
                 assert unit is not None
-                where = FRONT_NAMES[unit.front]
-                return f"{unit.label} is already deployed, on the {where}: use `move` to shift it."
+                where = at_front(unit.front)
+                return f"{unit.label} is already deployed, {where}: use `move` to shift it."
             if isinstance(action, A.Move):
                 assert unit is not None
                 return _move_refusal(unit, action.front)
@@ -578,8 +579,8 @@ class State:
             if busy:
                 return busy
             if not self.enemy_at(side, unit.front):
-                where = FRONT_NAMES[unit.front]
-                return f"The enemy has no unit on the {where}, the front across from {unit.label}."
+                where = at_front(unit.front)
+                return f"The enemy has no unit {where}, the front across from {unit.label}."
         return f"'{action}' cannot be played now."
 
     def _play_refusal(self, action: A.Play, side: str) -> str:
@@ -596,8 +597,8 @@ class State:
                     return f"{why} (an assault or a Surprise Attack ends the Suppression phase)."
                 return f"{why}."
             assert action.front is not None
-            where = FRONT_NAMES[action.front]
-            return f"The enemy has no unit on the {where}: a Support card needs a target there."
+            where = at_front(action.front)
+            return f"The enemy has no unit {where}: a Support card needs a target there."
         if c.code == "reinforcements":
             if self.phase != DEPLOY:
                 return "Reinforcements are played in your Deploy phase."
@@ -610,12 +611,12 @@ class State:
             return "None of your units can assault now."
         if c.code == "rally":
             assert action.front is not None
-            return f"None of your units on the {FRONT_NAMES[action.front]} is Pinned."
+            return f"None of your units {at_front(action.front)} is Pinned."
         if c.code == "ambush":
             assert action.front is not None
             if self.ambush[side] >> action.front & 1:
                 return f"Your {FRONT_NAMES[action.front]} is already under an Ambush."
-            return f"You have no unit on the {FRONT_NAMES[action.front]} to lay an Ambush."
+            return f"You have no unit {at_front(action.front)} to lay an Ambush."
         if c.code == "medic":
             unit = self.unit(action.unit or "")
             if unit is None or unit.side != side:
@@ -1129,7 +1130,7 @@ def _move_refusal(u: Unit, front: int) -> str:
     if u.moved:
         return f"{u.label} has moved this turn: one move a turn."
     if front == u.front:
-        return f"{u.label} is on the {FRONT_NAMES[front]} already."
+        return f"{u.label} is {at_front(front)} already."
     near = " or ".join(FRONT_NAMES[f] for f in ADJACENT[u.front])
     return f"{u.label} may move only to a neighbouring front: from the {FRONT_NAMES[u.front]}, the {near}."
 

@@ -21,6 +21,7 @@ from engine.companycommander.model import (
     TacticsCard,
     Unit,
     and_list,
+    at_front,
     cards_words,
     other,
     plural,
@@ -35,8 +36,8 @@ AMBUSH_EDITION_1 = "every enemy Assault on your units at one front, until your n
 
 
 def unit_words(u: Unit) -> str:
-    """'Rifle squad A7 on the Center (Pinned, 1 Casualty)': what a player needs to pick it."""
-    where = "arriving" if u.front < 0 else f"on the {FRONT_NAMES[u.front]}"
+    """'Rifle squad A7 in the Center (Pinned, 1 Casualty)': what a player needs to pick it."""
+    where = "arriving" if u.front < 0 else at_front(u.front)
     marks = []
     if u.pinned:
         marks.append("Pinned")
@@ -125,7 +126,7 @@ def describe(view: View, action: Action) -> str:
     name = f"{u.type.name} {u.label}"
     them = ADJECTIVES[other(u.side)]
     if isinstance(action, A.Deploy):
-        return f"Deploy {name} on the {FRONT_NAMES[action.front]}"
+        return f"Deploy {name} {at_front(action.front)}"
     if isinstance(action, A.Move):
         src, dst = FRONT_NAMES[u.front], FRONT_NAMES[action.front]
         return f"Move {name} from the {src} to the {dst} (no attack this turn)"
@@ -161,7 +162,7 @@ def _play_words(state: State, action: A.Play) -> str:
     if c.code == "rally":
         assert action.front is not None
         pinned = [u.label for u in state.at(side, action.front) if u.pinned]
-        return f"Play Rally on your {FRONT_NAMES[action.front]}: {and_list(pinned)} no longer Pinned"
+        return f"Play Rally {at_front(action.front, 'your')}: {and_list(pinned)} no longer Pinned"
     if c.code == "ambush":
         assert action.front is not None
         lasts = (
@@ -169,7 +170,7 @@ def _play_words(state: State, action: A.Play) -> str:
             if state.ambush_once
             else "every enemy Assault there until your next turn"
         )
-        return f"Play Ambush on your {FRONT_NAMES[action.front]}: {lasts} is at −3"
+        return f"Play Ambush {at_front(action.front, 'your')}: {lasts} is at −3"
     if c.code == "medic":
         u = state.unit(action.unit or "")
         what = f"{u.type.name} {u.label}" if u else action.unit

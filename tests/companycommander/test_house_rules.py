@@ -127,7 +127,7 @@ def test_h4_a_card_needs_its_target() -> None:
     s = build({"A1": "rifles C", "G1": "rifles C"}, hands={A: ["sniper", "rally", "medic", "ambush"]})
     for text, why in (
         ("play sniper L", "no unit on the Left Flank"),
-        ("play rally C", "None of your units on the Center is Pinned"),
+        ("play rally C", "None of your units in the Center is Pinned"),
         ("play medic A1", "no Casualty marker"),
         ("play ambush L", "no unit on the Left Flank to lay an Ambush"),
     ):
@@ -171,7 +171,7 @@ def test_h4_rally_medic_and_reinforcements() -> None:
     )
     events = command(s, "play rally C")
     assert not unit(s, "A1").pinned and not unit(s, "A2").pinned and unit(s, "A3").pinned
-    assert "the Americans play Rally on their Center: A1 and A2 are no longer Pinned" in history(events)
+    assert "the Americans play Rally in their Center: A1 and A2 are no longer Pinned" in history(events)
     command(s, "play medic A2")
     assert unit(s, "A2").cas == 0
     events = command(s, "play reinforcements")

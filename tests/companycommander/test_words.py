@@ -8,7 +8,7 @@ import pytest
 
 from engine.companycommander import actions as A_
 from engine.companycommander.actions import parse
-from engine.companycommander.model import TACTICS, Options
+from engine.companycommander.model import TACTICS, Options, at_front
 from engine.companycommander.state import DEPLOY, DISCARD, new_game
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import RESIGN
@@ -118,7 +118,7 @@ def test_apply_refuses_every_action_legal_actions_does_not_list() -> None:
         ({"A1": "rifles C", "G1": "rifles C"}, "recon", "move A1 L", "The Deploy phase is over"),
         ({"A1": "rifles C", "G1": "rifles C"}, "recon", "tactics", "The Deploy phase is over"),
         ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "end", "Finish the Deploy phase first: `tactics`"),
-        ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "deploy A1 L", "already deployed, on the Center"),
+        ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "deploy A1 L", "already deployed, in the Center"),
         ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "discard medic", "more than seven"),
         ({"A1": "rifles C", "G1": "rifles C"}, DEPLOY, "extra squad", "once a turn, when he was in play"),
         (
@@ -212,6 +212,10 @@ def test_descriptions_read_as_a_player_would_want() -> None:
     assert words["assault A2"] == "Heavy MG team A2 assaults the German Center (2 units there, one at random)"
     assert GAME.group_label(view, "A3") == "Rifle squad A3 on the Left Flank (Pinned, 1 Casualty)"
     assert GAME.group_label(view, "artillery") == "Artillery Barrage card"
+    # a unit is in the Center (a place) and on a flank (a side); a barrage still falls on a front
+    assert GAME.group_label(view, "A2") == "Heavy MG team A2 in the Center"
+    assert [at_front(f) for f in (0, 1, 2)] == ["on the Left Flank", "in the Center", "on the Right Flank"]
+    assert at_front(1, "your") == "in your Center"
 
 
 def test_the_channel_menu_never_shows_a_card() -> None:
