@@ -71,8 +71,9 @@ class LiveMatches:
             (lambda: rng.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
         )
         # a channel's seal, the secret of its next game (play/challenges.py): from the OS, or in a
-        # seeded run from a generator of its own, so that drawing one leaves `rng`'s games alone
-        seals = random.Random("channel seals")
+        # seeded run from a generator of its own, so that drawing one leaves `rng`'s games alone; it
+        # is seeded by `rng`'s state (read, not drawn from), so each seed has its own seals
+        seals = random.Random(repr(rng.getstate()) if rng else "channel seals")
         self.new_seal: Callable[[], bytes] = (
             (lambda: seals.randbytes(32)) if rng else (lambda: secrets.token_bytes(32))
         )
