@@ -189,7 +189,8 @@ class Tournaments(commands.Cog):
         message = await interaction.original_response()
         await self.service.set_message(tournament, message.id)
         if tournament.seal_commitment is not None:
-            # the seal in a message of its own, never edited (the sign-up list is), before any join
+            # the seal in a message of its own, never edited (the sign-up list is), right after the
+            # list: a join in between does no harm, since one join after the seal fixes the dice
             sealed = await interaction.followup.send(fairness.tournament_seal_text(tournament), wait=True)
             await self.service.seal_shown(tournament, sealed.id)
 

@@ -117,7 +117,7 @@ class ConsoleTournaments:
                 organiser=True,
             )
             console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
-            if made.seal_commitment is not None:  # its own line, before anyone can join
+            if made.seal_commitment is not None:  # its own line, before anyone here can join
                 console.say(fairness.tournament_seal_text(made))
                 await self.service.seal_shown(made)
         elif sub in ("join", "leave") and rest in ([], ["confirm"]):
