@@ -78,13 +78,22 @@ def pg_server() -> Iterator[pgserver.PgServer]:
         server.stop()
 
 
+# A test's database is dropped when the next one is made, not in its own teardown: the fixtures that
+# close a test's stores are often torn down after this one (an autouse fixture is set up first), and a
+# pool can then be half-way through opening a connection on the test's stopped loop. A DROP waits for
+# that connection's backend, which waits for the client until the server's authentication_timeout:
+# a whole minute for nothing (2026-11-28, tests/test_sealed.py). The session's server takes the
+# last ones with it.
+_made: list[str] = []
+
+
 def _fresh_database(server: pgserver.PgServer, template: str) -> Iterator[str]:
     name = f"test_{os.getpid()}_{next(_names)}"
-    asyncio.run(_admin(server, f"CREATE DATABASE {name} TEMPLATE {template}{server.copy_clause}"))
-    try:
-        yield server.url(name)
-    finally:
-        asyncio.run(_admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    earlier = [f"DROP DATABASE IF EXISTS {made} WITH (FORCE)" for made in _made]
+    _made.clear()
+    asyncio.run(_admin(server, *earlier, f"CREATE DATABASE {name} TEMPLATE {template}{server.copy_clause}"))
+    _made.append(name)
+    yield server.url(name)
 
 
 @pytest.fixture
