@@ -27,28 +27,16 @@ from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures
 from tests.test_sealed import CHANNEL as HERE
 from tests.test_sealed import GUILD as SEALED_GUILD
 from tests.test_sealed import OTHER, _sealed_record, ai_game, open_service, shown_seal, snowflake
+from tests.test_sealed_tournament import one_round, services
 from tests.test_tournament_bot import bot, create_and_fill, setup_club, until  # noqa: F401 (pytest fixtures)
 
 GUILD, CHANNEL, THREAD, OTHER_THREAD = 5, 100, 1001, 1002
 ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
 
 
-def services(db: Database, clock: Clock) -> tuple[MatchService, TournamentService]:
-    matches = MatchService(db, clock=clock, rng=random.Random(3), seeded_inputs=False)
-    return matches, TournamentService(db, matches, clock=clock)
-
-
 async def sealed_tournament(t: TournamentService, clock: Clock, players: tuple[int, ...]) -> Tournament:
     """A one-round Block Wars tournament, its seal shown, `players` joined after it, started."""
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game="blockwars",
-        rounds=1,
-        days=2,
-        organiser=True,
-    )
+    made = await one_round(t)
     assert await t.seal_shown(made, snowflake(clock.now, 1))
     clock.now += 60
     for n, user in enumerate(players):
@@ -136,15 +124,7 @@ async def finished_tournament_game(
 ) -> tuple[Tournament, dict]:
     """A one-round tournament of Alice and Bob (its seal shown or, after a crash, not), its game
     resigned, the round closed; the tournament and its game's record."""
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game="blockwars",
-        rounds=1,
-        days=2,
-        organiser=True,
-    )
+    made = await one_round(t)
     if show:
         assert await t.seal_shown(made, snowflake(clock.now, 1))
     clock.now += 60

@@ -14,7 +14,7 @@ import time
 from bot import WargamesBot
 from data import Database, Status
 from data.db import count
-from data.tournaments import TournamentStatus
+from data.tournaments import Tournament, TournamentStatus
 from engine import chance, fairness
 from play import MatchService
 from play import fairness as play_fairness
@@ -34,12 +34,9 @@ def services(db: Database, clock: Clock) -> tuple[MatchService, TournamentServic
     return matches, TournamentService(db, matches, clock=clock)
 
 
-async def test_a_tournament_game_comes_from_the_tournaments_seal_and_verifies_before_and_after_its_end(
-    store_world,
-) -> None:
-    db, clock = store_world
-    matches, t = services(db, clock)
-    made = await t.create(
+async def one_round(t: TournamentService) -> Tournament:
+    """A one-round Block Wars tournament of two days, just made (its seal drawn, not yet shown)."""
+    return await t.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user_id=ORGANISER,
@@ -48,6 +45,14 @@ async def test_a_tournament_game_comes_from_the_tournaments_seal_and_verifies_be
         days=2,
         organiser=True,
     )
+
+
+async def test_a_tournament_game_comes_from_the_tournaments_seal_and_verifies_before_and_after_its_end(
+    store_world,
+) -> None:
+    db, clock = store_world
+    matches, t = services(db, clock)
+    made = await one_round(t)
     assert made.seal_commitment is not None and made.seal_secret is not None
     assert made.seal_secret not in repr(made)
     assert made.seal_commitment == chance.commitment(bytes.fromhex(made.seal_secret))
@@ -102,15 +107,7 @@ async def test_a_tournament_stored_before_seals_starts_its_games_as_before(store
     """A tournament without a seal (made before migration 0010) draws each game's secret at its start."""
     db, clock = store_world
     matches, t = services(db, clock)
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game="blockwars",
-        rounds=1,
-        days=2,
-        organiser=True,
-    )
+    made = await one_round(t)
     for user in (ALICE, BOB):
         await t.join(made, user)
     await t.start(CHANNEL, organiser=True)
