@@ -54,11 +54,10 @@ def test_the_places_mark_contested_and_held_fronts_in_colour_and_in_numbers() ->
     assert box(2) == INDEX["front"] and box(1) == INDEX["zone"]
 
 
-def test_the_totals_say_who_stands_at_a_front(monkeypatch) -> None:
-    """Colour is never the only cue: a front held alone shows a dash for the side not there."""
+def words_drawn(monkeypatch, s) -> list[str]:
+    """Every text the board of `s` draws, in order (the palette's text calls, listened to)."""
     from render.battlefronts import theme
 
-    s = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"], BLUE: ["7C"]}}, round=3, phase=MOVE)
     said: list[str] = []
     real = theme.PALETTE.text
 
@@ -69,6 +68,13 @@ def test_the_totals_say_who_stands_at_a_front(monkeypatch) -> None:
     monkeypatch.setattr(theme.PALETTE, "text", text)
     with measuring():
         draw(s)
+    return said
+
+
+def test_the_totals_say_who_stands_at_a_front(monkeypatch) -> None:
+    """Colour is never the only cue: a front held alone shows a dash for the side not there."""
+    s = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"], BLUE: ["7C"]}}, round=3, phase=MOVE)
+    said = words_drawn(monkeypatch, s)
     assert said.count("–") == 1 + 2 * 3  # F1's Blues; F2, F4 and F5 both sides
     assert "5" in said and "6" in said and "7" in said
 
@@ -195,19 +201,8 @@ def test_a_lost_card_chip_keeps_its_cross_off_the_rank_and_suit() -> None:
 def test_a_sides_card_count_says_the_cards_are_in_play(monkeypatch) -> None:
     """'52 cards left' under 'deck 5' read as a second deck: the count is of the cards in play, the
     deck and the battalions together."""
-    from render.battlefronts import theme
-
     s = build({"F1": {RED: ["5H"]}, "F3": {RED: ["6H"], BLUE: ["7C"]}}, round=3, phase=MOVE)
-    said: list[str] = []
-    real = theme.PALETTE.text
-
-    def text(words: str, *args, **kw):
-        said.append(words)
-        return real(words, *args, **kw)
-
-    monkeypatch.setattr(theme.PALETTE, "text", text)
-    with measuring():
-        draw(s)
+    said = words_drawn(monkeypatch, s)
     counts = [w for w in said if " in play · " in w]
     assert len(counts) == 2 and not any("cards left" in w for w in said)
     assert f"{s.cards_left(RED)} cards in play · 0 lost" in counts
