@@ -221,7 +221,14 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
                 "not that the bot did not try several secrets before showing one.",
             )
         return
-    report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
+    if all(i.endswith(":-") for i in inputs):  # the console: a command has no id to give
+        report.add(
+            True,
+            f"Players' inputs mixed in: {listed} (no ids: none was given). The sealed secret alone, "
+            "fixed before the challenge, sets the dice.",
+        )
+    else:
+        report.add(True, f"Players' inputs mixed in, all after the sealed commitment was shown: {listed}.")
     _seal_channel(report, record, seal)
     # what a reader looks for in the channel: the latest commitment sealed there before the challenge
     look = (

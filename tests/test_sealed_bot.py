@@ -7,14 +7,20 @@ game ends (docs/fairness.md, "Sealed in advance")."""
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import random
 import re
 import time
 from pathlib import Path
 
 import pytest
 
+from console.app import Console
+from data import Database
 from engine import fairness
+from play import MatchService
+from tests.clock import Clock
 from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
@@ -223,3 +229,22 @@ async def test_a_games_end_owed_since_a_crash_seals_the_next_game_when_posted(wo
             break
         await asyncio.sleep(0.02)
     assert seal.message_id == end.id
+
+
+async def test_the_console_claims_no_input_after_the_seal_when_it_has_no_ids(tmp_path: Path) -> None:
+    """The console's commands have no ids (a `-` stands for each), as `make run` plays: its verify
+    says no input was given and that the seal alone set the dice, not that inputs came after it."""
+    clock = Clock(1_790_000_000.0)
+    db = await Database.open(tmp_path / "console.db", clock=clock)
+    out = io.StringIO()
+    service = MatchService(db, clock=clock, rng=random.Random(5), seeded_inputs=False)
+    console = Console(service, boards=tmp_path / "boards", out=out, ai_budget=0.05)
+    try:
+        lines = ["/wargames seal", "/blockwars challenge @bob", "/as bob", "/blockwars accept"]
+        assert await console.run_lines([*lines, "/blockwars resign", "/wargames verify"]) == 0
+        text = out.getvalue()
+        assert "Verified" in text and "❌" not in text, text
+        assert "challenge:-, accept:- (no ids: none was given). The sealed secret alone" in text
+        assert "all after the sealed commitment was shown" not in text
+    finally:
+        await db.close()
