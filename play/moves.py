@@ -133,6 +133,9 @@ class Moves(Challenges):
                 draw = any(isinstance(a, DrawOffer | DrawDecline) for a in actions)
                 raise self.still_private(match, held, draw=draw)
             before = live[1]
+            if held is None and self._draw_waits(match, before, side, actions):
+                # the same answer as when they have begun: which of the two it is stays theirs
+                raise self._draw_waits_answer(match, before)
             quick_before = before.quick_decision()
             chain = self.run_chain(match, rules, before, side, actions, self.markup)
             state, steps, refused = chain.state, chain.steps, chain.refused
@@ -318,15 +321,32 @@ class Moves(Challenges):
         one they had before that turn's first step (whose turn it is, as the channel's board says),
         so it tells nothing of the steps, nor whether there are any. A draw offered or declined
         (`draw`) is told to wait for the hand-off: its board would show the turn so far."""
-        rules = game_of(match)
         if not draw:
-            return NotYourTurn(self._waiting_for(match, rules, held.seen.state, self.markup))
-        side = match.side_of(held.player_id)
-        who = self.markup.mention(held.player_id)
-        title = f" ({rules.side(side).title})" if side is not None else ""
+            return NotYourTurn(self._waiting_for(match, game_of(match), held.seen.state, self.markup))
+        return self._draw_waits_answer(match, held.seen.state)
+
+    @staticmethod
+    def _draw_waits(match: Match, state: State, side: str, actions: Sequence[Action]) -> bool:
+        """Whether a draw offered or declined by `side` waits for the other player's hand-off: always
+        while a person takes their turn and `side` is not to act, whether or not that turn has begun,
+        so the answer tells nothing of it (RULES.md, "Your turn is yours"). The AI's turn is never
+        private: an offer made while it thinks is weighed at once."""
+        if state.is_over() or side in state.to_act() or match.sides[side] == match.ai_player_id:
+            return False  # the AI's own answer is the AI's business (play/ai_turns.py)
+        if not any(isinstance(a, DrawOffer | DrawDecline) for a in actions):
+            return False
+        return any(match.sides[s] != match.ai_player_id for s in state.to_act())
+
+    def _draw_waits_answer(self, match: Match, state: State) -> NotYourTurn:
+        """The answer to a draw offered or declined while the other player takes their turn: the same
+        words before their first step and after it."""
+        rules = game_of(match)
+        who = " and ".join(
+            f"{self.markup.mention(match.sides[s])} ({rules.side(s).title})" for s in sorted(state.to_act())
+        )
         return NotYourTurn(
-            f"{who}{title} is still taking their turn. You can act once they hand it over: "
-            "the channel then gets the board of their whole turn."
+            f"{who} is taking their turn. A draw is offered or declined on your own turn: try again once "
+            "they hand it over (the channel then gets the board of their whole turn)."
         )
 
     async def _refuse_if_not_their_turn(self, match: Match, user_id: int) -> None:

@@ -49,7 +49,7 @@ async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and
     assert all(m.ephemeral for m in step.messages)  # her step is hers alone
     offer = await w.slash(w.bob, "draw", {"choice": "offer"})
     assert [m for m in offer.messages if not m.ephemeral] == []
-    assert "still taking their turn" in offer.content
+    assert "is taking their turn. A draw is offered or declined on your own turn" in offer.content
     assert "1 action left" not in offer.content
     for user in (w.bob, w.eve):
         board = await w.slash(user, "board")
@@ -59,6 +59,28 @@ async def test_a_draw_offer_during_the_other_players_private_turn_is_refused_and
         assert "a6-a5" not in history.content and "draw" not in history.content
     undone = await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
     assert "you took back `a6-a5`" in undone.content
+
+
+async def test_a_waiting_players_draw_offer_or_decline_tells_nothing_of_whether_she_has_begun(
+    world: World,  # noqa: F811
+) -> None:
+    """Bob's draw offer (or decline) during Alice's turn got through before her first step and was
+    told to wait after it: any offer told him whether she had begun. It now always waits, in the
+    same words before her first step and after it (RULES.md, "Your turn is yours")."""
+    w = world
+    await deployed(w)
+    answers = {}
+    for moment in ("before", "after"):
+        offer = await w.slash(w.bob, "draw", {"choice": "offer"})
+        decline = await w.slash(w.bob, "draw", {"choice": "decline"})
+        assert all(m.ephemeral for m in [*offer.messages, *decline.messages])
+        answers[moment] = (offer.content, decline.content)
+        if moment == "before":
+            step = await w.slash(w.alice, "play", {"action": "a6-a5"})
+            assert all(m.ephemeral for m in step.messages)
+    assert answers["before"] == answers["after"]
+    assert "on your own turn" in answers["before"][0]
+    assert "draw" not in (await w.slash(w.eve, "history")).content
 
 
 async def test_declining_a_draw_during_the_other_players_private_turn_waits_for_the_hand_off(
@@ -74,7 +96,10 @@ async def test_declining_a_draw_during_the_other_players_private_turn_waits_for_
     assert all(m.ephemeral for m in step.messages)
     declined = await w.slash(w.bob, "draw", {"choice": "decline"})
     assert [m for m in declined.messages if not m.ephemeral] == []
-    assert "still taking their turn" in declined.content and "1 action left" not in declined.content
+    assert (
+        "is taking their turn. A draw is offered or declined on your own turn" in declined.content
+        and "1 action left" not in declined.content
+    )
     history = await w.slash(w.eve, "history")
     assert "a6-a5" not in history.content and "decline" not in history.content
 

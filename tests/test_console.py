@@ -434,7 +434,10 @@ async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(
     words answer the offer (they used to be read as the challenge's accept, "takes no options")."""
     console, out = await open_console(tmp_path)
     await console.run_lines(START)
-    assert await console.run_lines(["/as alice", "offer draw", "/as bob", "decline draw"]) == 0
+    # a draw is declined on one's own turn: Bob answers once Alice has handed hers over
+    lines = ["/as alice", "offer draw", "a6-a5; b6-b5", "/as bob", "decline draw"]
+    assert await console.run_lines(lines) == 0
+    assert "Canadians: decline the draw" in out.getvalue()
     assert "takes no options" not in out.getvalue()
     match, state = await console.service.current(console.channel_id)
     assert match.status is Status.ACTIVE and not state.is_over()

@@ -247,10 +247,16 @@ async def test_full_game_to_the_end_records_stats_and_history(store: str, clock:
 async def test_resign_and_draw_by_agreement(store: str, clock: Clock) -> None:
     svc = await open_service(store, clock)
     await started(svc)
-    await svc.act(CHANNEL, BOB, "offer draw")  # either player, at any time
+    # a draw is offered on your own turn: Bob's waits for Alice's hand-off, in the words he would get
+    # after her first step, so it tells nothing of her turn (RULES.md, "Your turn is yours")
+    with pytest.raises(
+        NotYourTurn, match=r"is taking their turn\. A draw is offered or declined on your own turn"
+    ):
+        await svc.act(CHANNEL, BOB, "offer draw")
+    await svc.act(CHANNEL, ALICE, "offer draw")
     with pytest.raises(IllegalMove):
-        await svc.act(CHANNEL, BOB, "accept draw")
-    played = await svc.act(CHANNEL, ALICE, "accept draw")
+        await svc.act(CHANNEL, ALICE, "accept draw")
+    played = await svc.act(CHANNEL, BOB, "accept draw")  # an offer is accepted at any time
     assert played.over and played.match.winner_id is None
     assert (await svc.stats(GUILD, GAME, ALICE)).draws == 1
 
