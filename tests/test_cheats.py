@@ -32,6 +32,7 @@ from tests.test_fair_chance import answer, match_of, twin_moments
 from tests.test_service import ALICE as SERVICE_ALICE
 from tests.test_service import CHANNEL as SERVICE_CHANNEL
 from tests.test_service import ai_game
+from tests.test_turn_ends import battlefronts_begun
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 from tests.test_undo_hidden import quiet_step
 
@@ -200,17 +201,8 @@ async def test_a_private_step_that_leaves_only_a_formality_keeps_the_turns_deadl
     everything), and after she took the step back the short deadline stayed, and the sweep would
     have had her lose on time; in a tournament her game clock stopped too. A private step now leaves
     both clocks alone."""
-    svc = await open_service(tmp_path / "bf.db")
-    await svc.challenge(
-        guild_id=10,
-        channel_id=100,
-        challenger_id=1,
-        opponent_id=2,
-        game="battlefronts",
-        side="red",
-        game_seconds=7 * 24 * 3600,  # a tournament's game clock, which a quick decision stops
-    )
-    await svc.accept(100, 2)
+    # a tournament's game clock, which a quick decision stops
+    svc = await battlefronts_begun(tmp_path, game_seconds=7 * 24 * 3600)
     match, played = await to_a_private_formality(svc, 100)
     user = played.actor_id
     other = match.other_player(user)

@@ -40,9 +40,11 @@ async def private_steps(svc: MatchService, channel: int) -> list[str]:
     raise AssertionError("no private turn of two steps came")
 
 
-async def battlefronts_begun(tmp_path: Path, options: dict[str, object] | None = None) -> MatchService:
+async def battlefronts_begun(
+    tmp_path: Path, options: dict[str, object] | None = None, game_seconds: int | None = None
+) -> MatchService:
     """A Battlefronts game in channel 100 on a fresh SQLite file: player 1 (the Reds) challenged
-    player 2, who accepted."""
+    player 2, who accepted (with a clock for the whole game of `game_seconds`, if given)."""
     svc = await open_service(tmp_path / "bf.db")
     await svc.challenge(
         guild_id=10,
@@ -52,6 +54,7 @@ async def battlefronts_begun(tmp_path: Path, options: dict[str, object] | None =
         game="battlefronts",
         side="red",
         options=options,
+        game_seconds=game_seconds,
     )
     await svc.accept(100, 2)
     return svc
