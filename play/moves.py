@@ -122,20 +122,16 @@ class Moves(Challenges):
                 expected_version = None  # the channel's board is still the newest this player has
             if expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
-            if (
-                held is not None
-                and side not in held.seen.state.to_act()
-                and not all(a.anytime and not isinstance(a, DrawOffer | DrawDecline) for a in actions)
-            ):
-                # Before the game's own checks: a refusal worded on the position as it is would tell
-                # of steps the other player may yet take back (RULES.md, "Your turn is yours"). A
-                # draw offered or declined waits too: its board would show the turn so far.
-                draw = any(isinstance(a, DrawOffer | DrawDecline) for a in actions)
-                raise self.still_private(match, held, draw=draw)
             before = live[1]
-            if held is None and self._draw_waits(match, before, side, actions):
-                # the same answer as when they have begun: which of the two it is stays theirs
-                raise self._draw_waits_answer(match, before)
+            seen = held.seen.state if held is not None else before  # what this player may know
+            if self._draw_waits(match, seen, side, actions):
+                # a draw offered or declined waits for the hand-off, begun or not: its board would
+                # show the turn so far, and an answer only once begun would tell that it had
+                raise self._draw_waits_answer(match, seen)
+            if held is not None and side not in seen.to_act() and not all(a.anytime for a in actions):
+                # Before the game's own checks: a refusal worded on the position as it is would tell
+                # of steps the other player may yet take back (RULES.md, "Your turn is yours").
+                raise self.still_private(match, held)
             quick_before = before.quick_decision()
             chain = self.run_chain(match, rules, before, side, actions, self.markup)
             state, steps, refused = chain.state, chain.steps, chain.refused
@@ -316,14 +312,11 @@ class Moves(Challenges):
         # would tell them they are not playing.
         return match, game_of(match).private_text(state.view(side)) or ""
 
-    def still_private(self, match: Match, held: PrivateTurn, *, draw: bool = False) -> NotYourTurn:
+    def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
         """The answer to a player who would act while the other still takes a turn in private: the
         one they had before that turn's first step (whose turn it is, as the channel's board says),
-        so it tells nothing of the steps, nor whether there are any. A draw offered or declined
-        (`draw`) is told to wait for the hand-off: its board would show the turn so far."""
-        if not draw:
-            return NotYourTurn(self._waiting_for(match, game_of(match), held.seen.state, self.markup))
-        return self._draw_waits_answer(match, held.seen.state)
+        so it tells nothing of the steps, nor whether there are any."""
+        return NotYourTurn(self._waiting_for(match, game_of(match), held.seen.state, self.markup))
 
     @staticmethod
     def _draw_waits(match: Match, state: State, side: str, actions: Sequence[Action]) -> bool:
