@@ -39,6 +39,7 @@ async def open_one(t: TournamentService, players: list[int], rounds: int = 3) ->
         days=2,
         organiser=True,
     )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in players:
         await t.join(made, user)
 
@@ -69,6 +70,9 @@ async def test_refusals_change_nothing(store_world):
     made = await t.create(**base, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="already runs a tournament"):
         await t.create(**base, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="count only once its dice seal is shown in its channel"):
+        await t.join(made, 11)  # the seal comes first: no sign-up counts before it
+    await t.seal_shown(made)
     await t.join(made, 11)
     with pytest.raises(BadRequest, match="already signed up"):
         await t.join(made, 11)

@@ -90,7 +90,7 @@ async def create_and_fill(
         {"game": GAME, "rounds": 3, "days": 2, "name": name},
         messages=2,
     )
-    signup, sealed = created.messages  # the sign-up list, then the tournament's seal (docs/fairness.md)
+    sealed, signup = created.messages  # the tournament's seal, then the sign-up list (docs/fairness.md)
     assert not signup.ephemeral and not sealed.ephemeral
     assert "The dice of every game of this tournament are sealed: commitment `" in sealed.content
     assert f"**{name}**: a Swiss tournament of Block Wars, 3 rounds of 2 days each." in signup.content
@@ -271,7 +271,7 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     made = await fake.slash(
         alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
-    made_signup = made.messages[0]  # its seal follows in a message of its own
+    made_signup = made.messages[1]  # after its seal, in a message of its own
     assert (
         not made_signup.ephemeral
         and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made_signup.content
