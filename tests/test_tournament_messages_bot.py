@@ -92,7 +92,7 @@ async def test_a_sign_up_before_a_seal_cut_short_by_a_crash_shows_the_seal_and_i
     await start_bot(bot)
     bot.service.seeded_inputs = False  # the joins' ids are their inputs, as in production
     await crash_while_making(fake, bot, club, "Crash Cup")
-    store = TournamentStore(bot.database)  # type: ignore[arg-type]
+    store = TournamentStore(bot.database)
     made = await owed(store, club)
     assert made.sealed_at is None and made.message_id is None and made.seal_commitment is not None
 
