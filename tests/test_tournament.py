@@ -236,6 +236,8 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
             await console.handle(line)
         text = out.getvalue()
         assert "Club: a Swiss tournament of Block Wars, 1 round of 1 day each." in text
+        # the seal first, as in Discord: every sign-up follows it
+        assert 0 <= text.index("of this tournament are sealed: commitment") < text.index("Club: a Swiss")
         assert "Type `/wargames tournament join` to play" in text
         assert "✗ A tournament needs at least 2 players; 1 has signed up so far." in text
         assert "✗ You are already signed up for this tournament." in text
