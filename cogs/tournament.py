@@ -15,6 +15,7 @@ import asyncio
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -354,7 +355,7 @@ class Tournaments(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=True),
             wait=True,
         )
-        await self.service.round_shown(tournament, 1, sent.id)  # its end is corrected if it moves
+        await self.remember(self.service.round_shown(tournament, 1, sent.id))  # its end may move
         await self.refresh_signup(tournament)
         await self.start_boards(tournament, started.boards)
 
@@ -505,7 +506,7 @@ class Tournaments(commands.Cog):
             view=seen.view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        await self.service.board_shown(board, sent.id)  # it states the round's end, which may move
+        await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
         return True
 
     async def no_threads(self, tournament: Tournament, channel: discord.TextChannel) -> None:
@@ -619,7 +620,16 @@ class Tournaments(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         if item.boards:  # it announces the next round, with its end
-            await self.service.round_shown(tournament, item.table.round + 1, sent.id)
+            await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+
+    @staticmethod
+    async def remember(kept: Awaitable[None]) -> None:
+        """Keep the id of a message that states a round's end, to correct it if the end moves: a
+        store out of reach costs that correction alone, never the post's own work."""
+        try:
+            await kept
+        except StoreUnavailable as exc:
+            log.warning("Could not keep a tournament message's id (%s): its round's end stays as posted", exc)
 
 
 async def setup(bot: commands.Bot) -> None:
