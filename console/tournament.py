@@ -116,10 +116,10 @@ class ConsoleTournaments:
                 options=opts.get("options", ""),
                 organiser=True,
             )
-            console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
-            if made.seal_commitment is not None:  # its own line, before anyone here can join
+            if made.seal_commitment is not None:  # its own line, first: every sign-up follows it
                 console.say(fairness.tournament_seal_text(made))
                 await self.service.seal_shown(made)
+            console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
         elif sub in ("join", "leave") and rest in ([], ["confirm"]):
             tournament = await self.service.open_in(channel)
             if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
