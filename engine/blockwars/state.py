@@ -132,14 +132,18 @@ class Decision:
         """The decision with the side that must take it: "Germans: the King calls ..."."""
         return f"{self.side.title}: {self.question(legal)}"
 
-    def question(self, legal: Sequence[Action] = ()) -> str:
-        """What must be decided and the exact words that answer it, addressed to the side deciding.
+    def question(self, legal: Sequence[Action] = (), *, public: bool = False) -> str:
+        """What must be decided and the exact words that answer it: addressed to the side deciding
+        ("your aircraft"), or, `public`, worded for everyone who reads the board in the channel,
+        which names the side ("the Canadians' aircraft").
 
         `legal` (the decision's legal answers) gives the examples real squares and aircraft.
         """
+        side = self.side
+        whose = f"the {side.title}'" if public else "your"
         if self.kind == "barrage":
             gas = (
-                " Or declare your once-a-game poison gas: `gas e4`."
+                f" Or declare {'the' if public else 'your'} once-a-game poison gas: `gas e4`."
                 if any(isinstance(a, A.Barrage) and a.gas for a in legal)
                 else ""
             )
@@ -148,25 +152,29 @@ class Decision:
                 f"e.g. `barrage e4`.{gas}"
             )
         if self.kind == "ace":
-            return f"the Ace brings a reinforcement onto your back row. Answer {_ace_answers(legal)}."
+            return f"the Ace brings a reinforcement onto {whose} back row. Answer {_ace_answers(legal)}."
         if self.kind == "fly":
             planes = [str(a) for a in legal if isinstance(a, A.Fly)] or ["fly A", "fly B"]
             return f"the Jack starts an air battle. Choose the aircraft that flies: {_either(planes)}."
         if self.kind == "dogfight":
             planes = [str(a) for a in legal if isinstance(a, A.Dogfight)] or ["dogfight A"]
+            enemy = side.other.adjective if public else "enemy"
+            meet = f"The {side.title} may meet it" if public else "Meet it"
             return (
-                f"enemy aircraft {self.data['aircraft']} is coming to strafe. Meet it with "
+                f"{enemy} aircraft {self.data['aircraft']} is coming to strafe. {meet} with "
                 f"{_either(planes)}, or answer `decline`."
             )
         if self.kind == "strafe":
             target = next((str(a) for a in legal if isinstance(a, A.Strafe)), "strafe e4")
+            unit = f"a {side.other.adjective} unit" if public else "an enemy unit"
+            tank = " (not the tank)" if side is Side.GERMANS else ""  # the tank is the Canadians' own
             return (
-                f"your aircraft {self.data['aircraft']} may strafe an enemy unit (not the tank). Answer "
+                f"{whose} aircraft {self.data['aircraft']} may strafe {unit}{tank}. Answer "
                 f"`strafe <square>`, e.g. `{target}`, or `decline`."
             )
-        cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
+        cross = "Victoria Cross" if side is Side.CANADIANS else "Iron Cross"
         return (
-            f"your infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
+            f"{whose} infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
             "and win it instead, or `decline` to keep the Cross."
         )
 
