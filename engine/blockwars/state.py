@@ -197,6 +197,19 @@ def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def _files_fault(files: str) -> str:
+    """What is wrong with a set-up's files, in words: "c is named twice", "3 files given: a, b and c".
+    Files are listed from a to h (the notation is read that way), never echoed as if typed so."""
+    again = sorted({f for f in files if files.count(f) > 1})
+    if again:
+        times = "twice" if all(files.count(f) == 2 for f in again) else "more than once"
+        return f"{_and(again)} {'is' if len(again) == 1 else 'are'} named {times}"
+    given = sorted(files)
+    if not given:
+        return "no file is given"
+    return f"{len(given)} file{'s' if len(given) > 1 else ''} given: {_and(given)}"
+
+
 def _ace_answers(legal: Sequence[Action]) -> str:
     """The Ace's answers that are legal now, each with an example square."""
     found: dict[str, str] = {}
@@ -609,8 +622,8 @@ class State:
                 else:
                     need = f"need four different files for the {label}"
                 raise IllegalAction(
-                    f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
-                    "/ second row / machine-gun files), or `setup std`.",
+                    f"The {side.title} {need}; {_files_fault(files)}. Example: "
+                    f"`setup {STANDARD[side]}` (back row / second row / machine-gun files), or `setup std`.",
                     [A.intern(A.Setup())],
                 )
 
