@@ -64,6 +64,7 @@ from play.present import (
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
+from play.words import replay_length
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -912,8 +913,7 @@ class Console:
         log = [(side, notation) for side, notation, _ in await self.service.log(match, upto)]
         gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
-        actions = "action" if len(log) == 1 else "actions"
-        self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")
+        self.say(f"replay: {path} ({len(gif) // 1024} KiB): {replay_length(len(log))}.")
         return Outcome(files=[path])
 
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:
