@@ -120,7 +120,7 @@ def help_text(only: Game | None = None) -> str:
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"
-        table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
+        table = [c for c in game_commands(game) if c.on("console") and c.listed and c.name != "help"]
         challenge = next(c for c in table if c.name == "challenge")
         choices = {o.name: "|".join(v for _, v in o.choices) for o in challenge.options}
         extra = " ".join(
