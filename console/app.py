@@ -47,7 +47,7 @@ from play.listings import (
     review_text,
     stats_text,
 )
-from play.notices import notice_tells_why, notice_text
+from play.notices import notice_words
 from play.present import (
     chosen_side_text,
     history_text,
@@ -364,13 +364,12 @@ class Console:
         it (its turn after a default, a draw offer to answer), as Discord's sweep loop has it played:
         no command of the player's would bring it, when the turn is the AI's."""
         for notice in notices:
-            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
+            words = notice_words(notice, self.markup)
+            self.say(f"[{names.channel_name(notice.match.channel_id)}] {words.text}")
             if notice.played is None:
                 await self.seal_next(notice.match)  # an expired challenge, a game ended on time
             else:
-                await self.show_played(
-                    notice.played, told_already=True, why_told=notice_tells_why(notice, self.markup)
-                )
+                await self.show_played(notice.played, told_already=True, why_told=words.tells_why)
                 self.tell_players(notice.played, actor_told=False)
                 if not notice.played.over:
                     await self._ai_moves(notice.played.match)

@@ -12,8 +12,8 @@ import pytest
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
-from play.notices import notice_text
-from play.present import told
+from play.notices import notice_status, notice_text, notice_words
+from play.present import tells_why, told
 from play.service import MatchService
 from tests.benchrun import last_figures
 from tests.clock import Clock
@@ -86,6 +86,10 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
         assert line in text, (line, text)
     assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
     assert loss not in text and text.count("ran out of time") == 1, text  # the loss is said once
+    words = notice_words(notice, PLAIN)  # the loss on time says why: the status, only who won
+    assert words.text == text and words.tells_why
+    outcome = notice.played.state.outcome()
+    assert outcome is not None and outcome.detail not in notice_status(notice, PLAIN, why_told=True)
 
 
 async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_would(tmp_path: Path) -> None:
@@ -360,6 +364,15 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     assert "loses" not in text and "ran out of time" not in text, text
     assert text.startswith(f"@{match.sides[side]} did not "), text
     assert "and that ended the game:" in text and told(notice.played, PLAIN) in text, text
+    # whether it says why is known as it is worded: the story's own end line, not the text read back
+    words = notice_words(notice, PLAIN)
+    assert words.text == text and words.tells_why is tells_why(
+        told(notice.played, PLAIN), notice.played.state
+    )
+    outcome = notice.played.state.outcome()
+    assert outcome is not None
+    status = notice_status(notice, PLAIN, why_told=words.tells_why)
+    assert (outcome.detail in status) is not words.tells_why, (status, text)
 
 
 async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(world: World) -> None:  # noqa: F811
