@@ -18,6 +18,7 @@ from play.tournament import TournamentService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, world  # noqa: F401 (pytest fixtures)
+from tests.test_cheats_sealed import finished_tournament_game
 from tests.test_sealed import snowflake
 from tests.test_sealed_tournament import one_round, services
 
@@ -57,6 +58,27 @@ async def test_a_sign_up_not_after_the_seal_message_counts_through_no_process(st
 
 
 # ------------------------------------------------------------------ verify, against the operator
+
+
+@pytest.mark.parametrize("kept", ["nothing", "time"])
+async def test_a_tournament_game_whose_discord_joins_no_seal_message_preceded_fails(
+    store_world, kept: str
+) -> None:
+    """The operator draws the tournament's secret once every sign-up is in (it then knows every
+    game's dice) and leaves out the seal's message from the record, or the message and its time.
+    The bot shows the seal before it counts any sign-up from Discord and records that message's id
+    (nothing else), so a game whose joins are Discord's ids and whose seal no message showed broke
+    that rule: verify said ✅ ("never recorded as shown", or "as the bot records it"), and must fail."""
+    db, clock = store_world
+    matches, t = services(db, clock)
+    _, record = await finished_tournament_game(t, matches, clock, show=True)
+    assert fairness.check(record).ok
+    record["tournament"]["message_id"] = None
+    if kept == "nothing":
+        record["tournament"]["shown_at"] = None
+    report = fairness.check(record)
+    assert not report.ok, report.text()
+    assert "no message that showed the tournament's commitment" in report.text()
 
 
 async def test_a_console_tournament_game_still_verifies_without_message_ids(tmp_path) -> None:
