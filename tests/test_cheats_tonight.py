@@ -7,13 +7,15 @@ held has one too."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from data import Database
 from engine import fairness
 from play import fairness as play_fairness
-from play.errors import BadRequest
+from play.errors import BadRequest, ServiceError
+from play.service import MatchService
 from play.tournament import TournamentService
 from tests.clock import Clock
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
@@ -102,3 +104,81 @@ async def test_a_console_tournament_game_still_verifies_without_message_ids(tmp_
         assert "without a message id the record alone cannot order them" in report.text()
     finally:
         await db.close()
+
+
+# ------------------------------------------------------------------ Accept alone, off turn
+
+
+async def hand_off(w: World, service: MatchService, user: Any) -> None:
+    """`user` plays their Battlefronts turn to its end through the bot: its steps, then `end`."""
+    for _ in range(60):
+        match, state = await service.current(w.general.id)
+        side = sorted(state.to_act())[0]
+        if match.sides[side] != user.id or state.is_over():
+            return
+        legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
+        action = "end" if "end" in legal else legal[0]
+        await w.fake.slash(user, w.general, "battlefronts", "play", {"action": action})
+        await w.cog.idle()
+    raise AssertionError("the turn never ended")
+
+
+async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world: World) -> None:  # noqa: F811
+    """Battlefronts: an offer stands until answered. Bob had Decline on his own turn's board and
+    let it be; on Alice's turn he tries every other way to decline: that old button, the `draw`
+    command, the service with the channel's version (a forged custom_id behind Discord's check),
+    before and after her private step. Each is refused in the same words, nothing is stored, and
+    the board anyone asks for is the same bytes and custom_ids; a spectator can neither accept nor
+    decline. Then Bob accepts, which still goes through."""
+    w = world
+    service = await battlefronts_accepted(w)
+    match, state = await service.current(w.general.id)
+    side = sorted(state.to_act())[0]
+    on, off = (w.alice, w.bob) if match.sides[side] == w.alice.id else (w.bob, w.alice)
+    await w.fake.slash(on, w.general, "battlefronts", "draw", {"choice": "offer"})
+    await hand_off(w, service, on)
+    own = await w.match()
+    decline = f"bw:dec:{own.id}:{own.version}:decline draw"
+    mine = await w.fake.slash(off, w.general, "battlefronts", "board", {})
+    assert decline in mine.message.custom_ids, mine.message.custom_ids  # his turn: both answers
+    await hand_off(w, service, off)  # he plays on without answering
+    seen = await w.match()
+    assert seen.version > own.version
+    eve_board = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
+    # the offer stands (Battlefronts), but a board after its answerer played on shows no answers
+    assert not any(
+        c.startswith(f"bw:dec:{seen.id}:{seen.version}:") and "draw" in c
+        for c in eve_board.message.custom_ids
+    )
+
+    async def tries() -> list[str]:
+        said = [(await w.fake.click(off, mine.message, decline)).content]
+        said.append(
+            (await w.fake.slash(off, w.general, "battlefronts", "draw", {"choice": "decline"})).content
+        )
+        for who, notation in ((off, "decline draw"), (w.eve, "decline draw"), (w.eve, "accept draw")):
+            with pytest.raises(ServiceError) as refused:
+                await service.act(
+                    w.general.id, who.id, notation, expected_version=seen.version, match_id=seen.id
+                )
+            said.append(str(refused.value))
+        return said
+
+    before = await tries()
+    assert "on your own turn" in before[1], before
+    assert (await w.match()).version == seen.version  # nothing stored
+    match, state = await service.current(w.general.id)
+    side = sorted(state.to_act())[0]
+    step = next(str(a) for a in state.legal_actions(side) if not a.anytime and str(a) not in ("end", "pass"))
+    taken = await w.fake.slash(on, w.general, "battlefronts", "play", {"action": step})
+    assert all(m.ephemeral for m in taken.messages), taken  # her turn, private
+    await w.cog.idle()
+    stepped = (await w.match()).version
+    assert stepped > seen.version
+    assert await tries() == before  # the same words: nothing tells whether she has begun
+    assert (await w.match()).version == stepped
+    again = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
+    assert again.content == eve_board.content and again.message.custom_ids == eve_board.message.custom_ids
+    assert again.message.attachments[0].data == eve_board.message.attachments[0].data
+    accepted = await w.fake.slash(off, w.general, "battlefronts", "draw", {"choice": "accept"})
+    assert "Game over: a draw" in accepted.message.content, accepted.message.content
