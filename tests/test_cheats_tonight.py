@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import discord
 import pytest
 
+from bot import WargamesBot
 from data import Database
 from engine import fairness
 from play import fairness as play_fairness
@@ -18,11 +20,13 @@ from play.errors import BadRequest, ServiceError
 from play.service import MatchService
 from play.tournament import TournamentService
 from tests.clock import Clock
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, battlefronts_accepted, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats_sealed import finished_tournament_game
 from tests.test_sealed import snowflake
 from tests.test_sealed_tournament import one_round, services
+from tests.test_tournament_bot import bot, setup_club  # noqa: F401 (pytest fixtures)
 
 ALICE, BOB, CAROL = 11, 12, 13
 
@@ -182,3 +186,36 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     assert again.message.attachments[0].data == eve_board.message.attachments[0].data
     accepted = await w.fake.slash(off, w.general, "battlefronts", "draw", {"choice": "accept"})
     assert "Game over: a draw" in accepted.message.content, accepted.message.content
+
+
+# ------------------------------------------------------------------ the round's end, corrected
+
+
+async def test_correcting_the_rounds_end_edits_no_message_but_the_bots_own_in_that_channel(
+    fake_discord: FakeDiscord,  # noqa: F811
+    start_bot,  # noqa: F811
+    bot: WargamesBot,  # noqa: F811
+) -> None:
+    """The correction edits a stored message id in the tournament's channel. Given a player's message
+    that states a round's end in the same words, or the bot's own message in another channel (an id
+    kept from the wrong message), it changes neither: Discord refuses the first, the second is not
+    in that channel; the round goes on (logged, not raised). The bot's own message there is edited
+    in its time alone, every other character kept."""
+    fake = fake_discord
+    guild, club, (alice,) = await setup_club(fake, 1)
+    await start_bot(bot)
+    cog = bot.get_cog("Tournaments")
+    assert cog is not None
+    theirs = await fake.say(alice, club, "Round 1 ends <t:5:R>, trust me.")
+    channel = bot.get_channel(club.id)
+    elsewhere = bot.get_channel(guild.channel("other").id)
+    assert isinstance(channel, discord.TextChannel) and isinstance(elsewhere, discord.TextChannel)
+    far = await elsewhere.send("**Cup**: round 1 of 3, ends <t:5:R>.")
+    ours = await channel.send("**Cup ends <t:7:R>** has begun: round 1 of 3, ends <t:5:R>.")
+    for message_id in (theirs.id, far.id, ours.id):
+        await cog.correct_end(channel, message_id, "<t:9:R>")  # type: ignore[attr-defined]
+    assert fake.messages[theirs.id].content == "Round 1 ends <t:5:R>, trust me."
+    assert fake.messages[far.id].content == "**Cup**: round 1 of 3, ends <t:5:R>."
+    # every time after "ends" is the round's end as worded: a name that words one too is the
+    # organiser's own text, and nothing else is touched
+    assert fake.messages[ours.id].content == "**Cup ends <t:9:R>** has begun: round 1 of 3, ends <t:9:R>."
