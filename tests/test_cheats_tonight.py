@@ -6,13 +6,17 @@ held has one too."""
 
 from __future__ import annotations
 
+import io
 import json
+import random
 from typing import Any
 
 import discord
 import pytest
 
 from bot import WargamesBot
+from console import Console
+from console.names import GUILD_ID
 from data import Database
 from engine import fairness
 from play import fairness as play_fairness
@@ -219,3 +223,42 @@ async def test_correcting_the_rounds_end_edits_no_message_but_the_bots_own_in_th
     # every time after "ends" is the round's end as worded: a name that words one too is the
     # organiser's own text, and nothing else is touched
     assert fake.messages[ours.id].content == "**Cup ends <t:9:R>** has begun: round 1 of 3, ends <t:9:R>."
+
+
+async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_the_next_sign_up(
+    tmp_path,
+) -> None:
+    """The console died between storing a tournament and printing its seal. Every `join` after the
+    restart said "try again in a minute", which nothing would ever make true (the console has no
+    sweep that shows what is owed): the tournament could never be played. The next sign-up now
+    prints the seal first, as Discord posts an owed seal at a sign-up, and counts (the console's
+    sign-ups have no ids, so the order printed is all there is)."""
+    clock = Clock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    try:
+        made = await console.tournaments.service.create(
+            guild_id=GUILD_ID,
+            channel_id=console.channel_id,
+            user_id=console.my_id,
+            game="blockwars",
+            rounds=1,
+            days=1,
+            name="Crash Cup",
+            organiser=True,
+        )  # and the console died before printing anything
+        assert made.seal_commitment is not None
+        await console.handle("/wargames tournament join")
+        text = out.getvalue()
+        assert "try again" not in text, text
+        sealed = text.index(f"sealed: commitment `{made.seal_commitment[:32]}")
+        assert sealed < text.index("Signed up (1): @alice."), text
+        shown = await console.tournaments.service.by_id(made.id)
+        assert shown.sealed_at is not None and shown.seal_message_id is None
+        assert len(await console.tournaments.service.entries(shown)) == 1
+        await console.handle("/as bob")
+        await console.handle("/wargames tournament join")
+        assert out.getvalue().count("sealed: commitment") == 1  # printed once
+    finally:
+        await db.close()
