@@ -18,6 +18,7 @@ from bot import WargamesBot
 from console import Console
 from console.names import GUILD_ID
 from data import Database
+from data.tournaments import TournamentStore
 from engine import fairness
 from play import fairness as play_fairness
 from play.errors import BadRequest, ServiceError
@@ -26,11 +27,12 @@ from play.tournament import TournamentService
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.fakediscord.records import FakeMessage
 from tests.test_bot import World, battlefronts_accepted, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats_sealed import finished_tournament_game
 from tests.test_sealed import snowflake
 from tests.test_sealed_tournament import one_round, services
-from tests.test_tournament_bot import bot, setup_club  # noqa: F401 (pytest fixtures)
+from tests.test_tournament_bot import GAME, bot, setup_club  # noqa: F401 (pytest fixtures)
 
 ALICE, BOB, CAROL = 11, 12, 13
 
@@ -262,3 +264,62 @@ async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_th
         assert out.getvalue().count("sealed: commitment") == 1  # printed once
     finally:
         await db.close()
+
+
+async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(
+    fake_discord: FakeDiscord,  # noqa: F811
+    start_bot,  # noqa: F811
+    bot: WargamesBot,  # noqa: F811
+) -> None:
+    """Alice joins Cup A; it is cancelled (its secret told) and Cup B is made in the same channel,
+    with a seal of its own. Her sign-up to A is not one to B, a second tournament cannot be made
+    there while B takes sign-ups, and a join typed in another channel or in a DM finds no
+    tournament. Her join to B counts once she gives it, after B's seal."""
+    fake = fake_discord
+    guild, club, (alice, bob) = await setup_club(fake, 2)
+    await start_bot(bot)
+    bot.service.seeded_inputs = False  # the joins' ids are their inputs, as in production
+    store = TournamentStore(bot.database)
+
+    async def make(name: str) -> tuple[FakeMessage, FakeMessage]:
+        made = await fake.slash(
+            fake.owner,
+            club,
+            "wargames",
+            "tournament",
+            "create",
+            {"game": GAME, "rounds": 1, "days": 2, "name": name},
+            messages=2,
+        )
+        sealed, listed = made.messages
+        return sealed, listed
+
+    _, listed_a = await make("Cup A")
+    joined = await fake.click(
+        alice, listed_a, next(c for c in listed_a.custom_ids if c.startswith("bw:tjoin:"))
+    )
+    assert "You are in **Cup A**" in joined.content
+    a = await store.channel_tournament(club.id)
+    assert a is not None
+    done = await fake.slash(fake.owner, club, "wargames", "tournament", "cancel")
+    assert "was cancelled by" in done.content
+    sealed_b, _ = await make("Cup B")
+    b = await store.channel_tournament(club.id)
+    assert b is not None and b.id != a.id and b.seal_commitment != a.seal_commitment
+    assert b.seal_message_id == sealed_b.id
+    assert await store.tournament_entries(b.id) == []  # her sign-up was to A
+    again = await fake.slash(
+        fake.owner,
+        club,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": GAME, "rounds": 1, "days": 2, "name": "Cup C"},
+    )
+    assert again.ephemeral and "already runs a tournament" in again.content
+    elsewhere = await fake.slash(bob, guild.channel("other"), "wargames", "tournament", "join")
+    assert elsewhere.ephemeral and "runs no tournament" in elsewhere.content
+    mine = await fake.slash(alice, club, "wargames", "tournament", "join")
+    assert "You are in **Cup B**" in mine.content
+    (entry,) = await store.tournament_entries(b.id)
+    assert entry.user_id == alice.id and int(entry.join_input or 0) > sealed_b.id
