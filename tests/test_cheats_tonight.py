@@ -319,6 +319,8 @@ async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(
     assert again.ephemeral and "already runs a tournament" in again.content
     elsewhere = await fake.slash(bob, guild.channel("other"), "wargames", "tournament", "join")
     assert elsewhere.ephemeral and "runs no tournament" in elsewhere.content
+    dm = await fake.slash(alice, fake.dm_channel(alice), "wargames", "tournament", "join")
+    assert dm.ephemeral and "runs no tournament" in dm.content
     mine = await fake.slash(alice, club, "wargames", "tournament", "join")
     assert "You are in **Cup B**" in mine.content
     (entry,) = await store.tournament_entries(b.id)
