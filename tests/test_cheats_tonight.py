@@ -139,7 +139,7 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     command, the service with the channel's version (a forged custom_id behind Discord's check),
     before and after her private step. Each is refused in the same words, nothing is stored, and
     the board anyone asks for is the same bytes and custom_ids; a spectator can neither accept nor
-    decline. Then Bob accepts, which still goes through."""
+    decline. At her hand-off both answers show again, and his Accept goes through."""
     w = world
     service = await battlefronts_accepted(w)
     match, state = await service.current(w.general.id)
@@ -190,7 +190,12 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     again = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
     assert again.content == eve_board.content and again.message.custom_ids == eve_board.message.custom_ids
     assert again.message.attachments[0].data == eve_board.message.attachments[0].data
-    accepted = await w.fake.slash(off, w.general, "battlefronts", "draw", {"choice": "accept"})
+    await hand_off(w, service, on)  # her turn handed over: his own again, and both answers show
+    now = await w.match()
+    shown = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
+    for answer in ("accept draw", "decline draw"):
+        assert f"bw:dec:{now.id}:{now.version}:{answer}" in shown.message.custom_ids, shown.message.custom_ids
+    accepted = await w.fake.click(off, shown.message, f"bw:dec:{now.id}:{now.version}:accept draw")
     assert "Game over: a draw" in accepted.message.content, accepted.message.content
 
 
