@@ -34,7 +34,7 @@ from tests.test_sealed import snowflake
 from tests.test_sealed_tournament import one_round, services
 from tests.test_tournament_bot import GAME, bot, setup_club  # noqa: F401 (pytest fixtures)
 
-ALICE, BOB, CAROL = 11, 12, 13
+ALICE, BOB = 11, 12
 
 
 # ------------------------------------------------------------------ the seal first, and the join rule
