@@ -24,7 +24,7 @@ from play.errors import ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
-from play.tournament import RoundDone, Started, TournamentService
+from play.tournament import RoundDone, Started, TournamentService, seal_owed
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
@@ -133,6 +133,9 @@ class ConsoleTournaments:
             if rest:
                 raise UsageError(USAGE)
             if sub == "join":
+                if seal_owed(tournament):  # cut short by a crash: shown first, as Discord's owed seal
+                    console.say(fairness.tournament_seal_text(tournament))
+                    await self.service.seal_shown(tournament)
                 tournament = await self.service.join(tournament, console.my_id)
             else:
                 tournament = await self.service.leave(tournament, console.my_id)
