@@ -1,0 +1,267 @@
+"""Races between bot processes on one PostgreSQL database, with real concurrent connections.
+
+Each `Process` is what `python bot.py` builds from DATABASE_URL: its settings read from the
+environment (`load_settings`), its store opened by `bot.open_database` (an asyncpg pool of its own,
+its own LISTEN connection) and its match service built by `bot.match_service`. Two of them (two
+shards, or two processes handed the same shard by mistake) act at the same moment: both commands
+are started together by `asyncio.gather`, so their transactions run side by side in PostgreSQL
+under its default isolation (READ COMMITTED), each on its own connection. A seeded stagger (a few
+turns of the event loop before one side starts) moves where the two meet, and each race is run
+for many rounds, each in a channel of its own, to meet the interleavings that matter without any
+sleep in the server or hook in the code.
+
+What must hold, whatever the interleaving: of two accepts one starts the game and the other hears
+the friendly refusal; a move is applied once; a game ends once, with one result and one rating
+change; a seal is taken by one challenge; a tournament seats exactly the players it pairs; two
+sweeps act on a due game once; and the loser of each race gets a `ServiceError` (the words a player
+reads), never a store's error or a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import asyncpg
+import pytest
+
+from bot import match_service, open_database
+from data import START_RATING, Database
+from play import MatchOver, MatchService, NoMatch, ServiceError, StalePrompt
+from play.tournament import TournamentService
+from settings import load_settings
+
+T = TypeVar("T")
+GUILD = 5 << 22  # shard 0 of 2
+ROUNDS = 30
+START = 1_800_000_000.0
+
+
+@dataclass
+class Process:
+    """One bot process: its store (an asyncpg pool of its own) and its match service."""
+
+    db: Database
+    service: MatchService
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """What the tournament cog builds over the process's service."""
+        return TournamentService.over(self.service)
+
+
+class World:
+    """Two (or more) processes on one database, on one clock the test moves."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.now = START
+        self.processes: list[Process] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def start(self, count: int, seed: int) -> list[Process]:
+        for k in range(count):
+            settings = load_settings({"DATABASE_URL": self.url}, dotenv=False)
+            db = await open_database(settings, clock=self.clock)
+            assert db is not None, "the process could not open its store"
+            rng = random.Random(seed * 100 + k)
+            self.processes.append(Process(db, match_service(settings, db, clock=self.clock, rng=rng)))
+        return self.processes
+
+    async def close(self) -> None:
+        for process in self.processes:
+            await process.db.close()
+
+    async def sql(self, query: str, *args: object) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(self.url)
+        try:
+            return await conn.fetch(query, *args)
+        finally:
+            await conn.close()
+
+
+@pytest.fixture
+async def world(pg_url: str) -> AsyncIterator[World]:
+    w = World(pg_url)
+    try:
+        yield w
+    finally:
+        await w.close()
+
+
+async def staggered(turns: int, work: Awaitable[T]) -> T:
+    """`work` begun after `turns` turns of the event loop: where two commands meet moves with it."""
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    return await work
+
+
+async def race(rng: random.Random, *works: Awaitable[Any]) -> list[Any]:
+    """Run `works` at the same moment (one of them, chosen by `rng`, a few loop turns late); each
+    result, or the refusal it raised. Anything but a `ServiceError` fails the test: that is what a
+    player would have met as an error with no words of ours."""
+    late = rng.randrange(len(works))
+    turns = rng.randrange(0, 6)
+    done = await asyncio.gather(
+        *(staggered(turns if i == late else 0, w) for i, w in enumerate(works)), return_exceptions=True
+    )
+    for outcome in done:
+        if isinstance(outcome, BaseException) and not isinstance(outcome, ServiceError):
+            raise outcome
+    return list(done)
+
+
+def wins(done: list[Any]) -> list[Any]:
+    return [d for d in done if not isinstance(d, BaseException)]
+
+
+def refusals(done: list[Any]) -> list[ServiceError]:
+    return [d for d in done if isinstance(d, ServiceError)]
+
+
+async def test_two_accepts_of_one_challenge_start_it_once(world: World) -> None:
+    a, b = await world.start(2, seed=1)
+    rng = random.Random(11)
+    for n in range(ROUNDS):
+        channel = 1000 + n
+        await a.service.challenge(
+            game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+        )
+        done = await race(
+            rng,
+            a.service.accept(channel, 20, entropy=1),
+            b.service.accept(channel, 20, entropy=2),
+        )
+        assert len(wins(done)) == 1, done
+        (refused,) = refusals(done)
+        assert refused.message in ("This challenge was already answered.", "This game has already started.")
+        rows = await world.sql(
+            "SELECT status, version, seed_inputs FROM matches WHERE channel_id = $1", channel
+        )
+        assert len(rows) == 1 and rows[0]["status"] == "active" and rows[0]["version"] == 1
+
+
+async def game(world: World, process: Process, channel: int) -> tuple[int, int]:
+    """A Block Wars game begun in `channel`: (the player on turn, the match's version)."""
+    await process.service.challenge(
+        game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+    )
+    match = await process.service.accept(channel, 20)
+    assert match.turn_player_id is not None
+    return match.turn_player_id, match.version
+
+
+async def log_of(world: World, channel: int) -> list[str]:
+    rows = await world.sql(
+        "SELECT a.notation FROM actions AS a JOIN matches AS m ON m.id = a.match_id "
+        "WHERE m.channel_id = $1 ORDER BY a.seq",
+        channel,
+    )
+    return [r["notation"] for r in rows]
+
+
+async def test_a_double_click_in_two_processes_is_applied_once(world: World) -> None:
+    """The player on turn sends two moves from the same board (its version on both buttons), one
+    through each process: one is applied, the other refused, and the log holds one move."""
+    a, b = await world.start(2, seed=2)
+    rng = random.Random(12)
+    for n in range(ROUNDS):
+        channel = 2000 + n
+        player, version = await game(world, a, channel)
+        legal = await a.service.legal(channel, player)
+        first, second = rng.sample(legal, 2)
+        done = await race(
+            rng,
+            a.service.act(channel, player, first, interaction_id=n * 10 + 1, expected_version=version),
+            b.service.act(channel, player, second, interaction_id=n * 10 + 2, expected_version=version),
+        )
+        (played,) = wins(done)
+        (refused,) = refusals(done)
+        assert "moved on" in refused.message, refused.message
+        assert await log_of(world, channel) == [played.notation]
+        rows = await world.sql("SELECT version FROM matches WHERE channel_id = $1", channel)
+        assert rows[0]["version"] == version + 1
+
+
+async def ratings_chain(world: World, user: int) -> tuple[list[tuple[float, float]], float, int]:
+    """`user`'s rating changes, their rating now and their games counted: the changes must chain
+    (each starts where another ended), or two results started from one rating (a lost update)."""
+    changes = [
+        (float(r["rating_before"]), float(r["rating_after"]))
+        for r in await world.sql("SELECT * FROM rating_changes WHERE user_id = $1", user)
+    ]
+    stats = await world.sql("SELECT * FROM player_stats WHERE user_id = $1", user)
+    played = sum(int(r["wins"]) + int(r["losses"]) + int(r["draws"]) for r in stats)
+    rating = float(stats[0]["rating"]) if stats else START_RATING
+    return changes, rating, played
+
+
+def assert_chained(changes: list[tuple[float, float]], end: float) -> None:
+    """Each change starts where another ended, the first at the start rating and the last at the
+    rating now: two results begun from one rating (a lost update) leave one ending unused."""
+    befores = Counter([before for before, _ in changes] + [end])
+    afters = Counter([after for _, after in changes] + [START_RATING])
+    assert befores == afters, f"the rating changes do not chain: {changes}, now {end}"
+
+
+async def test_a_draw_accepted_while_the_other_resigns_ends_the_game_once(world: World) -> None:
+    """One player accepts a draw in one process while the other resigns in the other: the game ends
+    once, as a draw or as a resignation, with one rating change each, and the loser of the race is
+    told the game moved on (or is over)."""
+    a, b = await world.start(2, seed=3)
+    rng = random.Random(13)
+    for n in range(ROUNDS):
+        channel = 3000 + n
+        player, _ = await game(world, a, channel)
+        other = 20 if player == 10 else 10
+        await a.service.act(channel, player, "offer draw")
+        done = await race(
+            rng,
+            a.service.act(channel, other, "accept draw", interaction_id=n * 10 + 1),
+            b.service.act(channel, player, "resign", interaction_id=n * 10 + 2),
+        )
+        (played,) = wins(done)
+        (refused,) = refusals(done)
+        # at the commit, or (later) on reading the game: over, in the words of either moment
+        assert isinstance(refused, StalePrompt | MatchOver | NoMatch), refused
+        assert "moved on" in refused.message or "is over" in refused.message, refused.message
+        rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+        assert rows[0]["status"] == "finished"
+        assert rows[0]["winner_id"] == (None if played.notation == "accept draw" else other)
+        assert (await log_of(world, channel))[-1] == played.notation
+        assert (await log_of(world, channel)).count("resign") + (await log_of(world, channel)).count(
+            "accept draw"
+        ) == 1
+        changes = await world.sql("SELECT user_id FROM rating_changes WHERE match_id = $1", rows[0]["id"])
+        assert sorted(r["user_id"] for r in changes) == [10, 20]
+    for user in (10, 20):
+        changes, rating, played_games = await ratings_chain(world, user)
+        assert played_games == ROUNDS
+        assert_chained(changes, rating)
+
+
+async def test_games_of_one_player_ending_at_once_in_two_processes_lose_no_rating(world: World) -> None:
+    """One player's many games end at the same moment, half through each process: every result
+    moves their rating from where the one before left it (the rows are locked, in one order)."""
+    a, b = await world.start(2, seed=4)
+    games = 24
+    for n in range(games):
+        channel = 4000 + n
+        await a.service.challenge(
+            game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=100 + n
+        )
+        await a.service.accept(channel, 100 + n)
+    rng = random.Random(14)
+    # each game's loser resigns: player 10 in two of three, the opponent in the others
+    ends = [(a, b)[n % 2].service.act(4000 + n, 10 if n % 3 else 100 + n, "resign") for n in range(games)]
+    done = await race(rng, *ends)
+    assert len(wins(done)) == games
+    changes, rating, played = await ratings_chain(world, 10)
+    assert played == games and len(changes) == games
+    assert_chained(changes, rating)
