@@ -265,3 +265,103 @@ async def test_games_of_one_player_ending_at_once_in_two_processes_lose_no_ratin
     changes, rating, played = await ratings_chain(world, 10)
     assert played == games and len(changes) == games
     assert_chained(changes, rating)
+
+
+async def test_a_seal_is_taken_by_one_of_two_challenges(world: World) -> None:
+    """Both processes draw and show the channel's seal at once (one seal, shown once), then two
+    challenges come in the channel at once: one is stored and takes the seal, the other is told the
+    channel is busy, and the seal is gone."""
+    a, b = await world.start(2, seed=5)
+    rng = random.Random(15)
+    for n in range(ROUNDS):
+        channel = 5000 + n
+        drawn = await race(rng, a.service.next_seal(channel), b.service.next_seal(channel))
+        assert drawn[0].commitment == drawn[1].commitment
+        shown = await race(rng, a.service.seal_shown(drawn[0], 1), b.service.seal_shown(drawn[1], 2))
+        assert sorted(shown) == [False, True]
+        done = await race(
+            rng,
+            a.service.challenge(
+                game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+            ),
+            b.service.challenge(
+                game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=30, opponent_id=40
+            ),
+        )
+        (made,) = wins(done)
+        (refused,) = refusals(done)
+        assert refused.message.startswith("This channel already has a game."), refused.message
+        assert made.seed_commitment == drawn[0].commitment and made.sealed_at is not None
+        assert await world.sql("SELECT * FROM channel_seals WHERE channel_id = $1", channel) == []
+        rows = await world.sql("SELECT seed_commitment FROM matches WHERE channel_id = $1", channel)
+        assert [r["seed_commitment"] for r in rows] == [drawn[0].commitment]
+
+
+async def test_a_move_racing_the_deadline_lands_or_loses_on_time_never_both(world: World) -> None:
+    """The player on turn moves in one process at the moment the other's sweep finds the deadline
+    passed: either the move lands (and the sweep leaves the game alone) or the game is lost on
+    time (and the move is refused in words), never both, and the loss is rated once."""
+    a, b = await world.start(2, seed=6)
+    rng = random.Random(16)
+    landed = timed_out = 0
+    for n in range(ROUNDS):
+        channel = 6000 + n
+        player, version = await game(world, a, channel)
+        match, _ = await a.service.current(channel)
+        assert match.deadline is not None
+        world.now = match.deadline + 1
+        move = rng.choice(await a.service.legal(channel, player))
+        done = await race(
+            rng,
+            a.service.act(channel, player, move, interaction_id=n, expected_version=version),
+            b.service.sweep(),
+        )
+        rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+        log = await log_of(world, channel)
+        forfeits = [x for x in done[1] if x.kind == "forfeit"] if isinstance(done[1], list) else []
+        if isinstance(done[0], ServiceError):
+            timed_out += 1
+            assert "moved on" in done[0].message or "is over" in done[0].message, done[0].message
+            assert log == ["timeout"] and rows[0]["status"] == "finished"
+            assert rows[0]["winner_id"] == (20 if player == 10 else 10)
+            assert [f.match.channel_id for f in forfeits] == [channel]
+            changes = await world.sql("SELECT * FROM rating_changes WHERE match_id = $1", rows[0]["id"])
+            assert len(changes) == 2
+        else:
+            landed += 1
+            assert log == [move] and rows[0]["status"] == "active", log
+            assert forfeits == []
+            await a.service.cancel(channel, 99, is_admin=True)  # nothing left due for the next round
+    assert landed + timed_out == ROUNDS
+
+
+async def test_two_sweeps_act_on_each_due_game_once(world: World) -> None:
+    """Two processes serving the same guild (a shard given to both by mistake) sweep at the same
+    moment, three times over: every reminder is sent once, every game lost on time once (one
+    `timeout`, one result, one rating change each), every unanswered challenge expired once."""
+    a, b = await world.start(2, seed=7)
+    rng = random.Random(17)
+    games = [7000 + n for n in range(ROUNDS)]
+    challenges = [7100 + n for n in range(10)]
+    for channel in games:
+        await game(world, a, channel)
+    for channel in challenges:
+        await b.service.challenge(
+            game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+        )
+    first, _ = await a.service.current(games[0])
+    assert first.reminder_at is not None and first.deadline is not None
+    notices = []
+    for moment in (first.reminder_at + 1, first.deadline + 1, first.deadline + 2):
+        world.now = moment
+        done = await race(rng, a.service.sweep(), b.service.sweep())
+        notices += [n for found in done for n in found]
+    kinds = Counter((n.kind, n.match.channel_id) for n in notices)
+    assert {(k, c) for (k, c), times in kinds.items() if times > 1} == set()
+    assert {c for k, c in kinds if k == "reminder"} == set(games)
+    assert {c for k, c in kinds if k == "forfeit"} == set(games)
+    assert {c for k, c in kinds if k == "expired"} == set(challenges)
+    for channel in games:
+        assert await log_of(world, channel) == ["timeout"]
+    changes = await world.sql("SELECT count(*) AS n FROM rating_changes")
+    assert changes[0]["n"] == 2 * len(games)
