@@ -237,8 +237,8 @@ class Challenges(Reading):
         async with self._lock(match.id):
             self.forget(channel_id)
             match = await self.db.get_match(match.id)
-            return self._remember(
-                await self.db.update_match(
+            try:
+                cancelled = await self.db.update_match(
                     match.id,
                     expected_version=match.version,
                     status=Status.CANCELLED,
@@ -246,4 +246,12 @@ class Challenges(Reading):
                     deadline=None,
                     reminder_at=None,
                 )
-            )
+            except StaleVersion:
+                # another process stored a move, an accept or an end between this read and this
+                # write (this process's lock holds back its own only): the admin decides again
+                self.forget(channel_id)
+                raise StalePrompt(
+                    "The game moved on just now; nothing was cancelled. Look at it again, and cancel "
+                    "again if you still mean to."
+                ) from None
+            return self._remember(cancelled)

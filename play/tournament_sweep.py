@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from data import Database, StaleVersion, Status
+from data import Database, Status
 from data.tournaments import (
     Board,
     Tournament,
@@ -26,7 +26,7 @@ from data.tournaments import (
     TournamentStore,
 )
 from play import tournament_table
-from play.errors import ServiceError
+from play.errors import ServiceError, StalePrompt
 from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, Entrant, Pairing, pair
@@ -205,7 +205,7 @@ class RoundSweep:
         for _ in range(STOP_TRIES):
             try:
                 await self.matches.cancel(board.thread_id, 0, is_admin=True)
-            except StaleVersion:
+            except StalePrompt:
                 continue  # moved meanwhile (a move stored by another process): read it again
             except ServiceError:
                 pass  # it ended meanwhile (or never started): its own result stands

@@ -365,3 +365,29 @@ async def test_two_sweeps_act_on_each_due_game_once(world: World) -> None:
         assert await log_of(world, channel) == ["timeout"]
     changes = await world.sql("SELECT count(*) AS n FROM rating_changes")
     assert changes[0]["n"] == 2 * len(games)
+
+
+async def test_an_admin_cancel_racing_a_move_is_one_or_the_other(world: World) -> None:
+    """An admin cancels the channel's game in one process while its player moves in the other: the
+    game is either cancelled (the move refused in words) or moved on and then cancelled, and the
+    admin never meets an error that is not a sentence."""
+    a, b = await world.start(2, seed=8)
+    rng = random.Random(18)
+    for n in range(ROUNDS):
+        channel = 8000 + n
+        player, version = await game(world, a, channel)
+        move = rng.choice(await a.service.legal(channel, player))
+        done = await race(
+            rng,
+            a.service.act(channel, player, move, interaction_id=n, expected_version=version),
+            b.service.cancel(channel, 99, is_admin=True),
+        )
+        rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+        log = await log_of(world, channel)
+        if isinstance(done[1], ServiceError):  # the move came between the cancel's read and write
+            assert "moved on" in done[1].message, done[1].message
+            assert log == [move] and rows[0]["status"] == "active"
+            await a.service.cancel(channel, 99, is_admin=True)
+        else:
+            assert rows[0]["status"] == "cancelled"
+            assert log == ([] if isinstance(done[0], ServiceError) else [move]), (done, log)
