@@ -31,6 +31,7 @@ import pytest
 
 from bot import match_service, open_database
 from data import START_RATING, Database
+from data.tournaments import Tournament
 from play import MatchOver, MatchService, NoMatch, ServiceError, StalePrompt
 from play.tournament import TournamentService
 from settings import load_settings
@@ -95,21 +96,25 @@ async def world(pg_url: str) -> AsyncIterator[World]:
         await w.close()
 
 
-async def staggered(turns: int, work: Awaitable[T]) -> T:
-    """`work` begun after `turns` turns of the event loop: where two commands meet moves with it."""
-    for _ in range(turns):
+async def staggered(delay: float | int, work: Awaitable[T]) -> T:
+    """`work` begun late: after `delay` turns of the event loop (an int) or seconds (a float)."""
+    if isinstance(delay, float):
+        await asyncio.sleep(delay)
+    for _ in range(delay if isinstance(delay, int) else 0):
         await asyncio.sleep(0)
     return await work
 
 
-async def race(rng: random.Random, *works: Awaitable[Any]) -> list[Any]:
-    """Run `works` at the same moment (one of them, chosen by `rng`, a few loop turns late); each
-    result, or the refusal it raised. Anything but a `ServiceError` fails the test: that is what a
-    player would have met as an error with no words of ours."""
+async def race(rng: random.Random, *works: Awaitable[Any], spread: float = 0.002) -> list[Any]:
+    """Run `works` at the same moment, one of them (chosen by `rng`) a little late: by a few turns of
+    the event loop in half the rounds (the two transactions meet statement by statement), by up to
+    `spread` seconds in the others (one command's reads against the other's writes). Each result,
+    or the refusal it raised; anything but a `ServiceError` fails the test, as what a player would
+    have met as an error with no words of ours."""
     late = rng.randrange(len(works))
-    turns = rng.randrange(0, 6)
+    delay: float | int = rng.randrange(0, 6) if rng.random() < 0.5 else rng.uniform(0, spread)
     done = await asyncio.gather(
-        *(staggered(turns if i == late else 0, w) for i, w in enumerate(works)), return_exceptions=True
+        *(staggered(delay if i == late else 0, w) for i, w in enumerate(works)), return_exceptions=True
     )
     for outcome in done:
         if isinstance(outcome, BaseException) and not isinstance(outcome, ServiceError):
@@ -391,3 +396,88 @@ async def test_an_admin_cancel_racing_a_move_is_one_or_the_other(world: World) -
         else:
             assert rows[0]["status"] == "cancelled"
             assert log == ([] if isinstance(done[0], ServiceError) else [move]), (done, log)
+
+
+async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
+    t = process.tournaments
+    made = await t.create(
+        guild_id=GUILD, channel_id=channel, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
+    )
+    for user in players:
+        await t.join(made, user)
+    return await t.by_id(made.id)
+
+
+async def seated(world: World, tournament_id: int) -> tuple[list[int], list[int]]:
+    """The players signed up, and those the first round pairs (a bye counts), each sorted."""
+    players = await world.sql(
+        "SELECT user_id FROM tournament_players WHERE tournament_id = $1 AND withdrawn = 0", tournament_id
+    )
+    boards = await world.sql(
+        "SELECT first_id, second_id FROM tournament_games WHERE tournament_id = $1 AND round = 1",
+        tournament_id,
+    )
+    paired = [u for r in boards for u in (r["first_id"], r["second_id"]) if u is not None]
+    return sorted(r["user_id"] for r in players), sorted(paired)
+
+
+async def test_one_player_joining_twice_at_once_is_signed_up_once(world: World) -> None:
+    a, b = await world.start(2, seed=9)
+    rng = random.Random(19)
+    for n in range(ROUNDS // 2):
+        made = await signup(a, 9000 + n, [11, 12])
+        done = await race(
+            rng, a.tournaments.join(made, 13, entropy=1), b.tournaments.join(made, 13, entropy=2)
+        )
+        assert len(wins(done)) == 1
+        (refused,) = refusals(done)
+        assert refused.message == "You are already signed up for this tournament."
+        assert (await seated(world, made.id))[0] == [11, 12, 13]
+
+
+async def test_a_join_racing_the_start_is_seated_and_paired_or_refused(world: World) -> None:
+    """A player joins in one process as the organiser starts the tournament in the other: either the
+    join lands first (and the start, on the list it read, is refused: start again) or the start
+    does (and the join is told sign-ups are closed). Never a player signed up and left unpaired."""
+    a, b = await world.start(2, seed=10)
+    rng = random.Random(20)
+    for n in range(ROUNDS // 2):
+        channel = 9100 + n
+        made = await signup(a, channel, [11, 12, 13])
+        done = await race(
+            rng,
+            a.tournaments.start(channel, organiser=True),
+            b.tournaments.join(made, 14, entropy=3),
+            spread=0.02,
+        )
+        started, joined = done
+        players, paired = await seated(world, made.id)
+        if isinstance(started, ServiceError):
+            assert started.message.startswith("Someone joined or left just now"), started.message
+            assert players == [11, 12, 13, 14] and paired == []
+            assert not isinstance(joined, BaseException)
+        else:
+            assert players == paired
+            if isinstance(joined, ServiceError):
+                assert joined.message == "This tournament has started: sign-ups are closed.", joined.message
+                assert players == [11, 12, 13]
+            else:
+                assert players == [11, 12, 13, 14]
+
+
+async def test_two_starts_at_once_start_the_tournament_once(world: World) -> None:
+    """The organiser's start reaches two processes: one pairs the first round, the other is told it
+    has started already (not that someone joined), and the round is paired once."""
+    a, b = await world.start(2, seed=11)
+    rng = random.Random(21)
+    for n in range(ROUNDS // 2):
+        channel = 9200 + n
+        made = await signup(a, channel, [11, 12, 13, 14])
+        done = await race(
+            rng, a.tournaments.start(channel, organiser=True), b.tournaments.start(channel, organiser=True)
+        )
+        assert len(wins(done)) == 1
+        (refused,) = refusals(done)
+        assert refused.message == "This tournament has already started.", refused.message
+        players, paired = await seated(world, made.id)
+        assert players == paired == [11, 12, 13, 14]
