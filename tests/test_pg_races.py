@@ -398,6 +398,32 @@ async def test_an_admin_cancel_racing_a_move_is_one_or_the_other(world: World) -
             assert log == ([] if isinstance(done[0], ServiceError) else [move]), (done, log)
 
 
+async def test_an_admin_cancel_racing_a_resignation_never_undoes_the_result(world: World) -> None:
+    """An admin cancels the game in one process as a player resigns in the other: the game is either
+    cancelled (the resignation refused in words) or finished by the resignation, its result and
+    its ratings kept (the cancel refused in words); never a finished game turned into a cancelled
+    one with its ratings moved."""
+    a, b = await world.start(2, seed=14)
+    rng = random.Random(24)
+    for n in range(ROUNDS):
+        channel = 8500 + n
+        player, _ = await game(world, a, channel)
+        await a.service.current(channel)  # the admin's process has the game in memory, as after a move
+        done = await race(
+            rng, a.service.cancel(channel, 99, is_admin=True), b.service.act(channel, player, "resign")
+        )
+        cancelled, resigned = done
+        rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+        changes = await world.sql("SELECT * FROM rating_changes WHERE match_id = $1", rows[0]["id"])
+        if isinstance(resigned, ServiceError):
+            assert not isinstance(cancelled, BaseException)
+            assert rows[0]["status"] == "cancelled" and changes == []
+        else:
+            assert isinstance(cancelled, ServiceError), "a finished game was cancelled"
+            assert any(w in cancelled.message for w in ("ended", "is over", "moved on")), cancelled.message
+            assert rows[0]["status"] == "finished" and len(changes) == 2
+
+
 async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
     t = process.tournaments
     made = await t.create(
