@@ -507,3 +507,44 @@ async def test_two_starts_at_once_start_the_tournament_once(world: World) -> Non
         assert refused.message == "This tournament has already started.", refused.message
         players, paired = await seated(world, made.id)
         assert players == paired == [11, 12, 13, 14]
+
+
+async def test_a_resignation_as_the_round_runs_out_counts_as_the_game_ended(world: World) -> None:
+    """A tournament round's time runs out while, in the other process, a player of its last game
+    resigns: the game either ends by the resignation (and the board counts that result) or is
+    stopped (and counts as a draw, the resignation refused in words). The board's result is always
+    the one the match shows, and its ratings moved only if the match has a winner."""
+    a, b = await world.start(2, seed=13)
+    rng = random.Random(23)
+    for n in range(ROUNDS // 3):
+        channel, thread = 11_000 + n, 11_500 + n
+        made = await signup(a, channel, [11, 12])
+        started = await a.tournaments.start(channel, organiser=True)
+        (board,) = started.boards
+        match = await a.tournaments.start_board(board, thread)
+        ends = started.tournament.round_ends_at
+        assert ends is not None
+        # the turn's own deadline after the round's end: only the round's end is due
+        await world.sql(
+            "UPDATE matches SET deadline = $2::float8, reminder_at = $2::float8 WHERE id = $1",
+            match.id,
+            ends + 99,
+        )
+        world.now = ends + 1
+        resigner = rng.choice([11, 12])
+        done = await race(rng, a.tournaments.sweep(), b.service.act(thread, resigner, "resign"), spread=0.01)
+        swept, resigned = done
+        assert not isinstance(swept, BaseException)
+        rows = await world.sql("SELECT * FROM matches WHERE id = $1", match.id)
+        (result,) = await world.sql(
+            "SELECT result FROM tournament_games WHERE tournament_id = $1 AND round = 1", made.id
+        )
+        changes = await world.sql("SELECT * FROM rating_changes WHERE match_id = $1", match.id)
+        if isinstance(resigned, ServiceError):
+            assert rows[0]["status"] == "cancelled", (resigned, dict(rows[0]), n)
+            assert result["result"] == 0.5 and changes == []
+        else:
+            assert rows[0]["status"] == "finished" and len(changes) == 2
+            winner = 12 if resigner == 11 else 11
+            assert result["result"] == (1.0 if winner == board.first_id else 0.0), (resigner, board)
+        world.now = START
