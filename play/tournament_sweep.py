@@ -128,14 +128,14 @@ class RoundSweep:
             ]
             for board in boards:
                 if board.result is None:
-                    result: float | None = None
+                    ended: float | None = None
                     if board.thread_id is not None:
                         await self._stop(board)
                     if board.match_id is not None:
                         # ended by itself meanwhile (a resignation stored by another process before the
                         # stop): that result counts, as its ratings did; a game stopped counts as a draw
-                        result = result_of(board, await self.db.get_match(board.match_id))
-                    await self.store.set_board_result(board, DRAW if result is None else result)
+                        ended = result_of(board, await self.db.get_match(board.match_id))
+                    await self.store.set_board_result(board, DRAW if ended is None else ended)
         return await self._next_round(tournament, now, present)
 
     async def _due_before(
