@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from tests.benchrun import last_figures
 from tests.pgraces import (
     GUILD,
     SCENARIOS,
@@ -154,3 +155,10 @@ async def test_time_away_taken_while_the_other_player_moves_stops_the_turn_it_re
         rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
         assert rows[0]["turn_player_id"] == waiting
         assert rows[0]["deadline"] == away.until + match.turn_seconds, (n, rows[0]["deadline"] - world.now)
+
+
+def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
+    """bench/pgrace.py (docs/performance.md), for half a second: it must not rot unseen."""
+    figures = last_figures("pgrace.py", "--database-url", pg_url, "--seconds", "0.5", "--burst", "4")
+    assert figures["bench"] == "pgrace" and figures["violations"] == 0, figures
+    assert figures["rounds"] >= 1 and figures["players_chained"] >= 1
