@@ -725,6 +725,13 @@ class Database:
         write returns (a process that dies between the two has answered nobody: the player tries
         again, and that write is announced)."""
 
+    def _away_lock(self, guild_id: int, user_id: int) -> Step | None:
+        """The first statement of a transaction writing a player's time away in a guild, where it
+        needs one: a lock of that player's own, so that two such writes at once (a double click
+        reaching two processes) end and start one after the other. None where one writer already
+        runs transactions one at a time (SQLite)."""
+        return None
+
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
         """Drop what memory holds of one player's time away or preferences (a write, here or elsewhere)."""
         if kind == "away":
@@ -1128,7 +1135,11 @@ class Database:
         """End a player's time away in a server at `now` (if they are away), and with `until`, start a
         new one from `now` to then: one transaction."""
 
+        lock = self._away_lock(guild_id, user_id)
+
         def write() -> Transaction[None]:
+            if lock is not None:
+                yield lock
             yield count(_END_TIME_AWAY, (float(now), guild_id, user_id, float(now)))
             if until is not None:
                 yield count(_START_TIME_AWAY, (guild_id, user_id, float(now), float(until)))

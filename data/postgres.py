@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import os
 import re
@@ -61,6 +62,10 @@ PEOPLE = "wargames_people"
 EVERYONE = "all"
 
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
+# A player's time away is written under a lock of their own (`PostgresDatabase._away_lock`): two
+# writes at once each ended nothing the other had begun, both inserted, and the days away were taken
+# from the player's year twice. SQLite's one writer runs them one after the other.
+_AWAY_LOCK = "SELECT pg_advisory_xact_lock(?)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
 _VERSION = "SELECT version FROM schema_version"
 _FIRST_VERSION = "INSERT INTO schema_version (version) VALUES (0)"
@@ -350,7 +355,7 @@ class PostgresDatabase(Database):
         return sql, _args(step.params, names)
 
     async def _step(self, conn: Connection, step: Step) -> Any:
-        # sql-check (each call below): every Step holds a module-level constant of data/db.py
+        # sql-check (each call below): every Step holds a module-level constant of data/db.py or this module
         sql, args = self._prepared(step)
         if step.kind == "one":
             # sql-check: as above
@@ -409,6 +414,12 @@ class PostgresDatabase(Database):
         a lost connection makes every listener forget all."""
         self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
         self._after_commits_soon()
+
+    def _away_lock(self, guild_id: int, user_id: int) -> Step | None:
+        """A transaction's advisory lock keyed by 64 bits of a hash of the guild and the player (the
+        migrations' lock is one fixed key; an unlikely clash only makes two writes wait in turn)."""
+        digest = hashlib.blake2b(f"time away {guild_id} {user_id}".encode(), digest_size=8).digest()
+        return Step("one", _AWAY_LOCK, (int.from_bytes(digest, "big", signed=True),))
 
     async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
         """A player's time away or preferences written here: the others forget their copy (as

@@ -344,6 +344,26 @@ async def cancel_or_resign(world: World, a: Process, b: Process, rng: random.Ran
     return "resigned"
 
 
+async def two_aways(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """A player's time away (a double click on two shards) reaches both processes at once: they are
+    away once, and the days are taken from their year once, as when the two come one after the
+    other (the second ends the first and starts its own)."""
+    guild = GUILD + world.channel()  # a server of its own: a year's days away each round
+    player, _ = await game(a, world.channel(), guild)
+    days = rng.choice([1, 3])
+    done = await race(rng, a.service.away(guild, 10, days), b.service.away(guild, 10, days))
+    assert len(wins(done)) == 2, done
+    until = world.now + days * 86400
+    assert await b.service.away_until(guild, 10) == until
+    rows = await world.sql(
+        "SELECT * FROM time_away WHERE guild_id = $1 AND user_id = 10 AND end_at > $2", guild, world.now
+    )
+    assert len(rows) == 1, [dict(r) for r in rows]
+    world.now = until  # back: the days taken from their year
+    assert await a.service.away_taken(guild, 10) == days
+    return "on turn" if player == 10 else "waiting"
+
+
 async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
     t = process.tournaments
     made = await t.create(
@@ -483,6 +503,7 @@ SCENARIOS: dict[str, Scenario] = {
     "move_or_timeout": move_or_timeout,
     "cancel_or_move": cancel_or_move,
     "cancel_or_resign": cancel_or_resign,
+    "two_aways": two_aways,
     "two_joins": two_joins,
     "join_or_start": join_or_start,
     "two_starts": two_starts,

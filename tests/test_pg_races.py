@@ -34,6 +34,7 @@ RACES = {
     "move_or_timeout": ROUNDS,
     "cancel_or_move": ROUNDS,
     "cancel_or_resign": ROUNDS,
+    "two_aways": ROUNDS // 2,
     "two_joins": ROUNDS // 2,
     "join_or_start": ROUNDS // 2,
     "two_starts": ROUNDS // 2,
