@@ -188,6 +188,32 @@ async def two_accepts(world: World, a: Process, b: Process, rng: random.Random) 
     return "at the write" if "answered" in refused.message else "at the read"
 
 
+async def accept_or_withdraw(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """The challenged player accepts in one process as the challenger withdraws in the other: the
+    game starts or the challenge is withdrawn, once, and the other hears which in words."""
+    channel = world.channel()
+    await a.service.challenge(
+        game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+    )
+    accepted, withdrawn = await race(rng, a.service.accept(channel, 20), b.service.decline(channel, 10))
+    rows = await world.sql("SELECT status, version FROM matches WHERE channel_id = $1", channel)
+    assert len(rows) == 1 and rows[0]["version"] == 1, [dict(r) for r in rows]
+    if isinstance(withdrawn, ServiceError):
+        assert not isinstance(accepted, BaseException) and rows[0]["status"] == "active"
+        assert withdrawn.message in (
+            "This challenge was already answered.",
+            "The game has started: use resign or offer a draw instead.",
+        ), withdrawn.message
+        await a.service.cancel(channel, 99, is_admin=True)
+        return "accepted"
+    assert isinstance(accepted, ServiceError), "both the accept and the withdrawal landed"
+    assert rows[0]["status"] == "cancelled"
+    assert (
+        accepted.message == "This challenge was already answered." or "challenge" in accepted.message.lower()
+    )
+    return "withdrawn"
+
+
 async def double_click(world: World, a: Process, b: Process, rng: random.Random) -> str:
     """The player on turn sends two moves from one board (its version on both buttons), one through
     each process: one is applied, the other refused in words, and the log holds one move."""
@@ -497,6 +523,7 @@ Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 # every race a round of which stands alone: what bench/pgrace.py soaks
 SCENARIOS: dict[str, Scenario] = {
     "two_accepts": two_accepts,
+    "accept_or_withdraw": accept_or_withdraw,
     "double_click": double_click,
     "draw_or_resign": draw_or_resign,
     "sealed_challenges": sealed_challenges,

@@ -28,6 +28,7 @@ ROUNDS = 30  # rounds of each race: each takes a few hundredths of a second
 # Rounds of the slower races (a tournament set up each round), and what every round of each shows.
 RACES = {
     "two_accepts": ROUNDS,
+    "accept_or_withdraw": ROUNDS,
     "double_click": ROUNDS,
     "draw_or_resign": ROUNDS,
     "sealed_challenges": ROUNDS,
