@@ -519,6 +519,36 @@ async def resign_as_round_ends(world: World, a: Process, b: Process, rng: random
     return "resigned"
 
 
+async def two_round_sweeps(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """Both processes sweep a tournament whose round has run out (one game over, one still going)
+    at the same moment: the game still going is stopped once and counts as a draw, the game over
+    counts its result, and the next round is paired once."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started = await a.tournaments.start(channel, organiser=True)
+    games = [await a.tournaments.start_board(board, world.channel()) for board in started.boards]
+    over, going = games
+    await a.service.act(over.channel_id, over.challenger_id, "resign")
+    ends = started.tournament.round_ends_at
+    assert ends is not None
+    # the turns' own deadlines after the round's end: only the round's end is due
+    await world.sql("UPDATE matches SET deadline = $2::float8 WHERE id = $1", going.id, ends + 99)
+    world.now = ends + 1
+    swept = await race(rng, a.tournaments.sweep(), b.tournaments.sweep(), spread=0.01)
+    now = await a.tournaments.by_id(made.id)
+    assert now.round == 2, now
+    boards = await world.sql(
+        "SELECT round, board, result, match_id FROM tournament_games WHERE tournament_id = $1", made.id
+    )
+    assert sorted((r["round"], r["board"]) for r in boards) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    first = {r["match_id"]: r["result"] for r in boards if r["round"] == 1}
+    assert first[over.id] == 0.0 and first[going.id] == 0.5, first  # the first side resigned
+    rows = await world.sql("SELECT status FROM matches WHERE id = $1", going.id)
+    assert rows[0]["status"] == "cancelled"
+    await cancel_tournament(a, channel)
+    return "both told" if all(swept) else "one told"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -536,4 +566,5 @@ SCENARIOS: dict[str, Scenario] = {
     "join_or_start": join_or_start,
     "two_starts": two_starts,
     "resign_as_round_ends": resign_as_round_ends,
+    "two_round_sweeps": two_round_sweeps,
 }

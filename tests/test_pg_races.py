@@ -40,6 +40,7 @@ RACES = {
     "join_or_start": ROUNDS // 2,
     "two_starts": ROUNDS // 2,
     "resign_as_round_ends": ROUNDS // 3,
+    "two_round_sweeps": ROUNDS // 3,
 }
 
 
