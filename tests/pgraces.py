@@ -391,6 +391,43 @@ async def two_aways(world: World, a: Process, b: Process, rng: random.Random) ->
     return "on turn" if player == 10 else "waiting"
 
 
+async def away_or_move(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """A player goes away (or comes back) in one process while, in the other, their opponent's move
+    hands them the turn: whichever lands first, the turn they now owe starts its clock when they
+    are back (now, for one who came back), as when the two come one after the other: never a turn
+    running while they are away, nor one that waits for an absence twice."""
+    guild = GUILD + world.channel()  # a server of its own: a year's days away each round
+    channel = world.channel()
+    await a.service.challenge(
+        game="blockwars", guild_id=guild, channel_id=channel, challenger_id=10, opponent_id=20
+    )
+    match = await a.service.accept(channel, 20)
+    mover = match.turn_player_id
+    assert mover is not None
+    waiting = 20 if mover == 10 else 10
+    coming_back = rng.random() < 0.5
+    if coming_back:
+        await a.service.away(guild, waiting, 2)
+        await asyncio.sleep(0.01)  # its notice heard by the other process, as a person's pace allows
+    move = rng.choice(await b.service.legal(channel, mover))
+    await b.service.current(channel)  # the mover's process has the game (and its clocks) in memory
+    gone = a.service.back(guild, waiting) if coming_back else a.service.away(guild, waiting, 3)
+    away, played = await race(
+        rng,
+        gone,
+        b.service.act(
+            channel, mover, move, interaction_id=world.interaction(), expected_version=match.version
+        ),
+    )
+    assert not isinstance(away, BaseException) and not isinstance(played, BaseException), (away, played)
+    rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+    assert rows[0]["turn_player_id"] == waiting
+    starts = world.now if away.until is None else away.until
+    assert rows[0]["deadline"] == starts + match.turn_seconds, (coming_back, rows[0]["deadline"] - world.now)
+    await a.service.cancel(channel, 99, is_admin=True)  # nothing left due for a later sweep
+    return "back" if coming_back else "away"
+
+
 async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
     t = process.tournaments
     made = await t.create(
@@ -562,6 +599,7 @@ SCENARIOS: dict[str, Scenario] = {
     "cancel_or_move": cancel_or_move,
     "cancel_or_resign": cancel_or_resign,
     "two_aways": two_aways,
+    "away_or_move": away_or_move,
     "two_joins": two_joins,
     "join_or_start": join_or_start,
     "two_starts": two_starts,
