@@ -72,14 +72,14 @@ async def soak(url: str, processes: int, seconds: float, seed: int, burst_games:
         if ended != burst_games:
             violations.append(f"burst: {burst_games - ended} of {burst_games} resignations refused")
         chained = 0
-        for row in await world.sql("SELECT DISTINCT user_id FROM player_stats"):
-            changes, rating, played = await ratings_chain(world, row["user_id"])
+        for row in await world.sql("SELECT DISTINCT guild_id, user_id FROM player_stats"):
+            changes, rating, played = await ratings_chain(world, row["user_id"], row["guild_id"])
             try:
                 assert len(changes) == played, f"{played} results, {len(changes)} rating changes"
                 assert_chained(changes, rating)
                 chained += 1
             except AssertionError as exc:
-                violations.append(f"ratings of {row['user_id']}: {exc}"[:300])
+                violations.append(f"ratings of {row['user_id']} in {row['guild_id']}: {exc}"[:300])
         return {
             "bench": "pgrace",
             "processes": processes,

@@ -148,14 +148,23 @@ async def log_of(world: World, channel: int) -> list[str]:
     return [r["notation"] for r in rows]
 
 
-async def ratings_chain(world: World, user: int) -> tuple[list[tuple[float, float]], float, int]:
-    """`user`'s rating changes (every game, every guild), their rating now and their games counted."""
+async def ratings_chain(
+    world: World, user: int, guild: int = GUILD
+) -> tuple[list[tuple[float, float]], float, int]:
+    """`user`'s rating changes in one server's Block Wars, their rating there now and their games
+    counted."""
     changes = [
         (float(r["rating_before"]), float(r["rating_after"]))
-        for r in await world.sql("SELECT * FROM rating_changes WHERE user_id = $1", user)
+        for r in await world.sql(
+            "SELECT c.* FROM rating_changes AS c JOIN matches AS m ON m.id = c.match_id "
+            "WHERE c.user_id = $1 AND m.guild_id = $2 AND m.game = 'blockwars'",
+            user,
+            guild,
+        )
     ]
-    stats = await world.sql("SELECT * FROM player_stats WHERE user_id = $1", user)
-    assert len(stats) <= 1, "one guild and one game only"
+    stats = await world.sql(
+        "SELECT * FROM player_stats WHERE user_id = $1 AND guild_id = $2 AND game = 'blockwars'", user, guild
+    )
     played = sum(int(r["wins"]) + int(r["losses"]) + int(r["draws"]) for r in stats)
     rating = float(stats[0]["rating"]) if stats else START_RATING
     return changes, rating, played
@@ -376,7 +385,8 @@ async def two_aways(world: World, a: Process, b: Process, rng: random.Random) ->
     away once, and the days are taken from their year once, as when the two come one after the
     other (the second ends the first and starts its own)."""
     guild = GUILD + world.channel()  # a server of its own: a year's days away each round
-    player, _ = await game(a, world.channel(), guild)
+    channel = world.channel()
+    player, _ = await game(a, channel, guild)
     days = rng.choice([1, 3])
     done = await race(rng, a.service.away(guild, 10, days), b.service.away(guild, 10, days))
     assert len(wins(done)) == 2, done
@@ -388,6 +398,7 @@ async def two_aways(world: World, a: Process, b: Process, rng: random.Random) ->
     assert len(rows) == 1, [dict(r) for r in rows]
     world.now = until  # back: the days taken from their year
     assert await a.service.away_taken(guild, 10) == days
+    await a.service.cancel(channel, 99, is_admin=True)  # nothing left due for a later sweep
     return "on turn" if player == 10 else "waiting"
 
 

@@ -64,8 +64,8 @@ async def test_a_race_between_two_processes_holds_its_invariants(world: World, n
     assert sum(seen.values()) == RACES[name], seen
     # and whatever ended how: one rating change a player for each result, each from where the one
     # before it left their rating (no result started from a rating another one had moved)
-    for row in await world.sql("SELECT DISTINCT user_id FROM player_stats"):
-        changes, rating, played = await ratings_chain(world, row["user_id"])
+    for row in await world.sql("SELECT DISTINCT guild_id, user_id FROM player_stats"):
+        changes, rating, played = await ratings_chain(world, row["user_id"], row["guild_id"])
         assert len(changes) == played
         assert_chained(changes, rating)
 
