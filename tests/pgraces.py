@@ -444,6 +444,7 @@ async def signup(process: Process, channel: int, players: list[int]) -> Tourname
     made = await t.create(
         guild_id=GUILD, channel_id=channel, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
     )
+    await t.seal_shown(made, channel)  # its seal's message, as the adapters post it before any sign-up
     for user in players:
         await t.join(made, user)
     return await t.by_id(made.id)
