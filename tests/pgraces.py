@@ -444,7 +444,7 @@ async def signup(process: Process, channel: int, players: list[int]) -> Tourname
     made = await t.create(
         guild_id=GUILD, channel_id=channel, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
     )
-    await t.seal_shown(made, channel)  # its seal's message, as the adapters post it before any sign-up
+    await t.seal_shown(made, 1)  # its seal's message (id 1), as the adapters post it before any sign-up
     for user in players:
         await t.join(made, user)
     return await t.by_id(made.id)
@@ -472,7 +472,9 @@ async def two_joins(world: World, a: Process, b: Process, rng: random.Random) ->
     """One player's join reaches both processes: signed up once, the other told so."""
     channel = world.channel()
     made = await signup(a, channel, [11, 12])
-    done = await race(rng, a.tournaments.join(made, 13, entropy=1), b.tournaments.join(made, 13, entropy=2))
+    done = await race(
+        rng, a.tournaments.join(made, 13, entropy=101), b.tournaments.join(made, 13, entropy=102)
+    )
     assert len(wins(done)) == 1
     (refused,) = refusals(done)
     assert refused.message == "You are already signed up for this tournament."
@@ -490,7 +492,7 @@ async def join_or_start(world: World, a: Process, b: Process, rng: random.Random
     started, joined = await race(
         rng,
         a.tournaments.start(channel, organiser=True),
-        b.tournaments.join(made, 14, entropy=3),
+        b.tournaments.join(made, 14, entropy=103),
         spread=0.02,
     )
     players, paired = await seated(world, made.id)
