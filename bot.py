@@ -49,6 +49,23 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def match_service(
+    settings: Settings,
+    database: Database,
+    *,
+    clock: Callable[[], float] = time.time,
+    rng: random.Random | None = None,
+    thinker: Thinker | None = None,
+) -> MatchService:
+    """The match service a bot process runs on its store: its boards owed through the outbox, its
+    sweep limited to its own shards' guilds. One function, so the tests that race two processes on
+    one database (tests/test_pg_races.py) build exactly what a process builds."""
+    guilds = settings.serves if settings.shard_ids is not None else None
+    return MatchService(
+        database, clock=clock, rng=rng, outbox=True, thinker=thinker, guilds=guilds, markup=DISCORD
+    )
+
+
 class WargamesBot(commands.AutoShardedBot):
     """The bot: owns the database and the match service; the cogs are thin adapters over the service.
 
@@ -101,15 +118,8 @@ class WargamesBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Load the cogs, and sync the command tree only when asked to."""
-        guilds = self.settings.serves if self.settings.shard_ids is not None else None
-        self._service = MatchService(
-            self.database,
-            clock=self.clock,
-            rng=self.rng,
-            outbox=True,
-            thinker=self.thinker,
-            guilds=guilds,
-            markup=DISCORD,
+        self._service = match_service(
+            self.settings, self.database, clock=self.clock, rng=self.rng, thinker=self.thinker
         )
         await self.painter.start()  # the AI's workers start with its first decision (play/thinking.py)
         for name in EXTENSIONS:

@@ -9,6 +9,7 @@ embedded default; PostgreSQL (`data/postgres.py`) serves several bot processes a
 from data.db import MUTABLE_FIELDS, Database, is_postgres_url, load_migrations
 from data.elo import K_FACTOR, START_RATING
 from data.errors import (
+    AwayChanged,
     ChannelBusy,
     DataError,
     DuplicateInteraction,
@@ -22,6 +23,7 @@ from data.models import (
     ActionRecord,
     AiRecord,
     Away,
+    AwaySeen,
     GameClock,
     Match,
     MatchChange,
@@ -43,6 +45,8 @@ __all__ = [
     "ActionRecord",
     "AiRecord",
     "Away",
+    "AwayChanged",
+    "AwaySeen",
     "ChannelBusy",
     "DataError",
     "Database",

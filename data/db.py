@@ -26,7 +26,9 @@ module-level string literal: tests/test_data.py checks that no SQL is built from
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
 import json
 import os
 import time
@@ -37,6 +39,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from data import elo
 from data.errors import (
+    AwayChanged,
     ChannelBusy,
     DuplicateInteraction,
     MatchNotFound,
@@ -46,6 +49,7 @@ from data.models import (
     ActionRecord,
     AiRecord,
     Away,
+    AwaySeen,
     GameClock,
     Match,
     MatchChange,
@@ -241,6 +245,18 @@ WITH seen AS (
     SELECT EXISTS (
         SELECT 1 FROM actions WHERE interaction_id = CAST(:interaction_id AS BIGINT)
     ) AS seen
+), gate AS (
+    SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) AS open
+    FROM (SELECT unnest(CAST(:away_keys AS BIGINT[])) AS k) AS keys
+), away_now AS (
+    SELECT COUNT(*) AS stretches, MAX(end_at) AS last_end FROM time_away
+    WHERE guild_id = CAST(:away_guild AS BIGINT) AND user_id = ANY(CAST(:away_users AS BIGINT[]))
+        AND end_at > :now
+), clocked AS (
+    SELECT (SELECT open FROM gate) AND (NOT :check_away OR (
+        (SELECT stretches FROM away_now) = CAST(:away_count AS BIGINT)
+        AND (SELECT last_end FROM away_now) IS NOT DISTINCT FROM CAST(:away_last_end AS DOUBLE PRECISION)
+    )) AS as_seen
 ), found AS (
     SELECT version FROM matches WHERE id = :id
 ), moved AS (
@@ -267,6 +283,7 @@ WITH seen AS (
         version = version + 1,
         updated_at = :now
     WHERE id = :id AND version = :expected_version AND NOT (SELECT seen FROM seen)
+        AND (SELECT as_seen FROM clocked)
     RETURNING *
 ), logged AS (
     INSERT INTO actions (match_id, seq, player_id, notation, interaction_id, at, version)
@@ -285,9 +302,19 @@ WITH seen AS (
     SELECT moved.id, moved.version, moved.channel_id, :now FROM moved WHERE :owe_board
     ON CONFLICT DO NOTHING
 )
-SELECT (SELECT seen FROM seen) AS seen_interaction, (SELECT version FROM found) AS found_version, moved.*
+SELECT (SELECT seen FROM seen) AS seen_interaction, (SELECT version FROM found) AS found_version,
+    (SELECT as_seen FROM clocked) AS away_as_seen, moved.*
 FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 """
+# A move that starts a waiting player's clock computed it from their time away as read before
+# (`AwaySeen`). Another process's `away` or `back` writes that time away and then moves the clocks of
+# the player's games it reads; without a guard the two passed each other (the turn ran while the
+# player was away, or waited for one absence twice). `Database.holding_away` holds the player's
+# advisory lock from before the write until their clocks are moved; `_MOVE` takes it shared without
+# waiting (`gate`) and checks the time away is as the move saw it (`away_now`). So a move lands
+# before the lock is taken (and the reclock, reading the games afresh under it, moves its clock), or
+# finds it taken, or comes after and sees the rows written (a statement sees what committed before
+# it began): those two change nothing but raise `AwayChanged`, and the clock is computed again.
 # The fields `_MOVE` may change, each with its `set_*` flag (tests/test_data.py checks it names all).
 _MOVE_FIELDS = tuple(sorted(MUTABLE_FIELDS))
 
@@ -412,6 +439,14 @@ ON CONFLICT (user_id) DO UPDATE SET dm_on_turn = excluded.dm_on_turn, updated_at
 def is_postgres_url(target: object) -> bool:
     """Whether `target` names a PostgreSQL database rather than an SQLite file."""
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def away_key(guild_id: int, user_id: int) -> int:
+    """The advisory lock of one player's time away in one server, on a store several processes
+    share: 64 bits of a hash of both (the migrations' lock is one fixed key; an unlikely clash only
+    makes two players' writes wait in turn)."""
+    digest = hashlib.blake2b(f"time away {guild_id} {user_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def _dumps(value: Any) -> str:
@@ -725,6 +760,15 @@ class Database:
         write returns (a process that dies between the two has answered nobody: the player tries
         again, and that write is announced)."""
 
+    def holding_away(self, guild_id: int, user_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold a lock of one player's time away in one server while it is written and their games'
+        clocks are moved with it (`MatchService.away`, `back`), where other processes share the store:
+        a second `away` waits for the first (else each ended nothing the other had begun, both
+        were inserted, and the days were taken from the year twice), and a move starting the
+        player's clock meanwhile is refused and computed again (`_MOVE`, `AwayChanged`). Nothing on
+        SQLite: one process, whose per-match locks already hold the two apart."""
+        return contextlib.nullcontext()
+
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
         """Drop what memory holds of one player's time away or preferences (a write, here or elsewhere)."""
         if kind == "away":
@@ -974,6 +1018,7 @@ class Database:
         now: float | None = None,
         before_commit: BeforeCommit | None = None,
         owe_board: bool = False,
+        away_seen: AwaySeen | None = None,
         **changes: Any,
     ) -> Match:
         """Append one command's actions to the log and update the match, in ONE transaction.
@@ -991,6 +1036,11 @@ class Database:
 
         `before_commit` is a test hook, called after every write and before COMMIT (on SQLite's
         database thread); if it raises, the transaction is rolled back (a crash in mid-move).
+
+        `away_seen`: the time away the new clock in `changes` was computed from. A store several
+        processes share stores the move only while it still is so (`_MOVE`), else raises
+        `AwayChanged` having forgotten those players' time away here; on SQLite this process's
+        locks already keep a time away from being written meanwhile.
         """
         if not actions:
             raise ValueError("commit_action needs at least one action")
@@ -1009,12 +1059,18 @@ class Database:
             and not {"status", "channel_id"} & normalised.keys()
         ):
             params = _move_params(
-                match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board
+                match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board, away_seen
             )
             written = normalised.get("snapshot", _UNREAD)
-            return await self._transact(
-                lambda: _move(match_id, expected_version, interaction_id, params, written)
-            )
+            try:
+                return await self._transact(
+                    lambda: _move(match_id, expected_version, interaction_id, params, written)
+                )
+            except AwayChanged:
+                assert away_seen is not None
+                for user in away_seen.user_ids:  # read afresh for the clock computed again
+                    self._forget_person("away", (away_seen.guild_id, user))
+                raise
 
         def commit() -> Transaction[Match]:
             if interaction_id is not None and (yield one(_INTERACTION_SEEN, (interaction_id,))):
@@ -1226,8 +1282,10 @@ def _move_params(
     interaction_id: int | None,
     now: float,
     owe_board: bool,
+    away_seen: AwaySeen | None = None,
 ) -> dict[str, Any]:
     """The parameters of `_MOVE`: each changed field with its flag set, the others None."""
+    users = list(away_seen.user_ids) if away_seen is not None else []
     params: dict[str, Any] = {
         "id": match_id,
         "expected_version": expected_version,
@@ -1237,6 +1295,12 @@ def _move_params(
         "players": [a.player_id for a in actions],
         "notations": [a.notation for a in actions],
         "ats": [now if a.at is None else float(a.at) for a in actions],
+        "check_away": away_seen is not None,
+        "away_guild": away_seen.guild_id if away_seen is not None else None,
+        "away_users": users,
+        "away_keys": [away_key(away_seen.guild_id, u) for u in users] if away_seen is not None else [],
+        "away_count": away_seen.count if away_seen is not None else None,
+        "away_last_end": away_seen.last_end if away_seen is not None else None,
     }
     for name in _MOVE_FIELDS:
         params["set_" + name] = name in changes
@@ -1275,6 +1339,8 @@ def _move(
         if row["found_version"] is None:
             raise MatchNotFound(match_id)
         found = int(row["found_version"])
+        if found == expected_version and not row["away_as_seen"]:
+            raise AwayChanged(match_id, expected_version)
         raise StaleVersion(match_id, expected_version, found if found != expected_version else found + 1)
     return row_to_match(row, written)
 

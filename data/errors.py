@@ -49,3 +49,15 @@ class StoreUnavailable(DataError):
     """The database server cannot be reached now (it restarts, the network is down). Nothing the
     caller asked for is known to have landed unless it is read back; a retry is safe (version checks
     and interaction ids refuse what did land)."""
+
+
+class AwayChanged(StaleVersion):
+    """A player's time away that a move's new clock assumed changed, or was being changed, as the
+    move was stored (another process's `away` or `back`): nothing was written; the clock is to be
+    computed again from their time away as it now is."""
+
+    def __init__(self, match_id: int, version: int) -> None:
+        DataError.__init__(self, f"match {match_id}: a waiting player's time away changed meanwhile")
+        self.match_id = match_id
+        self.expected = version
+        self.actual = version

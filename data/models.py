@@ -242,3 +242,15 @@ class Away:
     user_id: int
     start_at: float
     end_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class AwaySeen:
+    """What a move's new clock assumed of its waiting players' time away in one server: how many
+    stretches of it end after the move, and the last of those ends (None: none). A store several
+    processes share checks it as it stores the move (`data.errors.AwayChanged`)."""
+
+    guild_id: int
+    user_ids: tuple[int, ...]
+    count: int
+    last_end: float | None

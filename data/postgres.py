@@ -31,14 +31,14 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
 
-from data.db import ChangeListener, Clock, Conflict, Database, Step, T, Transaction
+from data.db import ChangeListener, Clock, Conflict, Database, Step, T, Transaction, away_key
 from data.errors import DataError, MigrationError, StoreUnavailable
 from data.models import Match, MatchChange
 from data.schema import MIGRATIONS_DIR, load_migrations, sets_version, split_statements, to_postgres
@@ -61,6 +61,10 @@ PEOPLE = "wargames_people"
 EVERYONE = "all"
 
 _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
+# A player's time away and their games' clocks are written under a lock of their own, held on a
+# connection of its own from before the write until the last clock is moved (`holding_away`).
+_AWAY_HOLD = "SELECT pg_advisory_lock($1)"
+_AWAY_RELEASE = "SELECT pg_advisory_unlock($1)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
 _VERSION = "SELECT version FROM schema_version"
 _FIRST_VERSION = "INSERT INTO schema_version (version) VALUES (0)"
@@ -214,7 +218,8 @@ async def _keep_session(conn: Connection) -> None:
     """What a released connection needs undone: nothing. asyncpg's default runs `RESET ALL`,
     `UNLISTEN *`, `CLOSE ALL` and `pg_advisory_unlock_all()` on every release, one more round trip
     per transaction or read (a quarter of all of them under load). This store changes no session
-    setting, listens on a connection of its own, takes advisory locks only for a transaction and
+    setting, listens on a connection of its own, takes advisory locks for a transaction, or for a
+    session that unlocks before the connection goes back (`holding_away`: else it is closed), and
     opens no cursor; an unfinished transaction is still rolled back by the pool itself."""
 
 
@@ -350,7 +355,7 @@ class PostgresDatabase(Database):
         return sql, _args(step.params, names)
 
     async def _step(self, conn: Connection, step: Step) -> Any:
-        # sql-check (each call below): every Step holds a module-level constant of data/db.py
+        # sql-check (each call below): every Step holds a module-level constant of data/db.py or this module
         sql, args = self._prepared(step)
         if step.kind == "one":
             # sql-check: as above
@@ -409,6 +414,37 @@ class PostgresDatabase(Database):
         a lost connection makes every listener forget all."""
         self._changes.append((CHANNEL, f"{match.channel_id}:{match.id}:{match.version}"))
         self._after_commits_soon()
+
+    @contextlib.asynccontextmanager
+    async def holding_away(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
+        """`Database.holding_away`: a session's advisory lock of the player's own (`away_key`), on a
+        pooled connection held meanwhile. Released at the end; a connection that could not release
+        it is closed, which releases it (it never goes back to the pool holding it)."""
+        key = away_key(guild_id, user_id)
+        try:
+            conn = await self._pool.acquire()
+        except Exception as exc:
+            if _lost(exc):
+                raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
+            raise
+        try:
+            try:
+                await conn.execute(_AWAY_HOLD, key)
+            except Exception as exc:
+                if _lost(exc):
+                    raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
+                raise
+            self._forget_person("away", (guild_id, user_id))  # read afresh under the lock
+            try:
+                yield
+            finally:
+                try:
+                    await conn.execute(_AWAY_RELEASE, key)
+                except BaseException:
+                    conn.terminate()
+                    raise
+        finally:
+            await self._pool.release(conn)
 
     async def _person_changed(self, kind: str, key: tuple[int, ...]) -> None:
         """A player's time away or preferences written here: the others forget their copy (as

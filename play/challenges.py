@@ -21,6 +21,7 @@ from engine.fairness import random_side
 from play import fairness
 from play.errors import (
     BadRequest,
+    MatchOver,
     NotAPlayer,
     StalePrompt,
 )
@@ -222,11 +223,8 @@ class Challenges(Reading):
             self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None
 
-    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
-        """An admin (Manage Channels) ends the channel's game without a result."""
-        match = await self._open_match(channel_id)
-        if not is_admin:
-            raise NotAPlayer("Only members who can manage this channel may cancel a game.")
+    @staticmethod
+    def _may_cancel(match: Match, user_id: int) -> None:
         if user_id in match.players and match.status is not Status.CHALLENGED:
             # A cancelled game has no result: a player who could cancel their own would escape a
             # loss, or deal again against the AI until the first hand suited them.
@@ -234,11 +232,23 @@ class Challenges(Reading):
                 "You cannot cancel this game: you play in it, and a cancelled game records no result. "
                 "Resign or offer a draw, or ask another member who can manage this channel."
             )
+
+    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
+        """An admin (Manage Channels) ends the channel's game without a result."""
+        match = await self._open_match(channel_id)
+        if not is_admin:
+            raise NotAPlayer("Only members who can manage this channel may cancel a game.")
+        self._may_cancel(match, user_id)
         async with self._lock(match.id):
             self.forget(channel_id)
             match = await self.db.get_match(match.id)
-            return self._remember(
-                await self.db.update_match(
+            # read again: it may have ended (a resignation) or begun (an accept) meanwhile, here or in
+            # another process, and a finished game must keep its result
+            if not match.status.is_open:
+                raise MatchOver("This game has just ended, with its result: there is nothing to cancel.")
+            self._may_cancel(match, user_id)
+            try:
+                cancelled = await self.db.update_match(
                     match.id,
                     expected_version=match.version,
                     status=Status.CANCELLED,
@@ -246,4 +256,12 @@ class Challenges(Reading):
                     deadline=None,
                     reminder_at=None,
                 )
-            )
+            except StaleVersion:
+                # another process stored a move, an accept or an end between this read and this
+                # write (this process's lock holds back its own only): the admin decides again
+                self.forget(channel_id)
+                raise StalePrompt(
+                    "The game moved on just now; nothing was cancelled. Look at it again, and cancel "
+                    "again if you still mean to."
+                ) from None
+            return self._remember(cancelled)

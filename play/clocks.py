@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections.abc import Iterable
@@ -9,6 +10,8 @@ from dataclasses import replace
 from typing import Any
 
 from data import (
+    AwayChanged,
+    AwaySeen,
     GameClock,
     Match,
     Status,
@@ -32,6 +35,12 @@ from play.results import (
     waiting_ids,
 )
 from play.words import days_text
+
+# A move whose new clock met another process's write of a waiting player's time away tries again
+# this many times, waiting this long times the try between (0.3 s in all: that `away` moves the
+# player's clocks in a few statements a game).
+AWAY_TRIES = 6
+AWAY_WAIT = 0.02
 
 
 class Clocks(LiveMatches):
@@ -59,6 +68,36 @@ class Clocks(LiveMatches):
         lead = reminder_lead(min(span, deadline - now))
         changes.update(deadline=deadline, reminder_at=deadline - lead)
         return changes
+
+    async def _away_seen(self, match: Match, state: State, now: float) -> AwaySeen | None:
+        """The time away `_new_clock` read for the players a whole turn now waits on (None: it read
+        none), for the store to check as it stores the move (`Database.commit_action`)."""
+        users = sorted(set(waiting_ids(match, state)))
+        if state.quick_decision() or not users:
+            return None
+        aways = [a for user in users for a in await self.db.time_away(match.guild_id, user, now)]
+        last = max((a.end_at for a in aways), default=None)
+        return AwaySeen(match.guild_id, tuple(users), len(aways), last)
+
+    async def _commit_clocked(
+        self, match: Match, state: State, now: float, changes: dict[str, Any], clocked: bool, **stored: Any
+    ) -> Match:
+        """`Database.commit_action` of a command whose `changes` hold a new clock (`clocked`, from
+        `_new_clock`): where another process is changing a waiting player's time away, or changed
+        it since it was read (`AwayChanged`, nothing written; only where processes share the
+        store), the clock is computed again from it as it now is. That process's `away` holds the
+        player's lock for a few statements: a few tries, then the move is refused as stale."""
+        seen = await self._away_seen(match, state, now) if clocked and self.db.shared else None
+        for attempt in range(1, AWAY_TRIES + 1):
+            try:
+                return await self.db.commit_action(match.id, now=now, away_seen=seen, **stored, **changes)
+            except AwayChanged:
+                if attempt == AWAY_TRIES:
+                    raise
+                await asyncio.sleep(AWAY_WAIT * attempt)
+                changes.update(await self._new_clock(match, state, now))
+                seen = await self._away_seen(match, state, now)
+        raise AssertionError("unreachable")
 
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""
@@ -128,6 +167,9 @@ class Clocks(LiveMatches):
         async with contextlib.AsyncExitStack() as held:
             for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
                 await held.enter_async_context(self._lock(match.id))
+            # and against other processes: their `away` for this player waits, their move starting
+            # this player's clock is refused meanwhile (and computed again after)
+            await held.enter_async_context(self.db.holding_away(guild_id, user_id))
             before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
             await self.db.set_time_away(guild_id, user_id, now=now, until=until)
             after = {u: end for u, end in before.items() if u != user_id}
@@ -135,6 +177,8 @@ class Clocks(LiveMatches):
                 after[user_id] = until
             games, owing = [], set()
             for stored in found:
+                if self.db.shared:  # another process's move may have landed, its notice not yet here
+                    self.forget(stored.channel_id)
                 match = await self._reread(stored)
                 live = self._live.get(match.channel_id)
                 if match.status is not Status.ACTIVE or live is None or live[1] is None:

@@ -404,6 +404,7 @@ class Moves(Challenges):
         elif match.quiet_from is not None:
             changes["quiet_from"] = None
         result: Result | None = None
+        clocked = False  # a new clock is in `changes`, computed from the waiting players' time away
         outcome = state.outcome()
         if outcome is not None:
             winner = outcome.winner
@@ -424,19 +425,22 @@ class Moves(Challenges):
             quick_changed = state.quick_decision() != quick_before and not mid_turn
             if next_id != match.turn_player_id or quick_changed:
                 changes.update(await self._new_clock(match, state, now))
+                clocked = True
             elif not mid_turn and (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
         try:
-            updated = await self.db.commit_action(
-                match.id,
+            updated = await self._commit_clocked(
+                match,
+                state,
+                now,
+                changes,
+                clocked,
                 expected_version=match.version,
                 actions=[NewAction(text, actor_id) for text, _ in steps],
                 interaction_id=interaction_id,
                 result=result,
-                now=now,
                 before_commit=before_commit,
                 owe_board=self.outbox and not mid_turn,
-                **changes,
             )
         except BaseException as exc:
             # Whatever went wrong (already applied, another writer first, cancelled, crashed), the

@@ -201,6 +201,9 @@ class TournamentService(RoundSweep):
             )
         given = str(self.matches.player_input(entropy))
         if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
+            fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
+            if fresh.status is not TournamentStatus.SIGNUP:
+                raise BadRequest(self._closed(fresh))
             raise BadRequest("You are already signed up for this tournament.")
         return await self.by_id(tournament.id)
 
@@ -340,6 +343,11 @@ class TournamentService(RoundSweep):
                 ratings=ratings.items(),
             )
         except TournamentMoved:
+            fresh = await self.by_id(tournament.id)  # another process's start (or cancel) came first?
+            if fresh.status is TournamentStatus.RUNNING:
+                raise BadRequest("This tournament has already started.") from None
+            if fresh.status is not TournamentStatus.SIGNUP:
+                raise BadRequest(self._closed(fresh)) from None
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
         return Started(started, await self._unstarted(started))
 

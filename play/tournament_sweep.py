@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from data import Database, StaleVersion, Status
+from data import Database, Status
 from data.tournaments import (
     Board,
     Tournament,
@@ -26,7 +26,7 @@ from data.tournaments import (
     TournamentStore,
 )
 from play import tournament_table
-from play.errors import ServiceError
+from play.errors import ServiceError, StalePrompt
 from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, Entrant, Pairing, pair
@@ -128,9 +128,14 @@ class RoundSweep:
             ]
             for board in boards:
                 if board.result is None:
+                    ended: float | None = None
                     if board.thread_id is not None:
                         await self._stop(board)
-                    await self.store.set_board_result(board, DRAW)
+                    if board.match_id is not None:
+                        # ended by itself meanwhile (a resignation stored by another process before the
+                        # stop): that result counts, as its ratings did; a game stopped counts as a draw
+                        ended = result_of(board, await self.db.get_match(board.match_id))
+                    await self.store.set_board_result(board, DRAW if ended is None else ended)
         return await self._next_round(tournament, now, present)
 
     async def _due_before(
@@ -205,7 +210,7 @@ class RoundSweep:
         for _ in range(STOP_TRIES):
             try:
                 await self.matches.cancel(board.thread_id, 0, is_admin=True)
-            except StaleVersion:
+            except StalePrompt:
                 continue  # moved meanwhile (a move stored by another process): read it again
             except ServiceError:
                 pass  # it ended meanwhile (or never started): its own result stands

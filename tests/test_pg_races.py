@@ -1,0 +1,130 @@
+"""Races between bot processes on one PostgreSQL database, with real concurrent connections
+(tests/pgraces.py says how, and holds each race's round): every race runs for many seeded rounds,
+each in a channel of its own, and what must hold is checked after each one. bench/pgrace.py soaks
+the same races for longer, between more processes."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.benchrun import last_figures
+from tests.pgraces import (
+    GUILD,
+    SCENARIOS,
+    World,
+    assert_chained,
+    game,
+    log_of,
+    race,
+    ratings_chain,
+    wins,
+)
+
+ROUNDS = 30  # rounds of each race: each takes a few hundredths of a second
+# Rounds of the slower races (a tournament set up each round), and what every round of each shows.
+RACES = {
+    "two_accepts": ROUNDS,
+    "accept_or_withdraw": ROUNDS,
+    "double_click": ROUNDS,
+    "draw_or_resign": ROUNDS,
+    "sealed_challenges": ROUNDS,
+    "move_or_timeout": ROUNDS,
+    "cancel_or_move": ROUNDS,
+    "cancel_or_resign": ROUNDS,
+    "two_aways": ROUNDS // 2,
+    "away_or_move": ROUNDS,
+    "two_joins": ROUNDS // 2,
+    "join_or_start": ROUNDS // 2,
+    "two_starts": ROUNDS // 2,
+    "resign_as_round_ends": ROUNDS // 3,
+    "two_round_sweeps": ROUNDS // 3,
+}
+
+
+@pytest.fixture
+async def world(pg_url: str) -> AsyncIterator[World]:
+    w = World(pg_url)
+    try:
+        yield w
+    finally:
+        await w.close()
+
+
+@pytest.mark.parametrize("name", sorted(RACES))
+async def test_a_race_between_two_processes_holds_its_invariants(world: World, name: str) -> None:
+    """Each round of the race `name` (its docstring in tests/pgraces.py says what must hold) between
+    two processes, from a seeded stagger; each round's checks are the scenario's own."""
+    a, b = await world.start(2, seed=sorted(RACES).index(name) + 1)
+    rng = random.Random(name)
+    seen = Counter([await SCENARIOS[name](world, a, b, rng) for _ in range(RACES[name])])
+    assert sum(seen.values()) == RACES[name], seen
+    # and whatever ended how: one rating change a player for each result, each from where the one
+    # before it left their rating (no result started from a rating another one had moved)
+    for row in await world.sql("SELECT DISTINCT guild_id, user_id FROM player_stats"):
+        changes, rating, played = await ratings_chain(world, row["user_id"], row["guild_id"])
+        assert len(changes) == played
+        assert_chained(changes, rating)
+
+
+async def test_games_of_one_player_ending_at_once_in_two_processes_lose_no_rating(world: World) -> None:
+    """One player's many games end at the same moment, half through each process: every result
+    moves their rating from where the one before left it (the rows are locked, in one order)."""
+    a, b = await world.start(2, seed=4)
+    games = 24
+    for n in range(games):
+        channel = 4000 + n
+        await a.service.challenge(
+            game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=100 + n
+        )
+        await a.service.accept(channel, 100 + n)
+    rng = random.Random(14)
+    # each game's loser resigns: player 10 in two of three, the opponent in the others
+    ends = [(a, b)[n % 2].service.act(4000 + n, 10 if n % 3 else 100 + n, "resign") for n in range(games)]
+    done = await race(rng, *ends)
+    assert len(wins(done)) == games
+    changes, rating, played = await ratings_chain(world, 10)
+    assert played == games and len(changes) == games
+    assert_chained(changes, rating)
+
+
+async def test_two_sweeps_act_on_each_due_game_once(world: World) -> None:
+    """Two processes serving the same guild (a shard given to both by mistake) sweep at the same
+    moment, three times over: every reminder is sent once, every game lost on time once (one
+    `timeout`, one result, one rating change each), every unanswered challenge expired once."""
+    a, b = await world.start(2, seed=7)
+    rng = random.Random(17)
+    games = [7000 + n for n in range(ROUNDS)]
+    challenges = [7100 + n for n in range(10)]
+    for channel in games:
+        await game(a, channel)
+    for channel in challenges:
+        await b.service.challenge(
+            game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20
+        )
+    first, _ = await a.service.current(games[0])
+    assert first.reminder_at is not None and first.deadline is not None
+    notices = []
+    for moment in (first.reminder_at + 1, first.deadline + 1, first.deadline + 2):
+        world.now = moment
+        done = await race(rng, a.service.sweep(), b.service.sweep())
+        notices += [n for found in done for n in found]
+    kinds = Counter((n.kind, n.match.channel_id) for n in notices)
+    assert {(k, c) for (k, c), times in kinds.items() if times > 1} == set()
+    assert {c for k, c in kinds if k == "reminder"} == set(games)
+    assert {c for k, c in kinds if k == "forfeit"} == set(games)
+    assert {c for k, c in kinds if k == "expired"} == set(challenges)
+    for channel in games:
+        assert await log_of(world, channel) == ["timeout"]
+    changes = await world.sql("SELECT count(*) AS n FROM rating_changes")
+    assert changes[0]["n"] == 2 * len(games)
+
+
+def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
+    """bench/pgrace.py (docs/performance.md), for half a second: it must not rot unseen."""
+    figures = last_figures("pgrace.py", "--database-url", pg_url, "--seconds", "0.5", "--burst", "4")
+    assert figures["bench"] == "pgrace" and figures["violations"] == 0, figures
+    assert figures["rounds"] >= 1 and figures["players_chained"] >= 1
