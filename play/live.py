@@ -36,6 +36,13 @@ from play.results import (
 )
 from play.thinking import Thinker
 
+# A challenge that never began, as the player who acts on it just after hears why.
+UNANSWERED = {
+    Status.DECLINED: "was declined",
+    Status.EXPIRED: "expired unanswered",
+    Status.CANCELLED: "was cancelled",
+}
+
 
 class LiveMatches:
     """The store behind the service and each channel's open game kept in memory (written through)."""
@@ -211,16 +218,22 @@ class LiveMatches:
         return match
 
     async def _no_game_text(self, channel_id: int) -> str:
-        """Why there is no game to act in: after a game here ended, that it is over (a `resign` or
-        `undo` after the end was told that the channel had no game, beside its end board)."""
+        """Why there is no game to act in: the channel's last game is over, or its challenge never
+        began (an accept just after a withdrawal heard only that the channel had no game)."""
         found = await self.db.list_matches(channel_id=channel_id, limit=1)
-        if found and found[0].status is Status.FINISHED:
-            ended = found[0]
-            return (
-                f"Game #{ended.id} in this channel ({game_of(ended).title}) is over. "
-                "Start a new one with the `challenge` command of a game."
+        if not found or found[0].status.is_open:
+            return NO_GAME
+        last = found[0]
+        title = game_of(last).title
+        if last.status is Status.FINISHED:
+            said = f"Game #{last.id} in this channel ({title}) is over."
+        elif last.sides:  # begun, then stopped by an admin
+            said = f"Game #{last.id} in this channel ({title}) was cancelled."
+        else:
+            said = (
+                f"The last challenge in this channel, game #{last.id} ({title}), {UNANSWERED[last.status]}."
             )
-        return NO_GAME
+        return f"{said} Start a new one with the `challenge` command of a game."
 
     async def match(self, match_id: int) -> Match:
         """A match as stored now (the outbox checks the version it owes a board for)."""

@@ -365,6 +365,24 @@ async def test_acting_after_the_end_says_the_game_is_over(tmp_path: Path) -> Non
     assert out.getvalue().splitlines()[-1].startswith("✗ There is no game in this channel.")
 
 
+async def test_an_accept_after_the_challenge_was_withdrawn_or_declined_says_so(tmp_path: Path) -> None:
+    """An accept just after the challenger withdrew heard 'There is no game in this channel', as if
+    there had never been one: it names the challenge and what became of it."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(
+        ["/blockwars challenge @bob", "/blockwars decline", "/as bob", "/blockwars accept"]
+    )
+    await console.run_lines(["/fixbayonets challenge @alice", "/as alice", "/fixbayonets decline"])
+    await console.run_lines(["/fixbayonets accept"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        "✗ The last challenge in this channel, game #1 (Block Wars), was cancelled. "
+        "Start a new one with the `challenge` command of a game.",
+        "✗ The last challenge in this channel, game #2 (Fix Bayonets), was declined. "
+        "Start a new one with the `challenge` command of a game.",
+    ]
+
+
 async def test_the_round_asked_in_a_games_thread_is_its_tournaments(tmp_path: Path) -> None:
     """In a tournament game's thread `/wargames tournament round` answered 'This channel has had no
     tournament'; Discord takes a thread's parent, and the console now takes the thread's tournament."""
