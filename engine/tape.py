@@ -45,6 +45,7 @@ class Tape:
             self.start = now
         tick = max(0, int((now - self.start) * TICKS_PER_SECOND))
         if self.marks and tick <= self.marks[-1][0]:  # never backwards, whatever the base clock does
+            tick = self.marks[-1][0]
             self.marks[-1][1] += 1
         else:
             self.marks.append([tick, 1])
