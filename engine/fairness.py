@@ -205,7 +205,7 @@ def _check(record: Mapping[str, Any]) -> Report:
 def _check_ai(report: Report, record: Mapping[str, Any], progress: Callable[[int, int], None] | None) -> None:
     rules = registry.game(str(record["game"]))
     found = ai_check.check_ai(rules, record, seed_of(record), progress)
-    for ok, text in ai_check.findings(found, rules.title_of):
+    for ok, text in ai_check.findings(found, lambda side: rules.side(side).title):
         if ok is None:
             report.note(text)
         else:

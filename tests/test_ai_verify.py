@@ -9,12 +9,13 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from data import Database, Status
 from engine import ai_check, fairness, registry, search
+from engine.base import BaseGame
 from engine.tape import TIME_UP, Tape, running
 from play import MatchService
 from play import fairness as play_fairness
@@ -190,7 +191,7 @@ async def test_a_peeking_ai_passes_the_dice_check_and_fails_the_ai_check(tmp_pat
     action on the real state and keeps the best outcome) plays a game whose record is consistent,
     so its dice verify; replaying its decisions from its side's view finds one it would not make."""
     svc = await service(tmp_path / "g.db", 7)
-    rules = registry.game("blockwars")
+    rules = cast(BaseGame[Any, Any], registry.game("blockwars"))
 
     async def peeking(game: str, view: Any, level: str, seed: int, budget_s: Any = None, **kw: Any) -> str:
         _, true = await svc.current(CHANNEL)  # the real state, with the real dice to come
