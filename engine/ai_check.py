@@ -20,13 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import chance
+from engine import chance, search
 from engine.protocol import Game, View
 from engine.tape import Tape, running
 
 # The record format from which the AI's decisions are recorded and its seeds derived from the key.
 AI_RECORD_VERSION = 4
 MOVE, DRAW = "move", "draw"
+# How a decision's replay found the bot's choice: whatever the clock said; only with the bot's
+# recorded clock (a time cap cut its search short); only without what its AI had kept.
+FREE, CLOCK, AFRESH = "free", "clock", "afresh"
 
 
 def ai_seed(game_seed: int, n: int) -> int:
@@ -40,14 +43,14 @@ def ai_seed(game_seed: int, n: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """One decision of the AI replayed: what the program chose, what the bot played, and whether
-    the choice needed the bot's recorded clock (a time cap cut its thinking short)."""
+    """One decision of the AI replayed: what the program chose, what the bot played, and how it was
+    found (`decide`)."""
 
     n: int
     kind: str
     played: str
     chosen: str
-    by_clock: bool
+    how: str
     seconds: float
 
     @property
@@ -84,22 +87,43 @@ def decide(
     budget_s: float | None,
     marks: Any,
     played: str,
-) -> tuple[str, bool]:
-    """The AI program's choice for `view` (notation), and whether the bot's clock decided it: first
-    with a clock that stands still (the choice of unlimited time: no cap binds) for as many readings
-    as the bot's clock had, then, if that is not what was played or needed more readings, with the
-    bot's recorded clock (`marks`)."""
+) -> tuple[str, str]:
+    """The AI program's choice for `view` (notation), and how it was found (`FREE`, `CLOCK`,
+    `AFRESH`). First as the bot's AI process made it: the recorded clock (`marks`) and what the AI
+    kept from its earlier decisions (`search.memories`, as this replay left them). If that is not
+    what was played, once more without what it kept (`AFRESH`: an AI process that had not kept it,
+    restarted or another of the bot's). Then, to tell whether the clock mattered, with a clock that
+    stands still (unlimited time) for as many readings as the bot's had, its memory set aside: the
+    same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search short)."""
     if kind == DRAW:
-        return ("accept draw" if rules.accepts_draw(view, seed) else "decline draw"), False
-    recorded = Tape(marks or [])
-    with running(Tape.frozen(recorded.reads)) as frozen:
-        free = str(rules.choose(view, level, seed, budget_s))
-    if not frozen.overrun and same_action(rules, free, played):
-        return free, False
-    if marks is None:
-        return free, False
-    with running(Tape(marks)):
-        return str(rules.choose(view, level, seed, budget_s)), True
+        return ("accept draw" if rules.accepts_draw(view, seed) else "decline draw"), FREE
+    before = _recall()
+    chosen = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+    if not same_action(rules, chosen, played):
+        _restore([{} for _ in before])
+        afresh = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+        return (afresh, AFRESH) if same_action(rules, afresh, played) else (chosen, CLOCK)
+    after = _recall()
+    _restore(before)
+    frozen = Tape.frozen(Tape(marks or []).reads)
+    free = _choose(rules, view, level, seed, budget_s, frozen)
+    _restore(after)
+    return chosen, FREE if not frozen.overrun and same_action(rules, free, played) else CLOCK
+
+
+def _choose(rules: Game, view: View, level: str, seed: int, budget_s: float | None, clock: Tape) -> str:
+    with running(clock):
+        return str(rules.choose(view, level, seed, budget_s))
+
+
+def _recall() -> list[dict[Any, Any]]:
+    return [dict(store) for store in search.memories]
+
+
+def _restore(saved: list[dict[Any, Any]]) -> None:
+    for store, kept in zip(search.memories, saved, strict=True):
+        store.clear()
+        store.update(kept)
 
 
 def same_action(rules: Game, a: str, b: str) -> bool:
@@ -156,7 +180,7 @@ def check_ai(
             d = decisions[n]
             kind = str(d.get("kind", MOVE))
             budget = d.get("budget_s")
-            chosen, by_clock = decide(
+            chosen, how = decide(
                 rules,
                 state.view(side),
                 kind,
@@ -168,9 +192,7 @@ def check_ai(
             )
             same = same_action(rules, chosen, notation)
             seconds = Tape(d.get("clock") or []).seconds
-            found.replayed.append(
-                Replayed(n, kind, notation, notation if same else chosen, by_clock, seconds)
-            )
+            found.replayed.append(Replayed(n, kind, notation, notation if same else chosen, how, seconds))
             if not same:
                 return found
         try:
@@ -194,7 +216,8 @@ def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool 
     bad = check.mismatch
     good = [r for r in check.replayed if r.ok]
     if good:
-        clocked = [r for r in good if r.by_clock]
+        clocked = [r for r in good if r.how == CLOCK]
+        afresh = [r for r in good if r.how == AFRESH]
         draws = sum(r.kind == DRAW for r in good)
         text = (
             f"{who}: {_count(len(good), 'decision')} replayed from its side's view alone, with the "
@@ -210,6 +233,14 @@ def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool 
                 + ") ran into the time cap: for "
                 + ("it" if len(clocked) == 1 else "those")
                 + " the check replays the bot's recorded clock, and takes its word on how long it thought."
+            )
+        if afresh:
+            text += (
+                f" {_count(len(afresh), 'decision')} ("
+                + ", ".join(f"action {r.n}" for r in afresh[:6])
+                + (", …" if len(afresh) > 6 else "")
+                + ") matched only when thought afresh, as by an AI process that had not kept its plan "
+                "from the turn's earlier steps (restarted, or another of the bot's AI processes)."
             )
         out.append((True, text))
     if bad is not None:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from engine import tape
 from engine.errors import IllegalAction
@@ -32,10 +33,24 @@ from engine.protocol import Action, Side, State, View
 Evaluate = Callable[[State, Side], float]
 Rollout = Callable[[State, Side, random.Random], Action]
 Order = Callable[[State, Side, Sequence[Action], random.Random], list[Action]]
+M = TypeVar("M", bound=MutableMapping[Any, Any])
 
 # The search's clock, read for its time cap only; tests put a fake one here to check that the cap
 # stops a search without timing anything, and benchmarks a CPU clock. The AI reads it through `now`.
 clock: Callable[[], float] = time.perf_counter
+
+
+# What an AI keeps from one decision to the next (Combined Arms' plan of a whole turn, made at its
+# first step and played step by step): a later choice depends on it, so a check that replays the
+# decisions must see it as the bot's AI process had it. A game registers such a store here
+# (`remembered`); engine/ai_check.py sets the stores aside, or starts without them.
+memories: list[MutableMapping[Any, Any]] = []
+
+
+def remembered(store: M) -> M:
+    """Register `store`, kept between decisions, in `memories`; returns it."""
+    memories.append(store)
+    return store
 
 
 def now() -> float:
@@ -585,7 +600,9 @@ __all__ = [
     "Settings",
     "choose",
     "guarded",
+    "memories",
     "now",
+    "remembered",
     "threat_share",
     "win_line",
     "winner_of",

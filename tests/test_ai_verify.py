@@ -284,3 +284,57 @@ def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     return path
+
+
+@pytest.mark.parametrize("forgetful", [False, True])
+async def test_what_the_ai_keeps_between_decisions_is_replayed_as_its_process_had_it(
+    forgetful: bool, tmp_path: Path, monkeypatch
+) -> None:
+    """Combined Arms plans a phase at its first step and plays the plan step by step (a memory kept
+    between decisions, `search.memories`): the check keeps it as the bot's AI process did, and an
+    AI process that forgot it (restarted before every decision, here) still verifies, each such
+    decision thought afresh."""
+    svc = await service(tmp_path / "g.db", 11)
+    if forgetful:
+        real = svc.thinker.choose
+
+        async def restarted(*args: Any, **kwargs: Any) -> str:
+            for store in search.memories:
+                store.clear()
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(svc.thinker, "choose", restarted)
+    match_id = await ai_game(svc, "combinedarms", "normal", plies=30)
+    record = await record_of(svc, match_id)
+    assert len(record["ai"]["decisions"]) >= 10
+    report = fairness.check(record, ai=True)
+    assert report.ok, report.text()
+
+
+class Remembering:
+    """A test-only AI with a memory between decisions: it plays what it planned, else "b"."""
+
+    def __init__(self, store: dict[str, str]) -> None:
+        self.store = store
+
+    def parse(self, text: str) -> str:
+        return text
+
+    def choose(self, view: Any, level: str, seed: int, budget_s: float | None = None) -> str:
+        return self.store.get("plan", "b")
+
+
+def test_a_decision_is_replayed_with_the_memory_the_ai_had_else_afresh(monkeypatch) -> None:
+    store = {"plan": "a"}
+    monkeypatch.setattr(search, "memories", [store])
+    rules: Any = Remembering(store)
+    view: Any = None
+    # the bot's AI remembered its plan: replayed with it
+    assert ai_check.decide(rules, view, "move", "x", 1, None, [], "a") == ("a", ai_check.FREE)
+    assert store == {"plan": "a"}  # left as the bot's AI process had it
+    # the bot's AI process had forgotten it (restarted): found only when thought afresh
+    assert ai_check.decide(rules, view, "move", "x", 1, None, [], "b") == ("b", ai_check.AFRESH)
+    assert store == {}
+    store["plan"] = "a"
+    chosen, _ = ai_check.decide(rules, view, "move", "x", 1, None, [], "c")  # neither: a mismatch
+    assert chosen == "a"

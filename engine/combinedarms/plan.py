@@ -599,7 +599,8 @@ def state_key(s: State) -> tuple[Any, ...]:
 # ----------------------------------------------------------------------------- choosing
 
 
-_PLANS: OrderedDict[tuple[Any, ...], A.Action] = OrderedDict()
+# Kept between decisions, so registered for the check that replays them (`search.memories`).
+_PLANS: OrderedDict[tuple[Any, ...], A.Action] = search.remembered(OrderedDict())
 _MOST_PLANS = 20_000
 
 
