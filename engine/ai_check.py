@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,6 +127,11 @@ def _restore(saved: list[dict[Any, Any]]) -> None:
         store.update(kept)
 
 
+def as_sent(rules: Game, view: View) -> View:
+    """The view as the bot sends it to its AI: written as JSON and read back (play/thinking.py)."""
+    return rules.view_from_json(json.loads(json.dumps(view.to_json(), separators=(",", ":"))))
+
+
 def same_action(rules: Game, a: str, b: str) -> bool:
     """Whether two notations name one action (each as the rules write it back)."""
     if a == b:
@@ -182,7 +188,7 @@ def check_ai(
             budget = d.get("budget_s")
             chosen, how = decide(
                 rules,
-                state.view(side),
+                as_sent(rules, state.view(side)),
                 kind,
                 str(d["level"]),
                 ai_seed(seed, n),

@@ -137,8 +137,8 @@ class Thinker:
     ) -> str:
         """The notation of the AI's action for `view.viewer` (who must be owed an action); the
         clock its thinking read is put in `clock`, if given (the record's, for replaying it)."""
-        if self._workers() is None:
-            notation, marks = await asyncio.to_thread(choose_taped, game, view, level, seed, budget_s)
+        if self._workers() is None:  # the view as a worker reads it, so every way of thinking is one
+            notation, marks = await asyncio.to_thread(choose_taped, game, _json(view), level, seed, budget_s)
         else:
             notation, marks = await self._run(choose_taped, (game, _json(view), level, seed, budget_s))
         if clock is not None:

@@ -21,6 +21,7 @@ from play import MatchService
 from play import fairness as play_fairness
 from play.fairness import engine_seed
 from play.markup import PLAIN
+from play.thinking import Thinker
 from tests.clock import Clock
 from tests.test_fairness import SCRIPT, script
 
@@ -338,3 +339,21 @@ def test_a_decision_is_replayed_with_the_memory_the_ai_had_else_afresh(monkeypat
     store["plan"] = "a"
     chosen, _ = ai_check.decide(rules, view, "move", "x", 1, None, [], "c")  # neither: a mismatch
     assert chosen == "a"
+
+
+async def test_a_game_whose_ai_thought_in_its_worker_process_verifies(tmp_path: Path) -> None:
+    """As in production: the AI thinks in a spawned worker (the view sent as JSON, another string
+    hashing), and its record verifies in this process."""
+    db = await Database.open(tmp_path / "g.db", clock=Clock())
+    OPENED.append(db)
+    thinker = Thinker(1)
+    try:
+        svc = MatchService(db, clock=Clock(), rng=random.Random(12), thinker=thinker)
+        match_id = await ai_game(svc, "battlefronts", "normal", plies=6)
+        record = await record_of(svc, match_id)
+        assert thinker.started  # it thought in its worker, not here
+    finally:
+        thinker.close()
+    assert len(record["ai"]["decisions"]) >= 3
+    report = fairness.check(record, ai=True)
+    assert report.ok and report.ai_checked, report.text()
