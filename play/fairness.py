@@ -294,14 +294,16 @@ async def verify(
 
 
 def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
-    text = f"{markup.strong(f'Game #{match.id}')} ({report.game_title}).\n{report.text()}"
+    head = f"{markup.strong(f'Game #{match.id}')} ({report.game_title})."
     if match.ai_player_id is None or match.chance_version != 2:
-        return text
+        return f"{head}\n{report.text()}"
     # Replaying every decision of the AI takes minutes of CPU: not in the bot, but on anyone's machine.
+    # Said after the verdict, before the findings, so that a long answer cut to Discord's length keeps it.
+    verdict, _, findings = report.text().partition("\n")
     return (
-        f"{text}\nThis checks the dice, not the AI's choices. To check that the AI chose each move from "
-        "its own side's view, run `python scripts/verify_game.py FILE` (minutes) on the file "
-        "`/wargames export` gives."
+        f"{head}\n{verdict}\nThis checks the dice, not the AI's choices. To check that the AI chose each "
+        "move from its own side's view, run `python scripts/verify_game.py FILE` (minutes) on the file "
+        f"`/wargames export` gives.\n{findings}"
     )
 
 

@@ -278,7 +278,9 @@ async def test_the_script_checks_the_ai_and_verify_says_how(tmp_path: Path) -> N
     match, report = await play_fairness.verify(svc, GUILD, CHANNEL, match_id)
     assert match.status is Status.FINISHED
     text = play_fairness.verify_text(match, report, PLAIN)
-    assert "python scripts/verify_game.py FILE" in text and "not the AI's choices" in text
+    lines = text.splitlines()
+    assert lines[1].startswith("Verified: ") and "not the AI's choices" in lines[2]
+    assert "python scripts/verify_game.py FILE" in lines[2] and lines[3].startswith("✅ ")
 
 
 def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
