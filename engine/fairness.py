@@ -46,6 +46,7 @@ class Report:
     game_title: str
     findings: list[Finding] = field(default_factory=list)
     ai_checked: bool = False  # the AI's decisions were replayed, and held
+    ai_unchecked: bool = False  # an AI played, and some of its decisions could not be checked
 
     @property
     def ok(self) -> bool:
@@ -64,7 +65,9 @@ class Report:
         head = (
             "Verified: this game was played with the dice and cards the commitment fixed"
             + (
-                ", and the AI chose every move it was checked on from its own side's view."
+                "; the AI's choices were not all checked (➖ below)."
+                if self.ai_unchecked
+                else ", and the AI chose each of its moves from its own side's view."
                 if self.ai_checked
                 else "."
             )
@@ -211,6 +214,8 @@ def _check_ai(report: Report, record: Mapping[str, Any], progress: Callable[[int
         else:
             report.add(ok, text)
     report.ai_checked = found.side is not None and found.ok and bool(found.replayed)
+    # decisions said not checked (➖): before the bot recorded them, or the whole record too old
+    report.ai_unchecked = bool(found.before) or (report.ok and not found.ok and not found.replayed)
 
 
 def tournament_label(tournament_id: int, round_no: int, board: int) -> str:
