@@ -61,7 +61,7 @@ class Replayed:
 
 @dataclass
 class AiCheck:
-    """What checking the AI's decisions found (`lines` are the findings' texts; None: no AI)."""
+    """What checking the AI's decisions found (`side` None: no AI played)."""
 
     side: str | None = None
     level: str | None = None
@@ -186,6 +186,11 @@ def check_ai(
             d = decisions[n]
             kind = str(d.get("kind", MOVE))
             budget = d.get("budget_s")
+            if kind not in (MOVE, DRAW) or (kind == MOVE and not Tape.valid(d.get("clock"))):
+                found.problem = (
+                    f"the decision recorded for action {n} is not one the bot writes (its kind or clock)"
+                )
+                return found
             chosen, how = decide(
                 rules,
                 as_sent(rules, state.view(side)),

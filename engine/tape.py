@@ -7,8 +7,8 @@ the bot's AI decides, its clock is a `Tape`: the time since the decision began i
 hundredth of a second), each reading written down. Replaying the tape gives the replay the very
 readings the bot's search saw, so it stops where the bot's stopped (docs/fairness.md, "Checking
 the AI"). A tape is a list of `[tick, reads]` pairs: the clock was read `reads` times while it
-said `tick` hundredths of a second; a search that never ran into a cap reads the same choice from
-any tape, an empty one (time never passes) included.
+said `tick` hundredths of a second, the ticks rising. Read past its end, a tape says that time is
+up, so that no replay runs for ever, whatever tape it is given.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 
 TICKS_PER_SECOND = 100
-
-
-# What a frozen tape says once its reads are spent: time is up, whatever the cap.
+# What a replayed tape says once its readings are spent: time is up, whatever the cap.
 TIME_UP = 1e18
 
 
@@ -34,7 +32,6 @@ class Tape:
         self._at = 0  # replaying: the mark read next, and how many of its reads are used
         self._used = 0
         self.overrun = 0  # replaying: reads past the tape's end (a program that read more than the bot's)
-        self.frozen_at: float | None = None  # what a frozen tape says past its end (`frozen`)
 
     def read(self, base: Callable[[], float]) -> float:
         """The clock as the AI sees it: seconds since the decision began, in whole ticks."""
@@ -57,9 +54,7 @@ class Tape:
             self._used = 0
         if self._at >= len(self.marks):
             self.overrun += 1
-            if self.frozen_at is not None:
-                return self.frozen_at
-            return (self.marks[-1][0] if self.marks else 0) / TICKS_PER_SECOND
+            return TIME_UP
         self._used += 1
         return self.marks[self._at][0] / TICKS_PER_SECOND
 
@@ -70,9 +65,23 @@ class Tape:
         unlimited time, and one that does not needed more readings than the bot's (its time cap
         stopped the bot's search). `reads`, a recorded tape's, keeps a search the clock alone
         stops from running for ever."""
-        tape = cls([[0, reads]])
-        tape.frozen_at = TIME_UP
-        return tape
+        return cls([[0, reads]])
+
+    @staticmethod
+    def valid(marks: object) -> bool:
+        """Whether `marks` can be a recorded tape: `[tick, reads]` pairs of whole numbers, the ticks
+        rising from 0 or more, each read at least once."""
+        if not isinstance(marks, list):
+            return False
+        last = -1
+        for mark in marks:
+            if not (isinstance(mark, list) and len(mark) == 2 and all(type(x) is int for x in mark)):
+                return False
+            tick, reads = mark
+            if tick <= last or reads < 1:
+                return False
+            last = tick
+        return True
 
     @property
     def reads(self) -> int:

@@ -243,6 +243,10 @@ def test_a_tape_replays_the_readings_it_recorded(monkeypatch) -> None:
     assert again.used_up
     with running(Tape.frozen(2)) as frozen:
         assert [search.now() for _ in range(3)] == [0.0, 0.0, TIME_UP] and frozen.overrun == 1
+    with running(Tape([[0, 1]])) as short:  # a tape too short: time is up, so no replay runs for ever
+        assert [search.now() for _ in range(2)] == [0.0, TIME_UP] and not short.used_up
+    assert Tape.valid(taped.marks) and Tape.valid([])
+    assert not any(map(Tape.valid, ([[1, 1], [1, 1]], [[0, 0]], [[0, 1.5]], [[-1, 1]], "x", [[0]])))
 
 
 async def test_old_records_and_missing_decisions_are_said_plainly(tmp_path: Path) -> None:
@@ -259,6 +263,10 @@ async def test_old_records_and_missing_decisions_are_said_plainly(tmp_path: Path
     del gap["ai"]["decisions"][1]
     report = fairness.check(gap, ai=True)
     assert not report.ok and "carry no recorded decision" in report.text(), report.text()
+    odd = json.loads(json.dumps(record))
+    odd["ai"]["decisions"][1]["clock"] = [[5, 1], [2, 1]]  # no clock runs backwards
+    report = fairness.check(odd, ai=True)
+    assert not report.ok and "is not one the bot writes" in report.text(), report.text()
     begun = json.loads(json.dumps(record))
     del begun["ai"]["decisions"][0]  # as in a game begun before the bot recorded its AI
     report = fairness.check(begun, ai=True)
