@@ -368,3 +368,13 @@ async def test_a_game_whose_ai_thought_in_its_worker_process_verifies(tmp_path: 
     assert len(record["ai"]["decisions"]) >= 3
     report = fairness.check(record, ai=True)
     assert report.ok and report.ai_checked, report.text()
+
+
+async def test_a_correspondence_game_verifies(tmp_path: Path) -> None:
+    """The strongest level, with its own search and its 20 s safety cap, replays as well."""
+    svc = await service(tmp_path / "g.db", 13)
+    match_id = await ai_game(svc, "battlefronts", "correspondence", plies=2)
+    record = await record_of(svc, match_id)
+    assert {d["level"] for d in record["ai"]["decisions"]} == {"correspondence"}
+    report = fairness.check(record, ai=True)
+    assert report.ok and report.ai_checked, report.text()
