@@ -49,6 +49,7 @@ async def play_tournament(db: Database, players: int, rounds: int, seed: int) ->
     made = await t.create(
         guild_id=GUILD, channel_id=CHANNEL, user_id=1, game="blockwars", rounds=rounds, days=1, organiser=True
     )
+    await t.seal_shown(made)  # as the adapters show it, before anyone may join
     for user in range(1000, 1000 + players):
         await t.join(made, user)
     await t.start(CHANNEL, organiser=True)

@@ -53,6 +53,7 @@ from play.present import (
 from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
 from play.undo import MID_TURN_NOTE
+from play.words import replay_length
 
 if TYPE_CHECKING:
     from render.workers import Painter
@@ -481,9 +482,8 @@ class Core(SweepLoop, commands.Cog):
         data = await asyncio.to_thread(render_replay, match.game, match.options, engine_seed(match), log_rows)
         file = discord.File(io.BytesIO(data), filename="replay.gif")
         unlink_when_done(file)
-        actions = "action" if len(log_rows) == 1 else "actions"
         await interaction.followup.send(
-            f"Replay of game #{match.id}: {len(log_rows)} {actions}.", file=file, wait=True
+            f"Replay of game #{match.id}: {replay_length(len(log_rows))}.", file=file, wait=True
         )
 
     async def rules(self, interaction: discord.Interaction, game: str, topic: str) -> None:

@@ -22,6 +22,7 @@ from play.present import (
     played_text,
     private_text,
 )
+from play.results import declines_now
 from play.service import game_of
 from play.undo import MID_TURN_NOTE
 from render import seen
@@ -43,10 +44,16 @@ EXPIRED = (
 )
 
 
-def draw_note(answering: Sequence[int]) -> str:
-    """The line under a board with a draw offer standing: whose answer it is, and how to give it."""
+def draw_note(answering: Sequence[int], *, declines: bool = True) -> str:
+    """The line under a board with a draw offer standing: whose answer it is, and how to give it. An
+    answerer who is not on turn may accept now but decline only on their own turn (RULES.md,
+    "Resign and draws"): the board then offers Accept alone and says when Decline comes."""
     who = " and ".join(f"<@{user}>" for user in answering)
-    return f"{who}: accept or decline the draw with the buttons (or the `draw` command)."
+    if declines:
+        return f"{who}: accept or decline the draw with the buttons (or the `draw` command)."
+    return (
+        f"{who}: accept the draw with the button (or the `draw` command), or decline it once it is your turn."
+    )
 
 
 class ChannelBoard(NamedTuple):
@@ -83,20 +90,19 @@ class Outbox(Messages):
         return file
 
     def board_components(
-        self, match: Match, state: State, *, draw_offer: bool = False
+        self, match: Match, state: State, *, draw_offer: bool = False, decline: bool = True
     ) -> discord.ui.View | None:
         """The game's menu under a board (built from what the channel may see), and "My hand"; after
-        a draw offer, the answers to it first."""
+        a draw offer, the answers to it first (Decline only if `decline`: see `answerable`)."""
         rules = game_of(match)
         if state.is_over() or not match.status.is_open:
             # A finished game offers each player a private look back at their own choices.
             return views.review_view(match.id) if state.is_over() else None
         menu = rules.menu(state.view(None))
         if draw_offer:
-            answers = (
-                Choice("Accept the draw", "accept draw", style="success"),
-                Choice("Decline the draw", "decline draw"),
-            )
+            answers: tuple[Choice, ...] = (Choice("Accept the draw", "accept draw", style="success"),)
+            if decline:
+                answers += (Choice("Decline the draw", "decline draw"),)
             menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
         return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
 
@@ -107,10 +113,15 @@ class Outbox(Messages):
         `shown` ("" when none stands), and the board's buttons, the answers first: the one path of
         every board a channel sees (a move's, the sweep's, one owed after a crash, `board`, a
         tournament's first). `shown` is what the channel saw (None: nothing yet), never a private
-        turn's unfinished steps."""
+        turn's unfinished steps. Decline shows only where it would go through now (`declines_now`,
+        read from that same position, so the buttons are the same before and after a private step
+        of the player on turn): a button that always refuses is no answer."""
         answering = answering_draw(shown) if shown is not None else []
-        note = draw_note(answering) if answering else ""
-        return note, self.board_components(match, state, draw_offer=bool(answering))
+        if not answering:
+            return "", self.board_components(match, state)
+        declines = any(declines_now(match, state, user) for user in answering)
+        note = draw_note(answering, declines=declines)
+        return note, self.board_components(match, state, draw_offer=True, decline=declines)
 
     async def channel_board(self, match: Match, state: State) -> ChannelBoard:
         """The board of `match` (at `state`) the channel may see, again (`board`, a tournament's

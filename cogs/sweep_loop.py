@@ -9,7 +9,7 @@ import discord
 from cogs import _format as fmt
 from data import StoreUnavailable
 from play import Notice
-from play.notices import notice_status, notice_text
+from play.notices import notice_status, notice_text, notice_words
 from play.present import (
     fitted,
 )
@@ -70,12 +70,13 @@ class SweepLoop(Background):
                 file = await self.render(played.match, played.state, played.events)
                 # an offer standing: its answer is owed now too
                 note, view = self.answerable(played, played.match, played.state)
-                status = notice_status(notice, fmt.DISCORD)
+                words = notice_words(notice, fmt.DISCORD)
+                status = notice_status(notice, fmt.DISCORD, why_told=words.tells_why)
                 if note:
                     status += "\n" + note  # with the status: never cut
                 seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game
                 sent = await channel.send(
-                    fitted(notice_text(notice, fmt.DISCORD), status + seal_line, MESSAGE_LIMIT),
+                    fitted(words.text, status + seal_line, MESSAGE_LIMIT),
                     file=file,
                     view=view or discord.utils.MISSING,
                 )

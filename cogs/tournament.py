@@ -15,6 +15,7 @@ import asyncio
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -31,7 +32,7 @@ from play.errors import BadRequest
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
-from play.tournament import RoundDone, Started, TournamentService, Withdrawal, began_late
+from play.tournament import RoundDone, Started, TournamentService, Withdrawal, began_late, seal_owed
 from play.tournament_text import (
     cancelled_text,
     game_text,
@@ -55,6 +56,10 @@ if TYPE_CHECKING:
     from settings import Settings
 
 log = logging.getLogger("bot.tournament")
+
+# Where a message of a tournament states a round's end (the round's announcement, a game's first
+# message in its thread): the time after "ends", as DISCORD.relative writes it.
+ROUND_END = re.compile(r"(?<=ends )<t:-?\d+:R>")
 
 
 def _cog(interaction: discord.Interaction) -> Tournaments:
@@ -127,6 +132,8 @@ class Tournaments(commands.Cog):
         self._starting: dict[int, asyncio.Lock] = {}
         self._told_no_threads: set[tuple[int, int]] = set()  # (tournament, round): said once a process
         self._sweeping = asyncio.Lock()  # the loop's sweep and one asked for (tests) never overlap
+        # a tournament being made is shown by its command; what a sweep or a join finds owed, after
+        self._showing = asyncio.Lock()
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self.bot.wait_until_ready)
 
@@ -173,26 +180,60 @@ class Tournaments(commands.Cog):
                 "thread of that channel.",
             )
             return
-        tournament = await self.service.create(
-            guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            game=game,
-            rounds=rounds,
-            days=days,
-            name=name,
-            options=options or "",
-            organiser=await self.organiser(interaction),
-        )
+        organiser = await self.organiser(interaction)
+        async with self._showing:  # what is owed is read once this is done
+            tournament = await self.service.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id,
+                user_id=interaction.user.id,
+                game=game,
+                rounds=rounds,
+                days=days,
+                name=name,
+                options=options or "",
+                organiser=organiser,
+            )
+            await self.announce(interaction, tournament)
+
+    async def announce(self, interaction: discord.Interaction, tournament: Tournament) -> None:
+        """A new tournament's seal, then its sign-up list with the Join button: the seal in a message
+        of its own, never edited (the list is, at each join), and first, so every sign-up follows it
+        (docs/fairness.md, "Tournaments"). Cut short (a crash), what is left is owed (`show_owed`)."""
+        await interaction.response.send_message(fairness.tournament_seal_text(tournament))
+        sealed = await interaction.original_response()
+        await self.service.seal_shown(tournament, sealed.id)
         text = signup_text(registry.game(tournament.game), tournament, [], DISCORD)
-        await interaction.response.send_message(text, view=signup_view(tournament.id))
-        message = await interaction.original_response()
-        await self.service.set_message(tournament, message.id)
-        if tournament.seal_commitment is not None:
-            # the seal in a message of its own, never edited (the sign-up list is), right after the
-            # list: a join in between does no harm, since one join after the seal fixes the dice
-            sealed = await interaction.followup.send(fairness.tournament_seal_text(tournament), wait=True)
-            await self.service.seal_shown(tournament, sealed.id)
+        listed = await interaction.followup.send(text, view=signup_view(tournament.id), wait=True)
+        await self.service.set_message(tournament, listed.id)
+
+    async def show_owed(self, tournament: Tournament) -> None:
+        """What a tournament taking sign-ups is owed since its making was cut short (a crash, a post
+        that failed): its seal, then its sign-up list, as they would have come; each recorded once
+        it is posted, so it is posted at least once (twice only if a crash falls in between)."""
+        async with self._showing:
+            now = await self.service.by_id(tournament.id)
+            if now.status is not TournamentStatus.SIGNUP:
+                return
+            channel = await self.core.channel(now.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                log.warning("Tournament %s: its channel is gone or not a text channel", now.id)
+                return
+            try:
+                if seal_owed(now):
+                    sealed = await channel.send(fairness.tournament_seal_text(now))
+                    await self.service.seal_shown(now, sealed.id)
+                    log.info("Tournament %s: posted its seal, owed since it was made", now.id)
+                if now.message_id is None:
+                    entries = await self.service.entries(now)
+                    text = signup_text(registry.game(now.game), now, entries, DISCORD)
+                    listed = await channel.send(
+                        text[:2000], view=signup_view(now.id), allowed_mentions=discord.AllowedMentions.none()
+                    )
+                    await self.service.set_message(now, listed.id)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "Tournament %s: could not post what it is owed (%s); the sweep tries again", now.id, exc
+                )
 
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
@@ -224,6 +265,8 @@ class Tournaments(commands.Cog):
             )
             return
         if verb == "join":
+            if seal_owed(tournament):  # shown first: this sign-up came before it, so it is refused
+                await self.show_owed(tournament)
             tournament = await self.service.join(tournament, interaction.user.id, entropy=interaction.id)
             said = f"You are in **{tournament.name}**. The games start when an organiser starts it."
         else:
@@ -307,10 +350,12 @@ class Tournaments(commands.Cog):
         tournament = started.tournament
         game = registry.game(tournament.game)
         boards = await self.service.store.tournament_boards(tournament.id)
-        await interaction.followup.send(
+        sent = await interaction.followup.send(
             started_text(game, tournament, boards, DISCORD),
             allowed_mentions=discord.AllowedMentions(users=True),
+            wait=True,
         )
+        await self.remember(self.service.round_shown(tournament, 1, sent.id))  # its end may move
         await self.refresh_signup(tournament)
         await self.start_boards(tournament, started.boards)
 
@@ -386,6 +431,35 @@ class Tournaments(commands.Cog):
             )
         except discord.HTTPException:
             log.warning("Tournament %s: could not say that its round now ends later", now.id)
+        if now.round_ends_at is None:
+            return
+        new = DISCORD.relative(now.round_ends_at)
+        announced = await self.service.round_message(now, now.round)
+        if announced is not None:
+            await self.correct_end(channel, announced, new)
+        for board in games:
+            if board.thread_id is not None and board.message_id is not None:
+                thread = await self.core.channel(board.thread_id)
+                if isinstance(thread, discord.Thread):
+                    await self.correct_end(thread, board.message_id, new)
+
+    async def correct_end(
+        self, channel: discord.TextChannel | discord.Thread, message_id: int, new: str
+    ) -> None:
+        """Edit the round's end a message states (the round's announcement, a game's first message)
+        to `new`; a message deleted or out of reach is left as it is (logged), the round goes on."""
+        try:
+            message = await channel.fetch_message(message_id)
+            text = ROUND_END.sub(new, message.content)
+            if text != message.content:
+                await message.edit(content=text)
+        except discord.HTTPException as exc:
+            log.info(
+                "Could not correct the round's end in message %s of channel %s: %s",
+                message_id,
+                channel.id,
+                exc,
+            )
 
     async def start_board(self, tournament: Tournament, board: Board) -> bool:
         """Open the board's thread (unless it has one) and start its game there; False if the bot may
@@ -426,12 +500,13 @@ class Tournaments(commands.Cog):
         file = await self.core.render(match, seen.state, seen.events)
         clock = match.game_clock.total if match.game_clock is not None else None
         status = status_text(match, seen.state, DISCORD) + (f"\n{seen.note}" if seen.note else "")
-        await target.send(
+        sent = await target.send(
             f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,
             view=seen.view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
         return True
 
     async def no_threads(self, tournament: Tournament, channel: discord.TextChannel) -> None:
@@ -518,6 +593,8 @@ class Tournaments(commands.Cog):
             await self._sweep(now)
 
     async def _sweep(self, now: float | None) -> None:
+        for owed in await self.service.unshown():  # a tournament's seal and list, cut short by a crash
+            await self.show_owed(owed)
         for item in await self.service.sweep(now, self.present):
             if isinstance(item, Notice):  # a deadline that fell before its round's end, told first
                 await self.core.tell([item])
@@ -537,11 +614,22 @@ class Tournaments(commands.Cog):
         text = round_text(item.table, item.boards, DISCORD)
         if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
             text += f"\n{reveal}"  # the tournament is over: its seal's secret can be told
-        await channel.send(
+        sent = await channel.send(
             text[:2000],
             file=await self.standings_file(item.table),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+        if item.boards:  # it announces the next round, with its end
+            await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+
+    @staticmethod
+    async def remember(kept: Awaitable[None]) -> None:
+        """Keep the id of a message that states a round's end, to correct it if the end moves: a
+        store out of reach costs that correction alone, never the post's own work."""
+        try:
+            await kept
+        except StoreUnavailable as exc:
+            log.warning("Could not keep a tournament message's id (%s): its round's end stays as posted", exc)
 
 
 async def setup(bot: commands.Bot) -> None:

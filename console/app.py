@@ -47,7 +47,7 @@ from play.listings import (
     review_text,
     stats_text,
 )
-from play.notices import notice_tells_why, notice_text
+from play.notices import notice_words
 from play.present import (
     chosen_side_text,
     history_text,
@@ -64,6 +64,7 @@ from play.present import (
 from play.ratings import level_label
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
+from play.words import replay_length
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -119,7 +120,7 @@ def help_text(only: Game | None = None) -> str:
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"
-        table = [c for c in game_commands(game) if c.on("console") and c.name != "help"]
+        table = [c for c in game_commands(game) if c.on("console") and c.listed and c.name != "help"]
         challenge = next(c for c in table if c.name == "challenge")
         choices = {o.name: "|".join(v for _, v in o.choices) for o in challenge.options}
         extra = " ".join(
@@ -363,13 +364,12 @@ class Console:
         it (its turn after a default, a draw offer to answer), as Discord's sweep loop has it played:
         no command of the player's would bring it, when the turn is the AI's."""
         for notice in notices:
-            self.say(f"[{names.channel_name(notice.match.channel_id)}] {notice_text(notice, self.markup)}")
+            words = notice_words(notice, self.markup)
+            self.say(f"[{names.channel_name(notice.match.channel_id)}] {words.text}")
             if notice.played is None:
                 await self.seal_next(notice.match)  # an expired challenge, a game ended on time
             else:
-                await self.show_played(
-                    notice.played, told_already=True, why_told=notice_tells_why(notice, self.markup)
-                )
+                await self.show_played(notice.played, told_already=True, why_told=words.tells_why)
                 self.tell_players(notice.played, actor_told=False)
                 if not notice.played.over:
                     await self._ai_moves(notice.played.match)
@@ -912,8 +912,7 @@ class Console:
         log = [(side, notation) for side, notation, _ in await self.service.log(match, upto)]
         gif = render_replay(match.game, match.options, engine_seed(match), log)
         path = self._write(f"{self._file_stem(match)}-replay.gif", gif)
-        actions = "action" if len(log) == 1 else "actions"
-        self.say(f"replay: {path} ({len(log)} {actions}, {len(gif) // 1024} KiB)")
+        self.say(f"replay: {path} ({len(gif) // 1024} KiB): {replay_length(len(log))}.")
         return Outcome(files=[path])
 
     async def cmd_rules(self, game: Game, args: list[str]) -> Outcome:

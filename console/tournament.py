@@ -24,7 +24,7 @@ from play.errors import ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
-from play.tournament import RoundDone, Started, TournamentService
+from play.tournament import RoundDone, Started, TournamentService, seal_owed
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
@@ -116,10 +116,10 @@ class ConsoleTournaments:
                 options=opts.get("options", ""),
                 organiser=True,
             )
-            console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
-            if made.seal_commitment is not None:  # its own line, before anyone here can join
+            if made.seal_commitment is not None:  # its own line, first: every sign-up follows it
                 console.say(fairness.tournament_seal_text(made))
                 await self.service.seal_shown(made)
+            console.say(signup_text(registry.game(made.game), made, [], console.markup, buttons=False))
         elif sub in ("join", "leave") and rest in ([], ["confirm"]):
             tournament = await self.service.open_in(channel)
             if sub == "leave" and tournament.status is TournamentStatus.RUNNING:
@@ -133,6 +133,9 @@ class ConsoleTournaments:
             if rest:
                 raise UsageError(USAGE)
             if sub == "join":
+                if seal_owed(tournament):  # cut short by a crash: shown first, as Discord's owed seal
+                    console.say(fairness.tournament_seal_text(tournament))
+                    await self.service.seal_shown(tournament)
                 tournament = await self.service.join(tournament, console.my_id)
             else:
                 tournament = await self.service.leave(tournament, console.my_id)

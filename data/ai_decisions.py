@@ -1,4 +1,4 @@
-"""What the AI's decisions need to be replayed by anyone (migration 0011, docs/fairness.md "Checking
+"""What the AI's decisions need to be replayed by anyone (migration 0012, docs/fairness.md "Checking
 the AI"): per decision, its level, the budget it was given and its clock. A file of its own, as the
 tournaments' queries are: one idea, kept out of the match queries."""
 

@@ -1,4 +1,4 @@
-"""The tournaments' rows and queries (migrations 0007 and 0008), written once for both stores.
+"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011), written once for both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -91,6 +91,7 @@ class Board:
     thread_id: int | None
     match_id: int | None
     result: float | None
+    message_id: int | None = None  # the first message of its thread (migration 0011)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,13 @@ UPDATE tournaments SET sealed_at = ?, seal_message_id = ? WHERE id = ? AND seale
 # The tournament game a match is, if it is one (its seal gives the match's secret).
 _BOARD_OF_MATCH = "SELECT * FROM tournament_games WHERE match_id = ?"
 _SELECT = "SELECT * FROM tournaments WHERE id = ?"
+# Tournaments taking sign-ups whose seal or sign-up list never went out (a crash right after making
+# one, or a post that failed): owed to their channel, the seal first.
+_UNSHOWN = """
+SELECT * FROM tournaments
+WHERE status = 'signup' AND (message_id IS NULL OR (seal_commitment IS NOT NULL AND sealed_at IS NULL))
+ORDER BY id
+"""
 _OPEN_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')"
 _LATEST_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 _RUNNING = """
@@ -194,6 +202,15 @@ _MATCH = """
 UPDATE tournament_games SET match_id = ?
 WHERE tournament_id = ? AND round = ? AND board = ? AND match_id IS NULL
 """
+_BOARD_MESSAGE = """
+UPDATE tournament_games SET message_id = ? WHERE tournament_id = ? AND round = ? AND board = ?
+"""
+# A round's announcement: the last one posted counts (a round announced again after a crash).
+_ROUND_MESSAGE = """
+INSERT INTO tournament_rounds (tournament_id, round, message_id) VALUES (?, ?, ?)
+ON CONFLICT (tournament_id, round) DO UPDATE SET message_id = excluded.message_id
+"""
+_GET_ROUND_MESSAGE = "SELECT message_id FROM tournament_rounds WHERE tournament_id = ? AND round = ?"
 _ANNOUNCED = "UPDATE tournaments SET announced = ? WHERE id = ? AND announced < ?"
 # A player left the server: their tournaments' rows are locked first (no version moves, so a sweep
 # that is withdrawing them itself goes on), then the pairing's check of who is still in sees them go.
@@ -287,6 +304,7 @@ def _board(row: Any) -> Board:
         thread_id=opt("thread_id"),
         match_id=opt("match_id"),
         result=None if result is None else float(result),
+        message_id=opt("message_id"),
     )
 
 
@@ -355,6 +373,10 @@ class TournamentStore:
     async def running_tournaments(self) -> list[Tournament]:
         """Tournaments running, and those finished whose final standings the channel lacks."""
         return [_tournament(row) for row in await self._query(_RUNNING)]
+
+    async def unshown_tournaments(self) -> list[Tournament]:
+        """Tournaments taking sign-ups whose seal, or sign-up list, was never posted."""
+        return [_tournament(row) for row in await self._query(_UNSHOWN)]
 
     async def tournament_entries(self, tournament_id: int) -> list[Entry]:
         return [_entry(row) for row in await self._query(_PLAYERS, (tournament_id,))]
@@ -500,6 +522,26 @@ class TournamentStore:
 
     async def set_board_match(self, board: Board, match_id: int) -> bool:
         return await self._once(_MATCH, (match_id, board.tournament_id, board.round, board.board))
+
+    async def set_board_message(self, board: Board, message_id: int) -> None:
+        """The first message of the board's thread (its round's end is stated there)."""
+
+        def write() -> Transaction[None]:
+            yield count(_BOARD_MESSAGE, (message_id, board.tournament_id, board.round, board.board))
+
+        await self._transact(write)
+
+    async def set_round_message(self, tournament_id: int, round_no: int, message_id: int) -> None:
+        """The message that announced round `round_no` in the tournament's channel, with its end."""
+
+        def write() -> Transaction[None]:
+            yield count(_ROUND_MESSAGE, (tournament_id, round_no, message_id))
+
+        await self._transact(write)
+
+    async def round_message(self, tournament_id: int, round_no: int) -> int | None:
+        found = await self._query(_GET_ROUND_MESSAGE, (tournament_id, round_no))
+        return int(found[0]["message_id"]) if found else None
 
     async def mark_announced(self, tournament_id: int, round_no: int) -> bool:
         """The channel has the standings after `round_no`; False if some process had marked it."""

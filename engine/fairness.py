@@ -348,6 +348,10 @@ ID_SLACK = 15 * 60
 # taken for Discord's (a seeded run's number lands in so short a stretch of its 70 years rarely): a
 # seal shown after a challenge must fail even when the record's times were moved.
 LATE_SEAL = 90 * 24 * 3600
+# How long before a tournament game's start its players' joins may be Discord's: the rounds before it
+# (at most 12 of 14 days) and the sign-ups. A console's joins are `-` (a seeded run's, numbers that
+# rarely land in so short a stretch of their 70 years).
+SIGNUP_SPAN = 400 * 24 * 3600
 
 
 def _discord_time(value: object, stored_at: float) -> float | None:
@@ -385,11 +389,24 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
             f"{_when(shown)}, but no player's join mixed into this game came after it.",
         )
     elif t.get("shown_at") is None:
+        # The bot counts no sign-up before its seal is shown (third red team): joins with no showing
+        # before them are an older bot's, after a crash, or a record that leaves the seal out.
         report.add(
-            True,
+            False,
             f"The tournament's commitment {sealed[:16]}… was never recorded as shown (no time, no "
-            "message): this shows that the game's dice follow from the tournament's secret, not that "
-            "the bot did not choose it after the players joined.",
+            "message that showed the tournament's commitment), yet its players joined, and the bot "
+            "counts no sign-up before its seal is shown. This shows that the game's dice follow from "
+            "the tournament's secret, not that the bot did not choose it after the players joined.",
+        )
+    elif any(j is not None and started - SIGNUP_SPAN <= j <= started + ID_SLACK for j in joins):
+        # Discord's ids: there the bot keeps the seal's message before it counts a sign-up, so a time
+        # without that message is the bot's word alone, which a record can say of any order
+        report.add(
+            False,
+            f"The players joined through Discord (their joins are Discord's ids), but no message that "
+            f"showed the tournament's commitment {sealed[:16]}… was recorded, only the bot's time "
+            f"{_when(float(t['shown_at']))}: in Discord the bot keeps the seal's message before it counts "
+            "a sign-up, so nothing shows that the seal came before the joins.",
         )
     else:
         report.add(

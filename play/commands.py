@@ -70,6 +70,7 @@ class Command:
     verb: Verb | None = None  # a game's own command: it plays the verb's notation
     usage: str = ""  # the console's help line after the command's name, where options need showing
     subgroup: str | None = None  # `/wargames admin sync`, `/wargames tournament join`
+    listed: bool = True  # in the console's help (`hand` is answered, not listed, where no hands are)
 
     def on(self, platform: Platform) -> bool:
         return platform in self.platforms
@@ -166,13 +167,15 @@ def game_commands(game: Game) -> list[Command]:
             usage=f"[{focus.name}:…]" if focus else "",
         ),
     ]
-    # The console answers `hand` in every game ("nothing secret"); Discord offers it where hands exist.
+    # Offered (Discord) and listed (the console's help) where hands exist; the console still answers
+    # `hand` typed in any game, kindly ("You hold nothing secret in this game").
     commands.append(
         Command(
             "hand",
             "Your hand, shown only to you",
             who=Who.PLAYER,
             platforms=BOTH if game.private_info else CONSOLE,
+            listed=game.private_info,
         )
     )
     commands += [

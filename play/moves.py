@@ -14,7 +14,6 @@ from data import (
     Status,
 )
 from engine.errors import IllegalAction, InvalidNotation
-from engine.meta import DrawDecline, DrawOffer
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from play import undo
 from play.challenges import Challenges
@@ -39,6 +38,7 @@ from play.results import (
     PrivateTurn,
     Refused,
     Step,
+    draw_waits,
     game_of,
     is_current,
     ranked_hints,
@@ -124,7 +124,7 @@ class Moves(Challenges):
                 raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
             before = live[1]
             seen = held.seen.state if held is not None else before  # what this player may know
-            if self._draw_waits(match, seen, side, actions):
+            if draw_waits(match, seen, side, actions):
                 # a draw offered or declined waits for the hand-off, begun or not: its board would
                 # show the turn so far, and an answer only once begun would tell that it had
                 raise self._draw_waits_answer(match, seen)
@@ -317,18 +317,6 @@ class Moves(Challenges):
         one they had before that turn's first step (whose turn it is, as the channel's board says),
         so it tells nothing of the steps, nor whether there are any."""
         return NotYourTurn(self._waiting_for(match, game_of(match), held.seen.state, self.markup))
-
-    @staticmethod
-    def _draw_waits(match: Match, state: State, side: str, actions: Sequence[Action]) -> bool:
-        """Whether a draw offered or declined by `side` waits for the other player's hand-off: always
-        while a person takes their turn and `side` is not to act, whether or not that turn has begun,
-        so the answer tells nothing of it (RULES.md, "Your turn is yours"). The AI's turn is never
-        private: an offer made while it thinks is weighed at once."""
-        if state.is_over() or side in state.to_act() or match.sides[side] == match.ai_player_id:
-            return False  # the AI's own answer is the AI's business (play/ai_turns.py)
-        if not any(isinstance(a, DrawOffer | DrawDecline) for a in actions):
-            return False
-        return any(match.sides[s] != match.ai_player_id for s in state.to_act())
 
     def _draw_waits_answer(self, match: Match, state: State) -> NotYourTurn:
         """The answer to a draw offered or declined while the other player takes their turn: the same

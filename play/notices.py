@@ -3,38 +3,64 @@ game's automatic answer, a loss on time, a challenge that expired), each adapter
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from play.markup import Markup
 from play.present import clock_due, recap, status_text, tells_why, told
 from play.results import Notice, game_of
 
 
+class NoticeWords(NamedTuple):
+    """A notice in words, and whether those words already say why its game ended (a loss on time in
+    the first sentence, the end line of the automatic answer that ended it last): the status under
+    it then says only who won (`notice_status`)."""
+
+    text: str
+    tells_why: bool
+
+
 def notice_text(notice: Notice, markup: Markup) -> str:
     """What the channel is told of something the sweep did, in the adapter's markup."""
+    return notice_words(notice, markup).text
+
+
+def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
+    """`notice_text`, with whether it says why the game ended, known as it is worded."""
     if notice.kind == "expired":
         m = notice.match  # which challenge, and who may send another
-        return (
+        return NoticeWords(
             f"{markup.mention(m.opponent_id)} did not answer {markup.mention(m.challenger_id)}'s "
             f"challenge to {game_of(m).title} in time, so it has expired; the channel is free for "
-            "a new one."
+            "a new one.",
+            False,
         )
     if notice.kind == "reminder":
         assert notice.user_id is not None and notice.due is not None
         clock = clock_due(notice.match, notice.user_id, "your")
-        return f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}."
+        return NoticeWords(
+            f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}.", False
+        )
     if notice.kind == "default" or notice.by_default:
         assert notice.played is not None
         who = " and ".join(markup.mention(u) for u in notice.late)
         # the game's automatic answer, which may have ended the game (as often won as lost by it)
         ended = ", and that ended the game" if notice.by_default else ""
         story = told(notice.played, markup)
+        # the story comes last: it says why when its own last line is the game's end line
+        why = bool(ended) and tells_why(story, notice.played.state)
         if notice.whole_turn:
             # the turn was theirs alone till now: the channel reads all of it, the default last
-            return (
-                f"{who} did not finish their turn in time, so the game finished it for them{ended}:\n{story}"
+            return NoticeWords(
+                f"{who} did not finish their turn in time, so the game finished it for them{ended}:\n{story}",
+                why,
             )
         if ended:
-            return f"{who} did not answer in time, so the game answered for them{ended}:\n{story}"
-        return f"{who} did not answer in time, so the game answered for them: {notice.played.line}"
+            return NoticeWords(
+                f"{who} did not answer in time, so the game answered for them{ended}:\n{story}", why
+            )
+        return NoticeWords(
+            f"{who} did not answer in time, so the game answered for them: {notice.played.line}", False
+        )
     if notice.abandoned:
         said = "Neither player acted in time: the game ends without a winner."
     else:
@@ -47,23 +73,13 @@ def notice_text(notice: Notice, markup: Markup) -> str:
         # the turn was theirs alone till now: its steps stand, and the channel reads them all; the
         # last step is the sweep's own loss on time, which the sentence before has said already
         said += f" The steps of the turn they had begun stand:\n{recap(notice.played.steps[:-1], markup)}"
-    return said
+    # a loss on time (or a game nobody acted in) says why in its first sentence
+    return NoticeWords(said, notice.played is not None and notice.played.state.outcome() is not None)
 
 
-def notice_tells_why(notice: Notice, markup: Markup) -> bool:
-    """Whether a notice already says why its game ended: a loss on time (or a game nobody acted in)
-    in its first sentence, a game its automatic answer ended in its last line; the status under it
-    then says only who won."""
-    if notice.played is None or notice.played.state.outcome() is None:
-        return False
-    if notice.kind == "forfeit" and not notice.by_default:
-        return True
-    return tells_why(notice_text(notice, markup), notice.played.state)
-
-
-def notice_status(notice: Notice, markup: Markup) -> str:
-    """The status under a notice's board: who acts now, or who won (the reason once, see
-    `notice_tells_why`)."""
+def notice_status(notice: Notice, markup: Markup, *, why_told: bool) -> str:
+    """The status under a notice's board: who acts now, or who won (`why_told`: the notice's words
+    said why already, `NoticeWords.tells_why`, so the reason is not said twice)."""
     assert notice.played is not None
     played = notice.played
-    return status_text(played.match, played.state, markup, why_told=notice_tells_why(notice, markup))
+    return status_text(played.match, played.state, markup, why_told=why_told)

@@ -14,7 +14,7 @@ from data import (
     Status,
 )
 from engine import registry
-from engine.meta import MetaAction
+from engine.meta import DRAW_DECLINE, DrawDecline, DrawOffer, MetaAction
 from engine.protocol import Action, Event, Game, State
 from play.errors import (
     ServiceError,
@@ -90,6 +90,26 @@ def split_actions(text: str) -> list[str]:
 def waiting_ids(match: Match, state: State) -> list[int]:
     """The players who owe an action now, in side order (two at once in a simultaneous set-up)."""
     return [match.sides[side] for side in sorted(state.to_act()) if side in match.sides]
+
+
+def draw_waits(match: Match, state: State, side: str, actions: Sequence[Action]) -> bool:
+    """Whether a draw offered or declined by `side` waits for the other player's hand-off: always
+    while a person takes their turn and `side` is not to act, whether or not that turn has begun,
+    so the answer tells nothing of it (RULES.md, "Your turn is yours"). The AI's turn is never
+    private: an offer made while it thinks is weighed at once. A board shows a Decline button only
+    where this lets it through (`declines_now`)."""
+    if state.is_over() or side in state.to_act() or match.sides[side] == match.ai_player_id:
+        return False  # the AI's own answer is the AI's business (play/ai_turns.py)
+    if not any(isinstance(a, DrawOffer | DrawDecline) for a in actions):
+        return False
+    return any(match.sides[s] != match.ai_player_id for s in state.to_act())
+
+
+def declines_now(match: Match, state: State, user_id: int) -> bool:
+    """Whether `user_id`'s decline of a draw offer goes through at `state` (the position the channel
+    saw), rather than waiting for their own turn: what a board's answers offer them."""
+    side = match.side_of(user_id)
+    return side is not None and not draw_waits(match, state, side, [DRAW_DECLINE])
 
 
 def _clock_start(match: Match, state: State, now: float, aways: Mapping[int, float]) -> float:

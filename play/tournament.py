@@ -75,6 +75,11 @@ def began_late(ends_before: float | None, ends_now: float | None) -> bool:
     return ends_before is not None and ends_now is not None and ends_now - ends_before > LATE
 
 
+def seal_owed(tournament: Tournament) -> bool:
+    """The tournament has a seal that no message has shown yet: no sign-up counts until one does."""
+    return tournament.seal_commitment is not None and tournament.sealed_at is None
+
+
 def turn_seconds(round_seconds: int) -> int:
     """A tournament game's time per turn: the usual three days, but at most a third of a round."""
     return max(MIN_TURN, min(DEFAULT_TURN_SECONDS, round_seconds // 3))
@@ -176,9 +181,24 @@ class TournamentService(RoundSweep):
         self, tournament: Tournament, user_id: int, *, entropy: int | str | None = None
     ) -> Tournament:
         """Sign a player up; `entropy` (the id of the interaction) is their input to their games'
-        dice, given after the tournament's seal was shown."""
+        dice. Only a sign-up given after the tournament's seal was shown counts (its id is later than
+        the seal message's), so every input mixed into a game's dice follows the seal
+        (docs/fairness.md, "Tournaments")."""
+        tournament = await self.by_id(tournament.id)
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(self._closed(tournament))
+        name = self.matches.markup.strong(tournament.name)
+        if seal_owed(tournament):
+            raise BadRequest(
+                f"Sign-ups to {name} count only once its dice seal is shown in its channel, and it has "
+                "not been yet: try again in a minute."
+            )
+        shown = tournament.seal_message_id
+        if isinstance(entropy, int) and shown is not None and entropy <= shown:  # the later, the larger
+            raise BadRequest(
+                f"Your sign-up came before the dice seal of {name} was shown, and only a sign-up "
+                "after it counts. The seal is in the channel now: join again."
+            )
         given = str(self.matches.player_input(entropy))
         if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
             raise BadRequest("You are already signed up for this tournament.")
@@ -264,6 +284,22 @@ class TournamentService(RoundSweep):
 
     async def set_message(self, tournament: Tournament, message_id: int) -> None:
         await self.store.set_tournament_message(tournament.id, message_id)
+
+    async def unshown(self) -> list[Tournament]:
+        """This process's tournaments taking sign-ups whose seal or sign-up list never went out (a
+        crash right after one was made, a post that failed): owed to their channels, the seal first."""
+        return [t for t in await self.store.unshown_tournaments() if self.matches.serves(t.guild_id)]
+
+    async def round_shown(self, tournament: Tournament, round_no: int, message_id: int) -> None:
+        """The message that announced round `round_no`, with its end (edited if the end moves)."""
+        await self.store.set_round_message(tournament.id, round_no, message_id)
+
+    async def round_message(self, tournament: Tournament, round_no: int) -> int | None:
+        return await self.store.round_message(tournament.id, round_no)
+
+    async def board_shown(self, board: Board, message_id: int) -> None:
+        """The first message of the board's thread, which states its round's end."""
+        await self.store.set_board_message(board, message_id)
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None, *, organiser: bool) -> None:
         if not organiser:
@@ -436,5 +472,6 @@ __all__ = [
     "game_seconds",
     "parse_options",
     "result_of",
+    "seal_owed",
     "turn_seconds",
 ]

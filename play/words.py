@@ -50,6 +50,14 @@ def private_lines(events: Sequence[Event], side: str) -> str:
     return ", ".join(out)
 
 
+def replay_length(n: int) -> str:
+    """How long a replay of `n` actions is, after the game's name: "1 action", "12 actions", or,
+    before anyone has moved, what it shows then (not "0 actions")."""
+    if n == 0:
+        return "no moves have been played, so it shows only the starting position"
+    return f"{n} action" if n == 1 else f"{n} actions"
+
+
 def days_text(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 

@@ -5,6 +5,7 @@ turn's actions all said."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -173,3 +174,44 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     assert "Last: Canadians" in said and "e2-e3." in said and "b4 attacks b5:" in said, said
     assert "9♣" in said and "3♦" in said and "Canadians win" in said, said
     assert not any(w.endswith("…") for w in drawn.words), said
+
+
+YOU = re.compile(r"\b(you|your|yours)\b", re.IGNORECASE)
+
+
+def test_the_decision_on_the_public_board_names_the_side_and_never_says_you(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board is posted in the channel for both players and spectators: the box under "Canadians
+    decide" names whose aircraft, row or infantry it is ("The Canadians' aircraft A may strafe a
+    German unit"), never "your". A refusal, which goes to the deciding player alone, keeps "your"."""
+    boxed: dict[str, str] = {}
+    with recording(monkeypatch) as drawn:
+        for state, _events in positions(1, 200):
+            d = state.pending
+            if d is None or d.kind in boxed:
+                continue
+            drawn.words.clear()
+            draw(state)
+            boxed[d.kind] = " ".join(drawn.words)
+            assert f"{d.side.title} decide" in drawn.words, drawn.said
+            assert not YOU.search(drawn.said), drawn.said
+    assert set(boxed) == {"barrage", "ace", "fly", "dogfight", "strafe", "cross"}, set(boxed)
+    assert "The Canadians' aircraft B may strafe a German unit. Answer" in boxed["strafe"], boxed["strafe"]
+    assert "Canadian aircraft A is coming to strafe. The Germans may" in boxed["dogfight"], boxed["dogfight"]
+    assert "The Ace brings a reinforcement onto the Germans' back row." in boxed["ace"], boxed["ace"]
+    assert "The Canadians' infantry on c5 lost its fight. Answer cross" in boxed["cross"], boxed["cross"]
+
+
+def test_only_a_german_strafe_is_told_the_tank_is_out_of_reach() -> None:
+    """The tank is the Canadians' own: "(not the tank)" is said to the Germans only."""
+    from engine.blockwars.state import Decision
+
+    german, canadian = Decision("strafe", G, {"aircraft": "A"}), Decision("strafe", C, {"aircraft": "B"})
+    assert german.question(public=True).startswith(
+        "the Germans' aircraft A may strafe a Canadian unit (not the tank)."
+    )
+    assert german.question().startswith("your aircraft A may strafe an enemy unit (not the tank).")
+    assert canadian.question(public=True).startswith(
+        "the Canadians' aircraft B may strafe a German unit. Answer"
+    )

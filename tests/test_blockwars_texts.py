@@ -101,6 +101,25 @@ def test_refusals_count_their_files_in_words() -> None:
     assert "The Canadians have one machine gun: give one file for it" in str(exc.value)
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("setup hgfa/ccba/d", "need four different files for the second row; c is named twice."),
+        ("setup dcba/hgfe/fd", "have one machine gun: give one file for it; 2 files given: d and f."),
+        ("setup aaab/cdef/d", "need four different files for the back row; a is named more than once."),
+    ],
+)
+def test_a_refused_layout_says_what_is_wrong_not_the_files_reordered(typed: str, said: str) -> None:
+    """'setup hgfa/ccba/d' was refused with "got 'abcc'": the player's files sorted, as if they had
+    typed them so. The refusal now says what is wrong, listing files from a to h as ours."""
+    s = new_game(Options(), 1)
+    s.apply("setup std")
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(typed)
+    assert f"The Canadians {said} Example: `setup bcfg/cdef/d`" in str(exc.value), str(exc.value)
+    assert "got" not in str(exc.value)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_no_history_line_names_the_acting_side_twice(seed: int) -> None:
     for side, notation, events in played(seed):

@@ -964,12 +964,12 @@ async def test_a_draw_offer_names_the_opponent_and_is_answered_by_button(world: 
     await deployed(w)
     offered = await w.slash(w.alice, "draw", {"choice": "offer"})
     board = offered.message
-    assert f"<@{w.bob.id}>: accept or decline the draw" in board.content
+    assert f"<@{w.bob.id}>: accept the draw with the button" in board.content
     match = await w.match()
     accept = f"bw:dec:{match.id}:{match.version}:accept draw"
-    assert (
-        accept in board.custom_ids and f"bw:dec:{match.id}:{match.version}:decline draw" in board.custom_ids
-    )
+    # Alice is on turn: Bob may accept now, and decline on his own turn (a button would refuse)
+    assert accept in board.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in board.custom_ids
     own = await w.fake.click(w.alice, board, accept)
     assert own.ephemeral and "no draw offer from your opponent" in own.content
     answered = await w.fake.click(w.bob, board, accept)
@@ -1043,3 +1043,21 @@ async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(w
     assert f"bw:act:{handed.id}:{handed.version}" in after.custom_ids
     picker = await w.fake.click(w.bob, after, f"bw:act:{handed.id}:{handed.version}")
     assert picker.ephemeral and picker.content == "Which one?"
+
+
+async def test_a_replay_counts_its_actions_in_words(world: World):
+    """A replay before anyone had moved said "0 actions"; it now says no moves have been played,
+    and a replay of one action says "1 action"."""
+    w = world
+    board = await challenge_accepted(w)
+    match = await w.match()
+    replayed = await w.slash(w.eve, "replay")
+    assert replayed.content == (
+        f"Replay of game #{match.id}: no moves have been played, so it shows only the starting position."
+    )
+    png = replayed.message.attachment("replay.gif").data
+    assert Image.open(io.BytesIO(png)).format == "GIF"
+    await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:setup std")
+    await w.cog.idle()
+    replayed = await w.slash(w.eve, "replay")
+    assert replayed.content == f"Replay of game #{match.id}: 1 action.", replayed.content

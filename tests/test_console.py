@@ -498,3 +498,17 @@ async def test_refusals_and_lists_name_players_in_the_consoles_words(tmp_path: P
     assert "@bob in Block Wars: 0 won, 0 lost, 0 drawn; rating 1200." in text
     assert not re.search(r"<@|<#|<t:|\*\*", text), text
     await console.close()
+
+
+async def test_a_replay_counts_its_actions_in_words(tmp_path: Path) -> None:
+    """The console's replay said "(0 actions, 3 KiB)" before anyone had moved."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines([*START[:3], "/blockwars replay"])
+    said = out.getvalue()
+    assert re.search(
+        r"replay: \S+-replay\.gif \(\d+ KiB\): no moves have been played, so it shows only", said
+    )
+    assert "0 actions" not in said
+    await console.run_lines([*START[3:5], "/blockwars replay"])
+    assert re.search(r"replay: \S+ \(\d+ KiB\): 1 action\.\n", out.getvalue()), out.getvalue()
+    await console.close()

@@ -48,6 +48,7 @@ async def one_game(t: TournamentService, clock: Clock | None = None, late: float
         days=ROUND // DAY,
         organiser=True,
     )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in (QUICK, STALLER):
         await t.join(made, user)
     started = await t.start(CHANNEL, organiser=True)
@@ -574,6 +575,7 @@ async def test_a_quick_decision_owed_across_downtime_gets_its_answer_then_the_ro
         days=7,
         organiser=True,
     )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in (QUICK, STALLER):
         await t.join(made, user)
     (board,) = (await t.start(CHANNEL, organiser=True)).boards

@@ -108,6 +108,7 @@ async def test_a_tournament_stored_before_seals_starts_its_games_as_before(store
     db, clock = store_world
     matches, t = services(db, clock)
     made = await one_round(t)
+    await t.seal_shown(made)
     for user in (ALICE, BOB):
         await t.join(made, user)
     await t.start(CHANNEL, organiser=True)
@@ -146,7 +147,10 @@ async def test_in_discord_a_tournament_shows_its_seal_first_and_reveals_it_at_it
         {"game": GAME, "rounds": 1, "days": 2},
         messages=2,
     )
-    signup, sealed = created.messages  # the seal in a message of its own, never edited
+    sealed, signup = created.messages  # the seal first, in a message of its own, never edited
+    # the channel receives the seal before the sign-up list, so no Join button exists before it
+    assert [m.id for m in fake.messages_in(club)] == [sealed.id, signup.id] and sealed.id < signup.id
+    assert "bw:tjoin:" not in " ".join(sealed.custom_ids) and not sealed.history
     found = re.search(r"sealed: commitment `([0-9a-f]{32})…`", sealed.content)
     assert found is not None
     short = found[1]

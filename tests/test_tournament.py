@@ -39,6 +39,7 @@ async def open_one(t: TournamentService, players: list[int], rounds: int = 3) ->
         days=2,
         organiser=True,
     )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in players:
         await t.join(made, user)
 
@@ -69,6 +70,9 @@ async def test_refusals_change_nothing(store_world):
     made = await t.create(**base, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="already runs a tournament"):
         await t.create(**base, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="count only once its dice seal is shown in its channel"):
+        await t.join(made, 11)  # the seal comes first: no sign-up counts before it
+    await t.seal_shown(made)
     await t.join(made, 11)
     with pytest.raises(BadRequest, match="already signed up"):
         await t.join(made, 11)
@@ -232,6 +236,8 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
             await console.handle(line)
         text = out.getvalue()
         assert "Club: a Swiss tournament of Block Wars, 1 round of 1 day each." in text
+        # the seal first, as in Discord: every sign-up follows it
+        assert 0 <= text.index("of this tournament are sealed: commitment") < text.index("Club: a Swiss")
         assert "Type `/wargames tournament join` to play" in text
         assert "✗ A tournament needs at least 2 players; 1 has signed up so far." in text
         assert "✗ You are already signed up for this tournament." in text

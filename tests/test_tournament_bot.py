@@ -90,7 +90,7 @@ async def create_and_fill(
         {"game": GAME, "rounds": 3, "days": 2, "name": name},
         messages=2,
     )
-    signup, sealed = created.messages  # the sign-up list, then the tournament's seal (docs/fairness.md)
+    sealed, signup = created.messages  # the tournament's seal, then the sign-up list (docs/fairness.md)
     assert not signup.ephemeral and not sealed.ephemeral
     assert "The dice of every game of this tournament are sealed: commitment `" in sealed.content
     assert f"**{name}**: a Swiss tournament of Block Wars, 3 rounds of 2 days each." in signup.content
@@ -146,6 +146,7 @@ async def test_a_four_player_tournament_of_three_rounds(
 
     started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
     assert "has begun: round 1 of 3" in started.messages[0].content
+    announced = {1: started.messages[0].id}  # each round's announcement, kept to correct its end
     await until(lambda: "Sign-ups are closed" in signup.content)
     assert not signup.custom_ids
     late = await fake.slash(players[0], club, "wargames", "tournament", "leave")
@@ -177,12 +178,18 @@ async def test_a_four_player_tournament_of_three_rounds(
         if round_no < 3:
             assert f"round {round_no} of 3 is over" in posts[0].content
             assert f"Round {round_no + 1} ends" in posts[0].content
+            announced[round_no + 1] = posts[0].id
     assert len(played) == 6  # four players, three rounds: everyone met everyone once
     final = fake.messages_in(club)[-1]
     assert "is over after 3 rounds" in final.content and "Congratulations" in final.content
     tournaments = TournamentStore(bot.database)
     done = await tournaments.channel_tournament(club.id, open_only=False)
     assert done is not None and done.status is TournamentStatus.FINISHED and done.announced == 3
+    assert {r: await tournaments.round_message(done.id, r) for r in (1, 2, 3)} == announced
+    boards = await tournaments.tournament_boards(done.id)  # and each game's first message
+    assert sorted(b.message_id for b in boards) == sorted(  # type: ignore[type-var]
+        first_post(fake, t).id for t in threads_of(fake, club)
+    )
     # every game was rated as usual
     stats = [await bot.service.stats(guild.id, GAME, p.id) for p in players]
     assert sum(s.games for s in stats) == 12 and any(s.rating != 1200 for s in stats)
@@ -271,7 +278,7 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     made = await fake.slash(
         alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
-    made_signup = made.messages[0]  # its seal follows in a message of its own
+    made_signup = made.messages[1]  # after its seal, in a message of its own
     assert (
         not made_signup.ephemeral
         and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made_signup.content

@@ -464,6 +464,7 @@ async def test_the_round_view_names_both_players_of_a_simultaneous_set_up(store_
         days=2,
         organiser=True,
     )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in (11, 12):
         await t.join(made, user)
     await t.start(CHANNEL, organiser=True)

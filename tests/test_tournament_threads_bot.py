@@ -110,8 +110,9 @@ async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(
     seen = [c for c in offered.message.custom_ids if not c.startswith("bw:undo:")]  # hers to take back
     accept = next(c for c in seen if c.endswith(":accept draw"))
     assert post.custom_ids == seen, (post.custom_ids, seen)
-    assert post.content.endswith(
-        f"<@{second.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    assert post.content.endswith(  # her turn: he may accept now, and decline on his own turn
+        f"<@{second.id}>: accept the draw with the button (or the `draw` command), or decline it once "
+        "it is your turn."
     )
     answered = await fake.click(second, post, accept)
     assert "Game over: a draw" in answered.message.content, answered.message.content

@@ -12,8 +12,8 @@ import pytest
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
-from play.notices import notice_text
-from play.present import told
+from play.notices import notice_status, notice_text, notice_words
+from play.present import tells_why, told
 from play.service import MatchService
 from tests.benchrun import last_figures
 from tests.clock import Clock
@@ -60,6 +60,10 @@ async def battlefronts_begun(
     return svc
 
 
+# The line under a board whose draw offer waits for the answer of a player not on turn.
+ACCEPT_NOW = "accept the draw with the button (or the `draw` command), or decline it once it is your turn."
+
+
 async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> None:
     """Bob took two private steps, then let his deadline pass. The loss on time used to name only
     the loss while its board showed his steps; the steps stand, and the notice now tells them."""
@@ -82,6 +86,10 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
         assert line in text, (line, text)
     assert text.split("\n")[0].endswith("The steps of the turn they had begun stand:"), text
     assert loss not in text and text.count("ran out of time") == 1, text  # the loss is said once
+    words = notice_words(notice, PLAIN)  # the loss on time says why: the status, only who won
+    assert words.text == text and words.tells_why
+    outcome = notice.played.state.outcome()
+    assert outcome is not None and outcome.detail not in notice_status(notice, PLAIN, why_told=True)
 
 
 async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_would(tmp_path: Path) -> None:
@@ -180,7 +188,8 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
     w = world
     await deployed(w)
     offered = await w.slash(w.alice, "draw", {"choice": "offer"})
-    assert f"<@{w.bob.id}>: accept or decline the draw" in offered.message.content
+    assert f"<@{w.bob.id}>: accept the draw with the button" in offered.message.content
+    assert not any(c.endswith("decline draw") for c in offered.message.custom_ids)  # not his turn
     service = w.bot.service  # type: ignore[union-attr]
     rng = random.Random(4)
     handed = None
@@ -208,7 +217,7 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
 async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: World) -> None:  # noqa: F811
     """Alice offers a draw and the bot dies before posting its board: the restarted bot posts the
     board it owed, but without the buttons to answer the offer or the line naming Bob. It now
-    carries both, as the board it stands for would have."""
+    carries both, as the board it stands for would have (Accept alone: it is still Alice's turn)."""
     w = world
     await deployed(w)
 
@@ -225,10 +234,8 @@ async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: W
         timeout=10,
     )
     assert f"bw:dec:{match.id}:{match.version}:accept draw" in board.custom_ids, board.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" in board.custom_ids
-    assert board.content.endswith(
-        f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
-    ), board.content
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in board.custom_ids  # Alice's turn
+    assert board.content.endswith(f"<@{w.bob.id}>: {ACCEPT_NOW}"), board.content
     answered = await w.fake.click(w.bob, board, f"bw:dec:{match.id}:{match.version}:accept draw")
     assert "Game over: a draw" in answered.message.content, answered.message.content
 
@@ -280,6 +287,55 @@ async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answer
     assert "Game over: a draw" in answered.message.content, answered.message.content
 
 
+async def test_a_battlefronts_offer_standing_off_turn_offers_accept_and_decline_on_ones_own_turn(
+    world: World,  # noqa: F811
+) -> None:
+    """In Battlefronts an offer stands until answered, so the board showed Accept and Decline to the
+    player who must answer even while the other was on turn, and Decline then always refused (a
+    draw is declined on your own turn). While the answerer is not on turn the board now offers
+    Accept alone and says Decline comes on their turn, in the same bytes before and after a private
+    step of the player on turn; at the hand-off both answers show, and Decline goes through."""
+    w = world
+    service = await battlefronts_accepted(w)
+    match, state = await service.current(w.general.id)
+    side = sorted(state.to_act())[0]
+    on, off = (w.alice, w.bob) if match.sides[side] == w.alice.id else (w.bob, w.alice)
+    made = await w.fake.slash(on, w.general, "battlefronts", "draw", {"choice": "offer"})
+    assert not made.message.ephemeral, made.message.content
+    match = await w.match()
+    assert f"bw:dec:{match.id}:{match.version}:accept draw" in made.message.custom_ids
+    assert not any(c.endswith("decline draw") for c in made.message.custom_ids), made.message.custom_ids
+    assert made.message.content.endswith(f"<@{off.id}>: {ACCEPT_NOW}"), made.message.content
+    before = await w.fake.slash(off, w.general, "battlefronts", "board", {})
+    assert before.content.endswith(f"<@{off.id}>: {ACCEPT_NOW}"), before.content
+    step = None
+    for action in state.legal_actions(side):  # a step that keeps the turn: hers alone
+        if not action.anytime and str(action) not in ("end", "pass"):
+            step = await w.fake.slash(on, w.general, "battlefronts", "play", {"action": str(action)})
+            break
+    assert step is not None and all(m.ephemeral for m in step.messages), step
+    await w.cog.idle()
+    after = await w.fake.slash(off, w.general, "battlefronts", "board", {})
+    assert after.content == before.content
+    assert after.message.custom_ids == before.message.custom_ids
+    refused = await w.fake.slash(off, w.general, "battlefronts", "draw", {"choice": "decline"})
+    assert refused.message.ephemeral and "on your own turn" in refused.content, refused.content
+    handed = await w.fake.slash(on, w.general, "battlefronts", "play", {"action": "end"})
+    await w.cog.idle()
+    [board] = [m for m in handed.messages if not m.ephemeral] or [handed.message]
+    match = await w.match()
+    decline = f"bw:dec:{match.id}:{match.version}:decline draw"
+    assert decline in board.custom_ids, board.custom_ids
+    assert board.content.endswith(
+        f"<@{off.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    ), board.content
+    answered = await w.fake.click(off, board, decline)
+    assert not answered.message.ephemeral and "decline the draw" in answered.message.content, (
+        answered.message.content
+    )
+    assert (await w.match()).version == match.version + 1
+
+
 async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(tmp_path: Path) -> None:
     """Battlefronts: a player left only the formal `pass` lets the deadline go by; the game passes
     for them, and that pass ends the game (the last round's limit, or three fronts held), often with
@@ -308,11 +364,21 @@ async def test_a_default_answer_that_ends_the_game_is_not_called_a_loss_on_time(
     assert "loses" not in text and "ran out of time" not in text, text
     assert text.startswith(f"@{match.sides[side]} did not "), text
     assert "and that ended the game:" in text and told(notice.played, PLAIN) in text, text
+    # whether it says why is known as it is worded: the story's own end line, not the text read back
+    words = notice_words(notice, PLAIN)
+    assert words.text == text and words.tells_why is tells_why(
+        told(notice.played, PLAIN), notice.played.state
+    )
+    outcome = notice.played.state.outcome()
+    assert outcome is not None
+    status = notice_status(notice, PLAIN, why_told=words.tells_why)
+    assert (outcome.detail in status) is not words.tells_why, (status, text)
 
 
 async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(world: World) -> None:  # noqa: F811
     """Alice offers a draw; anyone's `board` showed the game without the buttons to answer it (only
-    the board after the offer had them). It now carries them and names Bob, the same before and
+    the board after the offer had them). It now carries them (Accept: Bob declines on his own turn)
+    and names Bob, the same before and
     after a private step of her turn (nothing shows whether she has taken one). Only Bob's click
     counts: hers and Eve's are refused and leave the game as it was. Her own look at her private turn
     shows none."""
@@ -321,10 +387,10 @@ async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(worl
     await w.slash(w.alice, "draw", {"choice": "offer"})
     match = await w.match()
     accept = f"bw:dec:{match.id}:{match.version}:accept draw"
-    note = f"<@{w.bob.id}>: accept or decline the draw with the buttons (or the `draw` command)."
+    note = f"<@{w.bob.id}>: {ACCEPT_NOW}"
     before = await w.slash(w.eve, "board")
     assert accept in before.message.custom_ids, before.message.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" in before.message.custom_ids
+    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in before.message.custom_ids
     assert before.content.endswith(note), before.content
     for wrong in (w.alice, w.eve):
         refused = await w.fake.click(wrong, before.message, accept)
@@ -339,7 +405,7 @@ async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(worl
         assert board.message.attachments[0].data == before.message.attachments[0].data
     hers = await w.slash(w.alice, "board")
     assert hers.message.ephemeral and not any("draw" in c for c in hers.message.custom_ids)
-    assert "accept or decline" not in hers.content
+    assert "accept the draw" not in hers.content
     await w.fake.slash(w.alice, w.general, "wargames", "undo", {})
     board = await w.slash(w.bob, "board")  # her step taken back: the game as the channel saw it, newer
     assert board.content.endswith(note), board.content

@@ -132,14 +132,18 @@ class Decision:
         """The decision with the side that must take it: "Germans: the King calls ..."."""
         return f"{self.side.title}: {self.question(legal)}"
 
-    def question(self, legal: Sequence[Action] = ()) -> str:
-        """What must be decided and the exact words that answer it, addressed to the side deciding.
+    def question(self, legal: Sequence[Action] = (), *, public: bool = False) -> str:
+        """What must be decided and the exact words that answer it: addressed to the side deciding
+        ("your aircraft"), or, `public`, worded for everyone who reads the board in the channel,
+        which names the side ("the Canadians' aircraft").
 
         `legal` (the decision's legal answers) gives the examples real squares and aircraft.
         """
+        side = self.side
+        whose = f"the {side.title}'" if public else "your"
         if self.kind == "barrage":
             gas = (
-                " Or declare your once-a-game poison gas: `gas e4`."
+                f" Or declare {'the' if public else 'your'} once-a-game poison gas: `gas e4`."
                 if any(isinstance(a, A.Barrage) and a.gas for a in legal)
                 else ""
             )
@@ -148,25 +152,29 @@ class Decision:
                 f"e.g. `barrage e4`.{gas}"
             )
         if self.kind == "ace":
-            return f"the Ace brings a reinforcement onto your back row. Answer {_ace_answers(legal)}."
+            return f"the Ace brings a reinforcement onto {whose} back row. Answer {_ace_answers(legal)}."
         if self.kind == "fly":
             planes = [str(a) for a in legal if isinstance(a, A.Fly)] or ["fly A", "fly B"]
             return f"the Jack starts an air battle. Choose the aircraft that flies: {_either(planes)}."
         if self.kind == "dogfight":
             planes = [str(a) for a in legal if isinstance(a, A.Dogfight)] or ["dogfight A"]
+            enemy = side.other.adjective if public else "enemy"
+            meet = f"The {side.title} may meet it" if public else "Meet it"
             return (
-                f"enemy aircraft {self.data['aircraft']} is coming to strafe. Meet it with "
+                f"{enemy} aircraft {self.data['aircraft']} is coming to strafe. {meet} with "
                 f"{_either(planes)}, or answer `decline`."
             )
         if self.kind == "strafe":
             target = next((str(a) for a in legal if isinstance(a, A.Strafe)), "strafe e4")
+            unit = f"a {side.other.adjective} unit" if public else "an enemy unit"
+            tank = " (not the tank)" if side is Side.GERMANS else ""  # the tank is the Canadians' own
             return (
-                f"your aircraft {self.data['aircraft']} may strafe an enemy unit (not the tank). Answer "
+                f"{whose} aircraft {self.data['aircraft']} may strafe {unit}{tank}. Answer "
                 f"`strafe <square>`, e.g. `{target}`, or `decline`."
             )
-        cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
+        cross = "Victoria Cross" if side is Side.CANADIANS else "Iron Cross"
         return (
-            f"your infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
+            f"{whose} infantry on {self.data['square']} lost its fight. Answer `cross` to spend the {cross} "
             "and win it instead, or `decline` to keep the Cross."
         )
 
@@ -187,6 +195,19 @@ def _either(words: Sequence[str]) -> str:
 def _and(words: Sequence[str]) -> str:
     """a, a and b, a, b and c."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _files_fault(files: str) -> str:
+    """What is wrong with a set-up's files, in words: "c is named twice", "3 files given: a, b and c".
+    Files are listed from a to h (the notation is read that way), never echoed as if typed so."""
+    again = sorted({f for f in files if files.count(f) > 1})
+    if again:
+        times = "twice" if all(files.count(f) == 2 for f in again) else "more than once"
+        return f"{_and(again)} {'is' if len(again) == 1 else 'are'} named {times}"
+    given = sorted(files)
+    if not given:
+        return "no file is given"
+    return f"{len(given)} file{'s' if len(given) > 1 else ''} given: {_and(given)}"
 
 
 def _ace_answers(legal: Sequence[Action]) -> str:
@@ -601,8 +622,8 @@ class State:
                 else:
                     need = f"need four different files for the {label}"
                 raise IllegalAction(
-                    f"The {side.title} {need}; got '{files}'. Example: `setup {STANDARD[side]}` (back row "
-                    "/ second row / machine-gun files), or `setup std`.",
+                    f"The {side.title} {need}; {_files_fault(files)}. Example: "
+                    f"`setup {STANDARD[side]}` (back row / second row / machine-gun files), or `setup std`.",
                     [A.intern(A.Setup())],
                 )
 

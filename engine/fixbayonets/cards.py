@@ -109,12 +109,17 @@ def sort_cards(cards: list[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: c.index)
 
 
+_TIMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
 def cards_words(cards: list[Card]) -> str:
-    """'March, 2× Trees and Rifle (3)': a hand or a draw in words, in card-list order."""
+    """'March, two Trees cards and Rifle (3)': a hand or a draw in words, in card-list order. A card
+    held twice is counted in words with "cards" after its name, which reads as a plural whatever the
+    name ("Trees", "Rifle (3)", "Fox Holes")."""
     counts: dict[Card, int] = {}
     for c in sort_cards(cards):
         counts[c] = counts.get(c, 0) + 1
-    parts = [c.name if n == 1 else f"{n}× {c.name}" for c, n in counts.items()]
+    parts = [c.name if n == 1 else f"{_TIMES.get(n, str(n))} {c.name} cards" for c, n in counts.items()]
     if not parts:
         return "no cards"
     if len(parts) == 1:

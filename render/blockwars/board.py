@@ -732,7 +732,7 @@ def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: 
         col.x += g.pad
         col.width -= 2 * g.pad
         col.y += g.pad // 2
-        q = state.pending.question(state.legal_actions()).replace("`", "")
+        q = state.pending.question(state.legal_actions(), public=True).replace("`", "")
         col.para(q[:1].upper() + q[1:], size, "text", bg="panel_hi")
         col.x -= g.pad
         col.width += 2 * g.pad

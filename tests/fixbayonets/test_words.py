@@ -152,6 +152,18 @@ def test_an_empty_hand_is_said_to_be_empty() -> None:
     assert "0 cards" not in text
 
 
+def test_a_card_held_twice_is_counted_in_words() -> None:
+    """A hand said 'March, 2× Trees and Rifle (3)': a symbol where a person says the number."""
+    from engine.fixbayonets.cards import BY_CODE, cards_words
+
+    s = pos({"d8": "GR", "a1": "AR"}, g=["trees", "march", "rifle3", "trees", "rifle3", "rifle3"], a=[])
+    text = GAME.private_text(s.view(G)) or ""
+    assert text.startswith("Your hand (6 cards): three Rifle (3) cards, March and two Trees cards."), text
+    assert "×" not in text
+    assert cards_words([BY_CODE["trees"]]) == "Trees"
+    assert cards_words([BY_CODE["crawl"]] * 12) == "12 Crawl cards"
+
+
 def test_a_hand_over_the_limit_says_which_command_discards() -> None:
     """The status said 'discard 1 to keep five' without the command, as Company Commander's gives."""
     from engine.fixbayonets.state import DISCARD

@@ -1,4 +1,4 @@
--- 0011: what a check needs to replay each decision of the AI (docs/fairness.md, "Checking the AI"),
+-- 0012: what a check needs to replay each decision of the AI (docs/fairness.md, "Checking the AI"),
 -- written before the AI's action is stored, keyed by the action's number in the game's log (`n`,
 -- counted as the record counts them: the effective log, steps taken back left out). `level` is the
 -- level it chose at, `budget_s` the time budget the bot passed (NULL: the level's own), `kind`
@@ -17,4 +17,4 @@ CREATE TABLE ai_decisions (
     PRIMARY KEY (match_id, n)
 );
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
