@@ -302,8 +302,8 @@ def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
     verdict, _, findings = report.text().partition("\n")
     return (
         f"{head}\n{verdict}\nThis checks the dice, not the AI's choices. To check that the AI chose each "
-        "move from its own side's view, run `python scripts/verify_game.py FILE` (minutes) on the file "
-        f"`/wargames export` gives.\n{findings}"
+        "move from its own side's view, run `python scripts/verify_game.py FILE` (seconds to minutes) on "
+        f"the file `/wargames export` gives.\n{findings}"
     )
 
 
