@@ -12,27 +12,31 @@ import hmac
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import chance, registry
+from engine import ai_check, chance, registry
 
 RECORD_FORMAT = "wargames-game-record"
 # 2: a game whose secret was a channel's seal carries `seal` (where and when its commitment was
 # shown before the challenge); a record without it reads as before.
 # 3: the game's `channel_id`, so that a seal shown in another channel fails the check.
-RECORD_VERSION = 3
+# 4: a game against the AI carries `ai`, its decisions (engine/ai_check.py), and its AI's seeds come
+# from the game key; the AI of an older record cannot be checked, and its dice check as before.
+RECORD_VERSION = 4
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
 
 
 @dataclass
 class Finding:
-    """One thing checked: what, and whether it held."""
+    """One thing checked: what, and whether it held (`checked` False: a thing that could not be
+    checked, said so; it fails nothing)."""
 
     ok: bool
     text: str
+    checked: bool = True
 
 
 @dataclass
@@ -41,6 +45,8 @@ class Report:
 
     game_title: str
     findings: list[Finding] = field(default_factory=list)
+    ai_checked: bool = False  # the AI's decisions were replayed, and held
+    ai_unchecked: bool = False  # an AI played, and some of its decisions could not be checked
 
     @property
     def ok(self) -> bool:
@@ -50,14 +56,26 @@ class Report:
         self.findings.append(Finding(ok, text))
         return ok
 
+    def note(self, text: str) -> None:
+        """Something that could not be checked, said plainly."""
+        self.findings.append(Finding(True, text, checked=False))
+
     def text(self) -> str:
         """The findings, a line each, with a verdict first."""
         head = (
-            "Verified: this game was played with the dice and cards the commitment fixed."
+            "Verified: this game was played with the dice and cards the commitment fixed"
+            + (
+                "; the AI's choices were not all checked (➖ below)."
+                if self.ai_unchecked
+                else ", and the AI chose each of its moves from its own side's view."
+                if self.ai_checked
+                else "."
+            )
             if self.ok
             else "Not verified: something in this record does not match."
         )
-        return "\n".join([head, *(("✅ " if f.ok else "❌ ") + f.text for f in self.findings)])
+        marks = [("✅ " if f.ok else "❌ ") if f.checked else "➖ " for f in self.findings]
+        return "\n".join([head, *(m + f.text for m, f in zip(marks, self.findings, strict=True))])
 
 
 def random_side(seed: int, sides: Sequence[str]) -> str:
@@ -73,16 +91,26 @@ def seed_of(record: Mapping[str, Any]) -> int:
     return int(record["seed"])
 
 
-def check(record: Mapping[str, Any]) -> Report:
+def check(
+    record: Mapping[str, Any], *, ai: bool = False, progress: Callable[[int, int], None] | None = None
+) -> Report:
     """Check a record: its commitment, that every action replays from the seed, and that the
-    replay ends in the stored final position and outcome. Never raises on a bad record: a record
-    that cannot be read is a finding too."""
+    replay ends in the stored final position and outcome; with `ai`, also that each decision of
+    the AI replays from its side's view (engine/ai_check.py: seconds to minutes of CPU, so offline;
+    `progress(done, of)` hears of each). Never raises on a bad record: a record that cannot be read
+    is a finding too."""
     try:
-        return _check(record)
+        report = _check(record)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         report = Report(str(record.get("game", "?")) if isinstance(record, Mapping) else "?")
         report.add(False, f"The record cannot be read: {type(exc).__name__} {exc}.")
         return report
+    if ai and record.get("format") == RECORD_FORMAT and str(record.get("game")) in registry.names():
+        try:  # even after a finding failed: it may say more about what is wrong
+            _check_ai(report, record, progress)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            report.add(False, f"The AI's decisions cannot be read: {type(exc).__name__} {exc}.")
+    return report
 
 
 def _check(record: Mapping[str, Any]) -> Report:
@@ -175,6 +203,19 @@ def _check(record: Mapping[str, Any]) -> Report:
             f"The game ended without a move of the rules ({recorded.get('reason') or 'no reason given'}).",
         )
     return report
+
+
+def _check_ai(report: Report, record: Mapping[str, Any], progress: Callable[[int, int], None] | None) -> None:
+    rules = registry.game(str(record["game"]))
+    found = ai_check.check_ai(rules, record, seed_of(record), progress)
+    for ok, text in ai_check.findings(found, lambda side: rules.side(side).title):
+        if ok is None:
+            report.note(text)
+        else:
+            report.add(ok, text)
+    report.ai_checked = found.side is not None and found.ok and bool(found.replayed)
+    # decisions said not checked (➖): before the bot recorded them, or the whole record too old
+    report.ai_unchecked = bool(found.before) or (report.ok and not found.ok and not found.replayed)
 
 
 def tournament_label(tournament_id: int, round_no: int, board: int) -> str:

@@ -22,19 +22,41 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from engine import tape
 from engine.errors import IllegalAction
 from engine.protocol import Action, Side, State, View
 
 Evaluate = Callable[[State, Side], float]
 Rollout = Callable[[State, Side, random.Random], Action]
 Order = Callable[[State, Side, Sequence[Action], random.Random], list[Action]]
+M = TypeVar("M", bound=MutableMapping[Any, Any])
 
 # The search's clock, read for its time cap only; tests put a fake one here to check that the cap
-# stops a search without timing anything.
+# stops a search without timing anything, and benchmarks a CPU clock. The AI reads it through `now`.
 clock: Callable[[], float] = time.perf_counter
+
+
+# What an AI keeps from one decision to the next (Combined Arms' plan of a whole turn, made at its
+# first step and played step by step): a later choice depends on it, so a check that replays the
+# decisions must see it as the bot's AI process had it. A game registers such a store here
+# (`remembered`); engine/ai_check.py sets the stores aside, or starts without them.
+memories: list[MutableMapping[Any, Any]] = []
+
+
+def remembered(store: M) -> M:
+    """Register `store`, kept between decisions, in `memories`; returns it."""
+    memories.append(store)
+    return store
+
+
+def now() -> float:
+    """The clock every AI's time caps read: `clock`, or the tape of a decision being recorded or
+    replayed (engine/tape.py), so that a decision can be checked by replaying it exactly."""
+    return tape.read(clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +149,7 @@ def choose(
     if me is None:
         raise ValueError("A spectator has nothing to choose.")
     rng = random.Random(f"ismcts:{seed}")
-    start = clock()
+    start = now()
     deadline = start + settings.budget_s
     root_state = view.determinize(rng)
     if me not in root_state.to_act():
@@ -144,13 +166,13 @@ def choose(
     done = 0
     limit = settings.iterations
     while limit is None or done < limit:
-        now = clock()
-        if done and now > deadline:
+        at = now()
+        if done and at > deadline:
             break
         if (
             done
             and done % 32 == 0
-            and _settled(root, by_notation, done, now - start, deadline - now, limit, settings.settle)
+            and _settled(root, by_notation, done, at - start, deadline - at, limit, settings.settle)
         ):
             break  # the most visited action cannot be overtaken in the time or iterations left
         state = root_state.clone() if done == 0 else view.determinize(rng)
@@ -163,7 +185,7 @@ def choose(
     )
     if stats is not None:
         stats.iterations = done
-        stats.seconds = clock() - start
+        stats.seconds = now() - start
         stats.best_visits = best.visits if best else 0
     if best is None:
         return root_legal[0]
@@ -578,6 +600,9 @@ __all__ = [
     "Settings",
     "choose",
     "guarded",
+    "memories",
+    "now",
+    "remembered",
     "threat_share",
     "win_line",
     "winner_of",

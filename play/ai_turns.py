@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from data import (
@@ -9,6 +10,8 @@ from data import (
     MatchNotFound,
     Status,
 )
+from data.ai_decisions import AiDecision, AiDecisionStore
+from engine.ai_check import DRAW, MOVE, ai_seed
 from engine.errors import IllegalAction
 from engine.meta import DRAW_DECLINE
 from engine.protocol import Game, State
@@ -19,6 +22,7 @@ from play.errors import (
     NotYourTurn,
     StalePrompt,
 )
+from play.fairness import engine_seed
 from play.moves import Moves
 from play.results import (
     Played,
@@ -95,9 +99,14 @@ class AiTurns(Moves):
             if side not in state.to_act():
                 break
             view = state.view(side)  # the AI sees what its side may know, nothing more
-            seed = match.seed ^ (match.version * 7919)
             level = match.ai_level or rules.ai.default
-            notation = await self.thinker.choose(match.game, view, level, seed, budget_s)
+            n = await self._ai_decision(match)
+            seed = match.seed ^ (match.version * 7919) if n is None else ai_seed(engine_seed(match), n)
+            clock: list[list[int]] = []
+            notation = await self.thinker.choose(match.game, view, level, seed, budget_s, clock=clock)
+            if n is not None:  # kept before the action, so that every action of the AI has its own
+                decision = AiDecision(n, MOVE, level, budget_s, json.dumps(clock, separators=(",", ":")))
+                await AiDecisionStore(self.db).write(match.id, decision)
             try:
                 played.append(
                     await self.act(
@@ -141,9 +150,14 @@ class AiTurns(Moves):
         offerer goes on with a turn in private (its board would show their steps): the AI gives it
         once the turn is handed over, before its own play (`ai_turns`; RULES.md, draws with the AI).
         Accepting ends the game, which is never kept back."""
-        accept = await self.thinker.accepts_draw(match.game, state.view(side), match.seed ^ match.version)
+        n = await self._ai_decision(match)
+        seed = match.seed ^ match.version if n is None else ai_seed(engine_seed(match), n)
+        accept = await self.thinker.accepts_draw(match.game, state.view(side), seed)
         if not accept and await self.channel_view(match) is not None:
             return None
+        if n is not None:
+            level = match.ai_level or game_of(match).ai.default
+            await AiDecisionStore(self.db).write(match.id, AiDecision(n, DRAW, level, None, None))
         try:
             return await self.act(
                 channel_id,
@@ -154,6 +168,14 @@ class AiTurns(Moves):
             )
         except (StalePrompt, IllegalMove, NotYourTurn, NoMatch, MatchOver):
             return None  # the offer was withdrawn or answered meanwhile, or the game ended
+
+    async def _ai_decision(self, match: Match) -> int | None:
+        """The number the AI's next action will have in the game's log (its decision's seed and
+        record are keyed by it: docs/fairness.md, "Checking the AI"); None for a game played before
+        dice were committed, whose AI keeps the seed it always had (`match.seed`)."""
+        if match.chance_version != 2 or match.seed_secret is None:
+            return None
+        return len(await self.log(match, upto=match.version)) + 1
 
     async def ended(self, match: Match) -> tuple[Match, State | None] | None:
         """If `match` ended after this row of it was read (resigned, cancelled, lost on time while a

@@ -13,6 +13,7 @@ import json
 from typing import Any, Protocol
 
 from data import Database, Match, MatchNotFound, Seal, Status
+from data.ai_decisions import AiDecisionStore
 from data.tournaments import Tournament, TournamentStatus, TournamentStore
 from engine import chance, fairness, registry
 from play import undo
@@ -190,6 +191,8 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     }
     if match.chance_version == 2:
         out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
+        if match.ai_player_id is not None:
+            out["ai"] = await _ai_decisions(service.db, match, log)
         sealed_by = await _tournament_seal(service.db, match)
         if sealed_by is not None:
             out["tournament"] = sealed_by
@@ -202,6 +205,28 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     else:
         out["seed"] = match.seed
     return out
+
+
+async def _ai_decisions(db: Database, match: Match, log: list[tuple[str, str, int | None]]) -> dict[str, Any]:
+    """What replaying the AI's decisions needs (docs/fairness.md, "Checking the AI"): for each of its
+    actions, the level, the budget it was given and the clock its thinking read. Its seeds are not
+    here: each comes from the game key and the action's number (`engine.ai_check.ai_seed`)."""
+    theirs = {n for n, (_, _, player) in enumerate(log, 1) if player == match.ai_player_id}
+    return {
+        "side": match.side_of(match.ai_player_id) if match.ai_player_id is not None else None,
+        "seeds": "HMAC-SHA256(key = K, message = 'ai:<n>'), its first 8 bytes",
+        "decisions": [
+            {
+                "n": d.n,
+                "kind": d.kind,
+                "level": d.level,
+                "budget_s": d.budget_s,
+                "clock": None if d.clock is None else json.loads(d.clock),
+            }
+            for d in await AiDecisionStore(db).decisions(match.id)
+            if d.n in theirs  # a decision whose action was never stored (the game moved on) is no decision
+        ],
+    }
 
 
 async def _tournament_seal(db: Database, match: Match) -> dict[str, Any] | None:
@@ -269,7 +294,17 @@ async def verify(
 
 
 def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
-    return f"{markup.strong(f'Game #{match.id}')} ({report.game_title}).\n{report.text()}"
+    head = f"{markup.strong(f'Game #{match.id}')} ({report.game_title})."
+    if match.ai_player_id is None or match.chance_version != 2:
+        return f"{head}\n{report.text()}"
+    # Replaying every decision of the AI takes minutes of CPU: not in the bot, but on anyone's machine.
+    # Said after the verdict, before the findings, so that a long answer cut to Discord's length keeps it.
+    verdict, _, findings = report.text().partition("\n")
+    return (
+        f"{head}\n{verdict}\nThis checks the dice, not the AI's choices. To check that the AI chose each "
+        "move from its own side's view, run `python scripts/verify_game.py FILE` (seconds to minutes) on "
+        f"the file `/wargames export` gives.\n{findings}"
+    )
 
 
 async def export(

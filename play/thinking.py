@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from engine import registry
+from engine import registry, tape
 from engine.protocol import View
 from engine.review import Review, review_game
 
@@ -60,6 +60,18 @@ def _view(game: str, view_json: str) -> View:
 def choose_text(game: str, view_json: str, level: str, seed: int, budget_s: float | None) -> str:
     """In a worker: the AI's action, as notation, for the view sent as JSON text."""
     return str(registry.game(game).choose(_view(game, view_json), level, seed, budget_s))
+
+
+def choose_taped(
+    game: str, view: View | str, level: str, seed: int, budget_s: float | None
+) -> tuple[str, list[list[int]]]:
+    """The AI's action (notation) for `view` (or the view sent as JSON text), with the clock its
+    thinking read (engine/tape.py), so that anyone can replay the decision exactly."""
+    rules = registry.game(game)
+    shown = _view(game, view) if isinstance(view, str) else view
+    with tape.running(tape.Tape()) as clock:
+        action = rules.choose(shown, level, seed, budget_s)
+    return str(action), clock.marks
 
 
 def draw_text(game: str, view_json: str, seed: int) -> bool:
@@ -114,13 +126,24 @@ class Thinker:
             await asyncio.gather(*(loop.run_in_executor(pool, registry.names) for _ in range(self.processes)))
 
     async def choose(
-        self, game: str, view: View, level: str, seed: int, budget_s: float | None = None
+        self,
+        game: str,
+        view: View,
+        level: str,
+        seed: int,
+        budget_s: float | None = None,
+        *,
+        clock: list[list[int]] | None = None,
     ) -> str:
-        """The notation of the AI's action for `view.viewer` (who must be owed an action)."""
-        rules = registry.game(game)
-        if self._workers() is None:
-            return str(await asyncio.to_thread(rules.choose, view, level, seed, budget_s))
-        return await self._run(choose_text, (game, _json(view), level, seed, budget_s))
+        """The notation of the AI's action for `view.viewer` (who must be owed an action); the
+        clock its thinking read is put in `clock`, if given (the record's, for replaying it)."""
+        if self._workers() is None:  # the view as a worker reads it, so every way of thinking is one
+            notation, marks = await asyncio.to_thread(choose_taped, game, _json(view), level, seed, budget_s)
+        else:
+            notation, marks = await self._run(choose_taped, (game, _json(view), level, seed, budget_s))
+        if clock is not None:
+            clock[:] = marks
+        return notation
 
     async def accepts_draw(self, game: str, view: View, seed: int) -> bool:
         if self._workers() is None:
@@ -178,4 +201,4 @@ def _json(view: View) -> str:
     return json.dumps(view.to_json(), separators=(",", ":"))
 
 
-__all__ = ["WORKER_NICE", "Thinker", "choose_text", "draw_text", "review_text"]
+__all__ = ["WORKER_NICE", "Thinker", "choose_taped", "choose_text", "draw_text", "review_text"]

@@ -221,7 +221,7 @@ async def test_an_ai_game_in_a_sealed_channel_verifies_with_the_seal_shown_befor
     # the record carries the seal's facts, and the script checks them the same way
     _, data = await play_fairness.export(svc, GUILD, CHANNEL)
     record = json.loads(data)
-    assert record["format_version"] == 3
+    assert record["format_version"] == 4  # 4: the AI game carries its decisions (tests/test_ai_verify.py)
     assert record["seal"] == {
         "channel_id": CHANNEL,
         "shown_at": clock.now - 660,

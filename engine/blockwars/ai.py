@@ -53,7 +53,7 @@ from engine.cards import ACE, FULL_PACK, JACK, KING
 def clock() -> float:
     """The clock the safety caps read: the platform's search clock, so a test's fake clock or a
     benchmark's CPU clock (`bench/ladder.py --cpu-clock`) reaches every AI at once."""
-    return search.clock()
+    return search.now()
 
 
 RANDOM, EASY, NORMAL, HARD = "random", "easy", "normal", "hard"

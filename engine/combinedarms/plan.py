@@ -599,7 +599,8 @@ def state_key(s: State) -> tuple[Any, ...]:
 # ----------------------------------------------------------------------------- choosing
 
 
-_PLANS: OrderedDict[tuple[Any, ...], A.Action] = OrderedDict()
+# Kept between decisions, so registered for the check that replays them (`search.memories`).
+_PLANS: OrderedDict[tuple[Any, ...], A.Action] = search.remembered(OrderedDict())
 _MOST_PLANS = 20_000
 
 
@@ -804,9 +805,9 @@ def turn_plan(state: State, me: int, cfg: Config, tag: str) -> list[tuple[Any, A
     best: tuple[float, list[tuple[Any, A.Action]]] | None = None
     seen: set[tuple[Any, ...]] = set()
     lines = 0
-    began = search.clock()
+    began = search.now()
     for first, line_cfg in starts:
-        if best is not None and cfg.cap_s and search.clock() - began > cfg.cap_s:
+        if best is not None and cfg.cap_s and search.now() - began > cfg.cap_s:
             break
         c = state.clone()
         record: list[tuple[Any, A.Action]] = []

@@ -145,7 +145,7 @@ def improve(view: View, seed: int, settings: Rollouts = CORRESPONDENCE_ROLLOUTS)
     cands = candidates(first, side, pick, settings.candidates)
     if len(cands) == 1:
         return pick
-    clock: Callable[[], float] = search.clock
+    clock: Callable[[], float] = search.now
     start = clock()
     deal_rng = random.Random(f"rollouts:{seed}")
     until = first.turns + settings.turns if settings.turns else 0

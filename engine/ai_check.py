@@ -1,0 +1,305 @@
+"""Checking that the bot's AI played only from what its side may know (docs/fairness.md, "Checking
+the AI").
+
+The bot holds every game's secret, so its AI could in principle read the dice to come. From record
+format 4 on, each decision of the AI (its move, or its answer to a draw offer) is replayable: its
+seed comes from the committed game key and the action's number (`ai_seed`), never from a number the
+bot kept, and the record carries its level, the budget it was given and its thinking clock
+(engine/tape.py). `check_ai` rebuilds the AI's view at each of its decisions by replaying the
+record, runs the published program on that view alone, and compares its choice with what the bot
+played. An AI that looked at the dice would, in general, have chosen otherwise somewhere.
+
+Standard library and `engine/` only: `scripts/verify_game.py` runs it on anyone's machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import chance, search
+from engine.protocol import Game, View
+from engine.tape import Tape, running
+
+# The record format from which the AI's decisions are recorded and its seeds derived from the key.
+AI_RECORD_VERSION = 4
+MOVE, DRAW = "move", "draw"
+# How a decision's replay found the bot's choice: whatever the clock said; only with the bot's
+# recorded clock (a time cap cut its search short); only without what its AI had kept.
+FREE, CLOCK, AFRESH = "free", "clock", "afresh"
+
+
+def ai_seed(game_seed: int, n: int) -> int:
+    """The seed of the AI's decision for action `n` of a version-2 game: the first 8 bytes of
+    HMAC-SHA256(key = K, message = ASCII "ai:{n}"), K the game key. Fixed by the commitment and the
+    players' inputs, so a bot cannot pick it; unrelated to every draw of chance (their messages are
+    "{draw}:{block}")."""
+    key = chance.key_of(game_seed)
+    return int.from_bytes(hmac.new(key, f"ai:{n}".encode("ascii"), hashlib.sha256).digest()[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One decision of the AI replayed: what the program chose, what the bot played, and how it was
+    found (`decide`)."""
+
+    n: int
+    kind: str
+    played: str
+    chosen: str
+    how: str
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.chosen == self.played
+
+
+@dataclass
+class AiCheck:
+    """What checking the AI's decisions found (`side` None: no AI played)."""
+
+    side: str | None = None
+    level: str | None = None
+    replayed: list[Replayed] = field(default_factory=list)
+    unrecorded: list[int] = field(default_factory=list)  # the AI's actions with no decision recorded
+    before: list[int] = field(default_factory=list)  # its actions before the first one recorded
+    problem: str | None = None  # why the check could not be made, or failed outside a decision
+
+    @property
+    def mismatch(self) -> Replayed | None:
+        return next((r for r in self.replayed if not r.ok), None)
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and self.mismatch is None and not self.unrecorded
+
+
+def decide(
+    rules: Game,
+    view: View,
+    kind: str,
+    level: str,
+    seed: int,
+    budget_s: float | None,
+    marks: Any,
+    played: str,
+) -> tuple[str, str]:
+    """The AI program's choice for `view` (notation), and how it was found (`FREE`, `CLOCK`,
+    `AFRESH`). First as the bot's AI process made it: the recorded clock (`marks`) and what the AI
+    kept from its earlier decisions (`search.memories`, as this replay left them). If that is not
+    what was played, once more without what it kept (`AFRESH`: an AI process that had not kept it,
+    restarted or another of the bot's). Then, to tell whether the clock mattered, with a clock that
+    stands still (unlimited time) for as many readings as the bot's had, its memory set aside: the
+    same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search short)."""
+    if kind == DRAW:
+        return ("accept draw" if rules.accepts_draw(view, seed) else "decline draw"), FREE
+    before = _recall()
+    chosen = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+    if not same_action(rules, chosen, played):
+        _restore([{} for _ in before])
+        afresh = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+        return (afresh, AFRESH) if same_action(rules, afresh, played) else (chosen, CLOCK)
+    after = _recall()
+    _restore(before)
+    frozen = Tape.frozen(Tape(marks or []).reads)
+    free = _choose(rules, view, level, seed, budget_s, frozen)
+    _restore(after)
+    return chosen, FREE if not frozen.overrun and same_action(rules, free, played) else CLOCK
+
+
+def _choose(rules: Game, view: View, level: str, seed: int, budget_s: float | None, clock: Tape) -> str:
+    with running(clock):
+        return str(rules.choose(view, level, seed, budget_s))
+
+
+def _recall() -> list[dict[Any, Any]]:
+    return [dict(store) for store in search.memories]
+
+
+def _restore(saved: list[dict[Any, Any]]) -> None:
+    for store, kept in zip(search.memories, saved, strict=True):
+        store.clear()
+        store.update(kept)
+
+
+def as_sent(rules: Game, view: View) -> View:
+    """The view as the bot sends it to its AI: written as JSON and read back (play/thinking.py)."""
+    return rules.view_from_json(json.loads(json.dumps(view.to_json(), separators=(",", ":"))))
+
+
+def same_action(rules: Game, a: str, b: str) -> bool:
+    """Whether two notations name one action (each as the rules write it back)."""
+    if a == b:
+        return True
+    try:
+        return str(rules.parse(a)) == str(rules.parse(b))
+    except ValueError:
+        return False
+
+
+def check_ai(
+    rules: Game,
+    record: Mapping[str, Any],
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> AiCheck:
+    """Replay the record and check each recorded decision of the AI (see the module's docstring).
+    Stops at the first decision the program does not make as the bot played it."""
+    players = list(record["players"])
+    ai = [p for p in players if p.get("ai_level") is not None]
+    if not ai:
+        return AiCheck()
+    side, ai_id = str(ai[0]["side"]), ai[0].get("user_id")
+    found = AiCheck(side=side, level=str(ai[0]["ai_level"]))
+    section = record.get("ai")
+    if int(record.get("format_version", 0)) < AI_RECORD_VERSION or not isinstance(section, Mapping):
+        found.problem = (
+            "played before the bot recorded its AI's decisions (record format "
+            f"{record.get('format_version', '?')}): its seed was a number the bot kept"
+        )
+        return found
+    if int(record["chance_version"]) != 2:
+        found.problem = "played before dice were committed, so the AI's seeds cannot be derived"
+        return found
+    decisions = {int(d["n"]): d for d in section.get("decisions", [])}
+    actions: Sequence[Mapping[str, Any]] = list(record["actions"])
+    theirs = [n for n, a in enumerate(actions, 1) if str(a["side"]) == side and a.get("player_id") == ai_id]
+    first = min(decisions, default=None)
+    found.before = [n for n in theirs if first is None or n < first]
+    found.unrecorded = [n for n in theirs if first is not None and n > first and n not in decisions]
+    stray = sorted(set(decisions) - set(theirs))
+    if stray:
+        found.problem = f"the record lists decisions of the AI for actions it did not play ({stray[:5]})"
+        return found
+    todo = [n for n in theirs if n in decisions]
+    state = rules.new_game(dict(record["options"]), seed)
+    for n, action in enumerate(actions, 1):
+        notation = str(action["notation"])
+        if n in decisions:
+            if progress is not None:
+                progress(len(found.replayed), len(todo))
+            d = decisions[n]
+            kind = str(d.get("kind", MOVE))
+            budget = d.get("budget_s")
+            if kind not in (MOVE, DRAW) or (kind == MOVE and not Tape.valid(d.get("clock"))):
+                found.problem = (
+                    f"the decision recorded for action {n} is not one the bot writes (its kind or clock)"
+                )
+                return found
+            chosen, how = decide(
+                rules,
+                as_sent(rules, state.view(side)),
+                kind,
+                str(d["level"]),
+                ai_seed(seed, n),
+                None if budget is None else float(budget),
+                d.get("clock"),
+                notation,
+            )
+            same = same_action(rules, chosen, notation)
+            seconds = Tape(d.get("clock") or []).seconds
+            found.replayed.append(Replayed(n, kind, notation, notation if same else chosen, how, seconds))
+            if not same:
+                return found
+        try:
+            state.apply(rules.parse(notation), str(action["side"]))
+        except ValueError as exc:
+            found.problem = f"action {n} does not replay ({exc})"
+            return found
+    return found
+
+
+def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool | None, str]]:
+    """The check as findings (True held, False failed, None not checked), in a reader's words."""
+    if check.side is None:
+        return []
+    who = f"The AI ({title_of(check.side)}, {check.level})"
+    if check.problem is not None and not check.replayed:
+        if check.problem.startswith("played before"):
+            return [(None, f"{who} was not checked: this game was {check.problem}.")]
+        return [(False, f"{who} could not be checked: {check.problem}.")]
+    out: list[tuple[bool | None, str]] = []
+    bad = check.mismatch
+    good = [r for r in check.replayed if r.ok]
+    if good:
+        clocked = [r for r in good if r.how == CLOCK]
+        afresh = [r for r in good if r.how == AFRESH]
+        draws = sum(r.kind == DRAW for r in good)
+        text = (
+            f"{who}: {_count(len(good), 'decision')} replayed from its side's view alone, with the "
+            "seed the game key gives, and each is what the bot played"
+            + (f" ({_count(draws, 'answer')} to a draw offer among them)" if draws else "")
+            + "."
+        )
+        if clocked:
+            text += (
+                f" {_count(len(clocked), 'search', 'searches')} ("
+                + ", ".join(f"action {r.n}" for r in clocked[:6])
+                + (", …" if len(clocked) > 6 else "")
+                + ") ran into the time cap: for "
+                + ("it" if len(clocked) == 1 else "those")
+                + " the check replays the bot's recorded clock, and takes its word on how long it thought."
+            )
+        if afresh:
+            text += (
+                f" {_count(len(afresh), 'decision')} ("
+                + ", ".join(f"action {r.n}" for r in afresh[:6])
+                + (", …" if len(afresh) > 6 else "")
+                + ") matched only when thought afresh, as by an AI process that had not kept its plan "
+                "from the turn's earlier steps (restarted, or another of the bot's AI processes)."
+            )
+        out.append((True, text))
+    if bad is not None:
+        out.append(
+            (
+                False,
+                f"{who}: at action {bad.n} its program, from its side's view, "
+                + ("answers the draw offer with" if bad.kind == DRAW else "chooses")
+                + f" `{bad.chosen}`, but the bot played `{bad.played}`. Later decisions were not checked.",
+            )
+        )
+    if check.problem is not None:
+        out.append((False, f"{who}: {check.problem}."))
+    if check.unrecorded:
+        out.append(
+            (
+                False,
+                f"{who}: {_count(len(check.unrecorded), 'action')} of the AI ("
+                + ", ".join(str(n) for n in check.unrecorded[:6])
+                + (", …" if len(check.unrecorded) > 6 else "")
+                + ") carry no recorded decision, so they cannot be replayed.",
+            )
+        )
+    if check.before:
+        out.append(
+            (
+                None,
+                f"{who}: its first {_count(len(check.before), 'action')} came before the bot recorded "
+                "its decisions in this game (the game began earlier), so they were not checked.",
+            )
+        )
+    if not out:
+        out.append((True, f"{who} made no decision in this game."))
+    return out
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+__all__ = [
+    "AI_RECORD_VERSION",
+    "DRAW",
+    "MOVE",
+    "AiCheck",
+    "Replayed",
+    "ai_seed",
+    "check_ai",
+    "decide",
+    "findings",
+]
