@@ -21,6 +21,7 @@ from engine.blockwars.events import (
     DrawOffered,
     Event,
     Fizzled,
+    Reinforced,
 )
 from engine.blockwars.state import State
 from play.words import history_line
@@ -150,7 +151,7 @@ def test_no_history_line_names_the_acting_side_twice(seed: int) -> None:
 
 ORDER = re.compile(r"^(deploy|offer|decline|send|keep|accept|resign|fly|strafe|dogfight|attack|move|fire)\b")
 PRESENT = re.compile(
-    r"\b(takes|rolls|arrives|brings|has no effect|lapses|wins|attacks|fires|strafes|runs out|is)\b"
+    r"\b(takes|rolls|arrives|brings|has no effect|lapses|wins|attacks|fires|strafes|runs out|needs|is)\b"
 )
 
 
@@ -159,7 +160,7 @@ def test_every_event_says_what_happened_in_the_past_tense(seed: int) -> None:
     """The board's "Last:" box read "Germans / Decline the dogfight.", an order under a heading:
     every event's words are a report of what happened, and a choice names the side that made it."""
     s = new_game(Options(crosses=True, fighter_aces=True), seed)
-    choices = (Deployed, Declined, DrawOffered, DrawDeclined, BarrageFired)
+    choices = (Deployed, Declined, DrawOffered, DrawDeclined, BarrageFired, Reinforced)
     events = s.apply("offer draw", "germans") + s.apply("decline draw", "canadians")
     rng = random.Random(seed)
     for _ in range(400):

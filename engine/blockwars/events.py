@@ -116,7 +116,7 @@ class Combat(Event):
         if self.result == "loss" and self.kind in ("fire", "tank fire"):
             outcome = "missed"  # a gun that loses is unharmed
         if self.result == "tie" and self.need > 1 and self.attacker_value > self.defender_value:
-            outcome = f"a tie: {self.why} needs a win by {self.need}"
+            outcome = f"a tie: {self.why} needed a win by {self.need}"
         who = "the tank" if self.kind == "tank fire" else self.attacker  # not its corner square
         return f"{who} {verb} {self.defender}: {self.cards()}, {outcome}"
 
@@ -209,9 +209,8 @@ class Reinforced(Event):
         unit = {INFANTRY: "an infantry unit", MACHINE_GUN: "a machine gun", TANK: "the tank"}[self.kind]
         where = "/".join(self.squares)
         back = " back from the casualties" if self.from_casualties else ""
-        if self.by_ace:
-            return f"the {self.side.title} brought {unit}{back} onto {where} with their Ace"
-        return f"{unit}{back} arrived on {where} for the {self.side.title}"
+        ace = " with their Ace" if self.by_ace else ""
+        return f"the {self.side.title} brought {unit}{back} onto {where}{ace}"
 
 
 @dataclass(frozen=True, slots=True)
