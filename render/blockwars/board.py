@@ -654,7 +654,7 @@ def _band(c: Canvas, state: State) -> None:
     c.paste(after, right - after.width, y + words.height - after.height)
 
 
-def _combat(e: Combat, size: int) -> list[Piece]:
+def _combat(e: Combat, size: int, width: int) -> list[Piece]:
     """A card contest as what happened, naming the side that acted, and two card faces: 'The
     Canadians attacked e5 from e4: 9♣ vs 8♦ Canadians won'."""
     who = e.side.title
@@ -671,7 +671,7 @@ def _combat(e: Combat, size: int) -> list[Piece]:
     a, d = chip(e.attacker_card, size), chip(e.defender_card, size)
     vs = text("vs", size, "dim", "page")
     dy = (vs.height - a.height) // 2
-    pieces = [_words(w, size) for w in head.split()]  # words, so a long head wraps on a phone
+    pieces = [_words(line, size) for line in _lines(head, size, width)]  # a long head wraps
     pieces.append(piece((a, 0, dy), (vs, a.width + 5, 0), (d, a.width + vs.width + 10, dy)))
     winner = e.winner
     pieces.append(
@@ -695,6 +695,18 @@ def _combat(e: Combat, size: int) -> list[Piece]:
     if e.result == "loss" and e.kind in ("fire", "tank fire"):
         pieces.append(_words("(a firing gun is unharmed)", size, "dim"))
     return pieces
+
+
+def _lines(words: str, size: int, width: int) -> list[str]:
+    """`words` cut between words into lines at most `width` px wide, each drawn as one piece (so
+    its spaces are the font's own)."""
+    out: list[str] = []
+    for w in words.split():
+        if out and font(size, False).getlength(f"{out[-1]} {w}") + 2 <= width:  # measured, not drawn
+            out[-1] += f" {w}"
+        else:
+            out.append(w)
+    return out
 
 
 def sentence(s: str) -> str:
@@ -743,7 +755,7 @@ def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
         if isinstance(e, Combat):
             flush()
             chip_h = chip(e.attacker_card, size).height
-            col.flow(_combat(e, size), max(g.line, chip_h + 4), round(size * 0.4))
+            col.flow(_combat(e, size, col.width), max(g.line, chip_h + 4), round(size * 0.4))
         else:
             run.append(e)
     flush()
