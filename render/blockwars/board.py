@@ -716,27 +716,29 @@ def sentence(s: str) -> str:
     return s if s.endswith((".", "!", "?", ":")) else s + "."
 
 
-def said_sentences(events: Sequence[Event]) -> list[str]:
+def _said_sentences(events: Sequence[Event]) -> list[str]:
     """The events that are not card contests as what happened, in the past tense, one sentence
     each: a run of moves as one ("The Germans moved e6-e5 and d6-d5."), the rest in their own words
     (a choice names the side that made it)."""
     out: list[str] = []
     moves: list[Moved] = []
+
+    def moved() -> None:
+        if moves:
+            squares = [m.text() for m in moves]
+            listed = squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
+            out.append(sentence(f"the {moves[0].side.title} moved {listed}"))
+            moves.clear()
+
     for e in events:
-        if moves and not (isinstance(e, Moved) and e.side is moves[0].side):
-            out.append(sentence(f"the {moves[0].side.title} moved {and_list([m.text() for m in moves])}"))
-            moves = []
+        if not (isinstance(e, Moved) and (not moves or e.side is moves[0].side)):
+            moved()
         if isinstance(e, Moved):
             moves.append(e)
         elif t := e.text():
             out.append(sentence(t))
-    if moves:
-        out.append(sentence(f"the {moves[0].side.title} moved {and_list([m.text() for m in moves])}"))
+    moved()
     return out
-
-
-def and_list(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
@@ -747,7 +749,7 @@ def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
     run: list[Event] = []
 
     def flush() -> None:
-        if said := said_sentences(run):
+        if said := _said_sentences(run):
             col.para(" ".join(said), size, "text", gap=g.line - size - 4)
         run.clear()
 
