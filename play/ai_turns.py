@@ -46,9 +46,10 @@ def offered_to(rules: Game, state: State, side: str) -> bool:
 def answering_draw(played: Played) -> list[int]:
     """The players who may now answer a draw offer standing after `played`, read from the game
     (however it was offered: alone, in a chain, before private steps, by a button or by the AI):
-    those its board's answer buttons are for. Not its mover (they just played on), nor the AI (it
-    answers by itself), and nobody while the turn is still private (none but its mover sees that
-    board) or once the game is over."""
+    those its board's answer buttons are for. Its mover too, if they played on without answering an
+    offer that stands (a game where it does not lapse): it still asks them. Not the AI (it answers
+    by itself), and nobody while the turn is still private (none but its mover sees that board) or
+    once the game is over."""
     match = played.match
     if played.mid_turn or played.over:
         return []
@@ -56,7 +57,7 @@ def answering_draw(played: Played) -> list[int]:
     return [
         user
         for side, user in sorted(match.sides.items())
-        if user not in (played.actor_id, match.ai_player_id) and offered_to(rules, played.state, side)
+        if user != match.ai_player_id and offered_to(rules, played.state, side)
     ]
 
 

@@ -486,11 +486,21 @@ class Moves(Challenges):
 
     @classmethod
     def _waiting_for(cls, match: Match, rules: Game, state: State, markup: Markup) -> str:
-        """Whom the game waits for, in the game's own words (`Game.status`), on a line of its own: the
-        status speaks to the player on turn ("@alice (their side): what to do"), not to the asker."""
-        return (
-            f"It is not your turn to act. The game waits for this:\n{cls._owed(match, rules, state, markup)}"
-        )
+        """Whom the game waits for, then their prompt (`Game.status`) quoted as theirs: it speaks to
+        the player on turn ("@alice (their side) must decide: your …"), and read by the asker
+        unmarked, its "your" seemed to be theirs. Every game's status says "you" to the player it
+        names, so the words that frame it here say whose it is, whatever the game."""
+        owed = sorted(state.to_act())
+        if not owed:
+            return "It is not your turn to act."
+        who = " and ".join(f"{markup.mention(match.sides[s])} ({rules.side(s).title})" for s in owed)
+        prompts = "Their prompts read" if len(owed) > 1 else "Their prompt reads"
+        public = state.view(None)  # the public view: nothing the asker may not see
+        prompts_of = [
+            rules.status(public, s).replace("{player}", markup.mention(match.sides[s])) for s in owed
+        ]
+        quoted = "\n".join("> " + p.replace("\n", "\n> ") for p in prompts_of)
+        return f"It is not your turn to act: the game waits for {who}. {prompts}:\n{quoted}"
 
     @staticmethod
     def _owed(match: Match, rules: Game, state: State, markup: Markup) -> str:

@@ -1,6 +1,7 @@
-"""Block Wars' words as a player reads them (issue 13): the history puts the acting side before each
-action's words ("Germans: offer a draw"), so the words must not say the side again, must name the
-other side where it is concerned, and must say who won a dogfight that the defender answered."""
+"""Block Wars' words as a player reads them (issue 13): what happened, in the past tense, never an
+order ("The Germans offered a draw", not "Germans: offer a draw"). The history puts the acting side
+before words that do not name it ("Germans: e6-e5"), so no line names the side twice; the words
+name the other side where it is concerned and say who won a dogfight that the defender answered."""
 
 from __future__ import annotations
 
@@ -9,15 +10,28 @@ import re
 
 import pytest
 
-from engine.blockwars import IllegalAction, Options, Side, new_game, summary
-from engine.blockwars.events import AirBattle, Combat, Event, Fizzled
+from engine.blockwars import IllegalAction, Options, Side, new_game
+from engine.blockwars.events import (
+    AirBattle,
+    BarrageFired,
+    Combat,
+    Declined,
+    Deployed,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    Fizzled,
+    Reinforced,
+)
 from engine.blockwars.state import State
+from play.words import history_line
 from tests.rules_helpers import C, G, pos
 
 
 def line(side: Side, events: list[Event]) -> str:
-    """The history line as the platform writes it: '<Side>: <the events' words>'."""
-    return f"{side.title}: {summary(events)}"
+    """The history line as the platform writes it: '<Side>: <the events' words>', or the words
+    alone when they name the side already."""
+    return history_line(side.title, "", events)
 
 
 def played(seed: int) -> list[tuple[Side, str, list[Event]]]:
@@ -35,27 +49,29 @@ def played(seed: int) -> list[tuple[Side, str, list[Event]]]:
 
 def test_draw_offers_read_well_after_the_side() -> None:
     s = pos({"a8": "G", "h1": "C"}, active=G)
-    assert line(G, s.apply("offer draw", "germans")) == "Germans: offer a draw"
-    assert line(C, s.apply("decline draw", "canadians")) == "Canadians: decline the draw"
+    assert line(G, s.apply("offer draw", "germans")) == "The Germans offered a draw"
+    assert line(C, s.apply("decline draw", "canadians")) == "The Canadians declined the draw"
 
 
 def test_a_dogfight_lost_by_the_side_that_answered_says_the_other_side_won() -> None:
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD", "9C"], c=["2C", "3S"])
     s.apply("e5xe4")
     words = line(C, s.apply("dogfight A", "canadians"))
-    assert words.startswith("Canadians: German aircraft A and Canadian aircraft A dogfight: 9 of clubs")
-    assert "the German aircraft wins" in words and "Canadian aircraft A damaged" in words
-    assert not re.search(r"\b(won|lost)\b", words)
+    assert words.startswith(
+        "Canadians: German aircraft A and Canadian aircraft A fought a dogfight: 9 of clubs"
+    )
+    assert "the German aircraft won" in words and "Canadian aircraft A was damaged" in words
+    assert not re.search(r"\blost\b", words)  # not the strafer's view of a contest it won
 
 
 def test_an_aircraft_sent_by_choice_is_the_senders_line_and_one_sent_at_once_names_its_side() -> None:
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD"], c=["2C"])
     s.aircraft[G]["B"] = "damaged"
     s.apply("e5xe4")
-    assert line(G, s.apply("fly A", "germans")) == "Germans: send aircraft A to strafe"
+    assert line(G, s.apply("fly A", "germans")) == "The Germans sent aircraft A to strafe"
     s = pos({"e4": "C", "e5": "G", "a8": "G", "h1": "C"}, active=C, c=["2C"], g=["JD"])
     events = s.apply("e4xe5")  # the Germans' Jack, drawn in the Canadians' attack
-    assert [e.text() for e in events if isinstance(e, AirBattle)] == ["German aircraft A takes off to strafe"]
+    assert [e.text() for e in events if isinstance(e, AirBattle)] == ["German aircraft A took off to strafe"]
 
 
 def test_a_card_with_no_effect_says_whose() -> None:
@@ -63,13 +79,13 @@ def test_a_card_with_no_effect_says_whose() -> None:
     for plane in "AB":
         s.aircraft[G][plane] = "destroyed"
     (fizzled,) = [e for e in s.apply("e4xe5") if isinstance(e, Fizzled)]
-    assert fizzled.text() == "the Germans' Jack has no effect: no aircraft left"
+    assert fizzled.text() == "the Germans' Jack had no effect: no aircraft left"
 
 
 def test_a_gun_that_loses_misses_and_a_modified_face_card_is_named() -> None:
     s = pos({"d6": "GM", "d4": "C", "a8": "G", "h1": "C"}, active=G, g=["3C"], c=["9D"])
     (combat,) = [e for e in s.apply("d6xd4") if isinstance(e, Combat)]
-    assert combat.text() == "d6 fires at d4: 3 of clubs vs 9 of diamonds, missed"
+    assert combat.text() == "d6 fired at d4: 3 of clubs vs 9 of diamonds, missed"
     aces = Options(fighter_aces=True)
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, options=aces, g=["JD", "JC"], c=["2D", "3H"])
     s.apply("e5xe4")
@@ -124,9 +140,42 @@ def test_a_refused_layout_says_what_is_wrong_not_the_files_reordered(typed: str,
 def test_no_history_line_names_the_acting_side_twice(seed: int) -> None:
     for side, notation, events in played(seed):
         words = line(side, events)
-        for twice in (f"{side.title}: {side.title}", f"{side.title}: {side.adjective} "):
+        for twice in (
+            f"{side.title}: {side.title}",
+            f"{side.title}: {side.adjective} ",
+            f"{side.title}: the {side.title}",
+        ):
             assert not words.startswith(twice), (notation, words)
         assert not re.search(r"\b1 (cards|actions|infantry units|files)\b", words), words
+
+
+ORDER = re.compile(r"^(deploy|offer|decline|send|keep|accept|resign|fly|strafe|dogfight|attack|move|fire)\b")
+PRESENT = re.compile(
+    r"\b(takes|rolls|arrives|brings|has no effect|lapses|wins|attacks|fires|strafes|runs out|needs|is)\b"
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_event_says_what_happened_in_the_past_tense(seed: int) -> None:
+    """The board's "Last:" box read "Germans / Decline the dogfight.", an order under a heading:
+    every event's words are a report of what happened, and a choice names the side that made it."""
+    s = new_game(Options(crosses=True, fighter_aces=True), seed)
+    choices = (Deployed, Declined, DrawOffered, DrawDeclined, BarrageFired, Reinforced)
+    events = s.apply("offer draw", "germans") + s.apply("decline draw", "canadians")
+    rng = random.Random(seed)
+    for _ in range(400):
+        if s.is_over():
+            break
+        side = s.current_player()
+        assert side is not None
+        events += s.apply(rng.choice(s.legal_actions()), side.value)
+    kinds = {type(e).__name__ for e in events}
+    assert {"Deployed", "Moved", "Combat", "Removed", "DrawOffered", "DrawDeclined"} <= kinds, kinds
+    for e in events:
+        t = e.text()
+        assert not ORDER.match(t) and not PRESENT.search(t), t
+        if isinstance(e, choices) or (isinstance(e, AirBattle) and e.chosen):
+            assert t.startswith(f"the {e.side.title} "), t
 
 
 def test_every_event_of_random_games_has_words_or_is_silent_on_purpose() -> None:

@@ -499,7 +499,7 @@ async def test_rules_history_notify_and_resign(world: World):
         assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == 3  # the start and two set-ups
     history = await w.slash(w.eve, "history", {"count": 60})
-    assert "**Set-up**\n1. Germans: " in history.content and "Turn 1" not in history.content
+    assert "**Set-up**\n1. The Germans deployed " in history.content and "Turn 1" not in history.content
     mine = await w.slash(w.alice, "history", {"count": 60})
     assert "**Turn 1**\n3. Germans: " in mine.content
     notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
@@ -551,7 +551,7 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
     assert match.status is Status.ACTIVE and match.ai_player_id == me.id
     # the AI deploys the Germans on its own and posts its board
     await w.cog.idle()
-    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans:")]
+    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deployed")]
     assert posts and f"<@{w.alice.id}>" in posts[-1].content
     await w.slash(w.alice, "setup")
     await w.cog.idle()
@@ -610,7 +610,7 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     )
     first = f"bw:pick:{match.id}:{match.version}:0"
     fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
-    assert story(fired.message.content).startswith("Germans:")
+    assert story(fired.message.content).startswith("The Germans fired an artillery barrage")
     png_of(fired.message)
 
 
@@ -775,7 +775,8 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     values = [o["value"] for s in selects for o in s["options"]]
     assert len(values) == 64 and all(v.startswith("gas ") for v in values)
     fired = await w.fake.select(w.alice, picker, selects[0]["custom_id"], ["gas h1"])
-    assert story(fired.message.content).startswith("Germans: gas barrage on h1"), fired.message.content
+    told = story(fired.message.content)
+    assert told.startswith("The Germans fired a gas barrage on h1"), fired.message.content
     png_of(fired.message)
     after = await w.match()
     assert after.version == match.version + 1

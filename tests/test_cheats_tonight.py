@@ -119,6 +119,9 @@ async def test_a_console_tournament_game_still_verifies_without_message_ids(tmp_
 # ------------------------------------------------------------------ Accept alone, off turn
 
 
+ACCEPT_NOW = "accept the draw with the button (or the `draw` command), or decline it once it is your turn."
+
+
 async def hand_off(w: World, service: MatchService, user: Any) -> None:
     """`user` plays their Battlefronts turn to its end through the bot: its steps, then `end`."""
     for _ in range(60):
@@ -139,7 +142,8 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     command, the service with the channel's version (a forged custom_id behind Discord's check),
     before and after her private step. Each is refused in the same words, nothing is stored, and
     the board anyone asks for is the same bytes and custom_ids; a spectator can neither accept nor
-    decline. At her hand-off both answers show again, and his Accept goes through."""
+    decline. Every board meanwhile still shows the offer, with Accept alone; at her hand-off both
+    answers show again, and his Accept goes through."""
     w = world
     service = await battlefronts_accepted(w)
     match, state = await service.current(w.general.id)
@@ -154,12 +158,15 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     await hand_off(w, service, off)  # he plays on without answering
     seen = await w.match()
     assert seen.version > own.version
+    posted = [m for m in w.fake.messages_in(w.general) if not m.ephemeral and m.attachments][-1]
     eve_board = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
-    # the offer stands (Battlefronts), but a board after its answerer played on shows no answers
-    assert not any(
-        c.startswith(f"bw:dec:{seen.id}:{seen.version}:") and "draw" in c
-        for c in eve_board.message.custom_ids
-    )
+    assert posted.custom_ids == eve_board.message.custom_ids, posted  # his hand-off's board: the same
+    # the offer stands (Battlefronts): the board after its answerer played on still asks him, with
+    # what he may do now: Accept (Decline waits for his own turn)
+    ids = eve_board.message.custom_ids
+    assert f"bw:dec:{seen.id}:{seen.version}:accept draw" in ids, ids
+    assert f"bw:dec:{seen.id}:{seen.version}:decline draw" not in ids, ids
+    assert eve_board.content.endswith(f"<@{off.id}>: {ACCEPT_NOW}"), eve_board.content
 
     async def tries() -> list[str]:
         said = [(await w.fake.click(off, mine.message, decline)).content]

@@ -424,8 +424,38 @@ async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> 
     console.service.forget(console.channel_id)
     assert await console.run_lines(["/as alice", "/blockwars attack e5xe4", "/as bob", "decline"]) == 0
     text = out.getvalue()
-    assert "decline the dogfight" in text
+    assert "The Canadians declined the dogfight" in text
     assert "has started" not in text
+    await console.close()
+
+
+async def test_not_your_turn_quotes_the_other_players_prompt_as_theirs(tmp_path: Path) -> None:
+    """Bob acted while Alice must say where her aircraft strafes, and was told "The game waits for
+    this:" then Alice's prompt, "your aircraft …", as if the aircraft were his. The refusal names
+    whom the game waits for and quotes their prompt as theirs."""
+    from engine.blockwars.position import build
+
+    console, out = await open_console(tmp_path)
+    await console.run_lines(START)
+    match, _ = await console.service.current(console.channel_id)
+    state = build(
+        {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
+        decks={Side.GERMANS: ["JH", "9S"], Side.CANADIANS: ["5C", "3D"]},
+    )
+    await console.service.db.update_match(
+        match.id,
+        expected_version=match.version,
+        snapshot=state.to_json(),
+        turn_player_id=match.sides["germans"],
+    )
+    console.service.forget(console.channel_id)
+    lines = ["/as alice", "/blockwars attack e5xe4", "/as bob", "decline", "/blockwars move h1-h2"]
+    await console.run_lines(lines)
+    text = out.getvalue()
+    refusal = text[text.index("✗ It is not your turn") :]
+    head, quoted = refusal.split("\n", 2)[:2]
+    assert head == "✗ It is not your turn to act: the game waits for @alice (Germans). Their prompt reads:"
+    assert quoted.startswith("> @alice (Germans) must decide: your aircraft A may strafe"), quoted
     await console.close()
 
 
@@ -437,7 +467,7 @@ async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(
     # a draw is declined on one's own turn: Bob answers once Alice has handed hers over
     lines = ["/as alice", "offer draw", "a6-a5; b6-b5", "/as bob", "decline draw"]
     assert await console.run_lines(lines) == 0
-    assert "Canadians: decline the draw" in out.getvalue()
+    assert "The Canadians declined the draw" in out.getvalue()
     assert "takes no options" not in out.getvalue()
     match, state = await console.service.current(console.channel_id)
     assert match.status is Status.ACTIVE and not state.is_over()
@@ -494,7 +524,8 @@ async def test_refusals_and_lists_name_players_in_the_consoles_words(tmp_path: P
     assert "✗ Only @bob can accept this challenge." in text
     assert "@bob accepts." in text and "The game is on: @alice the Germans, @bob the Canadians." in text
     assert "Your open game here (not waiting on you):" in text
-    assert "✗ It is not your turn to act. The game waits for this:\n@alice (Germans): " in text
+    waits = "✗ It is not your turn to act: the game waits for @alice (Germans). Their prompt reads:"
+    assert f"{waits}\n> @alice (Germans): " in text
     assert "@bob in Block Wars: 0 won, 0 lost, 0 drawn; rating 1200." in text
     assert not re.search(r"<@|<#|<t:|\*\*", text), text
     await console.close()

@@ -1,9 +1,11 @@
 """What an action did, as values: the renderer highlights them, the history prints them.
 
-Squares are names ('e4') so events read well in JSON and logs without the board at hand. The history
-puts the acting side before the words ("Germans: offer a draw"), so an event done by the actor does
-not name its side again, and one that may concern the other side (a loss, an aircraft, a fizzled
-card, a dogfight the defender answered) always names it.
+Squares are names ('e4') so events read well in JSON and logs without the board at hand. Every
+event says what happened, in the past tense, as a report a player reads after the fact ("the
+Germans declined the dogfight"), never as an order. A choice names the side that made it: the
+history then starts with those words instead of "<Side>:" (play.words.history_line), and the board's
+last-actions box reads as sentences. A move stays notation ("e6-e5", after "Germans:"), and an event
+that may concern the other side (a loss, an aircraft, a fizzled card) always names its side.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class Deployed(Event):
     layout: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"deploy {layout_name(self.side, self.layout)} ({self.layout})"
+        return f"the {self.side.title} deployed {layout_name(self.side, self.layout)} ({self.layout})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,7 @@ class TankMoved(Event):
     forward: bool
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the tank rolls {'forward' if self.forward else 'back'} to {'/'.join(self.dst)}"
+        return f"the tank rolled {'forward' if self.forward else 'back'} to {'/'.join(self.dst)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,19 +104,19 @@ class Combat(Event):
     def text(self, viewer: str | None = None) -> str:
         if self.kind == "dogfight":  # answered by the defender: name both aircraft and the winner
             won = self.winner
-            outcome = "a tie" if won is None else f"the {won.adjective} aircraft wins"
+            outcome = "a tie" if won is None else f"the {won.adjective} aircraft won"
             return (
                 f"{self.side.adjective} {self.attacker} and {self.side.other.adjective} {self.defender} "
-                f"dogfight: {self.cards()}, {outcome}"
+                f"fought a dogfight: {self.cards()}, {outcome}"
             )
-        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[
+        verb = {"attack": "attacked", "fire": "fired at", "tank fire": "fired at", "strafe": "strafed"}[
             self.kind
         ]
         outcome = {"win": "won", "loss": "lost", "tie": "a tie"}[self.result]
         if self.result == "loss" and self.kind in ("fire", "tank fire"):
             outcome = "missed"  # a gun that loses is unharmed
         if self.result == "tie" and self.need > 1 and self.attacker_value > self.defender_value:
-            outcome = f"a tie: {self.why} needs a win by {self.need}"
+            outcome = f"a tie: {self.why} needed a win by {self.need}"
         who = "the tank" if self.kind == "tank fire" else self.attacker  # not its corner square
         return f"{who} {verb} {self.defender}: {self.cards()}, {outcome}"
 
@@ -133,7 +135,7 @@ class Removed(Event):
         return self.side.title, f"the {self.kind} on {self.square}"
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.adjective} {self.kind} on {self.square} destroyed"
+        return f"the {self.side.adjective} {self.kind} on {self.square} was destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +154,7 @@ class TankDamaged(Event):
         return (self.side.title, "the tank") if self.destroyed else None
 
     def text(self, viewer: str | None = None) -> str:
-        return "the tank is destroyed" if self.destroyed else "the tank is damaged"
+        return "the tank was destroyed" if self.destroyed else "the tank was damaged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,7 @@ class CrossUsed(Event):
 
     def text(self, viewer: str | None = None) -> str:
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"the soldier on {self.square} wins the {cross}"
+        return f"the {self.side.adjective} soldier on {self.square} won the {cross}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,9 @@ class BarrageFired(Event):
     area: tuple[str, ...]
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{'gas' if self.gas else 'artillery'} barrage on {self.square}"
+        return (
+            f"the {self.side.title} fired {'a gas' if self.gas else 'an artillery'} barrage on {self.square}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +194,7 @@ class BarrageHit(Event):
     def text(self, viewer: str | None = None) -> str:
         from engine.cards import Card
 
-        return f"{self.square} {Card.parse(self.card).label}{' hit' if self.hit else ''}"
+        return f"the {Card.parse(self.card).label} {'hit' if self.hit else 'missed'} {self.square}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +209,8 @@ class Reinforced(Event):
         unit = {INFANTRY: "an infantry unit", MACHINE_GUN: "a machine gun", TANK: "the tank"}[self.kind]
         where = "/".join(self.squares)
         back = " back from the casualties" if self.from_casualties else ""
-        if self.by_ace:
-            return f"the Ace brings {unit}{back} onto {where}"
-        return f"{unit}{back} arrives on {where}"
+        ace = " with their Ace" if self.by_ace else ""
+        return f"the {self.side.title} brought {unit}{back} onto {where}{ace}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +220,7 @@ class Fizzled(Event):
     why: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.title}' {self.what.removeprefix('the ')} has no effect: {self.why}"
+        return f"the {self.side.title}' {self.what.removeprefix('the ')} had no effect: {self.why}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +235,8 @@ class AirBattle(Event):
 
     def text(self, viewer: str | None = None) -> str:
         if self.chosen:
-            return f"send aircraft {self.aircraft} to strafe"
-        return f"{self.side.adjective} aircraft {self.aircraft} takes off to strafe"
+            return f"the {self.side.title} sent aircraft {self.aircraft} to strafe"
+        return f"{self.side.adjective} aircraft {self.aircraft} took off to strafe"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +254,7 @@ class AircraftHit(Event):
         return (self.side.title, f"aircraft {self.aircraft}") if self.status == DESTROYED else None
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.adjective} aircraft {self.aircraft} {self.status}"
+        return f"{self.side.adjective} aircraft {self.aircraft} was {self.status}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,8 +264,9 @@ class Declined(Event):
 
     def text(self, viewer: str | None = None) -> str:
         if self.what == "the Cross":
-            return f"keep the {'Victoria' if self.side is Side.CANADIANS else 'Iron'} Cross for later"
-        return f"decline {self.what}"
+            cross = "Victoria" if self.side is Side.CANADIANS else "Iron"
+            return f"the {self.side.title} kept the {cross} Cross for later"
+        return f"the {self.side.title} declined {self.what}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +274,7 @@ class Reshuffled(Event):
     count: int
 
     def text(self, viewer: str | None = None) -> str:
-        return "a deck runs out and all 52 cards are shuffled and dealt again"
+        return "a deck ran out, and all 52 cards were shuffled and dealt again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +302,7 @@ class DrawOffered(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return "offer a draw"
+        return f"the {self.side.title} offered a draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +310,7 @@ class DrawDeclined(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return "decline the draw"
+        return f"the {self.side.title} declined the draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +320,7 @@ class DrawLapsed(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the draw offered by the {self.side.title} lapses"
+        return f"the draw offered by the {self.side.title} lapsed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,18 +338,6 @@ def _value(v: int) -> str:
     """What a modified card counts as: a number, or a face card's name (the ace's own Ace counts
     one more than any card)."""
     return {11: "a Jack", 12: "a Queen", 13: "a King", 14: "an Ace", 15: "one above an Ace"}.get(v, str(v))
-
-
-def actor(events: Sequence[Event]) -> Side | None:
-    """The side that took the action these events came from (None for a result alone): the first
-    event's side, but a dogfight is the answer of the side defending against the strafer."""
-    for e in events:
-        if isinstance(e, Combat) and e.kind == "dogfight":
-            return e.side.other
-        side = getattr(e, "side", None)
-        if isinstance(side, Side):
-            return side
-    return None
 
 
 def summary(events: Sequence[Event], viewer: str | None = None) -> str:

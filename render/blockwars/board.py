@@ -33,7 +33,6 @@ from engine.blockwars.events import (
     Removed,
     TankDamaged,
     TankMoved,
-    actor,
 )
 from engine.blockwars.model import Side
 from engine.blockwars.squares import FILES, square
@@ -655,22 +654,32 @@ def _band(c: Canvas, state: State) -> None:
     c.paste(after, right - after.width, y + words.height - after.height)
 
 
-def _combat(e: Combat, size: int) -> list[Piece]:
-    """A card contest as words and two card faces: 'e4 attacks e5: 9♣ vs 8♦ Canadians win'."""
-    if e.kind == "dogfight":
-        head = f"Dogfight: {e.side.adjective} {e.attacker} vs {e.side.other.adjective} {e.defender}"
+def _combat(e: Combat, size: int, width: int) -> list[Piece]:
+    """A card contest as what happened, naming the side that acted, and two card faces: 'The
+    Canadians attacked e5 from e4: 9♣ vs 8♦ Canadians won'."""
+    who = e.side.title
+    if e.kind == "dogfight":  # the defender's answer: the side that took the strafer on
+        head = f"The {e.side.other.title} took on {e.side.adjective} {e.attacker} with {e.defender}:"
+    elif e.kind == "attack":
+        head = f"The {who} attacked {e.defender} from {e.attacker}:"
+    elif e.kind == "fire":
+        head = f"The {who}' machine gun on {e.attacker} fired at {e.defender}:"
+    elif e.kind == "tank fire":
+        head = f"The {who}' tank fired at {e.defender}:"
     else:
-        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[e.kind]
-        head = sentence(f"{'the tank' if e.kind == 'tank fire' else e.attacker} {verb} {e.defender}:")
+        head = f"The {who}' {e.attacker} strafed {e.defender}:"
     a, d = chip(e.attacker_card, size), chip(e.defender_card, size)
     vs = text("vs", size, "dim", "page")
     dy = (vs.height - a.height) // 2
-    pieces = [_words(head, size)]
+    pieces = [_words(line, size) for line in _lines(head, size, width)]  # a long head wraps
     pieces.append(piece((a, 0, dy), (vs, a.width + 5, 0), (d, a.width + vs.width + 10, dy)))
     winner = e.winner
     pieces.append(
         _words(
-            "tie" if winner is None else f"{winner.title} win", size, "tie" if winner is None else "win", True
+            "a tie" if winner is None else f"{winner.title} won",
+            size,
+            "tie" if winner is None else "win",
+            True,
         )
     )
     from engine.cards import Card
@@ -688,6 +697,18 @@ def _combat(e: Combat, size: int) -> list[Piece]:
     return pieces
 
 
+def _lines(words: str, size: int, width: int) -> list[str]:
+    """`words` cut between words into lines at most `width` px wide, each drawn as one piece (so
+    its spaces are the font's own)."""
+    out: list[str] = []
+    for w in words.split():
+        if out and font(size, False).getlength(f"{out[-1]} {w}") + 2 <= width:  # measured, not drawn
+            out[-1] += f" {w}"
+        else:
+            out.append(w)
+    return out
+
+
 def sentence(s: str) -> str:
     """Clauses as a sentence: a capital first letter unless it starts with notation ('e2-e3')."""
     if s[:1].islower() and not (s[1:2].isdigit() and s[:1] in FILES):
@@ -695,24 +716,50 @@ def sentence(s: str) -> str:
     return s if s.endswith((".", "!", "?", ":")) else s + "."
 
 
+def _said_sentences(events: Sequence[Event]) -> list[str]:
+    """The events that are not card contests as what happened, in the past tense, one sentence
+    each: a run of moves as one ("The Germans moved e6-e5 and d6-d5."), the rest in their own words
+    (a choice names the side that made it)."""
+    out: list[str] = []
+    moves: list[Moved] = []
+
+    def moved() -> None:
+        if moves:
+            squares = [m.text() for m in moves]
+            listed = squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
+            out.append(sentence(f"the {moves[0].side.title} moved {listed}"))
+            moves.clear()
+
+    for e in events:
+        if not (isinstance(e, Moved) and (not moves or e.side is moves[0].side)):
+            moved()
+        if isinstance(e, Moved):
+            moves.append(e)
+        elif t := e.text():
+            out.append(sentence(t))
+    moved()
+    return out
+
+
 def _said(col: Column, events: Sequence[Event], g: Geo) -> None:
     """What the last action, or the whole stretch one side played, did: its moves and losses as
-    sentences, each card contest on a line of its own with both cards. Nothing is cut."""
+    sentences in one paragraph, each card contest on a line of its own with both cards. Nothing is
+    cut."""
     size = g.body
-    clauses: list[str] = []
+    run: list[Event] = []
 
     def flush() -> None:
-        if clauses:
-            col.para(sentence(", ".join(clauses)), size, "text", gap=g.line - size - 4)
-            clauses.clear()
+        if said := _said_sentences(run):
+            col.para(" ".join(said), size, "text", gap=g.line - size - 4)
+        run.clear()
 
     for e in events:
         if isinstance(e, Combat):
             flush()
             chip_h = chip(e.attacker_card, size).height
-            col.flow(_combat(e, size), max(g.line, chip_h + 4), round(size * 0.4))
-        elif t := e.text():
-            clauses.append(t)
+            col.flow(_combat(e, size, col.width), max(g.line, chip_h + 4), round(size * 0.4))
+        else:
+            run.append(e)
     flush()
 
 
@@ -742,8 +789,7 @@ def _bottom(state: State, events: Sequence[Event], overlay_lines: list[str], g: 
         col.para(ln, size, "teal" if i == 0 else "text", bold=i == 0)
     shown = [e for e in events if not isinstance(e, GameOver)]
     if any(e.text() or isinstance(e, Combat) for e in shown[skip:]):  # none left: the message tells it
-        acted = actor(shown)
-        col.para(f"Last: {acted.title}" if acted else "Last", size, "dim", bold=True)
+        col.para("Last:", size, "dim", bold=True)  # the sentences name who did what
         if skip:
             col.para(EARLIER, size, "dim")
         _said(col, shown[skip:], g)
