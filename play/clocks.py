@@ -41,6 +41,9 @@ from play.words import days_text
 # player's clocks in a few statements a game).
 AWAY_TRIES = 6
 AWAY_WAIT = 0.02
+# A time away whose player's games changed between listing them and holding their lock lists them
+# again this many times at most (each time, another process started one of their games meanwhile).
+RELIST_TRIES = 3
 
 
 class Clocks(LiveMatches):
@@ -163,13 +166,8 @@ class Clocks(LiveMatches):
         move, and the turn is due when it runs out if that comes sooner. A deadline already
         passed is left to the sweep: it fell due before the time away began. Returns those games
         and the ids of those waiting on the player (both players of a set-up made at once)."""
-        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
         async with contextlib.AsyncExitStack() as held:
-            for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
-                await held.enter_async_context(self._lock(match.id))
-            # and against other processes: their `away` for this player waits, their move starting
-            # this player's clock is refused meanwhile (and computed again after)
-            await held.enter_async_context(self.db.holding_away(guild_id, user_id))
+            found = await self._holding_games(held, guild_id, user_id)
             before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
             await self.db.set_time_away(guild_id, user_id, now=now, until=until)
             after = {u: end for u, end in before.items() if u != user_id}
@@ -219,6 +217,35 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+    async def _holding_games(
+        self, held: contextlib.AsyncExitStack, guild_id: int, user_id: int
+    ) -> list[Match]:
+        """A player's active games in a server, each locked here (`_lock`, in id order: no two
+        callers deadlock), and then their time away held against other processes
+        (`Database.holding_away`). Where processes share the store the games are listed again once
+        that is held: a game another process started between the two lists, its first clock read
+        from the time away as it was, is found too; its lock is taken by listing again from the
+        top (at the last try, after the others')."""
+        for attempt in range(1, RELIST_TRIES + 1):
+            found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
+            async with contextlib.AsyncExitStack() as trying:
+                for match in sorted(found, key=lambda m: m.id):
+                    await trying.enter_async_context(self._lock(match.id))
+                await trying.enter_async_context(self.db.holding_away(guild_id, user_id))
+                if self.db.shared:
+                    again = await self.db.list_matches(
+                        guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE]
+                    )
+                    began = {m.id for m in again} - {m.id for m in found}
+                    if began and attempt < RELIST_TRIES:
+                        continue  # released, and listed again from the top
+                    for match in sorted((m for m in again if m.id in began), key=lambda m: m.id):
+                        await trying.enter_async_context(self._lock(match.id))
+                    found = again
+                held.push_async_exit(trying.pop_all())
+                return found
+        raise AssertionError("unreachable")
 
     async def _turn_used(self, match: Match, state: State, began: float, now: float) -> float:
         """How much of a turn's own time has run by `now` since it began (`began`: when the game
