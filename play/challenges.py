@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from data import (
+    AwayChanged,
+    AwaySeen,
     ChannelBusy,
     GameClock,
     Match,
@@ -186,14 +188,17 @@ class Challenges(Reading):
         other = names[1] if wanted == names[0] else names[0]
         sides = {wanted: match.challenger_id, other: match.opponent_id}
         state = rules.new_game(match.options, seed)
-        waiting = waiting_ids(replace(match, sides=sides), state)
-        clock = await self._new_clock(replace(match, sides=sides), state, now)
-        try:
-            started = await self.db.start_match(
+        placed = replace(match, sides=sides)
+        waiting = waiting_ids(placed, state)
+        clock = await self._new_clock(placed, state, now)
+
+        def start(seen: AwaySeen | None) -> Awaitable[Match]:
+            return self.db.start_match(
                 match.id,
                 expected_version=match.version,
                 seed_inputs=match.seed_inputs,
                 now=now,
+                away_seen=seen,
                 status=Status.ACTIVE,
                 sides=sides,
                 snapshot=state.to_json(),
@@ -201,6 +206,14 @@ class Challenges(Reading):
                 challenge_expires_at=None,
                 **clock,
             )
+
+        try:
+            # its first clock held to the players' time away as read (another process's `away`)
+            started = await self._store_clocked(placed, state, now, clock, start)
+        except AwayChanged:
+            raise StalePrompt(
+                "A player's time away was changing just now, so the game did not start. Try again."
+            ) from None
         except StaleVersion:
             self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None

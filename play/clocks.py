@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -86,19 +86,40 @@ class Clocks(LiveMatches):
         self, match: Match, state: State, now: float, changes: dict[str, Any], clocked: bool, **stored: Any
     ) -> Match:
         """`Database.commit_action` of a command whose `changes` hold a new clock (`clocked`, from
-        `_new_clock`): where another process is changing a waiting player's time away, or changed
-        it since it was read (`AwayChanged`, nothing written; only where processes share the
-        store), the clock is computed again from it as it now is. That process's `away` holds the
-        player's lock for a few statements: a few tries, then the move is refused as stale."""
-        seen = await self._away_seen(match, state, now) if clocked and self.db.shared else None
+        `_new_clock`), held to the time away it was computed from (`_store_clocked`)."""
+        if not (clocked and self.db.shared):
+            return await self.db.commit_action(match.id, now=now, **stored, **changes)
+        return await self._store_clocked(
+            match,
+            state,
+            now,
+            changes,
+            lambda seen: self.db.commit_action(match.id, now=now, away_seen=seen, **stored, **changes),
+        )
+
+    async def _store_clocked(
+        self,
+        match: Match,
+        state: State,
+        now: float,
+        clock: dict[str, Any],
+        store: Callable[[AwaySeen | None], Awaitable[Match]],
+    ) -> Match:
+        """`store` a move or a game's start whose `clock` (from `_new_clock`, updated here) starts
+        a turn, with the time away it was computed from. Where another process is changing a
+        waiting player's time away, or changed it since it was read (`AwayChanged`, nothing
+        written; only where processes share the store), the clock is computed again from it as it
+        now is. That process's `away` holds the player's lock for a few statements: a few tries,
+        then `AwayChanged` is raised."""
+        seen = await self._away_seen(match, state, now) if self.db.shared else None
         for attempt in range(1, AWAY_TRIES + 1):
             try:
-                return await self.db.commit_action(match.id, now=now, away_seen=seen, **stored, **changes)
+                return await store(seen)
             except AwayChanged:
                 if attempt == AWAY_TRIES:
                     raise
                 await asyncio.sleep(AWAY_WAIT * attempt)
-                changes.update(await self._new_clock(match, state, now))
+                clock.update(await self._new_clock(match, state, now))
                 seen = await self._away_seen(match, state, now)
         raise AssertionError("unreachable")
 
