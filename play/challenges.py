@@ -20,6 +20,7 @@ from data import (
 )
 from engine import chance, registry
 from engine.fairness import random_side
+from engine.protocol import State
 from play import fairness
 from play.errors import (
     BadRequest,
@@ -190,7 +191,13 @@ class Challenges(Reading):
         state = rules.new_game(match.options, seed)
         placed = replace(match, sides=sides)
         waiting = waiting_ids(placed, state)
-        clock = await self._new_clock(placed, state, now)
+        async with self._holding_aways(match.guild_id, waiting):  # no `away` of theirs here meanwhile
+            return await self._store_start(placed, state, now, waiting)
+
+    async def _store_start(self, match: Match, state: State, now: float, waiting: list[int]) -> Match:
+        """Store the start of `match` (its sides placed) in `state`, its first clock read from the
+        time away of the players it waits on."""
+        clock = await self._new_clock(match, state, now)
 
         def start(seen: AwaySeen | None) -> Awaitable[Match]:
             return self.db.start_match(
@@ -200,7 +207,7 @@ class Challenges(Reading):
                 now=now,
                 away_seen=seen,
                 status=Status.ACTIVE,
-                sides=sides,
+                sides=match.sides,
                 snapshot=state.to_json(),
                 turn_player_id=waiting[0] if waiting else None,
                 challenge_expires_at=None,
@@ -209,7 +216,7 @@ class Challenges(Reading):
 
         try:
             # its first clock held to the players' time away as read (another process's `away`)
-            started = await self._store_clocked(placed, state, now, clock, start)
+            started = await self._store_clocked(match, state, now, clock, start)
         except AwayChanged:
             raise StalePrompt(
                 "A player's time away was changing just now, so the game did not start. Try again."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -187,7 +187,7 @@ class Clocks(LiveMatches):
         move, and the turn is due when it runs out if that comes sooner. A deadline already
         passed is left to the sweep: it fell due before the time away began. Returns those games
         and the ids of those waiting on the player (both players of a set-up made at once)."""
-        async with contextlib.AsyncExitStack() as held:
+        async with self._away_lock(guild_id, user_id), contextlib.AsyncExitStack() as held:
             found = await self._holding_games(held, guild_id, user_id)
             before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
             await self.db.set_time_away(guild_id, user_id, now=now, until=until)
@@ -238,6 +238,27 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+    def _away_lock(self, guild_id: int, user_id: int) -> asyncio.Lock:
+        """One player's time away in one server, within this process: held by `_reclock` from the
+        list of their games to the last clock moved, and by a game's start whose first turn waits
+        on them from reading their time away to storing the game (`_holding_aways`). Else, in one
+        process as between two, the start read the time away before it was written and stored the
+        game after the list was read: its first turn ran while they were away, or waited for an
+        absence already ended (on SQLite nothing else holds the two apart; the match's lock does
+        not, as a challenge is not among the games listed)."""
+        lock = self._away_locks.get((guild_id, user_id))
+        if lock is None:
+            lock = self._away_locks[(guild_id, user_id)] = asyncio.Lock()
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _holding_aways(self, guild_id: int, user_ids: Iterable[int]) -> AsyncIterator[None]:
+        """The `_away_lock` of each of `user_ids`, taken in one order (no two starts deadlock)."""
+        async with contextlib.AsyncExitStack() as held:
+            for user in sorted(set(user_ids)):
+                await held.enter_async_context(self._away_lock(guild_id, user))
+            yield
 
     async def _holding_games(
         self, held: contextlib.AsyncExitStack, guild_id: int, user_id: int
