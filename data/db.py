@@ -315,6 +315,23 @@ FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 # before the lock is taken (and the reclock, reading the games afresh under it, moves its clock), or
 # finds it taken, or comes after and sees the rows written (a statement sees what committed before
 # it began): those two change nothing but raise `AwayChanged`, and the clock is computed again.
+# A game's start computes its first clock the same way (`start_match` with `AwaySeen`), and is held
+# to it in two statements of its transaction: the first takes the players' locks shared without
+# waiting, the second, whose snapshot is then taken with no `away` half written, reads their time
+# away. (In one statement the snapshot could be older than the lock; a start is rare enough to pay
+# a round trip for it.) Held until COMMIT, the lock keeps the next `away` waiting until the game is
+# there for it to read.
+_AWAY_GATE = """
+SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) AS open
+FROM (SELECT unnest(CAST(:away_keys AS BIGINT[])) AS k) AS keys
+"""
+_AWAY_AS_SEEN = """
+SELECT COUNT(*) = CAST(:away_count AS BIGINT)
+    AND MAX(end_at) IS NOT DISTINCT FROM CAST(:away_last_end AS DOUBLE PRECISION) AS as_seen
+FROM time_away
+WHERE guild_id = CAST(:away_guild AS BIGINT) AND user_id = ANY(CAST(:away_users AS BIGINT[]))
+    AND end_at > :now
+"""
 # The fields `_MOVE` may change, each with its `set_*` flag (tests/test_data.py checks it names all).
 _MOVE_FIELDS = tuple(sorted(MUTABLE_FIELDS))
 
@@ -972,14 +989,26 @@ class Database:
         expected_version: int,
         seed_inputs: str | None,
         now: float | None = None,
+        away_seen: AwaySeen | None = None,
         **changes: Any,
     ) -> Match:
         """`update_match` for the start of a challenged match, storing the players' inputs to its
-        seed in the same transaction (a game never runs on inputs other than those stored)."""
+        seed in the same transaction (a game never runs on inputs other than those stored).
+
+        `away_seen`: the time away its first clock was computed from. A store several processes
+        share starts the game only while it still is so and no `away` is being written for those
+        players (`_AWAY_GATE`, `_AWAY_AS_SEEN`), else raises `AwayChanged` having forgotten their
+        time away here. Not checked on SQLite (one process)."""
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
+        gated = away_seen is not None and self.shared
+        params = _away_params(away_seen, stamp) if gated else {}
 
         def start() -> Transaction[Match]:
+            if gated:  # the lock first (held to COMMIT), then a snapshot no `away` is writing into
+                gate = yield one(_AWAY_GATE, params)
+                if not gate["open"] or not (yield one(_AWAY_AS_SEEN, params))["as_seen"]:
+                    raise AwayChanged(match_id, expected_version)
             changed = yield count(_SET_SEED_INPUTS, (seed_inputs, match_id, expected_version))
             if changed != 1:
                 current = yield one(_SELECT_MATCH, (match_id,))
@@ -988,7 +1017,13 @@ class Database:
                 raise StaleVersion(match_id, expected_version, current["version"])
             return (yield from _apply(match_id, expected_version, normalised, stamp, None))
 
-        return await self._transact(start)
+        try:
+            return await self._transact(start)
+        except AwayChanged:
+            assert away_seen is not None
+            for user in away_seen.user_ids:  # read afresh for the clock computed again
+                self._forget_person("away", (away_seen.guild_id, user))
+            raise
 
     async def finish_match(
         self,
@@ -1274,6 +1309,22 @@ class Database:
 # --- transactions -------------------------------------------------------------------------------
 
 
+def _away_params(away_seen: AwaySeen | None, now: float | None = None) -> dict[str, Any]:
+    """The parameters naming what a clock assumed of time away (`AwaySeen`), for the statements
+    that check it (`_MOVE`, `_AWAY_GATE`, `_AWAY_AS_SEEN`); with `now`, the moment it was read at."""
+    users = list(away_seen.user_ids) if away_seen is not None else []
+    params: dict[str, Any] = {
+        "away_guild": away_seen.guild_id if away_seen is not None else None,
+        "away_users": users,
+        "away_keys": [away_key(away_seen.guild_id, u) for u in users] if away_seen is not None else [],
+        "away_count": away_seen.count if away_seen is not None else None,
+        "away_last_end": away_seen.last_end if away_seen is not None else None,
+    }
+    if now is not None:
+        params["now"] = now
+    return params
+
+
 def _move_params(
     match_id: int,
     expected_version: int,
@@ -1285,7 +1336,6 @@ def _move_params(
     away_seen: AwaySeen | None = None,
 ) -> dict[str, Any]:
     """The parameters of `_MOVE`: each changed field with its flag set, the others None."""
-    users = list(away_seen.user_ids) if away_seen is not None else []
     params: dict[str, Any] = {
         "id": match_id,
         "expected_version": expected_version,
@@ -1296,11 +1346,7 @@ def _move_params(
         "notations": [a.notation for a in actions],
         "ats": [now if a.at is None else float(a.at) for a in actions],
         "check_away": away_seen is not None,
-        "away_guild": away_seen.guild_id if away_seen is not None else None,
-        "away_users": users,
-        "away_keys": [away_key(away_seen.guild_id, u) for u in users] if away_seen is not None else [],
-        "away_count": away_seen.count if away_seen is not None else None,
-        "away_last_end": away_seen.last_end if away_seen is not None else None,
+        **_away_params(away_seen),
     }
     for name in _MOVE_FIELDS:
         params["set_" + name] = name in changes

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from data import (
+    AwayChanged,
+    AwaySeen,
     ChannelBusy,
     GameClock,
     Match,
@@ -18,6 +20,7 @@ from data import (
 )
 from engine import chance, registry
 from engine.fairness import random_side
+from engine.protocol import State
 from play import fairness
 from play.errors import (
     BadRequest,
@@ -186,21 +189,38 @@ class Challenges(Reading):
         other = names[1] if wanted == names[0] else names[0]
         sides = {wanted: match.challenger_id, other: match.opponent_id}
         state = rules.new_game(match.options, seed)
-        waiting = waiting_ids(replace(match, sides=sides), state)
-        clock = await self._new_clock(replace(match, sides=sides), state, now)
-        try:
-            started = await self.db.start_match(
+        placed = replace(match, sides=sides)
+        waiting = waiting_ids(placed, state)
+        async with self._holding_aways(match.guild_id, waiting):  # no `away` of theirs here meanwhile
+            return await self._store_start(placed, state, now, waiting)
+
+    async def _store_start(self, match: Match, state: State, now: float, waiting: list[int]) -> Match:
+        """Store the start of `match` (its sides placed) in `state`, its first clock read from the
+        time away of the players it waits on."""
+        clock = await self._new_clock(match, state, now)
+
+        def start(seen: AwaySeen | None) -> Awaitable[Match]:
+            return self.db.start_match(
                 match.id,
                 expected_version=match.version,
                 seed_inputs=match.seed_inputs,
                 now=now,
+                away_seen=seen,
                 status=Status.ACTIVE,
-                sides=sides,
+                sides=match.sides,
                 snapshot=state.to_json(),
                 turn_player_id=waiting[0] if waiting else None,
                 challenge_expires_at=None,
                 **clock,
             )
+
+        try:
+            # its first clock held to the players' time away as read (another process's `away`)
+            started = await self._store_clocked(match, state, now, clock, start)
+        except AwayChanged:
+            raise StalePrompt(
+                "A player's time away was changing just now, so the game did not start. Try again."
+            ) from None
         except StaleVersion:
             self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +41,9 @@ from play.words import days_text
 # player's clocks in a few statements a game).
 AWAY_TRIES = 6
 AWAY_WAIT = 0.02
+# A time away whose player's games changed between listing them and holding their lock lists them
+# again this many times at most (each time, another process started one of their games meanwhile).
+RELIST_TRIES = 3
 
 
 class Clocks(LiveMatches):
@@ -83,19 +86,40 @@ class Clocks(LiveMatches):
         self, match: Match, state: State, now: float, changes: dict[str, Any], clocked: bool, **stored: Any
     ) -> Match:
         """`Database.commit_action` of a command whose `changes` hold a new clock (`clocked`, from
-        `_new_clock`): where another process is changing a waiting player's time away, or changed
-        it since it was read (`AwayChanged`, nothing written; only where processes share the
-        store), the clock is computed again from it as it now is. That process's `away` holds the
-        player's lock for a few statements: a few tries, then the move is refused as stale."""
-        seen = await self._away_seen(match, state, now) if clocked and self.db.shared else None
+        `_new_clock`), held to the time away it was computed from (`_store_clocked`)."""
+        if not (clocked and self.db.shared):
+            return await self.db.commit_action(match.id, now=now, **stored, **changes)
+        return await self._store_clocked(
+            match,
+            state,
+            now,
+            changes,
+            lambda seen: self.db.commit_action(match.id, now=now, away_seen=seen, **stored, **changes),
+        )
+
+    async def _store_clocked(
+        self,
+        match: Match,
+        state: State,
+        now: float,
+        clock: dict[str, Any],
+        store: Callable[[AwaySeen | None], Awaitable[Match]],
+    ) -> Match:
+        """`store` a move or a game's start whose `clock` (from `_new_clock`, updated here) starts
+        a turn, with the time away it was computed from. Where another process is changing a
+        waiting player's time away, or changed it since it was read (`AwayChanged`, nothing
+        written; only where processes share the store), the clock is computed again from it as it
+        now is. That process's `away` holds the player's lock for a few statements: a few tries,
+        then `AwayChanged` is raised."""
+        seen = await self._away_seen(match, state, now) if self.db.shared else None
         for attempt in range(1, AWAY_TRIES + 1):
             try:
-                return await self.db.commit_action(match.id, now=now, away_seen=seen, **stored, **changes)
+                return await store(seen)
             except AwayChanged:
                 if attempt == AWAY_TRIES:
                     raise
                 await asyncio.sleep(AWAY_WAIT * attempt)
-                changes.update(await self._new_clock(match, state, now))
+                clock.update(await self._new_clock(match, state, now))
                 seen = await self._away_seen(match, state, now)
         raise AssertionError("unreachable")
 
@@ -163,13 +187,8 @@ class Clocks(LiveMatches):
         move, and the turn is due when it runs out if that comes sooner. A deadline already
         passed is left to the sweep: it fell due before the time away began. Returns those games
         and the ids of those waiting on the player (both players of a set-up made at once)."""
-        found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
-        async with contextlib.AsyncExitStack() as held:
-            for match in sorted(found, key=lambda m: m.id):  # in one order: two callers cannot deadlock
-                await held.enter_async_context(self._lock(match.id))
-            # and against other processes: their `away` for this player waits, their move starting
-            # this player's clock is refused meanwhile (and computed again after)
-            await held.enter_async_context(self.db.holding_away(guild_id, user_id))
+        async with self._away_lock(guild_id, user_id), contextlib.AsyncExitStack() as held:
+            found = await self._holding_games(held, guild_id, user_id)
             before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
             await self.db.set_time_away(guild_id, user_id, now=now, until=until)
             after = {u: end for u, end in before.items() if u != user_id}
@@ -219,6 +238,56 @@ class Clocks(LiveMatches):
                 else:
                     self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+    def _away_lock(self, guild_id: int, user_id: int) -> asyncio.Lock:
+        """One player's time away in one server, within this process: held by `_reclock` from the
+        list of their games to the last clock moved, and by a game's start whose first turn waits
+        on them from reading their time away to storing the game (`_holding_aways`). Else, in one
+        process as between two, the start read the time away before it was written and stored the
+        game after the list was read: its first turn ran while they were away, or waited for an
+        absence already ended (on SQLite nothing else holds the two apart; the match's lock does
+        not, as a challenge is not among the games listed)."""
+        lock = self._away_locks.get((guild_id, user_id))
+        if lock is None:
+            lock = self._away_locks[(guild_id, user_id)] = asyncio.Lock()
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _holding_aways(self, guild_id: int, user_ids: Iterable[int]) -> AsyncIterator[None]:
+        """The `_away_lock` of each of `user_ids`, taken in one order (no two starts deadlock)."""
+        async with contextlib.AsyncExitStack() as held:
+            for user in sorted(set(user_ids)):
+                await held.enter_async_context(self._away_lock(guild_id, user))
+            yield
+
+    async def _holding_games(
+        self, held: contextlib.AsyncExitStack, guild_id: int, user_id: int
+    ) -> list[Match]:
+        """A player's active games in a server, each locked here (`_lock`, in id order: no two
+        callers deadlock), and then their time away held against other processes
+        (`Database.holding_away`). Where processes share the store the games are listed again once
+        that is held: a game another process started between the two lists, its first clock read
+        from the time away as it was, is found too; its lock is taken by listing again from the
+        top (at the last try, after the others')."""
+        for attempt in range(1, RELIST_TRIES + 1):
+            found = await self.db.list_matches(guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE])
+            async with contextlib.AsyncExitStack() as trying:
+                for match in sorted(found, key=lambda m: m.id):
+                    await trying.enter_async_context(self._lock(match.id))
+                await trying.enter_async_context(self.db.holding_away(guild_id, user_id))
+                if self.db.shared:
+                    again = await self.db.list_matches(
+                        guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE]
+                    )
+                    began = {m.id for m in again} - {m.id for m in found}
+                    if began and attempt < RELIST_TRIES:
+                        continue  # released, and listed again from the top
+                    for match in sorted((m for m in again if m.id in began), key=lambda m: m.id):
+                        await trying.enter_async_context(self._lock(match.id))
+                    found = again
+                held.push_async_exit(trying.pop_all())
+                return found
+        raise AssertionError("unreachable")
 
     async def _turn_used(self, match: Match, state: State, began: float, now: float) -> float:
         """How much of a turn's own time has run by `now` since it began (`began`: when the game

@@ -90,6 +90,8 @@ class LiveMatches:
         self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
         self.challenge_ttl = challenge_ttl
         self._locks: dict[int, asyncio.Lock] = {}
+        # (guild id, user id) -> the lock of one player's time away here (`Clocks._away_lock`)
+        self._away_locks: dict[tuple[int, int], asyncio.Lock] = {}
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
         # channel id -> (match id, version, steps, complete): the trailing run of steps this process

@@ -440,6 +440,35 @@ async def away_or_move(world: World, a: Process, b: Process, rng: random.Random)
     return "back" if coming_back else "away"
 
 
+async def accept_or_away(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """The challenger goes away (or comes back) in one process as, in the other, their opponent
+    accepts a game whose first turn is the challenger's: the game starts, and its first turn's
+    clock starts when they are back (now, for one who came back), as when the two come one after
+    the other: never a first turn running while they are away, nor one that waits for an absence
+    twice. The away's answer names the game (and its channel is told) where it was written after
+    the game began."""
+    guild = GUILD + world.channel()  # a server of its own: a year's days away each round
+    channel = world.channel()
+    coming_back = rng.random() < 0.5
+    if coming_back:
+        await b.service.away(guild, 10, 2)
+    await a.service.challenge(
+        game="blockwars", guild_id=guild, channel_id=channel, challenger_id=10, opponent_id=20, side="germans"
+    )
+    await asyncio.sleep(0.01)  # the notices heard by the other process, as a person's pace allows
+    gone = b.service.back(guild, 10) if coming_back else b.service.away(guild, 10, 3)
+    away, accepted = await race(rng, gone, a.service.accept(channel, 20, entropy=world.interaction()))
+    assert not isinstance(away, BaseException) and not isinstance(accepted, BaseException), (away, accepted)
+    rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+    assert rows[0]["status"] == "active" and rows[0]["turn_player_id"] == 10, dict(rows[0])
+    starts = world.now if away.until is None else away.until
+    late = (rows[0]["deadline"] - (starts + accepted.turn_seconds)) / 86400
+    assert late == 0, f"{'back' if coming_back else 'away'}: the first turn is due {late:+.2f} days off"
+    named = rows[0]["id"] in {m.id for m in away.games}
+    await a.service.cancel(channel, 99, is_admin=True)  # nothing left due for a later sweep
+    return ("back" if coming_back else "away") + (", named" if named else ", after")
+
+
 async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
     t = process.tournaments
     made = await t.create(
@@ -615,6 +644,7 @@ SCENARIOS: dict[str, Scenario] = {
     "cancel_or_resign": cancel_or_resign,
     "two_aways": two_aways,
     "away_or_move": away_or_move,
+    "accept_or_away": accept_or_away,
     "two_joins": two_joins,
     "join_or_start": join_or_start,
     "two_starts": two_starts,

@@ -26,6 +26,7 @@ from play.service import AWAY_DAYS_A_YEAR
 from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.pgraces import race
 
 DAY, HOUR = 86400, 3600
 GUILD, OTHER_GUILD = 10, 11
@@ -88,6 +89,38 @@ async def test_going_away_moves_the_clock_of_a_turn_owed_and_coming_back_moves_i
     with pytest.raises(BadRequest, match="not away"):
         await svc.back(GUILD, ALICE)
     await svc.db.close()
+
+
+async def test_an_accept_racing_the_challengers_time_away_in_one_process(store: str):
+    """Alice goes away (or comes back) as Bob accepts her challenge, the first turn hers, in one
+    process: both land, and the first turn's clock starts when she is back (now, once back),
+    whichever went first. Before, on SQLite, two rounds in three got it wrong: the start read her
+    time away before it was written and was stored after her games were listed (tests/pgraces.py
+    races the same between two processes on PostgreSQL)."""
+    clock = HandClock()
+    svc = await service(store, clock)
+    rng = random.Random(21)
+    for n in range(30):
+        guild, channel = 1000 + n, 5000 + n  # a server of its own: a year's days away each round
+        back = rng.random() < 0.5
+        if back:
+            await svc.away(guild, ALICE, 2)
+        await svc.challenge(
+            guild_id=guild,
+            channel_id=channel,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            game="blockwars",
+            side="germans",
+        )
+        gone = svc.back(guild, ALICE) if back else svc.away(guild, ALICE, 3)
+        away, accepted = await race(rng, gone, svc.accept(channel, BOB))
+        assert not isinstance(away, BaseException) and not isinstance(accepted, BaseException)
+        match, _ = await svc.current(channel)
+        starts = clock.now if away.until is None else away.until
+        assert match.turn_player_id == ALICE
+        assert match.deadline == starts + match.turn_seconds, ("back" if back else "away", n)
+        await svc.cancel(channel, 99, is_admin=True)
 
 
 async def test_a_turn_that_comes_to_a_player_away_starts_its_clock_when_they_are_back(store: str):

@@ -9,8 +9,11 @@ import random
 from collections import Counter
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
+from data.db import away_key
+from play import StalePrompt
 from tests.benchrun import last_figures
 from tests.pgraces import (
     GUILD,
@@ -37,6 +40,7 @@ RACES = {
     "cancel_or_resign": ROUNDS,
     "two_aways": ROUNDS // 2,
     "away_or_move": ROUNDS,
+    "accept_or_away": ROUNDS,
     "two_joins": ROUNDS // 2,
     "join_or_start": ROUNDS // 2,
     "two_starts": ROUNDS // 2,
@@ -121,6 +125,31 @@ async def test_two_sweeps_act_on_each_due_game_once(world: World) -> None:
         assert await log_of(world, channel) == ["timeout"]
     changes = await world.sql("SELECT count(*) AS n FROM rating_changes")
     assert changes[0]["n"] == 2 * len(games)
+
+
+async def test_a_start_refused_while_a_time_away_is_written_elsewhere_says_so(world: World) -> None:
+    """An accept whose first turn waits on a player whose time away another process keeps writing
+    (its lock held longer than a few tries) starts nothing and says why in words; the challenge
+    is still there, and accepted once that is done."""
+    (a,) = await world.start(1, seed=9)
+    channel = world.channel()
+    await a.service.challenge(
+        game="blockwars", guild_id=GUILD, channel_id=channel, challenger_id=10, opponent_id=20, side="germans"
+    )
+    other = await asyncpg.connect(world.url)  # the other process's `away`, stalled mid-way
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", away_key(GUILD, 10))
+        with pytest.raises(StalePrompt) as refused:
+            await a.service.accept(channel, 20)
+        assert refused.value.message == (
+            "A player's time away was changing just now, so the game did not start. Try again."
+        )
+        rows = await world.sql("SELECT status, version FROM matches WHERE channel_id = $1", channel)
+        assert [(r["status"], r["version"]) for r in rows] == [("challenged", 0)]
+    finally:
+        await other.close()  # and its lock with it
+    match = await a.service.accept(channel, 20)
+    assert match.turn_player_id == 10 and match.deadline == world.now + match.turn_seconds
 
 
 def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
