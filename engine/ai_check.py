@@ -111,21 +111,25 @@ def decide(
     kept from its earlier decisions (`search.memories`, as this replay left them). If that is not
     what was played, once more without what it kept (`AFRESH`: an AI process that had not kept it,
     restarted or another of the bot's). Then, to tell whether the clock mattered, with a clock that
-    stands still (unlimited time) for as many readings as the bot's had, its memory set aside: the
-    same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search short). That
-    run ignores the recorded budget, which the bot chose: with the clock standing still, the level's
-    own caps never bind."""
+    stands still (unlimited time) for as many readings as the replay took from the bot's, its memory
+    set aside: the same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search
+    short). That run ignores the recorded budget, which the bot chose: with the clock standing
+    still, the level's own caps never bind."""
     if kind == DRAW:
         return ("accept draw" if rules.accepts_draw(view, seed) else "decline draw"), FREE
     before = _recall()
-    chosen = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+    taped = Tape(marks or [])
+    chosen = _choose(rules, view, level, seed, budget_s, taped)
     if not same_action(rules, chosen, played):
         _restore([{} for _ in before])
         afresh = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
         return (afresh, AFRESH) if same_action(rules, afresh, played) else (chosen, CLOCK)
     after = _recall()
     _restore(before)
-    frozen = Tape.frozen(Tape(marks or []).reads)
+    # as many readings as the replay took from the tape (the bot's, if the tape is): not the tape's
+    # length, or readings a forged tape holds past where the search stopped would keep a search
+    # that stops on time alone running on a still clock for as long as they last
+    frozen = Tape.frozen(taped.used)
     free = _choose(rules, view, level, seed, None, frozen)  # the level's own caps: never reached at 0
     _restore(after)
     return chosen, FREE if not frozen.overrun and same_action(rules, free, played) else CLOCK

@@ -39,6 +39,7 @@ class Tape:
         self._at = 0  # replaying: the mark read next, and how many of its reads are used
         self._used = 0
         self.overrun = 0  # replaying: reads past the tape's end (a program that read more than the bot's)
+        self.used = 0  # replaying: the readings given from the tape (not past its end)
 
     def read(self, base: Callable[[], float]) -> float:
         """The clock as the AI sees it: seconds since the decision began, in whole ticks."""
@@ -63,6 +64,7 @@ class Tape:
             self.overrun += 1
             return TIME_UP
         self._used += 1
+        self.used += 1
         return self.marks[self._at][0] / TICKS_PER_SECOND
 
     @classmethod

@@ -20,6 +20,7 @@ import pytest
 from data.ai_decisions import AiDecision, AiDecisionStore
 from engine import ai_check, chance, fairness, registry, search
 from engine.base import BaseGame
+from engine.tape import Tape
 from play.fairness import engine_seed
 from tests.test_ai_verify import AI, ALICE, CHANNEL, GUILD, OPENED, ai_game, record_of, service
 from tests.test_fairness import SCRIPT
@@ -244,6 +245,36 @@ async def test_a_tape_of_endless_reads_cannot_keep_the_check_running(tmp_path: P
         path.write_text(json.dumps(forged))
         done = await asyncio.to_thread(run_script, path)
         assert done.returncode == 1 and "is not one the bot writes" in done.stdout, done.stdout + done.stderr
+
+
+class OnTime:
+    """A test-only AI whose search stops on time alone (as Block Wars' `search` level does): it
+    reads its clock until its 0.05 s cap, counting the readings."""
+
+    def __init__(self) -> None:
+        self.reads: list[int] = []
+
+    def parse(self, text: str) -> str:
+        return text
+
+    def choose(self, view: Any, level: str, seed: int, budget_s: float | None = None) -> str:
+        n = 0
+        while search.now() < 0.05:
+            n += 1
+        self.reads.append(n + 1)
+        return "a"
+
+
+def test_readings_a_forged_tape_holds_past_the_stop_cost_the_check_nothing() -> None:
+    """A tape that says 0.01 s for 500 readings a tick, and goes on for a minute after the search's
+    cap: the replay stops at the cap, and the still clock that tells whether time mattered stands
+    for the readings the replay took, not for the 3 million the tape holds."""
+    rules = OnTime()
+    forged = [[t, 500] for t in range(0, 6000)]
+    assert Tape.valid(forged) and Tape(forged).reads == 3_000_000
+    chosen, how = ai_check.decide(cast(Any, rules), cast(Any, None), "move", "x", 1, None, forged, "a")
+    assert (chosen, how) == ("a", ai_check.CLOCK)
+    assert rules.reads[0] == 5 * 500 + 1 and rules.reads[1] <= rules.reads[0] + 1, rules.reads
 
 
 @pytest.mark.parametrize(
