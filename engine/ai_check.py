@@ -346,19 +346,26 @@ def findings(
         )
     if check.before:
         when = (
-            f" The record says this game began {began}; if it began later, its record hides them."
+            f" The record says this game began {began}; if it began later, this record leaves out "
+            "decisions the bot made."
             if began
             else ""
         )
         if check.replayed or check.unrecorded or check.problem is not None:
+            first = "action" if len(check.before) == 1 else f"{len(check.before)} actions"
             text = (
-                f"{who}: its first {_count(len(check.before), 'action')} came before the bot recorded "
-                "its decisions in this game (the game began earlier), so they were not checked."
+                f"{who}: its first {first} came before the bot recorded its decisions in this game "
+                "(the game began earlier), so "
+                + ("it was" if len(check.before) == 1 else "they were")
+                + " not checked."
             )
         else:
-            text = (
-                f"{who}: none of its {_count(len(check.before), 'action')} has a recorded decision, as in "
-                "a game the AI played only before the bot recorded them, so none was checked."
+            text = f"{who}: " + (
+                "its one action has no recorded decision, as in a game the AI played only before the "
+                "bot recorded them, so it was not checked."
+                if len(check.before) == 1
+                else f"none of its {len(check.before)} actions has a recorded decision, as in a game "
+                "the AI played only before the bot recorded them, so none was checked."
             )
         out.append((None, text + when))
     if not out:
@@ -380,7 +387,7 @@ def caveat(check: AiCheck) -> str | None:
     if not clocked and not afresh:
         return None
     rests = [
-        *([f"for {clocked} of them on how long it thought"] if clocked else []),
+        *([f"for {_all_or(clocked, len(check.replayed))} on how long it thought"] if clocked else []),
         *([f"for {afresh} on what its AI had forgotten"] if afresh else []),
     ]
     return (
@@ -390,8 +397,18 @@ def caveat(check: AiCheck) -> str | None:
     )
 
 
+def _all_or(n: int, of: int) -> str:
+    return f"all {n}" if n == of and n > 1 else "it" if n == of else f"{n} of them"
+
+
 def _actions(replayed: Sequence[Replayed]) -> str:
-    return ", ".join(f"action {r.n}" for r in replayed[:6]) + (", …" if len(replayed) > 6 else "")
+    """ "action 3", "actions 1, 3 and 6", "actions 1, 2, 3, 4, 5, 6, …"."""
+    ns = [str(r.n) for r in replayed]
+    if len(ns) == 1:
+        return f"action {ns[0]}"
+    if len(ns) > 6:
+        return "actions " + ", ".join(ns[:6]) + ", …"
+    return "actions " + ", ".join(ns[:-1]) + " and " + ns[-1]
 
 
 def _count(n: int, word: str, plural: str | None = None) -> str:
