@@ -285,7 +285,13 @@ def findings(
     who = f"The AI ({title}, {check.level})"
     if check.problem is not None and not check.replayed:
         if check.problem.startswith("played before"):
-            return [(None, f"{who} was not checked: this game was {check.problem}.")]
+            when = (
+                f" The record says this game began {began}; if it began later, this record is not the "
+                "one the bot wrote."
+                if began
+                else ""
+            )
+            return [(None, f"{who} was not checked: this game was {check.problem}.{when}")]
         return [(False, f"{who} could not be checked: {check.problem}.")]
     out: list[tuple[bool | None, str]] = []
     bad = check.mismatch
@@ -378,9 +384,9 @@ def caveat(check: AiCheck) -> str | None:
     were not checked, or rest on the bot's word (None: every one was checked, and none does)."""
     if check.side is None:
         return None
-    if check.before and not check.replayed:
+    if not check.replayed and (check.before or check.problem is not None):
         return "none of the AI's choices was checked (➖ below)"
-    if check.before or (check.problem is not None and not check.replayed):
+    if check.before:
         return "the AI's choices were not all checked (➖ below)"
     clocked = sum(r.ok and r.how == CLOCK for r in check.replayed)
     afresh = sum(r.ok and r.how == AFRESH for r in check.replayed)

@@ -208,6 +208,11 @@ async def test_a_record_with_every_decision_dropped_says_nothing_was_checked(tmp
     head = report.text().splitlines()[0]
     assert "none of the AI's choices was checked" in head, head
     assert "began" in report.text() and "2027-01-15" in report.text(), report.text()
+    older = {k: v for k, v in record.items() if k != "ai"} | {"format_version": 3}  # said to be older
+    report = fairness.check(older, ai=True)
+    head = report.text().splitlines()[0]
+    assert "none of the AI's choices was checked" in head, head
+    assert "record format 3" in report.text() and "2027-01-15" in report.text(), report.text()
 
 
 # 2. Can a forged record make the checker misbehave?
