@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import chance, search
 from engine.protocol import Game, View
-from engine.tape import Tape, running
+from engine.tape import MAX_SECONDS, Tape, running
 
 # The record format from which the AI's decisions are recorded and its seeds derived from the key.
 AI_RECORD_VERSION = 4
@@ -31,6 +32,22 @@ MOVE, DRAW = "move", "draw"
 # How a decision's replay found the bot's choice: whatever the clock said; only with the bot's
 # recorded clock (a time cap cut its search short); only without what its AI had kept.
 FREE, CLOCK, AFRESH = "free", "clock", "afresh"
+
+
+def budget_valid(budget: object) -> bool:
+    """Whether `budget` can be the one the bot gave its AI: none, or a number of seconds above
+    nothing and at most `MAX_SECONDS`. A budget of nothing or less stops a search after its first
+    iteration whatever its clock says (a choice the still clock could not tell from one made with
+    all the time it needs), and one that never runs out (infinite, not a number, huge) keeps a
+    search that stops on time alone running for ever."""
+    if budget is None:
+        return True
+    return (
+        isinstance(budget, int | float)
+        and not isinstance(budget, bool)
+        and math.isfinite(budget)
+        and 0 < budget <= MAX_SECONDS
+    )
 
 
 def ai_seed(game_seed: int, n: int) -> int:
@@ -94,20 +111,26 @@ def decide(
     kept from its earlier decisions (`search.memories`, as this replay left them). If that is not
     what was played, once more without what it kept (`AFRESH`: an AI process that had not kept it,
     restarted or another of the bot's). Then, to tell whether the clock mattered, with a clock that
-    stands still (unlimited time) for as many readings as the bot's had, its memory set aside: the
-    same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search short)."""
+    stands still (unlimited time) for as many readings as the replay took from the bot's, its memory
+    set aside: the same choice within them is `FREE`, else `CLOCK` (a time cap cut the bot's search
+    short). That run ignores the recorded budget, which the bot chose: with the clock standing
+    still, the level's own caps never bind."""
     if kind == DRAW:
         return ("accept draw" if rules.accepts_draw(view, seed) else "decline draw"), FREE
     before = _recall()
-    chosen = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
+    taped = Tape(marks or [])
+    chosen = _choose(rules, view, level, seed, budget_s, taped)
     if not same_action(rules, chosen, played):
         _restore([{} for _ in before])
         afresh = _choose(rules, view, level, seed, budget_s, Tape(marks or []))
         return (afresh, AFRESH) if same_action(rules, afresh, played) else (chosen, CLOCK)
     after = _recall()
     _restore(before)
-    frozen = Tape.frozen(Tape(marks or []).reads)
-    free = _choose(rules, view, level, seed, budget_s, frozen)
+    # as many readings as the replay took from the tape (the bot's, if the tape is): not the tape's
+    # length, or readings a forged tape holds past where the search stopped would keep a search
+    # that stops on time alone running on a still clock for as long as they last
+    frozen = Tape.frozen(taped.used)
+    free = _choose(rules, view, level, seed, None, frozen)  # the level's own caps: never reached at 0
     _restore(after)
     return chosen, FREE if not frozen.overrun and same_action(rules, free, played) else CLOCK
 
@@ -152,11 +175,24 @@ def check_ai(
     Stops at the first decision the program does not make as the bot played it."""
     players = list(record["players"])
     ai = [p for p in players if p.get("ai_level") is not None]
+    section = record.get("ai")
+    named = section.get("side") if isinstance(section, Mapping) else None
     if not ai:
+        if isinstance(section, Mapping):  # the bot writes it for a game against its AI only
+            return AiCheck(
+                side=str(named),
+                level="?",
+                problem="the record has the AI's decisions, but no player of it is marked as the AI",
+            )
         return AiCheck()
     side, ai_id = str(ai[0]["side"]), ai[0].get("user_id")
     found = AiCheck(side=side, level=str(ai[0]["ai_level"]))
-    section = record.get("ai")
+    if len(ai) > 1:
+        found.problem = "more than one player of it is marked as the AI"
+        return found
+    if named is not None and str(named) != side:
+        found.problem = f"its decisions are said to be side {named!r}'s, but the AI played side {side!r}"
+        return found
     if int(record.get("format_version", 0)) < AI_RECORD_VERSION or not isinstance(section, Mapping):
         found.problem = (
             "played before the bot recorded its AI's decisions (record format "
@@ -168,7 +204,16 @@ def check_ai(
         return found
     decisions = {int(d["n"]): d for d in section.get("decisions", [])}
     actions: Sequence[Mapping[str, Any]] = list(record["actions"])
-    theirs = [n for n, a in enumerate(actions, 1) if str(a["side"]) == side and a.get("player_id") == ai_id]
+    theirs = [n for n, a in enumerate(actions, 1) if str(a["side"]) == side]
+    # In a game against the AI, every action of its side is its own: one said to be someone else's
+    # would escape the check.
+    others = [n for n in theirs if actions[n - 1].get("player_id") != ai_id]
+    if others:
+        found.problem = (
+            f"action {others[0]} was played on the AI's side, but the record says by another player "
+            f"({actions[others[0] - 1].get('player_id')})"
+        )
+        return found
     first = min(decisions, default=None)
     found.before = [n for n in theirs if first is None or n < first]
     found.unrecorded = [n for n in theirs if first is not None and n > first and n not in decisions]
@@ -186,9 +231,20 @@ def check_ai(
             d = decisions[n]
             kind = str(d.get("kind", MOVE))
             budget = d.get("budget_s")
-            if kind not in (MOVE, DRAW) or (kind == MOVE and not Tape.valid(d.get("clock"))):
+            if (
+                kind not in (MOVE, DRAW)
+                or not budget_valid(budget)
+                or (kind == MOVE and not Tape.valid(d.get("clock"), budget))
+            ):
                 found.problem = (
-                    f"the decision recorded for action {n} is not one the bot writes (its kind or clock)"
+                    f"the decision recorded for action {n} is not one the bot writes (its kind, budget "
+                    "or clock)"
+                )
+                return found
+            if str(d.get("level")) != found.level:
+                found.problem = (
+                    f"the decision recorded for action {n} is at level {d.get('level')!r}, not the game's "
+                    f"level ({found.level!r}, shown at the challenge)"
                 )
                 return found
             chosen, how = decide(
@@ -214,21 +270,33 @@ def check_ai(
     return found
 
 
-def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool | None, str]]:
-    """The check as findings (True held, False failed, None not checked), in a reader's words."""
+def findings(
+    check: AiCheck, title_of: Callable[[str], str], began: str | None = None
+) -> list[tuple[bool | None, str]]:
+    """The check as findings (True held, False failed, None not checked: a decision that rests on
+    the bot's word), in a reader's words; `began`, when the record says the game began (its
+    challenge's Discord time too, where it has one)."""
     if check.side is None:
         return []
-    who = f"The AI ({title_of(check.side)}, {check.level})"
+    try:
+        title = title_of(check.side)
+    except (KeyError, ValueError):  # a side the rules do not know: a forged record's
+        title = check.side
+    who = f"The AI ({title}, {check.level})"
     if check.problem is not None and not check.replayed:
         if check.problem.startswith("played before"):
-            return [(None, f"{who} was not checked: this game was {check.problem}.")]
+            when = (
+                f" The record says this game began {began}; if it began later, this record is not the "
+                "one the bot wrote."
+                if began
+                else ""
+            )
+            return [(None, f"{who} was not checked: this game was {check.problem}.{when}")]
         return [(False, f"{who} could not be checked: {check.problem}.")]
     out: list[tuple[bool | None, str]] = []
     bad = check.mismatch
     good = [r for r in check.replayed if r.ok]
     if good:
-        clocked = [r for r in good if r.how == CLOCK]
-        afresh = [r for r in good if r.how == AFRESH]
         draws = sum(r.kind == DRAW for r in good)
         text = (
             f"{who}: {_count(len(good), 'decision')} replayed from its side's view alone, with the "
@@ -236,24 +304,31 @@ def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool 
             + (f" ({_count(draws, 'answer')} to a draw offer among them)" if draws else "")
             + "."
         )
+        out.append((True, text))
+        clocked = [r for r in good if r.how == CLOCK]
+        afresh = [r for r in good if r.how == AFRESH]
         if clocked:
-            text += (
-                f" {_count(len(clocked), 'search', 'searches')} ("
-                + ", ".join(f"action {r.n}" for r in clocked[:6])
-                + (", …" if len(clocked) > 6 else "")
-                + ") ran into the time cap: for "
-                + ("it" if len(clocked) == 1 else "those")
-                + " the check replays the bot's recorded clock, and takes its word on how long it thought."
+            out.append(
+                (
+                    None,
+                    f"{who}: {_count(len(clocked), 'search', 'searches')} ({_actions(clocked)}) ran into "
+                    "the time cap, so "
+                    + ("its choice rests" if len(clocked) == 1 else "their choices rest")
+                    + " on the bot's word on how long it thought: the check replays the bot's recorded "
+                    "clock, and a bot that chose when to stop could have stopped where the dice suited it.",
+                )
             )
         if afresh:
-            text += (
-                f" {_count(len(afresh), 'decision')} ("
-                + ", ".join(f"action {r.n}" for r in afresh[:6])
-                + (", …" if len(afresh) > 6 else "")
-                + ") matched only when thought afresh, as by an AI process that had not kept its plan "
-                "from the turn's earlier steps (restarted, or another of the bot's AI processes)."
+            out.append(
+                (
+                    None,
+                    f"{who}: {_count(len(afresh), 'decision')} ({_actions(afresh)}) matched only when "
+                    "thought afresh, as by an AI process that had not kept its plan from the turn's "
+                    "earlier steps (restarted, or another of the bot's AI processes): "
+                    + ("it rests" if len(afresh) == 1 else "they rest")
+                    + " on the bot's word that its AI had forgotten the plan.",
+                )
             )
-        out.append((True, text))
     if bad is not None:
         out.append(
             (
@@ -276,16 +351,70 @@ def findings(check: AiCheck, title_of: Callable[[str], str]) -> list[tuple[bool 
             )
         )
     if check.before:
-        out.append(
-            (
-                None,
-                f"{who}: its first {_count(len(check.before), 'action')} came before the bot recorded "
-                "its decisions in this game (the game began earlier), so they were not checked.",
-            )
+        when = (
+            f" The record says this game began {began}; if it began later, this record leaves out "
+            "decisions the bot made."
+            if began
+            else ""
         )
+        if check.replayed or check.unrecorded or check.problem is not None:
+            first = "action" if len(check.before) == 1 else f"{len(check.before)} actions"
+            text = (
+                f"{who}: its first {first} came before the bot recorded its decisions in this game "
+                "(the game began earlier), so "
+                + ("it was" if len(check.before) == 1 else "they were")
+                + " not checked."
+            )
+        else:
+            text = f"{who}: " + (
+                "its one action has no recorded decision, as in a game the AI played only before the "
+                "bot recorded them, so it was not checked."
+                if len(check.before) == 1
+                else f"none of its {len(check.before)} actions has a recorded decision, as in a game "
+                "the AI played only before the bot recorded them, so none was checked."
+            )
+        out.append((None, text + when))
     if not out:
         out.append((True, f"{who} made no decision in this game."))
     return out
+
+
+def caveat(check: AiCheck) -> str | None:
+    """What the verdict line must add about the AI when every finding held: which of its choices
+    were not checked, or rest on the bot's word (None: every one was checked, and none does)."""
+    if check.side is None:
+        return None
+    if not check.replayed and (check.before or check.problem is not None):
+        return "none of the AI's choices was checked (➖ below)"
+    if check.before:
+        return "the AI's choices were not all checked (➖ below)"
+    clocked = sum(r.ok and r.how == CLOCK for r in check.replayed)
+    afresh = sum(r.ok and r.how == AFRESH for r in check.replayed)
+    if not clocked and not afresh:
+        return None
+    rests = [
+        *([f"for {_all_or(clocked, len(check.replayed))} on how long it thought"] if clocked else []),
+        *([f"for {afresh} on what its AI had forgotten"] if afresh else []),
+    ]
+    return (
+        "the AI chose each of its moves from its own side's view, but the check takes the bot's word "
+        + " and ".join(rests)
+        + " (➖ below)"
+    )
+
+
+def _all_or(n: int, of: int) -> str:
+    return f"all {n}" if n == of and n > 1 else "it" if n == of else f"{n} of them"
+
+
+def _actions(replayed: Sequence[Replayed]) -> str:
+    """ "action 3", "actions 1, 3 and 6", "actions 1, 2, 3, 4, 5, 6, …"."""
+    ns = [str(r.n) for r in replayed]
+    if len(ns) == 1:
+        return f"action {ns[0]}"
+    if len(ns) > 6:
+        return "actions " + ", ".join(ns[:6]) + ", …"
+    return "actions " + ", ".join(ns[:-1]) + " and " + ns[-1]
 
 
 def _count(n: int, word: str, plural: str | None = None) -> str:
@@ -299,6 +428,8 @@ __all__ = [
     "AiCheck",
     "Replayed",
     "ai_seed",
+    "budget_valid",
+    "caveat",
     "check_ai",
     "decide",
     "findings",

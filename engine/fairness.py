@@ -27,6 +27,9 @@ RECORD_FORMAT = "wargames-game-record"
 RECORD_VERSION = 4
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a Discord id's time counts milliseconds from this moment
 SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger a side
+# What a record of the wrong shape raises while it is read: said as a finding, never a traceback
+# (an index past a list's end, an infinite number where a whole one belongs, nesting too deep).
+UNREADABLE = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     ai_checked: bool = False  # the AI's decisions were replayed, and held
     ai_unchecked: bool = False  # an AI played, and some of its decisions could not be checked
+    ai_caveat: str | None = None  # what the verdict adds: the AI's choices not checked, or on trust
 
     @property
     def ok(self) -> bool:
@@ -65,8 +69,8 @@ class Report:
         head = (
             "Verified: this game was played with the dice and cards the commitment fixed"
             + (
-                "; the AI's choices were not all checked (➖ below)."
-                if self.ai_unchecked
+                f"; {self.ai_caveat}."
+                if self.ai_caveat
                 else ", and the AI chose each of its moves from its own side's view."
                 if self.ai_checked
                 else "."
@@ -101,14 +105,14 @@ def check(
     is a finding too."""
     try:
         report = _check(record)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except UNREADABLE as exc:
         report = Report(str(record.get("game", "?")) if isinstance(record, Mapping) else "?")
         report.add(False, f"The record cannot be read: {type(exc).__name__} {exc}.")
         return report
     if ai and record.get("format") == RECORD_FORMAT and str(record.get("game")) in registry.names():
         try:  # even after a finding failed: it may say more about what is wrong
             _check_ai(report, record, progress)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except UNREADABLE as exc:
             report.add(False, f"The AI's decisions cannot be read: {type(exc).__name__} {exc}.")
     return report
 
@@ -208,7 +212,14 @@ def _check(record: Mapping[str, Any]) -> Report:
 def _check_ai(report: Report, record: Mapping[str, Any], progress: Callable[[int, int], None] | None) -> None:
     rules = registry.game(str(record["game"]))
     found = ai_check.check_ai(rules, record, seed_of(record), progress)
-    for ok, text in ai_check.findings(found, lambda side: rules.side(side).title):
+    add_ai(report, found, lambda side: rules.side(side).title, _began(record))
+
+
+def add_ai(
+    report: Report, found: ai_check.AiCheck, title_of: Callable[[str], str], began: str | None = None
+) -> None:
+    """The AI check's findings in `report`, and what its verdict line must say of them."""
+    for ok, text in ai_check.findings(found, title_of, began):
         if ok is None:
             report.note(text)
         else:
@@ -216,6 +227,27 @@ def _check_ai(report: Report, record: Mapping[str, Any], progress: Callable[[int
     report.ai_checked = found.side is not None and found.ok and bool(found.replayed)
     # decisions said not checked (➖): before the bot recorded them, or the whole record too old
     report.ai_unchecked = bool(found.before) or (report.ok and not found.ok and not found.replayed)
+    report.ai_caveat = ai_check.caveat(found)
+
+
+def _began(record: Mapping[str, Any]) -> str | None:
+    """When the record says its game began: the bot's clock, and its challenge's Discord id's own
+    time where it has one (a time the bot cannot pick once the challenge is made)."""
+    try:
+        began = _when(float(record["started_at"]))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+    inputs = record.get("inputs")
+    challenge = (
+        next(
+            (str(i).split(":", 1)[1] for i in inputs or () if str(i).startswith("challenge:")),
+            None,
+        )
+        if isinstance(inputs, list)
+        else None
+    )
+    minted = snowflake_time(challenge)
+    return began + (f" (its challenge's Discord id says {_when(minted)})" if minted is not None else "")
 
 
 def tournament_label(tournament_id: int, round_no: int, board: int) -> str:

@@ -20,6 +20,13 @@ from contextvars import ContextVar
 TICKS_PER_SECOND = 100
 # What a replayed tape says once its readings are spent: time is up, whatever the cap.
 TIME_UP = 1e18
+# The most readings a tape may hold in one tick: a search reads its clock about once an iteration,
+# some 60 times a tick on the machine the check was written on (docs/fairness.md), so this is
+# several times what a fast machine reads; it bounds what a forged tape can make a replay cost.
+MAX_READS_PER_TICK = 500
+# The longest a decision may have thought: every level's own cap is 20 s or less, and a cap binds
+# within an iteration; with a budget of its own (`AI_BUDGET_SECONDS`), twice that budget.
+MAX_SECONDS = 60.0
 
 
 class Tape:
@@ -32,6 +39,7 @@ class Tape:
         self._at = 0  # replaying: the mark read next, and how many of its reads are used
         self._used = 0
         self.overrun = 0  # replaying: reads past the tape's end (a program that read more than the bot's)
+        self.used = 0  # replaying: the readings given from the tape (not past its end)
 
     def read(self, base: Callable[[], float]) -> float:
         """The clock as the AI sees it: seconds since the decision began, in whole ticks."""
@@ -56,6 +64,7 @@ class Tape:
             self.overrun += 1
             return TIME_UP
         self._used += 1
+        self.used += 1
         return self.marks[self._at][0] / TICKS_PER_SECOND
 
     @classmethod
@@ -68,17 +77,20 @@ class Tape:
         return cls([[0, reads]])
 
     @staticmethod
-    def valid(marks: object) -> bool:
+    def valid(marks: object, budget_s: float | None = None) -> bool:
         """Whether `marks` can be a recorded tape: `[tick, reads]` pairs of whole numbers, the ticks
-        rising from 0 or more, each read at least once."""
+        rising from 0 or more, each read at least once, and no more often than a machine reads a
+        clock (`MAX_READS_PER_TICK`), for no longer than a decision thinks (`MAX_SECONDS`, or twice
+        `budget_s` if more). So a replay of any valid tape ends, and within minutes."""
         if not isinstance(marks, list):
             return False
+        longest = max(MAX_SECONDS, 2 * (budget_s or 0.0)) * TICKS_PER_SECOND
         last = -1
         for mark in marks:
             if not (isinstance(mark, list) and len(mark) == 2 and all(type(x) is int for x in mark)):
                 return False
             tick, reads = mark
-            if tick <= last or reads < 1:
+            if tick <= last or not 1 <= reads <= MAX_READS_PER_TICK or tick > longest:
                 return False
             last = tick
         return True
@@ -121,4 +133,4 @@ def running(tape: Tape) -> Iterator[Tape]:
         _CURRENT.reset(token)
 
 
-__all__ = ["TICKS_PER_SECOND", "TIME_UP", "Tape", "read", "running"]
+__all__ = ["MAX_READS_PER_TICK", "MAX_SECONDS", "TICKS_PER_SECOND", "TIME_UP", "Tape", "read", "running"]

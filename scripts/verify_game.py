@@ -61,8 +61,11 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         record = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # not JSON, not UTF-8, a number of thousands of digits
         print(f"Cannot read {argv[0]}: {exc}", file=sys.stderr)
+        return 2
+    except RecursionError:  # JSON nested deeper than Python reads it: no record is
+        print(f"Cannot read {argv[0]}: it is nested too deep to be a game record.", file=sys.stderr)
         return 2
     if not isinstance(record, dict):
         print(f"{argv[0]} is not a game record (a JSON object).", file=sys.stderr)

@@ -256,7 +256,7 @@ async def test_old_records_and_missing_decisions_are_said_plainly(tmp_path: Path
     old = {k: v for k, v in record.items() if k != "ai"} | {"format_version": 3}
     report = fairness.check(old, ai=True)
     assert report.ok and "➖ The AI (" in report.text() and "was not checked" in report.text(), report.text()
-    assert report.text().splitlines()[0].endswith("the AI's choices were not all checked (➖ below).")
+    assert report.text().splitlines()[0].endswith("none of the AI's choices was checked (➖ below).")
     decisions = record["ai"]["decisions"]
     assert len(decisions) >= 3
     gap = json.loads(json.dumps(record))
