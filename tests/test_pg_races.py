@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from data import db
 from data.db import away_key
 from play import StalePrompt
 from tests.benchrun import last_figures
@@ -20,6 +21,7 @@ from tests.pgraces import (
     SCENARIOS,
     World,
     assert_chained,
+    away_or_move,
     game,
     log_of,
     race,
@@ -27,6 +29,8 @@ from tests.pgraces import (
     wins,
 )
 
+LOCK_SHARED = "pg_try_advisory_xact_lock_shared(k)"  # the player's lock, as the store takes it
+STALLED_ROUNDS = 12  # rounds of the race whose move stalls before that lock (30 ms each)
 ROUNDS = 30  # rounds of each race: each takes a few hundredths of a second
 # Rounds of the slower races (a tournament set up each round), and what every round of each shows.
 RACES = {
@@ -150,6 +154,34 @@ async def test_a_start_refused_while_a_time_away_is_written_elsewhere_says_so(wo
         await other.close()  # and its lock with it
     match = await a.service.accept(channel, 20)
     assert match.turn_player_id == 10 and match.deadline == world.now + match.turn_seconds
+
+
+async def test_a_move_whose_backend_stalls_before_the_lock_misses_no_time_away(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`away_or_move` with the move's backend stalled for 30 ms just before it takes the waiting
+    player's lock: the away in the other process writes, reclocks and lets go of its lock within
+    that stall. The move must still see that time away (its read comes after the lock), in every
+    round. The stall is put into a copy of the store's own statements (the production path, only
+    slower at that one point); before the fix it went wrong in most rounds."""
+    stall = "pg_try_advisory_xact_lock_shared(k + 0 * length(CAST(pg_sleep(0.03) AS TEXT)))"
+    stalled = [
+        name
+        for name, sql in vars(db).items()
+        if isinstance(sql, str) and name.startswith("_") and LOCK_SHARED in sql
+    ]
+    assert stalled, "no statement of data/db.py takes the player's lock shared"
+    for name in stalled:
+        monkeypatch.setattr(db, name, getattr(db, name).replace(LOCK_SHARED, stall))
+    a, b = await world.start(2, seed=11)
+    rng = random.Random("stalled")
+    wrong = []
+    for n in range(STALLED_ROUNDS):
+        try:
+            await away_or_move(world, a, b, rng)
+        except AssertionError as exc:
+            wrong.append(f"round {n}: {exc}")
+    assert not wrong, f"wrong in {len(wrong)} of {STALLED_ROUNDS} rounds: {wrong[:3]}"
 
 
 def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
