@@ -236,25 +236,21 @@ _SELECT_ACTIONS = "SELECT * FROM actions WHERE match_id = ? ORDER BY seq"
 # A whole move as ONE statement, for a store that runs statements over a network (PostgreSQL): the
 # interaction check, the version-checked update of the changed fields (each `set_*` says whether
 # its field changes: no SQL is assembled from names), the log rows numbered after the last one,
-# and the owed board, in one round trip and one implicit transaction (a move that starts a clock
-# sends `_AWAY_GATE` before it, in one transaction: see below). Every part sees the same
-# snapshot; a concurrent move of the same match waits for its row lock, then finds the version
-# moved on and changes nothing. The last SELECT says what happened: the interaction was seen, the
-# match is missing or at another version, or the new row (`moved.*`).
+# and the owed board, in one round trip and one implicit transaction. Every part sees the same
+# snapshot (but the time away that `clocked` checks: below); a concurrent move of the same match
+# waits for its row lock, then finds the version moved on and changes nothing. The last SELECT
+# says what happened: the interaction was seen, the match is missing or at another version, or
+# the new row (`moved.*`).
 _MOVE = """
 WITH seen AS (
     SELECT EXISTS (
         SELECT 1 FROM actions WHERE interaction_id = CAST(:interaction_id AS BIGINT)
     ) AS seen
-), away_now AS (
-    SELECT COUNT(*) AS stretches, MAX(end_at) AS last_end FROM time_away
-    WHERE guild_id = CAST(:away_guild AS BIGINT) AND user_id = ANY(CAST(:away_users AS BIGINT[]))
-        AND end_at > :now
 ), clocked AS (
-    SELECT (NOT :check_away OR (
-        (SELECT stretches FROM away_now) = CAST(:away_count AS BIGINT)
-        AND (SELECT last_end FROM away_now) IS NOT DISTINCT FROM CAST(:away_last_end AS DOUBLE PRECISION)
-    )) AS as_seen
+    SELECT wargames_away_held(
+        CAST(:away_keys AS BIGINT[]), CAST(:away_guild AS BIGINT), CAST(:away_users AS BIGINT[]), :now,
+        CAST(:away_count AS BIGINT), CAST(:away_last_end AS DOUBLE PRECISION)
+    ) AS as_seen
 ), found AS (
     SELECT version FROM matches WHERE id = :id
 ), moved AS (
@@ -308,17 +304,18 @@ FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 # (`AwaySeen`). Another process's `away` or `back` writes that time away and then moves the clocks of
 # the player's games it reads; without a guard the two passed each other (the turn ran while the
 # player was away, or waited for one absence twice). `Database.holding_away` holds the player's
-# advisory lock from before the write until their clocks are moved. Such a move, and a game's start
-# (`start_match` with `AwaySeen`), first take that lock shared without waiting (`_AWAY_GATE`, a
-# statement of its own in their transaction), then check the time away is as they saw it
-# (`_MOVE`'s `away_now`, `_AWAY_AS_SEEN`) in a statement whose snapshot is taken after the lock is
-# held, so no `away` can be half written in it. So a move lands before the lock is taken (and the
-# reclock, reading the games afresh under it, moves its clock), or finds it taken, or comes after
-# and sees the rows written: those two change nothing but raise `AwayChanged`, and the clock is
-# computed again. Held until COMMIT, the lock keeps the next `away` waiting until the move or the
-# game is there for it to read. (In one statement the lock and the read cannot be ordered: its
-# snapshot is taken as it begins, and an `away` that wrote, reclocked and let go of its lock just
-# after that was missed by both; tests/test_pg_races.py stalls a move there.)
+# advisory lock from before the write until their clocks are moved. A move that starts a clock
+# takes that lock shared without waiting and checks the time away is as it saw it, in that order:
+# `_MOVE`'s `clocked` calls `wargames_away_held` (data/postgres.py), a VOLATILE function, whose read
+# of the time away takes a snapshot of its own after the lock is held (the statement's snapshot
+# was taken as it began, before the lock: an `away` that wrote, reclocked and let go of its lock in
+# between was missed by both; tests/test_pg_races.py stalls a move there). A game's start
+# (`start_match` with `AwaySeen`), and a move sent as several statements, do the same in two
+# statements of their transaction: `_AWAY_GATE`, then `_AWAY_AS_SEEN`, whose snapshot is taken
+# after it. So a move lands before the lock is taken (and the reclock, reading the games afresh
+# under it, moves its clock), or finds it taken, or comes after and sees the rows written: those
+# two change nothing but raise `AwayChanged`, and the clock is computed again. Held until COMMIT,
+# the lock keeps the next `away` waiting until the move or the game is there for it to read.
 _AWAY_GATE = """
 SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) AS open
 FROM (SELECT unnest(CAST(:away_keys AS BIGINT[])) AS k) AS keys
@@ -1093,10 +1090,9 @@ class Database:
                 match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board, away_seen
             )
             written = normalised.get("snapshot", _UNREAD)
-            gated = away_seen is not None
             try:
                 return await self._transact(
-                    lambda: _move(match_id, expected_version, interaction_id, params, written, gated)
+                    lambda: _move(match_id, expected_version, interaction_id, params, written)
                 )
             except AwayChanged:
                 assert away_seen is not None
@@ -1319,7 +1315,8 @@ class Database:
 
 def _away_params(away_seen: AwaySeen | None, now: float | None = None) -> dict[str, Any]:
     """The parameters naming what a clock assumed of time away (`AwaySeen`), for the statements
-    that check it (`_MOVE`, `_AWAY_GATE`, `_AWAY_AS_SEEN`); with `now`, the moment it was read at."""
+    that check it (`_MOVE`'s `wargames_away_held`, `_AWAY_GATE`, `_AWAY_AS_SEEN`); with `now`, the
+    moment it was read at."""
     users = list(away_seen.user_ids) if away_seen is not None else []
     params: dict[str, Any] = {
         "away_guild": away_seen.guild_id if away_seen is not None else None,
@@ -1353,7 +1350,6 @@ def _move_params(
         "players": [a.player_id for a in actions],
         "notations": [a.notation for a in actions],
         "ats": [now if a.at is None else float(a.at) for a in actions],
-        "check_away": away_seen is not None,
         **_away_params(away_seen),
     }
     for name in _MOVE_FIELDS:
@@ -1383,22 +1379,12 @@ def _away_held(match_id: int, expected_version: int, params: dict[str, Any]) -> 
 
 
 def _move(
-    match_id: int,
-    expected_version: int,
-    interaction_id: int | None,
-    params: dict[str, Any],
-    written: Any,
-    gated: bool = False,
+    match_id: int, expected_version: int, interaction_id: int | None, params: dict[str, Any], written: Any
 ) -> Transaction[Match]:
     """A move without a result as one statement (`_MOVE`), with the errors of the steps it folds.
-    `written` is the snapshot the move wrote (not parsed back from the row), if it wrote one.
-    A `gated` move (one that starts a clock from the time away it read) first takes the players'
-    locks shared in a statement of its own (`_AWAY_GATE`), in a transaction that holds them to its
-    COMMIT: `_MOVE` then reads the time away in a snapshot taken after them."""
-    if gated and not (yield one(_AWAY_GATE, params))["open"]:
-        raise AwayChanged(match_id, expected_version)
+    `written` is the snapshot the move wrote (not parsed back from the row), if it wrote one."""
     try:
-        row = yield one(_MOVE, params, alone=not gated)
+        row = yield one(_MOVE, params, alone=True)
     except Conflict as exc:
         if interaction_id is not None and exc.on == "actions.interaction_id":
             raise DuplicateInteraction(interaction_id) from None
