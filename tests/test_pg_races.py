@@ -14,6 +14,8 @@ import pytest
 
 from data import db, postgres
 from data.db import away_key
+from data.errors import AwayChanged
+from data.models import AwaySeen, Match, NewAction
 from play import StalePrompt
 from tests.benchrun import last_figures
 from tests.pgraces import (
@@ -183,6 +185,42 @@ async def test_a_move_whose_backend_stalls_before_the_lock_misses_no_time_away(
         except AssertionError as exc:
             wrong.append(f"round {n}: {exc}")
     assert not wrong, f"wrong in {len(wrong)} of {STALLED_ROUNDS} rounds: {wrong[:3]}"
+
+
+@pytest.mark.parametrize("way", ["one statement", "several statements"])
+async def test_a_clocked_move_is_stored_only_as_the_time_away_it_assumed(world: World, way: str) -> None:
+    """A move whose new clock assumed the waiting player's time away (`AwaySeen`) is stored by
+    neither of the store's ways (`_MOVE`; the statements a move with the crash hook sends) while
+    another process holds that player's lock (its `away` mid-way), nor when that time away is not
+    as assumed: nothing is written, `AwayChanged`. As assumed and unlocked, it is stored."""
+    (a,) = await world.start(1, seed=12)
+    channel = world.channel()
+    mover, version = await game(a, channel)
+    waiting = 20 if mover == 10 else 10
+    match, _ = await a.service.current(channel)
+    hook = None if way == "one statement" else (lambda: None)
+
+    async def store(count: int) -> Match:
+        return await a.db.commit_action(
+            match.id,
+            expected_version=version,
+            actions=[NewAction("pass", mover)],
+            away_seen=AwaySeen(GUILD, (waiting,), count, None),
+            before_commit=hook,
+        )
+
+    other = await asyncpg.connect(world.url)  # the other process's `away`, stalled mid-way
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", away_key(GUILD, waiting))
+        with pytest.raises(AwayChanged):
+            await store(0)
+    finally:
+        await other.close()  # and its lock with it
+    with pytest.raises(AwayChanged):
+        await store(1)  # one stretch of time away assumed, none there
+    assert await log_of(world, channel) == []
+    assert (await store(0)).version == version + 1
+    assert await log_of(world, channel) == ["pass"]
 
 
 def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
