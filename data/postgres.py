@@ -111,11 +111,11 @@ CREATE OR REPLACE FUNCTION wargames_away_held(
     seen_last_end DOUBLE PRECISION
 ) RETURNS BOOLEAN VOLATILE LANGUAGE plpgsql AS $body$
 DECLARE
-    open BOOLEAN;
+    locked BOOLEAN;
     held BOOLEAN;
 BEGIN
-    SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) INTO open FROM unnest(keys) AS k;
-    IF NOT open THEN
+    SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) INTO locked FROM unnest(keys) AS k;
+    IF NOT locked THEN
         RETURN FALSE;
     END IF;
     IF cardinality(users) = 0 THEN
