@@ -237,26 +237,20 @@ _SELECT_ACTIONS = "SELECT * FROM actions WHERE match_id = ? ORDER BY seq"
 # interaction check, the version-checked update of the changed fields (each `set_*` says whether
 # its field changes: no SQL is assembled from names), the log rows numbered after the last one,
 # and the owed board, in one round trip and one implicit transaction. Every part sees the same
-# snapshot; a concurrent move of the same match waits for its row lock, then finds the version
-# moved on and changes nothing. The last SELECT says what happened: the interaction was seen, the
-# match is missing or at another version, or the new row (`moved.*`).
+# snapshot (but the time away that `clocked` checks: below); a concurrent move of the same match
+# waits for its row lock, then finds the version moved on and changes nothing. The last SELECT
+# says what happened: the interaction was seen, the match is missing or at another version, or
+# the new row (`moved.*`).
 _MOVE = """
 WITH seen AS (
     SELECT EXISTS (
         SELECT 1 FROM actions WHERE interaction_id = CAST(:interaction_id AS BIGINT)
     ) AS seen
-), gate AS (
-    SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) AS open
-    FROM (SELECT unnest(CAST(:away_keys AS BIGINT[])) AS k) AS keys
-), away_now AS (
-    SELECT COUNT(*) AS stretches, MAX(end_at) AS last_end FROM time_away
-    WHERE guild_id = CAST(:away_guild AS BIGINT) AND user_id = ANY(CAST(:away_users AS BIGINT[]))
-        AND end_at > :now
 ), clocked AS (
-    SELECT (SELECT open FROM gate) AND (NOT :check_away OR (
-        (SELECT stretches FROM away_now) = CAST(:away_count AS BIGINT)
-        AND (SELECT last_end FROM away_now) IS NOT DISTINCT FROM CAST(:away_last_end AS DOUBLE PRECISION)
-    )) AS as_seen
+    SELECT wargames_away_held(
+        CAST(:away_keys AS BIGINT[]), CAST(:away_guild AS BIGINT), CAST(:away_users AS BIGINT[]), :now,
+        CAST(:away_count AS BIGINT), CAST(:away_last_end AS DOUBLE PRECISION)
+    ) AS as_seen
 ), found AS (
     SELECT version FROM matches WHERE id = :id
 ), moved AS (
@@ -310,17 +304,18 @@ FROM (SELECT 1) AS here LEFT JOIN moved ON TRUE
 # (`AwaySeen`). Another process's `away` or `back` writes that time away and then moves the clocks of
 # the player's games it reads; without a guard the two passed each other (the turn ran while the
 # player was away, or waited for one absence twice). `Database.holding_away` holds the player's
-# advisory lock from before the write until their clocks are moved; `_MOVE` takes it shared without
-# waiting (`gate`) and checks the time away is as the move saw it (`away_now`). So a move lands
-# before the lock is taken (and the reclock, reading the games afresh under it, moves its clock), or
-# finds it taken, or comes after and sees the rows written (a statement sees what committed before
-# it began): those two change nothing but raise `AwayChanged`, and the clock is computed again.
-# A game's start computes its first clock the same way (`start_match` with `AwaySeen`), and is held
-# to it in two statements of its transaction: the first takes the players' locks shared without
-# waiting, the second, whose snapshot is then taken with no `away` half written, reads their time
-# away. (In one statement the snapshot could be older than the lock; a start is rare enough to pay
-# a round trip for it.) Held until COMMIT, the lock keeps the next `away` waiting until the game is
-# there for it to read.
+# advisory lock from before the write until their clocks are moved. A move that starts a clock
+# takes that lock shared without waiting and checks the time away is as it saw it, in that order:
+# `_MOVE`'s `clocked` calls `wargames_away_held` (data/postgres.py), a VOLATILE function, whose read
+# of the time away takes a snapshot of its own after the lock is held (the statement's snapshot
+# was taken as it began, before the lock: an `away` that wrote, reclocked and let go of its lock in
+# between was missed by both; tests/test_pg_races.py stalls a move there). A game's start
+# (`start_match` with `AwaySeen`), and a move sent as several statements, do the same in two
+# statements of their transaction: `_AWAY_GATE`, then `_AWAY_AS_SEEN`, whose snapshot is taken
+# after it. So a move lands before the lock is taken (and the reclock, reading the games afresh
+# under it, moves its clock), or finds it taken, or comes after and sees the rows written: those
+# two change nothing but raise `AwayChanged`, and the clock is computed again. Held until COMMIT,
+# the lock keeps the next `away` waiting until the move or the game is there for it to read.
 _AWAY_GATE = """
 SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) AS open
 FROM (SELECT unnest(CAST(:away_keys AS BIGINT[])) AS k) AS keys
@@ -1005,10 +1000,8 @@ class Database:
         params = _away_params(away_seen, stamp) if gated else {}
 
         def start() -> Transaction[Match]:
-            if gated:  # the lock first (held to COMMIT), then a snapshot no `away` is writing into
-                gate = yield one(_AWAY_GATE, params)
-                if not gate["open"] or not (yield one(_AWAY_AS_SEEN, params))["as_seen"]:
-                    raise AwayChanged(match_id, expected_version)
+            if gated:
+                yield from _away_held(match_id, expected_version, params)
             changed = yield count(_SET_SEED_INPUTS, (seed_inputs, match_id, expected_version))
             if changed != 1:
                 current = yield one(_SELECT_MATCH, (match_id,))
@@ -1107,9 +1100,14 @@ class Database:
                     self._forget_person("away", (away_seen.guild_id, user))
                 raise
 
+        gated = away_seen is not None and self.shared
+        gate = _away_params(away_seen, stamp) if gated else {}
+
         def commit() -> Transaction[Match]:
             if interaction_id is not None and (yield one(_INTERACTION_SEEN, (interaction_id,))):
                 raise DuplicateInteraction(interaction_id)
+            if gated:  # as `start_match`
+                yield from _away_held(match_id, expected_version, gate)
             updated = yield from _apply(match_id, expected_version, normalised, stamp, result)
             row = yield one(_NEXT_SEQ, (match_id,))
             seq = int(row["seq"]) if row else 1
@@ -1137,7 +1135,13 @@ class Database:
                 before_commit()
             return updated
 
-        return await self._transact(commit)
+        try:
+            return await self._transact(commit)
+        except AwayChanged:
+            assert away_seen is not None
+            for user in away_seen.user_ids:  # read afresh for the clock computed again
+                self._forget_person("away", (away_seen.guild_id, user))
+            raise
 
     # -- the action log --
 
@@ -1311,7 +1315,8 @@ class Database:
 
 def _away_params(away_seen: AwaySeen | None, now: float | None = None) -> dict[str, Any]:
     """The parameters naming what a clock assumed of time away (`AwaySeen`), for the statements
-    that check it (`_MOVE`, `_AWAY_GATE`, `_AWAY_AS_SEEN`); with `now`, the moment it was read at."""
+    that check it (`_MOVE`'s `wargames_away_held`, `_AWAY_GATE`, `_AWAY_AS_SEEN`); with `now`, the
+    moment it was read at."""
     users = list(away_seen.user_ids) if away_seen is not None else []
     params: dict[str, Any] = {
         "away_guild": away_seen.guild_id if away_seen is not None else None,
@@ -1345,7 +1350,6 @@ def _move_params(
         "players": [a.player_id for a in actions],
         "notations": [a.notation for a in actions],
         "ats": [now if a.at is None else float(a.at) for a in actions],
-        "check_away": away_seen is not None,
         **_away_params(away_seen),
     }
     for name in _MOVE_FIELDS:
@@ -1364,6 +1368,14 @@ def _move_params(
             value = _float_opt(value)
         params[name] = value
     return params
+
+
+def _away_held(match_id: int, expected_version: int, params: dict[str, Any]) -> Transaction[None]:
+    """The time away a clock was computed from still holds (else `AwayChanged`): the players' locks
+    taken shared first (held to COMMIT), then their time away read in a snapshot taken after, in
+    which no `away` can be half written (`_AWAY_GATE`, `_AWAY_AS_SEEN`)."""
+    if not (yield one(_AWAY_GATE, params))["open"] or not (yield one(_AWAY_AS_SEEN, params))["as_seen"]:
+        raise AwayChanged(match_id, expected_version)
 
 
 def _move(

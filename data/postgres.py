@@ -99,6 +99,33 @@ _NOTIFY_TRIGGER = """
 CREATE OR REPLACE TRIGGER wargames_match_changed AFTER INSERT OR UPDATE ON matches
 FOR EACH ROW EXECUTE FUNCTION wargames_match_changed()
 """
+# Whether the time away a move's clock was computed from still holds (`_MOVE`'s `clocked`): the
+# players' locks taken shared without waiting (`Database.holding_away` holds them while an `away`
+# writes), then their time away read. A VOLATILE function's every query takes a snapshot of its own
+# (READ COMMITTED), so the read comes after the locks, whereas the calling statement's snapshot was
+# taken as it began: an `away` that wrote, reclocked and let go of its lock in between is seen here.
+# The locks last to the move's COMMIT. With no players (a move that starts no clock): TRUE.
+_AWAY_HELD_FUNCTION = """
+CREATE OR REPLACE FUNCTION wargames_away_held(
+    keys BIGINT[], guild BIGINT, users BIGINT[], since DOUBLE PRECISION, seen_count BIGINT,
+    seen_last_end DOUBLE PRECISION
+) RETURNS BOOLEAN VOLATILE LANGUAGE plpgsql AS $body$
+DECLARE
+    locked BOOLEAN;
+    held BOOLEAN;
+BEGIN
+    SELECT COALESCE(bool_and(pg_try_advisory_xact_lock_shared(k)), TRUE) INTO locked FROM unnest(keys) AS k;
+    IF NOT locked THEN
+        RETURN FALSE;
+    END IF;
+    IF cardinality(users) = 0 THEN
+        RETURN TRUE;
+    END IF;
+    SELECT COUNT(*) = seen_count AND MAX(end_at) IS NOT DISTINCT FROM seen_last_end INTO held
+    FROM time_away WHERE guild_id = guild AND user_id = ANY(users) AND end_at > since;
+    RETURN held;
+END $body$
+"""
 # The same for a player's time away and preferences, which the processes keep in memory: the store
 # announces its own writes after COMMIT, this speaks for every other writer (old and new rows, so
 # a row moved to another player is forgotten for both).
@@ -337,6 +364,7 @@ class PostgresDatabase(Database):
             await conn.execute(_NOTIFY_FUNCTION)
             await conn.execute(_NOTIFY_TRIGGER)
             await conn.execute(_PERSON_FUNCTION)
+            await conn.execute(_AWAY_HELD_FUNCTION)
             await conn.execute(_PEOPLE_EMPTIED_FUNCTION)
             for trigger in (*_PERSON_TRIGGERS, *_PEOPLE_EMPTIED_TRIGGERS):
                 # sql-check: module-level constants

@@ -12,7 +12,10 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from data import db, postgres
 from data.db import away_key
+from data.errors import AwayChanged
+from data.models import AwaySeen, Match, NewAction
 from play import StalePrompt
 from tests.benchrun import last_figures
 from tests.pgraces import (
@@ -20,6 +23,7 @@ from tests.pgraces import (
     SCENARIOS,
     World,
     assert_chained,
+    away_or_move,
     game,
     log_of,
     race,
@@ -27,6 +31,8 @@ from tests.pgraces import (
     wins,
 )
 
+LOCK_SHARED = "pg_try_advisory_xact_lock_shared(k)"  # the player's lock, as the store takes it
+STALLED_ROUNDS = 12  # rounds of the race whose move stalls before that lock (30 ms each)
 ROUNDS = 30  # rounds of each race: each takes a few hundredths of a second
 # Rounds of the slower races (a tournament set up each round), and what every round of each shows.
 RACES = {
@@ -150,6 +156,71 @@ async def test_a_start_refused_while_a_time_away_is_written_elsewhere_says_so(wo
         await other.close()  # and its lock with it
     match = await a.service.accept(channel, 20)
     assert match.turn_player_id == 10 and match.deadline == world.now + match.turn_seconds
+
+
+async def test_a_move_whose_backend_stalls_before_the_lock_misses_no_time_away(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`away_or_move` with the move's backend stalled for 30 ms just before it takes the waiting
+    player's lock: the away in the other process writes, reclocks and lets go of its lock within
+    that stall. The move must still see that time away (its read comes after the lock), in every
+    round. The stall is put into a copy of the store's own statements and function (the production
+    path, only slower at that one point); before the fix it went wrong in most rounds."""
+    stall = "pg_try_advisory_xact_lock_shared(k + 0 * length(CAST(pg_sleep(0.03) AS TEXT)))"
+    stalled = [
+        (module, name)
+        for module in (db, postgres)
+        for name, sql in vars(module).items()
+        if isinstance(sql, str) and name.startswith("_") and LOCK_SHARED in sql
+    ]
+    assert (postgres, "_AWAY_HELD_FUNCTION") in stalled, "the move's lock is not where it was"
+    for module, name in stalled:  # the processes started below create the function so stalled
+        monkeypatch.setattr(module, name, getattr(module, name).replace(LOCK_SHARED, stall))
+    a, b = await world.start(2, seed=11)
+    rng = random.Random("stalled")
+    wrong = []
+    for n in range(STALLED_ROUNDS):
+        try:
+            await away_or_move(world, a, b, rng)
+        except AssertionError as exc:
+            wrong.append(f"round {n}: {exc}")
+    assert not wrong, f"wrong in {len(wrong)} of {STALLED_ROUNDS} rounds: {wrong[:3]}"
+
+
+@pytest.mark.parametrize("way", ["one statement", "several statements"])
+async def test_a_clocked_move_is_stored_only_as_the_time_away_it_assumed(world: World, way: str) -> None:
+    """A move whose new clock assumed the waiting player's time away (`AwaySeen`) is stored by
+    neither of the store's ways (`_MOVE`; the statements a move with the crash hook sends) while
+    another process holds that player's lock (its `away` mid-way), nor when that time away is not
+    as assumed: nothing is written, `AwayChanged`. As assumed and unlocked, it is stored."""
+    (a,) = await world.start(1, seed=12)
+    channel = world.channel()
+    mover, version = await game(a, channel)
+    waiting = 20 if mover == 10 else 10
+    match, _ = await a.service.current(channel)
+    hook = None if way == "one statement" else (lambda: None)
+
+    async def store(count: int) -> Match:
+        return await a.db.commit_action(
+            match.id,
+            expected_version=version,
+            actions=[NewAction("pass", mover)],
+            away_seen=AwaySeen(GUILD, (waiting,), count, None),
+            before_commit=hook,
+        )
+
+    other = await asyncpg.connect(world.url)  # the other process's `away`, stalled mid-way
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", away_key(GUILD, waiting))
+        with pytest.raises(AwayChanged):
+            await store(0)
+    finally:
+        await other.close()  # and its lock with it
+    with pytest.raises(AwayChanged):
+        await store(1)  # one stretch of time away assumed, none there
+    assert await log_of(world, channel) == []
+    assert (await store(0)).version == version + 1
+    assert await log_of(world, channel) == ["pass"]
 
 
 def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
