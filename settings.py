@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.ai_check import budget_valid
+from engine.tape import MAX_SECONDS
+
 DEFAULT_DATA_DIR = "data"
 DATABASE_NAME = "wargames.db"
 # Where the one-game bot kept its database: still used if it is there and the new name is not, so an
@@ -103,6 +106,19 @@ def _float(text: str | None, name: str, default: float | None) -> float | None:
         raise SystemExit(f"{name} must be a number of seconds, not {text!r}") from None
 
 
+def _ai_budget(text: str | None) -> float | None:
+    """The AI's think time a decision, if the admin sets one: the record of every decision holds
+    it, and a checker replays only a budget above nothing and at most a minute (docs/fairness.md,
+    "Checking the AI"), so a bot given another would play games nobody could check."""
+    budget = _float(text, "AI_BUDGET_SECONDS", None)
+    if not budget_valid(budget):
+        raise SystemExit(
+            f"AI_BUDGET_SECONDS must be more than 0 and at most {MAX_SECONDS:g} seconds, not {budget:g}. "
+            "Leave it empty for each AI level's own think time."
+        )
+    return budget
+
+
 def _count(text: str | None, name: str, default: int) -> int:
     if text is None or not text.strip():
         return default
@@ -178,7 +194,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         dev_guild_id=_int_or_none(env.get("DEV_GUILD_ID"), "DEV_GUILD_ID"),
         log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
         sweep_seconds=max(5.0, sweep or 60.0),
-        ai_budget_seconds=_float(env.get("AI_BUDGET_SECONDS"), "AI_BUDGET_SECONDS", None),
+        ai_budget_seconds=_ai_budget(env.get("AI_BUDGET_SECONDS")),
         render_processes=_count(
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0
         ),

@@ -135,3 +135,23 @@ def test_shards_and_the_database_url_are_read_and_checked(clean_env: Path) -> No
     ):
         with pytest.raises(SystemExit, match=says):
             load_settings(env)
+
+
+def test_the_ais_think_time_is_one_a_checker_can_replay(clean_env: Path) -> None:
+    """Every AI decision's record holds the bot's budget, and the AI check replays only one above
+    nothing and at most a minute: a bot started with another would play games nobody could check,
+    so it does not start (docs/fairness.md, "Checking the AI")."""
+    assert load_settings({}).ai_budget_seconds is None  # each level's own
+    assert load_settings({"AI_BUDGET_SECONDS": " 2.5 "}).ai_budget_seconds == 2.5
+    assert load_settings({"AI_BUDGET_SECONDS": "60"}).ai_budget_seconds == 60.0
+    for text, says in (
+        ("0", "not 0"),
+        ("-1", "not -1"),
+        ("61", "not 61"),
+        ("inf", "not inf"),
+        ("nan", "not nan"),
+    ):
+        with pytest.raises(SystemExit, match=f"at most 60 seconds, {says}. Leave it empty"):
+            load_settings({"AI_BUDGET_SECONDS": text})
+    with pytest.raises(SystemExit, match="must be a number of seconds, not 'soon'"):
+        load_settings({"AI_BUDGET_SECONDS": "soon"})
