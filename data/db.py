@@ -799,6 +799,18 @@ class Database:
         """Run the transaction `work()` whole or not at all; the caller hears back after COMMIT."""
         raise NotImplementedError
 
+    async def _transact_clocked(self, work: Callable[[], Transaction[T]], away_seen: AwaySeen | None) -> T:
+        """`_transact` for a write whose clock was computed from the time away `away_seen`: if the
+        store finds it changed (`AwayChanged`), what memory holds of it is dropped, so that the
+        clock is computed again from the store's rows."""
+        try:
+            return await self._transact(work)
+        except AwayChanged:
+            assert away_seen is not None
+            for user in away_seen.user_ids:
+                self._forget_person("away", (away_seen.guild_id, user))
+            raise
+
     async def _query(self, sql: str, params: Any = ()) -> list[Any]:
         """One statement outside any transaction: its rows."""
         raise NotImplementedError
@@ -1010,13 +1022,7 @@ class Database:
                 raise StaleVersion(match_id, expected_version, current["version"])
             return (yield from _apply(match_id, expected_version, normalised, stamp, None))
 
-        try:
-            return await self._transact(start)
-        except AwayChanged:
-            assert away_seen is not None
-            for user in away_seen.user_ids:  # read afresh for the clock computed again
-                self._forget_person("away", (away_seen.guild_id, user))
-            raise
+        return await self._transact_clocked(start, away_seen)
 
     async def finish_match(
         self,
@@ -1090,15 +1096,9 @@ class Database:
                 match_id, expected_version, normalised, actions, interaction_id, stamp, owe_board, away_seen
             )
             written = normalised.get("snapshot", _UNREAD)
-            try:
-                return await self._transact(
-                    lambda: _move(match_id, expected_version, interaction_id, params, written)
-                )
-            except AwayChanged:
-                assert away_seen is not None
-                for user in away_seen.user_ids:  # read afresh for the clock computed again
-                    self._forget_person("away", (away_seen.guild_id, user))
-                raise
+            return await self._transact_clocked(
+                lambda: _move(match_id, expected_version, interaction_id, params, written), away_seen
+            )
 
         gated = away_seen is not None and self.shared
         gate = _away_params(away_seen, stamp) if gated else {}
@@ -1135,13 +1135,7 @@ class Database:
                 before_commit()
             return updated
 
-        try:
-            return await self._transact(commit)
-        except AwayChanged:
-            assert away_seen is not None
-            for user in away_seen.user_ids:  # read afresh for the clock computed again
-                self._forget_person("away", (away_seen.guild_id, user))
-            raise
+        return await self._transact_clocked(commit, away_seen)
 
     # -- the action log --
 
