@@ -300,7 +300,9 @@ def findings(
         draws = sum(r.kind == DRAW for r in good)
         text = (
             f"{who}: {_count(len(good), 'decision')} replayed from its side's view alone, with the "
-            "seed the game key gives, and each is what the bot played"
+            "seed the game key gives, and "
+            + ("it is" if len(good) == 1 else "each is")
+            + " what the bot played"
             + (f" ({_count(draws, 'answer')} to a draw offer among them)" if draws else "")
             + "."
         )

@@ -378,3 +378,14 @@ async def test_a_correspondence_game_verifies(tmp_path: Path) -> None:
     assert {d["level"] for d in record["ai"]["decisions"]} == {"correspondence"}
     report = fairness.check(record, ai=True)
     assert report.ok and report.ai_checked, report.text()
+
+
+async def test_a_single_decision_is_said_in_the_singular(tmp_path: Path) -> None:
+    """'1 decision replayed …, and each is what the bot played' read oddly: one is 'it'."""
+    svc = await service(tmp_path / "g.db", 3)
+    match_id = await ai_game(svc, "blockwars", "easy", plies=1, seed=1)
+    record = await record_of(svc, match_id)
+    assert len(record["ai"]["decisions"]) == 1  # Alice moved, the AI answered, and she resigned
+    said = fairness.check(record, ai=True).text()
+    assert "1 decision replayed from its side's view alone" in said
+    assert ", and it is what the bot played." in said and "each is" not in said
