@@ -1,12 +1,15 @@
-"""What the AI's decisions need to be replayed by anyone (migration 0012, docs/fairness.md "Checking
-the AI"): per decision, its level, the budget it was given and its clock. A file of its own, as the
-tournaments' queries are: one idea, kept out of the match queries."""
+"""What the AI's decisions need to be replayed by anyone (migrations 0012 and 0013, docs/fairness.md
+"Checking the AI"): per decision, its level, the budget it was given and its clock. A file of its
+own, as the tournaments' queries are: one idea, kept out of the match queries."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from data.db import Database, Transaction, count
+
+LEGACY = 0  # the interaction id of a decision written before migration 0013
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,14 +21,25 @@ class AiDecision:
     level: str
     budget_s: float | None
     clock: str | None  # JSON [[tick, reads], ...] (engine/tape.py); None for a draw answer
+    # The id its command is stored under (`actions.interaction_id`), which ties the action that was
+    # played to the decision that made it when two processes decided the same action (`new_id`).
+    interaction_id: int
+
+
+def new_id() -> int:
+    """A decision's interaction id: negative, so never a Discord interaction's (a snowflake is
+    positive), and random, so two processes deciding at once never draw the same one (62 bits)."""
+    return -1 - secrets.randbits(62)
 
 
 _WRITE = """
-INSERT INTO ai_decisions (match_id, n, kind, level, budget_s, clock) VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (match_id, n) DO UPDATE SET kind = excluded.kind, level = excluded.level,
-    budget_s = excluded.budget_s, clock = excluded.clock
+INSERT INTO ai_decisions (match_id, n, interaction_id, kind, level, budget_s, clock)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 """
-_READ = "SELECT n, kind, level, budget_s, clock FROM ai_decisions WHERE match_id = ? ORDER BY n"
+_READ = """
+SELECT n, interaction_id, kind, level, budget_s, clock FROM ai_decisions WHERE match_id = ?
+ORDER BY n, interaction_id
+"""
 
 
 class AiDecisionStore:
@@ -35,9 +49,12 @@ class AiDecisionStore:
         self.db = db
 
     async def write(self, match_id: int, decision: AiDecision) -> None:
-        """Keep a decision before its action is stored (a later one at the same number replaces it)."""
+        """Keep a decision before its action is stored: every one, whichever process made it (the
+        record takes the one whose id the stored action carries)."""
         d = decision
-        params = (match_id, d.n, d.kind, d.level, d.budget_s, d.clock)
+        if d.interaction_id >= LEGACY:
+            raise ValueError("a decision needs its own negative interaction id (new_id)")
+        params = (match_id, d.n, d.interaction_id, d.kind, d.level, d.budget_s, d.clock)
 
         def write() -> Transaction[None]:
             yield count(_WRITE, params)
@@ -45,6 +62,7 @@ class AiDecisionStore:
         await self.db._transact(write)
 
     async def decisions(self, match_id: int) -> list[AiDecision]:
+        """Every decision kept for the match, those whose action never came included."""
         rows = await self.db._query(_READ, (match_id,))
         return [
             AiDecision(
@@ -53,9 +71,10 @@ class AiDecisionStore:
                 str(r["level"]),
                 None if r["budget_s"] is None else float(r["budget_s"]),
                 None if r["clock"] is None else str(r["clock"]),
+                int(r["interaction_id"]),
             )
             for r in rows
         ]
 
 
-__all__ = ["AiDecision", "AiDecisionStore"]
+__all__ = ["LEGACY", "AiDecision", "AiDecisionStore", "new_id"]

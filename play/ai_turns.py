@@ -10,7 +10,7 @@ from data import (
     MatchNotFound,
     Status,
 )
-from data.ai_decisions import AiDecision, AiDecisionStore
+from data.ai_decisions import AiDecision, AiDecisionStore, new_id
 from engine.ai_check import DRAW, MOVE, ai_seed
 from engine.errors import IllegalAction
 from engine.meta import DRAW_DECLINE
@@ -105,13 +105,21 @@ class AiTurns(Moves):
             seed = match.seed ^ (match.version * 7919) if n is None else ai_seed(engine_seed(match), n)
             clock: list[list[int]] = []
             notation = await self.thinker.choose(match.game, view, level, seed, budget_s, clock=clock)
+            decided: int | None = None  # the id its command is stored under, naming this decision
             if n is not None:  # kept before the action, so that every action of the AI has its own
-                decision = AiDecision(n, MOVE, level, budget_s, json.dumps(clock, separators=(",", ":")))
+                decided = new_id()
+                tape = json.dumps(clock, separators=(",", ":"))
+                decision = AiDecision(n, MOVE, level, budget_s, tape, decided)
                 await AiDecisionStore(self.db).write(match.id, decision)
             try:
                 played.append(
                     await self.act(
-                        channel_id, ai_id, notation, expected_version=match.version, match_id=match.id
+                        channel_id,
+                        ai_id,
+                        notation,
+                        interaction_id=decided,
+                        expected_version=match.version,
+                        match_id=match.id,
                     )
                 )
             except StalePrompt:
@@ -156,14 +164,17 @@ class AiTurns(Moves):
         accept = await self.thinker.accepts_draw(match.game, state.view(side), seed)
         if not accept and await self.channel_view(match) is not None:
             return None
+        decided: int | None = None
         if n is not None:
             level = match.ai_level or game_of(match).ai.default
-            await AiDecisionStore(self.db).write(match.id, AiDecision(n, DRAW, level, None, None))
+            decided = new_id()
+            await AiDecisionStore(self.db).write(match.id, AiDecision(n, DRAW, level, None, None, decided))
         try:
             return await self.act(
                 channel_id,
                 ai_id,
                 "accept draw" if accept else "decline draw",
+                interaction_id=decided,
                 expected_version=match.version,
                 match_id=match.id,
             )

@@ -13,7 +13,7 @@ import json
 from typing import Any, Protocol
 
 from data import Database, Match, MatchNotFound, Seal, Status
-from data.ai_decisions import AiDecisionStore
+from data.ai_decisions import LEGACY, AiDecisionStore
 from data.tournaments import Tournament, TournamentStatus, TournamentStore
 from engine import chance, fairness, registry
 from play import undo
@@ -192,7 +192,7 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     if match.chance_version == 2:
         out.update(commitment=match.seed_commitment, secret=match.seed_secret, inputs=inputs_of(match))
         if match.ai_player_id is not None:
-            out["ai"] = await _ai_decisions(service.db, match, log)
+            out["ai"] = await _ai_decisions(service.db, match)
         sealed_by = await _tournament_seal(service.db, match)
         if sealed_by is not None:
             out["tournament"] = sealed_by
@@ -207,11 +207,22 @@ async def record(service: MatchService, match: Match) -> dict[str, Any]:
     return out
 
 
-async def _ai_decisions(db: Database, match: Match, log: list[tuple[str, str, int | None]]) -> dict[str, Any]:
+async def _ai_decisions(db: Database, match: Match) -> dict[str, Any]:
     """What replaying the AI's decisions needs (docs/fairness.md, "Checking the AI"): for each of its
     actions, the level, the budget it was given and the clock its thinking read. Its seeds are not
-    here: each comes from the game key and the action's number (`engine.ai_check.ai_seed`)."""
-    theirs = {n for n, (_, _, player) in enumerate(log, 1) if player == match.ai_player_id}
+    here: each comes from the game key and the action's number (`engine.ai_check.ai_seed`).
+
+    Each action takes the decision whose interaction id it was stored under, not merely one of its
+    number: two processes may both have decided it, and only one's action was stored (migration
+    0013). An action stored before that migration carries no id and takes the row kept for its
+    number then; a decision no action carries (the game moved on while it thought) is no decision."""
+    rows = undo.effective(await db.actions(match.id))  # the log's rows, numbered as the record's
+    kept = {(d.n, d.interaction_id): d for d in await AiDecisionStore(db).decisions(match.id)}
+    made = [
+        kept.get((n, LEGACY if row.interaction_id is None else row.interaction_id))
+        for n, row in enumerate(rows, 1)
+        if row.player_id is not None and row.player_id == match.ai_player_id
+    ]
     return {
         "side": match.side_of(match.ai_player_id) if match.ai_player_id is not None else None,
         "seeds": "HMAC-SHA256(key = K, message = 'ai:<n>'), its first 8 bytes",
@@ -223,8 +234,8 @@ async def _ai_decisions(db: Database, match: Match, log: list[tuple[str, str, in
                 "budget_s": d.budget_s,
                 "clock": None if d.clock is None else json.loads(d.clock),
             }
-            for d in await AiDecisionStore(db).decisions(match.id)
-            if d.n in theirs  # a decision whose action was never stored (the game moved on) is no decision
+            for d in made
+            if d is not None
         ],
     }
 

@@ -38,7 +38,7 @@ async def close_databases():
         await OPENED.pop().close()
 
 
-async def service(where: Path, seed: int) -> MatchService:
+async def service(where: Path | str, seed: int) -> MatchService:
     db = await Database.open(where, clock=Clock())
     OPENED.append(db)
     return MatchService(db, clock=Clock(), rng=random.Random(seed))

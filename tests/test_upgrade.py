@@ -12,14 +12,21 @@ import random
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from data import Database, Status, load_migrations
-from engine import registry
+from data.ai_decisions import LEGACY, AiDecision, AiDecisionStore
+from data.db import Transaction, count
+from engine import fairness, registry, search
 from play import MatchService
 from play.tournament import TournamentService
 from render.standings import Row, standings_png
+from tests.clock import Clock
+from tests.test_ai_verify import AI, CHANNEL, META, record_of
+from tests.test_ai_verify import ALICE as PLAYER
+from tests.test_ai_verify import GUILD as AI_GUILD
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pre_platform.db"
 GUILD = 10
@@ -215,3 +222,101 @@ async def test_a_tournament_running_across_the_upgrade_adds_its_new_games_as_rec
         # a replay of round 2 from the ratings at the start (what the bot of migration 7 showed)
         # would have given the wanderer 16: they came to the game rated lower than that
         assert real[wanderer] > 16.5
+
+
+# --- an AI game whose decisions were kept before migration 13 (one row per action number) ---------
+
+# The statement the bot of migration 12 kept a decision with: under its action's number alone.
+_WRITE_12 = """
+INSERT INTO ai_decisions (match_id, n, kind, level, budget_s, clock) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (match_id, n) DO UPDATE SET kind = excluded.kind, level = excluded.level,
+    budget_s = excluded.budget_s, clock = excluded.clock
+"""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store with no migration applied yet: a new SQLite file, or an empty PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    url: str = request.getfixturevalue("pg_empty_url")
+    return url
+
+
+async def _plies(svc: MatchService, rng: random.Random, count: int) -> None:
+    """Alice plays seeded random legal actions and the AI answers, `count` times (or to the end)."""
+    for _ in range(count):
+        match, state = await svc.latest(CHANNEL)
+        if not match.status.is_open or state is None:
+            return
+        me = match.side_of(PLAYER)
+        if me in state.to_act():
+            legal = [a for a in state.legal_actions(me) if not str(a).startswith(META)]
+            await svc.act(CHANNEL, PLAYER, str(rng.choice(legal)))
+        await svc.ai_turns(CHANNEL)
+
+
+async def test_an_ai_game_begun_before_migration_13_verifies_after_it(
+    empty_store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game against the AI begun by the bot of migration 12 (its decisions kept one per action
+    number, its commands stored under no id) and finished after the upgrade: the record carries a
+    decision for every action of the AI, those of before the upgrade and after, and verifies."""
+    twelve = tmp_path / "migrations_12"
+    twelve.mkdir()
+    for number, path in load_migrations():
+        if number <= 12:
+            shutil.copy(path, twelve / path.name)
+
+    async def write_12(self: AiDecisionStore, match_id: int, d: AiDecision) -> None:
+        params = (match_id, d.n, d.kind, d.level, d.budget_s, d.clock)
+
+        def write() -> Transaction[None]:
+            yield count(_WRITE_12, params)
+
+        await self.db._transact(write)
+
+    rng = random.Random(13)
+    async with Database.open(empty_store, clock=Clock(), migrations_dir=twelve) as db:
+        assert await db.schema_version() == 12
+        svc = MatchService(db, clock=Clock(), rng=random.Random(13))
+        act = svc.act
+
+        async def act_12(*args: Any, interaction_id: int | None = None, **kw: Any) -> Any:
+            return await act(*args, **kw)
+
+        monkeypatch.setattr(AiDecisionStore, "write", write_12)
+        monkeypatch.setattr(svc, "act", act_12)
+        match = await svc.challenge(
+            game="blockwars",
+            guild_id=AI_GUILD,
+            channel_id=CHANNEL,
+            challenger_id=PLAYER,
+            opponent_id=AI,
+            opponent_is_bot=True,
+            ai_level="easy",
+            entropy=13,
+        )
+        await svc.ai_turns(CHANNEL)
+        await _plies(svc, rng, 5)
+        monkeypatch.undo()
+    for memory in search.memories:  # a restart: the AI's memories gone
+        memory.clear()
+    async with Database.open(empty_store, clock=Clock()) as db:
+        assert await db.schema_version() == len(load_migrations())
+        before = await AiDecisionStore(db).decisions(match.id)
+        assert before and {d.interaction_id for d in before} == {LEGACY}
+        svc = MatchService(db, clock=Clock(), rng=random.Random(14))
+        await _plies(svc, rng, 5)
+        match, _ = await svc.latest(CHANNEL)
+        if match.status.is_open:
+            await svc.act(CHANNEL, PLAYER, "resign")
+        after = await AiDecisionStore(db).decisions(match.id)
+        record = await record_of(svc, match.id)
+    theirs = [a["n"] for a in record["actions"] if a["player_id"] == AI]
+    assert [d["n"] for d in record["ai"]["decisions"]] == theirs
+    old = {d.n for d in before}
+    assert old & set(theirs) and set(theirs) - old  # decisions of both sides of the upgrade
+    assert {d.n for d in after if d.interaction_id != LEGACY} >= set(theirs) - old
+    report = fairness.check(record, ai=True)
+    assert report.ok and report.ai_checked, report.text()
