@@ -403,9 +403,9 @@ def test_ctrl_c_clears_a_half_typed_line_and_ctrl_d_leaves(tmp_path: Path) -> No
     assert "Traceback" not in text
 
 
-async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> None:
-    """`decline` during a pending dogfight declines the dogfight (it used to be taken for declining
-    the long-accepted challenge: "the game has started")."""
+async def before_a_dogfight(tmp_path: Path) -> tuple[Console, io.StringIO]:
+    """A console whose Block Wars game has Alice's Germans to attack e4 from e5, the decks stacked
+    so that the attack leaves Bob's Canadians a dogfight to answer."""
     from engine.blockwars.position import build
 
     console, out = await open_console(tmp_path)
@@ -422,6 +422,13 @@ async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> 
         turn_player_id=match.sides["germans"],
     )
     console.service.forget(console.channel_id)
+    return console, out
+
+
+async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> None:
+    """`decline` during a pending dogfight declines the dogfight (it used to be taken for declining
+    the long-accepted challenge: "the game has started")."""
+    console, out = await before_a_dogfight(tmp_path)
     assert await console.run_lines(["/as alice", "/blockwars attack e5xe4", "/as bob", "decline"]) == 0
     text = out.getvalue()
     assert "The Canadians declined the dogfight" in text
@@ -433,22 +440,7 @@ async def test_not_your_turn_quotes_the_other_players_prompt_as_theirs(tmp_path:
     """Bob acted while Alice must say where her aircraft strafes, and was told "The game waits for
     this:" then Alice's prompt, "your aircraft …", as if the aircraft were his. The refusal names
     whom the game waits for and quotes their prompt as theirs."""
-    from engine.blockwars.position import build
-
-    console, out = await open_console(tmp_path)
-    await console.run_lines(START)
-    match, _ = await console.service.current(console.channel_id)
-    state = build(
-        {"e5": "G", "e4": "C", "a8": "G", "h1": "C"},
-        decks={Side.GERMANS: ["JH", "9S"], Side.CANADIANS: ["5C", "3D"]},
-    )
-    await console.service.db.update_match(
-        match.id,
-        expected_version=match.version,
-        snapshot=state.to_json(),
-        turn_player_id=match.sides["germans"],
-    )
-    console.service.forget(console.channel_id)
+    console, out = await before_a_dogfight(tmp_path)
     lines = ["/as alice", "/blockwars attack e5xe4", "/as bob", "decline", "/blockwars move h1-h2"]
     await console.run_lines(lines)
     text = out.getvalue()
