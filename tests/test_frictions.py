@@ -334,8 +334,8 @@ async def test_a_unit_destroyed_on_its_back_row_says_it_had_no_square_to_retreat
     (board,) = [m for m in played.messages if m.attachments]  # hers alone while her turn goes on
     assert "retreats off the board" not in board.content
     assert (
-        "Infantry on d8 destroyed (no square to retreat to: the board ends behind it, and each "
-        "square beside it is taken or next to an enemy)"
+        "German Infantry on d8 is destroyed (no square to retreat to: the board ends behind it, and "
+        "each square beside it is taken or next to an enemy)"
     ) in board.content
 
 

@@ -110,17 +110,28 @@ class Moved(Event):
     unit: str
     src: str
     dst: str
+    title: str = ""  # "Germans": whose move it is (a record written before it was kept has none)
 
     def text(self, viewer: str | None = None) -> str:
+        if not self.title:
+            return f"{self.unit} {self.src}-{self.dst}"
+        return f"the {self.title} move {self.unit} {self.src}-{self.dst}"
+
+    @property
+    def step(self) -> str:
+        """The move without its side, for a list of one side's moves: "Infantry e4-e5"."""
         return f"{self.unit} {self.src}-{self.dst}"
 
 
 @dataclass(frozen=True, slots=True)
 class MovesDone(Event):
     side: str
+    title: str = ""
 
     def text(self, viewer: str | None = None) -> str:
-        return "moves done"
+        if not self.title:
+            return "moves done"
+        return f"the {self.title} are done moving"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,11 +148,18 @@ class Hit(Event):
     damage: int
     total: int
     defense: int
+    adjective: str = ""  # "German": the attacker's side (a record written before it was kept has none)
+    foe: str = ""  # "British": the target's side
 
     def text(self, viewer: str | None = None) -> str:
+        tally = (
+            f"{self.damage} damage ({min(self.total, self.defense)} of {self.defense} this turn)"  # not "1/3"
+        )
+        if not self.adjective:
+            return f"{self.unit} {self.src}x{self.dst} ({self.target}): {tally}"
         return (
-            f"{self.unit} {self.src}x{self.dst} ({self.target}): {self.damage} damage "
-            f"({min(self.total, self.defense)} of {self.defense} this turn)"  # not "1/3"
+            f"the {self.adjective} {self.unit} on {self.src} {agree(self.unit, 'hits', 'hit')} the "
+            f"{self.foe} {self.target} on {self.dst}: {tally}"
         )
 
 
@@ -168,10 +186,12 @@ class Retreated(Event):
     src: str
     dst: str
     how: str  # "chosen", "only square", "automatic"
+    adjective: str = ""  # "German": whose unit (a record written before it was kept has none)
 
     def text(self, viewer: str | None = None) -> str:
         extra = {"only square": " (the only square)", "automatic": " (automatic)"}.get(self.how, "")
-        return f"{self.unit} {agree(self.unit, 'retreats', 'retreat')} from {self.src} to {self.dst}{extra}"
+        unit = f"the {self.adjective} {self.unit}" if self.adjective else self.unit
+        return f"{unit} {agree(self.unit, 'retreats', 'retreat')} from {self.src} to {self.dst}{extra}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +200,7 @@ class Destroyed(Event):
     unit: str
     src: str
     why: str  # "double whammy", "no retreat", "off the board", "base"
+    adjective: str = ""  # "German" (a record written before it was kept has none)
 
     weight: ClassVar[Weight] = Weight.CHANGED
 
@@ -202,7 +223,10 @@ class Destroyed(Event):
             "base": "a base cannot retreat",
             "cannot move": "a unit that cannot move cannot retreat",
         }.get(self.why, self.why)
-        return f"{self.unit} on {self.src} destroyed ({words})"
+        if not self.adjective:
+            return f"{self.unit} on {self.src} destroyed ({words})"
+        is_ = agree(self.unit, "is", "are")
+        return f"the {self.adjective} {self.unit} on {self.src} {is_} destroyed ({words})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +236,12 @@ class BecameElite(Event):
     side: str
     unit: str
     src: str
+    adjective: str = ""  # "German" (a record written before it was kept has none)
 
     def text(self, viewer: str | None = None) -> str:
         has, becomes = agree(self.unit, "has", "have"), agree(self.unit, "becomes", "become")
-        return f"{self.unit} on {self.src} {has} helped destroy 5 units and {becomes} Elite"
+        unit = f"the {self.adjective} {self.unit}" if self.adjective else self.unit
+        return f"{unit} on {self.src} {has} helped destroy 5 units and {becomes} Elite"
 
 
 @dataclass(frozen=True, slots=True)

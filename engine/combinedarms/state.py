@@ -788,7 +788,7 @@ class State:
             if self.step != MOVE:
                 raise IllegalAction("The move phase is already over; `end` ends your turn.", [A.END])
             self.step = ATTACK
-            events.append(MovesDone(self.sides[who]))
+            events.append(MovesDone(self.sides[who], self.title(who)))
         elif isinstance(action, A.End):
             self._end_turn(events)
         elif isinstance(action, A.Retreat):
@@ -852,7 +852,7 @@ class State:
             raise IllegalAction(self._why_not_there(uid, dst), self._unit_moves(uid)[:6])
         self._relocate(uid, dst)
         self.moved.add(uid)
-        events.append(Moved(self.sides[who], self.unit_name(uid), action.src, action.dst))
+        events.append(Moved(self.sides[who], self.unit_name(uid), action.src, action.dst, self.title(who)))
         self.trail.append(["move", self.sides[who], action.src, action.dst])
         self._cities_taken(who, dst, events)
 
@@ -900,7 +900,7 @@ class State:
             raise IllegalAction(self._why_no_attack(uid, target), self._attack_hints(uid))
         if self.step == MOVE:  # an attack closes the move phase (R8)
             self.step = ATTACK
-            events.append(MovesDone(self.sides[who]))
+            events.append(MovesDone(self.sides[who], self.title(who)))
         dmg = self.damage_of(uid, target)
         self.attacked.add(uid)
         self.helpers.setdefault(target, set()).add(uid)
@@ -916,6 +916,8 @@ class State:
                 dmg,
                 self.u_dmg[target],
                 d,
+                self.adjective(who),
+                self.adjective(1 - who),
             )
         )
         self.trail.append(["hit", self.sides[who], action.src, action.dst])
@@ -989,7 +991,11 @@ class State:
         self.u_dmg[uid] = 0  # (R13): a unit that fell back starts counting again
         self.retreated.add(uid)
         side = self.u_side[uid]
-        events.append(Retreated(self.sides[side], self.unit_name(uid), names[src], names[dst], how))
+        events.append(
+            Retreated(
+                self.sides[side], self.unit_name(uid), names[src], names[dst], how, self.adjective(side)
+            )
+        )
         self.trail.append(["retreat", self.sides[side], names[src], names[dst]])
         self._cities_taken(side, dst, events)
 
@@ -1041,7 +1047,7 @@ class State:
         self.u_sq[uid] = NOWHERE
         self.u_dmg[uid] = 0
         self._touched(1 << sq)
-        events.append(Destroyed(self.sides[side], name, self.g.names[sq], why))
+        events.append(Destroyed(self.sides[side], name, self.g.names[sq], why, self.adjective(side)))
         self.trail.append(["destroyed", self.sides[side], self.g.names[sq], self.u_code[uid]])
         for h in sorted(self.helpers.pop(uid, ())):  # (R17): every unit that hit it this turn helped
             if self.u_sq[h] == NOWHERE:
@@ -1049,8 +1055,11 @@ class State:
             self.kills[h] += 1
             if self.rules.experienced and not self.elite[h] and self.kills[h] >= EXPERIENCED_KILLS:
                 self.elite[h] = True
+                mine = self.u_side[h]
                 events.append(
-                    BecameElite(self.sides[self.u_side[h]], self.utype(h).name, self.g.names[self.u_sq[h]])
+                    BecameElite(
+                        self.sides[mine], self.utype(h).name, self.g.names[self.u_sq[h]], self.adjective(mine)
+                    )
                 )
         if self.u_code[uid] == "H":
             winner = 1 - side

@@ -559,10 +559,14 @@ def _said(st: State, events: Sequence[Event], viewer: str | None) -> list[str]:
     moves = [e for e in events if isinstance(e, E.Moved)]
     out: list[str] = []
     if moves:
+        # One side moves in a turn: it is named once, before its moves.
+        title = moves[0].title
         if len(moves) <= MOST_LISTED_MOVES:
-            out.append(_sentence("Moves: " + ", ".join(e.text(viewer) for e in moves)))
+            head = f"The {title} move " if title else "Moves: "
+            out.append(_sentence(head + ", ".join(e.step for e in moves)))
         else:
-            out.append(f"{len(moves)} moves, drawn as lines from where each unit stood.")
+            whose = f"{st.adjective(st.side_index(moves[0].side))} moves" if title else "moves"
+            out.append(f"{len(moves)} {whose}, drawn as lines from where each unit stood.")
     for e in events:
         # The end is the board's heading and its first line already (a resignation was said three
         # times: "The Germans resigned.", then "Last: … The Germans resigned: the British win.").

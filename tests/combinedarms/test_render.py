@@ -149,7 +149,7 @@ def test_a_whole_turn_is_said_in_full_without_an_ellipsis():
     view = s.view(None)
     assert isinstance(view, View)
     lines = _said(s, seen(events, None), None)
-    assert lines[0] == "5 moves, drawn as lines from where each unit stood."
+    assert lines[0] == "5 British moves, drawn as lines from where each unit stood."
     assert sum(" damage (" in line for line in lines) == 2 and not any("…" in line for line in lines)
     png = RENDERER.board(view, seen(events, None))
     assert Image.open(io.BytesIO(png)).height > geo(8, 8, RENDERER.square).height  # it grew to say it

@@ -112,7 +112,7 @@ def test_retreat_words_agree_with_plural_names():
     owed = events[-1]
     assert owed.text() == "the Americans must choose where their Engineers on d4 retreat (d3, e3, c3)"
     moved = play(s, AMERICANS, "retreat d3")
-    assert moved[-1].text() == "Engineers retreat from d4 to d3"
+    assert moved[-1].text() == "the American Engineers retreat from d4 to d3"
     # A singular name keeps its singular verb, and the Headquarters stays singular.
     s = build(
         "wwii",

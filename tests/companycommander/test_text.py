@@ -363,3 +363,33 @@ def test_the_notation_help_says_a_roll_stands_as_the_platform_plays_it() -> None
     assert "nothing is played" not in words
     assert "before any die is rolled or card drawn refuses the whole command" in words
     assert "after one, what came before stands" in words
+
+
+def test_every_event_line_names_a_side() -> None:
+    """A reader on a phone must tell whose unit did what: over a few seeded random games, every
+    event of a side names it (its title, "the Germans end their turn"), names one of its units (a
+    label carries its side: "G21 Rifle Squad fires at ..."), or, for a roll against the enemy,
+    names the side struck ("Mortar on the American left"): in a game of two that says whose it was."""
+    from engine.companycommander.model import ADJECTIVES, SIDE_OF_LETTER, TITLES
+
+    kinds: set[str] = set()
+    for seed in (1, 2, 3):
+        s = GAME.new_game({}, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if s.is_over():
+                break
+            side = min(s.to_act())
+            for e in s.apply(rng.choice(s.legal_actions(side)), side):
+                whose = getattr(e, "side", None)
+                text = e.text(None)
+                if whose is None or not text:
+                    continue
+                kinds.add(type(e).__name__)
+                other = next(x for x in TITLES if x != whose)
+                named = {TITLES[whose], ADJECTIVES[whose]}
+                if isinstance(e, Shot) or type(e).__name__ == "Assaulted":
+                    named |= {ADJECTIVES[other]}
+                labels = {m[0] for m in re.findall(r"\b([AG])\d+\b", text)}
+                assert any(n in text for n in named) or any(SIDE_OF_LETTER[x] == whose for x in labels), text
+    assert {"Shot", "Assaulted", "Moved", "Rallied", "Removed", "TurnEnded"} <= kinds

@@ -217,3 +217,31 @@ def test_a_bare_negate_or_discard_asks_for_the_card(typed: str, start: str) -> N
     with pytest.raises(InvalidNotation) as exc:
         GAME.parse(typed)
     assert str(exc.value).startswith(start) and "''" not in str(exc.value)
+
+
+def test_every_event_line_names_its_side() -> None:
+    """A reader on a phone must tell whose men did what ("the German rifleman moves d5 → f3"): over
+    a few seeded random games, every event of a side names that side, to either side and the channel."""
+    import random
+
+    from engine.fixbayonets.model import ADJECTIVE, TITLE
+
+    kinds: set[str] = set()
+    for seed in (1, 2, 3):
+        s = GAME.new_game({}, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if s.is_over():
+                break
+            side = min(s.to_act())
+            for e in s.apply(rng.choice(s.legal_actions(side)), side):
+                whose = getattr(e, "side", None)
+                if whose is None:
+                    continue
+                kinds.add(type(e).__name__)
+                for viewer in (None, G, AM):
+                    seen = e.seen_by(viewer)
+                    text = seen.text(viewer) if seen is not None else ""
+                    if text:
+                        assert TITLE[whose] in text or ADJECTIVE[whose] in text, text
+    assert {"Moved", "Played", "Killed", "PhaseEnded"} <= kinds  # the games got that far
