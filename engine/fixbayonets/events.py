@@ -181,7 +181,9 @@ class Killed(Event):
             return f"the whole {adj} stack on {self.square} is killed: {men_words(self.kinds)}"
         if len(self.kinds) == 1:
             return f"the {adj} {SINGULAR[self.kinds]} on {self.square} is killed"
-        return f"{men_words(self.kinds)} ({adj}) on {self.square} are killed"
+        if len(set(self.kinds)) == 1:  # "2 German riflemen on d5 are killed"
+            return f"{len(self.kinds)} {adj} {PLURAL[self.kinds[0]]} on {self.square} are killed"
+        return f"{len(self.kinds)} {adj} men on {self.square} are killed: {men_words(self.kinds)}"
 
 
 @dataclass(frozen=True, slots=True)

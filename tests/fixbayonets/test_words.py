@@ -6,7 +6,7 @@ import pytest
 
 from engine.errors import IllegalAction, InvalidNotation
 from engine.fixbayonets import GAME
-from engine.fixbayonets.events import Moved, Passed, Played
+from engine.fixbayonets.events import Killed, Moved, Passed, Played
 from engine.fixbayonets.state import FIGHTING
 
 from .helpers import A as AM
@@ -245,3 +245,17 @@ def test_every_event_line_names_its_side() -> None:
                     if text:
                         assert TITLE[whose] in text or ADJECTIVE[whose] in text, text
     assert {"Moved", "Played", "Killed", "PhaseEnded"} <= kinds  # the games got that far
+
+
+@pytest.mark.parametrize(
+    ("kinds", "whole", "said"),
+    [
+        ("R", False, "the German rifleman on d5 is killed"),
+        ("RR", False, "2 German riflemen on d5 are killed"),
+        ("ORR", False, "3 German men on d5 are killed: an officer and 2 riflemen"),
+        ("ORR", True, "the whole German stack on d5 is killed: an officer and 2 riflemen"),
+    ],
+)
+def test_men_killed_on_a_square_read_as_a_person_says_it(kinds: str, whole: bool, said: str) -> None:
+    """'2 riflemen (German) on d5 are killed' named the side in brackets, after the men."""
+    assert Killed("germans", "d5", kinds, whole).text() == said
