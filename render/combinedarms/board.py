@@ -535,10 +535,11 @@ def _words(st: State, events: Sequence[Event], viewer: str | None, g: Geo) -> Co
     if st.pending is not None and st.phase != OVER:
         uid, options = st.pending
         names = ", ".join(st.g.names[o] for o in options)
+        unit = f"{st.adjective(st.u_side[uid])} {st.unit_name(uid)}"  # "German Infantry": whose
         top, under = col.y, len(col.ops)
         col.x, col.width, col.y = col.x + g.pad, col.width - 2 * g.pad, col.y + g.pad // 2
         col.para(
-            f"Retreat owed: {st.unit_name(uid)} on {st.g.names[st.u_sq[uid]]} → {names}",
+            f"Retreat owed: {unit} on {st.g.names[st.u_sq[uid]]} → {names}",
             size,
             "ink",
             bold=True,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
-from render import seen
+from render import kit, seen
 from render.combinedarms import RENDERER
 from render.combinedarms.board import geo
 from render.combinedarms.theme import KEY
@@ -169,3 +169,23 @@ def test_a_resignation_is_said_once_below_the_board():
     view = s.view(None)
     assert isinstance(view, View)
     Image.open(io.BytesIO(RENDERER.board(view, seen(events, None)))).verify()
+
+
+def test_a_retreat_owed_names_whose_unit_it_is(monkeypatch) -> None:
+    """The box said "Retreat owed: Infantry on d5": on a board both sides and spectators read, it
+    names the side, as the lines under it do."""
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: object, words: object, *args: object, **kw: object) -> None:
+        drawn.append(str(words))
+        real(self, xy, words, *args, **kw)  # type: ignore[arg-type, type-var]
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    s = build("wwi", {"c4": "F", "e4": "F", "d5": "i", "a1": "H", "h8": "h"})
+    play(s, BRITISH, "done", "c4xd5", "e4xd5")  # two squares to choose from: the Germans owe it
+    assert s.pending is not None
+    with kit.measuring():
+        RENDERER.board(s.view(None), [])
+    said = " ".join(drawn)
+    assert "Retreat owed: German Infantry on d5" in said, said
