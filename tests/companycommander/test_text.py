@@ -18,6 +18,7 @@ from engine.companycommander.help import TOPICS
 from engine.companycommander.model import Options, tactics_card
 from engine.companycommander.state import DEPLOY, FIRE, RECON, new_game
 from engine.errors import IllegalAction, InvalidNotation
+from tests.random_play import random_events
 
 from .helpers import GAME, A, G, build, command, history, legal, of_type, rig, unit
 
@@ -373,23 +374,16 @@ def test_every_event_line_names_a_side() -> None:
     from engine.companycommander.model import ADJECTIVES, SIDE_OF_LETTER, TITLES
 
     kinds: set[str] = set()
-    for seed in (1, 2, 3):
-        s = GAME.new_game({}, seed)
-        rng = random.Random(seed)
-        for _ in range(400):
-            if s.is_over():
-                break
-            side = min(s.to_act())
-            for e in s.apply(rng.choice(s.legal_actions(side)), side):
-                whose = getattr(e, "side", None)
-                text = e.text(None)
-                if whose is None or not text:
-                    continue
-                kinds.add(type(e).__name__)
-                other = next(x for x in TITLES if x != whose)
-                named = {TITLES[whose], ADJECTIVES[whose]}
-                if isinstance(e, Shot) or type(e).__name__ == "Assaulted":
-                    named |= {ADJECTIVES[other]}
-                labels = {m[0] for m in re.findall(r"\b([AG])\d+\b", text)}
-                assert any(n in text for n in named) or any(SIDE_OF_LETTER[x] == whose for x in labels), text
+    for _, e in random_events(GAME, (1, 2, 3)):
+        whose = getattr(e, "side", None)
+        text = e.text(None)
+        if whose is None or not text:
+            continue
+        kinds.add(type(e).__name__)
+        other = next(x for x in TITLES if x != whose)
+        named = {TITLES[whose], ADJECTIVES[whose]}
+        if isinstance(e, Shot) or type(e).__name__ == "Assaulted":
+            named |= {ADJECTIVES[other]}
+        labels = {m[0] for m in re.findall(r"\b([AG])\d+\b", text)}
+        assert any(n in text for n in named) or any(SIDE_OF_LETTER[x] == whose for x in labels), text
     assert {"Shot", "Assaulted", "Moved", "Rallied", "Removed", "TurnEnded"} <= kinds

@@ -8,6 +8,7 @@ from engine.errors import IllegalAction, InvalidNotation
 from engine.fixbayonets import GAME
 from engine.fixbayonets.events import Killed, Moved, Passed, Played
 from engine.fixbayonets.state import FIGHTING
+from tests.random_play import random_events
 
 from .helpers import A as AM
 from .helpers import G, of, play, pos, refused
@@ -222,28 +223,19 @@ def test_a_bare_negate_or_discard_asks_for_the_card(typed: str, start: str) -> N
 def test_every_event_line_names_its_side() -> None:
     """A reader on a phone must tell whose men did what ("the German rifleman moves d5 → f3"): over
     a few seeded random games, every event of a side names that side, to either side and the channel."""
-    import random
-
     from engine.fixbayonets.model import ADJECTIVE, TITLE
 
     kinds: set[str] = set()
-    for seed in (1, 2, 3):
-        s = GAME.new_game({}, seed)
-        rng = random.Random(seed)
-        for _ in range(400):
-            if s.is_over():
-                break
-            side = min(s.to_act())
-            for e in s.apply(rng.choice(s.legal_actions(side)), side):
-                whose = getattr(e, "side", None)
-                if whose is None:
-                    continue
-                kinds.add(type(e).__name__)
-                for viewer in (None, G, AM):
-                    seen = e.seen_by(viewer)
-                    text = seen.text(viewer) if seen is not None else ""
-                    if text:
-                        assert TITLE[whose] in text or ADJECTIVE[whose] in text, text
+    for _, e in random_events(GAME, (1, 2, 3)):
+        whose = getattr(e, "side", None)
+        if whose is None:
+            continue
+        kinds.add(type(e).__name__)
+        for viewer in (None, G, AM):
+            seen = e.seen_by(viewer)
+            text = seen.text(viewer) if seen is not None else ""
+            if text:
+                assert TITLE[whose] in text or ADJECTIVE[whose] in text, text
     assert {"Moved", "Played", "Killed", "PhaseEnded"} <= kinds  # the games got that far
 
 
