@@ -57,20 +57,14 @@ def _view(game: str, view_json: str) -> View:
     return registry.game(game).view_from_json(json.loads(view_json))
 
 
-def choose_text(game: str, view_json: str, level: str, seed: int, budget_s: float | None) -> str:
-    """In a worker: the AI's action, as notation, for the view sent as JSON text."""
-    return str(registry.game(game).choose(_view(game, view_json), level, seed, budget_s))
-
-
 def choose_taped(
-    game: str, view: View | str, level: str, seed: int, budget_s: float | None
+    game: str, view_json: str, level: str, seed: int, budget_s: float | None
 ) -> tuple[str, list[list[int]]]:
-    """The AI's action (notation) for `view` (or the view sent as JSON text), with the clock its
-    thinking read (engine/tape.py), so that anyone can replay the decision exactly."""
-    rules = registry.game(game)
-    shown = _view(game, view) if isinstance(view, str) else view
+    """In a worker (or a thread): the AI's action, as notation, for the view sent as JSON text,
+    with the clock its thinking read (engine/tape.py), so that anyone can replay the decision."""
+    view = _view(game, view_json)
     with tape.running(tape.Tape()) as clock:
-        action = rules.choose(shown, level, seed, budget_s)
+        action = registry.game(game).choose(view, level, seed, budget_s)
     return str(action), clock.marks
 
 
@@ -201,4 +195,4 @@ def _json(view: View) -> str:
     return json.dumps(view.to_json(), separators=(",", ":"))
 
 
-__all__ = ["WORKER_NICE", "Thinker", "choose_taped", "choose_text", "draw_text", "review_text"]
+__all__ = ["WORKER_NICE", "Thinker", "choose_taped", "draw_text", "review_text"]
