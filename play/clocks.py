@@ -247,10 +247,7 @@ class Clocks(LiveMatches):
         game after the list was read: its first turn ran while they were away, or waited for an
         absence already ended (on SQLite nothing else holds the two apart; the match's lock does
         not, as a challenge is not among the games listed)."""
-        lock = self._away_locks.get((guild_id, user_id))
-        if lock is None:
-            lock = self._away_locks[(guild_id, user_id)] = asyncio.Lock()
-        return lock
+        return self._away_locks[(guild_id, user_id)]
 
     @contextlib.asynccontextmanager
     async def _holding_aways(self, guild_id: int, user_ids: Iterable[int]) -> AsyncIterator[None]:

@@ -7,7 +7,7 @@ import asyncio
 import random
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -89,9 +89,9 @@ class LiveMatches:
         # `rng` instead, unless told otherwise.
         self.seeded_inputs = rng is not None if seeded_inputs is None else seeded_inputs
         self.challenge_ttl = challenge_ttl
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # (guild id, user id) -> the lock of one player's time away here (`Clocks._away_lock`)
-        self._away_locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._away_locks: defaultdict[tuple[int, int], asyncio.Lock] = defaultdict(asyncio.Lock)
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
         # channel id -> (match id, version, steps, complete): the trailing run of steps this process
@@ -120,10 +120,7 @@ class LiveMatches:
         return self._guilds is None or self._guilds(guild_id)
 
     def _lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        return lock
+        return self._locks[match_id]
 
     def _remember(self, match: Match, state: State | None = None) -> Match:
         """Record what was just stored (write-through); a game that ended leaves the memory."""
