@@ -1,0 +1,114 @@
+"""The fourth red team (2026-11-29): a cheating player (a phone, a second account, a client that shows
+raw message data, custom_ids, attachments and every ephemeral refusal) and a curious spectator
+against what landed since the third: a not-your-turn refusal that quotes the other player's prompt,
+draw answers on every board, events and boards that name the sides, the words after a challenge that
+never began, and the tournament's messages (docs/fairness.md, "What a cheater tried: the fourth
+review"). Each hole found has a test here that failed before its fix; each probe that held has one
+too."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import asyncpg
+import pytest
+
+from bot import WargamesBot
+from data import Status
+from data.db import away_key
+from play import AwayBusy, MatchService
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
+
+# ------------------------------------------------------------------ a tournament's start, held up
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+async def test_a_board_whose_players_time_away_is_held_elsewhere_starts_at_the_next_sweep(
+    fake_discord: FakeDiscord,  # noqa: F811
+    start_bot,  # noqa: F811
+    bot: WargamesBot,  # noqa: F811
+    store: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Another process holds a player's time-away lock for longer than a start's tries (0.3 s) as
+    the organiser starts the tournament. The organiser was answered "the game did not start. Try
+    again." (a start of the tournament again is refused: it runs), and the rest of the boards were
+    left to the next sweep. Now the start goes through, nobody is told to do anything, the board's
+    thread waits with its challenge, and the next sweep begins the game there once the lock is let
+    go."""
+    fake = fake_discord
+    guild, club, players = await setup_club(fake, 2)
+    await start_bot(bot)
+    made = await fake.slash(
+        fake.owner,
+        club,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": GAME, "rounds": 1, "days": 2, "name": "Held Cup"},
+        messages=2,
+    )
+    listed = made.messages[1]
+    for user in players:
+        await fake.click(user, listed, next(c for c in listed.custom_ids if c.startswith("bw:tjoin:")))
+    other = await asyncpg.connect(store)  # another process's `away`, stalled mid-way
+    try:
+        for user in players:
+            await other.execute("SELECT pg_advisory_lock($1)", away_key(guild.id, user.id))
+        caplog.set_level(logging.INFO, logger="bot")
+        started = await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+        await until(lambda: "waits for a time away being written" in caplog.text, 10.0)
+        said = [m.content for m in fake.messages_in(club) if m.id >= started.message.id]
+        assert "has begun: round 1 of 1" in said[0], said
+        assert not any("Try again" in s or "out of date" in s for s in said), said  # nothing to do
+        (thread,) = threads_of(fake, club)
+        waiting = await bot.service.channel_match(thread.id)
+        assert waiting is not None and waiting.status is Status.CHALLENGED  # its challenge, not begun
+    finally:
+        await other.close()  # and its locks with it
+    await sweep(bot)
+    match, _ = await bot.service.current(thread.id)
+    assert set(match.players) == {p.id for p in players}
+    assert any(m.attachments for m in fake.messages_in(thread)), "the game's first board was not posted"
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+async def test_a_move_held_up_by_a_time_away_written_elsewhere_says_so(store_world, store: str) -> None:
+    """A move that hands the turn over while another process keeps the next player's time away
+    locked (longer than the tries) stores nothing. It was told "The game moved on while you were
+    acting ... Look at the new board": the game had not moved, and the board shows nothing new. It
+    now says what happened and to send the move again, which then goes through."""
+    db, clock = store_world
+    service = MatchService(db, clock=clock, rng=random.Random(4))
+    await service.challenge(game="blockwars", guild_id=5, channel_id=77, challenger_id=10, opponent_id=20)
+    match = await service.accept(77, 20)
+    mover = match.turn_player_id
+    assert mover is not None
+    other = await asyncpg.connect(store)
+    try:
+        await other.execute("SELECT pg_advisory_lock($1)", away_key(5, match.other_player(mover)))
+        for _ in range(60):  # the mover's steps until one hands the turn over
+            now, state = await service.current(77)
+            side = match.side_of(mover)
+            assert side is not None
+            if side not in state.to_act():
+                raise AssertionError("the turn was handed over despite the lock")
+            legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
+            action = "end" if "end" in legal else legal[0]
+            try:
+                await service.act(77, mover, action)
+            except AwayBusy as busy:
+                assert busy.message == (
+                    "A player's time away was changing just now, so your move was not stored. Send it again."
+                )
+                assert (await service.current(77))[0].version == now.version  # nothing stored
+                break
+        else:
+            raise AssertionError("no move handed the turn over")
+    finally:
+        await other.close()
+    await service.act(77, mover, action)  # sent again: it goes through
+    assert (await service.current(77))[0].turn_player_id != mover
