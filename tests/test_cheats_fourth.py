@@ -15,9 +15,13 @@ import asyncpg
 import pytest
 
 from bot import WargamesBot
-from data import Status
+from data import Database, Status
 from data.db import away_key
+from engine import registry
+from engine.meta import DRAW_ACCEPT, DRAW_DECLINE
 from play import AwayBusy, MatchService
+from play.errors import NoMatch, ServiceError
+from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
@@ -112,3 +116,72 @@ async def test_a_move_held_up_by_a_time_away_written_elsewhere_says_so(store_wor
         await other.close()
     await service.act(77, mover, action)  # sent again: it goes through
     assert (await service.current(77))[0].turn_player_id != mover
+
+
+# ------------------------------------------------------------------ not your turn, asked at every moment
+
+ALICE, BOB = 11, 12
+DRAW_ANSWERS = (str(DRAW_ACCEPT), str(DRAW_DECLINE))
+
+
+async def _answers(service: MatchService, channel: int, user: int, texts: list[str]) -> list[object]:
+    """What `user` hears, privately, to each of `texts` and to "My hand": the refusals' words and
+    the examples they offer (nothing of it may be stored)."""
+    said: list[object] = []
+    for text in texts:
+        try:
+            played = await service.act(channel, user, text)
+        except ServiceError as exc:
+            said.append((type(exc).__name__, exc.message, exc.legal))
+        else:
+            raise AssertionError(f"`{text}` was played for the waiting player: {played.steps}")
+    said.append((await service.hand(channel, user))[1])
+    return said
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_the_waiting_players_every_refusal_is_the_same_before_and_after_a_private_step(
+    tmp_path, name: str
+) -> None:
+    """Bob waits while Alice plays a turn of several steps, which the channel sees only at her
+    hand-off. Through seeded games of every game he types, again and again, what a cheater would:
+    her own moves (copied from her board), mistyped ones, the draw answers with no offer standing, and
+    asks for his hand. The not-your-turn refusal quotes her prompt now; every answer, its words and
+    the examples it offers, must be the same before her first step and after each private step, or
+    it tells him what she is doing (a card she played, a unit she moved, an action left)."""
+    service = MatchService(await Database.open(tmp_path / "g.db", clock=Clock()), rng=random.Random(9))
+    rng = random.Random(name)
+    private_steps = 0
+    try:
+        for channel in (1,):
+            await service.challenge(
+                guild_id=5, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, game=name
+            )
+            await service.accept(channel, BOB)
+            asked: dict[int, list[object]] = {}  # the waiting player's answers at the turn's start
+            for _ in range(90):
+                try:
+                    match, state = await service.current(channel)
+                except NoMatch:
+                    break  # over
+                side = min(state.to_act())
+                mover = match.sides[side]
+                waiting = match.other_player(mover)
+                opens = await service.held_back(match, waiting) is None  # the channel saw all
+                if match.side_of(waiting) not in state.to_act():
+                    legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
+                    texts = [*rng.sample(legal, min(2, len(legal))), "zzz 9", *DRAW_ANSWERS]
+                    if opens:
+                        asked[waiting] = [texts, await _answers(service, channel, waiting, texts)]
+                    elif waiting in asked:
+                        texts_then, then = asked[waiting]  # type: ignore[misc]
+                        now = await _answers(service, channel, waiting, texts_then)  # type: ignore[arg-type]
+                        assert now == then, f"{name}: after a private step Bob hears\n{now}\nnot\n{then}"
+                        private_steps += 1
+                else:
+                    asked.pop(waiting, None)
+                choices = [a for a in state.legal_actions(side) if not a.anytime]
+                await service.act(channel, mover, str(rng.choice(choices)))
+        assert private_steps >= 2, f"{name}: only {private_steps} private steps probed"
+    finally:
+        await service.db.close()
