@@ -8,6 +8,7 @@ too."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 
@@ -24,6 +25,8 @@ from play.errors import NoMatch, ServiceError
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.fakediscord.records import PRIVATE_THREAD
+from tests.test_bot import World, challenge_accepted, world  # noqa: F401 (pytest fixtures)
 from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
 
 # ------------------------------------------------------------------ a tournament's start, held up
@@ -185,3 +188,34 @@ async def test_the_waiting_players_every_refusal_is_the_same_before_and_after_a_
         assert private_steps >= 2, f"{name}: only {private_steps} private steps probed"
     finally:
         await service.db.close()
+
+
+# ------------------------------------------------------------------ a game elsewhere, by its number
+
+
+async def test_a_stranger_cannot_have_the_record_of_a_game_in_another_channel(world: World) -> None:  # noqa: F811
+    """Alice and Bob play in a thread (a private one: Eve cannot see it; the fake Discord has no
+    channel permissions, so no thread is closed to her there). Game numbers count up across the
+    server, and the end of an accept just after a withdrawal names one, so Eve, in #general, asks
+    `/wargames export game:N` and `verify game:N` for each number in turn. She got the record: who
+    played whom, every move, the AI's level in a game against it, the thread's id. Now a game of
+    another channel is given only to its players, and Eve's refusal reads as for a number that is
+    no game at all, so it does not tell her that one exists. In the thread, and to its players
+    anywhere in the server, it is as before."""
+    w = world
+    secret = w.fake.add_thread(w.general, "secret", owner=w.alice, thread_type=PRIVATE_THREAD)
+    await challenge_accepted(w, secret)
+    await w.slash(w.bob, "resign", channel=secret)
+    finished = await w.cog.service.last_match(secret.id)
+    assert finished is not None and finished.status is Status.FINISHED
+    said = []
+    for number in (finished.id, finished.id + 100):  # hers, and a number that is no game
+        for sub in ("export", "verify"):
+            asked = await w.fake.slash(w.eve, w.general, "wargames", sub, {"game": number})
+            assert asked.ephemeral and not asked.message.attachments, asked.content
+            said.append(asked.content.replace(f"#{number}", "#N"))
+    assert len(set(said)) == 1 and "no game #N in this channel or among your games" in said[0], said
+    for user, channel in ((w.alice, w.general), (w.eve, secret)):  # a player anywhere, or in its thread
+        got = await w.fake.slash(user, channel, "wargames", "export", {"game": finished.id})
+        record = json.loads(got.message.attachment(f"blockwars-game-{finished.id}.json").data)
+        assert {p["user_id"] for p in record["players"]} == {w.alice.id, w.bob.id}
