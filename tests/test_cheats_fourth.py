@@ -21,12 +21,15 @@ from data.db import away_key
 from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE
 from play import AwayBusy, MatchService
-from play.errors import NoMatch, ServiceError
+from play.errors import BadRequest, NoMatch, ServiceError
+from play.tournament import RoundDone
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import PRIVATE_THREAD
 from tests.test_bot import World, challenge_accepted, world  # noqa: F401 (pytest fixtures)
+from tests.test_tournament import CHANNEL, PLAYERS, open_one, thread_ids
+from tests.test_tournament import services as tournament_services
 from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
 
 # ------------------------------------------------------------------ a tournament's start, held up
@@ -219,3 +222,37 @@ async def test_a_stranger_cannot_have_the_record_of_a_game_in_another_channel(wo
         got = await w.fake.slash(user, channel, "wargames", "export", {"game": finished.id})
         record = json.loads(got.message.attachment(f"blockwars-game-{finished.id}.json").data)
         assert {p["user_id"] for p in record["players"]} == {w.alice.id, w.bob.id}
+
+
+# ------------------------------------------------------------------ a round's pairings, before posted
+
+
+async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(store_world) -> None:
+    """Round 1's games are over; the sweep pairs round 2 and stores it, then the bot posts the
+    standings with the new pairings (a post that Discord may refuse for a while: the sweep then
+    tries again). Meanwhile anyone, in the tournament or not, could ask `/wargames tournament round`
+    (it showed round 2's boards: who meets whom) or `standings` (it counted round 2's bye: who got
+    it). Until the pairings are posted, `round` says they are coming and `standings` stops at the
+    round announced; once posted, both show round 2."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:5], rounds=2)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    for board in await t.store.tournament_boards(started.tournament.id):
+        if board.thread_id is not None:
+            await t.matches.act(board.thread_id, board.first_id, "resign")
+    (done,) = await t.sweep()  # round 2 paired and stored; not yet posted
+    assert isinstance(done, RoundDone) and done.boards
+    with pytest.raises(BadRequest) as waiting:
+        await t.round_of(CHANNEL)
+    assert waiting.value.message == (
+        "Round 1 is over and round 2 is paired: its pairings are posted in this channel first. "
+        "Ask again once they are."
+    )
+    table = await t.standings_of(CHANNEL)
+    assert table.round == 1 and sum(line.points for line in table.lines) == 2 + 1  # 2 games, a bye
+    await t.announced(done.table)  # the post went out
+    assert (await t.round_of(CHANNEL)).tournament.round == 2
+    table = await t.standings_of(CHANNEL)
+    assert table.round == 2 and sum(line.points for line in table.lines) == 2 + 1 + 1  # and round 2's bye
