@@ -22,6 +22,7 @@ from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE
 from play import AwayBusy, MatchService
 from play.errors import BadRequest, NoMatch, ServiceError
+from play.results import NO_GAME
 from play.tournament import RoundDone
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
@@ -256,3 +257,52 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
     assert (await t.round_of(CHANNEL)).tournament.round == 2
     table = await t.standings_of(CHANNEL)
     assert table.round == 2 and sum(line.points for line in table.lines) == 2 + 1 + 1  # and round 2's bye
+
+
+# ------------------------------------------------------------------ a challenge that never began, named
+
+
+async def test_the_words_after_a_challenge_that_never_began_tell_a_stranger_nothing_of_it(tmp_path) -> None:
+    """Alice challenged Bob in a thread and withdrew; a game against the AI in another thread was
+    stopped by a moderator. Eve accepts (or plays) in each, and in a third channel. Where the words
+    name the channel's last game (its number and which game), they name no player and no AI level;
+    in another channel she hears only that it has no game, so no command tells her of a challenge
+    elsewhere."""
+    service = MatchService(await Database.open(tmp_path / "u.db", clock=Clock()), rng=random.Random(2))
+    eve, ai = 13, 99
+    try:
+        await service.challenge(
+            guild_id=5, channel_id=1, challenger_id=ALICE, opponent_id=BOB, game="blockwars"
+        )
+        await service.decline(1, ALICE)  # withdrawn
+        await service.challenge(
+            guild_id=5,
+            channel_id=2,
+            challenger_id=ALICE,
+            opponent_id=ai,
+            game="fixbayonets",
+            opponent_is_bot=True,
+            ai_level="hard",
+        )
+        await service.cancel(2, 7, is_admin=True)
+        said = {}
+        for channel in (1, 2, 3):
+            with pytest.raises(NoMatch) as refused:
+                await service.accept(channel, eve)
+            with pytest.raises(NoMatch) as played:
+                await service.act(channel, eve, "resign")
+            assert refused.value.message == played.value.message
+            said[channel] = refused.value.message
+        assert said[1] == (
+            "The last challenge in this channel, game #1 (Block Wars), was cancelled. "
+            "Start a new one with the `challenge` command of a game."
+        )
+        assert said[2] == (
+            "Game #2 in this channel (Fix Bayonets) was cancelled. "
+            "Start a new one with the `challenge` command of a game."
+        )
+        assert said[3] == NO_GAME
+        for text in said.values():
+            assert not any(str(who) in text for who in (ALICE, BOB, ai)) and "hard" not in text
+    finally:
+        await service.db.close()
