@@ -19,7 +19,7 @@ from bot import WargamesBot
 from data import Database, Status
 from data.db import away_key
 from engine import registry
-from engine.meta import DRAW_ACCEPT, DRAW_DECLINE
+from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER
 from play import AwayBusy, MatchService
 from play.errors import BadRequest, NoMatch, ServiceError
 from play.results import NO_GAME
@@ -304,5 +304,63 @@ async def test_the_words_after_a_challenge_that_never_began_tell_a_stranger_noth
         assert said[3] == NO_GAME
         for text in said.values():
             assert not any(str(who) in text for who in (ALICE, BOB, ai)) and "hard" not in text
+    finally:
+        await service.db.close()
+
+
+# ------------------------------------------------------------------ draw answers, by the wrong hand
+
+
+@pytest.mark.parametrize("name", ["blockwars", "battlefronts"])
+async def test_a_draw_offer_is_answered_by_its_answerer_alone(tmp_path, name: str) -> None:
+    """Alice offers a draw on her turn (in Block Wars it lapses when Bob plays on; in Battlefronts it
+    stands until answered). She, or Eve who watches, tries to accept or decline it, with the command
+    and as a click at the board's version: each is refused and nothing is stored. Once Bob has
+    played on in Block Wars, the offer is gone, and his accept is refused too; in Battlefronts it
+    still stands, and his accept ends the game as a draw."""
+    service = MatchService(await Database.open(tmp_path / "d.db", clock=Clock()), rng=random.Random(6))
+    eve = 13
+    try:
+        await service.challenge(guild_id=5, channel_id=1, challenger_id=ALICE, opponent_id=BOB, game=name)
+        await service.accept(1, BOB)
+        rules = registry.game(name)
+        for _ in range(40):  # the set-ups, until one player alone is on turn
+            match, state = await service.current(1)
+            if len(state.to_act()) == 1 and "setup" not in " ".join(
+                map(str, state.legal_actions(min(state.to_act())))
+            ):
+                break
+            for side in sorted(state.to_act()):
+                await service.act(1, match.sides[side], str(state.legal_actions(side)[0]))
+        side = min(state.to_act())
+        offerer, answerer = match.sides[side], match.other_player(match.sides[side])
+        offered = await service.act(1, offerer, str(DRAW_OFFER))
+        version = offered.match.version
+        for who in (offerer, eve):
+            for answer in DRAW_ANSWERS:
+                for expected in (None, version):
+                    with pytest.raises(ServiceError):
+                        await service.act(1, who, answer, expected_version=expected)
+        assert (await service.current(1))[0].version == version  # nothing stored
+        # the offerer hands over; the answerer plays on without answering
+        mover = offerer
+        for _ in range(60):
+            match, state = await service.current(1)
+            if answerer in [match.sides[s] for s in state.to_act()]:
+                break
+            own = match.side_of(mover)
+            assert own is not None
+            legal = [str(a) for a in state.legal_actions(own) if not a.anytime]
+            await service.act(1, mover, "end" if "end" in legal else legal[0])
+        own = match.side_of(answerer)
+        assert own is not None
+        step = next(str(a) for a in state.legal_actions(own) if not a.anytime)
+        await service.act(1, answerer, step)
+        if rules.name == "blockwars":
+            with pytest.raises(ServiceError, match="no draw offer"):
+                await service.act(1, answerer, str(DRAW_ACCEPT))
+        else:
+            ended = await service.act(1, answerer, str(DRAW_ACCEPT))
+            assert ended.over and ended.match.winner_id is None
     finally:
         await service.db.close()
