@@ -132,8 +132,8 @@ DRAW_ANSWERS = (str(DRAW_ACCEPT), str(DRAW_DECLINE))
 
 
 async def _answers(service: MatchService, channel: int, user: int, texts: list[str]) -> list[object]:
-    """What `user` hears, privately, to each of `texts` and to "My hand": the refusals' words and
-    the examples they offer (nothing of it may be stored)."""
+    """What `user` hears, privately, to each of `texts` and to "My hand", autocomplete, `history`
+    and `mygames`: the refusals' words and the examples they offer (nothing of it may be stored)."""
     said: list[object] = []
     for text in texts:
         try:
@@ -143,6 +143,9 @@ async def _answers(service: MatchService, channel: int, user: int, texts: list[s
         else:
             raise AssertionError(f"`{text}` was played for the waiting player: {played.steps}")
     said.append((await service.hand(channel, user))[1])
+    said.append(await service.legal(channel, user))
+    said.append(await service.history(channel, 0, asker=user))
+    said.append([(g.match.id, g.waiting, g.due) for g in await service.open_games(5, user)])
     return said
 
 
