@@ -168,7 +168,8 @@ async def test_the_waiting_players_every_refusal_is_the_same_before_and_after_a_
                 guild_id=5, channel_id=channel, challenger_id=ALICE, opponent_id=BOB, game=name
             )
             await service.accept(channel, BOB)
-            asked: dict[int, list[object]] = {}  # the waiting player's answers at the turn's start
+            # the waiting player's answers at the turn's start
+            asked: dict[int, tuple[list[str], list[object]]] = {}
             for _ in range(90):
                 try:
                     match, state = await service.current(channel)
@@ -182,10 +183,10 @@ async def test_the_waiting_players_every_refusal_is_the_same_before_and_after_a_
                     legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
                     texts = [*rng.sample(legal, min(2, len(legal))), "zzz 9", *DRAW_ANSWERS]
                     if opens:
-                        asked[waiting] = [texts, await _answers(service, channel, waiting, texts)]
+                        asked[waiting] = (texts, await _answers(service, channel, waiting, texts))
                     elif waiting in asked:
-                        texts_then, then = asked[waiting]  # type: ignore[misc]
-                        now = await _answers(service, channel, waiting, texts_then)  # type: ignore[arg-type]
+                        texts_then, then = asked[waiting]
+                        now = await _answers(service, channel, waiting, texts_then)
                         assert now == then, f"{name}: after a private step Bob hears\n{now}\nnot\n{then}"
                         private_steps += 1
                 else:
