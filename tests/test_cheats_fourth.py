@@ -170,7 +170,7 @@ async def test_the_waiting_players_every_refusal_is_the_same_before_and_after_a_
             await service.accept(channel, BOB)
             # the waiting player's answers at the turn's start
             asked: dict[int, tuple[list[str], list[object]]] = {}
-            for _ in range(90):
+            for _ in range(60):
                 try:
                     match, state = await service.current(channel)
                 except NoMatch:
@@ -232,6 +232,7 @@ async def test_a_stranger_cannot_have_the_record_of_a_game_in_another_channel(wo
 # ------------------------------------------------------------------ a round's pairings, before posted
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # nothing here differs by store
 async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(store_world) -> None:
     """Round 1's games are over; the sweep pairs round 2 and stores it, then the bot posts the
     standings with the new pairings (a post that Discord may refuse for a while: the sweep then
