@@ -28,7 +28,7 @@ from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import PRIVATE_THREAD
-from tests.test_bot import World, challenge_accepted, world  # noqa: F401 (pytest fixtures)
+from tests.test_bot import World, challenge_accepted, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_tournament import CHANNEL, PLAYERS, open_one, thread_ids
 from tests.test_tournament import services as tournament_services
 from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
@@ -369,3 +369,28 @@ async def test_a_draw_offer_is_answered_by_its_answerer_alone(tmp_path, name: st
             assert ended.over and ended.match.winner_id is None
     finally:
         await service.db.close()
+
+
+# ------------------------------------------------------------------ left for the lead
+
+
+@pytest.mark.xfail(strict=True, reason="left for the lead: docs/fairness.md, the fourth review, Left (3)")
+async def test_the_hand_off_board_does_not_count_the_steps_taken_back(world: World) -> None:  # noqa: F811
+    """Alice plays the same turn in two channels, `a6-a5` then `b6-b5`; in the second she first
+    tries `a6-a5`, takes it back and plays it again. The channel sees only the hand-off's board,
+    the same moves in both, but its buttons carry the game's version, which counts every row of the
+    log: Bob's client reads 2 more in the second, so he learns that she tried a step and took it
+    back (the second review closed this for the board shown during her turn, not after it)."""
+    w = world
+    boards = []
+    for channel, tries in ((w.general, False), (w.trenches, True)):
+        await deployed(w, channel)
+        if tries:
+            await w.slash(w.alice, "play", {"action": "a6-a5"}, channel=channel)
+            await w.fake.slash(w.alice, channel, "wargames", "undo")
+        await w.slash(w.alice, "play", {"action": "a6-a5"}, channel=channel)
+        handed = await w.slash(w.alice, "play", {"action": "b6-b5"}, channel=channel)
+        assert not handed.ephemeral and handed.message.attachments
+        match_id = (await w.match(channel)).id
+        boards.append([c.replace(f":{match_id}:", ":M:") for c in handed.message.custom_ids])
+    assert boards[0] == boards[1]
