@@ -28,6 +28,9 @@ from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import PRIVATE_THREAD
+from tests.pgraces import World as PgWorld
+from tests.pgraces import game as pg_game
+from tests.pgraces import log_of, race
 from tests.test_bot import World, challenge_accepted, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_tournament import CHANNEL, PLAYERS, open_one, thread_ids
 from tests.test_tournament import services as tournament_services
@@ -394,3 +397,57 @@ async def test_the_hand_off_board_does_not_count_the_steps_taken_back(world: Wor
         match_id = (await w.match(channel)).id
         boards.append([c.replace(f":{match_id}:", ":M:") for c in handed.message.custom_ids])
     assert boards[0] == boards[1]
+
+
+async def test_an_accept_racing_the_step_that_lapses_the_offer_lands_only_before_it(pg_url: str) -> None:
+    """Two bot processes on one PostgreSQL. Block Wars: P offers a draw and hands over; Q's accept
+    (in process B, from the board that still shows the offer) races her own first step of the turn
+    (in process A), which lets the offer lapse. Either the accept lands first (a draw, and the step
+    is refused) or the step does (the accept is refused: no offer stands), never both; over seeded
+    rounds, each in a channel of its own."""
+    pg = PgWorld(pg_url)
+    rng = random.Random("lapse")
+    seen = set()
+    try:
+        a, b = await pg.start(2, seed=4)
+        for _ in range(6):
+            channel = pg.channel()
+            await pg_game(a, channel)
+            for _ in range(2):  # both set-ups
+                match, state = await a.service.current(channel)
+                await a.service.act(channel, match.sides[min(state.to_act())], "setup std")
+            match, state = await a.service.current(channel)
+            offerer = match.sides[min(state.to_act())]
+            answerer = match.other_player(offerer)
+            await a.service.act(channel, offerer, str(DRAW_OFFER))
+            for _ in range(10):  # the offerer's turn, handed over
+                match, state = await a.service.current(channel)
+                if answerer in (match.sides[s] for s in state.to_act()):
+                    break
+                own = match.side_of(offerer)
+                assert own is not None
+                step = next(x for x in state.legal_actions(own) if not x.anytime)
+                await a.service.act(channel, offerer, str(step))
+            await b.service.current(channel)  # B reads the game with the offer standing
+            own = match.side_of(answerer)
+            assert own is not None
+            step = next(x for x in state.legal_actions(own) if not x.anytime)
+            done = await race(
+                rng,
+                a.service.act(channel, answerer, str(step), interaction_id=pg.interaction()),
+                b.service.act(channel, answerer, str(DRAW_ACCEPT), interaction_id=pg.interaction()),
+            )
+            (won,) = [d for d in done if not isinstance(d, BaseException)]
+            (refused,) = [d for d in done if isinstance(d, ServiceError)]
+            last = (await log_of(pg, channel))[-1]
+            if won.notation == str(DRAW_ACCEPT):
+                assert won.over and won.match.winner_id is None and last == str(DRAW_ACCEPT)
+                seen.add("accept first")
+            else:
+                # refused at the commit (B's copy was the older) or on reading: no offer stands
+                assert "no draw offer" in refused.message or "moved on" in refused.message, refused.message
+                assert last == str(step) and not won.over
+                seen.add("step first")
+        assert seen  # both orders come up in most runs here; the checks hold for either
+    finally:
+        await pg.close()
