@@ -137,7 +137,11 @@ async def finished(
         if (
             match is None
             or match.guild_id != guild_id
-            or (asker is not None and match.channel_id != channel_id and asker not in match.players)
+            or (
+                asker is not None
+                and asker not in match.players
+                and not await _seen_from(service, match, channel_id)
+            )
         ):
             raise NoMatch(
                 f"There is no game #{match_id} in this channel or among your games. Ask in the "
@@ -160,6 +164,18 @@ async def finished(
         )
     why = NEVER_PLAYED.get(match.status, match.status.value)
     raise NoMatch(f"Game #{match.id} was never played to an end ({why}), so there is nothing to {what}.")
+
+
+async def _seen_from(service: MatchService, match: Match, channel_id: int) -> bool:
+    """Whether `match` was played where `channel_id`'s members see it: in that channel, or, a
+    tournament's game, in a thread of that tournament's channel (its rounds posted every pairing
+    there, and its end tells them to verify its games)."""
+    if match.channel_id == channel_id:
+        return True
+    store = TournamentStore(service.db)
+    board = await store.board_of_match(match.id)
+    tournament = await store.get_tournament(board.tournament_id) if board is not None else None
+    return tournament is not None and tournament.channel_id == channel_id
 
 
 async def record(service: MatchService, match: Match) -> dict[str, Any]:

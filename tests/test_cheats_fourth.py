@@ -21,6 +21,7 @@ from data.db import away_key
 from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER
 from play import AwayBusy, MatchService
+from play import fairness as play_fairness
 from play.errors import BadRequest, NoMatch, ServiceError
 from play.results import NO_GAME
 from play.tournament import RoundDone
@@ -32,7 +33,7 @@ from tests.pgraces import World as PgWorld
 from tests.pgraces import game as pg_game
 from tests.pgraces import log_of, race
 from tests.test_bot import World, challenge_accepted, deployed, world  # noqa: F401 (pytest fixtures)
-from tests.test_tournament import CHANNEL, PLAYERS, open_one, thread_ids
+from tests.test_tournament import CHANNEL, GUILD, PLAYERS, open_one, thread_ids
 from tests.test_tournament import services as tournament_services
 from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
 
@@ -451,3 +452,26 @@ async def test_an_accept_racing_the_step_that_lapses_the_offer_lands_only_before
         assert seen  # both orders come up in most runs here; the checks hold for either
     finally:
         await pg.close()
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # nothing here differs by store
+async def test_a_tournament_game_is_checked_from_its_tournaments_channel(store_world) -> None:
+    """The tournament's end tells its channel to verify its games, each played in a thread of it
+    whose pairing that channel was told: anyone there may check one by its number, as in its
+    thread. From another channel, only its players may."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    (board,) = await t.store.tournament_boards(started.tournament.id)
+    assert board.thread_id is not None and board.match_id is not None
+    await t.matches.act(board.thread_id, board.first_id, "resign")
+    onlooker = 77
+    for channel in (CHANNEL, board.thread_id):
+        match, report = await play_fairness.verify(t.matches, GUILD, channel, board.match_id, onlooker)
+        assert match.id == board.match_id and report.ok, report.text()
+    with pytest.raises(NoMatch, match="no game #"):
+        await play_fairness.export(t.matches, GUILD, CHANNEL + 1, board.match_id, onlooker)
+    _, data = await play_fairness.export(t.matches, GUILD, CHANNEL + 1, board.match_id, board.first_id)
+    assert json.loads(data)["match_id"] == board.match_id
