@@ -592,7 +592,9 @@ class Core(SweepLoop, commands.Cog):
         assert interaction.channel_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild = interaction.guild_id or 0
-        match, report = await fairness.verify(self.service, guild, interaction.channel_id, game)
+        match, report = await fairness.verify(
+            self.service, guild, interaction.channel_id, game, interaction.user.id
+        )
         await reply(interaction, fairness.verify_text(match, report, fmt.DISCORD)[: limits.MESSAGE])
 
     async def seal(self, interaction: discord.Interaction) -> None:
@@ -609,7 +611,9 @@ class Core(SweepLoop, commands.Cog):
         assert interaction.channel_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         guild = interaction.guild_id or 0
-        match, data = await fairness.export(self.service, guild, interaction.channel_id, game)
+        match, data = await fairness.export(
+            self.service, guild, interaction.channel_id, game, interaction.user.id
+        )
         file = discord.File(io.BytesIO(data), filename=fairness.record_name(match))
         await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
 

@@ -28,7 +28,7 @@ from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
-from play.errors import BadRequest
+from play.errors import AwayBusy, BadRequest
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
@@ -487,6 +487,11 @@ class Tournaments(commands.Cog):
         except BadRequest:  # the tournament was cancelled meanwhile: its games are not played
             log.info("Tournament %s is over: board %s not started", tournament.id, board.board)
             return False
+        except AwayBusy:  # another process writes a player's time away: the next sweep starts it
+            log.info(
+                "Tournament %s: board %s waits for a time away being written", tournament.id, board.board
+            )
+            return True
         tournament = await self.service.by_id(tournament.id)  # a game begun late moved the round's end
         rules = game_of(match)
         assert match.snapshot is not None

@@ -538,10 +538,12 @@ class Console:
             raise UsageError(f"Usage: /wargames {sub} [game:ID], ID being a finished game's number.")
         match_id = int(raw) if raw else None
         if sub == "verify":
-            match, report = await fairness.verify(self.service, GUILD_ID, self.channel_id, match_id)
+            match, report = await fairness.verify(
+                self.service, GUILD_ID, self.channel_id, match_id, self.my_id
+            )
             self.say(fairness.verify_text(match, report, self.markup))
             return Outcome(ok=report.ok)
-        match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id)
+        match, data = await fairness.export(self.service, GUILD_ID, self.channel_id, match_id, self.my_id)
         path = self._write(fairness.record_name(match), data)
         self.say(f"{fairness.export_text(match)}\nexport: {path}")
         return Outcome(files=[path])

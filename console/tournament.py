@@ -20,7 +20,7 @@ from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
 from play.commands import wargames_commands
-from play.errors import ServiceError
+from play.errors import AwayBusy, ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
@@ -198,7 +198,11 @@ class ConsoleTournaments:
         game = registry.game(tournament.game)
         for board in boards:
             thread = thread_name(board)
-            match = await self.service.start_board(board, names.channel_id(thread))
+            try:
+                match = await self.service.start_board(board, names.channel_id(thread))
+            except AwayBusy:  # another process writes a player's time away: `sweep` starts it
+                self.console.say(f"[{thread}] This game waits for a moment: `sweep` begins it.")
+                continue
             clock = match.game_clock.total if match.game_clock is not None else None
             self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup, clock)}")
 

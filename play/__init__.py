@@ -2,6 +2,7 @@
 
 from play.errors import (
     AlreadyApplied,
+    AwayBusy,
     BadRequest,
     IllegalMove,
     MatchOver,
@@ -24,6 +25,7 @@ from play.service import (
 __all__ = [
     "DEFAULT_TURN_SECONDS",
     "AlreadyApplied",
+    "AwayBusy",
     "BadRequest",
     "HistoryEntry",
     "IllegalMove",

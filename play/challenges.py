@@ -23,6 +23,7 @@ from engine.fairness import random_side
 from engine.protocol import State
 from play import fairness
 from play.errors import (
+    AwayBusy,
     BadRequest,
     MatchOver,
     NotAPlayer,
@@ -218,7 +219,7 @@ class Challenges(Reading):
             # its first clock held to the players' time away as read (another process's `away`)
             started = await self._store_clocked(match, state, now, clock, start)
         except AwayChanged:
-            raise StalePrompt(
+            raise AwayBusy(
                 "A player's time away was changing just now, so the game did not start. Try again."
             ) from None
         except StaleVersion:

@@ -35,6 +35,11 @@ class StalePrompt(ServiceError):
     """The game moved on since the prompt was shown (a double click, or two players at once)."""
 
 
+class AwayBusy(StalePrompt):
+    """Another process kept a waiting player's time away locked for longer than a write's tries
+    (play/clocks.py): nothing was stored, and the same request a moment later goes through."""
+
+
 class AlreadyApplied(ServiceError):
     """This exact interaction was already applied once."""
 

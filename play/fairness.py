@@ -116,19 +116,36 @@ def reveal_text(match: Match) -> str:
 
 
 async def finished(
-    service: MatchService, guild_id: int, channel_id: int, match_id: int | None, what: str
+    service: MatchService,
+    guild_id: int,
+    channel_id: int,
+    match_id: int | None,
+    what: str,
+    asker: int | None = None,
 ) -> Match:
     """The finished game asked for: `match_id` in this server, else this channel's last finished game.
-    Refuses, saying why, a game that is not over (its secret is still secret) or never was played."""
+    Refuses, saying why, a game that is not over (its secret is still secret) or never was played.
+    A game of another channel is `asker`'s only if they played it: the record names its players and
+    every move, and that channel may be one they cannot see (a private thread); the refusal is the
+    one for a number that is no game, so it does not tell that one exists (None: anyone's, for the
+    tests and tools that have no asker)."""
     if match_id is not None:
         try:
             match = await service.db.get_match(match_id)
         except MatchNotFound:
             match = None
-        if match is None or match.guild_id != guild_id:
+        if (
+            match is None
+            or match.guild_id != guild_id
+            or (
+                asker is not None
+                and asker not in match.players
+                and not await _seen_from(service, match, channel_id)
+            )
+        ):
             raise NoMatch(
-                f"There is no game #{match_id} in this server. "
-                "A finished game's number is in its end message."
+                f"There is no game #{match_id} in this channel or among your games. Ask in the "
+                "channel where it was played: a finished game's number is in its end message there."
             )
     else:  # this channel's last finished game; an open one is refused below, saying why
         found = await service.db.list_matches(channel_id=channel_id, statuses=[Status.FINISHED], limit=1)
@@ -147,6 +164,18 @@ async def finished(
         )
     why = NEVER_PLAYED.get(match.status, match.status.value)
     raise NoMatch(f"Game #{match.id} was never played to an end ({why}), so there is nothing to {what}.")
+
+
+async def _seen_from(service: MatchService, match: Match, channel_id: int) -> bool:
+    """Whether `match` was played where `channel_id`'s members see it: in that channel, or, a
+    tournament's game, in a thread of that tournament's channel (its rounds posted every pairing
+    there, and its end tells them to verify its games)."""
+    if match.channel_id == channel_id:
+        return True
+    store = TournamentStore(service.db)
+    board = await store.board_of_match(match.id)
+    tournament = await store.get_tournament(board.tournament_id) if board is not None else None
+    return tournament is not None and tournament.channel_id == channel_id
 
 
 async def record(service: MatchService, match: Match) -> dict[str, Any]:
@@ -295,11 +324,15 @@ def record_name(match: Match) -> str:
 
 
 async def verify(
-    service: MatchService, guild_id: int, channel_id: int, match_id: int | None = None
+    service: MatchService,
+    guild_id: int,
+    channel_id: int,
+    match_id: int | None = None,
+    asker: int | None = None,
 ) -> tuple[Match, fairness.Report]:
     """`/wargames verify`: the finished game replayed from its revealed seed, checked as anyone
     can check its export."""
-    match = await finished(service, guild_id, channel_id, match_id, "verify")
+    match = await finished(service, guild_id, channel_id, match_id, "verify", asker)
     data = await record(service, match)
     return match, await asyncio.to_thread(fairness.check, data)  # a whole replay: off the event loop
 
@@ -319,11 +352,15 @@ def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
 
 
 async def export(
-    service: MatchService, guild_id: int, channel_id: int, match_id: int | None = None
+    service: MatchService,
+    guild_id: int,
+    channel_id: int,
+    match_id: int | None = None,
+    asker: int | None = None,
 ) -> tuple[Match, bytes]:
-    """`/wargames export`: anyone in the server may have a finished game's record; nobody may have
-    a live one (it holds the secret seed)."""
-    match = await finished(service, guild_id, channel_id, match_id, "export")
+    """`/wargames export`: anyone in a finished game's channel, and its players anywhere in the
+    server, may have its record; nobody may have a live one (it holds the secret seed)."""
+    match = await finished(service, guild_id, channel_id, match_id, "export", asker)
     return match, record_bytes(await record(service, match))
 
 

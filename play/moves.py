@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from data import (
+    AwayChanged,
     DuplicateInteraction,
     Match,
     NewAction,
@@ -20,6 +21,7 @@ from play.challenges import Challenges
 from play.clocks import game_clock_moved, game_clock_stopped
 from play.errors import (
     AlreadyApplied,
+    AwayBusy,
     IllegalMove,
     MatchOver,
     NoMatch,
@@ -448,6 +450,10 @@ class Moves(Challenges):
             self.forget(match.channel_id)
             if isinstance(exc, DuplicateInteraction):
                 raise AlreadyApplied("That was already played.") from None
+            if isinstance(exc, AwayChanged):  # the game did not move on: a time away was being written
+                raise AwayBusy(
+                    "A player's time away was changing just now, so your move was not stored. Send it again."
+                ) from None
             if isinstance(exc, StaleVersion):
                 raise StalePrompt(
                     "The game moved on while you were acting; nothing was changed. Look at the new board."

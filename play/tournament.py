@@ -445,10 +445,12 @@ class TournamentService(RoundSweep):
         return await tournament_table.table(self.store, tournament, round_no)
 
     async def standings_of(self, channel_id: int) -> Table:
+        """The standings up to the round whose pairings the channel was told: a round paired but not
+        yet posted (the sweep posts it next) would tell its bye, a pairing, before the channel."""
         found = await self.store.channel_tournament(channel_id, open_only=False)
         if found is None:
             raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
-        return await self.table(found)
+        return await self.table(found, min(found.round, found.announced + 1))
 
     async def round_of(self, channel_id: int) -> RoundNow:
         """The channel's tournament's latest round as it stands (its last, once it is over)."""
@@ -458,6 +460,11 @@ class TournamentService(RoundSweep):
         if found.round == 0:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."
+            )
+        if found.announced + 1 < found.round:  # paired and stored, not yet posted: nobody is told first
+            raise BadRequest(
+                f"Round {found.round - 1} is over and round {found.round} is paired: its pairings are "
+                "posted in this channel first. Ask again once they are."
             )
         return await round_now(self.store, found, self.clock())
 
