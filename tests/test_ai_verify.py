@@ -229,6 +229,25 @@ async def test_a_search_cut_short_by_its_time_cap_replays_from_the_recorded_cloc
     assert "ran into the time cap" in report.text(), report.text()
 
 
+async def test_block_wars_search_stops_at_its_iterations_and_rests_on_no_clock(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Block Wars' `search` level stops at a fixed number of iterations (made few here, to be cheap),
+    its time cap only a safety net: no decision of it rests on the bot's clock, so its record
+    verifies with none said to have run into the time cap."""
+    from engine.blockwars import game as blockwars
+
+    monkeypatch.setattr(blockwars, "SEARCH_ITERATIONS", 60, raising=False)  # before: it stopped on time
+    svc = await service(tmp_path / "g.db", 8)
+    match_id = await ai_game(svc, "blockwars", "search", plies=2)
+    record = await record_of(svc, match_id)
+    decisions = record["ai"]["decisions"]
+    assert decisions and all(d["budget_s"] is None for d in decisions)  # the bot passed no budget
+    report = fairness.check(record, ai=True)
+    assert report.ok and report.ai_checked, report.text()
+    assert report.ai_caveat is None and "time cap" not in report.text(), report.text()
+
+
 def test_a_tape_replays_the_readings_it_recorded(monkeypatch) -> None:
     """Recorded in whole hundredths from the decision's start (never backwards, whatever the base
     clock does), replayed reading for reading; a frozen tape stands still, then says time is up."""
