@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 
 from data import Database, Status
-from engine import ai_check, fairness, registry, search
+from engine import ai_check, fairness, program, registry, search
 from engine.base import BaseGame
 from engine.tape import TIME_UP, Tape, running
 from play import MatchService
@@ -301,6 +301,9 @@ async def test_the_script_checks_the_ai_and_verify_says_how(tmp_path: Path) -> N
     done = await asyncio.to_thread(script, str(SCRIPT), str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "replayed from its side's view alone" in done.stdout
+    assert (
+        f"The bot's AI ran {program.running().text()}" in done.stdout
+    )  # the program, and whether it is this
     dice = await asyncio.to_thread(script, str(SCRIPT), "--dice-only", str(path))
     assert dice.returncode == 0 and "The AI (" not in dice.stdout
     match, report = await play_fairness.verify(svc, GUILD, CHANNEL, match_id)
@@ -309,6 +312,7 @@ async def test_the_script_checks_the_ai_and_verify_says_how(tmp_path: Path) -> N
     lines = text.splitlines()
     assert lines[1].startswith("Verified: ") and "not the AI's choices" in lines[2]
     assert "python scripts/verify_game.py FILE" in lines[2] and lines[3].startswith("✅ ")
+    assert "at the commit the file names (the script says whether it runs that commit)" in lines[2]
 
 
 def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
