@@ -20,13 +20,16 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMIT_FILE = "COMMIT"  # written at build time where there is no .git (the Dockerfile)
+# What makes the program: the code the bot and the checker run (a change to its tests or docs does not)
+SOURCE = ("bot.py", "settings.py", "cogs", "console", "data", "engine", "play", "render", "scripts")
 _HEX = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a SHA-1 or SHA-256 object name, whole
 SHORT = 12  # hex digits a commit is shown with
 
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """A program's source: its commit (None: unknown), and whether files git tracks differ from it."""
+    """A program's source: its commit (None: unknown), and whether its files (`SOURCE`) that git
+    tracks differ from it."""
 
     commit: str | None
     changed: bool = False
@@ -72,7 +75,7 @@ def of_source(root: Path = ROOT) -> Program:
     top = _git(root, "rev-parse", "--show-toplevel")  # this source's own clone, not one around it
     head = _git(root, "rev-parse", "HEAD") if top and Path(top.strip()).resolve() == root.resolve() else None
     if head is not None and _HEX.fullmatch(head.strip()):
-        status = _git(root, "status", "--porcelain", "--untracked-files=no")
+        status = _git(root, "status", "--porcelain", "--untracked-files=no", "--", *SOURCE)
         return Program(head.strip(), changed=status is None or bool(status.strip()))
     try:
         written = (root / COMMIT_FILE).read_text(encoding="ascii").strip().lower()
@@ -87,4 +90,4 @@ def running() -> Program:
     return of_source()
 
 
-__all__ = ["COMMIT_FILE", "ROOT", "Program", "of_source", "running"]
+__all__ = ["COMMIT_FILE", "ROOT", "SOURCE", "Program", "of_source", "running"]

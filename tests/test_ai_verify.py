@@ -321,24 +321,20 @@ def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
     return path
 
 
-@pytest.mark.parametrize("forgetful", [False, True])
-async def test_what_the_ai_keeps_between_decisions_is_replayed_as_its_process_had_it(
-    forgetful: bool, tmp_path: Path, monkeypatch
-) -> None:
+async def test_an_ai_process_that_forgot_what_it_kept_still_verifies(tmp_path: Path, monkeypatch) -> None:
     """Combined Arms plans a phase at its first step and plays the plan step by step (a memory kept
-    between decisions, `search.memories`): the check keeps it as the bot's AI process did, and an
-    AI process that forgot it (restarted before every decision, here) still verifies, each such
-    decision thought afresh."""
+    between decisions, `search.memories`): an AI process that forgot it (restarted before every
+    decision, here) still verifies, each such decision thought afresh. (The check keeping it as the
+    bot's AI process did, another game beside it: tests/test_ai_memory.py.)"""
     svc = await service(tmp_path / "g.db", 11)
-    if forgetful:
-        real = svc.thinker.choose
+    real = svc.thinker.choose
 
-        async def restarted(*args: Any, **kwargs: Any) -> str:
-            for store in search.memories:
-                store.clear()
-            return await real(*args, **kwargs)
+    async def restarted(*args: Any, **kwargs: Any) -> str:
+        for store in search.memories:
+            store.clear()
+        return await real(*args, **kwargs)
 
-        monkeypatch.setattr(svc.thinker, "choose", restarted)
+    monkeypatch.setattr(svc.thinker, "choose", restarted)
     match_id = await ai_game(svc, "combinedarms", "normal", plies=30)
     record = await record_of(svc, match_id)
     assert len(record["ai"]["decisions"]) >= 10
