@@ -1,4 +1,4 @@
-# The wargames Discord bot. Build: docker build -t wargames .
+# The wargames Discord bot. Build: docker build --build-arg COMMIT=$(git rev-parse HEAD) -t wargames .
 # Run:   docker run -d --env-file .env -v wargames-data:/data wargames
 # First run (push the slash commands): docker run --rm --env-file .env -v wargames-data:/data wargames python bot.py --sync
 FROM python:3.11.7-slim-bookworm
@@ -29,6 +29,11 @@ COPY play ./play
 COPY data ./data
 COPY engine ./engine
 COPY render ./render
+
+# The commit this image was built from: the image has no .git, and each record of a game against the
+# AI names the program its AI ran (engine/program.py, docs/fairness.md). Left out: "an unknown commit".
+ARG COMMIT=""
+RUN printf '%s\n' "$COMMIT" > COMMIT
 
 USER wargames
 VOLUME ["/data"]

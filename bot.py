@@ -30,6 +30,7 @@ from discord.ext import commands
 from cogs._format import DISCORD
 from cogs._release import ReleasingTree
 from data import Database, DataError
+from engine import program
 from play import MatchService
 from play.thinking import Thinker
 from render.workers import Painter
@@ -314,6 +315,9 @@ async def serve(settings: Settings, token: str, *, on_start: Hook | None = None)
     (Docker's `docker stop`, Ctrl-C): then it stops taking interactions, lets the work in flight
     finish (at most GRACE_SECONDS), closes the database and exits 0. The database is opened (and
     migrated) before Discord is contacted: a bad DATABASE_URL ends it at once, in one line."""
+    # the program it runs, learnt before anyone can change its files: each record of its AI names it
+    ran = await asyncio.to_thread(program.running)
+    log.info("This bot runs %s of its source.", ran.text())
     database = await open_database(settings)
     if database is None:
         return 1

@@ -1,13 +1,13 @@
-"""What the AI's decisions need to be replayed by anyone (migrations 0012 and 0013, docs/fairness.md
-"Checking the AI"): per decision, its level, the budget it was given and its clock. A file of its
-own, as the tournaments' queries are: one idea, kept out of the match queries."""
+"""What the AI's decisions need to be replayed by anyone (migrations 0012 to 0014, docs/fairness.md
+"Checking the AI"): per decision, its level, the budget it was given, its clock and the program that
+made it. A file of its own, as the tournaments' queries are: one idea, kept out of the match queries."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
 
-from data.db import Database, Transaction, count
+from data.db import Database, Transaction, count, one
 
 LEGACY = 0  # the interaction id of a decision written before migration 0013
 
@@ -24,6 +24,9 @@ class AiDecision:
     # The id its command is stored under (`actions.interaction_id`), which ties the action that was
     # played to the decision that made it when two processes decided the same action (`new_id`).
     interaction_id: int
+    # The program its AI process ran, as JSON {"commit": ..., "changed": ...} (engine/program.py);
+    # None for a decision made before migration 0014.
+    program: str | None = None
 
 
 def new_id() -> int:
@@ -33,11 +36,16 @@ def new_id() -> int:
 
 
 _WRITE = """
-INSERT INTO ai_decisions (match_id, n, interaction_id, kind, level, budget_s, clock)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+INSERT INTO ai_decisions (match_id, n, interaction_id, kind, level, budget_s, clock, program)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 """
+# Whether the game is open, its row held against an end until this transaction commits (PostgreSQL;
+# SQLite's writers take turns): a decision made while its game ended could never be played, and
+# the end drops the decisions no action carries (data/db.py), so none is written after it.
+_OPEN = "SELECT status FROM matches WHERE id = ? AND status IN ('challenged', 'active')"
+_OPEN_LOCKED = _OPEN + " FOR SHARE"
 _READ = """
-SELECT n, interaction_id, kind, level, budget_s, clock FROM ai_decisions WHERE match_id = ?
+SELECT n, interaction_id, kind, level, budget_s, clock, program FROM ai_decisions WHERE match_id = ?
 ORDER BY n, interaction_id
 """
 
@@ -48,18 +56,22 @@ class AiDecisionStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def write(self, match_id: int, decision: AiDecision) -> None:
+    async def write(self, match_id: int, decision: AiDecision) -> bool:
         """Keep a decision before its action is stored: every one, whichever process made it (the
-        record takes the one whose id the stored action carries)."""
+        record takes the one whose id the stored action carries), while its game is open (False:
+        it is over, and nothing was written)."""
         d = decision
         if d.interaction_id >= LEGACY:
             raise ValueError("a decision needs its own negative interaction id (new_id)")
-        params = (match_id, d.n, d.interaction_id, d.kind, d.level, d.budget_s, d.clock)
+        params = (match_id, d.n, d.interaction_id, d.kind, d.level, d.budget_s, d.clock, d.program)
 
-        def write() -> Transaction[None]:
+        def write() -> Transaction[bool]:
+            if (yield one(_OPEN, (match_id,), postgres=_OPEN_LOCKED)) is None:
+                return False
             yield count(_WRITE, params)
+            return True
 
-        await self.db._transact(write)
+        return await self.db._transact(write)
 
     async def decisions(self, match_id: int) -> list[AiDecision]:
         """Every decision kept for the match, those whose action never came included."""
@@ -72,6 +84,7 @@ class AiDecisionStore:
                 None if r["budget_s"] is None else float(r["budget_s"]),
                 None if r["clock"] is None else str(r["clock"]),
                 int(r["interaction_id"]),
+                None if r["program"] is None else str(r["program"]),
             )
             for r in rows
         ]

@@ -987,7 +987,7 @@ class Database:
         """
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
-        return await self._transact(lambda: _apply(match_id, expected_version, normalised, stamp, None))
+        return await self._transact(lambda: _closing(match_id, expected_version, normalised, stamp, None))
 
     async def start_match(
         self,
@@ -1039,7 +1039,7 @@ class Database:
         """
         normalised = _normalise_changes(changes)
         stamp = self._now(now)
-        return await self._transact(lambda: _apply(match_id, expected_version, normalised, stamp, result))
+        return await self._transact(lambda: _closing(match_id, expected_version, normalised, stamp, result))
 
     async def commit_action(
         self,
@@ -1131,6 +1131,8 @@ class Database:
                 raise
             if owe_board:
                 yield count(_OWE_BOARD, (match_id, updated.version, updated.channel_id, stamp))
+            if not updated.status.is_open:  # after its last action is in the log
+                yield count(_DROP_ORPHAN_DECISIONS, (match_id,))
             if before_commit is not None:
                 before_commit()
             return updated
@@ -1395,6 +1397,27 @@ def _move(
             raise AwayChanged(match_id, expected_version)
         raise StaleVersion(match_id, expected_version, found if found != expected_version else found + 1)
     return row_to_match(row, written)
+
+
+# The AI's decisions whose action never came (the game moved on, or ended, while it thought): no
+# record reads them, so a game's end drops them (docs/fairness.md, "Checking the AI"). A decision
+# written before migration 0013 (id 0) stays: an action of then carries no id to tell.
+_DROP_ORPHAN_DECISIONS = """
+DELETE FROM ai_decisions WHERE match_id = ? AND interaction_id < 0 AND NOT EXISTS (
+    SELECT 1 FROM actions WHERE actions.interaction_id = ai_decisions.interaction_id
+)
+"""
+
+
+def _closing(
+    match_id: int, expected_version: int, changes: dict[str, Any], now: float, result: Result | None
+) -> Transaction[Match]:
+    """`_apply` of a change that may end the match without an action (a forfeit, a cancel): if it
+    does, the AI's decisions no action carries go with it."""
+    new = yield from _apply(match_id, expected_version, changes, now, result)
+    if not new.status.is_open:
+        yield count(_DROP_ORPHAN_DECISIONS, (match_id,))
+    return new
 
 
 def _apply(

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import chance, search
+from engine import chance, program, search
+from engine.program import Program
 from engine.protocol import Game, View
 from engine.tape import MAX_SECONDS, Tape, running
 
@@ -70,6 +71,7 @@ class Replayed:
     chosen: str
     how: str
     seconds: float
+    program: Program | None = None  # the program the bot's AI ran for it, as the record says (None: unsaid)
 
     @property
     def ok(self) -> bool:
@@ -86,6 +88,7 @@ class AiCheck:
     unrecorded: list[int] = field(default_factory=list)  # the AI's actions with no decision recorded
     before: list[int] = field(default_factory=list)  # its actions before the first one recorded
     problem: str | None = None  # why the check could not be made, or failed outside a decision
+    checker: Program | None = None  # the program this check runs
 
     @property
     def mismatch(self) -> Replayed | None:
@@ -187,6 +190,7 @@ def check_ai(
         return AiCheck()
     side, ai_id = str(ai[0]["side"]), ai[0].get("user_id")
     found = AiCheck(side=side, level=str(ai[0]["ai_level"]))
+    found.checker = program.running()
     if len(ai) > 1:
         found.problem = "more than one player of it is marked as the AI"
         return found
@@ -222,6 +226,31 @@ def check_ai(
         found.problem = f"the record lists decisions of the AI for actions it did not play ({stray[:5]})"
         return found
     todo = [n for n in theirs if n in decisions]
+    # What the AI kept between decisions: built by this replay alone, from nothing (as in a process
+    # of its own, whatever this one kept), under the name the bot's AI kept it under (the game's
+    # commitment); this process's own memory is given back afterwards.
+    kept = _recall()
+    _restore([{} for _ in kept])
+    try:
+        with search.remembering(str(record.get("commitment", "")).lower()):
+            _replay(rules, record, seed, side, decisions, todo, found, progress)
+    finally:
+        _restore(kept)
+    return found
+
+
+def _replay(
+    rules: Game,
+    record: Mapping[str, Any],
+    seed: int,
+    side: str,
+    decisions: Mapping[int, Mapping[str, Any]],
+    todo: Sequence[int],
+    found: AiCheck,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """`check_ai`'s replay of the game, deciding again at each recorded decision (into `found`)."""
+    actions: Sequence[Mapping[str, Any]] = list(record["actions"])
     state = rules.new_game(dict(record["options"]), seed)
     for n, action in enumerate(actions, 1):
         notation = str(action["notation"])
@@ -240,13 +269,13 @@ def check_ai(
                     f"the decision recorded for action {n} is not one the bot writes (its kind, budget "
                     "or clock)"
                 )
-                return found
+                return
             if str(d.get("level")) != found.level:
                 found.problem = (
                     f"the decision recorded for action {n} is at level {d.get('level')!r}, not the game's "
                     f"level ({found.level!r}, shown at the challenge)"
                 )
-                return found
+                return
             chosen, how = decide(
                 rules,
                 as_sent(rules, state.view(side)),
@@ -259,15 +288,17 @@ def check_ai(
             )
             same = same_action(rules, chosen, notation)
             seconds = Tape(d.get("clock") or []).seconds
-            found.replayed.append(Replayed(n, kind, notation, notation if same else chosen, how, seconds))
+            ran = Program.from_json(d.get("program"))
+            found.replayed.append(
+                Replayed(n, kind, notation, notation if same else chosen, how, seconds, ran)
+            )
             if not same:
-                return found
+                return
         try:
             state.apply(rules.parse(notation), str(action["side"]))
         except ValueError as exc:
             found.problem = f"action {n} does not replay ({exc})"
-            return found
-    return found
+            return
 
 
 def findings(
@@ -378,7 +409,49 @@ def findings(
         out.append((None, text + when))
     if not out:
         out.append((True, f"{who} made no decision in this game."))
+    if check.replayed and check.checker is not None:
+        out.extend(_programs(check.replayed, check.checker))
     return out
+
+
+def _programs(replayed: Sequence[Replayed], checker: Program) -> list[tuple[bool | None, str]]:
+    """Whether this check ran the program the bot's AI ran: the replay binds the code that runs
+    it. A game that went on across an update of the bot names each of its programs."""
+    ran: dict[Program | None, list[Replayed]] = {}
+    for r in replayed:
+        ran.setdefault(r.program, []).append(r)
+    if len(ran) == 1:
+        return [_program(next(iter(ran)), checker, "")]
+    return [_program(bot, checker, f" for {_actions(rs)}") for bot, rs in ran.items()]
+
+
+def _program(bot: Program | None, checker: Program, which: str) -> tuple[bool | None, str]:
+    """One program the bot's AI ran (`which`: for which of its decisions, when it ran several)."""
+    if bot is None:
+        return (
+            None,
+            f"The record does not say which commit of its source the bot ran{which or ''} (a record "
+            "written before it did), so the AI's replay takes it that this check's program, "
+            f"{checker.text()}, is the bot's: run it from the commit the bot ran at the game's date.",
+        )
+    if bot.same(checker):
+        return (
+            True,
+            f"The bot's AI ran {bot.text()} of its source{which} (the record says), and this check ran "
+            "that very commit.",
+        )
+    if bot.changed:
+        return (
+            None,
+            f"The bot's AI ran {bot.text()}{which} (the record says): no commit's source, so this "
+            f"check, by {checker.text()}, may replay it otherwise for that reason alone.",
+        )
+    return (
+        None,
+        f"The bot's AI ran {bot.text()} of its source{which} (the record says), but this check runs "
+        f"{checker.text()}: where the AI's replay differs, the program may be why, not the AI. Run the "
+        f"check from that commit (`git checkout {bot.commit}`) to be sure.",
+    )
 
 
 def caveat(check: AiCheck) -> str | None:

@@ -19,10 +19,12 @@ Deterministic for a given (view, seed, settings) as long as the time budget does
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -45,12 +47,33 @@ clock: Callable[[], float] = time.perf_counter
 # decisions must see it as the bot's AI process had it. A game registers such a store here
 # (`remembered`); engine/ai_check.py sets the stores aside, or starts without them.
 memories: list[MutableMapping[Any, Any]] = []
+# Whose decisions these are: a store's keys begin with it, so that what one game's decisions left in
+# a store is never read by another's (an AI process serves many games, whose positions can meet).
+# The bot sets it to the game's public commitment (`remembering`), and the check to the record's.
+_SCOPE: ContextVar[str | None] = ContextVar("ai_memory_scope", default=None)
 
 
 def remembered(store: M) -> M:
     """Register `store`, kept between decisions, in `memories`; returns it."""
     memories.append(store)
     return store
+
+
+def scope() -> str | None:
+    """The game whose decision is being made (None: none named), the first part of every key a
+    store in `memories` keeps."""
+    return _SCOPE.get()
+
+
+@contextlib.contextmanager
+def remembering(game: str | None) -> Iterator[None]:
+    """Within the block (this thread or task only), the AI decides for `game`: what it keeps
+    between decisions is kept under it (`scope`)."""
+    token = _SCOPE.set(game)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
 
 
 def now() -> float:
@@ -603,6 +626,8 @@ __all__ = [
     "memories",
     "now",
     "remembered",
+    "remembering",
+    "scope",
     "threat_share",
     "win_line",
     "winner_of",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 from data import (
     Match,
@@ -11,6 +12,7 @@ from data import (
     Status,
 )
 from data.ai_decisions import AiDecision, AiDecisionStore, new_id
+from engine import program
 from engine.ai_check import DRAW, MOVE, ai_seed
 from engine.errors import IllegalAction
 from engine.meta import DRAW_DECLINE
@@ -61,6 +63,14 @@ def answering_draw(played: Played) -> list[int]:
     ]
 
 
+def memory_scope(match: Match) -> str:
+    """The name under which the AI keeps what it remembers between decisions of this game
+    (`search.remembering`): the game's commitment, public from its start and in its record, so that
+    the check replays the decisions under the same name (`ai_check.check_ai`); a game played before
+    dice were committed has none, and its number instead (it is not checked)."""
+    return (match.seed_commitment or f"game {match.id}").lower()
+
+
 class AiTurns(Moves):
     """The AI's turns: it plays what it owes through the same path as a player."""
 
@@ -104,12 +114,16 @@ class AiTurns(Moves):
             n = await self._ai_decision(match)
             seed = match.seed ^ (match.version * 7919) if n is None else ai_seed(engine_seed(match), n)
             clock: list[list[int]] = []
-            notation = await self.thinker.choose(match.game, view, level, seed, budget_s, clock=clock)
+            ran: dict[str, Any] = {}
+            notation = await self.thinker.choose(
+                match.game, view, level, seed, budget_s, clock=clock, match=memory_scope(match), ran=ran
+            )
             decided: int | None = None  # the id its command is stored under, naming this decision
             if n is not None:  # kept before the action, so that every action of the AI has its own
                 decided = new_id()
                 tape = json.dumps(clock, separators=(",", ":"))
-                decision = AiDecision(n, MOVE, level, budget_s, tape, decided)
+                source = json.dumps(ran, separators=(",", ":")) if ran else None
+                decision = AiDecision(n, MOVE, level, budget_s, tape, decided, source)
                 await AiDecisionStore(self.db).write(match.id, decision)
             try:
                 played.append(
@@ -168,7 +182,10 @@ class AiTurns(Moves):
         if n is not None:
             level = match.ai_level or game_of(match).ai.default
             decided = new_id()
-            await AiDecisionStore(self.db).write(match.id, AiDecision(n, DRAW, level, None, None, decided))
+            source = json.dumps(program.running().to_json(), separators=(",", ":"))
+            await AiDecisionStore(self.db).write(
+                match.id, AiDecision(n, DRAW, level, None, None, decided, source)
+            )
         try:
             return await self.act(
                 channel_id,

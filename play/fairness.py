@@ -262,6 +262,7 @@ async def _ai_decisions(db: Database, match: Match) -> dict[str, Any]:
                 "level": d.level,
                 "budget_s": d.budget_s,
                 "clock": None if d.clock is None else json.loads(d.clock),
+                "program": None if d.program is None else json.loads(d.program),
             }
             for d in made
             if d is not None
@@ -347,7 +348,8 @@ def verify_text(match: Match, report: fairness.Report, markup: Markup) -> str:
     return (
         f"{head}\n{verdict}\nThis checks the dice, not the AI's choices. To check that the AI chose each "
         "move from its own side's view, run `python scripts/verify_game.py FILE` (seconds to minutes) on "
-        f"the file `/wargames export` gives.\n{findings}"
+        "the file `/wargames export` gives, from the bot's source at the commit the file names (the "
+        f"script says whether it runs that commit).\n{findings}"
     )
 
 

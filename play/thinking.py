@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from engine import registry, tape
+from engine import program, registry, search, tape
 from engine.protocol import View
 from engine.review import Review, review_game
 
@@ -44,6 +44,7 @@ def _start_worker(parent: int, nice: int) -> None:
         with contextlib.suppress(OSError):  # not allowed here: it thinks at the bot's priority
             os.nice(nice)
     registry.games()
+    program.running()  # the source it imported: learnt now, before anyone can change the files
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -58,14 +59,17 @@ def _view(game: str, view_json: str) -> View:
 
 
 def choose_taped(
-    game: str, view_json: str, level: str, seed: int, budget_s: float | None
-) -> tuple[str, list[list[int]]]:
+    game: str, view_json: str, level: str, seed: int, budget_s: float | None, match: str | None = None
+) -> tuple[str, list[list[int]], dict[str, Any]]:
     """In a worker (or a thread): the AI's action, as notation, for the view sent as JSON text,
-    with the clock its thinking read (engine/tape.py), so that anyone can replay the decision."""
+    with the clock its thinking read (engine/tape.py) and the program that thought (this process's
+    source: engine/program.py), so that anyone can replay the decision. What the AI keeps between
+    decisions is kept under `match` (`search.remembering`), so that no other game's memory reaches
+    this one's."""
     view = _view(game, view_json)
-    with tape.running(tape.Tape()) as clock:
+    with tape.running(tape.Tape()) as clock, search.remembering(match):
         action = registry.game(game).choose(view, level, seed, budget_s)
-    return str(action), clock.marks
+    return str(action), clock.marks, program.running().to_json()
 
 
 def draw_text(game: str, view_json: str, seed: int) -> bool:
@@ -128,15 +132,23 @@ class Thinker:
         budget_s: float | None = None,
         *,
         clock: list[list[int]] | None = None,
+        match: str | None = None,
+        ran: dict[str, Any] | None = None,
     ) -> str:
         """The notation of the AI's action for `view.viewer` (who must be owed an action); the
-        clock its thinking read is put in `clock`, if given (the record's, for replaying it)."""
+        clock its thinking read is put in `clock`, and the program that thought in `ran`, if given
+        (the record's, for replaying it). `match` names the game (its public commitment) for what
+        the AI keeps between decisions."""
+        args = (game, _json(view), level, seed, budget_s, match)
         if self._workers() is None:  # the view as a worker reads it, so every way of thinking is one
-            notation, marks = await asyncio.to_thread(choose_taped, game, _json(view), level, seed, budget_s)
+            notation, marks, source = await asyncio.to_thread(choose_taped, *args)
         else:
-            notation, marks = await self._run(choose_taped, (game, _json(view), level, seed, budget_s))
+            notation, marks, source = await self._run(choose_taped, args)
         if clock is not None:
             clock[:] = marks
+        if ran is not None:
+            ran.clear()
+            ran.update(source)
         return notation
 
     async def accepts_draw(self, game: str, view: View, seed: int) -> bool:

@@ -15,8 +15,9 @@ gives this game's. In a game against the AI it then replays each decision of the
 side's view, with the seed the game key gives and the clock its thinking read, and checks that its
 program chose what the bot played (docs/fairness.md, "Checking the AI"): a few seconds to a few
 minutes of CPU, with a progress line on stderr while it runs; the AI must be this repository's at the
-commit the bot ran. Exit status 0 when everything matches, 1 when something does not, 2 when the file
-cannot be read.
+commit the bot ran, which the record names: the check says whether it runs that very commit (a
+different or unknown one is said, not failed). Exit status 0 when everything matches, 1 when
+something does not, 2 when the file cannot be read.
 """
 
 from __future__ import annotations

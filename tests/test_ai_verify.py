@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 
 from data import Database, Status
-from engine import ai_check, fairness, registry, search
+from engine import ai_check, fairness, program, registry, search
 from engine.base import BaseGame
 from engine.tape import TIME_UP, Tape, running
 from play import MatchService
@@ -229,6 +229,25 @@ async def test_a_search_cut_short_by_its_time_cap_replays_from_the_recorded_cloc
     assert "ran into the time cap" in report.text(), report.text()
 
 
+async def test_block_wars_search_stops_at_its_iterations_and_rests_on_no_clock(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Block Wars' `search` level stops at a fixed number of iterations (made few here, to be cheap),
+    its time cap only a safety net: no decision of it rests on the bot's clock, so its record
+    verifies with none said to have run into the time cap."""
+    from engine.blockwars import game as blockwars
+
+    monkeypatch.setattr(blockwars, "SEARCH_ITERATIONS", 60, raising=False)  # before: it stopped on time
+    svc = await service(tmp_path / "g.db", 8)
+    match_id = await ai_game(svc, "blockwars", "search", plies=2)
+    record = await record_of(svc, match_id)
+    decisions = record["ai"]["decisions"]
+    assert decisions and all(d["budget_s"] is None for d in decisions)  # the bot passed no budget
+    report = fairness.check(record, ai=True)
+    assert report.ok and report.ai_checked, report.text()
+    assert report.ai_caveat is None and "time cap" not in report.text(), report.text()
+
+
 def test_a_tape_replays_the_readings_it_recorded(monkeypatch) -> None:
     """Recorded in whole hundredths from the decision's start (never backwards, whatever the base
     clock does), replayed reading for reading; a frozen tape stands still, then says time is up."""
@@ -282,6 +301,9 @@ async def test_the_script_checks_the_ai_and_verify_says_how(tmp_path: Path) -> N
     done = await asyncio.to_thread(script, str(SCRIPT), str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "replayed from its side's view alone" in done.stdout
+    assert (
+        f"The bot's AI ran {program.running().text()}" in done.stdout
+    )  # the program, and whether it is this
     dice = await asyncio.to_thread(script, str(SCRIPT), "--dice-only", str(path))
     assert dice.returncode == 0 and "The AI (" not in dice.stdout
     match, report = await play_fairness.verify(svc, GUILD, CHANNEL, match_id)
@@ -290,6 +312,7 @@ async def test_the_script_checks_the_ai_and_verify_says_how(tmp_path: Path) -> N
     lines = text.splitlines()
     assert lines[1].startswith("Verified: ") and "not the AI's choices" in lines[2]
     assert "python scripts/verify_game.py FILE" in lines[2] and lines[3].startswith("✅ ")
+    assert "at the commit the file names (the script says whether it runs that commit)" in lines[2]
 
 
 def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
@@ -298,24 +321,20 @@ def _write(tmp_path: Path, record: dict[str, Any]) -> Path:
     return path
 
 
-@pytest.mark.parametrize("forgetful", [False, True])
-async def test_what_the_ai_keeps_between_decisions_is_replayed_as_its_process_had_it(
-    forgetful: bool, tmp_path: Path, monkeypatch
-) -> None:
+async def test_an_ai_process_that_forgot_what_it_kept_still_verifies(tmp_path: Path, monkeypatch) -> None:
     """Combined Arms plans a phase at its first step and plays the plan step by step (a memory kept
-    between decisions, `search.memories`): the check keeps it as the bot's AI process did, and an
-    AI process that forgot it (restarted before every decision, here) still verifies, each such
-    decision thought afresh."""
+    between decisions, `search.memories`): an AI process that forgot it (restarted before every
+    decision, here) still verifies, each such decision thought afresh. (The check keeping it as the
+    bot's AI process did, another game beside it: tests/test_ai_memory.py.)"""
     svc = await service(tmp_path / "g.db", 11)
-    if forgetful:
-        real = svc.thinker.choose
+    real = svc.thinker.choose
 
-        async def restarted(*args: Any, **kwargs: Any) -> str:
-            for store in search.memories:
-                store.clear()
-            return await real(*args, **kwargs)
+    async def restarted(*args: Any, **kwargs: Any) -> str:
+        for store in search.memories:
+            store.clear()
+        return await real(*args, **kwargs)
 
-        monkeypatch.setattr(svc.thinker, "choose", restarted)
+    monkeypatch.setattr(svc.thinker, "choose", restarted)
     match_id = await ai_game(svc, "combinedarms", "normal", plies=30)
     record = await record_of(svc, match_id)
     assert len(record["ai"]["decisions"]) >= 10

@@ -395,8 +395,9 @@ async def test_the_seed_is_never_shown_during_the_game(tmp_path: Path, caplog) -
 
 
 async def test_a_decision_whose_action_never_came_is_left_out(tmp_path: Path, monkeypatch) -> None:
-    """The player resigns while the AI thinks: its decision was stored, its action never came. The
-    record leaves that decision out, and verifies."""
+    """The player resigns while the AI thinks: its action never came, and its decision, made for a
+    game that had ended, is not kept (an orphan written earlier goes at the end: tests/test_ai_orphans.py).
+    The record has every decision of the AI's actions, and verifies."""
     svc = await service(tmp_path / "g.db", 33)
     real = svc.thinker.choose
     thoughts = 0
@@ -414,7 +415,7 @@ async def test_a_decision_whose_action_never_came_is_left_out(tmp_path: Path, mo
     stored = await AiDecisionStore(svc.db).decisions(match_id)
     record = await record_of(svc, match_id)
     theirs = [a["n"] for a in record["actions"] if a["player_id"] == AI]
-    assert len(stored) == len(theirs) + 1  # one decision without its action
+    assert len(stored) == len(theirs)  # no decision without its action
     assert [d["n"] for d in record["ai"]["decisions"]] == theirs
     report = fairness.check(record, ai=True)
     assert report.ok and report.ai_checked, report.text()

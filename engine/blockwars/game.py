@@ -32,7 +32,13 @@ from engine.search import Settings
 from engine.search import choose as search_choose
 
 MAX_BUTTONS = 5
-SEARCH_BUDGET = 1.5  # the generic search thinks as long as `hard` may
+# The generic search stops at a fixed number of iterations, so that its choice depends on the view,
+# the seed and nothing else (docs/fairness.md, "Checking the AI"): about 1.5 s of CPU a decision on
+# the machine of docs/ai.md, as long as it thought when it stopped on time alone. `SEARCH_CAP` is the
+# safety net every level has, far enough above that time that it binds only on a machine several
+# times slower (or far busier).
+SEARCH_ITERATIONS = 8_000
+SEARCH_CAP = 10.0
 # No playout after the expansion: the evaluation is good and Block Wars' fights are decided by the
 # deal each iteration samples anyway. Against easy, 10 games each at 0.3 s a move: playouts of
 # 0 actions won 5, of 2 actions won 1 (docs/performance.md).
@@ -109,13 +115,16 @@ class BlockWarsGame(BaseGame[State, View]):
             "easy": "plays by rule of thumb, one action at a time, and sometimes blunders",
             "normal": "tries every action with the exact odds of its card fight and keeps the best",
             "hard": "plans each two-action turn with exact odds and weighs what it leaves the enemy",
-            "search": "the generic tree search every game has, 1.5 seconds a decision; not rated",
+            "search": (
+                f"the generic tree search every game has, {SEARCH_ITERATIONS:,} iterations (about 1.5 s) "
+                "a decision; not rated"
+            ),
             CORRESPONDENCE: "hard's plans weighed against hard's reply; about a second a decision",
         },
         # correspondence: hard's Elo plus its measured match against hard (20-20 in 40 games,
         # 2026-11-28, docs/ai.md): level with hard, +/- about 110 Elo at 95 %.
         ratings={"random": 0.0, "easy": 465.0, "normal": 663.0, "hard": 861.0, CORRESPONDENCE: 861.0},
-        budgets={**DEFAULT_BUDGETS, "search": SEARCH_BUDGET, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S},
+        budgets={**DEFAULT_BUDGETS, "search": SEARCH_CAP, CORRESPONDENCE: CORRESPONDENCE_BUDGET_S},
     )
     focus = Focus(
         "unit",
@@ -138,8 +147,11 @@ class BlockWarsGame(BaseGame[State, View]):
         self, view: AnyView, level: str, seed: int, budget_s: float | None, iterations: int | None
     ) -> Action:
         if level == "search":
-            budget = SEARCH_BUDGET if budget_s is None else budget_s
-            settings = Settings(iterations=iterations, budget_s=budget, rollout_depth=SEARCH_ROLLOUT)
+            settings = Settings(
+                iterations=SEARCH_ITERATIONS if iterations is None else iterations,
+                budget_s=SEARCH_CAP if budget_s is None else budget_s,
+                rollout_depth=SEARCH_ROLLOUT,
+            )
             return search_choose(
                 view, self.evaluate, seed=seed, settings=settings, rollout=self.rollout, order=self.order
             )

@@ -599,7 +599,9 @@ def state_key(s: State) -> tuple[Any, ...]:
 # ----------------------------------------------------------------------------- choosing
 
 
-# Kept between decisions, so registered for the check that replays them (`search.memories`).
+# Kept between decisions, so registered for the check that replays them (`search.memories`); each
+# key begins with the game the plan was made in (`search.scope`), as another game may reach the
+# same position (same units on the same squares) and must not play this game's plan there.
 _PLANS: OrderedDict[tuple[Any, ...], A.Action] = search.remembered(OrderedDict())
 _MOST_PLANS = 20_000
 
@@ -842,11 +844,12 @@ def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Actio
     if state.step == REINFORCE:
         return reinforcement(state, me, cfg)
     if cfg.lines:
-        got = _PLANS.get((tag, cfg, "turn", state_key(state)))
+        game = search.scope()
+        got = _PLANS.get((game, tag, cfg, "turn", state_key(state)))
         if got is None and state.step == MOVE:
             for key, action in turn_plan(state, me, cfg, tag):
-                _remember((tag, cfg, "turn", key), action)
-            got = _PLANS.get((tag, cfg, "turn", state_key(state)))
+                _remember((game, tag, cfg, "turn", key), action)
+            got = _PLANS.get((game, tag, cfg, "turn", state_key(state)))
         if got is not None:
             return got
     if state.step == MOVE:
@@ -855,11 +858,11 @@ def choose(state: State, side: str, tag: str, cfg: Config, seed: int) -> A.Actio
         return greedy(state, side, seed)
     if state.step != ATTACK:  # pragma: no cover - every step of play is above
         return state.legal_actions(side)[-1]
-    got = _PLANS.get((tag, cfg, state_key(state)))
+    got = _PLANS.get((search.scope(), tag, cfg, state_key(state)))
     if got is not None:
         return got
     plan, _ = plan_attacks(state, me, cfg)
-    _store((tag, cfg), state, me, plan, cfg)
+    _store((search.scope(), tag, cfg), state, me, plan, cfg)
     return plan[0]
 
 
