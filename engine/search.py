@@ -226,14 +226,17 @@ def _settled(
     settle: float = 1.0,
 ) -> bool:
     """Whether the choice is made: the final pick is the most visited action, and the lead of the
-    first over the second is more than `settle` times the iterations still to come (at the pace so
-    far)."""
+    first over the second is more than `settle` times the iterations still to come. With an
+    iteration budget those are counted, not guessed from the clock: the time cap is a safety net
+    only, so a decision depends on the clock only where the cap itself stops it (docs/fairness.md,
+    "Checking the AI"). Without one, they are what the time left allows at the pace so far."""
     visits = sorted((c.visits for k, c in root.children.items() if k in legal), reverse=True)
     if len(visits) < 2:
         return False
-    to_come = done * left / spent if spent > 0 else float("inf")
     if limit is not None:
-        to_come = min(to_come, limit - done)
+        to_come: float = limit - done
+    else:
+        to_come = done * left / spent if spent > 0 else float("inf")
     return visits[0] - visits[1] > settle * to_come
 
 

@@ -248,6 +248,40 @@ async def test_block_wars_search_stops_at_its_iterations_and_rests_on_no_clock(
     assert report.ai_caveat is None and "time cap" not in report.text(), report.text()
 
 
+def test_a_search_with_an_iteration_budget_stops_early_by_counting_not_by_the_clock(monkeypatch) -> None:
+    """The generic search stops early once its pick cannot be overtaken in the iterations left. With
+    an iteration budget those are counted: a clock that ran fast at first (a busy machine) and then
+    stood still, never reaching the cap, must give the choice a clock standing still all along gives.
+    Before, the early stop guessed the iterations to come from the pace so far, so on this Block Wars
+    dogfight the busy clock stopped the search after 96 iterations, on `decline`, and the still one
+    after 768, on `dogfight A`: a choice resting on the clock with no cap reached."""
+    game = registry.game("blockwars")
+    rng = random.Random(1)
+    state = game.new_game({}, 3)
+    for _ in range(23):  # a seeded random game, to the Germans' answer to a dogfight (three choices)
+        side = min(state.to_act(), key=str)
+        state.apply(rng.choice(state.legal_actions(side)))
+    (side,) = state.to_act()
+    settings = search.Settings(iterations=800, budget_s=100.0, rollout_depth=0)
+
+    def decided(clock: Any) -> tuple[str, int]:
+        reads = 0
+
+        def counted() -> float:
+            nonlocal reads
+            reads += 1
+            return float(clock(reads))
+
+        monkeypatch.setattr(search, "clock", counted)
+        chosen = search.choose(state.view(side), game.evaluate, seed=5, settings=settings, order=game.order)
+        return str(chosen), reads
+
+    still = decided(lambda n: 0.0)
+    busy = decided(lambda n: 2.375 * min(n, 40))  # 95 s in the first 40 reads, then none: the cap is 100 s
+    assert still[1] < 800  # settled before the budget ran out: the early stop is what is tried
+    assert busy == still
+
+
 def test_a_tape_replays_the_readings_it_recorded(monkeypatch) -> None:
     """Recorded in whole hundredths from the decision's start (never backwards, whatever the base
     clock does), replayed reading for reading; a frozen tape stands still, then says time is up."""
