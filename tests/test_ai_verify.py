@@ -255,12 +255,12 @@ def test_a_search_with_an_iteration_budget_stops_early_by_counting_not_by_the_cl
     Before, the early stop guessed the iterations to come from the pace so far, so on this Block Wars
     dogfight the busy clock stopped the search after 96 iterations, on `decline`, and the still one
     after 768, on `dogfight A`: a choice resting on the clock with no cap reached."""
-    game = registry.game("blockwars")
+    game = cast(BaseGame, registry.game("blockwars"))
     rng = random.Random(1)
     state = game.new_game({}, 3)
     for _ in range(23):  # a seeded random game, to the Germans' answer to a dogfight (three choices)
         side = min(state.to_act(), key=str)
-        state.apply(rng.choice(state.legal_actions(side)))
+        state.apply(rng.choice(state.legal_actions(side)), side)
     (side,) = state.to_act()
     settings = search.Settings(iterations=800, budget_s=100.0, rollout_depth=0)
 
