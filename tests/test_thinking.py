@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import random
 import signal
 
 from engine import registry
 from engine.protocol import Game, State
 from play.thinking import Thinker
+from tests.random_play import random_steps
 
 BUDGET = 60.0  # never binds: the choices below are decided by the levels' iteration budgets
 
 
 def a_position(game: Game, seed: int = 3, steps: int = 30) -> State:
     """A seeded position some way into a random game, with someone to act."""
-    state = game.new_game({}, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        side = min(state.to_act())
-        state.apply(rng.choice(state.legal_actions(side)), side)
+    state, _, _ = list(random_steps(game, seed, steps))[-1]
     assert not state.is_over()
     return state
 
