@@ -381,6 +381,59 @@ async def test_a_draw_offer_is_answered_by_its_answerer_alone(tmp_path, name: st
         await service.db.close()
 
 
+# ------------------------------------------------------------------ a tournament's challenge, by hand
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"], indirect=True)
+async def test_a_tournaments_own_challenge_cannot_be_answered_by_hand(
+    store_world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot dies between a board's challenge and its accept (or the accept waits for the next
+    sweep: `AwayBusy`), so the challenge between the board's players sits in its thread. Its second
+    player's accept by hand would have begun the game with his command's id mixed into the dice
+    after the tournament's inputs; a decline by either would have left the board unplayable. Both
+    are refused, kindly and with nothing changed; the sweep's start then begins the game, its
+    inputs the tournament's alone."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    (board,) = started.boards
+    assert board.second_id is not None
+    thread, hand = 4242, 987_654_321
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the bot died between the challenge and its accept")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(t.matches, "accept", crash)
+        with pytest.raises(ConnectionError):
+            await t.start_board(board, thread)
+    waiting = await db.get_channel_match(thread)
+    assert waiting is not None and waiting.status is Status.CHALLENGED
+    for answer in (
+        t.matches.accept(thread, board.second_id, entropy=hand),
+        t.matches.accept(thread, board.first_id, entropy=hand),
+        t.matches.decline(thread, board.second_id),
+        t.matches.decline(thread, board.first_id),
+    ):
+        with pytest.raises(BadRequest, match="the bot starts it itself, soon") as refused:
+            await answer
+        assert "Traceback" not in refused.value.message
+    after = await db.get_channel_match(thread)
+    assert after is not None and (after.status, after.version) == (Status.CHALLENGED, waiting.version)
+
+    tournament = await t.open_in(CHANNEL)
+    (owed,) = await t.pending_starts(tournament)  # what the sweep starts
+    begun = await t.start_board(owed, thread)
+    assert begun.id == waiting.id and begun.status is Status.ACTIVE
+    inputs = play_fairness.inputs_of(begun)
+    joins = {e.user_id: e.join_input for e in await t.store.tournament_entries(tournament.id)}
+    assert inputs[:2] == [f"join:{joins[board.first_id]}", f"join:{joins[board.second_id]}"], inputs
+    assert len(inputs) == 3 and inputs[2].startswith("accept:") and str(hand) not in inputs[2], inputs
+    assert not await t.pending_starts(tournament)
+
+
 # ------------------------------------------------------------------ the hand-off's buttons
 
 
