@@ -178,7 +178,7 @@ class Core(SweepLoop, commands.Cog):
             # The other player's turn is still theirs alone: this player's buttons act on, and show,
             # the position the channel has, and nothing of a step that may yet be taken back (nor
             # whether one was: a refusal reads as before that turn began). A menu built on it
-            # carries its version: the newest would count the private steps.
+            # carries its stamp: the newest's would tell that a private step was taken.
             match, state = held.seen.match, held.seen.state
         if acting and side not in state.to_act():
             waiting = " and ".join(f"<@{u}>" for u in waiting_ids(match, state))
