@@ -1,4 +1,5 @@
-"""Persistent buttons and selects, for every game: the custom_id carries the match id and version, so
+"""Persistent buttons and selects, for every game: the custom_id carries the match id and the stamp of
+its version (play/stamps.py: in a version-2 game a keyed hash, which does not count the writes), so
 they work days later and after a restart, and a click on an old board is recognised as stale.
 
 No rules live here: every callback hands over to the core cog, which asks the match service; what
@@ -30,16 +31,16 @@ class Clicks(Protocol):
         self, interaction: discord.Interaction, match_id: int | None = None
     ) -> None: ...
     async def open_group_picker(
-        self, interaction: discord.Interaction, match_id: int, version: int
+        self, interaction: discord.Interaction, match_id: int, given: str
     ) -> None: ...
     async def play_component(
-        self, interaction: discord.Interaction, notation: str, match_id: int, version: int
+        self, interaction: discord.Interaction, notation: str, match_id: int, given: str
     ) -> None: ...
     async def open_action_picker(
-        self, interaction: discord.Interaction, match_id: int, version: int, group: str
+        self, interaction: discord.Interaction, match_id: int, given: str, group: str
     ) -> None: ...
     async def open_submenu(
-        self, interaction: discord.Interaction, match_id: int, version: int, key: str
+        self, interaction: discord.Interaction, match_id: int, given: str, key: str
     ) -> None: ...
     async def show_hand(
         self, interaction: discord.Interaction, match_id: int | None, *, game_name: str | None = None
@@ -48,7 +49,7 @@ class Clicks(Protocol):
         self, interaction: discord.Interaction, game: str | None = None, match_id: int | None = None
     ) -> None: ...
     async def undo(
-        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+        self, interaction: discord.Interaction, match_id: int | None = None, given: str | None = None
     ) -> None: ...
 
 
@@ -104,43 +105,43 @@ class ChallengeButton(
 
 
 class TakeActionButton(
-    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:act:(?P<mid>\d+):(?P<ver>\d+)"
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:act:(?P<mid>\d+):(?P<ver>[0-9a-f]+)"
 ):
     """Opens the select flow (a piece, then what it does) for the player to move."""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(self, match_id: int, stamp: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label="Take action",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"bw:act:{match_id}:{version}",
+                custom_id=f"bw:act:{match_id}:{stamp}",
             )
         )
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakeActionButton:
-        return cls(int(match["mid"]), int(match["ver"]))
+        return cls(int(match["mid"]), match["ver"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.open_group_picker(interaction, self.match_id, self.version))
+        await cog.guarded(interaction, cog.open_group_picker(interaction, self.match_id, self.stamp))
 
 
 class PlayButton(
     _Released,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bw:dec:(?P<mid>\d+):(?P<ver>\d+):(?P<notation>.+)",
+    template=r"bw:dec:(?P<mid>\d+):(?P<ver>[0-9a-f]+):(?P<notation>.+)",
 ):
     """Plays one fixed notation: a decision's answer, a set-up, ending the turn: a game's `Choice`."""
 
     def __init__(
         self,
         match_id: int,
-        version: int,
+        stamp: str,
         notation: str,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -149,23 +150,23 @@ class PlayButton(
             discord.ui.Button(
                 label=(label or notation)[:80],
                 style=style,
-                custom_id=f"bw:dec:{match_id}:{version}:{notation}",
+                custom_id=f"bw:dec:{match_id}:{stamp}:{notation}",
             )
         )
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
         self.notation = notation
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["mid"]), int(match["ver"]), match["notation"], getattr(item, "label", None))
+        return cls(int(match["mid"]), match["ver"], match["notation"], getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
         await cog.guarded(
-            interaction, cog.play_component(interaction, self.notation, self.match_id, self.version)
+            interaction, cog.play_component(interaction, self.notation, self.match_id, self.stamp)
         )
 
 
@@ -176,51 +177,51 @@ def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
 class PickSelect(
     _Released,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"bw:pick:(?P<mid>\d+):(?P<ver>\d+):(?P<n>\d+)",
+    template=r"bw:pick:(?P<mid>\d+):(?P<ver>[0-9a-f]+):(?P<n>\d+)",
 ):
     """A select whose values are notations (decisions with many answers: barrage squares, strafe targets)."""
 
-    def __init__(self, match_id: int, version: int, n: int, select: discord.ui.Select) -> None:
-        select.custom_id = f"bw:pick:{match_id}:{version}:{n}"
+    def __init__(self, match_id: int, stamp: str, n: int, select: discord.ui.Select) -> None:
+        select.custom_id = f"bw:pick:{match_id}:{stamp}:{n}"
         super().__init__(select)
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
 
     @classmethod
     def build(
-        cls, match_id: int, version: int, n: int, choices: Sequence[Choice], placeholder: str
+        cls, match_id: int, stamp: str, n: int, choices: Sequence[Choice], placeholder: str
     ) -> PickSelect:
         select: discord.ui.Select = discord.ui.Select(
             placeholder=placeholder[: limits.PLACEHOLDER], options=select_options(choices)
         )
-        return cls(match_id, version, n, select)
+        return cls(match_id, stamp, n, select)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PickSelect:
-        return cls(int(match["mid"]), int(match["ver"]), int(match["n"]), cast(discord.ui.Select, item))
+        return cls(int(match["mid"]), match["ver"], int(match["n"]), cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
         notation = self.item.values[0]
-        await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.version))
+        await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.stamp))
 
 
 class UnitSelect(
-    _Released, discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>\d+)"
+    _Released, discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>[0-9a-f]+)"
 ):
     """Step one of the select flow: which piece (a unit, a card, a front: the game's `group_of`)."""
 
-    def __init__(self, match_id: int, version: int, select: discord.ui.Select) -> None:
-        select.custom_id = f"bw:unit:{match_id}:{version}"
+    def __init__(self, match_id: int, stamp: str, select: discord.ui.Select) -> None:
+        select.custom_id = f"bw:unit:{match_id}:{stamp}"
         super().__init__(select)
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
 
     @classmethod
     def build(
-        cls, match_id: int, version: int, groups: Sequence[tuple[str, str]], placeholder: str
+        cls, match_id: int, stamp: str, groups: Sequence[tuple[str, str]], placeholder: str
     ) -> UnitSelect:
         """`groups` are (key, label) pairs."""
         options = [
@@ -230,32 +231,32 @@ class UnitSelect(
         select: discord.ui.Select = discord.ui.Select(
             placeholder=placeholder[: limits.PLACEHOLDER], options=options
         )
-        return cls(match_id, version, select)
+        return cls(match_id, stamp, select)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnitSelect:
-        return cls(int(match["mid"]), int(match["ver"]), cast(discord.ui.Select, item))
+        return cls(int(match["mid"]), match["ver"], cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
         unit = self.item.values[0]
-        await cog.guarded(interaction, cog.open_action_picker(interaction, self.match_id, self.version, unit))
+        await cog.guarded(interaction, cog.open_action_picker(interaction, self.match_id, self.stamp, unit))
 
 
 class DoSelect(
     _Released,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"bw:do:(?P<mid>\d+):(?P<ver>\d+):(?P<unit>[^:]+):(?P<n>\d+)",
+    template=r"bw:do:(?P<mid>\d+):(?P<ver>[0-9a-f]+):(?P<unit>[^:]+):(?P<n>\d+)",
 ):
     """Step two of the select flow: what the chosen piece does (values are notations)."""
 
-    def __init__(self, match_id: int, version: int, unit: str, n: int, select: discord.ui.Select) -> None:
-        select.custom_id = f"bw:do:{match_id}:{version}:{unit}:{n}"
+    def __init__(self, match_id: int, stamp: str, unit: str, n: int, select: discord.ui.Select) -> None:
+        select.custom_id = f"bw:do:{match_id}:{stamp}:{unit}:{n}"
         super().__init__(select)
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
 
     @classmethod
     async def from_custom_id(
@@ -263,7 +264,7 @@ class DoSelect(
     ) -> DoSelect:
         return cls(
             int(match["mid"]),
-            int(match["ver"]),
+            match["ver"],
             match["unit"],
             int(match["n"]),
             cast(discord.ui.Select, item),
@@ -272,29 +273,29 @@ class DoSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
         notation = self.item.values[0]
-        await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.version))
+        await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.stamp))
 
 
 class OpenButton(
     _Released,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bw:(?:gas|open):(?P<mid>\d+):(?P<ver>\d+)(?::(?P<key>[^:]+))?",
+    template=r"bw:(?:gas|open):(?P<mid>\d+):(?P<ver>[0-9a-f]+)(?::(?P<key>[^:]+))?",
 ):
     """Opens one of the game's submenus privately (`Choice.opens`). Boards posted before submenus
-    were generic carry `bw:gas:<match>:<version>`: it still opens the submenu "gas"."""
+    were generic carry `bw:gas:<match>:<stamp>`: it still opens the submenu "gas"."""
 
     def __init__(
-        self, match_id: int, version: int, key: str, label: str = "More…", style: str = "secondary"
+        self, match_id: int, stamp: str, key: str, label: str = "More…", style: str = "secondary"
     ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
                 style=STYLES.get(style, discord.ButtonStyle.secondary),
-                custom_id=f"bw:open:{match_id}:{version}:{key}",
+                custom_id=f"bw:open:{match_id}:{stamp}:{key}",
             )
         )
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
         self.key = key
 
     @classmethod
@@ -303,14 +304,14 @@ class OpenButton(
     ) -> OpenButton:
         return cls(
             int(match["mid"]),
-            int(match["ver"]),
+            match["ver"],
             match["key"] or "gas",
             getattr(item, "label", None) or "More…",
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.open_submenu(interaction, self.match_id, self.version, self.key))
+        await cog.guarded(interaction, cog.open_submenu(interaction, self.match_id, self.stamp, self.key))
 
 
 class HandButton(_Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:hand:(?P<mid>\d+)"):
@@ -360,29 +361,29 @@ class ReviewButton(_Released, discord.ui.DynamicItem[discord.ui.Button], templat
 
 
 class UndoButton(
-    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:undo:(?P<mid>\d+):(?P<ver>\d+)"
+    _Released, discord.ui.DynamicItem[discord.ui.Button], template=r"bw:undo:(?P<mid>\d+):(?P<ver>[0-9a-f]+)"
 ):
     """On the answer to a player's own step while it is still their turn: take that step back
     (`/wargames undo`). Version-stamped: once the game moves on, the click is out of date."""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(self, match_id: int, stamp: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"bw:undo:{match_id}:{version}"
+                label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"bw:undo:{match_id}:{stamp}"
             )
         )
         self.match_id = match_id
-        self.version = version
+        self.stamp = stamp
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UndoButton:
-        return cls(int(match["mid"]), int(match["ver"]))
+        return cls(int(match["mid"]), match["ver"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)
-        await cog.guarded(interaction, cog.undo(interaction, self.match_id, self.version))
+        await cog.guarded(interaction, cog.undo(interaction, self.match_id, self.stamp))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -420,11 +421,11 @@ def challenge_view(match_id: int) -> discord.ui.View:
     return view
 
 
-def with_undo(view: discord.ui.View | None, match_id: int, version: int) -> discord.ui.View:
+def with_undo(view: discord.ui.View | None, match_id: int, stamp: str) -> discord.ui.View:
     """`view` with an Undo button added where there is room (a full menu keeps `/wargames undo`)."""
     out = view or persistent_view()
     with contextlib.suppress(ValueError):  # every row taken
-        out.add_item(UndoButton(match_id, version))
+        out.add_item(UndoButton(match_id, stamp))
     return out
 
 
@@ -435,19 +436,19 @@ def review_view(match_id: int) -> discord.ui.View:
     return view
 
 
-def menu_view(match_id: int, version: int, menu: Menu, *, hand: bool = False) -> discord.ui.View | None:
+def menu_view(match_id: int, stamp: str, menu: Menu, *, hand: bool = False) -> discord.ui.View | None:
     """A game's menu as components: Take action, the selects, the buttons (and My hand)."""
     view = persistent_view()
     if menu.take_action:
-        view.add_item(TakeActionButton(match_id, version))
+        view.add_item(TakeActionButton(match_id, stamp))
     for n, pick in enumerate(menu.picks):
-        view.add_item(PickSelect.build(match_id, version, n, pick.choices, pick.placeholder))
+        view.add_item(PickSelect.build(match_id, stamp, n, pick.choices, pick.placeholder))
     for choice in menu.buttons:
         if choice.opens is not None:
-            view.add_item(OpenButton(match_id, version, choice.opens, choice.label, choice.style))
+            view.add_item(OpenButton(match_id, stamp, choice.opens, choice.label, choice.style))
         elif choice.notation is not None:
             style = STYLES.get(choice.style, discord.ButtonStyle.secondary)
-            view.add_item(PlayButton(match_id, version, choice.notation, choice.label, style))
+            view.add_item(PlayButton(match_id, stamp, choice.notation, choice.label, style))
     if hand:
         view.add_item(HandButton(match_id))
     return view if view.children else None

@@ -52,6 +52,7 @@ from play.present import (
 )
 from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
+from play.stamps import Stamp, denotes, stamp
 from play.undo import MID_TURN_NOTE
 from play.words import replay_length
 
@@ -127,7 +128,7 @@ class Core(SweepLoop, commands.Cog):
         notation: str,
         *,
         match_id: int | None = None,
-        version: int | None = None,
+        version: Stamp | None = None,
     ) -> None:
         """Apply one command for the caller and post the new board (the service validates everything)."""
         assert interaction.channel_id is not None
@@ -145,15 +146,15 @@ class Core(SweepLoop, commands.Cog):
         await self.post_played(interaction, played)
 
     async def play_component(
-        self, interaction: discord.Interaction, notation: str, match_id: int, version: int
+        self, interaction: discord.Interaction, notation: str, match_id: int, given: str
     ) -> None:
-        await self.play(interaction, None, notation, match_id=match_id, version=version)
+        await self.play(interaction, None, notation, match_id=match_id, version=given)
 
     async def _prompt_state(
-        self, interaction: discord.Interaction, match_id: int, version: int, *, acting: bool = True
+        self, interaction: discord.Interaction, match_id: int, given: Stamp, *, acting: bool = True
     ) -> tuple[Match, State, str] | None:
-        """The game behind a button, if it is still current and the caller is one of its players
-        (with `acting`, one of those the game waits for)."""
+        """The game behind a button, if the stamp `given` it carries is still current and the caller
+        is one of its players (with `acting`, one of those the game waits for)."""
         assert interaction.channel_id is not None
         try:
             match, state = await self.service.current(interaction.channel_id)
@@ -168,16 +169,16 @@ class Core(SweepLoop, commands.Cog):
             await reply(interaction, "You are not playing in this game; only its two players can act.")
             return None
         held = await self.service.held_back(match, interaction.user.id)
-        if held is not None and version == held.seen.match.version:
-            version = match.version  # the channel's board is still the newest this player has
-        if not is_current(match, version):
+        if held is not None and denotes(match, given, held.seen.match.version):
+            given = match.version  # the channel's board is still the newest this player has
+        if not is_current(match, given):
             await reply(interaction, STALE)
             return None
         if held is not None:
             # The other player's turn is still theirs alone: this player's buttons act on, and show,
             # the position the channel has, and nothing of a step that may yet be taken back (nor
             # whether one was: a refusal reads as before that turn began). A menu built on it
-            # carries its version: the newest would count the private steps.
+            # carries its stamp: the newest's would tell that a private step was taken.
             match, state = held.seen.match, held.seen.state
         if acting and side not in state.to_act():
             waiting = " and ".join(f"<@{u}>" for u in waiting_ids(match, state))
@@ -185,9 +186,9 @@ class Core(SweepLoop, commands.Cog):
             return None
         return match, state, side
 
-    async def open_group_picker(self, interaction: discord.Interaction, match_id: int, version: int) -> None:
+    async def open_group_picker(self, interaction: discord.Interaction, match_id: int, given: str) -> None:
         """Take action, step one: which piece (unit, card, front) acts."""
-        found = await self._prompt_state(interaction, match_id, version)
+        found = await self._prompt_state(interaction, match_id, given)
         if found is None:
             return
         match, state, side = found
@@ -200,14 +201,14 @@ class Core(SweepLoop, commands.Cog):
             return
         view = views.persistent_view()
         labels = [(g, rules.group_label(mine, g)) for g in groups]
-        view.add_item(views.UnitSelect.build(match.id, match.version, labels, "Choose"))
+        view.add_item(views.UnitSelect.build(match.id, stamp(match), labels, "Choose"))
         await interaction.response.send_message("Which one?", view=view, ephemeral=True)
 
     async def open_action_picker(
-        self, interaction: discord.Interaction, match_id: int, version: int, group: str
+        self, interaction: discord.Interaction, match_id: int, given: str, group: str
     ) -> None:
         """Take action, step two: what the chosen piece does."""
-        found = await self._prompt_state(interaction, match_id, version)
+        found = await self._prompt_state(interaction, match_id, given)
         if found is None:
             return
         match, state, side = found
@@ -231,21 +232,21 @@ class Core(SweepLoop, commands.Cog):
                     for a in piece
                 ],
             )
-            view.add_item(views.DoSelect(match.id, match.version, group, n, select))
+            view.add_item(views.DoSelect(match.id, stamp(match), group, n, select))
         await interaction.response.edit_message(content=f"{label}: what now?", view=view)
 
     async def open_submenu(
-        self, interaction: discord.Interaction, match_id: int, version: int, key: str
+        self, interaction: discord.Interaction, match_id: int, given: str, key: str
     ) -> None:
         """A game's submenu (`Choice.opens`), built for the clicker only; a player need not be the one
         to act (a game's standing orders, say, may be given at any time)."""
-        found = await self._prompt_state(interaction, match_id, version, acting=False)
+        found = await self._prompt_state(interaction, match_id, given, acting=False)
         if found is None:
             return
         match, state, side = found
         rules = game_of(match)
         menu = rules.submenu(state.view(side), state.legal_actions(side), key)
-        view = views.menu_view(match.id, match.version, menu)
+        view = views.menu_view(match.id, stamp(match), menu)
         if view is None:
             await reply(interaction, menu.title or "There is nothing to choose here now.")
             return
@@ -618,7 +619,7 @@ class Core(SweepLoop, commands.Cog):
         await interaction.followup.send(fairness.export_text(match), file=file, ephemeral=True)
 
     async def undo(
-        self, interaction: discord.Interaction, match_id: int | None = None, version: int | None = None
+        self, interaction: discord.Interaction, match_id: int | None = None, given: str | None = None
     ) -> None:
         """Take back a step (play/undo.py): the player alone is answered, with the position as it
         is again and fresh buttons; the channel's board stays as it was until their next step."""
@@ -633,12 +634,12 @@ class Core(SweepLoop, commands.Cog):
             interaction.channel_id,
             interaction.user.id,
             interaction_id=interaction.id,
-            expected_version=version,
+            expected_version=given,
         )
         view = self.board_components(match, state)
         rows = [r for r in await self.service.log(match) if r[2] is not None]
         if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
-            view = views.with_undo(view, match.id, match.version)
+            view = views.with_undo(view, match.id, stamp(match))
         file = await self.render(match, state, [])
         await interaction.followup.send(
             f"Only you see this: you took back `{notation}`. It is still your turn.\n"

@@ -24,6 +24,7 @@ from play.present import (
 )
 from play.results import declines_now
 from play.service import game_of
+from play.stamps import stamp
 from play.undo import MID_TURN_NOTE
 from render import seen
 
@@ -104,7 +105,7 @@ class Outbox(Messages):
             if decline:
                 answers += (Choice("Decline the draw", "decline draw"),)
             menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
-        return views.menu_view(match.id, match.version, menu, hand=rules.private_info)
+        return views.menu_view(match.id, stamp(match), menu, hand=rules.private_info)
 
     def answerable(
         self, shown: Played | None, match: Match, state: State
@@ -207,7 +208,7 @@ class Outbox(Messages):
         note, components = self.answerable(played, played.match, played.state)
         if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
             # the answer to a player's own step of a turn they go on with: they may take it back
-            components = views.with_undo(components, played.match.id, played.match.version)
+            components = views.with_undo(components, played.match.id, stamp(played.match))
         view = components or discord.utils.MISSING
         note = "\n" + note if note else ""
         # room for the words, the notes around them and the apology that may follow

@@ -123,6 +123,7 @@ UPDATE tournaments SET sealed_at = ?, seal_message_id = ? WHERE id = ? AND seale
 """
 # The tournament game a match is, if it is one (its seal gives the match's secret).
 _BOARD_OF_MATCH = "SELECT * FROM tournament_games WHERE match_id = ?"
+_BOARDS_IN_THREAD = "SELECT * FROM tournament_games WHERE thread_id = ?"
 _SELECT = "SELECT * FROM tournaments WHERE id = ?"
 # Tournaments taking sign-ups whose seal or sign-up list never went out (a crash right after making
 # one, or a post that failed): owed to their channel, the seal first.
@@ -440,6 +441,10 @@ class TournamentStore:
         """The tournament game `match_id` is, or None for a match outside any tournament."""
         found = await self._query(_BOARD_OF_MATCH, (match_id,))
         return _board(found[0]) if found else None
+
+    async def boards_in_thread(self, thread_id: int) -> list[Board]:
+        """The tournament games whose thread is `thread_id` (one, or none for any other channel)."""
+        return [_board(row) for row in await self._query(_BOARDS_IN_THREAD, (thread_id,))]
 
     async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
         def write() -> Transaction[None]:

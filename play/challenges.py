@@ -18,6 +18,7 @@ from data import (
     StaleVersion,
     Status,
 )
+from data.tournaments import TournamentStore
 from engine import chance, registry
 from engine.fairness import random_side
 from engine.protocol import State
@@ -36,6 +37,12 @@ from play.results import (
     MIN_TURN_SECONDS,
     game_of,
     waiting_ids,
+)
+
+# A tournament's own challenge, answered by hand (`Challenges.tournaments_own`).
+TOURNAMENTS_OWN = (
+    "This is a tournament's game: the bot starts it itself, soon, here in its thread, so there is "
+    "nothing to answer."
 )
 
 
@@ -159,12 +166,21 @@ class Challenges(Reading):
         return "-" if entropy is None else entropy
 
     async def accept(
-        self, channel_id: int, user_id: int, match_id: int | None = None, *, entropy: int | str | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        match_id: int | None = None,
+        *,
+        entropy: int | str | None = None,
+        for_tournament: bool = False,
     ) -> Match:
-        """The challenged player accepts; `entropy` (the click's id) is their input to the dice."""
+        """The challenged player accepts; `entropy` (the click's id) is their input to the dice. A
+        tournament's challenge is accepted by the tournament alone (`for_tournament`)."""
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("This game has already started.")
+        if not for_tournament and await self.tournaments_own(match):
+            raise BadRequest(TOURNAMENTS_OWN)
         them = self.markup.mention(match.opponent_id)
         if user_id == match.challenger_id:
             raise NotAPlayer(f"You made this challenge: wait for {them} to accept it.")
@@ -172,6 +188,16 @@ class Challenges(Reading):
             raise NotAPlayer(f"Only {them} can accept this challenge.")
         async with self._lock(match.id):
             return await self._start(await self._reread(match), self.clock(), entropy)
+
+    async def tournaments_own(self, match: Match) -> bool:
+        """Whether `match` is the challenge a tournament's board made between its two players, which
+        the bot accepts itself: answered by hand (while the board waits for the next sweep, or after
+        a crash between the two steps), a click's id would join the dice after the tournament's own
+        inputs, or a decline would leave the board unplayable (docs/fairness.md, the fourth review)."""
+        boards = await TournamentStore(self.db).boards_in_thread(match.channel_id)
+        return any(
+            b.match_id in (None, match.id) and {b.first_id, b.second_id} == set(match.players) for b in boards
+        )
 
     async def _start(self, match: Match, now: float, entropy: int | str | None = None) -> Match:
         rules = game_of(match)
@@ -233,6 +259,8 @@ class Challenges(Reading):
         match = await self._open_match(channel_id, match_id)
         if match.status is not Status.CHALLENGED:
             raise BadRequest("The game has started: use resign or offer a draw instead.")
+        if await self.tournaments_own(match):
+            raise BadRequest(f"{TOURNAMENTS_OWN} To leave the tournament, use `/wargames tournament leave`.")
         if user_id not in match.players:
             raise NotAPlayer("Only the two players can decline or withdraw this challenge.")
         status = Status.DECLINED if user_id == match.opponent_id else Status.CANCELLED

@@ -47,6 +47,7 @@ from play.results import (
     split_actions,
     waiting_ids,
 )
+from play.stamps import Stamp, denotes
 from play.words import unseen
 
 
@@ -71,7 +72,7 @@ class Moves(Challenges):
         notation: str,
         *,
         interaction_id: int | None = None,
-        expected_version: int | None = None,
+        expected_version: Stamp | None = None,
         match_id: int | None = None,
         before_commit: Callable[[], Any] | None = None,
     ) -> Played:
@@ -82,8 +83,9 @@ class Moves(Challenges):
         before the refused one stand and the reply (`Played.not_made`, and the actor's private
         note) says which step was not made and why, worded on the position they now see.
 
-        `expected_version` comes from a button's custom_id: if the game moved on since the button
-        was posted, the click is refused rather than applied to a different position.
+        `expected_version` comes from a button's custom_id (a stamp: play/stamps.py), or is a plain
+        version: if the game moved on since the button was posted, the click is refused rather than
+        applied to a different position.
         """
         texts = split_actions(notation)
         if not texts:
@@ -117,7 +119,7 @@ class Moves(Challenges):
                 # The other player's turn is still theirs alone: this player's buttons are the
                 # channel's board's. Any other version is out of date, the newest too: telling it
                 # apart would count the private steps.
-                if expected_version != held.seen.match.version:
+                if not denotes(match, expected_version, held.seen.match.version):
                     raise StalePrompt(
                         "This prompt is out of date: the game has moved on. Use the newest board."
                     )
@@ -167,7 +169,7 @@ class Moves(Challenges):
         user_id: int,
         *,
         interaction_id: int | None = None,
-        expected_version: int | None = None,
+        expected_version: Stamp | None = None,
     ) -> tuple[Match, State, str]:
         """Take back `user_id`'s last step of this turn (play/undo.py has the rule): an `undo` entry
         appended to the log, the position before the step stored. Returns the match, the position

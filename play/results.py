@@ -19,6 +19,7 @@ from engine.protocol import Action, Event, Game, State
 from play.errors import (
     ServiceError,
 )
+from play.stamps import Stamp, denotes
 from play.words import history_line, unseen
 
 DAY = 24 * 3600
@@ -38,10 +39,11 @@ CHANNEL_VIEWS_KEPT = 256  # channels' views of private turns kept (`Reading.chan
 LIVE_GAMES_KEPT = 1024  # open games kept in memory; beyond that the least recently used is re-read
 
 
-def is_current(match: Match, version: int) -> bool:
-    """Whether a prompt (a board's buttons) of `version` is still the channel's newest: nothing
-    happened since, or only commands the channel does not see."""
-    return version in (match.version, match.quiet_from)
+def is_current(match: Match, version: Stamp) -> bool:
+    """Whether a prompt (a board's buttons) of `version` (a number, or the stamp its custom_id
+    carries: play/stamps.py) is still the channel's newest: nothing happened since, or only commands
+    the channel does not see."""
+    return any(denotes(match, version, v) for v in (match.version, match.quiet_from))
 
 
 HINTS = 12  # examples offered with a refusal, best first

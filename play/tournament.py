@@ -398,14 +398,14 @@ class TournamentService(RoundSweep):
                 secret=secret,
                 inputs=inputs,
             )
-            match = await self.matches.accept(thread_id, board.second_id, match.id)
+            match = await self.matches.accept(thread_id, board.second_id, match.id, for_tournament=True)
         except BadRequest:
             found = await self.db.get_channel_match(thread_id)  # begun there before a crash
             if found is None or set(found.players) != {board.first_id, board.second_id}:
                 raise
             match = found
             if match.status is Status.CHALLENGED:  # the crash came between the two steps
-                match = await self.matches.accept(thread_id, board.second_id, match.id)
+                match = await self.matches.accept(thread_id, board.second_id, match.id, for_tournament=True)
         # Begun late (the bot was down, or could not open the threads): it still has the whole round
         if match.game_clock is not None:
             ends = match.created_at + tournament.round_seconds

@@ -38,6 +38,7 @@ from settings import Settings, load_settings
 from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeDiscordError, FakeMessage, InteractionResult
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
+from tests.ids import button_id
 
 
 class World:
@@ -209,7 +210,7 @@ async def deployed(w: World, channel=None) -> FakeMessage:
     channel = channel or w.general
     board = await challenge_accepted(w, channel)
     match = await w.match(channel)
-    std = f"bw:dec:{match.id}:{match.version}:setup std"
+    std = button_id("dec", match, "setup std")
     assert std in board.custom_ids
     after = await w.fake.click(w.alice, board, std)
     assert_board_post(after.message, w.bob)
@@ -228,8 +229,8 @@ async def test_challenge_accept_setup_and_move(world: World):
     board = await deployed(w)
     match = await w.match()
     assert board.custom_ids == [
-        f"bw:act:{match.id}:{match.version}",
-        f"bw:dec:{match.id}:{match.version}:end",
+        button_id("act", match),
+        button_id("dec", match, "end"),
     ]
     public = len([m for m in w.fake.messages_in(w.general) if not m.ephemeral])
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
@@ -246,14 +247,14 @@ async def test_moves_by_the_take_action_select_flow(world: World):
     w = world
     board = await deployed(w)
     match = await w.match()
-    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
+    opened = await w.fake.click(w.alice, board, button_id("act", match))
     assert opened.ephemeral
-    unit_id = f"bw:unit:{match.id}:{match.version}"
+    unit_id = button_id("unit", match)
     units = [o["value"] for o in opened.message.component(unit_id)["options"]]
     assert 0 < len(units) <= 25 and "e6" in units
     picked = await w.fake.select(w.alice, opened.message, unit_id, ["e6"])
     assert picked.response_type == 7  # the ephemeral prompt is replaced by the unit's actions
-    do_id = f"bw:do:{match.id}:{match.version}:e6:0"
+    do_id = button_id("do", match, "e6:0")
     options = picked.edited[0].component(do_id)["options"]
     assert {o["value"] for o in options} >= {"e6-e5"}
     assert any(o["label"] == "Move e6 → e5" for o in options)
@@ -262,7 +263,7 @@ async def test_moves_by_the_take_action_select_flow(world: World):
     assert_private_board(played.message, w.alice)
     # the End turn button on her private board ends the turn: the Canadians are to move
     match = await w.match()
-    ended = await w.fake.click(w.alice, played.message, f"bw:dec:{match.id}:{match.version}:end")
+    ended = await w.fake.click(w.alice, played.message, button_id("dec", match, "end"))
     assert ended.message.content.startswith("Germans:")
     assert_board_post(ended.message, w.bob)
     assert "Canadians" in ended.message.content
@@ -304,7 +305,7 @@ async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not
     assert_board_post(message, w.bob)  # Bob must decide although it is the Germans' turn
     assert "`dogfight A`" in message.content and "`decline`" in message.content
     match = await w.match()
-    ids = [f"bw:dec:{match.id}:{match.version}:{n}" for n in ("dogfight A", "dogfight B", "decline")]
+    ids = [button_id("dec", match, n) for n in ("dogfight A", "dogfight B", "decline")]
     assert message.custom_ids == ids
     refused = await w.fake.click(w.alice, message, ids[0])
     assert refused.ephemeral and "not your turn" in refused.content and "must decide" in refused.content
@@ -336,14 +337,14 @@ async def test_restart_in_the_middle_and_click_a_button_posted_before_it(world: 
     match = await w.match()
     await w.restart()
     # a button on a board posted before the restart still works
-    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
-    assert opened.ephemeral and opened.message.custom_ids == [f"bw:unit:{match.id}:{match.version}"]
-    ended = await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:end")
+    opened = await w.fake.click(w.alice, board, button_id("act", match))
+    assert opened.ephemeral and opened.message.custom_ids == [button_id("unit", match)]
+    ended = await w.fake.click(w.alice, board, button_id("dec", match, "end"))
     assert_board_post(ended.message, w.bob)
     moved = await w.slash(w.bob, "move", {"action": "e3-e4"})
     assert story(moved.content).startswith("Canadians:") and moved.ephemeral
     # the select opened before the move is now stale: nothing is applied
-    stale = await w.fake.select(w.alice, opened.message, f"bw:unit:{match.id}:{match.version}", ["e6"])
+    stale = await w.fake.select(w.alice, opened.message, button_id("unit", match), ["e6"])
     assert stale.ephemeral and "out of date" in stale.content
 
 
@@ -353,9 +354,9 @@ async def test_a_stale_button_is_refused_politely(world: World):
     match = await w.match()
     await w.slash(w.alice, "move", {"action": "e6-e5"})
     version = (await w.match()).version
-    stale = await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:end")
+    stale = await w.fake.click(w.alice, board, button_id("dec", match, "end"))
     assert stale.ephemeral and "out of date" in stale.content
-    stale = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
+    stale = await w.fake.click(w.alice, board, button_id("act", match))
     assert stale.ephemeral and "out of date" in stale.content
     assert (await w.match()).version == version
 
@@ -366,9 +367,9 @@ async def test_an_outsider_cannot_move(world: World):
     match = await w.match()
     refused = await w.slash(w.eve, "move", {"action": "e6-e5"})
     assert refused.ephemeral and "not playing" in refused.content
-    clicked = await w.fake.click(w.eve, board, f"bw:act:{match.id}:{match.version}")
+    clicked = await w.fake.click(w.eve, board, button_id("act", match))
     assert clicked.ephemeral and "not playing" in clicked.content
-    clicked = await w.fake.click(w.eve, board, f"bw:dec:{match.id}:{match.version}:end")
+    clicked = await w.fake.click(w.eve, board, button_id("dec", match, "end"))
     assert clicked.ephemeral and "not playing" in clicked.content
     not_yet = await w.slash(w.bob, "move", {"action": "e3-e4"})
     assert not_yet.ephemeral and "not your turn" in not_yet.content
@@ -604,11 +605,11 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     selects = [c for row in rows for c in row["components"] if c["type"] == 3]
     assert len(selects) == 3 and all(len(s["options"]) <= 25 for s in selects)
     assert sum(len(s["options"]) for s in selects) == 64
-    gas = await w.fake.click(w.alice, message, f"bw:open:{match.id}:{match.version}:gas")
+    gas = await w.fake.click(w.alice, message, button_id("open", match, "gas"))
     assert gas.ephemeral and all(
         len(s["options"]) <= 25 for r in gas.message.components for s in r["components"]
     )
-    first = f"bw:pick:{match.id}:{match.version}:0"
+    first = button_id("pick", match, "0")
     fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
     assert story(fired.message.content).startswith("The Germans fired an artillery barrage")
     png_of(fired.message)
@@ -718,7 +719,7 @@ async def test_a_board_that_cannot_be_drawn_still_tells_the_move_and_keeps_the_b
     assert not message.attachments
     after = await w.match()
     assert after.version == match.version + 1
-    assert f"bw:act:{after.id}:{after.version}" in message.custom_ids
+    assert button_id("act", after) in message.custom_ids
 
 
 async def test_players_who_opted_in_get_their_turn_and_reminder_by_dm(world: World):
@@ -770,7 +771,7 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     w = world
     board = (await attack_with_the_card_on_top(w, "KH")).message
     match = await w.match()
-    picker = (await w.fake.click(w.alice, board, f"bw:open:{match.id}:{match.version}:gas")).message
+    picker = (await w.fake.click(w.alice, board, button_id("open", match, "gas"))).message
     selects = [c for row in picker.components for c in row["components"] if c["type"] == 3]
     values = [o["value"] for s in selects for o in s["options"]]
     assert len(values) == 64 and all(v.startswith("gas ") for v in values)
@@ -804,7 +805,7 @@ async def test_handled_interactions_are_freed_without_the_cyclic_collector(world
     gc.disable()  # from here on, only reference counting frees anything
     try:
         await w.fake.autocomplete(w.alice, w.general, "blockwars", "move", {"action": ""}, focused="action")
-        opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")  # a view, sent
+        opened = await w.fake.click(w.alice, board, button_id("act", match))  # a view, sent
         assert opened.ephemeral
         moved = await w.slash(w.alice, "move", {"action": "e6-e5"})  # a board: file and view, sent
         assert_private_board(moved.message, w.alice)
@@ -845,7 +846,7 @@ async def test_private_boards_leave_no_view_for_discord_py_to_time_out(world: Wo
     w = world
     board = await deployed(w)
     match = await w.match()
-    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")  # ephemeral menu
+    opened = await w.fake.click(w.alice, board, button_id("act", match))  # ephemeral menu
     assert opened.ephemeral
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})  # a private board, with Undo
     assert_private_board(moved.message, w.alice)
@@ -853,7 +854,7 @@ async def test_private_boards_leave_no_view_for_discord_py_to_time_out(world: Wo
     await w.cog.idle()
     timed = _view_timers()
     match = await w.match()
-    again = await w.fake.click(w.bob, ended.message, f"bw:act:{match.id}:{match.version}")
+    again = await w.fake.click(w.bob, ended.message, button_id("act", match))
     assert again.ephemeral and again.message is not None and again.message.components, again.content
     assert timed == [] and not w.bot._connection._view_store._synced_message_views  # type: ignore[union-attr]
 
@@ -967,10 +968,10 @@ async def test_a_draw_offer_names_the_opponent_and_is_answered_by_button(world: 
     board = offered.message
     assert f"<@{w.bob.id}>: accept the draw with the button" in board.content
     match = await w.match()
-    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    accept = button_id("dec", match, "accept draw")
     # Alice is on turn: Bob may accept now, and decline on his own turn (a button would refuse)
     assert accept in board.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in board.custom_ids
+    assert button_id("dec", match, "decline draw") not in board.custom_ids
     own = await w.fake.click(w.alice, board, accept)
     assert own.ephemeral and "no draw offer from your opponent" in own.content
     answered = await w.fake.click(w.bob, board, accept)
@@ -1026,7 +1027,7 @@ async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(w
     w = world
     board = await deployed(w)
     match = await w.match()
-    take = f"bw:act:{match.id}:{match.version}"
+    take = button_id("act", match)
     assert take in board.custom_ids
     buttons = [c for c in board.custom_ids if c.startswith(("bw:act:", "bw:dec:", "bw:open:"))]
     before = {c: (await w.fake.click(w.bob, board, c)).content for c in buttons}
@@ -1041,8 +1042,8 @@ async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(w
     await w.slash(w.alice, "end")
     handed = await w.match()
     after = [m for m in w.fake.messages_in(w.general) if not m.ephemeral and m.attachments][-1]
-    assert f"bw:act:{handed.id}:{handed.version}" in after.custom_ids
-    picker = await w.fake.click(w.bob, after, f"bw:act:{handed.id}:{handed.version}")
+    assert button_id("act", handed) in after.custom_ids
+    picker = await w.fake.click(w.bob, after, button_id("act", handed))
     assert picker.ephemeral and picker.content == "Which one?"
 
 
@@ -1058,7 +1059,7 @@ async def test_a_replay_counts_its_actions_in_words(world: World):
     )
     png = replayed.message.attachment("replay.gif").data
     assert Image.open(io.BytesIO(png)).format == "GIF"
-    await w.fake.click(w.alice, board, f"bw:dec:{match.id}:{match.version}:setup std")
+    await w.fake.click(w.alice, board, button_id("dec", match, "setup std"))
     await w.cog.idle()
     replayed = await w.slash(w.eve, "replay")
     assert replayed.content == f"Replay of game #{match.id}: 1 action.", replayed.content

@@ -25,6 +25,7 @@ from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (py
 from tests.fixbayonets.test_discord import Table as FixBayonetsTable
 from tests.fixbayonets.test_discord import started as fixbayonets_started
 from tests.fixbayonets.test_discord import table  # noqa: F401 (pytest fixture)
+from tests.ids import button_id
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_conformance import bad_inputs
 from tests.test_console import START, open_console
@@ -172,9 +173,9 @@ async def test_a_menu_opened_during_the_other_players_private_turn_carries_the_c
     step = await t.slash(t.alice, "play", {"action": found[0]})
     assert all(m.ephemeral for m in step.messages)
     assert (await t.match()).version > match.version  # stored: the game as it is moved on
-    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:orders")
+    opened = await t.fake.click(t.bob, board, button_id("open", match, "orders"))
     ids = [c for c in opened.message.custom_ids if c.startswith("bw:")]
-    assert ids and all(c.startswith(f"bw:pick:{match.id}:{match.version}:") for c in ids), ids
+    assert ids and all(c.startswith(button_id("pick", match, "")) for c in ids), ids
     given = await t.fake.select(t.bob, opened.message, ids[0], ["orders never"])
     assert given.ephemeral and given.content.startswith("Only you see this")
 

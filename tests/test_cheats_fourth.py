@@ -11,24 +11,30 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
+from dataclasses import replace
+from typing import cast
 
 import asyncpg
 import pytest
 
 from bot import WargamesBot
+from cogs.outbox import Outbox
 from data import Database, Status
 from data.db import away_key
 from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER
 from play import AwayBusy, MatchService
 from play import fairness as play_fairness
-from play.errors import BadRequest, NoMatch, ServiceError
+from play.errors import BadRequest, NoMatch, ServiceError, StalePrompt
 from play.results import NO_GAME
+from play.stamps import denotes, stamp
 from play.tournament import RoundDone
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import PRIVATE_THREAD
+from tests.ids import button_id
 from tests.pgraces import World as PgWorld
 from tests.pgraces import game as pg_game
 from tests.pgraces import log_of, race
@@ -375,19 +381,74 @@ async def test_a_draw_offer_is_answered_by_its_answerer_alone(tmp_path, name: st
         await service.db.close()
 
 
-# ------------------------------------------------------------------ left for the lead
+# ------------------------------------------------------------------ a tournament's challenge, by hand
 
 
-@pytest.mark.xfail(strict=True, reason="left for the lead: docs/fairness.md, the fourth review, Left (3)")
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"], indirect=True)
+async def test_a_tournaments_own_challenge_cannot_be_answered_by_hand(
+    store_world, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot dies between a board's challenge and its accept (or the accept waits for the next
+    sweep: `AwayBusy`), so the challenge between the board's players sits in its thread. Its second
+    player's accept by hand would have begun the game with his command's id mixed into the dice
+    after the tournament's inputs; a decline by either would have left the board unplayable. Both
+    are refused, kindly and with nothing changed; the sweep's start then begins the game, its
+    inputs the tournament's alone."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    (board,) = started.boards
+    assert board.second_id is not None
+    thread, hand = 4242, 987_654_321
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the bot died between the challenge and its accept")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(t.matches, "accept", crash)
+        with pytest.raises(ConnectionError):
+            await t.start_board(board, thread)
+    waiting = await db.get_channel_match(thread)
+    assert waiting is not None and waiting.status is Status.CHALLENGED
+    for answer in (
+        t.matches.accept(thread, board.second_id, entropy=hand),
+        t.matches.accept(thread, board.first_id, entropy=hand),
+        t.matches.decline(thread, board.second_id),
+        t.matches.decline(thread, board.first_id),
+    ):
+        with pytest.raises(BadRequest, match="the bot starts it itself, soon") as refused:
+            await answer
+        assert "Traceback" not in refused.value.message
+    after = await db.get_channel_match(thread)
+    assert after is not None and (after.status, after.version) == (Status.CHALLENGED, waiting.version)
+
+    tournament = await t.open_in(CHANNEL)
+    (owed,) = await t.pending_starts(tournament)  # what the sweep starts
+    begun = await t.start_board(owed, thread)
+    assert begun.id == waiting.id and begun.status is Status.ACTIVE
+    inputs = play_fairness.inputs_of(begun)
+    joins = {e.user_id: e.join_input for e in await t.store.tournament_entries(tournament.id)}
+    assert inputs[:2] == [f"join:{joins[board.first_id]}", f"join:{joins[board.second_id]}"], inputs
+    assert len(inputs) == 3 and inputs[2].startswith("accept:") and str(hand) not in inputs[2], inputs
+    assert not await t.pending_starts(tournament)
+
+
+# ------------------------------------------------------------------ the hand-off's buttons
+
+
 async def test_the_hand_off_board_does_not_count_the_steps_taken_back(tmp_path) -> None:
     """Alice plays the same Block Wars turn in two channels, `a6-a5` then `b6-b5`; in the second she
     first tries `a6-a5`, takes it back and plays it again. The channel sees only the hand-off's
-    board, the same moves in both, but its buttons carry the game's version (`bw:act:<game>:<version>`,
-    the hand-off's `Played.match.version`), which counts every write of the log: Bob's client reads 2
-    more in the second, so he learns that she tried a step and took it back (the second review
-    closed this for the board shown during her turn, not after it)."""
+    board, the same moves in both, but its buttons carried the game's version (`bw:act:<game>:
+    <version>`), which counts every write of the log: Bob's client read 2 more in the second, so he
+    learnt that she tried a step and took it back (the second review closed this for the board
+    shown during her turn, not after it). Now they carry a keyed stamp of it (play/stamps.py): the
+    hand-off boards' ids are alike in both but for the game's number and that stamp, his click with
+    it is taken, and a forged click with the plain version, which would probe the count, is refused
+    as any stale button is."""
     service = MatchService(await Database.open(tmp_path / "v.db", clock=Clock()), rng=random.Random(8))
-    jumps = []
+    shapes = []
     try:
         for channel, tries in ((1, False), (2, True)):
             await service.challenge(
@@ -400,15 +461,37 @@ async def test_the_hand_off_board_does_not_count_the_steps_taken_back(tmp_path) 
             )
             await service.accept(channel, BOB)
             await service.act(channel, ALICE, "setup std")
-            seen = await service.act(channel, BOB, "setup std")  # the board the channel saw last
+            await service.act(channel, BOB, "setup std")
             if tries:
                 await service.act(channel, ALICE, "a6-a5")
                 await service.undo(channel, ALICE)
             await service.act(channel, ALICE, "a6-a5")
             handed = await service.act(channel, ALICE, "b6-b5")
             assert not handed.mid_turn and [s.notation for s in handed.steps] == ["b6-b5"]
-            jumps.append(handed.match.version - seen.match.version)
-        assert jumps[0] == jumps[1], jumps
+            match = handed.match
+            # what the channel's board carries, built as the bot builds it (no state of the cog read)
+            view = Outbox.board_components(cast(Outbox, None), match, handed.state)
+            assert view is not None
+            ids = [str(getattr(item, "custom_id", "")) for item in view.children]
+            assert button_id("act", match) in ids, ids
+            stamps = {c.split(":")[3] for c in ids if c.startswith(("bw:act:", "bw:dec:", "bw:open:"))}
+            assert stamps == {stamp(match)} and re.fullmatch("[0-9a-f]{12}", stamp(match)), ids
+            shapes.append([c.replace(f":{match.id}:{stamp(match)}", ":<game>:<stamp>") for c in ids])
+            bob = match.side_of(BOB)
+            assert bob is not None
+            move = str(next(a for a in handed.state.legal_actions(bob) if not a.anytime))
+            with pytest.raises(StalePrompt, match="out of date"):
+                await service.act(channel, BOB, move, expected_version=str(match.version))
+            assert (await service.current(channel))[0].version == match.version  # nothing stored
+            played = await service.act(channel, BOB, move, expected_version=stamp(match))
+            assert played.match.version > match.version
+            # a stamp names one version of one game: no other version, nor another game's secret
+            assert not denotes(played.match, stamp(match), played.match.version)
+            other = replace(match, seed_secret="00" * 32)
+            assert stamp(other) != stamp(match) and not denotes(other, stamp(match), match.version)
+            old = replace(match, chance_version=1, seed_secret=None)  # a game from before version 2
+            assert stamp(old) == str(match.version) and denotes(old, str(match.version), match.version)
+        assert shapes[0] == shapes[1], shapes
     finally:
         await service.db.close()
 

@@ -28,6 +28,7 @@ from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import FakeMessage
+from tests.ids import button_id
 from tests.test_bot import World, battlefronts_accepted, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats_sealed import finished_tournament_game
 from tests.test_sealed import snowflake
@@ -152,7 +153,7 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     await w.fake.slash(on, w.general, "battlefronts", "draw", {"choice": "offer"})
     await hand_off(w, service, on)
     own = await w.match()
-    decline = f"bw:dec:{own.id}:{own.version}:decline draw"
+    decline = button_id("dec", own, "decline draw")
     mine = await w.fake.slash(off, w.general, "battlefronts", "board", {})
     assert decline in mine.message.custom_ids, mine.message.custom_ids  # his turn: both answers
     await hand_off(w, service, off)  # he plays on without answering
@@ -164,8 +165,8 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     # the offer stands (Battlefronts): the board after its answerer played on still asks him, with
     # what he may do now: Accept (Decline waits for his own turn)
     ids = eve_board.message.custom_ids
-    assert f"bw:dec:{seen.id}:{seen.version}:accept draw" in ids, ids
-    assert f"bw:dec:{seen.id}:{seen.version}:decline draw" not in ids, ids
+    assert button_id("dec", seen, "accept draw") in ids, ids
+    assert button_id("dec", seen, "decline draw") not in ids, ids
     assert eve_board.content.endswith(f"<@{off.id}>: {ACCEPT_NOW}"), eve_board.content
 
     async def tries() -> list[str]:
@@ -201,8 +202,8 @@ async def test_an_answerer_off_turn_declines_by_no_path_and_learns_nothing(world
     now = await w.match()
     shown = await w.fake.slash(w.eve, w.general, "battlefronts", "board", {})
     for answer in ("accept draw", "decline draw"):
-        assert f"bw:dec:{now.id}:{now.version}:{answer}" in shown.message.custom_ids, shown.message.custom_ids
-    accepted = await w.fake.click(off, shown.message, f"bw:dec:{now.id}:{now.version}:accept draw")
+        assert button_id("dec", now, answer) in shown.message.custom_ids, shown.message.custom_ids
+    accepted = await w.fake.click(off, shown.message, button_id("dec", now, "accept draw"))
     assert "Game over: a draw" in accepted.message.content, accepted.message.content
 
 

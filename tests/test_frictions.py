@@ -16,6 +16,7 @@ from play.service import game_of
 from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.ids import button_id
 
 GAMES = registry.names()
 
@@ -113,7 +114,7 @@ async def test_take_action_asks_in_words_that_read_for_every_piece(table: Table,
     side = min(state.to_act())
     user = t.users[match.sides[side]]
     board = (await t.slash(user, name, "board")).message
-    opened = await t.fake.click(user, board, f"bw:act:{match.id}:{match.version}")
+    opened = await t.fake.click(user, board, button_id("act", match))
     picker = opened.message
     (unit_select,) = [c for c in picker.custom_ids if c.startswith("bw:unit:")]
     options = picker.component(unit_select)["options"]
@@ -125,7 +126,7 @@ async def test_take_action_asks_in_words_that_read_for_every_piece(table: Table,
             placeholder = picker.component(custom_id)["placeholder"]
             assert placeholder.startswith("Choose an action"), placeholder
             assert "the the" not in placeholder.lower()
-        picker = (await t.fake.click(user, board, f"bw:act:{match.id}:{match.version}")).message
+        picker = (await t.fake.click(user, board, button_id("act", match))).message
 
 
 # ------------------------------------------------------------------------------- the challenge text
@@ -234,12 +235,12 @@ async def test_cancel_it_clicked_by_the_cards_own_player_says_the_question_is_th
     t = table
     board = await a_card_on_the_table(t)
     match = await t.match()
-    own = await t.fake.click(t.alice, board, f"bw:open:{match.id}:{match.version}:negate")
+    own = await t.fake.click(t.alice, board, button_id("open", match, "negate"))
     assert own.ephemeral
     assert own.content == (
         "The question is for the Americans: they decide whether to cancel your March. Wait for their answer."
     )
-    theirs = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:negate")
+    theirs = await t.fake.click(t.bob, board, button_id("open", match, "negate"))
     assert theirs.ephemeral and theirs.content == "Cancel the card with:"
 
 

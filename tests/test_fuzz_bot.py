@@ -33,10 +33,12 @@ from hypothesis import strategies as st
 from bot import WargamesBot
 from cogs._views import DYNAMIC_ITEMS
 from cogs.core import APOLOGY
+from play.stamps import stamp
 from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.fakediscord.server import FakeDiscordError
+from tests.ids import button_id
 from tests.reliability.loadkit import audit
 
 FUZZ = settings(
@@ -323,7 +325,7 @@ async def test_forged_and_garbage_custom_ids_are_refused_or_ignored(arena: Arena
     if select:
         kind = data.draw(st.sampled_from(["pick", "unit", "do"]))
         m = data.draw(st.sampled_from([match.id, match.id + 7, 2**66]))
-        v = data.draw(st.sampled_from([match.version, match.version - 1, 0]))
+        v = data.draw(st.sampled_from([stamp(match), match.version, stamp(match, match.version - 1), 0]))
         custom_id = {"pick": f"bw:pick:{m}:{v}:0", "unit": f"bw:unit:{m}:{v}", "do": f"bw:do:{m}:{v}:e6:0"}[
             kind
         ]
@@ -364,8 +366,8 @@ async def test_outsiders_cannot_use_any_button_or_select_of_a_real_board(arena: 
             clicked = await w.fake.click(user, board, custom_id)
             assert clicked.ephemeral and "not playing" in clicked.content, (custom_id, clicked.content)
     # the Take-action flow: the player opens it, an outsider uses the selects it opened
-    opened = await w.fake.click(w.alice, board, f"bw:act:{match.id}:{match.version}")
-    unit_id = f"bw:unit:{match.id}:{match.version}"
+    opened = await w.fake.click(w.alice, board, button_id("act", match))
+    unit_id = button_id("unit", match)
     unit = opened.message.component(unit_id)["options"][0]["value"]
     snooped = await w.fake.select(w.eve, opened.message, unit_id, [unit])
     assert snooped.ephemeral and "not playing" in snooped.content
@@ -385,7 +387,7 @@ async def test_a_double_click_lands_once(arena: Arena):
     w = arena
     board = await w.board()
     match = await w.match()
-    end = f"bw:dec:{match.id}:{match.version}:end"
+    end = button_id("dec", match, "end")
     first = await w.fake.click(w.alice, board, end)
     assert first.message.attachments
     second = await w.fake.click(w.alice, board, end)

@@ -19,6 +19,7 @@ from tests.benchrun import last_figures
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.ids import button_id
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import open_console
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
@@ -206,9 +207,9 @@ async def test_a_draw_offer_still_standing_at_the_hand_off_shows_its_answers(wor
             handed = step.message
     assert handed is not None, "her turn was never handed over"
     match = await w.match()
-    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    accept = button_id("dec", match, "accept draw")
     assert accept in handed.custom_ids, handed.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" in handed.custom_ids
+    assert button_id("dec", match, "decline draw") in handed.custom_ids
     assert f"<@{w.bob.id}>: accept or decline the draw" in handed.content, handed.content
     answered = await w.fake.click(w.bob, handed, accept)
     assert "Game over: a draw" in answered.message.content
@@ -233,10 +234,10 @@ async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: W
         lambda m: m.channel_id == w.general.id and not m.ephemeral and "offered a draw" in m.content,
         timeout=10,
     )
-    assert f"bw:dec:{match.id}:{match.version}:accept draw" in board.custom_ids, board.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in board.custom_ids  # Alice's turn
+    assert button_id("dec", match, "accept draw") in board.custom_ids, board.custom_ids
+    assert button_id("dec", match, "decline draw") not in board.custom_ids  # Alice's turn
     assert board.content.endswith(f"<@{w.bob.id}>: {ACCEPT_NOW}"), board.content
-    answered = await w.fake.click(w.bob, board, f"bw:dec:{match.id}:{match.version}:accept draw")
+    answered = await w.fake.click(w.bob, board, button_id("dec", match, "accept draw"))
     assert "Game over: a draw" in answered.message.content, answered.message.content
 
 
@@ -279,11 +280,11 @@ async def test_a_draw_offer_standing_when_the_sweep_ends_a_turn_shows_its_answer
     [posted] = w.fake.messages_in(w.general)[before:]
     version = notice.played.match.version
     for answer in ("accept draw", "decline draw"):
-        assert f"bw:dec:{match.id}:{version}:{answer}" in posted.custom_ids, posted.custom_ids
+        assert button_id("dec", match, answer, version=version) in posted.custom_ids, posted.custom_ids
     assert posted.content.endswith(
         f"<@{other.id}>: accept or decline the draw with the buttons (or the `draw` command)."
     )
-    answered = await w.fake.click(other, posted, f"bw:dec:{match.id}:{version}:accept draw")
+    answered = await w.fake.click(other, posted, button_id("dec", match, "accept draw", version=version))
     assert "Game over: a draw" in answered.message.content, answered.message.content
 
 
@@ -303,7 +304,7 @@ async def test_a_battlefronts_offer_standing_off_turn_offers_accept_and_decline_
     made = await w.fake.slash(on, w.general, "battlefronts", "draw", {"choice": "offer"})
     assert not made.message.ephemeral, made.message.content
     match = await w.match()
-    assert f"bw:dec:{match.id}:{match.version}:accept draw" in made.message.custom_ids
+    assert button_id("dec", match, "accept draw") in made.message.custom_ids
     assert not any(c.endswith("decline draw") for c in made.message.custom_ids), made.message.custom_ids
     assert made.message.content.endswith(f"<@{off.id}>: {ACCEPT_NOW}"), made.message.content
     before = await w.fake.slash(off, w.general, "battlefronts", "board", {})
@@ -324,7 +325,7 @@ async def test_a_battlefronts_offer_standing_off_turn_offers_accept_and_decline_
     await w.cog.idle()
     [board] = [m for m in handed.messages if not m.ephemeral] or [handed.message]
     match = await w.match()
-    decline = f"bw:dec:{match.id}:{match.version}:decline draw"
+    decline = button_id("dec", match, "decline draw")
     assert decline in board.custom_ids, board.custom_ids
     assert board.content.endswith(
         f"<@{off.id}>: accept or decline the draw with the buttons (or the `draw` command)."
@@ -386,11 +387,11 @@ async def test_the_board_command_shows_the_answers_to_a_standing_draw_offer(worl
     await deployed(w)
     await w.slash(w.alice, "draw", {"choice": "offer"})
     match = await w.match()
-    accept = f"bw:dec:{match.id}:{match.version}:accept draw"
+    accept = button_id("dec", match, "accept draw")
     note = f"<@{w.bob.id}>: {ACCEPT_NOW}"
     before = await w.slash(w.eve, "board")
     assert accept in before.message.custom_ids, before.message.custom_ids
-    assert f"bw:dec:{match.id}:{match.version}:decline draw" not in before.message.custom_ids
+    assert button_id("dec", match, "decline draw") not in before.message.custom_ids
     assert before.content.endswith(note), before.content
     for wrong in (w.alice, w.eve):
         refused = await w.fake.click(wrong, before.message, accept)

@@ -3,6 +3,7 @@ to a step, both answered privately; refusals change nothing (issue 30)."""
 
 from __future__ import annotations
 
+from tests.ids import button_id
 from tests.test_bot import World, deployed, world  # noqa: F401  (the fixture, shared)
 
 
@@ -18,7 +19,7 @@ async def test_undo_by_button_and_by_command(world: World):  # noqa: F811
     moved = await w.slash(w.alice, "move", {"action": "e6-e5"})
     board = moved.message
     after = await w.match()
-    undo_id = f"bw:undo:{match.id}:{after.version}"
+    undo_id = button_id("undo", match, version=after.version)
     assert undo_id in board.custom_ids  # the answer to her own step, while her turn goes on
     stranger = await w.fake.click(w.bob, board, undo_id)
     assert stranger.ephemeral and "not your turn" in stranger.content

@@ -24,6 +24,7 @@ from play.words import history_line
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.ids import button_id
 
 GAMES = ["blockwars", "combinedarms"]  # turns of several steps that draw nothing
 
@@ -98,7 +99,7 @@ async def test_the_opponent_never_sees_a_step_taken_back(
             now = await database.get_channel_match(channel.id)
             assert now is not None
             version = now.version
-            assert f"bw:undo:{match.id}:{version}" in answer.custom_ids
+            assert button_id("undo", match, version=version) in answer.custom_ids
             taken = await fake.slash(user, channel, "wargames", "undo", {})
             assert taken.ephemeral and f"you took back `{step}`" in taken.content
             # play the turn out with other steps, until it passes to the other side

@@ -15,6 +15,7 @@ from engine.fixbayonets.position import build
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.ids import button_id
 
 NAME = "fixbayonets"
 
@@ -120,9 +121,9 @@ async def test_the_player_not_on_turn_cancels_a_move_with_a_card_from_their_hand
     assert f"<@{t.bob.id}>" in board.content  # Bob owes the answer though it is Alice's turn
     match = await t.match()
     assert match.turn_player_id == t.bob.id
-    refused = await t.fake.click(t.alice, board, f"bw:dec:{match.id}:{match.version}:pass")
+    refused = await t.fake.click(t.alice, board, button_id("dec", match, "pass"))
     assert refused.ephemeral and "not your turn" in refused.content
-    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:negate")
+    opened = await t.fake.click(t.bob, board, button_id("open", match, "negate"))
     assert opened.ephemeral  # what he could cancel with is his business
     cancel = next(c for c in opened.message.custom_ids if "negate" in c)
     cancelled = await t.fake.click(t.bob, opened.message, cancel)
@@ -138,7 +139,7 @@ async def test_standing_orders_are_given_off_turn_and_in_private(table: Table):
     match = await t.match()
     assert match.turn_player_id == t.alice.id  # the Germans' turn: Bob gives orders meanwhile
     before = len([m for m in t.fake.messages_in(t.channel) if not m.ephemeral])
-    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:orders")
+    opened = await t.fake.click(t.bob, board, button_id("open", match, "orders"))
     assert opened.ephemeral
     select = next(c for c in opened.message.custom_ids if c.startswith("bw:pick:"))
     options = [o["value"] for o in opened.message.component(select)["options"]]
@@ -150,7 +151,7 @@ async def test_standing_orders_are_given_off_turn_and_in_private(table: Table):
     assert "never" not in history.content and "orders" not in history.content
     # The channel's board is still the newest it has: its buttons work for Alice, whose turn it is,
     # and do not tell her that something happened.
-    take = await t.fake.click(t.alice, board, f"bw:act:{match.id}:{match.version}")
+    take = await t.fake.click(t.alice, board, button_id("act", match))
     assert take.ephemeral and "out of date" not in take.content, take.content
     assert any(c.startswith("bw:") for c in take.message.custom_ids)
 
@@ -173,15 +174,15 @@ async def test_orders_given_during_the_others_private_turn_keep_it_private(table
     square = action.split("-")[-1]
     step = await t.slash(t.alice, "play", {"action": action})
     assert step.ephemeral and MID_TURN_NOTE in step.content and all(m.ephemeral for m in step.messages)
-    opened = await t.fake.click(t.bob, board, f"bw:open:{match.id}:{match.version}:orders")
+    opened = await t.fake.click(t.bob, board, button_id("open", match, "orders"))
     assert opened.ephemeral and "still taking" not in opened.content
     select = next(c for c in opened.message.custom_ids if c.startswith("bw:pick:"))
     given = await t.fake.select(t.bob, opened.message, select, ["orders never"])
     assert given.ephemeral and given.content.startswith("Only you see this")
-    take = await t.fake.click(t.bob, board, f"bw:act:{match.id}:{match.version}")
+    take = await t.fake.click(t.bob, board, button_id("act", match))
     assert take.ephemeral and take.content == f"It is not your turn: <@{t.alice.id}> is to play."
     history = await t.slash(t.bob, "history", {"count": 60})
     assert line not in history.content and square not in history.content
     seen = await t.slash(t.bob, "board")
     assert not seen.ephemeral and square not in seen.content
-    assert f"bw:act:{match.id}:{match.version}" in seen.message.custom_ids  # the board as it was
+    assert button_id("act", match) in seen.message.custom_ids  # the board as it was

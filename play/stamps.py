@@ -1,0 +1,39 @@
+"""The stamp a button's custom_id carries for the position it was drawn at.
+
+A match's version counts every write of its log, steps taken back included, and a modified client
+reads raw custom_ids: a plain version on the hand-off board told the other player how many steps
+were tried and taken back (docs/fairness.md, the fourth review). A version-2 game's buttons carry
+instead a short keyed hash of the version, whose key (the game's secret) the players learn only at
+its end, when the record shows those steps anyway. A version-1 game, with no secret, keeps the plain
+number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from data import Match
+
+TOKEN_DIGITS = 12  # hex digits: 48 bits, so a guessed stamp is accepted once in 2**48 tries
+Stamp = int | str  # a plain version (the service's own callers), or a stamp read from a custom_id
+
+
+def stamp(match: Match, version: int | None = None) -> str:
+    """What a button drawn at `version` (default: the match's) carries in its custom_id."""
+    number = match.version if version is None else version
+    if match.chance_version != 2 or match.seed_secret is None:
+        return str(number)
+    # No ":" in the message: every message the dice are keyed from has one (engine/chance.py).
+    message = f"custom id {match.id} {number}".encode("ascii")
+    return hmac.new(bytes.fromhex(match.seed_secret), message, hashlib.sha256).hexdigest()[:TOKEN_DIGITS]
+
+
+def denotes(match: Match, given: Stamp, version: int | None) -> bool:
+    """Whether a click carrying `given` was drawn at `version`. A version-2 game takes only its
+    tokens: a plain number accepted there would let a forged click probe the count."""
+    if version is None:
+        return False
+    if isinstance(given, int):
+        return given == version
+    return hmac.compare_digest(given.encode("ascii", "replace"), stamp(match, version).encode("ascii"))
