@@ -52,7 +52,7 @@ from play.present import (
 )
 from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
-from play.stamps import Stamp, denotes, stamp
+from play.stamps import Stamp, denotes, stale_text, stamp
 from play.undo import MID_TURN_NOTE
 from play.words import replay_length
 
@@ -63,7 +63,6 @@ if TYPE_CHECKING:
 from cogs.room import (
     APOLOGY,
     REVIEW_BOARD_WIDTH,
-    STALE,
     _check_game,
     friendly,
     log,
@@ -172,7 +171,7 @@ class Core(SweepLoop, commands.Cog):
         if held is not None and denotes(match, given, held.seen.match.version):
             given = match.version  # the channel's board is still the newest this player has
         if not is_current(match, given):
-            await reply(interaction, STALE)
+            await reply(interaction, stale_text(match, given))
             return None
         if held is not None:
             # The other player's turn is still theirs alone: this player's buttons act on, and show,
@@ -665,7 +664,7 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Core(bot, own.service, own.painter, own.settings, own.sync_tree))
 
 
-__all__ = ["APOLOGY", "STALE", "Core", "friendly", "setup"]
+__all__ = ["APOLOGY", "Core", "friendly", "setup"]
 
 
 def _clicks(core: Core) -> views.Clicks:

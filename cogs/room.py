@@ -31,7 +31,6 @@ TRY_AGAIN = (
     "The bot cannot reach its database just now (it may be restarting). Try again in a moment: "
     "if your move did get through, the game will say so."
 )
-STALE = "This prompt is out of date: the game has moved on. Use the newest board."
 NO_PICTURE = "(The board picture could not be drawn this time; the `board` command draws it again.)"
 DMS_CLOSED = (
     "<@{user}>, I could not send you a direct message with what you were dealt (are your DMs "

@@ -47,7 +47,7 @@ from play.results import (
     split_actions,
     waiting_ids,
 )
-from play.stamps import Stamp, denotes
+from play.stamps import Stamp, denotes, stale_text
 from play.words import unseen
 
 
@@ -120,12 +120,10 @@ class Moves(Challenges):
                 # channel's board's. Any other version is out of date, the newest too: telling it
                 # apart would count the private steps.
                 if not denotes(match, expected_version, held.seen.match.version):
-                    raise StalePrompt(
-                        "This prompt is out of date: the game has moved on. Use the newest board."
-                    )
+                    raise StalePrompt(stale_text(match, expected_version))
                 expected_version = None  # the channel's board is still the newest this player has
             if expected_version is not None and not is_current(match, expected_version):
-                raise StalePrompt("This prompt is out of date: the game has moved on. Use the newest board.")
+                raise StalePrompt(stale_text(match, expected_version))
             before = live[1]
             seen = held.seen.state if held is not None else before  # what this player may know
             if draw_waits(match, seen, side, actions):
@@ -182,7 +180,7 @@ class Moves(Challenges):
                 raise NoMatch("The challenge has not been accepted yet.")
             held = await self.held_back(match, user_id)  # theirs to refuse, whatever the version
             if held is None and expected_version is not None and not is_current(match, expected_version):
-                raise StalePrompt("This button is out of date: the game has moved on. Use the newest board.")
+                raise StalePrompt(stale_text(match, expected_version))
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
             waiting = waiting_ids(match, back.state)

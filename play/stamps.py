@@ -29,6 +29,23 @@ def stamp(match: Match, version: int | None = None) -> str:
     return hmac.new(bytes.fromhex(match.seed_secret), message, hashlib.sha256).hexdigest()[:TOKEN_DIGITS]
 
 
+STALE = "This prompt is out of date: the game has moved on. Use the newest board."
+# A board posted before buttons carried stamps: the game may not have moved at all, so "the newest
+# board" would send the player back to these very buttons.
+UNSTAMPED = (
+    "This board's buttons are from before the bot's last update and no longer work; nothing was "
+    "changed. The game's `board` command shows it again with new ones."
+)
+
+
+def stale_text(match: Match, given: Stamp) -> str:
+    """Why a click carrying `given` is refused as out of date. It says nothing of the version: only
+    whether the custom_id is of the kind this game's buttons no longer carry (a plain number in a
+    version-2 game; a stamp is never as short as one, so no stamp of digits is taken for one)."""
+    old = isinstance(given, str) and given.isdigit() and len(given) < TOKEN_DIGITS
+    return UNSTAMPED if old and match.chance_version == 2 and match.seed_secret is not None else STALE
+
+
 def denotes(match: Match, given: Stamp, version: int | None) -> bool:
     """Whether a click carrying `given` was drawn at `version`. A version-2 game takes only its
     tokens: a plain number accepted there would let a forged click probe the count."""

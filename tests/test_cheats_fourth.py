@@ -28,7 +28,7 @@ from play import AwayBusy, MatchService
 from play import fairness as play_fairness
 from play.errors import BadRequest, NoMatch, ServiceError, StalePrompt
 from play.results import NO_GAME
-from play.stamps import denotes, stamp
+from play.stamps import STALE, UNSTAMPED, denotes, stamp
 from play.tournament import RoundDone
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
@@ -446,7 +446,7 @@ async def test_the_hand_off_board_does_not_count_the_steps_taken_back(tmp_path) 
     shown during her turn, not after it). Now they carry a keyed stamp of it (play/stamps.py): the
     hand-off boards' ids are alike in both but for the game's number and that stamp, his click with
     it is taken, and a forged click with the plain version, which would probe the count, is refused
-    as any stale button is."""
+    as any stale button is (as one from before the stamps, whatever its number)."""
     service = MatchService(await Database.open(tmp_path / "v.db", clock=Clock()), rng=random.Random(8))
     shapes = []
     try:
@@ -480,8 +480,15 @@ async def test_the_hand_off_board_does_not_count_the_steps_taken_back(tmp_path) 
             bob = match.side_of(BOB)
             assert bob is not None
             move = str(next(a for a in handed.state.legal_actions(bob) if not a.anytime))
-            with pytest.raises(StalePrompt, match="out of date"):
-                await service.act(channel, BOB, move, expected_version=str(match.version))
+            # a plain number, right or wrong, reads as a board from before the stamps (one posted
+            # before the update that brought them): the same words whatever its value, so no probe
+            for plain in (match.version, match.version - 1):
+                with pytest.raises(StalePrompt) as refused:
+                    await service.act(channel, BOB, move, expected_version=str(plain))
+                assert str(refused.value) == UNSTAMPED
+            with pytest.raises(StalePrompt) as refused:  # a stamp of another version: out of date
+                await service.act(channel, BOB, move, expected_version=stamp(match, match.version - 1))
+            assert str(refused.value) == STALE
             assert (await service.current(channel))[0].version == match.version  # nothing stored
             played = await service.act(channel, BOB, move, expected_version=stamp(match))
             assert played.match.version > match.version
