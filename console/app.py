@@ -582,7 +582,11 @@ class Console:
             return None
         if all(step.player_id == self.my_id for step in stretch.steps):
             return None  # they acted last: nothing new to tell
-        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup)}")
+        # what the game dealt them is said even where the recap is summed up in a few lines (the
+        # waiting direct message is not printed a second time), as the bot's turn DM says it
+        side = match.side_of(self.my_id)
+        secret = stretch.private.get(side) if side else None
+        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup, secret)}")
         return match.id
 
     def _channel(self, args: list[str]) -> Outcome:

@@ -322,3 +322,26 @@ async def test_time_away_names_its_date_once(tmp_path: Path) -> None:
         assert "Their move here is now due in 8 days (" in text, text  # another moment keeps its date
     finally:
         await console.close()
+
+
+async def test_the_turn_ping_says_what_you_drew_when_the_recap_is_summed_up(tmp_path: Path) -> None:
+    """Bob's cards, drawn when the Germans end their turn, were lost when he became himself: the
+    direct message waiting for him is not printed beside the turn ping, and the ping's recap summed
+    the Germans' turn up among its "routine actions", draw and all."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "fixbayonets")
+        lines = ["/as bob", "/fixbayonets setup std", "/as alice", "/fixbayonets setup std; fight; end"]
+        assert await console.run_lines(lines) == 0
+        match, _ = await console.service.current(console.channel_id)
+        stretch = await console.service.latest_stretch(match)
+        assert stretch is not None
+        secret = stretch.private["americans"]
+        said(out)
+        assert await console.run_lines(["/as bob"]) == 0
+        ping = said(out)
+        assert "`history` lists each action" in ping  # the recap is summed up...
+        assert f"Only you see this: {secret}." in ping  # ...and still says what Bob drew, once
+        assert ping.count(secret) == 1 and "[direct message]" not in ping
+    finally:
+        await console.close()
