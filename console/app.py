@@ -62,6 +62,7 @@ from play.present import (
     turn_dm_text,
 )
 from play.ratings import level_label
+from play.results import HINTS
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
 from play.words import replay_length
@@ -260,15 +261,27 @@ class Console:
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
         return f"{rel} ({self.date(ts)})" if dated else rel
 
-    def refuse(self, message: str, legal: Iterable[str] = ()) -> Outcome:
-        """The console's ephemeral reply: one line, the game untouched."""
+    def refuse(self, message: str, legal: Iterable[str] = (), total: int = 0) -> Outcome:
+        """The console's ephemeral reply: one line, the game untouched. `total`: how many actions
+        are legal in all, where the examples are only some of them."""
         self.refused += 1
         self.say(f"✗ {message}")
         shown = list(legal)
         if shown:
-            more = f" … ({len(shown)} in all; the legal command lists them)" if len(shown) > 12 else ""
-            self.say("  You can play: " + ", ".join(shown[:12]) + more)
+            total = max(total, len(shown))
+            more = f" … ({total} in all; `legal` lists them)" if total > min(len(shown), HINTS) else ""
+            self.say("  You can play: " + ", ".join(shown[:HINTS]) + more)
         return Outcome(ok=False)
+
+    async def _legal_total(self, shown: list[str]) -> int:
+        """How many actions are legal now, where a refusal's examples may be only the first few: a
+        list cut short without a word read as all there is (a square missing from it, illegal)."""
+        if len(shown) < HINTS:
+            return len(shown)
+        try:
+            return len(await self.service.legal(self.channel_id, self.my_id))
+        except ServiceError:
+            return len(shown)
 
     # ------------------------------------------------------------------ files
 
@@ -386,7 +399,7 @@ class Console:
             await self.tournaments.sweep()
             return await self._dispatch(text)
         except ServiceError as exc:
-            return self.refuse(exc.message, exc.legal)
+            return self.refuse(exc.message, exc.legal, await self._legal_total(exc.legal))
         except (UsageError, BadName) as exc:
             return self.refuse(str(exc))
         except Exception as exc:  # one handler for the unexpected, like the cog's

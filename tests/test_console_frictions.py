@@ -345,3 +345,23 @@ async def test_the_turn_ping_says_what_you_drew_when_the_recap_is_summed_up(tmp_
         assert ping.count(secret) == 1 and "[direct message]" not in ping
     finally:
         await console.close()
+
+
+async def test_a_refusal_says_when_its_examples_are_only_some_of_what_is_legal(tmp_path: Path) -> None:
+    """A newcomer asked to strafe was shown twelve squares, b1 (the prompt's own example) not among
+    them, with no word that there were more: the list read as all there is."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert len(legal) > 12
+        said(out)
+        assert await console.run_lines(["a1-a2"]) == 1
+        hints = said(out).split("You can play: ", 1)[1]
+        assert hints.count(", ") == 11 and hints.endswith(f" … ({len(legal)} in all; `legal` lists them)\n")
+        assert await console.run_lines(["e7-e5"]) == 1  # a few examples, all there are: no word more
+        text = said(out)
+        assert "Infantry moves one square" in text and "in all" not in text
+    finally:
+        await console.close()
