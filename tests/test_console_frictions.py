@@ -365,3 +365,33 @@ async def test_a_refusal_says_when_its_examples_are_only_some_of_what_is_legal(t
         assert "Infantry moves one square" in text and "in all" not in text
     finally:
         await console.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "example"),
+    [
+        ("Ra8-a7", "crawl Ra8-a7"),
+        ("a8-a6", "march Ra8-a6"),
+        ("Rd6xd2", "rifle4 Rd6xd2"),
+        ("Oe6xe5", "bayonet Oe6xe5"),
+    ],
+)
+def test_fix_bayonets_asks_for_the_card_of_a_move_typed_as_in_chess(typed: str, example: str) -> None:
+    """`move Ra8-a7` answered "'ra8-a7' is not an action" and the list of every game's examples: a
+    newcomer did not learn that every move plays a card, named first."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("fixbayonets").parse(typed)
+    said = str(exc.value)
+    assert said.startswith("Every move and attack plays a card from your hand: name the card, then")
+    assert f"like `{example}`" in said and "`hand` lists your cards" in said
+
+
+def test_fix_bayonets_asks_which_rifle_card() -> None:
+    """`rifle Rd6xd1` answered with all twenty card codes; there are two Rifle cards."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("fixbayonets").parse("rifle Rd6xd1")
+    assert str(exc.value) == "Say which Rifle card: `rifle3` reaches exactly 3 squares, `rifle4` exactly 4."
