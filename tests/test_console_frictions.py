@@ -395,3 +395,16 @@ def test_fix_bayonets_asks_which_rifle_card() -> None:
     with pytest.raises(InvalidNotation) as exc:
         registry.game("fixbayonets").parse("rifle Rd6xd1")
     assert str(exc.value) == "Say which Rifle card: `rifle3` reaches exactly 3 squares, `rifle4` exactly 4."
+
+
+async def test_fix_bayonets_cards_topic_says_what_the_numbers_and_knight_mean(tmp_path: Path) -> None:
+    """The topic said "Grenade knight", "Zigzag knight": a newcomer read the word as a kind of man."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["/fixbayonets rules cards"]) == 0
+        text = said(out)
+        assert "Attack, by the squares it reaches: Bayonet 1, Pistol 1-2," in text
+        assert "Move, by the squares a man goes: Crawl 1," in text
+        assert "Grenade a knight's jump" in text and "Zigzag a knight's jump" in text
+    finally:
+        await console.close()
