@@ -524,7 +524,7 @@ class Console:
         match, state, notation = await self.service.undo(self.channel_id, self.my_id)
         self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
         path = self._board_file(match, state, (), await self._seq(match))
-        self.say(f"board: {path}")
+        self.say(f"(only you see this) board: {path}")  # as every board of a turn still going on
         self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 

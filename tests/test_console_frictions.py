@@ -408,3 +408,18 @@ async def test_fix_bayonets_cards_topic_says_what_the_numbers_and_knight_mean(tm
         assert "Grenade a knight's jump" in text and "Zigzag a knight's jump" in text
     finally:
         await console.close()
+
+
+async def test_the_board_after_an_undo_is_marked_as_yours_alone(tmp_path: Path) -> None:
+    """Every board of a turn still going on prints as "(only you see this) board:", but the one
+    after `undo` printed as a plain "board:", as if the channel saw it."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines([*BLOCK_WARS_SET_UP, "e6-e5"]) == 0
+        said(out)
+        assert await console.run_lines(["undo"]) == 0
+        text = said(out)
+        assert "you took back `e6-e5`. It is still your turn.\n(only you see this) board: " in text
+    finally:
+        await console.close()
