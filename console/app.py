@@ -397,6 +397,7 @@ class Console:
         try:
             await self.show_notices(await self.service.sweep())
             await self.tournaments.sweep()
+            await self._resume_ai()
             return await self._dispatch(text)
         except ServiceError as exc:
             return self.refuse(exc.message, exc.legal, await self._legal_total(exc.legal))
@@ -783,6 +784,17 @@ class Console:
         if not played.over:
             files += await self._ai_moves(played.match)
         return Outcome(files=files)
+
+    async def _resume_ai(self) -> None:
+        """This channel's AI game left waiting on the AI (the console was closed while it thought,
+        after the player's move was saved): it plays now, as the bot's start-up resumes such games,
+        instead of the game standing still until the AI lost on time."""
+        try:
+            match, state = await self.service.current(self.channel_id)
+        except ServiceError:
+            return
+        if match.ai_player_id is not None and match.ai_player_id in waiting_ids(match, state):
+            await self._ai_moves(match)
 
     async def _ai_moves(self, match: Match) -> list[Path]:
         """After a human action in an AI game, the AI plays what it owes; show each of its boards."""

@@ -423,3 +423,26 @@ async def test_the_board_after_an_undo_is_marked_as_yours_alone(tmp_path: Path) 
         assert "you took back `e6-e5`. It is still your turn.\n(only you see this) board: " in text
     finally:
         await console.close()
+
+
+async def test_an_ai_turn_cut_short_by_closing_the_console_is_played_at_the_next_command(
+    tmp_path: Path,
+) -> None:
+    """The player's move was saved, then the console closed before the AI had played (a Ctrl-D
+    while it thought, a crash): the game stood waiting on the AI until the AI lost on time, since
+    only a player's own move set it going. The bot resumes such games at start-up; the console does
+    at the next line typed in that channel."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["vs ai blockwars easy side:germans"]) == 0
+        await console.service.act(console.channel_id, console.my_id, "setup std")  # and no AI after
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"canadians"}
+        said(out)
+        assert await console.run_lines(["/blockwars board"]) == 0
+        text = said(out)
+        assert "The Canadians deployed" in text and "@alice (Germans) to play, 2 actions left." in text
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"germans"}
+    finally:
+        await console.close()
