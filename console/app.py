@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import random
 import signal
 import sys
@@ -407,6 +408,13 @@ class Console:
             print(f"console: internal error on {text!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
             return self.refuse("Something went wrong; the game is unchanged.")
 
+    @staticmethod
+    def _did_you_mean(group: str) -> str:
+        """A misspelt group (`/blokwars`): the command it is closest to, if one is close."""
+        known = [*registry.names(), "wargames", "help", "as", "channel", "whoami", "quit"]
+        close = difflib.get_close_matches(group, known, n=1, cutoff=0.75)
+        return f" Did you mean /{close[0]}?" if close else ""
+
     async def channel_game(self) -> Game:
         """The game of this channel's match (open or latest), else the first hosted game."""
         found = await self.service.last_match(self.channel_id)
@@ -455,7 +463,9 @@ class Console:
         if any(c.name == group and c.on("console") for c in game_commands(game)):
             return await self._game_command(game, group, words[1:])
         if text.startswith("/"):
-            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
+            raise UsageError(
+                f"Unknown command '{text[:40]}'.{self._did_you_mean(group)} Type /help for the list."
+            )
         # Anything else is actions: the one the game cannot read says why, and which one it is.
         pieces = split_actions(text)
         for n, piece in enumerate(pieces, 1):
@@ -814,6 +824,17 @@ class Console:
         words = [w.split(":", 1)[1] if ":" in w else w for w in args]
         return " ".join(w for w in words if w)
 
+    @staticmethod
+    def _usage(game: Game, verb: Verb) -> str:
+        """A verb typed without its action: what to add, and where the legal ones are listed (the
+        description's "choose from the list" is Discord's autocomplete, which a terminal has not)."""
+        assert verb.arg is not None
+        about = verb.arg_description.replace("(choose from the list)", "").replace("(the list", "(`legal`")
+        return (
+            f"Usage: /{game.name} {verb.name} {verb.arg.upper()}: {about.strip()}. "
+            f"`/{game.name} legal` lists what you can play now."
+        )
+
     async def _verb(self, game: Game, verb: Verb, args: list[str]) -> Outcome:
         await self._check_game(game)
         if verb.arg is None:
@@ -821,7 +842,7 @@ class Console:
             return await self._act(verb.notation(None))
         text = self._words(args)
         if not text and verb.default is None:
-            raise UsageError(f"Usage: /{game.name} {verb.name} {verb.arg.upper()} ({verb.arg_description})")
+            raise UsageError(self._usage(game, verb))
         return await self._act(verb.notation(text or None))
 
     async def cmd_play(self, game: Game, args: list[str]) -> Outcome:

@@ -446,3 +446,21 @@ async def test_an_ai_turn_cut_short_by_closing_the_console_is_played_at_the_next
         assert state.to_act() == {"germans"}
     finally:
         await console.close()
+
+
+async def test_a_misspelt_game_and_a_verb_without_its_action_say_what_to_type(tmp_path: Path) -> None:
+    """`/blokwars challenge @bot` was only "Unknown command"; `/blockwars move` said "(The move,
+    e.g. e2-e3 (choose from the list))", a list the terminal has not."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["/blokwars challenge @bot", "/xyz"]) == 1
+        text = said(out)
+        assert "Unknown command '/blokwars challenge @bot'. Did you mean /blockwars? Type /help" in text
+        assert "Unknown command '/xyz'. Type /help for the list." in text  # nothing close: no guess
+        assert await console.run_lines(["/blockwars move"]) == 1
+        assert said(out) == (
+            "alice #general> /blockwars move\n✗ Usage: /blockwars move ACTION: The move, e.g. e2-e3. "
+            "`/blockwars legal` lists what you can play now.\n"
+        )
+    finally:
+        await console.close()
