@@ -464,3 +464,14 @@ async def test_a_misspelt_game_and_a_verb_without_its_action_say_what_to_type(tm
         )
     finally:
         await console.close()
+
+
+def test_block_wars_asks_for_the_dash_of_a_move_typed_as_in_chess() -> None:
+    """`e2e4` was "not an action I understand" with the whole list of notations."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("blockwars").parse("E6E5")
+    assert str(exc.value) == (
+        "Put a dash between the squares of a move, `e6-e5`, or an x before the square you attack, `e6xe5`."
+    )
