@@ -475,3 +475,16 @@ def test_block_wars_asks_for_the_dash_of_a_move_typed_as_in_chess() -> None:
     assert str(exc.value) == (
         "Put a dash between the squares of a move, `e6-e5`, or an x before the square you attack, `e6xe5`."
     )
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+@pytest.mark.parametrize("typed", ["d3d5", "D3 D5"])
+def test_combined_arms_asks_for_the_dash_of_a_move_typed_as_in_chess(name: str, typed: str) -> None:
+    """`d3d5` was "not an action here" with four back-row shuffles as the legal examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game(name).parse(typed)
+    assert str(exc.value) == (
+        "Put a dash between the squares of a move, `d3-d5`, or an x before the square you attack, `d3xd5`."
+    )

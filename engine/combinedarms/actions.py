@@ -27,6 +27,7 @@ from engine.errors import InvalidNotation
 EXAMPLE_ACTIONS = ("army balanced", "deploy line", "b2-c4", "done", "c4xd6", "end", "retreat e4", "T@a1")
 EXAMPLES = ", ".join(f"`{e}`" for e in EXAMPLE_ACTIONS)
 SQ = r"[a-z][1-9][0-9]?"
+_NO_DASH = re.compile(r"^([a-h][1-8]) ?([a-h][1-8])$")
 _MOVE = re.compile(rf"^({SQ})\s*([-x])\s*({SQ})$")
 _RETREAT = re.compile(rf"^retreat\s+(?:to\s+)?({SQ})$")
 _REINFORCE = re.compile(rf"^([a-z])\s*@\s*({SQ})$")
@@ -293,6 +294,12 @@ def parse(text: str, era: Era, ex: Offered = None) -> Action:
             return AutoRetreat(False)
         raise InvalidNotation(
             "Say `autoretreat on` or `autoretreat off`.", ("autoretreat on", "autoretreat off")
+        )
+    if joined := _NO_DASH.match(low):  # chess's long notation, "d3d5", or the squares apart
+        src, dst = joined.groups()
+        raise InvalidNotation(
+            f"Put a dash between the squares of a move, `{src}-{dst}`, or an x before the square you "
+            f"attack, `{src}x{dst}`."
         )
     offered = _examples(ex, era)
     raise InvalidNotation(f"'{raw[:40]}' is not an action here. {offered.now}", offered.offers)
