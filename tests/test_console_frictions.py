@@ -488,3 +488,20 @@ def test_combined_arms_asks_for_the_dash_of_a_move_typed_as_in_chess(name: str, 
     assert str(exc.value) == (
         "Put a dash between the squares of a move, `d3-d5`, or an x before the square you attack, `d3xd5`."
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "start"),
+    [
+        ("deploy A2", "Say which front: `deploy A2 L`, `deploy A2 C` or `deploy A2 R` (your Left Flank,"),
+        ("move a1", "Say which front it moves to (the next one over): `move A1 L`, `move A1 C` or"),
+        ("A2 C", "Say what A2 does: `deploy A2 C` (a unit just drawn) or `move A2 C` (one already"),
+    ],
+)
+def test_company_commander_says_what_a_deploy_or_move_lacks(typed: str, start: str) -> None:
+    """`deploy A1` and `A1 C` were "not a Company Commander action" and eight examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("companycommander").parse(typed)
+    assert str(exc.value).startswith(start)
