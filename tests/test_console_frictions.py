@@ -505,3 +505,15 @@ def test_company_commander_says_what_a_deploy_or_move_lacks(typed: str, start: s
     with pytest.raises(InvalidNotation) as exc:
         registry.game("companycommander").parse(typed)
     assert str(exc.value).startswith(start)
+
+
+@pytest.mark.parametrize("typed", ["call T1", "call 5", "CALL UP t2"])
+def test_battlefronts_says_what_a_call_up_lacks(typed: str) -> None:
+    """`call T1` and `call 5` were "not a Battlefronts action" and six examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("battlefronts").parse(typed)
+    assert str(exc.value) == (
+        "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`."
+    )
