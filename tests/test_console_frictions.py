@@ -517,3 +517,14 @@ def test_battlefronts_says_what_a_call_up_lacks(typed: str) -> None:
     assert str(exc.value) == (
         "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`."
     )
+
+
+def test_battlefronts_says_battles_need_no_command() -> None:
+    """`attack F2` was "not a Battlefronts action": a newcomer looked for the attack command."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("battlefronts").parse("Attack F2")
+    said = str(exc.value)
+    assert said.startswith("Battlefronts has no attack command: each round's battle phase fights at")
+    assert "(`move R1 F2`)" in said and "`/battlefronts rules battle`" in said
