@@ -153,12 +153,13 @@ def parse(text: str) -> Action:
     if t.lower().split(" ")[0] in ("attack", "fight", "battle", "fire"):  # there is no such command
         raise InvalidNotation(
             "Battlefronts has no attack command: each round's battle phase fights at every front where "
-            "both sides stand. Move a battalion onto a front to fight there (`move R1 F2`); "
-            "`/battlefronts rules battle` says how a battle goes."
+            "both sides stand. Move a battalion onto a front to fight there (move R1 F2); the rules "
+            "topic battle says how a battle goes."
         )
     if _CALL_HALF.match(t):  # a zone or a number left out: what a call-up needs, both of them
         raise InvalidNotation(
-            "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`."
+            "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`.",
+            ("call T1 3",),
         )
     raise InvalidNotation(f"'{text}' is not a Battlefronts action. Examples: {EXAMPLES}.")
 

@@ -314,8 +314,9 @@ def parse(text: str) -> Action | MetaAction:
     if joined := _NO_DASH.match(norm):  # chess's long notation, "e2e4"
         src, dst = joined.groups()
         raise InvalidNotation(
-            f"Put a dash between the squares of a move, `{src}-{dst}`, or an x before the square you "
-            f"attack, `{src}x{dst}`."  # no examples to try in the position: one of the two may be legal
+            # unquoted, so no example to try in the position: one of the two may well be legal
+            f"Put a dash between the squares of a move, {src}-{dst}, or an x before the square you "
+            f"attack, {src}x{dst}."
         )
     raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
 

@@ -298,8 +298,9 @@ def parse(text: str, era: Era, ex: Offered = None) -> Action:
     if joined := _NO_DASH.match(low):  # chess's long notation, "d3d5", or the squares apart
         src, dst = joined.groups()
         raise InvalidNotation(
-            f"Put a dash between the squares of a move, `{src}-{dst}`, or an x before the square you "
-            f"attack, `{src}x{dst}`."
+            # unquoted, so no example to try in the position: one of the two may well be legal
+            f"Put a dash between the squares of a move, {src}-{dst}, or an x before the square you "
+            f"attack, {src}x{dst}."
         )
     offered = _examples(ex, era)
     raise InvalidNotation(f"'{raw[:40]}' is not an action here. {offered.now}", offered.offers)

@@ -266,13 +266,13 @@ def parse(text: str) -> Action:
             f"Say which front{' it moves to (the next one over)' if verb == 'move' else ''}: "
             f"`{verb} {unit} L`, `{verb} {unit} C` or `{verb} {unit} R` (your Left Flank, Center or "
             "Right Flank).",
-            # a new unit may go to any front: offered where it may; a move's own front would be refused
-            tuple(f"deploy {unit} {f}" for f in "LCR") if verb == "deploy" else (),
+            tuple(f"{verb} {unit} {f}" for f in "LCR"),  # tried in the position: why one is refused
         )
     if (m := _NO_VERB.match(t)) is not None:
         unit, front = parse_label(m.group(1)), m.group(2).upper()
         raise InvalidNotation(
-            f"Say what {unit} does: `deploy {unit} {front}` (a unit just drawn) or `move {unit} {front}` "
+            # unquoted: no examples to try in the position, where one of the two is always refused
+            f"Say what {unit} does: deploy {unit} {front} (a unit just drawn) or move {unit} {front} "
             "(one already at a front)."
         )
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")

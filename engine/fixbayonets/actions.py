@@ -276,8 +276,8 @@ def _play(low: str) -> Action:
         kind, src, sep, dst = chess.groups()
         raise InvalidNotation(
             "Every move and attack plays a card from your hand: name the card, then the man's kind "
-            f"and square, like `{_card_for(src, sep, dst)} {kind.upper() or 'R'}{src}{sep}{dst}`. "
-            "`hand` lists your cards, `legal` what they can do now."
+            f"and square, like {_card_for(src, sep, dst)} {kind.upper() or 'R'}{src}{sep}{dst}. The "
+            "hand command lists your cards."  # unquoted: a card they may not hold is no example
         )
     if not m and (bare := _NO_KIND.match(low)):
         word, src, sep, dst = bare.groups()

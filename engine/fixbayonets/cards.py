@@ -96,7 +96,7 @@ def card(code: str) -> Card:
     key = code.strip().lower().replace(" ", "").replace("-", "").replace("(", "").replace(")", "")
     found = ALIASES.get(key)
     if found is None and key == "rifle":  # two Rifle cards: the number is the range
-        raise InvalidNotation("Say which Rifle card: `rifle3` reaches exactly 3 squares, `rifle4` exactly 4.")
+        raise InvalidNotation("Say which Rifle card: rifle3 reaches exactly 3 squares, rifle4 exactly 4.")
     if found is None:
         raise InvalidNotation(f"'{code.strip()[:20]}' is not a card. The cards: {EXAMPLE_CODES}.")
     return found
