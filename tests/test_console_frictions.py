@@ -528,3 +528,19 @@ def test_battlefronts_says_battles_need_no_command() -> None:
     said = str(exc.value)
     assert said.startswith("Battlefronts has no attack command: each round's battle phase fights at")
     assert "(move R1 F2); the rules topic battle says how a battle goes." in said
+
+
+async def test_combined_arms_says_a_deployment_of_one_row_is_one_row(tmp_path: Path) -> None:
+    """`deploy IIIIIIII` was "There is no ready-made layout 'IIIIIIII'"."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["vs ai combinedarms easy side:british", "army balanced"]) == 0
+        said(out)
+        assert await console.run_lines(["deploy IIIIIIII"]) == 1
+        text = said(out)
+        assert (
+            "'IIIIIIII' is one row, and your army needs more: separate the rows by '/'. Deploy with" in text
+        )
+        assert "ready-made layout" not in text.split("Deploy with")[0]
+    finally:
+        await console.close()

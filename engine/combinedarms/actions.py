@@ -31,6 +31,7 @@ _NO_DASH = re.compile(r"^([a-h][1-8]) ?([a-h][1-8])$")
 _MOVE = re.compile(rf"^({SQ})\s*([-x])\s*({SQ})$")
 _RETREAT = re.compile(rf"^retreat\s+(?:to\s+)?({SQ})$")
 _REINFORCE = re.compile(rf"^([a-z])\s*@\s*({SQ})$")
+BOARD_FILES = 8  # a row of a deployment: one letter or dot a file
 _ROW = re.compile(r"^(?:[A-Z]\*?|\.)+$")
 _WORD = re.compile(r"^[a-z]+$")
 _COUNT_FIRST = re.compile(r"^(?:\d+[A-Z])+$")
@@ -274,7 +275,12 @@ def parse(text: str, era: Era, ex: Offered = None) -> Action:
         if _WORD.match(rest.lower()):
             if rest.lower() in LAYOUTS:
                 return Deploy(preset=rest.lower())
-            # One word of letters is no deployment (an army needs at least two rows): a misspelt name.
+            # One word of letters is no deployment (an army needs at least two rows): a misspelt
+            # name, or one row of unit letters alone (a newcomer's first try at a row of their own)
+            if len(rest) == BOARD_FILES and set(rest.upper()) <= set(era.by_code):
+                raise _examples(ex, era).deploy_error(
+                    f"'{rest}' is one row, and your army needs more: separate the rows by '/'. Deploy with "
+                )
             raise _examples(ex, era).deploy_error(
                 f"There is no ready-made layout '{rest[:20]}' ({_or(list(LAYOUTS))}). Deploy with "
             )
