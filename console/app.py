@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import random
 import signal
 import sys
@@ -62,6 +63,7 @@ from play.present import (
     turn_dm_text,
 )
 from play.ratings import level_label
+from play.results import HINTS
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
 from play.words import replay_length
@@ -260,15 +262,27 @@ class Console:
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
         return f"{rel} ({self.date(ts)})" if dated else rel
 
-    def refuse(self, message: str, legal: Iterable[str] = ()) -> Outcome:
-        """The console's ephemeral reply: one line, the game untouched."""
+    def refuse(self, message: str, legal: Iterable[str] = (), total: int = 0) -> Outcome:
+        """The console's ephemeral reply: one line, the game untouched. `total`: how many actions
+        are legal in all, where the examples are only some of them."""
         self.refused += 1
         self.say(f"✗ {message}")
         shown = list(legal)
         if shown:
-            more = f" … ({len(shown)} in all; the legal command lists them)" if len(shown) > 12 else ""
-            self.say("  You can play: " + ", ".join(shown[:12]) + more)
+            total = max(total, len(shown))
+            more = f" … ({total} in all; `legal` lists them)" if total > min(len(shown), HINTS) else ""
+            self.say("  You can play: " + ", ".join(shown[:HINTS]) + more)
         return Outcome(ok=False)
+
+    async def _legal_total(self, shown: list[str]) -> int:
+        """How many actions are legal now, where a refusal's examples may be only the first few: a
+        list cut short without a word read as all there is (a square missing from it, illegal)."""
+        if len(shown) < HINTS:
+            return len(shown)
+        try:
+            return len(await self.service.legal(self.channel_id, self.my_id))
+        except ServiceError:
+            return len(shown)
 
     # ------------------------------------------------------------------ files
 
@@ -384,14 +398,22 @@ class Console:
         try:
             await self.show_notices(await self.service.sweep())
             await self.tournaments.sweep()
+            await self._resume_ai()
             return await self._dispatch(text)
         except ServiceError as exc:
-            return self.refuse(exc.message, exc.legal)
+            return self.refuse(exc.message, exc.legal, await self._legal_total(exc.legal))
         except (UsageError, BadName) as exc:
             return self.refuse(str(exc))
         except Exception as exc:  # one handler for the unexpected, like the cog's
             print(f"console: internal error on {text!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
             return self.refuse("Something went wrong; the game is unchanged.")
+
+    @staticmethod
+    def _did_you_mean(group: str) -> str:
+        """A misspelt group (`/blokwars`): the command it is closest to, if one is close."""
+        known = [*registry.names(), "wargames", "help", "as", "channel", "whoami", "quit"]
+        close = difflib.get_close_matches(group, known, n=1, cutoff=0.75)
+        return f" Did you mean /{close[0]}?" if close else ""
 
     async def channel_game(self) -> Game:
         """The game of this channel's match (open or latest), else the first hosted game."""
@@ -441,7 +463,9 @@ class Console:
         if any(c.name == group and c.on("console") for c in game_commands(game)):
             return await self._game_command(game, group, words[1:])
         if text.startswith("/"):
-            raise UsageError(f"Unknown command '{text[:40]}'. Type /help for the list.")
+            raise UsageError(
+                f"Unknown command '{text[:40]}'.{self._did_you_mean(group)} Type /help for the list."
+            )
         # Anything else is actions: the one the game cannot read says why, and which one it is.
         pieces = split_actions(text)
         for n, piece in enumerate(pieces, 1):
@@ -511,7 +535,7 @@ class Console:
         match, state, notation = await self.service.undo(self.channel_id, self.my_id)
         self.say(f"Only you see this: you took back `{notation}`. It is still your turn.")
         path = self._board_file(match, state, (), await self._seq(match))
-        self.say(f"board: {path}")
+        self.say(f"(only you see this) board: {path}")  # as every board of a turn still going on
         self.say(status_text(match, state, self.markup))
         return Outcome(files=[path])
 
@@ -582,7 +606,11 @@ class Console:
             return None
         if all(step.player_id == self.my_id for step in stretch.steps):
             return None  # they acted last: nothing new to tell
-        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup)}")
+        # what the game dealt them is said even where the recap is summed up in a few lines (the
+        # waiting direct message is not printed a second time), as the bot's turn DM says it
+        side = match.side_of(self.my_id)
+        secret = stretch.private.get(side) if side else None
+        self.say(f"[turn] {turn_dm_text(match, stretch, self.my_id, self.markup, secret)}")
         return match.id
 
     def _channel(self, args: list[str]) -> Outcome:
@@ -767,6 +795,17 @@ class Console:
             files += await self._ai_moves(played.match)
         return Outcome(files=files)
 
+    async def _resume_ai(self) -> None:
+        """This channel's AI game left waiting on the AI (the console was closed while it thought,
+        after the player's move was saved): it plays now, as the bot's start-up resumes such games,
+        instead of the game standing still until the AI lost on time."""
+        try:
+            match, state = await self.service.current(self.channel_id)
+        except ServiceError:
+            return
+        if match.ai_player_id is not None and match.ai_player_id in waiting_ids(match, state):
+            await self._ai_moves(match)
+
     async def _ai_moves(self, match: Match) -> list[Path]:
         """After a human action in an AI game, the AI plays what it owes; show each of its boards."""
         if match.ai_player_id is None:
@@ -785,6 +824,17 @@ class Console:
         words = [w.split(":", 1)[1] if ":" in w else w for w in args]
         return " ".join(w for w in words if w)
 
+    @staticmethod
+    def _usage(game: Game, verb: Verb) -> str:
+        """A verb typed without its action: what to add, and where the legal ones are listed (the
+        description's "choose from the list" is Discord's autocomplete, which a terminal has not)."""
+        assert verb.arg is not None
+        about = verb.arg_description.replace("(choose from the list)", "").replace("(the list", "(`legal`")
+        return (
+            f"Usage: /{game.name} {verb.name} {verb.arg.upper()}: {about.strip()}. "
+            f"`/{game.name} legal` lists what you can play now."
+        )
+
     async def _verb(self, game: Game, verb: Verb, args: list[str]) -> Outcome:
         await self._check_game(game)
         if verb.arg is None:
@@ -792,7 +842,7 @@ class Console:
             return await self._act(verb.notation(None))
         text = self._words(args)
         if not text and verb.default is None:
-            raise UsageError(f"Usage: /{game.name} {verb.name} {verb.arg.upper()} ({verb.arg_description})")
+            raise UsageError(self._usage(game, verb))
         return await self._act(verb.notation(text or None))
 
     async def cmd_play(self, game: Game, args: list[str]) -> Outcome:

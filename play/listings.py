@@ -22,9 +22,11 @@ from play.words import duration_text
 
 
 def games_text(markup: Markup) -> str:
-    """Every hosted game and how to start it (`/wargames games`)."""
+    """Every hosted game, what it is in a few words (a newcomer picks one from this list), and how
+    to start it (`/wargames games`)."""
     return "\n".join(
-        f"{markup.strong('/' + g.name)}: {g.title}. Start with `/{g.name} challenge`."
+        f"{markup.strong('/' + g.name)}: {g.description.removeprefix('Play ')}. "
+        f"Start with `/{g.name} challenge`."
         for g in registry.games()
     )
 

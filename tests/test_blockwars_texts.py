@@ -71,7 +71,8 @@ def test_an_aircraft_sent_by_choice_is_the_senders_line_and_one_sent_at_once_nam
     assert line(G, s.apply("fly A", "germans")) == "The Germans sent aircraft A to strafe"
     s = pos({"e4": "C", "e5": "G", "a8": "G", "h1": "C"}, active=C, c=["2C"], g=["JD"])
     events = s.apply("e4xe5")  # the Germans' Jack, drawn in the Canadians' attack
-    assert [e.text() for e in events if isinstance(e, AirBattle)] == ["German aircraft A took off to strafe"]
+    took_off = "German aircraft A took off to strafe (the Germans' Jack)"  # why, in the Canadians' attack
+    assert [e.text() for e in events if isinstance(e, AirBattle)] == [took_off]
 
 
 def test_a_card_with_no_effect_says_whose() -> None:

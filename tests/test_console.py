@@ -478,7 +478,9 @@ async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> 
     assert await console.run_lines(["/wargames games"]) == 0
     listed = out.getvalue()
     for game in registry.games():
-        assert f"/{game.name}: {game.title}. Start with `/{game.name} challenge`." in listed
+        about = game.description.removeprefix("Play ")  # what the game is, the title first
+        assert about.startswith(game.title)
+        assert f"/{game.name}: {about}. Start with `/{game.name} challenge`." in listed
     assert await console.run_lines(["/wargames admin sync"]) == 1
     assert "The /wargames commands here: games, mygames, away days:N, back" in out.getvalue()
     await console.close()

@@ -322,3 +322,225 @@ async def test_time_away_names_its_date_once(tmp_path: Path) -> None:
         assert "Their move here is now due in 8 days (" in text, text  # another moment keeps its date
     finally:
         await console.close()
+
+
+async def test_the_turn_ping_says_what_you_drew_when_the_recap_is_summed_up(tmp_path: Path) -> None:
+    """Bob's cards, drawn when the Germans end their turn, were lost when he became himself: the
+    direct message waiting for him is not printed beside the turn ping, and the ping's recap summed
+    the Germans' turn up among its "routine actions", draw and all."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "fixbayonets")
+        lines = ["/as bob", "/fixbayonets setup std", "/as alice", "/fixbayonets setup std; fight; end"]
+        assert await console.run_lines(lines) == 0
+        match, _ = await console.service.current(console.channel_id)
+        stretch = await console.service.latest_stretch(match)
+        assert stretch is not None
+        secret = stretch.private["americans"]
+        said(out)
+        assert await console.run_lines(["/as bob"]) == 0
+        ping = said(out)
+        assert "`history` lists each action" in ping  # the recap is summed up...
+        assert f"Only you see this: {secret}." in ping  # ...and still says what Bob drew, once
+        assert ping.count(secret) == 1 and "[direct message]" not in ping
+    finally:
+        await console.close()
+
+
+async def test_a_refusal_says_when_its_examples_are_only_some_of_what_is_legal(tmp_path: Path) -> None:
+    """A newcomer asked to strafe was shown twelve squares, b1 (the prompt's own example) not among
+    them, with no word that there were more: the list read as all there is."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        assert len(legal) > 12
+        said(out)
+        assert await console.run_lines(["a1-a2"]) == 1
+        hints = said(out).split("You can play: ", 1)[1]
+        assert hints.count(", ") == 11 and hints.endswith(f" … ({len(legal)} in all; `legal` lists them)\n")
+        assert await console.run_lines(["e7-e5"]) == 1  # a few examples, all there are: no word more
+        text = said(out)
+        assert "Infantry moves one square" in text and "in all" not in text
+    finally:
+        await console.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "example"),
+    [
+        ("Ra8-a7", "crawl Ra8-a7"),
+        ("a8-a6", "march Ra8-a6"),
+        ("Rd6xd2", "rifle4 Rd6xd2"),
+        ("Oe6xe5", "bayonet Oe6xe5"),
+    ],
+)
+def test_fix_bayonets_asks_for_the_card_of_a_move_typed_as_in_chess(typed: str, example: str) -> None:
+    """`move Ra8-a7` answered "'ra8-a7' is not an action" and the list of every game's examples: a
+    newcomer did not learn that every move plays a card, named first."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("fixbayonets").parse(typed)
+    said = str(exc.value)
+    assert said.startswith("Every move and attack plays a card from your hand: name the card, then")
+    assert f"like {example}. The hand command lists your cards." in said
+
+
+def test_fix_bayonets_asks_which_rifle_card() -> None:
+    """`rifle Rd6xd1` answered with all twenty card codes; there are two Rifle cards."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("fixbayonets").parse("rifle Rd6xd1")
+    assert str(exc.value) == "Say which Rifle card: rifle3 reaches exactly 3 squares, rifle4 exactly 4."
+
+
+async def test_fix_bayonets_cards_topic_says_what_the_numbers_and_knight_mean(tmp_path: Path) -> None:
+    """The topic said "Grenade knight", "Zigzag knight": a newcomer read the word as a kind of man."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["/fixbayonets rules cards"]) == 0
+        text = said(out)
+        assert "Attack, by the squares it reaches: Bayonet 1, Pistol 1-2," in text
+        assert "Move, by the squares a man goes: Crawl 1," in text
+        assert "Grenade a knight's jump" in text and "Zigzag a knight's jump" in text
+    finally:
+        await console.close()
+
+
+async def test_the_board_after_an_undo_is_marked_as_yours_alone(tmp_path: Path) -> None:
+    """Every board of a turn still going on prints as "(only you see this) board:", but the one
+    after `undo` printed as a plain "board:", as if the channel saw it."""
+    console, out = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines([*BLOCK_WARS_SET_UP, "e6-e5"]) == 0
+        said(out)
+        assert await console.run_lines(["undo"]) == 0
+        text = said(out)
+        assert "you took back `e6-e5`. It is still your turn.\n(only you see this) board: " in text
+    finally:
+        await console.close()
+
+
+async def test_an_ai_turn_cut_short_by_closing_the_console_is_played_at_the_next_command(
+    tmp_path: Path,
+) -> None:
+    """The player's move was saved, then the console closed before the AI had played (a Ctrl-D
+    while it thought, a crash): the game stood waiting on the AI until the AI lost on time, since
+    only a player's own move set it going. The bot resumes such games at start-up; the console does
+    at the next line typed in that channel."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["vs ai blockwars easy side:germans"]) == 0
+        await console.service.act(console.channel_id, console.my_id, "setup std")  # and no AI after
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"canadians"}
+        said(out)
+        assert await console.run_lines(["/blockwars board"]) == 0
+        text = said(out)
+        assert "The Canadians deployed" in text and "@alice (Germans) to play, 2 actions left." in text
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"germans"}
+    finally:
+        await console.close()
+
+
+async def test_a_misspelt_game_and_a_verb_without_its_action_say_what_to_type(tmp_path: Path) -> None:
+    """`/blokwars challenge @bot` was only "Unknown command"; `/blockwars move` said "(The move,
+    e.g. e2-e3 (choose from the list))", a list the terminal has not."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["/blokwars challenge @bot", "/xyz"]) == 1
+        text = said(out)
+        assert "Unknown command '/blokwars challenge @bot'. Did you mean /blockwars? Type /help" in text
+        assert "Unknown command '/xyz'. Type /help for the list." in text  # nothing close: no guess
+        assert await console.run_lines(["/blockwars move"]) == 1
+        assert said(out) == (
+            "alice #general> /blockwars move\n✗ Usage: /blockwars move ACTION: The move, e.g. e2-e3. "
+            "`/blockwars legal` lists what you can play now.\n"
+        )
+    finally:
+        await console.close()
+
+
+def test_block_wars_asks_for_the_dash_of_a_move_typed_as_in_chess() -> None:
+    """`e2e4` was "not an action I understand" with the whole list of notations."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("blockwars").parse("E6E5")
+    assert str(exc.value) == (
+        "Put a dash between the squares of a move, e6-e5, or an x before the square you attack, e6xe5."
+    )
+
+
+@pytest.mark.parametrize("name", ["combinedarms", "combinedarms_wwii"])
+@pytest.mark.parametrize("typed", ["d3d5", "D3 D5"])
+def test_combined_arms_asks_for_the_dash_of_a_move_typed_as_in_chess(name: str, typed: str) -> None:
+    """`d3d5` was "not an action here" with four back-row shuffles as the legal examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game(name).parse(typed)
+    assert str(exc.value) == (
+        "Put a dash between the squares of a move, d3-d5, or an x before the square you attack, d3xd5."
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "start"),
+    [
+        ("deploy A2", "Say which front: `deploy A2 L`, `deploy A2 C` or `deploy A2 R` (your Left Flank,"),
+        ("move a1", "Say which front it moves to (the next one over): `move A1 L`, `move A1 C` or"),
+        ("A2 C", "Say what A2 does: deploy A2 C (a unit just drawn) or move A2 C (one already"),
+    ],
+)
+def test_company_commander_says_what_a_deploy_or_move_lacks(typed: str, start: str) -> None:
+    """`deploy A1` and `A1 C` were "not a Company Commander action" and eight examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("companycommander").parse(typed)
+    assert str(exc.value).startswith(start)
+
+
+@pytest.mark.parametrize("typed", ["call T1", "call 5", "CALL UP t2"])
+def test_battlefronts_says_what_a_call_up_lacks(typed: str) -> None:
+    """`call T1` and `call 5` were "not a Battlefronts action" and six examples."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("battlefronts").parse(typed)
+    assert str(exc.value) == (
+        "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`."
+    )
+
+
+def test_battlefronts_says_battles_need_no_command() -> None:
+    """`attack F2` was "not a Battlefronts action": a newcomer looked for the attack command."""
+    from engine.errors import InvalidNotation
+
+    with pytest.raises(InvalidNotation) as exc:
+        registry.game("battlefronts").parse("Attack F2")
+    said = str(exc.value)
+    assert said.startswith("Battlefronts has no attack command: each round's battle phase fights at")
+    assert "(move R1 F2); the rules topic battle says how a battle goes." in said
+
+
+async def test_combined_arms_says_a_deployment_of_one_row_is_one_row(tmp_path: Path) -> None:
+    """`deploy IIIIIIII` was "There is no ready-made layout 'IIIIIIII'"."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["vs ai combinedarms easy side:british", "army balanced"]) == 0
+        said(out)
+        assert await console.run_lines(["deploy IIIIIIII"]) == 1
+        text = said(out)
+        assert (
+            "'IIIIIIII' is one row, and your army needs more: separate the rows by '/'. Deploy with" in text
+        )
+        assert "ready-made layout" not in text.split("Deploy with")[0]
+    finally:
+        await console.close()

@@ -25,6 +25,9 @@ from engine.protocol import State
 from play import MatchService, NotYourTurn, Played, ServiceError
 from tests.clock import Clock
 
+# the refusal of c2-b3 after c3xb3 lost: the square still holds the enemy
+STILL_THERE = "b3 is occupied by Canadian infantry; to attack it, `c2xb3`."
+
 GUILD = 10
 ALICE, BOB = 1, 2
 
@@ -103,10 +106,10 @@ async def test_blockwars_an_attack_then_a_move_into_its_square_keeps_the_cards_t
     assert isinstance(lost, Played) and isinstance(won, Played)
     assert await logged(svc, 100) == ["c3xb3"] and await logged(svc, 101) == ["c3xb3", "c2-b3"]
     assert "6 of diamonds vs 9 of hearts, lost" in lost.line
-    assert lost.not_made is not None and lost.not_made.why == "b3 is occupied."
+    assert lost.not_made is not None and lost.not_made.why == STILL_THERE
     note = lost.private["germans"]
     assert note.startswith("only part of your command was played: action 1 of 2 stood, as it drew chance")
-    assert "Action 2 (`c2-b3`) was not made: b3 is occupied. It is still your turn" in note
+    assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE} It is still your turn" in note
     assert won.not_made is None and "germans" not in won.private
 
 

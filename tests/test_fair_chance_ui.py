@@ -12,6 +12,9 @@ from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (py
 from tests.test_bot import World, deployed, put_position, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import START, open_console
 
+# the refusal of c2-b3 after c3xb3 lost: the square still holds the enemy
+STILL_THERE = "b3 is occupied by Canadian infantry; to attack it, `c2xb3`."
+
 LOSES = build(
     {"c3": "G", "c2": "G", "b3": "C", "h8": "C", "a8": "G"},
     decks={Side.GERMANS: ["6D", "2C"], Side.CANADIANS: ["9H", "3C"]},
@@ -33,7 +36,7 @@ async def test_in_discord_the_attack_stands_and_only_the_player_hears_the_move_w
     assert "6 of diamonds vs 9 of hearts, lost" in board.content
     assert board.attachments, "the board picture is posted"
     assert "Only you see this: only part of your command was played:" in board.content
-    assert "Action 2 (`c2-b3`) was not made: b3 is occupied. It is still your turn" in board.content
+    assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE} It is still your turn" in board.content
     ended = await w.slash(w.alice, "end")
     (handed,) = [m for m in ended.messages if not m.ephemeral]
     assert "b3 is occupied" not in handed.content  # the channel sees the turn, not the refusal
@@ -60,7 +63,7 @@ async def test_in_the_console_the_attack_stands_and_the_move_is_reported_not_mad
     text = out.getvalue()
     assert "6 of diamonds vs 9 of hearts, lost" in text
     assert "(only you see this) only part of your command was played: action 1 of 2 stood" in text
-    assert "Action 2 (`c2-b3`) was not made: b3 is occupied." in text
+    assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE}" in text
     assert "✗" not in text  # not a refusal: the attack was played
     log = await console.service.log(match)
     assert log[-1][1] == "c3xb3"

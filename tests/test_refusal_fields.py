@@ -23,6 +23,7 @@ BAD = (
     "pass", "barrage", "fly", "dogfight", "setup", "setup xx", "R@", "recon A2", "play artillery",
     "play medic", "play surprise C", "army", "army zz", "deploy", "deploy zz", "autoretreat maybe",
     "march", "zzz", "e2-", "move", "call",
+    "e2e4", "Ra8-a7", "rifle Rd6xd1", "call T1", "attack F2", "deploy A1", "move A1", "A1 C", "d3 d5",
 )  # fmt: skip
 
 

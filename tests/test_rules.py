@@ -122,7 +122,7 @@ def test_move_one_square_any_direction_onto_empty_squares_only():
     moves = {str(a) for a in s.legal_actions() if str(a).startswith("e4-") and "x" not in str(a)}
     assert moves == {"e4-d3", "e4-e3", "e4-f3", "e4-d4", "e4-f4", "e4-e5", "e4-f5"}
     err = illegal(s, "e4-d5")
-    assert str(err) == "d5 is occupied."
+    assert str(err) == "d5 is occupied by German infantry; to attack it, `e4xd5`."
     assert "not next to" in str(illegal(s, "e4-e6"))
     assert str(illegal(s, "d5-d4")) == "The unit on d5 is not yours."
     assert str(illegal(s, "h8-h7")) == "There is no unit on h8."

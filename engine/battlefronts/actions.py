@@ -117,6 +117,9 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+_CALL_HALF = re.compile(r"^call(?:\s+up)?(?:\s+\S+)?$", re.IGNORECASE)  # "call", "call T1", "call 5"
+
+
 def parse(text: str) -> Action:
     """Notation (any case, the forms above and a few spellings around them) to an action."""
     t = " ".join(str(text).split())
@@ -147,6 +150,17 @@ def parse(text: str) -> Action:
                 raise InvalidNotation(f"A jump lands on a front (F1 to F5), not on {PLACE_NAMES[dest]}.")
             return jump(unit, dest)
         return move(unit, dest)
+    if t.lower().split(" ")[0] in ("attack", "fight", "battle", "fire"):  # there is no such command
+        raise InvalidNotation(
+            "Battlefronts has no attack command: each round's battle phase fights at every front where "
+            "both sides stand. Move a battalion onto a front to fight there (move R1 F2); the rules "
+            "topic battle says how a battle goes."
+        )
+    if _CALL_HALF.match(t):  # a zone or a number left out: what a call-up needs, both of them
+        raise InvalidNotation(
+            "A call-up names a travel zone, T1 to T4, and how many of your cards go into it: `call T1 3`.",
+            ("call T1 3",),
+        )
     raise InvalidNotation(f"'{text}' is not a Battlefronts action. Examples: {EXAMPLES}.")
 
 

@@ -253,6 +253,7 @@ _INCOMPLETE: dict[str, tuple[str, tuple[str, ...]]] = {  # words, and the notati
     ),
 }
 
+_NO_DASH = re.compile(r"^([a-h][1-8])([a-h][1-8])$")
 _OFF_BOARD = re.compile(r"(?<![a-wyz0-9])(?:[i-z]\d+|[a-h](?:9|0|\d\d+))(?!\d)")  # i4, a9, b10
 
 EXAMPLES = (
@@ -310,6 +311,13 @@ def parse(text: str) -> Action | MetaAction:
     off = _OFF_BOARD.search(norm)
     if off:
         raise InvalidNotation(f"There is no square {off.group(0)}: the board runs from a1 to h8.")
+    if joined := _NO_DASH.match(norm):  # chess's long notation, "e2e4"
+        src, dst = joined.groups()
+        raise InvalidNotation(
+            # unquoted, so no example to try in the position: one of the two may well be legal
+            f"Put a dash between the squares of a move, {src}-{dst}, or an x before the square you "
+            f"attack, {src}x{dst}."
+        )
     raise InvalidNotation(f"'{shown}' is not an action I understand. Try: {EXAMPLES}.")
 
 

@@ -236,7 +236,10 @@ class AirBattle(Event):
     def text(self, viewer: str | None = None) -> str:
         if self.chosen:
             return f"the {self.side.title} sent aircraft {self.aircraft} to strafe"
-        return f"{self.side.adjective} aircraft {self.aircraft} took off to strafe"
+        # the card that sent it: a newcomer saw a German aircraft take off in the Canadians' attack
+        return (
+            f"{self.side.adjective} aircraft {self.aircraft} took off to strafe (the {self.side.title}' Jack)"
+        )
 
 
 @dataclass(frozen=True, slots=True)

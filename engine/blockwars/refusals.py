@@ -199,8 +199,13 @@ def explain_unit(state: State, side: Side, action: A.Move | A.Attack) -> str:
     if dst is not None:
         if dst not in NEIGHBOURS[src]:
             return f"Infantry moves one square in any direction; {SQUARE_NAMES[dst]} is not next to {sq}."
-        if state.board[dst] is not None:
-            return f"{SQUARE_NAMES[dst]} is occupied."
+        if (there := state.board[dst]) is not None:
+            if unit_side(there) is side:
+                return f"{SQUARE_NAMES[dst]} is occupied."
+            return (  # a newcomer moving onto an enemy meant to attack it: say how
+                f"{SQUARE_NAMES[dst]} is occupied by {_enemy(there)}; to attack it, "
+                f"`{sq}x{SQUARE_NAMES[dst]}`."
+            )
     if isinstance(action, A.Attack):
         if uid in state.entered:
             return f"The infantry on {sq} arrived this turn and cannot attack until your next turn."
@@ -216,6 +221,13 @@ def explain_unit(state: State, side: Side, action: A.Move | A.Attack) -> str:
         if unit_side(target) is side:
             return f"The unit on {SQUARE_NAMES[action.target]} is your own."
     return "That is not legal now."
+
+
+def _enemy(uid: str) -> str:
+    """'German infantry', 'a Canadian machine gun', 'the Canadian tank'."""
+    kind = unit_kind(uid)
+    article = "" if kind != MACHINE_GUN and kind != TANK else "a " if kind == MACHINE_GUN else "the "
+    return f"{article}{unit_side(uid).adjective} {kind}"
 
 
 def explain_fire(state: State, side: Side, uid: str, src: int, target: int) -> str:

@@ -27,9 +27,11 @@ from engine.errors import InvalidNotation
 EXAMPLE_ACTIONS = ("army balanced", "deploy line", "b2-c4", "done", "c4xd6", "end", "retreat e4", "T@a1")
 EXAMPLES = ", ".join(f"`{e}`" for e in EXAMPLE_ACTIONS)
 SQ = r"[a-z][1-9][0-9]?"
+_NO_DASH = re.compile(r"^([a-h][1-8]) ?([a-h][1-8])$")
 _MOVE = re.compile(rf"^({SQ})\s*([-x])\s*({SQ})$")
 _RETREAT = re.compile(rf"^retreat\s+(?:to\s+)?({SQ})$")
 _REINFORCE = re.compile(rf"^([a-z])\s*@\s*({SQ})$")
+BOARD_FILES = 8  # a row of a deployment: one letter or dot a file
 _ROW = re.compile(r"^(?:[A-Z]\*?|\.)+$")
 _WORD = re.compile(r"^[a-z]+$")
 _COUNT_FIRST = re.compile(r"^(?:\d+[A-Z])+$")
@@ -273,7 +275,12 @@ def parse(text: str, era: Era, ex: Offered = None) -> Action:
         if _WORD.match(rest.lower()):
             if rest.lower() in LAYOUTS:
                 return Deploy(preset=rest.lower())
-            # One word of letters is no deployment (an army needs at least two rows): a misspelt name.
+            # One word of letters is no deployment (an army needs at least two rows): a misspelt
+            # name, or one row of unit letters alone (a newcomer's first try at a row of their own)
+            if len(rest) == BOARD_FILES and set(rest.upper()) <= set(era.by_code):
+                raise _examples(ex, era).deploy_error(
+                    f"'{rest}' is one row, and your army needs more: separate the rows by '/'. Deploy with "
+                )
             raise _examples(ex, era).deploy_error(
                 f"There is no ready-made layout '{rest[:20]}' ({_or(list(LAYOUTS))}). Deploy with "
             )
@@ -293,6 +300,13 @@ def parse(text: str, era: Era, ex: Offered = None) -> Action:
             return AutoRetreat(False)
         raise InvalidNotation(
             "Say `autoretreat on` or `autoretreat off`.", ("autoretreat on", "autoretreat off")
+        )
+    if joined := _NO_DASH.match(low):  # chess's long notation, "d3d5", or the squares apart
+        src, dst = joined.groups()
+        raise InvalidNotation(
+            # unquoted, so no example to try in the position: one of the two may well be legal
+            f"Put a dash between the squares of a move, {src}-{dst}, or an x before the square you "
+            f"attack, {src}x{dst}."
         )
     offered = _examples(ex, era)
     raise InvalidNotation(f"'{raw[:40]}' is not an action here. {offered.now}", offered.offers)

@@ -210,6 +210,10 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+_NO_FRONT = re.compile(rf"^(deploy|move)\s+{_UNIT}$", re.IGNORECASE)  # "deploy A1"
+_NO_VERB = re.compile(rf"^{_UNIT}\s+([lcr])$", re.IGNORECASE)  # "A1 C"
+
+
 def parse(text: str) -> Action:
     """Notation (any case, the forms above and a few spellings around them) to an action."""
     t = " ".join(str(text).split())
@@ -255,6 +259,21 @@ def parse(text: str) -> Action:
             f"Say what a success is for: `recon {unit} look` (look at the enemy's hand) or `recon {unit} "
             "mark` (+1 to every Suppression roll against that front this turn).",
             (f"recon {unit} look", f"recon {unit} mark"),
+        )
+    if (m := _NO_FRONT.match(t)) is not None:
+        verb, unit = m.group(1).lower(), parse_label(m.group(2))
+        raise InvalidNotation(
+            f"Say which front{' it moves to (the next one over)' if verb == 'move' else ''}: "
+            f"`{verb} {unit} L`, `{verb} {unit} C` or `{verb} {unit} R` (your Left Flank, Center or "
+            "Right Flank).",
+            tuple(f"{verb} {unit} {f}" for f in "LCR"),  # tried in the position: why one is refused
+        )
+    if (m := _NO_VERB.match(t)) is not None:
+        unit, front = parse_label(m.group(1)), m.group(2).upper()
+        raise InvalidNotation(
+            # unquoted: no examples to try in the position, where one of the two is always refused
+            f"Say what {unit} does: deploy {unit} {front} (a unit just drawn) or move {unit} {front} "
+            "(one already at a front)."
         )
     raise InvalidNotation(f"'{text}' is not a Company Commander action. Examples: {EXAMPLES}.")
 

@@ -160,6 +160,7 @@ _PLAY = re.compile(rf"^(.+?)\s+([ohsur]){_SQ}\s*([-x])\s*{_SQ}$")
 _GROUP = re.compile(r"^(.+?)\s+fwd\s+(.+)$")
 _MAN = re.compile(rf"^([ohsur]+){_SQ}$")
 _NO_KIND = re.compile(rf"^(.+?)\s+{_SQ}\s*([-x])\s*{_SQ}$")
+_NO_CARD = re.compile(rf"^([ohsur]?){_SQ}\s*([-x])\s*{_SQ}$")  # a chess move: "Ra8-a6", "e7-e5"
 
 
 def parse(text: str) -> Action:
@@ -186,6 +187,19 @@ def parse(text: str) -> Action:
     if head == "orders":
         return _orders(rest)
     return _play(low)
+
+
+_MOVE_BY_REACH = {1: "crawl", 2: "march", 3: "double", 4: "run", 5: "charge"}
+_ATTACK_BY_REACH = {1: "bayonet", 2: "pistol", 3: "rifle3", 4: "rifle4", 5: "sniper", 6: "sniper"}
+
+
+def _card_for(src: str, sep: str, dst: str) -> str:
+    """A card that reaches from `src` to `dst`, for an example of the notation that fits what the
+    player typed (whether they hold it is for `hand` to say)."""
+    reach = max(abs(ord(src[0]) - ord(dst[0])), abs(int(src[1:]) - int(dst[1:])))
+    if sep == "-":
+        return _MOVE_BY_REACH.get(reach, "march")
+    return _ATTACK_BY_REACH.get(reach, "rifle3")
 
 
 def _setup(rest: str) -> Setup:
@@ -258,6 +272,13 @@ def _play(low: str) -> Action:
             )
         return Group(c, group)
     m = _PLAY.match(low)
+    if not m and (chess := _NO_CARD.match(low)):
+        kind, src, sep, dst = chess.groups()
+        raise InvalidNotation(
+            "Every move and attack plays a card from your hand: name the card, then the man's kind "
+            f"and square, like {_card_for(src, sep, dst)} {kind.upper() or 'R'}{src}{sep}{dst}. The "
+            "hand command lists your cards."  # unquoted: a card they may not hold is no example
+        )
     if not m and (bare := _NO_KIND.match(low)):
         word, src, sep, dst = bare.groups()
         code = card(word).code  # an unknown card is the first thing to say

@@ -95,6 +95,8 @@ def card(code: str) -> Card:
     """The card a notation word names (its code, or its name without spaces)."""
     key = code.strip().lower().replace(" ", "").replace("-", "").replace("(", "").replace(")", "")
     found = ALIASES.get(key)
+    if found is None and key == "rifle":  # two Rifle cards: the number is the range
+        raise InvalidNotation("Say which Rifle card: rifle3 reaches exactly 3 squares, rifle4 exactly 4.")
     if found is None:
         raise InvalidNotation(f"'{code.strip()[:20]}' is not a card. The cards: {EXAMPLE_CODES}.")
     return found

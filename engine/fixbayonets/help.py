@@ -62,9 +62,10 @@ TOPICS: dict[str, str] = {
         "Machine Gun and Flame Thrower kill the whole stack."
     ),
     "cards": (
-        "Attack: Bayonet 1, Pistol 1-2, Flame Thrower 2-3 (Germans, whole stack), Grenade knight "
-        "(whole stack), Rifle 3, Rifle 4, Machine Gun 4-5 (Americans, whole stack), Sniper 5-6.\n"
-        "Move: Crawl 1, March 2, Double Time 3, Zigzag knight, Run 4, Charge 5, Advance 2 (Germans), "
+        "Attack, by the squares it reaches: Bayonet 1, Pistol 1-2, Flame Thrower 2-3 (Germans, whole "
+        "stack), Grenade a knight's jump (whole stack), Rifle 3, Rifle 4, Machine Gun 4-5 (Americans, "
+        "whole stack), Sniper 5-6.\nMove, by the squares a man goes: Crawl 1, March 2, Double Time 3, "
+        "Zigzag a knight's jump, Run 4, Charge 5, Advance 2 (Germans), "
         "Counter Attack 3 (Americans).\nTerrain: Trees (cancels an attack), Fox Holes (cancels an "
         "attack, Americans), Rough Ground (cancels a move), Hold Ground (cancels a move, Germans).\n"
         "Notation words: bayonet pistol flamer grenade rifle3 rifle4 mg sniper crawl march double "

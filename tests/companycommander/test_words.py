@@ -47,7 +47,7 @@ def test_notation_reads_the_ways_a_player_types_it(typed: str, canonical: str) -
 @pytest.mark.parametrize(
     ("typed", "why"),
     [
-        ("deploy A7", "not a Company Commander action"),
+        ("deploy A7", "Say which front: `deploy A7 L`"),
         ("deploy X7 L", "not a unit"),
         ("play artillery", "Name the front for Artillery Barrage"),
         ("play medic", "Name your unit for Medic"),
