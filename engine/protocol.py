@@ -454,7 +454,7 @@ class Game(Protocol):
         ...
 
     def accepts_draw(self, view: View, seed: int) -> bool:
-        """Whether the AI, seeing `view`, accepts a draw offered to it (it is not ahead)."""
+        """Whether the AI, seeing `view`, accepts a draw offered to it (it judges itself clearly losing)."""
         ...
 
     def appraise(

@@ -145,7 +145,7 @@ class AiTurns(Moves):
     async def ai_answers_draw(self, channel_id: int) -> Played | None:
         """The AI's answer to a draw offer made to it and still standing (None: there is none, or
         the answer must wait): it accepts when its judgement of the position (`Game.accepts_draw`,
-        from its own view) says it is not ahead."""
+        from its own view) says it is clearly losing."""
         try:
             match, state = await self.current(channel_id)
         except NoMatch:

@@ -331,7 +331,8 @@ async def test_the_ai_does_not_decline_a_draw_offer_its_opponent_played_on_from_
     """Alice offers the AI a draw and, before its answer comes, takes a step of her turn (hers alone
     until she hands it over). A decline would post the game as it is, her step included: the AI
     keeps it back (it comes at her hand-off: tests/test_ai_draws.py) and the channel
-    sees nothing. Accepting ends the game, which is never kept back: that the real AI does here."""
+    sees nothing. Accepting ends the game, which is never kept back (the real AI, not clearly
+    losing this early, declines: both answers are made to order here)."""
     svc = await open_service(tmp_path / "ai.db")
     await ai_game(svc)
     await svc.ai_turns(SERVICE_CHANNEL, budget_s=0.01)  # the AI's first turn: now Alice's
@@ -354,7 +355,12 @@ async def test_the_ai_does_not_decline_a_draw_offer_its_opponent_played_on_from_
     assert await svc.ai_answers_draw(SERVICE_CHANNEL) is None
     after, _ = await svc.current(SERVICE_CHANNEL)
     assert after.version == step.match.version  # nothing stored, nothing posted
-    monkeypatch.setattr(svc.thinker, "accepts_draw", judge)
+
+    async def accepts(*args: object) -> bool:
+        await judge(*args)  # type: ignore[arg-type]
+        return True
+
+    monkeypatch.setattr(svc.thinker, "accepts_draw", accepts)
     accepted = await svc.ai_answers_draw(SERVICE_CHANNEL)
     assert accepted is not None and accepted.over  # the end shows all: not kept back
 
