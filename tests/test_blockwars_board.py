@@ -152,7 +152,7 @@ def test_a_dogfight_is_headed_by_the_side_that_answered_and_names_the_winner(
         draw(s, events)
     assert "Last:" in drawn.words, drawn.said
     assert "The Canadians took on German aircraft A with aircraft A:" in " ".join(drawn.words), drawn.said
-    assert "Germans won" in drawn.words, drawn.said
+    assert "Germans won the fight" in drawn.words, drawn.said
     assert not [w for w in drawn.words if "for the attacker" in w]
 
 
@@ -174,7 +174,7 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     said = drawn.said
     assert "Last:" in said and "The Canadians moved e2-e3." in said, said
     assert "The Canadians attacked b5 from b4:" in " ".join(drawn.words), said
-    assert "9♣" in said and "3♦" in said and "Canadians won" in said, said
+    assert "9♣" in said and "3♦" in said and "Canadians won the fight" in said, said
     assert not any(w.endswith("…") for w in drawn.words), said
 
 

@@ -656,7 +656,7 @@ def _band(c: Canvas, state: State) -> None:
 
 def _combat(e: Combat, size: int, width: int) -> list[Piece]:
     """A card contest as what happened, naming the side that acted, and two card faces: 'The
-    Canadians attacked e5 from e4: 9♣ vs 8♦ Canadians won'."""
+    Canadians attacked e5 from e4: 9♣ vs 8♦ Canadians won the fight'."""
     who = e.side.title
     if e.kind == "dogfight":  # the defender's answer: the side that took the strafer on
         head = f"The {e.side.other.title} took on {e.side.adjective} {e.attacker} with {e.defender}:"
@@ -676,7 +676,8 @@ def _combat(e: Combat, size: int, width: int) -> list[Piece]:
     winner = e.winner
     pieces.append(
         _words(
-            "a tie" if winner is None else f"{winner.title} won",
+            # "won" alone, in green, read as the game's result
+            "a tie" if winner is None else f"{winner.title} won the fight",
             size,
             "tie" if winner is None else "win",
             True,
