@@ -36,6 +36,42 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             queue.put_nowait((None, lambda: aiosqlite.core._STOP_RUNNING_SENTINEL))
 
 
+# --- Scheduling: the long tests first --------------------------------------------------------------
+
+# Files holding tests of several seconds each (2026-11-29, `pytest -n 2 --durations=0`), longest first.
+# `pytest -n auto` hands tests out in collection order and each worker ends with the last few it was
+# given: a long test left to the end keeps one core busy while the other has nothing to do. Run first,
+# the long ones are spread over both workers while there is still plenty left to balance them.
+SLOW_FIRST = (
+    "tests/test_every_game.py",
+    "tests/test_multiprocess.py",
+    "tests/test_reliability.py",
+    "tests/combinedarms/test_correspondence.py",
+    "tests/fixbayonets/test_ai.py",
+    "tests/test_store_faults.py",
+    "tests/test_conformance.py",
+    "tests/test_fuzz_bot.py",
+    "tests/test_ai_verify.py",
+    "tests/test_engine_properties.py",
+    "tests/test_cheats_ai.py",
+    "tests/ai_puzzles/test_puzzles.py",
+    "tests/combinedarms/test_cities.py",
+    "tests/battlefronts/test_ai.py",
+    "tests/test_board_words.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the files of SLOW_FIRST to the front, in its order; each file keeps its own order."""
+    rank = {path: n for n, path in enumerate(SLOW_FIRST)}
+    root = config.rootpath
+
+    def key(item: pytest.Item) -> int:
+        return rank.get(item.path.relative_to(root).as_posix(), len(SLOW_FIRST))
+
+    items.sort(key=key)  # stable: the files not named, and every file's tests, keep pytest's order
+
+
 # --- PostgreSQL: a throwaway server per test session (tests/pgserver.py) --------------------------
 
 _BINARIES = pgserver.find_binaries()
