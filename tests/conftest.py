@@ -39,9 +39,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 # --- Scheduling: the long tests first --------------------------------------------------------------
 
 # Files holding tests of several seconds each (2026-11-29, `pytest -n 2 --durations=0`), longest first.
-# `pytest -n auto` hands tests out in collection order and each worker ends with the last few it was
-# given: a long test left to the end keeps one core busy while the other has nothing to do. Run first,
-# the long ones are spread over both workers while there is still plenty left to balance them.
+# xdist hands tests out in collection order, and a long test left to the end keeps one core busy while
+# the other has nothing to do. Run first, the long ones are spread over the workers while plenty is
+# left to balance them: with `--dist worksteal` (pyproject.toml) a worker that runs dry takes half of
+# what another still has queued.
 SLOW_FIRST = (
     "tests/test_every_game.py",
     "tests/test_multiprocess.py",
