@@ -36,6 +36,53 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             queue.put_nowait((None, lambda: aiosqlite.core._STOP_RUNNING_SENTINEL))
 
 
+# --- Scheduling: the long tests first --------------------------------------------------------------
+
+# Files holding tests of several seconds each (2026-11-29, `pytest -n 2 --durations=0`), longest first.
+# xdist hands tests out in collection order, and a long test left to the end keeps one core busy while
+# the other has nothing to do. Run first, the long ones are spread over the workers while plenty is
+# left to balance them: with `--dist worksteal` (pyproject.toml) a worker that runs dry takes half of
+# what another still has queued.
+SLOW_FIRST = (
+    "tests/test_every_game.py",
+    "tests/test_multiprocess.py",
+    "tests/test_reliability.py",
+    "tests/combinedarms/test_correspondence.py",
+    "tests/fixbayonets/test_ai.py",
+    "tests/test_store_faults.py",
+    "tests/test_conformance.py",
+    "tests/test_fuzz_bot.py",
+    "tests/test_ai_verify.py",
+    "tests/test_engine_properties.py",
+    "tests/test_cheats_ai.py",
+    "tests/ai_puzzles/test_puzzles.py",
+    "tests/combinedarms/test_cities.py",
+    "tests/battlefronts/test_ai.py",
+    "tests/test_board_words.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the files of SLOW_FIRST to the front, in its order; each file keeps its own order."""
+    rank = {path: n for n, path in enumerate(SLOW_FIRST)}
+    root = config.rootpath
+
+    def key(item: pytest.Item) -> int:
+        return rank.get(item.path.relative_to(root).as_posix(), len(SLOW_FIRST))
+
+    items.sort(key=key)  # stable: the files not named, and every file's tests, keep pytest's order
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (as `make test` runs): half as many workers again as there are cores, 3 on CI's 2.
+    A third of a worker's time is spent waiting, not computing: for the fake Discord's quiet spell
+    after each driver call, for bot, painter, thinker and PostgreSQL processes, for a server restart
+    on purpose (2026-11-29: about 287 s of the two workers' 854 s, beyond their CPU). The third
+    worker's tests compute meanwhile. An explicit `-n N` still means N workers."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores * 3 // 2)
+
+
 # --- PostgreSQL: a throwaway server per test session (tests/pgserver.py) --------------------------
 
 _BINARIES = pgserver.find_binaries()

@@ -635,15 +635,29 @@ def test_every_example_a_refusal_offers_is_accepted_where_it_is_offered(name: st
 def action_fields(action: object) -> list[str]:
     """The fields an action is built from: a dataclass's, or the slots of its classes (its
     notation text aside)."""
-    if dataclasses.is_dataclass(action):
-        return [f.name for f in dataclasses.fields(action)]
-    names: list[str] = []
-    for klass in type(action).__mro__:
-        slots = getattr(klass, "__slots__", ())
-        for slot in (slots,) if isinstance(slots, str) else slots:
-            if slot != "text" and slot not in names:
-                names.append(slot)
-    return names
+    return list(_fields_of(type(action)))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_of(kind: type) -> tuple[str, ...]:
+    """action_fields, worked out once per class: the test compares millions of actions."""
+    found = _FIELDS.get(kind)
+    if found is not None:
+        return found
+    if dataclasses.is_dataclass(kind):
+        found = tuple(f.name for f in dataclasses.fields(kind))
+    else:
+        names: list[str] = []
+        for klass in kind.__mro__:
+            slots = getattr(klass, "__slots__", ())
+            for slot in (slots,) if isinstance(slots, str) else slots:
+                if slot != "text" and slot not in names:
+                    names.append(slot)
+        found = tuple(names)
+    _FIELDS[kind] = found
+    return found
 
 
 def rebuilt(action: object, name: str, value: object) -> object:
@@ -671,7 +685,26 @@ def changed_values(value: object, seen: set) -> list[object]:
 def _same(a: object, b: object) -> bool:
     """The same action, field by field (a notation may coincide: a front numbered -1 reads as the
     last front, yet it is no front)."""
-    return type(a) is type(b) and all(getattr(a, f) == getattr(b, f) for f in action_fields(a))
+    return type(a) is type(b) and all(getattr(a, f) == getattr(b, f) for f in _fields_of(type(a)))
+
+
+def _identity(action: object) -> tuple[object, ...] | None:
+    """What `_same` compares, as one hashable key (None where a field cannot be hashed): looking a
+    mutant up among a position's keys asks what `_same` asks of every listed action, at once."""
+    key = (type(action), *(getattr(action, f) for f in _fields_of(type(action))))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _listed(legal: Sequence[object], keys: set[tuple[object, ...] | None], mutant: object) -> bool:
+    """Whether `mutant` is one of the `legal` actions, field by field; `keys`: their `_identity`s."""
+    key = _identity(mutant)
+    if key is None or None in keys:
+        return any(_same(a, mutant) for a in legal)
+    return key in keys
 
 
 def _listed_but_for(game: Game, mutant: object, legal: Sequence[object]) -> bool:
@@ -686,11 +719,13 @@ def _listed_but_for(game: Game, mutant: object, legal: Sequence[object]) -> bool
     )
 
 
-def _verdict(game: Game, state: State, side: str, legal: list, mutant: object, before: dict) -> str | None:
+def _verdict(
+    game: Game, state: State, side: str, legal: list, keys: set, mutant: object, before: dict
+) -> str | None:
     """What is wrong with how `state` takes `mutant` (None: nothing): a listed action is accepted,
     an unlisted one refused with IllegalAction and no change, unless it is legal beyond the list
     (`_listed_but_for`) and its notation reads back as itself."""
-    listed = any(_same(a, mutant) for a in legal)
+    listed = _listed(legal, keys, mutant)
     probe = state.clone()
     try:
         probe.apply(mutant, side)  # type: ignore[arg-type]
@@ -730,6 +765,7 @@ def test_apply_accepts_a_changed_action_exactly_when_it_is_legal(name: str) -> N
                 with contextlib.suppress(TypeError):
                     seen.setdefault(field, set()).add(value)
         before = state.to_json()
+        keys = {_identity(a) for a in legal}
         for action in rng.sample(legal, min(4, len(legal))):
             for field in action_fields(action):
                 for value in changed_values(getattr(action, field), seen.get(field, set())):
@@ -740,7 +776,7 @@ def test_apply_accepts_a_changed_action_exactly_when_it_is_legal(name: str) -> N
                     if mutant == action:
                         continue
                     tried += 1
-                    problem = _verdict(game, state, side, legal, mutant, before)
+                    problem = _verdict(game, state, side, legal, keys, mutant, before)
                     if problem is not None:
                         problems.setdefault((type(mutant).__name__, field), f"{problem} (from {action!r})")
     assert tried > 0

@@ -249,10 +249,14 @@ def test_replay_and_json_agree_at_every_step(seed: int, crosses: bool, aces: boo
 
 
 def test_many_games_cover_every_kind_of_action_and_decision() -> None:
-    """Six hundred seeded random games never crash and reach every action type and decision."""
+    """Two hundred seeded random games never crash and reach every action type and decision.
+
+    (Six hundred until 2026-11-29: the first game already plays every kind, the first win on the
+    back row comes in game 20 and four more by game 200; the six hundred took 4.1 CPU-s, these 1.4.
+    The hypothesis tests above play other random games with every check at every step.)"""
     total: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
-    for seed in range(600):
+    for seed in range(200):
         options = Options(crosses=seed % 2 == 0, fighter_aces=seed % 3 == 0)
         s, _, stats = random_game(seed, options, every=17, max_actions=1500)
         total += stats
@@ -263,7 +267,7 @@ def test_many_games_cover_every_kind_of_action_and_decision() -> None:
         "Barrage", "Fly", "Dogfight", "Strafe", "Decline", "UseCross",
     }  # fmt: skip
     assert kinds <= set(total), kinds - set(total)
-    assert total["actions"] > 200_000
+    assert total["actions"] > 70_000
     assert outcomes["two units on the enemy back row"] > 0
 
 

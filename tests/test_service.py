@@ -771,7 +771,7 @@ async def test_a_clock_write_landing_while_a_game_is_moved_is_kept(
             async with other.transaction():
                 await other.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match.id)
                 moving = asyncio.create_task(change(svc, match, how))
-                await asyncio.sleep(0.3)  # the move is under way, waiting for the row
+                await _someone_waits_for_a_lock(other)  # the move is under way, waiting for the row
                 assert not moving.done()
                 assert await other.execute(sql, match.id, match.version, *args) == "UPDATE 1"
             await moving
@@ -790,6 +790,16 @@ async def test_a_clock_write_landing_while_a_game_is_moved_is_kept(
         assert stored.reminded
     else:
         assert stored.deadline == later
+
+
+async def _someone_waits_for_a_lock(conn: asyncpg.Connection) -> None:
+    """Return once a session of the database waits for a lock (pg_locks is read live, even inside
+    `conn`'s transaction); fail after 10 s."""
+    for _ in range(1000):
+        if await conn.fetchval("SELECT count(*) FROM pg_locks WHERE NOT granted"):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no session waited for a lock within 10 s")
 
 
 async def change(svc: MatchService, match, how: str) -> None:
