@@ -23,7 +23,7 @@ from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (py
 from tests.random_play import random_steps
 from tests.test_bot import World, battlefronts_accepted, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality
-from tests.test_console import open_console
+from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
 from tests.test_service import Held
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 from tests.test_undo_hidden import quiet_step

@@ -28,7 +28,7 @@ from tests.fixbayonets.test_discord import table  # noqa: F401 (pytest fixture)
 from tests.ids import button_id
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
 from tests.test_conformance import bad_inputs
-from tests.test_console import START, open_console
+from tests.test_console import START, close_consoles, open_console  # noqa: F401 (pytest fixture)
 from tests.test_fair_chance import answer, match_of, twin_moments
 from tests.test_service import ALICE as SERVICE_ALICE
 from tests.test_service import CHANNEL as SERVICE_CHANNEL

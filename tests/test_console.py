@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -40,11 +41,25 @@ START = [
 ]
 
 
+OPENED: list[Database] = []  # closed after each test (`close_consoles`), whether it closed them or not
+
+
+@pytest.fixture(autouse=True)
+async def close_consoles() -> AsyncIterator[None]:
+    """A store left open outlives its test's event loop, and its thread then calls into a closed
+    loop (a warning, by chance, in another test)."""
+    yield
+    while OPENED:
+        await OPENED.pop().close()
+
+
 async def open_console(
     tmp_path: Path, seed: int = 5, clock: Clock | None = None
 ) -> tuple[Console, io.StringIO]:
+    """A console on a fresh store; use it with `close_consoles` in the test's module (its import)."""
     clock = clock or Clock(1_790_000_000.0)
     db = await Database.open(tmp_path / "console.db", clock=clock)
+    OPENED.append(db)
     out = io.StringIO()
     svc = MatchService(db, clock=clock, rng=random.Random(seed))
     return Console(svc, boards=tmp_path / "boards", out=out, ai_budget=0.05), out

@@ -10,7 +10,7 @@ from engine.blockwars import Side
 from engine.blockwars.position import build
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, put_position, world  # noqa: F401 (pytest fixtures)
-from tests.test_console import START, open_console
+from tests.test_console import START, close_consoles, open_console  # noqa: F401 (pytest fixture)
 
 # the refusal of c2-b3 after c3xb3 lost: the square still holds the enemy
 STILL_THERE = "b3 is occupied by Canadian infantry; to attack it, `c2xb3`."

@@ -15,7 +15,7 @@ from engine.meta import RESIGN, TIMEOUT, MetaAction
 from engine.review import Moment, Review
 from play.listings import review_text
 from play.words import history_line
-from tests.test_console import open_console
+from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
 
 GAME = registry.game("blockwars")
 

@@ -24,7 +24,7 @@ from tests.clock import Clock
 from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, world  # noqa: F401 (pytest fixtures)
-from tests.test_console import open_console
+from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
 
 SEALED = re.compile(r"The next game here is sealed: dice commitment `([0-9a-f]{32})…`\.")
 

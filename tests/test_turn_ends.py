@@ -21,7 +21,7 @@ from tests.fakediscord import FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.ids import button_id
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
-from tests.test_console import open_console
+from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
 
 

@@ -124,8 +124,8 @@ def test_a_long_turn_is_told_losses_and_decisive_actions_first_within_the_line_c
                     if loss is not None and text.startswith("**"):  # summarised
                         assert loss[1] in text, (loss, text)  # every loss named in the headline
                     elif loss is not None:  # told line by line, in the events' own words
-                        said = kept.text(viewer)  # a line of its own begins with a capital
-                        assert said in text or said[:1].upper() + said[1:] in text, (kept, text)
+                        told = kept.text(viewer)  # a line of its own begins with a capital
+                        assert told in text or told[:1].upper() + told[1:] in text, (kept, text)
             if text.startswith("**"):  # summarised: the latest of the weightiest actions is told
                 weights = [max((weight(e, viewer) for e in step.events), default=0) for step in steps]
                 top = max(weights)
