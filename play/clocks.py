@@ -111,7 +111,10 @@ class Clocks(LiveMatches):
         written; only where processes share the store), the clock is computed again from it as it
         now is. That process's `away` holds the player's lock for a few statements: a few tries,
         then `AwayChanged` is raised."""
-        seen = await self._away_seen(match, state, now) if self.db.shared else None
+        seen = None
+        if self.db.shared:
+            seen, fresh = await self._seen_then_clock(match, state, now)
+            clock.update(fresh)
         for attempt in range(1, AWAY_TRIES + 1):
             try:
                 return await store(seen)
@@ -119,9 +122,20 @@ class Clocks(LiveMatches):
                 if attempt == AWAY_TRIES:
                     raise
                 await asyncio.sleep(AWAY_WAIT * attempt)
-                clock.update(await self._new_clock(match, state, now))
-                seen = await self._away_seen(match, state, now)
+                seen, fresh = await self._seen_then_clock(match, state, now)
+                clock.update(fresh)
         raise AssertionError("unreachable")
+
+    async def _seen_then_clock(
+        self, match: Match, state: State, now: float
+    ) -> tuple[AwaySeen | None, dict[str, Any]]:
+        """The time away the store will hold a move to, then the clock computed from it, in that
+        order. The other way round, an `away` another process finished between the two reads was in
+        the check and not in the clock: the store let the move through, and the turn ran while the
+        player was away (the away, done before the turn was theirs, moved nothing). Read in this
+        order, such an away is in the clock and not in the check, and the store refuses it."""
+        seen = await self._away_seen(match, state, now)
+        return seen, await self._new_clock(match, state, now)
 
     async def _away_ends(self, guild_id: int, users: Iterable[int], now: float) -> dict[int, float]:
         """When each of `users` who is away from this server now comes back."""

@@ -5,9 +5,11 @@ the same races for longer, between more processes."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -17,6 +19,7 @@ from data.db import away_key
 from data.errors import AwayChanged
 from data.models import AwaySeen, Match, NewAction
 from play import StalePrompt
+from play.results import TimeAway
 from tests.benchrun import last_figures
 from tests.pgraces import (
     GUILD,
@@ -228,3 +231,48 @@ def test_the_soak_bench_runs_at_its_smallest(pg_url: str) -> None:
     figures = last_figures("pgrace.py", "--database-url", pg_url, "--seconds", "0.5", "--burst", "4")
     assert figures["bench"] == "pgrace" and figures["violations"] == 0, figures
     assert figures["rounds"] >= 1 and figures["players_chained"] >= 1
+
+
+async def test_a_time_away_between_the_moves_clock_and_its_check_is_in_the_stored_clock(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The waiting player's `away` (process A) lands whole, and process B hears of it, after B's move
+    computed the turn's clock from their time away but before it read that time away again for the
+    store's check (`AwaySeen`). The check then matched the store, so the move was stored with a clock
+    that ignored the absence, and the away, done before the turn was theirs, moved nothing: the turn
+    ran while they were away (seen once in CI as one round of the stalled race above). The clock must
+    come from the time away the check holds the store to: read after it."""
+    a, b = await world.start(2, seed=13)
+    guild = GUILD + world.channel()
+    channel = world.channel()
+    await a.service.challenge(
+        game="blockwars", guild_id=guild, channel_id=channel, challenger_id=10, opponent_id=20
+    )
+    match = await a.service.accept(channel, 20)
+    mover = match.turn_player_id
+    assert mover is not None
+    waiting = 20 if mover == 10 else 10
+    move = (await b.service.legal(channel, mover))[0]
+    await b.service.current(channel)
+    read_again = b.service._away_seen
+    gone: list[TimeAway] = []
+
+    async def away_first(*args: Any) -> AwaySeen | None:
+        if not gone:  # the first read for the check: the away comes whole before it
+            gone.append(await a.service.away(guild, waiting, 3))
+            for _ in range(200):  # until B has heard of it (its memory of their time away forgotten)
+                if await b.db.time_away(guild, waiting, world.now):
+                    break
+                await asyncio.sleep(0.01)
+        return await read_again(*args)
+
+    monkeypatch.setattr(b.service, "_away_seen", away_first)
+    await b.service.act(
+        channel, mover, move, interaction_id=world.interaction(), expected_version=match.version
+    )
+    rows = await world.sql("SELECT * FROM matches WHERE channel_id = $1", channel)
+    assert gone and rows[0]["turn_player_id"] == waiting
+    assert gone[0].until is not None
+    assert rows[0]["deadline"] == gone[0].until + match.turn_seconds, (
+        rows[0]["deadline"] - world.now
+    ) / 86400
