@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot import match_service, open_database
-from data import START_RATING, Database
+from data import START_RATING, Database, Match
 from data.tournaments import Tournament
 from play import MatchOver, MatchService, NoMatch, ServiceError, StalePrompt
 from play.tournament import TournamentService
@@ -403,12 +403,10 @@ async def two_aways(world: World, a: Process, b: Process, rng: random.Random) ->
     return "on turn" if player == 10 else "waiting"
 
 
-async def away_or_move(world: World, a: Process, b: Process, rng: random.Random) -> str:
-    """A player goes away (or comes back) in one process while, in the other, their opponent's move
-    hands them the turn: whichever lands first, the turn they now owe starts its clock when they
-    are back (now, for one who came back), as when the two come one after the other: never a turn
-    running while they are away, nor one that waits for an absence twice."""
-    guild = GUILD + world.channel()  # a server of its own: a year's days away each round
+async def a_turn_to_hand_over(world: World, a: Process) -> tuple[int, int, Match, int, int]:
+    """A Block Wars game begun in `a`, in a server of its own (a year's days away each round): its
+    server, channel and match, the player to move and the one waiting."""
+    guild = GUILD + world.channel()
     channel = world.channel()
     await a.service.challenge(
         game="blockwars", guild_id=guild, channel_id=channel, challenger_id=10, opponent_id=20
@@ -416,7 +414,15 @@ async def away_or_move(world: World, a: Process, b: Process, rng: random.Random)
     match = await a.service.accept(channel, 20)
     mover = match.turn_player_id
     assert mover is not None
-    waiting = 20 if mover == 10 else 10
+    return guild, channel, match, mover, 20 if mover == 10 else 10
+
+
+async def away_or_move(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """A player goes away (or comes back) in one process while, in the other, their opponent's move
+    hands them the turn: whichever lands first, the turn they now owe starts its clock when they
+    are back (now, for one who came back), as when the two come one after the other: never a turn
+    running while they are away, nor one that waits for an absence twice."""
+    guild, channel, match, mover, waiting = await a_turn_to_hand_over(world, a)
     coming_back = rng.random() < 0.5
     if coming_back:
         await a.service.away(guild, waiting, 2)

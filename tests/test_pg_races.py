@@ -25,6 +25,7 @@ from tests.pgraces import (
     GUILD,
     SCENARIOS,
     World,
+    a_turn_to_hand_over,
     assert_chained,
     away_or_move,
     game,
@@ -243,15 +244,7 @@ async def test_a_time_away_between_the_moves_clock_and_its_check_is_in_the_store
     ran while they were away (seen once in CI as one round of the stalled race above). The clock must
     come from the time away the check holds the store to: read after it."""
     a, b = await world.start(2, seed=13)
-    guild = GUILD + world.channel()
-    channel = world.channel()
-    await a.service.challenge(
-        game="blockwars", guild_id=guild, channel_id=channel, challenger_id=10, opponent_id=20
-    )
-    match = await a.service.accept(channel, 20)
-    mover = match.turn_player_id
-    assert mover is not None
-    waiting = 20 if mover == 10 else 10
+    guild, channel, match, mover, waiting = await a_turn_to_hand_over(world, a)
     move = (await b.service.legal(channel, mover))[0]
     await b.service.current(channel)
     read_again = b.service._away_seen
