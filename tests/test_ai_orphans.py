@@ -10,7 +10,16 @@ from data import Match, Result, Status
 from data.ai_decisions import AiDecision, AiDecisionStore, new_id
 from engine import fairness
 from play import MatchService
-from tests.test_ai_verify import AI, ALICE, CHANNEL, ai_game, close_databases, record_of, service
+from tests.test_ai_verify import (
+    AI,
+    ALICE,
+    CHANNEL,
+    ai_game,
+    challenge_ai,
+    close_databases,
+    record_of,
+    service,
+)
 
 __all__ = ["close_databases"]  # the fixture that closes the databases these tests open
 
@@ -36,16 +45,7 @@ async def test_a_games_end_drops_the_decisions_no_action_carries(store: str) -> 
 
 async def open_game(svc: MatchService) -> Match:
     """Alice has challenged the AI, which has made its first move if it had one to make."""
-    await svc.challenge(
-        game="blockwars",
-        guild_id=10,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=AI,
-        opponent_is_bot=True,
-        ai_level="random",
-        entropy=7,
-    )
+    await challenge_ai(svc, "blockwars", "random", 7)
     await svc.ai_turns(CHANNEL)
     match, _ = await svc.latest(CHANNEL)
     return match

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import pytest
 
-from data import Database, Status
+from data import Database, Match, Status
 from engine import ai_check, fairness, program, registry, search
 from engine.base import BaseGame
 from engine.tape import TIME_UP, Tape, running
@@ -44,12 +44,9 @@ async def service(where: Path | str, seed: int) -> MatchService:
     return MatchService(db, clock=Clock(), rng=random.Random(seed))
 
 
-async def ai_game(
-    svc: MatchService, game: str, level: str, plies: int = 14, seed: int = 1, budget_s: float | None = None
-) -> int:
-    """Alice (seeded random legal actions) against the AI at `level` for about `plies` of her
-    actions, then she resigns (if the game is not over); the game's id."""
-    match = await svc.challenge(
+async def challenge_ai(svc: MatchService, game: str, level: str, entropy: int) -> Match:
+    """Alice challenges the AI at `level` in the test channel (accepted at once, as the bot's are)."""
+    return await svc.challenge(
         game=game,
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -57,8 +54,16 @@ async def ai_game(
         opponent_id=AI,
         opponent_is_bot=True,
         ai_level=level,
-        entropy=seed,
+        entropy=entropy,
     )
+
+
+async def ai_game(
+    svc: MatchService, game: str, level: str, plies: int = 14, seed: int = 1, budget_s: float | None = None
+) -> int:
+    """Alice (seeded random legal actions) against the AI at `level` for about `plies` of her
+    actions, then she resigns (if the game is not over); the game's id."""
+    match = await challenge_ai(svc, game, level, seed)
     rng = random.Random(seed)
     await svc.ai_turns(CHANNEL, budget_s=budget_s)
     for _ in range(plies):
@@ -124,16 +129,7 @@ async def test_the_seed_of_each_decision_comes_from_the_game_key(tmp_path: Path)
 
 async def test_a_draw_answer_is_a_decision_checked_too(tmp_path: Path) -> None:
     svc = await service(tmp_path / "g.db", 5)
-    await svc.challenge(
-        game="battlefronts",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=AI,
-        opponent_is_bot=True,
-        ai_level="easy",
-        entropy=5,
-    )
+    await challenge_ai(svc, "battlefronts", "easy", 5)
     await svc.ai_turns(CHANNEL)
     match, state = await svc.current(CHANNEL)
     if match.side_of(ALICE) not in state.to_act():

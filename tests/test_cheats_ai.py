@@ -24,7 +24,7 @@ from engine import ai_check, chance, fairness, registry, search
 from engine.base import BaseGame
 from engine.tape import Tape
 from play.fairness import engine_seed
-from tests.test_ai_verify import AI, ALICE, CHANNEL, GUILD, OPENED, ai_game, record_of, service
+from tests.test_ai_verify import AI, ALICE, CHANNEL, OPENED, ai_game, challenge_ai, record_of, service
 from tests.test_fairness import SCRIPT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -439,16 +439,7 @@ async def test_n_is_counted_alike_after_undo_and_a_restart(tmp_path: Path) -> No
     does: a game with an undo by the player and a bot restart (a new service on the same file, the
     AI's memory gone) midway verifies, each decision at its action's number."""
     svc = await service(tmp_path / "g.db", 30)
-    await svc.challenge(
-        game="combinedarms",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=AI,
-        opponent_is_bot=True,
-        ai_level="easy",
-        entropy=30,
-    )
+    await challenge_ai(svc, "combinedarms", "easy", 30)
     await svc.ai_turns(CHANNEL)
     rng = random.Random(30)
     undone = False
@@ -490,16 +481,7 @@ async def test_two_bot_processes_racing_for_one_ai_move_keep_the_winners_clock(
     (migration 0013), so the honest game verifies. On SQLite and on PostgreSQL."""
     svc1 = await service(store, 40)
     svc2 = await service(store, 41)
-    await svc1.challenge(
-        game="battlefronts",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=AI,
-        opponent_is_bot=True,
-        ai_level="normal",
-        entropy=40,
-    )
+    await challenge_ai(svc1, "battlefronts", "normal", 40)
     match, state = await svc1.current(CHANNEL)
     while match.side_of(AI) not in state.to_act():  # the player plays on until the AI is owed a move
         legal = [
