@@ -41,23 +41,26 @@ MESSAGE_LIMIT = limits.MESSAGE
 OWED_AFTER = 120.0  # seconds after which a board still owed is taken as lost and posted by the sweep
 
 
-def _alternatives(legal: list[str]) -> str:
+def _alternatives(legal: list[str], total: int) -> str:
+    """A few of the legal actions, and how many more there are in all (not only among the
+    examples the refusal carried: those are the first few)."""
     if not legal:
         return ""
     shown = ", ".join(f"`{a}`" for a in legal[:8])
-    more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+    more = f" and {total - 8} more" if total > 8 else ""
     return f"\nYou could play: {shown}{more}."
 
 
 def friendly(error: BaseException) -> str | None:
     """The text for a refusal a player may see, or None if this is a bug."""
     if isinstance(error, ServiceError):
-        return error.message + _alternatives(error.legal)
+        return error.message + _alternatives(error.legal, error.legal_total)
     if isinstance(error, StoreUnavailable):
         log.warning("The database did not answer: %s", error)
         return TRY_AGAIN
     if isinstance(error, IllegalAction):
-        return str(error) + _alternatives(list(getattr(error, "legal", []) or []))
+        legal = list(getattr(error, "legal", []) or [])
+        return str(error) + _alternatives(legal, len(legal))
     if isinstance(error, InvalidNotation):
         return f"{error} The `rules` command explains the notation."
     if isinstance(error, app_commands.CheckFailure):

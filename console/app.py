@@ -274,16 +274,6 @@ class Console:
             self.say("  You can play: " + ", ".join(shown[:HINTS]) + more)
         return Outcome(ok=False)
 
-    async def _legal_total(self, shown: list[str]) -> int:
-        """How many actions are legal now, where a refusal's examples may be only the first few: a
-        list cut short without a word read as all there is (a square missing from it, illegal)."""
-        if len(shown) < HINTS:
-            return len(shown)
-        try:
-            return len(await self.service.legal(self.channel_id, self.my_id))
-        except ServiceError:
-            return len(shown)
-
     # ------------------------------------------------------------------ files
 
     def _write(self, name: str, data: bytes) -> Path:
@@ -401,7 +391,7 @@ class Console:
             await self._resume_ai()
             return await self._dispatch(text)
         except ServiceError as exc:
-            return self.refuse(exc.message, exc.legal, await self._legal_total(exc.legal))
+            return self.refuse(exc.message, exc.legal, exc.legal_total)
         except (UsageError, BadName) as exc:
             return self.refuse(str(exc))
         except Exception as exc:  # one handler for the unexpected, like the cog's

@@ -6,10 +6,13 @@ from __future__ import annotations
 class ServiceError(Exception):
     """Base of every refusal: the game is untouched when one is raised."""
 
-    def __init__(self, message: str, legal: list[str] | None = None) -> None:
+    def __init__(self, message: str, legal: list[str] | None = None, total: int = 0) -> None:
         super().__init__(message)
         self.message = message
         self.legal: list[str] = legal or []
+        # how many examples there were in all, where `legal` holds only the first few: a list cut
+        # short without a word reads as all there is
+        self.legal_total = max(total, len(self.legal))
 
     def __str__(self) -> str:
         return self.message

@@ -258,8 +258,8 @@ class Moves(Challenges):
             try:
                 done = list(state.apply(action, side))
             except IllegalAction as exc:
-                hints = ranked_hints(rules, state, side, exc.legal)
-                refused = Refused(n, str(action), str(exc), IllegalMove, hints)
+                hints, total = ranked_hints(rules, state, side, exc.legal)
+                refused = Refused(n, str(action), str(exc), IllegalMove, hints, total)
                 break
             steps.append((str(action), done))
             if not committed and drew_or_revealed(drawn, state.chance_drawn(), done):
@@ -272,7 +272,7 @@ class Moves(Challenges):
                 raise NotYourTurn(
                     cls._must_wait(match, rules, state, [str(a) for a in actions], refused.n, markup)
                 )
-            raise IllegalMove(cls._step(refused.n, len(actions), refused.why), refused.hints)
+            raise IllegalMove(cls._step(refused.n, len(actions), refused.why), refused.hints, refused.total)
         return Chain(state, steps, left_out, refused, stood)
 
     @staticmethod

@@ -49,8 +49,9 @@ def is_current(match: Match, version: Stamp) -> bool:
 HINTS = 12  # examples offered with a refusal, best first
 
 
-def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> list[str]:
-    """The examples offered with a refusal, those a player would most want first.
+def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> tuple[list[str], int]:
+    """The examples offered with a refusal, those a player would most want first, and how many
+    there are in all to choose them from (the examples are at most `HINTS` of them).
 
     A game's refusal names a few legal actions. When they are the first few of everything legal (a
     list sorted by square, say, all back-row shuffles), they tell nothing: the whole list is taken
@@ -58,15 +59,15 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     search uses: moves towards the enemy, attacks) ranks them, on a position dealt from what this
     side may know, so the order cannot leak a secret."""
     if not hints:
-        return []
+        return [], 0
     legal = list(state.legal_actions(side))
     pool = legal if list(hints) == legal[: len(hints)] else list(hints)
     order = getattr(rules, "order", None)
     if order is None or len(pool) < 2:
-        return [str(a) for a in pool[:HINTS]]
+        return [str(a) for a in pool[:HINTS]], len(pool)
     seeded = random.Random(0)
     ranked = order(state.view(side).determinize(seeded), side, pool, seeded)
-    return [str(a) for a in ranked][:HINTS]
+    return [str(a) for a in ranked][:HINTS], len(pool)
 
 
 def reminder_lead(turn_seconds: float) -> float:
@@ -187,6 +188,7 @@ class Refused:
     why: str
     kind: type[ServiceError]
     hints: list[str] = field(default_factory=list)
+    total: int = 0  # how many `hints` were chosen from (they are a few of them)
 
 
 @dataclass(slots=True)

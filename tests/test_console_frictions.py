@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from cogs.room import friendly
 from console import Console, names
 from console.app import command_for
 from data import Database
 from engine import registry
-from play import MatchService
+from play import IllegalMove, MatchService
+from play.results import HINTS
 from tests.fakediscord.fixtures import HandClock
 
 
@@ -542,5 +544,22 @@ async def test_combined_arms_says_a_deployment_of_one_row_is_one_row(tmp_path: P
             "'IIIIIIII' is one row, and your army needs more: separate the rows by '/'. Deploy with" in text
         )
         assert "ready-made layout" not in text.split("Deploy with")[0]
+    finally:
+        await console.close()
+
+
+async def test_the_discord_refusal_counts_every_legal_action_beyond_its_examples(tmp_path: Path) -> None:
+    """The same refusal in Discord's words: eight examples 'and N more', N counted over every legal
+    action, not over the twelve examples the refusal carries ("and 4 more" where 30 were legal)."""
+    console, _ = await open_console(tmp_path)
+    try:
+        await start(console, "blockwars")
+        assert await console.run_lines(BLOCK_WARS_SET_UP) == 0
+        legal = await console.service.legal(console.channel_id, console.my_id)
+        with pytest.raises(IllegalMove) as refused:
+            await console.service.act(console.channel_id, console.my_id, "a1-a2")
+        assert len(refused.value.legal) == HINTS and refused.value.legal_total == len(legal) > HINTS
+        text = friendly(refused.value)
+        assert text is not None and text.endswith(f" and {len(legal) - 8} more."), text
     finally:
         await console.close()
