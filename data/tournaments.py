@@ -1,4 +1,4 @@
-"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011), written once for both stores.
+"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015), written once for both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -70,7 +70,8 @@ class Tournament:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A player of a tournament; `rating` is theirs in the game when it started (None before);
-    `join_input` their input to their games' dice (the id of the interaction that signed them up)."""
+    `join_input` their input to their games' dice (the id of the interaction that first signed them
+    up to this tournament: kept through a leave, migration 0015)."""
 
     user_id: int
     rating: float | None
@@ -151,9 +152,19 @@ LEFT JOIN rating_changes AS c ON c.match_id = g.match_id
 WHERE g.tournament_id = ?
 ORDER BY g.round, g.board, c.user_id
 """
+# A player's first input to the dice is kept for the whole tournament (migration 0015): a join again
+# takes it, not its own interaction's, so leaving and joining again draws no new dice.
 _JOIN = """
 INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at, join_input)
-SELECT id, :user_id, NULL, 0, :now, :join_input FROM tournaments WHERE id = :id AND status = 'signup'
+SELECT id, :user_id, NULL, 0, :now, COALESCE(
+    (SELECT join_input FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id), :join_input
+) FROM tournaments WHERE id = :id AND status = 'signup'
+ON CONFLICT DO NOTHING
+"""
+_KEEP_INPUT = """
+INSERT INTO tournament_inputs (tournament_id, user_id, join_input, given_at)
+SELECT tournament_id, user_id, join_input, joined_at FROM tournament_players
+WHERE tournament_id = :id AND user_id = :user_id AND join_input IS NOT NULL
 ON CONFLICT DO NOTHING
 """
 _LEAVE = """
@@ -401,13 +412,16 @@ class TournamentStore:
     async def join_tournament(
         self, tournament_id: int, user_id: int, now: float, join_input: str | None = None
     ) -> bool:
-        """Sign a player up, with their input to their games' dice; False if they were already, or
-        sign-ups are closed."""
+        """Sign a player up, with their input to their games' dice: `join_input` if this is their
+        first sign-up to the tournament, else the input of that first one, kept through any leave
+        (migration 0015). False if they were already signed up, or sign-ups are closed."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
             yield count(_TOUCH_IF_OUT, params)
             added = yield count(_JOIN, {**params, "join_input": join_input})
+            if added:
+                yield count(_KEEP_INPUT, params)
             return bool(added)
 
         joined: bool = await self._transact(join)

@@ -181,9 +181,10 @@ class TournamentService(RoundSweep):
         self, tournament: Tournament, user_id: int, *, entropy: int | str | None = None
     ) -> Tournament:
         """Sign a player up; `entropy` (the id of the interaction) is their input to their games'
-        dice. Only a sign-up given after the tournament's seal was shown counts (its id is later than
-        the seal message's), so every input mixed into a game's dice follows the seal
-        (docs/fairness.md, "Tournaments")."""
+        dice, unless they signed up before and left: their first input is kept for the whole
+        tournament, so leaving and joining again draws no new dice. Only a sign-up given after the
+        tournament's seal was shown counts (its id is later than the seal message's), so every input
+        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments")."""
         tournament = await self.by_id(tournament.id)
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(self._closed(tournament))
