@@ -173,6 +173,17 @@ class LiveMatches:
             self._live.move_to_end(channel_id)
             return found
         match = await self.db.get_channel_match(channel_id)
+        kept = self._live.get(channel_id)
+        if (
+            kept is not None
+            and match is not None
+            and kept[0].id == match.id
+            and kept[0].version >= match.version
+        ):
+            # stored (or read) here while this read was on its way: as new as it, or newer (a move
+            # that overtook it); put back, the older row hid that move from what reads memory next
+            self._live.move_to_end(channel_id)
+            return kept
         if match is None:
             return None
         self._remember(match)

@@ -97,3 +97,78 @@ async def test_a_reminder_read_due_as_its_player_goes_away_elsewhere_waits(world
         world.now = t
 
     await reminder_against_away(a.service, b.service, at)
+
+
+async def test_a_read_of_the_game_that_a_move_overtook_does_not_hide_the_move_from_an_away(
+    store: str,
+) -> None:
+    """One process (either store): a read of the channel's game from the store (memory had none:
+    evicted, or after a restart) is overtaken by a move handing the turn over, which remembers its
+    new row; the read, coming back, must not put the older row back in memory. Before, it did, and
+    the waiting player's `away` then moved the clocks of the game as that row had it (not their
+    turn): their turn's clock ran while they were away."""
+    clock = HandClock()
+    db = await Database.open(store, clock=clock)
+    try:
+        svc = MatchService(db, clock=clock, rng=random.Random(6))
+        guild, channel = 78 << 22, 4343
+        await svc.challenge(
+            guild_id=guild,
+            channel_id=channel,
+            challenger_id=10,
+            opponent_id=20,
+            game="blockwars",
+            side="germans",
+        )
+        match = await svc.accept(channel, 20)
+        assert match.turn_player_id == 10
+        svc.forget(channel)  # not in memory: the next read goes to the store
+        real = db.get_channel_match
+        moved: list[Any] = []
+
+        async def overtaken(channel_id: int) -> Any:
+            row = await real(channel_id)
+            if not moved:  # read; then the move lands whole before the read is remembered
+                db.get_channel_match = real  # type: ignore[method-assign]
+                moved.append(await svc.act(channel, 10, "setup std"))
+            return row
+
+        db.get_channel_match = overtaken  # type: ignore[method-assign]
+        seen, _ = await svc.current(channel)
+        assert moved and moved[0].match.turn_player_id == 20
+        assert seen.version == moved[0].match.version, "the read put the older row back"
+        away = await svc.away(guild, 20, 5)
+        assert away.until is not None and [g.id for g in away.games] == [match.id]
+        stored = await db.get_match(match.id)
+        assert stored.turn_player_id == 20 and stored.deadline == away.until + match.turn_seconds
+    finally:
+        await db.close()
+
+
+async def test_an_away_whose_game_moves_on_elsewhere_before_its_clock_is_moved_moves_it(world: World) -> None:
+    """Two processes on PostgreSQL, Fix Bayonets' set-up made by both sides at once: the player on
+    turn goes away in one; in the other, their opponent sets up (no new clock: the turn still waits
+    on the player away), landing between the away's read of the game and its clock shift. The shift
+    must still land, on the game as it now is. Before, the shift was refused by the version and given
+    up: the turn's clock ran while its player was away."""
+    a, b = await world.start(2, seed=52)
+    guild, channel = (79 << 22), world.channel()
+    await a.service.challenge(
+        guild_id=guild,
+        channel_id=channel,
+        challenger_id=10,
+        opponent_id=20,
+        game="fixbayonets",
+        side="germans",
+    )
+    match = await a.service.accept(channel, 20)
+    assert match.turn_player_id == 20 and match.deadline is not None
+    setup = (await b.service.legal(channel, 10))[0]
+    done: list[Any] = []
+    first_call_runs(a.db, "shift_clock", lambda: b.service.act(channel, 10, setup), done)
+    away = await a.service.away(guild, 20, 3)
+    assert done and done[0].match.turn_player_id == 20 and done[0].match.deadline == match.deadline
+    stored = await a.db.get_match(match.id)
+    assert stored.version == match.version + 1
+    assert stored.deadline == match.deadline + 3 * DAY, (stored.deadline - match.deadline) / DAY
+    assert away.games[0].deadline == stored.deadline
