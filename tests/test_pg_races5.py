@@ -5,6 +5,7 @@ them"). Each failed before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -12,10 +13,10 @@ from typing import Any
 import pytest
 
 from data import Database
-from play import MatchService
+from play import MatchService, NoMatch
 from play.results import Notice
 from tests.fakediscord.fixtures import HandClock
-from tests.pgraces import World
+from tests.pgraces import World, game
 
 DAY = 86400
 
@@ -143,6 +144,68 @@ async def test_a_read_of_the_game_that_a_move_overtook_does_not_hide_the_move_fr
         assert stored.turn_player_id == 20 and stored.deadline == away.until + match.turn_seconds
     finally:
         await db.close()
+
+
+async def test_a_read_of_the_game_that_its_end_overtook_does_not_bring_it_back(store: str) -> None:
+    """One process (either store): a read of the channel's game from the store is overtaken by a
+    resignation that ends it. The read, coming back, must not put the game back in memory as still
+    going: before, the channel's board and the next command read it as going (and a move on it
+    was refused as out of date, not as the game being over)."""
+    clock = HandClock()
+    db = await Database.open(store, clock=clock)
+    try:
+        svc = MatchService(db, clock=clock, rng=random.Random(7))
+        channel = 4444
+        await svc.challenge(
+            guild_id=78 << 22, channel_id=channel, challenger_id=10, opponent_id=20, game="blockwars"
+        )
+        await svc.accept(channel, 20)
+        svc.forget(channel)
+        real = db.get_channel_match
+        ended: list[Any] = []
+
+        async def overtaken(channel_id: int) -> Any:
+            row = await real(channel_id)
+            if not ended:
+                db.get_channel_match = real  # type: ignore[method-assign]
+                ended.append(await svc.act(channel, 20, "resign"))
+            return row
+
+        db.get_channel_match = overtaken  # type: ignore[method-assign]
+        with pytest.raises(NoMatch, match="is over"):
+            await svc.current(channel)
+        assert ended and ended[0].over
+        with pytest.raises(NoMatch, match="is over"):
+            await svc.act(channel, 10, "resign")
+    finally:
+        await db.close()
+
+
+async def test_a_read_that_another_processs_move_overtook_is_not_kept(world: World) -> None:
+    """Two processes on PostgreSQL: process A reads the channel's game from the store (it had no
+    copy); before the read is kept, process B stores a move and A hears of it (nothing of that game
+    in A's memory to drop then). A must not keep the older row it read: before, it served it (the
+    board, the turn) until a move on it was refused as out of date."""
+    a, b = await world.start(2, seed=53)
+    channel = world.channel()
+    player, version = await game(b, channel)
+    real = a.db.get_channel_match
+    moved: list[Any] = []
+    heard = asyncio.Event()  # A's listeners are told in order: its service's first, then this one
+    a.db.watch(lambda change: heard.set() if change is not None and change.channel_id == channel else None)
+
+    async def overtaken(channel_id: int) -> Any:
+        row = await real(channel_id)
+        if not moved:
+            a.db.get_channel_match = real  # type: ignore[method-assign]
+            heard.clear()
+            moved.append(await b.service.act(channel, player, "setup std"))
+            await asyncio.wait_for(heard.wait(), 5)  # A has heard of B's move
+        return row
+
+    a.db.get_channel_match = overtaken  # type: ignore[method-assign]
+    seen, _ = await a.service.current(channel)
+    assert moved and seen.version == version + 1, "A kept the row its read found"
 
 
 async def test_an_away_whose_game_moves_on_elsewhere_before_its_clock_is_moved_moves_it(world: World) -> None:
