@@ -125,10 +125,11 @@ class LiveMatches:
             self._cleared = next(self._moments)
             self._live.clear()
             return
-        self._touch(change.channel_id)  # a read of it on its way may be older than this change
         live = self._live.get(change.channel_id)
-        if live is not None and (live[0].id != change.match_id or live[0].version < change.version):
-            self.forget(change.channel_id)
+        if live is not None and live[0].id == change.match_id and live[0].version >= change.version:
+            return  # no news here (this process's own write, mostly): the copy stays
+        # dropped, and a read or a write of it on its way, older than this change, not kept after it
+        self.forget(change.channel_id)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process acts on its own for this guild (deadlines, owed boards, the AI)."""
@@ -161,6 +162,21 @@ class LiveMatches:
         else:
             self._live.pop(match.channel_id, None)
         return match
+
+    def _moment(self) -> int:
+        """Now, among the changes of games here: taken before a write, for `_stored`."""
+        return next(self._moments)
+
+    def _stored(self, match: Match, state: State | None, since: int) -> Match:
+        """Keep a row this process just stored (`_remember`), unless the channel's game changed here
+        since `since` (taken before the write): another process's write heard of meanwhile is newer
+        (its notice found the older copy and dropped it), so the copy is dropped, to be read afresh.
+        Kept, it was served as the game until a move on it was refused (a player on turn told it was
+        not their turn)."""
+        if self._changed_since(match.channel_id, since):
+            self.forget(match.channel_id)
+            return match
+        return self._remember(match, state)
 
     def forget(self, channel_id: int) -> None:
         """Drop the in-memory copy of a channel's game, so the next read goes to the database. (Its

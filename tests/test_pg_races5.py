@@ -208,6 +208,36 @@ async def test_a_read_that_another_processs_move_overtook_is_not_kept(world: Wor
     assert moved and seen.version == version + 1, "A kept the row its read found"
 
 
+async def test_a_move_overtaken_by_another_processs_move_before_it_is_kept_is_not_kept(world: World) -> None:
+    """Two processes on PostgreSQL: process A stores a move (the turn passes); before A keeps its new
+    row in memory, the next player's move is stored by process B and A hears of it (its copy, still
+    the older one, is dropped then). A must not then keep its own row, older than B's: before, it
+    served it, and the player whose turn it now was heard from A that it was not their turn."""
+    a, b = await world.start(2, seed=54)
+    channel = world.channel()
+    player, version = await game(a, channel)
+    other = 20 if player == 10 else 10
+    await a.service.current(channel)
+    real = a.db.commit_action
+    answered: list[Any] = []
+    heard = asyncio.Event()
+    a.db.watch(lambda change: heard.set() if change is not None and change.channel_id == channel else None)
+
+    async def overtaken(*args: Any, **kwargs: Any) -> Any:
+        row = await real(*args, **kwargs)
+        a.db.commit_action = real  # type: ignore[method-assign]
+        heard.clear()
+        answered.append(await b.service.act(channel, other, "setup std"))
+        await asyncio.wait_for(heard.wait(), 5)  # A has heard of B's move
+        return row
+
+    a.db.commit_action = overtaken  # type: ignore[method-assign]
+    await a.service.act(channel, player, "setup std")
+    assert answered and answered[0].match.version == version + 2
+    seen, _ = await a.service.current(channel)
+    assert seen.version == version + 2, "A kept its own row, older than the move it heard of"
+
+
 async def test_an_away_whose_game_moves_on_elsewhere_before_its_clock_is_moved_moves_it(world: World) -> None:
     """Two processes on PostgreSQL, Fix Bayonets' set-up made by both sides at once: the player on
     turn goes away in one; in the other, their opponent sets up (no new clock: the turn still waits
