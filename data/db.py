@@ -780,13 +780,18 @@ class Database:
         write returns (a process that dies between the two has answered nobody: the player tries
         again, and that write is announced)."""
 
-    def holding_away(self, guild_id: int, user_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+    def holding_away(
+        self, guild_id: int, user_id: int, others: Iterable[int] = ()
+    ) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold a lock of one player's time away in one server while it is written and their games'
         clocks are moved with it (`MatchService.away`, `back`), where other processes share the store:
         a second `away` waits for the first (else each ended nothing the other had begun, both
         were inserted, and the days were taken from the year twice), and a move starting the
-        player's clock meanwhile is refused and computed again (`_MOVE`, `AwayChanged`). Nothing on
-        SQLite: one process, whose per-match locks already hold the two apart."""
+        player's clock meanwhile is refused and computed again (`_MOVE`, `AwayChanged`). `others`
+        (their opponents) are held shared: an `away` of theirs, which moves the same clocks by as
+        much as their own return moves them, waits too, so each reads the clocks and the time away
+        the other left (their moves go on). Nothing on SQLite: one process, whose per-match locks
+        already hold these apart."""
         return contextlib.nullcontext()
 
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:

@@ -308,8 +308,10 @@ class Clocks(LiveMatches):
         self, held: contextlib.AsyncExitStack, guild_id: int, user_id: int
     ) -> list[Match]:
         """A player's active games in a server, each locked here (`_lock`, in id order: no two
-        callers deadlock), and then their time away held against other processes
-        (`Database.holding_away`). Where processes share the store the games are listed again once
+        callers deadlock), and then their time away held against other processes, and their
+        opponents' shared (`Database.holding_away`: an opponent's `away` moves the same clocks, and
+        one landing between this one's read of a clock and its shift was written over by it). Where
+        processes share the store the games are listed again once
         that is held: a game another process started between the two lists, its first clock read
         from the time away as it was, is found too; its lock is taken by listing again from the
         top (at the last try, after the others')."""
@@ -318,7 +320,8 @@ class Clocks(LiveMatches):
             async with contextlib.AsyncExitStack() as trying:
                 for match in sorted(found, key=lambda m: m.id):
                     await trying.enter_async_context(self._lock(match.id))
-                await trying.enter_async_context(self.db.holding_away(guild_id, user_id))
+                opponents = {p for m in found for p in m.players} - {user_id}
+                await trying.enter_async_context(self.db.holding_away(guild_id, user_id, opponents))
                 if self.db.shared:
                     again = await self.db.list_matches(
                         guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE]

@@ -265,3 +265,43 @@ async def test_an_away_whose_game_moves_on_elsewhere_before_its_clock_is_moved_m
     assert stored.version == match.version + 1
     assert stored.deadline == match.deadline + 3 * DAY, (stored.deadline - match.deadline) / DAY
     assert away.games[0].deadline == stored.deadline
+
+
+async def test_both_players_away_at_once_in_two_processes_wait_for_the_later_return(world: World) -> None:
+    """Two processes on PostgreSQL, Fix Bayonets' set-up owed by both players at once, whose clock
+    starts when the later of them is back: one goes away for 3 days in process A, the other for 5 in
+    process B, B's `away` coming while A's is between its read of the game and its clock shift.
+    The set-up is then due 5 days and a turn from now, as when the two come one after the other.
+    Before, B's shift was computed from A's time away (written) and a deadline A had not moved yet
+    (2 days), then A's shift (3 days) was written over it: the clock ran for the last 2 days of the
+    second player's absence."""
+    a, b = await world.start(2, seed=55)
+    guild, channel = (80 << 22), world.channel()
+    await a.service.challenge(
+        guild_id=guild,
+        channel_id=channel,
+        challenger_id=10,
+        opponent_id=20,
+        game="fixbayonets",
+        side="germans",
+    )
+    match = await a.service.accept(channel, 20)
+    _, state = await a.service.current(channel)
+    assert len(state.to_act()) == 2
+    other: list[asyncio.Task[Any]] = []
+
+    async def b_goes_away() -> Any:
+        other.append(asyncio.create_task(b.service.away(guild, 20, 5)))
+        while not other[0].done():  # B's away lands whole, or waits for a lock A holds
+            waiting = await world.sql("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            if waiting:
+                break
+            await asyncio.sleep(0.005)
+        return True
+
+    first_call_runs(a.db, "shift_clock", b_goes_away, [])
+    mine = await a.service.away(guild, 10, 3)
+    theirs = await other[0]
+    assert mine.until is not None and theirs.until is not None
+    stored = await a.db.get_match(match.id)
+    assert stored.deadline == theirs.until + match.turn_seconds, (stored.deadline - world.now) / DAY
