@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from data import Database
-from play import MatchService, NoMatch
+from play import BadRequest, MatchService, NoMatch
 from play.results import Notice
 from tests.fakediscord.fixtures import HandClock
-from tests.pgraces import World, game
+from tests.pgraces import World, cancel_tournament, game, signup
 
 DAY = 86400
 
@@ -305,3 +305,53 @@ async def test_both_players_away_at_once_in_two_processes_wait_for_the_later_ret
     assert mine.until is not None and theirs.until is not None
     stored = await a.db.get_match(match.id)
     assert stored.deadline == theirs.until + match.turn_seconds, (stored.deadline - world.now) / DAY
+
+
+@pytest.mark.parametrize("paused", ["the sweep", "the start"])
+async def test_a_round_closed_as_one_of_its_games_begins_late_elsewhere_stops_that_game(
+    world: World, paused: str
+) -> None:
+    """Two processes on PostgreSQL: a round's days ran out before its game could begin (the bot
+    could not open threads); process A's sweep closes the round as process B starts that game late
+    (moving the round's end), one landing whole in the other's midst: B's start between A's read of
+    the round and its draw, or A's sweep between B's start of the game and its move of the end.
+    Either the game plays (the round waits for it, no result yet) or the board is the round's draw,
+    its game is stopped and the start says so. Before, in the first order the board was a draw and
+    the game ran on, in a round the next sweep paired past at once; in the second the start
+    handed back the game the sweep had stopped, as begun."""
+    a, b = await world.start(2, seed=56)
+    channel, thread = world.channel(), world.channel()
+    made = await signup(a, channel, [11, 12])
+    started = await a.tournaments.start(channel, organiser=True)
+    (board,) = started.boards
+    ends = started.tournament.round_ends_at
+    assert ends is not None
+    world.now = ends + 1  # the round ran out before its game began
+    sweeping, starting = a.tournaments, b.tournaments
+    met: list[Any] = []
+    if paused == "the sweep":
+        first_call_runs(sweeping.store, "set_board_result", lambda: starting.start_board(board, thread), met)
+        await sweeping.sweep()
+        begun: Any = met[0]
+    else:
+        first_call_runs(starting.store, "extend_round", sweeping.sweep, met)
+        try:
+            begun = await starting.start_board(board, thread)
+        except BadRequest as refused:
+            begun = refused
+    assert met, f"{paused} was never paused"
+    (row,) = await world.sql(
+        "SELECT result, match_id FROM tournament_games WHERE tournament_id = $1 AND round = 1", made.id
+    )
+    games = await world.sql("SELECT id, status FROM matches WHERE channel_id = $1", thread)
+    playing = [g["id"] for g in games if g["status"] == "active"]
+    if row["result"] is None:
+        now = await a.tournaments.by_id(made.id)
+        assert now.round == 1 and playing == [row["match_id"]], (now, [dict(g) for g in games])
+        assert not isinstance(begun, BaseException)
+    else:
+        assert playing == [], f"board {row['result']}, its game {playing} still played"
+        if paused == "the start":
+            assert isinstance(begun, BadRequest), begun
+            assert begun.message == "This game's round ended before it could begin: it counts as a draw."
+    await cancel_tournament(a, channel)
