@@ -65,10 +65,11 @@ async def reminder_against_away(
     first_call_runs(sweeper.db, "mark_reminded", lambda: goer.away(guild, 10, 5), gone)
     told = reminders(await sweeper.sweep())
     assert gone, "the sweep found no reminder due"
-    assert told == [], f"a reminder sent as the player went away, due {told[0].due - match.deadline:+}s"
+    assert told == [], f"a reminder sent as the player went away, due {told[0].due} (not moved)"
     stored = await sweeper.db.get_match(match.id)
     assert (stored.deadline, stored.reminder_at) == (match.deadline + 5 * DAY, match.reminder_at + 5 * DAY)
     assert not stored.reminded, "the moved reminder was marked sent"
+    assert stored.reminder_at is not None
     now(stored.reminder_at + 1)
     (later,) = reminders(await sweeper.sweep())
     assert later.user_id == 10 and later.due == stored.deadline
@@ -263,6 +264,7 @@ async def test_an_away_whose_game_moves_on_elsewhere_before_its_clock_is_moved_m
     assert done and done[0].match.turn_player_id == 20 and done[0].match.deadline == match.deadline
     stored = await a.db.get_match(match.id)
     assert stored.version == match.version + 1
+    assert stored.deadline is not None and match.deadline is not None
     assert stored.deadline == match.deadline + 3 * DAY, (stored.deadline - match.deadline) / DAY
     assert away.games[0].deadline == stored.deadline
 
@@ -304,6 +306,7 @@ async def test_both_players_away_at_once_in_two_processes_wait_for_the_later_ret
     theirs = await other[0]
     assert mine.until is not None and theirs.until is not None
     stored = await a.db.get_match(match.id)
+    assert stored.deadline is not None
     assert stored.deadline == theirs.until + match.turn_seconds, (stored.deadline - world.now) / DAY
 
 
