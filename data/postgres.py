@@ -455,8 +455,9 @@ class PostgresDatabase(Database):
         their keys (two players' `away`s, each holding its own, never wait on each other in a
         circle). Released at the end; a connection that could not release them is closed, which
         releases them (it never goes back to the pool holding one)."""
+        users = {user_id, *others}
         key = away_key(guild_id, user_id)
-        keys = sorted({key, *(away_key(guild_id, u) for u in others)})
+        keys = sorted({away_key(guild_id, u) for u in users})
         try:
             conn = await self._pool.acquire()
         except Exception as exc:
@@ -468,7 +469,10 @@ class PostgresDatabase(Database):
             try:
                 try:
                     for k in keys:
-                        await conn.execute(_AWAY_HOLD if k == key else _AWAY_HOLD_SHARED, k)
+                        if k == key:
+                            await conn.execute(_AWAY_HOLD, k)
+                        else:
+                            await conn.execute(_AWAY_HOLD_SHARED, k)
                         held.append(k)
                 except Exception as exc:
                     if _lost(exc):
@@ -476,13 +480,16 @@ class PostgresDatabase(Database):
                             f"PostgreSQL ({where(self.url)}) did not answer: {exc}"
                         ) from exc
                     raise
-                for user in {user_id, *others}:  # read afresh under the locks
+                for user in users:  # read afresh under the locks
                     self._forget_person("away", (guild_id, user))
                 yield
             finally:
                 try:
                     for k in reversed(held):
-                        await conn.execute(_AWAY_RELEASE if k == key else _AWAY_RELEASE_SHARED, k)
+                        if k == key:
+                            await conn.execute(_AWAY_RELEASE, k)
+                        else:
+                            await conn.execute(_AWAY_RELEASE_SHARED, k)
                 except BaseException:
                     conn.terminate()
                     raise
