@@ -295,7 +295,10 @@ async def test_both_players_away_at_once_in_two_processes_wait_for_the_later_ret
     async def b_goes_away() -> Any:
         other.append(asyncio.create_task(b.service.away(guild, 20, 5)))
         while not other[0].done():  # B's away lands whole, or waits for a lock A holds
-            waiting = await world.sql("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            waiting = await world.sql(
+                "SELECT 1 FROM pg_locks AS l JOIN pg_database AS d ON d.oid = l.database "
+                "WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = current_database()"
+            )
             if waiting:
                 break
             await asyncio.sleep(0.005)
