@@ -184,6 +184,7 @@ class Moves(Challenges):
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
             waiting = waiting_ids(match, back.state)
+            since = self._moment()
             try:
                 updated = await self.db.commit_action(
                     match.id,
@@ -202,7 +203,7 @@ class Moves(Challenges):
                     raise StalePrompt("The game moved on meanwhile; nothing was taken back.") from None
                 raise
             self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
-            self._remember(updated, back.state.clone())
+            self._stored(updated, back.state.clone(), since)
             return updated, back.state, back.notation
 
     @staticmethod
@@ -430,6 +431,7 @@ class Moves(Challenges):
                 clocked = True
             elif not mid_turn and (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
+        since = self._moment()
         try:
             updated = await self._commit_clocked(
                 match,
@@ -459,7 +461,7 @@ class Moves(Challenges):
                     "The game moved on while you were acting; nothing was changed. Look at the new board."
                 ) from None
             raise
-        self._remember(updated, state.clone())
+        self._stored(updated, state.clone(), since)
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
         done = [Step(who, text, happened, actor_id) for text, happened in steps]
