@@ -47,6 +47,7 @@ def is_current(match: Match, version: Stamp) -> bool:
 
 
 HINTS = 12  # examples offered with a refusal, best first
+HINTS_PER_KIND = 2  # of each kind of action (each verb), before a third of any
 
 
 def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> tuple[list[str], int]:
@@ -57,17 +58,31 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     list sorted by square, say, all back-row shuffles), they tell nothing: the whole list is taken
     instead. Either way the game's own judgement of what looks promising (`order`, which its
     search uses: moves towards the enemy, attacks) ranks them, on a position dealt from what this
-    side may know, so the order cannot leak a secret."""
+    side may know, so the order cannot leak a secret. Then `spread` keeps one kind from filling
+    the list: twelve marches hide the `fight` and `end` a stuck player is looking for."""
     if not hints:
         return [], 0
     legal = list(state.legal_actions(side))
     pool = legal if list(hints) == legal[: len(hints)] else list(hints)
+    view = state.view(side)
     order = getattr(rules, "order", None)
-    if order is None or len(pool) < 2:
-        return [str(a) for a in pool[:HINTS]], len(pool)
-    seeded = random.Random(0)
-    ranked = order(state.view(side).determinize(seeded), side, pool, seeded)
-    return [str(a) for a in ranked][:HINTS], len(pool)
+    if order is not None and len(pool) > 1:
+        seeded = random.Random(0)
+        pool = order(view.determinize(seeded), side, pool, seeded)
+    chosen = spread(pool, lambda a: rules.verb_of(view, a))
+    return [str(a) for a in chosen], len(pool)
+
+
+def spread(ranked: Sequence[Action], kind_of: Callable[[Action], str], count: int = HINTS) -> list[Action]:
+    """`count` of `ranked` (best first) that show every kind of action: the best of each kind, then
+    the second best of each (`HINTS_PER_KIND`), then the rest by rank; listed kind by kind, the
+    kind of the best action first, so the examples read as a short menu."""
+    kinds: dict[str, list[int]] = {}  # each kind's actions, by their place in `ranked`
+    for n, action in enumerate(ranked):
+        kinds.setdefault(kind_of(action), []).append(n)
+    firsts = [of_kind[r] for r in range(HINTS_PER_KIND) for of_kind in kinds.values() if r < len(of_kind)]
+    chosen = set((firsts + sorted(set(range(len(ranked))) - set(firsts)))[:count])
+    return [ranked[n] for of_kind in kinds.values() for n in of_kind if n in chosen]
 
 
 def reminder_lead(turn_seconds: float) -> float:
