@@ -505,6 +505,12 @@ async def test_rules_history_notify_and_resign(world: World):
     assert "**Turn 1**\n3. Germans: " in mine.content
     notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert notify.ephemeral
+    # help: this channel's game first and briefly; in a channel without one, the games hosted
+    helped = await w.fake.slash(w.eve, w.general, "wargames", "help")
+    assert helped.ephemeral and helped.content.startswith("**Block Wars**: each command is `/blockwars`")
+    assert "`legal`" not in helped.content and len(helped.content) < 1000  # `legal` is the console's
+    other = await w.fake.slash(w.eve, w.trenches, "wargames", "help")
+    assert other.content.startswith("The games I host:") and "**/companycommander**" in other.content
     await w.slash(w.alice, "end")
     await w.cog.idle()
     replayed = await w.slash(w.eve, "replay")

@@ -497,7 +497,7 @@ async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> 
         assert about.startswith(game.title)
         assert f"/{game.name}: {about}. Start with `/{game.name} challenge`." in listed
     assert await console.run_lines(["/wargames admin sync"]) == 1
-    assert "The /wargames commands here: games, mygames, away days:N, back" in out.getvalue()
+    assert "The /wargames commands here: games, help [game], mygames, away days:N, back" in out.getvalue()
     await console.close()
 
 
