@@ -28,8 +28,8 @@ def game_help(game: Game, platform: Platform, markup: Markup, more: str) -> str:
     stop = [c for c in table if c.name in STOP]
     rest = [c for c in table if c not in verbs and c not in look and c not in stop and c.name != "play"]
     lines = [
-        f"{markup.strong(game.title)}: each command is `/{game.name}` and its name.",
-        f"To play: {_codes(verbs)}; or `play` any action (`a; b` plays two).",
+        f"{markup.strong(game.title)}: each command starts `/{game.name}`.",
+        f"To play: {_codes(verbs)}; or `play` any action (`a; b` plays both).",
         f"To look: {_codes(look)} (`rules` has the rules in short, topic by topic).",
         "To end it early: "
         + ", ".join(f"`{c.name} {c.usage.split('|')[0]}`".replace(" `", "`") for c in stop)

@@ -507,7 +507,7 @@ async def test_rules_history_notify_and_resign(world: World):
     assert notify.ephemeral
     # help: this channel's game first and briefly; in a channel without one, the games hosted
     helped = await w.fake.slash(w.eve, w.general, "wargames", "help")
-    assert helped.ephemeral and helped.content.startswith("**Block Wars**: each command is `/blockwars`")
+    assert helped.ephemeral and helped.content.startswith("**Block Wars**: each command starts `/blockwars`")
     assert "`legal`" not in helped.content and len(helped.content) < 1000  # `legal` is the console's
     other = await w.fake.slash(w.eve, w.trenches, "wargames", "help")
     assert other.content.startswith("The games I host:") and "**/companycommander**" in other.content

@@ -38,10 +38,16 @@ async def test_the_consoles_help_shows_the_channels_game_else_the_games(tmp_path
     assert all(f"/{name}:" in said for name in registry.names()) and "challenge" in said
     await console.run_lines(["/fixbayonets challenge @bob", "/help"])
     said = out.getvalue().rsplit("> /help\n", 1)[1]
-    assert said.startswith("Fix Bayonets: each command is `/fixbayonets`") and "`fight`" in said
+    assert said.startswith("Fix Bayonets: each command starts `/fixbayonets`") and "`fight`" in said
     assert "/help all" in said.splitlines()[-1] and "/blockwars" not in said
     await console.run_lines(["/help blockwars", "/fixbayonets help all"])
     said = out.getvalue().split("> /help blockwars\n", 1)[1]
-    assert said.startswith("Block Wars: each command is `/blockwars`")
+    assert said.startswith("Block Wars: each command starts `/blockwars`")
     full = said.split("> /fixbayonets help all\n", 1)[1]
     assert "/fixbayonets challenge @bob [side:" in full and "/wargames mygames" in full
+
+
+def test_the_overview_names_every_game_and_how_to_start_one() -> None:
+    text = overview(PlainMarkup(), "More: elsewhere.")
+    assert len(text) <= HELP_LIMIT // 2 and len(text.splitlines()) == len(registry.names()) + 3
+    assert all(f"/{name}: " in text for name in registry.names()) and "`challenge`" in text
