@@ -151,8 +151,8 @@ def test_a_dogfight_is_headed_by_the_side_that_answered_and_names_the_winner(
     with recording(monkeypatch) as drawn:
         draw(s, events)
     assert "Last:" in drawn.words, drawn.said
-    assert "The Canadians took on German aircraft A with aircraft A:" in " ".join(drawn.words), drawn.said
-    assert "Germans won the fight" in drawn.words, drawn.said
+    assert "The Canadians take on German aircraft A with aircraft A:" in " ".join(drawn.words), drawn.said
+    assert "Germans win the fight" in drawn.words, drawn.said
     assert not [w for w in drawn.words if "for the attacker" in w]
 
 
@@ -173,8 +173,8 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     assert im.getpixel((x, y + SQUARE // 2)) == KEY["attack"]  # the attack's red one crosses b4/b5
     said = drawn.said
     assert "Last:" in said and "The Canadians moved e2-e3." in said, said
-    assert "The Canadians attacked b5 from b4:" in " ".join(drawn.words), said
-    assert "9♣" in said and "3♦" in said and "Canadians won the fight" in said, said
+    assert "The Canadians attack b5 from b4:" in " ".join(drawn.words), said
+    assert "9♣" in said and "3♦" in said and "Canadians win the fight" in said, said
     assert not any(w.endswith("…") for w in drawn.words), said
 
 
@@ -190,16 +190,16 @@ def test_the_last_box_says_what_happened_and_who_did_it(monkeypatch: pytest.Monk
 
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD", "9C"], c=["2C", "3S"])
     s.apply("e5xe4")
-    assert last(s, s.apply("decline", "canadians")).startswith("Last: The Canadians declined the dogfight.")
-    assert last(s, s.apply("decline", "germans")).startswith("Last: The Germans declined to strafe.")
+    assert last(s, s.apply("decline", "canadians")).startswith("Last: The Canadians decline the dogfight.")
+    assert last(s, s.apply("decline", "germans")).startswith("Last: The Germans decline to strafe.")
     s = pos({"a8": "G", "h1": "C", "a5": "G", "b5": "G"}, active=G)
     moved = play(s, "a5-a4", "b5-b4")
     assert last(s, moved).startswith("Last: The Germans moved a5-a4 and b5-b4.")
-    assert last(s, s.apply("offer draw", "canadians")).startswith("Last: The Canadians offered a draw.")
-    assert last(s, s.apply("decline draw", "germans")).startswith("Last: The Germans declined the draw.")
+    assert last(s, s.apply("offer draw", "canadians")).startswith("Last: The Canadians offer a draw.")
+    assert last(s, s.apply("decline draw", "germans")).startswith("Last: The Germans decline the draw.")
     s = new_game(Options(), 3)
     said = last(s, s.apply("setup aceg/bdfh/cf"))
-    assert said.startswith("Last: The Germans deployed the checkerboard layout (aceg/bdfh/cf)."), said
+    assert said.startswith("Last: The Germans deploy the checkerboard layout (aceg/bdfh/cf)."), said
     resigned = s.apply("resign", "canadians")
     said = last(s, resigned)
     assert "The Canadians resigned." in said and "Last:" not in said, said
