@@ -172,15 +172,34 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     x, y = g.centre(square("b5"))
     assert im.getpixel((x, y + SQUARE // 2)) == KEY["attack"]  # the attack's red one crosses b4/b5
     said = drawn.said
-    assert "Last:" in said and "The Canadians moved e2-e3." in said, said
+    assert "Last:" in said and "The Canadians move e2-e3." in said, said
     assert "The Canadians attack b5 from b4:" in " ".join(drawn.words), said
     assert "9♣" in said and "3♦" in said and "Canadians win the fight" in said, said
     assert not any(w.endswith("…") for w in drawn.words), said
 
 
+PAST = re.compile(r"\b(moved|deployed|attacked|fired|strafed|took|brought|won|declined|offered|kept|sent|was)\b")
+
+
+def test_the_board_tells_a_whole_random_game_in_the_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's Last box said "The Germans moved c4-d3." after its events were told in the
+    present, as every game tells them (docs/architecture.md, Words)."""
+    rng, s = random.Random(4), new_game(Options(crosses=True, fighter_aces=True), 4)
+    with recording(monkeypatch) as drawn:
+        for step in range(160):
+            if s.is_over():
+                break
+            side = min(s.to_act())
+            events = s.apply(rng.choice(s.legal_actions(side)), side)
+            if step % 4 == 0:
+                draw(s, events)
+    told = [w for w in drawn.words if PAST.search(w) and "resigned" not in w]
+    assert len(drawn.words) > 100 and not told, told
+
+
 def test_the_last_box_says_what_happened_and_who_did_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The box read "Last: Germans / Decline the dogfight.", an order under a heading: every kind of
-    action is told in the past tense, naming the side (a resignation is the result's own line)."""
+    action is told in the present tense, naming the side (a resignation is the result's own line)."""
 
     def last(s: State, events: list[Event]) -> str:
         with recording(monkeypatch) as drawn:
@@ -194,7 +213,7 @@ def test_the_last_box_says_what_happened_and_who_did_it(monkeypatch: pytest.Monk
     assert last(s, s.apply("decline", "germans")).startswith("Last: The Germans decline to strafe.")
     s = pos({"a8": "G", "h1": "C", "a5": "G", "b5": "G"}, active=G)
     moved = play(s, "a5-a4", "b5-b4")
-    assert last(s, moved).startswith("Last: The Germans moved a5-a4 and b5-b4.")
+    assert last(s, moved).startswith("Last: The Germans move a5-a4 and b5-b4.")
     assert last(s, s.apply("offer draw", "canadians")).startswith("Last: The Canadians offer a draw.")
     assert last(s, s.apply("decline draw", "germans")).startswith("Last: The Germans decline the draw.")
     s = new_game(Options(), 3)

@@ -719,7 +719,7 @@ def sentence(s: str) -> str:
 
 def _said_sentences(events: Sequence[Event]) -> list[str]:
     """The events that are not card contests as what happened, in the past tense, one sentence
-    each: a run of moves as one ("The Germans moved e6-e5 and d6-d5."), the rest in their own words
+    each: a run of moves as one ("The Germans move e6-e5 and d6-d5."), the rest in their own words
     (a choice names the side that made it)."""
     out: list[str] = []
     moves: list[Moved] = []
@@ -728,7 +728,7 @@ def _said_sentences(events: Sequence[Event]) -> list[str]:
         if moves:
             squares = [m.text() for m in moves]
             listed = squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
-            out.append(sentence(f"the {moves[0].side.title} moved {listed}"))
+            out.append(sentence(f"the {moves[0].side.title} move {listed}"))
             moves.clear()
 
     for e in events:
