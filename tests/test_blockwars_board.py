@@ -178,7 +178,9 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     assert not any(w.endswith("…") for w in drawn.words), said
 
 
-PAST = re.compile(r"\b(moved|deployed|attacked|fired|strafed|took|brought|won|declined|offered|kept|sent|was)\b")
+PAST = re.compile(
+    r"\b(moved|deployed|attacked|fired|strafed|took|brought|won|declined|offered|kept|sent|was)\b"
+)
 
 
 def test_the_board_tells_a_whole_random_game_in_the_present(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,3 +265,27 @@ def test_only_a_german_strafe_is_told_the_tank_is_out_of_reach() -> None:
     assert canadian.question(public=True).startswith(
         "the Canadians' aircraft B may strafe a German unit. Answer"
     )
+
+
+def test_a_cut_record_says_earlier_steps_are_in_the_history_above_what_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Last: … and before that: see the history. The German infantry on d3 is destroyed." read as
+    if the history came after the line under it: the note stands above what is left, so it says
+    what it stands for."""
+    from engine import registry
+
+    game, rng = registry.game("blockwars"), random.Random(4)
+    s = game.new_game({}, 4)
+    for _ in range(400):
+        side = min(s.to_act())
+        events = s.apply(rng.choice(s.legal_actions(side)), side)
+        if s.pending is not None and any(type(e).__name__ == "Combat" for e in events):
+            with recording(monkeypatch) as drawn:
+                draw(s, events)
+            if kit.EARLIER in drawn.words:
+                break
+    else:
+        raise AssertionError("no board had its record cut")
+    last = len(drawn.words) - drawn.words[::-1].index("Last:")  # the layout kept: the last tried
+    assert drawn.words[last] == "Earlier steps: see the history.", drawn.said
