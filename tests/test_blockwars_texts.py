@@ -48,6 +48,17 @@ def played(seed: int) -> list[tuple[Side, str, list[Event]]]:
     return out
 
 
+def test_ending_a_turn_by_choice_says_so_and_running_out_of_actions_says_nothing() -> None:
+    """ "Canadians: end" in the history and the channel, the notation for words: the other games
+    say "The Germans end their turn"."""
+    s = pos({"a8": "G", "h1": "C", "g1": "C", "a5": "G"}, active=G)
+    assert history_line("Germans", "end", s.apply("end")) == "The Germans end their turn"
+    s.apply("h1-h2")
+    second = s.apply("g1-g2")  # the Canadians' second action ends their turn
+    assert any(type(e).__name__ == "TurnEnded" for e in second) and s.active is G
+    assert history_line("Canadians", "g1-g2", second) == "Canadians: g1-g2"
+
+
 def test_draw_offers_read_well_after_the_side() -> None:
     s = pos({"a8": "G", "h1": "C"}, active=G)
     assert line(G, s.apply("offer draw", "germans")) == "The Germans offer a draw"

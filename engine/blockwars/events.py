@@ -295,9 +295,10 @@ class TurnEnded(Event):
     side: Side
     next_side: Side
     turn: int
+    chosen: bool = False  # by `end`, rather than by the last action: a choice, so it is told
 
     def text(self, viewer: str | None = None) -> str:
-        return ""
+        return f"the {self.side.title} end their turn" if self.chosen else ""
 
 
 @dataclass(frozen=True, slots=True)
