@@ -69,20 +69,34 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     if order is not None and len(pool) > 1:
         seeded = random.Random(0)
         pool = order(view.determinize(seeded), side, pool, seeded)
-    chosen = spread(pool, lambda a: rules.verb_of(view, a))
+    chosen = spread(pool, lambda a: rules.verb_of(view, a), lambda a: rules.group_of(view, a))
     return [str(a) for a in chosen], len(pool)
 
 
-def spread(ranked: Sequence[Action], kind_of: Callable[[Action], str], count: int = HINTS) -> list[Action]:
+def spread(
+    ranked: Sequence[Action],
+    kind_of: Callable[[Action], str],
+    piece_of: Callable[[Action], object] = lambda a: None,
+    count: int = HINTS,
+) -> list[Action]:
     """`count` of `ranked` (best first) that show every kind of action: the best of each kind, then
-    the second best of each (`HINTS_PER_KIND`), then the rest by rank; listed kind by kind, the
-    kind of the best action first, so the examples read as a short menu."""
-    kinds: dict[str, list[int]] = {}  # each kind's actions, by their place in `ranked`
+    the second best of each (`HINTS_PER_KIND`), then the rest by rank. Every start of the list is a
+    spread too, as Discord shows eight and a half-made command four. Within a kind, each piece
+    (`piece_of`: the unit, card or front an action belongs to) offers its best before any offers a
+    second, so nine moves of one tank do not hide the other units."""
+    seen: dict[tuple[str, object], int] = {}
+    keyed = []  # (how many of its kind and piece rank above it, its rank, its kind)
     for n, action in enumerate(ranked):
-        kinds.setdefault(kind_of(action), []).append(n)
+        key = (kind_of(action), piece_of(action))
+        keyed.append((seen.get(key, 0), n, key[0]))
+        seen[key] = seen.get(key, 0) + 1
+    kinds: dict[str, list[int]] = {kind: [] for _, _, kind in keyed}  # the best action's kind first
+    for _, n, kind in sorted(keyed):
+        kinds[kind].append(n)
     firsts = [of_kind[r] for r in range(HINTS_PER_KIND) for of_kind in kinds.values() if r < len(of_kind)]
-    chosen = set((firsts + sorted(set(range(len(ranked))) - set(firsts)))[:count])
-    return [ranked[n] for of_kind in kinds.values() for n in of_kind if n in chosen]
+    taken = set(firsts)
+    rest = [n for _, n, _ in sorted(keyed) if n not in taken]
+    return [ranked[n] for n in (firsts + rest)[:count]]
 
 
 def reminder_lead(turn_seconds: float) -> float:

@@ -273,10 +273,7 @@ def test_a_cut_record_says_earlier_steps_are_in_the_history_above_what_is_left(
     """ "Last: … and before that: see the history. The German infantry on d3 is destroyed." read as
     if the history came after the line under it: the note stands above what is left, so it says
     what it stands for."""
-    from engine import registry
-
-    game, rng = registry.game("blockwars"), random.Random(4)
-    s = game.new_game({}, 4)
+    s, rng = new_game(Options(), 4), random.Random(4)
     for _ in range(400):
         side = min(s.to_act())
         events = s.apply(rng.choice(s.legal_actions(side)), side)

@@ -36,7 +36,7 @@ def fix_bayonets_turn(seed: int) -> tuple[State, str]:
 def test_spread_shows_each_kind_before_a_third_of_any() -> None:
     ranked: list[Any] = [f"m{n}" for n in range(20)] + ["a1", "a2", "a3", "end"]
     chosen = spread(ranked, lambda a: str(a)[0] if a != "end" else "end", count=6)
-    assert chosen == ["m0", "m1", "m2", "a1", "a2", "end"]  # kind by kind, the best kind first
+    assert chosen == ["m0", "a1", "end", "m1", "a2", "m2"]  # the best kind first; every start a spread
 
 
 def test_a_refused_pass_offers_fight_and_end_not_twelve_marches() -> None:
@@ -49,7 +49,7 @@ def test_a_refused_pass_offers_fight_and_end_not_twelve_marches() -> None:
     assert len(offered) == HINTS and "fight" in offered and "end" in offered
     view = state.view(side)
     kinds = [FB.verb_of(view, FB.parse(a)) for a in offered]
-    assert kinds == sorted(kinds, key=kinds.index), "one kind's examples together"
+    assert set(kinds[:4]) == set(kinds), "the first four, as a half-made command shows, hold every kind"
 
 
 @pytest.mark.parametrize("seed", [3, 4])
