@@ -426,7 +426,7 @@ class Console:
         group = head.lstrip("/")
         if group in registry.names():
             if len(words) == 1:
-                raise UsageError(f"Which command of /{group}? Type /help for the list.")
+                raise UsageError(f"Which command of /{group}? `/{group} help` lists them.")
             return await self._game_command(registry.game(group), words[1].lower(), words[2:])
         if group in ("quit", "exit", "q"):
             return None
@@ -623,7 +623,9 @@ class Console:
         """One command of a game's group: the platform's, or one of the game's verbs."""
         command = next((c for c in game_commands(game) if c.name == sub and c.on("console")), None)
         if command is None:
-            raise UsageError(f"/{game.name} has no command '{sub[:20]}'. Type /help for the list.")
+            raise UsageError(
+                f"/{game.name} has no command '{sub[:20]}'. `/{game.name} help` lists its commands."
+            )
         if command.verb is not None:
             return await self._verb(game, command.verb, args)
         if command.about_channel_game:

@@ -51,3 +51,15 @@ def test_the_overview_names_every_game_and_how_to_start_one() -> None:
     text = overview(PlainMarkup(), "More: elsewhere.")
     assert len(text) <= HELP_LIMIT // 2 and len(text.splitlines()) == len(registry.names()) + 3
     assert all(f"/{name}: " in text for name in registry.names()) and "`challenge`" in text
+
+
+async def test_a_games_group_alone_or_mistyped_points_to_that_games_help(tmp_path: Path) -> None:
+    """'Which command of /fixbayonets? Type /help for the list.': in a channel without that game,
+    `/help` is the overview of the games, not the list asked for."""
+    console, out = await open_console(tmp_path)
+    await console.run_lines(["/fixbayonets", "/fixbayonets frob"])
+    refusals = [ln for ln in out.getvalue().splitlines() if ln.startswith("✗")]
+    assert refusals == [
+        "✗ Which command of /fixbayonets? `/fixbayonets help` lists them.",
+        "✗ /fixbayonets has no command 'frob'. `/fixbayonets help` lists its commands.",
+    ]
