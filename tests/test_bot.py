@@ -558,7 +558,7 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
     assert match.status is Status.ACTIVE and match.ai_player_id == me.id
     # the AI deploys the Germans on its own and posts its board
     await w.cog.idle()
-    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deployed")]
+    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deploy")]
     assert posts and f"<@{w.alice.id}>" in posts[-1].content
     await w.slash(w.alice, "setup")
     await w.cog.idle()
