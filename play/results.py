@@ -73,6 +73,15 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     return [str(a) for a in chosen], len(pool)
 
 
+def unread_hints(rules: Game, state: State | None, side: str | None) -> tuple[list[str], int]:
+    """What may be played now, offered with words the game cannot read whose examples only teach
+    its notation (they may all be illegal here), as an illegal action's refusal offers it; nothing
+    where the position is not known or `side` is not to act."""
+    if state is None or side is None or side not in state.to_act():
+        return [], 0
+    return ranked_hints(rules, state, side, state.legal_actions(side))
+
+
 def spread(
     ranked: Sequence[Action],
     kind_of: Callable[[Action], str],

@@ -65,3 +65,14 @@ def test_the_spread_does_not_change_with_the_other_sides_hand(seed: int) -> None
         differed += twin.to_json()["hands"][other] != state.to_json()["hands"][other]
         assert ranked_hints(FB, twin, side, twin.legal_actions(side)) == (hints, total)
     assert differed, "some twin must hold another hand"
+
+
+def test_a_word_no_game_reads_also_offers_what_may_be_played_now() -> None:
+    """'status' answered with Fix Bayonets' notation examples alone (`march Rd1-d3`, …), of which
+    none could be played while a card waited for its answer: what may be played now follows."""
+    state, side = fix_bayonets_turn(3)
+    refused = answer(FB, match_of(FB), state, side, "status")
+    assert refused[0] == "refused" and "is not an action" in refused[2]
+    assert "fight" in refused[3] and set(refused[3]) <= {str(a) for a in state.legal_actions(side)}
+    later = answer(FB, match_of(FB), state, side, "fight; status")  # a later step: its words alone
+    assert later[0] == "refused" and later[3] == ()
