@@ -1011,7 +1011,7 @@ class Console:
     async def _help(self, args: list[str]) -> Outcome:
         """`/help`: this channel's game briefly, else the games and how to start one; `/help GAME`
         one game's; `/help all` every command and option (`/GAME help all`: that game's in full)."""
-        words = [w.lower().lstrip("/") for w in args]
+        words = [w.lower().lstrip("/").removeprefix("game:") for w in args]  # Discord's way too
         game = registry.game(words.pop(0)) if words and words[0] in registry.names() else None
         if words == ["all"]:
             self.say(help_text(game))

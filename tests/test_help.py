@@ -40,6 +40,8 @@ async def test_the_consoles_help_shows_the_channels_game_else_the_games(tmp_path
     said = out.getvalue().rsplit("> /help\n", 1)[1]
     assert said.startswith("Fix Bayonets: each command starts `/fixbayonets`") and "`fight`" in said
     assert "/help all" in said.splitlines()[-1] and "/blockwars" not in said
+    await console.run_lines(["/wargames help game:battlefronts"])  # as typed in Discord
+    assert out.getvalue().rsplit("help game:battlefronts\n", 1)[1].startswith("Battlefronts: each command")
     await console.run_lines(["/help blockwars", "/fixbayonets help all"])
     said = out.getvalue().split("> /help blockwars\n", 1)[1]
     assert said.startswith("Block Wars: each command starts `/blockwars`")
