@@ -45,6 +45,7 @@ from play.results import (
     is_current,
     ranked_hints,
     split_actions,
+    unread_hints,
     waiting_ids,
 )
 from play.stamps import Stamp, denotes, stale_text
@@ -369,7 +370,8 @@ class Moves(Challenges):
                 else:
                     action = rules.parse_in(text, state, side)
             except InvalidNotation as exc:
-                raise IllegalMove(cls._step(n, len(texts), str(exc))) from None
+                hints, total = unread_hints(rules, state, side) if n == 1 and not exc.examples else ([], 0)
+                raise IllegalMove(cls._step(n, len(texts), str(exc)), hints, total) from None
             actions.append(action)
             if state is not None and side is not None and n < len(texts):
                 state = state.clone() if state is before else state
