@@ -355,12 +355,11 @@ class Moves(Challenges):
     def parse_command(
         cls, rules: Game, before: State | None, side: str | None, texts: list[str]
     ) -> list[Action]:
-        """Each action of a command parsed once, before anything is played: with `Game.parse_in` in
-        the position where it would be played, so that a refusal offers only examples accepted
-        there. That position never lies beyond a step that would draw chance or show a secret, nor
-        an illegal one: from there on (or when the game is not in memory, or for a non-player) a
-        bad action gets the parser's plain words, which depend on nothing drawn (RULES.md). Pure:
-        the fair-chance tests call it too."""
+        """Each action of a command parsed once, before anything is played, with `Game.parse_in` in
+        the position where it would be played, so a refusal offers only examples legal there. That
+        position never lies beyond a step that would draw chance or show a secret, nor an illegal
+        one: from there on (or with no game in memory, or for a non-player) a bad action gets the
+        parser's plain words, which depend on nothing drawn (RULES.md). The fair-chance tests call it."""
         actions: list[Action] = []
         state = before if side is not None else None  # the position of the next action, if known
         for n, text in enumerate(texts, 1):
