@@ -30,6 +30,7 @@ from engine import registry
 from engine.protocol import Game, State, Verb
 from play import MatchService, ServiceError, fairness
 from play.fairness import commitment_text, engine_seed
+from play.guide import game_help, overview
 from play.listings import (
     ai_stats_text,
     away_notice,
@@ -69,6 +70,15 @@ from cogs.room import (
     reply,
 )
 from cogs.sweep_loop import SweepLoop
+
+# The last line of `/wargames help`: where the rest is, in Discord's own terms.
+GAME_MORE = (
+    "Type `/{game}` and Discord lists every command with what it does; `/wargames help` with a game "
+    "shows another game's, `/wargames games` lists them all."
+)
+OVERVIEW_MORE = (
+    "In a game's channel `/wargames help` shows that game's commands; `/wargames mygames` lists your games."
+)
 
 
 class Core(SweepLoop, commands.Cog):
@@ -561,6 +571,19 @@ class Core(SweepLoop, commands.Cog):
 
     async def games(self, interaction: discord.Interaction) -> None:
         await reply(interaction, games_text(fmt.DISCORD))
+
+    async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """`/wargames help`: the channel's game briefly (or the one named), else the games hosted."""
+        chosen = registry.game(game) if game in registry.names() else None
+        if chosen is None and interaction.channel_id is not None:
+            found = await self.service.last_match(interaction.channel_id)
+            chosen = game_of(found) if found else None
+        if chosen is None:
+            await reply(interaction, overview(fmt.DISCORD, OVERVIEW_MORE))
+        else:
+            await reply(
+                interaction, game_help(chosen, "discord", fmt.DISCORD, GAME_MORE.format(game=chosen.name))
+            )
 
     async def mygames(self, interaction: discord.Interaction) -> None:
         guild, user = interaction.guild_id or 0, interaction.user.id

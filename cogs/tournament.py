@@ -524,8 +524,9 @@ class Tournaments(commands.Cog):
             thread_id = thread.id
         try:
             match = await self.service.start_board(board, thread_id)
-        except BadRequest:  # the tournament was cancelled meanwhile: its games are not played
-            log.info("Tournament %s is over: board %s not started", tournament.id, board.board)
+        except BadRequest as exc:  # cancelled, or its round closed, meanwhile: the game is not played
+            log.info("Tournament %s: board %s not started: %s", tournament.id, board.board, exc)
+            await self.say_in_thread(thread_id, str(exc))
             return False
         except AwayBusy:  # another process writes a player's time away: the next sweep starts it
             log.info(
@@ -553,6 +554,16 @@ class Tournaments(commands.Cog):
         )
         await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
         return True
+
+    async def say_in_thread(self, thread_id: int, text: str) -> None:
+        """Why a board's thread holds no game: its two players were pinged to it, or will look."""
+        thread = await self.core.channel(thread_id)
+        if thread is None:
+            return
+        try:
+            await thread.send(text)
+        except discord.HTTPException as exc:
+            log.info("Could not tell thread %s why its game did not begin: %s", thread_id, exc)
 
     async def no_threads(self, tournament: Tournament, channel: discord.TextChannel) -> None:
         """Tell the channel, once a round, that the bot may not open its game threads."""

@@ -36,6 +36,7 @@ from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError, fairness
 from play.commands import SUBGROUPS, Command, game_commands, wargames_commands
 from play.fairness import engine_seed
+from play.guide import game_help, overview
 from play.listings import (
     ai_stats_text,
     away_notice,
@@ -118,7 +119,8 @@ def _joined(head: str, items: list[str], width: int = 100) -> list[str]:
 
 def help_text(only: Game | None = None) -> str:
     """The command list, from the command table (play/commands.py) and every hosted game's spec;
-    `only`: that game's commands alone (`/GAME help`), then those of every game."""
+    `only`: that game's commands alone (`/GAME help all`), then those of every game. `/help` alone
+    is brief (play/guide.py)."""
     lines = ["Commands (the same as the bot's slash commands; the game's /group may be left out):"]
     for game in registry.games() if only is None else [only]:
         g = f"/{game.name}"
@@ -150,14 +152,22 @@ def help_text(only: Game | None = None) -> str:
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
         "  /as bob          play as bob from now on        /channel name    switch channel (a thread too)",
-        "  /whoami          who and where you are          /help            this text",
-        "  /quit            leave (games stay in the database)",
+        "  /whoami          who and where you are          /quit            leave (games stay stored)",
+        "  /help            this channel's game, briefly   /help all        "
+        + ("this text" if only is None else "every game's commands"),
     ]
-    if only is not None:
-        lines[-2] = lines[-2].replace(
-            "/help            this text", "/help            the commands of every game"
-        )
     return "\n".join(lines)
+
+
+GAME_MORE = (
+    "Here the `/{game}` may be left out. Every command with its options: `/help all`; the other "
+    "games: `/help` followed by a game's name, or `/wargames games`."
+)
+OVERVIEW_MORE = (
+    "In a game's channel `/help` shows its commands; `/help all` lists every command of every game. "
+    "Here `vs ai GAME` plays me at once, `/as bob` plays as bob, `/channel name` moves to another "
+    "channel, `/quit` leaves."
+)
 
 
 def _plain(rules: str) -> str:
@@ -416,13 +426,12 @@ class Console:
         group = head.lstrip("/")
         if group in registry.names():
             if len(words) == 1:
-                raise UsageError(f"Which command of /{group}? Type /help for the list.")
+                raise UsageError(f"Which command of /{group}? `/{group} help` lists them.")
             return await self._game_command(registry.game(group), words[1].lower(), words[2:])
         if group in ("quit", "exit", "q"):
             return None
         if group in ("help", "h", "?"):
-            self.say(help_text())
-            return Outcome()
+            return await self._help(words[1:])
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
         if group in ("mygames", "away", "back", "verify", "export", "undo"):
@@ -614,7 +623,9 @@ class Console:
         """One command of a game's group: the platform's, or one of the game's verbs."""
         command = next((c for c in game_commands(game) if c.name == sub and c.on("console")), None)
         if command is None:
-            raise UsageError(f"/{game.name} has no command '{sub[:20]}'. Type /help for the list.")
+            raise UsageError(
+                f"/{game.name} has no command '{sub[:20]}'. `/{game.name} help` lists its commands."
+            )
         if command.verb is not None:
             return await self._verb(game, command.verb, args)
         if command.about_channel_game:
@@ -992,7 +1003,28 @@ class Console:
         return Outcome()
 
     async def cmd_help(self, game: Game, args: list[str]) -> Outcome:
-        self.say(help_text(game))
+        return await self._help([game.name, *args])
+
+    async def wg_help(self, rest: list[str]) -> Outcome:
+        return await self._help(rest)
+
+    async def _help(self, args: list[str]) -> Outcome:
+        """`/help`: this channel's game briefly, else the games and how to start one; `/help GAME`
+        one game's; `/help all` every command and option (`/GAME help all`: that game's in full)."""
+        words = [w.lower().lstrip("/").removeprefix("game:") for w in args]  # Discord's way too
+        game = registry.game(words.pop(0)) if words and words[0] in registry.names() else None
+        if words == ["all"]:
+            self.say(help_text(game))
+        elif words:
+            raise UsageError(f"Help takes a game ({', '.join(registry.names())}), `all`, or nothing.")
+        else:
+            found = await self.service.last_match(self.channel_id) if game is None else None
+            game = game or (game_of(found) if found else None)
+            if game is None:
+                self.say(overview(self.markup, OVERVIEW_MORE))
+            else:
+                more = GAME_MORE.format(game=game.name)
+                self.say(game_help(game, "console", self.markup, more))
         return Outcome()
 
     # ------------------------------------------------------------------ scripts and the demo
@@ -1055,6 +1087,7 @@ Handler = Callable[[Console, Game, list[str]], Awaitable[Outcome]]
 WargamesHandler = Callable[[Console, list[str]], Awaitable[Outcome]]
 WARGAMES_COMMANDS: dict[str, WargamesHandler] = {
     "games": Console.wg_games,
+    "help": Console.wg_help,
     "mygames": Console.wg_mygames,
     "away": Console.wg_away,
     "back": Console.wg_back,

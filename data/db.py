@@ -352,12 +352,20 @@ WHERE status = 'active' AND reminded = 0 AND reminder_at IS NOT NULL AND reminde
   AND (deadline IS NULL OR deadline > :now)
 ORDER BY reminder_at, id
 """
-# `reminded = 0`: of two sweeps that both found the reminder due, one sends it.
+# `reminded = 0`: of two sweeps that both found the reminder due, one sends it. And only the reminder
+# the sweep read: a clock shift (time away) keeps the version but moves the deadline and owes the
+# reminder again, later; marked on the row as read, that moved reminder was lost and the one read was
+# sent, naming the old deadline (tests/test_pg_races5.py).
 # The players' inputs to a version-2 seed, written as the game starts (with the start, in one
 # transaction): only while the match is still the challenge that was accepted.
 _SET_SEED_INPUTS = "UPDATE matches SET seed_inputs = ? WHERE id = ? AND version = ? AND status = 'challenged'"
 
-_MARK_REMINDED = "UPDATE matches SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0"
+_MARK_REMINDED = """
+UPDATE matches SET reminded = 1
+WHERE id = :id AND version = :version AND reminded = 0
+    AND (CAST(:reminder_at AS DOUBLE PRECISION) IS NULL OR reminder_at = :reminder_at)
+    AND (CAST(:deadline AS DOUBLE PRECISION) IS NULL OR deadline = :deadline)
+"""
 _EXPIRED_CHALLENGES = """
 SELECT * FROM matches
 WHERE status = 'challenged' AND challenge_expires_at IS NOT NULL AND challenge_expires_at <= ?
@@ -772,13 +780,18 @@ class Database:
         write returns (a process that dies between the two has answered nobody: the player tries
         again, and that write is announced)."""
 
-    def holding_away(self, guild_id: int, user_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+    def holding_away(
+        self, guild_id: int, user_id: int, others: Iterable[int] = ()
+    ) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold a lock of one player's time away in one server while it is written and their games'
         clocks are moved with it (`MatchService.away`, `back`), where other processes share the store:
         a second `away` waits for the first (else each ended nothing the other had begun, both
         were inserted, and the days were taken from the year twice), and a move starting the
-        player's clock meanwhile is refused and computed again (`_MOVE`, `AwayChanged`). Nothing on
-        SQLite: one process, whose per-match locks already hold the two apart."""
+        player's clock meanwhile is refused and computed again (`_MOVE`, `AwayChanged`). `others`
+        (their opponents) are held shared: an `away` of theirs, which moves the same clocks by as
+        much as their own return moves them, waits too, so each reads the clocks and the time away
+        the other left (their moves go on). Nothing on SQLite: one process, whose per-match locks
+        already hold these apart."""
         return contextlib.nullcontext()
 
     def _forget_person(self, kind: str, key: tuple[int, ...]) -> None:
@@ -1155,15 +1168,25 @@ class Database:
         """Active matches owed a reminder at `now` whose deadline has not passed yet."""
         return [row_to_match(row) for row in await self._query(_DUE_REMINDERS, {"now": float(now)})]
 
-    async def mark_reminded(self, match_id: int, version: int) -> bool:
+    async def mark_reminded(
+        self, match_id: int, version: int, *, reminder_at: float | None = None, deadline: float | None = None
+    ) -> bool:
         """Record that the reminder for this turn was sent; False if the match moved on meanwhile or
-        someone (another process's sweep) marked it first: only the one who marks it sends it.
+        someone (another process's sweep) marked it first: only the one who marks it sends it. With
+        `reminder_at` and `deadline` (the row as the sweep read it), False too if a clock shift moved
+        them since: that reminder is owed later, and the one read is not due.
 
         Does not bump the version: a reminder must not make the player's buttons stale.
         """
+        params = {
+            "id": match_id,
+            "version": version,
+            "reminder_at": _float_opt(reminder_at),
+            "deadline": _float_opt(deadline),
+        }
 
         def mark() -> Transaction[bool]:
-            changed = yield count(_MARK_REMINDED, (match_id, version), alone=True)
+            changed = yield count(_MARK_REMINDED, params, alone=True)
             return bool(changed == 1)
 
         return await self._transact(mark)

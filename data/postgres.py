@@ -31,7 +31,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +65,9 @@ _MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1)"
 # connection of its own from before the write until the last clock is moved (`holding_away`).
 _AWAY_HOLD = "SELECT pg_advisory_lock($1)"
 _AWAY_RELEASE = "SELECT pg_advisory_unlock($1)"
+# and their opponents' locks, shared: an `away` of theirs waits, their moves do not
+_AWAY_HOLD_SHARED = "SELECT pg_advisory_lock_shared($1)"
+_AWAY_RELEASE_SHARED = "SELECT pg_advisory_unlock_shared($1)"
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
 _VERSION = "SELECT version FROM schema_version"
 _FIRST_VERSION = "INSERT INTO schema_version (version) VALUES (0)"
@@ -444,30 +447,49 @@ class PostgresDatabase(Database):
         self._after_commits_soon()
 
     @contextlib.asynccontextmanager
-    async def holding_away(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
-        """`Database.holding_away`: a session's advisory lock of the player's own (`away_key`), on a
-        pooled connection held meanwhile. Released at the end; a connection that could not release
-        it is closed, which releases it (it never goes back to the pool holding it)."""
+    async def holding_away(
+        self, guild_id: int, user_id: int, others: Iterable[int] = ()
+    ) -> AsyncIterator[None]:
+        """`Database.holding_away`: a session's advisory lock of the player's own (`away_key`), and
+        one of each of `others` shared, on a pooled connection held meanwhile, taken in the order of
+        their keys (two players' `away`s, each holding its own, never wait on each other in a
+        circle). Released at the end; a connection that could not release them is closed, which
+        releases them (it never goes back to the pool holding one)."""
+        users = {user_id, *others}
         key = away_key(guild_id, user_id)
+        keys = sorted({away_key(guild_id, u) for u in users})
         try:
             conn = await self._pool.acquire()
         except Exception as exc:
             if _lost(exc):
                 raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
             raise
+        held: list[int] = []
         try:
             try:
-                await conn.execute(_AWAY_HOLD, key)
-            except Exception as exc:
-                if _lost(exc):
-                    raise StoreUnavailable(f"PostgreSQL ({where(self.url)}) did not answer: {exc}") from exc
-                raise
-            self._forget_person("away", (guild_id, user_id))  # read afresh under the lock
-            try:
+                try:
+                    for k in keys:
+                        if k == key:
+                            await conn.execute(_AWAY_HOLD, k)
+                        else:
+                            await conn.execute(_AWAY_HOLD_SHARED, k)
+                        held.append(k)
+                except Exception as exc:
+                    if _lost(exc):
+                        raise StoreUnavailable(
+                            f"PostgreSQL ({where(self.url)}) did not answer: {exc}"
+                        ) from exc
+                    raise
+                for user in users:  # read afresh under the locks
+                    self._forget_person("away", (guild_id, user))
                 yield
             finally:
                 try:
-                    await conn.execute(_AWAY_RELEASE, key)
+                    for k in reversed(held):
+                        if k == key:
+                            await conn.execute(_AWAY_RELEASE, k)
+                        else:
+                            await conn.execute(_AWAY_RELEASE_SHARED, k)
                 except BaseException:
                     conn.terminate()
                     raise

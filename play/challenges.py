@@ -241,6 +241,7 @@ class Challenges(Reading):
                 **clock,
             )
 
+        since = self._moment()
         try:
             # its first clock held to the players' time away as read (another process's `away`)
             started = await self._store_clocked(match, state, now, clock, start)
@@ -252,7 +253,7 @@ class Challenges(Reading):
             self.forget(match.channel_id)
             raise StalePrompt("This challenge was already answered.") from None
         self._keep_run(started, [], complete=True)  # nothing played yet: every run starts here
-        return self._remember(started, state)
+        return self._stored(started, state, since)
 
     async def decline(self, channel_id: int, user_id: int, match_id: int | None = None) -> Match:
         """The challenged player says no, or the challenger withdraws; either frees the channel."""

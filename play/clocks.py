@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
@@ -44,6 +45,11 @@ AWAY_WAIT = 0.02
 # A time away whose player's games changed between listing them and holding their lock lists them
 # again this many times at most (each time, another process started one of their games meanwhile).
 RELIST_TRIES = 3
+# A game's clock moved for a time away is read again and moved again this many times at most when
+# another process wrote it between the read and the write (`Clocks._shift_clock`).
+SHIFT_TRIES = 3
+
+log = logging.getLogger("wargames.clocks")
 
 
 class Clocks(LiveMatches):
@@ -210,48 +216,75 @@ class Clocks(LiveMatches):
                 after[user_id] = until
             games, owing = [], set()
             for stored in found:
-                if self.db.shared:  # another process's move may have landed, its notice not yet here
-                    self.forget(stored.channel_id)
-                match = await self._reread(stored)
-                live = self._live.get(match.channel_id)
-                if match.status is not Status.ACTIVE or live is None or live[1] is None:
+                shifted = await self._shift_clock(stored, user_id, now, before, after)
+                if shifted is None:
                     continue
-                state = live[1]
+                match, state = shifted
                 games.append(match)
                 if user_id in waiting_ids(match, state):
                     owing.add(match.id)
-                if match.deadline is None or match.deadline <= now or match.reminder_at is None:
-                    continue
-                shift = _clock_start(match, state, now, after) - _clock_start(match, state, now, before)
-                if not shift:
-                    continue
-                deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
-                game_clock = was = match.game_clock
-                if was is not None and was.running and was.since is not None:
-                    # the game clock does not stop: the turn is due when it runs out, if that is sooner
-                    game_clock = _unwaited(was, now, shift)
-                    end = _clock_end(game_clock)
-                    if shift < 0 and match.deadline >= _clock_end(was):
-                        # the clock had set it, so the turn's own deadline was not kept: back, the
-                        # turn has what it had left when the absence began, not a whole new turn
-                        used = await self._turn_used(match, state, was.since, now)
-                        deadline = _clock_start(match, state, now, after) + match.turn_seconds - used
-                    if end < deadline:
-                        deadline = end
-                    reminder_at = deadline - (match.deadline - match.reminder_at)
-                    if deadline == match.deadline and game_clock == match.game_clock:
-                        continue
-                else:
-                    game_clock = None
-                moved = replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
-                if game_clock is not None:
-                    moved = replace(moved, game_clock=game_clock)
-                if await self.db.shift_clock(match.id, match.version, deadline, reminder_at, game_clock):
-                    self._remember(moved, state)
-                    games[-1] = moved
-                else:
-                    self.forget(match.channel_id)  # written elsewhere: read it afresh next time
         return games, frozenset(owing)
+
+    async def _shift_clock(
+        self, stored: Match, user_id: int, now: float, before: dict[int, float], after: dict[int, float]
+    ) -> tuple[Match, State] | None:
+        """Move one game's clock for `user_id`'s time away (`before` -> `after`: when each of its
+        players is back), its lock held: the game and its state as they are then (None: not active).
+        Read from the store, not memory: a copy here may be older than the row (a read overtaken by
+        a write). Where another process stored a move meanwhile that kept the clock (such a move
+        checks no time away), the shift is refused by the version: the game is read again and its
+        clock moved as it now is (before, the shift was given up, and the turn ran while its player
+        was away)."""
+        for _ in range(SHIFT_TRIES):
+            self.forget(stored.channel_id)
+            match = await self._reread(stored)
+            live = self._live.get(match.channel_id)
+            if match.status is not Status.ACTIVE or live is None or live[1] is None:
+                return None
+            state = live[1]
+            moved = await self._shifted(match, state, now, before, after)
+            if moved is None:
+                return match, state
+            clock = moved.game_clock if moved.game_clock != match.game_clock else None
+            assert moved.deadline is not None and moved.reminder_at is not None
+            if await self.db.shift_clock(match.id, match.version, moved.deadline, moved.reminder_at, clock):
+                self._remember(moved, state)
+                return moved, state
+        self.forget(stored.channel_id)  # written elsewhere each time: read it afresh next time
+        log.warning("Time away of %s: game %s kept moving on; its clock was not moved", user_id, stored.id)
+        return match, state
+
+    async def _shifted(
+        self, match: Match, state: State, now: float, before: dict[int, float], after: dict[int, float]
+    ) -> Match | None:
+        """`match` with its clock moved by as much as its start moves from `before` to `after` (when
+        each player away is back); None if it does not move. A deadline already passed is left to
+        the sweep: it fell due before the time away began. A game clock does not stop: the turn is
+        due when it runs out, if that comes sooner."""
+        if match.deadline is None or match.deadline <= now or match.reminder_at is None:
+            return None
+        shift = _clock_start(match, state, now, after) - _clock_start(match, state, now, before)
+        if not shift:
+            return None
+        deadline, reminder_at = match.deadline + shift, match.reminder_at + shift
+        was = match.game_clock
+        if was is None or not was.running or was.since is None:
+            return replace(match, deadline=deadline, reminder_at=reminder_at, reminded=False)
+        game_clock = _unwaited(was, now, shift)
+        end = _clock_end(game_clock)
+        if shift < 0 and match.deadline >= _clock_end(was):
+            # the clock had set it, so the turn's own deadline was not kept: back, the turn has what
+            # it had left when the absence began, not a whole new turn
+            used = await self._turn_used(match, state, was.since, now)
+            deadline = _clock_start(match, state, now, after) + match.turn_seconds - used
+        if end < deadline:
+            deadline = end
+        reminder_at = deadline - (match.deadline - match.reminder_at)
+        if deadline == match.deadline and game_clock == match.game_clock:
+            return None
+        return replace(
+            match, deadline=deadline, reminder_at=reminder_at, reminded=False, game_clock=game_clock
+        )
 
     def _away_lock(self, guild_id: int, user_id: int) -> asyncio.Lock:
         """One player's time away in one server, within this process: held by `_reclock` from the
@@ -275,8 +308,10 @@ class Clocks(LiveMatches):
         self, held: contextlib.AsyncExitStack, guild_id: int, user_id: int
     ) -> list[Match]:
         """A player's active games in a server, each locked here (`_lock`, in id order: no two
-        callers deadlock), and then their time away held against other processes
-        (`Database.holding_away`). Where processes share the store the games are listed again once
+        callers deadlock), and then their time away held against other processes, and their
+        opponents' shared (`Database.holding_away`: an opponent's `away` moves the same clocks, and
+        one landing between this one's read of a clock and its shift was written over by it). Where
+        processes share the store the games are listed again once
         that is held: a game another process started between the two lists, its first clock read
         from the time away as it was, is found too; its lock is taken by listing again from the
         top (at the last try, after the others')."""
@@ -285,7 +320,8 @@ class Clocks(LiveMatches):
             async with contextlib.AsyncExitStack() as trying:
                 for match in sorted(found, key=lambda m: m.id):
                     await trying.enter_async_context(self._lock(match.id))
-                await trying.enter_async_context(self.db.holding_away(guild_id, user_id))
+                opponents = {p for m in found for p in m.players} - {user_id}
+                await trying.enter_async_context(self.db.holding_away(guild_id, user_id, opponents))
                 if self.db.shared:
                     again = await self.db.list_matches(
                         guild_id=guild_id, player_id=user_id, statuses=[Status.ACTIVE]

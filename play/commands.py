@@ -316,6 +316,20 @@ TOURNAMENT: tuple[Command, ...] = (
 WARGAMES: tuple[Command, ...] = (
     Command("games", "The games I host and how to start one"),
     Command(
+        "help",
+        "The commands of this channel's game, briefly (elsewhere: the games and how to start one)",
+        (
+            Option(
+                "game",
+                "text",
+                "Another game's commands instead",
+                None,
+                tuple((g.title, g.name) for g in registry.games()),
+            ),
+        ),
+        usage="[game]",
+    ),
+    Command(
         "notify",
         "Get a direct message when it is your turn (in any game)",
         (Option("enabled", "bool", "On to get DMs when it is your turn, off to stop them"),),

@@ -4,6 +4,7 @@ each channel's open game (see play/service.py's docstring for why it is kept and
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import secrets
 import time
@@ -42,6 +43,12 @@ UNANSWERED = {
     Status.EXPIRED: "expired unanswered",
     Status.CANCELLED: "was cancelled",
 }
+
+
+# A read of a channel's game overtaken by a change of it here is read again this many times at most
+# (`LiveMatches._live_game`); the moments of such changes are kept for this many channels.
+LIVE_READ_TRIES = 3
+TOUCHES_KEPT = 4 * LIVE_GAMES_KEPT
 
 
 class LiveMatches:
@@ -94,6 +101,12 @@ class LiveMatches:
         self._away_locks: defaultdict[tuple[int, int], asyncio.Lock] = defaultdict(asyncio.Lock)
         # channel id -> its open match and state (None while a challenge): see the module docstring
         self._live: OrderedDict[int, tuple[Match, State | None]] = OrderedDict()
+        # channel id -> the moment its game here last changed (`_touch`), so that a read overtaken
+        # by a change is not kept (`_live_game`); the latest moment forgotten stands for the others
+        self._moments = itertools.count(1)
+        self._touched: OrderedDict[int, int] = OrderedDict()
+        self._forgotten = 0
+        self._cleared = 0  # the moment every game here was dropped (another process's writes missed)
         # channel id -> (match id, version, steps, complete): the trailing run of steps this process
         # stored since another player last acted, so a hand-off's stretch needs no replay
         # (`stretch`); complete when this process saw where it began (else the log tells)
@@ -109,11 +122,14 @@ class LiveMatches:
         """Another process stored a match (a store several processes share tells): a copy older than
         that is dropped, so the next read goes to the database; None means anything may have."""
         if change is None:
+            self._cleared = next(self._moments)
             self._live.clear()
             return
         live = self._live.get(change.channel_id)
-        if live is not None and (live[0].id != change.match_id or live[0].version < change.version):
-            self.forget(change.channel_id)
+        if live is not None and live[0].id == change.match_id and live[0].version >= change.version:
+            return  # no news here (this process's own write, mostly): the copy stays
+        # dropped, and a read or a write of it on its way, older than this change, not kept after it
+        self.forget(change.channel_id)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process acts on its own for this guild (deadlines, owed boards, the AI)."""
@@ -122,8 +138,20 @@ class LiveMatches:
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks[match_id]
 
+    def _touch(self, channel_id: int) -> None:
+        """The channel's game here changed (stored, dropped, or another process's write heard of)."""
+        self._touched[channel_id] = next(self._moments)
+        self._touched.move_to_end(channel_id)
+        while len(self._touched) > TOUCHES_KEPT:
+            self._forgotten = self._touched.popitem(last=False)[1]
+
+    def _changed_since(self, channel_id: int, moment: int) -> bool:
+        """Whether the channel's game here may have changed since `moment` (`_touch`)."""
+        return max(self._touched.get(channel_id, self._forgotten), self._cleared) > moment
+
     def _remember(self, match: Match, state: State | None = None) -> Match:
         """Record what was just stored (write-through); a game that ended leaves the memory."""
+        self._touch(match.channel_id)
         if match.status.is_open:
             if state is None and match.snapshot is not None:
                 state = game_of(match).from_json(match.snapshot)
@@ -135,10 +163,26 @@ class LiveMatches:
             self._live.pop(match.channel_id, None)
         return match
 
+    def _moment(self) -> int:
+        """Now, among the changes of games here: taken before a write, for `_stored`."""
+        return next(self._moments)
+
+    def _stored(self, match: Match, state: State | None, since: int) -> Match:
+        """Keep a row this process just stored (`_remember`), unless the channel's game changed here
+        since `since` (taken before the write): another process's write heard of meanwhile is newer
+        (its notice found the older copy and dropped it), so the copy is dropped, to be read afresh.
+        Kept, it was served as the game until a move on it was refused (a player on turn told it was
+        not their turn)."""
+        if self._changed_since(match.channel_id, since):
+            self.forget(match.channel_id)
+            return match
+        return self._remember(match, state)
+
     def forget(self, channel_id: int) -> None:
         """Drop the in-memory copy of a channel's game, so the next read goes to the database. (Its
         run of steps stays: it names the version it ends with, so a run that another process's
         write made old is never used; and a process may hear of its own write before it returns.)"""
+        self._touch(channel_id)
         self._live.pop(channel_id, None)
 
     def _extend_run(self, before: Match, after: Match, done: list[Step], actor_id: int | None) -> None:
@@ -167,12 +211,21 @@ class LiveMatches:
         return run[2] if run is not None and run[:2] == (match.id, match.version) and run[3] else None
 
     async def _live_game(self, channel_id: int) -> tuple[Match, State | None] | None:
-        """The channel's open match and its state: from memory, or read once from the database."""
-        found = self._live.get(channel_id)
-        if found is not None:
-            self._live.move_to_end(channel_id)
-            return found
-        match = await self.db.get_channel_match(channel_id)
+        """The channel's open match and its state: from memory, or read once from the database. A
+        read that a change of the channel's game here overtook (a move stored, a game ended, another
+        process's notice) is not kept, but read again: the older row, put back in memory, hid that
+        change from every later read of it (a move refused as out of date, an ended game shown as
+        going, a time away moving the clocks of a turn that had passed; tests/test_pg_races5.py)."""
+        match: Match | None = None
+        for _ in range(LIVE_READ_TRIES):
+            found = self._live.get(channel_id)
+            if found is not None:
+                self._live.move_to_end(channel_id)
+                return found
+            asked = next(self._moments)
+            match = await self.db.get_channel_match(channel_id)
+            if not self._changed_since(channel_id, asked):
+                break
         if match is None:
             return None
         self._remember(match)

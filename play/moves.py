@@ -45,6 +45,7 @@ from play.results import (
     is_current,
     ranked_hints,
     split_actions,
+    unread_hints,
     waiting_ids,
 )
 from play.stamps import Stamp, denotes, stale_text
@@ -184,6 +185,7 @@ class Moves(Challenges):
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)
             waiting = waiting_ids(match, back.state)
+            since = self._moment()
             try:
                 updated = await self.db.commit_action(
                     match.id,
@@ -202,7 +204,7 @@ class Moves(Challenges):
                     raise StalePrompt("The game moved on meanwhile; nothing was taken back.") from None
                 raise
             self._runs.pop(channel_id, None)  # the stretch a hand-off shows is read from the log now
-            self._remember(updated, back.state.clone())
+            self._stored(updated, back.state.clone(), since)
             return updated, back.state, back.notation
 
     @staticmethod
@@ -353,12 +355,11 @@ class Moves(Challenges):
     def parse_command(
         cls, rules: Game, before: State | None, side: str | None, texts: list[str]
     ) -> list[Action]:
-        """Each action of a command parsed once, before anything is played: with `Game.parse_in` in
-        the position where it would be played, so that a refusal offers only examples accepted
-        there. That position never lies beyond a step that would draw chance or show a secret, nor
-        an illegal one: from there on (or when the game is not in memory, or for a non-player) a
-        bad action gets the parser's plain words, which depend on nothing drawn (RULES.md). Pure:
-        the fair-chance tests call it too."""
+        """Each action of a command parsed once, before anything is played, with `Game.parse_in` in
+        the position where it would be played, so a refusal offers only examples legal there. That
+        position never lies beyond a step that would draw chance or show a secret, nor an illegal
+        one: from there on (or with no game in memory, or for a non-player) a bad action gets the
+        parser's plain words, which depend on nothing drawn (RULES.md). The fair-chance tests call it."""
         actions: list[Action] = []
         state = before if side is not None else None  # the position of the next action, if known
         for n, text in enumerate(texts, 1):
@@ -368,7 +369,8 @@ class Moves(Challenges):
                 else:
                     action = rules.parse_in(text, state, side)
             except InvalidNotation as exc:
-                raise IllegalMove(cls._step(n, len(texts), str(exc))) from None
+                hints, total = unread_hints(rules, state, side) if n == 1 and not exc.examples else ([], 0)
+                raise IllegalMove(cls._step(n, len(texts), str(exc)), hints, total) from None
             actions.append(action)
             if state is not None and side is not None and n < len(texts):
                 state = state.clone() if state is before else state
@@ -430,6 +432,7 @@ class Moves(Challenges):
                 clocked = True
             elif not mid_turn and (moved := game_clock_moved(match, state, now)) is not None:
                 changes["game_clock"] = moved
+        since = self._moment()
         try:
             updated = await self._commit_clocked(
                 match,
@@ -459,7 +462,7 @@ class Moves(Challenges):
                     "The game moved on while you were acting; nothing was changed. Look at the new board."
                 ) from None
             raise
-        self._remember(updated, state.clone())
+        self._stored(updated, state.clone(), since)
         side = match.side_of(actor_id) if actor_id is not None else None
         who = rules.side(side).title if side else "?"
         done = [Step(who, text, happened, actor_id) for text, happened in steps]

@@ -425,6 +425,10 @@ def told(played: Played, markup: Markup, viewer: str | None = None) -> str:
 
 
 def _capital(text: str) -> str:
+    """A line's first letter in capitals, unless its first word is notation: "d5 attacks e6", not
+    "D5 attacks e6", a square no board names."""
+    if any(ch.isdigit() for ch in text.split(" ", 1)[0]):
+        return text
     return text[:1].upper() + text[1:]
 
 

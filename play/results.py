@@ -47,6 +47,7 @@ def is_current(match: Match, version: Stamp) -> bool:
 
 
 HINTS = 12  # examples offered with a refusal, best first
+HINTS_PER_KIND = 2  # of each kind of action (each verb), before a third of any
 
 
 def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) -> tuple[list[str], int]:
@@ -57,17 +58,54 @@ def ranked_hints(rules: Game, state: State, side: str, hints: Sequence[Action]) 
     list sorted by square, say, all back-row shuffles), they tell nothing: the whole list is taken
     instead. Either way the game's own judgement of what looks promising (`order`, which its
     search uses: moves towards the enemy, attacks) ranks them, on a position dealt from what this
-    side may know, so the order cannot leak a secret."""
+    side may know, so the order cannot leak a secret. Then `spread` keeps one kind from filling
+    the list: twelve marches hide the `fight` and `end` a stuck player is looking for."""
     if not hints:
         return [], 0
     legal = list(state.legal_actions(side))
     pool = legal if list(hints) == legal[: len(hints)] else list(hints)
+    view = state.view(side)
     order = getattr(rules, "order", None)
-    if order is None or len(pool) < 2:
-        return [str(a) for a in pool[:HINTS]], len(pool)
-    seeded = random.Random(0)
-    ranked = order(state.view(side).determinize(seeded), side, pool, seeded)
-    return [str(a) for a in ranked][:HINTS], len(pool)
+    if order is not None and len(pool) > 1:
+        seeded = random.Random(0)
+        pool = order(view.determinize(seeded), side, pool, seeded)
+    chosen = spread(pool, lambda a: rules.verb_of(view, a), lambda a: rules.group_of(view, a))
+    return [str(a) for a in chosen], len(pool)
+
+
+def unread_hints(rules: Game, state: State | None, side: str | None) -> tuple[list[str], int]:
+    """What may be played now, offered with words the game cannot read whose examples only teach
+    its notation (they may all be illegal here), as an illegal action's refusal offers it; nothing
+    where the position is not known or `side` is not to act."""
+    if state is None or side is None or side not in state.to_act():
+        return [], 0
+    return ranked_hints(rules, state, side, state.legal_actions(side))
+
+
+def spread(
+    ranked: Sequence[Action],
+    kind_of: Callable[[Action], str],
+    piece_of: Callable[[Action], object] = lambda a: None,
+    count: int = HINTS,
+) -> list[Action]:
+    """`count` of `ranked` (best first) that show every kind of action: the best of each kind, then
+    the second best of each (`HINTS_PER_KIND`), then the rest by rank. Every start of the list is a
+    spread too, as Discord shows eight and a half-made command four. Within a kind, each piece
+    (`piece_of`: the unit, card or front an action belongs to) offers its best before any offers a
+    second, so nine moves of one tank do not hide the other units."""
+    seen: dict[tuple[str, object], int] = {}
+    keyed = []  # (how many of its kind and piece rank above it, its rank, its kind)
+    for n, action in enumerate(ranked):
+        key = (kind_of(action), piece_of(action))
+        keyed.append((seen.get(key, 0), n, key[0]))
+        seen[key] = seen.get(key, 0) + 1
+    kinds: dict[str, list[int]] = {kind: [] for _, _, kind in keyed}  # the best action's kind first
+    for _, n, kind in sorted(keyed):
+        kinds[kind].append(n)
+    firsts = [of_kind[r] for r in range(HINTS_PER_KIND) for of_kind in kinds.values() if r < len(of_kind)]
+    taken = set(firsts)
+    rest = [n for _, n, _ in sorted(keyed) if n not in taken]
+    return [ranked[n] for n in (firsts + rest)[:count]]
 
 
 def reminder_lead(turn_seconds: float) -> float:

@@ -52,7 +52,12 @@ class Sweep(AiTurns):
         for match in await self.db.due_reminders(now):
             if not self.serves(match.guild_id):
                 continue
-            if match.turn_player_id is None or not await self.db.mark_reminded(match.id, match.version):
+            if match.turn_player_id is None:
+                continue
+            # the reminder as read, not one a time away moved meanwhile (owed again, later)
+            if not await self.db.mark_reminded(
+                match.id, match.version, reminder_at=match.reminder_at, deadline=match.deadline
+            ):
                 continue
             owed = [match.turn_player_id]
             if match.snapshot is not None:

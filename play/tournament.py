@@ -412,6 +412,11 @@ class TournamentService(RoundSweep):
             # cancelled while it was being started: its secret is being told, so it must not be played
             await self._stop(replace(board, thread_id=thread_id))
             raise BadRequest(self._closed(await self.by_id(board.tournament_id)))
+        if (await self._board_now(board)).result is not None:
+            # its round closed while it was being started (another process's sweep): the board is the
+            # round's draw, so its game is not played (`RoundSweep._stop_begun`)
+            await self._stop(replace(board, thread_id=thread_id))
+            raise BadRequest("This game's round ended before it could begin: it counts as a draw.")
         return match
 
     async def _running(self, tournament_id: int) -> Tournament:

@@ -162,8 +162,26 @@ class RoundSweep:
                         # ended by itself meanwhile (a resignation stored by another process before the
                         # stop): that result counts, as its ratings did; a game stopped counts as a draw
                         ended = result_of(board, await self.db.get_match(board.match_id))
-                    await self.store.set_board_result(board, DRAW if ended is None else ended)
+                    if await self.store.set_board_result(board, DRAW if ended is None else ended):
+                        await self._stop_begun(board)
         return await self._next_round(tournament, now, present)
+
+    async def _stop_begun(self, board: Board) -> None:
+        """After a board's result was recorded as its round closed: stop a game another process
+        began on it since it was read (late, its round's end moved: the pairing below is then
+        refused, but the result stands). That start, finding the result once its game is recorded,
+        stops the game itself (`start_board`): so whichever comes last, the board's game is not
+        played on in a round that is over."""
+        if board.thread_id is not None:
+            return  # stopped above
+        fresh = await self._board_now(board)
+        if fresh.thread_id is not None:
+            await self._stop(fresh)
+
+    async def _board_now(self, board: Board) -> Board:
+        """`board` as stored now."""
+        found = await self.store.tournament_boards(board.tournament_id)
+        return next(b for b in found if (b.round, b.board) == (board.round, board.board))
 
     async def _due_before(
         self, board: Board, ends: float, now: float, told: list[RoundDone | Started | Notice | GameOver]

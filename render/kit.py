@@ -352,7 +352,7 @@ class Column:
                 )
 
 
-EARLIER = "… and before that: see the history."  # where a board's record of a turn was cut
+EARLIER = "Earlier steps: see the history."  # above what is left of a board's record of a turn, cut short
 
 
 def fitted_tail(build: Callable[[int], Column], n: int, until: int) -> Column:

@@ -63,12 +63,12 @@ async def test_a_draw_offered_as_the_last_link_of_a_chain_is_answered(world: Wor
     found = quiet_step(registry.game("blockwars"), state, "germans", random.Random(1), set())
     assert found is not None
     chain = await w.slash(w.alice, "play", {"action": f"{found[0]}; offer draw"})
-    assert not chain.messages[0].ephemeral and "offered a draw" in chain.messages[0].content
+    assert not chain.messages[0].ephemeral and "offer a draw" in chain.messages[0].content
     await w.cog.idle()  # the AI weighs the offer
     log = await log_of(w)
     assert log[-1] in ANSWERS, log
     said = [m.content for m in w.fake.messages_in(w.general) if "draw" in m.content]
-    assert any("The Canadians declined the draw" in s or "drawn" in s for s in said), said
+    assert any("The Canadians decline the draw" in s or "drawn" in s for s in said), said
     assert (await w.match()).version == match.version + 2  # her command (one, of two steps), its answer
 
 
@@ -116,8 +116,8 @@ async def test_a_decline_kept_back_during_a_private_turn_comes_at_the_hand_off(
     answered = log.index("decline draw")
     assert log[answered - 2 : answered] == [first[0], str(legal[0])], log  # at the hand-off, first
     posts = [m.content for m in w.fake.messages_in(w.general)[before:] if not m.ephemeral]
-    ai_board = next(p for p in posts if "The Canadians declined the draw" in p)
-    assert ai_board.index("declined the draw") < ai_board.index(f"<@{w.alice.id}>")  # then her turn again
+    ai_board = next(p for p in posts if "The Canadians decline the draw" in p)
+    assert ai_board.index("decline the draw") < ai_board.index(f"<@{w.alice.id}>")  # then her turn again
     _, state = await service.current(w.general.id)
     assert not offer_stands(state, "canadians")
 
@@ -131,8 +131,8 @@ async def test_the_console_answers_a_draw_offered_to_the_ai(tmp_path: Path) -> N
     out.seek(0)
     await console.run_lines(["/blockwars draw offer"])
     said = out.getvalue()
-    answered = "The Canadians declined the draw" in said or "drawn" in said
-    assert "The Germans offered a draw" in said and answered, said
+    answered = "The Canadians decline the draw" in said or "drawn" in said
+    assert "The Germans offer a draw" in said and answered, said
     if "drawn" in said:
         await console.close()
         return
@@ -143,7 +143,7 @@ async def test_the_console_answers_a_draw_offered_to_the_ai(tmp_path: Path) -> N
     out.seek(0)
     await console.run_lines([f"/blockwars play {found[0]}; offer draw"])
     said = out.getvalue()
-    assert "offered a draw" in said and ("The Canadians declined the draw" in said or "drawn" in said), said
+    assert "offer a draw" in said and ("The Canadians decline the draw" in said or "drawn" in said), said
     await console.close()
 
 
@@ -284,7 +284,7 @@ async def test_an_offer_to_the_ai_left_unanswered_by_a_restart_is_answered_after
     await ai_game_deployed(w)
     monkeypatch.setattr(w.cog, "ai_draw_answer", _nothing)  # the bot "dies" before answering
     offer = await w.slash(w.alice, "draw", {"choice": "offer"})
-    assert "offered a draw" in offer.content
+    assert "offer a draw" in offer.content
     await w.cog.idle()
     assert (await log_of(w))[-1] == "offer draw"
     await w.restart()  # a new cog: its own ai_draw_answer

@@ -151,8 +151,8 @@ def test_a_dogfight_is_headed_by_the_side_that_answered_and_names_the_winner(
     with recording(monkeypatch) as drawn:
         draw(s, events)
     assert "Last:" in drawn.words, drawn.said
-    assert "The Canadians took on German aircraft A with aircraft A:" in " ".join(drawn.words), drawn.said
-    assert "Germans won the fight" in drawn.words, drawn.said
+    assert "The Canadians take on German aircraft A with aircraft A:" in " ".join(drawn.words), drawn.said
+    assert "Germans win the fight" in drawn.words, drawn.said
     assert not [w for w in drawn.words if "for the attacker" in w]
 
 
@@ -172,15 +172,36 @@ def test_a_whole_turn_is_drawn_on_one_board(monkeypatch: pytest.MonkeyPatch) -> 
     x, y = g.centre(square("b5"))
     assert im.getpixel((x, y + SQUARE // 2)) == KEY["attack"]  # the attack's red one crosses b4/b5
     said = drawn.said
-    assert "Last:" in said and "The Canadians moved e2-e3." in said, said
-    assert "The Canadians attacked b5 from b4:" in " ".join(drawn.words), said
-    assert "9♣" in said and "3♦" in said and "Canadians won the fight" in said, said
+    assert "Last:" in said and "The Canadians move e2-e3." in said, said
+    assert "The Canadians attack b5 from b4:" in " ".join(drawn.words), said
+    assert "9♣" in said and "3♦" in said and "Canadians win the fight" in said, said
     assert not any(w.endswith("…") for w in drawn.words), said
+
+
+PAST = re.compile(
+    r"\b(moved|deployed|attacked|fired|strafed|took|brought|won|declined|offered|kept|sent|was)\b"
+)
+
+
+def test_the_board_tells_a_whole_random_game_in_the_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's Last box said "The Germans moved c4-d3." after its events were told in the
+    present, as every game tells them (docs/architecture.md, Words)."""
+    rng, s = random.Random(4), new_game(Options(crosses=True, fighter_aces=True), 4)
+    with recording(monkeypatch) as drawn:
+        for step in range(160):
+            if s.is_over():
+                break
+            side = min(s.to_act())
+            events = s.apply(rng.choice(s.legal_actions(side)), side)
+            if step % 4 == 0:
+                draw(s, events)
+    told = [w for w in drawn.words if PAST.search(w) and "resigned" not in w]
+    assert len(drawn.words) > 100 and not told, told
 
 
 def test_the_last_box_says_what_happened_and_who_did_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The box read "Last: Germans / Decline the dogfight.", an order under a heading: every kind of
-    action is told in the past tense, naming the side (a resignation is the result's own line)."""
+    action is told in the present tense, naming the side (a resignation is the result's own line)."""
 
     def last(s: State, events: list[Event]) -> str:
         with recording(monkeypatch) as drawn:
@@ -190,16 +211,16 @@ def test_the_last_box_says_what_happened_and_who_did_it(monkeypatch: pytest.Monk
 
     s = pos({"e5": "G", "e4": "C", "a8": "G", "h1": "C"}, active=G, g=["JD", "9C"], c=["2C", "3S"])
     s.apply("e5xe4")
-    assert last(s, s.apply("decline", "canadians")).startswith("Last: The Canadians declined the dogfight.")
-    assert last(s, s.apply("decline", "germans")).startswith("Last: The Germans declined to strafe.")
+    assert last(s, s.apply("decline", "canadians")).startswith("Last: The Canadians decline the dogfight.")
+    assert last(s, s.apply("decline", "germans")).startswith("Last: The Germans decline to strafe.")
     s = pos({"a8": "G", "h1": "C", "a5": "G", "b5": "G"}, active=G)
     moved = play(s, "a5-a4", "b5-b4")
-    assert last(s, moved).startswith("Last: The Germans moved a5-a4 and b5-b4.")
-    assert last(s, s.apply("offer draw", "canadians")).startswith("Last: The Canadians offered a draw.")
-    assert last(s, s.apply("decline draw", "germans")).startswith("Last: The Germans declined the draw.")
+    assert last(s, moved).startswith("Last: The Germans move a5-a4 and b5-b4.")
+    assert last(s, s.apply("offer draw", "canadians")).startswith("Last: The Canadians offer a draw.")
+    assert last(s, s.apply("decline draw", "germans")).startswith("Last: The Germans decline the draw.")
     s = new_game(Options(), 3)
     said = last(s, s.apply("setup aceg/bdfh/cf"))
-    assert said.startswith("Last: The Germans deployed the checkerboard layout (aceg/bdfh/cf)."), said
+    assert said.startswith("Last: The Germans deploy the checkerboard layout (aceg/bdfh/cf)."), said
     resigned = s.apply("resign", "canadians")
     said = last(s, resigned)
     assert "The Canadians resigned." in said and "Last:" not in said, said
@@ -244,3 +265,24 @@ def test_only_a_german_strafe_is_told_the_tank_is_out_of_reach() -> None:
     assert canadian.question(public=True).startswith(
         "the Canadians' aircraft B may strafe a German unit. Answer"
     )
+
+
+def test_a_cut_record_says_earlier_steps_are_in_the_history_above_what_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Last: … and before that: see the history. The German infantry on d3 is destroyed." read as
+    if the history came after the line under it: the note stands above what is left, so it says
+    what it stands for."""
+    s, rng = new_game(Options(), 4), random.Random(4)
+    for _ in range(400):
+        side = min(s.to_act())
+        events = s.apply(rng.choice(s.legal_actions(side)), side)
+        if s.pending is not None and any(type(e).__name__ == "Combat" for e in events):
+            with recording(monkeypatch) as drawn:
+                draw(s, events)
+            if kit.EARLIER in drawn.words:
+                break
+    else:
+        raise AssertionError("no board had its record cut")
+    last = len(drawn.words) - drawn.words[::-1].index("Last:")  # the layout kept: the last tried
+    assert drawn.words[last] == "Earlier steps: see the history.", drawn.said

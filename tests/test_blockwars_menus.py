@@ -87,9 +87,9 @@ def test_the_set_up_buttons_describe_each_layout(side: Side) -> None:
 def test_the_deployed_line_names_the_layout() -> None:
     s = new_game(Options(), 3)
     (line,) = [e.text() for e in s.apply("setup aceg/bdfh/cf") if e.text()]
-    assert line == "the Germans deployed the checkerboard layout (aceg/bdfh/cf)"
+    assert line == "the Germans deploy the checkerboard layout (aceg/bdfh/cf)"
     (line,) = [e.text() for e in s.apply("setup bdeg/cdef/h") if e.text()]
-    assert line == "the Canadians deployed a layout of their own (bdeg/cdef/h)"
+    assert line == "the Canadians deploy a layout of their own (bdeg/cdef/h)"
 
 
 def test_the_answers_to_optional_choices_say_what_they_do() -> None:

@@ -500,11 +500,17 @@ async def test_rules_history_notify_and_resign(world: World):
         assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == 3  # the start and two set-ups
     history = await w.slash(w.eve, "history", {"count": 60})
-    assert "**Set-up**\n1. The Germans deployed " in history.content and "Turn 1" not in history.content
+    assert "**Set-up**\n1. The Germans deploy " in history.content and "Turn 1" not in history.content
     mine = await w.slash(w.alice, "history", {"count": 60})
     assert "**Turn 1**\n3. Germans: " in mine.content
     notify = await w.fake.slash(w.bob, w.general, "wargames", "notify", {"enabled": True})
     assert notify.ephemeral
+    # help: this channel's game first and briefly; in a channel without one, the games hosted
+    helped = await w.fake.slash(w.eve, w.general, "wargames", "help")
+    assert helped.ephemeral and helped.content.startswith("**Block Wars**: each command starts `/blockwars`")
+    assert "`legal`" not in helped.content and len(helped.content) < 1000  # `legal` is the console's
+    other = await w.fake.slash(w.eve, w.trenches, "wargames", "help")
+    assert other.content.startswith("The games I host:") and "**/companycommander**" in other.content
     await w.slash(w.alice, "end")
     await w.cog.idle()
     replayed = await w.slash(w.eve, "replay")
@@ -552,7 +558,7 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
     assert match.status is Status.ACTIVE and match.ai_player_id == me.id
     # the AI deploys the Germans on its own and posts its board
     await w.cog.idle()
-    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deployed")]
+    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deploy")]
     assert posts and f"<@{w.alice.id}>" in posts[-1].content
     await w.slash(w.alice, "setup")
     await w.cog.idle()
@@ -611,7 +617,7 @@ async def test_a_barrage_with_gas_fits_discords_component_limits(world: World):
     )
     first = button_id("pick", match, "0")
     fired = await w.fake.select(w.alice, message, first, ["barrage a1"])
-    assert story(fired.message.content).startswith("The Germans fired an artillery barrage")
+    assert story(fired.message.content).startswith("The Germans fire an artillery barrage")
     png_of(fired.message)
 
 
@@ -777,7 +783,7 @@ async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
     assert len(values) == 64 and all(v.startswith("gas ") for v in values)
     fired = await w.fake.select(w.alice, picker, selects[0]["custom_id"], ["gas h1"])
     told = story(fired.message.content)
-    assert told.startswith("The Germans fired a gas barrage on h1"), fired.message.content
+    assert told.startswith("The Germans fire a gas barrage on h1"), fired.message.content
     png_of(fired.message)
     after = await w.match()
     assert after.version == match.version + 1

@@ -391,4 +391,5 @@ async def test_in_discord_a_cancel_while_the_threads_are_opened_begins_no_more_g
     assert (await bot.database.get_channel_match(first)) is None  # stopped by the cancel
     assert (await bot.database.get_channel_match(second)) is None  # never begun
     assert await bot.database.list_matches(channel_id=second) == []
-    assert fake.messages_in(fake.channels[second]) == []
+    said = fake.messages_in(fake.channels[second])  # no board: only why its thread holds no game
+    assert [(m.content, m.attachments) for m in said] == [("This tournament was cancelled.", [])]

@@ -446,7 +446,7 @@ async def test_a_bare_decline_answers_the_decision_in_a_game(tmp_path: Path) -> 
     console, out = await before_a_dogfight(tmp_path)
     assert await console.run_lines(["/as alice", "/blockwars attack e5xe4", "/as bob", "decline"]) == 0
     text = out.getvalue()
-    assert "The Canadians declined the dogfight" in text
+    assert "The Canadians decline the dogfight" in text
     assert "has started" not in text
     await console.close()
 
@@ -474,7 +474,7 @@ async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(
     # a draw is declined on one's own turn: Bob answers once Alice has handed hers over
     lines = ["/as alice", "offer draw", "a6-a5; b6-b5", "/as bob", "decline draw"]
     assert await console.run_lines(lines) == 0
-    assert "The Canadians declined the draw" in out.getvalue()
+    assert "The Canadians decline the draw" in out.getvalue()
     assert "takes no options" not in out.getvalue()
     match, state = await console.service.current(console.channel_id)
     assert match.status is Status.ACTIVE and not state.is_over()
@@ -497,7 +497,7 @@ async def test_wargames_games_lists_every_game_as_in_discord(tmp_path: Path) -> 
         assert about.startswith(game.title)
         assert f"/{game.name}: {about}. Start with `/{game.name} challenge`." in listed
     assert await console.run_lines(["/wargames admin sync"]) == 1
-    assert "The /wargames commands here: games, mygames, away days:N, back" in out.getvalue()
+    assert "The /wargames commands here: games, help [game], mygames, away days:N, back" in out.getvalue()
     await console.close()
 
 

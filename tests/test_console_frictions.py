@@ -247,8 +247,9 @@ async def test_block_wars_refusals_offer_moves_towards_the_enemy_first(tmp_path:
         assert await console.run_lines(["a1-a2"]) == 1
         text = said(out)
         assert "There is no unit on a1." in text
-        offered = text.split("You can play: ", 1)[1].split(", ")[:4]
-        assert all(int(o[4]) < int(o[1]) for o in offered), offered  # the Germans come down the board
+        offered = text.split("You can play: ", 1)[1].split(", ")[:6]
+        moves = [o for o in offered if o[2:3] == "-"]  # reinforcing and `end` come early too (`spread`)
+        assert len(moves) >= 3 and all(int(o[4]) < int(o[1]) for o in moves), offered  # down the board
     finally:
         await console.close()
 
@@ -443,7 +444,7 @@ async def test_an_ai_turn_cut_short_by_closing_the_console_is_played_at_the_next
         said(out)
         assert await console.run_lines(["/blockwars board"]) == 0
         text = said(out)
-        assert "The Canadians deployed" in text and "@alice (Germans) to play, 2 actions left." in text
+        assert "The Canadians deploy" in text and "@alice (Germans) to play, 2 actions left." in text
         _, state = await console.service.current(console.channel_id)
         assert state.to_act() == {"germans"}
     finally:

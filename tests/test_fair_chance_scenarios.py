@@ -105,7 +105,7 @@ async def test_blockwars_an_attack_then_a_move_into_its_square_keeps_the_cards_t
     lost, won = answers
     assert isinstance(lost, Played) and isinstance(won, Played)
     assert await logged(svc, 100) == ["c3xb3"] and await logged(svc, 101) == ["c3xb3", "c2-b3"]
-    assert "6 of diamonds vs 9 of hearts, lost" in lost.line
+    assert "6 of diamonds vs 9 of hearts, loses" in lost.line
     assert lost.not_made is not None and lost.not_made.why == STILL_THERE
     note = lost.private["germans"]
     assert note.startswith("only part of your command was played: action 1 of 2 stood, as it drew chance")

@@ -33,7 +33,7 @@ async def test_in_discord_the_attack_stands_and_only_the_player_hears_the_move_w
     private = [m for m in done.messages if m.ephemeral]
     assert public == []  # her turn goes on: the channel sees it when it passes (issue 30)
     (board,) = private
-    assert "6 of diamonds vs 9 of hearts, lost" in board.content
+    assert "6 of diamonds vs 9 of hearts, loses" in board.content
     assert board.attachments, "the board picture is posted"
     assert "Only you see this: only part of your command was played:" in board.content
     assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE} It is still your turn" in board.content
@@ -61,7 +61,7 @@ async def test_in_the_console_the_attack_stands_and_the_move_is_reported_not_mad
     out.seek(0)
     await console.run_lines(["/as alice", "/blockwars play c3xb3; c2-b3"])
     text = out.getvalue()
-    assert "6 of diamonds vs 9 of hearts, lost" in text
+    assert "6 of diamonds vs 9 of hearts, loses" in text
     assert "(only you see this) only part of your command was played: action 1 of 2 stood" in text
     assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE}" in text
     assert "✗" not in text  # not a refusal: the attack was played

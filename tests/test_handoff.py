@@ -626,3 +626,12 @@ async def test_a_reminder_found_due_is_not_sent_for_a_game_that_ended_meanwhile(
     for notice in notices:
         await t.core.announce(notice)
     assert [m.content for m in t.fake.messages_in(t.channel)[before:] if "is due" in m.content] == []
+
+
+def test_a_summary_line_that_opens_with_a_square_keeps_it_in_lower_case():
+    """ "D5 attacks e6: 6 of diamonds vs 5 of hearts" in a Block Wars turn's summary: a square is
+    never written in capitals."""
+    moves = [Step("Canadians", f"a{n}", [Said(f"Infantry move number {n}")]) for n in range(8)]
+    attack = Step("Canadians", "e4-d5xe6", [Weighed("d5 attacks e6: 6 of diamonds vs 5 of hearts, a tie")])
+    lines = recap([*moves, attack], DISCORD).split("\n")
+    assert "d5 attacks e6: 6 of diamonds vs 5 of hearts, a tie" in lines, lines

@@ -328,14 +328,15 @@ async def test_standings_before_the_first_round_do_not_say_after_round_0(tmp_pat
 
 
 async def test_a_games_help_lists_that_game_and_the_commands_of_every_game(tmp_path: Path) -> None:
-    """`/fixbayonets help` printed the commands of all six games."""
+    """`/fixbayonets help` printed the commands of all six games; now briefly that game's, and `/fixbayonets
+    help all` that game's in full with the commands of every game."""
     console, out = await open_console(tmp_path)
-    await console.run_lines(["/fixbayonets help"])
+    await console.run_lines(["/fixbayonets help all"])
     said = out.getvalue()
     assert "/fixbayonets setup LAYOUT" in said and "/wargames mygames" in said
     assert "/blockwars" not in said and "/companycommander" not in said
-    assert "/help            the commands of every game" in said
-    await console.run_lines(["/help"])
+    assert "/help all        every game's commands" in said
+    await console.run_lines(["/help all"])
     assert "/blockwars challenge" in out.getvalue()
 
 

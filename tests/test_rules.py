@@ -242,7 +242,7 @@ def test_r5_wire_never_for_machine_guns_or_tank_gun_and_never_blocks_moves():
     s = pos({"d4": "CT", "d6": "G"}, active=C, c=["9C"], g=["8D"])
     fight = of(s.apply("Txd6"), Combat)[0]
     assert (fight.kind, fight.need, fight.result) == ("tank fire", 1, "win")
-    assert fight.text().startswith("the tank fired at d6: 9 of clubs vs 8 of diamonds")
+    assert fight.text().startswith("the tank fires at d6: 9 of clubs vs 8 of diamonds")
 
 
 # ---- machine guns (R6)
@@ -563,7 +563,7 @@ def test_r13_ace_brings_back_a_machine_gun_onto_the_back_row():
     r = of(s.apply("M@d8"), Reinforced)[0]
     assert (r.kind, r.squares, r.by_ace, r.from_casualties) == ("machine gun", ("d8",), True, True)
     assert s.board[square("d8")] in ("GM1", "GM2") and len(s.casualties[G]) == 22 - 2 - 1
-    assert r.text() == "the Germans brought a machine gun back from the casualties onto d8 with their Ace"
+    assert r.text() == "the Germans bring a machine gun back from the casualties onto d8 with their Ace"
     # (R14) it arrived this turn: it may not fire at c7 yet, and says why.
     assert "d8xc7" not in legal(s)
     with pytest.raises(IllegalAction, match="arrived this turn"):
@@ -1074,7 +1074,7 @@ def test_r20_draw_offer_accept_decline_and_lapse():
     lapsed = s.apply("a1-a2")  # the opponent plays on: the offer lapses, and the move says so
     assert s.draw_offer is None
     assert [e.text() for e in lapsed if type(e).__name__ == "DrawLapsed"] == [
-        "the draw offered by the Germans lapsed"
+        "the draw offered by the Germans lapses"
     ]
     assert "no draw offer" in str(illegal(s, "accept draw", C))
 

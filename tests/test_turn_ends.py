@@ -231,7 +231,7 @@ async def test_a_draw_offers_board_owed_after_a_crash_shows_its_answers(world: W
     match = await w.match()
     await w.restart()
     (board,) = await w.fake.wait_for_messages(
-        lambda m: m.channel_id == w.general.id and not m.ephemeral and "offered a draw" in m.content,
+        lambda m: m.channel_id == w.general.id and not m.ephemeral and "offer a draw" in m.content,
         timeout=10,
     )
     assert button_id("dec", match, "accept draw") in board.custom_ids, board.custom_ids

@@ -1,8 +1,9 @@
 """What an action did, as values: the renderer highlights them, the history prints them.
 
 Squares are names ('e4') so events read well in JSON and logs without the board at hand. Every
-event says what happened, in the past tense, as a report a player reads after the fact ("the
-Germans declined the dogfight"), never as an order. A choice names the side that made it: the
+event says what happens, in the present tense as every game of the collection tells its events
+(docs/architecture.md, "Words"), as a report a player reads after the fact ("the Germans decline
+the dogfight"), never as an order. A choice names the side that made it: the
 history then starts with those words instead of "<Side>:" (play.words.history_line), and the board's
 last-actions box reads as sentences. A move stays notation ("e6-e5", after "Germans:"), and an event
 that may concern the other side (a loss, an aircraft, a fizzled card) always names its side.
@@ -40,7 +41,7 @@ class Deployed(Event):
     layout: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.title} deployed {layout_name(self.side, self.layout)} ({self.layout})"
+        return f"the {self.side.title} deploy {layout_name(self.side, self.layout)} ({self.layout})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class TankMoved(Event):
     forward: bool
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the tank rolled {'forward' if self.forward else 'back'} to {'/'.join(self.dst)}"
+        return f"the tank rolls {'forward' if self.forward else 'back'} to {'/'.join(self.dst)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,19 +105,19 @@ class Combat(Event):
     def text(self, viewer: str | None = None) -> str:
         if self.kind == "dogfight":  # answered by the defender: name both aircraft and the winner
             won = self.winner
-            outcome = "a tie" if won is None else f"the {won.adjective} aircraft won"
+            outcome = "a tie" if won is None else f"the {won.adjective} aircraft wins"
             return (
                 f"{self.side.adjective} {self.attacker} and {self.side.other.adjective} {self.defender} "
-                f"fought a dogfight: {self.cards()}, {outcome}"
+                f"fight a dogfight: {self.cards()}, {outcome}"
             )
-        verb = {"attack": "attacked", "fire": "fired at", "tank fire": "fired at", "strafe": "strafed"}[
+        verb = {"attack": "attacks", "fire": "fires at", "tank fire": "fires at", "strafe": "strafes"}[
             self.kind
         ]
-        outcome = {"win": "won", "loss": "lost", "tie": "a tie"}[self.result]
+        outcome = {"win": "wins", "loss": "loses", "tie": "a tie"}[self.result]
         if self.result == "loss" and self.kind in ("fire", "tank fire"):
-            outcome = "missed"  # a gun that loses is unharmed
+            outcome = "misses"  # a gun that loses is unharmed
         if self.result == "tie" and self.need > 1 and self.attacker_value > self.defender_value:
-            outcome = f"a tie: {self.why} needed a win by {self.need}"
+            outcome = f"a tie: {self.why} needs a win by {self.need}"
         who = "the tank" if self.kind == "tank fire" else self.attacker  # not its corner square
         return f"{who} {verb} {self.defender}: {self.cards()}, {outcome}"
 
@@ -135,7 +136,7 @@ class Removed(Event):
         return self.side.title, f"the {self.kind} on {self.square}"
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.adjective} {self.kind} on {self.square} was destroyed"
+        return f"the {self.side.adjective} {self.kind} on {self.square} is destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,7 @@ class TankDamaged(Event):
         return (self.side.title, "the tank") if self.destroyed else None
 
     def text(self, viewer: str | None = None) -> str:
-        return "the tank was destroyed" if self.destroyed else "the tank was damaged"
+        return "the tank is destroyed" if self.destroyed else "the tank is damaged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ class CrossUsed(Event):
 
     def text(self, viewer: str | None = None) -> str:
         cross = "Victoria Cross" if self.side is Side.CANADIANS else "Iron Cross"
-        return f"the {self.side.adjective} soldier on {self.square} won the {cross}"
+        return f"the {self.side.adjective} soldier on {self.square} wins the {cross}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +181,7 @@ class BarrageFired(Event):
 
     def text(self, viewer: str | None = None) -> str:
         return (
-            f"the {self.side.title} fired {'a gas' if self.gas else 'an artillery'} barrage on {self.square}"
+            f"the {self.side.title} fire {'a gas' if self.gas else 'an artillery'} barrage on {self.square}"
         )
 
 
@@ -194,7 +195,7 @@ class BarrageHit(Event):
     def text(self, viewer: str | None = None) -> str:
         from engine.cards import Card
 
-        return f"the {Card.parse(self.card).label} {'hit' if self.hit else 'missed'} {self.square}"
+        return f"the {Card.parse(self.card).label} {'hits' if self.hit else 'misses'} {self.square}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +211,7 @@ class Reinforced(Event):
         where = "/".join(self.squares)
         back = " back from the casualties" if self.from_casualties else ""
         ace = " with their Ace" if self.by_ace else ""
-        return f"the {self.side.title} brought {unit}{back} onto {where}{ace}"
+        return f"the {self.side.title} bring {unit}{back} onto {where}{ace}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +221,7 @@ class Fizzled(Event):
     why: str
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.title}' {self.what.removeprefix('the ')} had no effect: {self.why}"
+        return f"the {self.side.title}' {self.what.removeprefix('the ')} has no effect: {self.why}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +236,10 @@ class AirBattle(Event):
 
     def text(self, viewer: str | None = None) -> str:
         if self.chosen:
-            return f"the {self.side.title} sent aircraft {self.aircraft} to strafe"
+            return f"the {self.side.title} send aircraft {self.aircraft} to strafe"
         # the card that sent it: a newcomer saw a German aircraft take off in the Canadians' attack
-        return (
-            f"{self.side.adjective} aircraft {self.aircraft} took off to strafe (the {self.side.title}' Jack)"
-        )
+        jack = f"the {self.side.title}' Jack"
+        return f"{self.side.adjective} aircraft {self.aircraft} takes off to strafe ({jack})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ class AircraftHit(Event):
         return (self.side.title, f"aircraft {self.aircraft}") if self.status == DESTROYED else None
 
     def text(self, viewer: str | None = None) -> str:
-        return f"{self.side.adjective} aircraft {self.aircraft} was {self.status}"
+        return f"{self.side.adjective} aircraft {self.aircraft} is {self.status}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +268,8 @@ class Declined(Event):
     def text(self, viewer: str | None = None) -> str:
         if self.what == "the Cross":
             cross = "Victoria" if self.side is Side.CANADIANS else "Iron"
-            return f"the {self.side.title} kept the {cross} Cross for later"
-        return f"the {self.side.title} declined {self.what}"
+            return f"the {self.side.title} keep the {cross} Cross for later"
+        return f"the {self.side.title} decline {self.what}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +277,7 @@ class Reshuffled(Event):
     count: int
 
     def text(self, viewer: str | None = None) -> str:
-        return "a deck ran out, and all 52 cards were shuffled and dealt again"
+        return "a deck runs out, and all 52 cards are shuffled and dealt again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,9 +295,10 @@ class TurnEnded(Event):
     side: Side
     next_side: Side
     turn: int
+    chosen: bool = False  # by `end`, rather than by the last action: a choice, so it is told
 
     def text(self, viewer: str | None = None) -> str:
-        return ""
+        return f"the {self.side.title} end their turn" if self.chosen else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +306,7 @@ class DrawOffered(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.title} offered a draw"
+        return f"the {self.side.title} offer a draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +314,7 @@ class DrawDeclined(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the {self.side.title} declined the draw"
+        return f"the {self.side.title} decline the draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +324,7 @@ class DrawLapsed(Event):
     side: Side
 
     def text(self, viewer: str | None = None) -> str:
-        return f"the draw offered by the {self.side.title} lapsed"
+        return f"the draw offered by the {self.side.title} lapses"
 
 
 @dataclass(frozen=True, slots=True)

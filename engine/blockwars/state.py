@@ -589,6 +589,8 @@ class State:
         else:
             self._do_play(action)
             self._run()
+            if isinstance(action, A.EndTurn):  # "Canadians: end" told the choice in notation
+                events[:] = [replace(e, chosen=True) if isinstance(e, TurnEnded) else e for e in events]
         self._events = []
         return events
 

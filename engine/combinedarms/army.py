@@ -44,14 +44,12 @@ def army_problem(counts: Mapping[str, int], limits: Limits, era: Era) -> str | N
         n = counts.get(u.code, 0)
         least = limits.least.get(u.code, 0)
         most = limits.most.get(u.code)
-        what = u.plural if least > 1 else u.name
         if least and most == least and n != least:
-            return f"An army needs exactly {least} {what} ({u.code}); this one has {n}."
+            return f"An army needs exactly {u.counted(least)} ({u.code}); this one has {n}."
         if n < least:
-            return f"An army needs at least {least} {what} ({u.code}); it has {n}."
+            return f"An army needs at least {u.counted(least)} ({u.code}); it has {n}."
         if most is not None and n > most:
-            what = u.name if most == 1 else u.plural
-            return f"An army may have at most {most} {what} ({u.code}); this one has {n}."
+            return f"An army may have at most {u.counted(most)} ({u.code}); this one has {n}."
     for cls, most in limits.class_most.items():
         n = sum(counts.get(u.code, 0) for u in era.units if u.cls == cls)
         if n > most:
@@ -80,7 +78,7 @@ def describe_army(counts: Mapping[str, int], era: Era) -> str:
     for u in era.units:
         n = counts.get(u.code, 0)
         if n:
-            parts.append(f"{n} {u.name if n == 1 else u.plural}")
+            parts.append(u.counted(n))
     return ", ".join(parts)
 
 
@@ -151,8 +149,7 @@ def layout_problem(
         for u in era.units:
             a, b = seen.get(u.code, 0), want.get(u.code, 0)
             if a != b:
-                what = u.name if b == 1 else u.plural
-                return f"Your army has {b} {what} ({u.code}) but the deployment places {a}."
+                return f"Your army has {u.counted(b)} ({u.code}) but the deployment places {a}."
     if marked > elite:
         if elite == 0:
             return "Elite units (*) are only allowed with the Elite option."

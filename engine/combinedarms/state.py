@@ -1128,8 +1128,7 @@ class State:
         n = on_board.count(code)
         most = self.rules.limits.most.get(code)
         if most is not None and n >= most:
-            what = t.name if n == 1 else t.plural
-            return f"You already have {n} {what} on the board, the most your army may have."
+            return f"You already have {t.counted(n)} on the board, the most your army may have."
         cap = self.rules.limits.class_most.get(t.cls, 0)
         n = sum(1 for c in on_board if self.types[c].cls == t.cls)
         return f"You already have {n} {class_words(t.cls)} on the board, the most your army may have ({cap})."

@@ -33,10 +33,15 @@ class UnitType:
     heavy: bool = False  # stops on entering difficult terrain (tanks, mechanized infantry)
     para_move: int = 0  # its Move when it starts the turn next to a friendly airfield
     value: float = 1.0  # what the AI thinks it is worth (infantry = 1)
+    one: str = ""  # counted, one of them, where the name is a plural: "1 Engineer", not "1 Engineers"
 
     @property
     def hq(self) -> bool:
         return self.code == "H"
+
+    def counted(self, n: int) -> str:
+        """`n` of this type in words: "1 Engineer", "2 Engineers", "1 Tank", "8 Infantry"."""
+        return f"{n} {(self.one or self.name) if n == 1 else self.plural}"
 
     def traits(self) -> str:
         return f"move {self.move}, range {self.reach}, defence {self.defense}"
@@ -94,7 +99,7 @@ WWI_UNITS: tuple[UnitType, ...] = (
     UnitType("T", "Tank", "Tanks", 2, 2, 3, double_vs=frozenset("M"), value=2.0),
     UnitType("A", "Artillery", "Artillery", 1, 4, 2, value=1.8),
     UnitType("F", "Flame Thrower", "Flame Throwers", 1, 1, 3, always_double=True, value=1.6),
-    UnitType("R", "Trench Raiders", "Trench Raiders", 3, 1, 3, value=1.4),
+    UnitType("R", "Trench Raiders", "Trench Raiders", 3, 1, 3, value=1.4, one="Trench Raider"),
     UnitType("H", "Headquarters", "Headquarters", 0, 1, 4, value=3.0),
 )
 
@@ -138,8 +143,21 @@ _TANKS = frozenset("LTK")
 
 WWII_UNITS: tuple[UnitType, ...] = (
     UnitType("I", "General Infantry", "General Infantry", 1, 1, 5, "infantry", value=1.0),
-    UnitType("P", "Paratroopers", "Paratroopers", 1, 1, 4, "infantry", para_move=4, value=1.0),
-    UnitType("E", "Engineers", "Engineers", 1, 1, 4, "infantry", double_vs=frozenset("FH"), value=1.3),
+    UnitType(
+        "P", "Paratroopers", "Paratroopers", 1, 1, 4, "infantry", para_move=4, value=1.0, one="Paratrooper"
+    ),
+    UnitType(
+        "E",
+        "Engineers",
+        "Engineers",
+        1,
+        1,
+        4,
+        "infantry",
+        double_vs=frozenset("FH"),
+        value=1.3,
+        one="Engineer",
+    ),
     UnitType("M", "Mechanized Infantry", "Mechanized Infantry", 2, 1, 4, "infantry", heavy=True, value=1.3),
     UnitType("L", "Light Tank", "Light Tanks", 3, 2, 3, "armour", heavy=True, value=1.7),
     UnitType("T", "Medium Tank", "Medium Tanks", 2, 2, 4, "armour", heavy=True, value=2.0),

@@ -201,7 +201,7 @@ class Reshuffled(Event):
 
     def text(self, viewer: Viewer = None) -> str:
         cards = plural(self.count, "card")
-        return f"the Tactics deck ran out: its discard pile ({cards}) is shuffled into a new deck"
+        return f"the Tactics deck runs out: its discard pile ({cards}) is shuffled into a new deck"
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,7 @@ class Reshuffled(Event):
     count: int
 
     def text(self, viewer: Viewer = None) -> str:
-        return f"the deck ran out: the discard pile ({self.count} cards) is shuffled into a new deck"
+        return f"the deck runs out: the discard pile ({self.count} cards) is shuffled into a new deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ class Discarded(Event):
     card: str
 
     def text(self, viewer: Viewer = None) -> str:
-        return f"the {TITLE[self.side]} discard {BY_CODE[self.card].name} (five cards at most)"
+        return f"the {TITLE[self.side]} discard {BY_CODE[self.card].name}: a hand holds five cards at most"
 
 
 @dataclass(frozen=True, slots=True)

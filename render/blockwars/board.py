@@ -656,18 +656,18 @@ def _band(c: Canvas, state: State) -> None:
 
 def _combat(e: Combat, size: int, width: int) -> list[Piece]:
     """A card contest as what happened, naming the side that acted, and two card faces: 'The
-    Canadians attacked e5 from e4: 9♣ vs 8♦ Canadians won the fight'."""
+    Canadians attack e5 from e4: 9♣ vs 8♦ Canadians win the fight' (events are told in the present)."""
     who = e.side.title
     if e.kind == "dogfight":  # the defender's answer: the side that took the strafer on
-        head = f"The {e.side.other.title} took on {e.side.adjective} {e.attacker} with {e.defender}:"
+        head = f"The {e.side.other.title} take on {e.side.adjective} {e.attacker} with {e.defender}:"
     elif e.kind == "attack":
-        head = f"The {who} attacked {e.defender} from {e.attacker}:"
+        head = f"The {who} attack {e.defender} from {e.attacker}:"
     elif e.kind == "fire":
-        head = f"The {who}' machine gun on {e.attacker} fired at {e.defender}:"
+        head = f"The {who}' machine gun on {e.attacker} fires at {e.defender}:"
     elif e.kind == "tank fire":
-        head = f"The {who}' tank fired at {e.defender}:"
+        head = f"The {who}' tank fires at {e.defender}:"
     else:
-        head = f"The {who}' {e.attacker} strafed {e.defender}:"
+        head = f"The {who}' {e.attacker} strafes {e.defender}:"
     a, d = chip(e.attacker_card, size), chip(e.defender_card, size)
     vs = text("vs", size, "dim", "page")
     dy = (vs.height - a.height) // 2
@@ -676,8 +676,8 @@ def _combat(e: Combat, size: int, width: int) -> list[Piece]:
     winner = e.winner
     pieces.append(
         _words(
-            # "won" alone, in green, read as the game's result
-            "a tie" if winner is None else f"{winner.title} won the fight",
+            # "win" alone, in green, read as the game's result
+            "a tie" if winner is None else f"{winner.title} win the fight",
             size,
             "tie" if winner is None else "win",
             True,
@@ -719,7 +719,7 @@ def sentence(s: str) -> str:
 
 def _said_sentences(events: Sequence[Event]) -> list[str]:
     """The events that are not card contests as what happened, in the past tense, one sentence
-    each: a run of moves as one ("The Germans moved e6-e5 and d6-d5."), the rest in their own words
+    each: a run of moves as one ("The Germans move e6-e5 and d6-d5."), the rest in their own words
     (a choice names the side that made it)."""
     out: list[str] = []
     moves: list[Moved] = []
@@ -728,7 +728,7 @@ def _said_sentences(events: Sequence[Event]) -> list[str]:
         if moves:
             squares = [m.text() for m in moves]
             listed = squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
-            out.append(sentence(f"the {moves[0].side.title} moved {listed}"))
+            out.append(sentence(f"the {moves[0].side.title} move {listed}"))
             moves.clear()
 
     for e in events:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 
+from engine.combinedarms.army import describe_army
 from engine.combinedarms.state import State, new_game
+from engine.combinedarms.units import WWI, WWII
 from play.words import history_line
 from render.combinedarms.board import _said
 from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, E, build, play
@@ -79,4 +81,14 @@ def test_a_loss_and_an_elite_unit_say_whose() -> None:
     assert gone.text() == "the American Engineers on d4 are destroyed (a base cannot retreat)"
     assert E.BecameElite(GERMANS, "Infantry", "e5", "German").text() == (
         "the German Infantry on e5 has helped destroy 5 units and becomes Elite"
+    )
+
+
+def test_an_army_of_one_of_a_kind_counts_it_in_the_singular() -> None:
+    """ "1 Engineers, 1 Paratroopers" in the army line: the cards' names are plurals, one unit is not."""
+    assert describe_army({"P": 1, "E": 1, "I": 3}, WWII) == "3 General Infantry, 1 Paratrooper, 1 Engineer"
+    assert describe_army({"P": 2, "E": 2}, WWII) == "2 Paratroopers, 2 Engineers"
+    assert (
+        describe_army({"I": 8, "S": 1, "R": 1, "H": 1}, WWI)
+        == "8 Infantry, 1 Sniper, 1 Trench Raider, 1 Headquarters"
     )

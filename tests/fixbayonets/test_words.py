@@ -251,3 +251,14 @@ def test_every_event_line_names_its_side() -> None:
 def test_men_killed_on_a_square_read_as_a_person_says_it(kinds: str, whole: bool, said: str) -> None:
     """'2 riflemen (German) on d5 are killed' named the side in brackets, after the men."""
     assert Killed("germans", "d5", kinds, whole).text() == said
+
+
+def test_a_discard_says_why_without_a_second_pair_of_brackets() -> None:
+    """ "The Germans discard Rifle (3) (five cards at most)": two brackets in a row, the second read
+    as part of the card's name."""
+    from engine.fixbayonets.events import Discarded
+
+    assert (
+        Discarded("germans", "rifle3").text()
+        == "the Germans discard Rifle (3): a hand holds five cards at most"
+    )
