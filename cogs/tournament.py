@@ -32,18 +32,31 @@ from play.errors import AwayBusy, BadRequest
 from play.present import status_text
 from play.results import Notice
 from play.service import game_of
-from play.tournament import RoundDone, Started, TournamentService, Withdrawal, began_late, seal_owed
+from play.tournament import (
+    GameOver,
+    RoundDone,
+    Started,
+    TournamentService,
+    Withdrawal,
+    began_late,
+    seal_owed,
+)
 from play.tournament_text import (
     cancelled_text,
+    game_over_text,
     game_text,
+    joined_text,
     no_threads_text,
     round_moved_text,
     round_now_text,
     round_text,
     signup_text,
+    standings_said,
+    standings_subtitle,
     standings_title,
     started_text,
     thread_name,
+    with_threads,
     withdraw_question,
     withdrawal_notice,
     withdrawn_text,
@@ -236,8 +249,7 @@ class Tournaments(commands.Cog):
                 )
 
     async def join(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        tournament = await self.service.open_in(interaction.channel_id)
+        tournament = await self.service.open_in(self.room(interaction))
         await self.signup(interaction, "join", tournament.id)
 
     @staticmethod
@@ -268,7 +280,7 @@ class Tournaments(commands.Cog):
             if seal_owed(tournament):  # shown first: this sign-up came before it, so it is refused
                 await self.show_owed(tournament)
             tournament = await self.service.join(tournament, interaction.user.id, entropy=interaction.id)
-            said = f"You are in **{tournament.name}**. The games start when an organiser starts it."
+            said = joined_text(tournament, DISCORD)
         else:
             tournament = await self.service.leave(tournament, interaction.user.id)
             said = f"You are no longer signed up for **{tournament.name}**."
@@ -301,13 +313,17 @@ class Tournaments(commands.Cog):
         await self.refresh_signup(done.tournament)
 
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
-        assert interaction.channel_id is not None
+        """Also from a game's thread (where an organiser meets a no-show): the channel is told."""
         done = await self.service.remove(
-            interaction.channel_id, member.id, organiser=await self.organiser(interaction)
+            self.room(interaction), member.id, organiser=await self.organiser(interaction)
         )
+        said = withdrawal_notice(done, interaction.user.id, DISCORD)
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(interaction, said)
+            await self.tell_channel(done, interaction.user.id)
+            return
         await interaction.response.send_message(
-            withdrawal_notice(done, interaction.user.id, DISCORD),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)]),
+            said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
         )
         await self.refresh_signup(done.tournament)
 
@@ -342,10 +358,15 @@ class Tournaments(commands.Cog):
             log.info("Could not update the sign-up message of tournament %s", tournament.id)
 
     async def start(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        started = await self.service.start(
-            interaction.channel_id, organiser=await self.organiser(interaction)
-        )
+        room = self.room(interaction)
+        if isinstance(interaction.channel, discord.Thread):  # typed in a game's thread (or another)
+            found = await self.service.open_in(room)
+            if found.status is TournamentStatus.SIGNUP:
+                raise BadRequest(
+                    f"Start it in {DISCORD.channel(room)}, the tournament's channel: the pairings are "
+                    "posted there."
+                )
+        started = await self.service.start(room, organiser=await self.organiser(interaction))
         await interaction.response.defer(thinking=True)
         tournament = started.tournament
         game = registry.game(tournament.game)
@@ -363,19 +384,19 @@ class Tournaments(commands.Cog):
         table = await self.service.standings_of(self.room(interaction))
         await interaction.response.defer(thinking=True)
         file = await self.standings_file(table)
-        t = table.tournament
-        said = f"**{t.name}** after round {table.round} of {t.rounds}." if table.round else ""
-        said = said or f"**{t.name}** has not started yet."
-        await interaction.followup.send(said, file=file)
+        await interaction.followup.send(standings_said(table, DISCORD), file=file)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        done = await self.service.cancel(interaction.channel_id, organiser=await self.organiser(interaction))
+        """Also from a game's thread: the cancel (and the secret it reveals) is posted in the channel."""
+        done = await self.service.cancel(self.room(interaction), organiser=await self.organiser(interaction))
         reveal = fairness.tournament_reveal_text(done)
-        await interaction.response.send_message(
-            cancelled_text(done, interaction.user.mention, DISCORD) + (f"\n{reveal}" if reveal else ""),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        said = cancelled_text(done, interaction.user.mention, DISCORD) + (f"\n{reveal}" if reveal else "")
+        channel = await self.core.channel(done.channel_id)
+        if isinstance(interaction.channel, discord.Thread) and isinstance(channel, discord.TextChannel):
+            await self.core_reply(interaction, said)
+            await channel.send(said, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(said, allowed_mentions=discord.AllowedMentions.none())
         await self.refresh_signup(done)
 
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
@@ -411,6 +432,25 @@ class Tournaments(commands.Cog):
                     late.append(board.board)
             if late:
                 await self.round_moved(tournament, late)
+            await self.link_threads(tournament)
+
+    async def link_threads(self, tournament: Tournament) -> None:
+        """Name each game's thread beside its pairing in the round's announcement (posted before
+        the threads were opened): a player reading it on a phone taps through to their game. A
+        message deleted, out of reach or that would grow too long is left as it is."""
+        now = await self.service.by_id(tournament.id)
+        announced = await self.service.round_message(now, now.round)
+        channel = await self.core.channel(now.channel_id)
+        if announced is None or not isinstance(channel, discord.TextChannel):
+            return
+        boards = [b for b in await self.service.store.tournament_boards(now.id) if b.round == now.round]
+        try:
+            message = await channel.fetch_message(announced)
+            text = with_threads(message.content, boards, DISCORD)
+            if text != message.content and len(text) <= 2000:
+                await message.edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("Could not name the threads in tournament %s's round announcement: %s", now.id, exc)
 
     async def round_moved(self, tournament: Tournament, late: list[int]) -> None:
         """One line in the channel: the round's new end, moved by the games begun late (`late`), so
@@ -585,10 +625,7 @@ class Tournaments(commands.Cog):
         ]
         t = table.tournament
         title = standings_title(t, table.round)
-        sub = (
-            "Final standings. " if table.final else ""
-        ) + "Pts, then Buchholz (Bh), then Sonneborn-Berger (SB)."
-        png = await asyncio.to_thread(standings_png, title, sub, rows)
+        png = await asyncio.to_thread(standings_png, title, standings_subtitle(table), rows)
         file = discord.File(io.BytesIO(png), filename="standings.png")
         unlink_when_done(file)
         return file
@@ -611,9 +648,11 @@ class Tournaments(commands.Cog):
     async def _sweep(self, now: float | None) -> None:
         for owed in await self.service.unshown():  # a tournament's seal and list, cut short by a crash
             await self.show_owed(owed)
-        for item in await self.service.sweep(now, self.present):
+        for item in await self.service.sweep(now, self.present, games=True):
             if isinstance(item, Notice):  # a deadline that fell before its round's end, told first
                 await self.core.tell([item])
+            elif isinstance(item, GameOver):
+                await self.game_over(item)
             elif isinstance(item, RoundDone):
                 await self.post_round(item)
                 await self.service.announced(item.table)
@@ -622,12 +661,34 @@ class Tournaments(commands.Cog):
             elif isinstance(item, Started):
                 await self.start_boards(item.tournament, item.boards)
 
+    async def game_over(self, item: GameOver) -> None:
+        """One line in the thread of a game that ended while its round runs on (nobody pinged): until
+        when the round may last, and what comes next. Lost if the post fails: the round's own posts
+        say it all again."""
+        if item.board.thread_id is None:
+            return
+        thread = await self.core.channel(item.board.thread_id)
+        if not isinstance(thread, discord.Thread):
+            return
+        try:
+            await thread.send(
+                game_over_text(item.tournament, item.going, DISCORD),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            log.info(
+                "Tournament %s: could not say what comes next in thread %s: %s",
+                item.tournament.id,
+                thread.id,
+                exc,
+            )
+
     async def post_round(self, item: RoundDone) -> None:
         tournament = item.table.tournament
         channel = await self.core.channel(tournament.channel_id)
         if channel is None:
             return
-        text = round_text(item.table, item.boards, DISCORD)
+        text = round_text(item.table, item.pairings, DISCORD, item.timed_out)
         if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
             text += f"\n{reveal}"  # the tournament is over: its seal's secret can be told
         sent = await channel.send(
@@ -635,7 +696,7 @@ class Tournaments(commands.Cog):
             file=await self.standings_file(item.table),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        if item.boards:  # it announces the next round, with its end
+        if item.pairings:  # it announces the next round, with its end
             await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
 
     @staticmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -24,14 +25,27 @@ from play.errors import AwayBusy, ServiceError
 from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
-from play.tournament import RoundDone, Started, TournamentService, seal_owed
+from play.tournament import (
+    MAX_DAYS,
+    MAX_ROUNDS,
+    MIN_DAYS,
+    MIN_ROUNDS,
+    GameOver,
+    RoundDone,
+    Started,
+    TournamentService,
+    seal_owed,
+)
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
+    game_over_text,
     game_text,
     round_now_text,
     round_text,
     signup_text,
+    standings_said,
+    standings_subtitle,
     standings_title,
     started_text,
     withdraw_question,
@@ -68,8 +82,30 @@ USAGE = (
 THREAD = re.compile(r"^t(\d+)r\d+b\d+$")  # a tournament game's thread, as `thread_name` names it
 
 
+def create_usage(opts: dict[str, str]) -> str:
+    """What a half-typed `create` lacks, with an example and the choices (Discord's form asks for
+    each; it said only "Usage: ... game:GAME rounds:N days:N", and no game's name)."""
+    missing = [k for k in ("game", "rounds", "days") if k not in opts]
+    bad = [k for k in ("rounds", "days") if k in opts and not opts[k].isdigit()]
+    what = f"Missing: {', '.join(missing)}. " if missing else ""
+    what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
+    return (
+        "A tournament needs a game, a number of rounds and the days each round lasts, e.g. "
+        f"`/wargames tournament create game:{registry.default().name} rounds:3 days:3`. {what}"
+        f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
+        f"{MIN_DAYS} to {MAX_DAYS} days."
+    )
+
+
 def thread_name(board: Board) -> str:
     return f"t{board.tournament_id}r{board.round}b{board.board}"
+
+
+def threaded(boards: list[Board]) -> list[Board]:
+    """The pairings with their threads, whose names are known before they are opened here."""
+    return [
+        b if b.second_id is None else replace(b, thread_id=names.channel_id(thread_name(b))) for b in boards
+    ]
 
 
 class ConsoleTournaments:
@@ -101,10 +137,12 @@ class ConsoleTournaments:
         opts, rest = options(args[1:])
         channel = await self.room()
         if sub == "create":
+            if "game" not in opts:
+                raise UsageError(create_usage(opts))
             try:
                 rounds, days = int(opts.get("rounds", "")), int(opts.get("days", ""))
             except ValueError:
-                raise UsageError("Usage: /wargames tournament create game:GAME rounds:N days:N") from None
+                raise UsageError(create_usage(opts)) from None
             made = await self.service.create(
                 guild_id=GUILD_ID,
                 channel_id=channel,
@@ -149,12 +187,11 @@ class ConsoleTournaments:
             started = await self.service.start(channel, organiser=True)
             boards = await self.service.store.tournament_boards(started.tournament.id)
             game = registry.game(started.tournament.game)
-            console.say(started_text(game, started.tournament, boards, console.markup))
+            console.say(started_text(game, started.tournament, threaded(boards), console.markup))
             await self.start_boards(started.tournament, started.boards)
         elif sub == "standings" and not rest:
             table = await self.service.standings_of(channel)
-            if not table.round:  # as Discord says it, above the same picture
-                console.say(f"{table.tournament.name} has not started yet.")
+            console.say(standings_said(table, console.markup))  # as Discord says it, above the picture
             self.show_table(table)
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
@@ -190,7 +227,7 @@ class ConsoleTournaments:
             for x in table.lines
         ]
         t = table.tournament
-        png = standings_png(standings_title(t, table.round), "", rows)
+        png = standings_png(standings_title(t, table.round), standings_subtitle(table), rows)
         path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
         self.console.say(f"standings: {path}")
 
@@ -207,11 +244,17 @@ class ConsoleTournaments:
             self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup, clock)}")
 
     async def sweep(self) -> None:
-        for item in await self.service.sweep():
-            if isinstance(item, RoundDone):
+        for item in await self.service.sweep(games=True):
+            if isinstance(item, GameOver):
+                thread = thread_name(item.board)
+                self.console.say(
+                    f"[{thread}] {game_over_text(item.tournament, item.going, self.console.markup)}"
+                )
+            elif isinstance(item, RoundDone):
                 tournament = item.table.tournament
                 channel = names.channel_name(tournament.channel_id)
-                self.console.say(f"[{channel}] {round_text(item.table, item.boards, self.console.markup)}")
+                said = round_text(item.table, threaded(item.pairings), self.console.markup, item.timed_out)
+                self.console.say(f"[{channel}] {said}")
                 if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
                     self.console.say(f"[{channel}] {reveal}")
                 self.show_table(item.table)

@@ -50,10 +50,11 @@ def options_text(game: Game, options: Mapping[str, Any]) -> str:
     return ", ".join(out)
 
 
-def limits_text(game: Game, options: Mapping[str, Any]) -> str:
+def limits_text(game: Game, options: Mapping[str, Any], set_by: str = "with the challenge") -> str:
     """The game's limits of ours (a turn limit the rule texts do not have), always stated, so
     both players know how the game can end besides its own victory: "Turn limit: 20 turns each,
-    then a draw (set at the challenge; 0 switches it off)."; '' for a game without one."""
+    then a draw (set at the challenge; 0 switches it off)."; '' for a game without one. `set_by`:
+    who sets it (a tournament's organiser, when it is made: its players cannot)."""
     out = []
     on = False  # "0 switches it off" is no news of a limit that is off already
     for spec in game.options:
@@ -63,15 +64,16 @@ def limits_text(game: Game, options: Mapping[str, Any]) -> str:
             out.append(f"{spec.label}: {spec.stated(value)}")
     if not out:
         return ""
-    return "; ".join(out) + f" (a rule of ours, set with the challenge{'; 0 switches it off' if on else ''})."
+    return "; ".join(out) + f" (a rule of ours, set {set_by}{'; 0 switches it off' if on else ''})."
 
 
-def terms_text(game: Game, options: Mapping[str, Any]) -> str:
-    """What a challenge (or a game against the AI) is played under, for its first message: the
-    optional rules chosen and the limits; ' Optional rules: …. Turn limit: ….' or ''."""
+def terms_text(game: Game, options: Mapping[str, Any], set_by: str = "with the challenge") -> str:
+    """What a challenge (or a game against the AI, or a tournament's games) is played under, for
+    its first message: the optional rules chosen and the limits; ' Optional rules: …. Turn limit:
+    ….' or ''."""
     rules = options_text(game, options)
     out = f" Optional rules: {rules}." if rules else ""
-    limits = limits_text(game, options)
+    limits = limits_text(game, options, set_by)
     return f"{out} {limits}" if limits else out
 
 

@@ -36,8 +36,9 @@ from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant, pair
 from play.tournament_options import parse_options
+from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
-from play.tournament_sweep import RoundDone, RoundSweep, Started
+from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
 
 DAY = 24 * 3600
@@ -126,8 +127,8 @@ class TournamentService(RoundSweep):
     ) -> Tournament:
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("create one"))
-        try:
-            rules = registry.game(game)
+        try:  # typed in a console, a game's name may come capitalised, as its title is written
+            rules = registry.game(game.strip().lower())
         except registry.UnknownGame:
             names = ", ".join(f"`{g.name}`" for g in registry.games())
             raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
@@ -153,14 +154,14 @@ class TournamentService(RoundSweep):
                 seal_commitment=chance.commitment(seal),
             )
         except TournamentBusy:
-            raise BadRequest(
-                "This channel already runs a tournament: finish or cancel it first, or use another channel."
-            ) from None
+            here = await self.store.channel_tournament(channel_id)
+            raise BadRequest(busy_text(here, self.matches.markup)) from None
 
     async def open_in(self, channel_id: int) -> Tournament:
         found = await self.store.channel_tournament(channel_id)
         if found is None:
-            raise BadRequest("This channel runs no tournament: `/wargames tournament create` starts one.")
+            last = await self.store.channel_tournament(channel_id, open_only=False)
+            raise BadRequest(none_open_text(last, self.matches.markup))
         return found
 
     async def by_id(self, tournament_id: int) -> Tournament:
@@ -169,13 +170,7 @@ class TournamentService(RoundSweep):
             raise BadRequest("This tournament no longer exists.")
         return found
 
-    @staticmethod
-    def _closed(tournament: Tournament) -> str:
-        if tournament.status is TournamentStatus.CANCELLED:
-            return "This tournament was cancelled."
-        if tournament.status is TournamentStatus.FINISHED:
-            return "This tournament is over."
-        return "This tournament has started: sign-ups are closed."
+    _closed = staticmethod(closed_text)
 
     async def join(
         self, tournament: Tournament, user_id: int, *, entropy: int | str | None = None
@@ -320,12 +315,13 @@ class TournamentService(RoundSweep):
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("start it"))
         if tournament.status is not TournamentStatus.SIGNUP:
-            raise BadRequest("This tournament has already started.")
+            raise BadRequest(begun_text(tournament, self.matches.markup))
         entries = await self.entries(tournament)
         if len(entries) < 2:
             n = len(entries)
             raise BadRequest(
-                f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far."
+                f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far. "
+                "Players sign up with `/wargames tournament join` or the sign-up list's Join button."
             )
         ratings = {
             e.user_id: (await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)).rating
@@ -346,7 +342,7 @@ class TournamentService(RoundSweep):
         except TournamentMoved:
             fresh = await self.by_id(tournament.id)  # another process's start (or cancel) came first?
             if fresh.status is TournamentStatus.RUNNING:
-                raise BadRequest("This tournament has already started.") from None
+                raise BadRequest(begun_text(fresh, self.matches.markup)) from None
             if fresh.status is not TournamentStatus.SIGNUP:
                 raise BadRequest(self._closed(fresh)) from None
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
@@ -484,6 +480,7 @@ __all__ = [
     "MAX_ROUNDS",
     "MIN_DAYS",
     "MIN_ROUNDS",
+    "GameOver",
     "RoundDone",
     "Started",
     "Table",

@@ -10,6 +10,20 @@ YES = {"yes", "on", "true", "1"}
 NO = {"no", "off", "false", "0"}
 
 
+def _known(game: Game) -> str:
+    """The game's options as an organiser can type them, each with an example value and its label
+    (it listed only the names: `rounds` said nothing of being a number, nor of what it limits)."""
+    if not game.options:
+        return f"{game.title} has no options."
+    shown = []
+    for spec in game.options:
+        if isinstance(spec.default, bool):
+            shown.append(f"`{spec.name}=on` ({spec.label}; off unless set)")
+        else:
+            shown.append(f"`{spec.name}={spec.default}` ({spec.label}; {spec.default} unless set)")
+    return f"Its options: {', '.join(shown)}."
+
+
 def parse_options(game: Game, text: str) -> dict[str, object]:
     """The game's options from `name=value` words (the challenge's names), checked by the game."""
     specs: dict[str, OptionSpec] = {spec.name: spec for spec in game.options}
@@ -19,10 +33,9 @@ def parse_options(game: Game, text: str) -> dict[str, object]:
         name, value = name.strip().lower(), value.strip().lower()
         spec = specs.get(name)
         if not sep or spec is None:
-            known = ", ".join(f"`{s}`" for s in specs) or "none"
             raise BadRequest(
-                f"`{word[:30]}` is not an option of {game.title}: write `name=value`; "
-                f"its options are {known}."
+                f"`{word[:30]}` is not an option of {game.title}: write `name=value`, several "
+                f"separated by spaces. {_known(game)}"
             )
         if isinstance(spec.default, bool):
             if value not in YES | NO:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from data import Match, Status
+from data import Database, Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
 from engine import registry
-from engine.protocol import Game
+from engine.protocol import EndReason, Game
 from play.results import game_clock_left, game_of, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
 
@@ -25,13 +25,15 @@ class BoardNow:
     read from a match that ended since); `to_move` who must act in a game still going (both
     players in a simultaneous set-up, as play/results.py `waiting_ids` says); `started`
     whether its game has begun (its thread is made a moment after the pairing); `clocks` what is
-    left on each player's clock for the game (first, second; seconds), if it has one."""
+    left on each player's clock for the game (first, second; seconds), if it has one; `stopped`
+    whether the bot stopped it without a result (it counts as a draw, which nobody agreed)."""
 
     board: Board
     result: float | None
     to_move: tuple[int, ...]
     started: bool
     clocks: tuple[float, float] | None = None
+    stopped: bool = False  # stopped without a result (the round's end, a cancel): its ½ was not played
 
     @property
     def is_bye(self) -> bool:
@@ -75,6 +77,29 @@ def result_of(board: Board, match: Match) -> float | None:
     return DRAW
 
 
+async def timed_out(
+    db: Database, store: TournamentStore, tournament_id: int, round_no: int
+) -> tuple[int, ...]:
+    """Who let their time run out in a game of round `round_no`, in board order: the loser on time
+    (a turn's deadline or their game clock), or both players of a game abandoned (both owed an
+    action and neither came). The sign an organiser looks for of a player who no longer plays.
+    Read from each finished game's own outcome (its typed reason; the stored reason is the game's
+    words), once a round."""
+    out: list[int] = []
+    for _, row in sorted((await store.round_matches(tournament_id, round_no)).items()):
+        if row.status is not Status.FINISHED:
+            continue
+        match = await db.get_match(row.id)
+        outcome = game_of(match).from_json(match.snapshot).outcome() if match.snapshot else None
+        if outcome is None:
+            continue
+        if outcome.reason is EndReason.TIMEOUT and match.winner_id is not None:
+            out.extend(u for u in match.players if u != match.winner_id)
+        elif outcome.reason is EndReason.ABANDONED:
+            out.extend(match.players)
+    return tuple(out)
+
+
 async def round_now(store: TournamentStore, tournament: Tournament, now: float) -> RoundNow:
     """The tournament's latest round as it stands at `now`."""
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round == tournament.round]
@@ -82,8 +107,10 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
     shown: list[BoardNow] = []
     for board in boards:
         match = matches.get(board.board)
+        stopped = match is not None and match.status is Status.CANCELLED
         if board.result is not None or match is None:
-            shown.append(BoardNow(board, board.result, (), match is not None or board.second_id is None))
+            begun = match is not None or board.second_id is None
+            shown.append(BoardNow(board, board.result, (), begun, stopped=stopped))
             continue
         result = result_of(board, match)
         to_move = acting(match) if result is None else ()
@@ -91,9 +118,9 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
         if result is None and board.second_id is not None:
             a, b = game_clock_left(match, board.first_id, now), game_clock_left(match, board.second_id, now)
             clocks = None if a is None or b is None else (a, b)
-        shown.append(BoardNow(board, result, to_move, True, clocks))
+        shown.append(BoardNow(board, result, to_move, True, clocks, stopped))
     gone = frozenset(e.user_id for e in await store.tournament_entries(tournament.id) if e.withdrawn)
     return RoundNow(tournament, registry.game(tournament.game), shown, gone)
 
 
-__all__ = ["BoardNow", "RoundNow", "acting", "result_of", "round_now"]
+__all__ = ["BoardNow", "RoundNow", "acting", "result_of", "round_now", "timed_out"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from data import Database, Status
 from data.tournaments import (
@@ -30,7 +30,7 @@ from play.errors import ServiceError, StalePrompt
 from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, Entrant, Pairing, pair
-from play.tournament_round import result_of
+from play.tournament_round import result_of, timed_out
 from play.tournament_table import Table
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
@@ -43,10 +43,25 @@ STOP_TRIES = 5
 
 @dataclass(frozen=True, slots=True)
 class RoundDone:
-    """A round is over: post its standings (`table`), then start `boards` (the next round's)."""
+    """A round is over: post its standings (`table`) and the next round's `pairings` (its bye
+    too), then start `boards` (those of its games not yet begun). `timed_out`: who let their
+    time run out in a game of the round, for the organiser to judge whether they still play."""
 
     table: Table
     boards: list[Board]
+    pairings: list[Board] = field(default_factory=list)
+    timed_out: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A game ended while its round runs on (`going`: the round's games still going): its thread
+    is told until when the round may last and what comes next, since its players otherwise heard
+    nothing until the next round's ping. Told at most once (from the sweep that recorded it)."""
+
+    tournament: Tournament
+    board: Board
+    going: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,20 +81,21 @@ class RoundSweep:
     clock: Callable[[], float]
 
     async def sweep(
-        self, now: float | None = None, present: Present | None = None
-    ) -> list[RoundDone | Started | Notice]:
+        self, now: float | None = None, present: Present | None = None, *, games: bool = False
+    ) -> list[RoundDone | Started | Notice | GameOver]:
         """Record the results of games that ended; close a round whose games are all over or whose
         days ran out (a turn that fell due before its end is decided by its deadline first, a game
         still within it is stopped and counts as a draw); pair and open the next, or finish; and hand
         back what the channels must be told (those deadlines' notices first), shown or started, in
-        this process's guilds."""
+        this process's guilds. `games`: also each game that ended while its round runs on, recorded
+        by this sweep (once), for its thread (the adapters ask for it)."""
         now = self.clock() if now is None else now
-        out: list[RoundDone | Started | Notice] = []
+        out: list[RoundDone | Started | Notice | GameOver] = []
         for tournament in await self.store.running_tournaments():
             if not self.matches.serves(tournament.guild_id):
                 continue
             if tournament.status is TournamentStatus.RUNNING:
-                moved = await self._sweep_one(tournament, now, present, out)
+                moved = await self._sweep_one(tournament, now, present, out, games)
                 if moved is not None:
                     tournament = moved
             for round_no in range(tournament.announced + 1, tournament.round + 1):
@@ -88,7 +104,13 @@ class RoundSweep:
                     break
                 table = await tournament_table.table(self.store, tournament, round_no)
                 nxt = await self._unstarted(tournament) if round_no == tournament.round - 1 else []
-                out.append(RoundDone(table, nxt))
+                paired = [
+                    b
+                    for b in await self.store.tournament_boards(tournament.id)
+                    if b.round == round_no + 1 and round_no == tournament.round - 1
+                ]
+                timed = await timed_out(self.db, self.store, tournament.id, round_no)
+                out.append(RoundDone(table, nxt, paired, timed))
             if tournament.status is TournamentStatus.RUNNING and tournament.announced >= tournament.round - 1:
                 waiting = await self._unstarted(tournament)
                 if waiting:
@@ -103,19 +125,24 @@ class RoundSweep:
         tournament: Tournament,
         now: float,
         present: Present | None,
-        told: list[RoundDone | Started | Notice],
+        told: list[RoundDone | Started | Notice | GameOver],
+        games: bool = False,
     ) -> Tournament | None:
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
+        recorded: list[Board] = []  # by this sweep
         if any(b.result is None and b.match_id is not None for b in boards):
             matches = await self.store.round_matches(tournament.id, tournament.round)  # one query
             for board in boards:
                 if board.result is None and board.board in matches:
                     result = result_of(board, matches[board.board])
-                    if result is not None:
-                        await self.store.set_board_result(board, result)
+                    if result is not None and await self.store.set_board_result(board, result):
+                        recorded.append(board)
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == tournament.round]
         ends = tournament.round_ends_at
         due = ends is not None and now >= ends
+        going = sum(1 for b in boards if b.result is None)
+        if games and going and not due:  # the round runs on: each game's players learn until when
+            told.extend(GameOver(tournament, board, going) for board in recorded)
         if any(b.result is None for b in boards):
             if not due:
                 return None
@@ -157,7 +184,7 @@ class RoundSweep:
         return next(b for b in found if (b.round, b.board) == (board.round, board.board))
 
     async def _due_before(
-        self, board: Board, ends: float, now: float, told: list[RoundDone | Started | Notice]
+        self, board: Board, ends: float, now: float, told: list[RoundDone | Started | Notice | GameOver]
     ) -> None:
         """Decide a board's game by a deadline that fell before its round ended (`ends`), as the
         deadline sweep would have, had the bot been up then: the loss on time stands, or a quick
@@ -238,4 +265,4 @@ class RoundSweep:
         )
 
 
-__all__ = ["Present", "RoundDone", "RoundSweep", "Started"]
+__all__ = ["GameOver", "Present", "RoundDone", "RoundSweep", "Started"]

@@ -7,22 +7,25 @@ Discord and as @name in the console, a time as a live timestamp or a local time.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
 from play.tournament import DAY, Withdrawal
-from play.tournament_round import BoardNow, RoundNow
+from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
-from play.words import duration_text, largest_units
-
-LIMIT = 2000  # one Discord message
-TO_MOVE = "▶"
+from play.words import duration_text
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _and(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _points(value: float) -> str:
@@ -34,7 +37,7 @@ def _points(value: float) -> str:
 
 def options_text(game: Game, tournament: Tournament) -> str:
     """The game's optional rules and limits, worded as a challenge states them."""
-    return terms_text(game, tournament.options)
+    return terms_text(game, tournament.options, "by the organiser when the tournament was made")
 
 
 def signup_text(
@@ -68,52 +71,183 @@ def signup_text(
     )
 
 
+# How the standings are ordered, said once for the final post and the picture (RULES.md "Standings")
+TIEBREAKS = (
+    "points first; between players level on points, Buchholz (Bh: the sum of their opponents' "
+    "points), then Sonneborn-Berger (SB: the points of the opponents they beat, plus half of those "
+    "they drew)"
+)
+TIEBREAKS_SHORT = "Level on points: Buchholz (Bh), then Sonneborn-Berger (SB)."
+
+
+def _round_over(tournament: Tournament, after_round: int) -> bool:
+    """Whether round `after_round` is over: a later one is paired, or the tournament finished."""
+    return after_round < tournament.round or tournament.status is TournamentStatus.FINISHED
+
+
+def _standing_at(tournament: Tournament, after_round: int) -> str:
+    """Which moment the standings show: after a round, or during one still being played (they
+    said "after round 1" while round 1 was being played, with its byes in and its games out)."""
+    of = f"round {after_round} of {tournament.rounds}"
+    if _round_over(tournament, after_round):
+        return f"after {of}"
+    if tournament.status is TournamentStatus.CANCELLED:
+        return f"cancelled in {of}"
+    return f"during {of}"
+
+
 def standings_title(tournament: Tournament, after_round: int) -> str:
-    """The standings picture's title: after which round, or, before the first, that it has not
-    begun (it said "after round 0 of 3")."""
+    """The standings picture's title: after which round, during which, or, before the first, that
+    it has not begun (it said "after round 0 of 3")."""
     if after_round <= 0:
         return f"{tournament.name}: signed up, not begun yet"
-    return f"{tournament.name}: after round {after_round} of {tournament.rounds}"
+    return f"{tournament.name}: {_standing_at(tournament, after_round)}"
+
+
+def standings_subtitle(table: Table) -> str:
+    """The line under the picture's title, the same in Discord and the console: final or not, a
+    round's games still to come, and the tie-breaks' order."""
+    t = table.tournament
+    if table.round <= 0:
+        return "Nobody has played yet: everyone starts level."
+    if table.final:
+        return f"Final standings. {TIEBREAKS_SHORT}"
+    if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
+        return f"Round {table.round}'s games count once they end. {TIEBREAKS_SHORT}"
+    return TIEBREAKS_SHORT
+
+
+def standings_said(table: Table, markup: Markup) -> str:
+    """The words above the standings picture when someone asks for it."""
+    t = table.tournament
+    if table.round <= 0:
+        return f"{markup.strong(t.name)} has not started yet."
+    said = f"{markup.strong(t.name)}, the standings {_standing_at(t, table.round)}"
+    if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
+        return f"{said}: a game counts once it ends, a bye at once."
+    return f"{said}."
+
+
+def joined_text(tournament: Tournament, markup: Markup) -> str:
+    """A player's own answer to signing up: what happens next, and where their game will be."""
+    return (
+        f"You are in {markup.strong(tournament.name)}. When an organiser starts it, each game gets a "
+        "thread in this channel and both its players are pinged there."
+    )
+
+
+def pairing_line(board: Board, markup: Markup) -> str:
+    """One pairing as the round's announcement lists it, with its thread once it has one (the
+    Discord cog adds the threads by editing the announcement, `link_threads`: they are opened after
+    it is posted)."""
+    who = markup.mention
+    if board.second_id is None:
+        return f"{who(board.first_id)} has a bye (a win) this round."
+    where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
+    return f"{who(board.first_id)} v {who(board.second_id)}{where}"
 
 
 def pairings_text(boards: Sequence[Board], markup: Markup) -> str:
-    who = markup.mention
-    lines = []
+    return "\n".join(pairing_line(board, markup) for board in boards)
+
+
+def with_threads(text: str, boards: Sequence[Board], markup: Markup) -> str:
+    """An announcement's pairings given their threads: each pairing's line, as posted without its
+    thread, completed with it; nothing else changes (its round's end may have been corrected)."""
+    lines = text.split("\n")
     for board in boards:
-        if board.second_id is None:
-            lines.append(f"{who(board.first_id)} has a bye (a win) this round.")
-        else:
-            lines.append(f"{who(board.first_id)} v {who(board.second_id)}")
+        if board.thread_id is None or board.second_id is None:
+            continue
+        plain = pairing_line(replace(board, thread_id=None), markup)
+        lines = [pairing_line(board, markup) if line == plain else line for line in lines]
     return "\n".join(lines)
+
+
+def _threads_line(game: Game) -> str:
+    return f"Each game has its own thread in this channel; the first named plays the {game.sides[0].title}."
+
+
+# What happens at a round's end, said when the tournament starts (so nobody waits for an organiser)
+_NEXT = (
+    "The round ends early once all its games are over; the standings then come here and the next "
+    "round is paired by itself. `/wargames tournament round` shows how each game stands."
+)
 
 
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
     due = markup.relative(tournament.round_ends_at or 0.0)
     return (
         f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}.\n"
-        f"{pairings_text(boards, markup)}\nEach game has its own thread below; the first named plays "
-        f"the {game.sides[0].title}."
+        f"{pairings_text(boards, markup)}\n{_threads_line(game)} {_NEXT}"
     )
 
 
-def round_text(table: Table, boards: Sequence[Board], markup: Markup) -> str:
-    """After a round: its standings in words (the picture has the tiebreaks), then the next round."""
+def _half_points(value: float) -> str:
+    return f"{_points(value)} {'point' if value == 1 else 'points'}"
+
+
+def _winner_line(table: Table, markup: Markup) -> str:
+    """Who won, and, where first place was decided by a tie-break, which one and over whom."""
+    winners = table.winners
+    names = " and ".join(markup.mention(u) for u in winners)
+    top = table.lines[0].points if table.lines else 0.0
+    verb = "wins" if len(winners) == 1 else "share first place in"
+    said = f"{names} {verb} it with {_half_points(top)}."
+    level = [x for x in table.lines if x.rank != 1 and x.points == top]
+    if level and len(winners) == 1:
+        first, second = table.lines[0], level[0]
+        by = "Buchholz" if first.buchholz != second.buchholz else "Sonneborn-Berger"
+        said += f" {markup.mention(second.user_id)} had as many points; {by} put {names} first."
+    return said
+
+
+def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out: Sequence[int] = ()) -> str:
+    """After a round: its standings in words (the picture has the tiebreaks), then the next round's
+    pairings, its bye included (`boards`: all of them). `timed_out`: players who let their time
+    run out in this round's game, still in: the organiser is told what they may do about a no-show."""
     t = table.tournament
     if table.final:
-        winners = table.winners
-        names = " and ".join(markup.mention(u) for u in winners)
-        top = table.lines[0].points if table.lines else 0.0
-        verb = "wins" if len(winners) == 1 else "share first place in"
         return (
-            f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: {names} {verb} it with "
-            f"{_points(top)} {'point' if top == 1 else 'points'}. Congratulations! The final standings "
-            "are below (points, then Buchholz, then Sonneborn-Berger); every game was rated as usual."
+            f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: "
+            f"{_winner_line(table, markup)} Congratulations! The final standings are below: "
+            f"{TIEBREAKS}. Every game was rated as usual."
         )
     head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. Standings below."
+    gone = {x.user_id for x in table.lines if x.withdrawn}
+    timed = [u for u in timed_out if u not in gone]
+    if timed:
+        names = _and([markup.mention(u) for u in timed])
+        head += (
+            f"\nOut of time in round {table.round}: {names}. If a player has stopped playing, an "
+            "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
+            "paired with them again."
+        )
     if not boards:
         return head
     due = markup.relative(t.round_ends_at or 0.0)
-    return f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup)}"
+    return (
+        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup)}\n"
+        f"{_threads_line(table.game)}"
+    )
+
+
+def game_over_text(tournament: Tournament, going: int, markup: Markup) -> str:
+    """Said in a game's thread once it ends while other games of its round go on: until when the
+    round may last and what comes next (a player who finished early heard nothing meanwhile)."""
+    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    r, n = tournament.round, tournament.rounds
+    still = f"{_plural(going, 'game')} {'is' if going == 1 else 'are'} still going in round {r} of {n}"
+    they = "it ends" if going == 1 else "they end"
+    if r >= n:
+        where = markup.channel(tournament.channel_id)
+        return (
+            f"{name}: {still}, the last. The final standings come in {where} when {they}, "
+            f"or at the latest {ends}."
+        )
+    return (
+        f"{name}: {still}. Round {r + 1} is paired when {they}, or at the latest {ends}; each player "
+        "still in is then pinged in the thread of their next game."
+    )
 
 
 def game_text(
@@ -241,145 +375,26 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
 
 
-def _result(now: BoardNow, markup: Markup, short: bool) -> str:
-    board, result = now.board, now.result
-    assert result is not None and board.second_id is not None
-    if short:
-        return {1.0: "1–0", 0.0: "0–1"}.get(result, "½–½")
-    if result == 0.5:
-        return "a draw"
-    return f"{markup.mention(board.first_id if result == 1.0 else board.second_id)} won"
-
-
-def _short_clock(seconds: float, units: int) -> str:
-    """Time left on a game clock as a short line has room for: "1d 23h", "15h", "40m" (rounded
-    down to its `units` largest units, so it never shows more time than there is)."""
-    shown = largest_units(seconds, ("d", "h", "m"), units)
-    return " ".join(f"{n}{u}" for n, u in shown) if shown else "<1m"
-
-
-# How much of the game clocks a short line shows (`round_now_text` tries them in turn): whose, and in
-# how many units.
-_BOTH, _MOVER, _NONE = "both", "mover", "none"
-
-
-def _board_line(
-    now: BoardNow,
-    name: Callable[[int], str],
-    markup: Markup,
-    short: bool,
-    clocks: tuple[str, int] = (_NONE, 0),
-) -> str:
-    board = now.board
-    n = f"{board.board}."
-    if board.second_id is None:
-        return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
-    first, second = name(board.first_id), name(board.second_id)
-    if short:
-        if now.result is not None:
-            return f"{first} v {second}: {_result(now, markup, True)}"
-        whose, units = clocks
-
-        def seat(user: int, left: float | None) -> str:
-            mover = user in now.to_move
-            shown = name(user)
-            if left is not None and (whose == _BOTH or (whose == _MOVER and mover)):
-                shown += " " + _short_clock(left, units)
-            return TO_MOVE + shown if mover else shown
-
-        a, b = now.clocks if now.clocks is not None else (None, None)
-        return f"{seat(board.first_id, a)} v {seat(board.second_id, b)}"
-    where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
-    if now.result is not None:
-        state = _result(now, markup, False)
-    elif not now.started:
-        state = "the game is being set up"
-    elif len(now.to_move) > 1:  # a simultaneous set-up: both act at once
-        state = f"{' and '.join(markup.mention(u) for u in now.to_move)} both to move"
-    elif now.to_move:
-        state = f"{markup.mention(now.to_move[0])} to move"
-    else:
-        state = "under way"
-    if now.result is None and now.clocks is not None:
-        a_, b_ = (duration_text(s) for s in now.clocks)
-        first_, second_ = markup.mention(board.first_id), markup.mention(board.second_id)
-        state += f"; clocks: {a_} left for {first_}, {b_} for {second_}"
-    return f"{n} {first} v {second}{where}: {state}."
-
-
-def _round_head(now: RoundNow, markup: Markup) -> str:
-    t = now.tournament
-    name, of = markup.strong(t.name), f"round {t.round} of {t.rounds}"
-    if t.status is TournamentStatus.CANCELLED:
-        return f"{name} was cancelled in {of}; its games still going then were stopped."
-    games = [b for b in now.boards if not b.is_bye]
-    over = sum(1 for b in games if b.result is not None)
-    if t.status is TournamentStatus.FINISHED:
-        return f"{name} is over; its last round was {of}."
-    return (
-        f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
-        f"{markup.relative(t.round_ends_at or 0.0)}. "
-        f"The first named plays the {now.game.sides[0].title}."
-    )
-
-
-def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
-    """The round's boards in one message (`limit` characters): in full where they fit; else each
-    board on a short line in board order, without its number or thread (▶ marks whose move it is,
-    both players in a simultaneous set-up),
-    with as much of the game clocks as fits: both players' (two units), the clock of the player to
-    move (two units, then one), none; else the first boards and how many more. A withdrawn player
-    is marked where named and listed at the end. At 64 players the clock of the player to move
-    fits (tests/test_tournament_manage.py)."""
-
-    def name(user: int) -> str:
-        return markup.mention(user) + (" (withdrawn)" if user in now.withdrawn else "")
-
-    seated = {u for b in now.boards for u in (b.board.first_id, b.board.second_id) if u is not None}
-    away = [u for u in sorted(now.withdrawn) if u not in seated]
-    tail = f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}." if away else ""
-    head = _round_head(now, markup)
-    full = [_board_line(b, name, markup, False) for b in now.boards]
-    text = "\n".join([head, *full, *([tail] if tail else [])])
-    if len(text) <= limit:
-        return text
-    timed = any(b.clocks is not None and b.result is None for b in now.boards)
-    shortened = f"Shortened to fit one message: {TO_MOVE} marks whose move it is"
-    threads = "the threads are in this channel."
-    mover = f"{shortened} and the time left on their clock; {threads}"
-    tiers = [
-        ((_BOTH, 2), f"{shortened}; beside each name, the time left on that player's clock; {threads}"),
-        ((_MOVER, 2), mover),
-        ((_MOVER, 1), mover),
-    ]
-    short: list[str] = []
-    for clocks, note in [*(tiers if timed else []), ((_NONE, 0), f"{shortened}; {threads}")]:
-        short = [_board_line(b, name, markup, True, clocks) for b in now.boards]
-        text = "\n".join([head, *short, *([tail] if tail else []), note])
-        if len(text) <= limit:
-            return text
-    keep = len(short)
-    while keep > 0:
-        keep -= 1
-        more = _plural(len(short) - keep, "more board")
-        text = "\n".join([head, *short[:keep], f"{shortened}; {more} not shown here."])
-        if len(text) <= limit:
-            return text
-    return head[:limit]
-
-
 __all__ = [
+    "LIMIT",
+    "TO_MOVE",
     "cancelled_text",
+    "game_over_text",
     "game_text",
+    "joined_text",
     "options_text",
+    "pairing_line",
     "pairings_text",
     "round_moved_text",
     "round_now_text",
     "round_text",
     "signup_text",
+    "standings_said",
+    "standings_subtitle",
     "standings_title",
     "started_text",
     "thread_name",
+    "with_threads",
     "withdraw_question",
     "withdrawal_notice",
     "withdrawn_text",

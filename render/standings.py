@@ -103,13 +103,16 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
         else:
             draw.text((right - bold.getlength(name), y), name, font=bold, fill=MUTED)
     y += ROW
+    # Before any result everyone shares first place: no rank and no leader's gold (the sign-up's
+    # standings showed a column of gold 1s, as if all had won)
+    begun = not all(row.rank == 1 and row.points == 0 for row in rows)
     for n, row in enumerate(rows):
         if n % 2 == 0:
             draw.rectangle((0, y - 8, WIDTH, y + ROW - 8), fill=STRIPE)
-        ink = MUTED if row.withdrawn else GOLD if row.rank == 1 else INK
+        ink = MUTED if row.withdrawn else GOLD if row.rank == 1 and begun else INK
         change = round(row.change)
         cells = (
-            str(row.rank),
+            str(row.rank) if begun else "–",
             None,
             _half(row.points),
             _half(row.buchholz),
@@ -118,7 +121,7 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
         )
         for (_, right), cell in zip(_COLUMNS, cells, strict=True):
             if cell is None:
-                strong = row.rank == 1 and not row.withdrawn
+                strong = row.rank == 1 and not row.withdrawn and begun
                 draw.text((_NAME_LEFT, y), name_cell(row), font=bold if strong else body, fill=ink)
                 continue
             assert right is not None

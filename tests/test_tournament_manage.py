@@ -24,9 +24,9 @@ from play.markup import PLAIN
 from play.results import Notice
 from play.tournament import DAY, TournamentService
 from play.tournament_round import BoardNow, RoundNow, acting
+from play.tournament_round_text import _short_clock
 from play.tournament_text import (
     LIMIT,
-    _short_clock,
     round_now_text,
     withdraw_question,
     withdrawal_notice,

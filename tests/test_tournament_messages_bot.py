@@ -232,6 +232,14 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
     if deleted:
         assert announcement.deleted and announcement.content == before_announcement
     else:
-        assert announcement.content == before_announcement.replace(f"<t:{old}:R>", f"<t:{new}:R>")
+        # the end corrected; and each game's thread named beside its pairing once it is open (board
+        # 1's may be named before or after `before_announcement` was read)
+        await until(
+            lambda: f" in <#{one.id}>" in announcement.content and f" in <#{two.id}>" in announcement.content
+        )
+        unlinked = re.sub(r" in <#\d+>", "", before_announcement)
+        assert re.sub(r" in <#\d+>", "", announcement.content) == unlinked.replace(
+            f"<t:{old}:R>", f"<t:{new}:R>"
+        )
     await sweep(bot)  # nothing more to say or correct
     assert len([m for m in public(fake, club) if "now ends" in m.content]) == 1

@@ -1,0 +1,62 @@
+"""Why a tournament command cannot be done now, and what to do instead: the refusals the service
+raises (play/tournament.py), worded once for the cog and the console. Split from the service, whose
+size said it held two jobs."""
+
+from __future__ import annotations
+
+from data.tournaments import Tournament, TournamentStatus
+from play.markup import Markup
+
+
+def closed_text(tournament: Tournament) -> str:
+    """A sign-up or start refused: the tournament is past taking them."""
+    if tournament.status is TournamentStatus.CANCELLED:
+        return "This tournament was cancelled."
+    if tournament.status is TournamentStatus.FINISHED:
+        return "This tournament is over."
+    return "This tournament has started: sign-ups are closed."
+
+
+def begun_text(tournament: Tournament, markup: Markup) -> str:
+    """The answer to a second `start`: what the bot does next by itself, and when (it said only
+    that the tournament had started, and an organiser was left to wonder how to begin round 2)."""
+    if tournament.status is not TournamentStatus.RUNNING:
+        return closed_text(tournament)
+    ends = markup.relative(tournament.round_ends_at or 0.0)
+    return (
+        f"This tournament has already started: round {tournament.round} of {tournament.rounds} ends "
+        f"{ends}, or as soon as its games are over. Then the standings are posted and the next round "
+        "is paired by itself; `/wargames tournament round` shows how each game stands."
+    )
+
+
+def busy_text(here: Tournament | None, markup: Markup) -> str:
+    """Why a second tournament may not be made in a channel: the one it runs (`here`), named, and
+    where it stands (it said only "a tournament", leaving an organiser to guess whose and how far)."""
+    if here is None:  # it ended just now
+        return "This channel ran a tournament a moment ago: try again."
+    state = (
+        "taking sign-ups"
+        if here.status is TournamentStatus.SIGNUP
+        else f"in round {here.round} of {here.rounds}"
+    )
+    return (
+        f"This channel already runs a tournament, {markup.strong(here.name)} ({state}), and a channel "
+        "holds one at a time. Make the new one in another channel, or wait for this one to end (an "
+        "organiser may cancel it)."
+    )
+
+
+def none_open_text(last: Tournament | None, markup: Markup) -> str:
+    """A command for a running tournament in a channel that runs none: its last one, if it had one
+    (it said "runs no tournament" to an organiser just after the final standings)."""
+    if last is None:
+        return "This channel runs no tournament: `/wargames tournament create` starts one."
+    ended = "was cancelled" if last.status is TournamentStatus.CANCELLED else "is over"
+    return (
+        f"{markup.strong(last.name)}, this channel's last tournament, {ended}; "
+        "`/wargames tournament create` starts a new one."
+    )
+
+
+__all__ = ["begun_text", "busy_text", "closed_text", "none_open_text"]
