@@ -199,6 +199,8 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
         background.add(task)
         task.add_done_callback(background.discard)
         await interaction.response.send_message("later, then")
+        await asyncio.sleep(0.3)  # the handler itself is waited for, quiet or not
+        await interaction.followup.send("and this now")
 
     @group.command(name="broken", description="Always fails")
     async def broken(interaction: discord.Interaction) -> None:
@@ -440,10 +442,11 @@ async def test_a_call_ends_when_the_handler_is_done_not_after_a_quiet_spell(worl
 
 async def test_background_work_left_running_ends_the_call_after_the_quiet_spell(world, bot):
     """Work the handler leaves running (here waiting on the test, as an AI's turn may think a
-    while) does not hold the call: it ends after the quiet spell; the work is waited for apart."""
+    while) does not hold the call: it ends after the quiet spell, once the handler is done; the
+    work is waited for apart."""
     fake, guild, _thread, alice, _bob = world
     result = await fake.slash(alice, guild.channel("general"), "blockwars", "later", timeout=2)
-    assert [m.content for m in result.messages] == ["later, then"]
+    assert [m.content for m in result.messages] == ["later, then", "and this now"]
     bot.later.set()
     [posted] = await fake.wait_for_messages(lambda m: m.content == "as promised", timeout=2)
     assert posted.channel_id == guild.channel("general").id

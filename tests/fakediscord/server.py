@@ -91,6 +91,15 @@ DEFERRED_TYPES = (5, 6)
 OptionValue = Any
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+# The names discord.py 2.x gives the tasks that run an interaction's handler (app_commands/tree.py,
+# ui/view.py, ui/modal.py): a driver call waits for them whatever else the bot still does.
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord-ui-dynamic-item-",
+)
+
 # Which fake a task works for: set in the context a bot is started in (`FakeDiscord.bot_context`),
 # so every task the bot creates from then on, and every task those create, inherits it.
 _BOT_SIDE: contextvars.ContextVar[FakeDiscord | None] = contextvars.ContextVar("fake_bot", default=None)
@@ -215,9 +224,9 @@ class FakeDiscord:
         # (message, "create" | "edit" | "delete") in order: the window a driver call reports on.
         self._changes: list[tuple[FakeMessage, str]] = []
         self._inflight = 0
-        # The bot's unfinished tasks (those created in `bot_context`), once a bot runs in this loop:
-        # each task's number in order of creation and its creator's (-1: not a task of the bot).
-        self._bot_tasks: dict[asyncio.Task[Any], tuple[int, int]] = {}
+        # The bot's unfinished tasks (those created in `bot_context`), once a bot runs in this loop,
+        # each with its number in order of creation.
+        self._bot_tasks: dict[asyncio.Task[Any], int] = {}
         self._tasks_made = 0
         self._bot_in_loop = False
         self._task_factory: Any = None  # ours, while installed; the loop's previous one is restored
@@ -297,9 +306,7 @@ class FakeDiscord:
                 task = previous(loop, coro, context=context)  # type: ignore[call-arg]
             owner = _BOT_SIDE.get() if context is None else context.get(_BOT_SIDE)
             if owner is self and isinstance(task, asyncio.Task):
-                creator = asyncio.current_task(loop)
-                made_by = self._bot_tasks.get(creator, (-1, -1))[0] if creator is not None else -1
-                self._bot_tasks[task] = (self._tasks_made, made_by)
+                self._bot_tasks[task] = self._tasks_made
                 self._tasks_made += 1
                 task.add_done_callback(self._bot_task_done)
             return task
@@ -313,14 +320,14 @@ class FakeDiscord:
         self._activity.set()
 
     def _bot_work(self, since: int) -> tuple[bool, bool]:
-        """(whether the bot's tasks created from task number `since` on are all done, whether those
-        it started from its earlier work are: the handlers of the events sent since, as the
-        gateway's reader starts them, as against the background jobs those start in turn)."""
+        """(whether the bot's tasks created from task number `since` on are all done, whether the
+        handlers among them are: the tasks discord.py's gateway reader starts to run an app
+        command, an autocomplete, a view's item or a modal, by the names it gives them)."""
         all_done = handlers_done = True
-        for made, made_by in self._bot_tasks.values():
+        for task, made in self._bot_tasks.items():
             if made >= since:
                 all_done = False
-                if made_by < since:
+                if task.get_name().startswith(HANDLER_TASKS):
                     handlers_done = False
                     break
         return all_done, handlers_done
@@ -946,11 +953,12 @@ class FakeDiscord:
         return True
 
     async def _settle(self, deadline: float, first_task: int) -> bool:
-        """Return once no request is in flight, the handlers the bot started for the interaction
-        are done (the tasks its gateway reader or other earlier work created since, numbered from
-        `first_task`), and so is what those started, or while some of that still runs (an AI's
-        turn, work waiting on the test), once none started for `self.settle` seconds. A bot in
-        another process or loop has no tasks known here: the quiet spell alone then says when."""
+        """Return once no request is in flight and every task the bot created since the
+        interaction was sent (numbered from `first_task`) is done: its handler, the background
+        jobs that one started, and theirs. While some still run (an AI's turn, work waiting on the
+        test, a store's heartbeat), once the handler is done and no request started for
+        `self.settle` seconds. A bot in another process or loop has no tasks known here: the
+        quiet spell alone then says when."""
         loop = asyncio.get_running_loop()
         while True:
             self._activity.clear()
