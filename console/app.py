@@ -231,6 +231,10 @@ class Console:
         self.inbox: dict[int, list[tuple[int, str]]] = {}  # user id -> (match id, text)
         self.file_prefix: str | None = None  # files are named by channel unless this is set (a demo)
         self.tournaments = ConsoleTournaments(self)
+        # Whether this channel's game may be waiting on the AI (`_resume_ai`): at the start, and
+        # after any line but one whose AI's answer was played out (`_ai_moves`), so that a turn cut
+        # short (an error while the AI thought) is played at the next line.
+        self._ai_may_owe = True
 
     async def close(self) -> None:
         await self.service.close()
@@ -396,9 +400,12 @@ class Console:
         if not text or text.startswith("#"):
             return Outcome()
         try:
-            await self.show_notices(await self.service.sweep())
-            await self.tournaments.sweep()
-            await self._resume_ai()
+            notices = await self.service.sweep()
+            await self.show_notices(notices)
+            await self.tournaments.sweep()  # a tournament's games have no AI: none waits on it after
+            if notices or self._ai_may_owe:
+                await self._resume_ai()
+            self._ai_may_owe = True  # until the command's AI answer, if any, is played out
             return await self._dispatch(text)
         except ServiceError as exc:
             return self.refuse(exc.message, exc.legal, exc.legal_total)
@@ -803,15 +810,19 @@ class Console:
         try:
             match, state = await self.service.current(self.channel_id)
         except ServiceError:
+            self._ai_may_owe = False
             return
         if match.ai_player_id is not None and match.ai_player_id in waiting_ids(match, state):
             await self._ai_moves(match)
+        self._ai_may_owe = False
 
     async def _ai_moves(self, match: Match) -> list[Path]:
         """After a human action in an AI game, the AI plays what it owes; show each of its boards."""
         if match.ai_player_id is None:
+            self._ai_played_out(match)
             return []
         plays = await self.service.ai_turns(match.channel_id, budget_s=self.ai_budget)
+        self._ai_played_out(match)
         if not plays:
             return []
         # One board for the AI's whole stretch, as in Discord; `history` keeps every step.
@@ -819,6 +830,12 @@ class Console:
         path = await self.show_played(whole)
         self.tell_players(whole)
         return [path]
+
+    def _ai_played_out(self, match: Match) -> None:
+        """The AI owes nothing more in `match` (it played all it owed, or has no seat): if that is
+        this channel's game, the next line need not look for a turn left to it."""
+        if match.channel_id == self.channel_id:
+            self._ai_may_owe = False
 
     def _words(self, args: list[str]) -> str:
         # `move:e2-e3` and `move e2-e3` both work: notation never contains a colon.

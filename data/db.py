@@ -232,6 +232,8 @@ INSERT INTO actions (match_id, seq, player_id, notation, interaction_id, at, ver
 VALUES (?, ?, ?, ?, ?, ?, ?)
 """
 _SELECT_ACTIONS = "SELECT * FROM actions WHERE match_id = ? ORDER BY seq"
+_COUNT_ACTIONS = "SELECT COUNT(*) AS n FROM actions WHERE match_id = ?"
+_COUNT_ACTIONS_UPTO = "SELECT COUNT(*) AS n FROM actions WHERE match_id = ? AND version <= ?"
 
 # A whole move as ONE statement, for a store that runs statements over a network (PostgreSQL): the
 # interaction check, the version-checked update of the changed fields (each `set_*` says whether
@@ -1157,6 +1159,15 @@ class Database:
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """The log of a match in seq order: with the seed, it replays to the snapshot."""
         return [_row_to_action(row) for row in await self._query(_SELECT_ACTIONS, (match_id,))]
+
+    async def action_count(self, match_id: int, upto: int | None = None) -> int:
+        """How many rows the match's log holds (with `upto`, those written by that version or
+        before), counted by the store: the console numbers each board by it."""
+        if upto is None:
+            found = await self._query(_COUNT_ACTIONS, (match_id,))
+        else:
+            found = await self._query(_COUNT_ACTIONS_UPTO, (match_id, upto))
+        return int(found[0]["n"])
 
     # -- clocks --
 

@@ -306,7 +306,7 @@ class LiveMatches:
 
     async def action_count(self, match_id: int, upto: int | None = None) -> int:
         """How many actions the match's log holds (with `upto`, as of that version)."""
-        return sum(1 for r in await self.db.actions(match_id) if upto is None or r.version <= upto)
+        return await self.db.action_count(match_id, upto)
 
     async def wants_turn_dms(self, user_id: int) -> bool:
         return (await self.db.get_user_prefs(user_id)).dm_on_turn

@@ -22,7 +22,12 @@ from engine.protocol import Event, Side, State, View
 class Renderer(Protocol):
     def board(self, view: View, events: Sequence[Event], overlay: str | None = None) -> bytes:
         """The PNG of the position with the last action's `events` drawn, and the game's focus
-        (`overlay`, e.g. one unit's reach) if asked."""
+        (`overlay`, e.g. one unit's reach) if asked: `picture`, encoded."""
+        ...
+
+    def picture(self, view: View, events: Sequence[Event], overlay: str | None = None) -> Image.Image:
+        """The board before it is encoded, for a reader of its pixels or words that need not pay
+        for the PNG (a board's encoding is about a quarter of its drawing)."""
         ...
 
     def frame(self, view: View, events: Sequence[Event]) -> Image.Image:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -441,12 +442,61 @@ async def test_an_ai_turn_cut_short_by_closing_the_console_is_played_at_the_next
         await console.service.act(console.channel_id, console.my_id, "setup std")  # and no AI after
         _, state = await console.service.current(console.channel_id)
         assert state.to_act() == {"canadians"}
-        said(out)
+    finally:
+        await console.close()  # before the AI played
+    console, out = await open_console(tmp_path)
+    try:
         assert await console.run_lines(["/blockwars board"]) == 0
         text = said(out)
         assert "The Canadians deploy" in text and "@alice (Germans) to play, 2 actions left." in text
         _, state = await console.service.current(console.channel_id)
         assert state.to_act() == {"germans"}
+    finally:
+        await console.close()
+
+
+async def test_an_ai_turn_cut_short_by_an_error_is_played_at_the_next_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The AI's turn broke off after its first action (its thinking failed): the line says
+    something went wrong, and the next line, whatever it is, has the AI play the rest of its
+    turn. The console looks for a turn owed to the AI only after such lines, not before each."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["vs ai blockwars easy side:germans", "/blockwars setup std"]) == 0
+        assert await console.run_lines(["/blockwars legal"]) == 0  # the AI deployed; Germans' turn
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"germans"}
+        thinker = console.service.thinker
+        real_choose = thinker.choose
+        calls = 0
+
+        async def choose_then_break(*args: Any, **kwargs: Any) -> str:
+            nonlocal calls
+            calls += 1
+            if calls == 2:
+                raise RuntimeError("the AI's thinking broke off")
+            return await real_choose(*args, **kwargs)
+
+        monkeypatch.setattr(thinker, "choose", choose_then_break)
+        match, _ = await console.service.current(console.channel_id)
+        before = len(await console.service.db.actions(match.id))
+        said(out)
+        assert await console.run_lines(["/blockwars end"]) == 1  # the Germans pass; the AI's turn
+        assert "Something went wrong" in said(out)
+        match, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"canadians"}  # cut short: the AI still owes the rest of its turn
+        cut = await console.service.db.actions(match.id)
+        assert [a.player_id for a in cut[before:]] == [console.my_id, match.ai_player_id]
+        outcome = await console.handle("/whoami")  # any line: the AI plays the rest first
+        assert outcome is not None and outcome.ok
+        _, state = await console.service.current(console.channel_id)
+        assert state.to_act() == {"germans"}
+        rest = (await console.service.db.actions(match.id))[len(cut) :]
+        assert rest and {a.player_id for a in rest} == {match.ai_player_id}
+        text = said(out)  # the AI's board and words, then the line's own answer
+        assert "\nCanadians: " in text and "@alice (Germans) to play, 2 actions left." in text
+        assert text.index("to play") < text.index("You are @alice in #general.")
     finally:
         await console.close()
 

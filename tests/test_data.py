@@ -365,6 +365,9 @@ async def test_one_command_many_actions_consecutive_seq(db: Database, clock: Fak
         (3, "ai-move", BOB, None, 3),
     ]
     assert [r.at for r in log] == [T0, T0 + 1, T0 + 10]
+    # counted by the store, as of each version (the console numbers its boards so)
+    assert [await db.action_count(m.id, upto=v) for v in (1, 2, 3)] == [0, 2, 3]
+    assert await db.action_count(m.id) == 3 and await db.action_count(m.id + 1) == 0
     with pytest.raises(ValueError):
         await db.commit_action(m.id, expected_version=m.version, actions=[])
 

@@ -176,6 +176,32 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
         await asyncio.sleep(0.3)
         await interaction.response.send_message("too late")
 
+    @group.command(name="ponder", description="Answers, thinks without a word, then follows up")
+    async def ponder(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("let me think")
+        await asyncio.sleep(0.3)  # longer than the fake's quiet spell, with no request meanwhile
+        await interaction.followup.send("thought it over")
+
+    later = asyncio.Event()
+    bot.later = later  # type: ignore[attr-defined]
+    background: set[asyncio.Task[None]] = set()
+
+    @group.command(name="later", description="Answers; a background job posts when the test says")
+    async def later_command(interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        channel = interaction.channel
+
+        async def post_when_told() -> None:
+            await later.wait()
+            await channel.send("as promised")
+
+        task = asyncio.create_task(post_when_told())
+        background.add(task)
+        task.add_done_callback(background.discard)
+        await interaction.response.send_message("later, then")
+        await asyncio.sleep(0.3)  # the handler itself is waited for, quiet or not
+        await interaction.followup.send("and this now")
+
     @group.command(name="broken", description="Always fails")
     async def broken(interaction: discord.Interaction) -> None:
         raise RuntimeError("boom")
@@ -400,6 +426,30 @@ async def test_reconnect_resumes_on_the_resume_gateway_url(world, bot):
     assert len(fake.gateway_queries) == 2 and fake.resumes == 1
     result = await fake.slash(alice, guild.channel("general"), "blockwars", "hand")
     assert result.ephemeral
+
+
+async def test_a_call_ends_when_the_handler_is_done_not_after_a_quiet_spell(world, bot):
+    """The driver waits for the handler of the interaction, however long it is quiet, and no more."""
+    fake, guild, _thread, alice, _bob = world
+    fake.settle = 3.0  # a quiet spell no call below may wait for
+    began = asyncio.get_running_loop().time()
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "hand", timeout=2)
+    assert result.ephemeral
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "ponder", timeout=2)
+    assert [m.content for m in result.messages] == ["let me think", "thought it over"]
+    assert asyncio.get_running_loop().time() - began < 1.5  # 0.3 s of pondering, not 3 s of quiet
+
+
+async def test_background_work_left_running_ends_the_call_after_the_quiet_spell(world, bot):
+    """Work the handler leaves running (here waiting on the test, as an AI's turn may think a
+    while) does not hold the call: it ends after the quiet spell, once the handler is done; the
+    work is waited for apart."""
+    fake, guild, _thread, alice, _bob = world
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "later", timeout=2)
+    assert [m.content for m in result.messages] == ["later, then", "and this now"]
+    bot.later.set()
+    [posted] = await fake.wait_for_messages(lambda m: m.content == "as promised", timeout=2)
+    assert posted.channel_id == guild.channel("general").id
 
 
 async def test_the_fakes_multipart_reader_agrees_with_aiohttps_writer():

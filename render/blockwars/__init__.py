@@ -10,6 +10,7 @@ from engine.blockwars.state import View
 from engine.protocol import Event
 from engine.protocol import View as AnyView
 from render.blockwars.board import REPLAY_SQUARE, draw, render_board
+from render.kit import encode
 
 
 def _state(view: AnyView) -> View:
@@ -22,7 +23,10 @@ class BlockWarsRenderer:
     """Draws from the view's own copy of the state, whose decks are in canonical order."""
 
     def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
-        return render_board(_state(view).state, list(events), overlay=overlay)  # type: ignore[arg-type]
+        return encode(self.picture(view, events, overlay))
+
+    def picture(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> Image.Image:
+        return draw(_state(view).state, list(events), overlay)  # type: ignore[arg-type]
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
         return draw(_state(view).state, list(events), s=REPLAY_SQUARE)  # type: ignore[arg-type]

@@ -276,7 +276,10 @@ class Board:
         self.campaign_square = campaign_square
 
     def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
-        return encode(self._draw(view, events, overlay, small=False))
+        return encode(self.picture(view, events, overlay))
+
+    def picture(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> Image.Image:
+        return self._draw(view, events, overlay, small=False)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
         return self._draw(view, events, None, small=True)

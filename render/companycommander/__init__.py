@@ -8,14 +8,19 @@ from PIL import Image
 
 from engine.protocol import Event
 from engine.protocol import View as AnyView
-from render.companycommander.board import draw, render_board, view_of
+from render.companycommander.board import draw, view_of
+from render.kit import encode
 
 
 class CompanyCommanderRenderer:
     """Draws from the view, which holds nothing its viewer may not know."""
 
     def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
-        return render_board(view_of(view), events)
+        return encode(self.picture(view, events, overlay))
+
+    def picture(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> Image.Image:
+        del overlay  # no focus argument in this game
+        return draw(view_of(view), events)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
         return draw(view_of(view), events, frame=True)

@@ -23,8 +23,11 @@ class FixBayonetsRenderer:
     """Draws only from the view: a hand appears on the picture of its owner's view and no other."""
 
     def board(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> bytes:
+        return encode(self.picture(view, events, overlay))
+
+    def picture(self, view: AnyView, events: Sequence[Event], overlay: str | None = None) -> Image.Image:
         del overlay  # no focus argument in this game
-        return encode(draw(_view(view), events))
+        return draw(_view(view), events)
 
     def frame(self, view: AnyView, events: Sequence[Event]) -> Image.Image:
         return draw(_view(view), events, s=REPLAY_SQUARE)

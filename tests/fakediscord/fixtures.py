@@ -103,8 +103,13 @@ async def start_client(
     """
     if fake.port == 0:
         raise FakeDiscordError("start the fake (and patch discord.py) before starting a client")
-    await client.login(token)
-    task = asyncio.create_task(client.connect(reconnect=False), name=f"fake-discord-connect-{id(client)}")
+    # The client's own tasks run in the fake's `bot_context`, so a driver call knows when they are done.
+    await asyncio.create_task(client.login(token), context=fake.bot_context())
+    task = asyncio.create_task(
+        client.connect(reconnect=False),
+        name=f"fake-discord-connect-{id(client)}",
+        context=fake.bot_context(),
+    )
     ready = asyncio.create_task(client.wait_until_ready())
     done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     if ready in done:

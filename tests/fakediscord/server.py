@@ -2,8 +2,9 @@
 
 Tests start it on 127.0.0.1, point discord.py at it (see `FakeDiscord.patch`), then act as Discord
 users: `slash`, `autocomplete`, `click`, `select`, `say`. Each of those sends the gateway event Discord
-would send and waits, event-driven, until the bot has answered and gone quiet; it returns an
-`InteractionResult` with the messages the bot produced. Every message is recorded as a `FakeMessage`.
+would send and waits, event-driven, until the bot has answered and finished what the interaction set
+going (see `FakeDiscord.bot_context`); it returns an `InteractionResult` with the messages the bot
+produced. Every message is recorded as a `FakeMessage`.
 
 Behaviour copied from Discord because bots trip on it: callbacks after the 3 s deadline and a second
 callback for one interaction are refused; a deferred ("thinking") response is a loading message that
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import mimetypes
@@ -88,6 +90,19 @@ DEFERRED_TYPES = (5, 6)
 
 OptionValue = Any
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+# The names discord.py 2.x gives the tasks that run an interaction's handler (app_commands/tree.py,
+# ui/view.py, ui/modal.py): a driver call waits for them whatever else the bot still does.
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord-ui-dynamic-item-",
+)
+
+# Which fake a task works for: set in the context a bot is started in (`FakeDiscord.bot_context`),
+# so every task the bot creates from then on, and every task those create, inherits it.
+_BOT_SIDE: contextvars.ContextVar[FakeDiscord | None] = contextvars.ContextVar("fake_bot", default=None)
 
 
 class MonkeyPatch(Protocol):
@@ -209,6 +224,13 @@ class FakeDiscord:
         # (message, "create" | "edit" | "delete") in order: the window a driver call reports on.
         self._changes: list[tuple[FakeMessage, str]] = []
         self._inflight = 0
+        # The bot's unfinished tasks (those created in `bot_context`), once a bot runs in this loop,
+        # each with its number in order of creation.
+        self._bot_tasks: dict[asyncio.Task[Any], int] = {}
+        self._tasks_made = 0
+        self._bot_in_loop = False
+        self._task_factory: Any = None  # ours, while installed; the loop's previous one is restored
+        self._previous_factory: Any = None
         self.bot_errors: list[tuple[str, BaseException]] = []
         self._activity = asyncio.Event()
         self._identified = asyncio.Event()
@@ -240,6 +262,7 @@ class FakeDiscord:
         server = site._server
         assert isinstance(server, asyncio.Server)  # aiohttp types it as an AbstractServer, without sockets
         self.port = server.sockets[0].getsockname()[1]
+        self._track_tasks(asyncio.get_running_loop())
         return self
 
     async def stop(self) -> None:
@@ -250,6 +273,64 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        loop = asyncio.get_running_loop()
+        if self._task_factory is not None and loop.get_task_factory() is self._task_factory:
+            loop.set_task_factory(self._previous_factory)
+        self._task_factory = None
+
+    def bot_context(self) -> contextvars.Context:
+        """The context to run a bot in (its `login` and `connect`: `start_client` does) when it
+        shares the test's event loop: the fake then knows the bot's tasks, so a driver call ends as
+        soon as the tasks the interaction set going are done, rather than after a quiet spell.
+
+        Nothing of the bot changes: the tasks are asyncio's own, created as the bot creates them;
+        the context only carries a variable the bot never reads, which its tasks inherit."""
+        self._bot_in_loop = True
+        context = contextvars.copy_context()
+        context.run(_BOT_SIDE.set, self)
+        return context
+
+    def _track_tasks(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Install a task factory (asyncio's public hook) that notes each task a bot creates in
+        `bot_context` in `_bot_tasks` until it is done; any earlier factory still makes the task."""
+        previous = loop.get_task_factory()
+
+        def factory(
+            loop: asyncio.AbstractEventLoop, coro: Any, *, context: contextvars.Context | None = None
+        ) -> asyncio.Future[Any]:
+            if previous is None:
+                task: asyncio.Future[Any] = asyncio.Task(coro, loop=loop, context=context)
+            elif context is None:
+                task = previous(loop, coro)
+            else:  # asyncio passes `context` since 3.11; typeshed's factory type does not say so
+                task = previous(loop, coro, context=context)  # type: ignore[call-arg]
+            owner = _BOT_SIDE.get() if context is None else context.get(_BOT_SIDE)
+            if owner is self and isinstance(task, asyncio.Task):
+                self._bot_tasks[task] = self._tasks_made
+                self._tasks_made += 1
+                task.add_done_callback(self._bot_task_done)
+            return task
+
+        self._previous_factory = previous
+        self._task_factory = factory
+        loop.set_task_factory(factory)
+
+    def _bot_task_done(self, task: asyncio.Task[Any]) -> None:
+        self._bot_tasks.pop(task, None)
+        self._activity.set()
+
+    def _bot_work(self, since: int) -> tuple[bool, bool]:
+        """(whether the bot's tasks created from task number `since` on are all done, whether the
+        handlers among them are: the tasks discord.py's gateway reader starts to run an app
+        command, an autocomplete, a view's item or a modal, by the names it gives them)."""
+        all_done = handlers_done = True
+        for task, made in self._bot_tasks.items():
+            if made >= since:
+                all_done = False
+                if task.get_name().startswith(HANDLER_TASKS):
+                    handlers_done = False
+                    break
+        return all_done, handlers_done
 
     def patch(self, monkeypatch: MonkeyPatch) -> None:
         """Point discord.py's REST base (also used for webhooks and callbacks) and gateway at the fake."""
@@ -387,7 +468,8 @@ class FakeDiscord:
         """Run a chat-input command: `slash(user, ch, "blockwars", "move", {"action": "e2-e3"})`.
 
         Waits for the response, for a follow-up after a deferral, for at least `messages` messages,
-        then until the bot is quiet for `settle` seconds.
+        then until the tasks the bot started for it are done (or, if some go on in the background,
+        until it is quiet for `settle` seconds: `_settle`).
         """
         names, options = _split_path(path)
         data = self._command_data(channel, names, options, focused=None)
@@ -825,6 +907,7 @@ class FakeDiscord:
             check_errors()
             return ok
 
+        first_task = self._tasks_made  # the bot's tasks from this number on were started after the event
         await conn.dispatch("INTERACTION_CREATE", payload)
         if not await until(inter.answered.is_set):
             raise fail("the bot never answered the interaction callback")
@@ -839,8 +922,8 @@ class FakeDiscord:
                 raise fail(f"the bot deferred (type {inter.callback_type}) but sent nothing afterwards")
         if not await until(lambda: len(made(start_changes)) >= messages):
             raise fail(f"expected at least {messages} messages, got {len(made(start_changes))}")
-        if not await self._settle(deadline):
-            raise fail("the bot did not go quiet before the timeout")
+        if not await self._settle(deadline, first_task):
+            raise fail("the bot's handler did not finish (or the bot did not go quiet) before the timeout")
         check_errors()
 
         created = made(start_changes)
@@ -869,18 +952,26 @@ class FakeDiscord:
                 await asyncio.wait_for(self._activity.wait(), remaining)
         return True
 
-    async def _settle(self, deadline: float) -> bool:
-        """Return once no request is in flight and none started for `self.settle` seconds."""
+    async def _settle(self, deadline: float, first_task: int) -> bool:
+        """Return once no request is in flight and every task the bot created since the
+        interaction was sent (numbered from `first_task`) is done: its handler, the background
+        jobs that one started, and theirs. While some still run (an AI's turn, work waiting on the
+        test, a store's heartbeat), once the handler is done and no request started for
+        `self.settle` seconds. A bot in another process or loop has no tasks known here: the
+        quiet spell alone then says when."""
         loop = asyncio.get_running_loop()
         while True:
             self._activity.clear()
+            all_done, handlers_done = self._bot_work(first_task)
+            if self._inflight == 0 and self._bot_in_loop and all_done:
+                return True
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
             try:
                 await asyncio.wait_for(self._activity.wait(), min(self.settle, remaining))
             except TimeoutError:
-                if self._inflight == 0:
+                if self._inflight == 0 and handlers_done:
                     return True
 
     # ------------------------------------------------------------------ gateway
