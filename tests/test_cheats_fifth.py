@@ -14,8 +14,14 @@ from typing import Any, cast
 
 import pytest
 
+from data import Database
 from engine import fairness, registry
+from play import MatchService
 from play.ai_turns import AiTurns
+from play.errors import ServiceError, StalePrompt
+from play.present import standing_actions
+from play.stamps import UNSTAMPED, stamp
+from tests.clock import Clock
 from tests.test_ai_verify import ALICE, CHANNEL, META, challenge_ai, record_of, service
 
 # ------------------------------------------------------------------ the AI's draw answer
@@ -104,3 +110,113 @@ def test_company_commanders_ai_takes_no_draw_before_its_first_deployment() -> No
             side = min(state.to_act())
             state.apply(rng.choice(state.legal_actions(side)), side)
     assert not taken, taken
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_the_draw_answer_is_the_same_whatever_its_seed_and_whatever_the_ai_cannot_see(name: str) -> None:
+    """Fishing: each offer, even in the same position (again at once, after an undo, each turn),
+    is weighed with a fresh seed (`ai_seed(K, n)`, n one more each time). Were the answer to turn on
+    the seed's deals of what the AI cannot see, an offer repeated until a deal tipped it would be
+    taken. Probed at positions along seeded playouts of every game: the answer is the same for
+    four seeds, and in twins that differ only in what the AI's side may not see (the player's hand,
+    the cards and dice to come: `chance_twin`), so it tells the player nothing of those either (a
+    spread of 0.0 between seeds in every game, measured on 8,000 positions)."""
+    game = registry.game(name)
+    rng = random.Random(name)
+    weighed = 0
+    for seed in (5,):
+        state = game.new_game({}, seed)
+        for step in range(240):
+            if state.is_over():
+                break
+            if step % 12 == 0:
+                for info in game.sides:
+                    view = state.view(info.name)
+                    answers = {game.accepts_draw(view, k) for k in range(4)}
+                    twin = game.chance_twin(state, info.name, random.Random(rng.random()))
+                    answers.add(game.accepts_draw(twin.view(info.name), 0))
+                    assert len(answers) == 1, (name, seed, step, info.name)
+                    weighed += 1
+            side = rng.choice(sorted(state.to_act()))
+            state.apply(rng.choice(state.legal_actions(side)), side)
+    assert weighed >= 6
+
+
+# ------------------------------------------------------------------ "N in all", and stamps
+
+
+async def test_the_count_of_legal_actions_and_the_plain_numbers_tell_the_waiting_player_nothing(
+    tmp_path: Path,
+) -> None:
+    """Bob waits while Alice plays a Fix Bayonets turn of several private steps, and asks what a
+    cheater would: her moves copied from the board, a mistyped one, every standing order and a
+    misspelt one, `resign; zzz`, a draw offer, with each refusal's examples and how many legal
+    actions there are in all (`legal_total`: the console's "N in all", Discord's "and N more");
+    clicks with plain version numbers; and Undo, typed and from his old buttons. Every answer must
+    be the same before her first step and after each one. The count held (it is read from the
+    position the channel saw, or from his own legal list) and the plain numbers all read as a board
+    from before the stamps. Undo did not: an old Undo button (from the answer to one of his own
+    steps) was out of date at her turn's start and "not your turn" once she had taken a private
+    step, so one click told him whether she had begun. A player not to act now hears "not your
+    turn" from Undo whatever its version. And a game's stamps never repeat across its versions."""
+
+    alice, bob = 11, 12
+    service = MatchService(await Database.open(tmp_path / "g.db", clock=Clock()), rng=random.Random(9))
+    game = registry.game("fixbayonets")
+    orders = [str(a) for a in standing_actions(game)]
+    rng = random.Random(5)
+
+    async def answers(texts: list[str], seen: int) -> list[object]:
+        said: list[object] = []
+        for text in texts:
+            try:
+                played = await service.act(1, bob, text)
+            except ServiceError as exc:
+                said.append((text, type(exc).__name__, exc.message, exc.legal, exc.legal_total))
+            else:
+                said.append((text, "played", [s.notation for s in played.steps]))
+        match, _ = await service.current(1)
+        with pytest.raises(ServiceError) as typed:  # `/wargames undo`: no version
+            await service.undo(1, bob)
+        said.append(typed.value.message)
+        for plain in (*range(8), seen):
+            with pytest.raises(StalePrompt) as stale:
+                await service.act(1, bob, texts[0], expected_version=str(plain))
+            said.append(str(stale.value) == UNSTAMPED)
+            # Undo buttons from the answers to his own steps, the board's version, forged plain ones
+            for given in (str(plain), stamp(match, plain)):
+                with pytest.raises(ServiceError) as undo:
+                    await service.undo(1, bob, expected_version=given)
+                said.append(undo.value.message)
+        return said
+
+    try:
+        await service.challenge(
+            guild_id=5, channel_id=1, challenger_id=alice, opponent_id=bob, game=game.name
+        )
+        await service.accept(1, bob)
+        asked: tuple[list[str], list[object], int] | None = None
+        probed = 0
+        for _ in range(40):
+            match, state = await service.current(1)
+            side = min(state.to_act())
+            if match.sides[side] == bob:
+                asked = None
+            else:
+                opens = await service.held_back(match, bob) is None
+                legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
+                texts = [*rng.sample(legal, min(2, len(legal))), "zzz 9", *orders, orders[0] + "x"]
+                texts += ["resign; zzz", "offer draw"]
+                if opens:
+                    asked = (texts, await answers(texts, match.version), match.version)
+                elif asked is not None:
+                    assert await answers(asked[0], asked[2]) == asked[1]
+                    probed += 1
+            choices = [a for a in state.legal_actions(side) if not a.anytime]
+            await service.act(1, match.sides[side], str(rng.choice(choices)))
+        assert probed >= 2, probed
+        match, _ = await service.current(1)
+        stamps = {stamp(match, v) for v in range(500)}
+        assert len(stamps) == 500
+    finally:
+        await service.db.close()
