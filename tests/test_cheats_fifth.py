@@ -22,7 +22,7 @@ from play.errors import ServiceError, StalePrompt
 from play.present import standing_actions
 from play.stamps import UNSTAMPED, stamp
 from tests.clock import Clock
-from tests.test_ai_verify import ALICE, CHANNEL, META, challenge_ai, record_of, service
+from tests.test_ai_verify import AI, ALICE, CHANNEL, META, challenge_ai, record_of, service
 
 # ------------------------------------------------------------------ the AI's draw answer
 
@@ -44,7 +44,7 @@ async def _offer_when_the_ai_is_lost(tmp_path: Path, *, answered: bool, game: st
         match, state = await svc.latest(CHANNEL)
         if not match.status.is_open or state is None or offered:
             break
-        me, ai = match.side_of(ALICE), match.side_of(match.ai_player_id)
+        me, ai = match.side_of(ALICE), match.side_of(AI)
         assert me is not None and ai is not None
         if me in state.to_act():
             legal = [str(a) for a in state.legal_actions(me) if not str(a).startswith(META)]
