@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import chance, program, search
+from engine.errors import IllegalAction
+from engine.meta import DRAW_DECLINE
 from engine.program import Program
 from engine.protocol import Game, View
 from engine.tape import MAX_SECONDS, Tape, running
@@ -276,6 +278,18 @@ def _replay(
                     f"level ({found.level!r}, shown at the challenge)"
                 )
                 return
+            # An honest bot answers an offer before its own play (RULES.md, "Draws with the AI"):
+            # playing on past one its program takes kept alive a game the AI judged lost.
+            if (
+                kind == MOVE
+                and _offered(rules, state, side)
+                and rules.accepts_draw(as_sent(rules, state.view(side)), ai_seed(seed, n))
+            ):
+                found.problem = (
+                    f"at action {n} it played on past a draw offer standing to it, which its program "
+                    "accepts in that position (the bot answers an offer before its own play)"
+                )
+                return
             chosen, how = decide(
                 rules,
                 as_sent(rules, state.view(side)),
@@ -299,6 +313,17 @@ def _replay(
         except ValueError as exc:
             found.problem = f"action {n} does not replay ({exc})"
             return
+
+
+def _offered(rules: Game, state: Any, side: str) -> bool:
+    """Whether a draw offer to `side` stands: the game would let it decline one (tried on a copy)."""
+    if state.is_over():
+        return False
+    try:
+        state.clone().apply(rules.parse(str(DRAW_DECLINE)), side)
+    except IllegalAction:
+        return False
+    return True
 
 
 def findings(

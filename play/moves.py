@@ -179,8 +179,10 @@ class Moves(Challenges):
             live = self._live.get(channel_id)
             if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
-            held = await self.held_back(match, user_id)  # theirs to refuse, whatever the version
-            if held is None and expected_version is not None and not is_current(match, expected_version):
+            # not to act: "not your turn" whatever the version (out of date only before the other's
+            # first private step, an old Undo told whether she had begun; docs/fairness.md)
+            mine = match.side_of(user_id) in live[1].to_act()
+            if mine and expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt(stale_text(match, expected_version))
             rows = undo.effective([r for r in await self.db.actions(match.id) if r.version <= match.version])
             back = undo.take_back(match, game_of(match), engine_seed(match), rows, live[1], user_id)

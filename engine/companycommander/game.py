@@ -187,6 +187,17 @@ class CompanyCommanderGame(BaseGame[State, View]):
         state = view.determinize(random.Random(seed))
         return play(self.state_of(state), side, random.Random(f"thumb:{seed}"))
 
+    def accepts_draw(self, view: AnyView, seed: int) -> bool:
+        """Never before its side's first Deploy phase is over: until then the other side holds
+        every front it deployed to and this one none, which the evaluation reads as nearly lost
+        (about -0.88), so an offer made right after the first side's deployment was taken."""
+        mine = self.view_of(view)
+        s = mine.state
+        own_first = 1 if mine.viewer == s.first else 2  # the turn (counted in both sides') it deploys in
+        if s.turns < own_first or (s.turns == own_first and s.phase == DEPLOY):
+            return False
+        return super().accepts_draw(view, seed)
+
     def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
         """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the
         Tactics deck, which are drawn last: the same dice and the same draws for a long while."""
