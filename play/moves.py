@@ -171,16 +171,14 @@ class Moves(Challenges):
         expected_version: Stamp | None = None,
     ) -> tuple[Match, State, str]:
         """Take back `user_id`'s last step of this turn (play/undo.py has the rule): an `undo` entry
-        appended to the log, the position before the step stored. Returns the match, the position
-        and the step taken back; refusals say why, and change nothing."""
+        appended to the log, the position before it stored. Refusals say why, and change nothing."""
         match = await self._open_match(channel_id)
         async with self._lock(match.id):
             match = await self._reread(match)
             live = self._live.get(channel_id)
             if match.status is Status.CHALLENGED or live is None or live[1] is None:
                 raise NoMatch("The challenge has not been accepted yet.")
-            # not to act: "not your turn" whatever the version (out of date only before the other's
-            # first private step, an old Undo told whether she had begun; docs/fairness.md)
+            # not to act: "not your turn" whatever the version (an old Undo told if the other had begun)
             mine = match.side_of(user_id) in live[1].to_act()
             if mine and expected_version is not None and not is_current(match, expected_version):
                 raise StalePrompt(stale_text(match, expected_version))
