@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 from typing import Any
@@ -18,6 +19,7 @@ from engine.errors import IllegalAction
 from engine.meta import DRAW_DECLINE
 from engine.protocol import Game, State
 from play.errors import (
+    AwayBusy,
     IllegalMove,
     MatchOver,
     NoMatch,
@@ -69,6 +71,11 @@ def memory_scope(match: Match) -> str:
     the check replays the decisions under the same name (`ai_check.check_ai`); a game played before
     dice were committed has none, and its number instead (it is not checked)."""
     return (match.seed_commitment or f"game {match.id}").lower()
+
+
+# How long the AI waits before sending its choice again when a time away held it up (`AwayBusy`):
+# a time away is written in milliseconds, so a lock held longer than all this is a stuck process.
+AWAY_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
 
 
 class AiTurns(Moves):
@@ -126,21 +133,39 @@ class AiTurns(Moves):
                 decision = AiDecision(n, MOVE, level, budget_s, tape, decided, source)
                 await AiDecisionStore(self.db).write(match.id, decision)
             try:
-                played.append(
-                    await self.act(
-                        channel_id,
-                        ai_id,
-                        notation,
-                        interaction_id=decided,
-                        expected_version=match.version,
-                        match_id=match.id,
-                    )
-                )
+                played.append(await self._act_through_away(channel_id, ai_id, notation, decided, match))
             except StalePrompt:
                 continue  # the game moved on (or ended, or is another) while it thought: look again
             except (NoMatch, MatchOver):
                 break  # the game ended while the AI thought
         return played
+
+    async def _act_through_away(
+        self, channel_id: int, ai_id: int, notation: str, decided: int | None, match: Match
+    ) -> Played:
+        """Play the AI's choice; held up by a time away another process is writing (`AwayBusy`), the
+        same choice is sent again a moment later: the game did not move, so thinking again would
+        choose the same at a cost (20 s of CPU at the correspondence level), and up to 256 times."""
+        for wait in AWAY_WAITS:
+            try:
+                return await self.act(
+                    channel_id,
+                    ai_id,
+                    notation,
+                    interaction_id=decided,
+                    expected_version=match.version,
+                    match_id=match.id,
+                )
+            except AwayBusy:
+                await asyncio.sleep(wait)
+        return await self.act(
+            channel_id,
+            ai_id,
+            notation,
+            interaction_id=decided,
+            expected_version=match.version,
+            match_id=match.id,
+        )
 
     async def ai_answers_draw(self, channel_id: int) -> Played | None:
         """The AI's answer to a draw offer made to it and still standing (None: there is none, or

@@ -8,6 +8,7 @@ too."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -28,6 +29,7 @@ from play import AwayBusy, MatchService
 from play import fairness as play_fairness
 from play.errors import BadRequest, NoMatch, ServiceError, StalePrompt
 from play.results import NO_GAME
+from play.service import waiting_ids
 from play.stamps import STALE, UNSTAMPED, denotes, stamp
 from play.tournament import RoundDone
 from tests.clock import Clock
@@ -133,6 +135,71 @@ async def test_a_move_held_up_by_a_time_away_written_elsewhere_says_so(store_wor
         await other.close()
     await service.act(77, mover, action)  # sent again: it goes through
     assert (await service.current(77))[0].turn_player_id != mover
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+async def test_an_ai_move_held_up_by_a_time_away_is_sent_again_not_thought_again(
+    store_world, store: str
+) -> None:
+    """The AI's turn hands over while another process keeps its opponent's time away locked past a
+    write's tries (`AwayBusy`). It thought again each time (up to 256 decisions, 20 s of CPU each at
+    the correspondence level); now it sends the same choice again a moment later, once the lock is
+    let go, having thought once per action."""
+    db, clock = store_world
+    service = MatchService(db, clock=clock, rng=random.Random(5))
+    match = await service.challenge(
+        game="blockwars",
+        guild_id=5,
+        channel_id=78,
+        challenger_id=10,
+        opponent_id=99,
+        opponent_is_bot=True,
+        ai_level="easy",
+    )
+    assert match.status is not Status.CHALLENGED
+    human = 10
+    thought: list[str] = []
+    busy: list[str] = []
+    think, act = service.thinker.choose, service.act
+
+    async def counted_think(*args, **kwargs):  # type: ignore[no-untyped-def]
+        thought.append(choice := await think(*args, **kwargs))
+        return choice
+
+    async def seen_act(*args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return await act(*args, **kwargs)
+        except AwayBusy:
+            busy.append(args[2])
+            raise
+
+    service.thinker.choose = counted_think  # type: ignore[method-assign]
+    service.act = seen_act  # type: ignore[method-assign]
+    other = await asyncpg.connect(store)
+    try:
+        for _ in range(40):  # the human's steps until the AI owes its own turn
+            match, state = await service.current(78)
+            if match.ai_player_id in waiting_ids(match, state):
+                break
+            side = match.side_of(human)
+            assert side is not None
+            legal = [str(a) for a in state.legal_actions(side) if not a.anytime]
+            await service.act(78, human, "end" if "end" in legal else legal[0])
+        await other.execute("SELECT pg_advisory_lock($1)", away_key(5, human))
+        turn = asyncio.create_task(service.ai_turns(78))
+        for _ in range(200):  # until its hand-over was held up
+            if busy or turn.done():
+                break
+            await asyncio.sleep(0.02)
+        assert busy, "the AI's hand-over was never held up by the lock"
+        await other.execute("SELECT pg_advisory_unlock($1)", away_key(5, human))
+        played = await turn
+    finally:
+        await other.close()
+    match, state = await service.current(78)
+    assert match.turn_player_id == human  # the AI's turn went through, once the lock was let go
+    assert len(thought) == len(played)  # one decision per action it played
+    assert busy[0] == thought[-1]  # the held-up action was its last choice, sent again
 
 
 # ------------------------------------------------------------------ not your turn, asked at every moment
