@@ -14,7 +14,7 @@ import logging
 import random
 import re
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 import asyncpg
 import pytest
@@ -25,7 +25,7 @@ from data import Database, Status
 from data.db import away_key
 from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER
-from play import AwayBusy, MatchService
+from play import AwayBusy, MatchService, Played
 from play import fairness as play_fairness
 from play.errors import BadRequest, NoMatch, ServiceError, StalePrompt
 from play.results import NO_GAME
@@ -162,11 +162,11 @@ async def test_an_ai_move_held_up_by_a_time_away_is_sent_again_not_thought_again
     busy: list[str] = []
     think, act = service.thinker.choose, service.act
 
-    async def counted_think(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def counted_think(*args: Any, **kwargs: Any) -> str:
         thought.append(choice := await think(*args, **kwargs))
         return choice
 
-    async def seen_act(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def seen_act(*args: Any, **kwargs: Any) -> Played:
         try:
             return await act(*args, **kwargs)
         except AwayBusy:
