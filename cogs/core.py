@@ -206,7 +206,7 @@ class Core(SweepLoop, commands.Cog):
         legal = state.legal_actions(side)
         groups = fmt.groups_with_actions(rules, mine, legal)
         if not groups:
-            await reply(interaction, "Nothing on your side can act alone now; use the buttons or `play`.")
+            await reply(interaction, fmt.nothing_alone_text(rules.menu(state.view(None))))
             return
         view = views.persistent_view()
         labels = [(g, rules.group_label(mine, g)) for g in groups]
@@ -658,7 +658,7 @@ class Core(SweepLoop, commands.Cog):
             interaction_id=interaction.id,
             expected_version=given,
         )
-        view = self.board_components(match, state)
+        view = self.board_components(match, state, seen_by=match.side_of(interaction.user.id))
         rows = [r for r in await self.service.log(match) if r[2] is not None]
         if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
             view = views.with_undo(view, match.id, stamp(match))

@@ -1,0 +1,191 @@
+"""A newcomer's first turns on a phone, by buttons alone, through the fake Discord.
+
+What the 2026-11-29 play-through by buttons found, kept: a Take action that could only answer
+"nothing can act" (a dead end on a phone), select labels that led with a console keyword, and the
+limits Discord cuts labels at. One bot serves the whole module (each test plays in its own channel),
+so the stories stay cheap.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from cogs._format import nothing_alone_text
+from engine.protocol import Choice, Menu
+from tests.botkit import BotKit
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
+
+ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
+
+BUTTON_LABEL = 80  # Discord cuts a button's label here...
+OPTION_TEXT = 100  # ...a select option's label and description here...
+OPTIONS = 25  # ...and a select holds this many options at most
+
+
+class Phone:
+    """The fake Discord, one bot and two newcomers, for every test of the module."""
+
+    def __init__(self, fake: FakeDiscord, kit: BotKit) -> None:
+        self.fake = fake
+        self.kit = kit
+        self.guild = fake.add_guild("Phones", channels=("lobby",))
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.channels = 0
+        self.bot: Any = None
+
+    def channel(self) -> Any:
+        """A fresh channel: one game each."""
+        self.channels += 1
+        return self.fake.add_channel(self.guild, f"game-{self.channels}")
+
+    async def idle(self) -> None:
+        await self.bot.get_cog("Core").idle()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def phone(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Phone]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fake = FakeDiscord()
+        await fake.start()
+        fake.patch(monkeypatch)
+        kit = BotKit(Path(tmp_path_factory.mktemp("phone")))
+        world = Phone(fake, kit)
+        handler = ForwardErrors(fake)
+        logger = logging.getLogger("bot")
+        logger.addHandler(handler)
+        running = None
+        try:
+            world.bot = await kit.build(clock=HandClock(), rng=random.Random(1))
+            running = await start_client(fake, world.bot)
+            yield world
+            await world.idle()
+        finally:
+            logger.removeHandler(handler)
+            await kit.close()
+            if running is not None:
+                await running.stop()
+            await fake.stop()
+    assert not fake.server_errors, fake.server_errors
+
+
+def fits_a_phone(message: FakeMessage) -> None:
+    """Nothing under `message` is cut by Discord or left empty."""
+    for comp in message.iter_components():
+        if comp.get("type") == 2:
+            assert 0 < len(comp["label"]) <= BUTTON_LABEL, comp
+        if comp.get("type") == 3:
+            options = comp["options"]
+            assert 0 < len(options) <= OPTIONS, comp
+            labels = [o["label"] for o in options]
+            assert len(set(labels)) == len(labels), labels  # no two options read the same
+            for option in options:
+                assert 0 < len(option["label"]) <= OPTION_TEXT, option
+                assert len(option.get("description") or "") <= OPTION_TEXT, option
+
+
+def buttons(message: FakeMessage) -> dict[str, str]:
+    """The labels of the buttons under `message`, by custom_id."""
+    return {c["custom_id"]: c["label"] for c in message.iter_components() if c.get("type") == 2}
+
+
+def take_action(message: FakeMessage) -> str | None:
+    return next((c for c in message.custom_ids if c.startswith("bw:act:")), None)
+
+
+async def accepted(phone: Phone, game: str, side: str) -> tuple[Any, FakeMessage]:
+    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
+    channel = phone.channel()
+    challenge = await phone.fake.slash(
+        phone.alice, channel, game, "challenge", {"opponent": phone.bob, "side": side}
+    )
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    answer = await phone.fake.click(phone.bob, challenge.message, accept)
+    await phone.idle()
+    fits_a_phone(answer.message)
+    return channel, answer.message
+
+
+async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:
+    """Take action, then the piece `group`, then what it does (`notation`): the answer's board."""
+    button = take_action(board)
+    assert button is not None, buttons(board)
+    picker = (await phone.fake.click(user, board, button)).message
+    assert picker.ephemeral
+    fits_a_phone(picker)
+    (unit,) = [c for c in picker.custom_ids if c.startswith("bw:unit:")]
+    chosen = await phone.fake.select(user, picker, unit, [group])
+    (what,) = chosen.edited
+    fits_a_phone(what)
+    (do,) = [c for c in what.custom_ids if c.startswith("bw:do:")]
+    played = await phone.fake.select(user, what, do, [notation])
+    await phone.idle()
+    fits_a_phone(played.message)
+    return played.message
+
+
+@ON_THE_BOT
+async def test_take_action_leaves_once_nothing_can_act_alone(phone: Phone) -> None:
+    """Battlefronts, round 1: the Reds call up into each travel zone by the select flow. Once every
+    zone has its call-up, the private board offers Pass, not a Take action that could
+    only answer that nothing can act."""
+    _, board = await accepted(phone, "battlefronts", "red")
+    for zone in ("T1", "T2", "T3", "T4"):
+        assert take_action(board) is not None, (zone, buttons(board))
+        board = await pick(phone, phone.alice, board, zone, f"call {zone} 1")
+        assert board.ephemeral and board.attachments
+    labels = buttons(board)
+    assert take_action(board) is None, labels
+    assert "Pass (finished with this phase)" in labels.values(), labels
+    assert "every travel zone" in board.content
+
+
+def test_nothing_alone_names_the_buttons_that_go_on() -> None:
+    """Where Take action must stay (a hidden hand decides whether a card can be played), its refusal
+    names the buttons that go on instead of sending a phone to type `play`."""
+    menu = Menu(
+        buttons=(
+            Choice("Fight", "fight"),
+            Choice("End turn", "end"),
+            Choice("Standing orders…", opens="orders"),
+        ),
+        take_action=True,
+    )
+    text = nothing_alone_text(menu)
+    assert text == "Nothing of yours can act on its own now: use **Fight** or **End turn** under the board."
+    assert "`" not in nothing_alone_text(Menu(take_action=True))
+
+
+def option_labels(message: FakeMessage) -> Iterator[str]:
+    for comp in message.iter_components():
+        if comp.get("type") == 3:
+            yield from (o["label"] for o in comp["options"])
+
+
+@ON_THE_BOT
+async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
+    """Fix Bayonets' "Other set-ups…" and "Standing orders…" selects: each option is the choice in
+    words, capitalised, without the console keyword ("std:", "losses auto:") in front."""
+    _, board = await accepted(phone, "fixbayonets", "germans")
+    opened = [c for c in board.custom_ids if c.startswith("bw:open:")]
+    assert {c.rsplit(":", 1)[1] for c in opened} == {"setup", "orders"}
+    for button in opened:
+        menu = (await phone.fake.click(phone.alice, board, button)).message
+        assert menu.ephemeral
+        fits_a_phone(menu)
+        labels = list(option_labels(menu))
+        assert labels
+        for label in labels:
+            assert label[0].isupper() and ":" not in label.split(" ")[0], label
+        if button.endswith(":setup"):
+            assert "The standard layout: officers in the centre" in labels
+        else:
+            assert "Never cancel a card" in labels and "Ask me who falls when a stack is hit" in labels
