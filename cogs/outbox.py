@@ -25,7 +25,7 @@ from play.present import (
 from play.results import declines_now
 from play.service import game_of
 from play.stamps import stamp
-from play.undo import MID_TURN_NOTE
+from play.undo import MID_TURN_NOTE, may_take_back
 from render import seen
 
 if TYPE_CHECKING:
@@ -232,8 +232,14 @@ class Outbox(Messages):
         the buttons, not an apology that would wrongly say nothing happened."""
         # the offer read from the game, however it was made
         note, components = self.answerable(played, played.match, played.state, seen_by=seen_by)
-        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+        last = played.steps[-1].notation if played.steps else played.notation
+        if (
+            not played.hands_off
+            and played.actor_id not in (0, played.match.ai_player_id)
+            and may_take_back(game_of(played.match), last)
+        ):
             # the answer to a player's own step of a turn they go on with: they may take it back
+            # (not a word about a draw: an Undo that always refuses is a dead end)
             components = views.with_undo(components, played.match.id, stamp(played.match))
         view = components or discord.utils.MISSING
         note = "\n" + note if note else ""

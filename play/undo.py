@@ -69,6 +69,16 @@ class TakeBack:
     notation: str
 
 
+def may_take_back(rules: Game, notation: str) -> bool:
+    """Whether a step written `notation` is of a kind Undo can ever take back: a word about a draw or
+    a standing order never is (`take_back`), so no Undo button is offered after one."""
+    try:
+        action = rules.parse(notation)
+    except ValueError:
+        return True  # a command of several steps: `take_back` says, for its last one
+    return not action.anytime
+
+
 def take_back(
     match: Match, rules: Game, seed: int, rows: Sequence[_Logged], current: State, user_id: int
 ) -> TakeBack:
@@ -129,4 +139,4 @@ def take_back(
     return TakeBack(before, notation)
 
 
-__all__ = ["MID_TURN_NOTE", "UNDO", "TakeBack", "effective", "take_back", "taken_back"]
+__all__ = ["MID_TURN_NOTE", "UNDO", "TakeBack", "effective", "may_take_back", "take_back", "taken_back"]

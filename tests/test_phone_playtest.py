@@ -189,3 +189,24 @@ async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
             assert "The standard layout: officers in the centre" in labels
         else:
             assert "Never cancel a card" in labels and "Ask me who falls when a stack is hit" in labels
+
+
+@ON_THE_BOT
+async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Phone) -> None:
+    """Block Wars: the Germans deploy by a button, then the Canadians offer a draw before deploying.
+    The channel's board asks the Germans to accept by the button; it carries no Undo, which would
+    refuse either player (a word about a draw is never taken back)."""
+    channel, board = await accepted(phone, "blockwars", "germans")
+    layouts = [c for c in board.custom_ids if c.endswith(":setup std")]
+    assert layouts, buttons(board)
+    deployed = await phone.fake.click(phone.alice, board, layouts[0])
+    await phone.idle()
+    assert not deployed.message.ephemeral  # a hand-off: the channel's board, the Canadians to deploy
+    offered = await phone.fake.slash(phone.bob, channel, "blockwars", "draw", {"choice": "offer"})
+    await phone.idle()
+    offer = offered.message
+    fits_a_phone(offer)
+    labels = buttons(offer)
+    assert "Accept the draw" in labels.values(), labels
+    assert not any(c.startswith("bw:undo:") for c in labels), labels
+    assert f"<@{phone.alice.id}>: accept the draw with the button" in offer.content
