@@ -40,13 +40,14 @@ T = TypeVar("T")
 
 def groups_with_actions(game: Game, view: View, legal: Iterable[Action]) -> list[str]:
     """The pieces (units, cards, fronts) that can do something now, in the order their first action
-    is listed, at most 25 (one select)."""
+    is listed: all of them (Take action splits them over several selects, `chunks`), since a piece
+    left out could then be played only by typing."""
     seen: dict[str, None] = {}
     for action in legal:
         group = game.group_of(view, action)
         if group is not None:
             seen.setdefault(group)
-    return list(seen)[:MAX_CHOICES]
+    return list(seen)
 
 
 def nothing_alone_text(menu: Menu) -> str:

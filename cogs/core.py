@@ -209,8 +209,10 @@ class Core(SweepLoop, commands.Cog):
             await reply(interaction, fmt.nothing_alone_text(rules.menu(state.view(None))))
             return
         view = views.persistent_view()
-        labels = [(g, rules.group_label(mine, g)) for g in groups]
-        view.add_item(views.UnitSelect.build(match.id, stamp(match), labels, "Choose"))
+        pieces = fmt.chunks([(g, rules.group_label(mine, g)) for g in groups])
+        for n, piece in enumerate(pieces):
+            part = f" ({n + 1}/{len(pieces)})" if len(pieces) > 1 else ""
+            view.add_item(views.UnitSelect.build(match.id, stamp(match), piece, f"Choose{part}", n))
         await interaction.response.send_message("Which one?", view=view, ephemeral=True)
 
     async def open_action_picker(

@@ -11,17 +11,20 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import AsyncIterator, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from cogs._format import nothing_alone_text
+from cogs._format import groups_with_actions, nothing_alone_text
+from engine import registry
 from engine.protocol import Choice, Menu
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
+from tests.random_play import random_steps
 
 ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
 
@@ -210,3 +213,42 @@ async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Phone) 
     assert "Accept the draw" in labels.values(), labels
     assert not any(c.startswith("bw:undo:") for c in labels), labels
     assert f"<@{phone.alice.id}>: accept the draw with the button" in offer.content
+
+
+def late_company_commander() -> tuple[Any, str]:
+    """A seeded Company Commander position late in a game (round 8) where the side to act has 26
+    pieces that can act (units, cards, the Company Commander's extra card): more than a select holds."""
+    game = registry.game("companycommander")
+    state, _, _ = next(islice(random_steps(game, 0), 207, None))
+    side = min(state.to_act())
+    mine = state.view(side)
+    pieces = {game.group_of(mine, a) for a in state.legal_actions(side)} - {None}
+    assert len(pieces) > OPTIONS
+    return state, side
+
+
+@ON_THE_BOT
+async def test_take_action_offers_every_piece_even_past_25(phone: Phone) -> None:
+    """Take action lists every piece that can act, over two selects when one holds too few: the 26th
+    (left out before, so playable only by typing) opens its actions like any other."""
+    channel, _ = await accepted(phone, "companycommander", "americans")
+    state, side = late_company_commander()
+    match = await phone.bot.database.get_channel_match(channel.id)
+    await phone.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=state.to_json(), turn_player_id=match.sides[side]
+    )
+    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    player = phone.alice if match.sides[side] == phone.alice.id else phone.bob
+    board = (await phone.fake.slash(player, channel, "companycommander", "board", {})).message
+    picker = (await phone.fake.click(player, board, take_action(board) or "")).message
+    fits_a_phone(picker)
+    selects = [c for c in picker.iter_components() if c.get("type") == 3]
+    assert [s["placeholder"] for s in selects] == ["Choose (1/2)", "Choose (2/2)"]
+    keys = [o["value"] for s in selects for o in s["options"]]
+    game = registry.game("companycommander")
+    assert keys == groups_with_actions(game, state.view(side), state.legal_actions(side))
+    last = selects[-1]
+    chosen = await phone.fake.select(player, picker, last["custom_id"], [keys[-1]])
+    (what,) = chosen.edited
+    fits_a_phone(what)
+    assert any(c.startswith("bw:do:") for c in what.custom_ids), what.content
