@@ -198,13 +198,19 @@ async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
 async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Phone) -> None:
     """Block Wars: the Germans deploy by a button, then the Canadians offer a draw before deploying.
     The channel's board asks the Germans to accept by the button; it carries no Undo, which would
-    refuse either player (a word about a draw is never taken back)."""
+    refuse either player (a word about a draw is never taken back). The Canadians' turn ping, by
+    DM, names the game, the channel and what they owe."""
+    await phone.fake.slash(phone.bob, phone.guild.channel("lobby"), "wargames", "notify", {"enabled": True})
     channel, board = await accepted(phone, "blockwars", "germans")
     layouts = [c for c in board.custom_ids if c.endswith(":setup std")]
     assert layouts, buttons(board)
     deployed = await phone.fake.click(phone.alice, board, layouts[0])
     await phone.idle()
-    assert not deployed.message.ephemeral  # a hand-off: the channel's board, the Canadians to deploy
+    (handed,) = [m for m in deployed.messages if m.channel_id == channel.id]
+    assert not handed.ephemeral  # a hand-off: the channel's board, the Canadians to deploy
+    ping = phone.fake.dms_to(phone.bob)[-1].content
+    assert ping.startswith(f"Your move in Block Wars in <#{channel.id}>, due <t:")
+    assert "\nYou (Canadians): deploy your units" in ping, ping
     offered = await phone.fake.slash(phone.bob, channel, "blockwars", "draw", {"choice": "offer"})
     await phone.idle()
     offer = offered.message
