@@ -370,9 +370,8 @@ def turn_dm_text(
 
 
 def owed_text(match: Match, state: State, side: str | None) -> str:
-    """What the turn ping's reader owes now, on a line of its own, in the game's words for them
-    ("You (Germans) must decide: enemy aircraft A is coming to strafe ..."), so a ping read on a
-    phone says more than "your move" when the move is a decision; '' when they owe nothing."""
+    """What the turn ping's reader owes now, a line in the game's words ("You (<side>) must decide:
+    ..."): on a phone a decision says more than "your move"; '' when they owe nothing."""
     if side is None or state.is_over() or side not in state.to_act():
         return ""
     said = game_of(match).status(state.view(None), side).replace("{player}", "you").strip()

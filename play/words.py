@@ -37,8 +37,8 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
 
 
 def _names_side(said: str, who: str) -> bool:
-    """Whether `said` opens by naming the side `who` (its title, "Germans"), by its title or by its
-    adjective ("the German Infantry hits ..."): then "Germans: the German Infantry" says it twice."""
+    """Whether `said` opens by naming the side `who` (a title, "<Side>s"), by that title or by its
+    adjective ("the <Side> Infantry hits ..."): then a "<Side>s: " in front would say it twice."""
     words = said.split(" ", 2)
     if len(words) < 3 or words[0].lower() != "the":
         return False
