@@ -118,17 +118,22 @@ async def accepted(phone: Phone, game: str, side: str) -> tuple[Any, FakeMessage
 
 
 async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:
-    """Take action, then the piece `group`, then what it does (`notation`): the answer's board."""
+    """Take action, then the piece `group` (unless it is the only one: the actions come at once),
+    then what it does (`notation`): the answer's board."""
     button = take_action(board)
     assert button is not None, buttons(board)
-    picker = (await phone.fake.click(user, board, button)).message
-    assert picker.ephemeral
-    fits_a_phone(picker)
-    (unit,) = [c for c in picker.custom_ids if c.startswith("bw:unit:")]
-    chosen = await phone.fake.select(user, picker, unit, [group])
-    (what,) = chosen.edited
+    what = (await phone.fake.click(user, board, button)).message
+    assert what.ephemeral
     fits_a_phone(what)
+    units = [c for c in what.custom_ids if c.startswith("bw:unit:")]
+    if units:
+        options = [o["value"] for u in units for o in what.component(u)["options"]]
+        assert len(options) > 1 and group in options, options  # a choice of one is no choice
+        (unit,) = [u for u in units if group in [o["value"] for o in what.component(u)["options"]]]
+        (what,) = (await phone.fake.select(user, what, unit, [group])).edited
+        fits_a_phone(what)
     (do,) = [c for c in what.custom_ids if c.startswith("bw:do:")]
+    assert do.split(":")[4] == group, do
     played = await phone.fake.select(user, what, do, [notation])
     await phone.idle()
     fits_a_phone(played.message)
@@ -137,9 +142,10 @@ async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation
 
 @ON_THE_BOT
 async def test_take_action_leaves_once_nothing_can_act_alone(phone: Phone) -> None:
-    """Battlefronts, round 1: the Reds call up into each travel zone by the select flow. Once every
-    zone has its call-up, the private board offers Pass, not a Take action that could
-    only answer that nothing can act."""
+    """Battlefronts, round 1: the Reds call up into each travel zone by the select flow (for the last
+    zone, the only one left, Take action goes straight to its call-ups). Once every zone has its
+    call-up, the private board offers Pass, not a Take action that could only answer that nothing
+    can act."""
     _, board = await accepted(phone, "battlefronts", "red")
     for zone in ("T1", "T2", "T3", "T4"):
         assert take_action(board) is not None, (zone, buttons(board))
