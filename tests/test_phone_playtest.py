@@ -264,3 +264,16 @@ async def test_take_action_offers_every_piece_even_past_25(phone: Phone) -> None
     (what,) = chosen.edited
     fits_a_phone(what)
     assert any(c.startswith("bw:do:") for c in what.custom_ids), what.content
+
+
+def test_block_wars_decision_selects_say_what_they_choose() -> None:
+    """A select's placeholder is all a phone shows of it before a tap: a strafe's and an Ace's read
+    "Choose the unit to strafe (rank 6)", "Choose what comes on, and where", not a bare "Choose"."""
+    game = registry.game("blockwars")
+    seen: dict[str, list[str]] = {}
+    for n, (state, _, _) in enumerate(random_steps(game, 0, 180)):
+        if n in (21, 179):  # seed 0: a strafe, then an Ace's reinforcement, each with a select
+            kind = state.pending.kind  # type: ignore[attr-defined]  # Block Wars' own State
+            seen[kind] = [p.placeholder for p in game.menu(state.view(None)).picks]
+    assert seen["strafe"] and all(p.startswith("Choose the unit to strafe (rank") for p in seen["strafe"])
+    assert seen["ace"] == ["Choose what comes on, and where"]
