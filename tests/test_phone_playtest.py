@@ -142,15 +142,20 @@ async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation
 
 @ON_THE_BOT
 async def test_take_action_leaves_once_nothing_can_act_alone(phone: Phone) -> None:
-    """Battlefronts, round 1: the Reds call up into each travel zone by the select flow (for the last
-    zone, the only one left, Take action goes straight to its call-ups). Once every zone has its
-    call-up, the private board offers Pass, not a Take action that could only answer that nothing
-    can act."""
-    _, board = await accepted(phone, "battlefronts", "red")
-    for zone in ("T1", "T2", "T3", "T4"):
-        assert take_action(board) is not None, (zone, buttons(board))
-        board = await pick(phone, phone.alice, board, zone, f"call {zone} 1")
-        assert board.ephemeral and board.attachments
+    """Battlefronts, round 1: the Reds call up into each travel zone (by the select flow for T1;
+    T2 and T3 in one typed command, to save boards; for T4, the only zone left, Take action goes
+    straight to its call-ups). Once every zone has its call-up, the private board offers Pass,
+    not a Take action that could only answer that nothing can act."""
+    channel, board = await accepted(phone, "battlefronts", "red")
+    board = await pick(phone, phone.alice, board, "T1", "call T1 1")
+    typed = await phone.fake.slash(
+        phone.alice, channel, "battlefronts", "play", {"action": "call T2 1; call T3 1"}
+    )
+    await phone.idle()
+    board = typed.message
+    assert board.ephemeral and take_action(board) is not None, buttons(board)
+    board = await pick(phone, phone.alice, board, "T4", "call T4 1")
+    assert board.ephemeral and board.attachments
     labels = buttons(board)
     assert take_action(board) is None, labels
     assert "Pass (finished with this phase)" in labels.values(), labels
