@@ -23,10 +23,8 @@ from engine.meta import MetaAction
 from engine.protocol import Game, State, drew_or_revealed
 from play.errors import BadRequest, NotAPlayer, NotYourTurn
 
-MID_TURN_NOTE = (
-    "Only you see this while it is still your turn. The channel sees your whole turn when you hand "
-    "it over, without any step you take back."
-)
+# Atop every private step's answer, so a phone reads it once a step: one short sentence.
+MID_TURN_NOTE = "Only you see this until you hand the turn over; a step you take back is never shown."
 UNDO = "undo"  # the log's word for "the step before this one is taken back"; no game's notation
 
 
