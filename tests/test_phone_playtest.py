@@ -21,6 +21,7 @@ import pytest_asyncio
 from cogs._format import groups_with_actions, nothing_alone_text
 from engine import registry
 from engine.protocol import Choice, Menu
+from play.undo import MID_TURN_NOTE
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
@@ -282,3 +283,8 @@ def test_block_wars_decision_selects_say_what_they_choose() -> None:
             seen[kind] = [p.placeholder for p in game.menu(state.view(None)).picks]
     assert seen["strafe"] and all(p.startswith("Choose the unit to strafe (rank") for p in seen["strafe"])
     assert seen["ace"] == ["Choose what comes on, and where"]
+
+
+def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
+    """It heads every private step's answer: two sentences (137 characters) were read on each."""
+    assert MID_TURN_NOTE.count(".") == 1 and len(MID_TURN_NOTE) <= 90, MID_TURN_NOTE
