@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from cogs import limits
-from engine.protocol import Action, Game, View
+from engine.protocol import Action, Game, Menu, View
 
 MAX_CHOICES = limits.CHOICES
 
@@ -40,13 +40,24 @@ T = TypeVar("T")
 
 def groups_with_actions(game: Game, view: View, legal: Iterable[Action]) -> list[str]:
     """The pieces (units, cards, fronts) that can do something now, in the order their first action
-    is listed, at most 25 (one select)."""
+    is listed: all of them (Take action splits them over several selects, `chunks`), since a piece
+    left out could then be played only by typing."""
     seen: dict[str, None] = {}
     for action in legal:
         group = game.group_of(view, action)
         if group is not None:
             seen.setdefault(group)
-    return list(seen)[:MAX_CHOICES]
+    return list(seen)
+
+
+def nothing_alone_text(menu: Menu) -> str:
+    """Take action's answer when no piece can act: the buttons that do go on, by name, so a player
+    on a phone is not sent to type a command."""
+    labels = [f"**{c.label}**" for c in menu.buttons if c.notation is not None]
+    if not labels:
+        return "Nothing of yours can act on its own now: use the buttons under the board."
+    named = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+    return f"Nothing of yours can act on its own now: use {named} under the board."
 
 
 def actions_of_group(game: Game, view: View, legal: Iterable[Action], group: str) -> list[Action]:

@@ -209,19 +209,22 @@ class PickSelect(
 
 
 class UnitSelect(
-    _Released, discord.ui.DynamicItem[discord.ui.Select], template=r"bw:unit:(?P<mid>\d+):(?P<ver>[0-9a-f]+)"
+    _Released,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"bw:unit:(?P<mid>\d+):(?P<ver>[0-9a-f]+)(?::(?P<n>\d+))?",
 ):
-    """Step one of the select flow: which piece (a unit, a card, a front: the game's `group_of`)."""
+    """Step one of the select flow: which piece (a unit, a card, a front: the game's `group_of`).
+    More pieces than one select holds go in several, the second on numbered (`n`)."""
 
-    def __init__(self, match_id: int, stamp: str, select: discord.ui.Select) -> None:
-        select.custom_id = f"bw:unit:{match_id}:{stamp}"
+    def __init__(self, match_id: int, stamp: str, select: discord.ui.Select, n: int = 0) -> None:
+        select.custom_id = f"bw:unit:{match_id}:{stamp}" + (f":{n}" if n else "")
         super().__init__(select)
         self.match_id = match_id
         self.stamp = stamp
 
     @classmethod
     def build(
-        cls, match_id: int, stamp: str, groups: Sequence[tuple[str, str]], placeholder: str
+        cls, match_id: int, stamp: str, groups: Sequence[tuple[str, str]], placeholder: str, n: int = 0
     ) -> UnitSelect:
         """`groups` are (key, label) pairs."""
         options = [
@@ -231,13 +234,13 @@ class UnitSelect(
         select: discord.ui.Select = discord.ui.Select(
             placeholder=placeholder[: limits.PLACEHOLDER], options=options
         )
-        return cls(match_id, stamp, select)
+        return cls(match_id, stamp, select, n)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> UnitSelect:
-        return cls(int(match["mid"]), match["ver"], cast(discord.ui.Select, item))
+        return cls(int(match["mid"]), match["ver"], cast(discord.ui.Select, item), int(match["n"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = _cog(interaction)

@@ -27,7 +27,7 @@ from cogs._release import unlink_when_done
 from cogs.groups import build_group, build_wargames
 from data import Match, Status, StoreUnavailable
 from engine import registry
-from engine.protocol import Game, State, Verb
+from engine.protocol import Action, Game, State, Verb, View
 from play import MatchService, ServiceError, fairness
 from play.fairness import commitment_text, engine_seed
 from play.guide import game_help, overview
@@ -196,7 +196,8 @@ class Core(SweepLoop, commands.Cog):
         return match, state, side
 
     async def open_group_picker(self, interaction: discord.Interaction, match_id: int, given: str) -> None:
-        """Take action, step one: which piece (unit, card, front) acts."""
+        """Take action, step one: which piece (unit, card, front) acts; straight to step two when
+        only one can (on a phone, a select of one option is a tap for nothing)."""
         found = await self._prompt_state(interaction, match_id, given)
         if found is None:
             return
@@ -206,11 +207,17 @@ class Core(SweepLoop, commands.Cog):
         legal = state.legal_actions(side)
         groups = fmt.groups_with_actions(rules, mine, legal)
         if not groups:
-            await reply(interaction, "Nothing on your side can act alone now; use the buttons or `play`.")
+            await reply(interaction, fmt.nothing_alone_text(rules.menu(state.view(None))))
+            return
+        if len(groups) == 1:
+            text, view = self._action_picker(match, rules, mine, legal, groups[0])
+            await interaction.response.send_message(text, view=view, ephemeral=True)
             return
         view = views.persistent_view()
-        labels = [(g, rules.group_label(mine, g)) for g in groups]
-        view.add_item(views.UnitSelect.build(match.id, stamp(match), labels, "Choose"))
+        pieces = fmt.chunks([(g, rules.group_label(mine, g)) for g in groups])
+        for n, piece in enumerate(pieces):
+            part = f" ({n + 1}/{len(pieces)})" if len(pieces) > 1 else ""
+            view.add_item(views.UnitSelect.build(match.id, stamp(match), piece, f"Choose{part}", n))
         await interaction.response.send_message("Which one?", view=view, ephemeral=True)
 
     async def open_action_picker(
@@ -223,13 +230,19 @@ class Core(SweepLoop, commands.Cog):
         match, state, side = found
         rules = game_of(match)
         mine = state.view(side)
-        actions = fmt.actions_of_group(rules, mine, state.legal_actions(side), group)
-        if not actions:
+        legal = state.legal_actions(side)
+        if not fmt.actions_of_group(rules, mine, legal, group):
             await reply(interaction, "That has nothing to do now.")
             return
-        label = rules.group_label(mine, group)
+        text, view = self._action_picker(match, rules, mine, legal, group)
+        await interaction.response.edit_message(content=text, view=view)
+
+    def _action_picker(
+        self, match: Match, rules: Game, mine: View, legal: Sequence[Action], group: str
+    ) -> tuple[str, discord.ui.View]:
+        """The words and selects of step two for `group` (which has something to do)."""
         view = views.persistent_view()
-        pieces = fmt.chunks(actions)
+        pieces = fmt.chunks(fmt.actions_of_group(rules, mine, legal, group))
         for n, piece in enumerate(pieces):
             # The label is the game's words for the piece, a noun or not ("The rifleman on a8", "Call
             # up into travel zone T3"): the message names it, the placeholder need not.
@@ -242,7 +255,7 @@ class Core(SweepLoop, commands.Cog):
                 ],
             )
             view.add_item(views.DoSelect(match.id, stamp(match), group, n, select))
-        await interaction.response.edit_message(content=f"{label}: what now?", view=view)
+        return f"{rules.group_label(mine, group)}: what now?", view
 
     async def open_submenu(
         self, interaction: discord.Interaction, match_id: int, given: str, key: str
@@ -658,7 +671,7 @@ class Core(SweepLoop, commands.Cog):
             interaction_id=interaction.id,
             expected_version=given,
         )
-        view = self.board_components(match, state)
+        view = self.board_components(match, state, seen_by=match.side_of(interaction.user.id))
         rows = [r for r in await self.service.log(match) if r[2] is not None]
         if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
             view = views.with_undo(view, match.id, stamp(match))

@@ -11,7 +11,7 @@ import discord
 
 from cogs import _views as views
 from cogs import limits
-from cogs._format import DISCORD
+from cogs._format import DISCORD, groups_with_actions
 from cogs._release import unlink_when_done
 from data import Match
 from engine.protocol import Choice, Event, State
@@ -25,7 +25,7 @@ from play.present import (
 from play.results import declines_now
 from play.service import game_of
 from play.stamps import stamp
-from play.undo import MID_TURN_NOTE
+from play.undo import MID_TURN_NOTE, may_take_back
 from render import seen
 
 if TYPE_CHECKING:
@@ -55,6 +55,21 @@ def draw_note(answering: Sequence[int], *, declines: bool = True) -> str:
     return (
         f"{who}: accept the draw with the button (or the `draw` command), or decline it once it is your turn."
     )
+
+
+def nothing_to_pick(match: Match, state: State, seen_by: str | None) -> bool:
+    """Whether Take action would only answer that nothing can act alone (the other buttons end the
+    phase): on a phone a button that always refuses is a dead end, so the board leaves it off. Read
+    from what the board's readers may know: on a board for one side alone (`seen_by`), that side's
+    own hand; on the channel's, only in a game without secrets, since whether a hidden hand holds
+    a playable card is not the channel's to learn."""
+    rules = game_of(match)
+    if seen_by is None and rules.private_info:
+        return False
+    sides = sorted(state.to_act()) if seen_by is None else [seen_by]
+    if not set(sides) <= state.to_act():
+        return False
+    return not any(groups_with_actions(rules, state.view(s), state.legal_actions(s)) for s in sides)
 
 
 class ChannelBoard(NamedTuple):
@@ -91,15 +106,24 @@ class Outbox(Messages):
         return file
 
     def board_components(
-        self, match: Match, state: State, *, draw_offer: bool = False, decline: bool = True
+        self,
+        match: Match,
+        state: State,
+        *,
+        draw_offer: bool = False,
+        decline: bool = True,
+        seen_by: str | None = None,
     ) -> discord.ui.View | None:
         """The game's menu under a board (built from what the channel may see), and "My hand"; after
-        a draw offer, the answers to it first (Decline only if `decline`: see `answerable`)."""
+        a draw offer, the answers to it first (Decline only if `decline`: see `answerable`). A board
+        only the side `seen_by` sees may drop Take action where its own hand leaves nothing to pick."""
         rules = game_of(match)
         if state.is_over() or not match.status.is_open:
             # A finished game offers each player a private look back at their own choices.
             return views.review_view(match.id) if state.is_over() else None
         menu = rules.menu(state.view(None))
+        if menu.take_action and nothing_to_pick(match, state, seen_by):
+            menu = replace(menu, take_action=False)
         if draw_offer:
             answers: tuple[Choice, ...] = (Choice("Accept the draw", "accept draw", style="success"),)
             if decline:
@@ -108,7 +132,7 @@ class Outbox(Messages):
         return views.menu_view(match.id, stamp(match), menu, hand=rules.private_info)
 
     def answerable(
-        self, shown: Played | None, match: Match, state: State
+        self, shown: Played | None, match: Match, state: State, *, seen_by: str | None = None
     ) -> tuple[str, discord.ui.View | None]:
         """The line under a board naming who must answer a draw offer standing after the stretch
         `shown` ("" when none stands), and the board's buttons, the answers first: the one path of
@@ -119,10 +143,10 @@ class Outbox(Messages):
         of the player on turn): a button that always refuses is no answer."""
         answering = answering_draw(shown) if shown is not None else []
         if not answering:
-            return "", self.board_components(match, state)
+            return "", self.board_components(match, state, seen_by=seen_by)
         declines = any(declines_now(match, state, user) for user in answering)
         note = draw_note(answering, declines=declines)
-        return note, self.board_components(match, state, draw_offer=True, decline=declines)
+        return note, self.board_components(match, state, draw_offer=True, decline=declines, seen_by=seen_by)
 
     async def channel_board(self, match: Match, state: State) -> ChannelBoard:
         """The board of `match` (at `state`) the channel may see, again (`board`, a tournament's
@@ -193,21 +217,29 @@ class Outbox(Messages):
         head = f"{MID_TURN_NOTE}\n" + (f"Only you see this: {secret}.\n" if secret else "")
         try:
             async with self._posting:
-                text, file, view = await self.board_message(played, head=head)
+                text, file, view = await self.board_message(played, head=head, seen_by=side)
                 await followup.send(text, file=file, view=view, ephemeral=True)
         except (discord.NotFound, discord.Forbidden) as exc:
             # The interaction's token expired: the step is stored; the player's next command (or
             # `board`, privately) shows it, and the channel still sees the turn at the hand-off.
             log.warning("Could not answer a step of match %s privately: %s", played.match.id, exc)
 
-    async def board_message(self, played: Played, *, head: str = "", tail: str = "") -> tuple[str, Any, Any]:
-        """Text, picture and buttons after a move. The move is stored by now, so if the picture
-        cannot be drawn the players still get the words and the buttons, not an apology that
-        would wrongly say nothing happened."""
+    async def board_message(
+        self, played: Played, *, head: str = "", tail: str = "", seen_by: str | None = None
+    ) -> tuple[str, Any, Any]:
+        """Text, picture and buttons after a move (`seen_by`: the one side this board is for). The
+        move is stored by now, so if the picture cannot be drawn the players still get the words and
+        the buttons, not an apology that would wrongly say nothing happened."""
         # the offer read from the game, however it was made
-        note, components = self.answerable(played, played.match, played.state)
-        if not played.hands_off and played.actor_id not in (0, played.match.ai_player_id):
+        note, components = self.answerable(played, played.match, played.state, seen_by=seen_by)
+        last = played.steps[-1].notation if played.steps else played.notation
+        if (
+            not played.hands_off
+            and played.actor_id not in (0, played.match.ai_player_id)
+            and may_take_back(game_of(played.match), last)
+        ):
             # the answer to a player's own step of a turn they go on with: they may take it back
+            # (not a word about a draw: an Undo that always refuses is a dead end)
             components = views.with_undo(components, played.match.id, stamp(played.match))
         view = components or discord.utils.MISSING
         note = "\n" + note if note else ""

@@ -358,16 +358,26 @@ def turn_dm_text(
     side = match.side_of(user_id)
     since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
+    owed = owed_text(match, stretch.state, side)
     if not since:
-        return head + dealt
+        return head + owed + dealt
     lead = " Since you last acted:\n"
-    if limit is not None and len(head) + len(lead) + len(since) + len(dealt) > limit:
+    if limit is not None and len(head) + len(lead) + len(since) + len(owed) + len(dealt) > limit:
         dealt = f"\nOnly you see this: {secret}." if secret else ""
-        room = limit - len(head) - len(lead) - len(dealt)
+        room = limit - len(head) - len(lead) - len(owed) - len(dealt)
         if room < 40:  # too little to say anything useful: the channel tells the rest
-            return (head + dealt)[:limit]
+            return (head + owed + dealt)[:limit]
         since = _words(since, room)
-    return head + lead + since + dealt
+    return head + lead + since + owed + dealt
+
+
+def owed_text(match: Match, state: State, side: str | None) -> str:
+    """What the turn ping's reader owes now, a line in the game's words ("You (<side>) must decide:
+    ..."): on a phone a decision says more than "your move"; '' when they owe nothing."""
+    if side is None or state.is_over() or side not in state.to_act():
+        return ""
+    said = game_of(match).status(state.view(None), side).replace("{player}", "you").strip()
+    return f"\n{_capital(said)}" if said else ""
 
 
 LONG_LINE = 160  # characters: an action's history line longer than this is told one event a line

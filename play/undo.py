@@ -23,10 +23,8 @@ from engine.meta import MetaAction
 from engine.protocol import Game, State, drew_or_revealed
 from play.errors import BadRequest, NotAPlayer, NotYourTurn
 
-MID_TURN_NOTE = (
-    "Only you see this while it is still your turn. The channel sees your whole turn when you hand "
-    "it over, without any step you take back."
-)
+# Atop every private step's answer, so a phone reads it once a step: one short sentence.
+MID_TURN_NOTE = "Only you see this until you hand the turn over; a step you take back is never shown."
 UNDO = "undo"  # the log's word for "the step before this one is taken back"; no game's notation
 
 
@@ -67,6 +65,16 @@ class TakeBack:
 
     state: State
     notation: str
+
+
+def may_take_back(rules: Game, notation: str) -> bool:
+    """Whether a step written `notation` is of a kind Undo can ever take back: a word about a draw or
+    a standing order never is (`take_back`), so no Undo button is offered after one."""
+    try:
+        action = rules.parse(notation)
+    except ValueError:
+        return True  # a command of several steps: `take_back` says, for its last one
+    return not action.anytime
 
 
 def take_back(
@@ -129,4 +137,4 @@ def take_back(
     return TakeBack(before, notation)
 
 
-__all__ = ["MID_TURN_NOTE", "UNDO", "TakeBack", "effective", "take_back", "taken_back"]
+__all__ = ["MID_TURN_NOTE", "UNDO", "TakeBack", "effective", "may_take_back", "take_back", "taken_back"]

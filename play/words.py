@@ -27,13 +27,23 @@ def history_line(who: str, notation: str, events: Sequence[Event], viewer: str |
     are silent, as for ending a turn, but never when `viewer` may not see them all: the notation of
     a secret action, a hidden set-up or a standing order, would tell what the events keep quiet)."""
     said = summary(events, viewer)
-    if said.lower().startswith(f"the {who.lower()} "):
+    if _names_side(said, who):
         return said[0].upper() + said[1:]  # the words name the side already: it is not said twice
     if said:
         return f"{who}: {said}"
     if any(e.seen_by(viewer) is None for e in events):
         return f"{who}: (something only they may see)"
     return f"{who}: {notation}"
+
+
+def _names_side(said: str, who: str) -> bool:
+    """Whether `said` opens by naming the side `who` (a title, "<Side>s"), by that title or by its
+    adjective ("the <Side> Infantry hits ..."): then a "<Side>s: " in front would say it twice."""
+    words = said.split(" ", 2)
+    if len(words) < 3 or words[0].lower() != "the":
+        return False
+    named = words[1].lower()
+    return named == who.lower() or (len(named) >= 3 and who.lower().startswith(named))
 
 
 def private_lines(events: Sequence[Event], side: str) -> str:

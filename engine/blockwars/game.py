@@ -45,6 +45,14 @@ SEARCH_CAP = 10.0
 SEARCH_ROLLOUT = 0
 
 
+# What a decision's select asks, on its closed face: a phone shows this and not the status above it.
+PICK_WORDS = {
+    "barrage": "Choose the centre square",
+    "ace": "Choose what comes on, and where",
+    "strafe": "Choose the unit to strafe",
+}
+
+
 class BlockWarsGame(BaseGame[State, View]):
     """The WWI trench game: a chessboard, two card decks, two actions a turn."""
 
@@ -218,7 +226,7 @@ class BlockWarsGame(BaseGame[State, View]):
                 return Menu(buttons=tuple(choice(a, not isinstance(a, A.Decline)) for a in ordinary))
             options = [a for a in ordinary if not isinstance(a, A.Decline)]
             declinable = len(options) != len(ordinary)
-            what = "Choose the centre square" if state.pending.kind == "barrage" else "Choose"
+            what = PICK_WORDS.get(state.pending.kind, "Choose")
             picks = by_rank(what, v, options, most=3)  # ranks 1–3, 4–6, 7–8 for a barrage
             buttons: list[Choice] = []
             if gas:

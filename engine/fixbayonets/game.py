@@ -80,6 +80,12 @@ AI_LEVELS = AiLevels(
 ORDERS_BUTTON = Choice("Standing orders…", opens="orders")
 
 
+def _sentence(words: str) -> str:
+    """A select option's label: the words alone, capitalised; the value carries the notation, so
+    its keyword ("std", "losses auto") would only be noise on a phone."""
+    return (words[:1].upper() + words[1:])[:100]
+
+
 class FixBayonetsGame(BaseGame[State, View]):
     """The Argonne, 1918: private hands, a shared deck, and cards the opponent cancels."""
 
@@ -254,8 +260,7 @@ class FixBayonetsGame(BaseGame[State, View]):
         s = v.state
         if key == "setup":
             choices = [
-                Choice(f"{name}: {PRESET_WORDS[name]}"[:100], str(A.Setup(lay)))
-                for name, lay in PRESETS.items()
+                Choice(_sentence(PRESET_WORDS[name]), str(A.Setup(lay))) for name, lay in PRESETS.items()
             ]
             return Menu(title="Choose a set-up (the other side sees it only when both have set up).",
                         picks=(Pick("Set-up", tuple(choices)),))  # fmt: skip
@@ -281,10 +286,8 @@ class FixBayonetsGame(BaseGame[State, View]):
             if side is None:
                 return Menu(title="Only the players have standing orders.")
             now = s.orders[side]
-            negate = tuple(Choice(f"{p}: {NEGATE_WORDS[p]}"[:100], f"orders {p}") for p in A.NEGATE_POLICIES)
-            losses = tuple(
-                Choice(f"losses {p}: {LOSS_WORDS[p]}"[:100], f"orders losses {p}") for p in A.LOSS_POLICIES
-            )
+            negate = tuple(Choice(_sentence(NEGATE_WORDS[p]), f"orders {p}") for p in A.NEGATE_POLICIES)
+            losses = tuple(Choice(_sentence(LOSS_WORDS[p]), f"orders losses {p}") for p in A.LOSS_POLICIES)
             return Menu(
                 title=(
                     f"Your standing orders (private): {NEGATE_WORDS[now['negate']]}; "

@@ -57,10 +57,7 @@ def test_an_attack_and_its_retreat_name_both_sides() -> None:
         "the Germans must choose where their Infantry on f4 retreats (f5, e5, g5)"
     )
     retreat = play(s, GERMANS, "retreat e5")
-    assert (
-        history_line("Germans", "retreat e5", retreat)
-        == "Germans: the German Infantry retreats from f4 to e5"
-    )
+    assert history_line("Germans", "retreat e5", retreat) == "The German Infantry retreats from f4 to e5"
     assert _said(s, retreat, None) == ["The German Infantry retreats from f4 to e5."]
 
 

@@ -1042,8 +1042,11 @@ async def click_old_button(fake: LoadFake, table: Table, report: CrashReport, en
         report.button_failures.append(f"{table.channel.name}: {exc}")
         return
     # (an ephemeral answer has a message: the second test only says so to mypy)
+    # (Take action opens the piece select, or the actions at once when only one piece can act)
     opened = answer.is_board or (
-        answer.ephemeral and answer.message is not None and "bw:unit:" in " ".join(answer.message.custom_ids)
+        answer.ephemeral
+        and answer.message is not None
+        and any(c.startswith(("bw:unit:", "bw:do:")) for c in answer.message.custom_ids)
     )
     over = int(target.split(":")[2]) in ended and "game that is over" in answer.content
     if opened or (answer.ephemeral and ("out of date" in answer.content or over)):

@@ -1,0 +1,290 @@
+"""A newcomer's first turns on a phone, by buttons alone, through the fake Discord.
+
+What the 2026-11-29 play-through by buttons found, kept: a Take action that could only answer
+"nothing can act" (a dead end on a phone), select labels that led with a console keyword, and the
+limits Discord cuts labels at. One bot serves the whole module (each test plays in its own channel),
+so the stories stay cheap.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import AsyncIterator, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from cogs._format import groups_with_actions, nothing_alone_text
+from engine import registry
+from engine.protocol import Choice, Menu
+from play.undo import MID_TURN_NOTE
+from tests.botkit import BotKit
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
+from tests.random_play import random_steps
+
+ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
+
+BUTTON_LABEL = 80  # Discord cuts a button's label here...
+OPTION_TEXT = 100  # ...a select option's label and description here...
+OPTIONS = 25  # ...and a select holds this many options at most
+
+
+class Phone:
+    """The fake Discord, one bot and two newcomers, for every test of the module."""
+
+    def __init__(self, fake: FakeDiscord, kit: BotKit) -> None:
+        self.fake = fake
+        self.kit = kit
+        self.guild = fake.add_guild("Phones", channels=("lobby",))
+        self.alice = fake.add_user("alice")
+        self.bob = fake.add_user("bob")
+        self.channels = 0
+        self.bot: Any = None
+
+    def channel(self) -> Any:
+        """A fresh channel: one game each."""
+        self.channels += 1
+        return self.fake.add_channel(self.guild, f"game-{self.channels}")
+
+    async def idle(self) -> None:
+        await self.bot.get_cog("Core").idle()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def phone(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Phone]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fake = FakeDiscord()
+        await fake.start()
+        fake.patch(monkeypatch)
+        kit = BotKit(Path(tmp_path_factory.mktemp("phone")))
+        world = Phone(fake, kit)
+        handler = ForwardErrors(fake)
+        logger = logging.getLogger("bot")
+        logger.addHandler(handler)
+        running = None
+        try:
+            world.bot = await kit.build(clock=HandClock(), rng=random.Random(1))
+            running = await start_client(fake, world.bot)
+            yield world
+            await world.idle()
+        finally:
+            logger.removeHandler(handler)
+            await kit.close()
+            if running is not None:
+                await running.stop()
+            await fake.stop()
+    assert not fake.server_errors, fake.server_errors
+
+
+def fits_a_phone(message: FakeMessage) -> None:
+    """Nothing under `message` is cut by Discord or left empty."""
+    for comp in message.iter_components():
+        if comp.get("type") == 2:
+            assert 0 < len(comp["label"]) <= BUTTON_LABEL, comp
+        if comp.get("type") == 3:
+            options = comp["options"]
+            assert 0 < len(options) <= OPTIONS, comp
+            labels = [o["label"] for o in options]
+            assert len(set(labels)) == len(labels), labels  # no two options read the same
+            for option in options:
+                assert 0 < len(option["label"]) <= OPTION_TEXT, option
+                assert len(option.get("description") or "") <= OPTION_TEXT, option
+
+
+def buttons(message: FakeMessage) -> dict[str, str]:
+    """The labels of the buttons under `message`, by custom_id."""
+    return {c["custom_id"]: c["label"] for c in message.iter_components() if c.get("type") == 2}
+
+
+def take_action(message: FakeMessage) -> str | None:
+    return next((c for c in message.custom_ids if c.startswith("bw:act:")), None)
+
+
+async def accepted(phone: Phone, game: str, side: str) -> tuple[Any, FakeMessage]:
+    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
+    channel = phone.channel()
+    challenge = await phone.fake.slash(
+        phone.alice, channel, game, "challenge", {"opponent": phone.bob, "side": side}
+    )
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    answer = await phone.fake.click(phone.bob, challenge.message, accept)
+    await phone.idle()
+    fits_a_phone(answer.message)
+    return channel, answer.message
+
+
+async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:
+    """Take action, then the piece `group` (unless it is the only one: the actions come at once),
+    then what it does (`notation`): the answer's board."""
+    button = take_action(board)
+    assert button is not None, buttons(board)
+    what = (await phone.fake.click(user, board, button)).message
+    assert what.ephemeral
+    fits_a_phone(what)
+    units = [c for c in what.custom_ids if c.startswith("bw:unit:")]
+    if units:
+        options = [o["value"] for u in units for o in what.component(u)["options"]]
+        assert len(options) > 1 and group in options, options  # a choice of one is no choice
+        (unit,) = [u for u in units if group in [o["value"] for o in what.component(u)["options"]]]
+        (what,) = (await phone.fake.select(user, what, unit, [group])).edited
+        fits_a_phone(what)
+    (do,) = [c for c in what.custom_ids if c.startswith("bw:do:")]
+    assert do.split(":")[4] == group, do
+    played = await phone.fake.select(user, what, do, [notation])
+    await phone.idle()
+    fits_a_phone(played.message)
+    return played.message
+
+
+@ON_THE_BOT
+async def test_take_action_leaves_once_nothing_can_act_alone(phone: Phone) -> None:
+    """Battlefronts, round 1: the Reds call up into each travel zone (by the select flow for T1;
+    T2 and T3 in one typed command, to save boards; for T4, the only zone left, Take action goes
+    straight to its call-ups). Once every zone has its call-up, the private board offers Pass,
+    not a Take action that could only answer that nothing can act."""
+    channel, board = await accepted(phone, "battlefronts", "red")
+    board = await pick(phone, phone.alice, board, "T1", "call T1 1")
+    typed = await phone.fake.slash(
+        phone.alice, channel, "battlefronts", "play", {"action": "call T2 1; call T3 1"}
+    )
+    await phone.idle()
+    board = typed.message
+    assert board.ephemeral and take_action(board) is not None, buttons(board)
+    board = await pick(phone, phone.alice, board, "T4", "call T4 1")
+    assert board.ephemeral and board.attachments
+    labels = buttons(board)
+    assert take_action(board) is None, labels
+    assert "Pass (finished with this phase)" in labels.values(), labels
+    assert "every travel zone" in board.content
+
+
+def test_nothing_alone_names_the_buttons_that_go_on() -> None:
+    """Where Take action must stay (a hidden hand decides whether a card can be played), its refusal
+    names the buttons that go on instead of sending a phone to type `play`."""
+    menu = Menu(
+        buttons=(
+            Choice("Fight", "fight"),
+            Choice("End turn", "end"),
+            Choice("Standing orders…", opens="orders"),
+        ),
+        take_action=True,
+    )
+    text = nothing_alone_text(menu)
+    assert text == "Nothing of yours can act on its own now: use **Fight** or **End turn** under the board."
+    assert "`" not in nothing_alone_text(Menu(take_action=True))
+
+
+def option_labels(message: FakeMessage) -> Iterator[str]:
+    for comp in message.iter_components():
+        if comp.get("type") == 3:
+            yield from (o["label"] for o in comp["options"])
+
+
+@ON_THE_BOT
+async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
+    """Fix Bayonets' "Other set-ups…" and "Standing orders…" selects: each option is the choice in
+    words, capitalised, without the console keyword ("std:", "losses auto:") in front."""
+    _, board = await accepted(phone, "fixbayonets", "germans")
+    opened = [c for c in board.custom_ids if c.startswith("bw:open:")]
+    assert {c.rsplit(":", 1)[1] for c in opened} == {"setup", "orders"}
+    for button in opened:
+        menu = (await phone.fake.click(phone.alice, board, button)).message
+        assert menu.ephemeral
+        fits_a_phone(menu)
+        labels = list(option_labels(menu))
+        assert labels
+        for label in labels:
+            assert label[0].isupper() and ":" not in label.split(" ")[0], label
+        if button.endswith(":setup"):
+            assert "The standard layout: officers in the centre" in labels
+        else:
+            assert "Never cancel a card" in labels and "Ask me who falls when a stack is hit" in labels
+
+
+@ON_THE_BOT
+async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Phone) -> None:
+    """Block Wars: the Germans deploy by a button, then the Canadians offer a draw before deploying.
+    The channel's board asks the Germans to accept by the button; it carries no Undo, which would
+    refuse either player (a word about a draw is never taken back). The Canadians' turn ping, by
+    DM, names the game, the channel and what they owe."""
+    await phone.fake.slash(phone.bob, phone.guild.channel("lobby"), "wargames", "notify", {"enabled": True})
+    channel, board = await accepted(phone, "blockwars", "germans")
+    layouts = [c for c in board.custom_ids if c.endswith(":setup std")]
+    assert layouts, buttons(board)
+    deployed = await phone.fake.click(phone.alice, board, layouts[0])
+    await phone.idle()
+    (handed,) = [m for m in deployed.messages if m.channel_id == channel.id]
+    assert not handed.ephemeral  # a hand-off: the channel's board, the Canadians to deploy
+    ping = phone.fake.dms_to(phone.bob)[-1].content
+    assert ping.startswith(f"Your move in Block Wars in <#{channel.id}>, due <t:")
+    assert "\nYou (Canadians): deploy your units" in ping, ping
+    offered = await phone.fake.slash(phone.bob, channel, "blockwars", "draw", {"choice": "offer"})
+    await phone.idle()
+    offer = offered.message
+    fits_a_phone(offer)
+    labels = buttons(offer)
+    assert "Accept the draw" in labels.values(), labels
+    assert not any(c.startswith("bw:undo:") for c in labels), labels
+    assert f"<@{phone.alice.id}>: accept the draw with the button" in offer.content
+
+
+def late_company_commander() -> tuple[Any, str]:
+    """A seeded Company Commander position late in a game (round 8) where the side to act has 26
+    pieces that can act (units, cards, the Company Commander's extra card): more than a select holds."""
+    game = registry.game("companycommander")
+    state, _, _ = next(islice(random_steps(game, 0), 207, None))
+    side = min(state.to_act())
+    mine = state.view(side)
+    pieces = {game.group_of(mine, a) for a in state.legal_actions(side)} - {None}
+    assert len(pieces) > OPTIONS
+    return state, side
+
+
+@ON_THE_BOT
+async def test_take_action_offers_every_piece_even_past_25(phone: Phone) -> None:
+    """Take action lists every piece that can act, over two selects when one holds too few: the 26th
+    (left out before, so playable only by typing) opens its actions like any other."""
+    channel, _ = await accepted(phone, "companycommander", "americans")
+    state, side = late_company_commander()
+    match = await phone.bot.database.get_channel_match(channel.id)
+    await phone.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=state.to_json(), turn_player_id=match.sides[side]
+    )
+    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    player = phone.alice if match.sides[side] == phone.alice.id else phone.bob
+    board = (await phone.fake.slash(player, channel, "companycommander", "board", {})).message
+    picker = (await phone.fake.click(player, board, take_action(board) or "")).message
+    fits_a_phone(picker)
+    selects = [c for c in picker.iter_components() if c.get("type") == 3]
+    assert [s["placeholder"] for s in selects] == ["Choose (1/2)", "Choose (2/2)"]
+    keys = [o["value"] for s in selects for o in s["options"]]
+    game = registry.game("companycommander")
+    assert keys == groups_with_actions(game, state.view(side), state.legal_actions(side))
+    last = selects[-1]
+    chosen = await phone.fake.select(player, picker, last["custom_id"], [keys[-1]])
+    (what,) = chosen.edited
+    fits_a_phone(what)
+    assert any(c.startswith("bw:do:") for c in what.custom_ids), what.content
+
+
+def test_block_wars_decision_selects_say_what_they_choose() -> None:
+    """A select's placeholder is all a phone shows of it before a tap: a strafe's and an Ace's read
+    "Choose the unit to strafe (rank 6)", "Choose what comes on, and where", not a bare "Choose"."""
+    game = registry.game("blockwars")
+    seen: dict[str, list[str]] = {}
+    for n, (state, _, _) in enumerate(random_steps(game, 0, 180)):
+        if n in (21, 179):  # seed 0: a strafe, then an Ace's reinforcement, each with a select
+            kind = state.pending.kind  # type: ignore[attr-defined]  # Block Wars' own State
+            seen[kind] = [p.placeholder for p in game.menu(state.view(None)).picks]
+    assert seen["strafe"] and all(p.startswith("Choose the unit to strafe (rank") for p in seen["strafe"])
+    assert seen["ace"] == ["Choose what comes on, and where"]
+
+
+def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
+    """It heads every private step's answer: two sentences (137 characters) were read on each."""
+    assert MID_TURN_NOTE.count(".") == 1 and len(MID_TURN_NOTE) <= 90, MID_TURN_NOTE
