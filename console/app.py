@@ -49,18 +49,17 @@ from play.listings import (
     review_text,
     stats_text,
 )
+from play.news import played_story, told
 from play.notices import notice_words
 from play.present import (
     chosen_side_text,
     history_text,
-    played_story,
     private_text,
     rules_text,
     standing_actions,
     status_text,
     tells_why,
     terms_text,
-    told,
     turn_dm_text,
 )
 from play.ratings import level_label

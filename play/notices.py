@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from play.markup import Markup
-from play.present import clock_due, recap, status_text, tells_why, told
+from play.news import recap, told
+from play.present import clock_due, status_text, tells_why
 from play.results import Notice, game_of
 
 

@@ -17,8 +17,8 @@ from engine import IllegalAction, registry
 from engine.base import BaseGame
 from engine.protocol import Game, State
 from play.markup import PLAIN
+from play.news import told
 from play.notices import notice_text
-from play.present import told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.random_play import random_steps
 from tests.test_bot import World, battlefronts_accepted, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)

@@ -29,7 +29,7 @@ from engine import registry
 from engine.meta import PlainEvent
 from engine.protocol import Event, State, Weight
 from play.fairness import engine_seed
-from play.present import recap
+from play.news import recap
 from play.service import Step
 from render import board as render_board
 from tests.botkit import BotKit

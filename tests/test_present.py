@@ -176,12 +176,12 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
 def test_a_shortened_text_is_cut_between_words_never_inside_one() -> None:
     """Battlefronts' last message was cut mid-word ("turning up the 4♠ (strength…"): a text too
     long is cut at a space, with an ellipsis, and without a dangling comma or bracket."""
-    from play.present import _words
+    from play.news import clipped
 
     text = "battle at F1: R3 loses its 4♠ (strength 4), turning up the 9♥ (strength 9)"
-    assert _words(text, 200) == text
+    assert clipped(text, 200) == text
     for most in range(20, len(text)):
-        cut = _words(text, most)
+        cut = clipped(text, most)
         assert len(cut) <= most and cut.endswith("…")
         kept = cut[:-1]
         assert text.startswith(kept) and text[len(kept)] in " ,(", (most, cut)

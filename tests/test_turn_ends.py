@@ -12,8 +12,9 @@ import pytest
 from cogs._format import DISCORD
 from console.names import BOT_ID
 from play.markup import PLAIN
+from play.news import told
 from play.notices import notice_status, notice_text, notice_words
-from play.present import tells_why, told
+from play.present import tells_why
 from play.service import MatchService
 from tests.benchrun import last_figures
 from tests.clock import Clock

@@ -20,7 +20,8 @@ from cogs._format import DISCORD
 from data.models import Match, Status
 from engine import registry
 from engine.protocol import Event, State, Weight
-from play.present import NEWS_LINES, news, played_text, recap, turn_dm_text
+from play.news import NEWS_LINES, news, recap
+from play.present import played_text, turn_dm_text
 from play.service import Played, Step
 
 GAMES = registry.names()
