@@ -17,6 +17,7 @@ from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
 from play.ai_turns import answering_draw
+from play.news import capital
 from play.present import (
     ended_meanwhile_text,
     played_text,
@@ -214,7 +215,8 @@ class Outbox(Messages):
         nothing yet: the board at the hand-off draws the whole turn."""
         side = played.match.side_of(played.actor_id)
         secret = played.private.get(side) if side else None
-        head = f"{MID_TURN_NOTE}\n" + (f"Only you see this: {secret}.\n" if secret else "")
+        # the note says already that this is theirs alone: the secret follows it, not said twice
+        head = f"{MID_TURN_NOTE}\n" + (f"{capital(secret)}.\n" if secret else "")
         try:
             async with self._posting:
                 text, file, view = await self.board_message(played, head=head, seen_by=side)

@@ -165,6 +165,6 @@ async def test_mygames_in_the_console(tmp_path: Path):
     assert "from @bob in #game-2, expires in 1 day" in shown
     assert "2. Your move: Block Wars (you are the Germans) against @bob in #general, due in 3 days" in shown
     assert await console.run_lines(["/wargames mygames please"]) == 1  # refused, with the commands
-    assert "games, mygames, away days:N, back" in out.getvalue().splitlines()[-1]
+    assert "games, help [game], mygames, away days:N, back" in out.getvalue().splitlines()[-1]
     assert names.user_id("alice") == console.my_id
     await console.close()

@@ -288,3 +288,22 @@ def test_block_wars_decision_selects_say_what_they_choose() -> None:
 def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
     """It heads every private step's answer: two sentences (137 characters) were read on each."""
     assert MID_TURN_NOTE.count(".") == 1 and len(MID_TURN_NOTE) <= 90, MID_TURN_NOTE
+
+
+@ON_THE_BOT
+async def test_a_private_step_says_only_you_see_this_once(phone: Phone) -> None:
+    """A step that deals its player something (Company Commander's `tactics` draws two cards, and
+    the turn goes on) is answered under the note that only they see it: the cards follow as a
+    sentence, not under a second "Only you see this:", read twice in two lines."""
+    channel, _ = await accepted(phone, "companycommander", "germans")
+    step = await phone.fake.slash(
+        phone.bob,  # the Americans deploy first
+        channel,
+        "companycommander",
+        "play",
+        {"action": "deploy A3 L; deploy A2 L; deploy A1 L; tactics"},
+    )
+    assert step.ephemeral
+    text = step.message.content
+    assert text.startswith(f"{MID_TURN_NOTE}\nThe Americans draw "), text
+    assert text.count("Only you see this") == 1, text
