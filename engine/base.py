@@ -46,7 +46,7 @@ DRAW_MARGIN = 0.8
 # A game whose evaluation cannot tell a lost position from a bad one confirms it by playing the
 # position out (`BaseGame.draw_playouts` games by its rule of thumb, `rollout`): the AI accepts only
 # when its side won at most this share of them (docs/ai.md, "Draw offers").
-DRAW_PLAYOUT_SHARE = 0.1
+DRAW_PLAYOUT_SHARE = 0.05
 DRAW_PLAYOUT_CAP = 3000  # actions a playout may take before it counts as drawn
 
 # The generic search per level: how long it may think and how many iterations it stops at.
