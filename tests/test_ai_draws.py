@@ -9,19 +9,17 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from cogs._format import DISCORD
 from engine import IllegalAction, registry
-from engine.base import BaseGame
 from engine.protocol import Game, State
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.present import told
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
-from tests.random_play import random_steps
 from tests.test_bot import World, battlefronts_accepted, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality
 from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
