@@ -370,3 +370,17 @@ def test_deep_in_a_lost_game_the_ai_takes_a_draw(position: dict[str, Any]) -> No
     position of the bench's self-play that the side asked went on to lose is taken."""
     game, state = _position(position)
     assert game.accepts_draw(state.view(position["side"]), 4)
+
+
+def test_the_draws_bench_plays_a_game_and_scores_its_answers() -> None:
+    """bench/draws.py at its smallest (one WWII game against airborne, a position every 24th
+    action), so it cannot rot unseen: the Americans' army is forced, the first offers are all
+    declined, and each asked position is scored by the result."""
+    from bench.draws import play, summary
+
+    game = play(("combinedarms_wwii_airborne", "easy", 3, 24))
+    assert game["actions"] > 24 and game["asked"], game
+    assert game["first_taken"] == []
+    figures = summary([game])["combinedarms_wwii_airborne"]
+    assert figures["asked"] == len(game["asked"]) and figures["first_move_taken"] == 0
+    assert figures["accepted"] == sum(ok for _, _, ok, _ in game["asked"])
