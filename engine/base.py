@@ -40,8 +40,8 @@ MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 # The AI accepts a draw only when its evaluation (-1 to 1) is at most minus this: clearly losing, not
 # merely not ahead (`BaseGame.accepts_draw`; a game whose evaluation reads otherwise sets its own
-# `draw_margin`). Chosen on self-play (docs/ai.md, "Draw offers"): at 0.8 the side that would have
-# accepted went on to win 2 times in 17 over five games' samples, at 0.3 46 times in 141.
+# `draw_margin`, each measured by `bench/draws.py`: of the positions the AI accepts, its side should
+# go on to win about 1 in 10 at most; docs/ai.md, "Draw offers").
 DRAW_MARGIN = 0.8
 # A game whose evaluation cannot tell a lost position from a bad one confirms it by playing the
 # position out (`BaseGame.draw_playouts` games by its rule of thumb, `rollout`): the AI accepts only
@@ -370,7 +370,8 @@ class BaseGame(Generic[S, V]):
         at most `-draw_margin`. Accepting whenever it was not ahead gave away half a game to an
         offer made at the start, where most positions judge about even, or to the same offer
         repeated until a deal's noise tipped it: a player rated far below the level took rating
-        from every such draw (RULES.md, draws with the AI)."""
+        from every such draw (RULES.md, draws with the AI). A game whose evaluation reads a bad
+        position and a lost one alike confirms it by playouts (`draw_playouts`)."""
         side = view.viewer
         if side is None:
             return False
