@@ -386,7 +386,7 @@ class BaseGame(Generic[S, V]):
         playing the rule of thumb. Seeded by the position as `side` sees it, not by the offer's seed:
         an offer repeated in the same position (again, after an undo) gets the same answer, and
         what `side` cannot see is dealt afresh in each game, so the answer tells nothing of it."""
-        key = hashlib.sha256(json.dumps(view.to_json(), sort_keys=True, default=str).encode()).hexdigest()
+        key = hashlib.sha256(json.dumps(view.to_json(), sort_keys=True).encode()).hexdigest()
         rng = random.Random(f"draw-playouts:{key}")
         won = 0.0
         for _ in range(self.draw_playouts):
