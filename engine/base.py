@@ -8,6 +8,8 @@ level but `random`, scored by the game's `evaluate`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import replace
@@ -38,9 +40,14 @@ MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 # The AI accepts a draw only when its evaluation (-1 to 1) is at most minus this: clearly losing, not
 # merely not ahead (`BaseGame.accepts_draw`; a game whose evaluation reads otherwise sets its own
-# `draw_margin`). Chosen on self-play (docs/ai.md, "Draw offers"): at 0.8 the side that would have
-# accepted went on to win 2 times in 17 over five games' samples, at 0.3 46 times in 141.
+# `draw_margin`, each measured by `bench/draws.py`: of the positions the AI accepts, its side should
+# go on to win about 1 in 10 at most; docs/ai.md, "Draw offers").
 DRAW_MARGIN = 0.8
+# A game whose evaluation cannot tell a lost position from a bad one confirms it by playing the
+# position out (`BaseGame.draw_playouts` games by its rule of thumb, `rollout`): the AI accepts only
+# when its side won at most this share of them (docs/ai.md, "Draw offers").
+DRAW_PLAYOUT_SHARE = 0.05
+DRAW_PLAYOUT_CAP = 3000  # actions a playout may take before it counts as drawn
 
 # The generic search per level: how long it may think and how many iterations it stops at.
 SEARCH_LEVELS: dict[str, search.Settings] = {
@@ -133,6 +140,7 @@ class BaseGame(Generic[S, V]):
     verbs: tuple[Verb, ...] = ()
     ai: AiLevels = GENERIC_LEVELS
     draw_margin: float = DRAW_MARGIN  # how far behind the AI must judge itself to accept a draw
+    draw_playouts: int = 0  # games played out to confirm it (0: the evaluation alone decides)
     private_info: bool = False
     focus: Focus | None = None
     rules: Mapping[str, str] = {}
@@ -362,13 +370,35 @@ class BaseGame(Generic[S, V]):
         at most `-draw_margin`. Accepting whenever it was not ahead gave away half a game to an
         offer made at the start, where most positions judge about even, or to the same offer
         repeated until a deal's noise tipped it: a player rated far below the level took rating
-        from every such draw (RULES.md, draws with the AI)."""
+        from every such draw (RULES.md, draws with the AI). A game whose evaluation reads a bad
+        position and a lost one alike confirms it by playouts (`draw_playouts`)."""
         side = view.viewer
         if side is None:
             return False
         rng = random.Random(f"draw:{seed}")
         deals = [view.determinize(rng) for _ in range(4)]
-        return sum(self.evaluate(d, side) for d in deals) / len(deals) <= -self.draw_margin
+        if sum(self.evaluate(d, side) for d in deals) / len(deals) > -self.draw_margin:
+            return False
+        return self.draw_playouts == 0 or self.playout_share(view, side) <= DRAW_PLAYOUT_SHARE
+
+    def playout_share(self, view: View, side: Side) -> float:
+        """The share of `draw_playouts` games from `view` that `side` wins (a draw half), both sides
+        playing the rule of thumb. Seeded by the position as `side` sees it, not by the offer's seed:
+        an offer repeated in the same position (again, after an undo) gets the same answer, and
+        what `side` cannot see is dealt afresh in each game, so the answer tells nothing of it."""
+        key = hashlib.sha256(json.dumps(view.to_json(), sort_keys=True).encode()).hexdigest()
+        rng = random.Random(f"draw-playouts:{key}")
+        won = 0.0
+        for _ in range(self.draw_playouts):
+            state = view.determinize(rng)
+            for _ in range(DRAW_PLAYOUT_CAP):
+                if state.is_over():
+                    break
+                mover = min(state.to_act())
+                state.apply(self.rollout(state, mover, rng), mover)
+            outcome = state.outcome() if state.is_over() else None
+            won += 0.5 if outcome is None or outcome.winner is None else float(outcome.winner == side)
+        return won / self.draw_playouts
 
     def judge_of(self, level: str) -> Callable[[State, Side], float] | None:
         """What a level that looks one turn ahead (`Settings.greedy`) judges the end of its turn by,

@@ -254,15 +254,17 @@ class CombinedArmsGame(BaseGame[State, View]):
     """The Combined Arms system for one era."""
 
     state_type, view_type, words, brain = State, View, words, ai
-    # Its evaluation stays between about -0.6 and 0.9 (the Headquarters is rarely all but lost before
-    # it falls), so "clearly losing" starts nearer: in self-play, 1 of 25 positions judged -0.5 or
-    # less went on to win, and one alone was judged below -0.8.
-    draw_margin = 0.5
+    # "Clearly losing" per era (`bench/draws.py`, `easy` self-play, 60 games each, a position asked
+    # every sixth action): at 0.5 the side that would have accepted went on to win 14 % (WWI) and
+    # 28 % (WWII) of those positions, a player offering each turn had half a point in even games.
+    # WWII's armies swing further (the airborne reach, the tanks) and need 0.93 for 1 in 15.
+    draw_margins = MappingProxyType({"wwi": 0.8, "wwii": 0.93})
 
     def __init__(
         self, era: str, name: str, title: str, description: str, options: tuple[OptionSpec, ...]
     ) -> None:
         self.era: Era = ERAS[era]
+        self.draw_margin = self.draw_margins[era]
         self.parser = partial(A.parse, era=self.era)  # the era's unit letters and armies
         self.name = name
         self.title = title
