@@ -13,6 +13,7 @@ from cogs import _views as views
 from cogs import limits
 from cogs._format import DISCORD, groups_with_actions
 from cogs._release import unlink_when_done
+from cogs._tap import named
 from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
@@ -70,6 +71,14 @@ def nothing_to_pick(match: Match, state: State, seen_by: str | None) -> bool:
     if not set(sides) <= state.to_act():
         return False
     return not any(groups_with_actions(rules, state.view(s), state.legal_actions(s)) for s in sides)
+
+
+def tapped(match: Match, text: str, view: discord.ui.View | None) -> str:
+    """`text` naming the buttons of `view`, the message's own, where it quotes what they play
+    (cogs/_tap.py); as it was where the names would not fit one message."""
+    buttons, take_action = views.tappables(view)
+    out = named(text, game_of(match), buttons, take_action)
+    return out if len(out) <= MESSAGE_LIMIT else text
 
 
 class ChannelBoard(NamedTuple):
@@ -245,7 +254,7 @@ class Outbox(Messages):
         note = "\n" + note if note else ""
         # room for the words, the notes around them and the apology that may follow
         room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
-        text = head + played_text(played, DISCORD, limit=room) + note + tail
+        text = tapped(played.match, head + played_text(played, DISCORD, limit=room) + note + tail, components)
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -344,8 +353,11 @@ class Outbox(Messages):
             note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
             note = "\n" + note if note else ""
             seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
+            text = (
+                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note) - len(seal_line)) + note + seal_line
+            )
             sent = await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note) - len(seal_line)) + note + seal_line,
+                tapped(stretch.match, text, view),
                 file=file,
                 view=view or discord.utils.MISSING,
             )

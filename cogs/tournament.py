@@ -24,6 +24,7 @@ from discord.ext import commands, tasks
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._views import _Released, persistent_view
+from cogs.outbox import tapped
 from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
@@ -546,6 +547,7 @@ class Tournaments(commands.Cog):
         file = await self.core.render(match, seen.state, seen.events)
         clock = match.game_clock.total if match.game_clock is not None else None
         status = status_text(match, seen.state, DISCORD) + (f"\n{seen.note}" if seen.note else "")
+        status = tapped(seen.match, status, seen.view)
         sent = await target.send(
             f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,
