@@ -19,7 +19,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import discord
+
+from cogs import limits
+from cogs._views import OpenButton, PickSelect, PlayButton, TakeActionButton
+from data import Match
 from engine.protocol import Game
+from play.service import game_of
 
 CODE = re.compile(r"`([^`\n]+)`")
 PLACEHOLDER = "…"
@@ -34,6 +40,31 @@ class Tappable:
     notation: str | None = None
     opens: str | None = None
     listed: bool = False  # an option of a select under the message, not a button
+
+
+def tapped(match: Match, text: str, view: discord.ui.View | None) -> str:
+    """`text` naming the buttons of `view`, the message's own, where it quotes what they play; as
+    it was where the names would not fit one message."""
+    buttons, take_action = tappables(view)
+    out = named(text, game_of(match), buttons, take_action)
+    return out if len(out) <= limits.MESSAGE else text
+
+
+def tappables(view: discord.ui.View | None) -> tuple[list[Tappable], bool]:
+    """What a text may name under a message, and whether Take action is there: read from the very
+    view the text goes with, so it names nothing its readers lack."""
+    out: list[Tappable] = []
+    take_action = False
+    for item in view.children if view is not None else ():
+        if isinstance(item, TakeActionButton):
+            take_action = True
+        elif isinstance(item, PlayButton):
+            out.append(Tappable(item.item.label or item.notation, notation=item.notation))
+        elif isinstance(item, OpenButton):
+            out.append(Tappable(item.item.label or "", opens=item.key))
+        elif isinstance(item, PickSelect):
+            out.extend(Tappable(o.label, notation=o.value, listed=True) for o in item.item.options)
+    return out, take_action
 
 
 def button_name(label: str) -> str:

@@ -17,7 +17,6 @@ import discord
 
 from cogs import limits
 from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
-from cogs._tap import Tappable
 from engine.protocol import Choice, Menu
 
 
@@ -456,20 +455,3 @@ def menu_view(match_id: int, stamp: str, menu: Menu, *, hand: bool = False) -> d
     if hand:
         view.add_item(HandButton(match_id))
     return view if view.children else None
-
-
-def tappables(view: discord.ui.View | None) -> tuple[list[Tappable], bool]:
-    """The buttons under a message that a text may name (`cogs._tap`), and whether Take action is
-    among them: read from the very view the text goes with, so it names nothing its readers lack."""
-    out: list[Tappable] = []
-    take_action = False
-    for item in view.children if view is not None else ():
-        if isinstance(item, TakeActionButton):
-            take_action = True
-        elif isinstance(item, PlayButton):
-            out.append(Tappable(item.item.label or item.notation, notation=item.notation))
-        elif isinstance(item, OpenButton):
-            out.append(Tappable(item.item.label or "", opens=item.key))
-        elif isinstance(item, PickSelect):
-            out.extend(Tappable(o.label, notation=o.value, listed=True) for o in item.item.options)
-    return out, take_action

@@ -24,8 +24,8 @@ from cogs import _format as fmt
 from cogs import _views as views
 from cogs import limits
 from cogs._release import unlink_when_done
+from cogs._tap import tapped
 from cogs.groups import build_group, build_wargames
-from cogs.outbox import tapped
 from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.protocol import Action, Game, State, Verb, View

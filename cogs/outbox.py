@@ -13,7 +13,7 @@ from cogs import _views as views
 from cogs import limits
 from cogs._format import DISCORD, groups_with_actions
 from cogs._release import unlink_when_done
-from cogs._tap import named
+from cogs._tap import tapped
 from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
@@ -71,14 +71,6 @@ def nothing_to_pick(match: Match, state: State, seen_by: str | None) -> bool:
     if not set(sides) <= state.to_act():
         return False
     return not any(groups_with_actions(rules, state.view(s), state.legal_actions(s)) for s in sides)
-
-
-def tapped(match: Match, text: str, view: discord.ui.View | None) -> str:
-    """`text` naming the buttons of `view`, the message's own, where it quotes what they play
-    (cogs/_tap.py); as it was where the names would not fit one message."""
-    buttons, take_action = views.tappables(view)
-    out = named(text, game_of(match), buttons, take_action)
-    return out if len(out) <= MESSAGE_LIMIT else text
 
 
 class ChannelBoard(NamedTuple):

@@ -23,8 +23,8 @@ from discord.ext import commands, tasks
 
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
+from cogs._tap import tapped
 from cogs._views import _Released, persistent_view
-from cogs.outbox import tapped
 from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
