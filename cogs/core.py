@@ -328,14 +328,10 @@ class Core(SweepLoop, commands.Cog):
         state = rules.from_json(match.snapshot)
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
-        status = status_text(match, state, fmt.DISCORD)
         view = self.board_components(match, state)
+        status = tapped(match, status_text(match, state, fmt.DISCORD), view)
         await interaction.followup.send(
-            tapped(
-                match,
-                f"{headline} {sides}.\n{commitment_text(match, fmt.DISCORD)}\n{status}".replace("\n\n", "\n"),
-                view,
-            ),
+            f"{headline} {sides}.\n{commitment_text(match, fmt.DISCORD)}\n{status}".replace("\n\n", "\n"),
             file=file,
             view=view or discord.utils.MISSING,
         )
@@ -485,11 +481,8 @@ class Core(SweepLoop, commands.Cog):
         await interaction.response.defer(thinking=True)
         file = await self.render(match, seen.state, seen.events, overlay)
         await interaction.followup.send(
-            tapped(
-                seen.match,
-                status_text(match, seen.state, fmt.DISCORD) + (f"\n{seen.note}" if seen.note else ""),
-                seen.view,
-            ),
+            tapped(seen.match, status_text(match, seen.state, fmt.DISCORD), seen.view)
+            + (f"\n{seen.note}" if seen.note else ""),
             file=file,
             view=seen.view or discord.utils.MISSING,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -246,7 +247,9 @@ class Outbox(Messages):
         note = "\n" + note if note else ""
         # room for the words, the notes around them and the apology that may follow
         room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
-        text = tapped(played.match, head + played_text(played, DISCORD, limit=room) + note + tail, components)
+        # the status names the buttons of this very message (cogs/_tap.py), the story stays as told
+        words = partial(tapped, played.match, view=components)
+        text = head + played_text(played, DISCORD, limit=room, words=words) + note + tail
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -345,11 +348,10 @@ class Outbox(Messages):
             note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
             note = "\n" + note if note else ""
             seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
-            text = (
-                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note) - len(seal_line)) + note + seal_line
-            )
+            words = partial(tapped, stretch.match, view=view)
+            room = MESSAGE_LIMIT - len(note) - len(seal_line)
             sent = await channel.send(
-                tapped(stretch.match, text, view),
+                played_text(stretch, DISCORD, room, words=words) + note + seal_line,
                 file=file,
                 view=view or discord.utils.MISSING,
             )

@@ -546,8 +546,8 @@ class Tournaments(commands.Cog):
         seen = await self.core.channel_board(match, state)
         file = await self.core.render(match, seen.state, seen.events)
         clock = match.game_clock.total if match.game_clock is not None else None
-        status = status_text(match, seen.state, DISCORD) + (f"\n{seen.note}" if seen.note else "")
-        status = tapped(seen.match, status, seen.view)
+        status = tapped(seen.match, status_text(match, seen.state, DISCORD), seen.view)
+        status += f"\n{seen.note}" if seen.note else ""
         sent = await target.send(
             f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,

@@ -164,14 +164,17 @@ def clock_due(match: Match, user_id: int | None, whose: str) -> str:
     )
 
 
-def played_text(played: Played, markup: Markup, limit: int | None = None) -> str:
+def played_text(
+    played: Played, markup: Markup, limit: int | None = None, words: Callable[[str], str] | None = None
+) -> str:
     """The message that goes with the new board after an action or a stretch of them: what
     happened as the console tells it (`told`: an action that set off much one event a line, a long
     stretch recapped) and who acts now, fitted to `limit` by `fitted`; under the line that ended the
-    game, who won without the reason again ("Game over: @x wins with the <side>.")."""
+    game, who won without the reason again ("Game over: @x wins with the <side>."). `words`: the
+    adapter's words for the status (Discord names the board's buttons), applied before fitting."""
     story = told(played, markup)
     status = status_text(played.match, played.state, markup, why_told=tells_why(story, played.state))
-    return fitted(story, status, limit)
+    return fitted(story, status if words is None else words(status), limit)
 
 
 def ended_meanwhile_text(

@@ -143,7 +143,7 @@ async def test_a_hand_off_board_and_the_turn_dm_name_the_buttons(table: Table) -
 async def test_a_private_step_names_its_own_buttons_and_take_action(table: Table) -> None:
     """Battlefronts: the Reds' first call-up, typed. The answer, theirs alone, names Pass and
     introduces the other call-ups by Take action, keeping the notation for whoever types."""
-    channel, board = await accepted(table, "battlefronts", "red")
+    channel, _ = await accepted(table, "battlefronts", "red")
     step = await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": "call T1 1"})
     await table.idle()
     answer = step.message
