@@ -94,6 +94,8 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
     for found in CODE.finditer(text):
         quoted = found.group(1).strip()
         start, end = found.span()
+        if not quoted:
+            continue
         name = _name(quoted, game, plays, opens)
         if "<" in quoted and quoted.split()[0].lower() in listed:
             # "Answer `barrage <square>`": the squares are the options of the selects below
