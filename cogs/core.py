@@ -24,6 +24,7 @@ from cogs import _format as fmt
 from cogs import _views as views
 from cogs import limits
 from cogs._release import unlink_when_done
+from cogs._tap import tapped
 from cogs.groups import build_group, build_wargames
 from data import Match, Status, StoreUnavailable
 from engine import registry
@@ -327,11 +328,12 @@ class Core(SweepLoop, commands.Cog):
         state = rules.from_json(match.snapshot)
         sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
         file = await self.render(match, state, [])
-        status = status_text(match, state, fmt.DISCORD)
+        view = self.board_components(match, state)
+        status = tapped(match, status_text(match, state, fmt.DISCORD), view)
         await interaction.followup.send(
             f"{headline} {sides}.\n{commitment_text(match, fmt.DISCORD)}\n{status}".replace("\n\n", "\n"),
             file=file,
-            view=self.board_components(match, state) or discord.utils.MISSING,
+            view=view or discord.utils.MISSING,
         )
         if match.ai_player_id is not None and match.ai_player_id in waiting_ids(match, state):
             self.schedule_ai(match.channel_id)
@@ -465,10 +467,11 @@ class Core(SweepLoop, commands.Cog):
             # their own turn, still theirs alone: the position as it is, for them only
             await interaction.response.defer(ephemeral=True, thinking=True)
             file = await self.render(match, state, await self.service.last_events(match), overlay)
+            view = self.board_components(match, state)
             await interaction.followup.send(
-                f"{MID_TURN_NOTE}\n{status_text(match, state, fmt.DISCORD)}",
+                tapped(match, f"{MID_TURN_NOTE}\n{status_text(match, state, fmt.DISCORD)}", view),
                 file=file,
-                view=self.board_components(match, state) or discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
                 ephemeral=True,
             )
             return
@@ -478,7 +481,8 @@ class Core(SweepLoop, commands.Cog):
         await interaction.response.defer(thinking=True)
         file = await self.render(match, seen.state, seen.events, overlay)
         await interaction.followup.send(
-            status_text(match, seen.state, fmt.DISCORD) + (f"\n{seen.note}" if seen.note else ""),
+            tapped(seen.match, status_text(match, seen.state, fmt.DISCORD), seen.view)
+            + (f"\n{seen.note}" if seen.note else ""),
             file=file,
             view=seen.view or discord.utils.MISSING,
         )
@@ -676,9 +680,9 @@ class Core(SweepLoop, commands.Cog):
         if rows and rows[-1][2] == interaction.user.id:  # another step of this turn to take back
             view = views.with_undo(view, match.id, stamp(match))
         file = await self.render(match, state, [])
+        status = tapped(match, status_text(match, state, fmt.DISCORD), view)
         await interaction.followup.send(
-            f"Only you see this: you took back `{notation}`. It is still your turn.\n"
-            f"{status_text(match, state, fmt.DISCORD)}",
+            f"Only you see this: you took back `{notation}`. It is still your turn.\n{status}",
             file=file,
             view=view or discord.utils.MISSING,
             ephemeral=True,

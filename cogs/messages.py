@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 
+from cogs import limits
 from cogs._format import DISCORD
+from cogs._tap import tapped
+from cogs.errors import Errors
+from cogs.room import (
+    DMS_CLOSED,
+    MESSAGE_LIMIT,
+    log,
+)
 from data import Match, Seal, StoreUnavailable
+from engine.protocol import State
 from play import Played
 from play.fairness import seal_text
 from play.present import (
@@ -16,20 +26,13 @@ from play.present import (
 )
 from play.service import game_of
 
-if TYPE_CHECKING:
-    pass
-
-from cogs import limits
-from cogs.errors import Errors
-from cogs.room import (
-    DMS_CLOSED,
-    MESSAGE_LIMIT,
-    log,
-)
-
 
 class Messages(Errors):
     """Channels and direct messages: finding a channel, a DM, what each player is told privately."""
+
+    if TYPE_CHECKING:
+
+        def board_components(self, match: Match, state: State) -> discord.ui.View | None: ...
 
     async def tell_players(self, played: Played, stretch: Played, *, actor_told: bool = True) -> None:
         """Privately, to each player but the mover (who had their answer, unless `actor_told` is
@@ -47,7 +50,18 @@ class Messages(Errors):
             if ping and await self.service.wants_turn_dms(user):
                 if await self.service.ended(match) is not None:
                     continue  # the game ended since (a resignation): no "your move" for it
-                await self.dm(user, turn_dm_text(match, stretch, user, DISCORD, secret, MESSAGE_LIMIT))
+                # the owed line names the buttons under the channel's board, which the ping links to
+                board = self.board_components(match, stretch.state)
+                ping_text = turn_dm_text(
+                    match,
+                    stretch,
+                    user,
+                    DISCORD,
+                    secret,
+                    MESSAGE_LIMIT,
+                    owed_words=partial(tapped, match, view=board),
+                )
+                await self.dm(user, ping_text)
             elif (
                 secret
                 and not await self.dm(user, private_text(match, secret, DISCORD))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -13,6 +14,7 @@ from cogs import _views as views
 from cogs import limits
 from cogs._format import DISCORD, groups_with_actions
 from cogs._release import unlink_when_done
+from cogs._tap import tapped
 from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
@@ -247,7 +249,9 @@ class Outbox(Messages):
         note = "\n" + note if note else ""
         # room for the words, the notes around them and the apology that may follow
         room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
-        text = head + played_text(played, DISCORD, limit=room) + note + tail
+        # the status names the buttons of this very message (cogs/_tap.py), the story stays as told
+        words = partial(tapped, played.match, view=components)
+        text = head + played_text(played, DISCORD, limit=room, words=words) + note + tail
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:
@@ -346,8 +350,10 @@ class Outbox(Messages):
             note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
             note = "\n" + note if note else ""
             seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
+            words = partial(tapped, stretch.match, view=view)
+            room = MESSAGE_LIMIT - len(note) - len(seal_line)
             sent = await channel.send(
-                played_text(stretch, DISCORD, MESSAGE_LIMIT - len(note) - len(seal_line)) + note + seal_line,
+                played_text(stretch, DISCORD, room, words=words) + note + seal_line,
                 file=file,
                 view=view or discord.utils.MISSING,
             )

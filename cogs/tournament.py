@@ -23,6 +23,7 @@ from discord.ext import commands, tasks
 
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
+from cogs._tap import tapped
 from cogs._views import _Released, persistent_view
 from data import StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
@@ -545,7 +546,8 @@ class Tournaments(commands.Cog):
         seen = await self.core.channel_board(match, state)
         file = await self.core.render(match, seen.state, seen.events)
         clock = match.game_clock.total if match.game_clock is not None else None
-        status = status_text(match, seen.state, DISCORD) + (f"\n{seen.note}" if seen.note else "")
+        status = tapped(seen.match, status_text(match, seen.state, DISCORD), seen.view)
+        status += f"\n{seen.note}" if seen.note else ""
         sent = await target.send(
             f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,

@@ -8,7 +8,7 @@ of games (`my_games_text`) are for one player's eyes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from data import Match, Status
@@ -164,14 +164,17 @@ def clock_due(match: Match, user_id: int | None, whose: str) -> str:
     )
 
 
-def played_text(played: Played, markup: Markup, limit: int | None = None) -> str:
+def played_text(
+    played: Played, markup: Markup, limit: int | None = None, words: Callable[[str], str] | None = None
+) -> str:
     """The message that goes with the new board after an action or a stretch of them: what
     happened as the console tells it (`told`: an action that set off much one event a line, a long
     stretch recapped) and who acts now, fitted to `limit` by `fitted`; under the line that ended the
-    game, who won without the reason again ("Game over: @x wins with the <side>.")."""
+    game, who won without the reason again ("Game over: @x wins with the <side>."). `words`: the
+    adapter's words for the status (Discord names the board's buttons), applied before fitting."""
     story = told(played, markup)
     status = status_text(played.match, played.state, markup, why_told=tells_why(story, played.state))
-    return fitted(story, status, limit)
+    return fitted(story, status if words is None else words(status), limit)
 
 
 def ended_meanwhile_text(
@@ -215,10 +218,12 @@ def turn_dm_text(
     markup: Markup,
     secret: str | None = None,
     limit: int | None = None,
+    owed_words: Callable[[str], str] | None = None,
 ) -> str:
     """The turn ping by direct message: whose game, by when, what the opponent did since `user_id`
     last acted (as their side may know it) and what the game dealt them privately meanwhile. Within
-    `limit` characters only the recap is shortened: the ping and the dealt cards are never cut."""
+    `limit` characters only the recap is shortened: the ping and the dealt cards are never cut.
+    `owed_words`: the adapter's words for the owed line (Discord names the board's buttons)."""
     due = when(markup, match.deadline) if match.deadline else "whenever you like"
     clock = clock_due(match, user_id, "your") if match.deadline else ""
     head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}{clock}."
@@ -226,6 +231,8 @@ def turn_dm_text(
     since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
     owed = owed_text(match, stretch.state, side)
+    if owed_words is not None:
+        owed = owed_words(owed)
     if not since:
         return head + owed + dealt
     lead = " Since you last acted:\n"

@@ -303,7 +303,8 @@ async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not
     message = attacked.message
     assert "Jack of hearts" in message.content
     assert_board_post(message, w.bob)  # Bob must decide although it is the Germans' turn
-    assert "`dogfight A`" in message.content and "`decline`" in message.content
+    # the decision is told by its buttons, which the board carries (tests/test_status_buttons.py)
+    assert "**Dogfight with aircraft A**" in message.content and "**Let it pass**" in message.content
     match = await w.match()
     ids = [button_id("dec", match, n) for n in ("dogfight A", "dogfight B", "decline")]
     assert message.custom_ids == ids
