@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.blockwars import Side
 from engine.blockwars.position import build
+from play.undo import MID_TURN_NOTE
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.test_bot import World, deployed, put_position, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import START, close_consoles, open_console  # noqa: F401 (pytest fixture)
@@ -35,7 +36,7 @@ async def test_in_discord_the_attack_stands_and_only_the_player_hears_the_move_w
     (board,) = private
     assert "6 of diamonds vs 9 of hearts, loses" in board.content
     assert board.attachments, "the board picture is posted"
-    assert "Only you see this: only part of your command was played:" in board.content
+    assert f"{MID_TURN_NOTE}\nOnly part of your command was played:" in board.content
     assert f"Action 2 (`c2-b3`) was not made: {STILL_THERE} It is still your turn" in board.content
     ended = await w.slash(w.alice, "end")
     (handed,) = [m for m in ended.messages if not m.ephemeral]

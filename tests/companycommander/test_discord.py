@@ -95,7 +95,7 @@ async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Tabl
     looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"})
     secret = private(looked, t.channel.id)  # her turn goes on: the answer is hers alone
     assert all(m.channel_id == t.channel.id for m in looked.messages)  # no news by letter for Bob
-    assert "you see the Germans' hand: Air Strike and Rally" in secret.content
+    assert "You see the Germans' hand: Air Strike and Rally" in secret.content
     _, state = await t.bot.service.current(t.channel.id)
     assert state.view(AMERICANS).state.hands[GERMANS] == []  # once: the view keeps nothing of it
     mine = await t.slash(t.alice, "hand")
