@@ -75,10 +75,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (as `make test` runs): half as many workers again as there are cores, 3 on CI's 2.
-    A third of a worker's time is spent waiting, not computing: for the fake Discord's quiet spell
-    after each driver call, for bot, painter, thinker and PostgreSQL processes, for a server restart
-    on purpose (2026-11-29: about 287 s of the two workers' 854 s, beyond their CPU). The third
-    worker's tests compute meanwhile. An explicit `-n N` still means N workers."""
+    Part of a worker's time is spent waiting, not computing: for bot, painter, thinker and
+    PostgreSQL processes, for a server restart on purpose, for the fake Discord's quiet spell where a
+    bot works in the background (2026-11-29: about 287 s of the two workers' 854 s; once the fake's
+    wait ended on the bot's handler, 3 workers still took 220 s against 2 workers' 234 s, on a quiet
+    machine). The third worker's tests compute meanwhile. An explicit `-n N` still means N workers."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, cores * 3 // 2)
 
