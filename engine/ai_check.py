@@ -282,7 +282,7 @@ def _replay(
             # playing on past one its program takes kept alive a game the AI judged lost.
             if (
                 kind == MOVE
-                and _offered(rules, state, side)
+                and offered_to(rules, state, side)
                 and rules.accepts_draw(as_sent(rules, state.view(side)), ai_seed(seed, n))
             ):
                 found.problem = (
@@ -315,8 +315,10 @@ def _replay(
             return
 
 
-def _offered(rules: Game, state: Any, side: str) -> bool:
-    """Whether a draw offer to `side` stands: the game would let it decline one (tried on a copy)."""
+def offered_to(rules: Game, state: Any, side: str) -> bool:
+    """Whether a draw offer to `side` stands in `state`, read from the game itself (whoever made it,
+    in whatever command, typed or clicked): `side` may decline one. A copy is tried, so `state` is
+    left as it was. The bot asks it before the AI plays, the check as it replays."""
     if state.is_over():
         return False
     try:
@@ -533,4 +535,5 @@ __all__ = [
     "check_ai",
     "decide",
     "findings",
+    "offered_to",
 ]

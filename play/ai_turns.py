@@ -14,10 +14,8 @@ from data import (
 )
 from data.ai_decisions import AiDecision, AiDecisionStore, new_id
 from engine import program
-from engine.ai_check import DRAW, MOVE, ai_seed
-from engine.errors import IllegalAction
-from engine.meta import DRAW_DECLINE
-from engine.protocol import Game, State
+from engine.ai_check import DRAW, MOVE, ai_seed, offered_to
+from engine.protocol import State
 from play.errors import (
     AwayBusy,
     IllegalMove,
@@ -32,19 +30,6 @@ from play.results import (
     Played,
     game_of,
 )
-
-
-def offered_to(rules: Game, state: State, side: str) -> bool:
-    """Whether a draw offer to `side` stands in `state`, read from the game itself (whoever made it,
-    in whatever command, typed or clicked): `side` may decline one. A copy is tried, so `state` is
-    left as it was."""
-    if state.is_over():
-        return False
-    try:
-        state.clone().apply(rules.parse(str(DRAW_DECLINE)), side)
-    except IllegalAction:
-        return False
-    return True
 
 
 def answering_draw(played: Played) -> list[int]:
@@ -146,7 +131,8 @@ class AiTurns(Moves):
         """Play the AI's choice; held up by a time away another process is writing (`AwayBusy`), the
         same choice is sent again a moment later: the game did not move, so thinking again would
         choose the same at a cost (20 s of CPU at the correspondence level), and up to 256 times."""
-        for wait in AWAY_WAITS:
+        waits = iter(AWAY_WAITS)
+        while True:
             try:
                 return await self.act(
                     channel_id,
@@ -157,15 +143,10 @@ class AiTurns(Moves):
                     match_id=match.id,
                 )
             except AwayBusy:
+                wait = next(waits, None)
+                if wait is None:
+                    raise
                 await asyncio.sleep(wait)
-        return await self.act(
-            channel_id,
-            ai_id,
-            notation,
-            interaction_id=decided,
-            expected_version=match.version,
-            match_id=match.id,
-        )
 
     async def ai_answers_draw(self, channel_id: int) -> Played | None:
         """The AI's answer to a draw offer made to it and still standing (None: there is none, or
