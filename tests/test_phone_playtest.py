@@ -8,11 +8,8 @@ so the stories stay cheap.
 
 from __future__ import annotations
 
-import logging
-import random
 from collections.abc import AsyncIterator, Iterator
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,63 +19,19 @@ from cogs._format import groups_with_actions, nothing_alone_text
 from engine import registry
 from engine.protocol import Choice, Menu
 from play.undo import MID_TURN_NOTE
-from tests.botkit import BotKit
-from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
+from tests.fakediscord import FakeMessage
+from tests.onebot import ON_THE_BOT, Table, one_bot
 from tests.random_play import random_steps
-
-ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
 
 BUTTON_LABEL = 80  # Discord cuts a button's label here...
 OPTION_TEXT = 100  # ...a select option's label and description here...
 OPTIONS = 25  # ...and a select holds this many options at most
 
 
-class Phone:
-    """The fake Discord, one bot and two newcomers, for every test of the module."""
-
-    def __init__(self, fake: FakeDiscord, kit: BotKit) -> None:
-        self.fake = fake
-        self.kit = kit
-        self.guild = fake.add_guild("Phones", channels=("lobby",))
-        self.alice = fake.add_user("alice")
-        self.bob = fake.add_user("bob")
-        self.channels = 0
-        self.bot: Any = None
-
-    def channel(self) -> Any:
-        """A fresh channel: one game each."""
-        self.channels += 1
-        return self.fake.add_channel(self.guild, f"game-{self.channels}")
-
-    async def idle(self) -> None:
-        await self.bot.get_cog("Core").idle()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def phone(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Phone]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        fake = FakeDiscord()
-        await fake.start()
-        fake.patch(monkeypatch)
-        kit = BotKit(Path(tmp_path_factory.mktemp("phone")))
-        world = Phone(fake, kit)
-        handler = ForwardErrors(fake)
-        logger = logging.getLogger("bot")
-        logger.addHandler(handler)
-        running = None
-        try:
-            world.bot = await kit.build(clock=HandClock(), rng=random.Random(1))
-            running = await start_client(fake, world.bot)
-            yield world
-            await world.idle()
-        finally:
-            logger.removeHandler(handler)
-            await kit.close()
-            if running is not None:
-                await running.stop()
-            await fake.stop()
-    assert not fake.server_errors, fake.server_errors
+async def phone(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
+    async with one_bot(tmp_path_factory.mktemp("phone"), "Phones") as world:
+        yield world
 
 
 def fits_a_phone(message: FakeMessage) -> None:
@@ -105,7 +58,7 @@ def take_action(message: FakeMessage) -> str | None:
     return next((c for c in message.custom_ids if c.startswith("bw:act:")), None)
 
 
-async def accepted(phone: Phone, game: str, side: str) -> tuple[Any, FakeMessage]:
+async def accepted(phone: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
     """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
     channel = phone.channel()
     challenge = await phone.fake.slash(
@@ -118,7 +71,7 @@ async def accepted(phone: Phone, game: str, side: str) -> tuple[Any, FakeMessage
     return channel, answer.message
 
 
-async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:
+async def pick(phone: Table, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:
     """Take action, then the piece `group` (unless it is the only one: the actions come at once),
     then what it does (`notation`): the answer's board."""
     button = take_action(board)
@@ -142,7 +95,7 @@ async def pick(phone: Phone, user: Any, board: FakeMessage, group: str, notation
 
 
 @ON_THE_BOT
-async def test_take_action_leaves_once_nothing_can_act_alone(phone: Phone) -> None:
+async def test_take_action_leaves_once_nothing_can_act_alone(phone: Table) -> None:
     """Battlefronts, round 1: the Reds call up into each travel zone (by the select flow for T1;
     T2 and T3 in one typed command, to save boards; for T4, the only zone left, Take action goes
     straight to its call-ups). Once every zone has its call-up, the private board offers Pass,
@@ -186,7 +139,7 @@ def option_labels(message: FakeMessage) -> Iterator[str]:
 
 
 @ON_THE_BOT
-async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
+async def test_fix_bayonets_submenus_read_as_sentences(phone: Table) -> None:
     """Fix Bayonets' "Other set-ups…" and "Standing orders…" selects: each option is the choice in
     words, capitalised, without the console keyword ("std:", "losses auto:") in front."""
     _, board = await accepted(phone, "fixbayonets", "germans")
@@ -207,7 +160,7 @@ async def test_fix_bayonets_submenus_read_as_sentences(phone: Phone) -> None:
 
 
 @ON_THE_BOT
-async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Phone) -> None:
+async def test_a_draw_offer_board_has_no_undo_that_always_refuses(phone: Table) -> None:
     """Block Wars: the Germans deploy by a button, then the Canadians offer a draw before deploying.
     The channel's board asks the Germans to accept by the button; it carries no Undo, which would
     refuse either player (a word about a draw is never taken back). The Canadians' turn ping, by
@@ -246,7 +199,7 @@ def late_company_commander() -> tuple[Any, str]:
 
 
 @ON_THE_BOT
-async def test_take_action_offers_every_piece_even_past_25(phone: Phone) -> None:
+async def test_take_action_offers_every_piece_even_past_25(phone: Table) -> None:
     """Take action lists every piece that can act, over two selects when one holds too few: the 26th
     (left out before, so playable only by typing) opens its actions like any other."""
     channel, _ = await accepted(phone, "companycommander", "americans")
@@ -291,19 +244,23 @@ def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
 
 
 @ON_THE_BOT
-async def test_a_private_step_says_only_you_see_this_once(phone: Phone) -> None:
+async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     """A step that deals its player something (Company Commander's `tactics` draws two cards, and
     the turn goes on) is answered under the note that only they see it: the cards follow as a
     sentence, not under a second "Only you see this:", read twice in two lines."""
     channel, _ = await accepted(phone, "companycommander", "germans")
+    match, state = await phone.bot.service.current(channel.id)
+    (side,) = state.to_act()  # who deploys first is drawn
+    first = phone.alice if match.sides[side] == phone.alice.id else phone.bob
+    u = side[0].upper()  # the units are A1-A3 or G1-G3
     step = await phone.fake.slash(
-        phone.bob,  # the Americans deploy first
+        first,
         channel,
         "companycommander",
         "play",
-        {"action": "deploy A3 L; deploy A2 L; deploy A1 L; tactics"},
+        {"action": f"deploy {u}3 L; deploy {u}2 L; deploy {u}1 L; tactics"},
     )
     assert step.ephemeral
     text = step.message.content
-    assert text.startswith(f"{MID_TURN_NOTE}\nThe Americans draw "), text
+    assert text.startswith(f"{MID_TURN_NOTE}\nThe {side.title()} draw "), text
     assert text.count("Only you see this") == 1, text

@@ -9,7 +9,6 @@ serves the module (each test plays in its own channel).
 from __future__ import annotations
 
 import io
-import logging
 import random
 import re
 from collections.abc import AsyncIterator
@@ -24,57 +23,15 @@ from console import Console
 from data import Database
 from engine import registry
 from play import MatchService
-from tests.botkit import BotKit
 from tests.clock import Clock
-from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
-
-ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
-
-
-class Table:
-    """The fake Discord, one bot and two players, for every test of the module."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-        self.guild = fake.add_guild("Taps", channels=("lobby",))
-        self.alice = fake.add_user("alice")
-        self.bob = fake.add_user("bob")
-        self.channels = 0
-        self.bot: Any = None
-
-    def channel(self) -> Any:
-        self.channels += 1
-        return self.fake.add_channel(self.guild, f"game-{self.channels}")
-
-    async def idle(self) -> None:
-        await self.bot.get_cog("Core").idle()
+from tests.fakediscord import FakeMessage
+from tests.onebot import ON_THE_BOT, Table, one_bot
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        fake = FakeDiscord()
-        await fake.start()
-        fake.patch(monkeypatch)
-        kit = BotKit(Path(tmp_path_factory.mktemp("taps")))
-        world = Table(fake)
-        handler = ForwardErrors(fake)
-        logger = logging.getLogger("bot")
-        logger.addHandler(handler)
-        running = None
-        try:
-            world.bot = await kit.build(clock=HandClock(), rng=random.Random(1))
-            running = await start_client(fake, world.bot)
-            yield world
-            await world.idle()
-        finally:
-            logger.removeHandler(handler)
-            await kit.close()
-            if running is not None:
-                await running.stop()
-            await fake.stop()
-    assert not fake.server_errors, fake.server_errors
+    async with one_bot(tmp_path_factory.mktemp("taps"), "Taps") as world:
+        yield world
 
 
 def labels(message: FakeMessage) -> list[str]:
