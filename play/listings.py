@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from data import AiRecord, Match, PlayerStats, Status
 from engine import registry
+from engine.meta import LOSER_FIRST
 from engine.protocol import Game
 from engine.review import Review
 from play.markup import Markup
@@ -246,7 +247,9 @@ def review_text(game: Game, match: Match, review: Review, markup: Markup) -> str
             if review.choices == 1
             else "none of your choices cost you anything"
         )
-        lines.append(f"By my judgement {none} worth showing. Well played.")
+        # no praise for a game the player ended themselves, by resigning or letting the clock run out
+        gave_up = match.result_reason in LOSER_FIRST and match.winner_id != match.sides.get(review.side)
+        lines.append(f"By my judgement {none} worth showing." + ("" if gave_up else " Well played."))
     elif len(review.moments) == 1:
         lines.append("By my judgement this choice cost you most (the board of that moment is below):")
     else:

@@ -38,8 +38,9 @@ def a_moment() -> Moment:
     return Moment(0, 0, legal[0], legal[1], 0.2, 0.1, 0.3, view)
 
 
-def review(choices: int, looked_at: int, moments: int) -> str:
-    found = Review(GAME.sides[0].name, tuple(a_moment() for _ in range(moments)), choices, looked_at, 1.0)
+def review(choices: int, looked_at: int, moments: int, side: int = 1) -> str:
+    """The look back of `side` (1: the winner, 0: the player who resigned) at `finished_match`."""
+    found = Review(GAME.sides[side].name, tuple(a_moment() for _ in range(moments)), choices, looked_at, 1.0)
     return review_text(GAME, finished_match(), found, DISCORD)
 
 
@@ -62,6 +63,13 @@ def test_a_look_back_at_a_single_choice_never_says_1_of_your_1_choices() -> None
     assert "By my judgement your one choice cost you nothing worth showing. Well played." in text
     assert "I judged your one choice from what you could see at the time;" in text
     assert "each" not in text
+
+
+def test_a_player_who_resigned_is_not_told_well_played() -> None:
+    """The phone playtest: "Well played." after a resignation on the first move read as mockery."""
+    resigned = review(choices=1, looked_at=1, moments=0, side=0)
+    assert resigned.splitlines()[1] == "By my judgement your one choice cost you nothing worth showing."
+    assert "Well played" not in resigned
 
 
 def test_a_look_back_that_ran_out_of_time_at_one_choice_says_so() -> None:
