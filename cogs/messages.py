@@ -74,10 +74,11 @@ class Messages(Errors):
     async def seal_for(self, match: Match) -> tuple[str, Seal | None]:
         """For the message that says `match` ended (its channel is free): the line, with the newline
         before it, sealing the channel's next game (docs/fairness.md, "Sealed in advance"); nothing
-        while the game goes on. A store that cannot be reached costs the line, never the message."""
-        if match.status.is_open:
-            return "", None
+        while the game goes on, nor after a tournament's game (`seals_after`). A store that cannot be
+        reached costs the line, never the message."""
         try:
+            if not await self.service.seals_after(match):
+                return "", None
             seal = await self.service.next_seal(match.channel_id)
         except StoreUnavailable as exc:
             log.warning("Could not seal channel %s's next game: %s", match.channel_id, exc)

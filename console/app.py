@@ -355,8 +355,9 @@ class Console:
 
     async def seal_next(self, match: Match) -> None:
         """After what said `match` ended (its channel is free): the line sealing the channel's next
-        game, recorded as shown (docs/fairness.md, "Sealed in advance"); nothing while it goes on."""
-        if match.status.is_open:
+        game, recorded as shown (docs/fairness.md, "Sealed in advance"); nothing while it goes on,
+        nor after a tournament's game (`seals_after`)."""
+        if not await self.service.seals_after(match):
             return
         seal = await self.service.next_seal(match.channel_id)
         self.say(fairness.seal_text(seal))

@@ -143,6 +143,14 @@ class Challenges(Reading):
             match = await self._start(match, now)
         return match
 
+    async def seals_after(self, match: Match) -> bool:
+        """Whether the message that says `match` ended seals its channel's next game (docs/fairness.md,
+        "Sealed in advance"): not while it goes on, and not after a tournament's game, whose thread
+        holds that game alone (a challenge typed there anyway is sealed at the challenge)."""
+        if match.status.is_open:
+            return False
+        return await TournamentStore(self.db).board_of_match(match.id) is None
+
     async def next_seal(self, channel_id: int) -> Seal:
         """The seal of the channel's next game, for a message to show: the one it holds, else one
         drawn now (docs/fairness.md, "Sealed in advance"). A challenge takes it once it was shown."""

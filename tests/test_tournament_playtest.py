@@ -349,6 +349,8 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     idle = await bot.service.last_match(threads[1].id)
     assert quick is not None and idle is not None
     await fake.slash(users[quick.players[1]], threads[0], "blockwars", "resign")
+    # no "next game here is sealed" in a thread made for this one game
+    assert not any("next game here" in m.content for m in fake.messages_in(threads[0]))
     await sweep(bot)  # its players, done early, are told until when the round may last, once
     told = [m.content for m in fake.messages_in(threads[0]) if "still going in round" in m.content]
     assert len(told) == 1 and told[0].startswith(
