@@ -218,8 +218,12 @@ class Core(SweepLoop, commands.Cog):
         pieces = fmt.chunks([(g, rules.group_label(mine, g)) for g in groups])
         for n, piece in enumerate(pieces):
             part = f" ({n + 1}/{len(pieces)})" if len(pieces) > 1 else ""
-            view.add_item(views.UnitSelect.build(match.id, stamp(match), piece, f"Choose{part}", n))
-        await interaction.response.send_message("Which one?", view=view, ephemeral=True)
+            view.add_item(views.UnitSelect.build(match.id, stamp(match), piece, f"Pick what acts{part}", n))
+        # the side named: a player of both sides in a test channel, or a phone's glance, knows whose
+        title = rules.side(side).title
+        await interaction.response.send_message(
+            f"Pick what acts for the {title}, then what it does.", view=view, ephemeral=True
+        )
 
     async def open_action_picker(
         self, interaction: discord.Interaction, match_id: int, given: str, group: str

@@ -1051,7 +1051,7 @@ async def test_the_opponents_buttons_wait_for_a_private_turn_to_be_handed_over(w
     after = [m for m in w.fake.messages_in(w.general) if not m.ephemeral and m.attachments][-1]
     assert button_id("act", handed) in after.custom_ids
     picker = await w.fake.click(w.bob, after, button_id("act", handed))
-    assert picker.ephemeral and picker.content == "Which one?"
+    assert picker.ephemeral and picker.content == "Pick what acts for the Canadians, then what it does."
 
 
 async def test_a_replay_counts_its_actions_in_words(world: World):

@@ -214,7 +214,7 @@ async def test_take_action_offers_every_piece_even_past_25(phone: Table) -> None
     picker = (await phone.fake.click(player, board, take_action(board) or "")).message
     fits_a_phone(picker)
     selects = [c for c in picker.iter_components() if c.get("type") == 3]
-    assert [s["placeholder"] for s in selects] == ["Choose (1/2)", "Choose (2/2)"]
+    assert [s["placeholder"] for s in selects] == ["Pick what acts (1/2)", "Pick what acts (2/2)"]
     keys = [o["value"] for s in selects for o in s["options"]]
     game = registry.game("companycommander")
     assert keys == groups_with_actions(game, state.view(side), state.legal_actions(side))
