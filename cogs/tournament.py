@@ -558,14 +558,15 @@ class Tournaments(commands.Cog):
         return True
 
     async def say_in_thread(self, thread_id: int, text: str) -> None:
-        """Why a board's thread holds no game: its two players were pinged to it, or will look."""
+        """One line in a board's thread, pinging nobody: why it holds no game, or what comes next
+        after its game. Lost if the post fails: the channel's own posts say it all again."""
         thread = await self.core.channel(thread_id)
         if thread is None:
             return
         try:
-            await thread.send(text)
+            await thread.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
-            log.info("Could not tell thread %s why its game did not begin: %s", thread_id, exc)
+            log.info("Could not post in thread %s: %s", thread_id, exc)
 
     async def no_threads(self, tournament: Tournament, channel: discord.TextChannel) -> None:
         """Tell the channel, once a round, that the bot may not open its game threads."""
@@ -664,26 +665,11 @@ class Tournaments(commands.Cog):
                 await self.start_boards(item.tournament, item.boards)
 
     async def game_over(self, item: GameOver) -> None:
-        """One line in the thread of a game that ended while its round runs on (nobody pinged): until
-        when the round may last, and what comes next. Lost if the post fails: the round's own posts
-        say it all again."""
-        if item.board.thread_id is None:
-            return
-        thread = await self.core.channel(item.board.thread_id)
-        if not isinstance(thread, discord.Thread):
-            return
-        try:
-            await thread.send(
-                game_over_text(item.tournament, item.going, DISCORD),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as exc:
-            log.info(
-                "Tournament %s: could not say what comes next in thread %s: %s",
-                item.tournament.id,
-                thread.id,
-                exc,
-            )
+        """One line in the thread of a game that ended while its round runs on: until when the round
+        may last, and what comes next."""
+        if item.board.thread_id is not None:
+            said = game_over_text(item.tournament, item.going, DISCORD)
+            await self.say_in_thread(item.board.thread_id, said)
 
     async def post_round(self, item: RoundDone) -> None:
         tournament = item.table.tournament
