@@ -170,8 +170,6 @@ class TournamentService(RoundSweep):
             raise BadRequest("This tournament no longer exists.")
         return found
 
-    _closed = staticmethod(closed_text)
-
     async def join(
         self, tournament: Tournament, user_id: int, *, entropy: int | str | None = None
     ) -> Tournament:
@@ -182,7 +180,7 @@ class TournamentService(RoundSweep):
         mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments")."""
         tournament = await self.by_id(tournament.id)
         if tournament.status is not TournamentStatus.SIGNUP:
-            raise BadRequest(self._closed(tournament))
+            raise BadRequest(closed_text(tournament))
         name = self.matches.markup.strong(tournament.name)
         if seal_owed(tournament):
             raise BadRequest(
@@ -199,7 +197,7 @@ class TournamentService(RoundSweep):
         if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
             if fresh.status is not TournamentStatus.SIGNUP:
-                raise BadRequest(self._closed(fresh))
+                raise BadRequest(closed_text(fresh))
             raise BadRequest("You are already signed up for this tournament.")
         return await self.by_id(tournament.id)
 
@@ -208,7 +206,7 @@ class TournamentService(RoundSweep):
         if tournament.status is TournamentStatus.RUNNING:
             raise BadRequest("This tournament has started: withdrawing from it is asked and confirmed first.")
         if tournament.status is not TournamentStatus.SIGNUP:
-            raise BadRequest(self._closed(tournament))
+            raise BadRequest(closed_text(tournament))
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest("You are not signed up for this tournament.")
         return await self.by_id(tournament.id)
@@ -218,7 +216,7 @@ class TournamentService(RoundSweep):
         or a refusal saying why not (`own`: they asked, else an organiser names them)."""
         them = self.matches.markup.mention(user_id)
         if tournament.status is not TournamentStatus.RUNNING:
-            raise BadRequest(self._closed(tournament))
+            raise BadRequest(closed_text(tournament))
         entries = await self.entries(tournament)
         entry = next((e for e in entries if e.user_id == user_id), None)
         if entry is None:
@@ -344,7 +342,7 @@ class TournamentService(RoundSweep):
             if fresh.status is TournamentStatus.RUNNING:
                 raise BadRequest(begun_text(fresh, self.matches.markup)) from None
             if fresh.status is not TournamentStatus.SIGNUP:
-                raise BadRequest(self._closed(fresh)) from None
+                raise BadRequest(closed_text(fresh)) from None
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
         return Started(started, await self._unstarted(started))
 
@@ -411,7 +409,7 @@ class TournamentService(RoundSweep):
         if (await self.by_id(board.tournament_id)).status is not TournamentStatus.RUNNING:
             # cancelled while it was being started: its secret is being told, so it must not be played
             await self._stop(replace(board, thread_id=thread_id))
-            raise BadRequest(self._closed(await self.by_id(board.tournament_id)))
+            raise BadRequest(closed_text(await self.by_id(board.tournament_id)))
         if (await self._board_now(board)).result is not None:
             # its round closed while it was being started (another process's sweep): the board is the
             # round's draw, so its game is not played (`RoundSweep._stop_begun`)
@@ -423,7 +421,7 @@ class TournamentService(RoundSweep):
         """The tournament, if its games may still start."""
         tournament = await self.by_id(tournament_id)
         if tournament.status is not TournamentStatus.RUNNING:
-            raise BadRequest(self._closed(tournament))
+            raise BadRequest(closed_text(tournament))
         return tournament
 
     async def _dice(self, tournament: Tournament, board: Board) -> tuple[bytes | None, list[str] | None]:
