@@ -25,7 +25,16 @@ from play.tournament_crosstable_text import (
     export_said,
 )
 from play.tournament_export import export_files
-from render.crosstable import MIN_NAME, WIDTH, Row, crosstable_pngs, layout
+from render.crosstable import (
+    MAX_PICTURES,
+    MIN_NAME,
+    WIDTH,
+    Row,
+    crosstable_pngs,
+    drawn_players,
+    layout,
+    per_picture,
+)
 from render.kit import css_px_at, max_height, measuring
 from tests.clock import Clock
 
@@ -234,6 +243,10 @@ def test_a_large_field_is_split_over_pictures_no_taller_than_a_board():
     for png in pictures:
         image = Image.open(io.BytesIO(png))
         assert image.size[0] == WIDTH and image.size[1] <= max_height(WIDTH)
+    # a field beyond ten pictures: the pictures hold the first players, the line above says so
+    crowd = _field(300, 12)
+    drawn = drawn_players("T", "W5 beat no. 5.", 12, crowd)
+    assert drawn == per_picture("T", "W5 beat no. 5.", layout(crowd, 12)) * MAX_PICTURES < 300
 
 
 async def test_the_console_writes_the_crosstable_and_the_export_beside_the_boards(tmp_path):
