@@ -28,10 +28,18 @@ async def channel_crosstable(service: TournamentService, channel_id: int, what: 
     return await crosstable(service.db, service.store, table)
 
 
+def _moment(cross: Crosstable) -> str:
+    """Which moment it shows: "after round 2 of 3", "during round 2 of 3", or, of a tournament
+    cancelled, "(cancelled in round 2 of 3)" (not "crosstable cancelled in...", which reads as if
+    the crosstable were)."""
+    t = cross.table.tournament
+    at = _standing_at(t, cross.table.round)
+    return f"({at})" if t.status is TournamentStatus.CANCELLED else at
+
+
 def crosstable_title(cross: Crosstable) -> str:
     """ "Club Swiss: crosstable after round 2 of 3" (or during it)."""
-    t = cross.table.tournament
-    return f"{t.name}: crosstable {_standing_at(t, cross.table.round)}"
+    return f"{cross.table.tournament.name}: crosstable {_moment(cross)}"
 
 
 def crosstable_key(cross: Crosstable) -> str:
@@ -58,7 +66,7 @@ def crosstable_key(cross: Crosstable) -> str:
 def crosstable_said(cross: Crosstable, markup: Markup, drawn: int) -> str:
     """The words above the pictures; `drawn`: how many players they show (the rest: the export)."""
     t = cross.table.tournament
-    said = f"{markup.strong(t.name)}, the crosstable {_standing_at(t, cross.table.round)}"
+    said = f"{markup.strong(t.name)}, the crosstable {_moment(cross)}"
     if not _round_over(t, cross.table.round) and t.status is TournamentStatus.RUNNING:
         said += ": a game counts once it ends, a bye at once"
     said += "."
@@ -77,7 +85,7 @@ def _count(n: int, word: str) -> str:
 def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -> str:
     """The private answer carrying the two files (`games`, `standings`: their names or paths)."""
     t = cross.table.tournament
-    when = "the final results" if cross.table.final else f"the results {_standing_at(t, cross.table.round)}"
+    when = "the final results" if cross.table.final else f"the results {_moment(cross)}"
     byes = sum(1 for r in cross.records if r.ended is Ended.BYE)
     played = len(cross.records) - byes
     going = sum(1 for r in cross.records if r.ended in (Ended.GOING, Ended.WAITING))

@@ -311,7 +311,9 @@ async def test_a_cancelled_tournaments_games_were_stopped_not_still_going(store_
     assert crosstable_key(during).endswith("; a number alone: that game is still going.")
     await t.cancel(CHANNEL, organiser=True)
     cross = await channel_crosstable(t, CHANNEL, "crosstable")
-    assert crosstable_title(cross) == "Brief: crosstable cancelled in round 1 of 1"
+    assert crosstable_title(cross) == "Brief: crosstable (cancelled in round 1 of 1)"
+    said = export_said(cross, t.matches.markup, "g.csv", "s.csv")
+    assert said.startswith("Brief, the results (cancelled in round 1 of 1): 1 game. `g.csv` has")
     assert [c.text for p in cross.players for c in p.cells] == ["2", "1"]
     assert crosstable_key(cross).endswith("; a number alone: that game was stopped without a result.")
     (_, data), _ = export_files(cross, registry.game("blockwars"), NAMES)
