@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -88,7 +89,9 @@ class Layout:
         return self.cells_left + column * (self.cell_width + CELL_GAP), (line + 1 if self.stacked else 0)
 
 
+@lru_cache(maxsize=4096)
 def _width(text: str, bold: bool = False) -> int:
+    """A text's width in pixels at the body size (cached: a crosstable repeats its cells)."""
     return math.ceil(font(BODY, bold).getlength(text))
 
 

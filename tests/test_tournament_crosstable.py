@@ -233,9 +233,9 @@ def test_eight_players_over_five_rounds_fit_a_phone_on_one_line_each():
 
 
 def test_a_large_field_is_split_over_pictures_no_taller_than_a_board():
-    """40 players over 12 rounds: the rounds go under each name, the players over several pictures,
+    """16 players over 12 rounds: the rounds go under each name, the players over several pictures,
     each no taller than kit.MAX_RATIO allows and saying which players it holds."""
-    rows = _field(40, 12)
+    rows = _field(16, 12)
     spot = layout(rows, 12)
     assert spot.stacked and spot.per_line == 6  # two lines of six, not nine and three
     pictures = crosstable_pngs("Club Swiss: crosstable after round 12 of 12", "W5 beat no. 5.", 12, rows)
