@@ -233,8 +233,8 @@ def test_eight_players_over_five_rounds_fit_a_phone_on_one_line_each():
 
 
 def test_a_large_field_is_split_over_pictures_no_taller_than_a_board():
-    """16 players over 12 rounds: the rounds go under each name, the players over several pictures,
-    each no taller than kit.MAX_RATIO allows and saying which players it holds."""
+    """16 players over 12 rounds: the rounds go under each name, in two balanced lines, and the
+    players over several pictures, each no taller than kit.MAX_RATIO allows."""
     rows = _field(16, 12)
     spot = layout(rows, 12)
     assert spot.stacked and spot.per_line == 6  # two lines of six, not nine and three
@@ -243,7 +243,7 @@ def test_a_large_field_is_split_over_pictures_no_taller_than_a_board():
     for png in pictures:
         image = Image.open(io.BytesIO(png))
         assert image.size[0] == WIDTH and image.size[1] <= max_height(WIDTH)
-    # a field beyond ten pictures: the pictures hold the first players, the line above says so
+    # a field beyond ten pictures: the pictures hold the first players (the line above says so)
     crowd = _field(300, 12)
     drawn = drawn_players("T", "W5 beat no. 5.", 12, crowd)
     assert drawn == per_picture("T", "W5 beat no. 5.", layout(crowd, 12)) * MAX_PICTURES < 300
