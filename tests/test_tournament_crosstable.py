@@ -21,6 +21,7 @@ from play.tournament_crosstable import Ended
 from play.tournament_crosstable_text import (
     channel_crosstable,
     crosstable_key,
+    crosstable_said,
     crosstable_title,
     export_said,
 )
@@ -157,6 +158,14 @@ async def test_the_crosstable_and_the_export_tell_what_was_played(store_world, t
     assert "+5 and -5 won and lost by forfeit" in key and "— not paired" in key
     assert "a grey name has withdrawn" in key and "still going" not in key
     assert crosstable_title(cross) == "Club Swiss: crosstable after round 2 of 2"
+    markup = t.matches.markup
+    assert crosstable_said(cross, markup, 5) == "Club Swiss, the crosstable after round 2 of 2."
+    assert crosstable_said(
+        cross, markup, 3
+    ).endswith(  # pictures cut short (past ten): the rest is in the export
+        " The pictures show the first 3 of the 5 players; `/wargames tournament export` has everyone's "
+        "games and standings."
+    )
 
     # the export: every board, and the standings, parsed back
     game = registry.game("blockwars")
