@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands, tasks
 
+from cogs import tournament_files
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
@@ -386,6 +387,12 @@ class Tournaments(commands.Cog):
         await interaction.response.defer(thinking=True)
         file = await self.standings_file(table)
         await interaction.followup.send(standings_said(table, DISCORD), file=file)
+
+    async def crosstable(self, interaction: discord.Interaction) -> None:
+        await tournament_files.crosstable(self, interaction)
+
+    async def export(self, interaction: discord.Interaction) -> None:
+        await tournament_files.export(self, interaction)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Also from a game's thread: the cancel (and the secret it reveals) is posted in the channel."""

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from console import names
+from console import names, tournament_files
 from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament, TournamentStatus
@@ -193,6 +193,10 @@ class ConsoleTournaments:
             table = await self.service.standings_of(channel)
             console.say(standings_said(table, console.markup))  # as Discord says it, above the picture
             self.show_table(table)
+        elif sub == "crosstable" and not rest:
+            await tournament_files.crosstable(self.service, console, channel)
+        elif sub == "export" and not rest:
+            await tournament_files.export(self.service, console, channel)
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
         elif sub == "remove" and not rest and "member" in opts:

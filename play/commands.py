@@ -279,6 +279,16 @@ TOURNAMENT: tuple[Command, ...] = (
     ),
     Command("standings", "The standings of this channel's tournament", subgroup="tournament"),
     Command(
+        "crosstable",
+        "Each player's results by round (W5: beat no. 5) with points and tie-breaks, as a picture",
+        subgroup="tournament",
+    ),
+    Command(
+        "export",
+        "Every game and the standings as CSV files for your club's records (only you get them)",
+        subgroup="tournament",
+    ),
+    Command(
         "round",
         "This round's games: who plays whom, where, results so far, whose move, when it ends",
         subgroup="tournament",
