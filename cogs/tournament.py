@@ -182,8 +182,10 @@ class Tournaments(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: str,
-        rounds: int,
         days: int,
+        rounds: int | None = None,
+        format: str | None = None,
+        max_players: int | None = None,
         name: str | None = None,
         options: str | None = None,
     ) -> None:
@@ -207,6 +209,8 @@ class Tournaments(commands.Cog):
                 name=name,
                 options=options or "",
                 organiser=organiser,
+                format=format,
+                max_players=max_players,
             )
             await self.announce(interaction, tournament)
 

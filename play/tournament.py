@@ -34,7 +34,16 @@ from engine import chance, fairness, registry
 from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import Entrant, pair
+from play.swiss import Entrant
+from play.tournament_formats import (
+    ROUND_ROBIN,
+    cap,
+    checked_cap,
+    full_text,
+    parse_format,
+    settled_rounds,
+    start_pairings,
+)
 from play.tournament_options import parse_options
 from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
@@ -119,12 +128,16 @@ class TournamentService(RoundSweep):
         channel_id: int,
         user_id: int,
         game: str,
-        rounds: int,
+        rounds: int | None,
         days: int,
         name: str | None = None,
         options: str = "",
         organiser: bool,
+        format: str | None = None,
+        max_players: int | None = None,
     ) -> Tournament:
+        """A tournament taking sign-ups; a Swiss one needs its `rounds`, a round-robin's follow
+        from its players at the start (play/tournament_formats.py)."""
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("create one"))
         try:  # typed in a console, a game's name may come capitalised, as its title is written
@@ -132,12 +145,14 @@ class TournamentService(RoundSweep):
         except registry.UnknownGame:
             names = ", ".join(f"`{g.name}`" for g in registry.games())
             raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
-        if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
-            raise BadRequest(f"A tournament has {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
+        kind = parse_format(format)
+        rounds = settled_rounds(kind, rounds, MIN_ROUNDS, MAX_ROUNDS)
+        checked_cap(kind, max_players)
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
-        title = " ".join((name or f"{rules.title} Swiss").split())[:NAME_LIMIT] or f"{rules.title} Swiss"
+        named = f"{rules.title} {'Round-robin' if kind == ROUND_ROBIN else 'Swiss'}"
+        title = " ".join((name or named).split())[:NAME_LIMIT] or named
         seal = self.matches.new_seal()  # every game's secret comes from it (docs/fairness.md)
         try:
             return await self.store.create_tournament(
@@ -152,6 +167,8 @@ class TournamentService(RoundSweep):
                 now=self.clock(),
                 seal_secret=seal.hex(),
                 seal_commitment=chance.commitment(seal),
+                format=kind,
+                max_players=max_players,
             )
         except TournamentBusy:
             here = await self.store.channel_tournament(channel_id)
@@ -194,11 +211,17 @@ class TournamentService(RoundSweep):
                 "after it counts. The seal is in the channel now: join again."
             )
         given = str(self.matches.player_input(entropy))
-        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
+        most = cap(tournament)
+        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given, most):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
             if fresh.status is not TournamentStatus.SIGNUP:
                 raise BadRequest(closed_text(fresh))
-            raise BadRequest("You are already signed up for this tournament.")
+            entries = await self.entries(fresh)
+            if any(e.user_id == user_id for e in entries):
+                raise BadRequest("You are already signed up for this tournament.")
+            if most is not None and len(entries) >= most:
+                raise BadRequest(full_text(fresh, name))
+            raise BadRequest("The tournament changed just now; try again.")
         return await self.by_id(tournament.id)
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
@@ -326,6 +349,7 @@ class TournamentService(RoundSweep):
             for e in entries
         }
         players = [Entrant(user, rating) for user, rating in ratings.items()]
+        pairings, rounds = await asyncio.to_thread(start_pairings, tournament, players)
         now = self.clock()
         try:
             started = await self.store.advance_tournament(
@@ -334,8 +358,9 @@ class TournamentService(RoundSweep):
                 round_no=1,
                 round_ends_at=now + tournament.round_seconds,
                 now=now,
-                boards=self._rows(await asyncio.to_thread(pair, players, [], 1)),
+                boards=self._rows(pairings),
                 ratings=ratings.items(),
+                rounds=rounds,
             )
         except TournamentMoved:
             fresh = await self.by_id(tournament.id)  # another process's start (or cancel) came first?

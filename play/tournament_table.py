@@ -12,6 +12,7 @@ from data.tournaments import Board, Entry, GameRating, Tournament, TournamentSta
 from engine import registry
 from engine.protocol import Game
 from play.swiss import Entrant, Pairing, standings
+from play.tournament_formats import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,8 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     entries = await store.tournament_entries(tournament.id)
     upto = tournament.round if round_no is None else round_no
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round <= upto]
-    games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+    played = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+    games = counted(tournament, entries, played)  # a round-robin strikes out some (RULES.md)
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
     changes = rating_changes(entries, boards, await store.game_ratings(tournament.id))
     gone = {e.user_id for e in entries if e.withdrawn}

@@ -14,6 +14,7 @@ from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
 from play.tournament import DAY, Withdrawal
+from play.tournament_formats import cap, is_round_robin, rounds_said
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
 from play.words import duration_text
@@ -45,11 +46,21 @@ def signup_text(
 ) -> str:
     """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
-    head = (
-        f"{markup.strong(tournament.name)}: a Swiss tournament of {game.title}, "
-        f"{_plural(tournament.rounds, 'round')} of {_plural(days, 'day')} each."
-        f"{options_text(game, tournament)}"
-    )
+    if is_round_robin(tournament) and tournament.status is TournamentStatus.SIGNUP:
+        size = f" ({rounds_said(tournament, len(entries))} so far)" if len(entries) >= 2 else ""
+        kind = (
+            f"a round-robin of {game.title}: everyone plays everyone once, in rounds of "
+            f"{_plural(days, 'day')} each; the players at the start set how many rounds{size}."
+        )
+    else:
+        shape = "round-robin" if is_round_robin(tournament) else "Swiss tournament"
+        kind = (
+            f"a {shape} of {game.title}, {_plural(tournament.rounds, 'round')} of "
+            f"{_plural(days, 'day')} each."
+        )
+    most = cap(tournament)
+    full = f" At most {most} players." if most is not None else ""
+    head = f"{markup.strong(tournament.name)}: {kind}{full}{options_text(game, tournament)}"
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
@@ -176,8 +187,11 @@ _NEXT = (
 
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
     due = markup.relative(tournament.round_ends_at or 0.0)
+    players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
+    whole = f" A round-robin: everyone plays everyone once, {rounds_said(tournament, players)}."
     return (
-        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}.\n"
+        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}."
+        f"{whole if is_round_robin(tournament) else ''}\n"
         f"{pairings_text(boards, markup)}\n{_threads_line(game)} {_NEXT}"
     )
 
@@ -341,6 +355,18 @@ def _ending(w: Withdrawal) -> str:
     return f" With {left} left to pair, the tournament ends when this round is over."
 
 
+def _results(w: Withdrawal, whose: str) -> str:
+    """What becomes of a withdrawn player's results: they stand in a Swiss; in a round-robin, the
+    rule on half their games (RULES.md "Round-robin")."""
+    if not is_round_robin(w.tournament):
+        return f"{whose} results so far stand"
+    return (
+        f"if {whose} games played (counting this round's) are fewer than half of all {whose} games, "
+        f"{whose} results are struck out for everyone; otherwise they stand and {whose} games left "
+        "count as lost by forfeit"
+    )
+
+
 def withdraw_question(w: Withdrawal, markup: Markup) -> str:
     """Asked privately before a player withdraws from a running tournament (it cannot be undone)."""
     later = (
@@ -349,8 +375,8 @@ def withdraw_question(w: Withdrawal, markup: Markup) -> str:
         else "You will not be paired in any later round"
     )
     return (
-        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; your "
-        f"results so far stand.{_their_game(w, markup, True)}{_ending(w)}"
+        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; "
+        f"{_results(w, 'your')}.{_their_game(w, markup, True)}{_ending(w)}"
     )
 
 
@@ -372,7 +398,7 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     if by is not None:
         head = f"{markup.mention(by)} removed {who} from {name}"
     game = "; their game of this round plays on" if w.game is not None else ""
-    return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
+    return f"{head}: they will not be paired again, and {_results(w, 'their')}{game}.{_ending(w)}"
 
 
 __all__ = [
