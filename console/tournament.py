@@ -93,7 +93,7 @@ def create_usage(opts: dict[str, str]) -> str:
     what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
     return (
         "A tournament needs a game, the days each round lasts and, for a Swiss one, a number of "
-        f"rounds, e.g. `/wargames tournament create game:{registry.default().name} days:3 rounds:3`; "
+        f"rounds, e.g. `/wargames tournament create game:{registry.default().name} rounds:3 days:3`; "
         f"a round-robin (`format:round-robin`, everyone meets everyone) leaves the rounds out. {what}"
         f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
         f"{MIN_DAYS} to {MAX_DAYS} days."

@@ -355,11 +355,11 @@ def _ending(w: Withdrawal) -> str:
     return f" With {left} left to pair, the tournament ends when this round is over."
 
 
-def _results(w: Withdrawal, whose: str) -> str:
+def _results(w: Withdrawal, whose: str, stand: str) -> str:
     """What becomes of a withdrawn player's results: they stand in a Swiss; in a round-robin, the
     rule on half their games (RULES.md "Round-robin")."""
     if not is_round_robin(w.tournament):
-        return f"{whose} results so far stand"
+        return f"{whose} {stand}"
     return (
         f"if {whose} games played (counting this round's) are fewer than half of all {whose} games, "
         f"{whose} results are struck out for everyone; otherwise they stand and {whose} games left "
@@ -376,7 +376,7 @@ def withdraw_question(w: Withdrawal, markup: Markup) -> str:
     )
     return (
         f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; "
-        f"{_results(w, 'your')}.{_their_game(w, markup, True)}{_ending(w)}"
+        f"{_results(w, 'your', 'results so far stand')}.{_their_game(w, markup, True)}{_ending(w)}"
     )
 
 
@@ -398,7 +398,7 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     if by is not None:
         head = f"{markup.mention(by)} removed {who} from {name}"
     game = "; their game of this round plays on" if w.game is not None else ""
-    return f"{head}: they will not be paired again, and {_results(w, 'their')}{game}.{_ending(w)}"
+    return f"{head}: they will not be paired again, and {_results(w, 'their', 'results stand')}{game}.{_ending(w)}"
 
 
 __all__ = [
