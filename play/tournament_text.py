@@ -398,7 +398,8 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     if by is not None:
         head = f"{markup.mention(by)} removed {who} from {name}"
     game = "; their game of this round plays on" if w.game is not None else ""
-    return f"{head}: they will not be paired again, and {_results(w, 'their', 'results stand')}{game}.{_ending(w)}"
+    results = _results(w, "their", "results stand")
+    return f"{head}: they will not be paired again, and {results}{game}.{_ending(w)}"
 
 
 __all__ = [
