@@ -7,7 +7,7 @@ from data.tournaments import TournamentStatus
 from play.errors import BadRequest
 from play.markup import Markup
 from play.tournament import TournamentService
-from play.tournament_crosstable import NOT_PAIRED, Crosstable, Ended, Mark, crosstable
+from play.tournament_crosstable import NOT_PAIRED, STRUCK, Crosstable, Ended, Mark, crosstable
 from play.tournament_text import _round_over, _standing_at
 
 
@@ -54,6 +54,8 @@ def crosstable_key(cross: Crosstable) -> str:
         parts.append("B a bye and its points")
     if NOT_PAIRED in texts:
         parts.append(f"{NOT_PAIRED} not paired")
+    if any(r.ended is Ended.STRUCK for r in cross.records):
+        parts.append(f"{STRUCK}5 a game with no. 5 struck out (a withdrawal before half the games)")
     if any(r.ended in (Ended.GOING, Ended.WAITING) for r in cross.records):
         parts.append("a number alone: that game is still going")
     elif Mark.PENDING in marks:  # the tournament was cancelled with games going

@@ -65,8 +65,8 @@ def result_text(record: Record) -> str:
     board = record.board
     if board.second_id is None:
         return ""
-    first = record.points(board.first_id)
-    if first is None:
+    first = board.result if record.ended is Ended.STRUCK else record.points(board.first_id)
+    if first is None:  # a struck game keeps the result it had; its points columns stay empty
         return "*"
     return {1.0: "1-0", 0.0: "0-1"}.get(first, "1/2-1/2")
 

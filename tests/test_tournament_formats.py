@@ -3,6 +3,7 @@ sign-up to its last round, its withdrawals, its limit, and a cap on players; and
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 from pathlib import Path
@@ -14,6 +15,9 @@ from data import Database
 from data.tournaments import TournamentStatus
 from play import BadRequest, MatchService
 from play.tournament import TournamentService
+from play.tournament_crosstable import crosstable
+from play.tournament_crosstable_text import crosstable_key
+from play.tournament_export import games_csv
 from play.tournament_text import signup_text, started_text, withdraw_question, withdrawal_notice
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, GUILD, ORGANISER, services, thread_ids
@@ -171,6 +175,16 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
     assert line.withdrawn and line.points == 0
     assert sum(x.points for x in table.lines) == 3 + 0  # four games played among the three, one struck
     assert len([b for b in boards if b.second_id is not None]) == 4
+    # the crosstable and the export show the game, struck out, and count it nowhere
+    cross = await crosstable(db, t.store, table)
+    (first,) = [b for b in boards if b.round == 1 and 24 in (b.first_id, b.second_id)]
+    rival = first.first_id if first.second_id == 24 else first.second_id
+    cells = {p.line.user_id: p.cells[0].text for p in cross.players}
+    assert cells[24].startswith("×") and cells[rival].startswith("×")  # type: ignore[index]
+    assert "×5 a game with no. 5 struck out (a withdrawal before half the games)" in crosstable_key(cross)
+    rows = list(csv.DictReader(io.StringIO(games_csv(cross, _game(), str).decode())))
+    (gone,) = [r for r in rows if r["ended"] == "struck"]
+    assert gone["result"] in ("1-0", "0-1") and (gone["first_points"], gone["second_points"]) == ("", "")
 
 
 async def test_a_round_robin_withdrawal_after_half_forfeits_the_rest(store_world):
