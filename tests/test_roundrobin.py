@@ -26,6 +26,7 @@ def test_every_pair_meets_exactly_once_and_the_sides_are_balanced(players: int):
     assert len(table) == rounds_for(players)
     met: list[frozenset[int]] = []
     firsts = dict.fromkeys(range(players), 0)
+    sides: dict[int, list[int]] = {user: [] for user in range(players)}
     byes = dict.fromkeys(range(players), 0)
     for games in table:
         seated = sorted(u for g in games for u in g if u is not None)
@@ -36,12 +37,16 @@ def test_every_pair_meets_exactly_once_and_the_sides_are_balanced(players: int):
                 continue
             met.append(frozenset((a, b)))
             firsts[a] += 1
+            sides[a].append(1)
+            sides[b].append(2)
     assert sorted(met, key=sorted) == sorted(
         (frozenset((a, b)) for a in range(players) for b in range(a + 1, players)), key=sorted
     )
     for user in range(players):
         assert abs(2 * firsts[user] - (players - 1)) <= 1  # as many first sides as second, or one more
         assert byes[user] == players % 2  # one bye each for an odd count, none for an even
+        seq = sides[user]
+        assert sum(1 for x, y in zip(seq, seq[1:], strict=False) if x == y) <= 1  # they alternate, bar one
 
 
 def _everyone(n: int) -> list[Entrant]:
