@@ -3,6 +3,8 @@ balanced, one bye each for an odd count, and a withdrawal's games forfeited or s
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,7 +48,7 @@ def test_every_pair_meets_exactly_once_and_the_sides_are_balanced(players: int):
         assert abs(2 * firsts[user] - (players - 1)) <= 1  # as many first sides as second, or one more
         assert byes[user] == players % 2  # one bye each for an odd count, none for an even
         seq = sides[user]
-        assert sum(1 for x, y in zip(seq, seq[1:], strict=False) if x == y) <= 1  # they alternate, bar one
+        assert sum(1 for x, y in pairwise(seq) if x == y) <= 1  # they alternate, bar one
 
 
 def _everyone(n: int) -> list[Entrant]:
