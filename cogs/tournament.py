@@ -43,6 +43,7 @@ from play.tournament import (
     began_late,
     seal_owed,
 )
+from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
@@ -624,14 +625,13 @@ class Tournaments(commands.Cog):
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         await self.service.withdraw(payload.guild_id, payload.user.id)
 
-    async def standings_file(self, table: Any) -> discord.File:
+    async def standings_file(self, table: Table) -> discord.File:
         rows = [
             Row(
                 line.rank,
                 await self.name_of(table.tournament.guild_id, line.user_id),
                 line.points,
-                line.buchholz,
-                line.sonneborn,
+                *table.shown(line),  # the first two of the tournament's tie-breaks (table.heads)
                 line.change,
                 line.withdrawn,
             )
@@ -639,7 +639,7 @@ class Tournaments(commands.Cog):
         ]
         t = table.tournament
         title = standings_title(t, table.round)
-        png = await asyncio.to_thread(standings_png, title, standings_subtitle(table), rows)
+        png = await asyncio.to_thread(standings_png, title, standings_subtitle(table), rows, table.heads)
         file = discord.File(io.BytesIO(png), filename="standings.png")
         unlink_when_done(file)
         return file

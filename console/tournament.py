@@ -234,11 +234,11 @@ class ConsoleTournaments:
 
     def show_table(self, table: Table) -> None:
         rows = [
-            Row(x.rank, names.user_name(x.user_id), x.points, x.buchholz, x.sonneborn, x.change, x.withdrawn)
+            Row(x.rank, names.user_name(x.user_id), x.points, *table.shown(x), x.change, x.withdrawn)
             for x in table.lines
         ]
         t = table.tournament
-        png = standings_png(standings_title(t, table.round), standings_subtitle(table), rows)
+        png = standings_png(standings_title(t, table.round), standings_subtitle(table), rows, table.heads)
         path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
         self.console.say(f"standings: {path}")
 

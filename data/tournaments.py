@@ -71,6 +71,7 @@ class Tournament:
     # its own settings (migration 0017): how it pairs, and the most players it takes (None: no cap)
     format: str = "swiss"
     max_players: int | None = None
+    tiebreaks: str | None = None  # the name of its tie-break order (None: its format's usual one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +118,12 @@ class GameRating:
 _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
-    created_by, version, created_at, updated_at, seal_secret, seal_commitment, format, max_players
+    created_by, version, created_at, updated_at, seal_secret, seal_commitment, format, max_players,
+    tiebreaks
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
-    :created_by, 0, :now, :now, :seal_secret, :seal_commitment, :format, :max_players
+    :created_by, 0, :now, :now, :seal_secret, :seal_commitment, :format, :max_players,
+    :tiebreaks
 )
 RETURNING *
 """
@@ -298,6 +301,7 @@ def _tournament(row: Any) -> Tournament:
         seal_secret=row["seal_secret"],
         format=row["format"],
         max_players=None if row["max_players"] is None else int(row["max_players"]),
+        tiebreaks=row["tiebreaks"],
     )
 
 
@@ -358,6 +362,7 @@ class TournamentStore:
         seal_commitment: str | None = None,
         format: str = "swiss",
         max_players: int | None = None,
+        tiebreaks: str | None = None,
     ) -> Tournament:
         """A new tournament taking sign-ups, with its seal (migration 0010) and its own settings
         (0017); `TournamentBusy` if the channel runs one."""
@@ -375,6 +380,7 @@ class TournamentStore:
             "seal_commitment": seal_commitment,
             "format": format,
             "max_players": max_players,
+            "tiebreaks": tiebreaks,
         }
 
         def insert() -> Transaction[Tournament]:

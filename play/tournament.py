@@ -35,15 +35,7 @@ from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
-from play.tournament_formats import (
-    ROUND_ROBIN,
-    cap,
-    checked_cap,
-    full_text,
-    parse_format,
-    settled_rounds,
-    start_pairings,
-)
+from play.tournament_formats import Settings, cap, full_text, start_pairings
 from play.tournament_options import parse_options
 from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
@@ -135,6 +127,7 @@ class TournamentService(RoundSweep):
         organiser: bool,
         format: str | None = None,
         max_players: int | None = None,
+        tiebreaks: str | None = None,
     ) -> Tournament:
         """A tournament taking sign-ups; a Swiss one needs its `rounds`, a round-robin's follow
         from its players at the start (play/tournament_formats.py)."""
@@ -145,13 +138,11 @@ class TournamentService(RoundSweep):
         except registry.UnknownGame:
             names = ", ".join(f"`{g.name}`" for g in registry.games())
             raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
-        kind = parse_format(format)
-        rounds = settled_rounds(kind, rounds, MIN_ROUNDS, MAX_ROUNDS)
-        checked_cap(kind, max_players)
+        chose = Settings.chosen(format, rounds, max_players, tiebreaks, (MIN_ROUNDS, MAX_ROUNDS))
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
-        named = f"{rules.title} {'Round-robin' if kind == ROUND_ROBIN else 'Swiss'}"
+        named = f"{rules.title} {chose.title}"
         title = " ".join((name or named).split())[:NAME_LIMIT] or named
         seal = self.matches.new_seal()  # every game's secret comes from it (docs/fairness.md)
         try:
@@ -161,14 +152,15 @@ class TournamentService(RoundSweep):
                 game=rules.name,
                 options=dict(chosen),
                 name=title,
-                rounds=rounds,
+                rounds=chose.rounds,
                 round_seconds=days * DAY,
                 created_by=user_id,
                 now=self.clock(),
                 seal_secret=seal.hex(),
                 seal_commitment=chance.commitment(seal),
-                format=kind,
-                max_players=max_players,
+                format=chose.format,
+                max_players=chose.max_players,
+                tiebreaks=chose.tiebreaks,
             )
         except TournamentBusy:
             here = await self.store.channel_tournament(channel_id)

@@ -8,7 +8,7 @@ from play.errors import BadRequest
 from play.markup import Markup
 from play.tournament import TournamentService
 from play.tournament_crosstable import NOT_PAIRED, STRUCK, Crosstable, Ended, Mark, crosstable
-from play.tournament_text import _round_over, _standing_at
+from play.tournament_text import _round_over, _standing_at, tiebreaks_short
 
 
 async def channel_crosstable(service: TournamentService, channel_id: int, what: str) -> Crosstable:
@@ -62,7 +62,7 @@ def crosstable_key(cross: Crosstable) -> str:
         parts.append("a number alone: that game was stopped without a result")
     if any(p.line.withdrawn for p in cross.players):
         parts.append("a grey name has withdrawn")
-    return "; ".join(parts) + "."
+    return f"{tiebreaks_short(cross.table.order)} " + "; ".join(parts) + "."
 
 
 def crosstable_said(cross: Crosstable, markup: Markup, drawn: int) -> str:
@@ -99,8 +99,8 @@ def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -
     return (
         f"{markup.strong(t.name)}, {when}: {counted}. `{games}` has a row a game or bye (round, board, "
         "sides, players, result, and how it ended: played, time, forfeit, bye or stopped); "
-        f"`{standings}` a row a player, in standing order. Comma-separated text, for a spreadsheet or "
-        "a rating officer."
+        f"`{standings}` a row a player, in standing order ({tiebreaks_short(cross.table.order)[:-1]}). "
+        "Comma-separated text, for a spreadsheet or a rating officer."
     )
 
 

@@ -7,11 +7,13 @@ games count, how many players it takes (RULES.md "Round-robin").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from data.tournaments import Board, Entry, Tournament
 from play import roundrobin
 from play.errors import BadRequest
 from play.swiss import Entrant, Pairing, pair
+from play.tiebreaks import PRESETS, Tiebreak
 
 SWISS, ROUND_ROBIN = "swiss", "round-robin"
 FORMATS = (SWISS, ROUND_ROBIN)
@@ -63,6 +65,57 @@ def checked_cap(kind: str, max_players: int | None) -> None:
     if not MIN_CAP <= max_players <= top:
         which = "A round-robin's" if kind == ROUND_ROBIN else "A tournament's"
         raise BadRequest(f"{which} cap on players is {MIN_CAP} to {top}.")
+
+
+# Each format's usual order: FIDE's recommendations name Buchholz first for a Swiss and
+# Sonneborn-Berger first for a round-robin (where everyone's Buchholz is the same field).
+USUAL = {SWISS: "buchholz", ROUND_ROBIN: "sonneborn"}
+
+
+def parse_tiebreaks(text: str | None) -> str | None:
+    """The tie-break order an organiser chose, by its name (None: the format's usual one)."""
+    if text is None or not text.strip():
+        return None
+    word = text.strip().lower()
+    if word not in PRESETS:
+        names = ", ".join(f"`{name}`" for name in PRESETS)
+        raise BadRequest(f"`{text[:30]}` is not a tie-break order: choose one of {names}.")
+    return word
+
+
+def order(tournament: Tournament) -> tuple[Tiebreak, ...]:
+    """The tie-breaks the tournament's standings apply, in order."""
+    return PRESETS.get(tournament.tiebreaks or USUAL.get(tournament.format, "buchholz"), PRESETS["buchholz"])
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What an organiser chose for a tournament's shape, checked: what its row stores."""
+
+    format: str
+    rounds: int
+    max_players: int | None
+    tiebreaks: str | None
+
+    @property
+    def title(self) -> str:
+        """The format's word in a tournament's default name."""
+        return FORMAT_NAMES[self.format]
+
+    @classmethod
+    def chosen(
+        cls,
+        format: str | None,
+        rounds: int | None,
+        max_players: int | None,
+        tiebreaks: str | None,
+        bounds: tuple[int, int],
+    ) -> Settings:
+        """The organiser's choices checked, or the first refusal; `bounds`: a Swiss's rounds."""
+        kind = parse_format(format)
+        settled = settled_rounds(kind, rounds, *bounds)
+        checked_cap(kind, max_players)
+        return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks))
 
 
 def is_round_robin(tournament: Tournament) -> bool:
@@ -153,6 +206,8 @@ __all__ = [
     "MIN_CAP",
     "ROUND_ROBIN",
     "SWISS",
+    "USUAL",
+    "Settings",
     "cap",
     "checked_cap",
     "counted",
@@ -160,7 +215,9 @@ __all__ = [
     "full_text",
     "is_round_robin",
     "next_pairings",
+    "order",
     "parse_format",
+    "parse_tiebreaks",
     "rounds_said",
     "settled_rounds",
     "start_pairings",

@@ -11,8 +11,9 @@ from data import elo
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus, TournamentStore
 from engine import registry
 from engine.protocol import Game
-from play.swiss import Entrant, Pairing, standings
-from play.tournament_formats import counted
+from play.swiss import Entrant, Pairing
+from play.tiebreaks import Tiebreak, ranked
+from play.tournament_formats import counted, order
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,7 @@ class Line:
     sonneborn: float
     change: float
     withdrawn: bool
+    tiebreaks: tuple[float, ...] = ()  # in the tournament's order (`Table.order`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,21 @@ class Table:
     round: int
     lines: list[Line]
     final: bool
+    order: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN)
+
+    @property
+    def heads(self) -> tuple[str, str]:
+        """The headings of the two tie-break columns a picture shows: the first two of the order."""
+        return (self.order[0].short, self.order[1].short)
+
+    def values(self, line: Line) -> tuple[float, ...]:
+        """A line's tie-breaks in the order (a line made without them: its Buchholz and SB)."""
+        return line.tiebreaks or (line.buchholz, line.sonneborn)
+
+    def shown(self, line: Line) -> tuple[float, float]:
+        """A line's values in the two columns."""
+        first, second, *_ = self.values(line)
+        return (first, second)
 
     @property
     def winners(self) -> list[int]:
@@ -53,12 +70,13 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
     changes = rating_changes(entries, boards, await store.game_ratings(tournament.id))
     gone = {e.user_id for e in entries if e.withdrawn}
+    breaks = order(tournament)
     lines = [
-        Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone)
-        for s in standings(players, games)
+        Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone, v)
+        for s, v in ((r.standing, r.values) for r in ranked(players, games, breaks))
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
-    return Table(tournament, registry.game(tournament.game), upto, lines, final)
+    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks)
 
 
 def rating_changes(

@@ -13,6 +13,7 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
+from play.tiebreaks import Tiebreak, order_said
 from play.tournament import DAY, Withdrawal
 from play.tournament_formats import cap, is_round_robin, rounds_said
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
@@ -82,13 +83,20 @@ def signup_text(
     )
 
 
-# How the standings are ordered, said once for the final post and the picture (RULES.md "Standings")
-TIEBREAKS = (
-    "points first; between players level on points, Buchholz (Bh: the sum of their opponents' "
-    "points), then Sonneborn-Berger (SB: the points of the opponents they beat, plus half of those "
-    "they drew)"
-)
-TIEBREAKS_SHORT = "Level on points: Buchholz (Bh), then Sonneborn-Berger (SB)."
+def tiebreaks_long(order: Sequence[Tiebreak]) -> str:
+    """How the standings are ordered, said in the final post (RULES.md "Standings")."""
+    parts = ", then ".join(f"{t.named} ({t.short}: {t.meaning})" for t in order)
+    return f"points first; between players level on points, {parts}"
+
+
+def tiebreaks_short(order: Sequence[Tiebreak]) -> str:
+    """The tie-breaks' order in one line, under the standings' and the crosstable's title."""
+    return f"Level on points: {order_said(order)}."
+
+
+# The usual Swiss order's words (the tests and older callers name them)
+TIEBREAKS = tiebreaks_long((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
+TIEBREAKS_SHORT = tiebreaks_short((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
 
 
 def _round_over(tournament: Tournament, after_round: int) -> bool:
@@ -121,11 +129,12 @@ def standings_subtitle(table: Table) -> str:
     t = table.tournament
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
+    short = tiebreaks_short(table.order)
     if table.final:
-        return f"Final standings. {TIEBREAKS_SHORT}"
+        return f"Final standings. {short}"
     if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
-        return f"Round {table.round}'s games count once they end. {TIEBREAKS_SHORT}"
-    return TIEBREAKS_SHORT
+        return f"Round {table.round}'s games count once they end. {short}"
+    return short
 
 
 def standings_said(table: Table, markup: Markup) -> str:
@@ -200,6 +209,10 @@ def _half_points(value: float) -> str:
     return f"{_points(value)} {'point' if value == 1 else 'points'}"
 
 
+# A tie-break as the subject of "... put X first"
+_DECIDED = {Tiebreak.WINS: "the number of wins", Tiebreak.DIRECT: "the direct encounter"}
+
+
 def _winner_line(table: Table, markup: Markup) -> str:
     """Who won, and, where first place was decided by a tie-break, which one and over whom."""
     winners = table.winners
@@ -210,7 +223,9 @@ def _winner_line(table: Table, markup: Markup) -> str:
     level = [x for x in table.lines if x.rank != 1 and x.points == top]
     if level and len(winners) == 1:
         first, second = table.lines[0], level[0]
-        by = "Buchholz" if first.buchholz != second.buchholz else "Sonneborn-Berger"
+        values = zip(table.order, table.values(first), table.values(second), strict=False)
+        parted = [t for t, a, b in values if a != b]
+        by = _DECIDED.get(parted[0], parted[0].named) if parted else "the rating at the start"
         said += f" {markup.mention(second.user_id)} had as many points; {by} put {names} first."
     return said
 
@@ -224,7 +239,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         return (
             f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: "
             f"{_winner_line(table, markup)} Congratulations! The final standings are below: "
-            f"{TIEBREAKS}. Every game was rated as usual."
+            f"{tiebreaks_long(table.order)}. Every game was rated as usual."
         )
     head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. Standings below."
     gone = {x.user_id for x in table.lines if x.withdrawn}
