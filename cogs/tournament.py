@@ -186,6 +186,7 @@ class Tournaments(commands.Cog):
         days: int,
         rounds: int | None = None,
         format: str | None = None,
+        tiebreaks: str | None = None,
         max_players: int | None = None,
         name: str | None = None,
         options: str | None = None,
@@ -212,6 +213,7 @@ class Tournaments(commands.Cog):
                 organiser=organiser,
                 format=format,
                 max_players=max_players,
+                tiebreaks=tiebreaks,
             )
             await self.announce(interaction, tournament)
 

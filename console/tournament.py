@@ -160,6 +160,7 @@ class ConsoleTournaments:
                 organiser=True,
                 format=opts.get("format"),
                 max_players=most,
+                tiebreaks=opts.get("tiebreaks"),
             )
             if made.seal_commitment is not None:  # its own line, first: every sign-up follows it
                 console.say(fairness.tournament_seal_text(made))

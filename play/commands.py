@@ -17,6 +17,7 @@ from engine.protocol import Game, OptionSpec, Verb
 from play.ratings import level_choice
 from play.results import AWAY_DAYS_A_YEAR
 from play.roundrobin import MAX_PLAYERS as MAX_RR
+from play.tiebreaks import PRESET_NAMES, PRESETS
 from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS
 from play.tournament_formats import FORMAT_NAMES, FORMATS, MAX_CAP, MIN_CAP, SWISS
 
@@ -267,6 +268,13 @@ TOURNAMENT: tuple[Command, ...] = (
                 tuple((FORMAT_NAMES[f], f) for f in FORMATS),
             ),
             Option(
+                "tiebreaks",
+                "text",
+                "How players level on points are ordered (default: Buchholz first; round-robin: SB first)",
+                None,
+                tuple((PRESET_NAMES[name], name) for name in PRESETS),
+            ),
+            Option(
                 "max_players",
                 "int",
                 f"The most players it takes ({MIN_CAP} to {MAX_CAP}; no limit if not given)",
@@ -283,7 +291,10 @@ TOURNAMENT: tuple[Command, ...] = (
             ),
         ),
         who=Who.ORGANISER,
-        usage="game:G days:N rounds:N [format:round-robin] [max_players:N] [name:…] [options:a=1,b=on]",
+        usage=(
+            "game:G days:N rounds:N [format:round-robin] [tiebreaks:median] [max_players:N] [name:…] "
+            "[options:a=1,b=on]"
+        ),
         subgroup="tournament",
     ),
     Command("join", "Sign up for this channel's tournament", subgroup="tournament"),

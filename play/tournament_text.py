@@ -13,9 +13,9 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
-from play.tiebreaks import Tiebreak, order_said
+from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY, Withdrawal
-from play.tournament_formats import cap, is_round_robin, rounds_said
+from play.tournament_formats import cap, is_round_robin, order, rounds_said
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
 from play.words import duration_text
@@ -61,7 +61,9 @@ def signup_text(
         )
     most = cap(tournament)
     full = f" At most {most} players." if most is not None else ""
-    head = f"{markup.strong(tournament.name)}: {kind}{full}{options_text(game, tournament)}"
+    breaks = order(tournament)
+    ties = f" {tiebreaks_short(breaks)}" if breaks != PRESETS["buchholz"] else ""  # the usual Swiss
+    head = f"{markup.strong(tournament.name)}: {kind}{full}{ties}{options_text(game, tournament)}"
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:

@@ -17,8 +17,16 @@ from play import BadRequest, MatchService
 from play.tournament import TournamentService
 from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key
-from play.tournament_export import games_csv
-from play.tournament_text import signup_text, started_text, withdraw_question, withdrawal_notice
+from play.tournament_export import games_csv, standings_csv
+from play.tournament_text import (
+    round_text,
+    signup_text,
+    standings_subtitle,
+    started_text,
+    withdraw_question,
+    withdrawal_notice,
+)
+from render.standings import Row, standings_png
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, GUILD, ORGANISER, services, thread_ids
 
@@ -83,6 +91,22 @@ async def test_a_round_robin_of_three_meets_everyone_once_with_a_bye_each(store_
     assert byes == [21, 22, 23]
     table = await t.table(done)
     assert table.final and sum(line.points for line in table.lines) == 6  # 3 games, 3 byes
+    # a round-robin's usual tie-breaks, named wherever the standings are shown
+    said = "Level on points: Sonneborn-Berger (SB), then direct encounter (DE), then wins (W)."
+    assert table.heads == ("SB", "DE") and standings_subtitle(table) == f"Final standings. {said}"
+    assert said in signup_text(_game(), made, [], MARKUP)
+    assert "on points, Sonneborn-Berger (SB: the points of the opponents they beat" in round_text(
+        table, [], MARKUP
+    )
+    cross = await crosstable(db, t.store, table)
+    assert crosstable_key(cross).startswith(f"{said} W5 beat no. 5")
+    standings = list(csv.DictReader(io.StringIO(standings_csv(cross, str).decode())))
+    assert list(standings[0])[-2:] == ["direct_encounter", "wins"]
+    assert [float(row["sonneborn_berger"]) for row in standings] == [x.tiebreaks[0] for x in table.lines]
+    rows = [
+        Row(x.rank, str(x.user_id), x.points, *table.shown(x), x.change, x.withdrawn) for x in table.lines
+    ]
+    assert standings_png("Circle", standings_subtitle(table), rows, table.heads)[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def _game():
@@ -105,9 +129,17 @@ async def test_the_format_and_its_rounds_are_checked_and_nothing_is_made(store_w
         await t.create(**base, rounds=None, format="round-robin", max_players=12, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="cap on players is 2 to 100"):
         await t.create(**base, rounds=3, max_players=1, organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(
+        BadRequest, match="`coin` is not a tie-break order: choose one of `buchholz`, `median`"
+    ):
+        await t.create(**base, rounds=3, tiebreaks="coin", organiser=True)  # type: ignore[arg-type]
     assert await t.store.channel_tournament(CHANNEL) is None
-    swiss = await t.create(**base, rounds=3, organiser=True)  # type: ignore[arg-type]
-    assert swiss.format == "swiss" and swiss.max_players is None
+    swiss = await t.create(**base, rounds=3, tiebreaks="median", organiser=True)  # type: ignore[arg-type]
+    assert (swiss.format, swiss.max_players, swiss.tiebreaks) == ("swiss", None, "median")
+    assert (
+        "Level on points: median Buchholz (MBh), then Buchholz (Bh), then Sonneborn-Berger (SB)."
+        in signup_text(_game(), swiss, [], MARKUP)
+    )
 
 
 async def test_a_round_robin_takes_ten_players_and_says_what_to_do_for_more(store_world):

@@ -1,6 +1,6 @@
 """A tournament's own settings through the fake Discord, on the module's one bot: a round-robin made
 from the create form's choices, its refusal of `rounds`, its start saying how many rounds; and a cap
-on players refusing the next sign-up privately."""
+on players refusing the next sign-up privately, with a tie-break order chosen from the list."""
 
 from __future__ import annotations
 
@@ -48,12 +48,17 @@ async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
 
 
 @ON_THE_BOT
-async def test_a_cap_on_players_refuses_the_next_sign_up(table: Table) -> None:
+async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table) -> None:
     fake, club = table.fake, table.channel()
-    await fake.slash(
+    made = await fake.slash(
         fake.owner, club, "wargames", "tournament", "create",
-        {"game": "blockwars", "days": 1, "rounds": 1, "max_players": 2, "name": "Pair"}, messages=2,
+        {"game": "blockwars", "days": 1, "rounds": 1, "max_players": 2, "tiebreaks": "wins", "name": "Pair"},
+        messages=2,
     )  # fmt: skip
+    assert made.messages[1].content.startswith(
+        "**Pair**: a Swiss tournament of Block Wars, 1 round of 1 day each. At most 2 players. Level on "
+        "points: wins (W), then Buchholz (Bh), then Sonneborn-Berger (SB)."
+    )
     for user in (table.alice, table.bob):
         await fake.slash(user, club, "wargames", "tournament", "join")
     full = await fake.slash(fake.owner, club, "wargames", "tournament", "join")
