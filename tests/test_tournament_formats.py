@@ -3,6 +3,7 @@ sign-up to its last round, its withdrawals, its limit, and a cap on players; and
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import random
@@ -261,3 +262,26 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
         assert "with 2 players that is 1 round." in text
     finally:
         await db.close()
+
+
+async def test_two_sign_ups_for_the_last_place_take_it_once(store_world):
+    """The cap is counted in the join's own transaction, after the tournament's row is locked."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="blockwars",
+        rounds=1,
+        days=2,
+        organiser=True,
+        max_players=2,
+    )
+    await t.seal_shown(made)
+    await t.join(made, 21)
+    other = services(db, clock, 2)  # a second process over the same store
+    done = await asyncio.gather(t.join(made, 22), other.join(made, 23), return_exceptions=True)
+    refused = [d for d in done if isinstance(d, BadRequest)]
+    assert len(refused) == 1 and "is full" in str(refused[0])
+    assert len(await t.entries(made)) == 2
