@@ -188,6 +188,7 @@ class Tournaments(commands.Cog):
         format: str | None = None,
         tiebreaks: str | None = None,
         max_players: int | None = None,
+        signup_days: int | None = None,
         name: str | None = None,
         options: str | None = None,
     ) -> None:
@@ -214,6 +215,7 @@ class Tournaments(commands.Cog):
                 format=format,
                 max_players=max_players,
                 tiebreaks=tiebreaks,
+                signup_days=signup_days,
             )
             await self.announce(interaction, tournament)
 

@@ -88,7 +88,8 @@ def create_usage(opts: dict[str, str]) -> str:
     swiss = opts.get("format", "swiss").lower() == "swiss"
     needed = ("game", "rounds", "days") if swiss else ("game", "days")
     missing = [k for k in needed if k not in opts]
-    bad = [k for k in ("rounds", "days", "max_players") if k in opts and not opts[k].isdigit()]
+    numbers = ("rounds", "days", "max_players", "signup_days")
+    bad = [k for k in numbers if k in opts and not opts[k].isdigit()]
     what = f"Missing: {', '.join(missing)}. " if missing else ""
     what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
     return (
@@ -146,6 +147,7 @@ class ConsoleTournaments:
                 days = int(opts.get("days", ""))
                 rounds = int(opts["rounds"]) if "rounds" in opts else None
                 most = int(opts["max_players"]) if "max_players" in opts else None
+                closes = int(opts["signup_days"]) if "signup_days" in opts else None
             except ValueError:
                 raise UsageError(create_usage(opts)) from None
             made = await self.service.create(
@@ -161,6 +163,7 @@ class ConsoleTournaments:
                 format=opts.get("format"),
                 max_players=most,
                 tiebreaks=opts.get("tiebreaks"),
+                signup_days=closes,
             )
             if made.seal_commitment is not None:  # its own line, first: every sign-up follows it
                 console.say(fairness.tournament_seal_text(made))

@@ -72,6 +72,7 @@ class Tournament:
     format: str = "swiss"
     max_players: int | None = None
     tiebreaks: str | None = None  # the name of its tie-break order (None: its format's usual one)
+    signup_closes_at: float | None = None  # no sign-up after it (None: open until the start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,11 +120,11 @@ _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
     created_by, version, created_at, updated_at, seal_secret, seal_commitment, format, max_players,
-    tiebreaks
+    tiebreaks, signup_closes_at
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
     :created_by, 0, :now, :now, :seal_secret, :seal_commitment, :format, :max_players,
-    :tiebreaks
+    :tiebreaks, :signup_closes_at
 )
 RETURNING *
 """
@@ -302,6 +303,7 @@ def _tournament(row: Any) -> Tournament:
         format=row["format"],
         max_players=None if row["max_players"] is None else int(row["max_players"]),
         tiebreaks=row["tiebreaks"],
+        signup_closes_at=None if row["signup_closes_at"] is None else float(row["signup_closes_at"]),
     )
 
 
@@ -363,6 +365,7 @@ class TournamentStore:
         format: str = "swiss",
         max_players: int | None = None,
         tiebreaks: str | None = None,
+        signup_closes_at: float | None = None,
     ) -> Tournament:
         """A new tournament taking sign-ups, with its seal (migration 0010) and its own settings
         (0017); `TournamentBusy` if the channel runs one."""
@@ -381,6 +384,7 @@ class TournamentStore:
             "format": format,
             "max_players": max_players,
             "tiebreaks": tiebreaks,
+            "signup_closes_at": None if signup_closes_at is None else float(signup_closes_at),
         }
 
         def insert() -> Transaction[Tournament]:

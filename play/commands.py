@@ -19,7 +19,15 @@ from play.results import AWAY_DAYS_A_YEAR
 from play.roundrobin import MAX_PLAYERS as MAX_RR
 from play.tiebreaks import PRESET_NAMES, PRESETS
 from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS
-from play.tournament_formats import FORMAT_NAMES, FORMATS, MAX_CAP, MIN_CAP, SWISS
+from play.tournament_formats import (
+    FORMAT_NAMES,
+    FORMATS,
+    MAX_CAP,
+    MAX_SIGNUP_DAYS,
+    MIN_CAP,
+    MIN_SIGNUP_DAYS,
+    SWISS,
+)
 
 Kind = Literal["text", "int", "bool", "user", "role"]
 Complete = Literal["actions", "focus"]
@@ -282,6 +290,15 @@ TOURNAMENT: tuple[Command, ...] = (
                 minimum=MIN_CAP,
                 maximum=MAX_CAP,
             ),
+            Option(
+                "signup_days",
+                "int",
+                f"Sign-ups close this many days from now ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
+                "open until the start if not given)",
+                None,
+                minimum=MIN_SIGNUP_DAYS,
+                maximum=MAX_SIGNUP_DAYS,
+            ),
             Option("name", "text", "The tournament's name (optional)", None),
             Option(
                 "options",
@@ -292,8 +309,8 @@ TOURNAMENT: tuple[Command, ...] = (
         ),
         who=Who.ORGANISER,
         usage=(
-            "game:G days:N rounds:N [format:round-robin] [tiebreaks:median] [max_players:N] [name:…] "
-            "[options:a=1,b=on]"
+            "game:G days:N rounds:N [format:round-robin] [tiebreaks:median] [max_players:N] "
+            "[signup_days:N] [name:…] [options:a=1,b=on]"
         ),
         subgroup="tournament",
     ),

@@ -35,7 +35,7 @@ from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
-from play.tournament_formats import Settings, cap, full_text, start_pairings
+from play.tournament_formats import Settings, cap, full_text, signup_closed_text, start_pairings
 from play.tournament_options import parse_options
 from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
@@ -128,6 +128,7 @@ class TournamentService(RoundSweep):
         format: str | None = None,
         max_players: int | None = None,
         tiebreaks: str | None = None,
+        signup_days: int | None = None,
     ) -> Tournament:
         """A tournament taking sign-ups; a Swiss one needs its `rounds`, a round-robin's follow
         from its players at the start (play/tournament_formats.py)."""
@@ -138,7 +139,7 @@ class TournamentService(RoundSweep):
         except registry.UnknownGame:
             names = ", ".join(f"`{g.name}`" for g in registry.games())
             raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
-        chose = Settings.chosen(format, rounds, max_players, tiebreaks, (MIN_ROUNDS, MAX_ROUNDS))
+        chose = Settings.chosen(format, rounds, max_players, tiebreaks, (MIN_ROUNDS, MAX_ROUNDS), signup_days)
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
@@ -161,6 +162,7 @@ class TournamentService(RoundSweep):
                 format=chose.format,
                 max_players=chose.max_players,
                 tiebreaks=chose.tiebreaks,
+                signup_closes_at=chose.closes(self.clock()),
             )
         except TournamentBusy:
             here = await self.store.channel_tournament(channel_id)
@@ -196,6 +198,11 @@ class TournamentService(RoundSweep):
                 f"Sign-ups to {name} count only once its dice seal is shown in its channel, and it has "
                 "not been yet: try again in a minute."
             )
+        late = signup_closed_text(tournament, self.clock(), self.matches.markup)
+        if late is not None:  # one already in is told so, as before the deadline
+            if any(e.user_id == user_id for e in await self.entries(tournament)):
+                raise BadRequest("You are already signed up for this tournament.")
+            raise BadRequest(late)
         shown = tournament.seal_message_id
         if isinstance(entropy, int) and shown is not None and entropy <= shown:  # the later, the larger
             raise BadRequest(

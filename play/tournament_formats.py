@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from data.tournaments import Board, Entry, Tournament
 from play import roundrobin
 from play.errors import BadRequest
+from play.markup import Markup
 from play.swiss import Entrant, Pairing, pair
 from play.tiebreaks import PRESETS, Tiebreak
 
@@ -20,6 +21,8 @@ FORMATS = (SWISS, ROUND_ROBIN)
 # What the organiser's list and the help show for each, in the order offered
 FORMAT_NAMES = {SWISS: "Swiss", ROUND_ROBIN: "Round-robin"}
 MIN_CAP, MAX_CAP = 2, 100  # `max_players`, where the organiser sets one
+MIN_SIGNUP_DAYS, MAX_SIGNUP_DAYS = 1, 30  # `signup_days`: sign-ups close that long after the making
+DAY_SECONDS = 24 * 3600
 
 
 def parse_format(text: str | None) -> str:
@@ -96,6 +99,7 @@ class Settings:
     rounds: int
     max_players: int | None
     tiebreaks: str | None
+    signup_days: int | None = None
 
     @property
     def title(self) -> str:
@@ -110,12 +114,30 @@ class Settings:
         max_players: int | None,
         tiebreaks: str | None,
         bounds: tuple[int, int],
+        signup_days: int | None = None,
     ) -> Settings:
         """The organiser's choices checked, or the first refusal; `bounds`: a Swiss's rounds."""
         kind = parse_format(format)
         settled = settled_rounds(kind, rounds, *bounds)
         checked_cap(kind, max_players)
-        return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks))
+        if signup_days is not None and not MIN_SIGNUP_DAYS <= signup_days <= MAX_SIGNUP_DAYS:
+            raise BadRequest(f"Sign-ups stay open {MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS} days.")
+        return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks), signup_days)
+
+    def closes(self, now: float) -> float | None:
+        """When sign-ups close, made `now` (None: open until the start)."""
+        return None if self.signup_days is None else now + self.signup_days * DAY_SECONDS
+
+
+def signup_closed_text(tournament: Tournament, now: float, markup: Markup) -> str | None:
+    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open)."""
+    closes = tournament.signup_closes_at
+    if closes is None or now < closes:
+        return None
+    return (
+        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.relative(closes)}; it starts "
+        "when an organiser starts it. Ask an organiser if you still hope to play."
+    )
 
 
 def is_round_robin(tournament: Tournament) -> bool:
@@ -203,7 +225,9 @@ __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
     "MAX_CAP",
+    "MAX_SIGNUP_DAYS",
     "MIN_CAP",
+    "MIN_SIGNUP_DAYS",
     "ROUND_ROBIN",
     "SWISS",
     "USUAL",
@@ -220,6 +244,7 @@ __all__ = [
     "parse_tiebreaks",
     "rounds_said",
     "settled_rounds",
+    "signup_closed_text",
     "start_pairings",
     "struck",
 ]

@@ -70,6 +70,9 @@ def signup_text(
         gone = " (withdrawn)"
         players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
         return f"{head}\nSign-ups are closed. Players ({len(entries)}): {players}."
+    closes = tournament.signup_closes_at
+    if closes is not None:
+        head += f" Sign-ups close at {markup.date(closes)}."  # true before the moment and after
     if not entries:
         listed = "Nobody has signed up yet."
     else:

@@ -15,7 +15,7 @@ from cogs._format import DISCORD as MARKUP
 from data import Database
 from data.tournaments import TournamentStatus
 from play import BadRequest, MatchService
-from play.tournament import TournamentService
+from play.tournament import DAY, TournamentService
 from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key
 from play.tournament_export import games_csv, standings_csv
@@ -248,7 +248,7 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
     try:
         for line in (
             "/wargames tournament create game:blockwars days:1",
-            "/wargames tournament create game:blockwars days:1 format:round-robin name:Club",
+            "/wargames tournament create game:blockwars days:1 format:round-robin signup_days:3 name:Club",
             "/wargames tournament join",
             "/as bob",
             "/wargames tournament join",
@@ -258,6 +258,7 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
         text = out.getvalue()
         assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text
         assert "Club: a round-robin of Block Wars: everyone plays everyone once" in text
+        assert "Sign-ups close at " in text
         assert "Club has begun: round 1 of 1" in text
         assert "with 2 players that is 1 round." in text
     finally:
@@ -285,3 +286,27 @@ async def test_two_sign_ups_for_the_last_place_take_it_once(store_world):
     refused = [d for d in done if isinstance(d, BadRequest)]
     assert len(refused) == 1 and "is full" in str(refused[0])
     assert len(await t.entries(made)) == 2
+
+
+async def test_sign_ups_close_at_their_deadline_and_the_start_is_unchanged(store_world):
+    db, clock = store_world
+    t = services(db, clock)
+    base = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars", rounds=1, days=2)
+    with pytest.raises(BadRequest, match="Sign-ups stay open 1 to 30 days"):
+        await t.create(**base, signup_days=0, organiser=True)  # type: ignore[arg-type]
+    made = await t.create(**base, signup_days=2, organiser=True)  # type: ignore[arg-type]
+    assert made.signup_closes_at == clock.now + 2 * DAY
+    assert f"Sign-ups close at <t:{int(clock.now + 2 * DAY)}:F>." in signup_text(_game(), made, [], MARKUP)
+    await t.seal_shown(made)
+    await t.join(made, 21)
+    clock.now += 2 * DAY - 1
+    await t.join(made, 22)  # a second before the deadline
+    clock.now += 1
+    with pytest.raises(BadRequest, match=r"Sign-ups to .*Block Wars Swiss.* closed") as late:
+        await t.join(made, 23)
+    assert "Ask an organiser if you still hope to play." in str(late.value)
+    with pytest.raises(BadRequest, match="You are already signed up"):
+        await t.join(made, 22)
+    assert [e.user_id for e in await t.entries(made)] == [21, 22]
+    started = await t.start(CHANNEL, organiser=True)  # the organiser's start, as ever
+    assert started.tournament.status is TournamentStatus.RUNNING

@@ -31,11 +31,14 @@ async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
     )
     made = await fake.slash(
         fake.owner, club, "wargames", "tournament", "create",
-        {"game": "blockwars", "days": 1, "format": "round-robin", "name": "Circle"}, messages=2,
+        {"game": "blockwars", "days": 1, "format": "round-robin", "signup_days": 2, "name": "Circle"},
+        messages=2,
     )  # fmt: skip
-    assert made.messages[1].content.startswith(
+    listed = made.messages[1].content
+    assert listed.startswith(
         "**Circle**: a round-robin of Block Wars: everyone plays everyone once, in rounds of 1 day "
-        "each; the players at the start set how many rounds. At most 10 players."
+        "each; the players at the start set how many rounds. At most 10 players. Level on points: "
+        "Sonneborn-Berger (SB), then direct encounter (DE), then wins (W). Sign-ups close at <t:"
     )
     for user in (table.alice, table.bob):
         joined = await fake.slash(user, club, "wargames", "tournament", "join")

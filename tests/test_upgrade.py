@@ -233,6 +233,7 @@ async def test_tournaments_made_before_migration_17_are_swiss_without_a_cap(v7_s
         running = await t.open_in(RUNNING_CUP)
         assert old is not None and (old.format, old.max_players, old.tiebreaks) == ("swiss", None, None)
         assert (running.format, running.max_players, running.tiebreaks) == ("swiss", None, None)
+        assert old.signup_closes_at is None and running.signup_closes_at is None
         table = await t.table(old)  # ranked as before: Buchholz, then Sonneborn-Berger
         assert [t.short for t in table.order] == ["Bh", "SB"]
         assert [x.tiebreaks for x in table.lines] == [(x.buchholz, x.sonneborn) for x in table.lines]
@@ -247,6 +248,7 @@ async def test_tournaments_made_before_migration_17_are_swiss_without_a_cap(v7_s
             format="round-robin",
             max_players=4,
             tiebreaks="direct",
+            signup_days=3,
         )
         again = await t.by_id(made.id)
         assert (again.format, again.max_players, again.rounds, again.tiebreaks) == (
