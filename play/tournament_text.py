@@ -47,7 +47,7 @@ def signup_text(
 ) -> str:
     """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
-    if is_round_robin(tournament) and tournament.status is TournamentStatus.SIGNUP:
+    if is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
         size = f" ({rounds_said(tournament, len(entries))} so far)" if len(entries) >= 2 else ""
         kind = (
             f"a round-robin of {game.title}: everyone plays everyone once, in rounds of "

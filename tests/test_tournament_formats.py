@@ -310,3 +310,13 @@ async def test_sign_ups_close_at_their_deadline_and_the_start_is_unchanged(store
     assert [e.user_id for e in await t.entries(made)] == [21, 22]
     started = await t.start(CHANNEL, organiser=True)  # the organiser's start, as ever
     assert started.tournament.status is TournamentStatus.RUNNING
+
+
+async def test_a_round_robin_cancelled_before_its_start_names_no_number_of_rounds(store_world):
+    db, clock = store_world
+    t = services(db, clock)
+    await round_robin(t, PLAYERS[:2])
+    done = await t.cancel(CHANNEL, organiser=True)
+    said = signup_text(_game(), done, await t.entries(done), MARKUP)
+    assert "the players at the start set how many rounds" in said and "1 round" not in said
+    assert said.endswith("This tournament was cancelled.")
