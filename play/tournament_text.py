@@ -48,7 +48,8 @@ def signup_text(
     """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
     if is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
-        size = f" ({rounds_said(tournament, len(entries))} so far)" if len(entries) >= 2 else ""
+        taking = tournament.status is TournamentStatus.SIGNUP and len(entries) >= 2
+        size = f" ({rounds_said(tournament, len(entries))} so far)" if taking else ""
         kind = (
             f"a round-robin of {game.title}: everyone plays everyone once, in rounds of "
             f"{_plural(days, 'day')} each; the players at the start set how many rounds{size}."
