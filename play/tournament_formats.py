@@ -165,7 +165,7 @@ def full_text(tournament: Tournament, name: str) -> str:
     return f"{name} is full: it takes at most {most} players. Ask an organiser if a place comes free."
 
 
-def rounds_said(tournament: Tournament, players: int) -> str:
+def rounds_said(players: int) -> str:
     """How many rounds a round-robin of `players` plays, said at sign-up and at the start."""
     rounds = roundrobin.rounds_for(players)
     bye = ", each player sitting out one round" if players % 2 else ""

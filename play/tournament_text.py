@@ -49,7 +49,7 @@ def signup_text(
     days = tournament.round_seconds // DAY
     if is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
         taking = tournament.status is TournamentStatus.SIGNUP and len(entries) >= 2
-        size = f" ({rounds_said(tournament, len(entries))} so far)" if taking else ""
+        size = f" ({rounds_said(len(entries))} so far)" if taking else ""
         kind = (
             f"a round-robin of {game.title}: everyone plays everyone once, in rounds of "
             f"{_plural(days, 'day')} each; the players at the start set how many rounds{size}."
@@ -203,7 +203,7 @@ _NEXT = (
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
     due = markup.relative(tournament.round_ends_at or 0.0)
     players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
-    whole = f" A round-robin: everyone plays everyone once, {rounds_said(tournament, players)}."
+    whole = f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
     return (
         f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}."
         f"{whole if is_round_robin(tournament) else ''}\n"
