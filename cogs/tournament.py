@@ -42,6 +42,7 @@ from play.tournament import (
     began_late,
     seal_owed,
 )
+from play.tournament_late import late_notice, late_open
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
@@ -277,16 +278,32 @@ class Tournaments(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
+        late = 0
         if verb == "join":
             if seal_owed(tournament):  # shown first: this sign-up came before it, so it is refused
                 await self.show_owed(tournament)
             tournament = await self.service.join(tournament, interaction.user.id, entropy=interaction.id)
-            said = joined_text(tournament, DISCORD)
+            if tournament.status is TournamentStatus.RUNNING:  # a latecomer: from which round
+                mine = [e for e in await self.service.entries(tournament) if e.user_id == interaction.user.id]
+                late = mine[0].joined_round if mine else tournament.round
+            said = joined_text(tournament, DISCORD, late)
         else:
             tournament = await self.service.leave(tournament, interaction.user.id)
             said = f"You are no longer signed up for **{tournament.name}**."
         await self.core_reply(interaction, said)
+        if late:
+            await self.say_in_channel(tournament, late_notice(tournament, interaction.user.id, late, DISCORD))
         await self.refresh_signup(tournament)
+
+    async def say_in_channel(self, tournament: Tournament, text: str) -> None:
+        """One line in the tournament's channel, pinging nobody; lost quietly (logged) if it fails."""
+        channel = await self.core.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("Tournament %s: could not post in its channel: %s", tournament.id, exc)
 
     async def confirm_withdrawal(
         self, interaction: discord.Interaction, verb: str, tournament_id: int
@@ -352,7 +369,8 @@ class Tournaments(commands.Cog):
             return
         entries = await self.service.entries(tournament)
         text = signup_text(registry.game(tournament.game), tournament, entries, DISCORD)
-        view = signup_view(tournament.id) if tournament.status.value == "signup" else None
+        keep = tournament.status is TournamentStatus.SIGNUP or late_open(tournament)  # latecomers join
+        view = signup_view(tournament.id) if keep else None
         try:
             await channel.get_partial_message(tournament.message_id).edit(content=text[:2000], view=view)
         except discord.HTTPException:
@@ -623,6 +641,7 @@ class Tournaments(commands.Cog):
                 line.sonneborn,
                 line.change,
                 line.withdrawn,
+                line.joined,
             )
             for line in table.lines
         ]
@@ -686,6 +705,8 @@ class Tournaments(commands.Cog):
         )
         if item.pairings:  # it announces the next round, with its end
             await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+        if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
+            await self.refresh_signup(await self.service.by_id(tournament.id))
 
     @staticmethod
     async def remember(kept: Awaitable[None]) -> None:

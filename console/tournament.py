@@ -36,11 +36,13 @@ from play.tournament import (
     TournamentService,
     seal_owed,
 )
+from play.tournament_late import late_notice
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
     game_text,
+    joined_text,
     round_now_text,
     round_text,
     signup_text,
@@ -175,6 +177,12 @@ class ConsoleTournaments:
                     console.say(fairness.tournament_seal_text(tournament))
                     await self.service.seal_shown(tournament)
                 tournament = await self.service.join(tournament, console.my_id)
+                if tournament.status is TournamentStatus.RUNNING:  # a latecomer: from which round
+                    mine = [e for e in await self.service.entries(tournament) if e.user_id == console.my_id]
+                    late = mine[0].joined_round if mine else tournament.round
+                    console.say(joined_text(tournament, console.markup, late))
+                    console.say(late_notice(tournament, console.my_id, late, console.markup))
+                    return Outcome()
             else:
                 tournament = await self.service.leave(tournament, console.my_id)
             entries = await self.service.entries(tournament)
@@ -223,7 +231,16 @@ class ConsoleTournaments:
 
     def show_table(self, table: Table) -> None:
         rows = [
-            Row(x.rank, names.user_name(x.user_id), x.points, x.buchholz, x.sonneborn, x.change, x.withdrawn)
+            Row(
+                x.rank,
+                names.user_name(x.user_id),
+                x.points,
+                x.buchholz,
+                x.sonneborn,
+                x.change,
+                x.withdrawn,
+                x.joined,
+            )
             for x in table.lines
         ]
         t = table.tournament

@@ -14,6 +14,7 @@ from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
 from play.tournament import DAY, Withdrawal
+from play.tournament_late import last_late_round, late_joined_text, late_open
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
 from play.words import duration_text
@@ -55,7 +56,14 @@ def signup_text(
     if tournament.status is not TournamentStatus.SIGNUP:
         gone = " (withdrawn)"
         players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
-        return f"{head}\nSign-ups are closed. Players ({len(entries)}): {players}."
+        listed = f"Players ({len(entries)}): {players}."
+        if not late_open(tournament):
+            return f"{head}\nSign-ups are closed. {listed}"
+        how = f"press {markup.strong('Join')}" if buttons else "type `/wargames tournament join`"
+        return (
+            f"{head}\n{listed}\nIt has begun, but latecomers may still join until round "
+            f"{last_late_round(tournament)} ends: {how}. Each round missed counts 0 points."
+        )
     if not entries:
         listed = "Nobody has signed up yet."
     else:
@@ -128,8 +136,11 @@ def standings_said(table: Table, markup: Markup) -> str:
     return f"{said}."
 
 
-def joined_text(tournament: Tournament, markup: Markup) -> str:
-    """A player's own answer to signing up: what happens next, and where their game will be."""
+def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -> str:
+    """A player's own answer to signing up: what happens next, and where their game will be
+    (`joined_round`: a latecomer's, the round under way when they joined)."""
+    if joined_round:
+        return late_joined_text(tournament, joined_round, markup)
     return (
         f"You are in {markup.strong(tournament.name)}. When an organiser starts it, each game gets a "
         "thread in this channel and both its players are pinged there."

@@ -39,6 +39,7 @@ class Row:
     sonneborn: float
     change: float
     withdrawn: bool = False
+    joined: int = 0  # joined late, during this round: the rounds up to it scored 0 (marked "from R<n+1>")
 
 
 _PARTS = {0: "", 1: "¼", 2: "½", 3: "¾"}
@@ -64,8 +65,9 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
 
 
 def name_cell(row: Row) -> str:
-    """The player's name as it fits its column; "(withdrawn)" after it is never cut."""
-    mark = WITHDRAWN if row.withdrawn else ""
+    """The player's name as it fits its column; "(withdrawn)" after it, or a latecomer's first
+    round ("(from R3)": the rounds before it scored 0), is never cut."""
+    mark = WITHDRAWN if row.withdrawn else f" (from R{row.joined + 1})" if row.joined else ""
     strong = row.rank == 1 and not row.withdrawn
     room = _NAME_RIGHT - _NAME_LEFT - (font(BODY, strong).getlength(mark) if mark else 0)
     return _fit(row.name, BODY, int(room), strong) + mark

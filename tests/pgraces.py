@@ -522,7 +522,8 @@ async def two_joins(world: World, a: Process, b: Process, rng: random.Random) ->
 async def join_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
     """A player joins in one process as the organiser starts the tournament in the other: the join
     lands first (and the start, on the list it read, is refused: start again) or the start does
-    (and the join is told sign-ups are closed); never a player signed up and left unpaired."""
+    (and the join is told it came too late for round 1, and may join late), or the join comes after
+    it, a late entry from round 2; never a player signed up before the start and left unpaired."""
     channel = world.channel()
     made = await signup(a, channel, [11, 12, 13])
     started, joined = await race(
@@ -538,9 +539,17 @@ async def join_or_start(world: World, a: Process, b: Process, rng: random.Random
         assert players == [11, 12, 13, 14] and paired == []
         assert not isinstance(joined, BaseException)
         return "start refused"
-    assert players == paired
+    if isinstance(joined, BaseException) or 14 in paired:
+        assert players == paired
+    else:  # the start read the status first: a late entry, from round 2 (RULES.md "Late entry")
+        assert players == [11, 12, 13, 14] and paired == [11, 12, 13]
+        entries = await a.tournaments.entries(made)
+        assert [e.joined_round for e in entries if e.user_id == 14] == [1]
+        return "joined late"
     if isinstance(joined, ServiceError):
-        assert joined.message == "This tournament has started: sign-ups are closed.", joined.message
+        # told the start overtook it, and that joining late is still open (RULES.md "Late entry")
+        assert "started just before your sign-up, so round 1 was paired without you" in joined.message
+        assert "join again to play from round 2" in joined.message, joined.message
         assert players == [11, 12, 13]
         return "join refused"
     assert players == [11, 12, 13, 14]
