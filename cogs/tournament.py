@@ -43,6 +43,7 @@ from play.tournament import (
     seal_owed,
 )
 from play.tournament_late import late_notice, late_open
+from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
@@ -333,7 +334,10 @@ class Tournaments(commands.Cog):
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Also from a game's thread (where an organiser meets a no-show): the channel is told."""
         done = await self.service.remove(
-            self.room(interaction), member.id, organiser=await self.organiser(interaction)
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
         )
         said = withdrawal_notice(done, interaction.user.id, DISCORD)
         if isinstance(interaction.channel, discord.Thread):
@@ -344,6 +348,35 @@ class Tournaments(commands.Cog):
             said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
         )
         await self.refresh_signup(done.tournament)
+
+    async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """Undo a removal made by mistake: the channel is told what the player missed."""
+        done = await self.service.reinstate(
+            self.room(interaction), member.id, organiser=await self.organiser(interaction)
+        )
+        said = reinstated_text(done, interaction.user.id, DISCORD)
+        mentions = discord.AllowedMentions(users=[discord.Object(member.id)])
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(interaction, said)
+            channel = await self.core.channel(done.tournament.channel_id)
+            if isinstance(channel, discord.TextChannel):
+                await channel.send(said, allowed_mentions=mentions)
+        else:
+            await interaction.response.send_message(said, allowed_mentions=mentions)
+        await self.refresh_signup(done.tournament)
+
+    async def forfeit(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """End a no-show's game now: both players are told in its thread (the notice and its board,
+        as a loss on time is told), the organiser privately; the round closes if it was its last."""
+        done = await self.service.forfeit(
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
+        )
+        await self.core_reply(interaction, forfeited_text(done, DISCORD))
+        await self.core.tell([done.notice])
+        await self.run_sweep()
 
     async def round(self, interaction: discord.Interaction) -> None:
         """The round now, privately (anyone may ask; nobody is pinged)."""

@@ -37,6 +37,7 @@ from play.tournament import (
     seal_owed,
 )
 from play.tournament_late import late_notice
+from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
@@ -204,8 +205,19 @@ class ConsoleTournaments:
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
         elif sub == "remove" and not rest and "member" in opts:
-            removed = await self.service.remove(channel, names.user_id(opts["member"]), organiser=True)
+            removed = await self.service.remove(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
             console.say(withdrawal_notice(removed, console.my_id, console.markup))
+        elif sub == "reinstate" and not rest and "member" in opts:
+            back = await self.service.reinstate(channel, names.user_id(opts["member"]), organiser=True)
+            console.say(reinstated_text(back, console.my_id, console.markup))
+        elif sub == "forfeit" and not rest and "member" in opts:
+            ended = await self.service.forfeit(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
+            console.say(forfeited_text(ended, console.markup))
+            await console.show_notices([ended.notice])  # in its thread, as Discord posts it there
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))

@@ -37,7 +37,8 @@ from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant, pair
 from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_options import parse_options
-from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
+from play.tournament_organise import Organising
+from play.tournament_refusals import ORGANISERS_ONLY, begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
 from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
@@ -47,7 +48,6 @@ MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
-ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep):
+class TournamentService(RoundSweep, Organising):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(

@@ -1,0 +1,140 @@
+"""An organiser's tools on a running tournament (play/tournament_organise.py, RULES.md "A no-show",
+"Leaving"), on both stores: ending a no-show's game now as a loss on time (refused once the player
+has moved, or before their turn), the round closing when that was its last game; undoing a
+removal until the next round is paired, saying what the player missed; a removed player's bye."""
+
+from __future__ import annotations
+
+import pytest
+
+from data import Status
+from engine import registry
+from engine.protocol import EndReason
+from play import BadRequest, NotAPlayer
+from play.markup import PLAIN
+from play.notices import notice_text
+from play.tournament import TournamentService
+from play.tournament_organise import forfeited_text, reinstated_text
+from tests.test_tournament import CHANNEL, services
+from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games
+
+
+async def owing(t: TournamentService, thread: int) -> tuple[int, int]:
+    """(who must move in the game in `thread`, the other player)."""
+    match, state = await t.matches.current(thread)
+    assert state is not None
+    (side,) = sorted(state.to_act())
+    mover = match.sides[side]
+    return mover, next(u for u in match.players if u != mover)
+
+
+async def test_an_organiser_ends_a_no_shows_game_and_the_round_closes_with_it(store_world):
+    db, clock = store_world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12, 13, 14])
+    first, second = await boards_of(t, tournament.id, 1)
+    assert first.thread_id is not None and second.thread_id is not None
+    absent, present = await owing(t, first.thread_id)
+
+    with pytest.raises(NotAPlayer, match="may end a no-show's game"):
+        await t.forfeit(CHANNEL, absent, organiser=False, by=present)
+    with pytest.raises(
+        BadRequest, match=f"It is @{absent}'s move in this game, so @{present} has not yet had"
+    ):
+        await t.forfeit(CHANNEL, present, organiser=True, by=ORGANISER)
+    with pytest.raises(BadRequest, match="@99 has no game in round 1: there is nothing to end"):
+        await t.forfeit(CHANNEL, 99, organiser=True, by=ORGANISER)
+    # a player who has moved is playing: refused, the game unchanged
+    mover, _ = await owing(t, second.thread_id)
+    legal = await t.matches.legal(second.thread_id, mover)
+    await t.matches.act(second.thread_id, mover, str(legal[0]))
+    with pytest.raises(BadRequest, match=f"@{mover} has moved in this game, so it is a game, not a no-show"):
+        await t.forfeit(CHANNEL, mover, organiser=True, by=ORGANISER)
+    assert (await db.get_match(second.match_id or 0)).status is Status.ACTIVE
+
+    rating = (await db.player_stats(5, "blockwars", present)).rating
+    done = await t.forfeit(CHANNEL, absent, organiser=True, by=ORGANISER)
+    match = await db.get_match(first.match_id or 0)
+    assert match.status is Status.FINISHED and match.winner_id == present
+    state = registry.game("blockwars").from_json(match.snapshot or {})
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason is EndReason.TIMEOUT  # as on time, and rated so
+    assert (await db.player_stats(5, "blockwars", present)).rating > rating
+    assert notice_text(done.notice, PLAIN) == (
+        f"@{ORGANISER}, an organiser, ended this game: @{absent} has made no move in it, so @{present} "
+        "wins, as on time (rated as a loss on time)."
+    )
+    assert forfeited_text(done, PLAIN) == (
+        f"@{present} wins their game of round 1 against @{absent}, who made no move in it, as on time; "
+        f"both were told in #{first.thread_id}. The round ends as soon as its last game does."
+    )
+    with pytest.raises(BadRequest, match=f"@{absent}'s game of round 1 is over already"):
+        await t.forfeit(CHANNEL, absent, organiser=True, by=ORGANISER)
+
+    # the other game ends too: the sweep records both and pairs round 2 at once
+    await t.matches.act(second.thread_id, mover, "resign")
+    await t.sweep()
+    assert board_of(await boards_of(t, tournament.id, 1), absent).result in (0.0, 1.0)
+    assert len(await boards_of(t, tournament.id, 2)) == 2
+
+
+async def test_an_organiser_undoes_a_removal_until_the_next_round_is_paired(store_world):
+    db, clock = store_world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12, 13, 14, 15])
+    boards = await boards_of(t, tournament.id, 1)
+    game = next(b for b in boards if b.second_id is not None)
+    removed, other = game.first_id, game.second_id
+    assert other is not None and game.thread_id is not None
+
+    await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
+    entry = next(e for e in await t.entries(tournament) if e.user_id == removed)
+    assert (entry.withdrawn, entry.withdrawn_round, entry.withdrawn_by) == (True, 1, ORGANISER)
+    with pytest.raises(NotAPlayer, match="may put a removed player back"):
+        await t.reinstate(CHANNEL, removed, organiser=False)
+    with pytest.raises(
+        BadRequest, match=f"@{other} is still in this tournament: there is no removal to undo"
+    ):
+        await t.reinstate(CHANNEL, other, organiser=True)
+    # a latecomer's join is not a way back: only an organiser can undo it
+    with pytest.raises(BadRequest, match="Only an organiser can put you back"):
+        await t.join(tournament, removed)
+    back = await t.reinstate(CHANNEL, removed, organiser=True)
+    assert back.tournament.version > tournament.version  # a sweep that read the players before loses
+    assert not next(e for e in await t.entries(tournament) if e.user_id == removed).withdrawn
+    assert reinstated_text(back, ORGANISER, PLAIN) == (
+        f"@{ORGANISER} put @{removed} back into {tournament.name}: they are paired again from round 2. "
+        f"Their game of round 1 with @{other} plays on in #{game.thread_id}."
+    )
+
+    # removed again; they lose their game meanwhile: put back, the loss stands and is said
+    await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
+    await t.matches.act(game.thread_id, removed, "resign")
+    back = await t.reinstate(CHANNEL, removed, organiser=True)
+    assert reinstated_text(back, ORGANISER, PLAIN).endswith(
+        f"Their game of round 1 with @{other} ended while they were out (they lost it), and that result "
+        "stands."
+    )
+
+    # a player's own withdrawal is theirs: not undone by an organiser
+    bye = next(b for b in boards if b.second_id is None)
+    await t.withdraw_from(tournament.id, bye.first_id)
+    with pytest.raises(BadRequest, match=f"@{bye.first_id} withdrew themselves .* cannot be undone"):
+        await t.reinstate(CHANNEL, bye.first_id, organiser=True)
+    # their bye, paired before they withdrew, keeps its point (RULES.md "Leaving")
+    line = next(x for x in (await t.table(tournament)).lines if x.user_id == bye.first_id)
+    assert (line.points, line.withdrawn) == (1.0, True)
+
+    # removed, then the round ends and round 2 is paired without them: too late to undo
+    await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
+    for board in boards:
+        if board.second_id is not None and board is not game:
+            assert board.thread_id is not None
+            await t.matches.act(board.thread_id, board.second_id, "resign")
+    await t.sweep()
+    await start_games(t)
+    assert removed not in {u for b in await boards_of(t, tournament.id, 2) for u in (b.first_id, b.second_id)}
+    with pytest.raises(
+        BadRequest, match=f"@{removed} was removed in round 1, and round 2 has been paired since"
+    ):
+        await t.reinstate(CHANNEL, removed, organiser=True)
