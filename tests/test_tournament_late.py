@@ -76,6 +76,16 @@ async def test_a_latecomer_plays_from_the_next_round_and_the_rounds_missed_score
     await finish_round(t, tournament.id, 1)
     round2 = await boards_of(t, tournament.id, 2)
     assert 15 in {u for b in round2 for u in (b.first_id, b.second_id)}
+    # five now: the bye passes over the latecomer's first round (they came to play), though they
+    # rank last with 0 points; it goes to a player who lost in round 1 (RULES.md "Pairing")
+    (bye,) = [b for b in round2 if b.second_id is None]
+    assert bye.first_id != 15
+    assert (
+        next(
+            x for x in (await t.table(await t.open_in(CHANNEL), 1)).lines if x.user_id == bye.first_id
+        ).points
+        == 0
+    )
 
     await finish_round(t, tournament.id, 2)  # round 3 of 4 under way: too late now
     now = await t.open_in(CHANNEL)

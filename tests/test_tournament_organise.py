@@ -13,6 +13,7 @@ from engine.protocol import EndReason
 from play import BadRequest, NotAPlayer
 from play.markup import PLAIN
 from play.notices import notice_text
+from play.swiss import Entrant, Pairing, pair
 from play.tournament import TournamentService
 from play.tournament_organise import forfeited_text, reinstated_text
 from tests.test_tournament import CHANNEL, services
@@ -138,3 +139,26 @@ async def test_an_organiser_undoes_a_removal_until_the_next_round_is_paired(stor
         BadRequest, match=f"@{removed} was removed in round 1, and round 2 has been paired since"
     ):
         await t.reinstate(CHANNEL, removed, organiser=True)
+
+
+async def test_the_next_bye_passes_over_a_player_who_lost_without_a_move(store_world):
+    """RULES.md "Pairing": round 1's no-show and the player who resigned both have 0 points and no
+    bye; the bye goes to the one who played, though the no-show ranks lower or not."""
+    db, clock = store_world
+    t = services(db, clock)
+    tournament = await begin(t, [11, 12, 13, 14, 15])
+    games = [b for b in await boards_of(t, tournament.id, 1) if b.second_id is not None]
+    assert len(games) == 2 and games[0].thread_id is not None and games[1].thread_id is not None
+    # the mover with the larger id is the no-show: at equal points and ratings they rank lower
+    movers = sorted([((await owing(t, b.thread_id or 0))[0], b.thread_id or 0) for b in games])
+    (resigner, there), (absent, _) = movers
+    await t.forfeit(CHANNEL, absent, organiser=True, by=ORGANISER)
+    await t.matches.act(there, resigner, "resign")
+    await t.sweep()
+    (bye,) = [b for b in await boards_of(t, tournament.id, 2) if b.second_id is None]
+    assert bye.first_id == resigner
+    # without the rule the no-show would have had it
+    boards = await t.store.tournament_boards(tournament.id)
+    entrants = [Entrant(e.user_id, e.rating or 0.0) for e in await t.entries(tournament)]
+    games1 = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round == 1]
+    assert pair(entrants, games1, 2)[-1] == Pairing(2, absent, None)
