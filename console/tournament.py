@@ -218,6 +218,7 @@ class ConsoleTournaments:
             )
             console.say(forfeited_text(ended, console.markup))
             await console.show_notices([ended.notice])  # in its thread, as Discord posts it there
+            await self.sweep()  # the round closes now if that was its last game, as in Discord
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))

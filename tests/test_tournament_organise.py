@@ -5,17 +5,21 @@ removal until the next round is paired, saying what the player missed; a removed
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
-from data import Status
+from data import Database, Status
 from engine import registry
 from engine.protocol import EndReason
-from play import BadRequest, NotAPlayer
+from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.swiss import Entrant, Pairing, pair
 from play.tournament import TournamentService
 from play.tournament_organise import forfeited_text, reinstated_text
+from tests.clock import Clock
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games
 
@@ -162,3 +166,61 @@ async def test_the_next_bye_passes_over_a_player_who_lost_without_a_move(store_w
     entrants = [Entrant(e.user_id, e.rating or 0.0) for e in await t.entries(tournament)]
     games1 = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards if b.round == 1]
     assert pair(entrants, games1, 2)[-1] == Pairing(2, absent, None)
+
+
+async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal(tmp_path: Path):
+    """The same three in the console's plain words: `join` after the start, `forfeit` (the notice
+    printed under the game's thread), `remove` then `reinstate`."""
+    import io
+
+    from console import Console, names
+
+    clock = Clock()
+    db = await Database.open(tmp_path / "c.db", clock=clock)
+    out = io.StringIO()
+    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
+    me = names.user_name(console.my_id)
+    try:
+        for line in (
+            "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
+            "/wargames tournament join",
+            "/as bob",
+            "/wargames tournament join",
+            f"/as {me}",
+            "/wargames tournament start",
+            "/as carol",
+            "/wargames tournament join",
+        ):
+            await console.handle(line)
+        text = out.getvalue()
+        assert "You are in Club from round 2 of 2. You missed round 1" in text
+        assert "@carol joined Club late: they play from round 2" in text
+        service = console.tournaments.service
+        tournament = await service.open_in(names.channel_id("general"))
+        (game,) = await boards_of(service, tournament.id, 1)
+        absent, present = await owing(service, names.channel_id("t1r1b1"))
+        await console.handle(f"/as {me}")
+        await console.handle(f"/wargames tournament remove member:{names.user_name(present)}")
+        await console.handle(f"/wargames tournament reinstate member:{names.user_name(present)}")
+        text = out.getvalue()
+        assert (
+            f"@{me} put @{names.user_name(present)} back into Club: they are paired again from round 2."
+            in text
+        )
+        await console.handle(f"/wargames tournament forfeit member:{names.user_name(absent)}")
+        text = out.getvalue()
+        assert (
+            f"@{names.user_name(present)} wins their game of round 1 against @{names.user_name(absent)}"
+            in text
+        )
+        assert (
+            f"[t1r1b1] @{me}, an organiser, ended this game: @{names.user_name(absent)} has made no move"
+            in text
+        )
+        # its round's last game: the round closes at once, round 2 pairs the latecomer
+        assert "round 1 of 2 is over" in text
+        round2 = await boards_of(service, tournament.id, 2)
+        assert names.user_id("carol") in {u for b in round2 for u in (b.first_id, b.second_id)}
+        assert game.match_id is not None and console.refused == 0
+    finally:
+        await db.close()
