@@ -25,7 +25,7 @@ from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
 from cogs._views import _Released, persistent_view
-from data import StoreUnavailable
+from data import Match, StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
@@ -44,12 +44,14 @@ from play.tournament import (
 )
 from play.tournament_late import late_notice, late_open
 from play.tournament_organise import forfeited_text, reinstated_text
+from play.tournament_round import acting
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
     game_text,
     joined_text,
     no_threads_text,
+    ready_text,
     round_moved_text,
     round_now_text,
     round_text,
@@ -606,7 +608,18 @@ class Tournaments(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
+        await self.tell_ready(tournament, board, match, sent.jump_url)
         return True
+
+    async def tell_ready(self, tournament: Tournament, board: Board, match: Match, link: str) -> None:
+        """A DM to each player of a game just opened who asked for turn DMs (`/wargames notify`),
+        linking its first message; a player whose DMs are closed is skipped quietly (logged): the
+        ping in the thread has told them already."""
+        rules = registry.game(tournament.game)
+        waiting = acting(match)
+        for user in (board.first_id, board.second_id):
+            if user is not None and await self.service.matches.wants_turn_dms(user):
+                await self.core.dm(user, ready_text(rules, tournament, board, user, waiting, link, DISCORD))
 
     async def say_in_thread(self, thread_id: int, text: str) -> None:
         """One line in a board's thread, pinging nobody: why it holds no game, or what comes next

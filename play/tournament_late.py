@@ -101,7 +101,7 @@ def late_joined_text(tournament: Tournament, joined_round: int, markup: Markup) 
         f"You missed {missed}: {'it' if joined_round == 1 else 'they'} {count} as a bye without "
         f"points (0) in the standings and the tie-breaks. Round {first} is paired when round "
         f"{joined_round} ends ({ends} at the latest); your game then gets a thread in this channel, "
-        "where you are pinged."
+        "where you are pinged (`/wargames notify` also tells you by DM)."
     )
 
 

@@ -143,7 +143,8 @@ def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -
         return late_joined_text(tournament, joined_round, markup)
     return (
         f"You are in {markup.strong(tournament.name)}. When an organiser starts it, each game gets a "
-        "thread in this channel and both its players are pinged there."
+        "thread in this channel and both its players are pinged there (`/wargames notify` also tells "
+        "you by DM when each of your games is ready)."
     )
 
 
@@ -281,6 +282,32 @@ def game_text(
     )
 
 
+def ready_text(
+    game: Game,
+    tournament: Tournament,
+    board: Board,
+    user_id: int,
+    to_move: Sequence[int],
+    link: str,
+    markup: Markup,
+) -> str:
+    """A direct message to a player whose game of a round was just opened (to those who asked for
+    turn DMs): where it is, whom they play with which side, and whether it is their move."""
+    assert board.second_id is not None
+    mine = game.sides[0] if user_id == board.first_id else game.sides[1]
+    other = board.second_id if user_id == board.first_id else board.first_id
+    if user_id in to_move and len(to_move) > 1:
+        move = "you both set up at once, so it is your move now"
+    elif user_id in to_move:
+        move = "it is your move"
+    else:
+        move = f"{markup.mention(other)} moves first"
+    return (
+        f"Your game of round {board.round} of {markup.strong(tournament.name)} is ready: you play the "
+        f"{mine.title} against {markup.mention(other)}, and {move}. {link}"
+    )
+
+
 def thread_name(tournament: Tournament, board: Board, name: Callable[[int], str]) -> str:
     second = name(board.second_id) if board.second_id is not None else "bye"
     return f"R{board.round} {name(board.first_id)} v {second}"[:100]
@@ -396,6 +423,7 @@ __all__ = [
     "options_text",
     "pairing_line",
     "pairings_text",
+    "ready_text",
     "round_moved_text",
     "round_now_text",
     "round_text",

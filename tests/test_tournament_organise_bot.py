@@ -29,12 +29,31 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
     late = players[-1]
     await start_bot(bot)
     signup = await create_and_fill(fake, bot, club, players[:-1], "Club")
+    # two players asked for DMs; one of them has closed their DMs since
+    for user in players[:2]:
+        await fake.slash(user, club, "wargames", "notify", {"enabled": True})
+    fake.dms_closed.add(players[1].id)
     await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
     assert bot.database is not None
     tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
     assert tournament is not None
     await until(lambda: len(threads_of(fake, club)) == 2)
+    # a DM to whoever asked for them, with a link to their game's first message; closed DMs: nothing
+    await until(lambda: bool(fake.dms_to(players[0])))
+    (ready,) = fake.dms_to(players[0])
+    mine = next(
+        b
+        for b in await tournaments.tournament_boards(tournament.id)
+        if players[0].id in (b.first_id, b.second_id)
+    )
+    other = mine.second_id if mine.first_id == players[0].id else mine.first_id
+    side = "Germans" if mine.first_id == players[0].id else "Canadians"
+    assert ready.content.startswith(
+        f"Your game of round 1 of **Club** is ready: you play the {side} against <@{other}>, and "
+    )
+    assert f"https://discord.com/channels/{guild.id}/{mine.thread_id}/" in ready.content
+    assert not fake.dms_to(players[1]) and not fake.dms_to(players[2])
 
     # a latecomer presses Join on the sign-up list: told privately from when they play, the channel
     # in one line (nobody pinged)
@@ -92,8 +111,8 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
     assert not entries[target.id].withdrawn and entries[late.id].joined_round == 1
 
     # the last game ends: round 2 pairs all five, the latecomer among them
-    other = next(c for c in threads_of(fake, club) if c.id == second.thread_id)
-    await play_out(fake, bot, other, "first wins")
+    last = next(c for c in threads_of(fake, club) if c.id == second.thread_id)
+    await play_out(fake, bot, last, "first wins")
     await sweep(bot)
     round2 = [b for b in await tournaments.tournament_boards(tournament.id) if b.round == 2]
     assert late.id in {u for b in round2 for u in (b.first_id, b.second_id)}
