@@ -43,12 +43,14 @@ class BoardNow:
 
 @dataclass(frozen=True, slots=True)
 class RoundNow:
-    """The boards of a tournament's latest round, and the players who have withdrawn."""
+    """The boards of a tournament's latest round, the players who have withdrawn, and the
+    latecomers who joined during it (paired from the next round)."""
 
     tournament: Tournament
     game: Game
     boards: list[BoardNow]
     withdrawn: frozenset[int]
+    late: frozenset[int] = frozenset()
 
 
 def acting(match: Match) -> tuple[int, ...]:
@@ -135,8 +137,10 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
             a, b = game_clock_left(match, board.first_id, now), game_clock_left(match, board.second_id, now)
             clocks = None if a is None or b is None else (a, b)
         shown.append(BoardNow(board, result, to_move, True, clocks, stopped))
-    gone = frozenset(e.user_id for e in await store.tournament_entries(tournament.id) if e.withdrawn)
-    return RoundNow(tournament, registry.game(tournament.game), shown, gone)
+    entries = await store.tournament_entries(tournament.id)
+    gone = frozenset(e.user_id for e in entries if e.withdrawn)
+    late = frozenset(e.user_id for e in entries if not e.withdrawn and e.joined_round == tournament.round > 0)
+    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late)
 
 
 __all__ = ["BoardNow", "RoundNow", "acting", "no_shows", "result_of", "round_now", "timed_out"]

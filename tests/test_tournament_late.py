@@ -14,7 +14,7 @@ from play.markup import PLAIN
 from play.swiss import Entrant, Pairing, standings
 from play.tournament import TournamentService
 from play.tournament_late import late_closed_text, late_notice, late_open
-from play.tournament_text import joined_text, signup_text
+from play.tournament_text import joined_text, round_now_text, signup_text
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import begin, boards_of, start_games
 
@@ -70,6 +70,8 @@ async def test_a_latecomer_plays_from_the_next_round_and_the_rounds_missed_score
         await t.join(joined, 15)
     # not in round 1, which was paired before they came; in the standings with 0 and marked
     assert 15 not in {u for b in await boards_of(t, tournament.id, 1) for u in (b.first_id, b.second_id)}
+    shown = round_now_text(await t.round_of(CHANNEL), PLAIN)
+    assert shown.endswith("\nJoined late, paired from round 2: @15.")
     line = next(x for x in (await t.table(joined)).lines if x.user_id == 15)
     assert (line.points, line.joined, line.withdrawn) == (0.0, 1, False)
 
