@@ -118,11 +118,13 @@ def standings_subtitle(table: Table) -> str:
     t = table.tournament
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
+    first = next((x.joined for x in table.lines if x.joined), 0)  # a latecomer's mark, explained
+    late = f' "From R{first + 1}": joined late, the rounds before scored 0.' if first else ""
     if table.final:
-        return f"Final standings. {TIEBREAKS_SHORT}"
+        return f"Final standings. {TIEBREAKS_SHORT}{late}"
     if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
-        return f"Round {table.round}'s games count once they end. {TIEBREAKS_SHORT}"
-    return TIEBREAKS_SHORT
+        return f"Round {table.round}'s games count once they end. {TIEBREAKS_SHORT}{late}"
+    return TIEBREAKS_SHORT + late
 
 
 def standings_said(table: Table, markup: Markup) -> str:

@@ -3,7 +3,8 @@
 Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
 (12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
 the rating change the tournament's own games made (±Elo, RULES.md "Standings"); a name too long
-for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", never cut.
+for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", a
+latecomer's "(from R3)" (their first round: those before scored 0), neither ever cut.
 """
 
 from __future__ import annotations

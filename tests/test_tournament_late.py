@@ -14,7 +14,8 @@ from play.markup import PLAIN
 from play.swiss import Entrant, Pairing, standings
 from play.tournament import TournamentService
 from play.tournament_late import late_closed_text, late_notice, late_open
-from play.tournament_text import joined_text, round_now_text, signup_text
+from play.tournament_text import joined_text, round_now_text, signup_text, standings_subtitle, standings_title
+from render.standings import Row, name_cell, standings_png
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import begin, boards_of, start_games
 
@@ -74,6 +75,16 @@ async def test_a_latecomer_plays_from_the_next_round_and_the_rounds_missed_score
     assert shown.endswith("\nJoined late, paired from round 2: @15.")
     line = next(x for x in (await t.table(joined)).lines if x.user_id == 15)
     assert (line.points, line.joined, line.withdrawn) == (0.0, 1, False)
+    table = await t.table(joined)
+    assert standings_subtitle(table).endswith(' "From R2": joined late, the rounds before scored 0.')
+    rows = [
+        Row(x.rank, f"P{x.user_id}", x.points, x.buchholz, x.sonneborn, x.change, x.withdrawn, x.joined)
+        for x in table.lines
+    ]
+    assert name_cell(rows[-1]) == "P15 (from R2)"
+    assert (
+        standings_png(standings_title(joined, 1), standings_subtitle(table), rows)[:8] == b"\x89PNG\r\n\x1a\n"
+    )
 
     await finish_round(t, tournament.id, 1)
     round2 = await boards_of(t, tournament.id, 2)
