@@ -61,6 +61,7 @@ from play.tournament_text import (
     standings_title,
     started_text,
     thread_name,
+    undo_hint,
     with_threads,
     withdraw_question,
     withdrawal_notice,
@@ -345,11 +346,15 @@ class Tournaments(commands.Cog):
         if isinstance(interaction.channel, discord.Thread):
             await self.core_reply(interaction, said)
             await self.tell_channel(done, interaction.user.id)
-            return
-        await interaction.response.send_message(
-            said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
-        )
-        await self.refresh_signup(done.tournament)
+        else:
+            await interaction.response.send_message(
+                said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
+            )
+            await self.refresh_signup(done.tournament)
+        if hint := undo_hint(done, DISCORD):  # to the organiser alone: how to take it back
+            await interaction.followup.send(
+                hint, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Undo a removal made by mistake: the channel is told what the player missed."""

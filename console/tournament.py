@@ -51,6 +51,7 @@ from play.tournament_text import (
     standings_subtitle,
     standings_title,
     started_text,
+    undo_hint,
     withdraw_question,
     withdrawal_notice,
     withdrawn_text,
@@ -209,6 +210,8 @@ class ConsoleTournaments:
                 channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
             )
             console.say(withdrawal_notice(removed, console.my_id, console.markup))
+            if hint := undo_hint(removed, console.markup):
+                console.say(hint)
         elif sub == "reinstate" and not rest and "member" in opts:
             back = await self.service.reinstate(channel, names.user_id(opts["member"]), organiser=True)
             console.say(reinstated_text(back, console.my_id, console.markup))

@@ -415,6 +415,18 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
 
 
+def undo_hint(done: Withdrawal, markup: Markup) -> str:
+    """Said to the organiser alone after a removal from a running tournament: how to undo it, and
+    until when ('' before the start, or in the last round, where nobody is paired again)."""
+    t = done.tournament
+    if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends:
+        return ""
+    return (
+        f"Removed {markup.mention(done.user_id)} by mistake? `/wargames tournament reinstate` puts "
+        f"them back until round {t.round + 1} is paired."
+    )
+
+
 __all__ = [
     "LIMIT",
     "TO_MOVE",
@@ -435,6 +447,7 @@ __all__ = [
     "standings_title",
     "started_text",
     "thread_name",
+    "undo_hint",
     "with_threads",
     "withdraw_question",
     "withdrawal_notice",

@@ -19,6 +19,7 @@ from play.notices import notice_text
 from play.swiss import Entrant, Pairing, pair
 from play.tournament import TournamentService
 from play.tournament_organise import forfeited_text, reinstated_text
+from play.tournament_text import undo_hint
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games
@@ -92,7 +93,11 @@ async def test_an_organiser_undoes_a_removal_until_the_next_round_is_paired(stor
     removed, other = game.first_id, game.second_id
     assert other is not None and game.thread_id is not None
 
-    await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
+    gone = await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
+    assert undo_hint(gone, PLAIN) == (
+        f"Removed @{removed} by mistake? `/wargames tournament reinstate` puts them back until round 2 "
+        "is paired."
+    )
     entry = next(e for e in await t.entries(tournament) if e.user_id == removed)
     assert (entry.withdrawn, entry.withdrawn_round, entry.withdrawn_by) == (True, 1, ORGANISER)
     with pytest.raises(NotAPlayer, match="may put a removed player back"):

@@ -101,7 +101,10 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
 
     # a removal by mistake, undone: the channel is told they are back and their game plays on
     target = users[second.first_id]
-    await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": target})
+    removed = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": target})
+    said, hint = removed.messages
+    assert not said.ephemeral and said.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}>")
+    assert hint.ephemeral and hint.content.startswith(f"Removed <@{target.id}> by mistake? `/wargames")
     back = await fake.slash(fake.owner, club, "wargames", "tournament", "reinstate", {"member": target})
     assert not back.ephemeral and back.content == (
         f"<@{fake.owner.id}> put <@{target.id}> back into **Club**: they are paired again from round 2. "
