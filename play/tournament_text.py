@@ -234,7 +234,8 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         head += (
             f"\nOut of time in round {table.round}: {names}. If a player has stopped playing, an "
             "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
-            "paired with them again."
+            "paired with them again; and a game in which a player never moves can be ended at once "
+            "with `/wargames tournament forfeit`, without waiting for their clock."
         )
     if not boards:
         return head
