@@ -54,8 +54,17 @@ def signup_text(
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
-        gone = " (withdrawn)"
-        players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
+
+        def mark(e: Entry) -> str:  # withdrawn, or a latecomer's first round
+            return (
+                " (withdrawn)"
+                if e.withdrawn
+                else f" (from round {e.joined_round + 1})"
+                if e.joined_round
+                else ""
+            )
+
+        players = ", ".join(markup.mention(e.user_id) + mark(e) for e in entries)
         listed = f"Players ({len(entries)}): {players}."
         if not late_open(tournament):
             return f"{head}\nSign-ups are closed. {listed}"
