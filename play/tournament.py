@@ -35,8 +35,10 @@ from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant, pair
+from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_options import parse_options
-from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
+from play.tournament_organise import Organising
+from play.tournament_refusals import ORGANISERS_ONLY, begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
 from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
@@ -46,7 +48,6 @@ MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
-ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep):
+class TournamentService(RoundSweep, Organising):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(
@@ -177,9 +178,10 @@ class TournamentService(RoundSweep):
         dice, unless they signed up before and left: their first input is kept for the whole
         tournament, so leaving and joining again draws no new dice. Only a sign-up given after the
         tournament's seal was shown counts (its id is later than the seal message's), so every input
-        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments")."""
+        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments"). Once it runs,
+        a latecomer's (play/tournament_late.py)."""
         tournament = await self.by_id(tournament.id)
-        if tournament.status is not TournamentStatus.SIGNUP:
+        if not tournament.status.is_open:
             raise BadRequest(closed_text(tournament))
         name = self.matches.markup.strong(tournament.name)
         if seal_owed(tournament):
@@ -194,10 +196,13 @@ class TournamentService(RoundSweep):
                 "after it counts. The seal is in the channel now: join again."
             )
         given = str(self.matches.player_input(entropy))
+        if tournament.status is TournamentStatus.RUNNING:  # a latecomer (RULES.md "Late entry")
+            markup = self.matches.markup
+            return await join_late(self.store, self.db, markup, self.clock(), tournament, user_id, given)
         if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
             if fresh.status is not TournamentStatus.SIGNUP:
-                raise BadRequest(closed_text(fresh))
+                raise BadRequest(started_meanwhile_text(fresh, self.matches.markup))
             raise BadRequest("You are already signed up for this tournament.")
         return await self.by_id(tournament.id)
 
@@ -246,26 +251,31 @@ class TournamentService(RoundSweep):
         ]
         return going[0] if going else None
 
-    async def withdraw_from(self, tournament_id: int, user_id: int, *, own: bool = True) -> Withdrawal:
+    async def withdraw_from(
+        self, tournament_id: int, user_id: int, *, own: bool = True, by: int | None = None
+    ) -> Withdrawal:
         """Withdraw a player from a running tournament: never paired again, their game of this round
         (if still going) plays on, their results stand (the rounds they then sit out count as
         draws in their opponents' tiebreaks). The game is read again after the write: a round
         paired just before it (with them) is the one that plays on."""
         ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
-        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock()):
+        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock(), by):
             # it moved on meanwhile: the refusal that now applies
             await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
             raise BadRequest("The tournament changed just now; try again.")
         now = await self.by_id(tournament_id)
         return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id))
 
-    async def remove(self, channel_id: int, user_id: int, *, organiser: bool) -> Withdrawal:
-        """An organiser takes a player off: off the sign-up list before the start, withdrawn after."""
+    async def remove(
+        self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None
+    ) -> Withdrawal:
+        """An organiser (`by`) takes a player off: off the sign-up list before the start, withdrawn
+        after (undone with `reinstate` until the next round is paired)."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
         if tournament.status is TournamentStatus.RUNNING:
-            return await self.withdraw_from(tournament.id, user_id, own=False)
+            return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest(f"{self.matches.markup.mention(user_id)} is not signed up for this tournament.")
         left = await self.entries(tournament)

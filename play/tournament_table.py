@@ -25,6 +25,7 @@ class Line:
     sonneborn: float
     change: float
     withdrawn: bool
+    joined: int = 0  # a latecomer: the round under way when they joined (its rounds so far scored 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +52,18 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
     changes = rating_changes(entries, boards, await store.game_ratings(tournament.id))
     gone = {e.user_id for e in entries if e.withdrawn}
+    late = {e.user_id: e.joined_round for e in entries}
     lines = [
-        Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone)
+        Line(
+            s.rank,
+            s.user_id,
+            s.points,
+            s.buchholz,
+            s.sonneborn,
+            changes[s.user_id],
+            s.user_id in gone,
+            late.get(s.user_id, 0),
+        )
         for s in standings(players, games)
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
