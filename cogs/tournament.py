@@ -26,7 +26,7 @@ from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
 from cogs._views import _Released, persistent_view
-from data import StoreUnavailable
+from data import Match, StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from play import fairness
@@ -43,6 +43,9 @@ from play.tournament import (
     began_late,
     seal_owed,
 )
+from play.tournament_late import late_notice, late_open
+from play.tournament_organise import forfeited_text, reinstated_text
+from play.tournament_round import acting
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
@@ -50,6 +53,7 @@ from play.tournament_text import (
     game_text,
     joined_text,
     no_threads_text,
+    ready_text,
     round_moved_text,
     round_now_text,
     round_text,
@@ -59,6 +63,7 @@ from play.tournament_text import (
     standings_title,
     started_text,
     thread_name,
+    undo_hint,
     with_threads,
     withdraw_question,
     withdrawal_notice,
@@ -287,16 +292,32 @@ class Tournaments(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
+        late = 0
         if verb == "join":
             if seal_owed(tournament):  # shown first: this sign-up came before it, so it is refused
                 await self.show_owed(tournament)
             tournament = await self.service.join(tournament, interaction.user.id, entropy=interaction.id)
-            said = joined_text(tournament, DISCORD)
+            if tournament.status is TournamentStatus.RUNNING:  # a latecomer: from which round
+                mine = [e for e in await self.service.entries(tournament) if e.user_id == interaction.user.id]
+                late = mine[0].joined_round if mine else tournament.round
+            said = joined_text(tournament, DISCORD, late)
         else:
             tournament = await self.service.leave(tournament, interaction.user.id)
             said = f"You are no longer signed up for **{tournament.name}**."
         await self.core_reply(interaction, said)
+        if late:
+            await self.say_in_channel(tournament, late_notice(tournament, interaction.user.id, late, DISCORD))
         await self.refresh_signup(tournament)
+
+    async def say_in_channel(self, tournament: Tournament, text: str) -> None:
+        """One line in the tournament's channel, pinging nobody; lost quietly (logged) if it fails."""
+        channel = await self.core.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread):
+            return
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("Tournament %s: could not post in its channel: %s", tournament.id, exc)
 
     async def confirm_withdrawal(
         self, interaction: discord.Interaction, verb: str, tournament_id: int
@@ -326,17 +347,53 @@ class Tournaments(commands.Cog):
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Also from a game's thread (where an organiser meets a no-show): the channel is told."""
         done = await self.service.remove(
-            self.room(interaction), member.id, organiser=await self.organiser(interaction)
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
         )
         said = withdrawal_notice(done, interaction.user.id, DISCORD)
         if isinstance(interaction.channel, discord.Thread):
             await self.core_reply(interaction, said)
             await self.tell_channel(done, interaction.user.id)
-            return
-        await interaction.response.send_message(
-            said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
+        else:
+            await interaction.response.send_message(
+                said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
+            )
+            await self.refresh_signup(done.tournament)
+        if hint := undo_hint(done, DISCORD):  # to the organiser alone: how to take it back
+            await interaction.followup.send(
+                hint, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """Undo a removal made by mistake: the channel is told what the player missed."""
+        done = await self.service.reinstate(
+            self.room(interaction), member.id, organiser=await self.organiser(interaction)
         )
+        said = reinstated_text(done, interaction.user.id, DISCORD)
+        mentions = discord.AllowedMentions(users=[discord.Object(member.id)])
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(interaction, said)
+            channel = await self.core.channel(done.tournament.channel_id)
+            if isinstance(channel, discord.TextChannel):
+                await channel.send(said, allowed_mentions=mentions)
+        else:
+            await interaction.response.send_message(said, allowed_mentions=mentions)
         await self.refresh_signup(done.tournament)
+
+    async def forfeit(self, interaction: discord.Interaction, member: discord.User) -> None:
+        """End a no-show's game now: both players are told in its thread (the notice and its board,
+        as a loss on time is told), the organiser privately; the round closes if it was its last."""
+        done = await self.service.forfeit(
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
+        )
+        await self.core_reply(interaction, forfeited_text(done, DISCORD))
+        await self.core.tell([done.notice])
+        await self.run_sweep()
 
     async def round(self, interaction: discord.Interaction) -> None:
         """The round now, privately (anyone may ask; nobody is pinged)."""
@@ -362,7 +419,8 @@ class Tournaments(commands.Cog):
             return
         entries = await self.service.entries(tournament)
         text = signup_text(registry.game(tournament.game), tournament, entries, DISCORD)
-        view = signup_view(tournament.id) if tournament.status.value == "signup" else None
+        keep = tournament.status is TournamentStatus.SIGNUP or late_open(tournament)  # latecomers join
+        view = signup_view(tournament.id) if keep else None
         try:
             await channel.get_partial_message(tournament.message_id).edit(content=text[:2000], view=view)
         except discord.HTTPException:
@@ -571,7 +629,18 @@ class Tournaments(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
+        await self.tell_ready(tournament, board, match, sent.jump_url)
         return True
+
+    async def tell_ready(self, tournament: Tournament, board: Board, match: Match, link: str) -> None:
+        """A DM to each player of a game just opened who asked for turn DMs (`/wargames notify`),
+        linking its first message; a player whose DMs are closed is skipped quietly (logged): the
+        ping in the thread has told them already."""
+        rules = registry.game(tournament.game)
+        waiting = acting(match)
+        for user in (board.first_id, board.second_id):
+            if user is not None and await self.service.matches.wants_turn_dms(user):
+                await self.core.dm(user, ready_text(rules, tournament, board, user, waiting, link, DISCORD))
 
     async def say_in_thread(self, thread_id: int, text: str) -> None:
         """One line in a board's thread, pinging nobody: why it holds no game, or what comes next
@@ -638,6 +707,7 @@ class Tournaments(commands.Cog):
                 *table.shown(line),  # the first two of the tournament's tie-breaks (table.heads)
                 line.change,
                 line.withdrawn,
+                line.joined,
             )
             for line in table.lines
         ]
@@ -701,6 +771,8 @@ class Tournaments(commands.Cog):
         )
         if item.pairings:  # it announces the next round, with its end
             await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+        if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
+            await self.refresh_signup(await self.service.by_id(tournament.id))
 
     @staticmethod
     async def remember(kept: Awaitable[None]) -> None:

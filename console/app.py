@@ -66,7 +66,7 @@ from play.ratings import level_label
 from play.results import HINTS
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
-from play.words import replay_length
+from play.words import duration_text, replay_length
 from render import board as render_board
 from render import renderer
 from render.replay import render_replay
@@ -76,7 +76,6 @@ from settings import load_settings
 # at its easy level) must show a decisive game, not a draw at a turn limit; docs/console.md gives the
 # figures behind the choice, and tests/test_console_frictions.py checks it.
 DEMO_SEED = 1
-UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 
 
 def hours_text(seconds: int) -> str:
@@ -265,13 +264,13 @@ class Console:
 
     def when(self, ts: float, *, dated: bool = True) -> str:
         """A deadline as "in 3 days (Tue 24 Nov 20:05)", relative to the service clock (without the
-        date: "in 3 days")."""
+        date: "in 3 days"), in its two largest units ("in 1 day 12 hours")."""
         delta = ts - self.service.clock()
         span = round(abs(delta) / 60) * 60 if abs(delta) >= 60 else abs(delta)  # a day, not 23.99 hours
-        unit, n = next(
-            ((u, round(span / size)) for u, size in UNITS if span >= size), ("second", round(span))
-        )
-        rel = f"{n} {unit}{'' if n == 1 else 's'}"
+        # its two largest units, as every other time here says it: 36 hours is "1 day 12 hours", not
+        # "2 days" (a round of 3 days' clock, half of it, read as the whole round's length)
+        n = round(span)
+        rel = duration_text(span) if span >= 60 else f"{n} second{'' if n == 1 else 's'}"
         rel = f"in {rel}" if delta >= 0 else f"{rel} ago"
         return f"{rel} ({self.date(ts)})" if dated else rel
 

@@ -36,11 +36,14 @@ from play.tournament import (
     TournamentService,
     seal_owed,
 )
+from play.tournament_late import late_notice
+from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
     game_text,
+    joined_text,
     round_now_text,
     round_text,
     signup_text,
@@ -48,6 +51,7 @@ from play.tournament_text import (
     standings_subtitle,
     standings_title,
     started_text,
+    undo_hint,
     withdraw_question,
     withdrawal_notice,
     withdrawn_text,
@@ -186,6 +190,12 @@ class ConsoleTournaments:
                     console.say(fairness.tournament_seal_text(tournament))
                     await self.service.seal_shown(tournament)
                 tournament = await self.service.join(tournament, console.my_id)
+                if tournament.status is TournamentStatus.RUNNING:  # a latecomer: from which round
+                    mine = [e for e in await self.service.entries(tournament) if e.user_id == console.my_id]
+                    late = mine[0].joined_round if mine else tournament.round
+                    console.say(joined_text(tournament, console.markup, late))
+                    console.say(late_notice(tournament, console.my_id, late, console.markup))
+                    return Outcome()
             else:
                 tournament = await self.service.leave(tournament, console.my_id)
             entries = await self.service.entries(tournament)
@@ -211,8 +221,22 @@ class ConsoleTournaments:
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
         elif sub == "remove" and not rest and "member" in opts:
-            removed = await self.service.remove(channel, names.user_id(opts["member"]), organiser=True)
+            removed = await self.service.remove(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
             console.say(withdrawal_notice(removed, console.my_id, console.markup))
+            if hint := undo_hint(removed, console.markup):
+                console.say(hint)
+        elif sub == "reinstate" and not rest and "member" in opts:
+            back = await self.service.reinstate(channel, names.user_id(opts["member"]), organiser=True)
+            console.say(reinstated_text(back, console.my_id, console.markup))
+        elif sub == "forfeit" and not rest and "member" in opts:
+            ended = await self.service.forfeit(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
+            console.say(forfeited_text(ended, console.markup))
+            await console.show_notices([ended.notice])  # in its thread, as Discord posts it there
+            await self.sweep()  # the round closes now if that was its last game, as in Discord
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
@@ -238,7 +262,15 @@ class ConsoleTournaments:
 
     def show_table(self, table: Table) -> None:
         rows = [
-            Row(x.rank, names.user_name(x.user_id), x.points, *table.shown(x), x.change, x.withdrawn)
+            Row(
+                x.rank,
+                names.user_name(x.user_id),
+                x.points,
+                *table.shown(x),
+                x.change,
+                x.withdrawn,
+                x.joined,
+            )
             for x in table.lines
         ]
         t = table.tournament

@@ -1,5 +1,5 @@
-"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0017), written once
-for both stores.
+"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016, 0017), for
+both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -79,13 +79,20 @@ class Tournament:
 class Entry:
     """A player of a tournament; `rating` is theirs in the game when it started (None before);
     `join_input` their input to their games' dice (the id of the interaction that first signed them
-    up to this tournament: kept through a leave, migration 0015)."""
+    up to this tournament: kept through a leave, migration 0015). `joined_round`: the round under
+    way when they joined (0 before the start; a latecomer sat out the rounds up to it, each a
+    zero-point bye); `withdrawn_round` and `withdrawn_by`: the round under way when they were
+    withdrawn, and the organiser who removed them (None: themselves, or they left the server),
+    migration 0016."""
 
     user_id: int
     rating: float | None
     withdrawn: bool
     joined_at: float
     join_input: str | None = None
+    joined_round: int = 0
+    withdrawn_round: int | None = None
+    withdrawn_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +185,25 @@ SELECT tournament_id, user_id, join_input, joined_at FROM tournament_players
 WHERE tournament_id = :id AND user_id = :user_id AND join_input IS NOT NULL
 ON CONFLICT DO NOTHING
 """
+# A latecomer joins a running tournament (RULES.md "Late entry"): while the round under way is at most
+# half the rounds, so they play at least as many rounds as they miss. The tournament's row is moved
+# (and so locked) first, as a join before the start does: a sweep that read the players before this
+# is refused, and the next pairs the round with them.
+_TOUCH_LATE = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'running' AND round * 2 <= rounds AND NOT EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+"""
+_JOIN_LATE = """
+INSERT INTO tournament_players (
+    tournament_id, user_id, rating, withdrawn, joined_at, join_input, joined_round
+)
+SELECT id, :user_id, :rating, 0, :now, COALESCE(
+    (SELECT join_input FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id), :join_input
+), round FROM tournaments WHERE id = :id AND status = 'running'
+ON CONFLICT DO NOTHING
+"""
+_JOINED_ROUND = "SELECT joined_round FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id"
 _LEAVE = """
 DELETE FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id
 AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'signup')
@@ -244,7 +270,8 @@ WHERE guild_id = :guild_id AND status IN ('signup', 'running') AND id IN
     (SELECT tournament_id FROM tournament_players WHERE user_id = :user_id AND withdrawn = 0)
 """
 _WITHDRAW_RUNNING = """
-UPDATE tournament_players SET withdrawn = 1
+UPDATE tournament_players SET withdrawn = 1, withdrawn_by = NULL,
+    withdrawn_round = (SELECT round FROM tournaments WHERE id = tournament_players.tournament_id)
 WHERE user_id = :user_id AND withdrawn = 0 AND tournament_id IN
     (SELECT id FROM tournaments WHERE guild_id = :guild_id AND status = 'running')
 """
@@ -256,9 +283,23 @@ WHERE user_id = :user_id AND tournament_id IN
 # A player withdraws (or is removed) from a running tournament: never paired again. The version moves
 # too, so a sweep that read the players before this is refused and pairs the round again without them.
 _WITHDRAW_ONE = """
-UPDATE tournament_players SET withdrawn = 1
+UPDATE tournament_players SET withdrawn = 1, withdrawn_by = :by,
+    withdrawn_round = (SELECT round FROM tournaments WHERE id = :id)
 WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 0
 AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'running')
+"""
+# An organiser's removal undone (RULES.md "Leaving"): only while the round it came in is still the
+# one under way, so the player missed no pairing; the version moves, as a withdrawal's does.
+_TOUCH_REMOVED = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'running' AND EXISTS (
+    SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id
+    AND withdrawn = 1 AND withdrawn_by IS NOT NULL AND withdrawn_round = tournaments.round
+)
+"""
+_REINSTATE = """
+UPDATE tournament_players SET withdrawn = 0, withdrawn_round = NULL, withdrawn_by = NULL
+WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 1
 """
 # Read again inside the transaction that commits a round's pairings: a player withdrawn (or taken off
 # the list) since the players were read must not be paired; leaving the server moves no version.
@@ -315,6 +356,9 @@ def _entry(row: Any) -> Entry:
         bool(row["withdrawn"]),
         float(row["joined_at"]),
         row["join_input"],
+        int(row["joined_round"]),
+        None if row["withdrawn_round"] is None else int(row["withdrawn_round"]),
+        None if row["withdrawn_by"] is None else int(row["withdrawn_by"]),
     )
 
 
@@ -457,6 +501,42 @@ class TournamentStore:
 
         joined: bool = await self._transact(join)
         return joined
+
+    async def join_late(
+        self, tournament_id: int, user_id: int, now: float, rating: float, join_input: str | None = None
+    ) -> int | None:
+        """Sign a latecomer up to a running tournament, rated `rating` (theirs in the game now), with
+        their input to their games' dice as `join_tournament` takes it: the round under way then,
+        whose pairing and those before it they missed; None if they were in it already, or late
+        entry has closed (more than half the rounds begun), or it no longer runs."""
+        params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
+
+        def join() -> Transaction[int | None]:
+            touched = yield count(_TOUCH_LATE, params)
+            if not touched:
+                return None
+            yield count(_JOIN_LATE, {**params, "rating": float(rating), "join_input": join_input})
+            yield count(_KEEP_INPUT, params)
+            found = yield rows(_JOINED_ROUND, params)
+            return int(found[0]["joined_round"])
+
+        joined: int | None = await self._transact(join)
+        return joined
+
+    async def reinstate_entry(self, tournament_id: int, user_id: int, now: float) -> bool:
+        """Undo an organiser's removal while the round it came in is still under way; False if they
+        were not removed by one, or a round has been paired since, or it no longer runs."""
+        params = {"id": tournament_id, "user_id": user_id}
+
+        def reinstate() -> Transaction[bool]:
+            touched = yield count(_TOUCH_REMOVED, {**params, "now": float(now)})
+            if not touched:
+                return False
+            back = yield count(_REINSTATE, params)
+            return bool(back)
+
+        done: bool = await self._transact(reinstate)
+        return done
 
     async def leave_tournament(self, tournament_id: int, user_id: int, now: float) -> bool:
         """Take a player off the sign-up list; False if they were not on it (or it has started)."""
@@ -612,16 +692,18 @@ class TournamentStore:
 
         await self._transact(withdraw)
 
-    async def withdraw_entry(self, tournament_id: int, user_id: int, now: float) -> bool:
-        """A player withdraws from a running tournament (or an organiser removes them): not paired
-        again, their games and results kept. False if they were not in it, had already withdrawn,
-        or it is no longer running."""
+    async def withdraw_entry(
+        self, tournament_id: int, user_id: int, now: float, by: int | None = None
+    ) -> bool:
+        """A player withdraws from a running tournament (or an organiser, `by`, removes them): not
+        paired again, their games and results kept. False if they were not in it, had already
+        withdrawn, or it is no longer running."""
         params = {"id": tournament_id, "user_id": user_id}
         touch = {**params, "now": float(now), "status": str(TournamentStatus.RUNNING)}
 
         def withdraw() -> Transaction[bool]:
             yield count(_TOUCH_IF_IN, touch)
-            gone = yield count(_WITHDRAW_ONE, params)
+            gone = yield count(_WITHDRAW_ONE, {**params, "by": by})
             return bool(gone)
 
         done: bool = await self._transact(withdraw)

@@ -349,6 +349,22 @@ TOURNAMENT: tuple[Command, ...] = (
         subgroup="tournament",
     ),
     Command(
+        "reinstate",
+        "Put back a player removed by mistake, until the next round is paired (organisers)",
+        (Option("member", "user", "The player removed by mistake"),),
+        who=Who.ORGANISER,
+        usage="member:@user",
+        subgroup="tournament",
+    ),
+    Command(
+        "forfeit",
+        "End a no-show's game of this round now: a loss on time for whoever made no move (organisers)",
+        (Option("member", "user", "The player who has not moved"),),
+        who=Who.ORGANISER,
+        usage="member:@user",
+        subgroup="tournament",
+    ),
+    Command(
         "cancel", "Cancel this channel's tournament (organisers)", who=Who.ORGANISER, subgroup="tournament"
     ),
     Command(

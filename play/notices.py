@@ -62,6 +62,15 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
         return NoticeWords(
             f"{who} did not answer in time, so the game answered for them: {notice.played.line}", False
         )
+    if notice.kind == "no-show":
+        assert notice.user_id is not None and notice.by is not None
+        absent = notice.user_id
+        other = next(u for u in notice.match.players if u != absent)
+        return NoticeWords(
+            f"{markup.mention(notice.by)}, an organiser, ended this game: {markup.mention(absent)} has "
+            f"made no move in it, so {markup.mention(other)} wins, as on time (rated as a loss on time).",
+            True,
+        )
     if notice.abandoned:
         said = "Neither player acted in time: the game ends without a winner."
     else:

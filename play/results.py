@@ -387,7 +387,7 @@ class Notice:
     """Something the sweep did that players should hear about, as data: each adapter words it
     (`play.notices.notice_text`) with its own markup."""
 
-    kind: str  # reminder, default (a quick decision answered by default), forfeit, expired
+    kind: str  # reminder, default (a quick decision answered by default), forfeit, no-show, expired
     match: Match
     user_id: int | None
     played: Played | None = None
@@ -401,6 +401,8 @@ class Notice:
     # a forfeit: the game was ended by the late player's automatic answer (a default that finished
     # the game: a last round's limit, a win), not by a loss on time
     by_default: bool = False
+    # a no-show: the organiser who ended the game for `user_id`, who had made no move in it
+    by: int | None = None
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

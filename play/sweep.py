@@ -11,6 +11,7 @@ from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event
 from play.ai_turns import AiTurns
 from play.errors import (
+    BadRequest,
     StalePrompt,
 )
 from play.results import (
@@ -70,6 +71,37 @@ class Sweep(AiTurns):
         """Apply a deadline of `match` that passed by `now`, as the sweep does (None: not due, or
         the game moved on): for a tournament closing a round, whose deadlines come first."""
         return await self._forfeit(match, now)
+
+    async def no_show(self, match_id: int, absent_id: int, by: int) -> Notice:
+        """An organiser (`by`) ends a tournament game now as a loss on time for `absent_id`, who
+        owes an action and has made none in it (RULES.md "Tournaments": a no-show): the same
+        `TIMEOUT` the deadline would have applied, rated alike. Refused, saying why, once they
+        have moved (that is a game, not a no-show), when it is not their turn, or it is over."""
+        markup = self.markup
+        async with self._lock(match_id):
+            match = await self.db.get_match(match_id)
+            self.forget(match.channel_id)
+            side = match.side_of(absent_id)
+            if match.status is not Status.ACTIVE or match.snapshot is None or side is None:
+                raise BadRequest(f"{markup.mention(absent_id)}'s game is not going on: nothing to end.")
+            if any(a.player_id == absent_id for a in await self.db.actions(match.id)):
+                raise BadRequest(
+                    f"{markup.mention(absent_id)} has moved in this game, so it is a game, not a no-show: "
+                    "it goes on to its end or to their clock, which decides it on time if they stop."
+                )
+            state = game_of(match).from_json(match.snapshot)
+            if side not in state.to_act():
+                other = next(u for u in match.players if u != absent_id)
+                raise BadRequest(
+                    f"It is {markup.mention(other)}'s move in this game, so {markup.mention(absent_id)} "
+                    "has not yet had a turn to miss: it goes on."
+                )
+            steps: list[tuple[str, list[Event]]] = [(str(TIMEOUT), list(state.apply(TIMEOUT, side)))]
+            try:
+                played = await self._commit(match, state, steps, absent_id, None)
+            except StalePrompt:
+                raise BadRequest("The game moved on just now: look at it again.") from None
+        return Notice("no-show", played.match, absent_id, played, late=(absent_id,), by=by)
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
         """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and

@@ -7,12 +7,14 @@ players of equal score, then no two players who both need the same side, then th
 within a score group (the top half meets the bottom half, 1 v 5, 2 v 6... of eight; a swap within
 the bottom half before a swap across the halves). With an odd
 number of players the lowest-ranked player who has not had a bye gets one (a win) before the
-matching. RULES.md says it in players' words; tests/test_swiss.py checks it against worked examples.
+matching, passing over a player who lost their last game without a move and a latecomer's first
+round while someone else can take it. RULES.md says it in players' words; tests/test_swiss.py
+checks it against worked examples.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
@@ -164,8 +166,12 @@ def _balance(user: int, games: Sequence[Pairing]) -> tuple[int, int | None]:
     return balance, last
 
 
-def pair(entrants: Sequence[Entrant], games: Sequence[Pairing], round_no: int) -> list[Pairing]:
-    """The pairings of round `round_no` for `entrants` (the players still in), best board first."""
+def pair(
+    entrants: Sequence[Entrant], games: Sequence[Pairing], round_no: int, skip: Collection[int] = ()
+) -> list[Pairing]:
+    """The pairings of round `round_no` for `entrants` (the players still in), best board first.
+    `skip`: players passed over for the bye while another can take it (one who lost their last
+    game without a move, a latecomer's first round: RULES.md "Pairing")."""
     points = scores(games)
     order = sorted(entrants, key=lambda e: (-points.get(e.user_id, 0.0), -e.rating, e.user_id))
     rank = {e.user_id: n for n, e in enumerate(order)}
@@ -174,7 +180,8 @@ def pair(entrants: Sequence[Entrant], games: Sequence[Pairing], round_no: int) -
     if len(playing) % 2:
         had_bye = {g.first for g in games if g.is_bye}
         fresh = [e for e in reversed(playing) if e.user_id not in had_bye]
-        bye = (fresh or list(reversed(playing)))[0]
+        wanted = [e for e in fresh if e.user_id not in skip]
+        bye = (wanted or fresh or list(reversed(playing)))[0]
         playing.remove(bye)
         out.append(Pairing(round_no, bye.user_id, None))
     met = {frozenset((g.first, g.second)) for g in games if g.second is not None}

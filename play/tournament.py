@@ -35,9 +35,11 @@ from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
-from play.tournament_formats import Settings, cap, full_text, signup_closed_text, start_pairings
+from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
+from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_options import parse_options
-from play.tournament_refusals import begun_text, busy_text, closed_text, none_open_text
+from play.tournament_organise import Organising
+from play.tournament_refusals import ORGANISERS_ONLY, begun_text, busy_text, closed_text, none_open_text
 from play.tournament_round import RoundNow, result_of, round_now
 from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
@@ -47,7 +49,6 @@ MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 MIN_TURN = 3600
-ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep):
+class TournamentService(RoundSweep, Organising):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(
@@ -130,8 +131,7 @@ class TournamentService(RoundSweep):
         tiebreaks: str | None = None,
         signup_days: int | None = None,
     ) -> Tournament:
-        """A tournament taking sign-ups; a Swiss one needs its `rounds`, a round-robin's follow
-        from its players at the start (play/tournament_formats.py)."""
+        """A tournament taking sign-ups (a round-robin's rounds are set at its start: `Settings`)."""
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("create one"))
         try:  # typed in a console, a game's name may come capitalised, as its title is written
@@ -143,8 +143,7 @@ class TournamentService(RoundSweep):
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
-        named = f"{rules.title} {chose.title}"
-        title = " ".join((name or named).split())[:NAME_LIMIT] or named
+        title = " ".join((name or "").split())[:NAME_LIMIT] or f"{rules.title} {chose.title}"
         seal = self.matches.new_seal()  # every game's secret comes from it (docs/fairness.md)
         try:
             return await self.store.create_tournament(
@@ -188,9 +187,10 @@ class TournamentService(RoundSweep):
         dice, unless they signed up before and left: their first input is kept for the whole
         tournament, so leaving and joining again draws no new dice. Only a sign-up given after the
         tournament's seal was shown counts (its id is later than the seal message's), so every input
-        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments")."""
+        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments"). Once it runs,
+        a latecomer's (play/tournament_late.py)."""
         tournament = await self.by_id(tournament.id)
-        if tournament.status is not TournamentStatus.SIGNUP:
+        if not tournament.status.is_open:
             raise BadRequest(closed_text(tournament))
         name = self.matches.markup.strong(tournament.name)
         if seal_owed(tournament):
@@ -198,11 +198,9 @@ class TournamentService(RoundSweep):
                 f"Sign-ups to {name} count only once its dice seal is shown in its channel, and it has "
                 "not been yet: try again in a minute."
             )
-        late = signup_closed_text(tournament, self.clock(), self.matches.markup)
-        if late is not None:  # one already in is told so, as before the deadline
-            if any(e.user_id == user_id for e in await self.entries(tournament)):
-                raise BadRequest("You are already signed up for this tournament.")
-            raise BadRequest(late)
+        entries = await self.entries(tournament)  # past its sign-up deadline, or full?
+        if why := join_refusal(tournament, entries, user_id, self.clock(), self.matches.markup):
+            raise BadRequest(why)
         shown = tournament.seal_message_id
         if isinstance(entropy, int) and shown is not None and entropy <= shown:  # the later, the larger
             raise BadRequest(
@@ -210,17 +208,17 @@ class TournamentService(RoundSweep):
                 "after it counts. The seal is in the channel now: join again."
             )
         given = str(self.matches.player_input(entropy))
-        most = cap(tournament)
-        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given, most):
+        if tournament.status is TournamentStatus.RUNNING:  # a latecomer (RULES.md "Late entry")
+            markup = self.matches.markup
+            return await join_late(self.store, self.db, markup, self.clock(), tournament, user_id, given)
+        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given, cap(tournament)):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
             if fresh.status is not TournamentStatus.SIGNUP:
-                raise BadRequest(closed_text(fresh))
+                raise BadRequest(started_meanwhile_text(fresh, self.matches.markup))
             entries = await self.entries(fresh)
             if any(e.user_id == user_id for e in entries):
                 raise BadRequest("You are already signed up for this tournament.")
-            if most is not None and len(entries) >= most:
-                raise BadRequest(full_text(fresh, name))
-            raise BadRequest("The tournament changed just now; try again.")
+            raise BadRequest(full_refusal(fresh, entries, user_id, name) or "It changed just now; try again.")
         return await self.by_id(tournament.id)
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
@@ -268,26 +266,31 @@ class TournamentService(RoundSweep):
         ]
         return going[0] if going else None
 
-    async def withdraw_from(self, tournament_id: int, user_id: int, *, own: bool = True) -> Withdrawal:
+    async def withdraw_from(
+        self, tournament_id: int, user_id: int, *, own: bool = True, by: int | None = None
+    ) -> Withdrawal:
         """Withdraw a player from a running tournament: never paired again, their game of this round
         (if still going) plays on, their results stand (the rounds they then sit out count as
         draws in their opponents' tiebreaks). The game is read again after the write: a round
         paired just before it (with them) is the one that plays on."""
         ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
-        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock()):
+        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock(), by):
             # it moved on meanwhile: the refusal that now applies
             await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
             raise BadRequest("The tournament changed just now; try again.")
         now = await self.by_id(tournament_id)
         return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id))
 
-    async def remove(self, channel_id: int, user_id: int, *, organiser: bool) -> Withdrawal:
-        """An organiser takes a player off: off the sign-up list before the start, withdrawn after."""
+    async def remove(
+        self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None
+    ) -> Withdrawal:
+        """An organiser (`by`) takes a player off: off the sign-up list before the start, withdrawn
+        after (undone with `reinstate` until the next round is paired)."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
         if tournament.status is TournamentStatus.RUNNING:
-            return await self.withdraw_from(tournament.id, user_id, own=False)
+            return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
             raise BadRequest(f"{self.matches.markup.mention(user_id)} is not signed up for this tournament.")
         left = await self.entries(tournament)

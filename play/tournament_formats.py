@@ -6,7 +6,7 @@ games count, how many players it takes (RULES.md "Round-robin").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from data.tournaments import Board, Entry, Tournament
@@ -165,6 +165,28 @@ def full_text(tournament: Tournament, name: str) -> str:
     return f"{name} is full: it takes at most {most} players. Ask an organiser if a place comes free."
 
 
+def full_refusal(tournament: Tournament, entries: Sequence[Entry], user_id: int, name: str) -> str | None:
+    """Why `user_id` may not join: the tournament has all the players it takes (None: a place is
+    free, or they are in it already, which the caller words its own way)."""
+    most = cap(tournament)
+    if most is None or len(entries) < most or any(e.user_id == user_id for e in entries):
+        return None
+    return full_text(tournament, name)
+
+
+def join_refusal(
+    tournament: Tournament, entries: Sequence[Entry], user_id: int, now: float, markup: Markup
+) -> str | None:
+    """Why `user_id` may not sign up now: the sign-up deadline has passed, or the tournament is
+    full (None: they may, or they are in it already, which the caller words its own way). The cap
+    is counted again in the sign-up's own write (`TournamentStore.join_tournament`); a latecomer's
+    is checked here only."""
+    if any(e.user_id == user_id for e in entries):
+        return None
+    closed = signup_closed_text(tournament, now, markup)
+    return closed or full_refusal(tournament, entries, user_id, markup.strong(tournament.name))
+
+
 def rounds_said(players: int) -> str:
     """How many rounds a round-robin of `players` plays, said at sign-up and at the start."""
     rounds = roundrobin.rounds_for(players)
@@ -192,13 +214,18 @@ def start_pairings(tournament: Tournament, players: Sequence[Entrant]) -> tuple[
 
 
 def next_pairings(
-    tournament: Tournament, entries: Sequence[Entry], games: Sequence[Pairing], round_no: int
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    games: Sequence[Pairing],
+    round_no: int,
+    skip: Collection[int] = (),
 ) -> list[Pairing]:
-    """Round `round_no`'s pairings: Swiss among the players still in; a round-robin's from its
-    table, a withdrawn player's games forfeited or struck out (play/roundrobin.py)."""
+    """Round `round_no`'s pairings: Swiss among the players still in (`skip`: passed over for the
+    bye, play/swiss.py); a round-robin's from its table, a withdrawn player's games forfeited or
+    struck out (play/roundrobin.py)."""
     if not is_round_robin(tournament):
         players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
-        return pair(players, games, round_no)
+        return pair(players, games, round_no, skip)
     gone = {e.user_id for e in entries if e.withdrawn}
     return roundrobin.pair_round(entrants(entries), round_no, gone, games)
 
@@ -236,8 +263,10 @@ __all__ = [
     "checked_cap",
     "counted",
     "entrants",
+    "full_refusal",
     "full_text",
     "is_round_robin",
+    "join_refusal",
     "next_pairings",
     "order",
     "parse_format",

@@ -7,6 +7,8 @@ from __future__ import annotations
 from data.tournaments import Tournament, TournamentStatus
 from play.markup import Markup
 
+ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
+
 
 def closed_text(tournament: Tournament) -> str:
     """A sign-up or start refused: the tournament is past taking them."""
@@ -59,4 +61,4 @@ def none_open_text(last: Tournament | None, markup: Markup) -> str:
     )
 
 
-__all__ = ["begun_text", "busy_text", "closed_text", "none_open_text"]
+__all__ = ["ORGANISERS_ONLY", "begun_text", "busy_text", "closed_text", "none_open_text"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from data import Database, Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
 from engine import registry
+from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import EndReason, Game
 from play.results import game_clock_left, game_of, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
@@ -42,12 +43,14 @@ class BoardNow:
 
 @dataclass(frozen=True, slots=True)
 class RoundNow:
-    """The boards of a tournament's latest round, and the players who have withdrawn."""
+    """The boards of a tournament's latest round, the players who have withdrawn, and the
+    latecomers who joined during it (paired from the next round)."""
 
     tournament: Tournament
     game: Game
     boards: list[BoardNow]
     withdrawn: frozenset[int]
+    late: frozenset[int] = frozenset()
 
 
 def acting(match: Match) -> tuple[int, ...]:
@@ -100,6 +103,21 @@ async def timed_out(
     return tuple(out)
 
 
+async def no_shows(db: Database, store: TournamentStore, tournament_id: int, round_no: int) -> frozenset[int]:
+    """Who lost their game of round `round_no` without a move of theirs in it (on time, abandoned,
+    or ended by an organiser as a no-show): passed over for the next round's bye, a point they
+    would score for not coming (RULES.md "Pairing"). Read from each game's log."""
+    out: set[int] = set()
+    for _, row in sorted((await store.round_matches(tournament_id, round_no)).items()):
+        if row.status is not Status.FINISHED:
+            continue
+        losers = [u for u in row.players if u != row.winner_id] if row.winner_id is not None else row.players
+        ended = (str(TIMEOUT), str(ABANDON))  # the loss on time is logged as the late player's
+        moved = {a.player_id for a in await db.actions(row.id) if a.notation not in ended}
+        out.update(u for u in losers if u not in moved)
+    return frozenset(out)
+
+
 async def round_now(store: TournamentStore, tournament: Tournament, now: float) -> RoundNow:
     """The tournament's latest round as it stands at `now`."""
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round == tournament.round]
@@ -119,8 +137,10 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
             a, b = game_clock_left(match, board.first_id, now), game_clock_left(match, board.second_id, now)
             clocks = None if a is None or b is None else (a, b)
         shown.append(BoardNow(board, result, to_move, True, clocks, stopped))
-    gone = frozenset(e.user_id for e in await store.tournament_entries(tournament.id) if e.withdrawn)
-    return RoundNow(tournament, registry.game(tournament.game), shown, gone)
+    entries = await store.tournament_entries(tournament.id)
+    gone = frozenset(e.user_id for e in entries if e.withdrawn)
+    late = frozenset(e.user_id for e in entries if not e.withdrawn and e.joined_round == tournament.round > 0)
+    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late)
 
 
-__all__ = ["BoardNow", "RoundNow", "acting", "result_of", "round_now", "timed_out"]
+__all__ = ["BoardNow", "RoundNow", "acting", "no_shows", "result_of", "round_now", "timed_out"]

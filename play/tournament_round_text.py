@@ -114,15 +114,19 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     both players in a simultaneous set-up),
     with as much of the game clocks as fits: both players' (two units), the clock of the player to
     move (two units, then one), none; else the first boards and how many more. A withdrawn player
-    is marked where named and listed at the end. At 64 players the clock of the player to move
-    fits (tests/test_tournament_manage.py)."""
+    is marked where named and listed at the end, and so are this round's latecomers. At 64 players
+    the clock of the player to move fits (tests/test_tournament_manage.py)."""
 
     def name(user: int) -> str:
         return markup.mention(user) + (" (withdrawn)" if user in now.withdrawn else "")
 
     seated = {u for b in now.boards for u in (b.board.first_id, b.board.second_id) if u is not None}
     away = [u for u in sorted(now.withdrawn) if u not in seated]
-    tail = f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}." if away else ""
+    tails = [f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}."] if away else []
+    if now.late and now.tournament.status is TournamentStatus.RUNNING:
+        joined = ", ".join(markup.mention(u) for u in sorted(now.late))
+        tails.append(f"Joined late, paired from round {now.tournament.round + 1}: {joined}.")
+    tail = "\n".join(tails)
     head = _round_head(now, markup)
     cancelled = now.tournament.status is TournamentStatus.CANCELLED
     full = [_board_line(b, name, markup, False, cancelled=cancelled) for b in now.boards]

@@ -31,7 +31,7 @@ from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, Pairing
 from play.tournament_formats import next_pairings
-from play.tournament_round import result_of, timed_out
+from play.tournament_round import no_shows, result_of, timed_out
 from play.tournament_table import Table
 
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
@@ -226,6 +226,9 @@ class RoundSweep:
                     now=now,
                 )
             round_no = tournament.round + 1
+            # passed over for the bye: who lost this round's game without a move, a latecomer's first
+            skip = await no_shows(self.db, self.store, tournament.id, tournament.round)
+            skip |= {e.user_id for e in entries if 0 < e.joined_round == tournament.round}
             return await self.store.advance_tournament(
                 tournament,
                 status=TournamentStatus.RUNNING,
@@ -233,7 +236,7 @@ class RoundSweep:
                 round_ends_at=now + tournament.round_seconds,
                 now=now,
                 boards=self._rows(
-                    await asyncio.to_thread(next_pairings, tournament, entries, games, round_no)
+                    await asyncio.to_thread(next_pairings, tournament, entries, games, round_no, skip)
                 ),
             )
         except TournamentMoved:

@@ -27,6 +27,7 @@ class Line:
     sonneborn: float
     change: float
     withdrawn: bool
+    joined: int = 0  # a latecomer: the round under way when they joined (its rounds so far scored 0)
     tiebreaks: tuple[float, ...] = ()  # in the tournament's order (`Table.order`)
 
 
@@ -70,10 +71,21 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
     changes = rating_changes(entries, boards, await store.game_ratings(tournament.id))
     gone = {e.user_id for e in entries if e.withdrawn}
+    late = {e.user_id: e.joined_round for e in entries}
     breaks = order(tournament)
     lines = [
-        Line(s.rank, s.user_id, s.points, s.buchholz, s.sonneborn, changes[s.user_id], s.user_id in gone, v)
-        for s, v in ((r.standing, r.values) for r in ranked(players, games, breaks))
+        Line(
+            s.rank,
+            s.user_id,
+            s.points,
+            s.buchholz,
+            s.sonneborn,
+            changes[s.user_id],
+            s.user_id in gone,
+            late.get(s.user_id, 0),
+            values,
+        )
+        for s, values in ((r.standing, r.values) for r in ranked(players, games, breaks))
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
     return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks)

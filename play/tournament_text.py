@@ -16,6 +16,7 @@ from play.present import terms_text
 from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY, Withdrawal
 from play.tournament_formats import cap, is_round_robin, order, rounds_said
+from play.tournament_late import last_late_round, late_joined_text, late_open
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
 from play.words import duration_text
@@ -68,9 +69,25 @@ def signup_text(
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
-        gone = " (withdrawn)"
-        players = ", ".join(markup.mention(e.user_id) + (gone if e.withdrawn else "") for e in entries)
-        return f"{head}\nSign-ups are closed. Players ({len(entries)}): {players}."
+
+        def mark(e: Entry) -> str:  # withdrawn, or a latecomer's first round
+            return (
+                " (withdrawn)"
+                if e.withdrawn
+                else f" (from round {e.joined_round + 1})"
+                if e.joined_round
+                else ""
+            )
+
+        players = ", ".join(markup.mention(e.user_id) + mark(e) for e in entries)
+        listed = f"Players ({len(entries)}): {players}."
+        if not late_open(tournament):
+            return f"{head}\nSign-ups are closed. {listed}"
+        how = f"press {markup.strong('Join')}" if buttons else "type `/wargames tournament join`"
+        return (
+            f"{head}\n{listed}\nIt has begun, but latecomers may still join until round "
+            f"{last_late_round(tournament)} ends: {how}. Each round missed counts 0 points."
+        )
     closes = tournament.signup_closes_at
     if closes is not None:
         head += f" Sign-ups close at {markup.date(closes)}."  # true before the moment and after
@@ -136,11 +153,13 @@ def standings_subtitle(table: Table) -> str:
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
     short = tiebreaks_short(table.order)
+    first = next((x.joined for x in table.lines if x.joined), 0)  # a latecomer's mark, explained
+    late = f' "From R{first + 1}": joined late, the rounds before scored 0.' if first else ""
     if table.final:
-        return f"Final standings. {short}"
+        return f"Final standings. {short}{late}"
     if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
-        return f"Round {table.round}'s games count once they end. {short}"
-    return short
+        return f"Round {table.round}'s games count once they end. {short}{late}"
+    return short + late
 
 
 def standings_said(table: Table, markup: Markup) -> str:
@@ -154,11 +173,15 @@ def standings_said(table: Table, markup: Markup) -> str:
     return f"{said}."
 
 
-def joined_text(tournament: Tournament, markup: Markup) -> str:
-    """A player's own answer to signing up: what happens next, and where their game will be."""
+def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -> str:
+    """A player's own answer to signing up: what happens next, and where their game will be
+    (`joined_round`: a latecomer's, the round under way when they joined)."""
+    if joined_round:
+        return late_joined_text(tournament, joined_round, markup)
     return (
         f"You are in {markup.strong(tournament.name)}. When an organiser starts it, each game gets a "
-        "thread in this channel and both its players are pinged there."
+        "thread in this channel and both its players are pinged there (`/wargames notify` also tells "
+        "you by DM when each of your games is ready)."
     )
 
 
@@ -255,7 +278,8 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         head += (
             f"\nOut of time in round {table.round}: {names}. If a player has stopped playing, an "
             "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
-            "paired with them again."
+            "paired with them again; and a game in which a player never moves can be ended at once "
+            "with `/wargames tournament forfeit`, without waiting for their clock."
         )
     if not boards:
         return head
@@ -302,6 +326,32 @@ def game_text(
         f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only on your "
         "own turns, also while you are away; whoever runs out loses on time. The round ends "
         f"{ends}; a game still going then is stopped and counts as a draw."
+    )
+
+
+def ready_text(
+    game: Game,
+    tournament: Tournament,
+    board: Board,
+    user_id: int,
+    to_move: Sequence[int],
+    link: str,
+    markup: Markup,
+) -> str:
+    """A direct message to a player whose game of a round was just opened (to those who asked for
+    turn DMs): where it is, whom they play with which side, and whether it is their move."""
+    assert board.second_id is not None
+    mine = game.sides[0] if user_id == board.first_id else game.sides[1]
+    other = board.second_id if user_id == board.first_id else board.first_id
+    if user_id in to_move and len(to_move) > 1:
+        move = "you both set up at once, so it is your move now"
+    elif user_id in to_move:
+        move = "it is your move"
+    else:
+        move = f"{markup.mention(other)} moves first"
+    return (
+        f"Your game of round {board.round} of {markup.strong(tournament.name)} is ready: you play the "
+        f"{mine.title} against {markup.mention(other)}, and {move}. {link}"
     )
 
 
@@ -423,6 +473,18 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     return f"{head}: they will not be paired again, and {results}{game}.{_ending(w)}"
 
 
+def undo_hint(done: Withdrawal, markup: Markup) -> str:
+    """Said to the organiser alone after a removal from a running tournament: how to undo it, and
+    until when ('' before the start, or in the last round, where nobody is paired again)."""
+    t = done.tournament
+    if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends:
+        return ""
+    return (
+        f"Removed {markup.mention(done.user_id)} by mistake? `/wargames tournament reinstate` puts "
+        f"them back until round {t.round + 1} is paired."
+    )
+
+
 __all__ = [
     "LIMIT",
     "TO_MOVE",
@@ -433,6 +495,7 @@ __all__ = [
     "options_text",
     "pairing_line",
     "pairings_text",
+    "ready_text",
     "round_moved_text",
     "round_now_text",
     "round_text",
@@ -442,6 +505,7 @@ __all__ = [
     "standings_title",
     "started_text",
     "thread_name",
+    "undo_hint",
     "with_threads",
     "withdraw_question",
     "withdrawal_notice",

@@ -4,7 +4,8 @@ Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at l
 (12 CSS px there, `kit.phone_px`). Columns: rank, player, points, the tournament's first two
 tie-breaks (Buchholz and Sonneborn-Berger unless it chose others, headed as `heads` says) and
 the rating change the tournament's own games made (±Elo, RULES.md "Standings"); a name too long
-for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", never cut.
+for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", a
+latecomer's "(from R3)" (their first round: those before scored 0), neither ever cut.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Row:
     second_tiebreak: float
     change: float
     withdrawn: bool = False
+    joined: int = 0  # joined late, during this round: the rounds up to it scored 0 (marked "from R<n+1>")
 
 
 _PARTS = {0: "", 1: "¼", 2: "½", 3: "¾"}
@@ -65,8 +67,9 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
 
 
 def name_cell(row: Row) -> str:
-    """The player's name as it fits its column; "(withdrawn)" after it is never cut."""
-    mark = WITHDRAWN if row.withdrawn else ""
+    """The player's name as it fits its column; "(withdrawn)" after it, or a latecomer's first
+    round ("(from R3)": the rounds before it scored 0), is never cut."""
+    mark = WITHDRAWN if row.withdrawn else f" (from R{row.joined + 1})" if row.joined else ""
     strong = row.rank == 1 and not row.withdrawn
     room = _NAME_RIGHT - _NAME_LEFT - (font(BODY, strong).getlength(mark) if mark else 0)
     return _fit(row.name, BODY, int(room), strong) + mark

@@ -522,7 +522,8 @@ async def two_joins(world: World, a: Process, b: Process, rng: random.Random) ->
 async def join_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
     """A player joins in one process as the organiser starts the tournament in the other: the join
     lands first (and the start, on the list it read, is refused: start again) or the start does
-    (and the join is told sign-ups are closed); never a player signed up and left unpaired."""
+    (and the join is told it came too late for round 1, and may join late), or the join comes after
+    it, a late entry from round 2; never a player signed up before the start and left unpaired."""
     channel = world.channel()
     made = await signup(a, channel, [11, 12, 13])
     started, joined = await race(
@@ -538,9 +539,17 @@ async def join_or_start(world: World, a: Process, b: Process, rng: random.Random
         assert players == [11, 12, 13, 14] and paired == []
         assert not isinstance(joined, BaseException)
         return "start refused"
-    assert players == paired
+    if isinstance(joined, BaseException) or 14 in paired:
+        assert players == paired
+    else:  # the start read the status first: a late entry, from round 2 (RULES.md "Late entry")
+        assert players == [11, 12, 13, 14] and paired == [11, 12, 13]
+        entries = await a.tournaments.entries(made)
+        assert [e.joined_round for e in entries if e.user_id == 14] == [1]
+        return "joined late"
     if isinstance(joined, ServiceError):
-        assert joined.message == "This tournament has started: sign-ups are closed.", joined.message
+        # told the start overtook it, and that joining late is still open (RULES.md "Late entry")
+        assert "started just before your sign-up, so round 1 was paired without you" in joined.message
+        assert "join again to play from round 2" in joined.message, joined.message
         assert players == [11, 12, 13]
         return "join refused"
     assert players == [11, 12, 13, 14]
@@ -636,6 +645,35 @@ async def two_round_sweeps(world: World, a: Process, b: Process, rng: random.Ran
     return "both told" if all(swept) else "one told"
 
 
+async def late_join_or_pairing(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """A latecomer joins in one process as the other's sweep closes round 1 of 2 and pairs round 2
+    (RULES.md "Late entry"): the join lands first (the sweep, holding the players it read, is
+    refused, and the next pairs round 2 with them) or the pairing does (the join is then told it is
+    too late: round 2 of 2 is past half). Never a latecomer who joined in round 1 left out of
+    round 2, nor one signed up in round 2."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started = await a.tournaments.start(channel, organiser=True)
+    for board in started.boards:
+        match = await a.tournaments.start_board(board, world.channel())
+        await a.service.act(match.channel_id, match.challenger_id, "resign")
+    _, joined = await race(rng, a.tournaments.sweep(), b.tournaments.join(made, 15, entropy=104), spread=0.1)
+    # (a sweep that closes a round and pairs the next takes longer than a join: the wider spread)
+    await a.tournaments.sweep()  # what the loop does next: pairs round 2 if the first was refused
+    entries = {e.user_id: e for e in await a.tournaments.entries(made)}
+    boards = await world.sql(
+        "SELECT first_id, second_id FROM tournament_games WHERE tournament_id = $1 AND round = 2", made.id
+    )
+    paired = {u for r in boards for u in (r["first_id"], r["second_id"]) if u is not None}
+    await cancel_tournament(a, channel)
+    if isinstance(joined, ServiceError):
+        assert "too late to join" in joined.message, joined.message
+        assert 15 not in entries and 15 not in paired
+        return "refused after the pairing"
+    assert entries[15].joined_round == 1 and 15 in paired, (entries[15], paired)
+    return "joined before the pairing"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -656,4 +694,5 @@ SCENARIOS: dict[str, Scenario] = {
     "two_starts": two_starts,
     "resign_as_round_ends": resign_as_round_ends,
     "two_round_sweeps": two_round_sweeps,
+    "late_join_or_pairing": late_join_or_pairing,
 }

@@ -307,6 +307,10 @@ def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
     assert text.startswith("@bob, your move is due in 3 days (")
     assert text.endswith("@bot")
     assert m.relative(int(clock.now) - 120).startswith("2 minutes ago")
+    # a tournament game's clock in a round of 3 days: 36 hours, not "in 2 days" (as every other time)
+    assert m.relative(int(clock.now) + 36 * 3600).startswith("in 1 day 12 hours (")
+    assert m.relative(int(clock.now) + 3 * 86400 - 20).startswith("in 3 days (")  # a day, not 23.99 hours
+    assert m.relative(int(clock.now) + 5).startswith("in 5 seconds")
     assert m.strong("Your move") == "Your move" and m.channel(names.channel_id("general")) == "#general"
 
 

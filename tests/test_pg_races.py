@@ -56,6 +56,7 @@ RACES = {
     "two_starts": ROUNDS // 2,
     "resign_as_round_ends": ROUNDS // 3,
     "two_round_sweeps": ROUNDS // 3,
+    "late_join_or_pairing": ROUNDS // 3,
 }
 
 

@@ -83,6 +83,19 @@ def test_the_bye_goes_to_the_lowest_ranked_player_and_never_twice():
     assert sorted(had) == [1, 2, 3, 4, 5]
 
 
+def test_the_bye_passes_over_a_no_show_and_a_latecomers_first_round_while_someone_else_can_take_it():
+    """RULES.md "Pairing": the lowest-ranked player without a bye gets it, but not one who lost
+    their last game without a move (a point for not coming) nor a latecomer in their first round
+    (they came to play); when everyone left is passed over, the usual order decides."""
+    players = seeded(5)
+    assert pair(players, [], 1, skip={5})[-1] == Pairing(1, 4, None)
+    assert pair(players, [], 1, skip={5, 4})[-1] == Pairing(1, 3, None)
+    assert pair(players, [], 1, skip={1, 2, 3, 4, 5})[-1] == Pairing(1, 5, None)
+    # one who had the bye stays out of it, passed over or not: the next passed-over player takes it
+    had = [Pairing(1, 5, None)]
+    assert pair(players, had, 2, skip={1, 2, 3, 4})[-1] == Pairing(2, 4, None)
+
+
 @pytest.mark.parametrize("n", [4, 6, 7, 8, 10])
 def test_random_results_never_bring_a_rematch_while_one_can_be_avoided(n: int):
     """Over n - 1 rounds (a round robin's length, where the last rounds are the tightest) with

@@ -147,8 +147,9 @@ async def test_a_four_player_tournament_of_three_rounds(
     started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
     assert "has begun: round 1 of 3" in started.messages[0].content
     announced = {1: started.messages[0].id}  # each round's announcement, kept to correct its end
-    await until(lambda: "Sign-ups are closed" in signup.content)
-    assert not signup.custom_ids
+    # begun: a latecomer may still join during round 1 of 3 (RULES.md "Late entry"), with its button
+    await until(lambda: "latecomers may still join until round 1 ends: press **Join**" in signup.content)
+    assert sorted(c.split(":")[1] for c in signup.custom_ids) == ["tjoin", "tleave"]
     late = await fake.slash(players[0], club, "wargames", "tournament", "leave")
     # once it runs, leaving is a withdrawal, asked first: unanswered, it changes nothing
     assert late.ephemeral and late.content.startswith("Withdraw from **Club Swiss**?")
@@ -179,6 +180,9 @@ async def test_a_four_player_tournament_of_three_rounds(
             assert f"round {round_no} of 3 is over" in posts[0].content
             assert f"Round {round_no + 1} ends" in posts[0].content
             announced[round_no + 1] = posts[0].id
+        if round_no == 1:  # round 2 of 3 paired: too late to join now, and the list says so
+            await until(lambda: "Sign-ups are closed." in signup.content)
+            assert not signup.custom_ids
     assert len(played) == 6  # four players, three rounds: everyone met everyone once
     final = fake.messages_in(club)[-1]
     assert "is over after 3 rounds" in final.content and "Congratulations" in final.content

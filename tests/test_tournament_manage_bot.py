@@ -95,8 +95,9 @@ async def test_withdraw_remove_and_the_round_view(
     stranger = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": outsider})
     assert stranger.ephemeral and stranger.content == f"<@{outsider.id}> is not playing in this tournament."
     removed = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": target})
-    assert not removed.ephemeral
-    assert removed.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}> from **Five**: ")
+    said, hint = removed.messages  # the channel's line, then the organiser's own way back
+    assert not said.ephemeral and hint.ephemeral and "/wargames tournament reinstate" in hint.content
+    assert said.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}> from **Five**: ")
     twice = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": leaver})
     assert twice.ephemeral and "has already withdrawn, left the server or been removed" in twice.content
     shown = await fake.slash(carol, club, "wargames", "tournament", "round")

@@ -110,7 +110,9 @@ def test_a_loss_on_time_tells_the_organiser_what_they_may_do_about_a_no_show():
     # the withdrawn player is not named: an organiser already acted on them
     assert (
         "Out of time in round 1: @12. If a player has stopped playing, an organiser can withdraw "
-        "them with `/wargames tournament remove`, so that nobody is paired with them again."
+        "them with `/wargames tournament remove`, so that nobody is paired with them again; and a "
+        "game in which a player never moves can be ended at once with `/wargames tournament forfeit`, "
+        "without waiting for their clock."
     ) in said
     assert "@14" not in said
     assert "Out of time" not in round_text(table(t, 1, lines), [board(2, 1, 11, 12)], MARK)

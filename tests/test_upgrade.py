@@ -171,6 +171,9 @@ async def test_a_finished_tournament_of_migration_7_draws_the_standings_it_drew_
         assert table.final and table.tournament.name == "Old Cup"
         lines = [(line.user_id, line.points, line.change) for line in table.lines]
         assert lines == [(u, p, pytest.approx(c)) for u, p, c in OLD_CUP_LINES]
+        # migration 0016: everyone of then signed up before the start, and nobody was removed since
+        entries = await t.entries(table.tournament)
+        assert {(e.joined_round, e.withdrawn_round, e.withdrawn_by) for e in entries} == {(0, None, None)}
         # player 1 lost a rated game outside the cup between its rounds: in their rating, not in the cup
         assert (await db.player_stats(V7_GUILD, "blockwars", 1)).rating != pytest.approx(1200.0)
         games = await t.store.game_ratings(table.tournament.id)

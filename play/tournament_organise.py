@@ -1,0 +1,185 @@
+"""What an organiser does to a running tournament besides removing a player (RULES.md "Tournaments":
+A no-show, Leaving): end a no-show's game now, and undo a removal made by mistake. A base of
+`TournamentService` (which holds the store, the match service and the clock, and finds a channel's
+tournament), with the words both adapters post.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from data import Database
+from data.tournaments import Board, Entry, Tournament, TournamentStatus, TournamentStore
+from play.errors import BadRequest, NotAPlayer
+from play.markup import Markup
+from play.results import Notice
+from play.service import MatchService
+from play.swiss import DRAW, LOSS, WIN
+from play.tournament_refusals import ORGANISERS_ONLY, closed_text
+from play.tournament_round import result_of
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """A no-show's game ended by an organiser: `notice` is told in the game's thread."""
+
+    tournament: Tournament
+    board: Board
+    notice: Notice
+
+
+@dataclass(frozen=True, slots=True)
+class Reinstated:
+    """A removal undone: `game` is the player's game of this round (None: a bye, or none, as a
+    latecomer's first round), `points` theirs from it if it ended while they were out."""
+
+    tournament: Tournament
+    user_id: int
+    game: Board | None
+    points: float | None
+
+
+class Organising:
+    """`TournamentService`'s organiser tools (it provides the attributes and `open_in`)."""
+
+    store: TournamentStore
+    db: Database
+    matches: MatchService
+    clock: Callable[[], float]
+
+    async def open_in(self, channel_id: int) -> Tournament:
+        raise NotImplementedError  # TournamentService's
+
+    async def _running_in(self, channel_id: int, organiser: bool, what: str) -> Tournament:
+        tournament = await self.open_in(channel_id)
+        if not organiser:
+            raise NotAPlayer(ORGANISERS_ONLY.format(what))
+        if tournament.status is TournamentStatus.SIGNUP:
+            raise BadRequest(
+                f"{self.matches.markup.strong(tournament.name)} has not started yet: no game is going on."
+            )
+        if tournament.status is not TournamentStatus.RUNNING:
+            raise BadRequest(closed_text(tournament))
+        return tournament
+
+    async def forfeit(self, channel_id: int, absent_id: int, *, organiser: bool, by: int) -> Forfeited:
+        """End `absent_id`'s game of the current round now as a loss on time, since they have made
+        no move in it (`MatchService.no_show` refuses it otherwise); the tournament's sweep then
+        records it, and closes the round if it was its last game."""
+        tournament = await self._running_in(channel_id, organiser, "end a no-show's game")
+        them, r = self.matches.markup.mention(absent_id), tournament.round
+        boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == r]
+        board = next((b for b in boards if absent_id in (b.first_id, b.second_id)), None)
+        if board is None:
+            raise BadRequest(f"{them} has no game in round {r}: there is nothing to end.")
+        if board.second_id is None:
+            raise BadRequest(f"{them} has the bye in round {r}: there is no game to end.")
+        if board.match_id is None:
+            raise BadRequest(f"{them}'s game of round {r} has not begun yet: nobody has had a turn to miss.")
+        if board.result is not None or result_of(board, await self.db.get_match(board.match_id)) is not None:
+            raise BadRequest(f"{them}'s game of round {r} is over already; its result stands.")
+        notice = await self.matches.no_show(board.match_id, absent_id, by)
+        return Forfeited(tournament, board, notice)
+
+    async def reinstate(self, channel_id: int, user_id: int, *, organiser: bool) -> Reinstated:
+        """Undo an organiser's removal of `user_id` while the round it came in is still under way, so
+        they missed no pairing: paired again from the next round. What happened meanwhile stands."""
+        tournament = await self._running_in(channel_id, organiser, "put a removed player back")
+        markup = self.matches.markup
+        entry = next(
+            (e for e in await self.store.tournament_entries(tournament.id) if e.user_id == user_id), None
+        )
+        refusal = reinstate_refusal(entry, user_id, tournament, markup)
+        if refusal:
+            raise BadRequest(refusal)
+        if not await self.store.reinstate_entry(tournament.id, user_id, self.clock()):
+            fresh = await self.open_in(channel_id)  # a round was paired meanwhile, or they are back
+            entries = await self.store.tournament_entries(fresh.id)
+            entry = next((e for e in entries if e.user_id == user_id), None)
+            raise BadRequest(
+                reinstate_refusal(entry, user_id, fresh, markup)
+                or "The tournament changed just now; try again."
+            )
+        now = await self.open_in(channel_id)
+        boards = [b for b in await self.store.tournament_boards(now.id) if b.round == now.round]
+        board = next((b for b in boards if user_id in (b.first_id, b.second_id)), None)
+        if board is None or board.second_id is None:
+            return Reinstated(now, user_id, board, None)
+        points = board.result
+        if points is None and board.match_id is not None:
+            points = result_of(board, await self.db.get_match(board.match_id))
+        if points is not None and user_id != board.first_id:
+            points = WIN - points
+        return Reinstated(now, user_id, board, points)
+
+
+def reinstate_refusal(entry: Entry | None, user_id: int, tournament: Tournament, markup: Markup) -> str:
+    """Why a removal cannot be undone (empty: it can)."""
+    them = markup.mention(user_id)
+    if entry is None:
+        return f"{them} is not playing in this tournament."
+    if not entry.withdrawn:
+        return f"{them} is still in this tournament: there is no removal to undo."
+    if entry.withdrawn_by is None:
+        return (
+            f"{them} withdrew themselves (or left the server), and a withdrawal cannot be undone; only an "
+            "organiser's removal can, until the next round is paired."
+        )
+    if entry.withdrawn_round != tournament.round:
+        when = f" in round {entry.withdrawn_round}" if entry.withdrawn_round else ""
+        return (
+            f"{them} was removed{when}, and round {tournament.round} has been paired since without them: "
+            "a removal can be undone only until the next round is paired."
+        )
+    return ""
+
+
+def forfeited_text(done: Forfeited, markup: Markup) -> str:
+    """The organiser's own answer: what was done, and where the players were told."""
+    notice, board = done.notice, done.board
+    assert notice.user_id is not None
+    other = next(u for u in notice.match.players if u != notice.user_id)
+    where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
+    return (
+        f"{markup.mention(other)} wins their game of round {board.round} against "
+        f"{markup.mention(notice.user_id)}, who made no move in it, as on time; both were told{where}. "
+        "The round ends as soon as its last game does."
+    )
+
+
+def _their_game(done: Reinstated, markup: Markup) -> str:
+    board = done.game
+    if board is None:
+        return ""
+    r = done.tournament.round
+    if board.second_id is None:
+        return f" Their bye of round {r} stands."
+    other = board.second_id if board.first_id == done.user_id else board.first_id
+    assert other is not None
+    game = f"Their game of round {r} with {markup.mention(other)}"
+    if done.points is None:
+        where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
+        return f" {game} plays on{where}."
+    said = {WIN: "they won it", DRAW: "it was drawn", LOSS: "they lost it"}.get(done.points, "it ended")
+    return f" {game} ended while they were out ({said}), and that result stands."
+
+
+def reinstated_text(done: Reinstated, by: int, markup: Markup) -> str:
+    """The channel is told: who put whom back, from when they are paired, and what they missed."""
+    t = done.tournament
+    head = f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}"
+    if t.round >= t.rounds:
+        last = "this is the last round, so nobody is paired again, but they are no longer marked withdrawn"
+        return f"{head}: {last}.{_their_game(done, markup)}"
+    return f"{head}: they are paired again from round {t.round + 1}.{_their_game(done, markup)}"
+
+
+__all__ = [
+    "Forfeited",
+    "Organising",
+    "Reinstated",
+    "forfeited_text",
+    "reinstate_refusal",
+    "reinstated_text",
+]
