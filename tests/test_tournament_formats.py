@@ -320,3 +320,32 @@ async def test_a_round_robin_cancelled_before_its_start_names_no_number_of_round
     said = signup_text(_game(), done, await t.entries(done), MARKUP)
     assert "the players at the start set how many rounds" in said and "1 round" not in said
     assert said.endswith("This tournament was cancelled.")
+
+
+async def test_a_round_robin_takes_no_latecomer_and_a_swiss_latecomer_meets_the_cap(store_world):
+    db, clock = store_world
+    t = services(db, clock)
+    await round_robin(t, PLAYERS[:2])
+    await t.start(CHANNEL, organiser=True)
+    running = await t.open_in(CHANNEL)
+    with pytest.raises(BadRequest, match="is a round-robin and has begun: its table of who meets whom"):
+        await t.join(running, 23)
+    assert "latecomers may still join" not in signup_text(_game(), running, await t.entries(running), MARKUP)
+    await t.cancel(CHANNEL, organiser=True)
+    swiss = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="blockwars",
+        rounds=4,
+        days=2,
+        organiser=True,
+        max_players=2,
+    )
+    await t.seal_shown(swiss)
+    for user in (21, 22):
+        await t.join(swiss, user)
+    await t.start(CHANNEL, organiser=True)
+    with pytest.raises(BadRequest, match="is full: it takes at most 2 players"):
+        await t.join(await t.open_in(CHANNEL), 23)  # late entry is open, but the cap holds
+    assert len(await t.entries(swiss)) == 2
