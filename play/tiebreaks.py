@@ -129,8 +129,14 @@ def _median(values: list[float]) -> float:
     return sum(values) - max(values) - min(values)
 
 
-def _wins(user: int, games: Sequence[Pairing]) -> float:
-    return float(sum(1 for g in games if g.second is not None and g.points(user) == 1.0))
+def _wins(games: Sequence[Pairing]) -> dict[int, float]:
+    """Each player's games won over the board (a bye is no game won)."""
+    won: dict[int, float] = {}
+    for g in games:
+        if g.second is not None and g.result in (0.0, 1.0):
+            winner = g.first if g.result == 1.0 else g.second
+            won[winner] = won.get(winner, 0.0) + 1.0
+    return won
 
 
 def _direct(group: Sequence[int], games: Sequence[Pairing]) -> dict[int, float]:
@@ -154,8 +160,11 @@ def ranked(entrants: Sequence[Entrant], games: Sequence[Pairing], order: Sequenc
     """Everyone ranked by points, then the tie-breaks in `order`, then rating (which only orders
     the list: players level on points and every tie-break share the place)."""
     base = {s.user_id: s for s in standings(entrants, games)}
-    terms = contributions(entrants, games)
+    # each player's opponents one by one, only where the order needs them (a large field's standings
+    # are drawn after every round: swiss.standings already walks every game once per player)
+    terms = contributions(entrants, games) if Tiebreak.MEDIAN in order else {}
     values: dict[int, list[float]] = {user: [] for user in base}
+    won = _wins(games) if Tiebreak.WINS in order else {}
     for tiebreak in order:
         if tiebreak is Tiebreak.DIRECT:
             groups: dict[tuple[float, ...], list[int]] = {}
@@ -174,7 +183,7 @@ def ranked(entrants: Sequence[Entrant], games: Sequence[Pairing], order: Sequenc
             elif tiebreak is Tiebreak.SONNEBORN:
                 values[user].append(s.sonneborn)
             else:
-                values[user].append(_wins(user, games))
+                values[user].append(won.get(user, 0.0))
 
     def key(user: int) -> tuple[float, ...]:
         s = base[user]
