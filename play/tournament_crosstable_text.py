@@ -6,6 +6,7 @@ from __future__ import annotations
 from data.tournaments import TournamentStatus
 from play.errors import BadRequest
 from play.markup import Markup
+from play.tiebreaks import order_said
 from play.tournament import TournamentService
 from play.tournament_crosstable import NOT_PAIRED, STRUCK, Crosstable, Ended, Mark, crosstable
 from play.tournament_text import _round_over, _standing_at, tiebreaks_short
@@ -96,10 +97,13 @@ def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -
         counted += f" ({going} still being played, result *)"
     if byes:
         counted += f" and {_count(byes, 'bye')}"
+    ends = "played, time, forfeit, bye or stopped"
+    if any(r.ended is Ended.STRUCK for r in cross.records):
+        ends = "played, time, forfeit, bye, stopped, or struck out by a withdrawal"
     return (
         f"{markup.strong(t.name)}, {when}: {counted}. `{games}` has a row a game or bye (round, board, "
-        "sides, players, result, and how it ended: played, time, forfeit, bye or stopped); "
-        f"`{standings}` a row a player, in standing order ({tiebreaks_short(cross.table.order)[:-1]}). "
+        f"sides, players, result, and how it ended: {ends}); "
+        f"`{standings}` a row a player, in standing order: by points, then {order_said(cross.table.order)}. "
         "Comma-separated text, for a spreadsheet or a rating officer."
     )
 

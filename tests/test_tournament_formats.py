@@ -17,7 +17,7 @@ from data.tournaments import TournamentStatus
 from play import BadRequest, MatchService
 from play.tournament import DAY, TournamentService
 from play.tournament_crosstable import crosstable
-from play.tournament_crosstable_text import crosstable_key
+from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
 from play.tournament_text import (
     round_text,
@@ -216,6 +216,9 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
     assert cells[24].startswith("×") and cells[rival].startswith("×")  # type: ignore[index]
     assert "×5 a game with no. 5 struck out (a withdrawal before half the games)" in crosstable_key(cross)
     rows = list(csv.DictReader(io.StringIO(games_csv(cross, _game(), str).decode())))
+    said = export_said(cross, MARKUP, "g.csv", "s.csv")
+    assert "how it ended: played, time, forfeit, bye, stopped, or struck out by a withdrawal)" in said
+    assert "in standing order: by points, then Sonneborn-Berger (SB), then direct encounter (DE)" in said
     (gone,) = [r for r in rows if r["ended"] == "struck"]
     assert gone["result"] in ("1-0", "0-1") and (gone["first_points"], gone["second_points"]) == ("", "")
 
