@@ -1,5 +1,6 @@
 """A tournament's own settings (play/tournament_formats.py) on both stores: a round-robin from its
-sign-up to its last round, its withdrawals, its limit, and a cap on players; and the console's words."""
+sign-up to its last round (its tie-breaks named in the standings, the crosstable and the export), its
+withdrawals, its limit and no latecomer; a cap on players and a sign-up deadline; the console's words."""
 
 from __future__ import annotations
 
