@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Collection
 from typing import Any
 
 import pytest
 
-from data import Database, Status
+from data import START_RATING, Database, Status
 from play import MatchService
 from play.errors import BadRequest
 from play.results import AWAY_DAYS_A_YEAR
 from tests.fakediscord.fixtures import HandClock
-from tests.test_tournament import CHANNEL, PLAYERS, open_one
+from tests.test_tournament import CHANNEL, GUILD, PLAYERS, open_one
 from tests.test_tournament import services as tournament_services
 
 ADMIN = 99
@@ -101,3 +102,109 @@ async def test_an_aways_days_left_are_counted_inside_its_lock(store: str) -> Non
         assert answer.left == AWAY_DAYS_A_YEAR - taken, f"{answer.left} days left said, {30 - taken} left"
     finally:
         await db.close()
+
+
+# ------------------------------------------------------------------ a tournament's ratings at its start
+
+
+async def test_a_tournaments_start_stores_the_ratings_as_they_are_when_it_is_stored(store_world) -> None:
+    """The start read each player's rating, paired round 1 from them, then stored both in its
+    transaction. A rated game of one of them ending in between (another channel, the same
+    moment) was missed: the tournament kept the rating before it, though it began after it, and
+    its seeding and tie-breaks read a rating the player no longer had. The ratings are now read
+    again inside the transaction; if one moved, the start pairs again from the new ones."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:4], rounds=1)
+    outside = 5151
+    await t.matches.challenge(
+        guild_id=GUILD, channel_id=outside, challenger_id=PLAYERS[3], opponent_id=77, game="blockwars"
+    )
+    await t.matches.accept(outside, 77)
+    done: list[Any] = []
+    real = t.store.advance_tournament
+
+    async def paused(*args: Any, **kwargs: Any) -> Any:
+        if not done:  # the game ends between the start's read and its write
+            done.append(await t.matches.act(outside, 77, "resign"))
+        return await real(*args, **kwargs)
+
+    t.store.advance_tournament = paused  # type: ignore[method-assign]
+    started = await t.start(CHANNEL, organiser=True)
+    assert done and done[0].over and done[0].match.winner_id == PLAYERS[3]
+    now = (await db.player_stats(GUILD, "blockwars", PLAYERS[3])).rating
+    assert now > START_RATING
+    stored = {e.user_id: e.rating for e in await t.store.tournament_entries(started.tournament.id)}
+    assert stored[PLAYERS[3]] == now, f"stored {stored[PLAYERS[3]]}, the rating at the start was {now}"
+    first = min(started.boards, key=lambda b: b.board)
+    assert PLAYERS[3] in (first.first_id, first.second_id), "round 1 was not paired from the new rating"
+
+
+# ------------------------------------------------------------------ records of games one cannot see
+
+ALICE, BOB, CAROL, DAVE, AI = 10, 20, 30, 40, 99
+OPEN_ROOM, CLOSED_ROOM, AI_ROOM = 601, 602, 603
+
+
+async def _won(svc: MatchService, channel: int, winner: int, loser: int) -> None:
+    await svc.challenge(
+        guild_id=GUILD6, channel_id=channel, challenger_id=winner, opponent_id=loser, game="blockwars"
+    )
+    await svc.accept(channel, loser)
+    await svc.act(channel, loser, "resign")
+
+
+async def test_a_record_counts_only_the_games_its_reader_may_see(store_world) -> None:
+    """Alice beats Bob in an open channel, then Carol in a channel Dave cannot view (a private
+    thread, a staff room), and plays the AI there. Dave's `stats` of Alice, the leaderboard and
+    the AI's record told him, the moment each ended, that those games were over and how (a win
+    more, the rating up; Carol on the board; the AI's level one loss more). For Dave they now count
+    as if never played; for Carol, who played one, it counts, and for anyone who can look."""
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(7))
+    await _won(svc, OPEN_ROOM, ALICE, BOB)
+    seen = await svc.stats(GUILD6, "blockwars", ALICE)
+    await _won(svc, CLOSED_ROOM, ALICE, CAROL)
+    await svc.challenge(
+        guild_id=GUILD6,
+        channel_id=AI_ROOM,
+        challenger_id=ALICE,
+        opponent_id=AI,
+        game="blockwars",
+        opponent_is_bot=True,
+        ai_level="random",
+    )
+    await svc.act(AI_ROOM, ALICE, "resign")
+    asked: list[frozenset[int]] = []
+
+    async def dave_sees(channels: Collection[int]) -> Collection[int]:
+        asked.append(frozenset(channels))
+        return set(channels) - {CLOSED_ROOM, AI_ROOM}
+
+    full = await svc.stats(GUILD6, "blockwars", ALICE)
+    assert (full.wins, full.losses) == (2, 1) and full.rating != seen.rating
+    for_dave = await svc.stats(GUILD6, "blockwars", ALICE, asker=DAVE, sees=dave_sees)
+    assert (for_dave.wins, for_dave.losses, for_dave.draws) == (1, 0, 0), for_dave
+    assert for_dave.rating == pytest.approx(seen.rating), "the rating told that a hidden game ended"
+    assert asked and asked[-1] == {OPEN_ROOM, CLOSED_ROOM, AI_ROOM}
+    carol = await svc.stats(GUILD6, "blockwars", CAROL, asker=DAVE, sees=dave_sees)
+    assert (carol.games, carol.rating) == (0, START_RATING)
+    by_carol = await svc.stats(GUILD6, "blockwars", ALICE, asker=CAROL, sees=dave_sees)
+    assert (by_carol.wins, by_carol.losses) == (2, 0), "her own game was hidden from her"
+    board = await svc.leaderboard(GUILD6, "blockwars", ai_user_id=AI, asker=DAVE, sees=dave_sees)
+    assert [(s.user_id, s.level, s.wins, s.losses) for s in board] == [(ALICE, None, 1, 0), (BOB, None, 0, 1)]
+    assert board[0].rating == pytest.approx(seen.rating)
+    assert await svc.ai_records(GUILD6, "blockwars", asker=DAVE, sees=dave_sees) == []
+    everyone = await svc.leaderboard(GUILD6, "blockwars", ai_user_id=AI)
+    assert {(s.user_id, s.level) for s in everyone} == {
+        (ALICE, None),
+        (BOB, None),
+        (CAROL, None),
+        (AI, "random"),
+    }
+    (level,) = await svc.ai_records(GUILD6, "blockwars", asker=DAVE, sees=lambda c: _all(c))
+    assert (level.level, level.wins) == ("random", 1)
+
+
+async def _all(channels: Collection[int]) -> Collection[int]:
+    return channels

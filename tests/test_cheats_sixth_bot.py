@@ -1,0 +1,71 @@
+"""The sixth review through Discord (docs/fairness.md, "the sixth review"): a member's `stats` and
+the leaderboard, asked by a member who cannot view the channel or the private thread a game was
+played in, leave that game out; Discord's own permissions (overwrites, a private thread's members)
+decide, as the bot reads them. One bot serves the module."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.fakediscord.records import PRIVATE_THREAD
+from tests.onebot import ON_THE_BOT, Table, one_bot
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
+    async with one_bot(tmp_path_factory.mktemp("sixth"), "Sixth") as world:
+        world.carol = world.fake.add_user("carol", guilds=[world.guild])  # type: ignore[attr-defined]
+        yield world
+
+
+async def bob_resigns_to_alice(table: Table, channel: Any) -> None:
+    """Alice challenges Bob in `channel`, he accepts and resigns: a rated win for her there."""
+    await table.fake.slash(table.alice, channel, "blockwars", "challenge", {"opponent": table.bob})
+    await table.fake.slash(table.bob, channel, "blockwars", "accept")
+    await table.fake.slash(table.bob, channel, "blockwars", "resign")
+    await table.idle()
+
+
+async def said(table: Table, user: Any, *path: Any) -> str:
+    lobby = table.guild.channel("lobby")
+    answer = await table.fake.slash(user, lobby, *path)
+    return str(answer.message.content)
+
+
+@ON_THE_BOT
+async def test_a_game_in_a_channel_or_thread_a_member_cannot_view_is_not_in_their_listings(
+    table: Table,
+) -> None:
+    """Alice beats Bob in a channel closed to all but them, then in a private thread of the lobby.
+    Carol, who sees neither, asked Alice's `stats` and the leaderboard and learnt of each game's
+    end the moment it came (and whether Alice won). Now both read as before those games, for
+    her; Alice reads her own record whole; and once Carol is added to the thread, its game counts
+    for her too."""
+    carol = table.carol  # type: ignore[attr-defined]
+    staff = table.fake.add_channel(table.guild, "staff")
+    table.fake.close_channel(staff, table.alice, table.bob)
+    await bob_resigns_to_alice(table, staff)
+    lobby = table.guild.channel("lobby")
+    secret = table.fake.add_thread(lobby, "secret", owner=table.alice, thread_type=PRIVATE_THREAD)
+    secret.members |= {table.alice.id, table.bob.id, table.fake.bot_user.id}
+    await bob_resigns_to_alice(table, secret)
+
+    stats = ("blockwars", "stats", {"member": table.alice})
+    mine = await said(table, table.alice, *stats)
+    assert "2 won, 0 lost, 0 drawn" in mine, mine
+    hers = await said(table, carol, *stats)
+    assert "0 won, 0 lost, 0 drawn; rating 1200" in hers, hers
+    board = await said(table, carol, "blockwars", "leaderboard")
+    assert board == "No finished Block Wars games yet.", board
+    full = await said(table, table.bob, "blockwars", "leaderboard")
+    assert f"<@{table.alice.id}>" in full and "(2-0-0)" in full, full
+
+    secret.members.add(carol.id)  # added to the thread: its game is hers to see
+    hers = await said(table, carol, *stats)
+    assert "1 won, 0 lost, 0 drawn" in hers, hers
+    secret.archived = True  # out of the bot's cache: asked of Discord, the same answer
+    assert await said(table, carol, *stats) == hers
