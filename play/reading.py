@@ -58,11 +58,14 @@ class Reading(Clocks):
         """The look back at the channel's last game (or match `match_id`, from its final board) for
         `user_id`: where their choices cost most by the AI's judgement (`engine.review`). Only once the
         game is over (before, it would be advice), and only a player's own choices."""
-        if match_id is not None:
+        if match_id is not None:  # a finished board's button, wherever it was clicked
             try:
                 match = await self.db.get_match(match_id)
             except MatchNotFound:
-                raise NoMatch("That game is no longer stored.") from None
+                match = None
+            if match is None or match.side_of(user_id) is None or user_id == match.ai_player_id:
+                # one answer whether game #N exists or not: a forged click would probe it
+                raise NoMatch(f"There is no game #{match_id} among your games to look back at.")
         else:
             match, _ = await self.latest(channel_id)
         side = match.side_of(user_id)

@@ -13,7 +13,7 @@ import pytest
 
 from data import START_RATING, Database, Status
 from play import MatchService
-from play.errors import BadRequest
+from play.errors import BadRequest, NoMatch, NotAPlayer
 from play.results import AWAY_DAYS_A_YEAR
 from tests.fakediscord.fixtures import HandClock
 from tests.test_tournament import CHANNEL, GUILD, PLAYERS, open_one
@@ -208,3 +208,23 @@ async def test_a_record_counts_only_the_games_its_reader_may_see(store_world) ->
 
 async def _all(channels: Collection[int]) -> Collection[int]:
     return channels
+
+
+async def test_a_look_back_button_tells_a_stranger_nothing_of_a_game_number(store_world) -> None:
+    """A finished board's "Look back" button carries its game's number, and a client can click one
+    with any number (a forged custom_id). A stranger heard "Only the two players can look back"
+    for a game that exists (in any channel, of any server) and "no longer stored" for one that
+    does not: game numbers count up, so clicks told how many games were played and which exist.
+    Both now hear the same words; the channel's own game keeps its plain refusal."""
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(8))
+    await _won(svc, CLOSED_ROOM, ALICE, BOB)
+    match = await db.get_channel_match(CLOSED_ROOM) or (await db.list_matches(channel_id=CLOSED_ROOM))[0]
+    words = []
+    for number in (match.id, match.id + 1000):
+        with pytest.raises(NoMatch) as refused:
+            await svc.review(OPEN_ROOM, DAVE, number)
+        words.append(refused.value.message.replace(str(number), "N"))
+    assert words[0] == words[1], words
+    with pytest.raises(NotAPlayer, match="Only the two players"):
+        await svc.review(CLOSED_ROOM, DAVE)
