@@ -538,6 +538,8 @@ class Core(SweepLoop, commands.Cog):
         guild = interaction.guild_id or 0
         rules = registry.game(game)
         asker, sees = interaction.user.id, self.sight.of(interaction)
+        # the sight may ask Discord about channels not in the cache (archived threads): not in 3 s
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if self.bot.user is not None and who.id == self.bot.user.id:  # the AI: a rating per level
             records = await self.service.ai_records(guild, game, asker=asker, sees=sees)
             await reply(interaction, ai_stats_text(rules, who.id, records, fmt.DISCORD))
@@ -547,6 +549,7 @@ class Core(SweepLoop, commands.Cog):
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         me = self.bot.user.id if self.bot.user is not None else None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # as for `stats`
         rows = await self.service.leaderboard(
             interaction.guild_id or 0,
             game,
