@@ -9,6 +9,7 @@ their players, rather than guess.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Collection
@@ -18,6 +19,7 @@ import discord
 log = logging.getLogger("bot.sight")
 
 THREADS_KEPT = 4096  # threads fetched (archived ones are not in the cache): a thread's kind never changes
+LOOKS_AT_ONCE = 8  # questions to Discord at once for one listing (archived threads, private ones' members)
 GONE = object()  # a channel Discord said does not exist: it never comes back
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -97,7 +99,16 @@ class Viewer:
     async def __call__(self, channels: Collection[int]) -> Collection[int]:
         if self.guild is None or self.member is None:  # no server to look in: nothing is seen
             return frozenset()
-        return {c for c in channels if await self.sight.sees(self.guild, self.member, c)}
+        guild, member = self.guild, self.member
+        ask = asyncio.Semaphore(LOOKS_AT_ONCE)
+
+        async def sees(channel_id: int) -> bool:
+            async with ask:
+                return await self.sight.sees(guild, member, channel_id)
+
+        ordered = sorted(channels)
+        answers = await asyncio.gather(*(sees(c) for c in ordered))
+        return {c for c, seen in zip(ordered, answers, strict=True) if seen}
 
 
 __all__ = ["Sight", "Viewer"]
