@@ -166,10 +166,13 @@ class TournamentService(RoundSweep):
             raise BadRequest(none_open_text(last, self.matches.markup))
         return found
 
-    async def by_id(self, tournament_id: int) -> Tournament:
+    async def by_id(self, tournament_id: int, channel_id: int | None = None) -> Tournament:
+        """The tournament a button names. With `channel_id` (the channel clicked in, or the parent
+        of its thread), only that channel's: a button's id can be forged, and another channel's or
+        server's tournament, perhaps one the clicker cannot see, answers as one that does not exist."""
         found = await self.store.get_tournament(tournament_id)
-        if found is None:
-            raise BadRequest("This tournament no longer exists.")
+        if found is None or (channel_id is not None and found.channel_id != channel_id):
+            raise BadRequest("This button belongs to no tournament of this channel.")
         return found
 
     async def join(

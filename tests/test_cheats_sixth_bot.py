@@ -69,3 +69,45 @@ async def test_a_game_in_a_channel_or_thread_a_member_cannot_view_is_not_in_thei
     assert "1 won, 0 lost, 0 drawn" in hers, hers
     secret.archived = True  # out of the bot's cache: asked of Discord, the same answer
     assert await said(table, carol, *stats) == hers
+
+
+def forged(message: Any, old: str, new: str) -> None:
+    """What a client that edits custom_ids sends: `message`'s button `old` carrying `new` instead."""
+    for comp in message.iter_components():
+        if comp.get("custom_id") == old:
+            comp["custom_id"] = new
+
+
+@ON_THE_BOT
+async def test_a_tournament_button_forged_with_another_channels_tournament_is_refused(table: Table) -> None:
+    """A tournament's buttons carry its id, and ids count up. A member forging a Join with the id of
+    a tournament in a channel closed to them (or in another server) signed up to it unseen, and
+    Stay in, clicked anywhere, answered with any tournament's name. A button now acts only for the
+    tournament of the channel it is clicked in (or of the game thread's channel); another answers as
+    no tournament, and nothing changes."""
+    fake, owner, carol = table.fake, table.fake.owner, table.carol  # type: ignore[attr-defined]
+    hidden = fake.add_channel(table.guild, "council")
+    fake.close_channel(hidden, table.alice)
+    await fake.slash(
+        owner,
+        hidden,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": "blockwars", "rounds": 1, "days": 2, "name": "Secret Cup"},
+    )
+    club = fake.add_channel(table.guild, "club")
+    await fake.slash(
+        owner, club, "wargames", "tournament", "create", {"game": "blockwars", "rounds": 1, "days": 2}
+    )
+    await table.idle()
+    core = table.bot.get_cog("Tournaments")
+    secret = await core.service.open_in(hidden.id)
+    ours = await core.service.open_in(club.id)
+    (listed,) = [m for m in fake.messages_in(club) if any(c.startswith("bw:tjoin:") for c in m.custom_ids)]
+    for verb in ("join", "stay"):
+        forged(listed, f"bw:t{'join' if verb == 'join' else 'leave'}:{ours.id}", f"bw:t{verb}:{secret.id}")
+        answer = await fake.click(carol, listed, f"bw:t{verb}:{secret.id}")
+        assert answer.ephemeral and answer.content == "This button belongs to no tournament of this channel."
+        assert "Secret Cup" not in answer.content
+    assert await core.service.entries(secret) == []
