@@ -298,11 +298,24 @@ class Challenges(Reading):
                 "Resign or offer a draw, or ask another member who can manage this channel."
             )
 
-    async def _may_cancel_here(self, match: Match, by_tournament: bool) -> None:
+    async def _may_cancel_here(self, match: Match, user_id: int, by_tournament: bool) -> None:
         """Refuse an admin's cancel of a tournament's own challenge (`tournaments_own`), saying what
-        an organiser does instead; its game, once begun, may be cancelled (a draw of its round)."""
-        if not by_tournament and match.status is Status.CHALLENGED and await self.tournaments_own(match):
+        an organiser does instead; its game, once begun, may be cancelled (a draw of its round), but
+        not by an admin who plays in that tournament: each such cancel hands their rivals a draw."""
+        if by_tournament:
+            return
+        if match.status is Status.CHALLENGED and await self.tournaments_own(match):
             raise BadRequest(TOURNAMENTS_CANCEL)
+        store = TournamentStore(self.db)
+        board = await store.board_of_match(match.id)
+        if board is not None and user_id not in match.players:
+            entrants = {e.user_id for e in await store.tournament_entries(board.tournament_id)}
+            if user_id in entrants:
+                raise BadRequest(
+                    "You cannot cancel this game: you play in this tournament, and a cancelled game "
+                    "counts as a draw for both its players. Ask another member who can manage this "
+                    "channel, or an organiser to remove a player who does not play."
+                )
 
     async def cancel(
         self, channel_id: int, user_id: int, *, is_admin: bool, by_tournament: bool = False
@@ -314,7 +327,7 @@ class Challenges(Reading):
         if not is_admin:
             raise NotAPlayer("Only members who can manage this channel may cancel a game.")
         self._may_cancel(match, user_id)
-        await self._may_cancel_here(match, by_tournament)
+        await self._may_cancel_here(match, user_id, by_tournament)
         async with self._lock(match.id):
             self.forget(channel_id)
             match = await self.db.get_match(match.id)
@@ -323,7 +336,7 @@ class Challenges(Reading):
             if not match.status.is_open:
                 raise MatchOver("This game has just ended, with its result: there is nothing to cancel.")
             self._may_cancel(match, user_id)
-            await self._may_cancel_here(match, by_tournament)
+            await self._may_cancel_here(match, user_id, by_tournament)
             try:
                 cancelled = await self.db.update_match(
                     match.id,

@@ -228,3 +228,29 @@ async def test_a_look_back_button_tells_a_stranger_nothing_of_a_game_number(stor
     assert words[0] == words[1], words
     with pytest.raises(NotAPlayer, match="Only the two players"):
         await svc.review(CLOSED_ROOM, DAVE)
+
+
+async def test_an_admin_who_plays_in_a_tournament_cannot_cancel_a_rivals_game(store_world) -> None:
+    """An admin's cancel of a tournament's game counts as a draw of its round (RULES.md). An admin who
+    is in the tournament could so hand a draw to each of their rivals' games, one command each,
+    however those games stood. Such a cancel is refused, saying who may; an admin outside the
+    tournament still may (a draw, as ruled)."""
+    db, clock = store_world
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:4], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    threads = {}
+    for n, board in enumerate(started.boards):
+        threads[board.board] = 7000 + n
+        await t.start_board(board, 7000 + n)
+    one, two = sorted(started.boards, key=lambda b: b.board)
+    rival_thread = threads[two.board]
+    before = await db.get_channel_match(rival_thread)
+    assert before is not None and before.status is Status.ACTIVE
+    with pytest.raises(BadRequest) as refused:
+        await t.matches.cancel(rival_thread, one.first_id, is_admin=True)
+    assert "you play in this tournament" in refused.value.message, refused.value.message
+    after = await db.get_channel_match(rival_thread)
+    assert after is not None and (after.status, after.version) == (Status.ACTIVE, before.version)
+    done = await t.matches.cancel(rival_thread, ADMIN, is_admin=True)
+    assert done.status is Status.CANCELLED
