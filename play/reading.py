@@ -380,6 +380,8 @@ class Reading(Clocks):
         """A player's record in `game` here, as `asker` may read it (`sees`: the channels they can
         view; None, all): without the games played where they cannot look (play/privacy.py)."""
         stats = await self.db.player_stats(guild_id, game, user_id)
+        if asker == user_id:  # every game of theirs is theirs to see: nothing to ask
+            return stats
         hidden = await self._private(guild_id, game, asker, sees, user_id)
         return record_without(stats, hidden) if hidden else stats
 
