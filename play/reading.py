@@ -405,12 +405,10 @@ class Reading(Clocks):
             players = await self.db.leaderboard(guild_id, game, limit + 1)
         else:
             records = ai_without(records, hidden)
-            everyone = [
-                record_without(p, hidden) for p in await self.db.leaderboard(guild_id, game, NO_LIMIT)
-            ]
-            players = sorted((p for p in everyone if p.games), key=lambda p: (-p.rating, -p.wins, p.user_id))[
-                : limit + 1
-            ]
+            every = await self.db.leaderboard(guild_id, game, NO_LIMIT)
+            seen = [p for p in (record_without(p, hidden) for p in every) if p.games]
+            seen.sort(key=lambda p: (-p.rating, -p.wins, p.user_id))  # the store's order, again
+            players = seen[: limit + 1]
         rows = [(r.level, r.wins, r.losses, r.draws) for r in records]
         return standings(registry.game(game), players, ai_user_id, rows, limit)
 
