@@ -171,7 +171,7 @@ class Clocks(LiveMatches):
     async def away(self, guild_id: int, user_id: int, days: int) -> TimeAway:
         """Stop the clocks of a player's games in this server for `days` days (RULES.md): a turn
         they owe is due that much later, one that comes to them meanwhile starts when they are
-        back; reminders and losses on time wait with it. A game clock (a tournament's game's) does
+        back; reminders and losses on time wait with it. A game clock (a tournament game's) does
         not stop: the round does not wait, so the answer says what is left on it. Asked while
         away, it sets a new return."""
         if not 1 <= days <= AWAY_DAYS_A_YEAR:
