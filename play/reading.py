@@ -63,8 +63,10 @@ class Reading(Clocks):
                 match = await self.db.get_match(match_id)
             except MatchNotFound:
                 match = None
-            if match is None or match.side_of(user_id) is None or user_id == match.ai_player_id:
-                # one answer whether game #N exists or not: a forged click would probe it
+            mine = match is not None and match.side_of(user_id) is not None and user_id != match.ai_player_id
+            if match is None or (not mine and match.channel_id != channel_id):
+                # another channel's game: one answer whether game #N exists or not, as a forged
+                # click would probe it (its own channel's readers see it, and hear the rule below)
                 raise NoMatch(f"There is no game #{match_id} among your games to look back at.")
         else:
             match, _ = await self.latest(channel_id)

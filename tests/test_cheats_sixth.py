@@ -215,7 +215,8 @@ async def test_a_look_back_button_tells_a_stranger_nothing_of_a_game_number(stor
     with any number (a forged custom_id). A stranger heard "Only the two players can look back"
     for a game that exists (in any channel, of any server) and "no longer stored" for one that
     does not: game numbers count up, so clicks told how many games were played and which exist.
-    Both now hear the same words; the channel's own game keeps its plain refusal."""
+    Both now hear the same words; in the game's own channel, whose readers see it, the button and
+    the command keep their plain refusal."""
     db, clock = store_world
     svc = MatchService(db, clock=clock, rng=random.Random(8))
     await _won(svc, CLOSED_ROOM, ALICE, BOB)
@@ -226,8 +227,9 @@ async def test_a_look_back_button_tells_a_stranger_nothing_of_a_game_number(stor
             await svc.review(OPEN_ROOM, DAVE, number)
         words.append(refused.value.message.replace(str(number), "N"))
     assert words[0] == words[1], words
-    with pytest.raises(NotAPlayer, match="Only the two players"):
-        await svc.review(CLOSED_ROOM, DAVE)
+    for number in (match.id, None):  # in the game's own channel: its button, or the command
+        with pytest.raises(NotAPlayer, match="Only the two players"):
+            await svc.review(CLOSED_ROOM, DAVE, number)
 
 
 async def test_an_admin_who_plays_in_a_tournament_cannot_cancel_a_rivals_game(store_world) -> None:
