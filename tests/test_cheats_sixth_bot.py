@@ -44,7 +44,7 @@ async def test_a_game_in_a_channel_or_thread_a_member_cannot_view_is_not_in_thei
     Carol, who sees neither, asked Alice's `stats` and the leaderboard and learnt of each game's
     end the moment it came (and whether Alice won). Now both read as before those games, for
     her; Alice reads her own record whole; and once Carol is added to the thread, its game counts
-    for her too."""
+    for her too. A channel since deleted is seen by nobody but its games' players."""
     carol = table.carol  # type: ignore[attr-defined]
     staff = table.fake.add_channel(table.guild, "staff")
     table.fake.close_channel(staff, table.alice, table.bob)
@@ -69,6 +69,12 @@ async def test_a_game_in_a_channel_or_thread_a_member_cannot_view_is_not_in_thei
     assert "1 won, 0 lost, 0 drawn" in hers, hers
     secret.archived = True  # out of the bot's cache: asked of Discord, the same answer
     assert await said(table, carol, *stats) == hers
+
+    owner = table.fake.owner  # sees every channel: the whole record, until one is deleted
+    assert "2 won, 0 lost" in await said(table, owner, *stats)
+    del table.guild.channels[staff.id], table.fake.channels[staff.id]
+    assert "1 won, 0 lost" in await said(table, owner, *stats)  # nobody sees a deleted channel
+    assert "2 won, 0 lost" in await said(table, table.alice, *stats)  # but its players
 
 
 def forged(message: Any, old: str, new: str) -> None:
