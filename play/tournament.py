@@ -17,13 +17,14 @@ of CPU for 64 players, 180 ms for 128), so the event loop keeps answering meanwh
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from data import Database, Match, Status
 from data.tournaments import (
     Board,
     Entry,
+    RatingsMoved,
     Tournament,
     TournamentBusy,
     TournamentMoved,
@@ -47,6 +48,7 @@ DAY = 24 * 3600
 MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
+START_TRIES = 3  # a start whose players' ratings moved meanwhile pairs again, this many times
 MIN_TURN = 3600
 
 
@@ -165,10 +167,13 @@ class TournamentService(RoundSweep, Organising):
             raise BadRequest(none_open_text(last, self.matches.markup))
         return found
 
-    async def by_id(self, tournament_id: int) -> Tournament:
+    async def by_id(self, tournament_id: int, channel_id: int | None = None) -> Tournament:
+        """The tournament a button names. With `channel_id` (the channel clicked in, or the parent
+        of its thread), only that channel's: a button's id can be forged, and another channel's or
+        server's tournament, perhaps one the clicker cannot see, answers as one that does not exist."""
         found = await self.store.get_tournament(tournament_id)
-        if found is None:
-            raise BadRequest("This tournament no longer exists.")
+        if found is None or (channel_id is not None and found.channel_id != channel_id):
+            raise BadRequest("This button belongs to no tournament of this channel.")
         return found
 
     async def join(
@@ -331,22 +336,8 @@ class TournamentService(RoundSweep, Organising):
                 f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far. "
                 "Players sign up with `/wargames tournament join` or the sign-up list's Join button."
             )
-        ratings = {
-            e.user_id: (await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)).rating
-            for e in entries
-        }
-        players = [Entrant(user, rating) for user, rating in ratings.items()]
-        now = self.clock()
         try:
-            started = await self.store.advance_tournament(
-                tournament,
-                status=TournamentStatus.RUNNING,
-                round_no=1,
-                round_ends_at=now + tournament.round_seconds,
-                now=now,
-                boards=self._rows(await asyncio.to_thread(pair, players, [], 1)),
-                ratings=ratings.items(),
-            )
+            started = await self._store_start(tournament, entries)
         except TournamentMoved:
             fresh = await self.by_id(tournament.id)  # another process's start (or cancel) came first?
             if fresh.status is TournamentStatus.RUNNING:
@@ -355,6 +346,38 @@ class TournamentService(RoundSweep, Organising):
                 raise BadRequest(closed_text(fresh)) from None
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
         return Started(started, await self._unstarted(started))
+
+    async def _store_start(self, tournament: Tournament, entries: Sequence[Entry]) -> Tournament:
+        """Pair round 1 from the players' ratings and store it with them. The store reads the
+        ratings again in its transaction: a game of a player's that ended since this read (in
+        another channel, the same moment) refuses it, and round 1 is paired again from the ratings
+        as they are (a few tries; then the organiser starts again)."""
+        for attempt in range(1, START_TRIES + 1):
+            ratings = {
+                e.user_id: (
+                    await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)
+                ).rating
+                for e in entries
+            }
+            players = [Entrant(user, rating) for user, rating in ratings.items()]
+            now = self.clock()
+            try:
+                return await self.store.advance_tournament(
+                    tournament,
+                    status=TournamentStatus.RUNNING,
+                    round_no=1,
+                    round_ends_at=now + tournament.round_seconds,
+                    now=now,
+                    boards=self._rows(await asyncio.to_thread(pair, players, [], 1)),
+                    ratings=ratings.items(),
+                )
+            except RatingsMoved:
+                if attempt == START_TRIES:
+                    raise BadRequest(
+                        "A player's rating changed just as the tournament started (a game of theirs "
+                        "ended), so it did not start. Start it again."
+                    ) from None
+        raise AssertionError("unreachable")
 
     async def cancel(self, channel_id: int, *, organiser: bool) -> Tournament:
         tournament = await self.open_in(channel_id)
