@@ -26,6 +26,7 @@ from cogs import limits
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
 from cogs.groups import build_group, build_wargames
+from cogs.sight import Sight
 from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.protocol import Action, Game, State, Verb, View
@@ -99,6 +100,7 @@ class Core(SweepLoop, commands.Cog):
         self.painter = painter
         self.settings = settings
         self.sync_tree = sync_tree
+        self.sight = Sight()  # who sees which channel, for the listings (play/privacy.py)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_locks: dict[int, asyncio.Lock] = {}
         self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
@@ -530,22 +532,31 @@ class Core(SweepLoop, commands.Cog):
         return match.options if match is not None and match.game == game else None
 
     async def stats(self, interaction: discord.Interaction, game: str, member: discord.User | None) -> None:
+        """A member's record, as the asker may read it: without games played where they cannot look
+        (play/privacy.py; `Sight` asks Discord who sees what)."""
         who = member or interaction.user
         guild = interaction.guild_id or 0
         rules = registry.game(game)
+        asker, sees = interaction.user.id, self.sight.of(interaction)
+        # the sight may ask Discord about channels not in the cache (archived threads): not in 3 s
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if self.bot.user is not None and who.id == self.bot.user.id:  # the AI: a rating per level
-            await reply(
-                interaction,
-                ai_stats_text(rules, who.id, await self.service.ai_records(guild, game), fmt.DISCORD),
-            )
+            records = await self.service.ai_records(guild, game, asker=asker, sees=sees)
+            await reply(interaction, ai_stats_text(rules, who.id, records, fmt.DISCORD))
             return
-        await reply(
-            interaction, stats_text(rules, await self.service.stats(guild, game, who.id), fmt.DISCORD)
-        )
+        stats = await self.service.stats(guild, game, who.id, asker=asker, sees=sees)
+        await reply(interaction, stats_text(rules, stats, fmt.DISCORD))
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         me = self.bot.user.id if self.bot.user is not None else None
-        rows = await self.service.leaderboard(interaction.guild_id or 0, game, ai_user_id=me)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # as for `stats`
+        rows = await self.service.leaderboard(
+            interaction.guild_id or 0,
+            game,
+            ai_user_id=me,
+            asker=interaction.user.id,
+            sees=self.sight.of(interaction),
+        )
         await reply(interaction, leaderboard_text(registry.game(game), rows, fmt.DISCORD))
 
     async def review(

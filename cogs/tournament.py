@@ -282,7 +282,7 @@ class Tournaments(commands.Cog):
         await self.signup(interaction, "leave", tournament.id)
 
     async def signup(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
-        tournament = await self.service.by_id(tournament_id)
+        tournament = await self.service.by_id(tournament_id, self.room(interaction))
         if verb == "leave" and tournament.status is TournamentStatus.RUNNING:
             ahead = await self.service.withdrawal(tournament, interaction.user.id)
             await interaction.response.send_message(
@@ -323,8 +323,8 @@ class Tournaments(commands.Cog):
         self, interaction: discord.Interaction, verb: str, tournament_id: int
     ) -> None:
         """The answer to the private question: withdraw now (the channel is told), or stay in."""
+        tournament = await self.service.by_id(tournament_id, self.room(interaction))
         if verb != "withdraw":
-            tournament = await self.service.by_id(tournament_id)
             await interaction.response.edit_message(
                 content=f"You are still in **{tournament.name}**; nothing changed.", view=None
             )

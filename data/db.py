@@ -55,6 +55,7 @@ from data.models import (
     MatchChange,
     NewAction,
     PlayerStats,
+    RatedResult,
     Result,
     Seal,
     Status,
@@ -446,6 +447,24 @@ WHERE guild_id = ? AND game = ? AND status = 'finished' AND ai_player_id IS NOT 
     AND ai_level IS NOT NULL AND challenger_id <> opponent_id
 GROUP BY ai_level
 ORDER BY ai_level
+"""
+
+# The channels a guild's finished, rated games of one game were played in (of one player's, if
+# given): what a listing asks the adapter about, whether the member asking can see them.
+_RESULT_CHANNELS = """
+SELECT DISTINCT channel_id FROM matches
+WHERE guild_id = :guild_id AND game = :game AND status = 'finished' AND challenger_id <> opponent_id
+  AND (CAST(:player_id AS BIGINT) IS NULL OR challenger_id = :player_id OR opponent_id = :player_id)
+"""
+# Those games in some channels (`:channels` as ",id,id,"), each with its rating changes.
+_RESULTS_IN = """
+SELECT m.id, m.channel_id, m.challenger_id, m.opponent_id, m.winner_id, m.ai_player_id, m.ai_level,
+    c.user_id AS changed_id, c.rating_before, c.rating_after
+FROM matches AS m LEFT JOIN rating_changes AS c ON c.match_id = m.id
+WHERE m.guild_id = :guild_id AND m.game = :game AND m.status = 'finished'
+  AND m.challenger_id <> m.opponent_id
+  AND :channels LIKE '%,' || CAST(m.channel_id AS TEXT) || ',%'
+ORDER BY m.id
 """
 
 _SELECT_USER = "SELECT * FROM users WHERE user_id = ?"
@@ -1300,6 +1319,36 @@ class Database:
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[PlayerStats]:
         """One game's best rating first; ties by more wins, then by user id so the order is stable."""
         return [_row_to_stats(row) for row in await self._query(_LEADERBOARD, (guild_id, game, limit))]
+
+    async def result_channels(self, guild_id: int, game: str, player_id: int | None = None) -> set[int]:
+        """The channels where this guild's finished, rated games of `game` were played (those of
+        `player_id` only, if given)."""
+        params = {"guild_id": guild_id, "game": game, "player_id": player_id}
+        return {int(r["channel_id"]) for r in await self._query(_RESULT_CHANNELS, params)}
+
+    async def results_in(self, guild_id: int, game: str, channel_ids: Iterable[int]) -> list[RatedResult]:
+        """The finished, rated games of `game` played in these channels of a guild, oldest first,
+        each with what it did to each person's rating."""
+        wanted = sorted(set(channel_ids))
+        if not wanted:
+            return []
+        params = {"guild_id": guild_id, "game": game, "channels": "," + ",".join(map(str, wanted)) + ","}
+        found: dict[int, RatedResult] = {}
+        for r in await self._query(_RESULTS_IN, params):
+            match_id = int(r["id"])
+            result = found.get(match_id)
+            if result is None:
+                result = found[match_id] = RatedResult(
+                    match_id,
+                    int(r["channel_id"]),
+                    (int(r["challenger_id"]), int(r["opponent_id"])),
+                    None if r["winner_id"] is None else int(r["winner_id"]),
+                    None if r["ai_player_id"] is None else int(r["ai_player_id"]),
+                    None if r["ai_level"] is None else str(r["ai_level"]),
+                )
+            if r["changed_id"] is not None:
+                result.changes[int(r["changed_id"])] = (float(r["rating_before"]), float(r["rating_after"]))
+        return list(found.values())
 
     async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
         """The AI's wins, losses and draws per level in one game in a guild (levels it played)."""

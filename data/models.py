@@ -198,6 +198,21 @@ class AiRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedResult:
+    """One finished, rated game as the records count it: where it was played, its players, its
+    winner (None: a draw), the AI's id and level if it played, and what it did to each person's
+    rating (`changes`: user -> (before, after); empty for a game rated before migration 0008)."""
+
+    match_id: int
+    channel_id: int
+    players: tuple[int, int]
+    winner_id: int | None
+    ai_player_id: int | None
+    ai_level: str | None
+    changes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     """A player's record in one game in one guild (ratings are per game); a player who never
     finished a game of it gets the defaults."""

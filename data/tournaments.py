@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from data.db import Conflict, Database, Transaction, count, many, one, row_to_match, rows
+from data.elo import START_RATING
 from data.errors import DataError
 from data.models import Match, Status
 
@@ -42,6 +43,11 @@ class TournamentBusy(DataError):
 
 class TournamentMoved(DataError):
     """The tournament changed since the caller read it (another command or sweep won)."""
+
+
+class RatingsMoved(DataError):
+    """A player's rating changed between the start's read and its write (a game of theirs ended
+    meanwhile): the start pairs round 1 again from the ratings as they now are."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +242,8 @@ UPDATE tournaments SET round_ends_at = :ends, version = version + 1, updated_at 
 WHERE id = :id AND round = :round AND status = 'running' AND round_ends_at < :ends
 """
 _RATING = "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?"
+# The ratings as they are in the start's own transaction (data/db.py's `player_stats`).
+_RATINGS_NOW = "SELECT user_id, rating FROM player_stats WHERE guild_id = ? AND game = ?"
 _INSERT_BOARD = """
 INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, result)
 VALUES (?, ?, ?, ?, ?, ?)
@@ -591,9 +599,12 @@ class TournamentStore:
     ) -> Tournament:
         """Move a tournament on (start it, pair the next round, finish or cancel it) in one
         transaction, if it is still at the version read: `boards` are the new round's (first,
-        second or None, result); `ratings` each player's rating at the start; `rounds` the number
-        of rounds, where the start sets it (a round-robin's). Refused too
-        (`TournamentMoved`, nothing written) if a player the boards pair has withdrawn or left since."""
+        second or None, result); `ratings` each player's rating at the start, as the caller read
+        them and paired from them: read again here, in the transaction that stores them, and refused
+        (`RatingsMoved`, nothing written) if one changed since (a game of theirs ended), so the
+        ratings stored are those of the moment the tournament began; `rounds` the number of rounds,
+        where the start sets it (a round-robin's). Refused too (`TournamentMoved`, nothing written)
+        if a player the boards pair has withdrawn or left since."""
         params = {
             "status": str(status),
             "round": round_no,
@@ -617,6 +628,10 @@ class TournamentStore:
                 if not paired <= {int(row["user_id"]) for row in still}:
                     raise TournamentMoved(tournament.id)
             if rated:
+                found = yield rows(_RATINGS_NOW, (tournament.guild_id, tournament.game))
+                now = {int(r["user_id"]): float(r["rating"]) for r in found}
+                if any(now.get(user, START_RATING) != r for r, _, user in rated):
+                    raise RatingsMoved(tournament.id)
                 yield many(_RATING, rated)
             if new_boards:
                 yield many(_INSERT_BOARD, new_boards)
@@ -733,6 +748,7 @@ __all__ = [
     "Board",
     "Entry",
     "GameRating",
+    "RatingsMoved",
     "Tournament",
     "TournamentBusy",
     "TournamentMoved",

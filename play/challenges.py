@@ -44,6 +44,13 @@ TOURNAMENTS_OWN = (
     "This is a tournament's game: the bot starts it itself, soon, here in its thread, so there is "
     "nothing to answer."
 )
+# ... and cancelled by an admin (`Challenges.cancel`): the tournament manages its games.
+TOURNAMENTS_CANCEL = (
+    "This is a tournament's game: the bot starts it itself, soon, here in its thread, so there is "
+    "nothing to cancel. An organiser can take a player off the tournament "
+    "(`/wargames tournament remove`) or cancel the whole tournament (`/wargames tournament cancel`) "
+    "in its channel."
+)
 
 
 class Challenges(Reading):
@@ -291,12 +298,36 @@ class Challenges(Reading):
                 "Resign or offer a draw, or ask another member who can manage this channel."
             )
 
-    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool) -> Match:
-        """An admin (Manage Channels) ends the channel's game without a result."""
+    async def _may_cancel_here(self, match: Match, user_id: int, by_tournament: bool) -> None:
+        """Refuse an admin's cancel of a tournament's own challenge (`tournaments_own`), saying what
+        an organiser does instead; its game, once begun, may be cancelled (a draw of its round), but
+        not by an admin who plays in that tournament: each such cancel hands their rivals a draw."""
+        if by_tournament:
+            return
+        if match.status is Status.CHALLENGED and await self.tournaments_own(match):
+            raise BadRequest(TOURNAMENTS_CANCEL)
+        store = TournamentStore(self.db)
+        board = await store.board_of_match(match.id)
+        if board is not None and user_id not in match.players:
+            entrants = {e.user_id for e in await store.tournament_entries(board.tournament_id)}
+            if user_id in entrants:
+                raise BadRequest(
+                    "You cannot cancel this game: you play in this tournament, and a cancelled game "
+                    "counts as a draw for both its players. Ask another member who can manage this "
+                    "channel, or an organiser to remove a player who does not play."
+                )
+
+    async def cancel(
+        self, channel_id: int, user_id: int, *, is_admin: bool, by_tournament: bool = False
+    ) -> Match:
+        """An admin (Manage Channels) ends the channel's game without a result. Not a tournament's
+        challenge waiting for the bot's accept: the tournament manages it (its sweep stops it,
+        `by_tournament`), and an admin's cancel would leave its board unplayable."""
         match = await self._open_match(channel_id)
         if not is_admin:
             raise NotAPlayer("Only members who can manage this channel may cancel a game.")
         self._may_cancel(match, user_id)
+        await self._may_cancel_here(match, user_id, by_tournament)
         async with self._lock(match.id):
             self.forget(channel_id)
             match = await self.db.get_match(match.id)
@@ -305,6 +336,7 @@ class Challenges(Reading):
             if not match.status.is_open:
                 raise MatchOver("This game has just ended, with its result: there is nothing to cancel.")
             self._may_cancel(match, user_id)
+            await self._may_cancel_here(match, user_id, by_tournament)
             try:
                 cancelled = await self.db.update_match(
                     match.id,

@@ -152,11 +152,11 @@ class Clocks(LiveMatches):
                     ends[user] = max(ends.get(user, now), away.end_at)
         return ends
 
-    async def away_taken(self, guild_id: int, user_id: int) -> int:
+    async def away_taken(self, guild_id: int, user_id: int, now: float | None = None) -> int:
         """The days of time away a player took in this server in the last 365 days, to now: each
         time away counts its days begun (a day and a bit is two), but an hour's grace is free, so a
         mistake undone at once costs nothing and no stall is cheaper for being cut in pieces."""
-        now = self.clock()
+        now = self.clock() if now is None else now
         since = now - AWAY_WINDOW
         return sum(
             math.ceil(max(0.0, min(a.end_at, now) - max(a.start_at, since) - AWAY_GRACE) / DAY)
@@ -176,39 +176,40 @@ class Clocks(LiveMatches):
         away, it sets a new return."""
         if not 1 <= days <= AWAY_DAYS_A_YEAR:
             raise BadRequest(f"Time away is 1 to {AWAY_DAYS_A_YEAR} days.")
-        taken = await self.away_taken(guild_id, user_id)
-        left = max(0, AWAY_DAYS_A_YEAR - taken)
-        if days > left:
-            can = f"you can be away for {days_text(left)} at most now" if left else "you have none left now"
-            raise BadRequest(
-                f"Time away is at most {AWAY_DAYS_A_YEAR} days in any 365. You took {days_text(taken)} of "
-                f"them, so {can}; a day taken comes back 365 days later."
-            )
-        now = self.clock()
-        until = now + days * DAY
-        games, owing = await self._reclock(guild_id, user_id, now, until)
-        clocks = {m.id: t for m in games if (t := game_clock_left(m, user_id, now)) is not None}
-        return TimeAway(until, left - days, games, owing, clocks)
+        return await self._reclock(guild_id, user_id, days)
 
     async def back(self, guild_id: int, user_id: int) -> TimeAway:
         """End a player's time away early: the clocks it stopped run again from now."""
-        now = self.clock()
         if await self.away_until(guild_id, user_id) is None:
             raise BadRequest("You are not away. `/wargames away` stops your clocks while you are.")
-        games, owing = await self._reclock(guild_id, user_id, now, None)
-        left = max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id))
-        return TimeAway(None, left, games, owing)
+        return await self._reclock(guild_id, user_id, None)
 
-    async def _reclock(
-        self, guild_id: int, user_id: int, now: float, until: float | None
-    ) -> tuple[list[Match], frozenset[int]]:
-        """Record a player's new time away (`until`) or its end (None), and move the clock of each
-        of their active games in this server by as much as its start moves; a game clock does not
-        move, and the turn is due when it runs out if that comes sooner. A deadline already
-        passed is left to the sweep: it fell due before the time away began. Returns those games
-        and the ids of those waiting on the player (both players of a set-up made at once)."""
+    async def _reclock(self, guild_id: int, user_id: int, days: int | None) -> TimeAway:
+        """Record a player's new time away (`days` from now) or its end (None), and move the clock
+        of each of their active games in this server by as much as its start moves; a game clock
+        does not move, and the turn is due when it runs out if that comes sooner. A deadline
+        already passed is left to the sweep: it fell due before the time away began. Returns the
+        time away with those games and the ids of those waiting on the player (both players of a
+        set-up made at once).
+
+        The moment, the days taken, the check against the year's allowance and the days left it
+        answers are all read with the lock held: read before it, an away that held the lock
+        meanwhile and was ended by this one (a day taken, past its free hour) was not counted, and
+        this one's answer said a day more than the player had, and let them take it."""
         async with self._away_lock(guild_id, user_id), contextlib.AsyncExitStack() as held:
             found = await self._holding_games(held, guild_id, user_id)
+            now = self.clock()
+            taken = await self.away_taken(guild_id, user_id, now)
+            left = max(0, AWAY_DAYS_A_YEAR - taken)
+            if days is not None and days > left:
+                can = (
+                    f"you can be away for {days_text(left)} at most now" if left else "you have none left now"
+                )
+                raise BadRequest(
+                    f"Time away is at most {AWAY_DAYS_A_YEAR} days in any 365. You took "
+                    f"{days_text(taken)} of them, so {can}; a day taken comes back 365 days later."
+                )
+            until = None if days is None else now + days * DAY
             before = await self._away_ends(guild_id, {p for m in found for p in m.players}, now)
             await self.db.set_time_away(guild_id, user_id, now=now, until=until)
             after = {u: end for u, end in before.items() if u != user_id}
@@ -223,7 +224,11 @@ class Clocks(LiveMatches):
                 games.append(match)
                 if user_id in waiting_ids(match, state):
                     owing.add(match.id)
-        return games, frozenset(owing)
+            if days is None:  # back: the time away just ended counts its days begun
+                left = max(0, AWAY_DAYS_A_YEAR - await self.away_taken(guild_id, user_id, now))
+                return TimeAway(None, left, games, frozenset(owing))
+        clocks = {m.id: t for m in games if (t := game_clock_left(m, user_id, now)) is not None}
+        return TimeAway(until, left - days, games, frozenset(owing), clocks)
 
     async def _shift_clock(
         self, stored: Match, user_id: int, now: float, before: dict[int, float], after: dict[int, float]

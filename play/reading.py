@@ -12,8 +12,10 @@ from data import (
     Match,
     MatchNotFound,
     PlayerStats,
+    RatedResult,
     Status,
 )
+from data.db import NO_LIMIT
 from engine import registry
 from engine.meta import MetaAction
 from engine.protocol import Event, State
@@ -26,6 +28,7 @@ from play.errors import (
     NotAPlayer,
 )
 from play.fairness import engine_seed
+from play.privacy import Sees, ai_without, private_to, record_without
 from play.ratings import Standing, standings
 from play.results import (
     CHANNEL_VIEWS_KEPT,
@@ -55,11 +58,16 @@ class Reading(Clocks):
         """The look back at the channel's last game (or match `match_id`, from its final board) for
         `user_id`: where their choices cost most by the AI's judgement (`engine.review`). Only once the
         game is over (before, it would be advice), and only a player's own choices."""
-        if match_id is not None:
+        if match_id is not None:  # a finished board's button, wherever it was clicked
             try:
                 match = await self.db.get_match(match_id)
             except MatchNotFound:
-                raise NoMatch("That game is no longer stored.") from None
+                match = None
+            mine = match is not None and match.side_of(user_id) is not None and user_id != match.ai_player_id
+            if match is None or (not mine and match.channel_id != channel_id):
+                # another channel's game: one answer whether game #N exists or not, as a forged
+                # click would probe it (its own channel's readers see it, and hear the rule below)
+                raise NoMatch(f"There is no game #{match_id} among your games to look back at.")
         else:
             match, _ = await self.latest(channel_id)
         side = match.side_of(user_id)
@@ -368,18 +376,64 @@ class Reading(Clocks):
         games.sort(key=lambda g: (user_id not in g.waiting, g.due is None, g.due or 0.0, g.match.id))
         return games
 
-    async def stats(self, guild_id: int, game: str, user_id: int) -> PlayerStats:
-        return await self.db.player_stats(guild_id, game, user_id)
+    async def stats(
+        self, guild_id: int, game: str, user_id: int, *, asker: int | None = None, sees: Sees | None = None
+    ) -> PlayerStats:
+        """A player's record in `game` here, as `asker` may read it (`sees`: the channels they can
+        view; None, all): without the games played where they cannot look (play/privacy.py)."""
+        stats = await self.db.player_stats(guild_id, game, user_id)
+        if asker == user_id:  # every game of theirs is theirs to see: nothing to ask
+            return stats
+        hidden = await self._private(guild_id, game, asker, sees, user_id)
+        return record_without(stats, hidden) if hidden else stats
 
     async def leaderboard(
-        self, guild_id: int, game: str, limit: int = 10, *, ai_user_id: int | None = None
+        self,
+        guild_id: int,
+        game: str,
+        limit: int = 10,
+        *,
+        ai_user_id: int | None = None,
+        asker: int | None = None,
+        sees: Sees | None = None,
     ) -> list[Standing]:
         """The best players of `game` here, and the AI (`ai_user_id`) at each level it played, at
-        that level's rating (`play.ratings`)."""
-        players = await self.db.leaderboard(guild_id, game, limit + 1)
-        records = [(r.level, r.wins, r.losses, r.draws) for r in await self.db.ai_records(guild_id, game)]
-        return standings(registry.game(game), players, ai_user_id, records, limit)
+        that level's rating (`play.ratings`); as `asker` may read it (`sees`, as for `stats`): a
+        game played where they cannot look counts for nobody, and a player left with none is not
+        listed."""
+        hidden = await self._private(guild_id, game, asker, sees)
+        records = await self.db.ai_records(guild_id, game)
+        if not hidden:
+            players = await self.db.leaderboard(guild_id, game, limit + 1)
+        else:
+            records = ai_without(records, hidden)
+            every = await self.db.leaderboard(guild_id, game, NO_LIMIT)
+            seen = [p for p in (record_without(p, hidden) for p in every) if p.games]
+            seen.sort(key=lambda p: (-p.rating, -p.wins, p.user_id))  # the store's order, again
+            players = seen[: limit + 1]
+        rows = [(r.level, r.wins, r.losses, r.draws) for r in records]
+        return standings(registry.game(game), players, ai_user_id, rows, limit)
 
-    async def ai_records(self, guild_id: int, game: str) -> list[AiRecord]:
-        """The AI's record per level in `game` here."""
-        return await self.db.ai_records(guild_id, game)
+    async def ai_records(
+        self, guild_id: int, game: str, *, asker: int | None = None, sees: Sees | None = None
+    ) -> list[AiRecord]:
+        """The AI's record per level in `game` here, as `asker` may read it (as for `stats`)."""
+        records = await self.db.ai_records(guild_id, game)
+        hidden = await self._private(guild_id, game, asker, sees)
+        return ai_without(records, hidden) if hidden else records
+
+    async def _private(
+        self, guild_id: int, game: str, asker: int | None, sees: Sees | None, player_id: int | None = None
+    ) -> list[RatedResult]:
+        """The finished, rated games of `game` here (of `player_id`, if given) private to `asker`:
+        played in a channel they cannot view (`sees`), and not by them. None without `sees`."""
+        if sees is None or asker is None:
+            return []
+        channels = await self.db.result_channels(guild_id, game, player_id)
+        if not channels:
+            return []
+        seen = set(await sees(frozenset(channels)))
+        unseen = channels - seen
+        if not unseen:
+            return []
+        return private_to(await self.db.results_in(guild_id, game, unseen), asker)

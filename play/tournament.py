@@ -17,13 +17,14 @@ of CPU for 64 players, 180 ms for 128), so the event loop keeps answering meanwh
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from data import Database, Match, Status
 from data.tournaments import (
     Board,
     Entry,
+    RatingsMoved,
     Tournament,
     TournamentBusy,
     TournamentMoved,
@@ -37,6 +38,7 @@ from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
 from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
 from play.tournament_late import join_late, started_meanwhile_text
+from play.tournament_leaving import Leaving, Withdrawal
 from play.tournament_options import parse_options
 from play.tournament_organise import Organising
 from play.tournament_refusals import ORGANISERS_ONLY, begun_text, busy_text, closed_text, none_open_text
@@ -48,24 +50,8 @@ DAY = 24 * 3600
 MIN_ROUNDS, MAX_ROUNDS = 1, 12
 MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
+START_TRIES = 3  # a start whose players' ratings moved meanwhile pairs again, this many times
 MIN_TURN = 3600
-
-
-@dataclass(frozen=True, slots=True)
-class Withdrawal:
-    """A player leaving a tournament after its start (or an organiser taking them off, before or
-    after): `remaining` players are still to be paired without them; `game` is their game of this
-    round still going, which plays on (RULES.md "Leaving")."""
-
-    tournament: Tournament
-    user_id: int
-    remaining: int
-    game: Board | None
-
-    @property
-    def ends(self) -> bool:
-        """Fewer than 2 players are left: the tournament ends when this round is over."""
-        return self.remaining < 2
 
 
 LATE = 15 * 60  # a game begun this much after its round's pairing is told in the channel as late
@@ -95,7 +81,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep, Organising):
+class TournamentService(RoundSweep, Organising, Leaving):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(
@@ -174,10 +160,13 @@ class TournamentService(RoundSweep, Organising):
             raise BadRequest(none_open_text(last, self.matches.markup))
         return found
 
-    async def by_id(self, tournament_id: int) -> Tournament:
+    async def by_id(self, tournament_id: int, channel_id: int | None = None) -> Tournament:
+        """The tournament a button names. With `channel_id` (the channel clicked in, or the parent
+        of its thread), only that channel's: a button's id can be forged, and another channel's or
+        server's tournament, perhaps one the clicker cannot see, answers as one that does not exist."""
         found = await self.store.get_tournament(tournament_id)
-        if found is None:
-            raise BadRequest("This tournament no longer exists.")
+        if found is None or (channel_id is not None and found.channel_id != channel_id):
+            raise BadRequest("This button belongs to no tournament of this channel.")
         return found
 
     async def join(
@@ -220,81 +209,6 @@ class TournamentService(RoundSweep, Organising):
                 raise BadRequest("You are already signed up for this tournament.")
             raise BadRequest(full_refusal(fresh, entries, user_id, name) or "It changed just now; try again.")
         return await self.by_id(tournament.id)
-
-    async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
-        """Off the sign-up list; once it runs, leaving is a withdrawal (`withdrawal`, `withdraw_from`)."""
-        if tournament.status is TournamentStatus.RUNNING:
-            raise BadRequest("This tournament has started: withdrawing from it is asked and confirmed first.")
-        if tournament.status is not TournamentStatus.SIGNUP:
-            raise BadRequest(closed_text(tournament))
-        if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
-            raise BadRequest("You are not signed up for this tournament.")
-        return await self.by_id(tournament.id)
-
-    async def withdrawal(self, tournament: Tournament, user_id: int, *, own: bool = True) -> Withdrawal:
-        """What withdrawing `user_id` from a running tournament would do (shown before they confirm),
-        or a refusal saying why not (`own`: they asked, else an organiser names them)."""
-        them = self.matches.markup.mention(user_id)
-        if tournament.status is not TournamentStatus.RUNNING:
-            raise BadRequest(closed_text(tournament))
-        entries = await self.entries(tournament)
-        entry = next((e for e in entries if e.user_id == user_id), None)
-        if entry is None:
-            raise BadRequest(f"{'You are' if own else f'{them} is'} not playing in this tournament.")
-        if entry.withdrawn:
-            raise BadRequest(
-                "You have already withdrawn from this tournament: you will not be paired again."
-                if own
-                else f"{them} has already withdrawn, left the server or been removed: they will not be "
-                "paired again."
-            )
-        remaining = sum(1 for e in entries if not e.withdrawn and e.user_id != user_id)
-        return Withdrawal(tournament, user_id, remaining, await self._going(tournament, user_id))
-
-    async def _going(self, tournament: Tournament, user_id: int) -> Board | None:
-        """`user_id`'s game of the tournament's current round, if it is still going."""
-        boards = await self.store.tournament_boards(tournament.id)
-        matches = await self.store.round_matches(tournament.id, tournament.round)
-        going = [
-            b
-            for b in boards
-            if b.round == tournament.round
-            and user_id in (b.first_id, b.second_id)
-            and b.second_id is not None
-            and b.result is None
-            and (b.board not in matches or matches[b.board].status.is_open)
-        ]
-        return going[0] if going else None
-
-    async def withdraw_from(
-        self, tournament_id: int, user_id: int, *, own: bool = True, by: int | None = None
-    ) -> Withdrawal:
-        """Withdraw a player from a running tournament: never paired again, their game of this round
-        (if still going) plays on, their results stand (the rounds they then sit out count as
-        draws in their opponents' tiebreaks). The game is read again after the write: a round
-        paired just before it (with them) is the one that plays on."""
-        ahead = await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
-        if not await self.store.withdraw_entry(tournament_id, user_id, self.clock(), by):
-            # it moved on meanwhile: the refusal that now applies
-            await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
-            raise BadRequest("The tournament changed just now; try again.")
-        now = await self.by_id(tournament_id)
-        return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id))
-
-    async def remove(
-        self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None
-    ) -> Withdrawal:
-        """An organiser (`by`) takes a player off: off the sign-up list before the start, withdrawn
-        after (undone with `reinstate` until the next round is paired)."""
-        tournament = await self.open_in(channel_id)
-        if not organiser:
-            raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
-        if tournament.status is TournamentStatus.RUNNING:
-            return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
-        if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
-            raise BadRequest(f"{self.matches.markup.mention(user_id)} is not signed up for this tournament.")
-        left = await self.entries(tournament)
-        return Withdrawal(await self.by_id(tournament.id), user_id, len(left), None)
 
     async def entries(self, tournament: Tournament) -> list[Entry]:
         return await self.store.tournament_entries(tournament.id)
@@ -346,24 +260,8 @@ class TournamentService(RoundSweep, Organising):
                 f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far. "
                 "Players sign up with `/wargames tournament join` or the sign-up list's Join button."
             )
-        ratings = {
-            e.user_id: (await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)).rating
-            for e in entries
-        }
-        players = [Entrant(user, rating) for user, rating in ratings.items()]
-        pairings, rounds = await asyncio.to_thread(start_pairings, tournament, players)
-        now = self.clock()
         try:
-            started = await self.store.advance_tournament(
-                tournament,
-                status=TournamentStatus.RUNNING,
-                round_no=1,
-                round_ends_at=now + tournament.round_seconds,
-                now=now,
-                boards=self._rows(pairings),
-                ratings=ratings.items(),
-                rounds=rounds,
-            )
+            started = await self._store_start(tournament, entries)
         except TournamentMoved:
             fresh = await self.by_id(tournament.id)  # another process's start (or cancel) came first?
             if fresh.status is TournamentStatus.RUNNING:
@@ -372,6 +270,40 @@ class TournamentService(RoundSweep, Organising):
                 raise BadRequest(closed_text(fresh)) from None
             raise BadRequest("Someone joined or left just now: look at the list and start again.") from None
         return Started(started, await self._unstarted(started))
+
+    async def _store_start(self, tournament: Tournament, entries: Sequence[Entry]) -> Tournament:
+        """Pair round 1 from the players' ratings and store it with them. The store reads the
+        ratings again in its transaction: a game of a player's that ended since this read (in
+        another channel, the same moment) refuses it, and round 1 is paired again from the ratings
+        as they are (a few tries; then the organiser starts again)."""
+        for attempt in range(1, START_TRIES + 1):
+            ratings = {
+                e.user_id: (
+                    await self.db.player_stats(tournament.guild_id, tournament.game, e.user_id)
+                ).rating
+                for e in entries
+            }
+            players = [Entrant(user, rating) for user, rating in ratings.items()]
+            pairings, rounds = await asyncio.to_thread(start_pairings, tournament, players)
+            now = self.clock()
+            try:
+                return await self.store.advance_tournament(
+                    tournament,
+                    status=TournamentStatus.RUNNING,
+                    round_no=1,
+                    round_ends_at=now + tournament.round_seconds,
+                    now=now,
+                    boards=self._rows(pairings),
+                    ratings=ratings.items(),
+                    rounds=rounds,
+                )
+            except RatingsMoved:
+                if attempt == START_TRIES:
+                    raise BadRequest(
+                        "A player's rating changed just as the tournament started (a game of theirs "
+                        "ended), so it did not start. Start it again."
+                    ) from None
+        raise AssertionError("unreachable")
 
     async def cancel(self, channel_id: int, *, organiser: bool) -> Tournament:
         tournament = await self.open_in(channel_id)

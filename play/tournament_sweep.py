@@ -260,7 +260,7 @@ class RoundSweep:
         assert board.thread_id is not None
         for _ in range(STOP_TRIES):
             try:
-                await self.matches.cancel(board.thread_id, 0, is_admin=True)
+                await self.matches.cancel(board.thread_id, 0, is_admin=True, by_tournament=True)
             except StalePrompt:
                 continue  # moved meanwhile (a move stored by another process): read it again
             except ServiceError:

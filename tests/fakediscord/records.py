@@ -17,6 +17,7 @@ JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1420070400000
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
+VIEW_CHANNEL = 1 << 10
 ADMINISTRATOR = 1 << 3
 MANAGE_CHANNELS = 1 << 4
 MANAGE_MESSAGES = 1 << 13
@@ -156,6 +157,12 @@ class FakeChannel:
     recipient: FakeUser | None = None
     position: int = 0
     created_at: str = field(default_factory=iso)
+    # A text channel's permission overwrites, as Discord sends them ({"id", "type": 0 role / 1
+    # member, "allow", "deny"}); a thread's members (user ids: who sees a private thread) and
+    # whether it is archived (then not among GUILD_CREATE's threads, as Discord leaves it out).
+    overwrites: list[JSON] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+    archived: bool = False
 
     @property
     def is_thread(self) -> bool:
@@ -196,7 +203,7 @@ class FakeChannel:
                 "flags": 0,
                 "applied_tags": [],
                 "thread_metadata": {
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": self.created_at,
                     "locked": False,
@@ -210,7 +217,7 @@ class FakeChannel:
                 "guild_id": str(self.guild_id),
                 "name": self.name,
                 "position": self.position,
-                "permission_overwrites": [],
+                "permission_overwrites": list(self.overwrites),
                 "parent_id": None,
                 "topic": None,
                 "nsfw": False,
@@ -345,7 +352,7 @@ class FakeGuild:
             "voice_states": [],
             "members": [m.to_payload() for m in self.members.values()],
             "channels": [c.to_payload() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.to_payload() for c in self.channels.values() if c.is_thread],
+            "threads": [c.to_payload() for c in self.channels.values() if c.is_thread and not c.archived],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],

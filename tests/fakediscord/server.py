@@ -40,6 +40,7 @@ from .records import (
     MANAGE_THREADS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
     FakeGuild,
@@ -426,10 +427,19 @@ class FakeDiscord:
         assert parent.guild_id is not None
         owner_id = (owner or self.bot_user).id
         tid = thread_id or self.ids.next()
-        thread = FakeChannel(tid, name, thread_type, parent.guild_id, parent.id, owner_id)
+        thread = FakeChannel(tid, name, thread_type, parent.guild_id, parent.id, owner_id, members={owner_id})
         self.guilds[parent.guild_id].channels[thread.id] = thread
         self.channels[thread.id] = thread
         return thread
+
+    def close_channel(self, channel: FakeChannel, *allowed: FakeUser) -> None:
+        """Make `channel` one that only `allowed` (and those who manage the server) may view:
+        View Channel denied to @everyone, allowed to each of them, as overwrites Discord sends."""
+        assert channel.guild_id is not None
+        channel.overwrites = [
+            {"id": str(channel.guild_id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)},
+            *({"id": str(u.id), "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"} for u in allowed),
+        ]
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and `user`, created on first use."""
@@ -1118,6 +1128,7 @@ class FakeDiscord:
             ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_delete),
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("GET", "/channels/{channel_id}/messages", self._get_history),
+            ("GET", "/channels/{channel_id}/thread-members/{user_id}", self._get_thread_member),
             ("POST", "/channels/{channel_id}/messages", self._post_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
@@ -1561,6 +1572,14 @@ class FakeDiscord:
 
     async def _get_channel(self, request: web.Request) -> web.StreamResponse:
         return _json(self._channel(request).to_payload())
+
+    async def _get_thread_member(self, request: web.Request) -> web.StreamResponse:
+        """A thread member object, or 404 (Unknown Member) for a user not in the thread."""
+        thread = self._channel(request)
+        user_id = int(request.match_info["user_id"])
+        if not thread.is_thread or user_id not in thread.members:
+            raise _HTTPError(404, 10007, "Unknown Member")
+        return _json({"id": str(thread.id), "user_id": str(user_id), "join_timestamp": iso(), "flags": 0})
 
     async def _get_history(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
