@@ -239,6 +239,17 @@ def counted(tournament: Tournament, entries: Sequence[Entry], games: Sequence[Pa
     return roundrobin.counted(entrants(entries), gone, games)
 
 
+def games_played(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board], user_id: int
+) -> tuple[int, int] | None:
+    """A round-robin player's games paired so far (a game still going counts: it plays on after a
+    withdrawal) and their games in all; None in a Swiss, where no rule needs them."""
+    if not is_round_robin(tournament):
+        return None
+    paired = sum(1 for b in boards if b.second_id is not None and user_id in (b.first_id, b.second_id))
+    return paired, len(entries) - 1
+
+
 def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]) -> set[int]:
     """The withdrawn players of a round-robin whose results are struck out (none in a Swiss)."""
     if not is_round_robin(tournament):
@@ -265,6 +276,7 @@ __all__ = [
     "entrants",
     "full_refusal",
     "full_text",
+    "games_played",
     "is_round_robin",
     "join_refusal",
     "next_pairings",

@@ -13,6 +13,7 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
+from play.roundrobin import kept
 from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY, Withdrawal
 from play.tournament_formats import cap, is_round_robin, order, rounds_said
@@ -427,15 +428,21 @@ def _ending(w: Withdrawal) -> str:
 
 
 def _results(w: Withdrawal, whose: str, stand: str) -> str:
-    """What becomes of a withdrawn player's results: they stand in a Swiss; in a round-robin, the
-    rule on half their games (RULES.md "Round-robin")."""
-    if not is_round_robin(w.tournament):
+    """What becomes of a withdrawn player's results: they stand in a Swiss; in a round-robin, by
+    the rule on half their games (RULES.md "Round-robin"), counting this round's game."""
+    if w.played is None:
         return f"{whose} {stand}"
-    return (
-        f"if {whose} games played (counting this round's) are fewer than half of all {whose} games, "
-        f"{whose} results are struck out for everyone; otherwise they stand and {whose} games left "
-        "count as lost by forfeit"
+    played, total = w.played
+    left = total - played
+    if not kept(played, total + 1):
+        games = f"{played} {'game' if played == 1 else 'games'}"
+        return f"with {games} of {total} played, fewer than half, {whose} results are struck out for everyone"
+    if left == 0:
+        return f"{whose} {stand}"
+    games = (
+        f"{left} {'game' if left == 1 else 'games'} still to be paired {'counts' if left == 1 else 'count'}"
     )
+    return f"{whose} {stand}; {whose} {games} as lost by forfeit"
 
 
 def withdraw_question(w: Withdrawal, markup: Markup) -> str:

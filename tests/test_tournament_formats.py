@@ -194,9 +194,12 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
     await thread_ids(t, counter)  # round 1 is under way: their game of it plays on, and counts
     ahead = await t.withdrawal(await t.open_in(CHANNEL), 24)
     asked = withdraw_question(ahead, MARKUP)
-    assert "if your games played (counting this round's) are fewer than half of all your games" in asked
+    assert "cannot be undone; with 1 game of 3 played, fewer than half, your results are struck out" in asked
     done = await t.withdraw_from(started.tournament.id, 24)
-    assert "their results are struck out for everyone" in withdrawal_notice(done, None, MARKUP)
+    assert (
+        "and with 1 game of 3 played, fewer than half, their results are struck out for everyone; their game"
+        in (withdrawal_notice(done, None, MARKUP))
+    )
     for _ in range(3):
         await finish_round(t, counter)
     boards = await t.store.tournament_boards(started.tournament.id)
@@ -231,6 +234,8 @@ async def test_a_round_robin_withdrawal_after_half_forfeits_the_rest(store_world
     started = await t.start(CHANNEL, organiser=True)
     counter = [0]
     await finish_round(t, counter)
+    asked = withdraw_question(await t.withdrawal(await t.open_in(CHANNEL), 24), MARKUP)
+    assert "your results so far stand; your 1 game still to be paired counts as lost by forfeit." in asked
     await t.withdraw_from(started.tournament.id, 24)  # during round 2: two games of three, played
     for _ in range(2):
         await finish_round(t, counter)
