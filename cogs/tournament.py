@@ -46,6 +46,7 @@ from play.tournament import (
 from play.tournament_late import late_notice, late_open
 from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_round import acting
+from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
     game_over_text,
@@ -187,8 +188,12 @@ class Tournaments(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: str,
-        rounds: int,
         days: int,
+        rounds: int | None = None,
+        format: str | None = None,
+        tiebreaks: str | None = None,
+        max_players: int | None = None,
+        signup_days: int | None = None,
         name: str | None = None,
         options: str | None = None,
     ) -> None:
@@ -212,6 +217,10 @@ class Tournaments(commands.Cog):
                 name=name,
                 options=options or "",
                 organiser=organiser,
+                format=format,
+                max_players=max_players,
+                tiebreaks=tiebreaks,
+                signup_days=signup_days,
             )
             await self.announce(interaction, tournament)
 
@@ -689,14 +698,13 @@ class Tournaments(commands.Cog):
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         await self.service.withdraw(payload.guild_id, payload.user.id)
 
-    async def standings_file(self, table: Any) -> discord.File:
+    async def standings_file(self, table: Table) -> discord.File:
         rows = [
             Row(
                 line.rank,
                 await self.name_of(table.tournament.guild_id, line.user_id),
                 line.points,
-                line.buchholz,
-                line.sonneborn,
+                *table.shown(line),  # the first two of the tournament's tie-breaks (table.heads)
                 line.change,
                 line.withdrawn,
                 line.joined,
@@ -705,7 +713,7 @@ class Tournaments(commands.Cog):
         ]
         t = table.tournament
         title = standings_title(t, table.round)
-        png = await asyncio.to_thread(standings_png, title, standings_subtitle(table), rows)
+        png = await asyncio.to_thread(standings_png, title, standings_subtitle(table), rows, table.heads)
         file = discord.File(io.BytesIO(png), filename="standings.png")
         unlink_when_done(file)
         return file

@@ -55,8 +55,7 @@ def rows(cross: Crosstable, names: dict[int, str]) -> list[Row]:
             names.get(p.line.user_id, str(p.line.user_id)),
             tuple((c.text, c.mark.value) for c in p.cells),
             p.line.points,
-            p.line.buchholz,
-            p.line.sonneborn,
+            *cross.table.shown(p.line),
             p.line.withdrawn,
         )
         for p in cross.players
@@ -75,8 +74,8 @@ async def crosstable(cog: Tournaments, interaction: discord.Interaction) -> None
     await interaction.response.defer(thinking=True)
     drawn = rows(cross, await _names(cog, cross))
     title, key = crosstable_title(cross), crosstable_key(cross)
-    pngs = await asyncio.to_thread(crosstable_pngs, title, key, cross.rounds, drawn)
-    shown = drawn_players(title, key, cross.rounds, drawn)
+    pngs = await asyncio.to_thread(crosstable_pngs, title, key, cross.rounds, drawn, cross.table.heads)
+    shown = drawn_players(title, key, cross.rounds, drawn, cross.table.heads)
     files = [
         _file(png, f"crosstable-{n}.png" if len(pngs) > 1 else "crosstable.png")
         for n, png in enumerate(pngs, 1)

@@ -89,13 +89,17 @@ THREAD = re.compile(r"^t(\d+)r\d+b\d+$")  # a tournament game's thread, as `thre
 def create_usage(opts: dict[str, str]) -> str:
     """What a half-typed `create` lacks, with an example and the choices (Discord's form asks for
     each; it said only "Usage: ... game:GAME rounds:N days:N", and no game's name)."""
-    missing = [k for k in ("game", "rounds", "days") if k not in opts]
-    bad = [k for k in ("rounds", "days") if k in opts and not opts[k].isdigit()]
+    swiss = opts.get("format", "swiss").lower() == "swiss"
+    needed = ("game", "rounds", "days") if swiss else ("game", "days")
+    missing = [k for k in needed if k not in opts]
+    numbers = ("rounds", "days", "max_players", "signup_days")
+    bad = [k for k in numbers if k in opts and not opts[k].isdigit()]
     what = f"Missing: {', '.join(missing)}. " if missing else ""
     what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
     return (
-        "A tournament needs a game, a number of rounds and the days each round lasts, e.g. "
-        f"`/wargames tournament create game:{registry.default().name} rounds:3 days:3`. {what}"
+        "A tournament needs a game, the days each round lasts and, for a Swiss one, a number of "
+        f"rounds, e.g. `/wargames tournament create game:{registry.default().name} rounds:3 days:3`; "
+        f"a round-robin (`format:round-robin`, everyone meets everyone) leaves the rounds out. {what}"
         f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
         f"{MIN_DAYS} to {MAX_DAYS} days."
     )
@@ -141,10 +145,13 @@ class ConsoleTournaments:
         opts, rest = options(args[1:])
         channel = await self.room()
         if sub == "create":
-            if "game" not in opts:
+            if "game" not in opts or "days" not in opts:
                 raise UsageError(create_usage(opts))
             try:
-                rounds, days = int(opts.get("rounds", "")), int(opts.get("days", ""))
+                days = int(opts.get("days", ""))
+                rounds = int(opts["rounds"]) if "rounds" in opts else None
+                most = int(opts["max_players"]) if "max_players" in opts else None
+                closes = int(opts["signup_days"]) if "signup_days" in opts else None
             except ValueError:
                 raise UsageError(create_usage(opts)) from None
             made = await self.service.create(
@@ -157,6 +164,10 @@ class ConsoleTournaments:
                 name=" ".join([opts["name"], *rest]) if "name" in opts else None,
                 options=opts.get("options", ""),
                 organiser=True,
+                format=opts.get("format"),
+                max_players=most,
+                tiebreaks=opts.get("tiebreaks"),
+                signup_days=closes,
             )
             if made.seal_commitment is not None:  # its own line, first: every sign-up follows it
                 console.say(fairness.tournament_seal_text(made))
@@ -255,8 +266,7 @@ class ConsoleTournaments:
                 x.rank,
                 names.user_name(x.user_id),
                 x.points,
-                x.buchholz,
-                x.sonneborn,
+                *table.shown(x),
                 x.change,
                 x.withdrawn,
                 x.joined,
@@ -264,7 +274,7 @@ class ConsoleTournaments:
             for x in table.lines
         ]
         t = table.tournament
-        png = standings_png(standings_title(t, table.round), standings_subtitle(table), rows)
+        png = standings_png(standings_title(t, table.round), standings_subtitle(table), rows, table.heads)
         path = self.console._write(f"tournament-{t.id}-round-{table.round}.png", png)
         self.console.say(f"standings: {path}")
 

@@ -45,15 +45,18 @@ async def crosstable(service: TournamentService, console: Screen, channel_id: in
             named[p.line.user_id],
             tuple((c.text, c.mark.value) for c in p.cells),
             p.line.points,
-            p.line.buchholz,
-            p.line.sonneborn,
+            *cross.table.shown(p.line),
             p.line.withdrawn,
         )
         for p in cross.players
     ]
     title, key = crosstable_title(cross), crosstable_key(cross)
-    pngs = crosstable_pngs(title, key, cross.rounds, rows)
-    console.say(crosstable_said(cross, console.markup, drawn_players(title, key, cross.rounds, rows)))
+    pngs = crosstable_pngs(title, key, cross.rounds, rows, cross.table.heads)
+    console.say(
+        crosstable_said(
+            cross, console.markup, drawn_players(title, key, cross.rounds, rows, cross.table.heads)
+        )
+    )
     stem = f"tournament-{cross.table.tournament.id}-crosstable-round-{cross.rounds}"
     for n, png in enumerate(pngs, 1):
         path = console._write(f"{stem}-{n}.png" if len(pngs) > 1 else f"{stem}.png", png)

@@ -1,4 +1,5 @@
-"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016), for both stores.
+"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016, 0017), for
+both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -19,6 +20,8 @@ from data.db import Conflict, Database, Transaction, count, many, one, row_to_ma
 from data.elo import START_RATING
 from data.errors import DataError
 from data.models import Match, Status
+
+NO_CAP = 1 << 40  # a sign-up list's limit where the tournament sets none
 
 
 class TournamentStatus(StrEnum):
@@ -71,6 +74,11 @@ class Tournament:
     sealed_at: float | None = None
     seal_message_id: int | None = None
     seal_secret: str | None = field(default=None, repr=False)
+    # its own settings (migration 0017): how it pairs, and the most players it takes (None: no cap)
+    format: str = "swiss"
+    max_players: int | None = None
+    tiebreaks: str | None = None  # the name of its tie-break order (None: its format's usual one)
+    signup_closes_at: float | None = None  # no sign-up after it (None: open until the start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +132,12 @@ class GameRating:
 _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
-    created_by, version, created_at, updated_at, seal_secret, seal_commitment
+    created_by, version, created_at, updated_at, seal_secret, seal_commitment, format, max_players,
+    tiebreaks, signup_closes_at
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
-    :created_by, 0, :now, :now, :seal_secret, :seal_commitment
+    :created_by, 0, :now, :now, :seal_secret, :seal_commitment, :format, :max_players,
+    :tiebreaks, :signup_closes_at
 )
 RETURNING *
 """
@@ -172,6 +182,7 @@ INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joine
 SELECT id, :user_id, NULL, 0, :now, COALESCE(
     (SELECT join_input FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id), :join_input
 ) FROM tournaments WHERE id = :id AND status = 'signup'
+AND (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = :id) < :most
 ON CONFLICT DO NOTHING
 """
 _KEEP_INPUT = """
@@ -217,9 +228,10 @@ WHERE id = :id AND status = :status AND EXISTS
     (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id AND withdrawn = 0)
 """
 _MESSAGE = "UPDATE tournaments SET message_id = ? WHERE id = ?"
+# `rounds` is set once, at a round-robin's start (its players then say how many): NULL keeps it.
 _ADVANCE = """
 UPDATE tournaments SET status = :status, round = :round, round_ends_at = :round_ends_at,
-    version = version + 1, updated_at = :now
+    rounds = COALESCE(:rounds, rounds), version = version + 1, updated_at = :now
 WHERE id = :id AND version = :version
 """
 # A game begun late in its round has the whole round (RULES.md "Tournaments": a game begun late):
@@ -337,6 +349,10 @@ def _tournament(row: Any) -> Tournament:
         sealed_at=None if row["sealed_at"] is None else float(row["sealed_at"]),
         seal_message_id=None if row["seal_message_id"] is None else int(row["seal_message_id"]),
         seal_secret=row["seal_secret"],
+        format=row["format"],
+        max_players=None if row["max_players"] is None else int(row["max_players"]),
+        tiebreaks=row["tiebreaks"],
+        signup_closes_at=None if row["signup_closes_at"] is None else float(row["signup_closes_at"]),
     )
 
 
@@ -398,9 +414,13 @@ class TournamentStore:
         now: float,
         seal_secret: str | None = None,
         seal_commitment: str | None = None,
+        format: str = "swiss",
+        max_players: int | None = None,
+        tiebreaks: str | None = None,
+        signup_closes_at: float | None = None,
     ) -> Tournament:
-        """A new tournament taking sign-ups, with its seal (migration 0010); `TournamentBusy` if the
-        channel runs one."""
+        """A new tournament taking sign-ups, with its seal (migration 0010) and its own settings
+        (0017); `TournamentBusy` if the channel runs one."""
         params = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -413,6 +433,10 @@ class TournamentStore:
             "now": float(now),
             "seal_secret": seal_secret,
             "seal_commitment": seal_commitment,
+            "format": format,
+            "max_players": max_players,
+            "tiebreaks": tiebreaks,
+            "signup_closes_at": None if signup_closes_at is None else float(signup_closes_at),
         }
 
         def insert() -> Transaction[Tournament]:
@@ -462,16 +486,23 @@ class TournamentStore:
         return list(games.values())
 
     async def join_tournament(
-        self, tournament_id: int, user_id: int, now: float, join_input: str | None = None
+        self,
+        tournament_id: int,
+        user_id: int,
+        now: float,
+        join_input: str | None = None,
+        most: int | None = None,
     ) -> bool:
         """Sign a player up, with their input to their games' dice: `join_input` if this is their
         first sign-up to the tournament, else the input of that first one, kept through any leave
-        (migration 0015). False if they were already signed up, or sign-ups are closed."""
+        (migration 0015). False if they were already signed up, sign-ups are closed, or it has its
+        `most` players already (counted after its row is locked, so two joins cannot both pass)."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
             yield count(_TOUCH_IF_OUT, params)
-            added = yield count(_JOIN, {**params, "join_input": join_input})
+            limit = {"join_input": join_input, "most": NO_CAP if most is None else most}
+            added = yield count(_JOIN, {**params, **limit})
             if added:
                 yield count(_KEEP_INPUT, params)
             return bool(added)
@@ -564,18 +595,21 @@ class TournamentStore:
         now: float,
         boards: Sequence[tuple[int, int | None, float | None]] = (),
         ratings: Iterable[tuple[int, float]] = (),
+        rounds: int | None = None,
     ) -> Tournament:
         """Move a tournament on (start it, pair the next round, finish or cancel it) in one
         transaction, if it is still at the version read: `boards` are the new round's (first,
         second or None, result); `ratings` each player's rating at the start, as the caller read
         them and paired from them: read again here, in the transaction that stores them, and refused
         (`RatingsMoved`, nothing written) if one changed since (a game of theirs ended), so the
-        ratings stored are those of the moment the tournament began. Refused too (`TournamentMoved`,
-        nothing written) if a player the boards pair has withdrawn or left since."""
+        ratings stored are those of the moment the tournament began; `rounds` the number of rounds,
+        where the start sets it (a round-robin's). Refused too (`TournamentMoved`, nothing written)
+        if a player the boards pair has withdrawn or left since."""
         params = {
             "status": str(status),
             "round": round_no,
             "round_ends_at": round_ends_at,
+            "rounds": rounds,
             "now": float(now),
             "id": tournament.id,
             "version": tournament.version,

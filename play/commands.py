@@ -16,7 +16,18 @@ from engine import registry
 from engine.protocol import Game, OptionSpec, Verb
 from play.ratings import level_choice
 from play.results import AWAY_DAYS_A_YEAR
+from play.roundrobin import MAX_PLAYERS as MAX_RR
+from play.tiebreaks import PRESET_NAMES, PRESETS
 from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS
+from play.tournament_formats import (
+    FORMAT_NAMES,
+    FORMATS,
+    MAX_CAP,
+    MAX_SIGNUP_DAYS,
+    MIN_CAP,
+    MIN_SIGNUP_DAYS,
+    SWISS,
+)
 
 Kind = Literal["text", "int", "bool", "user", "role"]
 Complete = Literal["actions", "focus"]
@@ -238,22 +249,55 @@ _GAME_ID = Option(
 TOURNAMENT: tuple[Command, ...] = (
     Command(
         "create",
-        "Open a Swiss tournament in this channel (organisers)",
+        "Open a tournament in this channel, Swiss or round-robin (organisers)",
         (
             Option("game", "text", "Which game", choices=tuple((g.title, g.name) for g in registry.games())),
-            Option(
-                "rounds",
-                "int",
-                f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS})",
-                minimum=MIN_ROUNDS,
-                maximum=MAX_ROUNDS,
-            ),
             Option(
                 "days",
                 "int",
                 f"Days per round ({MIN_DAYS} to {MAX_DAYS}); a game still going then counts as a draw",
                 minimum=MIN_DAYS,
                 maximum=MAX_DAYS,
+            ),
+            Option(
+                "rounds",
+                "int",
+                f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS}); a Swiss needs it, "
+                "a round-robin leaves it out",
+                None,
+                minimum=MIN_ROUNDS,
+                maximum=MAX_ROUNDS,
+            ),
+            Option(
+                "format",
+                "text",
+                f"Swiss (the default) or round-robin: everyone meets everyone, {MAX_RR} players at most",
+                SWISS,
+                tuple((FORMAT_NAMES[f], f) for f in FORMATS),
+            ),
+            Option(
+                "tiebreaks",
+                "text",
+                "How players level on points are ordered (default: Buchholz first; round-robin: SB first)",
+                None,
+                tuple((PRESET_NAMES[name], name) for name in PRESETS),
+            ),
+            Option(
+                "max_players",
+                "int",
+                f"The most players it takes ({MIN_CAP} to {MAX_CAP}; no limit if not given)",
+                None,
+                minimum=MIN_CAP,
+                maximum=MAX_CAP,
+            ),
+            Option(
+                "signup_days",
+                "int",
+                f"Sign-ups close this many days from now ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
+                "open until the start if not given)",
+                None,
+                minimum=MIN_SIGNUP_DAYS,
+                maximum=MAX_SIGNUP_DAYS,
             ),
             Option("name", "text", "The tournament's name (optional)", None),
             Option(
@@ -264,7 +308,10 @@ TOURNAMENT: tuple[Command, ...] = (
             ),
         ),
         who=Who.ORGANISER,
-        usage="game:G rounds:N days:N [name:…] [options:a=1,b=on]",
+        usage=(
+            "game:G days:N rounds:N [format:round-robin] [tiebreaks:median] [max_players:N] "
+            "[signup_days:N] [name:…] [options:a=1,b=on]"
+        ),
         subgroup="tournament",
     ),
     Command("join", "Sign up for this channel's tournament", subgroup="tournament"),
@@ -406,7 +453,7 @@ WARGAMES: tuple[Command, ...] = (
 )
 SUBGROUPS = {
     "admin": "The bot owner's tools (pushing the slash commands to Discord)",
-    "tournament": "Swiss tournaments over days, for any game",
+    "tournament": "Swiss and round-robin tournaments over days, for any game",
 }
 WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"
 

@@ -35,7 +35,8 @@ from engine import chance, fairness, registry
 from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
-from play.swiss import Entrant, pair
+from play.swiss import Entrant
+from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
 from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_leaving import Leaving, Withdrawal
 from play.tournament_options import parse_options
@@ -106,12 +107,17 @@ class TournamentService(RoundSweep, Organising, Leaving):
         channel_id: int,
         user_id: int,
         game: str,
-        rounds: int,
+        rounds: int | None,
         days: int,
         name: str | None = None,
         options: str = "",
         organiser: bool,
+        format: str | None = None,
+        max_players: int | None = None,
+        tiebreaks: str | None = None,
+        signup_days: int | None = None,
     ) -> Tournament:
+        """A tournament taking sign-ups (a round-robin's rounds are set at its start: `Settings`)."""
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("create one"))
         try:  # typed in a console, a game's name may come capitalised, as its title is written
@@ -119,12 +125,11 @@ class TournamentService(RoundSweep, Organising, Leaving):
         except registry.UnknownGame:
             names = ", ".join(f"`{g.name}`" for g in registry.games())
             raise BadRequest(f"There is no game `{game[:30]}` here; the games are {names}.") from None
-        if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
-            raise BadRequest(f"A tournament has {MIN_ROUNDS} to {MAX_ROUNDS} rounds.")
+        chose = Settings.chosen(format, rounds, max_players, tiebreaks, (MIN_ROUNDS, MAX_ROUNDS), signup_days)
         if not MIN_DAYS <= days <= MAX_DAYS:
             raise BadRequest(f"Each round lasts {MIN_DAYS} to {MAX_DAYS} days.")
         chosen = parse_options(rules, options)
-        title = " ".join((name or f"{rules.title} Swiss").split())[:NAME_LIMIT] or f"{rules.title} Swiss"
+        title = " ".join((name or "").split())[:NAME_LIMIT] or f"{rules.title} {chose.title}"
         seal = self.matches.new_seal()  # every game's secret comes from it (docs/fairness.md)
         try:
             return await self.store.create_tournament(
@@ -133,12 +138,16 @@ class TournamentService(RoundSweep, Organising, Leaving):
                 game=rules.name,
                 options=dict(chosen),
                 name=title,
-                rounds=rounds,
+                rounds=chose.rounds,
                 round_seconds=days * DAY,
                 created_by=user_id,
                 now=self.clock(),
                 seal_secret=seal.hex(),
                 seal_commitment=chance.commitment(seal),
+                format=chose.format,
+                max_players=chose.max_players,
+                tiebreaks=chose.tiebreaks,
+                signup_closes_at=chose.closes(self.clock()),
             )
         except TournamentBusy:
             here = await self.store.channel_tournament(channel_id)
@@ -178,6 +187,9 @@ class TournamentService(RoundSweep, Organising, Leaving):
                 f"Sign-ups to {name} count only once its dice seal is shown in its channel, and it has "
                 "not been yet: try again in a minute."
             )
+        entries = await self.entries(tournament)  # past its sign-up deadline, or full?
+        if why := join_refusal(tournament, entries, user_id, self.clock(), self.matches.markup):
+            raise BadRequest(why)
         shown = tournament.seal_message_id
         if isinstance(entropy, int) and shown is not None and entropy <= shown:  # the later, the larger
             raise BadRequest(
@@ -188,11 +200,14 @@ class TournamentService(RoundSweep, Organising, Leaving):
         if tournament.status is TournamentStatus.RUNNING:  # a latecomer (RULES.md "Late entry")
             markup = self.matches.markup
             return await join_late(self.store, self.db, markup, self.clock(), tournament, user_id, given)
-        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given):
+        if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given, cap(tournament)):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
             if fresh.status is not TournamentStatus.SIGNUP:
                 raise BadRequest(started_meanwhile_text(fresh, self.matches.markup))
-            raise BadRequest("You are already signed up for this tournament.")
+            entries = await self.entries(fresh)
+            if any(e.user_id == user_id for e in entries):
+                raise BadRequest("You are already signed up for this tournament.")
+            raise BadRequest(full_refusal(fresh, entries, user_id, name) or "It changed just now; try again.")
         return await self.by_id(tournament.id)
 
     async def entries(self, tournament: Tournament) -> list[Entry]:
@@ -269,6 +284,7 @@ class TournamentService(RoundSweep, Organising, Leaving):
                 for e in entries
             }
             players = [Entrant(user, rating) for user, rating in ratings.items()]
+            pairings, rounds = await asyncio.to_thread(start_pairings, tournament, players)
             now = self.clock()
             try:
                 return await self.store.advance_tournament(
@@ -277,8 +293,9 @@ class TournamentService(RoundSweep, Organising, Leaving):
                     round_no=1,
                     round_ends_at=now + tournament.round_seconds,
                     now=now,
-                    boards=self._rows(await asyncio.to_thread(pair, players, [], 1)),
+                    boards=self._rows(pairings),
                     ratings=ratings.items(),
+                    rounds=rounds,
                 )
             except RatingsMoved:
                 if attempt == START_TRIES:

@@ -6,13 +6,14 @@ Read from the tournament's boards and their matches, beside the standings it ext
 `Pairing.points` the standings add up, so the cells can never disagree with the points column.
 Players are numbered in standing order, and a cell names the opponent by that number: `W5` won
 against no. 5, `L3` lost, `D2` drawn, `+4` / `-4` a game won or lost by forfeit, `B1` a bye and its
-points, `—` a round without a pairing, the number alone a game whose result is not in yet. A game
+points, `—` a round without a pairing, `×4` a round-robin game struck out (its player withdrew
+before half their games), the number alone a game whose result is not in yet. A game
 still going shows nothing but who plays whom, which the round's announcement already told.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from data import Database, Match, Status
@@ -20,9 +21,11 @@ from data.tournaments import Board, TournamentStore
 from engine.protocol import EndReason
 from play.results import game_of
 from play.swiss import Pairing
+from play.tournament_formats import struck
 from play.tournament_table import Line, Table
 
 NOT_PAIRED = "—"
+STRUCK = "×"  # before the opponent's number: a game struck out (RULES.md "Round-robin")
 
 
 class Ended(StrEnum):
@@ -35,6 +38,7 @@ class Ended(StrEnum):
     STOPPED = (
         "stopped"  # stopped without a result: a draw at the round's end, nothing in a cancelled tournament
     )
+    STRUCK = "struck"  # a round-robin game of a player who withdrew before half their games: not counted
     GOING = "going"  # still being played
     WAITING = "waiting"  # paired; its game has not begun
 
@@ -60,7 +64,10 @@ class Record:
     reason: EndReason | None = None
 
     def points(self, user_id: int) -> float | None:
-        """`user_id`'s points from it, exactly as the standings count them (None: not yet, or not theirs)."""
+        """`user_id`'s points from it, exactly as the standings count them (None: not yet, not
+        theirs, or struck out)."""
+        if self.ended is Ended.STRUCK:
+            return None
         b = self.board
         return Pairing(b.round, b.first_id, b.second_id, b.result).points(user_id)
 
@@ -111,6 +118,8 @@ def cell(record: Record | None, user_id: int, number: dict[int, int]) -> Cell:
         return Cell(f"B{points_text(got or 0.0)}", Mark.BYE)
     opponent = board.second_id if user_id == board.first_id else board.first_id
     who = str(number.get(opponent, "?"))
+    if record.ended is Ended.STRUCK:
+        return Cell(f"{STRUCK}{who}", Mark.NONE)
     if got is None:
         return Cell(who, Mark.PENDING)
     if record.ended is Ended.FORFEIT:
@@ -163,11 +172,15 @@ async def crosstable(db: Database, store: TournamentStore, table: Table) -> Cros
     it ended (a forfeit's log too)."""
     tournament = table.tournament
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round <= table.round]
+    gone = struck(tournament, await store.tournament_entries(tournament.id), boards)
     records: list[Record] = []
     for round_no in range(1, table.round + 1):
         matches = await store.round_matches(tournament.id, round_no)
         for board in (b for b in boards if b.round == round_no):
-            records.append(await ending(db, board, matches.get(board.board)))
+            record = await ending(db, board, matches.get(board.board))
+            if gone & {board.first_id, board.second_id} and board.second_id is not None:
+                record = replace(record, ended=Ended.STRUCK)  # the standings leave it out too
+            records.append(record)
     number = {line.user_id: n for n, line in enumerate(table.lines, start=1)}
     seat: dict[tuple[int, int], Record] = {}
     for record in records:
@@ -187,6 +200,7 @@ async def crosstable(db: Database, store: TournamentStore, table: Table) -> Cros
 
 __all__ = [
     "NOT_PAIRED",
+    "STRUCK",
     "Cell",
     "Crosstable",
     "Ended",

@@ -6,9 +6,10 @@ from __future__ import annotations
 from data.tournaments import TournamentStatus
 from play.errors import BadRequest
 from play.markup import Markup
+from play.tiebreaks import order_said
 from play.tournament import TournamentService
-from play.tournament_crosstable import NOT_PAIRED, Crosstable, Ended, Mark, crosstable
-from play.tournament_text import _round_over, _standing_at
+from play.tournament_crosstable import NOT_PAIRED, STRUCK, Crosstable, Ended, Mark, crosstable
+from play.tournament_text import _round_over, _standing_at, tiebreaks_short
 
 
 async def channel_crosstable(service: TournamentService, channel_id: int, what: str) -> Crosstable:
@@ -54,13 +55,15 @@ def crosstable_key(cross: Crosstable) -> str:
         parts.append("B a bye and its points")
     if NOT_PAIRED in texts:
         parts.append(f"{NOT_PAIRED} not paired")
+    if any(r.ended is Ended.STRUCK for r in cross.records):
+        parts.append(f"{STRUCK}5 a game with no. 5 struck out (a withdrawal before half the games)")
     if any(r.ended in (Ended.GOING, Ended.WAITING) for r in cross.records):
         parts.append("a number alone: that game is still going")
     elif Mark.PENDING in marks:  # the tournament was cancelled with games going
         parts.append("a number alone: that game was stopped without a result")
     if any(p.line.withdrawn for p in cross.players):
         parts.append("a grey name has withdrawn")
-    return "; ".join(parts) + "."
+    return f"{tiebreaks_short(cross.table.order)} " + "; ".join(parts) + "."
 
 
 def crosstable_said(cross: Crosstable, markup: Markup, drawn: int) -> str:
@@ -94,11 +97,14 @@ def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -
         counted += f" ({going} still being played, result *)"
     if byes:
         counted += f" and {_count(byes, 'bye')}"
+    ends = "played, time, forfeit, bye or stopped"
+    if any(r.ended is Ended.STRUCK for r in cross.records):
+        ends = "played, time, forfeit, bye, stopped, or struck out by a withdrawal"
     return (
         f"{markup.strong(t.name)}, {when}: {counted}. `{games}` has a row a game or bye (round, board, "
-        "sides, players, result, and how it ended: played, time, forfeit, bye or stopped); "
-        f"`{standings}` a row a player, in standing order. Comma-separated text, for a spreadsheet or "
-        "a rating officer."
+        f"sides, players, result, and how it ended: {ends}); "
+        f"`{standings}` a row a player, in standing order: by points, then {order_said(cross.table.order)}. "
+        "Comma-separated text, for a spreadsheet or a rating officer."
     )
 
 

@@ -16,6 +16,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.protocol import Game
+from play.tiebreaks import Tiebreak
 from play.tournament_crosstable import Crosstable, Ended, Record
 
 GAME_COLUMNS = (
@@ -65,8 +66,8 @@ def result_text(record: Record) -> str:
     board = record.board
     if board.second_id is None:
         return ""
-    first = record.points(board.first_id)
-    if first is None:
+    first = board.result if record.ended is Ended.STRUCK else record.points(board.first_id)
+    if first is None:  # a struck game keeps the result it had; its points columns stay empty
         return "*"
     return {1.0: "1-0", 0.0: "0-1"}.get(first, "1/2-1/2")
 
@@ -107,8 +108,15 @@ def games_csv(cross: Crosstable, game: Game, name: Callable[[int], str]) -> byte
     return _write(GAME_COLUMNS, rows)
 
 
+_ALWAYS = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN)  # columns of every export
+
+
 def standings_csv(cross: Crosstable, name: Callable[[int], str]) -> bytes:
-    """The standings of the rounds shown, one player a row, numbered as the crosstable numbers them."""
+    """The standings of the rounds shown, one player a row, numbered as the crosstable numbers them;
+    Buchholz and Sonneborn-Berger always, then a column for each other tie-break the tournament
+    ranks by, named as `Tiebreak` names it (a round-robin's direct encounter, say)."""
+    order = cross.table.order
+    more = [(k, t) for k, t in enumerate(order) if t not in _ALWAYS]
     rows = [
         [
             str(p.line.rank),
@@ -120,10 +128,11 @@ def standings_csv(cross: Crosstable, name: Callable[[int], str]) -> bytes:
             number(p.line.sonneborn),
             str(round(p.line.change)),
             "yes" if p.line.withdrawn else "no",
+            *(number(cross.table.values(p.line)[k]) for k, _ in more),
         ]
         for p in cross.players
     ]
-    return _write(STANDING_COLUMNS, rows)
+    return _write((*STANDING_COLUMNS, *(t.value for _, t in more)), rows)
 
 
 def export_files(cross: Crosstable, game: Game, names: Mapping[int, str]) -> list[tuple[str, bytes]]:

@@ -11,13 +11,16 @@ from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest
 from play.markup import Markup
+from play.tournament_formats import is_round_robin
 from play.tournament_refusals import closed_text
 
 
 def late_open(tournament: Tournament) -> bool:
     """Whether a latecomer may still join: it runs, and the round under way is at most half the
-    rounds (a round is paired as the one before ends, so joining in round 2 of 4 plays 3 and 4)."""
-    return tournament.status is TournamentStatus.RUNNING and tournament.round * 2 <= tournament.rounds
+    rounds (a round is paired as the one before ends, so joining in round 2 of 4 plays 3 and 4);
+    never a round-robin, whose table of games was set at its start."""
+    running = tournament.status is TournamentStatus.RUNNING and not is_round_robin(tournament)
+    return running and tournament.round * 2 <= tournament.rounds
 
 
 def last_late_round(tournament: Tournament) -> int:
@@ -42,6 +45,12 @@ def late_closed_text(tournament: Tournament, markup: Markup) -> str:
     name = markup.strong(tournament.name)
     if tournament.status is not TournamentStatus.RUNNING:
         return closed_text(tournament)
+    if is_round_robin(tournament):
+        return (
+            f"{name} is a round-robin and has begun: its table of who meets whom was set at the start "
+            "for the players then, so nobody can join it now. Look out for the next tournament in "
+            "this channel."
+        )
     if last_late_round(tournament) == 0:
         return (
             f"{name} has only {tournament.rounds} round and it has begun, so it is too late to join: "

@@ -13,6 +13,7 @@ from data import Database
 from data.tournaments import Board, Entry, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest, NotAPlayer
 from play.service import MatchService
+from play.tournament_formats import games_played
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 
 
@@ -26,6 +27,7 @@ class Withdrawal:
     user_id: int
     remaining: int
     game: Board | None
+    played: tuple[int, int] | None = None  # a round-robin's: games paired so far, and in all
 
     @property
     def ends(self) -> bool:
@@ -79,7 +81,9 @@ class Leaving:
                 "paired again."
             )
         remaining = sum(1 for e in entries if not e.withdrawn and e.user_id != user_id)
-        return Withdrawal(tournament, user_id, remaining, await self._going(tournament, user_id))
+        boards = await self.store.tournament_boards(tournament.id)
+        played = games_played(tournament, entries, boards, user_id)  # a round-robin's rule needs it
+        return Withdrawal(tournament, user_id, remaining, await self._going(tournament, user_id), played)
 
     async def _going(self, tournament: Tournament, user_id: int) -> Board | None:
         """`user_id`'s game of the tournament's current round, if it is still going."""
@@ -109,7 +113,9 @@ class Leaving:
             await self.withdrawal(await self.by_id(tournament_id), user_id, own=own)
             raise BadRequest("The tournament changed just now; try again.")
         now = await self.by_id(tournament_id)
-        return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id))
+        boards = await self.store.tournament_boards(tournament_id)  # a round paired meanwhile counts
+        played = games_played(now, await self.entries(now), boards, user_id)
+        return Withdrawal(now, user_id, ahead.remaining, await self._going(now, user_id), played)
 
     async def remove(
         self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None

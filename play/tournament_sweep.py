@@ -29,7 +29,8 @@ from play import tournament_table
 from play.errors import ServiceError, StalePrompt
 from play.results import Notice
 from play.service import MatchService
-from play.swiss import DRAW, Entrant, Pairing, pair
+from play.swiss import DRAW, Pairing
+from play.tournament_formats import next_pairings
 from play.tournament_round import no_shows, result_of, timed_out
 from play.tournament_table import Table
 
@@ -213,8 +214,8 @@ class RoundSweep:
             entries = await self.store.tournament_entries(tournament.id)
         boards = await self.store.tournament_boards(tournament.id)
         games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
-        players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
-        last = tournament.round >= tournament.rounds or len(players) < 2
+        still_in = sum(1 for e in entries if not e.withdrawn)
+        last = tournament.round >= tournament.rounds or still_in < 2
         try:
             if last:
                 return await self.store.advance_tournament(
@@ -234,7 +235,9 @@ class RoundSweep:
                 round_no=round_no,
                 round_ends_at=now + tournament.round_seconds,
                 now=now,
-                boards=self._rows(await asyncio.to_thread(pair, players, games, round_no, skip)),
+                boards=self._rows(
+                    await asyncio.to_thread(next_pairings, tournament, entries, games, round_no, skip)
+                ),
             )
         except TournamentMoved:
             return None  # another sweep moved it on first: it posts and starts what follows

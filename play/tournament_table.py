@@ -11,7 +11,9 @@ from data import elo
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus, TournamentStore
 from engine import registry
 from engine.protocol import Game
-from play.swiss import Entrant, Pairing, standings
+from play.swiss import Entrant, Pairing
+from play.tiebreaks import Tiebreak, ranked
+from play.tournament_formats import counted, order
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,7 @@ class Line:
     change: float
     withdrawn: bool
     joined: int = 0  # a latecomer: the round under way when they joined (its rounds so far scored 0)
+    tiebreaks: tuple[float, ...] = ()  # in the tournament's order (`Table.order`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,21 @@ class Table:
     round: int
     lines: list[Line]
     final: bool
+    order: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN)
+
+    @property
+    def heads(self) -> tuple[str, str]:
+        """The headings of the two tie-break columns a picture shows: the first two of the order."""
+        return (self.order[0].short, self.order[1].short)
+
+    def values(self, line: Line) -> tuple[float, ...]:
+        """A line's tie-breaks in the order (a line made without them: its Buchholz and SB)."""
+        return line.tiebreaks or (line.buchholz, line.sonneborn)
+
+    def shown(self, line: Line) -> tuple[float, float]:
+        """A line's values in the two columns."""
+        first, second, *_ = self.values(line)
+        return (first, second)
 
     @property
     def winners(self) -> list[int]:
@@ -48,11 +66,13 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     entries = await store.tournament_entries(tournament.id)
     upto = tournament.round if round_no is None else round_no
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round <= upto]
-    games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+    played = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+    games = counted(tournament, entries, played)  # a round-robin strikes out some (RULES.md)
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
     changes = rating_changes(entries, boards, await store.game_ratings(tournament.id))
     gone = {e.user_id for e in entries if e.withdrawn}
     late = {e.user_id: e.joined_round for e in entries}
+    breaks = order(tournament)
     lines = [
         Line(
             s.rank,
@@ -63,11 +83,12 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
             changes[s.user_id],
             s.user_id in gone,
             late.get(s.user_id, 0),
+            values,
         )
-        for s in standings(players, games)
+        for s, values in ((r.standing, r.values) for r in ranked(players, games, breaks))
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
-    return Table(tournament, registry.game(tournament.game), upto, lines, final)
+    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks)
 
 
 def rating_changes(

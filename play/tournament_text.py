@@ -13,7 +13,10 @@ from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
 from play.markup import Markup
 from play.present import terms_text
+from play.roundrobin import kept
+from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY, Withdrawal
+from play.tournament_formats import cap, is_round_robin, order, rounds_said
 from play.tournament_late import last_late_round, late_joined_text, late_open
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
@@ -46,11 +49,24 @@ def signup_text(
 ) -> str:
     """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
-    head = (
-        f"{markup.strong(tournament.name)}: a Swiss tournament of {game.title}, "
-        f"{_plural(tournament.rounds, 'round')} of {_plural(days, 'day')} each."
-        f"{options_text(game, tournament)}"
-    )
+    if is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
+        taking = tournament.status is TournamentStatus.SIGNUP and len(entries) >= 2
+        size = f" ({rounds_said(len(entries))} so far)" if taking else ""
+        kind = (
+            f"a round-robin of {game.title}: everyone plays everyone once, in rounds of "
+            f"{_plural(days, 'day')} each; the players at the start set how many rounds{size}."
+        )
+    else:
+        shape = "round-robin" if is_round_robin(tournament) else "Swiss tournament"
+        kind = (
+            f"a {shape} of {game.title}, {_plural(tournament.rounds, 'round')} of "
+            f"{_plural(days, 'day')} each."
+        )
+    most = cap(tournament)
+    full = f" At most {most} players." if most is not None else ""
+    breaks = order(tournament)
+    ties = f" {tiebreaks_short(breaks)}" if breaks != PRESETS["buchholz"] else ""  # the usual Swiss
+    head = f"{markup.strong(tournament.name)}: {kind}{full}{ties}{options_text(game, tournament)}"
     if tournament.status is TournamentStatus.CANCELLED:
         return f"{head}\nThis tournament was cancelled."
     if tournament.status is not TournamentStatus.SIGNUP:
@@ -73,6 +89,9 @@ def signup_text(
             f"{head}\n{listed}\nIt has begun, but latecomers may still join until round "
             f"{last_late_round(tournament)} ends: {how}. Each round missed counts 0 points."
         )
+    closes = tournament.signup_closes_at
+    if closes is not None:
+        head += f" Sign-ups close at {markup.date(closes)}."  # true before the moment and after
     if not entries:
         listed = "Nobody has signed up yet."
     else:
@@ -88,13 +107,20 @@ def signup_text(
     )
 
 
-# How the standings are ordered, said once for the final post and the picture (RULES.md "Standings")
-TIEBREAKS = (
-    "points first; between players level on points, Buchholz (Bh: the sum of their opponents' "
-    "points), then Sonneborn-Berger (SB: the points of the opponents they beat, plus half of those "
-    "they drew)"
-)
-TIEBREAKS_SHORT = "Level on points: Buchholz (Bh), then Sonneborn-Berger (SB)."
+def tiebreaks_long(order: Sequence[Tiebreak]) -> str:
+    """How the standings are ordered, said in the final post (RULES.md "Standings")."""
+    parts = ", then ".join(f"{t.named} ({t.short}: {t.meaning})" for t in order)
+    return f"points first; between players level on points, {parts}"
+
+
+def tiebreaks_short(order: Sequence[Tiebreak]) -> str:
+    """The tie-breaks' order in one line, under the standings' and the crosstable's title."""
+    return f"Level on points: {order_said(order)}."
+
+
+# The usual Swiss order's words (the tests and older callers name them)
+TIEBREAKS = tiebreaks_long((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
+TIEBREAKS_SHORT = tiebreaks_short((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
 
 
 def _round_over(tournament: Tournament, after_round: int) -> bool:
@@ -127,13 +153,14 @@ def standings_subtitle(table: Table) -> str:
     t = table.tournament
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
+    short = tiebreaks_short(table.order)
     first = next((x.joined for x in table.lines if x.joined), 0)  # a latecomer's mark, explained
     late = f' "From R{first + 1}": joined late, the rounds before scored 0.' if first else ""
     if table.final:
-        return f"Final standings. {TIEBREAKS_SHORT}{late}"
+        return f"Final standings. {short}{late}"
     if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
-        return f"Round {table.round}'s games count once they end. {TIEBREAKS_SHORT}{late}"
-    return TIEBREAKS_SHORT + late
+        return f"Round {table.round}'s games count once they end. {short}{late}"
+    return short + late
 
 
 def standings_said(table: Table, markup: Markup) -> str:
@@ -199,14 +226,21 @@ _NEXT = (
 
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
     due = markup.relative(tournament.round_ends_at or 0.0)
+    players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
+    whole = f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
     return (
-        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}.\n"
+        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}."
+        f"{whole if is_round_robin(tournament) else ''}\n"
         f"{pairings_text(boards, markup)}\n{_threads_line(game)} {_NEXT}"
     )
 
 
 def _half_points(value: float) -> str:
     return f"{_points(value)} {'point' if value == 1 else 'points'}"
+
+
+# A tie-break as the subject of "... put X first"
+_DECIDED = {Tiebreak.WINS: "the number of wins", Tiebreak.DIRECT: "the direct encounter"}
 
 
 def _winner_line(table: Table, markup: Markup) -> str:
@@ -219,7 +253,9 @@ def _winner_line(table: Table, markup: Markup) -> str:
     level = [x for x in table.lines if x.rank != 1 and x.points == top]
     if level and len(winners) == 1:
         first, second = table.lines[0], level[0]
-        by = "Buchholz" if first.buchholz != second.buchholz else "Sonneborn-Berger"
+        values = zip(table.order, table.values(first), table.values(second), strict=False)
+        parted = [t for t, a, b in values if a != b]
+        by = _DECIDED.get(parted[0], parted[0].named) if parted else "the rating at the start"
         said += f" {markup.mention(second.user_id)} had as many points; {by} put {names} first."
     return said
 
@@ -233,7 +269,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         return (
             f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: "
             f"{_winner_line(table, markup)} Congratulations! The final standings are below: "
-            f"{TIEBREAKS}. Every game was rated as usual."
+            f"{tiebreaks_long(table.order)}. Every game was rated as usual."
         )
     head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. Standings below."
     gone = {x.user_id for x in table.lines if x.withdrawn}
@@ -391,6 +427,24 @@ def _ending(w: Withdrawal) -> str:
     return f" With {left} left to pair, the tournament ends when this round is over."
 
 
+def _results(w: Withdrawal, whose: str, stand: str) -> str:
+    """What becomes of a withdrawn player's results: they stand in a Swiss; in a round-robin, by
+    the rule on half their games (RULES.md "Round-robin"), counting this round's game."""
+    if w.played is None:
+        return f"{whose} {stand}"
+    played, total = w.played
+    left = total - played
+    if not kept(played, total + 1):
+        games = f"{played} {'game' if played == 1 else 'games'}"
+        return f"with {games} of {total} played, fewer than half, {whose} results are struck out for everyone"
+    if left == 0:
+        return f"{whose} {stand}"
+    games = (
+        f"{left} {'game' if left == 1 else 'games'} still to be paired {'counts' if left == 1 else 'count'}"
+    )
+    return f"{whose} {stand}; {whose} {games} as lost by forfeit"
+
+
 def withdraw_question(w: Withdrawal, markup: Markup) -> str:
     """Asked privately before a player withdraws from a running tournament (it cannot be undone)."""
     later = (
@@ -399,8 +453,8 @@ def withdraw_question(w: Withdrawal, markup: Markup) -> str:
         else "You will not be paired in any later round"
     )
     return (
-        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; your "
-        f"results so far stand.{_their_game(w, markup, True)}{_ending(w)}"
+        f"Withdraw from {markup.strong(w.tournament.name)}? {later}, and this cannot be undone; "
+        f"{_results(w, 'your', 'results so far stand')}.{_their_game(w, markup, True)}{_ending(w)}"
     )
 
 
@@ -422,7 +476,8 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     if by is not None:
         head = f"{markup.mention(by)} removed {who} from {name}"
     game = "; their game of this round plays on" if w.game is not None else ""
-    return f"{head}: they will not be paired again, and their results stand{game}.{_ending(w)}"
+    results = _results(w, "their", "results stand")
+    return f"{head}: they will not be paired again, and {results}{game}.{_ending(w)}"
 
 
 def undo_hint(done: Withdrawal, markup: Markup) -> str:

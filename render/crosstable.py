@@ -56,8 +56,8 @@ class Row:
     name: str
     cells: tuple[tuple[str, str], ...]
     points: float
-    buchholz: float
-    sonneborn: float
+    first_tiebreak: float  # the values of the tournament's first two tie-breaks (Bh and SB by default)
+    second_tiebreak: float
     withdrawn: bool = False
 
 
@@ -73,7 +73,8 @@ class Layout:
     cells_left: int  # the first round's column
     per_line: int  # rounds on one line
     stacked: bool  # the rounds on lines of their own, under the name
-    points_right: tuple[int, int, int]  # Pts, Bh, SB
+    points_right: tuple[int, int, int]  # Pts and the two tie-breaks
+    heads: tuple[str, str] = ("Bh", "SB")  # the two tie-breaks' headings
 
     @property
     def cell_lines(self) -> int:
@@ -95,7 +96,7 @@ def _width(text: str, bold: bool = False) -> int:
     return math.ceil(font(BODY, bold).getlength(text))
 
 
-def layout(rows: Sequence[Row], rounds: int) -> Layout:
+def layout(rows: Sequence[Row], rounds: int, heads: tuple[str, str] = ("Bh", "SB")) -> Layout:
     """The columns for these players over `rounds` rounds: on one line if the name keeps `MIN_NAME`."""
     numbers = max([_width(str(r.number), True) for r in rows] + [_width("#", True)])
     cell = max([_width(text) for r in rows for text, _ in r.cells] + [_width(f"R{rounds}", True)])
@@ -104,8 +105,8 @@ def layout(rows: Sequence[Row], rounds: int) -> Layout:
         return max([_width(_half(v), True) for v in values] + [_width(title, True)])
 
     pts = widest([r.points for r in rows], "Pts")
-    bh = widest([r.buchholz for r in rows], "Bh")
-    sb = widest([r.sonneborn for r in rows], "SB")
+    bh = widest([r.first_tiebreak for r in rows], heads[0])
+    sb = widest([r.second_tiebreak for r in rows], heads[1])
     sb_right = WIDTH - PAD
     bh_right = sb_right - sb - GAP
     pts_right = bh_right - bh - GAP
@@ -116,13 +117,13 @@ def layout(rows: Sequence[Row], rounds: int) -> Layout:
     if name_right - name_left >= MIN_NAME or rounds == 0:
         return Layout(
             rounds, number_right, name_left, name_right, cell, name_right + GAP, max(rounds, 1), False,
-            (pts_right, bh_right, sb_right),
+            (pts_right, bh_right, sb_right), heads,
         )  # fmt: skip
     most = max(1, (WIDTH - PAD - name_left + CELL_GAP) // (cell + CELL_GAP))
     per_line = math.ceil(rounds / math.ceil(rounds / most))  # 12 rounds: two lines of 6, not 9 and 3
     return Layout(
         rounds, number_right, name_left, pts_right - pts - GAP, cell, name_left, per_line, True,
-        (pts_right, bh_right, sb_right),
+        (pts_right, bh_right, sb_right), heads,
     )  # fmt: skip
 
 
@@ -173,7 +174,7 @@ def _page(title: str, subtitle: str, rows: Sequence[Row], spot: Layout) -> bytes
     bold, body = font(BODY, True), font(BODY)
     _right(draw, spot.number_right, y, "#", True, MUTED)
     draw.text((spot.name_left, y), "Player", font=bold, fill=MUTED)
-    for title_, right in zip(("Pts", "Bh", "SB"), spot.points_right, strict=True):
+    for title_, right in zip(("Pts", *spot.heads), spot.points_right, strict=True):
         _right(draw, right, y, title_, True, MUTED)
     for k in range(spot.rounds):
         x, line = spot.cell_x(k)
@@ -193,17 +194,20 @@ def _page(title: str, subtitle: str, rows: Sequence[Row], spot: Layout) -> bytes
             x, line = spot.cell_x(k)
             centre = x + (spot.cell_width - body.getlength(text)) / 2
             draw.text((centre, y + line * ROW), text, font=body, fill=COLOURS.get(mark, INK))
-        values = (row.points, row.buchholz, row.sonneborn)
+        values = (row.points, row.first_tiebreak, row.second_tiebreak)
         for k, (value, right) in enumerate(zip(values, spot.points_right, strict=True)):
             _right(draw, right, y, _half(value), k == 0, ink)
         y += spot.player_height
     return encode(im)
 
 
-def crosstable_pngs(title: str, subtitle: str, rounds: int, rows: Sequence[Row]) -> list[bytes]:
+def crosstable_pngs(
+    title: str, subtitle: str, rounds: int, rows: Sequence[Row], heads: tuple[str, str] = ("Bh", "SB")
+) -> list[bytes]:
     """The crosstable as pictures of at most `per_picture` players each (at most `MAX_PICTURES`;
-    the export holds everyone): "Players 1–20 of 45." opens the subtitle when there are several."""
-    spot = layout(rows, rounds)
+    the export holds everyone): "Players 1–20 of 45." opens the subtitle when there are several;
+    `heads`: the two tie-break columns' headings."""
+    spot = layout(rows, rounds, heads)
     size = per_picture(title, subtitle, spot)
     if len(rows) <= size:
         return [_page(title, subtitle, rows, spot)]
@@ -215,9 +219,11 @@ def crosstable_pngs(title: str, subtitle: str, rounds: int, rows: Sequence[Row])
     return out
 
 
-def drawn_players(title: str, subtitle: str, rounds: int, rows: Sequence[Row]) -> int:
+def drawn_players(
+    title: str, subtitle: str, rounds: int, rows: Sequence[Row], heads: tuple[str, str] = ("Bh", "SB")
+) -> int:
     """How many of `rows` `crosstable_pngs` draws (the rest are only in the export)."""
-    return min(len(rows), per_picture(title, subtitle, layout(rows, rounds)) * MAX_PICTURES)
+    return min(len(rows), per_picture(title, subtitle, layout(rows, rounds, heads)) * MAX_PICTURES)
 
 
 __all__ = ["MAX_PICTURES", "WIDTH", "Row", "crosstable_pngs", "drawn_players", "layout", "name_text"]

@@ -1,7 +1,8 @@
 """A tournament's standings as a picture: a pure function of the rows, drawn off the event loop.
 
 Read on a phone at 400 CSS px: the picture is 800 px wide, so every text is at least 24 px
-(12 CSS px there, `kit.phone_px`). Columns: rank, player, points, Buchholz, Sonneborn-Berger and
+(12 CSS px there, `kit.phone_px`). Columns: rank, player, points, the tournament's first two
+tie-breaks (Buchholz and Sonneborn-Berger unless it chose others, headed as `heads` says) and
 the rating change the tournament's own games made (±Elo, RULES.md "Standings"); a name too long
 for its column is cut with "…". A withdrawn player's row is muted and says "(withdrawn)", a
 latecomer's "(from R3)" (their first round: those before scored 0), neither ever cut.
@@ -36,8 +37,8 @@ class Row:
     rank: int
     name: str
     points: float
-    buchholz: float
-    sonneborn: float
+    first_tiebreak: float  # the values of the tournament's first two tie-breaks
+    second_tiebreak: float
     change: float
     withdrawn: bool = False
     joined: int = 0  # joined late, during this round: the rounds up to it scored 0 (marked "from R<n+1>")
@@ -79,8 +80,11 @@ _COLUMNS = (("#", 70), ("Player", None), ("Pts", 505), ("Bh", 600), ("SB", 680),
 _NAME_LEFT, _NAME_RIGHT = 88, 420
 
 
-def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
-    """The standings table: a band with the title, a header line, one line per player."""
+def standings_png(
+    title: str, subtitle: str, rows: Sequence[Row], heads: tuple[str, str] = ("Bh", "SB")
+) -> bytes:
+    """The standings table: a band with the title, a header line, one line per player; `heads`:
+    the two tie-break columns' headings."""
     titles = wrap(title, HEAD, WIDTH - 2 * PAD, True) or ("",)
     if len(titles) > 1 and ": " in title:  # "Club Swiss:" / "after round 2 of 3", no word left alone
         head, _, tail = title.partition(": ")
@@ -100,7 +104,8 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
         y += BODY + 8
     y = band + 10
     body, bold = font(BODY), font(BODY, True)
-    for name, right in _COLUMNS:
+    columns = [(heads[k - 3] if k in (3, 4) else name, right) for k, (name, right) in enumerate(_COLUMNS)]
+    for name, right in columns:
         if right is None:
             draw.text((_NAME_LEFT, y), name, font=bold, fill=MUTED)
         else:
@@ -118,8 +123,8 @@ def standings_png(title: str, subtitle: str, rows: Sequence[Row]) -> bytes:
             str(row.rank) if begun else "–",
             None,
             _half(row.points),
-            _half(row.buchholz),
-            _half(row.sonneborn),
+            _half(row.first_tiebreak),
+            _half(row.second_tiebreak),
             f"{change:+d}" if change else "0",
         )
         for (_, right), cell in zip(_COLUMNS, cells, strict=True):

@@ -159,7 +159,7 @@ async def test_migration_15_keeps_the_inputs_of_those_signed_up(store: str) -> N
         await db.close()
         await _downgrade_to_14(store)
         db = await Database.open(store, clock=clock)
-        assert await db.schema_version() == 16
+        assert await db.schema_version() == 17
         _, t = services(db, clock)
 
         def kept():
@@ -176,10 +176,11 @@ async def test_migration_15_keeps_the_inputs_of_those_signed_up(store: str) -> N
 
 
 LATER_COLUMNS = ("joined_round", "withdrawn_round", "withdrawn_by")  # migration 0016's
+SETTINGS_COLUMNS = ("format", "max_players", "tiebreaks", "signup_closes_at")  # 0017's, of tournaments
 
 
 async def _downgrade_to_14(store: str) -> None:
-    """Drop what migrations 0015 and 0016 made and mark the store as at 14, so opening it runs them
+    """Drop what migrations 0015 to 0017 made and mark the store as at 14, so opening it runs them
     again on the rows as they are (the same SQL an upgrading bot runs)."""
     if store.startswith("postgresql"):
         pg = await asyncpg.connect(store)
@@ -187,6 +188,8 @@ async def _downgrade_to_14(store: str) -> None:
             await pg.execute("DROP TABLE tournament_inputs")
             for column in LATER_COLUMNS:
                 await pg.execute(f"ALTER TABLE tournament_players DROP COLUMN {column}")
+            for column in SETTINGS_COLUMNS:
+                await pg.execute(f"ALTER TABLE tournaments DROP COLUMN {column}")
             await pg.execute("UPDATE schema_version SET version = 14")
         finally:
             await pg.close()
@@ -196,6 +199,8 @@ async def _downgrade_to_14(store: str) -> None:
         lite.execute("DROP TABLE tournament_inputs")
         for column in LATER_COLUMNS:
             lite.execute(f"ALTER TABLE tournament_players DROP COLUMN {column}")
+        for column in SETTINGS_COLUMNS:
+            lite.execute(f"ALTER TABLE tournaments DROP COLUMN {column}")
         lite.execute("PRAGMA user_version = 14")
         lite.commit()
     finally:

@@ -227,6 +227,41 @@ async def test_a_tournament_running_across_the_upgrade_adds_its_new_games_as_rec
         assert real[wanderer] > 16.5
 
 
+async def test_tournaments_made_before_migration_17_are_swiss_without_a_cap(v7_store: str):
+    """Migration 0017 gives every tournament a format, a cap and a tie-break order: those made
+    before are Swiss with no cap and the usual order, and a round-robin can be made beside them."""
+    async with Database.open(v7_store) as db:
+        t = _tournaments(db)
+        old = await t.store.channel_tournament(OLD_CUP, open_only=False)
+        running = await t.open_in(RUNNING_CUP)
+        assert old is not None and (old.format, old.max_players, old.tiebreaks) == ("swiss", None, None)
+        assert (running.format, running.max_players, running.tiebreaks) == ("swiss", None, None)
+        assert old.signup_closes_at is None and running.signup_closes_at is None
+        table = await t.table(old)  # ranked as before: Buchholz, then Sonneborn-Berger
+        assert [t.short for t in table.order] == ["Bh", "SB"]
+        assert [x.tiebreaks for x in table.lines] == [(x.buchholz, x.sonneborn) for x in table.lines]
+        made = await t.create(
+            guild_id=V7_GUILD,
+            channel_id=300,
+            user_id=1,
+            game="blockwars",
+            rounds=None,
+            days=2,
+            organiser=True,
+            format="round-robin",
+            max_players=4,
+            tiebreaks="direct",
+            signup_days=3,
+        )
+        again = await t.by_id(made.id)
+        assert (again.format, again.max_players, again.rounds, again.tiebreaks) == (
+            "round-robin",
+            4,
+            1,
+            "direct",
+        )
+
+
 # --- an AI game whose decisions were kept before migration 13 (one row per action number) ---------
 
 # The statement the bot of migration 12 kept a decision with: under its action's number alone.

@@ -1,0 +1,291 @@
+"""A tournament's format, chosen when it is made: Swiss (play/swiss.py) or round-robin
+(play/roundrobin.py). What differs between them lives here, so the life cycle (play/tournament.py,
+play/tournament_sweep.py) asks one question at each step: how many rounds, who plays whom, which
+games count, how many players it takes (RULES.md "Round-robin").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from data.tournaments import Board, Entry, Tournament
+from play import roundrobin
+from play.errors import BadRequest
+from play.markup import Markup
+from play.swiss import Entrant, Pairing, pair
+from play.tiebreaks import PRESETS, Tiebreak
+
+SWISS, ROUND_ROBIN = "swiss", "round-robin"
+FORMATS = (SWISS, ROUND_ROBIN)
+# What the organiser's list and the help show for each, in the order offered
+FORMAT_NAMES = {SWISS: "Swiss", ROUND_ROBIN: "Round-robin"}
+MIN_CAP, MAX_CAP = 2, 100  # `max_players`, where the organiser sets one
+MIN_SIGNUP_DAYS, MAX_SIGNUP_DAYS = 1, 30  # `signup_days`: sign-ups close that long after the making
+DAY_SECONDS = 24 * 3600
+
+
+def parse_format(text: str | None) -> str:
+    """The format an organiser chose (Swiss unless they chose), or a refusal naming the choices."""
+    if text is None or not text.strip():
+        return SWISS
+    word = text.strip().lower().replace("_", "-").replace(" ", "-")
+    if word in ("roundrobin", "rr"):
+        word = ROUND_ROBIN
+    if word not in FORMATS:
+        raise BadRequest(
+            f"`{text[:30]}` is not a tournament format: choose `swiss` (a few rounds, players of equal "
+            "score meet) or `round-robin` (everyone meets everyone once, for small groups)."
+        )
+    return word
+
+
+def settled_rounds(kind: str, rounds: int | None, least: int, most: int) -> int:
+    """The rounds stored at creation: a Swiss tournament's own (required, `least` to `most`); a
+    round-robin's follow from its players and are set at the start (1 until then: the row needs one)."""
+    if kind == ROUND_ROBIN:
+        if rounds is not None:
+            raise BadRequest(
+                "A round-robin's rounds follow from its players (everyone meets everyone once), so "
+                "leave `rounds` out; for a set number of rounds choose `format: swiss`."
+            )
+        return 1
+    if rounds is None:
+        raise BadRequest(
+            f"A Swiss tournament needs its number of rounds ({least} to {most}), e.g. `rounds:3`; or "
+            "choose `format: round-robin` for everyone to meet everyone once."
+        )
+    if not least <= rounds <= most:
+        raise BadRequest(f"A tournament has {least} to {most} rounds.")
+    return rounds
+
+
+def checked_cap(kind: str, max_players: int | None) -> None:
+    """Refuse a cap on players no tournament of `kind` could use."""
+    if max_players is None:
+        return
+    top = roundrobin.MAX_PLAYERS if kind == ROUND_ROBIN else MAX_CAP
+    if not MIN_CAP <= max_players <= top:
+        which = "A round-robin's" if kind == ROUND_ROBIN else "A tournament's"
+        raise BadRequest(f"{which} cap on players is {MIN_CAP} to {top}.")
+
+
+# Each format's usual order: FIDE's recommendations name Buchholz first for a Swiss and
+# Sonneborn-Berger first for a round-robin (where everyone's Buchholz is the same field).
+USUAL = {SWISS: "buchholz", ROUND_ROBIN: "sonneborn"}
+
+
+def parse_tiebreaks(text: str | None) -> str | None:
+    """The tie-break order an organiser chose, by its name (None: the format's usual one)."""
+    if text is None or not text.strip():
+        return None
+    word = text.strip().lower()
+    if word not in PRESETS:
+        names = ", ".join(f"`{name}`" for name in PRESETS)
+        raise BadRequest(f"`{text[:30]}` is not a tie-break order: choose one of {names}.")
+    return word
+
+
+def order(tournament: Tournament) -> tuple[Tiebreak, ...]:
+    """The tie-breaks the tournament's standings apply, in order."""
+    return PRESETS.get(tournament.tiebreaks or USUAL.get(tournament.format, "buchholz"), PRESETS["buchholz"])
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What an organiser chose for a tournament's shape, checked: what its row stores."""
+
+    format: str
+    rounds: int
+    max_players: int | None
+    tiebreaks: str | None
+    signup_days: int | None = None
+
+    @property
+    def title(self) -> str:
+        """The format's word in a tournament's default name."""
+        return FORMAT_NAMES[self.format]
+
+    @classmethod
+    def chosen(
+        cls,
+        format: str | None,
+        rounds: int | None,
+        max_players: int | None,
+        tiebreaks: str | None,
+        bounds: tuple[int, int],
+        signup_days: int | None = None,
+    ) -> Settings:
+        """The organiser's choices checked, or the first refusal; `bounds`: a Swiss's rounds."""
+        kind = parse_format(format)
+        settled = settled_rounds(kind, rounds, *bounds)
+        checked_cap(kind, max_players)
+        if signup_days is not None and not MIN_SIGNUP_DAYS <= signup_days <= MAX_SIGNUP_DAYS:
+            raise BadRequest(f"Sign-ups stay open {MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS} days.")
+        return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks), signup_days)
+
+    def closes(self, now: float) -> float | None:
+        """When sign-ups close, made `now` (None: open until the start)."""
+        return None if self.signup_days is None else now + self.signup_days * DAY_SECONDS
+
+
+def signup_closed_text(tournament: Tournament, now: float, markup: Markup) -> str | None:
+    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open)."""
+    closes = tournament.signup_closes_at
+    if closes is None or now < closes:
+        return None
+    return (
+        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.relative(closes)}; it starts "
+        "when an organiser starts it. Ask an organiser if you still hope to play."
+    )
+
+
+def is_round_robin(tournament: Tournament) -> bool:
+    return tournament.format == ROUND_ROBIN
+
+
+def cap(tournament: Tournament) -> int | None:
+    """The most players the tournament takes: its own cap, and a round-robin's limit."""
+    limits = [n for n in (tournament.max_players,) if n is not None]
+    if is_round_robin(tournament):
+        limits.append(roundrobin.MAX_PLAYERS)
+    return min(limits) if limits else None
+
+
+def full_text(tournament: Tournament, name: str) -> str:
+    """Why a sign-up is refused once the tournament has as many players as it takes."""
+    most = cap(tournament)
+    assert most is not None
+    if is_round_robin(tournament) and most == roundrobin.MAX_PLAYERS:
+        return (
+            f"{name} is full: a round-robin takes at most {most} players (each plays everyone else, "
+            f"so {most} already need {roundrobin.rounds_for(most)} rounds). Ask an organiser to open "
+            "a Swiss tournament for more players, or a second round-robin in another channel."
+        )
+    return f"{name} is full: it takes at most {most} players. Ask an organiser if a place comes free."
+
+
+def full_refusal(tournament: Tournament, entries: Sequence[Entry], user_id: int, name: str) -> str | None:
+    """Why `user_id` may not join: the tournament has all the players it takes (None: a place is
+    free, or they are in it already, which the caller words its own way)."""
+    most = cap(tournament)
+    if most is None or len(entries) < most or any(e.user_id == user_id for e in entries):
+        return None
+    return full_text(tournament, name)
+
+
+def join_refusal(
+    tournament: Tournament, entries: Sequence[Entry], user_id: int, now: float, markup: Markup
+) -> str | None:
+    """Why `user_id` may not sign up now: the sign-up deadline has passed, or the tournament is
+    full (None: they may, or they are in it already, which the caller words its own way). The cap
+    is counted again in the sign-up's own write (`TournamentStore.join_tournament`); a latecomer's
+    is checked here only."""
+    if any(e.user_id == user_id for e in entries):
+        return None
+    closed = signup_closed_text(tournament, now, markup)
+    return closed or full_refusal(tournament, entries, user_id, markup.strong(tournament.name))
+
+
+def rounds_said(players: int) -> str:
+    """How many rounds a round-robin of `players` plays, said at sign-up and at the start."""
+    rounds = roundrobin.rounds_for(players)
+    bye = ", each player sitting out one round" if players % 2 else ""
+    word = "round" if rounds == 1 else "rounds"
+    return f"with {players} players that is {rounds} {word}{bye}"
+
+
+def entrants(entries: Sequence[Entry]) -> list[Entrant]:
+    """Everyone who started, with their rating at the start (a round-robin's numbers come from it)."""
+    return [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
+
+
+def start_pairings(tournament: Tournament, players: Sequence[Entrant]) -> tuple[list[Pairing], int | None]:
+    """Round 1's pairings, and the number of rounds where the start sets it (a round-robin's);
+    a round-robin past its limit is refused with what to do instead."""
+    if not is_round_robin(tournament):
+        return pair(players, [], 1), None
+    if len(players) > roundrobin.MAX_PLAYERS:
+        raise BadRequest(
+            f"A round-robin takes at most {roundrobin.MAX_PLAYERS} players and {len(players)} have signed "
+            "up: an organiser can remove some, or cancel it and open a Swiss tournament instead."
+        )
+    return roundrobin.pair_round(players, 1), roundrobin.rounds_for(len(players))
+
+
+def next_pairings(
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    games: Sequence[Pairing],
+    round_no: int,
+    skip: Collection[int] = (),
+) -> list[Pairing]:
+    """Round `round_no`'s pairings: Swiss among the players still in (`skip`: passed over for the
+    bye, play/swiss.py); a round-robin's from its table, a withdrawn player's games forfeited or
+    struck out (play/roundrobin.py)."""
+    if not is_round_robin(tournament):
+        players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
+        return pair(players, games, round_no, skip)
+    gone = {e.user_id for e in entries if e.withdrawn}
+    return roundrobin.pair_round(entrants(entries), round_no, gone, games)
+
+
+def counted(tournament: Tournament, entries: Sequence[Entry], games: Sequence[Pairing]) -> list[Pairing]:
+    """The games the standings count: every one in a Swiss; in a round-robin, not those of a player
+    who withdrew before playing half their games."""
+    if not is_round_robin(tournament):
+        return list(games)
+    gone = {e.user_id for e in entries if e.withdrawn}
+    return roundrobin.counted(entrants(entries), gone, games)
+
+
+def games_played(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board], user_id: int
+) -> tuple[int, int] | None:
+    """A round-robin player's games paired so far (a game still going counts: it plays on after a
+    withdrawal) and their games in all; None in a Swiss, where no rule needs them."""
+    if not is_round_robin(tournament):
+        return None
+    paired = sum(1 for b in boards if b.second_id is not None and user_id in (b.first_id, b.second_id))
+    return paired, len(entries) - 1
+
+
+def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]) -> set[int]:
+    """The withdrawn players of a round-robin whose results are struck out (none in a Swiss)."""
+    if not is_round_robin(tournament):
+        return set()
+    games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
+    gone = {e.user_id for e in entries if e.withdrawn}
+    return roundrobin.struck(entrants(entries), gone, games)
+
+
+__all__ = [
+    "FORMATS",
+    "FORMAT_NAMES",
+    "MAX_CAP",
+    "MAX_SIGNUP_DAYS",
+    "MIN_CAP",
+    "MIN_SIGNUP_DAYS",
+    "ROUND_ROBIN",
+    "SWISS",
+    "USUAL",
+    "Settings",
+    "cap",
+    "checked_cap",
+    "counted",
+    "entrants",
+    "full_refusal",
+    "full_text",
+    "games_played",
+    "is_round_robin",
+    "join_refusal",
+    "next_pairings",
+    "order",
+    "parse_format",
+    "parse_tiebreaks",
+    "rounds_said",
+    "settled_rounds",
+    "signup_closed_text",
+    "start_pairings",
+    "struck",
+]
