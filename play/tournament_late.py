@@ -11,7 +11,7 @@ from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest
 from play.markup import Markup
-from play.tournament_refusals import closed_text
+from play.tournament_refusals import closed_text, removed_text
 
 
 def late_open(tournament: Tournament) -> bool:
@@ -131,6 +131,8 @@ async def join_late(
     mine = await theirs(tournament)
     if mine is not None:
         raise BadRequest(in_already_text(mine, tournament, markup))
+    if await store.removed_by(tournament.id, user_id) is not None:  # taken off before the start
+        raise BadRequest(removed_text(tournament, markup))
     if not late_open(tournament):
         raise BadRequest(late_closed_text(tournament, markup))
     rating = (await db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
@@ -140,6 +142,8 @@ async def join_late(
         mine = await theirs(fresh)
         if mine is not None:
             raise BadRequest(in_already_text(mine, fresh, markup))
+        if await store.removed_by(tournament.id, user_id) is not None:  # the write refused it
+            raise BadRequest(removed_text(fresh, markup))
         raise BadRequest(late_closed_text(fresh, markup))
     return await store.get_tournament(tournament.id) or tournament
 

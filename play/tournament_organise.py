@@ -83,10 +83,17 @@ class Organising:
         return Forfeited(tournament, board, notice)
 
     async def reinstate(self, channel_id: int, user_id: int, *, organiser: bool) -> Reinstated:
-        """Undo an organiser's removal of `user_id` while the round it came in is still under way, so
-        they missed no pairing: paired again from the next round. What happened meanwhile stands."""
-        tournament = await self._running_in(channel_id, organiser, "put a removed player back")
+        """Undo an organiser's removal of `user_id`: before the start, back on the sign-up list with
+        the input they first signed up with; after it, while the round it came in is still under
+        way, so they missed no pairing: paired again from the next round. What happened meanwhile
+        stands."""
         markup = self.matches.markup
+        here = await self.open_in(channel_id)
+        if here.status is TournamentStatus.SIGNUP:
+            if not organiser:
+                raise NotAPlayer(ORGANISERS_ONLY.format("put a removed player back"))
+            return await self._back_on_the_list(here, user_id)
+        tournament = await self._running_in(channel_id, organiser, "put a removed player back")
         entry = next(
             (e for e in await self.store.tournament_entries(tournament.id) if e.user_id == user_id), None
         )
@@ -112,6 +119,24 @@ class Organising:
         if points is not None and user_id != board.first_id:
             points = WIN - points
         return Reinstated(now, user_id, board, points)
+
+    async def _back_on_the_list(self, tournament: Tournament, user_id: int) -> Reinstated:
+        """Before the start: a player an organiser took off the sign-up list goes back on it, their
+        kept input theirs again (they signed up themselves once). Refused, saying why, for anyone
+        else: a player who left signs up again themselves."""
+        them = self.matches.markup.mention(user_id)
+        if await self.store.reinstate_signup(tournament.id, user_id, self.clock()):
+            return Reinstated(await self.open_in(tournament.channel_id), user_id, None, None)
+        fresh = await self.open_in(tournament.channel_id)  # started meanwhile, or they are back?
+        if fresh.status is not TournamentStatus.SIGNUP:
+            raise BadRequest("The tournament started just now; try again.")
+        if any(e.user_id == user_id for e in await self.store.tournament_entries(fresh.id)):
+            raise BadRequest(f"{them} is on the sign-up list: there is no removal to undo.")
+        raise BadRequest(
+            f"No organiser took {them} off the sign-up list, so there is nothing to undo; a player who "
+            "left (or never signed up) signs up themselves with the Join button or "
+            "`/wargames tournament join`."
+        )
 
 
 def reinstate_refusal(entry: Entry | None, user_id: int, tournament: Tournament, markup: Markup) -> str:
@@ -168,6 +193,11 @@ def _their_game(done: Reinstated, markup: Markup) -> str:
 def reinstated_text(done: Reinstated, by: int, markup: Markup) -> str:
     """The channel is told: who put whom back, from when they are paired, and what they missed."""
     t = done.tournament
+    if t.status is TournamentStatus.SIGNUP:
+        return (
+            f"{markup.mention(by)} put {markup.mention(done.user_id)} back on the sign-up list of "
+            f"{markup.strong(t.name)}."
+        )
     head = f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}"
     if t.round >= t.rounds:
         last = "this is the last round, so nobody is paired again, but they are no longer marked withdrawn"
