@@ -236,6 +236,17 @@ WHERE id = :id AND status = 'signup' AND EXISTS (
     AND removed_by IS NOT NULL
 )
 """
+# Put back by an organiser after the start: a late entry on their behalf, on late entry's terms (the
+# round under way at most half the rounds), only while the removal stands and they are not in.
+_TOUCH_UNREMOVED_LATE = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'running' AND round * 2 <= rounds AND NOT EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+AND EXISTS (
+    SELECT 1 FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id
+    AND removed_by IS NOT NULL
+)
+"""
 _UNREMOVE = """
 UPDATE tournament_inputs SET removed_by = NULL
 WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NOT NULL
@@ -594,6 +605,24 @@ class TournamentStore:
 
         done: bool = await self._transact(reinstate)
         return done
+
+    async def reinstate_late(self, tournament_id: int, user_id: int, now: float, rating: float) -> int | None:
+        """Undo an organiser's removal before the start once it runs: in as a latecomer (rated
+        `rating`, with their kept input), on late entry's terms; the round under way then, or None
+        if no removal of theirs stands, they are in, or late entry has closed."""
+        params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
+
+        def reinstate() -> Transaction[int | None]:
+            touched = yield count(_TOUCH_UNREMOVED_LATE, params)
+            if not touched:
+                return None
+            yield count(_UNREMOVE, params)
+            yield count(_JOIN_LATE, {**params, "rating": float(rating), "join_input": None})
+            found = yield rows(_JOINED_ROUND, params)
+            return int(found[0]["joined_round"])
+
+        joined: int | None = await self._transact(reinstate)
+        return joined
 
     async def tournament_seal_shown(self, tournament_id: int, message_id: int | None, now: float) -> bool:
         """A message (`message_id`, where the platform gives one) showed the tournament's seal; the

@@ -16,6 +16,7 @@ from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, LOSS, WIN
+from play.tournament_late import late_open, missed_by_them
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 from play.tournament_round import result_of
 
@@ -32,12 +33,14 @@ class Forfeited:
 @dataclass(frozen=True, slots=True)
 class Reinstated:
     """A removal undone: `game` is the player's game of this round (None: a bye, or none, as a
-    latecomer's first round), `points` theirs from it if it ended while they were out."""
+    latecomer's first round), `points` theirs from it if it ended while they were out; `late`: taken
+    off the list before the start and put back after it, in as a latecomer from this round's end."""
 
     tournament: Tournament
     user_id: int
     game: Board | None
     points: float | None
+    late: bool = False
 
 
 class Organising:
@@ -97,6 +100,8 @@ class Organising:
         entry = next(
             (e for e in await self.store.tournament_entries(tournament.id) if e.user_id == user_id), None
         )
+        if entry is None and await self.store.removed_by(tournament.id, user_id) is not None:
+            return await self._back_late(tournament, user_id)
         refusal = reinstate_refusal(entry, user_id, tournament, markup)
         if refusal:
             raise BadRequest(refusal)
@@ -119,6 +124,22 @@ class Organising:
         if points is not None and user_id != board.first_id:
             points = WIN - points
         return Reinstated(now, user_id, board, points)
+
+    async def _back_late(self, tournament: Tournament, user_id: int) -> Reinstated:
+        """Taken off the list before the start, put back after it: in as a latecomer would be (the
+        rounds missed each a bye without points), on late entry's terms, with their kept input."""
+        them, name = self.matches.markup.mention(user_id), self.matches.markup.strong(tournament.name)
+        if late_open(tournament):
+            rating = (await self.db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
+            if await self.store.reinstate_late(tournament.id, user_id, self.clock(), rating) is not None:
+                return Reinstated(await self.open_in(tournament.channel_id), user_id, None, None, late=True)
+            tournament = await self.open_in(tournament.channel_id)  # a round paired meanwhile?
+            if late_open(tournament):
+                raise BadRequest("The tournament changed just now; try again.")
+        raise BadRequest(
+            f"{them} was taken off the sign-up list of {name} before it started, and it is now too "
+            f"late to join it: a latecomer may join only while at most half the rounds have begun."
+        )
 
     async def _back_on_the_list(self, tournament: Tournament, user_id: int) -> Reinstated:
         """Before the start: a player an organiser took off the sign-up list goes back on it, their
@@ -197,6 +218,12 @@ def reinstated_text(done: Reinstated, by: int, markup: Markup) -> str:
         return (
             f"{markup.mention(by)} put {markup.mention(done.user_id)} back on the sign-up list of "
             f"{markup.strong(t.name)}."
+        )
+    if done.late:  # taken off before the start: in now as a latecomer
+        return (
+            f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}, "
+            f"whose list they had been taken off before the start: they play from round {t.round + 1}, "
+            f"and {missed_by_them(t.round)}."
         )
     head = f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}"
     if t.round >= t.rounds:

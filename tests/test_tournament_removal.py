@@ -92,6 +92,15 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     assert {e.user_id for e in await t.entries(started)} == {ALICE, BOB}
     await t.join(started, DAVE)  # a latecomer nobody removed is still welcome
     assert {e.user_id for e in await t.entries(started)} == {ALICE, BOB, DAVE}
+    # put back after the start: in as a latecomer, on late entry's terms, with her first input
+    back = await t.reinstate(CHANNEL, CAROL, organiser=True)
+    assert reinstated_text(back, ORGANISER, PLAIN) == (
+        f"@1 put @13 back into {cup_name}, whose list they had been taken off before the start: they "
+        "play from round 2, and round 1, which they missed, counts 0 points."
+    )
+    carol = next(e for e in await t.entries(started) if e.user_id == CAROL)
+    assert (carol.joined_round, carol.join_input, carol.withdrawn) == (1, first_input, False)
+    assert await t.store.removed_by(cup.id, CAROL) is None
 
 
 # --- through the fake Discord, on the module's one bot ---------------------------------------------
