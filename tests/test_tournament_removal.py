@@ -103,6 +103,25 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     assert await t.store.removed_by(cup.id, CAROL) is None
 
 
+async def test_once_late_entry_has_closed_a_removal_before_the_start_cannot_be_undone(store_world) -> None:
+    """One round: nobody may join once it runs, so the removed player is told that (not to ask an
+    organiser, who could do nothing), and `reinstate` says why it cannot put them back."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [ALICE, BOB, CAROL], rounds=1)
+    await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
+    started = (await t.start(CHANNEL, organiser=True)).tournament
+    with pytest.raises(BadRequest, match="has only 1 round and it has begun, so it is too late to join"):
+        await t.join(started, CAROL)
+    with pytest.raises(BadRequest) as refused:
+        await t.reinstate(CHANNEL, CAROL, organiser=True)
+    assert str(refused.value) == (
+        f"@13 was taken off the sign-up list of {started.name} before it started, and it is now too "
+        "late to join it: a latecomer may join only while at most half the rounds have begun."
+    )
+    assert {e.user_id for e in await t.entries(started)} == {ALICE, BOB}
+
+
 # --- through the fake Discord, on the module's one bot ---------------------------------------------
 
 
