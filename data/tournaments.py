@@ -1,5 +1,5 @@
-"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016, 0017), for
-both stores.
+"""The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016, 0017,
+0018), for both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -176,13 +176,18 @@ WHERE g.tournament_id = ?
 ORDER BY g.round, g.board, c.user_id
 """
 # A player's first input to the dice is kept for the whole tournament (migration 0015): a join again
-# takes it, not its own interaction's, so leaving and joining again draws no new dice.
+# takes it, not its own interaction's, so leaving and joining again draws no new dice. A player an
+# organiser took off the list (migration 0018's `removed_by`) is refused by this write itself, and by
+# the touches of the tournament's row before it, until an organiser puts them back.
 _JOIN = """
 INSERT INTO tournament_players (tournament_id, user_id, rating, withdrawn, joined_at, join_input)
 SELECT id, :user_id, NULL, 0, :now, COALESCE(
     (SELECT join_input FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id), :join_input
 ) FROM tournaments WHERE id = :id AND status = 'signup'
 AND (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = :id) < :most
+AND (
+    SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id
+) IS NULL
 ON CONFLICT DO NOTHING
 """
 _KEEP_INPUT = """
@@ -199,6 +204,7 @@ _TOUCH_LATE = """
 UPDATE tournaments SET version = version + 1, updated_at = :now
 WHERE id = :id AND status = 'running' AND round * 2 <= rounds AND NOT EXISTS
     (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
 """
 _JOIN_LATE = """
 INSERT INTO tournament_players (
@@ -221,6 +227,40 @@ _TOUCH_IF_OUT = """
 UPDATE tournaments SET version = version + 1, updated_at = :now
 WHERE id = :id AND status = 'signup' AND NOT EXISTS
     (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
+"""
+# An organiser takes a player off the sign-up list (RULES.md "Leaving"): their row goes, as a leave's
+# does, and the row keeping their input (which outlives it) says who removed them, so it holds.
+_MARK_REMOVED = """
+UPDATE tournament_inputs SET removed_by = :by WHERE tournament_id = :id AND user_id = :user_id
+"""
+_REMOVED_BY = """
+SELECT removed_by FROM tournament_inputs
+WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NOT NULL
+"""
+# Put back on the list by an organiser before the start: the tournament's row moves first (as a
+# join's does), only while the removal still stands; the join then takes their kept input.
+_TOUCH_UNREMOVED = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'signup' AND EXISTS (
+    SELECT 1 FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id
+    AND removed_by IS NOT NULL
+)
+"""
+# Put back by an organiser after the start: a late entry on their behalf, on late entry's terms (the
+# round under way at most half the rounds), only while the removal stands and they are not in.
+_TOUCH_UNREMOVED_LATE = """
+UPDATE tournaments SET version = version + 1, updated_at = :now
+WHERE id = :id AND status = 'running' AND round * 2 <= rounds AND NOT EXISTS
+    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
+AND EXISTS (
+    SELECT 1 FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id
+    AND removed_by IS NOT NULL
+)
+"""
+_UNREMOVE = """
+UPDATE tournament_inputs SET removed_by = NULL
+WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NOT NULL
 """
 _TOUCH_IF_IN = """
 UPDATE tournaments SET version = version + 1, updated_at = :now
@@ -558,6 +598,62 @@ class TournamentStore:
 
         left: bool = await self._transact(leave)
         return left
+
+    async def remove_signup(self, tournament_id: int, user_id: int, now: float, by: int) -> bool:
+        """An organiser (`by`) takes a player off the sign-up list before the start: off it as by a
+        leave, and their own join refused until an organiser puts them back (migration 0018). False
+        if they were not on it (or it has started)."""
+        params = {"id": tournament_id, "user_id": user_id}
+        touch = {**params, "now": float(now), "status": str(TournamentStatus.SIGNUP)}
+
+        def remove() -> Transaction[bool]:
+            yield count(_TOUCH_IF_IN, touch)
+            gone = yield count(_LEAVE, params)
+            if gone:
+                yield count(_MARK_REMOVED, {**params, "by": by})
+            return bool(gone)
+
+        removed: bool = await self._transact(remove)
+        return removed
+
+    async def removed_by(self, tournament_id: int, user_id: int) -> int | None:
+        """The organiser who took `user_id` off the tournament's sign-up list, if that still stands."""
+        found = await self._query(_REMOVED_BY, {"id": tournament_id, "user_id": user_id})
+        return int(found[0]["removed_by"]) if found else None
+
+    async def reinstate_signup(self, tournament_id: int, user_id: int, now: float) -> bool:
+        """Undo an organiser's removal before the start: back on the sign-up list with the input
+        they first signed up with. False if no removal of theirs stands, or it has started."""
+        params = {"id": tournament_id, "user_id": user_id}
+
+        def reinstate() -> Transaction[bool]:
+            touched = yield count(_TOUCH_UNREMOVED, {**params, "now": float(now)})
+            if not touched:
+                return False
+            yield count(_UNREMOVE, params)
+            back = yield count(_JOIN, {**params, "now": float(now), "join_input": None})
+            return bool(back)
+
+        done: bool = await self._transact(reinstate)
+        return done
+
+    async def reinstate_late(self, tournament_id: int, user_id: int, now: float, rating: float) -> int | None:
+        """Undo an organiser's removal before the start once it runs: in as a latecomer (rated
+        `rating`, with their kept input), on late entry's terms; the round under way then, or None
+        if no removal of theirs stands, they are in, or late entry has closed."""
+        params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
+
+        def reinstate() -> Transaction[int | None]:
+            touched = yield count(_TOUCH_UNREMOVED_LATE, params)
+            if not touched:
+                return None
+            yield count(_UNREMOVE, params)
+            yield count(_JOIN_LATE, {**params, "rating": float(rating), "join_input": None})
+            found = yield rows(_JOINED_ROUND, params)
+            return int(found[0]["joined_round"])
+
+        joined: int | None = await self._transact(reinstate)
+        return joined
 
     async def tournament_seal_shown(self, tournament_id: int, message_id: int | None, now: float) -> bool:
         """A message (`message_id`, where the platform gives one) showed the tournament's seal; the

@@ -41,7 +41,14 @@ from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_leaving import Leaving, Withdrawal
 from play.tournament_options import parse_options
 from play.tournament_organise import Organising
-from play.tournament_refusals import ORGANISERS_ONLY, begun_text, busy_text, closed_text, none_open_text
+from play.tournament_refusals import (
+    ORGANISERS_ONLY,
+    begun_text,
+    busy_text,
+    closed_text,
+    none_open_text,
+    removed_text,
+)
 from play.tournament_round import RoundNow, result_of, round_now
 from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
@@ -174,10 +181,11 @@ class TournamentService(RoundSweep, Organising, Leaving):
     ) -> Tournament:
         """Sign a player up; `entropy` (the id of the interaction) is their input to their games'
         dice, unless they signed up before and left: their first input is kept for the whole
-        tournament, so leaving and joining again draws no new dice. Only a sign-up given after the
-        tournament's seal was shown counts (its id is later than the seal message's), so every input
-        mixed into a game's dice follows the seal (docs/fairness.md, "Tournaments"). Once it runs,
-        a latecomer's (play/tournament_late.py)."""
+        tournament, so leaving and joining again draws no new dice. A player an organiser took off
+        the list is refused, by the store's write itself, until an organiser puts them back. Only a
+        sign-up given after the tournament's seal was shown counts (its id is later than the seal
+        message's), so every input mixed into a game's dice follows the seal (docs/fairness.md,
+        "Tournaments"). Once it runs, a latecomer's (play/tournament_late.py)."""
         tournament = await self.by_id(tournament.id)
         if not tournament.status.is_open:
             raise BadRequest(closed_text(tournament))
@@ -202,6 +210,8 @@ class TournamentService(RoundSweep, Organising, Leaving):
             return await join_late(self.store, self.db, markup, self.clock(), tournament, user_id, given)
         if not await self.store.join_tournament(tournament.id, user_id, self.clock(), given, cap(tournament)):
             fresh = await self.by_id(tournament.id)  # started (or cancelled) by another process meanwhile?
+            if await self.store.removed_by(tournament.id, user_id) is not None:  # the write refused it
+                raise BadRequest(removed_text(fresh, self.matches.markup))
             if fresh.status is not TournamentStatus.SIGNUP:
                 raise BadRequest(started_meanwhile_text(fresh, self.matches.markup))
             entries = await self.entries(fresh)

@@ -12,7 +12,7 @@ from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStor
 from play.errors import BadRequest
 from play.markup import Markup
 from play.tournament_formats import is_round_robin
-from play.tournament_refusals import closed_text
+from play.tournament_refusals import closed_text, removed_text
 
 
 def late_open(tournament: Tournament) -> bool:
@@ -38,6 +38,11 @@ def _rounds(n: int) -> str:
 def _missed(n: int, who: str, tense: str) -> str:
     """ "round 1, which you miss, counts 0 points"; "rounds 1 and 2, which they missed, count 0 points"."""
     return f"{_rounds(n)}, which {who} {tense}, count{'s' if n == 1 else ''} 0 points"
+
+
+def missed_by_them(n: int) -> str:
+    """ "round 1, which they missed, counts 0 points", of a latecomer the channel is told about."""
+    return _missed(n, "they", "missed")
 
 
 def late_closed_text(tournament: Tournament, markup: Markup) -> str:
@@ -142,6 +147,8 @@ async def join_late(
         raise BadRequest(in_already_text(mine, tournament, markup))
     if not late_open(tournament):
         raise BadRequest(late_closed_text(tournament, markup))
+    if await store.removed_by(tournament.id, user_id) is not None:  # taken off before the start
+        raise BadRequest(removed_text(tournament, markup))
     rating = (await db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
     if await store.join_late(tournament.id, user_id, now, rating, given) is None:
         # moved on meanwhile (a round paired, a join in another process)
@@ -149,6 +156,8 @@ async def join_late(
         mine = await theirs(fresh)
         if mine is not None:
             raise BadRequest(in_already_text(mine, fresh, markup))
+        if late_open(fresh) and await store.removed_by(tournament.id, user_id) is not None:
+            raise BadRequest(removed_text(fresh, markup))  # the write refused it
         raise BadRequest(late_closed_text(fresh, markup))
     return await store.get_tournament(tournament.id) or tournament
 
@@ -160,5 +169,6 @@ __all__ = [
     "late_joined_text",
     "late_notice",
     "late_open",
+    "missed_by_them",
     "started_meanwhile_text",
 ]

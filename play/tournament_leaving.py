@@ -120,15 +120,19 @@ class Leaving:
     async def remove(
         self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None
     ) -> Withdrawal:
-        """An organiser (`by`) takes a player off: off the sign-up list before the start, withdrawn
-        after (undone with `reinstate` until the next round is paired)."""
+        """An organiser (`by`) takes a player off: off the sign-up list before the start, and their
+        own join refused until an organiser puts them back (`reinstate`); withdrawn after (undone
+        with `reinstate` until the next round is paired)."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
         if tournament.status is TournamentStatus.RUNNING:
             return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
-        if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
-            raise BadRequest(f"{self.matches.markup.mention(user_id)} is not signed up for this tournament.")
+        if not await self.store.remove_signup(tournament.id, user_id, self.clock(), by or 0):
+            them = self.matches.markup.mention(user_id)
+            if await self.store.removed_by(tournament.id, user_id) is not None:
+                raise BadRequest(f"{them} is off the sign-up list already: an organiser took them off.")
+            raise BadRequest(f"{them} is not signed up for this tournament.")
         left = await self.entries(tournament)
         return Withdrawal(await self.by_id(tournament.id), user_id, len(left), None)
 

@@ -16,6 +16,7 @@ from play.markup import Markup
 from play.results import Notice
 from play.service import MatchService
 from play.swiss import DRAW, LOSS, WIN
+from play.tournament_late import late_open, missed_by_them
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 from play.tournament_round import result_of
 
@@ -32,12 +33,14 @@ class Forfeited:
 @dataclass(frozen=True, slots=True)
 class Reinstated:
     """A removal undone: `game` is the player's game of this round (None: a bye, or none, as a
-    latecomer's first round), `points` theirs from it if it ended while they were out."""
+    latecomer's first round), `points` theirs from it if it ended while they were out; `late`: taken
+    off the list before the start and put back after it, in as a latecomer from this round's end."""
 
     tournament: Tournament
     user_id: int
     game: Board | None
     points: float | None
+    late: bool = False
 
 
 class Organising:
@@ -83,13 +86,22 @@ class Organising:
         return Forfeited(tournament, board, notice)
 
     async def reinstate(self, channel_id: int, user_id: int, *, organiser: bool) -> Reinstated:
-        """Undo an organiser's removal of `user_id` while the round it came in is still under way, so
-        they missed no pairing: paired again from the next round. What happened meanwhile stands."""
-        tournament = await self._running_in(channel_id, organiser, "put a removed player back")
+        """Undo an organiser's removal of `user_id`: before the start, back on the sign-up list with
+        the input they first signed up with; after it, while the round it came in is still under
+        way, so they missed no pairing: paired again from the next round. What happened meanwhile
+        stands."""
         markup = self.matches.markup
+        here = await self.open_in(channel_id)
+        if here.status is TournamentStatus.SIGNUP:
+            if not organiser:
+                raise NotAPlayer(ORGANISERS_ONLY.format("put a removed player back"))
+            return await self._back_on_the_list(here, user_id)
+        tournament = await self._running_in(channel_id, organiser, "put a removed player back")
         entry = next(
             (e for e in await self.store.tournament_entries(tournament.id) if e.user_id == user_id), None
         )
+        if entry is None and await self.store.removed_by(tournament.id, user_id) is not None:
+            return await self._back_late(tournament, user_id)
         refusal = reinstate_refusal(entry, user_id, tournament, markup)
         if refusal:
             raise BadRequest(refusal)
@@ -112,6 +124,40 @@ class Organising:
         if points is not None and user_id != board.first_id:
             points = WIN - points
         return Reinstated(now, user_id, board, points)
+
+    async def _back_late(self, tournament: Tournament, user_id: int) -> Reinstated:
+        """Taken off the list before the start, put back after it: in as a latecomer would be (the
+        rounds missed each a bye without points), on late entry's terms, with their kept input."""
+        them, name = self.matches.markup.mention(user_id), self.matches.markup.strong(tournament.name)
+        if late_open(tournament):
+            rating = (await self.db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
+            if await self.store.reinstate_late(tournament.id, user_id, self.clock(), rating) is not None:
+                return Reinstated(await self.open_in(tournament.channel_id), user_id, None, None, late=True)
+            tournament = await self.open_in(tournament.channel_id)  # a round paired meanwhile?
+            if late_open(tournament):
+                raise BadRequest("The tournament changed just now; try again.")
+        raise BadRequest(
+            f"{them} was taken off the sign-up list of {name} before it started, and it is now too "
+            f"late to join it: a latecomer may join only while at most half the rounds have begun."
+        )
+
+    async def _back_on_the_list(self, tournament: Tournament, user_id: int) -> Reinstated:
+        """Before the start: a player an organiser took off the sign-up list goes back on it, their
+        kept input theirs again (they signed up themselves once). Refused, saying why, for anyone
+        else: a player who left signs up again themselves."""
+        them = self.matches.markup.mention(user_id)
+        if await self.store.reinstate_signup(tournament.id, user_id, self.clock()):
+            return Reinstated(await self.open_in(tournament.channel_id), user_id, None, None)
+        fresh = await self.open_in(tournament.channel_id)  # started meanwhile, or they are back?
+        if fresh.status is not TournamentStatus.SIGNUP:
+            raise BadRequest("The tournament started just now; try again.")
+        if any(e.user_id == user_id for e in await self.store.tournament_entries(fresh.id)):
+            raise BadRequest(f"{them} is on the sign-up list: there is no removal to undo.")
+        raise BadRequest(
+            f"No organiser took {them} off the sign-up list, so there is nothing to undo; a player who "
+            "left (or never signed up) signs up themselves with the Join button or "
+            "`/wargames tournament join`."
+        )
 
 
 def reinstate_refusal(entry: Entry | None, user_id: int, tournament: Tournament, markup: Markup) -> str:
@@ -168,6 +214,17 @@ def _their_game(done: Reinstated, markup: Markup) -> str:
 def reinstated_text(done: Reinstated, by: int, markup: Markup) -> str:
     """The channel is told: who put whom back, from when they are paired, and what they missed."""
     t = done.tournament
+    if t.status is TournamentStatus.SIGNUP:
+        return (
+            f"{markup.mention(by)} put {markup.mention(done.user_id)} back on the sign-up list of "
+            f"{markup.strong(t.name)}."
+        )
+    if done.late:  # taken off before the start: in now as a latecomer
+        return (
+            f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}, "
+            f"whose list they had been taken off before the start: they play from round {t.round + 1}, "
+            f"and {missed_by_them(t.round)}."
+        )
     head = f"{markup.mention(by)} put {markup.mention(done.user_id)} back into {markup.strong(t.name)}"
     if t.round >= t.rounds:
         last = "this is the last round, so nobody is paired again, but they are no longer marked withdrawn"

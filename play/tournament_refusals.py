@@ -61,4 +61,13 @@ def none_open_text(last: Tournament | None, markup: Markup) -> str:
     )
 
 
-__all__ = ["ORGANISERS_ONLY", "begun_text", "busy_text", "closed_text", "none_open_text"]
+def removed_text(tournament: Tournament, markup: Markup) -> str:
+    """A join refused: an organiser took the player off the sign-up list (RULES.md "Leaving"), and
+    only an organiser may put them back; before the start or after it (migration 0018)."""
+    return (
+        f"An organiser took you off the list of {markup.strong(tournament.name)}; ask them to put you "
+        "back (`/wargames tournament reinstate`)."
+    )
+
+
+__all__ = ["ORGANISERS_ONLY", "begun_text", "busy_text", "closed_text", "none_open_text", "removed_text"]

@@ -481,9 +481,14 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
 
 
 def undo_hint(done: Withdrawal, markup: Markup) -> str:
-    """Said to the organiser alone after a removal from a running tournament: how to undo it, and
-    until when ('' before the start, or in the last round, where nobody is paired again)."""
+    """Said to the organiser alone after a removal: how to undo it, and until when ('' in the last
+    round, where nobody is paired again)."""
     t = done.tournament
+    if t.status is TournamentStatus.SIGNUP:  # the removal holds: they cannot sign up again themselves
+        return (
+            f"Took {markup.mention(done.user_id)} off by mistake? They cannot sign up again themselves; "
+            "`/wargames tournament reinstate` puts them back on the list."
+        )
     if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends:
         return ""
     return (

@@ -105,9 +105,11 @@ async def test_leaving_and_joining_again_keeps_the_first_input_and_the_game_veri
 
 
 async def test_the_input_outlives_a_removal_and_leaving_the_server(store_world) -> None:
-    """Taken off by an organiser, or off the list for leaving the server, then back: still the first
-    input. Only the tournament's: a player's input to another tournament in the channel is their own
-    sign-up there."""
+    """Taken off by an organiser and put back by one, or off the list for leaving the server and back
+    by her own join: still the first input. Only the tournament's: a player's input to another
+    tournament in the channel is their own sign-up there. (Before migration 0018 she joined again
+    herself after the removal, the hole it closed: an organiser's removal now holds until one of
+    them puts her back.)"""
     db, clock = store_world
     _, t = services(db, clock)
     made = await one_round(t)
@@ -118,7 +120,11 @@ async def test_the_input_outlives_a_removal_and_leaving_the_server(store_world) 
     await t.remove(CHANNEL, ALICE, organiser=True)
     assert await t.store.tournament_entries(made.id) == []
     clock.now += 60
-    await t.join(made, ALICE, entropy=snowflake(clock.now, 11))
+    with pytest.raises(BadRequest, match="An organiser took you off the list"):
+        await t.join(made, ALICE, entropy=snowflake(clock.now, 11))
+    await t.reinstate(CHANNEL, ALICE, organiser=True)
+    (entry,) = await t.store.tournament_entries(made.id)
+    assert entry.join_input == str(first)
     await t.withdraw(GUILD, ALICE)  # she left the server
     assert await t.store.tournament_entries(made.id) == []
     clock.now += 60
@@ -159,7 +165,7 @@ async def test_migration_15_keeps_the_inputs_of_those_signed_up(store: str) -> N
         await db.close()
         await _downgrade_to_14(store)
         db = await Database.open(store, clock=clock)
-        assert await db.schema_version() == 17
+        assert await db.schema_version() == 18
         _, t = services(db, clock)
 
         def kept():
@@ -180,7 +186,7 @@ SETTINGS_COLUMNS = ("format", "max_players", "tiebreaks", "signup_closes_at")  #
 
 
 async def _downgrade_to_14(store: str) -> None:
-    """Drop what migrations 0015 to 0017 made and mark the store as at 14, so opening it runs them
+    """Drop what migrations 0015 to 0018 made and mark the store as at 14, so opening it runs them
     again on the rows as they are (the same SQL an upgrading bot runs)."""
     if store.startswith("postgresql"):
         pg = await asyncpg.connect(store)

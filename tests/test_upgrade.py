@@ -18,9 +18,9 @@ import pytest
 
 from data import Database, Status, load_migrations
 from data.ai_decisions import LEGACY, AiDecision, AiDecisionStore
-from data.db import Transaction, count
+from data.db import Transaction, count, rows
 from engine import fairness, registry, search
-from play import MatchService
+from play import BadRequest, MatchService
 from play.tournament import TournamentService
 from render.standings import Row, standings_png
 from tests.clock import Clock
@@ -260,6 +260,34 @@ async def test_tournaments_made_before_migration_17_are_swiss_without_a_cap(v7_s
             1,
             "direct",
         )
+
+
+async def test_nobody_is_removed_by_migration_18_and_a_removal_after_it_holds(v7_store: str):
+    """Migration 0018 records an organiser's removal before the start on the rows keeping the inputs:
+    none of the players of then is marked removed (their joins are not refused), and a tournament
+    made after the upgrade keeps a removal until an organiser undoes it."""
+    async with Database.open(v7_store) as db:
+        t = _tournaments(db)
+
+        def removals() -> Transaction[int]:
+            found = yield rows("SELECT COUNT(*) AS n FROM tournament_inputs WHERE removed_by IS NOT NULL")
+            return int(found[0]["n"])
+
+        assert await db._transact(removals) == 0  # the column is there, and nobody is marked
+        running = await t.open_in(RUNNING_CUP)
+        for entry in await t.entries(running):
+            assert await t.store.removed_by(running.id, entry.user_id) is None
+        made = await t.create(
+            guild_id=V7_GUILD, channel_id=300, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
+        )
+        await t.seal_shown(made)
+        for user in (1, 2):
+            await t.join(made, user)
+        await t.remove(300, 2, organiser=True, by=1)
+        with pytest.raises(BadRequest, match="An organiser took you off the list of"):
+            await t.join(made, 2)
+        await t.reinstate(300, 2, organiser=True)
+        assert {e.user_id for e in await t.entries(made)} == {1, 2}
 
 
 # --- an AI game whose decisions were kept before migration 13 (one row per action number) ---------
