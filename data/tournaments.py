@@ -631,7 +631,8 @@ class TournamentStore:
             if not touched:
                 return False
             yield count(_UNREMOVE, params)
-            back = yield count(_JOIN, {**params, "now": float(now), "join_input": None})
+            # an organiser's own act: the cap they set does not refuse the player they put back
+            back = yield count(_JOIN, {**params, "now": float(now), "join_input": None, "most": NO_CAP})
             return bool(back)
 
         done: bool = await self._transact(reinstate)
