@@ -44,6 +44,7 @@ from play.tournament import (
     seal_owed,
 )
 from play.tournament_late import late_notice, late_open
+from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_round import acting
 from play.tournament_table import Table
@@ -63,11 +64,7 @@ from play.tournament_text import (
     standings_title,
     started_text,
     thread_name,
-    undo_hint,
     with_threads,
-    withdraw_question,
-    withdrawal_notice,
-    withdrawn_text,
 )
 from render.standings import Row, standings_png
 

@@ -37,6 +37,7 @@ from play.tournament import (
     seal_owed,
 )
 from play.tournament_late import late_notice
+from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_organise import forfeited_text, reinstated_text
 from play.tournament_table import Table
 from play.tournament_text import (
@@ -51,10 +52,6 @@ from play.tournament_text import (
     standings_subtitle,
     standings_title,
     started_text,
-    undo_hint,
-    withdraw_question,
-    withdrawal_notice,
-    withdrawn_text,
 )
 from render.standings import Row, standings_png
 

@@ -20,14 +20,8 @@ from play.tournament import DAY, TournamentService
 from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
-from play.tournament_text import (
-    round_text,
-    signup_text,
-    standings_subtitle,
-    started_text,
-    withdraw_question,
-    withdrawal_notice,
-)
+from play.tournament_leaving_text import withdraw_question, withdrawal_notice
+from play.tournament_text import round_text, signup_text, standings_subtitle, started_text
 from render.standings import Row, standings_png
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, GUILD, ORGANISER, services, thread_ids

@@ -23,15 +23,10 @@ from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
 from play.results import Notice
 from play.tournament import DAY, TournamentService
+from play.tournament_leaving_text import withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_round import BoardNow, RoundNow, acting
 from play.tournament_round_text import _short_clock
-from play.tournament_text import (
-    LIMIT,
-    round_now_text,
-    withdraw_question,
-    withdrawal_notice,
-    withdrawn_text,
-)
+from play.tournament_text import LIMIT, round_now_text
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, open_one, services
 from tests.test_tournament_ratings import proxied  # noqa: F401 (a fixture)

@@ -18,8 +18,8 @@ from play.markup import PLAIN
 from play.notices import notice_text
 from play.swiss import Entrant, Pairing, pair
 from play.tournament import TournamentService
+from play.tournament_leaving_text import undo_hint
 from play.tournament_organise import forfeited_text, reinstated_text
-from play.tournament_text import undo_hint
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games

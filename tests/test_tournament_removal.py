@@ -19,8 +19,8 @@ import pytest_asyncio
 from data import Database
 from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
+from play.tournament_leaving_text import undo_hint, withdrawal_notice
 from play.tournament_organise import reinstated_text
-from play.tournament_text import undo_hint, withdrawal_notice
 from tests.clock import Clock
 from tests.onebot import ON_THE_BOT, Table, one_bot
 from tests.test_tournament import CHANNEL, open_one, services
