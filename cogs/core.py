@@ -299,7 +299,7 @@ class Core(SweepLoop, commands.Cog):
         match = await self.service.accept(
             interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
         )
-        await self.post_start(interaction, match, "Challenge accepted.")
+        await self.post_start(interaction, match, f"{game_of(match).title}: challenge accepted.")
         await self.answered(interaction, "Accepted.")
 
     async def decline_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:

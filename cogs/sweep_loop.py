@@ -10,9 +10,7 @@ from cogs import _format as fmt
 from data import StoreUnavailable
 from play import Notice
 from play.notices import notice_status, notice_text, notice_words
-from play.present import (
-    fitted,
-)
+from play.present import fitted, turn_ping
 
 if TYPE_CHECKING:
     pass
@@ -75,8 +73,11 @@ class SweepLoop(Background):
                 if note:
                     status += "\n" + note  # with the status: never cut
                 seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game
+                # the turn passed: the first line, all a notification shows, names whose and which game
+                ping = turn_ping(played.match, played.state, fmt.DISCORD)
+                ping = f"{ping}\n" if ping else ""
                 sent = await channel.send(
-                    fitted(words.text, status + seal_line, MESSAGE_LIMIT),
+                    ping + fitted(words.text, status + seal_line, MESSAGE_LIMIT - len(ping)),
                     file=file,
                     view=view or discord.utils.MISSING,
                 )

@@ -39,7 +39,9 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
         assert notice.user_id is not None and notice.due is not None
         clock = clock_due(notice.match, notice.user_id, "your")
         return NoticeWords(
-            f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}.", False
+            f"{markup.mention(notice.user_id)}, your move in {game_of(notice.match).title} is due "
+            f"{markup.relative(notice.due)}{clock}.",
+            False,
         )
     if notice.kind == "default" or notice.by_default:
         assert notice.played is not None

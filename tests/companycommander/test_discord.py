@@ -21,6 +21,7 @@ from play.undo import MID_TURN_NOTE
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.pings import after_ping
 
 NAME = "companycommander"
 
@@ -130,7 +131,7 @@ async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_c
     await seat(t, position)
     played = await t.slash(t.alice, "play", {"action": "deploy A1 L; tactics; fire A2; assault A3; end"})
     board = public(played, t.channel.id)
-    lines = board.content.splitlines()
+    lines = after_ping(board.content).splitlines()
     assert lines[:4] == [
         "**Americans, 5 actions.**",
         "A2 Heavy MG team fires at the German Center: G1 Casualty",

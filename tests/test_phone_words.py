@@ -1,0 +1,51 @@
+"""What a phone player meets on Discord, second pass (the 2026-11-29 play-through by buttons): the
+notification's first line names the game, the hand names what to tap, and a status names only
+buttons that are there. One bot serves the module (each test plays in its own channel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.fakediscord import FakeMessage
+from tests.onebot import ON_THE_BOT, Table, one_bot
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
+    async with one_bot(tmp_path_factory.mktemp("phone2"), "Phones") as world:
+        yield world
+
+
+async def accepted(table: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
+    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
+    channel = table.channel()
+    challenge = await table.fake.slash(
+        table.alice, channel, game, "challenge", {"opponent": table.bob, "side": side}
+    )
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    answer = await table.fake.click(table.bob, challenge.message, accept)
+    await table.idle()
+    return channel, answer.message
+
+
+@ON_THE_BOT
+async def test_the_hand_off_ping_names_the_game_and_notifies_only_the_player_to_move(table: Table) -> None:
+    """A server may run several games: the board at a hand-off opens with whose move it is, in which
+    game and against whom, the one line a phone's notification shows. It notifies the player to
+    move, not the opponent it names, who made the move."""
+    channel, first = await accepted(table, "blockwars", "germans")
+    assert first.content.startswith("Block Wars: challenge accepted."), first.content
+    (layout,) = [c for c in first.custom_ids if c.endswith(":setup std")]
+    deployed = await table.fake.click(table.alice, first, layout)
+    await table.idle()
+    (handed,) = [m for m in deployed.messages if m.channel_id == channel.id]
+    first_line = handed.content.splitlines()[0]
+    assert first_line == f"<@{table.bob.id}>, your move in Block Wars (vs <@{table.alice.id}>).", (
+        handed.content
+    )
+    assert handed.notified == [table.bob.id]
