@@ -317,6 +317,10 @@ class Choice:
     notation: str | None = None
     opens: str | None = None
     style: str = "secondary"  # primary, secondary, success, danger (Discord's button styles)
+    # Shown but not yet tappable: a step the status names as coming next ("then End turn") that
+    # is not legal yet, so a phone player sees the button they are told of. Read from what the
+    # menu's view may know, like the rest of the menu.
+    disabled: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -445,6 +445,11 @@ class FakeMessage:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
 
+    @property
+    def tappable_ids(self) -> list[str]:
+        """The custom_ids a user can use: those of components not disabled."""
+        return [c["custom_id"] for c in self.iter_components() if "custom_id" in c and not c.get("disabled")]
+
     def component(self, custom_id: str) -> JSON:
         """The component with this custom_id; raises KeyError listing what is there."""
         for comp in self.iter_components():
