@@ -49,3 +49,21 @@ async def test_the_hand_off_ping_names_the_game_and_notifies_only_the_player_to_
         handed.content
     )
     assert handed.notified == [table.bob.id]
+
+
+def disabled_labels(message: FakeMessage) -> list[str]:
+    return [c["label"] for c in message.iter_components() if c.get("type") == 2 and c.get("disabled")]
+
+
+@ON_THE_BOT
+async def test_a_step_the_status_names_before_it_is_legal_shows_its_button_disabled(table: Table) -> None:
+    """Battlefronts names End turn before the turn's first action, Company Commander its Done deploying
+    while units wait: each board shows that button, disabled (Discord refuses a tap on it), so the
+    status names a button the player sees instead of a command to type."""
+    _, board = await accepted(table, "battlefronts", "red")
+    assert "then **End turn** (you may act again later) or **Pass** to finish the phase" in board.content
+    assert "`end`" not in board.content and disabled_labels(board) == ["End turn"], board.content
+    _, board = await accepted(table, "companycommander", "americans")
+    assert "then **Done deploying: draw Tactics** to draw your two Tactics cards" in board.content
+    assert "`tactics`" not in board.content, board.content
+    assert disabled_labels(board) == ["Done deploying: draw Tactics"]
