@@ -284,7 +284,8 @@ class Core(SweepLoop, commands.Cog):
     ) -> None:
         """What only the caller may know (their hand), privately."""
         assert interaction.channel_id is not None
-        match, text = await self.service.hand(interaction.channel_id, interaction.user.id)
+        # the hand names the buttons a Discord player taps, not the commands the console types
+        match, text = await self.service.hand(interaction.channel_id, interaction.user.id, tapping=True)
         _check_game(match, game_name)
         if match_id is not None and match.id != match_id:
             await reply(interaction, "This button belongs to a game that is over.")

@@ -67,3 +67,32 @@ async def test_a_step_the_status_names_before_it_is_legal_shows_its_button_disab
     assert "then **Done deploying: draw Tactics** to draw your two Tactics cards" in board.content
     assert "`tactics`" not in board.content, board.content
     assert disabled_labels(board) == ["Done deploying: draw Tactics"]
+
+
+async def my_hand(table: Table, user: Any, board: FakeMessage) -> str:
+    (hand,) = [c for c in board.custom_ids if c.startswith("bw:hand:")]
+    answer = await table.fake.click(user, board, hand)
+    assert answer.ephemeral
+    return answer.content
+
+
+@ON_THE_BOT
+async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None:
+    """My hand on Discord: Company Commander's cards say what they do and that Take action plays
+    them (no `play sniper L` to type); Fix Bayonets' standing orders are changed by their button,
+    not by `orders …`. The console's hand keeps the commands (tests/companycommander, fixbayonets)."""
+    channel, _ = await accepted(table, "companycommander", "germans")
+    match, state = await table.bot.service.current(channel.id)
+    (side,) = state.to_act()  # who deploys first is drawn
+    first = table.alice if match.sides[side] == table.alice.id else table.bob
+    u = side[0].upper()
+    deploy = f"deploy {u}3 L; deploy {u}2 L; deploy {u}1 L; tactics"
+    step = await table.fake.slash(first, channel, "companycommander", "play", {"action": deploy})
+    await table.idle()
+    hand = await my_hand(table, first, step.message)
+    assert hand.startswith("Your hand (5 cards): "), hand  # three dealt, two drawn
+    assert "`" not in hand and "**Take action**" in hand, hand
+    _, board = await accepted(table, "fixbayonets", "germans")
+    hand = await my_hand(table, table.alice, board)
+    assert "Change them with **Standing orders…** under the board at any time." in hand, hand
+    assert "`orders" not in hand

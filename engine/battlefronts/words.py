@@ -142,7 +142,7 @@ def group_label(view: View, group: str) -> str:
     return f"{battalion_words(b)} at {PLACE_NAMES[b.place]}"
 
 
-def private_text(view: View) -> None:
+def private_text(view: View, *, tapping: bool = False) -> None:
     """Nothing to tell one player alone: a card face down is unknown to both sides (R5)."""
     return None
 
