@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs import _format as fmt
+from cogs._tap import tapped
 from data import StoreUnavailable
 from play import Notice
 from play.notices import notice_status, notice_text, notice_words
@@ -69,7 +70,10 @@ class SweepLoop(Background):
                 # an offer standing: its answer is owed now too
                 note, view = self.answerable(played, played.match, played.state)
                 words = notice_words(notice, fmt.DISCORD)
-                status = notice_status(notice, fmt.DISCORD, why_told=words.tells_why)
+                # the status names the buttons under this board, as a move's board does (cogs/_tap.py)
+                status = tapped(
+                    played.match, notice_status(notice, fmt.DISCORD, why_told=words.tells_why), view
+                )
                 if note:
                     status += "\n" + note  # with the status: never cut
                 seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game

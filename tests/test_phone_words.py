@@ -96,3 +96,24 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
     hand = await my_hand(table, table.alice, board)
     assert "Change them with **Standing orders…** under the board at any time." in hand, hand
     assert "`orders" not in hand
+
+
+@ON_THE_BOT
+async def test_the_sweeps_board_names_its_buttons_too(table: Table) -> None:
+    """The board the sweep posts when it finishes a late player's turn named `end` and `pass` to
+    type, where a move's board names its buttons. (Last in the module: it moves the bot's clock
+    past every deadline here.)"""
+    channel, _ = await accepted(table, "battlefronts", "red")
+    # every zone called up: only `pass` is left, a formality the sweep plays when time runs out
+    calls = "call T1 1; call T2 1; call T3 1; call T4 1"
+    await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": calls})
+    await table.idle()
+    match, _ = await table.bot.service.current(channel.id)
+    assert match.deadline is not None
+    before = len(table.fake.messages_in(channel))
+    table.bot.service.clock.now = match.deadline + 1
+    await table.bot.get_cog("Core").run_sweep()
+    await table.idle()
+    (notice,) = [m for m in table.fake.messages_in(channel)[before:] if not m.ephemeral]
+    assert "did not finish their turn in time" in notice.content, notice.content
+    assert "**Pass**" in notice.content and "`pass`" not in notice.content, notice.content
