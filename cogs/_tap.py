@@ -94,8 +94,8 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
     for found in CODE.finditer(text):
         quoted = found.group(1).strip()
         start, end = found.span()
-        if not quoted:
-            continue
+        if not quoted or at > start:
+            continue  # (or inside an aside already left out)
         name = _name(quoted, game, plays, opens)
         if "<" in quoted and quoted.split()[0].lower() in listed:
             # "Answer `barrage <square>`": the squares are the options of the selects below
@@ -115,6 +115,13 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
                 out.append(f"{before}**{name}**")
                 at = end
             at += skip
+            continue
+        aside = _whole_aside(text, start)
+        if take_action and introduced and aside is not None and all(_playable(q, game) for q in aside[1]):
+            # "then assaults by A3 (`assault A3`)" after Take action was introduced: the aside only
+            # shows the notation to type; a phone taps Take action again, so the aside goes
+            out.append(text[at : start - 2])
+            at = aside[0]
             continue
         first = quoted.split()[0].lower()
         if first in opens and not quoted.endswith(PLACEHOLDER) and text[end : end + 1] in (".", ""):
@@ -172,6 +179,20 @@ def _same_words(before: str, name: str) -> tuple[str, str] | None:
     if cut > 0 and body[cut - 1].isalnum():
         return None
     return body[:cut], body[cut:]
+
+
+ASIDE_OF_QUOTES = re.compile(r"`[^`\n]+`(?:(?:,| or|, or) `[^`\n]+`)*\)")
+
+
+def _whole_aside(text: str, start: int) -> tuple[int, list[str]] | None:
+    """Where an aside that holds only quoted notation ("(`fire A3`)", "(`recon A1 look` or `recon
+    A1 mark`)") and opens at `start` ends, and its quotes; None for any other aside or none."""
+    if not text[:start].endswith(" ("):
+        return None
+    found = ASIDE_OF_QUOTES.match(text, start)
+    if found is None:
+        return None
+    return found.end(), CODE.findall(found.group(0))
 
 
 def _opens_aside(text: str, start: int) -> bool:

@@ -6,13 +6,16 @@ buttons that are there. One bot serves the module (each test plays in its own ch
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from itertools import islice
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from engine import registry
 from tests.fakediscord import FakeMessage
 from tests.onebot import ON_THE_BOT, Table, one_bot
+from tests.random_play import random_steps
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -96,6 +99,28 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
     hand = await my_hand(table, table.alice, board)
     assert "Change them with **Standing orders…** under the board at any time." in hand, hand
     assert "`orders" not in hand
+
+
+@ON_THE_BOT
+async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(table: Table) -> None:
+    """Company Commander's Recon phase lists its steps each with its notation: on Discord the first
+    is introduced by Take action (its notation kept for whoever types); the later ones read as
+    words, not as more commands a phone cannot tap."""
+    channel, _ = await accepted(table, "companycommander", "americans")
+    game = registry.game("companycommander")
+    state, _, _ = next(islice(random_steps(game, 0), 10, None))  # seed 0: fire, assault and cards
+    side = min(state.to_act())
+    match = await table.bot.database.get_channel_match(channel.id)
+    await table.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=state.to_json(), turn_player_id=match.sides[side]
+    )
+    table.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    player = table.alice if match.sides[side] == table.alice.id else table.bob
+    board = (await table.fake.slash(player, channel, "companycommander", "board", {})).message
+    assert (
+        "Suppression fire by A3 (**Take action**, or type `fire A3`); then assaults by A3; then "
+        "**End turn**. You may also play Tactics cards."
+    ) in board.content, board.content
 
 
 @ON_THE_BOT
