@@ -81,7 +81,7 @@ def button_name(label: str) -> str:
 def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool) -> str:
     """`text` with each quoted notation a button plays named by that button (see the module)."""
     plays: dict[str, str] = {}
-    listed = {b.notation.split()[0].lower() for b in buttons if b.listed and b.notation}
+    listed = [b.notation.lower() for b in buttons if b.listed and b.notation]
     for button in buttons:
         if button.notation is not None and not button.listed:
             key = _canonical(game, button.notation)
@@ -91,15 +91,18 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
     out: list[str] = []
     at = 0
     introduced = False  # Take action is named once a message: a second time is noise
+    said_list = False
     for found in CODE.finditer(text):
         quoted = found.group(1).strip()
         start, end = found.span()
         if not quoted or at > start:
             continue  # (or inside an aside already left out)
         name = _name(quoted, game, plays, opens)
-        if "<" in quoted and quoted.split()[0].lower() in listed:
-            # "Answer `barrage <square>`": the squares are the options of the selects below
-            out.append(f"{text[at:start]}from the list below")
+        if "<" in quoted and _lists(quoted, listed):
+            # "Answer `barrage <square>`", "`R@<square>`": the squares are the options below
+            # said once: "from the list below for infantry …; or from it for the tank"
+            out.append(f"{text[at:start]}{'from it' if said_list else 'from the list below'}")
+            said_list = True
             at = end
             continue
         if name is not None:
@@ -137,6 +140,13 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
             introduced = True
     out.append(text[at:])
     return "".join(out)
+
+
+def _lists(template: str, listed: Sequence[str]) -> bool:
+    """Whether a select's options fill `template` (`barrage <square>` by "barrage e4", `R@<square>`
+    by "R@b8"): some option begins with what comes before its first placeholder."""
+    head = template.split("<", 1)[0].strip().lower()
+    return bool(head) and any(option.startswith(head) for option in listed)
 
 
 def _canonical(game: Game, notation: str) -> str | None:

@@ -101,14 +101,11 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
     assert "`orders" not in hand
 
 
-@ON_THE_BOT
-async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(table: Table) -> None:
-    """Company Commander's Recon phase lists its steps each with its notation: on Discord the first
-    is introduced by Take action (its notation kept for whoever types); the later ones read as
-    words, not as more commands a phone cannot tap."""
-    channel, _ = await accepted(table, "companycommander", "americans")
-    game = registry.game("companycommander")
-    state, _, _ = next(islice(random_steps(game, 0), 10, None))  # seed 0: fire, assault and cards
+async def seated(table: Table, name: str, steps: int) -> FakeMessage:
+    """A new game of `name` in a channel, set to the position after `steps` seeded random steps
+    (seed 0); the `board` its player to act asks for."""
+    channel, _ = await accepted(table, name, "random")
+    state, _, _ = next(islice(random_steps(registry.game(name), 0), steps, None))
     side = min(state.to_act())
     match = await table.bot.database.get_channel_match(channel.id)
     await table.bot.database.update_match(
@@ -116,7 +113,27 @@ async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(tab
     )
     table.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
     player = table.alice if match.sides[side] == table.alice.id else table.bob
-    board = (await table.fake.slash(player, channel, "companycommander", "board", {})).message
+    return (await table.fake.slash(player, channel, name, "board", {})).message
+
+
+@ON_THE_BOT
+async def test_a_template_filled_by_the_select_below_says_so(table: Table) -> None:
+    """Block Wars' Ace: "Answer `R@<square>` for infantry" named a notation a phone cannot type;
+    the squares are the options of the select under the board, as the barrage's are."""
+    board = await seated(table, "blockwars", 179)  # seed 0: an Ace's reinforcement
+    assert "Answer from the list below for infantry" in board.content, board.content
+    assert "<square>" not in board.content
+    assert "Choose what comes on, and where" in [
+        c.get("placeholder") for c in board.iter_components() if c.get("type") == 3
+    ]
+
+
+@ON_THE_BOT
+async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(table: Table) -> None:
+    """Company Commander's Recon phase lists its steps each with its notation: on Discord the first
+    is introduced by Take action (its notation kept for whoever types); the later ones read as
+    words, not as more commands a phone cannot tap."""
+    board = await seated(table, "companycommander", 10)  # seed 0: fire, assault and cards
     assert (
         "Suppression fire by A3 (**Take action**, or type `fire A3`); then assaults by A3; then "
         "**End turn**. You may also play Tactics cards."
