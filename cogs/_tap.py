@@ -92,6 +92,7 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
     at = 0
     introduced = False  # Take action is named once a message: a second time is noise
     said_list = False
+    submenus: set[str] = set()  # the submenus whose button this message has named
     for found in CODE.finditer(text):
         quoted = found.group(1).strip()
         start, end = found.span()
@@ -106,6 +107,8 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
             at = end
             continue
         if name is not None:
+            if quoted.endswith(PLACEHOLDER):
+                submenus.add(quoted.removesuffix(PLACEHOLDER).strip().lower())
             before = text[at:start]
             after, skip = _after(text, end, name)
             lead = _same_words(before, name)
@@ -120,6 +123,12 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
             at += skip
             continue
         aside = _whole_aside(text, start)
+        if aside is not None and all(q.split()[0].lower() in submenus for q in aside[1]):
+            # "ask again (`orders ask`)" once "standing orders (`orders …`)" named the button that
+            # opens their choices: the aside only shows what to type
+            out.append(text[at : start - 2])
+            at = aside[0]
+            continue
         if take_action and introduced and aside is not None and all(_playable(q, game) for q in aside[1]):
             # "then assaults by A3 (`assault A3`)" after Take action was introduced: the aside only
             # shows the notation to type; a phone taps Take action again, so the aside goes

@@ -129,6 +129,19 @@ async def test_a_template_filled_by_the_select_below_says_so(table: Table) -> No
 
 
 @ON_THE_BOT
+async def test_the_standing_orders_are_named_by_their_button(table: Table) -> None:
+    """Fix Bayonets' first cancel-or-let-stand question explains the standing orders: on Discord by
+    the button that sets them, each order in words, not as `orders never` to type."""
+    board = await seated(table, "fixbayonets", 9)  # seed 0: the Americans' Counter Attack
+    assert (
+        "Cancel it with a terrain card (**Cancel it…**) or **let it stand**. You are asked after every "
+        "card, whatever you hold; **standing orders** answer for you: let every card stand, cancel only "
+        "attacks on your officers, or ask again."
+    ) in board.content, board.content
+    assert "`" not in board.content.split("Due")[0], board.content
+
+
+@ON_THE_BOT
 async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(table: Table) -> None:
     """Company Commander's Recon phase lists its steps each with its notation: on Discord the first
     is introduced by Take action (its notation kept for whoever types); the later ones read as

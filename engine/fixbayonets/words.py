@@ -161,9 +161,9 @@ def status(view: View, side: str) -> str:
                     else "after every card, whatever you hold"
                 )
                 ask += (
-                    f" You are asked {when}; standing orders answer for you: `orders never` lets "
-                    "every card stand, `orders officers` cancels only attacks on your officers, "
-                    "`orders ask` asks again."
+                    f" You are asked {when}; standing orders (`orders …`) answer for you: let every "
+                    "card stand (`orders never`), cancel only attacks on your officers (`orders "
+                    "officers`), or ask again (`orders ask`)."
                 )
             return ask
         assert isinstance(p.play, A.Attack)
