@@ -250,7 +250,7 @@ def turn_dm_text(
     clock = clock_due(match, user_id, "your") if match.deadline else ""
     head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}{clock}."
     side = match.side_of(user_id)
-    since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
+    since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side, match.game)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
     owed = owed_text(match, stretch.state, side)
     if owed_words is not None:

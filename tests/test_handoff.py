@@ -174,7 +174,7 @@ async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: 
     # the ping's line (whose move, in which game), then six lines at most, not one per action
     assert text.startswith(f"<@{t.alice.id}>, your move in ") or "Game over" in text, text
     assert len(text) <= 1000 and text.count("\n") <= 6, text
-    assert f"{end - first} actions" in text and "`history`" in text
+    assert f"{end - first} actions" in text and f"`/{name} history`" in text
     history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
     numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
     assert numbers == list(range(first + 1, end + 1))  # every step of the turn is still there

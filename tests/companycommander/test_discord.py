@@ -136,7 +136,7 @@ async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_c
         "**Americans, 5 actions.**",
         "A2 Heavy MG team fires at the German Center: G1 Casualty",
         "A3 Rifle squad assaults G1 in the Center: stalls, A3 Pinned",
-        "And 3 routine actions: `history` lists each action.",
+        "And 3 routine actions: `/companycommander history` lists each action.",
     ]
     assert f"<@{t.bob.id}>" in board.content  # the Germans' turn now, their Squad cards drawn
     match = await t.match()
