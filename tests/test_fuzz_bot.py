@@ -34,12 +34,12 @@ from bot import WargamesBot
 from cogs._views import DYNAMIC_ITEMS
 from cogs.core import APOLOGY
 from play.stamps import stamp
-from tests.pings import after_ping
 from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.fakediscord.server import FakeDiscordError
 from tests.ids import button_id
+from tests.pings import after_ping
 from tests.reliability.loadkit import audit
 
 FUZZ = settings(
@@ -465,7 +465,9 @@ async def test_a_move_whose_interaction_expired_still_shows_its_board(arena: Are
     finally:
         w.fake.interaction_deadline = 3.0
     await w.fake.wait_for_messages(
-        lambda m: after_ping(m.content).startswith("Germans: e6-e5") and bool(m.attachments) and not m.ephemeral
+        lambda m: (
+            after_ping(m.content).startswith("Germans: e6-e5") and bool(m.attachments) and not m.ephemeral
+        )
     )
     assert (await w.match()).version == match.version + 2
     assert_consistent(w)
