@@ -53,7 +53,7 @@ def groups_with_actions(game: Game, view: View, legal: Iterable[Action]) -> list
 def nothing_alone_text(menu: Menu) -> str:
     """Take action's answer when no piece can act: the buttons that do go on, by name, so a player
     on a phone is not sent to type a command."""
-    labels = [f"**{c.label}**" for c in menu.buttons if c.notation is not None]
+    labels = [f"**{c.label}**" for c in menu.buttons if c.notation is not None and not c.disabled]
     if not labels:
         return "Nothing of yours can act on its own now: use the buttons under the board."
     named = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]

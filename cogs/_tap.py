@@ -81,7 +81,7 @@ def button_name(label: str) -> str:
 def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool) -> str:
     """`text` with each quoted notation a button plays named by that button (see the module)."""
     plays: dict[str, str] = {}
-    listed = {b.notation.split()[0].lower() for b in buttons if b.listed and b.notation}
+    listed = [b.notation.lower() for b in buttons if b.listed and b.notation]
     for button in buttons:
         if button.notation is not None and not button.listed:
             key = _canonical(game, button.notation)
@@ -91,18 +91,24 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
     out: list[str] = []
     at = 0
     introduced = False  # Take action is named once a message: a second time is noise
+    said_list = False
+    submenus: set[str] = set()  # the submenus whose button this message has named
     for found in CODE.finditer(text):
         quoted = found.group(1).strip()
         start, end = found.span()
-        if not quoted:
-            continue
+        if not quoted or at > start:
+            continue  # (or inside an aside already left out)
         name = _name(quoted, game, plays, opens)
-        if "<" in quoted and quoted.split()[0].lower() in listed:
-            # "Answer `barrage <square>`": the squares are the options of the selects below
-            out.append(f"{text[at:start]}from the list below")
+        if "<" in quoted and _lists(quoted, listed):
+            # "Answer `barrage <square>`", "`R@<square>`": the squares are the options below
+            # said once: "from the list below for infantry …; or from it for the tank"
+            out.append(f"{text[at:start]}{'from it' if said_list else 'from the list below'}")
+            said_list = True
             at = end
             continue
         if name is not None:
+            if quoted.endswith(PLACEHOLDER):
+                submenus.add(quoted.removesuffix(PLACEHOLDER).strip().lower())
             before = text[at:start]
             after, skip = _after(text, end, name)
             lead = _same_words(before, name)
@@ -115,6 +121,19 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
                 out.append(f"{before}**{name}**")
                 at = end
             at += skip
+            continue
+        aside = _whole_aside(text, start)
+        if aside is not None and all(q.split()[0].lower() in submenus for q in aside[1]):
+            # "ask again (`orders ask`)" once "standing orders (`orders …`)" named the button that
+            # opens their choices: the aside only shows what to type
+            out.append(text[at : start - 2])
+            at = aside[0]
+            continue
+        if take_action and introduced and aside is not None and all(_playable(q, game) for q in aside[1]):
+            # "then assaults by A3 (`assault A3`)" after Take action was introduced: the aside only
+            # shows the notation to type; a phone taps Take action again, so the aside goes
+            out.append(text[at : start - 2])
+            at = aside[0]
             continue
         first = quoted.split()[0].lower()
         if first in opens and not quoted.endswith(PLACEHOLDER) and text[end : end + 1] in (".", ""):
@@ -130,6 +149,13 @@ def named(text: str, game: Game, buttons: Sequence[Tappable], take_action: bool)
             introduced = True
     out.append(text[at:])
     return "".join(out)
+
+
+def _lists(template: str, listed: Sequence[str]) -> bool:
+    """Whether a select's options fill `template` (`barrage <square>` by "barrage e4", `R@<square>`
+    by "R@b8"): some option begins with what comes before its first placeholder."""
+    head = template.split("<", 1)[0].strip().lower()
+    return bool(head) and any(option.startswith(head) for option in listed)
 
 
 def _canonical(game: Game, notation: str) -> str | None:
@@ -172,6 +198,20 @@ def _same_words(before: str, name: str) -> tuple[str, str] | None:
     if cut > 0 and body[cut - 1].isalnum():
         return None
     return body[:cut], body[cut:]
+
+
+ASIDE_OF_QUOTES = re.compile(r"`[^`\n]+`(?:(?:,| or|, or) `[^`\n]+`)*\)")
+
+
+def _whole_aside(text: str, start: int) -> tuple[int, list[str]] | None:
+    """Where an aside that holds only quoted notation ("(`fire A3`)", "(`recon A1 look` or `recon
+    A1 mark`)") and opens at `start` ends, and its quotes; None for any other aside or none."""
+    if not text[:start].endswith(" ("):
+        return None
+    found = ASIDE_OF_QUOTES.match(text, start)
+    if found is None:
+        return None
+    return found.end(), CODE.findall(found.group(0))
 
 
 def _opens_aside(text: str, start: int) -> bool:

@@ -145,12 +145,15 @@ class PlayButton(
         notation: str,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        disabled: bool = False,
     ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=(label or notation)[:80],
                 style=style,
                 custom_id=f"bw:dec:{match_id}:{stamp}:{notation}",
+                disabled=disabled,
             )
         )
         self.match_id = match_id
@@ -451,7 +454,9 @@ def menu_view(match_id: int, stamp: str, menu: Menu, *, hand: bool = False) -> d
             view.add_item(OpenButton(match_id, stamp, choice.opens, choice.label, choice.style))
         elif choice.notation is not None:
             style = STYLES.get(choice.style, discord.ButtonStyle.secondary)
-            view.add_item(PlayButton(match_id, stamp, choice.notation, choice.label, style))
+            view.add_item(
+                PlayButton(match_id, stamp, choice.notation, choice.label, style, disabled=choice.disabled)
+            )
     if hand:
         view.add_item(HandButton(match_id))
     return view if view.children else None

@@ -286,7 +286,8 @@ class Core(SweepLoop, commands.Cog):
     ) -> None:
         """What only the caller may know (their hand), privately."""
         assert interaction.channel_id is not None
-        match, text = await self.service.hand(interaction.channel_id, interaction.user.id)
+        # the hand names the buttons a Discord player taps, not the commands the console types
+        match, text = await self.service.hand(interaction.channel_id, interaction.user.id, tapping=True)
         _check_game(match, game_name)
         if match_id is not None and match.id != match_id:
             await reply(interaction, "This button belongs to a game that is over.")
@@ -301,7 +302,7 @@ class Core(SweepLoop, commands.Cog):
         match = await self.service.accept(
             interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
         )
-        await self.post_start(interaction, match, "Challenge accepted.")
+        await self.post_start(interaction, match, f"{game_of(match).title}: challenge accepted.")
         await self.answered(interaction, "Accepted.")
 
     async def decline_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:

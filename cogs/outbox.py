@@ -75,6 +75,16 @@ def nothing_to_pick(match: Match, state: State, seen_by: str | None) -> bool:
     return not any(groups_with_actions(rules, state.view(s), state.legal_actions(s)) for s in sides)
 
 
+def pinged(shown: Played) -> discord.AllowedMentions:
+    """Whom a board posted in the channel notifies: those who owe an action now (its first line,
+    `turn_ping`, names them and their opponent, who is not notified of their own move) and those
+    who must answer a draw offer; everyone it names once the game is over (who won)."""
+    if shown.over:
+        return discord.AllowedMentions(users=True)
+    users = {*shown.waiting, *answering_draw(shown)}
+    return discord.AllowedMentions(users=[discord.Object(u) for u in sorted(users)])
+
+
 class ChannelBoard(NamedTuple):
     """A board as the channel may see it (`Outbox.channel_board`)."""
 
@@ -275,10 +285,13 @@ class Outbox(Messages):
             if target is None:
                 return
             seal_line, seal = await self.seal_for(played.match)  # a game over seals the next one here
+            pings = pinged(shown)  # the players to move, never the mover (the first line names them)
             async with self._posting:
                 text, file, view = await self.board_message(shown, tail=seal_line)
                 try:
-                    sent: object = await target.send(text, file=file, view=view)
+                    sent: object = await target.send(
+                        text, file=file, view=view, allowed_mentions=pinged(shown)
+                    )
                 except discord.NotFound:
                     channel = await self.channel(channel_id) if followup is not None else None
                     if channel is None:
@@ -286,7 +299,7 @@ class Outbox(Messages):
                     # The interaction's token expired (after 15 minutes): the channel gets the board.
                     followup = None
                     text, file, view = await self.board_message(shown, tail=seal_line)
-                    sent = await channel.send(text, file=file, view=view)
+                    sent = await channel.send(text, file=file, view=view, allowed_mentions=pings)
             await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
@@ -356,6 +369,7 @@ class Outbox(Messages):
                 played_text(stretch, DISCORD, room, words=words) + note + seal_line,
                 file=file,
                 view=view or discord.utils.MISSING,
+                allowed_mentions=pinged(stretch),
             )
             await self.sealed(seal, sent)
             await self.service.board_delivered(match_id, version)

@@ -7,12 +7,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs import _format as fmt
+from cogs._tap import tapped
 from data import StoreUnavailable
 from play import Notice
 from play.notices import notice_status, notice_text, notice_words
-from play.present import (
-    fitted,
-)
+from play.present import fitted, turn_ping
 
 if TYPE_CHECKING:
     pass
@@ -71,12 +70,18 @@ class SweepLoop(Background):
                 # an offer standing: its answer is owed now too
                 note, view = self.answerable(played, played.match, played.state)
                 words = notice_words(notice, fmt.DISCORD)
-                status = notice_status(notice, fmt.DISCORD, why_told=words.tells_why)
+                # the status names the buttons under this board, as a move's board does (cogs/_tap.py)
+                status = tapped(
+                    played.match, notice_status(notice, fmt.DISCORD, why_told=words.tells_why), view
+                )
                 if note:
                     status += "\n" + note  # with the status: never cut
                 seal_line, seal = await self.seal_for(played.match)  # a loss on time seals the next game
+                # the turn passed: the first line, all a notification shows, names whose and which game
+                ping = turn_ping(played.match, played.state, fmt.DISCORD)
+                ping = f"{ping}\n" if ping else ""
                 sent = await channel.send(
-                    fitted(words.text, status + seal_line, MESSAGE_LIMIT),
+                    ping + fitted(words.text, status + seal_line, MESSAGE_LIMIT - len(ping)),
                     file=file,
                     view=view or discord.utils.MISSING,
                 )

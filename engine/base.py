@@ -543,10 +543,10 @@ class BaseGame(Generic[S, V]):
     def submenu(self, view: View, legal: Sequence[Action], key: str) -> Menu:
         return Menu()
 
-    def private_text(self, view: View) -> str | None:
+    def private_text(self, view: View, *, tapping: bool = False) -> str | None:
         if self.words is None:
             return None
-        return self.words.private_text(self.view_of(view))
+        return self.words.private_text(self.view_of(view), tapping=tapping)
 
     def focus_choices(self, view: View) -> list[str]:
         return []

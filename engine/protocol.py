@@ -317,6 +317,10 @@ class Choice:
     notation: str | None = None
     opens: str | None = None
     style: str = "secondary"  # primary, secondary, success, danger (Discord's button styles)
+    # Shown but not yet tappable: a step the status names as coming next ("then End turn") that
+    # is not legal yet, so a phone player sees the button they are told of. Read from what the
+    # menu's view may know, like the rest of the menu.
+    disabled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,8 +505,10 @@ class Game(Protocol):
         """A menu opened by a `Choice.opens` button, shown only to the clicker (`view` is theirs)."""
         ...
 
-    def private_text(self, view: View) -> str | None:
-        """What only `view.viewer` knows (a hand), in words; None when there is nothing secret."""
+    def private_text(self, view: View, *, tapping: bool = False) -> str | None:
+        """What only `view.viewer` knows (a hand), in words; None when there is nothing secret.
+        `tapping`: its reader plays by buttons (Discord), so it names the buttons to tap where the
+        console's words quote a command to type."""
         ...
 
     def focus_choices(self, view: View) -> list[str]:
@@ -528,7 +534,7 @@ class Words(Protocol[V_contra]):
 
     def group_label(self, view: V_contra, group: str, /) -> str: ...
 
-    def private_text(self, view: V_contra, /) -> str | None: ...
+    def private_text(self, view: V_contra, /, *, tapping: bool = False) -> str | None: ...
 
 
 __all__ = [

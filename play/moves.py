@@ -300,7 +300,7 @@ class Moves(Challenges):
         private = await self.channel_view(match)
         return private if private is not None and private.player_id != user_id else None
 
-    async def hand(self, channel_id: int, user_id: int) -> tuple[Match, str | None]:
+    async def hand(self, channel_id: int, user_id: int, *, tapping: bool = False) -> tuple[Match, str | None]:
         """What `user_id` alone may know of the channel's game ("My hand"): None for someone not
         playing it, "" when their side holds nothing secret. While the other player's turn is still
         private it is read from the position the channel saw, so a card that turn took or gave (a
@@ -314,7 +314,7 @@ class Moves(Challenges):
             state = held.seen.state
         # A player of a game without hands holds nothing secret: "", not None, which
         # would tell them they are not playing.
-        return match, game_of(match).private_text(state.view(side)) or ""
+        return match, game_of(match).private_text(state.view(side), tapping=tapping) or ""
 
     def still_private(self, match: Match, held: PrivateTurn) -> NotYourTurn:
         """The answer to a player who would act while the other still takes a turn in private: the

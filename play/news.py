@@ -18,17 +18,18 @@ NEWS_CHARS = 700  # ...and characters; a longer one is summarised (`news`) in as
 NEWS_LINE = 240  # characters of one line of a summary, cut at a word
 
 
-def recap(steps: Sequence[Step], markup: Markup, viewer: str | None = None) -> str:
+def recap(steps: Sequence[Step], markup: Markup, viewer: str | None = None, game: str = "") -> str:
     """What a command or a stretch did, as `viewer` (None: the channel) may know it, in a few lines.
 
     A short one is its actions' stories (`story_lines`). A longer one (an AI's turn of 25 actions,
     a pass that closed a round with three battles) would bury the board under a wall of text, and
-    the turn DM has no board: it is summarised by `news`, what changed the game first."""
+    the turn DM has no board: it is summarised by `news`, what changed the game first. `game`: the
+    name of the game's command group, for the history command the summary points to."""
     lines = [ln for step in steps for ln in story_lines(step.who, step.notation, step.events, viewer)]
     lines = [ln for ln in lines if ln.strip()]
     if _short(lines):
         return "\n".join(lines)
-    return news(steps, markup, viewer)
+    return news(steps, markup, viewer, game)
 
 
 def _short(lines: Sequence[str]) -> bool:
@@ -44,14 +45,15 @@ def _weight(event: Event) -> int:
     return int(getattr(event, "weight", Weight.ROUTINE))
 
 
-def news(steps: Sequence[Step], markup: Markup, viewer: str | None = None) -> str:
+def news(steps: Sequence[Step], markup: Markup, viewer: str | None = None, game: str = "") -> str:
     """A stretch of actions in at most `NEWS_LINES` lines, ranked by what matters to the reader.
 
     First a headline: who played how many actions, what each side lost, named, and where the sides
     stand towards victory (the events' `loss` and `score`); then the actions that did something
     (an attack and its result, a card played, a move that threatens: events of weight DECISIVE or
     more), the weightiest and latest first if they do not all fit, in the order played; then how
-    many were left out, with `history`, which lists every one. Nothing is cut inside a word."""
+    many were left out, with the history command (`/<game> history`, as Discord and the console
+    both take it), which lists every one. Nothing is cut inside a word."""
     counts: dict[str, int] = {}  # actions by side, in the order the sides first acted
     for step in steps:
         counts[step.who] = counts.get(step.who, 0) + 1
@@ -105,10 +107,11 @@ def news(steps: Sequence[Step], markup: Markup, viewer: str | None = None) -> st
         rest.append(f"{left} more {'result' if left == 1 else 'results'} of note")
     if quiet and (left or shown):
         rest.append(_plural(quiet, "routine action"))
+    history = f"`/{game} history`" if game else "`history`"
     if rest:
-        lines.append(f"And {' and '.join(rest)}: `history` lists each action.")
+        lines.append(f"And {' and '.join(rest)}: {history} lists each action.")
     elif quiet:
-        lines.append("No attack and no loss: `history` lists each action.")
+        lines.append(f"No attack and no loss: {history} lists each action.")
     return "\n".join(clipped(line, NEWS_LINE + 60) for line in lines)
 
 
@@ -197,7 +200,7 @@ def told(played: Played, markup: Markup, viewer: str | None = None) -> str:
     (`recap`)."""
     if not played.steps:
         return played.line
-    return recap(played.steps, markup, viewer)
+    return recap(played.steps, markup, viewer, played.match.game)
 
 
 def capital(text: str) -> str:

@@ -39,7 +39,9 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
         assert notice.user_id is not None and notice.due is not None
         clock = clock_due(notice.match, notice.user_id, "your")
         return NoticeWords(
-            f"{markup.mention(notice.user_id)}, your move is due {markup.relative(notice.due)}{clock}.", False
+            f"{markup.mention(notice.user_id)}, your move in {game_of(notice.match).title} is due "
+            f"{markup.relative(notice.due)}{clock}.",
+            False,
         )
     if notice.kind == "default" or notice.by_default:
         assert notice.played is not None
@@ -82,7 +84,8 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
     if notice.whole_turn and notice.played is not None:
         # the turn was theirs alone till now: its steps stand, and the channel reads them all; the
         # last step is the sweep's own loss on time, which the sentence before has said already
-        said += f" The steps of the turn they had begun stand:\n{recap(notice.played.steps[:-1], markup)}"
+        steps = recap(notice.played.steps[:-1], markup, game=notice.match.game)
+        said += f" The steps of the turn they had begun stand:\n{steps}"
     # a loss on time (or a game nobody acted in) says why in its first sentence
     return NoticeWords(said, notice.played is not None and notice.played.state.outcome() is not None)
 

@@ -174,7 +174,29 @@ def played_text(
     adapter's words for the status (Discord names the board's buttons), applied before fitting."""
     story = told(played, markup)
     status = status_text(played.match, played.state, markup, why_told=tells_why(story, played.state))
-    return fitted(story, status if words is None else words(status), limit)
+    status = status if words is None else words(status)
+    ping = turn_ping(played.match, played.state, markup) if played.hands_off and not played.mid_turn else ""
+    if not ping:
+        return fitted(story, status, limit)
+    return f"{ping}\n{fitted(story, status, None if limit is None else limit - len(ping) - 1)}"
+
+
+def turn_ping(match: Match, state: State, markup: Markup) -> str:
+    """The first line of a hand-off's board, all a phone's notification shows of it: who is to move
+    and in which game, since a server may hold several ("@ann, your move in <title> (vs @bob).");
+    '' when no person owes a move (the game is over, or only the AI is to act)."""
+    if state.is_over():
+        return ""
+    waiting = [s for s in sorted(state.to_act()) if s in match.sides and match.sides[s] != match.ai_player_id]
+    if not waiting:
+        return ""
+    who = " and ".join(markup.mention(match.sides[s]) for s in waiting)
+    others = [s for s in match.sides if s not in waiting]
+    against = ""
+    if len(others) == 1:
+        uid = match.sides[others[0]]
+        against = " (vs the AI)" if uid == match.ai_player_id else f" (vs {markup.mention(uid)})"
+    return f"{who}, your move in {game_of(match).title}{against}."
 
 
 def ended_meanwhile_text(
@@ -228,7 +250,7 @@ def turn_dm_text(
     clock = clock_due(match, user_id, "your") if match.deadline else ""
     head = f"Your move in {game_of(match).title} in {markup.channel(match.channel_id)}, due {due}{clock}."
     side = match.side_of(user_id)
-    since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side)
+    since = recap([s for s in stretch.steps if s.player_id != user_id], markup, side, match.game)
     dealt = f"\nOnly you see this: {secret}." if secret and secret not in since else ""
     owed = owed_text(match, stretch.state, side)
     if owed_words is not None:

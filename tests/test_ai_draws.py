@@ -20,6 +20,7 @@ from play.markup import PLAIN
 from play.news import told
 from play.notices import notice_text
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.pings import after_ping
 from tests.test_bot import World, battlefronts_accepted, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_cheats import to_a_private_formality
 from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
@@ -116,7 +117,9 @@ async def test_a_decline_kept_back_during_a_private_turn_comes_at_the_hand_off(
     assert log[answered - 2 : answered] == [first[0], str(legal[0])], log  # at the hand-off, first
     posts = [m.content for m in w.fake.messages_in(w.general)[before:] if not m.ephemeral]
     ai_board = next(p for p in posts if "The Canadians decline the draw" in p)
-    assert ai_board.index("decline the draw") < ai_board.index(f"<@{w.alice.id}>")  # then her turn again
+    assert after_ping(ai_board).index("decline the draw") < after_ping(ai_board).index(
+        f"<@{w.alice.id}>"
+    )  # then her turn again
     _, state = await service.current(w.general.id)
     assert not offer_stands(state, "canadians")
 
@@ -190,7 +193,9 @@ async def test_in_discord_the_sweeps_notice_after_a_private_turn_shows_the_whole
     assert notice.played is not None
     assert [s.notation for s in notice.played.steps][-len(private) - 1 :] == [*private, "pass"]
     [posted] = w.fake.messages_in(w.general)[before:]
-    assert posted.content.startswith(f"<@{match.turn_player_id}> did not finish their turn in time")
+    assert after_ping(posted.content).startswith(
+        f"<@{match.turn_player_id}> did not finish their turn in time"
+    )
     for story in told(notice.played, DISCORD).split("\n"):
         assert story in posted.content
     assert posted.content.count("\n") >= len(private) + 1  # a line for each step, then whose turn

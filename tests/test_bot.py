@@ -39,6 +39,7 @@ from tests.botkit import BotKit
 from tests.fakediscord import MANAGE_CHANNELS, FakeDiscord, FakeDiscordError, FakeMessage, InteractionResult
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.ids import button_id
+from tests.pings import after_ping
 
 
 class World:
@@ -264,7 +265,7 @@ async def test_moves_by_the_take_action_select_flow(world: World):
     # the End turn button on her private board ends the turn: the Canadians are to move
     match = await w.match()
     ended = await w.fake.click(w.alice, played.message, button_id("dec", match, "end"))
-    assert ended.message.content.startswith("Germans:")
+    assert after_ping(ended.message.content).startswith("Germans:")
     assert_board_post(ended.message, w.bob)
     assert "Canadians" in ended.message.content
 
@@ -312,7 +313,7 @@ async def test_a_pending_decision_is_answered_by_the_player_whose_turn_it_is_not
     assert refused.ephemeral and "not your turn" in refused.content and "must decide" in refused.content
     assert (await w.match()).version == match.version
     answered = await w.fake.click(w.bob, message, ids[0])
-    assert answered.message.content.startswith("Canadians:")
+    assert after_ping(answered.message.content).startswith("Canadians:")
     png_of(answered.message)
 
 
@@ -559,13 +560,18 @@ async def test_challenging_the_bot_starts_an_ai_game(world: World):
     assert match.status is Status.ACTIVE and match.ai_player_id == me.id
     # the AI deploys the Germans on its own and posts its board
     await w.cog.idle()
-    posts = [m for m in w.fake.messages_in(w.general) if m.content.startswith("The Germans deploy")]
+    posts = [
+        m for m in w.fake.messages_in(w.general) if after_ping(m.content).startswith("The Germans deploy")
+    ]
     assert posts and f"<@{w.alice.id}>" in posts[-1].content
     await w.slash(w.alice, "setup")
     await w.cog.idle()
     match = await w.match()
     assert match.turn_player_id == w.alice.id  # the AI played its turn and it is Alice's again
-    assert any(m.content.startswith("Germans:") and m.attachments for m in w.fake.messages_in(w.general)[-3:])
+    assert any(
+        after_ping(m.content).startswith("Germans:") and m.attachments
+        for m in w.fake.messages_in(w.general)[-3:]
+    )
 
 
 async def test_only_the_owner_syncs_and_a_dev_guild_gets_the_commands(world: World):
@@ -771,7 +777,7 @@ async def test_an_ai_move_owed_when_the_bot_went_down_is_played_after_the_restar
     after = await w.match()
     assert after.turn_player_id == w.alice.id and after.version > owed.version
     new_posts = w.fake.messages_in(w.general)[posts_before:]
-    assert any(m.content.startswith("Germans:") and m.attachments for m in new_posts)
+    assert any(after_ping(m.content).startswith("Germans:") and m.attachments for m in new_posts)
 
 
 async def test_poison_gas_is_chosen_through_the_gas_picker(world: World):
@@ -881,7 +887,7 @@ async def test_the_ai_answers_even_when_the_players_board_cannot_be_posted(world
     after = await w.match()
     assert after.version > match.version + 1  # Alice's set-up, then the AI's turn
     assert after.turn_player_id == w.alice.id
-    ai_boards = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans:")]
+    ai_boards = [m for m in w.fake.messages_in(w.general) if after_ping(m.content).startswith("Germans:")]
     assert ai_boards[-1].attachments  # the AI's own board went to the channel
 
 
@@ -906,7 +912,11 @@ async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world:
     assert await w.bot.service.owed_boards() == [(match.id, match.version, w.general.id)]  # type: ignore[union-attr]
     await w.restart()  # a new bot: a new cog
     (board,) = await w.fake.wait_for_messages(
-        lambda m: m.channel_id == w.general.id and not m.ephemeral and m.content.startswith("Germans: e6-e5"),
+        lambda m: (
+            m.channel_id == w.general.id
+            and not m.ephemeral
+            and after_ping(m.content).startswith("Germans: e6-e5")
+        ),
         timeout=10,
     )
     assert_board_post(board, w.bob)
@@ -918,7 +928,7 @@ async def test_a_board_owed_when_the_bot_died_is_posted_after_the_restart(world:
     # delivered once: a second restart posts nothing more
     await w.restart()
     await asyncio.sleep(0.3)
-    again = [m for m in w.fake.messages_in(w.general) if m.content.startswith("Germans: e6-e5")]
+    again = [m for m in w.fake.messages_in(w.general) if after_ping(m.content).startswith("Germans: e6-e5")]
     assert len([m for m in again if not m.ephemeral]) == 1
 
 
@@ -944,7 +954,11 @@ async def test_a_board_owed_survives_the_next_players_private_steps(world: World
     assert await w.bot.service.owed_boards() == [(owed.id, owed.version, w.general.id)]  # type: ignore[union-attr]
     await w.restart()
     (board,) = await w.fake.wait_for_messages(
-        lambda m: m.channel_id == w.general.id and not m.ephemeral and m.content.startswith("Germans: e6-e5"),
+        lambda m: (
+            m.channel_id == w.general.id
+            and not m.ephemeral
+            and after_ping(m.content).startswith("Germans: e6-e5")
+        ),
         timeout=10,
     )
     assert board.attachments and "e3" not in board.content and f"<@{w.bob.id}>" in board.content

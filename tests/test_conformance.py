@@ -383,6 +383,11 @@ def test_words_and_menus_cover_every_legal_action(name: str) -> None:
             if choice.notation is not None:
                 game.parse(choice.notation)
         assert len(menu.buttons) <= 5 and len(menu.picks) <= 4
+        for choice in menu.buttons:
+            if choice.disabled:  # a step named as coming next: not playable yet by anyone
+                assert choice.notation is not None
+                shown = str(game.parse(choice.notation))
+                assert all(shown not in map(str, state.legal_actions(s)) for s in state.to_act()), shown
         for pick in menu.picks:
             assert 1 <= len(pick.choices) <= 25 and len(pick.placeholder) <= 150
             for choice in pick.choices:

@@ -344,7 +344,7 @@ async def test_the_turn_ping_says_what_you_drew_when_the_recap_is_summed_up(tmp_
         said(out)
         assert await console.run_lines(["/as bob"]) == 0
         ping = said(out)
-        assert "`history` lists each action" in ping  # the recap is summed up...
+        assert "history` lists each action" in ping  # the recap is summed up...
         assert f"Only you see this: {secret}." in ping  # ...and still says what Bob drew, once
         assert ping.count(secret) == 1 and "[direct message]" not in ping
     finally:

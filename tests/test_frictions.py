@@ -17,6 +17,7 @@ from tests.botkit import BotKit
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 from tests.ids import button_id
+from tests.pings import after_ping
 
 GAMES = registry.names()
 
@@ -254,7 +255,7 @@ async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_t
     public = [m for m in sent.messages if not m.ephemeral]
     private = [m for m in sent.messages if m.ephemeral]
     assert len(public) == 1, [m.content for m in sent.messages]
-    assert public[0].content.startswith("The Americans let it stand; the German rifleman moves")
+    assert after_ping(public[0].content).startswith("The Americans let it stand; the German rifleman moves")
     assert "orders" not in public[0].content  # the orders stay private
     (note,) = private
     assert note.content.startswith("Only you see this:")
@@ -380,7 +381,7 @@ async def test_a_pass_that_sets_off_a_great_battle_still_posts_its_board(table: 
     played = await t.slash(t.alice, "battlefronts", "pass")
     (board,) = [m for m in played.messages if not m.ephemeral]
     board.attachment("board.png")
-    lines = board.content.splitlines()
+    lines = after_ping(board.content).splitlines()
     assert len(board.content) <= 2000
     assert lines[0] == "**Reds, 1 action.** Fronts held alone after round 3: Reds 0, Blues 0 (three win)."
     battle = "Reds 9 against Blues 9, so the Blues take 2 reductions and the Reds 2"

@@ -39,6 +39,7 @@ from tests.fakediscord import MANAGE_CHANNELS, FakeChannel, FakeDiscord, FakeMes
 from tests.fakediscord.fixtures import TEST_TOKEN, ForwardErrors, HandClock
 from tests.fakediscord.server import FakeDiscordError
 from tests.ids import button_id
+from tests.pings import after_ping
 from tests.reliability.loadkit import audit
 
 FUZZ = settings(
@@ -464,7 +465,9 @@ async def test_a_move_whose_interaction_expired_still_shows_its_board(arena: Are
     finally:
         w.fake.interaction_deadline = 3.0
     await w.fake.wait_for_messages(
-        lambda m: m.content.startswith("Germans: e6-e5") and bool(m.attachments) and not m.ephemeral
+        lambda m: (
+            after_ping(m.content).startswith("Germans: e6-e5") and bool(m.attachments) and not m.ephemeral
+        )
     )
     assert (await w.match()).version == match.version + 2
     assert_consistent(w)

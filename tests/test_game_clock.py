@@ -146,8 +146,8 @@ async def test_a_staller_loses_on_time_though_every_turn_kept_its_own_deadline(s
         (reminder,) = await svc.sweep()
         assert reminder.kind == "reminder" and reminder.user_id == STALLER
         assert notice_text(reminder, PLAIN) == (
-            f"@{STALLER}, your move is due at {int(match.deadline)}, when your clock for this game runs "
-            "out (1 day 12 hours left on it as this turn began)."
+            f"@{STALLER}, your move in Block Wars is due at {int(match.deadline)}, when your clock for "
+            "this game runs out (1 day 12 hours left on it as this turn began)."
         )
         # a minute before it runs out the staller moves: in time again
         clock.now = match.deadline - 60

@@ -171,8 +171,10 @@ async def test_an_ai_turn_of_many_actions_is_one_board_drawing_all_of_it(table: 
     Image.open(io.BytesIO(board.attachment("board.png").data)).load()
     text = board.content
     assert f"<@{t.alice.id}>" in text or "Game over" in text  # the turn ping
-    assert len(text) <= 900 and text.count("\n") <= 5, text  # six lines at most, not one per action
-    assert f"{end - first} actions" in text and "`history`" in text
+    # the ping's line (whose move, in which game), then six lines at most, not one per action
+    assert text.startswith(f"<@{t.alice.id}>, your move in ") or "Game over" in text, text
+    assert len(text) <= 1000 and text.count("\n") <= 6, text
+    assert f"{end - first} actions" in text and f"`/{name} history`" in text
     history = await t.fake.slash(t.alice, t.channel, name, "history", {"count": end - first})
     numbers = [int(n) for n in re.findall(r"^(\d+)\. ", history.content, re.M)]
     assert numbers == list(range(first + 1, end + 1))  # every step of the turn is still there
@@ -215,7 +217,8 @@ async def test_an_ai_turn_cut_by_a_restart_is_still_one_board_for_all_of_it(tabl
     start = max(n for n, r in enumerate(rows) if r.player_id == t.alice.id) + 1
     assert len(rows) - start >= 2
     (board,) = t.images()[before:]  # one board for the AI's turn, not one per action, not two
-    assert board.content.startswith("Germans:")
+    ping, story = board.content.split("\n", 1)  # whose move, in which game; then what the AI did
+    assert ping == f"<@{t.alice.id}>, your move in Block Wars (vs the AI)." and story.startswith("Germans:")
     assert first.line.split(": ", 1)[1].split(";")[0] in board.content  # the action before the crash
     state, events = replayed_since(await t.match(), rows, start)
     assert board.attachment("board.png").data == render_board("blockwars", state, events)

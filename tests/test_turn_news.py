@@ -192,7 +192,7 @@ def test_the_turn_dm_carries_the_same_summary_as_the_channel(game: str) -> None:
         played = Played(match_of(game, state, 1), state, [], "", steps[-1].player_id or 1, "", steps=steps)
         dm = turn_dm_text(played.match, played, reader_id, DISCORD)
         assert dm.startswith(f"Your move in {rules.title} in <#20>")
-        assert recap(steps, DISCORD, reader) in dm
+        assert recap(steps, DISCORD, reader, game) in dm  # its history command named for the game
 
 
 def test_a_summary_names_each_sides_losses_and_their_standing() -> None:

@@ -203,8 +203,9 @@ class BattlefrontsGame(BaseGame[State, View]):
             return Menu(picks=pick_rows("Choose the battalion to reduce", ties))
         legal = state.legal_actions()
         buttons = []
-        if A.END in legal:
-            buttons.append(Choice("End turn", "end"))
+        if A.END in legal or words.names_end(state):
+            # named by the status before it is legal (before the turn's first action): shown disabled
+            buttons.append(Choice("End turn", "end", disabled=A.END not in legal))
         buttons.append(Choice("Pass (finished with this phase)", "pass", style="danger"))
         return Menu(buttons=tuple(buttons), take_action=True)
 

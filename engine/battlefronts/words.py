@@ -15,7 +15,7 @@ from engine.battlefronts.model import (
     other,
     plural,
 )
-from engine.battlefronts.state import MOVE, SUPPORT
+from engine.battlefronts.state import MOVE, SUPPORT, State
 from engine.battlefronts.view import View
 from engine.protocol import Action
 
@@ -48,11 +48,10 @@ def status(view: View, side: str) -> str:
         return f"{who}: wait for the {TITLES[other(side)]}."
     if state.spent():
         return f"{who}: you {state.spent_words(side)}; `pass` to finish the {state.phase} phase."
-    finished = other(side) in state.passed
     rest = (
-        f"then `pass` to end the phase (the {TITLES[other(side)]} have finished it)"
-        if finished
-        else "then `end` your turn (you may act again later) or `pass` to finish the phase"
+        "then `end` your turn (you may act again later) or `pass` to finish the phase"
+        if names_end(state)
+        else f"then `pass` to end the phase (the {TITLES[other(side)]} have finished it)"
     )
     if state.phase == MOVE:
         ready = [b for b in state.battalions if b.side == side and not b.moved]
@@ -75,6 +74,16 @@ def status(view: View, side: str) -> str:
             f"{and_list(free)} (`call {free[0]} {min(3, deck)}`, one call-up per zone), {rest}."
         )
     return f"{who} to play."
+
+
+def names_end(state: State) -> bool:
+    """Whether the status of the side on turn names End turn as a way on: while it may still act and
+    the other side has not finished the phase. Before its first action End turn is not legal yet,
+    so the menu shows it disabled (a phone player sees the button the status names)."""
+    side = state.current
+    return (
+        side is not None and state.waiting is None and not state.spent() and other(side) not in state.passed
+    )
 
 
 def describe(view: View, action: Action) -> str:
@@ -133,7 +142,7 @@ def group_label(view: View, group: str) -> str:
     return f"{battalion_words(b)} at {PLACE_NAMES[b.place]}"
 
 
-def private_text(view: View) -> None:
+def private_text(view: View, *, tapping: bool = False) -> None:
     """Nothing to tell one player alone: a card face down is unknown to both sides (R5)."""
     return None
 

@@ -126,7 +126,7 @@ def group_label(view: View, unit: str) -> str:
     return f"{'Machine gun' if is_gun(view.state, index) else 'Infantry'} on {unit}"
 
 
-def private_text(view: View) -> None:
+def private_text(view: View, *, tapping: bool = False) -> None:
     """Block Wars has nothing one player knows and the other does not."""
     return None
 

@@ -209,7 +209,7 @@ def group_label(view: View, group: str) -> str:
     return f"{unit_words(view.state, group)} on {group}"
 
 
-def private_text(view: View) -> None:
+def private_text(view: View, *, tapping: bool = False) -> None:
     """Combined Arms has no hand of cards to tell one player alone."""
     return None
 

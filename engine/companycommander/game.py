@@ -236,13 +236,20 @@ class CompanyCommanderGame(BaseGame[State, View]):
             return Menu()
         side = s.active
         if s.phase == DEPLOY:
+            # the status ends "then `tactics` to draw your two Tactics cards" from the start of the
+            # phase: the button shows from the start too, disabled until it is the step left
+            # (`tactics` is legal once no unit waits and the extra card is settled: the last branch)
+            later = Choice(DONE_DEPLOYING, "tactics", style="primary", disabled=True)
             waiting = s.arriving(side)
             if waiting:
                 u = waiting[0]
                 return Menu(
-                    buttons=tuple(
-                        Choice(f"{u.label} {u.type.short} to the {name}", str(A.deploy(u.label, f)))
-                        for f, name in _FRONTS
+                    buttons=(
+                        *(
+                            Choice(f"{u.label} {u.type.short} to the {name}", str(A.deploy(u.label, f)))
+                            for f, name in _FRONTS
+                        ),
+                        later,
                     ),
                     take_action=True,
                 )
@@ -259,9 +266,9 @@ class CompanyCommanderGame(BaseGame[State, View]):
                     if left
                 ]
                 declined = (Choice("No extra card", str(A.EXTRA_NONE)),) if s.extra_optional else ()
-                buttons = (*offered, *declined)
+                buttons = (*offered, *declined, later)
             else:
-                buttons = (Choice("Done deploying: draw Tactics", "tactics", style="primary"),)
+                buttons = (Choice(DONE_DEPLOYING, "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)
         if s.phase == DISCARD:
             return Menu(take_action=True)
@@ -274,6 +281,7 @@ class CompanyCommanderGame(BaseGame[State, View]):
 
 
 _FRONTS = ((0, "Left Flank"), (1, "Center"), (2, "Right Flank"))
+DONE_DEPLOYING = "Done deploying: draw Tactics"
 
 GAME = CompanyCommanderGame()
 

@@ -224,8 +224,9 @@ def group_label(view: View, group: str) -> str:
     return unit_words(u) if u is not None else group
 
 
-def private_text(view: View) -> str | None:
-    """The viewer's hand in words, each card with what it does."""
+def private_text(view: View, *, tapping: bool = False) -> str | None:
+    """The viewer's hand in words, each card with what it does and, for a player who types, how
+    to play it; one who taps is told the buttons instead (Take action, then the card)."""
     side = view.viewer
     if side is None:
         return None
@@ -235,7 +236,13 @@ def private_text(view: View) -> str | None:
     lines = [f"Your hand ({plural(len(cards), 'card')}): {cards_words(cards)}."]
     for c in dict.fromkeys(cards):
         text = c.text if c.code != "ambush" or view.state.ambush_once else AMBUSH_EDITION_1
-        lines.append(f"- {c.name} ({_play_form(view, c)}): {text}.")
+        form = "" if tapping else f" ({_play_form(view, c)})"
+        lines.append(f"- {c.name}{form}: {text}.")
+    if tapping:
+        lines.append(
+            "To play one on your turn, tap **Take action** under the board, pick the card, then how "
+            "it is played."
+        )
     return "\n".join(lines)
 
 

@@ -161,9 +161,9 @@ def status(view: View, side: str) -> str:
                     else "after every card, whatever you hold"
                 )
                 ask += (
-                    f" You are asked {when}; standing orders answer for you: `orders never` lets "
-                    "every card stand, `orders officers` cancels only attacks on your officers, "
-                    "`orders ask` asks again."
+                    f" You are asked {when}; standing orders (`orders …`) answer for you: let every "
+                    "card stand (`orders never`), cancel only attacks on your officers (`orders "
+                    "officers`), or ask again (`orders ask`)."
                 )
             return ask
         assert isinstance(p.play, A.Attack)
@@ -184,8 +184,9 @@ def status(view: View, side: str) -> str:
     return f"{PLAYER} ({title}): the battle is over."
 
 
-def private_text(view: View) -> str | None:
-    """The viewer's hand in words (and, hands face up, the opponent's), plus their standing orders."""
+def private_text(view: View, *, tapping: bool = False) -> str | None:
+    """The viewer's hand in words (and, hands face up, the opponent's), plus their standing orders
+    and how to change them: the command to type, or for a player who taps the button."""
     side = view.viewer
     if side is None:
         if not view.state.options.open_hands:
@@ -198,7 +199,11 @@ def private_text(view: View) -> str | None:
     orders = s.orders[side]
     lines.append(
         f"Standing orders: {NEGATE_WORDS[orders['negate']]}; {LOSS_WORDS[orders['losses']]}."
-        " Change them with `orders …` at any time."
+        + (
+            " Change them with **Standing orders…** under the board at any time."
+            if tapping
+            else " Change them with `orders …` at any time."
+        )
     )
     useless = [f"{c.name} ({why})" for c in dict.fromkeys(s.hands[side]) if (why := _unplayable(s, side, c))]
     if useless:

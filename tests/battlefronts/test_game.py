@@ -137,10 +137,12 @@ def test_actions_in_words() -> None:
 def test_the_menu_offers_pass_end_and_the_take_action_flow() -> None:
     s = build({"T2": {RED: ["?5H"], BLUE: ["?6C"]}, "T3": {RED: ["?7H"]}}, round=3, phase=MOVE)
     menu = GAME.menu(s.view(None))
-    assert menu.take_action and [c.notation for c in menu.buttons] == ["pass"]
+    # End turn, which the status names, shows before the turn's first action, disabled
+    buttons = [(c.notation, c.disabled) for c in menu.buttons]
+    assert menu.take_action and buttons == [("end", True), ("pass", False)]
     command(s, RED, "move R1 F2")
     menu = GAME.menu(s.view(None))
-    assert [c.notation for c in menu.buttons] == ["end", "pass"]
+    assert [(c.notation, c.disabled) for c in menu.buttons] == [("end", False), ("pass", False)]
 
 
 def test_the_menu_for_a_tie_is_its_choices() -> None:

@@ -21,6 +21,7 @@ from play.undo import MID_TURN_NOTE
 from tests.botkit import BotKit
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
+from tests.pings import after_ping
 
 NAME = "companycommander"
 
@@ -130,12 +131,12 @@ async def test_a_whole_turn_in_one_command_is_summarised_by_its_results_in_the_c
     await seat(t, position)
     played = await t.slash(t.alice, "play", {"action": "deploy A1 L; tactics; fire A2; assault A3; end"})
     board = public(played, t.channel.id)
-    lines = board.content.splitlines()
+    lines = after_ping(board.content).splitlines()
     assert lines[:4] == [
         "**Americans, 5 actions.**",
         "A2 Heavy MG team fires at the German Center: G1 Casualty",
         "A3 Rifle squad assaults G1 in the Center: stalls, A3 Pinned",
-        "And 3 routine actions: `history` lists each action.",
+        "And 3 routine actions: `/companycommander history` lists each action.",
     ]
     assert f"<@{t.bob.id}>" in board.content  # the Germans' turn now, their Squad cards drawn
     match = await t.match()

@@ -102,7 +102,11 @@ def test_edition_1_takes_the_extra_card_always_and_refuses_extra_none_with_a_rea
     with pytest.raises(IllegalAction, match="Take your Company Commander's extra card first: `extra squad`"):
         command(s, "tactics")
     menu = GAME.menu(s.view(None))
-    assert [c.label for c in menu.buttons] == ["Extra squad card", "Extra tactics card"]
+    assert [(c.label, c.disabled) for c in menu.buttons] == [
+        ("Extra squad card", False),
+        ("Extra tactics card", False),
+        ("Done deploying: draw Tactics", True),  # the step after, shown and disabled
+    ]
     from engine.companycommander import words
 
     said = words.status(s.view(A), A)

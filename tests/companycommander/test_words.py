@@ -225,9 +225,12 @@ def test_the_channel_menu_never_shows_a_card() -> None:
         "deploy A1 L",
         "deploy A1 C",
         "deploy A1 R",
+        "tactics",  # named by the status as the step to come: shown, disabled until then
     ] and menu.take_action
+    assert [c.disabled for c in menu.buttons] == [False, False, False, True]
     command(s, "deploy A1 C")
-    assert [c.notation for c in GAME.menu(s.view(None)).buttons] == ["tactics"]
+    (done,) = GAME.menu(s.view(None)).buttons
+    assert done.notation == "tactics" and not done.disabled
     command(s, "tactics")
     menu = GAME.menu(s.view(None))
     assert [c.notation for c in menu.buttons] == ["end"] and "irstrike" not in repr(menu)

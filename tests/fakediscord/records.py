@@ -7,6 +7,7 @@ Discord would send, so the server and the tests share one source of truth.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -413,6 +414,7 @@ class FakeMessage:
     edited_at: str | None = None
     deleted: bool = False
     history: list[JSON] = field(default_factory=list)
+    allowed_mentions: JSON | None = None  # as sent; None: Discord's default, every mention notifies
 
     @property
     def ephemeral(self) -> bool:
@@ -435,8 +437,25 @@ class FakeMessage:
             stack.extend(reversed(children))
 
     @property
+    def notified(self) -> list[int]:
+        """The users this message notifies, as Discord decides: each user it mentions (`<@id>`),
+        unless `allowed_mentions` leaves them out (a list of users names the only ones; without one,
+        users are notified only if "users" is among those parsed)."""
+        mentioned = [int(m) for m in dict.fromkeys(re.findall(r"<@!?(\d+)>", self.content))]
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        listed = {int(u) for u in allowed.get("users") or []}
+        return [u for u in mentioned if u in listed]
+
+    @property
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
+
+    @property
+    def tappable_ids(self) -> list[str]:
+        """The custom_ids a user can use: those of components not disabled."""
+        return [c["custom_id"] for c in self.iter_components() if "custom_id" in c and not c.get("disabled")]
 
     def component(self, custom_id: str) -> JSON:
         """The component with this custom_id; raises KeyError listing what is there."""

@@ -1260,6 +1260,8 @@ class FakeDiscord:
             message.attachments = self._attachments(message.channel_id, fields, files, message.attachments)
         if "message_reference" in fields:
             message.message_reference = fields["message_reference"]
+        if "allowed_mentions" in fields:
+            message.allowed_mentions = fields["allowed_mentions"]
 
     def _create(
         self,

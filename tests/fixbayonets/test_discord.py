@@ -90,8 +90,8 @@ async def test_each_hand_reaches_its_owner_only(table: Table):
     assert mine.ephemeral and theirs.ephemeral
     from engine.fixbayonets.game import GAME
 
-    assert mine.content == GAME.private_text(state.view(GERMANS))
-    assert theirs.content == GAME.private_text(state.view(AMERICANS))
+    assert mine.content == GAME.private_text(state.view(GERMANS), tapping=True)  # Discord: the buttons
+    assert theirs.content == GAME.private_text(state.view(AMERICANS), tapping=True)
     assert mine.content != theirs.content
     for card in state.view(GERMANS).state.hands[GERMANS]:
         assert card.name not in board.content  # never in the channel's words

@@ -129,7 +129,7 @@ def test_the_first_cancel_or_pass_question_of_a_game_names_the_standing_orders()
     play(s, "march Rd8-d6")
     first = GAME.status(s.view(None), AM)
     assert first.startswith("{player} (Americans): the Germans play March. Cancel it with a terrain card")
-    assert "`orders never` lets every card stand" in first and "`orders ask` asks again" in first
+    assert "let every card stand (`orders never`)" in first and "ask again (`orders ask`)" in first
     play(s, "pass", "march Re8-e6")
     second = GAME.status(s.view(None), AM)
     assert "orders" not in second and second.endswith("or let it stand (`pass`).")

@@ -564,7 +564,8 @@ class Driver:
         """Set-up and decisions come as buttons and selects on the board: use them."""
         t = self.t
         assert t.board is not None
-        buttons = [c for c in ids if c.startswith("bw:dec:")]
+        tappable = set(t.board.tappable_ids)  # a step named as coming next shows disabled
+        buttons = [c for c in ids if c.startswith("bw:dec:") and c in tappable]
         picks = [c for c in ids if c.startswith("bw:pick:")]
         if picks and (not buttons or self.rng.random() < 0.8):
             cid = self.rng.choice(picks)
@@ -748,7 +749,7 @@ class MixDriver(Driver):
             t.board = None
             return
         user = t.a if actor == t.a.id else t.b
-        ids = t.board.custom_ids
+        ids = t.board.tappable_ids  # a disabled button (a step to come) is not pressed
         if any(c.startswith("bw:hand:") for c in ids) and self.rng.random() < 0.05:
             look = await self.fake.press(user, t.board, next(c for c in ids if c.startswith("bw:hand:")))
             self.note(look, move=False)
@@ -1032,7 +1033,7 @@ async def click_old_button(fake: LoadFake, table: Table, report: CrashReport, en
     user = table.a if actor == table.a.id else table.b
     ids = board.custom_ids
     target = next((c for c in ids if c.startswith("bw:act:")), None)
-    target = target or next((c for c in ids if c.startswith("bw:dec:")), None)
+    target = target or next((c for c in board.tappable_ids if c.startswith("bw:dec:")), None)
     if target is None:
         return  # a board with only selects (a barrage square): the select flow is fuzzed elsewhere
     report.buttons_clicked += 1

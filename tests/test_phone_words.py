@@ -1,0 +1,174 @@
+"""What a phone player meets on Discord, second pass (the 2026-11-29 play-through by buttons): the
+notification's first line names the game, the hand names what to tap, and a status names only
+buttons that are there. One bot serves the module (each test plays in its own channel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from itertools import islice
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from engine import registry
+from tests.fakediscord import FakeMessage
+from tests.onebot import ON_THE_BOT, Table, one_bot
+from tests.random_play import random_steps
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table]:
+    async with one_bot(tmp_path_factory.mktemp("phone2"), "Phones") as world:
+        yield world
+
+
+async def accepted(table: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
+    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
+    channel = table.channel()
+    challenge = await table.fake.slash(
+        table.alice, channel, game, "challenge", {"opponent": table.bob, "side": side}
+    )
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    answer = await table.fake.click(table.bob, challenge.message, accept)
+    await table.idle()
+    return channel, answer.message
+
+
+@ON_THE_BOT
+async def test_the_hand_off_ping_names_the_game_and_notifies_only_the_player_to_move(table: Table) -> None:
+    """A server may run several games: the board at a hand-off opens with whose move it is, in which
+    game and against whom, the one line a phone's notification shows. It notifies the player to
+    move, not the opponent it names, who made the move."""
+    channel, first = await accepted(table, "blockwars", "germans")
+    assert first.content.startswith("Block Wars: challenge accepted."), first.content
+    (layout,) = [c for c in first.custom_ids if c.endswith(":setup std")]
+    deployed = await table.fake.click(table.alice, first, layout)
+    await table.idle()
+    (handed,) = [m for m in deployed.messages if m.channel_id == channel.id]
+    first_line = handed.content.splitlines()[0]
+    assert first_line == f"<@{table.bob.id}>, your move in Block Wars (vs <@{table.alice.id}>).", (
+        handed.content
+    )
+    assert handed.notified == [table.bob.id]
+
+
+def disabled_labels(message: FakeMessage) -> list[str]:
+    return [c["label"] for c in message.iter_components() if c.get("type") == 2 and c.get("disabled")]
+
+
+@ON_THE_BOT
+async def test_a_step_the_status_names_before_it_is_legal_shows_its_button_disabled(table: Table) -> None:
+    """Battlefronts names End turn before the turn's first action, Company Commander its Done deploying
+    while units wait: each board shows that button, disabled (Discord refuses a tap on it), so the
+    status names a button the player sees instead of a command to type."""
+    _, board = await accepted(table, "battlefronts", "red")
+    assert "then **End turn** (you may act again later) or **Pass** to finish the phase" in board.content
+    assert "`end`" not in board.content and disabled_labels(board) == ["End turn"], board.content
+    _, board = await accepted(table, "companycommander", "americans")
+    assert "then **Done deploying: draw Tactics** to draw your two Tactics cards" in board.content
+    assert "`tactics`" not in board.content, board.content
+    assert disabled_labels(board) == ["Done deploying: draw Tactics"]
+
+
+async def my_hand(table: Table, user: Any, board: FakeMessage) -> str:
+    (hand,) = [c for c in board.custom_ids if c.startswith("bw:hand:")]
+    answer = await table.fake.click(user, board, hand)
+    assert answer.ephemeral
+    return answer.content
+
+
+@ON_THE_BOT
+async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None:
+    """My hand on Discord: Company Commander's cards say what they do and that Take action plays
+    them (no `play sniper L` to type); Fix Bayonets' standing orders are changed by their button,
+    not by `orders …`. The console's hand keeps the commands (tests/companycommander, fixbayonets)."""
+    channel, _ = await accepted(table, "companycommander", "germans")
+    match, state = await table.bot.service.current(channel.id)
+    (side,) = state.to_act()  # who deploys first is drawn
+    first = table.alice if match.sides[side] == table.alice.id else table.bob
+    u = side[0].upper()
+    deploy = f"deploy {u}3 L; deploy {u}2 L; deploy {u}1 L; tactics"
+    step = await table.fake.slash(first, channel, "companycommander", "play", {"action": deploy})
+    await table.idle()
+    hand = await my_hand(table, first, step.message)
+    assert hand.startswith("Your hand (5 cards): "), hand  # three dealt, two drawn
+    assert "`" not in hand and "**Take action**" in hand, hand
+    _, board = await accepted(table, "fixbayonets", "germans")
+    hand = await my_hand(table, table.alice, board)
+    assert "Change them with **Standing orders…** under the board at any time." in hand, hand
+    assert "`orders" not in hand
+
+
+async def seated(table: Table, name: str, steps: int) -> FakeMessage:
+    """A new game of `name` in a channel, set to the position after `steps` seeded random steps
+    (seed 0); the `board` its player to act asks for."""
+    channel, _ = await accepted(table, name, "random")
+    state, _, _ = next(islice(random_steps(registry.game(name), 0), steps, None))
+    side = min(state.to_act())
+    match = await table.bot.database.get_channel_match(channel.id)
+    await table.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=state.to_json(), turn_player_id=match.sides[side]
+    )
+    table.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    player = table.alice if match.sides[side] == table.alice.id else table.bob
+    return (await table.fake.slash(player, channel, name, "board", {})).message
+
+
+@ON_THE_BOT
+async def test_a_template_filled_by_the_select_below_says_so(table: Table) -> None:
+    """Block Wars' Ace: "Answer `R@<square>` for infantry" named a notation a phone cannot type;
+    the squares are the options of the select under the board, as the barrage's are."""
+    board = await seated(table, "blockwars", 179)  # seed 0: an Ace's reinforcement
+    assert "Answer from the list below for infantry" in board.content, board.content
+    assert "<square>" not in board.content
+    assert "Choose what comes on, and where" in [
+        c.get("placeholder") for c in board.iter_components() if c.get("type") == 3
+    ]
+
+
+@ON_THE_BOT
+async def test_the_standing_orders_are_named_by_their_button(table: Table) -> None:
+    """Fix Bayonets' first cancel-or-let-stand question explains the standing orders: on Discord by
+    the button that sets them, each order in words, not as `orders never` to type."""
+    board = await seated(table, "fixbayonets", 9)  # seed 0: the Americans' Counter Attack
+    assert (
+        "Cancel it with a terrain card (**Cancel it…**) or **let it stand**. You are asked after every "
+        "card, whatever you hold; **standing orders** answer for you: let every card stand, cancel only "
+        "attacks on your officers, or ask again."
+    ) in board.content, board.content
+    assert "`" not in board.content.split("Due")[0], board.content
+
+
+@ON_THE_BOT
+async def test_a_status_shows_the_notation_to_type_once_then_names_the_steps(table: Table) -> None:
+    """Company Commander's Recon phase lists its steps each with its notation: on Discord the first
+    is introduced by Take action (its notation kept for whoever types); the later ones read as
+    words, not as more commands a phone cannot tap."""
+    board = await seated(table, "companycommander", 10)  # seed 0: fire, assault and cards
+    assert (
+        "Suppression fire by A3 (**Take action**, or type `fire A3`); then assaults by A3; then "
+        "**End turn**. You may also play Tactics cards."
+    ) in board.content, board.content
+
+
+@ON_THE_BOT
+async def test_the_sweeps_board_names_its_buttons_too(table: Table) -> None:
+    """The board the sweep posts when it finishes a late player's turn named `end` and `pass` to
+    type, where a move's board names its buttons. (Last in the module: it moves the bot's clock
+    past every deadline here.)"""
+    channel, _ = await accepted(table, "battlefronts", "red")
+    # every zone called up: only `pass` is left, a formality the sweep plays when time runs out
+    calls = "call T1 1; call T2 1; call T3 1; call T4 1"
+    await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": calls})
+    await table.idle()
+    match, _ = await table.bot.service.current(channel.id)
+    assert match.deadline is not None
+    before = len(table.fake.messages_in(channel))
+    table.bot.service.clock.now = match.deadline + 1
+    await table.bot.get_cog("Core").run_sweep()
+    await table.idle()
+    (notice,) = [m for m in table.fake.messages_in(channel)[before:] if not m.ephemeral]
+    assert "did not finish their turn in time" in notice.content, notice.content
+    assert "**Pass**" in notice.content and "`pass`" not in notice.content, notice.content
