@@ -94,20 +94,12 @@ def scores(games: Iterable[Pairing]) -> dict[int, float]:
     return out
 
 
-def standings(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> list[Standing]:
-    """Everyone ranked by points, then Buchholz (the sum of the opponents' points), then
-    Sonneborn-Berger (the points of the opponents beaten, plus half those of the opponents held to a
-    draw), then rating; unplayed rounds in both tiebreaks as FIDE's tie-break regulations (article
-    16) count them, so that nobody's tiebreak moves for what someone else did not play:
-
-    - an opponent's points are **adjusted**: a round they sat out after withdrawing counts as a draw
-      (a round sat out and then played on after would count as the 0 it scored; a bye as its win);
-    - a player's own unplayed round (a bye, or a round after their withdrawal) counts as a game
-      against a stand-in with the player's own points, at most half a point per round so far: in
-      Buchholz always, in Sonneborn-Berger only if it scored (a bye, as a win).
-
-    A round counts from its pairing (a bye scores at once, a withdrawn player's absence too); games
-    still running count nothing yet, as in `scores`."""
+def unplayed(
+    entrants: Sequence[Entrant], games: Sequence[Pairing]
+) -> tuple[dict[int, float], dict[int, float], dict[int, list[int]], int]:
+    """What the tie-breaks of `standings` (and play/tiebreaks.py's) start from: each player's
+    points, their points **adjusted** for the rounds they sat out after their last game (each a
+    draw), the rounds each player has no pairing in, and the rounds paired so far."""
     points = scores(games)
     rounds = max((g.round for g in games), default=0)
     seated: dict[int, set[int]] = {}
@@ -123,6 +115,24 @@ def standings(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> list[Sta
     for user, missed in absent.items():
         last = max(seated.get(user, set()), default=0)
         adjusted[user] = points.get(user, 0.0) + DRAW * sum(1 for r in missed if r > last)
+    return points, adjusted, absent, rounds
+
+
+def standings(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> list[Standing]:
+    """Everyone ranked by points, then Buchholz (the sum of the opponents' points), then
+    Sonneborn-Berger (the points of the opponents beaten, plus half those of the opponents held to a
+    draw), then rating; unplayed rounds in both tiebreaks as FIDE's tie-break regulations (article
+    16) count them, so that nobody's tiebreak moves for what someone else did not play:
+
+    - an opponent's points are **adjusted**: a round they sat out after withdrawing counts as a draw
+      (a round sat out and then played on after would count as the 0 it scored; a bye as its win);
+    - a player's own unplayed round (a bye, or a round after their withdrawal) counts as a game
+      against a stand-in with the player's own points, at most half a point per round so far: in
+      Buchholz always, in Sonneborn-Berger only if it scored (a bye, as a win).
+
+    A round counts from its pairing (a bye scores at once, a withdrawn player's absence too); games
+    still running count nothing yet, as in `scores`."""
+    points, adjusted, absent, rounds = unplayed(entrants, games)
     lines: list[tuple[tuple[float, float, float, float, int], Standing]] = []
     for entrant in entrants:
         user = entrant.user_id
@@ -253,4 +263,5 @@ __all__ = [
     "pair",
     "scores",
     "standings",
+    "unplayed",
 ]

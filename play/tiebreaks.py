@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from play.swiss import DRAW, Entrant, Pairing, Standing, standings
+from play.swiss import DRAW, Entrant, Pairing, Standing, standings, unplayed
 
 
 class Tiebreak(StrEnum):
@@ -91,22 +91,7 @@ def contributions(entrants: Sequence[Entrant], games: Sequence[Pairing]) -> dict
     """Each player's Buchholz, round by round: what each opponent was worth, with the stand-ins
     of play/swiss.py's `standings` for a bye and a round after a withdrawal (their sum is its
     Buchholz)."""
-    points: dict[int, float] = {}
-    seated: dict[int, set[int]] = {}
-    for game in games:
-        for user in (game.first, game.second):
-            if user is not None:
-                points[user] = points.get(user, 0.0) + (game.points(user) or 0.0)
-                seated.setdefault(user, set()).add(game.round)
-    rounds = max((g.round for g in games), default=0)
-    absent = {
-        e.user_id: [r for r in range(1, rounds + 1) if r not in seated.get(e.user_id, set())]
-        for e in entrants
-    }
-    adjusted = dict(points)
-    for user, missed in absent.items():
-        last = max(seated.get(user, set()), default=0)
-        adjusted[user] = points.get(user, 0.0) + DRAW * sum(1 for r in missed if r > last)
+    points, adjusted, absent, rounds = unplayed(entrants, games)
     out: dict[int, list[float]] = {}
     for entrant in entrants:
         user = entrant.user_id
