@@ -6,13 +6,11 @@ service and the clock, and finds a channel's tournament.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from data import Database
-from data.tournaments import Board, Entry, Tournament, TournamentStatus, TournamentStore
+from data.tournaments import Board, Tournament, TournamentStatus
 from play.errors import BadRequest, NotAPlayer
-from play.service import MatchService
+from play.tournament_base import TournamentParts
 from play.tournament_formats import games_played
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 
@@ -35,23 +33,9 @@ class Withdrawal:
         return self.remaining < 2
 
 
-class Leaving:
+class Leaving(TournamentParts):
     """`TournamentService`'s withdrawals and removals (it provides the attributes, `open_in`,
     `by_id` and `entries`)."""
-
-    store: TournamentStore
-    db: Database
-    matches: MatchService
-    clock: Callable[[], float]
-
-    async def open_in(self, channel_id: int) -> Tournament:
-        raise NotImplementedError  # TournamentService's
-
-    async def by_id(self, tournament_id: int, channel_id: int | None = None) -> Tournament:
-        raise NotImplementedError  # TournamentService's
-
-    async def entries(self, tournament: Tournament) -> list[Entry]:
-        raise NotImplementedError  # TournamentService's
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
         """Off the sign-up list; once it runs, leaving is a withdrawal (`withdrawal`, `withdraw_from`)."""

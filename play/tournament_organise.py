@@ -6,16 +6,14 @@ tournament), with the words both adapters post.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from data import Database
-from data.tournaments import Board, Entry, Tournament, TournamentStatus, TournamentStore
+from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from play.errors import BadRequest, NotAPlayer
 from play.markup import Markup
 from play.results import Notice
-from play.service import MatchService
 from play.swiss import DRAW, LOSS, WIN
+from play.tournament_base import TournamentParts
 from play.tournament_late import late_open, missed_by_them
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 from play.tournament_round import result_of
@@ -43,16 +41,8 @@ class Reinstated:
     late: bool = False
 
 
-class Organising:
+class Organising(TournamentParts):
     """`TournamentService`'s organiser tools (it provides the attributes and `open_in`)."""
-
-    store: TournamentStore
-    db: Database
-    matches: MatchService
-    clock: Callable[[], float]
-
-    async def open_in(self, channel_id: int) -> Tournament:
-        raise NotImplementedError  # TournamentService's
 
     async def _running_in(self, channel_id: int, organiser: bool, what: str) -> Tournament:
         tournament = await self.open_in(channel_id)

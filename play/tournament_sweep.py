@@ -17,19 +17,18 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from data import Database, Status
+from data import Status
 from data.tournaments import (
     Board,
     Tournament,
     TournamentMoved,
     TournamentStatus,
-    TournamentStore,
 )
 from play import tournament_table
 from play.errors import ServiceError, StalePrompt
 from play.results import Notice
-from play.service import MatchService
 from play.swiss import DRAW, Pairing
+from play.tournament_base import TournamentParts
 from play.tournament_formats import next_pairings
 from play.tournament_round import no_shows, result_of, timed_out
 from play.tournament_table import Table
@@ -73,13 +72,8 @@ class Started:
     boards: list[Board]
 
 
-class RoundSweep:
+class RoundSweep(TournamentParts):
     """The sweep of `TournamentService` (which holds the store, the match service and the clock)."""
-
-    store: TournamentStore
-    db: Database
-    matches: MatchService
-    clock: Callable[[], float]
 
     async def sweep(
         self, now: float | None = None, present: Present | None = None, *, games: bool = False
