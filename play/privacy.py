@@ -27,6 +27,14 @@ def private_to(results: Iterable[RatedResult], asker: int) -> list[RatedResult]:
     return [r for r in results if asker not in r.players]
 
 
+def _less(record: tuple[int, int, int], winner: int | None, player: int) -> tuple[int, int, int]:
+    """(wins, losses, draws) with one hidden game of `player`'s taken out."""
+    wins, losses, draws = record
+    if winner is None:
+        return wins, losses, draws - 1
+    return (wins - 1, losses, draws) if winner == player else (wins, losses - 1, draws)
+
+
 def record_without(stats: PlayerStats, hidden: Sequence[RatedResult]) -> PlayerStats:
     """A player's record as a member who may not see the `hidden` games reads it: each one taken
     out, its result and what it did to the rating."""
@@ -34,12 +42,7 @@ def record_without(stats: PlayerStats, hidden: Sequence[RatedResult]) -> PlayerS
     for result in hidden:
         if stats.user_id not in result.players:
             continue
-        if result.winner_id is None:
-            draws -= 1
-        elif result.winner_id == stats.user_id:
-            wins -= 1
-        else:
-            losses -= 1
+        wins, losses, draws = _less((wins, losses, draws), result.winner_id, stats.user_id)
         before, after = result.changes.get(stats.user_id, (0.0, 0.0))
         rating -= after - before
     return replace(stats, wins=max(0, wins), losses=max(0, losses), draws=max(0, draws), rating=rating)
@@ -54,12 +57,7 @@ def ai_without(records: Sequence[AiRecord], hidden: Sequence[RatedResult]) -> li
         for result in hidden:
             if result.ai_player_id is None or result.ai_level != record.level:
                 continue
-            if result.winner_id is None:
-                draws -= 1
-            elif result.winner_id == result.ai_player_id:
-                wins -= 1
-            else:
-                losses -= 1
+            wins, losses, draws = _less((wins, losses, draws), result.winner_id, result.ai_player_id)
         kept = AiRecord(record.level, max(0, wins), max(0, losses), max(0, draws))
         if kept.wins + kept.losses + kept.draws:
             out.append(kept)
