@@ -69,7 +69,7 @@ def _judged(rules: Game, state: State, side: str, seed: int) -> float:
     view = state.view(side)
     rng = random.Random(f"draw:{seed}")
     deals = [view.determinize(rng) for _ in range(4)]
-    return round(sum(rules.evaluate(d, side) for d in deals) / 4, 3)  # type: ignore[attr-defined]
+    return round(sum(rules.evaluate(d, side) for d in deals) / 4, 6)  # type: ignore[attr-defined]
 
 
 def play(task: Task) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def play(task: Task) -> dict[str, Any]:
     name, forced = VARIANTS[variant]
     rules = registry.game(name)
     state = rules.new_game({}, seed)
-    asked: list[tuple[int, str, bool, float]] = []  # action index, side, accepted, judgement
+    asked: list[tuple[int, str, bool, float, int]] = []  # action index, side, accepted, judgement, turn
     first_taken: list[str] = []
     seen: set[str] = set()
     n = 0
@@ -98,7 +98,7 @@ def play(task: Task) -> dict[str, Any]:
                 if accepted:
                     first_taken.append(side)
             if n % every == 0:
-                asked.append((n, side, accepted, judged))
+                asked.append((n, side, accepted, judged, state.turn_number()))
         side = min(state.to_act())
         action = _forced(rules, state, side, forced) or rules.choose(
             state.view(side), level, seed * 100_003 + n
@@ -135,8 +135,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         thirds = [[0, 0.0], [0, 0.0], [0, 0.0]]  # accepted, won, per third of the game
         lost_games = lost_accepting = 0
         for g in games:
-            sides = sorted({s for _, s, _, _ in g["asked"]})
-            for n, side, ok, _ in g["asked"]:
+            sides = sorted({a[1] for a in g["asked"]})
+            for n, side, ok, *_ in g["asked"]:
                 asked += 1
                 if ok:
                     accepted += 1
@@ -148,7 +148,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             for side in sides:
                 if g["winner"] is not None and g["winner"] != side:
                     lost_games += 1
-                    lost_accepting += any(ok for _, s, ok, _ in g["asked"] if s == side)
+                    lost_accepting += any(ok for _, s, ok, *_ in g["asked"] if s == side)
         out[variant] = {
             "games": len(games),
             "asked": asked,
@@ -186,7 +186,7 @@ def main() -> None:
     with Pool(max(1, args.procs), initializer=_use_cpu_clock if args.cpu_clock else None) as pool:
         for r in pool.imap_unordered(play, tasks, chunksize=1):
             results.append(r)
-            took = sum(ok for _, _, ok, _ in r["asked"])
+            took = sum(a[2] for a in r["asked"])
             print(
                 f"[{len(results)}/{len(tasks)} {time.perf_counter() - started:5.0f}s] {r['variant']} seed "
                 f"{r['seed']}: {r['winner'] or 'drawn'} in {r['actions']} actions, {took} of "

@@ -383,4 +383,6 @@ def test_the_draws_bench_plays_a_game_and_scores_its_answers() -> None:
     assert game["first_taken"] == []
     figures = summary([game])["combinedarms_wwii_airborne"]
     assert figures["asked"] == len(game["asked"]) and figures["first_move_taken"] == 0
-    assert figures["accepted"] == sum(ok for _, _, ok, _ in game["asked"])
+    assert figures["accepted"] == sum(ok for _, _, ok, _, _ in game["asked"])
+    turns = [turn for *_, turn in game["asked"]]  # the round each was asked in, as the AI sees it
+    assert turns == sorted(turns) and turns[0] == 0 and turns[-1] >= 2, turns
