@@ -48,7 +48,7 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "companycommander": ("companycommander", {}),
 }
 
-Task = tuple[str, str, int, int]  # variant, level, seed, every
+Task = tuple[str, str, int, int, float]  # variant, level, seed, every, shares below
 
 
 def _use_cpu_clock() -> None:
@@ -74,11 +74,12 @@ def _judged(rules: Game, state: State, side: str, seed: int) -> float:
 
 def play(task: Task) -> dict[str, Any]:
     """One seeded self-play game with its draw answers sampled."""
-    variant, level, seed, every = task
+    variant, level, seed, every, below = task
     name, forced = VARIANTS[variant]
     rules = registry.game(name)
     state = rules.new_game({}, seed)
     asked: list[tuple[int, str, bool, float, int]] = []  # action index, side, accepted, judgement, turn
+    shares: dict[int, float] = {}  # asked position (its place in `asked`): its playout share
     first_taken: list[str] = []
     seen: set[str] = set()
     n = 0
@@ -98,6 +99,8 @@ def play(task: Task) -> dict[str, Any]:
                 if accepted:
                     first_taken.append(side)
             if n % every == 0:
+                if rules.draw_playouts and judged <= -below:  # type: ignore[attr-defined]
+                    shares[len(asked)] = rules.playout_share(state.view(side), side)  # type: ignore[attr-defined]
                 asked.append((n, side, accepted, judged, state.turn_number()))
         side = min(state.to_act())
         action = _forced(rules, state, side, forced) or rules.choose(
@@ -113,6 +116,7 @@ def play(task: Task) -> dict[str, Any]:
         "actions": n,
         "winner": winner,
         "asked": asked,
+        "shares": shares,
         "first_taken": first_taken,
         "answers": len(asked) + len(seen),
         "cpu_answers_s": cpu_answers,
@@ -176,10 +180,17 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=1)
     parser.add_argument("--cpu-clock", action="store_true", help="searches count CPU seconds")
     parser.add_argument("--dump", type=Path, help="write every game's answers here (JSON lines)")
+    parser.add_argument(
+        "--shares",
+        type=float,
+        default=1.0,
+        help="in a game with playouts, also dump the playout share of each position judged at most "
+        "minus this (default 1: none), to try margins and shares offline",
+    )
     args = parser.parse_args()
     variants = args.variant or sorted(VARIANTS)
     tasks: list[Task] = [
-        (v, args.level, args.seed + g, args.every) for v in variants for g in range(args.games)
+        (v, args.level, args.seed + g, args.every, args.shares) for v in variants for g in range(args.games)
     ]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
