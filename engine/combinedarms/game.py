@@ -265,7 +265,7 @@ class CombinedArmsGame(BaseGame[State, View]):
     # of the game (6 of 36 against airborne), and no margin short of about 0.98 left out a side
     # judged lost for a whole stretch that the opponent's blunders let back in. So from 0.9 WWII
     # plays the position out as well (16 games; seeds 1-60: none of the 82 positions it takes
-    # then, 0 of 62 against airborne, with as many lost games accepted, 29 and 27 of 60).
+    # then, 0 of 62 against airborne, with nearly as many lost games accepted, 29 and 27 of 60).
     era_draw_margins = MappingProxyType({"wwi": ((2, 0.8),), "wwii": ((2, 0.9),)})
     era_draw_playouts = MappingProxyType({"wwi": 0, "wwii": 16})
 
