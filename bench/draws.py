@@ -48,7 +48,7 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "companycommander": ("companycommander", {}),
 }
 
-Task = tuple[str, str, int, int]  # variant, level, seed, every
+Task = tuple[str, str, int, int, float]  # variant, level, seed, every, shares below
 
 
 def _use_cpu_clock() -> None:
@@ -69,16 +69,17 @@ def _judged(rules: Game, state: State, side: str, seed: int) -> float:
     view = state.view(side)
     rng = random.Random(f"draw:{seed}")
     deals = [view.determinize(rng) for _ in range(4)]
-    return round(sum(rules.evaluate(d, side) for d in deals) / 4, 3)  # type: ignore[attr-defined]
+    return round(sum(rules.evaluate(d, side) for d in deals) / 4, 6)  # type: ignore[attr-defined]
 
 
 def play(task: Task) -> dict[str, Any]:
     """One seeded self-play game with its draw answers sampled."""
-    variant, level, seed, every = task
+    variant, level, seed, every, below = task
     name, forced = VARIANTS[variant]
     rules = registry.game(name)
     state = rules.new_game({}, seed)
-    asked: list[tuple[int, str, bool, float]] = []  # action index, side, accepted, judgement
+    asked: list[tuple[int, str, bool, float, int]] = []  # action index, side, accepted, judgement, turn
+    shares: dict[int, float] = {}  # asked position (its place in `asked`): its playout share
     first_taken: list[str] = []
     seen: set[str] = set()
     n = 0
@@ -98,7 +99,9 @@ def play(task: Task) -> dict[str, Any]:
                 if accepted:
                     first_taken.append(side)
             if n % every == 0:
-                asked.append((n, side, accepted, judged))
+                if rules.draw_playouts and judged <= -below:  # type: ignore[attr-defined]
+                    shares[len(asked)] = rules.playout_share(state.view(side), side)  # type: ignore[attr-defined]
+                asked.append((n, side, accepted, judged, state.turn_number()))
         side = min(state.to_act())
         action = _forced(rules, state, side, forced) or rules.choose(
             state.view(side), level, seed * 100_003 + n
@@ -113,6 +116,7 @@ def play(task: Task) -> dict[str, Any]:
         "actions": n,
         "winner": winner,
         "asked": asked,
+        "shares": shares,
         "first_taken": first_taken,
         "answers": len(asked) + len(seen),
         "cpu_answers_s": cpu_answers,
@@ -135,8 +139,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         thirds = [[0, 0.0], [0, 0.0], [0, 0.0]]  # accepted, won, per third of the game
         lost_games = lost_accepting = 0
         for g in games:
-            sides = sorted({s for _, s, _, _ in g["asked"]})
-            for n, side, ok, _ in g["asked"]:
+            sides = sorted({a[1] for a in g["asked"]})
+            for n, side, ok, *_ in g["asked"]:
                 asked += 1
                 if ok:
                     accepted += 1
@@ -148,7 +152,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             for side in sides:
                 if g["winner"] is not None and g["winner"] != side:
                     lost_games += 1
-                    lost_accepting += any(ok for _, s, ok, _ in g["asked"] if s == side)
+                    lost_accepting += any(ok for _, s, ok, *_ in g["asked"] if s == side)
         out[variant] = {
             "games": len(games),
             "asked": asked,
@@ -176,17 +180,24 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=1)
     parser.add_argument("--cpu-clock", action="store_true", help="searches count CPU seconds")
     parser.add_argument("--dump", type=Path, help="write every game's answers here (JSON lines)")
+    parser.add_argument(
+        "--shares",
+        type=float,
+        default=1.0,
+        help="in a game with playouts, also dump the playout share of each position judged at most "
+        "minus this (default 1: none), to try margins and shares offline",
+    )
     args = parser.parse_args()
     variants = args.variant or sorted(VARIANTS)
     tasks: list[Task] = [
-        (v, args.level, args.seed + g, args.every) for v in variants for g in range(args.games)
+        (v, args.level, args.seed + g, args.every, args.shares) for v in variants for g in range(args.games)
     ]
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     with Pool(max(1, args.procs), initializer=_use_cpu_clock if args.cpu_clock else None) as pool:
         for r in pool.imap_unordered(play, tasks, chunksize=1):
             results.append(r)
-            took = sum(ok for _, _, ok, _ in r["asked"])
+            took = sum(a[2] for a in r["asked"])
             print(
                 f"[{len(results)}/{len(tasks)} {time.perf_counter() - started:5.0f}s] {r['variant']} seed "
                 f"{r['seed']}: {r['winner'] or 'drawn'} in {r['actions']} actions, {took} of "

@@ -40,8 +40,8 @@ MAX_OPTIONS = 25  # Discord: choices in a select, and autocomplete answers
 UNFINISHED = 0.95  # `appraise`: the most an unfinished position is worth (a won game is 1)
 # The AI accepts a draw only when its evaluation (-1 to 1) is at most minus this: clearly losing, not
 # merely not ahead (`BaseGame.accepts_draw`; a game whose evaluation reads otherwise sets its own
-# `draw_margin`, each measured by `bench/draws.py`: of the positions the AI accepts, its side should
-# go on to win about 1 in 10 at most; docs/ai.md, "Draw offers").
+# `draw_margins`, each measured by `bench/draws.py`: of the positions the AI accepts, its side should
+# go on to win about 1 in 10 at most, in each third of the game; docs/ai.md, "Draw offers").
 DRAW_MARGIN = 0.8
 # A game whose evaluation cannot tell a lost position from a bad one confirms it by playing the
 # position out (`BaseGame.draw_playouts` games by its rule of thumb, `rollout`): the AI accepts only
@@ -139,7 +139,11 @@ class BaseGame(Generic[S, V]):
     options: tuple[OptionSpec, ...] = ()
     verbs: tuple[Verb, ...] = ()
     ai: AiLevels = GENERIC_LEVELS
-    draw_margin: float = DRAW_MARGIN  # how far behind the AI must judge itself to accept a draw
+    # How far behind the AI must judge itself to accept a draw, by how far the game is: (from turn,
+    # margin) pairs in turn order (`State.turn_number`), the last one begun counts; before the first
+    # no draw is taken. An evaluation misreads an early position more than a late one (a side judged
+    # lost early wins more often), so a game may ask more early on (docs/ai.md, "Draw offers").
+    draw_margins: tuple[tuple[int, float], ...] = ((0, DRAW_MARGIN),)
     draw_playouts: int = 0  # games played out to confirm it (0: the evaluation alone decides)
     private_info: bool = False
     focus: Focus | None = None
@@ -367,25 +371,40 @@ class BaseGame(Generic[S, V]):
 
     def accepts_draw(self, view: View, seed: int) -> bool:
         """Accept only when clearly losing: the evaluation, averaged over a few deals of the unknown,
-        at most `-draw_margin`. Accepting whenever it was not ahead gave away half a game to an
-        offer made at the start, where most positions judge about even, or to the same offer
-        repeated until a deal's noise tipped it: a player rated far below the level took rating
-        from every such draw (RULES.md, draws with the AI). A game whose evaluation reads a bad
-        position and a lost one alike confirms it by playouts (`draw_playouts`)."""
+        at most minus the game's margin for the turn it is (`draw_margins`). Accepting whenever it
+        was not ahead gave away half a game to an offer made at the start, where most positions
+        judge about even, or to the same offer repeated until a deal's noise tipped it: a player
+        rated far below the level took rating from every such draw (RULES.md, draws with the AI).
+        A game whose evaluation reads a bad position and a lost one alike confirms it by playouts
+        (`draw_playouts`)."""
         side = view.viewer
         if side is None:
             return False
         rng = random.Random(f"draw:{seed}")
         deals = [view.determinize(rng) for _ in range(4)]
-        if sum(self.evaluate(d, side) for d in deals) / len(deals) > -self.draw_margin:
+        margin = self.draw_margin_at(deals[0].turn_number())
+        if margin is None or sum(self.evaluate(d, side) for d in deals) / len(deals) > -margin:
             return False
-        return self.draw_playouts == 0 or self.playout_share(view, side) <= DRAW_PLAYOUT_SHARE
+        return (
+            self.draw_playouts == 0
+            or self.playout_share(view, side, give_up=DRAW_PLAYOUT_SHARE) <= DRAW_PLAYOUT_SHARE
+        )
 
-    def playout_share(self, view: View, side: Side) -> float:
+    def draw_margin_at(self, turn: int) -> float | None:
+        """The margin for a position in `turn` (`draw_margins`); None: too early for any draw."""
+        margin = None
+        for first, then in self.draw_margins:
+            if turn >= first:
+                margin = then
+        return margin
+
+    def playout_share(self, view: View, side: Side, give_up: float | None = None) -> float:
         """The share of `draw_playouts` games from `view` that `side` wins (a draw half), both sides
         playing the rule of thumb. Seeded by the position as `side` sees it, not by the offer's seed:
         an offer repeated in the same position (again, after an undo) gets the same answer, and
-        what `side` cannot see is dealt afresh in each game, so the answer tells nothing of it."""
+        what `side` cannot see is dealt afresh in each game, so the answer tells nothing of it.
+        With `give_up`, it stops once the share is sure to pass that (the games won so far, a
+        lower bound): a decline needs no more, and the long games it skips cost the most."""
         key = hashlib.sha256(json.dumps(view.to_json(), sort_keys=True).encode()).hexdigest()
         rng = random.Random(f"draw-playouts:{key}")
         won = 0.0
@@ -398,6 +417,8 @@ class BaseGame(Generic[S, V]):
                 state.apply(self.rollout(state, mover, rng), mover)
             outcome = state.outcome() if state.is_over() else None
             won += 0.5 if outcome is None or outcome.winner is None else float(outcome.winner == side)
+            if give_up is not None and won / self.draw_playouts > give_up:
+                break
         return won / self.draw_playouts
 
     def judge_of(self, level: str) -> Callable[[State, Side], float] | None:

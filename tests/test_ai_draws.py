@@ -6,6 +6,7 @@ notice after a private turn tells the whole turn the channel had not seen."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 
 from cogs._format import DISCORD
 from engine import IllegalAction, registry
+from engine.base import DRAW_PLAYOUT_SHARE
 from engine.protocol import Game, State
 from play.markup import PLAIN
 from play.news import told
@@ -357,7 +359,10 @@ def test_a_position_the_ai_took_a_draw_in_and_went_on_to_win_is_declined(positio
     had half a point in even games. The margins now come from that bench, per game and per Combined
     Arms era, and Fix Bayonets and Battlefronts play the position out as well; these positions (two
     a game, and two of WWII against airborne) are ones it took and then won: each is past the old
-    margin and declined now, whatever the seed."""
+    margin and declined now, whatever the seed. So are the third look's (two each of Block Wars,
+    WWII and Company Commander, one of WWII against airborne): positions in the first two thirds
+    of a game that the margins of the second look took, and whose side then won; the margins now
+    ask more early in the game (`draw_margins`)."""
     game, state = _position(position)
     side = position["side"]
     judged = game.evaluate(state, side)  # type: ignore[attr-defined]
@@ -377,15 +382,46 @@ def test_deep_in_a_lost_game_the_ai_takes_a_draw(position: dict[str, Any]) -> No
     assert game.accepts_draw(state.view(position["side"]), 4)
 
 
+def test_the_playouts_stop_once_the_answer_is_a_decline() -> None:
+    """WWII Combined Arms confirms a lost position by 16 playouts, and those of a position its side
+    can still hold run long (most end drawn): about 0.7 s of CPU. Once its side has won more than
+    the share allows (`give_up`), no later game can bring it back under, so the answer stops there:
+    the same decline, for a few of the games. A position judged past -0.9 in round 3, whose side
+    then won (`tests/fixtures/draw_positions.json`)."""
+    position = next(p for p in POSITIONS if p["game"] == "combinedarms_wwii" and p["seed"] == 13)
+    game, state = _position(position)
+    side, view = position["side"], state.view(position["side"])
+    assert game.evaluate(state, side) <= -0.9 and state.turn_number() >= 2  # type: ignore[attr-defined]
+    whole = game.playout_share(view, side)  # type: ignore[attr-defined]
+    early = game.playout_share(view, side, give_up=DRAW_PLAYOUT_SHARE)  # type: ignore[attr-defined]
+    assert DRAW_PLAYOUT_SHARE < early < whole, (early, whole)  # a lower bound, already past it
+    assert not game.accepts_draw(view, 0)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_no_game_asks_less_early_than_late(name: str) -> None:
+    """Each game's margin by turn (`draw_margins`) never falls as the game goes on: a side judged
+    lost early comes back more often than late (`bench/draws.py`, by third of the game), so an
+    early position never needs less to be taken. Before the first entry no draw is taken."""
+    game = registry.game(name)
+    margins = [game.draw_margin_at(turn) for turn in range(200)]  # type: ignore[attr-defined]
+    first = next(turn for turn, margin in enumerate(margins) if margin is not None)
+    taken = [margin for margin in margins[first:] if margin is not None]
+    assert len(taken) == len(margins) - first, (name, margins)  # none, then one every turn
+    assert all(a >= b for a, b in itertools.pairwise(taken)), (name, margins)
+
+
 def test_the_draws_bench_plays_a_game_and_scores_its_answers() -> None:
     """bench/draws.py at its smallest (one WWII game against airborne, a position every 24th
     action), so it cannot rot unseen: the Americans' army is forced, the first offers are all
     declined, and each asked position is scored by the result."""
     from bench.draws import play, summary
 
-    game = play(("combinedarms_wwii_airborne", "easy", 3, 24))
+    game = play(("combinedarms_wwii_airborne", "easy", 3, 24, 1.0))
     assert game["actions"] > 24 and game["asked"], game
     assert game["first_taken"] == []
     figures = summary([game])["combinedarms_wwii_airborne"]
     assert figures["asked"] == len(game["asked"]) and figures["first_move_taken"] == 0
-    assert figures["accepted"] == sum(ok for _, _, ok, _ in game["asked"])
+    assert figures["accepted"] == sum(ok for _, _, ok, _, _ in game["asked"])
+    turns = [turn for *_, turn in game["asked"]]  # the round each was asked in, as the AI sees it
+    assert turns == sorted(turns) and turns[0] == 0 and turns[-1] >= 2, turns

@@ -79,7 +79,7 @@ class BattlefrontsGame(BaseGame[State, View]):
     # games): at -0.8 the side that would have accepted went on to win 28 % of those positions, at
     # -0.9 18 %, and few reach -0.92. So from -0.75 the position is played out too
     # (`BaseGame.playout_share`).
-    draw_margin = 0.75
+    draw_margins = ((0, 0.75),)
     draw_playouts = 32
 
     name = "battlefronts"

@@ -150,10 +150,12 @@ class BlockWarsGame(BaseGame[State, View]):
     # -- the AI
 
     # Block Wars' evaluation is tanh(points / 4) of hard's judgement, which weighs the sides
-    # differently (the Germans start near -0.55): a side is clearly losing only about 12 points
-    # down, past -0.995 (`bench/draws.py`: of the positions the side would have accepted, it went
-    # on to win 9 % in 40 games of hard self-play and 8 % in 60 of easy; at -0.95, 20 % in both).
-    draw_margin = 0.995
+    # differently (the Germans start near -0.55). A side is clearly losing 18 points down before
+    # turn 30 and 11 from then on (`bench/draws.py`, `easy` self-play, seeds 1-60: at 12 points
+    # throughout, the margin until 2026-11-29's third look, the side that would have accepted went
+    # on to win 3 of 14 such positions in the first third of its game and 8.5 of 48 in the middle
+    # one; at 18 then 11, 0 of 1 and 1.5 of 20, with as many lost games accepted, 25 of 53).
+    draw_margins = ((0, math.tanh(18 / 4)), (30, math.tanh(11 / 4)))
     own_levels = frozenset(ai.names)  # random included: its own heuristics' random player
 
     def own_choice(

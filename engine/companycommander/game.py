@@ -40,9 +40,14 @@ class CompanyCommanderGame(BaseGame[State, View]):
     """Two infantry companies on three fronts: Squad decks, a shared Tactics deck and dice."""
 
     state_type, view_type, parser, words, brain = State, View, staticmethod(A.parse), words, brain
-    # "Clearly losing" from -0.9 (`bench/draws.py`, `easy` self-play, 60 games): at -0.8 the side
-    # that would have accepted went on to win 13 % of those positions, at -0.9 8 %.
-    draw_margin = 0.9
+    # No draw before round 3, then "clearly losing" from -0.93, and from -0.9 from round 5
+    # (`bench/draws.py`, `easy` self-play, seeds 1-60). Until the second side's first Deploy phase
+    # is over the first side holds every front it deployed to and the second none, which the
+    # evaluation reads as nearly lost (about -0.88): an offer made right after the first side's
+    # deployment was taken. And in round 2 a side judged lost still came back: at -0.9 it went on to
+    # win 6 of 27 such positions, at -0.98 2 of 4. From round 3 at -0.9 it won 11 of 104 positions
+    # in the middle third of its game; with -0.93 in rounds 3 and 4, 6 of 84.
+    draw_margins = ((3, 0.93), (5, 0.9))
 
     name = "companycommander"
     title = "Company Commander"
@@ -189,17 +194,6 @@ class CompanyCommanderGame(BaseGame[State, View]):
         assert side is not None, "a spectator has nothing to choose"
         state = view.determinize(random.Random(seed))
         return play(self.state_of(state), side, random.Random(f"thumb:{seed}"))
-
-    def accepts_draw(self, view: AnyView, seed: int) -> bool:
-        """Never before its side's first Deploy phase is over: until then the other side holds
-        every front it deployed to and this one none, which the evaluation reads as nearly lost
-        (about -0.88), so an offer made right after the first side's deployment was taken."""
-        mine = self.view_of(view)
-        s = mine.state
-        own_first = 1 if mine.viewer == s.first else 2  # the turn (counted in both sides') it deploys in
-        if s.turns < own_first or (s.turns == own_first and s.phase == DEPLOY):
-            return False
-        return super().accepts_draw(view, seed)
 
     def twin(self, state: AnyState, side: str, rng: random.Random) -> State | None:
         """`state` with up to two cards of `side`'s hand swapped for cards at the bottom of the

@@ -93,7 +93,7 @@ class FixBayonetsGame(BaseGame[State, View]):
     # Its evaluation rarely leaves -0.85 to 0.85 (an officer down reads about -0.8 whoever then
     # wins): in `easy` self-play (`bench/draws.py`, 60 games) 7 of the 11 positions judged -0.8 or
     # less went on to win. So from -0.7 the position is played out too (`BaseGame.playout_share`).
-    draw_margin = 0.7
+    draw_margins = ((0, 0.7),)
     draw_playouts = 32
 
     name = "fixbayonets"
