@@ -21,12 +21,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.kit import RGB, encode, font, max_height, wrap
+from render.kit import RGB, encode, font, max_height
 from render.standings import (
-    BAND,
     BODY,
     DOWN,
-    HEAD,
     INK,
     MUTED,
     PAD,
@@ -38,6 +36,8 @@ from render.standings import (
     WITHDRAWN,
     _fit,
     _half,
+    band_lines,
+    draw_band,
 )
 
 GAP = 14  # between two columns
@@ -136,18 +136,9 @@ def name_text(row: Row, room: int) -> str:
     return _fit(row.name, BODY, room - _width(mark), row.number == 1 and not row.withdrawn) + mark
 
 
-def _band(title: str, subtitle: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
-    titles = wrap(title, HEAD, WIDTH - 2 * PAD, True) or ("",)
-    if len(titles) > 1 and ": " in title:  # "Club Swiss:" / "crosstable after round 2 of 3"
-        head, _, tail = title.partition(": ")
-        titles = (*wrap(head + ":", HEAD, WIDTH - 2 * PAD, True), *wrap(tail, HEAD, WIDTH - 2 * PAD, True))
-    subs = wrap(subtitle, BODY, WIDTH - 2 * PAD) if subtitle else ()
-    return titles, subs, PAD + len(titles) * (HEAD + 8) + len(subs) * (BODY + 8) + PAD // 2
-
-
 def per_picture(title: str, subtitle: str, spot: Layout) -> int:
     """How many players one picture holds without growing taller than `kit.MAX_RATIO` allows."""
-    _, _, band = _band(title, f"Players 100–199 of 999. {subtitle}")
+    _, _, band = band_lines(title, f"Players 100–199 of 999. {subtitle}")
     head = ROW * (1 + spot.cell_lines if spot.stacked else 1)
     return max(1, (max_height(WIDTH) - band - head - PAD) // spot.player_height)
 
@@ -157,19 +148,12 @@ def _right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, bold: bool,
 
 
 def _page(title: str, subtitle: str, rows: Sequence[Row], spot: Layout) -> bytes:
-    titles, subs, band = _band(title, subtitle)
+    titles, subs, band = band_lines(title, subtitle)
     head = ROW * (1 + spot.cell_lines if spot.stacked else 1)
     height = band + head + len(rows) * spot.player_height + PAD
     im = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(im)
-    draw.rectangle((0, 0, WIDTH, band), fill=BAND)
-    y = PAD
-    for said in titles:
-        draw.text((PAD, y), said, font=font(HEAD, True), fill=(255, 255, 255))
-        y += HEAD + 8
-    for said in subs:
-        draw.text((PAD, y), said, font=font(BODY), fill=(225, 230, 240))
-        y += BODY + 8
+    draw_band(draw, titles, subs, band)
     y = band + 10
     bold, body = font(BODY, True), font(BODY)
     _right(draw, spot.number_right, y, "#", True, MUTED)

@@ -80,20 +80,18 @@ _COLUMNS = (("#", 70), ("Player", None), ("Pts", 505), ("Bh", 600), ("SB", 680),
 _NAME_LEFT, _NAME_RIGHT = 88, 420
 
 
-def standings_png(
-    title: str, subtitle: str, rows: Sequence[Row], heads: tuple[str, str] = ("Bh", "SB")
-) -> bytes:
-    """The standings table: a band with the title, a header line, one line per player; `heads`:
-    the two tie-break columns' headings."""
+def band_lines(title: str, subtitle: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """The band's title and subtitle lines and its height (the crosstable's band too). A title
+    that wraps breaks after its "Name:" first, so no word is left alone on a line."""
     titles = wrap(title, HEAD, WIDTH - 2 * PAD, True) or ("",)
-    if len(titles) > 1 and ": " in title:  # "Club Swiss:" / "after round 2 of 3", no word left alone
+    if len(titles) > 1 and ": " in title:  # "Club Swiss:" / "after round 2 of 3"
         head, _, tail = title.partition(": ")
         titles = (*wrap(head + ":", HEAD, WIDTH - 2 * PAD, True), *wrap(tail, HEAD, WIDTH - 2 * PAD, True))
     subs = wrap(subtitle, BODY, WIDTH - 2 * PAD) if subtitle else ()
-    band = PAD + len(titles) * (HEAD + 8) + len(subs) * (BODY + 8) + PAD // 2
-    height = band + ROW + len(rows) * ROW + PAD
-    im = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(im)
+    return titles, subs, PAD + len(titles) * (HEAD + 8) + len(subs) * (BODY + 8) + PAD // 2
+
+
+def draw_band(draw: ImageDraw.ImageDraw, titles: Sequence[str], subs: Sequence[str], band: int) -> None:
     draw.rectangle((0, 0, WIDTH, band), fill=BAND)
     y = PAD
     for line in titles:
@@ -102,6 +100,18 @@ def standings_png(
     for line in subs:
         draw.text((PAD, y), line, font=font(BODY), fill=(225, 230, 240))
         y += BODY + 8
+
+
+def standings_png(
+    title: str, subtitle: str, rows: Sequence[Row], heads: tuple[str, str] = ("Bh", "SB")
+) -> bytes:
+    """The standings table: a band with the title, a header line, one line per player; `heads`:
+    the two tie-break columns' headings."""
+    titles, subs, band = band_lines(title, subtitle)
+    height = band + ROW + len(rows) * ROW + PAD
+    im = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(im)
+    draw_band(draw, titles, subs, band)
     y = band + 10
     body, bold = font(BODY), font(BODY, True)
     columns = [(heads[k - 3] if k in (3, 4) else name, right) for k, (name, right) in enumerate(_COLUMNS)]
@@ -142,4 +152,4 @@ def standings_png(
     return encode(im)
 
 
-__all__ = ["WIDTH", "Row", "name_cell", "standings_png"]
+__all__ = ["WIDTH", "Row", "band_lines", "draw_band", "name_cell", "standings_png"]
