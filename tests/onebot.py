@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.botkit import BotKit
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.fixtures import ForwardErrors, HandClock, start_client
 
 ON_THE_BOT = pytest.mark.asyncio(loop_scope="module")  # one bot start-up for the module
@@ -45,6 +45,18 @@ class Table:
 
     async def idle(self) -> None:
         await self.bot.get_cog("Core").idle()
+
+    async def accepted(self, game: str, side: str) -> tuple[Any, FakeMessage]:
+        """Alice challenges Bob to `game` playing `side` in a fresh channel; Bob accepts by the
+        button. The channel and the first board."""
+        channel = self.channel()
+        challenge = await self.fake.slash(
+            self.alice, channel, game, "challenge", {"opponent": self.bob, "side": side}
+        )
+        (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+        answer = await self.fake.click(self.bob, challenge.message, accept)
+        await self.idle()
+        return channel, answer.message
 
 
 @contextlib.asynccontextmanager

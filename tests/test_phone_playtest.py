@@ -59,16 +59,10 @@ def take_action(message: FakeMessage) -> str | None:
 
 
 async def accepted(phone: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
-    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
-    channel = phone.channel()
-    challenge = await phone.fake.slash(
-        phone.alice, channel, game, "challenge", {"opponent": phone.bob, "side": side}
-    )
-    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
-    answer = await phone.fake.click(phone.bob, challenge.message, accept)
-    await phone.idle()
-    fits_a_phone(answer.message)
-    return channel, answer.message
+    """The first board of a fresh game (Table.accepted), which must fit a phone."""
+    channel, board = await phone.accepted(game, side)
+    fits_a_phone(board)
+    return channel, board
 
 
 async def pick(phone: Table, user: Any, board: FakeMessage, group: str, notation: str) -> FakeMessage:

@@ -24,24 +24,12 @@ async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table
         yield world
 
 
-async def accepted(table: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
-    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
-    channel = table.channel()
-    challenge = await table.fake.slash(
-        table.alice, channel, game, "challenge", {"opponent": table.bob, "side": side}
-    )
-    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
-    answer = await table.fake.click(table.bob, challenge.message, accept)
-    await table.idle()
-    return channel, answer.message
-
-
 @ON_THE_BOT
 async def test_the_hand_off_ping_names_the_game_and_notifies_only_the_player_to_move(table: Table) -> None:
     """A server may run several games: the board at a hand-off opens with whose move it is, in which
     game and against whom, the one line a phone's notification shows. It notifies the player to
     move, not the opponent it names, who made the move."""
-    channel, first = await accepted(table, "blockwars", "germans")
+    channel, first = await table.accepted("blockwars", "germans")
     assert first.content.startswith("Block Wars: challenge accepted."), first.content
     (layout,) = [c for c in first.custom_ids if c.endswith(":setup std")]
     deployed = await table.fake.click(table.alice, first, layout)
@@ -63,10 +51,10 @@ async def test_a_step_the_status_names_before_it_is_legal_shows_its_button_disab
     """Battlefronts names End turn before the turn's first action, Company Commander its Done deploying
     while units wait: each board shows that button, disabled (Discord refuses a tap on it), so the
     status names a button the player sees instead of a command to type."""
-    _, board = await accepted(table, "battlefronts", "red")
+    _, board = await table.accepted("battlefronts", "red")
     assert "then **End turn** (you may act again later) or **Pass** to finish the phase" in board.content
     assert "`end`" not in board.content and disabled_labels(board) == ["End turn"], board.content
-    _, board = await accepted(table, "companycommander", "americans")
+    _, board = await table.accepted("companycommander", "americans")
     assert "then **Done deploying: draw Tactics** to draw your two Tactics cards" in board.content
     assert "`tactics`" not in board.content, board.content
     assert disabled_labels(board) == ["Done deploying: draw Tactics"]
@@ -84,7 +72,7 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
     """My hand on Discord: Company Commander's cards say what they do and that Take action plays
     them (no `play sniper L` to type); Fix Bayonets' standing orders are changed by their button,
     not by `orders …`. The console's hand keeps the commands (tests/companycommander, fixbayonets)."""
-    channel, _ = await accepted(table, "companycommander", "germans")
+    channel, _ = await table.accepted("companycommander", "germans")
     match, state = await table.bot.service.current(channel.id)
     (side,) = state.to_act()  # who deploys first is drawn
     first = table.alice if match.sides[side] == table.alice.id else table.bob
@@ -95,7 +83,7 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
     hand = await my_hand(table, first, step.message)
     assert hand.startswith("Your hand (5 cards): "), hand  # three dealt, two drawn
     assert "`" not in hand and "**Take action**" in hand, hand
-    _, board = await accepted(table, "fixbayonets", "germans")
+    _, board = await table.accepted("fixbayonets", "germans")
     hand = await my_hand(table, table.alice, board)
     assert "Change them with **Standing orders…** under the board at any time." in hand, hand
     assert "`orders" not in hand
@@ -104,7 +92,7 @@ async def test_the_hand_names_what_to_tap_not_what_to_type(table: Table) -> None
 async def seated(table: Table, name: str, steps: int) -> FakeMessage:
     """A new game of `name` in a channel, set to the position after `steps` seeded random steps
     (seed 0); the `board` its player to act asks for."""
-    channel, _ = await accepted(table, name, "random")
+    channel, _ = await table.accepted(name, "random")
     state, _, _ = next(islice(random_steps(registry.game(name), 0), steps, None))
     side = min(state.to_act())
     match = await table.bot.database.get_channel_match(channel.id)
@@ -158,7 +146,7 @@ async def test_the_sweeps_board_names_its_buttons_too(table: Table) -> None:
     """The board the sweep posts when it finishes a late player's turn named `end` and `pass` to
     type, where a move's board names its buttons. (Last in the module: it moves the bot's clock
     past every deadline here.)"""
-    channel, _ = await accepted(table, "battlefronts", "red")
+    channel, _ = await table.accepted("battlefronts", "red")
     # every zone called up: only `pass` is left, a formality the sweep plays when time runs out
     calls = "call T1 1; call T2 1; call T3 1; call T4 1"
     await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": calls})

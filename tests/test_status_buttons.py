@@ -54,23 +54,11 @@ def names_only_its_own(message: FakeMessage) -> None:
         assert any(label.lower().startswith(name.lower()) for label in under), (name, under)
 
 
-async def accepted(table: Table, game: str, side: str) -> tuple[Any, FakeMessage]:
-    """Alice challenges Bob to `game` playing `side`; Bob accepts by the button. The first board."""
-    channel = table.channel()
-    challenge = await table.fake.slash(
-        table.alice, channel, game, "challenge", {"opponent": table.bob, "side": side}
-    )
-    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
-    answer = await table.fake.click(table.bob, challenge.message, accept)
-    await table.idle()
-    return channel, answer.message
-
-
 @ON_THE_BOT
 async def test_the_first_board_names_its_set_up_button(table: Table) -> None:
     """Fix Bayonets' first board: "(`setup std` for the standard layout)" became the button's name,
     which the board carries; the typed form is left for the console."""
-    _, board = await accepted(table, "fixbayonets", "germans")
+    _, board = await table.accepted("fixbayonets", "germans")
     assert "(**Standard set-up** for the standard layout)" in board.content, board.content
     assert "`setup std`" not in board.content
     assert "Standard set-up" in labels(board)
@@ -82,7 +70,7 @@ async def test_a_hand_off_board_and_the_turn_dm_name_the_buttons(table: Table) -
     """Block Wars: the Germans deploy by the button. The channel's board tells the Canadians to tap
     Standard (its button begins so), and so does the Canadians' turn ping by DM, which links to it."""
     await table.fake.slash(table.bob, table.guild.channel("lobby"), "wargames", "notify", {"enabled": True})
-    channel, board = await accepted(table, "blockwars", "germans")
+    channel, board = await table.accepted("blockwars", "germans")
     assert "(**Standard** for the standard layout)" in board.content, board.content
     (layout,) = [c for c in board.custom_ids if c.endswith(":setup std")]
     deployed = await table.fake.click(table.alice, board, layout)
@@ -100,7 +88,7 @@ async def test_a_hand_off_board_and_the_turn_dm_name_the_buttons(table: Table) -
 async def test_a_private_step_names_its_own_buttons_and_take_action(table: Table) -> None:
     """Battlefronts: the Reds' first call-up, typed. The answer, theirs alone, names Pass and
     introduces the other call-ups by Take action, keeping the notation for whoever types."""
-    channel, _ = await accepted(table, "battlefronts", "red")
+    channel, _ = await table.accepted("battlefronts", "red")
     step = await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": "call T1 1"})
     await table.idle()
     answer = step.message
