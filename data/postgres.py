@@ -268,6 +268,7 @@ class PostgresDatabase(Database):
         self._statements: dict[str, tuple[str, tuple[str, ...] | None]] = {}
         self._listeners: list[ChangeListener] = []
         self._listening: asyncio.Task[None] | None = None
+        self._lost: asyncio.Event | None = None  # set when the listening connection is lost or closed
         self._closed = False
         self.listens = 0  # how often LISTEN was (re-)established, for tests and logs
         self._busy = 0  # transactions asked for and not yet ended: close() lets them finish
@@ -324,9 +325,13 @@ class PostgresDatabase(Database):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.announced(), 5)
         if self._listening is not None:
+            if self._lost is not None:
+                self._lost.set()  # the listening ends at once, even if the cancel below is lost
             self._listening.cancel()
-            with contextlib.suppress(BaseException):
-                await self._listening
+            # Python 3.11's `wait_for` (asyncpg uses it too) can lose a cancel that meets a result in
+            # the same turn of the loop: the listening then ends by `_closed` and `_lost` instead,
+            # and a driver call stuck past them is left behind rather than holding the shutdown.
+            await asyncio.wait({self._listening}, timeout=CONNECT_TIMEOUT)
         try:
             await asyncio.wait_for(self._pool.close(), 10)
         except Exception:  # it did not finish in time, or the server is gone
@@ -658,7 +663,7 @@ class PostgresDatabase(Database):
         """Listen for changes for as long as the store is open, listening anew after a loss."""
         failures = 0
         while not self._closed:
-            lost = asyncio.Event()
+            lost = self._lost = asyncio.Event()
             conn: asyncpg.Connection | None = None
             try:
                 conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
@@ -671,12 +676,14 @@ class PostgresDatabase(Database):
                 if failures:
                     log.info("Listening for other processes' changes again.")
                 failures = 0
-                while not lost.is_set():
+                while not lost.is_set() and not self._closed:
                     try:
-                        await asyncio.wait_for(lost.wait(), HEARTBEAT_S)
+                        async with asyncio.timeout(HEARTBEAT_S):
+                            await lost.wait()
                     except TimeoutError:  # quiet: is the server still there?
                         try:
-                            await asyncio.wait_for(conn.fetchval("SELECT 1"), HEARTBEAT_TIMEOUT_S)
+                            async with asyncio.timeout(HEARTBEAT_TIMEOUT_S):
+                                await conn.fetchval("SELECT 1")
                         except TimeoutError:
                             raise ConnectionError(
                                 f"the server did not answer within {HEARTBEAT_TIMEOUT_S:g} s"
@@ -692,6 +699,8 @@ class PostgresDatabase(Database):
                     with contextlib.suppress(Exception):
                         conn.terminate()
             self._deaf()
+            if self._closed:
+                break
             await asyncio.sleep(RELISTEN_DELAYS[min(failures, len(RELISTEN_DELAYS) - 1)])
             failures += 1
 

@@ -7,6 +7,7 @@ which costs one more trip once; the counts below are of a warmed connection, as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 from collections.abc import AsyncIterator
@@ -433,3 +434,37 @@ async def test_a_move_s_announcement_goes_with_its_delivered_board(
             pass
     finally:
         await listener.close()
+
+
+async def test_closing_ends_the_listening_even_when_a_cancel_is_lost(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11's wait_for (asyncpg's calls use it) can lose a cancel that meets a result in the
+    # same turn of the loop; the listening then went back to its heartbeat and the store's close
+    # waited for it for ever (a test run hung so, and so would a bot's shutdown). Here the driver
+    # call the cancel lands in loses it on purpose.
+    import asyncpg
+
+    real = asyncpg.Connection.add_listener
+    inside = asyncio.Event()
+
+    async def losing_the_cancel(self: Any, *args: Any) -> None:
+        await real(self, *args)
+        inside.set()
+        with contextlib.suppress(asyncio.CancelledError):  # lost, as wait_for can lose it
+            await asyncio.sleep(0.3)
+
+    db = await Database.open(pg_url)
+    assert isinstance(db, PostgresDatabase)
+    monkeypatch.setattr(asyncpg.Connection, "add_listener", losing_the_cancel)
+    db.watch(lambda change: None)
+    await asyncio.wait_for(inside.wait(), 10)
+    listening = db._listening
+    assert listening is not None
+    closing = asyncio.ensure_future(db.close())
+    try:
+        await asyncio.wait({closing}, timeout=3)
+        assert closing.done() and listening.done()
+    finally:
+        listening.cancel()
+        await closing
