@@ -250,6 +250,24 @@ def games_played(
     return paired, len(entries) - 1
 
 
+def forfeit_wins(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
+) -> dict[tuple[int, int], int]:
+    """In a round-robin, each pairing without an opponent that is a forfeit win, by (round,
+    player), and the withdrawn player the table had them meet, whom the announcement names; a
+    Swiss has none (its bye is only a bye)."""
+    if not is_round_robin(tournament):
+        return {}
+    players = entrants(entries)
+    out: dict[tuple[int, int], int] = {}
+    for b in boards:
+        if b.second_id is None:
+            against = roundrobin.scheduled(players, b.round, b.first_id)
+            if against is not None:
+                out[(b.round, b.first_id)] = against
+    return out
+
+
 def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]) -> set[int]:
     """The withdrawn players of a round-robin whose results are struck out (none in a Swiss)."""
     if not is_round_robin(tournament):
@@ -274,6 +292,7 @@ __all__ = [
     "checked_cap",
     "counted",
     "entrants",
+    "forfeit_wins",
     "full_refusal",
     "full_text",
     "games_played",

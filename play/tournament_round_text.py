@@ -57,6 +57,10 @@ def _board_line(
 ) -> str:
     board = now.board
     n = f"{board.board}."
+    if board.second_id is None and now.against is not None:  # a round-robin's game with a withdrawn player
+        if short:
+            return f"{name(board.first_id)}: won by forfeit"
+        return f"{n} {name(board.first_id)} wins by forfeit against {name(now.against)}."
     if board.second_id is None:
         return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
     first, second = name(board.first_id), name(board.second_id)

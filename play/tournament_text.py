@@ -6,7 +6,7 @@ Discord and as @name in the console, a time as a live timestamp or a local time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
@@ -185,19 +185,26 @@ def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -
     )
 
 
-def pairing_line(board: Board, markup: Markup) -> str:
+def pairing_line(board: Board, markup: Markup, against: int | None = None) -> str:
     """One pairing as the round's announcement lists it, with its thread once it has one (the
     Discord cog adds the threads by editing the announcement, `link_threads`: they are opened after
-    it is posted)."""
+    it is posted). `against`: a round-robin's forfeit win, the withdrawn player it was against (it
+    said "has a bye", which the player never had, and left the absent opponent unnamed)."""
     who = markup.mention
+    if board.second_id is None and against is not None:
+        return f"{who(board.first_id)} wins by forfeit against {who(against)}, who has withdrawn."
     if board.second_id is None:
         return f"{who(board.first_id)} has a bye (a win) this round."
     where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
     return f"{who(board.first_id)} v {who(board.second_id)}{where}"
 
 
-def pairings_text(boards: Sequence[Board], markup: Markup) -> str:
-    return "\n".join(pairing_line(board, markup) for board in boards)
+def pairings_text(
+    boards: Sequence[Board], markup: Markup, forfeits: Mapping[tuple[int, int], int] | None = None
+) -> str:
+    """A round's pairings, one a line (`forfeits`: `Table.forfeits`, a round-robin's forfeit wins)."""
+    won = forfeits or {}
+    return "\n".join(pairing_line(b, markup, won.get((b.round, b.first_id))) for b in boards)
 
 
 def with_threads(text: str, boards: Sequence[Board], markup: Markup) -> str:
@@ -285,7 +292,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         return head
     due = markup.relative(t.round_ends_at or 0.0)
     return (
-        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup)}\n"
+        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup, table.forfeits)}\n"
         f"{_threads_line(table.game)}"
     )
 

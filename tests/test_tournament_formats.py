@@ -21,6 +21,8 @@ from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
 from play.tournament_leaving_text import withdraw_question, withdrawal_notice
+from play.tournament_round import round_now
+from play.tournament_round_text import round_now_text
 from play.tournament_text import round_text, signup_text, standings_subtitle, started_text
 from render.standings import Row, standings_png
 from tests.clock import Clock
@@ -237,8 +239,25 @@ async def test_a_round_robin_withdrawal_after_half_forfeits_the_rest(store_world
     last = [b for b in boards if b.round == 3]
     assert [b for b in last if b.second_id is None and b.result == 1.0]  # the forfeit, a win
     assert all(24 not in (b.first_id, b.second_id) for b in last)
+    (won,) = [b for b in last if b.second_id is None]
+    before = await t.table(started.tournament, 2)
+    said = round_text(before, last, MARKUP)  # it said "has a bye (a win) this round"
+    assert f"<@{won.first_id}> wins by forfeit against <@24>, who has withdrawn." in said
+    assert "bye" not in said
     table = await t.table(await t.store.get_tournament(started.tournament.id))  # type: ignore[arg-type]
     assert table.final and sum(x.points for x in table.lines) == 6  # 5 games and a forfeit
+    now = round_now_text(await round_now(t.store, table.tournament, clock()), MARKUP)
+    assert f"<@{won.first_id}> wins by forfeit against <@24> (withdrawn)." in now
+    cross = await crosstable(db, t.store, table)
+    number = {p.line.user_id: p.number for p in cross.players}
+    row = {p.line.user_id: p.cells for p in cross.players}
+    assert row[won.first_id][2].text == f"+{number[24]}"  # it said "B1"
+    assert row[24][2].text == f"-{number[won.first_id]}"  # it said "—", as if never scheduled
+    assert "+5 and -5 won and lost by forfeit" in crosstable_key(cross)
+    rows = list(csv.DictReader(io.StringIO(games_csv(cross, table.game, str).decode())))
+    (sheet,) = [r for r in rows if r["round"] == "3" and r["first_id"] == str(won.first_id) and r["second_id"]]
+    assert (sheet["second_id"], sheet["result"], sheet["ended"]) == ("24", "1-0", "forfeit")
+    assert (sheet["first_points"], sheet["second_points"]) == ("1", "0")
 
 
 async def test_the_console_makes_a_round_robin(tmp_path: Path):
