@@ -252,7 +252,7 @@ _DECIDED = {Tiebreak.WINS: "the number of wins", Tiebreak.DIRECT: "the direct en
 def _winner_line(table: Table, markup: Markup) -> str:
     """Who won, and, where first place was decided by a tie-break, which one and over whom."""
     winners = table.winners
-    names = " and ".join(markup.mention(u) for u in winners)
+    names = _and([markup.mention(u) for u in winners])  # it said "A and B and C"
     top = table.lines[0].points if table.lines else 0.0
     verb = "wins" if len(winners) == 1 else "share first place in"
     said = f"{names} {verb} it with {_half_points(top)}."

@@ -93,9 +93,10 @@ async def test_a_round_robin_of_three_meets_everyone_once_with_a_bye_each(store_
     said = "Level on points: Sonneborn-Berger (SB), then direct encounter (DE), then wins (W)."
     assert table.heads == ("SB", "DE") and standings_subtitle(table) == f"Final standings. {said}"
     assert said in signup_text(_game(), made, [], MARKUP)
-    assert "on points, Sonneborn-Berger (SB: the points of the opponents they beat" in round_text(
-        table, [], MARKUP
-    )
+    final = round_text(table, [], MARKUP)
+    assert "on points, Sonneborn-Berger (SB: the points of the opponents they beat" in final
+    assert table.winners == [21, 22, 23]  # each won one game and had a bye: all level on everything
+    assert "over after 3 rounds: <@21>, <@22> and <@23> share first place in it with 2 points." in final
     cross = await crosstable(db, t.store, table)
     assert crosstable_key(cross).startswith(f"{said} W5 beat no. 5")
     standings = list(csv.DictReader(io.StringIO(standings_csv(cross, str).decode())))
