@@ -4,6 +4,7 @@ on players refusing the next sign-up privately, with a tie-break order chosen fr
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -68,3 +69,38 @@ async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table
     assert full.ephemeral and full.content == (
         "**Pair** is full: it takes at most 2 players. Ask an organiser if a place comes free."
     )
+
+
+@ON_THE_BOT
+async def test_an_organiser_extends_the_round_and_its_messages_say_the_new_end(table: Table) -> None:
+    fake, club = table.fake, table.channel()
+    await fake.slash(
+        fake.owner, club, "wargames", "tournament", "create",
+        {"game": "blockwars", "days": 1, "rounds": 1, "name": "Slow"},
+        messages=2,
+    )  # fmt: skip
+    early = await fake.slash(fake.owner, club, "wargames", "tournament", "extend", {"hours": 24})
+    assert early.ephemeral and early.content == "**Slow** has not started yet: no game is going on."
+    for user in (table.alice, table.bob):
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    announced = next(m for m in started.messages if "has begun" in m.content)
+    (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    first = fake.messages_in(thread)[0]
+    player = await fake.slash(table.alice, club, "wargames", "tournament", "extend", {"hours": 24})
+    assert player.ephemeral and player.content.startswith("Only members who can manage the server")
+    done = await fake.slash(fake.owner, thread, "wargames", "tournament", "extend", {"hours": 24})
+    # asked in the game's thread: answered there privately, the channel told without a ping
+    reply, said = done.messages
+    assert reply.ephemeral and said.channel_id == club.id and not said.ephemeral
+    end = re.search(r"it now ends (<t:\d+:R>)\.", said.content)
+    assert end is not None and said.content == (
+        f"<@{fake.owner.id}> extended round 1 of **Slow** by 1 day: it now ends {end[1]}. Both "
+        "players of the game still going have 12 hours more on their game clocks. Results already in stand."
+    )
+    assert said.notified == []
+    await table.idle()
+    # the round's announcement and the game's first message state the new end
+    assert f"round 1 of 1, ends {end[1]}." in announced.content
+    assert f"The round ends {end[1]};" in first.content
