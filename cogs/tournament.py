@@ -51,6 +51,7 @@ from play.tournament_round import acting
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
+    forfeit_win_text,
     game_over_text,
     game_text,
     joined_text,
@@ -799,6 +800,11 @@ class Tournaments(commands.Cog):
         )
         if item.pairings:  # it announces the next round, with its end
             await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+        for board in item.pairings:  # a round-robin's forfeit win: nothing to play, said by DM too
+            against = item.table.forfeits.get((board.round, board.first_id))
+            if against is not None and await self.service.matches.wants_turn_dms(board.first_id):
+                said = forfeit_win_text(tournament, board.round, against, sent.jump_url, DISCORD)
+                await self.core.dm(board.first_id, said)
         if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
             await self.refresh_signup(await self.service.by_id(tournament.id))
 

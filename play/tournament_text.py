@@ -362,6 +362,22 @@ def ready_text(
     )
 
 
+def forfeit_win_text(tournament: Tournament, round_no: int, against: int, link: str, markup: Markup) -> str:
+    """A direct message to a round-robin player whose opponent of round `round_no` has withdrawn
+    (to those who asked for turn DMs, as a game's opening is told them): they win it by forfeit, so
+    nothing waits for them this round, and when the next comes. `link`: the round's post."""
+    name = markup.strong(tournament.name)
+    after = (
+        "It is the last round: the final standings come in the channel once its games end."
+        if round_no >= tournament.rounds
+        else f"Round {round_no + 1} is paired once this one ends."
+    )
+    return (
+        f"{markup.mention(against)} has withdrawn from {name}, so you win your game of round {round_no} "
+        f"against them by forfeit: you have no game to play this round. {after} {link}"
+    )
+
+
 def thread_name(tournament: Tournament, board: Board, name: Callable[[int], str]) -> str:
     second = name(board.second_id) if board.second_id is not None else "bye"
     return f"R{board.round} {name(board.first_id)} v {second}"[:100]
@@ -410,6 +426,7 @@ __all__ = [
     "LIMIT",
     "TO_MOVE",
     "cancelled_text",
+    "forfeit_win_text",
     "game_over_text",
     "game_text",
     "joined_text",

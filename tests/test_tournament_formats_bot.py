@@ -10,7 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from data.tournaments import TournamentStore
+from play.roundrobin import scheduled
+from play.tournament_formats import entrants
 from tests.onebot import ON_THE_BOT, Table, one_bot
+from tests.test_tournament_bot import play_out, sweep
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -104,3 +108,43 @@ async def test_an_organiser_extends_the_round_and_its_messages_say_the_new_end(t
     # the round's announcement and the game's first message state the new end
     assert f"round 1 of 1, ends {end[1]}." in announced.content
     assert f"The round ends {end[1]};" in first.content
+
+
+@ON_THE_BOT
+async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm(table: Table) -> None:
+    fake, club = table.fake, table.channel()
+    carol = fake.add_user("carol")
+    trio = {u.id: u for u in (table.alice, table.bob, carol)}
+    await fake.slash(
+        fake.owner, club, "wargames", "tournament", "create",
+        {"game": "blockwars", "days": 1, "format": "round-robin", "name": "Trio"},
+        messages=2,
+    )  # fmt: skip
+    for user in trio.values():
+        await fake.slash(user, club, "wargames", "notify", {"enabled": True})
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    store = TournamentStore(table.bot.database)
+    tournament = await store.channel_tournament(club.id)
+    assert tournament is not None
+    people = entrants(await store.tournament_entries(tournament.id))
+    (game,) = [b for b in await store.tournament_boards(tournament.id) if b.second_id is not None]
+    # a player of round 1's game, who meets the round's bye in round 2, is removed: their game of
+    # round 1 plays on and counts, so their results stand and their round 2 is lost by forfeit
+    gone = next(u for u in (game.first_id, game.second_id) if scheduled(people, 2, u) is not None)
+    winner = scheduled(people, 2, gone)
+    assert winner is not None
+    await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": trio[gone]}, messages=2)
+    (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    await play_out(fake, table.bot, thread, "first wins")
+    await sweep(table.bot)
+    await table.idle()
+    posted = [m.content for m in fake.messages_in(club) if "round 1 of 3 is over" in m.content]
+    assert posted and f"<@{winner}> wins by forfeit against <@{gone}>, who has withdrawn." in posted[0]
+    assert posted[0].count("has a bye (a win) this round.") == 1  # the player sitting out; it said two
+    told = [m.content for m in fake.dms_to(trio[winner]) if "by forfeit" in m.content]
+    assert told and told[0].startswith(
+        f"<@{gone}> has withdrawn from **Trio**, so you win your game of round 2 against them by "
+        "forfeit: you have no game to play this round. Round 3 is paired once this one ends. https://"
+    )
