@@ -132,6 +132,7 @@ async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm
     (game,) = [b for b in await store.tournament_boards(tournament.id) if b.second_id is not None]
     # a player of round 1's game, who meets the round's bye in round 2, is removed: their game of
     # round 1 plays on and counts, so their results stand and their round 2 is lost by forfeit
+    assert game.second_id is not None
     gone = next(u for u in (game.first_id, game.second_id) if scheduled(people, 2, u) is not None)
     winner = scheduled(people, 2, gone)
     assert winner is not None
