@@ -268,6 +268,27 @@ def forfeit_wins(
     return out
 
 
+def struck_meetings(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
+) -> dict[tuple[int, int], int]:
+    """In a round-robin, each player still in with no pairing in a round paired so far because the
+    table had them meet a player whose games are struck out, by (round, player), and that player:
+    the announcement says why they have no game (it left them out without a word)."""
+    if not is_round_robin(tournament):
+        return {}
+    players = entrants(entries)
+    gone = {e.user_id for e in entries if e.withdrawn}
+    out: dict[tuple[int, int], int] = {}
+    for r in sorted({b.round for b in boards}):
+        seated = {u for b in boards if b.round == r for u in (b.first_id, b.second_id)}
+        for e in entries:
+            against = roundrobin.scheduled(players, r, e.user_id)
+            if e.user_id not in gone and e.user_id not in seated and against in gone:
+                assert against is not None
+                out[(r, e.user_id)] = against
+    return out
+
+
 def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]) -> set[int]:
     """The withdrawn players of a round-robin whose results are struck out (none in a Swiss)."""
     if not is_round_robin(tournament):
@@ -307,4 +328,5 @@ __all__ = [
     "signup_closed_text",
     "start_pairings",
     "struck",
+    "struck_meetings",
 ]

@@ -13,7 +13,7 @@ from engine import registry
 from engine.protocol import Game
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import Tiebreak, ranked
-from play.tournament_formats import counted, forfeit_wins, order
+from play.tournament_formats import counted, forfeit_wins, order, struck_meetings
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,9 @@ class Table:
     order: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN)
     # a round-robin's forfeit wins, the next round's too: (round, winner) -> the withdrawn player
     forfeits: dict[tuple[int, int], int] = field(default_factory=dict)
+    # a round-robin's players left without a game, the next round's too: (round, player) -> whom they
+    # were to meet, a withdrawn player whose games are struck out
+    unmet: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def heads(self) -> tuple[str, str]:
@@ -92,7 +95,8 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
     forfeits = forfeit_wins(tournament, entries, every)  # the round paired after `upto` is announced with it
-    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks, forfeits)
+    unmet = struck_meetings(tournament, entries, every)
+    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks, forfeits, unmet)
 
 
 def rating_changes(

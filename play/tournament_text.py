@@ -291,9 +291,15 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
     if not boards:
         return head
     due = markup.relative(t.round_ends_at or 0.0)
+    unmet = sorted((u, x) for (r, u), x in table.unmet.items() if r == table.round + 1)
+    idle = "".join(
+        f"\n{markup.mention(u)} has no game this round: their opponent, {markup.mention(x)}, withdrew "
+        "early, and a round-robin strikes out the games of a player who withdraws before playing half."
+        for u, x in unmet
+    )
     return (
-        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup, table.forfeits)}\n"
-        f"{_threads_line(table.game)}"
+        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup, table.forfeits)}"
+        f"{idle}\n{_threads_line(table.game)}"
     )
 
 

@@ -203,6 +203,17 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
     later = [b for b in boards if b.round > 1]
     assert all(24 not in (b.first_id, b.second_id) for b in later)
     assert all(b.second_id is not None for b in later)  # no forfeit win: struck out
+    # each round after it, the player who was to meet them is told why they have no game
+    for r in (2, 3):
+        said = round_text(
+            await t.table(started.tournament, r - 1), [b for b in later if b.round == r], MARKUP
+        )
+        seated = {u for b in later if b.round == r for u in (b.first_id, b.second_id)}
+        (idle,) = [u for u in PLAYERS[:4] if u != 24 and u not in seated]
+        assert (
+            f"<@{idle}> has no game this round: their opponent, <@24>, withdrew early, and a round-robin "
+            "strikes out the games of a player who withdraws before playing half."
+        ) in said  # they were left out without a word
     table = await t.table(await t.store.get_tournament(started.tournament.id))  # type: ignore[arg-type]
     assert table.final
     line = next(x for x in table.lines if x.user_id == 24)
