@@ -18,7 +18,7 @@ from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import EndReason, Game
 from play.results import game_clock_left, game_of, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
-from play.tournament_formats import forfeit_wins
+from play.tournament_formats import forfeit_wins, struck_meetings
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +53,9 @@ class RoundNow:
     boards: list[BoardNow]
     withdrawn: frozenset[int]
     late: frozenset[int] = frozenset()
+    # a round-robin's players without a game this round, and whom they were to meet: a withdrawn
+    # player whose games are struck out
+    unmet: tuple[tuple[int, int], ...] = ()
 
 
 def acting(match: Match) -> tuple[int, ...]:
@@ -144,7 +147,8 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
     shown = [replace(b, against=forfeits.get((b.board.round, b.board.first_id))) for b in shown]
     gone = frozenset(e.user_id for e in entries if e.withdrawn)
     late = frozenset(e.user_id for e in entries if not e.withdrawn and e.joined_round == tournament.round > 0)
-    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late)
+    unmet = tuple(sorted((u, x) for (_, u), x in struck_meetings(tournament, entries, boards).items()))
+    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late, unmet)
 
 
 __all__ = ["BoardNow", "RoundNow", "acting", "no_shows", "result_of", "round_now", "timed_out"]

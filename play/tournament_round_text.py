@@ -127,6 +127,11 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     seated = {u for b in now.boards for u in (b.board.first_id, b.board.second_id) if u is not None}
     away = [u for u in sorted(now.withdrawn) if u not in seated]
     tails = [f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}."] if away else []
+    tails += [
+        f"No game this round for {markup.mention(u)}: their opponent, {markup.mention(x)}, withdrew early "
+        "and those games are struck out."
+        for u, x in now.unmet
+    ]
     if now.late and now.tournament.status is TournamentStatus.RUNNING:
         joined = ", ".join(markup.mention(u) for u in sorted(now.late))
         tails.append(f"Joined late, paired from round {now.tournament.round + 1}: {joined}.")

@@ -214,6 +214,14 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
             f"<@{idle}> has no game this round: their opponent, <@24>, withdrew early, and a round-robin "
             "strikes out the games of a player who withdraws before playing half."
         ) in said  # they were left out without a word
+        if r == 3:  # and so does the view of the round (the last: the tournament is over now)
+            last = await t.store.get_tournament(started.tournament.id)
+            assert last is not None
+            shown = round_now_text(await round_now(t.store, last, clock()), MARKUP)
+            assert (
+                f"No game this round for <@{idle}>: their opponent, <@24>, withdrew early and those games "
+                "are struck out."
+            ) in shown
     table = await t.table(await t.store.get_tournament(started.tournament.id))  # type: ignore[arg-type]
     assert table.final
     line = next(x for x in table.lines if x.user_id == 24)
