@@ -86,6 +86,12 @@ async def test_an_extension_moves_the_round_and_both_clocks_alike(store_world: t
     assert lost.kind == "forfeit" and lost.user_id == STALLER
     over = await db.get_match(given.id)
     assert over.status is Status.FINISHED and over.winner_id == QUICK
+    with pytest.raises(BadRequest) as over_now:  # the round is not closed yet, but has nothing going on
+        await t.extend(CHANNEL, 24, organiser=True, by=ORGANISER)
+    assert str(over_now.value) == (
+        "Every game of round 1 of Block Wars Swiss is over: the round closes by itself within a "
+        "minute, and there is nothing to extend."
+    )
     await t.sweep()  # the round's last game is over: the tournament ends, nothing left to extend
     with pytest.raises(BadRequest):
         await t.extend(CHANNEL, 24, organiser=True, by=ORGANISER)
