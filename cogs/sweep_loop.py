@@ -80,10 +80,13 @@ class SweepLoop(Background):
                 # the turn passed: the first line, all a notification shows, names whose and which game
                 ping = turn_ping(played.match, played.state, fmt.DISCORD)
                 ping = f"{ping}\n" if ping else ""
+                # only the game's players are pinged: an organiser's no-show names them, unpinged
+                players = discord.AllowedMentions(users=[discord.Object(u) for u in played.match.players])
                 sent = await channel.send(
                     ping + fitted(words.text, status + seal_line, MESSAGE_LIMIT - len(ping)),
                     file=file,
                     view=view or discord.utils.MISSING,
+                    allowed_mentions=players,
                 )
                 await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)

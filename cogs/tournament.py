@@ -43,6 +43,7 @@ from play.tournament import (
     began_late,
     seal_owed,
 )
+from play.tournament_extend import extended_text
 from play.tournament_late import late_notice, late_open
 from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_organise import forfeited_text, reinstated_text
@@ -50,6 +51,7 @@ from play.tournament_round import acting
 from play.tournament_table import Table
 from play.tournament_text import (
     cancelled_text,
+    forfeit_win_text,
     game_over_text,
     game_text,
     joined_text,
@@ -392,6 +394,30 @@ class Tournaments(commands.Cog):
         await self.core.tell([done.notice])
         await self.run_sweep()
 
+    async def extend(self, interaction: discord.Interaction, hours: int) -> None:
+        """Give the running round more time: the channel is told (nobody pinged: nothing to do),
+        and the round's announcement and its games' first messages now state its new end."""
+        done = await self.service.extend(
+            self.room(interaction), hours, organiser=await self.organiser(interaction), by=interaction.user.id
+        )
+        said = extended_text(done, DISCORD)
+        quiet = discord.AllowedMentions.none()
+        channel = await self.core.channel(done.tournament.channel_id)
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(interaction, said)
+            if isinstance(channel, discord.TextChannel):
+                await channel.send(said, allowed_mentions=quiet)
+        else:
+            await interaction.response.send_message(said, allowed_mentions=quiet)
+        if isinstance(channel, discord.TextChannel):
+            now = done.tournament
+            games = [
+                b
+                for b in await self.service.store.tournament_boards(now.id)
+                if b.round == now.round and b.second_id is not None
+            ]
+            await self.correct_ends(now, channel, games)
+
     async def round(self, interaction: discord.Interaction) -> None:
         """The round now, privately (anyone may ask; nobody is pinged)."""
         now = await self.service.round_of(self.room(interaction))
@@ -543,6 +569,12 @@ class Tournaments(commands.Cog):
             )
         except discord.HTTPException:
             log.warning("Tournament %s: could not say that its round now ends later", now.id)
+        await self.correct_ends(now, channel, games)
+
+    async def correct_ends(
+        self, now: Tournament, channel: discord.TextChannel | discord.Thread, games: list[Board]
+    ) -> None:
+        """The round's new end in its announcement (in `channel`) and in its `games`' first messages."""
         if now.round_ends_at is None:
             return
         new = DISCORD.relative(now.round_ends_at)
@@ -768,6 +800,11 @@ class Tournaments(commands.Cog):
         )
         if item.pairings:  # it announces the next round, with its end
             await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+        for board in item.pairings:  # a round-robin's forfeit win: nothing to play, said by DM too
+            against = item.table.forfeits.get((board.round, board.first_id))
+            if against is not None and await self.service.matches.wants_turn_dms(board.first_id):
+                said = forfeit_win_text(tournament, board.round, against, sent.jump_url, DISCORD)
+                await self.core.dm(board.first_id, said)
         if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
             await self.refresh_signup(await self.service.by_id(tournament.id))
 

@@ -36,6 +36,7 @@ from play.tournament import (
     TournamentService,
     seal_owed,
 )
+from play.tournament_extend import extended_text
 from play.tournament_late import late_notice
 from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_organise import forfeited_text, reinstated_text
@@ -234,6 +235,15 @@ class ConsoleTournaments:
             console.say(forfeited_text(ended, console.markup))
             await console.show_notices([ended.notice])  # in its thread, as Discord posts it there
             await self.sweep()  # the round closes now if that was its last game, as in Discord
+        elif sub == "extend" and not rest and "hours" in opts:
+            try:
+                hours = int(opts["hours"])
+            except ValueError:
+                raise UsageError(
+                    "Type the hours as a number: `/wargames tournament extend hours:24`."
+                ) from None
+            longer = await self.service.extend(channel, hours, organiser=True, by=console.my_id)
+            console.say(extended_text(longer, console.markup))
         elif sub == "cancel" and not rest:
             done = await self.service.cancel(channel, organiser=True)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))

@@ -395,6 +395,14 @@ UPDATE matches SET deadline = ?, reminder_at = ?, reminded = 0,
     game_clock = COALESCE(CAST(? AS TEXT), game_clock)
 WHERE id = ? AND version = ? AND status = 'active'
 """
+# A tournament round's extension gives each player of a game time on their game clock; the turn's
+# deadline moves with it only where that clock set it, and only then is its reminder owed again (a
+# reminder already sent for a deadline that stays is not sent twice).
+_GIVE_TIME = """
+UPDATE matches SET reminded = CASE WHEN deadline = CAST(? AS DOUBLE PRECISION) THEN reminded ELSE 0 END,
+    deadline = ?, reminder_at = ?, game_clock = CAST(? AS TEXT)
+WHERE id = ? AND version = ? AND status = 'active'
+"""
 _TIME_AWAY = """
 SELECT guild_id, user_id, start_at, end_at FROM time_away
 WHERE guild_id = ? AND user_id = ? AND end_at > ?
@@ -1243,6 +1251,21 @@ class Database:
             return bool(changed == 1)
 
         return await self._transact(shift)
+
+    async def give_game_time(
+        self, match_id: int, version: int, deadline: float, reminder_at: float, game_clock: GameClock
+    ) -> bool:
+        """Store an active match's game clock with time given to its players (a tournament round
+        extended), and its turn's deadline (moved where that clock set it); False if the match moved
+        on meanwhile. The version stays, as for a clock moved by time away."""
+        at = float(deadline)
+        params = (at, at, float(reminder_at), _clock_text(game_clock), match_id, version)
+
+        def give() -> Transaction[bool]:
+            changed = yield count(_GIVE_TIME, params, alone=True)
+            return bool(changed == 1)
+
+        return await self._transact(give)
 
     # -- time away --
 

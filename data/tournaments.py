@@ -281,6 +281,13 @@ _EXTEND = """
 UPDATE tournaments SET round_ends_at = :ends, version = version + 1, updated_at = :now
 WHERE id = :id AND round = :round AND status = 'running' AND round_ends_at < :ends
 """
+# An organiser's extension: later by `by` seconds, while the round is the one extended and its time
+# is not up (a round the sweep may be closing on time is not reopened).
+_LENGTHEN = """
+UPDATE tournaments SET round_ends_at = round_ends_at + CAST(:by AS DOUBLE PRECISION),
+    version = version + 1, updated_at = :now
+WHERE id = :id AND round = :round AND status = 'running' AND round_ends_at > :now
+"""
 _RATING = "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?"
 # The ratings as they are in the start's own transaction (data/db.py's `player_stats`).
 _RATINGS_NOW = "SELECT user_id, rating FROM player_stats WHERE guild_id = ? AND game = ?"
@@ -756,6 +763,18 @@ class TournamentStore:
             return bool(changed == 1)
 
         done: bool = await self._transact(extend)
+        return done
+
+    async def lengthen_round(self, tournament_id: int, round_no: int, by: float, now: float) -> bool:
+        """Move the end of round `round_no` of a running tournament `by` seconds later, in one
+        write; False if it is another round now, no longer running, or its time was up at `now`."""
+        params = {"by": float(by), "now": float(now), "id": tournament_id, "round": round_no}
+
+        def lengthen() -> Transaction[bool]:
+            changed = yield count(_LENGTHEN, params)
+            return bool(changed == 1)
+
+        done: bool = await self._transact(lengthen)
         return done
 
     async def set_board_result(self, board: Board, result: float) -> bool:

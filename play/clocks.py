@@ -291,6 +291,33 @@ class Clocks(LiveMatches):
             match, deadline=deadline, reminder_at=reminder_at, reminded=False, game_clock=game_clock
         )
 
+    async def give_time(self, match_id: int, seconds: float) -> Match | None:
+        """Give each player of an active game with a game clock `seconds` more on it (its tournament
+        round was extended: RULES.md "Extending a round"), the same for both. The turn's deadline
+        moves only where that clock set it, and never past the turn's own time. A deadline already
+        passed is left to the sweep: that loss on time was due before the extension. None: not
+        given (over, no game clock, due already, or moved on by another process each try)."""
+        for _ in range(SHIFT_TRIES):
+            async with self._lock(match_id):
+                match = await self.db.get_match(match_id)
+                now = self.clock()
+                was = match.game_clock
+                if match.status is not Status.ACTIVE or was is None or match.deadline is None:
+                    return None
+                if match.deadline <= now or match.reminder_at is None:
+                    return None
+                clock = replace(was, left={u: clock_left(was, u) + seconds for u in match.players})
+                deadline = match.deadline
+                if was.running and was.since is not None and deadline >= _clock_end(was):
+                    own = max(deadline, was.since + match.turn_seconds)  # the turn's own time, at least
+                    deadline = min(own, _clock_end(clock))
+                reminder_at = deadline - (match.deadline - match.reminder_at)
+                if await self.db.give_game_time(match.id, match.version, deadline, reminder_at, clock):
+                    self.forget(match.channel_id)  # read afresh: the stored row is the truth
+                    return replace(match, deadline=deadline, reminder_at=reminder_at, game_clock=clock)
+        log.warning("Extending game %s: it kept moving on; its clock was not given time", match_id)
+        return None
+
     def _away_lock(self, guild_id: int, user_id: int) -> asyncio.Lock:
         """One player's time away in one server, within this process: held by `_reclock` from the
         list of their games to the last clock moved, and by a game's start whose first turn waits

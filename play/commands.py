@@ -19,6 +19,7 @@ from play.results import AWAY_DAYS_A_YEAR
 from play.roundrobin import MAX_PLAYERS as MAX_RR
 from play.tiebreaks import PRESET_NAMES, PRESETS
 from play.tournament import MAX_DAYS, MAX_ROUNDS, MIN_DAYS, MIN_ROUNDS
+from play.tournament_extend import MAX_HOURS, MIN_HOURS
 from play.tournament_formats import (
     FORMAT_NAMES,
     FORMATS,
@@ -362,6 +363,22 @@ TOURNAMENT: tuple[Command, ...] = (
         (Option("member", "user", "The player who has not moved"),),
         who=Who.ORGANISER,
         usage="member:@user",
+        subgroup="tournament",
+    ),
+    Command(
+        "extend",
+        "Give the round more time: its end moves later, each game's clocks get half of it (organisers)",
+        (
+            Option(
+                "hours",
+                "int",
+                f"How many hours later the round ends ({MIN_HOURS} to {MAX_HOURS})",
+                minimum=MIN_HOURS,
+                maximum=MAX_HOURS,
+            ),
+        ),
+        who=Who.ORGANISER,
+        usage="hours:N",
         subgroup="tournament",
     ),
     Command(

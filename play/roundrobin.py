@@ -94,6 +94,24 @@ def pair_round(
     return [*boards, *byes]
 
 
+def scheduled(entrants: Sequence[Entrant], round_no: int, user_id: int) -> int | None:
+    """Whom `user_id` meets in round `round_no` by the table (None: the stand-in, their bye). A
+    pairing with no opponent in a round-robin is either that bye or a forfeit win against the
+    withdrawn player this names, and the two are announced differently."""
+    order = seeded(entrants)
+    table = berger(len(order))
+    if not 1 <= round_no <= len(table):
+        return None
+    ids = [e.user_id for e in order]
+    if user_id not in ids:
+        return None
+    me = ids.index(user_id)
+    for a, b in table[round_no - 1]:
+        if b is not None and me in (a, b):
+            return ids[b if a == me else a]
+    return None
+
+
 def _played(user_id: int, games: Sequence[Pairing]) -> int:
     """Games `user_id` sat down to (not a bye, nor a forfeit win)."""
     return sum(1 for g in games if g.second is not None and user_id in (g.first, g.second))
@@ -129,6 +147,7 @@ __all__ = [
     "kept",
     "pair_round",
     "rounds_for",
+    "scheduled",
     "seeded",
     "struck",
 ]

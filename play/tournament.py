@@ -36,6 +36,7 @@ from play import tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
+from play.tournament_extend import Extending
 from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
 from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_leaving import Leaving, Withdrawal
@@ -88,7 +89,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep, Organising, Leaving):
+class TournamentService(RoundSweep, Organising, Leaving, Extending):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(

@@ -30,5 +30,8 @@ class TournamentParts:
     async def entries(self, tournament: Tournament) -> list[Entry]:
         raise NotImplementedError  # TournamentService's
 
+    async def _running_in(self, channel_id: int, organiser: bool, what: str) -> Tournament:
+        raise NotImplementedError  # Organising's: the channel's running tournament, for an organiser
+
 
 __all__ = ["TournamentParts"]

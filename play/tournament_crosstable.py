@@ -5,7 +5,8 @@ Read from the tournament's boards and their matches, beside the standings it ext
 (play/tournament_table.py): the same rounds, the same order, and every point counted by the same
 `Pairing.points` the standings add up, so the cells can never disagree with the points column.
 Players are numbered in standing order, and a cell names the opponent by that number: `W5` won
-against no. 5, `L3` lost, `D2` drawn, `+4` / `-4` a game won or lost by forfeit, `B1` a bye and its
+against no. 5, `L3` lost, `D2` drawn, `+4` / `-4` a game won or lost by forfeit (a round-robin's game
+left by a withdrawn player too), `B1` a bye and its
 points, `—` a round without a pairing, `×4` a round-robin game struck out (its player withdrew
 before half their games), the number alone a game whose result is not in yet. A game
 still going shows nothing but who plays whom, which the round's announcement already told.
@@ -21,7 +22,7 @@ from data.tournaments import Board, TournamentStore
 from engine.protocol import EndReason
 from play.results import game_of
 from play.swiss import Pairing
-from play.tournament_formats import struck
+from play.tournament_formats import forfeit_wins, struck
 from play.tournament_table import Line, Table
 
 NOT_PAIRED = "—"
@@ -62,12 +63,15 @@ class Record:
     board: Board
     ended: Ended
     reason: EndReason | None = None
+    against: int | None = None  # a round-robin's forfeit win (no opponent seated): the withdrawn player
 
     def points(self, user_id: int) -> float | None:
         """`user_id`'s points from it, exactly as the standings count them (None: not yet, not
-        theirs, or struck out)."""
+        theirs, or struck out; the withdrawn player of a forfeit win scores 0, as unpaired)."""
         if self.ended is Ended.STRUCK:
             return None
+        if user_id == self.against:
+            return 0.0
         b = self.board
         return Pairing(b.round, b.first_id, b.second_id, b.result).points(user_id)
 
@@ -114,6 +118,10 @@ def cell(record: Record | None, user_id: int, number: dict[int, int]) -> Cell:
         return Cell(NOT_PAIRED, Mark.NONE)
     board = record.board
     got = record.points(user_id)
+    if board.second_id is None and record.against is not None:  # a round-robin's forfeit win
+        if user_id == board.first_id:
+            return Cell(f"+{number.get(record.against, '?')}", Mark.WIN)
+        return Cell(f"-{number.get(board.first_id, '?')}", Mark.LOSS)
     if board.second_id is None:
         return Cell(f"B{points_text(got or 0.0)}", Mark.BYE)
     opponent = board.second_id if user_id == board.first_id else board.first_id
@@ -172,7 +180,9 @@ async def crosstable(db: Database, store: TournamentStore, table: Table) -> Cros
     it ended (a forfeit's log too)."""
     tournament = table.tournament
     boards = [b for b in await store.tournament_boards(tournament.id) if b.round <= table.round]
-    gone = struck(tournament, await store.tournament_entries(tournament.id), boards)
+    entries = await store.tournament_entries(tournament.id)
+    gone = struck(tournament, entries, boards)
+    forfeits = forfeit_wins(tournament, entries, boards)
     records: list[Record] = []
     for round_no in range(1, table.round + 1):
         matches = await store.round_matches(tournament.id, round_no)
@@ -180,11 +190,13 @@ async def crosstable(db: Database, store: TournamentStore, table: Table) -> Cros
             record = await ending(db, board, matches.get(board.board))
             if gone & {board.first_id, board.second_id} and board.second_id is not None:
                 record = replace(record, ended=Ended.STRUCK)  # the standings leave it out too
+            if (against := forfeits.get((board.round, board.first_id))) is not None:
+                record = replace(record, ended=Ended.FORFEIT, against=against)  # it said "B1"
             records.append(record)
     number = {line.user_id: n for n, line in enumerate(table.lines, start=1)}
     seat: dict[tuple[int, int], Record] = {}
     for record in records:
-        for user in (record.board.first_id, record.board.second_id):
+        for user in (record.board.first_id, record.board.second_id, record.against):
             if user is not None:
                 seat[(user, record.board.round)] = record
     players = [

@@ -64,6 +64,8 @@ def safe(name: str) -> str:
 def result_text(record: Record) -> str:
     """The result as score sheets write it: 1-0, 0-1, 1/2-1/2; * not known yet; empty for a bye."""
     board = record.board
+    if board.second_id is None and record.against is not None:  # a round-robin's forfeit win
+        return "1-0"
     if board.second_id is None:
         return ""
     first = board.result if record.ended is Ended.STRUCK else record.points(board.first_id)
@@ -87,6 +89,7 @@ def games_csv(cross: Crosstable, game: Game, name: Callable[[int], str]) -> byte
     for record in cross.records:
         b = record.board
         bye = b.second_id is None
+        second = b.second_id if b.second_id is not None else record.against  # a forfeit's absent player
         rows.append(
             [
                 str(b.round),
@@ -96,11 +99,11 @@ def games_csv(cross: Crosstable, game: Game, name: Callable[[int], str]) -> byte
                 safe(name(b.first_id)),
                 str(b.first_id),
                 "" if bye else second_side,
-                "" if b.second_id is None else safe(name(b.second_id)),
-                "" if b.second_id is None else str(b.second_id),
+                "" if second is None else safe(name(second)),
+                "" if second is None else str(second),
                 result_text(record),
                 number(record.points(b.first_id)),
-                "" if b.second_id is None else number(record.points(b.second_id)),
+                "" if second is None else number(record.points(second)),
                 record.ended.value,
                 "" if record.reason is None else record.reason.value,
             ]

@@ -250,6 +250,45 @@ def games_played(
     return paired, len(entries) - 1
 
 
+def forfeit_wins(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
+) -> dict[tuple[int, int], int]:
+    """In a round-robin, each pairing without an opponent that is a forfeit win, by (round,
+    player), and the withdrawn player the table had them meet, whom the announcement names; a
+    Swiss has none (its bye is only a bye)."""
+    if not is_round_robin(tournament):
+        return {}
+    players = entrants(entries)
+    out: dict[tuple[int, int], int] = {}
+    for b in boards:
+        if b.second_id is None:
+            against = roundrobin.scheduled(players, b.round, b.first_id)
+            if against is not None:
+                out[(b.round, b.first_id)] = against
+    return out
+
+
+def struck_meetings(
+    tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]
+) -> dict[tuple[int, int], int]:
+    """In a round-robin, each player still in with no pairing in a round paired so far because the
+    table had them meet a player whose games are struck out, by (round, player), and that player:
+    the announcement says why they have no game (it left them out without a word)."""
+    if not is_round_robin(tournament):
+        return {}
+    players = entrants(entries)
+    gone = {e.user_id for e in entries if e.withdrawn}
+    out: dict[tuple[int, int], int] = {}
+    for r in sorted({b.round for b in boards}):
+        seated = {u for b in boards if b.round == r for u in (b.first_id, b.second_id)}
+        for e in entries:
+            against = roundrobin.scheduled(players, r, e.user_id)
+            if e.user_id not in gone and e.user_id not in seated and against in gone:
+                assert against is not None
+                out[(r, e.user_id)] = against
+    return out
+
+
 def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Board]) -> set[int]:
     """The withdrawn players of a round-robin whose results are struck out (none in a Swiss)."""
     if not is_round_robin(tournament):
@@ -274,6 +313,7 @@ __all__ = [
     "checked_cap",
     "counted",
     "entrants",
+    "forfeit_wins",
     "full_refusal",
     "full_text",
     "games_played",
@@ -288,4 +328,5 @@ __all__ = [
     "signup_closed_text",
     "start_pairings",
     "struck",
+    "struck_meetings",
 ]

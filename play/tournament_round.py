@@ -9,7 +9,7 @@ shows too: nothing depends on a card or a draw a player may not see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from data import Database, Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
@@ -18,6 +18,7 @@ from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import EndReason, Game
 from play.results import game_clock_left, game_of, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
+from play.tournament_formats import forfeit_wins, struck_meetings
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class BoardNow:
     started: bool
     clocks: tuple[float, float] | None = None
     stopped: bool = False  # stopped without a result (the round's end, a cancel): its ½ was not played
+    against: int | None = None  # a round-robin's forfeit win: the withdrawn player it was against
 
     @property
     def is_bye(self) -> bool:
@@ -51,6 +53,9 @@ class RoundNow:
     boards: list[BoardNow]
     withdrawn: frozenset[int]
     late: frozenset[int] = frozenset()
+    # a round-robin's players without a game this round, and whom they were to meet: a withdrawn
+    # player whose games are struck out
+    unmet: tuple[tuple[int, int], ...] = ()
 
 
 def acting(match: Match) -> tuple[int, ...]:
@@ -138,9 +143,12 @@ async def round_now(store: TournamentStore, tournament: Tournament, now: float) 
             clocks = None if a is None or b is None else (a, b)
         shown.append(BoardNow(board, result, to_move, True, clocks, stopped))
     entries = await store.tournament_entries(tournament.id)
+    forfeits = forfeit_wins(tournament, entries, boards)
+    shown = [replace(b, against=forfeits.get((b.board.round, b.board.first_id))) for b in shown]
     gone = frozenset(e.user_id for e in entries if e.withdrawn)
     late = frozenset(e.user_id for e in entries if not e.withdrawn and e.joined_round == tournament.round > 0)
-    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late)
+    unmet = tuple(sorted((u, x) for (_, u), x in struck_meetings(tournament, entries, boards).items()))
+    return RoundNow(tournament, registry.game(tournament.game), shown, gone, late, unmet)
 
 
 __all__ = ["BoardNow", "RoundNow", "acting", "no_shows", "result_of", "round_now", "timed_out"]

@@ -57,6 +57,10 @@ def _board_line(
 ) -> str:
     board = now.board
     n = f"{board.board}."
+    if board.second_id is None and now.against is not None:  # a round-robin's game with a withdrawn player
+        if short:
+            return f"{name(board.first_id)}: won by forfeit"
+        return f"{n} {name(board.first_id)} wins by forfeit against {name(now.against)}."
     if board.second_id is None:
         return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
     first, second = name(board.first_id), name(board.second_id)
@@ -123,6 +127,11 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     seated = {u for b in now.boards for u in (b.board.first_id, b.board.second_id) if u is not None}
     away = [u for u in sorted(now.withdrawn) if u not in seated]
     tails = [f"Withdrawn, not paired again: {', '.join(markup.mention(u) for u in away)}."] if away else []
+    tails += [
+        f"No game this round for {markup.mention(u)}: their opponent, {markup.mention(x)}, withdrew early "
+        "and those games are struck out."
+        for u, x in now.unmet
+    ]
     if now.late and now.tournament.status is TournamentStatus.RUNNING:
         joined = ", ".join(markup.mention(u) for u in sorted(now.late))
         tails.append(f"Joined late, paired from round {now.tournament.round + 1}: {joined}.")

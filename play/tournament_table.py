@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from data import elo
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus, TournamentStore
@@ -13,7 +13,7 @@ from engine import registry
 from engine.protocol import Game
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import Tiebreak, ranked
-from play.tournament_formats import counted, order
+from play.tournament_formats import counted, forfeit_wins, order, struck_meetings
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,11 @@ class Table:
     lines: list[Line]
     final: bool
     order: tuple[Tiebreak, ...] = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN)
+    # a round-robin's forfeit wins, the next round's too: (round, winner) -> the withdrawn player
+    forfeits: dict[tuple[int, int], int] = field(default_factory=dict)
+    # a round-robin's players left without a game, the next round's too: (round, player) -> whom they
+    # were to meet, a withdrawn player whose games are struck out
+    unmet: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def heads(self) -> tuple[str, str]:
@@ -65,7 +70,8 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     """The standings after `round_no` (default: every result so far)."""
     entries = await store.tournament_entries(tournament.id)
     upto = tournament.round if round_no is None else round_no
-    boards = [b for b in await store.tournament_boards(tournament.id) if b.round <= upto]
+    every = await store.tournament_boards(tournament.id)
+    boards = [b for b in every if b.round <= upto]
     played = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
     games = counted(tournament, entries, played)  # a round-robin strikes out some (RULES.md)
     players = [Entrant(e.user_id, e.rating if e.rating is not None else 0.0) for e in entries]
@@ -88,7 +94,9 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
         for s, values in ((r.standing, r.values) for r in ranked(players, games, breaks))
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
-    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks)
+    forfeits = forfeit_wins(tournament, entries, every)  # the round paired after `upto` is announced with it
+    unmet = struck_meetings(tournament, entries, every)
+    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks, forfeits, unmet)
 
 
 def rating_changes(

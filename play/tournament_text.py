@@ -6,7 +6,7 @@ Discord and as @name in the console, a time as a live timestamp or a local time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
@@ -185,19 +185,26 @@ def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -
     )
 
 
-def pairing_line(board: Board, markup: Markup) -> str:
+def pairing_line(board: Board, markup: Markup, against: int | None = None) -> str:
     """One pairing as the round's announcement lists it, with its thread once it has one (the
     Discord cog adds the threads by editing the announcement, `link_threads`: they are opened after
-    it is posted)."""
+    it is posted). `against`: a round-robin's forfeit win, the withdrawn player it was against (it
+    said "has a bye", which the player never had, and left the absent opponent unnamed)."""
     who = markup.mention
+    if board.second_id is None and against is not None:
+        return f"{who(board.first_id)} wins by forfeit against {who(against)}, who has withdrawn."
     if board.second_id is None:
         return f"{who(board.first_id)} has a bye (a win) this round."
     where = f" in {markup.channel(board.thread_id)}" if board.thread_id is not None else ""
     return f"{who(board.first_id)} v {who(board.second_id)}{where}"
 
 
-def pairings_text(boards: Sequence[Board], markup: Markup) -> str:
-    return "\n".join(pairing_line(board, markup) for board in boards)
+def pairings_text(
+    boards: Sequence[Board], markup: Markup, forfeits: Mapping[tuple[int, int], int] | None = None
+) -> str:
+    """A round's pairings, one a line (`forfeits`: `Table.forfeits`, a round-robin's forfeit wins)."""
+    won = forfeits or {}
+    return "\n".join(pairing_line(b, markup, won.get((b.round, b.first_id))) for b in boards)
 
 
 def with_threads(text: str, boards: Sequence[Board], markup: Markup) -> str:
@@ -245,7 +252,7 @@ _DECIDED = {Tiebreak.WINS: "the number of wins", Tiebreak.DIRECT: "the direct en
 def _winner_line(table: Table, markup: Markup) -> str:
     """Who won, and, where first place was decided by a tie-break, which one and over whom."""
     winners = table.winners
-    names = " and ".join(markup.mention(u) for u in winners)
+    names = _and([markup.mention(u) for u in winners])  # it said "A and B and C"
     top = table.lines[0].points if table.lines else 0.0
     verb = "wins" if len(winners) == 1 else "share first place in"
     said = f"{names} {verb} it with {_half_points(top)}."
@@ -284,9 +291,15 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
     if not boards:
         return head
     due = markup.relative(t.round_ends_at or 0.0)
+    unmet = sorted((u, x) for (r, u), x in table.unmet.items() if r == table.round + 1)
+    idle = "".join(
+        f"\n{markup.mention(u)} has no game this round: their opponent, {markup.mention(x)}, withdrew "
+        "early, and a round-robin strikes out the games of a player who withdraws before playing half."
+        for u, x in unmet
+    )
     return (
-        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup)}\n"
-        f"{_threads_line(table.game)}"
+        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup, table.forfeits)}"
+        f"{idle}\n{_threads_line(table.game)}"
     )
 
 
@@ -355,6 +368,22 @@ def ready_text(
     )
 
 
+def forfeit_win_text(tournament: Tournament, round_no: int, against: int, link: str, markup: Markup) -> str:
+    """A direct message to a round-robin player whose opponent of round `round_no` has withdrawn
+    (to those who asked for turn DMs, as a game's opening is told them): they win it by forfeit, so
+    nothing waits for them this round, and when the next comes. `link`: the round's post."""
+    name = markup.strong(tournament.name)
+    after = (
+        "It is the last round: the final standings come in the channel once its games end."
+        if round_no >= tournament.rounds
+        else f"Round {round_no + 1} is paired once this one ends."
+    )
+    return (
+        f"{markup.mention(against)} has withdrawn from {name}, so you win your game of round {round_no} "
+        f"against them by forfeit: you have no game to play this round. {after} {link}"
+    )
+
+
 def thread_name(tournament: Tournament, board: Board, name: Callable[[int], str]) -> str:
     second = name(board.second_id) if board.second_id is not None else "bye"
     return f"R{board.round} {name(board.first_id)} v {second}"[:100]
@@ -403,6 +432,7 @@ __all__ = [
     "LIMIT",
     "TO_MOVE",
     "cancelled_text",
+    "forfeit_win_text",
     "game_over_text",
     "game_text",
     "joined_text",

@@ -21,6 +21,8 @@ from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
 from play.tournament_leaving_text import withdraw_question, withdrawal_notice
+from play.tournament_round import round_now
+from play.tournament_round_text import round_now_text
 from play.tournament_text import round_text, signup_text, standings_subtitle, started_text
 from render.standings import Row, standings_png
 from tests.clock import Clock
@@ -91,9 +93,10 @@ async def test_a_round_robin_of_three_meets_everyone_once_with_a_bye_each(store_
     said = "Level on points: Sonneborn-Berger (SB), then direct encounter (DE), then wins (W)."
     assert table.heads == ("SB", "DE") and standings_subtitle(table) == f"Final standings. {said}"
     assert said in signup_text(_game(), made, [], MARKUP)
-    assert "on points, Sonneborn-Berger (SB: the points of the opponents they beat" in round_text(
-        table, [], MARKUP
-    )
+    final = round_text(table, [], MARKUP)
+    assert "on points, Sonneborn-Berger (SB: the points of the opponents they beat" in final
+    assert table.winners == [21, 22, 23]  # each won one game and had a bye: all level on everything
+    assert "over after 3 rounds: <@21>, <@22> and <@23> share first place in it with 2 points." in final
     cross = await crosstable(db, t.store, table)
     assert crosstable_key(cross).startswith(f"{said} W5 beat no. 5")
     standings = list(csv.DictReader(io.StringIO(standings_csv(cross, str).decode())))
@@ -200,6 +203,25 @@ async def test_a_round_robin_withdrawal_before_half_strikes_the_games_out(store_
     later = [b for b in boards if b.round > 1]
     assert all(24 not in (b.first_id, b.second_id) for b in later)
     assert all(b.second_id is not None for b in later)  # no forfeit win: struck out
+    # each round after it, the player who was to meet them is told why they have no game
+    for r in (2, 3):
+        said = round_text(
+            await t.table(started.tournament, r - 1), [b for b in later if b.round == r], MARKUP
+        )
+        seated = {u for b in later if b.round == r for u in (b.first_id, b.second_id)}
+        (idle,) = [u for u in PLAYERS[:4] if u != 24 and u not in seated]
+        assert (
+            f"<@{idle}> has no game this round: their opponent, <@24>, withdrew early, and a round-robin "
+            "strikes out the games of a player who withdraws before playing half."
+        ) in said  # they were left out without a word
+        if r == 3:  # and so does the view of the round (the last: the tournament is over now)
+            last = await t.store.get_tournament(started.tournament.id)
+            assert last is not None
+            shown = round_now_text(await round_now(t.store, last, clock()), MARKUP)
+            assert (
+                f"No game this round for <@{idle}>: their opponent, <@24>, withdrew early and those games "
+                "are struck out."
+            ) in shown
     table = await t.table(await t.store.get_tournament(started.tournament.id))  # type: ignore[arg-type]
     assert table.final
     line = next(x for x in table.lines if x.user_id == 24)
@@ -237,8 +259,25 @@ async def test_a_round_robin_withdrawal_after_half_forfeits_the_rest(store_world
     last = [b for b in boards if b.round == 3]
     assert [b for b in last if b.second_id is None and b.result == 1.0]  # the forfeit, a win
     assert all(24 not in (b.first_id, b.second_id) for b in last)
+    (won,) = [b for b in last if b.second_id is None]
+    before = await t.table(started.tournament, 2)
+    said = round_text(before, last, MARKUP)  # it said "has a bye (a win) this round"
+    assert f"<@{won.first_id}> wins by forfeit against <@24>, who has withdrawn." in said
+    assert "bye" not in said
     table = await t.table(await t.store.get_tournament(started.tournament.id))  # type: ignore[arg-type]
     assert table.final and sum(x.points for x in table.lines) == 6  # 5 games and a forfeit
+    now = round_now_text(await round_now(t.store, table.tournament, clock()), MARKUP)
+    assert f"<@{won.first_id}> wins by forfeit against <@24> (withdrawn)." in now
+    cross = await crosstable(db, t.store, table)
+    number = {p.line.user_id: p.number for p in cross.players}
+    row = {p.line.user_id: p.cells for p in cross.players}
+    assert row[won.first_id][2].text == f"+{number[24]}"  # it said "B1"
+    assert row[24][2].text == f"-{number[won.first_id]}"  # it said "—", as if never scheduled
+    assert "+5 and -5 won and lost by forfeit" in crosstable_key(cross)
+    rows = list(csv.DictReader(io.StringIO(games_csv(cross, table.game, str).decode())))
+    (sheet,) = [r for r in rows if r["round"] == "3" and r["first_id"] == str(won.first_id)]
+    assert (sheet["second_id"], sheet["result"], sheet["ended"]) == ("24", "1-0", "forfeit")
+    assert (sheet["first_points"], sheet["second_points"]) == ("1", "0")
 
 
 async def test_the_console_makes_a_round_robin(tmp_path: Path):
@@ -256,9 +295,13 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
             "/as bob",
             "/wargames tournament join",
             "/wargames tournament start",
+            "/wargames tournament extend hours:many",
+            "/wargames tournament extend hours:24",
         ):
             await console.handle(line)
         text = out.getvalue()
+        assert "✗ Type the hours as a number: `/wargames tournament extend hours:24`." in text
+        assert "extended round 1 of Club by 1 day: it now ends " in text
         assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text
         assert "Club: a round-robin of Block Wars: everyone plays everyone once" in text
         assert "Sign-ups close at " in text

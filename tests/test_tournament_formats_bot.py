@@ -4,12 +4,17 @@ on players refusing the next sign-up privately, with a tie-break order chosen fr
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
+from data.tournaments import TournamentStore
+from play.roundrobin import scheduled
+from play.tournament_formats import entrants
 from tests.onebot import ON_THE_BOT, Table, one_bot
+from tests.test_tournament_bot import play_out, sweep
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -67,4 +72,80 @@ async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table
     full = await fake.slash(fake.owner, club, "wargames", "tournament", "join")
     assert full.ephemeral and full.content == (
         "**Pair** is full: it takes at most 2 players. Ask an organiser if a place comes free."
+    )
+
+
+@ON_THE_BOT
+async def test_an_organiser_extends_the_round_and_its_messages_say_the_new_end(table: Table) -> None:
+    fake, club = table.fake, table.channel()
+    await fake.slash(
+        fake.owner, club, "wargames", "tournament", "create",
+        {"game": "blockwars", "days": 1, "rounds": 1, "name": "Slow"},
+        messages=2,
+    )  # fmt: skip
+    early = await fake.slash(fake.owner, club, "wargames", "tournament", "extend", {"hours": 24})
+    assert early.ephemeral and early.content == "**Slow** has not started yet: no game is going on."
+    for user in (table.alice, table.bob):
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    announced = next(m for m in started.messages if "has begun" in m.content)
+    (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    first = fake.messages_in(thread)[0]
+    player = await fake.slash(table.alice, club, "wargames", "tournament", "extend", {"hours": 24})
+    assert player.ephemeral and player.content.startswith("Only members who can manage the server")
+    done = await fake.slash(fake.owner, thread, "wargames", "tournament", "extend", {"hours": 24})
+    # asked in the game's thread: answered there privately, the channel told without a ping
+    reply, said = done.messages
+    assert reply.ephemeral and said.channel_id == club.id and not said.ephemeral
+    end = re.search(r"it now ends (<t:\d+:R>)\.", said.content)
+    assert end is not None and said.content == (
+        f"<@{fake.owner.id}> extended round 1 of **Slow** by 1 day: it now ends {end[1]}. Both "
+        "players of the game still going have 12 hours more on their game clocks. Results already in stand."
+    )
+    assert said.notified == []
+    await table.idle()
+    # the round's announcement and the game's first message state the new end
+    assert f"round 1 of 1, ends {end[1]}." in announced.content
+    assert f"The round ends {end[1]};" in first.content
+
+
+@ON_THE_BOT
+async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm(table: Table) -> None:
+    fake, club = table.fake, table.channel()
+    carol = fake.add_user("carol")
+    trio = {u.id: u for u in (table.alice, table.bob, carol)}
+    await fake.slash(
+        fake.owner, club, "wargames", "tournament", "create",
+        {"game": "blockwars", "days": 1, "format": "round-robin", "name": "Trio"},
+        messages=2,
+    )  # fmt: skip
+    for user in trio.values():
+        await fake.slash(user, club, "wargames", "notify", {"enabled": True})
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    store = TournamentStore(table.bot.database)
+    tournament = await store.channel_tournament(club.id)
+    assert tournament is not None
+    people = entrants(await store.tournament_entries(tournament.id))
+    (game,) = [b for b in await store.tournament_boards(tournament.id) if b.second_id is not None]
+    # a player of round 1's game, who meets the round's bye in round 2, is removed: their game of
+    # round 1 plays on and counts, so their results stand and their round 2 is lost by forfeit
+    assert game.second_id is not None
+    gone = next(u for u in (game.first_id, game.second_id) if scheduled(people, 2, u) is not None)
+    winner = scheduled(people, 2, gone)
+    assert winner is not None
+    await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": trio[gone]}, messages=2)
+    (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    await play_out(fake, table.bot, thread, "first wins")
+    await sweep(table.bot)
+    await table.idle()
+    posted = [m.content for m in fake.messages_in(club) if "round 1 of 3 is over" in m.content]
+    assert posted and f"<@{winner}> wins by forfeit against <@{gone}>, who has withdrawn." in posted[0]
+    assert posted[0].count("has a bye (a win) this round.") == 1  # the player sitting out; it said two
+    told = [m.content for m in fake.dms_to(trio[winner]) if "by forfeit" in m.content]
+    assert told and told[0].startswith(
+        f"<@{gone}> has withdrawn from **Trio**, so you win your game of round 2 against them by "
+        "forfeit: you have no game to play this round. Round 3 is paired once this one ends. https://"
     )

@@ -93,6 +93,7 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
         f"<@{present}> wins, as on time"
     )
     assert told.attachment("board.png") is not None
+    assert set(told.notified) == {absent, present}  # the players; the organiser is named, not pinged
     assert "1 game is still going in round 1 of 3" in going.content  # the sweep ran at once
     again = await fake.slash(
         fake.owner, thread, "wargames", "tournament", "forfeit", {"member": users[absent]}
