@@ -275,7 +275,9 @@ class CompanyCommanderGame(BaseGame[State, View]):
 
 
 _FRONTS = ((0, "Left Flank"), (1, "Center"), (2, "Right Flank"))
-DONE_DEPLOYING = "Done deploying: draw Tactics"
+# The status's "then `tactics` to draw your two Tactics cards" names it by what comes before the
+# aside on Discord ("then **Done deploying** to draw ..."): what the button does is said once.
+DONE_DEPLOYING = "Done deploying (draw 2 Tactics cards)"
 
 GAME = CompanyCommanderGame()
 
