@@ -240,8 +240,9 @@ def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
 @ON_THE_BOT
 async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     """A step that deals its player something (Company Commander's `tactics` draws two cards, and
-    the turn goes on) is answered under the note that only they see it: the cards follow as a
-    sentence, not under a second "Only you see this:", read twice in two lines."""
+    the turn goes on) is answered under the note that only they see it: the cards are told where
+    they were drawn, once (not a line of them and a line of their count), and not under a second
+    "Only you see this:", read twice in two lines."""
     channel, _ = await accepted(phone, "companycommander", "germans")
     match, state = await phone.bot.service.current(channel.id)
     (side,) = state.to_act()  # who deploys first is drawn
@@ -256,5 +257,8 @@ async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     )
     assert step.ephemeral
     text = step.message.content
-    assert text.startswith(f"{MID_TURN_NOTE}\nThe {side.title()} draw "), text
+    assert text.startswith(f"{MID_TURN_NOTE}\nThe {side.title()} deploy "), text
+    # the draw told once, in its place, as its player saw it: the cards, not also their count
+    (drew,) = [line for line in text.splitlines() if line.startswith(f"The {side.title()} draw ")]
+    assert "Tactics cards" not in drew, text
     assert text.count("Only you see this") == 1, text
