@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from cogs._format import groups_with_actions, nothing_alone_text
+from cogs._views import PickSelect, notations
 from engine import registry
 from engine.protocol import Choice, Menu
 from play.undo import MID_TURN_NOTE
@@ -262,3 +263,16 @@ async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     (drew,) = [line for line in text.splitlines() if line.startswith(f"The {side.title()} draw ")]
     assert "Tactics cards" not in drew, text
     assert text.count("Only you see this") == 1, text
+
+
+def test_a_select_of_several_picks_tells_alike_choices_apart() -> None:
+    """Discord refuses two options of one value: two of one card, both to discard, are two options
+    (the second says which it is), and the picks play as one command in the order listed."""
+    alike = [Choice("March", "discard march"), Choice("Run", "discard run"), Choice("March", "discard march")]
+    select = PickSelect.build(1, "ab12", 0, alike, "Choose the 2 cards to discard", least=2, most=2).item
+    assert (select.min_values, select.max_values) == (2, 2)
+    assert [o.label for o in select.options] == ["March", "Run", "March, a second one"]
+    values = [o.value for o in select.options]
+    assert len(set(values)) == 3
+    assert notations([values[2], values[0]], select.options) == "discard march; discard march"
+    assert notations([values[1]], select.options) == "discard run"
