@@ -265,6 +265,62 @@ async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     assert text.count("Only you see this") == 1, text
 
 
+def over_the_limit(name: str) -> tuple[str, Any, int]:
+    """A position where the side Alice plays (first) holds three cards over its game's limit, two
+    of them alike: (her side, the position, the limit)."""
+    if name == "fixbayonets":
+        from engine.fixbayonets.position import build as fb_build
+        from engine.fixbayonets.state import DISCARD as FB_DISCARD
+
+        hand = ["march", "march", "trees", "rifle3", "rifle3", "crawl", "run", "charge"]
+        position = fb_build({"d8": "GR", "a1": "AR"}, hands={"germans": hand}, phase=FB_DISCARD)
+        return "germans", position, 5
+    from engine.companycommander.position import build as cc_build
+    from engine.companycommander.state import DISCARD as CC_DISCARD
+
+    hand = ["medic", "medic", "sniper", "mortars", "mortars", "rally", "rally", "ambush", "surprise"]
+    hand.append("artillery")
+    units = {"A1": "rifles C", "G1": "rifles C"}
+    return "americans", cc_build(units, hands={"americans": hand}, phase=CC_DISCARD), 7
+
+
+@ON_THE_BOT
+@pytest.mark.parametrize("name", ["fixbayonets", "companycommander"])
+async def test_cards_over_the_limit_are_discarded_in_one_pick(phone: Table, name: str) -> None:
+    """Fix Bayonets' discard down to five and Company Commander's down to seven took a round trip a
+    card (Take action, a card, a board). Now Discard… opens the player's hand to them alone as one
+    select of exactly as many picks as they are over, two alike told apart, and the picks are
+    discarded together, as one command; the opponent's click shows nothing of that hand."""
+    side, position, limit = over_the_limit(name)
+    channel, _ = await phone.accepted(name, side)
+    match = await phone.bot.database.get_channel_match(channel.id)
+    await phone.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=phone.alice.id
+    )
+    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    board = (await phone.fake.slash(phone.alice, channel, name, "board", {})).message
+    assert "choose the 3 to **discard**" in board.content and "`" not in board.content, board.content
+    (opener,) = [c for c in board.custom_ids if c.endswith(":discard")]
+    assert buttons(board)[opener] == "Discard…" and take_action(board) is None, buttons(board)
+    theirs = (await phone.fake.click(phone.bob, board, opener)).message
+    assert theirs.ephemeral and not list(option_labels(theirs)), theirs.content  # not his to see
+    hand = (await phone.fake.click(phone.alice, board, opener)).message
+    assert hand.ephemeral
+    fits_a_phone(hand)
+    (select,) = [c for c in hand.iter_components() if c.get("type") == 3]
+    assert select["min_values"] == select["max_values"] == 3, select
+    options = {o["label"]: o["value"] for o in select["options"]}
+    assert len(options) == len(position.hands[side]), options
+    alike = "March" if name == "fixbayonets" else "Medic"
+    picked = [options[alike], options[f"{alike}, a second one"], options[min(options)]]
+    played = await phone.fake.select(phone.alice, hand, select["custom_id"], picked)
+    await phone.idle()
+    assert "Discard" not in buttons(played.message).values(), played.message.content
+    _, state = await phone.bot.service.current(channel.id)
+    held = [c.name for c in state.hands[side]]
+    assert len(held) == limit and alike not in held, held
+
+
 def test_a_select_of_several_picks_tells_alike_choices_apart() -> None:
     """Discord refuses two options of one value: two of one card, both to discard, are two options
     (the second says which it is), and the picks play as one command in the order listed."""
