@@ -265,6 +265,18 @@ async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     assert text.count("Only you see this") == 1, text
 
 
+async def placed(phone: Table, name: str, side: str, position: Any) -> tuple[Any, FakeMessage]:
+    """A new game of `name`, Alice playing `side`, set to `position` with her to act: the channel and
+    the board she asks for."""
+    channel, _ = await phone.accepted(name, side)
+    match = await phone.bot.database.get_channel_match(channel.id)
+    await phone.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=phone.alice.id
+    )
+    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    return channel, (await phone.fake.slash(phone.alice, channel, name, "board", {})).message
+
+
 def over_the_limit(name: str) -> tuple[str, Any, int]:
     """A position where the side Alice plays (first) holds three cards over its game's limit, two
     of them alike: (her side, the position, the limit)."""
@@ -292,13 +304,7 @@ async def test_cards_over_the_limit_are_discarded_in_one_pick(phone: Table, name
     select of exactly as many picks as they are over, two alike told apart, and the picks are
     discarded together, as one command; the opponent's click shows nothing of that hand."""
     side, position, limit = over_the_limit(name)
-    channel, _ = await phone.accepted(name, side)
-    match = await phone.bot.database.get_channel_match(channel.id)
-    await phone.bot.database.update_match(
-        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=phone.alice.id
-    )
-    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
-    board = (await phone.fake.slash(phone.alice, channel, name, "board", {})).message
+    channel, board = await placed(phone, name, side, position)
     assert "choose the 3 to **discard**" in board.content and "`" not in board.content, board.content
     (opener,) = [c for c in board.custom_ids if c.endswith(":discard")]
     assert buttons(board)[opener] == "Discard…" and take_action(board) is None, buttons(board)
@@ -332,3 +338,21 @@ def test_a_select_of_several_picks_tells_alike_choices_apart() -> None:
     assert len(set(values)) == 3
     assert notations([values[2], values[0]], select.options) == "discard march; discard march"
     assert notations([values[1]], select.options) == "discard run"
+
+
+@ON_THE_BOT
+async def test_a_face_led_battalion_jumps_by_take_action(phone: Table) -> None:
+    """Battlefronts' move phase told a phone player a face-led battalion "may `jump` to any front",
+    a word to type: now the words say it may jump, and Take action offers the jump with its moves."""
+    from engine.battlefronts.model import PLACE_NAMES
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import MOVE
+
+    position = build({"T2": {"red": ["?5H 6H"]}, "F1": {"red": ["KS 4D"]}}, round=3, phase=MOVE)
+    channel, board = await placed(phone, "battlefronts", "red", position)
+    assert "or jump R2, led by a face card, to any front, then **End turn**" in board.content, board.content
+    assert "`jump" not in board.content, board.content
+    played = await pick(phone, phone.alice, board, "R2", "jump R2 F2")
+    assert "R2" in played.content, played.content
+    _, state = await phone.bot.service.current(channel.id)
+    assert PLACE_NAMES[state.find("R2").place] == "F2"
