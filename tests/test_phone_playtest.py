@@ -356,3 +356,24 @@ async def test_a_face_led_battalion_jumps_by_take_action(phone: Table) -> None:
     assert "R2" in played.content, played.content
     _, state = await phone.bot.service.current(channel.id)
     assert PLACE_NAMES[state.find("R2").place] == "F2"
+
+
+@ON_THE_BOT
+async def test_an_army_and_layout_of_ones_own_say_they_are_typed(phone: Table) -> None:
+    """Combined Arms: the ready-made armies and layouts are buttons; one's own (16 units of 8 unit
+    types, or rows of a whole deployment) are far more than Discord's selects hold, so they stay
+    typed, and the status says so and names the button that explains how, not a bare `deploy`."""
+    channel, board = await accepted(phone, "combinedarms", "british")
+    assert "your own 16 units, typed as letters and counts (**Design my own…**, e.g. `army " in board.content
+    (balanced,) = [c for c in board.custom_ids if c.endswith(":army balanced")]
+    for user in (phone.alice, phone.bob):  # each on the newest board
+        await phone.fake.click(user, board, balanced)
+        await phone.idle()
+        board = [m for m in phone.fake.messages_in(channel) if not m.ephemeral][-1]
+        balanced = next((c for c in board.custom_ids if c.endswith(":army balanced")), "")
+    deploy = board
+    said = "or rows of your own, typed in one command (**Write my own layout…**)."
+    assert said in deploy.content, deploy.content
+    (own,) = [c for c in deploy.custom_ids if c.endswith(":deploy")]
+    mine = (await phone.fake.click(phone.alice, deploy, own)).message
+    assert mine.ephemeral and "The 'line' layout of your army reads: `deploy " in mine.content, mine.content
