@@ -325,6 +325,11 @@ async def test_cards_over_the_limit_are_discarded_in_one_pick(phone: Table, name
     _, state = await phone.bot.service.current(channel.id)
     held = [c.name for c in state.hands[side]]
     assert len(held) == limit and alike not in held, held
+    # the same picks again, from the hand shown before: out of date, and nothing of them is played
+    again = await phone.fake.select(phone.alice, hand, select["custom_id"], picked[1:] + picked[:1])
+    assert again.ephemeral and "out of date" in again.content, again.content
+    _, after = await phone.bot.service.current(channel.id)
+    assert [c.name for c in after.hands[side]] == held
 
 
 def test_a_select_of_several_picks_tells_alike_choices_apart() -> None:
