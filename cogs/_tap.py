@@ -25,6 +25,7 @@ from cogs import limits
 from cogs._views import OpenButton, PickSelect, PlayButton, TakeActionButton
 from data import Match
 from engine.protocol import Game
+from play.results import SEPARATOR
 from play.service import game_of
 
 CODE = re.compile(r"`([^`\n]+)`")
@@ -63,7 +64,10 @@ def tappables(view: discord.ui.View | None) -> tuple[list[Tappable], bool]:
         elif isinstance(item, OpenButton):
             out.append(Tappable(item.item.label or "", opens=item.key))
         elif isinstance(item, PickSelect):
-            out.extend(Tappable(o.label, notation=o.value, listed=True) for o in item.item.options)
+            out.extend(
+                Tappable(o.label, notation=o.value.split(SEPARATOR, 1)[0], listed=True)
+                for o in item.item.options
+            )
     return out, take_action
 
 

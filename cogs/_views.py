@@ -18,6 +18,7 @@ import discord
 from cogs import limits
 from cogs._release import refused_while_stopping, release_when_done, unlink_when_done
 from engine.protocol import Choice, Menu
+from play.results import SEPARATOR
 
 
 class Clicks(Protocol):
@@ -173,8 +174,33 @@ class PlayButton(
         )
 
 
+AGAIN = ("", "a second", "a third", "a fourth", "a fifth")
+
+
 def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=c.label[: limits.TEXT], value=str(c.notation)) for c in choices]
+    """The options of a select of `choices`. Discord refuses two options of one value, and a select
+    of several picks may list a notation twice (two of one card, to discard both): a repeat's value
+    carries its count after the command separator, which no notation contains (`notations` reads it
+    back), and its label says which copy it is."""
+    out = []
+    seen: dict[str, int] = {}
+    for c in choices:
+        notation = str(c.notation)
+        n = seen[notation] = seen.get(notation, 0) + 1
+        label, value = c.label, notation
+        if n > 1:
+            label = f"{label}, {f'{AGAIN[n - 1]} one' if n < len(AGAIN) else f'copy {n}'}"
+            value = f"{notation}{SEPARATOR}{n}"
+        out.append(discord.SelectOption(label=label[: limits.TEXT], value=value))
+    return out
+
+
+def notations(values: Sequence[str], options: Sequence[discord.SelectOption]) -> str:
+    """The command a select's picked `values` play: their notations (a repeat's count left off), in
+    the order the options list them, so the same picks always make the same command."""
+    order = {o.value: n for n, o in enumerate(options)}
+    picked = sorted(values, key=lambda v: order.get(v, len(order)))
+    return f"{SEPARATOR} ".join(v.split(SEPARATOR, 1)[0] for v in picked)
 
 
 class PickSelect(
@@ -192,10 +218,23 @@ class PickSelect(
 
     @classmethod
     def build(
-        cls, match_id: int, stamp: str, n: int, choices: Sequence[Choice], placeholder: str
+        cls,
+        match_id: int,
+        stamp: str,
+        n: int,
+        choices: Sequence[Choice],
+        placeholder: str,
+        least: int = 1,
+        most: int = 1,
     ) -> PickSelect:
+        """`least` to `most` of the `choices` are picked (a game's `Pick`), within what Discord allows."""
+        options = select_options(choices)
+        most = max(1, min(most, len(options), limits.CHOICES))
         select: discord.ui.Select = discord.ui.Select(
-            placeholder=placeholder[: limits.PLACEHOLDER], options=select_options(choices)
+            placeholder=placeholder[: limits.PLACEHOLDER],
+            options=options,
+            min_values=max(0, min(least, most)),
+            max_values=most,
         )
         return cls(match_id, stamp, n, select)
 
@@ -206,9 +245,11 @@ class PickSelect(
         return cls(int(match["mid"]), match["ver"], int(match["n"]), cast(discord.ui.Select, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Plays the picked options' notations as one command (several, for a select of several
+        picks: all or nothing, as a typed command of several actions)."""
         cog = _cog(interaction)
-        notation = self.item.values[0]
-        await cog.guarded(interaction, cog.play_component(interaction, notation, self.match_id, self.stamp))
+        command = notations(self.item.values, self.item.options)
+        await cog.guarded(interaction, cog.play_component(interaction, command, self.match_id, self.stamp))
 
 
 class UnitSelect(
@@ -448,7 +489,9 @@ def menu_view(match_id: int, stamp: str, menu: Menu, *, hand: bool = False) -> d
     if menu.take_action:
         view.add_item(TakeActionButton(match_id, stamp))
     for n, pick in enumerate(menu.picks):
-        view.add_item(PickSelect.build(match_id, stamp, n, pick.choices, pick.placeholder))
+        view.add_item(
+            PickSelect.build(match_id, stamp, n, pick.choices, pick.placeholder, pick.least, pick.most)
+        )
     for choice in menu.buttons:
         if choice.opens is not None:
             view.add_item(OpenButton(match_id, stamp, choice.opens, choice.label, choice.style))

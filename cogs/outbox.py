@@ -20,6 +20,7 @@ from engine.protocol import Choice, Event, State
 from play import Played
 from play.ai_turns import answering_draw
 from play.news import capital
+from play.news import told as story
 from play.present import (
     ended_meanwhile_text,
     played_text,
@@ -227,6 +228,8 @@ class Outbox(Messages):
         nothing yet: the board at the hand-off draws the whole turn."""
         side = played.match.side_of(played.actor_id)
         secret = played.private.get(side) if side else None
+        if secret and side and secret.lower() in story(played, DISCORD, side).lower():
+            secret = None  # the story, told as this side saw it, names it already (the cards drawn)
         # the note says already that this is theirs alone: the secret follows it, not said twice
         head = f"{MID_TURN_NOTE}\n" + (f"{capital(secret)}.\n" if secret else "")
         try:
@@ -261,7 +264,7 @@ class Outbox(Messages):
         room = MESSAGE_LIMIT - len(head) - len(note) - len(tail) - len(NO_PICTURE) - 1
         # the status names the buttons of this very message (cogs/_tap.py), the story stays as told
         words = partial(tapped, played.match, view=components)
-        text = head + played_text(played, DISCORD, limit=room, words=words) + note + tail
+        text = head + played_text(played, DISCORD, limit=room, words=words, viewer=seen_by) + note + tail
         try:
             file = await self.render(played.match, played.state, played.events)
         except Exception:

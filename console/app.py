@@ -332,9 +332,11 @@ class Console:
         shown = await self.service.stretch(played) if played.hands_off else played
         path = self._board_file(shown.match, shown.state, shown.events, seq)
         if played.mid_turn:
-            # the turn stays with the mover: as in Discord, this is theirs alone until the hand-off
+            # the turn stays with the mover: as in Discord, this is theirs alone until the hand-off,
+            # so its story is told as they saw it (the cards they drew, not only how many)
             self.say(f"(only you see this) board: {path}")
-            self.say(played_story(played))
+            mover = played.match.side_of(played.actor_id) if played.actor_id == self.my_id else None
+            self.say(played_story(played, mover))
             self.say(status_text(shown.match, shown.state, self.markup))
             self.say(MID_TURN_NOTE)
             return path
@@ -795,8 +797,8 @@ class Console:
             self.tell_players(played)
             return Outcome()
         files = [await self.show_played(played, mine=True)]
-        if secret:
-            self.say(f"(only you see this) {secret}.")
+        if secret and not (played.mid_turn and secret.lower() in played_story(played, side).lower()):
+            self.say(f"(only you see this) {secret}.")  # unless its private story told it already
         self.tell_players(played)
         if not played.over:
             files += await self._ai_moves(played.match)

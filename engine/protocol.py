@@ -325,10 +325,17 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Pick:
-    """A select menu of at most 25 choices, each playing its notation."""
+    """A select menu of at most 25 choices, each playing its notation.
+
+    With `most` above 1 the player picks `least` to `most` of them in one go (the cards to discard
+    over a hand limit): the platform plays their notations in the order listed, as one command, so
+    all or nothing is played (the service's rule for commands of several actions). Such choices may
+    repeat a notation (two of one card, to discard both); the platform tells them apart."""
 
     placeholder: str
     choices: tuple[Choice, ...]
+    least: int = 1
+    most: int = 1
 
 
 @dataclass(frozen=True, slots=True)

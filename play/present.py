@@ -165,14 +165,20 @@ def clock_due(match: Match, user_id: int | None, whose: str) -> str:
 
 
 def played_text(
-    played: Played, markup: Markup, limit: int | None = None, words: Callable[[str], str] | None = None
+    played: Played,
+    markup: Markup,
+    limit: int | None = None,
+    words: Callable[[str], str] | None = None,
+    viewer: str | None = None,
 ) -> str:
     """The message that goes with the new board after an action or a stretch of them: what
     happened as the console tells it (`told`: an action that set off much one event a line, a long
     stretch recapped) and who acts now, fitted to `limit` by `fitted`; under the line that ended the
     game, who won without the reason again ("Game over: @x wins with the <side>."). `words`: the
-    adapter's words for the status (Discord names the board's buttons), applied before fitting."""
-    story = told(played, markup)
+    adapter's words for the status (Discord names the board's buttons), applied before fitting.
+    `viewer`: the one side the message goes to (a private step's answer), told the story as it saw
+    it (the cards it drew, not their count); None for the channel."""
+    story = told(played, markup, viewer)
     status = status_text(played.match, played.state, markup, why_told=tells_why(story, played.state))
     status = status if words is None else words(status)
     ping = turn_ping(played.match, played.state, markup) if played.hands_off and not played.mid_turn else ""

@@ -390,6 +390,7 @@ def test_words_and_menus_cover_every_legal_action(name: str) -> None:
                 assert all(shown not in map(str, state.legal_actions(s)) for s in state.to_act()), shown
         for pick in menu.picks:
             assert 1 <= len(pick.choices) <= 25 and len(pick.placeholder) <= 150
+            assert 0 <= pick.least <= pick.most <= len(pick.choices)  # picks Discord can take
             for choice in pick.choices:
                 assert choice.notation is not None and 0 < len(choice.label) <= 100
         for side in state.to_act():
@@ -407,6 +408,13 @@ def test_words_and_menus_cover_every_legal_action(name: str) -> None:
                 if choice.opens is not None:
                     sub = game.submenu(view, state.legal_actions(side), choice.opens)
                     assert sub.title or sub.picks or sub.buttons
+                    for pick in sub.picks:  # several picks (a discard) are legal one after another
+                        assert 0 <= pick.least <= pick.most <= len(pick.choices) <= 25
+                        if pick.most > 1:
+                            trial = state.clone()
+                            for choice in pick.choices[: pick.most]:
+                                assert choice.notation is not None
+                                trial.apply(game.parse(choice.notation), side)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -614,3 +614,22 @@ async def test_the_discord_refusal_counts_every_legal_action_beyond_its_examples
         assert text is not None and text.endswith(f" and {len(legal) - 8} more."), text
     finally:
         await console.close()
+
+
+async def test_a_private_step_tells_the_cards_it_drew_once(tmp_path: Path) -> None:
+    """Company Commander's `tactics` mid-turn printed the draw as the channel will read it ("draw
+    2 Tactics cards") and then the cards again under "(only you see this)": the step is the mover's
+    alone, so its story names the cards, once."""
+    console, out = await open_console(tmp_path)
+    await start(console, "companycommander")
+    match, state = await console.service.latest(console.channel_id)
+    (side,) = state.to_act()  # who deploys first is drawn
+    await console.run_lines([f"/as {names.user_name(match.sides[side])}"])
+    u = side[0].upper()
+    before = len(out.getvalue())
+    line = f"/companycommander play deploy {u}3 L; deploy {u}2 L; deploy {u}1 L; tactics"
+    assert await console.run_lines([line]) == 0
+    said = out.getvalue()[before:]
+    draws = [ln for ln in said.splitlines() if f" {side.title()} draw " in ln]
+    assert len(draws) == 1 and "Tactics cards" not in draws[0], said
+    await console.close()

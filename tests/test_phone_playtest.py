@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from cogs._format import groups_with_actions, nothing_alone_text
+from cogs._views import PickSelect, notations
 from engine import registry
 from engine.protocol import Choice, Menu
 from play.undo import MID_TURN_NOTE
@@ -240,8 +241,9 @@ def test_the_note_atop_a_private_step_is_one_short_sentence() -> None:
 @ON_THE_BOT
 async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     """A step that deals its player something (Company Commander's `tactics` draws two cards, and
-    the turn goes on) is answered under the note that only they see it: the cards follow as a
-    sentence, not under a second "Only you see this:", read twice in two lines."""
+    the turn goes on) is answered under the note that only they see it: the cards are told where
+    they were drawn, once (not a line of them and a line of their count), and not under a second
+    "Only you see this:", read twice in two lines."""
     channel, _ = await accepted(phone, "companycommander", "germans")
     match, state = await phone.bot.service.current(channel.id)
     (side,) = state.to_act()  # who deploys first is drawn
@@ -256,5 +258,127 @@ async def test_a_private_step_says_only_you_see_this_once(phone: Table) -> None:
     )
     assert step.ephemeral
     text = step.message.content
-    assert text.startswith(f"{MID_TURN_NOTE}\nThe {side.title()} draw "), text
+    assert text.startswith(f"{MID_TURN_NOTE}\nThe {side.title()} deploy "), text
+    # the draw told once, in its place, as its player saw it: the cards, not also their count
+    (drew,) = [line for line in text.splitlines() if line.startswith(f"The {side.title()} draw ")]
+    assert "Tactics cards" not in drew, text
     assert text.count("Only you see this") == 1, text
+
+
+async def placed(phone: Table, name: str, side: str, position: Any) -> tuple[Any, FakeMessage]:
+    """A new game of `name`, Alice playing `side`, set to `position` with her to act: the channel and
+    the board she asks for."""
+    channel, _ = await phone.accepted(name, side)
+    match = await phone.bot.database.get_channel_match(channel.id)
+    await phone.bot.database.update_match(
+        match.id, expected_version=match.version, snapshot=position.to_json(), turn_player_id=phone.alice.id
+    )
+    phone.bot.service.forget(channel.id)  # written behind the service's back: it must re-read
+    return channel, (await phone.fake.slash(phone.alice, channel, name, "board", {})).message
+
+
+def over_the_limit(name: str) -> tuple[str, Any, int]:
+    """A position where the side Alice plays (first) holds three cards over its game's limit, two
+    of them alike: (her side, the position, the limit)."""
+    if name == "fixbayonets":
+        from engine.fixbayonets.position import build as fb_build
+        from engine.fixbayonets.state import DISCARD as FB_DISCARD
+
+        hand = ["march", "march", "trees", "rifle3", "rifle3", "crawl", "run", "charge"]
+        position = fb_build({"d8": "GR", "a1": "AR"}, hands={"germans": hand}, phase=FB_DISCARD)
+        return "germans", position, 5
+    from engine.companycommander.position import build as cc_build
+    from engine.companycommander.state import DISCARD as CC_DISCARD
+
+    hand = ["medic", "medic", "sniper", "mortars", "mortars", "rally", "rally", "ambush", "surprise"]
+    hand.append("artillery")
+    units = {"A1": "rifles C", "G1": "rifles C"}
+    return "americans", cc_build(units, hands={"americans": hand}, phase=CC_DISCARD), 7
+
+
+@ON_THE_BOT
+@pytest.mark.parametrize("name", ["fixbayonets", "companycommander"])
+async def test_cards_over_the_limit_are_discarded_in_one_pick(phone: Table, name: str) -> None:
+    """Fix Bayonets' discard down to five and Company Commander's down to seven took a round trip a
+    card (Take action, a card, a board). Now Discard… opens the player's hand to them alone as one
+    select of exactly as many picks as they are over, two alike told apart, and the picks are
+    discarded together, as one command; the opponent's click shows nothing of that hand."""
+    side, position, limit = over_the_limit(name)
+    channel, board = await placed(phone, name, side, position)
+    assert "choose the 3 to **discard**" in board.content and "`" not in board.content, board.content
+    (opener,) = [c for c in board.custom_ids if c.endswith(":discard")]
+    assert buttons(board)[opener] == "Discard…" and take_action(board) is None, buttons(board)
+    theirs = (await phone.fake.click(phone.bob, board, opener)).message
+    assert theirs.ephemeral and not list(option_labels(theirs)), theirs.content  # not his to see
+    hand = (await phone.fake.click(phone.alice, board, opener)).message
+    assert hand.ephemeral
+    fits_a_phone(hand)
+    (select,) = [c for c in hand.iter_components() if c.get("type") == 3]
+    assert select["min_values"] == select["max_values"] == 3, select
+    options = {o["label"]: o["value"] for o in select["options"]}
+    assert len(options) == len(position.hands[side]), options
+    alike = "March" if name == "fixbayonets" else "Medic"
+    picked = [options[alike], options[f"{alike}, a second one"], options[min(options)]]
+    played = await phone.fake.select(phone.alice, hand, select["custom_id"], picked)
+    await phone.idle()
+    assert "Discard" not in buttons(played.message).values(), played.message.content
+    _, state = await phone.bot.service.current(channel.id)
+    held = [c.name for c in state.hands[side]]
+    assert len(held) == limit and alike not in held, held
+    # the same picks again, from the hand shown before: out of date, and nothing of them is played
+    again = await phone.fake.select(phone.alice, hand, select["custom_id"], picked[1:] + picked[:1])
+    assert again.ephemeral and "out of date" in again.content, again.content
+    _, after = await phone.bot.service.current(channel.id)
+    assert [c.name for c in after.hands[side]] == held
+
+
+def test_a_select_of_several_picks_tells_alike_choices_apart() -> None:
+    """Discord refuses two options of one value: two of one card, both to discard, are two options
+    (the second says which it is), and the picks play as one command in the order listed."""
+    alike = [Choice("March", "discard march"), Choice("Run", "discard run"), Choice("March", "discard march")]
+    select = PickSelect.build(1, "ab12", 0, alike, "Choose the 2 cards to discard", least=2, most=2).item
+    assert (select.min_values, select.max_values) == (2, 2)
+    assert [o.label for o in select.options] == ["March", "Run", "March, a second one"]
+    values = [o.value for o in select.options]
+    assert len(set(values)) == 3
+    assert notations([values[2], values[0]], select.options) == "discard march; discard march"
+    assert notations([values[1]], select.options) == "discard run"
+
+
+@ON_THE_BOT
+async def test_a_face_led_battalion_jumps_by_take_action(phone: Table) -> None:
+    """Battlefronts' move phase told a phone player a face-led battalion "may `jump` to any front",
+    a word to type: now the words say it may jump, and Take action offers the jump with its moves."""
+    from engine.battlefronts.model import PLACE_NAMES
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import MOVE
+
+    position = build({"T2": {"red": ["?5H 6H"]}, "F1": {"red": ["KS 4D"]}}, round=3, phase=MOVE)
+    channel, board = await placed(phone, "battlefronts", "red", position)
+    assert "or jump R2, led by a face card, to any front, then **End turn**" in board.content, board.content
+    assert "`jump" not in board.content, board.content
+    played = await pick(phone, phone.alice, board, "R2", "jump R2 F2")
+    assert "R2" in played.content, played.content
+    _, state = await phone.bot.service.current(channel.id)
+    assert PLACE_NAMES[state.find("R2").place] == "F2"
+
+
+@ON_THE_BOT
+async def test_an_army_and_layout_of_ones_own_say_they_are_typed(phone: Table) -> None:
+    """Combined Arms: the ready-made armies and layouts are buttons; one's own (16 units of 8 unit
+    types, or rows of a whole deployment) are far more than Discord's selects hold, so they stay
+    typed, and the status says so and names the button that explains how, not a bare `deploy`."""
+    channel, board = await accepted(phone, "combinedarms", "british")
+    assert "your own 16 units, typed as letters and counts (**Design my own…**, e.g. `army " in board.content
+    (balanced,) = [c for c in board.custom_ids if c.endswith(":army balanced")]
+    for user in (phone.alice, phone.bob):  # each on the newest board
+        await phone.fake.click(user, board, balanced)
+        await phone.idle()
+        board = [m for m in phone.fake.messages_in(channel) if not m.ephemeral][-1]
+        balanced = next((c for c in board.custom_ids if c.endswith(":army balanced")), "")
+    deploy = board
+    said = "or rows of your own, typed in one command (**Write my own layout…**)."
+    assert said in deploy.content, deploy.content
+    (own,) = [c for c in deploy.custom_ids if c.endswith(":deploy")]
+    mine = (await phone.fake.click(phone.alice, deploy, own)).message
+    assert mine.ephemeral and "The 'line' layout of your army reads: `deploy " in mine.content, mine.content

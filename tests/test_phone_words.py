@@ -55,9 +55,11 @@ async def test_a_step_the_status_names_before_it_is_legal_shows_its_button_disab
     assert "then **End turn** (you may act again later) or **Pass** to finish the phase" in board.content
     assert "`end`" not in board.content and disabled_labels(board) == ["End turn"], board.content
     _, board = await table.accepted("companycommander", "americans")
-    assert "then **Done deploying: draw Tactics** to draw your two Tactics cards" in board.content
-    assert "`tactics`" not in board.content, board.content
-    assert disabled_labels(board) == ["Done deploying: draw Tactics"]
+    # one instruction: the button by its name, what it does said once (not "Done deploying: draw
+    # Tactics to draw your two Tactics cards")
+    assert "then **Done deploying** to draw your two Tactics cards." in board.content, board.content
+    assert "`tactics`" not in board.content and "draw Tactics**" not in board.content, board.content
+    assert disabled_labels(board) == ["Done deploying (draw 2 Tactics cards)"]
 
 
 async def my_hand(table: Table, user: Any, board: FakeMessage) -> str:

@@ -57,13 +57,16 @@ def status(view: View, side: str) -> str:
         ready = [b for b in state.battalions if b.side == side and not b.moved]
         example = f"move {ready[0].label} {PLACE_NAMES[NEIGHBOURS[ready[0].place][-1]]}"
         jumpers = [b.label for b in ready if b.face_led and b.size > 1]
+        jumps = [a for a in state.legal_actions(side) if isinstance(a, A.Jump) and a.unit in jumpers]
         jump = ""
-        if jumpers:
-            shows = "shows" if len(jumpers) == 1 else "show"
-            jump = f", {and_list(jumpers)} {shows} a face card and may `jump` to any front"
+        if jumps:
+            # a whole jump to quote: on Discord, after Take action (named at the move), the aside
+            # goes and the words stay, as for any move Take action reaches (cogs/_tap.py)
+            led = "led by a face card" if len(jumpers) == 1 else "each led by a face card"
+            jump = f" or jump {or_list(jumpers)}, {led}, to any front (`{jumps[0]}`)"
         return (
             f"{who}, round {state.round}, move phase: move battalions to a neighbouring place "
-            f"(`{example}`{jump}; {plural(len(ready), 'battalion')} can still move), {rest}."
+            f"(`{example}`; {plural(len(ready), 'battalion')} can still move){jump}, {rest}."
         )
     if state.phase == SUPPORT:
         free = [PLACE_NAMES[z] for z in ZONES if z not in state.called[side]]

@@ -383,7 +383,8 @@ class CombinedArmsGame(BaseGame[State, View]):
                 )
                 for i, p in enumerate(A.LAYOUTS)
             ]
-            return Menu(buttons=(*buttons, Choice("Write my own layout…", opens="layout")))
+            # keyed by the verb the status quotes (`deploy …`), so Discord's status names this button
+            return Menu(buttons=(*buttons, Choice("Write my own layout…", opens="deploy")))
         if s.pending is not None:
             return Menu(
                 buttons=tuple(
@@ -418,7 +419,7 @@ class CombinedArmsGame(BaseGame[State, View]):
                 [Choice(words.describe(v, a), str(a)) for a in legal if isinstance(a, A.Army)],
             )
             return Menu(title=text[:1900], picks=picks)
-        if key == "layout" and s.phase == DEPLOY and me is not None:
+        if key in ("deploy", "layout") and s.phase == DEPLOY and me is not None:  # "layout": older boards
             who = s.side_index(me)
             army = s.armies[who]
             if army is None or s.deployed[who]:

@@ -38,15 +38,18 @@ def status(view: View, side: str) -> str:
     if state.phase == DESIGN:
         example = next(iter(state.rules.presets))
         custom = " ".join(f"{c}{n}" for c, n in state.rules.presets[example].items())
+        # An army of one's own is too many choices for Discord's selects (16 units of 8 or 13
+        # types): it is typed, and the status says so; `army …` names the button that explains how.
         return (
             f"{PLAYER} ({title}): choose your army in secret, a ready-made one (`army {example}`) or "
-            f"your own {state.rules.limits.size} units (`army {custom}`)."
+            f"your own {state.rules.limits.size} units, typed as letters and counts "
+            f"(`army …`, e.g. `army {custom}`)."
         )
     if state.phase == DEPLOY:
         rows = "1-3" if who == 0 else f"{state.g.height}-{state.g.height - 2}"
         return (
             f"{PLAYER} ({title}): deploy your army on ranks {rows}: a ready-made layout (`deploy line`) "
-            "or rows of your own in one command."
+            "or rows of your own, typed in one command (`deploy …`)."
         )
     if state.pending is not None:
         uid, options = state.pending

@@ -19,6 +19,7 @@ from engine.companycommander.model import (
     AMERICANS,
     DEFAULT_TURN_LIMIT,
     GERMANS,
+    HAND_LIMIT,
     TITLES,
     Options,
     sort_cards,
@@ -28,7 +29,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
-from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
+from engine.protocol import Action, AiLevels, Choice, Menu, Pick, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 
@@ -265,17 +266,42 @@ class CompanyCommanderGame(BaseGame[State, View]):
                 buttons = (Choice(DONE_DEPLOYING, "tactics", style="primary"),)
             return Menu(buttons=buttons, take_action=True)
         if s.phase == DISCARD:
-            return Menu(take_action=True)
+            # the cards are the player's secret: the button opens them to the player alone, who
+            # picks every card to discard at once (`submenu`), not one a round trip
+            return Menu(buttons=(Choice("Discard…", opens="discard", style="primary"),))
         if s.phase in ACTING:
             return Menu(buttons=(Choice("End turn", "end", style="danger"),), take_action=True)
         return Menu()
 
     def submenu(self, view: AnyView, legal: Sequence[Action], key: str) -> Menu:
+        """Shown to the clicker only: the cards of their own hand to discard over seven."""
+        if key == "discard":
+            return discard_menu(self.view_of(view), legal)
         return Menu(title="Nothing to choose here.")
 
 
+def discard_menu(view: View, legal: Sequence[Action]) -> Menu:
+    """The viewer's hand as one select of the cards to discard, as many picks as they are over
+    seven: they are then discarded one by one, in the order listed, as one command."""
+    s = view.state
+    side = view.viewer
+    if side is None or s.phase != DISCARD or not any(isinstance(a, A.Discard) for a in legal):
+        waiting = f"the {TITLES[s.active]}" if s.phase == DISCARD else "nobody"
+        return Menu(title=f"Only a player over seven Tactics cards discards, and now that is {waiting}.")
+    hand = s.hands[side]
+    extra = len(hand) - HAND_LIMIT
+    which = "one card" if extra == 1 else f"the {extra} cards"
+    choices = tuple(Choice(c.name, str(A.Discard(c))) for c in hand)
+    return Menu(
+        title=f"You hold {len(hand)} Tactics cards: choose {which} to discard; you keep the rest.",
+        picks=(Pick(f"Choose {which} to discard", choices, least=extra, most=extra),),
+    )
+
+
 _FRONTS = ((0, "Left Flank"), (1, "Center"), (2, "Right Flank"))
-DONE_DEPLOYING = "Done deploying: draw Tactics"
+# The status's "then `tactics` to draw your two Tactics cards" names it by what comes before the
+# aside on Discord ("then **Done deploying** to draw ..."): what the button does is said once.
+DONE_DEPLOYING = "Done deploying (draw 2 Tactics cards)"
 
 GAME = CompanyCommanderGame()
 

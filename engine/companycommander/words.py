@@ -75,7 +75,11 @@ def status(view: View, side: str) -> str:
         return f"{head}, Deploy phase: {'; '.join(steps)}."
     if s.phase == DISCARD:
         n = view.hand_counts[side]
-        return f"{who}: you hold {n} Tactics cards; discard {n - HAND_LIMIT} (`discard …`) to keep seven."
+        extra = n - HAND_LIMIT
+        which = "one" if extra == 1 else f"the {extra}"  # Discord names the button by "discard"
+        return (
+            f"{who}: you hold {n} Tactics cards, {extra} over seven: choose {which} to discard (`discard …`)."
+        )
     # Public facts only: which units can act shows on the board; the hand's cards do not.
     legal = [a for a in s.legal_actions(side) if not isinstance(a, A.Play)]
     parts = []

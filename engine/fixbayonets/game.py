@@ -15,6 +15,7 @@ from engine.fixbayonets.help import TOPICS
 from engine.fixbayonets.model import (
     AMERICANS,
     GERMANS,
+    HAND_LIMIT,
     PRESET_WORDS,
     PRESETS,
     SINGULAR,
@@ -249,7 +250,9 @@ class FixBayonetsGame(BaseGame[State, View]):
             falls = [Choice(f"The {SINGULAR[k]} falls", f"lose {k}", style="danger") for k in kinds[:4]]
             return Menu(buttons=(*falls, ORDERS_BUTTON))
         if s.phase == DISCARD:
-            return Menu(take_action=True, buttons=(ORDERS_BUTTON,))
+            # the cards are the player's secret: the button opens them to the player alone, who
+            # picks every card to discard at once (`submenu`), not one a round trip
+            return Menu(buttons=(DISCARD_BUTTON, ORDERS_BUTTON))
         if s.phase == MOVING:
             return Menu(
                 take_action=True,
@@ -303,7 +306,28 @@ class FixBayonetsGame(BaseGame[State, View]):
                     Pick("Casualties in a hit stack", losses),
                 ),
             )
+        if key == "discard":
+            return discard_menu(v, legal)
         return Menu(title="Nothing to choose here.")
 
 
+def discard_menu(view: View, legal: Sequence[Action]) -> Menu:
+    """The viewer's hand as one select of the cards to discard, as many picks as they are over the
+    limit (R4: they are then discarded one by one, in the order listed, as one command)."""
+    s = view.state
+    side = view.viewer
+    if side is None or s.phase != DISCARD or not any(isinstance(a, A.Discard) for a in legal):
+        waiting = f"the {TITLE[s.active]}" if s.phase == DISCARD else "nobody"
+        return Menu(title=f"Only a player over five cards discards, and now that is {waiting}.")
+    hand = s.hands[side]
+    extra = len(hand) - HAND_LIMIT
+    which = "one card" if extra == 1 else f"the {extra} cards"
+    choices = tuple(Choice(c.name, str(A.Discard(c))) for c in hand)
+    return Menu(
+        title=f"You hold {len(hand)} cards: choose {which} to discard; you keep the rest.",
+        picks=(Pick(f"Choose {which} to discard", choices, least=extra, most=extra),),
+    )
+
+
+DISCARD_BUTTON = Choice("Discard…", opens="discard", style="primary")
 GAME = FixBayonetsGame()

@@ -176,7 +176,9 @@ def status(view: View, side: str) -> str:
     n = view.hand_counts[side]
     if s.phase == DISCARD:
         extra = n - HAND_LIMIT
-        return f"{PLAYER} ({title}): you hold {n} cards; discard {extra} (`discard …`) to keep five."
+        which = "one" if extra == 1 else f"the {extra}"  # Discord names the button by "discard"
+        over = f"you hold {n} cards, {extra} over five"
+        return f"{PLAYER} ({title}): {over}: choose {which} to discard (`discard …`)."
     if s.phase == MOVING:
         return f"{PLAYER} ({title}), round {s.round}: play move cards, then `fight` (or `end`)."
     if s.phase == FIGHTING:

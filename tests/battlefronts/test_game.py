@@ -263,9 +263,11 @@ def test_status_mentions_the_jump_only_when_a_battalion_can_jump() -> None:
     s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["9S 4D"]}}, round=3, phase=MOVE)
     assert "jump" not in GAME.status(s.view(RED), RED)
     s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["KS 4D"]}}, round=3, phase=MOVE)
-    assert "R2 shows a face card and may `jump` to any front" in GAME.status(s.view(RED), RED)
+    # a whole jump quoted (Discord reads the words and offers it through Take action, not `jump`)
+    assert "or jump R2, led by a face card, to any front (`jump R2 F2`)" in GAME.status(s.view(RED), RED)
     s = build({"F1": {RED: ["KS 4D", "QH 2C 3C"]}}, round=3, phase=MOVE)
-    assert "R1 and R2 show a face card and may `jump` to any front" in GAME.status(s.view(RED), RED)
+    said = "or jump R1 or R2, each led by a face card, to any front (`jump R1 F2`)"
+    assert said in GAME.status(s.view(RED), RED)
 
 
 def test_status_with_one_card_left_in_the_deck() -> None:

@@ -96,7 +96,8 @@ async def test_a_recon_look_shows_the_hand_to_the_recon_player_alone(table: Tabl
     looked = await t.fake.slash(t.alice, t.channel, NAME, "recon", {"mission": "A1 look"})
     secret = private(looked, t.channel.id)  # her turn goes on: the answer is hers alone
     assert all(m.channel_id == t.channel.id for m in looked.messages)  # no news by letter for Bob
-    assert "You see the Germans' hand: Air Strike and Rally" in secret.content
+    # told once, in the mission's own line (the story as she saw it), not again after the note
+    assert secret.content.lower().count("you see the germans' hand: air strike and rally") == 1
     _, state = await t.bot.service.current(t.channel.id)
     assert state.view(AMERICANS).state.hands[GERMANS] == []  # once: the view keeps nothing of it
     mine = await t.slash(t.alice, "hand")

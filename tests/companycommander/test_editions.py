@@ -105,7 +105,7 @@ def test_edition_1_takes_the_extra_card_always_and_refuses_extra_none_with_a_rea
     assert [(c.label, c.disabled) for c in menu.buttons] == [
         ("Extra squad card", False),
         ("Extra tactics card", False),
-        ("Done deploying: draw Tactics", True),  # the step after, shown and disabled
+        ("Done deploying (draw 2 Tactics cards)", True),  # the step after, shown and disabled
     ]
     from engine.companycommander import words
 

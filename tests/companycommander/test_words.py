@@ -167,7 +167,7 @@ def test_statuses_say_what_to_do_from_public_facts() -> None:
     )
     d = build({"A1": "rifles C", "G1": "rifles C"}, phase=DISCARD, hands={A: ["sniper"] * 6 + ["medic"] * 3})
     assert GAME.status(d.view(None), A) == (
-        "{player} (Americans): you hold 9 Tactics cards; discard 2 (`discard …`) to keep seven."
+        "{player} (Americans): you hold 9 Tactics cards, 2 over seven: choose the 2 to discard (`discard …`)."
     )
 
 

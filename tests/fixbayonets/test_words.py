@@ -172,7 +172,7 @@ def test_a_hand_over_the_limit_says_which_command_discards() -> None:
     s = pos({"d8": "GR", "a1": "AR"}, g=["march", "trees", "rifle3", "rifle3", "crawl", "run"], phase=DISCARD)
     assert (
         GAME.status(s.view(None), G)
-        == "{player} (Germans): you hold 6 cards; discard 1 (`discard …`) to keep five."
+        == "{player} (Germans): you hold 6 cards, 1 over five: choose one to discard (`discard …`)."
     )
 
 
