@@ -22,6 +22,7 @@ from data.errors import DataError
 from data.models import Match, Status
 
 NO_CAP = 1 << 40  # a sign-up list's limit where the tournament sets none
+NO_INPUT = "-"  # the input to a game's dice of a player who gave none (play/tournament.py `_dice`)
 
 
 class TournamentStatus(StrEnum):
@@ -230,9 +231,13 @@ WHERE id = :id AND status = 'signup' AND NOT EXISTS
 AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
 """
 # An organiser takes a player off the sign-up list (RULES.md "Leaving"): their row goes, as a leave's
-# does, and the row keeping their input (which outlives it) says who removed them, so it holds.
+# does, and the row keeping their input (which outlives it) says who removed them, so it holds. A
+# player signed up before inputs were kept (migration 0015: no input, their games' dice take "-")
+# has no such row: the removal writes one, keeping "-", which is what their games took.
 _MARK_REMOVED = """
-UPDATE tournament_inputs SET removed_by = :by WHERE tournament_id = :id AND user_id = :user_id
+INSERT INTO tournament_inputs (tournament_id, user_id, join_input, given_at, removed_by)
+VALUES (:id, :user_id, :no_input, :now, :by)
+ON CONFLICT (tournament_id, user_id) DO UPDATE SET removed_by = excluded.removed_by
 """
 _REMOVED_BY = """
 SELECT removed_by FROM tournament_inputs
@@ -610,7 +615,7 @@ class TournamentStore:
             yield count(_TOUCH_IF_IN, touch)
             gone = yield count(_LEAVE, params)
             if gone:
-                yield count(_MARK_REMOVED, {**params, "by": by})
+                yield count(_MARK_REMOVED, {**params, "by": by, "now": float(now), "no_input": NO_INPUT})
             return bool(gone)
 
         removed: bool = await self._transact(remove)
