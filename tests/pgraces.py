@@ -23,7 +23,7 @@ import asyncio
 import itertools
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -475,10 +475,17 @@ async def accept_or_away(world: World, a: Process, b: Process, rng: random.Rando
     return ("back" if coming_back else "away") + (", named" if named else ", after")
 
 
-async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
+async def signup(process: Process, channel: int, players: list[int], most: int | None = None) -> Tournament:
     t = process.tournaments
     made = await t.create(
-        guild_id=GUILD, channel_id=channel, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
+        guild_id=GUILD,
+        channel_id=channel,
+        user_id=1,
+        game="blockwars",
+        rounds=2,
+        days=2,
+        organiser=True,
+        max_players=most,
     )
     await t.seal_shown(made, 1)  # its seal's message (id 1), as the adapters post it before any sign-up
     for user in players:
@@ -674,6 +681,54 @@ async def late_join_or_pairing(world: World, a: Process, b: Process, rng: random
     return "joined before the pairing"
 
 
+async def two_latecomers_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """Two latecomers join a running Swiss tournament with one place left under its cap, one in each
+    process: one is in, the other told it is full; never a player more than the cap."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14], most=5)
+    await a.tournaments.start(channel, organiser=True)
+    done = await race(
+        rng, a.tournaments.join(made, 15, entropy=105), b.tournaments.join(made, 16, entropy=106)
+    )
+    players = [e.user_id for e in await a.tournaments.entries(made)]
+    await cancel_tournament(a, channel)
+    assert len(players) == 5, f"the cap of 5 passed: {players}"
+    (joined,) = wins(done)
+    (refused,) = refusals(done)
+    said = refused.message
+    assert said.endswith("is full: it takes at most 5 players. Ask an organiser if a place comes free."), said
+    return "first" if joined is done[0] else "second"
+
+
+Both = Callable[[Awaitable[Any], Awaitable[Any]], Awaitable[Sequence[Any]]]
+
+
+async def removal_against_join(world: World, a: Process, b: Process, both: Both) -> str:
+    """An organiser takes player 13 off the sign-up list in one process as 13 presses Join in the
+    other (`both` runs the two): the removal lands, and the join is refused in words (13 was signed
+    up already, or has been taken off); 13 ends off the list, removed, never back in."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13])
+    removed, joined = await both(
+        a.tournaments.remove(channel, 13, organiser=True, by=1), b.tournaments.join(made, 13, entropy=107)
+    )
+    players = [e.user_id for e in await a.tournaments.entries(made)]
+    held = await a.tournaments.store.removed_by(made.id, 13)
+    await cancel_tournament(a, channel)
+    assert not isinstance(removed, BaseException), removed
+    assert players == [11, 12] and held == 1, f"removed, yet {players} are on the list (removed by {held})"
+    assert isinstance(joined, ServiceError), "the removed player's join landed"
+    if joined.message == "You are already signed up for this tournament.":
+        return "join first"
+    assert joined.message.startswith("An organiser took you off the list of"), joined.message
+    return "removal first"
+
+
+async def remove_or_join(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`removal_against_join`, the two at once from a seeded stagger."""
+    return await removal_against_join(world, a, b, lambda r, j: race(rng, r, j, spread=0.02))
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -695,4 +750,6 @@ SCENARIOS: dict[str, Scenario] = {
     "resign_as_round_ends": resign_as_round_ends,
     "two_round_sweeps": two_round_sweeps,
     "late_join_or_pairing": late_join_or_pairing,
+    "two_latecomers_for_the_last_place": two_latecomers_for_the_last_place,
+    "remove_or_join": remove_or_join,
 }
