@@ -664,7 +664,10 @@ class TournamentStore:
             touched = yield count(_TOUCH_UNREMOVED_LATE, params)
             if not touched:
                 return None
-            yield count(_UNREMOVE, params)
+            # read afresh: a reinstate that held the row first (the same one, on another shard) undid
+            # the removal while this waited, and the touch's check could not see it
+            if not (yield count(_UNREMOVE, params)):
+                return None
             # an organiser's own act: the cap they set does not refuse the player they put back
             late = {"rating": float(rating), "join_input": None, "most": NO_CAP}
             yield count(_JOIN_LATE, {**params, **late})

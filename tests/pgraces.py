@@ -729,6 +729,29 @@ async def remove_or_join(world: World, a: Process, b: Process, rng: random.Rando
     return await removal_against_join(world, a, b, lambda r, j: race(rng, r, j, spread=0.02))
 
 
+async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """An organiser's reinstate of a player taken off the list before the start reaches both
+    processes once it runs: the player is back once, as a latecomer, the channel told once (one
+    reinstate lands, the other is refused in words)."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    await a.tournaments.remove(channel, 14, organiser=True, by=1)
+    await a.tournaments.start(channel, organiser=True)
+    done = await race(
+        rng,
+        a.tournaments.reinstate(channel, 14, organiser=True),
+        b.tournaments.reinstate(channel, 14, organiser=True),
+    )
+    entries = [e for e in await a.tournaments.entries(made) if e.user_id == 14]
+    await cancel_tournament(a, channel)
+    assert [(e.joined_round, e.withdrawn) for e in entries] == [(1, False)], entries
+    assert len(wins(done)) == 1, f"the channel was told twice that the player was put back: {done}"
+    (refused,) = refusals(done)
+    said = refused.message
+    assert said == "<@14> is still in this tournament: there is no removal to undo.", said
+    return "first" if wins(done)[0] is done[0] else "second"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -752,4 +775,5 @@ SCENARIOS: dict[str, Scenario] = {
     "late_join_or_pairing": late_join_or_pairing,
     "two_latecomers_for_the_last_place": two_latecomers_for_the_last_place,
     "remove_or_join": remove_or_join,
+    "two_late_reinstates": two_late_reinstates,
 }

@@ -61,6 +61,7 @@ RACES = {
     "late_join_or_pairing": ROUNDS // 3,
     "two_latecomers_for_the_last_place": ROUNDS // 5,
     "remove_or_join": ROUNDS // 5,
+    "two_late_reinstates": ROUNDS // 6,
 }
 STALL = "CAST(:by AS BIGINT) + 0 * length(CAST(pg_sleep(0.05) AS TEXT))"  # the removal's mark, 50 ms late
 
