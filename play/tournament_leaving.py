@@ -114,6 +114,13 @@ class Leaving(TournamentParts):
             return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
         if not await self.store.remove_signup(tournament.id, user_id, self.clock(), by or 0):
             them = self.matches.markup.mention(user_id)
+            fresh = await self.by_id(tournament.id)  # started by another process meanwhile?
+            started = fresh.status is TournamentStatus.RUNNING
+            if started and user_id in {e.user_id for e in await self.entries(fresh)}:
+                name = self.matches.markup.strong(fresh.name)
+                raise BadRequest(
+                    f"{name} started just now, with {them} in it: remove them again to withdraw them from it."
+                )
             if await self.store.removed_by(tournament.id, user_id) is not None:
                 raise BadRequest(f"{them} is off the sign-up list already: an organiser took them off.")
             raise BadRequest(f"{them} is not signed up for this tournament.")

@@ -752,6 +752,37 @@ async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.
     return "first" if wins(done)[0] is done[0] else "second"
 
 
+async def remove_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """An organiser takes player 14 off the sign-up list in one process as the tournament is started
+    in the other: the removal lands first (the start, on the list it read, is refused, or pairs
+    the others), or the start does and the removal is refused in words that say it started with
+    them in it and how to take them off now; never told they were not signed up."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started, removed = await race(
+        rng,
+        a.tournaments.start(channel, organiser=True),
+        b.tournaments.remove(channel, 14, organiser=True, by=1),
+        spread=0.02,
+    )
+    players, paired = await seated(world, made.id)
+    await cancel_tournament(a, channel)
+    if isinstance(removed, ServiceError):
+        assert not isinstance(started, BaseException), (started, removed)
+        assert players == paired == [11, 12, 13, 14]
+        assert removed.message.endswith(
+            "started just now, with <@14> in it: remove them again to withdraw them from it."
+        ), removed.message
+        return "removal refused"
+    assert players == [11, 12, 13]
+    if isinstance(started, ServiceError):
+        assert started.message.startswith("Someone joined or left just now"), started.message
+        assert paired == []
+        return "start refused"
+    assert paired == [11, 12, 13]
+    return "removed, then started"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -776,4 +807,5 @@ SCENARIOS: dict[str, Scenario] = {
     "two_latecomers_for_the_last_place": two_latecomers_for_the_last_place,
     "remove_or_join": remove_or_join,
     "two_late_reinstates": two_late_reinstates,
+    "remove_or_start": remove_or_start,
 }

@@ -62,6 +62,7 @@ RACES = {
     "two_latecomers_for_the_last_place": ROUNDS // 5,
     "remove_or_join": ROUNDS // 5,
     "two_late_reinstates": ROUNDS // 6,
+    "remove_or_start": ROUNDS // 5,
 }
 STALL = "CAST(:by AS BIGINT) + 0 * length(CAST(pg_sleep(0.05) AS TEXT))"  # the removal's mark, 50 ms late
 
