@@ -783,6 +783,32 @@ async def remove_or_start(world: World, a: Process, b: Process, rng: random.Rand
     return "removed, then started"
 
 
+async def leave_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """Player 14 leaves the sign-up list in one process as the tournament is started in the other:
+    the leave lands first (the start, on the list it read, is refused, or pairs the others), or the
+    start does and the leave is refused in words that say it started and how to withdraw; never
+    told they were not signed up while they are paired."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started, left = await race(
+        rng, a.tournaments.start(channel, organiser=True), b.tournaments.leave(made, 14), spread=0.02
+    )
+    players, paired = await seated(world, made.id)
+    await cancel_tournament(a, channel)
+    if isinstance(left, ServiceError):
+        assert not isinstance(started, BaseException), (started, left)
+        assert players == paired == [11, 12, 13, 14]
+        assert left.message.startswith("This tournament has started: withdrawing from it is"), left.message
+        return "leave refused"
+    assert players == [11, 12, 13]
+    if isinstance(started, ServiceError):
+        assert started.message.startswith("Someone joined or left just now"), started.message
+        assert paired == []
+        return "start refused"
+    assert paired == [11, 12, 13]
+    return "left, then started"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -808,4 +834,5 @@ SCENARIOS: dict[str, Scenario] = {
     "remove_or_join": remove_or_join,
     "two_late_reinstates": two_late_reinstates,
     "remove_or_start": remove_or_start,
+    "leave_or_start": leave_or_start,
 }

@@ -63,6 +63,7 @@ RACES = {
     "remove_or_join": ROUNDS // 5,
     "two_late_reinstates": ROUNDS // 6,
     "remove_or_start": ROUNDS // 5,
+    "leave_or_start": ROUNDS // 5,
 }
 STALL = "CAST(:by AS BIGINT) + 0 * length(CAST(pg_sleep(0.05) AS TEXT))"  # the removal's mark, 50 ms late
 
