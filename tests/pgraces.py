@@ -681,12 +681,14 @@ async def late_join_or_pairing(world: World, a: Process, b: Process, rng: random
     return "joined before the pairing"
 
 
-async def two_latecomers_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
-    """Two latecomers join a running Swiss tournament with one place left under its cap, one in each
-    process: one is in, the other told it is full; never a player more than the cap."""
+async def last_place(world: World, a: Process, b: Process, rng: random.Random, *, started: bool) -> str:
+    """Two players join a Swiss tournament with one place left under its cap, one in each process,
+    before its start or (`started`) as latecomers: one is in, the other told it is full; never a
+    player more than the cap."""
     channel = world.channel()
     made = await signup(a, channel, [11, 12, 13, 14], most=5)
-    await a.tournaments.start(channel, organiser=True)
+    if started:
+        await a.tournaments.start(channel, organiser=True)
     done = await race(
         rng, a.tournaments.join(made, 15, entropy=105), b.tournaments.join(made, 16, entropy=106)
     )
@@ -698,6 +700,16 @@ async def two_latecomers_for_the_last_place(world: World, a: Process, b: Process
     said = refused.message
     assert said.endswith("is full: it takes at most 5 players. Ask an organiser if a place comes free."), said
     return "first" if joined is done[0] else "second"
+
+
+async def two_joins_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`last_place` before the start (the sign-up's write counts after its lock)."""
+    return await last_place(world, a, b, rng, started=False)
+
+
+async def two_latecomers_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`last_place` once it runs (before 2026-11-29 only the service's read counted: both got in)."""
+    return await last_place(world, a, b, rng, started=True)
 
 
 Both = Callable[[Awaitable[Any], Awaitable[Any]], Awaitable[Sequence[Any]]]
@@ -729,14 +741,16 @@ async def remove_or_join(world: World, a: Process, b: Process, rng: random.Rando
     return await removal_against_join(world, a, b, lambda r, j: race(rng, r, j, spread=0.02))
 
 
-async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
-    """An organiser's reinstate of a player taken off the list before the start reaches both
-    processes once it runs: the player is back once, as a latecomer, the channel told once (one
-    reinstate lands, the other is refused in words)."""
+async def reinstates(world: World, a: Process, b: Process, rng: random.Random, *, started: bool) -> str:
+    """An organiser's reinstate of player 14, taken off the list before the start, reaches both
+    processes, before the start or (`started`) once it runs: the player is back once (as a
+    latecomer once it runs), the channel told once (one reinstate lands, the other is refused in
+    words that say they are back)."""
     channel = world.channel()
     made = await signup(a, channel, [11, 12, 13, 14])
     await a.tournaments.remove(channel, 14, organiser=True, by=1)
-    await a.tournaments.start(channel, organiser=True)
+    if started:
+        await a.tournaments.start(channel, organiser=True)
     done = await race(
         rng,
         a.tournaments.reinstate(channel, 14, organiser=True),
@@ -744,12 +758,23 @@ async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.
     )
     entries = [e for e in await a.tournaments.entries(made) if e.user_id == 14]
     await cancel_tournament(a, channel)
-    assert [(e.joined_round, e.withdrawn) for e in entries] == [(1, False)], entries
+    assert [(e.joined_round, e.withdrawn) for e in entries] == [(int(started), False)], entries
     assert len(wins(done)) == 1, f"the channel was told twice that the player was put back: {done}"
     (refused,) = refusals(done)
     said = refused.message
-    assert said == "<@14> is still in this tournament: there is no removal to undo.", said
+    back = "still in this tournament" if started else "on the sign-up list"
+    assert said == f"<@14> is {back}: there is no removal to undo.", said
     return "first" if wins(done)[0] is done[0] else "second"
+
+
+async def two_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`reinstates` before the start."""
+    return await reinstates(world, a, b, rng, started=False)
+
+
+async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`reinstates` once it runs (before 2026-11-29 both said they put the player back)."""
+    return await reinstates(world, a, b, rng, started=True)
 
 
 async def remove_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
@@ -830,8 +855,10 @@ SCENARIOS: dict[str, Scenario] = {
     "resign_as_round_ends": resign_as_round_ends,
     "two_round_sweeps": two_round_sweeps,
     "late_join_or_pairing": late_join_or_pairing,
+    "two_joins_for_the_last_place": two_joins_for_the_last_place,
     "two_latecomers_for_the_last_place": two_latecomers_for_the_last_place,
     "remove_or_join": remove_or_join,
+    "two_reinstates": two_reinstates,
     "two_late_reinstates": two_late_reinstates,
     "remove_or_start": remove_or_start,
     "leave_or_start": leave_or_start,
