@@ -361,3 +361,37 @@ async def test_a_round_closed_as_one_of_its_games_begins_late_elsewhere_stops_th
             assert isinstance(begun, BadRequest), begun
             assert begun.message == "This game's round ended before it could begin: it counts as a draw."
     await cancel_tournament(a, channel)
+
+
+@pytest.mark.parametrize("who", ["an organiser's removal", "the player's leave"])
+async def test_a_removal_or_a_leave_that_the_start_overtook_says_it_started(world: World, who: str) -> None:
+    """Process B takes player 14 off the sign-up list (an organiser's removal, or their own leave)
+    having read the tournament taking sign-ups; process A's start lands whole before B's write,
+    which then finds it running and changes nothing. B must say it started, with 14 in it, and
+    how to withdraw them; before, it said 14 was not signed up (`remove_or_start` and
+    `leave_or_start` race the same two at random)."""
+    a, b = await world.start(2, seed=57)
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    leaving = b.tournaments
+    met: list[Any] = []
+    write = "remove_signup" if who == "an organiser's removal" else "leave_tournament"
+    first_call_runs(leaving.store, write, lambda: a.tournaments.start(channel, organiser=True), met)
+    with pytest.raises(BadRequest) as refused:
+        if write == "remove_signup":
+            await leaving.remove(channel, 14, organiser=True, by=1)
+        else:
+            await leaving.leave(made, 14)
+    assert met, "the start never came between"
+    said = refused.value.message
+    if write == "remove_signup":
+        assert said.endswith(
+            "started just now, with <@14> in it: remove them again to withdraw them from it."
+        ), said
+    else:
+        assert said == "This tournament has started: withdrawing from it is asked and confirmed first.", said
+    boards = await world.sql(
+        "SELECT first_id, second_id FROM tournament_games WHERE tournament_id = $1", made.id
+    )
+    assert sorted(u for r in boards for u in (r["first_id"], r["second_id"])) == [11, 12, 13, 14]
+    await cancel_tournament(a, channel)
