@@ -17,6 +17,7 @@ from play import BadRequest, MatchService, NoMatch
 from play.results import Notice
 from tests.fakediscord.fixtures import HandClock
 from tests.pgraces import World, cancel_tournament, game, signup
+from tests.test_tournament import CHANNEL, GUILD, services
 
 DAY = 86400
 
@@ -395,3 +396,36 @@ async def test_a_removal_or_a_leave_that_the_start_overtook_says_it_started(worl
     )
     assert sorted(u for r in boards for u in (r["first_id"], r["second_id"])) == [11, 12, 13, 14]
     await cancel_tournament(a, channel)
+
+
+async def test_a_latecomer_whose_read_found_the_last_place_free_is_told_it_is_full(store_world: Any) -> None:
+    """One process, both stores: a running tournament with a cap of 5 has 4 players; latecomer 15's
+    join reads the list (a place free), and latecomer 16's join lands whole before 15's write. The
+    write counts the list again: 15 is told it is full, and 5 players it stays. Before, only the
+    read counted (the join before the start always counted in its write)."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="blockwars",
+        rounds=2,
+        days=2,
+        organiser=True,
+        max_players=5,
+    )
+    await t.seal_shown(made)
+    for user in (11, 12, 13, 14):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    met: list[Any] = []
+    other = services(db, clock, seed=2)  # the other latecomer's command, its own store object
+    first_call_runs(t.store, "join_late", lambda: other.join(made, 16), met)
+    with pytest.raises(BadRequest) as refused:
+        await t.join(made, 15)
+    assert met, "the other latecomer never came between"
+    assert refused.value.message.endswith(
+        "is full: it takes at most 5 players. Ask an organiser if a place comes free."
+    )
+    assert sorted(e.user_id for e in await t.entries(made)) == [11, 12, 13, 14, 16]
