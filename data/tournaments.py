@@ -22,6 +22,7 @@ from data.errors import DataError
 from data.models import Match, Status
 
 NO_CAP = 1 << 40  # a sign-up list's limit where the tournament sets none
+NO_INPUT = "-"  # the input to a game's dice of a player who gave none (play/tournament.py `_dice`)
 
 
 class TournamentStatus(StrEnum):
@@ -197,22 +198,18 @@ WHERE tournament_id = :id AND user_id = :user_id AND join_input IS NOT NULL
 ON CONFLICT DO NOTHING
 """
 # A latecomer joins a running tournament (RULES.md "Late entry"): while the round under way is at most
-# half the rounds, so they play at least as many rounds as they miss. The tournament's row is moved
-# (and so locked) first, as a join before the start does: a sweep that read the players before this
-# is refused, and the next pairs the round with them.
-_TOUCH_LATE = """
-UPDATE tournaments SET version = version + 1, updated_at = :now
-WHERE id = :id AND status = 'running' AND round * 2 <= rounds AND NOT EXISTS
-    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
-AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
-"""
+# half the rounds, so they play at least as many rounds as they miss, the tournament has fewer than
+# `most` players (the withdrawn count: their places were taken) and no organiser's removal of theirs
+# stands. Checked by this write itself, after `_LOCK` (as a join before the start is).
 _JOIN_LATE = """
 INSERT INTO tournament_players (
     tournament_id, user_id, rating, withdrawn, joined_at, join_input, joined_round
 )
 SELECT id, :user_id, :rating, 0, :now, COALESCE(
     (SELECT join_input FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id), :join_input
-), round FROM tournaments WHERE id = :id AND status = 'running'
+), round FROM tournaments WHERE id = :id AND status = 'running' AND round * 2 <= rounds
+AND (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = :id) < :most
+AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
 ON CONFLICT DO NOTHING
 """
 _JOINED_ROUND = "SELECT joined_round FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id"
@@ -223,16 +220,21 @@ AND EXISTS (SELECT 1 FROM tournaments WHERE id = :id AND status = 'signup')
 # Who changes a tournament's list moves (and so locks) its row first, as pairing it does, then the
 # player's: one order for all, so on PostgreSQL neither waits on the other in a cycle, and a join or
 # a leave either commits first (the start, holding the older version, is refused) or waits for it.
-_TOUCH_IF_OUT = """
-UPDATE tournaments SET version = version + 1, updated_at = :now
-WHERE id = :id AND status = 'signup' AND NOT EXISTS
-    (SELECT 1 FROM tournament_players WHERE tournament_id = :id AND user_id = :user_id)
-AND (SELECT removed_by FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id) IS NULL
-"""
+# A join locks the row before it reads anything (`_LOCK`), whatever it finds, and moves the version
+# (`_TOUCH`) only once it is in: under READ COMMITTED its checks then see every change of the list
+# committed before it, a removal whose player's row it would otherwise wait on and then re-insert,
+# and a join that took the last place (each statement reads afresh, but a statement that waited on a
+# lock does not read again the other rows its checks counted).
+_LOCK = "UPDATE tournaments SET version = version WHERE id = :id"
+_TOUCH = "UPDATE tournaments SET version = version + 1, updated_at = :now WHERE id = :id"
 # An organiser takes a player off the sign-up list (RULES.md "Leaving"): their row goes, as a leave's
-# does, and the row keeping their input (which outlives it) says who removed them, so it holds.
+# does, and the row keeping their input (which outlives it) says who removed them, so it holds. A
+# player signed up before inputs were kept (migration 0015: no input, their games' dice take "-")
+# has no such row: the removal writes one, keeping "-", which is what their games took.
 _MARK_REMOVED = """
-UPDATE tournament_inputs SET removed_by = :by WHERE tournament_id = :id AND user_id = :user_id
+INSERT INTO tournament_inputs (tournament_id, user_id, join_input, given_at, removed_by)
+VALUES (:id, :user_id, :no_input, :now, :by)
+ON CONFLICT (tournament_id, user_id) DO UPDATE SET removed_by = excluded.removed_by
 """
 _REMOVED_BY = """
 SELECT removed_by FROM tournament_inputs
@@ -543,14 +545,16 @@ class TournamentStore:
         """Sign a player up, with their input to their games' dice: `join_input` if this is their
         first sign-up to the tournament, else the input of that first one, kept through any leave
         (migration 0015). False if they were already signed up, sign-ups are closed, or it has its
-        `most` players already (counted after its row is locked, so two joins cannot both pass)."""
+        `most` players already (counted after its row is locked, so two joins cannot both pass), or
+        an organiser took them off (a removal in flight is waited for)."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def join() -> Transaction[bool]:
-            yield count(_TOUCH_IF_OUT, params)
+            yield count(_LOCK, params)
             limit = {"join_input": join_input, "most": NO_CAP if most is None else most}
             added = yield count(_JOIN, {**params, **limit})
             if added:
+                yield count(_TOUCH, params)
                 yield count(_KEEP_INPUT, params)
             return bool(added)
 
@@ -558,19 +562,31 @@ class TournamentStore:
         return joined
 
     async def join_late(
-        self, tournament_id: int, user_id: int, now: float, rating: float, join_input: str | None = None
+        self,
+        tournament_id: int,
+        user_id: int,
+        now: float,
+        rating: float,
+        join_input: str | None = None,
+        most: int | None = None,
     ) -> int | None:
         """Sign a latecomer up to a running tournament, rated `rating` (theirs in the game now), with
         their input to their games' dice as `join_tournament` takes it: the round under way then,
         whose pairing and those before it they missed; None if they were in it already, or late
-        entry has closed (more than half the rounds begun), or it no longer runs."""
+        entry has closed (more than half the rounds begun), or it no longer runs, or it has `most`
+        players already (the withdrawn count; counted after its row is locked), or an organiser took
+        them off before the start. The version moves once they are in: a sweep that read the
+        players before this is refused, and the next pairs the round with them."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
+        limit = {"most": NO_CAP if most is None else most}
 
         def join() -> Transaction[int | None]:
-            touched = yield count(_TOUCH_LATE, params)
-            if not touched:
+            yield count(_LOCK, params)
+            late = {**limit, "rating": float(rating), "join_input": join_input}
+            added = yield count(_JOIN_LATE, {**params, **late})
+            if not added:
                 return None
-            yield count(_JOIN_LATE, {**params, "rating": float(rating), "join_input": join_input})
+            yield count(_TOUCH, params)
             yield count(_KEEP_INPUT, params)
             found = yield rows(_JOINED_ROUND, params)
             return int(found[0]["joined_round"])
@@ -617,7 +633,7 @@ class TournamentStore:
             yield count(_TOUCH_IF_IN, touch)
             gone = yield count(_LEAVE, params)
             if gone:
-                yield count(_MARK_REMOVED, {**params, "by": by})
+                yield count(_MARK_REMOVED, {**params, "by": by, "now": float(now), "no_input": NO_INPUT})
             return bool(gone)
 
         removed: bool = await self._transact(remove)
@@ -655,8 +671,13 @@ class TournamentStore:
             touched = yield count(_TOUCH_UNREMOVED_LATE, params)
             if not touched:
                 return None
-            yield count(_UNREMOVE, params)
-            yield count(_JOIN_LATE, {**params, "rating": float(rating), "join_input": None})
+            # read afresh: a reinstate that held the row first (the same one, on another shard) undid
+            # the removal while this waited, and the touch's check could not see it
+            if not (yield count(_UNREMOVE, params)):
+                return None
+            # an organiser's own act: the cap they set does not refuse the player they put back
+            late = {"rating": float(rating), "join_input": None, "most": NO_CAP}
+            yield count(_JOIN_LATE, {**params, **late})
             found = yield rows(_JOINED_ROUND, params)
             return int(found[0]["joined_round"])
 

@@ -179,8 +179,7 @@ def join_refusal(
 ) -> str | None:
     """Why `user_id` may not sign up now: the sign-up deadline has passed, or the tournament is
     full (None: they may, or they are in it already, which the caller words its own way). The cap
-    is counted again in the sign-up's own write (`TournamentStore.join_tournament`); a latecomer's
-    is checked here only."""
+    is counted again in the sign-up's own write (`TournamentStore.join_tournament`, `join_late`)."""
     if any(e.user_id == user_id for e in entries):
         return None
     closed = signup_closed_text(tournament, now, markup)

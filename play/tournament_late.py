@@ -11,7 +11,7 @@ from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest
 from play.markup import Markup
-from play.tournament_formats import is_round_robin
+from play.tournament_formats import cap, full_refusal, is_round_robin
 from play.tournament_refusals import closed_text, removed_text
 
 
@@ -137,7 +137,8 @@ async def join_late(
     given: str,
 ) -> Tournament:
     """Sign a latecomer up to a running tournament at `now` with the input `given`; a refusal says
-    why not and what is possible. Their rating in the game now orders them in the next pairing."""
+    why not and what is possible. Their rating in the game now orders them in the next pairing.
+    The cap, the round and a removal read here are checked again by the store's write."""
 
     async def theirs(of: Tournament) -> Entry | None:
         return next((e for e in await store.tournament_entries(of.id) if e.user_id == user_id), None)
@@ -150,14 +151,17 @@ async def join_late(
     if await store.removed_by(tournament.id, user_id) is not None:  # taken off before the start
         raise BadRequest(removed_text(tournament, markup))
     rating = (await db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
-    if await store.join_late(tournament.id, user_id, now, rating, given) is None:
-        # moved on meanwhile (a round paired, a join in another process)
+    if await store.join_late(tournament.id, user_id, now, rating, given, cap(tournament)) is None:
+        # moved on meanwhile (a round paired, a join in another process took the last place)
         fresh = await store.get_tournament(tournament.id) or tournament
         mine = await theirs(fresh)
         if mine is not None:
             raise BadRequest(in_already_text(mine, fresh, markup))
         if late_open(fresh) and await store.removed_by(tournament.id, user_id) is not None:
             raise BadRequest(removed_text(fresh, markup))  # the write refused it
+        entries = await store.tournament_entries(tournament.id)
+        if late_open(fresh) and (full := full_refusal(fresh, entries, user_id, markup.strong(fresh.name))):
+            raise BadRequest(full)  # the write counted the players again
         raise BadRequest(late_closed_text(fresh, markup))
     return await store.get_tournament(tournament.id) or tournament
 

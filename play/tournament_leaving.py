@@ -39,13 +39,26 @@ class Leaving(TournamentParts):
 
     async def leave(self, tournament: Tournament, user_id: int) -> Tournament:
         """Off the sign-up list; once it runs, leaving is a withdrawal (`withdrawal`, `withdraw_from`)."""
+        started = "This tournament has started: withdrawing from it is asked and confirmed first."
         if tournament.status is TournamentStatus.RUNNING:
-            raise BadRequest("This tournament has started: withdrawing from it is asked and confirmed first.")
+            raise BadRequest(started)
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(closed_text(tournament))
         if not await self.store.leave_tournament(tournament.id, user_id, self.clock()):
+            if await self._started_with(tournament.id, user_id):
+                raise BadRequest(started)
             raise BadRequest("You are not signed up for this tournament.")
         return await self.by_id(tournament.id)
+
+    async def _started_with(self, tournament_id: int, user_id: int) -> Tournament | None:
+        """The tournament, if another process started it with `user_id` on its list since it was read:
+        a leave or a removal the start overtook is told that, not that they were not signed up."""
+        fresh = await self.by_id(tournament_id)
+        if fresh.status is TournamentStatus.RUNNING and any(
+            e.user_id == user_id for e in await self.entries(fresh)
+        ):
+            return fresh
+        return None
 
     async def withdrawal(self, tournament: Tournament, user_id: int, *, own: bool = True) -> Withdrawal:
         """What withdrawing `user_id` from a running tournament would do (shown before they confirm),
@@ -114,6 +127,11 @@ class Leaving(TournamentParts):
             return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
         if not await self.store.remove_signup(tournament.id, user_id, self.clock(), by or 0):
             them = self.matches.markup.mention(user_id)
+            if fresh := await self._started_with(tournament.id, user_id):
+                name = self.matches.markup.strong(fresh.name)
+                raise BadRequest(
+                    f"{name} started just now, with {them} in it: remove them again to withdraw them from it."
+                )
             if await self.store.removed_by(tournament.id, user_id) is not None:
                 raise BadRequest(f"{them} is off the sign-up list already: an organiser took them off.")
             raise BadRequest(f"{them} is not signed up for this tournament.")

@@ -87,10 +87,13 @@ class Organising(TournamentParts):
                 raise NotAPlayer(ORGANISERS_ONLY.format("put a removed player back"))
             return await self._back_on_the_list(here, user_id)
         tournament = await self._running_in(channel_id, organiser, "put a removed player back")
+        # the removal read before the list: a reinstate landing between the two reads (the same
+        # one, on another shard) shows them back on the list, never neither removed nor in
+        removed = await self.store.removed_by(tournament.id, user_id)
         entry = next(
             (e for e in await self.store.tournament_entries(tournament.id) if e.user_id == user_id), None
         )
-        if entry is None and await self.store.removed_by(tournament.id, user_id) is not None:
+        if entry is None and removed is not None:
             return await self._back_late(tournament, user_id)
         refusal = reinstate_refusal(entry, user_id, tournament, markup)
         if refusal:
@@ -124,6 +127,12 @@ class Organising(TournamentParts):
             if await self.store.reinstate_late(tournament.id, user_id, self.clock(), rating) is not None:
                 return Reinstated(await self.open_in(tournament.channel_id), user_id, None, None, late=True)
             tournament = await self.open_in(tournament.channel_id)  # a round paired meanwhile?
+            entries = await self.store.tournament_entries(tournament.id)  # or put back meanwhile?
+            entry = next((e for e in entries if e.user_id == user_id), None)
+            if entry is not None:
+                markup = self.matches.markup
+                refusal = reinstate_refusal(entry, user_id, tournament, markup)
+                raise BadRequest(refusal or "The tournament changed just now; try again.")
             if late_open(tournament):
                 raise BadRequest("The tournament changed just now; try again.")
         raise BadRequest(

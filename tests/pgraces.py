@@ -23,7 +23,7 @@ import asyncio
 import itertools
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,7 +31,7 @@ import asyncpg
 
 from bot import match_service, open_database
 from data import START_RATING, Database, Match
-from data.tournaments import Tournament
+from data.tournaments import Tournament, TournamentStatus
 from play import MatchOver, MatchService, NoMatch, ServiceError, StalePrompt
 from play.tournament import TournamentService
 from settings import load_settings
@@ -475,10 +475,17 @@ async def accept_or_away(world: World, a: Process, b: Process, rng: random.Rando
     return ("back" if coming_back else "away") + (", named" if named else ", after")
 
 
-async def signup(process: Process, channel: int, players: list[int]) -> Tournament:
+async def signup(process: Process, channel: int, players: list[int], most: int | None = None) -> Tournament:
     t = process.tournaments
     made = await t.create(
-        guild_id=GUILD, channel_id=channel, user_id=1, game="blockwars", rounds=2, days=2, organiser=True
+        guild_id=GUILD,
+        channel_id=channel,
+        user_id=1,
+        game="blockwars",
+        rounds=2,
+        days=2,
+        organiser=True,
+        max_players=most,
     )
     await t.seal_shown(made, 1)  # its seal's message (id 1), as the adapters post it before any sign-up
     for user in players:
@@ -674,6 +681,163 @@ async def late_join_or_pairing(world: World, a: Process, b: Process, rng: random
     return "joined before the pairing"
 
 
+async def last_place(world: World, a: Process, b: Process, rng: random.Random, *, started: bool) -> str:
+    """Two players join a Swiss tournament with one place left under its cap, one in each process,
+    before its start or (`started`) as latecomers: one is in, the other told it is full; never a
+    player more than the cap."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14], most=5)
+    if started:
+        await a.tournaments.start(channel, organiser=True)
+    done = await race(
+        rng, a.tournaments.join(made, 15, entropy=105), b.tournaments.join(made, 16, entropy=106)
+    )
+    players = [e.user_id for e in await a.tournaments.entries(made)]
+    await cancel_tournament(a, channel)
+    assert len(players) == 5, f"the cap of 5 passed: {players}"
+    (joined,) = wins(done)
+    (refused,) = refusals(done)
+    said = refused.message
+    assert said.endswith("is full: it takes at most 5 players. Ask an organiser if a place comes free."), said
+    return "first" if joined is done[0] else "second"
+
+
+async def two_joins_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`last_place` before the start (the sign-up's write counts after its lock)."""
+    return await last_place(world, a, b, rng, started=False)
+
+
+async def two_latecomers_for_the_last_place(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`last_place` once it runs (before 2026-11-29 only the service's read counted: both got in)."""
+    return await last_place(world, a, b, rng, started=True)
+
+
+Both = Callable[[Awaitable[Any], Awaitable[Any]], Awaitable[Sequence[Any]]]
+
+
+async def removal_against_join(world: World, a: Process, b: Process, both: Both) -> str:
+    """An organiser takes player 13 off the sign-up list in one process as 13 presses Join in the
+    other (`both` runs the two): the removal lands, and the join is refused in words (13 was signed
+    up already, or has been taken off); 13 ends off the list, removed, never back in."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13])
+    removed, joined = await both(
+        a.tournaments.remove(channel, 13, organiser=True, by=1), b.tournaments.join(made, 13, entropy=107)
+    )
+    players = [e.user_id for e in await a.tournaments.entries(made)]
+    held = await a.tournaments.store.removed_by(made.id, 13)
+    await cancel_tournament(a, channel)
+    assert not isinstance(removed, BaseException), removed
+    assert players == [11, 12] and held == 1, f"removed, yet {players} are on the list (removed by {held})"
+    assert isinstance(joined, ServiceError), "the removed player's join landed"
+    if joined.message == "You are already signed up for this tournament.":
+        return "join first"
+    assert joined.message.startswith("An organiser took you off the list of"), joined.message
+    return "removal first"
+
+
+async def remove_or_join(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`removal_against_join`, the two at once from a seeded stagger."""
+    return await removal_against_join(world, a, b, lambda r, j: race(rng, r, j, spread=0.02))
+
+
+async def reinstates(world: World, a: Process, b: Process, rng: random.Random, *, started: bool) -> str:
+    """An organiser's reinstate of player 14, taken off the list before the start, reaches both
+    processes, before the start or (`started`) once it runs: the player is back once (as a
+    latecomer once it runs), the channel told once (one reinstate lands, the other is refused in
+    words that say they are back)."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    await a.tournaments.remove(channel, 14, organiser=True, by=1)
+    if started:
+        await a.tournaments.start(channel, organiser=True)
+    done = await race(
+        rng,
+        a.tournaments.reinstate(channel, 14, organiser=True),
+        b.tournaments.reinstate(channel, 14, organiser=True),
+    )
+    entries = [e for e in await a.tournaments.entries(made) if e.user_id == 14]
+    await cancel_tournament(a, channel)
+    assert [(e.joined_round, e.withdrawn) for e in entries] == [(int(started), False)], entries
+    assert len(wins(done)) == 1, f"the channel was told twice that the player was put back: {done}"
+    (refused,) = refusals(done)
+    said = refused.message
+    back = "still in this tournament" if started else "on the sign-up list"
+    assert said == f"<@14> is {back}: there is no removal to undo.", said
+    return "first" if wins(done)[0] is done[0] else "second"
+
+
+async def two_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`reinstates` before the start."""
+    return await reinstates(world, a, b, rng, started=False)
+
+
+async def two_late_reinstates(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """`reinstates` once it runs (before 2026-11-29 both said they put the player back)."""
+    return await reinstates(world, a, b, rng, started=True)
+
+
+async def remove_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """An organiser takes player 14 off the sign-up list in one process as the tournament is started
+    in the other: the removal lands first (the start, on the list it read, is refused, or pairs
+    the others), or the start does and the removal is refused in words that say it started with
+    them in it and how to take them off now (or, read after the start, withdraws them); never told
+    they were not signed up."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started, removed = await race(
+        rng,
+        a.tournaments.start(channel, organiser=True),
+        b.tournaments.remove(channel, 14, organiser=True, by=1),
+        spread=0.02,
+    )
+    players, paired = await seated(world, made.id)
+    await cancel_tournament(a, channel)
+    if isinstance(removed, ServiceError):
+        assert not isinstance(started, BaseException), (started, removed)
+        assert players == paired == [11, 12, 13, 14]
+        assert removed.message.endswith(
+            "started just now, with <@14> in it: remove them again to withdraw them from it."
+        ), removed.message
+        return "removal refused"
+    assert players == [11, 12, 13], (players, paired)
+    if isinstance(started, ServiceError):
+        assert started.message.startswith("Someone joined or left just now"), started.message
+        assert paired == []
+        return "start refused"
+    if paired == [11, 12, 13, 14]:  # the removal read the tournament once it ran: a withdrawal
+        assert removed.tournament.status is TournamentStatus.RUNNING, removed
+        return "started, then withdrawn"
+    assert paired == [11, 12, 13], (players, paired)
+    return "removed, then started"
+
+
+async def leave_or_start(world: World, a: Process, b: Process, rng: random.Random) -> str:
+    """Player 14 leaves the sign-up list in one process as the tournament is started in the other:
+    the leave lands first (the start, on the list it read, is refused, or pairs the others), or the
+    start does and the leave is refused in words that say it started and how to withdraw; never
+    told they were not signed up while they are paired."""
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    started, left = await race(
+        rng, a.tournaments.start(channel, organiser=True), b.tournaments.leave(made, 14), spread=0.02
+    )
+    players, paired = await seated(world, made.id)
+    await cancel_tournament(a, channel)
+    if isinstance(left, ServiceError):
+        assert not isinstance(started, BaseException), (started, left)
+        assert players == paired == [11, 12, 13, 14]
+        assert left.message.startswith("This tournament has started: withdrawing from it is"), left.message
+        return "leave refused"
+    assert players == [11, 12, 13]
+    if isinstance(started, ServiceError):
+        assert started.message.startswith("Someone joined or left just now"), started.message
+        assert paired == []
+        return "start refused"
+    assert paired == [11, 12, 13]
+    return "left, then started"
+
+
 Scenario = Callable[[World, Process, Process, random.Random], Awaitable[str]]
 
 # every race a round of which stands alone: what bench/pgrace.py soaks
@@ -695,4 +859,11 @@ SCENARIOS: dict[str, Scenario] = {
     "resign_as_round_ends": resign_as_round_ends,
     "two_round_sweeps": two_round_sweeps,
     "late_join_or_pairing": late_join_or_pairing,
+    "two_joins_for_the_last_place": two_joins_for_the_last_place,
+    "two_latecomers_for_the_last_place": two_latecomers_for_the_last_place,
+    "remove_or_join": remove_or_join,
+    "two_reinstates": two_reinstates,
+    "two_late_reinstates": two_late_reinstates,
+    "remove_or_start": remove_or_start,
+    "leave_or_start": leave_or_start,
 }

@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from data import db, postgres
+from data import db, postgres, tournaments
 from data.db import away_key
 from data.errors import AwayChanged
 from data.models import AwaySeen, Match, NewAction
@@ -32,6 +32,8 @@ from tests.pgraces import (
     log_of,
     race,
     ratings_chain,
+    removal_against_join,
+    staggered,
     wins,
 )
 
@@ -57,7 +59,15 @@ RACES = {
     "resign_as_round_ends": ROUNDS // 3,
     "two_round_sweeps": ROUNDS // 3,
     "late_join_or_pairing": ROUNDS // 3,
+    "two_joins_for_the_last_place": ROUNDS // 5,
+    "two_latecomers_for_the_last_place": ROUNDS // 5,
+    "remove_or_join": ROUNDS // 5,
+    "two_reinstates": ROUNDS // 6,
+    "two_late_reinstates": ROUNDS // 6,
+    "remove_or_start": ROUNDS // 5,
+    "leave_or_start": ROUNDS // 5,
 }
+STALL = "CAST(:by AS BIGINT) + 0 * length(CAST(pg_sleep(0.05) AS TEXT))"  # the removal's mark, 50 ms late
 
 
 @pytest.fixture
@@ -270,3 +280,23 @@ async def test_a_time_away_between_the_moves_clock_and_its_check_is_in_the_store
     assert rows[0]["deadline"] == gone[0].until + match.turn_seconds, (
         rows[0]["deadline"] - world.now
     ) / 86400
+
+
+async def test_a_join_while_the_removal_is_not_yet_committed_does_not_put_the_player_back(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`remove_or_join` with the removal stalled for 50 ms between taking the player's row off the
+    list and its commit (in its last write, the mark that holds the removal), and the join pressed
+    20 ms after it: the join's insert, waiting on the row being deleted, went ahead once the removal
+    committed, from a snapshot that saw no removal, and the player was back on the list, removed,
+    in every round. A join waits for any change of the list in flight before it reads."""
+    monkeypatch.setattr(tournaments, "_MARK_REMOVED", tournaments._MARK_REMOVED.replace(":by", STALL))
+    a, b = await world.start(2, seed=15)
+    seen: Counter[str] = Counter()
+    for _ in range(3):
+        seen[
+            await removal_against_join(
+                world, a, b, lambda r, j: asyncio.gather(r, staggered(0.02, j), return_exceptions=True)
+            )
+        ] += 1
+    assert seen == {"removal first": 3}, seen

@@ -17,6 +17,7 @@ from play import BadRequest, MatchService, NoMatch
 from play.results import Notice
 from tests.fakediscord.fixtures import HandClock
 from tests.pgraces import World, cancel_tournament, game, signup
+from tests.test_tournament import CHANNEL, GUILD, services
 
 DAY = 86400
 
@@ -361,3 +362,70 @@ async def test_a_round_closed_as_one_of_its_games_begins_late_elsewhere_stops_th
             assert isinstance(begun, BadRequest), begun
             assert begun.message == "This game's round ended before it could begin: it counts as a draw."
     await cancel_tournament(a, channel)
+
+
+@pytest.mark.parametrize("who", ["an organiser's removal", "the player's leave"])
+async def test_a_removal_or_a_leave_that_the_start_overtook_says_it_started(world: World, who: str) -> None:
+    """Process B takes player 14 off the sign-up list (an organiser's removal, or their own leave)
+    having read the tournament taking sign-ups; process A's start lands whole before B's write,
+    which then finds it running and changes nothing. B must say it started, with 14 in it, and
+    how to withdraw them; before, it said 14 was not signed up (`remove_or_start` and
+    `leave_or_start` race the same two at random)."""
+    a, b = await world.start(2, seed=57)
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    leaving = b.tournaments
+    met: list[Any] = []
+    write = "remove_signup" if who == "an organiser's removal" else "leave_tournament"
+    first_call_runs(leaving.store, write, lambda: a.tournaments.start(channel, organiser=True), met)
+    with pytest.raises(BadRequest) as refused:
+        if write == "remove_signup":
+            await leaving.remove(channel, 14, organiser=True, by=1)
+        else:
+            await leaving.leave(made, 14)
+    assert met, "the start never came between"
+    said = refused.value.message
+    if write == "remove_signup":
+        assert said.endswith(
+            "started just now, with <@14> in it: remove them again to withdraw them from it."
+        ), said
+    else:
+        assert said == "This tournament has started: withdrawing from it is asked and confirmed first.", said
+    boards = await world.sql(
+        "SELECT first_id, second_id FROM tournament_games WHERE tournament_id = $1", made.id
+    )
+    assert sorted(u for r in boards for u in (r["first_id"], r["second_id"])) == [11, 12, 13, 14]
+    await cancel_tournament(a, channel)
+
+
+async def test_a_latecomer_whose_read_found_the_last_place_free_is_told_it_is_full(store_world: Any) -> None:
+    """One process, both stores: a running tournament with a cap of 5 has 4 players; latecomer 15's
+    join reads the list (a place free), and latecomer 16's join lands whole before 15's write. The
+    write counts the list again: 15 is told it is full, and 5 players it stays. Before, only the
+    read counted (the join before the start always counted in its write)."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="blockwars",
+        rounds=2,
+        days=2,
+        organiser=True,
+        max_players=5,
+    )
+    await t.seal_shown(made)
+    for user in (11, 12, 13, 14):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    met: list[Any] = []
+    other = services(db, clock, seed=2)  # the other latecomer's command, its own store object
+    first_call_runs(t.store, "join_late", lambda: other.join(made, 16), met)
+    with pytest.raises(BadRequest) as refused:
+        await t.join(made, 15)
+    assert met, "the other latecomer never came between"
+    assert refused.value.message.endswith(
+        "is full: it takes at most 5 players. Ask an organiser if a place comes free."
+    )
+    assert sorted(e.user_id for e in await t.entries(made)) == [11, 12, 13, 14, 16]

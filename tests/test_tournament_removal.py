@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from data import Database
+from data.db import Step, count
 from play import BadRequest, MatchService, NotAPlayer
 from play.markup import PLAIN
 from play.tournament_leaving_text import undo_hint, withdrawal_notice
@@ -120,6 +121,33 @@ async def test_once_late_entry_has_closed_a_removal_before_the_start_cannot_be_u
         "late to join it: a latecomer may join only while at most half the rounds have begun."
     )
     assert {e.user_id for e in await t.entries(started)} == {ALICE, BOB}
+
+
+async def test_a_player_signed_up_before_inputs_were_kept_stays_removed(store_world) -> None:
+    """A player whose sign-up is older than kept inputs (migration 0015: no input, and no row to keep
+    one) had nothing to hold their removal: they joined again at once. The removal now writes that
+    row, keeping "-" (what their games' dice took for no input), and holds; `reinstate` puts them
+    back with it, and their games draw as before."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [ALICE, BOB, CAROL])
+    cup = await t.open_in(CHANNEL)
+
+    def before_15() -> Iterator[Step]:  # Carol's rows as a sign-up older than migration 0015 left them
+        yield count("DELETE FROM tournament_inputs WHERE user_id = ?", (CAROL,))
+        yield count("UPDATE tournament_players SET join_input = NULL WHERE user_id = ?", (CAROL,))
+
+    await db._transact(before_15)
+    await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
+    assert await t.store.removed_by(cup.id, CAROL) == ORGANISER
+    with pytest.raises(BadRequest) as refused:
+        await t.join(cup, CAROL)
+    assert str(refused.value) == REFUSED.replace("Cup", cup.name)
+    assert [e.user_id for e in await t.entries(cup)] == [ALICE, BOB]
+    await t.reinstate(CHANNEL, CAROL, organiser=True)
+    entries = {e.user_id: e.join_input for e in await t.entries(cup)}
+    assert set(entries) == {ALICE, BOB, CAROL} and entries[CAROL] == "-"
+    assert await t.store.removed_by(cup.id, CAROL) is None
 
 
 # --- through the fake Discord, on the module's one bot ---------------------------------------------
