@@ -420,9 +420,12 @@ async def test_a_game_whose_ai_thought_in_its_worker_process_verifies(tmp_path: 
 
 
 async def test_a_correspondence_game_verifies(tmp_path: Path) -> None:
-    """The strongest level, with its own search and its 20 s safety cap, replays as well."""
+    """The strongest level, with its own search and its 20 s safety cap, replays as well (Block
+    Wars': its own search, engine/blockwars/correspondence.py, at a tenth of Battlefronts' CPU; every
+    other game's correspondence level is the generic search, whose determinism the games' AI tests
+    check)."""
     svc = await service(tmp_path / "g.db", 13)
-    match_id = await ai_game(svc, "battlefronts", "correspondence", plies=2)
+    match_id = await ai_game(svc, "blockwars", "correspondence", plies=2)
     record = await record_of(svc, match_id)
     assert {d["level"] for d in record["ai"]["decisions"]} == {"correspondence"}
     report = fairness.check(record, ai=True)

@@ -1,6 +1,8 @@
 """The correspondence level (issue 32): each turn chosen among lines `hard`'s planner plays out for
-both sides (`plan.turn_plan`), so against `hard`'s reply it never does worse than `hard` and often
-better; it solves the puzzles, keeps its Headquarters ringed and shows its rating like the others."""
+both sides (`plan.turn_plan`); it is deterministic, keeps its Headquarters ringed and shows its rating
+like the others. How its turns compare with `hard`'s (bench/ca_correspondence.py) and how many
+puzzles it solves (bench/puzzles.py --levels correspondence) are measured by the benches: both depend
+on how many lines its CPU budget lets it weigh, which a loaded machine cuts short."""
 
 from __future__ import annotations
 
@@ -10,11 +12,10 @@ import pytest
 
 from engine.base import CORRESPONDENCE
 from engine.combinedarms import plan
-from engine.combinedarms.game import PLANNED, WWI_GAME, WWII_GAME
+from engine.combinedarms.game import WWI_GAME, WWII_GAME
 from engine.combinedarms.state import MOVE, State
 from play.ratings import level_choice, level_rating
 from tests.ai_puzzles import kit
-from tests.combinedarms.test_plan import _turn
 
 GAMES = [WWI_GAME, WWII_GAME]
 IDS = ["wwi", "wwii"]
@@ -33,39 +34,6 @@ def _position(game: object, seed: int, turns: int = 4) -> State:
     return s
 
 
-def _after_reply(s: State, level: str, game: object) -> float:
-    """Our whole turn at `level` as the bot plays it, then the enemy's by `hard`'s planner: the
-    position we then face, judged by `hard`'s judgement."""
-    assert game is WWI_GAME or game is WWII_GAME
-    hard = PLANNED[game.era.key]["hard"]
-    me = s.active
-    _turn(s, s.sides[me], level, game=game)
-    if not s.is_over():
-        plan._play_turn(s, 1 - me, hard, "test-reply", None)
-    return plan.judge(s, me, hard)
-
-
-SEEDS = {"wwi": (1, 2, 4, 6), "wwii": (2, 6, 8, 15)}
-
-
-@pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_against_hards_reply_its_turn_beats_hards_own(game: object) -> None:
-    """Positions a few turns into games between `easy` sides (most with a Headquarters left open):
-    after each level's whole turn and `hard`'s reply, correspondence stands clearly better in at
-    least two of four and never more than one Infantry worse (the bot's `hard` breaks ties by its
-    seed, the lines by another, so its own line is not always the one correspondence weighed)."""
-    assert game is WWI_GAME or game is WWII_GAME
-    better = 0
-    for seed in SEEDS[game.era.key]:
-        s = _position(game, seed)
-        hard = _after_reply(s.clone(), "hard", game)
-        corr = _after_reply(s.clone(), CORRESPONDENCE, game)
-        assert plan.LAST_LINES >= 2  # it weighed more than hard's own line
-        assert corr >= hard - 1.0, (seed, corr, hard)
-        better += corr > hard + 1.0
-    assert better >= 2
-
-
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_correspondence_is_deterministic_for_a_seed(game: object) -> None:
     assert game is WWI_GAME or game is WWII_GAME
@@ -74,13 +42,6 @@ def test_correspondence_is_deterministic_for_a_seed(game: object) -> None:
     first = game.choose(s.view(side), CORRESPONDENCE, 7)
     plan._PLANS.clear()  # a fresh process: no plan remembered
     assert game.choose(s.view(side), CORRESPONDENCE, 7) == first
-
-
-@pytest.mark.parametrize("game", ["combinedarms", "combinedarms_wwii"])
-def test_correspondence_solves_every_puzzle(game: str) -> None:
-    """Nothing is hidden once the armies are on the board, so one world is every world."""
-    missed = [p for p in kit.load(game) if not kit.solved(p, CORRESPONDENCE, 1)]
-    assert not missed, kit.describe(missed)
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard", CORRESPONDENCE])
