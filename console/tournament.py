@@ -97,7 +97,8 @@ def create_usage(opts: dict[str, str]) -> str:
     return (
         "A tournament needs a game, the days each round lasts and, for a Swiss one, a number of "
         f"rounds, e.g. `/wargames tournament create game:{registry.default().name} rounds:3 days:3`; "
-        f"a round-robin (`format:round-robin`, everyone meets everyone) leaves the rounds out. {what}"
+        f"a round-robin (`format:round-robin`, everyone meets everyone) or a knockout (`format:knockout`, "
+        f"the winner of each game goes on) leaves the rounds out. {what}"
         f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
         f"{MIN_DAYS} to {MAX_DAYS} days."
     )

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from data.tournaments import TournamentStatus
+from play.knockout_text import DRAW_RULE
 from play.markup import Markup
+from play.tournament_formats import is_knockout
 from play.tournament_round import BoardNow, RoundNow
 from play.words import duration_text, largest_units
 
@@ -105,10 +107,11 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
     over = sum(1 for b in games if b.result is not None)
     if t.status is TournamentStatus.FINISHED:
         return f"{name} is over; its last round was {of}."
+    rule = f" {DRAW_RULE}" if is_knockout(t) else ""
     return (
         f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
         f"{markup.relative(t.round_ends_at or 0.0)}. "
-        f"The first named plays the {now.game.sides[0].title}."
+        f"The first named plays the {now.game.sides[0].title}.{rule}"
     )
 
 

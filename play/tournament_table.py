@@ -109,9 +109,9 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
     tree: list[list[Tie]] = []
     if is_knockout(tournament):  # ranked by how far each got, not by points (RULES.md "Knockout")
         seeds = knockout.seeded(entrants(entries))
-        gone = {u: r for u, r in gone_in(tournament, entries).items() if r <= upto}
-        tree = knockout.bracket(seeds, played, gone, upto)
-        place = knockout.places(seeds, [g for g in played if g.round <= upto], gone)
+        left = {u: r for u, r in gone_in(tournament, entries).items() if r <= upto}
+        tree = knockout.bracket(seeds, played, left, upto)
+        place = knockout.places(seeds, played, left)
         lines = sorted(
             (replace(x, rank=place.get(x.user_id, 1)) for x in lines),
             key=lambda x: (x.rank, seeds.index(x.user_id) if x.user_id in seeds else 0),

@@ -102,3 +102,102 @@ def test_both_withdrawn_leave_a_walkover_for_the_next_opponent() -> None:
     games = [Pairing(1, 1, 4, 1.0), Pairing(1, 2, 3, None)]
     (final,) = knockout.pair_round(field(4), 2, {2: 1, 3: 1}, games)
     assert (final.first, final.second) == (1, None)  # a walkover, a win, as a bye is
+
+
+# ---------------------------------------------------------------- the whole knockout, both stores
+
+
+async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> None:
+    """Five players (seeds 21..25: equal ratings, so by id): byes for the top three; in round 1's
+    one game seed 4 loses on time, so seed 5 goes on; seed 2 withdraws in round 2, so seed 3 goes on
+    whatever their game says; the final names the winner and the runner-up."""
+    from cogs._format import DISCORD as MARKUP
+    from engine import registry
+    from play import BadRequest
+    from play.tournament import DAY, RoundDone
+    from play.tournament_crosstable import crosstable
+    from play.tournament_export import games_csv
+    from play.tournament_round import round_now
+    from play.tournament_round_text import round_now_text
+    from play.tournament_text import round_text, signup_text, standings_said, started_text
+    from tests.test_tournament import CHANNEL, GUILD, ORGANISER, services, thread_ids
+
+    db, clock = store_world
+    t = services(db, clock)
+    with pytest.raises(BadRequest, match="A knockout's rounds follow from its players"):
+        await t.create(
+            guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars",
+            rounds=3, days=1, organiser=True, format="knockout",
+        )  # fmt: skip
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars",
+        rounds=None, days=1, organiser=True, format="knockout", max_players=8,
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in (21, 22, 23, 24, 25):
+        await t.join(made, user)
+    made = await t.open_in(CHANNEL)
+    assert made.format == "knockout" and made.name == "Block Wars Knockout"
+    game = registry.game("blockwars")
+    listed = signup_text(game, made, await t.entries(made), MARKUP)
+    assert listed.startswith(
+        "**Block Wars Knockout**: a knockout of Block Wars: seeded by rating, the winner of each game "
+        "goes on, in rounds of 1 day each; the players at the start set how many rounds (so far, with "
+        "5 players that is 3 rounds, the top 3 seeds with a bye in round 1). A drawn game (or one "
+        "still going when its round ends) sends the higher seed on, so a lower seed must win. At most "
+        "8 players."
+    )
+    started = await t.start(CHANNEL, organiser=True)
+    assert started.tournament.rounds == 3
+    boards = await t.store.tournament_boards(started.tournament.id)
+    assert [(b.first_id, b.second_id) for b in boards] == [(24, 25), (21, None), (22, None), (23, None)]
+    said = started_text(game, started.tournament, boards, MARKUP)
+    assert "A knockout, with 5 players that is 3 rounds, the top 3 seeds with a bye in round 1." in said
+    with pytest.raises(BadRequest, match="is a knockout and has begun: its bracket was drawn"):
+        await t.join(started.tournament, 26)
+    counter = [0]
+    await thread_ids(t, counter)
+    running = await t.open_in(CHANNEL)
+    now = round_now_text(await round_now(t.store, running, clock()), MARKUP)
+    assert "sends the higher seed on, so a lower seed must win." in now
+    # round 1's only game: seed 4, to move first, lets their time run out, so seed 5 goes on
+    clock.now += DAY + 1
+    (done,) = [x for x in await t.sweep() if isinstance(x, RoundDone)]
+    await t.announced(done.table)
+    text = round_text(done.table, done.pairings, MARKUP)
+    assert "Out in the quarter-finals: <@24> is knocked out." in text
+    assert {(b.first_id, b.second_id) for b in done.pairings} == {(21, 25), (22, 23)}
+    assert "The quarter-finals: <@21> had a bye; <@25> beat <@24>;" in standings_said(done.table, MARKUP)
+    await thread_ids(t, counter)
+    # seed 2 withdraws during the semi-finals and then wins their game: seed 3 goes on all the same
+    second = await t.open_in(CHANNEL)
+    await t.withdraw_from(second.id, 22)
+    with pytest.raises(BadRequest, match="is a knockout and has begun"):
+        await t.reinstate(CHANNEL, 22, organiser=True)
+    for board in await t.store.tournament_boards(second.id):
+        if board.round == 2 and board.thread_id is not None:
+            loser = 25 if 25 in (board.first_id, board.second_id) else 23
+            await t.matches.act(board.thread_id, loser, "resign")
+    (semis,) = [x for x in await t.sweep() if isinstance(x, RoundDone)]
+    await t.announced(semis.table)
+    assert {(b.first_id, b.second_id) for b in semis.pairings} in ({(21, 23)}, {(23, 21)})
+    out = round_text(semis.table, semis.pairings, MARKUP)
+    assert "Out in the semi-finals: <@25> and <@22> are knocked out." in out
+    await thread_ids(t, counter)
+    final = await t.open_in(CHANNEL)
+    (board,) = [b for b in await t.store.tournament_boards(final.id) if b.round == 3]
+    assert board.thread_id is not None
+    await t.matches.act(board.thread_id, 23, "resign")
+    (last,) = [x for x in await t.sweep() if isinstance(x, RoundDone)]
+    assert last.table.final and last.table.winners == [21]
+    assert [(x.user_id, x.rank) for x in last.table.lines] == [(21, 1), (23, 2), (22, 3), (25, 3), (24, 5)]
+    posted = round_text(last.table, [], MARKUP)
+    assert posted.startswith(
+        "**Block Wars Knockout** is over after 3 rounds: <@21> wins it, beating <@23> in the final; "
+        "<@23> is the runner-up. Congratulations! The bracket:\n"
+        "The quarter-finals: <@21> had a bye; <@25> beat <@24>; <@22> had a bye; <@23> had a bye.\n"
+        "The semi-finals: <@21> beat <@25>; <@23> went on: <@22> withdrew.\n"
+        "The final: <@21> beat <@23>."
+    )
+    cross = await crosstable(db, t.store, last.table)
+    assert games_csv(cross, game, str)  # the records export as for any tournament
