@@ -74,8 +74,10 @@ def tie_line(tie: Tie, markup: Markup) -> str:
     return f"{who(tie.winner)} beat {who(loser)}"
 
 
-def bracket_text(table: Table, markup: Markup) -> str:
-    """The bracket as it stands: each round's ties, then who is still in."""
+def bracket_text(table: Table, markup: Markup, limit: int = 1400) -> str:
+    """The bracket as it stands: each round's ties, then who is still in; within `limit`
+    characters (a message holds 2000 with the words around it): the earliest rounds give way first,
+    and a long list of players still in is counted instead."""
     rounds = table.tournament.rounds
     lines = [
         f"{round_name(ties[0].round, rounds).capitalize()}: {'; '.join(tie_line(t, markup) for t in ties)}."
@@ -84,7 +86,15 @@ def bracket_text(table: Table, markup: Markup) -> str:
     ]
     if not table.final:
         left = [x.user_id for x in table.lines if x.rank == 1]
-        lines.append(f"Still in: {_and([markup.mention(u) for u in left])}.")
+        named = f"Still in: {_and([markup.mention(u) for u in left])}."
+        lines.append(named if len(named) <= limit // 3 else f"Still in: {len(left)} players.")
+    cut = 0
+    while len("\n".join(lines)) > limit and len(lines) > 1:
+        lines.pop(0)
+        cut += 1
+    if cut:
+        first = "The first round is" if cut == 1 else f"The first {cut} rounds are"
+        lines.insert(0, f"{first} left out to fit; `/wargames tournament crosstable` has every game.")
     return "\n".join(lines)
 
 

@@ -201,3 +201,33 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     )
     cross = await crosstable(db, t.store, last.table)
     assert games_csv(cross, game, str)  # the records export as for any tournament
+
+
+def test_the_bracket_of_64_fits_one_message() -> None:
+    """The largest knockout's bracket, said under the standings and in the final post, stays within
+    a Discord message: the earliest rounds give way first."""
+    from data.tournaments import Tournament, TournamentStatus
+    from engine import registry
+    from play.knockout_text import bracket_text
+    from play.tournament_table import Line, Table
+
+    players = [Entrant(10**18 + i, 1500.0) for i in range(64)]  # ids as long as Discord's
+    games: list[Pairing] = []
+    for r in range(1, 7):
+        games += [Pairing(r, p.first, p.second, 1.0) for p in knockout.pair_round(players, r, {}, games)]
+    seeds = knockout.seeded(players)
+    tree = knockout.bracket(seeds, games, {})
+    place = knockout.places(seeds, games, {})
+    lines = [Line(place[u], u, 0.0, 0.0, 0.0, 0.0, False) for u in seeds]
+    made = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Big", rounds=6,
+        round_seconds=86400, status=TournamentStatus.FINISHED, round=6, round_ends_at=None, announced=6,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    table = Table(made, registry.game("blockwars"), 6, lines, True, bracket=tree)
+    from cogs._format import DISCORD as MARKUP
+
+    said = bracket_text(table, MARKUP)
+    assert len(said) <= 1400 and said.endswith(".")
+    assert said.startswith("The first 2 rounds are left out to fit;")
+    assert said.split("\n")[1].startswith("Round 3: ") and "The final: " in said
