@@ -20,6 +20,10 @@ DRAW_RULE = (
 )
 
 
+# How a knockout's standings are ordered (points are shown, but do not rank)
+RANKED = "Ranked by how far each got: the winner, the runner-up, then by the round each went out in."
+
+
 def _and(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -132,6 +136,7 @@ def winner_text(table: Table, markup: Markup) -> str:
 
 __all__ = [
     "DRAW_RULE",
+    "RANKED",
     "bracket_text",
     "out_text",
     "round_name",

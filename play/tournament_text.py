@@ -127,6 +127,12 @@ def tiebreaks_short(order: Sequence[Tiebreak]) -> str:
     return f"Level on points: {order_said(order)}."
 
 
+def ranking_said(table: Table) -> str:
+    """How the standings are ordered, in one line: a knockout's by how far each got, else by points
+    and the tie-breaks."""
+    return knockout_text.RANKED if is_knockout(table.tournament) else tiebreaks_short(table.order)
+
+
 # The usual Swiss order's words (the tests and older callers name them)
 TIEBREAKS = tiebreaks_long((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
 TIEBREAKS_SHORT = tiebreaks_short((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
@@ -162,7 +168,7 @@ def standings_subtitle(table: Table) -> str:
     t = table.tournament
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
-    short = tiebreaks_short(table.order)
+    short = ranking_said(table)
     first = next((x.joined for x in table.lines if x.joined), 0)  # a latecomer's mark, explained
     late = f' "From R{first + 1}": joined late, the rounds before scored 0.' if first else ""
     if table.final:
@@ -327,7 +333,11 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         listed = "\n".join(
             walkover(b.first_id, markup) if b.second_id is None else pairing_line(b, markup) for b in boards
         )
-    return f"{head}\nRound {table.round + 1} ends {due}:\n{listed}{idle}\n{_threads_line(table.game)}"
+    called = f"Round {table.round + 1}"
+    if is_knockout(t):  # "The final (round 3)"
+        named = knockout_text.round_name(table.round + 1, t.rounds).capitalize()
+        called = f"{named} (round {table.round + 1})" if named != called else called
+    return f"{head}\n{called} ends {due}:\n{listed}{idle}\n{_threads_line(table.game)}"
 
 
 def game_over_text(tournament: Tournament, going: int, markup: Markup) -> str:

@@ -116,6 +116,7 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     from play import BadRequest
     from play.tournament import DAY, RoundDone
     from play.tournament_crosstable import crosstable
+    from play.tournament_crosstable_text import crosstable_key, export_said
     from play.tournament_export import games_csv
     from play.tournament_round import round_now
     from play.tournament_round_text import round_now_text
@@ -201,6 +202,10 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     )
     cross = await crosstable(db, t.store, last.table)
     assert games_csv(cross, game, str)  # the records export as for any tournament
+    assert crosstable_key(cross).startswith("Ranked by how far each got: the winner, the runner-up,")
+    assert "in standing order: by how far each got in the knockout (the winner first)." in export_said(
+        cross, MARKUP, "games.csv", "standings.csv"
+    )
 
 
 def test_the_bracket_of_64_fits_one_message() -> None:
