@@ -5,7 +5,7 @@ went out, in each round's announcement; the winner and the runner-up, in the fin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from play import knockout
 from play.knockout import Tie
@@ -113,6 +113,60 @@ def out_text(table: Table, markup: Markup) -> str:
     return f"Out in {round_name(table.round, table.tournament.rounds)}: {names} {verb} knocked out."
 
 
+# A tie as the bracket picture draws it: (left: the winner once decided, how, right, decided)
+PictureTie = tuple[str, str, str, bool]
+PICTURE_TIES = 15  # the ties one picture holds, readable on a phone (the last four rounds of 64)
+
+
+def _picture_tie(tie: Tie, name: Callable[[int], str]) -> PictureTie:
+    present = [u for u in (tie.top, tie.bottom) if u is not None]
+    if not present:
+        return ("nobody", "", "(both withdrew)", True)
+    if not tie.decided:
+        return (name(present[0]), "v", name(present[1]) if len(present) > 1 else "", False)
+    if tie.winner is None:
+        return (" and ".join(name(u) for u in present), "", "(withdrew)", True)
+    loser = tie.loser
+    if loser is None:
+        return (name(tie.winner), "bye" if tie.round == 1 else "walkover", "", True)
+    word = {knockout.DRAWN: "drew with", knockout.FORFEIT: "by forfeit"}.get(tie.how or "", "beat")
+    return (name(tie.winner), word, name(loser), True)
+
+
+def picture_rounds(
+    table: Table, name: Callable[[int], str], most: int = PICTURE_TIES
+) -> tuple[list[tuple[str, list[PictureTie]]], int]:
+    """The bracket's rounds for its picture, each with its heading, the latest ones that fit in
+    `most` ties; and how many of the earliest rounds were left out."""
+    rounds = table.tournament.rounds
+    shown = list(table.bracket)
+    while len(shown) > 1 and sum(len(ties) for ties in shown) > most:
+        shown.pop(0)
+    out = [
+        (round_name(ties[0].round, rounds).capitalize(), [_picture_tie(t, name) for t in ties])
+        for ties in shown
+        if ties
+    ]
+    return out, len(table.bracket) - len(shown)
+
+
+def picture_subtitle(table: Table, left_out: int) -> str:
+    """The line under the bracket picture's title: how to read it, and what it leaves out."""
+    said = "The winner of each tie on the left, in bold; a draw sends the higher seed on."
+    if left_out:
+        rounds = {1: "round 1 is", 2: "rounds 1 and 2 are"}.get(left_out, f"rounds 1 to {left_out} are")
+        said += f" To fit, {rounds} left out: the standings' words and the crosstable have them."
+    return said
+
+
+def picture(table: Table, names: Mapping[int, str]) -> tuple[str, str, list[tuple[str, list[PictureTie]]]]:
+    """What the bracket picture draws (render/bracket.py): its title, subtitle and rounds."""
+    rounds, left_out = picture_rounds(table, lambda u: names.get(u, str(u)))
+    title = f"{table.tournament.name}: the bracket"
+    title += " (final)" if table.final else f" in round {table.round} of {table.tournament.rounds}"
+    return title, picture_subtitle(table, left_out), rounds
+
+
 def walkover_line(user_id: int, markup: Markup) -> str:
     """A pairing without an opponent after round 1: the opponent the bracket gave them withdrew."""
     return f"{markup.mention(user_id)} goes on without a game this round: their opponent withdrew."
@@ -136,9 +190,14 @@ def winner_text(table: Table, markup: Markup) -> str:
 
 __all__ = [
     "DRAW_RULE",
+    "PICTURE_TIES",
     "RANKED",
+    "PictureTie",
     "bracket_text",
     "out_text",
+    "picture",
+    "picture_rounds",
+    "picture_subtitle",
     "round_name",
     "rounds_said",
     "shape_text",

@@ -305,7 +305,8 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
             f"{_winner_line(table, markup)} Congratulations! The final standings are below: "
             f"{tiebreaks_long(table.order)}. Every game was rated as usual."
         )
-    head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. Standings below."
+    below = "The bracket below." if is_knockout(t) else "Standings below."
+    head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. {below}"
     if is_knockout(t) and (out := knockout_text.out_text(table, markup)):
         head += f"\n{out}"
     gone = {x.user_id for x in table.lines if x.withdrawn}

@@ -3,6 +3,7 @@ rulings (RULES.md "Knockout"): a draw sends the higher seed on, a withdrawal the
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -236,3 +237,23 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert len(said) <= 1400 and said.endswith(".")
     assert said.startswith("The first 2 rounds are left out to fit;")
     assert said.split("\n")[1].startswith("Round 3: ") and "The final: " in said
+    # and its picture: the last four rounds (15 ties), no taller than a phone shows whole
+    from PIL import Image
+
+    from play.knockout_text import picture
+    from render.bracket import bracket_png
+    from render.kit import max_height
+
+    title, subtitle, shown = picture(table, {u: f"Player {i}" for i, u in enumerate(seeds)})
+    assert [heading for heading, _ in shown] == [
+        "Round 3",
+        "The quarter-finals",
+        "The semi-finals",
+        "The final",
+    ]
+    assert subtitle.endswith(
+        "To fit, rounds 1 and 2 are left out: the standings' words and the crosstable have them."
+    )
+    assert shown[-1][1] == [("Player 0", "beat", "Player 1", True)]  # the higher seeds won every game
+    image = Image.open(io.BytesIO(bracket_png(title, subtitle, shown)))
+    assert image.width == 800 and image.height <= max_height(800)

@@ -188,6 +188,8 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     assert f"Out in the semi-finals: <@{carol.id}> is knocked out." in posted
     assert "\nThe final (round 2) ends <t:" in posted and f"<@{alice.id}> v <@{bob.id}>" in posted
     standings = await fake.slash(alice, club, "wargames", "tournament", "standings")
+    drawn = standings.message.attachment("bracket.png").data  # the bracket is its picture
+    assert drawn[:8] == b"\x89PNG\r\n\x1a\n"
     assert standings.content.endswith(
         f"The semi-finals: <@{alice.id}> had a bye; <@{bob.id}> drew with <@{carol.id}> and went on "
         f"as the higher seed.\nThe final: <@{alice.id}> v <@{bob.id}>, still playing.\n"
