@@ -119,6 +119,7 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     from play.tournament_crosstable import crosstable
     from play.tournament_crosstable_text import crosstable_key, export_said
     from play.tournament_export import games_csv
+    from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice
     from play.tournament_round import round_now
     from play.tournament_round_text import round_now_text
     from play.tournament_text import round_text, signup_text, standings_said, started_text
@@ -173,7 +174,18 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     await thread_ids(t, counter)
     # seed 2 withdraws during the semi-finals and then wins their game: seed 3 goes on all the same
     second = await t.open_in(CHANNEL)
-    await t.withdraw_from(second.id, 22)
+    asked = withdraw_question(await t.withdrawal(second, 22), MARKUP)
+    assert asked.startswith(
+        "Withdraw from **Block Wars Knockout**? It is a knockout: you go out now, and this cannot be "
+        "undone; your opponent of this round goes on by forfeit, whatever the game says. Your game with "
+        "<@23> plays on, rated as usual, but no longer decides who goes on"
+    )
+    gone = await t.withdraw_from(second.id, 22)
+    assert withdrawal_notice(gone, None, MARKUP) == (
+        "<@22> has withdrawn from **Block Wars Knockout**: they are out of the knockout, and their "
+        "opponent of this round goes on by forfeit, whatever the game says."
+    )
+    assert undo_hint(gone, MARKUP) == ""
     with pytest.raises(BadRequest, match="is a knockout and has begun"):
         await t.reinstate(CHANNEL, 22, organiser=True)
     for board in await t.store.tournament_boards(second.id):
