@@ -56,6 +56,7 @@ def _board_line(
     short: bool,
     clocks: tuple[str, int] = (_NONE, 0),
     cancelled: bool = False,
+    knockout: bool = False,
 ) -> str:
     board = now.board
     n = f"{board.board}."
@@ -63,6 +64,10 @@ def _board_line(
         if short:
             return f"{name(board.first_id)}: won by forfeit"
         return f"{n} {name(board.first_id)} wins by forfeit against {name(now.against)}."
+    if board.second_id is None and board.round > 1 and knockout:  # past round 1, a walkover, not a bye
+        if short:
+            return f"{name(board.first_id)}: walkover"
+        return f"{n} {name(board.first_id)} goes on without a game: their opponent withdrew."
     if board.second_id is None:
         return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
     first, second = name(board.first_id), name(board.second_id)
@@ -141,7 +146,8 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     tail = "\n".join(tails)
     head = _round_head(now, markup)
     cancelled = now.tournament.status is TournamentStatus.CANCELLED
-    full = [_board_line(b, name, markup, False, cancelled=cancelled) for b in now.boards]
+    ko = is_knockout(now.tournament)
+    full = [_board_line(b, name, markup, False, cancelled=cancelled, knockout=ko) for b in now.boards]
     text = "\n".join([head, *full, *([tail] if tail else [])])
     if len(text) <= limit:
         return text
@@ -156,7 +162,7 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     ]
     short: list[str] = []
     for clocks, note in [*(tiers if timed else []), ((_NONE, 0), f"{shortened}; {threads}")]:
-        short = [_board_line(b, name, markup, True, clocks) for b in now.boards]
+        short = [_board_line(b, name, markup, True, clocks, knockout=ko) for b in now.boards]
         text = "\n".join([head, *short, *([tail] if tail else []), note])
         if len(text) <= limit:
             return text

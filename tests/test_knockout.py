@@ -269,3 +269,25 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert shown[-1][1] == [("Player 0", "beat", "Player 1", True)]  # the higher seeds won every game
     image = Image.open(io.BytesIO(bracket_png(title, subtitle, shown)))
     assert image.width == 800 and image.height <= max_height(800)
+
+
+def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
+    """`/wargames tournament round` in a knockout: a pairing without an opponent after round 1 is
+    a walkover (the opponent withdrew), not a bye; and the draw rule is said with the round."""
+    from cogs._format import DISCORD as MARKUP
+    from data.tournaments import Board, Tournament, TournamentStatus
+    from engine import registry
+    from play.tournament_round import BoardNow, RoundNow
+    from play.tournament_round_text import round_now_text
+
+    made = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=2,
+        round_seconds=86400, status=TournamentStatus.RUNNING, round=2, round_ends_at=86400.0, announced=1,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    walkover = BoardNow(Board(1, 2, 1, 11, None, None, None, 1.0), 1.0, (), False)
+    now = RoundNow(made, registry.game("blockwars"), [walkover], frozenset({12, 13}))
+    said = round_now_text(now, MARKUP)
+    assert "1. <@11> goes on without a game: their opponent withdrew." in said
+    assert "bye" not in said
+    assert "A drawn game (or one still going when its round ends) sends the higher seed on" in said
