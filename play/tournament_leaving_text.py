@@ -61,15 +61,20 @@ def _results(w: Withdrawal, whose: str, stand: str) -> str:
 _KNOCKOUT_OUT = "goes on by forfeit, whatever the game says"
 
 
+def _knockout_game(w: Withdrawal, markup: Markup) -> str:
+    """A knockout's game of the round, once its player withdrew: rated, deciding nothing."""
+    if w.game is None:
+        return ""
+    other = w.game.second_id if w.game.first_id == w.user_id else w.game.first_id
+    assert other is not None
+    return (
+        f" Your game with {markup.mention(other)} plays on, rated as usual, but no longer decides "
+        "who goes on: resign it there if you will not finish it."
+    )
+
+
 def _knockout_question(w: Withdrawal, markup: Markup) -> str:
-    game = ""
-    if w.game is not None:
-        other = w.game.second_id if w.game.first_id == w.user_id else w.game.first_id
-        assert other is not None
-        game = (
-            f" Your game with {markup.mention(other)} plays on, rated as usual, but no longer decides "
-            "who goes on: resign it there if you will not finish it."
-        )
+    game = _knockout_game(w, markup)
     return (
         f"Withdraw from {markup.strong(w.tournament.name)}? It is a knockout: you go out now, and this "
         f"cannot be undone; your opponent of this round {_KNOCKOUT_OUT}.{game}"
@@ -93,6 +98,11 @@ def withdraw_question(w: Withdrawal, markup: Markup) -> str:
 
 def withdrawn_text(w: Withdrawal, markup: Markup) -> str:
     """The player's own confirmation, privately."""
+    if is_knockout(w.tournament):
+        return (
+            f"You have withdrawn from {markup.strong(w.tournament.name)}: you are out, and your opponent "
+            f"of this round {_KNOCKOUT_OUT}.{_knockout_game(w, markup)}"
+        )
     return (
         f"You have withdrawn from {markup.strong(w.tournament.name)}: you will not be paired again."
         f"{_their_game(w, markup, True)}{_ending(w)}"

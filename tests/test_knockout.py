@@ -119,7 +119,7 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
     from play.tournament_crosstable import crosstable
     from play.tournament_crosstable_text import crosstable_key, export_said
     from play.tournament_export import games_csv
-    from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice
+    from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
     from play.tournament_round import round_now
     from play.tournament_round_text import round_now_text
     from play.tournament_text import round_text, signup_text, standings_said, started_text
@@ -186,6 +186,10 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
         "opponent of this round goes on by forfeit, whatever the game says."
     )
     assert undo_hint(gone, MARKUP) == ""
+    assert withdrawn_text(gone, MARKUP).startswith(
+        "You have withdrawn from **Block Wars Knockout**: you are out, and your opponent of this round "
+        "goes on by forfeit, whatever the game says. Your game with <@23> plays on, rated as usual"
+    )
     with pytest.raises(BadRequest, match="is a knockout and has begun"):
         await t.reinstate(CHANNEL, 22, organiser=True)
     for board in await t.store.tournament_boards(second.id):
