@@ -133,6 +133,11 @@ class Settings:
         checked_cap(kind, max_players)
         if signup_days is not None and not MIN_SIGNUP_DAYS <= signup_days <= MAX_SIGNUP_DAYS:
             raise BadRequest(f"Sign-ups stay open {MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS} days.")
+        if kind == KNOCKOUT and parse_tiebreaks(tiebreaks) is not None:
+            raise BadRequest(
+                "A knockout ranks players by how far each got, so no tie-break order applies: leave "
+                "`tiebreaks` out (a drawn game sends the higher seed on)."
+            )
         return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks), signup_days)
 
     def closes(self, now: float) -> float | None:

@@ -134,6 +134,11 @@ async def test_a_knockout_of_five_from_sign_up_to_its_winner(store_world) -> Non
             guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars",
             rounds=3, days=1, organiser=True, format="knockout",
         )  # fmt: skip
+    with pytest.raises(BadRequest, match="no tie-break order applies: leave `tiebreaks` out"):
+        await t.create(
+            guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars",
+            rounds=None, days=1, organiser=True, format="knockout", tiebreaks="median",
+        )  # fmt: skip
     made = await t.create(
         guild_id=GUILD, channel_id=CHANNEL, user_id=ORGANISER, game="blockwars",
         rounds=None, days=1, organiser=True, format="knockout", max_players=8,
