@@ -174,10 +174,16 @@ def walkover_line(user_id: int, markup: Markup) -> str:
 
 def winner_text(table: Table, markup: Markup) -> str:
     """The final post's first words: the winner and the runner-up, and how the final went."""
-    final = table.bracket[-1][0] if table.bracket and table.bracket[-1] else None
-    if final is None or final.winner is None:
-        return "Nobody is left to win it: every finalist withdrew."
     who = markup.mention
+    last = table.bracket[-1] if table.bracket else []
+    if len(last) != 1:  # over before its final: withdrawals left one player, or none
+        left = [x.user_id for x in table.lines if x.rank == 1 and not x.withdrawn]
+        if len(left) != 1:
+            return "Nobody is left to win it: the players still in withdrew."
+        return f"{who(left[0])} wins it: everyone else still in withdrew, so no final was needed."
+    final = last[0]
+    if final.winner is None:
+        return "Nobody is left to win it: both finalists withdrew."
     loser = final.loser
     if loser is None:
         return f"{who(final.winner)} wins it, unopposed in the final."

@@ -333,3 +333,36 @@ async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         await db.close()
+
+
+def test_a_knockout_emptied_by_withdrawals_names_its_winner_without_a_final() -> None:
+    """Four players: 1 beats 4 in round 1, while 2 and 3 both withdraw: the knockout is over (the
+    sweep's `decided`), and the final post does not call round 1 the final."""
+    from cogs._format import DISCORD as MARKUP
+    from data.tournaments import Entry, Tournament, TournamentStatus
+    from engine import registry
+    from play.knockout_text import winner_text
+    from play.tournament_formats import decided
+    from play.tournament_table import Line, Table
+
+    made = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=2,
+        round_seconds=86400, status=TournamentStatus.FINISHED, round=1, round_ends_at=None, announced=1,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    entries = [
+        Entry(u, 2000.0 - 10 * u, u in (2, 3), 0.0, withdrawn_round=1 if u in (2, 3) else None)
+        for u in (1, 2, 3, 4)
+    ]
+    games = [Pairing(1, 1, 4, 1.0), Pairing(1, 2, 3, None)]
+    assert decided(made, entries, games)
+    seeds = knockout.seeded(field(4))
+    gone = {2: 1, 3: 1}
+    place = knockout.places(seeds, games, gone)
+    lines = [Line(place[u], u, 0.0, 0.0, 0.0, 0.0, u in gone) for u in seeds]
+    table = Table(
+        made, registry.game("blockwars"), 1, lines, True, bracket=knockout.bracket(seeds, games, gone, 1)
+    )
+    assert (
+        winner_text(table, MARKUP) == "<@1> wins it: everyone else still in withdrew, so no final was needed."
+    )
