@@ -29,7 +29,7 @@ from cogs._views import _Released, persistent_view
 from data import Match, StoreUnavailable
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
-from play import fairness
+from play import fairness, knockout_text
 from play.errors import AwayBusy, BadRequest
 from play.present import status_text
 from play.results import Notice
@@ -68,6 +68,7 @@ from play.tournament_text import (
     thread_name,
     with_threads,
 )
+from render.bracket import bracket_png
 from render.standings import Row, standings_png
 
 if TYPE_CHECKING:
@@ -728,6 +729,12 @@ class Tournaments(commands.Cog):
         await self.service.withdraw(payload.guild_id, payload.user.id)
 
     async def standings_file(self, table: Table) -> discord.File:
+        if table.bracket:  # a knockout: its bracket is the picture (RULES.md "Knockout")
+            names = {x.user_id: await self.name_of(table.tournament.guild_id, x.user_id) for x in table.lines}
+            drawn = await asyncio.to_thread(bracket_png, *knockout_text.picture(table, names))
+            bracket = discord.File(io.BytesIO(drawn), filename="bracket.png")
+            unlink_when_done(bracket)
+            return bracket
         rows = [
             Row(
                 line.rank,

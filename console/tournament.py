@@ -19,7 +19,7 @@ from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
-from play import fairness
+from play import fairness, knockout_text
 from play.commands import wargames_commands
 from play.errors import AwayBusy, ServiceError
 from play.markup import Markup
@@ -54,6 +54,7 @@ from play.tournament_text import (
     standings_title,
     started_text,
 )
+from render.bracket import bracket_png
 from render.standings import Row, standings_png
 
 
@@ -97,7 +98,8 @@ def create_usage(opts: dict[str, str]) -> str:
     return (
         "A tournament needs a game, the days each round lasts and, for a Swiss one, a number of "
         f"rounds, e.g. `/wargames tournament create game:{registry.default().name} rounds:3 days:3`; "
-        f"a round-robin (`format:round-robin`, everyone meets everyone) leaves the rounds out. {what}"
+        f"a round-robin (`format:round-robin`, everyone meets everyone) or a knockout (`format:knockout`, "
+        f"the winner of each game goes on) leaves the rounds out. {what}"
         f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
         f"{MIN_DAYS} to {MAX_DAYS} days."
     )
@@ -268,6 +270,12 @@ class ConsoleTournaments:
         console.say(withdrawal_notice(done, None, console.markup))
 
     def show_table(self, table: Table) -> None:
+        if table.bracket:  # a knockout: its bracket is the picture (RULES.md "Knockout")
+            named = {x.user_id: names.user_name(x.user_id) for x in table.lines}
+            drawn = bracket_png(*knockout_text.picture(table, named))
+            where = self.console._write(f"tournament-{table.tournament.id}-round-{table.round}.png", drawn)
+            self.console.say(f"bracket: {where}")
+            return
         rows = [
             Row(
                 x.rank,

@@ -250,7 +250,7 @@ _GAME_ID = Option(
 TOURNAMENT: tuple[Command, ...] = (
     Command(
         "create",
-        "Open a tournament in this channel, Swiss or round-robin (organisers)",
+        "Open a tournament in this channel: Swiss, round-robin or knockout (organisers)",
         (
             Option("game", "text", "Which game", choices=tuple((g.title, g.name) for g in registry.games())),
             Option(
@@ -264,7 +264,7 @@ TOURNAMENT: tuple[Command, ...] = (
                 "rounds",
                 "int",
                 f"How many rounds ({MIN_ROUNDS} to {MAX_ROUNDS}); a Swiss needs it, "
-                "a round-robin leaves it out",
+                "a round-robin or knockout leaves it out",
                 None,
                 minimum=MIN_ROUNDS,
                 maximum=MAX_ROUNDS,
@@ -272,7 +272,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "format",
                 "text",
-                f"Swiss (the default) or round-robin: everyone meets everyone, {MAX_RR} players at most",
+                f"Swiss (default); round-robin: all meet all, {MAX_RR} at most; knockout: winners go on",
                 SWISS,
                 tuple((FORMAT_NAMES[f], f) for f in FORMATS),
             ),
@@ -310,7 +310,7 @@ TOURNAMENT: tuple[Command, ...] = (
         ),
         who=Who.ORGANISER,
         usage=(
-            "game:G days:N rounds:N [format:round-robin] [tiebreaks:median] [max_players:N] "
+            "game:G days:N rounds:N [format:round-robin|knockout] [tiebreaks:median] [max_players:N] "
             "[signup_days:N] [name:…] [options:a=1,b=on]"
         ),
         subgroup="tournament",
@@ -470,7 +470,7 @@ WARGAMES: tuple[Command, ...] = (
 )
 SUBGROUPS = {
     "admin": "The bot owner's tools (pushing the slash commands to Discord)",
-    "tournament": "Swiss and round-robin tournaments over days, for any game",
+    "tournament": "Swiss, round-robin and knockout tournaments over days, for any game",
 }
 WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"
 

@@ -9,7 +9,8 @@ from play.markup import Markup
 from play.tiebreaks import order_said
 from play.tournament import TournamentService
 from play.tournament_crosstable import NOT_PAIRED, STRUCK, Crosstable, Ended, Mark, crosstable
-from play.tournament_text import _round_over, _standing_at, tiebreaks_short
+from play.tournament_formats import is_knockout
+from play.tournament_text import _round_over, _standing_at, ranking_said
 
 
 async def channel_crosstable(service: TournamentService, channel_id: int, what: str) -> Crosstable:
@@ -63,7 +64,7 @@ def crosstable_key(cross: Crosstable) -> str:
         parts.append("a number alone: that game was stopped without a result")
     if any(p.line.withdrawn for p in cross.players):
         parts.append("a grey name has withdrawn")
-    return f"{tiebreaks_short(cross.table.order)} " + "; ".join(parts) + "."
+    return f"{ranking_said(cross.table)} " + "; ".join(parts) + "."
 
 
 def crosstable_said(cross: Crosstable, markup: Markup, drawn: int) -> str:
@@ -85,6 +86,13 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _order(cross: Crosstable) -> str:
+    """The standings' order as the export's words say it."""
+    if is_knockout(cross.table.tournament):
+        return "by how far each got in the knockout (the winner first)"
+    return f"by points, then {order_said(cross.table.order)}"
+
+
 def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -> str:
     """The private answer carrying the two files (`games`, `standings`: their names or paths)."""
     t = cross.table.tournament
@@ -103,7 +111,7 @@ def export_said(cross: Crosstable, markup: Markup, games: str, standings: str) -
     return (
         f"{markup.strong(t.name)}, {when}: {counted}. `{games}` has a row a game or bye (round, board, "
         f"sides, players, result, and how it ended: {ends}); "
-        f"`{standings}` a row a player, in standing order: by points, then {order_said(cross.table.order)}. "
+        f"`{standings}` a row a player, in standing order: {_order(cross)}. "
         "Comma-separated text, for a spreadsheet or a rating officer."
     )
 

@@ -1,7 +1,7 @@
-"""A tournament's format, chosen when it is made: Swiss (play/swiss.py) or round-robin
-(play/roundrobin.py). What differs between them lives here, so the life cycle (play/tournament.py,
-play/tournament_sweep.py) asks one question at each step: how many rounds, who plays whom, which
-games count, how many players it takes (RULES.md "Round-robin").
+"""A tournament's format, chosen when it is made: Swiss (play/swiss.py), round-robin
+(play/roundrobin.py) or knockout (play/knockout.py). What differs between them lives here, so the
+life cycle (play/tournament.py, play/tournament_sweep.py) asks one question at each step: how many
+rounds, who plays whom, which games count, how many players it takes (RULES.md "Round-robin", "Knockout").
 """
 
 from __future__ import annotations
@@ -9,17 +9,19 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from data.tournaments import Board, Entry, Tournament
-from play import roundrobin
+from data.tournaments import KNOCKOUT, Board, Entry, Tournament
+from play import knockout, roundrobin
 from play.errors import BadRequest
 from play.markup import Markup
 from play.swiss import Entrant, Pairing, pair
 from play.tiebreaks import PRESETS, Tiebreak
 
 SWISS, ROUND_ROBIN = "swiss", "round-robin"
-FORMATS = (SWISS, ROUND_ROBIN)
+FORMATS = (SWISS, ROUND_ROBIN, KNOCKOUT)
 # What the organiser's list and the help show for each, in the order offered
-FORMAT_NAMES = {SWISS: "Swiss", ROUND_ROBIN: "Round-robin"}
+FORMAT_NAMES = {SWISS: "Swiss", ROUND_ROBIN: "Round-robin", KNOCKOUT: "Knockout"}
+# The formats whose rounds follow from the players at the start (the organiser gives none)
+SET_AT_START = (ROUND_ROBIN, KNOCKOUT)
 MIN_CAP, MAX_CAP = 2, 100  # `max_players`, where the organiser sets one
 MIN_SIGNUP_DAYS, MAX_SIGNUP_DAYS = 1, 30  # `signup_days`: sign-ups close that long after the making
 DAY_SECONDS = 24 * 3600
@@ -32,22 +34,31 @@ def parse_format(text: str | None) -> str:
     word = text.strip().lower().replace("_", "-").replace(" ", "-")
     if word in ("roundrobin", "rr"):
         word = ROUND_ROBIN
+    if word in ("ko", "single-elimination", "elimination", "cup"):
+        word = KNOCKOUT
     if word not in FORMATS:
         raise BadRequest(
             f"`{text[:30]}` is not a tournament format: choose `swiss` (a few rounds, players of equal "
-            "score meet) or `round-robin` (everyone meets everyone once, for small groups)."
+            "score meet), `round-robin` (everyone meets everyone once, for small groups) or `knockout` "
+            "(single elimination: the winner of each game goes on)."
         )
     return word
 
 
 def settled_rounds(kind: str, rounds: int | None, least: int, most: int) -> int:
     """The rounds stored at creation: a Swiss tournament's own (required, `least` to `most`); a
-    round-robin's follow from its players and are set at the start (1 until then: the row needs one)."""
-    if kind == ROUND_ROBIN:
+    round-robin's or a knockout's follow from its players and are set at the start (1 until then: the
+    row needs one)."""
+    if kind in SET_AT_START:
         if rounds is not None:
+            why = (
+                "everyone meets everyone once"
+                if kind == ROUND_ROBIN
+                else "each round halves the field until one is left"
+            )
             raise BadRequest(
-                "A round-robin's rounds follow from its players (everyone meets everyone once), so "
-                "leave `rounds` out; for a set number of rounds choose `format: swiss`."
+                f"A {kind}'s rounds follow from its players ({why}), so leave `rounds` out; for a set "
+                "number of rounds choose `format: swiss`."
             )
         return 1
     if rounds is None:
@@ -64,15 +75,15 @@ def checked_cap(kind: str, max_players: int | None) -> None:
     """Refuse a cap on players no tournament of `kind` could use."""
     if max_players is None:
         return
-    top = roundrobin.MAX_PLAYERS if kind == ROUND_ROBIN else MAX_CAP
+    top = {ROUND_ROBIN: roundrobin.MAX_PLAYERS, KNOCKOUT: knockout.MAX_PLAYERS}.get(kind, MAX_CAP)
     if not MIN_CAP <= max_players <= top:
-        which = "A round-robin's" if kind == ROUND_ROBIN else "A tournament's"
+        which = {ROUND_ROBIN: "A round-robin's", KNOCKOUT: "A knockout's"}.get(kind, "A tournament's")
         raise BadRequest(f"{which} cap on players is {MIN_CAP} to {top}.")
 
 
 # Each format's usual order: FIDE's recommendations name Buchholz first for a Swiss and
 # Sonneborn-Berger first for a round-robin (where everyone's Buchholz is the same field).
-USUAL = {SWISS: "buchholz", ROUND_ROBIN: "sonneborn"}
+USUAL = {SWISS: "buchholz", ROUND_ROBIN: "sonneborn", KNOCKOUT: "buchholz"}
 
 
 def parse_tiebreaks(text: str | None) -> str | None:
@@ -122,6 +133,11 @@ class Settings:
         checked_cap(kind, max_players)
         if signup_days is not None and not MIN_SIGNUP_DAYS <= signup_days <= MAX_SIGNUP_DAYS:
             raise BadRequest(f"Sign-ups stay open {MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS} days.")
+        if kind == KNOCKOUT and parse_tiebreaks(tiebreaks) is not None:
+            raise BadRequest(
+                "A knockout ranks players by how far each got, so no tie-break order applies: leave "
+                "`tiebreaks` out (a drawn game sends the higher seed on)."
+            )
         return cls(kind, settled, max_players, parse_tiebreaks(tiebreaks), signup_days)
 
     def closes(self, now: float) -> float | None:
@@ -144,11 +160,17 @@ def is_round_robin(tournament: Tournament) -> bool:
     return tournament.format == ROUND_ROBIN
 
 
+def is_knockout(tournament: Tournament) -> bool:
+    return tournament.format == KNOCKOUT
+
+
 def cap(tournament: Tournament) -> int | None:
-    """The most players the tournament takes: its own cap, and a round-robin's limit."""
+    """The most players the tournament takes: its own cap, and a round-robin's or knockout's limit."""
     limits = [n for n in (tournament.max_players,) if n is not None]
     if is_round_robin(tournament):
         limits.append(roundrobin.MAX_PLAYERS)
+    if is_knockout(tournament):
+        limits.append(knockout.MAX_PLAYERS)
     return min(limits) if limits else None
 
 
@@ -161,6 +183,11 @@ def full_text(tournament: Tournament, name: str) -> str:
             f"{name} is full: a round-robin takes at most {most} players (each plays everyone else, "
             f"so {most} already need {roundrobin.rounds_for(most)} rounds). Ask an organiser to open "
             "a Swiss tournament for more players, or a second round-robin in another channel."
+        )
+    if is_knockout(tournament) and most == knockout.MAX_PLAYERS:
+        return (
+            f"{name} is full: a knockout takes at most {most} players ({knockout.rounds_for(most)} "
+            "rounds). Ask an organiser to open a Swiss tournament for more players."
         )
     return f"{name} is full: it takes at most {most} players. Ask an organiser if a place comes free."
 
@@ -201,7 +228,14 @@ def entrants(entries: Sequence[Entry]) -> list[Entrant]:
 
 def start_pairings(tournament: Tournament, players: Sequence[Entrant]) -> tuple[list[Pairing], int | None]:
     """Round 1's pairings, and the number of rounds where the start sets it (a round-robin's);
-    a round-robin past its limit is refused with what to do instead."""
+    a round-robin or knockout past its limit is refused with what to do instead."""
+    if is_knockout(tournament):
+        if len(players) > knockout.MAX_PLAYERS:
+            raise BadRequest(
+                f"A knockout takes at most {knockout.MAX_PLAYERS} players and {len(players)} have signed "
+                "up: an organiser can remove some, or cancel it and open a Swiss tournament instead."
+            )
+        return knockout.pair_round(players, 1, {}), knockout.rounds_for(len(players))
     if not is_round_robin(tournament):
         return pair(players, [], 1), None
     if len(players) > roundrobin.MAX_PLAYERS:
@@ -221,12 +255,26 @@ def next_pairings(
 ) -> list[Pairing]:
     """Round `round_no`'s pairings: Swiss among the players still in (`skip`: passed over for the
     bye, play/swiss.py); a round-robin's from its table, a withdrawn player's games forfeited or
-    struck out (play/roundrobin.py)."""
+    struck out (play/roundrobin.py); a knockout's from its bracket (play/knockout.py)."""
+    if is_knockout(tournament):
+        return knockout.pair_round(entrants(entries), round_no, gone_in(tournament, entries), games)
     if not is_round_robin(tournament):
         players = [Entrant(e.user_id, e.rating or 0.0) for e in entries if not e.withdrawn]
         return pair(players, games, round_no, skip)
     gone = {e.user_id for e in entries if e.withdrawn}
     return roundrobin.pair_round(entrants(entries), round_no, gone, games)
+
+
+def gone_in(tournament: Tournament, entries: Sequence[Entry]) -> dict[int, int]:
+    """Each withdrawn player's round under way when they withdrew (the round now, if not stored)."""
+    return {e.user_id: e.withdrawn_round or tournament.round for e in entries if e.withdrawn}
+
+
+def decided(tournament: Tournament, entries: Sequence[Entry], games: Sequence[Pairing]) -> bool:
+    """A knockout whose bracket has nobody left to meet (withdrawals emptied it): over early."""
+    if not is_knockout(tournament):
+        return False
+    return len(knockout.still_in(knockout.seeded(entrants(entries)), games, gone_in(tournament, entries))) < 2
 
 
 def counted(tournament: Tournament, entries: Sequence[Entry], games: Sequence[Pairing]) -> list[Pairing]:
@@ -300,22 +348,27 @@ def struck(tournament: Tournament, entries: Sequence[Entry], boards: Sequence[Bo
 __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
+    "KNOCKOUT",
     "MAX_CAP",
     "MAX_SIGNUP_DAYS",
     "MIN_CAP",
     "MIN_SIGNUP_DAYS",
     "ROUND_ROBIN",
+    "SET_AT_START",
     "SWISS",
     "USUAL",
     "Settings",
     "cap",
     "checked_cap",
     "counted",
+    "decided",
     "entrants",
     "forfeit_wins",
     "full_refusal",
     "full_text",
     "games_played",
+    "gone_in",
+    "is_knockout",
     "is_round_robin",
     "join_refusal",
     "next_pairings",

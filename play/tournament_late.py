@@ -11,15 +11,16 @@ from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest
 from play.markup import Markup
-from play.tournament_formats import cap, full_refusal, is_round_robin
+from play.tournament_formats import cap, full_refusal, is_knockout, is_round_robin
 from play.tournament_refusals import closed_text, removed_text
 
 
 def late_open(tournament: Tournament) -> bool:
     """Whether a latecomer may still join: it runs, and the round under way is at most half the
     rounds (a round is paired as the one before ends, so joining in round 2 of 4 plays 3 and 4);
-    never a round-robin, whose table of games was set at its start."""
-    running = tournament.status is TournamentStatus.RUNNING and not is_round_robin(tournament)
+    never a round-robin or a knockout, whose table of games or bracket was set at its start."""
+    fixed = is_round_robin(tournament) or is_knockout(tournament)
+    running = tournament.status is TournamentStatus.RUNNING and not fixed
     return running and tournament.round * 2 <= tournament.rounds
 
 
@@ -55,6 +56,11 @@ def late_closed_text(tournament: Tournament, markup: Markup) -> str:
             f"{name} is a round-robin and has begun: its table of who meets whom was set at the start "
             "for the players then, so nobody can join it now. Look out for the next tournament in "
             "this channel."
+        )
+    if is_knockout(tournament):
+        return (
+            f"{name} is a knockout and has begun: its bracket was drawn from the players at the start, "
+            "so nobody can join it now. Look out for the next tournament in this channel."
         )
     if last_late_round(tournament) == 0:
         return (

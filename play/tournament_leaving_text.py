@@ -8,6 +8,7 @@ from __future__ import annotations
 from data.tournaments import TournamentStatus
 from play.markup import Markup
 from play.roundrobin import kept
+from play.tournament_formats import is_knockout
 from play.tournament_leaving import Withdrawal
 
 
@@ -56,8 +57,34 @@ def _results(w: Withdrawal, whose: str, stand: str) -> str:
     return f"{whose} {stand}; {whose} {games} as lost by forfeit"
 
 
+# A knockout's withdrawal (RULES.md "Knockout"): out at once, the round's opponent goes on
+_KNOCKOUT_OUT = "goes on by forfeit, whatever the game says"
+
+
+def _knockout_game(w: Withdrawal, markup: Markup) -> str:
+    """A knockout's game of the round, once its player withdrew: rated, deciding nothing."""
+    if w.game is None:
+        return ""
+    other = w.game.second_id if w.game.first_id == w.user_id else w.game.first_id
+    assert other is not None
+    return (
+        f" Your game with {markup.mention(other)} plays on, rated as usual, but no longer decides "
+        "who goes on: resign it there if you will not finish it."
+    )
+
+
+def _knockout_question(w: Withdrawal, markup: Markup) -> str:
+    game = _knockout_game(w, markup)
+    return (
+        f"Withdraw from {markup.strong(w.tournament.name)}? It is a knockout: you go out now, and this "
+        f"cannot be undone; your opponent of this round {_KNOCKOUT_OUT}.{game}"
+    )
+
+
 def withdraw_question(w: Withdrawal, markup: Markup) -> str:
     """Asked privately before a player withdraws from a running tournament (it cannot be undone)."""
+    if is_knockout(w.tournament):
+        return _knockout_question(w, markup)
     later = (
         "This is the last round, so nobody is paired again anyway; the standings will show you as withdrawn"
         if _last(w)
@@ -71,6 +98,11 @@ def withdraw_question(w: Withdrawal, markup: Markup) -> str:
 
 def withdrawn_text(w: Withdrawal, markup: Markup) -> str:
     """The player's own confirmation, privately."""
+    if is_knockout(w.tournament):
+        return (
+            f"You have withdrawn from {markup.strong(w.tournament.name)}: you are out, and your opponent "
+            f"of this round {_KNOCKOUT_OUT}.{_knockout_game(w, markup)}"
+        )
     return (
         f"You have withdrawn from {markup.strong(w.tournament.name)}: you will not be paired again."
         f"{_their_game(w, markup, True)}{_ending(w)}"
@@ -86,6 +118,8 @@ def withdrawal_notice(w: Withdrawal, by: int | None, markup: Markup) -> str:
     head = f"{who} has withdrawn from {name}"
     if by is not None:
         head = f"{markup.mention(by)} removed {who} from {name}"
+    if is_knockout(w.tournament):
+        return f"{head}: they are out of the knockout, and their opponent of this round {_KNOCKOUT_OUT}."
     game = "; their game of this round plays on" if w.game is not None else ""
     results = _results(w, "their", "results stand")
     return f"{head}: they will not be paired again, and {results}{game}.{_ending(w)}"
@@ -100,8 +134,8 @@ def undo_hint(done: Withdrawal, markup: Markup) -> str:
             f"Took {markup.mention(done.user_id)} off by mistake? They cannot sign up again themselves; "
             "`/wargames tournament reinstate` puts them back on the list."
         )
-    if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends:
-        return ""
+    if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends or is_knockout(t):
+        return ""  # nothing to undo once paired, or in a knockout once begun (RULES.md "Knockout")
     return (
         f"Removed {markup.mention(done.user_id)} by mistake? `/wargames tournament reinstate` puts "
         f"them back until round {t.round + 1} is paired."

@@ -14,6 +14,7 @@ from play.markup import Markup
 from play.results import Notice
 from play.swiss import DRAW, LOSS, WIN
 from play.tournament_base import TournamentParts
+from play.tournament_formats import is_knockout
 from play.tournament_late import late_open, missed_by_them
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
 from play.tournament_round import result_of
@@ -87,6 +88,8 @@ class Organising(TournamentParts):
                 raise NotAPlayer(ORGANISERS_ONLY.format("put a removed player back"))
             return await self._back_on_the_list(here, user_id)
         tournament = await self._running_in(channel_id, organiser, "put a removed player back")
+        if is_knockout(tournament):  # its bracket was drawn at the start (RULES.md "Knockout")
+            raise BadRequest(knockout_reinstate_text(tournament, user_id, markup))
         # the removal read before the list: a reinstate landing between the two reads (the same
         # one, on another shard) shows them back on the list, never neither removed nor in
         removed = await self.store.removed_by(tournament.id, user_id)
@@ -157,6 +160,15 @@ class Organising(TournamentParts):
             "left (or never signed up) signs up themselves with the Join button or "
             "`/wargames tournament join`."
         )
+
+
+def knockout_reinstate_text(tournament: Tournament, user_id: int, markup: Markup) -> str:
+    """Why nobody is put back into a knockout once it has begun."""
+    return (
+        f"{markup.strong(tournament.name)} is a knockout and has begun: its bracket was drawn at the start, "
+        f"and a removal counted as a loss by forfeit, so {markup.mention(user_id)} cannot be put back. A "
+        "removal from a knockout can be undone only before the start."
+    )
 
 
 def reinstate_refusal(entry: Entry | None, user_id: int, tournament: Tournament, markup: Markup) -> str:

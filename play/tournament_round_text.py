@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from data.tournaments import TournamentStatus
+from play.knockout_text import DRAW_RULE
 from play.markup import Markup
+from play.tournament_formats import is_knockout
 from play.tournament_round import BoardNow, RoundNow
 from play.words import duration_text, largest_units
 
@@ -54,6 +56,7 @@ def _board_line(
     short: bool,
     clocks: tuple[str, int] = (_NONE, 0),
     cancelled: bool = False,
+    knockout: bool = False,
 ) -> str:
     board = now.board
     n = f"{board.board}."
@@ -61,6 +64,10 @@ def _board_line(
         if short:
             return f"{name(board.first_id)}: won by forfeit"
         return f"{n} {name(board.first_id)} wins by forfeit against {name(now.against)}."
+    if board.second_id is None and board.round > 1 and knockout:  # past round 1, a walkover, not a bye
+        if short:
+            return f"{name(board.first_id)}: walkover"
+        return f"{n} {name(board.first_id)} goes on without a game: their opponent withdrew."
     if board.second_id is None:
         return f"{name(board.first_id)}: bye" if short else f"{n} {name(board.first_id)} has the bye (a win)."
     first, second = name(board.first_id), name(board.second_id)
@@ -105,10 +112,11 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
     over = sum(1 for b in games if b.result is not None)
     if t.status is TournamentStatus.FINISHED:
         return f"{name} is over; its last round was {of}."
+    rule = f" {DRAW_RULE}" if is_knockout(t) else ""
     return (
         f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
         f"{markup.relative(t.round_ends_at or 0.0)}. "
-        f"The first named plays the {now.game.sides[0].title}."
+        f"The first named plays the {now.game.sides[0].title}.{rule}"
     )
 
 
@@ -138,7 +146,8 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     tail = "\n".join(tails)
     head = _round_head(now, markup)
     cancelled = now.tournament.status is TournamentStatus.CANCELLED
-    full = [_board_line(b, name, markup, False, cancelled=cancelled) for b in now.boards]
+    ko = is_knockout(now.tournament)
+    full = [_board_line(b, name, markup, False, cancelled=cancelled, knockout=ko) for b in now.boards]
     text = "\n".join([head, *full, *([tail] if tail else [])])
     if len(text) <= limit:
         return text
@@ -153,7 +162,7 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
     ]
     short: list[str] = []
     for clocks, note in [*(tiers if timed else []), ((_NONE, 0), f"{shortened}; {threads}")]:
-        short = [_board_line(b, name, markup, True, clocks) for b in now.boards]
+        short = [_board_line(b, name, markup, True, clocks, knockout=ko) for b in now.boards]
         text = "\n".join([head, *short, *([tail] if tail else []), note])
         if len(text) <= limit:
             return text

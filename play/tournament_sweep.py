@@ -29,7 +29,7 @@ from play.errors import ServiceError, StalePrompt
 from play.results import Notice
 from play.swiss import DRAW, Pairing
 from play.tournament_base import TournamentParts
-from play.tournament_formats import next_pairings
+from play.tournament_formats import decided, next_pairings
 from play.tournament_round import no_shows, result_of, timed_out
 from play.tournament_table import Table
 
@@ -209,7 +209,7 @@ class RoundSweep(TournamentParts):
         boards = await self.store.tournament_boards(tournament.id)
         games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
         still_in = sum(1 for e in entries if not e.withdrawn)
-        last = tournament.round >= tournament.rounds or still_in < 2
+        last = tournament.round >= tournament.rounds or still_in < 2 or decided(tournament, entries, games)
         try:
             if last:
                 return await self.store.advance_tournament(

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from data import elo
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus, TournamentStore
 from engine import registry
 from engine.protocol import Game
+from play import knockout
+from play.knockout import Tie
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import Tiebreak, ranked
-from play.tournament_formats import counted, forfeit_wins, order, struck_meetings
+from play.tournament_formats import (
+    counted,
+    entrants,
+    forfeit_wins,
+    gone_in,
+    is_knockout,
+    order,
+    struck_meetings,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +56,8 @@ class Table:
     # a round-robin's players left without a game, the next round's too: (round, player) -> whom they
     # were to meet, a withdrawn player whose games are struck out
     unmet: dict[tuple[int, int], int] = field(default_factory=dict)
+    # a knockout's bracket as it stands after `round` (each round's ties; empty in other formats)
+    bracket: list[list[Tie]] = field(default_factory=list)
 
     @property
     def heads(self) -> tuple[str, str]:
@@ -94,9 +106,20 @@ async def table(store: TournamentStore, tournament: Tournament, round_no: int | 
         for s, values in ((r.standing, r.values) for r in ranked(players, games, breaks))
     ]
     final = tournament.status is TournamentStatus.FINISHED and upto >= tournament.round
+    tree: list[list[Tie]] = []
+    if is_knockout(tournament):  # ranked by how far each got, not by points (RULES.md "Knockout")
+        seeds = knockout.seeded(entrants(entries))
+        left = {u: r for u, r in gone_in(tournament, entries).items() if r <= upto}
+        tree = knockout.bracket(seeds, played, left, upto)
+        place = knockout.places(seeds, played, left)
+        lines = sorted(
+            (replace(x, rank=place.get(x.user_id, 1)) for x in lines),
+            key=lambda x: (x.rank, seeds.index(x.user_id) if x.user_id in seeds else 0),
+        )
     forfeits = forfeit_wins(tournament, entries, every)  # the round paired after `upto` is announced with it
     unmet = struck_meetings(tournament, entries, every)
-    return Table(tournament, registry.game(tournament.game), upto, lines, final, breaks, forfeits, unmet)
+    game = registry.game(tournament.game)
+    return Table(tournament, game, upto, lines, final, breaks, forfeits, unmet, tree)
 
 
 def rating_changes(

@@ -11,11 +11,12 @@ from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
 from engine.protocol import Game
+from play import knockout_text
 from play.markup import Markup
 from play.present import terms_text
 from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY
-from play.tournament_formats import cap, is_round_robin, order, rounds_said
+from play.tournament_formats import cap, is_knockout, is_round_robin, order, rounds_said
 from play.tournament_late import last_late_round, late_joined_text, late_open
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
@@ -48,7 +49,10 @@ def signup_text(
 ) -> str:
     """The sign-up message: what, how long, who is in, what to do (`buttons`: under it)."""
     days = tournament.round_seconds // DAY
-    if is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
+    if is_knockout(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
+        taking = tournament.status is TournamentStatus.SIGNUP
+        kind = knockout_text.shape_text(game.title, _plural(days, "day"), len(entries) if taking else None)
+    elif is_round_robin(tournament) and tournament.round == 0:  # not begun: its rounds not yet set
         taking = tournament.status is TournamentStatus.SIGNUP and len(entries) >= 2
         size = f" ({rounds_said(len(entries))} so far)" if taking else ""
         kind = (
@@ -56,7 +60,13 @@ def signup_text(
             f"{_plural(days, 'day')} each; the players at the start set how many rounds{size}."
         )
     else:
-        shape = "round-robin" if is_round_robin(tournament) else "Swiss tournament"
+        shape = (
+            "round-robin"
+            if is_round_robin(tournament)
+            else "knockout"
+            if is_knockout(tournament)
+            else "Swiss tournament"
+        )
         kind = (
             f"a {shape} of {game.title}, {_plural(tournament.rounds, 'round')} of "
             f"{_plural(days, 'day')} each."
@@ -117,6 +127,12 @@ def tiebreaks_short(order: Sequence[Tiebreak]) -> str:
     return f"Level on points: {order_said(order)}."
 
 
+def ranking_said(table: Table) -> str:
+    """How the standings are ordered, in one line: a knockout's by how far each got, else by points
+    and the tie-breaks."""
+    return knockout_text.RANKED if is_knockout(table.tournament) else tiebreaks_short(table.order)
+
+
 # The usual Swiss order's words (the tests and older callers name them)
 TIEBREAKS = tiebreaks_long((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
 TIEBREAKS_SHORT = tiebreaks_short((Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN))
@@ -152,7 +168,7 @@ def standings_subtitle(table: Table) -> str:
     t = table.tournament
     if table.round <= 0:
         return "Nobody has played yet: everyone starts level."
-    short = tiebreaks_short(table.order)
+    short = ranking_said(table)
     first = next((x.joined for x in table.lines if x.joined), 0)  # a latecomer's mark, explained
     late = f' "From R{first + 1}": joined late, the rounds before scored 0.' if first else ""
     if table.final:
@@ -168,9 +184,10 @@ def standings_said(table: Table, markup: Markup) -> str:
     if table.round <= 0:
         return f"{markup.strong(t.name)} has not started yet."
     said = f"{markup.strong(t.name)}, the standings {_standing_at(t, table.round)}"
+    bracket = f"\n{knockout_text.bracket_text(table, markup)}" if is_knockout(t) else ""
     if not _round_over(t, table.round) and t.status is TournamentStatus.RUNNING:
-        return f"{said}: a game counts once it ends, a bye at once."
-    return f"{said}."
+        return f"{said}: a game counts once it ends, a bye at once.{bracket}"
+    return f"{said}.{bracket}"
 
 
 def joined_text(tournament: Tournament, markup: Markup, joined_round: int = 0) -> str:
@@ -233,10 +250,15 @@ _NEXT = (
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
     due = markup.relative(tournament.round_ends_at or 0.0)
     players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
-    whole = f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
+    whole = (
+        f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
+        if is_round_robin(tournament)
+        else f" A knockout, {knockout_text.rounds_said(players)}. {knockout_text.DRAW_RULE}"
+        if is_knockout(tournament)
+        else ""
+    )
     return (
-        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}."
-        f"{whole if is_round_robin(tournament) else ''}\n"
+        f"{markup.strong(tournament.name)} has begun: round 1 of {tournament.rounds}, ends {due}.{whole}\n"
         f"{pairings_text(boards, markup)}\n{_threads_line(game)} {_NEXT}"
     )
 
@@ -271,13 +293,22 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
     pairings, its bye included (`boards`: all of them). `timed_out`: players who let their time
     run out in this round's game, still in: the organiser is told what they may do about a no-show."""
     t = table.tournament
+    if table.final and is_knockout(t):
+        return (
+            f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: "
+            f"{knockout_text.winner_text(table, markup)} Congratulations! The bracket:\n"
+            f"{knockout_text.bracket_text(table, markup)}\nEvery game was rated as usual."
+        )
     if table.final:
         return (
             f"{markup.strong(t.name)} is over after {_plural(table.round, 'round')}: "
             f"{_winner_line(table, markup)} Congratulations! The final standings are below: "
             f"{tiebreaks_long(table.order)}. Every game was rated as usual."
         )
-    head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. Standings below."
+    below = "The bracket below." if is_knockout(t) else "Standings below."
+    head = f"{markup.strong(t.name)}: round {table.round} of {t.rounds} is over. {below}"
+    if is_knockout(t) and (out := knockout_text.out_text(table, markup)):
+        head += f"\n{out}"
     gone = {x.user_id for x in table.lines if x.withdrawn}
     timed = [u for u in timed_out if u not in gone]
     if timed:
@@ -297,10 +328,17 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         "early, and a round-robin strikes out the games of a player who withdraws before playing half."
         for u, x in unmet
     )
-    return (
-        f"{head}\nRound {table.round + 1} ends {due}:\n{pairings_text(boards, markup, table.forfeits)}"
-        f"{idle}\n{_threads_line(table.game)}"
-    )
+    listed = pairings_text(boards, markup, table.forfeits)
+    if is_knockout(t):  # past round 1, a pairing without an opponent is a walkover, not a bye
+        walkover = knockout_text.walkover_line
+        listed = "\n".join(
+            walkover(b.first_id, markup) if b.second_id is None else pairing_line(b, markup) for b in boards
+        )
+    called = f"Round {table.round + 1}"
+    if is_knockout(t):  # "The final (round 3)"
+        named = knockout_text.round_name(table.round + 1, t.rounds).capitalize()
+        called = f"{named} (round {table.round + 1})" if named != called else called
+    return f"{head}\n{called} ends {due}:\n{listed}{idle}\n{_threads_line(table.game)}"
 
 
 def game_over_text(tournament: Tournament, going: int, markup: Markup) -> str:

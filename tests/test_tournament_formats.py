@@ -123,7 +123,9 @@ async def test_the_format_and_its_rounds_are_checked_and_nothing_is_made(store_w
     with pytest.raises(BadRequest, match="A Swiss tournament needs its number of rounds"):
         await t.create(**base, rounds=None, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="not a tournament format"):
-        await t.create(**base, rounds=3, format="knockout", organiser=True)  # type: ignore[arg-type]
+        await t.create(**base, rounds=3, format="ladder", organiser=True)  # type: ignore[arg-type]
+    with pytest.raises(BadRequest, match="A knockout's cap on players is 2 to 64"):
+        await t.create(**base, rounds=None, format="knockout", max_players=65, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="A round-robin's cap on players is 2 to 10"):
         await t.create(**base, rounds=None, format="round-robin", max_players=12, organiser=True)  # type: ignore[arg-type]
     with pytest.raises(BadRequest, match="cap on players is 2 to 100"):

@@ -4,6 +4,8 @@ on players refusing the next sign-up privately, with a tie-break order chosen fr
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import AsyncIterator
 
@@ -11,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from data.tournaments import TournamentStore
+from play import knockout
 from play.roundrobin import scheduled
 from play.tournament_formats import entrants
 from tests.onebot import ON_THE_BOT, Table, one_bot
@@ -149,3 +152,69 @@ async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm
         f"<@{gone}> has withdrawn from **Trio**, so you win your game of round 2 against them by "
         "forfeit: you have no game to play this round. Round 3 is paired once this one ends. https://"
     )
+
+
+@ON_THE_BOT
+async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(table: Table) -> None:
+    """Three players, seeded by rating (the module's earlier games may have moved Alice's and
+    Bob's): seed 1 has the bye, seeds 2 and 3 draw, so seed 2, the higher, goes on and seed 3 is
+    out; the final names the winner and the runner-up; the standings show the bracket; the
+    crosstable and the export answer."""
+    fake, club = table.fake, table.channel()
+    carol = fake.add_user("carol")
+    made = await fake.slash(
+        fake.owner, club, "wargames", "tournament", "create",
+        {"game": "blockwars", "days": 1, "format": "knockout", "name": "Cup"},
+        messages=2,
+    )  # fmt: skip
+    assert made.messages[1].content.startswith(
+        "**Cup**: a knockout of Block Wars: seeded by rating, the winner of each game goes on, in "
+        "rounds of 1 day each; the players at the start set how many rounds. A drawn game (or one "
+        "still going when its round ends) sends the higher seed on, so a lower seed must win."
+    )
+    alice = table.alice
+    for user in (alice, table.bob, carol):
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    store = TournamentStore(table.bot.database)
+    cup = await store.channel_tournament(club.id)
+    assert cup is not None
+    top, second, third = knockout.seeded(entrants(await store.tournament_entries(cup.id)))
+    said = next(m.content for m in started.messages if "has begun" in m.content)
+    assert "**Cup** has begun: round 1 of 2" in said
+    assert f"<@{top}> has a bye (a win) this round." in said
+    late = await fake.slash(fake.add_user("dave"), club, "wargames", "tournament", "join")
+    assert late.ephemeral and "is a knockout and has begun" in late.content
+    (semi,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    await play_out(fake, table.bot, semi, "draw")
+    await sweep(table.bot)
+    await table.idle()
+    (posted,) = [m.content for m in fake.messages_in(club) if "round 1 of 2 is over" in m.content]
+    assert f"Out in the semi-finals: <@{third}> is knocked out." in posted
+    assert "\nThe final (round 2) ends <t:" in posted and f"<@{top}> v <@{second}>" in posted
+    standings = await fake.slash(alice, club, "wargames", "tournament", "standings")
+    drawn = standings.message.attachment("bracket.png").data  # the bracket is its picture
+    assert drawn[:8] == b"\x89PNG\r\n\x1a\n"
+    assert standings.content.endswith(
+        f"The semi-finals: <@{top}> had a bye; <@{second}> drew with <@{third}> and went on "
+        f"as the higher seed.\nThe final: <@{top}> v <@{second}>, still playing.\n"
+        f"Still in: <@{top}> and <@{second}>."
+    )
+    (final,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id and c is not semi]
+    await play_out(fake, table.bot, final, "first wins")
+    await sweep(table.bot)
+    await table.idle()
+    (over,) = [m.content for m in fake.messages_in(club) if "is over after 2 rounds" in m.content]
+    assert over.startswith(
+        f"**Cup** is over after 2 rounds: <@{top}> wins it, beating <@{second}> in the final; "
+        f"<@{second}> is the runner-up. Congratulations!"
+    )
+    cross = (await fake.slash(alice, club, "wargames", "tournament", "crosstable")).message
+    assert not cross.ephemeral and cross.content == "**Cup**, the crosstable after round 2 of 2."
+    assert cross.attachment("crosstable.png").data[:8] == b"\x89PNG\r\n\x1a\n"
+    export = (await fake.slash(alice, club, "wargames", "tournament", "export")).message
+    assert export.ephemeral
+    (ranks,) = [a for a in export.attachments if a.filename.endswith("-standings.csv")]
+    ranked = [(r["rank"], r["user_id"]) for r in csv.DictReader(io.StringIO(ranks.data.decode()))]
+    assert ranked == [("1", str(top)), ("2", str(second)), ("3", str(third))]

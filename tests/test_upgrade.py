@@ -290,6 +290,21 @@ async def test_nobody_is_removed_by_migration_18_and_a_removal_after_it_holds(v7
         assert {e.user_id for e in await t.entries(made)} == {1, 2}
 
 
+async def test_no_tournament_is_a_knockout_after_migration_19_and_one_made_after_is(v7_store: str):
+    """Migration 0019 marks a knockout apart from `format` (whose CHECK of 0017 names two formats):
+    every tournament of before reads as it was, and a knockout made after the upgrade reads as one."""
+    async with Database.open(v7_store) as db:
+        t = _tournaments(db)
+        old = await t.store.channel_tournament(OLD_CUP, open_only=False)
+        assert old is not None and old.format == "swiss"
+        assert (await t.open_in(RUNNING_CUP)).format == "swiss"
+        made = await t.create(
+            guild_id=V7_GUILD, channel_id=300, user_id=1, game="blockwars", rounds=None, days=2,
+            organiser=True, format="knockout",
+        )  # fmt: skip
+        assert (await t.by_id(made.id)).format == "knockout" and made.rounds == 1
+
+
 # --- an AI game whose decisions were kept before migration 13 (one row per action number) ---------
 
 # The statement the bot of migration 12 kept a decision with: under its action's number alone.
