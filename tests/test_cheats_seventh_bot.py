@@ -97,3 +97,35 @@ async def test_a_forged_pick_of_several_discards_plays_nothing_and_reads_alike(t
         "Rifle (3)",
         "Run",
     ]
+
+
+async def raw_click(table: Table, user: Any, message: FakeMessage, custom_id: str) -> Any:
+    """A click a raw client sends for a button Discord's own shows greyed and will not send."""
+    comp = message.component(custom_id)
+    data = {"custom_id": custom_id, "component_type": 2}
+    if "id" in comp:
+        data["id"] = comp["id"]
+    return await table.fake._component(user, message, data, f"click {custom_id}", None, 0)
+
+
+@ON_THE_BOT
+async def test_a_forged_click_of_a_disabled_button_is_refused_as_the_command_typed(table: Table) -> None:
+    """Battlefronts' End turn is shown greyed before the turn's first action: a raw client's click of
+    it is refused in the words the typed `end` hears, and nothing changes."""
+    from engine.battlefronts.position import build
+    from engine.battlefronts.state import MOVE
+
+    position = build({"T2": {"red": ["?5H 6H"]}, "F1": {"red": ["KS 4D"]}}, round=3, phase=MOVE)
+    channel, board = await placed(table, "battlefronts", "red", position)
+    (end,) = [c for c in board.custom_ids if c.endswith(":end")]
+    assert board.component(end).get("disabled"), board.component(end)
+    _, before = await table.bot.service.current(channel.id)
+    forged = await raw_click(table, table.alice, board, end)
+    typed = await table.fake.slash(table.alice, channel, "battlefronts", "play", {"action": "end"})
+    assert forged.ephemeral and typed.ephemeral
+    assert forged.content.startswith("Make at least one move or call-up before ending your turn"), (
+        forged.content
+    )
+    assert forged.content == typed.content
+    _, after = await table.bot.service.current(channel.id)
+    assert after.to_json() == before.to_json()
