@@ -61,6 +61,12 @@ class Organising(TournamentParts):
         no move in it (`MatchService.no_show` refuses it otherwise); the tournament's sweep then
         records it, and closes the round if it was its last game."""
         tournament = await self._running_in(channel_id, organiser, "end a no-show's game")
+        await self._not_a_rival(
+            tournament,
+            by,
+            "end a player's game as a no-show",
+            "its result counts in the standings you play for",
+        )
         them, r = self.matches.markup.mention(absent_id), tournament.round
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == r]
         board = next((b for b in boards if absent_id in (b.first_id, b.second_id)), None)

@@ -6,8 +6,14 @@ import random
 
 import pytest
 
+from data import Database, Status
 from engine import registry
+from play import NotAPlayer
+from tests.clock import Clock
 from tests.test_fair_chance import twin_moments
+from tests.test_game_clock import CHANNEL, QUICK, STALLER, one_game, services
+
+ORGANISER = 1  # made the tournament, and does not play in it
 
 
 @pytest.mark.parametrize("name", ["battlefronts", "companycommander"])
@@ -24,3 +30,45 @@ def test_what_a_board_shows_greyed_depends_only_on_public_facts(name: str) -> No
         compared += 1
         greyed += any(c.disabled for c in menu.buttons)
     assert compared > 20 and greyed > 0, (compared, greyed)
+
+
+async def test_an_organiser_who_plays_may_not_extend_their_round_forfeit_or_remove_a_rival(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """Any member who can manage the server is an organiser, and may play. One short of time on
+    their own clock extended the round and took half of it (the same for their opponent, whose clock
+    was not running); one ended their own opponent's game as a no-show a minute into it, for the
+    win; one removed their closest rival, never paired again. An organiser still in the tournament
+    is now refused all three (an extension once their own game is over is theirs again), nothing
+    changes, and another organiser does each as before."""
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)  # QUICK against STALLER, QUICK to set up first; STALLER also organises
+    before = await t.open_in(CHANNEL)
+    with pytest.raises(NotAPlayer) as refused:
+        await t.extend(CHANNEL, 24, organiser=True, by=STALLER)
+    assert str(refused.value) == (
+        "You cannot extend round 1 of Block Wars Swiss while your own game of it is still going: "
+        "the time would go on your own clock as well. Ask another organiser, or a member who can "
+        "manage the server; once your game is over, you may."
+    )
+    clock.now += 60
+    with pytest.raises(NotAPlayer) as refused:
+        await t.forfeit(CHANNEL, QUICK, organiser=True, by=STALLER)
+    assert str(refused.value) == (
+        "You cannot end a player's game as a no-show: you play in this tournament, and its result "
+        "counts in the standings you play for. Ask another organiser, or a member who can manage "
+        "the server."
+    )
+    with pytest.raises(NotAPlayer, match="You cannot remove a player: you play in this tournament"):
+        await t.remove(CHANNEL, QUICK, organiser=True, by=STALLER)
+    now = await t.open_in(CHANNEL)
+    assert now.round_ends_at == before.round_ends_at
+    assert all(not e.withdrawn for e in await t.entries(now))
+    (board,) = await t.store.tournament_boards(now.id)
+    assert board.match_id is not None and (await db.get_match(board.match_id)).status is Status.ACTIVE
+
+    done = await t.extend(CHANNEL, 24, organiser=True, by=ORGANISER)  # one who does not play
+    assert done.games == 1
+    ended = await t.forfeit(CHANNEL, QUICK, organiser=True, by=ORGANISER)
+    assert ended.notice.match.winner_id == STALLER
