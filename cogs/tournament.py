@@ -368,7 +368,10 @@ class Tournaments(commands.Cog):
     async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Undo a removal made by mistake: the channel is told what the player missed."""
         done = await self.service.reinstate(
-            self.room(interaction), member.id, organiser=await self.organiser(interaction)
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
         )
         said = reinstated_text(done, interaction.user.id, DISCORD)
         mentions = discord.AllowedMentions(users=[discord.Object(member.id)])

@@ -226,7 +226,9 @@ class ConsoleTournaments:
             if hint := undo_hint(removed, console.markup):
                 console.say(hint)
         elif sub == "reinstate" and not rest and "member" in opts:
-            back = await self.service.reinstate(channel, names.user_id(opts["member"]), organiser=True)
+            back = await self.service.reinstate(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
             console.say(reinstated_text(back, console.my_id, console.markup))
         elif sub == "forfeit" and not rest and "member" in opts:
             ended = await self.service.forfeit(

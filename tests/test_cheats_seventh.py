@@ -72,3 +72,26 @@ async def test_an_organiser_who_plays_may_not_extend_their_round_forfeit_or_remo
     assert done.games == 1
     ended = await t.forfeit(CHANNEL, QUICK, organiser=True, by=ORGANISER)
     assert ended.notice.match.winner_id == STALLER
+
+
+async def test_an_organiser_taken_off_by_another_may_not_put_themselves_back(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """`reinstate` undoes an organiser's removal; it did so for the removed player themselves when
+    they organise too, so another organiser's removal of them (a disruptive player, a no-show) was
+    one command from undone. They are refused, named who took them off; another organiser may put
+    them back, as before."""
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)
+    await t.remove(CHANNEL, STALLER, organiser=True, by=ORGANISER)
+    with pytest.raises(NotAPlayer) as refused:
+        await t.reinstate(CHANNEL, STALLER, organiser=True, by=STALLER)
+    assert str(refused.value) == (
+        f"You cannot put yourself back: @{ORGANISER} took you off, and undoing it is for another "
+        "organiser, or a member who can manage the server."
+    )
+    tournament = await t.open_in(CHANNEL)
+    assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [STALLER]
+    back = await t.reinstate(CHANNEL, STALLER, organiser=True, by=ORGANISER)
+    assert back.user_id == STALLER
