@@ -489,7 +489,9 @@ class Tournaments(commands.Cog):
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Also from a game's thread: the cancel (and the secret it reveals) is posted in the channel."""
-        done = await self.service.cancel(self.room(interaction), organiser=await self.organiser(interaction))
+        done = await self.service.cancel(
+            self.room(interaction), organiser=await self.organiser(interaction), by=interaction.user.id
+        )
         reveal = fairness.tournament_reveal_text(done)
         said = cancelled_text(done, interaction.user.mention, DISCORD) + (f"\n{reveal}" if reveal else "")
         channel = await self.core.channel(done.channel_id)

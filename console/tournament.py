@@ -247,7 +247,7 @@ class ConsoleTournaments:
             longer = await self.service.extend(channel, hours, organiser=True, by=console.my_id)
             console.say(extended_text(longer, console.markup))
         elif sub == "cancel" and not rest:
-            done = await self.service.cancel(channel, organiser=True)
+            done = await self.service.cancel(channel, organiser=True, by=console.my_id)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
             if reveal := fairness.tournament_reveal_text(done):
                 console.say(reveal)

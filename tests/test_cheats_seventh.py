@@ -7,6 +7,7 @@ import random
 import pytest
 
 from data import Database, Status
+from data.tournaments import TournamentStatus
 from engine import registry
 from play import NotAPlayer
 from tests.clock import Clock
@@ -95,3 +96,21 @@ async def test_an_organiser_taken_off_by_another_may_not_put_themselves_back(
     assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [STALLER]
     back = await t.reinstate(CHANNEL, STALLER, organiser=True, by=ORGANISER)
     assert back.user_id == STALLER
+
+
+async def test_an_organiser_who_plays_may_not_cancel_the_running_tournament(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """A cancel stops every game still going without a result: an organiser losing their own game
+    cancelled the tournament and their loss (and its rating change) never came. Refused to one
+    still in it once it runs; another organiser cancels as before."""
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)
+    with pytest.raises(NotAPlayer, match="You cannot cancel it: you play in this tournament"):
+        await t.cancel(CHANNEL, organiser=True, by=QUICK)
+    tournament = await t.open_in(CHANNEL)
+    (board,) = await t.store.tournament_boards(tournament.id)
+    assert board.match_id is not None and (await db.get_match(board.match_id)).status is Status.ACTIVE
+    done = await t.cancel(CHANNEL, organiser=True, by=ORGANISER)
+    assert done.status is TournamentStatus.CANCELLED
