@@ -195,6 +195,30 @@ def select_options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
     return out
 
 
+def offered(values: Sequence[str], select: discord.ui.Select[Any]) -> bool:
+    """Whether `values` are a pick the select on the clicked message allows: each one of its options,
+    none twice, as many as it asks. Discord's own client sends nothing else, but a client that sends
+    raw interactions may (a card not listed, the `;2` of a card listed once, too few or too many),
+    and a select's picks are to play only what it offered. Its options come from the message the
+    bot posted, so the answer reads nothing of a hand but what that message lists to its reader."""
+    options = {o.value for o in select.options}
+    return (
+        len(set(values)) == len(values)
+        and all(v in options for v in values)
+        and select.min_values <= len(values) <= select.max_values
+    )
+
+
+def not_offered_text(select: discord.ui.Select[Any]) -> str:
+    """The refusal of a forged pick: the same words whatever was sent, and nothing played."""
+    least, most = select.min_values, select.max_values
+    many = f"{least}" if least == most else f"{least} to {most}"
+    return (
+        f"That pick is not one this menu offers: choose {many} of its own choices, each once. "
+        "Nothing was played."
+    )
+
+
 def notations(values: Sequence[str], options: Sequence[discord.SelectOption]) -> str:
     """The command a select's picked `values` play: their notations (a repeat's count left off), in
     the order the options list them, so the same picks always make the same command."""
@@ -248,6 +272,9 @@ class PickSelect(
         """Plays the picked options' notations as one command (several, for a select of several
         picks: all or nothing, as a typed command of several actions)."""
         cog = _cog(interaction)
+        if not offered(self.item.values, self.item):
+            await interaction.response.send_message(not_offered_text(self.item), ephemeral=True)
+            return
         command = notations(self.item.values, self.item.options)
         await cog.guarded(interaction, cog.play_component(interaction, command, self.match_id, self.stamp))
 

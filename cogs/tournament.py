@@ -369,7 +369,10 @@ class Tournaments(commands.Cog):
     async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Undo a removal made by mistake: the channel is told what the player missed."""
         done = await self.service.reinstate(
-            self.room(interaction), member.id, organiser=await self.organiser(interaction)
+            self.room(interaction),
+            member.id,
+            organiser=await self.organiser(interaction),
+            by=interaction.user.id,
         )
         said = reinstated_text(done, interaction.user.id, DISCORD)
         mentions = discord.AllowedMentions(users=[discord.Object(member.id)])
@@ -487,7 +490,9 @@ class Tournaments(commands.Cog):
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Also from a game's thread: the cancel (and the secret it reveals) is posted in the channel."""
-        done = await self.service.cancel(self.room(interaction), organiser=await self.organiser(interaction))
+        done = await self.service.cancel(
+            self.room(interaction), organiser=await self.organiser(interaction), by=interaction.user.id
+        )
         reveal = fairness.tournament_reveal_text(done)
         said = cancelled_text(done, interaction.user.mention, DISCORD) + (f"\n{reveal}" if reveal else "")
         channel = await self.core.channel(done.channel_id)

@@ -228,7 +228,9 @@ class ConsoleTournaments:
             if hint := undo_hint(removed, console.markup):
                 console.say(hint)
         elif sub == "reinstate" and not rest and "member" in opts:
-            back = await self.service.reinstate(channel, names.user_id(opts["member"]), organiser=True)
+            back = await self.service.reinstate(
+                channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
+            )
             console.say(reinstated_text(back, console.my_id, console.markup))
         elif sub == "forfeit" and not rest and "member" in opts:
             ended = await self.service.forfeit(
@@ -247,7 +249,7 @@ class ConsoleTournaments:
             longer = await self.service.extend(channel, hours, organiser=True, by=console.my_id)
             console.say(extended_text(longer, console.markup))
         elif sub == "cancel" and not rest:
-            done = await self.service.cancel(channel, organiser=True)
+            done = await self.service.cancel(channel, organiser=True, by=console.my_id)
             console.say(cancelled_text(done, console.markup.mention(console.my_id), console.markup))
             if reveal := fairness.tournament_reveal_text(done):
                 console.say(reveal)

@@ -316,10 +316,17 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending):
                     ) from None
         raise AssertionError("unreachable")
 
-    async def cancel(self, channel_id: int, *, organiser: bool) -> Tournament:
+    async def cancel(self, channel_id: int, *, organiser: bool, by: int | None = None) -> Tournament:
+        """Stop the tournament and its games still going (none of them gets a result). Not, once it
+        runs, by an organiser (`by`) still in it: their own game, lost, would be stopped unrated
+        (RULES.md "An organiser who plays")."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("cancel it"))
+        if tournament.status is TournamentStatus.RUNNING:
+            await self._not_a_rival(
+                tournament, by, "cancel it", "it would stop every game still going unscored, your own too"
+            )
         try:
             done = await self.store.advance_tournament(
                 tournament,

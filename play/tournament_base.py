@@ -10,7 +10,9 @@ from collections.abc import Callable
 
 from data import Database
 from data.tournaments import Entry, Tournament, TournamentStore
+from play.errors import NotAPlayer
 from play.service import MatchService
+from play.tournament_refusals import interested_text
 
 
 class TournamentParts:
@@ -32,6 +34,15 @@ class TournamentParts:
 
     async def _running_in(self, channel_id: int, organiser: bool, what: str) -> Tournament:
         raise NotImplementedError  # Organising's: the channel's running tournament, for an organiser
+
+    async def _not_a_rival(self, tournament: Tournament, by: int | None, what: str, why: str) -> None:
+        """Refuse an organiser (`by`) who still plays in `tournament` a tool that decides a rival's
+        result or place (RULES.md "An organiser who plays"): `what` they tried, `why` it is theirs
+        to gain by. Another organiser, or a member who may manage the server, does it."""
+        if by is None or not by:
+            return
+        if any(e.user_id == by and not e.withdrawn for e in await self.entries(tournament)):
+            raise NotAPlayer(interested_text(what, why))
 
 
 __all__ = ["TournamentParts"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from data import Status
 from data.tournaments import Tournament
-from play.errors import BadRequest
+from play.errors import BadRequest, NotAPlayer
 from play.markup import Markup
 from play.tournament_base import TournamentParts
 from play.words import duration_text
@@ -67,6 +67,14 @@ class Extending(TournamentParts):
             raise BadRequest(
                 f"Every game of round {r} of {name} is over: the round closes by itself within a "
                 "minute, and there is nothing to extend."
+            )
+        if any(by in (b.first_id, b.second_id) for b in going):
+            # an organiser short of time on their own clock would be its first to gain (RULES.md
+            # "An organiser who plays"): the same for both players of a game is not the same to both
+            raise NotAPlayer(
+                f"You cannot extend round {r} of {name} while your own game of it is still going: the "
+                "time would go on your own clock as well. Ask another organiser, or a member who can "
+                "manage the server; once your game is over, you may."
             )
         if not await self.store.lengthen_round(tournament.id, r, hours * HOUR, now):
             raise BadRequest(f"Round {r} of {name} changed just now (it may have ended): look and try again.")

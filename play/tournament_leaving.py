@@ -124,6 +124,10 @@ class Leaving(TournamentParts):
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("remove a player"))
         if tournament.status is TournamentStatus.RUNNING:
+            if by != user_id:
+                await self._not_a_rival(
+                    tournament, by, "remove a player", "a removed player is out of the running"
+                )
             return await self.withdraw_from(tournament.id, user_id, own=False, by=by or 0)
         if not await self.store.remove_signup(tournament.id, user_id, self.clock(), by or 0):
             them = self.matches.markup.mention(user_id)

@@ -62,6 +62,12 @@ class Organising(TournamentParts):
         no move in it (`MatchService.no_show` refuses it otherwise); the tournament's sweep then
         records it, and closes the round if it was its last game."""
         tournament = await self._running_in(channel_id, organiser, "end a no-show's game")
+        await self._not_a_rival(
+            tournament,
+            by,
+            "end a player's game as a no-show",
+            "its result counts in the standings you play for",
+        )
         them, r = self.matches.markup.mention(absent_id), tournament.round
         boards = [b for b in await self.store.tournament_boards(tournament.id) if b.round == r]
         board = next((b for b in boards if absent_id in (b.first_id, b.second_id)), None)
@@ -76,13 +82,17 @@ class Organising(TournamentParts):
         notice = await self.matches.no_show(board.match_id, absent_id, by)
         return Forfeited(tournament, board, notice)
 
-    async def reinstate(self, channel_id: int, user_id: int, *, organiser: bool) -> Reinstated:
+    async def reinstate(
+        self, channel_id: int, user_id: int, *, organiser: bool, by: int | None = None
+    ) -> Reinstated:
         """Undo an organiser's removal of `user_id`: before the start, back on the sign-up list with
         the input they first signed up with; after it, while the round it came in is still under
         way, so they missed no pairing: paired again from the next round. What happened meanwhile
-        stands."""
+        stands. Not by the removed organiser (`by`) themselves, unless the removal was their own."""
         markup = self.matches.markup
         here = await self.open_in(channel_id)
+        if organiser and by is not None and by == user_id:
+            await self._not_undoing_their_own_removal(here, by)
         if here.status is TournamentStatus.SIGNUP:
             if not organiser:
                 raise NotAPlayer(ORGANISERS_ONLY.format("put a removed player back"))
@@ -120,6 +130,19 @@ class Organising(TournamentParts):
         if points is not None and user_id != board.first_id:
             points = WIN - points
         return Reinstated(now, user_id, board, points)
+
+    async def _not_undoing_their_own_removal(self, tournament: Tournament, by: int) -> None:
+        """An organiser who plays, taken off or withdrawn by another organiser, may not put
+        themselves back (RULES.md "An organiser who plays"): the removal would be no removal."""
+        entry = next((e for e in await self.store.tournament_entries(tournament.id) if e.user_id == by), None)
+        taker = await self.store.removed_by(tournament.id, by)
+        if taker is None and entry is not None and entry.withdrawn:
+            taker = entry.withdrawn_by
+        if taker is not None and taker != by:
+            raise NotAPlayer(
+                f"You cannot put yourself back: {self.matches.markup.mention(taker)} took you off, and "
+                "undoing it is for another organiser, or a member who can manage the server."
+            )
 
     async def _back_late(self, tournament: Tournament, user_id: int) -> Reinstated:
         """Taken off the list before the start, put back after it: in as a latecomer would be (the

@@ -10,6 +10,15 @@ from play.markup import Markup
 ORGANISERS_ONLY = "Only members who can manage the server, or hold its tournament organiser role, may {}."
 
 
+def interested_text(what: str, why: str) -> str:
+    """An organiser who plays in the tournament refused a tool that decides a rival's result or place
+    (`what`, e.g. "end a no-show's game"; `why`, how it could serve their own standing)."""
+    return (
+        f"You cannot {what}: you play in this tournament, and {why}. Ask another organiser, or a "
+        "member who can manage the server."
+    )
+
+
 def closed_text(tournament: Tournament) -> str:
     """A sign-up or start refused: the tournament is past taking them."""
     if tournament.status is TournamentStatus.CANCELLED:

@@ -297,13 +297,16 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
             "/as bob",
             "/wargames tournament join",
             "/wargames tournament start",
+            "/wargames tournament extend hours:24",  # bob plays in round 1: not his to extend
+            "/as referee",  # an organiser who does not play
             "/wargames tournament extend hours:many",
             "/wargames tournament extend hours:24",
         ):
             await console.handle(line)
         text = out.getvalue()
         assert "✗ Type the hours as a number: `/wargames tournament extend hours:24`." in text
-        assert "extended round 1 of Club by 1 day: it now ends " in text
+        assert "✗ You cannot extend round 1 of Club while your own game of it is still going" in text
+        assert "@referee extended round 1 of Club by 1 day: it now ends " in text
         assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text
         assert "Club: a round-robin of Block Wars: everyone plays everyone once" in text
         assert "Sign-ups close at " in text
