@@ -86,12 +86,13 @@ def test_the_seed_3_game_no_longer_ends_in_the_first_turn():
 
 @pytest.mark.parametrize("name", list(OPTION_SETS))
 def test_in_no_seed_does_the_first_side_win_in_its_first_turn(name: str):
-    """Seeds 1-500, each mobile ready-made army with each layout: the first side can stand on every
-    city in its first turn (on 8 x 8 in every seed), and the game goes on to the second side's turn."""
+    """Seeds 1-120, each mobile ready-made army with each layout: the first side can stand on every
+    city in its first turn (on 8 x 8 in every seed), and the game goes on to the second side's turn.
+    (Seeds 1-500 held too, 2026-11-28; 120 keep the suite's time.)"""
     options = OPTION_SETS[name]
     seeds = set()
     grabs = 0
-    for seed in range(1, 501):
+    for seed in range(1, 121):
         for army in MOBILE:
             for layout in A.LAYOUTS:
                 s = _set_up(options, seed, army, layout)
@@ -105,10 +106,11 @@ def test_in_no_seed_does_the_first_side_win_in_its_first_turn(name: str):
                 assert not s.is_over(), (seed, army, layout, moves)
                 play(s, AMERICANS, "end")
                 assert s.active == 1 and not s.is_over(), (seed, army, layout)
-    # As measured: in every seed, on 8 x 8 in 4,485 of the 4,500 games with City Spaces alone and
-    # 4,404 with Difficult Terrain too, on the Campaign's board in 2,879.
-    assert len(seeds) == 500
-    assert grabs >= (2800 if name == "campaign" else 4300)
+    # As measured: in every seed, on 8 x 8 in 1,078 of the 1,080 games with City Spaces alone and
+    # 1,058 with Difficult Terrain too, on the Campaign's board in 685 (seeds 1-500: 4,485, 4,404
+    # and 2,879 of 4,500).
+    assert len(seeds) == 120
+    assert grabs >= (670 if name == "campaign" else 1030)
 
 
 def test_the_second_side_on_every_city_wins_only_when_the_first_side_cannot_break_it():
