@@ -235,7 +235,10 @@ async def test_a_moderator_cannot_cancel_a_game_they_play_to_escape_its_result(
     refused = await w.slash(w.mod, "cancel")
     assert refused.ephemeral and "you play in it" in refused.content and "Resign" in refused.content
     assert (await w.match()).status is Status.ACTIVE
-    ai = await w.slash(w.mod, "challenge", {"opponent": w.fake.bot_user}, channel=w.trenches, messages=2)
+    # the AI's answer comes from its worker process, slow to start on a loaded machine (it missed 5 s)
+    ai = await w.slash(
+        w.mod, "challenge", {"opponent": w.fake.bot_user}, channel=w.trenches, messages=2, timeout=30
+    )
     assert any("against the AI" in m.content and not m.ephemeral for m in ai.messages)
     again = await w.slash(w.mod, "cancel", channel=w.trenches)
     assert again.ephemeral and "you play in it" in again.content

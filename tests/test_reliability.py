@@ -40,7 +40,15 @@ async def test_sigkill_in_the_middle_of_play_loses_nothing(tmp_path: Path) -> No
         _, tables = build_world(fake, MATCHES)
         db = tmp_path / "crash.db"
         report = await crash_cycle(
-            fake, tables, db, tmp_path, load_s=4.0, after_s=2.0, seed=1, log_level="DEBUG"
+            fake,
+            tables,
+            db,
+            tmp_path,
+            load_s=4.0,
+            after_s=2.0,
+            seed=1,
+            log_level="DEBUG",
+            least_answered=MATCHES * 3,
         )
     finally:
         await fake.stop()

@@ -1088,9 +1088,13 @@ async def crash_cycle(
     seed: int,
     log_level: str = "INFO",
     env: Mapping[str, str] | None = None,
+    least_answered: int = 0,
 ) -> CrashReport:
     """Load, SIGKILL mid-flight, check the database, restart, click old buttons, play on, check again.
-    With a DATABASE_URL in `env`, the database is that PostgreSQL one (`db` only holds the health note)."""
+    With a DATABASE_URL in `env`, the database is that PostgreSQL one (`db` only holds the health note).
+    The kill waits, past its random moment, until `least_answered` moves were answered (at most a
+    minute more): on a loaded machine the bot answers fewer in `load_s`, and the kill must still
+    land mid-play, not before it."""
     store: Store = (env or {}).get("DATABASE_URL") or db
     report = CrashReport()
     rng = random.Random(seed)
@@ -1107,6 +1111,10 @@ async def crash_cycle(
     tasks = [asyncio.create_task(d.run(end)) for d, end in zip(drivers, ends, strict=True)]
     try:
         await asyncio.sleep(load_s * rng.uniform(0.7, 1.0))  # kill at a moment nobody chose
+        for _ in range(1200):  # a minute at most: polled, the drivers keep no event of their count
+            if len(stats.answered_moves) >= least_answered:
+                break
+            await asyncio.sleep(0.05)
         bot.kill()
         report.painters_killed_with_it = len(bot.children)
         report.orphans = await bot.orphans()
