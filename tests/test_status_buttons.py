@@ -157,7 +157,7 @@ def test_button_names_are_how_the_buttons_begin() -> None:
                 shapes.add("list")
                 assert name == head, (game, label, name)
             else:
-                shapes.add("aside" if bare != label else "colon" if colon else "plain")
+                shapes.add("colon" if colon else "aside" if bare != label else "plain")
                 assert name == bare, (game, label, name)
     assert shapes == {"list", "aside", "colon", "plain"}, shapes
 
