@@ -78,8 +78,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.tournament")
 
 # Where a message of a tournament states a round's end (the round's announcement, a game's first
-# message in its thread): the time after "ends", as DISCORD.relative writes it.
-ROUND_END = re.compile(r"(?<=ends )<t:-?\d+:R>")
+# message in its thread): the time after "ends", as DISCORD.deadline writes it.
+ROUND_END = re.compile(r"(?<=ends )<t:-?\d+:R>(?: \(<t:-?\d+:f>\))?")
 
 
 def _cog(interaction: discord.Interaction) -> Tournaments:
@@ -577,7 +577,7 @@ class Tournaments(commands.Cog):
         """The round's new end in its announcement (in `channel`) and in its `games`' first messages."""
         if now.round_ends_at is None:
             return
-        new = DISCORD.relative(now.round_ends_at)
+        new = DISCORD.deadline(now.round_ends_at)
         announced = await self.service.round_message(now, now.round)
         if announced is not None:
             await self.correct_end(channel, announced, new)

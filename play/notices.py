@@ -40,7 +40,7 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
         clock = clock_due(notice.match, notice.user_id, "your")
         return NoticeWords(
             f"{markup.mention(notice.user_id)}, your move in {game_of(notice.match).title} is due "
-            f"{markup.relative(notice.due)}{clock}.",
+            f"{markup.deadline(notice.due)}{clock}.",
             False,
         )
     if notice.kind == "default" or notice.by_default:

@@ -231,7 +231,7 @@ _NEXT = (
 
 
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
-    due = markup.relative(tournament.round_ends_at or 0.0)
+    due = markup.deadline(tournament.round_ends_at or 0.0)
     players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
     whole = f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
     return (
@@ -290,7 +290,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
         )
     if not boards:
         return head
-    due = markup.relative(t.round_ends_at or 0.0)
+    due = markup.deadline(t.round_ends_at or 0.0)
     unmet = sorted((u, x) for (r, u), x in table.unmet.items() if r == table.round + 1)
     idle = "".join(
         f"\n{markup.mention(u)} has no game this round: their opponent, {markup.mention(x)}, withdrew "
@@ -306,7 +306,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
 def game_over_text(tournament: Tournament, going: int, markup: Markup) -> str:
     """Said in a game's thread once it ends while other games of its round go on: until when the
     round may last and what comes next (a player who finished early heard nothing meanwhile)."""
-    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    name, ends = markup.strong(tournament.name), markup.deadline(tournament.round_ends_at or 0.0)
     r, n = tournament.round, tournament.rounds
     still = f"{_plural(going, 'game')} {'is' if going == 1 else 'are'} still going in round {r} of {n}"
     they = "it ends" if going == 1 else "they end"
@@ -332,7 +332,7 @@ def game_text(
         f"{markup.strong(tournament.name)}, round {board.round}: {markup.mention(board.first_id)} "
         f"({game.sides[0].title}) v {markup.mention(board.second_id)} ({game.sides[1].title}). "
     )
-    ends = markup.relative(tournament.round_ends_at or 0.0)
+    ends = markup.deadline(tournament.round_ends_at or 0.0)
     if clock is None:
         return f"{head}The round ends {ends}; a game still going then is stopped and counts as a draw."
     return (
@@ -415,7 +415,7 @@ def _boards(numbers: Sequence[int]) -> str:
 def round_moved_text(tournament: Tournament, late: Sequence[int], games: int, markup: Markup) -> str:
     """Said once in the channel when games begun late (`late`: their board numbers, of the round's
     `games`) moved the round's end: everyone in the round learns the new end, and why."""
-    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    name, ends = markup.strong(tournament.name), markup.deadline(tournament.round_ends_at or 0.0)
     head = f"{name}: round {tournament.round} of {tournament.rounds} now ends {ends}"
     if len(late) >= games:
         return f"{head}, because its games began late and each has the whole round."

@@ -72,9 +72,10 @@ async def test_an_extension_moves_the_round_and_both_clocks_alike(store_world: t
     assert given.game_clock.running == (STALLER,) and given.game_clock.since == match.game_clock.since
     assert given.deadline == match.deadline + 12 * HOUR < match.game_clock.since + TURN  # the clock's end
     assert given.reminder_at == given.deadline - lead and given.version == match.version
+    ends = int(before.round_ends_at + DAY)  # stated with its date: 36 hours is not "in 2 days"
     assert extended_text(done, DISCORD) == (
         f"<@{ORGANISER}> extended round 1 of **Block Wars Swiss** by 1 day: it now ends "
-        f"<t:{int(before.round_ends_at + DAY)}:R>. Both players of the game still going have 12 hours "
+        f"<t:{ends}:R> (<t:{ends}:f>). Both players of the game still going have 12 hours "
         "more on their game clocks. Results already in stand."
     )
 

@@ -98,7 +98,7 @@ async def test_an_organiser_extends_the_round_and_its_messages_say_the_new_end(t
     # asked in the game's thread: answered there privately, the channel told without a ping
     reply, said = done.messages
     assert reply.ephemeral and said.channel_id == club.id and not said.ephemeral
-    end = re.search(r"it now ends (<t:\d+:R>)\.", said.content)
+    end = re.search(r"it now ends (<t:(\d+):R> \(<t:\2:f>\))\.", said.content)
     assert end is not None and said.content == (
         f"<@{fake.owner.id}> extended round 1 of **Slow** by 1 day: it now ends {end[1]}. Both "
         "players of the game still going have 12 hours more on their game clocks. Results already in stand."
