@@ -798,10 +798,10 @@ class Tournaments(commands.Cog):
         if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
             await self.refresh_signup(await self.service.by_id(tournament.id))
 
-    async def post_standings(self, item: RoundDone, channel: discord.TextChannel | discord.Thread) -> None:
+    async def post_standings(self, item: RoundDone, channel: discord.abc.Messageable) -> None:
         """The round's standings and the next round's pairings, and each forfeit win's DM."""
         tournament = item.table.tournament
-        text = round_text(item.table, item.pairings, DISCORD, item.timed_out)
+        text = round_text(item.table, item.pairings, DISCORD, item.timed_out, item.forfeited)
         if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
             text += f"\n{reveal}"  # the tournament is over: its seal's secret can be told
         sent = await channel.send(

@@ -6,7 +6,7 @@ Discord and as @name in the console, a time as a live timestamp or a local time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
@@ -266,10 +266,18 @@ def _winner_line(table: Table, markup: Markup) -> str:
     return said
 
 
-def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out: Sequence[int] = ()) -> str:
+def round_text(
+    table: Table,
+    boards: Sequence[Board],
+    markup: Markup,
+    timed_out: Sequence[int] = (),
+    forfeited: Collection[int] = (),
+) -> str:
     """After a round: its standings in words (the picture has the tiebreaks), then the next round's
     pairings, its bye included (`boards`: all of them). `timed_out`: players who let their time
-    run out in this round's game, still in: the organiser is told what they may do about a no-show."""
+    run out in this round's game, still in: the organiser is told what they may do about a no-show.
+    `forfeited`: those of them who never moved, named apart as players read it (RULES.md: a forfeit
+    is a loss on time without a move of one's own)."""
     t = table.tournament
     if table.final:
         return (
@@ -281,9 +289,14 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
     gone = {x.user_id for x in table.lines if x.withdrawn}
     timed = [u for u in timed_out if u not in gone]
     if timed:
-        names = _and([markup.mention(u) for u in timed])
+        unmoved = [markup.mention(u) for u in timed if u in forfeited]
+        late = [markup.mention(u) for u in timed if u not in forfeited]
+        if unmoved:
+            head += f"\nForfeited in round {table.round} (did not move): {_and(unmoved)}."
+        if late:
+            head += f"\nOut of time in round {table.round}: {_and(late)}."
         head += (
-            f"\nOut of time in round {table.round}: {names}. If a player has stopped playing, an "
+            " If a player has stopped playing, an "
             "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
             "paired with them again; and a game in which a player never moves can be ended at once "
             "with `/wargames tournament forfeit`, without waiting for their clock."

@@ -140,15 +140,15 @@ async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm
     (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     await play_out(fake, table.bot, thread, "first wins")
     cog = table.bot.get_cog("Tournaments")
-    marked = cog.service.announced  # type: ignore[attr-defined]
+    marked = cog.service.announced
 
     async def crashed(_: object) -> None:
         """The bot went down after the round's post and DMs, before the round was marked announced."""
 
-    cog.service.announced = crashed  # type: ignore[attr-defined]
+    cog.service.announced = crashed
     await sweep(table.bot)
     await table.idle()
-    cog.service.announced = marked  # type: ignore[attr-defined]  # back up: the round is swept again
+    cog.service.announced = marked  # back up: the round is swept again
     await sweep(table.bot)
     await table.idle()
     posted = [m.content for m in fake.messages_in(club) if "round 1 of 3 is over" in m.content]
