@@ -7,6 +7,7 @@ from data import (
     StaleVersion,
     Status,
 )
+from data.ai_decisions import new_id
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event
 from play.ai_turns import AiTurns
@@ -18,6 +19,7 @@ from play.results import (
     Notice,
     clock_limits,
     game_of,
+    own_rows,
     waiting_ids,
 )
 
@@ -84,7 +86,7 @@ class Sweep(AiTurns):
             side = match.side_of(absent_id)
             if match.status is not Status.ACTIVE or match.snapshot is None or side is None:
                 raise BadRequest(f"{markup.mention(absent_id)}'s game is not going on: nothing to end.")
-            if any(a.player_id == absent_id for a in await self.db.actions(match.id)):
+            if own_rows(await self.db.actions(match.id), absent_id):
                 raise BadRequest(
                     f"{markup.mention(absent_id)} has moved in this game, so it is a game, not a no-show: "
                     "it goes on to its end or to their clock, which decides it on time if they stop."
@@ -142,8 +144,11 @@ class Sweep(AiTurns):
             else:
                 action = TIMEOUT if len(owed) == 1 else ABANDON
                 steps.append((str(action), list(state.apply(action, owed[0]))))
+            # an automatic answer is stored under a bot's id (negative, as the AI's): in the late
+            # player's name, as their side's step, but not their own act (`own_rows`)
+            bot = new_id() if quick_before and not clock_out else None
             try:
-                played = await self._commit(match, state, steps, late, None, quick_before=quick_before)
+                played = await self._commit(match, state, steps, late, bot, quick_before=quick_before)
             except StalePrompt:
                 return None
         users = tuple(match.sides[s] for s in owed)
