@@ -412,6 +412,9 @@ class Notice:
     by_default: bool = False
     # a no-show: the organiser who ended the game for `user_id`, who had made no move in it
     by: int | None = None
+    # a game ended by time or by an organiser while the other player's steps were hidden from the
+    # channel (a simultaneous set-up's army): those steps, told whole now that the game is over
+    secret: tuple[Step, ...] = ()
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

@@ -99,11 +99,12 @@ class Sweep(AiTurns):
                     "has not yet had a turn to miss: it goes on."
                 )
             steps: list[tuple[str, list[Event]]] = [(str(TIMEOUT), list(state.apply(TIMEOUT, side)))]
+            secret = await self.kept_secret(match, (absent_id,))
             try:
                 played = await self._commit(match, state, steps, absent_id, None)
             except StalePrompt:
                 raise BadRequest("The game moved on just now: look at it again.") from None
-        return Notice("no-show", played.match, absent_id, played, late=(absent_id,), by=by)
+        return Notice("no-show", played.match, absent_id, played, late=(absent_id,), by=by, secret=secret)
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
         """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and
@@ -147,11 +148,13 @@ class Sweep(AiTurns):
             # an automatic answer is stored under a bot's id (negative, as the AI's): in the late
             # player's name, as their side's step, but not their own act (`own_rows`)
             bot = new_id() if quick_before and not clock_out else None
+            late_ids = tuple(match.sides[s] for s in owed)
+            secret = await self.kept_secret(match, late_ids) if state.is_over() else ()
             try:
                 played = await self._commit(match, state, steps, late, bot, quick_before=quick_before)
             except StalePrompt:
                 return None
-        users = tuple(match.sides[s] for s in owed)
+        users = late_ids
         if private is not None:
             # As its player's own hand-off would have: the notice and its board tell the whole turn,
             # not only the default or the loss that ended it; its steps stand (RULES.md, "Your turn
@@ -171,4 +174,5 @@ class Sweep(AiTurns):
             clock_out=clock_out,
             whole_turn=whole_turn,
             by_default=quick_before and steps[-1][0] != str(TIMEOUT),
+            secret=secret,
         )

@@ -287,3 +287,29 @@ async def test_a_quick_decisions_automatic_answer_is_not_the_absent_players_move
     await t.sweep()  # the result recorded
     record = await ending(db, (await boards_of(t, made.id, 1))[0], over)
     assert record.ended is Ended.FORFEIT  # not `time`: a game never played
+
+
+async def test_a_no_show_in_a_simultaneous_set_up_tells_the_other_army(store_world):
+    """Combined Arms' armies are chosen at once, kept secret until both are in: when an organiser
+    ends the game of a player who never chose, the notice tells the army the other had chosen."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=5, channel_id=CHANNEL, user_id=ORGANISER, game="combinedarms", rounds=1, days=2,
+        organiser=True,
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.thread_id is not None and board.second_id is not None
+    await t.matches.act(board.thread_id, board.first_id, "army balanced")
+    done = await t.forfeit(CHANNEL, board.second_id, organiser=True, by=ORGANISER)
+    text = notice_text(done.notice, PLAIN)
+    assert (
+        f"wins, as on time (rated as a loss on time).\nWhat @{board.first_id} had done, hidden until now:\n"
+        in text
+    )
+    assert "have chosen their army: 8 Infantry" in text, text
