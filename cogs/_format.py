@@ -30,6 +30,10 @@ class DiscordMarkup:
     def date(self, ts: float) -> str:
         return f"<t:{int(ts)}:F>"
 
+    def deadline(self, ts: float) -> str:
+        # Discord rounds "in 1 day 12 hours" to "in 2 days": the short date and time beside it
+        return f"<t:{int(ts)}:R> (<t:{int(ts)}:f>)"
+
     def strong(self, text: str) -> str:
         return f"**{text}**"
 

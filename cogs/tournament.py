@@ -79,8 +79,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.tournament")
 
 # Where a message of a tournament states a round's end (the round's announcement, a game's first
-# message in its thread): the time after "ends", as DISCORD.relative writes it.
-ROUND_END = re.compile(r"(?<=ends )<t:-?\d+:R>")
+# message in its thread): the time after "ends", as DISCORD.deadline writes it.
+ROUND_END = re.compile(r"(?<=ends )<t:-?\d+:R>(?: \(<t:-?\d+:f>\))?")
 
 
 def _cog(interaction: discord.Interaction) -> Tournaments:
@@ -583,7 +583,7 @@ class Tournaments(commands.Cog):
         """The round's new end in its announcement (in `channel`) and in its `games`' first messages."""
         if now.round_ends_at is None:
             return
-        new = DISCORD.relative(now.round_ends_at)
+        new = DISCORD.deadline(now.round_ends_at)
         announced = await self.service.round_message(now, now.round)
         if announced is not None:
             await self.correct_end(channel, announced, new)
@@ -802,7 +802,18 @@ class Tournaments(commands.Cog):
         channel = await self.core.channel(tournament.channel_id)
         if channel is None:
             return
-        text = round_text(item.table, item.pairings, DISCORD, item.timed_out)
+        # the post after round N is kept as round N+1's message (it announces that round, with its
+        # end): found kept, it went out before a crash that came before the round was marked
+        # announced, and neither it nor its forfeit DMs are sent again
+        if await self.service.round_message(tournament, item.table.round + 1) is None:
+            await self.post_standings(item, channel)
+        if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
+            await self.refresh_signup(await self.service.by_id(tournament.id))
+
+    async def post_standings(self, item: RoundDone, channel: discord.abc.Messageable) -> None:
+        """The round's standings and the next round's pairings, and each forfeit win's DM."""
+        tournament = item.table.tournament
+        text = round_text(item.table, item.pairings, DISCORD, item.timed_out, item.forfeited)
         if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
             text += f"\n{reveal}"  # the tournament is over: its seal's secret can be told
         sent = await channel.send(
@@ -810,15 +821,12 @@ class Tournaments(commands.Cog):
             file=await self.standings_file(item.table),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        if item.pairings:  # it announces the next round, with its end
-            await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
+        await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
         for board in item.pairings:  # a round-robin's forfeit win: nothing to play, said by DM too
             against = item.table.forfeits.get((board.round, board.first_id))
             if against is not None and await self.service.matches.wants_turn_dms(board.first_id):
                 said = forfeit_win_text(tournament, board.round, against, sent.jump_url, DISCORD)
                 await self.core.dm(board.first_id, said)
-        if item.table.round == tournament.rounds // 2 or item.table.final:  # late entry closed now
-            await self.refresh_signup(await self.service.by_id(tournament.id))
 
     @staticmethod
     async def remember(kept: Awaitable[None]) -> None:

@@ -197,6 +197,9 @@ class ConsoleMarkup:
     def date(self, ts: float) -> str:
         return self.console.date(int(ts))
 
+    def deadline(self, ts: float) -> str:
+        return self.relative(ts)  # dated already, unless the sentence names the date
+
     def strong(self, text: str) -> str:
         return text
 

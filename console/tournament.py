@@ -317,7 +317,9 @@ class ConsoleTournaments:
             elif isinstance(item, RoundDone):
                 tournament = item.table.tournament
                 channel = names.channel_name(tournament.channel_id)
-                said = round_text(item.table, threaded(item.pairings), self.console.markup, item.timed_out)
+                said = round_text(
+                    item.table, threaded(item.pairings), self.console.markup, item.timed_out, item.forfeited
+                )
                 self.console.say(f"[{channel}] {said}")
                 if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
                     self.console.say(f"[{channel}] {reveal}")

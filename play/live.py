@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from data import (
+    ActionRecord,
     Database,
     Match,
     MatchChange,
@@ -116,6 +117,9 @@ class LiveMatches:
         # and (match id, version the channel saw) -> the stretch it saw, so neither is replayed twice
         self._channel_views: OrderedDict[tuple[int, int], PrivateTurn | None] = OrderedDict()
         self._channel_seen: OrderedDict[tuple[int, int], Played] = OrderedDict()
+        # the log last read for a channel view, by (match id, version): the sweep's next question
+        # about the same game (`Reading.kept_secret`) reads it again from here
+        self._last_log: tuple[tuple[int, int], list[ActionRecord]] | None = None
         db.watch(self._changed_elsewhere)
 
     def _changed_elsewhere(self, change: MatchChange | None) -> None:

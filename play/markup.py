@@ -31,6 +31,11 @@ class Markup(Protocol):
         """A moment as a date and time, in the reader's zone where the platform can."""
         ...
 
+    def deadline(self, ts: float) -> str:
+        """A moment a player must act by (a turn's, a round's end): `relative`, and the date and time
+        where the relative form rounds ("in 2 days" for 36 hours would mislead)."""
+        ...
+
     def strong(self, text: str) -> str:
         """Emphasis (a heading, the words that matter)."""
         ...
@@ -50,6 +55,9 @@ class PlainMarkup:
 
     def date(self, ts: float) -> str:
         return f"at {int(ts)}"
+
+    def deadline(self, ts: float) -> str:
+        return self.relative(ts)
 
     def strong(self, text: str) -> str:
         return text

@@ -26,7 +26,21 @@ def notice_text(notice: Notice, markup: Markup) -> str:
 
 
 def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
-    """`notice_text`, with whether it says why the game ended, known as it is worded."""
+    """`notice_text`, with whether it says why the game ended, known as it is worded; and, a game
+    ended before a late player came, the other player's steps the channel read hidden till then
+    (`Notice.secret`: nothing is left to keep them for), told whole after it."""
+    words = _words(notice, markup)
+    if not notice.secret:
+        return words
+    player = notice.secret[-1].player_id
+    assert player is not None
+    steps = recap(notice.secret, markup, notice.match.side_of(player), game=notice.match.game)
+    return NoticeWords(
+        f"{words.text}\nWhat {markup.mention(player)} had done, hidden until now:\n{steps}", words.tells_why
+    )
+
+
+def _words(notice: Notice, markup: Markup) -> NoticeWords:
     if notice.kind == "expired":
         m = notice.match  # which challenge, and who may send another
         return NoticeWords(
@@ -40,7 +54,7 @@ def notice_words(notice: Notice, markup: Markup) -> NoticeWords:
         clock = clock_due(notice.match, notice.user_id, "your")
         return NoticeWords(
             f"{markup.mention(notice.user_id)}, your move in {game_of(notice.match).title} is due "
-            f"{markup.relative(notice.due)}{clock}.",
+            f"{markup.deadline(notice.due)}{clock}.",
             False,
         )
     if notice.kind == "default" or notice.by_default:

@@ -31,7 +31,7 @@ from play.words import duration_text
 
 def when(markup: Markup, ts: float | None) -> str:
     """A deadline in the adapter's words (Discord: a live timestamp in each reader's zone)."""
-    return markup.relative(ts) if ts else "no deadline"
+    return markup.deadline(ts) if ts else "no deadline"
 
 
 def options_text(game: Game, options: Mapping[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from data import (
@@ -192,6 +192,7 @@ class Reading(Clocks):
         if all(match.sides.get(side) in (None, match.ai_player_id) for side in state.to_act()):
             return None  # no player is to act (the AI is, or nobody): nobody's turn can be private
         raw = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        self._last_log = ((match.id, match.version), raw)
         rows = undo.effective(raw)
         # A standing order given meanwhile, by either player, neither ends the turn nor shows
         # anything: the turn is whose it was before it.
@@ -265,6 +266,30 @@ class Reading(Clocks):
                 who = rules.side(side).title if side else "?"
                 steps.append(Step(who, row.notation, events, row.player_id))
         return self._played(match, state, steps, actor)
+
+    async def kept_secret(self, match: Match, late: Collection[int]) -> tuple[Step, ...]:
+        """The steps the players present took since the `late` ones last acted whose words the
+        channel read hidden (a simultaneous set-up's army: "kept secret until both are in"), for
+        a game that ends before the late ones came: then nothing is left to keep them for. Only
+        where a late player never acted (a game that ended in its set-up): a later turn's hidden
+        steps (a card drawn) are no secret the game's end owes anyone."""
+        key = (match.id, match.version)
+        if self._last_log is not None and self._last_log[0] == key:
+            raw = self._last_log[1]  # read by the channel view just before: not read twice
+        else:
+            raw = [r for r in await self.db.actions(match.id) if r.version <= match.version]
+        rows = undo.effective(raw)
+        if not rows or any(r.player_id in late for r in raw):
+            return ()
+        played = self._replay_stretch(match, rows, len(rows))
+        return tuple(
+            step
+            for step in played.steps
+            if step.player_id is not None
+            and step.player_id not in late
+            and (side := match.side_of(step.player_id)) is not None
+            and step.line(side) != step.line(None)
+        )
 
     async def stretch(self, played: Played, since: Played | None = None) -> Played:
         """`played` with the commands before it since any other player last acted: at a hand-off,

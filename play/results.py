@@ -14,7 +14,7 @@ from data import (
     Status,
 )
 from engine import registry
-from engine.meta import DRAW_DECLINE, DrawDecline, DrawOffer, MetaAction
+from engine.meta import ABANDON, DRAW_DECLINE, TIMEOUT, DrawDecline, DrawOffer, MetaAction
 from engine.protocol import Action, Event, Game, State
 from play.errors import (
     ServiceError,
@@ -194,6 +194,15 @@ def clock_limits(match: Match, user_id: int) -> float | None:
         clock.since is not None and match.deadline is not None and clock.since + left <= match.deadline
     )
     return left if ends_first else None
+
+
+def own_rows(rows: Sequence[ActionRecord], user_id: int) -> list[ActionRecord]:
+    """The rows of a game's log `user_id` sent themself (RULES.md "A no-show"): not those the bot
+    wrote in their name, a loss on time, an abandoned game, or a quick decision's automatic answer
+    (its commit carries a bot's id, negative, on its first row), none of which is their act."""
+    bots = {r.version for r in rows if r.interaction_id is not None and r.interaction_id < 0}
+    ended = (str(TIMEOUT), str(ABANDON))
+    return [r for r in rows if r.player_id == user_id and r.version not in bots and r.notation not in ended]
 
 
 def standing_order(rules: Game, row: ActionRecord) -> bool:
@@ -403,6 +412,9 @@ class Notice:
     by_default: bool = False
     # a no-show: the organiser who ended the game for `user_id`, who had made no move in it
     by: int | None = None
+    # a game ended by time or by an organiser while the other player's steps were hidden from the
+    # channel (a simultaneous set-up's army): those steps, told whole now that the game is over
+    secret: tuple[Step, ...] = ()
 
 
 def _handed_out(match: Match, state: State) -> tuple[Match, State]:

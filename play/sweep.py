@@ -7,6 +7,7 @@ from data import (
     StaleVersion,
     Status,
 )
+from data.ai_decisions import new_id
 from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import Action, Event
 from play.ai_turns import AiTurns
@@ -18,6 +19,7 @@ from play.results import (
     Notice,
     clock_limits,
     game_of,
+    own_rows,
     waiting_ids,
 )
 
@@ -84,7 +86,7 @@ class Sweep(AiTurns):
             side = match.side_of(absent_id)
             if match.status is not Status.ACTIVE or match.snapshot is None or side is None:
                 raise BadRequest(f"{markup.mention(absent_id)}'s game is not going on: nothing to end.")
-            if any(a.player_id == absent_id for a in await self.db.actions(match.id)):
+            if own_rows(await self.db.actions(match.id), absent_id):
                 raise BadRequest(
                     f"{markup.mention(absent_id)} has moved in this game, so it is a game, not a no-show: "
                     "it goes on to its end or to their clock, which decides it on time if they stop."
@@ -97,11 +99,12 @@ class Sweep(AiTurns):
                     "has not yet had a turn to miss: it goes on."
                 )
             steps: list[tuple[str, list[Event]]] = [(str(TIMEOUT), list(state.apply(TIMEOUT, side)))]
+            secret = await self.kept_secret(match, (absent_id,))
             try:
                 played = await self._commit(match, state, steps, absent_id, None)
             except StalePrompt:
                 raise BadRequest("The game moved on just now: look at it again.") from None
-        return Notice("no-show", played.match, absent_id, played, late=(absent_id,), by=by)
+        return Notice("no-show", played.match, absent_id, played, late=(absent_id,), by=by, secret=secret)
 
     async def _forfeit(self, match: Match, now: float) -> Notice | None:
         """A deadline passed: a quick decision gets its default answer, a turn is lost on time, and
@@ -142,11 +145,16 @@ class Sweep(AiTurns):
             else:
                 action = TIMEOUT if len(owed) == 1 else ABANDON
                 steps.append((str(action), list(state.apply(action, owed[0]))))
+            # an automatic answer is stored under a bot's id (negative, as the AI's): in the late
+            # player's name, as their side's step, but not their own act (`own_rows`)
+            bot = new_id() if quick_before and not clock_out else None
+            late_ids = tuple(match.sides[s] for s in owed)
+            secret = await self.kept_secret(match, late_ids) if state.is_over() else ()
             try:
-                played = await self._commit(match, state, steps, late, None, quick_before=quick_before)
+                played = await self._commit(match, state, steps, late, bot, quick_before=quick_before)
             except StalePrompt:
                 return None
-        users = tuple(match.sides[s] for s in owed)
+        users = late_ids
         if private is not None:
             # As its player's own hand-off would have: the notice and its board tell the whole turn,
             # not only the default or the loss that ended it; its steps stand (RULES.md, "Your turn
@@ -166,4 +174,5 @@ class Sweep(AiTurns):
             clock_out=clock_out,
             whole_turn=whole_turn,
             by_default=quick_before and steps[-1][0] != str(TIMEOUT),
+            secret=secret,
         )

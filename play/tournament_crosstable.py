@@ -20,7 +20,7 @@ from enum import StrEnum
 from data import Database, Match, Status
 from data.tournaments import Board, TournamentStore
 from engine.protocol import EndReason
-from play.results import game_of
+from play.results import game_of, own_rows
 from play.swiss import Pairing
 from play.tournament_formats import forfeit_wins, struck
 from play.tournament_table import Line, Table
@@ -144,7 +144,7 @@ async def _moved(db: Database, match: Match, user_id: int) -> bool:
     that ended it on time, whose rows the bot wrote in the late player's name)."""
     log = await db.actions(match.id)
     last = max((row.version for row in log), default=0)
-    return any(row.player_id == user_id and row.version < last for row in log)
+    return any(row.version < last for row in own_rows(log, user_id))
 
 
 async def ending(db: Database, board: Board, match: Match | None) -> Record:

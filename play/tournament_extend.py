@@ -94,7 +94,7 @@ def extended_text(done: Extended, markup: Markup) -> str:
     t = done.tournament
     head = (
         f"{markup.mention(done.by)} extended round {t.round} of {markup.strong(t.name)} by "
-        f"{duration_text(done.hours * HOUR)}: it now ends {markup.relative(t.round_ends_at or 0.0)}."
+        f"{duration_text(done.hours * HOUR)}: it now ends {markup.deadline(t.round_ends_at or 0.0)}."
     )
     half = duration_text(done.hours * HOUR // 2)
     if done.games == 0:

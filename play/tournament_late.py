@@ -115,7 +115,7 @@ def late_joined_text(tournament: Tournament, joined_round: int, markup: Markup) 
     missed = _rounds(joined_round)
     count = "counts" if joined_round == 1 else "each count"
     first = joined_round + 1
-    ends = markup.relative(tournament.round_ends_at or 0.0)
+    ends = markup.deadline(tournament.round_ends_at or 0.0)
     return (
         f"You are in {markup.strong(tournament.name)} from round {first} of {tournament.rounds}. "
         f"You missed {missed}: {'it' if joined_round == 1 else 'they'} {count} as a bye without "

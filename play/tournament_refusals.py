@@ -33,7 +33,7 @@ def begun_text(tournament: Tournament, markup: Markup) -> str:
     that the tournament had started, and an organiser was left to wonder how to begin round 2)."""
     if tournament.status is not TournamentStatus.RUNNING:
         return closed_text(tournament)
-    ends = markup.relative(tournament.round_ends_at or 0.0)
+    ends = markup.deadline(tournament.round_ends_at or 0.0)
     return (
         f"This tournament has already started: round {tournament.round} of {tournament.rounds} ends "
         f"{ends}, or as soon as its games are over. Then the standings are posted and the next round "

@@ -14,9 +14,8 @@ from dataclasses import dataclass, replace
 from data import Database, Match, Status
 from data.tournaments import Board, Tournament, TournamentStore
 from engine import registry
-from engine.meta import ABANDON, TIMEOUT
 from engine.protocol import EndReason, Game
-from play.results import game_clock_left, game_of, waiting_ids
+from play.results import game_clock_left, game_of, own_rows, waiting_ids
 from play.swiss import DRAW, LOSS, WIN
 from play.tournament_formats import forfeit_wins, struck_meetings
 
@@ -117,9 +116,8 @@ async def no_shows(db: Database, store: TournamentStore, tournament_id: int, rou
         if row.status is not Status.FINISHED:
             continue
         losers = [u for u in row.players if u != row.winner_id] if row.winner_id is not None else row.players
-        ended = (str(TIMEOUT), str(ABANDON))  # the loss on time is logged as the late player's
-        moved = {a.player_id for a in await db.actions(row.id) if a.notation not in ended}
-        out.update(u for u in losers if u not in moved)
+        log = await db.actions(row.id)  # the loss on time is logged as the late player's
+        out.update(u for u in losers if not own_rows(log, u))
     return frozenset(out)
 
 

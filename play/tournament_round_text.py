@@ -103,7 +103,8 @@ def _board_line(
     return f"{n} {first} v {second}{where}: {state}."
 
 
-def _round_head(now: RoundNow, markup: Markup) -> str:
+def _round_head(now: RoundNow, markup: Markup, *, dated: bool = True) -> str:
+    """The round's first line; `dated` False: its end only as "in 2 days" (a shortened view)."""
     t = now.tournament
     name, of = markup.strong(t.name), f"round {t.round} of {t.rounds}"
     if t.status is TournamentStatus.CANCELLED:
@@ -115,7 +116,7 @@ def _round_head(now: RoundNow, markup: Markup) -> str:
     rule = f" {DRAW_RULE}" if is_knockout(t) else ""
     return (
         f"{name}, {of}: {over} of {_plural(len(games), 'game')} over; the round ends "
-        f"{markup.relative(t.round_ends_at or 0.0)}. "
+        f"{(markup.deadline if dated else markup.relative)(t.round_ends_at or 0.0)}. "
         f"The first named plays the {now.game.sides[0].title}.{rule}"
     )
 
@@ -161,6 +162,7 @@ def round_now_text(now: RoundNow, markup: Markup, limit: int = LIMIT) -> str:
         ((_MOVER, 1), mover),
     ]
     short: list[str] = []
+    head = _round_head(now, markup, dated=False)  # the clocks of 64 players before the round's date
     for clocks, note in [*(tiers if timed else []), ((_NONE, 0), f"{shortened}; {threads}")]:
         short = [_board_line(b, name, markup, True, clocks, knockout=ko) for b in now.boards]
         text = "\n".join([head, *short, *([tail] if tail else []), note])

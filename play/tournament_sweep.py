@@ -51,6 +51,7 @@ class RoundDone:
     boards: list[Board]
     pairings: list[Board] = field(default_factory=list)
     timed_out: tuple[int, ...] = ()
+    forfeited: frozenset[int] = frozenset()  # of them, who never moved: a forfeit (RULES.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,8 @@ class RoundSweep(TournamentParts):
                     if b.round == round_no + 1 and round_no == tournament.round - 1
                 ]
                 timed = await timed_out(self.db, self.store, tournament.id, round_no)
-                out.append(RoundDone(table, nxt, paired, timed))
+                unmoved = await no_shows(self.db, self.store, tournament.id, round_no) if timed else set()
+                out.append(RoundDone(table, nxt, paired, timed, frozenset(unmoved) & frozenset(timed)))
             if tournament.status is TournamentStatus.RUNNING and tournament.announced >= tournament.round - 1:
                 waiting = await self._unstarted(tournament)
                 if waiting:

@@ -6,7 +6,7 @@ Discord and as @name in the console, a time as a live timestamp or a local time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 
 from data.tournaments import Board, Entry, Tournament, TournamentStatus
@@ -248,7 +248,7 @@ _NEXT = (
 
 
 def started_text(game: Game, tournament: Tournament, boards: Sequence[Board], markup: Markup) -> str:
-    due = markup.relative(tournament.round_ends_at or 0.0)
+    due = markup.deadline(tournament.round_ends_at or 0.0)
     players = len({u for b in boards for u in (b.first_id, b.second_id) if u is not None})
     whole = (
         f" A round-robin: everyone plays everyone once, {rounds_said(players)}."
@@ -288,10 +288,18 @@ def _winner_line(table: Table, markup: Markup) -> str:
     return said
 
 
-def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out: Sequence[int] = ()) -> str:
+def round_text(
+    table: Table,
+    boards: Sequence[Board],
+    markup: Markup,
+    timed_out: Sequence[int] = (),
+    forfeited: Collection[int] = (),
+) -> str:
     """After a round: its standings in words (the picture has the tiebreaks), then the next round's
     pairings, its bye included (`boards`: all of them). `timed_out`: players who let their time
-    run out in this round's game, still in: the organiser is told what they may do about a no-show."""
+    run out in this round's game, still in: the organiser is told what they may do about a no-show.
+    `forfeited`: those of them who never moved, named apart as players read it (RULES.md: a forfeit
+    is a loss on time without a move of one's own)."""
     t = table.tournament
     if table.final and is_knockout(t):
         return (
@@ -312,16 +320,21 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
     gone = {x.user_id for x in table.lines if x.withdrawn}
     timed = [u for u in timed_out if u not in gone]
     if timed:
-        names = _and([markup.mention(u) for u in timed])
+        unmoved = [markup.mention(u) for u in timed if u in forfeited]
+        late = [markup.mention(u) for u in timed if u not in forfeited]
+        if unmoved:
+            head += f"\nForfeited in round {table.round} (did not move): {_and(unmoved)}."
+        if late:
+            head += f"\nOut of time in round {table.round}: {_and(late)}."
         head += (
-            f"\nOut of time in round {table.round}: {names}. If a player has stopped playing, an "
+            " If a player has stopped playing, an "
             "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
             "paired with them again; and a game in which a player never moves can be ended at once "
             "with `/wargames tournament forfeit`, without waiting for their clock."
         )
     if not boards:
         return head
-    due = markup.relative(t.round_ends_at or 0.0)
+    due = markup.deadline(t.round_ends_at or 0.0)
     unmet = sorted((u, x) for (r, u), x in table.unmet.items() if r == table.round + 1)
     idle = "".join(
         f"\n{markup.mention(u)} has no game this round: their opponent, {markup.mention(x)}, withdrew "
@@ -344,7 +357,7 @@ def round_text(table: Table, boards: Sequence[Board], markup: Markup, timed_out:
 def game_over_text(tournament: Tournament, going: int, markup: Markup) -> str:
     """Said in a game's thread once it ends while other games of its round go on: until when the
     round may last and what comes next (a player who finished early heard nothing meanwhile)."""
-    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    name, ends = markup.strong(tournament.name), markup.deadline(tournament.round_ends_at or 0.0)
     r, n = tournament.round, tournament.rounds
     still = f"{_plural(going, 'game')} {'is' if going == 1 else 'are'} still going in round {r} of {n}"
     they = "it ends" if going == 1 else "they end"
@@ -370,7 +383,7 @@ def game_text(
         f"{markup.strong(tournament.name)}, round {board.round}: {markup.mention(board.first_id)} "
         f"({game.sides[0].title}) v {markup.mention(board.second_id)} ({game.sides[1].title}). "
     )
-    ends = markup.relative(tournament.round_ends_at or 0.0)
+    ends = markup.deadline(tournament.round_ends_at or 0.0)
     if clock is None:
         return f"{head}The round ends {ends}; a game still going then is stopped and counts as a draw."
     return (
@@ -453,7 +466,7 @@ def _boards(numbers: Sequence[int]) -> str:
 def round_moved_text(tournament: Tournament, late: Sequence[int], games: int, markup: Markup) -> str:
     """Said once in the channel when games begun late (`late`: their board numbers, of the round's
     `games`) moved the round's end: everyone in the round learns the new end, and why."""
-    name, ends = markup.strong(tournament.name), markup.relative(tournament.round_ends_at or 0.0)
+    name, ends = markup.strong(tournament.name), markup.deadline(tournament.round_ends_at or 0.0)
     head = f"{name}: round {tournament.round} of {tournament.rounds} now ends {ends}"
     if len(late) >= games:
         return f"{head}, because its games began late and each has the whole round."

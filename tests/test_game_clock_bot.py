@@ -63,7 +63,7 @@ async def test_a_tournament_games_ping_shows_the_clock(
     assert f"<@{germans.id}>" in ping
     due = int(bot.clock.now + 15 * HOUR)  # type: ignore[attr-defined]
     found = re.search(
-        r"Due <t:(\d+):R>, when their clock for this game runs out "
+        r"Due <t:(\d+):R> \(<t:\1:f>\), when their clock for this game runs out "
         r"\(15 hours left on it as this turn began\)\.",
         ping,
     )
@@ -137,4 +137,5 @@ async def test_going_away_in_a_tournament_game_is_told_the_clock_runs_on(
     assert match.game_clock is not None and match.game_clock.since is not None
     moved = (await bot.service.current(thread.id))[0]
     assert moved.deadline == match.game_clock.since + 24 * HOUR
-    assert f"Their move here is now due <t:{int(moved.deadline)}:R>." in told
+    due = int(moved.deadline)
+    assert f"Their move here is now due <t:{due}:R> (<t:{due}:f>)." in told

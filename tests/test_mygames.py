@@ -108,7 +108,7 @@ async def test_mygames_lists_every_open_game_here_waiting_on_you_first(
     ]
     assert entries[0] == (
         f"1. **Challenge to you**: Fix Bayonets from <@{carol.id}> in <#{ch['somme']}>, expires "
-        f"<t:{int(clock.now) - 3600 + 86400}:R>."
+        f"<t:{int(clock.now) - 3600 + 86400}:R> (<t:{int(clock.now) - 3600 + 86400}:f>)."
     )
     assert entries[1].startswith(
         f"2. **Your move**: Block Wars (you are the Germans) against <@{bob.id}> in "
@@ -121,7 +121,7 @@ async def test_mygames_lists_every_open_game_here_waiting_on_you_first(
         f"4. <@{bob.id}>'s move: Block Wars (you are the Canadians) against <@{bob.id}>"
     )
     for entry in entries:
-        assert re.search(r"<t:\d+:R>\.$", entry)
+        assert re.search(r"<t:(\d+):R> \(<t:\1:f>\)\.$", entry)  # the date beside "in 2 days"
     match = await bot.database.get_channel_match(ch["general"])
     assert f"due <t:{int(match.deadline)}:R>" in entries[1]
     assert f"<#{ch['quiet']}>" not in text and str(elsewhere.channel("general").id) not in text

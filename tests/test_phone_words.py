@@ -162,3 +162,21 @@ async def test_the_sweeps_board_names_its_buttons_too(table: Table) -> None:
     (notice,) = [m for m in table.fake.messages_in(channel)[before:] if not m.ephemeral]
     assert "did not finish their turn in time" in notice.content, notice.content
     assert "**Pass**" in notice.content and "`pass`" not in notice.content, notice.content
+
+
+@ON_THE_BOT
+@pytest.mark.parametrize(
+    ("name", "steps", "limit"), [("companycommander", 9, "seven"), ("fixbayonets", 7, "five")]
+)
+async def test_my_hand_while_discarding_names_the_discard_button(
+    table: Table, name: str, steps: int, limit: str
+) -> None:
+    """A player over the hand limit must discard now: My hand said "to play one on your turn, tap
+    Take action" (Company Commander), which is not under the board then; it names Discard…, which is."""
+    board = await seated(table, name, steps)  # seed 0: the Americans hold one card too many
+    assert "Discard…" in [c["label"] for c in board.iter_components() if c.get("type") == 2]
+    player = table.alice if f"<@{table.alice.id}>" in board.content else table.bob
+    hand = await my_hand(table, player, board)
+    told = f"You are 1 over {limit}: tap **Discard…** under the board and choose one to discard."
+    assert told in hand, hand
+    assert "Take action" not in hand and "`" not in hand, hand

@@ -166,11 +166,11 @@ def test_a_turn_dm_over_discords_limit_shortens_only_its_recap() -> None:
     assert len(whole) > 400 and whole.endswith(f"Only you see this: {secret}.")
     short = turn_dm_text(match, played, 2, DISCORD, secret, limit=len(whole) - 100)
     assert len(short) <= len(whole) - 100
-    head = "Your move in WWI Combined Arms in <#20>, due <t:1000000000:R>."
+    head = "Your move in WWI Combined Arms in <#20>, due <t:1000000000:R> (<t:1000000000:f>)."
     assert short.startswith(f"{head} Since you last acted:\n")
     assert short.endswith(f"…\nOnly you see this: {secret}.")
-    tiny = turn_dm_text(match, played, 2, DISCORD, secret, limit=len(secret) + 90)
-    assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 90
+    tiny = turn_dm_text(match, played, 2, DISCORD, secret, limit=len(secret) + 110)
+    assert "Since you last acted" not in tiny and secret in tiny and len(tiny) <= len(secret) + 110
 
 
 def test_a_shortened_text_is_cut_between_words_never_inside_one() -> None:

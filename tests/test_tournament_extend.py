@@ -16,9 +16,11 @@ from tests.clock import Clock
 from tests.test_game_clock import (
     CHANNEL,
     DAY,
+    GUILD,
     HALF,
     HOUR,
     QUICK,
+    ROUND,
     STALLER,
     THREAD,
     TURN,
@@ -72,9 +74,10 @@ async def test_an_extension_moves_the_round_and_both_clocks_alike(store_world: t
     assert given.game_clock.running == (STALLER,) and given.game_clock.since == match.game_clock.since
     assert given.deadline == match.deadline + 12 * HOUR < match.game_clock.since + TURN  # the clock's end
     assert given.reminder_at == given.deadline - lead and given.version == match.version
+    ends = int(before.round_ends_at + DAY)  # stated with its date: 36 hours is not "in 2 days"
     assert extended_text(done, DISCORD) == (
         f"<@{ORGANISER}> extended round 1 of **Block Wars Swiss** by 1 day: it now ends "
-        f"<t:{int(before.round_ends_at + DAY)}:R>. Both players of the game still going have 12 hours "
+        f"<t:{ends}:R> (<t:{ends}:f>). Both players of the game still going have 12 hours "
         "more on their game clocks. Results already in stand."
     )
 
@@ -95,3 +98,33 @@ async def test_an_extension_moves_the_round_and_both_clocks_alike(store_world: t
     await t.sweep()  # the round's last game is over: the tournament ends, nothing left to extend
     with pytest.raises(BadRequest):
         await t.extend(CHANNEL, 24, organiser=True, by=ORGANISER)
+
+
+async def test_a_game_begun_after_an_extension_gets_the_usual_clock(store_world: tuple[Database, Clock]):
+    """RULES.md "Extending a round": the extension's half is time given back to players whose clocks
+    ran; a game not begun when the round was extended spent none, so it begins with the usual
+    clock (half the round), and the round waits for it as for any game begun late."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="blockwars",
+        rounds=1,
+        days=ROUND // DAY,
+        organiser=True,
+    )
+    await t.seal_shown(made)
+    for user in (QUICK, STALLER):
+        await t.join(made, user)
+    (board,) = (await t.start(CHANNEL, organiser=True)).boards  # its thread not opened yet
+    paired = await t.open_in(CHANNEL)
+    clock.now += HOUR
+    done = await t.extend(CHANNEL, 48, organiser=True, by=ORGANISER)
+    assert done.games == 0 and "a game not begun yet gets its whole clock" in extended_text(done, PLAIN)
+    assert done.tournament.round_ends_at == (paired.round_ends_at or 0.0) + 2 * DAY
+    clock.now += 6 * DAY  # begun a day before the extended end
+    match = await t.start_board(board, THREAD)
+    assert match.game_clock is not None and match.game_clock.left == {QUICK: HALF, STALLER: HALF}
+    assert (await t.open_in(CHANNEL)).round_ends_at == clock.now + ROUND  # the whole round from its start

@@ -37,6 +37,11 @@ HOUR, DAY = 3600, 86400
 SEAL = re.compile(r"The dice of every game of this tournament are sealed: commitment `([0-9a-f]{32})…`")
 
 
+def deadline(ts: int) -> str:
+    """A round's end as the bot states it: the countdown and, beside it, the date and time."""
+    return f"<t:{ts}:R> (<t:{ts}:f>)"
+
+
 def public(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
     return [m for m in fake.messages_in(channel) if not m.ephemeral]
 
@@ -201,13 +206,14 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
     announcement = started.messages[0]
     old = int(bot.clock.now + 2 * DAY)  # type: ignore[attr-defined]
     assert (
-        "has begun: round 1 of 3" in announcement.content and f", ends <t:{old}:R>." in announcement.content
+        "has begun: round 1 of 3" in announcement.content
+        and f", ends {deadline(old)}." in announcement.content
     )
     await until(lambda: len(threads_of(fake, club)) == 1)
     (one,) = threads_of(fake, club)
     await until(lambda: bool(fake.messages_in(one)))
     first = first_post(fake, one)
-    assert f"The round ends <t:{old}:R>;" in first.content
+    assert f"The round ends {deadline(old)};" in first.content
     if deleted:
         fake._delete(announcement)  # someone deleted it meanwhile
 
@@ -220,15 +226,15 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
     await until(lambda: any("now ends" in m.content for m in public(fake, club)))
     (line,) = [m for m in public(fake, club) if "now ends" in m.content]
     assert line.content == (
-        f"**Late Cup**: round 1 of 3 now ends <t:{new}:R>, because board 2 began late and has the whole "
+        f"**Late Cup**: round 1 of 3 now ends {deadline(new)}, because board 2 began late and has the whole "
         "round; the other games may go on until then, on the clocks they have."
     )
-    await until(lambda: f"<t:{new}:R>" in first.content)
-    assert first.content == before_first.replace(f"<t:{old}:R>", f"<t:{new}:R>")
+    await until(lambda: f"{deadline(new)}" in first.content)
+    assert first.content == before_first.replace(f"{deadline(old)}", f"{deadline(new)}")
     assert first.attachments and first.custom_ids  # the board and its buttons stay
     (two,) = [t for t in threads_of(fake, club) if t.id != one.id]
     await until(lambda: bool(fake.messages_in(two)))
-    assert f"The round ends <t:{new}:R>;" in first_post(fake, two).content
+    assert f"The round ends {deadline(new)};" in first_post(fake, two).content
     if deleted:
         assert announcement.deleted and announcement.content == before_announcement
     else:
@@ -239,7 +245,7 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
         )
         unlinked = re.sub(r" in <#\d+>", "", before_announcement)
         assert re.sub(r" in <#\d+>", "", announcement.content) == unlinked.replace(
-            f"<t:{old}:R>", f"<t:{new}:R>"
+            f"{deadline(old)}", f"{deadline(new)}"
         )
     await sweep(bot)  # nothing more to say or correct
     assert len([m for m in public(fake, club) if "now ends" in m.content]) == 1

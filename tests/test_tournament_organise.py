@@ -6,6 +6,7 @@ removal until the next round is paired, saying what the player missed; a removed
 from __future__ import annotations
 
 import random
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,11 @@ from play.markup import PLAIN
 from play.notices import notice_text
 from play.swiss import Entrant, Pairing, pair
 from play.tournament import TournamentService
+from play.tournament_crosstable import Ended, ending
 from play.tournament_leaving_text import undo_hint
 from play.tournament_organise import forfeited_text, reinstated_text
 from tests.clock import Clock
+from tests.random_play import random_steps
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games
 
@@ -229,3 +232,84 @@ async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal
         assert game.match_id is not None and console.refused == 0
     finally:
         await db.close()
+
+
+async def test_a_quick_decisions_automatic_answer_is_not_the_absent_players_move(store_world):
+    """RULES.md "A no-show": the bot's automatic answer to a quick decision (Fix Bayonets' cancel or
+    let stand) is stored in the absent player's name, but is not their act: it counted as their
+    move, so their game could not be forfeited by an organiser and their loss read `time`."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=5,
+        channel_id=CHANNEL,
+        user_id=ORGANISER,
+        game="fixbayonets",
+        rounds=1,
+        days=2,
+        organiser=True,
+    )
+    await t.seal_shown(made)
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.thread_id is not None and board.match_id is not None
+    rules = registry.game("fixbayonets")
+    state, _, _ = next(islice(random_steps(rules, 0), 9, None))  # seed 0: the Germans' cancel-or-stand
+    assert state.quick_decision() and state.to_act() == {"germans"}
+    match = await db.get_match(board.match_id)
+    absent, present = match.sides["germans"], match.sides["americans"]
+    await db.update_match(
+        match.id,
+        expected_version=match.version,
+        snapshot=state.to_json(),
+        turn_player_id=absent,
+        deadline=clock.now,
+    )
+    t.matches.forget(board.thread_id)  # written behind the service's back
+    clock.now += 1
+    (answered,) = await t.matches.sweep()
+    assert answered.kind == "default" and answered.user_id == absent  # the bot let it stand for them
+    for _ in range(40):  # the present player plays on until the absent player owes their turn
+        match, state = await t.matches.current(board.thread_id)
+        if "germans" in state.to_act() and not state.quick_decision():
+            break
+        await t.matches.act(
+            board.thread_id, present, str((await t.matches.legal(board.thread_id, present))[0])
+        )
+    assert "germans" in state.to_act()
+    done = await t.forfeit(CHANNEL, absent, organiser=True, by=ORGANISER)  # it said "has moved"
+    assert done.notice.kind == "no-show"
+    over = await db.get_match(board.match_id)
+    assert over.status is Status.FINISHED and over.winner_id == present
+    await t.sweep()  # the result recorded
+    record = await ending(db, (await boards_of(t, made.id, 1))[0], over)
+    assert record.ended is Ended.FORFEIT  # not `time`: a game never played
+
+
+async def test_a_no_show_in_a_simultaneous_set_up_tells_the_other_army(store_world):
+    """Combined Arms' armies are chosen at once, kept secret until both are in: when an organiser
+    ends the game of a player who never chose, the notice tells the army the other had chosen."""
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=5, channel_id=CHANNEL, user_id=ORGANISER, game="combinedarms", rounds=1, days=2,
+        organiser=True,
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.thread_id is not None and board.second_id is not None
+    await t.matches.act(board.thread_id, board.first_id, "army balanced")
+    done = await t.forfeit(CHANNEL, board.second_id, organiser=True, by=ORGANISER)
+    text = notice_text(done.notice, PLAIN)
+    assert (
+        f"wins, as on time (rated as a loss on time).\nWhat @{board.first_id} had done, hidden until now:\n"
+        in text
+    )
+    assert "have chosen their army: 8 Infantry" in text, text

@@ -114,8 +114,10 @@ def test_a_loss_on_time_tells_the_organiser_what_they_may_do_about_a_no_show():
         "game in which a player never moves can be ended at once with `/wargames tournament forfeit`, "
         "without waiting for their clock."
     ) in said
-    assert "@14" not in said
+    assert "@14" not in said and "Forfeited" not in said
     assert "Out of time" not in round_text(table(t, 1, lines), [board(2, 1, 11, 12)], MARK)
+    both = round_text(table(t, 1, lines), [board(2, 1, 11, 12)], MARK, timed_out=(11, 12), forfeited={12})
+    assert "\nForfeited in round 1 (did not move): @12.\nOut of time in round 1: @11. If a player" in both
 
 
 def test_the_final_post_says_what_the_tie_breaks_are_and_which_one_decided_first_place():
@@ -274,7 +276,7 @@ async def test_a_half_typed_create_in_the_console_says_what_is_missing_and_the_g
     )
 
 
-async def test_both_players_of_a_game_nobody_came_to_are_named_out_of_time(tmp_path: Path):
+async def test_both_players_of_a_game_nobody_came_to_are_named_as_forfeits(tmp_path: Path):
     """A game both players had to begin at once (Combined Arms' set-up) ends without a winner when
     neither comes: both are the organiser's no-shows, though neither lost on time."""
     clock = Clock(1_790_000_000.0)
@@ -285,8 +287,8 @@ async def test_both_players_of_a_game_nobody_came_to_are_named_out_of_time(tmp_p
     await console.run_lines([*lines, "/as ann", "/wargames tournament start"])
     clock.now += 17 * HOUR  # past both players' deadline for their set-up
     await console.run_lines(["/wargames tournament round"])
-    (said,) = [line for line in out.getvalue().splitlines() if "Out of time in round 1" in line]
-    assert said.startswith("Out of time in round 1: @bob and @cat.")  # first named first
+    (said,) = [line for line in out.getvalue().splitlines() if "in round 1 (did not move)" in line]
+    assert said.startswith("Forfeited in round 1 (did not move): @bob and @cat.")  # first named first
 
 
 # ---------------------------------------------------------------------------- through Discord
@@ -374,7 +376,9 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     posted = [m for m in fake.messages_in(club)[before:] if m.attachment("standings.png") is not None]
     assert len(posted) == 1
     said = posted[0].content
-    assert f"Out of time in round 1: <@{no_show}>." in said
+    # a loss on time without a move of their own is a forfeit (RULES.md), worded as players read it
+    assert f"Forfeited in round 1 (did not move): <@{no_show}>. If a player has stopped" in said
+    assert "Out of time" not in said
     assert "has a bye (a win) this round." in said  # round 2's bye, announced with its games
     assert "Each game has its own thread in this channel" in said
 

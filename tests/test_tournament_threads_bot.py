@@ -23,6 +23,11 @@ HOUR, DAY = 3600, 86400
 MISSING = "I cannot open the game threads of **Threadless**, round 1: I need the Create Public Threads"
 
 
+def deadline(ts: int) -> str:
+    """A round's end as the bot states it: the countdown and, beside it, the date and time."""
+    return f"<t:{ts}:R> (<t:{ts}:f>)"
+
+
 async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_granted(
     fake_discord: FakeDiscord,
     start_bot,
@@ -57,19 +62,19 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
         assert all(f"<@{user}>" in post.content for user in match.players)
         # begun late, it still has the whole round: full clocks, and the round ends later
         assert "Each of you has 1 day on a clock for the whole game" in post.content, post.content
-        assert f"The round ends <t:{ends}:R>" in post.content, post.content
+        assert f"The round ends {deadline(ends)}" in post.content, post.content
     # the channel is told once, in one line, that the round ends later and why; nobody is pinged
     await until(lambda: any("now ends" in m.content for m in fake.messages_in(club)))
     (moved,) = [m for m in fake.messages_in(club) if "now ends" in m.content]
     assert moved.content == (
-        f"**Threadless**: round 1 of 3 now ends <t:{ends}:R>, because its games began late and each has "
+        f"**Threadless**: round 1 of 3 now ends {deadline(ends)}, because its games began late and each has "
         "the whole round."
     )
     await sweep(bot)  # the next sweep starts nothing and says nothing more
     assert len([m for m in fake.messages_in(club) if "now ends" in m.content]) == 1
     # the round view reads the new end
     view = await fake.slash(players[0], club, "wargames", "tournament", "round")
-    assert view.ephemeral and f"the round ends <t:{ends}:R>" in view.content, view.content
+    assert view.ephemeral and f"the round ends {deadline(ends)}" in view.content, view.content
 
 
 async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(

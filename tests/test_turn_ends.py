@@ -94,6 +94,29 @@ async def test_a_loss_on_time_after_private_steps_tells_them(tmp_path: Path) -> 
     assert outcome is not None and outcome.detail not in notice_status(notice, PLAIN, why_told=True)
 
 
+async def test_a_game_ended_in_a_simultaneous_set_up_tells_the_present_players_hidden_steps(
+    tmp_path: Path,
+) -> None:
+    """Combined Arms' armies are chosen at once, each kept secret until both are in. When one player
+    never came, the loss on time said only that: the other's army, hidden till then and with nothing
+    left to hide it for, was never told. The notice now tells it whole, once."""
+    svc = await open_service(tmp_path / "ca.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="combinedarms", side="british"
+    )
+    await svc.accept(100, 2)
+    await svc.act(100, 1, "army balanced")
+    match, state = await svc.current(100)
+    assert state.to_act() == {"germans"} and match.deadline is not None
+    [notice] = [n for n in await svc.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    text = notice_text(notice, PLAIN)
+    assert text == (
+        "@2 ran out of time and loses the game.\nWhat @1 had done, hidden until now:\nThe British have "
+        "chosen their army: 8 Infantry, 1 Sniper, 1 Machine Gun, 2 Tanks, 2 Artillery, 1 Flame Thrower, "
+        "1 Headquarters (secret until both are in)"
+    ), text
+
+
 async def test_the_sweep_after_a_restart_tells_a_private_turn_as_a_whole_replay_would(tmp_path: Path) -> None:
     """After a restart (a process that did not see the turn played: nothing of it in memory) the
     sweep replays the private turn from where the channel last saw the game, not again from the

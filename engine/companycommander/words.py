@@ -242,7 +242,16 @@ def private_text(view: View, *, tapping: bool = False) -> str | None:
         text = c.text if c.code != "ambush" or view.state.ambush_once else AMBUSH_EDITION_1
         form = "" if tapping else f" ({_play_form(view, c)})"
         lines.append(f"- {c.name}{form}: {text}.")
-    if tapping:
+    extra = len(cards) - HAND_LIMIT
+    if view.state.phase == DISCARD and extra > 0:
+        # the discard is owed now: Take action is not under the board, Discard… is
+        which = "one" if extra == 1 else f"{extra}"
+        lines.append(
+            f"You are {extra} over seven: tap **Discard…** under the board and choose {which} to discard."
+            if tapping
+            else f"You are {extra} over seven: discard {which} now (`discard …`)."
+        )
+    elif tapping:
         lines.append(
             "To play one on your turn, tap **Take action** under the board, pick the card, then how "
             "it is played."

@@ -196,6 +196,15 @@ def private_text(view: View, *, tapping: bool = False) -> str | None:
         return " ".join(_hand_line(view, s, own=False) for s in ("germans", "americans"))
     s = view.state
     lines = [_hand_line(view, side, own=True)]
+    extra = len(s.hands[side]) - HAND_LIMIT
+    if s.phase == DISCARD and s.active == side and extra > 0:
+        # the discard is owed now: say how, first, before the orders and the unplayable cards
+        which = "one" if extra == 1 else f"{extra}"
+        lines.append(
+            f"You are {extra} over five: tap **Discard…** under the board and choose {which} to discard."
+            if tapping
+            else f"You are {extra} over five: discard {which} now (`discard …`)."
+        )
     if s.options.open_hands:
         lines.append(_hand_line(view, other(side), own=False))
     orders = s.orders[side]
