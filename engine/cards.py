@@ -14,6 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine import chance
 from engine.errors import InvalidNotation
+from engine.protocol import Choice, Menu, Pick
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -179,3 +180,16 @@ __all__ = [
     "ValueTable",
     "unseen",
 ]
+
+
+def discard_menu(hand: Sequence[Any], limit: int, noun: str, discard: Callable[[Any], str]) -> Menu:
+    """A hand over `limit` as one select of the cards to discard, exactly as many picks as it is
+    over, each card by its `name`, played as `discard(card)`: the platform plays the picks one by
+    one, in the order listed, as one command (Fix Bayonets' and Company Commander's discards)."""
+    extra = len(hand) - limit
+    which = "one card" if extra == 1 else f"the {extra} cards"
+    choices = tuple(Choice(c.name, discard(c)) for c in hand)
+    return Menu(
+        title=f"You hold {len(hand)} {noun}: choose {which} to discard; you keep the rest.",
+        picks=(Pick(f"Choose {which} to discard", choices, least=extra, most=extra),),
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from render.kit import encode, font
-from render.standings import BODY, GOLD, INK, MUTED, PAD, PAPER, STRIPE, WIDTH, band_lines, draw_band
+from render.standings import BODY, GOLD, INK, MUTED, PAD, PAPER, STRIPE, WIDTH, _fit, band_lines, draw_band
 
 ROW = BODY + 22
 GAP = 14  # above a round's heading
@@ -39,15 +39,6 @@ class Line:
 Rounds = Sequence[tuple[str, Sequence[tuple[str, str, str, bool]]]]  # each round's heading and ties
 
 
-def _fit(text: str, width: int, bold: bool = False) -> str:
-    face = font(BODY, bold)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
 def bracket_png(title: str, subtitle: str, given: Rounds) -> bytes:
     """The bracket: a band with the title and subtitle, then each round's heading and its ties
     (each as `Line`'s fields)."""
@@ -67,13 +58,13 @@ def bracket_png(title: str, subtitle: str, given: Rounds) -> bytes:
             if n % 2 == 0:
                 draw.rectangle((0, y - 8, WIDTH, y + ROW - 8), fill=STRIPE)
             final = len(lines) == 1 and heading.lower().startswith("the final") and line.decided
-            winner = _fit(line.left, _LEFT[1] - _LEFT[0], line.decided)
+            winner = _fit(line.left, BODY, _LEFT[1] - _LEFT[0], line.decided)
             colour = GOLD if final else INK
             draw.text((_LEFT[0], y), winner, font=bold if line.decided else body, fill=colour)
-            word = _fit(line.word, _MIDDLE[1] - _MIDDLE[0])
+            word = _fit(line.word, BODY, _MIDDLE[1] - _MIDDLE[0])
             middle = (_MIDDLE[0] + _MIDDLE[1] - body.getlength(word)) / 2
             draw.text((middle, y), word, font=body, fill=MUTED)
-            loser = _fit(line.right, _RIGHT[1] - _RIGHT[0])
+            loser = _fit(line.right, BODY, _RIGHT[1] - _RIGHT[0])
             draw.text((_RIGHT[0], y), loser, font=body, fill=MUTED if line.decided else INK)
             y += ROW
     return encode(im)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine import search
+from engine import cards, search
 from engine.base import CORRESPONDENCE, EDITION, BaseGame, limit_option
 from engine.companycommander import actions as A
 from engine.companycommander import ai as brain
@@ -29,7 +29,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ACTING, DEPLOY, DISCARD, State, new_game
 from engine.companycommander.view import View
-from engine.protocol import Action, AiLevels, Choice, Menu, Pick, SideInfo, Verb
+from engine.protocol import Action, AiLevels, Choice, Menu, SideInfo, Verb
 from engine.protocol import State as AnyState
 from engine.protocol import View as AnyView
 
@@ -288,14 +288,7 @@ def discard_menu(view: View, legal: Sequence[Action]) -> Menu:
     if side is None or s.phase != DISCARD or not any(isinstance(a, A.Discard) for a in legal):
         waiting = f"the {TITLES[s.active]}" if s.phase == DISCARD else "nobody"
         return Menu(title=f"Only a player over seven Tactics cards discards, and now that is {waiting}.")
-    hand = s.hands[side]
-    extra = len(hand) - HAND_LIMIT
-    which = "one card" if extra == 1 else f"the {extra} cards"
-    choices = tuple(Choice(c.name, str(A.Discard(c))) for c in hand)
-    return Menu(
-        title=f"You hold {len(hand)} Tactics cards: choose {which} to discard; you keep the rest.",
-        picks=(Pick(f"Choose {which} to discard", choices, least=extra, most=extra),),
-    )
+    return cards.discard_menu(s.hands[side], HAND_LIMIT, "Tactics cards", lambda c: str(A.Discard(c)))
 
 
 _FRONTS = ((0, "Left Flank"), (1, "Center"), (2, "Right Flank"))

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from engine import cards
 from engine.base import CORRESPONDENCE, CORRESPONDENCE_BUDGET_S, GUARDS, BaseGame, limit_option
 from engine.fixbayonets import actions as A
 from engine.fixbayonets import ai, words
@@ -319,14 +320,7 @@ def discard_menu(view: View, legal: Sequence[Action]) -> Menu:
     if side is None or s.phase != DISCARD or not any(isinstance(a, A.Discard) for a in legal):
         waiting = f"the {TITLE[s.active]}" if s.phase == DISCARD else "nobody"
         return Menu(title=f"Only a player over five cards discards, and now that is {waiting}.")
-    hand = s.hands[side]
-    extra = len(hand) - HAND_LIMIT
-    which = "one card" if extra == 1 else f"the {extra} cards"
-    choices = tuple(Choice(c.name, str(A.Discard(c))) for c in hand)
-    return Menu(
-        title=f"You hold {len(hand)} cards: choose {which} to discard; you keep the rest.",
-        picks=(Pick(f"Choose {which} to discard", choices, least=extra, most=extra),),
-    )
+    return cards.discard_menu(s.hands[side], HAND_LIMIT, "cards", lambda c: str(A.Discard(c)))
 
 
 DISCARD_BUTTON = Choice("Discard…", opens="discard", style="primary")
