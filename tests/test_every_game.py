@@ -35,6 +35,9 @@ from tests.fakediscord.fixtures import ForwardErrors, HandClock
 
 GAMES = registry.names()
 MAX_ACTIONS = 900  # random play ends every hosted game well before this; past it the game resigns
+# Actions typed as one command at most, where the same player acts again: a player may, and each
+# command is a board posted, the test's main cost (two at most took a third more commands)
+CHAIN = 5
 
 
 def png(message: FakeMessage) -> Image.Image:
@@ -95,12 +98,15 @@ async def test_a_whole_game_through_discord(name: str, fake_discord: FakeDiscord
             legal = await bot.service.legal(channel.id, user.id)
             assert legal, f"{user.username} owes an action but the bot lists none"
             action = rng.choice(legal) if n < MAX_ACTIONS - 1 else "resign"
-            if action != "resign" and rng.random() < 0.5:
-                # Two actions as one command, where the same player acts again after the first.
-                after = state.clone()
-                after.apply(game.parse(action), waiting[0])
-                if waiting[0] in after.to_act() and not after.is_over():
-                    action += "; " + rng.choice([str(a) for a in after.legal_actions(waiting[0])])
+            after = state.clone()
+            chained = action
+            while chained != "resign" and rng.random() < 0.6 and action.count(";") < CHAIN - 1:
+                # Several actions as one command, while the same player acts again after the last.
+                after.apply(game.parse(chained), waiting[0])
+                if waiting[0] not in after.to_act() or after.is_over():
+                    break
+                chained = rng.choice([str(a) for a in after.legal_actions(waiting[0])])
+                action += "; " + chained
             made_before = len(fake.messages)
             await fake.slash(user, channel, name, "play", {"action": action})
             await core.idle()  # what follows a command (a DM of what the other drew) is done before the next
