@@ -384,12 +384,15 @@ def game_text(
         f"({game.sides[0].title}) v {markup.mention(board.second_id)} ({game.sides[1].title}). "
     )
     ends = markup.deadline(tournament.round_ends_at or 0.0)
+    # a knockout's draw decides who goes on: said where the two players read it (RULES.md "Knockout")
+    seed = ", which sends the higher seed on" if is_knockout(tournament) else ""
+    stopped = f"a game still going then is stopped and counts as a draw{seed}."
     if clock is None:
-        return f"{head}The round ends {ends}; a game still going then is stopped and counts as a draw."
+        return f"{head}The round ends {ends}; {stopped}"
     return (
         f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only on your "
-        "own turns, also while you are away; whoever runs out loses on time. The round ends "
-        f"{ends}; a game still going then is stopped and counts as a draw."
+        "own turns, also while you are away; whoever runs out loses on time. "
+        f"The round ends {ends}; {stopped}"
     )
 
 

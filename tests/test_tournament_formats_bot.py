@@ -198,6 +198,8 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     late = await fake.slash(fake.add_user("dave"), club, "wargames", "tournament", "join")
     assert late.ephemeral and "is a knockout and has begun" in late.content
     (semi,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    opening = fake.messages_in(semi)[0].content  # the game's own thread says what a draw does
+    assert "stopped and counts as a draw, which sends the higher seed on." in opening, opening
     await play_out(fake, table.bot, semi, "draw")
     await sweep(table.bot)
     await table.idle()
