@@ -282,6 +282,33 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert image.width == 800 and image.height <= max_height(800)
 
 
+def test_the_sign_up_list_says_the_knockouts_own_limit_only_near_it() -> None:
+    """"At most 64 players" on a list of five warns of nothing: the knockout's own limit is said
+    once the list nears it, the organiser's cap always (RULES.md "Knockout")."""
+    from dataclasses import replace
+
+    from cogs._format import DISCORD as MARKUP
+    from data.tournaments import Entry, Tournament, TournamentStatus
+    from engine import registry
+    from play.tournament_formats import KNOCKOUT_NEAR
+    from play.tournament_text import signup_text
+
+    cup = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=0,
+        round_seconds=86400, status=TournamentStatus.SIGNUP, round=0, round_ends_at=None, announced=0,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    game = registry.game("blockwars")
+
+    def listed(made: Tournament, n: int) -> str:
+        return signup_text(game, made, [Entry(10 + i, None, False, 0.0) for i in range(n)], MARKUP)
+
+    assert "At most" not in listed(cup, 5)
+    assert "At most" not in listed(cup, KNOCKOUT_NEAR - 1)
+    assert "At most 64 players." in listed(cup, KNOCKOUT_NEAR)
+    assert "At most 8 players." in listed(replace(cup, max_players=8), 5)
+
+
 def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
     """`/wargames tournament round` in a knockout: a pairing without an opponent after round 1 is
     a walkover (the opponent withdrew), not a bye; and the draw rule is said with the round."""
