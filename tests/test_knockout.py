@@ -283,8 +283,8 @@ def test_the_bracket_of_64_fits_one_message() -> None:
 
 
 def test_the_sign_up_list_says_the_knockouts_own_limit_only_near_it() -> None:
-    """"At most 64 players" on a list of five warns of nothing: the knockout's own limit is said
-    once the list nears it, the organiser's cap always (RULES.md "Knockout")."""
+    """A list of five that says "At most 64 players" warns of nothing: the knockout's own limit is
+    said once the list nears it, the organiser's cap always (RULES.md "Knockout")."""
     from dataclasses import replace
 
     from cogs._format import DISCORD as MARKUP
