@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from play import knockout
 from play.swiss import Entrant, Pairing
@@ -261,8 +262,6 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert said.startswith("The first 2 rounds are left out to fit;")
     assert said.split("\n")[1].startswith("Round 3: ") and "The final: " in said
     # and its picture: the last four rounds (15 ties), no taller than a phone shows whole
-    from PIL import Image
-
     from play.knockout_text import picture
     from render.bracket import bracket_png
     from render.kit import max_height
@@ -277,9 +276,37 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert subtitle.endswith(
         "To fit, rounds 1 and 2 are left out: the standings' words and the crosstable have them."
     )
-    assert shown[-1][1] == [("Player 0", "beat", "Player 1", True)]  # the higher seeds won every game
+    assert shown[-1][1] == [("Player 0", "beat", "Player 1", True, "")]  # the higher seeds won every game
     image = Image.open(io.BytesIO(bracket_png(title, subtitle, shown)))
     assert image.width == 800 and image.height <= max_height(800)
+
+
+def test_the_bracket_picture_says_a_forfeit_as_a_sentence() -> None:
+    """Seed 1 won, then withdrew in round 1: the picture reads "Dave beat Alexandra by forfeit" (it
+    read "Dave by forfeit Alexandra"), the words after a long name never cut off."""
+    from data.tournaments import Tournament, TournamentStatus
+    from engine import registry
+    from play.knockout_text import picture
+    from play.tournament_table import Line, Table
+    from render.bracket import bracket_png
+
+    seeds = knockout.seeded(field(4))
+    games = [Pairing(1, 1, 4, 1.0), Pairing(1, 2, 3, 1.0)]
+    place = knockout.places(seeds, games, {1: 1})
+    made = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=2,
+        round_seconds=86400, status=TournamentStatus.RUNNING, round=2, round_ends_at=86400.0, announced=1,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    lines = [Line(place[u], u, 0.0, 0.0, 0.0, 0.0, u == 1) for u in seeds]
+    table = Table(
+        made, registry.game("blockwars"), 2, lines, False, bracket=knockout.bracket(seeds, games, {1: 1})
+    )
+    names = {1: "Alexandra Konstantinopoulou", 2: "Bea", 3: "Cy", 4: "Dave"}
+    title, subtitle, shown = picture(table, names)
+    assert ("Dave", "beat", "Alexandra Konstantinopoulou", True, " by forfeit") in shown[0][1]
+    assert ("Bea", "beat", "Cy", True, "") in shown[0][1]
+    assert Image.open(io.BytesIO(bracket_png(title, subtitle, shown))).width == 800
 
 
 def test_the_sign_up_list_says_the_knockouts_own_limit_only_near_it() -> None:
