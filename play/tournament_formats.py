@@ -146,12 +146,13 @@ class Settings:
 
 
 def signup_closed_text(tournament: Tournament, now: float, markup: Markup) -> str | None:
-    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open)."""
+    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open): when,
+    with its date beside the countdown, for a player who thought they were in time."""
     closes = tournament.signup_closes_at
     if closes is None or now < closes:
         return None
     return (
-        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.relative(closes)}; it starts "
+        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.deadline(closes)}; it starts "
         "when an organiser starts it. Ask an organiser if you still hope to play."
     )
 

@@ -20,6 +20,7 @@ from play.tournament import DAY, TournamentService
 from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
+from play.tournament_formats import signup_closed_text
 from play.tournament_leaving_text import withdraw_question, withdrawal_notice
 from play.tournament_round import round_now
 from play.tournament_round_text import round_now_text
@@ -356,6 +357,11 @@ async def test_sign_ups_close_at_their_deadline_and_the_start_is_unchanged(store
     with pytest.raises(BadRequest, match=r"Sign-ups to .*Block Wars Swiss.* closed") as late:
         await t.join(made, 23)
     assert "Ask an organiser if you still hope to play." in str(late.value)
+    closes = int(clock.now)  # on Discord, the date beside the countdown: the exact moment it closed
+    said = signup_closed_text(made, clock.now, MARKUP)
+    assert said is not None and said.startswith(
+        f"Sign-ups to **Block Wars Swiss** closed <t:{closes}:R> (<t:{closes}:f>); it starts when"
+    )
     with pytest.raises(BadRequest, match="You are already signed up"):
         await t.join(made, 22)
     assert [e.user_id for e in await t.entries(made)] == [21, 22]
