@@ -359,34 +359,25 @@ def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
 
 
 async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path) -> None:
-    from console import Console
-    from data import Database
-    from play import MatchService
-    from tests.clock import Clock
+    from tests.console_run import console_said
 
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    try:
-        for line in (
+    text = await console_said(
+        tmp_path,
+        (
             "/wargames tournament create game:blockwars days:1 format:knockout name:Cup",
             "/wargames tournament join",
             "/as bob",
             "/wargames tournament join",
             "/wargames tournament start",
             "/wargames tournament standings",
-        ):
-            await console.handle(line)
-        text = out.getvalue()
-        assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text
-        assert "Cup has begun: round 1 of 1" in text
-        assert "A knockout, with 2 players that is 1 round." in text
-        drawn = [line.split("bracket: ", 1)[1] for line in text.splitlines() if "bracket: " in line]
-        png = await asyncio.to_thread(Path(drawn[-1]).read_bytes) if drawn else b""
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    finally:
-        await db.close()
+        ),
+    )
+    assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text
+    assert "Cup has begun: round 1 of 1" in text
+    assert "A knockout, with 2 players that is 1 round." in text
+    drawn = [line.split("bracket: ", 1)[1] for line in text.splitlines() if "bracket: " in line]
+    png = await asyncio.to_thread(Path(drawn[-1]).read_bytes) if drawn else b""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_knockout_emptied_by_withdrawals_names_its_winner_without_a_final() -> None:
