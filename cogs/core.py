@@ -443,7 +443,9 @@ class Core(SweepLoop, commands.Cog):
             )
             return
         extras = terms_text(game, match.options)
-        expires = f"<t:{int(match.challenge_expires_at)}:R>" if match.challenge_expires_at else "soon"
+        # the date beside the countdown: Discord rounds "in 1 day 12 hours" to "in 2 days"
+        due = match.challenge_expires_at
+        expires = fmt.DISCORD.deadline(due) if due else "soon"
         wanted = chosen_side_text(game, match.challenger_side)
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to {game.title} "

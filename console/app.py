@@ -725,7 +725,7 @@ class Console:
             f"{me} challenges {them} to {game.title} (side: {wanted}, "
             f"{hours_text(match.turn_seconds)} per turn).{rules} "
             f"{them}: `/{game.name} accept` or `/{game.name} decline`. "
-            f"Expires {self.markup.relative(int(match.challenge_expires_at or 0))}."
+            f"Expires {self.markup.deadline(int(match.challenge_expires_at or 0))}."
         )
         if match.seed_commitment:
             self.say(fairness.commitment_text(match, self.markup))

@@ -113,24 +113,27 @@ def out_text(table: Table, markup: Markup) -> str:
     return f"Out in {round_name(table.round, table.tournament.rounds)}: {names} {verb} knocked out."
 
 
-# A tie as the bracket picture draws it: (left: the winner once decided, how, right, decided)
-PictureTie = tuple[str, str, str, bool]
+# A tie as the bracket picture draws it: (left: the winner once decided, how, right, decided, and
+# words after the right-hand name that its cut to fit never takes: " by forfeit")
+PictureTie = tuple[str, str, str, bool, str]
 PICTURE_TIES = 15  # the ties one picture holds, readable on a phone (the last four rounds of 64)
 
 
 def _picture_tie(tie: Tie, name: Callable[[int], str]) -> PictureTie:
     present = [u for u in (tie.top, tie.bottom) if u is not None]
     if not present:
-        return ("nobody", "", "(both withdrew)", True)
+        return ("nobody", "", "(both withdrew)", True, "")
     if not tie.decided:
-        return (name(present[0]), "v", name(present[1]) if len(present) > 1 else "", False)
+        return (name(present[0]), "v", name(present[1]) if len(present) > 1 else "", False, "")
     if tie.winner is None:
-        return (" and ".join(name(u) for u in present), "", "(withdrew)", True)
+        return (" and ".join(name(u) for u in present), "", "(withdrew)", True, "")
     loser = tie.loser
     if loser is None:
-        return (name(tie.winner), "bye" if tie.round == 1 else "walkover", "", True)
-    word = {knockout.DRAWN: "drew with", knockout.FORFEIT: "by forfeit"}.get(tie.how or "", "beat")
-    return (name(tie.winner), word, name(loser), True)
+        return (name(tie.winner), "bye" if tie.round == 1 else "walkover", "", True, "")
+    if tie.how == knockout.FORFEIT:  # "Frank beat Grace by forfeit", a sentence, not "Frank by forfeit Grace"
+        return (name(tie.winner), "beat", name(loser), True, " by forfeit")
+    word = "drew with" if tie.how == knockout.DRAWN else "beat"
+    return (name(tie.winner), word, name(loser), True, "")
 
 
 def picture_rounds(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from data.tournaments import KNOCKOUT, Board, Entry, Tournament
+from data.tournaments import KNOCKOUT, Board, Entry, Tournament, TournamentStatus
 from play import knockout, roundrobin
 from play.errors import BadRequest
 from play.markup import Markup
@@ -146,12 +146,13 @@ class Settings:
 
 
 def signup_closed_text(tournament: Tournament, now: float, markup: Markup) -> str | None:
-    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open)."""
+    """Why a sign-up is refused once the tournament's sign-up deadline has passed (None: open): when,
+    with its date beside the countdown, for a player who thought they were in time."""
     closes = tournament.signup_closes_at
     if closes is None or now < closes:
         return None
     return (
-        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.relative(closes)}; it starts "
+        f"Sign-ups to {markup.strong(tournament.name)} closed {markup.deadline(closes)}; it starts "
         "when an organiser starts it. Ask an organiser if you still hope to play."
     )
 
@@ -172,6 +173,20 @@ def cap(tournament: Tournament) -> int | None:
     if is_knockout(tournament):
         limits.append(knockout.MAX_PLAYERS)
     return min(limits) if limits else None
+
+
+KNOCKOUT_NEAR = 48  # signed up from which a knockout without the organiser's cap states its own
+
+
+def cap_said(tournament: Tournament, signed: int) -> int | None:
+    """The cap the sign-up list states (None: none worth a reader's time). A knockout's own 64 is
+    said only once the list nears it: "At most 64 players" on a list of five reads as a warning
+    about nothing. The organiser's cap, and a round-robin's 10, are always said."""
+    most = cap(tournament)
+    if most is None or not is_knockout(tournament) or tournament.max_players is not None:
+        return most
+    taking = tournament.status is TournamentStatus.SIGNUP
+    return most if taking and signed >= KNOCKOUT_NEAR else None
 
 
 def full_text(tournament: Tournament, name: str) -> str:
@@ -349,6 +364,7 @@ __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
     "KNOCKOUT",
+    "KNOCKOUT_NEAR",
     "MAX_CAP",
     "MAX_SIGNUP_DAYS",
     "MIN_CAP",
@@ -359,6 +375,7 @@ __all__ = [
     "USUAL",
     "Settings",
     "cap",
+    "cap_said",
     "checked_cap",
     "counted",
     "decided",

@@ -16,7 +16,7 @@ from play.markup import Markup
 from play.present import terms_text
 from play.tiebreaks import PRESETS, Tiebreak, order_said
 from play.tournament import DAY
-from play.tournament_formats import cap, is_knockout, is_round_robin, order, rounds_said
+from play.tournament_formats import cap_said, is_knockout, is_round_robin, order, rounds_said
 from play.tournament_late import last_late_round, late_joined_text, late_open
 from play.tournament_round_text import LIMIT, TO_MOVE, round_now_text
 from play.tournament_table import Table
@@ -71,7 +71,7 @@ def signup_text(
             f"a {shape} of {game.title}, {_plural(tournament.rounds, 'round')} of "
             f"{_plural(days, 'day')} each."
         )
-    most = cap(tournament)
+    most = cap_said(tournament, len(entries))
     full = f" At most {most} players." if most is not None else ""
     breaks = order(tournament)
     ties = f" {tiebreaks_short(breaks)}" if breaks != PRESETS["buchholz"] else ""  # the usual Swiss

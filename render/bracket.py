@@ -3,8 +3,9 @@
 Read on a phone at 400 CSS px, as the standings are (render/standings.py: 800 px wide, every text
 at least 24 px). A tree of 64 names across 800 px would need text no phone can read, so the bracket
 is drawn as the rounds one under another, each tie on a line: the winner on the left in bold, how
-the tie went in the middle ("beat", "drew with": the higher seed went on, "bye", "by forfeit"),
-the player who went out on the right, muted; a tie still being played is "v", both names plain.
+the tie went in the middle ("beat", "drew with": the higher seed went on, "bye"), the player who
+went out on the right, muted ("by forfeit" after their name, never cut off by a long name); a tie
+still being played is "v", both names plain.
 The caller gives at most the rounds that fit (play/knockout_text.py, `picture_rounds`).
 """
 
@@ -28,15 +29,17 @@ HEADING = (48, 70, 96)
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One tie: `left` (the winner once decided), `word` ("beat", "v"...), `right` (empty: nobody)."""
+    """One tie: `left` (the winner once decided), `word` ("beat", "v"...), `right` (empty: nobody),
+    and `after` it the words a long name's cut must leave whole (" by forfeit")."""
 
     left: str
     word: str
     right: str
     decided: bool
+    after: str = ""
 
 
-Rounds = Sequence[tuple[str, Sequence[tuple[str, str, str, bool]]]]  # each round's heading and ties
+Rounds = Sequence[tuple[str, Sequence[tuple[str, str, str, bool, str]]]]  # each round's heading and ties
 
 
 def bracket_png(title: str, subtitle: str, given: Rounds) -> bytes:
@@ -64,7 +67,8 @@ def bracket_png(title: str, subtitle: str, given: Rounds) -> bytes:
             word = _fit(line.word, BODY, _MIDDLE[1] - _MIDDLE[0])
             middle = (_MIDDLE[0] + _MIDDLE[1] - body.getlength(word)) / 2
             draw.text((middle, y), word, font=body, fill=MUTED)
-            loser = _fit(line.right, BODY, _RIGHT[1] - _RIGHT[0])
+            room = _RIGHT[1] - _RIGHT[0] - (body.getlength(line.after) if line.after else 0)
+            loser = _fit(line.right, BODY, int(room)) + line.after
             draw.text((_RIGHT[0], y), loser, font=body, fill=MUTED if line.decided else INK)
             y += ROW
     return encode(im)

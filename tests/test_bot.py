@@ -156,6 +156,7 @@ async def challenge_accepted(w: World, channel=None) -> FakeMessage:
     result = await w.slash(w.alice, "challenge", {"opponent": w.bob, "side": "germans"}, channel=channel)
     assert not result.ephemeral
     assert f"<@{w.bob.id}>" in result.content
+    assert re.search(r"the challenge expires <t:(\d+):R> \(<t:\1:f>\)\.", result.content), result.content
     match = await w.match(channel)
     assert match.status is Status.CHALLENGED
     assert result.message.custom_ids == [f"bw:accept:{match.id}", f"bw:decline:{match.id}"]

@@ -23,6 +23,7 @@ from play.words import duration_text
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
 from tests.test_cheats import to_a_private_formality
+from tests.test_tournament import open_one
 
 HOUR = 3600
 GUILD, CHANNEL, THREAD = 5, 100, 1001
@@ -39,18 +40,7 @@ def services(db: Database, clock: Clock) -> TournamentService:
 async def one_game(t: TournamentService, clock: Clock | None = None, late: float = 0.0) -> None:
     """A tournament of two (7-day rounds), started, its one game begun in THREAD (`late` seconds
     after the pairing, on `clock`)."""
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=1,
-        game="blockwars",
-        rounds=1,
-        days=ROUND // DAY,
-        organiser=True,
-    )
-    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
-    for user in (QUICK, STALLER):
-        await t.join(made, user)
+    await open_one(t, [QUICK, STALLER], rounds=1, days=ROUND // DAY)
     started = await t.start(CHANNEL, organiser=True)
     (board,) = started.boards
     assert (board.first_id, board.second_id) == (QUICK, STALLER)

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from play import knockout
 from play.swiss import Entrant, Pairing
@@ -261,8 +262,6 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert said.startswith("The first 2 rounds are left out to fit;")
     assert said.split("\n")[1].startswith("Round 3: ") and "The final: " in said
     # and its picture: the last four rounds (15 ties), no taller than a phone shows whole
-    from PIL import Image
-
     from play.knockout_text import picture
     from render.bracket import bracket_png
     from render.kit import max_height
@@ -277,9 +276,64 @@ def test_the_bracket_of_64_fits_one_message() -> None:
     assert subtitle.endswith(
         "To fit, rounds 1 and 2 are left out: the standings' words and the crosstable have them."
     )
-    assert shown[-1][1] == [("Player 0", "beat", "Player 1", True)]  # the higher seeds won every game
+    assert shown[-1][1] == [("Player 0", "beat", "Player 1", True, "")]  # the higher seeds won every game
     image = Image.open(io.BytesIO(bracket_png(title, subtitle, shown)))
     assert image.width == 800 and image.height <= max_height(800)
+
+
+def test_the_bracket_picture_says_a_forfeit_as_a_sentence() -> None:
+    """Seed 1 won, then withdrew in round 1: the picture reads "Dave beat Alexandra by forfeit" (it
+    read "Dave by forfeit Alexandra"), the words after a long name never cut off."""
+    from data.tournaments import Tournament, TournamentStatus
+    from engine import registry
+    from play.knockout_text import picture
+    from play.tournament_table import Line, Table
+    from render.bracket import bracket_png
+
+    seeds = knockout.seeded(field(4))
+    games = [Pairing(1, 1, 4, 1.0), Pairing(1, 2, 3, 1.0)]
+    place = knockout.places(seeds, games, {1: 1})
+    made = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=2,
+        round_seconds=86400, status=TournamentStatus.RUNNING, round=2, round_ends_at=86400.0, announced=1,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    lines = [Line(place[u], u, 0.0, 0.0, 0.0, 0.0, u == 1) for u in seeds]
+    table = Table(
+        made, registry.game("blockwars"), 2, lines, False, bracket=knockout.bracket(seeds, games, {1: 1})
+    )
+    names = {1: "Alexandra Konstantinopoulou", 2: "Bea", 3: "Cy", 4: "Dave"}
+    title, subtitle, shown = picture(table, names)
+    assert ("Dave", "beat", "Alexandra Konstantinopoulou", True, " by forfeit") in shown[0][1]
+    assert ("Bea", "beat", "Cy", True, "") in shown[0][1]
+    assert Image.open(io.BytesIO(bracket_png(title, subtitle, shown))).width == 800
+
+
+def test_the_sign_up_list_says_the_knockouts_own_limit_only_near_it() -> None:
+    """A list of five that says "At most 64 players" warns of nothing: the knockout's own limit is
+    said once the list nears it, the organiser's cap always (RULES.md "Knockout")."""
+    from dataclasses import replace
+
+    from cogs._format import DISCORD as MARKUP
+    from data.tournaments import Entry, Tournament, TournamentStatus
+    from engine import registry
+    from play.tournament_formats import KNOCKOUT_NEAR
+    from play.tournament_text import signup_text
+
+    cup = Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=0,
+        round_seconds=86400, status=TournamentStatus.SIGNUP, round=0, round_ends_at=None, announced=0,
+        message_id=None, created_by=1, version=1, created_at=0.0, format="knockout",
+    )  # fmt: skip
+    game = registry.game("blockwars")
+
+    def listed(made: Tournament, n: int) -> str:
+        return signup_text(game, made, [Entry(10 + i, None, False, 0.0) for i in range(n)], MARKUP)
+
+    assert "At most" not in listed(cup, 5)
+    assert "At most" not in listed(cup, KNOCKOUT_NEAR - 1)
+    assert "At most 64 players." in listed(cup, KNOCKOUT_NEAR)
+    assert "At most 8 players." in listed(replace(cup, max_players=8), 5)
 
 
 def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
@@ -305,34 +359,25 @@ def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
 
 
 async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path) -> None:
-    from console import Console
-    from data import Database
-    from play import MatchService
-    from tests.clock import Clock
+    from tests.console_run import console_said
 
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    try:
-        for line in (
+    text = await console_said(
+        tmp_path,
+        (
             "/wargames tournament create game:blockwars days:1 format:knockout name:Cup",
             "/wargames tournament join",
             "/as bob",
             "/wargames tournament join",
             "/wargames tournament start",
             "/wargames tournament standings",
-        ):
-            await console.handle(line)
-        text = out.getvalue()
-        assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text
-        assert "Cup has begun: round 1 of 1" in text
-        assert "A knockout, with 2 players that is 1 round." in text
-        drawn = [line.split("bracket: ", 1)[1] for line in text.splitlines() if "bracket: " in line]
-        png = await asyncio.to_thread(Path(drawn[-1]).read_bytes) if drawn else b""
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    finally:
-        await db.close()
+        ),
+    )
+    assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text
+    assert "Cup has begun: round 1 of 1" in text
+    assert "A knockout, with 2 players that is 1 round." in text
+    drawn = [line.split("bracket: ", 1)[1] for line in text.splitlines() if "bracket: " in line]
+    png = await asyncio.to_thread(Path(drawn[-1]).read_bytes) if drawn else b""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_knockout_emptied_by_withdrawals_names_its_winner_without_a_final() -> None:

@@ -17,7 +17,7 @@ from play import BadRequest, MatchService, NoMatch
 from play.results import Notice
 from tests.fakediscord.fixtures import HandClock
 from tests.pgraces import World, cancel_tournament, game, signup
-from tests.test_tournament import CHANNEL, GUILD, services
+from tests.test_tournament import CHANNEL, open_one, services
 
 DAY = 86400
 
@@ -405,19 +405,7 @@ async def test_a_latecomer_whose_read_found_the_last_place_free_is_told_it_is_fu
     read counted (the join before the start always counted in its write)."""
     db, clock = store_world
     t = services(db, clock)
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=1,
-        game="blockwars",
-        rounds=2,
-        days=2,
-        organiser=True,
-        max_players=5,
-    )
-    await t.seal_shown(made)
-    for user in (11, 12, 13, 14):
-        await t.join(made, user)
+    made = await open_one(t, [11, 12, 13, 14], rounds=2, max_players=5)
     await t.start(CHANNEL, organiser=True)
     met: list[Any] = []
     other = services(db, clock, seed=2)  # the other latecomer's command, its own store object

@@ -11,7 +11,7 @@ import pytest
 
 from cogs._format import DISCORD
 from data import Database, Status
-from data.tournaments import TournamentStatus
+from data.tournaments import Tournament, TournamentStatus
 from engine import registry
 from play import BadRequest, MatchService, NotAPlayer
 from play.results import Notice
@@ -29,19 +29,25 @@ def services(db: Database, clock: Clock, seed: int = 1) -> TournamentService:
     return TournamentService(db, MatchService(db, clock=clock, rng=random.Random(seed)), clock=clock)
 
 
-async def open_one(t: TournamentService, players: list[int], rounds: int = 3) -> None:
+async def open_one(
+    t: TournamentService, players: list[int], rounds: int = 3, days: int = 2, max_players: int | None = None
+) -> Tournament:
+    """A Swiss tournament of Block Wars in CHANNEL, made by the organiser, with `players` signed up
+    (not started): the tournament as made."""
     made = await t.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
         user_id=ORGANISER,
         game="blockwars",
         rounds=rounds,
-        days=2,
+        days=days,
         organiser=True,
+        max_players=max_players,
     )
     await t.seal_shown(made)  # as the adapter shows it, before anyone may join
     for user in players:
         await t.join(made, user)
+    return made
 
 
 async def thread_ids(t: TournamentService, counter: list[int]) -> None:

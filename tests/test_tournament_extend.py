@@ -16,7 +16,6 @@ from tests.clock import Clock
 from tests.test_game_clock import (
     CHANNEL,
     DAY,
-    GUILD,
     HALF,
     HOUR,
     QUICK,
@@ -28,6 +27,7 @@ from tests.test_game_clock import (
     services,
     whole_turn,
 )
+from tests.test_tournament import open_one
 
 ORGANISER = 1
 
@@ -106,18 +106,7 @@ async def test_a_game_begun_after_an_extension_gets_the_usual_clock(store_world:
     clock (half the round), and the round waits for it as for any game begun late."""
     db, clock = store_world
     t = services(db, clock)
-    made = await t.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=1,
-        game="blockwars",
-        rounds=1,
-        days=ROUND // DAY,
-        organiser=True,
-    )
-    await t.seal_shown(made)
-    for user in (QUICK, STALLER):
-        await t.join(made, user)
+    await open_one(t, [QUICK, STALLER], rounds=1, days=ROUND // DAY)
     (board,) = (await t.start(CHANNEL, organiser=True)).boards  # its thread not opened yet
     paired = await t.open_in(CHANNEL)
     clock.now += HOUR

@@ -7,25 +7,24 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import random
 from pathlib import Path
 
 import pytest
 
 from cogs._format import DISCORD as MARKUP
-from data import Database
 from data.tournaments import TournamentStatus
-from play import BadRequest, MatchService
+from play import BadRequest
 from play.tournament import DAY, TournamentService
 from play.tournament_crosstable import crosstable
 from play.tournament_crosstable_text import crosstable_key, export_said
 from play.tournament_export import games_csv, standings_csv
+from play.tournament_formats import signup_closed_text
 from play.tournament_leaving_text import withdraw_question, withdrawal_notice
 from play.tournament_round import round_now
 from play.tournament_round_text import round_now_text
 from play.tournament_text import round_text, signup_text, standings_subtitle, started_text
 from render.standings import Row, standings_png
-from tests.clock import Clock
+from tests.console_run import console_said
 from tests.test_tournament import CHANNEL, GUILD, ORGANISER, services, thread_ids
 
 PLAYERS = [21, 22, 23, 24, 25]
@@ -283,14 +282,9 @@ async def test_a_round_robin_withdrawal_after_half_forfeits_the_rest(store_world
 
 
 async def test_the_console_makes_a_round_robin(tmp_path: Path):
-    from console import Console
-
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    try:
-        for line in (
+    text = await console_said(
+        tmp_path,
+        (
             "/wargames tournament create game:blockwars days:1",
             "/wargames tournament create game:blockwars days:1 format:round-robin signup_days:3 name:Club",
             "/wargames tournament join",
@@ -301,19 +295,16 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
             "/as referee",  # an organiser who does not play
             "/wargames tournament extend hours:many",
             "/wargames tournament extend hours:24",
-        ):
-            await console.handle(line)
-        text = out.getvalue()
-        assert "✗ Type the hours as a number: `/wargames tournament extend hours:24`." in text
-        assert "✗ You cannot extend round 1 of Club while your own game of it is still going" in text
-        assert "@referee extended round 1 of Club by 1 day: it now ends " in text
-        assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text
-        assert "Club: a round-robin of Block Wars: everyone plays everyone once" in text
-        assert "Sign-ups close at " in text
-        assert "Club has begun: round 1 of 1" in text
-        assert "with 2 players that is 1 round." in text
-    finally:
-        await db.close()
+        ),
+    )
+    assert "✗ Type the hours as a number: `/wargames tournament extend hours:24`." in text
+    assert "✗ You cannot extend round 1 of Club while your own game of it is still going" in text
+    assert "@referee extended round 1 of Club by 1 day: it now ends " in text
+    assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text
+    assert "Club: a round-robin of Block Wars: everyone plays everyone once" in text
+    assert "Sign-ups close at " in text
+    assert "Club has begun: round 1 of 1" in text
+    assert "with 2 players that is 1 round." in text
 
 
 async def test_two_sign_ups_for_the_last_place_take_it_once(store_world):
@@ -356,6 +347,11 @@ async def test_sign_ups_close_at_their_deadline_and_the_start_is_unchanged(store
     with pytest.raises(BadRequest, match=r"Sign-ups to .*Block Wars Swiss.* closed") as late:
         await t.join(made, 23)
     assert "Ask an organiser if you still hope to play." in str(late.value)
+    closes = int(clock.now)  # on Discord, the date beside the countdown: the exact moment it closed
+    said = signup_closed_text(made, clock.now, MARKUP)
+    assert said is not None and said.startswith(
+        f"Sign-ups to **Block Wars Swiss** closed <t:{closes}:R> (<t:{closes}:f>); it starts when"
+    )
     with pytest.raises(BadRequest, match="You are already signed up"):
         await t.join(made, 22)
     assert [e.user_id for e in await t.entries(made)] == [21, 22]

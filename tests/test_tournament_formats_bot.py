@@ -183,6 +183,7 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
         "rounds of 1 day each; the players at the start set how many rounds. A drawn game (or one "
         "still going when its round ends) sends the higher seed on, so a lower seed must win."
     )
+    assert "At most" not in made.messages[1].content  # the knockout's own 64 only near it
     alice = table.alice
     for user in (alice, table.bob, carol):
         await fake.slash(user, club, "wargames", "tournament", "join")

@@ -56,6 +56,22 @@ def board_of(boards: list[Board], user: int) -> Board:
     return next(b for b in boards if user in (b.first_id, b.second_id))
 
 
+async def one_board(t: TournamentService, game: str) -> tuple[Tournament, Board]:
+    """A one-round tournament of `game` (2 days) for players 11 and 12, started in CHANNEL with its
+    one game begun in a thread: the tournament as made, and that game's board."""
+    made = await t.create(
+        guild_id=5, channel_id=CHANNEL, user_id=ORGANISER, game=game, rounds=1, days=2, organiser=True
+    )
+    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.thread_id is not None and board.second_id is not None and board.match_id is not None
+    return made, board
+
+
 async def test_a_withdrawn_player_is_not_paired_again_and_their_game_plays_on(store_world):
     db, clock = store_world
     t = services(db, clock)
@@ -450,21 +466,7 @@ async def test_the_round_view_names_both_players_of_a_simultaneous_set_up(store_
     followed the match's one `turn_player_id`), then only the one still to deploy."""
     db, clock = store_world
     t = services(db, clock)
-    made = await t.create(
-        guild_id=5,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game="fixbayonets",
-        rounds=1,
-        days=2,
-        organiser=True,
-    )
-    await t.seal_shown(made)  # as the adapter shows it, before anyone may join
-    for user in (11, 12):
-        await t.join(made, user)
-    await t.start(CHANNEL, organiser=True)
-    await start_games(t)
-    (board,) = await boards_of(t, made.id, 1)
+    _, board = await one_board(t, "fixbayonets")
     assert board.second_id is not None and board.thread_id is not None
     now = await t.round_of(CHANNEL)
     assert now.boards[0].to_move == (board.first_id, board.second_id)

@@ -25,7 +25,7 @@ from play.tournament_organise import forfeited_text, reinstated_text
 from tests.clock import Clock
 from tests.random_play import random_steps
 from tests.test_tournament import CHANNEL, services
-from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, start_games
+from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, one_board, start_games
 
 
 async def owing(t: TournamentService, thread: int) -> tuple[int, int]:
@@ -240,21 +240,7 @@ async def test_a_quick_decisions_automatic_answer_is_not_the_absent_players_move
     move, so their game could not be forfeited by an organiser and their loss read `time`."""
     db, clock = store_world
     t = services(db, clock)
-    made = await t.create(
-        guild_id=5,
-        channel_id=CHANNEL,
-        user_id=ORGANISER,
-        game="fixbayonets",
-        rounds=1,
-        days=2,
-        organiser=True,
-    )
-    await t.seal_shown(made)
-    for user in (11, 12):
-        await t.join(made, user)
-    await t.start(CHANNEL, organiser=True)
-    await start_games(t)
-    (board,) = await boards_of(t, made.id, 1)
+    made, board = await one_board(t, "fixbayonets")
     assert board.thread_id is not None and board.match_id is not None
     rules = registry.game("fixbayonets")
     state, _, _ = next(islice(random_steps(rules, 0), 9, None))  # seed 0: the Germans' cancel-or-stand
@@ -294,16 +280,7 @@ async def test_a_no_show_in_a_simultaneous_set_up_tells_the_other_army(store_wor
     ends the game of a player who never chose, the notice tells the army the other had chosen."""
     db, clock = store_world
     t = services(db, clock)
-    made = await t.create(
-        guild_id=5, channel_id=CHANNEL, user_id=ORGANISER, game="combinedarms", rounds=1, days=2,
-        organiser=True,
-    )  # fmt: skip
-    await t.seal_shown(made)
-    for user in (11, 12):
-        await t.join(made, user)
-    await t.start(CHANNEL, organiser=True)
-    await start_games(t)
-    (board,) = await boards_of(t, made.id, 1)
+    _, board = await one_board(t, "combinedarms")
     assert board.thread_id is not None and board.second_id is not None
     await t.matches.act(board.thread_id, board.first_id, "army balanced")
     done = await t.forfeit(CHANNEL, board.second_id, organiser=True, by=ORGANISER)
