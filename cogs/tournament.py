@@ -366,6 +366,22 @@ class Tournaments(commands.Cog):
                 hint, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
 
+    async def said_here_and_there(
+        self,
+        interaction: discord.Interaction,
+        said: str,
+        channel: discord.abc.Messageable | None,
+        mentions: discord.AllowedMentions,
+    ) -> None:
+        """An organiser's act told in the tournament's `channel`: typed there, as the answer; typed in
+        a thread (a game's), to the organiser there and to the channel as a message of its own."""
+        if isinstance(interaction.channel, discord.Thread):
+            await self.core_reply(interaction, said)
+            if isinstance(channel, discord.TextChannel):
+                await channel.send(said, allowed_mentions=mentions)
+        else:
+            await interaction.response.send_message(said, allowed_mentions=mentions)
+
     async def reinstate(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Undo a removal made by mistake: the channel is told what the player missed."""
         done = await self.service.reinstate(
@@ -375,14 +391,10 @@ class Tournaments(commands.Cog):
             by=interaction.user.id,
         )
         said = reinstated_text(done, interaction.user.id, DISCORD)
-        mentions = discord.AllowedMentions(users=[discord.Object(member.id)])
-        if isinstance(interaction.channel, discord.Thread):
-            await self.core_reply(interaction, said)
-            channel = await self.core.channel(done.tournament.channel_id)
-            if isinstance(channel, discord.TextChannel):
-                await channel.send(said, allowed_mentions=mentions)
-        else:
-            await interaction.response.send_message(said, allowed_mentions=mentions)
+        channel = await self.core.channel(done.tournament.channel_id)
+        await self.said_here_and_there(
+            interaction, said, channel, discord.AllowedMentions(users=[discord.Object(member.id)])
+        )
         await self.refresh_signup(done.tournament)
 
     async def forfeit(self, interaction: discord.Interaction, member: discord.User) -> None:
@@ -404,15 +416,10 @@ class Tournaments(commands.Cog):
         done = await self.service.extend(
             self.room(interaction), hours, organiser=await self.organiser(interaction), by=interaction.user.id
         )
-        said = extended_text(done, DISCORD)
-        quiet = discord.AllowedMentions.none()
         channel = await self.core.channel(done.tournament.channel_id)
-        if isinstance(interaction.channel, discord.Thread):
-            await self.core_reply(interaction, said)
-            if isinstance(channel, discord.TextChannel):
-                await channel.send(said, allowed_mentions=quiet)
-        else:
-            await interaction.response.send_message(said, allowed_mentions=quiet)
+        await self.said_here_and_there(
+            interaction, extended_text(done, DISCORD), channel, discord.AllowedMentions.none()
+        )
         if isinstance(channel, discord.TextChannel):
             now = done.tournament
             games = [
