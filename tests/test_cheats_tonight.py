@@ -6,16 +6,13 @@ held has one too."""
 
 from __future__ import annotations
 
-import io
 import json
-import random
 from typing import Any
 
 import discord
 import pytest
 
 from bot import WargamesBot
-from console import Console
 from console.names import GUILD_ID
 from data import Database
 from data.tournaments import TournamentStore
@@ -25,6 +22,7 @@ from play.errors import BadRequest, ServiceError
 from play.service import MatchService
 from play.tournament import TournamentService
 from tests.clock import Clock
+from tests.console_run import fresh_console
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
 from tests.fakediscord.records import FakeMessage
@@ -248,11 +246,7 @@ async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_th
     sweep that shows what is owed): the tournament could never be played. The next sign-up now
     prints the seal first, as Discord posts an owed seal at a sign-up, and counts (the console's
     sign-ups have no ids, so the order printed is all there is)."""
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    try:
+    async with fresh_console(tmp_path) as (console, out):
         made = await console.tournaments.service.create(
             guild_id=GUILD_ID,
             channel_id=console.channel_id,
@@ -275,8 +269,6 @@ async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_th
         await console.handle("/as bob")
         await console.handle("/wargames tournament join")
         assert out.getvalue().count("sealed: commitment") == 1  # printed once
-    finally:
-        await db.close()
 
 
 async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(

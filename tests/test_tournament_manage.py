@@ -28,6 +28,7 @@ from play.tournament_round import BoardNow, RoundNow, acting
 from play.tournament_round_text import _short_clock
 from play.tournament_text import LIMIT, round_now_text
 from tests.clock import Clock
+from tests.console_run import fresh_console
 from tests.test_tournament import CHANNEL, open_one, services
 from tests.test_tournament_ratings import proxied  # noqa: F401 (a fixture)
 
@@ -555,16 +556,10 @@ async def test_the_sweep_takes_the_same_round_trips_for_two_boards_or_twenty_on_
 async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path):
     """The console has no buttons: `leave` once it runs asks, `leave confirm` withdraws; `remove`
     and `round` as in Discord, in the console's plain words."""
-    import io
+    from console import names
 
-    from console import Console, names
-
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    first = names.user_name(console.my_id)
-    try:
+    async with fresh_console(tmp_path) as (console, out):
+        first = names.user_name(console.my_id)
         for line in (
             "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
             "/wargames tournament join",
@@ -599,5 +594,3 @@ async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path)
         gone = [e.user_id for e in await service.entries(tournament) if e.withdrawn]
         assert sorted(gone) == sorted([game.first_id, names.user_id(other)])
         assert console.refused == 1
-    finally:
-        await db.close()

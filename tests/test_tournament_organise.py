@@ -5,16 +5,15 @@ removal until the next round is paired, saying what the player missed; a removed
 
 from __future__ import annotations
 
-import random
 from itertools import islice
 from pathlib import Path
 
 import pytest
 
-from data import Database, Status
+from data import Status
 from engine import registry
 from engine.protocol import EndReason
-from play import BadRequest, MatchService, NotAPlayer
+from play import BadRequest, NotAPlayer
 from play.markup import PLAIN
 from play.notices import notice_text
 from play.swiss import Entrant, Pairing, pair
@@ -22,7 +21,7 @@ from play.tournament import TournamentService
 from play.tournament_crosstable import Ended, ending
 from play.tournament_leaving_text import undo_hint
 from play.tournament_organise import forfeited_text, reinstated_text
-from tests.clock import Clock
+from tests.console_run import fresh_console
 from tests.random_play import random_steps
 from tests.test_tournament import CHANNEL, services
 from tests.test_tournament_manage import ORGANISER, begin, board_of, boards_of, one_board, start_games
@@ -179,16 +178,10 @@ async def test_the_next_bye_passes_over_a_player_who_lost_without_a_move(store_w
 async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal(tmp_path: Path):
     """The same three in the console's plain words: `join` after the start, `forfeit` (the notice
     printed under the game's thread), `remove` then `reinstate`."""
-    import io
+    from console import names
 
-    from console import Console, names
-
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    me = names.user_name(console.my_id)
-    try:
+    async with fresh_console(tmp_path) as (console, out):
+        me = names.user_name(console.my_id)
         for line in (
             "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
             "/wargames tournament join",
@@ -230,8 +223,6 @@ async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal
         round2 = await boards_of(service, tournament.id, 2)
         assert names.user_id("carol") in {u for b in round2 for u in (b.first_id, b.second_id)}
         assert game.match_id is not None and console.refused == 0
-    finally:
-        await db.close()
 
 
 async def test_a_quick_decisions_automatic_answer_is_not_the_absent_players_move(store_world):

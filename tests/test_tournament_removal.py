@@ -8,21 +8,18 @@ module's one bot) and in the console."""
 
 from __future__ import annotations
 
-import io
-import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from data import Database
 from data.db import Step, count
-from play import BadRequest, MatchService, NotAPlayer
+from play import BadRequest, NotAPlayer
 from play.markup import PLAIN
 from play.tournament_leaving_text import undo_hint, withdrawal_notice
 from play.tournament_organise import reinstated_text
-from tests.clock import Clock
+from tests.console_run import fresh_console
 from tests.onebot import ON_THE_BOT, Table, one_bot
 from tests.test_tournament import CHANNEL, open_one, services
 
@@ -202,14 +199,10 @@ async def test_on_discord_a_removed_player_cannot_join_again_until_put_back(tabl
 
 
 async def test_the_console_refuses_a_removed_players_join_and_puts_them_back(tmp_path: Path) -> None:
-    from console import Console, names
+    from console import names
 
-    clock = Clock()
-    db = await Database.open(tmp_path / "c.db", clock=clock)
-    out = io.StringIO()
-    console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
-    me = names.user_name(console.my_id)
-    try:
+    async with fresh_console(tmp_path) as (console, out):
+        me = names.user_name(console.my_id)
         for line in (
             "/wargames tournament create game:blockwars rounds:2 days:1 name:Cup",
             "/wargames tournament join",
@@ -233,5 +226,3 @@ async def test_the_console_refuses_a_removed_players_join_and_puts_them_back(tmp
         cup = await service.open_in(names.channel_id("general"))
         assert {e.user_id for e in await service.entries(cup)} == {console.my_id, names.user_id("bob")}
         assert console.refused == 1
-    finally:
-        await db.close()
