@@ -21,8 +21,9 @@ import pytest
 
 from bot import WargamesBot
 from cogs.outbox import Outbox
-from data import Database, Status
+from data import Database, Match, Status
 from data.db import away_key
+from data.tournaments import Board
 from engine import registry
 from engine.meta import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER
 from play import AwayBusy, MatchService, Played
@@ -31,7 +32,7 @@ from play.errors import BadRequest, NoMatch, ServiceError, StalePrompt
 from play.results import NO_GAME
 from play.service import waiting_ids
 from play.stamps import STALE, UNSTAMPED, denotes, stamp
-from play.tournament import RoundDone
+from play.tournament import RoundDone, TournamentService
 from tests.clock import Clock
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
@@ -451,6 +452,28 @@ async def test_a_draw_offer_is_answered_by_its_answerer_alone(tmp_path, name: st
 # ------------------------------------------------------------------ a tournament's challenge, by hand
 
 
+async def challenge_left_waiting(
+    db: Database, clock: Clock, thread: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[TournamentService, Board, Match]:
+    """A one-board tournament whose game's challenge was made in `thread` and never accepted: the
+    bot died between the two. Its services, the board and the challenge waiting."""
+    t = tournament_services(db, clock)
+    await open_one(t, PLAYERS[:2], rounds=1)
+    started = await t.start(CHANNEL, organiser=True)
+    (board,) = started.boards
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the bot died between the challenge and its accept")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(t.matches, "accept", crash)
+        with pytest.raises(ConnectionError):
+            await t.start_board(board, thread)
+    waiting = await db.get_channel_match(thread)
+    assert waiting is not None and waiting.status is Status.CHALLENGED
+    return t, board, waiting
+
+
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"], indirect=True)
 async def test_a_tournaments_own_challenge_cannot_be_answered_by_hand(
     store_world, monkeypatch: pytest.MonkeyPatch
@@ -462,22 +485,9 @@ async def test_a_tournaments_own_challenge_cannot_be_answered_by_hand(
     are refused, kindly and with nothing changed; the sweep's start then begins the game, its
     inputs the tournament's alone."""
     db, clock = store_world
-    t = tournament_services(db, clock)
-    await open_one(t, PLAYERS[:2], rounds=1)
-    started = await t.start(CHANNEL, organiser=True)
-    (board,) = started.boards
-    assert board.second_id is not None
     thread, hand = 4242, 987_654_321
-
-    async def crash(*args: object, **kwargs: object) -> None:
-        raise ConnectionError("the bot died between the challenge and its accept")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(t.matches, "accept", crash)
-        with pytest.raises(ConnectionError):
-            await t.start_board(board, thread)
-    waiting = await db.get_channel_match(thread)
-    assert waiting is not None and waiting.status is Status.CHALLENGED
+    t, board, waiting = await challenge_left_waiting(db, clock, thread, monkeypatch)
+    assert board.second_id is not None
     for answer in (
         t.matches.accept(thread, board.second_id, entropy=hand),
         t.matches.accept(thread, board.first_id, entropy=hand),

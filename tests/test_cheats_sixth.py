@@ -16,6 +16,7 @@ from play import MatchService
 from play.errors import BadRequest, NoMatch, NotAPlayer
 from play.results import AWAY_DAYS_A_YEAR
 from tests.fakediscord.fixtures import HandClock
+from tests.test_cheats_fourth import challenge_left_waiting
 from tests.test_tournament import CHANNEL, GUILD, PLAYERS, open_one
 from tests.test_tournament import services as tournament_services
 
@@ -35,21 +36,8 @@ async def test_an_admin_cannot_cancel_a_tournaments_waiting_challenge(
     the board could never begin. The tournament manages its games: the cancel is refused, saying
     what an organiser does instead, nothing changes, and the sweep still begins the game."""
     db, clock = store_world
-    t = tournament_services(db, clock)
-    await open_one(t, PLAYERS[:2], rounds=1)
-    started = await t.start(CHANNEL, organiser=True)
-    (board,) = started.boards
     thread = 4343
-
-    async def crash(*args: object, **kwargs: object) -> None:
-        raise ConnectionError("the bot died between the challenge and its accept")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(t.matches, "accept", crash)
-        with pytest.raises(ConnectionError):
-            await t.start_board(board, thread)
-    waiting = await db.get_channel_match(thread)
-    assert waiting is not None and waiting.status is Status.CHALLENGED
+    t, board, waiting = await challenge_left_waiting(db, clock, thread, monkeypatch)
     for who in (ADMIN, board.first_id):
         with pytest.raises(BadRequest) as refused:
             await t.matches.cancel(thread, who, is_admin=True)
