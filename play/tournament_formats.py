@@ -71,11 +71,15 @@ def settled_rounds(kind: str, rounds: int | None, least: int, most: int) -> int:
     return rounds
 
 
+# The most players a format itself takes (a Swiss, only the organiser's cap)
+OWN_LIMIT = {ROUND_ROBIN: roundrobin.MAX_PLAYERS, KNOCKOUT: knockout.MAX_PLAYERS}
+
+
 def checked_cap(kind: str, max_players: int | None) -> None:
     """Refuse a cap on players no tournament of `kind` could use."""
     if max_players is None:
         return
-    top = {ROUND_ROBIN: roundrobin.MAX_PLAYERS, KNOCKOUT: knockout.MAX_PLAYERS}.get(kind, MAX_CAP)
+    top = OWN_LIMIT.get(kind, MAX_CAP)
     if not MIN_CAP <= max_players <= top:
         which = {ROUND_ROBIN: "A round-robin's", KNOCKOUT: "A knockout's"}.get(kind, "A tournament's")
         raise BadRequest(f"{which} cap on players is {MIN_CAP} to {top}.")
@@ -167,11 +171,7 @@ def is_knockout(tournament: Tournament) -> bool:
 
 def cap(tournament: Tournament) -> int | None:
     """The most players the tournament takes: its own cap, and a round-robin's or knockout's limit."""
-    limits = [n for n in (tournament.max_players,) if n is not None]
-    if is_round_robin(tournament):
-        limits.append(roundrobin.MAX_PLAYERS)
-    if is_knockout(tournament):
-        limits.append(knockout.MAX_PLAYERS)
+    limits = [n for n in (tournament.max_players, OWN_LIMIT.get(tournament.format)) if n is not None]
     return min(limits) if limits else None
 
 
@@ -369,6 +369,7 @@ __all__ = [
     "MAX_SIGNUP_DAYS",
     "MIN_CAP",
     "MIN_SIGNUP_DAYS",
+    "OWN_LIMIT",
     "ROUND_ROBIN",
     "SET_AT_START",
     "SWISS",
