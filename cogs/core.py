@@ -31,6 +31,7 @@ from data import Match, Status, StoreUnavailable
 from engine import registry
 from engine.protocol import Action, Game, State, Verb, View
 from play import MatchService, ServiceError, fairness
+from play.errors import STRANGER
 from play.fairness import commitment_text, engine_seed
 from play.guide import game_help, overview
 from play.listings import (
@@ -178,7 +179,7 @@ class Core(SweepLoop, commands.Cog):
             return None
         side = match.side_of(interaction.user.id)
         if side is None:
-            await reply(interaction, "You are not playing in this game; only its two players can act.")
+            await reply(interaction, STRANGER)
             return None
         held = await self.service.held_back(match, interaction.user.id)
         if held is not None and denotes(match, given, held.seen.match.version):

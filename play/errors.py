@@ -26,6 +26,9 @@ class NotAPlayer(ServiceError):
     """Only the two players may act in a match."""
 
 
+STRANGER = "You are not playing in this game; only its two players can act."
+
+
 class NotYourTurn(ServiceError):
     """Someone else must act (or decide) first."""
 

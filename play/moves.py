@@ -5,21 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from data import (
-    AwayChanged,
-    DuplicateInteraction,
-    Match,
-    NewAction,
-    Result,
-    StaleVersion,
-    Status,
-)
+from data import AwayChanged, DuplicateInteraction, Match, NewAction, Result, StaleVersion, Status
 from engine.errors import IllegalAction, InvalidNotation
 from engine.protocol import Action, Event, Game, State, drew_or_revealed
 from play import undo
 from play.challenges import Challenges
 from play.clocks import game_clock_moved, game_clock_stopped
 from play.errors import (
+    STRANGER,
     AlreadyApplied,
     AwayBusy,
     IllegalMove,
@@ -114,7 +107,7 @@ class Moves(Challenges):
                 raise NoMatch("The challenge has not been accepted yet.")
             side = match.side_of(user_id)
             if side is None:
-                raise NotAPlayer("You are not playing in this game; only its two players can act.")
+                raise NotAPlayer(STRANGER)
             held = await self.held_back(match, user_id)
             if held is not None and expected_version is not None:
                 # The other player's turn is still theirs alone: this player's buttons are the
@@ -335,11 +328,13 @@ class Moves(Challenges):
         )
 
     async def _refuse_if_not_their_turn(self, match: Match, user_id: int) -> None:
-        """Whoever is not owed an action hears that first: it is more useful than a notation error."""
+        """Whoever is not owed an action (a stranger first) hears that: it helps more than a parse error."""
         live = self._live.get(match.channel_id)
         side = match.side_of(user_id)
-        if live is None or live[1] is None or side is None or match.status is not Status.ACTIVE:
+        if live is None or live[1] is None or match.status is not Status.ACTIVE:
             return
+        if side is None:
+            raise NotAPlayer(STRANGER)
         state = live[1]
         if side not in state.to_act() and not state.is_over():
             raise NotYourTurn(self._waiting_for(match, game_of(match), state, self.markup))

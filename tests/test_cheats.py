@@ -388,6 +388,7 @@ async def test_a_second_account_watching_a_private_turn_learns_nothing(world: Wo
     assert "a6-a5" not in history.content
     for name, options, words in (
         ("play", {"action": "a6-a4"}, "not playing in this game"),
+        ("play", {"action": "zz9"}, "not playing in this game"),  # before the parser's words
         ("review", {}, "Only the two players"),
     ):
         asked = await w.slash(w.eve, name, options, channel=t)
