@@ -80,9 +80,16 @@ def statements_for(script: str, store: str) -> list[tuple[str, bool]]:
             )
         chunks.append((section, []))
     found: list[tuple[str, bool]] = []
-    for section, lines in chunks:
-        if section in (_BOTH, store):
-            found.extend((statement, section == store) for statement in split_statements("\n".join(lines)))
+    for n, (section, lines) in enumerate(chunks, start=1):
+        if section not in (_BOTH, store):
+            continue
+        try:
+            statements = split_statements("\n".join(lines))
+        except MigrationError as exc:
+            if n == len(chunks):
+                raise
+            raise MigrationError(f"{exc}: a statement may not run across a section line") from None
+        found.extend((statement, section == store) for statement in statements)
     return found
 
 

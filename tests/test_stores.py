@@ -215,7 +215,7 @@ INSERT INTO sectioned (x) VALUES (1);
 """
 
 
-def test_a_migration_s_sections_give_each_store_its_own_statements():
+def test_the_sections_of_a_migration_give_each_store_its_own_statements():
     """`-- [sqlite]` and `-- [postgresql]` hold what one store runs, `-- [both]` goes back to the
     shared words; a store's own statements are marked to run as written (not translated)."""
     assert [(s.split()[-1], own) for s, own in statements_for(SECTIONED, SQLITE)] == [
@@ -227,7 +227,7 @@ def test_a_migration_s_sections_give_each_store_its_own_statements():
     assert "'postgresql'" in statements_for(SECTIONED, POSTGRESQL)[1][0]
     with pytest.raises(MigrationError, match=r"unknown section '-- \[mysql\]'"):
         statements_for("-- [mysql]\nSELECT 1;\n", SQLITE)
-    with pytest.raises(MigrationError, match="incomplete statement"):  # a statement across a section line
+    with pytest.raises(MigrationError, match="may not run across a section line"):
         statements_for("CREATE TABLE t (\n-- [sqlite]\nx INTEGER);\n", SQLITE)
 
 
