@@ -41,7 +41,7 @@ import asyncpg
 from data.db import ChangeListener, Clock, Conflict, Database, Step, T, Transaction, away_key
 from data.errors import DataError, MigrationError, StoreUnavailable
 from data.models import Match, MatchChange
-from data.schema import MIGRATIONS_DIR, load_migrations, sets_version, split_statements, to_postgres
+from data.schema import MIGRATIONS_DIR, POSTGRESQL, load_migrations, sets_version, statements_for, to_postgres
 
 log = logging.getLogger("data.postgres")
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # a pooled one is a proxy
@@ -359,11 +359,12 @@ class PostgresDatabase(Database):
                 )
             for number, path in migrations[current:]:
                 recorded = None
-                for statement in split_statements(path.read_text(encoding="utf-8")):
+                for statement, own in statements_for(path.read_text(encoding="utf-8"), POSTGRESQL):
                     recorded = sets_version(statement)
                     if recorded is not None:
                         continue
-                    for translated in to_postgres(statement):
+                    # PostgreSQL's own section is in its words already; the shared ones are translated
+                    for translated in [statement.rstrip().rstrip(";")] if own else to_postgres(statement):
                         # sql-check: statements come from the trusted migration files, not from users
                         await conn.execute(translated)
                 if recorded != number:

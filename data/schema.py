@@ -7,6 +7,11 @@ INTEGER in PostgreSQL is 32 bits, a REAL 4 bytes: a snowflake or a unix time wou
 identity column, `json_valid` checks, WITHOUT ROWID, and the two append-only triggers. A statement it
 cannot translate is refused by name rather than guessed at, so a new SQLite-only word fails the
 PostgreSQL tests the day it is written. tests/test_stores.py compares the schemas the two produce.
+
+A change the portable subset cannot say (widening a CHECK: SQLite rebuilds the table, PostgreSQL
+swaps the constraint) is written once per store in the same file, under a line `-- [sqlite]` or
+`-- [postgresql]`; `-- [both]` returns to the shared words, which every file starts in
+(`statements_for`). A store's own section is run as written: PostgreSQL's is not translated.
 """
 
 from __future__ import annotations
@@ -51,6 +56,41 @@ def split_statements(script: str) -> list[str]:
     if rest.strip():
         raise MigrationError(f"migration ends with an incomplete statement: {rest.strip()[:60]!r}")
     return statements
+
+
+SQLITE, POSTGRESQL = "sqlite", "postgresql"
+_BOTH = "both"
+_SECTION = re.compile(r"^--\s*\[(\w+)\]\s*$")
+
+
+def statements_for(script: str, store: str) -> list[tuple[str, bool]]:
+    """The statements of a migration that `store` runs, in order, each with whether it comes from
+    the store's own section (its own words) rather than the shared ones. A statement may not run
+    across a section line, and an unknown section is refused by name rather than skipped."""
+    chunks: list[tuple[str, list[str]]] = [(_BOTH, [])]
+    for line in script.splitlines():
+        marker = _SECTION.match(line.strip())
+        if marker is None:
+            chunks[-1][1].append(line)
+            continue
+        section = marker.group(1).lower()
+        if section not in (_BOTH, SQLITE, POSTGRESQL):
+            raise MigrationError(
+                f"unknown section {line.strip()!r} in a migration: -- [both], -- [sqlite] or -- [postgresql]"
+            )
+        chunks.append((section, []))
+    found: list[tuple[str, bool]] = []
+    for n, (section, lines) in enumerate(chunks, start=1):
+        if section not in (_BOTH, store):
+            continue
+        try:
+            statements = split_statements("\n".join(lines))
+        except MigrationError as exc:
+            if n == len(chunks):
+                raise
+            raise MigrationError(f"{exc}: a statement may not run across a section line") from None
+        found.extend((statement, section == store) for statement in statements)
+    return found
 
 
 def sets_version(statement: str) -> int | None:

@@ -26,12 +26,14 @@ import aiosqlite
 
 from data.db import Clock, Conflict, Database, Step, T, Transaction
 from data.errors import DataError, MigrationError
-from data.schema import MIGRATIONS_DIR, load_migrations, split_statements
+from data.schema import MIGRATIONS_DIR, SQLITE, load_migrations, statements_for
 
 _PRAGMA_BUSY_TIMEOUT = "PRAGMA busy_timeout = 5000"
 _PRAGMA_WAL = "PRAGMA journal_mode = WAL"
 _PRAGMA_JOURNAL_MODE = "PRAGMA journal_mode"
 _PRAGMA_FOREIGN_KEYS = "PRAGMA foreign_keys = ON"
+_PRAGMA_NO_FOREIGN_KEYS = "PRAGMA foreign_keys = OFF"
+_PRAGMA_FOREIGN_KEY_CHECK = "PRAGMA foreign_key_check"
 # FULL, not NORMAL: a move the bot has acknowledged must survive a power cut as well.
 _PRAGMA_SYNCHRONOUS = "PRAGMA synchronous = FULL"
 _PRAGMA_USER_VERSION = "PRAGMA user_version"
@@ -161,34 +163,54 @@ class SqliteDatabase(Database):
         return str(found[0][0]) if found else ""
 
     async def _migrate(self, directory: Path) -> None:
+        """Each pending migration in its own transaction, with foreign keys off around it (SQLite
+        can switch them only outside a transaction): a migration that rebuilds a table (new table,
+        copy, drop, rename: SQLite's way to change a CHECK) must not have the drop delete or refuse
+        the rows that refer to it. Before its commit, `PRAGMA foreign_key_check` must find no
+        reference the migration broke, or it is rolled back whole (docs/architecture.md)."""
         migrations = load_migrations(directory)
-        for number, path in migrations:
-            statements = split_statements(path.read_text(encoding="utf-8"))
+        await self._conn.execute(_PRAGMA_NO_FOREIGN_KEYS)
+        try:
+            for number, path in migrations:
+                await self._write(self._applying(number, path, len(migrations)))
+        finally:
+            await self._conn.execute(_PRAGMA_FOREIGN_KEYS)
 
-            def apply(
-                conn: sqlite3.Connection,
-                number: int = number,
-                path: Path = path,
-                statements: list[str] = statements,
-            ) -> None:
-                # Read inside the write transaction: two processes starting together apply once.
-                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
-                current = int(row[0]) if row else 0
-                if current > len(migrations):
-                    raise MigrationError(
-                        f"the database is at schema version {current}, newer than this code "
-                        f"({len(migrations)}): run the newer bot, or restore a backup of this version"
-                    )
-                if current >= number:
-                    return
-                for statement in statements:
-                    # sql-check: statements come from the trusted migration files, not from users
-                    conn.execute(statement)
-                row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
-                if row is None or int(row[0]) != number:
-                    raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
+    @staticmethod
+    def _applying(number: int, path: Path, latest: int) -> Callable[[sqlite3.Connection], None]:
+        """The transaction applying migration `number` unless the database already has it."""
+        statements = [statement for statement, _ in statements_for(path.read_text(encoding="utf-8"), SQLITE)]
 
-            await self._write(apply)
+        def apply(conn: sqlite3.Connection) -> None:
+            # Read inside the write transaction: two processes starting together apply once.
+            row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
+            current = int(row[0]) if row else 0
+            if current > latest:
+                raise MigrationError(
+                    f"the database is at schema version {current}, newer than this code "
+                    f"({latest}): run the newer bot, or restore a backup of this version"
+                )
+            if current >= number:
+                return
+            # a reference broken before (an old file) is not this migration's doing
+            broken_before = {tuple(r) for r in conn.execute(_PRAGMA_FOREIGN_KEY_CHECK)}
+            for statement in statements:
+                # sql-check: statements come from the trusted migration files, not from users
+                conn.execute(statement)
+            now_broken = [tuple(r) for r in conn.execute(_PRAGMA_FOREIGN_KEY_CHECK)]
+            broken = [r for r in now_broken if r not in broken_before]
+            if broken:
+                table, rowid, parent, _ = broken[0]
+                many = f"{len(broken)} rows" if len(broken) > 1 else "1 row"
+                raise MigrationError(
+                    f"{path.name} left {many} referring to nothing, the first in {table} "
+                    f"(rowid {rowid}) to {parent}: it was not applied"
+                )
+            row = conn.execute(_PRAGMA_USER_VERSION).fetchone()
+            if row is None or int(row[0]) != number:
+                raise MigrationError(f"{path.name} must set user_version to {number} (its own number)")
+
+        return apply
 
     async def _transact(self, work: Callable[[], Transaction[T]]) -> T:
         return await self._write(lambda conn: drive(conn, work()))

@@ -1,5 +1,5 @@
 """The tournaments' rows and queries (migrations 0007, 0008, 0010, 0011, 0015, 0016, 0017,
-0018), for both stores.
+0018, 0020), for both stores.
 
 `TournamentStore(db)` runs its transactions through a `data.db.Database` (either store), in a file
 of its own so the match queries and the tournament queries each read as one idea. Every change of
@@ -23,7 +23,7 @@ from data.models import Match, Status
 
 NO_CAP = 1 << 40  # a sign-up list's limit where the tournament sets none
 NO_INPUT = "-"  # the input to a game's dice of a player who gave none (play/tournament.py `_dice`)
-KNOCKOUT = "knockout"  # the format a tournament marked by migration 0019 reads as
+KNOCKOUT = "knockout"  # single elimination (migration 0020 lets `format` say so)
 
 
 class TournamentStatus(StrEnum):
@@ -76,8 +76,8 @@ class Tournament:
     sealed_at: float | None = None
     seal_message_id: int | None = None
     seal_secret: str | None = field(default=None, repr=False)
-    # its own settings (migration 0017; a knockout is marked by 0019): how it pairs, and the most
-    # players it takes (None: no cap)
+    # its own settings (migration 0017; 'knockout' since 0019, stored as such since 0020): how it
+    # pairs, and the most players it takes (None: no cap)
     format: str = "swiss"
     max_players: int | None = None
     tiebreaks: str | None = None  # the name of its tie-break order (None: its format's usual one)
@@ -136,11 +136,11 @@ _INSERT = """
 INSERT INTO tournaments (
     guild_id, channel_id, game, options, name, rounds, round_seconds, status, round, announced,
     created_by, version, created_at, updated_at, seal_secret, seal_commitment, format, max_players,
-    tiebreaks, signup_closes_at, knockout
+    tiebreaks, signup_closes_at
 ) VALUES (
     :guild_id, :channel_id, :game, :options, :name, :rounds, :round_seconds, 'signup', 0, 0,
     :created_by, 0, :now, :now, :seal_secret, :seal_commitment, :format, :max_players,
-    :tiebreaks, :signup_closes_at, :knockout
+    :tiebreaks, :signup_closes_at
 )
 RETURNING *
 """
@@ -400,7 +400,7 @@ def _tournament(row: Any) -> Tournament:
         sealed_at=None if row["sealed_at"] is None else float(row["sealed_at"]),
         seal_message_id=None if row["seal_message_id"] is None else int(row["seal_message_id"]),
         seal_secret=row["seal_secret"],
-        format=KNOCKOUT if row["knockout"] else row["format"],
+        format=row["format"],
         max_players=None if row["max_players"] is None else int(row["max_players"]),
         tiebreaks=row["tiebreaks"],
         signup_closes_at=None if row["signup_closes_at"] is None else float(row["signup_closes_at"]),
@@ -484,8 +484,7 @@ class TournamentStore:
             "now": float(now),
             "seal_secret": seal_secret,
             "seal_commitment": seal_commitment,
-            "format": "swiss" if format == KNOCKOUT else format,  # a knockout is marked apart (0019)
-            "knockout": 1 if format == KNOCKOUT else 0,
+            "format": format,
             "max_players": max_players,
             "tiebreaks": tiebreaks,
             "signup_closes_at": None if signup_closes_at is None else float(signup_closes_at),

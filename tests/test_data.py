@@ -172,6 +172,64 @@ async def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path):
     assert raw(target, "SELECT name FROM sqlite_master WHERE name = 'half_done'") == []
 
 
+def _with(tmp_path: Path, *extra: str) -> Path:
+    """Today's migrations and `extra` after them, numbered on, in a directory of their own."""
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for _, path in load_migrations():
+        shutil.copy(path, migrations / path.name)
+    for n, script in enumerate(extra, start=len(load_migrations()) + 1):
+        (migrations / f"{n:04d}_extra.sql").write_text(f"{script}\nPRAGMA user_version = {n};\n")
+    return migrations
+
+
+async def test_a_sqlite_migration_rebuilding_a_table_keeps_the_rows_that_refer_to_it(tmp_path: Path):
+    """SQLite changes a CHECK by rebuilding the table (new table, copy, drop, rename). The runner
+    turns foreign keys off around each migration (they cannot be switched inside its transaction),
+    so the drop neither cascades to the rows referring to the table nor is refused by them; they
+    are back on after it, and refuse a dangling row as before."""
+    migrations = _with(
+        tmp_path,
+        "CREATE TABLE parent (id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a')));\n"
+        "CREATE TABLE child (parent_id INTEGER NOT NULL REFERENCES parent (id) ON DELETE CASCADE);\n"
+        "INSERT INTO parent (id, kind) VALUES (1, 'a');\n"
+        "INSERT INTO child (parent_id) VALUES (1);",
+        "CREATE TABLE parent_new (id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK (kind IN ('a', 'b')));\n"
+        "INSERT INTO parent_new (id, kind) SELECT id, kind FROM parent;\n"
+        "DROP TABLE parent;\n"
+        "ALTER TABLE parent_new RENAME TO parent;",
+    )
+    target = tmp_path / "m.db"
+    async with Database.open(target, migrations_dir=migrations) as db:
+        assert isinstance(db, SqliteDatabase)
+        assert await db._write(lambda conn: conn.execute("PRAGMA foreign_keys").fetchone()[0]) == 1
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await db._write(lambda conn: conn.execute("INSERT INTO child (parent_id) VALUES (2)"))
+    assert raw(target, "SELECT parent_id FROM child") == [(1,)]
+    assert raw(target, "PRAGMA foreign_key_check") == []
+    assert "'b'" in raw(target, "SELECT sql FROM sqlite_master WHERE name = 'parent'")[0][0]
+
+
+async def test_a_sqlite_migration_leaving_a_dangling_reference_is_rolled_back(tmp_path: Path):
+    """With foreign keys off, a migration could delete a row others refer to: the runner's
+    `PRAGMA foreign_key_check` before the commit refuses it, and nothing of it lands."""
+    migrations = _with(
+        tmp_path,
+        "CREATE TABLE parent (id INTEGER PRIMARY KEY);\n"
+        "CREATE TABLE child (parent_id INTEGER NOT NULL REFERENCES parent (id));\n"
+        "INSERT INTO parent (id) VALUES (1);\n"
+        "INSERT INTO child (parent_id) VALUES (1);",
+        "CREATE TABLE half_done (x INTEGER);\nDELETE FROM parent;",
+    )
+    target = tmp_path / "m.db"
+    n = len(load_migrations()) + 2
+    with pytest.raises(MigrationError, match=f"{n:04d}_extra.sql left 1 row.* in child .* to parent"):
+        await Database.open(target, migrations_dir=migrations)
+    assert raw(target, "PRAGMA user_version") == [(n - 1,)]
+    assert raw(target, "SELECT id FROM parent") == [(1,)]
+    assert raw(target, "SELECT name FROM sqlite_master WHERE name = 'half_done'") == []
+
+
 async def test_stats_written_before_games_were_separate_move_to_the_game_of_their_matches(tmp_path: Path):
     """A database of the one-game bot (migration 1 only) keeps its ratings, now under the game."""
     old = tmp_path / "old"

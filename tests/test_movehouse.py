@@ -11,6 +11,7 @@ import pytest
 
 import bot
 from data import Database, Result
+from data.tournaments import TournamentStore
 from engine import registry
 from play import MatchService
 from play.movehouse import move_house, replay_mismatches
@@ -18,6 +19,7 @@ from play.movehouse import move_house, replay_mismatches
 GUILD = 7
 T0 = 1_800_000_000.0
 FIXTURE = Path(__file__).parent / "fixtures" / "pre_platform.db"
+FORMATS = ("swiss", "round-robin", "knockout")
 
 
 async def play_some(svc: MatchService, channel: int, game: str, rng: random.Random, steps: int) -> None:
@@ -36,7 +38,8 @@ async def play_some(svc: MatchService, channel: int, game: str, rng: random.Rand
 
 
 async def sqlite_with_games(path: Path) -> dict[str, object]:
-    """Every hosted game, some moves in each, one finished with ratings, a preference, owed boards."""
+    """Every hosted game, some moves in each, one finished with ratings, a preference, owed boards,
+    a tournament of each format."""
     rng = random.Random(5)
     async with Database.open(path, clock=lambda: T0) as db:
         svc = MatchService(db, clock=lambda: T0, rng=random.Random(3), outbox=True)
@@ -45,6 +48,11 @@ async def sqlite_with_games(path: Path) -> dict[str, object]:
         match, _ = await svc.current(100)
         await db.finish_match(match.id, expected_version=match.version, result=Result(1, "resigned"))
         await db.set_dm_on_turn(2, True, now=T0)
+        for n, format in enumerate(FORMATS):
+            await TournamentStore(db).create_tournament(
+                guild_id=GUILD, channel_id=900 + n, game=registry.games()[0].name, options={},
+                name=f"Cup {n}", rounds=1, round_seconds=86_400, created_by=1, now=T0, format=format,
+            )  # fmt: skip
         return {
             "matches": await db.list_matches(),
             "actions": [await db.actions(m.id) for m in await db.list_matches()],
@@ -65,6 +73,9 @@ async def test_every_table_moves_and_every_match_replays(tmp_path: Path, pg_empt
         assert await moved.leaderboard(GUILD, registry.games()[0].name) == before["stats"]
         assert await moved.owed_boards(T0 + 1) == before["owed"] != []
         assert (await moved.get_user_prefs(2)).dm_on_turn
+        # each format as stored, a knockout too (migration 0020: no mark beside `format` to carry)
+        cups = [await TournamentStore(moved).channel_tournament(900 + n) for n in range(len(FORMATS))]
+        assert [cup.format if cup else None for cup in cups] == list(FORMATS)
         # the copy plays on: a new match gets an id after the copied ones
         svc = MatchService(moved, rng=random.Random(1))
         fresh = await svc.challenge(

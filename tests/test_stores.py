@@ -17,7 +17,8 @@ import asyncpg
 import pytest
 
 from data import Database, MigrationError, PostgresDatabase, StaleVersion, load_migrations
-from data.schema import to_postgres
+from data.db import Transaction, rows
+from data.schema import POSTGRESQL, SQLITE, statements_for, to_postgres
 from tests import pgserver
 
 NOW = 1_790_000_000.0  # any fixed time: the store keeps what it is given
@@ -201,6 +202,50 @@ def test_a_sqlite_only_word_in_a_new_migration_is_refused_by_name():
     assert to_postgres("ALTER TABLE matches ADD COLUMN away_until REAL") == [
         "ALTER TABLE matches ADD COLUMN away_until DOUBLE PRECISION"
     ]
+
+
+SECTIONED = """-- a change each store says in its own words
+CREATE TABLE sectioned (x INTEGER);
+-- [sqlite]
+ALTER TABLE sectioned ADD COLUMN store TEXT NOT NULL DEFAULT 'sqlite';
+-- [postgresql]
+ALTER TABLE sectioned ADD COLUMN store TEXT NOT NULL DEFAULT 'postgresql';
+-- [both]
+INSERT INTO sectioned (x) VALUES (1);
+"""
+
+
+def test_the_sections_of_a_migration_give_each_store_its_own_statements():
+    """`-- [sqlite]` and `-- [postgresql]` hold what one store runs, `-- [both]` goes back to the
+    shared words; a store's own statements are marked to run as written (not translated)."""
+    assert [(s.split()[-1], own) for s, own in statements_for(SECTIONED, SQLITE)] == [
+        ("INTEGER);", False),
+        ("'sqlite';", True),
+        ("(1);", False),
+    ]
+    assert [own for _, own in statements_for(SECTIONED, POSTGRESQL)] == [False, True, False]
+    assert "'postgresql'" in statements_for(SECTIONED, POSTGRESQL)[1][0]
+    with pytest.raises(MigrationError, match=r"unknown section '-- \[mysql\]'"):
+        statements_for("-- [mysql]\nSELECT 1;\n", SQLITE)
+    with pytest.raises(MigrationError, match="may not run across a section line"):
+        statements_for("CREATE TABLE t (\n-- [sqlite]\nx INTEGER);\n", SQLITE)
+
+
+async def test_each_store_runs_its_own_section_of_a_migration(store: str, tmp_path: Path):
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    for _, path in load_migrations():
+        shutil.copy(path, migrations / path.name)
+    n = len(load_migrations()) + 1
+    (migrations / f"{n:04d}_sectioned.sql").write_text(f"{SECTIONED}PRAGMA user_version = {n};\n")
+
+    def stored() -> Transaction[list[tuple[int, str]]]:
+        found = yield rows("SELECT x, store FROM sectioned")
+        return [(int(r["x"]), r["store"]) for r in found]
+
+    async with Database.open(store, migrations_dir=migrations) as db:
+        assert await db.schema_version() == n
+        assert await db._transact(stored) == [(1, POSTGRESQL if isinstance(db, PostgresDatabase) else SQLITE)]
 
 
 # --- the bot with a bad DATABASE_URL --------------------------------------------------------------

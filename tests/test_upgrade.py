@@ -11,9 +11,11 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from data import Database, Status, load_migrations
@@ -291,8 +293,8 @@ async def test_nobody_is_removed_by_migration_18_and_a_removal_after_it_holds(v7
 
 
 async def test_no_tournament_is_a_knockout_after_migration_19_and_one_made_after_is(v7_store: str):
-    """Migration 0019 marks a knockout apart from `format` (whose CHECK of 0017 names two formats):
-    every tournament of before reads as it was, and a knockout made after the upgrade reads as one."""
+    """Migrations 0019 and 0020 bring the knockout (0020 lets `format` say it): every tournament of
+    before reads as it was, and a knockout made after the upgrade reads as one."""
     async with Database.open(v7_store) as db:
         t = _tournaments(db)
         old = await t.store.channel_tournament(OLD_CUP, open_only=False)
@@ -401,3 +403,183 @@ async def test_an_ai_game_begun_before_migration_13_verifies_after_it(
     assert {d.n for d in after if d.interaction_id != LEGACY} >= set(theirs) - old
     report = fairness.check(record, ai=True)
     assert report.ok and report.ai_checked, report.text()
+
+
+# --- migration 0020: a knockout stored as 'knockout' ---------------------------------------------
+
+_T19 = (
+    "INSERT INTO tournaments (guild_id, channel_id, game, name, rounds, round_seconds, status, "
+    "created_by, created_at, updated_at, format, knockout) "
+    "VALUES (10, {channel}, 'blockwars', '{name}', 2, 86400, '{status}', 1, 0, 0, '{format}', {knockout})"
+)
+# what a bot of migration 19 wrote: a Swiss, a round-robin, a knockout (format 'swiss', marked), and a
+# fourth tournament deleted, so the highest id ever given (4) is above the highest kept
+_V19_ROWS = [
+    _T19.format(channel=1, name="Swiss Cup", status="finished", format="swiss", knockout=0),
+    _T19.format(channel=2, name="Round Cup", status="running", format="round-robin", knockout=0),
+    _T19.format(channel=3, name="Knockout Cup", status="signup", format="swiss", knockout=1),
+    _T19.format(channel=4, name="Gone Cup", status="cancelled", format="swiss", knockout=0),
+    "DELETE FROM tournaments WHERE id = 4",
+    *(
+        f"INSERT INTO tournament_players (tournament_id, user_id, rating, joined_at, join_input) "
+        f"VALUES ({t}, {u}, 1200.0, 0, '{t}{u}')"
+        for t in (1, 2, 3)
+        for u in (ALICE, BOB)
+    ),
+    *(
+        f"INSERT INTO tournament_inputs (tournament_id, user_id, join_input, given_at) "
+        f"VALUES ({t}, {u}, '{t}{u}', 0)"
+        for t in (1, 2, 3)
+        for u in (ALICE, BOB, CAROL)
+    ),
+    *(
+        f"INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, result) "
+        f"VALUES ({t}, 1, 1, {ALICE}, {BOB}, 1.0)"
+        for t in (1, 2)
+    ),
+    *(
+        f"INSERT INTO tournament_rounds (tournament_id, round, message_id) VALUES ({t}, 1, {t}00)"
+        for t in (1, 2)
+    ),
+]
+# the tables that hold a tournament's id (none by a foreign key: nothing to cascade, but every row must stay)
+_REFERRING = ("tournament_players", "tournament_inputs", "tournament_games", "tournament_rounds")
+
+
+async def _raw(store: str, sql: str) -> list[tuple[Any, ...]]:
+    """A statement behind the store's back (its own connection), so a failed start can be looked at."""
+    if store.startswith("postgresql"):
+        conn = await asyncpg.connect(store)
+        try:
+            return [tuple(r) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+    lite = sqlite3.connect(store)
+    try:
+        return lite.execute(sql).fetchall()
+    finally:
+        lite.close()
+
+
+async def _columns(store: str) -> list[str]:
+    if store.startswith("postgresql"):
+        found = await _raw(
+            store,
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'tournaments' "
+            "ORDER BY ordinal_position",
+        )
+        return [name for (name,) in found]
+    return [row[1] for row in await _raw(store, "PRAGMA table_info(tournaments)")]
+
+
+async def _kept(store: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables referring to a tournament, and each tournament's other columns."""
+    shared = [c for c in await _columns(store) if c not in ("format", "knockout")]
+    kept = {table: await _raw(store, f"SELECT * FROM {table} ORDER BY 1, 2, 3") for table in _REFERRING}
+    kept["tournaments"] = await _raw(store, f"SELECT {', '.join(shared)} FROM tournaments ORDER BY id")
+    return kept
+
+
+def _sqlite_objects(path: str | Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").fetchall()
+    finally:
+        conn.close()
+
+
+async def test_migration_20_stores_a_knockout_as_one_whole_or_not_at_all(empty_store: str, tmp_path: Path):
+    """A store at migration 19 with a Swiss, a round-robin and a knockout (stored as 'swiss' and
+    marked), their players, inputs, games and round messages. A start whose migration 0020 fails
+    at its end (after SQLite's rebuild) changes nothing; the real one gives the knockout format
+    'knockout' in the table itself, drops the mark, keeps every other row and column, breaks no
+    reference and leaves the schema a fresh database gets; a second start changes nothing."""
+    nineteen, broken = tmp_path / "migrations_19", tmp_path / "migrations_20_broken"
+    nineteen.mkdir()
+    broken.mkdir()
+    for number, path in load_migrations():
+        if number <= 19:
+            shutil.copy(path, nineteen / path.name)
+            shutil.copy(path, broken / path.name)
+        elif number == 20:
+            failing = "-- [both]\nINSERT INTO no_such_table VALUES (1);\nPRAGMA user_version = 20;"
+            text = path.read_text(encoding="utf-8").replace("-- [both]\nPRAGMA user_version = 20;", failing)
+            assert "no_such_table" in text
+            (broken / path.name).write_text(text, encoding="utf-8")
+
+    def write_19() -> Transaction[None]:
+        for statement in _V19_ROWS:
+            yield count(statement)
+
+    async with Database.open(empty_store, migrations_dir=nineteen) as db:
+        assert await db.schema_version() == 19
+        await db._transact(write_19)
+    before = await _kept(empty_store)
+    formats_19 = [("swiss", 0), ("round-robin", 0), ("swiss", 1)]
+    assert await _raw(empty_store, "SELECT format, knockout FROM tournaments ORDER BY id") == formats_19
+
+    # a start interrupted within 0020
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError), match="no_such_table"):
+        await Database.open(empty_store, migrations_dir=broken)
+    assert await _raw(empty_store, "SELECT format, knockout FROM tournaments ORDER BY id") == formats_19
+    assert await _kept(empty_store) == before
+    if empty_store.startswith("postgresql"):
+        assert await _raw(empty_store, "SELECT version FROM schema_version") == [(19,)]
+    else:
+        index_19 = [o for o in _sqlite_objects(empty_store) if o[1] == "tournaments_open_channel"]
+        assert await _raw(empty_store, "PRAGMA user_version") == [(19,)]
+        assert "tournaments_0020" not in {name for _, name, _, _ in _sqlite_objects(empty_store)}
+
+    for _ in range(2):  # the upgrade, then a start with nothing to do
+        async with Database.open(empty_store) as db:
+            assert await db.schema_version() == len(load_migrations())
+        assert await _raw(empty_store, "SELECT id, format FROM tournaments ORDER BY id") == [
+            (1, "swiss"),
+            (2, "round-robin"),
+            (3, "knockout"),
+        ]
+        assert "knockout" not in await _columns(empty_store)
+        assert await _kept(empty_store) == before
+    if not empty_store.startswith("postgresql"):
+        assert await _raw(empty_store, "PRAGMA foreign_key_check") == []
+        fresh = tmp_path / "fresh.db"
+        async with Database.open(fresh):
+            pass
+        # tables, the rebuilt one's CHECK, its partial index (0007's, word for word)
+        assert _sqlite_objects(empty_store) == _sqlite_objects(fresh)
+        assert [o for o in _sqlite_objects(empty_store) if o[1] == "tournaments_open_channel"] == index_19
+
+    async with Database.open(empty_store) as db:
+        t = _tournaments(db)
+        assert (await t.by_id(3)).format == "knockout"
+        assert (await t.by_id(2)).format == "round-robin"
+        made = await t.create(
+            guild_id=V7_GUILD, channel_id=5, user_id=1, game="blockwars", rounds=None, days=2,
+            organiser=True, format="knockout",
+        )  # fmt: skip
+        assert made.id == 5  # after the highest id ever given, the deleted fourth's too
+    assert await _raw(empty_store, "SELECT format FROM tournaments WHERE id = 5") == [("knockout",)]
+
+
+async def test_a_fresh_store_refuses_a_format_it_does_not_know(store: str):
+    """The CHECK of migration 0020 names the three formats, and only them."""
+    insert = (
+        "INSERT INTO tournaments (guild_id, channel_id, game, name, rounds, round_seconds, status, "
+        "created_by, created_at, updated_at, format) VALUES (10, ?, 'blockwars', 'Cup', 2, 86400, "
+        "'finished', 1, 0, 0, ?)"
+    )
+
+    def write(channel: int, format: str) -> Callable[[], Transaction[int]]:
+        return lambda: (yield count(insert, (channel, format)))
+
+    async with Database.open(store) as db:
+        for n, known in enumerate(("swiss", "round-robin", "knockout")):
+            assert await db._transact(write(n, known)) == 1
+        refused = (sqlite3.IntegrityError, asyncpg.CheckViolationError)
+        with pytest.raises(refused, match=r"(?i)check constraint"):
+            await db._transact(write(9, "league"))
+    assert await _raw(store, "SELECT format FROM tournaments ORDER BY id") == [
+        ("swiss",),
+        ("round-robin",),
+        ("knockout",),
+    ]
