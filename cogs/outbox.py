@@ -292,9 +292,12 @@ class Outbox(Messages):
             async with self._posting:
                 text, file, view = await self.board_message(shown, tail=seal_line)
                 try:
-                    sent: object = None  # a follow-up sent without waiting answers nothing
+                    sent: object
                     if isinstance(target, discord.Webhook):  # its interaction's answer: no nonce there
-                        await target.send(text, file=file, view=view, allowed_mentions=pinged(shown))
+                        # (an interaction's follow-up always waits for its message: discord.py)
+                        sent = await target.send(
+                            text, file=file, view=view, allowed_mentions=pinged(shown), wait=True
+                        )
                     else:  # the channel's, as `deliver_owed` would post it after a crash
                         sent = await target.send(
                             text,
