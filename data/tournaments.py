@@ -653,6 +653,10 @@ class TournamentStore:
         params = {"id": tournament_id, "user_id": user_id}
 
         def reinstate() -> Transaction[bool]:
+            # the row lock first, then the touch's check afresh: a reinstate that held it first (the
+            # same one, on another shard) has undone the removal, and this one changes nothing; a
+            # touch that waited on the row would check the removal as read before the wait
+            yield count(_LOCK, params)
             touched = yield count(_TOUCH_UNREMOVED, {**params, "now": float(now)})
             if not touched:
                 return False
@@ -671,6 +675,7 @@ class TournamentStore:
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def reinstate() -> Transaction[int | None]:
+            yield count(_LOCK, params)  # as `reinstate_signup`: the touch then checks afresh
             touched = yield count(_TOUCH_UNREMOVED_LATE, params)
             if not touched:
                 return None

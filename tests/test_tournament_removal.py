@@ -60,7 +60,7 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     with pytest.raises(BadRequest, match="No organiser took @12 off the sign-up list, so there is nothing"):
         await t.reinstate(CHANNEL, BOB, organiser=True)
     await t.join(cup, BOB)
-    with pytest.raises(BadRequest, match="@11 is on the sign-up list: there is no removal to undo"):
+    with pytest.raises(BadRequest, match=r"@11 is on the sign-up list of .* already, so nothing changed"):
         await t.reinstate(CHANNEL, ALICE, organiser=True)
     with pytest.raises(BadRequest, match="No organiser took @14 off"):
         await t.reinstate(CHANNEL, DAVE, organiser=True)
