@@ -242,6 +242,11 @@ _REMOVED_BY = """
 SELECT removed_by FROM tournament_inputs
 WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NOT NULL
 """
+# Signed up once (their input kept, migration 0015), and no organiser's removal stands: off the list
+# now, they left it themselves (or the server).
+_SIGNED_UP_ONCE = """
+SELECT 1 FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NULL
+"""
 # Put back on the list by an organiser before the start: the tournament's row moves first (as a
 # join's does), only while the removal still stands; the join then takes their kept input.
 _TOUCH_UNREMOVED = """
@@ -646,6 +651,11 @@ class TournamentStore:
         """The organiser who took `user_id` off the tournament's sign-up list, if that still stands."""
         found = await self._query(_REMOVED_BY, {"id": tournament_id, "user_id": user_id})
         return int(found[0]["removed_by"]) if found else None
+
+    async def signed_up_once(self, tournament_id: int, user_id: int) -> bool:
+        """`user_id` signed up to the tournament at some time (since inputs were kept), and no
+        organiser's removal of theirs stands: whether they are on the list now is not read here."""
+        return bool(await self._query(_SIGNED_UP_ONCE, {"id": tournament_id, "user_id": user_id}))
 
     async def reinstate_signup(self, tournament_id: int, user_id: int, now: float) -> bool:
         """Undo an organiser's removal before the start: back on the sign-up list with the input

@@ -101,6 +101,32 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     assert await t.store.removed_by(cup.id, CAROL) is None
 
 
+async def test_a_removal_that_the_players_own_leave_came_before_says_they_had_left(store_world) -> None:
+    """Carol leaves the sign-up list just before an organiser's removal of her lands (the two
+    pressed at once, or the organiser read an old list): the organiser is told she had already left,
+    not that she was not signed up, and nothing changes; she may join again. Someone who never
+    signed up is still told they are not signed up."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [ALICE, BOB, CAROL])
+    cup = await t.open_in(CHANNEL)
+    await t.leave(cup, CAROL)
+    before = await t.open_in(CHANNEL)
+    with pytest.raises(BadRequest) as refused:
+        await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
+    assert refused.value.message == (
+        f"@13 had already left the sign-up list of {cup.name} (themselves, or by leaving the "
+        "server), so there was nobody to remove. If they sign up again, you can remove them then."
+    )
+    assert (await t.open_in(CHANNEL)).version == before.version
+    assert await t.store.removed_by(cup.id, CAROL) is None
+    with pytest.raises(BadRequest) as never:
+        await t.remove(CHANNEL, DAVE, organiser=True, by=ORGANISER)
+    assert never.value.message == "@14 is not signed up for this tournament."
+    await t.join(cup, CAROL)
+    assert [e.user_id for e in await t.entries(cup)] == [ALICE, BOB, CAROL]
+
+
 async def test_once_late_entry_has_closed_a_removal_before_the_start_cannot_be_undone(store_world) -> None:
     """One round: nobody may join once it runs, so the removed player is told that (not to ask an
     organiser, who could do nothing), and `reinstate` says why it cannot put them back."""
