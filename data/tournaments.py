@@ -105,6 +105,17 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class LateRefused:
+    """What a latecomer's refused write found, read in its transaction under the tournament's row
+    lock: the tournament, its list and the organiser's removal of theirs, if one stands. The refusal
+    is said from these, so it names what refused it, not what another process changed after."""
+
+    tournament: Tournament
+    entries: list[Entry]
+    removed_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """One game of a round; `second_id` None is a bye. `result` is `first_id`'s points once over."""
 
@@ -577,29 +588,34 @@ class TournamentStore:
         rating: float,
         join_input: str | None = None,
         most: int | None = None,
-    ) -> int | None:
+    ) -> int | LateRefused:
         """Sign a latecomer up to a running tournament, rated `rating` (theirs in the game now), with
         their input to their games' dice as `join_tournament` takes it: the round under way then,
-        whose pairing and those before it they missed; None if they were in it already, or late
-        entry has closed (more than half the rounds begun), or it no longer runs, or it has `most`
-        players already (the withdrawn count; counted after its row is locked), or an organiser took
-        them off before the start. The version moves once they are in: a sweep that read the
-        players before this is refused, and the next pairs the round with them."""
+        whose pairing and those before it they missed. Refused (`LateRefused`, what the write found)
+        if they were in it already, or late entry has closed (more than half the rounds begun), or
+        it no longer runs, or it has `most` players already (the withdrawn count; counted after its
+        row is locked), or an organiser took them off before the start. The version moves once they
+        are in: a sweep that read the players before this is refused, and the next pairs the round
+        with them."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
         limit = {"most": NO_CAP if most is None else most}
 
-        def join() -> Transaction[int | None]:
+        def join() -> Transaction[int | LateRefused]:
             yield count(_LOCK, params)
             late = {**limit, "rating": float(rating), "join_input": join_input}
             added = yield count(_JOIN_LATE, {**params, **late})
-            if not added:
-                return None
+            if not added:  # why, read once, still under the lock: nothing has changed since
+                found = yield rows(_SELECT, (tournament_id,))
+                entries = yield rows(_PLAYERS, (tournament_id,))
+                removal = yield rows(_REMOVED_BY, params)
+                by = int(removal[0]["removed_by"]) if removal else None
+                return LateRefused(_tournament(found[0]), [_entry(e) for e in entries], by)
             yield count(_TOUCH, params)
             yield count(_KEEP_INPUT, params)
             found = yield rows(_JOINED_ROUND, params)
             return int(found[0]["joined_round"])
 
-        joined: int | None = await self._transact(join)
+        joined: int | LateRefused = await self._transact(join)
         return joined
 
     async def reinstate_entry(self, tournament_id: int, user_id: int, now: float) -> bool:
@@ -903,6 +919,7 @@ __all__ = [
     "Board",
     "Entry",
     "GameRating",
+    "LateRefused",
     "RatingsMoved",
     "Tournament",
     "TournamentBusy",

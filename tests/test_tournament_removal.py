@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from data.db import Step, count
+from data.tournaments import LateRefused
 from play import BadRequest, NotAPlayer
 from play.markup import PLAIN
 from play.tournament_leaving_text import undo_hint, withdrawal_notice
@@ -83,7 +84,8 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
     started = (await t.start(CHANNEL, organiser=True)).tournament
     assert not await t.store.join_tournament(cup.id, CAROL, clock.now, "late")
-    assert await t.store.join_late(cup.id, CAROL, clock.now, 1200.0, "late") is None
+    written = await t.store.join_late(cup.id, CAROL, clock.now, 1200.0, "late")
+    assert isinstance(written, LateRefused) and written.removed_by == ORGANISER
     with pytest.raises(BadRequest) as refused:
         await t.join(started, CAROL)
     assert str(refused.value) == REFUSED.replace("Cup", cup_name)
