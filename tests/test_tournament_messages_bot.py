@@ -15,6 +15,7 @@ import time
 import pytest
 
 from bot import WargamesBot
+from cogs import limits
 from data import Database
 from data.tournaments import Board, Tournament, TournamentStore
 from tests.botkit import BotKit, store_env
@@ -326,3 +327,11 @@ async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_t
     assert over is not None and await store.round_message(over.id, 2) == final.id
     await sweep(bot)
     assert final_posts() == [final]
+
+
+def test_a_nonce_is_what_the_post_is_and_at_most_25_characters() -> None:
+    """The same post, the same nonce, after any restart; ids too long for Discord's 25 characters
+    give a digest of them, as fixed, rather than a post refused."""
+    assert (limits.nonce("t", 7, "r", 2), limits.board_nonce(12, 5)) == ("t7r2", "m12v5")
+    long = limits.board_nonce(10**20, 10**6)
+    assert len(long) == 25 and long == limits.board_nonce(10**20, 10**6) != limits.board_nonce(10**20, 10**5)
