@@ -6,6 +6,8 @@ on the built tree.
 
 from __future__ import annotations
 
+import hashlib
+
 import discord
 
 MESSAGE = 2000  # characters in one message
@@ -21,3 +23,22 @@ STYLES = {  # the button styles a game may name (`engine.protocol.Choice.style`)
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+NONCE = 25  # characters of a message's nonce
+
+
+def nonce(*parts: object) -> str:
+    """A message's nonce made of what it is for (`nonce("t", 7, "r", 2)` is "t7r2"), the same after a
+    restart: a post sent again with it after a crash (its id not yet stored) is, within Discord's
+    few minutes, the first one returned, not a second post (discord.py sends `enforce_nonce`;
+    docs/reliability.md, "Posted once")."""
+    made = "".join(str(p) for p in parts)
+    if len(made) > NONCE:  # ids that long: a digest of them, as fixed (Discord refuses a longer one)
+        return "h" + hashlib.blake2b(made.encode(), digest_size=12).hexdigest()
+    return made
+
+
+def board_nonce(match_id: int, version: int) -> str:
+    """The nonce of the channel's board for a match's stored version: the deadline sweep's notice (a
+    loss on time, an organiser's no-show), an AI's board, and `deliver_owed`'s post of it after a
+    crash share it, so within Discord's window the board owed is the one already posted."""
+    return nonce("m", match_id, "v", version)

@@ -109,11 +109,15 @@ class Messages(Errors):
                 return None
         return found if isinstance(found, discord.abc.Messageable) else None
 
-    async def dm(self, user_id: int, text: str) -> bool:
-        """A direct message; False if it could not be sent (the user closed their DMs)."""
+    async def dm(self, user_id: int, text: str, *, nonce: str | None = None) -> bool:
+        """A direct message; False if it could not be sent (the user closed their DMs). A `nonce`
+        (`limits.nonce`) makes one sent again after a crash the first one, within Discord's window."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text[: limits.MESSAGE])
+            if nonce is None:
+                await user.send(text[: limits.MESSAGE])
+            else:
+                await user.send(text[: limits.MESSAGE], nonce=nonce)
         except discord.HTTPException:
             log.info("Could not DM user %s (DMs closed?)", user_id)
             return False

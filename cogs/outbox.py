@@ -292,9 +292,20 @@ class Outbox(Messages):
             async with self._posting:
                 text, file, view = await self.board_message(shown, tail=seal_line)
                 try:
-                    sent: object = await target.send(
-                        text, file=file, view=view, allowed_mentions=pinged(shown)
-                    )
+                    sent: object
+                    if isinstance(target, discord.Webhook):  # its interaction's answer: no nonce there
+                        # (an interaction's follow-up always waits for its message: discord.py)
+                        sent = await target.send(
+                            text, file=file, view=view, allowed_mentions=pinged(shown), wait=True
+                        )
+                    else:  # the channel's, as `deliver_owed` would post it after a crash
+                        sent = await target.send(
+                            text,
+                            file=file,
+                            view=view,
+                            allowed_mentions=pinged(shown),
+                            nonce=limits.board_nonce(played.match.id, played.match.version),
+                        )
                 except discord.NotFound:
                     channel = await self.channel(channel_id) if followup is not None else None
                     if channel is None:
@@ -302,7 +313,13 @@ class Outbox(Messages):
                     # The interaction's token expired (after 15 minutes): the channel gets the board.
                     followup = None
                     text, file, view = await self.board_message(shown, tail=seal_line)
-                    sent = await channel.send(text, file=file, view=view, allowed_mentions=pings)
+                    sent = await channel.send(
+                        text,
+                        file=file,
+                        view=view,
+                        allowed_mentions=pings,
+                        nonce=limits.board_nonce(played.match.id, played.match.version),
+                    )
             await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
@@ -373,6 +390,7 @@ class Outbox(Messages):
                 file=file,
                 view=view or discord.utils.MISSING,
                 allowed_mentions=pinged(stretch),
+                nonce=limits.board_nonce(match_id, version),  # posted before the crash: that post
             )
             await self.sealed(seal, sent)
             await self.service.board_delivered(match_id, version)

@@ -8,6 +8,7 @@ import discord
 
 from cogs import _format as fmt
 from cogs._tap import tapped
+from cogs.limits import board_nonce
 from data import StoreUnavailable
 from play import Notice
 from play.notices import notice_status, notice_text, notice_words
@@ -87,6 +88,7 @@ class SweepLoop(Background):
                     file=file,
                     view=view or discord.utils.MISSING,
                     allowed_mentions=players,
+                    nonce=board_nonce(played.match.id, played.match.version),  # as `deliver_owed`'s
                 )
                 await self.sealed(seal, sent)
             await self.service.board_delivered(played.match.id, played.match.version)

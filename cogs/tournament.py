@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands, tasks
 
-from cogs import tournament_files
+from cogs import limits, tournament_files
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
@@ -238,7 +238,8 @@ class Tournaments(commands.Cog):
     async def show_owed(self, tournament: Tournament) -> None:
         """What a tournament taking sign-ups is owed since its making was cut short (a crash, a post
         that failed): its seal, then its sign-up list, as they would have come; each recorded once
-        it is posted, so it is posted at least once (twice only if a crash falls in between)."""
+        it is posted, so it is posted at least once; a crash in between posts it again only after
+        Discord's few minutes of nonces (docs/reliability.md, "Posted once")."""
         async with self._showing:
             now = await self.service.by_id(tournament.id)
             if now.status is not TournamentStatus.SIGNUP:
@@ -249,14 +250,19 @@ class Tournaments(commands.Cog):
                 return
             try:
                 if seal_owed(now):
-                    sealed = await channel.send(fairness.tournament_seal_text(now))
+                    sealed = await channel.send(
+                        fairness.tournament_seal_text(now), nonce=limits.nonce("t", now.id, "seal")
+                    )
                     await self.service.seal_shown(now, sealed.id)
                     log.info("Tournament %s: posted its seal, owed since it was made", now.id)
                 if now.message_id is None:
                     entries = await self.service.entries(now)
                     text = signup_text(registry.game(now.game), now, entries, DISCORD)
                     listed = await channel.send(
-                        text[:2000], view=signup_view(now.id), allowed_mentions=discord.AllowedMentions.none()
+                        text[:2000],
+                        view=signup_view(now.id),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                        nonce=limits.nonce("t", now.id, "list"),
                     )
                     await self.service.set_message(now, listed.id)
             except discord.HTTPException as exc:
@@ -818,7 +824,9 @@ class Tournaments(commands.Cog):
             await self.refresh_signup(await self.service.by_id(tournament.id))
 
     async def post_standings(self, item: RoundDone, channel: discord.abc.Messageable) -> None:
-        """The round's standings and the next round's pairings, and each forfeit win's DM."""
+        """The round's standings and the next round's pairings, and each forfeit win's DM. Each has
+        a nonce of its own (the tournament, the round, the kind): sent again after a crash that came
+        before its id was kept, Discord returns the first (docs/reliability.md, "Posted once")."""
         tournament = item.table.tournament
         text = round_text(item.table, item.pairings, DISCORD, item.timed_out, item.forfeited)
         if item.table.final and (reveal := fairness.tournament_reveal_text(tournament)):
@@ -827,13 +835,16 @@ class Tournaments(commands.Cog):
             text[:2000],
             file=await self.standings_file(item.table),
             allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=limits.nonce("t", tournament.id, "r", item.table.round),
         )
         await self.remember(self.service.round_shown(tournament, item.table.round + 1, sent.id))
         for board in item.pairings:  # a round-robin's forfeit win: nothing to play, said by DM too
             against = item.table.forfeits.get((board.round, board.first_id))
             if against is not None and await self.service.matches.wants_turn_dms(board.first_id):
                 said = forfeit_win_text(tournament, board.round, against, sent.jump_url, DISCORD)
-                await self.core.dm(board.first_id, said)
+                await self.core.dm(
+                    board.first_id, said, nonce=limits.nonce("t", tournament.id, "r", board.round, "w")
+                )
 
     @staticmethod
     async def remember(kept: Awaitable[None]) -> None:

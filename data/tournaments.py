@@ -105,6 +105,17 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class LateRefused:
+    """What a latecomer's refused write found, read in its transaction under the tournament's row
+    lock: the tournament, its list and the organiser's removal of theirs, if one stands. The refusal
+    is said from these, so it names what refused it, not what another process changed after."""
+
+    tournament: Tournament
+    entries: list[Entry]
+    removed_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """One game of a round; `second_id` None is a bye. `result` is `first_id`'s points once over."""
 
@@ -241,6 +252,11 @@ ON CONFLICT (tournament_id, user_id) DO UPDATE SET removed_by = excluded.removed
 _REMOVED_BY = """
 SELECT removed_by FROM tournament_inputs
 WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NOT NULL
+"""
+# Signed up once (their input kept, migration 0015), and no organiser's removal stands: off the list
+# now, they left it themselves (or the server).
+_SIGNED_UP_ONCE = """
+SELECT 1 FROM tournament_inputs WHERE tournament_id = :id AND user_id = :user_id AND removed_by IS NULL
 """
 # Put back on the list by an organiser before the start: the tournament's row moves first (as a
 # join's does), only while the removal still stands; the join then takes their kept input.
@@ -571,29 +587,34 @@ class TournamentStore:
         rating: float,
         join_input: str | None = None,
         most: int | None = None,
-    ) -> int | None:
+    ) -> int | LateRefused:
         """Sign a latecomer up to a running tournament, rated `rating` (theirs in the game now), with
         their input to their games' dice as `join_tournament` takes it: the round under way then,
-        whose pairing and those before it they missed; None if they were in it already, or late
-        entry has closed (more than half the rounds begun), or it no longer runs, or it has `most`
-        players already (the withdrawn count; counted after its row is locked), or an organiser took
-        them off before the start. The version moves once they are in: a sweep that read the
-        players before this is refused, and the next pairs the round with them."""
+        whose pairing and those before it they missed. Refused (`LateRefused`, what the write found)
+        if they were in it already, or late entry has closed (more than half the rounds begun), or
+        it no longer runs, or it has `most` players already (the withdrawn count; counted after its
+        row is locked), or an organiser took them off before the start. The version moves once they
+        are in: a sweep that read the players before this is refused, and the next pairs the round
+        with them."""
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
         limit = {"most": NO_CAP if most is None else most}
 
-        def join() -> Transaction[int | None]:
+        def join() -> Transaction[int | LateRefused]:
             yield count(_LOCK, params)
             late = {**limit, "rating": float(rating), "join_input": join_input}
             added = yield count(_JOIN_LATE, {**params, **late})
-            if not added:
-                return None
+            if not added:  # why, read once, still under the lock: nothing has changed since
+                found = yield rows(_SELECT, (tournament_id,))
+                entries = yield rows(_PLAYERS, (tournament_id,))
+                removal = yield rows(_REMOVED_BY, params)
+                by = int(removal[0]["removed_by"]) if removal else None
+                return LateRefused(_tournament(found[0]), [_entry(e) for e in entries], by)
             yield count(_TOUCH, params)
             yield count(_KEEP_INPUT, params)
             found = yield rows(_JOINED_ROUND, params)
             return int(found[0]["joined_round"])
 
-        joined: int | None = await self._transact(join)
+        joined: int | LateRefused = await self._transact(join)
         return joined
 
     async def reinstate_entry(self, tournament_id: int, user_id: int, now: float) -> bool:
@@ -646,12 +667,21 @@ class TournamentStore:
         found = await self._query(_REMOVED_BY, {"id": tournament_id, "user_id": user_id})
         return int(found[0]["removed_by"]) if found else None
 
+    async def signed_up_once(self, tournament_id: int, user_id: int) -> bool:
+        """`user_id` signed up to the tournament at some time (since inputs were kept), and no
+        organiser's removal of theirs stands: whether they are on the list now is not read here."""
+        return bool(await self._query(_SIGNED_UP_ONCE, {"id": tournament_id, "user_id": user_id}))
+
     async def reinstate_signup(self, tournament_id: int, user_id: int, now: float) -> bool:
         """Undo an organiser's removal before the start: back on the sign-up list with the input
         they first signed up with. False if no removal of theirs stands, or it has started."""
         params = {"id": tournament_id, "user_id": user_id}
 
         def reinstate() -> Transaction[bool]:
+            # the row lock first, then the touch's check afresh: a reinstate that held it first (the
+            # same one, on another shard) has undone the removal, and this one changes nothing; a
+            # touch that waited on the row would check the removal as read before the wait
+            yield count(_LOCK, params)
             touched = yield count(_TOUCH_UNREMOVED, {**params, "now": float(now)})
             if not touched:
                 return False
@@ -670,6 +700,7 @@ class TournamentStore:
         params = {"id": tournament_id, "user_id": user_id, "now": float(now)}
 
         def reinstate() -> Transaction[int | None]:
+            yield count(_LOCK, params)  # as `reinstate_signup`: the touch then checks afresh
             touched = yield count(_TOUCH_UNREMOVED_LATE, params)
             if not touched:
                 return None
@@ -887,6 +918,7 @@ __all__ = [
     "Board",
     "Entry",
     "GameRating",
+    "LateRefused",
     "RatingsMoved",
     "Tournament",
     "TournamentBusy",

@@ -31,6 +31,7 @@ from play.results import (
     _clock_start,
     clock_left,
     game_clock_left,
+    game_of,
     quick_seconds,
     reminder_lead,
     waiting_ids,
@@ -294,9 +295,11 @@ class Clocks(LiveMatches):
     async def give_time(self, match_id: int, seconds: float) -> Match | None:
         """Give each player of an active game with a game clock `seconds` more on it (its tournament
         round was extended: RULES.md "Extending a round"), the same for both. The turn's deadline
-        moves only where that clock set it, and never past the turn's own time. A deadline already
-        passed is left to the sweep: that loss on time was due before the extension. None: not
-        given (over, no game clock, due already, or moved on by another process each try)."""
+        moves only where that clock set it, and never past the turn's own time: its start (when
+        its players were back, if away), its whole time, and the time they were away since, read
+        from the stored time away as a return reads it (`_shifted`). A deadline already passed is
+        left to the sweep: that loss on time was due before the extension. None: not given (over,
+        no game clock, due already, or moved on by another process each try)."""
         for _ in range(SHIFT_TRIES):
             async with self._lock(match_id):
                 match = await self.db.get_match(match_id)
@@ -309,7 +312,7 @@ class Clocks(LiveMatches):
                 clock = replace(was, left={u: clock_left(was, u) + seconds for u in match.players})
                 deadline = match.deadline
                 if was.running and was.since is not None and deadline >= _clock_end(was):
-                    own = max(deadline, was.since + match.turn_seconds)  # the turn's own time, at least
+                    own = max(deadline, await self._own_deadline(match, was.since, now))
                     deadline = min(own, _clock_end(clock))
                 reminder_at = deadline - (match.deadline - match.reminder_at)
                 if await self.db.give_game_time(match.id, match.version, deadline, reminder_at, clock):
@@ -367,6 +370,16 @@ class Clocks(LiveMatches):
                 held.push_async_exit(trying.pop_all())
                 return found
         raise AssertionError("unreachable")
+
+    async def _own_deadline(self, match: Match, began: float, now: float) -> float:
+        """When the turn that began at `began` (its game clock's start) is due by its own time, not
+        its game clock's: when its players are back (now, if none is away), plus its whole time less
+        what of it has run while none of them was away."""
+        assert match.snapshot is not None
+        state = game_of(match).from_json(match.snapshot)
+        aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
+        used = await self._turn_used(match, state, began, now)
+        return _clock_start(match, state, now, aways) + match.turn_seconds - used
 
     async def _turn_used(self, match: Match, state: State, began: float, now: float) -> float:
         """How much of a turn's own time has run by `now` since it began (`began`: when the game

@@ -8,7 +8,7 @@ id mixed into their games' dice) is taken at that moment like any other, and kep
 from __future__ import annotations
 
 from data import Database
-from data.tournaments import Entry, Tournament, TournamentStatus, TournamentStore
+from data.tournaments import Entry, LateRefused, Tournament, TournamentStatus, TournamentStore
 from play.errors import BadRequest
 from play.markup import Markup
 from play.tournament_formats import cap, full_refusal, is_knockout, is_round_robin
@@ -144,12 +144,13 @@ async def join_late(
 ) -> Tournament:
     """Sign a latecomer up to a running tournament at `now` with the input `given`; a refusal says
     why not and what is possible. Their rating in the game now orders them in the next pairing.
-    The cap, the round and a removal read here are checked again by the store's write."""
+    The cap, the round and a removal read here are checked again by the store's write; refused, it
+    says why from what the write found (`LateRefused`, read under its lock), not from a read after."""
 
-    async def theirs(of: Tournament) -> Entry | None:
-        return next((e for e in await store.tournament_entries(of.id) if e.user_id == user_id), None)
+    def theirs(entries: list[Entry]) -> Entry | None:
+        return next((e for e in entries if e.user_id == user_id), None)
 
-    mine = await theirs(tournament)
+    mine = theirs(await store.tournament_entries(tournament.id))
     if mine is not None:
         raise BadRequest(in_already_text(mine, tournament, markup))
     if not late_open(tournament):
@@ -157,15 +158,15 @@ async def join_late(
     if await store.removed_by(tournament.id, user_id) is not None:  # taken off before the start
         raise BadRequest(removed_text(tournament, markup))
     rating = (await db.player_stats(tournament.guild_id, tournament.game, user_id)).rating
-    if await store.join_late(tournament.id, user_id, now, rating, given, cap(tournament)) is None:
+    refused = await store.join_late(tournament.id, user_id, now, rating, given, cap(tournament))
+    if isinstance(refused, LateRefused):
         # moved on meanwhile (a round paired, a join in another process took the last place)
-        fresh = await store.get_tournament(tournament.id) or tournament
-        mine = await theirs(fresh)
+        fresh, entries = refused.tournament, refused.entries
+        mine = theirs(entries)
         if mine is not None:
             raise BadRequest(in_already_text(mine, fresh, markup))
-        if late_open(fresh) and await store.removed_by(tournament.id, user_id) is not None:
+        if late_open(fresh) and refused.removed_by is not None:
             raise BadRequest(removed_text(fresh, markup))  # the write refused it
-        entries = await store.tournament_entries(tournament.id)
         if late_open(fresh) and (full := full_refusal(fresh, entries, user_id, markup.strong(fresh.name))):
             raise BadRequest(full)  # the write counted the players again
         raise BadRequest(late_closed_text(fresh, markup))

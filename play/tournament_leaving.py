@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from data.tournaments import Board, Tournament, TournamentStatus
 from play.errors import BadRequest, NotAPlayer
+from play.markup import Markup
 from play.tournament_base import TournamentParts
 from play.tournament_formats import games_played
 from play.tournament_refusals import ORGANISERS_ONLY, closed_text
@@ -138,9 +139,21 @@ class Leaving(TournamentParts):
                 )
             if await self.store.removed_by(tournament.id, user_id) is not None:
                 raise BadRequest(f"{them} is off the sign-up list already: an organiser took them off.")
+            if await self.store.signed_up_once(tournament.id, user_id):  # their leave came first
+                raise BadRequest(left_already_text(tournament, user_id, self.matches.markup))
             raise BadRequest(f"{them} is not signed up for this tournament.")
         left = await self.entries(tournament)
         return Withdrawal(await self.by_id(tournament.id), user_id, len(left), None)
 
 
-__all__ = ["Leaving", "Withdrawal"]
+def left_already_text(tournament: Tournament, user_id: int, markup: Markup) -> str:
+    """An organiser's removal that a player's own leave overtook (or came after it): nothing to take
+    off, and their own join is not barred; when they left is not kept, so it is not said."""
+    them, name = markup.mention(user_id), markup.strong(tournament.name)
+    return (
+        f"{them} had already left the sign-up list of {name} (themselves, or by leaving the server), "
+        "so there was nobody to remove. If they sign up again, you can remove them then."
+    )
+
+
+__all__ = ["Leaving", "Withdrawal", "left_already_text"]

@@ -177,7 +177,8 @@ class Organising(TournamentParts):
         if fresh.status is not TournamentStatus.SIGNUP:
             raise BadRequest("The tournament started just now; try again.")
         if any(e.user_id == user_id for e in await self.store.tournament_entries(fresh.id)):
-            raise BadRequest(f"{them} is on the sign-up list: there is no removal to undo.")
+            name = self.matches.markup.strong(fresh.name)  # put back already (another organiser's, too)
+            raise BadRequest(f"{them} is on the sign-up list of {name} already, so nothing changed.")
         raise BadRequest(
             f"No organiser took {them} off the sign-up list, so there is nothing to undo; a player who "
             "left (or never signed up) signs up themselves with the Join button or "

@@ -762,8 +762,9 @@ async def reinstates(world: World, a: Process, b: Process, rng: random.Random, *
     assert len(wins(done)) == 1, f"the channel was told twice that the player was put back: {done}"
     (refused,) = refusals(done)
     said = refused.message
-    back = "still in this tournament" if started else "on the sign-up list"
-    assert said == f"<@14> is {back}: there is no removal to undo.", said
+    back = "still in this tournament: there is no removal to undo"
+    back = back if started else f"on the sign-up list of **{made.name}** already, so nothing changed"
+    assert said == f"<@14> is {back}.", said
     return "first" if wins(done)[0] is done[0] else "second"
 
 

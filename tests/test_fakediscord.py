@@ -482,3 +482,27 @@ async def test_the_fakes_multipart_reader_agrees_with_aiohttps_writer():
         ("files[0]", "board.png", png),
         ("files[1]", "empty.txt", b""),
     ]
+
+
+async def test_a_post_again_with_the_same_nonce_returns_the_first_within_the_window(world, bot):
+    """Discord's `enforce_nonce`: the same author's post with the same nonce in the same channel, a
+    moment later, is the first post again (nothing new appears); in another channel, without a nonce
+    of its own, or once the window has passed, it is a new post."""
+    fake, guild, _thread, _alice, _bob = world
+    general, trenches = (
+        bot.get_channel(guild.channel("general").id),
+        bot.get_channel(guild.channel("trenches").id),
+    )
+    first = await general.send("round 1 is over", nonce="t1r2")
+    again = await general.send("round 1 is over (said again)", nonce="t1r2")
+    assert again.id == first.id and again.nonce == "t1r2"
+    assert [m.content for m in fake.messages_in(guild.channel("general"))] == ["round 1 is over"]
+    elsewhere = await trenches.send("round 1 is over", nonce="t1r2")
+    plain = [await general.send("hello"), await general.send("hello")]  # discord.py's own random nonces
+    assert elsewhere.id != first.id and plain[0].id != plain[1].id
+    with pytest.raises(discord.HTTPException):
+        await general.send("too long a nonce", nonce="x" * 26)
+    fake.nonce_clock = lambda: float("inf")  # minutes later: Discord has forgotten it
+    late = await general.send("round 1 is over", nonce="t1r2")
+    assert late.id != first.id
+    assert len(fake.messages_in(guild.channel("general"))) == 4

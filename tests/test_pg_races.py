@@ -18,7 +18,7 @@ from data import db, postgres, tournaments
 from data.db import away_key
 from data.errors import AwayChanged
 from data.models import AwaySeen, Match, NewAction
-from play import StalePrompt
+from play import ServiceError, StalePrompt
 from play.results import TimeAway
 from tests.benchrun import last_figures
 from tests.pgraces import (
@@ -28,11 +28,13 @@ from tests.pgraces import (
     a_turn_to_hand_over,
     assert_chained,
     away_or_move,
+    cancel_tournament,
     game,
     log_of,
     race,
     ratings_chain,
     removal_against_join,
+    signup,
     staggered,
     wins,
 )
@@ -300,3 +302,33 @@ async def test_a_join_while_the_removal_is_not_yet_committed_does_not_put_the_pl
             )
         ] += 1
     assert seen == {"removal first": 3}, seen
+
+
+async def test_a_second_reinstate_that_waited_for_the_first_changes_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two organisers put player 14 back on the sign-up list at once, in two processes; the first's
+    putting back (its last write) stalled 50 ms, the second pressed 20 ms after it. The second
+    waited on the tournament's row, then went ahead on what its statement had read before: the
+    removal standing. It moved the tournament's version (a sweep's read, a player's join, stale for
+    nothing) and put nobody back. It must change nothing and say that 14 is on the list already."""
+    stall = "CAST(:now AS DOUBLE PRECISION) + 0 * length(CAST(pg_sleep(0.05) AS TEXT)), COALESCE("
+    a, b = await world.start(2, seed=61)
+    channel = world.channel()
+    made = await signup(a, channel, [11, 12, 13, 14])
+    await a.tournaments.remove(channel, 14, organiser=True, by=1)
+    before = (await a.tournaments.by_id(made.id)).version
+    monkeypatch.setattr(tournaments, "_JOIN", tournaments._JOIN.replace(":now, COALESCE(", stall))
+    done = await asyncio.gather(
+        a.tournaments.reinstate(channel, 14, organiser=True, by=1),
+        staggered(0.02, b.tournaments.reinstate(channel, 14, organiser=True, by=2)),
+        return_exceptions=True,
+    )
+    monkeypatch.undo()
+    after = await a.tournaments.by_id(made.id)
+    await cancel_tournament(a, channel)
+    assert not isinstance(done[0], BaseException), done[0]
+    assert isinstance(done[1], ServiceError), done[1]
+    assert after.version == before + 1, f"the version moved {after.version - before} times"
+    said = done[1].message
+    assert said == f"<@14> is on the sign-up list of **{made.name}** already, so nothing changed.", said

@@ -402,7 +402,8 @@ async def test_a_latecomer_whose_read_found_the_last_place_free_is_told_it_is_fu
     """One process, both stores: a running tournament with a cap of 5 has 4 players; latecomer 15's
     join reads the list (a place free), and latecomer 16's join lands whole before 15's write. The
     write counts the list again: 15 is told it is full, and 5 players it stays. Before, only the
-    read counted (the join before the start always counted in its write)."""
+    read counted (the join before the start always counted in its write). The refusal is said from
+    what the write read under its lock, the list read once: before, read twice more after it."""
     db, clock = store_world
     t = services(db, clock)
     made = await open_one(t, [11, 12, 13, 14], rounds=2, max_players=5)
@@ -410,9 +411,26 @@ async def test_a_latecomer_whose_read_found_the_last_place_free_is_told_it_is_fu
     met: list[Any] = []
     other = services(db, clock, seed=2)  # the other latecomer's command, its own store object
     first_call_runs(t.store, "join_late", lambda: other.join(made, 16), met)
+    reads: list[str] = []
+    written = t.store.join_late
+    listed = t.store.tournament_entries
+
+    async def write(*args: Any, **kwargs: Any) -> Any:
+        done = await written(*args, **kwargs)
+        reads.append("the write")
+        return done
+
+    async def read(tournament_id: int) -> Any:
+        reads.append("a read of the list")
+        return await listed(tournament_id)
+
+    t.store.join_late = write  # type: ignore[method-assign]
+    t.store.tournament_entries = read  # type: ignore[method-assign]
     with pytest.raises(BadRequest) as refused:
         await t.join(made, 15)
+    del t.store.join_late, t.store.tournament_entries
     assert met, "the other latecomer never came between"
+    assert reads[reads.index("the write") :] == ["the write"], reads
     assert refused.value.message.endswith(
         "is full: it takes at most 5 players. Ask an organiser if a place comes free."
     )

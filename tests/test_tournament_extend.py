@@ -16,6 +16,7 @@ from tests.clock import Clock
 from tests.test_game_clock import (
     CHANNEL,
     DAY,
+    GUILD,
     HALF,
     HOUR,
     QUICK,
@@ -117,3 +118,32 @@ async def test_a_game_begun_after_an_extension_gets_the_usual_clock(store_world:
     match = await t.start_board(board, THREAD)
     assert match.game_clock is not None and match.game_clock.left == {QUICK: HALF, STALLER: HALF}
     assert (await t.open_in(CHANNEL)).round_ends_at == clock.now + ROUND  # the whole round from its start
+
+
+async def test_an_extension_gives_a_player_back_from_time_away_their_turns_whole_own_time(
+    store_world: tuple[Database, Clock],
+):
+    """The staller's turn begins; an hour in they go away for two days, which moves the turn's own
+    deadline two days later, past their game clock's end, which now sets it. An extension of two
+    days gives each clock a day: the turn is due at its own deadline (its start, its whole time and
+    the two days away), now before the clock's new end. Before, the turn's own time was counted from
+    the clock's start without the time away: the turn stayed due at the old clock's end, and the
+    extension gave the staller nothing on this turn."""
+    db, clock = store_world
+    t = services(db, clock)
+    await one_game(t)
+    svc = t.matches
+    clock.now += HOUR
+    played = await whole_turn(svc, QUICK)
+    began = clock.now
+    assert played.match.turn_player_id == STALLER and played.match.deadline == began + TURN
+    clock.now += HOUR
+    await svc.away(GUILD, STALLER, 2)
+    away, _ = await svc.current(THREAD)
+    assert away.deadline == began + HALF  # the clock's end: before the turn's own, two days later
+    clock.now += HOUR
+    done = await t.extend(CHANNEL, 48, organiser=True, by=ORGANISER)
+    assert done.games == 1
+    given, _ = await svc.current(THREAD)
+    assert given.game_clock is not None and given.game_clock.since == began
+    assert given.deadline == began + TURN + 2 * DAY < began + HALF + DAY  # its own, not the clock's

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from bot import WargamesBot
+from cogs import limits
 from data import Database
 from data.tournaments import Board, Tournament, TournamentStore
 from tests.botkit import BotKit, store_env
@@ -249,3 +250,88 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
         )
     await sweep(bot)  # nothing more to say or correct
     assert len([m for m in public(fake, club) if "now ends" in m.content]) == 1
+
+
+class Crash(Exception):
+    """The process dying between a post and the write that keeps its id."""
+
+
+async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_the_final_post_once(
+    fake_discord: FakeDiscord,
+    start_bot,
+    bot: WargamesBot,  # noqa: F811
+):
+    """An organiser ends a no-show's game: its notice and board go to the thread, and the bot dies
+    before marking the board delivered; the restarted bot's owed boards send it again with the same
+    nonce, which Discord answers with the first post. Then the final post (the standings, the seal's
+    secret) goes out and the bot dies before keeping its id: the next sweep sends it again, with its
+    nonce, and the channel still has one. Each kept id is the one post's."""
+    fake = fake_discord
+    _, club, (alice, bob) = await setup_club(fake, 2)
+    await start_bot(bot)
+    made = await fake.slash(
+        fake.owner,
+        club,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": GAME, "rounds": 1, "days": 2, "name": "Nonce Cup"},
+        messages=2,
+    )
+    join = next(c for c in made.messages[1].custom_ids if c.startswith("bw:tjoin:"))
+    for user in (alice, bob):
+        await fake.click(user, made.messages[1], join)
+    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await until(lambda: len(threads_of(fake, club)) == 1)
+    (thread,) = threads_of(fake, club)
+    await until(lambda: bool(fake.messages_in(thread)))
+    core, cog = bot.get_cog("Core"), bot.get_cog("Tournaments")
+    assert core is not None and cog is not None
+    match, state = await bot.service.current(thread.id)
+    absent = next(u for u in match.players if match.side_of(u) in state.to_act())
+    done = await cog.service.forfeit(club.id, absent, organiser=True, by=fake.owner.id)  # type: ignore[attr-defined]
+
+    real = bot.service.board_delivered
+
+    async def dies(*args: object) -> None:
+        raise Crash
+
+    bot.service.board_delivered = dies  # type: ignore[assignment]
+    opened = len(fake.messages_in(thread))
+    with pytest.raises(Crash):
+        await core.announce(done.notice)  # type: ignore[attr-defined]
+    del bot.service.board_delivered  # the restarted bot's own
+    assert bot.service.board_delivered == real
+    (told,) = fake.messages_in(thread)[opened:]
+    assert "an organiser, ended this game" in told.content and told.attachment("board.png") is not None
+    assert await core.deliver_owed(older_than=0.0) == 1  # type: ignore[attr-defined]  # sent again...
+    assert fake.messages_in(thread)[opened:] == [told]  # ...and Discord gave back the first
+    assert await bot.service.owed_boards(0.0) == []
+
+    def final_posts() -> list[FakeMessage]:
+        return [m for m in public(fake, club) if any(a.filename == "standings.png" for a in m.attachments)]
+
+    async def forgets(*args: object) -> None:
+        raise Crash
+
+    cog.service.round_shown = forgets  # type: ignore[attr-defined]
+    with pytest.raises(Crash):
+        await sweep(bot)
+    del cog.service.round_shown  # type: ignore[attr-defined]
+    (final,) = final_posts()
+    assert "The tournament's dice secret was `" in final.content  # the final post: the tournament is over
+    await sweep(bot)  # the restarted bot's sweep: the post is owed, sent again, the first comes back
+    assert final_posts() == [final]
+    store = TournamentStore(bot.database)
+    over = await store.channel_tournament(club.id, open_only=False)
+    assert over is not None and await store.round_message(over.id, 2) == final.id
+    await sweep(bot)
+    assert final_posts() == [final]
+
+
+def test_a_nonce_is_what_the_post_is_and_at_most_25_characters() -> None:
+    """The same post, the same nonce, after any restart; ids too long for Discord's 25 characters
+    give a digest of them, as fixed, rather than a post refused."""
+    assert (limits.nonce("t", 7, "r", 2), limits.board_nonce(12, 5)) == ("t7r2", "m12v5")
+    long = limits.board_nonce(10**20, 10**6)
+    assert len(long) == 25 and long == limits.board_nonce(10**20, 10**6) != limits.board_nonce(10**20, 10**5)

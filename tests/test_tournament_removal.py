@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from data.db import Step, count
+from data.tournaments import LateRefused
 from play import BadRequest, NotAPlayer
 from play.markup import PLAIN
 from play.tournament_leaving_text import undo_hint, withdrawal_notice
@@ -60,7 +61,7 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     with pytest.raises(BadRequest, match="No organiser took @12 off the sign-up list, so there is nothing"):
         await t.reinstate(CHANNEL, BOB, organiser=True)
     await t.join(cup, BOB)
-    with pytest.raises(BadRequest, match="@11 is on the sign-up list: there is no removal to undo"):
+    with pytest.raises(BadRequest, match=r"@11 is on the sign-up list of .* already, so nothing changed"):
         await t.reinstate(CHANNEL, ALICE, organiser=True)
     with pytest.raises(BadRequest, match="No organiser took @14 off"):
         await t.reinstate(CHANNEL, DAVE, organiser=True)
@@ -83,7 +84,8 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
     started = (await t.start(CHANNEL, organiser=True)).tournament
     assert not await t.store.join_tournament(cup.id, CAROL, clock.now, "late")
-    assert await t.store.join_late(cup.id, CAROL, clock.now, 1200.0, "late") is None
+    written = await t.store.join_late(cup.id, CAROL, clock.now, 1200.0, "late")
+    assert isinstance(written, LateRefused) and written.removed_by == ORGANISER
     with pytest.raises(BadRequest) as refused:
         await t.join(started, CAROL)
     assert str(refused.value) == REFUSED.replace("Cup", cup_name)
@@ -99,6 +101,32 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     carol = next(e for e in await t.entries(started) if e.user_id == CAROL)
     assert (carol.joined_round, carol.join_input, carol.withdrawn) == (1, first_input, False)
     assert await t.store.removed_by(cup.id, CAROL) is None
+
+
+async def test_a_removal_that_the_players_own_leave_came_before_says_they_had_left(store_world) -> None:
+    """Carol leaves the sign-up list just before an organiser's removal of her lands (the two
+    pressed at once, or the organiser read an old list): the organiser is told she had already left,
+    not that she was not signed up, and nothing changes; she may join again. Someone who never
+    signed up is still told they are not signed up."""
+    db, clock = store_world
+    t = services(db, clock)
+    await open_one(t, [ALICE, BOB, CAROL])
+    cup = await t.open_in(CHANNEL)
+    await t.leave(cup, CAROL)
+    before = await t.open_in(CHANNEL)
+    with pytest.raises(BadRequest) as refused:
+        await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
+    assert refused.value.message == (
+        f"@13 had already left the sign-up list of {cup.name} (themselves, or by leaving the "
+        "server), so there was nobody to remove. If they sign up again, you can remove them then."
+    )
+    assert (await t.open_in(CHANNEL)).version == before.version
+    assert await t.store.removed_by(cup.id, CAROL) is None
+    with pytest.raises(BadRequest) as never:
+        await t.remove(CHANNEL, DAVE, organiser=True, by=ORGANISER)
+    assert never.value.message == "@14 is not signed up for this tournament."
+    await t.join(cup, CAROL)
+    assert [e.user_id for e in await t.entries(cup)] == [ALICE, BOB, CAROL]
 
 
 async def test_once_late_entry_has_closed_a_removal_before_the_start_cannot_be_undone(store_world) -> None:

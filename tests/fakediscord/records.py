@@ -415,6 +415,7 @@ class FakeMessage:
     deleted: bool = False
     history: list[JSON] = field(default_factory=list)
     allowed_mentions: JSON | None = None  # as sent; None: Discord's default, every mention notifies
+    nonce: str | None = None  # as posted (a channel message); a post with the same one may return this
 
     @property
     def ephemeral(self) -> bool:
@@ -506,6 +507,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

@@ -9,7 +9,9 @@ produced. Every message is recorded as a `FakeMessage`.
 Behaviour copied from Discord because bots trip on it: callbacks after the 3 s deadline and a second
 callback for one interaction are refused; a deferred ("thinking") response is a loading message that
 the first follow-up or an edit of @original fills in; at most 25 autocomplete choices; empty messages,
-content over 2000 characters and custom_ids over 100 characters are rejected with 400.
+content over 2000 characters and custom_ids over 100 characters are rejected with 400; a message
+posted again with the nonce of one the same author posted in the same channel a moment before (with
+`enforce_nonce`, which discord.py always sends) returns that message instead of making another.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import logging
 import mimetypes
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -217,6 +220,12 @@ class FakeDiscord:
         # Follow-ups refused as Discord does once an interaction's 15-minute token has run out.
         self.followups_expired = False
         self.dms_closed: set[int] = set()  # users who accept no direct messages (Discord answers 50007)
+        # A post with `enforce_nonce` and the nonce of one the same author made in the same channel
+        # less than `nonce_window` seconds before (by `nonce_clock`) returns that one: Discord keeps
+        # them "a few minutes" (its documentation gives no figure); a test moves the clock past it.
+        self.nonce_window = 300.0
+        self.nonce_clock: Callable[[], float] = time.monotonic
+        self._nonces: dict[tuple[int, int, str], tuple[float, FakeMessage]] = {}
         self._command_ids: dict[str, int] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}
@@ -1596,7 +1605,18 @@ class FakeDiscord:
         if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.dms_closed:
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
         flags = body.get("flags", 0) & ((1 << 2) | (1 << 12) | (1 << 15))
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise _HTTPError(400, 50035, "nonce: Must be 25 or fewer in length.")
+        key = (channel.id, self.bot_user.id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce") and (earlier := self._nonces.get(key)):
+            made_at, first = earlier
+            if self.nonce_clock() - made_at < self.nonce_window and not first.deleted:
+                return _json(first.to_payload())  # the first one again: nothing new is created
         message = self._create(channel, body, files, kind="dm" if channel.is_dm else "channel", flags=flags)
+        if nonce is not None:
+            message.nonce = str(nonce)
+            self._nonces[key] = (self.nonce_clock(), message)
         return _json(message.to_payload())
 
     async def _get_message(self, request: web.Request) -> web.StreamResponse:
