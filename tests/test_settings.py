@@ -155,3 +155,16 @@ def test_the_ais_think_time_is_one_a_checker_can_replay(clean_env: Path) -> None
             load_settings({"AI_BUDGET_SECONDS": text})
     with pytest.raises(SystemExit, match="must be a number of seconds, not 'soon'"):
         load_settings({"AI_BUDGET_SECONDS": "soon"})
+
+
+def test_a_mistyped_number_or_log_level_is_named_for_what_it_is(clean_env: Path) -> None:
+    """An admin's typo ends the start in one line saying what the setting wants: SHARD_COUNT is a
+    count of shards, not "a Discord id", and a LOG_LEVEL nobody knows was read as INFO unseen."""
+    with pytest.raises(SystemExit, match=r"^SHARD_COUNT must be a whole number of shards, not 'two'$"):
+        load_settings({"SHARD_COUNT": "two"})
+    with pytest.raises(SystemExit, match=r"^DEV_GUILD_ID must be a number \(a Discord id\), not 'x'$"):
+        load_settings({"DEV_GUILD_ID": "x"})
+    with pytest.raises(SystemExit, match=r"^LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'chatty'$"):
+        load_settings({"LOG_LEVEL": "chatty"})
+    assert load_settings({"LOG_LEVEL": " warning "}).log_level == "WARNING"
+    assert load_settings({"LOG_LEVEL": ""}).log_level == "INFO"
