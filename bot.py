@@ -218,7 +218,10 @@ def create_bot(
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="WWI and WWII wargames for Discord (or the local console without a token)."
+        description="WWI and WWII wargames for Discord (or the local console without a token).",
+        # The console's own options (`make run ARGS=--demo`) pass through this parser unseen.
+        epilog="Without DISCORD_TOKEN the local console starts, and takes its own options "
+        "(--demo, --game, --level, --db, --script...): python -m console --help lists them.",
     )
     parser.add_argument(
         "--sync",

@@ -168,3 +168,14 @@ def test_a_mistyped_number_or_log_level_is_named_for_what_it_is(clean_env: Path)
         load_settings({"LOG_LEVEL": "chatty"})
     assert load_settings({"LOG_LEVEL": " warning "}).log_level == "WARNING"
     assert load_settings({"LOG_LEVEL": ""}).log_level == "INFO"
+
+
+def test_the_bots_help_names_the_consoles_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """`make run ARGS=--help` listed --sync, --move-to and --health only: a newcomer without a token
+    never learnt of --demo or --db, which the same command takes for the console."""
+    from bot import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Without DISCORD_TOKEN the local console starts" in text and "python -m console --help" in text
