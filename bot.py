@@ -235,6 +235,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "check the copy by replaying every match, and exit (docs/deploy.md)",
     )
     parser.add_argument(
+        "--backup",
+        metavar="FILE",
+        help="copy the SQLite database (DATA_DIR / DATABASE_PATH) into the new FILE, safely while the "
+        "bot runs, and exit (docs/deploy.md, Backups)",
+    )
+    parser.add_argument(
         "--health",
         action="store_true",
         help="exit 0 if the running bot is connected to Discord, 1 if not (Docker's HEALTHCHECK)",
@@ -276,6 +282,8 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
         from play.movehouse import move_house  # lazily: the bot itself does not need it
 
         return asyncio.run(move_house(settings.database_path, args.move_to))
+    if args.backup:
+        return backup(settings, Path(args.backup))
     if args.health:
         ok, why = health(settings.health_path, time.time())
         print(why, file=sys.stdout if ok else sys.stderr)
@@ -292,6 +300,27 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     discord.utils.setup_logging(level=level)
     logging.getLogger("bot").setLevel(level)
     return asyncio.run(serve(settings, token, on_start=on_start))
+
+
+def backup(settings: Settings, target: Path) -> int:
+    """`python bot.py --backup FILE`: the SQLite database copied while the bot may run, in one line
+    (PostgreSQL has its own tools, which a copy here could not beat)."""
+    if settings.database_url:
+        print(
+            "The games are in PostgreSQL (DATABASE_URL): back it up with pg_dump (docs/deploy.md, Backups).",
+            file=sys.stderr,
+        )
+        return 1
+    from data.backup import backup_sqlite  # lazily: the bot itself does not need it
+
+    try:
+        copy = backup_sqlite(settings.database_path, target)
+    except DataError as exc:
+        print(f"Nothing was backed up: {exc}", file=sys.stderr)
+        return 1
+    games = f"{copy.matches} game{'' if copy.matches == 1 else 's'}"
+    print(f"Backed up {settings.database_path} to {target}: {games}, schema version {copy.schema_version}.")
+    return 0
 
 
 async def open_database(settings: Settings, *, clock: Callable[[], float] = time.time) -> Database | None:
