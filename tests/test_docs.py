@@ -1,0 +1,148 @@
+"""What the README and the admin's docs name exists: every slash command they write out is in the
+tree the bot syncs, with those options, and every setting the code reads is in `.env.example` (and
+nothing there that the code does not read). No bot is started: the tree is built as the core cog
+builds it, and the settings are read from the source."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from tests.test_commands import built_payload
+
+ROOT = Path(__file__).resolve().parent.parent
+# The pages a newcomer and an admin follow for Discord (docs/console.md is the console's own).
+PAGES = ("README.md", "docs/discord.md", "docs/deploy.md")
+# Spans that start with a slash and are not commands.
+NOT_COMMANDS = {"/data"}
+# Written for any game: the command must be in at least one game's group (`hand` is in the games
+# with hands only, as the README says).
+ANY_GAME = ("/<game>", "/GAME")
+SUBCOMMAND, GROUP = 1, 2
+# Consecutive spans naming siblings: "`/blockwars move`, `attack`, `fire`" or "`join`, `leave` and `start`".
+SIBLING = re.compile(r"^(,\s*(and\s+)?|\s+and\s+|\s+or\s+)$")
+
+
+def spans(text: str) -> list[tuple[str, str]]:
+    """Each backticked span with the text between it and the span before."""
+    parts = " ".join(text.split()).split("`")
+    return [(parts[i - 1] if i > 1 else "", parts[i]) for i in range(1, len(parts), 2)]
+
+
+def named_commands(text: str) -> list[tuple[str, list[str]]]:
+    """(the command's path as written, its other words) for each span that starts with `/`, and
+    for each bare word chained to one by commas: `/wargames tournament join`, `leave` gives
+    `/wargames tournament leave` too."""
+    found: list[tuple[str, list[str]]] = []
+    last: list[str] | None = None
+    for between, span in spans(text):
+        words = span.split()
+        if span.startswith("/") and span not in NOT_COMMANDS and len(span) > 1:
+            found.append((words[0], words[1:]))
+            last = words
+        elif last is not None and SIBLING.match(between) and re.fullmatch(r"[a-z_]+( [a-z_]+:\S+)*", span):
+            found.append((last[0], [*last[1:-1], *words]))
+        else:
+            last = None
+    return found
+
+
+def options_of(node: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(node.get("options") or ())
+
+
+def problem(root: dict[str, Any], words: list[str]) -> str | None:
+    """Why `words` (after the group's name) is not a command of `root`, or None if it is."""
+    node = root
+    rest = list(words)
+    while rest and any(o["type"] in (SUBCOMMAND, GROUP) for o in options_of(node)):
+        name = rest.pop(0)
+        child = next((o for o in options_of(node) if o["name"] == name), None)
+        if child is None:
+            return f"no subcommand {name!r}"
+        node = child
+    if any(o["type"] in (SUBCOMMAND, GROUP) for o in options_of(node)):
+        return None  # a group named as such: `/blockwars`, `/wargames tournament`
+    names = {o["name"] for o in options_of(node)}
+    for word in rest:
+        if word.startswith("@"):
+            continue  # a mention: the value of the first option (opponent, member)
+        name = word.strip("[]").split(":")[0].strip()
+        if ":" in word or word.startswith("["):
+            if name not in names:
+                return f"no option {name!r}"
+        elif not names:
+            return f"takes no option, but {word!r} follows it"
+    return None
+
+
+def test_the_pages_name_only_commands_the_bot_syncs() -> None:
+    tree = {c["name"]: c for c in built_payload()}
+    games = [tree[name] for name in registry.names()]
+    wrong: list[str] = []
+    checked = 0
+    for page in PAGES:
+        for root, words in named_commands((ROOT / page).read_text(encoding="utf-8")):
+            checked += 1
+            written = " ".join([root, *words])
+            if root in ANY_GAME:
+                if all(problem(g, words) for g in games):
+                    wrong.append(f"{page}: `{written}`: {problem(games[0], words)} in any game")
+            elif root[1:] not in tree:
+                wrong.append(f"{page}: `{written}`: no command {root}")
+            elif (why := problem(tree[root[1:]], words)) is not None:
+                wrong.append(f"{page}: `{written}`: {why}")
+    assert wrong == []
+    assert checked > 60  # the check reads the pages: the README alone names some forty commands
+
+
+def test_the_check_sees_a_renamed_command_an_unknown_option_and_a_chained_sibling() -> None:
+    """The check can fail: what a page would say after a rename."""
+    tree = {c["name"]: c for c in built_payload()}
+    text = "Type `/wargames tournament join`, `quit` or `/blockwars board square:e5`, then `/wargames mine`."
+    found = named_commands(text)
+    assert found == [
+        ("/wargames", ["tournament", "join"]),
+        ("/wargames", ["tournament", "quit"]),
+        ("/blockwars", ["board", "square:e5"]),
+        ("/wargames", ["mine"]),
+    ]
+    assert problem(tree["wargames"], found[0][1]) is None
+    assert problem(tree["wargames"], found[1][1]) == "no subcommand 'quit'"
+    assert problem(tree["blockwars"], found[2][1]) == "no option 'square'"
+    assert problem(tree["blockwars"], ["board", "unit:e5"]) is None
+    assert problem(tree["wargames"], found[3][1]) == "no subcommand 'mine'"
+
+
+def settings_read() -> set[str]:
+    """Every variable settings.py reads: the string keys of `env.get(...)` and `env[...]`."""
+    tree = ast.parse((ROOT / "settings.py").read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            names.add(str(node.args[0].value))
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            names.add(str(node.slice.value))
+    return {n for n in names if n.isupper()}
+
+
+def test_every_setting_is_in_env_example_and_nothing_else_is() -> None:
+    """A setting the code reads is in `.env.example`, said with its default; a line there is read by
+    the code (or, POSTGRES_PASSWORD, by compose.yaml). DATA_DIR_DEFAULT is the Docker image's own."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", example, flags=re.MULTILINE))
+    read = settings_read() - {"DATA_DIR_DEFAULT"}
+    assert len(read) >= 14, read
+    assert read - listed == set()
+    assert listed - read == {"POSTGRES_PASSWORD"}
+    assert "POSTGRES_PASSWORD" in (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert "DATA_DIR_DEFAULT" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
