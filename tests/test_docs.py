@@ -16,8 +16,10 @@ from tests.test_commands import built_payload
 ROOT = Path(__file__).resolve().parent.parent
 # The pages a newcomer and an admin follow for Discord (docs/console.md is the console's own).
 PAGES = ("README.md", "docs/discord.md", "docs/deploy.md")
-# Spans that start with a slash and are not commands.
+# Spans that start with a slash and are not commands: the Docker image's volume, and any path
+# (`/data/wargames.db`: a second slash or a dot).
 NOT_COMMANDS = {"/data"}
+PATH = re.compile(r"^/\S*[/.]")
 # Written for any game: the command must be in at least one game's group (`hand` is in the games
 # with hands only, as the README says).
 ANY_GAME = ("/<game>", "/GAME")
@@ -40,7 +42,7 @@ def named_commands(text: str) -> list[tuple[str, list[str]]]:
     last: list[str] | None = None
     for between, span in spans(text):
         words = span.split()
-        if span.startswith("/") and span not in NOT_COMMANDS and len(span) > 1:
+        if span.startswith("/") and span not in NOT_COMMANDS and not PATH.match(span) and len(span) > 1:
             found.append((words[0], words[1:]))
             last = words
         elif last is not None and SIBLING.match(between) and re.fullmatch(r"[a-z_]+( [a-z_]+:\S+)*", span):
@@ -102,7 +104,10 @@ def test_the_pages_name_only_commands_the_bot_syncs() -> None:
 def test_the_check_sees_a_renamed_command_an_unknown_option_and_a_chained_sibling() -> None:
     """The check can fail: what a page would say after a rename."""
     tree = {c["name"]: c for c in built_payload()}
-    text = "Type `/wargames tournament join`, `quit` or `/blockwars board square:e5`, then `/wargames mine`."
+    text = (
+        "Type `/wargames tournament join`, `quit` or `/blockwars board square:e5`, then `/wargames mine`"
+        " (the games are in `/data/wargames.db`)."
+    )
     found = named_commands(text)
     assert found == [
         ("/wargames", ["tournament", "join"]),
