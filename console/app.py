@@ -484,6 +484,12 @@ class Console:
             except InvalidNotation as exc:
                 if await self._in_play():
                     return await self._act(text, game)  # refused where it would be played (Game.parse_in)
+                if await self.service.last_match(self.channel_id) is None:
+                    # no game here, ever: another game's notation would only mislead a newcomer
+                    raise UsageError(
+                        f"'{text[:40]}' is not a command, and #{self.channel} has no game to play it in. "
+                        "`vs ai` starts a game against the AI; /help lists the games and commands."
+                    ) from None
                 if len(pieces) > 1:
                     raise UsageError(f"Action {n} of {len(pieces)}: {exc} Nothing was played.") from None
                 raise UsageError(f"{exc} (/help lists the commands.)") from None

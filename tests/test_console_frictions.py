@@ -658,3 +658,22 @@ def test_the_consoles_options_are_refused_before_anything_is_played(
     err = capsys.readouterr().err
     assert says in err, err
     assert not (tmp_path / "x.db").exists()
+
+
+async def test_a_word_typed_where_no_game_was_ever_played_says_how_to_start_one(tmp_path: Path) -> None:
+    """A newcomer's first line in `make run`'s empty #general, `start` or `play chess`, was refused
+    as a Block Wars action, with Block Wars' notation for examples: of a game nobody had started."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["start"]) == 1
+        assert said(out).splitlines()[-1] == (
+            "✗ 'start' is not a command, and #general has no game to play it in. "
+            "`vs ai` starts a game against the AI; /help lists the games and commands."
+        )
+        # Where a game was played, a bare action is still read as that game's.
+        console.refused = 0
+        await start(console, "blockwars")
+        assert await console.run_lines(["/blockwars resign", "start"]) == 1
+        assert "'start' is not an action I understand" in said(out)
+    finally:
+        await console.close()
