@@ -157,3 +157,36 @@ def test_every_setting_is_in_env_example_and_nothing_else_is() -> None:
     assert listed - read == {"POSTGRES_PASSWORD"}
     assert "POSTGRES_PASSWORD" in (ROOT / "compose.yaml").read_text(encoding="utf-8")
     assert "DATA_DIR_DEFAULT" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def heading_anchor(heading: str) -> str:
+    """The anchor a Markdown renderer (GitHub's) gives a heading: `## Who may do what` is
+    `#who-may-do-what`."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_pages_leads_somewhere() -> None:
+    """A relative link of the README, RULES.md, docs/ and rules/ names a file that exists, and a
+    heading there when it names one: a newcomer on a phone follows links, not folders."""
+    pages = [ROOT / "README.md", ROOT / "RULES.md", *sorted((ROOT / "docs").glob("*.md"))]
+    pages += sorted((ROOT / "rules").glob("*.md"))
+    broken: list[str] = []
+    links = 0
+    for page in pages:
+        for link in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if link.startswith(("http://", "https://", "mailto:")):
+                continue
+            links += 1
+            path, _, anchor = link.partition("#")
+            target = page.parent / path if path else page
+            if not target.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {link}")
+            elif anchor and target.suffix == ".md":
+                headings = re.findall(r"^#+ (.*)$", target.read_text(encoding="utf-8"), flags=re.MULTILINE)
+                if anchor not in {heading_anchor(h) for h in headings}:
+                    broken.append(f"{page.relative_to(ROOT)}: {link} (no such heading)")
+    assert broken == []
+    assert links > 30
+    assert heading_anchor("Moving house: from the SQLite file to PostgreSQL") == (
+        "moving-house-from-the-sqlite-file-to-postgresql"
+    )
