@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from console.app import help_text
 from engine import registry
@@ -190,3 +195,26 @@ def test_every_link_between_the_pages_leads_somewhere() -> None:
     assert heading_anchor("Moving house: from the SQLite file to PostgreSQL") == (
         "moving-house-from-the-sqlite-file-to-postgresql"
     )
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_run_with_an_old_python_says_which_to_name(tmp_path: Path) -> None:
+    """README: "where `python3` is older, name a newer one". With Python 3.10, `make run` built half
+    a .venv and stopped on a traceback (`No module named 'tomllib'`), and that .venv stayed. It now
+    stops first, in one line, naming the fix; a Python new enough goes on to build the .venv."""
+    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    old = tmp_path / "python-old"
+    old.write_text("#!/bin/sh\nexit 1\n")  # an interpreter that fails the version check, as 3.10 does
+    new = tmp_path / "python-new"  # the real one for the check, stopped where the .venv would be built
+    new.write_text(
+        f'#!/bin/sh\n[ "$1" = -c ] && exec {sys.executable} "$@"\necho "building the .venv"; exit 3\n'
+    )
+    for stub in (old, new):
+        stub.chmod(0o755)
+    done = subprocess.run(["make", f"PYTHON={old}", "run"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert f"{old} is missing or older than Python 3.11: name a newer one" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / ".venv").exists()
+    done = subprocess.run(["make", f"PYTHON={new}", "run"], cwd=tmp_path, capture_output=True, text=True)
+    assert "building the .venv" in done.stdout, done.stdout + done.stderr
