@@ -205,7 +205,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         database_path=Path(env["DATABASE_PATH"]) if env.get("DATABASE_PATH") else default_database_path(env),
         dev_guild_id=_int_or_none(env.get("DEV_GUILD_ID"), "DEV_GUILD_ID"),
         log_level=_log_level(env.get("LOG_LEVEL")),
-        sweep_seconds=max(5.0, sweep or 60.0),
+        sweep_seconds=max(5.0, 60.0 if sweep is None else sweep),
         ai_budget_seconds=_ai_budget(env.get("AI_BUDGET_SECONDS")),
         render_processes=_count(
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0

@@ -179,3 +179,11 @@ def test_the_bots_help_names_the_consoles_options(capsys: pytest.CaptureFixture[
         parse_args(["--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "Without DISCORD_TOKEN the local console starts" in text and "python -m console --help" in text
+
+
+def test_a_sweep_shorter_than_five_seconds_counts_as_five(clean_env: Path) -> None:
+    """.env.example: SWEEP_SECONDS is at least 5. `0` was read as the default, 60, while `1` was 5:
+    the smaller number gave the rarer sweep."""
+    assert load_settings({}).sweep_seconds == 60.0
+    swept = [load_settings({"SWEEP_SECONDS": t}).sweep_seconds for t in ("0", "1", "-3", "30")]
+    assert swept == [5, 5, 5, 30]
