@@ -22,7 +22,7 @@ async def test_a_backup_taken_while_the_bot_writes_holds_every_move_and_opens_as
     live = tmp_path / "data" / "wargames.db"
     live.parent.mkdir()
     monkeypatch.setenv("DATABASE_PATH", str(live))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL", "")  # empty, so a developer's .env cannot fill it in
     target = tmp_path / "wargames-backup.db"
     async with Database.open(live, clock=lambda: T0) as db:  # the running bot's store, WAL and all
         svc = MatchService(db, clock=lambda: T0, rng=random.Random(3))
@@ -54,7 +54,7 @@ def test_a_backup_names_what_it_cannot_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "none.db"))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL", "")  # empty, so a developer's .env cannot fill it in
     assert bot.main(["--backup", str(tmp_path / "b.db")]) == 1
     assert capsys.readouterr().err.strip() == (
         f"Nothing was backed up: there is no SQLite database at {tmp_path / 'none.db'}"
