@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed
 # What to install is listed once, in pyproject.toml (scripts/requirements.py prints it), pinned by
 # constraints.txt.
 $(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "$(PYTHON) is missing or older than Python 3.11: name a newer one, e.g. make PYTHON=python3.11 run" >&2; \
+		exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python scripts/requirements.py --dev > $(VENV)/requirements.txt

@@ -218,7 +218,10 @@ def create_bot(
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="WWI and WWII wargames for Discord (or the local console without a token)."
+        description="WWI and WWII wargames for Discord (or the local console without a token).",
+        # The console's own options (`make run ARGS=--demo`) pass through this parser unseen.
+        epilog="Without DISCORD_TOKEN the local console starts, and takes its own options "
+        "(--demo, --game, --level, --db, --script...): python -m console --help lists them.",
     )
     parser.add_argument(
         "--sync",
@@ -230,6 +233,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="POSTGRESQL_URL",
         help="copy the SQLite database (DATA_DIR / DATABASE_PATH) into this empty PostgreSQL database, "
         "check the copy by replaying every match, and exit (docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--backup",
+        metavar="FILE",
+        help="copy the SQLite database (DATA_DIR / DATABASE_PATH) into the new FILE, safely while the "
+        "bot runs, and exit (docs/deploy.md, Backups)",
     )
     parser.add_argument(
         "--health",
@@ -273,6 +282,8 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
         from play.movehouse import move_house  # lazily: the bot itself does not need it
 
         return asyncio.run(move_house(settings.database_path, args.move_to))
+    if args.backup:
+        return backup(settings, Path(args.backup))
     if args.health:
         ok, why = health(settings.health_path, time.time())
         print(why, file=sys.stdout if ok else sys.stderr)
@@ -289,6 +300,27 @@ def main(argv: list[str] | None = None, *, on_start: Hook | None = None) -> int:
     discord.utils.setup_logging(level=level)
     logging.getLogger("bot").setLevel(level)
     return asyncio.run(serve(settings, token, on_start=on_start))
+
+
+def backup(settings: Settings, target: Path) -> int:
+    """`python bot.py --backup FILE`: the SQLite database copied while the bot may run, in one line
+    (PostgreSQL has its own tools, which a copy here could not beat)."""
+    if settings.database_url:
+        print(
+            "The games are in PostgreSQL (DATABASE_URL): back it up with pg_dump (docs/deploy.md, Backups).",
+            file=sys.stderr,
+        )
+        return 1
+    from data.backup import backup_sqlite  # lazily: the bot itself does not need it
+
+    try:
+        copy = backup_sqlite(settings.database_path, target)
+    except DataError as exc:
+        print(f"Nothing was backed up: {exc}", file=sys.stderr)
+        return 1
+    games = f"{copy.matches} game{'' if copy.matches == 1 else 's'}"
+    print(f"Backed up {settings.database_path} to {target}: {games}, schema version {copy.schema_version}.")
+    return 0
 
 
 async def open_database(settings: Settings, *, clock: Callable[[], float] = time.time) -> Database | None:

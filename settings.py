@@ -88,13 +88,25 @@ class Settings:
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
-def _int_or_none(text: str | None, name: str) -> int | None:
+def _int_or_none(text: str | None, name: str, what: str = "a number (a Discord id)") -> int | None:
     if text is None or not text.strip():
         return None
     try:
         return int(text.strip())
     except ValueError:
-        raise SystemExit(f"{name} must be a number (a Discord id), not {text!r}") from None
+        raise SystemExit(f"{name} must be {what}, not {text!r}") from None
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(text: str | None) -> str:
+    """LOG_LEVEL, checked: a typo used to be read as INFO without a word, so the admin who asked for
+    DEBUG to find a fault got none of it."""
+    level = (text or "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise SystemExit(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {text!r}")
+    return level
 
 
 def _float(text: str | None, name: str, default: float | None) -> float | None:
@@ -133,7 +145,7 @@ def _count(text: str | None, name: str, default: int) -> int:
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
     """SHARD_COUNT and SHARD_IDS ("0,1" or "2-3"), checked against each other."""
-    count = _int_or_none(env.get("SHARD_COUNT"), "SHARD_COUNT")
+    count = _int_or_none(env.get("SHARD_COUNT"), "SHARD_COUNT", "a whole number of shards")
     text = (env.get("SHARD_IDS") or "").strip()
     if count is not None and count < 1:
         raise SystemExit(f"SHARD_COUNT must be at least 1 (got {count})")
@@ -192,8 +204,8 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         token=token,
         database_path=Path(env["DATABASE_PATH"]) if env.get("DATABASE_PATH") else default_database_path(env),
         dev_guild_id=_int_or_none(env.get("DEV_GUILD_ID"), "DEV_GUILD_ID"),
-        log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
-        sweep_seconds=max(5.0, sweep or 60.0),
+        log_level=_log_level(env.get("LOG_LEVEL")),
+        sweep_seconds=max(5.0, 60.0 if sweep is None else sweep),
         ai_budget_seconds=_ai_budget(env.get("AI_BUDGET_SECONDS")),
         render_processes=_count(
             env.get("RENDER_PROCESSES"), "RENDER_PROCESSES", 1 if (os.cpu_count() or 1) > 1 else 0

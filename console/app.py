@@ -484,6 +484,12 @@ class Console:
             except InvalidNotation as exc:
                 if await self._in_play():
                     return await self._act(text, game)  # refused where it would be played (Game.parse_in)
+                if await self.service.last_match(self.channel_id) is None:
+                    # no game here, ever: another game's notation would only mislead a newcomer
+                    raise UsageError(
+                        f"'{text[:40]}' is not a command, and #{self.channel} has no game to play it in. "
+                        "`vs ai` starts a game against the AI; /help lists the games and commands."
+                    ) from None
                 if len(pieces) > 1:
                     raise UsageError(f"Action {n} of {len(pieces)}: {exc} Nothing was played.") from None
                 raise UsageError(f"{exc} (/help lists the commands.)") from None
@@ -1172,7 +1178,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--game", default=None, choices=registry.names(), help="the game --demo plays")
     p.add_argument("--level", default=None, help="AI level for --demo (default: the game's easy level)")
     p.add_argument("--ai-budget", type=float, default=None, help="seconds the AI may think per action")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    # Checked here, before a database is opened: a level the game lacks made every demo move fail
+    # (a random move instead), and --level or --game without --demo was ignored without a word.
+    if (args.level is not None or args.game is not None) and not args.demo:
+        p.error(
+            "--level and --game choose what --demo plays; to play the AI yourself, "
+            "type `vs ai GAME LEVEL` in the console"
+        )
+    if args.level is not None:
+        game = registry.game(args.game) if args.game else registry.default()
+        if args.level not in game.ai.names:
+            p.error(f"--level must be one of {', '.join(game.ai.names)} ({game.title})")
+    return args
 
 
 def read_script(args: argparse.Namespace) -> list[str] | None:
@@ -1206,9 +1224,6 @@ async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
         try:
             if args.demo:
                 game = registry.game(args.game) if args.game else None
-                if game is not None and args.level is not None and args.level not in game.ai.names:
-                    print(f"console: --level must be one of {', '.join(game.ai.names)}", file=sys.stderr)
-                    return 2
                 assert seed is not None
                 return await console.demo(game=game, level=args.level, seed=seed)
             if script is not None:

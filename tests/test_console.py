@@ -404,7 +404,7 @@ def test_ctrl_c_clears_a_half_typed_line_and_ctrl_d_leaves(tmp_path: Path) -> No
         mark = len(seen)
         os.write(main_fd, b"ami\n")  # what is left of the line after Ctrl-C: "ami", not "/whoami"
         read_until(prompt, mark)
-        assert b"'ami' is not an action" in seen[mark:], seen[mark:]
+        assert b"'ami' is not a command" in seen[mark:], seen[mark:]
         assert b"You are @alice" not in seen[mark:]
         mark = len(seen)
         os.write(main_fd, b"/whoami\n")

@@ -633,3 +633,47 @@ async def test_a_private_step_tells_the_cards_it_drew_once(tmp_path: Path) -> No
     draws = [ln for ln in said.splitlines() if f" {side.title()} draw " in ln]
     assert len(draws) == 1 and "Tactics cards" not in draws[0], said
     await console.close()
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        # no --game: the demo's game is Block Wars, whose levels the level must be one of
+        (["--demo", "--level", "bogus"], "--level must be one of random, easy, normal, hard, search"),
+        (["--level", "hard"], "--level and --game choose what --demo plays"),
+        (["--game", "fixbayonets"], "--level and --game choose what --demo plays"),
+    ],
+)
+def test_the_consoles_options_are_refused_before_anything_is_played(
+    argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--demo --level bogus` without `--game` played a whole demo of some 500 random actions, each
+    with "the AI failed (ValueError ...)"; `--level hard` without `--demo` (a newcomer hoping to
+    play the AI at hard) was ignored without a word. Both now stop at the command line, exit 2."""
+    from console.app import parse_args
+
+    with pytest.raises(SystemExit) as stopped:
+        parse_args([*argv, "--db", str(tmp_path / "x.db")])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err, err
+    assert not (tmp_path / "x.db").exists()
+
+
+async def test_a_word_typed_where_no_game_was_ever_played_says_how_to_start_one(tmp_path: Path) -> None:
+    """A newcomer's first line in `make run`'s empty #general, `start` or `play chess`, was refused
+    as a Block Wars action, with Block Wars' notation for examples: of a game nobody had started."""
+    console, out = await open_console(tmp_path)
+    try:
+        assert await console.run_lines(["start"]) == 1
+        assert said(out).splitlines()[-1] == (
+            "✗ 'start' is not a command, and #general has no game to play it in. "
+            "`vs ai` starts a game against the AI; /help lists the games and commands."
+        )
+        # Where a game was played, a bare action is still read as that game's.
+        console.refused = 0
+        await start(console, "blockwars")
+        assert await console.run_lines(["/blockwars resign", "start"]) == 1
+        assert "'start' is not an action I understand" in said(out)
+    finally:
+        await console.close()

@@ -155,3 +155,35 @@ def test_the_ais_think_time_is_one_a_checker_can_replay(clean_env: Path) -> None
             load_settings({"AI_BUDGET_SECONDS": text})
     with pytest.raises(SystemExit, match="must be a number of seconds, not 'soon'"):
         load_settings({"AI_BUDGET_SECONDS": "soon"})
+
+
+def test_a_mistyped_number_or_log_level_is_named_for_what_it_is(clean_env: Path) -> None:
+    """An admin's typo ends the start in one line saying what the setting wants: SHARD_COUNT is a
+    count of shards, not "a Discord id", and a LOG_LEVEL nobody knows was read as INFO unseen."""
+    with pytest.raises(SystemExit, match=r"^SHARD_COUNT must be a whole number of shards, not 'two'$"):
+        load_settings({"SHARD_COUNT": "two"})
+    with pytest.raises(SystemExit, match=r"^DEV_GUILD_ID must be a number \(a Discord id\), not 'x'$"):
+        load_settings({"DEV_GUILD_ID": "x"})
+    with pytest.raises(SystemExit, match=r"^LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'chatty'$"):
+        load_settings({"LOG_LEVEL": "chatty"})
+    assert load_settings({"LOG_LEVEL": " warning "}).log_level == "WARNING"
+    assert load_settings({"LOG_LEVEL": ""}).log_level == "INFO"
+
+
+def test_the_bots_help_names_the_consoles_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """`make run ARGS=--help` listed --sync, --move-to and --health only: a newcomer without a token
+    never learnt of --demo or --db, which the same command takes for the console."""
+    from bot import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Without DISCORD_TOKEN the local console starts" in text and "python -m console --help" in text
+
+
+def test_a_sweep_shorter_than_five_seconds_counts_as_five(clean_env: Path) -> None:
+    """.env.example: SWEEP_SECONDS is at least 5. `0` was read as the default, 60, while `1` was 5:
+    the smaller number gave the rarer sweep."""
+    assert load_settings({}).sweep_seconds == 60.0
+    swept = [load_settings({"SWEEP_SECONDS": t}).sweep_seconds for t in ("0", "1", "-3", "30")]
+    assert swept == [5, 5, 5, 30]
