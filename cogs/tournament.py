@@ -523,8 +523,8 @@ class Tournaments(commands.Cog):
             interaction.guild_id or 0, role.id if role else None, organiser=allowed
         )
         said = (
-            f"Members with the role {role.name} may now create, start and cancel tournaments here, "
-            "and remove players."
+            f"Members with the role {role.name} may now run tournaments here: create, start and cancel "
+            "them, remove and reinstate players, forfeit a no-show and extend a round."
             if role
             else "Only members who can manage the server may run tournaments here now."
         )

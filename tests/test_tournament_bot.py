@@ -278,7 +278,8 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     denied = await fake.slash(alice, club, "wargames", "tournament", "organisers", {"role": role})
     assert denied.ephemeral and "Only members who can manage the server may choose" in denied.content
     granted = await fake.slash(fake.owner, club, "wargames", "tournament", "organisers", {"role": role})
-    assert granted.ephemeral and "Organisers may now create, start and cancel" in granted.content
+    assert granted.ephemeral and "Organisers may now run tournaments here" in granted.content
+    assert "remove and reinstate players, forfeit a no-show and extend a round." in granted.content
     made = await fake.slash(
         alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
