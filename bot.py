@@ -83,6 +83,10 @@ class WargamesBot(commands.AutoShardedBot):
         rng: random.Random | None = None,
         **options: object,
     ) -> None:
+        # The bot joins no voice channel: discord.py's warnings that voice's libraries are missing
+        # would open every start's log with what reads as a fault.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         if settings.shard_count is not None:
             options.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:

@@ -5,10 +5,12 @@ so such a test runs a configuration no user runs."""
 from __future__ import annotations
 
 import ast
+import logging
 import random
 from dataclasses import replace
 from pathlib import Path
 
+import discord
 import pytest
 
 from settings import load_settings
@@ -143,3 +145,14 @@ def test_the_store_fixture_is_named_as_production_names_it(store: str):
     env = store_env(store)
     settings = load_settings(env, dotenv=False)
     assert settings.database == (store if store.startswith("postgresql") else Path(store))
+
+
+async def test_a_start_logs_no_warning_about_voice(start_bot, botkit: BotKit, monkeypatch, caplog):
+    """The bot uses no voice: discord.py's warnings that its libraries are missing would read as a
+    fault in every start's log (docs/deploy.md, "Logs"). discord.py warns once a process, so the
+    flags are set back as a fresh process has them."""
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.WARNING, logger="discord.client"):
+        await start_bot(await botkit.build(clock=HandClock(), rng=random.Random(1)))
+    assert not [r for r in caplog.records if "voice" in r.getMessage()]
