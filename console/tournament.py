@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -17,8 +18,10 @@ from typing import Protocol
 from console import names, tournament_files
 from console.lines import Outcome, UsageError, options
 from console.names import GUILD_ID
+from data import Match
 from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
+from engine.protocol import Event, State
 from play import fairness, knockout_text
 from play.commands import wargames_commands
 from play.errors import AwayBusy, ServiceError
@@ -72,6 +75,9 @@ class Console(Protocol):
     def channel_id(self) -> int: ...
     def say(self, text: str = "") -> None: ...
     def _write(self, name: str, data: bytes) -> Path: ...
+    def _board_file(
+        self, match: Match, state: State, events: Iterable[Event], seq: int, overlay: str | None = None
+    ) -> Path: ...
     async def show_notices(self, notices: list[Notice]) -> None: ...
 
 
@@ -306,6 +312,10 @@ class ConsoleTournaments:
                 continue
             clock = match.game_clock.total if match.game_clock is not None else None
             self.console.say(f"[{thread}] {game_text(game, tournament, board, self.console.markup, clock)}")
+            match, state = await self.console.service.current(
+                match.channel_id
+            )  # its first board, as in Discord
+            self.console.say(f"[{thread}] board: {self.console._board_file(match, state, (), 0)}")
 
     async def sweep(self) -> None:
         for item in await self.service.sweep(games=True):

@@ -251,6 +251,8 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
         assert console.refused == 2
         match = await db.get_channel_match(names.channel_id("t1r1b1"))
         assert match is not None
+        first = tmp_path / "b" / f"t1r1b1-{match.id}-0000.png"  # the game's first board, as in its thread
+        assert f"[t1r1b1] board: {first}" in text and Image.open(first).width > 0
         loser = names.user_name(match.challenger_id)
         for line in (f"/as {loser}", "/channel t1r1b1", "/blockwars resign", "/channel general", "/whoami"):
             await console.handle(line)
