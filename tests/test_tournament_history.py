@@ -100,13 +100,18 @@ async def test_a_servers_tournaments_newest_first_each_dated_and_only_where_one_
 
 
 def test_the_list_names_every_first_place_and_fits_one_message() -> None:
-    """A shared first place names each winner; a list too long for one message stops before
+    """None yet (or none the member may see: the same words); a shared first place names each
+    winner; a list too long for one message stops before
     Discord's 2,000 characters and counts the rest with the older ones, still reachable by number."""
 
     def held(number: int, name: str) -> Held:
         t = replace(_TOURNAMENT, id=number, name=name, status=TournamentStatus.FINISHED, round=3)
         return Held(t, 1_800_000_000.0, None)
 
+    assert past_text([], 0, PLAIN, "/wargames tournament") == (
+        "No tournament to show here yet. An organiser opens one in a channel with "
+        "`/wargames tournament create`."
+    )
     shared = past_text([Past(held(7, "Spring Swiss"), (11, 12, 13))], 0, PLAIN, "/wargames tournament")
     assert (
         "No. 7 Spring Swiss (Block Wars) in #100: @11, @12 and @13 shared first place; ended day " in shared
