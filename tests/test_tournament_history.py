@@ -101,8 +101,8 @@ async def test_a_servers_tournaments_newest_first_each_dated_and_only_where_one_
 
 def test_the_list_names_every_first_place_and_fits_one_message() -> None:
     """None yet (or none the member may see: the same words); a shared first place names each
-    winner; a list too long for one message stops before
-    Discord's 2,000 characters and counts the rest with the older ones, still reachable by number."""
+    winner; a list too long for one message stops before Discord's 2,000 characters and counts the
+    rest with the older ones, still reachable by number."""
 
     def held(number: int, name: str) -> Held:
         t = replace(_TOURNAMENT, id=number, name=name, status=TournamentStatus.FINISHED, round=3)
