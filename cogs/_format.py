@@ -30,6 +30,9 @@ class DiscordMarkup:
     def date(self, ts: float) -> str:
         return f"<t:{int(ts)}:F>"
 
+    def day(self, ts: float) -> str:
+        return f"<t:{int(ts)}:D>"
+
     def deadline(self, ts: float) -> str:
         # Discord rounds "in 1 day 12 hours" to "in 2 days": the short date and time beside it
         return f"<t:{int(ts)}:R> (<t:{int(ts)}:f>)"

@@ -24,6 +24,8 @@ from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, all_wargame
 
 Callback = Callable[..., Awaitable[None]]
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+# An integer option's choices (a tournament's number) are numbers
+NumberCompleter = Callable[[discord.Interaction, Any], Awaitable[list[app_commands.Choice[int]]]]
 MAX_SUBCOMMANDS = limits.SUBCOMMANDS
 # The `/wargames` subgroups another cog serves, by that cog's name: `/wargames tournament join` calls
 # `Tournaments.join`, found when the command runs (the cog is loaded after the core builds the group).
@@ -111,7 +113,7 @@ def _add(
     group: app_commands.Group,
     command: Command,
     callback: Callback,
-    complete: dict[str, Completer] | None = None,
+    complete: dict[str, Completer] | dict[str, NumberCompleter] | None = None,
 ) -> None:
     """Add `command` to `group`, calling `callback` with its typed options as keywords."""
     first = inspect.Parameter(
@@ -134,7 +136,7 @@ def _add(
     if choices:
         callback = app_commands.choices(**choices)(callback)
     if complete:
-        callback = app_commands.autocomplete(**complete)(callback)  # type: ignore[arg-type]
+        callback = app_commands.autocomplete(**complete)(callback)
     built: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=command.name, description=command.help, callback=cast(Any, callback)
     )
@@ -225,8 +227,27 @@ def build_wargames(core: Handlers) -> app_commands.Group:
         sub = command.subgroup
         room = ROOMS.get(sub) if sub else None
         callback = _forward(core, command.name) if room is None else _to_room(room, command.name)
-        _add(subgroups[sub] if sub else group, command, callback)
+        complete = {
+            o.name: _room_completer(room, "complete_tournaments")
+            for o in command.options
+            if o.complete == "tournaments" and room is not None
+        }
+        _add(subgroups[sub] if sub else group, command, callback, complete)
     return group
+
+
+def _room_completer(cog_name: str, name: str) -> NumberCompleter:
+    """An option's autocomplete served by another cog: its method `name` (a tournament's number is
+    offered from the server's tournaments the member can see, by the tournament cog)."""
+
+    async def complete(interaction: discord.Interaction, current: Any) -> list[app_commands.Choice[int]]:
+        cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]
+        if cog is None:
+            return []
+        found: list[app_commands.Choice[int]] = await getattr(cog, name)(interaction, str(current or ""))
+        return found
+
+    return complete
 
 
 def _forward(core: Handlers, name: str) -> Callback:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands, tasks
 
-from cogs import limits, tournament_files
+from cogs import limits, tournament_files, tournament_history
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
@@ -489,17 +489,30 @@ class Tournaments(commands.Cog):
         await self.refresh_signup(tournament)
         await self.start_boards(tournament, started.boards)
 
-    async def standings(self, interaction: discord.Interaction) -> None:
-        table = await self.service.standings_of(self.room(interaction))
-        await interaction.response.defer(thinking=True)
+    async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """In the channel asked in; another channel's tournament (by its number), to the asker alone."""
+        found = await tournament_history.chosen(self, interaction, tournament)
+        table = await self.service.standings_of(self.room(interaction), found)
+        private = tournament_history.elsewhere(self, interaction, table.tournament)
+        await interaction.response.defer(thinking=True, ephemeral=private)
         file = await self.standings_file(table)
-        await interaction.followup.send(standings_said(table, DISCORD), file=file)
+        await interaction.followup.send(standings_said(table, DISCORD), file=file, ephemeral=private)
 
-    async def crosstable(self, interaction: discord.Interaction) -> None:
-        await tournament_files.crosstable(self, interaction)
+    async def crosstable(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        found = await tournament_history.chosen(self, interaction, tournament)
+        await tournament_files.crosstable(self, interaction, found)
 
-    async def export(self, interaction: discord.Interaction) -> None:
-        await tournament_files.export(self, interaction)
+    async def export(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        found = await tournament_history.chosen(self, interaction, tournament)
+        await tournament_files.export(self, interaction, found)
+
+    async def past(self, interaction: discord.Interaction) -> None:
+        await tournament_history.past(self, interaction)
+
+    async def complete_tournaments(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[discord.app_commands.Choice[int]]:
+        return await tournament_history.complete(self, interaction, typed)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Also from a game's thread: the cancel (and the secret it reveals) is posted in the channel."""

@@ -16,6 +16,7 @@ import discord
 
 from cogs._format import DISCORD
 from cogs._release import unlink_when_done
+from data.tournaments import Tournament
 from engine import registry
 from play.tournament import TournamentService
 from play.tournament_crosstable import Crosstable
@@ -68,10 +69,14 @@ def _file(data: bytes, name: str) -> discord.File:
     return file
 
 
-async def crosstable(cog: Tournaments, interaction: discord.Interaction) -> None:
-    """The crosstable as pictures (several for a large field), in the channel where it was asked."""
-    cross = await channel_crosstable(cog.service, cog.room(interaction), "crosstable")
-    await interaction.response.defer(thinking=True)
+async def crosstable(
+    cog: Tournaments, interaction: discord.Interaction, found: Tournament | None = None
+) -> None:
+    """The crosstable as pictures (several for a large field), in the channel where it was asked;
+    another channel's tournament (`found`, named by its number), to the asker alone."""
+    cross = await channel_crosstable(cog.service, cog.room(interaction), "crosstable", found)
+    private = cross.table.tournament.channel_id != cog.room(interaction)
+    await interaction.response.defer(thinking=True, ephemeral=private)
     drawn = rows(cross, await _names(cog, cross))
     title, key = crosstable_title(cross), crosstable_key(cross)
     pngs = await asyncio.to_thread(crosstable_pngs, title, key, cross.rounds, drawn, cross.table.heads)
@@ -81,13 +86,17 @@ async def crosstable(cog: Tournaments, interaction: discord.Interaction) -> None
         for n, png in enumerate(pngs, 1)
     ]
     await interaction.followup.send(
-        crosstable_said(cross, DISCORD, shown), files=files, allowed_mentions=discord.AllowedMentions.none()
+        crosstable_said(cross, DISCORD, shown),
+        files=files,
+        allowed_mentions=discord.AllowedMentions.none(),
+        ephemeral=private,
     )
 
 
-async def export(cog: Tournaments, interaction: discord.Interaction) -> None:
-    """Every game and the standings as two CSV files, to the asker alone."""
-    cross = await channel_crosstable(cog.service, cog.room(interaction), "export")
+async def export(cog: Tournaments, interaction: discord.Interaction, found: Tournament | None = None) -> None:
+    """Every game and the standings as two CSV files, to the asker alone (of the channel's latest
+    tournament, or of `found`)."""
+    cross = await channel_crosstable(cog.service, cog.room(interaction), "export", found)
     await interaction.response.defer(ephemeral=True, thinking=True)
     game = registry.game(cross.table.tournament.game)
     (games, games_data), (standings, standings_data) = export_files(cross, game, await _names(cog, cross))

@@ -197,6 +197,9 @@ class ConsoleMarkup:
     def date(self, ts: float) -> str:
         return self.console.date(int(ts))
 
+    def day(self, ts: float) -> str:
+        return datetime.fromtimestamp(int(ts)).strftime("%d %b %Y").lstrip("0")
+
     def deadline(self, ts: float) -> str:
         return self.relative(ts)  # dated already, unless the sentence names the date
 

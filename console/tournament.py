@@ -40,6 +40,7 @@ from play.tournament import (
     seal_owed,
 )
 from play.tournament_extend import extended_text
+from play.tournament_history import past_text
 from play.tournament_late import late_notice
 from play.tournament_leaving_text import undo_hint, withdraw_question, withdrawal_notice, withdrawn_text
 from play.tournament_organise import forfeited_text, reinstated_text
@@ -217,15 +218,18 @@ class ConsoleTournaments:
             console.say(started_text(game, started.tournament, threaded(boards), console.markup))
             await self.start_boards(started.tournament, started.boards)
         elif sub == "standings" and not rest:
-            table = await self.service.standings_of(channel)
+            table = await self.service.standings_of(channel, await self.numbered(opts))
             console.say(standings_said(table, console.markup))  # as Discord says it, above the picture
             self.show_table(table)
         elif sub == "crosstable" and not rest:
-            await tournament_files.crosstable(self.service, console, channel)
+            await tournament_files.crosstable(self.service, console, channel, await self.numbered(opts))
         elif sub == "export" and not rest:
-            await tournament_files.export(self.service, console, channel)
+            await tournament_files.export(self.service, console, channel, await self.numbered(opts))
         elif sub == "round" and not rest:
             console.say(round_now_text(await self.service.round_of(channel), console.markup))
+        elif sub == "past" and not rest:
+            shown, more = await self.service.past(GUILD_ID)
+            console.say(past_text(shown, more, console.markup, "/wargames tournament"))
         elif sub == "remove" and not rest and "member" in opts:
             removed = await self.service.remove(
                 channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
@@ -262,6 +266,19 @@ class ConsoleTournaments:
         else:
             raise UsageError(USAGE)
         return Outcome()
+
+    async def numbered(self, opts: dict[str, str]) -> Tournament | None:
+        """The tournament a `tournament:N` option names (the console's one server sees them all),
+        or None without one: the channel's latest is meant."""
+        if "tournament" not in opts:
+            return None
+        typed = opts["tournament"].strip().lower().removeprefix("no.")
+        if not typed.isdigit() or int(typed) < 1:
+            raise UsageError(
+                f"'{opts['tournament'][:30]}' is not a tournament's number: `/wargames tournament past` "
+                "lists them, e.g. `tournament:3`."
+            )
+        return await self.service.numbered(int(typed), GUILD_ID)
 
     async def withdraw(self, tournament: Tournament, *, confirmed: bool) -> None:
         """Withdrawing once it runs: the question first, then `leave confirm` does it (no buttons here)."""

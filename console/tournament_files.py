@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Protocol
 
 from console import names
+from data.tournaments import Tournament
 from engine import registry
 from play.markup import Markup
 from play.tournament import TournamentService
@@ -35,9 +36,12 @@ def _names(cross: Crosstable) -> dict[int, str]:
     return {p.line.user_id: names.user_name(p.line.user_id) for p in cross.players}
 
 
-async def crosstable(service: TournamentService, console: Screen, channel_id: int) -> None:
-    """The crosstable's pictures, `tournament-<id>-crosstable-round-<n>[-<page>].png`."""
-    cross = await channel_crosstable(service, channel_id, "crosstable")
+async def crosstable(
+    service: TournamentService, console: Screen, channel_id: int, found: Tournament | None = None
+) -> None:
+    """The crosstable's pictures, `tournament-<id>-crosstable-round-<n>[-<page>].png` (of the
+    channel's latest tournament, or of `found`)."""
+    cross = await channel_crosstable(service, channel_id, "crosstable", found)
     named = _names(cross)
     rows = [
         Row(
@@ -63,9 +67,11 @@ async def crosstable(service: TournamentService, console: Screen, channel_id: in
         console.say(f"crosstable: {path}")
 
 
-async def export(service: TournamentService, console: Screen, channel_id: int) -> None:
+async def export(
+    service: TournamentService, console: Screen, channel_id: int, found: Tournament | None = None
+) -> None:
     """The two CSV files, written beside the boards; the answer names their paths."""
-    cross = await channel_crosstable(service, channel_id, "export")
+    cross = await channel_crosstable(service, channel_id, "export", found)
     game = registry.game(cross.table.tournament.game)
     written = [console._write(name, data) for name, data in export_files(cross, game, _names(cross))]
     console.say(export_said(cross, console.markup, str(written[0]), str(written[1])))

@@ -85,6 +85,16 @@ class Tournament:
 
 
 @dataclass(frozen=True, slots=True)
+class Held:
+    """A tournament as a server's list of them shows it: `changed_at` its row's last change (for
+    one over or cancelled, when that happened), `began_at` its first game's start (None before any)."""
+
+    tournament: Tournament
+    changed_at: float
+    began_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A player of a tournament; `rating` is theirs in the game when it started (None before);
     `join_input` their input to their games' dice (the id of the interaction that first signed them
@@ -169,6 +179,16 @@ _UNSHOWN = """
 SELECT * FROM tournaments
 WHERE status = 'signup' AND (message_id IS NULL OR (seal_commitment IS NOT NULL AND sealed_at IS NULL))
 ORDER BY id
+"""
+# A server's tournaments, newest first (`/wargames tournament past`), with when each began: its
+# first game's making (NULL before any). No write touches a tournament's row time once it is over or
+# cancelled (each is guarded by status 'signup' or 'running'), so `updated_at` is then when it ended.
+_IN_GUILD = """
+SELECT t.*, (
+    SELECT MIN(m.created_at) FROM tournament_games AS g JOIN matches AS m ON m.id = g.match_id
+    WHERE g.tournament_id = t.id
+) AS first_game_at
+FROM tournaments AS t WHERE t.guild_id = ? ORDER BY t.id DESC
 """
 _OPEN_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')"
 _LATEST_IN_CHANNEL = "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
@@ -524,6 +544,17 @@ class TournamentStore:
         """The channel's tournament taking sign-ups or running (or, not `open_only`, its latest)."""
         found = await self._query(_OPEN_IN_CHANNEL if open_only else _LATEST_IN_CHANNEL, (channel_id,))
         return _tournament(found[0]) if found else None
+
+    async def guild_tournaments(self, guild_id: int) -> list[Held]:
+        """Every tournament of a server, newest first, each with when it began and last changed."""
+        return [
+            Held(
+                _tournament(row),
+                float(row["updated_at"]),
+                None if row["first_game_at"] is None else float(row["first_game_at"]),
+            )
+            for row in await self._query(_IN_GUILD, (guild_id,))
+        ]
 
     async def running_tournaments(self) -> list[Tournament]:
         """Tournaments running, and those finished whose final standings the channel lacks."""
@@ -918,6 +949,7 @@ __all__ = [
     "Board",
     "Entry",
     "GameRating",
+    "Held",
     "LateRefused",
     "RatingsMoved",
     "Tournament",

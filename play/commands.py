@@ -31,7 +31,7 @@ from play.tournament_formats import (
 )
 
 Kind = Literal["text", "int", "bool", "user", "role"]
-Complete = Literal["actions", "focus"]
+Complete = Literal["actions", "focus", "tournaments"]
 Platform = Literal["discord", "console"]
 BOTH: frozenset[Platform] = frozenset(("discord", "console"))
 DISCORD: frozenset[Platform] = frozenset(("discord",))
@@ -246,6 +246,19 @@ _GAME_ID = Option(
     minimum=1,
 )
 
+# A tournament named by its number, for the commands that read one (play/tournament_history.py)
+_NUMBERED = (
+    Option(
+        "tournament", "int", "Which one (default: this channel's)", None, minimum=1, complete="tournaments"
+    ),
+)
+
+
+def _numbered(name: str, text: str) -> Command:
+    """A tournament command that reads this channel's tournament, or another by its number."""
+    return Command(name, text, _NUMBERED, usage="[tournament:N]", subgroup="tournament")
+
+
 # `/wargames tournament`: Swiss tournaments of any game (play/tournament.py), a subgroup of its own.
 TOURNAMENT: tuple[Command, ...] = (
     Command(
@@ -279,7 +292,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "tiebreaks",
                 "text",
-                "How players level on points are ordered (default: Buchholz first; round-robin: SB first)",
+                "How to order players level on points (default: Buchholz; round-robin: SB)",
                 None,
                 tuple((PRESET_NAMES[name], name) for name in PRESETS),
             ),
@@ -294,8 +307,8 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "signup_days",
                 "int",
-                f"Sign-ups close this many days from now ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
-                "open until the start if not given)",
+                f"Sign-ups close in this many days ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
+                "else at the start)",
                 None,
                 minimum=MIN_SIGNUP_DAYS,
                 maximum=MAX_SIGNUP_DAYS,
@@ -304,7 +317,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "options",
                 "text",
-                "The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
+                "The game's options as name=value words, e.g. turn_limit=20",
                 None,
             ),
         ),
@@ -325,22 +338,17 @@ TOURNAMENT: tuple[Command, ...] = (
     Command(
         "start", "Close sign-ups and pair round 1 (organisers)", who=Who.ORGANISER, subgroup="tournament"
     ),
-    Command("standings", "The standings of this channel's tournament", subgroup="tournament"),
-    Command(
-        "crosstable",
-        "Each player's results by round (W5: beat no. 5) with points and tie-breaks, as a picture",
-        subgroup="tournament",
+    _numbered("standings", "The standings of this channel's tournament"),
+    _numbered(
+        "crosstable", "Each player's results by round (W5: beat no. 5), points and tie-breaks, as a picture"
     ),
-    Command(
-        "export",
-        "Every game and the standings as CSV files for your club's records (only you get them)",
-        subgroup="tournament",
-    ),
+    _numbered("export", "Every game and the standings as CSV files for your club's records, to you alone"),
     Command(
         "round",
         "This round's games: who plays whom, where, results so far, whose move, when it ends",
         subgroup="tournament",
     ),
+    Command("past", "This server's tournaments, newest first, with winners", subgroup="tournament"),
     Command(
         "remove",
         "Take a player off this channel's tournament; they are not paired again (organisers)",
@@ -359,7 +367,7 @@ TOURNAMENT: tuple[Command, ...] = (
     ),
     Command(
         "forfeit",
-        "End a no-show's game of this round now: a loss on time for whoever made no move (organisers)",
+        "End a no-show's game now: a loss on time for whoever made no move (organisers)",
         (Option("member", "user", "The player who has not moved"),),
         who=Who.ORGANISER,
         usage="member:@user",
@@ -367,7 +375,7 @@ TOURNAMENT: tuple[Command, ...] = (
     ),
     Command(
         "extend",
-        "Give the round more time: its end moves later, each game's clocks get half of it (organisers)",
+        "More time for the round: it ends later, each game's clocks get half (organisers)",
         (
             Option(
                 "hours",
@@ -391,7 +399,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "role",
                 "role",
-                "Members with this role may create, start, remove players and cancel; empty clears it",
+                "This role may create, start, remove players and cancel; empty clears it",
                 None,
             ),
         ),

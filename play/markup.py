@@ -31,6 +31,10 @@ class Markup(Protocol):
         """A moment as a date and time, in the reader's zone where the platform can."""
         ...
 
+    def day(self, ts: float) -> str:
+        """A moment's date alone, with its year (when a tournament ended, in a list of them)."""
+        ...
+
     def deadline(self, ts: float) -> str:
         """A moment a player must act by (a turn's, a round's end): `relative`, and the date and time
         where the relative form rounds ("in 2 days" for 36 hours would mislead)."""
@@ -55,6 +59,9 @@ class PlainMarkup:
 
     def date(self, ts: float) -> str:
         return f"at {int(ts)}"
+
+    def day(self, ts: float) -> str:
+        return f"day {int(ts) // 86400}"
 
     def deadline(self, ts: float) -> str:
         return self.relative(ts)

@@ -38,6 +38,7 @@ from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
 from play.tournament_extend import Extending
 from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
+from play.tournament_history import History
 from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_leaving import Leaving, Withdrawal
 from play.tournament_options import parse_options
@@ -89,7 +90,7 @@ def game_seconds(tournament: Tournament) -> int:
     return tournament.round_seconds // 2
 
 
-class TournamentService(RoundSweep, Organising, Leaving, Extending):
+class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
     """Create, join, start, pair, adjudicate and close tournaments; every guild's, or this process's."""
 
     def __init__(
@@ -421,19 +422,25 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending):
         """The standings after `round_no` (default: every result so far)."""
         return await tournament_table.table(self.store, tournament, round_no)
 
-    async def standings_of(self, channel_id: int) -> Table:
-        """The standings up to the round whose pairings the channel was told: a round paired but not
-        yet posted (the sweep posts it next) would tell its bye, a pairing, before the channel."""
+    async def latest_in(self, channel_id: int) -> Tournament:
+        """The channel's latest tournament, whatever its state: what a command about "this channel's
+        tournament" reads when no number names another (`History.numbered`)."""
         found = await self.store.channel_tournament(channel_id, open_only=False)
         if found is None:
             raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
+        return found
+
+    async def standings_of(self, channel_id: int, found: Tournament | None = None) -> Table:
+        """The standings up to the round whose pairings the channel was told: a round paired but not
+        yet posted (the sweep posts it next) would tell its bye, a pairing, before the channel. Of
+        the channel's latest tournament, or of `found` (one named by its number)."""
+        found = found or await self.latest_in(channel_id)
         return await self.table(found, min(found.round, found.announced + 1))
 
-    async def round_of(self, channel_id: int) -> RoundNow:
-        """The channel's tournament's latest round as it stands (its last, once it is over)."""
-        found = await self.store.channel_tournament(channel_id, open_only=False)
-        if found is None:
-            raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
+    async def round_of(self, channel_id: int, found: Tournament | None = None) -> RoundNow:
+        """The latest round as it stands (its last, once it is over) of the channel's tournament,
+        or of `found`."""
+        found = found or await self.latest_in(channel_id)
         if found.round == 0:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."

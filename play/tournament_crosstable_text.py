@@ -3,7 +3,7 @@ key, the line above the pictures, and the private answer that carries the files.
 
 from __future__ import annotations
 
-from data.tournaments import TournamentStatus
+from data.tournaments import Tournament, TournamentStatus
 from play.errors import BadRequest
 from play.markup import Markup
 from play.tiebreaks import order_said
@@ -13,10 +13,13 @@ from play.tournament_formats import is_knockout
 from play.tournament_text import _round_over, _standing_at, ranking_said
 
 
-async def channel_crosstable(service: TournamentService, channel_id: int, what: str) -> Crosstable:
-    """The crosstable of the channel's tournament up to the round the channel was told of (as its
-    standings are); `what` ("crosstable", "export") words the refusal before round 1 is paired."""
-    table = await service.standings_of(channel_id)
+async def channel_crosstable(
+    service: TournamentService, channel_id: int, what: str, found: Tournament | None = None
+) -> Crosstable:
+    """The crosstable of the channel's tournament (or of `found`, one named by its number) up to the
+    round its channel was told of (as its standings are); `what` ("crosstable", "export") words the
+    refusal before round 1 is paired."""
+    table = await service.standings_of(channel_id, found)
     if table.round <= 0:
         name = service.matches.markup.strong(table.tournament.name)
         if what == "export":

@@ -1,7 +1,8 @@
 """`/wargames tournament crosstable` and `export` through the fake Discord, on the module's one bot: a
 refusal before the start (private, friendly), then a one-round tournament played to its end: the
 crosstable posted in the channel as a picture that decodes at the phone's width, the export given to
-the asker alone as two CSV files that parse back."""
+the asker alone as two CSV files that parse back. Then a server's past tournaments: `past`, and an
+earlier one read by its number, where the member may look."""
 
 from __future__ import annotations
 
@@ -72,3 +73,101 @@ async def test_the_crosstable_and_the_export_on_discord(table: Table) -> None:
         ("2", str(table.alice.id), "0"),
     ]
     assert {s["player"] for s in standings} == {table.alice.global_name, table.bob.global_name}
+
+
+@ON_THE_BOT
+async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_member_can_look(
+    table: Table,
+) -> None:
+    """Once a channel holds its next tournament, the last one's standings, crosstable and export were
+    out of reach. `past` lists the server's tournaments with their winners, and a `tournament:`
+    number (autocompleted) reads an earlier one. A tournament in a channel closed to the asker is
+    neither listed nor offered, and its number answers as one that does not exist, as another
+    server's does; a channel the bot can no longer fetch (deleted) counts as unseen by everyone.
+    Another channel's tournament is answered to the asker alone."""
+    fake, owner = table.fake, table.fake.owner
+    carol = fake.add_user("carol", guilds=[table.guild])
+    cog = table.bot.get_cog("Tournaments")
+    club, lobby = table.channel(), table.guild.channel("lobby")
+    made = {"game": "blockwars", "rounds": 1, "days": 1, "name": "Spring Swiss"}
+    await fake.slash(owner, club, "wargames", "tournament", "create", made, messages=2)
+    for user in (table.alice, table.bob):
+        await fake.slash(user, club, "wargames", "tournament", "join")
+    await fake.slash(owner, club, "wargames", "tournament", "start", messages=2)
+    await table.idle()
+    (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
+    await fake.slash(table.alice, thread, "blockwars", "resign")
+    await cog.run_sweep()  # Bob won; the club's next tournament opens
+    spring = await cog.service.latest_in(club.id)
+    await fake.slash(owner, club, "wargames", "tournament", "create", {**made, "name": "Summer"}, messages=2)
+    staff = fake.add_channel(table.guild, "staff")
+    fake.close_channel(staff, table.alice)
+    await fake.slash(
+        owner, staff, "wargames", "tournament", "create", {**made, "name": "Secret Cup"}, messages=2
+    )
+    secret = await cog.service.latest_in(staff.id)
+    elsewhere = await cog.service.create(  # another server's, by the service: its number is known
+        guild_id=1, channel_id=2, user_id=3, game="blockwars", rounds=1, days=1, organiser=True
+    )
+    await cog.service.seal_shown(elsewhere)
+    await cog.service.set_message(elsewhere, 4)
+    await table.idle()
+
+    listed = await fake.slash(carol, lobby, "wargames", "tournament", "past")
+    assert listed.ephemeral, listed.content
+    lines = listed.content.splitlines()
+    assert lines[0] == "This server's tournaments, newest first:"
+    assert lines[1].startswith(f"No. {spring.id + 1} **Summer** (Block Wars, Swiss) in <#{club.id}>: taking")
+    assert lines[2].startswith(
+        f"No. {spring.id} **Spring Swiss** (Block Wars) in <#{club.id}>: won by <@{table.bob.id}>; ended <t:"
+    )
+    assert lines[-1] == (  # the module's first test's tournament (No. 1) is listed on line 3
+        f"Give a number as `tournament:` to `standings`, `crosstable` or `export`, e.g. "
+        f"`/wargames tournament standings tournament:{spring.id}`."
+    )
+    assert len(lines) == 5 and "Secret" not in listed.content
+    offered = await fake.autocomplete(
+        carol, lobby, "wargames", "tournament", "export", {"tournament": ""}, focused="tournament"
+    )
+    assert [(c["name"], c["value"]) for c in offered][:2] == [
+        (f"No. {spring.id + 1} Summer: taking sign-ups", spring.id + 1),
+        (f"No. {spring.id} Spring Swiss: finished", spring.id),
+    ]
+    assert secret.id not in [c["value"] for c in offered]
+    typed = await fake.autocomplete(
+        carol, lobby, "wargames", "tournament", "standings", {"tournament": "spr"}, focused="tournament"
+    )
+    assert [c["value"] for c in typed] == [spring.id]
+    for number in (secret.id, elsewhere.id, 999):  # closed to her, another server's, none: one answer
+        refused = await fake.slash(
+            carol, lobby, "wargames", "tournament", "standings", {"tournament": number}
+        )
+        assert refused.ephemeral and refused.content == (
+            f"There is no tournament with the number {number} here: `/wargames tournament past` lists "
+            "this server's tournaments with their numbers."
+        )
+
+    # Alice may view the staff channel: its tournament is listed for her
+    mine = await fake.slash(table.alice, lobby, "wargames", "tournament", "past")
+    assert (
+        f"No. {secret.id} **Secret Cup** (Block Wars, Swiss) in <#{staff.id}>: taking sign-ups"
+        in mine.content
+    )
+    # The club's latest is Summer; Spring's standings by number, in the club for all, elsewhere privately
+    latest = await fake.slash(table.alice, club, "wargames", "tournament", "standings")
+    assert latest.content == "**Summer** has not started yet." and not latest.ephemeral
+    there = await fake.slash(
+        table.alice, club, "wargames", "tournament", "standings", {"tournament": spring.id}
+    )
+    assert not there.ephemeral and there.content == "**Spring Swiss**, the standings after round 1 of 1."
+    here = await fake.slash(
+        table.alice, lobby, "wargames", "tournament", "crosstable", {"tournament": spring.id}
+    )
+    assert here.ephemeral and here.content == "**Spring Swiss**, the crosstable after round 1 of 1."
+    assert here.message.attachment("crosstable.png").data.startswith(b"\x89PNG")
+    given = await fake.slash(carol, lobby, "wargames", "tournament", "export", {"tournament": spring.id})
+    assert given.ephemeral and given.message.attachment(f"tournament-{spring.id}-games.csv").data
+
+    del table.guild.channels[staff.id], fake.channels[staff.id]  # deleted: nobody sees it now
+    gone = await fake.slash(table.alice, lobby, "wargames", "tournament", "past")
+    assert "Secret" not in gone.content
