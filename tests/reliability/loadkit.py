@@ -31,6 +31,7 @@ from typing import Any
 
 from engine import chance
 from engine.blockwars import Options, Side, State, replay
+from play.stamps import stamp_of
 from play.undo import MID_TURN_NOTE
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.records import EPHEMERAL
@@ -1009,6 +1010,51 @@ def owed_boards(store: Store) -> list[tuple[int, int]]:
     return [(int(m), int(c)) for m, c in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A board the outbox owes: its match, channel, and the stamp its buttons carry (its version's)."""
+
+    match_id: int
+    channel_id: int
+    stamp: str
+    over: bool  # the game is over: its last board carries the look-back button, no stamp
+
+
+def owed_now(store: Store) -> list[Owed]:
+    """The newest board the outbox owes of each match, read behind the bot's back."""
+    (rows,) = read_rows(
+        store,
+        "SELECT o.match_id, o.channel_id, MAX(o.version), m.chance_version, m.seed_secret, m.status "
+        "FROM owed_boards AS o JOIN matches AS m ON m.id = o.match_id "
+        "GROUP BY o.match_id, o.channel_id, m.chance_version, m.seed_secret, m.status",
+    )
+    return [
+        Owed(
+            int(m), int(c), stamp_of(int(m), int(v), int(cv), secret), status not in ("challenged", "active")
+        )
+        for m, c, v, cv, secret, status in rows
+    ]
+
+
+def boards_delivered(fake: FakeDiscord, owed: list[Owed], since: int) -> set[int]:
+    """The channels of `owed` that have their board now: one posted after message `since`, or the
+    owed board itself, posted before a crash cut off its record (its buttons carry the owed stamp;
+    the restarted bot finds it and posts it no more: `Outbox.shown_in`)."""
+    messages = [m for m in list(fake.messages.values()) if not m.ephemeral]
+    out = {m.channel_id for m in messages if m.id > since and m.attachments}
+    for board in owed:
+        for message in messages:
+            if message.channel_id != board.channel_id:
+                continue
+            for custom_id in message.custom_ids:
+                parts = custom_id.split(":")
+                if parts[2:4] == [str(board.match_id), board.stamp] or (
+                    board.over and parts[:3] == ["bw", "review", str(board.match_id)]
+                ):
+                    out.add(board.channel_id)
+    return out
+
+
 async def outbox_drained(db_path: Store, within: float) -> int:
     """Wait for the restarted bot to post what it owed; the rows left when the time is up."""
     deadline = asyncio.get_running_loop().time() + within
@@ -1130,7 +1176,7 @@ async def crash_cycle(
     report.moves_before = len(stats.answered_moves)
     report.audit_after_kill = audit(store, answered)
     first_log = bot.stderr()
-    owed = owed_boards(store)
+    owed = owed_now(store)
     report.owed_at_kill = len(owed)
     last_message = max(fake.messages, default=0)
 
@@ -1138,12 +1184,8 @@ async def crash_cycle(
     try:
         # Before anyone moves again, each board the kill kept from its channel must arrive.
         report.owed_left = await outbox_drained(store, within=15.0)
-        boards_since = {
-            m.channel_id
-            for m in list(fake.messages.values())
-            if m.id > last_message and m.attachments and not m.ephemeral
-        }
-        report.owed_undelivered = [match for match, channel in owed if channel not in boards_since]
+        delivered = boards_delivered(fake, owed, last_message)
+        report.owed_undelivered = [o.match_id for o in owed if o.channel_id not in delivered]
         for table in tables:
             await click_old_button(fake, table, report, report.audit_after_kill.ended)
         for table in tables:
