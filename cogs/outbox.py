@@ -48,7 +48,7 @@ from cogs.room import (
 )
 
 # How many of a channel's latest messages the outbox reads to find a board already posted there
-# (`Outbox.shown_already`): an owed board is the newest of its game, so it is among the last few.
+# (`Outbox.shown_in`): an owed board is the newest of its game, so it is among the last few.
 LOOK_BACK = 20
 # Who tells a game's start owed since a crash, when it is not the core's to tell (`Outbox.start_tellers`).
 StartTeller = Callable[[Match], Awaitable[bool]]
