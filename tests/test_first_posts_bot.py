@@ -29,6 +29,20 @@ class Crash(Exception):
     """The process dying between two steps."""
 
 
+class Killed:
+    """A step at which the process is killed: nothing after it runs. `reached` once it was (the
+    interaction it cut off is never answered, so the test waits for this, not for an answer)."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+
+    async def __call__(self, *args: object, **kwargs: object) -> None:
+        self.reached.set()
+
+    async def wait(self) -> None:
+        await asyncio.wait_for(self.reached.wait(), 10.0)
+
+
 async def died(*args: object, **kwargs: object) -> None:
     return None  # the process killed right there: nothing after it runs
 
@@ -68,9 +82,11 @@ async def test_an_accepted_challenge_whose_first_board_a_crash_cut_off_is_posted
 
     challenged = await fake.slash(alice, club, GAME, "challenge", {"opponent": bob})
     accept = next(c for c in challenged.message.custom_ids if c.startswith("bw:accept:"))
-    core.post_start = died  # type: ignore[attr-defined]
+    killed = Killed()
+    core.post_start = killed  # type: ignore[attr-defined]
     with pytest.raises(FakeDiscordError):
-        await fake.click(bob, challenged.message, accept, timeout=0.5)
+        await fake.click(bob, challenged.message, accept, timeout=0.2)
+    await killed.wait()
     del core.post_start  # type: ignore[attr-defined]  # the restarted bot's own
     before = len(public(fake, club))
 
@@ -86,7 +102,8 @@ async def test_an_accepted_challenge_whose_first_board_a_crash_cut_off_is_posted
 
     # against the AI, which moves first: its first board, then the AI's
     versus = fake.add_channel(guild, "versus")
-    core.post_start = died  # type: ignore[attr-defined]
+    killed = Killed()
+    core.post_start = killed  # type: ignore[attr-defined]
     with pytest.raises(FakeDiscordError):
         await fake.slash(
             alice,
@@ -94,8 +111,9 @@ async def test_an_accepted_challenge_whose_first_board_a_crash_cut_off_is_posted
             GAME,
             "challenge",
             {"opponent": fake.bot_user, "side": "canadians", "level": "random"},
-            timeout=0.5,
+            timeout=0.2,
         )
+    await killed.wait()
     del core.post_start  # type: ignore[attr-defined]
     assert public(fake, versus) == []
     await restart(bot)
