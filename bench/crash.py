@@ -323,6 +323,8 @@ async def run(
         "lost_in_flight": 0,
         "owed_at_kill": 0,
         "owed_undelivered": 0,
+        "owed_found": 0,
+        "owed_twice": 0,
         "buttons_clicked": 0,
         "buttons_opened": 0,
         "moves_after": 0,
@@ -340,7 +342,8 @@ async def run(
                 f"cycle {cycle}: {report.answered} answered moves so far, {in_flight} "
                 f"interaction{'' if in_flight == 1 else 's'} cut off by the kill, "
                 f"{report.owed_at_kill} board{'' if report.owed_at_kill == 1 else 's'} owed "
-                f"({len(report.owed_undelivered)} not posted after the restart); "
+                f"({len(report.owed_undelivered)} not posted after the restart; {report.owed_found} "
+                f"posted before the kill, {len(report.owed_twice)} of them posted again); "
                 f"after it: missing {len(kill.missing_moves)}, "
                 f"replay mismatches {len(kill.replay_mismatches)}, stuck {len(kill.stuck)}; "
                 f"old buttons {report.buttons_worked}/{report.buttons_clicked} answered "
@@ -354,6 +357,8 @@ async def run(
             totals["lost_in_flight"] += report.lost_in_flight
             totals["owed_at_kill"] += report.owed_at_kill
             totals["owed_undelivered"] += len(report.owed_undelivered)
+            totals["owed_found"] += report.owed_found
+            totals["owed_twice"] += len(report.owed_twice)
             totals["buttons_clicked"] += report.buttons_clicked
             totals["buttons_opened"] += report.buttons_opened
             totals["moves_after"] += report.moves_after
@@ -374,6 +379,8 @@ async def run(
         "uploads_cut_by_kills": len(cut),
         "boards_owed_at_kills": totals["owed_at_kill"],
         "owed_boards_not_posted": totals["owed_undelivered"],
+        "owed_boards_posted_before_kill": totals["owed_found"],
+        "owed_boards_posted_twice": totals["owed_twice"],
         "old_buttons_clicked": totals["buttons_clicked"],
         "old_buttons_opened_flow": totals["buttons_opened"],
         "moves_after_restarts": totals["moves_after"],

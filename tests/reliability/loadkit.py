@@ -987,6 +987,10 @@ class CrashReport:
     owed_at_kill: int = 0  # boards of stored moves the kill kept from their channel (the outbox)
     owed_undelivered: list[int] = field(default_factory=list)  # of those, matches with no board after restart
     owed_left: int = 0  # outbox rows still there once the restarted bot settled
+    owed_found: int = 0  # of the owed, boards posted before the kill cut off their record
+    owed_twice: list[int] = field(
+        default_factory=list
+    )  # of those, channels the restart posted a board in again
 
     @property
     def ok(self) -> bool:
@@ -999,6 +1003,7 @@ class CrashReport:
             and not self.token_leaked
             and not self.orphans
             and not self.owed_undelivered
+            and not self.owed_twice
             and self.owed_left == 0
             and self.buttons_worked == self.buttons_clicked
         )
@@ -1041,7 +1046,13 @@ def boards_delivered(fake: FakeDiscord, owed: list[Owed], since: int) -> set[int
     owed board itself, posted before a crash cut off its record (its buttons carry the owed stamp;
     the restarted bot finds it and posts it no more: `Outbox.shown_in`)."""
     messages = [m for m in list(fake.messages.values()) if not m.ephemeral]
-    out = {m.channel_id for m in messages if m.id > since and m.attachments}
+    return {m.channel_id for m in messages if m.id > since and m.attachments} | boards_carrying(fake, owed)
+
+
+def boards_carrying(fake: FakeDiscord, owed: list[Owed]) -> set[int]:
+    """The channels of `owed` where the owed board itself is (its buttons carry the owed stamp)."""
+    messages = [m for m in list(fake.messages.values()) if not m.ephemeral]
+    out: set[int] = set()
     for board in owed:
         for message in messages:
             if message.channel_id != board.channel_id:
@@ -1179,6 +1190,8 @@ async def crash_cycle(
     owed = owed_now(store)
     report.owed_at_kill = len(owed)
     last_message = max(fake.messages, default=0)
+    found = boards_carrying(fake, owed)  # posted, their record cut off: the restart finds them
+    report.owed_found = len(found)
 
     bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level, env=env)
     try:
@@ -1186,6 +1199,10 @@ async def crash_cycle(
         report.owed_left = await outbox_drained(store, within=15.0)
         delivered = boards_delivered(fake, owed, last_message)
         report.owed_undelivered = [o.match_id for o in owed if o.channel_id not in delivered]
+        report.owed_twice = sorted(
+            {m.channel_id for m in list(fake.messages.values()) if m.id > last_message and m.attachments}
+            & found
+        )
         for table in tables:
             await click_old_button(fake, table, report, report.audit_after_kill.ended)
         for table in tables:
