@@ -52,10 +52,12 @@ from tests.reliability.loadkit import (
     Table,
     answered_moves,
     audit,
+    boards_delivered,
     bot_log_problems,
     build_world,
     crash_cycle,
     owed_boards,
+    owed_now,
     resync,
     start_bot_process,
 )
@@ -149,15 +151,13 @@ async def run_shards(cycles: int, matches: int, seconds: float, workdir: Path, u
             kill = audit(url, answered)
             # the boards the victim owed (the other shard's outbox is busy with its own moves)
             theirs = {t.channel.id for t in mine[victim]}
-            owed = [(m, c) for m, c in owed_boards(url) if c in theirs]
+            owed = [o for o in owed_now(url) if o.channel_id in theirs]
             last_message = max(fake.messages, default=0)
             # the victim comes back while the other shard's players go on playing
             procs[victim] = await start(victim, f"shard{victim}-{cycle}")
             back_at = loop.time()
             drained = await _drained(url, theirs, within=15.0)
-            posted = {
-                m.channel_id for m in list(fake.messages.values()) if m.id > last_message and m.attachments
-            }
+            posted = boards_delivered(fake, owed, last_message)
             stops[other].set()
             await asyncio.wait(tasks[other], timeout=15)
             for table in mine[victim]:
@@ -179,7 +179,7 @@ async def run_shards(cycles: int, matches: int, seconds: float, workdir: Path, u
                 "missing_after_kill": len(kill.missing_moves),
                 "replay_mismatches": len(kill.replay_mismatches) + len(final.replay_mismatches),
                 "boards_owed_at_kill": len(owed),
-                "owed_not_posted": len({c for _, c in owed} - posted) + drained,
+                "owed_not_posted": len({o.channel_id for o in owed} - posted) + drained,
                 "down_s": round(back_at - killed_at, 1),
                 "other_shard_moves_while_down": other_moves_down,
                 "other_shard_longest_wait_s": round(_longest_gap(times[other], killed_at, back_at), 2),
@@ -323,6 +323,8 @@ async def run(
         "lost_in_flight": 0,
         "owed_at_kill": 0,
         "owed_undelivered": 0,
+        "owed_found": 0,
+        "owed_twice": 0,
         "buttons_clicked": 0,
         "buttons_opened": 0,
         "moves_after": 0,
@@ -340,7 +342,8 @@ async def run(
                 f"cycle {cycle}: {report.answered} answered moves so far, {in_flight} "
                 f"interaction{'' if in_flight == 1 else 's'} cut off by the kill, "
                 f"{report.owed_at_kill} board{'' if report.owed_at_kill == 1 else 's'} owed "
-                f"({len(report.owed_undelivered)} not posted after the restart); "
+                f"({len(report.owed_undelivered)} not posted after the restart; {report.owed_found} "
+                f"posted before the kill, {len(report.owed_twice)} of them posted again); "
                 f"after it: missing {len(kill.missing_moves)}, "
                 f"replay mismatches {len(kill.replay_mismatches)}, stuck {len(kill.stuck)}; "
                 f"old buttons {report.buttons_worked}/{report.buttons_clicked} answered "
@@ -354,6 +357,8 @@ async def run(
             totals["lost_in_flight"] += report.lost_in_flight
             totals["owed_at_kill"] += report.owed_at_kill
             totals["owed_undelivered"] += len(report.owed_undelivered)
+            totals["owed_found"] += report.owed_found
+            totals["owed_twice"] += len(report.owed_twice)
             totals["buttons_clicked"] += report.buttons_clicked
             totals["buttons_opened"] += report.buttons_opened
             totals["moves_after"] += report.moves_after
@@ -374,6 +379,8 @@ async def run(
         "uploads_cut_by_kills": len(cut),
         "boards_owed_at_kills": totals["owed_at_kill"],
         "owed_boards_not_posted": totals["owed_undelivered"],
+        "owed_boards_posted_before_kill": totals["owed_found"],
+        "owed_boards_posted_twice": totals["owed_twice"],
         "old_buttons_clicked": totals["buttons_clicked"],
         "old_buttons_opened_flow": totals["buttons_opened"],
         "moves_after_restarts": totals["moves_after"],

@@ -26,6 +26,7 @@ from cogs import limits
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
 from cogs.groups import build_group, build_wargames
+from cogs.outbox import StartTeller
 from cogs.sight import Sight
 from data import Match, Status, StoreUnavailable
 from engine import registry
@@ -54,7 +55,6 @@ from play.present import (
     status_text,
     terms_text,
 )
-from play.ratings import level_label
 from play.service import game_of, is_current, waiting_ids
 from play.stamps import Stamp, denotes, stale_text, stamp
 from play.undo import MID_TURN_NOTE
@@ -105,6 +105,7 @@ class Core(SweepLoop, commands.Cog):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ai_locks: dict[int, asyncio.Lock] = {}
         self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
+        self.start_tellers: list[StartTeller] = []  # a tournament's cog tells its games' starts
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).
         self._posting = asyncio.Semaphore(settings.posting_slots)
@@ -303,7 +304,7 @@ class Core(SweepLoop, commands.Cog):
         match = await self.service.accept(
             interaction.channel_id, interaction.user.id, match_id, entropy=interaction.id
         )
-        await self.post_start(interaction, match, f"{game_of(match).title}: challenge accepted.")
+        await self.post_start(interaction, match)
         await self.answered(interaction, "Accepted.")
 
     async def decline_challenge(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
@@ -326,25 +327,6 @@ class Core(SweepLoop, commands.Cog):
             await message.edit(content=f"{message.content}\n**{note}**"[: limits.MESSAGE], view=None)
         except discord.HTTPException:
             log.info("Could not take the buttons off challenge message %s", message.id)
-
-    async def post_start(self, interaction: discord.Interaction, match: Match, headline: str) -> None:
-        """The first board of a game, with the buttons for whoever acts first."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
-        assert match.snapshot is not None
-        rules = game_of(match)
-        state = rules.from_json(match.snapshot)
-        sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
-        file = await self.render(match, state, [])
-        view = self.board_components(match, state)
-        status = tapped(match, status_text(match, state, fmt.DISCORD), view)
-        await interaction.followup.send(
-            f"{headline} {sides}.\n{commitment_text(match, fmt.DISCORD)}\n{status}".replace("\n\n", "\n"),
-            file=file,
-            view=view or discord.utils.MISSING,
-        )
-        if match.ai_player_id is not None and match.ai_player_id in waiting_ids(match, state):
-            self.schedule_ai(match.channel_id)
 
     async def autocomplete_actions(
         self,
@@ -437,11 +419,7 @@ class Core(SweepLoop, commands.Cog):
             entropy=interaction.id,
         )
         if against_me:
-            level = level_label(game, match.ai_level or game.ai.default)
-            terms = terms_text(game, match.options)
-            await self.post_start(
-                interaction, match, f"A game of {game.title} against the AI ({level}).{terms}"
-            )
+            await self.post_start(interaction, match)
             return
         extras = terms_text(game, match.options)
         # the date beside the countdown: Discord rounds "in 1 day 12 hours" to "in 2 days"

@@ -42,3 +42,10 @@ def board_nonce(match_id: int, version: int) -> str:
     loss on time, an organiser's no-show), an AI's board, and `deliver_owed`'s post of it after a
     crash share it, so within Discord's window the board owed is the one already posted."""
     return nonce("m", match_id, "v", version)
+
+
+def start_nonce(match_id: int) -> str:
+    """The nonce of a game's first message in its channel (a challenge's first board, a tournament's
+    game in its thread): one per game, whatever version it shows, so posted again after a crash it
+    is the first one returned, never a move's board of the same version."""
+    return nonce("m", match_id, "s")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -19,15 +19,19 @@ from data import Match
 from engine.protocol import Choice, Event, State
 from play import Played
 from play.ai_turns import answering_draw
+from play.fairness import commitment_text
 from play.news import capital
 from play.news import told as story
 from play.present import (
     ended_meanwhile_text,
     played_text,
     private_text,
+    status_text,
+    terms_text,
 )
+from play.ratings import level_label
 from play.results import declines_now
-from play.service import game_of
+from play.service import game_of, waiting_ids
 from play.stamps import stamp
 from play.undo import MID_TURN_NOTE, may_take_back
 from render import seen
@@ -42,6 +46,12 @@ from cogs.room import (
     log,
     reply,
 )
+
+# How many of a channel's latest messages the outbox reads to find a board already posted there
+# (`Outbox.shown_in`): an owed board is the newest of its game, so it is among the last few.
+LOOK_BACK = 20
+# Who tells a game's start owed since a crash, when it is not the core's to tell (`Outbox.start_tellers`).
+StartTeller = Callable[[Match], Awaitable[bool]]
 
 EXPIRED = (
     "your `{}` was played, though Discord gave up waiting for my answer. It is still your turn: "
@@ -86,6 +96,32 @@ def pinged(shown: Played) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(u) for u in sorted(users)])
 
 
+def start_headline(match: Match) -> str:
+    """The first words of a game's first board: a challenge accepted, or a game against the AI at
+    its level, with the optional rules it was set up with."""
+    rules = game_of(match)
+    if match.ai_player_id is not None:
+        level = level_label(rules, match.ai_level or rules.ai.default)
+        return f"A game of {rules.title} against the AI ({level}).{terms_text(rules, match.options)}"
+    return f"{rules.title}: challenge accepted."
+
+
+def carries(message: discord.Message, match: Match, version: int) -> bool:
+    """Whether `message` is the channel's board of `match` at `version`: a button or select of it
+    carries the match and that version's stamp (cogs/_views.py: `bw:<kind>:<match>:<stamp>...`),
+    or, for the board that ended the game, its look-back button."""
+    wanted = stamp(match, version)
+    over = not match.status.is_open and version == match.version
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            parts = (getattr(item, "custom_id", None) or "").split(":")
+            if len(parts) >= 4 and parts[2] == str(match.id) and parts[3] == wanted:
+                return True
+            if over and parts[:3] == ["bw", "review", str(match.id)]:
+                return True
+    return False
+
+
 class ChannelBoard(NamedTuple):
     """A board as the channel may see it (`Outbox.channel_board`)."""
 
@@ -100,10 +136,15 @@ class Outbox(Messages):
     """Boards: drawn, posted after a move (acknowledged first), and those owed posted again."""
 
     if TYPE_CHECKING:
+        # who tells a game's start owed since a crash instead of the core: each says whether the
+        # game is theirs (a tournament's, in its thread), and tells it if so (set in `Core`)
+        start_tellers: list[StartTeller]
 
         def after_action(
             self, played: Played, stretch: Played | None = None, *, actor_told: bool = True
         ) -> None: ...
+
+        def schedule_ai(self, channel_id: int) -> None: ...
 
     async def render(
         self,
@@ -351,9 +392,94 @@ class Outbox(Messages):
             log.warning("Could not post a board in channel %s (deleted or hidden): %s", channel_id, exc)
         await self.service.board_delivered(played.match.id, played.match.version)
 
-    async def deliver_owed(self, older_than: float) -> int:
-        """Post the boards owed to channels (a crash between a move and its board), newest per game;
-        returns how many were posted. At least once: a board may come twice, never not at all."""
+    async def start_message(self, match: Match) -> tuple[str, discord.File, discord.ui.View | None]:
+        """A game's first board (`match` as started): who plays which side, the dice's commitment,
+        whose move it is, the picture and the buttons for whoever acts first."""
+        assert match.snapshot is not None
+        rules = game_of(match)
+        state = rules.from_json(match.snapshot)
+        sides = ", ".join(f"{rules.side(side).title}: <@{uid}>" for side, uid in sorted(match.sides.items()))
+        file = await self.render(match, state, [])
+        view = self.board_components(match, state)
+        status = tapped(match, status_text(match, state, DISCORD), view)
+        head = f"{start_headline(match)} {sides}."
+        return f"{head}\n{commitment_text(match, DISCORD)}\n{status}".replace("\n\n", "\n"), file, view
+
+    async def post_start(self, interaction: discord.Interaction, match: Match) -> None:
+        """The first board of a game, as the answer to the interaction that started it (the channel's,
+        with its nonce, if Discord gave up waiting); then the AI's first move if it is the AI's.
+        Owed since the start was stored (`start_match`): recorded as posted once it is."""
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.defer(thinking=True)
+            text, file, view = await self.start_message(match)
+            try:
+                await interaction.followup.send(text, file=file, view=view or discord.utils.MISSING)
+            except discord.NotFound:
+                # The interaction's token expired: the board goes to the channel, as after a crash.
+                channel = await self.channel(match.channel_id)
+                if channel is None:
+                    raise
+                text, file, view = await self.start_message(match)
+                await channel.send(
+                    text,
+                    file=file,
+                    view=view or discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                    nonce=limits.start_nonce(match.id),
+                )
+            await self.service.board_delivered(match.id, match.version)
+        finally:
+            # the game is stored: the AI plays its first move even if its board could not be posted
+            # (that board stays owed, and the outbox posts it)
+            ai, snapshot = match.ai_player_id, match.snapshot
+            waiting = waiting_ids(match, game_of(match).from_json(snapshot)) if snapshot is not None else []
+            if ai is not None and ai in waiting:
+                self.schedule_ai(match.channel_id)
+
+    async def shown_in(self, channel: Any, match: Match, version: int) -> discord.Message | None:
+        """The bot's board of `match` at `version` among the channel's latest messages (its buttons
+        carry that version's stamp: `carries`), if there. A board answered through an interaction's
+        follow-up (a webhook: no nonce) and cut off by a crash before it was recorded is there
+        already; posted again, it would show twice. A channel whose history the bot may not read
+        has none: the board is posted (at least once)."""
+        me = self.bot.user
+        if me is None or not hasattr(channel, "history"):
+            return None
+        try:
+            async for message in channel.history(limit=LOOK_BACK):
+                if message.author.id == me.id and carries(message, match, version):
+                    return message
+        except discord.HTTPException as exc:
+            log.info("Could not read channel %s for a board already posted: %s", channel.id, exc)
+        return None
+
+    async def post_owed_start(self, channel: Any, match: Match) -> bool:
+        """Post a game's first board owed since a crash between its start and that board, once (its
+        nonce); False if it was not posted here (a teller of `start_tellers` took it: a tournament's
+        game, whose first message is the tournament's)."""
+        for teller in self.start_tellers:
+            if await teller(match):
+                return False
+        if await self.shown_in(channel, match, match.version) is not None:
+            await self.service.board_delivered(match.id, match.version)  # posted: its record was cut off
+            return False
+        text, file, view = await self.start_message(match)
+        await channel.send(
+            text,
+            file=file,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=limits.start_nonce(match.id),
+        )
+        await self.service.board_delivered(match.id, match.version)
+        return True
+
+    async def deliver_owed(self, older_than: float, *, starts_only: bool = False) -> int:
+        """Post the boards owed to channels (a crash between a move, or a game's start, and its board),
+        newest per game; returns how many were posted. At least once: a board may come twice, never
+        not at all; one already in the channel's latest messages (`shown_in`) is not posted
+        again. `starts_only`: only games' first boards, owed where nothing has been played yet."""
         posted = 0
         for match_id, version, channel_id in await self.service.owed_boards(older_than):
             if self._ai_busy[channel_id]:
@@ -370,14 +496,23 @@ class Outbox(Messages):
             if (match.version != version and stretch is None) or match.snapshot is None:
                 await self.service.board_delivered(match_id, version)
                 continue
+            if stretch is None:
+                stretch = await self.service.latest_stretch(match)
+            if starts_only and stretch is not None:
+                continue
+            if stretch is None and not match.status.is_open:
+                await self.service.board_delivered(match_id, version)
+                continue
             channel = await self.channel(channel_id)
             if channel is None:
                 await self.service.board_delivered(match_id, version)
                 continue
             if stretch is None:
-                stretch = await self.service.latest_stretch(match)
-            if stretch is None:
-                await self.service.board_delivered(match_id, version)
+                # Nothing played yet: the game's first board, cut off between the start and its post.
+                posted += await self.post_owed_start(channel, match)
+                continue
+            if await self.shown_in(channel, match, version) is not None:
+                await self.service.board_delivered(match_id, version)  # posted: its record was cut off
                 continue
             file = await self.render(match, stretch.state, stretch.events)
             note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been

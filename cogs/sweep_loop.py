@@ -30,7 +30,9 @@ class SweepLoop(Background):
 
     async def _before_sweep(self) -> None:
         await self.bot.wait_until_ready()
-        await self.resume_ai_games()  # first: an AI turn cut short posts its whole stretch itself
+        # a game's first board cut off by a crash comes before anything played in it since
+        await self.deliver_owed(older_than=0.0, starts_only=True)
+        await self.resume_ai_games()  # then: an AI turn cut short posts its whole stretch itself
         await self.deliver_owed(older_than=0.0)  # nothing is in flight yet: all that is owed is lost
 
     async def _sweep_tick(self) -> None:

@@ -167,10 +167,14 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TournamentButton)
+        self.core.start_tellers.append(self.tell_owed_start)  # its games' first messages are its own
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
+        core = cast("Core | None", self.bot.get_cog("Core"))
+        if core is not None and self.tell_owed_start in core.start_tellers:
+            core.start_tellers.remove(self.tell_owed_start)
 
     # ------------------------------------------------------------------ who may run them
 
@@ -669,13 +673,22 @@ class Tournaments(commands.Cog):
                 "Tournament %s: board %s waits for a time away being written", tournament.id, board.board
             )
             return True
-        tournament = await self.service.by_id(tournament.id)  # a game begun late moved the round's end
+        await self.post_first(board, match)
+        return True
+
+    async def post_first(self, board: Board, match: Match, *, owed: bool = False) -> None:
+        """The first message of a board's game in its thread, both players pinged: owed since the
+        game was stored (`start_match`), it carries a nonce, so posted again after a crash (its
+        record cut off) it is, within Discord's window, the first one (docs/reliability.md). With
+        `owed` (after a crash), one found among the thread's latest messages is kept, not posted."""
+        tournament = await self.service.by_id(board.tournament_id)  # a game begun late moved its end
         rules = game_of(match)
         assert match.snapshot is not None
         state = rules.from_json(match.snapshot)
         target = await self.core.channel(match.channel_id)
         if target is None:
-            return True
+            await self.core.service.board_delivered(match.id, match.version)  # nowhere to post it
+            return
         # After a restart the game may have begun already: the board the channel may see of it,
         # with the answers to a draw offer standing, as every board
         seen = await self.core.channel_board(match, state)
@@ -683,14 +696,37 @@ class Tournaments(commands.Cog):
         clock = match.game_clock.total if match.game_clock is not None else None
         status = tapped(seen.match, status_text(match, seen.state, DISCORD), seen.view)
         status += f"\n{seen.note}" if seen.note else ""
-        sent = await target.send(
+        found = await self.core.shown_in(target, seen.match, seen.match.version) if owed else None
+        sent = found or await target.send(
             f"{game_text(rules, tournament, board, DISCORD, clock)}\n{status}",
             file=file,
             view=seen.view or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=limits.start_nonce(match.id),
         )
         await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
+        await self.core.service.board_delivered(match.id, match.version)
         await self.tell_ready(tournament, board, match, sent.jump_url)
+
+    async def tell_owed_start(self, match: Match) -> bool:
+        """A game's first message owed since a crash (`Outbox.deliver_owed`): whether `match` is a
+        tournament's game, whose first message is the tournament's; if so it is posted here, unless
+        the game is not yet on its board (the crash came before: the sweep's `start_boards` posts it)
+        or another start has posted it meanwhile."""
+        boards = await self.service.store.boards_in_thread(match.channel_id)
+        players = set(match.players)
+        board = next(
+            (b for b in boards if b.match_id in (None, match.id) and {b.first_id, b.second_id} == players),
+            None,
+        )
+        if board is None:
+            return False
+        if board.match_id is None:
+            return True
+        async with self._starting.setdefault(board.tournament_id, asyncio.Lock()):  # not beside a start
+            owed = await self.core.service.owed_boards()
+            if any(m == match.id for m, _, _ in owed):
+                await self.post_first(board, await self.core.service.match(match.id), owed=True)
         return True
 
     async def tell_ready(self, tournament: Tournament, board: Board, match: Match, link: str) -> None:

@@ -1039,10 +1039,14 @@ class Database:
         seed_inputs: str | None,
         now: float | None = None,
         away_seen: AwaySeen | None = None,
+        owe_board: bool = False,
         **changes: Any,
     ) -> Match:
         """`update_match` for the start of a challenged match, storing the players' inputs to its
         seed in the same transaction (a game never runs on inputs other than those stored).
+
+        With `owe_board`, its first board is owed to its channel until `board_delivered`, as a
+        move's (`commit_action`): a crash between the start and its first message cannot lose it.
 
         `away_seen`: the time away its first clock was computed from. A store several processes
         share starts the game only while it still is so and no `away` is being written for those
@@ -1062,7 +1066,10 @@ class Database:
                 if current is None:
                     raise MatchNotFound(match_id)
                 raise StaleVersion(match_id, expected_version, current["version"])
-            return (yield from _apply(match_id, expected_version, normalised, stamp, None))
+            started = yield from _apply(match_id, expected_version, normalised, stamp, None)
+            if owe_board:
+                yield count(_OWE_BOARD, (match_id, started.version, started.channel_id, stamp))
+            return started
 
         return await self._transact_clocked(start, away_seen)
 

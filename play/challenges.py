@@ -248,6 +248,7 @@ class Challenges(Reading):
                 seed_inputs=match.seed_inputs,
                 now=now,
                 away_seen=seen,
+                owe_board=self.outbox,  # its first board, until posted (a crash before it: the outbox)
                 status=Status.ACTIVE,
                 sides=match.sides,
                 snapshot=state.to_json(),

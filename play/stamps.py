@@ -22,11 +22,16 @@ Stamp = int | str  # a plain version (the service's own callers), or a stamp rea
 def stamp(match: Match, version: int | None = None) -> str:
     """What a button drawn at `version` (default: the match's) carries in its custom_id."""
     number = match.version if version is None else version
-    if match.chance_version != 2 or match.seed_secret is None:
-        return str(number)
+    return stamp_of(match.id, number, match.chance_version, match.seed_secret)
+
+
+def stamp_of(match_id: int, version: int, chance_version: int, seed_secret: str | None) -> str:
+    """`stamp` from the match's stored fields (an audit reads them from the store's rows)."""
+    if chance_version != 2 or seed_secret is None:
+        return str(version)
     # No ":" in the message: every message the dice are keyed from has one (engine/chance.py).
-    message = f"custom id {match.id} {number}".encode("ascii")
-    return hmac.new(bytes.fromhex(match.seed_secret), message, hashlib.sha256).hexdigest()[:TOKEN_DIGITS]
+    message = f"custom id {match_id} {version}".encode("ascii")
+    return hmac.new(bytes.fromhex(seed_secret), message, hashlib.sha256).hexdigest()[:TOKEN_DIGITS]
 
 
 STALE = "This prompt is out of date: the game has moved on. Use the newest board."

@@ -67,6 +67,8 @@ async def test_sigkill_in_the_middle_of_play_loses_nothing(tmp_path: Path) -> No
     # each board the kill kept from its channel (its move stored, its post cut off) arrives after
     # the restart, before anyone moves again, and the outbox is empty
     assert report.owed_undelivered == [] and report.owed_left == 0, report
+    # and one the kill let out before its record (a follow-up's: no nonce) is not posted again
+    assert report.owed_twice == [], report
     # and the games go on
     assert report.moves_after >= MATCHES and report.errors_after == [], report.errors_after
     assert report.audit_after_restart.ok, report.audit_after_restart

@@ -25,6 +25,7 @@ MANAGE_MESSAGES = 1 << 13
 MANAGE_THREADS = 1 << 34
 ALL_PERMISSIONS = (1 << 51) - 1
 CREATE_PUBLIC_THREADS = 1 << 35
+READ_MESSAGE_HISTORY = 1 << 16
 DEFAULT_PERMISSIONS = (
     (1 << 0)  # create invite
     | (1 << 6)  # add reactions

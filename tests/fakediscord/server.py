@@ -43,6 +43,7 @@ from .records import (
     MANAGE_THREADS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    READ_MESSAGE_HISTORY,
     VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
@@ -1595,6 +1596,9 @@ class FakeDiscord:
     async def _get_history(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
         limit = int(request.query.get("limit", 50))
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is not None and not guild.permissions_of(self.bot_user.id) & READ_MESSAGE_HISTORY:
+            return _json([])  # as Discord answers a bot without the permission: no messages
         visible = [m for m in self.messages_in(channel) if not m.ephemeral]
         return _json([m.to_payload() for m in reversed(visible)][:limit])
 

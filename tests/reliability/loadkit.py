@@ -31,6 +31,7 @@ from typing import Any
 
 from engine import chance
 from engine.blockwars import Options, Side, State, replay
+from play.stamps import stamp_of
 from play.undo import MID_TURN_NOTE
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fakediscord.records import EPHEMERAL
@@ -986,6 +987,10 @@ class CrashReport:
     owed_at_kill: int = 0  # boards of stored moves the kill kept from their channel (the outbox)
     owed_undelivered: list[int] = field(default_factory=list)  # of those, matches with no board after restart
     owed_left: int = 0  # outbox rows still there once the restarted bot settled
+    owed_found: int = 0  # of the owed, boards posted before the kill cut off their record
+    owed_twice: list[int] = field(
+        default_factory=list
+    )  # of those, channels the restart posted a board in again
 
     @property
     def ok(self) -> bool:
@@ -998,6 +1003,7 @@ class CrashReport:
             and not self.token_leaked
             and not self.orphans
             and not self.owed_undelivered
+            and not self.owed_twice
             and self.owed_left == 0
             and self.buttons_worked == self.buttons_clicked
         )
@@ -1007,6 +1013,57 @@ def owed_boards(store: Store) -> list[tuple[int, int]]:
     """(match id, channel id) of every board the outbox still owes."""
     (rows,) = read_rows(store, "SELECT DISTINCT match_id, channel_id FROM owed_boards")
     return [(int(m), int(c)) for m, c in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A board the outbox owes: its match, channel, and the stamp its buttons carry (its version's)."""
+
+    match_id: int
+    channel_id: int
+    stamp: str
+    over: bool  # the game is over: its last board carries the look-back button, no stamp
+
+
+def owed_now(store: Store) -> list[Owed]:
+    """The newest board the outbox owes of each match, read behind the bot's back."""
+    (rows,) = read_rows(
+        store,
+        "SELECT o.match_id, o.channel_id, MAX(o.version), m.chance_version, m.seed_secret, m.status "
+        "FROM owed_boards AS o JOIN matches AS m ON m.id = o.match_id "
+        "GROUP BY o.match_id, o.channel_id, m.chance_version, m.seed_secret, m.status",
+    )
+    return [
+        Owed(
+            int(m), int(c), stamp_of(int(m), int(v), int(cv), secret), status not in ("challenged", "active")
+        )
+        for m, c, v, cv, secret, status in rows
+    ]
+
+
+def boards_delivered(fake: FakeDiscord, owed: list[Owed], since: int) -> set[int]:
+    """The channels of `owed` that have their board now: one posted after message `since`, or the
+    owed board itself, posted before a crash cut off its record (its buttons carry the owed stamp;
+    the restarted bot finds it and posts it no more: `Outbox.shown_in`)."""
+    messages = [m for m in list(fake.messages.values()) if not m.ephemeral]
+    return {m.channel_id for m in messages if m.id > since and m.attachments} | boards_carrying(fake, owed)
+
+
+def boards_carrying(fake: FakeDiscord, owed: list[Owed]) -> set[int]:
+    """The channels of `owed` where the owed board itself is (its buttons carry the owed stamp)."""
+    messages = [m for m in list(fake.messages.values()) if not m.ephemeral]
+    out: set[int] = set()
+    for board in owed:
+        for message in messages:
+            if message.channel_id != board.channel_id:
+                continue
+            for custom_id in message.custom_ids:
+                parts = custom_id.split(":")
+                if parts[2:4] == [str(board.match_id), board.stamp] or (
+                    board.over and parts[:3] == ["bw", "review", str(board.match_id)]
+                ):
+                    out.add(board.channel_id)
+    return out
 
 
 async def outbox_drained(db_path: Store, within: float) -> int:
@@ -1130,20 +1187,22 @@ async def crash_cycle(
     report.moves_before = len(stats.answered_moves)
     report.audit_after_kill = audit(store, answered)
     first_log = bot.stderr()
-    owed = owed_boards(store)
+    owed = owed_now(store)
     report.owed_at_kill = len(owed)
     last_message = max(fake.messages, default=0)
+    found = boards_carrying(fake, owed)  # posted, their record cut off: the restart finds them
+    report.owed_found = len(found)
 
     bot = await start_bot_process(fake, db, workdir, tag=f"crash{seed}-b", log_level=log_level, env=env)
     try:
         # Before anyone moves again, each board the kill kept from its channel must arrive.
         report.owed_left = await outbox_drained(store, within=15.0)
-        boards_since = {
-            m.channel_id
-            for m in list(fake.messages.values())
-            if m.id > last_message and m.attachments and not m.ephemeral
-        }
-        report.owed_undelivered = [match for match, channel in owed if channel not in boards_since]
+        delivered = boards_delivered(fake, owed, last_message)
+        report.owed_undelivered = [o.match_id for o in owed if o.channel_id not in delivered]
+        report.owed_twice = sorted(
+            {m.channel_id for m in list(fake.messages.values()) if m.id > last_message and m.attachments}
+            & found
+        )
         for table in tables:
             await click_old_button(fake, table, report, report.audit_after_kill.ended)
         for table in tables:
