@@ -34,6 +34,21 @@ def test_the_defender_chooses_among_back_and_lateral_squares_as_a_quick_decision
     assert s.step == "attack"
 
 
+def test_the_automatic_order_leans_towards_the_centre_from_the_right_half_too():
+    """R12: "towards the centre" is towards the d and e files from either half, so a unit on the
+    f file falls back towards e first, not g (a unit on d leans to e, above)."""
+    s = build("wwi", {"f1": "A", "a1": "H", "h8": "h", "f5": "i"})
+    s.u_dmg[at(s, "f5")] = 2
+    owed = next(e for e in push(s, BRITISH, "f1xf5") if isinstance(e, E.RetreatOwed))
+    assert owed.options == ("f6", "e6", "g6", "e5", "g5")
+    assert str(s.default_action(GERMANS)) == "retreat f6"
+    # Straight back shut: the automatic square is the back diagonal towards the centre.
+    s = build("wwi", {"f1": "A", "a1": "H", "h8": "h", "f5": "i", "f6": "i"})
+    s.u_dmg[at(s, "f5")] = 2
+    push(s, BRITISH, "f1xf5")
+    assert str(s.default_action(GERMANS)) == "retreat e6"
+
+
 def test_a_wrong_retreat_square_is_refused():
     s = build("wwi", {"d1": "A", "d5": "i", "h1": "H", "h8": "h"})
     s.u_dmg[at(s, "d5")] = 2
