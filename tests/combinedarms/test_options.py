@@ -294,6 +294,15 @@ def test_paratroopers_next_to_a_friendly_airfield_when_the_turn_begins_move_four
     assert "d1-d5" in legal(s, AMERICANS)
 
 
+def test_an_enemy_airfield_gives_paratroopers_no_boost():
+    """W4: the Airfield must be their own side's; Paratroopers that begin the turn beside an enemy
+    Airfield keep Move 1."""
+    s = build("wwii", {"d4": "P", "e5": "r", "a1": "H", "h8": "h"})
+    assert {m for m in legal(s, AMERICANS) if m.startswith("d4-")} == {
+        f"d4-{sq}" for sq in ("c3", "d3", "e3", "c4", "e4", "c5", "d5")
+    }
+
+
 def test_an_airfield_retreats_by_the_retreat_rule_not_its_move_rule():
     """W15: a forced retreat is not a move, so an Airfield may fall back onto a square beside an
     enemy and beside no friend, where it could never move; it is not destroyed for want of one."""
