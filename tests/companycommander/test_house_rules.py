@@ -135,6 +135,28 @@ def test_h4_a_card_needs_its_target() -> None:
             command(s, text)
 
 
+def test_h4_a_second_surprise_attack_or_ambush_waits_until_the_first_is_spent() -> None:
+    """Two Surprise Attacks do not add up, nor do two Ambushes at one front: the second card is
+    refused, with the reason, until the first is spent (it would be thrown away)."""
+    s = build(
+        {"A1": "rifles C", "A2": "rifles C", "A3": "rifles L", "G1": "rifles C", "G2": "rifles L"},
+        hands={A: ["surprise", "surprise", "ambush", "ambush"]},
+    )
+    command(s, "play ambush C")
+    assert "play ambush C" not in legal(s) and "play ambush L" in legal(s)
+    with pytest.raises(IllegalAction, match=r"^Your Center is already under an Ambush\.$"):
+        command(s, "play ambush C")
+    command(s, "play surprise")
+    assert "play surprise" not in legal(s)
+    with pytest.raises(
+        IllegalAction, match=r"^A Surprise Attack is already waiting for your next assault\.$"
+    ):
+        command(s, "play surprise")
+    rig(s, (2, 3))
+    command(s, "assault A1")  # spends the first
+    assert s.surprise == 0 and "play surprise" in legal(s)
+
+
 def test_h4_surprise_attack_adds_three_to_the_next_assault_only() -> None:
     s = build(
         {"A1": "rifles C", "A2": "rifles C", "G1": "rifles C", "G2": "rifles C"}, hands={A: ["surprise"]}
