@@ -582,6 +582,36 @@ def test_h20_an_empty_squad_deck_is_not_reshuffled() -> None:
     )
 
 
+def test_h20_an_extra_squad_card_from_an_empty_deck_is_refused_naming_what_is_left() -> None:
+    """The refusal names the card that may still be taken, and going without where the edition
+    allows it (H19); the Tactics deck is shared, so it is never "your" Tactics deck."""
+    for edition, without in ((2, " or go without it (`extra none`)"), (1, "")):
+        s = build(
+            {"A1": "cc C", "G1": "rifles C"},
+            phase=DEPLOY,
+            extra=True,
+            squad={A: []},
+            options=Options(edition=edition),
+        )
+        with pytest.raises(IllegalAction) as refused:
+            command(s, "extra squad")
+        assert (
+            str(refused.value) == f"Your Squad deck is empty: take a Tactics card (`extra tactics`){without}."
+        )
+        if edition == 1:
+            with pytest.raises(IllegalAction, match=r"always taken: `extra tactics`\.$"):
+                command(s, "extra none")
+        command(s, "extra tactics")  # the card it names is taken as printed
+    s = build({"A1": "cc C", "G1": "rifles C"}, phase=DEPLOY, extra=True)
+    s.tactics, s.tactics_discard = [], []
+    with pytest.raises(IllegalAction) as refused:
+        command(s, "extra tactics")
+    assert str(refused.value) == (
+        "The Tactics deck and its discard pile are empty: take a Squad card (`extra squad`) or go "
+        "without it (`extra none`)."
+    )
+
+
 def test_h20_a_side_with_no_unit_and_no_squad_card_has_lost() -> None:
     s = build({"A1": "hmg C", "G1": "scouts C"}, squad={G: []})
     rig(s, (6, 6))
