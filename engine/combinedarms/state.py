@@ -935,13 +935,27 @@ class State:
             has = agree(t.name, "has", "have")
             return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} {has} already attacked this turn."
         if t.airfield and uid in self.moved:
-            return "An airfield that moved this turn cannot attack."
+            here = self.g.names[self.u_sq[uid]]
+            return (
+                f"Your Airfield on {here} moved this turn, and an Airfield cannot move and attack in "
+                "one turn."
+            )
         d = self.g.distance(self.u_sq[uid], self.u_sq[target])
         if d > t.reach:
             return (
                 f"Your {t.name} {agree(t.name, 'has', 'have')} range {t.reach}; {name} is {d} squares away."
             )
-        return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
+        # (W3) Shielded: name the gun that shields it, so the player sees what to take out first.
+        rule = "Airfields cannot attack an Anti-Aircraft Gun or a unit next to one"
+        if self.utype(target).shield:
+            return f"{rule}; {name} is an Anti-Aircraft Gun."
+        guns = [
+            u
+            for u in self.alive(self.u_side[target])
+            if self.utype(u).shield and self.g.distance(self.u_sq[u], self.u_sq[target]) == 1
+        ]
+        gun = self.g.names[self.u_sq[guns[0]]] if guns else "a neighbouring square"
+        return f"{rule}; {name} is next to the Anti-Aircraft Gun on {gun}."
 
     def falls_if_forced(self, uid: int) -> str | None:
         """Why a forced retreat of `uid` now would destroy it (the `Destroyed` event's reason), or

@@ -250,8 +250,11 @@ def test_an_airfield_that_moved_cannot_attack_that_turn():
     s = build("wwii", {"d2": "R", "e2": "I", "d6": "i", "a1": "H", "h8": "h"})
     play(s, AMERICANS, "d2-d3", "done")
     assert "d3xd6" not in legal(s, AMERICANS)
-    with pytest.raises(IllegalAction, match="airfield that moved"):
+    with pytest.raises(IllegalAction) as refused:
         play(s, AMERICANS, "d3xd6")
+    assert str(refused.value) == (
+        "Your Airfield on d3 moved this turn, and an Airfield cannot move and attack in one turn."
+    )
     s = build("wwii", {"d2": "R", "e2": "I", "d6": "i", "a1": "H", "h8": "h"})
     play(s, AMERICANS, "done")
     assert "d2xd6" in legal(s, AMERICANS)  # range 4
@@ -262,8 +265,15 @@ def test_airfields_cannot_attack_an_aa_gun_or_its_friends_next_to_it():
     play(s, AMERICANS, "done")
     shots = {a for a in legal(s, AMERICANS) if a.startswith("d2x")}
     assert shots == {"d2xg6"}  # d5 is the gun, c6 and e4 stand next to it
-    with pytest.raises(IllegalAction, match="Anti-Aircraft Gun"):
-        play(s, AMERICANS, "d2xc6")
+    # The refusal names the gun that shields the target (W3).
+    rule = "Airfields cannot attack an Anti-Aircraft Gun or a unit next to one"
+    for target, why in (
+        ("c6", "c6 is next to the Anti-Aircraft Gun on d5"),
+        ("d5", "d5 is an Anti-Aircraft Gun"),
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            play(s, AMERICANS, f"d2x{target}")
+        assert str(refused.value) == f"{rule}; {why}."
     # The gun shields only its own side: an American unit next to a German AA gun is fair game
     # for the German airfield's... and the gun does not stop other attackers.
     s = build("wwii", {"d2": "A", "d5": "y", "a1": "H", "h8": "h"})
