@@ -764,9 +764,16 @@ class State:
 
     def _play(self, who: int, action: A.Action, events: list[Event]) -> None:
         if self.pending is not None:
-            if not isinstance(action, A.Retreat):
-                raise IllegalAction("Choose the retreat square first.", self._generate())
             uid, options = self.pending
+            if not isinstance(action, A.Retreat):
+                # (R12) Name the unit and its squares: the question may have come hours ago.
+                name, names = self.unit_name(uid), [self.g.names[o] for o in options]
+                where = ", ".join(names[:-1]) + " or " + names[-1]
+                raise IllegalAction(
+                    f"First choose where your {name} on {self.g.names[self.u_sq[uid]]} "
+                    f"{agree(name, 'retreats', 'retreat')}: {where} (`retreat {names[0]}`).",
+                    self._generate(),
+                )
             dst = self._square(action.dst)
             if dst not in options:
                 raise IllegalAction(

@@ -29,6 +29,12 @@ def test_the_defender_chooses_among_back_and_lateral_squares_as_a_quick_decision
     # The attacker cannot go on until the defender answers, and is told why.
     with pytest.raises(IllegalAction, match="must first choose where their Infantry on d5 retreats"):
         play(s, BRITISH, "d2xd5")
+    # Anything else from the defender is refused, naming the unit, its squares and the notation.
+    with pytest.raises(IllegalAction) as refused:
+        play(s, GERMANS, "end")
+    assert str(refused.value) == (
+        "First choose where your Infantry on d5 retreats: d6, e6, c6, e5 or c5 (`retreat d6`)."
+    )
     play(s, GERMANS, "retreat c5")
     assert code_at(s, "c5") == "i" and s.to_act() == {BRITISH} and not s.quick_decision()
     assert s.step == "attack"
