@@ -805,8 +805,9 @@ class State:
                 raise IllegalAction("Reinforcements are an optional rule that is not in play in this game.")
             due = (self.taken[who] // 3 + 1) * 3
             raise IllegalAction(
-                "No reinforcement is due now: they come every third turn of yours, before you move "
-                f"(your next on your turn {due})."
+                "No reinforcement is due now: one comes at the start of every third turn of yours, "
+                f"before you move, and your next is due on your turn {due}.",
+                self._hint_units(who),
             )
         else:
             raise IllegalAction(f"Set-up is over: {self._what_now()}", self._hint_units(who))

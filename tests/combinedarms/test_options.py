@@ -144,6 +144,14 @@ def test_reinforcements_come_every_third_turn_before_moving():
     (came,) = [e for e in events if isinstance(e, E.Reinforced)]
     assert came.text() == "the British bring in a reinforcement (Tank) on b1" and code_at(s, "b1") == "T"
     assert s.step == "move" and "b1-b3" in legal(s, BRITISH)  # it may move at once
+    # One a turn: another is refused, with the turn the next one is due (R18).
+    with pytest.raises(IllegalAction) as refused:
+        play(s, BRITISH, "I@c1")
+    assert str(refused.value) == (
+        "No reinforcement is due now: one comes at the start of every third turn of yours, before "
+        "you move, and your next is due on your turn 6."
+    )
+    assert refused.value.legal and all(str(a) in legal(s, BRITISH) for a in refused.value.legal)
 
 
 def test_a_reinforcement_respects_the_army_maxima_on_the_board():
