@@ -28,6 +28,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ASSAULT, DEPLOY, DISCARD, FIRE, RECON, new_game
 from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import parse_meta
 from engine.protocol import EndReason
 from play.service import private_lines, summary
 
@@ -703,6 +704,21 @@ def test_h24_nothing_is_owed_by_the_side_whose_turn_it_is_not() -> None:
         assert s.to_act() == frozenset((s.active,)) and not s.quick_decision()
         s.apply(rng.choice(s.legal_actions(s.active)), s.active)
     assert s.default_action(A) is None
+
+
+def test_a_draw_offer_stands_through_the_turn_and_lapses_when_its_side_ends_the_turn() -> None:
+    """The notation's shared words: an offer made to the side on turn stands while it plays, and
+    lapses, said in that turn's history, when it ends its turn instead of answering."""
+    s = build({"A1": "rifles C", "G1": "rifles C"}, hands={A: ["sniper"]})
+    s.apply(parse_meta("offer draw"), G)
+    rig(s, (1, 1))
+    command(s, "play sniper C")  # playing on within the turn: the offer still stands
+    assert s.draw_offer == G
+    rig(s)
+    events = command(s, "end")
+    assert s.draw_offer is None and "the draw offered by the Germans lapses" in history(events)
+    with pytest.raises(IllegalAction):
+        s.apply(parse_meta("accept draw"), A)
 
 
 def test_the_recon_and_support_phases_are_left_by_acting_later() -> None:
