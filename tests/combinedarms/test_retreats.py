@@ -79,11 +79,16 @@ def test_a_single_square_is_taken_at_once_and_none_destroys():
     events = push(s, BRITISH, "c4xd5", "e4xd5")
     moved = next(e for e in events if isinstance(e, E.Retreated))
     assert (moved.src, moved.dst, moved.how) == ("d5", "d6", "only square") and s.pending is None
+    assert moved.text() == "the German Infantry retreats from d5 to d6 (the only square)"
     # Every square shut: destroyed.
     s = build("wwi", {"c4": "F", "e4": "F", "d5": "i", "c6": "i", "d6": "i", "e6": "i", "h1": "H", "h8": "h"})
     events = push(s, BRITISH, "c4xd5", "e4xd5")
     gone = next(e for e in events if isinstance(e, E.Destroyed))
     assert (gone.src, gone.why) == ("d5", "no retreat") and at(s, "d5") == -1
+    assert gone.text() == (
+        "the German Infantry on d5 is destroyed (no square to retreat to: each square behind it is "
+        "taken, and each beside it taken or next to an enemy)"
+    )
 
 
 def test_a_unit_on_its_own_back_row_with_no_side_square_retreats_off_the_board():
@@ -91,6 +96,10 @@ def test_a_unit_on_its_own_back_row_with_no_side_square_retreats_off_the_board()
     events = push(s, BRITISH, "c7xd8", "e7xd8")
     gone = next(e for e in events if isinstance(e, E.Destroyed))
     assert gone.why == "off the board"
+    assert gone.text() == (
+        "the German Infantry on d8 is destroyed (no square to retreat to: the board ends behind it, "
+        "and each square beside it is taken or next to an enemy)"
+    )
 
 
 def test_the_wwi_headquarters_cannot_move_so_a_forced_retreat_destroys_it():
@@ -130,6 +139,7 @@ def test_double_whammy_a_second_forced_retreat_in_the_same_turn_destroys():
     events = play(s2, BRITISH, "b5xc6")
     gone = next(e for e in events if isinstance(e, E.Destroyed))
     assert gone.why == "double whammy" and at(s2, "c6") == -1
+    assert gone.text() == "the German Infantry on c6 is destroyed (forced back a second time this turn)"
 
 
 def test_the_double_whammy_is_forgotten_when_the_turn_ends():
@@ -146,12 +156,16 @@ def test_standing_order_takes_the_automatic_square_without_asking():
     s = build("wwi", {"d1": "A", "d2": "A", "d5": "i", "h1": "H", "h8": "h"})
     events = s.apply(A.AutoRetreat(True), GERMANS)  # either side, any time
     assert isinstance(events[0], E.StandingOrder) and s.auto == [False, True]
+    assert events[0].text() == "the Germans will take the automatic retreat square from now on"
     s.u_dmg[at(s, "d5")] = 2
     events = push(s, BRITISH, "d1xd5")
     moved = next(e for e in events if isinstance(e, E.Retreated))
     assert (moved.dst, moved.how) == ("d6", "automatic") and s.pending is None
     with pytest.raises(IllegalAction, match="already on"):
         s.apply(A.AutoRetreat(True), GERMANS)
+    (off,) = s.apply(A.AutoRetreat(False), GERMANS)
+    assert isinstance(off, E.StandingOrder) and s.auto == [False, False]
+    assert off.text() == "the Germans will choose their retreat squares again"
 
 
 def test_turning_the_standing_order_on_answers_a_pending_retreat():
