@@ -926,6 +926,7 @@ class State:
                 d,
                 self.adjective(who),
                 self.adjective(1 - who),
+                target in self.retreated,
             )
         )
         self.trail.append(["hit", self.sides[who], action.src, action.dst])

@@ -129,6 +129,11 @@ def test_double_whammy_a_second_forced_retreat_in_the_same_turn_destroys():
     # Damage counts from 0 after the first retreat (R13): one hit does not finish it...
     events = play(s, BRITISH, "b4xd6")
     assert s.u_dmg[uid] == 1 and not any(isinstance(e, E.Destroyed) for e in events)
+    # ...and the line says what it counts from: 4 damage this turn, 1 since it fell back.
+    (hit,) = [e for e in events if isinstance(e, E.Hit)]
+    assert hit.text() == (
+        "the British Artillery on b4 hits the German Infantry on d6: 1 damage (1 of 3 since it fell back)"
+    )
     play(s, BRITISH, "f4xd6")
     assert s.u_dmg[uid] == 2
     # ...reaching its defence again does.
