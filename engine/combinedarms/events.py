@@ -94,7 +94,7 @@ class Reinforced(Event):
 @dataclass(frozen=True, slots=True)
 class NoReinforcement(Event):
     side: str
-    why: str  # "the back row is full", "every type is at its maximum"
+    why: str  # "the back row is full", "every type it may be is at its limit on the board"
     title: str = ""  # "Germans": whose reinforcement it would have been
 
     def text(self, viewer: str | None = None) -> str:

@@ -733,7 +733,11 @@ class State:
                 events.append(NoReinforcement(self.sides[side], "the back row is full", self.title(side)))
             elif not self.reinforcement_types(side):
                 events.append(
-                    NoReinforcement(self.sides[side], "every type is at its maximum", self.title(side))
+                    NoReinforcement(
+                        self.sides[side],
+                        "every type it may be is at its limit on the board",
+                        self.title(side),
+                    )
                 )
             else:
                 self.step = REINFORCE

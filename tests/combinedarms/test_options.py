@@ -177,6 +177,22 @@ def test_no_reinforcement_when_the_back_row_is_full():
     assert none.text() == "the British get no reinforcement this turn (their back row is full)"
 
 
+def test_no_reinforcement_when_every_type_it_may_be_is_at_its_limit():
+    """W10: four of each non-base type but the tanks, and five tanks (two Light Tanks only, yet
+    the tank cap stops them too): nothing may come, and the players are told why."""
+    counts = {"I": 4, "P": 4, "E": 4, "M": 4, "A": 4, "X": 4, "Y": 4, "R": 4, "L": 2, "T": 2, "K": 1}
+    letters = "".join(code * n for code, n in counts.items())
+    squares = [f"{f}{r}" for r in range(2, 7) for f in "abcdefgh"]
+    pieces = dict(zip(squares, letters, strict=False)) | {"h1": "H", "h8": "h"}
+    s = build("wwii", pieces, options={"reinforcements": True}, turn=2, active=1)
+    events = play(s, GERMANS, "end")
+    (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
+    assert none.text() == (
+        "the Americans get no reinforcement this turn (every type it may be is at its limit on the board)"
+    )
+    assert s.step == "move" and s.to_act() == {AMERICANS}
+
+
 def test_the_german_reinforcement_goes_on_rank_8():
     s = build("wwi", {"d5": "i", "a1": "H", "h8": "h"}, options={"reinforcements": True}, turn=3, active=1)
     assert s.step == "reinforce" and s.to_act() == {GERMANS}
