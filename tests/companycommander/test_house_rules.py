@@ -437,6 +437,18 @@ def test_h15_the_assault_table(dice: tuple[int, int], result: str, effects: tupl
     rig(s, dice)
     (hit,) = of_type(command(s, "assault A1"), Assaulted)
     assert hit.result == result and hit.effects == effects and hit.mods == ()
+    # The markers the result leaves, on the board and not only in the record: (Casualties,
+    # Pinned) of the attacker and of the target (None: routed, out of play and counted).
+    after = {
+        "repulsed": ((1, False), (0, False)),
+        "stalled": ((0, True), (0, False)),
+        "hit": ((0, False), (1, False)),
+        "hit_pinned": ((0, False), (1, True)),
+        "routed": ((0, False), None),
+    }[result]
+    g1 = s.unit("G1")
+    assert ((unit(s, "A1").cas, unit(s, "A1").pinned), g1 and (g1.cas, g1.pinned)) == after
+    assert s.lost[G] == (1 if result == "routed" else 0)
 
 
 def test_h15_assault_modifiers() -> None:
