@@ -532,6 +532,8 @@ def test_h17_the_rally_phase(units: dict[str, str], roll: int, result: str) -> N
     assert (s.unit("A1") is None) == (result == "routed")
     if result == "routed":
         assert s.lost[A] == 1
+    else:  # the marker itself, not only the record: gone on a rally, kept otherwise
+        assert unit(s, "A1").pinned == (result == "pinned")
 
 
 def test_h17_the_company_commander_rallies_without_his_own_bonus() -> None:
