@@ -94,7 +94,7 @@ class Reinforced(Event):
 @dataclass(frozen=True, slots=True)
 class NoReinforcement(Event):
     side: str
-    why: str  # "the back row is full", "every type is at its maximum"
+    why: str  # "the back row is full", "every type it may be is at its limit on the board"
     title: str = ""  # "Germans": whose reinforcement it would have been
 
     def text(self, viewer: str | None = None) -> str:
@@ -150,10 +150,13 @@ class Hit(Event):
     defense: int
     adjective: str = ""  # "German": the attacker's side (a record written before it was kept has none)
     foe: str = ""  # "British": the target's side
+    again: bool = False  # the target already fell back this turn: its count began again there (R13)
 
     def text(self, viewer: str | None = None) -> str:
+        # After a retreat the count starts again (R13): "this turn" would undercount what it took.
+        since = "since it fell back" if self.again else "this turn"
         tally = (
-            f"{self.damage} damage ({min(self.total, self.defense)} of {self.defense} this turn)"  # not "1/3"
+            f"{self.damage} damage ({min(self.total, self.defense)} of {self.defense} {since})"  # not "1/3"
         )
         if not self.adjective:
             return f"{self.unit} {self.src}x{self.dst} ({self.target}): {tally}"

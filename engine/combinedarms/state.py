@@ -733,7 +733,11 @@ class State:
                 events.append(NoReinforcement(self.sides[side], "the back row is full", self.title(side)))
             elif not self.reinforcement_types(side):
                 events.append(
-                    NoReinforcement(self.sides[side], "every type is at its maximum", self.title(side))
+                    NoReinforcement(
+                        self.sides[side],
+                        "every type it may be is at its limit on the board",
+                        self.title(side),
+                    )
                 )
             else:
                 self.step = REINFORCE
@@ -764,9 +768,16 @@ class State:
 
     def _play(self, who: int, action: A.Action, events: list[Event]) -> None:
         if self.pending is not None:
-            if not isinstance(action, A.Retreat):
-                raise IllegalAction("Choose the retreat square first.", self._generate())
             uid, options = self.pending
+            if not isinstance(action, A.Retreat):
+                # (R12) Name the unit and its squares: the question may have come hours ago.
+                name, names = self.unit_name(uid), [self.g.names[o] for o in options]
+                where = ", ".join(names[:-1]) + " or " + names[-1]
+                raise IllegalAction(
+                    f"First choose where your {name} on {self.g.names[self.u_sq[uid]]} "
+                    f"{agree(name, 'retreats', 'retreat')}: {where} (`retreat {names[0]}`).",
+                    self._generate(),
+                )
             dst = self._square(action.dst)
             if dst not in options:
                 raise IllegalAction(
@@ -798,8 +809,9 @@ class State:
                 raise IllegalAction("Reinforcements are an optional rule that is not in play in this game.")
             due = (self.taken[who] // 3 + 1) * 3
             raise IllegalAction(
-                "No reinforcement is due now: they come every third turn of yours, before you move "
-                f"(your next on your turn {due})."
+                "No reinforcement is due now: one comes at the start of every third turn of yours, "
+                f"before you move, and your next is due on your turn {due}.",
+                self._hint_units(who),
             )
         else:
             raise IllegalAction(f"Set-up is over: {self._what_now()}", self._hint_units(who))
@@ -918,6 +930,7 @@ class State:
                 d,
                 self.adjective(who),
                 self.adjective(1 - who),
+                target in self.retreated,
             )
         )
         self.trail.append(["hit", self.sides[who], action.src, action.dst])
@@ -935,13 +948,27 @@ class State:
             has = agree(t.name, "has", "have")
             return f"Your {t.name} on {self.g.names[self.u_sq[uid]]} {has} already attacked this turn."
         if t.airfield and uid in self.moved:
-            return "An airfield that moved this turn cannot attack."
+            here = self.g.names[self.u_sq[uid]]
+            return (
+                f"Your Airfield on {here} moved this turn, and an Airfield cannot move and attack in "
+                "one turn."
+            )
         d = self.g.distance(self.u_sq[uid], self.u_sq[target])
         if d > t.reach:
             return (
                 f"Your {t.name} {agree(t.name, 'has', 'have')} range {t.reach}; {name} is {d} squares away."
             )
-        return f"Airfields cannot attack an Anti-Aircraft Gun or a unit next to one; {name} is covered."
+        # (W3) Shielded: name the gun that shields it, so the player sees what to take out first.
+        rule = "Airfields cannot attack an Anti-Aircraft Gun or a unit next to one"
+        if self.utype(target).shield:
+            return f"{rule}; {name} is an Anti-Aircraft Gun."
+        guns = [
+            u
+            for u in self.alive(self.u_side[target])
+            if self.utype(u).shield and self.g.distance(self.u_sq[u], self.u_sq[target]) == 1
+        ]
+        gun = self.g.names[self.u_sq[guns[0]]] if guns else "a neighbouring square"
+        return f"{rule}; {name} is next to the Anti-Aircraft Gun on {gun}."
 
     def falls_if_forced(self, uid: int) -> str | None:
         """Why a forced retreat of `uid` now would destroy it (the `Destroyed` event's reason), or

@@ -521,12 +521,22 @@ class State:
                     "Your Company Commander's extra card is taken in the Deploy phase, once a turn, "
                     "when he was in play at its start."
                 )
+            # Only the decks that still hold a card are offered (a Squad deck may run out, H20).
+            decks = [d for d, left in (("squad", self.squad[side]), ("tactics", self.tactics_left())) if left]
             if action.deck == "none" and not self.extra_optional:
                 return (
                     "This game began under the first edition of our rules, in which the Company "
-                    "Commander's extra card is always taken: `extra squad` or `extra tactics`."
+                    f"Commander's extra card is always taken: {' or '.join(f'`extra {d}`' for d in decks)}."
                 )
-            return f"Your {action.deck.title()} deck is empty: take the other card."
+            # The Tactics deck is shared: it is empty only with its discard pile (H21).
+            why = (
+                "Your Squad deck is empty"
+                if action.deck == "squad"
+                else "The Tactics deck and its discard pile are empty"
+            )
+            take = f"a {decks[0].title()} card (`extra {decks[0]}`)"
+            without = " or go without it (`extra none`)" if self.extra_optional else ""
+            return f"{why}: take {take}{without}."
         if isinstance(action, A.Play):
             return self._play_refusal(action, side)
         if self.phase == DEPLOY:

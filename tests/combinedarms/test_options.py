@@ -33,6 +33,26 @@ def test_terrain_is_dealt_from_the_seed_mirrored_between_the_halves():
     assert new_game("wwi", {}, 7).terrain == [""] * size
 
 
+@pytest.mark.parametrize(
+    ("campaign", "counts", "ranks"),
+    [
+        (False, {"B": 2, "T": 4, "N": 3}, {"B": {1, 2, 3}, "T": {2, 3}, "N": {4}}),
+        (True, {"B": 3, "T": 6, "N": 4}, {"B": {1, 2, 3}, "T": {2, 3, 4}, "N": {4, 5}}),
+    ],
+)
+def test_terrain_lies_where_r21_puts_it_in_every_seed(
+    campaign: bool, counts: dict[str, int], ranks: dict[str, set[int]]
+) -> None:
+    """R21, per half and over many seeds (one seed's deal can miss a wrong rank): bunkers on a
+    side's back three ranks, trenches on its second and third (to its fourth in the Campaign), No
+    Man's Land on its rank next to the centre (its fourth and fifth in the Campaign)."""
+    for seed in range(1, 41):
+        s = new_game("wwi", {"campaign": campaign, "terrain": True}, seed)
+        lower = [(code, s.g.rank_of(i) + 1) for i, code in enumerate(s.terrain[: s.g.size // 2]) if code]
+        assert {c: sum(1 for k, _ in lower if k == c) for c in counts} == counts, seed
+        assert all(rank in ranks[code] for code, rank in lower), (seed, lower)
+
+
 def test_terrain_changes_defence_and_never_below_one():
     s = build(
         "wwi",
@@ -124,6 +144,14 @@ def test_reinforcements_come_every_third_turn_before_moving():
     (came,) = [e for e in events if isinstance(e, E.Reinforced)]
     assert came.text() == "the British bring in a reinforcement (Tank) on b1" and code_at(s, "b1") == "T"
     assert s.step == "move" and "b1-b3" in legal(s, BRITISH)  # it may move at once
+    # One a turn: another is refused, with the turn the next one is due (R18).
+    with pytest.raises(IllegalAction) as refused:
+        play(s, BRITISH, "I@c1")
+    assert str(refused.value) == (
+        "No reinforcement is due now: one comes at the start of every third turn of yours, before "
+        "you move, and your next is due on your turn 6."
+    )
+    assert refused.value.legal and all(str(a) in legal(s, BRITISH) for a in refused.value.legal)
 
 
 def test_a_reinforcement_respects_the_army_maxima_on_the_board():
@@ -147,6 +175,22 @@ def test_no_reinforcement_when_the_back_row_is_full():
     events = play(s, GERMANS, "end")
     (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
     assert none.text() == "the British get no reinforcement this turn (their back row is full)"
+
+
+def test_no_reinforcement_when_every_type_it_may_be_is_at_its_limit():
+    """W10: four of each non-base type but the tanks, and five tanks (two Light Tanks only, yet
+    the tank cap stops them too): nothing may come, and the players are told why."""
+    counts = {"I": 4, "P": 4, "E": 4, "M": 4, "A": 4, "X": 4, "Y": 4, "R": 4, "L": 2, "T": 2, "K": 1}
+    letters = "".join(code * n for code, n in counts.items())
+    squares = [f"{f}{r}" for r in range(2, 7) for f in "abcdefgh"]
+    pieces = dict(zip(squares, letters, strict=False)) | {"h1": "H", "h8": "h"}
+    s = build("wwii", pieces, options={"reinforcements": True}, turn=2, active=1)
+    events = play(s, GERMANS, "end")
+    (none,) = [e for e in events if isinstance(e, E.NoReinforcement)]
+    assert none.text() == (
+        "the Americans get no reinforcement this turn (every type it may be is at its limit on the board)"
+    )
+    assert s.step == "move" and s.to_act() == {AMERICANS}
 
 
 def test_the_german_reinforcement_goes_on_rank_8():
@@ -230,8 +274,11 @@ def test_an_airfield_that_moved_cannot_attack_that_turn():
     s = build("wwii", {"d2": "R", "e2": "I", "d6": "i", "a1": "H", "h8": "h"})
     play(s, AMERICANS, "d2-d3", "done")
     assert "d3xd6" not in legal(s, AMERICANS)
-    with pytest.raises(IllegalAction, match="airfield that moved"):
+    with pytest.raises(IllegalAction) as refused:
         play(s, AMERICANS, "d3xd6")
+    assert str(refused.value) == (
+        "Your Airfield on d3 moved this turn, and an Airfield cannot move and attack in one turn."
+    )
     s = build("wwii", {"d2": "R", "e2": "I", "d6": "i", "a1": "H", "h8": "h"})
     play(s, AMERICANS, "done")
     assert "d2xd6" in legal(s, AMERICANS)  # range 4
@@ -242,8 +289,15 @@ def test_airfields_cannot_attack_an_aa_gun_or_its_friends_next_to_it():
     play(s, AMERICANS, "done")
     shots = {a for a in legal(s, AMERICANS) if a.startswith("d2x")}
     assert shots == {"d2xg6"}  # d5 is the gun, c6 and e4 stand next to it
-    with pytest.raises(IllegalAction, match="Anti-Aircraft Gun"):
-        play(s, AMERICANS, "d2xc6")
+    # The refusal names the gun that shields the target (W3).
+    rule = "Airfields cannot attack an Anti-Aircraft Gun or a unit next to one"
+    for target, why in (
+        ("c6", "c6 is next to the Anti-Aircraft Gun on d5"),
+        ("d5", "d5 is an Anti-Aircraft Gun"),
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            play(s, AMERICANS, f"d2x{target}")
+        assert str(refused.value) == f"{rule}; {why}."
     # The gun shields only its own side: an American unit next to a German AA gun is fair game
     # for the German airfield's... and the gun does not stop other attackers.
     s = build("wwii", {"d2": "A", "d5": "y", "a1": "H", "h8": "h"})
@@ -272,6 +326,15 @@ def test_paratroopers_next_to_a_friendly_airfield_when_the_turn_begins_move_four
     # Judged when the turn begins: moving the airfield away first does not take the boost back.
     play(s, AMERICANS, "e1-e2")
     assert "d1-d5" in legal(s, AMERICANS)
+
+
+def test_an_enemy_airfield_gives_paratroopers_no_boost():
+    """W4: the Airfield must be their own side's; Paratroopers that begin the turn beside an enemy
+    Airfield keep Move 1."""
+    s = build("wwii", {"d4": "P", "e5": "r", "a1": "H", "h8": "h"})
+    assert {m for m in legal(s, AMERICANS) if m.startswith("d4-")} == {
+        f"d4-{sq}" for sq in ("c3", "d3", "e3", "c4", "e4", "c5", "d5")
+    }
 
 
 def test_an_airfield_retreats_by_the_retreat_rule_not_its_move_rule():

@@ -126,6 +126,10 @@ def test_wwii_army_limits():
     assert army_problem({"I": 4, "E": 4, "M": 4, "T": 3, "H": 1}, lim, WWII) == (
         "An army needs at least 7 different unit types besides the Headquarters; this one has 4."
     )
+    # The bound itself: six types besides the Headquarters are one too few, seven are enough.
+    six_types = {"I": 4, "E": 3, "M": 3, "T": 2, "A": 2, "X": 1, "H": 1}
+    assert "this one has 6" in (army_problem(six_types, lim, WWII) or "")
+    assert army_problem({**six_types, "M": 2, "Y": 1}, lim, WWII) is None
     six_tanks = {"L": 2, "T": 2, "K": 2, "I": 2, "E": 2, "A": 2, "X": 1, "Y": 2, "H": 1}
     assert "at most 5 tanks" in (army_problem(six_tanks, lim, WWII) or "")
     five_of_a_kind = {"I": 5, "E": 2, "M": 2, "T": 2, "A": 2, "X": 1, "Y": 1, "H": 1}

@@ -111,6 +111,9 @@ def test_retreat_words_agree_with_plural_names():
     events = play(s, GERMANS, "done", "c5xd4", "d5xd4", "e5xd4", "f6xd4")
     owed = events[-1]
     assert owed.text() == "the Americans must choose where their Engineers on d4 retreat (d3, e3, c3)"
+    with pytest.raises(IllegalAction) as first:
+        play(s, AMERICANS, "d2-d3")
+    assert str(first.value) == "First choose where your Engineers on d4 retreat: d3, e3 or c3 (`retreat d3`)."
     moved = play(s, AMERICANS, "retreat d3")
     assert moved[-1].text() == "the American Engineers retreat from d4 to d3"
     # A singular name keeps its singular verb, and the Headquarters stays singular.

@@ -363,6 +363,18 @@ def test_all_three_fronts_against_one_or_none_wins_after_two_turns() -> None:
     assert o.detail == "the Americans hold all three fronts and the Germans one front"
 
 
+def test_all_three_fronts_against_none_wins_too() -> None:
+    """The fragment's "one or none": the Germans' last unit in play destroyed, with Squad cards still
+    to draw (so their company is not gone, H20), leaves them at no front."""
+    s = build({"A1": "rifles L", "A2": "rifles C", "A3": "hmg R", "G1": "scouts R"})
+    assert s.squad[G]
+    rig(s, (6, 5))
+    command(s, "fire A3")
+    o = s.outcome()
+    assert o is not None and o.winner == A and o.reason is EndReason.OBJECTIVE
+    assert o.detail == "the Americans hold all three fronts and the Germans no front"
+
+
 def _quiet_turn(s, fronts: str) -> None:
     """Deploy the arriving units to `fronts` (one letter each, the last repeated), take the Company
     Commander's extra card as a Tactics card, draw, discard down to seven, fight nobody, end."""

@@ -28,6 +28,7 @@ from engine.companycommander.model import (
 )
 from engine.companycommander.state import ASSAULT, DEPLOY, DISCARD, FIRE, RECON, new_game
 from engine.errors import IllegalAction, InvalidNotation
+from engine.meta import parse_meta
 from engine.protocol import EndReason
 from play.service import private_lines, summary
 
@@ -133,6 +134,28 @@ def test_h4_a_card_needs_its_target() -> None:
     ):
         with pytest.raises(IllegalAction, match=why):
             command(s, text)
+
+
+def test_h4_a_second_surprise_attack_or_ambush_waits_until_the_first_is_spent() -> None:
+    """Two Surprise Attacks do not add up, nor do two Ambushes at one front: the second card is
+    refused, with the reason, until the first is spent (it would be thrown away)."""
+    s = build(
+        {"A1": "rifles C", "A2": "rifles C", "A3": "rifles L", "G1": "rifles C", "G2": "rifles L"},
+        hands={A: ["surprise", "surprise", "ambush", "ambush"]},
+    )
+    command(s, "play ambush C")
+    assert "play ambush C" not in legal(s) and "play ambush L" in legal(s)
+    with pytest.raises(IllegalAction, match=r"^Your Center is already under an Ambush\.$"):
+        command(s, "play ambush C")
+    command(s, "play surprise")
+    assert "play surprise" not in legal(s)
+    with pytest.raises(
+        IllegalAction, match=r"^A Surprise Attack is already waiting for your next assault\.$"
+    ):
+        command(s, "play surprise")
+    rig(s, (2, 3))
+    command(s, "assault A1")  # spends the first
+    assert s.surprise == 0 and "play surprise" in legal(s)
 
 
 def test_h4_surprise_attack_adds_three_to_the_next_assault_only() -> None:
@@ -414,6 +437,18 @@ def test_h15_the_assault_table(dice: tuple[int, int], result: str, effects: tupl
     rig(s, dice)
     (hit,) = of_type(command(s, "assault A1"), Assaulted)
     assert hit.result == result and hit.effects == effects and hit.mods == ()
+    # The markers the result leaves, on the board and not only in the record: (Casualties,
+    # Pinned) of the attacker and of the target (None: routed, out of play and counted).
+    after = {
+        "repulsed": ((1, False), (0, False)),
+        "stalled": ((0, True), (0, False)),
+        "hit": ((0, False), (1, False)),
+        "hit_pinned": ((0, False), (1, True)),
+        "routed": ((0, False), None),
+    }[result]
+    g1 = s.unit("G1")
+    assert ((unit(s, "A1").cas, unit(s, "A1").pinned), g1 and (g1.cas, g1.pinned)) == after
+    assert s.lost[G] == (1 if result == "routed" else 0)
 
 
 def test_h15_assault_modifiers() -> None:
@@ -497,6 +532,8 @@ def test_h17_the_rally_phase(units: dict[str, str], roll: int, result: str) -> N
     assert (s.unit("A1") is None) == (result == "routed")
     if result == "routed":
         assert s.lost[A] == 1
+    else:  # the marker itself, not only the record: gone on a rally, kept otherwise
+        assert unit(s, "A1").pinned == (result == "pinned")
 
 
 def test_h17_the_company_commander_rallies_without_his_own_bonus() -> None:
@@ -557,6 +594,36 @@ def test_h20_an_empty_squad_deck_is_not_reshuffled() -> None:
     assert (
         drawn.units == ()
         and drawn.text(None) == "the Americans draw no Squad card (their Squad deck is empty)"
+    )
+
+
+def test_h20_an_extra_squad_card_from_an_empty_deck_is_refused_naming_what_is_left() -> None:
+    """The refusal names the card that may still be taken, and going without where the edition
+    allows it (H19); the Tactics deck is shared, so it is never "your" Tactics deck."""
+    for edition, without in ((2, " or go without it (`extra none`)"), (1, "")):
+        s = build(
+            {"A1": "cc C", "G1": "rifles C"},
+            phase=DEPLOY,
+            extra=True,
+            squad={A: []},
+            options=Options(edition=edition),
+        )
+        with pytest.raises(IllegalAction) as refused:
+            command(s, "extra squad")
+        assert (
+            str(refused.value) == f"Your Squad deck is empty: take a Tactics card (`extra tactics`){without}."
+        )
+        if edition == 1:
+            with pytest.raises(IllegalAction, match=r"always taken: `extra tactics`\.$"):
+                command(s, "extra none")
+        command(s, "extra tactics")  # the card it names is taken as printed
+    s = build({"A1": "cc C", "G1": "rifles C"}, phase=DEPLOY, extra=True)
+    s.tactics, s.tactics_discard = [], []
+    with pytest.raises(IllegalAction) as refused:
+        command(s, "extra tactics")
+    assert str(refused.value) == (
+        "The Tactics deck and its discard pile are empty: take a Squad card (`extra squad`) or go "
+        "without it (`extra none`)."
     )
 
 
@@ -651,6 +718,21 @@ def test_h24_nothing_is_owed_by_the_side_whose_turn_it_is_not() -> None:
         assert s.to_act() == frozenset((s.active,)) and not s.quick_decision()
         s.apply(rng.choice(s.legal_actions(s.active)), s.active)
     assert s.default_action(A) is None
+
+
+def test_a_draw_offer_stands_through_the_turn_and_lapses_when_its_side_ends_the_turn() -> None:
+    """The notation's shared words: an offer made to the side on turn stands while it plays, and
+    lapses, said in that turn's history, when it ends its turn instead of answering."""
+    s = build({"A1": "rifles C", "G1": "rifles C"}, hands={A: ["sniper"]})
+    s.apply(parse_meta("offer draw"), G)
+    rig(s, (1, 1))
+    command(s, "play sniper C")  # playing on within the turn: the offer still stands
+    assert s.draw_offer == G
+    rig(s)
+    events = command(s, "end")
+    assert s.draw_offer is None and "the draw offered by the Germans lapses" in history(events)
+    with pytest.raises(IllegalAction):
+        s.apply(parse_meta("accept draw"), A)
 
 
 def test_the_recon_and_support_phases_are_left_by_acting_later() -> None:
