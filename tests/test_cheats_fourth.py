@@ -44,7 +44,7 @@ from tests.pgraces import log_of, race
 from tests.test_bot import World, challenge_accepted, world  # noqa: F401 (pytest fixtures)
 from tests.test_tournament import CHANNEL, GUILD, PLAYERS, open_one, thread_ids
 from tests.test_tournament import services as tournament_services
-from tests.test_tournament_bot import GAME, bot, setup_club, sweep, threads_of, until  # noqa: F401 (fixtures)
+from tests.test_tournament_bot import GAME, bot, setup_club, signed_up, sweep, threads_of, until  # noqa: F401 (fixtures)
 
 # ------------------------------------------------------------------ a tournament's start, held up
 
@@ -66,18 +66,7 @@ async def test_a_board_whose_players_time_away_is_held_elsewhere_starts_at_the_n
     fake = fake_discord
     guild, club, players = await setup_club(fake, 2)
     await start_bot(bot)
-    made = await fake.slash(
-        fake.owner,
-        club,
-        "wargames",
-        "tournament",
-        "create",
-        {"game": GAME, "rounds": 1, "days": 2, "name": "Held Cup"},
-        messages=2,
-    )
-    listed = made.messages[1]
-    for user in players:
-        await fake.click(user, listed, next(c for c in listed.custom_ids if c.startswith("bw:tjoin:")))
+    await signed_up(fake, club, players, "Held Cup")
     other = await asyncpg.connect(store)  # another process's `away`, stalled mid-way
     try:
         for user in players:

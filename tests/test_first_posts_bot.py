@@ -20,6 +20,7 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     GAME,
     bot,
     setup_club,
+    signed_up,
     sweep,
     threads_of,
 )
@@ -173,18 +174,7 @@ async def test_a_tournament_game_whose_first_message_a_crash_cut_off_is_posted_o
     await start_bot(bot)
     cog = bot.get_cog("Tournaments")
     assert cog is not None
-    made = await fake.slash(
-        fake.owner,
-        club,
-        "wargames",
-        "tournament",
-        "create",
-        {"game": GAME, "rounds": 1, "days": 2, "name": "Crash Cup"},
-        messages=2,
-    )
-    join = next(c for c in made.messages[1].custom_ids if c.startswith("bw:tjoin:"))
-    for user in (alice, bob):
-        await fake.click(user, made.messages[1], join)
+    await signed_up(fake, club, [alice, bob], "Crash Cup")
     cog.sweeper.cancel()  # type: ignore[attr-defined]  # only the sweeps the test runs
     real = cog.service.start_board  # type: ignore[attr-defined]
 

@@ -78,6 +78,25 @@ async def setup_club(fake: FakeDiscord, n: int) -> tuple[FakeGuild, FakeChannel,
     return guild, guild.channel("club"), players
 
 
+async def signed_up(fake: FakeDiscord, club: FakeChannel, players: list[FakeUser], name: str) -> FakeMessage:
+    """A one-round tournament of two-day rounds made by the owner, every player in by its Join button:
+    its sign-up list."""
+    made = await fake.slash(
+        fake.owner,
+        club,
+        "wargames",
+        "tournament",
+        "create",
+        {"game": GAME, "rounds": 1, "days": 2, "name": name},
+        messages=2,
+    )
+    listed = made.messages[1]  # after its seal
+    join = next(c for c in listed.custom_ids if c.startswith("bw:tjoin:"))
+    for user in players:
+        await fake.click(user, listed, join)
+    return listed
+
+
 async def create_and_fill(
     fake: FakeDiscord, bot: WargamesBot, club: FakeChannel, players: list[FakeUser], name: str
 ) -> FakeMessage:

@@ -29,6 +29,7 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     first_post,
     play_out,
     setup_club,
+    signed_up,
     sweep,
     threads_of,
     until,
@@ -270,18 +271,7 @@ async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_t
     fake = fake_discord
     _, club, (alice, bob) = await setup_club(fake, 2)
     await start_bot(bot)
-    made = await fake.slash(
-        fake.owner,
-        club,
-        "wargames",
-        "tournament",
-        "create",
-        {"game": GAME, "rounds": 1, "days": 2, "name": "Nonce Cup"},
-        messages=2,
-    )
-    join = next(c for c in made.messages[1].custom_ids if c.startswith("bw:tjoin:"))
-    for user in (alice, bob):
-        await fake.click(user, made.messages[1], join)
+    await signed_up(fake, club, [alice, bob], "Nonce Cup")
     await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
     await until(lambda: len(threads_of(fake, club)) == 1)
     (thread,) = threads_of(fake, club)
