@@ -439,16 +439,18 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
 
     async def round_of(self, channel_id: int, found: Tournament | None = None) -> RoundNow:
         """The latest round as it stands (its last, once it is over) of the channel's tournament,
-        or of `found`."""
+        or of `found` (a tournament named by its number, perhaps from another channel)."""
         found = found or await self.latest_in(channel_id)
         if found.round == 0:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."
             )
         if found.announced + 1 < found.round:  # paired and stored, not yet posted: nobody is told first
+            # asked about a tournament by its number from another channel, "this channel" is not its
+            where = "this channel" if found.channel_id == channel_id else "the tournament's own channel"
             raise BadRequest(
                 f"Round {found.round - 1} is over and round {found.round} is paired: its pairings are "
-                "posted in this channel first. Ask again once they are."
+                f"posted in {where} first. Ask again once they are."
             )
         return await round_now(self.store, found, self.clock())
 

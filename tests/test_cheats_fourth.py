@@ -316,8 +316,9 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
     standings with the new pairings (a post that Discord may refuse for a while: the sweep then
     tries again). Meanwhile anyone, in the tournament or not, could ask `/wargames tournament round`
     (it showed round 2's boards: who meets whom) or `standings` (it counted round 2's bye: who got
-    it). Until the pairings are posted, `round` says they are coming and `standings` stops at the
-    round announced; once posted, both show round 2."""
+    it). Until the pairings are posted, `round` says they are coming (in this channel, or in the
+    tournament's own when asked from another) and `standings` stops at the round announced; once
+    posted, both show round 2."""
     db, clock = store_world
     t = tournament_services(db, clock)
     await open_one(t, PLAYERS[:5], rounds=2)
@@ -333,6 +334,13 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
     assert waiting.value.message == (
         "Round 1 is over and round 2 is paired: its pairings are posted in this channel first. "
         "Ask again once they are."
+    )
+    # asked about it by its number from another channel, "this channel" would be the wrong one
+    with pytest.raises(BadRequest) as elsewhere:
+        await t.round_of(CHANNEL + 1, await t.by_id(started.tournament.id))
+    assert elsewhere.value.message == (
+        "Round 1 is over and round 2 is paired: its pairings are posted in the tournament's own "
+        "channel first. Ask again once they are."
     )
     table = await t.standings_of(CHANNEL)
     assert table.round == 1 and sum(line.points for line in table.lines) == 2 + 1  # 2 games, a bye
