@@ -335,13 +335,15 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
         "Round 1 is over and round 2 is paired: its pairings are posted in this channel first. "
         "Ask again once they are."
     )
-    # asked about it by its number from another channel, "this channel" would be the wrong one
-    with pytest.raises(BadRequest) as elsewhere:
+    # asked in a game's thread, or about it by its number from another channel, "this channel"
+    # would be the wrong one
+    elsewhere = "Round 1 is over and round 2 is paired: its pairings are posted in the tournament's own "
+    with pytest.raises(BadRequest) as in_a_thread:
+        await t.round_of(CHANNEL, asked_in=CHANNEL + 7)
+    with pytest.raises(BadRequest) as by_number:
         await t.round_of(CHANNEL + 1, await t.by_id(started.tournament.id))
-    assert elsewhere.value.message == (
-        "Round 1 is over and round 2 is paired: its pairings are posted in the tournament's own "
-        "channel first. Ask again once they are."
-    )
+    for refused in (in_a_thread, by_number):
+        assert refused.value.message == elsewhere + "channel first. Ask again once they are."
     table = await t.standings_of(CHANNEL)
     assert table.round == 1 and sum(line.points for line in table.lines) == 2 + 1  # 2 games, a bye
     await t.announced(done.table)  # the post went out
