@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -43,6 +45,7 @@ from cogs.messages import Messages
 from cogs.room import (
     MESSAGE_LIMIT,
     NO_PICTURE,
+    OWED_AFTER,
     log,
     reply,
 )
@@ -57,6 +60,18 @@ EXPIRED = (
     "your `{}` was played, though Discord gave up waiting for my answer. It is still your turn: "
     "the `board` command shows you your position, for you alone"
 )
+
+
+def start_owed_text(within: float) -> str:
+    """What the player who started a game reads when its first board could not be posted: the game
+    has begun (it is stored), and the board follows once the outbox's sweep finds it owed, `within`
+    seconds at the latest."""
+    minutes = max(1, math.ceil(within / 60))
+    return (
+        f"The game has begun, but I could not post its board just now. It will appear in this channel "
+        f"within {minutes} minute{'' if minutes == 1 else 's'}, pinging whoever is to move; until then, "
+        "the `board` command shows you the position."
+    )
 
 
 def draw_note(answering: Sequence[int], *, declines: bool = True) -> str:
@@ -408,26 +423,24 @@ class Outbox(Messages):
     async def post_start(self, interaction: discord.Interaction, match: Match) -> None:
         """The first board of a game, as the answer to the interaction that started it (the channel's,
         with its nonce, if Discord gave up waiting); then the AI's first move if it is the AI's.
-        Owed since the start was stored (`start_match`): recorded as posted once it is."""
+        Owed since the start was stored (`start_match`): recorded as posted once it is. A post that
+        fails otherwise (Discord refuses it, the picture cannot be drawn) leaves the board owed, and
+        the player is told the game has begun and when its board comes, not that nothing changed."""
         try:
-            if not interaction.response.is_done():
-                await interaction.response.defer(thinking=True)
-            text, file, view = await self.start_message(match)
             try:
-                await interaction.followup.send(text, file=file, view=view or discord.utils.MISSING)
-            except discord.NotFound:
-                # The interaction's token expired: the board goes to the channel, as after a crash.
-                channel = await self.channel(match.channel_id)
-                if channel is None:
-                    raise
-                text, file, view = await self.start_message(match)
-                await channel.send(
-                    text,
-                    file=file,
-                    view=view or discord.utils.MISSING,
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                    nonce=limits.start_nonce(match.id),
+                await self._send_start(interaction, match)
+            except Exception as exc:
+                # the game is stored and its board owed: the outbox posts it (`deliver_owed`)
+                refused = isinstance(exc, discord.HTTPException)  # Discord's refusal; else a bug of ours
+                log.log(
+                    logging.WARNING if refused else logging.ERROR,
+                    "The first board of game %s could not be posted in channel %s; it stays owed",
+                    match.id,
+                    match.channel_id,
+                    exc_info=exc,
                 )
+                await self.tell_start_owed(interaction)
+                return
             await self.service.board_delivered(match.id, match.version)
         finally:
             # the game is stored: the AI plays its first move even if its board could not be posted
@@ -436,6 +449,35 @@ class Outbox(Messages):
             waiting = waiting_ids(match, game_of(match).from_json(snapshot)) if snapshot is not None else []
             if ai is not None and ai in waiting:
                 self.schedule_ai(match.channel_id)
+
+    async def _send_start(self, interaction: discord.Interaction, match: Match) -> None:
+        """Send a game's first board: the interaction's follow-up, or the channel once its token ran out."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        text, file, view = await self.start_message(match)
+        try:
+            await interaction.followup.send(text, file=file, view=view or discord.utils.MISSING)
+        except discord.NotFound:
+            # The interaction's token expired: the board goes to the channel, as after a crash.
+            channel = await self.channel(match.channel_id)
+            if channel is None:
+                raise
+            text, file, view = await self.start_message(match)
+            await channel.send(
+                text,
+                file=file,
+                view=view or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=True),
+                nonce=limits.start_nonce(match.id),
+            )
+
+    async def tell_start_owed(self, interaction: discord.Interaction) -> None:
+        """Tell the player whose challenge started a game that its first board is late, and by when
+        the outbox posts it: owed for `OWED_AFTER` seconds, then at the next sweep."""
+        try:
+            await reply(interaction, start_owed_text(OWED_AFTER + self.settings.sweep_seconds))
+        except discord.HTTPException:
+            log.warning("Could not tell the players their game's board comes later", exc_info=True)
 
     async def shown_in(self, channel: Any, match: Match, version: int) -> discord.Message | None:
         """The bot's board of `match` at `version` among the channel's latest messages (its buttons

@@ -441,7 +441,7 @@ class Tournaments(commands.Cog):
 
     async def round(self, interaction: discord.Interaction) -> None:
         """The round now, privately (anyone may ask; nobody is pinged)."""
-        now = await self.service.round_of(self.room(interaction))
+        now = await self.service.round_of(self.room(interaction), asked_in=interaction.channel_id)
         await interaction.response.send_message(
             round_now_text(now, DISCORD),
             ephemeral=True,

@@ -226,7 +226,9 @@ class ConsoleTournaments:
         elif sub == "export" and not rest:
             await tournament_files.export(self.service, console, channel, await self.numbered(opts))
         elif sub == "round" and not rest:
-            console.say(round_now_text(await self.service.round_of(channel), console.markup))
+            # asked in a game's thread, the pairings are not posted in "this channel"
+            now = await self.service.round_of(channel, asked_in=console.channel_id)
+            console.say(round_now_text(now, console.markup))
         elif sub == "past" and not rest:
             shown, more = await self.service.past(GUILD_ID)
             console.say(past_text(shown, more, console.markup, "/wargames tournament"))

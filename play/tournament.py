@@ -437,18 +437,25 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
         found = found or await self.latest_in(channel_id)
         return await self.table(found, min(found.round, found.announced + 1))
 
-    async def round_of(self, channel_id: int, found: Tournament | None = None) -> RoundNow:
+    async def round_of(
+        self, channel_id: int, found: Tournament | None = None, *, asked_in: int | None = None
+    ) -> RoundNow:
         """The latest round as it stands (its last, once it is over) of the channel's tournament,
-        or of `found`."""
+        or of `found` (a tournament named by its number, perhaps from another channel). `asked_in`:
+        where the asker is, when not `channel_id` (a game's thread, whose tournament is its parent's)."""
         found = found or await self.latest_in(channel_id)
         if found.round == 0:
             raise BadRequest(
                 "This tournament has not started yet: round 1 is paired when an organiser starts it."
             )
         if found.announced + 1 < found.round:  # paired and stored, not yet posted: nobody is told first
+            # asked from a game's thread, or about a tournament by its number from another channel,
+            # "this channel" is not the tournament's
+            here = channel_id if asked_in is None else asked_in
+            where = "this channel" if found.channel_id == here else "the tournament's own channel"
             raise BadRequest(
                 f"Round {found.round - 1} is over and round {found.round} is paired: its pairings are "
-                "posted in this channel first. Ask again once they are."
+                f"posted in {where} first. Ask again once they are."
             )
         return await round_now(self.store, found, self.clock())
 

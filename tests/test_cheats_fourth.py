@@ -305,8 +305,9 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
     standings with the new pairings (a post that Discord may refuse for a while: the sweep then
     tries again). Meanwhile anyone, in the tournament or not, could ask `/wargames tournament round`
     (it showed round 2's boards: who meets whom) or `standings` (it counted round 2's bye: who got
-    it). Until the pairings are posted, `round` says they are coming and `standings` stops at the
-    round announced; once posted, both show round 2."""
+    it). Until the pairings are posted, `round` says they are coming (in this channel, or in the
+    tournament's own when asked from another) and `standings` stops at the round announced; once
+    posted, both show round 2."""
     db, clock = store_world
     t = tournament_services(db, clock)
     await open_one(t, PLAYERS[:5], rounds=2)
@@ -323,6 +324,15 @@ async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(st
         "Round 1 is over and round 2 is paired: its pairings are posted in this channel first. "
         "Ask again once they are."
     )
+    # asked in a game's thread, or about it by its number from another channel, "this channel"
+    # would be the wrong one
+    elsewhere = "Round 1 is over and round 2 is paired: its pairings are posted in the tournament's own "
+    with pytest.raises(BadRequest) as in_a_thread:
+        await t.round_of(CHANNEL, asked_in=CHANNEL + 7)
+    with pytest.raises(BadRequest) as by_number:
+        await t.round_of(CHANNEL + 1, await t.by_id(started.tournament.id))
+    for refused in (in_a_thread, by_number):
+        assert refused.value.message == elsewhere + "channel first. Ask again once they are."
     table = await t.standings_of(CHANNEL)
     assert table.round == 1 and sum(line.points for line in table.lines) == 2 + 1  # 2 games, a bye
     await t.announced(done.table)  # the post went out

@@ -506,3 +506,14 @@ async def test_a_post_again_with_the_same_nonce_returns_the_first_within_the_win
     late = await general.send("round 1 is over", nonce="t1r2")
     assert late.id != first.id
     assert len(fake.messages_in(guild.channel("general"))) == 4
+
+
+async def test_a_follow_up_with_a_file_is_refused_when_uploads_are(world, bot):
+    """`followup_uploads_refused`: a follow-up carrying a file gets Discord's 413 (40005), not the
+    404 of an expired token; one with text alone still goes through."""
+    fake, guild, _thread, alice, _bob = world
+    fake.followup_uploads_refused = True
+    with pytest.raises(FakeDiscordError, match="40005"):
+        await fake.slash(alice, guild.channel("general"), "blockwars", "board", timeout=2)
+    result = await fake.slash(alice, guild.channel("general"), "blockwars", "ponder")
+    assert result.messages[-1].content == "thought it over"

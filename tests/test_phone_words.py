@@ -5,6 +5,7 @@ buttons that are there. One bot serves the module (each test plays in its own ch
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from itertools import islice
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from cogs.room import OWED_AFTER
 from engine import registry
 from tests.fakediscord import FakeMessage
 from tests.onebot import ON_THE_BOT, Table, one_bot
@@ -180,3 +182,42 @@ async def test_my_hand_while_discarding_names_the_discard_button(
     told = f"You are 1 over {limit}: tap **Discard…** under the board and choose one to discard."
     assert told in hand, hand
     assert "Take action" not in hand and "`" not in hand, hand
+
+
+@ON_THE_BOT
+async def test_a_game_whose_first_board_discord_refuses_says_it_has_begun(table: Table) -> None:
+    """Bob accepts; the game is stored, then Discord refuses the board's upload (not an expired
+    token). He read "Sorry, something went wrong; the game is unchanged", though the game had begun.
+    He reads that it has, and when its board comes: the outbox posts it once it has been owed for
+    `OWED_AFTER` seconds, at the next sweep (every `sweep_seconds`), pinging both players."""
+    fake, bot = table.fake, table.bot
+    channel = table.channel()
+    challenge = await fake.slash(table.alice, channel, "blockwars", "challenge", {"opponent": table.bob})
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    fake.followup_uploads_refused = True
+    try:
+        answer = await fake.click(table.bob, challenge.message, accept)
+    finally:
+        fake.followup_uploads_refused = False
+    await table.idle()
+    minutes = math.ceil((OWED_AFTER + bot.get_cog("Core").settings.sweep_seconds) / 60)
+    assert minutes == 3
+    assert answer.message.content == (
+        "The game has begun, but I could not post its board just now. It will appear in this channel "
+        "within 3 minutes, pinging whoever is to move; until then, the `board` command shows you the "
+        "position."
+    )
+    assert challenge.message.content.endswith("**Accepted.**")  # the challenge's buttons are gone
+    match, _ = await bot.service.current(channel.id)
+    assert match.status.is_open
+    assert await bot.service.owed_boards() == [(match.id, match.version, channel.id)]
+    core, clock = bot.get_cog("Core"), bot.service.clock
+    assert await core.deliver_owed(older_than=OWED_AFTER) == 0  # not yet: it might still be on its way
+    clock.now += OWED_AFTER
+    try:
+        assert await core.deliver_owed(older_than=OWED_AFTER) == 1  # the sweep's call, two minutes on
+    finally:
+        clock.now -= OWED_AFTER
+    (board,) = [m for m in fake.messages_in(channel) if m.attachments]
+    assert board.content.startswith("Block Wars: challenge accepted.")
+    assert set(board.notified) == {table.alice.id, table.bob.id}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.combinedarms.actions import ROWS_EXAMPLE
 from engine.combinedarms.rules import WWII_EDITION
-from engine.combinedarms.units import WWI, WWII, Era
+from engine.combinedarms.units import WWI, WWII, Era, Limits
 
 
 def _unit_table(era: Era) -> str:
@@ -77,6 +77,24 @@ def _board(era: Era) -> str:
         "Lines run under the units. Before the side to move has acted, the other side's whole last "
         "turn is drawn; yellow frames mark the last action. Dashed lines edge the deployment "
         f"zones. Terrain, when in play: {terrain}."
+    )
+
+
+def _per_type(lim: Limits) -> int:
+    """The most units of one type an army may have (the Headquarters' one apart): the same for every type."""
+    return max(n for code, n in lim.most.items() if code != "H")
+
+
+def _reinforcements(era: Era) -> str:
+    """WWII's Reinforcements option (W10): the limits a reinforcement must keep, named one by one,
+    since "the army's limits" would also take in the types a design needs, which it does not."""
+    lim, camp = era.limits, era.campaign_limits
+    return (
+        "Reinforcements: every third turn of yours, one more unit on your back row, placed before "
+        "you move (`T@a1`): any type but a base (Fortification or Headquarters), as long as you then "
+        f"have at most {_per_type(lim)} of its type and at most {lim.class_most['armour']} tanks on the "
+        f"board ({_per_type(camp)} and {camp.class_most['armour']} in the Campaign). The "
+        f"rule of {lim.min_types} different types is for designing an army only."
     )
 
 
@@ -159,9 +177,8 @@ def _topics(era: Era, edition: int = 1) -> dict[str, str]:
         + " Difficult Terrain: +1 defence; tanks and mechanized infantry stop on entering "
         "(cities count too). Elite: up to 2 units (`*` in your deployment) get +1 defence and always "
         "do 2 damage. Experienced: a unit that has hit five enemy units in the turns they were "
-        "destroyed becomes Elite. Reinforcements: every third turn of yours, one more unit (never a "
-        "base, within the army's limits) on your back row, placed before you move (`T@a1`). "
-        "Campaign: 12x10 board, 24 units, every option on."
+        "destroyed becomes Elite. " + _reinforcements(era) + " Campaign: 12x10 board, 24 units, every "
+        "option on."
     )
     endings = (
         "**How it ends.** Destroy the enemy Headquarters and you win (a base: it falls when it must "

@@ -618,7 +618,7 @@ class State:
                 return "A Surprise Attack is already waiting for your next assault."
             if self.phase not in ACTING:
                 return "Surprise Attack is played once the Deploy phase is over, before an assault."
-            return "None of your units can assault now."
+            return self._none_assaults(side)
         if c.code == "rally":
             assert action.front is not None
             return f"None of your units {at_front(action.front)} is Pinned."
@@ -633,6 +633,42 @@ class State:
                 return f"There is no unit {action.unit} of yours in play."
             return f"{unit.label} has no Casualty marker to remove."
         return f"'{action}' cannot be played now."
+
+    def _none_assaults(self, side: str) -> str:
+        """Why a Surprise Attack has no assault to add to: each unit of `side` in play and what keeps
+        it from assaulting (as `_can_assault` checks it), read only from what the player may know,
+        their own units and the enemy's units on the public board."""
+        if not self.in_play(side):
+            return (
+                "A Surprise Attack needs a unit of yours on the board to assault, and you have none "
+                "there. Keep the card for a later turn."
+            )
+        why: dict[str, list[str]] = {"pinned": [], "moved": [], "acted": [], "alone": []}
+        for u in sorted(self.in_play(side), key=lambda u: int(u.label[1:])):
+            if u.pinned:
+                why["pinned"].append(u.label)
+            elif u.moved:
+                why["moved"].append(u.label)
+            elif u.acted:
+                why["acted"].append(u.label)
+            elif not self.enemy_at(side, u.front):
+                why["alone"].append(u.label)
+        parts = []
+        if why["pinned"]:
+            parts.append(f"{and_list(why['pinned'])} {'is' if len(why['pinned']) == 1 else 'are'} Pinned")
+        if why["moved"]:
+            parts.append(f"{and_list(why['moved'])} moved this turn")
+        if why["acted"]:
+            have = "has" if len(why["acted"]) == 1 else "have"
+            parts.append(f"{and_list(why['acted'])} {have} already acted this turn")
+        if why["alone"]:
+            alone = why["alone"]
+            across = alone[0] if len(alone) == 1 else ", ".join(alone[:-1]) + " or " + alone[-1]
+            parts.append(f"the enemy has no unit across from {across}")
+        return (
+            f"A Surprise Attack needs a unit of yours that can assault, and none can now: "
+            f"{and_list(parts)}. Keep the card for a later turn: it stays in your hand."
+        )
 
     def _hints(self, action: Action, legal: list[Action]) -> list[Action]:
         related = [a for a in legal if type(a) is type(action)]

@@ -6,6 +6,7 @@ tense the game uses, on the board's "Last:" lines and in the history lines."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from engine.combinedarms.army import describe_army
 from engine.combinedarms.state import State, new_game
@@ -13,6 +14,7 @@ from engine.combinedarms.units import WWI, WWII
 from play.words import history_line
 from render.combinedarms.board import _said
 from tests.combinedarms.helpers import AMERICANS, BRITISH, GERMANS, E, build, play
+from tests.console_run import console_said
 
 OPTIONS = {"experienced": True, "reinforcements": True}
 
@@ -89,3 +91,24 @@ def test_an_army_of_one_of_a_kind_counts_it_in_the_singular() -> None:
         describe_army({"I": 8, "S": 1, "R": 1, "H": 1}, WWI)
         == "8 Infantry, 1 Sniper, 1 Trench Raider, 1 Headquarters"
     )
+
+
+async def test_the_wwii_help_names_each_limit_a_reinforcement_keeps(tmp_path: Path) -> None:
+    """`rules options` said a reinforcement comes "within the army's limits": a reader could not
+    tell which (the 7 types a design needs do not apply, W10). It names the limits the engine
+    checks (`State.reinforcement_types`), with the Campaign's, in one line."""
+    said = await console_said(tmp_path, ["/combinedarms_wwii rules options"])
+    lim, camp = WWII.limits, WWII.campaign_limits
+    assert (lim.most["I"], lim.class_most["armour"], camp.most["I"], camp.class_most["armour"]) == (
+        4,
+        5,
+        6,
+        7,
+    )
+    assert (
+        "Reinforcements: every third turn of yours, one more unit on your back row, placed before you "
+        "move (`T@a1`): any type but a base (Fortification or Headquarters), as long as you then have "
+        "at most 4 of its type and at most 5 tanks on the board (6 and 7 in the Campaign). The rule "
+        "of 7 different types is for designing an army only."
+    ) in said
+    assert "army's limits" not in said

@@ -387,3 +387,32 @@ def test_every_event_line_names_a_side() -> None:
         labels = {m[0] for m in re.findall(r"\b([AG])\d+\b", text)}
         assert any(n in text for n in named) or any(SIDE_OF_LETTER[x] == whose for x in labels), text
     assert {"Shot", "Assaulted", "Moved", "Rallied", "Removed", "TurnEnded"} <= kinds
+
+
+def test_a_surprise_attack_with_no_assault_to_add_to_says_why_for_each_unit() -> None:
+    """It said only "None of your units can assault now": not which, nor why, nor what then. It
+    names each unit and its reason (Pinned, moved, acted, no enemy across), in the order the engine
+    checks them, and says to keep the card; read from the player's own units and the public board
+    alone, so the opponent's hand changes nothing in it."""
+    units = {
+        "A1": "rifles C pinned",
+        "A2": "rifles C moved",
+        "A3": "rifles C acted",
+        "A4": "rifles L",
+        "A5": "rifles R",
+        "A6": "rifles C pinned",
+        "G1": "rifles C",
+    }
+    said = []
+    for theirs in (["sniper"], ["ambush", "rally"]):
+        s = build(units, hands={A: ["surprise"], G: theirs})
+        assert "play surprise" not in legal(s)
+        with pytest.raises(IllegalAction) as refused:
+            command(s, "play surprise")
+        said.append(str(refused.value).split("\n")[0])
+    assert said[0] == said[1]
+    assert said[0].startswith(
+        "A Surprise Attack needs a unit of yours that can assault, and none can now: A1 and A6 are "
+        "Pinned, A2 moved this turn, A3 has already acted this turn and the enemy has no unit across "
+        "from A4 or A5. Keep the card for a later turn: it stays in your hand."
+    )

@@ -220,6 +220,9 @@ class FakeDiscord:
         self.recommended_shards = 1  # what GET /gateway/bot recommends to a bot that lets Discord choose
         # Follow-ups refused as Discord does once an interaction's 15-minute token has run out.
         self.followups_expired = False
+        # Follow-ups carrying a file refused (413, 40005), as Discord refuses an upload it will not take
+        # (over the size limit): the follow-up fails for a reason other than an expired token.
+        self.followup_uploads_refused = False
         self.dms_closed: set[int] = set()  # users who accept no direct messages (Discord answers 50007)
         # A post with `enforce_nonce` and the nonce of one the same author made in the same channel
         # less than `nonce_window` seconds before (by `nonce_clock`) returns that one: Discord keeps
@@ -1552,6 +1555,8 @@ class FakeDiscord:
         if self.followups_expired:
             raise _HTTPError(404, 10015, "Unknown Webhook (the interaction token has expired)")
         body, files = await self._read_body(request)
+        if files and self.followup_uploads_refused:
+            raise _HTTPError(413, 40005, "Request entity too large")
         original = self.messages.get(inter.original_message_id or 0)
         if original is not None and original.loading and inter.callback_type == 5:
             self._edit(original, body, files)
