@@ -462,14 +462,19 @@ class Outbox(Messages):
             channel = await self.channel(match.channel_id)
             if channel is None:
                 raise
-            text, file, view = await self.start_message(match)
-            await channel.send(
-                text,
-                file=file,
-                view=view or discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions(users=True),
-                nonce=limits.start_nonce(match.id),
-            )
+            await self._start_in(channel, match)
+
+    async def _start_in(self, channel: Any, match: Match) -> None:
+        """A game's first board posted to its channel, with the nonce that makes a second try within
+        Discord's window the first post (after a crash, or a token that ran out)."""
+        text, file, view = await self.start_message(match)
+        await channel.send(
+            text,
+            file=file,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=limits.start_nonce(match.id),
+        )
 
     async def tell_start_owed(self, interaction: discord.Interaction) -> None:
         """Tell the player whose challenge started a game that its first board is late, and by when
@@ -506,14 +511,7 @@ class Outbox(Messages):
         if await self.shown_in(channel, match, match.version) is not None:
             await self.service.board_delivered(match.id, match.version)  # posted: its record was cut off
             return False
-        text, file, view = await self.start_message(match)
-        await channel.send(
-            text,
-            file=file,
-            view=view or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True),
-            nonce=limits.start_nonce(match.id),
-        )
+        await self._start_in(channel, match)
         await self.service.board_delivered(match.id, match.version)
         return True
 
