@@ -106,6 +106,7 @@ class Core(SweepLoop, commands.Cog):
         self._ai_locks: dict[int, asyncio.Lock] = {}
         self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
         self.start_tellers: list[StartTeller] = []  # a tournament's cog tells its games' starts
+        self._undeliverable: set[tuple[int, int]] = set()  # owed boards whose post failed (warned once)
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).
         self._posting = asyncio.Semaphore(settings.posting_slots)

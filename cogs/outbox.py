@@ -154,6 +154,8 @@ class Outbox(Messages):
         # who tells a game's start owed since a crash instead of the core: each says whether the
         # game is theirs (a tournament's, in its thread), and tells it if so (set in `Core`)
         start_tellers: list[StartTeller]
+        # the owed boards whose post failed already (warned of once, then logged quietly)
+        _undeliverable: set[tuple[int, int]]
 
         def after_action(
             self, played: Played, stretch: Played | None = None, *, actor_told: bool = True
@@ -522,54 +524,69 @@ class Outbox(Messages):
         again. `starts_only`: only games' first boards, owed where nothing has been played yet."""
         posted = 0
         for match_id, version, channel_id in await self.service.owed_boards(older_than):
-            if self._ai_busy[channel_id]:
-                continue  # the AI is playing there: its board will show its whole stretch
-            match = await self.service.match(match_id)
-            stretch: Played | None = None
-            if match.version != version and match.snapshot is not None:
-                # The game moved on: the newer move owes (or has posted) its own board, unless the
-                # moves since are steps of a turn still private (`Played.mid_turn`): then the
-                # channel has not seen this version's board, and it is still owed.
-                private = await self.service.channel_view(match)
-                if private is not None and private.seen.match.version == version:
-                    stretch = private.seen
-            if (match.version != version and stretch is None) or match.snapshot is None:
-                await self.service.board_delivered(match_id, version)
-                continue
-            if stretch is None:
-                stretch = await self.service.latest_stretch(match)
-            if starts_only and stretch is not None:
-                continue
-            if stretch is None and not match.status.is_open:
-                await self.service.board_delivered(match_id, version)
-                continue
-            channel = await self.channel(channel_id)
-            if channel is None:
-                await self.service.board_delivered(match_id, version)
-                continue
-            if stretch is None:
-                # Nothing played yet: the game's first board, cut off between the start and its post.
-                posted += await self.post_owed_start(channel, match)
-                continue
-            if await self.shown_in(channel, match, version) is not None:
-                await self.service.board_delivered(match_id, version)  # posted: its record was cut off
-                continue
-            file = await self.render(match, stretch.state, stretch.events)
-            note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
-            note = "\n" + note if note else ""
-            seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
-            words = partial(tapped, stretch.match, view=view)
-            room = MESSAGE_LIMIT - len(note) - len(seal_line)
-            sent = await channel.send(
-                played_text(stretch, DISCORD, room, words=words) + note + seal_line,
-                file=file,
-                view=view or discord.utils.MISSING,
-                allowed_mentions=pinged(stretch),
-                nonce=limits.board_nonce(match_id, version),  # posted before the crash: that post
-            )
-            await self.sealed(seal, sent)
-            await self.service.board_delivered(match_id, version)
-            posted += 1
+            try:
+                posted += await self._deliver(match_id, version, channel_id, starts_only)
+            except Exception as exc:  # one board that cannot be posted must not hold up the others
+                key = (match_id, version)
+                level = logging.DEBUG if key in self._undeliverable else logging.WARNING
+                self._undeliverable.add(key)
+                log.log(
+                    level,
+                    "Board %s of game %s cannot be posted yet; it stays owed",
+                    version,
+                    match_id,
+                    exc_info=exc,
+                )
         if posted:
             log.info("Posted %d board(s) owed since before a restart or a failed post", posted)
         return posted
+
+    async def _deliver(self, match_id: int, version: int, channel_id: int, starts_only: bool) -> int:
+        """One owed board of `deliver_owed`: 1 if it was posted now, 0 if it needed no post."""
+        if self._ai_busy[channel_id]:
+            return 0  # the AI is playing there: its board will show its whole stretch
+        match = await self.service.match(match_id)
+        stretch: Played | None = None
+        if match.version != version and match.snapshot is not None:
+            # The game moved on: the newer move owes (or has posted) its own board, unless the
+            # moves since are steps of a turn still private (`Played.mid_turn`): then the
+            # channel has not seen this version's board, and it is still owed.
+            private = await self.service.channel_view(match)
+            if private is not None and private.seen.match.version == version:
+                stretch = private.seen
+        if (match.version != version and stretch is None) or match.snapshot is None:
+            await self.service.board_delivered(match_id, version)
+            return 0
+        if stretch is None:
+            stretch = await self.service.latest_stretch(match)
+        if starts_only and stretch is not None:
+            return 0
+        if stretch is None and not match.status.is_open:
+            await self.service.board_delivered(match_id, version)
+            return 0
+        channel = await self.channel(channel_id)
+        if channel is None:
+            await self.service.board_delivered(match_id, version)
+            return 0
+        if stretch is None:
+            # Nothing played yet: the game's first board, cut off between the start and its post.
+            return int(await self.post_owed_start(channel, match))
+        if await self.shown_in(channel, match, version) is not None:
+            await self.service.board_delivered(match_id, version)  # posted: its record was cut off
+            return 0
+        file = await self.render(match, stretch.state, stretch.events)
+        note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
+        note = "\n" + note if note else ""
+        seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
+        words = partial(tapped, stretch.match, view=view)
+        room = MESSAGE_LIMIT - len(note) - len(seal_line)
+        sent = await channel.send(
+            played_text(stretch, DISCORD, room, words=words) + note + seal_line,
+            file=file,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=pinged(stretch),
+            nonce=limits.board_nonce(match_id, version),  # posted before the crash: that post
+        )
+        await self.sealed(seal, sent)
+        await self.service.board_delivered(match_id, version)
+        return 1

@@ -18,6 +18,7 @@ from PIL import Image
 
 from tests.fakediscord import EPHEMERAL, FakeDiscord, FakeDiscordError
 from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (pytest fixtures)
+from tests.fakediscord.records import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 
 ACTIONS = [f"{f}{r}-{f}{r + 1}" for f in "abcdefgh" for r in range(1, 8)]  # 56 actions
 
@@ -517,3 +518,28 @@ async def test_a_follow_up_with_a_file_is_refused_when_uploads_are(world, bot):
         await fake.slash(alice, guild.channel("general"), "blockwars", "board", timeout=2)
     result = await fake.slash(alice, guild.channel("general"), "blockwars", "ponder")
     assert result.messages[-1].content == "thought it over"
+
+
+async def test_a_post_needs_the_bots_permissions_in_that_channel(world, bot):
+    """As Discord: a post needs Send Messages in the channel (Send Messages in Threads in a thread,
+    judged by its parent's overwrites) and Attach Files for a file; a member overwrite for the bot
+    (`deny_bot`) takes them there alone, and `allow_bot` gives them back."""
+    fake, guild, thread, _alice, _bob = world
+    general, trenches = guild.channel("general"), guild.channel("trenches")
+    fake.deny_bot(general, SEND_MESSAGES)
+    with pytest.raises(discord.Forbidden):
+        await bot.get_channel(general.id).send("hello")
+    await bot.get_channel(trenches.id).send("hello")  # another channel: as before
+    fake.deny_bot(general, ATTACH_FILES)
+    await bot.get_channel(general.id).send("hello")
+    with pytest.raises(discord.Forbidden):
+        await bot.get_channel(general.id).send("a board", file=discord.File(io.BytesIO(b"png"), "b.png"))
+    parent = fake.channels[thread.parent_id]
+    fake.deny_bot(parent, SEND_MESSAGES_IN_THREADS)
+    with pytest.raises(discord.Forbidden):
+        await bot.get_channel(thread.id).send("in the thread")
+    fake.allow_bot(parent)
+    fake.allow_bot(general)
+    await bot.get_channel(thread.id).send("in the thread")
+    await bot.get_channel(general.id).send("a board", file=discord.File(io.BytesIO(b"png"), "b.png"))
+    assert [m.content for m in fake.messages_in(general)] == ["hello", "a board"]

@@ -26,8 +26,9 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
 )
 
 
-class Crash(Exception):
-    """The process dying between two steps."""
+class Crash(BaseException):
+    """The process dying between two steps.
+    Not an `Exception`: no handler of the bot's may catch it, as none catches a kill."""
 
 
 class Killed:

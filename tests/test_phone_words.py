@@ -5,6 +5,7 @@ buttons that are there. One bot serves the module (each test plays in its own ch
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import AsyncIterator
 from itertools import islice
@@ -16,6 +17,7 @@ import pytest_asyncio
 from cogs.room import OWED_AFTER
 from engine import registry
 from tests.fakediscord import FakeMessage
+from tests.fakediscord.records import SEND_MESSAGES
 from tests.onebot import ON_THE_BOT, Table, one_bot
 from tests.random_play import random_steps
 
@@ -182,6 +184,51 @@ async def test_my_hand_while_discarding_names_the_discard_button(
     told = f"You are 1 over {limit}: tap **Discard…** under the board and choose one to discard."
     assert told in hand, hand
     assert "Take action" not in hand and "`" not in hand, hand
+
+
+async def owed_start(table: Table) -> Any:
+    """A human game in a fresh channel whose first board Discord refused: owed, not posted."""
+    channel = table.channel()
+    fake = table.fake
+    challenge = await fake.slash(table.alice, channel, "blockwars", "challenge", {"opponent": table.bob})
+    (accept,) = [c for c in challenge.message.custom_ids if c.startswith("bw:accept:")]
+    fake.followup_uploads_refused = True
+    try:
+        await fake.click(table.bob, challenge.message, accept)
+    finally:
+        fake.followup_uploads_refused = False
+    await table.idle()
+    return channel
+
+
+@ON_THE_BOT
+async def test_an_owed_board_that_cannot_be_posted_holds_up_no_other(table: Table, caplog) -> None:
+    """Two games' first boards are owed; an admin has taken Send Messages from the bot in the first
+    game's channel. The outbox raised on that board at every sweep, so the second game's board, which
+    it could post, waited for ever behind it. Each is tried on its own: the second is posted, the
+    first stays owed (warned of once) and goes out once the bot may post there again."""
+    fake, bot = table.fake, table.bot
+    closed, open_ = await owed_start(table), await owed_start(table)
+    fake.deny_bot(closed, SEND_MESSAGES)
+    core, clock = bot.get_cog("Core"), bot.service.clock
+    clock.now += OWED_AFTER
+    try:
+        with caplog.at_level(logging.DEBUG, logger="bot.core"):
+            assert await core.deliver_owed(older_than=OWED_AFTER) == 1
+            assert await core.deliver_owed(older_than=OWED_AFTER) == 0  # tried again, told quietly
+        assert [m for m in fake.messages_in(open_) if m.attachments]
+        assert not [m for m in fake.messages_in(closed) if m.attachments]
+        (owed,) = await bot.service.owed_boards()
+        assert owed[2] == closed.id
+        warned = [r for r in caplog.records if "cannot be posted yet" in r.getMessage()]
+        assert [r.levelno for r in warned] == [logging.WARNING, logging.DEBUG]
+        fake.allow_bot(closed)
+        assert await core.deliver_owed(older_than=OWED_AFTER) == 1
+    finally:
+        clock.now -= OWED_AFTER
+        fake.allow_bot(closed)
+    assert [m for m in fake.messages_in(closed) if m.attachments]
+    assert await bot.service.owed_boards() == []
 
 
 @ON_THE_BOT

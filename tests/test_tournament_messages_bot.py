@@ -253,8 +253,9 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
     assert len([m for m in public(fake, club) if "now ends" in m.content]) == 1
 
 
-class Crash(Exception):
-    """The process dying between a post and the write that keeps its id."""
+class Crash(BaseException):
+    """The process dying between a post and the write that keeps its id.
+    Not an `Exception`: no handler of the bot's may catch it, as none catches a kill."""
 
 
 async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_the_final_post_once(

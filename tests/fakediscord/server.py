@@ -32,6 +32,8 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from .records import (
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
     DEFAULT_PERMISSIONS,
     DM,
@@ -44,6 +46,8 @@ from .records import (
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
@@ -453,6 +457,44 @@ class FakeDiscord:
             {"id": str(channel.guild_id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)},
             *({"id": str(u.id), "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"} for u in allowed),
         ]
+
+    def deny_bot(self, channel: FakeChannel, permissions: int) -> None:
+        """Deny the bot `permissions` in `channel` (a member overwrite, as an admin sets one in the
+        channel's settings); `allow_bot` takes it back. A post there then needs what is left."""
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != str(self.bot_user.id)]
+        channel.overwrites.append(
+            {"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(permissions)}
+        )
+
+    def allow_bot(self, channel: FakeChannel) -> None:
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != str(self.bot_user.id)]
+
+    def channel_permissions(self, channel: FakeChannel, user_id: int) -> int:
+        """A member's permissions in a channel: the guild's, then the channel's overwrites in
+        Discord's order (@everyone, the member's roles together, the member); a thread's are its
+        parent's. Administrators and the owner get everything."""
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is None:
+            return ALL_PERMISSIONS
+        perms = guild.permissions_of(user_id)
+        if perms == ALL_PERMISSIONS:
+            return perms
+        source = self.channels.get(channel.parent_id or 0, channel) if channel.is_thread else channel
+        member = guild.members.get(user_id)
+        roles = {str(r) for r in (member.roles if member is not None else ())}
+        by_id = {o["id"]: o for o in source.overwrites}
+        everyone = by_id.get(str(guild.id))
+        if everyone is not None:
+            perms = (perms & ~int(everyone["deny"])) | int(everyone["allow"])
+        allow = deny = 0
+        for o in source.overwrites:
+            if o["type"] == 0 and o["id"] in roles:
+                allow, deny = allow | int(o["allow"]), deny | int(o["deny"])
+        perms = (perms & ~deny) | allow
+        own = by_id.get(str(user_id))
+        if own is not None and own["type"] == 1:
+            perms = (perms & ~int(own["deny"])) | int(own["allow"])
+        return perms
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and `user`, created on first use."""
@@ -1613,6 +1655,12 @@ class FakeDiscord:
         self._check_message(body, files, None)
         if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.dms_closed:
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
+        if not channel.is_dm:  # as Discord: Send Messages (in Threads), and Attach Files for a file
+            need = (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES) | (
+                ATTACH_FILES if files else 0
+            )
+            if self.channel_permissions(channel, self.bot_user.id) & need != need:
+                raise _HTTPError(403, 50013, "Missing Permissions")
         flags = body.get("flags", 0) & ((1 << 2) | (1 << 12) | (1 << 15))
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:
