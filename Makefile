@@ -29,7 +29,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto
+	# The bytecode cache on for the tests (this machine's environment sets PYTHONDONTWRITEBYTECODE=1):
+	# without it each worker re-rewrote every test module's asserts and each bot, painter and thinker
+	# process compiled the project afresh (docs/performance.md, "suite-time4").
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -6,6 +6,8 @@ time cap, solves every puzzle, and shows its rating and think time where a playe
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from engine import registry, search
@@ -32,12 +34,16 @@ def _positions(seed: int, steps: int, every: int) -> list[State]:
     return out
 
 
-POSITIONS = _positions(3, 120, 17)
+@functools.cache
+def positions() -> list[State]:
+    """The positions the tests below ask about, worked out once, by the first test that needs them
+    (at import they cost every xdist worker its share, whether it runs these tests or not)."""
+    return _positions(3, 120, 17)
 
 
 def test_legal_deterministic_and_blind_to_the_deck_order() -> None:
-    assert len(POSITIONS) >= 5
-    for i, s in enumerate(POSITIONS):
+    assert len(positions()) >= 5
+    for i, s in enumerate(positions()):
         side = s.current_player()
         assert side is not None
         picks = [str(correspondence.choose(_reshuffled(s, k).view(side), i, budget_s=60.0)) for k in range(2)]
@@ -48,7 +54,7 @@ def test_legal_deterministic_and_blind_to_the_deck_order() -> None:
 
 def test_the_time_cap_ends_the_thinking(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a clock that moves a second a read, a 2 s cap leaves hard's first plan and its reply."""
-    s = POSITIONS[1]
+    s = positions()[1]
     side = s.current_player()
     assert side is not None
     fake = FakeClock(1.0)
@@ -60,7 +66,7 @@ def test_the_time_cap_ends_the_thinking(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_hards_first_choice_stands_within_the_margin() -> None:
     """Hard's first choice gives way only to a candidate worth `margin` more after the reply."""
-    s = POSITIONS[2]
+    s = positions()[2]
     side = s.current_player()
     assert side is not None
     first = correspondence.choose(s.view(side), 5, budget_s=60.0, config=correspondence.Config(candidates=1))
