@@ -25,13 +25,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The tests run with the bytecode cache on (an environment may set PYTHONDONTWRITEBYTECODE=1): without
+# it each worker re-rewrote every test module's asserts and each bot, painter and thinker process
+# compiled the project afresh (docs/performance.md, "suite-time4").
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	# The bytecode cache on for the tests (this machine's environment sets PYTHONDONTWRITEBYTECODE=1):
-	# without it each worker re-rewrote every test module's asserts and each bot, painter and thinker
-	# process compiled the project afresh (docs/performance.md, "suite-time4").
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto
 
 typecheck: $(STAMP)
