@@ -202,7 +202,7 @@ async def test_a_read_that_another_processs_move_overtook_is_not_kept(world: Wor
             a.db.get_channel_match = real  # type: ignore[method-assign]
             heard.clear()
             moved.append(await b.service.act(channel, player, "setup std"))
-            await asyncio.wait_for(heard.wait(), 5)  # A has heard of B's move
+            await asyncio.wait_for(heard.wait(), 30)  # A has heard of B's move (30 s: a loaded machine)
         return row
 
     a.db.get_channel_match = overtaken  # type: ignore[method-assign]
@@ -230,7 +230,7 @@ async def test_a_move_overtaken_by_another_processs_move_before_it_is_kept_is_no
         a.db.commit_action = real  # type: ignore[method-assign]
         heard.clear()
         answered.append(await b.service.act(channel, other, "setup std"))
-        await asyncio.wait_for(heard.wait(), 5)  # A has heard of B's move
+        await asyncio.wait_for(heard.wait(), 30)  # A has heard of B's move (30 s: a loaded machine)
         return row
 
     a.db.commit_action = overtaken  # type: ignore[method-assign]
