@@ -1,4 +1,4 @@
-"""How long a tournament's crosstable and export take (`/wargames tournament crosstable`, `export`).
+"""How long a tournament's crosstable and export take (`/tournament crosstable`, `export`).
 
 Plays the tournament of bench/standings.py (`--players` over `--rounds` rounds of Block Wars through
 the services, each game resigned, one in ten left to a loss on time without a move: a forfeit) on an

@@ -4,8 +4,8 @@ This module holds the command bodies and the cog's life cycle; the rest is in ro
 each, stacked as mixins, each using only those below it: `room` (the services handed in, background
 work), `errors` (the one error handler), `messages` (channels, DMs), `outbox` (boards posted and
 owed), `background` (the AI's turns, what follows a move), `sweep_loop` (the deadline sweep). Each
-game's `/group` and `/wargames` are built from the command table by `cogs.groups`. Every move goes
-through `service.act`, which checks players, turn, version and legality.
+game's `/group`, `/wargames` and `/tournament` are built from the command table by `cogs.groups`.
+Every move goes through `service.act`, which checks players, turn, version and legality.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from cogs import _views as views
 from cogs import limits
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
-from cogs.groups import build_group, build_wargames
+from cogs.groups import build_group, build_tournament, build_wargames
 from cogs.outbox import StartTeller
 from cogs.sight import Sight
 from data import Match, Status, StoreUnavailable
@@ -112,8 +112,13 @@ class Core(SweepLoop, commands.Cog):
         self._posting = asyncio.Semaphore(settings.posting_slots)
         self.sweeper = tasks.loop(seconds=settings.sweep_seconds)(self._sweep_tick)
         self.sweeper.before_loop(self._before_sweep)
-        self.wargames = build_wargames(self)  # its tournament subgroup calls the Tournaments cog
-        self.game_groups = [self.wargames, *(build_group(self, game) for game in registry.games())]
+        self.wargames = build_wargames(self)
+        self.tournament_group = build_tournament()  # its commands call the Tournaments cog
+        self.game_groups = [
+            self.wargames,
+            self.tournament_group,
+            *(build_group(self, game) for game in registry.games()),
+        ]
         super().__init__()
 
     # ------------------------------------------------------------------ life cycle

@@ -1,9 +1,9 @@
 """Discord's command groups, generated from the platform's command table (`play.commands`).
 
-Each game's `/<game>` group and the `/wargames` group (its subgroups `admin` and `tournament`
-included) get one slash command per entry of the table. A callback here only turns Discord's typed
-arguments into a call on the handlers (`Handlers`, which the core cog provides; a subgroup served
-by another cog, `ROOMS`, calls that cog's method of the command's name): discord.py reads a
+Each game's `/<game>` group, the `/wargames` group (its subgroup `admin` included) and the
+`/tournament` group get one slash command per entry of the table. A callback here only turns
+Discord's typed arguments into a call on the handlers (`Handlers`, which the core cog provides; a
+group served by another cog, `ROOMS`, calls that cog's method of the command's name): discord.py reads a
 command's parameters from its callback's signature, so each callback gets a `__signature__` built
 from the entry's options. Discord's limits on a tree are checked by tests/test_commands.py on the
 groups built here.
@@ -20,14 +20,23 @@ from discord import app_commands
 
 from cogs import limits
 from engine.protocol import Game, Verb
-from play.commands import SUBGROUPS, WARGAMES_HELP, Command, Option, all_wargames_commands, game_commands
+from play.commands import (
+    SUBGROUPS,
+    TOURNAMENT_HELP,
+    WARGAMES_HELP,
+    Command,
+    Option,
+    all_wargames_commands,
+    game_commands,
+    tournament_commands,
+)
 
 Callback = Callable[..., Awaitable[None]]
 Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
 # An integer option's choices (a tournament's number) are numbers
 NumberCompleter = Callable[[discord.Interaction, Any], Awaitable[list[app_commands.Choice[int]]]]
 MAX_SUBCOMMANDS = limits.SUBCOMMANDS
-# The `/wargames` subgroups another cog serves, by that cog's name: `/wargames tournament join` calls
+# The top-level groups another cog serves, by that cog's name: `/tournament join` calls
 # `Tournaments.join`, found when the command runs (the cog is loaded after the core builds the group).
 ROOMS = {"tournament": "Tournaments"}
 
@@ -217,22 +226,29 @@ def build_group(core: Handlers, game: Game) -> app_commands.Group:
 
 
 def build_wargames(core: Handlers) -> app_commands.Group:
-    """The `/wargames` group: what is one for every game (the list, a setting, time away, admin,
-    tournaments)."""
+    """The `/wargames` group: what is one for every game (the list, a setting, time away, admin)."""
     group = app_commands.Group(name="wargames", description=WARGAMES_HELP, guild_only=True)
     subgroups = {
         sub: app_commands.Group(name=sub, description=text, parent=group) for sub, text in SUBGROUPS.items()
     }
     for command in all_wargames_commands("discord"):
         sub = command.subgroup
-        room = ROOMS.get(sub) if sub else None
-        callback = _forward(core, command.name) if room is None else _to_room(room, command.name)
+        _add(subgroups[sub] if sub else group, command, _forward(core, command.name))
+    return group
+
+
+def build_tournament() -> app_commands.Group:
+    """The `/tournament` group, a top-level command of its own (docs/architecture.md says why): each
+    command calls the tournament cog's method of its name, a tournament's number autocompleted by it."""
+    room = ROOMS["tournament"]
+    group = app_commands.Group(name="tournament", description=TOURNAMENT_HELP, guild_only=True)
+    for command in tournament_commands("discord"):
         complete = {
             o.name: _room_completer(room, "complete_tournaments")
             for o in command.options
-            if o.complete == "tournaments" and room is not None
+            if o.complete == "tournaments"
         }
-        _add(subgroups[sub] if sub else group, command, callback, complete)
+        _add(group, command, _to_room(room, command.name), complete)
     return group
 
 
@@ -260,7 +276,7 @@ def _forward(core: Handlers, name: str) -> Callback:
 
 
 def _to_room(cog_name: str, name: str) -> Callback:
-    """A subgroup's command served by another cog: its method `name`, with the typed options."""
+    """A group's command served by another cog: its method `name`, with the typed options."""
 
     async def callback(interaction: discord.Interaction, **kw: Any) -> None:
         cog = interaction.client.get_cog(cog_name)  # type: ignore[attr-defined]
@@ -271,4 +287,4 @@ def _to_room(cog_name: str, name: str) -> Callback:
     return callback
 
 
-__all__ = ["MAX_SUBCOMMANDS", "ROOMS", "Handlers", "build_group", "build_wargames"]
+__all__ = ["MAX_SUBCOMMANDS", "ROOMS", "Handlers", "build_group", "build_tournament", "build_wargames"]

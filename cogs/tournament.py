@@ -1,9 +1,11 @@
-"""`/wargames tournament ...`: Swiss tournaments, a thin adapter over `play.tournament.TournamentService`.
+"""`/tournament ...`: Swiss, round-robin and knockout tournaments, a thin adapter over
+`play.tournament.TournamentService`.
 
 The commands are declared in the command table (`play.commands.TOURNAMENT`) and built into the
-core cog's `/wargames` group by `cogs.groups`, which calls this cog's method of each command's name.
+`/tournament` group by `cogs.groups` (added to the tree by the core cog), which calls this cog's
+method of each command's name.
 Each command body only reads Discord's arguments and who may run tournaments (Manage Server, or
-the role `/wargames tournament organisers` sets), calls the service, and posts its words
+the role `/tournament organisers` sets), calls the service, and posts its words
 (`play.tournament_text`). Its own sweep loop records results, closes rounds and starts the next;
 it makes each game's thread, posts the standings picture (`render.standings`, drawn in a thread) and
 pings the players. Errors end in the core cog's handler, so refusals are private and friendly.
@@ -143,7 +145,7 @@ def signup_view(tournament_id: int) -> discord.ui.View:
 
 
 class Tournaments(commands.Cog):
-    """The tournament commands' bodies (`/wargames tournament`, built from the table by
+    """The tournament commands' bodies (`/tournament`, built from the table by
     `cogs.groups`), their buttons and their sweep."""
 
     def __init__(self, bot: commands.Bot, service: MatchService, settings: Settings) -> None:
@@ -439,9 +441,11 @@ class Tournaments(commands.Cog):
             ]
             await self.correct_ends(now, channel, games)
 
-    async def round(self, interaction: discord.Interaction) -> None:
-        """The round now, privately (anyone may ask; nobody is pinged)."""
-        now = await self.service.round_of(self.room(interaction), asked_in=interaction.channel_id)
+    async def round(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        """The round now, privately (anyone may ask; nobody is pinged): of this channel's tournament,
+        or of another by its number."""
+        found = await tournament_history.chosen(self, interaction, tournament)
+        now = await self.service.round_of(self.room(interaction), found, asked_in=interaction.channel_id)
         await interaction.response.send_message(
             round_now_text(now, DISCORD),
             ephemeral=True,

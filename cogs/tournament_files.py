@@ -1,4 +1,4 @@
-"""`/wargames tournament crosstable` and `export`: a tournament's crosstable as pictures, and its
+"""`/tournament crosstable` and `export`: a tournament's crosstable as pictures, and its
 results as CSV files, for the tournament cog (cogs/tournament.py calls these with itself).
 
 The crosstable is posted where it is asked, like the standings (the results are public: each round's

@@ -1,4 +1,4 @@
-"""`/wargames tournament past`, the `tournament:` number of `standings`, `crosstable` and `export`,
+"""`/tournament past`, the `tournament:` number of `standings`, `crosstable` and `export`,
 and its autocomplete, for the tournament cog (cogs/tournament.py calls these with itself).
 
 Who sees what is Discord's to say (cogs/sight.py): the list, a number's answers and the choices
@@ -23,7 +23,7 @@ from play.tournament_history import choice_label, choices, past_text
 if TYPE_CHECKING:
     from cogs.core import Core
 
-COMMAND = "/wargames tournament"
+COMMAND = "/tournament"
 
 
 class Tournaments(Protocol):

@@ -34,7 +34,14 @@ from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
 from play import MatchService, Notice, Played, ServiceError, fairness
-from play.commands import SUBGROUPS, Command, game_commands, wargames_commands
+from play.commands import (
+    SUBGROUPS,
+    TOURNAMENT_HELP,
+    Command,
+    game_commands,
+    tournament_commands,
+    wargames_commands,
+)
 from play.fairness import engine_seed
 from play.guide import game_help, overview
 from play.listings import (
@@ -89,17 +96,14 @@ def _usage(command: Command) -> str:
     return f"{command.name} {command.usage}".rstrip()
 
 
-def _subgroup_help(sub: str) -> list[str]:
-    """A `/wargames` subgroup's help lines: a command with options on a line of its own, the others
-    together with the subgroup's description ('' when the console offers none of it)."""
-    table = wargames_commands("console", sub)
-    if not table:
-        return []
-    head = f"  /wargames {sub} "
+def _group_help(head: str, table: list[Command], description: str) -> list[str]:
+    """A group's help lines (`/tournament`, a `/wargames` subgroup): a command with options on a
+    line of its own, the others together with the group's description ([] when the console offers
+    none of it)."""
     lines = [f"{head}{_usage(c)}" for c in table if c.usage]
     plain = " | ".join(c.name for c in table if not c.usage)
     if plain:
-        lines.append(f"{head}{plain}   {SUBGROUPS[sub]}")
+        lines.append(f"{head}{plain}   {description}")
     return lines
 
 
@@ -144,8 +148,9 @@ def help_text(only: Game | None = None) -> str:
     lines.append("Every game:")
     for command in wargames_commands("console"):
         lines.append(f"  {'/wargames ' + _usage(command):<39}{command.help}")
-    for sub in SUBGROUPS:
-        lines += _subgroup_help(sub)
+    for sub, description in SUBGROUPS.items():
+        lines += _group_help(f"  /wargames {sub} ", wargames_commands("console", sub), description)
+    lines += _group_help("  /tournament ", tournament_commands("console"), TOURNAMENT_HELP)
     lines += [
         "  vs ai [GAME] [level]                   shortcut: play the AI; a bare action (e2-e3) also works",
         "Console:",
@@ -425,7 +430,7 @@ class Console:
     @staticmethod
     def _did_you_mean(group: str) -> str:
         """A misspelt group (`/blokwars`): the command it is closest to, if one is close."""
-        known = [*registry.names(), "wargames", "help", "as", "channel", "whoami", "quit"]
+        known = [*registry.names(), "tournament", "help", "as", "channel", "whoami", "quit"]
         close = difflib.get_close_matches(group, known, n=1, cutoff=0.75)
         return f" Did you mean /{close[0]}?" if close else ""
 
@@ -448,6 +453,8 @@ class Console:
             return await self._help(words[1:])
         if group == "wargames":  # the core group; its admin tools are Discord's own
             return await self._wargames(words[1:])
+        if group == "tournament":  # a group of the table (play/commands.py), run by console/tournament.py
+            return await self.tournaments.command(words[1:])
         if group in ("mygames", "away", "back", "verify", "export", "undo"):
             return await self._wargames(words)
         if group in ("as", "iam"):
@@ -501,8 +508,12 @@ class Console:
     async def _wargames(self, args: list[str]) -> Outcome:
         """The core group's commands for every game: the games hosted, your open games, time away."""
         sub = args[0].lower() if args else ""
-        if sub == "tournament":  # a subgroup of the table (play/commands.py), run by console/tournament.py
-            return await self.tournaments.command(args[1:])
+        if sub == "tournament":  # its old place: the tournaments have a command of their own now
+            typed = " ".join(["/tournament", *args[1:]])
+            typed = typed if len(typed) <= 80 else typed[:79] + "…"
+            raise UsageError(
+                f"The tournaments have a command of their own now: type `{typed}` (without /wargames)."
+            )
         handler = WARGAMES_COMMANDS.get(sub)
         if handler is None or not any(c.name == sub for c in wargames_commands("console")):
             raise self._wargames_usage()
@@ -512,7 +523,10 @@ class Console:
     def _wargames_usage() -> UsageError:
         subgroups = [sub for sub in SUBGROUPS if wargames_commands("console", sub)]
         listed = ", ".join([*(_usage(c) for c in wargames_commands("console")), *subgroups])
-        return UsageError(f"The /wargames commands here: {listed} (its admin tools are Discord's only).")
+        return UsageError(
+            f"The /wargames commands here: {listed} (its admin tools are Discord's only; "
+            "the tournaments have /tournament)."
+        )
 
     async def wg_games(self, rest: list[str]) -> Outcome:
         self._no_wargames_args("games", rest)

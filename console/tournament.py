@@ -1,4 +1,4 @@
-"""`/wargames tournament ...` in the console, over the same `TournamentService` as the bot.
+"""`/tournament ...` in the console, over the same `TournamentService` as the bot.
 
 The console is the organiser's own terminal, so whoever types may create, start and cancel. Each
 pairing's game gets a thread of its own, named `t<id>r<round>b<board>` (switch to it with
@@ -23,7 +23,7 @@ from data.tournaments import Board, Tournament, TournamentStatus
 from engine import registry
 from engine.protocol import Event, State
 from play import fairness, knockout_text
-from play.commands import wargames_commands
+from play.commands import tournament_commands
 from play.errors import AwayBusy, ServiceError
 from play.markup import Markup
 from play.results import Notice
@@ -84,7 +84,7 @@ class Console(Protocol):
 
 USAGE = (
     "The tournament commands: "
-    + ", ".join(f"{c.name} {c.usage}".rstrip() for c in wargames_commands("console", "tournament"))
+    + ", ".join(f"{c.name} {c.usage}".rstrip() for c in tournament_commands("console"))
     + "."
 )
 
@@ -104,7 +104,7 @@ def create_usage(opts: dict[str, str]) -> str:
     what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
     return (
         "A tournament needs a game, the days each round lasts and, for a Swiss one, a number of "
-        f"rounds, e.g. `/wargames tournament create game:{registry.default().name} rounds:3 days:3`; "
+        f"rounds, e.g. `/tournament create game:{registry.default().name} rounds:3 days:3`; "
         f"a round-robin (`format:round-robin`, everyone meets everyone) or a knockout (`format:knockout`, "
         f"the winner of each game goes on) leaves the rounds out. {what}"
         f"Games: {', '.join(registry.names())}; {MIN_ROUNDS} to {MAX_ROUNDS} rounds of "
@@ -188,7 +188,7 @@ class ConsoleTournaments:
             if rest and sub == "leave":  # nothing to confirm before it begins
                 raise UsageError(
                     "The tournament has not begun, so there is nothing to confirm: "
-                    "`/wargames tournament leave` alone takes you off the list."
+                    "`/tournament leave` alone takes you off the list."
                 )
             if rest:
                 raise UsageError(USAGE)
@@ -227,11 +227,11 @@ class ConsoleTournaments:
             await tournament_files.export(self.service, console, channel, await self.numbered(opts))
         elif sub == "round" and not rest:
             # asked in a game's thread, the pairings are not posted in "this channel"
-            now = await self.service.round_of(channel, asked_in=console.channel_id)
+            now = await self.service.round_of(channel, await self.numbered(opts), asked_in=console.channel_id)
             console.say(round_now_text(now, console.markup))
         elif sub == "past" and not rest:
             shown, more = await self.service.past(GUILD_ID)
-            console.say(past_text(shown, more, console.markup, "/wargames tournament"))
+            console.say(past_text(shown, more, console.markup, "/tournament"))
         elif sub == "remove" and not rest and "member" in opts:
             removed = await self.service.remove(
                 channel, names.user_id(opts["member"]), organiser=True, by=console.my_id
@@ -255,9 +255,7 @@ class ConsoleTournaments:
             try:
                 hours = int(opts["hours"])
             except ValueError:
-                raise UsageError(
-                    "Type the hours as a number: `/wargames tournament extend hours:24`."
-                ) from None
+                raise UsageError("Type the hours as a number: `/tournament extend hours:24`.") from None
             longer = await self.service.extend(channel, hours, organiser=True, by=console.my_id)
             console.say(extended_text(longer, console.markup))
         elif sub == "cancel" and not rest:
@@ -277,7 +275,7 @@ class ConsoleTournaments:
         typed = opts["tournament"].strip().lower().removeprefix("no.")
         if not typed.isdigit() or int(typed) < 1:
             raise UsageError(
-                f"'{opts['tournament'][:30]}' is not a tournament's number: `/wargames tournament past` "
+                f"'{opts['tournament'][:30]}' is not a tournament's number: `/tournament past` "
                 "lists them, e.g. `tournament:3`."
             )
         return await self.service.numbered(int(typed), GUILD_ID)
@@ -288,8 +286,7 @@ class ConsoleTournaments:
         if not confirmed:
             ahead = await self.service.withdrawal(tournament, console.my_id)
             console.say(
-                f"{withdraw_question(ahead, console.markup)} "
-                "Type `/wargames tournament leave confirm` to withdraw."
+                f"{withdraw_question(ahead, console.markup)} Type `/tournament leave confirm` to withdraw."
             )
             return
         done = await self.service.withdraw_from(tournament.id, console.my_id)

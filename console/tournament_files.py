@@ -1,4 +1,4 @@
-"""`/wargames tournament crosstable` and `export` in the console: the pictures and the CSV files are
+"""`/tournament crosstable` and `export` in the console: the pictures and the CSV files are
 written beside the boards, and their paths said, as the standings picture's is."""
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ SELECT * FROM tournaments
 WHERE status = 'signup' AND (message_id IS NULL OR (seal_commitment IS NOT NULL AND sealed_at IS NULL))
 ORDER BY id
 """
-# A server's tournaments, newest first (`/wargames tournament past`), with when each began: its
+# A server's tournaments, newest first (`/tournament past`), with when each began: its
 # first game's making (NULL before any). No write touches a tournament's row time once it is over or
 # cancelled (each is guarded by status 'signup' or 'running'), so `updated_at` is then when it ended.
 _IN_GUILD = """

@@ -48,7 +48,7 @@ TOURNAMENTS_OWN = (
 TOURNAMENTS_CANCEL = (
     "This is a tournament's game: the bot starts it itself, soon, here in its thread, so there is "
     "nothing to cancel. An organiser can take a player off the tournament "
-    "(`/wargames tournament remove`) or cancel the whole tournament (`/wargames tournament cancel`) "
+    "(`/tournament remove`) or cancel the whole tournament (`/tournament cancel`) "
     "in its channel."
 )
 
@@ -277,7 +277,7 @@ class Challenges(Reading):
         if match.status is not Status.CHALLENGED:
             raise BadRequest("The game has started: use resign or offer a draw instead.")
         if await self.tournaments_own(match):
-            raise BadRequest(f"{TOURNAMENTS_OWN} To leave the tournament, use `/wargames tournament leave`.")
+            raise BadRequest(f"{TOURNAMENTS_OWN} To leave the tournament, use `/tournament leave`.")
         if user_id not in match.players:
             raise NotAPlayer("Only the two players can decline or withdraw this challenge.")
         status = Status.DECLINED if user_id == match.opponent_id else Status.CANCELLED

@@ -81,7 +81,7 @@ class Command:
     about_channel_game: bool = True  # the console refuses it where another game is this channel's
     verb: Verb | None = None  # a game's own command: it plays the verb's notation
     usage: str = ""  # the console's help line after the command's name, where options need showing
-    subgroup: str | None = None  # `/wargames admin sync`, `/wargames tournament join`
+    subgroup: str | None = None  # `/wargames admin sync`
     listed: bool = True  # in the console's help (`hand` is answered, not listed, where no hands are)
 
     def on(self, platform: Platform) -> bool:
@@ -256,10 +256,13 @@ _NUMBERED = (
 
 def _numbered(name: str, text: str) -> Command:
     """A tournament command that reads this channel's tournament, or another by its number."""
-    return Command(name, text, _NUMBERED, usage="[tournament:N]", subgroup="tournament")
+    return Command(name, text, _NUMBERED, usage="[tournament:N]")
 
 
-# `/wargames tournament`: Swiss tournaments of any game (play/tournament.py), a subgroup of its own.
+# `/tournament`: Swiss, round-robin and knockout tournaments of any game (play/tournament.py), a
+# top-level command of its own: inside `/wargames` it took 2,537 of the 4,000 characters Discord
+# allows one top-level command, and left no room to grow (docs/architecture.md, "The command tree").
+TOURNAMENT_HELP = "Swiss, round-robin and knockout tournaments over days, for any game"
 TOURNAMENT: tuple[Command, ...] = (
     Command(
         "create",
@@ -292,7 +295,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "tiebreaks",
                 "text",
-                "How to order players level on points (default: Buchholz; round-robin: SB)",
+                "How players level on points are ordered (default: Buchholz first; round-robin: SB first)",
                 None,
                 tuple((PRESET_NAMES[name], name) for name in PRESETS),
             ),
@@ -307,8 +310,8 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "signup_days",
                 "int",
-                f"Sign-ups close in this many days ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
-                "else at the start)",
+                f"Sign-ups close this many days from now ({MIN_SIGNUP_DAYS} to {MAX_SIGNUP_DAYS}; "
+                "open until the start if not given)",
                 None,
                 minimum=MIN_SIGNUP_DAYS,
                 maximum=MAX_SIGNUP_DAYS,
@@ -317,7 +320,7 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "options",
                 "text",
-                "The game's options as name=value words, e.g. turn_limit=20",
+                "The game's options as name=value words, e.g. turn_limit=20 (the challenge's names)",
                 None,
             ),
         ),
@@ -326,36 +329,30 @@ TOURNAMENT: tuple[Command, ...] = (
             "game:G days:N rounds:N [format:round-robin|knockout] [tiebreaks:median] [max_players:N] "
             "[signup_days:N] [name:…] [options:a=1,b=on]"
         ),
-        subgroup="tournament",
     ),
-    Command("join", "Sign up for this channel's tournament", subgroup="tournament"),
+    Command("join", "Sign up for this channel's tournament"),
     Command(
         "leave",
         "Take your name off this channel's tournament, or withdraw once it runs (asks first)",
         usage="[confirm]",
-        subgroup="tournament",
     ),
-    Command(
-        "start", "Close sign-ups and pair round 1 (organisers)", who=Who.ORGANISER, subgroup="tournament"
-    ),
+    Command("start", "Close sign-ups and pair round 1 (organisers)", who=Who.ORGANISER),
     _numbered("standings", "The standings of this channel's tournament"),
     _numbered(
-        "crosstable", "Each player's results by round (W5: beat no. 5), points and tie-breaks, as a picture"
+        "crosstable",
+        "Each player's results by round (W5: beat no. 5) with points and tie-breaks, as a picture",
     ),
-    _numbered("export", "Every game and the standings as CSV files for your club's records, to you alone"),
-    Command(
-        "round",
-        "This round's games: who plays whom, where, results so far, whose move, when it ends",
-        subgroup="tournament",
+    _numbered(
+        "export", "Every game and the standings as CSV files for your club's records (only you get them)"
     ),
-    Command("past", "This server's tournaments, newest first, with winners", subgroup="tournament"),
+    _numbered("round", "This round's games: who plays whom, where, results so far, whose move, when it ends"),
+    Command("past", "This server's tournaments, newest first, with winners"),
     Command(
         "remove",
         "Take a player off this channel's tournament; they are not paired again (organisers)",
         (Option("member", "user", "The player to remove"),),
         who=Who.ORGANISER,
         usage="member:@user",
-        subgroup="tournament",
     ),
     Command(
         "reinstate",
@@ -363,19 +360,17 @@ TOURNAMENT: tuple[Command, ...] = (
         (Option("member", "user", "The player removed by mistake"),),
         who=Who.ORGANISER,
         usage="member:@user",
-        subgroup="tournament",
     ),
     Command(
         "forfeit",
-        "End a no-show's game now: a loss on time for whoever made no move (organisers)",
+        "End a no-show's game of this round now: a loss on time for whoever made no move (organisers)",
         (Option("member", "user", "The player who has not moved"),),
         who=Who.ORGANISER,
         usage="member:@user",
-        subgroup="tournament",
     ),
     Command(
         "extend",
-        "More time for the round: it ends later, each game's clocks get half (organisers)",
+        "Give the round more time: its end moves later, each game's clocks get half of it (organisers)",
         (
             Option(
                 "hours",
@@ -387,11 +382,8 @@ TOURNAMENT: tuple[Command, ...] = (
         ),
         who=Who.ORGANISER,
         usage="hours:N",
-        subgroup="tournament",
     ),
-    Command(
-        "cancel", "Cancel this channel's tournament (organisers)", who=Who.ORGANISER, subgroup="tournament"
-    ),
+    Command("cancel", "Cancel this channel's tournament (organisers)", who=Who.ORGANISER),
     Command(
         "organisers",
         "Who may run tournaments here besides managers (Manage Server)",
@@ -399,13 +391,12 @@ TOURNAMENT: tuple[Command, ...] = (
             Option(
                 "role",
                 "role",
-                "This role may create, start, remove players and cancel; empty clears it",
+                "Members with this role may create, start, remove players and cancel; empty clears it",
                 None,
             ),
         ),
         who=Who.MANAGER,
         platforms=DISCORD,
-        subgroup="tournament",
     ),
 )
 
@@ -474,13 +465,11 @@ WARGAMES: tuple[Command, ...] = (
         platforms=DISCORD,
         subgroup="admin",
     ),
-    *TOURNAMENT,
 )
 SUBGROUPS = {
     "admin": "The bot owner's tools (pushing the slash commands to Discord)",
-    "tournament": "Swiss, round-robin and knockout tournaments over days, for any game",
 }
-WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice, tournaments"
+WARGAMES_HELP = "For every game: the games, your games, time away, undo, fair dice"
 
 
 def wargames_commands(platform: Platform, subgroup: str | None = None) -> list[Command]:
@@ -494,6 +483,11 @@ def all_wargames_commands(platform: Platform) -> list[Command]:
     return [c for c in WARGAMES if c.on(platform)]
 
 
+def tournament_commands(platform: Platform) -> list[Command]:
+    """The `/tournament` commands one adapter offers, in the table's order."""
+    return [c for c in TOURNAMENT if c.on(platform)]
+
+
 __all__ = [
     "BOTH",
     "CONSOLE",
@@ -501,6 +495,7 @@ __all__ = [
     "REQUIRED",
     "SUBGROUPS",
     "TOURNAMENT",
+    "TOURNAMENT_HELP",
     "WARGAMES",
     "WARGAMES_HELP",
     "Command",
@@ -509,6 +504,7 @@ __all__ = [
     "all_wargames_commands",
     "challenge_option",
     "game_commands",
+    "tournament_commands",
     "verb_command",
     "wargames_commands",
 ]

@@ -1,5 +1,5 @@
 """A knockout's words (RULES.md "Knockout"): its shape and draw rule, said before anyone signs up,
-at the start and in `/wargames tournament round`; the bracket as it stands, under the standings; who
+at the start and in `/tournament round`; the bracket as it stands, under the standings; who
 went out, in each round's announcement; the winner and the runner-up, in the final post.
 """
 
@@ -98,7 +98,7 @@ def bracket_text(table: Table, markup: Markup, limit: int = 1400) -> str:
         cut += 1
     if cut:
         first = "The first round is" if cut == 1 else f"The first {cut} rounds are"
-        lines.insert(0, f"{first} left out to fit; `/wargames tournament crosstable` has every game.")
+        lines.insert(0, f"{first} left out to fit; `/tournament crosstable` has every game.")
     return "\n".join(lines)
 
 

@@ -270,7 +270,7 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
             n = len(entries)
             raise BadRequest(
                 f"A tournament needs at least 2 players; {n} {'has' if n == 1 else 'have'} signed up so far. "
-                "Players sign up with `/wargames tournament join` or the sign-up list's Join button."
+                "Players sign up with `/tournament join` or the sign-up list's Join button."
             )
         try:
             started = await self._store_start(tournament, entries)
@@ -427,7 +427,7 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
         tournament" reads when no number names another (`History.numbered`)."""
         found = await self.store.channel_tournament(channel_id, open_only=False)
         if found is None:
-            raise BadRequest("This channel has had no tournament: `/wargames tournament create` starts one.")
+            raise BadRequest("This channel has had no tournament: `/tournament create` starts one.")
         return found
 
     async def standings_of(self, channel_id: int, found: Tournament | None = None) -> Table:

@@ -28,7 +28,7 @@ async def channel_crosstable(
             )
         raise BadRequest(
             f"{name} has not started yet: its crosstable begins with round 1's pairings. "
-            "`/wargames tournament standings` shows who has signed up."
+            "`/tournament standings` shows who has signed up."
         )
     return await crosstable(service.db, service.store, table)
 
@@ -80,7 +80,7 @@ def crosstable_said(cross: Crosstable, markup: Markup, drawn: int) -> str:
     if drawn < len(cross.players):
         said += (
             f" The pictures show the first {drawn} of the {len(cross.players)} players; "
-            "`/wargames tournament export` has everyone's games and standings."
+            "`/tournament export` has everyone's games and standings."
         )
     return said
 

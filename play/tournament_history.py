@@ -1,4 +1,4 @@
-"""A server's tournaments past and present: the list `/wargames tournament past` shows, and the
+"""A server's tournaments past and present: the list `/tournament past` shows, and the
 finding of one by its number for `standings`, `crosstable` and `export` (the service's `round_of`
 takes one too), so a club reaches last season's results once its channel holds the next one. A
 base of `TournamentService`, with the words both adapters say.
@@ -33,7 +33,7 @@ def no_such_text(number: int) -> str:
     """The answer to a number that names no tournament the asker may read here: the same words
     whether it is another server's, one in a channel they cannot view, or none at all."""
     return (
-        f"There is no tournament with the number {number} here: `/wargames tournament past` lists this "
+        f"There is no tournament with the number {number} here: `/tournament past` lists this "
         "server's tournaments with their numbers."
     )
 
@@ -134,14 +134,14 @@ def past_line(past: Past, markup: Markup) -> str:
 def past_text(shown: Sequence[Past], more: int, markup: Markup, command: str) -> str:
     """The list, newest first, within one message; the lines that do not fit are counted with the
     older ones, and how to reach any of them by its number is said (`command`: the adapter's way of
-    naming a command, "/wargames tournament")."""
+    naming a command, "/tournament")."""
     if not shown:
         return f"No tournament to show here yet. An organiser opens one in a channel with `{command} create`."
     head = "This server's tournaments, newest first:"
     over = [p for p in shown if not p.held.tournament.status.is_open]  # the likeliest to be asked of
     example = (over or list(shown))[0].held.tournament.id
     tail = (
-        f"Give a number as `tournament:` to `standings`, `crosstable` or `export`, e.g. "
+        f"Give a number as `tournament:` to `standings`, `crosstable`, `export` or `round`, e.g. "
         f"`{command} standings tournament:{example}`."
     )
     lines: list[str] = []

@@ -101,7 +101,7 @@ def in_already_text(entry: Entry, tournament: Tournament, markup: Markup) -> str
     if entry.withdrawn_round == tournament.round:
         return (
             f"An organiser removed you from {markup.strong(tournament.name)}{when}. Only an organiser "
-            "can put you back (`/wargames tournament reinstate`), and only until the next round is "
+            "can put you back (`/tournament reinstate`), and only until the next round is "
             "paired: ask one of them."
         )
     return (

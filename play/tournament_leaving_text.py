@@ -132,12 +132,12 @@ def undo_hint(done: Withdrawal, markup: Markup) -> str:
     if t.status is TournamentStatus.SIGNUP:  # the removal holds: they cannot sign up again themselves
         return (
             f"Took {markup.mention(done.user_id)} off by mistake? They cannot sign up again themselves; "
-            "`/wargames tournament reinstate` puts them back on the list."
+            "`/tournament reinstate` puts them back on the list."
         )
     if t.status is not TournamentStatus.RUNNING or t.round >= t.rounds or done.ends or is_knockout(t):
         return ""  # nothing to undo once paired, or in a knockout once begun (RULES.md "Knockout")
     return (
-        f"Removed {markup.mention(done.user_id)} by mistake? `/wargames tournament reinstate` puts "
+        f"Removed {markup.mention(done.user_id)} by mistake? `/tournament reinstate` puts "
         f"them back until round {t.round + 1} is paired."
     )
 

@@ -1,5 +1,5 @@
 """A tournament's game options, typed as `name=value` words in the challenge's own names and checked
-by the game (`/wargames tournament create options:turn_limit=20`)."""
+by the game (`/tournament create options:turn_limit=20`)."""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ class Organising(TournamentParts):
         raise BadRequest(
             f"No organiser took {them} off the sign-up list, so there is nothing to undo; a player who "
             "left (or never signed up) signs up themselves with the Join button or "
-            "`/wargames tournament join`."
+            "`/tournament join`."
         )
 
 

@@ -37,7 +37,7 @@ def begun_text(tournament: Tournament, markup: Markup) -> str:
     return (
         f"This tournament has already started: round {tournament.round} of {tournament.rounds} ends "
         f"{ends}, or as soon as its games are over. Then the standings are posted and the next round "
-        "is paired by itself; `/wargames tournament round` shows how each game stands."
+        "is paired by itself; `/tournament round` shows how each game stands."
     )
 
 
@@ -62,11 +62,11 @@ def none_open_text(last: Tournament | None, markup: Markup) -> str:
     """A command for a running tournament in a channel that runs none: its last one, if it had one
     (it said "runs no tournament" to an organiser just after the final standings)."""
     if last is None:
-        return "This channel runs no tournament: `/wargames tournament create` starts one."
+        return "This channel runs no tournament: `/tournament create` starts one."
     ended = "was cancelled" if last.status is TournamentStatus.CANCELLED else "is over"
     return (
         f"{markup.strong(last.name)}, this channel's last tournament, {ended}; "
-        "`/wargames tournament create` starts a new one."
+        "`/tournament create` starts a new one."
     )
 
 
@@ -75,7 +75,7 @@ def removed_text(tournament: Tournament, markup: Markup) -> str:
     only an organiser may put them back; before the start or after it (migration 0018)."""
     return (
         f"An organiser took you off the list of {markup.strong(tournament.name)}; ask them to put you "
-        "back (`/wargames tournament reinstate`)."
+        "back (`/tournament reinstate`)."
     )
 
 

@@ -1,4 +1,4 @@
-"""The round now (`/wargames tournament round`): each board of a tournament's current round with its
+"""The round now (`/tournament round`): each board of a tournament's current round with its
 thread, its result once over and, while it runs, whose move it is; the bye; who has withdrawn.
 
 Read in two queries whatever the number of boards (the boards, then their matches in one), plus

@@ -1,4 +1,4 @@
-"""The round now in words (`/wargames tournament round`), for the cog and the console alike: each
+"""The round now in words (`/tournament round`), for the cog and the console alike: each
 board in full where they fit one message, else shortened with as much of the game clocks as fits.
 
 Split from play/tournament_text.py (the tournament's posts), whose size said it held two jobs.

@@ -93,7 +93,7 @@ def signup_text(
         listed = f"Players ({len(entries)}): {players}."
         if not late_open(tournament):
             return f"{head}\nSign-ups are closed. {listed}"
-        how = f"press {markup.strong('Join')}" if buttons else "type `/wargames tournament join`"
+        how = f"press {markup.strong('Join')}" if buttons else "type `/tournament join`"
         return (
             f"{head}\n{listed}\nIt has begun, but latecomers may still join until round "
             f"{last_late_round(tournament)} ends: {how}. Each round missed counts 0 points."
@@ -108,10 +108,10 @@ def signup_text(
     how = (
         f"Press {markup.strong('Join')} to play (or {markup.strong('Leave')} to change your mind)"
         if buttons
-        else "Type `/wargames tournament join` to play (or `leave` to change your mind)"
+        else "Type `/tournament join` to play (or `leave` to change your mind)"
     )
     return (
-        f"{head}\n{listed}\n{how}; an organiser starts it with `/wargames tournament start` once at "
+        f"{head}\n{listed}\n{how}; an organiser starts it with `/tournament start` once at "
         "least 2 players are in."
     )
 
@@ -243,7 +243,7 @@ def _threads_line(game: Game) -> str:
 # What happens at a round's end, said when the tournament starts (so nobody waits for an organiser)
 _NEXT = (
     "The round ends early once all its games are over; the standings then come here and the next "
-    "round is paired by itself. `/wargames tournament round` shows how each game stands."
+    "round is paired by itself. `/tournament round` shows how each game stands."
 )
 
 
@@ -328,9 +328,9 @@ def round_text(
             head += f"\nOut of time in round {table.round}: {_and(late)}."
         head += (
             " If a player has stopped playing, an "
-            "organiser can withdraw them with `/wargames tournament remove`, so that nobody is "
+            "organiser can withdraw them with `/tournament remove`, so that nobody is "
             "paired with them again; and a game in which a player never moves can be ended at once "
-            "with `/wargames tournament forfeit`, without waiting for their clock."
+            "with `/tournament forfeit`, without waiting for their clock."
         )
     if not boards:
         return head

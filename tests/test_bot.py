@@ -584,7 +584,7 @@ async def test_only_the_owner_syncs_and_a_dev_guild_gets_the_commands(world: Wor
     synced = await w.fake.slash(w.fake.owner, w.general, "wargames", "admin", "sync")
     assert synced.ephemeral and "Synced" in synced.content
     names = [c["name"] for c in w.fake.synced_commands(w.guild)]
-    assert "wargames" in names and "blockwars" in names
+    assert "wargames" in names and "tournament" in names and "blockwars" in names
 
 
 def test_without_a_token_main_starts_the_console(monkeypatch):

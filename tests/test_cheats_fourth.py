@@ -72,7 +72,7 @@ async def test_a_board_whose_players_time_away_is_held_elsewhere_starts_at_the_n
         for user in players:
             await other.execute("SELECT pg_advisory_lock($1)", away_key(guild.id, user.id))
         caplog.set_level(logging.INFO, logger="bot")
-        started = await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+        started = await fake.slash(fake.owner, club, "tournament", "start")
         await until(lambda: "waits for a time away being written" in caplog.text, 10.0)
         said = [m.content for m in fake.messages_in(club) if m.id >= started.message.id]
         assert "has begun: round 1 of 1" in said[0], said
@@ -303,7 +303,7 @@ async def test_a_stranger_cannot_have_the_record_of_a_game_in_another_channel(wo
 async def test_the_next_rounds_pairings_are_told_to_nobody_before_the_channel(store_world) -> None:
     """Round 1's games are over; the sweep pairs round 2 and stores it, then the bot posts the
     standings with the new pairings (a post that Discord may refuse for a while: the sweep then
-    tries again). Meanwhile anyone, in the tournament or not, could ask `/wargames tournament round`
+    tries again). Meanwhile anyone, in the tournament or not, could ask `/tournament round`
     (it showed round 2's boards: who meets whom) or `standings` (it counted round 2's bye: who got
     it). Until the pairings are posted, `round` says they are coming (in this channel, or in the
     tournament's own when asked from another) and `standings` stops at the round announced; once

@@ -384,7 +384,7 @@ async def test_in_discord_a_cancel_while_the_threads_are_opened_begins_no_more_g
 
     service.start_board = cancelled_midway  # type: ignore[method-assign]
     await create_and_fill(fake, bot, club, players, "Club Swiss")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=1)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=1)
     await until(lambda: len(returned) == 2)  # the cancel and the second start both done, not begun
     await bot.get_cog("Core").idle()  # type: ignore[union-attr]
     first, second = calls

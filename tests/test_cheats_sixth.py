@@ -42,8 +42,8 @@ async def test_an_admin_cannot_cancel_a_tournaments_waiting_challenge(
         with pytest.raises(BadRequest) as refused:
             await t.matches.cancel(thread, who, is_admin=True)
         words = refused.value.message
-        assert "tournament" in words and "/wargames tournament remove" in words, words
-        assert "/wargames tournament cancel" in words, words
+        assert "tournament" in words and "/tournament remove" in words, words
+        assert "/tournament cancel" in words, words
     after = await db.get_channel_match(thread)
     assert after is not None and (after.status, after.version) == (Status.CHALLENGED, waiting.version)
     tournament = await t.open_in(CHANNEL)

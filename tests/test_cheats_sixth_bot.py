@@ -97,15 +97,12 @@ async def test_a_tournament_button_forged_with_another_channels_tournament_is_re
     await fake.slash(
         owner,
         hidden,
-        "wargames",
         "tournament",
         "create",
         {"game": "blockwars", "rounds": 1, "days": 2, "name": "Secret Cup"},
     )
     club = fake.add_channel(table.guild, "club")
-    await fake.slash(
-        owner, club, "wargames", "tournament", "create", {"game": "blockwars", "rounds": 1, "days": 2}
-    )
+    await fake.slash(owner, club, "tournament", "create", {"game": "blockwars", "rounds": 1, "days": 2})
     await table.idle()
     core = table.bot.get_cog("Tournaments")
     secret = await core.service.open_in(hidden.id)

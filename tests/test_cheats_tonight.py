@@ -258,7 +258,7 @@ async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_th
             organiser=True,
         )  # and the console died before printing anything
         assert made.seal_commitment is not None
-        await console.handle("/wargames tournament join")
+        await console.handle("/tournament join")
         text = out.getvalue()
         assert "try again" not in text, text
         sealed = text.index(f"sealed: commitment `{made.seal_commitment[:32]}")
@@ -267,7 +267,7 @@ async def test_a_console_tournament_whose_seal_a_crash_kept_back_prints_it_at_th
         assert shown.sealed_at is not None and shown.seal_message_id is None
         assert len(await console.tournaments.service.entries(shown)) == 1
         await console.handle("/as bob")
-        await console.handle("/wargames tournament join")
+        await console.handle("/tournament join")
         assert out.getvalue().count("sealed: commitment") == 1  # printed once
 
 
@@ -290,7 +290,6 @@ async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(
         made = await fake.slash(
             fake.owner,
             club,
-            "wargames",
             "tournament",
             "create",
             {"game": GAME, "rounds": 1, "days": 2, "name": name},
@@ -306,7 +305,7 @@ async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(
     assert "You are in **Cup A**" in joined.content
     a = await store.channel_tournament(club.id)
     assert a is not None
-    done = await fake.slash(fake.owner, club, "wargames", "tournament", "cancel")
+    done = await fake.slash(fake.owner, club, "tournament", "cancel")
     assert "was cancelled by" in done.content
     sealed_b, _ = await make("Cup B")
     b = await store.channel_tournament(club.id)
@@ -316,17 +315,16 @@ async def test_a_sign_up_counts_only_in_its_own_tournament_and_channel(
     again = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": GAME, "rounds": 1, "days": 2, "name": "Cup C"},
     )
     assert again.ephemeral and "already runs a tournament" in again.content
-    elsewhere = await fake.slash(bob, guild.channel("other"), "wargames", "tournament", "join")
+    elsewhere = await fake.slash(bob, guild.channel("other"), "tournament", "join")
     assert elsewhere.ephemeral and "runs no tournament" in elsewhere.content
-    dm = await fake.slash(alice, fake.dm_channel(alice), "wargames", "tournament", "join")
+    dm = await fake.slash(alice, fake.dm_channel(alice), "tournament", "join")
     assert dm.ephemeral and "runs no tournament" in dm.content
-    mine = await fake.slash(alice, club, "wargames", "tournament", "join")
+    mine = await fake.slash(alice, club, "tournament", "join")
     assert "You are in **Cup B**" in mine.content
     (entry,) = await store.tournament_entries(b.id)
     assert entry.user_id == alice.id and int(entry.join_input or 0) > sealed_b.id

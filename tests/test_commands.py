@@ -13,13 +13,20 @@ import discord
 import pytest
 from discord import app_commands
 
-from cogs.groups import ROOMS, Handlers, build_group, build_wargames
+from cogs.groups import ROOMS, Handlers, build_group, build_tournament, build_wargames
 from cogs.tournament import Tournaments
 from console.app import COMMANDS, WARGAMES_COMMANDS, help_text
 from console.tournament import USAGE as TOURNAMENT_USAGE
 from engine import registry
 from engine.protocol import Verb
-from play.commands import SUBGROUPS, TOURNAMENT, WARGAMES, game_commands, wargames_commands
+from play.commands import (
+    SUBGROUPS,
+    TOURNAMENT,
+    WARGAMES,
+    game_commands,
+    tournament_commands,
+    wargames_commands,
+)
 
 # Discord's limits on application commands (its API documentation, "Application Commands").
 MAX_TOP_LEVEL = 100
@@ -38,6 +45,7 @@ def built_payload() -> list[dict[str, Any]]:
     tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
     handlers = cast(Handlers, object())  # building calls no handler
     tree.add_command(build_wargames(handlers))
+    tree.add_command(build_tournament())
     for game in registry.games():
         tree.add_command(build_group(handlers, game))
     return [command.to_dict(tree) for command in tree.get_commands()]
@@ -86,8 +94,18 @@ def limit_problems(payload: list[dict[str, Any]]) -> list[str]:
 
 def test_the_built_tree_keeps_within_discords_limits() -> None:
     payload = built_payload()
-    assert {c["name"] for c in payload} == {"wargames", *registry.names()}
+    assert {c["name"] for c in payload} == {"wargames", "tournament", *registry.names()}
     assert limit_problems(payload) == []
+
+
+def test_the_tournaments_have_room_to_grow_outside_wargames() -> None:
+    """`/wargames` with its `tournament` subgroup reached 3,959 of the 4,000 characters Discord allows
+    one top-level command; `/tournament` is a top-level command of its own, and each keeps room for
+    the next commands (a full description is 100 characters; a command with options some 500)."""
+    chars = {c["name"]: _chars(c) for c in built_payload()}
+    assert chars["wargames"] <= MAX_COMMAND_CHARS - 1000, chars["wargames"]
+    assert chars["tournament"] <= MAX_COMMAND_CHARS - 500, chars["tournament"]
+    assert max(chars.values()) <= MAX_COMMAND_CHARS
 
 
 def test_the_limit_check_fails_on_a_group_with_one_command_too_many() -> None:
@@ -110,7 +128,8 @@ def test_the_limit_check_fails_on_a_group_with_one_command_too_many() -> None:
 
 
 def test_the_groups_are_the_tables_commands() -> None:
-    """Each game's group and /wargames hold exactly the table's Discord commands, in its order."""
+    """Each game's group, /wargames and /tournament hold exactly the table's Discord commands, in its
+    order."""
     payload = {c["name"]: c for c in built_payload()}
     for game in registry.games():
         table = [c.name for c in game_commands(game) if c.on("discord")]
@@ -120,14 +139,17 @@ def test_the_groups_are_the_tables_commands() -> None:
     for sub in SUBGROUPS:
         built = next(o for o in payload["wargames"]["options"] if o["name"] == sub)
         assert [o["name"] for o in built["options"]] == [c.name for c in wargames_commands("discord", sub)]
+    assert "tournament" not in wargames
+    tournament = [o["name"] for o in payload["tournament"]["options"]]
+    assert tournament == [c.name for c in tournament_commands("discord")]
 
 
-def test_the_tournament_subgroup_is_counted_with_its_typed_options() -> None:
-    """`/wargames tournament` is built from the table like the rest (not declared by its cog), so the
+def test_the_tournament_group_is_counted_with_its_typed_options() -> None:
+    """`/tournament` is built from the table like the rest (not declared by its cog), so the
     limit test counts it: its commands, their ranges, the game choices and the role option."""
     payload = {c["name"]: c for c in built_payload()}
-    tournament = next(o for o in payload["wargames"]["options"] if o["name"] == "tournament")
-    assert tournament["type"] == GROUP
+    tournament = payload["tournament"]
+    assert all(o["type"] == SUBCOMMAND for o in tournament["options"])
     commands = {o["name"]: o for o in tournament["options"]}
     assert list(commands) == [c.name for c in TOURNAMENT]
     create = {o["name"]: o for o in commands["create"]["options"]}
@@ -137,6 +159,10 @@ def test_the_tournament_subgroup_is_counted_with_its_typed_options() -> None:
     assert create["name"].get("required", False) is False and create["game"]["required"] is True
     role = commands["organisers"]["options"][0]
     assert role["name"] == "role" and role["type"] == 8  # Discord's ROLE option type
+    for name in ("standings", "crosstable", "export", "round"):  # another tournament, by its number
+        (number,) = commands[name]["options"]
+        assert number["name"] == "tournament" and number["autocomplete"] is True, name
+        assert number.get("required", False) is False, name
 
 
 def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> None:
@@ -153,17 +179,18 @@ def test_every_console_command_of_the_table_has_a_handler_and_a_help_line() -> N
     for command in TOURNAMENT:
         if command.on("console"):
             assert command.name in TOURNAMENT_USAGE, command.name
-            assert command.name in text.split("/wargames tournament", 1)[1], command.name
+            assert command.name in text.split("/tournament", 1)[1], command.name
     assert "organisers" not in TOURNAMENT_USAGE  # a Discord role: the console has none
 
 
-def test_every_command_of_a_subgroup_another_cog_serves_has_its_method() -> None:
-    """`/wargames tournament <name>` calls `Tournaments.<name>` when it runs: each must exist."""
+def test_every_command_of_a_group_another_cog_serves_has_its_method() -> None:
+    """`/tournament <name>` calls `Tournaments.<name>` when it runs: each must exist."""
     cogs = {"Tournaments": Tournaments}
-    for sub, cog_name in ROOMS.items():
+    assert ROOMS == {"tournament": "Tournaments"}
+    for cog_name in ROOMS.values():
         cog = cogs[cog_name]
         assert cog.__cog_name__ == cog_name
-        for command in wargames_commands("discord", sub):
+        for command in tournament_commands("discord"):
             assert callable(getattr(cog, command.name, None)), f"{cog_name}.{command.name}"
 
 

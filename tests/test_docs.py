@@ -44,8 +44,8 @@ def spans(text: str) -> list[tuple[str, str]]:
 
 def named_commands(text: str) -> list[tuple[str, list[str]]]:
     """(the command's path as written, its other words) for each span that starts with `/`, and
-    for each bare word chained to one by commas: `/wargames tournament join`, `leave` gives
-    `/wargames tournament leave` too."""
+    for each bare word chained to one by commas: `/tournament join`, `leave` gives
+    `/tournament leave` too."""
     found: list[tuple[str, list[str]]] = []
     last: list[str] | None = None
     for between, span in spans(text):
@@ -75,7 +75,7 @@ def problem(root: dict[str, Any], words: list[str]) -> str | None:
             return f"no subcommand {name!r}"
         node = child
     if any(o["type"] in (SUBCOMMAND, GROUP) for o in options_of(node)):
-        return None  # a group named as such: `/blockwars`, `/wargames tournament`
+        return None  # a group named as such: `/blockwars`, `/tournament`
     names = {o["name"] for o in options_of(node)}
     for word in rest:
         if word.startswith("@"):
@@ -116,18 +116,19 @@ def test_the_check_sees_a_renamed_command_an_unknown_option_and_a_chained_siblin
     """The check can fail: what a page would say after a rename."""
     tree = {c["name"]: c for c in built_payload()}
     text = (
-        "Type `/wargames tournament join`, `quit` or `/blockwars board square:e5`, then `/wargames mine`"
+        "Type `/tournament join`, `quit` or `/blockwars board square:e5`, then `/wargames mine`"
         " (the games are in `/data/wargames.db`)."
     )
     found = named_commands(text)
     assert found == [
-        ("/wargames", ["tournament", "join"]),
-        ("/wargames", ["tournament", "quit"]),
+        ("/tournament", ["join"]),
+        ("/tournament", ["quit"]),
         ("/blockwars", ["board", "square:e5"]),
         ("/wargames", ["mine"]),
     ]
-    assert problem(tree["wargames"], found[0][1]) is None
-    assert problem(tree["wargames"], found[1][1]) == "no subcommand 'quit'"
+    assert problem(tree["tournament"], found[0][1]) is None
+    assert problem(tree["tournament"], found[1][1]) == "no subcommand 'quit'"
+    assert problem(tree["wargames"], ["tournament", "join"]) == "no subcommand 'tournament'"  # its old place
     assert problem(tree["blockwars"], found[2][1]) == "no option 'square'"
     assert problem(tree["blockwars"], ["board", "unit:e5"]) is None
     assert problem(tree["wargames"], found[3][1]) == "no subcommand 'mine'"

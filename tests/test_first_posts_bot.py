@@ -185,7 +185,7 @@ async def test_a_tournament_game_whose_first_message_a_crash_cut_off_is_posted_o
 
     cog.service.start_board = starts_then_dies  # type: ignore[attr-defined]
     cog.start_boards = died  # type: ignore[attr-defined]  # the start's own interaction: paired only
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+    await fake.slash(fake.owner, club, "tournament", "start")
     del cog.start_boards  # type: ignore[attr-defined]
     with pytest.raises(Crash):
         await sweep(bot)  # the game is stored in its thread, then the bot dies

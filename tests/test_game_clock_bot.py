@@ -33,7 +33,7 @@ async def duel(
     _guild, club, players = await setup_club(fake, 2)
     await start_bot(bot)
     await create_and_fill(fake, bot, club, players, "Duel")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await until(lambda: len(threads_of(fake, club)) == 1)
     (thread,) = threads_of(fake, club)
     await until(lambda: bool(fake.messages_in(thread)))
@@ -83,7 +83,7 @@ async def test_a_loss_on_time_while_the_bot_was_down_stands_at_the_rounds_end(
     _guild, club, players = await setup_club(fake, 2)
     await start_bot(bot)
     await create_and_fill(fake, bot, club, players, "Duel")  # rounds of 2 days: turns of 16 hours
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await until(lambda: len(threads_of(fake, club)) == 1)
     (thread,) = threads_of(fake, club)
     await until(lambda: bool(fake.messages_in(thread)))

@@ -337,7 +337,7 @@ def test_the_sign_up_list_says_the_knockouts_own_limit_only_near_it() -> None:
 
 
 def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
-    """`/wargames tournament round` in a knockout: a pairing without an opponent after round 1 is
+    """`/tournament round` in a knockout: a pairing without an opponent after round 1 is
     a walkover (the opponent withdrew), not a bye; and the draw rule is said with the round."""
     from cogs._format import DISCORD as MARKUP
     from data.tournaments import Board, Tournament, TournamentStatus
@@ -364,12 +364,12 @@ async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path
     text = await console_said(
         tmp_path,
         (
-            "/wargames tournament create game:blockwars days:1 format:knockout name:Cup",
-            "/wargames tournament join",
+            "/tournament create game:blockwars days:1 format:knockout name:Cup",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
-            "/wargames tournament start",
-            "/wargames tournament standings",
+            "/tournament join",
+            "/tournament start",
+            "/tournament standings",
         ),
     )
     assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text

@@ -110,13 +110,15 @@ def test_a_look_back_that_judged_nothing_does_not_praise_the_play() -> None:
 
 def test_the_wargames_group_says_what_it_holds() -> None:
     """Its description read 'Every game: list, admin tools' while the group grew `mygames`, `away`,
-    `undo`, `verify` and the tournaments: the picker now names them."""
-    from play.commands import WARGAMES_HELP, all_wargames_commands
+    `undo`, `verify` and the tournaments: the picker now names them. The tournaments have their own
+    `/tournament` since, so `/wargames` no longer promises them."""
+    from play.commands import TOURNAMENT_HELP, WARGAMES_HELP, all_wargames_commands
 
     names = {c.name for c in all_wargames_commands("discord")}
-    assert {"games", "mygames", "away", "undo", "verify", "join"} <= names
-    for word in ("games", "your games", "time away", "undo", "dice", "tournaments"):
+    assert {"games", "mygames", "away", "undo", "verify"} <= names and "join" not in names
+    for word in ("games", "your games", "time away", "undo", "dice"):
         assert word in WARGAMES_HELP
+    assert "tournament" not in WARGAMES_HELP and "tournaments" in TOURNAMENT_HELP
     assert "admin tools" not in WARGAMES_HELP and len(WARGAMES_HELP) <= 100
 
 
@@ -324,9 +326,9 @@ async def test_standings_before_the_first_round_do_not_say_after_round_0(tmp_pat
 
     console, out = await open_console(tmp_path)
     await console.run_lines(
-        ["/wargames tournament create game:blockwars rounds:2 days:3 name:Cup", "/wargames tournament join"]
+        ["/tournament create game:blockwars rounds:2 days:3 name:Cup", "/tournament join"]
     )
-    await console.run_lines(["/wargames tournament standings"])
+    await console.run_lines(["/tournament standings"])
     said = out.getvalue().splitlines()
     assert said[-2] == "Cup has not started yet." and said[-1].startswith("standings: ")
     table = await console.tournaments.service.standings_of(console.channel_id)
@@ -395,19 +397,19 @@ async def test_an_accept_after_the_challenge_was_withdrawn_or_declined_says_so(t
 
 
 async def test_the_round_asked_in_a_games_thread_is_its_tournaments(tmp_path: Path) -> None:
-    """In a tournament game's thread `/wargames tournament round` answered 'This channel has had no
+    """In a tournament game's thread `/tournament round` answered 'This channel has had no
     tournament'; Discord takes a thread's parent, and the console now takes the thread's tournament."""
     console, out = await open_console(tmp_path)
     await console.run_lines(
         [
-            "/wargames tournament create game:blockwars rounds:1 days:3 name:Cup",
-            "/wargames tournament join",
+            "/tournament create game:blockwars rounds:1 days:3 name:Cup",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
+            "/tournament join",
             "/as alice",
-            "/wargames tournament start",
+            "/tournament start",
             "/channel t1r1b1",
-            "/wargames tournament round",
+            "/tournament round",
         ]
     )
     assert out.getvalue().splitlines()[-2].startswith("Cup, round 1 of 1: 0 of 1 game over;")

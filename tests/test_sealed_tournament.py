@@ -141,7 +141,6 @@ async def test_in_discord_a_tournament_shows_its_seal_first_and_reveals_it_at_it
     created = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": GAME, "rounds": 1, "days": 2},
@@ -157,7 +156,7 @@ async def test_in_discord_a_tournament_shows_its_seal_first_and_reveals_it_at_it
     join = next(c for c in signup.custom_ids if c.startswith("bw:tjoin:"))
     for user in players:
         await fake.click(user, signup, join)
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     (thread,) = threads_of(fake, club)
     await play_out(fake, bot, thread, "first wins")
     await sweep(bot)

@@ -216,7 +216,7 @@ async def test_cancel_stops_the_games_and_frees_the_channel(store_world):
 
 
 async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
-    """The console mirrors `/wargames tournament ...`: sign-up, start (a thread per game), a game
+    """The console mirrors `/tournament ...`: sign-up, start (a thread per game), a game
     played in its thread, the round closed by the sweep each line runs, standings written as PNG."""
     import io as _io
 
@@ -230,13 +230,13 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
     console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
     try:
         lines = [
-            "/wargames tournament create game:blockwars rounds:1 days:1 name:Club",
-            "/wargames tournament join",
-            "/wargames tournament start",  # one player: refused
+            "/tournament create game:blockwars rounds:1 days:1 name:Club",
+            "/tournament join",
+            "/tournament start",  # one player: refused
             "/as bob",
-            "/wargames tournament join",
-            "/wargames tournament join",  # twice: refused
-            "/wargames tournament start",
+            "/tournament join",
+            "/tournament join",  # twice: refused
+            "/tournament start",
         ]
         for line in lines:
             await console.handle(line)
@@ -244,7 +244,7 @@ async def test_the_console_runs_a_tournament_with_the_same_words(tmp_path):
         assert "Club: a Swiss tournament of Block Wars, 1 round of 1 day each." in text
         # the seal first, as in Discord: every sign-up follows it
         assert 0 <= text.index("of this tournament are sealed: commitment") < text.index("Club: a Swiss")
-        assert "Type `/wargames tournament join` to play" in text
+        assert "Type `/tournament join` to play" in text
         assert "✗ A tournament needs at least 2 players; 1 has signed up so far." in text
         assert "✗ You are already signed up for this tournament." in text
         assert "Club has begun: round 1 of 1" in text

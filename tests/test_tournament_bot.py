@@ -84,7 +84,6 @@ async def signed_up(fake: FakeDiscord, club: FakeChannel, players: list[FakeUser
     made = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": GAME, "rounds": 1, "days": 2, "name": name},
@@ -103,7 +102,6 @@ async def create_and_fill(
     created = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": GAME, "rounds": 3, "days": 2, "name": name},
@@ -117,7 +115,7 @@ async def create_and_fill(
     for user in players[:-1]:  # by the button...
         clicked = await fake.click(user, signup, join_id)
         assert clicked.ephemeral and "You are in" in clicked.content
-    joined = await fake.slash(players[-1], club, "wargames", "tournament", "join")  # ...or the command
+    joined = await fake.slash(players[-1], club, "tournament", "join")  # ...or the command
     assert joined.ephemeral
     await until(lambda: f"Signed up ({len(players)}):" in signup.content)
     for user in players:
@@ -152,24 +150,24 @@ async def test_a_four_player_tournament_of_three_rounds(
     signup = await create_and_fill(fake, bot, club, players, "Club Swiss")
 
     # refusals, each private, nothing changed
-    again = await fake.slash(players[0], club, "wargames", "tournament", "join")
+    again = await fake.slash(players[0], club, "tournament", "join")
     assert again.ephemeral and again.content == "You are already signed up for this tournament."
     second = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 3, "days": 2}
+        fake.owner, club, "tournament", "create", {"game": GAME, "rounds": 3, "days": 2}
     )
     assert second.ephemeral and "already runs a tournament" in second.content
-    nope = await fake.slash(players[0], club, "wargames", "tournament", "start")
+    nope = await fake.slash(players[0], club, "tournament", "start")
     assert nope.ephemeral and "Only members who can manage the server" in nope.content
-    nope = await fake.slash(players[0], club, "wargames", "tournament", "cancel")
+    nope = await fake.slash(players[0], club, "tournament", "cancel")
     assert nope.ephemeral and "Only members who can manage the server" in nope.content
 
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     assert "has begun: round 1 of 3" in started.messages[0].content
     announced = {1: started.messages[0].id}  # each round's announcement, kept to correct its end
     # begun: a latecomer may still join during round 1 of 3 (RULES.md "Late entry"), with its button
     await until(lambda: "latecomers may still join until round 1 ends: press **Join**" in signup.content)
     assert sorted(c.split(":")[1] for c in signup.custom_ids) == ["tjoin", "tleave"]
-    late = await fake.slash(players[0], club, "wargames", "tournament", "leave")
+    late = await fake.slash(players[0], club, "tournament", "leave")
     # once it runs, leaving is a withdrawal, asked first: unanswered, it changes nothing
     assert late.ephemeral and late.content.startswith("Withdraw from **Club Swiss**?")
     assert sorted(c.split(":")[1] for c in late.message.custom_ids) == ["tstay", "twithdraw"]
@@ -220,7 +218,7 @@ async def test_a_four_player_tournament_of_three_rounds(
     count = len(fake.messages_in(club))
     await sweep(bot)
     assert len(fake.messages_in(club)) == count
-    shown = await fake.slash(players[1], club, "wargames", "tournament", "standings")
+    shown = await fake.slash(players[1], club, "tournament", "standings")
     assert standings_png(shown.message).width == 800
     # every game began with its round: no round's end was said to move
     assert not [m.content for m in fake.messages_in(club) if "now ends" in m.content]
@@ -232,10 +230,10 @@ async def test_a_five_player_tournament_with_byes_a_timeout_and_a_player_who_lef
     fake = fake_discord
     guild, club, players = await setup_club(fake, 5)
     await start_bot(bot)
-    few = await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+    few = await fake.slash(fake.owner, club, "tournament", "start")
     assert few.ephemeral and "runs no tournament" in few.content
     await create_and_fill(fake, bot, club, players, "Five")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
     assert tournament is not None
@@ -290,26 +288,24 @@ async def test_an_organiser_role_set_by_a_manager_may_run_tournaments(
     alice, bob = players
     fake.add_member(guild, alice, roles=[role])
     await start_bot(bot)
-    refused = await fake.slash(
-        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}
-    )
+    refused = await fake.slash(alice, club, "tournament", "create", {"game": GAME, "rounds": 1, "days": 1})
     assert refused.ephemeral and "Only members who can manage the server" in refused.content
-    denied = await fake.slash(alice, club, "wargames", "tournament", "organisers", {"role": role})
+    denied = await fake.slash(alice, club, "tournament", "organisers", {"role": role})
     assert denied.ephemeral and "Only members who can manage the server may choose" in denied.content
-    granted = await fake.slash(fake.owner, club, "wargames", "tournament", "organisers", {"role": role})
+    granted = await fake.slash(fake.owner, club, "tournament", "organisers", {"role": role})
     assert granted.ephemeral and "Organisers may now run tournaments here" in granted.content
     assert "remove and reinstate players, forfeit a no-show and extend a round." in granted.content
     made = await fake.slash(
-        alice, club, "wargames", "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
+        alice, club, "tournament", "create", {"game": GAME, "rounds": 1, "days": 1}, messages=2
     )
     made_signup = made.messages[1]  # after its seal, in a message of its own
     assert (
         not made_signup.ephemeral
         and "a Swiss tournament of Block Wars, 1 round of 1 day each" in made_signup.content
     )
-    nope = await fake.slash(bob, club, "wargames", "tournament", "cancel")
+    nope = await fake.slash(bob, club, "tournament", "cancel")
     assert nope.ephemeral and "organiser role" in nope.content
-    done = await fake.slash(alice, club, "wargames", "tournament", "cancel")
+    done = await fake.slash(alice, club, "tournament", "cancel")
     assert not done.ephemeral and "was cancelled by" in done.content
     await until(lambda: "This tournament was cancelled." in made_signup.content)
     assert not made_signup.custom_ids
@@ -337,7 +333,7 @@ async def test_a_restart_mid_round_posts_what_was_owed_and_goes_on(
         first = await make()
         running = await start_bot(first)
         await create_and_fill(fake, first, club, players, "Restart Cup")
-        await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+        await fake.slash(fake.owner, club, "tournament", "start", messages=3)
         threads = threads_of(fake, club)
         assert len(threads) == 2
         await play_out(fake, first, threads[0], "first wins")

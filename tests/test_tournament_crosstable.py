@@ -163,7 +163,7 @@ async def test_the_crosstable_and_the_export_tell_what_was_played(store_world, t
     assert crosstable_said(
         cross, markup, 3
     ).endswith(  # pictures cut short (past ten): the rest is in the export
-        " The pictures show the first 3 of the 5 players; `/wargames tournament export` has everyone's "
+        " The pictures show the first 3 of the 5 players; `/tournament export` has everyone's "
         "games and standings."
     )
 
@@ -269,12 +269,12 @@ async def test_the_console_writes_the_crosstable_and_the_export_beside_the_board
     console = Console(MatchService(db, clock=clock, rng=random.Random(5)), boards=tmp_path / "b", out=out)
     try:
         lines = [
-            "/wargames tournament create game:blockwars rounds:1 days:1 name:Club",
-            "/wargames tournament join",
-            "/wargames tournament crosstable",  # not begun: refused
+            "/tournament create game:blockwars rounds:1 days:1 name:Club",
+            "/tournament join",
+            "/tournament crosstable",  # not begun: refused
             "/as bob",
-            "/wargames tournament join",
-            "/wargames tournament start",
+            "/tournament join",
+            "/tournament start",
         ]
         for line in lines:
             await console.handle(line)
@@ -284,8 +284,8 @@ async def test_the_console_writes_the_crosstable_and_the_export_beside_the_board
         loser = names.user_name(match.challenger_id)
         for line in (f"/as {loser}", "/channel t1r1b1", "/blockwars resign", "/channel general"):
             await console.handle(line)
-        await console.handle("/wargames tournament crosstable")
-        await console.handle("/wargames tournament export")
+        await console.handle("/tournament crosstable")
+        await console.handle("/tournament export")
         text = out.getvalue()
         assert "Club, the crosstable after round 1 of 1." in text
         picture = tmp_path / "b" / "tournament-1-crosstable-round-1.png"

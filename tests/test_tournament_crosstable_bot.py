@@ -1,4 +1,4 @@
-"""`/wargames tournament crosstable` and `export` through the fake Discord, on the module's one bot: a
+"""`/tournament crosstable` and `export` through the fake Discord, on the module's one bot: a
 refusal before the start (private, friendly), then a one-round tournament played to its end: the
 crosstable posted in the channel as a picture that decodes at the phone's width, the export given to
 the asker alone as two CSV files that parse back. Then a server's past tournaments: `past`, and an
@@ -28,35 +28,35 @@ async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table
 async def test_the_crosstable_and_the_export_on_discord(table: Table) -> None:
     fake, club = table.fake, table.channel()
     made = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "rounds": 1, "days": 1, "name": "Ladder"}, messages=2,
     )  # fmt: skip
     assert "Ladder" in made.messages[1].content
-    early = await fake.slash(table.alice, club, "wargames", "tournament", "crosstable")
+    early = await fake.slash(table.alice, club, "tournament", "crosstable")
     assert early.ephemeral and early.content == (
         "**Ladder** has not started yet: its crosstable begins with round 1's pairings. "
-        "`/wargames tournament standings` shows who has signed up."
+        "`/tournament standings` shows who has signed up."
     )
-    early = await fake.slash(table.bob, club, "wargames", "tournament", "export")
+    early = await fake.slash(table.bob, club, "tournament", "export")
     assert early.ephemeral and "there is no game to export" in early.content
     for user in (table.alice, table.bob):
-        joined = await fake.slash(user, club, "wargames", "tournament", "join")
+        joined = await fake.slash(user, club, "tournament", "join")
         assert joined.ephemeral and "You are in" in joined.content
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await table.idle()
     (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     match, _ = await table.bot.service.current(thread.id)
     await fake.slash(table.alice, thread, "blockwars", "resign")
     await table.bot.get_cog("Tournaments").run_sweep()  # the round, and the tournament, are over
 
-    shown = await fake.slash(table.bob, club, "wargames", "tournament", "crosstable")
+    shown = await fake.slash(table.bob, club, "tournament", "crosstable")
     post = shown.message
     assert not post.ephemeral and post.content == "**Ladder**, the crosstable after round 1 of 1."
     image = Image.open(io.BytesIO(post.attachment("crosstable.png").data))
     image.load()
     assert image.width == WIDTH and 200 < image.height < image.width
 
-    given = await fake.slash(table.alice, club, "wargames", "tournament", "export")
+    given = await fake.slash(table.alice, club, "tournament", "export")
     answer = given.message
     assert answer.ephemeral and answer.content.startswith("**Ladder**, the final results: 1 game.")
     games = list(csv.DictReader(io.StringIO(answer.attachment("tournament-1-games.csv").data.decode())))
@@ -90,21 +90,19 @@ async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_mem
     cog = table.bot.get_cog("Tournaments")
     club, lobby = table.channel(), table.guild.channel("lobby")
     made = {"game": "blockwars", "rounds": 1, "days": 1, "name": "Spring Swiss"}
-    await fake.slash(owner, club, "wargames", "tournament", "create", made, messages=2)
+    await fake.slash(owner, club, "tournament", "create", made, messages=2)
     for user in (table.alice, table.bob):
-        await fake.slash(user, club, "wargames", "tournament", "join")
-    await fake.slash(owner, club, "wargames", "tournament", "start", messages=2)
+        await fake.slash(user, club, "tournament", "join")
+    await fake.slash(owner, club, "tournament", "start", messages=2)
     await table.idle()
     (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     await fake.slash(table.alice, thread, "blockwars", "resign")
     await cog.run_sweep()  # Bob won; the club's next tournament opens
     spring = await cog.service.latest_in(club.id)
-    await fake.slash(owner, club, "wargames", "tournament", "create", {**made, "name": "Summer"}, messages=2)
+    await fake.slash(owner, club, "tournament", "create", {**made, "name": "Summer"}, messages=2)
     staff = fake.add_channel(table.guild, "staff")
     fake.close_channel(staff, table.alice)
-    await fake.slash(
-        owner, staff, "wargames", "tournament", "create", {**made, "name": "Secret Cup"}, messages=2
-    )
+    await fake.slash(owner, staff, "tournament", "create", {**made, "name": "Secret Cup"}, messages=2)
     secret = await cog.service.latest_in(staff.id)
     elsewhere = await cog.service.create(  # another server's, by the service: its number is known
         guild_id=1, channel_id=2, user_id=3, game="blockwars", rounds=1, days=1, organiser=True
@@ -113,7 +111,7 @@ async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_mem
     await cog.service.set_message(elsewhere, 4)
     await table.idle()
 
-    listed = await fake.slash(carol, lobby, "wargames", "tournament", "past")
+    listed = await fake.slash(carol, lobby, "tournament", "past")
     assert listed.ephemeral, listed.content
     lines = listed.content.splitlines()
     assert lines[0] == "This server's tournaments, newest first:"
@@ -122,12 +120,12 @@ async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_mem
         f"No. {spring.id} **Spring Swiss** (Block Wars) in <#{club.id}>: won by <@{table.bob.id}>; ended <t:"
     )
     assert lines[-1] == (  # the module's first test's tournament (No. 1) is listed on line 3
-        f"Give a number as `tournament:` to `standings`, `crosstable` or `export`, e.g. "
-        f"`/wargames tournament standings tournament:{spring.id}`."
+        f"Give a number as `tournament:` to `standings`, `crosstable`, `export` or `round`, e.g. "
+        f"`/tournament standings tournament:{spring.id}`."
     )
     assert len(lines) == 5 and "Secret" not in listed.content
     offered = await fake.autocomplete(
-        carol, lobby, "wargames", "tournament", "export", {"tournament": ""}, focused="tournament"
+        carol, lobby, "tournament", "export", {"tournament": ""}, focused="tournament"
     )
     assert [(c["name"], c["value"]) for c in offered][:2] == [
         (f"No. {spring.id + 1} Summer: taking sign-ups", spring.id + 1),
@@ -135,39 +133,43 @@ async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_mem
     ]
     assert secret.id not in [c["value"] for c in offered]
     typed = await fake.autocomplete(
-        carol, lobby, "wargames", "tournament", "standings", {"tournament": "spr"}, focused="tournament"
+        carol, lobby, "tournament", "standings", {"tournament": "spr"}, focused="tournament"
     )
     assert [c["value"] for c in typed] == [spring.id]
     for number in (secret.id, elsewhere.id, 999):  # closed to her, another server's, none: one answer
-        refused = await fake.slash(
-            carol, lobby, "wargames", "tournament", "standings", {"tournament": number}
-        )
+        refused = await fake.slash(carol, lobby, "tournament", "standings", {"tournament": number})
         assert refused.ephemeral and refused.content == (
-            f"There is no tournament with the number {number} here: `/wargames tournament past` lists "
+            f"There is no tournament with the number {number} here: `/tournament past` lists "
             "this server's tournaments with their numbers."
         )
 
     # Alice may view the staff channel: its tournament is listed for her
-    mine = await fake.slash(table.alice, lobby, "wargames", "tournament", "past")
+    mine = await fake.slash(table.alice, lobby, "tournament", "past")
     assert (
         f"No. {secret.id} **Secret Cup** (Block Wars, Swiss) in <#{staff.id}>: taking sign-ups"
         in mine.content
     )
     # The club's latest is Summer; Spring's standings by number, in the club for all, elsewhere privately
-    latest = await fake.slash(table.alice, club, "wargames", "tournament", "standings")
+    latest = await fake.slash(table.alice, club, "tournament", "standings")
     assert latest.content == "**Summer** has not started yet." and not latest.ephemeral
-    there = await fake.slash(
-        table.alice, club, "wargames", "tournament", "standings", {"tournament": spring.id}
-    )
+    there = await fake.slash(table.alice, club, "tournament", "standings", {"tournament": spring.id})
     assert not there.ephemeral and there.content == "**Spring Swiss**, the standings after round 1 of 1."
-    here = await fake.slash(
-        table.alice, lobby, "wargames", "tournament", "crosstable", {"tournament": spring.id}
-    )
+    here = await fake.slash(table.alice, lobby, "tournament", "crosstable", {"tournament": spring.id})
     assert here.ephemeral and here.content == "**Spring Swiss**, the crosstable after round 1 of 1."
     assert here.message.attachment("crosstable.png").data.startswith(b"\x89PNG")
-    given = await fake.slash(carol, lobby, "wargames", "tournament", "export", {"tournament": spring.id})
+    given = await fake.slash(carol, lobby, "tournament", "export", {"tournament": spring.id})
     assert given.ephemeral and given.message.attachment(f"tournament-{spring.id}-games.csv").data
+    # `round` takes a number too (it could not, while it was `/wargames tournament round`)
+    last = await fake.slash(carol, lobby, "tournament", "round", {"tournament": spring.id})
+    assert last.ephemeral and last.content.startswith(
+        f"**Spring Swiss** is over; its last round was round 1 of 1.\n"
+        f"1. <@{table.bob.id}> v <@{table.alice.id}>"
+    ), last.content
+    hidden = await fake.slash(carol, lobby, "tournament", "round", {"tournament": secret.id})
+    assert hidden.ephemeral and hidden.content.startswith(
+        f"There is no tournament with the number {secret.id}"
+    )
 
     del table.guild.channels[staff.id], fake.channels[staff.id]  # deleted: nobody sees it now
-    gone = await fake.slash(table.alice, lobby, "wargames", "tournament", "past")
+    gone = await fake.slash(table.alice, lobby, "tournament", "past")
     assert "Secret" not in gone.content

@@ -285,19 +285,19 @@ async def test_the_console_makes_a_round_robin(tmp_path: Path):
     text = await console_said(
         tmp_path,
         (
-            "/wargames tournament create game:blockwars days:1",
-            "/wargames tournament create game:blockwars days:1 format:round-robin signup_days:3 name:Club",
-            "/wargames tournament join",
+            "/tournament create game:blockwars days:1",
+            "/tournament create game:blockwars days:1 format:round-robin signup_days:3 name:Club",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
-            "/wargames tournament start",
-            "/wargames tournament extend hours:24",  # bob plays in round 1: not his to extend
+            "/tournament join",
+            "/tournament start",
+            "/tournament extend hours:24",  # bob plays in round 1: not his to extend
             "/as referee",  # an organiser who does not play
-            "/wargames tournament extend hours:many",
-            "/wargames tournament extend hours:24",
+            "/tournament extend hours:many",
+            "/tournament extend hours:24",
         ),
     )
-    assert "✗ Type the hours as a number: `/wargames tournament extend hours:24`." in text
+    assert "✗ Type the hours as a number: `/tournament extend hours:24`." in text
     assert "✗ You cannot extend round 1 of Club while your own game of it is still going" in text
     assert "@referee extended round 1 of Club by 1 day: it now ends " in text
     assert "✗ A Swiss tournament needs its number of rounds (1 to 12), e.g. `rounds:3`" in text

@@ -30,7 +30,7 @@ async def table(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Table
 async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
     fake, club = table.fake, table.channel()
     refused = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "rounds": 3, "format": "round-robin"},
     )  # fmt: skip
     assert refused.ephemeral and refused.content == (
@@ -38,7 +38,7 @@ async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
         "`rounds` out; for a set number of rounds choose `format: swiss`."
     )
     made = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "format": "round-robin", "signup_days": 2, "name": "Circle"},
         messages=2,
     )  # fmt: skip
@@ -49,9 +49,9 @@ async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
         "Sonneborn-Berger (SB), then direct encounter (DE), then wins (W). Sign-ups close at <t:"
     )
     for user in (table.alice, table.bob):
-        joined = await fake.slash(user, club, "wargames", "tournament", "join")
+        joined = await fake.slash(user, club, "tournament", "join")
         assert joined.ephemeral and "You are in" in joined.content
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await table.idle()
     said = next(m.content for m in started.messages if "has begun" in m.content)
     assert "**Circle** has begun: round 1 of 1" in said
@@ -62,7 +62,7 @@ async def test_a_round_robin_made_and_started_on_discord(table: Table) -> None:
 async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table) -> None:
     fake, club = table.fake, table.channel()
     made = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "rounds": 1, "max_players": 2, "tiebreaks": "wins", "name": "Pair"},
         messages=2,
     )  # fmt: skip
@@ -71,8 +71,8 @@ async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table
         "points: wins (W), then Buchholz (Bh), then Sonneborn-Berger (SB)."
     )
     for user in (table.alice, table.bob):
-        await fake.slash(user, club, "wargames", "tournament", "join")
-    full = await fake.slash(fake.owner, club, "wargames", "tournament", "join")
+        await fake.slash(user, club, "tournament", "join")
+    full = await fake.slash(fake.owner, club, "tournament", "join")
     assert full.ephemeral and full.content == (
         "**Pair** is full: it takes at most 2 players. Ask an organiser if a place comes free."
     )
@@ -82,22 +82,22 @@ async def test_a_cap_on_players_and_a_tie_break_order_from_the_form(table: Table
 async def test_an_organiser_extends_the_round_and_its_messages_say_the_new_end(table: Table) -> None:
     fake, club = table.fake, table.channel()
     await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "rounds": 1, "name": "Slow"},
         messages=2,
     )  # fmt: skip
-    early = await fake.slash(fake.owner, club, "wargames", "tournament", "extend", {"hours": 24})
+    early = await fake.slash(fake.owner, club, "tournament", "extend", {"hours": 24})
     assert early.ephemeral and early.content == "**Slow** has not started yet: no game is going on."
     for user in (table.alice, table.bob):
-        await fake.slash(user, club, "wargames", "tournament", "join")
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+        await fake.slash(user, club, "tournament", "join")
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await table.idle()
     announced = next(m for m in started.messages if "has begun" in m.content)
     (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     first = fake.messages_in(thread)[0]
-    player = await fake.slash(table.alice, club, "wargames", "tournament", "extend", {"hours": 24})
+    player = await fake.slash(table.alice, club, "tournament", "extend", {"hours": 24})
     assert player.ephemeral and player.content.startswith("Only members who can manage the server")
-    done = await fake.slash(fake.owner, thread, "wargames", "tournament", "extend", {"hours": 24})
+    done = await fake.slash(fake.owner, thread, "tournament", "extend", {"hours": 24})
     # asked in the game's thread: answered there privately, the channel told without a ping
     reply, said = done.messages
     assert reply.ephemeral and said.channel_id == club.id and not said.ephemeral
@@ -119,14 +119,14 @@ async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm
     carol = fake.add_user("carol")
     trio = {u.id: u for u in (table.alice, table.bob, carol)}
     await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "format": "round-robin", "name": "Trio"},
         messages=2,
     )  # fmt: skip
     for user in trio.values():
         await fake.slash(user, club, "wargames", "notify", {"enabled": True})
-        await fake.slash(user, club, "wargames", "tournament", "join")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+        await fake.slash(user, club, "tournament", "join")
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await table.idle()
     store = TournamentStore(table.bot.database)
     tournament = await store.channel_tournament(club.id)
@@ -139,7 +139,7 @@ async def test_a_round_robin_forfeit_win_is_said_as_one_in_the_channel_and_by_dm
     gone = next(u for u in (game.first_id, game.second_id) if scheduled(people, 2, u) is not None)
     winner = scheduled(people, 2, gone)
     assert winner is not None
-    await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": trio[gone]}, messages=2)
+    await fake.slash(fake.owner, club, "tournament", "remove", {"member": trio[gone]}, messages=2)
     (thread,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     await play_out(fake, table.bot, thread, "first wins")
     cog = table.bot.get_cog("Tournaments")
@@ -174,7 +174,7 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     fake, club = table.fake, table.channel()
     carol = fake.add_user("carol")
     made = await fake.slash(
-        fake.owner, club, "wargames", "tournament", "create",
+        fake.owner, club, "tournament", "create",
         {"game": "blockwars", "days": 1, "format": "knockout", "name": "Cup"},
         messages=2,
     )  # fmt: skip
@@ -186,8 +186,8 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     assert "At most" not in made.messages[1].content  # the knockout's own 64 only near it
     alice = table.alice
     for user in (alice, table.bob, carol):
-        await fake.slash(user, club, "wargames", "tournament", "join")
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+        await fake.slash(user, club, "tournament", "join")
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await table.idle()
     store = TournamentStore(table.bot.database)
     cup = await store.channel_tournament(club.id)
@@ -196,7 +196,7 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     said = next(m.content for m in started.messages if "has begun" in m.content)
     assert "**Cup** has begun: round 1 of 2" in said
     assert f"<@{top}> has a bye (a win) this round." in said
-    late = await fake.slash(fake.add_user("dave"), club, "wargames", "tournament", "join")
+    late = await fake.slash(fake.add_user("dave"), club, "tournament", "join")
     assert late.ephemeral and "is a knockout and has begun" in late.content
     (semi,) = [c for c in fake.channels.values() if c.is_thread and c.parent_id == club.id]
     opening = fake.messages_in(semi)[0].content  # the game's own thread says what a draw does
@@ -207,7 +207,7 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     (posted,) = [m.content for m in fake.messages_in(club) if "round 1 of 2 is over" in m.content]
     assert f"Out in the semi-finals: <@{third}> is knocked out." in posted
     assert "\nThe final (round 2) ends <t:" in posted and f"<@{top}> v <@{second}>" in posted
-    standings = await fake.slash(alice, club, "wargames", "tournament", "standings")
+    standings = await fake.slash(alice, club, "tournament", "standings")
     drawn = standings.message.attachment("bracket.png").data  # the bracket is its picture
     assert drawn[:8] == b"\x89PNG\r\n\x1a\n"
     assert standings.content.endswith(
@@ -224,10 +224,10 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
         f"**Cup** is over after 2 rounds: <@{top}> wins it, beating <@{second}> in the final; "
         f"<@{second}> is the runner-up. Congratulations!"
     )
-    cross = (await fake.slash(alice, club, "wargames", "tournament", "crosstable")).message
+    cross = (await fake.slash(alice, club, "tournament", "crosstable")).message
     assert not cross.ephemeral and cross.content == "**Cup**, the crosstable after round 2 of 2."
     assert cross.attachment("crosstable.png").data[:8] == b"\x89PNG\r\n\x1a\n"
-    export = (await fake.slash(alice, club, "wargames", "tournament", "export")).message
+    export = (await fake.slash(alice, club, "tournament", "export")).message
     assert export.ephemeral
     (ranks,) = [a for a in export.attachments if a.filename.endswith("-standings.csv")]
     ranked = [(r["rank"], r["user_id"]) for r in csv.DictReader(io.StringIO(ranks.data.decode()))]

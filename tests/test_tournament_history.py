@@ -85,7 +85,7 @@ async def test_a_servers_tournaments_newest_first_each_dated_and_only_where_one_
     ]
     assert held[2].changed_at == cancelled_at and held[2].began_at is None
     assert held[1].began_at == clock.now
-    said = past_text(*(await t.past(GUILD)), PLAIN, "/wargames tournament")
+    said = past_text(*(await t.past(GUILD)), PLAIN, "/tournament")
     assert f"No. {first} Block Wars Swiss in #{CHANNEL}: cancelled before it began on day " in said
 
     async def sees_one(channels: Collection[int]) -> Collection[int]:
@@ -108,11 +108,10 @@ def test_the_list_names_every_first_place_and_fits_one_message() -> None:
         t = replace(_TOURNAMENT, id=number, name=name, status=TournamentStatus.FINISHED, round=3)
         return Held(t, 1_800_000_000.0, None)
 
-    assert past_text([], 0, PLAIN, "/wargames tournament") == (
-        "No tournament to show here yet. An organiser opens one in a channel with "
-        "`/wargames tournament create`."
+    assert past_text([], 0, PLAIN, "/tournament") == (
+        "No tournament to show here yet. An organiser opens one in a channel with `/tournament create`."
     )
-    shared = past_text([Past(held(7, "Spring Swiss"), (11, 12, 13))], 0, PLAIN, "/wargames tournament")
+    shared = past_text([Past(held(7, "Spring Swiss"), (11, 12, 13))], 0, PLAIN, "/tournament")
     assert (
         "No. 7 Spring Swiss (Block Wars) in #100: @11, @12 and @13 shared first place; ended day " in shared
     )
@@ -123,7 +122,7 @@ def test_the_list_names_every_first_place_and_fits_one_message() -> None:
         )
         for n in range(40, 28, -1)
     ]
-    said = past_text(long, 30, PLAIN, "/wargames tournament")
+    said = past_text(long, 30, PLAIN, "/tournament")
     assert len(said) <= 2000
     shown = [line for line in said.splitlines() if line.startswith("No. ")]
     assert 0 < len(shown) < 12
@@ -137,11 +136,11 @@ async def test_the_console_lists_past_tournaments_and_reads_one_by_number(tmp_pa
 
     async with fresh_console(tmp_path) as (console, out):
         for line in (
-            "/wargames tournament create game:blockwars rounds:1 days:1 name:Spring",
-            "/wargames tournament join",
+            "/tournament create game:blockwars rounds:1 days:1 name:Spring",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
-            "/wargames tournament start",
+            "/tournament join",
+            "/tournament start",
         ):
             await console.handle(line)
         match = await console.service.db.get_channel_match(names.channel_id("t1r1b1"))
@@ -151,12 +150,14 @@ async def test_the_console_lists_past_tournaments_and_reads_one_by_number(tmp_pa
             await console.handle(line)
         start = len(out.getvalue())
         for line in (
-            "/wargames tournament create game:blockwars rounds:2 days:1",
-            "/wargames tournament past",
+            "/tournament create game:blockwars rounds:2 days:1",
+            "/tournament past",
+            "/tournament standings tournament:1",
+            "/tournament export tournament:1",
+            "/tournament standings tournament:9",
+            "/tournament crosstable tournament:first",
+            "/tournament round tournament:1",
             "/wargames tournament standings tournament:1",
-            "/wargames tournament export tournament:1",
-            "/wargames tournament standings tournament:9",
-            "/wargames tournament crosstable tournament:first",
         ):
             await console.handle(line)
         said = out.getvalue()[start:]
@@ -166,9 +167,15 @@ async def test_the_console_lists_past_tournaments_and_reads_one_by_number(tmp_pa
         in said
     )
     assert f"No. 1 Spring (Block Wars, Swiss) in #general: won by @{winner}; ended " in said
-    assert "e.g. `/wargames tournament standings tournament:1`." in said
+    assert "e.g. `/tournament standings tournament:1`." in said
     assert "Spring, the standings after round 1 of 1." in said
     assert (tmp_path / "b" / "tournament-1-round-1.png").exists()
     assert (tmp_path / "b" / "tournament-1-games.csv").exists()
     assert f"✗ {no_such_text(9)}" in said
-    assert "✗ 'first' is not a tournament's number: `/wargames tournament past` lists them" in said
+    assert "✗ 'first' is not a tournament's number: `/tournament past` lists them" in said
+    # `round` by number too; and the old place, `/wargames tournament …`, points to the new command
+    assert "Spring is over; its last round was round 1 of 1.\n1. @" in said
+    assert said.endswith(
+        "✗ The tournaments have a command of their own now: type `/tournament standings tournament:1` "
+        "(without /wargames).\n"
+    )

@@ -62,7 +62,7 @@ async def test_a_latecomer_plays_from_the_next_round_and_the_rounds_missed_score
     )
     listed = signup_text(registry.game("blockwars"), joined, await t.entries(joined), PLAIN, buttons=False)
     assert "Players (5): @11, @12, @13, @14, @15 (from round 2)." in listed
-    assert "latecomers may still join until round 2 ends: type `/wargames tournament join`" in signup_text(
+    assert "latecomers may still join until round 2 ends: type `/tournament join`" in signup_text(
         registry.game("blockwars"),
         joined,
         await t.entries(joined),

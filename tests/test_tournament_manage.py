@@ -561,14 +561,14 @@ async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path)
     async with fresh_console(tmp_path) as (console, out):
         first = names.user_name(console.my_id)
         for line in (
-            "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
-            "/wargames tournament join",
+            "/tournament create game:blockwars rounds:2 days:1 name:Club",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
+            "/tournament join",
             "/as carol",
-            "/wargames tournament join",
-            "/wargames tournament start",
-            "/wargames tournament round",
+            "/tournament join",
+            "/tournament start",
+            "/tournament round",
         ):
             await console.handle(line)
         text = out.getvalue()
@@ -579,17 +579,17 @@ async def test_the_console_withdraws_removes_and_shows_the_round(tmp_path: Path)
         (game,) = [b for b in await service.store.tournament_boards(tournament.id) if b.second_id]
         leaver = names.user_name(game.first_id)
         await console.handle(f"/as {leaver}")
-        await console.handle("/wargames tournament leave")
+        await console.handle("/tournament leave")
         assert "Withdraw from Club? You will not be paired in any later round" in out.getvalue()
-        assert "Type `/wargames tournament leave confirm` to withdraw." in out.getvalue()
+        assert "Type `/tournament leave confirm` to withdraw." in out.getvalue()
         assert not any(e.withdrawn for e in await service.entries(tournament))
-        await console.handle("/wargames tournament leave confirm")
+        await console.handle("/tournament leave confirm")
         assert "You have withdrawn from Club: you will not be paired again." in out.getvalue()
         assert f"@{leaver} has withdrawn from Club" in out.getvalue()
         other = next(n for n in (first, "bob", "carol") if names.user_id(n) != game.first_id)
-        await console.handle(f"/wargames tournament remove member:{other}")
+        await console.handle(f"/tournament remove member:{other}")
         assert f"removed @{other} from Club: they will not be paired again" in out.getvalue()
-        await console.handle(f"/wargames tournament remove member:{other}")
+        await console.handle(f"/tournament remove member:{other}")
         assert f"✗ @{other} has already withdrawn, left the server or been removed" in out.getvalue()
         gone = [e.user_id for e in await service.entries(tournament) if e.withdrawn]
         assert sorted(gone) == sorted([game.first_id, names.user_id(other)])

@@ -30,10 +30,10 @@ async def test_withdraw_remove_and_the_round_view(
     alice, bob, carol, _dave, _erin = players
     outsider = fake.add_user("zed")
     await start_bot(bot)
-    early = await fake.slash(carol, club, "wargames", "tournament", "round")
+    early = await fake.slash(carol, club, "tournament", "round")
     assert early.ephemeral and "This channel has had no tournament" in early.content
     signup = await create_and_fill(fake, bot, club, players, "Five")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     assert bot.database is not None
     tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
@@ -42,7 +42,7 @@ async def test_withdraw_remove_and_the_round_view(
     await until(lambda: len(threads_of(fake, club)) == 2)
 
     # anyone sees the round privately, nobody pinged
-    seen = await fake.slash(outsider, club, "wargames", "tournament", "round")
+    seen = await fake.slash(outsider, club, "tournament", "round")
     assert seen.ephemeral
     lines = seen.content.splitlines()
     assert lines[0].startswith("**Five**, round 1 of 3: 0 of 2 games over; the round ends <t:")
@@ -62,16 +62,16 @@ async def test_withdraw_remove_and_the_round_view(
     mine = next(b for b in boards if b.second_id is not None)
     leaver = next(u for u in players if u.id == mine.first_id)
     thread = next(c for c in threads_of(fake, club) if c.id == mine.thread_id)
-    there = await fake.slash(leaver, thread, "wargames", "tournament", "round")
+    there = await fake.slash(leaver, thread, "tournament", "round")
     assert there.ephemeral and there.content == seen.content
-    asked = await fake.slash(leaver, thread, "wargames", "tournament", "leave")
+    asked = await fake.slash(leaver, thread, "tournament", "leave")
     assert asked.ephemeral and asked.content.startswith("Withdraw from **Five**?")
     assert f"plays on in <#{mine.thread_id}>" in asked.content
     stay = next(c for c in asked.message.custom_ids if c.startswith("bw:tstay:"))
     await fake.click(leaver, asked.message, stay)
     assert "You are still in **Five**" in asked.message.content and not asked.message.custom_ids
     assert not any(e.withdrawn for e in await tournaments.tournament_entries(tournament.id))
-    asked = await fake.slash(leaver, club, "wargames", "tournament", "leave")
+    asked = await fake.slash(leaver, club, "tournament", "leave")
     go = next(c for c in asked.message.custom_ids if c.startswith("bw:twithdraw:"))
     before = len(fake.messages_in(club))
     await fake.click(leaver, asked.message, go)
@@ -83,24 +83,24 @@ async def test_withdraw_remove_and_the_round_view(
         "stand; their game of this round plays on."
     )
     await until(lambda: f"<@{leaver.id}> (withdrawn)" in signup.content)
-    again = await fake.slash(leaver, club, "wargames", "tournament", "leave")
+    again = await fake.slash(leaver, club, "tournament", "leave")
     assert again.ephemeral and again.content == (
         "You have already withdrawn from this tournament: you will not be paired again."
     )
 
     # an organiser removes someone; the refusals are private and change nothing
     target = next(u for u in (alice, bob, carol) if u.id != leaver.id)
-    nope = await fake.slash(carol, club, "wargames", "tournament", "remove", {"member": target})
+    nope = await fake.slash(carol, club, "tournament", "remove", {"member": target})
     assert nope.ephemeral and "Only members who can manage the server" in nope.content
-    stranger = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": outsider})
+    stranger = await fake.slash(fake.owner, club, "tournament", "remove", {"member": outsider})
     assert stranger.ephemeral and stranger.content == f"<@{outsider.id}> is not playing in this tournament."
-    removed = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": target})
+    removed = await fake.slash(fake.owner, club, "tournament", "remove", {"member": target})
     said, hint = removed.messages  # the channel's line, then the organiser's own way back
-    assert not said.ephemeral and hint.ephemeral and "/wargames tournament reinstate" in hint.content
+    assert not said.ephemeral and hint.ephemeral and "/tournament reinstate" in hint.content
     assert said.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}> from **Five**: ")
-    twice = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": leaver})
+    twice = await fake.slash(fake.owner, club, "tournament", "remove", {"member": leaver})
     assert twice.ephemeral and "has already withdrawn, left the server or been removed" in twice.content
-    shown = await fake.slash(carol, club, "wargames", "tournament", "round")
+    shown = await fake.slash(carol, club, "tournament", "round")
     assert f"<@{leaver.id}> (withdrawn)" in shown.content and f"<@{target.id}> (withdrawn)" in shown.content
 
     # their games play on and count; round 2 pairs the three left: one game and a bye

@@ -53,7 +53,7 @@ async def died(*args: object, **kwargs: object) -> None:
 
 
 async def crash_while_making(fake: FakeDiscord, bot: WargamesBot, club: FakeChannel, name: str) -> None:  # noqa: F811
-    """`/wargames tournament create` stores the tournament, and the bot dies before posting anything."""
+    """`/tournament create` stores the tournament, and the bot dies before posting anything."""
     cog = bot.get_cog("Tournaments")
     assert cog is not None
     cog.sweeper.cancel()  # type: ignore[attr-defined]  # a dead process sweeps no more (its loop's first run races the create)
@@ -62,7 +62,6 @@ async def crash_while_making(fake: FakeDiscord, bot: WargamesBot, club: FakeChan
         await fake.slash(
             fake.owner,
             club,
-            "wargames",
             "tournament",
             "create",
             {"game": GAME, "rounds": 1, "days": 2, "name": name},
@@ -91,7 +90,7 @@ async def test_a_sign_up_before_a_seal_cut_short_by_a_crash_shows_the_seal_and_i
     start_bot,
     bot: WargamesBot,  # noqa: F811
 ):
-    """The seal never went out; Alice's `/wargames tournament join` is the next chance: the seal is
+    """The seal never went out; Alice's `/tournament join` is the next chance: the seal is
     posted first (then the sign-up list), and her sign-up, which came before it, does not count: she
     is told why and joins again. Nothing is posted twice after that."""
     fake = fake_discord
@@ -104,7 +103,7 @@ async def test_a_sign_up_before_a_seal_cut_short_by_a_crash_shows_the_seal_and_i
     made = await owed(store, club)
     assert made.sealed_at is None and made.message_id is None and made.seal_commitment is not None
 
-    early = await fake.slash(alice, club, "wargames", "tournament", "join")
+    early = await fake.slash(alice, club, "tournament", "join")
     (refused,) = [m for m in early.messages if m.ephemeral]  # the seal and the list came meanwhile
     assert refused.content == (
         "Your sign-up came before the dice seal of **Crash Cup** was shown, and only a sign-up after it "
@@ -117,7 +116,7 @@ async def test_a_sign_up_before_a_seal_cut_short_by_a_crash_shows_the_seal_and_i
     assert shown.seal_message_id == sealed.id and shown.message_id == listed.id
     assert await store.tournament_entries(made.id) == []  # her first sign-up did not count
 
-    again = await fake.slash(alice, club, "wargames", "tournament", "join")
+    again = await fake.slash(alice, club, "tournament", "join")
     assert again.ephemeral and "You are in **Crash Cup**" in again.content
     clicked = await fake.click(bob, listed, next(c for c in listed.custom_ids if c.startswith("bw:tjoin:")))
     assert "You are in" in clicked.content
@@ -164,7 +163,7 @@ async def test_a_seal_cut_short_by_a_crash_is_posted_after_the_restart_and_its_g
         for user in players:
             clicked = await fake.click(user, listed, join)
             assert "You are in **Phoenix Cup**" in clicked.content
-        await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+        await fake.slash(fake.owner, club, "tournament", "start", messages=2)
         await until(lambda: len(threads_of(fake, club)) == 1)
         (thread,) = threads_of(fake, club)
         await until(lambda: bool(fake.messages_in(thread)))
@@ -204,7 +203,7 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
         return bool(await real(tournament, board))
 
     cog.start_board = board_one_only  # type: ignore[attr-defined]
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     announcement = started.messages[0]
     old = int(bot.clock.now + 2 * DAY)  # type: ignore[attr-defined]
     assert (
@@ -273,7 +272,7 @@ async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_t
     _, club, (alice, bob) = await setup_club(fake, 2)
     await start_bot(bot)
     await signed_up(fake, club, [alice, bob], "Nonce Cup")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     await until(lambda: len(threads_of(fake, club)) == 1)
     (thread,) = threads_of(fake, club)
     await until(lambda: bool(fake.messages_in(thread)))

@@ -97,8 +97,7 @@ async def test_an_organiser_undoes_a_removal_until_the_next_round_is_paired(stor
 
     gone = await t.remove(CHANNEL, removed, organiser=True, by=ORGANISER)
     assert undo_hint(gone, PLAIN) == (
-        f"Removed @{removed} by mistake? `/wargames tournament reinstate` puts them back until round 2 "
-        "is paired."
+        f"Removed @{removed} by mistake? `/tournament reinstate` puts them back until round 2 is paired."
     )
     entry = next(e for e in await t.entries(tournament) if e.user_id == removed)
     assert (entry.withdrawn, entry.withdrawn_round, entry.withdrawn_by) == (True, 1, ORGANISER)
@@ -183,14 +182,14 @@ async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal
     async with fresh_console(tmp_path) as (console, out):
         me = names.user_name(console.my_id)
         for line in (
-            "/wargames tournament create game:blockwars rounds:2 days:1 name:Club",
-            "/wargames tournament join",
+            "/tournament create game:blockwars rounds:2 days:1 name:Club",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
+            "/tournament join",
             f"/as {me}",
-            "/wargames tournament start",
+            "/tournament start",
             "/as carol",
-            "/wargames tournament join",
+            "/tournament join",
         ):
             await console.handle(line)
         text = out.getvalue()
@@ -201,14 +200,14 @@ async def test_the_console_takes_a_latecomer_ends_a_no_show_and_undoes_a_removal
         (game,) = await boards_of(service, tournament.id, 1)
         absent, present = await owing(service, names.channel_id("t1r1b1"))
         await console.handle("/as referee")  # an organiser who plays may not (the seventh review)
-        await console.handle(f"/wargames tournament remove member:{names.user_name(present)}")
-        await console.handle(f"/wargames tournament reinstate member:{names.user_name(present)}")
+        await console.handle(f"/tournament remove member:{names.user_name(present)}")
+        await console.handle(f"/tournament reinstate member:{names.user_name(present)}")
         text = out.getvalue()
         assert (
             f"@referee put @{names.user_name(present)} back into Club: they are paired again from round 2."
             in text
         )
-        await console.handle(f"/wargames tournament forfeit member:{names.user_name(absent)}")
+        await console.handle(f"/tournament forfeit member:{names.user_name(absent)}")
         text = out.getvalue()
         assert (
             f"@{names.user_name(present)} wins their game of round 1 against @{names.user_name(absent)}"

@@ -33,7 +33,7 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
     for user in players[:2]:
         await fake.slash(user, club, "wargames", "notify", {"enabled": True})
     fake.dms_closed.add(players[1].id)
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     assert bot.database is not None
     tournaments = TournamentStore(bot.database)
     tournament = await tournaments.channel_tournament(club.id)
@@ -79,11 +79,9 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
     present = match.other_player(absent)
     users = {u.id: u for u in players}
     thread = next(c for c in threads_of(fake, club) if c.id == first.thread_id)
-    nope = await fake.slash(
-        users[present], club, "wargames", "tournament", "forfeit", {"member": users[absent]}
-    )
+    nope = await fake.slash(users[present], club, "tournament", "forfeit", {"member": users[absent]})
     assert nope.ephemeral and "Only members who can manage the server" in nope.content
-    ended = await fake.slash(fake.owner, club, "wargames", "tournament", "forfeit", {"member": users[absent]})
+    ended = await fake.slash(fake.owner, club, "tournament", "forfeit", {"member": users[absent]})
     reply, told, going = ended.messages
     assert reply.ephemeral
     assert reply.content.startswith(f"<@{present}> wins their game of round 1 against <@{absent}>")
@@ -95,18 +93,18 @@ async def test_late_entry_a_no_show_ended_and_a_removal_undone(
     assert told.attachment("board.png") is not None
     assert set(told.notified) == {absent, present}  # the players; the organiser is named, not pinged
     assert "1 game is still going in round 1 of 3" in going.content  # the sweep ran at once
-    again = await fake.slash(
-        fake.owner, thread, "wargames", "tournament", "forfeit", {"member": users[absent]}
-    )
+    again = await fake.slash(fake.owner, thread, "tournament", "forfeit", {"member": users[absent]})
     assert again.ephemeral and "is over already" in again.content
 
     # a removal by mistake, undone: the channel is told they are back and their game plays on
     target = users[second.first_id]
-    removed = await fake.slash(fake.owner, club, "wargames", "tournament", "remove", {"member": target})
+    removed = await fake.slash(fake.owner, club, "tournament", "remove", {"member": target})
     said, hint = removed.messages
     assert not said.ephemeral and said.content.startswith(f"<@{fake.owner.id}> removed <@{target.id}>")
-    assert hint.ephemeral and hint.content.startswith(f"Removed <@{target.id}> by mistake? `/wargames")
-    back = await fake.slash(fake.owner, club, "wargames", "tournament", "reinstate", {"member": target})
+    assert hint.ephemeral and hint.content.startswith(
+        f"Removed <@{target.id}> by mistake? `/tournament reinstate`"
+    )
+    back = await fake.slash(fake.owner, club, "tournament", "reinstate", {"member": target})
     assert not back.ephemeral and back.content == (
         f"<@{fake.owner.id}> put <@{target.id}> back into **Club**: they are paired again from round 2. "
         f"Their game of round 1 with <@{second.second_id}> plays on in <#{second.thread_id}>."

@@ -110,8 +110,8 @@ def test_a_loss_on_time_tells_the_organiser_what_they_may_do_about_a_no_show():
     # the withdrawn player is not named: an organiser already acted on them
     assert (
         "Out of time in round 1: @12. If a player has stopped playing, an organiser can withdraw "
-        "them with `/wargames tournament remove`, so that nobody is paired with them again; and a "
-        "game in which a player never moves can be ended at once with `/wargames tournament forfeit`, "
+        "them with `/tournament remove`, so that nobody is paired with them again; and a "
+        "game in which a player never moves can be ended at once with `/tournament forfeit`, "
         "without waiting for their clock."
     ) in said
     assert "@14" not in said and "Forfeited" not in said
@@ -252,19 +252,14 @@ async def test_a_half_typed_create_in_the_console_says_what_is_missing_and_the_g
     """`create game:battlefronts` answered 'Usage: ... game:GAME rounds:N days:N', naming no game
     and not what was missing; `game:Battlefronts`, as the game's title is written, was no game."""
     console, out = await open_console(tmp_path)
-    await console.run_lines(["/wargames tournament create game:battlefronts rounds:3"])
+    await console.run_lines(["/tournament create game:battlefronts rounds:3"])
     said = out.getvalue()
-    assert (
-        "Missing: days." in said
-        and "e.g. `/wargames tournament create game:blockwars rounds:3 days:3`" in said
-    )
+    assert "Missing: days." in said and "e.g. `/tournament create game:blockwars rounds:3 days:3`" in said
     assert "Games: blockwars, fixbayonets, battlefronts" in said and "1 to 12 rounds of 1 to 14 days" in said
-    await console.run_lines(["/wargames tournament create game:Battlefronts rounds:3 days:3 name:Cup"])
+    await console.run_lines(["/tournament create game:Battlefronts rounds:3 days:3 name:Cup"])
     assert "Cup: a Swiss tournament of Battlefronts, 3 rounds of 3 days each." in out.getvalue()
     # a second one here names the first; a start with too few says how players sign up
-    await console.run_lines(
-        ["/wargames tournament create game:blockwars rounds:2 days:2", "/wargames tournament start"]
-    )
+    await console.run_lines(["/tournament create game:blockwars rounds:2 days:2", "/tournament start"])
     lines = out.getvalue().splitlines()
     assert lines[-3] == (
         "✗ This channel already runs a tournament, Cup (taking sign-ups), and a channel holds one at a time. "
@@ -272,7 +267,7 @@ async def test_a_half_typed_create_in_the_console_says_what_is_missing_and_the_g
     )
     assert lines[-1] == (
         "✗ A tournament needs at least 2 players; 0 have signed up so far. Players sign up with "
-        "`/wargames tournament join` or the sign-up list's Join button."
+        "`/tournament join` or the sign-up list's Join button."
     )
 
 
@@ -281,12 +276,12 @@ async def test_both_players_of_a_game_nobody_came_to_are_named_as_forfeits(tmp_p
     neither comes: both are the organiser's no-shows, though neither lost on time."""
     clock = Clock(1_790_000_000.0)
     console, out = await open_console(tmp_path, clock=clock)
-    lines = ["/wargames tournament create game:combinedarms rounds:2 days:2 name:CA"]
+    lines = ["/tournament create game:combinedarms rounds:2 days:2 name:CA"]
     for name in ("bob", "cat"):
-        lines += [f"/as {name}", "/wargames tournament join"]
-    await console.run_lines([*lines, "/as ann", "/wargames tournament start"])
+        lines += [f"/as {name}", "/tournament join"]
+    await console.run_lines([*lines, "/as ann", "/tournament start"])
     clock.now += 17 * HOUR  # past both players' deadline for their set-up
-    await console.run_lines(["/wargames tournament round"])
+    await console.run_lines(["/tournament round"])
     (said,) = [line for line in out.getvalue().splitlines() if "in round 1 (did not move)" in line]
     assert said.startswith("Forfeited in round 1 (did not move): @bob and @cat.")  # first named first
 
@@ -321,7 +316,6 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     made = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": "blockwars", "rounds": 2, "days": 2},
@@ -333,13 +327,13 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
         joined = await fake.click(user, signup, join)
         assert joined.ephemeral and "both its players are pinged there" in joined.content
     await until(lambda: "Signed up (5):" in signup.content)
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     assert "the next round is paired by itself" in started.messages[0].content
-    again = await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+    again = await fake.slash(fake.owner, club, "tournament", "start")
     assert again.ephemeral and again.content.startswith(
         "This tournament has already started: round 1 of 2 ends <t:"
     )
-    assert "`/wargames tournament round` shows how each game stands" in again.content
+    assert "`/tournament round` shows how each game stands" in again.content
 
     # the announcement names each game's thread beside its pairing, once the threads are open
     threads = threads_of(fake, club)
@@ -363,7 +357,7 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     assert "Round 2 is paired when it ends, or at the latest <t:" in told[0]
     await sweep(bot)
     assert len([m for m in fake.messages_in(threads[0]) if "still going in round" in m.content]) == 1
-    mid = await fake.slash(players[0], club, "wargames", "tournament", "standings")
+    mid = await fake.slash(players[0], club, "tournament", "standings")
     assert mid.message.content == (
         "**Block Wars Swiss**, the standings during round 1 of 2: a game counts once it ends, a bye at once."
     )
@@ -383,9 +377,7 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     assert "Each game has its own thread in this channel" in said
 
     # the organiser removes the no-show from the thread where they met them: the channel is told
-    removed = await fake.slash(
-        fake.owner, threads[1], "wargames", "tournament", "remove", {"member": users[no_show]}
-    )
+    removed = await fake.slash(fake.owner, threads[1], "tournament", "remove", {"member": users[no_show]})
     answer, notice = removed.messages  # to the organiser privately, and to the channel
     assert answer.ephemeral and f"removed <@{no_show}> from **Block Wars Swiss**" in answer.content
     assert not notice.ephemeral and notice.channel_id == club.id and notice.content == answer.content
@@ -398,9 +390,9 @@ async def test_an_organisers_first_tournament_through_discord(fake_discord: Fake
     before = len(fake.messages_in(club))
     await sweep(bot)
     final = [m for m in fake.messages_in(club)[before:] if m.attachment("standings.png") is not None]
-    after = await fake.slash(fake.owner, club, "wargames", "tournament", "start")
+    after = await fake.slash(fake.owner, club, "tournament", "start")
     assert after.content == (
-        "**Block Wars Swiss**, this channel's last tournament, is over; `/wargames tournament create` "
+        "**Block Wars Swiss**, this channel's last tournament, is over; `/tournament create` "
         "starts a new one."
     )
     assert len(final) == 1 and "is over after 2 rounds" in final[0].content

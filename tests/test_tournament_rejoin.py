@@ -228,7 +228,6 @@ async def test_in_discord_a_join_again_takes_the_first_sign_ups_id(
     created = await fake.slash(
         fake.owner,
         club,
-        "wargames",
         "tournament",
         "create",
         {"game": GAME, "rounds": 1, "days": 2},
@@ -239,9 +238,9 @@ async def test_in_discord_a_join_again_takes_the_first_sign_ups_id(
     clicked = await fake.click(alice, signup, join)
     assert "You are in" in clicked.content
     first = clicked.interaction_id
-    left = await fake.slash(alice, club, "wargames", "tournament", "leave")
+    left = await fake.slash(alice, club, "tournament", "leave")
     assert left.ephemeral and left.content.startswith("You are no longer signed up for **")
-    again = await fake.slash(alice, club, "wargames", "tournament", "join")
+    again = await fake.slash(alice, club, "tournament", "join")
     assert again.ephemeral and "You are in" in again.content
     assert again.interaction_id > first > sealed.id
     await until(lambda: f"<@{alice.id}>" in signup.content)

@@ -25,9 +25,7 @@ from tests.onebot import ON_THE_BOT, Table, one_bot
 from tests.test_tournament import CHANNEL, open_one, services
 
 ORGANISER, ALICE, BOB, CAROL, DAVE = 1, 11, 12, 13, 14
-REFUSED = (
-    "An organiser took you off the list of Cup; ask them to put you back (`/wargames tournament reinstate`)."
-)
+REFUSED = "An organiser took you off the list of Cup; ask them to put you back (`/tournament reinstate`)."
 
 
 async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(store_world) -> None:
@@ -40,7 +38,7 @@ async def test_a_removal_before_the_start_holds_until_an_organiser_undoes_it(sto
     removed = await t.remove(CHANNEL, CAROL, organiser=True, by=ORGANISER)
     assert withdrawal_notice(removed, ORGANISER, PLAIN) == f"@1 took @13 off the sign-up list of {cup_name}."
     assert undo_hint(removed, PLAIN) == (
-        "Took @13 off by mistake? They cannot sign up again themselves; `/wargames tournament "
+        "Took @13 off by mistake? They cannot sign up again themselves; `/tournament "
         "reinstate` puts them back on the list."
     )
     assert await t.store.removed_by(cup.id, CAROL) == ORGANISER
@@ -189,7 +187,7 @@ async def test_on_discord_a_removed_player_cannot_join_again_until_put_back(tabl
     fake, club = table.fake, table.channel()
     owner, alice, bob = fake.owner, table.alice, table.bob
     made = await fake.slash(
-        owner, club, "wargames", "tournament", "create",
+        owner, club, "tournament", "create",
         {"game": "blockwars", "rounds": 2, "days": 1, "name": "Cup"}, messages=2,
     )  # fmt: skip
     signup = made.messages[1]
@@ -197,7 +195,7 @@ async def test_on_discord_a_removed_player_cannot_join_again_until_put_back(tabl
     for user in (alice, bob):
         joined = await fake.click(user, signup, join_id)
         assert joined.ephemeral and "You are in" in joined.content
-    removed = await fake.slash(owner, club, "wargames", "tournament", "remove", {"member": bob})
+    removed = await fake.slash(owner, club, "tournament", "remove", {"member": bob})
     said, hint = removed.messages
     assert (
         not said.ephemeral
@@ -209,13 +207,13 @@ async def test_on_discord_a_removed_player_cannot_join_again_until_put_back(tabl
     refused = REFUSED.replace("Cup", "**Cup**")
     clicked = await fake.click(bob, signup, join_id)  # at once, by the button...
     assert clicked.ephemeral and clicked.content == refused
-    typed = await fake.slash(bob, club, "wargames", "tournament", "join")  # ...or the command
+    typed = await fake.slash(bob, club, "tournament", "join")  # ...or the command
     assert typed.ephemeral and typed.content == refused
     await table.idle()
     assert f"<@{bob.id}>" not in signup.content and "Signed up (1):" in signup.content
-    stranger = await fake.slash(alice, club, "wargames", "tournament", "reinstate", {"member": bob})
+    stranger = await fake.slash(alice, club, "tournament", "reinstate", {"member": bob})
     assert stranger.ephemeral and "may put a removed player back" in stranger.content
-    back = await fake.slash(owner, club, "wargames", "tournament", "reinstate", {"member": bob})
+    back = await fake.slash(owner, club, "tournament", "reinstate", {"member": bob})
     assert not back.ephemeral and back.content == (
         f"<@{owner.id}> put <@{bob.id}> back on the sign-up list of **Cup**."
     )
@@ -232,12 +230,12 @@ async def test_the_console_refuses_a_removed_players_join_and_puts_them_back(tmp
     async with fresh_console(tmp_path) as (console, out):
         me = names.user_name(console.my_id)
         for line in (
-            "/wargames tournament create game:blockwars rounds:2 days:1 name:Cup",
-            "/wargames tournament join",
+            "/tournament create game:blockwars rounds:2 days:1 name:Cup",
+            "/tournament join",
             "/as bob",
-            "/wargames tournament join",
+            "/tournament join",
             f"/as {me}",
-            "/wargames tournament remove member:bob",
+            "/tournament remove member:bob",
         ):
             await console.handle(line)
         text = out.getvalue()
@@ -245,10 +243,10 @@ async def test_the_console_refuses_a_removed_players_join_and_puts_them_back(tmp
         assert "Took @bob off by mistake? They cannot sign up again themselves" in text
         assert console.refused == 0
         await console.handle("/as bob")
-        await console.handle("/wargames tournament join")
+        await console.handle("/tournament join")
         assert console.refused == 1 and REFUSED in out.getvalue()
         await console.handle(f"/as {me}")
-        await console.handle("/wargames tournament reinstate member:bob")
+        await console.handle("/tournament reinstate member:bob")
         assert f"@{me} put @bob back on the sign-up list of Cup." in out.getvalue()
         service = console.tournaments.service
         cup = await service.open_in(names.channel_id("general"))

@@ -39,7 +39,7 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
     everyone.permissions &= ~CREATE_PUBLIC_THREADS
     await start_bot(bot)
     await create_and_fill(fake, bot, club, players, "Threadless")
-    started = await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=2)
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
     assert "has begun: round 1 of 3" in started.messages[0].content
     await until(lambda: any(MISSING in m.content for m in fake.messages_in(club)))
     told = [m for m in fake.messages_in(club) if MISSING in m.content]
@@ -73,7 +73,7 @@ async def test_no_thread_permission_is_told_once_and_the_games_start_when_it_is_
     await sweep(bot)  # the next sweep starts nothing and says nothing more
     assert len([m for m in fake.messages_in(club) if "now ends" in m.content]) == 1
     # the round view reads the new end
-    view = await fake.slash(players[0], club, "wargames", "tournament", "round")
+    view = await fake.slash(players[0], club, "tournament", "round")
     assert view.ephemeral and f"the round ends {deadline(ends)}" in view.content, view.content
 
 
@@ -91,7 +91,7 @@ async def test_a_game_begun_before_a_restart_gets_the_board_the_channel_may_see(
     _guild, club, players = await setup_club(fake, 4)
     await start_bot(bot)
     await create_and_fill(fake, bot, club, players, "Restart Cup")
-    await fake.slash(fake.owner, club, "wargames", "tournament", "start", messages=3)
+    await fake.slash(fake.owner, club, "tournament", "start", messages=3)
     await until(lambda: len(threads_of(fake, club)) == 2)
     thread = threads_of(fake, club)[0]
     await until(lambda: bool(fake.messages_in(thread)))
