@@ -830,7 +830,9 @@ class TournamentStore:
         moved: Tournament = await self._transact(advance)
         return moved
 
-    async def _once(self, sql: str, params: tuple[Any, ...]) -> bool:
+    async def _once(self, sql: str, params: tuple[Any, ...] | dict[str, Any]) -> bool:
+        """One write that must change exactly one row: whether it did."""
+
         def write() -> Transaction[bool]:
             changed = yield count(sql, params)
             return bool(changed == 1)
@@ -842,25 +844,13 @@ class TournamentStore:
         """Move the end of round `round_no` of a running tournament to `ends`, if that is later;
         False if it was not (as late already, another round now, or no longer running)."""
         params = {"ends": float(ends), "now": float(now), "id": tournament_id, "round": round_no}
-
-        def extend() -> Transaction[bool]:
-            changed = yield count(_EXTEND, params)
-            return bool(changed == 1)
-
-        done: bool = await self._transact(extend)
-        return done
+        return await self._once(_EXTEND, params)
 
     async def lengthen_round(self, tournament_id: int, round_no: int, by: float, now: float) -> bool:
         """Move the end of round `round_no` of a running tournament `by` seconds later, in one
         write; False if it is another round now, no longer running, or its time was up at `now`."""
         params = {"by": float(by), "now": float(now), "id": tournament_id, "round": round_no}
-
-        def lengthen() -> Transaction[bool]:
-            changed = yield count(_LENGTHEN, params)
-            return bool(changed == 1)
-
-        done: bool = await self._transact(lengthen)
-        return done
+        return await self._once(_LENGTHEN, params)
 
     async def set_board_result(self, board: Board, result: float) -> bool:
         """Record a game's result once; False if it was already recorded."""
