@@ -365,14 +365,10 @@ class Tournaments(commands.Cog):
             by=interaction.user.id,
         )
         said = withdrawal_notice(done, interaction.user.id, DISCORD)
-        if isinstance(interaction.channel, discord.Thread):
-            await self.core_reply(interaction, said)
-            await self.tell_channel(done, interaction.user.id)
-        else:
-            await interaction.response.send_message(
-                said, allowed_mentions=discord.AllowedMentions(users=[discord.Object(done.user_id)])
-            )
-            await self.refresh_signup(done.tournament)
+        channel = await self.core.channel(done.tournament.channel_id)
+        mentions = discord.AllowedMentions(users=[discord.Object(done.user_id)])
+        await self.said_here_and_there(interaction, said, channel, mentions)
+        await self.refresh_signup(done.tournament)
         if hint := undo_hint(done, DISCORD):  # to the organiser alone: how to take it back
             await interaction.followup.send(
                 hint, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
