@@ -409,11 +409,13 @@ def game_clock_stopped(match: Match, now: float) -> GameClock:
 
 def game_clock_runs(match: Match, state: State, now: float) -> GameClock:
     """The game clock once `state` is reached: the clocks that ran stopped, and those of the
-    players it waits on for a turn running from now, away or not (time away does not stop it).
-    A quick decision runs no clock (it has its own short deadline and automatic answer), nor
-    does a game that is over."""
+    players it waits on running from now, away or not (time away does not stop it). A quick
+    decision runs the clock of the player who owes it, as a turn does: its short deadline bounded
+    each wait, but not their number, and a player who let every one run out (Fix Bayonets asks at
+    each card played) spent days of the round on nobody's clock (docs/fairness.md, the eighth
+    review). A game that is over runs none."""
     clock = game_clock_stopped(match, now)
-    if state.is_over() or state.quick_decision():
+    if state.is_over():
         return clock
     running = tuple(waiting_ids(match, state))
     return replace(clock, running=running, since=now) if running else clock
@@ -425,7 +427,7 @@ def game_clock_moved(match: Match, state: State, now: float) -> GameClock | None
     clock = match.game_clock
     if clock is None:
         return None
-    waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
+    waiting = () if state.is_over() else tuple(waiting_ids(match, state))
     if set(waiting) == set(clock.running):
         return None
     return game_clock_runs(match, state, now)

@@ -1,0 +1,67 @@
+"""The eighth review from the store, the service and the console (docs/fairness.md, "the eighth
+review"). Each test of a hole failed before its fix."""
+
+from __future__ import annotations
+
+import random
+
+from data import Database, Status
+from data.tournaments import TournamentStatus
+from play.tournament import turn_seconds
+from tests.clock import Clock
+from tests.test_game_clock import CHANNEL, DAY, GUILD, QUICK, STALLER, THREAD, services
+
+HOUR = 3600
+
+
+async def test_a_staller_who_waits_out_every_quick_decision_runs_out_of_clock_not_the_round(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """Fix Bayonets asks the opponent after each card played whether to cancel it (its default
+    standing order), a quick decision with a short deadline and an automatic answer; it ran no game
+    clock. A player in a lost position (or the higher seed of a knockout, who goes on at a draw)
+    let every one of them run to its deadline: dozens of hours a game that cost their clock
+    nothing, until the round's end stopped the game as a draw. A quick decision now runs the clock
+    of the player who owes it: the staller runs out of clock, and loses on time, before the round
+    ends."""
+    db, clock = store_world
+    t = services(db, clock)
+    svc = t.matches
+    made = await t.create(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=1, game="fixbayonets", rounds=1, days=2, organiser=True
+    )
+    await t.seal_shown(made)
+    for user in (QUICK, STALLER):
+        await t.join(made, user)
+    (board,) = (await t.start(CHANNEL, organiser=True)).boards
+    await t.start_board(board, THREAD)
+    ends = (await t.by_id(made.id)).round_ends_at
+    assert ends is not None
+    quick_deadline = turn_seconds(2 * DAY) // 4  # 4 hours; each clock holds 24
+    rng = random.Random(2)
+    waited = 0
+    match, state = await svc.current(THREAD)
+    for _ in range(400):
+        match = await db.get_match(match.id)
+        if match.status is not Status.ACTIVE:
+            break
+        match, state = await svc.current(THREAD)
+        (side,) = sorted(state.to_act())[:1]
+        user = match.sides[side]
+        if user == STALLER and state.quick_decision():  # waited out: the bot answers for them
+            assert match.deadline is not None and match.deadline - clock.now <= quick_deadline
+            clock.now = match.deadline + 1
+            await svc.sweep()  # the bot's two sweeps: the games' deadlines, then the rounds
+            await t.sweep()
+            waited += 1
+            continue
+        legal = await svc.legal(THREAD, user)
+        clock.now += 60
+        choices = [a for a in legal if a not in ("fight", "resign", "offer draw")] or legal
+        await svc.act(THREAD, user, "setup std" if "setup std" in legal else rng.choice(choices))
+    over = await db.get_match(match.id)
+    assert over.status is Status.FINISHED and over.winner_id == QUICK, (over.status, waited)
+    assert over.game_clock is not None and over.game_clock.left[STALLER] == 0
+    assert 5 <= waited <= 7  # 24 hours of clock in 4-hour waits, not the round's 48 hours
+    assert clock.now < ends  # lost on time within the round: its result counts, not a draw
+    assert (await t.by_id(made.id)).status is TournamentStatus.FINISHED
