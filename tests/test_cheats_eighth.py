@@ -4,11 +4,13 @@ review"). Each test of a hole failed before its fix."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from data import Database, Status
 from data.tournaments import TournamentStatus
 from play.tournament import turn_seconds
 from tests.clock import Clock
+from tests.console_run import console_said
 from tests.test_game_clock import CHANNEL, DAY, GUILD, QUICK, STALLER, THREAD, services
 
 HOUR = 3600
@@ -65,3 +67,24 @@ async def test_a_staller_who_waits_out_every_quick_decision_runs_out_of_clock_no
     assert 5 <= waited <= 7  # 24 hours of clock in 4-hour waits, not the round's 48 hours
     assert clock.now < ends  # lost on time within the round: its result counts, not a draw
     assert (await t.by_id(made.id)).status is TournamentStatus.FINISHED
+
+
+async def test_the_console_answers_a_number_too_large_for_any_store_as_one_that_names_nothing(
+    tmp_path: Path,
+) -> None:
+    """The console takes `tournament:N` and `game:N` as typed: a number past what a store's integer
+    holds (2**63) reached SQLite and came back as an internal error ("Something went wrong; the game
+    is unchanged"). It is now answered as any number that names nothing."""
+    huge = "9" * 20
+    said = await console_said(
+        tmp_path,
+        [
+            f"/tournament standings tournament:{huge}",
+            f"/tournament round tournament:{huge}",
+            f"/wargames verify game:{huge}",
+            f"/wargames export game:{huge}",
+        ],
+    )
+    assert "went wrong" not in said and "internal error" not in said, said
+    assert said.count(f"There is no tournament with the number {huge} here") == 2, said
+    assert said.count(f"There is no game #{huge} in this channel") == 2, said
