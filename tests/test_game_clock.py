@@ -438,8 +438,9 @@ async def test_the_thread_states_the_clock(store_world: tuple[Database, Clock]):
     text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
     assert text == (
         f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
-        "days 12 hours on a clock for the whole game: it runs only on your own turns, also while you "
-        "are away; whoever runs out loses on time. The round ends at "
+        "days 12 hours on a clock for the whole game: it runs only while the game waits on you (your "
+        "turns, and any quick answer you owe), also while you are away; whoever runs out loses on "
+        "time. The round ends at "
         f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
     )
 
