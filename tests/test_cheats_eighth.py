@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from cogs import limits
 from data import Database, Status
 from data.tournaments import TournamentStatus
 from play.tournament import turn_seconds
@@ -88,3 +89,16 @@ async def test_the_console_answers_a_number_too_large_for_any_store_as_one_that_
     assert "went wrong" not in said and "internal error" not in said, said
     assert said.count(f"There is no tournament with the number {huge} here") == 2, said
     assert said.count(f"There is no game #{huge} in this channel") == 2, said
+
+
+def test_two_forfeit_wins_of_one_round_are_dmed_with_nonces_of_their_own() -> None:
+    """Discord documents a message's nonce as unique per author within a few minutes, not per
+    channel, and the bot is the author of every post. Every nonce names what it is for (a game, a
+    tournament's round), so none repeats across channels, but a round-robin's forfeit-win DM was
+    "t7r3w" for each winner of round 3: the second winner's DM could come back as the first's, never
+    sent. It now names its recipient. Nobody else can post as the bot, so nobody can use a nonce,
+    however guessable, to suppress one of its posts."""
+    one, two = limits.forfeit_nonce(7, 3, 10**18), limits.forfeit_nonce(7, 3, 10**18 + 1)
+    assert one != two and len(one) <= limits.NONCE and len(two) <= limits.NONCE
+    kinds = {limits.nonce("t", 7, "r", 3), limits.board_nonce(7, 3), limits.start_nonce(7), one}
+    assert len(kinds) == 4
