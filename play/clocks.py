@@ -411,7 +411,7 @@ def game_clock_runs(match: Match, state: State, now: float) -> GameClock:
     """The game clock once `state` is reached: the clocks that ran stopped, and those of the
     players it waits on running from now, away or not (time away does not stop it). A quick
     decision runs the clock of the player who owes it, as a turn does: its short deadline bounded
-    each wait, but not their number, and a player who let every one run out (Fix Bayonets asks at
+    each wait, but not their number, and a player who let every one run out (a game may ask one at
     each card played) spent days of the round on nobody's clock (docs/fairness.md, the eighth
     review). A game that is over runs none."""
     clock = game_clock_stopped(match, now)
