@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from cogs import limits
 from data import Database, Status
 from data.tournaments import TournamentStatus
@@ -102,3 +104,41 @@ def test_two_forfeit_wins_of_one_round_are_dmed_with_nonces_of_their_own() -> No
     assert one != two and len(one) <= limits.NONCE and len(two) <= limits.NONCE
     kinds = {limits.nonce("t", 7, "r", 3), limits.board_nonce(7, 3), limits.start_nonce(7), one}
     assert len(kinds) == 4
+
+
+async def test_an_organiser_still_in_a_knockout_may_not_extend_a_round_that_picks_their_next_opponent(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """Seed 1 of three, an organiser too, has round 1's bye and so no game going: the seventh
+    review's refusal (while their own game goes on) let them extend. In a knockout the tie still
+    going decides whom they meet next, and the hours save whichever of its players is short of
+    time: a choice of opponent. Refused while they are still in the knockout; another organiser
+    extends as before."""
+    from play import NotAPlayer
+    from tests.test_tournament import CHANNEL as ROOM
+    from tests.test_tournament import GUILD as SERVER
+    from tests.test_tournament import ORGANISER, thread_ids
+
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=SERVER, channel_id=ROOM, user_id=21, game="blockwars",
+        rounds=None, days=1, organiser=True, format="knockout",
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in (21, 22, 23):
+        await t.join(made, user)
+    started = await t.start(ROOM, organiser=True)
+    boards = await t.store.tournament_boards(started.tournament.id)
+    assert sorted((b.first_id, b.second_id or 0) for b in boards) == [(21, 0), (22, 23)]
+    await thread_ids(t, [0])
+    with pytest.raises(NotAPlayer) as refused:
+        await t.extend(ROOM, 24, organiser=True, by=21)
+    assert str(refused.value) == (
+        "You cannot extend round 1 of Block Wars Knockout while you are still in the knockout: "
+        "the games still going decide whom you meet next, and the time would save whichever player "
+        "of a game is running short. Ask another organiser, or a member who can manage the server."
+    )
+    before = (await t.open_in(ROOM)).round_ends_at
+    done = await t.extend(ROOM, 24, organiser=True, by=ORGANISER)
+    assert before is not None and done.tournament.round_ends_at == before + 24 * HOUR and done.games == 1
