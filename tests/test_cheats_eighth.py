@@ -142,3 +142,17 @@ async def test_an_organiser_still_in_a_knockout_may_not_extend_a_round_that_pick
     before = (await t.open_in(ROOM)).round_ends_at
     done = await t.extend(ROOM, 24, organiser=True, by=ORGANISER)
     assert before is not None and done.tournament.round_ends_at == before + 24 * HOUR and done.games == 1
+
+
+async def test_a_backup_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
+    """`python bot.py --backup FILE` wrote the copy readable by every account on the machine (the
+    usual umask), and docs/deploy.md suggests the home folder: the copy holds every game's secret
+    seed, the dice and cards to come. It is now made readable and writable by its owner alone."""
+    from data.backup import backup_sqlite
+
+    live = tmp_path / "wargames.db"
+    async with Database.open(live, clock=lambda: 1_800_000_000.0):
+        pass
+    target = tmp_path / "copy.db"
+    backup_sqlite(live, target)
+    assert target.stat().st_mode & 0o777 == 0o600
