@@ -77,7 +77,9 @@ async def test_the_console_answers_a_number_too_large_for_any_store_as_one_that_
 ) -> None:
     """The console takes `tournament:N` and `game:N` as typed: a number past what a store's integer
     holds (2**63) reached SQLite and came back as an internal error ("Something went wrong; the game
-    is unchanged"). It is now answered as any number that names nothing."""
+    is unchanged"). It is now answered as any number that names nothing. So did a superscript two,
+    which Python counts a digit (`isdigit`) but not a number (`int`): the console now takes only
+    decimal digits, and refuses the rest as it refuses a word."""
     huge = "9" * 20
     said = await console_said(
         tmp_path,
@@ -86,6 +88,10 @@ async def test_the_console_answers_a_number_too_large_for_any_store_as_one_that_
             f"/tournament round tournament:{huge}",
             f"/wargames verify game:{huge}",
             f"/wargames export game:{huge}",
+            "/tournament standings tournament:\u00b2",
+            "/wargames verify game:\u00b2",
+            "/history \u00b2",
+            "/wargames away days:\u00b2",
         ],
     )
     assert "went wrong" not in said and "internal error" not in said, said
