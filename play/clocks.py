@@ -27,6 +27,7 @@ from play.results import (
     AWAY_GRACE,
     AWAY_WINDOW,
     DAY,
+    PrivateTurn,
     TimeAway,
     _clock_start,
     clock_left,
@@ -371,12 +372,19 @@ class Clocks(LiveMatches):
                 return found
         raise AssertionError("unreachable")
 
+    async def channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
+        raise NotImplementedError  # Reading's (play/reading.py)
+
     async def _own_deadline(self, match: Match, began: float, now: float) -> float:
         """When the turn that began at `began` (its game clock's start) is due by its own time, not
         its game clock's: when its players are back (now, if none is away), plus its whole time less
-        what of it has run while none of them was away."""
+        what of it has run while none of them was away. A quick decision's own time is its short
+        deadline from when it began, which time away does not move; but one reached by a private
+        step (a turn left at a formality) is still that turn, whose clock began with it."""
         assert match.snapshot is not None
         state = game_of(match).from_json(match.snapshot)
+        if state.quick_decision() and await self.channel_view(match, state) is None:
+            return began + quick_seconds(match.turn_seconds)
         aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
         used = await self._turn_used(match, state, began, now)
         return _clock_start(match, state, now, aways) + match.turn_seconds - used

@@ -162,3 +162,34 @@ async def test_a_backup_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
     target = tmp_path / "copy.db"
     backup_sqlite(live, target)
     assert target.stat().st_mode & 0o777 == 0o600
+
+
+async def test_an_extension_gives_a_quick_decision_no_more_than_its_own_short_deadline(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """Now that a quick decision runs its player's clock, a clock nearly out sets its deadline. An
+    extension then moved that deadline to the new end of the clock, bounded only by a whole turn's
+    time (a day here): a quick decision due in 12 hours, twice its own 6. It is bounded by the quick
+    decision's own deadline, as a turn's is by the turn's."""
+    from play.service import MatchService
+    from tests.test_game_clock import clocked_game
+
+    db, clock = store_world
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    await clocked_game(svc, game_seconds=2 * HOUR)  # turns of a day: quick decisions of 6 hours
+    await svc.act(THREAD, QUICK, "setup std")
+    await svc.act(THREAD, STALLER, "setup std")
+    rng = random.Random(1)
+    for _ in range(60):
+        match, state = await svc.current(THREAD)
+        if state.quick_decision():
+            break
+        user = match.turn_player_id or STALLER
+        legal = await svc.legal(THREAD, user)
+        clock.now += 60
+        await svc.act(THREAD, user, rng.choice([a for a in legal if a != "fight"]))
+    assert state.quick_decision() and match.game_clock is not None and match.deadline is not None
+    since = match.game_clock.since
+    assert since is not None and match.deadline < since + 2 * HOUR  # the clock's end, not 6 hours
+    given = await svc.give_time(match.id, 10 * HOUR)
+    assert given is not None and given.deadline == since + 6 * HOUR
