@@ -44,6 +44,13 @@ def board_nonce(match_id: int, version: int) -> str:
     return nonce("m", match_id, "v", version)
 
 
+def forfeit_nonce(tournament_id: int, round_no: int, user_id: int) -> str:
+    """The nonce of a round-robin's forfeit-win DM to `user_id`: their own. Discord documents a
+    nonce as unique per author, not per channel: a round with two forfeit wins sent both DMs with
+    one nonce ("t7r3w"), and Discord may answer the second with the first, never sending it."""
+    return nonce("t", tournament_id, "r", round_no, "w", user_id)
+
+
 def start_nonce(match_id: int) -> str:
     """The nonce of a game's first message in its channel (a challenge's first board, a tournament's
     game in its thread): one per game, whatever version it shows, so posted again after a crash it

@@ -892,7 +892,9 @@ class Tournaments(commands.Cog):
             if against is not None and await self.service.matches.wants_turn_dms(board.first_id):
                 said = forfeit_win_text(tournament, board.round, against, sent.jump_url, DISCORD)
                 await self.core.dm(
-                    board.first_id, said, nonce=limits.nonce("t", tournament.id, "r", board.round, "w")
+                    board.first_id,
+                    said,
+                    nonce=limits.forfeit_nonce(tournament.id, board.round, board.first_id),
                 )
 
     @staticmethod

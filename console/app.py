@@ -543,7 +543,7 @@ class Console:
 
     async def wg_away(self, rest: list[str]) -> Outcome:
         raw = self._words(rest)
-        if not raw.isdigit():
+        if not raw.isdecimal():
             raise UsageError(f"Usage: /wargames away days:N (1 to {AWAY_DAYS_A_YEAR}).")
         away = await self.service.away(GUILD_ID, self.my_id, int(raw))
         assert away.until is not None
@@ -591,7 +591,7 @@ class Console:
     async def _check_or_export(self, sub: str, rest: list[str]) -> Outcome:
         """`/wargames verify` and `export`: a finished game (this channel's last, or `game:ID`)."""
         raw = self._words(rest)
-        if raw and not raw.isdigit():
+        if raw and not raw.isdecimal():
             raise UsageError(f"Usage: /wargames {sub} [game:ID], ID being a finished game's number.")
         match_id = int(raw) if raw else None
         if sub == "verify":
@@ -694,7 +694,7 @@ class Console:
                 opts.setdefault("level", low)
             elif low in switches:
                 opts.setdefault(low, "true")
-            elif low.isdigit():
+            elif low.isdecimal():
                 opts.setdefault("hours_per_turn", low)
             else:
                 rest.append(word)
@@ -983,7 +983,7 @@ class Console:
     async def cmd_history(self, game: Game, args: list[str]) -> Outcome:
         opts, positional = options(args)
         raw = opts.pop("count", None) or (positional[0] if positional else "20")
-        if opts or len(positional) > 1 or not raw.isdigit() or not 1 <= int(raw) <= 500:
+        if opts or len(positional) > 1 or not raw.isdecimal() or not 1 <= int(raw) <= 500:
             raise UsageError(f"Usage: /{game.name} history [count:20] (1 to 500 actions)")
         entries = await self.service.history_entries(self.channel_id, limit=int(raw), asker=self.my_id)
         self.say(history_text(entries, self.markup, limit=100_000))

@@ -99,7 +99,7 @@ def create_usage(opts: dict[str, str]) -> str:
     needed = ("game", "rounds", "days") if swiss else ("game", "days")
     missing = [k for k in needed if k not in opts]
     numbers = ("rounds", "days", "max_players", "signup_days")
-    bad = [k for k in numbers if k in opts and not opts[k].isdigit()]
+    bad = [k for k in numbers if k in opts and not opts[k].isdecimal()]
     what = f"Missing: {', '.join(missing)}. " if missing else ""
     what += f"Not a whole number: {', '.join(bad)}. " if bad else ""
     return (
@@ -273,7 +273,7 @@ class ConsoleTournaments:
         if "tournament" not in opts:
             return None
         typed = opts["tournament"].strip().lower().removeprefix("no.")
-        if not typed.isdigit() or int(typed) < 1:
+        if not typed.isdecimal() or int(typed) < 1:
             raise UsageError(
                 f"'{opts['tournament'][:30]}' is not a tournament's number: `/tournament past` "
                 "lists them, e.g. `tournament:3`."

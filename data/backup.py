@@ -29,13 +29,20 @@ def backup_sqlite(source: Path, target: Path) -> Backup:
 
     The copy is a single file (journal mode DELETE, no `-wal` beside it) that the bot opens as its
     database as it is: restoring is putting it in the database's place while the bot is stopped.
-    An existing `target` is refused, never overwritten: it may be the only good backup."""
+    An existing `target` is refused, never overwritten: it may be the only good backup. The copy
+    is readable by its owner alone: it holds every game's secret seed (the dice and cards to come)
+    and every hand, so a backup left readable in a shared home folder is the next draws for
+    anyone with an account on the machine."""
     if not source.is_file():
         raise DataError(f"there is no SQLite database at {source}")
     if target.exists():
         raise DataError(f"{target} exists already; name a new file (a backup is never overwritten)")
     if not target.parent.is_dir():
         raise DataError(f"the folder {target.parent} does not exist")
+    try:
+        target.touch(mode=0o600, exist_ok=False)  # made before SQLite opens it: the owner's alone
+    except FileExistsError:
+        raise DataError(f"{target} exists already; name a new file (a backup is never overwritten)") from None
     try:
         with closing(sqlite3.connect(source, timeout=30)) as src, closing(sqlite3.connect(target)) as dst:
             src.backup(dst)

@@ -179,6 +179,10 @@ WHERE channel_id = ? AND commitment = ? AND shown_at IS NULL
 """
 _TAKE_SEAL = "DELETE FROM channel_seals WHERE channel_id = ? AND shown_at IS NOT NULL RETURNING *"
 
+# The largest id a row can have (SQLite's INTEGER, PostgreSQL's BIGINT): a number past it, typed
+# at the console, names no row, and is answered so rather than sent to a store that cannot take it.
+MAX_ID = 2**63 - 1
+
 _SELECT_MATCH = "SELECT * FROM matches WHERE id = ?"
 # PostgreSQL: a read-modify-write of a match holds its row from the read on. A clock shift or a
 # reminder's mark does not bump the version (the buttons stay current), so without the lock one
@@ -983,6 +987,8 @@ class Database:
 
     async def get_match(self, match_id: int) -> Match:
         """The match with this id; raises `MatchNotFound`."""
+        if not 0 < match_id <= MAX_ID:
+            raise MatchNotFound(match_id)
         found = await self._query(_SELECT_MATCH, (match_id,))
         if not found:
             raise MatchNotFound(match_id)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from data.db import Conflict, Database, Transaction, count, many, one, row_to_match, rows
+from data.db import MAX_ID, Conflict, Database, Transaction, count, many, one, row_to_match, rows
 from data.elo import START_RATING
 from data.errors import DataError
 from data.models import Match, Status
@@ -537,6 +537,8 @@ class TournamentStore:
         return result
 
     async def get_tournament(self, tournament_id: int) -> Tournament | None:
+        if not 0 < tournament_id <= MAX_ID:
+            return None  # no row has it (a number typed at the console)
         found = await self._query(_SELECT, (tournament_id,))
         return _tournament(found[0]) if found else None
 

@@ -27,6 +27,7 @@ from play.results import (
     AWAY_GRACE,
     AWAY_WINDOW,
     DAY,
+    PrivateTurn,
     TimeAway,
     _clock_start,
     clock_left,
@@ -371,12 +372,19 @@ class Clocks(LiveMatches):
                 return found
         raise AssertionError("unreachable")
 
+    async def channel_view(self, match: Match, state: State | None = None) -> PrivateTurn | None:
+        raise NotImplementedError  # Reading's (play/reading.py)
+
     async def _own_deadline(self, match: Match, began: float, now: float) -> float:
         """When the turn that began at `began` (its game clock's start) is due by its own time, not
         its game clock's: when its players are back (now, if none is away), plus its whole time less
-        what of it has run while none of them was away."""
+        what of it has run while none of them was away. A quick decision's own time is its short
+        deadline from when it began, which time away does not move; but one reached by a private
+        step (a turn left at a formality) is still that turn, whose clock began with it."""
         assert match.snapshot is not None
         state = game_of(match).from_json(match.snapshot)
+        if state.quick_decision() and await self.channel_view(match, state) is None:
+            return began + quick_seconds(match.turn_seconds)
         aways = await self._away_ends(match.guild_id, waiting_ids(match, state), now)
         used = await self._turn_used(match, state, began, now)
         return _clock_start(match, state, now, aways) + match.turn_seconds - used
@@ -409,11 +417,13 @@ def game_clock_stopped(match: Match, now: float) -> GameClock:
 
 def game_clock_runs(match: Match, state: State, now: float) -> GameClock:
     """The game clock once `state` is reached: the clocks that ran stopped, and those of the
-    players it waits on for a turn running from now, away or not (time away does not stop it).
-    A quick decision runs no clock (it has its own short deadline and automatic answer), nor
-    does a game that is over."""
+    players it waits on running from now, away or not (time away does not stop it). A quick
+    decision runs the clock of the player who owes it, as a turn does: its short deadline bounded
+    each wait, but not their number, and a player who let every one run out (a game may ask one at
+    each card played) spent days of the round on nobody's clock (docs/fairness.md, the eighth
+    review). A game that is over runs none."""
     clock = game_clock_stopped(match, now)
-    if state.is_over() or state.quick_decision():
+    if state.is_over():
         return clock
     running = tuple(waiting_ids(match, state))
     return replace(clock, running=running, since=now) if running else clock
@@ -425,7 +435,7 @@ def game_clock_moved(match: Match, state: State, now: float) -> GameClock | None
     clock = match.game_clock
     if clock is None:
         return None
-    waiting = () if state.is_over() or state.quick_decision() else tuple(waiting_ids(match, state))
+    waiting = () if state.is_over() else tuple(waiting_ids(match, state))
     if set(waiting) == set(clock.running):
         return None
     return game_clock_runs(match, state, now)

@@ -188,6 +188,8 @@ def clock_limits(match: Match, user_id: int) -> float | None:
     if clock is None or user_id not in clock.running:
         return None
     left = clock_left(clock, user_id)
+    if clock.since is not None and match.deadline is not None and match.deadline < clock.since + left:
+        return None  # the deadline comes first: a quick decision's short one, or another's clock
     if left < match.turn_seconds:
         return left
     ends_first = (

@@ -129,11 +129,10 @@ class Sweep(AiTurns):
                 private = None  # every step taken back: nothing of the turn to tell, as before it
             steps: list[tuple[str, list[Event]]] = []
             late = match.sides[owed[0]]
-            # A game clock still running when a quick decision is owed belongs to a private turn
-            # whose last step left only a formality (a private step moves no clock): the clock ran
-            # out, which is a loss on time, not the formality's automatic answer (RULES.md, "The
-            # game clock").
-            clock_out = clock_limits(match, late) is not None and (not quick_before or private is not None)
+            # A game clock that set the deadline of a quick decision ran out: a loss on time, not
+            # the decision's automatic answer (RULES.md, "The game clock"). So too for a private
+            # turn whose last step left only a formality (a private step moves no clock).
+            clock_out = clock_limits(match, late) is not None
             if quick_before and not clock_out:
                 for side in owed:
                     default = state.default_action(side)

@@ -14,9 +14,12 @@ from dataclasses import dataclass
 
 from data import Status
 from data.tournaments import Tournament
+from play import knockout
 from play.errors import BadRequest, NotAPlayer
 from play.markup import Markup
+from play.swiss import Pairing
 from play.tournament_base import TournamentParts
+from play.tournament_formats import entrants, gone_in, is_knockout
 from play.words import duration_text
 
 HOUR = 3600
@@ -76,6 +79,14 @@ class Extending(TournamentParts):
                 "time would go on your own clock as well. Ask another organiser, or a member who can "
                 "manage the server; once your game is over, you may."
             )
+        if is_knockout(tournament) and by in await self._in_the_bracket(tournament):
+            # the ties still going decide whom they meet next, and an extension saves whichever
+            # player of a tie is short of time (RULES.md "An organiser who plays")
+            raise NotAPlayer(
+                f"You cannot extend round {r} of {name} while you are still in the knockout: the games "
+                "still going decide whom you meet next, and the time would save whichever player of a "
+                "game is running short. Ask another organiser, or a member who can manage the server."
+            )
         if not await self.store.lengthen_round(tournament.id, r, hours * HOUR, now):
             raise BadRequest(f"Round {r} of {name} changed just now (it may have ended): look and try again.")
         given = 0
@@ -86,6 +97,14 @@ class Extending(TournamentParts):
             if await self.matches.give_time(match.id, hours * HOUR / 2) is not None:
                 given += 1
         return Extended(await self.by_id(tournament.id), hours, given, by)
+
+    async def _in_the_bracket(self, tournament: Tournament) -> list[int]:
+        """The knockout's players not yet out by the results recorded so far (a tie whose game just
+        ended counts as undecided until the sweep records it)."""
+        entries = await self.entries(tournament)
+        every = await self.store.tournament_boards(tournament.id)
+        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in every]
+        return knockout.still_in(knockout.seeded(entrants(entries)), games, gone_in(tournament, entries))
 
 
 def extended_text(done: Extended, markup: Markup) -> str:

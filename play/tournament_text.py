@@ -390,8 +390,9 @@ def game_text(
     if clock is None:
         return f"{head}The round ends {ends}; {stopped}"
     return (
-        f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only on your "
-        "own turns, also while you are away; whoever runs out loses on time. "
+        f"{head}Each of you has {duration_text(clock)} on a clock for the whole game: it runs only while "
+        "the game waits on you (your turns, and any quick answer you owe), also while you are away; "
+        "whoever runs out loses on time. "
         f"The round ends {ends}; {stopped}"
     )
 

@@ -352,9 +352,10 @@ async def test_back_early_an_ordinary_turn_has_what_it_had_left_not_a_whole_new_
     assert match.deadline == clock.now + DAY - 12 * HOUR == began + DAY + 12 * HOUR
 
 
-async def test_a_quick_decision_runs_no_clock(store: str):
-    """A quick answer (a retreat square, a card's reply) has its own short deadline and automatic
-    answer: nobody's game clock runs while it is owed."""
+async def test_a_quick_decision_runs_the_clock_of_the_player_who_owes_it(store: str):
+    """A quick answer (a retreat square, a card's reply) keeps its own short deadline and automatic
+    answer, and runs the clock of the player who owes it, theirs alone: it ran none, and a staller
+    let each one run to its deadline on nobody's clock (tests/test_cheats_eighth.py)."""
     clock = Clock()
     db = await Database.open(store, clock=clock)
     svc = MatchService(db, clock=clock, rng=random.Random(3))
@@ -373,16 +374,17 @@ async def test_a_quick_decision_runs_no_clock(store: str):
                 THREAD, match.turn_player_id or STALLER, rng.choice([a for a in legal if a != "fight"])
             )
         assert match.turn_player_id == QUICK and state.quick_decision()
-        assert match.game_clock is not None and match.game_clock.running == ()
+        assert match.game_clock is not None and match.game_clock.running == (QUICK,)
         left = dict(match.game_clock.left)
         assert match.deadline is not None and match.deadline - clock.now <= 6 * HOUR  # its own short deadline
+        assert clock_limits(match, QUICK) is None  # not the clock's end: no "when your clock runs out"
         clock.now += 5 * HOUR
-        for user in (QUICK, STALLER):
-            assert game_clock_left(match, user, clock.now) == left[user]
+        assert game_clock_left(match, QUICK, clock.now) == left[QUICK] - 5 * HOUR
+        assert game_clock_left(match, STALLER, clock.now) == left[STALLER]
         legal = await svc.legal(THREAD, QUICK)
         played = await svc.act(THREAD, QUICK, legal[0])
         assert played.match.game_clock is not None
-        assert played.match.game_clock.left == left  # the 5 hours cost nobody anything
+        assert played.match.game_clock.left == {QUICK: left[QUICK] - 5 * HOUR, STALLER: left[STALLER]}
     finally:
         await db.close()
 
@@ -436,8 +438,9 @@ async def test_the_thread_states_the_clock(store_world: tuple[Database, Clock]):
     text = game_text(registry.game("blockwars"), tournament, board, PLAIN, match.game_clock.total)
     assert text == (
         f"{tournament.name}, round 1: @{QUICK} (Germans) v @{STALLER} (Canadians). Each of you has 3 "
-        "days 12 hours on a clock for the whole game: it runs only on your own turns, also while you "
-        "are away; whoever runs out loses on time. The round ends at "
+        "days 12 hours on a clock for the whole game: it runs only while the game waits on you (your "
+        "turns, and any quick answer you owe), also while you are away; whoever runs out loses on "
+        "time. The round ends at "
         f"{int(tournament.round_ends_at or 0)}; a game still going then is stopped and counts as a draw."
     )
 

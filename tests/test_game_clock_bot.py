@@ -48,7 +48,10 @@ async def test_a_tournament_games_ping_shows_the_clock(
     fake = fake_discord
     _club, players, thread = await duel(fake, start_bot, bot)
     first = fake.messages_in(thread)[0].content
-    assert "Each of you has 1 day on a clock for the whole game: it runs only on your own turns" in first
+    assert (
+        "Each of you has 1 day on a clock for the whole game: it runs only while the game waits on you"
+        in first
+    )
     match, _ = await bot.service.current(thread.id)
     users = {u.id: u for u in players}
     germans, canadians = users[match.sides["germans"]], users[match.sides["canadians"]]
