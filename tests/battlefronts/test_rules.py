@@ -587,6 +587,20 @@ def test_refusals_say_why_and_what_is_legal() -> None:
     assert s.to_json() == before
 
 
+def test_a_refused_move_of_a_battalion_wiped_out_says_so() -> None:
+    """R19: a name is never reused, so a missing battalion that was called up has been wiped out;
+    the refusal says so rather than that there is no such battalion."""
+    s = build({"F3": {RED: ["8H", "6H 7H"], BLUE: ["9C 9D"]}}, round=4, phase=ATTRITION)
+    begin(s)  # attrition takes the Reds' 8, R1's only card
+    command(s, BLUE, "pass")
+    with pytest.raises(
+        IllegalAction, match=r"^R1 has been wiped out: none of its cards is left in the game\.$"
+    ):
+        command(s, RED, "move R1 T2")
+    with pytest.raises(IllegalAction, match=r"^There is no battalion R3\.$"):
+        command(s, RED, "move R3 T2")
+
+
 def test_a_refused_move_to_a_far_front_offers_the_jump_only_to_a_battalion_that_can_jump() -> None:
     """'(a face card on top could jump there)' was said of a face-down stack and a lone Jack too."""
     s = build({"T2": {RED: ["?5H 6H"]}, "F1": {RED: ["JS"], BLUE: ["9C"]}, "F5": {RED: ["QH 4C"]}}, round=3,
