@@ -236,6 +236,15 @@ def test_a_lone_face_card_cannot_jump_and_a_number_card_never_jumps() -> None:
         command(s, RED, "jump R2 F3")
 
 
+def test_a_refused_jump_suggests_the_jumps_there_are() -> None:
+    """What is legal, told with the refusal, is of the kind refused: the jumps R3 may make, not the
+    first moves in the list. Break caught: the suggestions taken from every legal action."""
+    s = build({"F1": {RED: ["QH", "9H 2S", "KS 4D"]}}, round=3, phase=MOVE)
+    with pytest.raises(IllegalAction, match="no face card") as info:
+        command(s, RED, "jump R2 F3")
+    assert [str(a) for a in info.value.legal] == ["jump R3 F2", "jump R3 F3", "jump R3 F4", "jump R3 F5"]
+
+
 # ----------------------------------------------------------------------------------- attrition
 
 
