@@ -97,6 +97,8 @@ def test_a_call_up_deals_face_down_off_the_top_the_last_card_dealt_on_top() -> N
 def test_one_call_up_per_travel_zone_per_round() -> None:
     s = build(round=2, phase=SUPPORT, current=RED)
     command(s, RED, "call T2 3")
+    # a real decision has no automatic answer: its deadline is a loss on time (R16)
+    assert not s.quick_decision() and s.default_action(RED) is None
     # the refusal names the zones still free (break caught: the free zones left out)
     with pytest.raises(
         IllegalAction, match=r"already called up into T2 this round\. Zones still free: T1, T3 and T4\.$"
