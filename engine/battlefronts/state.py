@@ -46,6 +46,7 @@ from engine.battlefronts.model import (
     is_front,
     or_list,
     other,
+    parse_label,
     plural,
 )
 from engine.cards import FULL_PACK, Card
@@ -346,6 +347,9 @@ class State:
                 return f"Battalions move in the move phase; this is the {phase} phase."
             b = self.find(action.unit)
             if b is None:
+                owner, num = parse_label(action.unit)
+                if num <= self.numbers[owner]:  # called up once: names are never reused (R19)
+                    return f"{action.unit} has been wiped out: none of its cards is left in the game."
                 return f"There is no battalion {action.unit}."
             if b.side != side:
                 return f"{action.unit} belongs to the {TITLES[b.side]}."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -9,12 +10,13 @@ import pytest
 from engine import registry
 from engine.battlefronts import actions as A
 from engine.battlefronts.ai import evaluate
+from engine.battlefronts.events import Moved, Reduced
 from engine.battlefronts.state import MOVE, SUPPORT, new_game
 from engine.errors import IllegalAction, InvalidNotation
 from engine.meta import TIMEOUT
-from engine.protocol import EndReason
+from engine.protocol import EndReason, Weight
 
-from .helpers import BLUE, GAME, RED, begin, build, command, history
+from .helpers import BLUE, GAME, RED, begin, build, command, history, of_type
 
 # ----------------------------------------------------------------------------------- notation
 
@@ -192,6 +194,34 @@ def test_an_empty_deck_fights_on() -> None:
     assert s.find("R1") is None and not s.is_over() and s.round == 5  # the Blues can still win
 
 
+def test_a_game_stored_between_commands_plays_on_as_if_never_stored() -> None:
+    """The platform stores the state as JSON after every command and reads it back for the next: a
+    battalion that moved, a travel zone called into, a side that passed, the turn's actions, the
+    names used and a tie still owed must all survive. Breaks caught: each of those left out of the
+    stored JSON (the round trip alone compared equal, since both sides lost the same field)."""
+    places = {
+        "F2": {RED: ["5H 2H 3H 4H", "5D"], BLUE: ["9C 9D 9S"]},
+        "T2": {RED: ["?6H 7H"]},
+        "T4": {BLUE: ["?7C"]},
+    }
+    plain, kept = build(places, round=3, phase=MOVE), build(places, round=3, phase=MOVE)
+    steps = [
+        (RED, "move R3 F3"), (RED, "end"), (BLUE, "move B2 F5"), (BLUE, "pass"), (RED, "pass"),
+        (RED, "call T1 2"), (RED, "end"), (BLUE, "call T1 3"), (BLUE, "pass"), (RED, "call T2 1"),
+        (RED, "pass"), (RED, "reduce R2"),
+    ]  # fmt: skip
+    for side, text in steps:
+        command(plain, side, text)
+        command(kept, side, text)
+        kept = GAME.from_json(json.loads(json.dumps(kept.to_json())))
+        assert kept.to_json() == plain.to_json(), text
+        for who in (RED, BLUE):
+            assert [str(a) for a in kept.legal_actions(who)] == [str(a) for a in plain.legal_actions(who)], (
+                text
+            )
+    assert plain.round == 4 and plain.find("R2") is None  # the tie was owed, and answered
+
+
 def test_a_timeout_loses() -> None:
     s = new_game(3)
     s.apply(TIMEOUT, RED)
@@ -297,3 +327,54 @@ def test_a_three_way_tie_names_its_choices_as_a_list() -> None:
     assert "`reduce R1` (2♥, 3 cards), `reduce R2` (2♦, 2 cards) or `reduce R3` (J♠, 2 cards)." in status
     with pytest.raises(IllegalAction, match=r"reduce R1, R2 or R3\."):
         command(s, RED, "pass")
+
+
+def test_the_history_of_a_round_reads_move_by_move() -> None:
+    """Every line a player reads of a round, word for word: moves turning a card up, a jump, an
+    ended turn, passes, call-ups, the battle's totals and who takes what, each reduction, a wipe-out
+    and a reduction lost. Breaks caught: each of those clauses cut short or given the wrong side."""
+    s = build(
+        {"T2": {RED: ["?5H 6H", "QS 2C 3C"]}, "F3": {BLUE: ["TC", "9C 2D"]}, "F1": {RED: ["KS 4D"]}},
+        round=3,
+        phase=MOVE,
+    )
+    assert history(command(s, RED, "move R1 F3; jump R3 F3; end")) == (
+        "the Reds move R1 from T2 to F3, turning up the 5♥ (strength 5); "
+        "the Reds discard R3's K♠ to jump from F1 to F3, turning up the 4♦ (strength 4); "
+        "the Reds end their turn"
+    )
+    assert history(command(s, BLUE, "pass")) == "the Blues pass"
+    assert history(command(s, RED, "move R2 F2; pass")) == "the Reds move R2 from T2 to F2; the Reds pass"
+    assert history(command(s, RED, "call T1 3; pass")) == (
+        "the Reds call up R4 (3 cards, face down) into T1; the Reds pass"
+    )
+    events = command(s, BLUE, "call T3 1; pass")
+    assert history(events) == (
+        "the Blues call up B3 (1 card, face down) into T3; the Blues pass; "
+        "battle at F3: Reds 9 against Blues 19, so the Blues take 2 reductions and the Reds 4; "
+        "battle at F3: R1 loses its 5♥ (strength 5), turning up the 6♥ (strength 6); "
+        "battle at F3: R1 loses its 6♥ (strength 6) and is wiped out; "
+        "battle at F3: R3 loses its 4♦ (strength 4) and is wiped out; "
+        "1 reduction against the Reds at F3 is lost: nothing of theirs is left there; "
+        "battle at F3: B1 loses its 10♣ (strength 10) and is wiped out; "
+        "battle at F3: B2 loses its 9♣ (strength 9), turning up the 2♦ (strength 2); "
+        "end of round 3: the Reds hold F2 alone and the Blues hold F3 alone; round 4 begins, the Blues first"
+    )
+    reduced = of_type(events, Reduced)
+    assert [r.brief() for r in reduced[:2]] == ["R1 is reduced at F3 to strength 6", "R1 is wiped out at F3"]
+    # a battalion arriving at a front is news; a step back into a travel zone is routine
+    assert Moved(RED, "R1", "T2", "F2", None, 5).weight is Weight.DECISIVE
+    assert Moved(RED, "R1", "F2", "T2", None, 5).weight is Weight.ROUTINE
+
+
+def test_the_status_counts_what_can_still_move_and_says_when_all_has_moved() -> None:
+    """Breaks caught: the count of every battalion, not of those yet to move; "have nothing to move"
+    said of a side that has moved everything; the waiting side not told whom it waits for."""
+    s = build({"T2": {RED: ["?5H 6H", "?7H"]}, "T4": {BLUE: ["?7C"]}}, round=3, phase=MOVE)
+    command(s, RED, "move R1 F2")
+    assert "(`move R2 F3`; 1 battalion can still move)" in GAME.status(s.view(RED), RED)
+    assert GAME.status(s.view(BLUE), BLUE) == "{player} (Blues): wait for the Reds."
+    command(s, RED, "move R2 F3")
+    assert GAME.status(s.view(RED), RED) == (
+        "{player} (Reds): you have moved every battalion; `pass` to finish the move phase."
+    )

@@ -141,3 +141,14 @@ def test_replay_frames_of_two_deals_are_identical_through_round_one() -> None:
     fb = frames("battlefronts", {}, 202, ROUND_ONE)
     assert len(fa) == len(fb) == len(ROUND_ONE) + 1
     assert all(x.tobytes() == y.tobytes() for x, y in zip(fa, fb, strict=True))
+
+
+def test_each_card_turned_up_is_chance_drawn_whichever_side_owns_it() -> None:
+    """The platform keeps an action only before chance it has not drawn: every card turned face up
+    counts, a Blue one as much as a Red one. Break caught: only the Reds' cards counted."""
+    s = build({"T2": {RED: ["?5H 6H"]}, "T3": {BLUE: ["?7C"]}}, round=3, phase=MOVE)
+    assert s.chance_drawn() == 0
+    command(s, RED, "move R1 F2; end")
+    assert s.chance_drawn() == 1
+    command(s, BLUE, "move B1 F3")
+    assert s.chance_drawn() == 2

@@ -97,7 +97,12 @@ def test_a_call_up_deals_face_down_off_the_top_the_last_card_dealt_on_top() -> N
 def test_one_call_up_per_travel_zone_per_round() -> None:
     s = build(round=2, phase=SUPPORT, current=RED)
     command(s, RED, "call T2 3")
-    with pytest.raises(IllegalAction, match="already called up into T2"):
+    # a real decision has no automatic answer: its deadline is a loss on time (R16)
+    assert not s.quick_decision() and s.default_action(RED) is None
+    # the refusal names the zones still free (break caught: the free zones left out)
+    with pytest.raises(
+        IllegalAction, match=r"already called up into T2 this round\. Zones still free: T1, T3 and T4\.$"
+    ):
         command(s, RED, "call T2 1")
     command(s, RED, "call T1 1; call T3 1; call T4 2")
     # Four zones used: all that is left is to pass, a formality with a short deadline (R9).
@@ -116,6 +121,17 @@ def test_any_number_of_cards_even_beyond_the_listed_sizes() -> None:
     assert unit(s, "R1").size == 30 and len(s.decks[RED]) == 22
     with pytest.raises(IllegalAction, match="only 22 cards left"):
         command(s, RED, "call T2 23")
+
+
+def test_the_listed_sizes_stop_at_the_deck_and_an_empty_deck_is_named() -> None:
+    """R10: the menu offers no call-up bigger than the deck; once the deck is called up whole,
+    another call-up says the deck is empty (not "you have only 0 cards left; call up at most 0").
+    Breaks caught: listing 1..13 whatever the deck; the empty-deck reason removed."""
+    s = build(round=2, phase=SUPPORT, current=RED, deck_sizes={RED: 3})
+    assert {a.size for a in s.legal_actions(RED) if isinstance(a, A.Call)} == {1, 2, 3}
+    command(s, RED, "call T1 3")
+    with pytest.raises(IllegalAction, match=r"^Your deck is empty: you cannot call up any more battalions"):
+        command(s, RED, "call T2 1")
 
 
 def test_an_empty_deck_calls_up_nothing_and_passes_by_itself() -> None:
@@ -148,6 +164,29 @@ def test_a_battalion_moves_once_a_round() -> None:
     command(s, RED, "move R1 F3")
     with pytest.raises(IllegalAction, match="already moved this round"):
         command(s, RED, "move R1 T3")
+
+
+def test_a_battalion_that_moved_last_round_may_move_again() -> None:
+    """Once a round, not once a game: the new round frees every battalion to move. Break caught:
+    the moved marks not cleared when a round begins."""
+    s = build({"F2": {RED: ["5H 6H"]}, "T4": {BLUE: ["?7C"]}}, round=3, phase=BATTLE, moved=("R1",))
+    begin(s)  # no front is contested: round 4 begins, the Blues first
+    command(s, BLUE, "pass")
+    assert s.to_act() == frozenset({RED}) and "move R1 T2" in {str(a) for a in s.legal_actions(RED)}
+    command(s, RED, "move R1 T2")
+    assert unit(s, "R1").place == 3
+
+
+def test_a_battalion_neither_moves_nor_jumps_to_where_it_stands() -> None:
+    """R8: a jump goes to another front. Breaks caught: a jump onto its own front accepted (it would
+    discard the face card and stay), and the reasons for both refusals removed."""
+    s = build({"F1": {RED: ["KS 4D 9C"]}}, round=3, phase=MOVE)
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match=r"^R1 is already at F1"):
+        command(s, RED, "jump R1 F1")
+    with pytest.raises(IllegalAction, match=r"^R1 is already at F1"):
+        command(s, RED, "move R1 F1")
+    assert s.to_json() == before
 
 
 def test_arriving_at_a_front_turns_the_top_up_and_going_back_keeps_it_up() -> None:
@@ -197,6 +236,15 @@ def test_a_lone_face_card_cannot_jump_and_a_number_card_never_jumps() -> None:
         command(s, RED, "jump R1 F3")
     with pytest.raises(IllegalAction, match="no face card"):
         command(s, RED, "jump R2 F3")
+
+
+def test_a_refused_jump_suggests_the_jumps_there_are() -> None:
+    """What is legal, told with the refusal, is of the kind refused: the jumps R3 may make, not the
+    first moves in the list. Break caught: the suggestions taken from every legal action."""
+    s = build({"F1": {RED: ["QH", "9H 2S", "KS 4D"]}}, round=3, phase=MOVE)
+    with pytest.raises(IllegalAction, match="no face card") as info:
+        command(s, RED, "jump R2 F3")
+    assert [str(a) for a in info.value.legal] == ["jump R3 F2", "jump R3 F3", "jump R3 F4", "jump R3 F5"]
 
 
 # ----------------------------------------------------------------------------------- attrition
@@ -251,6 +299,32 @@ def test_equal_strength_the_owner_chooses() -> None:
     assert done.text().startswith("the Reds choose R2 for the ")
     assert "chosen," not in done.text()
     assert tops(s, "R1") == ("5H", 4, 5) and s.phase == MOVE
+
+
+def test_a_tie_offers_only_the_strongest_and_refuses_a_weaker_battalion() -> None:
+    """R2, R4: the choice is between the equally strongest only; a weaker battalion is no answer,
+    and the other side has nothing to do meanwhile. Breaks caught: the tie listing every battalion
+    at the front; `apply` taking any battalion of the side; the other side's reductions listed."""
+    s = build({"F2": {RED: ["5H 2H 3H 4H", "5D", "3S 4S"], BLUE: ["6C"]}}, round=4, phase=ATTRITION)
+    begin(s)
+    assert [str(a) for a in s.legal_actions(RED)] == ["reduce R1", "reduce R2"]
+    assert s.legal_actions(BLUE) == []
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match=r"reduce R1 or R2\."):
+        command(s, RED, "reduce R3")
+    with pytest.raises(IllegalAction, match=r"^The Reds must first choose which battalion takes a reduction"):
+        command(s, BLUE, "pass")
+    assert s.to_json() == before
+
+
+def test_every_lost_card_is_out_of_the_game_and_face_up_for_everyone() -> None:
+    """R25: a reduced card goes to its side's discards, which every view shows, and which no guess
+    at the hidden cards may deal again. Break caught: the discarded card not kept."""
+    s = build({"F3": {RED: ["9H 2H"], BLUE: ["4C 5C"]}}, round=4, phase=ATTRITION)
+    begin(s)
+    for viewer in (None, RED, BLUE):
+        assert s.view(viewer).to_json()["discards"] == {RED: ["9H"], BLUE: ["4C"]}
+    assert "9H" not in {c.code for c in s.unseen(RED)} and "4C" not in {c.code for c in s.unseen(BLUE)}
 
 
 def test_a_face_card_and_a_number_of_equal_strength_are_a_choice() -> None:
@@ -319,12 +393,23 @@ def test_battles_at_several_fronts_each_stand_alone() -> None:
     assert [(b.place, b.on_red, b.on_blue) for b in of_type(events, Battle)] == [("F1", 1, 2), ("F5", 2, 1)]
 
 
+def test_in_an_even_round_the_blues_take_their_battle_reductions_first() -> None:
+    """R14: the round's first side makes its reductions first, in the battle as in attrition.
+    Break caught: the Reds' battle reductions always made first."""
+    s = build({"F3": {RED: ["4H 2H"], BLUE: ["3C 2C"]}}, round=4, phase=BATTLE)
+    events = begin(s)
+    assert [e.side for e in of_type(events, Reduced) if e.cause == "battle"] == [BLUE, RED]
+
+
 def test_ties_in_battle_wait_for_the_owner_then_the_battle_goes_on() -> None:
     s = build({"F3": {RED: ["5H 2H 3H", "5D"], BLUE: ["TC 2C"]}}, round=3, phase=BATTLE)
     begin(s)
     assert s.waiting == RED and s.phase == BATTLE
     events = command(s, RED, "reduce R2")
     assert of_type(events, Reduced)[0].unit == "R2"
+    # a battle's tie is a battle reduction (break caught: the choice always called attrition)
+    assert of_type(events, Reduced)[0].cause == "battle"
+    assert of_type(events, Reduced)[0].text().startswith("the Reds choose R2 for the battle reduction at F3")
     assert of_type(events, RoundBegan) and s.round == 4
 
 
@@ -404,6 +489,20 @@ def test_two_fronts_are_not_enough() -> None:
     assert held.red == ("F1", "F3") and held.blue == ("F5",)
 
 
+def test_a_front_the_enemy_shares_is_not_held() -> None:
+    """Battalions at three fronts, one of them contested, hold two fronts alone: no win. Break
+    caught: every front with a battalion of the side counted as held."""
+    s = build(
+        {"F1": {RED: ["5H"]}, "F3": {RED: ["6H"]}, "F5": {RED: ["9H 9D 9S"], BLUE: ["2C 2D 2S"]}},
+        round=5,
+        phase=BATTLE,
+    )
+    events = begin(s)
+    assert not s.is_over()
+    (held,) = of_type(events, FrontsHeld)
+    assert held.red == ("F1", "F3") and held.blue == ()
+
+
 def test_a_draw_when_neither_side_can_ever_hold_three_fronts() -> None:
     """R11: fewer than three battalions each and no cards left to call up."""
     s = build(
@@ -435,6 +534,18 @@ def test_the_round_limit_goes_to_the_side_holding_more_fronts() -> None:
     assert outcome.detail == (
         "round limit of 10 reached: by our rule R16 the side holding more fronts alone wins, 2 to 1"
     )
+
+
+def test_three_fronts_in_the_last_round_win_by_the_text_not_by_the_limit() -> None:
+    """R16: the check for a win comes first; the limit decides only a game nobody has won. Break
+    caught: the limit's result written over the win."""
+    s = build(
+        {"F1": {RED: ["5H"]}, "F3": {RED: ["6H"]}, "F5": {RED: ["7H"]}}, round=10, phase=BATTLE, limit=10
+    )
+    events = begin(s)
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == RED and outcome.reason is EndReason.OBJECTIVE
+    assert "round limit" not in history(events)
 
 
 def test_a_round_limit_of_0_is_no_limit() -> None:
@@ -480,10 +591,25 @@ def test_refusals_say_why_and_what_is_legal() -> None:
         command(s, RED, "move R7 F2")
     with pytest.raises(IllegalAction, match="support phase"):
         command(s, RED, "call T1 3")
+    assert s.legal_actions(BLUE) == []
     before = s.to_json()
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^There is no reduction to choose now"):
         command(s, RED, "reduce R1")
     assert s.to_json() == before
+
+
+def test_a_refused_move_of_a_battalion_wiped_out_says_so() -> None:
+    """R19: a name is never reused, so a missing battalion that was called up has been wiped out;
+    the refusal says so rather than that there is no such battalion."""
+    s = build({"F3": {RED: ["8H", "6H 7H"], BLUE: ["9C 9D"]}}, round=4, phase=ATTRITION)
+    begin(s)  # attrition takes the Reds' 8, R1's only card
+    command(s, BLUE, "pass")
+    with pytest.raises(
+        IllegalAction, match=r"^R1 has been wiped out: none of its cards is left in the game\.$"
+    ):
+        command(s, RED, "move R1 T2")
+    with pytest.raises(IllegalAction, match=r"^There is no battalion R3\.$"):
+        command(s, RED, "move R3 T2")
 
 
 def test_a_refused_move_to_a_far_front_offers_the_jump_only_to_a_battalion_that_can_jump() -> None:
