@@ -198,6 +198,14 @@ def test_r4_attack_without_moving_uses_the_units_move():
     assert "already moved" in str(illegal(s, "e4xe5"))
 
 
+def test_move_and_attack_steps_only_onto_an_empty_square():
+    """Caught no break before (rules10): a move-and-attack stepping onto a square its own side holds
+    was listed and played."""
+    s = pos({"e3": "C", "e4": "C", "e5": "G"}, active=C)
+    assert "e3-e4xe5" not in legal(s) and "e3-f4xe5" in legal(s)
+    assert str(illegal(s, "e3-e4xe5")) == "e4 is occupied."
+
+
 def test_attack_messages():
     s = pos({"e4": "C", "e5": "C", "a8": "G"}, active=C)
     assert str(illegal(s, "e4xe5")) == "The unit on e5 is your own."
@@ -218,6 +226,7 @@ def test_attack_messages():
         ({"e5": "C", "e6": "G"}, "e5-d6xe6", "9C", "8D", "win", 1),  # inside the trench: no wire
         ({"e3": "C", "e4": "G"}, "e3xe4", "9C", "8D", "win", 1),  # out of own trench: none
         ({"e4": "C", "e5": "G"}, "e4xe5", "9C", "8D", "win", 1),  # inside No Man's Land: none
+        ({"e5": "C", "d5": "G"}, "e5xd5", "9C", "8D", "win", 1),  # along rank 5, not into rank 6: none
     ],
 )
 def test_r5_wire_for_canadian_attacks(pieces, action, c_card, g_card, result, need):
@@ -611,6 +620,20 @@ def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
     assert of(ev, Fizzled) and s.pending is None
 
 
+def test_r13_a_reserve_of_only_the_tank_lets_every_casualty_answer_the_ace():
+    """Caught by random games only before (rules10): the waiting tank counted as reserve infantry,
+    so the Ace offered infantry it did not have and never the fallen machine gun."""
+    s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
+    empty_reserve(s, C)
+    s.casualties[C].remove("CT")
+    s.reserves[C] = ["CT"]
+    s.apply("e5xe4")
+    offered = legal(s)
+    assert {"R@a1", "M@a1", "T@a1"} <= offered
+    r = of(s.apply("R@a1"), Reinforced)[0]
+    assert r.from_casualties and s.reserves[C] == ["CT"]
+
+
 def test_ace_fizzles_on_a_full_back_row():
     pieces = {f"{f}1": "C" for f in "abcdefgh"} | {"e5": "G", "e4": "C"}
     s = pos(pieces, active=G, g=["2C"], c=["AD"])
@@ -888,6 +911,17 @@ def test_r18_reshuffle_is_deterministic_from_the_seed():
         s.apply("e4xe5")
         runs.append([c.code for c in s.decks[G]])
     assert runs[0] == runs[1]
+
+
+def test_a_view_holds_no_deck_order():
+    """Caught no break before (rules10): a view kept the real decks, which renderers and the AI read
+    (the view's JSON showed only their sizes, so no JSON test saw it)."""
+    s = pos({"e4": "C", "e5": "G"}, active=C, c=["9C", "2S"], g=["2D", "KH"])
+    twin = s.clone()
+    twin.decks = {side: list(reversed(d)) for side, d in s.decks.items()}
+    for viewer in (G, C, None):
+        a, b = s.view(viewer).state, twin.view(viewer).state
+        assert a.decks == b.decks and a.seed == b.seed == 0
 
 
 # ---- winning (R17, R21)
