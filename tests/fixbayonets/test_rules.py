@@ -57,6 +57,7 @@ def test_r2_set_up_two_men_a_square_in_any_mix_hidden_until_both_have() -> None:
     "layout",
     [
         "setup RR/RR/RR/OO/RR/RR/HH/SS",
+        "setup RR/RR/RR/OO/RR/OR/HH/SU",  # three officers, nine riflemen: 16 men, not the force
         "setup RR/RR/RR/OO/RR/RR/HH",
         "setup RRR/R/RR/OO/RR/RR/HH/SU",
         "setup XX/RR/RR/OO/RR/RR/HH/SU",
@@ -121,6 +122,13 @@ def test_r4_five_or_fewer_after_drawing_means_no_discard() -> None:
     assert s.phase == MOVING and len(s.hands[G]) == 4
 
 
+def test_r4_exactly_five_after_drawing_is_not_over_the_limit() -> None:
+    """Caught no break before (rules10): a hand of exactly five was sent to the discard phase."""
+    s = pos({"d4": "GR"}, g=["trees", "march"], deck=["rifle3", "bayonet", "pistol"], active=A)
+    play(s, "end")
+    assert s.phase == MOVING and len(s.hands[G]) == 5
+
+
 def test_r5_phases_run_move_then_fight_and_a_phase_may_be_cut_short() -> None:
     s = pos({"d4": "GR", "d6": "AR"}, g=["march", "pistol"])
     assert "fight phase" in refused(s, "pistol Rd4xd6")
@@ -164,6 +172,24 @@ def test_r11_a_man_moves_once_a_turn() -> None:
     assert refused(s, "crawl Od5-d6") == "The officers on d5 have moved: an officer moves once a turn."
 
 
+def test_r11_a_man_who_moved_moves_again_on_his_side_s_next_turn() -> None:
+    """Caught no break before (rules10): the moves made in a turn were never cleared, so a man who
+    had moved once could never move again."""
+    s = pos({"d4": "GR"}, g=["crawl", "crawl"])
+    play(s, "crawl Rd4-d3", "end", "end", "crawl Rd3-d2", "pass")
+    assert men(s)["d2"] == "GR"
+
+
+def test_r5_a_round_is_a_german_turn_and_the_american_turn_after_it() -> None:
+    """Caught no break before (rules10): the round count went up at every turn, which would halve
+    the turn limit (R20)."""
+    s = pos({"d4": "GR"}, round=3)
+    play(s, "end")
+    assert (s.active, s.round) == (A, 3)
+    play(s, "end")
+    assert (s.active, s.round) == (G, 4)
+
+
 def test_r11_the_runner_moves_twice() -> None:
     s = pos({"d4": "GU"}, g=["crawl", "march", "run"])
     play(s, "crawl Ud4-d5", "march Ud5-d7")
@@ -205,6 +231,17 @@ def test_r11_a_group_move_is_blocked_by_enemies_and_spends_every_man_s_move() ->
     assert "into or through enemy" in refused(s, "march fwd RRd7,Re7")
     play(s, "march fwd RRd7")
     assert refused(s, "crawl Rd5-d4") == "The riflemen on d5 have moved: a rifleman moves once a turn."
+
+
+def test_r11_a_group_names_no_more_men_than_may_still_move() -> None:
+    """Caught no break before (rules10): a group naming two riflemen on a square where one may still
+    move was taken, and failed inside the engine instead of being refused."""
+    s = pos({"d7": "GRR", "e7": "GR"}, g=["crawl", "march"])
+    play(s, "crawl Rd7-d6")
+    assert refused(s, "march fwd RRd7,Re7") == "Not that many riflemen on d7 may still move this turn."
+    assert refused(s, "march fwd RRe7,Rd7") == "Not that many riflemen on e7 may still move this turn."
+    play(s, "march fwd Rd7,Re7")
+    assert men(s)["d5"] == "GR" and men(s)["e5"] == "GR"
 
 
 def test_r11_the_menu_of_group_moves_and_any_other_group_applies() -> None:
@@ -291,6 +328,17 @@ def test_r16_the_default_casualty_is_the_least_valuable_man() -> None:
     s = pos({"d3": "GR", "d5": "AOH"}, g=["pistol"], phase=FIGHTING)
     play(s, "pistol Rd3xd5")
     assert s.default_action(A) == Lose("H")
+
+
+@pytest.mark.parametrize(("stack", "falls"), [("RU", "R"), ("US", "U"), ("SH", "S"), ("HO", "H")])
+def test_r16_the_default_casualty_order_is_riflemen_runner_sniper_specialists_officers(
+    stack: str, falls: str
+) -> None:
+    """Caught no break before (rules10): only a specialist beside an officer was tried, so the runner
+    put before the riflemen went unnoticed."""
+    s = pos({"d3": "GR", "d5": "A" + stack}, g=["pistol"], phase=FIGHTING)
+    play(s, "pistol Rd3xd5")
+    assert s.default_action(A) == Lose(falls)
 
 
 @pytest.mark.parametrize(("code", "kind"), [("grenade", "R"), ("flamer", "H")])
@@ -530,6 +578,18 @@ def test_r19_killing_both_enemy_officers_wins_at_once() -> None:
         and "American officers" in o.detail
     )
     assert s2.to_act() == frozenset() and s2.legal_actions(G) == []
+
+
+def test_r19_a_battle_won_in_the_fight_phase_is_over_in_its_phase_and_its_status() -> None:
+    """Caught no break before (rules10): the phase stayed "fight" after the win, and the status
+    told the winner to play attack cards."""
+    from engine.fixbayonets.model import OVER
+    from engine.fixbayonets.words import status
+
+    s = pos({"d4": "GRR", "d5": "AO", "e5": "AO"}, g=["bayonet", "bayonet"], phase=FIGHTING)
+    play(s, "bayonet Rd4xd5", "bayonet Rd4xe5")
+    assert s.phase == OVER
+    assert status(s.view(G), G).endswith("the battle is over.")
 
 
 def test_r19_a_grenade_on_both_officers_ends_it_in_one_blow() -> None:
