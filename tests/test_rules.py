@@ -389,6 +389,18 @@ def test_r7_tank_gun_line_of_sight_ignores_its_own_squares_and_fires_twice():
     assert s.active is G
 
 
+def test_r7_a_refused_tank_shot_says_whether_it_is_out_of_reach_or_who_is_in_the_way():
+    """rules10: the refusal said "out of range or another unit is in the way", leaving the player to
+    work out which; it names the blockers now, as the machine guns' refusal does."""
+    s = pos({"d4": "CT", "d6": "C", "d7": "G", "h8": "G", "c6": "C", "c7": "G"}, active=C)
+    assert str(illegal(s, "Txd7")) == "The tank's machine gun cannot see d7: d6 is in the way."
+    assert str(illegal(s, "Txc7")) == "The tank's machine gun cannot see c7: c6 and d6 are in the way."
+    assert str(illegal(s, "Txh8")) == (
+        "The tank's machine gun cannot reach h8: it fires up to two squares from any of the tank's "
+        "four squares."
+    )
+
+
 def test_tank_needs_beating_by_two_and_takes_two_damage_points():
     s = pos({"d4": "CT", "d6": "G", "e6": "G"}, active=G, g=["9C", "TC"], c=["8D", "8H"])
     fight = of(s.apply("d6xd5"), Combat)[0]
