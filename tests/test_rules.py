@@ -813,6 +813,14 @@ def test_no_aircraft_means_no_air_battle_and_no_dogfight():
     assert s.pending.kind == "strafe" and s.current_player() is C
 
 
+def test_r15_only_an_aircraft_still_flying_may_meet_the_strafer():
+    """Caught no break before (rules10): a destroyed aircraft was offered for the dogfight when the
+    other one still flew (only the case of both destroyed was tried)."""
+    s, _ = jack(aircraft={G: {"A": "destroyed"}})
+    assert s.pending.kind == "dogfight" and legal(s) == {"dogfight B", "decline"}
+    assert str(illegal(s, "dogfight A")).startswith("Aircraft A has been destroyed.")
+
+
 def test_r11_both_jacks_only_the_attacker_flies():
     s, ev = jack(g=["JD"])
     assert len(of(ev, AirBattle)) == 1 and of(ev, AirBattle)[0].side is C

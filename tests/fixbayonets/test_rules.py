@@ -659,6 +659,16 @@ def test_r15_automatic_cancelling_uses_the_side_only_card_first() -> None:
     assert of(events, Negated)[0].card == "foxholes" and s.hands[A] == [card("trees")]
 
 
+def test_r15_new_orders_answering_a_waiting_question_use_the_side_only_card_first() -> None:
+    """Caught no break before (rules10): orders given while the question waited spent Trees and kept
+    Fox Holes, the card only the Americans can use."""
+    s = pos({"d4": "GR", "d5": "AO", "h1": "AO"}, g=["bayonet"], a=["trees", "foxholes"], phase=FIGHTING)
+    play(s, "bayonet Rd4xd5")
+    assert s.to_act() == {A}
+    events = s.apply("orders attacks", A)
+    assert of(events, Negated)[0].card == "foxholes" and s.hands[A] == [card("trees")]
+
+
 def test_r5_the_bot_never_ends_a_phase_for_you() -> None:
     s = pos({"d4": "GR"}, g=["trees", "flamer"])  # nothing playable in the move phase
     assert legal(s) == {"fight", "end"} and s.phase == MOVING
