@@ -276,6 +276,20 @@ def test_r8_a_zigzag_group_built_in_code_is_refused_too() -> None:
     assert s.to_json() == before
 
 
+def test_r11_a_group_of_one_built_in_code_is_refused() -> None:
+    """Caught no break before (rules10): only the parser refused a group of one, so one built in code
+    moved the man and logged "march fwd Rd7", a line the replay cannot read (as issue 22's zigzag
+    group did)."""
+    from engine.errors import IllegalAction
+    from engine.fixbayonets.actions import Group
+
+    s = pos({"d7": "GR"}, g=["march"])
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="two men or more"):
+        s.apply(Group(card("march"), ((51, "R"),)), G)
+    assert s.to_json() == before
+
+
 def test_r11_a_group_of_one_is_written_as_a_plain_move() -> None:
     from engine.errors import InvalidNotation
 
@@ -639,6 +653,15 @@ def test_r22_the_other_side_s_cards_may_be_held_but_never_played() -> None:
     assert legal(s) == {"end"}
     text = GAME.private_text(s.view(A)) or ""
     assert "Cards you cannot play" in text and "Flame Thrower (for the Germans only)" in text
+
+
+def test_r22_an_attack_card_whose_only_users_have_fallen_says_who_fell() -> None:
+    """Caught no break before (rules10): the sniper (one a side) and the specialists (two) were not
+    told apart, so "all your snipers have fallen" went unnoticed."""
+    s = pos({"d4": "GR", "d6": "AR"}, g=["sniper", "flamer"], phase=FIGHTING)
+    text = GAME.private_text(s.view(G)) or ""
+    assert "Sniper (your sniper has fallen)" in text
+    assert "Flame Thrower (both your specialists have fallen)" in text
 
 
 def test_every_card_is_somewhere_after_set_up() -> None:
