@@ -601,6 +601,9 @@ def test_r13_guns_wait_while_infantry_is_in_reserve_and_never_come_by_the_two_ac
     s._legal = None
     s.apply("e5xe4")
     assert not any(a.startswith("M@") for a in legal(s))  # reserve infantry first
+    assert str(illegal(s, "M@b8")).startswith(  # rules10: no test read this refusal's reason
+        "A machine gun comes back only once no infantry is left in reserve. The Ace brings"
+    )
     s = pos({"a8": "G", "h1": "C"}, active=G)
     empty_reserve(s, G)
     assert not any("@" in a for a in legal(s))  # nothing in reserve: the casualties wait for an Ace

@@ -77,6 +77,14 @@ def test_rifle3_cannot_hit_off_line_or_at_other_distances() -> None:
     assert "out of its reach" in refused(state, "rifle3 Rd4xd6")
 
 
+def test_a_card_not_held_or_a_square_without_an_enemy_is_refused_with_the_reason() -> None:
+    """Caught no break before (rules10): no test read these two refusals' words."""
+    s = pos({"d4": "GR", "d6": "AR"}, g=["pistol", "crawl"], phase=FIGHTING)
+    assert refused(s, "pistol Rd4xd5") == "There is no enemy on d5 to attack."
+    s = pos({"d4": "GR", "d6": "AR"}, g=["crawl"])
+    assert refused(s, "march Rd4-d2") == "You hold no March card."
+
+
 def test_men_in_between_do_not_block_attacks() -> None:
     """(R9) a shot passes over friend and foe alike."""
     state = pos({"d1": "GR", "d2": "GR", "d3": "AR", "d4": "AS"}, g=["rifle3"], phase=FIGHTING)
