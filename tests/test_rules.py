@@ -401,6 +401,13 @@ def test_r7_a_refused_tank_shot_says_whether_it_is_out_of_reach_or_who_is_in_the
     )
 
 
+def test_r7_the_tank_gun_never_fires_at_its_own_side():
+    """Caught before only by random games against a second reading (rules10)."""
+    s = pos({"d4": "CT", "d6": "C", "f4": "G"}, active=C)
+    assert {a for a in legal(s) if a.startswith("Tx")} == {"Txf4"}
+    assert str(illegal(s, "Txd6")) == "There is no enemy unit on d6."
+
+
 def test_tank_needs_beating_by_two_and_takes_two_damage_points():
     s = pos({"d4": "CT", "d6": "G", "e6": "G"}, active=G, g=["9C", "TC"], c=["8D", "8H"])
     fight = of(s.apply("d6xd5"), Combat)[0]

@@ -197,6 +197,13 @@ def test_r11_the_runner_moves_twice() -> None:
     assert "moves twice a turn" in refused(s, "run Ud7-d3")
 
 
+def test_r11_only_the_runner_moves_twice() -> None:
+    """Caught before only by random games against a second reading (rules10): the sniper moving twice."""
+    s = pos({"d4": "GS"}, g=["crawl", "crawl"])
+    play(s, "crawl Sd4-d5")
+    assert refused(s, "crawl Sd5-d6") == "The sniper on d5 has moved: a sniper moves once a turn."
+
+
 def test_r11_men_of_one_kind_are_alike_but_each_moves_once() -> None:
     s = pos({"d4": "GRR", "d5": "GR"}, g=["crawl", "crawl", "march"])
     play(s, "crawl Rd4-d5")
