@@ -198,6 +198,14 @@ def test_r4_attack_without_moving_uses_the_units_move():
     assert "already moved" in str(illegal(s, "e4xe5"))
 
 
+def test_move_and_attack_steps_only_onto_an_empty_square():
+    """Caught no break before (rules10): a move-and-attack stepping onto a square its own side holds
+    was listed and played."""
+    s = pos({"e3": "C", "e4": "C", "e5": "G"}, active=C)
+    assert "e3-e4xe5" not in legal(s) and "e3-f4xe5" in legal(s)
+    assert str(illegal(s, "e3-e4xe5")) == "e4 is occupied."
+
+
 def test_attack_messages():
     s = pos({"e4": "C", "e5": "C", "a8": "G"}, active=C)
     assert str(illegal(s, "e4xe5")) == "The unit on e5 is your own."
@@ -218,6 +226,7 @@ def test_attack_messages():
         ({"e5": "C", "e6": "G"}, "e5-d6xe6", "9C", "8D", "win", 1),  # inside the trench: no wire
         ({"e3": "C", "e4": "G"}, "e3xe4", "9C", "8D", "win", 1),  # out of own trench: none
         ({"e4": "C", "e5": "G"}, "e4xe5", "9C", "8D", "win", 1),  # inside No Man's Land: none
+        ({"e5": "C", "d5": "G"}, "e5xd5", "9C", "8D", "win", 1),  # along rank 5, not into rank 6: none
     ],
 )
 def test_r5_wire_for_canadian_attacks(pieces, action, c_card, g_card, result, need):
@@ -378,6 +387,25 @@ def test_r7_tank_gun_line_of_sight_ignores_its_own_squares_and_fires_twice():
     ev = s.apply("Txc3")
     assert of(ev, Combat)[0].result == "loss" and s.pos["CT"] == 27  # the gun is never harmed
     assert s.active is G
+
+
+def test_r7_a_refused_tank_shot_says_whether_it_is_out_of_reach_or_who_is_in_the_way():
+    """rules10: the refusal said "out of range or another unit is in the way", leaving the player to
+    work out which; it names the blockers now, as the machine guns' refusal does."""
+    s = pos({"d4": "CT", "d6": "C", "d7": "G", "h8": "G", "c6": "C", "c7": "G"}, active=C)
+    assert str(illegal(s, "Txd7")) == "The tank's machine gun cannot see d7: d6 is in the way."
+    assert str(illegal(s, "Txc7")) == "The tank's machine gun cannot see c7: c6 and d6 are in the way."
+    assert str(illegal(s, "Txh8")) == (
+        "The tank's machine gun cannot reach h8: it fires up to two squares from any of the tank's "
+        "four squares."
+    )
+
+
+def test_r7_the_tank_gun_never_fires_at_its_own_side():
+    """Caught before only by random games against a second reading (rules10)."""
+    s = pos({"d4": "CT", "d6": "C", "f4": "G"}, active=C)
+    assert {a for a in legal(s) if a.startswith("Tx")} == {"Txf4"}
+    assert str(illegal(s, "Txd6")) == "There is no enemy unit on d6."
 
 
 def test_tank_needs_beating_by_two_and_takes_two_damage_points():
@@ -580,6 +608,9 @@ def test_r13_guns_wait_while_infantry_is_in_reserve_and_never_come_by_the_two_ac
     s._legal = None
     s.apply("e5xe4")
     assert not any(a.startswith("M@") for a in legal(s))  # reserve infantry first
+    assert str(illegal(s, "M@b8")).startswith(  # rules10: no test read this refusal's reason
+        "A machine gun comes back only once no infantry is left in reserve. The Ace brings"
+    )
     s = pos({"a8": "G", "h1": "C"}, active=G)
     empty_reserve(s, G)
     assert not any("@" in a for a in legal(s))  # nothing in reserve: the casualties wait for an Ace
@@ -609,6 +640,20 @@ def test_ace_may_bring_the_tank_from_reserve_but_never_from_the_casualties():
     s.casualties[C] = ["CT"]  # only the tank has fallen
     ev = s.apply("e5xe4")
     assert of(ev, Fizzled) and s.pending is None
+
+
+def test_r13_a_reserve_of_only_the_tank_lets_every_casualty_answer_the_ace():
+    """Caught by random games only before (rules10): the waiting tank counted as reserve infantry,
+    so the Ace offered infantry it did not have and never the fallen machine gun."""
+    s = pos({"e5": "G", "e4": "C", "h8": "G"}, active=G, g=["2C"], c=["AD"])
+    empty_reserve(s, C)
+    s.casualties[C].remove("CT")
+    s.reserves[C] = ["CT"]
+    s.apply("e5xe4")
+    offered = legal(s)
+    assert {"R@a1", "M@a1", "T@a1"} <= offered
+    r = of(s.apply("R@a1"), Reinforced)[0]
+    assert r.from_casualties and s.reserves[C] == ["CT"]
 
 
 def test_ace_fizzles_on_a_full_back_row():
@@ -778,6 +823,14 @@ def test_no_aircraft_means_no_air_battle_and_no_dogfight():
     assert s.pending.kind == "strafe" and s.current_player() is C
 
 
+def test_r15_only_an_aircraft_still_flying_may_meet_the_strafer():
+    """Caught no break before (rules10): a destroyed aircraft was offered for the dogfight when the
+    other one still flew (only the case of both destroyed was tried)."""
+    s, _ = jack(aircraft={G: {"A": "destroyed"}})
+    assert s.pending.kind == "dogfight" and legal(s) == {"dogfight B", "decline"}
+    assert str(illegal(s, "dogfight A")).startswith("Aircraft A has been destroyed.")
+
+
 def test_r11_both_jacks_only_the_attacker_flies():
     s, ev = jack(g=["JD"])
     assert len(of(ev, AirBattle)) == 1 and of(ev, AirBattle)[0].side is C
@@ -888,6 +941,17 @@ def test_r18_reshuffle_is_deterministic_from_the_seed():
         s.apply("e4xe5")
         runs.append([c.code for c in s.decks[G]])
     assert runs[0] == runs[1]
+
+
+def test_a_view_holds_no_deck_order():
+    """Caught no break before (rules10): a view kept the real decks, which renderers and the AI read
+    (the view's JSON showed only their sizes, so no JSON test saw it)."""
+    s = pos({"e4": "C", "e5": "G"}, active=C, c=["9C", "2S"], g=["2D", "KH"])
+    twin = s.clone()
+    twin.decks = {side: list(reversed(d)) for side, d in s.decks.items()}
+    for viewer in (G, C, None):
+        a, b = s.view(viewer).state, twin.view(viewer).state
+        assert a.decks == b.decks and a.seed == b.seed == 0
 
 
 # ---- winning (R17, R21)

@@ -20,6 +20,7 @@ from engine.blockwars.state import (
     PLAY,
     SETUP,
     TANK_ID,
+    TANK_LINES,
     Decision,
     State,
     _and,
@@ -269,7 +270,17 @@ def explain_tank(state: State, side: Side, action: A.TankMove | A.TankFire) -> s
     t = SQUARE_NAMES[action.target]
     if occ is None or unit_side(occ) is side:
         return f"There is no enemy unit on {t}."
-    return f"The tank's machine gun cannot see {t}: it is out of range or another unit is in the way."
+    own = tank_squares(state.pos[TANK_ID])
+    blocks = [b for s in own for target, block in TANK_LINES[s] if target == action.target for b in block]
+    if not blocks and not any(target == action.target for s in own for target, _ in TANK_LINES[s]):
+        return (
+            f"The tank's machine gun cannot reach {t}: it fires up to two squares from any of the "
+            "tank's four squares."
+        )
+    in_way = sorted({b for b in blocks if state.board[b] is not None and b not in own})
+    names = [SQUARE_NAMES[b] for b in in_way]
+    verb = "is" if len(names) == 1 else "are"
+    return f"The tank's machine gun cannot see {t}: {_and(names)} {verb} in the way."
 
 
 def explain_reinforce(state: State, side: Side, action: A.Reinforce) -> str:

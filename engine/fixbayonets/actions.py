@@ -301,7 +301,7 @@ def _card_of(word: str, kind: str, what: str) -> Card:
         how = {
             ATTACK: f"it attacks, like {c.code} Rd3xd6",
             MOVE: f"it moves, like {c.code} Rd1-d3",
-            TERRAIN: f"it only cancels the opponent's card: negate {c.code}",
+            TERRAIN: f"it cancels a card your opponent plays, as your answer to it (`negate {c.code}`)",
         }[c.kind]
         article = "an" if what[0] in "aeiou" else "a"
         raise InvalidNotation(f"{c.name} is not {article} {what} card: {how}.")

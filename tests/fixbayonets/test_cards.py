@@ -77,6 +77,14 @@ def test_rifle3_cannot_hit_off_line_or_at_other_distances() -> None:
     assert "out of its reach" in refused(state, "rifle3 Rd4xd6")
 
 
+def test_a_card_not_held_or_a_square_without_an_enemy_is_refused_with_the_reason() -> None:
+    """Caught no break before (rules10): no test read these two refusals' words."""
+    s = pos({"d4": "GR", "d6": "AR"}, g=["pistol", "crawl"], phase=FIGHTING)
+    assert refused(s, "pistol Rd4xd5") == "There is no enemy on d5 to attack."
+    s = pos({"d4": "GR", "d6": "AR"}, g=["crawl"])
+    assert refused(s, "march Rd4-d2") == "You hold no March card."
+
+
 def test_men_in_between_do_not_block_attacks() -> None:
     """(R9) a shot passes over friend and foe alike."""
     state = pos({"d1": "GR", "d2": "GR", "d3": "AR", "d4": "AS"}, g=["rifle3"], phase=FIGHTING)
@@ -135,6 +143,23 @@ def test_only_snipers_use_the_sniper_card_at_five_or_six() -> None:
     assert targets(state, "Sd1", "sniper") == {"d6", "d7"}
     assert targets(state, "Rd1", "sniper") == set()
     assert "only snipers may use it" in refused(state, "sniper Rd1xd6")
+
+
+def test_the_sniper_card_stops_at_six_and_the_sniper_and_runner_carry_ordinary_weapons() -> None:
+    """Caught before only by random games against a second reading (rules10): the Sniper card
+    reaching 7, and the sniper or the runner without the ordinary weapons (R10)."""
+    state = pos(
+        {"d1": "ASU", "d6": "GR", "d8": "GR", "d2": "GR"}, a=["sniper", "bayonet"], phase=FIGHTING, active=A
+    )
+    assert targets(state, "Sd1", "sniper") == {"d6"}  # d8 is seven squares away
+    assert targets(state, "Sd1", "bayonet") == {"d2"} == targets(state, "Ud1", "bayonet")
+
+
+def test_an_attack_never_targets_a_square_of_one_s_own_side() -> None:
+    """Caught before only by random games against a second reading (rules10)."""
+    state = pos({"d4": "GR", "d5": "GR", "d6": "AR"}, g=["pistol"], phase=FIGHTING)
+    assert targets(state, "Rd4", "pistol") == {"d6"}
+    assert refused(state, "pistol Rd4xd5") == "There is no enemy on d5 to attack."
 
 
 def test_grenade_jumps_like_a_knight_and_kills_the_whole_stack() -> None:

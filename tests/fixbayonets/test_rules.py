@@ -57,6 +57,7 @@ def test_r2_set_up_two_men_a_square_in_any_mix_hidden_until_both_have() -> None:
     "layout",
     [
         "setup RR/RR/RR/OO/RR/RR/HH/SS",
+        "setup RR/RR/RR/OO/RR/OR/HH/SU",  # three officers, nine riflemen: 16 men, not the force
         "setup RR/RR/RR/OO/RR/RR/HH",
         "setup RRR/R/RR/OO/RR/RR/HH/SU",
         "setup XX/RR/RR/OO/RR/RR/HH/SU",
@@ -121,6 +122,13 @@ def test_r4_five_or_fewer_after_drawing_means_no_discard() -> None:
     assert s.phase == MOVING and len(s.hands[G]) == 4
 
 
+def test_r4_exactly_five_after_drawing_is_not_over_the_limit() -> None:
+    """Caught no break before (rules10): a hand of exactly five was sent to the discard phase."""
+    s = pos({"d4": "GR"}, g=["trees", "march"], deck=["rifle3", "bayonet", "pistol"], active=A)
+    play(s, "end")
+    assert s.phase == MOVING and len(s.hands[G]) == 5
+
+
 def test_r5_phases_run_move_then_fight_and_a_phase_may_be_cut_short() -> None:
     s = pos({"d4": "GR", "d6": "AR"}, g=["march", "pistol"])
     assert "fight phase" in refused(s, "pistol Rd4xd6")
@@ -164,11 +172,36 @@ def test_r11_a_man_moves_once_a_turn() -> None:
     assert refused(s, "crawl Od5-d6") == "The officers on d5 have moved: an officer moves once a turn."
 
 
+def test_r11_a_man_who_moved_moves_again_on_his_side_s_next_turn() -> None:
+    """Caught no break before (rules10): the moves made in a turn were never cleared, so a man who
+    had moved once could never move again."""
+    s = pos({"d4": "GR"}, g=["crawl", "crawl"])
+    play(s, "crawl Rd4-d3", "end", "end", "crawl Rd3-d2", "pass")
+    assert men(s)["d2"] == "GR"
+
+
+def test_r5_a_round_is_a_german_turn_and_the_american_turn_after_it() -> None:
+    """Caught no break before (rules10): the round count went up at every turn, which would halve
+    the turn limit (R20)."""
+    s = pos({"d4": "GR"}, round=3)
+    play(s, "end")
+    assert (s.active, s.round) == (A, 3)
+    play(s, "end")
+    assert (s.active, s.round) == (G, 4)
+
+
 def test_r11_the_runner_moves_twice() -> None:
     s = pos({"d4": "GU"}, g=["crawl", "march", "run"])
     play(s, "crawl Ud4-d5", "march Ud5-d7")
     assert men(s)["d7"] == "GU"
     assert "moves twice a turn" in refused(s, "run Ud7-d3")
+
+
+def test_r11_only_the_runner_moves_twice() -> None:
+    """Caught before only by random games against a second reading (rules10): the sniper moving twice."""
+    s = pos({"d4": "GS"}, g=["crawl", "crawl"])
+    play(s, "crawl Sd4-d5")
+    assert refused(s, "crawl Sd5-d6") == "The sniper on d5 has moved: a sniper moves once a turn."
 
 
 def test_r11_men_of_one_kind_are_alike_but_each_moves_once() -> None:
@@ -207,6 +240,17 @@ def test_r11_a_group_move_is_blocked_by_enemies_and_spends_every_man_s_move() ->
     assert refused(s, "crawl Rd5-d4") == "The riflemen on d5 have moved: a rifleman moves once a turn."
 
 
+def test_r11_a_group_names_no_more_men_than_may_still_move() -> None:
+    """Caught no break before (rules10): a group naming two riflemen on a square where one may still
+    move was taken, and failed inside the engine instead of being refused."""
+    s = pos({"d7": "GRR", "e7": "GR"}, g=["crawl", "march"])
+    play(s, "crawl Rd7-d6")
+    assert refused(s, "march fwd RRd7,Re7") == "Not that many riflemen on d7 may still move this turn."
+    assert refused(s, "march fwd RRe7,Rd7") == "Not that many riflemen on e7 may still move this turn."
+    play(s, "march fwd Rd7,Re7")
+    assert men(s)["d5"] == "GR" and men(s)["e5"] == "GR"
+
+
 def test_r11_the_menu_of_group_moves_and_any_other_group_applies() -> None:
     s = pos({"d7": "GOR", "e7": "GRR", "f7": "GS"}, g=["march"])
     groups = {a for a in legal(s) if " fwd " in a}
@@ -236,6 +280,20 @@ def test_r8_a_zigzag_group_built_in_code_is_refused_too() -> None:
         s.apply(Group(card("zigzag"), ((51, "RR"),)), G)
     with pytest.raises(IllegalAction):  # a move with a card it is not listed with
         s.apply(Move(card("zigzag"), "R", 51, 35), G)
+    assert s.to_json() == before
+
+
+def test_r11_a_group_of_one_built_in_code_is_refused() -> None:
+    """Caught no break before (rules10): only the parser refused a group of one, so one built in code
+    moved the man and logged "march fwd Rd7", a line the replay cannot read (as issue 22's zigzag
+    group did)."""
+    from engine.errors import IllegalAction
+    from engine.fixbayonets.actions import Group
+
+    s = pos({"d7": "GR"}, g=["march"])
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="two men or more"):
+        s.apply(Group(card("march"), ((51, "R"),)), G)
     assert s.to_json() == before
 
 
@@ -291,6 +349,17 @@ def test_r16_the_default_casualty_is_the_least_valuable_man() -> None:
     s = pos({"d3": "GR", "d5": "AOH"}, g=["pistol"], phase=FIGHTING)
     play(s, "pistol Rd3xd5")
     assert s.default_action(A) == Lose("H")
+
+
+@pytest.mark.parametrize(("stack", "falls"), [("RU", "R"), ("US", "U"), ("SH", "S"), ("HO", "H")])
+def test_r16_the_default_casualty_order_is_riflemen_runner_sniper_specialists_officers(
+    stack: str, falls: str
+) -> None:
+    """Caught no break before (rules10): only a specialist beside an officer was tried, so the runner
+    put before the riflemen went unnoticed."""
+    s = pos({"d3": "GR", "d5": "A" + stack}, g=["pistol"], phase=FIGHTING)
+    play(s, "pistol Rd3xd5")
+    assert s.default_action(A) == Lose(falls)
 
 
 @pytest.mark.parametrize(("code", "kind"), [("grenade", "R"), ("flamer", "H")])
@@ -532,6 +601,18 @@ def test_r19_killing_both_enemy_officers_wins_at_once() -> None:
     assert s2.to_act() == frozenset() and s2.legal_actions(G) == []
 
 
+def test_r19_a_battle_won_in_the_fight_phase_is_over_in_its_phase_and_its_status() -> None:
+    """Caught no break before (rules10): the phase stayed "fight" after the win, and the status
+    told the winner to play attack cards."""
+    from engine.fixbayonets.model import OVER
+    from engine.fixbayonets.words import status
+
+    s = pos({"d4": "GRR", "d5": "AO", "e5": "AO"}, g=["bayonet", "bayonet"], phase=FIGHTING)
+    play(s, "bayonet Rd4xd5", "bayonet Rd4xe5")
+    assert s.phase == OVER
+    assert status(s.view(G), G).endswith("the battle is over.")
+
+
 def test_r19_a_grenade_on_both_officers_ends_it_in_one_blow() -> None:
     s = pos({"d4": "GR", "e6": "AOO"}, g=["grenade"], phase=FIGHTING)
     play(s, "grenade Rd4xe6")
@@ -581,6 +662,15 @@ def test_r22_the_other_side_s_cards_may_be_held_but_never_played() -> None:
     assert "Cards you cannot play" in text and "Flame Thrower (for the Germans only)" in text
 
 
+def test_r22_an_attack_card_whose_only_users_have_fallen_says_who_fell() -> None:
+    """Caught no break before (rules10): the sniper (one a side) and the specialists (two) were not
+    told apart, so "all your snipers have fallen" went unnoticed."""
+    s = pos({"d4": "GR", "d6": "AR"}, g=["sniper", "flamer"], phase=FIGHTING)
+    text = GAME.private_text(s.view(G)) or ""
+    assert "Sniper (your sniper has fallen)" in text
+    assert "Flame Thrower (both your specialists have fallen)" in text
+
+
 def test_every_card_is_somewhere_after_set_up() -> None:
     s = new_game(Options(), 9)
     cards = list(s.deck.pile) + s.hands[G] + s.hands[A]
@@ -596,6 +686,16 @@ def test_r15_automatic_cancelling_uses_the_side_only_card_first() -> None:
         orders={A: {"negate": "attacks"}},
     )
     events = play(s, "bayonet Rd4xd5")
+    assert of(events, Negated)[0].card == "foxholes" and s.hands[A] == [card("trees")]
+
+
+def test_r15_new_orders_answering_a_waiting_question_use_the_side_only_card_first() -> None:
+    """Caught no break before (rules10): orders given while the question waited spent Trees and kept
+    Fox Holes, the card only the Americans can use."""
+    s = pos({"d4": "GR", "d5": "AO", "h1": "AO"}, g=["bayonet"], a=["trees", "foxholes"], phase=FIGHTING)
+    play(s, "bayonet Rd4xd5")
+    assert s.to_act() == {A}
+    events = s.apply("orders attacks", A)
     assert of(events, Negated)[0].card == "foxholes" and s.hands[A] == [card("trees")]
 
 

@@ -32,6 +32,17 @@ def test_a_card_of_the_wrong_type_reads_an_attack_card(text: str) -> None:
     assert "is not an attack card" in str(exc.value)
 
 
+def test_a_terrain_card_played_as_an_attack_says_when_it_is_played() -> None:
+    """rules10: the refusal read "it only cancels the opponent's card: negate trees", two clauses
+    after two colons; it says now that the card answers the opponent's."""
+    with pytest.raises(InvalidNotation) as exc:
+        GAME.parse("trees Rd1xd3")
+    assert str(exc.value) == (
+        "Trees is not an attack card: it cancels a card your opponent plays, as your answer to it "
+        "(`negate trees`)."
+    )
+
+
 def test_a_move_reads_as_a_card_played_then_the_man_moving() -> None:
     s = pos({"d8": "GR", "a1": "AR"}, g=["march"], a=["trees"])
     (played,) = of(play(s, "march Rd8-d6"), Played)
