@@ -26,7 +26,7 @@ from cogs import limits
 from cogs._release import unlink_when_done
 from cogs._tap import tapped
 from cogs.groups import build_group, build_tournament, build_wargames
-from cogs.outbox import StartTeller
+from cogs.outbox import DrawNote, StartTeller
 from cogs.sight import Sight
 from data import Match, Status, StoreUnavailable
 from engine import registry
@@ -106,6 +106,7 @@ class Core(SweepLoop, commands.Cog):
         self._ai_locks: dict[int, asyncio.Lock] = {}
         self._ai_busy: Counter[int] = Counter()  # channels where an AI turn is scheduled or running
         self.start_tellers: list[StartTeller] = []  # a tournament's cog tells its games' starts
+        self.draw_notes: list[DrawNote] = []  # and what a draw offered in one of them would mean
         self._undeliverable: set[tuple[int, int]] = set()  # owed boards whose post failed (warned once)
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).

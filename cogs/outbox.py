@@ -55,6 +55,9 @@ from cogs.room import (
 LOOK_BACK = 20
 # Who tells a game's start owed since a crash, when it is not the core's to tell (`Outbox.start_tellers`).
 StartTeller = Callable[[Match], Awaitable[bool]]
+# What else a board with a draw offer standing says of what the draw would mean (`Outbox.draw_notes`):
+# a knockout's game names whom it sends on.
+DrawNote = Callable[[Match], Awaitable[str | None]]
 
 EXPIRED = (
     "your `{}` was played, though Discord gave up waiting for my answer. It is still your turn: "
@@ -154,6 +157,9 @@ class Outbox(Messages):
         # who tells a game's start owed since a crash instead of the core: each says whether the
         # game is theirs (a tournament's, in its thread), and tells it if so (set in `Core`)
         start_tellers: list[StartTeller]
+        # what a draw would mean in a game that is not only the game's (a knockout's tie), said under
+        # a board with a draw offer standing (set in `Core`)
+        draw_notes: list[DrawNote]
         # the owed boards whose post failed already (warned of once, then logged quietly)
         _undeliverable: set[tuple[int, int]]
 
@@ -203,7 +209,7 @@ class Outbox(Messages):
             menu = replace(menu, buttons=(*answers, *menu.buttons)[: limits.BUTTONS_PER_ROW])
         return views.menu_view(match.id, stamp(match), menu, hand=rules.private_info)
 
-    def answerable(
+    async def answerable(
         self, shown: Played | None, match: Match, state: State, *, seen_by: str | None = None
     ) -> tuple[str, discord.ui.View | None]:
         """The line under a board naming who must answer a draw offer standing after the stretch
@@ -212,13 +218,19 @@ class Outbox(Messages):
         tournament's first). `shown` is what the channel saw (None: nothing yet), never a private
         turn's unfinished steps. Decline shows only where it would go through now (`declines_now`,
         read from that same position, so the buttons are the same before and after a private step
-        of the player on turn): a button that always refuses is no answer."""
+        of the player on turn): a button that always refuses is no answer. `draw_notes` add what the
+        draw would mean beyond the game (a knockout's higher seed goes on)."""
         answering = answering_draw(shown) if shown is not None else []
         if not answering:
             return "", self.board_components(match, state, seen_by=seen_by)
         declines = any(declines_now(match, state, user) for user in answering)
-        note = draw_note(answering, declines=declines)
+        note = " ".join(
+            [draw_note(answering, declines=declines), *[n for n in await self._draw_notes(match) if n]]
+        )
         return note, self.board_components(match, state, draw_offer=True, decline=declines, seen_by=seen_by)
+
+    async def _draw_notes(self, match: Match) -> list[str | None]:
+        return [await note(match) for note in self.draw_notes]
 
     async def channel_board(self, match: Match, state: State) -> ChannelBoard:
         """The board of `match` (at `state`) the channel may see, again (`board`, a tournament's
@@ -231,7 +243,7 @@ class Outbox(Messages):
             match, state = private.seen.match, private.seen.state
         else:
             stretch = await self.service.latest_stretch(match)
-        note, view = self.answerable(stretch, match, state)
+        note, view = await self.answerable(stretch, match, state)
         return ChannelBoard(match, state, stretch.events if stretch is not None else [], note, view)
 
     async def post_played(self, interaction: discord.Interaction, played: Played) -> None:
@@ -306,7 +318,7 @@ class Outbox(Messages):
         move is stored by now, so if the picture cannot be drawn the players still get the words and
         the buttons, not an apology that would wrongly say nothing happened."""
         # the offer read from the game, however it was made
-        note, components = self.answerable(played, played.match, played.state, seen_by=seen_by)
+        note, components = await self.answerable(played, played.match, played.state, seen_by=seen_by)
         last = played.steps[-1].notation if played.steps else played.notation
         if (
             not played.hands_off
@@ -575,7 +587,7 @@ class Outbox(Messages):
             await self.service.board_delivered(match_id, version)  # posted: its record was cut off
             return 0
         file = await self.render(match, stretch.state, stretch.events)
-        note, view = self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
+        note, view = await self.answerable(stretch, stretch.match, stretch.state)  # as it would have been
         note = "\n" + note if note else ""
         seal_line, seal = await self.seal_for(stretch.match)  # the game's end, owed since a crash
         words = partial(tapped, stretch.match, view=view)

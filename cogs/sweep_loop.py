@@ -71,7 +71,7 @@ class SweepLoop(Background):
             if channel is not None:
                 file = await self.render(played.match, played.state, played.events)
                 # an offer standing: its answer is owed now too
-                note, view = self.answerable(played, played.match, played.state)
+                note, view = await self.answerable(played, played.match, played.state)
                 words = notice_words(notice, fmt.DISCORD)
                 # the status names the buttons under this board, as a move's board does (cogs/_tap.py)
                 status = tapped(

@@ -170,6 +170,7 @@ class Tournaments(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TournamentButton)
         self.core.start_tellers.append(self.tell_owed_start)  # its games' first messages are its own
+        self.core.draw_notes.append(self.knockout_draw_note)  # a draw offered in a knockout's tie
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
@@ -177,6 +178,8 @@ class Tournaments(commands.Cog):
         core = cast("Core | None", self.bot.get_cog("Core"))
         if core is not None and self.tell_owed_start in core.start_tellers:
             core.start_tellers.remove(self.tell_owed_start)
+        if core is not None and self.knockout_draw_note in core.draw_notes:
+            core.draw_notes.remove(self.knockout_draw_note)
 
     # ------------------------------------------------------------------ who may run them
 
@@ -707,6 +710,11 @@ class Tournaments(commands.Cog):
         await self.remember(self.service.board_shown(board, sent.id))  # it states the round's end
         await self.core.service.board_delivered(match.id, match.version)
         await self.tell_ready(tournament, board, match, sent.jump_url)
+
+    async def knockout_draw_note(self, match: Match) -> str | None:
+        """Under a board with a draw offer standing in a knockout's game: whom the draw sends on."""
+        higher = await self.service.draw_sends_on(match.id)
+        return None if higher is None else knockout_text.draw_sends_on(higher, DISCORD)
 
     async def tell_owed_start(self, match: Match) -> bool:
         """A game's first message owed since a crash (`Outbox.deliver_owed`): whether `match` is a

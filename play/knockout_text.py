@@ -20,6 +20,12 @@ DRAW_RULE = (
 )
 
 
+def draw_sends_on(higher: int, markup: Markup) -> str:
+    """Under a board with a draw offer standing in a knockout's game: the rule again, named, for a
+    lower seed who read it days ago, before an Accept that would put them out."""
+    return f"In this knockout a draw sends {markup.mention(higher)} on, as the higher seed."
+
+
 # How a knockout's standings are ordered (points are shown, but do not rank)
 RANKED = "Ranked by how far each got: the winner, the runner-up, then by the round each went out in."
 

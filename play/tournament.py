@@ -32,12 +32,20 @@ from data.tournaments import (
     TournamentStore,
 )
 from engine import chance, fairness, registry
-from play import tournament_table
+from play import knockout, tournament_table
 from play.errors import BadRequest, NotAPlayer
 from play.service import DEFAULT_TURN_SECONDS, MatchService
 from play.swiss import Entrant
 from play.tournament_extend import Extending
-from play.tournament_formats import Settings, cap, full_refusal, join_refusal, start_pairings
+from play.tournament_formats import (
+    Settings,
+    cap,
+    entrants,
+    full_refusal,
+    is_knockout,
+    join_refusal,
+    start_pairings,
+)
 from play.tournament_history import History
 from play.tournament_late import join_late, started_meanwhile_text
 from play.tournament_leaving import Leaving, Withdrawal
@@ -412,6 +420,19 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
         players = [board.first_id] if board.second_id is None else [board.first_id, board.second_id]
         inputs = [f"join:{joined.get(uid) or '-'}" for uid in players]
         return fairness.tournament_secret(bytes.fromhex(tournament.seal_secret), label), inputs
+
+    async def draw_sends_on(self, match_id: int) -> int | None:
+        """The higher seed of a knockout's game, whom a draw sends on (RULES.md "Knockout"); None for
+        any other game. Told under a board with a draw offer standing, days after the rule was."""
+        board = await self.store.board_of_match(match_id)
+        if board is None or board.second_id is None:
+            return None
+        tournament = await self.store.get_tournament(board.tournament_id)
+        if tournament is None or not is_knockout(tournament):
+            return None
+        seeds = knockout.seeded(entrants(await self.store.tournament_entries(tournament.id)))
+        pair = [u for u in (board.first_id, board.second_id) if u in seeds]
+        return min(pair, key=seeds.index) if len(pair) == 2 else None
 
     async def pending_starts(self, tournament: Tournament) -> list[Board]:
         """The boards of the round still to start: none once the tournament is over or cancelled."""

@@ -202,6 +202,11 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     opening = fake.messages_in(semi)[0].content  # the game's own thread says what a draw does
     assert "stopped and counts as a draw, which sends the higher seed on." in opening, opening
     await play_out(fake, table.bot, semi, "draw")
+    # the board with the offer standing names whom the draw sends on (the rule was said days ago)
+    offered = [m.content for m in fake.messages_in(semi) if "the draw with the button" in m.content]
+    assert offered and all(
+        f"In this knockout a draw sends <@{second}> on, as the higher seed." in m for m in offered
+    ), offered
     await sweep(table.bot)
     await table.idle()
     (posted,) = [m.content for m in fake.messages_in(club) if "round 1 of 2 is over" in m.content]
