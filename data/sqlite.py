@@ -14,6 +14,7 @@ keeps a second connection or process from overwriting a move all the same.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import threading
@@ -117,6 +118,7 @@ class SqliteDatabase(Database):
         """Open (creating the parent directory), switch to WAL and apply pending migrations."""
         path = Path(target)
         path.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_create_private, path)
         # isolation_level=None: we issue BEGIN IMMEDIATE/COMMIT ourselves; sqlite3's implicit
         # transactions would start late (deferred) and could not be upgraded under contention.
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -293,6 +295,14 @@ class SqliteDatabase(Database):
         move waited for two commits instead of one (answer p99 +30 %, docs/performance.md)."""
         # sql-check: every caller passes a module-level constant (tests/test_data.py checks it)
         return list(await self._reader.execute_fetchall(sql, params))
+
+
+def _create_private(path: Path) -> None:
+    """A new store is its owner's alone, as a backup is (data/backup.py): it holds every game's
+    secret seed (the dice and cards to come) and every hand. SQLite gives its -wal and -shm files
+    the database's own permissions. An existing file keeps the ones its admin chose."""
+    with contextlib.suppress(FileExistsError):
+        path.touch(mode=0o600, exist_ok=False)
 
 
 async def _open_reader(path: Path) -> aiosqlite.Connection:

@@ -164,6 +164,21 @@ async def test_a_backup_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
     assert target.stat().st_mode & 0o777 == 0o600
 
 
+async def test_a_new_database_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
+    """The live SQLite file holds what the backup does, and was made with the usual umask, readable
+    by every account on the machine, its -wal (the latest moves) too. A new one is now its owner's
+    alone; one that exists keeps the permissions its admin gave it."""
+    live = tmp_path / "wargames.db"
+    async with Database.open(live, clock=lambda: 1_800_000_000.0):
+        wal = tmp_path / "wargames.db-wal"
+        assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600
+    assert live.stat().st_mode & 0o777 == 0o600
+    live.chmod(0o640)  # an admin's choice, e.g. for a backup account's group
+    async with Database.open(live, clock=lambda: 1_800_000_000.0):
+        pass
+    assert live.stat().st_mode & 0o777 == 0o640
+
+
 async def test_an_extension_gives_a_quick_decision_no_more_than_its_own_short_deadline(
     store_world: tuple[Database, Clock],
 ) -> None:
