@@ -10,8 +10,11 @@ from collections.abc import Callable
 
 from data import Database
 from data.tournaments import Entry, Tournament, TournamentStore
+from play import knockout
 from play.errors import NotAPlayer
 from play.service import MatchService
+from play.swiss import Pairing
+from play.tournament_formats import entrants, gone_in, is_knockout
 from play.tournament_refusals import interested_text
 
 
@@ -42,7 +45,17 @@ class TournamentParts:
         if by is None or not by:
             return
         if any(e.user_id == by and not e.withdrawn for e in await self.entries(tournament)):
+            if is_knockout(tournament) and by not in await self._in_the_bracket(tournament):
+                return  # out of the knockout: no result or place of theirs hangs on it any more
             raise NotAPlayer(interested_text(what, why))
+
+    async def _in_the_bracket(self, tournament: Tournament) -> list[int]:
+        """The knockout's players not yet out by the results recorded so far (a tie whose game just
+        ended counts as undecided until the sweep records it)."""
+        entries = await self.entries(tournament)
+        every = await self.store.tournament_boards(tournament.id)
+        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in every]
+        return knockout.still_in(knockout.seeded(entrants(entries)), games, gone_in(tournament, entries))
 
 
 __all__ = ["TournamentParts"]

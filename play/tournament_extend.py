@@ -14,12 +14,10 @@ from dataclasses import dataclass
 
 from data import Status
 from data.tournaments import Tournament
-from play import knockout
 from play.errors import BadRequest, NotAPlayer
 from play.markup import Markup
-from play.swiss import Pairing
 from play.tournament_base import TournamentParts
-from play.tournament_formats import entrants, gone_in, is_knockout
+from play.tournament_formats import is_knockout
 from play.words import duration_text
 
 HOUR = 3600
@@ -97,14 +95,6 @@ class Extending(TournamentParts):
             if await self.matches.give_time(match.id, hours * HOUR / 2) is not None:
                 given += 1
         return Extended(await self.by_id(tournament.id), hours, given, by)
-
-    async def _in_the_bracket(self, tournament: Tournament) -> list[int]:
-        """The knockout's players not yet out by the results recorded so far (a tie whose game just
-        ended counts as undecided until the sweep records it)."""
-        entries = await self.entries(tournament)
-        every = await self.store.tournament_boards(tournament.id)
-        games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in every]
-        return knockout.still_in(knockout.seeded(entrants(entries)), games, gone_in(tournament, entries))
 
 
 def extended_text(done: Extended, markup: Markup) -> str:

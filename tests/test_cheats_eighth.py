@@ -164,6 +164,52 @@ async def test_a_backup_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
     assert target.stat().st_mode & 0o777 == 0o600
 
 
+async def test_an_organiser_knocked_out_of_their_knockout_judges_the_rest_again(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """An organiser who plays may not end a rival's game as a no-show, remove a player or cancel
+    while they are still in it. In a knockout, once they are knocked out no result or place of
+    theirs hangs on the ties still going (the ranks go by the round each went out in), as the
+    extension's rule already said: they judge the rest again, as any organiser."""
+    from play import NotAPlayer
+    from tests.test_tournament import CHANNEL as ROOM
+    from tests.test_tournament import GUILD as SERVER
+    from tests.test_tournament import thread_ids
+
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=SERVER, channel_id=ROOM, user_id=21, game="blockwars",
+        rounds=None, days=1, organiser=True, format="knockout",
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in (21, 22, 23, 24):
+        await t.join(made, user)
+    started = await t.start(ROOM, organiser=True)
+    await thread_ids(t, [0])
+    boards = {
+        frozenset((b.first_id, b.second_id)): b
+        for b in await t.store.tournament_boards(started.tournament.id)
+    }
+    assert set(boards) == {frozenset((21, 24)), frozenset((22, 23))}
+    other = boards[frozenset((22, 23))]
+    assert other.thread_id is not None
+    match, state = await t.matches.current(other.thread_id)
+    (absent,) = [match.sides[side] for side in state.to_act()]  # on turn, and no move made yet
+    with pytest.raises(NotAPlayer, match="you play in this tournament"):
+        await t.forfeit(ROOM, absent, organiser=True, by=21)  # still in: refused
+    own = boards[frozenset((21, 24))]
+    assert own.thread_id is not None
+    await t.matches.act(own.thread_id, 21, "resign")
+    await t.sweep()  # the round's sweep records 24 going on
+    assert 21 not in await t._in_the_bracket(await t.open_in(ROOM))
+    done = await t.forfeit(ROOM, absent, organiser=True, by=21)  # out: they judge it again
+    assert {done.board.first_id, done.board.second_id} == {
+        22,
+        23,
+    } and done.notice.match.status is Status.FINISHED
+
+
 async def test_a_new_database_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
     """The live SQLite file holds what the backup does, and was made with the usual umask, readable
     by every account on the machine, its -wal (the latest moves) too. A new one is now its owner's
