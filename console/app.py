@@ -33,7 +33,8 @@ from data import Database, Match, Status
 from engine import registry
 from engine.errors import InvalidNotation
 from engine.protocol import Event, Game, State, Verb
-from play import MatchService, Notice, Played, ServiceError, fairness
+from play import MatchService, Notice, Played, ServiceError, fairness, knockout_text
+from play.ai_turns import answering_draw
 from play.commands import (
     SUBGROUPS,
     TOURNAMENT_HELP,
@@ -60,6 +61,7 @@ from play.news import played_story, told
 from play.notices import notice_words
 from play.present import (
     chosen_side_text,
+    draw_answer_text,
     history_text,
     private_text,
     rules_text,
@@ -70,7 +72,7 @@ from play.present import (
     turn_dm_text,
 )
 from play.ratings import level_label
-from play.results import HINTS
+from play.results import HINTS, declines_now
 from play.service import AWAY_DAYS_A_YEAR, game_of, merged, split_actions, waiting_ids
 from play.undo import MID_TURN_NOTE
 from play.words import duration_text, replay_length
@@ -362,8 +364,20 @@ class Console:
             self.say(f"The channel sees your turn:{gap}{said}")
         why_told = why_told or tells_why(said, shown.state)
         self.say(status_text(shown.match, shown.state, self.markup, why_told=why_told))
+        await self.say_draw_answer(shown)
         await self.seal_next(played.match)
         return path
+
+    async def say_draw_answer(self, shown: Played) -> None:
+        """With a draw offer standing after what the channel saw: who may answer it and how, as the
+        line under Discord's board does, and in a knockout's game whom the draw sends on."""
+        answering = answering_draw(shown)
+        if not answering:
+            return
+        declines = any(declines_now(shown.match, shown.state, user) for user in answering)
+        line = draw_answer_text(shown.match.game, answering, self.markup, declines=declines)
+        higher = await self.tournaments.service.draw_sends_on(shown.match.id)
+        self.say(line if higher is None else f"{line} {knockout_text.draw_sends_on(higher, self.markup)}")
 
     async def seal_next(self, match: Match) -> None:
         """After what said `match` ended (its channel is free): the line sealing the channel's next

@@ -360,3 +360,14 @@ def partly_made(refused: Refused, texts: Sequence[str], stood: tuple[int, str], 
         return text
     later = f"{SEPARATOR} ".join(texts[refused.n - 1 :])
     return text + f" Send `{later}` when it is your turn again, if it still fits"
+
+
+def draw_answer_text(game: str, answering: Sequence[int], markup: Markup, *, declines: bool) -> str:
+    """Under a board with a draw offer standing, where answers are typed (the console): whose
+    answer it is, and how to give it; Discord's names its buttons (cogs/outbox.py). Decline is
+    offered only where it would go through now (`declines_now`), as on Discord."""
+    who = " and ".join(markup.mention(user) for user in answering)
+    accept, decline = f"`/{game} draw accept`", f"`/{game} draw decline`"
+    if declines:
+        return f"{who}: accept or decline the draw ({accept} or {decline})."
+    return f"{who}: accept the draw with {accept}, or decline it once it is your turn."

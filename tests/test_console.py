@@ -478,6 +478,10 @@ async def test_accept_draw_and_decline_draw_are_the_draw_answers_the_game_names(
     # a draw is declined on one's own turn: Bob answers once Alice has handed hers over
     lines = ["/as alice", "offer draw", "a6-a5; b6-b5", "/as bob", "decline draw"]
     assert await console.run_lines(lines) == 0
+    # who may answer, and how, is said under the board, as on Discord (it was not said at all)
+    assert "@bob: accept or decline the draw (`/blockwars draw accept` or `/blockwars draw decline`)." in (
+        out.getvalue()
+    )
     assert "The Canadians decline the draw" in out.getvalue()
     assert "takes no options" not in out.getvalue()
     match, state = await console.service.current(console.channel_id)

@@ -370,7 +370,18 @@ async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path
             "/tournament join",
             "/tournament start",
             "/tournament standings",
+            "/channel t1r1b1",
+            "/blockwars draw offer",
         ),
+    )
+    # the offer's answer line, as under Discord's board, names whom the draw sends on
+    (answer,) = [
+        line for line in text.splitlines() if ": accept the draw with `/blockwars draw accept`" in line
+    ]
+    assert answer.endswith(" on, as the higher seed."), answer
+    assert (
+        "In this knockout a draw sends @alice on" in answer
+        or "In this knockout a draw sends @bob on" in answer
     )
     assert "Cup: a knockout of Block Wars: seeded by rating, the winner of each game goes on" in text
     assert "Cup has begun: round 1 of 1" in text
