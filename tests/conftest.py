@@ -9,6 +9,7 @@ import os
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 import asyncpg
@@ -36,41 +37,81 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             queue.put_nowait((None, lambda: aiosqlite.core._STOP_RUNNING_SENTINEL))
 
 
-# --- Scheduling: the long tests first --------------------------------------------------------------
+T = TypeVar("T")
 
-# Files holding tests of several seconds each (2026-11-29, `pytest -n 2 --durations=0`), longest first.
-# xdist hands tests out in collection order, and a long test left to the end keeps one core busy while
-# the other has nothing to do. Run first, the long ones are spread over the workers while plenty is
-# left to balance them: with `--dist worksteal` (pyproject.toml) a worker that runs dry takes half of
-# what another still has queued.
-SLOW_FIRST = (
-    "tests/test_every_game.py",
-    "tests/test_multiprocess.py",
-    "tests/test_reliability.py",
-    "tests/combinedarms/test_correspondence.py",
-    "tests/fixbayonets/test_ai.py",
-    "tests/test_store_faults.py",
-    "tests/test_conformance.py",
-    "tests/test_fuzz_bot.py",
-    "tests/test_ai_verify.py",
-    "tests/test_engine_properties.py",
-    "tests/test_cheats_ai.py",
-    "tests/ai_puzzles/test_puzzles.py",
-    "tests/combinedarms/test_cities.py",
-    "tests/battlefronts/test_ai.py",
-    "tests/test_board_words.py",
-)
+# --- Scheduling: the long tests first, spread over the workers -----------------------------------
+
+# Files holding tests of several seconds each, with their tests' wall seconds summed (a whole run,
+# `-n auto`, 2026-11-29 at a load of 5-6: only the proportions matter), longest first.
+SLOW_FIRST: dict[str, float] = {
+    "tests/test_every_game.py": 420,
+    "tests/ai_puzzles/test_puzzles.py": 335,
+    "tests/test_conformance.py": 319,
+    "tests/fixbayonets/test_ai.py": 210,
+    "tests/test_ai_verify.py": 138,
+    "tests/test_cheats_ai.py": 125,
+    "tests/test_pg_races.py": 122,
+    "tests/battlefronts/test_ai.py": 120,
+    "tests/test_engine_properties.py": 91,
+    "tests/companycommander/test_render.py": 83,
+    "tests/combinedarms/test_correspondence.py": 68,
+    "tests/combinedarms/test_cities.py": 68,
+    "tests/test_reliability.py": 58,
+    "tests/test_review.py": 56,
+    "tests/test_blockwars_correspondence.py": 53,
+    "tests/test_store_faults.py": 45,
+    "tests/test_multiprocess.py": 41,
+    "tests/test_board_words.py": 36,
+    "tests/test_fuzz_bot.py": 25,
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Move the files of SLOW_FIRST to the front, in its order; each file keeps its own order."""
+    """The files of SLOW_FIRST first, in its order; under xdist, dealt out so that every worker's
+    share begins with its part of them (`_dealt`). Each file keeps its tests together and in order."""
     rank = {path: n for n, path in enumerate(SLOW_FIRST)}
     root = config.rootpath
 
-    def key(item: pytest.Item) -> int:
-        return rank.get(item.path.relative_to(root).as_posix(), len(SLOW_FIRST))
+    def path_of(item: pytest.Item) -> str:
+        return item.path.relative_to(root).as_posix()
 
-    items.sort(key=key)  # stable: the files not named, and every file's tests, keep pytest's order
+    # stable: the files not named, and every file's tests, keep pytest's order
+    items.sort(key=lambda item: rank.get(path_of(item), len(SLOW_FIRST)))
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    if workers > 1:
+        items[:] = _dealt(items, [path_of(item) for item in items], workers)
+
+
+def _dealt(items: list[T], paths: list[str], workers: int) -> list[T]:
+    """The order for `--dist worksteal` (pyproject.toml). It hands each worker a contiguous share of
+    the collection (the first len//workers tests to the first, and so on), each runs its share from
+    the front, and a worker that runs dry takes the back half of the longest queue left. With every
+    long file in the first share (the order above), the others ran theirs dry and stole from its
+    back: the long files still queued there ran last, one worker busy while the others had nothing
+    left (2026-11-29: the last 40 s of a 22-minute run). So the long files are dealt out, the longest
+    first to the share with the least so far, and each share is its long files followed by the
+    others in order; what is stolen at the end is short."""
+    slow: list[list[T]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    share_of: dict[str, int] = {}
+    rest: list[T] = []
+    for item, path in zip(items, paths, strict=True):
+        if path not in SLOW_FIRST:
+            rest.append(item)
+            continue
+        if path not in share_of:
+            share_of[path] = min(range(workers), key=lambda w: load[w])
+            load[share_of[path]] += SLOW_FIRST[path]
+        slow[share_of[path]].append(item)
+    dealt: list[T] = []
+    left = len(items)
+    for w in range(workers):
+        size = left // (workers - w)  # as xdist's worksteal cuts the shares
+        mine = slow[w] + rest[: max(0, size - len(slow[w]))]
+        rest = rest[len(mine) - len(slow[w]) :]
+        dealt += mine
+        left -= len(mine)
+    return dealt + rest
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -20,7 +20,7 @@ from engine.companycommander.model import (
     TYPES,
     Options,
 )
-from engine.companycommander.state import ASSAULT, DEPLOY, DISCARD, FIRE, RECON, new_game
+from engine.companycommander.state import ASSAULT, DEPLOY, DISCARD, FIRE, RECON, State, new_game
 from engine.errors import IllegalAction
 from engine.protocol import EndReason
 
@@ -432,3 +432,20 @@ def test_a_rally_rout_that_is_the_tenth_loss_ends_the_game_before_the_turn_passe
     assert o is not None and o.winner == G and o.detail == "10 American units destroyed or routed"
     assert s.active == A and not s.arriving(G)  # the Germans drew nothing: no turn of theirs began
     assert "the Germans' turn" not in history(events)
+
+
+def test_rig_searches_from_the_seed_a_test_names_and_confirms_its_dice() -> None:
+    """`rig(..., start=N)`: the search for a seed rolling the dice begins at N, so a test that names
+    the seed it found skips the search (four fixed 2D6 took about 600,000 seeds) and still has it
+    checked; from past it, the next seed that rolls them."""
+    from engine import chance
+
+    def fresh() -> State:
+        return build({"A1": "hmg C", "G1": "rifles C"})
+
+    first = rig(fresh(), (6, 6)).seed
+    assert rig(fresh(), (6, 6), start=first).seed == first
+    later = rig(fresh(), (6, 6), start=first + 1)
+    assert later.seed > first
+    r = chance.rng(later.seed, later.n)
+    assert (r.randint(1, 6), r.randint(1, 6)) == (6, 6)

@@ -301,7 +301,7 @@ def test_h10_the_mark_helps_fire_at_that_front_only_never_twice_and_never_assaul
         {"A1": "scouts C", "A2": "scouts C", "A3": "hmg C", "A4": "hmg L", "A5": "rifles C", "G1": "panzer C"}
         | {"G2": "panzer L"}
     )
-    rig(s, (5,), (6,), (2, 2), (2, 2), (6, 6))
+    rig(s, (5,), (6,), (2, 2), (2, 2), (6, 6), start=250181)  # the first seed that rolls them
     events = command(s, "recon A1 mark; recon A2 mark; fire A3; fire A4; assault A5")
     shots = of_type(events, Shot)
     assert shots[0].mods == (("Recon", 1),) and shots[1].mods == ()  # +1 once; the Left Flank unmarked

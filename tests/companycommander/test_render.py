@@ -99,7 +99,7 @@ def test_a_board_with_many_units_and_a_long_record_stays_phone_sized_and_whole()
         f"G{i}": "mg42 C" for i in range(1, 13)
     }
     s = build(units, hands={A: ["airstrike"]})
-    rig(s, (4, 4), (5, 5), (6, 6), (2, 2))
+    rig(s, (4, 4), (5, 5), (6, 6), (2, 2), start=616540)  # the first seed that rolls them
     events = command(s, "play airstrike C")
     image = png(s.view(None), events)
     assert image.height <= max_height(W)
