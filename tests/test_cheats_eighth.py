@@ -11,7 +11,8 @@ import pytest
 from cogs import limits
 from data import Database, Status
 from data.tournaments import TournamentStatus
-from play.tournament import turn_seconds
+from play.tournament import TournamentService, turn_seconds
+from play.tournament_sweep import Started
 from tests.clock import Clock
 from tests.console_run import console_said
 from tests.test_game_clock import CHANNEL, DAY, GUILD, QUICK, STALLER, THREAD, services
@@ -112,6 +113,26 @@ def test_two_forfeit_wins_of_one_round_are_dmed_with_nonces_of_their_own() -> No
     assert len(kinds) == 4
 
 
+async def organiser_in_a_knockout(
+    store_world: tuple[Database, Clock], players: tuple[int, ...]
+) -> tuple[TournamentService, Started]:
+    """A Block Wars knockout started with `players`, the first of them its organiser (seed 1: the
+    ratings are equal, so the lower id seeds higher)."""
+    from tests.test_tournament import CHANNEL as ROOM
+    from tests.test_tournament import GUILD as SERVER
+
+    db, clock = store_world
+    t = services(db, clock)
+    made = await t.create(
+        guild_id=SERVER, channel_id=ROOM, user_id=players[0], game="blockwars",
+        rounds=None, days=1, organiser=True, format="knockout",
+    )  # fmt: skip
+    await t.seal_shown(made)
+    for user in players:
+        await t.join(made, user)
+    return t, await t.start(ROOM, organiser=True)
+
+
 async def test_an_organiser_still_in_a_knockout_may_not_extend_a_round_that_picks_their_next_opponent(
     store_world: tuple[Database, Clock],
 ) -> None:
@@ -122,19 +143,9 @@ async def test_an_organiser_still_in_a_knockout_may_not_extend_a_round_that_pick
     extends as before."""
     from play import NotAPlayer
     from tests.test_tournament import CHANNEL as ROOM
-    from tests.test_tournament import GUILD as SERVER
     from tests.test_tournament import ORGANISER, thread_ids
 
-    db, clock = store_world
-    t = services(db, clock)
-    made = await t.create(
-        guild_id=SERVER, channel_id=ROOM, user_id=21, game="blockwars",
-        rounds=None, days=1, organiser=True, format="knockout",
-    )  # fmt: skip
-    await t.seal_shown(made)
-    for user in (21, 22, 23):
-        await t.join(made, user)
-    started = await t.start(ROOM, organiser=True)
+    t, started = await organiser_in_a_knockout(store_world, (21, 22, 23))
     boards = await t.store.tournament_boards(started.tournament.id)
     assert sorted((b.first_id, b.second_id or 0) for b in boards) == [(21, 0), (22, 23)]
     await thread_ids(t, [0])
@@ -173,19 +184,9 @@ async def test_an_organiser_knocked_out_of_their_knockout_judges_the_rest_again(
     extension's rule already said: they judge the rest again, as any organiser."""
     from play import NotAPlayer
     from tests.test_tournament import CHANNEL as ROOM
-    from tests.test_tournament import GUILD as SERVER
     from tests.test_tournament import thread_ids
 
-    db, clock = store_world
-    t = services(db, clock)
-    made = await t.create(
-        guild_id=SERVER, channel_id=ROOM, user_id=21, game="blockwars",
-        rounds=None, days=1, organiser=True, format="knockout",
-    )  # fmt: skip
-    await t.seal_shown(made)
-    for user in (21, 22, 23, 24):
-        await t.join(made, user)
-    started = await t.start(ROOM, organiser=True)
+    t, started = await organiser_in_a_knockout(store_world, (21, 22, 23, 24))
     await thread_ids(t, [0])
     boards = {
         frozenset((b.first_id, b.second_id)): b
