@@ -14,6 +14,7 @@ import pytest
 from bot import WargamesBot
 from cogs import limits
 from data.tournaments import TournamentStore
+from tests.crash import Crash, dies_at
 from tests.fakediscord import FakeDiscord, FakeDiscordError
 from tests.fakediscord.records import READ_MESSAGE_HISTORY, FakeChannel, FakeMessage
 from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
@@ -24,11 +25,6 @@ from tests.test_tournament_bot import (  # noqa: F401 (the `bot` fixture)
     sweep,
     threads_of,
 )
-
-
-class Crash(BaseException):
-    """The process dying between two steps.
-    Not an `Exception`: no handler of the bot's may catch it, as none catches a kill."""
 
 
 class Killed:
@@ -197,14 +193,8 @@ async def test_a_tournament_game_whose_first_message_a_crash_cut_off_is_posted_o
     # the restarted bot posts it, and dies before keeping its id: the next restart posts it again
     # with the same nonce, and Discord answers with the first
     shown = cog.service.board_shown  # type: ignore[attr-defined]
-
-    async def forgets(*args: object) -> None:
-        raise Crash
-
-    cog.service.board_shown = forgets  # type: ignore[attr-defined]
-    with pytest.raises(Crash):
+    with dies_at(cog.service, "board_shown"), pytest.raises(Crash):  # type: ignore[attr-defined]
         await restart(bot)
-    del cog.service.board_shown  # type: ignore[attr-defined]
     assert cog.service.board_shown == shown  # type: ignore[attr-defined]
     (first,) = fake.messages_in(thread)
     assert first.nonce == limits.start_nonce(match.id)

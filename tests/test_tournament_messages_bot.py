@@ -19,6 +19,7 @@ from cogs import limits
 from data import Database
 from data.tournaments import Board, Tournament, TournamentStore
 from tests.botkit import BotKit, store_env
+from tests.crash import Crash, dies_at
 from tests.fakediscord import FakeDiscord, FakeDiscordError
 from tests.fakediscord.fixtures import ForwardErrors, HandClock
 from tests.fakediscord.records import READ_MESSAGE_HISTORY, FakeChannel, FakeMessage
@@ -252,11 +253,6 @@ async def test_a_game_begun_late_corrects_the_round_end_its_round_announcement_a
     assert len([m for m in public(fake, club) if "now ends" in m.content]) == 1
 
 
-class Crash(BaseException):
-    """The process dying between a post and the write that keeps its id.
-    Not an `Exception`: no handler of the bot's may catch it, as none catches a kill."""
-
-
 async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_the_final_post_once(
     fake_discord: FakeDiscord,
     start_bot,
@@ -283,15 +279,9 @@ async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_t
     done = await cog.service.forfeit(club.id, absent, organiser=True, by=fake.owner.id)  # type: ignore[attr-defined]
 
     real = bot.service.board_delivered
-
-    async def dies(*args: object) -> None:
-        raise Crash
-
-    bot.service.board_delivered = dies  # type: ignore[assignment]
     opened = len(fake.messages_in(thread))
-    with pytest.raises(Crash):
+    with dies_at(bot.service, "board_delivered"), pytest.raises(Crash):  # the restarted bot's own after
         await core.announce(done.notice)  # type: ignore[attr-defined]
-    del bot.service.board_delivered  # the restarted bot's own
     assert bot.service.board_delivered == real
     (told,) = fake.messages_in(thread)[opened:]
     assert "an organiser, ended this game" in told.content and told.attachment("board.png") is not None
@@ -306,13 +296,8 @@ async def test_a_crash_between_a_post_and_keeping_its_id_posts_the_no_show_and_t
     def final_posts() -> list[FakeMessage]:
         return [m for m in public(fake, club) if any(a.filename == "standings.png" for a in m.attachments)]
 
-    async def forgets(*args: object) -> None:
-        raise Crash
-
-    cog.service.round_shown = forgets  # type: ignore[attr-defined]
-    with pytest.raises(Crash):
+    with dies_at(cog.service, "round_shown"), pytest.raises(Crash):  # type: ignore[attr-defined]
         await sweep(bot)
-    del cog.service.round_shown  # type: ignore[attr-defined]
     (final,) = final_posts()
     assert "The tournament's dice secret was `" in final.content  # the final post: the tournament is over
     await sweep(bot)  # the restarted bot's sweep: the post is owed, sent again, the first comes back
