@@ -1235,13 +1235,25 @@ def read_script(args: argparse.Namespace) -> list[str] | None:
     return Path(args.script).read_text(encoding="utf-8").splitlines()
 
 
+# The console sweeps every game of its store, as a bot does, and prints what the sweep tells; on the
+# bot's PostgreSQL it would end Discord games on time where no player reads it. So it stays local.
+POSTGRES_NOTE = (
+    "console: DATABASE_URL is set, but the console keeps its own games in the SQLite file {path}, "
+    "never in PostgreSQL: the Discord bot's games stay untouched (--db chooses another file)."
+)
+
+
 async def _run(args: argparse.Namespace, script: list[str] | None) -> int:
     tmp: tempfile.TemporaryDirectory[str] | None = None
     db_path = args.db
     if db_path is None and args.demo:
         tmp = tempfile.TemporaryDirectory(prefix="wargames-demo-")  # the demo leaves no game behind
         db_path = Path(tmp.name) / "demo.db"
-    db_path = db_path or load_settings().database_path
+    if db_path is None:
+        settings = load_settings()
+        db_path = settings.database_path
+        if settings.database_url:
+            print(POSTGRES_NOTE.format(path=db_path), file=sys.stderr)
     if script is None and not args.demo:
         hold_ctrl_c()  # before the first thread starts, so that every thread inherits it
     try:

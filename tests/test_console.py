@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from PIL import GifImagePlugin, Image
 
 from console import Console, amain, main, names
-from console.app import command_for
+from console.app import POSTGRES_NOTE, command_for
 from data import Database, Status
 from engine.blockwars import GAME, Side, State
 from play import MatchService
@@ -293,6 +293,26 @@ def test_python_m_console_reads_a_script_from_stdin(tmp_path: Path) -> None:
     assert sum(1 for ln in proc.stdout.splitlines() if ln.startswith("(only you see this) board: ")) == 2
     decodes(Path(boards[-1]))
     assert "/blockwars end" not in proc.stdout  # nothing after /quit runs
+
+
+async def test_the_console_stays_on_its_sqlite_file_when_database_url_names_postgresql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A console on the bot's PostgreSQL would sweep the Discord games and print their notices where
+    no player reads them: it keeps to its SQLite file, and says so instead of ignoring the setting."""
+    monkeypatch.setenv("DATABASE_URL", "postgresql://nobody:hunter2@127.0.0.1:1/never")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "console.db"))
+    script = tmp_path / "script.txt"
+    script.write_text("\n".join([*START, "/as alice", "e7-e8"]) + "\n", encoding="utf-8")
+    code = await amain(["--script", str(script), "--boards", str(tmp_path / "b")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Germans: e7-e8" in out
+    assert err.strip() == POSTGRES_NOTE.format(path=tmp_path / "console.db")
+    assert "never in PostgreSQL" in err and "hunter2" not in err + out
+    db = await Database.open(tmp_path / "console.db")
+    OPENED.append(db)
+    assert [m.game for m in await db.list_matches()] == ["blockwars"]  # the game is in the file
 
 
 def test_timestamps_and_mentions_read_naturally(tmp_path: Path) -> None:
