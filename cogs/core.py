@@ -108,6 +108,7 @@ class Core(SweepLoop, commands.Cog):
         self.start_tellers: list[StartTeller] = []  # a tournament's cog tells its games' starts
         self.draw_notes: list[DrawNote] = []  # and what a draw offered in one of them would mean
         self._undeliverable: set[tuple[int, int]] = set()  # owed boards whose post failed (warned once)
+        self._unshown_starts: set[int] = set()  # games whose first board could not be posted
         # Drawing and uploading boards, the heavy part of a move, runs a few at a time: moves
         # are acknowledged first, and the boards follow in order (docs/reliability.md).
         self._posting = asyncio.Semaphore(settings.posting_slots)

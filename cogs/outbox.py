@@ -162,6 +162,9 @@ class Outbox(Messages):
         draw_notes: list[DrawNote]
         # the owed boards whose post failed already (warned of once, then logged quietly)
         _undeliverable: set[tuple[int, int]]
+        # games whose first board (the one with the dice's commitment) could not be posted: the
+        # next board posted carries the commitment instead
+        _unshown_starts: set[int]
 
         def after_action(
             self, played: Played, stretch: Played | None = None, *, actor_told: bool = True
@@ -359,6 +362,9 @@ class Outbox(Messages):
                 return
             seal_line, seal = await self.seal_for(played.match)  # a game over seals the next one here
             pings = pinged(shown)  # the players to move, never the mover (the first line names them)
+            if played.match.id in self._unshown_starts:  # the game's first board never came, nor
+                # its dice's commitment: this board shows it
+                seal_line = f"\n{commitment_text(played.match, DISCORD)}{seal_line}"
             async with self._posting:
                 text, file, view = await self.board_message(shown, tail=seal_line)
                 try:
@@ -391,6 +397,7 @@ class Outbox(Messages):
                         nonce=limits.board_nonce(played.match.id, played.match.version),
                     )
             await self.sealed(seal, sent)
+            self._unshown_starts.discard(played.match.id)
             await self.service.board_delivered(played.match.id, played.match.version)
             side = played.match.side_of(played.actor_id)
             secret = played.private.get(side) if side else None
@@ -453,6 +460,7 @@ class Outbox(Messages):
                     match.channel_id,
                     exc_info=exc,
                 )
+                self._unshown_starts.add(match.id)  # until a board of this game is posted
                 await self.tell_start_owed(interaction)
                 return
             await self.service.board_delivered(match.id, match.version)
@@ -526,6 +534,7 @@ class Outbox(Messages):
             await self.service.board_delivered(match.id, match.version)  # posted: its record was cut off
             return False
         await self._start_in(channel, match)
+        self._unshown_starts.discard(match.id)
         await self.service.board_delivered(match.id, match.version)
         return True
 

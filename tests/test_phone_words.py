@@ -268,3 +268,30 @@ async def test_a_game_whose_first_board_discord_refuses_says_it_has_begun(table:
     (board,) = [m for m in fake.messages_in(channel) if m.attachments]
     assert board.content.startswith("Block Wars: challenge accepted.")
     assert set(board.notified) == {table.alice.id, table.bob.id}
+
+
+@ON_THE_BOT
+async def test_an_ai_game_whose_first_board_discord_refuses_shows_the_commitment_on_the_next(
+    table: Table,
+) -> None:
+    """Alice plays the Canadians against the AI; Discord refuses the first board's upload, so the
+    AI's set-up board was the first she saw, and it had no dice commitment: nothing she saw before
+    the dice rolled fixed them. The next board posted carries it, once."""
+    fake, bot = table.fake, table.bot
+    channel = table.channel()
+    options = {"opponent": fake.bot_user, "side": "canadians", "level": "easy"}
+    fake.followup_uploads_refused = True
+    try:
+        await fake.slash(table.alice, channel, "blockwars", "challenge", options)
+        await table.idle()
+    finally:
+        fake.followup_uploads_refused = False
+    match, _ = await bot.service.current(channel.id)
+    assert match.seed_commitment is not None
+    (board,) = [m for m in fake.messages_in(channel) if m.attachments]  # the AI's set-up, then hers
+    assert board.content.startswith(f"<@{table.alice.id}>, your move in Block Wars (vs the AI).")
+    assert f"Dice commitment: `{match.seed_commitment[:32]}" in board.content
+    await fake.slash(table.alice, channel, "blockwars", "setup", {"layout": "std"})
+    await table.idle()
+    later = [m for m in fake.messages_in(channel) if m.attachments][1:]
+    assert later and not any("Dice commitment" in m.content for m in later)  # said once is enough
