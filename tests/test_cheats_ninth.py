@@ -1,0 +1,109 @@
+"""The ninth review from the store and the verifier (docs/fairness.md, "the ninth review"). Each
+test of a hole failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from data import Database, PlayerStats, Result, Status
+from data.elo import START_RATING
+from tests.clock import Clock
+
+GUILD, GAME = 900, "blockwars"
+FARMER, ALT, FRIEND, RIVAL = 11, 12, 13, 14
+DAY = 24 * 3600
+
+
+async def _won(db: Database, winner: int, loser: int, channel: int = 1, *, ai: str | None = None) -> None:
+    """One rated game `winner` won against `loser`, challenged, accepted and resigned at once: what
+    a player with a second account can do a hundred times an hour."""
+    made = await db.create_challenge(
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger_id=winner,
+        opponent_id=loser,
+        seed=1,
+        turn_seconds=60,
+        game=GAME,
+        challenge_expires_at=None,
+        ai_player_id=loser if ai else None,
+        ai_level=ai,
+    )
+    m = await db.update_match(
+        made.id,
+        expected_version=made.version,
+        status=Status.ACTIVE,
+        sides={"germans": winner, "canadians": loser},
+        snapshot={"turn": 1},
+        turn_player_id=loser,
+    )
+    await db.finish_match(
+        m.id,
+        expected_version=m.version,
+        result=Result(winner, "resign", ai_rating=START_RATING if ai else None),
+    )
+
+
+async def test_wins_against_a_second_account_climb_a_little_not_without_end(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """A player beat a fresh second account of their own again and again before a tournament: 10
+    wins gave +110 and 100 wins +308 (Elo against one opponent grows with the log of the wins),
+    enough to top a club's seeds, where a draw sends the higher seed on. A rated game between two
+    players who finished another together in the 30 days before it now counts 1/n: 100 such wins
+    in a day give +67 (10 give +42), about a fifth."""
+    db, clock = store_world
+    for _ in range(100):
+        clock.now += 60
+        await _won(db, FARMER, ALT)
+    farmer = await db.player_stats(GUILD, GAME, FARMER)
+    assert farmer.wins == 100
+    assert START_RATING + 60 < farmer.rating < START_RATING + 75, farmer.rating
+    # a month later the pair's next game counts in full again, as a first meeting does
+    before = farmer.rating
+    clock.now += 31 * DAY
+    await _won(db, ALT, FARMER)
+    after = (await db.player_stats(GUILD, GAME, FARMER)).rating
+    assert before - after > 16  # the alt's upset at full weight: more than an even game's 16
+
+
+async def test_friends_who_meet_often_still_count_and_everyone_else_in_full(
+    store_world: tuple[Database, Clock],
+) -> None:
+    """The rule is per pair: a player's first game against each other player counts in full
+    whatever they played with someone else, a second against one within 30 days half, and the
+    AI (its rating is its level's, fixed) is not a pair at all."""
+    db, clock = store_world
+    await _won(db, FRIEND, RIVAL)
+    assert (await db.player_stats(GUILD, GAME, FRIEND)).rating == START_RATING + 16
+    clock.now += DAY
+    await _won(db, FRIEND, FARMER, channel=2)  # another opponent: full
+    friend = (await db.player_stats(GUILD, GAME, FRIEND)).rating
+    farmer = (await db.player_stats(GUILD, GAME, FARMER)).rating
+    assert friend - START_RATING - 16 == pytest.approx(START_RATING - farmer)  # zero-sum
+    assert START_RATING - farmer > 14
+    clock.now += DAY
+    rival = (await db.player_stats(GUILD, GAME, RIVAL)).rating
+    await _won(db, RIVAL, FRIEND)  # the second meeting within 30 days: half
+    gained = (await db.player_stats(GUILD, GAME, RIVAL)).rating - rival
+    assert 8 < gained < 10, gained  # Elo would give 17.5 for this upset; half is 8.8
+    for _ in range(3):  # the AI at 1200, beaten thrice in a day: each counts in full
+        clock.now += 60
+        before = (await db.player_stats(GUILD, GAME, FARMER)).rating
+        await _won(db, FARMER, 99, channel=3, ai="easy")
+        assert (await db.player_stats(GUILD, GAME, FARMER)).rating - before > 15
+
+
+def test_the_rule_is_said_where_a_rating_is_read() -> None:
+    """A player reading a rating that moved less than Elo's 16 after a win is told why, in `stats`
+    and under the leaderboard."""
+    from cogs._format import DISCORD
+    from engine import registry
+    from play.listings import leaderboard_text, stats_text
+    from play.ratings import Standing
+
+    game = registry.game(GAME)
+    rule = "counts less: the second half as much, the third a third"
+    stats = PlayerStats(GUILD, GAME, FARMER, 3, 0, 0, 1243.7)
+    assert rule in stats_text(game, stats, DISCORD)
+    assert rule in leaderboard_text(game, [Standing(FARMER, 1243.7, 3, 0, 0)], DISCORD)
