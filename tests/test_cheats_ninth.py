@@ -3,11 +3,20 @@ test of a hole failed before its fix."""
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 from data import Database, PlayerStats, Result, Status
 from data.elo import START_RATING
+from engine import chance, fairness, registry
+from play import fairness as play_fairness
 from tests.clock import Clock
+from tests.test_fairness import CHANNEL as CHANNEL_F
+from tests.test_fairness import GUILD as GUILD_F
+from tests.test_fairness import close_databases, finished_game, open_service  # noqa: F401 (closes them)
 
 GUILD, GAME = 900, "blockwars"
 FARMER, ALT, FRIEND, RIVAL = 11, 12, 13, 14
@@ -107,3 +116,39 @@ def test_the_rule_is_said_where_a_rating_is_read() -> None:
     stats = PlayerStats(GUILD, GAME, FARMER, 3, 0, 0, 1243.7)
     assert rule in stats_text(game, stats, DISCORD)
     assert rule in leaderboard_text(game, [Standing(FARMER, 1243.7, 3, 0, 0)], DISCORD)
+
+
+async def test_a_record_forged_whole_shows_the_commitment_a_reader_compares_with_the_channel(
+    tmp_path: Path,
+) -> None:
+    """A stranger checks a game's export with scripts/verify_game.py. A record whose secret,
+    commitment and end were all replaced together (a new secret, its SHA-256, the end its dice
+    give) checks out: the record cannot vouch for what the channel showed. The reader's one defence
+    is to compare the commitment with the game's first message, which shows 32 hex digits (128
+    bits, so no other secret's begins alike); the check showed only 16 (64 bits, a prefix a
+    forger can search for) and did not say the comparison was the reader's to make. It now shows
+    the channel's 32 and says so."""
+    svc = await open_service(tmp_path / "t.db", Clock(), random.Random(6))
+    match_id = await finished_game(svc)
+    _, data = await play_fairness.export(svc, GUILD_F, CHANNEL_F, match_id)
+    record = json.loads(data)
+    honest = str(record["commitment"])
+    report = fairness.check(record)
+    for n in range(20):  # a forger tries secrets until one gives the challenger the side they played
+        forged = json.loads(data)
+        secret = bytes([n]) * 32
+        forged["secret"], forged["commitment"] = secret.hex(), chance.commitment(secret)
+        rules = registry.game(forged["game"])
+        state = rules.new_game(dict(forged["options"]), fairness.seed_of(forged))
+        for step in forged["actions"]:
+            state.apply(rules.parse(step["notation"]), step["side"])
+        forged["final"] = state.to_json()
+        report = fairness.check(forged)
+        if report.ok:
+            break
+    assert report.ok, report.text()  # the forgery holds together: only the channel's message can tell
+    text = report.text()
+    assert forged["commitment"][:32] in text and honest[:32] not in text, text
+    assert "is for a reader to see there" in text, text
+    shown = fairness.check(record).text()
+    assert honest[:32] in shown and "is for a reader to see there" in shown, shown
