@@ -152,3 +152,16 @@ async def test_a_record_forged_whole_shows_the_commitment_a_reader_compares_with
     assert "is for a reader to see there" in text, text
     shown = fairness.check(record).text()
     assert honest[:32] in shown and "is for a reader to see there" in shown, shown
+
+
+async def test_a_record_without_its_stored_end_says_so(tmp_path: Path) -> None:
+    """A record with its stored end (`final`) taken out checked the replay against the recorded
+    winner only and said nothing of the end it could not compare: a reader took the missing line
+    for nothing missing. It is said now, as a point not checked."""
+    svc = await open_service(tmp_path / "t.db", Clock(), random.Random(6))
+    match_id = await finished_game(svc)
+    _, data = await play_fairness.export(svc, GUILD_F, CHANNEL_F, match_id)
+    record = json.loads(data)
+    del record["final"]
+    text = fairness.check(record).text()
+    assert "➖ The record holds no stored end of the game" in text, text
