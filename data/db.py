@@ -437,9 +437,17 @@ UPDATE player_stats
 SET wins = wins + ?, losses = losses + ?, draws = draws + ?, rating = ?, updated_at = ?
 WHERE guild_id = ? AND game = ? AND user_id = ?
 """
-# Each person's rating before and after a rated result, written with it (migration 0008).
+# Each person's rating before and after a rated result, and when, written with it (migrations
+# 0008 and 0021).
 _RECORD_CHANGE = """
-INSERT INTO rating_changes (match_id, user_id, rating_before, rating_after) VALUES (?, ?, ?, ?)
+INSERT INTO rating_changes (match_id, user_id, rating_before, rating_after, rated_at) VALUES (?, ?, ?, ?, ?)
+"""
+# How many rated games a player finished against another since a moment (`elo.repeat_weight`): their
+# rating changes since then in matches the other played too (a match has two players).
+_MET_SINCE = """
+SELECT COUNT(*) AS n FROM rating_changes AS c JOIN matches AS m ON m.id = c.match_id
+WHERE c.user_id = ? AND c.rated_at > ? AND m.guild_id = ? AND m.game = ?
+  AND (m.challenger_id = ? OR m.opponent_id = ?)
 """
 _LEADERBOARD = """
 SELECT * FROM player_stats WHERE guild_id = ? AND game = ?
@@ -1601,11 +1609,16 @@ def _record_result(match: Match, result: Result, now: float) -> Transaction[None
         score_a, outcome = 1.0, ((1, 0, 0), (0, 1, 0))
     else:
         score_a, outcome = 0.0, ((0, 1, 0), (1, 0, 0))
-    new_a, new_b = elo.updated(rating[a], rating[b], score_a)
+    weight = 1.0
+    if ai is None:  # two people: a pair met again within days counts less (RULES.md, "Ratings")
+        since = now - elo.REPEAT_DAYS * 24 * 3600
+        met = yield one(_MET_SINCE, (a, since, match.guild_id, match.game, b, b))
+        weight = elo.repeat_weight(int(met["n"]) if met is not None else 0)
+    new_a, new_b = elo.updated(rating[a], rating[b], score_a, elo.K_FACTOR * weight)
     moved = []
     for user, new, (wins, losses, draws) in zip((a, b), (new_a, new_b), outcome, strict=True):
         if user != ai:
             yield count(_ADD_RESULT, (wins, losses, draws, new, now, match.guild_id, match.game, user))
-            moved.append((match.id, user, rating[user], new))
+            moved.append((match.id, user, rating[user], new, now))
     # what really happened, kept: replaying Elo later cannot know the games played in between
     yield many(_RECORD_CHANGE, moved)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 K_FACTOR = 32.0
 START_RATING = 1200.0
+REPEAT_DAYS = 30  # a game against an opponent met in a rated game this recently counts less
 
 
 def expected_score(rating: float, opponent: float) -> float:
@@ -22,3 +23,14 @@ def updated(rating_a: float, rating_b: float, score_a: float, k: float = K_FACTO
     """
     delta = k * (score_a - expected_score(rating_a, rating_b))
     return rating_a + delta, rating_b - delta
+
+
+def repeat_weight(earlier: int) -> float:
+    """How much of Elo's change a rated game between two players makes when they finished `earlier`
+    rated games together in the `REPEAT_DAYS` before it: all of it for the first, then a half, a
+    third, and so on (RULES.md, "Ratings"). Why: beating a second account of one's own again and
+    again would otherwise climb without end (10 wins gave +110, 100 wins +308), and with it a
+    tournament's seed; now 10 such wins in a month give +42, and 100 give +67. Friends who meet
+    often still move each other's ratings, only more slowly, and their games against everyone else
+    count in full."""
+    return 1.0 / (1 + max(0, earlier))

@@ -30,6 +30,10 @@ SIDE_DRAW = -1  # the draw of a version-2 game that gives a "random" challenger 
 # What a record of the wrong shape raises while it is read: said as a finding, never a traceback
 # (an index past a list's end, an infinite number where a whole one belongs, nesting too deep).
 UNREADABLE = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
+# Hex digits of a commitment shown where a reader compares it (a game's first message, a seal, and
+# the check's findings alike; the whole value is in the record): 128 bits, so that finding another
+# secret whose commitment begins alike, to choose between or to forge a record with, is out of reach.
+SHOWN = 32
 
 
 @dataclass
@@ -141,9 +145,9 @@ def _check(record: Mapping[str, Any]) -> Report:
         made = hashlib.sha256(secret).hexdigest()
         if not report.add(
             made == str(record["commitment"]).lower(),
-            f"The secret's SHA-256 is {made[:16]}…; the commitment shown "
+            f"The secret's SHA-256 is {made[:SHOWN]}…; the commitment shown "
             + ("before the challenge" if record.get("seal") else "at the start")
-            + f" was {str(record['commitment'])[:16]}…"
+            + f" was {str(record['commitment'])[:SHOWN]}…"
             + (" (they match)." if made == str(record["commitment"]).lower() else " (they differ)."),
         ):
             return report
@@ -182,7 +186,12 @@ def _check(record: Mapping[str, Any]) -> Report:
     replayed = "The one action replays" if len(actions) == 1 else f"All {len(actions)} actions replay"
     report.add(True, f"{replayed} from the seed, in order.")
     final = record.get("final")
-    if final is not None:
+    if final is None:  # nothing to compare with: said, rather than passed over in silence
+        report.note(
+            "The record holds no stored end of the game, so the replay's rolls and cards are compared "
+            "with nothing the bot stored; only the result is."
+        )
+    else:
         same = ends_as_stored(rules, state.to_json(), final)
         report.add(
             same,
@@ -293,6 +302,14 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
                 "came after its commitment, so this shows that the dice follow from the commitment, "
                 "not that the bot did not try several secrets before showing one.",
             )
+        # the one thing the record cannot vouch for itself: a record whose secret, commitment and
+        # end were all replaced together checks out, but not against what its channel showed
+        report.note(
+            f"That the game's first message in its channel showed the commitment "
+            f"`{str(record['commitment']).lower()[:SHOWN]}…` is for a reader to see there: the record "
+            "alone cannot show it, and a record whose secret and commitment were both replaced would "
+            "pass every other check."
+        )
         return
     if all(i.endswith(":-") for i in inputs):  # the console: a command has no id to give
         report.add(
@@ -305,7 +322,7 @@ def _inputs_and_seal(report: Report, record: Mapping[str, Any], inputs: Sequence
     _seal_channel(report, record, seal)
     # what a reader looks for in the channel: the latest commitment sealed there before the challenge
     look = (
-        f"That the message shows `{str(record['commitment']).lower()[:32]}…`, and that no other "
+        f"That the message shows `{str(record['commitment']).lower()[:SHOWN]}…`, and that no other "
         "commitment was sealed in the channel between it and the challenge, is for a reader to see "
         "in the channel: the record alone cannot."
     )
@@ -409,7 +426,7 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
     if shown is not None and after:
         report.add(
             True,
-            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"The tournament's commitment {sealed[:SHOWN]}… was shown by message {t['message_id']} at "
             f"{_when(shown)}; {len(after)} of the {len(joins)} players' joins came after it (Discord's "
             "times, read from the ids), so the bot could not know them when it fixed the secret. "
             "That the message shows this commitment is for a reader to see in the channel.",
@@ -417,7 +434,7 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
     elif shown is not None:
         report.add(
             False,
-            f"The tournament's commitment {sealed[:16]}… was shown by message {t['message_id']} at "
+            f"The tournament's commitment {sealed[:SHOWN]}… was shown by message {t['message_id']} at "
             f"{_when(shown)}, but no player's join mixed into this game came after it.",
         )
     elif t.get("shown_at") is None:
@@ -425,7 +442,7 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
         # before them are an older bot's, after a crash, or a record that leaves the seal out.
         report.add(
             False,
-            f"The tournament's commitment {sealed[:16]}… was never recorded as shown (no time, no "
+            f"The tournament's commitment {sealed[:SHOWN]}… was never recorded as shown (no time, no "
             "message that showed the tournament's commitment), yet its players joined, and the bot "
             "counts no sign-up before its seal is shown. This shows that the game's dice follow from "
             "the tournament's secret, not that the bot did not choose it after the players joined.",
@@ -436,14 +453,14 @@ def _tournament(report: Report, record: Mapping[str, Any], inputs: Sequence[str]
         report.add(
             False,
             f"The players joined through Discord (their joins are Discord's ids), but no message that "
-            f"showed the tournament's commitment {sealed[:16]}… was recorded, only the bot's time "
+            f"showed the tournament's commitment {sealed[:SHOWN]}… was recorded, only the bot's time "
             f"{_when(float(t['shown_at']))}: in Discord the bot keeps the seal's message before it counts "
             "a sign-up, so nothing shows that the seal came before the joins.",
         )
     else:
         report.add(
             True,
-            f"The tournament's commitment {sealed[:16]}… was shown before the players joined, as "
+            f"The tournament's commitment {sealed[:SHOWN]}… was shown before the players joined, as "
             "the bot records it; without a message id the record alone cannot order them.",
         )
     named = re.fullmatch(r"tournament (\d+) round (\d+) board (\d+)", label)
@@ -509,6 +526,7 @@ def _canonical(data: Any) -> str:
 __all__ = [
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "SHOWN",
     "Finding",
     "Report",
     "check",

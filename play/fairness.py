@@ -37,9 +37,8 @@ NEVER_PLAYED = {
     Status.CANCELLED: "it was cancelled",
 }
 
-# Hex digits of a commitment shown on a phone (the whole value is in the record): 128 bits, so that
-# finding two secrets whose commitments begin alike, to choose between after the accept, is out of reach.
-SHORT = 32
+# Hex digits of a commitment shown on a phone, as the check shows them (engine/fairness.py).
+SHORT = fairness.SHOWN
 
 
 def engine_seed(match: Match) -> int:

@@ -204,6 +204,7 @@ def leaderboard_text(game: Game, rows: Sequence[Standing], markup: Markup) -> st
         lines.append(f"{i}. {who}: {rating} ({s.wins}-{s.losses}-{s.draws})")
     if any(s.level for s in rows):
         lines.append("The AI's rating is its level's, measured between the levels; it does not change.")
+    lines.append(REPEATS_COUNT_LESS)
     return "\n".join(lines)
 
 
@@ -217,11 +218,19 @@ def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord], markup:
     return "\n".join(lines)
 
 
+# Said where a player reads a rating: why a game against someone met lately moved it less.
+REPEATS_COUNT_LESS = (
+    "A rated game against an opponent you already played in the 30 days before it counts less: "
+    "the second half as much, the third a third, and so on."
+)
+
+
 def stats_text(game: Game, stats: PlayerStats, markup: Markup) -> str:
-    """A player's record and rating in a game."""
+    """A player's record and rating in a game, and the rule that keeps a rating from being farmed
+    off one opponent (RULES.md, "Ratings")."""
     return (
         f"{markup.mention(stats.user_id)} in {game.title}: {_record(stats.wins, stats.losses, stats.draws)}; "
-        f"rating {stats.rating:.0f}."
+        f"rating {stats.rating:.0f}.\n{REPEATS_COUNT_LESS}"
     )
 
 

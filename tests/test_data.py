@@ -644,7 +644,7 @@ async def test_expired_challenges(db: Database):
 # --- stats ---------------------------------------------------------------------------------------
 
 
-async def test_elo_on_win_draw_and_upset(db: Database):
+async def test_elo_on_win_draw_and_upset(db: Database, clock: FakeClock):
     m = await active(db, channel_id=1)
     done = await db.commit_action(
         m.id,
@@ -662,7 +662,9 @@ async def test_elo_on_win_draw_and_upset(db: Database):
     assert (alice.wins, alice.losses, alice.rating) == (1, 0, 1216.0)
     assert (bob.wins, bob.losses, bob.rating) == (0, 1, 1184.0)
 
-    # Bob (1184) beats Alice (1216): a small upset earns a bit more than 16.
+    # Bob (1184) beats Alice (1216) a month later (sooner, a repeat counts less: RULES.md
+    # "Ratings"): a small upset earns a bit more than 16.
+    clock.now += 31 * 86_400
     m = await active(db, channel_id=1, a=BOB, b=ALICE)
     await db.finish_match(m.id, expected_version=m.version, result=Result(BOB, "timeout"))
     gain = 32 * (1 - expected_score(1184.0, 1216.0))

@@ -186,7 +186,7 @@ SETTINGS_COLUMNS = ("format", "max_players", "tiebreaks", "signup_closes_at")  #
 
 
 async def _downgrade_to_14(store: str) -> None:
-    """Drop what migrations 0015 to 0020 made and mark the store as at 14, so opening it runs them
+    """Drop what migrations 0015 to 0021 made and mark the store as at 14, so opening it runs them
     again on the rows as they are (the same SQL an upgrading bot runs)."""
     if store.startswith("postgresql"):
         pg = await asyncpg.connect(store)
@@ -196,6 +196,8 @@ async def _downgrade_to_14(store: str) -> None:
                 await pg.execute(f"ALTER TABLE tournament_players DROP COLUMN {column}")
             for column in SETTINGS_COLUMNS:
                 await pg.execute(f"ALTER TABLE tournaments DROP COLUMN {column}")
+            await pg.execute("DROP INDEX rating_changes_by_player")  # 0021's
+            await pg.execute("ALTER TABLE rating_changes DROP COLUMN rated_at")
             await pg.execute("UPDATE schema_version SET version = 14")
         finally:
             await pg.close()
@@ -207,6 +209,8 @@ async def _downgrade_to_14(store: str) -> None:
             lite.execute(f"ALTER TABLE tournament_players DROP COLUMN {column}")
         for column in SETTINGS_COLUMNS:
             lite.execute(f"ALTER TABLE tournaments DROP COLUMN {column}")
+        lite.execute("DROP INDEX rating_changes_by_player")  # 0021's
+        lite.execute("ALTER TABLE rating_changes DROP COLUMN rated_at")
         lite.execute("PRAGMA user_version = 14")
         lite.commit()
     finally:
