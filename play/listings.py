@@ -220,8 +220,8 @@ def ai_stats_text(game: Game, user_id: int, records: Sequence[AiRecord], markup:
 
 # Said where a player reads a rating: why a game against someone met lately moved it less.
 REPEATS_COUNT_LESS = (
-    "A rated game against an opponent you already played in the 30 days before it counts less: "
-    "the second half as much, the third a third, and so on."
+    "A rated game against someone you already played in the 30 days before it counts less: "
+    "the second counts half, the third a third, and so on."
 )
 
 

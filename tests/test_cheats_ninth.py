@@ -112,7 +112,7 @@ def test_the_rule_is_said_where_a_rating_is_read() -> None:
     from play.ratings import Standing
 
     game = registry.game(GAME)
-    rule = "counts less: the second half as much, the third a third"
+    rule = "counts less: the second counts half, the third a third"
     stats = PlayerStats(GUILD, GAME, FARMER, 3, 0, 0, 1243.7)
     assert rule in stats_text(game, stats, DISCORD)
     assert rule in leaderboard_text(game, [Standing(FARMER, 1243.7, 3, 0, 0)], DISCORD)
