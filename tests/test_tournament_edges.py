@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from data.tournaments import Entry, Tournament, TournamentStatus
 from play import BadRequest
-from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings
+from play.swiss import Entrant
+from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 
 SWISS_ROUNDS = (1, 12)
 
@@ -31,3 +33,39 @@ def test_the_largest_settings_are_taken_and_one_more_is_refused() -> None:
         with pytest.raises(BadRequest) as why:
             Settings.chosen(*args)  # type: ignore[arg-type]
         assert str(why.value) == said
+
+
+def _made(format: str, max_players: int | None = None) -> Tournament:
+    return Tournament(
+        id=1, guild_id=1, channel_id=1, game="blockwars", options={}, name="Cup", rounds=1,
+        round_seconds=86400, status=TournamentStatus.SIGNUP, round=0, round_ends_at=None, announced=0,
+        message_id=None, created_by=1, version=1, created_at=0.0, format=format, max_players=max_players,
+    )  # fmt: skip
+
+
+def test_a_cap_under_a_formats_own_limit_is_the_one_that_counts() -> None:
+    """RULES.md "Round-robin": "A cap under 10 may be set"; the smaller of the organiser's cap and
+    the format's own limit fills the list (taking the larger let a round-robin capped at 4 take 10)."""
+    small = _made("round-robin", 4)
+    assert cap(small) == 4 and cap(_made("knockout", 8)) == 8
+    assert cap(_made("round-robin")) == 10 and cap(_made("swiss")) is None
+    four = [Entry(10 + i, None, False, 0.0) for i in range(4)]
+    said = full_refusal(small, four, 99, "**Cup**")
+    assert said == "**Cup** is full: it takes at most 4 players. Ask an organiser if a place comes free."
+    assert full_refusal(small, four[:3], 99, "**Cup**") is None
+
+
+def test_a_knockout_of_64_and_a_round_robin_of_10_start() -> None:
+    """The most players each format takes start it (64: six rounds, 32 games; 10: nine rounds), and
+    one more is refused with what to do instead."""
+
+    def field(n: int) -> list[Entrant]:
+        return [Entrant(100 + i, 1200.0 + i) for i in range(n)]
+
+    pairings, rounds = start_pairings(_made("knockout"), field(64))
+    assert (len(pairings), rounds) == (32, 6)
+    pairings, rounds = start_pairings(_made("round-robin"), field(10))
+    assert (len(pairings), rounds) == (5, 9)
+    for made, n in ((_made("knockout"), 65), (_made("round-robin"), 11)):
+        with pytest.raises(BadRequest, match=f"and {n} have signed up: an organiser can remove some"):
+            start_pairings(made, field(n))
