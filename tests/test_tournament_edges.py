@@ -4,14 +4,26 @@ each test's docstring. Pure functions where the rule is one; the service on SQLi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus
 from play import BadRequest
 from play.swiss import Entrant
+from play.tournament import GameOver, TournamentService
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
+from tests.clock import Clock
+from tests.test_tournament import CHANNEL, open_one, services, thread_ids
 
 SWISS_ROUNDS = (1, 12)
+
+
+async def _service(tmp_path: Path) -> tuple[TournamentService, Database]:
+    """The tournament service on an SQLite file (the rules below are the service's, not the store's)."""
+    db = await Database.open(tmp_path / "t.db", clock=(clock := Clock()))
+    return services(db, clock), db
 
 
 def test_the_largest_settings_are_taken_and_one_more_is_refused() -> None:
@@ -69,3 +81,23 @@ def test_a_knockout_of_64_and_a_round_robin_of_10_start() -> None:
     for made, n in ((_made("knockout"), 65), (_made("round-robin"), 11)):
         with pytest.raises(BadRequest, match=f"and {n} have signed up: an organiser can remove some"):
             start_pairings(made, field(n))
+
+
+async def test_the_rounds_last_game_ending_tells_its_thread_nothing_of_games_still_going(
+    tmp_path: Path,
+) -> None:
+    """A game that ends while others of its round go on is told how many still go (RULES.md "The
+    end of a round"); the round's last game is not ("0 games are still going"): the round closes
+    and the next round's pairings say what comes next."""
+    t, db = await _service(tmp_path)
+    await open_one(t, [11, 12, 13, 14], rounds=2)
+    await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    first, last = [b for b in await t.store.tournament_boards((await t.open_in(CHANNEL)).id) if b.round == 1]
+    for board, told in ((first, [1]), (last, [])):
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.first_id, "resign")
+        swept = await t.sweep(games=True)
+        assert [item.going for item in swept if isinstance(item, GameOver)] == told
+    assert (await t.open_in(CHANNEL)).round == 2
+    await db.close()
