@@ -10,12 +10,13 @@ import pytest
 
 from data import Database
 from data.tournaments import Entry, Tournament, TournamentStatus
-from play import BadRequest
-from play.swiss import Entrant
+from play import BadRequest, knockout
+from play.swiss import Entrant, Pairing
 from play.tournament import GameOver, TournamentService
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, open_one, services, thread_ids
+from tests.test_tournament_manage import begin
 
 SWISS_ROUNDS = (1, 12)
 
@@ -101,3 +102,27 @@ async def test_the_rounds_last_game_ending_tells_its_thread_nothing_of_games_sti
         assert [item.going for item in swept if isinstance(item, GameOver)] == told
     assert (await t.open_in(CHANNEL)).round == 2
     await db.close()
+
+
+async def test_a_latecomer_who_withdraws_before_their_first_round_is_not_named_as_coming(
+    tmp_path: Path,
+) -> None:
+    """`/tournament round` names the latecomers to be paired from the next round (RULES.md "Late
+    entry"); one who withdrew meanwhile is not coming, and is listed as withdrawn instead."""
+    t, db = await _service(tmp_path)
+    tournament = await begin(t, [11, 12, 13, 14], rounds=4)
+    await t.join(tournament, 15, entropy=10**18)
+    await t.join(tournament, 16, entropy=10**18 + 1)
+    await t.withdraw_from(tournament.id, 16)
+    now = await t.round_of(CHANNEL)
+    assert (now.late, now.withdrawn) == ({15}, {16})
+    await db.close()
+
+
+def test_a_knockout_has_no_champion_before_its_final_is_decided() -> None:
+    """`knockout.champion`: the first tie of round 1 of three decided is no final, nor is the
+    whole first round."""
+    seeds = [1, 2, 3, 4, 5, 6, 7, 8]
+    first = [Pairing(1, top, bottom, 1.0) for top, bottom in ((1, 8), (4, 5), (2, 7), (3, 6))]
+    assert knockout.champion(seeds, first[:1], {}) is None
+    assert knockout.champion(seeds, first, {}) is None
