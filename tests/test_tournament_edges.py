@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from data import Database
-from data.tournaments import Entry, Tournament, TournamentStatus
+from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
 from play import BadRequest, knockout
 from play.swiss import Entrant, Pairing
 from play.tournament import GameOver, TournamentService
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
+from play.tournament_table import rating_changes
 from tests.clock import Clock
 from tests.test_tournament import CHANNEL, open_one, services, thread_ids
-from tests.test_tournament_manage import begin
+from tests.test_tournament_manage import begin, boards_of, start_games
 
 SWISS_ROUNDS = (1, 12)
 
@@ -126,3 +127,51 @@ def test_a_knockout_has_no_champion_before_its_final_is_decided() -> None:
     first = [Pairing(1, top, bottom, 1.0) for top, bottom in ((1, 8), (4, 5), (2, 7), (3, 6))]
     assert knockout.champion(seeds, first[:1], {}) is None
     assert knockout.champion(seeds, first, {}) is None
+
+
+def test_a_game_never_rated_changes_no_ratings_in_the_standings() -> None:
+    """The standings' rating column (RULES.md "Standings"): a game stopped at the round's end counts
+    as a draw but was never rated, so it changes nothing; only a game that finished before the bot
+    kept each game's changes is estimated from the ratings at the start."""
+    entries = [Entry(11, 1400.0, False, 0.0), Entry(12, 1000.0, False, 0.0)]
+    stopped = [Board(1, 1, 1, 11, 12, 1001, 1, 0.5)]
+    assert rating_changes(entries, stopped, [GameRating(1, 1, False, {})]) == {}
+    estimated = rating_changes(entries, stopped, [GameRating(1, 1, True, {})])
+    assert estimated[11] < 0 < estimated[12]  # a draw with a player rated far below
+
+
+async def test_a_finished_knockouts_first_round_reads_as_it_stood_then(tmp_path: Path) -> None:
+    """The standings after round 1 of a knockout that has ended since (what the sweep posts for a
+    round the channel was not told of yet): not the final standings, and a finalist who withdrew
+    in the final is still in after round 1 (their withdrawal came later)."""
+    t, db = await _service(tmp_path)
+    made = await t.create(
+        guild_id=5,
+        channel_id=CHANNEL,
+        user_id=1,
+        game="blockwars",
+        rounds=None,
+        days=2,
+        organiser=True,
+        format="knockout",
+    )
+    await t.seal_shown(made)
+    for user in (11, 12, 13, 14):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    for round_no in (1, 2):
+        await start_games(t)
+        boards = await boards_of(t, made.id, round_no)
+        if round_no == 2:
+            (final,) = boards
+            await t.withdraw_from(made.id, final.first_id)
+        for board in boards:
+            assert board.thread_id is not None
+            await t.matches.act(board.thread_id, board.first_id, "resign")
+        await t.sweep()
+    over = await t.by_id(made.id)
+    assert over.status is TournamentStatus.FINISHED
+    after_one = await t.table(over, 1)
+    assert not after_one.final and (await t.table(over)).final
+    assert sorted(line.rank for line in after_one.lines) == [1, 1, 3, 3]
+    await db.close()
