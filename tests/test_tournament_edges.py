@@ -12,7 +12,9 @@ from data import Database
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
 from play import BadRequest, knockout
 from play.swiss import Entrant, Pairing
+from play.tiebreaks import PRESETS, ranked
 from play.tournament import GameOver, TournamentService
+from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_table import rating_changes
 from tests.clock import Clock
@@ -175,3 +177,44 @@ async def test_a_finished_knockouts_first_round_reads_as_it_stood_then(tmp_path:
     assert not after_one.final and (await t.table(over)).final
     assert sorted(line.rank for line in after_one.lines) == [1, 1, 3, 3]
     await db.close()
+
+
+A, B, C, D, E, F = 1, 2, 3, 4, 5, 6
+SIX = [Entrant(u, 1200.0) for u in (A, B, C, D, E, F)]
+
+
+def test_the_tiebreaks_edge_cases_a_club_would_check() -> None:
+    """RULES.md "Chosen per tournament": the direct encounter counts only if every player still level
+    met every other (here A beat C and D beat E, but A never met D: all four stay level on it); wins
+    count no bye, also as the store keeps one (a result of 1 on a pairing without an opponent); the
+    median Buchholz under three games is the whole Buchholz."""
+    games = [
+        Pairing(1, A, C, 1.0),
+        Pairing(1, E, F, 1.0),
+        Pairing(1, B, D, 1.0),
+        Pairing(2, C, F, 1.0),
+        Pairing(2, A, B, 0.0),
+        Pairing(2, E, D, 0.0),
+    ]
+    level = {
+        r.standing.user_id: r.values[0]
+        for r in ranked(SIX, games, PRESETS["direct"])
+        if r.standing.points == 1
+    }
+    assert level == {A: 0.0, C: 0.0, D: 0.0, E: 0.0}
+    with_bye = [Pairing(1, A, B, 1.0), Pairing(1, C, None, 1.0)]
+    wins = {r.standing.user_id: r.values[0] for r in ranked(SIX[:3], with_bye, PRESETS["wins"])}
+    assert wins == {A: 1.0, B: 0.0, C: 0.0}
+    for line in ranked(SIX, games, PRESETS["median"]):
+        assert line.values[0] == line.standing.buchholz  # two games each: nothing dropped
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_behind_an_apostrophe() -> None:
+    """RULES.md "The crosstable and the export": a display name starting with `=`, `+`, `-` or `@`."""
+    assert [safe(name) for name in ("=SUM(A1)", "+1", "-x", "@cmd", "Ann")] == [
+        "'=SUM(A1)",
+        "'+1",
+        "'-x",
+        "'@cmd",
+        "Ann",
+    ]
