@@ -18,6 +18,7 @@ from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_table import rating_changes
 from tests.clock import Clock
+from tests.round_end import going_at_the_round_end
 from tests.test_tournament import CHANNEL, open_one, services, thread_ids
 from tests.test_tournament_manage import begin, boards_of, start_games
 
@@ -218,3 +219,31 @@ def test_a_name_a_spreadsheet_would_run_is_written_behind_an_apostrophe() -> Non
         "'@cmd",
         "Ann",
     ]
+
+
+class _ResignedFirst(TournamentService):
+    """A sweep that another process overtakes: the game it is about to stop at the round's end is
+    resigned (stored) a moment before its stop."""
+
+    async def _stop(self, board: Board) -> None:
+        assert board.thread_id is not None
+        await self.matches.act(board.thread_id, board.second_id or 0, "resign")
+        await super()._stop(board)
+
+
+async def test_a_resignation_stored_just_before_the_rounds_end_stop_counts_as_played(tmp_path: Path) -> None:
+    """RULES.md "The end of a round": a game still going when the round's days run out counts as a
+    draw, but one that ended by itself meanwhile (its resignation stored by another process just
+    before the stop) counts as it ended, as its rating change did: a win, not a draw."""
+    db = await Database.open(tmp_path / "t.db", clock=(clock := Clock()))
+    t = _ResignedFirst(db, services(db, clock).matches, clock=clock)
+    tournament = await begin(t, [11, 12], rounds=2)
+    (board,) = await boards_of(t, tournament.id, 1)
+    assert board.match_id is not None
+    await going_at_the_round_end(t, tournament.id, board.match_id, clock)
+    clock.now = (tournament.round_ends_at or 0.0) + 1
+    await t.sweep()
+    (ended,) = await boards_of(t, tournament.id, 1)
+    assert ended.result == 1.0  # the second named resigned: the first named won
+    assert (await t.table(await t.by_id(tournament.id), 1)).lines[0].points == 1.0
+    await db.close()
