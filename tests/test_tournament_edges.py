@@ -247,3 +247,14 @@ async def test_a_resignation_stored_just_before_the_rounds_end_stop_counts_as_pl
     assert ended.result == 1.0  # the second named resigned: the first named won
     assert (await t.table(await t.by_id(tournament.id), 1)).lines[0].points == 1.0
     await db.close()
+
+
+async def test_an_organiser_who_plays_may_take_themselves_off(tmp_path: Path) -> None:
+    """RULES.md "An organiser who plays": their own withdrawal is theirs as any player's, so their
+    `remove` naming themselves withdraws them (no rival's result or place is theirs to decide by
+    it), where removing another player still in would be refused."""
+    t, db = await _service(tmp_path)
+    tournament = await begin(t, [11, 12, 13, 14])
+    done = await t.remove(CHANNEL, 12, organiser=True, by=12)
+    assert done.user_id == 12 and [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12]
+    await db.close()
