@@ -4,6 +4,7 @@ each test's docstring. Pure functions where the rule is one; the service on SQLi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from play.tiebreaks import PRESETS, ranked
 from play.tournament import GameOver, TournamentService
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
+from play.tournament_late import late_open
 from play.tournament_table import rating_changes
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
@@ -258,3 +260,13 @@ async def test_an_organiser_who_plays_may_take_themselves_off(tmp_path: Path) ->
     done = await t.remove(CHANNEL, 12, organiser=True, by=12)
     assert done.user_id == 12 and [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12]
     await db.close()
+
+
+def test_late_entry_is_open_while_at_most_half_the_rounds_have_begun() -> None:
+    """RULES.md "Late entry": rounds 1 and 2 of 4 or 5, round 1 of 2 or 3, never a tournament of 1."""
+    running = replace(_made("swiss"), status=TournamentStatus.RUNNING)
+    open_in = {
+        rounds: [r for r in range(1, rounds + 1) if late_open(replace(running, rounds=rounds, round=r))]
+        for rounds in (1, 2, 3, 4, 5)
+    }
+    assert open_in == {1: [], 2: [1], 3: [1], 4: [1, 2], 5: [1, 2]}
