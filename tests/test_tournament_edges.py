@@ -14,13 +14,14 @@ from data.tournaments import Board, Entry, GameRating, Tournament, TournamentSta
 from play import BadRequest, knockout
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
-from play.tournament import GameOver, TournamentService
+from play.tournament import GameOver, RoundDone, TournamentService
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_late import late_open
 from play.tournament_table import rating_changes
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
+from tests.test_game_clock import QUICK, STALLER, THREAD, one_game, whole_turn
 from tests.test_tournament import CHANNEL, open_one, services, thread_ids
 from tests.test_tournament_manage import begin, boards_of, start_games
 
@@ -270,3 +271,23 @@ def test_late_entry_is_open_while_at_most_half_the_rounds_have_begun() -> None:
         for rounds in (1, 2, 3, 4, 5)
     }
     assert open_in == {1: [], 2: [1], 3: [1], 4: [1, 2], 5: [1, 2]}
+
+
+async def test_a_player_who_moved_and_ran_out_of_time_is_not_called_a_forfeit(tmp_path: Path) -> None:
+    """RULES.md "The end of a round": the standings name "Forfeited in round N (did not move)" only
+    those without a move of their own in the game; one who played and then let their time run out
+    is "Out of time in round N"."""
+    t, db = await _service(tmp_path)
+    clock = t.clock
+    assert isinstance(clock, Clock)
+    await one_game(t)
+    await whole_turn(t.matches, QUICK)
+    await whole_turn(t.matches, STALLER)
+    match, _ = await t.matches.current(THREAD)
+    assert match.deadline is not None
+    clock.now = match.deadline + 1
+    (lost,) = await t.matches.sweep()
+    assert lost.user_id == QUICK
+    (done,) = [item for item in await t.sweep() if isinstance(item, RoundDone)]
+    assert (done.timed_out, done.forfeited) == ((QUICK,), frozenset())
+    await db.close()
