@@ -255,11 +255,15 @@ async def test_a_resignation_stored_just_before_the_rounds_end_stop_counts_as_pl
 async def test_an_organiser_who_plays_may_take_themselves_off(tmp_path: Path) -> None:
     """RULES.md "An organiser who plays": their own withdrawal is theirs as any player's, so their
     `remove` naming themselves withdraws them (no rival's result or place is theirs to decide by
-    it), where removing another player still in would be refused."""
+    it), where removing another player would be refused while they are still in; once withdrawn,
+    they may remove one."""
     t, db = await _service(tmp_path)
     tournament = await begin(t, [11, 12, 13, 14])
     done = await t.remove(CHANNEL, 12, organiser=True, by=12)
     assert done.user_id == 12 and [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12]
+    # withdrawn, they are no longer in it: a rival's removal is theirs to make as any organiser's
+    await t.remove(CHANNEL, 13, organiser=True, by=12)
+    assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12, 13]
     await db.close()
 
 
