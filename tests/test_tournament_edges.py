@@ -23,6 +23,7 @@ from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
 from tests.test_game_clock import QUICK, STALLER, THREAD, one_game, whole_turn
 from tests.test_tournament import CHANNEL, open_one, services, thread_ids
+from tests.test_tournament_formats import round_robin
 from tests.test_tournament_manage import begin, boards_of, start_games
 
 SWISS_ROUNDS = (1, 12)
@@ -294,4 +295,19 @@ async def test_a_player_who_moved_and_ran_out_of_time_is_not_called_a_forfeit(tm
     assert lost.user_id == QUICK
     (done,) = [item for item in await t.sweep() if isinstance(item, RoundDone)]
     assert (done.timed_out, done.forfeited) == ((QUICK,), frozenset())
+    await db.close()
+
+
+async def test_a_round_robin_game_playing_on_after_its_player_withdrew_is_no_missing_game(
+    tmp_path: Path,
+) -> None:
+    """RULES.md "Round-robin": the game of the round in which a player withdraws plays on; their
+    opponent in it has a game this round, so `/tournament round` does not tell them they have none
+    (it did, for a withdrawal whose results are struck out)."""
+    t, db = await _service(tmp_path)
+    await round_robin(t, [21, 22, 23, 24])
+    started = await t.start(CHANNEL, organiser=True)
+    await thread_ids(t, [0])
+    await t.withdraw_from(started.tournament.id, 24)
+    assert (await t.round_of(CHANNEL)).unmet == ()
     await db.close()
