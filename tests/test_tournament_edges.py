@@ -311,3 +311,33 @@ async def test_a_round_robin_game_playing_on_after_its_player_withdrew_is_no_mis
     await t.withdraw_from(started.tournament.id, 24)
     assert (await t.round_of(CHANNEL)).unmet == ()
     await db.close()
+
+
+async def test_an_organisers_tools_at_their_edges(tmp_path: Path) -> None:
+    """A round of 14 days (the most) with a bye: the bye's player has no game to end as a no-show;
+    a round may be extended by 168 hours (a week, the most at a time); once its time is up it is
+    being closed and cannot be. Each refusal says why, and changes nothing."""
+    t, db = await _service(tmp_path)
+    clock = t.clock
+    assert isinstance(clock, Clock)
+    base = dict(guild_id=5, channel_id=CHANNEL, user_id=1, game="blockwars", rounds=2, organiser=True)
+    with pytest.raises(BadRequest, match=r"Each round lasts 1 to 14 days\."):
+        await t.create(**base, days=15)  # type: ignore[arg-type]
+    made = await t.create(**base, days=14)  # type: ignore[arg-type]
+    await t.seal_shown(made)
+    for user in (11, 12, 13):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (bye,) = [b for b in await boards_of(t, made.id, 1) if b.second_id is None]
+    with pytest.raises(BadRequest) as refused:
+        await t.forfeit(CHANNEL, bye.first_id, organiser=True, by=1)
+    assert str(refused.value) == f"@{bye.first_id} has the bye in round 1: there is no game to end."
+    before = await t.open_in(CHANNEL)
+    done = await t.extend(CHANNEL, 168, organiser=True, by=1)
+    assert done.tournament.round_ends_at == (before.round_ends_at or 0.0) + 168 * 3600
+    clock.now = (done.tournament.round_ends_at or 0.0) + 1  # the sweep has not closed it yet
+    with pytest.raises(BadRequest, match=r"The time of round 1 of .* is up: it is being closed"):
+        await t.extend(CHANNEL, 1, organiser=True, by=1)
+    assert (await t.open_in(CHANNEL)).round_ends_at == done.tournament.round_ends_at
+    await db.close()
