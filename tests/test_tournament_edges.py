@@ -12,12 +12,14 @@ import pytest
 from data import Database
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
 from play import BadRequest, knockout
+from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
 from play.tournament import GameOver, RoundDone, TournamentService
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_late import late_open
+from play.tournament_round_text import round_now_text
 from play.tournament_table import rating_changes
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
@@ -340,4 +342,15 @@ async def test_an_organisers_tools_at_their_edges(tmp_path: Path) -> None:
     with pytest.raises(BadRequest, match=r"The time of round 1 of .* is up: it is being closed"):
         await t.extend(CHANNEL, 1, organiser=True, by=1)
     assert (await t.open_in(CHANNEL)).round_ends_at == done.tournament.round_ends_at
+    await db.close()
+
+
+async def test_the_round_view_says_a_game_the_cancel_stopped_was_stopped(tmp_path: Path) -> None:
+    """`/tournament round` after a cancel: the game still going then has no result, and is said so,
+    not "a draw" (its round's draw is for a round that ends, not a tournament cancelled)."""
+    t, db = await _service(tmp_path)
+    await begin(t, [11, 12])
+    await t.cancel(CHANNEL, organiser=True)
+    said = round_now_text(await t.round_of(CHANNEL), PLAIN)
+    assert "stopped when the tournament was cancelled" in said and "a draw" not in said
     await db.close()
