@@ -11,11 +11,13 @@ import pytest
 
 from data import Database
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
+from engine.protocol import EndReason
 from play import BadRequest, knockout
 from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
 from play.tournament import GameOver, RoundDone, TournamentService
+from play.tournament_crosstable import Ended, crosstable
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_late import late_open
@@ -353,4 +355,33 @@ async def test_the_round_view_says_a_game_the_cancel_stopped_was_stopped(tmp_pat
     await t.cancel(CHANNEL, organiser=True)
     said = round_now_text(await t.round_of(CHANNEL), PLAIN)
     assert "stopped when the tournament was cancelled" in said and "a draw" not in said
+    await db.close()
+
+
+async def test_a_game_neither_player_came_to_is_filed_as_time_not_as_played(tmp_path: Path) -> None:
+    """RULES.md "The crosstable and the export": a game both players let run out (here a Combined
+    Arms set-up neither made) counts as a draw, filed `D` and `time` (with its reason, abandoned),
+    not as a game played out to a draw."""
+    t, db = await _service(tmp_path)
+    clock = t.clock
+    assert isinstance(clock, Clock)
+    made = await t.create(
+        guild_id=5, channel_id=CHANNEL, user_id=1, game="combinedarms", rounds=1, days=2, organiser=True
+    )
+    await t.seal_shown(made)
+    for user in (11, 12):
+        await t.join(made, user)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    (board,) = await boards_of(t, made.id, 1)
+    assert board.match_id is not None
+    match = await db.get_match(board.match_id)
+    assert match.deadline is not None
+    clock.now = match.deadline + 1
+    await t.matches.sweep()
+    await t.sweep()
+    cross = await crosstable(db, t.store, await t.standings_of(CHANNEL))
+    (record,) = cross.records
+    assert (record.ended, record.reason) == (Ended.TIME, EndReason.ABANDONED)
+    assert [p.cells[0].text[0] for p in cross.players] == ["D", "D"]
     await db.close()
