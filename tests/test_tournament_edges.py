@@ -12,7 +12,7 @@ import pytest
 from data import Database
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
 from engine.protocol import EndReason
-from play import BadRequest, knockout
+from play import BadRequest, knockout, roundrobin
 from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
@@ -385,3 +385,15 @@ async def test_a_game_neither_player_came_to_is_filed_as_time_not_as_played(tmp_
     assert (record.ended, record.reason) == (Ended.TIME, EndReason.ABANDONED)
     assert [p.cells[0].text[0] for p in cross.players] == ["D", "D"]
     await db.close()
+
+
+def test_a_round_robin_withdrawal_at_exactly_half_keeps_the_results_and_byes_go_to_those_still_in() -> None:
+    """RULES.md "Round-robin": a player who withdraws having played at least half their games keeps
+    their results (2 of 4 is half), and each game they had left is a forfeit win for the opponent;
+    a withdrawn player's own bye of the table is nobody's."""
+    five = [Entrant(100 + i, 1500.0 - i) for i in range(5)]
+    assert roundrobin.kept(2, 5) and not roundrobin.kept(1, 5)
+    gone = five[0].user_id
+    round_of_bye = next(r for r in range(1, 6) if Pairing(r, gone, None) in roundrobin.pair_round(five, r))
+    paired = roundrobin.pair_round(five, round_of_bye, {gone})
+    assert all(gone not in (p.first, p.second) for p in paired)
