@@ -11,8 +11,11 @@ import pytest
 
 from data import Database
 from data.tournaments import Board, Entry, GameRating, Tournament, TournamentStatus
+from engine import registry
 from engine.protocol import EndReason
 from play import BadRequest, knockout, roundrobin
+from play.knockout import Tie
+from play.knockout_text import tie_line
 from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
@@ -23,6 +26,7 @@ from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, ful
 from play.tournament_late import late_open
 from play.tournament_round_text import round_now_text
 from play.tournament_table import rating_changes
+from play.tournament_text import signup_text
 from tests.clock import Clock
 from tests.round_end import going_at_the_round_end
 from tests.test_game_clock import QUICK, STALLER, THREAD, one_game, whole_turn
@@ -397,3 +401,15 @@ def test_a_round_robin_withdrawal_at_exactly_half_keeps_the_results_and_byes_go_
     round_of_bye = next(r for r in range(1, 6) if Pairing(r, gone, None) in roundrobin.pair_round(five, r))
     paired = roundrobin.pair_round(five, round_of_bye, {gone})
     assert all(gone not in (p.first, p.second) for p in paired)
+
+
+def test_the_words_for_a_withdrawn_player_and_a_walkover() -> None:
+    """Once a tournament runs, its sign-up list marks who withdrew (RULES.md "Leaving": the standings
+    list them, marked "(withdrawn)", and so does the list); a knockout's tie past round 1 with one
+    player left is a walkover, "went on unopposed", not a bye (RULES.md "Knockout")."""
+    running = replace(_made("swiss"), status=TournamentStatus.RUNNING, round=3, rounds=3)
+    entries = [Entry(11, 1200.0, False, 0.0), Entry(12, 1200.0, True, 0.0), Entry(13, 1200.0, False, 0.0)]
+    listed = signup_text(registry.game("blockwars"), running, entries, PLAIN)
+    assert "Players (3): @11, @12 (withdrawn), @13." in listed
+    assert tie_line(Tie(2, 11, None, 11, knockout.BYE), PLAIN) == "@11 went on unopposed"
+    assert tie_line(Tie(1, 11, None, 11, knockout.BYE), PLAIN) == "@11 had a bye"
