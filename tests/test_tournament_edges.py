@@ -24,6 +24,7 @@ from play.tournament_crosstable import Ended, crosstable
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
 from play.tournament_late import late_open
+from play.tournament_organise import reinstated_text
 from play.tournament_round_text import round_now_text
 from play.tournament_table import rating_changes
 from play.tournament_text import signup_text
@@ -413,3 +414,27 @@ def test_the_words_for_a_withdrawn_player_and_a_walkover() -> None:
     assert "Players (3): @11, @12 (withdrawn), @13." in listed
     assert tie_line(Tie(2, 11, None, 11, knockout.BYE), PLAIN) == "@11 went on unopposed"
     assert tie_line(Tie(1, 11, None, 11, knockout.BYE), PLAIN) == "@11 had a bye"
+
+
+async def test_reinstating_in_a_one_round_tournament(tmp_path: Path) -> None:
+    """RULES.md "Leaving": a player taken off the list before the start is put back as a latecomer
+    only while late entry is open (never, in a tournament of one round: refused, saying why); a
+    removal during the last round is undone, and the channel is told nobody is paired again."""
+    t, db = await _service(tmp_path)
+    made = await open_one(t, [11, 12, 13, 14, 15], rounds=1)
+    await t.remove(CHANNEL, 15, organiser=True, by=1)
+    await t.start(CHANNEL, organiser=True)
+    await start_games(t)
+    with pytest.raises(BadRequest) as refused:
+        await t.reinstate(CHANNEL, 15, organiser=True, by=1)
+    assert str(refused.value) == (
+        f"@15 was taken off the sign-up list of {made.name} before it started, and it is now too late to "
+        "join it: a latecomer may join only while at most half the rounds have begun."
+    )
+    await t.remove(CHANNEL, 12, organiser=True, by=1)
+    back = await t.reinstate(CHANNEL, 12, organiser=True, by=1)
+    assert reinstated_text(back, 1, PLAIN).startswith(
+        f"@1 put @12 back into {made.name}: this is the last round, so nobody is paired again, but they "
+        "are no longer marked withdrawn."
+    )
+    await db.close()
