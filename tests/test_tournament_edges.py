@@ -4,6 +4,7 @@ each test's docstring. Pure functions where the rule is one; the service on SQLi
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from play.tournament import GameOver, RoundDone, TournamentService
 from play.tournament_crosstable import Ended, crosstable
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
+from play.tournament_history import past_text
 from play.tournament_late import late_open
 from play.tournament_organise import reinstated_text
 from play.tournament_round_text import round_now_text
@@ -437,4 +439,34 @@ async def test_reinstating_in_a_one_round_tournament(tmp_path: Path) -> None:
         f"@1 put @12 back into {made.name}: this is the last round, so nobody is paired again, but they "
         "are no longer marked withdrawn."
     )
+    await db.close()
+
+
+async def test_two_latecomers_for_the_last_place_take_it_once(tmp_path: Path) -> None:
+    """A running Swiss with one place left under its cap: two latecomers joining at once, in two
+    processes, both pass the first count; the late join's own write counts again, so one is in
+    and the other is told it is full (as two sign-ups before the start are)."""
+    t, db = await _service(tmp_path)
+    made = await open_one(t, [11, 12], rounds=4, max_players=3)
+    await t.start(CHANNEL, organiser=True)
+    running = await t.open_in(CHANNEL)
+    assert isinstance(t.clock, Clock)
+    other = services(db, t.clock, 2)  # a second process over the same store
+    done = await asyncio.gather(t.join(running, 13), other.join(running, 14), return_exceptions=True)
+    refused = [d for d in done if isinstance(d, BadRequest)]
+    assert len(refused) == 1 and "is full: it takes at most 3 players" in str(refused[0])
+    assert len(await t.entries(made)) == 3
+    await db.close()
+
+
+async def test_the_list_of_past_tournaments_counts_those_it_leaves_out(tmp_path: Path) -> None:
+    """`/tournament past` shows the newest 12 and counts the older ones, to be reached by number."""
+    t, db = await _service(tmp_path)
+    for channel in range(200, 213):
+        await t.create(
+            guild_id=5, channel_id=channel, user_id=1, game="blockwars", rounds=1, days=1, organiser=True
+        )
+    shown, more = await t.past(5)
+    assert (len(shown), more) == (12, 1)
+    assert "…and 1 older one: type its name or number" in past_text(shown, more, PLAIN, "/tournament")
     await db.close()
