@@ -404,6 +404,9 @@ def test_a_round_robin_withdrawal_at_exactly_half_keeps_the_results_and_byes_go_
     round_of_bye = next(r for r in range(1, 6) if Pairing(r, gone, None) in roundrobin.pair_round(five, r))
     paired = roundrobin.pair_round(five, round_of_bye, {gone})
     assert all(gone not in (p.first, p.second) for p in paired)
+    # a bye (or a forfeit win) is no game played: one game and a bye of four is under half
+    sat_out = [Pairing(1, gone, None, 1.0), Pairing(2, gone, five[1].user_id, 0.0)]
+    assert roundrobin.struck(five, {gone}, sat_out) == {gone}
 
 
 def test_the_words_for_a_withdrawn_player_and_a_walkover() -> None:
