@@ -60,7 +60,7 @@ from play.tournament_refusals import (
     removed_text,
 )
 from play.tournament_round import RoundNow, result_of, round_now
-from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
+from play.tournament_sweep import GameOver, Present, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
 
 DAY = 24 * 3600
@@ -267,13 +267,15 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
 
     # ------------------------------------------------------------------ running
 
-    async def start(self, channel_id: int, *, organiser: bool) -> Started:
+    async def start(self, channel_id: int, *, organiser: bool, present: Present | None = None) -> Started:
+        """Pair round 1 of the players signed up and still in the server (`present`: the adapter's
+        answer; one who left is taken off the list first, as before any round's pairing)."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("start it"))
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(begun_text(tournament, self.matches.markup))
-        entries = await self.entries(tournament)
+        entries = await self._drop_the_departed(tournament, await self.entries(tournament), present)
         if len(entries) < 2:
             n = len(entries)
             raise BadRequest(

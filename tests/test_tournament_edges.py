@@ -473,3 +473,20 @@ async def test_the_list_of_past_tournaments_counts_those_it_leaves_out(tmp_path:
     assert (len(shown), more) == (12, 1)
     assert "…and 1 older one: type its name or number" in past_text(shown, more, PLAIN, "/tournament")
     await db.close()
+
+
+async def test_a_player_who_left_the_server_before_the_start_is_not_paired_in_round_1(tmp_path: Path) -> None:
+    """RULES.md "Leaving": a player who leaves the server is withdrawn, the bot checking the members
+    when it pairs a round; round 1 is paired at the start, and paired one who had left meanwhile
+    (their opponent then waited on a game lost on time, the no-show the rule is there to prevent)."""
+    t, db = await _service(tmp_path)
+    made = await open_one(t, [11, 12, 13, 14, 15])
+
+    async def present(guild_id: int, user_id: int) -> bool:
+        return user_id != 13
+
+    started = await t.start(CHANNEL, organiser=True, present=present)
+    assert 13 not in {u for b in started.boards for u in (b.first_id, b.second_id)}
+    assert len(await boards_of(t, made.id, 1)) == 2  # four players: two games, no bye
+    assert [e.user_id for e in await t.entries(made)] == [11, 12, 14, 15]
+    await db.close()
