@@ -16,7 +16,7 @@ from engine import registry
 from engine.protocol import EndReason
 from play import BadRequest, knockout, roundrobin
 from play.knockout import Tie
-from play.knockout_text import tie_line
+from play.knockout_text import _picture_tie, tie_line
 from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
@@ -419,6 +419,9 @@ def test_the_words_for_a_withdrawn_player_and_a_walkover() -> None:
     assert "Players (3): @11, @12 (withdrawn), @13." in listed
     assert tie_line(Tie(2, 11, None, 11, knockout.BYE), PLAIN) == "@11 went on unopposed"
     assert tie_line(Tie(1, 11, None, 11, knockout.BYE), PLAIN) == "@11 had a bye"
+    # the bracket's picture says a draw that sent the higher seed on as one, not as a win
+    drawn = Tie(1, 11, 12, 11, knockout.DRAWN, Pairing(1, 12, 11, 0.5))
+    assert _picture_tie(drawn, str) == ("11", "drew with", "12", True, "")
 
 
 async def test_reinstating_in_a_one_round_tournament(tmp_path: Path) -> None:
