@@ -273,6 +273,9 @@ async def test_an_organiser_who_plays_may_take_themselves_off(tmp_path: Path) ->
     tournament = await begin(t, [11, 12, 13, 14])
     done = await t.remove(CHANNEL, 12, organiser=True, by=12)
     assert done.user_id == 12 and [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12]
+    # a removal of their own is theirs to undo (only another organiser's removal of them is not)
+    assert (await t.reinstate(CHANNEL, 12, organiser=True, by=12)).user_id == 12
+    await t.remove(CHANNEL, 12, organiser=True, by=12)
     # withdrawn, they are no longer in it: a rival's removal is theirs to make as any organiser's
     await t.remove(CHANNEL, 13, organiser=True, by=12)
     assert [e.user_id for e in await t.entries(tournament) if e.withdrawn] == [12, 13]
