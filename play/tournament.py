@@ -69,6 +69,7 @@ MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 START_TRIES = 3  # a start whose players' ratings moved meanwhile pairs again, this many times
 MIN_TURN = 3600
+START_ASKS = 2.0  # seconds the start waits to hear who left the server (Discord wants an answer in 3)
 
 
 LATE = 15 * 60  # a game begun this much after its round's pairing is told in the channel as late
@@ -275,7 +276,9 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
             raise NotAPlayer(ORGANISERS_ONLY.format("start it"))
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(begun_text(tournament, self.matches.markup))
-        entries = await self._drop_the_departed(tournament, await self.entries(tournament), present)
+        entries = await self._drop_the_departed(
+            tournament, await self.entries(tournament), present, START_ASKS
+        )
         if len(entries) < 2:
             n = len(entries)
             raise BadRequest(

@@ -240,10 +240,16 @@ class RoundSweep(TournamentParts):
             return None  # another sweep moved it on first: it posts and starts what follows
 
     async def _drop_the_departed(
-        self, tournament: Tournament, entries: list[Entry], present: Present | None
+        self,
+        tournament: Tournament,
+        entries: list[Entry],
+        present: Present | None,
+        within: float | None = None,
     ) -> list[Entry]:
         """Withdraw the players no longer in the server (each asked of `present`, a few at once),
-        before a round is paired, round 1 too; the entries as they then are (RULES.md "Leaving")."""
+        before a round is paired, round 1 too; the entries as they then are (RULES.md "Leaving").
+        `within`: seconds to wait for the answers (an organiser's start must be answered soon); one
+        not given by then counts as still there, as an answer the adapter cannot give does."""
         if present is None:
             return entries
         ask = asyncio.Semaphore(ASK_AT_ONCE)
@@ -253,7 +259,12 @@ class RoundSweep(TournamentParts):
                 return await present(tournament.guild_id, user_id)
 
         still = [e for e in entries if not e.withdrawn]
-        answers = await asyncio.gather(*(here(e.user_id) for e in still))
+        asked = [asyncio.ensure_future(here(e.user_id)) for e in still]
+        if asked:
+            await asyncio.wait(asked, timeout=within)
+        for late in asked:
+            late.cancel()  # a no-op for those answered
+        answers = [a.result() if a.done() and not a.cancelled() else True for a in asked]
         gone = [e.user_id for e, yes in zip(still, answers, strict=True) if not yes]
         for user_id in gone:
             await self.store.withdraw_player(tournament.guild_id, user_id)

@@ -15,6 +15,7 @@ from data.tournaments import Board, Entry, GameRating, Tournament, TournamentSta
 from engine import registry
 from engine.protocol import EndReason
 from play import BadRequest, knockout, roundrobin
+from play import tournament as tournament_module
 from play.knockout import Tie
 from play.knockout_text import _picture_tie, tie_line
 from play.markup import PLAIN
@@ -495,4 +496,26 @@ async def test_a_player_who_left_the_server_before_the_start_is_not_paired_in_ro
     assert 13 not in {u for b in started.boards for u in (b.first_id, b.second_id)}
     assert len(await boards_of(t, made.id, 1)) == 2  # four players: two games, no bye
     assert [e.user_id for e in await t.entries(made)] == [11, 12, 14, 15]
+    await db.close()
+
+
+async def test_a_start_does_not_wait_long_to_hear_who_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord wants an organiser's start answered within 3 seconds: a player Discord has not said
+    anything of by `START_ASKS` counts as still there (paired; the sweep asks again before round 2),
+    as one it cannot answer about does."""
+    monkeypatch.setattr(tournament_module, "START_ASKS", 0.05)
+    t, db = await _service(tmp_path)
+    await open_one(t, [11, 12, 13, 14])
+    never = asyncio.Event()
+
+    async def present(guild_id: int, user_id: int) -> bool:
+        if user_id == 13:
+            await never.wait()
+        return user_id != 12
+
+    started = await asyncio.wait_for(t.start(CHANNEL, organiser=True, present=present), 5)
+    paired = {u for b in started.boards for u in (b.first_id, b.second_id)}
+    assert 13 in paired and 12 not in paired
     await db.close()
