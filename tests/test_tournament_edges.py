@@ -478,6 +478,12 @@ async def test_the_list_of_past_tournaments_counts_those_it_leaves_out(tmp_path:
         )
     shown, more = await t.past(5)
     assert (len(shown), more) == (12, 1)
+    # a number is read only in its own server, whoever may see what (the console sees every channel)
+    assert (await t.numbered(shown[0].held.tournament.id, 5)).guild_id == 5
+    with pytest.raises(
+        BadRequest, match=f"There is no tournament with the number {shown[0].held.tournament.id} here"
+    ):
+        await t.numbered(shown[0].held.tournament.id, 6)
     assert "…and 1 older one: type its name or number" in past_text(shown, more, PLAIN, "/tournament")
     await db.close()
 
