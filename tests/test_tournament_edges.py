@@ -21,7 +21,7 @@ from play.knockout_text import _picture_tie, tie_line
 from play.markup import PLAIN
 from play.swiss import Entrant, Pairing
 from play.tiebreaks import PRESETS, ranked
-from play.tournament import GameOver, RoundDone, TournamentService
+from play.tournament import GameOver, RoundDone, Started, TournamentService
 from play.tournament_crosstable import Ended, crosstable
 from play.tournament_export import safe
 from play.tournament_formats import MAX_CAP, MAX_SIGNUP_DAYS, Settings, cap, full_refusal, start_pairings
@@ -524,4 +524,29 @@ async def test_a_start_does_not_wait_long_to_hear_who_left(
     started = await asyncio.wait_for(t.start(CHANNEL, organiser=True, present=present), 5)
     paired = {u for b in started.boards for u in (b.first_id, b.second_id)}
     assert 13 in paired and 12 not in paired
+    await db.close()
+
+
+async def test_a_second_start_and_a_round_not_yet_announced_change_nothing(tmp_path: Path) -> None:
+    """A second `start` is refused, saying when the round ends, and pairs nothing again; the next
+    round's games are begun only once its pairings were posted (the sweep hands them to the
+    adapter after the round's post, so no thread opens before the channel hears of it); once the
+    tournament is cancelled, a command for a running one says it was cancelled."""
+    t, db = await _service(tmp_path)
+    tournament = await begin(t, [11, 12, 13, 14], rounds=2)
+    before = await t.store.tournament_boards(tournament.id)
+    with pytest.raises(BadRequest, match="This tournament has already started: round 1 of 2 ends"):
+        await t.start(CHANNEL, organiser=True)
+    assert await t.store.tournament_boards(tournament.id) == before
+    for board in before:
+        assert board.thread_id is not None
+        await t.matches.act(board.thread_id, board.first_id, "resign")
+    (done,) = [item for item in await t.sweep() if isinstance(item, RoundDone)]
+    assert done.boards  # round 2's games, to begin once its post is out
+    assert not [item for item in await t.sweep() if isinstance(item, Started)]  # not posted yet
+    await t.announced(done.table)
+    assert [item for item in await t.sweep() if isinstance(item, Started)]
+    await t.cancel(CHANNEL, organiser=True)
+    with pytest.raises(BadRequest, match=f"{tournament.name}, this channel's last tournament, was cancelled"):
+        await t.start(CHANNEL, organiser=True)
     await db.close()
