@@ -550,3 +550,34 @@ async def test_a_second_start_and_a_round_not_yet_announced_change_nothing(tmp_p
     with pytest.raises(BadRequest, match=f"{tournament.name}, this channel's last tournament, was cancelled"):
         await t.start(CHANNEL, organiser=True)
     await db.close()
+
+
+async def test_nothing_starts_or_leaves_once_a_tournament_is_cancelled(tmp_path: Path) -> None:
+    """After a cancel: a Leave clicked on its old sign-up list says it was cancelled (not that the
+    player was never signed up), and a game of its round not yet begun is not begun at all (its
+    dice come from the seal the cancel revealed: docs/fairness.md)."""
+    t, db = await _service(tmp_path)
+    made = await open_one(t, [11, 12])
+    started = await t.start(CHANNEL, organiser=True)
+    (board,) = started.boards
+    signups = await open_one_elsewhere(t, [13])
+    await t.cancel(CHANNEL, organiser=True)
+    await t.cancel(CHANNEL + 1, organiser=True)
+    with pytest.raises(BadRequest, match=r"^This tournament was cancelled\.$"):
+        await t.leave(await t.by_id(signups.id), 13)
+    with pytest.raises(BadRequest, match=r"^This tournament was cancelled\.$"):
+        await t.start_board(board, 4242)
+    assert await db.get_channel_match(4242) is None
+    assert made.id != signups.id  # two tournaments, one a channel
+    await db.close()
+
+
+async def open_one_elsewhere(t: TournamentService, players: list[int]) -> Tournament:
+    """A second tournament taking sign-ups, in the channel after CHANNEL."""
+    made = await t.create(
+        guild_id=5, channel_id=CHANNEL + 1, user_id=1, game="blockwars", rounds=1, days=1, organiser=True
+    )
+    await t.seal_shown(made)
+    for user in players:
+        await t.join(made, user)
+    return made
