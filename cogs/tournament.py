@@ -482,7 +482,9 @@ class Tournaments(commands.Cog):
                     f"Start it in {DISCORD.channel(room)}, the tournament's channel: the pairings are "
                     "posted there."
                 )
-        started = await self.service.start(room, organiser=await self.organiser(interaction))
+        started = await self.service.start(
+            room, organiser=await self.organiser(interaction), present=self.present
+        )
         await interaction.response.defer(thinking=True)
         tournament = started.tournament
         game = registry.game(tournament.game)

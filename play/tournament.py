@@ -60,7 +60,7 @@ from play.tournament_refusals import (
     removed_text,
 )
 from play.tournament_round import RoundNow, result_of, round_now
-from play.tournament_sweep import GameOver, RoundDone, RoundSweep, Started
+from play.tournament_sweep import GameOver, Present, RoundDone, RoundSweep, Started
 from play.tournament_table import Table
 
 DAY = 24 * 3600
@@ -69,6 +69,7 @@ MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 START_TRIES = 3  # a start whose players' ratings moved meanwhile pairs again, this many times
 MIN_TURN = 3600
+START_ASKS = 2.0  # seconds the start waits to hear who left the server (Discord wants an answer in 3)
 
 
 LATE = 15 * 60  # a game begun this much after its round's pairing is told in the channel as late
@@ -267,13 +268,17 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
 
     # ------------------------------------------------------------------ running
 
-    async def start(self, channel_id: int, *, organiser: bool) -> Started:
+    async def start(self, channel_id: int, *, organiser: bool, present: Present | None = None) -> Started:
+        """Pair round 1 of the players signed up and still in the server (`present`: the adapter's
+        answer; one who left is taken off the list first, as before any round's pairing)."""
         tournament = await self.open_in(channel_id)
         if not organiser:
             raise NotAPlayer(ORGANISERS_ONLY.format("start it"))
         if tournament.status is not TournamentStatus.SIGNUP:
             raise BadRequest(begun_text(tournament, self.matches.markup))
-        entries = await self.entries(tournament)
+        entries = await self._drop_the_departed(
+            tournament, await self.entries(tournament), present, START_ASKS
+        )
         if len(entries) < 2:
             n = len(entries)
             raise BadRequest(

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from data import Status
 from data.tournaments import (
     Board,
+    Entry,
     Tournament,
     TournamentMoved,
     TournamentStatus,
@@ -36,6 +37,9 @@ from play.tournament_table import Table
 Present = Callable[[int, int], Awaitable[bool]]  # (guild, user) -> still a member?
 
 log = logging.getLogger("wargames.tournament")
+
+# Players asked about at once, whether they are still in the server (a Discord request each).
+ASK_AT_ONCE = 8
 
 # How often a game to stop is read again when another process moved it between the read and the write.
 STOP_TRIES = 5
@@ -202,12 +206,9 @@ class RoundSweep(TournamentParts):
     async def _next_round(
         self, tournament: Tournament, now: float, present: Present | None
     ) -> Tournament | None:
-        entries = await self.store.tournament_entries(tournament.id)
-        if present is not None:
-            for entry in entries:
-                if not entry.withdrawn and not await present(tournament.guild_id, entry.user_id):
-                    await self.store.withdraw_player(tournament.guild_id, entry.user_id)
-            entries = await self.store.tournament_entries(tournament.id)
+        entries = await self._drop_the_departed(
+            tournament, await self.store.tournament_entries(tournament.id), present
+        )
         boards = await self.store.tournament_boards(tournament.id)
         games = [Pairing(b.round, b.first_id, b.second_id, b.result) for b in boards]
         still_in = sum(1 for e in entries if not e.withdrawn)
@@ -237,6 +238,37 @@ class RoundSweep(TournamentParts):
             )
         except TournamentMoved:
             return None  # another sweep moved it on first: it posts and starts what follows
+
+    async def _drop_the_departed(
+        self,
+        tournament: Tournament,
+        entries: list[Entry],
+        present: Present | None,
+        within: float | None = None,
+    ) -> list[Entry]:
+        """Withdraw the players no longer in the server (each asked of `present`, a few at once),
+        before a round is paired, round 1 too; the entries as they then are (RULES.md "Leaving").
+        `within`: seconds to wait for the answers (an organiser's start must be answered soon); one
+        not given by then counts as still there, as an answer the adapter cannot give does."""
+        if present is None:
+            return entries
+        ask = asyncio.Semaphore(ASK_AT_ONCE)
+
+        async def here(user_id: int) -> bool:
+            async with ask:
+                return await present(tournament.guild_id, user_id)
+
+        still = [e for e in entries if not e.withdrawn]
+        asked = [asyncio.ensure_future(here(e.user_id)) for e in still]
+        if asked:
+            await asyncio.wait(asked, timeout=within)
+        for late in asked:
+            late.cancel()  # a no-op for those answered
+        answers = [a.result() if a.done() and not a.cancelled() else True for a in asked]
+        gone = [e.user_id for e, yes in zip(still, answers, strict=True) if not yes]
+        for user_id in gone:
+            await self.store.withdraw_player(tournament.guild_id, user_id)
+        return await self.store.tournament_entries(tournament.id) if gone else entries
 
     @staticmethod
     def _rows(pairings: Sequence[Pairing]) -> list[tuple[int, int | None, float | None]]:

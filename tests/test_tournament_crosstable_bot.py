@@ -154,6 +154,8 @@ async def test_past_tournaments_are_listed_and_read_by_number_only_where_the_mem
     assert latest.content == "**Summer** has not started yet." and not latest.ephemeral
     there = await fake.slash(table.alice, club, "tournament", "standings", {"tournament": spring.id})
     assert not there.ephemeral and there.content == "**Spring Swiss**, the standings after round 1 of 1."
+    away = await fake.slash(table.alice, lobby, "tournament", "standings", {"tournament": spring.id})
+    assert away.ephemeral and away.content == there.content  # not posted in a channel not the tournament's
     here = await fake.slash(table.alice, lobby, "tournament", "crosstable", {"tournament": spring.id})
     assert here.ephemeral and here.content == "**Spring Swiss**, the crosstable after round 1 of 1."
     assert here.message.attachment("crosstable.png").data.startswith(b"\x89PNG")

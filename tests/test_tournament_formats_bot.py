@@ -237,3 +237,25 @@ async def test_a_knockout_of_three_on_discord_a_drawn_semi_final_and_a_final(tab
     (ranks,) = [a for a in export.attachments if a.filename.endswith("-standings.csv")]
     ranked = [(r["rank"], r["user_id"]) for r in csv.DictReader(io.StringIO(ranks.data.decode()))]
     assert ranked == [("1", str(top)), ("2", str(second)), ("3", str(third))]
+
+
+@ON_THE_BOT
+async def test_a_player_who_left_the_server_before_the_start_is_not_paired(table: Table) -> None:
+    """RULES.md "Leaving": the bot checks the members when it pairs a round, round 1 too; one who
+    left the server after signing up is off the list at the start, and nobody waits on them."""
+    fake, club = table.fake, table.channel()
+    await fake.slash(
+        fake.owner, club, "tournament", "create", {"game": "blockwars", "days": 1, "rounds": 1}, messages=2
+    )
+    dana = fake.add_user("dana", guilds=[table.guild])
+    for user in (table.alice, table.bob, dana):
+        assert "You are in" in (await fake.slash(user, club, "tournament", "join")).content
+    del table.guild.members[dana.id]
+    started = await fake.slash(fake.owner, club, "tournament", "start", messages=2)
+    await table.idle()
+    said = next(m.content for m in started.messages if "has begun" in m.content)
+    assert f"<@{dana.id}>" not in said and "bye" not in said
+    tournament = await TournamentStore(table.bot.database).channel_tournament(club.id)
+    assert tournament is not None
+    (board,) = await TournamentStore(table.bot.database).tournament_boards(tournament.id)
+    assert {board.first_id, board.second_id} == {table.alice.id, table.bob.id}
