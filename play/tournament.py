@@ -69,7 +69,9 @@ MIN_DAYS, MAX_DAYS = 1, 14
 NAME_LIMIT = 60
 START_TRIES = 3  # a start whose players' ratings moved meanwhile pairs again, this many times
 MIN_TURN = 3600
-START_ASKS = 2.0  # seconds the start waits to hear who left the server (Discord wants an answer in 3)
+# seconds the start waits to hear who left the server: it answers before its defer, and Discord wants
+# an answer within 3 s of the click, the start's own work and a loaded machine included
+START_ASKS = 1.0
 
 
 LATE = 15 * 60  # a game begun this much after its round's pairing is told in the channel as late
