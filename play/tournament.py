@@ -430,14 +430,18 @@ class TournamentService(RoundSweep, Organising, Leaving, Extending, History):
 
     async def draw_sends_on(self, match_id: int) -> int | None:
         """The higher seed of a knockout's game, whom a draw sends on (RULES.md "Knockout"); None for
-        any other game. Told under a board with a draw offer standing, days after the rule was."""
+        any other game, or once either player withdrew. Told under a board with a draw offer
+        standing, days after the rule was."""
         board = await self.store.board_of_match(match_id)
         if board is None or board.second_id is None:
             return None
         tournament = await self.store.get_tournament(board.tournament_id)
         if tournament is None or not is_knockout(tournament):
             return None
-        seeds = knockout.seeded(entrants(await self.store.tournament_entries(tournament.id)))
+        entries = await self.store.tournament_entries(tournament.id)
+        if any(e.withdrawn for e in entries if e.user_id in (board.first_id, board.second_id)):
+            return None  # one of them withdrew: the other goes on whatever the game says
+        seeds = knockout.seeded(entrants(entries))
         pair = [u for u in (board.first_id, board.second_id) if u in seeds]
         return min(pair, key=seeds.index) if len(pair) == 2 else None
 

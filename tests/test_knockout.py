@@ -391,6 +391,34 @@ async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+async def test_a_draw_offer_after_a_withdrawal_does_not_say_the_draw_sends_anyone_on(tmp_path: Path) -> None:
+    """Bob, the higher seed, withdraws and then offers a draw in the game that plays on: Alice goes
+    on whatever the game says, so the answer line must not tell her that a draw sends Bob on."""
+    from tests.console_run import console_said
+
+    text = await console_said(
+        tmp_path,
+        (
+            "/tournament create game:blockwars days:1 format:knockout name:Cup",
+            "/tournament join",
+            "/as bob",
+            "/tournament join",
+            "/tournament start",
+            "/tournament leave",
+            "/tournament leave confirm",
+            "/channel t1r1b1",
+            "/blockwars draw offer",
+        ),
+    )
+    assert "@bob v @alice in #t1r1b1" in text  # Bob is the higher seed, named first
+    (answer,) = [
+        line for line in text.splitlines() if ": accept the draw with `/blockwars draw accept`" in line
+    ]
+    assert (
+        answer == "@alice: accept the draw with `/blockwars draw accept`, or decline it once it is your turn."
+    )
+
+
 def test_a_knockout_emptied_by_withdrawals_names_its_winner_without_a_final() -> None:
     """Four players: 1 beats 4 in round 1, while 2 and 3 both withdraw: the knockout is over (the
     sweep's `decided`), and the final post does not call round 1 the final."""
