@@ -829,3 +829,20 @@ async def change(svc: MatchService, match, how: str) -> None:
     else:
         played = await svc.act(CHANNEL, ALICE, "e6-e5")
         assert played.mid_turn
+
+
+async def test_of_two_resignations_at_once_one_lands_and_the_other_is_told_the_game_is_over(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Both players resign at the same moment: one resignation ends the game, and the other, checked
+    after it under the game's lock, is told the game is over (not that the challenge has not been
+    accepted: the finished game has left memory, and the check after the lock must read the row)."""
+    svc = await open_service(tmp_path / "r.db", clock)
+    await started(svc)
+    results = await asyncio.gather(
+        svc.act(CHANNEL, ALICE, "resign"), svc.act(CHANNEL, BOB, "resign"), return_exceptions=True
+    )
+    ended = [r for r in results if not isinstance(r, BaseException)]
+    told = [str(r) for r in results if isinstance(r, BaseException)]
+    assert len(ended) == 1 and ended[0].over and told == ["This game is over."]
+    await svc.db.close()
