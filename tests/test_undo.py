@@ -12,7 +12,7 @@ import pytest
 from data import Database, Status
 from engine import registry
 from engine.protocol import drew_or_revealed
-from play import BadRequest, MatchService, NotAPlayer, NotYourTurn
+from play import BadRequest, MatchService, NotAPlayer, NotYourTurn, StalePrompt
 from play import fairness as play_fairness
 from play.undo import UNDO
 from tests.clock import Clock
@@ -184,3 +184,18 @@ async def test_undo_through_the_console(tmp_path: Path) -> None:
     out.seek(0)
     assert await console.run_lines(["undo"]) == 1
     assert "nothing to take back" in out.getvalue()
+
+
+async def test_an_old_undo_button_never_takes_back_a_later_step(tmp_path: Path) -> None:
+    """The Undo button under a step's answer is for that step. Clicked again after the step was taken
+    back and another made, it is out of date: it would take back the new step, which the player
+    never asked to undo."""
+    svc = await open_service(tmp_path / "u.db")
+    german, _ = await blockwars_after_setup(svc)
+    first = await svc.act(CHANNEL, german, "c7-b7")
+    await svc.undo(CHANNEL, german, expected_version=first.match.version)
+    second = await svc.act(CHANNEL, german, "f7-g7")
+    with pytest.raises(StalePrompt):
+        await svc.undo(CHANNEL, german, expected_version=first.match.version)
+    match, _ = await svc.current(CHANNEL)
+    assert match.version == second.match.version  # nothing was taken back
