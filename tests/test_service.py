@@ -846,3 +846,34 @@ async def test_of_two_resignations_at_once_one_lands_and_the_other_is_told_the_g
     told = [str(r) for r in results if isinstance(r, BaseException)]
     assert len(ended) == 1 and ended[0].over and told == ["This game is over."]
     await svc.db.close()
+
+
+async def test_a_step_after_the_quick_answer_itself_is_refused_not_left_out(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """RULES.md leaves out a step that answers a quick question only when the command's earlier steps
+    were any-time ones (new standing orders) that answered it already. A command that answers the
+    question itself and then sends the answer again has its second step refused (it is the other
+    side's turn by then), not left out with "your command had already answered the question"."""
+    svc = await open_service(tmp_path / "q.db", clock)
+    await svc.challenge(
+        game="fixbayonets", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
+    await svc.accept(CHANNEL, BOB)
+    rng = random.Random(1)
+    for _ in range(80):  # seeded play until a player owes a quick answer (a card's reply)
+        match, state = await svc.current(CHANNEL)
+        user = match.turn_player_id
+        assert user is not None
+        if state.quick_decision():
+            break
+        legal = await svc.legal(CHANNEL, user)
+        await svc.act(CHANNEL, user, "setup std" if "setup std" in legal else rng.choice(legal))
+    assert state.quick_decision()
+    answer = (await svc.legal(CHANNEL, user))[0]
+    try:
+        played = await svc.act(CHANNEL, user, f"{answer}; {answer}")
+    except NotYourTurn:
+        return  # refused whole, nothing played
+    assert played.not_made is not None and played.not_made.n == 2
+    assert "left out" not in " ".join(played.private.values())
