@@ -119,6 +119,11 @@ async def test_refusals_are_clear_and_change_nothing(store: str, clock: Clock) -
         await svc.act(CHANNEL, EVE, "c7-b7")
     with pytest.raises(NotYourTurn, match="not your turn"):
         await svc.act(CHANNEL, BOB, "b2-b3")
+    # words no game reads: whose turn it is, or whose game, helps more than the parser's complaint
+    with pytest.raises(NotYourTurn, match="not your turn"):
+        await svc.act(CHANNEL, BOB, "fly me to the moon")
+    with pytest.raises(NotAPlayer, match="not playing"):
+        await svc.act(CHANNEL, EVE, "fly me to the moon")
     with pytest.raises(IllegalMove) as err:
         await svc.act(CHANNEL, ALICE, "c6xd4")
     assert err.value.message == "There is nothing to fire at on d4."
