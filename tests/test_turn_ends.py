@@ -494,3 +494,19 @@ async def test_a_loss_on_time_after_every_step_was_taken_back_tells_no_steps(tmp
     (notice,) = await svc.sweep(now=match.deadline + 1)
     assert notice.kind == "forfeit" and not notice.whole_turn
     assert notice_text(notice, PLAIN) == "@1 ran out of time and loses the game."
+
+
+async def test_a_set_up_made_at_once_that_neither_player_comes_to_ends_without_a_winner(
+    tmp_path: Path,
+) -> None:
+    """RULES.md, "Deadlines": when both players owe an action at once and neither comes, the game ends
+    without a winner, and the channel is told so, not that one of them lost on time."""
+    svc = await open_service(tmp_path / "n.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="fixbayonets", side="americans"
+    )
+    match = await svc.accept(100, 2)
+    assert match.deadline is not None
+    (notice,) = await svc.sweep(now=match.deadline + 1)
+    assert notice.kind == "forfeit" and notice.abandoned and notice.match.winner_id is None
+    assert notice_text(notice, PLAIN) == "Neither player acted in time: the game ends without a winner."
