@@ -141,6 +141,20 @@ async def test_refusals_are_clear_and_change_nothing(store: str, clock: Clock) -
         await svc.challenge(
             game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=9, opponent_is_bot=True
         )
+    with pytest.raises(BadRequest, match="between 1 minute and 14 days"):
+        await svc.challenge(
+            game=GAME,
+            guild_id=GUILD,
+            channel_id=200,
+            challenger_id=EVE,
+            opponent_id=ALICE,
+            turn_seconds=15 * 86400,
+        )
+    with pytest.raises(BadRequest, match="at least a minute"):
+        await svc.challenge(
+            game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=ALICE, game_seconds=59
+        )
+    assert await svc.channel_match(200) is None
     after = await svc.db.get_match(before.id)
     assert after == before
     await svc.db.close()
