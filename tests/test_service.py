@@ -290,6 +290,12 @@ async def test_resign_and_draw_by_agreement(store: str, clock: Clock) -> None:
 async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> None:
     svc = await open_service(store, clock)
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    # nobody but the two answers it: a stranger neither declines nor withdraws it, nor may the
+    # challenger accept their own
+    with pytest.raises(NotAPlayer, match="Only the two players"):
+        await svc.decline(CHANNEL, EVE)
+    with pytest.raises(NotAPlayer, match="You made this challenge"):
+        await svc.accept(CHANNEL, ALICE)
     assert (await svc.decline(CHANNEL, BOB)).status is Status.DECLINED
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     assert (await svc.decline(CHANNEL, ALICE)).status is Status.CANCELLED  # withdrawn
