@@ -306,6 +306,10 @@ async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> N
     await started(svc)
     with pytest.raises(NotAPlayer):
         await svc.cancel(CHANNEL, ALICE, is_admin=False)
+    with pytest.raises(NotAPlayer, match="Only members who can manage this channel"):
+        await svc.cancel(CHANNEL, EVE, is_admin=False)
+    with pytest.raises(NotAPlayer, match="you play in it"):  # an admin who plays: no escape from a loss
+        await svc.cancel(CHANNEL, ALICE, is_admin=True)
     assert (await svc.cancel(CHANNEL, EVE, is_admin=True)).status is Status.CANCELLED
     await svc.db.close()
 
