@@ -898,7 +898,7 @@ async def test_a_step_after_the_quick_answer_itself_is_refused_not_left_out(
             break
         legal = await svc.legal(CHANNEL, user)
         await svc.act(CHANNEL, user, "setup std" if "setup std" in legal else rng.choice(legal))
-    assert state.quick_decision()
+    assert state.quick_decision() and user is not None
     answer = (await svc.legal(CHANNEL, user))[0]
     try:
         played = await svc.act(CHANNEL, user, f"{answer}; {answer}")

@@ -461,7 +461,7 @@ async def test_a_reminder_of_a_set_up_made_at_once_goes_to_both_players(tmp_path
     match = await svc.accept(100, 2)
     assert match.reminder_at is not None
     notices = await svc.sweep(now=match.reminder_at)
-    assert sorted(n.user_id for n in notices if n.kind == "reminder") == [1, 2]
+    assert sorted(n.user_id or 0 for n in notices if n.kind == "reminder") == [1, 2]
 
 
 async def test_a_deadline_read_before_a_move_landed_is_not_applied(tmp_path: Path) -> None:
