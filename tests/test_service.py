@@ -178,6 +178,24 @@ async def test_two_actions_at_once_exactly_one_lands(store: str, clock: Clock) -
     await svc.db.close()
 
 
+async def test_a_cancel_that_meets_a_resignation_leaves_the_result(tmp_path: Path, clock: Clock) -> None:
+    """An admin cancels as a player resigns: whichever comes second under the game's lock finds the
+    game over. A finished game keeps its result: the cancel is refused, and the record stands."""
+    svc = await open_service(tmp_path / "c.db", clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    resigned, cancelled = await asyncio.gather(
+        svc.act(CHANNEL, ALICE, "resign"), svc.cancel(CHANNEL, EVE, is_admin=True), return_exceptions=True
+    )
+    final = await svc.db.get_match(match.id)
+    if final.status is Status.FINISHED:
+        assert not isinstance(resigned, BaseException) and isinstance(cancelled, ServiceError)
+        assert final.winner_id == BOB
+    else:
+        assert final.status is Status.CANCELLED and isinstance(resigned, ServiceError)
+    await svc.db.close()
+
+
 async def test_the_same_interaction_is_never_applied_twice(store: str, clock: Clock) -> None:
     svc = await open_service(store, clock)
     await started(svc)
