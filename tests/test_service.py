@@ -322,6 +322,8 @@ async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> N
     notices = await svc.sweep()
     assert [n.kind for n in notices] == ["expired"]
     await started(svc)
+    with pytest.raises(BadRequest, match="already started"):  # a second click of Accept
+        await svc.accept(CHANNEL, BOB)
     with pytest.raises(NotAPlayer):
         await svc.cancel(CHANNEL, ALICE, is_admin=False)
     with pytest.raises(NotAPlayer, match="Only members who can manage this channel"):
