@@ -926,3 +926,16 @@ async def test_a_step_after_the_quick_answer_itself_is_refused_not_left_out(
         return  # refused whole, nothing played
     assert played.not_made is not None and played.not_made.n == 2
     assert "left out" not in " ".join(played.private.values())
+
+
+async def test_the_look_back_waits_for_the_end_and_is_its_players_alone(tmp_path: Path, clock: Clock) -> None:
+    """A look back during the game would be advice: refused until it ends. After, a game of another
+    channel answers a non-player as a number of no game, so a forged click cannot probe it."""
+    svc = await open_service(tmp_path / "l.db", clock)
+    await started(svc)
+    with pytest.raises(BadRequest, match="comes when the game is over"):
+        await svc.review(CHANNEL, ALICE, budget_s=0.1)
+    played = await svc.act(CHANNEL, BOB, "resign")
+    with pytest.raises(NoMatch, match=f"no game #{played.match.id} among your games"):
+        await svc.review(999, EVE, played.match.id, budget_s=0.1)
+    await svc.db.close()
