@@ -939,3 +939,24 @@ async def test_the_look_back_waits_for_the_end_and_is_its_players_alone(tmp_path
     with pytest.raises(NoMatch, match=f"no game #{played.match.id} among your games"):
         await svc.review(999, EVE, played.match.id, budget_s=0.1)
     await svc.db.close()
+
+
+async def test_a_draw_played_where_the_reader_cannot_look_leaves_their_reading_of_the_record(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """RULES.md, "What is private": a game in a channel a member cannot view is left out of the records
+    they read, a draw as a draw (not taken off the losses), its rating change too; its players still
+    read it whole."""
+    svc = await open_service(tmp_path / "p.db", clock)
+    await started(svc)
+    await svc.act(CHANNEL, ALICE, "offer draw")
+    assert (await svc.act(CHANNEL, BOB, "accept draw")).over
+
+    async def sees_nothing(channels: object) -> frozenset[int]:
+        return frozenset()
+
+    hers = await svc.stats(GUILD, GAME, ALICE, asker=ALICE, sees=sees_nothing)
+    assert (hers.wins, hers.losses, hers.draws) == (0, 0, 1)
+    read = await svc.stats(GUILD, GAME, ALICE, asker=EVE, sees=sees_nothing)
+    assert (read.wins, read.losses, read.draws) == (0, 0, 0) and read.rating == hers.rating
+    await svc.db.close()
