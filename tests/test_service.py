@@ -960,3 +960,29 @@ async def test_a_draw_played_where_the_reader_cannot_look_leaves_their_reading_o
     read = await svc.stats(GUILD, GAME, ALICE, asker=EVE, sees=sees_nothing)
     assert (read.wins, read.losses, read.draws) == (0, 0, 0) and read.rating == hers.rating
     await svc.db.close()
+
+
+async def test_an_ai_game_played_where_the_reader_cannot_look_leaves_only_its_own_level(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """The AI's record is kept per level: a game at one level played where the reader cannot look is
+    left out of that level's record, and no other level's."""
+    svc = await open_service(tmp_path / "a.db", clock)
+    for channel, level in ((CHANNEL, "random"), (200, "easy")):
+        await svc.challenge(
+            game=GAME,
+            guild_id=GUILD,
+            channel_id=channel,
+            challenger_id=ALICE,
+            opponent_id=99,
+            side="germans",
+            ai_level=level,
+        )
+        assert (await svc.act(channel, ALICE, "resign")).over
+
+    async def sees_200(channels: object) -> frozenset[int]:
+        return frozenset({200})
+
+    read = await svc.ai_records(GUILD, GAME, asker=EVE, sees=sees_200)
+    assert [(r.level, r.wins, r.losses, r.draws) for r in read] == [("easy", 1, 0, 0)]
+    await svc.db.close()
