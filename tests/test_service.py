@@ -957,6 +957,8 @@ async def test_a_draw_played_where_the_reader_cannot_look_leaves_their_reading_o
 
     hers = await svc.stats(GUILD, GAME, ALICE, asker=ALICE, sees=sees_nothing)
     assert (hers.wins, hers.losses, hers.draws) == (0, 0, 1)
+    his = await svc.stats(GUILD, GAME, BOB, asker=BOB, sees=sees_nothing)
+    assert (his.wins, his.losses, his.draws) == (0, 0, 1)  # a draw for both
     read = await svc.stats(GUILD, GAME, ALICE, asker=EVE, sees=sees_nothing)
     assert (read.wins, read.losses, read.draws) == (0, 0, 0) and read.rating == hers.rating
     await svc.db.close()

@@ -510,3 +510,15 @@ async def test_a_set_up_made_at_once_that_neither_player_comes_to_ends_without_a
     (notice,) = await svc.sweep(now=match.deadline + 1)
     assert notice.kind == "forfeit" and notice.abandoned and notice.match.winner_id is None
     assert notice_text(notice, PLAIN) == "Neither player acted in time: the game ends without a winner."
+
+
+async def test_a_loss_on_time_after_a_draw_offer_tells_no_steps(tmp_path: Path) -> None:
+    """A draw offer is posted with the board as it is: a player who offered one on their turn and
+    then let the deadline pass took no private step, so the notice tells the loss on time alone."""
+    svc = await open_service(tmp_path / "o.db")
+    await started(svc)
+    offered = await svc.act(CHANNEL, ALICE, "offer draw")
+    assert not offered.mid_turn and offered.match.deadline is not None
+    (notice,) = await svc.sweep(now=offered.match.deadline + 1)
+    assert notice.kind == "forfeit" and not notice.whole_turn
+    assert notice_text(notice, PLAIN) == "@1 ran out of time and loses the game."
