@@ -18,6 +18,7 @@ from cogs._format import DISCORD
 from engine import IllegalAction, registry
 from engine.base import DRAW_PLAYOUT_SHARE
 from engine.protocol import Game, State
+from play.ai_turns import answering_draw
 from play.markup import PLAIN
 from play.news import told
 from play.notices import notice_text
@@ -456,3 +457,22 @@ async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_privat
     assert answer is not None and answer.over and answer.match.status.value == "finished"
     outcome = answer.state.outcome()
     assert outcome is not None and outcome.winner is None
+
+
+async def test_an_offer_to_the_ai_asks_no_one_on_its_board(tmp_path: Path) -> None:
+    """The board of an offer to the AI names nobody to answer it (`answering_draw`): the AI answers
+    by itself, and Accept and Decline buttons for it would be for nobody who can click them."""
+    svc = await open_service(tmp_path / "ao.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=99,
+        game="blockwars",
+        side="germans",
+        ai_level="random",
+    )
+    await svc.act(100, 1, "setup std")
+    await svc.ai_turns(100)  # the AI deploys
+    offered = await svc.act(100, 1, "offer draw")
+    assert svc.offered_to_ai(offered) and answering_draw(offered) == []
