@@ -18,6 +18,7 @@ from cogs._format import DISCORD
 from engine import IllegalAction, registry
 from engine.base import DRAW_PLAYOUT_SHARE
 from engine.protocol import Game, State
+from play.ai_turns import answering_draw
 from play.markup import PLAIN
 from play.news import told
 from play.notices import notice_text
@@ -425,3 +426,53 @@ def test_the_draws_bench_plays_a_game_and_scores_its_answers() -> None:
     assert figures["accepted"] == sum(ok for _, _, ok, _, _ in game["asked"])
     turns = [turn for *_, turn in game["asked"]]  # the round each was asked in, as the AI sees it
     assert turns == sorted(turns) and turns[0] == 0 and turns[-1] >= 2, turns
+
+
+async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES.md, "Draws with the AI": only a decline waits for the hand-off when the offerer took a
+    step of their turn since the offer; an accept comes at once (it ends the game, which is never
+    kept back). Here the AI is asked after such a step (as after a restart) and takes the draw."""
+    svc = await open_service(tmp_path / "ai.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=99,
+        game="blockwars",
+        side="germans",
+        ai_level="random",
+    )
+    await svc.act(100, 1, "setup std")
+    await svc.ai_turns(100)  # the AI deploys
+    await svc.act(100, 1, "offer draw")
+    assert (await svc.act(100, 1, "c7-b7")).mid_turn
+
+    async def accepts(*args: object) -> bool:
+        return True
+
+    monkeypatch.setattr(svc.thinker, "accepts_draw", accepts)
+    answer = await svc.ai_answers_draw(100)
+    assert answer is not None and answer.over and answer.match.status.value == "finished"
+    outcome = answer.state.outcome()
+    assert outcome is not None and outcome.winner is None
+
+
+async def test_an_offer_to_the_ai_asks_no_one_on_its_board(tmp_path: Path) -> None:
+    """The board of an offer to the AI names nobody to answer it (`answering_draw`): the AI answers
+    by itself, and Accept and Decline buttons for it would be for nobody who can click them."""
+    svc = await open_service(tmp_path / "ao.db")
+    await svc.challenge(
+        guild_id=10,
+        channel_id=100,
+        challenger_id=1,
+        opponent_id=99,
+        game="blockwars",
+        side="germans",
+        ai_level="random",
+    )
+    await svc.act(100, 1, "setup std")
+    await svc.ai_turns(100)  # the AI deploys
+    offered = await svc.act(100, 1, "offer draw")
+    assert svc.offered_to_ai(offered) and answering_draw(offered) == []

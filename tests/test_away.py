@@ -373,3 +373,24 @@ async def test_both_players_of_a_set_up_made_at_once_are_told_their_move_is_due(
     assert "[general] @alice: @bob is away until " in text and "Their move here is now due in " in text
     assert "[general] @bob is back and their clock runs again: their move here is due in " in text
     await console.close()
+
+
+async def test_a_set_up_made_at_once_waits_for_whichever_player_is_away(tmp_path: Path):
+    """Both sides of Fix Bayonets set up at once. The second side's player is away when the game
+    starts: the set-up's clock starts when they are back, as it would for the first side's player
+    (a turn that comes to a player away starts its clock at their return, RULES.md)."""
+    clock = HandClock()
+    svc = await service(str(tmp_path / "a.db"), clock)
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=GENERAL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game="fixbayonets",
+        side="germans",
+    )
+    await svc.away(GUILD, ALICE, 2)
+    match = await svc.accept(GENERAL, BOB)
+    assert match.sides == {"germans": ALICE, "americans": BOB} and match.turn_player_id == BOB
+    assert match.deadline == clock.now + 2 * DAY + 3 * DAY
+    await svc.db.close()

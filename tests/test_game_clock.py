@@ -758,3 +758,26 @@ async def test_a_game_begun_late_has_the_whole_round_and_the_round_waits_for_it(
     (done,) = await t.sweep()
     assert isinstance(done, RoundDone)
     assert sorted(line.points for line in done.table.lines) == [0.0, 1.0]
+
+
+async def test_of_two_setting_up_at_once_the_one_who_finishes_first_stops_their_clock(tmp_path):
+    """Both sides of Fix Bayonets set up at once, so both clocks run; the one who finishes first
+    stops theirs then, though the game still waits on the other (RULES.md, "The game clock": both
+    run "until each has finished"). The Germans' player, not the one the match names as on turn,
+    finishes first here: no new turn begins, and only the clocks that run change."""
+    clock = Clock()
+    db = await Database.open(tmp_path / "g.db", clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        match = await clocked_game(svc)  # QUICK plays the Americans
+        assert match.turn_player_id == QUICK and match.game_clock is not None
+        assert set(match.game_clock.running) == {QUICK, STALLER}
+        clock.now += HOUR
+        played = await svc.act(THREAD, STALLER, "setup std")
+        assert played.match.game_clock is not None and played.match.game_clock.running == (QUICK,)
+        clock.now += 2 * HOUR
+        played = await svc.act(THREAD, QUICK, "setup std")
+        assert played.match.game_clock is not None
+        assert played.match.game_clock.left == {QUICK: 5 * DAY - 3 * HOUR, STALLER: 5 * DAY - HOUR}
+    finally:
+        await db.close()

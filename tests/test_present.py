@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
 import re
+from pathlib import Path
 
 from cogs._format import DISCORD
+from data import Database
 from engine import registry
-from play import HistoryEntry
-from play.present import history_text, tells_why
+from play import HistoryEntry, MatchService
+from play.markup import PLAIN
+from play.present import history_text, status_text, tells_why, turn_ping
+from tests.clock import Clock
 
 
 def entries(n: int, per_turn: int = 2, words: int = 8) -> list[HistoryEntry]:
@@ -202,3 +207,32 @@ def test_the_end_line_tells_why_so_the_status_need_not_say_it_again() -> None:
         assert not tells_why(f"{last}\nSomething after", state)
         assert not tells_why("", state)
     assert not tells_why("anything", registry.game("blockwars").new_game({}, 7))  # not over
+
+
+async def test_the_status_names_the_player_to_act_and_a_hand_off_to_the_ai_pings_nobody(
+    tmp_path: Path,
+) -> None:
+    """The whose-move line names the player by their mention (a phone shows it as their name, and it
+    is what the reader looks for); the first line of a hand-off's board pings the person to move,
+    but nobody when only the AI is to act (a ping to the bot reaches no one)."""
+    clock = Clock()
+    db = await Database.open(tmp_path / "s.db", clock=clock)
+    svc = MatchService(db, clock=clock, rng=random.Random(3))
+    try:
+        await svc.challenge(
+            guild_id=10,
+            channel_id=100,
+            challenger_id=1,
+            opponent_id=99,
+            game="blockwars",
+            side="germans",
+            ai_level="random",
+        )
+        match, state = await svc.current(100)  # the Germans set up first
+        assert status_text(match, state, PLAIN).startswith("@1 ")
+        assert turn_ping(match, state, PLAIN) == "@1, your move in Block Wars (vs the AI)."
+        played = await svc.act(100, 1, "setup std")
+        assert played.hands_off and played.waiting == [99]
+        assert turn_ping(played.match, played.state, PLAIN) == ""
+    finally:
+        await db.close()

@@ -119,6 +119,11 @@ async def test_refusals_are_clear_and_change_nothing(store: str, clock: Clock) -
         await svc.act(CHANNEL, EVE, "c7-b7")
     with pytest.raises(NotYourTurn, match="not your turn"):
         await svc.act(CHANNEL, BOB, "b2-b3")
+    # words no game reads: whose turn it is, or whose game, helps more than the parser's complaint
+    with pytest.raises(NotYourTurn, match="not your turn"):
+        await svc.act(CHANNEL, BOB, "fly me to the moon")
+    with pytest.raises(NotAPlayer, match="not playing"):
+        await svc.act(CHANNEL, EVE, "fly me to the moon")
     with pytest.raises(IllegalMove) as err:
         await svc.act(CHANNEL, ALICE, "c6xd4")
     assert err.value.message == "There is nothing to fire at on d4."
@@ -136,6 +141,20 @@ async def test_refusals_are_clear_and_change_nothing(store: str, clock: Clock) -
         await svc.challenge(
             game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=9, opponent_is_bot=True
         )
+    with pytest.raises(BadRequest, match="between 1 minute and 14 days"):
+        await svc.challenge(
+            game=GAME,
+            guild_id=GUILD,
+            channel_id=200,
+            challenger_id=EVE,
+            opponent_id=ALICE,
+            turn_seconds=15 * 86400,
+        )
+    with pytest.raises(BadRequest, match="at least a minute"):
+        await svc.challenge(
+            game=GAME, guild_id=GUILD, channel_id=200, challenger_id=EVE, opponent_id=ALICE, game_seconds=59
+        )
+    assert await svc.channel_match(200) is None
     after = await svc.db.get_match(before.id)
     assert after == before
     await svc.db.close()
@@ -156,6 +175,24 @@ async def test_two_actions_at_once_exactly_one_lands(store: str, clock: Clock) -
     rows = await svc.db.actions(match.id)
     assert [r.notation for r in rows][-1] in ("c7-b7", "f7-g7")
     assert len(rows) == 3  # two set-ups and the one move
+    await svc.db.close()
+
+
+async def test_a_cancel_that_meets_a_resignation_leaves_the_result(tmp_path: Path, clock: Clock) -> None:
+    """An admin cancels as a player resigns: whichever comes second under the game's lock finds the
+    game over. A finished game keeps its result: the cancel is refused, and the record stands."""
+    svc = await open_service(tmp_path / "c.db", clock)
+    await started(svc)
+    match, _ = await svc.current(CHANNEL)
+    resigned, cancelled = await asyncio.gather(
+        svc.act(CHANNEL, ALICE, "resign"), svc.cancel(CHANNEL, EVE, is_admin=True), return_exceptions=True
+    )
+    final = await svc.db.get_match(match.id)
+    if final.status is Status.FINISHED:
+        assert not isinstance(resigned, BaseException) and isinstance(cancelled, ServiceError)
+        assert final.winner_id == BOB
+    else:
+        assert final.status is Status.CANCELLED and isinstance(resigned, ServiceError)
     await svc.db.close()
 
 
@@ -271,6 +308,12 @@ async def test_resign_and_draw_by_agreement(store: str, clock: Clock) -> None:
 async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> None:
     svc = await open_service(store, clock)
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
+    # nobody but the two answers it: a stranger neither declines nor withdraws it, nor may the
+    # challenger accept their own
+    with pytest.raises(NotAPlayer, match="Only the two players"):
+        await svc.decline(CHANNEL, EVE)
+    with pytest.raises(NotAPlayer, match="You made this challenge"):
+        await svc.accept(CHANNEL, ALICE)
     assert (await svc.decline(CHANNEL, BOB)).status is Status.DECLINED
     await svc.challenge(game=GAME, guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB)
     assert (await svc.decline(CHANNEL, ALICE)).status is Status.CANCELLED  # withdrawn
@@ -279,8 +322,14 @@ async def test_decline_withdraw_expire_and_cancel(store: str, clock: Clock) -> N
     notices = await svc.sweep()
     assert [n.kind for n in notices] == ["expired"]
     await started(svc)
+    with pytest.raises(BadRequest, match="already started"):  # a second click of Accept
+        await svc.accept(CHANNEL, BOB)
     with pytest.raises(NotAPlayer):
         await svc.cancel(CHANNEL, ALICE, is_admin=False)
+    with pytest.raises(NotAPlayer, match="Only members who can manage this channel"):
+        await svc.cancel(CHANNEL, EVE, is_admin=False)
+    with pytest.raises(NotAPlayer, match="you play in it"):  # an admin who plays: no escape from a loss
+        await svc.cancel(CHANNEL, ALICE, is_admin=True)
     assert (await svc.cancel(CHANNEL, EVE, is_admin=True)).status is Status.CANCELLED
     await svc.db.close()
 
@@ -829,3 +878,113 @@ async def change(svc: MatchService, match, how: str) -> None:
     else:
         played = await svc.act(CHANNEL, ALICE, "e6-e5")
         assert played.mid_turn
+
+
+async def test_of_two_resignations_at_once_one_lands_and_the_other_is_told_the_game_is_over(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Both players resign at the same moment: one resignation ends the game, and the other, checked
+    after it under the game's lock, is told the game is over (not that the challenge has not been
+    accepted: the finished game has left memory, and the check after the lock must read the row)."""
+    svc = await open_service(tmp_path / "r.db", clock)
+    await started(svc)
+    results = await asyncio.gather(
+        svc.act(CHANNEL, ALICE, "resign"), svc.act(CHANNEL, BOB, "resign"), return_exceptions=True
+    )
+    ended = [r for r in results if not isinstance(r, BaseException)]
+    told = [str(r) for r in results if isinstance(r, BaseException)]
+    assert len(ended) == 1 and ended[0].over and told == ["This game is over."]
+    await svc.db.close()
+
+
+async def test_a_step_after_the_quick_answer_itself_is_refused_not_left_out(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """RULES.md leaves out a step that answers a quick question only when the command's earlier steps
+    were any-time ones (new standing orders) that answered it already. A command that answers the
+    question itself and then sends the answer again has its second step refused (it is the other
+    side's turn by then), not left out with "your command had already answered the question"."""
+    svc = await open_service(tmp_path / "q.db", clock)
+    await svc.challenge(
+        game="fixbayonets", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB
+    )
+    await svc.accept(CHANNEL, BOB)
+    rng = random.Random(1)
+    for _ in range(80):  # seeded play until a player owes a quick answer (a card's reply)
+        match, state = await svc.current(CHANNEL)
+        user = match.turn_player_id
+        assert user is not None
+        if state.quick_decision():
+            break
+        legal = await svc.legal(CHANNEL, user)
+        await svc.act(CHANNEL, user, "setup std" if "setup std" in legal else rng.choice(legal))
+    assert state.quick_decision() and user is not None
+    answer = (await svc.legal(CHANNEL, user))[0]
+    try:
+        played = await svc.act(CHANNEL, user, f"{answer}; {answer}")
+    except NotYourTurn:
+        return  # refused whole, nothing played
+    assert played.not_made is not None and played.not_made.n == 2
+    assert "left out" not in " ".join(played.private.values())
+
+
+async def test_the_look_back_waits_for_the_end_and_is_its_players_alone(tmp_path: Path, clock: Clock) -> None:
+    """A look back during the game would be advice: refused until it ends. After, a game of another
+    channel answers a non-player as a number of no game, so a forged click cannot probe it."""
+    svc = await open_service(tmp_path / "l.db", clock)
+    await started(svc)
+    with pytest.raises(BadRequest, match="comes when the game is over"):
+        await svc.review(CHANNEL, ALICE, budget_s=0.1)
+    played = await svc.act(CHANNEL, BOB, "resign")
+    with pytest.raises(NoMatch, match=f"no game #{played.match.id} among your games"):
+        await svc.review(999, EVE, played.match.id, budget_s=0.1)
+    await svc.db.close()
+
+
+async def test_a_draw_played_where_the_reader_cannot_look_leaves_their_reading_of_the_record(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """RULES.md, "What is private": a game in a channel a member cannot view is left out of the records
+    they read, a draw as a draw (not taken off the losses), its rating change too; its players still
+    read it whole."""
+    svc = await open_service(tmp_path / "p.db", clock)
+    await started(svc)
+    await svc.act(CHANNEL, ALICE, "offer draw")
+    assert (await svc.act(CHANNEL, BOB, "accept draw")).over
+
+    async def sees_nothing(channels: object) -> frozenset[int]:
+        return frozenset()
+
+    hers = await svc.stats(GUILD, GAME, ALICE, asker=ALICE, sees=sees_nothing)
+    assert (hers.wins, hers.losses, hers.draws) == (0, 0, 1)
+    his = await svc.stats(GUILD, GAME, BOB, asker=BOB, sees=sees_nothing)
+    assert (his.wins, his.losses, his.draws) == (0, 0, 1)  # a draw for both
+    read = await svc.stats(GUILD, GAME, ALICE, asker=EVE, sees=sees_nothing)
+    assert (read.wins, read.losses, read.draws) == (0, 0, 0) and read.rating == hers.rating
+    await svc.db.close()
+
+
+async def test_an_ai_game_played_where_the_reader_cannot_look_leaves_only_its_own_level(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """The AI's record is kept per level: a game at one level played where the reader cannot look is
+    left out of that level's record, and no other level's."""
+    svc = await open_service(tmp_path / "a.db", clock)
+    for channel, level in ((CHANNEL, "random"), (200, "easy")):
+        await svc.challenge(
+            game=GAME,
+            guild_id=GUILD,
+            channel_id=channel,
+            challenger_id=ALICE,
+            opponent_id=99,
+            side="germans",
+            ai_level=level,
+        )
+        assert (await svc.act(channel, ALICE, "resign")).over
+
+    async def sees_200(channels: object) -> frozenset[int]:
+        return frozenset({200})
+
+    read = await svc.ai_records(GUILD, GAME, asker=EVE, sees=sees_200)
+    assert [(r.level, r.wins, r.losses, r.draws) for r in read] == [("easy", 1, 0, 0)]
+    await svc.db.close()

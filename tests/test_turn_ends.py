@@ -11,6 +11,7 @@ import pytest
 
 from cogs._format import DISCORD
 from console.names import BOT_ID
+from data import Status
 from play.markup import PLAIN
 from play.news import told
 from play.notices import notice_status, notice_text, notice_words
@@ -23,7 +24,10 @@ from tests.fakediscord.fixtures import fake_discord, start_bot  # noqa: F401 (py
 from tests.ids import button_id
 from tests.test_bot import World, battlefronts_accepted, deployed, png_of, private_steps_until, world  # noqa: F401 (pytest fixtures)
 from tests.test_console import close_consoles, open_console  # noqa: F401 (pytest fixture)
+from tests.test_service import ALICE, BOB, CHANNEL, started
 from tests.test_undo import close_databases, open_service  # noqa: F401 (pytest fixture)
+
+DAY = 24 * 3600
 
 
 async def private_steps(svc: MatchService, channel: int) -> list[str]:
@@ -445,3 +449,76 @@ def test_the_sweep_bench_runs_and_ends_with_its_figures() -> None:
     assert figures["bench"] == "sweep" and figures["notices"] == 4
     assert figures["whole_turn_notices"] == figures["private_turns"] >= 1
     assert figures["log_reads"] == 4 + figures["private_turns"]  # one per game, one more per whole turn
+
+
+async def test_a_reminder_of_a_set_up_made_at_once_goes_to_both_players(tmp_path: Path) -> None:
+    """Both sides of Fix Bayonets set up at once, so both owe the move the reminder is about: each
+    is reminded, not only the player the match names as on turn."""
+    svc = await open_service(tmp_path / "r.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="fixbayonets", side="americans"
+    )
+    match = await svc.accept(100, 2)
+    assert match.reminder_at is not None
+    notices = await svc.sweep(now=match.reminder_at)
+    assert sorted(n.user_id or 0 for n in notices if n.kind == "reminder") == [1, 2]
+
+
+async def test_a_deadline_read_before_a_move_landed_is_not_applied(tmp_path: Path) -> None:
+    """The sweep (or a round's close) read a game whose deadline had passed, and a move landed before
+    it took the game's lock: the deadline it read is no longer the game's, so nobody loses on time."""
+    svc = await open_service(tmp_path / "d.db")
+    clock = svc.clock
+    assert isinstance(clock, Clock)
+    await started(svc)  # Alice (Germans) to move
+    read, _ = await svc.current(CHANNEL)
+    assert read.deadline is not None
+    clock.now += DAY
+    handed = await svc.act(CHANNEL, ALICE, "c7-b7; f7-g7")  # her whole turn: Bob's clock starts
+    assert handed.match.turn_player_id == BOB
+    assert await svc.overdue(read, read.deadline + 1) is None
+    match, _ = await svc.current(CHANNEL)
+    assert match.status is Status.ACTIVE and match.version == handed.match.version
+
+
+async def test_a_loss_on_time_after_every_step_was_taken_back_tells_no_steps(tmp_path: Path) -> None:
+    """A player took a step of their turn, took it back, and let the deadline pass: the channel is
+    told the loss on time alone, as if no step had been tried (nothing of the turn stands, and
+    saying there were steps would tell that some were tried)."""
+    svc = await open_service(tmp_path / "u.db")
+    await started(svc)
+    await svc.act(CHANNEL, ALICE, "c7-b7")
+    await svc.undo(CHANNEL, ALICE)
+    match, _ = await svc.current(CHANNEL)
+    assert match.deadline is not None
+    (notice,) = await svc.sweep(now=match.deadline + 1)
+    assert notice.kind == "forfeit" and not notice.whole_turn
+    assert notice_text(notice, PLAIN) == "@1 ran out of time and loses the game."
+
+
+async def test_a_set_up_made_at_once_that_neither_player_comes_to_ends_without_a_winner(
+    tmp_path: Path,
+) -> None:
+    """RULES.md, "Deadlines": when both players owe an action at once and neither comes, the game ends
+    without a winner, and the channel is told so, not that one of them lost on time."""
+    svc = await open_service(tmp_path / "n.db")
+    await svc.challenge(
+        guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="fixbayonets", side="americans"
+    )
+    match = await svc.accept(100, 2)
+    assert match.deadline is not None
+    (notice,) = await svc.sweep(now=match.deadline + 1)
+    assert notice.kind == "forfeit" and notice.abandoned and notice.match.winner_id is None
+    assert notice_text(notice, PLAIN) == "Neither player acted in time: the game ends without a winner."
+
+
+async def test_a_loss_on_time_after_a_draw_offer_tells_no_steps(tmp_path: Path) -> None:
+    """A draw offer is posted with the board as it is: a player who offered one on their turn and
+    then let the deadline pass took no private step, so the notice tells the loss on time alone."""
+    svc = await open_service(tmp_path / "o.db")
+    await started(svc)
+    offered = await svc.act(CHANNEL, ALICE, "offer draw")
+    assert not offered.mid_turn and offered.match.deadline is not None
+    (notice,) = await svc.sweep(now=offered.match.deadline + 1)
+    assert notice.kind == "forfeit" and not notice.whole_turn
+    assert notice_text(notice, PLAIN) == "@1 ran out of time and loses the game."

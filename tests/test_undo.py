@@ -12,7 +12,7 @@ import pytest
 from data import Database, Status
 from engine import registry
 from engine.protocol import drew_or_revealed
-from play import BadRequest, MatchService, NotAPlayer, NotYourTurn
+from play import BadRequest, MatchService, NotAPlayer, NotYourTurn, StalePrompt
 from play import fairness as play_fairness
 from play.undo import UNDO
 from tests.clock import Clock
@@ -184,3 +184,48 @@ async def test_undo_through_the_console(tmp_path: Path) -> None:
     out.seek(0)
     assert await console.run_lines(["undo"]) == 1
     assert "nothing to take back" in out.getvalue()
+
+
+async def test_an_old_undo_button_never_takes_back_a_later_step(tmp_path: Path) -> None:
+    """The Undo button under a step's answer is for that step. Clicked again after the step was taken
+    back and another made, it is out of date: it would take back the new step, which the player
+    never asked to undo."""
+    svc = await open_service(tmp_path / "u.db")
+    german, _ = await blockwars_after_setup(svc)
+    first = await svc.act(CHANNEL, german, "c7-b7")
+    await svc.undo(CHANNEL, german, expected_version=first.match.version)
+    second = await svc.act(CHANNEL, german, "f7-g7")
+    with pytest.raises(StalePrompt):
+        await svc.undo(CHANNEL, german, expected_version=first.match.version)
+    match, _ = await svc.current(CHANNEL)
+    assert match.version == second.match.version  # nothing was taken back
+
+
+async def test_a_draw_offer_and_a_standing_order_are_never_taken_back(tmp_path: Path) -> None:
+    """RULES.md, "Taking a step back": not a draw offer (a word to the other player, who has seen it)
+    and not a standing order (another order changes it), each refused in its own words, on the
+    player's own turn where nothing else would refuse it."""
+    svc = await open_service(tmp_path / "w.db")
+    german, _ = await blockwars_after_setup(svc)
+    await svc.act(CHANNEL, german, "offer draw")
+    with pytest.raises(BadRequest, match="not a word about a draw"):
+        await svc.undo(CHANNEL, german)
+    await svc.challenge(
+        guild_id=GUILD,
+        channel_id=200,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        game="fixbayonets",
+        side="americans",
+    )
+    await svc.accept(200, BOB)
+    await svc.act(200, ALICE, "setup std")
+    await svc.act(200, BOB, "setup std")
+    match, state = await svc.current(200)
+    mover = match.turn_player_id
+    assert mover is not None and state.to_act() == {match.side_of(mover)}
+    await svc.act(200, mover, "orders never")
+    with pytest.raises(BadRequest, match="it is a standing order"):
+        await svc.undo(200, mover)
+    after, _ = await svc.current(200)
+    assert [r.notation for r in await svc.db.actions(after.id)][-1] == "orders never"

@@ -39,3 +39,8 @@ async def test_undo_by_button_and_by_command(world: World):  # noqa: F811
     assert len([m for m in w.fake.messages_in(w.general) if not m.ephemeral]) <= posted + 1
     history = await w.slash(w.alice, "history", {"count": 10})
     assert "e6-e5" not in history.content
+    # a draw offer on her own turn is never taken back: its answer carries no Undo (a dead end)
+    offered = await w.slash(w.alice, "draw", {"choice": "offer"})
+    assert offered.message.custom_ids and not any(
+        c.startswith("bw:undo:") for c in offered.message.custom_ids
+    )
