@@ -18,6 +18,7 @@ from cogs._format import DISCORD
 from engine import IllegalAction, registry
 from engine.base import DRAW_PLAYOUT_SHARE
 from engine.protocol import Game, State
+from play import MatchService
 from play.ai_turns import answering_draw
 from play.markup import PLAIN
 from play.news import told
@@ -428,13 +429,10 @@ def test_the_draws_bench_plays_a_game_and_scores_its_answers() -> None:
     assert turns == sorted(turns) and turns[0] == 0 and turns[-1] >= 2, turns
 
 
-async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_private(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """RULES.md, "Draws with the AI": only a decline waits for the hand-off when the offerer took a
-    step of their turn since the offer; an accept comes at once (it ends the game, which is never
-    kept back). Here the AI is asked after such a step (as after a restart) and takes the draw."""
-    svc = await open_service(tmp_path / "ai.db")
+async def deployed_against_the_ai(path: Path) -> MatchService:
+    """Player 1's Block Wars game against the `random` AI in channel 100, both sides deployed: the
+    Germans (player 1) to move."""
+    svc = await open_service(path)
     await svc.challenge(
         guild_id=10,
         channel_id=100,
@@ -446,6 +444,16 @@ async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_privat
     )
     await svc.act(100, 1, "setup std")
     await svc.ai_turns(100)  # the AI deploys
+    return svc
+
+
+async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES.md, "Draws with the AI": only a decline waits for the hand-off when the offerer took a
+    step of their turn since the offer; an accept comes at once (it ends the game, which is never
+    kept back). Here the AI is asked after such a step (as after a restart) and takes the draw."""
+    svc = await deployed_against_the_ai(tmp_path / "ai.db")
     await svc.act(100, 1, "offer draw")
     assert (await svc.act(100, 1, "c7-b7")).mid_turn
 
@@ -462,17 +470,6 @@ async def test_the_ais_accept_comes_at_once_though_its_offerer_went_on_in_privat
 async def test_an_offer_to_the_ai_asks_no_one_on_its_board(tmp_path: Path) -> None:
     """The board of an offer to the AI names nobody to answer it (`answering_draw`): the AI answers
     by itself, and Accept and Decline buttons for it would be for nobody who can click them."""
-    svc = await open_service(tmp_path / "ao.db")
-    await svc.challenge(
-        guild_id=10,
-        channel_id=100,
-        challenger_id=1,
-        opponent_id=99,
-        game="blockwars",
-        side="germans",
-        ai_level="random",
-    )
-    await svc.act(100, 1, "setup std")
-    await svc.ai_turns(100)  # the AI deploys
+    svc = await deployed_against_the_ai(tmp_path / "ao.db")
     offered = await svc.act(100, 1, "offer draw")
     assert svc.offered_to_ai(offered) and answering_draw(offered) == []

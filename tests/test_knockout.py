@@ -358,17 +358,23 @@ def test_a_walkover_past_round_one_is_said_as_one_in_the_round() -> None:
     assert "A drawn game (or one still going when its round ends) sends the higher seed on" in said
 
 
+# A console's knockout of two, started: Bob (the higher seed, named first) v Alice, in #t1r1b1.
+KNOCKOUT_OF_TWO = (
+    "/tournament create game:blockwars days:1 format:knockout name:Cup",
+    "/tournament join",
+    "/as bob",
+    "/tournament join",
+    "/tournament start",
+)
+
+
 async def test_the_console_makes_a_knockout_and_draws_its_bracket(tmp_path: Path) -> None:
     from tests.console_run import console_said
 
     text = await console_said(
         tmp_path,
         (
-            "/tournament create game:blockwars days:1 format:knockout name:Cup",
-            "/tournament join",
-            "/as bob",
-            "/tournament join",
-            "/tournament start",
+            *KNOCKOUT_OF_TWO,
             "/tournament standings",
             "/channel t1r1b1",
             "/blockwars draw offer",
@@ -399,11 +405,7 @@ async def test_a_draw_offer_after_a_withdrawal_does_not_say_the_draw_sends_anyon
     text = await console_said(
         tmp_path,
         (
-            "/tournament create game:blockwars days:1 format:knockout name:Cup",
-            "/tournament join",
-            "/as bob",
-            "/tournament join",
-            "/tournament start",
+            *KNOCKOUT_OF_TWO,
             "/tournament leave",
             "/tournament leave confirm",
             "/channel t1r1b1",
