@@ -64,10 +64,15 @@ def _write_atomically(pyc: Path, source_hash: bytes, code: CodeType) -> None:
 
 
 def sources(root: Path = ROOT) -> list[Path]:
-    """The project's Python files: every folder but the hidden ones (.venv, .git and the caches)."""
+    """The project's Python files: every folder but the hidden ones (.venv, .git and the caches) and
+    any other virtual environment (a `venv` of one's own: its packages' bytecode is pip's)."""
     found = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d != "__pycache__" and not Path(folder, d, "pyvenv.cfg").exists()
+        )
         found += [Path(folder, f) for f in sorted(files) if f.endswith(".py")]
     return found
 

@@ -19,9 +19,10 @@ def test_pytest_reads_the_rewritten_module_it_wrote_and_explains_the_assert(tmp_
     test.write_text(FAILING)
     helper = tmp_path / "helper.py"
     helper.write_text("VALUE = 1\n")
-    hidden = tmp_path / ".venv"
-    hidden.mkdir()
-    (hidden / "test_no.py").write_text(FAILING)
+    for other in (".venv", "venv"):  # a virtual environment's files are pip's to compile
+        (tmp_path / other).mkdir()
+        (tmp_path / other / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        (tmp_path / other / "test_no.py").write_text(FAILING)
     assert precompile.sources(tmp_path) == [helper, test]
     for path in precompile.sources(tmp_path):
         precompile.compiled(path)
