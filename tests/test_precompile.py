@@ -30,7 +30,8 @@ def test_pytest_reads_the_rewritten_module_it_wrote_and_explains_the_assert(tmp_
     assert (tmp_path / "__pycache__").glob("helper.*.pyc")
     before = rewritten.stat()
 
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # bytecode on, and a bare pytest: neither the plugins nor options the outer run was given
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTEST_ADDOPTS")}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_sum.py"],
