@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from engine import search
 from engine.base import CORRESPONDENCE
 from engine.combinedarms import plan
 from engine.combinedarms.game import WWI_GAME, WWII_GAME
@@ -35,7 +36,12 @@ def _position(game: object, seed: int, turns: int = 4) -> State:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-def test_correspondence_is_deterministic_for_a_seed(game: object) -> None:
+def test_correspondence_is_deterministic_for_a_seed(game: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same seed, the same lines weighed, the same move. The clock stands still: the level's
+    safety net (`cap_s`, half its 20 s budget by the wall clock) cut the two choices short at
+    different lines on a loaded machine (2026-11-29, WWII at load 8: 25 s for the two) and they
+    differed, by the clock and not by the seed."""
+    monkeypatch.setattr(search, "clock", lambda: 0.0)
     assert game is WWI_GAME or game is WWII_GAME
     s = _position(game, 5)
     side = min(s.to_act())
