@@ -267,6 +267,18 @@ async def test_new_orders_that_answer_the_question_let_the_rest_of_the_command_t
     assert log[-1] == "orders attacks" and log[-2].startswith("march ")
 
 
+async def test_standing_orders_alone_owe_the_channel_no_board(table: Table):
+    """Orders given alone, while the other side holds the question, are for their player only: the
+    answer is private, and the store owes the channel no board of them (the outbox would otherwise
+    post the unchanged board again later, as one never delivered)."""
+    t = table
+    await a_card_on_the_table(t)
+    sent = await t.slash(t.alice, "fixbayonets", "play", {"action": "orders never"})
+    assert [m.ephemeral for m in sent.messages] == [True]
+    assert sent.messages[0].content.startswith("Only you see this:")
+    assert await t.bot.service.owed_boards() == []
+
+
 # ----------------------------------------------------------------------- refusal hints, best first
 
 

@@ -320,6 +320,8 @@ async def test_the_turn_dm_says_what_the_opponent_did_since_you_last_acted(table
     assert "the germans end their turn" in ping.lower()
     assert secret in ping and ping.count(secret) == 1  # what he drew, as his side is told it, once
     assert ping.count("Your move") == 1
+    # the recap reads as his side is told it, not as the channel ("draw 3 cards" and the cards apart)
+    assert "draw 3 cards" not in ping and "Only you see this" not in ping, ping
 
 
 # ---------------------------------------------------------------------- the console

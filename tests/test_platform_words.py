@@ -426,3 +426,26 @@ def test_a_limit_of_one_is_stated_in_the_singular() -> None:
     assert limits_text(registry.game("battlefronts"), {"rounds": 11}).startswith(
         "Round limit: 11 rounds, then"
     )
+
+
+def test_time_away_words_count_one_game_and_one_day() -> None:
+    """`back` with one game speaks of one clock (not "your 1 games"), an allowance of one day is
+    "1 day", and the channel of a game against the AI is told without pinging it, and without a
+    due time when the game does not wait on the player who left."""
+    from dataclasses import replace
+
+    from play.listings import away_notice, back_text
+    from play.results import TimeAway
+    from play.words import days_text
+
+    one = back_text(TimeAway(None, 3, [finished_match()]))
+    assert one.startswith("Welcome back. Your clock runs again. ")
+    assert "Your clocks run again in your 2 games here." in back_text(
+        TimeAway(None, 3, [finished_match(), finished_match()])
+    )
+    assert (days_text(1), days_text(2)) == ("1 day", "2 days")
+    active = replace(finished_match(), status=Status.ACTIVE, deadline=2e9)
+    told = away_notice(active, 1, 1.9e9, False, DISCORD)
+    assert told.startswith("<@2>: <@1> is away until ") and "due" not in told
+    against_ai = replace(active, ai_player_id=2)
+    assert away_notice(against_ai, 1, 1.9e9, True, DISCORD).startswith("<@1> is away until ")

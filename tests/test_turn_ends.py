@@ -522,3 +522,22 @@ async def test_a_loss_on_time_after_a_draw_offer_tells_no_steps(tmp_path: Path) 
     (notice,) = await svc.sweep(now=offered.match.deadline + 1)
     assert notice.kind == "forfeit" and not notice.whole_turn
     assert notice_text(notice, PLAIN) == "@1 ran out of time and loses the game."
+
+
+async def test_a_loss_on_time_after_the_set_up_tells_no_card_drawn_since(store: str) -> None:
+    """The "hidden until now" line of a game's end is for a set-up made at once that the late
+    player never came to (RULES.md, "A no-show"). In Fix Bayonets both set up, the Germans draw
+    their cards (the channel reads "draw 3 cards") and hand over; the Americans run out of time.
+    The notice names no card: a hand drawn in play is no set-up the end owes anyone."""
+    svc = await open_service(store)
+    await svc.challenge(guild_id=10, channel_id=100, challenger_id=1, opponent_id=2, game="fixbayonets")
+    await svc.accept(100, 2)
+    match, _ = await svc.current(100)
+    await svc.act(100, match.sides["americans"], "setup OR/HR/SR/RR/RR/UR/HR/OR")
+    for step in ("setup RR/HR/SR/OR/OR/UR/HR/RR", "zigzag Od8-f7", "fight", "end"):
+        await svc.act(100, match.sides["germans"], step)
+    match, state = await svc.current(100)
+    assert state.to_act() == {"americans"} and match.deadline is not None
+    [notice] = [n for n in await svc.sweep(match.deadline + 1) if n.kind == "forfeit"]
+    assert notice.secret == ()
+    assert "hidden until now" not in notice_text(notice, PLAIN)
