@@ -254,8 +254,12 @@ async def test_a_move_through_the_service_is_one_round_trip(
         trips.append(proxy.round_trips - before)
         match, state = played.match, played.state
     # the first moves prepare their statements on the connection (one trip more, once) and read each
-    # player's time away once; from then on the store hears any change of it, and a move is one trip
-    assert trips[6:] == [1] * 18, trips
+    # player's time away once; from then on the store hears any change of it, and a move is one trip.
+    # The proxy counts every connection, the listening one too: a failure says how often the store
+    # connected and listened anew (it failed once in CI, 2026-11-29, with 4 trips a move; the cause
+    # is not known: docs/performance.md)
+    assert isinstance(db, PostgresDatabase)
+    assert trips[6:] == [1] * 18, (trips, f"connections {proxy.connections}, listens {db.listens}")
 
 
 async def test_moves_are_announced_after_their_commit_and_other_writers_by_the_trigger(
